@@ -1,0 +1,93 @@
+import { readFileSync } from 'node:fs';
+import { Command, Option } from 'commander';
+import type { GlobalFlags } from './config.js';
+import type { ProcessIo } from './output.js';
+
+/**
+ * argv -> typed options -> a command. Command modules are imported only when their command
+ * runs, so `--help` and `--version` load nothing but commander.
+ */
+type CommandRunner = (options: unknown, context: import('./commands/context.js').CommandContext) => Promise<void>;
+
+function version(): string {
+  const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
+  return pkg.version;
+}
+
+export function buildProgram(io: ProcessIo): Command {
+  const program = new Command('agentpay')
+    .description('Top up customer accounts and buy vouchers through the agent payment gateway.')
+    .version(version(), '-V, --version')
+    .option('--base-url <url>', 'gateway base URL; requests go to POST <url>/home/index (env AGENTPAY_BASE_URL)')
+    .option('--agent-id <id>', 'agent id (env AGENTPAY_AGENT_ID)')
+    .option('--password-file <path>', 'read the agent password from a file, - for stdin (env AGENTPAY_PASSWORD_FILE; or AGENTPAY_PASSWORD)')
+    .addOption(new Option('--password-format <format>', 'send the password plain or as MD5 (env AGENTPAY_PASSWORD_FORMAT; default plain)').choices(['plain', 'md5']))
+    .option('--profile <name>', 'profile in $XDG_CONFIG_HOME/agentpay/config.json (env AGENTPAY_PROFILE; default "default")')
+    .option('--sandbox', 'talk to the embedded sandbox gateway with its demo credentials')
+    .option('--json', 'print JSON on stdout, one object a line; messages stay on stderr')
+    .option('--timeout <ms>', 'time-out of each request in milliseconds (env AGENTPAY_TIMEOUT; default 30000)')
+    .option('--pending-codes <list>', 'ResponseStatus codes that mean "in progress", comma-separated (env AGENTPAY_PENDING_CODES; default 11)')
+    .addOption(new Option('--date-format <format>', 'RequestDate as local "YYYY-MM-DD HH:mm:ss" or UTC ISO 8601 (env AGENTPAY_DATE_FORMAT; default local)').choices(['local', 'iso']))
+    .option('-v, --verbose', 'show each request and response on stderr (the password as ***)')
+    .option('--no-color', 'no colour, even on a terminal (NO_COLOR and FORCE_COLOR are honoured too)')
+    .showSuggestionAfterError(true)
+    .exitOverride()
+    .configureOutput({
+      writeOut: (text) => io.stdout.write(text),
+      writeErr: (text) => io.stderr.write(text),
+    });
+
+  const run = (load: () => Promise<CommandRunner>) =>
+    async (...args: unknown[]) => {
+      const command = args.at(-1) as Command;
+      const { createContext } = await import('./commands/context.js');
+      const context = createContext(command.optsWithGlobals<GlobalFlags>(), io);
+      const positional = command.processedArgs[0] as string[] | undefined;
+      await (await load())({ ...command.opts(), ...(positional === undefined ? {} : { ids: positional }) }, context);
+    };
+
+  program
+    .command('check')
+    .description('list the vouchers of a service for an account (AccountCheck)')
+    .requiredOption('--service <id>', 'service id')
+    .requiredOption('--account <account>', 'customer account')
+    .option('--amount <decimal>', 'Amount sent with the check (default 0)')
+    .option('--currency <code>', 'currency code (default KZT)')
+    .action(run(async () => (await import('./commands/check.js')).runCheck));
+
+  program
+    .command('pay')
+    .description('pay a voucher: --invoice-id for a dynamic one (its exact OrderAmount is sent), --amount for a static one')
+    .requiredOption('--service <id>', 'service id')
+    .requiredOption('--account <account>', 'customer account')
+    .option('--currency <code>', 'currency code (default KZT)')
+    .option('--invoice-id <id>', 'InvoiceId from `agentpay check` (dynamic voucher)')
+    .option('--amount <decimal>', 'amount of a static voucher; with --invoice-id it must equal the OrderAmount exactly')
+    .option('--txn-id <digits>', 'TransactionID to use (default: a fresh unique one); the same id never pays twice')
+    .option('--dry-run', 'print the Payment form that would be sent, and send nothing')
+    .action(run(async () => (await import('./commands/pay.js')).runPay));
+
+  program
+    .command('status')
+    .description('look transactions up by TransactionID (Status)')
+    .argument('[txn-id...]', 'transaction ids')
+    .option('--from-file <path>', 'read ids from a file, one a line; - reads stdin')
+    .option('--wait <seconds>', 'poll a pending transaction until final or this many seconds pass')
+    .option('--concurrency <n>', 'look-ups in flight at once (default 4)')
+    .action(run(async () => (await import('./commands/status.js')).runStatus));
+
+  program
+    .command('sandbox')
+    .description('run the sandbox gateway in the foreground')
+    .option('--host <host>', 'address to listen on (default 127.0.0.1)')
+    .option('--port <port>', 'port to listen on, 0 for a free one (default 8080)')
+    .option('--state <path>', 'keep transactions in this file (default: in memory)')
+    .option('--pending <n>', 'payments stay in progress for n Status polls (default 0)')
+    .action(run(async () => (await import('./commands/sandbox.js')).runSandbox));
+
+  return program;
+}
+
+export async function runCli(argv: readonly string[], io: ProcessIo): Promise<void> {
+  await buildProgram(io).parseAsync([...argv], { from: 'user' });
+}

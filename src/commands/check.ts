@@ -1,0 +1,58 @@
+import { z } from 'zod';
+import { GatewayRefusedError } from '../errors.js';
+import { stringifyLosslessJson } from '../protocol/lossless.js';
+import { successStatus } from '../protocol/envelope.js';
+import { stateOfStatus } from '../protocol/transaction-view.js';
+import type { CommandContext } from './context.js';
+import { optionalAmount, parseOptions, purchaseOptionsSchema } from './purchase-options.js';
+
+const checkOptionsSchema = purchaseOptionsSchema.extend({ amount: optionalAmount });
+
+/** `agentpay check`: AccountCheck, and the voucher list (spec 4.1). */
+export async function runCheck(rawOptions: unknown, context: CommandContext): Promise<void> {
+  const options = parseOptions(checkOptionsSchema, rawOptions);
+  const { out, settings } = context;
+  const session = await context.openGateway();
+  try {
+    const purchase = { service: options.service, account: options.account, amount: options.amount ?? '0', currency: options.currency };
+    const { answer, vouchers, transactionId } = await session.client.accountCheck(purchase);
+    if (out.json) {
+      const line = {
+        transactionId: answer.transactionId ?? transactionId,
+        requestId: answer.requestId ?? null,
+        type: answer.type ?? null,
+        status: answer.status,
+        state: stateOfStatus(answer.status, settings.pendingCodes.value),
+        message: answer.message,
+        service: answer.service ?? purchase.service,
+        account: answer.account ?? purchase.account,
+        amount: answer.amount ?? purchase.amount,
+        currency: answer.currency ?? purchase.currency,
+        exchangeRate: answer.exchangeRate ?? null,
+        vouchers,
+      };
+      // The raw envelope goes through the lossless serialiser so its numbers keep every digit.
+      out.data(`${JSON.stringify(line).slice(0, -1)},"envelope":${stringifyLosslessJson(answer.raw)}}`);
+    }
+    if (answer.status !== successStatus) {
+      throw new GatewayRefusedError(`the gateway refused the account check: ${answer.message || 'no message'} (ResponseStatus ${answer.status})`, answer.status, {
+        hint: 'check --service, --account and --currency',
+      });
+    }
+    if (out.json) return;
+    const currency = answer.currency ?? purchase.currency;
+    const subject = `service ${answer.service ?? purchase.service}, account ${answer.account ?? purchase.account}`;
+    if (vouchers.length === 0) {
+      out.note(`No voucher list for ${subject}: a static service. Pay it with: agentpay pay --service ${purchase.service} --account ${purchase.account} --amount <amount>`);
+      return;
+    }
+    const { renderVoucherTable } = await import('../render/vouchers.js');
+    out.note(out.errorStyle.dim(`${vouchers.length} voucher${vouchers.length === 1 ? '' : 's'} for ${subject}`));
+    out.data(renderVoucherTable(vouchers, { currency, columns: out.columns, style: out.style }));
+    out.note(out.errorStyle.dim(`Pay one with: agentpay pay --service ${purchase.service} --account ${purchase.account} --invoice-id <InvoiceId>`));
+  } finally {
+    await session.close();
+  }
+}
+
+export type CheckOptions = z.infer<typeof checkOptionsSchema>;

@@ -1,0 +1,50 @@
+/**
+ * Runs `work` over a stream of items with at most `concurrency` in flight, and hands the
+ * results to `emit` in input order as soon as each one's predecessors are done. Neither the
+ * input nor the results are ever held whole: at most `concurrency * 4` results wait for a
+ * slow predecessor, which keeps memory flat for batches of any size.
+ */
+export async function forEachOrdered<T, R>(
+  source: AsyncIterable<T> | Iterable<T>,
+  concurrency: number,
+  work: (item: T) => Promise<R>,
+  emit: (result: R) => void,
+): Promise<void> {
+  interface Slot {
+    done: boolean;
+    result?: R;
+    promise: Promise<void>;
+  }
+  const window: Slot[] = [];
+  const maxWindow = concurrency * 4;
+  let inFlight = 0;
+  let wakeUp: (() => void) | undefined;
+
+  const flushDone = () => {
+    while (window.length > 0 && window[0]!.done) emit(window.shift()!.result as R);
+  };
+
+  for await (const item of source) {
+    while (inFlight >= concurrency || window.length >= maxWindow) {
+      if (window.length >= maxWindow) await window[0]!.promise;
+      else await new Promise<void>((resolve) => (wakeUp = resolve));
+      flushDone();
+    }
+    inFlight++;
+    const slot: Slot = { done: false, promise: Promise.resolve() };
+    slot.promise = work(item).then((result) => {
+      slot.result = result;
+      slot.done = true;
+      inFlight--;
+      const wake = wakeUp;
+      wakeUp = undefined;
+      wake?.();
+    });
+    window.push(slot);
+    flushDone();
+  }
+  while (window.length > 0) {
+    await window[0]!.promise;
+    flushDone();
+  }
+}

@@ -1,0 +1,108 @@
+import { GatewayRefusedError, PaymentOutcomeUnknownError, TransactionPendingError, UsageError } from '../errors.js';
+import { successStatus } from '../protocol/envelope.js';
+import type { FormField } from '../protocol/form.js';
+import { unknownView, viewOfAnswer, type TransactionView } from '../protocol/transaction-view.js';
+import type { Voucher } from '../protocol/vouchers.js';
+import type { GatewayClient, PaymentInput } from '../gateway/client.js';
+
+/**
+ * The one payment path, shared by `pay` and `buy`: resolve the voucher, then send the
+ * Payment and turn its answer into a TransactionView.
+ */
+export interface PurchaseRequest {
+  service: string;
+  account: string;
+  currency: string;
+  invoiceId?: string | undefined;
+  amount?: string | undefined;
+}
+
+/**
+ * spec 4.2: a dynamic voucher is paid with its OrderAmount byte for byte. The voucher comes
+ * from a fresh AccountCheck; a typed --amount must be the same string (2497 is not 2497.00).
+ */
+export async function resolvePurchase(client: GatewayClient, request: PurchaseRequest): Promise<{ amount: string; voucher: Voucher | undefined }> {
+  if (request.invoiceId === undefined) {
+    if (request.amount === undefined) {
+      throw new UsageError('give --invoice-id <id> for a dynamic voucher, or --amount <decimal> for a static one');
+    }
+    return { amount: request.amount, voucher: undefined };
+  }
+  const { answer, vouchers } = await client.accountCheck({
+    service: request.service,
+    account: request.account,
+    amount: '0',
+    currency: request.currency,
+  });
+  if (answer.status !== successStatus) {
+    throw new GatewayRefusedError(
+      `the gateway refused the account check, so no payment was sent: ${answer.message || 'no message'} (ResponseStatus ${answer.status})`,
+      answer.status,
+    );
+  }
+  const voucher = vouchers.find((v) => v.invoiceId === request.invoiceId);
+  if (!voucher) {
+    const known = vouchers.map((v) => v.invoiceId).join(', ');
+    throw new UsageError(`invoice ${request.invoiceId} is not in the voucher list of service ${request.service}; no payment was sent`, {
+      hint: known ? `InvoiceIds there: ${known}` : 'the service has no voucher list: pay it with --amount',
+    });
+  }
+  if (request.amount !== undefined && request.amount !== voucher.orderAmount) {
+    throw new UsageError(
+      `--amount ${request.amount} is not the OrderAmount of invoice ${voucher.invoiceId}, ${voucher.orderAmount}; no payment was sent`,
+      { hint: `amounts must match to the last digit (spec 4.2): drop --amount or give ${voucher.orderAmount}` },
+    );
+  }
+  return { amount: voucher.orderAmount, voucher };
+}
+
+export function paymentInputOf(request: PurchaseRequest, amount: string, transactionId: string): PaymentInput {
+  return {
+    service: request.service,
+    account: request.account,
+    amount,
+    currency: request.currency,
+    transactionId,
+    invoiceId: request.invoiceId,
+  };
+}
+
+export interface PaymentOutcome {
+  view: TransactionView;
+  /** Set when the outcome is not success: the error to end the command with. */
+  error: GatewayRefusedError | TransactionPendingError | PaymentOutcomeUnknownError | undefined;
+}
+
+/** Sends the Payment. Never throws for a lost answer: that is an outcome of its own. */
+export async function sendPayment(client: GatewayClient, input: PaymentInput, pendingCodes: ReadonlySet<string>): Promise<PaymentOutcome> {
+  try {
+    const answer = await client.payment(input);
+    const view = viewOfAnswer(answer, input, pendingCodes);
+    return { view, error: errorOfView(view) };
+  } catch (error) {
+    if (error instanceof PaymentOutcomeUnknownError) {
+      return { view: unknownView(input, 'Payment', error.message), error };
+    }
+    throw error;
+  }
+}
+
+export function errorOfView(view: TransactionView): PaymentOutcome['error'] {
+  switch (view.state) {
+    case 'success':
+      return undefined;
+    case 'failed':
+      return new GatewayRefusedError(`the gateway refused transaction ${view.transactionId}: ${view.message || 'no message'} (ResponseStatus ${view.status})`, view.status ?? '');
+    case 'pending':
+      return new TransactionPendingError(`transaction ${view.transactionId} is still in progress (ResponseStatus ${view.status})`, {
+        hint: `follow it with: agentpay status --wait 120 ${view.transactionId}`,
+      });
+    case 'unknown':
+      return new PaymentOutcomeUnknownError(view.transactionId, view.message);
+  }
+}
+
+export function dryRunLines(endpoint: string, form: readonly FormField[]): string[] {
+  const width = Math.max(...form.map(([name]) => name.length));
+  return [`POST ${endpoint}`, ...form.map(([name, value]) => `  ${name.padEnd(width)}  ${value}`)];
+}

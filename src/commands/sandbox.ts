@@ -1,0 +1,72 @@
+import { z } from 'zod';
+import { UsageError } from '../errors.js';
+import type { Output } from '../output.js';
+import type { CommandContext } from './context.js';
+import { parseOptions } from './purchase-options.js';
+
+const sandboxOptionsSchema = z.object({
+  host: z.string().default('127.0.0.1'),
+  port: z
+    .string()
+    .default('8080')
+    .refine((v) => /^\d{1,5}$/.test(v) && Number(v) <= 65535, '--port takes a number from 0 to 65535')
+    .transform(Number),
+  state: z.string().optional(),
+  pending: z
+    .string()
+    .default('0')
+    .refine((v) => /^\d{1,4}$/.test(v), '--pending takes a whole number of Status polls')
+    .transform(Number),
+});
+
+async function describeSandbox(baseUrl: string) {
+  const { sandboxAccounts, sandboxCredentials, sandboxServices } = await import('../sandbox/catalogue.js');
+  return {
+    baseUrl,
+    agentId: sandboxCredentials.agentId,
+    password: sandboxCredentials.password,
+    services: sandboxServices.map(({ id, kind, name, currency }) => ({ id, kind, name, currency })),
+    accounts: sandboxAccounts.map(({ account, accepted, note }) => ({ account, accepted, note })),
+  };
+}
+
+function printBanner(out: Output, info: Awaited<ReturnType<typeof describeSandbox>>): void {
+  const style = out.style;
+  out.data(`${style.success('●')} sandbox gateway listening on ${style.strong(info.baseUrl)}`);
+  out.data(`  agent id ${info.agentId}, password ${info.password} (plain or MD5)`);
+  out.data('  services:');
+  for (const service of info.services) out.data(`    ${service.id}  ${service.kind.padEnd(7)}  ${service.currency}  ${service.name}`);
+  out.data('  accounts:');
+  for (const account of info.accounts) out.data(`    ${account.account.padEnd(12)}  ${account.note}`);
+  out.data(style.dim(`  try: AGENTPAY_BASE_URL=${info.baseUrl} AGENTPAY_AGENT_ID=${info.agentId} AGENTPAY_PASSWORD=${info.password} agentpay check --service 101 --account 7011234567`));
+  out.data(style.dim('  Ctrl+C stops it.'));
+}
+
+/** `agentpay sandbox`: the sandbox gateway in the foreground, until SIGINT or SIGTERM. */
+export async function runSandbox(rawOptions: unknown, context: CommandContext): Promise<void> {
+  const options = parseOptions(sandboxOptionsSchema, rawOptions);
+  const { out } = context;
+  const { startSandbox } = await import('../sandbox/server.js');
+  let sandbox;
+  try {
+    sandbox = await startSandbox({
+      host: options.host,
+      port: options.port,
+      ...(options.state === undefined ? {} : { statePath: options.state }),
+      behaviour: { pendingPolls: options.pending },
+    });
+  } catch (error) {
+    throw new UsageError(`cannot listen on ${options.host}:${options.port}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`, {
+      hint: 'choose another --port (0 picks a free one)',
+    });
+  }
+  const info = await describeSandbox(sandbox.baseUrl);
+  if (out.json) out.data(JSON.stringify(info));
+  else printBanner(out, info);
+  await new Promise<void>((resolve) => {
+    const stop = () => resolve();
+    process.once('SIGINT', stop);
+    process.once('SIGTERM', stop);
+  });
+  await sandbox.close();
+}

@@ -1,0 +1,117 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { z } from 'zod';
+import { AgentpayError, ExitCode, mostSevere, UsageError, type ExitCodeValue } from '../errors.js';
+import type { GatewayClient } from '../gateway/client.js';
+import { unknownView, viewOfAnswer, type TransactionView } from '../protocol/transaction-view.js';
+import type { CommandContext } from './context.js';
+import { errorOfView } from './payment-flow.js';
+import { forEachOrdered } from './ordered-pool.js';
+import { parseOptions } from './purchase-options.js';
+import { transactionIdsFrom, type IdEntry } from './transaction-ids.js';
+
+const statusOptionsSchema = z.object({
+  ids: z.array(z.string()).default([]),
+  fromFile: z.string().optional(),
+  wait: z
+    .string()
+    .optional()
+    .refine((v) => v === undefined || /^\d{1,6}$/.test(v), '--wait takes a whole number of seconds')
+    .transform((v) => (v === undefined ? 0 : Number(v))),
+  concurrency: z
+    .string()
+    .default('4')
+    .refine((v) => /^\d{1,3}$/.test(v) && Number(v) >= 1 && Number(v) <= 256, '--concurrency takes a whole number from 1 to 256')
+    .transform(Number),
+});
+
+interface LookUpResult {
+  view: TransactionView;
+  exitCode: ExitCodeValue;
+  /** Set when the look-up itself failed (unreachable, not understood, bad input line). */
+  error?: AgentpayError;
+}
+
+const exitOfState: Record<TransactionView['state'], ExitCodeValue> = { success: ExitCode.success, failed: ExitCode.declined, pending: ExitCode.pendingOrUnknown, unknown: ExitCode.pendingOrUnknown };
+
+/** Status for one id; with a wait, polls a pending one with backoff until final or out of time. */
+export async function lookUpStatus(
+  client: GatewayClient,
+  transactionId: string,
+  pendingCodes: ReadonlySet<string>,
+  waitUntil: number,
+): Promise<LookUpResult> {
+  let delayMs = 500;
+  for (;;) {
+    let view: TransactionView;
+    try {
+      view = viewOfAnswer(await client.status(transactionId), { transactionId }, pendingCodes);
+    } catch (error) {
+      if (!(error instanceof AgentpayError)) throw error;
+      return { view: unknownView({ transactionId }, 'Status', error.message), exitCode: error.exitCode, error };
+    }
+    const remaining = waitUntil - Date.now();
+    if (view.state !== 'pending' || remaining <= 0) return { view, exitCode: exitOfState[view.state] };
+    await sleep(Math.min(delayMs, remaining));
+    delayMs = Math.min(delayMs * 1.6, 5_000);
+  }
+}
+
+/** `agentpay status`: Status for each id (spec 4.4), streamed in input order. */
+export async function runStatus(rawOptions: unknown, context: CommandContext): Promise<void> {
+  const options = parseOptions(statusOptionsSchema, rawOptions);
+  const { out, settings } = context;
+  if (options.ids.length === 0 && options.fromFile === undefined) {
+    throw new UsageError('give at least one transaction id, or --from-file <path|->');
+  }
+  const entries = transactionIdsFrom(options.ids, options.fromFile, out.stdin);
+  // One id on the command line gets a receipt and its error as the command's own.
+  const single = options.ids.length === 1 && options.fromFile === undefined;
+  const session = await context.openGateway({ connections: options.concurrency });
+  const { renderReceipt, renderTransactionLine, transactionJson } = await import('../render/transaction.js');
+  const counts = { total: 0, success: 0, failed: 0, pending: 0, unknown: 0 };
+  const exitCodes = new Set<ExitCodeValue>();
+  const waitMs = options.wait * 1000;
+
+  const lookUp = async (entry: IdEntry): Promise<LookUpResult> => {
+    if ('invalid' in entry) {
+      const error = new UsageError(entry.invalid);
+      return { view: unknownView({ transactionId: '' }, 'Status', entry.invalid), exitCode: error.exitCode, error };
+    }
+    return lookUpStatus(session.client, entry.id, settings.pendingCodes.value, Date.now() + waitMs);
+  };
+
+  let lastView: TransactionView | undefined;
+  const emit = (result: LookUpResult) => {
+    lastView = result.view;
+    counts.total++;
+    counts[result.view.state]++;
+    exitCodes.add(result.exitCode);
+    if (single) {
+      if (result.error) throw result.error;
+      out.data(out.json ? transactionJson(result.view) : renderReceipt(result.view, out.style, 'Transaction'));
+      return;
+    }
+    if (result.error) out.note(`${out.errorStyle.failure('✗')} ${result.view.transactionId || 'input'}: ${result.error.message}`);
+    if (out.json) {
+      out.data(transactionJson(result.view, result.error ? { error: { exitCode: result.exitCode, message: result.error.message } } : {}));
+    } else if (!result.error) {
+      out.data(renderTransactionLine(result.view, out.style));
+    }
+  };
+
+  try {
+    await forEachOrdered(entries, options.concurrency, lookUp, emit);
+  } finally {
+    await session.close();
+  }
+
+  const exitCode = mostSevere(exitCodes);
+  if (single) {
+    const error = lastView && errorOfView(lastView);
+    if (error) throw error;
+    return;
+  }
+  const summary = `${counts.total} looked up: ${counts.success} success, ${counts.failed} failed, ${counts.pending} pending, ${counts.unknown} unknown`;
+  if (exitCode !== ExitCode.success) throw new AgentpayError(summary, exitCode);
+  out.note(out.errorStyle.dim(summary));
+}

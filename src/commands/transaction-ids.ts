@@ -1,0 +1,37 @@
+import { createReadStream } from 'node:fs';
+import { createInterface } from 'node:readline';
+import { UsageError } from '../errors.js';
+import { isLongId, parseTransactionId } from '../protocol/transaction-id.js';
+
+export type IdEntry = { id: string } | { invalid: string };
+
+/**
+ * The ids to look up: those on the command line (checked up front: a typo sends nothing),
+ * then those in --from-file, one a line, read as a stream. Blank lines and `#` comments
+ * are skipped; a bad line is reported in its place and does not stop the batch.
+ */
+export async function* transactionIdsFrom(positional: readonly string[], fromFile: string | undefined, stdin: NodeJS.ReadableStream): AsyncGenerator<IdEntry> {
+  const checked = positional.map((id) => parseTransactionId(id));
+  yield* checked.map((id) => ({ id }));
+  if (fromFile === undefined) return;
+  let input: NodeJS.ReadableStream;
+  if (fromFile === '-') input = stdin;
+  else {
+    const stream = createReadStream(fromFile, { encoding: 'utf8' });
+    await new Promise<void>((resolve, reject) => {
+      stream.once('open', () => resolve());
+      stream.once('error', (error: NodeJS.ErrnoException) =>
+        reject(new UsageError(`cannot read --from-file ${fromFile}: ${error.code ?? error.message}`)),
+      );
+    });
+    input = stream;
+  }
+  let lineNumber = 0;
+  for await (const rawLine of createInterface({ input, crlfDelay: Infinity })) {
+    lineNumber++;
+    const line = rawLine.trim();
+    if (line === '' || line.startsWith('#')) continue;
+    if (isLongId(line)) yield { id: line };
+    else yield { invalid: `${fromFile === '-' ? 'stdin' : fromFile} line ${lineNumber}: ${JSON.stringify(line)} is not a transaction id` };
+  }
+}

@@ -1,0 +1,97 @@
+/**
+ * Every failure the user can see is one of these classes; the error boundary in main.ts maps
+ * them to exit codes. The codes are a contract scripts depend on (README "Exit codes").
+ */
+export const ExitCode = {
+  success: 0,
+  declined: 1,
+  usage: 2,
+  pendingOrUnknown: 3,
+  unreachable: 4,
+  notUnderstood: 5,
+  interrupted: 130,
+} as const;
+export type ExitCodeValue = (typeof ExitCode)[keyof typeof ExitCode];
+
+export class AgentpayError extends Error {
+  readonly exitCode: ExitCodeValue;
+  /** A next step for the user, printed after the message. */
+  readonly hint: string | undefined;
+  constructor(message: string, exitCode: ExitCodeValue, options: { cause?: unknown; hint?: string } = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.name = new.target.name;
+    this.exitCode = exitCode;
+    this.hint = options.hint;
+  }
+}
+
+/** Bad input or usage: nothing was sent. */
+export class UsageError extends AgentpayError {
+  constructor(message: string, options: { cause?: unknown; hint?: string } = {}) {
+    super(message, ExitCode.usage, options);
+  }
+}
+
+/** The gateway could not be reached, or timed out on a request that changes nothing. */
+export class GatewayUnreachableError extends AgentpayError {
+  constructor(message: string, options: { cause?: unknown; hint?: string } = {}) {
+    super(message, ExitCode.unreachable, options);
+  }
+}
+
+/** The gateway answered, but not with an envelope we understand. */
+export class GatewayProtocolError extends AgentpayError {
+  /** The first bytes of the body, shown under --verbose only. */
+  readonly bodySample: string | undefined;
+  constructor(message: string, options: { cause?: unknown; hint?: string; bodySample?: string } = {}) {
+    super(message, ExitCode.notUnderstood, options);
+    this.bodySample = options.bodySample;
+  }
+}
+
+/**
+ * A Payment may have reached the gateway but its answer was lost. It may have been made:
+ * this is never reported as a failure (spec 1: use Status when no response was received).
+ */
+export class PaymentOutcomeUnknownError extends AgentpayError {
+  readonly transactionId: string;
+  constructor(transactionId: string, reason: string, options: { cause?: unknown } = {}) {
+    super(
+      `the outcome of payment ${transactionId} is unknown: ${reason}`,
+      ExitCode.pendingOrUnknown,
+      { ...options, hint: `it may have been made; look it up with: agentpay status ${transactionId}` },
+    );
+    this.transactionId = transactionId;
+  }
+}
+
+/** The user pressed Ctrl+C or Esc before anything was sent. */
+export class CancelledError extends AgentpayError {
+  constructor(message = 'cancelled') {
+    super(message, ExitCode.interrupted);
+  }
+}
+
+/** The gateway answered with a final error (declined, not found, bad credentials). */
+export class GatewayRefusedError extends AgentpayError {
+  readonly status: string;
+  constructor(message: string, status: string, options: { hint?: string } = {}) {
+    super(message, ExitCode.declined, options);
+    this.status = status;
+  }
+}
+
+/** The gateway says the transaction is still in progress. */
+export class TransactionPendingError extends AgentpayError {
+  constructor(message: string, options: { hint?: string } = {}) {
+    super(message, ExitCode.pendingOrUnknown, options);
+  }
+}
+
+/** A batch's exit code: the most severe of its items (4, 5 > 3 > 2 > 1 > 0). */
+export function mostSevere(codes: Iterable<ExitCodeValue>): ExitCodeValue {
+  const rank = (code: ExitCodeValue) => (code === 5 ? 6 : code === 4 ? 5 : code === 3 ? 4 : code === 2 ? 3 : code === 1 ? 2 : code === 0 ? 0 : 1);
+  let worst: ExitCodeValue = ExitCode.success;
+  for (const code of codes) if (rank(code) > rank(worst)) worst = code;
+  return worst;
+}

@@ -1,0 +1,209 @@
+import type { Dispatcher } from 'undici';
+import { GatewayProtocolError, GatewayUnreachableError, PaymentOutcomeUnknownError } from '../errors.js';
+import { parseEnvelope, type GatewayAnswer } from '../protocol/envelope.js';
+import {
+  buildAccountCheckForm,
+  buildPaymentForm,
+  buildStatusForm,
+  encodeForm,
+  maskForm,
+  type Credentials,
+  type FormField,
+  type PaymentRequest,
+} from '../protocol/form.js';
+import { MalformedAnswerError } from '../protocol/problems.js';
+import { formatRequestDate, type RequestDateFormat } from '../protocol/request-date.js';
+import { generateTransactionId } from '../protocol/transaction-id.js';
+import { parseVoucherList, type Voucher } from '../protocol/vouchers.js';
+import { BodyTooLargeError, createDispatcher, ExchangeFailure, postForm } from './http.js';
+
+export type Operation = 'AccountCheck' | 'Payment' | 'Status';
+
+/** What --verbose shows; the password never reaches it (forms are masked, bodies redacted). */
+export type ExchangeEvent =
+  | { direction: 'request'; operation: Operation; url: string; form: FormField[] }
+  | { direction: 'response'; operation: Operation; statusCode: number; body: string; elapsedMs: number }
+  | { direction: 'failure'; operation: Operation; message: string; elapsedMs: number };
+
+export interface GatewayClientOptions {
+  baseUrl: string;
+  credentials: Credentials;
+  timeoutMs: number;
+  dateFormat: RequestDateFormat;
+  /** Strings to blank out of anything traced: the password in every form it is sent. */
+  secrets?: readonly string[];
+  maxBodyBytes?: number;
+  dispatcher?: Dispatcher;
+  onExchange?: (event: ExchangeEvent) => void;
+  now?: () => Date;
+}
+
+export interface PurchaseInput {
+  service: string;
+  account: string;
+  amount: string;
+  currency: string;
+}
+
+export interface AccountCheckResult {
+  transactionId: string;
+  answer: GatewayAnswer;
+  vouchers: Voucher[];
+}
+
+export type PaymentInput = Omit<PaymentRequest, 'requestDate'>;
+
+const defaultMaxBodyBytes = 1024 * 1024;
+const bodySampleLength = 200;
+
+/**
+ * The gateway client: builds the forms of spec 4, sends them, and returns parsed answers
+ * or throws a typed error. It never prints and never exits.
+ */
+export class GatewayClient {
+  readonly endpoint: string;
+  private readonly options: GatewayClientOptions;
+  private readonly dispatcher: Dispatcher;
+  private readonly ownsDispatcher: boolean;
+
+  constructor(options: GatewayClientOptions) {
+    this.options = options;
+    this.endpoint = `${options.baseUrl.replace(/\/+$/, '')}/home/index`;
+    this.ownsDispatcher = options.dispatcher === undefined;
+    this.dispatcher = options.dispatcher ?? createDispatcher({ timeoutMs: options.timeoutMs });
+  }
+
+  private requestDate(): string {
+    return formatRequestDate(this.options.now?.() ?? new Date(), this.options.dateFormat);
+  }
+
+  /** spec 4.1. AccountCheck needs a TransactionID of its own; a fresh one is used. */
+  async accountCheck(input: PurchaseInput): Promise<AccountCheckResult> {
+    const transactionId = generateTransactionId();
+    const form = buildAccountCheckForm(this.options.credentials, { ...input, transactionId, requestDate: this.requestDate() });
+    const answer = await this.exchangeReadOnly('AccountCheck', form, transactionId);
+    try {
+      return { transactionId, answer, vouchers: parseVoucherList(answer.extras) };
+    } catch (error) {
+      throw this.notUnderstood(error, undefined);
+    }
+  }
+
+  /** spec 4.4 */
+  async status(transactionId: string): Promise<GatewayAnswer> {
+    const form = buildStatusForm(this.options.credentials, { transactionId, requestDate: this.requestDate() });
+    return this.exchangeReadOnly('Status', form, transactionId);
+  }
+
+  /** The exact form a Payment would send, for --dry-run (mask it before showing). */
+  paymentForm(input: PaymentInput): FormField[] {
+    return buildPaymentForm(this.options.credentials, { ...input, requestDate: this.requestDate() });
+  }
+
+  /**
+   * spec 4.2 / 4.3. Any failure after the request may have left is a
+   * PaymentOutcomeUnknownError, never a failure: the payment may have been made.
+   */
+  async payment(input: PaymentInput): Promise<GatewayAnswer> {
+    const form = this.paymentForm(input);
+    let body: string;
+    try {
+      const http = await this.send('Payment', form);
+      if (http.statusCode >= 500) {
+        throw new PaymentOutcomeUnknownError(input.transactionId, `the gateway answered HTTP ${http.statusCode}`);
+      }
+      body = http.body;
+    } catch (error) {
+      if (error instanceof ExchangeFailure && error.kind === 'notSent') {
+        throw new GatewayUnreachableError(`cannot reach the gateway at ${this.endpoint}: ${error.message}; no payment was sent`, {
+          cause: error,
+        });
+      }
+      if (error instanceof PaymentOutcomeUnknownError) throw error;
+      throw new PaymentOutcomeUnknownError(input.transactionId, (error as Error).message, { cause: error });
+    }
+    try {
+      return this.checkEcho(parseEnvelope(body), input.transactionId);
+    } catch (error) {
+      throw new PaymentOutcomeUnknownError(input.transactionId, `the answer was not understood: ${(error as Error).message}`, {
+        cause: error,
+      });
+    }
+  }
+
+  async close(): Promise<void> {
+    if (this.ownsDispatcher) await this.dispatcher.close();
+  }
+
+  private async exchangeReadOnly(operation: Operation, form: FormField[], transactionId: string): Promise<GatewayAnswer> {
+    let http;
+    try {
+      http = await this.send(operation, form);
+    } catch (error) {
+      if (error instanceof BodyTooLargeError) throw this.notUnderstood(error, undefined);
+      throw new GatewayUnreachableError(`cannot reach the gateway at ${this.endpoint}: ${(error as Error).message}`, {
+        cause: error,
+        hint: 'check --base-url and the network, then try again',
+      });
+    }
+    if (http.statusCode >= 500) {
+      throw new GatewayUnreachableError(`the gateway is unavailable (HTTP ${http.statusCode})`, {
+        hint: 'try again later',
+      });
+    }
+    try {
+      return this.checkEcho(parseEnvelope(http.body), transactionId);
+    } catch (error) {
+      throw this.notUnderstood(error, http.body);
+    }
+  }
+
+  /** spec 2.2: TransactinID echoes ours; an answer about another transaction is not ours to trust. */
+  private checkEcho(answer: GatewayAnswer, transactionId: string): GatewayAnswer {
+    if (answer.transactionId !== undefined && answer.transactionId !== transactionId) {
+      throw new MalformedAnswerError(`the answer is about transaction ${answer.transactionId}, not ${transactionId}`);
+    }
+    return answer;
+  }
+
+  private notUnderstood(error: unknown, body: string | undefined): GatewayProtocolError {
+    const sample = body === undefined ? undefined : this.redact(body.slice(0, bodySampleLength));
+    return new GatewayProtocolError(`the gateway's answer was not understood: ${(error as Error).message}`, {
+      cause: error,
+      ...(sample === undefined ? {} : { bodySample: sample }),
+      hint: 'run with --verbose to see the answer',
+    });
+  }
+
+  private async send(operation: Operation, form: FormField[]) {
+    const started = performance.now();
+    const elapsed = () => Math.round(performance.now() - started);
+    this.options.onExchange?.({ direction: 'request', operation, url: this.endpoint, form: maskForm(form) });
+    try {
+      const answer = await postForm(this.endpoint, encodeForm(form), {
+        dispatcher: this.dispatcher,
+        timeoutMs: this.options.timeoutMs,
+        maxBodyBytes: this.options.maxBodyBytes ?? defaultMaxBodyBytes,
+      });
+      this.options.onExchange?.({
+        direction: 'response',
+        operation,
+        statusCode: answer.statusCode,
+        body: this.redact(answer.body),
+        elapsedMs: elapsed(),
+      });
+      return answer;
+    } catch (error) {
+      this.options.onExchange?.({ direction: 'failure', operation, message: (error as Error).message, elapsedMs: elapsed() });
+      throw error;
+    }
+  }
+
+  private redact(text: string): string {
+    let result = text;
+    for (const secret of this.options.secrets ?? [this.options.credentials.wirePassword]) {
+      if (secret.length > 0) result = result.split(secret).join('***');
+    }
+    return result;
+  }
+}

@@ -1,0 +1,51 @@
+import { CommanderError } from 'commander';
+import { runCli } from './cli.js';
+import { AgentpayError, ExitCode, GatewayProtocolError, type ExitCodeValue } from './errors.js';
+import { InvalidFieldError } from './protocol/problems.js';
+
+/**
+ * The one error boundary: runs the program, prints a one-line message for any error
+ * (the stack only under --verbose), and sets the exit code. Nothing else exits.
+ */
+function exitCodeOf(error: unknown): ExitCodeValue {
+  if (error instanceof AgentpayError) return error.exitCode;
+  if (error instanceof InvalidFieldError) return ExitCode.usage;
+  return 1;
+}
+
+function report(error: unknown, argv: readonly string[], stderr: NodeJS.WriteStream): ExitCodeValue {
+  if (error instanceof CommanderError) {
+    // Commander printed its own message; help and version are not failures.
+    const ok = ['commander.helpDisplayed', 'commander.version', 'commander.help'].includes(error.code);
+    return ok ? ExitCode.success : ExitCode.usage;
+  }
+  const exitCode = exitCodeOf(error);
+  const verbose = argv.includes('-v') || argv.includes('--verbose');
+  const known = error instanceof AgentpayError || error instanceof InvalidFieldError;
+  const message = error instanceof Error ? error.message : String(error);
+  const hint = error instanceof AgentpayError ? error.hint : undefined;
+  if (argv.includes('--json')) {
+    stderr.write(`${JSON.stringify({ error: { exitCode, type: error instanceof Error ? error.name : 'Error', message, ...(hint ? { hint } : {}) } })}\n`);
+  } else {
+    stderr.write(`agentpay: ${known ? '' : 'internal error: '}${message}\n`);
+    if (hint) stderr.write(`  ${hint}\n`);
+  }
+  if (verbose) {
+    if (error instanceof GatewayProtocolError && error.bodySample !== undefined) {
+      stderr.write(`  first bytes of the answer: ${JSON.stringify(error.bodySample)}\n`);
+    }
+    if (error instanceof Error && error.stack) stderr.write(`${error.stack}\n`);
+  }
+  return exitCode;
+}
+
+const argv = process.argv.slice(2);
+// A closed pipe (`agentpay status ... | head`) is not an error worth a stack trace.
+process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+  if (error.code !== 'EPIPE') throw error;
+});
+try {
+  await runCli(argv, { stdin: process.stdin, stdout: process.stdout, stderr: process.stderr, env: process.env });
+} catch (error) {
+  process.exitCode = report(error, argv, process.stderr);
+}

@@ -1,0 +1,20 @@
+import { LosslessNumber, parse, stringify } from 'lossless-json';
+import { z } from 'zod';
+
+/**
+ * Gateway JSON is parsed losslessly: RequestID and TransactinID are Longs (spec 2.2) that
+ * may exceed 2^53, and amounts must keep every digit (`10.630` stays `10.630`).
+ */
+export function parseLosslessJson(text: string): unknown {
+  return parse(text);
+}
+
+export function stringifyLosslessJson(value: unknown): string {
+  return stringify(value) ?? 'null';
+}
+
+/** A JSON string or number, as the exact text it was written with. */
+export const exactText = z.union([
+  z.string(),
+  z.instanceof(LosslessNumber).transform((n) => n.value),
+]);

@@ -1,0 +1,74 @@
+import { successStatus, type GatewayAnswer } from './envelope.js';
+
+/**
+ * The one JSON shape of a transaction, printed by pay and status. Ids and amounts are
+ * strings exactly as sent or received. "unknown" means the answer was lost: the payment
+ * may have been made (spec 1: use Status when no response to Payment was received).
+ */
+export const transactionStates = ['success', 'pending', 'failed', 'unknown'] as const;
+export type TransactionState = (typeof transactionStates)[number];
+
+export interface TransactionView {
+  transactionId: string;
+  requestId: string | null;
+  type: string | null;
+  status: string | null;
+  state: TransactionState;
+  message: string;
+  service: string | null;
+  account: string | null;
+  amount: string | null;
+  currency: string | null;
+  exchangeRate: string | null;
+  serviceCurrency: string | null;
+}
+
+export function stateOfStatus(status: string, pendingCodes: ReadonlySet<string>): TransactionState {
+  if (status === successStatus) return 'success';
+  if (pendingCodes.has(status)) return 'pending';
+  return 'failed';
+}
+
+/** What we sent, used where the answer leaves a field out. */
+export interface SentFields {
+  transactionId: string;
+  service?: string | undefined;
+  account?: string | undefined;
+  amount?: string | undefined;
+  currency?: string | undefined;
+}
+
+export function viewOfAnswer(answer: GatewayAnswer, sent: SentFields, pendingCodes: ReadonlySet<string>): TransactionView {
+  return {
+    transactionId: answer.transactionId ?? sent.transactionId,
+    requestId: answer.requestId ?? null,
+    type: answer.type ?? null,
+    status: answer.status,
+    state: stateOfStatus(answer.status, pendingCodes),
+    message: answer.message,
+    service: answer.service ?? sent.service ?? null,
+    account: answer.account ?? sent.account ?? null,
+    amount: answer.amount ?? sent.amount ?? null,
+    currency: answer.currency ?? sent.currency ?? null,
+    exchangeRate: answer.exchangeRate ?? null,
+    serviceCurrency: answer.serviceCurrency ?? null,
+  };
+}
+
+/** A payment whose answer was lost: everything we know is what we sent. */
+export function unknownView(sent: SentFields, type: string, message: string): TransactionView {
+  return {
+    transactionId: sent.transactionId,
+    requestId: null,
+    type,
+    status: null,
+    state: 'unknown',
+    message,
+    service: sent.service ?? null,
+    account: sent.account ?? null,
+    amount: sent.amount ?? null,
+    currency: sent.currency ?? null,
+    exchangeRate: null,
+    serviceCurrency: null,
+  };
+}

@@ -1,0 +1,51 @@
+import { z } from 'zod';
+import type { ExtraItem } from './envelope.js';
+import { exactText, parseLosslessJson } from './lossless.js';
+import { isPlainDecimal } from './money.js';
+import { MalformedAnswerError } from './problems.js';
+
+/** spec 2.4: the parsed FieldValue of an Extras item. */
+const voucherValueSchema = z.looseObject({
+  InvoiceId: exactText.refine((s) => /^\d+$/.test(s), 'InvoiceId must be an integer'),
+  OrderAmount: exactText.refine(isPlainDecimal, 'OrderAmount must be a plain decimal'),
+  InvoiceName: exactText.nullish(),
+});
+
+export interface Voucher {
+  position: number;
+  fieldName: string;
+  invoiceId: string;
+  /** Exactly as the gateway wrote it: it goes back byte for byte as Amount (spec 4.2). */
+  orderAmount: string;
+  name: string;
+}
+
+/** `Invoice-<n>` where n is the position number (spec 2.4). */
+function positionOf(fieldName: string, index: number): number {
+  const match = /^Invoice-(\d+)$/.exec(fieldName);
+  return match?.[1] ? Number(match[1]) : index + 1;
+}
+
+export function parseVoucherList(extras: readonly ExtraItem[]): Voucher[] {
+  return extras.map((item, index) => {
+    const fieldName = item.FieldName ?? `Invoice-${index + 1}`;
+    let value: unknown;
+    try {
+      value = parseLosslessJson(item.FieldValue);
+    } catch (error) {
+      throw new MalformedAnswerError(`voucher ${fieldName}: FieldValue is not a JSON document`, { cause: error });
+    }
+    const parsed = voucherValueSchema.safeParse(value);
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0];
+      throw new MalformedAnswerError(`voucher ${fieldName}: ${issue?.path.join('.') || 'FieldValue'}: ${issue?.message ?? 'invalid'}`);
+    }
+    return {
+      position: positionOf(fieldName, index),
+      fieldName,
+      invoiceId: parsed.data.InvoiceId,
+      orderAmount: parsed.data.OrderAmount,
+      name: parsed.data.InvoiceName ?? '',
+    };
+  });
+}

@@ -1,0 +1,53 @@
+import Table from 'cli-table3';
+import type { Voucher } from '../protocol/vouchers.js';
+import type { Style } from './style.js';
+
+export interface VoucherTableOptions {
+  currency: string;
+  /** Terminal width; the name column shrinks (and wraps) to fit. */
+  columns: number;
+  style: Style;
+}
+
+const asciiChars = {
+  top: '-', 'top-mid': '+', 'top-left': '+', 'top-right': '+',
+  bottom: '-', 'bottom-mid': '+', 'bottom-left': '+', 'bottom-right': '+',
+  left: '|', right: '|', middle: '|',
+};
+
+/** No rule between body rows: a wrapped name stays readable as one row. */
+const noRowRules = { 'left-mid': '', mid: '', 'mid-mid': '', 'right-mid': '' };
+
+/**
+ * The voucher list as a table: #, InvoiceId, name, OrderAmount, currency. The amount is
+ * shown exactly as the gateway wrote it. Without colour the borders are plain ASCII, so
+ * the table survives a log file or a terminal without box-drawing glyphs.
+ */
+export function renderVoucherTable(vouchers: readonly Voucher[], options: VoucherTableOptions): string {
+  const { style } = options;
+  const head = ['#', 'InvoiceId', 'Name', 'OrderAmount', 'Currency'];
+  const fixed = [
+    Math.max(3, ...vouchers.map((v) => String(v.position).length + 2)),
+    Math.max(11, ...vouchers.map((v) => v.invoiceId.length + 2)),
+    0,
+    Math.max(13, ...vouchers.map((v) => v.orderAmount.length + 2)),
+    Math.max(10, options.currency.length + 2),
+  ];
+  // Borders take one column per cell plus one.
+  const spare = options.columns - fixed.reduce((sum, w) => sum + w, 0) - (head.length + 1);
+  const longestName = Math.max(6, ...vouchers.map((v) => v.name.length + 2));
+  fixed[2] = Math.max(8, Math.min(longestName, spare));
+  const table = new Table({
+    head: head.map((h) => style.heading(h)),
+    colWidths: fixed,
+    colAligns: ['right', 'right', 'left', 'right', 'left'],
+    wordWrap: true,
+    wrapOnWordBoundary: true,
+    style: { head: [], border: [] },
+    chars: style.enabled ? noRowRules : { ...asciiChars, ...noRowRules },
+  });
+  for (const voucher of vouchers) {
+    table.push([String(voucher.position), voucher.invoiceId, voucher.name, style.strong(voucher.orderAmount), options.currency]);
+  }
+  return table.toString();
+}

@@ -1,0 +1,84 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { stringify } from 'lossless-json';
+import { answerRequest, type SandboxBehaviour } from './gateway-logic.js';
+import { TransactionStore } from './state.js';
+
+export interface SandboxOptions {
+  host?: string;
+  port?: number;
+  /** Keep state in this JSON Lines file (shared by processes); in memory when absent. */
+  statePath?: string;
+  behaviour?: Partial<SandboxBehaviour>;
+  /** Keep every received form in `received` (tests); off for long runs. */
+  recordRequests?: boolean;
+}
+
+export interface RunningSandbox {
+  baseUrl: string;
+  store: TransactionStore;
+  /** Every form the sandbox received, in order, for tests. */
+  received: URLSearchParams[];
+  close(): Promise<void>;
+}
+
+const maxRequestBytes = 64 * 1024;
+
+async function readBody(request: IncomingMessage): Promise<string | undefined> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of request as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > maxRequestBytes) return undefined;
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+function send(response: ServerResponse, statusCode: number, contentType: string, body: string): void {
+  response.writeHead(statusCode, { 'content-type': contentType, 'content-length': Buffer.byteLength(body) });
+  response.end(body);
+}
+
+export async function startSandbox(options: SandboxOptions = {}): Promise<RunningSandbox> {
+  const store = new TransactionStore(options.statePath);
+  const behaviour: SandboxBehaviour = { pendingPolls: 0, ...options.behaviour };
+  const received: URLSearchParams[] = [];
+
+  const server: Server = createServer((request, response) => {
+    void (async () => {
+      if (request.method !== 'POST' || new URL(request.url ?? '/', 'http://sandbox').pathname !== '/home/index') {
+        send(response, 404, 'text/plain; charset=utf-8', 'Not found: the gateway answers POST /home/index\n');
+        return;
+      }
+      const body = await readBody(request);
+      if (body === undefined) {
+        send(response, 413, 'text/plain; charset=utf-8', 'Request too large\n');
+        return;
+      }
+      const form = new URLSearchParams(body);
+      if (options.recordRequests) received.push(form);
+      const answer = answerRequest(form, store, behaviour);
+      send(response, 200, 'application/json; charset=utf-8', stringify(answer) ?? '{}');
+    })().catch((error: unknown) => {
+      if (!response.headersSent) send(response, 500, 'text/plain; charset=utf-8', `Sandbox error: ${(error as Error).message}\n`);
+    });
+  });
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, options.host ?? '127.0.0.1', () => resolve());
+  });
+  const address = server.address() as AddressInfo;
+  const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  return {
+    baseUrl: `http://${host}:${address.port}`,
+    store,
+    received,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}

@@ -1,0 +1,144 @@
+import { appendFileSync, closeSync, mkdirSync, openSync, readSync, rmdirSync, statSync } from 'node:fs';
+import { dirname } from 'node:path';
+
+/** One transaction as the sandbox remembers it. No credential is ever stored. */
+export interface StoredTransaction {
+  agentId: string;
+  transactionId: string;
+  requestId: string;
+  service: string;
+  account: string;
+  amount: string;
+  currency: string;
+  invoiceId: string | null;
+  status: number;
+  message: string;
+  exchangeRate: string;
+  serviceCurrency: string;
+  createdAt: string;
+  /** Status polls left before a pending payment turns final (--pending). */
+  pendingPollsLeft: number;
+}
+
+/** RequestIDs start above 2^53 so that every client is tested on Longs a double cannot hold. */
+const firstRequestId = 9007199254740993n;
+
+const keyOf = (agentId: string, transactionId: string) => `${agentId}:${transactionId}`;
+
+/**
+ * The sandbox's transactions: in memory, or also in an append-only JSON Lines file so that
+ * several processes (each `--sandbox` run starts its own server) see one state. Every change
+ * appends the whole record; the last record for a key wins. Changes run under a lock
+ * directory so two processes cannot both create the same TransactionID.
+ */
+export class TransactionStore {
+  private readonly byKey = new Map<string, StoredTransaction>();
+  private readonly path: string | undefined;
+  private offset = 0;
+
+  constructor(path?: string) {
+    this.path = path;
+    if (path) mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+  }
+
+  get size(): number {
+    this.refresh();
+    return this.byKey.size;
+  }
+
+  find(agentId: string, transactionId: string): StoredTransaction | undefined {
+    this.refresh();
+    return this.byKey.get(keyOf(agentId, transactionId));
+  }
+
+  /** Returns the existing transaction for this id, or creates one: never two (spec 3, rule 2). */
+  createOnce(
+    agentId: string,
+    transactionId: string,
+    make: (requestId: string) => StoredTransaction,
+  ): { transaction: StoredTransaction; created: boolean } {
+    return this.locked(() => {
+      const existing = this.byKey.get(keyOf(agentId, transactionId));
+      if (existing) return { transaction: existing, created: false };
+      const transaction = make((firstRequestId + BigInt(this.byKey.size)).toString());
+      this.write(transaction);
+      return { transaction, created: true };
+    });
+  }
+
+  update(transaction: StoredTransaction): void {
+    this.locked(() => this.write(transaction));
+  }
+
+  all(): StoredTransaction[] {
+    this.refresh();
+    return [...this.byKey.values()];
+  }
+
+  private write(transaction: StoredTransaction): void {
+    if (this.path) appendFileSync(this.path, `${JSON.stringify(transaction)}\n`, { mode: 0o600 });
+    this.byKey.set(keyOf(transaction.agentId, transaction.transactionId), transaction);
+    if (this.path) this.offset = statSync(this.path).size;
+  }
+
+  /** Reads what other processes appended since the last look. */
+  private refresh(): void {
+    if (!this.path) return;
+    let fd: number;
+    try {
+      fd = openSync(this.path, 'r');
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return;
+      throw error;
+    }
+    try {
+      const size = statSync(this.path).size;
+      if (size <= this.offset) return;
+      const buffer = Buffer.alloc(size - this.offset);
+      readSync(fd, buffer, 0, buffer.length, this.offset);
+      const text = buffer.toString('utf8');
+      const end = text.lastIndexOf('\n');
+      if (end < 0) return;
+      for (const line of text.slice(0, end).split('\n')) {
+        if (line.trim() === '') continue;
+        try {
+          const record = JSON.parse(line) as StoredTransaction;
+          this.byKey.set(keyOf(record.agentId, record.transactionId), record);
+        } catch {
+          // A line torn by a crash: the record it held was never acknowledged to a client.
+        }
+      }
+      this.offset += Buffer.byteLength(text.slice(0, end + 1), 'utf8');
+    } finally {
+      closeSync(fd);
+    }
+  }
+
+  private locked<T>(action: () => T): T {
+    if (!this.path) return action();
+    const lock = `${this.path}.lock`;
+    const deadline = Date.now() + 10_000;
+    for (;;) {
+      try {
+        mkdirSync(lock);
+        break;
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+        // A lock older than a few seconds was left by a process that died holding it.
+        try {
+          if (Date.now() - statSync(lock).mtimeMs > 5_000) rmdirSync(lock);
+        } catch {
+          // gone already
+        }
+        if (Date.now() > deadline) throw new Error(`sandbox state is locked: ${lock}`);
+        Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 5);
+      }
+    }
+    try {
+      this.refresh();
+      return action();
+    } finally {
+      rmdirSync(lock);
+    }
+  }
+}

@@ -1,0 +1,18 @@
+import { startSandbox, type RunningSandbox, type SandboxOptions } from '../../src/sandbox/server.js';
+import { sandboxCredentials } from '../../src/sandbox/catalogue.js';
+import { isolatedEnv } from './cli.js';
+
+/** A sandbox on a free loopback port that records what it received, and the env to reach it. */
+export async function sandboxWithEnv(options: SandboxOptions = {}): Promise<{ sandbox: RunningSandbox; env: Record<string, string> }> {
+  const sandbox = await startSandbox({ recordRequests: true, ...options });
+  const env = isolatedEnv({
+    AGENTPAY_BASE_URL: sandbox.baseUrl,
+    AGENTPAY_AGENT_ID: sandboxCredentials.agentId,
+    AGENTPAY_PASSWORD: sandboxCredentials.password,
+  });
+  return { sandbox, env };
+}
+
+export function paymentsReceived(sandbox: RunningSandbox): URLSearchParams[] {
+  return sandbox.received.filter((form) => form.get('RequestType') === 'Payment');
+}

@@ -1,0 +1,12 @@
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  test: {
+    include: ['test/**/*.test.ts'],
+    testTimeout: 20_000,
+    hookTimeout: 20_000,
+    // e2e tests spawn the CLI; two workers match the CI machine's two cores.
+    maxWorkers: 2,
+    reporters: ['default', './test/helpers/summary-reporter.ts'],
+  },
+});
