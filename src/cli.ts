@@ -28,6 +28,10 @@ export function buildProgram(io: ProcessIo): Command {
     .option('--timeout <ms>', 'time-out of each request in milliseconds (env AGENTPAY_TIMEOUT; default 30000)')
     .option('--pending-codes <list>', 'ResponseStatus codes that mean "in progress", comma-separated (env AGENTPAY_PENDING_CODES; default 11)')
     .addOption(new Option('--date-format <format>', 'RequestDate as local "YYYY-MM-DD HH:mm:ss" or UTC ISO 8601 (env AGENTPAY_DATE_FORMAT; default local)').choices(['local', 'iso']))
+    .option('--journal <path>', 'the payment journal (env AGENTPAY_JOURNAL; default $XDG_STATE_HOME/agentpay/journal.jsonl)')
+    .option('--not-found-codes <list>', 'Status codes meaning "no such transaction", comma-separated (env AGENTPAY_NOT_FOUND_CODES; default 25)')
+    .option('--settle-attempts <n>', 'Status look-ups after a payment answer is lost (env AGENTPAY_SETTLE_ATTEMPTS; default 5)')
+    .option('--settle-delay <ms>', 'first wait before such a look-up, doubling each time (env AGENTPAY_SETTLE_DELAY; default 500)')
     .option('-v, --verbose', 'show each request and response on stderr (the password as ***)')
     .option('--no-color', 'no colour, even on a terminal (NO_COLOR and FORCE_COLOR are honoured too)')
     .showSuggestionAfterError(true)
@@ -77,12 +81,30 @@ export function buildProgram(io: ProcessIo): Command {
     .action(run(async () => (await import('./commands/status.js')).runStatus));
 
   program
+    .command('reconcile')
+    .description('settle every journaled payment not yet final with Status; safe to run from cron')
+    .option('--since <date>', 'only payments journaled since a date (2026-11-21), time (ISO 8601) or age (30m, 12h, 7d)')
+    .option('--grace <seconds>', '"not found" becomes final ("never made") only after this age (default 120)')
+    .option('--concurrency <n>', 'look-ups in flight at once (default 4)')
+    .action(run(async () => (await import('./commands/reconcile.js')).runReconcile));
+
+  program
+    .command('history')
+    .description('the journal: latest state of each payment')
+    .option('--since <date>', 'only payments journaled since a date, time or age (30m, 12h, 7d)')
+    .option('--state <state>', 'only payments in this state: success, failed, pending, unknown')
+    .action(run(async () => (await import('./commands/history.js')).runHistory));
+
+  program
     .command('sandbox')
     .description('run the sandbox gateway in the foreground')
     .option('--host <host>', 'address to listen on (default 127.0.0.1)')
     .option('--port <port>', 'port to listen on, 0 for a free one (default 8080)')
     .option('--state <path>', 'keep transactions in this file (default: in memory)')
     .option('--pending <n>', 'payments stay in progress for n Status polls (default 0)')
+    .option('--latency <ms>', 'fault: wait this long before each answer')
+    .option('--drop-after-commit <n>', 'fault: commit the next n payments, then cut the connection instead of answering')
+    .option('--fail-rate <0..1>', 'fault: answer this share of committed payments with HTTP 500')
     .action(run(async () => (await import('./commands/sandbox.js')).runSandbox));
 
   return program;

@@ -31,6 +31,7 @@ const profileSchema = z.strictObject({
   pendingCodes: z.union([z.string(), z.array(z.union([z.string(), z.number()]))]).optional(),
   dateFormat: z.enum(requestDateFormats).optional(),
   journal: z.string().optional(),
+  notFoundCodes: z.union([z.string(), z.array(z.union([z.string(), z.number()]))]).optional(),
 });
 export type Profile = z.infer<typeof profileSchema>;
 
@@ -50,6 +51,10 @@ export interface GlobalFlags {
   timeout?: string;
   pendingCodes?: string;
   dateFormat?: string;
+  journal?: string;
+  notFoundCodes?: string;
+  settleAttempts?: string;
+  settleDelay?: string;
   verbose?: boolean;
   color?: boolean;
 }
@@ -66,6 +71,10 @@ export interface Settings {
   timeoutMs: Sourced<number>;
   pendingCodes: Sourced<ReadonlySet<string>>;
   dateFormat: Sourced<RequestDateFormat>;
+  journalPath: Sourced<string>;
+  /** Status codes meaning "the gateway does not know this TransactionID". */
+  notFoundCodes: Sourced<ReadonlySet<string>>;
+  settle: { attempts: Sourced<number>; delayMs: Sourced<number> };
   /** Where the password may come from, in order; read by password-source.ts. */
   passwordFileFlag: string | undefined;
   profile: Profile | undefined;
@@ -73,6 +82,9 @@ export interface Settings {
 }
 
 export const defaultPendingCodes = '11';
+export const defaultNotFoundCodes = '25';
+export const defaultSettleAttempts = 5;
+export const defaultSettleDelayMs = 500;
 export const defaultTimeoutMs = 30_000;
 
 export function configDirectory(env: NodeJS.ProcessEnv): string {
@@ -126,6 +138,14 @@ function parseTimeout(raw: string | number | string, where: string): number {
   const text = String(raw);
   if (!/^[1-9]\d{0,8}$/.test(text)) throw new UsageError(`timeout ${JSON.stringify(text)} (${where}) is not a whole number of milliseconds`);
   return Number(text);
+}
+
+function parseCount(name: string, min: number, max: number) {
+  return (raw: string | number, where: string): number => {
+    const text = String(raw);
+    if (/^\d{1,7}$/.test(text) && Number(text) >= min && Number(text) <= max) return Number(text);
+    throw new UsageError(`${name} ${JSON.stringify(text)} (${where}) must be a whole number from ${min} to ${max}`);
+  };
 }
 
 function parseCodes(raw: string | readonly (string | number)[], where: string): ReadonlySet<string> {
@@ -214,6 +234,27 @@ export function resolveSettings(flags: GlobalFlags, env: NodeJS.ProcessEnv): Set
     dateFormat: pick(flags.dateFormat, 'AGENTPAY_DATE_FORMAT', env, profile?.dateFormat, oneOf(requestDateFormats, 'date format')) ?? {
       value: 'local',
       source: 'default',
+    },
+    journalPath: pick(flags.journal, 'AGENTPAY_JOURNAL', env, profile?.journal, (raw) => raw) ?? {
+      value: join(stateDirectory(env), 'journal.jsonl'),
+      source: 'default',
+    },
+    notFoundCodes: pick<ReadonlySet<string>>(
+      flags.notFoundCodes,
+      'AGENTPAY_NOT_FOUND_CODES',
+      env,
+      profile?.notFoundCodes === undefined ? undefined : parseCodes(profile.notFoundCodes, 'profile'),
+      (raw, where) => (typeof raw === 'string' ? parseCodes(raw, where) : raw),
+    ) ?? { value: parseCodes(defaultNotFoundCodes, 'default'), source: 'default' },
+    settle: {
+      attempts: pick<number>(flags.settleAttempts, 'AGENTPAY_SETTLE_ATTEMPTS', env, undefined, parseCount('settle attempts', 0, 100)) ?? {
+        value: defaultSettleAttempts,
+        source: 'default',
+      },
+      delayMs: pick<number>(flags.settleDelay, 'AGENTPAY_SETTLE_DELAY', env, undefined, parseCount('settle delay', 0, 600_000)) ?? {
+        value: defaultSettleDelayMs,
+        source: 'default',
+      },
     },
     passwordFileFlag: flags.passwordFile,
     profile,

@@ -16,6 +16,9 @@ export interface CommandContext {
 export interface GatewaySession {
   client: GatewayClient;
   baseUrl: string;
+  /** Who the journal files transactions under: the base URL, or "sandbox" (its port changes). */
+  gateway: string;
+  agentId: string;
   close(): Promise<void>;
 }
 
@@ -85,6 +88,8 @@ async function openGateway(settings: Settings, out: Output, options: { connectio
   return {
     client,
     baseUrl,
+    gateway: settings.sandbox ? 'sandbox' : baseUrl,
+    agentId,
     close: async () => {
       await dispatcher.close();
       await stopSandbox?.();

@@ -2,7 +2,8 @@ import { z } from 'zod';
 import { generateTransactionId, parseTransactionId } from '../protocol/transaction-id.js';
 import { formToObject, maskForm } from '../protocol/form.js';
 import type { CommandContext } from './context.js';
-import { dryRunLines, paymentInputOf, resolvePurchase, sendPayment } from './payment-flow.js';
+import { executePayment } from './execute-payment.js';
+import { dryRunLines, paymentInputOf, resolvePurchase } from './payment-flow.js';
 import { invoiceIdOption, optionalAmount, parseOptions, purchaseOptionsSchema } from './purchase-options.js';
 
 const payOptionsSchema = purchaseOptionsSchema
@@ -22,7 +23,7 @@ const payOptionsSchema = purchaseOptionsSchema
 /** `agentpay pay`: one Payment, dynamic (spec 4.2) or static (spec 4.3). */
 export async function runPay(rawOptions: unknown, context: CommandContext): Promise<void> {
   const options = parseOptions(payOptionsSchema, rawOptions);
-  const { out, settings } = context;
+  const { out } = context;
   const session = await context.openGateway();
   try {
     const { client } = session;
@@ -39,7 +40,7 @@ export async function runPay(rawOptions: unknown, context: CommandContext): Prom
       return;
     }
 
-    const { view, error } = await sendPayment(client, input, settings.pendingCodes.value);
+    const { view, error } = await executePayment(context, session, input, { checkReplay: options.txnId !== undefined });
     if (out.json) {
       const { transactionJson } = await import('../render/transaction.js');
       out.data(transactionJson(view));

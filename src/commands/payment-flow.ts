@@ -1,7 +1,7 @@
 import { GatewayRefusedError, PaymentOutcomeUnknownError, TransactionPendingError, UsageError } from '../errors.js';
 import { successStatus } from '../protocol/envelope.js';
 import type { FormField } from '../protocol/form.js';
-import { unknownView, viewOfAnswer, type TransactionView } from '../protocol/transaction-view.js';
+import type { TransactionView } from '../protocol/transaction-view.js';
 import type { Voucher } from '../protocol/vouchers.js';
 import type { GatewayClient, PaymentInput } from '../gateway/client.js';
 
@@ -71,20 +71,6 @@ export interface PaymentOutcome {
   view: TransactionView;
   /** Set when the outcome is not success: the error to end the command with. */
   error: GatewayRefusedError | TransactionPendingError | PaymentOutcomeUnknownError | undefined;
-}
-
-/** Sends the Payment. Never throws for a lost answer: that is an outcome of its own. */
-export async function sendPayment(client: GatewayClient, input: PaymentInput, pendingCodes: ReadonlySet<string>): Promise<PaymentOutcome> {
-  try {
-    const answer = await client.payment(input);
-    const view = viewOfAnswer(answer, input, pendingCodes);
-    return { view, error: errorOfView(view) };
-  } catch (error) {
-    if (error instanceof PaymentOutcomeUnknownError) {
-      return { view: unknownView(input, 'Payment', error.message), error };
-    }
-    throw error;
-  }
 }
 
 export function errorOfView(view: TransactionView): PaymentOutcome['error'] {

@@ -4,6 +4,13 @@ import type { Output } from '../output.js';
 import type { CommandContext } from './context.js';
 import { parseOptions } from './purchase-options.js';
 
+const count = (flag: string, unit: string) =>
+  z
+    .string()
+    .default('0')
+    .refine((v) => /^\d{1,7}$/.test(v), `${flag} takes a whole number of ${unit}`)
+    .transform(Number);
+
 const sandboxOptionsSchema = z.object({
   host: z.string().default('127.0.0.1'),
   port: z
@@ -12,10 +19,13 @@ const sandboxOptionsSchema = z.object({
     .refine((v) => /^\d{1,5}$/.test(v) && Number(v) <= 65535, '--port takes a number from 0 to 65535')
     .transform(Number),
   state: z.string().optional(),
-  pending: z
+  pending: count('--pending', 'Status polls'),
+  latency: count('--latency', 'milliseconds'),
+  dropAfterCommit: count('--drop-after-commit', 'payments'),
+  failRate: z
     .string()
     .default('0')
-    .refine((v) => /^\d{1,4}$/.test(v), '--pending takes a whole number of Status polls')
+    .refine((v) => /^(0(\.\d+)?|1(\.0+)?)$/.test(v), '--fail-rate takes a number from 0 to 1, such as 0.2')
     .transform(Number),
 });
 
@@ -54,6 +64,7 @@ export async function runSandbox(rawOptions: unknown, context: CommandContext): 
       port: options.port,
       ...(options.state === undefined ? {} : { statePath: options.state }),
       behaviour: { pendingPolls: options.pending },
+      faults: { latencyMs: options.latency, dropAfterCommit: options.dropAfterCommit, failRate: options.failRate },
     });
   } catch (error) {
     throw new UsageError(`cannot listen on ${options.host}:${options.port}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`, {

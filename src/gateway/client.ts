@@ -104,11 +104,11 @@ export class GatewayClient {
    * spec 4.2 / 4.3. Any failure after the request may have left is a
    * PaymentOutcomeUnknownError, never a failure: the payment may have been made.
    */
-  async payment(input: PaymentInput): Promise<GatewayAnswer> {
+  async payment(input: PaymentInput, signal?: AbortSignal): Promise<GatewayAnswer> {
     const form = this.paymentForm(input);
     let body: string;
     try {
-      const http = await this.send('Payment', form);
+      const http = await this.send('Payment', form, signal);
       if (http.statusCode >= 500) {
         throw new PaymentOutcomeUnknownError(input.transactionId, `the gateway answered HTTP ${http.statusCode}`);
       }
@@ -175,7 +175,7 @@ export class GatewayClient {
     });
   }
 
-  private async send(operation: Operation, form: FormField[]) {
+  private async send(operation: Operation, form: FormField[], signal?: AbortSignal) {
     const started = performance.now();
     const elapsed = () => Math.round(performance.now() - started);
     this.options.onExchange?.({ direction: 'request', operation, url: this.endpoint, form: maskForm(form) });
@@ -184,6 +184,7 @@ export class GatewayClient {
         dispatcher: this.dispatcher,
         timeoutMs: this.options.timeoutMs,
         maxBodyBytes: this.options.maxBodyBytes ?? defaultMaxBodyBytes,
+        ...(signal ? { signal } : {}),
       });
       this.options.onExchange?.({
         direction: 'response',

@@ -25,6 +25,8 @@ export interface PostOptions {
   dispatcher: Dispatcher;
   timeoutMs: number;
   maxBodyBytes: number;
+  /** Aborts the exchange early (Ctrl+C); the deadline applies as well. */
+  signal?: AbortSignal;
 }
 
 /** Errors raised before a byte of the request could have reached the server. */
@@ -55,9 +57,8 @@ function errorCode(error: unknown): string | undefined {
 
 function describe(error: unknown, timeoutMs: number): string {
   const code = errorCode(error);
-  if (error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError')) {
-    return `no complete answer within ${timeoutMs} ms`;
-  }
+  if (error instanceof Error && error.name === 'TimeoutError') return `no complete answer within ${timeoutMs} ms`;
+  if (error instanceof Error && error.name === 'AbortError') return 'interrupted before the answer arrived';
   switch (code) {
     case 'ECONNREFUSED':
       return 'connection refused';
@@ -101,7 +102,8 @@ export class BodyTooLargeError extends Error {
  */
 export async function postForm(url: string, formBody: string, options: PostOptions): Promise<HttpAnswer> {
   // One deadline for the whole exchange, so a body that trickles forever still ends.
-  const signal = AbortSignal.timeout(options.timeoutMs);
+  const deadline = AbortSignal.timeout(options.timeoutMs);
+  const signal = options.signal ? AbortSignal.any([deadline, options.signal]) : deadline;
   try {
     const response = await request(url, {
       method: 'POST',

@@ -1,6 +1,7 @@
 import Table from 'cli-table3';
 import type { Voucher } from '../protocol/vouchers.js';
 import type { Style } from './style.js';
+import { tableChars } from './table-chars.js';
 
 export interface VoucherTableOptions {
   currency: string;
@@ -9,19 +10,9 @@ export interface VoucherTableOptions {
   style: Style;
 }
 
-const asciiChars = {
-  top: '-', 'top-mid': '+', 'top-left': '+', 'top-right': '+',
-  bottom: '-', 'bottom-mid': '+', 'bottom-left': '+', 'bottom-right': '+',
-  left: '|', right: '|', middle: '|',
-};
-
-/** No rule between body rows: a wrapped name stays readable as one row. */
-const noRowRules = { 'left-mid': '', mid: '', 'mid-mid': '', 'right-mid': '' };
-
 /**
  * The voucher list as a table: #, InvoiceId, name, OrderAmount, currency. The amount is
- * shown exactly as the gateway wrote it. Without colour the borders are plain ASCII, so
- * the table survives a log file or a terminal without box-drawing glyphs.
+ * shown exactly as the gateway wrote it.
  */
 export function renderVoucherTable(vouchers: readonly Voucher[], options: VoucherTableOptions): string {
   const { style } = options;
@@ -44,7 +35,7 @@ export function renderVoucherTable(vouchers: readonly Voucher[], options: Vouche
     wordWrap: true,
     wrapOnWordBoundary: true,
     style: { head: [], border: [] },
-    chars: style.enabled ? noRowRules : { ...asciiChars, ...noRowRules },
+    chars: tableChars(style.enabled),
   });
   for (const voucher of vouchers) {
     table.push([String(voucher.position), voucher.invoiceId, voucher.name, style.strong(voucher.orderAmount), options.currency]);

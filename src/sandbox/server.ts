@@ -1,8 +1,22 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { stringify } from 'lossless-json';
 import { answerRequest, type SandboxBehaviour } from './gateway-logic.js';
 import { TransactionStore } from './state.js';
+
+/**
+ * Faults for tests and QA, applied after the request was processed (a Payment is committed
+ * before any of them strikes), so each one leaves a payment whose answer was lost.
+ */
+export interface SandboxFaults {
+  /** Wait this long before answering each request. */
+  latencyMs: number;
+  /** The next n Payment answers are dropped: the connection is cut instead. */
+  dropAfterCommit: number;
+  /** Chance (0..1) that a committed Payment is answered with HTTP 500. */
+  failRate: number;
+}
 
 export interface SandboxOptions {
   host?: string;
@@ -10,6 +24,7 @@ export interface SandboxOptions {
   /** Keep state in this JSON Lines file (shared by processes); in memory when absent. */
   statePath?: string;
   behaviour?: Partial<SandboxBehaviour>;
+  faults?: Partial<SandboxFaults>;
   /** Keep every received form in `received` (tests); off for long runs. */
   recordRequests?: boolean;
 }
@@ -19,6 +34,8 @@ export interface RunningSandbox {
   store: TransactionStore;
   /** Every form the sandbox received, in order, for tests. */
   received: URLSearchParams[];
+  /** Live: a test may change them while the sandbox runs. */
+  faults: SandboxFaults;
   close(): Promise<void>;
 }
 
@@ -44,6 +61,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
   const store = new TransactionStore(options.statePath);
   const behaviour: SandboxBehaviour = { pendingPolls: 0, ...options.behaviour };
   const received: URLSearchParams[] = [];
+  const faults: SandboxFaults = { latencyMs: 0, dropAfterCommit: 0, failRate: 0, ...options.faults };
 
   const server: Server = createServer((request, response) => {
     void (async () => {
@@ -59,6 +77,18 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
       const form = new URLSearchParams(body);
       if (options.recordRequests) received.push(form);
       const answer = answerRequest(form, store, behaviour);
+      if (faults.latencyMs > 0) await sleep(faults.latencyMs);
+      if (form.get('RequestType') === 'Payment') {
+        if (faults.dropAfterCommit > 0) {
+          faults.dropAfterCommit--;
+          request.socket.destroy();
+          return;
+        }
+        if (faults.failRate > 0 && Math.random() < faults.failRate) {
+          send(response, 500, 'text/html; charset=utf-8', '<html><body><h1>500 Internal Server Error</h1></body></html>\n');
+          return;
+        }
+      }
       send(response, 200, 'application/json; charset=utf-8', stringify(answer) ?? '{}');
     })().catch((error: unknown) => {
       if (!response.headersSent) send(response, 500, 'text/plain; charset=utf-8', `Sandbox error: ${(error as Error).message}\n`);
@@ -75,6 +105,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     baseUrl: `http://${host}:${address.port}`,
     store,
     received,
+    faults,
     close: () =>
       new Promise<void>((resolve) => {
         server.close(() => resolve());

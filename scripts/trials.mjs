@@ -1,0 +1,86 @@
+#!/usr/bin/env node
+// No-loss trials (README "No payment lost, none paid twice"): pays against the sandbox while
+// killing the process at random points, dropping answers after commit, and timing requests
+// out; then runs `reconcile` and checks the promise. Loopback only. Usage:
+//   npm run trials -- [--kills 200] [--drops 100] [--timeouts 100]
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+
+const { values } = parseArgs({ options: { kills: { type: 'string', default: '200' }, drops: { type: 'string', default: '100' }, timeouts: { type: 'string', default: '100' } } });
+const root = fileURLToPath(new URL('..', import.meta.url));
+const bin = join(root, 'bin/agentpay.js');
+const { startSandbox } = await import(join(root, 'dist/sandbox/server.js'));
+const { sandboxCredentials } = await import(join(root, 'dist/sandbox/catalogue.js'));
+
+const home = mkdtempSync(join(tmpdir(), 'agentpay-trials-'));
+const sandbox = await startSandbox({});
+const env = {
+  PATH: process.env.PATH, HOME: home, XDG_STATE_HOME: join(home, 'state'), XDG_CONFIG_HOME: join(home, 'config'), NO_COLOR: '1',
+  AGENTPAY_BASE_URL: sandbox.baseUrl, AGENTPAY_AGENT_ID: sandboxCredentials.agentId, AGENTPAY_PASSWORD: sandboxCredentials.password,
+  AGENTPAY_SETTLE_DELAY: '50',
+};
+const journal = join(home, 'state', 'agentpay', 'journal.jsonl');
+
+function run(args, extraEnv = {}, killAfterMs) {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [bin, ...args], { env: { ...env, ...extraEnv }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    child.stdout.on('data', (chunk) => (stdout += chunk));
+    child.stderr.resume();
+    const timer = killAfterMs === undefined ? undefined : setTimeout(() => child.kill('SIGKILL'), killAfterMs);
+    child.on('close', (code, signal) => { clearTimeout(timer); resolve({ code, signal, stdout }); });
+  });
+}
+
+const exits = new Map();
+const count = (kind, result) => {
+  const key = `${kind}: ${result.signal ?? `exit ${result.code}`}`;
+  exits.set(key, (exits.get(key) ?? 0) + 1);
+};
+let purchase = 0;
+const pay = (extra = []) => ['pay', '--service', '201', '--account', `trial-${purchase++}`, '--amount', '100.00', ...extra];
+
+sandbox.faults.latencyMs = 40;
+for (let i = 0; i < Number(values.kills); i++) count('kill', await run(pay(), {}, 60 + Math.floor(Math.random() * 320)));
+sandbox.faults.latencyMs = 0;
+for (let i = 0; i < Number(values.drops); i++) {
+  sandbox.faults.dropAfterCommit = 1;
+  count('drop', await run(pay()));
+}
+sandbox.faults.dropAfterCommit = 0;
+sandbox.faults.latencyMs = 300;
+for (let i = 0; i < Number(values.timeouts); i++) count('timeout', await run(pay(['--timeout', '150', '--settle-attempts', '1'])));
+sandbox.faults.latencyMs = 0;
+
+const readJournal = () => readFileSync(journal, 'utf8').trim().split('\n').filter(Boolean).map((line) => JSON.parse(line));
+const before = readJournal();
+const answered = new Set(before.filter((r) => r.kind === 'outcome').map((r) => r.transactionId));
+const leftOpen = before.filter((r) => r.kind === 'intent' && !answered.has(r.transactionId)).map((r) => r.transactionId);
+const committedIds = new Set(sandbox.store.all().map((t) => t.transactionId));
+const reconcile = await run(['reconcile', '--json', '--grace', '0']);
+const committed = sandbox.store.all();
+const records = readJournal();
+const intents = new Set(records.filter((r) => r.kind === 'intent').map((r) => r.transactionId));
+const history = (await run(['history', '--json'])).stdout.trim().split('\n').filter(Boolean).map((line) => JSON.parse(line));
+const success = new Set(history.filter((h) => h.state === 'success').map((h) => h.transactionId));
+const accounts = committed.map((t) => t.account);
+
+const checks = {
+  'committed payments missing from the journal': committed.filter((t) => !intents.has(t.transactionId)).length,
+  'journal entries not final after reconcile': history.filter((h) => h.state !== 'success' && h.state !== 'failed').length,
+  'committed payments not settled as success': committed.filter((t) => !success.has(t.transactionId)).length,
+  'successes the sandbox never committed': [...success].filter((id) => !committed.some((t) => t.transactionId === id)).length,
+  'purchases charged twice': accounts.length - new Set(accounts).size,
+};
+console.log(`trials: ${purchase} purchases (${values.kills} killed, ${values.drops} dropped, ${values.timeouts} timed out); reconcile exit ${reconcile.code}`);
+console.log(`sandbox committed ${committed.length}; journal holds ${intents.size} intents`);
+for (const [key, n] of [...exits].sort()) console.log(`  ${key.padEnd(24)} ${n}`);
+console.log(`left open for reconcile: ${leftOpen.length} (${leftOpen.filter((id) => committedIds.has(id)).length} committed with the answer lost, ${leftOpen.filter((id) => !committedIds.has(id)).length} never reached the gateway)`);
+for (const [check, n] of Object.entries(checks)) console.log(`${n === 0 ? 'ok  ' : 'FAIL'} ${check}: ${n}`);
+await sandbox.close();
+rmSync(home, { recursive: true, force: true });
+process.exitCode = Object.values(checks).every((n) => n === 0) && reconcile.code === 0 ? 0 : 1;

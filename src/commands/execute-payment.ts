@@ -1,0 +1,89 @@
+import { GatewayUnreachableError, UsageError } from '../errors.js';
+import type { PaymentInput } from '../gateway/client.js';
+import { payAndSettle } from '../gateway/settle.js';
+import { findIntent } from '../journal/ledger.js';
+import { differingParameters, type IntentRecord } from '../journal/records.js';
+import { JournalWriter } from '../journal/writer.js';
+import { unknownView, type TransactionView } from '../protocol/transaction-view.js';
+import type { CommandContext, GatewaySession } from './context.js';
+import { errorOfView, type PaymentOutcome } from './payment-flow.js';
+
+/**
+ * The replay guard: a TransactionID already journaled for another purchase is refused
+ * before anything is sent; the same purchase again is the intended safe retry.
+ */
+export async function guardReplay(context: CommandContext, intent: Omit<IntentRecord, 'kind' | 'at'>): Promise<'new' | 'retry'> {
+  const earlier = await findIntent(context.settings.journalPath.value, intent, (message) => context.out.warn(message));
+  if (!earlier) return 'new';
+  const differing = differingParameters(earlier, intent);
+  if (differing.length > 0) {
+    throw new UsageError(
+      `transaction ${intent.transactionId} was already used on ${earlier.at} for another purchase (${differing
+        .map((key) => `${key} ${earlier[key] ?? 'none'}`)
+        .join(', ')}); nothing was sent`,
+      { hint: 'a TransactionID pays for one purchase only: drop --txn-id for a fresh one' },
+    );
+  }
+  return 'retry';
+}
+
+/**
+ * Pays and settles one purchase with the journal's promise kept: the intent is on disk
+ * before the Payment may leave, and every outcome is appended. Ctrl+C while the payment is
+ * out stops settling and leaves it "unknown" (exit 3), never "failed".
+ */
+export async function executePayment(
+  context: CommandContext,
+  session: GatewaySession,
+  input: PaymentInput,
+  options: { checkReplay: boolean },
+): Promise<PaymentOutcome> {
+  const { settings, out } = context;
+  const intent: Omit<IntentRecord, 'kind' | 'at'> = {
+    transactionId: input.transactionId,
+    gateway: session.gateway,
+    agentId: session.agentId,
+    service: input.service,
+    account: input.account,
+    amount: input.amount,
+    currency: input.currency,
+    invoiceId: input.invoiceId ?? null,
+  };
+  if (options.checkReplay && (await guardReplay(context, intent)) === 'retry') {
+    out.note(out.errorStyle.dim(`transaction ${input.transactionId} is in the journal for this purchase: asking the gateway again (a repeat pays nothing twice)`));
+  }
+
+  const journal = new JournalWriter(settings.journalPath.value);
+  const owner = { transactionId: input.transactionId, gateway: session.gateway, agentId: session.agentId };
+  const recordOutcome = (view: TransactionView, source: 'payment' | 'settle') =>
+    journal.append({ kind: 'outcome', ...owner, at: new Date().toISOString(), source, view });
+
+  journal.append({ kind: 'intent', ...intent, at: new Date().toISOString() });
+  const interrupt = new AbortController();
+  const onInterrupt = () => interrupt.abort();
+  process.once('SIGINT', onInterrupt);
+  try {
+    const settled = await payAndSettle(session.client, input, {
+      attempts: settings.settle.attempts.value,
+      delayMs: settings.settle.delayMs.value,
+      pendingCodes: settings.pendingCodes.value,
+      notFoundCodes: settings.notFoundCodes.value,
+      signal: interrupt.signal,
+      onEvent: (event) => {
+        if (event.kind === 'lost') out.note(out.errorStyle.pending(`the answer to payment ${input.transactionId} was lost (${event.reason}); asking the gateway with Status`));
+        else if (event.kind === 'not-found-resend') out.note(out.errorStyle.pending('the gateway does not know it: sending the same payment again (same TransactionID, so it cannot pay twice)'));
+      },
+    });
+    recordOutcome(settled.view, settled.settledBy);
+    return { view: settled.view, error: errorOfView(settled.view) };
+  } catch (error) {
+    if (error instanceof GatewayUnreachableError) {
+      // Proven not sent (e.g. connection refused): closed in the journal as failed.
+      recordOutcome({ ...unknownView(input, 'Payment', `not sent: ${error.message}`), state: 'failed' }, 'payment');
+    }
+    throw error;
+  } finally {
+    process.off('SIGINT', onInterrupt);
+    journal.close();
+  }
+}

@@ -1,0 +1,120 @@
+import { z } from 'zod';
+import { AgentpayError, ExitCode, mostSevere, type ExitCodeValue } from '../errors.js';
+import { openEntries, type JournalEntry } from '../journal/ledger.js';
+import { JournalWriter } from '../journal/writer.js';
+import { unknownView, viewOfAnswer, type TransactionView } from '../protocol/transaction-view.js';
+import type { CommandContext, GatewaySession } from './context.js';
+import { forEachOrdered } from './ordered-pool.js';
+import { parseOptions } from './purchase-options.js';
+import { parseSince } from './since.js';
+
+const reconcileOptionsSchema = z.object({
+  since: z.string().optional(),
+  grace: z
+    .string()
+    .default('120')
+    .refine((v) => /^\d{1,6}$/.test(v), '--grace takes a whole number of seconds')
+    .transform(Number),
+  concurrency: z
+    .string()
+    .default('4')
+    .refine((v) => /^\d{1,3}$/.test(v) && Number(v) >= 1 && Number(v) <= 256, '--concurrency takes a whole number from 1 to 256')
+    .transform(Number),
+});
+
+interface Settled {
+  entry: JournalEntry;
+  view: TransactionView;
+  exitCode: ExitCodeValue;
+  /** Whether the answer told us something worth a journal line. */
+  learned: boolean;
+}
+
+const exitOfState = { success: ExitCode.success, failed: ExitCode.success, pending: ExitCode.pendingOrUnknown, unknown: ExitCode.pendingOrUnknown };
+
+function sentFieldsOf(entry: JournalEntry) {
+  const { intent } = entry;
+  return { transactionId: intent.transactionId, service: intent.service, account: intent.account, amount: intent.amount, currency: intent.currency };
+}
+
+/**
+ * Asks Status about one open journal entry. "Not found" becomes final only once the intent
+ * is older than the grace period: a Payment still on its way may yet arrive.
+ */
+async function settleEntry(session: GatewaySession, entry: JournalEntry, context: CommandContext, graceMs: number): Promise<Settled> {
+  const { settings } = context;
+  const sent = sentFieldsOf(entry);
+  let answer;
+  try {
+    answer = await session.client.status(entry.intent.transactionId);
+  } catch (error) {
+    if (!(error instanceof AgentpayError)) throw error;
+    return { entry, view: unknownView(sent, 'Status', error.message), exitCode: error.exitCode, learned: false };
+  }
+  if (settings.notFoundCodes.value.has(answer.status)) {
+    const age = Date.now() - Date.parse(entry.intent.at);
+    if (age < graceMs) {
+      const view = unknownView(sent, 'Status', `not found at the gateway yet (${Math.round(age / 1000)} s old; final after ${graceMs / 1000} s)`);
+      return { entry, view, exitCode: ExitCode.pendingOrUnknown, learned: false };
+    }
+    const view: TransactionView = {
+      ...viewOfAnswer(answer, sent, settings.pendingCodes.value),
+      state: 'failed',
+      message: `never made: the gateway has no such transaction (${answer.message || `ResponseStatus ${answer.status}`})`,
+    };
+    return { entry, view, exitCode: ExitCode.success, learned: true };
+  }
+  const view = viewOfAnswer(answer, sent, settings.pendingCodes.value);
+  const learned = view.state !== entry.outcome?.view.state || view.status !== entry.outcome.view.status;
+  return { entry, view, exitCode: exitOfState[view.state], learned };
+}
+
+/** `agentpay reconcile`: Status for every journal entry not yet final; safe to run from cron. */
+export async function runReconcile(rawOptions: unknown, context: CommandContext): Promise<void> {
+  const options = parseOptions(reconcileOptionsSchema, rawOptions);
+  const { out, settings } = context;
+  const since = parseSince(options.since);
+  const warn = (message: string) => out.warn(message);
+  const entries = await openEntries(settings.journalPath.value, { since }, warn);
+
+  const gateway = settings.sandbox ? 'sandbox' : settings.baseUrl?.value;
+  const agentId = settings.sandbox ? (await import('../sandbox/catalogue.js')).sandboxCredentials.agentId : settings.agentId?.value;
+  const mine = entries.filter((entry) => entry.intent.gateway === gateway && entry.intent.agentId === agentId);
+  const others = entries.length - mine.length;
+  if (others > 0) {
+    out.note(`${others} open transaction${others === 1 ? '' : 's'} belong to another gateway or agent; run reconcile with that configuration to settle them`);
+  }
+  if (mine.length === 0) {
+    out.note(out.errorStyle.dim(`nothing to reconcile in ${settings.journalPath.value}`));
+    return;
+  }
+
+  const session = await context.openGateway({ connections: options.concurrency });
+  const journal = new JournalWriter(settings.journalPath.value);
+  const { renderTransactionLine, transactionJson } = await import('../render/transaction.js');
+  const counts = { success: 0, failed: 0, pending: 0, unknown: 0 };
+  const exitCodes = new Set<ExitCodeValue>();
+  try {
+    await forEachOrdered(
+      mine,
+      options.concurrency,
+      (entry) => settleEntry(session, entry, context, options.grace * 1000),
+      ({ entry, view, exitCode, learned }) => {
+        if (learned) {
+          const { transactionId, gateway: g, agentId: a } = entry.intent;
+          journal.append({ kind: 'outcome', transactionId, gateway: g, agentId: a, at: new Date().toISOString(), source: 'reconcile', view });
+        }
+        counts[view.state]++;
+        exitCodes.add(exitCode);
+        out.data(out.json ? transactionJson(view) : renderTransactionLine(view, out.style));
+      },
+    );
+  } finally {
+    journal.close();
+    await session.close();
+  }
+  const summary = `reconciled ${mine.length}: ${counts.success} success, ${counts.failed} failed, ${counts.pending} pending, ${counts.unknown} unknown`;
+  const exitCode = mostSevere(exitCodes);
+  if (exitCode !== ExitCode.success) throw new AgentpayError(summary, exitCode);
+  out.note(summary);
+}

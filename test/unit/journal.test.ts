@@ -1,0 +1,89 @@
+import { appendFileSync, mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { allEntries, findIntent, openEntries } from '../../src/journal/ledger.js';
+import type { IntentRecord, OutcomeRecord } from '../../src/journal/records.js';
+import { JournalWriter } from '../../src/journal/writer.js';
+import { unknownView } from '../../src/protocol/transaction-view.js';
+
+const owner = { gateway: 'sandbox', agentId: '1001' };
+
+function intent(transactionId: string, at = '2026-11-21T10:00:00.000Z'): IntentRecord {
+  return { kind: 'intent', ...owner, transactionId, service: '101', account: 'a', amount: '499.00', currency: 'KZT', invoiceId: '5001', at };
+}
+
+function outcome(transactionId: string, state: 'success' | 'failed' | 'pending' | 'unknown'): OutcomeRecord {
+  const view = { ...unknownView({ transactionId }, 'Status', state), state };
+  return { kind: 'outcome', ...owner, transactionId, at: '2026-11-21T10:00:01.000Z', source: 'reconcile', view };
+}
+
+function journalPath(): string {
+  return join(mkdtempSync(join(tmpdir(), 'agentpay-journal-')), 'nested', 'journal.jsonl');
+}
+
+describe('journal', () => {
+  it('keeps open only the transactions without a final outcome', async () => {
+    const path = journalPath();
+    const writer = new JournalWriter(path);
+    for (const record of [intent('1'), intent('2'), outcome('1', 'unknown'), intent('3'), outcome('2', 'success'), outcome('3', 'pending')]) {
+      writer.append(record);
+    }
+    writer.close();
+    const open = await openEntries(path, {}, () => {});
+    expect(open.map((e) => [e.intent.transactionId, e.outcome?.view.state])).toEqual([
+      ['1', 'unknown'],
+      ['3', 'pending'],
+    ]);
+  });
+
+  it('never lets a late non-final outcome overwrite a final one', async () => {
+    const path = journalPath();
+    const writer = new JournalWriter(path);
+    for (const record of [intent('7'), outcome('7', 'success'), outcome('7', 'unknown')]) writer.append(record);
+    writer.close();
+    expect((await allEntries(path, {}, () => {}))[0]?.outcome?.view.state).toBe('success');
+    expect(await openEntries(path, {}, () => {})).toEqual([]);
+  });
+
+  it('filters by --since on the intent time', async () => {
+    const path = journalPath();
+    const writer = new JournalWriter(path);
+    writer.append(intent('1', '2026-11-01T00:00:00.000Z'));
+    writer.append(intent('2', '2026-11-20T00:00:00.000Z'));
+    writer.close();
+    const entries = await allEntries(path, { since: new Date('2026-11-10T00:00:00Z') }, () => {});
+    expect(entries.map((e) => e.intent.transactionId)).toEqual(['2']);
+  });
+
+  it('skips a torn last line with a warning, and the next append starts on its own line', async () => {
+    const path = journalPath();
+    const writer = new JournalWriter(path);
+    writer.append(intent('1'));
+    writer.close();
+    appendFileSync(path, '{"kind":"intent","transactionId":"2","gat');
+    const warnings: string[] = [];
+    expect((await allEntries(path, {}, (m) => warnings.push(m))).length).toBe(1);
+    expect(warnings).toEqual([expect.stringContaining('line 2 is damaged')]);
+
+    const next = new JournalWriter(path);
+    next.append(intent('3'));
+    next.close();
+    const ids = (await allEntries(path, {}, () => {})).map((e) => e.intent.transactionId);
+    expect(ids).toEqual(['1', '3']);
+    expect(readFileSync(path, 'utf8').split('\n')).toHaveLength(4);
+  });
+
+  it('reads a missing journal as empty', async () => {
+    expect(await allEntries(journalPath(), {}, () => {})).toEqual([]);
+  });
+
+  it('finds the first intent for the replay guard, per gateway and agent', async () => {
+    const path = journalPath();
+    const writer = new JournalWriter(path);
+    writer.append(intent('42'));
+    writer.close();
+    expect((await findIntent(path, { ...owner, transactionId: '42' }, () => {}))?.amount).toBe('499.00');
+    expect(await findIntent(path, { gateway: 'https://other', agentId: '1001', transactionId: '42' }, () => {})).toBeUndefined();
+  });
+});
