@@ -58,8 +58,8 @@ sandbox.faults.latencyMs = 0;
 
 const readJournal = () => readFileSync(journal, 'utf8').trim().split('\n').filter(Boolean).map((line) => JSON.parse(line));
 const before = readJournal();
-const answered = new Set(before.filter((r) => r.kind === 'outcome').map((r) => r.transactionId));
-const leftOpen = before.filter((r) => r.kind === 'intent' && !answered.has(r.transactionId)).map((r) => r.transactionId);
+const final = new Set(before.filter((r) => r.kind === 'outcome' && ['success', 'failed'].includes(r.view.state)).map((r) => r.transactionId));
+const leftOpen = before.filter((r) => r.kind === 'intent' && !final.has(r.transactionId)).map((r) => r.transactionId);
 const committedIds = new Set(sandbox.store.all().map((t) => t.transactionId));
 const reconcile = await run(['reconcile', '--json', '--grace', '0']);
 const committed = sandbox.store.all();
@@ -79,7 +79,7 @@ const checks = {
 console.log(`trials: ${purchase} purchases (${values.kills} killed, ${values.drops} dropped, ${values.timeouts} timed out); reconcile exit ${reconcile.code}`);
 console.log(`sandbox committed ${committed.length}; journal holds ${intents.size} intents`);
 for (const [key, n] of [...exits].sort()) console.log(`  ${key.padEnd(24)} ${n}`);
-console.log(`left open for reconcile: ${leftOpen.length} (${leftOpen.filter((id) => committedIds.has(id)).length} committed with the answer lost, ${leftOpen.filter((id) => !committedIds.has(id)).length} never reached the gateway)`);
+console.log(`not final before reconcile: ${leftOpen.length} (${leftOpen.filter((id) => committedIds.has(id)).length} committed with the answer lost, ${leftOpen.filter((id) => !committedIds.has(id)).length} never reached the gateway)`);
 for (const [check, n] of Object.entries(checks)) console.log(`${n === 0 ? 'ok  ' : 'FAIL'} ${check}: ${n}`);
 await sandbox.close();
 rmSync(home, { recursive: true, force: true });

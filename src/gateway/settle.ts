@@ -43,6 +43,7 @@ export async function payAndSettle(client: GatewayClient, input: PaymentInput, p
     if (!(error instanceof PaymentOutcomeUnknownError)) throw error;
     reason = error.reason;
   }
+  if (policy.signal?.aborted) return { view: unknownView(input, 'Payment', 'interrupted (Ctrl+C) before the answer arrived'), settledBy: 'settle' };
   policy.onEvent?.({ kind: 'lost', reason });
   let delay = policy.delayMs;
   for (let attempt = 1; attempt <= policy.attempts && !policy.signal?.aborted; attempt++) {
@@ -67,5 +68,5 @@ export async function payAndSettle(client: GatewayClient, input: PaymentInput, p
       reason = error instanceof PaymentOutcomeUnknownError ? error.reason : error.message;
     }
   }
-  return { view: unknownView(input, 'Payment', policy.signal?.aborted ? `interrupted; ${reason}` : reason), settledBy: 'settle' };
+  return { view: unknownView(input, 'Payment', policy.signal?.aborted ? `interrupted (Ctrl+C) while settling; last: ${reason}` : reason), settledBy: 'settle' };
 }

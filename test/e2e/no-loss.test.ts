@@ -197,3 +197,25 @@ describe('the journal under concurrent writers', () => {
     for (const line of lines) expect(() => JSON.parse(line)).not.toThrow();
   }, 30_000);
 });
+
+describe('Ctrl+C while the payment is out', () => {
+  it('never pretends it did not happen: exit 3 with the TransactionID, journal holds it', async () => {
+    const { sandbox, env } = await setUp({ faults: { latencyMs: 2_000 } });
+    const child = spawn(process.execPath, [binPath, ...payDynamic], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const closed = new Promise<number | null>((resolve) => child.once('close', resolve));
+    const deadline = Date.now() + 10_000;
+    while (paymentsReceived(sandbox).length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    expect(paymentsReceived(sandbox)).toHaveLength(1);
+    child.kill('SIGINT');
+    expect(await closed).toBe(3);
+    const id = paymentsReceived(sandbox)[0]!.get('TransactionID')!;
+    expect(jsonLines(stdout)[0]).toMatchObject({ transactionId: id, state: 'unknown' });
+    expect(stderr).toContain(`agentpay status ${id}`);
+    const journal = jsonLines(readFileSync(journalOf(env), 'utf8'));
+    expect(journal.filter((r) => r.transactionId === id).map((r) => r.kind)).toEqual(['intent', 'outcome']);
+  });
+});
