@@ -1,0 +1,26 @@
+#!/usr/bin/env node
+// Build step after tsc: writes dist/build-info.json, the answers to `agentpay --version` and
+// `agentpay --help` as the commander definition in dist/cli.js gives them. main.ts serves
+// those two from this file so they load nothing else (README "Performance"); a test keeps the
+// cached help equal to commander's live output.
+import { readFileSync, writeFileSync } from 'node:fs';
+
+const dist = new URL('../dist/', import.meta.url);
+const { buildProgram } = await import(new URL('cli.js', dist).href);
+
+let text = '';
+const capture = { write: (chunk) => ((text += chunk), true) };
+const program = buildProgram({ stdin: process.stdin, stdout: capture, stderr: process.stderr, env: {} });
+// Lay the help out as commander does when stdout is not a terminal (its default width, 80),
+// whatever terminal runs the build; main.ts uses the cache only when that is the width wanted.
+program.configureOutput({ getOutHelpWidth: () => undefined, getOutHasColors: () => false });
+try {
+  await program.parseAsync(['--help'], { from: 'user' });
+} catch (error) {
+  if (error?.code !== 'commander.helpDisplayed') throw error;
+}
+if (!text.startsWith('Usage: agentpay')) throw new Error(`unexpected help text: ${JSON.stringify(text.slice(0, 80))}`);
+
+const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
+const info = { version, help: { width: 80, text } };
+writeFileSync(new URL('build-info.json', dist), `${JSON.stringify(info, null, 2)}\n`);
