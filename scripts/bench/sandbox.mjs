@@ -1,0 +1,34 @@
+#!/usr/bin/env node
+// The bench's gateway: the sandbox (dist/sandbox/server.js) in a process of its own, so the
+// client's CPU is measured apart from the server's. Its store is filled in memory with the
+// same call a Payment makes, one transaction per id the bench looks up. Prints one JSON line
+// {"baseUrl"} when ready; exits when its stdin closes (the bench ending, or dying).
+// Usage: node scripts/bench/sandbox.mjs <first-transaction-id> <count>
+import { startSandbox } from '../../dist/sandbox/server.js';
+import { sandboxCredentials } from '../../dist/sandbox/catalogue.js';
+
+const [first, count] = process.argv.slice(2);
+const sandbox = await startSandbox({ host: '127.0.0.1', port: 0 });
+const agentId = sandboxCredentials.agentId;
+for (let i = 0; i < Number(count); i++) {
+  const transactionId = (BigInt(first) + BigInt(i)).toString();
+  sandbox.store.createOnce(agentId, transactionId, (requestId) => ({
+    agentId,
+    transactionId,
+    requestId,
+    service: '201',
+    account: `bench-${i}`,
+    amount: '100.00',
+    currency: 'KZT',
+    invoiceId: null,
+    status: 10,
+    message: 'Успех',
+    exchangeRate: '1',
+    serviceCurrency: 'KZT',
+    createdAt: '2026-01-01T00:00:00.000Z',
+    pendingPollsLeft: 0,
+  }));
+}
+process.stdout.write(`${JSON.stringify({ baseUrl: sandbox.baseUrl })}\n`);
+process.stdin.resume();
+process.stdin.on('end', () => void sandbox.close().then(() => process.exit(0)));
