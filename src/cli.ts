@@ -45,9 +45,14 @@ export function buildProgram(io: ProcessIo): Command {
     async (...args: unknown[]) => {
       const command = args.at(-1) as Command;
       const { createContext } = await import('./commands/context.js');
-      const context = createContext(command.optsWithGlobals<GlobalFlags>(), io);
+      const context = await createContext(command.optsWithGlobals<GlobalFlags>(), io);
       const positional = command.processedArgs[0] as string[] | undefined;
-      await (await load())({ ...command.opts(), ...(positional === undefined ? {} : { ids: positional }) }, context);
+      try {
+        await (await load())({ ...command.opts(), ...(positional === undefined ? {} : { ids: positional }) }, context);
+      } finally {
+        // Data still gathered for stdout goes out before any error message (main.ts).
+        context.out.flush();
+      }
     };
 
   program

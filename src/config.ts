@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { z } from 'zod';
+import type { ConfigFile, Profile } from './config-file.js';
 import { UsageError } from './errors.js';
 import { passwordFormats, type PasswordFormat } from './protocol/password.js';
 import { requestDateFormats, type RequestDateFormat } from './protocol/request-date.js';
@@ -14,30 +14,14 @@ import { requestDateFormats, type RequestDateFormat } from './protocol/request-d
  */
 export type SettingSource = 'flag' | 'env' | 'profile' | 'default' | 'sandbox' | 'prompt';
 
+export type { Profile } from './config-file.js';
+
 export interface Sourced<T> {
   value: T;
   source: SettingSource;
   /** The env var name or file the value came from, for messages. */
   origin?: string;
 }
-
-const profileSchema = z.strictObject({
-  baseUrl: z.string().optional(),
-  agentId: z.string().optional(),
-  password: z.string().optional(),
-  passwordFile: z.string().optional(),
-  passwordFormat: z.enum(passwordFormats).optional(),
-  timeout: z.union([z.number(), z.string()]).optional(),
-  pendingCodes: z.union([z.string(), z.array(z.union([z.string(), z.number()]))]).optional(),
-  dateFormat: z.enum(requestDateFormats).optional(),
-  journal: z.string().optional(),
-  notFoundCodes: z.union([z.string(), z.array(z.union([z.string(), z.number()]))]).optional(),
-});
-export type Profile = z.infer<typeof profileSchema>;
-
-const configFileSchema = z.strictObject({
-  profiles: z.record(z.string(), profileSchema).default({}),
-});
 
 /** The global flags as commander hands them over. */
 export interface GlobalFlags {
@@ -95,7 +79,45 @@ export function stateDirectory(env: NodeJS.ProcessEnv): string {
   return join(env.XDG_STATE_HOME || join(homedir(), '.local', 'state'), 'agentpay');
 }
 
-function readConfigFile(path: string): z.infer<typeof configFileSchema> | undefined {
+const isPlainObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && Object.getPrototypeOf(value) === Object.prototype;
+
+const isText = (value: unknown) => typeof value === 'string';
+// zod's number is a finite one (JSON's 1e400 parses to Infinity).
+const isNumber = (value: unknown) => typeof value === 'number' && Number.isFinite(value);
+const isCodes = (value: unknown) => isText(value) || (Array.isArray(value) && value.every((item) => isText(item) || isNumber(item)));
+
+/** What each profile key may hold (config-file.ts); a key not here is not allowed. */
+const profileChecks = new Map<string, (value: unknown) => boolean>([
+  ['baseUrl', isText],
+  ['agentId', isText],
+  ['password', isText],
+  ['passwordFile', isText],
+  ['passwordFormat', (value) => (passwordFormats as readonly unknown[]).includes(value)],
+  ['timeout', (value) => isText(value) || isNumber(value)],
+  ['pendingCodes', isCodes],
+  ['dateFormat', (value) => (requestDateFormats as readonly unknown[]).includes(value)],
+  ['journal', isText],
+  ['notFoundCodes', isCodes],
+]);
+
+/**
+ * The config file when it is plainly what configFileSchema (config-file.ts) accepts, without
+ * loading zod; undefined when only the schema can say. A test keeps the two in agreement.
+ */
+export function acceptConfigFile(json: unknown): ConfigFile | undefined {
+  if (!isPlainObject(json) || Object.keys(json).some((key) => key !== 'profiles')) return undefined;
+  const { profiles = {} } = json;
+  // A "__proto__" profile name is left to the schema: a plain object cannot hold it as data.
+  if (!isPlainObject(profiles) || Object.hasOwn(profiles, '__proto__')) return undefined;
+  for (const profile of Object.values(profiles)) {
+    if (!isPlainObject(profile)) return undefined;
+    for (const [key, value] of Object.entries(profile)) if (!profileChecks.get(key)?.(value)) return undefined;
+  }
+  return { profiles: profiles as Record<string, Profile> };
+}
+
+async function readConfigFile(path: string): Promise<ConfigFile | undefined> {
   let text: string;
   try {
     text = readFileSync(path, 'utf8');
@@ -109,6 +131,9 @@ function readConfigFile(path: string): z.infer<typeof configFileSchema> | undefi
   } catch (error) {
     throw new UsageError(`the config file ${path} is not valid JSON: ${(error as Error).message}`);
   }
+  const accepted = acceptConfigFile(json);
+  if (accepted) return accepted;
+  const { configFileSchema } = await import('./config-file.js');
   const parsed = configFileSchema.safeParse(json);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
@@ -185,7 +210,7 @@ function parseAgentId(raw: string, where: string): string {
   throw new UsageError(`agent id ${JSON.stringify(raw)} (${where}) must be digits only`);
 }
 
-export function resolveSettings(flags: GlobalFlags, env: NodeJS.ProcessEnv): Settings {
+export async function resolveSettings(flags: GlobalFlags, env: NodeJS.ProcessEnv): Promise<Settings> {
   const configPath = join(configDirectory(env), 'config.json');
   const profileName: Sourced<string> =
     flags.profile !== undefined
@@ -193,7 +218,7 @@ export function resolveSettings(flags: GlobalFlags, env: NodeJS.ProcessEnv): Set
       : env.AGENTPAY_PROFILE
         ? { value: env.AGENTPAY_PROFILE, source: 'env', origin: 'AGENTPAY_PROFILE' }
         : { value: 'default', source: 'default' };
-  const file = readConfigFile(configPath);
+  const file = await readConfigFile(configPath);
   const profile = file?.profiles[profileName.value];
   if (profile === undefined && profileName.source !== 'default') {
     throw new UsageError(`profile ${JSON.stringify(profileName.value)} is not in ${configPath}`, {

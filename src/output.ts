@@ -1,5 +1,5 @@
 import type { GlobalFlags } from './config.js';
-import { colorLevelFor, createStyle, type Style } from './render/style.js';
+import { colorLevelFor, loadStyle, type Style } from './render/style.js';
 
 export interface ProcessIo {
   stdin: NodeJS.ReadStream;
@@ -8,9 +8,18 @@ export interface ProcessIo {
   env: NodeJS.ProcessEnv;
 }
 
+/** Data waiting for the end of this turn of the event loop is written at this size at the latest. */
+const maxPendingData = 64 * 1024;
+
 /**
  * Where everything a command says goes: data on stdout (JSON lines under --json), every
  * message on stderr, each stream with its own colour decision.
+ *
+ * Data lines are gathered while the event loop is busy and written together when it moves
+ * on (or at 64 KiB), so a batch of thousands of lines costs a few writes, not one each, and
+ * every line still leaves within the turn that produced it. A message on stderr first writes
+ * the data before it, so the two keep their order on a terminal; the command runner flushes
+ * what is left when a command ends (cli.ts).
  */
 export class Output {
   readonly json: boolean;
@@ -18,26 +27,49 @@ export class Output {
   readonly errorStyle: Style;
   readonly columns: number;
   private readonly io: ProcessIo;
+  private pendingData = '';
 
-  constructor(io: ProcessIo, flags: Pick<GlobalFlags, 'json' | 'color'>) {
+  /** Decides colour for each stream; chalk is loaded only if one of them gets colour. */
+  static async create(io: ProcessIo, flags: Pick<GlobalFlags, 'json' | 'color'>): Promise<Output> {
+    const json = flags.json === true;
+    const [style, errorStyle] = await Promise.all([
+      loadStyle(json ? 0 : colorLevelFor(io.stdout, io.env, flags.color)),
+      loadStyle(colorLevelFor(io.stderr, io.env, flags.color)),
+    ]);
+    return new Output(io, { json, style, errorStyle });
+  }
+
+  constructor(io: ProcessIo, options: { json: boolean; style: Style; errorStyle: Style }) {
     this.io = io;
-    this.json = flags.json === true;
-    this.style = createStyle(this.json ? 0 : colorLevelFor(io.stdout, io.env, flags.color));
-    this.errorStyle = createStyle(colorLevelFor(io.stderr, io.env, flags.color));
+    this.json = options.json;
+    this.style = options.style;
+    this.errorStyle = options.errorStyle;
     this.columns = io.stdout.columns || Number(io.env.COLUMNS) || 80;
   }
 
   /** A line of data on stdout. */
   data(text: string): void {
-    this.io.stdout.write(`${text}\n`);
+    if (this.pendingData === '') setImmediate(() => this.flush());
+    this.pendingData += `${text}\n`;
+    if (this.pendingData.length >= maxPendingData) this.flush();
+  }
+
+  /** Writes the data lines gathered so far. */
+  flush(): void {
+    if (this.pendingData === '') return;
+    const chunk = this.pendingData;
+    this.pendingData = '';
+    this.io.stdout.write(chunk);
   }
 
   /** A message for the person, on stderr. */
   note(text: string): void {
+    this.flush();
     this.io.stderr.write(`${text}\n`);
   }
 
   warn(text: string): void {
+    this.flush();
     this.io.stderr.write(`${this.errorStyle.pending('warning:')} ${text}\n`);
   }
 

@@ -22,9 +22,8 @@ export interface GatewaySession {
   close(): Promise<void>;
 }
 
-export function createContext(flags: GlobalFlags, io: ProcessIo): CommandContext {
-  const settings = resolveSettings(flags, io.env);
-  const out = new Output(io, flags);
+export async function createContext(flags: GlobalFlags, io: ProcessIo): Promise<CommandContext> {
+  const [settings, out] = await Promise.all([resolveSettings(flags, io.env), Output.create(io, flags)]);
   return { settings, out, openGateway: (options) => openGateway(settings, out, options ?? {}) };
 }
 

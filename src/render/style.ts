@@ -1,8 +1,7 @@
-import { Chalk, type ChalkInstance } from 'chalk';
-
 /**
  * Colour is decided once per stream: --no-color and NO_COLOR switch it off (chalk 5 does
  * not read NO_COLOR itself), FORCE_COLOR switches it on, and otherwise only a terminal gets it.
+ * Chalk is loaded only when some stream gets colour: pipes, files and --json never load it.
  */
 export type ColorLevel = 0 | 1 | 2 | 3;
 
@@ -31,8 +30,15 @@ export interface Style {
   heading(text: string): string;
 }
 
-export function createStyle(level: ColorLevel): Style {
-  const chalk: ChalkInstance = new Chalk({ level });
+const same = (text: string) => text;
+
+/** No colour: what chalk at level 0 returns, without loading chalk. */
+export const plainStyle: Style = { enabled: false, success: same, failure: same, pending: same, dim: same, strong: same, heading: same };
+
+export async function loadStyle(level: ColorLevel): Promise<Style> {
+  if (level === 0) return plainStyle;
+  const { Chalk } = await import('chalk');
+  const chalk = new Chalk({ level });
   return {
     enabled: level > 0,
     success: (text) => chalk.green(text),
@@ -43,5 +49,3 @@ export function createStyle(level: ColorLevel): Style {
     heading: (text) => chalk.bold.cyan(text),
   };
 }
-
-export const plainStyle: Style = createStyle(0);
