@@ -1,26 +1,27 @@
-import { z } from 'zod';
 import { AgentpayError, ExitCode, mostSevere, type ExitCodeValue } from '../errors.js';
 import { openEntries, type JournalEntry } from '../journal/ledger.js';
 import { JournalWriter } from '../journal/writer.js';
 import { unknownView, viewOfAnswer, type TransactionView } from '../protocol/transaction-view.js';
 import type { CommandContext, GatewaySession } from './context.js';
 import { forEachOrdered } from './ordered-pool.js';
-import { parseOptions } from './purchase-options.js';
+import { concurrencyOption, optionalText, optionRecord, wholeNumberOption } from './option-values.js';
 import { parseSince } from './since.js';
 
-const reconcileOptionsSchema = z.object({
-  since: z.string().optional(),
-  grace: z
-    .string()
-    .default('120')
-    .refine((v) => /^\d{1,6}$/.test(v), '--grace takes a whole number of seconds')
-    .transform(Number),
-  concurrency: z
-    .string()
-    .default('4')
-    .refine((v) => /^\d{1,3}$/.test(v) && Number(v) >= 1 && Number(v) <= 256, '--concurrency takes a whole number from 1 to 256')
-    .transform(Number),
-});
+interface ReconcileOptions {
+  since: string | undefined;
+  /** Seconds before "not found" becomes final. */
+  grace: number;
+  concurrency: number;
+}
+
+function parseReconcileOptions(raw: unknown): ReconcileOptions {
+  const options = optionRecord(raw);
+  return {
+    since: optionalText(options.since, '--since'),
+    grace: wholeNumberOption(options.grace, { fallback: '120', maxDigits: 6, message: '--grace takes a whole number of seconds' }),
+    concurrency: concurrencyOption(options.concurrency),
+  };
+}
 
 interface Settled {
   entry: JournalEntry;
@@ -71,7 +72,7 @@ async function settleEntry(session: GatewaySession, entry: JournalEntry, context
 
 /** `agentpay reconcile`: Status for every journal entry not yet final; safe to run from cron. */
 export async function runReconcile(rawOptions: unknown, context: CommandContext): Promise<void> {
-  const options = parseOptions(reconcileOptionsSchema, rawOptions);
+  const options = parseReconcileOptions(rawOptions);
   const { out, settings } = context;
   const since = parseSince(options.since);
   const warn = (message: string) => out.warn(message);

@@ -1,28 +1,32 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { z } from 'zod';
 import { AgentpayError, ExitCode, mostSevere, UsageError, type ExitCodeValue } from '../errors.js';
 import type { GatewayClient } from '../gateway/client.js';
 import { unknownView, viewOfAnswer, type TransactionView } from '../protocol/transaction-view.js';
 import type { CommandContext } from './context.js';
 import { errorOfView } from './payment-flow.js';
 import { forEachOrdered } from './ordered-pool.js';
-import { parseOptions } from './purchase-options.js';
+import { concurrencyOption, optionalText, optionRecord, wholeNumberOption } from './option-values.js';
 import { transactionIdsFrom, type IdEntry } from './transaction-ids.js';
 
-const statusOptionsSchema = z.object({
-  ids: z.array(z.string()).default([]),
-  fromFile: z.string().optional(),
-  wait: z
-    .string()
-    .optional()
-    .refine((v) => v === undefined || /^\d{1,6}$/.test(v), '--wait takes a whole number of seconds')
-    .transform((v) => (v === undefined ? 0 : Number(v))),
-  concurrency: z
-    .string()
-    .default('4')
-    .refine((v) => /^\d{1,3}$/.test(v) && Number(v) >= 1 && Number(v) <= 256, '--concurrency takes a whole number from 1 to 256')
-    .transform(Number),
-});
+interface StatusOptions {
+  ids: string[];
+  fromFile: string | undefined;
+  /** Seconds to poll a pending transaction; 0 asks once. */
+  wait: number;
+  concurrency: number;
+}
+
+function parseStatusOptions(raw: unknown): StatusOptions {
+  const options = optionRecord(raw);
+  const ids = options.ids ?? [];
+  if (!Array.isArray(ids) || !ids.every((id) => typeof id === 'string')) throw new UsageError('transaction ids must be text');
+  return {
+    ids,
+    fromFile: optionalText(options.fromFile, '--from-file'),
+    wait: wholeNumberOption(options.wait, { fallback: '0', maxDigits: 6, message: '--wait takes a whole number of seconds' }),
+    concurrency: concurrencyOption(options.concurrency),
+  };
+}
 
 interface LookUpResult {
   view: TransactionView;
@@ -58,7 +62,7 @@ export async function lookUpStatus(
 
 /** `agentpay status`: Status for each id (spec 4.4), streamed in input order. */
 export async function runStatus(rawOptions: unknown, context: CommandContext): Promise<void> {
-  const options = parseOptions(statusOptionsSchema, rawOptions);
+  const options = parseStatusOptions(rawOptions);
   const { out, settings } = context;
   if (options.ids.length === 0 && options.fromFile === undefined) {
     throw new UsageError('give at least one transaction id, or --from-file <path|->');
