@@ -14,7 +14,7 @@ import {
 import { MalformedAnswerError } from '../protocol/problems.js';
 import { formatRequestDate, type RequestDateFormat } from '../protocol/request-date.js';
 import { generateTransactionId } from '../protocol/transaction-id.js';
-import { parseVoucherList, type Voucher } from '../protocol/vouchers.js';
+import type { Voucher } from '../protocol/vouchers.js';
 import { BodyTooLargeError, createDispatcher, ExchangeFailure, postForm } from './http.js';
 
 export type Operation = 'AccountCheck' | 'Payment' | 'Status';
@@ -82,6 +82,8 @@ export class GatewayClient {
     const transactionId = generateTransactionId();
     const form = buildAccountCheckForm(this.options.credentials, { ...input, transactionId, requestDate: this.requestDate() });
     const answer = await this.exchangeReadOnly('AccountCheck', form, transactionId);
+    // The voucher schema (zod) is loaded by the commands that list vouchers, not by Status.
+    const { parseVoucherList } = await import('../protocol/vouchers.js');
     try {
       return { transactionId, answer, vouchers: parseVoucherList(answer.extras) };
     } catch (error) {
@@ -123,7 +125,7 @@ export class GatewayClient {
       throw new PaymentOutcomeUnknownError(input.transactionId, (error as Error).message, { cause: error });
     }
     try {
-      return this.checkEcho(parseEnvelope(body), input.transactionId);
+      return this.checkEcho(await parseEnvelope(body), input.transactionId);
     } catch (error) {
       throw new PaymentOutcomeUnknownError(input.transactionId, `the answer was not understood: ${(error as Error).message}`, {
         cause: error,
@@ -152,7 +154,7 @@ export class GatewayClient {
       });
     }
     try {
-      return this.checkEcho(parseEnvelope(http.body), transactionId);
+      return this.checkEcho(await parseEnvelope(http.body), transactionId);
     } catch (error) {
       throw this.notUnderstood(error, http.body);
     }

@@ -1,5 +1,4 @@
 import { LosslessNumber, parse, stringify } from 'lossless-json';
-import { z } from 'zod';
 
 /**
  * Gateway JSON is parsed losslessly: RequestID and TransactinID are Longs (spec 2.2) that
@@ -13,8 +12,10 @@ export function stringifyLosslessJson(value: unknown): string {
   return stringify(value) ?? 'null';
 }
 
-/** A JSON string or number, as the exact text it was written with. */
-export const exactText = z.union([
-  z.string(),
-  z.instanceof(LosslessNumber).transform((n) => n.value),
-]);
+export { LosslessNumber };
+
+/** A JSON string or number as the exact text it was written with; undefined for anything else. */
+export function exactTextOf(value: unknown): string | undefined {
+  if (typeof value === 'string') return value;
+  return value instanceof LosslessNumber ? value.value : undefined;
+}

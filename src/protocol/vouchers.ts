@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { ExtraItem } from './envelope.js';
-import { exactText, parseLosslessJson } from './lossless.js';
+import { exactText } from './exact-text.js';
+import { parseLosslessJson } from './lossless.js';
 import { isPlainDecimal } from './money.js';
 import { MalformedAnswerError } from './problems.js';
 
