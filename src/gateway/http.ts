@@ -1,4 +1,30 @@
-import { Agent, request, type Dispatcher } from 'undici';
+import { createRequire } from 'node:module';
+import { setFlagsFromString } from 'node:v8';
+import type { Agent as UndiciAgent, Dispatcher } from 'undici';
+
+/*
+ * undici's Agent and its request method, loaded without the rest of the package: `import
+ * 'undici'` also loads fetch, WebSocket, the caches, cookies and the mocks, three times the
+ * load of what a form POST needs, and every command pays it before its first byte is sent.
+ * These are the very modules undici's index exports as `Agent` and installs as
+ * `Dispatcher.prototype.request` (test/gateway/undici-parts.test.ts checks that they are).
+ */
+const requireUndici = createRequire(import.meta.url);
+export const Agent = requireUndici('undici/lib/dispatcher/agent.js') as typeof UndiciAgent;
+export const dispatcherRequest = requireUndici('undici/lib/api/api-request.js') as (
+  this: Dispatcher,
+  options: Dispatcher.RequestOptions,
+) => Promise<Dispatcher.ResponseData>;
+
+/*
+ * undici parses HTTP/1.1 with llhttp compiled to WebAssembly. V8 optimises a hot wasm
+ * function in the background, and a process cannot exit before such a job is done: for a
+ * command that reads a handful of answers that is ~80 ms of CPU and most of its wall time,
+ * spent after its work is finished. The baseline (Liftoff) code parses an answer in
+ * microseconds, so the optimising tier is left off. Set before the first connection compiles
+ * the parser; it concerns WebAssembly only, of which agentpay has no other.
+ */
+setFlagsFromString('--liftoff-only');
 
 /**
  * One form POST and its answer, with every way it can go wrong sorted into two kinds that
@@ -100,19 +126,32 @@ export class BodyTooLargeError extends Error {
  * POSTs a form body. Resolves with any HTTP answer that arrived whole (the caller judges
  * status codes); rejects with ExchangeFailure when none did, or BodyTooLargeError.
  */
+let lastTarget: { url: string; origin: string; path: string } | undefined;
+
+/** Origin and path of a URL; a batch posts to one URL thousands of times, so the last is kept. */
+function targetOf(url: string): { origin: string; path: string } {
+  if (lastTarget?.url !== url) {
+    const parsed = new URL(url);
+    lastTarget = { url, origin: parsed.origin, path: `${parsed.pathname}${parsed.search}` };
+  }
+  return lastTarget;
+}
+
 export async function postForm(url: string, formBody: string, options: PostOptions): Promise<HttpAnswer> {
   // One deadline for the whole exchange, so a body that trickles forever still ends.
   const deadline = AbortSignal.timeout(options.timeoutMs);
   const signal = options.signal ? AbortSignal.any([deadline, options.signal]) : deadline;
   try {
-    const response = await request(url, {
+    const { origin, path } = targetOf(url);
+    const response = await dispatcherRequest.call(options.dispatcher, {
+      origin,
+      path,
       method: 'POST',
       body: formBody,
       headers: {
         'content-type': 'application/x-www-form-urlencoded',
         accept: 'application/json',
       },
-      dispatcher: options.dispatcher,
       signal,
       headersTimeout: options.timeoutMs,
       bodyTimeout: options.timeoutMs,
