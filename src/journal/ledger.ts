@@ -1,4 +1,5 @@
-import { readJournal, type JournalWarning } from './reader.js';
+import { intentTime, recordOf, type ScannedRecord } from './line-format.js';
+import { scanJournal, type JournalWarning } from './reader.js';
 import { isFinalState, ownerKey, type IntentRecord, type OutcomeRecord } from './records.js';
 
 /** What the journal knows of one transaction: what was meant, and the last word on it. */
@@ -12,55 +13,103 @@ export interface LedgerFilter {
   since?: Date | undefined;
 }
 
-function wanted(intent: IntentRecord, filter: LedgerFilter): boolean {
-  return filter.since === undefined || Date.parse(intent.at) >= filter.since.getTime();
+type ScannedIntent = Extract<ScannedRecord, { kind: 'intent' }>;
+type ScannedOutcome = Extract<ScannedRecord, { kind: 'outcome' }>;
+
+/** An entry while the journal is read: its records are read whole only if it is kept. */
+interface ScannedEntry {
+  /** Order of first intent in the journal. */
+  order: number;
+  intent: ScannedIntent;
+  outcome: ScannedOutcome | undefined;
 }
+
+/**
+ * Transactions by owner and id (line-format.ts ScannedRecord). A journal holds a few owners
+ * and many ids, so a map per owner spares building a key string for each of its lines.
+ */
+class TransactionMap<V> {
+  private readonly owners = new Map<string, Map<string, V>>();
+
+  private idsOf(owner: string): Map<string, V> {
+    let ids = this.owners.get(owner);
+    if (ids === undefined) this.owners.set(owner, (ids = new Map()));
+    return ids;
+  }
+
+  get(key: ScannedRecord): V | undefined {
+    return this.idsOf(key.owner).get(key.id);
+  }
+
+  set(key: ScannedRecord, value: V): void {
+    this.idsOf(key.owner).set(key.id, value);
+  }
+
+  values(): V[] {
+    return [...this.owners.values()].flatMap((ids) => [...ids.values()]);
+  }
+}
+
+function wanted(intent: ScannedIntent, filter: LedgerFilter): boolean {
+  return filter.since === undefined || Date.parse(intentTime(intent)) >= filter.since.getTime();
+}
+
+/** The kept entries in journal order, their records read whole. */
+const entriesOf = (entries: readonly ScannedEntry[]): JournalEntry[] =>
+  [...entries].sort((a, b) => a.order - b.order).map(({ intent, outcome }) => ({ intent: recordOf(intent), outcome: outcome && recordOf(outcome) }));
 
 /**
  * The transactions not yet final, in journal order. Final ones are dropped as soon as their
  * final outcome is read, so memory follows the open transactions, not the journal's size.
  */
 export async function openEntries(path: string, filter: LedgerFilter, warn: JournalWarning): Promise<JournalEntry[]> {
-  const open = new Map<string, JournalEntry>();
-  const closed = new Set<string>();
-  for await (const record of readJournal(path, warn)) {
-    const key = ownerKey(record);
+  // Each transaction seen: open (its entry), closed for good, or not wanted by the filter.
+  const seen = new TransactionMap<ScannedEntry | 'closed' | 'unwanted'>();
+  let order = 0;
+  await scanJournal(path, warn, (record) => {
+    const entry = seen.get(record);
     if (record.kind === 'intent') {
-      if (!closed.has(key) && !open.has(key) && wanted(record, filter)) open.set(key, { intent: record, outcome: undefined });
-      continue;
+      if (entry === undefined) seen.set(record, wanted(record, filter) ? { order: order++, intent: record, outcome: undefined } : 'unwanted');
+      else if (entry === 'unwanted' && wanted(record, filter)) seen.set(record, { order: order++, intent: record, outcome: undefined });
+      return;
     }
-    const entry = open.get(key);
-    if (isFinalState(record.view.state)) {
-      open.delete(key);
-      // A final outcome closes the transaction for good: a later intent for the same id
-      // is the safe retry of the same purchase, already settled.
-      closed.add(key);
-    } else if (entry) entry.outcome = record;
-  }
-  return [...open.values()];
+    // A final outcome closes the transaction for good: a later intent for the same id
+    // is the safe retry of the same purchase, already settled.
+    if (isFinalState(record.state)) seen.set(record, 'closed');
+    else if (typeof entry === 'object') entry.outcome = record;
+  });
+  return entriesOf(seen.values().filter((entry) => typeof entry === 'object'));
 }
 
 /** Every transaction with its latest outcome, in journal order of first intent. */
 export async function allEntries(path: string, filter: LedgerFilter, warn: JournalWarning): Promise<JournalEntry[]> {
-  const entries = new Map<string, JournalEntry>();
-  for await (const record of readJournal(path, warn)) {
-    const key = ownerKey(record);
-    const entry = entries.get(key);
+  const entries = new TransactionMap<ScannedEntry>();
+  const kept: ScannedEntry[] = [];
+  let order = 0;
+  await scanJournal(path, warn, (record) => {
+    const entry = entries.get(record);
     if (record.kind === 'intent') {
-      if (!entry && wanted(record, filter)) entries.set(key, { intent: record, outcome: undefined });
-    } else if (entry && (entry.outcome === undefined || !isFinalState(entry.outcome.view.state) || isFinalState(record.view.state))) {
+      if (!entry && wanted(record, filter)) {
+        const added = { order: order++, intent: record, outcome: undefined };
+        entries.set(record, added);
+        kept.push(added);
+      }
+    } else if (entry && (entry.outcome === undefined || !isFinalState(entry.outcome.state) || isFinalState(record.state))) {
       // A final state is never overwritten by a later non-final one (a late duplicate answer).
       entry.outcome = record;
     }
-  }
-  return [...entries.values()];
+  });
+  return entriesOf(kept);
 }
 
 /** The first intent recorded for this transaction, if any (the replay guard). */
 export async function findIntent(path: string, owner: { gateway: string; agentId: string; transactionId: string }, warn: JournalWarning): Promise<IntentRecord | undefined> {
   const key = ownerKey(owner);
-  for await (const record of readJournal(path, warn)) {
-    if (record.kind === 'intent' && ownerKey(record) === key) return record;
-  }
-  return undefined;
+  let found: ScannedIntent | undefined;
+  await scanJournal(path, warn, (record) => {
+    if (record.kind !== 'intent' || !key.endsWith(record.id) || `${record.owner} ${record.id}` !== key) return true;
+    found = record;
+    return false;
+  });
+  return found && recordOf(found);
 }

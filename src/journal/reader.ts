@@ -1,31 +1,84 @@
 import { createReadStream } from 'node:fs';
-import { createInterface } from 'node:readline';
-import { journalRecordSchema, type JournalRecord } from './records.js';
+import { OwnLineScanner, scanRecord, textOf, type ScannedRecord } from './line-format.js';
 
 export type JournalWarning = (message: string) => void;
 
+type RecordSchemas = typeof import('./record-schemas.js');
+
 /**
- * Streams the journal's records in order. A missing journal is an empty one. A line that
- * is not a record (a torn last line after a crash) is skipped with a warning, never fatal.
+ * Splits text into lines as node:readline does (with crlfDelay Infinity): at "\n", "\r\n"
+ * or a lone "\r". Returns the whole lines and what is left after the last break; a "\r" at
+ * the very end stays in what is left, as it may be half of a "\r\n" split across chunks.
  */
-export async function* readJournal(path: string, warn: JournalWarning): AsyncGenerator<JournalRecord> {
-  const stream = createReadStream(path, { encoding: 'utf8', highWaterMark: 256 * 1024 });
+export function splitLines(text: string): { lines: string[]; rest: string } {
+  if (!text.includes('\r')) {
+    const lines = text.split('\n');
+    return { lines, rest: lines.pop()! };
+  }
+  const held = text.endsWith('\r') ? 1 : 0;
+  const lines = text.slice(0, text.length - held).split(/\r\n|\n|\r/);
+  return { lines, rest: lines.pop()! + (held ? '\r' : '') };
+}
+
+/**
+ * Streams the journal's records in order, each to `visit` (which may return false to stop).
+ * A missing journal is an empty one. A line that is not a record (a torn last line after a
+ * crash) is skipped with a warning, never fatal.
+ *
+ * The file is read as byte text (latin1: one character per byte, see line-format.ts). Lines in
+ * the writer's own format are scanned without decoding, JSON.parse or zod, and the ledger
+ * reads a whole record only for what it keeps; any other line is decoded, parsed and checked
+ * against the record schemas, loaded the first time such a line turns up.
+ */
+export async function scanJournal(path: string, warn: JournalWarning, visit: (record: ScannedRecord) => boolean | void): Promise<void> {
+  const stream = createReadStream(path, { highWaterMark: 256 * 1024 });
   const opened = await new Promise<boolean>((resolve, reject) => {
     stream.once('open', () => resolve(true));
     stream.once('error', (error: NodeJS.ErrnoException) => (error.code === 'ENOENT' ? resolve(false) : reject(error)));
   });
   if (!opened) return;
-  let lineNumber = 0;
-  for await (const line of createInterface({ input: stream, crlfDelay: Infinity })) {
-    lineNumber++;
-    if (line === '') continue;
-    let parsed;
+  let schemas: RecordSchemas | undefined;
+  const ownLines = new OwnLineScanner();
+  /** The record on a line; undefined if damaged; 'schemas' if the schemas must be loaded first. */
+  const recordOn = (line: string): ScannedRecord | undefined | 'schemas' => {
+    const own = ownLines.scan(line);
+    if (own) return own;
+    let value: unknown;
     try {
-      parsed = journalRecordSchema.safeParse(JSON.parse(line));
+      value = JSON.parse(textOf(line));
     } catch {
-      parsed = undefined;
+      return undefined;
     }
-    if (parsed?.success) yield parsed.data;
-    else warn(`journal ${path} line ${lineNumber} is damaged (a crash mid-write?); skipped`);
+    if (schemas === undefined) return 'schemas';
+    const parsed = schemas.journalRecordSchema.safeParse(value);
+    return parsed.success ? scanRecord(parsed.data) : undefined;
+  };
+  let lineNumber = 0;
+  /** Hands each line's record to the visitor; false when the visitor is done. */
+  const take = async (lines: readonly string[]): Promise<boolean> => {
+    for (const line of lines) {
+      lineNumber++;
+      if (line === '') continue;
+      let record = recordOn(line);
+      if (record === 'schemas') {
+        schemas = await import('./record-schemas.js');
+        record = recordOn(line);
+      }
+      if (record === undefined || record === 'schemas') warn(`journal ${path} line ${lineNumber} is damaged (a crash mid-write?); skipped`);
+      else if (visit(record) === false) return false;
+    }
+    return true;
+  };
+  let rest = '';
+  try {
+    for await (const chunk of stream as AsyncIterable<Buffer>) {
+      const split = splitLines(rest + chunk.toString('latin1'));
+      rest = split.rest;
+      if (!(await take(split.lines))) return;
+    }
+    // The end of the file ends the last line, as does a "\r" held back in case a "\n" followed.
+    if (rest !== '') await take([rest.endsWith('\r') ? rest.slice(0, -1) : rest]);
+  } finally {
+    stream.destroy();
   }
 }

@@ -1,5 +1,6 @@
 import { closeSync, fstatSync, fsyncSync, mkdirSync, openSync, readSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { lineOf } from './line-format.js';
 import type { JournalRecord } from './records.js';
 
 /**
@@ -17,7 +18,8 @@ export class JournalWriter {
 
   append(record: JournalRecord): void {
     const fd = this.open();
-    const line = Buffer.from(`${JSON.stringify(record)}\n`, 'utf8');
+    // Always the journal's own line format: readers scan it without parsing (line-format.ts).
+    const line = Buffer.from(`${lineOf(record)}\n`, 'utf8');
     let written = 0;
     while (written < line.length) written += writeSync(fd, line, written, line.length - written);
     fsyncSync(fd);

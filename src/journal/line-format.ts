@@ -1,0 +1,152 @@
+import type { TransactionState, TransactionView } from '../protocol/transaction-view.js';
+import type { IntentRecord, JournalRecord, OutcomeRecord } from './records.js';
+
+/**
+ * The journal's own line format: JSON with the keys of each record in one fixed order. The
+ * writer always writes it (lineOf). A reader recognises such a line with one regular
+ * expression and reads what it needs from it without JSON.parse, zod or even decoding it
+ * (OwnLineScanner): the expression admits only strings with nothing to unescape and the
+ * values the record schemas allow (record-schemas.ts), so a line that matches is a valid
+ * record whose fields are plain slices of it. Any other line, from another writer or with an
+ * escaped character, is read the full way (reader.ts).
+ *
+ * Lines come to the scanner as "byte text": the file's bytes read as latin1, one character per
+ * byte. UTF-8 never puts an ASCII byte inside a multi-byte character, so the quotes,
+ * backslashes, control characters and line breaks looked for are found exactly, on compact
+ * one-byte strings; only what is kept is decoded as UTF-8 (textOf).
+ */
+
+/** Byte text (latin1) back to the UTF-8 text it holds. */
+export function textOf(bytes: string): string {
+  return /[^\x00-\x7f]/.test(bytes) ? Buffer.from(bytes, 'latin1').toString('utf8') : bytes;
+}
+
+function intentInOrder(record: IntentRecord) {
+  const { transactionId, gateway, agentId, service, account, amount, currency, invoiceId, at } = record;
+  return { kind: 'intent' as const, transactionId, gateway, agentId, service, account, amount, currency, invoiceId, at };
+}
+
+function viewInOrder(view: TransactionView): TransactionView {
+  const { transactionId, requestId, type, status, state, message, service, account, amount, currency, exchangeRate, serviceCurrency } = view;
+  return { transactionId, requestId, type, status, state, message, service, account, amount, currency, exchangeRate, serviceCurrency };
+}
+
+function outcomeInOrder(record: OutcomeRecord) {
+  const { transactionId, gateway, agentId, at, source, view } = record;
+  return { kind: 'outcome' as const, transactionId, gateway, agentId, at, source, view: viewInOrder(view) };
+}
+
+/** A record as one journal line, without the newline. */
+export function lineOf(record: JournalRecord): string {
+  return JSON.stringify(record.kind === 'intent' ? intentInOrder(record) : outcomeInOrder(record));
+}
+
+// A JSON string whose text is its value: no quote, backslash or control character inside.
+const text = String.raw`"[^"\\\u0000-\u001f]*"`;
+const nullableText = `(?:null|${text})`;
+const intentPrefix = '{"kind":"intent","transactionId":"';
+const outcomePrefix = '{"kind":"outcome","transactionId":"';
+const ownLine = (fields: string) => new RegExp(`^\\{${fields.replace(/\s+/g, '')}\\}$`);
+const ownIntent = ownLine(`"kind":"intent", "transactionId":${text}, "gateway":${text}, "agentId":${text}, "service":${text},
+  "account":${text}, "amount":${text}, "currency":${text}, "invoiceId":${nullableText}, "at":${text}`);
+const ownOutcome = ownLine(`"kind":"outcome", "transactionId":${text}, "gateway":${text}, "agentId":${text}, "at":${text},
+  "source":"(?:payment|settle|reconcile)", "view":\\{"transactionId":${text}, "requestId":${nullableText}, "type":${nullableText},
+  "status":${nullableText}, "state":"(?:success|pending|failed|unknown)", "message":${text}, "service":${nullableText},
+  "account":${nullableText}, "amount":${nullableText}, "currency":${nullableText}, "exchangeRate":${nullableText},
+  "serviceCurrency":${nullableText}\\}`);
+
+/**
+ * What the ledger decides on, before (and mostly instead of) reading the whole record.
+ * A transaction is known by its owner key (records.ts ownerKey), held here in two parts so
+ * that no key string is built per line: `owner`, all of the key before its last space, and
+ * `id`, the rest (the TransactionID itself, unless that holds a space). `content` is the
+ * line as byte text, or the record when the schema has read it already.
+ */
+export type ScannedRecord =
+  | { kind: 'intent'; owner: string; id: string; content: string | IntentRecord }
+  | { kind: 'outcome'; owner: string; id: string; state: TransactionState; content: string | OutcomeRecord };
+
+/** Scans lines of the journal's own format, in byte text; undefined for any other line. */
+export class OwnLineScanner {
+  // The last owner seen, and its text in a line (`<gateway>","agentId":"<agentId>"`): a
+  // journal of one gateway and agent yields one owner string, not one per line.
+  private lastOwnerBytes = '';
+  private lastOwner = '';
+
+  scan(line: string): ScannedRecord | undefined {
+    if (line.startsWith(intentPrefix)) {
+      if (!ownIntent.test(line)) return undefined;
+      const start = intentPrefix.length;
+      const idEnd = line.indexOf('"', start);
+      const owner = this.ownerAt(line, idEnd + '","gateway":"'.length);
+      return keyed({ kind: 'intent', owner, id: textOf(line.slice(start, idEnd)), content: line });
+    }
+    if (line.startsWith(outcomePrefix)) {
+      if (!ownOutcome.test(line)) return undefined;
+      const start = outcomePrefix.length;
+      const idEnd = line.indexOf('"', start);
+      const owner = this.ownerAt(line, idEnd + '","gateway":"'.length);
+      const stateStart = line.indexOf('"state":"', idEnd) + '"state":"'.length;
+      const state = line.slice(stateStart, line.indexOf('"', stateStart)) as TransactionState;
+      return keyed({ kind: 'outcome', owner, id: textOf(line.slice(start, idEnd)), state, content: line });
+    }
+    return undefined;
+  }
+
+  /** `<gateway> <agentId>` of an own line whose gateway starts at `start`. */
+  private ownerAt(line: string, start: number): string {
+    if (this.lastOwnerBytes === '' || !line.startsWith(this.lastOwnerBytes, start)) {
+      const gatewayEnd = line.indexOf('"', start);
+      const agentIdStart = gatewayEnd + '","agentId":"'.length;
+      const agentIdEnd = line.indexOf('"', agentIdStart);
+      // Up to and with the closing quote: no string here holds one, so a match is the same owner.
+      this.lastOwnerBytes = line.slice(start, agentIdEnd + 1);
+      this.lastOwner = `${textOf(line.slice(start, gatewayEnd))} ${textOf(line.slice(agentIdStart, agentIdEnd))}`;
+    }
+    return this.lastOwner;
+  }
+}
+
+/** Moves any space of the id into the owner: the key splits at its last space. */
+function keyed<T extends ScannedRecord>(record: T): T {
+  const space = record.id.lastIndexOf(' ');
+  if (space !== -1) {
+    record.owner = `${record.owner} ${record.id.slice(0, space)}`;
+    record.id = record.id.slice(space + 1);
+  }
+  return record;
+}
+
+/** A record already checked by the schema, scanned the same way. */
+export function scanRecord(record: JournalRecord): ScannedRecord {
+  const owner = `${record.gateway} ${record.agentId}`;
+  return keyed<ScannedRecord>(
+    record.kind === 'intent'
+      ? { kind: 'intent', owner, id: record.transactionId, content: record }
+      : { kind: 'outcome', owner, id: record.transactionId, state: record.view.state, content: record },
+  );
+}
+
+/** When an intent was written. */
+export function intentTime(scanned: Extract<ScannedRecord, { kind: 'intent' }>): string {
+  const { content } = scanned;
+  // `"at":"` can only be the key: no string in an own line holds a quote.
+  return typeof content === 'string' ? textOf(content.slice(content.lastIndexOf('"at":"') + 6, -2)) : content.at;
+}
+
+/**
+ * The whole record, as the schema would give it (its keys in schema order, none other).
+ * A string content is an own line, already proven a valid record by OwnLineScanner.
+ */
+export function recordOf<T extends ScannedRecord>(scanned: T): Exclude<T['content'], string>;
+export function recordOf(scanned: ScannedRecord): JournalRecord {
+  const { content } = scanned;
+  if (typeof content !== 'string') return content;
+  const value = JSON.parse(textOf(content)) as JournalRecord;
+  if (value.kind === 'intent') {
+    const { kind, transactionId, gateway, agentId, at, service, account, amount, currency, invoiceId } = value;
+    return { kind, transactionId, gateway, agentId, at, service, account, amount, currency, invoiceId };
+  }
+  const { kind, transactionId, gateway, agentId, at, source, view } = value;
+  return { kind, transactionId, gateway, agentId, at, source, view: viewInOrder(view) };
+}

@@ -1,0 +1,190 @@
+import { createReadStream, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { Readable } from 'node:stream';
+import { describe, expect, it } from 'vitest';
+import { allEntries, findIntent, openEntries, type JournalEntry, type LedgerFilter } from '../../src/journal/ledger.js';
+import { lineOf } from '../../src/journal/line-format.js';
+import { splitLines } from '../../src/journal/reader.js';
+import { journalRecordSchema } from '../../src/journal/record-schemas.js';
+import { isFinalState, ownerKey, type IntentRecord, type JournalRecord, type OutcomeRecord } from '../../src/journal/records.js';
+
+/*
+ * The journal is read fast (own lines scanned as byte text, the schema only for other lines,
+ * records read whole only when kept). These tests hold it to the plain way it replaced: every
+ * line through readline, JSON.parse and the zod schema, with the same ledger rules.
+ */
+
+function random(seed: number): () => number {
+  let state = seed;
+  return () => {
+    state = (state + 0x6d2b79f5) | 0;
+    let t = Math.imul(state ^ (state >>> 15), 1 | state);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+async function* referenceRecords(path: string, warn: (message: string) => void): AsyncGenerator<JournalRecord> {
+  const stream = createReadStream(path, { encoding: 'utf8' });
+  let lineNumber = 0;
+  for await (const line of createInterface({ input: stream, crlfDelay: Infinity })) {
+    lineNumber++;
+    if (line === '') continue;
+    let parsed;
+    try {
+      parsed = journalRecordSchema.safeParse(JSON.parse(line));
+    } catch {
+      parsed = undefined;
+    }
+    if (parsed?.success) yield parsed.data;
+    else warn(`journal ${path} line ${lineNumber} is damaged (a crash mid-write?); skipped`);
+  }
+}
+
+const wanted = (intent: IntentRecord, filter: LedgerFilter) => filter.since === undefined || Date.parse(intent.at) >= filter.since.getTime();
+
+async function referenceOpen(path: string, filter: LedgerFilter, warn: (message: string) => void): Promise<JournalEntry[]> {
+  const open = new Map<string, JournalEntry>();
+  const closed = new Set<string>();
+  for await (const record of referenceRecords(path, warn)) {
+    const key = ownerKey(record);
+    if (record.kind === 'intent') {
+      if (!closed.has(key) && !open.has(key) && wanted(record, filter)) open.set(key, { intent: record, outcome: undefined });
+      continue;
+    }
+    const entry = open.get(key);
+    if (isFinalState(record.view.state)) {
+      open.delete(key);
+      closed.add(key);
+    } else if (entry) entry.outcome = record;
+  }
+  return [...open.values()];
+}
+
+async function referenceAll(path: string, filter: LedgerFilter, warn: (message: string) => void): Promise<JournalEntry[]> {
+  const entries = new Map<string, JournalEntry>();
+  for await (const record of referenceRecords(path, warn)) {
+    const key = ownerKey(record);
+    const entry = entries.get(key);
+    if (record.kind === 'intent') {
+      if (!entry && wanted(record, filter)) entries.set(key, { intent: record, outcome: undefined });
+    } else if (entry && (entry.outcome === undefined || !isFinalState(entry.outcome.view.state) || isFinalState(record.view.state))) {
+      entry.outcome = record;
+    }
+  }
+  return [...entries.values()];
+}
+
+const owners = [
+  { gateway: 'sandbox', agentId: '1001' },
+  { gateway: 'https://gateway.example', agentId: '1001' },
+  { gateway: 'https://gateway.example', agentId: '77' },
+  // Keys are "<gateway> <agentId> <id>": these owners make equal keys, and so do
+  // "1001 7" with id 7 and "1001" with id "7 7".
+  { gateway: 'http://host/a b', agentId: '1' },
+  { gateway: 'http://host/a', agentId: 'b 1' },
+  { gateway: 'sandbox', agentId: '1001 7' },
+  { gateway: 'https://шлюз.example/путь', agentId: '5' },
+];
+const texts = ['', 'plain', 'Успех', 'say "hi"', 'back\\slash', 'tab\there', 'line\nbreak', 'emoji 🙂', 'sep\u2028arator', 'nul\u0000', 'del\u007f', 'c1\u0085'];
+const states = ['success', 'failed', 'pending', 'unknown'] as const;
+
+function generateJournal(seed: number): string {
+  const next = random(seed);
+  const pick = <T>(items: readonly T[]): T => items[Math.floor(next() * items.length)]!;
+  const ids = ['1', '2', '7', '42', '1795289214527958198', '9223372036854775807', '7 7', '2 3'];
+  const lines: string[] = [];
+  for (let i = 0; i < 120; i++) {
+    const owner = pick(owners);
+    const transactionId = pick(ids);
+    const at = new Date(Date.UTC(2026, 10, 1 + Math.floor(next() * 30))).toISOString();
+    const roll = next();
+    let record: JournalRecord;
+    if (roll < 0.4) {
+      record = { kind: 'intent', transactionId, ...owner, service: pick(['101', '201']), account: pick(texts), amount: '499.00', currency: 'KZT', invoiceId: next() < 0.5 ? null : '5001', at };
+    } else {
+      const state = pick(states);
+      const view = {
+        transactionId, requestId: next() < 0.3 ? null : '9007199254740993', type: pick([null, 'Payment', 'Status']), status: state === 'success' ? '10' : null,
+        state, message: pick(texts), service: pick([null, '101']), account: pick([null, ...texts]), amount: pick([null, '10.630']),
+        currency: pick([null, 'KZT']), exchangeRate: null, serviceCurrency: pick([null, 'EUR']),
+      };
+      record = { kind: 'outcome', transactionId, ...owner, at, source: pick(['payment', 'settle', 'reconcile'] as const), view } satisfies OutcomeRecord;
+    }
+    const own = lineOf(record);
+    const form = next();
+    let line: string;
+    if (form < 0.6) line = own; // as agentpay writes it
+    else if (form < 0.68) line = JSON.stringify(record, null, next() < 0.5 ? 0 : 1).replace(/\n/g, ' '); // other key order or spacing
+    else if (form < 0.74) line = JSON.stringify({ extra: true, ...record }); // unknown keys: stripped
+    else if (form < 0.8) line = own.slice(0, Math.floor(next() * own.length)); // torn
+    else if (form < 0.84) line = own.replace('"state":"', '"state":"x'); // not a state
+    else if (form < 0.88) line = own.replace(/"amount":"[^"]*"/, '"amount":499'); // a number where text belongs
+    else if (form < 0.9) line = own.replace('"invoiceId":null', '"invoiceId":false');
+    else if (form < 0.92) line = `  ${own}`; // leading blanks: still JSON
+    else if (form < 0.94) line = own.replace(',"at":', ',"at":"x","at":'); // a duplicate key: JSON.parse keeps the last
+    else if (form < 0.96) line = '';
+    else line = `\ufeff${own}`;
+    lines.push(line);
+  }
+  const breaks = ['\n', '\n', '\n', '\r\n', '\r'];
+  return lines.map((line) => line + pick(breaks)).join('') + (next() < 0.5 ? '{"kind":"intent","transactionId":"9"' : '');
+}
+
+/** The result with its key order, which history's JSON output shows. */
+const exact = (value: unknown) => JSON.stringify(value);
+
+describe('reading the journal fast', () => {
+  it('agrees with readline + JSON.parse + the schema on generated journals, damaged lines and warnings included', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'agentpay-fast-journal-'));
+    let kept = 0;
+    for (let seed = 1; seed <= 80; seed++) {
+      const path = join(dir, `journal-${seed}.jsonl`);
+      writeFileSync(path, generateJournal(seed));
+      for (const filter of [{}, { since: new Date(Date.UTC(2026, 10, 15)) }]) {
+        const fast: string[] = [];
+        const reference: string[] = [];
+        const open = await openEntries(path, filter, (m) => fast.push(m));
+        expect(exact(open), `seed ${seed}`).toBe(exact(await referenceOpen(path, filter, (m) => reference.push(m))));
+        expect(fast).toEqual(reference);
+        const all = await allEntries(path, filter, () => {});
+        expect(exact(all), `seed ${seed}`).toBe(exact(await referenceAll(path, filter, () => {})));
+        kept += open.length + all.length;
+      }
+      for (const owner of owners) {
+        for (const transactionId of ['1', '7', '7 7', '2 3']) {
+          const expected = (await referenceAll(path, {}, () => {})).find((entry) => ownerKey(entry.intent) === ownerKey({ ...owner, transactionId }))?.intent;
+          expect(exact(await findIntent(path, { ...owner, transactionId }, () => {}))).toBe(exact(expected));
+        }
+      }
+    }
+    expect(kept).toBeGreaterThan(1000);
+  });
+
+  it('splits lines as readline does, also when "\\r\\n" falls across two chunks', async () => {
+    const next = random(7);
+    for (let round = 0; round < 300; round++) {
+      let text = '';
+      while (text.length < 60) text += ['a', 'b', 'é', '\n', '\r', '\r\n', ''][Math.floor(next() * 7)];
+      const chunks: string[] = [];
+      for (let at = 0; at < text.length; ) {
+        const size = 1 + Math.floor(next() * 8);
+        chunks.push(text.slice(at, at + size));
+        at += size;
+      }
+      const expected: string[] = [];
+      for await (const line of createInterface({ input: Readable.from(chunks), crlfDelay: Infinity })) expected.push(line);
+      const lines: string[] = [];
+      let rest = '';
+      for (const chunk of chunks) {
+        const split = splitLines(rest + chunk);
+        rest = split.rest;
+        lines.push(...split.lines);
+      }
+      if (rest !== '') lines.push(rest.endsWith('\r') ? rest.slice(0, -1) : rest); // as scanJournal ends
+      expect(lines, JSON.stringify(chunks)).toEqual(expected);
+    }
+  });
+});
