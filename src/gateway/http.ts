@@ -1,3 +1,4 @@
+import { EventEmitter } from 'node:events';
 import { createRequire } from 'node:module';
 import { setFlagsFromString } from 'node:v8';
 import type { Agent as UndiciAgent, Dispatcher } from 'undici';
@@ -104,15 +105,56 @@ function describe(error: unknown, timeoutMs: number): string {
   }
 }
 
-async function readLimited(body: AsyncIterable<Buffer>, maxBytes: number): Promise<string> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of body) {
-    size += chunk.length;
-    if (size > maxBytes) throw new BodyTooLargeError(maxBytes);
-    chunks.push(chunk);
+/** The body as text, refused past maxBytes. Events, not an async iterator: a batch reads thousands. */
+function readLimited(body: Dispatcher.ResponseData['body'], maxBytes: number): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    body.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size <= maxBytes) chunks.push(chunk);
+      else if (!body.destroyed) {
+        body.destroy();
+        reject(new BodyTooLargeError(maxBytes));
+      }
+    });
+    body.once('end', () => resolve(Buffer.concat(chunks, size).toString('utf8')));
+    body.on('error', reject);
+  });
+}
+
+/**
+ * One deadline for a whole exchange (connect, headers and body, so a body that trickles
+ * forever still ends), or an earlier stop (Ctrl+C), as the signal undici takes: an emitter of
+ * 'abort'. A batch sets thousands of these; AbortSignal.timeout costs several times as much.
+ * Its reason is what AbortSignal.timeout would give (a TimeoutError), or the caller's reason.
+ */
+class Deadline extends EventEmitter {
+  aborted = false;
+  reason: unknown = undefined;
+  private readonly timer: NodeJS.Timeout;
+  private readonly stopEarly: AbortSignal | undefined;
+  private readonly onStop = () => this.abort(this.stopEarly?.reason);
+
+  constructor(timeoutMs: number, stopEarly: AbortSignal | undefined) {
+    super();
+    this.timer = setTimeout(() => this.abort(new DOMException('The operation was aborted due to timeout', 'TimeoutError')), timeoutMs).unref();
+    this.stopEarly = stopEarly;
+    if (stopEarly?.aborted) this.abort(stopEarly.reason);
+    else stopEarly?.addEventListener('abort', this.onStop, { once: true });
   }
-  return Buffer.concat(chunks).toString('utf8');
+
+  private abort(reason: unknown): void {
+    if (this.aborted) return;
+    this.aborted = true;
+    this.reason = reason;
+    this.emit('abort');
+  }
+
+  clear(): void {
+    clearTimeout(this.timer);
+    this.stopEarly?.removeEventListener('abort', this.onStop);
+  }
 }
 
 export class BodyTooLargeError extends Error {
@@ -122,10 +164,8 @@ export class BodyTooLargeError extends Error {
   }
 }
 
-/**
- * POSTs a form body. Resolves with any HTTP answer that arrived whole (the caller judges
- * status codes); rejects with ExchangeFailure when none did, or BodyTooLargeError.
- */
+const formHeaders = { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' };
+
 let lastTarget: { url: string; origin: string; path: string } | undefined;
 
 /** Origin and path of a URL; a batch posts to one URL thousands of times, so the last is kept. */
@@ -137,10 +177,12 @@ function targetOf(url: string): { origin: string; path: string } {
   return lastTarget;
 }
 
+/**
+ * POSTs a form body. Resolves with any HTTP answer that arrived whole (the caller judges
+ * status codes); rejects with ExchangeFailure when none did, or BodyTooLargeError.
+ */
 export async function postForm(url: string, formBody: string, options: PostOptions): Promise<HttpAnswer> {
-  // One deadline for the whole exchange, so a body that trickles forever still ends.
-  const deadline = AbortSignal.timeout(options.timeoutMs);
-  const signal = options.signal ? AbortSignal.any([deadline, options.signal]) : deadline;
+  const deadline = new Deadline(options.timeoutMs, options.signal);
   try {
     const { origin, path } = targetOf(url);
     const response = await dispatcherRequest.call(options.dispatcher, {
@@ -148,11 +190,8 @@ export async function postForm(url: string, formBody: string, options: PostOptio
       path,
       method: 'POST',
       body: formBody,
-      headers: {
-        'content-type': 'application/x-www-form-urlencoded',
-        accept: 'application/json',
-      },
-      signal,
+      headers: formHeaders,
+      signal: deadline,
       headersTimeout: options.timeoutMs,
       bodyTimeout: options.timeoutMs,
     });
@@ -162,6 +201,8 @@ export async function postForm(url: string, formBody: string, options: PostOptio
     if (error instanceof BodyTooLargeError) throw error;
     const kind: ExchangeFailureKind = connectPhaseCodes.has(errorCode(error) ?? '') ? 'notSent' : 'maybeSent';
     throw new ExchangeFailure(kind, describe(error, options.timeoutMs), { cause: error });
+  } finally {
+    deadline.clear();
   }
 }
 
