@@ -8,18 +8,19 @@ export interface ProcessIo {
   env: NodeJS.ProcessEnv;
 }
 
-/** Data waiting for the end of this turn of the event loop is written at this size at the latest. */
-const maxPendingData = 64 * 1024;
+/** Data lines wait at most this long, or until there are this many bytes of them. */
+const maxDataDelayMs = 5;
+const maxPendingData = 16 * 1024;
 
 /**
  * Where everything a command says goes: data on stdout (JSON lines under --json), every
  * message on stderr, each stream with its own colour decision.
  *
- * Data lines are gathered while the event loop is busy and written together when it moves
- * on (or at 64 KiB), so a batch of thousands of lines costs a few writes, not one each, and
- * every line still leaves within the turn that produced it. A message on stderr first writes
- * the data before it, so the two keep their order on a terminal; the command runner flushes
- * what is left when a command ends (cli.ts).
+ * Data lines are gathered for a few milliseconds (or 16 KiB) and written together, so a batch
+ * of thousands of lines costs a few hundred writes rather than one each, while its lines still
+ * stream as answers arrive. A message on stderr first writes the data before it, so the two
+ * keep their order on a terminal; the command runner flushes what is left when a command ends
+ * (cli.ts), so a single answer is not kept waiting.
  */
 export class Output {
   readonly json: boolean;
@@ -28,6 +29,7 @@ export class Output {
   readonly columns: number;
   private readonly io: ProcessIo;
   private pendingData = '';
+  private flushTimer: NodeJS.Timeout | undefined;
 
   /** Decides colour for each stream; chalk is loaded only if one of them gets colour. */
   static async create(io: ProcessIo, flags: Pick<GlobalFlags, 'json' | 'color'>): Promise<Output> {
@@ -49,13 +51,15 @@ export class Output {
 
   /** A line of data on stdout. */
   data(text: string): void {
-    if (this.pendingData === '') setImmediate(() => this.flush());
     this.pendingData += `${text}\n`;
     if (this.pendingData.length >= maxPendingData) this.flush();
+    else this.flushTimer ??= setTimeout(() => this.flush(), maxDataDelayMs);
   }
 
   /** Writes the data lines gathered so far. */
   flush(): void {
+    clearTimeout(this.flushTimer);
+    this.flushTimer = undefined;
     if (this.pendingData === '') return;
     const chunk = this.pendingData;
     this.pendingData = '';

@@ -97,7 +97,7 @@ export async function runStatus(rawOptions: unknown, context: CommandContext): P
     }
     if (result.error) out.note(`${out.errorStyle.failure('✗')} ${result.view.transactionId || 'input'}: ${result.error.message}`);
     if (out.json) {
-      out.data(transactionJson(result.view, result.error ? { error: { exitCode: result.exitCode, message: result.error.message } } : {}));
+      out.data(transactionJson(result.view, result.error ? { error: { exitCode: result.exitCode, message: result.error.message } } : undefined));
     } else if (!result.error) {
       out.data(renderTransactionLine(result.view, out.style));
     }

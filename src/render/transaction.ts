@@ -66,6 +66,6 @@ export function renderTransactionLine(view: TransactionView, style: Style): stri
 }
 
 /** The transaction JSON shape (README "JSON output"), one line. */
-export function transactionJson(view: TransactionView, extra: Record<string, unknown> = {}): string {
-  return JSON.stringify({ ...view, ...extra });
+export function transactionJson(view: TransactionView, extra?: Record<string, unknown>): string {
+  return JSON.stringify(extra === undefined ? view : { ...view, ...extra });
 }
