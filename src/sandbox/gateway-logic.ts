@@ -1,4 +1,4 @@
-import { LosslessNumber } from 'lossless-json';
+import { LosslessNumber } from '../protocol/lossless.js';
 import { isPlainDecimal } from '../protocol/money.js';
 import { md5Hex } from '../protocol/password.js';
 import { isLongId } from '../protocol/transaction-id.js';

@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { stringify } from 'lossless-json';
+import { stringifyLosslessJson } from '../protocol/lossless.js';
 import { answerRequest, type SandboxBehaviour } from './gateway-logic.js';
 import { TransactionStore } from './state.js';
 
@@ -89,7 +89,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
           return;
         }
       }
-      send(response, 200, 'application/json; charset=utf-8', stringify(answer) ?? '{}');
+      send(response, 200, 'application/json; charset=utf-8', stringifyLosslessJson(answer));
     })().catch((error: unknown) => {
       if (!response.headersSent) send(response, 500, 'text/plain; charset=utf-8', `Sandbox error: ${(error as Error).message}\n`);
     });
