@@ -187,6 +187,9 @@ try {
   await writeIds(manyIds, memoryBatchSize);
   const openEntries = await writeJournal(journal, gateway.baseUrl, journalEntries);
   const home = join(work, 'home');
+  // Every process, floor or agentpay, gets this same small environment: variables of the
+  // calling shell that change what Node does at start-up (NODE_OPTIONS, NODE_EXTRA_CA_CERTS)
+  // stay out of the comparison.
   const env = {
     PATH: process.env.PATH ?? '',
     HOME: home,
@@ -205,7 +208,7 @@ try {
   {
     const [floor, version, help] = await compare({
       runs: runsFor(21),
-      floor: { label: 'node -e 0', command: [node, ['-e', '0']] },
+      floor: { label: 'node -e 0', command: [node, ['-e', '0'], { env }] },
       candidates: [
         { label: '--version', command: [node, [bin, '--version'], { env }] },
         { label: '--help', command: [node, [bin, '--help'], { env }] },
@@ -221,7 +224,7 @@ try {
     const id = firstId.toString();
     const [floor, status] = await compare({
       runs: runsFor(15),
-      floor: { label: 'node:http', command: [node, [join(floors, 'status-one.mjs'), gateway.baseUrl, id]] },
+      floor: { label: 'node:http', command: [node, [join(floors, 'status-one.mjs'), gateway.baseUrl, id], { env }] },
       candidates: [{ label: 'agentpay', command: [node, [bin, 'status', id, '--json'], { env }] }],
       check: (side, result) => ok(1)(side, result) ?? (result.head.includes('"status":"10"') ? undefined : `unexpected answer ${result.head}`),
     });
@@ -232,7 +235,7 @@ try {
   {
     const [floor, status] = await compare({
       runs: runsFor(7),
-      floor: { label: 'node:http', command: [node, [join(floors, 'status-batch.mjs'), gateway.baseUrl, ids, String(concurrency)]] },
+      floor: { label: 'node:http', command: [node, [join(floors, 'status-batch.mjs'), gateway.baseUrl, ids, String(concurrency)], { env }] },
       candidates: [{ label: 'agentpay', command: [node, [bin, 'status', '--from-file', ids, '--concurrency', String(concurrency), '--json'], { env }] }],
       check: ok(batchSize),
     });
@@ -243,7 +246,7 @@ try {
   {
     const [floor, reconcile] = await compare({
       runs: runsFor(7),
-      floor: { label: 'read once', command: [node, [join(floors, 'read-journal.mjs'), journal]] },
+      floor: { label: 'read once', command: [node, [join(floors, 'read-journal.mjs'), journal], { env }] },
       candidates: [{ label: 'agentpay', command: [node, [bin, 'reconcile', '--json'], { env: { ...env, AGENTPAY_JOURNAL: journalCopy } }] }],
       // Each reconcile starts from the same journal: the last run's outcomes are not in it.
       before: (side) => side.label === 'agentpay' && copyFileSync(journal, journalCopy),
