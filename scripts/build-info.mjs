@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 // Build step after tsc: writes dist/build-info.json, the answers to `agentpay --version` and
-// `agentpay --help` as the commander definition in dist/cli.js gives them. main.ts serves
-// those two from this file so they load nothing else (README "Performance"); a test keeps the
-// cached help equal to commander's live output.
+// `agentpay --help` as the commander definition in dist/cli.js gives them. bin/agentpay.js
+// serves those two from it (dist/cached-answer.cjs) so they load nothing else (README
+// "Performance"); a test keeps the cached help equal to commander's live output.
 import { readFileSync, writeFileSync } from 'node:fs';
 
 const dist = new URL('../dist/', import.meta.url);
@@ -12,7 +12,7 @@ let text = '';
 const capture = { write: (chunk) => ((text += chunk), true) };
 const program = buildProgram({ stdin: process.stdin, stdout: capture, stderr: process.stderr, env: {} });
 // Lay the help out as commander does when stdout is not a terminal (its default width, 80),
-// whatever terminal runs the build; main.ts uses the cache only when that is the width wanted.
+// whatever terminal runs the build; the cache is used only when that is the width wanted.
 program.configureOutput({ getOutHelpWidth: () => undefined, getOutHasColors: () => false });
 try {
   await program.parseAsync(['--help'], { from: 'user' });

@@ -1,41 +1,12 @@
-import { readFileSync } from 'node:fs';
 import type { ExitCodeValue } from './errors.js';
 
 /**
  * The one error boundary: runs the program, prints a one-line message for any error
  * (the stack only under --verbose), and sets the exit code. Nothing else exits.
  *
- * Only node:fs is imported up front. `--version` and a top-level `--help` are answered from
- * dist/build-info.json, which the build writes from the same commander definition
- * (scripts/build-info.mjs), so they cost about what starting Node costs; everything else,
- * commander included, is loaded when the command line asks for it.
+ * Nothing is imported up front: commander and everything else load when the command line asks
+ * for them. (`--version` and `--help` are answered before this file, by bin/agentpay.js.)
  */
-interface BuildInfo {
-  version: string;
-  /** Commander's help for `agentpay --help`, laid out for `width` columns. */
-  help: { width: number; text: string };
-}
-
-function readBuildInfo(): BuildInfo | undefined {
-  try {
-    return JSON.parse(readFileSync(new URL('./build-info.json', import.meta.url), 'utf8')) as BuildInfo;
-  } catch {
-    return undefined; // not built by `npm run build`: commander answers instead
-  }
-}
-
-/** The answer to `agentpay --version` or `agentpay --help` when it needs no parsing, else undefined. */
-function cachedAnswer(argv: readonly string[], stdout: NodeJS.WriteStream): string | undefined {
-  const [only] = argv;
-  if (argv.length !== 1 || !['--version', '-V', '--help', '-h'].includes(only!)) return undefined;
-  const info = readBuildInfo();
-  if (info === undefined) return undefined;
-  if (only === '--version' || only === '-V') return `${info.version}\n`;
-  // Commander wraps help to the terminal's width, and to 80 columns when stdout is not a terminal.
-  const width = stdout.isTTY ? stdout.columns : undefined;
-  return (width ?? 80) === info.help.width ? info.help.text : undefined;
-}
-
 async function report(error: unknown, argv: readonly string[], stderr: NodeJS.WriteStream): Promise<ExitCodeValue> {
   const [{ CommanderError }, { AgentpayError, ExitCode, GatewayProtocolError }, { InvalidFieldError }] = await Promise.all([
     import('commander'),
@@ -72,14 +43,9 @@ const argv = process.argv.slice(2);
 process.stdout.on('error', (error: NodeJS.ErrnoException) => {
   if (error.code !== 'EPIPE') throw error;
 });
-const answer = cachedAnswer(argv, process.stdout);
-if (answer !== undefined) {
-  process.stdout.write(answer);
-} else {
-  try {
-    const { runCli } = await import('./cli.js');
-    await runCli(argv, { stdin: process.stdin, stdout: process.stdout, stderr: process.stderr, env: process.env });
-  } catch (error) {
-    process.exitCode = await report(error, argv, process.stderr);
-  }
+try {
+  const { runCli } = await import('./cli.js');
+  await runCli(argv, { stdin: process.stdin, stdout: process.stdout, stderr: process.stderr, env: process.env });
+} catch (error) {
+  process.exitCode = await report(error, argv, process.stderr);
 }
