@@ -22,10 +22,17 @@ export const dispatcherRequest = requireUndici('undici/lib/api/api-request.js') 
  * function in the background, and a process cannot exit before such a job is done: for a
  * command that reads a handful of answers that is ~80 ms of CPU and most of its wall time,
  * spent after its work is finished. The baseline (Liftoff) code parses an answer in
- * microseconds, so the optimising tier is left off. Set before the first connection compiles
- * the parser; it concerns WebAssembly only, of which agentpay has no other.
+ * microseconds, so the optimising tier is left off. It concerns WebAssembly only, of which
+ * agentpay has no other. The flag is set as late as it can be, when the first dispatcher is
+ * made: a changed V8 flag voids the code cache of Node's own modules, so any loaded after it
+ * are compiled afresh (~15 ms if it were set before undici is loaded).
  */
-setFlagsFromString('--liftoff-only');
+let wasmTierSet = false;
+function keepWasmParserUnoptimised(): void {
+  if (wasmTierSet) return;
+  wasmTierSet = true;
+  setFlagsFromString('--liftoff-only');
+}
 
 /**
  * One form POST and its answer, with every way it can go wrong sorted into two kinds that
@@ -213,6 +220,7 @@ export interface DispatcherOptions {
 
 /** One keep-alive pool for the whole run, so a batch reuses its connections. */
 export function createDispatcher(options: DispatcherOptions): Dispatcher {
+  keepWasmParserUnoptimised();
   return new Agent({
     connect: { timeout: options.timeoutMs },
     headersTimeout: options.timeoutMs,
