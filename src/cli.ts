@@ -44,11 +44,13 @@ export function buildProgram(io: ProcessIo): Command {
   const run = (load: () => Promise<CommandRunner>) =>
     async (...args: unknown[]) => {
       const command = args.at(-1) as Command;
+      // The command's module loads while the settings are read.
+      const loading = load();
       const { createContext } = await import('./commands/context.js');
       const context = await createContext(command.optsWithGlobals<GlobalFlags>(), io);
       const positional = command.processedArgs[0] as string[] | undefined;
       try {
-        await (await load())({ ...command.opts(), ...(positional === undefined ? {} : { ids: positional }) }, context);
+        await (await loading)({ ...command.opts(), ...(positional === undefined ? {} : { ids: positional }) }, context);
       } finally {
         // Data still gathered for stdout goes out before any error message (main.ts).
         context.out.flush();

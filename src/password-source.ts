@@ -1,5 +1,4 @@
 import { readFileSync } from 'node:fs';
-import { text } from 'node:stream/consumers';
 import { UsageError } from './errors.js';
 import type { Settings, Sourced } from './config.js';
 
@@ -21,7 +20,7 @@ function stripFinalNewline(value: string): string {
 async function readPasswordFile(path: string, where: string, io: PasswordIo): Promise<string> {
   let content: string;
   try {
-    content = path === '-' ? await text(io.stdin) : readFileSync(path, 'utf8');
+    content = path === '-' ? await (await import('node:stream/consumers')).text(io.stdin) : readFileSync(path, 'utf8');
   } catch (error) {
     throw new UsageError(`cannot read the password file ${path} (${where}): ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
   }

@@ -43,7 +43,11 @@ function traceExchange(out: Output) {
 }
 
 async function openGateway(settings: Settings, out: Output, options: { connections?: number }): Promise<GatewaySession> {
-  const [{ GatewayClient }, { createDispatcher }] = await Promise.all([import('../gateway/client.js'), import('../gateway/http.js')]);
+  const [{ GatewayClient }, { createDispatcher }, { resolvePassword }] = await Promise.all([
+    import('../gateway/client.js'),
+    import('../gateway/http.js'),
+    import('../password-source.js'),
+  ]);
   let baseUrl: string;
   let agentId: string;
   let password: string;
@@ -69,7 +73,6 @@ async function openGateway(settings: Settings, out: Output, options: { connectio
     }
     baseUrl = settings.baseUrl.value;
     agentId = settings.agentId.value;
-    const { resolvePassword } = await import('../password-source.js');
     password = (await resolvePassword(settings, { stdin: out.stdin, stderr: out.stderr })).value;
   }
 
@@ -78,7 +81,7 @@ async function openGateway(settings: Settings, out: Output, options: { connectio
   const client = new GatewayClient({
     baseUrl,
     credentials: { agentId, wirePassword: passwordOnWire(password, settings.passwordFormat.value) },
-    secrets: [password, md5Hex(password)],
+    secrets: () => [password, md5Hex(password)],
     timeoutMs,
     dateFormat: settings.dateFormat.value,
     dispatcher,

@@ -1,4 +1,3 @@
-import { setTimeout as sleep } from 'node:timers/promises';
 import { AgentpayError, ExitCode, mostSevere, UsageError, type ExitCodeValue } from '../errors.js';
 import type { GatewayClient } from '../gateway/client.js';
 import { unknownView, viewOfAnswer, type TransactionView } from '../protocol/transaction-view.js';
@@ -55,7 +54,7 @@ export async function lookUpStatus(
     }
     const remaining = waitUntil - Date.now();
     if (view.state !== 'pending' || remaining <= 0) return { view, exitCode: exitOfState[view.state] };
-    await sleep(Math.min(delayMs, remaining));
+    await new Promise((resolve) => setTimeout(resolve, Math.min(delayMs, remaining)));
     delayMs = Math.min(delayMs * 1.6, 5_000);
   }
 }
@@ -70,8 +69,10 @@ export async function runStatus(rawOptions: unknown, context: CommandContext): P
   const entries = transactionIdsFrom(options.ids, options.fromFile, out.stdin);
   // One id on the command line gets a receipt and its error as the command's own.
   const single = options.ids.length === 1 && options.fromFile === undefined;
-  const session = await context.openGateway({ connections: options.concurrency });
-  const { renderReceipt, renderTransactionLine, transactionJson } = await import('../render/transaction.js');
+  const [session, { renderReceipt, renderTransactionLine, transactionJson }] = await Promise.all([
+    context.openGateway({ connections: options.concurrency }),
+    import('../render/transaction.js'),
+  ]);
   const counts = { total: 0, success: 0, failed: 0, pending: 0, unknown: 0 };
   const exitCodes = new Set<ExitCodeValue>();
   const waitMs = options.wait * 1000;

@@ -1,5 +1,4 @@
 import { createReadStream } from 'node:fs';
-import { createInterface } from 'node:readline';
 import { UsageError } from '../errors.js';
 import { isLongId, parseTransactionId } from '../protocol/transaction-id.js';
 
@@ -26,6 +25,7 @@ export async function* transactionIdsFrom(positional: readonly string[], fromFil
     });
     input = stream;
   }
+  const { createInterface } = await import('node:readline');
   let lineNumber = 0;
   for await (const rawLine of createInterface({ input, crlfDelay: Infinity })) {
     lineNumber++;

@@ -30,8 +30,11 @@ export interface GatewayClientOptions {
   credentials: Credentials;
   timeoutMs: number;
   dateFormat: RequestDateFormat;
-  /** Strings to blank out of anything traced: the password in every form it is sent. */
-  secrets?: readonly string[];
+  /**
+   * Strings to blank out of anything traced: the password in every form it is sent. A
+   * function is called the first time something is traced (working them out may cost).
+   */
+  secrets?: readonly string[] | (() => readonly string[]);
   maxBodyBytes?: number;
   dispatcher?: Dispatcher;
   onExchange?: (event: ExchangeEvent) => void;
@@ -65,6 +68,7 @@ export class GatewayClient {
   private readonly options: GatewayClientOptions;
   private readonly dispatcher: Dispatcher;
   private readonly ownsDispatcher: boolean;
+  private knownSecrets: readonly string[] | undefined;
 
   constructor(options: GatewayClientOptions) {
     this.options = options;
@@ -202,9 +206,15 @@ export class GatewayClient {
     }
   }
 
+  private secrets(): readonly string[] {
+    const { secrets } = this.options;
+    this.knownSecrets ??= typeof secrets === 'function' ? secrets() : (secrets ?? [this.options.credentials.wirePassword]);
+    return this.knownSecrets;
+  }
+
   private redact(text: string): string {
     let result = text;
-    for (const secret of this.options.secrets ?? [this.options.credentials.wirePassword]) {
+    for (const secret of this.secrets()) {
       if (secret.length > 0) result = result.split(secret).join('***');
     }
     return result;
