@@ -1,5 +1,6 @@
 import { createReadStream } from 'node:fs';
 import { UsageError } from '../errors.js';
+import { linesOf } from '../text-lines.js';
 import { isLongId, parseTransactionId } from '../protocol/transaction-id.js';
 
 export type IdEntry = { id: string } | { invalid: string };
@@ -25,13 +26,14 @@ export async function* transactionIdsFrom(positional: readonly string[], fromFil
     });
     input = stream;
   }
-  const { createInterface } = await import('node:readline');
   let lineNumber = 0;
-  for await (const rawLine of createInterface({ input, crlfDelay: Infinity })) {
-    lineNumber++;
-    const line = rawLine.trim();
-    if (line === '' || line.startsWith('#')) continue;
-    if (isLongId(line)) yield { id: line };
-    else yield { invalid: `${fromFile === '-' ? 'stdin' : fromFile} line ${lineNumber}: ${JSON.stringify(line)} is not a transaction id` };
+  for await (const lines of linesOf(input as AsyncIterable<string | Buffer>, 'utf8')) {
+    for (const rawLine of lines) {
+      lineNumber++;
+      const line = rawLine.trim();
+      if (line === '' || line.startsWith('#')) continue;
+      if (isLongId(line)) yield { id: line };
+      else yield { invalid: `${fromFile === '-' ? 'stdin' : fromFile} line ${lineNumber}: ${JSON.stringify(line)} is not a transaction id` };
+    }
   }
 }

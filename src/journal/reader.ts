@@ -1,24 +1,10 @@
 import { createReadStream } from 'node:fs';
+import { linesOf } from '../text-lines.js';
 import { OwnLineScanner, scanRecord, textOf, type ScannedRecord } from './line-format.js';
 
 export type JournalWarning = (message: string) => void;
 
 type RecordSchemas = typeof import('./record-schemas.js');
-
-/**
- * Splits text into lines as node:readline does (with crlfDelay Infinity): at "\n", "\r\n"
- * or a lone "\r". Returns the whole lines and what is left after the last break; a "\r" at
- * the very end stays in what is left, as it may be half of a "\r\n" split across chunks.
- */
-export function splitLines(text: string): { lines: string[]; rest: string } {
-  if (!text.includes('\r')) {
-    const lines = text.split('\n');
-    return { lines, rest: lines.pop()! };
-  }
-  const held = text.endsWith('\r') ? 1 : 0;
-  const lines = text.slice(0, text.length - held).split(/\r\n|\n|\r/);
-  return { lines, rest: lines.pop()! + (held ? '\r' : '') };
-}
 
 /**
  * Streams the journal's records in order, each to `visit` (which may return false to stop).
@@ -69,15 +55,8 @@ export async function scanJournal(path: string, warn: JournalWarning, visit: (re
     }
     return true;
   };
-  let rest = '';
   try {
-    for await (const chunk of stream as AsyncIterable<Buffer>) {
-      const split = splitLines(rest + chunk.toString('latin1'));
-      rest = split.rest;
-      if (!(await take(split.lines))) return;
-    }
-    // The end of the file ends the last line, as does a "\r" held back in case a "\n" followed.
-    if (rest !== '') await take([rest.endsWith('\r') ? rest.slice(0, -1) : rest]);
+    for await (const lines of linesOf(stream as AsyncIterable<Buffer>, 'latin1')) if (!(await take(lines))) return;
   } finally {
     stream.destroy();
   }

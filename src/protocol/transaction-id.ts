@@ -5,7 +5,8 @@ import { InvalidFieldError } from './problems.js';
 const longMax = 9223372036854775807n;
 
 export function isLongId(text: string): boolean {
-  return /^(0|[1-9]\d{0,18})$/.test(text) && BigInt(text) <= longMax;
+  // Up to 18 digits always fits; only a 19-digit one needs the comparison.
+  return /^(0|[1-9]\d{0,18})$/.test(text) && (text.length < 19 || BigInt(text) <= longMax);
 }
 
 export function parseTransactionId(text: string, field = 'transaction id'): string {

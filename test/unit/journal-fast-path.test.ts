@@ -6,9 +6,9 @@ import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { allEntries, findIntent, openEntries, type JournalEntry, type LedgerFilter } from '../../src/journal/ledger.js';
 import { lineOf } from '../../src/journal/line-format.js';
-import { splitLines } from '../../src/journal/reader.js';
 import { journalRecordSchema } from '../../src/journal/record-schemas.js';
 import { isFinalState, ownerKey, type IntentRecord, type JournalRecord, type OutcomeRecord } from '../../src/journal/records.js';
+import { linesOf } from '../../src/text-lines.js';
 
 /*
  * The journal is read fast (own lines scanned as byte text, the schema only for other lines,
@@ -163,28 +163,23 @@ describe('reading the journal fast', () => {
     expect(kept).toBeGreaterThan(1000);
   });
 
-  it('splits lines as readline does, also when "\\r\\n" falls across two chunks', async () => {
+  it('splits lines as readline does, also when "\\r\\n" or a character falls across two chunks', async () => {
     const next = random(7);
     for (let round = 0; round < 300; round++) {
       let text = '';
-      while (text.length < 60) text += ['a', 'b', 'é', '\n', '\r', '\r\n', ''][Math.floor(next() * 7)];
-      const chunks: string[] = [];
-      for (let at = 0; at < text.length; ) {
+      while (text.length < 60) text += ['a', 'b', 'é', '🙂', '\n', '\r', '\r\n', ''][Math.floor(next() * 8)];
+      const bytes = Buffer.from(text, 'utf8');
+      const chunks: Buffer[] = [];
+      for (let at = 0; at < bytes.length; ) {
         const size = 1 + Math.floor(next() * 8);
-        chunks.push(text.slice(at, at + size));
+        chunks.push(bytes.subarray(at, at + size));
         at += size;
       }
       const expected: string[] = [];
       for await (const line of createInterface({ input: Readable.from(chunks), crlfDelay: Infinity })) expected.push(line);
       const lines: string[] = [];
-      let rest = '';
-      for (const chunk of chunks) {
-        const split = splitLines(rest + chunk);
-        rest = split.rest;
-        lines.push(...split.lines);
-      }
-      if (rest !== '') lines.push(rest.endsWith('\r') ? rest.slice(0, -1) : rest); // as scanJournal ends
-      expect(lines, JSON.stringify(chunks)).toEqual(expected);
+      for await (const batch of linesOf(Readable.from(chunks), 'utf8')) lines.push(...batch);
+      expect(lines, JSON.stringify(text)).toEqual(expected);
     }
   });
 });
