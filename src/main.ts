@@ -45,7 +45,15 @@ process.stdout.on('error', (error: NodeJS.ErrnoException) => {
 });
 try {
   const { runCli } = await import('./cli.js');
-  await runCli(argv, { stdin: process.stdin, stdout: process.stdout, stderr: process.stderr, env: process.env });
+  await runCli(argv, {
+    // Made on first use: most commands never read stdin, and making it costs a few ms.
+    get stdin() {
+      return process.stdin;
+    },
+    stdout: process.stdout,
+    stderr: process.stderr,
+    env: process.env,
+  });
 } catch (error) {
   process.exitCode = await report(error, argv, process.stderr);
 }

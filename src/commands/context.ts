@@ -73,7 +73,8 @@ async function openGateway(settings: Settings, out: Output, options: { connectio
     }
     baseUrl = settings.baseUrl.value;
     agentId = settings.agentId.value;
-    password = (await resolvePassword(settings, { stdin: out.stdin, stderr: out.stderr })).value;
+    const io = { get stdin() { return out.stdin; }, stderr: out.stderr }; // stdin made only if read
+    password = (await resolvePassword(settings, io)).value;
   }
 
   const timeoutMs = settings.timeoutMs.value;

@@ -66,7 +66,7 @@ export async function runStatus(rawOptions: unknown, context: CommandContext): P
   if (options.ids.length === 0 && options.fromFile === undefined) {
     throw new UsageError('give at least one transaction id, or --from-file <path|->');
   }
-  const entries = transactionIdsFrom(options.ids, options.fromFile, out.stdin);
+  const entries = transactionIdsFrom(options.ids, options.fromFile, () => out.stdin);
   // One id on the command line gets a receipt and its error as the command's own.
   const single = options.ids.length === 1 && options.fromFile === undefined;
   const [session, { renderReceipt, renderTransactionLine, transactionJson }] = await Promise.all([

@@ -10,12 +10,16 @@ export type IdEntry = { id: string } | { invalid: string };
  * then those in --from-file, one a line, read as a stream. Blank lines and `#` comments
  * are skipped; a bad line is reported in its place and does not stop the batch.
  */
-export async function* transactionIdsFrom(positional: readonly string[], fromFile: string | undefined, stdin: NodeJS.ReadableStream): AsyncGenerator<IdEntry> {
+export async function* transactionIdsFrom(
+  positional: readonly string[],
+  fromFile: string | undefined,
+  stdin: () => NodeJS.ReadableStream,
+): AsyncGenerator<IdEntry> {
   const checked = positional.map((id) => parseTransactionId(id));
   yield* checked.map((id) => ({ id }));
   if (fromFile === undefined) return;
   let input: NodeJS.ReadableStream;
-  if (fromFile === '-') input = stdin;
+  if (fromFile === '-') input = stdin();
   else {
     const stream = createReadStream(fromFile, { encoding: 'utf8' });
     await new Promise<void>((resolve, reject) => {
