@@ -1,11 +1,13 @@
 import { UsageError } from '../errors.js';
 
-/**
- * Whole-number options as commander hands them over: a string, or undefined when not given.
+/*
+ * Option values as commander hands them over: a string, or undefined when not given.
  * status and reconcile parse their options with these instead of a zod schema (as config.ts
  * parses flag values): they are the commands run in batches and from cron, and loading zod
  * costs about as much as starting Node does (README "Performance").
  */
+
+/** A whole number within bounds, or a UsageError with the rule's message. */
 export function wholeNumberOption(raw: unknown, rule: { fallback: string; maxDigits: number; min?: number; max?: number; message: string }): number {
   const text = raw === undefined ? rule.fallback : raw;
   if (typeof text === 'string' && /^\d+$/.test(text) && text.length <= rule.maxDigits) {

@@ -5,7 +5,7 @@ import type { Agent as UndiciAgent, Dispatcher } from 'undici';
 
 /*
  * undici's Agent and its request method, loaded without the rest of the package: `import
- * 'undici'` also loads fetch, WebSocket, the caches, cookies and the mocks, three times the
+ * 'undici'` also loads fetch, WebSocket, the caches, cookies and the mocks, several times the
  * load of what a form POST needs, and every command pays it before its first byte is sent.
  * These are the very modules undici's index exports as `Agent` and installs as
  * `Dispatcher.prototype.request` (test/gateway/undici-parts.test.ts checks that they are).
