@@ -30,9 +30,10 @@ export async function runCheck(rawOptions: unknown, context: CommandContext): Pr
         currency: answer.currency ?? purchase.currency,
         exchangeRate: answer.exchangeRate ?? null,
         vouchers,
+        // The gateway's answer as received; the lossless serialiser keeps every digit of its numbers.
+        envelope: answer.raw,
       };
-      // The raw envelope goes through the lossless serialiser so its numbers keep every digit.
-      out.data(`${JSON.stringify(line).slice(0, -1)},"envelope":${stringifyLosslessJson(answer.raw)}}`);
+      out.data(stringifyLosslessJson(line));
     }
     if (answer.status !== successStatus) {
       throw new GatewayRefusedError(`the gateway refused the account check: ${answer.message || 'no message'} (ResponseStatus ${answer.status})`, answer.status, {
