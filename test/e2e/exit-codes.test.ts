@@ -257,7 +257,7 @@ describe('130: interrupted', () => {
       let stdout = '';
       child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
       const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.on('exit', (code, signal) => resolve({ code, signal })));
-      for (let i = 0; i < 200 && fake.received.length === 0; i++) await sleep(25);
+      for (let i = 0; i < 400 && fake.received.length === 0; i++) await sleep(25);
       expect(fake.received).toHaveLength(1);
       child.kill('SIGINT');
       const { code, signal } = await exited;

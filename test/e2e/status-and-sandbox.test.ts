@@ -93,8 +93,8 @@ describe('--sandbox', () => {
     expect(elsewhere.code).toBe(1);
   });
 
-  it('ignores a gateway configured in the environment', async () => {
-    const result = await runCli(['--sandbox', 'check', '--service', '101', '--account', 'a'], {
+  it('ignores a gateway configured in the environment; takes its demo password as MD5 too', async () => {
+    const result = await runCli(['--sandbox', '--password-format', 'md5', 'check', '--service', '101', '--account', 'a'], {
       env: isolatedEnv({ AGENTPAY_BASE_URL: await closedPortUrl(), AGENTPAY_AGENT_ID: '9' }),
     });
     expect(result.code).toBe(0);
