@@ -211,6 +211,16 @@ describe('the verbose trace', () => {
     expect(fake.received[0]?.get('AgentPassword')).toBe(format === 'md5' ? digest : password);
   });
 
+  it('the body sample of an answer not understood holds no part of the password, wherever the cut falls', async () => {
+    const secret = 'correct-horse-battery-staple';
+    for (const offset of [0, 180, 190, 199]) {
+      const fake = await gateway((_form, _req, res) => answer(res, 200, `${'x'.repeat(offset)}${secret} and more`, 'text/html'));
+      const error = (await failure(client(fake.baseUrl, { credentials: { agentId: '77', wirePassword: secret } }).status('1'))) as GatewayProtocolError;
+      expect(error.bodySample, `offset ${offset}`).not.toContain(secret.slice(0, 8));
+      expect(error.bodySample).toContain(offset > 0 ? 'x' : '***');
+    }
+  });
+
   it('traces a failure without the password', async () => {
     const events: ExchangeEvent[] = [];
     await failure(client(await closedPortUrl(), { onExchange: (event) => events.push(event) }).status('1'));
