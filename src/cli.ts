@@ -14,7 +14,7 @@ function version(): string {
   return pkg.version;
 }
 
-export function buildProgram(io: ProcessIo): Command {
+export function buildProgram(io: ProcessIo, options: { jsonErrors?: boolean } = {}): Command {
   const program = new Command('agentpay')
     .description('Top up customer accounts and buy vouchers through the agent payment gateway.')
     .version(version(), '-V, --version')
@@ -39,6 +39,10 @@ export function buildProgram(io: ProcessIo): Command {
     .configureOutput({
       writeOut: (text) => io.stdout.write(text),
       writeErr: (text) => io.stderr.write(text),
+      // Under --json the error boundary prints commander's errors as one JSON line instead.
+      outputError: (text, write) => {
+        if (!options.jsonErrors) write(text);
+      },
     });
 
   const run = (load: () => Promise<CommandRunner>) =>
@@ -111,5 +115,5 @@ export function buildProgram(io: ProcessIo): Command {
 }
 
 export async function runCli(argv: readonly string[], io: ProcessIo): Promise<void> {
-  await buildProgram(io).parseAsync([...argv], { from: 'user' });
+  await buildProgram(io, { jsonErrors: argv.includes('--json') }).parseAsync([...argv], { from: 'user' });
 }

@@ -194,7 +194,8 @@ export function resolveSettings(flags: GlobalFlags, env: NodeJS.ProcessEnv): Set
         ? { value: env.AGENTPAY_PROFILE, source: 'env', origin: 'AGENTPAY_PROFILE' }
         : { value: 'default', source: 'default' };
   const file = readConfigFile(configPath);
-  const profile = file?.profiles[profileName.value];
+  // Own keys only: "constructor" or "__proto__" must not find Object.prototype's members.
+  const profile = file && Object.hasOwn(file.profiles, profileName.value) ? file.profiles[profileName.value] : undefined;
   if (profile === undefined && profileName.source !== 'default') {
     throw new UsageError(`profile ${JSON.stringify(profileName.value)} is not in ${configPath}`, {
       hint: file ? `profiles there: ${Object.keys(file.profiles).join(', ') || 'none'}` : 'create the file or drop --profile',

@@ -15,9 +15,16 @@ function exitCodeOf(error: unknown): ExitCodeValue {
 
 function report(error: unknown, argv: readonly string[], stderr: NodeJS.WriteStream): ExitCodeValue {
   if (error instanceof CommanderError) {
-    // Commander printed its own message; help and version are not failures.
+    // Commander printed its own message (not under --json: see cli.ts); help and version are not failures.
     const ok = ['commander.helpDisplayed', 'commander.version', 'commander.help'].includes(error.code);
-    return ok ? ExitCode.success : ExitCode.usage;
+    if (ok) return ExitCode.success;
+    if (argv.includes('--json')) {
+      // "error: unknown command 'chek'\n(Did you mean check?)" -> message and hint.
+      const [message = '', ...rest] = error.message.replace(/^error: /, '').split('\n');
+      const hint = rest.join(' ').trim();
+      stderr.write(`${JSON.stringify({ error: { exitCode: ExitCode.usage, type: 'UsageError', message, ...(hint ? { hint } : {}) } })}\n`);
+    }
+    return ExitCode.usage;
   }
   const exitCode = exitCodeOf(error);
   const verbose = argv.includes('-v') || argv.includes('--verbose');

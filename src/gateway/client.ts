@@ -167,7 +167,8 @@ export class GatewayClient {
   }
 
   private notUnderstood(error: unknown, body: string | undefined): GatewayProtocolError {
-    const sample = body === undefined ? undefined : this.redact(body.slice(0, bodySampleLength));
+    // Redact before cutting: a password straddling the cut would otherwise show its first part.
+    const sample = body === undefined ? undefined : this.redact(body).slice(0, bodySampleLength);
     return new GatewayProtocolError(`the gateway's answer was not understood: ${(error as Error).message}`, {
       cause: error,
       ...(sample === undefined ? {} : { bodySample: sample }),

@@ -86,7 +86,9 @@ async function readLimited(body: AsyncIterable<Buffer>, maxBytes: number): Promi
     if (size > maxBytes) throw new BodyTooLargeError(maxBytes);
     chunks.push(chunk);
   }
-  return Buffer.concat(chunks).toString('utf8');
+  // A UTF-8 decode that drops a leading byte order mark, as browsers and fetch do: some
+  // gateways put one before their JSON, and JSON parsers refuse it.
+  return new TextDecoder('utf-8').decode(Buffer.concat(chunks));
 }
 
 export class BodyTooLargeError extends Error {
