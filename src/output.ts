@@ -23,7 +23,7 @@ export class Output {
     this.io = io;
     this.json = flags.json === true;
     this.style = createStyle(this.json ? 0 : colorLevelFor(io.stdout, io.env, flags.color));
-    this.errorStyle = createStyle(colorLevelFor(io.stderr, io.env, flags.color));
+    this.errorStyle = createStyle(this.json ? 0 : colorLevelFor(io.stderr, io.env, flags.color));
     this.columns = io.stdout.columns || Number(io.env.COLUMNS) || 80;
   }
 
@@ -32,13 +32,13 @@ export class Output {
     this.io.stdout.write(`${text}\n`);
   }
 
-  /** A message for the person, on stderr. */
+  /** A message for the person, on stderr; under --json a JSON line too, so stderr parses. */
   note(text: string): void {
-    this.io.stderr.write(`${text}\n`);
+    this.io.stderr.write(this.json ? `${JSON.stringify({ note: text })}\n` : `${text}\n`);
   }
 
   warn(text: string): void {
-    this.io.stderr.write(`${this.errorStyle.pending('warning:')} ${text}\n`);
+    this.io.stderr.write(this.json ? `${JSON.stringify({ warning: text })}\n` : `${this.errorStyle.pending('warning:')} ${text}\n`);
   }
 
   get stdin(): NodeJS.ReadStream {

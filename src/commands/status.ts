@@ -91,10 +91,12 @@ export async function runStatus(rawOptions: unknown, context: CommandContext): P
       out.data(out.json ? transactionJson(result.view) : renderReceipt(result.view, out.style, 'Transaction'));
       return;
     }
-    if (result.error) out.note(`${out.errorStyle.failure('✗')} ${result.view.transactionId || 'input'}: ${result.error.message}`);
     if (out.json) {
       out.data(transactionJson(result.view, result.error ? { error: { exitCode: result.exitCode, message: result.error.message } } : {}));
-    } else if (!result.error) {
+    } else if (result.error) {
+      // The look-up failed: a message for the person, not a data line.
+      out.note(`${out.errorStyle.failure('✗')} ${result.view.transactionId || 'input'}: ${result.error.message}`);
+    } else {
       out.data(renderTransactionLine(result.view, out.style));
     }
   };

@@ -3,7 +3,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningSandbox } from '../../src/sandbox/server.js';
 import { binPath, isolatedEnv, jsonLines, runCli } from '../helpers/cli.js';
-import { answer, closedPortUrl, envelopeText, startFakeGateway, type FakeGateway } from '../helpers/fake-gateway.js';
+import { answer, closedPortUrl, startFakeGateway, type FakeGateway } from '../helpers/fake-gateway.js';
 import { paymentsReceived, sandboxWithEnv } from '../helpers/gateway-env.js';
 
 /** The contract's exit codes, one test (or a few) each, through the real bin. */
@@ -160,21 +160,21 @@ describe('exit 3: pending, or a payment whose outcome is unknown', () => {
     }
   });
 
-  it('a payment whose answer is lost: state unknown, never failed', async () => {
-    const fake = await startFakeGateway((form, request, response) => {
-      if (form.get('RequestType') === 'Payment') request.socket.destroy();
-      else answer(response, 200, envelopeText(form));
-    });
+  it('a payment whose answer is lost and cannot be settled: state unknown, never failed', async () => {
+    // Every answer is lost: the Payment's and the one Status look-up settling allows.
+    const fake = await startFakeGateway((_form, request) => request.socket.destroy());
     try {
-      const result = await runCli(['--json', 'pay', '--service', '201', '--account', 'a', '--amount', '5', '--txn-id', '123456789'], { env: envAt(fake.baseUrl) });
+      const env = { ...envAt(fake.baseUrl), AGENTPAY_SETTLE_ATTEMPTS: '1', AGENTPAY_SETTLE_DELAY: '10' };
+      const result = await runCli(['--json', 'pay', '--service', '201', '--account', 'a', '--amount', '5', '--txn-id', '123456789'], { env });
       expect(result.code).toBe(3);
       expect(jsonLines(result.stdout)).toEqual([
         expect.objectContaining({ transactionId: '123456789', state: 'unknown', status: null, requestId: null, amount: '5', service: '201' }),
       ]);
-      const [error] = jsonLines(result.stderr);
-      expect(error).toEqual({ error: expect.objectContaining({ exitCode: 3, type: 'PaymentOutcomeUnknownError', hint: expect.stringContaining('agentpay status 123456789') }) });
+      const stderrLines = jsonLines(result.stderr);
+      expect(stderrLines.at(-1)).toEqual({ error: expect.objectContaining({ exitCode: 3, type: 'PaymentOutcomeUnknownError', hint: expect.stringContaining('agentpay status 123456789') }) });
+      expect(stderrLines.slice(0, -1)).toEqual([{ note: expect.stringContaining('was lost') }]);
       expect(result.stdout + result.stderr).not.toMatch(/fail/i);
-      expect(fake.received).toHaveLength(1);
+      expect(fake.received.map((form) => form.get('RequestType'))).toEqual(['Payment', 'Status']);
     } finally {
       await fake.close();
     }
@@ -183,10 +183,11 @@ describe('exit 3: pending, or a payment whose outcome is unknown', () => {
   it('a lost answer in human form says how to look it up', async () => {
     const fake = await startFakeGateway((_form, _request, response) => answer(response, 502, 'Bad Gateway', 'text/plain'));
     try {
-      const result = await runCli(['pay', '--service', '201', '--account', 'a', '--amount', '5', '--txn-id', '987'], { env: envAt(fake.baseUrl) });
+      const env = { ...envAt(fake.baseUrl), AGENTPAY_SETTLE_ATTEMPTS: '1', AGENTPAY_SETTLE_DELAY: '10' };
+      const result = await runCli(['pay', '--service', '201', '--account', 'a', '--amount', '5', '--txn-id', '987'], { env });
       expect(result.code).toBe(3);
       expect(result.stdout).toContain('? Payment outcome is unknown');
-      expect(result.stderr).toContain('it may have been made; look it up with: agentpay status 987');
+      expect(result.stderr).toContain('it may have been made and is kept in the journal; look it up with `agentpay status 987`');
     } finally {
       await fake.close();
     }

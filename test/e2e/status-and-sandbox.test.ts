@@ -38,9 +38,11 @@ describe('status batches', () => {
       ['404404', 'failed'],
     ]);
     expect(lines[1]!.error).toEqual({ exitCode: 2, message: `${file} line 4: "not-an-id" is not a transaction id` });
-    const errors = result.stderr.split('\n').filter((line) => line.startsWith('{'));
+    // Under --json, stderr is JSON lines too: the per-line problem is in the data line's
+    // `error` field, so stderr holds only the summary error.
+    const errors = jsonLines(result.stderr);
     expect(errors).toHaveLength(1);
-    expect(JSON.parse(errors[0]!)).toEqual({ error: expect.objectContaining({ exitCode: 2, message: '4 looked up: 2 success, 1 failed, 0 pending, 1 unknown' }) });
+    expect(errors[0]).toEqual({ error: expect.objectContaining({ exitCode: 2, message: '4 looked up: 2 success, 1 failed, 0 pending, 1 unknown' }) });
   });
 
   it('--from-file - reads stdin after the ids on the command line; one line each, summary on stderr', async () => {
