@@ -16,7 +16,11 @@ export interface CommandContext {
 export interface GatewaySession {
   client: GatewayClient;
   baseUrl: string;
-  close(): Promise<void>;
+  /**
+   * Waits for requests in flight, then lets go. With `abort` (the person pressed Ctrl+C)
+   * requests in flight are dropped at once instead.
+   */
+  close(options?: { abort?: boolean }): Promise<void>;
 }
 
 export function createContext(flags: GlobalFlags, io: ProcessIo): CommandContext {
@@ -85,8 +89,9 @@ async function openGateway(settings: Settings, out: Output, options: { connectio
   return {
     client,
     baseUrl,
-    close: async () => {
-      await dispatcher.close();
+    close: async ({ abort = false } = {}) => {
+      if (abort) await dispatcher.destroy();
+      else await dispatcher.close();
       await stopSandbox?.();
     },
   };
