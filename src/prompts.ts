@@ -33,17 +33,22 @@ export async function runPrompt<T>(kind: string, options: Record<string, unknown
 
 /**
  * Enquirer's AutoComplete highlights matches with `new RegExp(<typed text>)`, so typing
- * `(` or `+` throws inside a key handler. This subclass draws the list the way Select
- * does, without the highlight; filtering stays a plain substring match.
+ * `(` or `+` throws inside a key handler; and it draws no pointer, so without colour the
+ * focused choice cannot be told from the others. This subclass draws the list the way
+ * Select does (pointer, no highlight); filtering stays a plain substring match.
  */
+type SelectMethods = { render(): Promise<void>; pointer(...args: unknown[]): unknown };
 let filterPrompt: EnquirerPromptClass | undefined;
 function filterPromptClass(enquirer: EnquirerModule): EnquirerPromptClass {
   if (filterPrompt) return filterPrompt;
-  const AutoComplete = enquirer.AutoComplete as unknown as new (options: Record<string, unknown>) => EnquirerPrompt & { render(): Promise<void> };
-  const selectRender = (enquirer.Select as unknown as { prototype: { render(): Promise<void> } }).prototype.render;
+  const AutoComplete = enquirer.AutoComplete as unknown as new (options: Record<string, unknown>) => EnquirerPrompt & SelectMethods;
+  const select = (enquirer.Select as unknown as { prototype: SelectMethods }).prototype;
   filterPrompt = class FilterPrompt extends AutoComplete {
     override render(): Promise<void> {
-      return selectRender.call(this);
+      return select.render.call(this);
+    }
+    override pointer(...args: unknown[]): unknown {
+      return select.pointer.apply(this, args);
     }
   };
   return filterPrompt;
