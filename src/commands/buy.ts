@@ -37,7 +37,8 @@ const buyOptionsSchema = z.object({
     .transform((value) => (value === undefined ? undefined : parseCurrency(value))),
   amount: optionalAmount,
 });
-export type BuyOptions = z.infer<typeof buyOptionsSchema>;
+/** The flags; any of them may be missing (then it is asked). */
+export type BuyOptions = Partial<z.infer<typeof buyOptionsSchema>>;
 
 /** A service the person can pick from a list (the sandbox's catalogue). */
 export interface ServiceOffer {
@@ -368,7 +369,7 @@ function refuseWithoutTerminal(out: Output): void {
   if (missing) throw new UsageError(`buy is interactive and needs a person at a terminal (${missing}); nothing was sent`, { hint: scripts });
 }
 
-async function sandboxCatalogue(): Promise<ServiceCatalogue> {
+export async function sandboxCatalogue(): Promise<ServiceCatalogue> {
   const { sandboxServices, sandboxAccounts } = await import('../sandbox/catalogue.js');
   return {
     services: sandboxServices.map((s) => ({
