@@ -363,7 +363,7 @@ function isCi(env: NodeJS.ProcessEnv): boolean {
 
 /** buy only ever asks; without a person at a terminal it refuses before anything is sent. */
 function refuseWithoutTerminal(out: Output): void {
-  const scripts = 'for scripts use `agentpay check --service <id> --account <acct>` then `agentpay pay --service <id> --account <acct> --invoice-id <id>`';
+  const scripts = 'scripts use `agentpay check` to list the vouchers, then `agentpay pay --invoice-id <id>` (or --amount)';
   if (out.json) throw new UsageError('buy is interactive and has no --json output', { hint: scripts });
   const missing = !out.stdin.isTTY ? 'stdin is not a terminal' : !out.stdout.isTTY ? 'stdout is not a terminal' : isCi(out.env) ? 'CI is set' : undefined;
   if (missing) throw new UsageError(`buy is interactive and needs a person at a terminal (${missing}); nothing was sent`, { hint: scripts });
