@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -44,21 +44,23 @@ export interface TerminalOptions {
 
 export class TerminalSession {
   private readonly socket: string;
+  private readonly dir: string;
   private readonly config: string;
+  private socketPath: string | undefined;
   private killed = false;
 
-  private constructor(socket: string, config: string) {
+  private constructor(socket: string, dir: string) {
     this.socket = socket;
-    this.config = config;
+    this.dir = dir;
+    this.config = join(dir, 'tmux.conf');
   }
 
   static async start(options: TerminalOptions): Promise<TerminalSession> {
     const dir = mkdtempSync(join(tmpdir(), 'agentpay-tmux-'));
-    const config = join(dir, 'tmux.conf');
-    // The pane outlives its command so that the final screen can still be read.
-    writeFileSync(config, 'set -g remain-on-exit on\nset -g history-limit 5000\n');
     const socket = `agentpay-test-${process.pid}-${++sessions}-${Math.random().toString(36).slice(2, 8)}`;
-    const session = new TerminalSession(socket, config);
+    const session = new TerminalSession(socket, dir);
+    // The pane outlives its command so that the final screen can still be read.
+    writeFileSync(session.config, 'set -g remain-on-exit on\nset -g history-limit 5000\n');
     const env = { TERM: 'screen-256color', ...options.env };
     const assignments = Object.entries(env).map(([name, value]) => shellQuote(`${name}=${value}`));
     const script = `set -o pipefail; ${options.command}; echo EXIT=$?`;
@@ -70,6 +72,7 @@ export class TerminalSession {
       shellQuote(script),
     ].join(' ');
     await session.tmux('new-session', '-d', '-x', String(options.columns ?? 100), '-y', String(options.rows ?? 40), paneCommand);
+    session.socketPath = (await session.tmux('display-message', '-p', '#{socket_path}')).trim() || undefined;
     return session;
   }
 
@@ -118,5 +121,8 @@ export class TerminalSession {
     if (this.killed) return;
     this.killed = true;
     await this.tmux('kill-server').catch(() => undefined);
+    // tmux leaves its socket file behind; it is ours alone, by its unique name.
+    if (this.socketPath) rmSync(this.socketPath, { force: true });
+    rmSync(this.dir, { recursive: true, force: true });
   }
 }
