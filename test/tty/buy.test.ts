@@ -136,7 +136,8 @@ describe('cancelling in a terminal sends nothing and exits 130', () => {
 
 describe('npm start: the sandbox, nothing configured', () => {
   it('is driven by Enter, ↓ and y alone to a receipt, in colour, the table whole at 80 columns', async () => {
-    const env = isolatedEnv();
+    // No update check: npm would ask its registry, and these tests talk to 127.0.0.1 only.
+    const env = isolatedEnv({ NPM_CONFIG_UPDATE_NOTIFIER: 'false' });
     delete env.NO_COLOR;
     const screen = await terminal({ command: 'npm start --silent', env, columns: 80 });
     await screen.waitFor('? Service');
