@@ -76,6 +76,15 @@ export function buildProgram(io: ProcessIo, options: { jsonErrors?: boolean } = 
     .action(run(async () => (await import('./commands/pay.js')).runPay));
 
   program
+    .command('buy')
+    .description('interactive top-up at a terminal: pick a service, an account and a voucher, confirm, pay')
+    .option('--service <id>', 'service id (asked when not given)')
+    .option('--account <account>', 'customer account (asked when not given)')
+    .option('--currency <code>', 'currency code (asked when not given; default KZT)')
+    .option('--amount <decimal>', 'amount of a static voucher; for a dynamic one, starts the list on the voucher that costs exactly this')
+    .action(run(async () => (await import('./commands/buy.js')).runBuy));
+
+  program
     .command('status')
     .description('look transactions up by TransactionID (Status)')
     .argument('[txn-id...]', 'transaction ids')

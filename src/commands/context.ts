@@ -19,7 +19,11 @@ export interface GatewaySession {
   /** Who the journal files transactions under: the base URL, or "sandbox" (its port changes). */
   gateway: string;
   agentId: string;
-  close(): Promise<void>;
+  /**
+   * Waits for requests in flight, then lets go. With `abort` (the person pressed Ctrl+C)
+   * requests in flight are dropped at once instead.
+   */
+  close(options?: { abort?: boolean }): Promise<void>;
 }
 
 export function createContext(flags: GlobalFlags, io: ProcessIo): CommandContext {
@@ -90,8 +94,9 @@ async function openGateway(settings: Settings, out: Output, options: { connectio
     baseUrl,
     gateway: settings.sandbox ? 'sandbox' : baseUrl,
     agentId,
-    close: async () => {
-      await dispatcher.close();
+    close: async ({ abort = false } = {}) => {
+      if (abort) await dispatcher.destroy();
+      else await dispatcher.close();
       await stopSandbox?.();
     },
   };

@@ -36,7 +36,7 @@ export async function executePayment(
   context: CommandContext,
   session: GatewaySession,
   input: PaymentInput,
-  options: { checkReplay: boolean },
+  options: { checkReplay: boolean; signal?: AbortSignal | undefined },
 ): Promise<PaymentOutcome> {
   const { settings, out } = context;
   const intent: Omit<IntentRecord, 'kind' | 'at'> = {
@@ -62,6 +62,8 @@ export async function executePayment(
   const interrupt = new AbortController();
   const onInterrupt = () => interrupt.abort();
   process.once('SIGINT', onInterrupt);
+  options.signal?.addEventListener('abort', onInterrupt, { once: true });
+  if (options.signal?.aborted) onInterrupt();
   try {
     const settled = await payAndSettle(session.client, input, {
       attempts: settings.settle.attempts.value,
@@ -84,6 +86,7 @@ export async function executePayment(
     throw error;
   } finally {
     process.off('SIGINT', onInterrupt);
+    options.signal?.removeEventListener('abort', onInterrupt);
     journal.close();
   }
 }

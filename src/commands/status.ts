@@ -33,12 +33,17 @@ interface LookUpResult {
 
 const exitOfState: Record<TransactionView['state'], ExitCodeValue> = { success: ExitCode.success, failed: ExitCode.declined, pending: ExitCode.pendingOrUnknown, unknown: ExitCode.pendingOrUnknown };
 
-/** Status for one id; with a wait, polls a pending one with backoff until final or out of time. */
+/**
+ * Status for one id; with a wait, polls a pending one with backoff until final or out of
+ * time. An aborted `signal` (buy: Ctrl+C while following) stops the polling at once and
+ * returns the last answer, still pending.
+ */
 export async function lookUpStatus(
   client: GatewayClient,
   transactionId: string,
   pendingCodes: ReadonlySet<string>,
   waitUntil: number,
+  signal?: AbortSignal,
 ): Promise<LookUpResult> {
   let delayMs = 500;
   for (;;) {
@@ -50,8 +55,13 @@ export async function lookUpStatus(
       return { view: unknownView({ transactionId }, 'Status', error.message), exitCode: error.exitCode, error };
     }
     const remaining = waitUntil - Date.now();
-    if (view.state !== 'pending' || remaining <= 0) return { view, exitCode: exitOfState[view.state] };
-    await sleep(Math.min(delayMs, remaining));
+    if (view.state !== 'pending' || remaining <= 0 || signal?.aborted) return { view, exitCode: exitOfState[view.state] };
+    try {
+      await sleep(Math.min(delayMs, remaining), undefined, signal === undefined ? undefined : { signal });
+    } catch {
+      // Only an abort rejects the sleep.
+      return { view, exitCode: exitOfState[view.state] };
+    }
     delayMs = Math.min(delayMs * 1.6, 5_000);
   }
 }
