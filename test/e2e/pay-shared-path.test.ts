@@ -5,7 +5,7 @@ import { paymentsReceived, sandboxWithEnv } from '../helpers/gateway-env.js';
 
 /**
  * `pay --invoice-id` goes through the functions `buy` shares with it (checkPurchase,
- * voucherOf, paymentInputOf, sendPayment): the split must not change what pay sends.
+ * voucherOf, paymentInputOf, executePayment): the split must not change what pay sends.
  */
 let sandbox: RunningSandbox | undefined;
 afterEach(async () => {
