@@ -1,5 +1,6 @@
 import type { GlobalFlags } from './config.js';
 import { colorLevelFor, createStyle, type Style } from './render/style.js';
+import { redactSecrets } from './secrets.js';
 
 export interface ProcessIo {
   stdin: NodeJS.ReadStream;
@@ -10,7 +11,8 @@ export interface ProcessIo {
 
 /**
  * Where everything a command says goes: data on stdout (JSON lines under --json), every
- * message on stderr, each stream with its own colour decision.
+ * message on stderr, each stream with its own colour decision. Every line is scrubbed of the
+ * process's secrets on its way out (a gateway may echo the password in a Message).
  */
 export class Output {
   readonly json: boolean;
@@ -29,16 +31,16 @@ export class Output {
 
   /** A line of data on stdout. */
   data(text: string): void {
-    this.io.stdout.write(`${text}\n`);
+    this.io.stdout.write(`${redactSecrets(text)}\n`);
   }
 
   /** A message for the person, on stderr. */
   note(text: string): void {
-    this.io.stderr.write(`${text}\n`);
+    this.io.stderr.write(`${redactSecrets(text)}\n`);
   }
 
   warn(text: string): void {
-    this.io.stderr.write(`${this.errorStyle.pending('warning:')} ${text}\n`);
+    this.io.stderr.write(`${this.errorStyle.pending('warning:')} ${redactSecrets(text)}\n`);
   }
 
   get stdin(): NodeJS.ReadStream {
