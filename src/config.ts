@@ -386,7 +386,11 @@ export function describeSettings(settings: Settings): SettingReport[] {
   const { network } = settings;
   return [
     report('profile', '--profile', settings.profileName),
-    { key: 'configFile', value: settings.configFileFound ? settings.configPath : `${settings.configPath} (not found)`, source: 'default' },
+    {
+      key: 'configFile',
+      value: settings.configFileFound ? settings.configPath : `${settings.configPath} (not found)`,
+      ...(settings.env.XDG_CONFIG_HOME ? { source: 'env' as const, origin: 'XDG_CONFIG_HOME' } : { source: 'default' as const }),
+    },
     settings.sandbox ? sandboxed('baseUrl') : report('baseUrl', '--base-url', settings.baseUrl),
     settings.sandbox ? sandboxed('agentId') : report('agentId', '--agent-id', settings.agentId),
     report('passwordFormat', '--password-format', settings.passwordFormat),
