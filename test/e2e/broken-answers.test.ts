@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -168,8 +169,8 @@ describe('agentpay sandbox --garbage (the command)', () => {
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
     const closed = new Promise<number | null>((resolve) => child.once('close', resolve));
     try {
-      const [first] = await createInterface({ input: child.stdout })[Symbol.asyncIterator]().next().then((r) => [r.value as string]);
-      const { baseUrl } = JSON.parse(first!) as { baseUrl: string };
+      const [first] = (await once(createInterface({ input: child.stdout }), 'line')) as [string];
+      const { baseUrl } = JSON.parse(first) as { baseUrl: string };
       const env = { ...home, AGENTPAY_BASE_URL: baseUrl, AGENTPAY_AGENT_ID: sandboxCredentials.agentId, AGENTPAY_PASSWORD: sandboxCredentials.password };
       const result = await runCli(['check', '--service', '101', '--account', 'a'], { env });
       expect(result.code).toBe(5);
