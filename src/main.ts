@@ -1,11 +1,14 @@
 import { CommanderError } from 'commander';
 import { runCli } from './cli.js';
-import { AgentpayError, ExitCode, GatewayProtocolError, type ExitCodeValue } from './errors.js';
+import { AgentpayError, ExitCode, type ExitCodeValue } from './errors.js';
 import { InvalidFieldError } from './protocol/problems.js';
+import { redactSecrets } from './secrets.js';
 
 /**
  * The one error boundary: runs the program, prints a one-line message for any error
- * (the stack only under --verbose), and sets the exit code. Nothing else exits.
+ * (the stack only under --verbose), and sets the exit code. Nothing else exits. Whatever it
+ * prints passes through redactSecrets: no message, hint, answer sample or stack trace can
+ * carry the password.
  */
 function exitCodeOf(error: unknown): ExitCodeValue {
   if (error instanceof AgentpayError) return error.exitCode;
@@ -26,22 +29,23 @@ function report(error: unknown, argv: readonly string[], stderr: NodeJS.WriteStr
     }
     return ExitCode.usage;
   }
+  const write = (text: string) => stderr.write(redactSecrets(text));
   const exitCode = exitCodeOf(error);
   const verbose = argv.includes('-v') || argv.includes('--verbose');
   const known = error instanceof AgentpayError || error instanceof InvalidFieldError;
   const message = error instanceof Error ? error.message : String(error);
   const hint = error instanceof AgentpayError ? error.hint : undefined;
   if (argv.includes('--json')) {
-    stderr.write(`${JSON.stringify({ error: { exitCode, type: error instanceof Error ? error.name : 'Error', message, ...(hint ? { hint } : {}) } })}\n`);
+    write(`${JSON.stringify({ error: { exitCode, type: error instanceof Error ? error.name : 'Error', message, ...(hint ? { hint } : {}) } })}\n`);
   } else {
-    stderr.write(`agentpay: ${known ? '' : 'internal error: '}${message}\n`);
-    if (hint) stderr.write(`  ${hint}\n`);
+    write(`agentpay: ${known ? '' : 'internal error: '}${message}\n`);
+    if (hint) write(`  ${hint}\n`);
   }
   if (verbose) {
-    if (error instanceof GatewayProtocolError && error.bodySample !== undefined) {
-      stderr.write(`  first bytes of the answer: ${JSON.stringify(error.bodySample)}\n`);
+    if (error instanceof AgentpayError && error.bodySample !== undefined) {
+      write(`  first bytes of the answer: ${JSON.stringify(error.bodySample)}\n`);
     }
-    if (error instanceof Error && error.stack) stderr.write(`${error.stack}\n`);
+    if (error instanceof Error && error.stack) write(`${error.stack}\n`);
   }
   return exitCode;
 }

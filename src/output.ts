@@ -1,5 +1,6 @@
 import type { GlobalFlags } from './config.js';
 import { colorLevelFor, createStyle, type Style } from './render/style.js';
+import { redactSecrets } from './secrets.js';
 
 export interface ProcessIo {
   stdin: NodeJS.ReadStream;
@@ -10,7 +11,8 @@ export interface ProcessIo {
 
 /**
  * Where everything a command says goes: data on stdout (JSON lines under --json), every
- * message on stderr, each stream with its own colour decision.
+ * message on stderr, each stream with its own colour decision. Every line is scrubbed of the
+ * process's secrets on its way out (a gateway may echo the password in a Message).
  */
 export class Output {
   readonly json: boolean;
@@ -29,16 +31,17 @@ export class Output {
 
   /** A line of data on stdout. */
   data(text: string): void {
-    this.io.stdout.write(`${text}\n`);
+    this.io.stdout.write(`${redactSecrets(text)}\n`);
   }
 
   /** A message for the person, on stderr; under --json a JSON line too, so stderr parses. */
   note(text: string): void {
-    this.io.stderr.write(this.json ? `${JSON.stringify({ note: text })}\n` : `${text}\n`);
+    this.io.stderr.write(this.json ? `${JSON.stringify({ note: redactSecrets(text) })}\n` : `${redactSecrets(text)}\n`);
   }
 
   warn(text: string): void {
-    this.io.stderr.write(this.json ? `${JSON.stringify({ warning: text })}\n` : `${this.errorStyle.pending('warning:')} ${text}\n`);
+    const clean = redactSecrets(text);
+    this.io.stderr.write(this.json ? `${JSON.stringify({ warning: clean })}\n` : `${this.errorStyle.pending('warning:')} ${clean}\n`);
   }
 
   get stdin(): NodeJS.ReadStream {

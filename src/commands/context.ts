@@ -1,10 +1,13 @@
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { resolveSettings, stateDirectory, type GlobalFlags, type Settings } from '../config.js';
+import { resolveSettings, stateDirectory, type GlobalFlags, type NetworkSettings, type Settings, type SettingSource } from '../config.js';
 import { UsageError } from '../errors.js';
 import type { ExchangeEvent, GatewayClient } from '../gateway/client.js';
+import type { ProxyRoute } from '../gateway/http.js';
 import { Output, type ProcessIo } from '../output.js';
 import { formToObject } from '../protocol/form.js';
 import { md5Hex, passwordOnWire } from '../protocol/password.js';
+import { redactUrlCredentials, registerSecret } from '../secrets.js';
 
 /** What every command gets: validated settings, the output streams, and a way to the gateway. */
 export interface CommandContext {
@@ -19,6 +22,10 @@ export interface GatewaySession {
   /** Who the journal files transactions under: the base URL, or "sandbox" (its port changes). */
   gateway: string;
   agentId: string;
+  /** Where the password came from (never the password itself), for `doctor`. */
+  passwordSource: { source: SettingSource; origin?: string | undefined };
+  /** How requests travel: "direct", or the proxy and where it was set. */
+  route: string;
   /**
    * Waits for requests in flight, then lets go. With `abort` (the person pressed Ctrl+C)
    * requests in flight are dropped at once instead.
@@ -29,6 +36,7 @@ export interface GatewaySession {
 export function createContext(flags: GlobalFlags, io: ProcessIo): CommandContext {
   const settings = resolveSettings(flags, io.env);
   const out = new Output(io, flags);
+  for (const warning of settings.warnings) out.warn(warning);
   return { settings, out, openGateway: (options) => openGateway(settings, out, options ?? {}) };
 }
 
@@ -47,23 +55,64 @@ function traceExchange(out: Output) {
   };
 }
 
+/** The proxy route the settings ask for: --proxy, else HTTP(S)_PROXY and NO_PROXY, else none. */
+export function proxyRouteOf(network: NetworkSettings): { route: ProxyRoute; description: string } {
+  if (network.proxy) {
+    const where = network.proxy.source === 'flag' ? '--proxy' : 'profile proxy';
+    return { route: { kind: 'explicit', url: network.proxy.value }, description: `${redactUrlCredentials(network.proxy.value)} (${where})` };
+  }
+  if (network.httpProxy || network.httpsProxy) {
+    const named = [network.httpsProxy, network.httpProxy, network.noProxy]
+      .filter((value) => value !== undefined)
+      .map((value) => `${value.origin}=${redactUrlCredentials(value.value)}`);
+    return {
+      route: { kind: 'env', httpProxy: network.httpProxy?.value ?? '', httpsProxy: network.httpsProxy?.value ?? '', noProxy: network.noProxy?.value ?? '' },
+      description: named.join(', '),
+    };
+  }
+  return { route: { kind: 'direct' }, description: 'direct' };
+}
+
+/** The PEM text of --ca-file / AGENTPAY_CA_FILE, checked to hold a certificate. */
+function readCaFile(network: NetworkSettings): string | undefined {
+  if (!network.caFile) return undefined;
+  const path = network.caFile.value;
+  const where = network.caFile.origin ?? (network.caFile.source === 'flag' ? '--ca-file' : 'profile caFile');
+  let pem: string;
+  try {
+    pem = readFileSync(path, 'utf8');
+  } catch (error) {
+    throw new UsageError(`cannot read the CA file ${path} (${where}): ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+  }
+  if (!pem.includes('-----BEGIN CERTIFICATE-----')) {
+    throw new UsageError(`the CA file ${path} (${where}) holds no PEM certificate`, { hint: 'give a file with -----BEGIN CERTIFICATE----- blocks' });
+  }
+  return pem;
+}
+
 async function openGateway(settings: Settings, out: Output, options: { connections?: number }): Promise<GatewaySession> {
   const [{ GatewayClient }, { createDispatcher }] = await Promise.all([import('../gateway/client.js'), import('../gateway/http.js')]);
   let baseUrl: string;
   let agentId: string;
   let password: string;
+  let passwordSource: GatewaySession['passwordSource'];
   let stopSandbox: (() => Promise<void>) | undefined;
+  let network: { route: ProxyRoute; description: string } = { route: { kind: 'direct' }, description: 'direct' };
+  let ca: string | undefined;
 
   if (settings.sandbox) {
     const [{ startSandbox }, { sandboxCredentials }] = await Promise.all([
       import('../sandbox/server.js'),
       import('../sandbox/catalogue.js'),
     ]);
-    // State on disk, so `pay` and a later `status` in another process agree.
+    // State on disk, so `pay` and a later `status` in another process agree. The embedded
+    // sandbox is on loopback in this process: no proxy, no TLS.
     const sandbox = await startSandbox({ statePath: join(stateDirectory(settings.env), 'sandbox-state.jsonl') });
     baseUrl = sandbox.baseUrl;
     agentId = sandboxCredentials.agentId;
     password = sandboxCredentials.password;
+    passwordSource = { source: 'sandbox' };
+    registerSecret(password);
     stopSandbox = sandbox.close;
   } else {
     if (!settings.baseUrl) {
@@ -74,12 +123,16 @@ async function openGateway(settings: Settings, out: Output, options: { connectio
     }
     baseUrl = settings.baseUrl.value;
     agentId = settings.agentId.value;
+    network = proxyRouteOf(settings.network);
+    ca = readCaFile(settings.network);
     const { resolvePassword } = await import('../password-source.js');
-    password = (await resolvePassword(settings, { stdin: out.stdin, stderr: out.stderr })).value;
+    const resolved = await resolvePassword(settings, { stdin: out.stdin, stderr: out.stderr });
+    password = resolved.value;
+    passwordSource = { source: resolved.source, origin: resolved.origin };
   }
 
   const timeoutMs = settings.timeoutMs.value;
-  const dispatcher = createDispatcher({ timeoutMs, connections: options.connections });
+  const dispatcher = createDispatcher({ timeoutMs, connections: options.connections, ca, proxy: network.route });
   const client = new GatewayClient({
     baseUrl,
     credentials: { agentId, wirePassword: passwordOnWire(password, settings.passwordFormat.value) },
@@ -87,6 +140,7 @@ async function openGateway(settings: Settings, out: Output, options: { connectio
     timeoutMs,
     dateFormat: settings.dateFormat.value,
     dispatcher,
+    ...(network.route.kind === 'direct' ? {} : { routeDescription: network.description }),
     ...(settings.verbose ? { onExchange: traceExchange(out) } : {}),
   });
   return {
@@ -94,6 +148,8 @@ async function openGateway(settings: Settings, out: Output, options: { connectio
     baseUrl,
     gateway: settings.sandbox ? 'sandbox' : baseUrl,
     agentId,
+    passwordSource,
+    route: network.description,
     close: async ({ abort = false } = {}) => {
       if (abort) await dispatcher.destroy();
       else await dispatcher.close();

@@ -34,7 +34,7 @@ export async function guardReplay(context: CommandContext, intent: Omit<IntentRe
  */
 export async function executePayment(
   context: CommandContext,
-  session: GatewaySession,
+  session: Pick<GatewaySession, 'client' | 'gateway' | 'agentId'>,
   input: PaymentInput,
   options: { checkReplay: boolean; signal?: AbortSignal | undefined },
 ): Promise<PaymentOutcome> {

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { UsageError } from '../errors.js';
+import { garbageKinds } from '../sandbox/garbage.js';
 import type { Output } from '../output.js';
 import type { CommandContext } from './context.js';
 import { parseOptions } from './purchase-options.js';
@@ -27,6 +28,7 @@ const sandboxOptionsSchema = z.object({
     .default('0')
     .refine((v) => /^(0(\.\d+)?|1(\.0+)?)$/.test(v), '--fail-rate takes a number from 0 to 1, such as 0.2')
     .transform(Number),
+  garbage: z.enum(garbageKinds, { error: `--garbage takes one of: ${garbageKinds.join(', ')}` }).optional(),
 });
 
 async function describeSandbox(baseUrl: string) {
@@ -52,6 +54,15 @@ function printBanner(out: Output, info: Awaited<ReturnType<typeof describeSandbo
   out.data(style.dim('  Ctrl+C stops it.'));
 }
 
+function faultLines(options: { latency: number; dropAfterCommit: number; failRate: number; garbage?: string | undefined }): string[] {
+  const lines: string[] = [];
+  if (options.garbage !== undefined) lines.push(`every request is processed, then answered with garbage: ${options.garbage}`);
+  if (options.latency > 0) lines.push(`every answer waits ${options.latency} ms`);
+  if (options.dropAfterCommit > 0) lines.push(`the next ${options.dropAfterCommit} Payment answers are dropped after commit`);
+  if (options.failRate > 0) lines.push(`${options.failRate} of committed Payments are answered with HTTP 500`);
+  return lines;
+}
+
 /** `agentpay sandbox`: the sandbox gateway in the foreground, until SIGINT or SIGTERM. */
 export async function runSandbox(rawOptions: unknown, context: CommandContext): Promise<void> {
   const options = parseOptions(sandboxOptionsSchema, rawOptions);
@@ -64,7 +75,7 @@ export async function runSandbox(rawOptions: unknown, context: CommandContext): 
       port: options.port,
       ...(options.state === undefined ? {} : { statePath: options.state }),
       behaviour: { pendingPolls: options.pending },
-      faults: { latencyMs: options.latency, dropAfterCommit: options.dropAfterCommit, failRate: options.failRate },
+      faults: { latencyMs: options.latency, dropAfterCommit: options.dropAfterCommit, failRate: options.failRate, garbage: options.garbage },
     });
   } catch (error) {
     throw new UsageError(`cannot listen on ${options.host}:${options.port}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`, {
@@ -74,6 +85,7 @@ export async function runSandbox(rawOptions: unknown, context: CommandContext): 
   const info = await describeSandbox(sandbox.baseUrl);
   if (out.json) out.data(JSON.stringify(info));
   else printBanner(out, info);
+  for (const line of faultLines(options)) out.warn(`fault: ${line}`);
   await new Promise<void>((resolve) => {
     const stop = () => resolve();
     process.once('SIGINT', stop);

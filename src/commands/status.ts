@@ -2,6 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { z } from 'zod';
 import { AgentpayError, ExitCode, mostSevere, UsageError, type ExitCodeValue } from '../errors.js';
 import type { GatewayClient } from '../gateway/client.js';
+import { parseTransactionId } from '../protocol/transaction-id.js';
 import { unknownView, viewOfAnswer, type TransactionView } from '../protocol/transaction-view.js';
 import type { CommandContext } from './context.js';
 import { errorOfView } from './payment-flow.js';
@@ -73,7 +74,9 @@ export async function runStatus(rawOptions: unknown, context: CommandContext): P
   if (options.ids.length === 0 && options.fromFile === undefined) {
     throw new UsageError('give at least one transaction id, or --from-file <path|->');
   }
-  const entries = transactionIdsFrom(options.ids, options.fromFile, out.stdin);
+  // Ids on the command line are checked before anything else: a typo sends nothing.
+  const ids = options.ids.map((id) => parseTransactionId(id));
+  const entries = transactionIdsFrom(ids, options.fromFile, out.stdin);
   // One id on the command line gets a receipt and its error as the command's own.
   const single = options.ids.length === 1 && options.fromFile === undefined;
   const session = await context.openGateway({ connections: options.concurrency });

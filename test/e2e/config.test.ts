@@ -31,7 +31,8 @@ function withConfig(env: Record<string, string>, config: unknown): Record<string
 
 function writeFile(env: Record<string, string>, name: string, text: string): string {
   const path = join(env.HOME!, name);
-  writeFileSync(path, text);
+  // Owner-only, as a password file must be (a world-readable one is refused).
+  writeFileSync(path, text, { mode: 0o600 });
   return path;
 }
 

@@ -231,7 +231,7 @@ describe('exit 5: the answer could not be understood', () => {
       expect(result.code).toBe(5);
       expect(result.stdout).toBe('');
       expect(result.stderr).toMatch(/^agentpay: the gateway's answer was not understood: the answer is not JSON/);
-      expect(result.stderr).toContain('run with --verbose to see the answer');
+      expect(result.stderr).toContain('run with --verbose to see the first bytes of the answer');
     } finally {
       await fake.close();
     }

@@ -91,7 +91,7 @@ function journaledPay(client: GatewayClient, baseUrl: string, out: Output): BuyD
   const home = mkdtempSync(join(tmpdir(), 'agentpay-buy-'));
   const settings = resolveSettings({ settleDelay: '20' }, { XDG_STATE_HOME: join(home, 'state'), XDG_CONFIG_HOME: join(home, 'config') });
   const context = { settings, out, openGateway: () => Promise.reject(new Error('not used')) };
-  const session = { client, baseUrl, gateway: baseUrl, agentId: sandboxCredentials.agentId, close: () => Promise.resolve() };
+  const session = { client, gateway: baseUrl, agentId: sandboxCredentials.agentId };
   return (input, signal) => executePayment(context, session, input, { checkReplay: false, signal });
 }
 
