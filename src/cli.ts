@@ -14,6 +14,9 @@ function version(): string {
   return pkg.version;
 }
 
+/** For repeatable options: `--var a=1 --var b=2` gives ['a=1', 'b=2']. */
+const collect = (value: string, previous: string[]) => [...previous, value];
+
 export function buildProgram(io: ProcessIo): Command {
   const program = new Command('agentpay')
     .description('Top up customer accounts and buy vouchers through the agent payment gateway.')
@@ -105,6 +108,7 @@ export function buildProgram(io: ProcessIo): Command {
     .option('--latency <ms>', 'fault: wait this long before each answer')
     .option('--drop-after-commit <n>', 'fault: commit the next n payments, then cut the connection instead of answering')
     .option('--fail-rate <0..1>', 'fault: answer this share of committed payments with HTTP 500')
+    .option('--break <rule>', 'break a spec rule on purpose, to test a conformance suite: idempotency, amount-check or echo (repeatable)', collect, [])
     .action(run(async () => (await import('./commands/sandbox.js')).runSandbox));
 
   return program;
