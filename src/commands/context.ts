@@ -10,7 +10,13 @@ import { md5Hex, passwordOnWire } from '../protocol/password.js';
 export interface CommandContext {
   settings: Settings;
   out: Output;
-  openGateway(options?: { connections?: number }): Promise<GatewaySession>;
+  openGateway(options?: OpenGatewayOptions): Promise<GatewaySession>;
+}
+
+export interface OpenGatewayOptions {
+  connections?: number;
+  /** Sees every exchange (forms masked, bodies redacted), as --verbose does. */
+  onExchange?: (event: ExchangeEvent) => void;
 }
 
 export interface GatewaySession {
@@ -19,6 +25,12 @@ export interface GatewaySession {
   /** Who the journal files transactions under: the base URL, or "sandbox" (its port changes). */
   gateway: string;
   agentId: string;
+  /**
+   * This session with another agent id or password (sent in the configured format), on the
+   * same connections: scenario steps that check the gateway refuses wrong credentials.
+   * Close only the session openGateway returned: the others share its connections.
+   */
+  withCredentials(override: { agentId?: string | undefined; password?: string | undefined }): GatewaySession;
   close(): Promise<void>;
 }
 
@@ -43,7 +55,7 @@ function traceExchange(out: Output) {
   };
 }
 
-async function openGateway(settings: Settings, out: Output, options: { connections?: number }): Promise<GatewaySession> {
+async function openGateway(settings: Settings, out: Output, options: OpenGatewayOptions): Promise<GatewaySession> {
   const [{ GatewayClient }, { createDispatcher }] = await Promise.all([import('../gateway/client.js'), import('../gateway/http.js')]);
   let baseUrl: string;
   let agentId: string;
@@ -76,23 +88,31 @@ async function openGateway(settings: Settings, out: Output, options: { connectio
 
   const timeoutMs = settings.timeoutMs.value;
   const dispatcher = createDispatcher({ timeoutMs, connections: options.connections });
+  const listeners = [settings.verbose ? traceExchange(out) : undefined, options.onExchange].filter((l) => l !== undefined);
+  const wireCredentials = (id: string, secret: string) => ({ agentId: id, wirePassword: passwordOnWire(secret, settings.passwordFormat.value) });
   const client = new GatewayClient({
     baseUrl,
-    credentials: { agentId, wirePassword: passwordOnWire(password, settings.passwordFormat.value) },
+    credentials: wireCredentials(agentId, password),
     secrets: [password, md5Hex(password)],
     timeoutMs,
     dateFormat: settings.dateFormat.value,
     dispatcher,
-    ...(settings.verbose ? { onExchange: traceExchange(out) } : {}),
+    ...(listeners.length > 0 ? { onExchange: (event: ExchangeEvent) => listeners.forEach((listener) => listener(event)) } : {}),
   });
-  return {
-    client,
+  const session = (sessionClient: GatewayClient, sessionAgentId: string): GatewaySession => ({
+    client: sessionClient,
     baseUrl,
     gateway: settings.sandbox ? 'sandbox' : baseUrl,
-    agentId,
+    agentId: sessionAgentId,
+    withCredentials: (override) => {
+      const otherId = override.agentId ?? agentId;
+      const otherPassword = override.password ?? password;
+      return session(client.withCredentials(wireCredentials(otherId, otherPassword), [otherPassword, md5Hex(otherPassword)]), otherId);
+    },
     close: async () => {
       await dispatcher.close();
       await stopSandbox?.();
     },
-  };
+  });
+  return session(client, agentId);
 }

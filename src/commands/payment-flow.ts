@@ -14,6 +14,8 @@ export interface PurchaseRequest {
   account: string;
   currency: string;
   invoiceId?: string | undefined;
+  /** The voucher by its position in the list (`Invoice-<n>`, spec 2.4) instead of its InvoiceId. */
+  invoicePosition?: number | undefined;
   amount?: string | undefined;
 }
 
@@ -22,7 +24,7 @@ export interface PurchaseRequest {
  * from a fresh AccountCheck; a typed --amount must be the same string (2497 is not 2497.00).
  */
 export async function resolvePurchase(client: GatewayClient, request: PurchaseRequest): Promise<{ amount: string; voucher: Voucher | undefined }> {
-  if (request.invoiceId === undefined) {
+  if (request.invoiceId === undefined && request.invoicePosition === undefined) {
     if (request.amount === undefined) {
       throw new UsageError('give --invoice-id <id> for a dynamic voucher, or --amount <decimal> for a static one');
     }
@@ -40,10 +42,11 @@ export async function resolvePurchase(client: GatewayClient, request: PurchaseRe
       answer.status,
     );
   }
-  const voucher = vouchers.find((v) => v.invoiceId === request.invoiceId);
+  const voucher = vouchers.find((v) => (request.invoiceId === undefined ? v.position === request.invoicePosition : v.invoiceId === request.invoiceId));
   if (!voucher) {
     const known = vouchers.map((v) => v.invoiceId).join(', ');
-    throw new UsageError(`invoice ${request.invoiceId} is not in the voucher list of service ${request.service}; no payment was sent`, {
+    const wanted = request.invoiceId === undefined ? `#${request.invoicePosition}` : request.invoiceId;
+    throw new UsageError(`invoice ${wanted} is not in the voucher list of service ${request.service}; no payment was sent`, {
       hint: known ? `InvoiceIds there: ${known}` : 'the service has no voucher list: pay it with --amount',
     });
   }

@@ -9,7 +9,7 @@ import { forEachOrdered } from './ordered-pool.js';
 import { parseOptions } from './purchase-options.js';
 import { transactionIdsFrom, type IdEntry } from './transaction-ids.js';
 
-const statusOptionsSchema = z.object({
+export const statusOptionsSchema = z.object({
   ids: z.array(z.string()).default([]),
   fromFile: z.string().optional(),
   wait: z
@@ -33,12 +33,16 @@ interface LookUpResult {
 
 const exitOfState: Record<TransactionView['state'], ExitCodeValue> = { success: ExitCode.success, failed: ExitCode.declined, pending: ExitCode.pendingOrUnknown, unknown: ExitCode.pendingOrUnknown };
 
-/** Status for one id; with a wait, polls a pending one with backoff until final or out of time. */
+/**
+ * Status for one id; with a wait, polls a pending one with backoff until final, out of
+ * time, or `signal` aborts (Ctrl+C in a scenario): then the last answer stands.
+ */
 export async function lookUpStatus(
   client: GatewayClient,
   transactionId: string,
   pendingCodes: ReadonlySet<string>,
   waitUntil: number,
+  signal?: AbortSignal,
 ): Promise<LookUpResult> {
   let delayMs = 500;
   for (;;) {
@@ -50,8 +54,8 @@ export async function lookUpStatus(
       return { view: unknownView({ transactionId }, 'Status', error.message), exitCode: error.exitCode, error };
     }
     const remaining = waitUntil - Date.now();
-    if (view.state !== 'pending' || remaining <= 0) return { view, exitCode: exitOfState[view.state] };
-    await sleep(Math.min(delayMs, remaining));
+    if (view.state !== 'pending' || remaining <= 0 || signal?.aborted) return { view, exitCode: exitOfState[view.state] };
+    await sleep(Math.min(delayMs, remaining), undefined, signal ? { signal } : {}).catch(() => undefined);
     delayMs = Math.min(delayMs * 1.6, 5_000);
   }
 }
