@@ -44,13 +44,13 @@ export function buildProgram(io: ProcessIo): Command {
       writeErr: (text) => io.stderr.write(text),
     });
 
-  const run = (load: () => Promise<CommandRunner>) =>
+  const run = (load: () => Promise<CommandRunner>, positionalName = 'ids') =>
     async (...args: unknown[]) => {
       const command = args.at(-1) as Command;
       const { createContext } = await import('./commands/context.js');
       const context = createContext(command.optsWithGlobals<GlobalFlags>(), io);
       const positional = command.processedArgs[0] as string[] | undefined;
-      await (await load())({ ...command.opts(), ...(positional === undefined ? {} : { ids: positional }) }, context);
+      await (await load())({ ...command.opts(), ...(positional === undefined ? {} : { [positionalName]: positional }) }, context);
     };
 
   program
@@ -97,6 +97,15 @@ export function buildProgram(io: ProcessIo): Command {
     .option('--since <date>', 'only payments journaled since a date, time or age (30m, 12h, 7d)')
     .option('--state <state>', 'only payments in this state: success, failed, pending, unknown')
     .action(run(async () => (await import('./commands/history.js')).runHistory));
+
+  program
+    .command('scenario')
+    .description('run scenario files: steps against the gateway with assertions (a conformance suite is in examples/)')
+    .argument('<file...>', 'scenario files, YAML or JSON')
+    .option('--var <name=value>', 'fill ${var.name} in the files (repeatable; or env AGENTPAY_VAR_<NAME>)', collect, [])
+    .option('--report <junit:path>', 'also write a JUnit XML report to path; - prints it on stdout and moves the live lines to stderr (repeatable)', collect, [])
+    .option('--bail', 'stop at the first case that does not pass')
+    .action(run(async () => (await import('./commands/scenario.js')).runScenario, 'files'));
 
   program
     .command('sandbox')
