@@ -19,7 +19,7 @@ const matcherObjectSchema = z
     equals: z.unknown().optional(),
     'not-equals': z.unknown().optional(),
     matches: z.string().optional(),
-    contains: z.union([z.string(), z.boolean(), z.null()]).optional(),
+    contains: z.unknown().optional(),
     exists: z.boolean().optional(),
     type: z.enum(valueTypes, { error: `type is one of ${valueTypes.join(', ')}` }).optional(),
     'one-of': z.array(z.unknown()).min(1).optional(),

@@ -122,9 +122,11 @@ const caseSchema = z.strictObject({
 function parseWith<T extends z.ZodType>(schema: T, value: unknown, where: string): z.infer<T> {
   const parsed = schema.safeParse(value);
   if (parsed.success) return parsed.data;
-  const issue = parsed.error.issues[0];
+  // A misspelt key explains a missing one, so it is told first.
+  const issue = parsed.error.issues.find((i) => i.code === 'unrecognized_keys') ?? parsed.error.issues[0];
   const at = issue && issue.path.length > 0 ? ` ${issue.path.map(String).join('.')}:` : '';
-  throw new ScenarioFileError(`${where}:${at} ${issue?.message ?? 'invalid'}`);
+  const message = issue?.code === 'invalid_type' && issue.message.endsWith('received undefined') ? 'is required' : (issue?.message ?? 'invalid');
+  throw new ScenarioFileError(`${where}:${at} ${message}`);
 }
 
 /** YAML, with numbers kept as the text they were written with. */
