@@ -89,7 +89,7 @@ export async function runScenario(rawOptions: unknown, context: CommandContext):
         },
         caseFinished: (suite, outcome) => {
           if (out.json) live(json.caseJson(suite, outcome));
-          else if (outcome.outcome === 'skipped') live(human.skippedCaseLine(outcome, style));
+          else if (outcome.outcome === 'skipped') live(human.skippedCaseLine(outcome, interrupt.signal.aborted ? 'Ctrl+C' : '--bail', style));
         },
       },
     });

@@ -29,8 +29,8 @@ export function stepLines(step: StepOutcome, style: Style): string {
   return lines.join('\n');
 }
 
-export function skippedCaseLine(outcome: CaseOutcome, style: Style): string {
-  return `  ${marks(style).skipped} ${outcome.name}  ${style.dim('skipped (--bail)')}`;
+export function skippedCaseLine(outcome: CaseOutcome, why: string, style: Style): string {
+  return `  ${marks(style).skipped} ${outcome.name}  ${style.dim(`skipped (${why})`)}`;
 }
 
 export function summaryLines(result: RunResult, ms: number, style: Style): string {

@@ -26,13 +26,13 @@ function attributes(values: Record<string, string | number>): string {
     .join('');
 }
 
-function testcase(suiteName: string, outcome: CaseOutcome): string {
+function testcase(suiteName: string, outcome: CaseOutcome, skipReason: string): string {
   const open = `    <testcase${attributes({ name: outcome.name, classname: suiteName, time: seconds(outcome.ms) })}`;
   const steps = outcome.steps.map((step) => `${step.outcome.padEnd(7)} ${step.number} ${step.name} (${step.ms} ms)`).join('\n');
   const failures = outcome.steps.flatMap((step) => step.failures.map((f) => f.message));
   const errors = outcome.steps.flatMap((step) => (step.error ? [step.error] : []));
   const body: string[] = [];
-  if (outcome.outcome === 'skipped') body.push('      <skipped message="not run: --bail stopped the run at an earlier case"/>');
+  if (outcome.outcome === 'skipped') body.push(`      <skipped${attributes({ message: skipReason })}/>`);
   if (errors.length > 0) {
     const [first] = errors;
     body.push(`      <error${attributes({ message: first!.message, type: first!.type })}>${xmlEscape(errors.map((e) => e.message).join('\n'))}</error>`);
@@ -51,7 +51,8 @@ export function junitXml(result: RunResult, name = 'agentpay scenario'): string 
   const suites = result.suites.map((suite) => {
     const counts = countCases(suite.cases);
     const head = `  <testsuite${attributes({ name: suite.name, file: suite.file, tests: counts.cases, failures: counts.failed, errors: counts.errors, skipped: counts.skipped, time: seconds(suite.ms) })}>`;
-    return [head, ...suite.cases.map((c) => testcase(suite.name, c)), '  </testsuite>'].join('\n');
+    const skipReason = result.interrupted ? 'not run: the run was interrupted (Ctrl+C)' : 'not run: --bail stopped the run at an earlier case';
+    return [head, ...suite.cases.map((c) => testcase(suite.name, c, skipReason)), '  </testsuite>'].join('\n');
   });
   return [
     '<?xml version="1.0" encoding="UTF-8"?>',
