@@ -108,6 +108,14 @@ cases:
     expect(fails(source)).toContain(message);
   });
 
+  it('accepts the example in the README', () => {
+    const readme = readFileSync('README.md', 'utf8');
+    const example = /### `agentpay scenario[^]*?```yaml\n([^]*?)```/.exec(readme)?.[1];
+    expect(example).toBeDefined();
+    const suite = parseScenario(example!, 'README.md');
+    expect(suite.cases[0]!.steps.map((step) => step.kind)).toEqual(['check', 'pay', 'repeat-pay', 'wait']);
+  });
+
   it('accepts the shipped examples', () => {
     for (const file of ['examples/conformance.yaml', 'examples/smoke.yaml']) {
       const suite = parseScenario(readFileSync(file, 'utf8'), file);
