@@ -129,11 +129,20 @@ export function describeStep(kind: StepKind, options: StepOptions): string {
   }
 }
 
+interface Replay {
+  /** The step's id, or its kind: what messages call it. */
+  name: string;
+  transactionId: unknown;
+  replay: unknown;
+  credentials: StepRun['credentials'];
+}
+
 interface CaseScope {
   vars: Record<string, string>;
   records: Map<string, Record<string, unknown>>;
-  replays: Map<string, { replay: unknown; credentials: StepRun['credentials'] }>;
-  lastPayment: string | undefined;
+  replays: Map<string, Replay>;
+  /** The case's last payment: what status, wait and repeat-pay use when not told otherwise. */
+  lastPayment: Replay | undefined;
 }
 
 function scopeOf(scope: CaseScope, extra: [string, unknown][] = []): Map<string, unknown> {
@@ -157,13 +166,14 @@ async function runStep(step: StepDefinition, where: string, scope: CaseScope, ex
   let name = step.name ?? step.kind;
   try {
     const options = { ...(interpolate(step.options, scopeOf(scope)) as StepOptions) };
-    const target = step.kind === 'repeat-pay' ? ((options.of as string | undefined) ?? scope.lastPayment) : undefined;
     if ((step.kind === 'status' || step.kind === 'wait') && options['txn-id'] === undefined) {
-      options['txn-id'] = String(scope.records.get(scope.lastPayment ?? '')?.transactionId ?? '');
+      options['txn-id'] = String(scope.lastPayment?.transactionId ?? '');
     }
-    if (step.kind === 'repeat-pay') options.of = target;
-    const repeated = target === undefined ? undefined : scope.replays.get(target);
-    if (step.kind === 'repeat-pay' && repeated === undefined) return failWith(`there is no payment ${JSON.stringify(target)} to repeat (was it a dry run?)`, `repeat-pay of ${target}`);
+    const repeated = step.kind !== 'repeat-pay' ? undefined : typeof options.of === 'string' ? scope.replays.get(options.of) : scope.lastPayment;
+    if (step.kind === 'repeat-pay') {
+      options.of = typeof options.of === 'string' ? options.of : scope.lastPayment?.name;
+      if (repeated === undefined) return failWith(`there is no payment ${JSON.stringify(options.of)} to repeat (a dry run, or a payment that could not be made, leaves none)`, `repeat-pay of ${options.of}`);
+    }
     const written = step.credentials === undefined ? undefined : (interpolate(step.credentials, scopeOf(scope)) as NonNullable<StepDefinition['credentials']>);
     // A repeat is the same Payment: with the credentials of the step it repeats, unless it says otherwise.
     const credentials = written === undefined ? repeated?.credentials : { agentId: written['agent-id'], password: written.password };
@@ -197,11 +207,15 @@ async function runStep(step: StepDefinition, where: string, scope: CaseScope, ex
     exitCodes.push(ExitCode.declined);
   }
 
+  const replay: Replay | undefined =
+    result.replay === undefined ? undefined : { name: step.id ?? step.kind, transactionId: record.transactionId, replay: result.replay, credentials: run.credentials };
   for (const key of [step.kind, ...(step.id === undefined ? [] : [step.id])]) {
     scope.records.set(key, record);
-    if (result.replay !== undefined) scope.replays.set(key, { replay: result.replay, credentials: run.credentials });
+    // A dry run, or a payment that could not be made, leaves nothing to repeat under its name.
+    if (replay === undefined) scope.replays.delete(key);
+    else scope.replays.set(key, replay);
   }
-  if (result.replay !== undefined) scope.lastPayment = step.id ?? step.kind;
+  if (replay !== undefined) scope.lastPayment = replay;
   return { ...base, name, outcome, ms: elapsed(started), record, checks: results.length, failures, error, exitCode: mostSevere(exitCodes) };
 }
 

@@ -18,6 +18,7 @@ function fakeGateway() {
     if (run.options.service === 'down') {
       return { record: { error: { exitCode: 4, type: 'GatewayUnreachableError', message: 'connection refused' } }, error: { exitCode: 4, type: 'GatewayUnreachableError', message: 'connection refused' } };
     }
+    if (run.kind === 'pay' && run.options['dry-run'] === true) return { record: { dryRun: true } };
     if (run.kind === 'pay' || run.kind === 'repeat-pay') {
       const options = (run.kind === 'pay' ? run.options : run.replay) as Record<string, string>;
       const id = options['txn-id'] ?? String(1000 + next++);
@@ -86,6 +87,30 @@ describe('the scenario runner', () => {
     const result = await runSuites([passing], fakeGateway().execute, { bail: false });
     expect(result.exitCode).toBe(0);
     expect(result.suites[0]!.cases[0]!.steps[0]!.checks).toBe(2);
+  });
+
+  it('a dry run leaves nothing to repeat: status and repeat-pay keep to the last real payment', async () => {
+    const gateway = fakeGateway();
+    const dry = suiteOf(`
+cases:
+  - name: a
+    steps:
+      - pay: { service: x, account: a, amount: "1.00" }
+      - pay: { service: x, account: a, amount: "2.00", dry-run: true }
+        id: rehearsal
+      - status:
+      - repeat-pay:
+      - repeat-pay: pay
+`);
+    const result = await runSuites([dry], gateway.execute, { bail: false });
+    expect(gateway.runs.slice(2).map((r) => [r.kind, r.options['txn-id'] ?? r.options.of])).toEqual([
+      ['status', '1000'],
+      ['repeat-pay', 'pay'],
+    ]);
+    expect(gateway.runs[3]!.replay).toMatchObject({ amount: '1.00' });
+    expect(result.suites[0]!.cases[0]!.steps[4]!.failures[0]!.message).toBe(
+      'case "a", step 5 (repeat-pay): there is no payment "pay" to repeat (a dry run, or a payment that could not be made, leaves none)',
+    );
   });
 
   it('fails a step whose placeholder has nothing to fill it, without running it', async () => {
