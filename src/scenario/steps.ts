@@ -13,7 +13,6 @@ import { parseLosslessJson } from '../protocol/lossless.js';
 import { parseAmount } from '../protocol/money.js';
 import { InvalidFieldError } from '../protocol/problems.js';
 import { generateTransactionId } from '../protocol/transaction-id.js';
-import type { TransactionView } from '../protocol/transaction-view.js';
 import type { StepError, StepExecutor, StepResult, StepRun } from './runner.js';
 
 /**
@@ -144,7 +143,7 @@ export function gatewayStepExecutor({ context, session, recorder, signal }: Gate
     const transactionId = options.txnId === 'fresh' ? generateTransactionId() : (payOptionsSchema.shape.txnId.parse(options.txnId) as string);
     const result = await lookUpStatus(active.client, transactionId, pendingCodes, Date.now() + options.wait * 1000, signal);
     if (result.error) throw result.error;
-    return { record: { ...(result.view satisfies TransactionView) } };
+    return { record: { ...result.view } };
   };
 
   return async (step) => {
