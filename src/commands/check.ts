@@ -3,28 +3,16 @@ import { GatewayRefusedError } from '../errors.js';
 import type { AccountCheckResult, PurchaseInput } from '../gateway/client.js';
 import { stringifyLosslessJson } from '../protocol/lossless.js';
 import { successStatus } from '../protocol/envelope.js';
-import { stateOfStatus } from '../protocol/transaction-view.js';
+import { viewOfAnswer } from '../protocol/transaction-view.js';
 import type { CommandContext } from './context.js';
 import { optionalAmount, parseOptions, purchaseOptionsSchema } from './purchase-options.js';
 
 export const checkOptionsSchema = purchaseOptionsSchema.extend({ amount: optionalAmount });
 
-/** The `check --json` line without its `envelope`: the answer, what was sent where it is silent, the vouchers. */
+/** The `check --json` line without its `envelope`: the transaction shape (no serviceCurrency, spec 2.3) and the vouchers. */
 export function accountCheckLine({ answer, vouchers, transactionId }: AccountCheckResult, purchase: PurchaseInput, pendingCodes: ReadonlySet<string>) {
-  return {
-    transactionId: answer.transactionId ?? transactionId,
-    requestId: answer.requestId ?? null,
-    type: answer.type ?? null,
-    status: answer.status,
-    state: stateOfStatus(answer.status, pendingCodes),
-    message: answer.message,
-    service: answer.service ?? purchase.service,
-    account: answer.account ?? purchase.account,
-    amount: answer.amount ?? purchase.amount,
-    currency: answer.currency ?? purchase.currency,
-    exchangeRate: answer.exchangeRate ?? null,
-    vouchers,
-  };
+  const { serviceCurrency: _notInAccountCheck, ...view } = viewOfAnswer(answer, { transactionId, ...purchase }, pendingCodes);
+  return { ...view, vouchers };
 }
 
 /** `agentpay check`: AccountCheck, and the voucher list (spec 4.1). */
