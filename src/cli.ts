@@ -45,6 +45,9 @@ function version(): string {
   return pkg.version;
 }
 
+/** For repeatable options: `--var a=1 --var b=2` gives ['a=1', 'b=2']. */
+const collect = (value: string, previous: string[]) => [...previous, value];
+
 export function buildProgram(io: ProcessIo, options: { jsonErrors?: boolean } = {}): Command {
   const program = new Command('agentpay')
     .description('Top up customer accounts and buy vouchers through the agent payment gateway.')
@@ -83,13 +86,13 @@ export function buildProgram(io: ProcessIo, options: { jsonErrors?: boolean } = 
     })
     .hook('preAction', checkRequiredOptions);
 
-  const run = (load: () => Promise<CommandRunner>) =>
+  const run = (load: () => Promise<CommandRunner>, positionalName = 'ids') =>
     async (...args: unknown[]) => {
       const command = args.at(-1) as Command;
       const { createContext } = await import('./commands/context.js');
       const context = createContext(command.optsWithGlobals<GlobalFlags>(), io);
       const positional = command.processedArgs[0] as string[] | undefined;
-      await (await load())({ ...command.opts(), ...(positional === undefined ? {} : { ids: positional }) }, context);
+      await (await load())({ ...command.opts(), ...(positional === undefined ? {} : { [positionalName]: positional }) }, context);
     };
 
   const check = program
@@ -157,6 +160,15 @@ export function buildProgram(io: ProcessIo, options: { jsonErrors?: boolean } = 
     .action(run(async () => (await import('./commands/doctor.js')).runDoctor));
 
   program
+    .command('scenario')
+    .description('run scenario files: steps against the gateway with assertions (a conformance suite is in examples/)')
+    .argument('<file...>', 'scenario files, YAML or JSON')
+    .option('--var <name=value>', 'fill ${var.name} in the files (repeatable; or env AGENTPAY_VAR_<NAME>)', collect, [])
+    .option('--report <junit:path>', 'also write a JUnit XML report to path; - prints it on stdout and moves the live lines to stderr (repeatable)', collect, [])
+    .option('--bail', 'stop at the first case that does not pass')
+    .action(run(async () => (await import('./commands/scenario.js')).runScenario, 'files'));
+
+  program
     .command('sandbox')
     .description('run the sandbox gateway in the foreground')
     .option('--host <host>', 'address to listen on (default 127.0.0.1)')
@@ -169,6 +181,7 @@ export function buildProgram(io: ProcessIo, options: { jsonErrors?: boolean } = 
     .addOption(
       new Option('--garbage <kind>', 'fault: answer every request (after processing it) with a broken answer').choices(['html500', 'badjson', 'shape', 'huge', 'slow']),
     )
+    .option('--break <rule>', 'break a spec rule on purpose, to test a conformance suite: idempotency, amount-check or echo (repeatable)', collect, [])
     .action(run(async () => (await import('./commands/sandbox.js')).runSandbox));
 
   if (!options.jsonErrors) for (const command of program.commands) showUsageAfterErrors(command);

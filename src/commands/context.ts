@@ -13,7 +13,13 @@ import { redactUrlCredentials, registerSecret } from '../secrets.js';
 export interface CommandContext {
   settings: Settings;
   out: Output;
-  openGateway(options?: { connections?: number }): Promise<GatewaySession>;
+  openGateway(options?: OpenGatewayOptions): Promise<GatewaySession>;
+}
+
+export interface OpenGatewayOptions {
+  connections?: number;
+  /** Sees every exchange (forms masked, bodies redacted), as --verbose does. */
+  onExchange?: (event: ExchangeEvent) => void;
 }
 
 export interface GatewaySession {
@@ -26,6 +32,12 @@ export interface GatewaySession {
   passwordSource: { source: SettingSource; origin?: string | undefined };
   /** How requests travel: "direct", or the proxy and where it was set. */
   route: string;
+  /**
+   * This session with another agent id or password (sent in the configured format), on the
+   * same connections: scenario steps that check the gateway refuses wrong credentials.
+   * Close only the session openGateway returned: the others share its connections.
+   */
+  withCredentials(override: { agentId?: string | undefined; password?: string | undefined }): GatewaySession;
   /**
    * Waits for requests in flight, then lets go. With `abort` (the person pressed Ctrl+C)
    * requests in flight are dropped at once instead.
@@ -90,7 +102,7 @@ function readCaFile(network: NetworkSettings): string | undefined {
   return pem;
 }
 
-async function openGateway(settings: Settings, out: Output, options: { connections?: number }): Promise<GatewaySession> {
+async function openGateway(settings: Settings, out: Output, options: OpenGatewayOptions): Promise<GatewaySession> {
   const [{ GatewayClient }, { createDispatcher }] = await Promise.all([import('../gateway/client.js'), import('../gateway/http.js')]);
   let baseUrl: string;
   let agentId: string;
@@ -133,27 +145,36 @@ async function openGateway(settings: Settings, out: Output, options: { connectio
 
   const timeoutMs = settings.timeoutMs.value;
   const dispatcher = createDispatcher({ timeoutMs, connections: options.connections, ca, proxy: network.route });
+  const listeners = [settings.verbose ? traceExchange(out) : undefined, options.onExchange].filter((l) => l !== undefined);
+  const wireCredentials = (id: string, secret: string) => ({ agentId: id, wirePassword: passwordOnWire(secret, settings.passwordFormat.value) });
   const client = new GatewayClient({
     baseUrl,
-    credentials: { agentId, wirePassword: passwordOnWire(password, settings.passwordFormat.value) },
+    credentials: wireCredentials(agentId, password),
     secrets: [password, md5Hex(password)],
     timeoutMs,
     dateFormat: settings.dateFormat.value,
     dispatcher,
     ...(network.route.kind === 'direct' ? {} : { routeDescription: network.description }),
-    ...(settings.verbose ? { onExchange: traceExchange(out) } : {}),
+    ...(listeners.length > 0 ? { onExchange: (event: ExchangeEvent) => listeners.forEach((listener) => listener(event)) } : {}),
   });
-  return {
-    client,
+  const session = (sessionClient: GatewayClient, sessionAgentId: string): GatewaySession => ({
+    client: sessionClient,
     baseUrl,
     gateway: settings.sandbox ? 'sandbox' : baseUrl,
-    agentId,
+    agentId: sessionAgentId,
     passwordSource,
     route: network.description,
+    withCredentials: (override) => {
+      const otherId = override.agentId ?? agentId;
+      const otherPassword = override.password ?? password;
+      registerSecret(otherPassword);
+      return session(client.withCredentials(wireCredentials(otherId, otherPassword), [otherPassword, md5Hex(otherPassword)]), otherId);
+    },
     close: async ({ abort = false } = {}) => {
       if (abort) await dispatcher.destroy();
       else await dispatcher.close();
       await stopSandbox?.();
     },
-  };
+  });
+  return session(client, agentId);
 }

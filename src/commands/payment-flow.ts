@@ -14,6 +14,8 @@ export interface PurchaseRequest {
   account: string;
   currency: string;
   invoiceId?: string | undefined;
+  /** The voucher by its position in the list (`Invoice-<n>`, spec 2.4) instead of its InvoiceId. */
+  invoicePosition?: number | undefined;
   amount?: string | undefined;
 }
 
@@ -38,14 +40,15 @@ export async function checkPurchase(client: GatewayClient, request: PurchaseRequ
 }
 
 /**
- * spec 4.2: the voucher `request.invoiceId` names in the list, paid with its OrderAmount
+ * spec 4.2: the voucher `request.invoiceId` (or `invoicePosition`) names in the list, paid with its OrderAmount
  * byte for byte; a typed amount must be the same string (2497 is not 2497.00).
  */
-export function voucherOf(vouchers: readonly Voucher[], request: PurchaseRequest & { invoiceId: string }): { amount: string; voucher: Voucher } {
-  const voucher = vouchers.find((v) => v.invoiceId === request.invoiceId);
+export function voucherOf(vouchers: readonly Voucher[], request: PurchaseRequest): { amount: string; voucher: Voucher } {
+  const voucher = vouchers.find((v) => (request.invoiceId === undefined ? v.position === request.invoicePosition : v.invoiceId === request.invoiceId));
   if (!voucher) {
     const known = vouchers.map((v) => v.invoiceId).join(', ');
-    throw new UsageError(`invoice ${request.invoiceId} is not in the voucher list of service ${request.service}; no payment was sent`, {
+    const wanted = request.invoiceId === undefined ? `#${request.invoicePosition}` : request.invoiceId;
+    throw new UsageError(`invoice ${wanted} is not in the voucher list of service ${request.service}; no payment was sent`, {
       hint: known ? `InvoiceIds there: ${known}` : 'the service has no voucher list: pay it with --amount',
     });
   }
@@ -63,25 +66,25 @@ export function voucherOf(vouchers: readonly Voucher[], request: PurchaseRequest
  * one's as given (spec 4.3). `buy` has already made the check and calls voucherOf itself.
  */
 export async function resolvePurchase(client: GatewayClient, request: PurchaseRequest): Promise<{ amount: string; voucher: Voucher | undefined }> {
-  const { invoiceId } = request;
-  if (invoiceId === undefined) {
+  if (request.invoiceId === undefined && request.invoicePosition === undefined) {
     if (request.amount === undefined) {
       throw new UsageError('give --invoice-id <id> for a dynamic voucher, or --amount <decimal> for a static one');
     }
     return { amount: request.amount, voucher: undefined };
   }
   const { vouchers } = await checkPurchase(client, request);
-  return voucherOf(vouchers, { ...request, invoiceId });
+  return voucherOf(vouchers, request);
 }
 
-export function paymentInputOf(request: PurchaseRequest, amount: string, transactionId: string): PaymentInput {
+/** The Payment for a resolved purchase. A voucher picked by position pays with its own InvoiceId. */
+export function paymentInputOf(request: PurchaseRequest, amount: string, transactionId: string, voucher?: Voucher): PaymentInput {
   return {
     service: request.service,
     account: request.account,
     amount,
     currency: request.currency,
     transactionId,
-    invoiceId: request.invoiceId,
+    invoiceId: voucher?.invoiceId ?? request.invoiceId,
   };
 }
 

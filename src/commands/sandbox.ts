@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { UsageError } from '../errors.js';
 import { garbageKinds } from '../sandbox/garbage.js';
 import type { Output } from '../output.js';
+import { sandboxBreaks } from '../sandbox/gateway-logic.js';
 import type { CommandContext } from './context.js';
 import { parseOptions } from './purchase-options.js';
 
@@ -29,9 +30,12 @@ const sandboxOptionsSchema = z.object({
     .refine((v) => /^(0(\.\d+)?|1(\.0+)?)$/.test(v), '--fail-rate takes a number from 0 to 1, such as 0.2')
     .transform(Number),
   garbage: z.enum(garbageKinds, { error: `--garbage takes one of: ${garbageKinds.join(', ')}` }).optional(),
+  break: z
+    .array(z.enum(sandboxBreaks, { error: (issue) => `--break ${JSON.stringify(issue.input)} is not a rule the sandbox can break: give ${sandboxBreaks.join(', ')}` }))
+    .default([]),
 });
 
-async function describeSandbox(baseUrl: string) {
+async function describeSandbox(baseUrl: string, breaks: readonly string[]) {
   const { sandboxAccounts, sandboxCredentials, sandboxServices } = await import('../sandbox/catalogue.js');
   return {
     baseUrl,
@@ -39,12 +43,14 @@ async function describeSandbox(baseUrl: string) {
     password: sandboxCredentials.password,
     services: sandboxServices.map(({ id, kind, name, currency }) => ({ id, kind, name, currency })),
     accounts: sandboxAccounts.map(({ account, accepted, note }) => ({ account, accepted, note })),
+    breaks,
   };
 }
 
 function printBanner(out: Output, info: Awaited<ReturnType<typeof describeSandbox>>): void {
   const style = out.style;
   out.data(`${style.success('●')} sandbox gateway listening on ${style.strong(info.baseUrl)}`);
+  if (info.breaks.length > 0) out.data(style.failure(`  breaking on purpose: ${info.breaks.join(', ')} (see README "The sandbox gateway")`));
   out.data(`  agent id ${info.agentId}, password ${info.password} (plain or MD5)`);
   out.data('  services:');
   for (const service of info.services) out.data(`    ${service.id}  ${service.kind.padEnd(7)}  ${service.currency}  ${service.name}`);
@@ -74,7 +80,7 @@ export async function runSandbox(rawOptions: unknown, context: CommandContext): 
       host: options.host,
       port: options.port,
       ...(options.state === undefined ? {} : { statePath: options.state }),
-      behaviour: { pendingPolls: options.pending },
+      behaviour: { pendingPolls: options.pending, breaks: options.break },
       faults: { latencyMs: options.latency, dropAfterCommit: options.dropAfterCommit, failRate: options.failRate, garbage: options.garbage },
     });
   } catch (error) {
@@ -82,7 +88,7 @@ export async function runSandbox(rawOptions: unknown, context: CommandContext): 
       hint: 'choose another --port (0 picks a free one)',
     });
   }
-  const info = await describeSandbox(sandbox.baseUrl);
+  const info = await describeSandbox(sandbox.baseUrl, options.break);
   if (out.json) out.data(JSON.stringify(info));
   else printBanner(out, info);
   for (const line of faultLines(options)) out.warn(`fault: ${line}`);

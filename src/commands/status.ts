@@ -10,7 +10,7 @@ import { forEachOrdered } from './ordered-pool.js';
 import { parseOptions } from './purchase-options.js';
 import { transactionIdsFrom, type IdEntry } from './transaction-ids.js';
 
-const statusOptionsSchema = z.object({
+export const statusOptionsSchema = z.object({
   ids: z.array(z.string()).default([]),
   fromFile: z.string().optional(),
   wait: z
@@ -35,9 +35,9 @@ interface LookUpResult {
 const exitOfState: Record<TransactionView['state'], ExitCodeValue> = { success: ExitCode.success, failed: ExitCode.declined, pending: ExitCode.pendingOrUnknown, unknown: ExitCode.pendingOrUnknown };
 
 /**
- * Status for one id; with a wait, polls a pending one with backoff until final or out of
- * time. An aborted `signal` (buy: Ctrl+C while following) stops the polling at once and
- * returns the last answer, still pending.
+ * Status for one id; with a wait, polls a pending one with backoff until final, out of
+ * time, or `signal` aborts (buy: Ctrl+C while following; a scenario's Ctrl+C): then the last
+ * answer stands, still pending.
  */
 export async function lookUpStatus(
   client: GatewayClient,

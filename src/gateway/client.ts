@@ -77,6 +77,19 @@ export class GatewayClient {
     this.dispatcher = options.dispatcher ?? createDispatcher({ timeoutMs: options.timeoutMs });
   }
 
+  /**
+   * The same gateway and connection pool with other credentials: for a scenario step that
+   * checks the gateway refuses them. `secrets` are blanked out of traces as well.
+   */
+  withCredentials(credentials: Credentials, secrets: readonly string[]): GatewayClient {
+    return new GatewayClient({
+      ...this.options,
+      credentials,
+      secrets: [...(this.options.secrets ?? [this.options.credentials.wirePassword]), ...secrets],
+      dispatcher: this.dispatcher,
+    });
+  }
+
   private requestDate(): string {
     return formatRequestDate(this.options.now?.() ?? new Date(), this.options.dateFormat);
   }

@@ -63,7 +63,7 @@ function send(response: ServerResponse, statusCode: number, contentType: string,
 
 export async function startSandbox(options: SandboxOptions = {}): Promise<RunningSandbox> {
   const store = new TransactionStore(options.statePath);
-  const behaviour: SandboxBehaviour = { pendingPolls: 0, ...options.behaviour };
+  const behaviour: SandboxBehaviour = { pendingPolls: 0, breaks: [], ...options.behaviour };
   const received: URLSearchParams[] = [];
   const faults: SandboxFaults = { latencyMs: 0, dropAfterCommit: 0, failRate: 0, garbage: undefined, ...options.faults };
 

@@ -72,7 +72,7 @@ export function envelopeAnswer(status: number, options: { message?: string; echo
 export function sandboxResponder(): Responder {
   const store = new TransactionStore();
   return (form, response) => {
-    const body = stringify(answerRequest(form, store, { pendingPolls: 0 })) ?? '{}';
+    const body = stringify(answerRequest(form, store, { pendingPolls: 0, breaks: [] })) ?? '{}';
     response.writeHead(200, { 'content-type': 'application/json' });
     response.end(body);
   };
