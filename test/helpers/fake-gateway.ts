@@ -1,5 +1,5 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { listenOnLoopback } from './loopback.js';
 
 /**
  * A purpose-built gateway on 127.0.0.1 and a free port, for answers the sandbox never gives:
@@ -25,28 +25,14 @@ export async function startFakeGateway(handler: FakeHandler): Promise<FakeGatewa
       handler(form, request, response);
     });
   });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => resolve());
-  });
-  const { port } = server.address() as AddressInfo;
-  return {
-    baseUrl: `http://127.0.0.1:${port}`,
-    received,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      }),
-  };
+  const listener = await listenOnLoopback(server);
+  return { baseUrl: `http://127.0.0.1:${listener.port}`, received, close: listener.close };
 }
 
 /** A loopback URL where nothing listens: a port that was opened, then closed. */
 export async function closedPortUrl(): Promise<string> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
+  const { port, close } = await listenOnLoopback(createServer());
+  await close();
   return `http://127.0.0.1:${port}`;
 }
 

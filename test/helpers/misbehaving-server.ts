@@ -1,9 +1,9 @@
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
-import type { AddressInfo } from 'node:net';
 import { stringify } from 'lossless-json';
 import { answerRequest } from '../../src/sandbox/gateway-logic.js';
 import { TransactionStore } from '../../src/sandbox/state.js';
+import { listenOnLoopback } from './loopback.js';
 
 /**
  * A purpose-built gateway on 127.0.0.1 that answers however a test says: error pages,
@@ -20,7 +20,7 @@ export interface ScriptedServer {
   close(): Promise<void>;
 }
 
-export function startScriptedServer(respond: Responder, tls?: { key: string; cert: string }): Promise<ScriptedServer> {
+export async function startScriptedServer(respond: Responder, tls?: { key: string; cert: string }): Promise<ScriptedServer> {
   const state: ScriptedServer = { baseUrl: '', received: [], abandoned: 0, close: async () => undefined };
   const handler = (request: IncomingMessage, response: ServerResponse) => {
     const chunks: Buffer[] = [];
@@ -35,19 +35,11 @@ export function startScriptedServer(respond: Responder, tls?: { key: string; cer
       respond(form, response, request);
     });
   };
-  const server: Server = tls ? createHttpsServer(tls, handler) : createServer(handler);
-  return new Promise((resolve) => {
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as AddressInfo;
-      state.baseUrl = `${tls ? 'https' : 'http'}://127.0.0.1:${port}`;
-      state.close = () =>
-        new Promise<void>((done) => {
-          server.close(() => done());
-          server.closeAllConnections();
-        });
-      resolve(state);
-    });
-  });
+  const server = tls ? createHttpsServer(tls, handler) : createServer(handler);
+  const listener = await listenOnLoopback(server);
+  state.baseUrl = `${tls ? 'https' : 'http'}://127.0.0.1:${listener.port}`;
+  state.close = listener.close;
+  return state;
 }
 
 /** Answers with this status, content type and body. */

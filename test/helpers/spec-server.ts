@@ -1,5 +1,5 @@
 import { createServer, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { listenOnLoopback } from './loopback.js';
 
 /**
  * A small gateway that follows the spec and nothing more, for what the sandbox cannot do:
@@ -68,20 +68,14 @@ export async function startSpecServer(options: SpecServerOptions = {}): Promise<
       response.end(envelope(form, { TransactionContent: content }));
     });
   });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => resolve());
-  });
-  const { port } = server.address() as AddressInfo;
+  const listener = await listenOnLoopback(server);
   return {
-    baseUrl: `http://127.0.0.1:${port}`,
+    baseUrl: `http://127.0.0.1:${listener.port}`,
     received,
-    close: () =>
-      new Promise<void>((resolve) => {
-        for (const response of held) response.destroy();
-        server.close(() => resolve());
-        server.closeAllConnections();
-      }),
+    close: () => {
+      for (const response of held) response.destroy();
+      return listener.close();
+    },
   };
 }
 

@@ -3,6 +3,7 @@ import { parseEnvelope } from '../../src/protocol/envelope.js';
 import { MalformedAnswerError } from '../../src/protocol/problems.js';
 import { unknownView, viewOfAnswer } from '../../src/protocol/transaction-view.js';
 import { parseVoucherList } from '../../src/protocol/vouchers.js';
+import { thrown } from '../helpers/thrown.js';
 
 const paymentAnswer = `{
   "TransactinID": 1795289214527958198,
@@ -20,14 +21,6 @@ const paymentAnswer = `{
   }
 }`;
 
-function thrown(action: () => unknown): Error {
-  try {
-    action();
-  } catch (error) {
-    return error as Error;
-  }
-  throw new Error('expected it to throw');
-}
 
 describe('parseEnvelope (spec 2.2, 2.3)', () => {
   it('keeps Longs and amounts exactly as written', () => {

@@ -5,15 +5,8 @@ import { md5Hex, passwordOnWire } from '../../src/protocol/password.js';
 import { InvalidFieldError } from '../../src/protocol/problems.js';
 import { formatRequestDate } from '../../src/protocol/request-date.js';
 import { generateTransactionId, isLongId, parseTransactionId } from '../../src/protocol/transaction-id.js';
+import { thrown } from '../helpers/thrown.js';
 
-function thrown(action: () => unknown): Error {
-  try {
-    action();
-  } catch (error) {
-    return error as Error;
-  }
-  throw new Error('expected it to throw');
-}
 
 describe('parseAmount', () => {
   it.each(['0', '10', '10.630', '2497.00', '0.5', '9990.00'])('accepts %j and returns it unchanged', (text) => {
