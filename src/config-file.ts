@@ -18,6 +18,8 @@ const profileSchema = z.strictObject({
   dateFormat: z.enum(requestDateFormats).optional(),
   journal: z.string().optional(),
   notFoundCodes: z.union([z.string(), z.array(z.union([z.string(), z.number()]))]).optional(),
+  caFile: z.string().optional(),
+  proxy: z.string().optional(),
 });
 export type Profile = z.infer<typeof profileSchema>;
 

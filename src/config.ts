@@ -1,8 +1,9 @@
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import type { ConfigFile, Profile } from './config-file.js';
 import { UsageError } from './errors.js';
+import { redactUrlCredentials, registerSecret } from './secrets.js';
 import { passwordFormats, type PasswordFormat } from './protocol/password.js';
 import { requestDateFormats, type RequestDateFormat } from './protocol/request-date.js';
 
@@ -41,6 +42,21 @@ export interface GlobalFlags {
   settleDelay?: string;
   verbose?: boolean;
   color?: boolean;
+  caFile?: string;
+  proxy?: string;
+  insecurePasswordFile?: boolean;
+}
+
+/** How requests reach the gateway, each part with where it came from (for `doctor`). */
+export interface NetworkSettings {
+  /** An explicit proxy for every request: --proxy or the profile's `proxy`. */
+  proxy: Sourced<string> | undefined;
+  /** The environment's proxies, used when no explicit one is set (lower-case names first, as curl). */
+  httpProxy: Sourced<string> | undefined;
+  httpsProxy: Sourced<string> | undefined;
+  noProxy: Sourced<string> | undefined;
+  /** A PEM file of the CA certificates to trust instead of the built-in ones. */
+  caFile: Sourced<string> | undefined;
 }
 
 export interface Settings {
@@ -49,6 +65,7 @@ export interface Settings {
   verbose: boolean;
   profileName: Sourced<string>;
   configPath: string;
+  configFileFound: boolean;
   baseUrl: Sourced<string> | undefined;
   agentId: Sourced<string> | undefined;
   passwordFormat: Sourced<PasswordFormat>;
@@ -59,8 +76,13 @@ export interface Settings {
   /** Status codes meaning "the gateway does not know this TransactionID". */
   notFoundCodes: Sourced<ReadonlySet<string>>;
   settle: { attempts: Sourced<number>; delayMs: Sourced<number> };
+  network: NetworkSettings;
   /** Where the password may come from, in order; read by password-source.ts. */
   passwordFileFlag: string | undefined;
+  /** --insecure-password-file: accept a password file anyone may read. */
+  insecurePasswordFile: boolean;
+  /** Things to tell the user before anything else (a config file others can read). */
+  warnings: string[];
   profile: Profile | undefined;
   env: NodeJS.ProcessEnv;
 }
@@ -99,6 +121,8 @@ const profileChecks = new Map<string, (value: unknown) => boolean>([
   ['dateFormat', (value) => (requestDateFormats as readonly unknown[]).includes(value)],
   ['journal', isText],
   ['notFoundCodes', isCodes],
+  ['caFile', isText],
+  ['proxy', isText],
 ]);
 
 /**
@@ -117,22 +141,23 @@ export function acceptConfigFile(json: unknown): ConfigFile | undefined {
   return { profiles: profiles as Record<string, Profile> };
 }
 
-async function readConfigFile(path: string): Promise<ConfigFile | undefined> {
+async function readConfigFile(path: string): Promise<{ file: ConfigFile; warnings: string[] } | undefined> {
   let text: string;
   try {
     text = readFileSync(path, 'utf8');
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw new UsageError(`cannot read the config file ${path}: ${(error as Error).message}`);
+    throw new UsageError(`cannot read the config file ${path}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
   }
   let json: unknown;
   try {
     json = JSON.parse(text);
   } catch (error) {
-    throw new UsageError(`the config file ${path} is not valid JSON: ${(error as Error).message}`);
+    // V8's message quotes the text around the fault, which may be the password: say where only.
+    throw new UsageError(`the config file ${path} is not valid JSON${jsonErrorPlace(text, error)}`, { hint: `check it with: jq . ${path}` });
   }
   const accepted = acceptConfigFile(json);
-  if (accepted) return accepted;
+  if (accepted) return { file: accepted, warnings: configFileWarnings(path, accepted) };
   const { configFileSchema } = await import('./config-file.js');
   const parsed = configFileSchema.safeParse(json);
   if (!parsed.success) {
@@ -141,7 +166,23 @@ async function readConfigFile(path: string): Promise<ConfigFile | undefined> {
       hint: 'it holds {"profiles": {"default": {"baseUrl", "agentId", "password", "passwordFormat", ...}}}',
     });
   }
-  return parsed.data;
+  return { file: parsed.data, warnings: configFileWarnings(path, parsed.data) };
+}
+
+function jsonErrorPlace(text: string, error: unknown): string {
+  const position = /at position (\d+)/.exec((error as Error).message)?.[1];
+  if (position === undefined) return '';
+  const before = text.slice(0, Number(position));
+  const line = before.split('\n').length;
+  return ` (line ${line}, column ${Number(position) - before.lastIndexOf('\n')})`;
+}
+
+/** As ssh does for a private key: a password that others can read is no secret. */
+function configFileWarnings(path: string, file: ConfigFile): string[] {
+  if (!Object.values(file.profiles).some((profile) => profile.password !== undefined)) return [];
+  const mode = statSync(path).mode & 0o777;
+  if ((mode & 0o077) === 0) return [];
+  return [`the config file ${path} holds a password and can be read by group or others (mode ${mode.toString(8).padStart(4, '0')}); run: chmod 600 ${path}`];
 }
 
 /** flag > env > profile > default, remembering which one won. */
@@ -201,7 +242,61 @@ function parseBaseUrl(raw: string, where: string): string {
     throw new UsageError(`base URL ${JSON.stringify(raw)} (${where}) must start with http:// or https://`);
   }
   if (url.search || url.hash) throw new UsageError(`base URL ${JSON.stringify(raw)} (${where}) must not carry a query or fragment`);
+  if (url.username || url.password) {
+    // spec 5: the credentials are form fields; a password in the URL would end up in messages.
+    throw new UsageError(`base URL (${where}) must not carry a user name or password`, { hint: 'the gateway takes AgentID and AgentPassword as form fields: drop the user:password@ part' });
+  }
   return raw.replace(/\/+$/, '');
+}
+
+function parseProxyUrl(raw: string, where: string): string {
+  // `proxy.example:3128` without a scheme means http://, as curl takes it.
+  const text = /^[a-z][a-z0-9+.-]*:\/\//i.test(raw) ? raw : `http://${raw}`;
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    throw new UsageError(`proxy ${JSON.stringify(redactUrlCredentials(raw))} (${where}) is not a URL`, { hint: 'give one such as http://proxy.example:3128' });
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new UsageError(`proxy ${JSON.stringify(redactUrlCredentials(text))} (${where}) must start with http:// or https://`);
+  }
+  // Proxy credentials are secrets too: kept out of every message from here on.
+  if (url.password) {
+    registerSecret(url.password);
+    try {
+      registerSecret(decodeURIComponent(url.password));
+    } catch {
+      // not percent-encoded text: registered as it is
+    }
+  }
+  return text;
+}
+
+/** The first of these environment variables that is set and not empty. */
+function fromEnvironment(env: NodeJS.ProcessEnv, names: readonly string[], parse: (raw: string, where: string) => string): Sourced<string> | undefined {
+  for (const name of names) {
+    const value = env[name];
+    if (value !== undefined && value !== '') return { value: parse(value, name), source: 'env', origin: name };
+  }
+  return undefined;
+}
+
+function resolveNetwork(flags: GlobalFlags, env: NodeJS.ProcessEnv, profile: Profile | undefined): NetworkSettings {
+  const proxy =
+    flags.proxy !== undefined
+      ? { value: parseProxyUrl(flags.proxy, '--proxy'), source: 'flag' as const }
+      : profile?.proxy !== undefined
+        ? { value: parseProxyUrl(profile.proxy, 'profile'), source: 'profile' as const }
+        : undefined;
+  return {
+    proxy,
+    // Lower-case first, as curl and undici read them.
+    httpProxy: fromEnvironment(env, ['http_proxy', 'HTTP_PROXY'], parseProxyUrl),
+    httpsProxy: fromEnvironment(env, ['https_proxy', 'HTTPS_PROXY'], parseProxyUrl),
+    noProxy: fromEnvironment(env, ['no_proxy', 'NO_PROXY'], (raw) => raw),
+    caFile: pick(flags.caFile, 'AGENTPAY_CA_FILE', env, profile?.caFile, (raw) => raw),
+  };
 }
 
 function parseAgentId(raw: string, where: string): string {
@@ -218,8 +313,10 @@ export async function resolveSettings(flags: GlobalFlags, env: NodeJS.ProcessEnv
       : env.AGENTPAY_PROFILE
         ? { value: env.AGENTPAY_PROFILE, source: 'env', origin: 'AGENTPAY_PROFILE' }
         : { value: 'default', source: 'default' };
-  const file = await readConfigFile(configPath);
-  const profile = file?.profiles[profileName.value];
+  const read = await readConfigFile(configPath);
+  const file = read?.file;
+  // Own keys only: "constructor" or "__proto__" must not find Object.prototype's members.
+  const profile = file && Object.hasOwn(file.profiles, profileName.value) ? file.profiles[profileName.value] : undefined;
   if (profile === undefined && profileName.source !== 'default') {
     throw new UsageError(`profile ${JSON.stringify(profileName.value)} is not in ${configPath}`, {
       hint: file ? `profiles there: ${Object.keys(file.profiles).join(', ') || 'none'}` : 'create the file or drop --profile',
@@ -237,6 +334,7 @@ export async function resolveSettings(flags: GlobalFlags, env: NodeJS.ProcessEnv
     verbose: flags.verbose === true,
     profileName,
     configPath,
+    configFileFound: read !== undefined,
     // Under --sandbox the connection settings come from the embedded sandbox alone, so a
     // real gateway configured in the environment is never reached by accident.
     baseUrl: sandbox ? undefined : pick(flags.baseUrl, 'AGENTPAY_BASE_URL', env, profile?.baseUrl, parseBaseUrl),
@@ -281,8 +379,58 @@ export async function resolveSettings(flags: GlobalFlags, env: NodeJS.ProcessEnv
         source: 'default',
       },
     },
+    network: resolveNetwork(flags, env, profile),
     passwordFileFlag: flags.passwordFile,
+    insecurePasswordFile: flags.insecurePasswordFile === true,
+    warnings: read?.warnings ?? [],
     profile,
     env,
   };
+}
+
+/** One setting as `doctor` shows it: its value (secrets never), and where it came from. */
+export interface SettingReport {
+  key: string;
+  value: string | null;
+  source: SettingSource | 'unset';
+  /** The flag, environment variable or file the value came from. */
+  origin?: string;
+}
+
+/**
+ * Every setting with its source, for `doctor`. Proxy URLs are shown without credentials; the
+ * password is not here at all (doctor adds its source, masked).
+ */
+export function describeSettings(settings: Settings): SettingReport[] {
+  const report = <T>(key: string, flag: string | undefined, sourced: Sourced<T> | undefined, show: (value: T) => string = String): SettingReport => {
+    if (sourced === undefined) return { key, value: null, source: 'unset' };
+    const origin = sourced.origin ?? (sourced.source === 'flag' ? flag : sourced.source === 'profile' ? `profile ${settings.profileName.value} in ${settings.configPath}` : undefined);
+    return { key, value: show(sourced.value), source: sourced.source, ...(origin === undefined ? {} : { origin }) };
+  };
+  const codes = (set: ReadonlySet<string>) => [...set].join(',');
+  const sandboxed = (key: string): SettingReport => ({ key, value: '(the embedded sandbox)', source: 'sandbox' });
+  const { network } = settings;
+  return [
+    report('profile', '--profile', settings.profileName),
+    {
+      key: 'configFile',
+      value: settings.configFileFound ? settings.configPath : `${settings.configPath} (not found)`,
+      ...(settings.env.XDG_CONFIG_HOME ? { source: 'env' as const, origin: 'XDG_CONFIG_HOME' } : { source: 'default' as const }),
+    },
+    settings.sandbox ? sandboxed('baseUrl') : report('baseUrl', '--base-url', settings.baseUrl),
+    settings.sandbox ? sandboxed('agentId') : report('agentId', '--agent-id', settings.agentId),
+    report('passwordFormat', '--password-format', settings.passwordFormat),
+    report('timeoutMs', '--timeout', settings.timeoutMs),
+    report('pendingCodes', '--pending-codes', settings.pendingCodes, codes),
+    report('notFoundCodes', '--not-found-codes', settings.notFoundCodes, codes),
+    report('dateFormat', '--date-format', settings.dateFormat),
+    report('journal', '--journal', settings.journalPath),
+    report('settleAttempts', '--settle-attempts', settings.settle.attempts),
+    report('settleDelayMs', '--settle-delay', settings.settle.delayMs),
+    report('proxy', '--proxy', network.proxy, redactUrlCredentials),
+    report('httpsProxy', undefined, network.httpsProxy, redactUrlCredentials),
+    report('httpProxy', undefined, network.httpProxy, redactUrlCredentials),
+    report('noProxy', undefined, network.noProxy),
+    report('caFile', '--ca-file', network.caFile),
+  ];
 }

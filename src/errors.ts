@@ -13,15 +13,24 @@ export const ExitCode = {
 } as const;
 export type ExitCodeValue = (typeof ExitCode)[keyof typeof ExitCode];
 
+export interface AgentpayErrorOptions {
+  cause?: unknown;
+  hint?: string;
+  /** The first bytes of a gateway answer behind the error, shown under --verbose only. */
+  bodySample?: string | undefined;
+}
+
 export class AgentpayError extends Error {
   readonly exitCode: ExitCodeValue;
   /** A next step for the user, printed after the message. */
   readonly hint: string | undefined;
-  constructor(message: string, exitCode: ExitCodeValue, options: { cause?: unknown; hint?: string } = {}) {
+  readonly bodySample: string | undefined;
+  constructor(message: string, exitCode: ExitCodeValue, options: AgentpayErrorOptions = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.name = new.target.name;
     this.exitCode = exitCode;
     this.hint = options.hint;
+    this.bodySample = options.bodySample;
   }
 }
 
@@ -34,18 +43,15 @@ export class UsageError extends AgentpayError {
 
 /** The gateway could not be reached, or timed out on a request that changes nothing. */
 export class GatewayUnreachableError extends AgentpayError {
-  constructor(message: string, options: { cause?: unknown; hint?: string } = {}) {
+  constructor(message: string, options: AgentpayErrorOptions = {}) {
     super(message, ExitCode.unreachable, options);
   }
 }
 
 /** The gateway answered, but not with an envelope we understand. */
 export class GatewayProtocolError extends AgentpayError {
-  /** The first bytes of the body, shown under --verbose only. */
-  readonly bodySample: string | undefined;
-  constructor(message: string, options: { cause?: unknown; hint?: string; bodySample?: string } = {}) {
+  constructor(message: string, options: AgentpayErrorOptions = {}) {
     super(message, ExitCode.notUnderstood, options);
-    this.bodySample = options.bodySample;
   }
 }
 
@@ -57,7 +63,7 @@ export class PaymentOutcomeUnknownError extends AgentpayError {
   readonly transactionId: string;
   /** Why the answer is missing, without the "outcome is unknown" preamble. */
   readonly reason: string;
-  constructor(transactionId: string, reason: string, options: { cause?: unknown } = {}) {
+  constructor(transactionId: string, reason: string, options: { cause?: unknown; bodySample?: string | undefined } = {}) {
     super(
       `the outcome of payment ${transactionId} is unknown: ${reason}`,
       ExitCode.pendingOrUnknown,

@@ -2,38 +2,49 @@ import type { ExitCodeValue } from './errors.js';
 
 /**
  * The one error boundary: runs the program, prints a one-line message for any error
- * (the stack only under --verbose), and sets the exit code. Nothing else exits.
+ * (the stack only under --verbose), and sets the exit code. Nothing else exits. Whatever it
+ * prints passes through redactSecrets: no message, hint, answer sample or stack trace can
+ * carry the password.
  *
  * Nothing is imported up front: commander and everything else load when the command line asks
  * for them. (`--version` and `--help` are answered before this file, by bin/agentpay.js.)
  */
 async function report(error: unknown, argv: readonly string[], stderr: NodeJS.WriteStream): Promise<ExitCodeValue> {
-  const [{ CommanderError }, { AgentpayError, ExitCode, GatewayProtocolError }, { InvalidFieldError }] = await Promise.all([
+  const [{ CommanderError }, { AgentpayError, ExitCode }, { InvalidFieldError }, { redactSecrets }] = await Promise.all([
     import('commander'),
     import('./errors.js'),
     import('./protocol/problems.js'),
+    import('./secrets.js'),
   ]);
   if (error instanceof CommanderError) {
-    // Commander printed its own message; help and version are not failures.
+    // Commander printed its own message (not under --json: see cli.ts); help and version are not failures.
     const ok = ['commander.helpDisplayed', 'commander.version', 'commander.help'].includes(error.code);
-    return ok ? ExitCode.success : ExitCode.usage;
+    if (ok) return ExitCode.success;
+    if (argv.includes('--json')) {
+      // "error: unknown command 'chek'\n(Did you mean check?)" -> message and hint.
+      const [message = '', ...rest] = error.message.replace(/^error: /, '').split('\n');
+      const hint = rest.join(' ').trim();
+      stderr.write(`${JSON.stringify({ error: { exitCode: ExitCode.usage, type: 'UsageError', message, ...(hint ? { hint } : {}) } })}\n`);
+    }
+    return ExitCode.usage;
   }
+  const write = (text: string) => stderr.write(redactSecrets(text));
   const exitCode: ExitCodeValue = error instanceof AgentpayError ? error.exitCode : error instanceof InvalidFieldError ? ExitCode.usage : 1;
   const verbose = argv.includes('-v') || argv.includes('--verbose');
   const known = error instanceof AgentpayError || error instanceof InvalidFieldError;
   const message = error instanceof Error ? error.message : String(error);
   const hint = error instanceof AgentpayError ? error.hint : undefined;
   if (argv.includes('--json')) {
-    stderr.write(`${JSON.stringify({ error: { exitCode, type: error instanceof Error ? error.name : 'Error', message, ...(hint ? { hint } : {}) } })}\n`);
+    write(`${JSON.stringify({ error: { exitCode, type: error instanceof Error ? error.name : 'Error', message, ...(hint ? { hint } : {}) } })}\n`);
   } else {
-    stderr.write(`agentpay: ${known ? '' : 'internal error: '}${message}\n`);
-    if (hint) stderr.write(`  ${hint}\n`);
+    write(`agentpay: ${known ? '' : 'internal error: '}${message}\n`);
+    if (hint) write(`  ${hint}\n`);
   }
   if (verbose) {
-    if (error instanceof GatewayProtocolError && error.bodySample !== undefined) {
-      stderr.write(`  first bytes of the answer: ${JSON.stringify(error.bodySample)}\n`);
+    if (error instanceof AgentpayError && error.bodySample !== undefined) {
+      write(`  first bytes of the answer: ${JSON.stringify(error.bodySample)}\n`);
     }
-    if (error instanceof Error && error.stack) stderr.write(`${error.stack}\n`);
+    if (error instanceof Error && error.stack) write(`${error.stack}\n`);
   }
   return exitCode;
 }

@@ -1,5 +1,6 @@
 import type { GlobalFlags } from './config.js';
 import { colorLevelFor, loadStyle, type Style } from './render/style.js';
+import { redactSecrets } from './secrets.js';
 
 export interface ProcessIo {
   stdin: NodeJS.ReadStream;
@@ -14,7 +15,9 @@ const maxPendingData = 16 * 1024;
 
 /**
  * Where everything a command says goes: data on stdout (JSON lines under --json), every
- * message on stderr, each stream with its own colour decision.
+ * message on stderr, each stream with its own colour decision. Every line is scrubbed of the
+ * process's secrets on its way out (a gateway may echo the password in a Message); a data line
+ * is scrubbed before it is gathered, so nothing waiting in the buffer holds a secret.
  *
  * Data lines are gathered for a few milliseconds (or 16 KiB) and written together, so a batch
  * of thousands of lines costs a few hundred writes rather than one each, while its lines still
@@ -36,7 +39,7 @@ export class Output {
     const json = flags.json === true;
     const [style, errorStyle] = await Promise.all([
       loadStyle(json ? 0 : colorLevelFor(io.stdout, io.env, flags.color)),
-      loadStyle(colorLevelFor(io.stderr, io.env, flags.color)),
+      loadStyle(json ? 0 : colorLevelFor(io.stderr, io.env, flags.color)),
     ]);
     return new Output(io, { json, style, errorStyle });
   }
@@ -51,7 +54,7 @@ export class Output {
 
   /** A line of data on stdout. */
   data(text: string): void {
-    this.pendingData += `${text}\n`;
+    this.pendingData += `${redactSecrets(text)}\n`;
     if (this.pendingData.length >= maxPendingData) this.flush();
     else this.flushTimer ??= setTimeout(() => this.flush(), maxDataDelayMs);
   }
@@ -66,26 +69,31 @@ export class Output {
     this.io.stdout.write(chunk);
   }
 
-  /** A message for the person, on stderr. */
+  /** A message for the person, on stderr; under --json a JSON line too, so stderr parses. */
   note(text: string): void {
     this.flush();
-    this.io.stderr.write(`${text}\n`);
+    this.io.stderr.write(this.json ? `${JSON.stringify({ note: redactSecrets(text) })}\n` : `${redactSecrets(text)}\n`);
   }
 
   warn(text: string): void {
     this.flush();
-    this.io.stderr.write(`${this.errorStyle.pending('warning:')} ${text}\n`);
+    const clean = redactSecrets(text);
+    this.io.stderr.write(this.json ? `${JSON.stringify({ warning: clean })}\n` : `${this.errorStyle.pending('warning:')} ${clean}\n`);
   }
 
   get stdin(): NodeJS.ReadStream {
     return this.io.stdin;
   }
 
+  /** The raw stream (a prompt, a spinner); data gathered so far goes out first, to keep the order. */
   get stderr(): NodeJS.WriteStream {
+    this.flush();
     return this.io.stderr;
   }
 
+  /** The raw stream (a JUnit report on stdout); data gathered so far goes out first. */
   get stdout(): NodeJS.WriteStream {
+    this.flush();
     return this.io.stdout;
   }
 

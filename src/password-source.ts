@@ -1,11 +1,13 @@
-import { readFileSync } from 'node:fs';
+import { closeSync, fstatSync, openSync, readFileSync } from 'node:fs';
 import { UsageError } from './errors.js';
-import type { Settings, Sourced } from './config.js';
+import type { Settings, SettingSource, Sourced } from './config.js';
+import { registerSecret } from './secrets.js';
 
 /**
  * Where the agent password comes from, in order: --password-file, AGENTPAY_PASSWORD,
  * AGENTPAY_PASSWORD_FILE, the profile's password, the profile's passwordFile, and last a
  * hidden prompt on stderr when stdin is a terminal. Never an argv value: it would show in ps.
+ * Whatever it is, it is registered as a secret (secrets.ts) the moment it is known.
  */
 export interface PasswordIo {
   stdin: NodeJS.ReadStream;
@@ -17,42 +19,83 @@ function stripFinalNewline(value: string): string {
   return value.replace(/\r?\n$/, '');
 }
 
-async function readPasswordFile(path: string, where: string, io: PasswordIo): Promise<string> {
-  let content: string;
+/**
+ * Reads a password file. One that anyone on the machine may read holds no secret, so it is
+ * refused unless --insecure-password-file says the user knows. The mode is read from the
+ * opened file itself, so it is the file that was checked that is read.
+ */
+function readProtectedFile(path: string, where: string, allowWorldReadable: boolean): string {
+  let fd: number;
   try {
-    content = path === '-' ? await (await import('node:stream/consumers')).text(io.stdin) : readFileSync(path, 'utf8');
+    fd = openSync(path, 'r');
   } catch (error) {
     throw new UsageError(`cannot read the password file ${path} (${where}): ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
   }
+  try {
+    const stats = fstatSync(fd);
+    if (stats.isFile() && (stats.mode & 0o004) !== 0 && !allowWorldReadable) {
+      throw new UsageError(`the password file ${path} (${where}) can be read by anyone (mode ${(stats.mode & 0o777).toString(8).padStart(4, '0')}); refusing to use it`, {
+        hint: `run: chmod 600 ${path}  (or pass --insecure-password-file to use it anyway)`,
+      });
+    }
+    return readFileSync(fd, 'utf8');
+  } catch (error) {
+    if (error instanceof UsageError) throw error;
+    throw new UsageError(`cannot read the password file ${path} (${where}): ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+async function readPasswordFile(path: string, where: string, io: PasswordIo, allowWorldReadable: boolean): Promise<string> {
+  const content = path === '-' ? await (await import('node:stream/consumers')).text(io.stdin) : readProtectedFile(path, where, allowWorldReadable);
   const password = stripFinalNewline(content);
   if (password === '') throw new UsageError(`the password file ${path} (${where}) is empty`);
   return password;
 }
 
-export async function resolvePassword(settings: Settings, io: PasswordIo): Promise<Sourced<string>> {
+/** Where the password will be read from, found without reading it (`doctor` shows this). */
+export type PasswordLocation =
+  | { kind: 'file'; path: string; source: SettingSource; origin: string }
+  | { kind: 'value'; value: string; source: SettingSource; origin: string }
+  | { kind: 'prompt'; source: 'prompt' }
+  | { kind: 'none' };
+
+export function locatePassword(settings: Settings, stdinIsTerminal: boolean): PasswordLocation {
   const { env, profile } = settings;
-  if (settings.passwordFileFlag !== undefined) {
-    return { value: await readPasswordFile(settings.passwordFileFlag, '--password-file', io), source: 'flag', origin: '--password-file' };
+  if (settings.passwordFileFlag !== undefined) return { kind: 'file', path: settings.passwordFileFlag, source: 'flag', origin: '--password-file' };
+  if (env.AGENTPAY_PASSWORD) return { kind: 'value', value: env.AGENTPAY_PASSWORD, source: 'env', origin: 'AGENTPAY_PASSWORD' };
+  if (env.AGENTPAY_PASSWORD_FILE) return { kind: 'file', path: env.AGENTPAY_PASSWORD_FILE, source: 'env', origin: 'AGENTPAY_PASSWORD_FILE' };
+  if (profile?.password) return { kind: 'value', value: profile.password, source: 'profile', origin: settings.configPath };
+  if (profile?.passwordFile) return { kind: 'file', path: profile.passwordFile, source: 'profile', origin: 'profile passwordFile' };
+  if (stdinIsTerminal) return { kind: 'prompt', source: 'prompt' };
+  return { kind: 'none' };
+}
+
+async function findPassword(settings: Settings, io: PasswordIo): Promise<Sourced<string>> {
+  const location = locatePassword(settings, io.stdin.isTTY === true);
+  switch (location.kind) {
+    case 'value':
+      return { value: location.value, source: location.source, origin: location.origin };
+    case 'file': {
+      const value = await readPasswordFile(location.path, location.origin, io, settings.insecurePasswordFile);
+      return { value, source: location.source, origin: location.origin };
+    }
+    case 'prompt': {
+      const { askPassword } = await import('./prompts.js');
+      const value = await askPassword('Agent password', io);
+      if (value === '') throw new UsageError('no password was entered');
+      return { value, source: 'prompt' };
+    }
+    case 'none':
+      throw new UsageError('no agent password is set', {
+        hint: 'set AGENTPAY_PASSWORD, or use --password-file <path> (- reads stdin), or a profile; or try --sandbox',
+      });
   }
-  if (env.AGENTPAY_PASSWORD) return { value: env.AGENTPAY_PASSWORD, source: 'env', origin: 'AGENTPAY_PASSWORD' };
-  if (env.AGENTPAY_PASSWORD_FILE) {
-    return {
-      value: await readPasswordFile(env.AGENTPAY_PASSWORD_FILE, 'AGENTPAY_PASSWORD_FILE', io),
-      source: 'env',
-      origin: 'AGENTPAY_PASSWORD_FILE',
-    };
-  }
-  if (profile?.password) return { value: profile.password, source: 'profile', origin: settings.configPath };
-  if (profile?.passwordFile) {
-    return { value: await readPasswordFile(profile.passwordFile, 'profile passwordFile', io), source: 'profile', origin: profile.passwordFile };
-  }
-  if (io.stdin.isTTY) {
-    const { askPassword } = await import('./prompts.js');
-    const value = await askPassword('Agent password', io);
-    if (value === '') throw new UsageError('no password was entered');
-    return { value, source: 'prompt' };
-  }
-  throw new UsageError('no agent password is set', {
-    hint: 'set AGENTPAY_PASSWORD, or use --password-file <path> (- reads stdin), or a profile; or try --sandbox',
-  });
+}
+
+export async function resolvePassword(settings: Settings, io: PasswordIo): Promise<Sourced<string>> {
+  const password = await findPassword(settings, io);
+  registerSecret(password.value);
+  return password;
 }

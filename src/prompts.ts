@@ -11,7 +11,8 @@ export interface PromptStreams {
 }
 
 type EnquirerPrompt = { run(): Promise<unknown> };
-type EnquirerModule = Record<string, new (options: Record<string, unknown>) => EnquirerPrompt>;
+type EnquirerPromptClass = new (options: Record<string, unknown>) => EnquirerPrompt;
+type EnquirerModule = Record<string, EnquirerPromptClass>;
 
 async function loadEnquirer(): Promise<EnquirerModule> {
   const module = (await import('enquirer')) as unknown as { default: EnquirerModule };
@@ -20,7 +21,7 @@ async function loadEnquirer(): Promise<EnquirerModule> {
 
 export async function runPrompt<T>(kind: string, options: Record<string, unknown>, streams: PromptStreams): Promise<T> {
   const enquirer = await loadEnquirer();
-  const PromptClass = enquirer[kind];
+  const PromptClass = kind === 'Filter' ? filterPromptClass(enquirer) : enquirer[kind];
   if (!PromptClass) throw new Error(`enquirer has no ${kind} prompt`);
   try {
     return (await new PromptClass({ ...options, stdin: streams.stdin, stdout: streams.stderr }).run()) as T;
@@ -30,6 +31,141 @@ export async function runPrompt<T>(kind: string, options: Record<string, unknown
   }
 }
 
+/**
+ * Enquirer's AutoComplete highlights matches with `new RegExp(<typed text>)`, so typing
+ * `(` or `+` throws inside a key handler; and it draws no pointer, so without colour the
+ * focused choice cannot be told from the others. This subclass draws the list the way
+ * Select does (pointer, no highlight); filtering stays a plain substring match.
+ */
+type SelectMethods = { render(): Promise<void>; pointer(...args: unknown[]): unknown };
+let filterPrompt: EnquirerPromptClass | undefined;
+function filterPromptClass(enquirer: EnquirerModule): EnquirerPromptClass {
+  if (filterPrompt) return filterPrompt;
+  const AutoComplete = enquirer.AutoComplete as unknown as new (options: Record<string, unknown>) => EnquirerPrompt & SelectMethods;
+  const select = (enquirer.Select as unknown as { prototype: SelectMethods }).prototype;
+  filterPrompt = class FilterPrompt extends AutoComplete {
+    override render(): Promise<void> {
+      return select.render.call(this);
+    }
+    override pointer(...args: unknown[]): unknown {
+      return select.pointer.apply(this, args);
+    }
+  };
+  return filterPrompt;
+}
+
 export function askPassword(message: string, streams: PromptStreams): Promise<string> {
   return runPrompt<string>('Password', { name: 'password', message }, streams);
+}
+
+/** One choice of a select: `value` comes back, `label` is shown (one line, already fitted). */
+export interface PromptChoice {
+  value: string;
+  label: string;
+}
+
+export interface SelectQuestion {
+  message: string;
+  choices: readonly PromptChoice[];
+  /** The value the cursor starts on; the first choice by default. */
+  initial?: string | undefined;
+  /** Typing filters the list (for long lists); otherwise digits jump to a choice. */
+  filter?: boolean;
+  /** At most this many choices are drawn at once; the list scrolls. */
+  limit?: number;
+}
+
+export interface InputQuestion {
+  message: string;
+  /** Shown dimmed; Enter on an empty line takes it. */
+  initial?: string | undefined;
+  /** An error message for a bad answer, or undefined for a good one. */
+  validate?: (value: string) => string | undefined;
+}
+
+export interface ConfirmQuestion {
+  message: string;
+  /** Enter alone answers this; No unless said otherwise. */
+  initial?: boolean;
+}
+
+/**
+ * The questions an interactive command asks, as an interface so that a command's flow can
+ * be driven by a script in tests. Each rejects with CancelledError on Ctrl+C or Esc.
+ */
+export interface Prompter {
+  select(question: SelectQuestion): Promise<string>;
+  input(question: InputQuestion): Promise<string>;
+  confirm(question: ConfirmQuestion): Promise<boolean>;
+}
+
+/** What the `format` hooks below see of an enquirer prompt. */
+interface PromptState {
+  state: { submitted: boolean; cancelled?: boolean };
+  styles: { primary(text: string): string };
+  focused?: { name: string } | undefined;
+  /** The terminal's width, as enquirer reads it. */
+  width: number;
+  input?: string;
+  value?: unknown;
+}
+
+/** A Prompter drawn by enquirer on `streams.stderr`; `color: false` draws it without colour. */
+export function terminalPrompter(streams: PromptStreams & { color: boolean }): Prompter {
+  const common = (message: string) => ({ name: 'answer', message, styles: { enabled: streams.color } });
+  const answered = (prompt: PromptState) => prompt.state.submitted && !prompt.state.cancelled;
+  return {
+    async select(question) {
+      const labels = new Map(question.choices.map((choice) => [choice.value, choice.label]));
+      const choices = question.choices.map((choice) => ({ name: choice.value, message: choice.label }));
+      const initial = question.initial === undefined ? 0 : Math.max(0, question.choices.findIndex((c) => c.value === question.initial));
+      const filter = question.filter === true;
+      return runPrompt<string>(
+        filter ? 'Filter' : 'Select',
+        {
+          ...common(question.message),
+          choices,
+          initial,
+          ...(question.limit === undefined ? {} : { limit: question.limit }),
+          // Once answered, show the label (column padding squeezed, cut to stay on one line
+          // after "✔ <message> · "), not the internal value.
+          format(this: PromptState) {
+            if (answered(this) && this.focused) {
+              const label = (labels.get(this.focused.name) ?? '').replace(/ {3,}/g, '  ');
+              const room = Math.max(10, this.width - question.message.length - 6);
+              return this.styles.primary(label.length > room ? `${label.slice(0, room - 1)}…` : label);
+            }
+            return filter ? (this.input ?? '') : '';
+          },
+        },
+        streams,
+      );
+    },
+    async input(question) {
+      const { validate } = question;
+      return runPrompt<string>(
+        'Input',
+        {
+          ...common(question.message),
+          ...(question.initial === undefined ? {} : { initial: question.initial }),
+          ...(validate ? { validate: (value: string) => validate(value) ?? true } : {}),
+        },
+        streams,
+      );
+    },
+    async confirm(question) {
+      return runPrompt<boolean>(
+        'Confirm',
+        {
+          ...common(question.message),
+          initial: question.initial ?? false,
+          // Enquirer would show "false" next to the question before it is answered.
+          format(this: PromptState) {
+            return answered(this) ? this.styles.primary(this.value === true ? 'yes' : 'no') : '';
+          },
+        },
+        streams,
+      );
+    },
+  };
 }

@@ -1,12 +1,19 @@
 import { z } from 'zod';
 import { GatewayRefusedError } from '../errors.js';
+import type { AccountCheckResult, PurchaseInput } from '../gateway/client.js';
 import { stringifyLosslessJson } from '../protocol/lossless.js';
 import { successStatus } from '../protocol/envelope.js';
-import { stateOfStatus } from '../protocol/transaction-view.js';
+import { viewOfAnswer } from '../protocol/transaction-view.js';
 import type { CommandContext } from './context.js';
 import { optionalAmount, parseOptions, purchaseOptionsSchema } from './purchase-options.js';
 
-const checkOptionsSchema = purchaseOptionsSchema.extend({ amount: optionalAmount });
+export const checkOptionsSchema = purchaseOptionsSchema.extend({ amount: optionalAmount });
+
+/** The `check --json` line without its `envelope`: the transaction shape (no serviceCurrency, spec 2.3) and the vouchers. */
+export function accountCheckLine({ answer, vouchers, transactionId }: AccountCheckResult, purchase: PurchaseInput, pendingCodes: ReadonlySet<string>) {
+  const { serviceCurrency: _notInAccountCheck, ...view } = viewOfAnswer(answer, { transactionId, ...purchase }, pendingCodes);
+  return { ...view, vouchers };
+}
 
 /** `agentpay check`: AccountCheck, and the voucher list (spec 4.1). */
 export async function runCheck(rawOptions: unknown, context: CommandContext): Promise<void> {
@@ -15,24 +22,12 @@ export async function runCheck(rawOptions: unknown, context: CommandContext): Pr
   const session = await context.openGateway();
   try {
     const purchase = { service: options.service, account: options.account, amount: options.amount ?? '0', currency: options.currency };
-    const { answer, vouchers, transactionId } = await session.client.accountCheck(purchase);
+    const result = await session.client.accountCheck(purchase);
+    const { answer, vouchers } = result;
     if (out.json) {
-      const line = {
-        transactionId: answer.transactionId ?? transactionId,
-        requestId: answer.requestId ?? null,
-        type: answer.type ?? null,
-        status: answer.status,
-        state: stateOfStatus(answer.status, settings.pendingCodes.value),
-        message: answer.message,
-        service: answer.service ?? purchase.service,
-        account: answer.account ?? purchase.account,
-        amount: answer.amount ?? purchase.amount,
-        currency: answer.currency ?? purchase.currency,
-        exchangeRate: answer.exchangeRate ?? null,
-        vouchers,
-      };
-      // The raw envelope goes through the lossless serialiser so its numbers keep every digit.
-      out.data(`${JSON.stringify(line).slice(0, -1)},"envelope":${stringifyLosslessJson(answer.raw)}}`);
+      const line = accountCheckLine(result, purchase, settings.pendingCodes.value);
+      // The gateway's answer as received; the lossless serialiser keeps every digit of its numbers.
+      out.data(stringifyLosslessJson({ ...line, envelope: answer.raw }));
     }
     if (answer.status !== successStatus) {
       throw new GatewayRefusedError(`the gateway refused the account check: ${answer.message || 'no message'} (ResponseStatus ${answer.status})`, answer.status, {

@@ -1,16 +1,25 @@
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { resolveSettings, stateDirectory, type GlobalFlags, type Settings } from '../config.js';
+import { resolveSettings, stateDirectory, type GlobalFlags, type NetworkSettings, type Settings, type SettingSource } from '../config.js';
 import { UsageError } from '../errors.js';
 import type { ExchangeEvent, GatewayClient } from '../gateway/client.js';
+import type { ProxyRoute } from '../gateway/http.js';
 import { Output, type ProcessIo } from '../output.js';
 import { formToObject } from '../protocol/form.js';
 import { md5Hex, passwordOnWire } from '../protocol/password.js';
+import { redactUrlCredentials, registerSecret } from '../secrets.js';
 
 /** What every command gets: validated settings, the output streams, and a way to the gateway. */
 export interface CommandContext {
   settings: Settings;
   out: Output;
-  openGateway(options?: { connections?: number }): Promise<GatewaySession>;
+  openGateway(options?: OpenGatewayOptions): Promise<GatewaySession>;
+}
+
+export interface OpenGatewayOptions {
+  connections?: number;
+  /** Sees every exchange (forms masked, bodies redacted), as --verbose does. */
+  onExchange?: (event: ExchangeEvent) => void;
 }
 
 export interface GatewaySession {
@@ -19,11 +28,26 @@ export interface GatewaySession {
   /** Who the journal files transactions under: the base URL, or "sandbox" (its port changes). */
   gateway: string;
   agentId: string;
-  close(): Promise<void>;
+  /** Where the password came from (never the password itself), for `doctor`. */
+  passwordSource: { source: SettingSource; origin?: string | undefined };
+  /** How requests travel: "direct", or the proxy and where it was set. */
+  route: string;
+  /**
+   * This session with another agent id or password (sent in the configured format), on the
+   * same connections: scenario steps that check the gateway refuses wrong credentials.
+   * Close only the session openGateway returned: the others share its connections.
+   */
+  withCredentials(override: { agentId?: string | undefined; password?: string | undefined }): GatewaySession;
+  /**
+   * Waits for requests in flight, then lets go. With `abort` (the person pressed Ctrl+C)
+   * requests in flight are dropped at once instead.
+   */
+  close(options?: { abort?: boolean }): Promise<void>;
 }
 
 export async function createContext(flags: GlobalFlags, io: ProcessIo): Promise<CommandContext> {
   const [settings, out] = await Promise.all([resolveSettings(flags, io.env), Output.create(io, flags)]);
+  for (const warning of settings.warnings) out.warn(warning);
   return { settings, out, openGateway: (options) => openGateway(settings, out, options ?? {}) };
 }
 
@@ -42,7 +66,42 @@ function traceExchange(out: Output) {
   };
 }
 
-async function openGateway(settings: Settings, out: Output, options: { connections?: number }): Promise<GatewaySession> {
+/** The proxy route the settings ask for: --proxy, else HTTP(S)_PROXY and NO_PROXY, else none. */
+export function proxyRouteOf(network: NetworkSettings): { route: ProxyRoute; description: string } {
+  if (network.proxy) {
+    const where = network.proxy.source === 'flag' ? '--proxy' : 'profile proxy';
+    return { route: { kind: 'explicit', url: network.proxy.value }, description: `${redactUrlCredentials(network.proxy.value)} (${where})` };
+  }
+  if (network.httpProxy || network.httpsProxy) {
+    const named = [network.httpsProxy, network.httpProxy, network.noProxy]
+      .filter((value) => value !== undefined)
+      .map((value) => `${value.origin}=${redactUrlCredentials(value.value)}`);
+    return {
+      route: { kind: 'env', httpProxy: network.httpProxy?.value ?? '', httpsProxy: network.httpsProxy?.value ?? '', noProxy: network.noProxy?.value ?? '' },
+      description: named.join(', '),
+    };
+  }
+  return { route: { kind: 'direct' }, description: 'direct' };
+}
+
+/** The PEM text of --ca-file / AGENTPAY_CA_FILE, checked to hold a certificate. */
+function readCaFile(network: NetworkSettings): string | undefined {
+  if (!network.caFile) return undefined;
+  const path = network.caFile.value;
+  const where = network.caFile.origin ?? (network.caFile.source === 'flag' ? '--ca-file' : 'profile caFile');
+  let pem: string;
+  try {
+    pem = readFileSync(path, 'utf8');
+  } catch (error) {
+    throw new UsageError(`cannot read the CA file ${path} (${where}): ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+  }
+  if (!pem.includes('-----BEGIN CERTIFICATE-----')) {
+    throw new UsageError(`the CA file ${path} (${where}) holds no PEM certificate`, { hint: 'give a file with -----BEGIN CERTIFICATE----- blocks' });
+  }
+  return pem;
+}
+
+async function openGateway(settings: Settings, out: Output, options: OpenGatewayOptions): Promise<GatewaySession> {
   const [{ GatewayClient }, { createDispatcher }, { resolvePassword }] = await Promise.all([
     import('../gateway/client.js'),
     import('../gateway/http.js'),
@@ -51,18 +110,24 @@ async function openGateway(settings: Settings, out: Output, options: { connectio
   let baseUrl: string;
   let agentId: string;
   let password: string;
+  let passwordSource: GatewaySession['passwordSource'];
   let stopSandbox: (() => Promise<void>) | undefined;
+  let network: { route: ProxyRoute; description: string } = { route: { kind: 'direct' }, description: 'direct' };
+  let ca: string | undefined;
 
   if (settings.sandbox) {
     const [{ startSandbox }, { sandboxCredentials }] = await Promise.all([
       import('../sandbox/server.js'),
       import('../sandbox/catalogue.js'),
     ]);
-    // State on disk, so `pay` and a later `status` in another process agree.
+    // State on disk, so `pay` and a later `status` in another process agree. The embedded
+    // sandbox is on loopback in this process: no proxy, no TLS.
     const sandbox = await startSandbox({ statePath: join(stateDirectory(settings.env), 'sandbox-state.jsonl') });
     baseUrl = sandbox.baseUrl;
     agentId = sandboxCredentials.agentId;
     password = sandboxCredentials.password;
+    passwordSource = { source: 'sandbox' };
+    registerSecret(password);
     stopSandbox = sandbox.close;
   } else {
     if (!settings.baseUrl) {
@@ -73,29 +138,46 @@ async function openGateway(settings: Settings, out: Output, options: { connectio
     }
     baseUrl = settings.baseUrl.value;
     agentId = settings.agentId.value;
+    network = proxyRouteOf(settings.network);
+    ca = readCaFile(settings.network);
     const io = { get stdin() { return out.stdin; }, stderr: out.stderr }; // stdin made only if read
-    password = (await resolvePassword(settings, io)).value;
+    const resolved = await resolvePassword(settings, io);
+    password = resolved.value;
+    passwordSource = { source: resolved.source, origin: resolved.origin };
   }
 
   const timeoutMs = settings.timeoutMs.value;
-  const dispatcher = createDispatcher({ timeoutMs, connections: options.connections });
+  const dispatcher = createDispatcher({ timeoutMs, connections: options.connections, ca, proxy: network.route });
+  const listeners = [settings.verbose ? traceExchange(out) : undefined, options.onExchange].filter((l) => l !== undefined);
+  const wireCredentials = (id: string, secret: string) => ({ agentId: id, wirePassword: passwordOnWire(secret, settings.passwordFormat.value) });
   const client = new GatewayClient({
     baseUrl,
-    credentials: { agentId, wirePassword: passwordOnWire(password, settings.passwordFormat.value) },
-    secrets: () => [password, md5Hex(password)],
+    credentials: wireCredentials(agentId, password),
+    secrets: [password, md5Hex(password)],
     timeoutMs,
     dateFormat: settings.dateFormat.value,
     dispatcher,
-    ...(settings.verbose ? { onExchange: traceExchange(out) } : {}),
+    ...(network.route.kind === 'direct' ? {} : { routeDescription: network.description }),
+    ...(listeners.length > 0 ? { onExchange: (event: ExchangeEvent) => listeners.forEach((listener) => listener(event)) } : {}),
   });
-  return {
-    client,
+  const session = (sessionClient: GatewayClient, sessionAgentId: string): GatewaySession => ({
+    client: sessionClient,
     baseUrl,
     gateway: settings.sandbox ? 'sandbox' : baseUrl,
-    agentId,
-    close: async () => {
-      await dispatcher.close();
+    agentId: sessionAgentId,
+    passwordSource,
+    route: network.description,
+    withCredentials: (override) => {
+      const otherId = override.agentId ?? agentId;
+      const otherPassword = override.password ?? password;
+      registerSecret(otherPassword);
+      return session(client.withCredentials(wireCredentials(otherId, otherPassword), [otherPassword, md5Hex(otherPassword)]), otherId);
+    },
+    close: async ({ abort = false } = {}) => {
+      if (abort) await dispatcher.destroy();
+      else await dispatcher.close();
       await stopSandbox?.();
     },
-  };
+  });
+  return session(client, agentId);
 }

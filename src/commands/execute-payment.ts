@@ -34,9 +34,9 @@ export async function guardReplay(context: CommandContext, intent: Omit<IntentRe
  */
 export async function executePayment(
   context: CommandContext,
-  session: GatewaySession,
+  session: Pick<GatewaySession, 'client' | 'gateway' | 'agentId'>,
   input: PaymentInput,
-  options: { checkReplay: boolean },
+  options: { checkReplay: boolean; signal?: AbortSignal | undefined },
 ): Promise<PaymentOutcome> {
   const { settings, out } = context;
   const intent: Omit<IntentRecord, 'kind' | 'at'> = {
@@ -55,13 +55,29 @@ export async function executePayment(
 
   const journal = new JournalWriter(settings.journalPath.value);
   const owner = { transactionId: input.transactionId, gateway: session.gateway, agentId: session.agentId };
-  const recordOutcome = (view: TransactionView, source: 'payment' | 'settle') =>
-    journal.append({ kind: 'outcome', ...owner, at: new Date().toISOString(), source, view });
+  // The intent is on disk already; an outcome that cannot be written must not turn a known
+  // answer into an error (exit 1 would read as "declined"): reconcile will ask the gateway.
+  const recordOutcome = (view: TransactionView, source: 'payment' | 'settle') => {
+    try {
+      journal.append({ kind: 'outcome', ...owner, at: new Date().toISOString(), source, view });
+    } catch (error) {
+      out.warn(`could not record the outcome of ${input.transactionId} in the journal (${(error as Error).message}); \`agentpay reconcile\` will settle it from the gateway`);
+    }
+  };
 
-  journal.append({ kind: 'intent', ...intent, at: new Date().toISOString() });
+  try {
+    journal.append({ kind: 'intent', ...intent, at: new Date().toISOString() });
+  } catch (error) {
+    journal.close();
+    throw new UsageError(`cannot write the journal ${journal.path} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}); no payment was sent`, {
+      hint: 'a payment is only sent once its intent is on disk: fix the journal or choose another with --journal',
+    });
+  }
   const interrupt = new AbortController();
   const onInterrupt = () => interrupt.abort();
   process.once('SIGINT', onInterrupt);
+  options.signal?.addEventListener('abort', onInterrupt, { once: true });
+  if (options.signal?.aborted) onInterrupt();
   try {
     const settled = await payAndSettle(session.client, input, {
       attempts: settings.settle.attempts.value,
@@ -84,6 +100,7 @@ export async function executePayment(
     throw error;
   } finally {
     process.off('SIGINT', onInterrupt);
+    options.signal?.removeEventListener('abort', onInterrupt);
     journal.close();
   }
 }

@@ -19,8 +19,11 @@ export async function forEachOrdered<T, R>(
   const maxWindow = concurrency * 4;
   let inFlight = 0;
   let wakeUp: (() => void) | undefined;
+  // The first work item that threw: it ends the run (a failed slot never becomes done).
+  let failure: { error: unknown } | undefined;
 
   const flushDone = () => {
+    if (failure) throw failure.error;
     while (window.length > 0 && window[0]!.done) emit(window.shift()!.result as R);
   };
 
@@ -32,14 +35,22 @@ export async function forEachOrdered<T, R>(
     }
     inFlight++;
     const slot: Slot = { done: false, promise: Promise.resolve() };
-    slot.promise = work(item).then((result) => {
-      slot.result = result;
-      slot.done = true;
-      inFlight--;
-      const wake = wakeUp;
-      wakeUp = undefined;
-      wake?.();
-    });
+    slot.promise = work(item)
+      .then(
+        (result) => {
+          slot.result = result;
+          slot.done = true;
+        },
+        (error: unknown) => {
+          failure ??= { error };
+        },
+      )
+      .finally(() => {
+        inFlight--;
+        const wake = wakeUp;
+        wakeUp = undefined;
+        wake?.();
+      });
     window.push(slot);
     flushDone();
   }

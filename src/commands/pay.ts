@@ -6,7 +6,7 @@ import { executePayment } from './execute-payment.js';
 import { dryRunLines, paymentInputOf, resolvePurchase } from './payment-flow.js';
 import { invoiceIdOption, optionalAmount, parseOptions, purchaseOptionsSchema } from './purchase-options.js';
 
-const payOptionsSchema = purchaseOptionsSchema
+export const payOptionsSchema = purchaseOptionsSchema
   .extend({
     amount: optionalAmount,
     invoiceId: invoiceIdOption,

@@ -1,5 +1,5 @@
 import { GatewayRefusedError, PaymentOutcomeUnknownError, TransactionPendingError, UsageError } from '../errors.js';
-import { successStatus } from '../protocol/envelope.js';
+import { successStatus, type GatewayAnswer } from '../protocol/envelope.js';
 import type { FormField } from '../protocol/form.js';
 import type { TransactionView } from '../protocol/transaction-view.js';
 import type { Voucher } from '../protocol/vouchers.js';
@@ -14,20 +14,16 @@ export interface PurchaseRequest {
   account: string;
   currency: string;
   invoiceId?: string | undefined;
+  /** The voucher by its position in the list (`Invoice-<n>`, spec 2.4) instead of its InvoiceId. */
+  invoicePosition?: number | undefined;
   amount?: string | undefined;
 }
 
 /**
- * spec 4.2: a dynamic voucher is paid with its OrderAmount byte for byte. The voucher comes
- * from a fresh AccountCheck; a typed --amount must be the same string (2497 is not 2497.00).
+ * spec 4.1, for a purchase: the service's vouchers for this account, from a fresh
+ * AccountCheck. A refused check is a GatewayRefusedError: nothing is paid after it.
  */
-export async function resolvePurchase(client: GatewayClient, request: PurchaseRequest): Promise<{ amount: string; voucher: Voucher | undefined }> {
-  if (request.invoiceId === undefined) {
-    if (request.amount === undefined) {
-      throw new UsageError('give --invoice-id <id> for a dynamic voucher, or --amount <decimal> for a static one');
-    }
-    return { amount: request.amount, voucher: undefined };
-  }
+export async function checkPurchase(client: GatewayClient, request: PurchaseRequest): Promise<{ answer: GatewayAnswer; vouchers: Voucher[] }> {
   const { answer, vouchers } = await client.accountCheck({
     service: request.service,
     account: request.account,
@@ -40,10 +36,19 @@ export async function resolvePurchase(client: GatewayClient, request: PurchaseRe
       answer.status,
     );
   }
-  const voucher = vouchers.find((v) => v.invoiceId === request.invoiceId);
+  return { answer, vouchers };
+}
+
+/**
+ * spec 4.2: the voucher `request.invoiceId` (or `invoicePosition`) names in the list, paid with its OrderAmount
+ * byte for byte; a typed amount must be the same string (2497 is not 2497.00).
+ */
+export function voucherOf(vouchers: readonly Voucher[], request: PurchaseRequest): { amount: string; voucher: Voucher } {
+  const voucher = vouchers.find((v) => (request.invoiceId === undefined ? v.position === request.invoicePosition : v.invoiceId === request.invoiceId));
   if (!voucher) {
     const known = vouchers.map((v) => v.invoiceId).join(', ');
-    throw new UsageError(`invoice ${request.invoiceId} is not in the voucher list of service ${request.service}; no payment was sent`, {
+    const wanted = request.invoiceId === undefined ? `#${request.invoicePosition}` : request.invoiceId;
+    throw new UsageError(`invoice ${wanted} is not in the voucher list of service ${request.service}; no payment was sent`, {
       hint: known ? `InvoiceIds there: ${known}` : 'the service has no voucher list: pay it with --amount',
     });
   }
@@ -56,14 +61,30 @@ export async function resolvePurchase(client: GatewayClient, request: PurchaseRe
   return { amount: voucher.orderAmount, voucher };
 }
 
-export function paymentInputOf(request: PurchaseRequest, amount: string, transactionId: string): PaymentInput {
+/**
+ * The amount to send: a dynamic voucher's from a fresh AccountCheck (spec 4.2), a static
+ * one's as given (spec 4.3). `buy` has already made the check and calls voucherOf itself.
+ */
+export async function resolvePurchase(client: GatewayClient, request: PurchaseRequest): Promise<{ amount: string; voucher: Voucher | undefined }> {
+  if (request.invoiceId === undefined && request.invoicePosition === undefined) {
+    if (request.amount === undefined) {
+      throw new UsageError('give --invoice-id <id> for a dynamic voucher, or --amount <decimal> for a static one');
+    }
+    return { amount: request.amount, voucher: undefined };
+  }
+  const { vouchers } = await checkPurchase(client, request);
+  return voucherOf(vouchers, request);
+}
+
+/** The Payment for a resolved purchase. A voucher picked by position pays with its own InvoiceId. */
+export function paymentInputOf(request: PurchaseRequest, amount: string, transactionId: string, voucher?: Voucher): PaymentInput {
   return {
     service: request.service,
     account: request.account,
     amount,
     currency: request.currency,
     transactionId,
-    invoiceId: request.invoiceId,
+    invoiceId: voucher?.invoiceId ?? request.invoiceId,
   };
 }
 

@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { UsageError } from '../errors.js';
+import { garbageKinds } from '../sandbox/garbage.js';
 import type { Output } from '../output.js';
+import { sandboxBreaks } from '../sandbox/gateway-logic.js';
 import type { CommandContext } from './context.js';
 import { parseOptions } from './purchase-options.js';
 
@@ -27,9 +29,13 @@ const sandboxOptionsSchema = z.object({
     .default('0')
     .refine((v) => /^(0(\.\d+)?|1(\.0+)?)$/.test(v), '--fail-rate takes a number from 0 to 1, such as 0.2')
     .transform(Number),
+  garbage: z.enum(garbageKinds, { error: `--garbage takes one of: ${garbageKinds.join(', ')}` }).optional(),
+  break: z
+    .array(z.enum(sandboxBreaks, { error: (issue) => `--break ${JSON.stringify(issue.input)} is not a rule the sandbox can break: give ${sandboxBreaks.join(', ')}` }))
+    .default([]),
 });
 
-async function describeSandbox(baseUrl: string) {
+async function describeSandbox(baseUrl: string, breaks: readonly string[]) {
   const { sandboxAccounts, sandboxCredentials, sandboxServices } = await import('../sandbox/catalogue.js');
   return {
     baseUrl,
@@ -37,12 +43,14 @@ async function describeSandbox(baseUrl: string) {
     password: sandboxCredentials.password,
     services: sandboxServices.map(({ id, kind, name, currency }) => ({ id, kind, name, currency })),
     accounts: sandboxAccounts.map(({ account, accepted, note }) => ({ account, accepted, note })),
+    breaks,
   };
 }
 
 function printBanner(out: Output, info: Awaited<ReturnType<typeof describeSandbox>>): void {
   const style = out.style;
   out.data(`${style.success('●')} sandbox gateway listening on ${style.strong(info.baseUrl)}`);
+  if (info.breaks.length > 0) out.data(style.failure(`  breaking on purpose: ${info.breaks.join(', ')} (see README "The sandbox gateway")`));
   out.data(`  agent id ${info.agentId}, password ${info.password} (plain or MD5)`);
   out.data('  services:');
   for (const service of info.services) out.data(`    ${service.id}  ${service.kind.padEnd(7)}  ${service.currency}  ${service.name}`);
@@ -50,6 +58,15 @@ function printBanner(out: Output, info: Awaited<ReturnType<typeof describeSandbo
   for (const account of info.accounts) out.data(`    ${account.account.padEnd(12)}  ${account.note}`);
   out.data(style.dim(`  try: AGENTPAY_BASE_URL=${info.baseUrl} AGENTPAY_AGENT_ID=${info.agentId} AGENTPAY_PASSWORD=${info.password} agentpay check --service 101 --account 7011234567`));
   out.data(style.dim('  Ctrl+C stops it.'));
+}
+
+function faultLines(options: { latency: number; dropAfterCommit: number; failRate: number; garbage?: string | undefined }): string[] {
+  const lines: string[] = [];
+  if (options.garbage !== undefined) lines.push(`every request is processed, then answered with garbage: ${options.garbage}`);
+  if (options.latency > 0) lines.push(`every answer waits ${options.latency} ms`);
+  if (options.dropAfterCommit > 0) lines.push(`the next ${options.dropAfterCommit} Payment answers are dropped after commit`);
+  if (options.failRate > 0) lines.push(`${options.failRate} of committed Payments are answered with HTTP 500`);
+  return lines;
 }
 
 /** `agentpay sandbox`: the sandbox gateway in the foreground, until SIGINT or SIGTERM. */
@@ -63,17 +80,18 @@ export async function runSandbox(rawOptions: unknown, context: CommandContext): 
       host: options.host,
       port: options.port,
       ...(options.state === undefined ? {} : { statePath: options.state }),
-      behaviour: { pendingPolls: options.pending },
-      faults: { latencyMs: options.latency, dropAfterCommit: options.dropAfterCommit, failRate: options.failRate },
+      behaviour: { pendingPolls: options.pending, breaks: options.break },
+      faults: { latencyMs: options.latency, dropAfterCommit: options.dropAfterCommit, failRate: options.failRate, garbage: options.garbage },
     });
   } catch (error) {
     throw new UsageError(`cannot listen on ${options.host}:${options.port}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`, {
       hint: 'choose another --port (0 picks a free one)',
     });
   }
-  const info = await describeSandbox(sandbox.baseUrl);
+  const info = await describeSandbox(sandbox.baseUrl, options.break);
   if (out.json) out.data(JSON.stringify(info));
   else printBanner(out, info);
+  for (const line of faultLines(options)) out.warn(`fault: ${line}`);
   await new Promise<void>((resolve) => {
     const stop = () => resolve();
     process.once('SIGINT', stop);

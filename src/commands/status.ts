@@ -1,5 +1,6 @@
 import { AgentpayError, ExitCode, mostSevere, UsageError, type ExitCodeValue } from '../errors.js';
 import type { GatewayClient } from '../gateway/client.js';
+import { parseTransactionId } from '../protocol/transaction-id.js';
 import { unknownView, viewOfAnswer, type TransactionView } from '../protocol/transaction-view.js';
 import type { CommandContext } from './context.js';
 import { errorOfView } from './payment-flow.js';
@@ -15,6 +16,10 @@ interface StatusOptions {
   concurrency: number;
 }
 
+/** --wait: seconds to poll a pending transaction (status, and a scenario's status and wait steps). */
+export const waitOption = (raw: unknown): number =>
+  wholeNumberOption(raw, { fallback: '0', maxDigits: 6, message: '--wait takes a whole number of seconds' });
+
 function parseStatusOptions(raw: unknown): StatusOptions {
   const options = optionRecord(raw);
   const ids = options.ids ?? [];
@@ -22,9 +27,25 @@ function parseStatusOptions(raw: unknown): StatusOptions {
   return {
     ids,
     fromFile: optionalText(options.fromFile, '--from-file'),
-    wait: wholeNumberOption(options.wait, { fallback: '0', maxDigits: 6, message: '--wait takes a whole number of seconds' }),
+    wait: waitOption(options.wait),
     concurrency: concurrencyOption(options.concurrency),
   };
+}
+
+/** Waits `ms`; false when `signal` aborted first. A plain timer: node:timers/promises is not loaded for it. */
+function pause(ms: number, signal: AbortSignal | undefined): Promise<boolean> {
+  if (signal?.aborted) return Promise.resolve(false);
+  return new Promise((resolve) => {
+    const onAbort = () => {
+      clearTimeout(timer);
+      resolve(false);
+    };
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve(true);
+    }, ms);
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
 }
 
 interface LookUpResult {
@@ -36,12 +57,17 @@ interface LookUpResult {
 
 const exitOfState: Record<TransactionView['state'], ExitCodeValue> = { success: ExitCode.success, failed: ExitCode.declined, pending: ExitCode.pendingOrUnknown, unknown: ExitCode.pendingOrUnknown };
 
-/** Status for one id; with a wait, polls a pending one with backoff until final or out of time. */
+/**
+ * Status for one id; with a wait, polls a pending one with backoff until final, out of
+ * time, or `signal` aborts (buy: Ctrl+C while following; a scenario's Ctrl+C): then the last
+ * answer stands, still pending.
+ */
 export async function lookUpStatus(
   client: GatewayClient,
   transactionId: string,
   pendingCodes: ReadonlySet<string>,
   waitUntil: number,
+  signal?: AbortSignal,
 ): Promise<LookUpResult> {
   let delayMs = 500;
   for (;;) {
@@ -53,8 +79,8 @@ export async function lookUpStatus(
       return { view: unknownView({ transactionId }, 'Status', error.message), exitCode: error.exitCode, error };
     }
     const remaining = waitUntil - Date.now();
-    if (view.state !== 'pending' || remaining <= 0) return { view, exitCode: exitOfState[view.state] };
-    await new Promise((resolve) => setTimeout(resolve, Math.min(delayMs, remaining)));
+    if (view.state !== 'pending' || remaining <= 0 || signal?.aborted) return { view, exitCode: exitOfState[view.state] };
+    if (!(await pause(Math.min(delayMs, remaining), signal))) return { view, exitCode: exitOfState[view.state] };
     delayMs = Math.min(delayMs * 1.6, 5_000);
   }
 }
@@ -66,7 +92,9 @@ export async function runStatus(rawOptions: unknown, context: CommandContext): P
   if (options.ids.length === 0 && options.fromFile === undefined) {
     throw new UsageError('give at least one transaction id, or --from-file <path|->');
   }
-  const entries = transactionIdsFrom(options.ids, options.fromFile, () => out.stdin);
+  // Ids on the command line are checked before anything else: a typo sends nothing.
+  const ids = options.ids.map((id) => parseTransactionId(id));
+  const entries = transactionIdsFrom(ids, options.fromFile, () => out.stdin);
   // One id on the command line gets a receipt and its error as the command's own.
   const single = options.ids.length === 1 && options.fromFile === undefined;
   const [session, { renderReceipt, renderTransactionLine, transactionJson }] = await Promise.all([
@@ -96,10 +124,12 @@ export async function runStatus(rawOptions: unknown, context: CommandContext): P
       out.data(out.json ? transactionJson(result.view) : renderReceipt(result.view, out.style, 'Transaction'));
       return;
     }
-    if (result.error) out.note(`${out.errorStyle.failure('✗')} ${result.view.transactionId || 'input'}: ${result.error.message}`);
     if (out.json) {
       out.data(transactionJson(result.view, result.error ? { error: { exitCode: result.exitCode, message: result.error.message } } : undefined));
-    } else if (!result.error) {
+    } else if (result.error) {
+      // The look-up failed: a message for the person, not a data line.
+      out.note(`${out.errorStyle.failure('✗')} ${result.view.transactionId || 'input'}: ${result.error.message}`);
+    } else {
       out.data(renderTransactionLine(result.view, out.style));
     }
   };

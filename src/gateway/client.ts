@@ -15,7 +15,8 @@ import { MalformedAnswerError } from '../protocol/problems.js';
 import { formatRequestDate, type RequestDateFormat } from '../protocol/request-date.js';
 import { generateTransactionId } from '../protocol/transaction-id.js';
 import type { Voucher } from '../protocol/vouchers.js';
-import { BodyTooLargeError, createDispatcher, ExchangeFailure, postForm } from './http.js';
+import { redactSecrets } from '../secrets.js';
+import { answerSampleBytes, BodyTooLargeError, createDispatcher, ExchangeFailure, isCertificateFailure, maxAnswerBytes, postForm, type HttpAnswer } from './http.js';
 
 export type Operation = 'AccountCheck' | 'Payment' | 'Status';
 
@@ -31,11 +32,14 @@ export interface GatewayClientOptions {
   timeoutMs: number;
   dateFormat: RequestDateFormat;
   /**
-   * Strings to blank out of anything traced: the password in every form it is sent. A
-   * function is called the first time something is traced (working them out may cost).
+   * Secrets to blank out of anything traced or put in an error, in every spelling (see
+   * secrets.ts); the wire password by default. Registered process secrets are blanked too.
    */
-  secrets?: readonly string[] | (() => readonly string[]);
+  secrets?: readonly string[];
+  /** Answers larger than this are refused as not understood (default maxAnswerBytes, 1 MiB). */
   maxBodyBytes?: number;
+  /** How requests travel, for hints when the gateway cannot be reached ("through proxy …"). */
+  routeDescription?: string;
   dispatcher?: Dispatcher;
   onExchange?: (event: ExchangeEvent) => void;
   now?: () => Date;
@@ -56,9 +60,6 @@ export interface AccountCheckResult {
 
 export type PaymentInput = Omit<PaymentRequest, 'requestDate'>;
 
-const defaultMaxBodyBytes = 1024 * 1024;
-const bodySampleLength = 200;
-
 /**
  * The gateway client: builds the forms of spec 4, sends them, and returns parsed answers
  * or throws a typed error. It never prints and never exits.
@@ -68,13 +69,25 @@ export class GatewayClient {
   private readonly options: GatewayClientOptions;
   private readonly dispatcher: Dispatcher;
   private readonly ownsDispatcher: boolean;
-  private knownSecrets: readonly string[] | undefined;
 
   constructor(options: GatewayClientOptions) {
     this.options = options;
     this.endpoint = `${options.baseUrl.replace(/\/+$/, '')}/home/index`;
     this.ownsDispatcher = options.dispatcher === undefined;
     this.dispatcher = options.dispatcher ?? createDispatcher({ timeoutMs: options.timeoutMs });
+  }
+
+  /**
+   * The same gateway and connection pool with other credentials: for a scenario step that
+   * checks the gateway refuses them. `secrets` are blanked out of traces as well.
+   */
+  withCredentials(credentials: Credentials, secrets: readonly string[]): GatewayClient {
+    return new GatewayClient({
+      ...this.options,
+      credentials,
+      secrets: [...(this.options.secrets ?? [this.options.credentials.wirePassword]), ...secrets],
+      dispatcher: this.dispatcher,
+    });
   }
 
   private requestDate(): string {
@@ -112,27 +125,26 @@ export class GatewayClient {
    */
   async payment(input: PaymentInput, signal?: AbortSignal): Promise<GatewayAnswer> {
     const form = this.paymentForm(input);
-    let body: string;
+    let http: HttpAnswer;
     try {
-      const http = await this.send('Payment', form, signal);
-      if (http.statusCode >= 500) {
-        throw new PaymentOutcomeUnknownError(input.transactionId, `the gateway answered HTTP ${http.statusCode}`);
-      }
-      body = http.body;
+      http = await this.send('Payment', form, signal);
     } catch (error) {
       if (error instanceof ExchangeFailure && error.kind === 'notSent') {
-        throw new GatewayUnreachableError(`cannot reach the gateway at ${this.endpoint}: ${error.message}; no payment was sent`, {
-          cause: error,
-        });
+        throw this.unreachable(error, '; no payment was sent');
       }
-      if (error instanceof PaymentOutcomeUnknownError) throw error;
-      throw new PaymentOutcomeUnknownError(input.transactionId, (error as Error).message, { cause: error });
+      // Anything else (a time-out, a cut connection, an answer over the size limit) may
+      // have followed a committed payment.
+      throw new PaymentOutcomeUnknownError(input.transactionId, (error as Error).message, { cause: error, bodySample: this.sampleOf(error) });
+    }
+    if (http.statusCode >= 500) {
+      throw new PaymentOutcomeUnknownError(input.transactionId, `the gateway answered HTTP ${http.statusCode}`, { bodySample: this.sample(http.body) });
     }
     try {
-      return this.checkEcho(await parseEnvelope(body), input.transactionId);
+      return this.checkEcho(await parseEnvelope(http.body), input.transactionId);
     } catch (error) {
       throw new PaymentOutcomeUnknownError(input.transactionId, `the answer was not understood: ${(error as Error).message}`, {
         cause: error,
+        bodySample: this.sample(http.body),
       });
     }
   }
@@ -142,19 +154,18 @@ export class GatewayClient {
   }
 
   private async exchangeReadOnly(operation: Operation, form: FormField[], transactionId: string): Promise<GatewayAnswer> {
-    let http;
+    let http: HttpAnswer;
     try {
       http = await this.send(operation, form);
     } catch (error) {
-      if (error instanceof BodyTooLargeError) throw this.notUnderstood(error, undefined);
-      throw new GatewayUnreachableError(`cannot reach the gateway at ${this.endpoint}: ${(error as Error).message}`, {
-        cause: error,
-        hint: 'check --base-url and the network, then try again',
-      });
+      if (error instanceof BodyTooLargeError) throw this.notUnderstood(error, error.bodySample);
+      throw this.unreachable(error, '');
     }
     if (http.statusCode >= 500) {
+      // An error page from the gateway or a proxy in front of it: down for now, not broken.
       throw new GatewayUnreachableError(`the gateway is unavailable (HTTP ${http.statusCode})`, {
         hint: 'try again later',
+        bodySample: this.sample(http.body),
       });
     }
     try {
@@ -162,6 +173,18 @@ export class GatewayClient {
     } catch (error) {
       throw this.notUnderstood(error, http.body);
     }
+  }
+
+  private unreachable(error: unknown, suffix: string): GatewayUnreachableError {
+    const message = (error as Error).message;
+    const timedOut = error instanceof ExchangeFailure && /within \d+ ms/.test(message);
+    const hint = isCertificateFailure(error)
+      ? 'if the gateway uses a private CA, give its certificate with --ca-file <pem> (or AGENTPAY_CA_FILE)'
+      : timedOut
+        ? 'try again later, or allow more time with --timeout <ms>'
+        : `check --base-url${this.options.routeDescription ? `, the proxy (${this.options.routeDescription})` : ''} and the network, then try again`;
+    const text = timedOut ? `the gateway at ${this.endpoint} timed out: ${message}` : `cannot reach the gateway at ${this.endpoint}: ${message}`;
+    return new GatewayUnreachableError(`${text}${suffix}`, { cause: error, hint, bodySample: this.sampleOf(error) });
   }
 
   /** spec 2.2: TransactinID echoes ours; an answer about another transaction is not ours to trust. */
@@ -173,12 +196,22 @@ export class GatewayClient {
   }
 
   private notUnderstood(error: unknown, body: string | undefined): GatewayProtocolError {
-    const sample = body === undefined ? undefined : this.redact(body.slice(0, bodySampleLength));
     return new GatewayProtocolError(`the gateway's answer was not understood: ${(error as Error).message}`, {
       cause: error,
-      ...(sample === undefined ? {} : { bodySample: sample }),
-      hint: 'run with --verbose to see the answer',
+      bodySample: body === undefined ? undefined : this.sample(body),
+      hint: 'run with --verbose to see the first bytes of the answer',
     });
+  }
+
+  /** The first bytes of a body, with every secret blanked, for --verbose. */
+  private sample(body: string): string {
+    // Redact before cutting: a password straddling the cut would otherwise show its first part.
+    return this.redact(body).slice(0, answerSampleBytes);
+  }
+
+  private sampleOf(error: unknown): string | undefined {
+    const sample = error instanceof ExchangeFailure || error instanceof BodyTooLargeError ? error.bodySample : undefined;
+    return sample === undefined ? undefined : this.redact(sample);
   }
 
   private async send(operation: Operation, form: FormField[], signal?: AbortSignal) {
@@ -189,7 +222,7 @@ export class GatewayClient {
       const answer = await postForm(this.endpoint, encodeForm(form), {
         dispatcher: this.dispatcher,
         timeoutMs: this.options.timeoutMs,
-        maxBodyBytes: this.options.maxBodyBytes ?? defaultMaxBodyBytes,
+        maxBodyBytes: this.options.maxBodyBytes ?? maxAnswerBytes,
         ...(signal ? { signal } : {}),
       });
       this.options.onExchange?.({
@@ -201,22 +234,12 @@ export class GatewayClient {
       });
       return answer;
     } catch (error) {
-      this.options.onExchange?.({ direction: 'failure', operation, message: (error as Error).message, elapsedMs: elapsed() });
+      this.options.onExchange?.({ direction: 'failure', operation, message: this.redact((error as Error).message), elapsedMs: elapsed() });
       throw error;
     }
   }
 
-  private secrets(): readonly string[] {
-    const { secrets } = this.options;
-    this.knownSecrets ??= typeof secrets === 'function' ? secrets() : (secrets ?? [this.options.credentials.wirePassword]);
-    return this.knownSecrets;
-  }
-
   private redact(text: string): string {
-    let result = text;
-    for (const secret of this.secrets()) {
-      if (secret.length > 0) result = result.split(secret).join('***');
-    }
-    return result;
+    return redactSecrets(text, this.options.secrets ?? [this.options.credentials.wirePassword]);
   }
 }

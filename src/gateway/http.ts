@@ -1,7 +1,7 @@
 import { EventEmitter } from 'node:events';
 import { createRequire } from 'node:module';
 import { setFlagsFromString } from 'node:v8';
-import type { Agent as UndiciAgent, Dispatcher } from 'undici';
+import type { Agent as UndiciAgent, Dispatcher, EnvHttpProxyAgent as UndiciEnvHttpProxyAgent, ProxyAgent as UndiciProxyAgent } from 'undici';
 
 /*
  * undici's Agent and its request method, loaded without the rest of the package: `import
@@ -16,6 +16,15 @@ export const dispatcherRequest = requireUndici('undici/lib/api/api-request.js') 
   this: Dispatcher,
   options: Dispatcher.RequestOptions,
 ) => Promise<Dispatcher.ResponseData>;
+
+/**
+ * The proxy agents, only when a proxy is configured: undici's whole package is loaded then,
+ * since a ProxyAgent opens its tunnel with `Dispatcher.prototype.connect`, which the package's
+ * index installs. Its Agent is the same module as the one above (one module cache).
+ */
+function proxyAgents(): { ProxyAgent: typeof UndiciProxyAgent; EnvHttpProxyAgent: typeof UndiciEnvHttpProxyAgent } {
+  return requireUndici('undici') as typeof import('undici');
+}
 
 /*
  * undici parses HTTP/1.1 with llhttp compiled to WebAssembly. V8 optimises a hot wasm
@@ -41,12 +50,38 @@ function keepWasmParserUnoptimised(): void {
  */
 export type ExchangeFailureKind = 'notSent' | 'maybeSent';
 
+/**
+ * The largest answer read, in bytes (1 MiB). A gateway envelope is a few hundred bytes and a
+ * long voucher list a few kilobytes; anything bigger is not an answer we understand, and
+ * reading it whole would let a broken gateway fill memory.
+ */
+export const maxAnswerBytes = 1024 * 1024;
+
+/** How much of a body a failure keeps, for `--verbose` ("the first bytes of the answer"). */
+export const answerSampleBytes = 200;
+
 export class ExchangeFailure extends Error {
   readonly kind: ExchangeFailureKind;
-  constructor(kind: ExchangeFailureKind, message: string, options?: { cause?: unknown }) {
-    super(message, options);
+  /** The first bytes of a body that began to arrive before the failure, if any. */
+  readonly bodySample: string | undefined;
+  constructor(kind: ExchangeFailureKind, message: string, options: { cause?: unknown; bodySample?: string | undefined } = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.name = 'ExchangeFailure';
     this.kind = kind;
+    this.bodySample = options.bodySample;
+  }
+}
+
+export class BodyTooLargeError extends Error {
+  readonly maxBytes: number;
+  readonly statusCode: number;
+  readonly bodySample: string;
+  constructor(maxBytes: number, statusCode: number, bodySample: string) {
+    super(`the answer is larger than ${maxBytes} bytes`);
+    this.name = 'BodyTooLargeError';
+    this.maxBytes = maxBytes;
+    this.statusCode = statusCode;
+    this.bodySample = bodySample;
   }
 }
 
@@ -63,6 +98,23 @@ export interface PostOptions {
   signal?: AbortSignal;
 }
 
+/** Certificate verification failures: the TLS handshake failed, so no request left. */
+const certificateCodes = new Set([
+  'DEPTH_ZERO_SELF_SIGNED_CERT',
+  'SELF_SIGNED_CERT_IN_CHAIN',
+  'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
+  'UNABLE_TO_GET_ISSUER_CERT',
+  'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
+  'CERT_HAS_EXPIRED',
+  'CERT_NOT_YET_VALID',
+  'CERT_REVOKED',
+  'CERT_UNTRUSTED',
+  'CERT_REJECTED',
+  'CERT_SIGNATURE_FAILURE',
+  'ERR_TLS_CERT_ALTNAME_INVALID',
+  'HOSTNAME_MISMATCH',
+]);
+
 /** Errors raised before a byte of the request could have reached the server. */
 const connectPhaseCodes = new Set([
   'ECONNREFUSED',
@@ -72,28 +124,46 @@ const connectPhaseCodes = new Set([
   'ENETUNREACH',
   'EADDRNOTAVAIL',
   'UND_ERR_CONNECT_TIMEOUT',
-  'ERR_TLS_CERT_ALTNAME_INVALID',
-  'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
-  'SELF_SIGNED_CERT_IN_CHAIN',
-  'DEPTH_ZERO_SELF_SIGNED_CERT',
-  'CERT_HAS_EXPIRED',
+  'UND_ERR_PRX_TLS',
+  ...certificateCodes,
 ]);
 
-function errorCode(error: unknown): string | undefined {
+/** Every `code` along the error's cause chain (undici wraps socket and TLS errors). */
+function errorCodes(error: unknown): string[] {
+  const codes: string[] = [];
   let current: unknown = error;
-  for (let depth = 0; depth < 4 && current instanceof Error; depth++) {
+  for (let depth = 0; depth < 5 && current instanceof Error; depth++) {
     const code = (current as { code?: unknown }).code;
-    if (typeof code === 'string') return code;
+    if (typeof code === 'string') codes.push(code);
     current = current.cause;
   }
+  return codes;
+}
+
+/**
+ * A proxy that refused to open a tunnel (CONNECT answered with other than 200) or asked for
+ * credentials (407) never passed the request on. undici says so only in the message.
+ */
+function proxyRefusal(error: unknown): string | undefined {
+  const message = error instanceof Error ? error.message : '';
+  const tunnel = /^Proxy response \((\d+)\) !== 200/.exec(message);
+  if (tunnel) return `the proxy refused to open a tunnel to the gateway (HTTP ${tunnel[1]})`;
+  if (message.includes('Proxy Authentication Required (407)')) return 'the proxy asks for credentials (HTTP 407): put them in the proxy URL';
   return undefined;
 }
 
 function describe(error: unknown, timeoutMs: number): string {
-  const code = errorCode(error);
+  const codes = errorCodes(error);
   if (error instanceof Error && error.name === 'TimeoutError') return `no complete answer within ${timeoutMs} ms`;
+  const refusal = proxyRefusal(error);
+  if (refusal) return refusal;
   if (error instanceof Error && error.name === 'AbortError') return 'interrupted before the answer arrived';
-  switch (code) {
+  const certificate = codes.find((code) => certificateCodes.has(code));
+  if (certificate) {
+    const reason = certificate === 'ERR_TLS_CERT_ALTNAME_INVALID' || certificate === 'HOSTNAME_MISMATCH' ? 'is for another host name' : 'is not trusted';
+    return `the TLS certificate ${reason} (${certificate}); nothing was sent`;
+  }
+  switch (codes[0]) {
     case 'ECONNREFUSED':
       return 'connection refused';
     case 'ENOTFOUND':
@@ -112,29 +182,43 @@ function describe(error: unknown, timeoutMs: number): string {
   }
 }
 
-/** The body as text, refused past maxBytes. Events, not an async iterator: a batch reads thousands. */
-function readLimited(body: Dispatcher.ResponseData['body'], maxBytes: number): Promise<string> {
+/** True when the failure was a certificate that did not verify (for a hint about --ca-file). */
+export function isCertificateFailure(error: unknown): boolean {
+  return errorCodes(error).some((code) => certificateCodes.has(code));
+}
+
+function sampleOf(chunks: readonly Buffer[]): string {
+  return Buffer.concat(chunks).subarray(0, answerSampleBytes).toString('utf8');
+}
+
+/**
+ * The body, refused past maxBytes; what arrived is left in `chunks` for a failure's sample.
+ * Events, not an async iterator: a batch reads thousands.
+ */
+function readLimited(body: Dispatcher.ResponseData['body'], statusCode: number, maxBytes: number, chunks: Buffer[]): Promise<Buffer> {
   return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
     let size = 0;
     body.on('data', (chunk: Buffer) => {
+      if (body.destroyed) return;
       size += chunk.length;
       if (size <= maxBytes) chunks.push(chunk);
-      else if (!body.destroyed) {
+      else {
+        if (chunks.length === 0) chunks.push(chunk);
         body.destroy();
-        reject(new BodyTooLargeError(maxBytes));
+        reject(new BodyTooLargeError(maxBytes, statusCode, sampleOf(chunks)));
       }
     });
-    body.once('end', () => resolve(Buffer.concat(chunks, size).toString('utf8')));
+    body.once('end', () => resolve(Buffer.concat(chunks, size)));
     body.on('error', reject);
   });
 }
 
 /**
- * One deadline for a whole exchange (connect, headers and body, so a body that trickles
- * forever still ends), or an earlier stop (Ctrl+C), as the signal undici takes: an emitter of
- * 'abort'. A batch sets thousands of these; AbortSignal.timeout costs several times as much.
- * Its reason is what AbortSignal.timeout would give (a TimeoutError), or the caller's reason.
+ * One deadline for a whole exchange (connect, headers and body: undici's own body time-out
+ * restarts with every chunk, so only this ends a body that trickles forever), or an earlier
+ * stop (Ctrl+C), as the signal undici takes: an emitter of 'abort'. A batch sets thousands of
+ * these; AbortSignal.timeout costs several times as much. Its reason is what
+ * AbortSignal.timeout would give (a TimeoutError), or the caller's reason.
  */
 class Deadline extends EventEmitter {
   aborted = false;
@@ -164,13 +248,6 @@ class Deadline extends EventEmitter {
   }
 }
 
-export class BodyTooLargeError extends Error {
-  constructor(readonly maxBytes: number) {
-    super(`the answer is larger than ${maxBytes} bytes`);
-    this.name = 'BodyTooLargeError';
-  }
-}
-
 const formHeaders = { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' };
 
 let lastTarget: { url: string; origin: string; path: string } | undefined;
@@ -184,12 +261,16 @@ function targetOf(url: string): { origin: string; path: string } {
   return lastTarget;
 }
 
+/** A UTF-8 decode that drops a leading byte order mark, as browsers and fetch do. */
+const utf8 = new TextDecoder('utf-8');
+
 /**
  * POSTs a form body. Resolves with any HTTP answer that arrived whole (the caller judges
  * status codes); rejects with ExchangeFailure when none did, or BodyTooLargeError.
  */
 export async function postForm(url: string, formBody: string, options: PostOptions): Promise<HttpAnswer> {
   const deadline = new Deadline(options.timeoutMs, options.signal);
+  const chunks: Buffer[] = [];
   try {
     const { origin, path } = targetOf(url);
     const response = await dispatcherRequest.call(options.dispatcher, {
@@ -202,30 +283,68 @@ export async function postForm(url: string, formBody: string, options: PostOptio
       headersTimeout: options.timeoutMs,
       bodyTimeout: options.timeoutMs,
     });
-    const body = await readLimited(response.body, options.maxBodyBytes);
-    return { statusCode: response.statusCode, body };
+    const body = await readLimited(response.body, response.statusCode, options.maxBodyBytes, chunks);
+    // Some gateways put a byte order mark before their JSON, and JSON parsers refuse it.
+    return { statusCode: response.statusCode, body: utf8.decode(body) };
   } catch (error) {
     if (error instanceof BodyTooLargeError) throw error;
-    const kind: ExchangeFailureKind = connectPhaseCodes.has(errorCode(error) ?? '') ? 'notSent' : 'maybeSent';
-    throw new ExchangeFailure(kind, describe(error, options.timeoutMs), { cause: error });
+    const kind: ExchangeFailureKind = errorCodes(error).some((code) => connectPhaseCodes.has(code)) || proxyRefusal(error) ? 'notSent' : 'maybeSent';
+    throw new ExchangeFailure(kind, describe(error, options.timeoutMs), {
+      cause: error,
+      bodySample: chunks.length > 0 ? sampleOf(chunks) : undefined,
+    });
   } finally {
     deadline.clear();
   }
 }
 
+/**
+ * How requests reach the gateway: directly, through one explicit proxy (--proxy), or through
+ * the proxies the environment names (HTTP_PROXY, HTTPS_PROXY, NO_PROXY).
+ */
+export type ProxyRoute =
+  | { kind: 'direct' }
+  | { kind: 'explicit'; url: string }
+  | { kind: 'env'; httpProxy: string; httpsProxy: string; noProxy: string };
+
 export interface DispatcherOptions {
   timeoutMs: number;
   connections?: number | undefined;
+  /** PEM text of the CA certificates to trust instead of the built-in ones (--ca-file). */
+  ca?: string | undefined;
+  proxy?: ProxyRoute | undefined;
 }
 
-/** One keep-alive pool for the whole run, so a batch reuses its connections. */
+/**
+ * One keep-alive pool for the whole run, so a batch reuses its connections. Certificates are
+ * always verified: `rejectUnauthorized` is set here so that not even
+ * NODE_TLS_REJECT_UNAUTHORIZED=0 in the environment can turn verification off.
+ */
 export function createDispatcher(options: DispatcherOptions): Dispatcher {
   keepWasmParserUnoptimised();
-  return new Agent({
-    connect: { timeout: options.timeoutMs },
+  const tls = { timeout: options.timeoutMs, rejectUnauthorized: true, ...(options.ca === undefined ? {} : { ca: options.ca }) };
+  const common = {
     headersTimeout: options.timeoutMs,
     bodyTimeout: options.timeoutMs,
     keepAliveTimeout: 10_000,
     connections: options.connections ?? null,
-  });
+  };
+  // Through a proxy: the gateway's TLS (requestTls) is verified as a direct one would be; an
+  // http:// gateway is asked for with an absolute URI, as curl does, since many proxies
+  // allow CONNECT to port 443 only.
+  const proxied = { ...common, connect: tls, requestTls: tls, proxyTls: { timeout: options.timeoutMs, rejectUnauthorized: true }, proxyTunnel: false };
+  const route = options.proxy ?? { kind: 'direct' };
+  switch (route.kind) {
+    case 'direct':
+      return new Agent({ ...common, connect: tls });
+    case 'explicit': {
+      const { ProxyAgent } = proxyAgents();
+      return new ProxyAgent({ ...proxied, uri: route.url });
+    }
+    case 'env': {
+      const { EnvHttpProxyAgent } = proxyAgents();
+      // Every value is passed, even empty, so undici never reads process.env on its own.
+      return new EnvHttpProxyAgent({ ...proxied, httpProxy: route.httpProxy, httpsProxy: route.httpsProxy, noProxy: route.noProxy });
+    }
+  }
 }

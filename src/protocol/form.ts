@@ -40,14 +40,15 @@ function credentialFields(credentials: Credentials): FormField[] {
   ];
 }
 
+/** In the order the request lists of spec 4.1-4.3 give them. */
 function purchaseFields(request: AccountCheckRequest): FormField[] {
   return [
     ['Service', request.service],
     ['Amount', request.amount],
     ['Currency', request.currency],
-    ['Account', request.account],
-    ['TransactionID', request.transactionId],
     ['RequestDate', request.requestDate],
+    ['TransactionID', request.transactionId],
+    ['Account', request.account],
   ];
 }
 

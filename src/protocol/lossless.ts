@@ -9,7 +9,7 @@ import type * as LosslessJson from 'lossless-json';
  * the start-up cost; everything of ours (the sandbox too) takes it from here, so there is one
  * LosslessNumber class in a process.
  */
-const { LosslessNumber, parse, stringify } = createRequire(import.meta.url)('lossless-json') as typeof LosslessJson;
+const { LosslessNumber, isLosslessNumber, parse, stringify } = createRequire(import.meta.url)('lossless-json') as typeof LosslessJson;
 export function parseLosslessJson(text: string): unknown {
   return parse(text);
 }
@@ -18,7 +18,7 @@ export function stringifyLosslessJson(value: unknown): string {
   return stringify(value) ?? 'null';
 }
 
-export { LosslessNumber };
+export { LosslessNumber, isLosslessNumber };
 export type LosslessNumber = LosslessJson.LosslessNumber;
 
 /** A JSON string or number as the exact text it was written with; undefined for anything else. */

@@ -5,10 +5,22 @@ import { isLongId } from '../protocol/transaction-id.js';
 import { findService, refusedAccount, sandboxCodes, sandboxCredentials, type SandboxService } from './catalogue.js';
 import type { StoredTransaction, TransactionStore } from './state.js';
 
+/**
+ * Spec rules the sandbox can be told to break, so that a conformance suite can be seen to
+ * catch each one (`agentpay sandbox --break`):
+ * - idempotency: a repeated TransactionID creates a new payment with a new RequestID (spec 3, rule 2);
+ * - amount-check: a dynamic voucher is paid whatever the Amount (spec 4.2);
+ * - echo: answers leave TransactinID out (spec 2.2).
+ */
+export const sandboxBreaks = ['idempotency', 'amount-check', 'echo'] as const;
+export type SandboxBreak = (typeof sandboxBreaks)[number];
+
 /** How the sandbox behaves beyond the spec; all off by default. */
 export interface SandboxBehaviour {
   /** Payments stay in progress (code 11) for this many Status polls. */
   pendingPolls: number;
+  /** Rules broken on purpose; none by default. */
+  breaks: readonly SandboxBreak[];
 }
 
 type Envelope = Record<string, unknown>;
@@ -102,7 +114,7 @@ function accountCheck(form: URLSearchParams): Envelope {
 }
 
 /** Why a payment is refused, or undefined when it goes through. */
-function paymentRefusal(form: URLSearchParams, checked: PurchaseCheck): [number, string] | undefined {
+function paymentRefusal(form: URLSearchParams, checked: PurchaseCheck, behaviour: SandboxBehaviour): [number, string] | undefined {
   const { service, amount } = checked;
   if (service.kind === 'dynamic') {
     if (form.get('Extra[0].Name') !== 'InvoiceId') return [sandboxCodes.badRequest, 'Extra[0].Name must be InvoiceId for a dynamic voucher'];
@@ -110,7 +122,7 @@ function paymentRefusal(form: URLSearchParams, checked: PurchaseCheck): [number,
     const voucher = service.vouchers.find((v) => v.invoiceId === invoiceId);
     if (!voucher) return [sandboxCodes.unknownInvoice, `unknown InvoiceId ${JSON.stringify(invoiceId)} for service ${service.id}`];
     // spec 4.2: to the last decimal digit, so the strings must be identical.
-    if (amount !== voucher.orderAmount) {
+    if (amount !== voucher.orderAmount && !behaviour.breaks.includes('amount-check')) {
       return [sandboxCodes.amountMismatch, `Amount ${amount} does not equal OrderAmount ${voucher.orderAmount} of invoice ${invoiceId}`];
     }
     return undefined;
@@ -127,14 +139,15 @@ function payment(form: URLSearchParams, store: TransactionStore, behaviour: Sand
   const transactionId = form.get('TransactionID') ?? '';
   // spec 3, rule 2: an existing TransactionID returns that payment and creates nothing,
   // whatever else the repeated request says.
+  const breakIdempotency = behaviour.breaks.includes('idempotency');
   const existing = store.find(agentId, transactionId);
-  if (existing) return transactionEnvelope(form, 'Payment', existing);
+  if (existing && !breakIdempotency) return transactionEnvelope(form, 'Payment', existing);
 
   const checked = checkPurchase(form);
   if (Array.isArray(checked)) return refusal(form, 'Payment', ...checked);
-  const refused = paymentRefusal(form, checked);
+  const refused = paymentRefusal(form, checked, behaviour);
   const pending = !refused && behaviour.pendingPolls > 0;
-  const { transaction } = store.createOnce(agentId, transactionId, (requestId) => ({
+  const make = (requestId: string): StoredTransaction => ({
     agentId,
     transactionId,
     requestId,
@@ -149,7 +162,8 @@ function payment(form: URLSearchParams, store: TransactionStore, behaviour: Sand
     serviceCurrency: checked.service.serviceCurrency,
     createdAt: new Date().toISOString(),
     pendingPollsLeft: pending ? behaviour.pendingPolls : 0,
-  }));
+  });
+  const { transaction } = breakIdempotency ? store.createAgain(make) : store.createOnce(agentId, transactionId, make);
   return transactionEnvelope(form, 'Payment', transaction);
 }
 
@@ -173,8 +187,14 @@ function status(form: URLSearchParams, store: TransactionStore): Envelope {
   return transactionEnvelope(form, 'Status', transaction);
 }
 
-/** One request of spec 4, answered as the gateway would. */
+/** One request of spec 4, answered as the gateway would (or with the rules it was told to break). */
 export function answerRequest(form: URLSearchParams, store: TransactionStore, behaviour: SandboxBehaviour): Envelope {
+  const answer = answerAsSpecified(form, store, behaviour);
+  if (behaviour.breaks.includes('echo')) delete answer.TransactinID;
+  return answer;
+}
+
+function answerAsSpecified(form: URLSearchParams, store: TransactionStore, behaviour: SandboxBehaviour): Envelope {
   const type = form.get('RequestType') ?? '';
   if (type !== 'AccountCheck' && type !== 'Payment' && type !== 'Status') {
     return refusal(form, type || 'Unknown', sandboxCodes.unknownRequestType, `unknown RequestType ${JSON.stringify(type)}`);

@@ -2,12 +2,14 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { stringifyLosslessJson } from '../protocol/lossless.js';
+import { sendGarbage, type GarbageKind } from './garbage.js';
 import { answerRequest, type SandboxBehaviour } from './gateway-logic.js';
 import { TransactionStore } from './state.js';
 
 /**
  * Faults for tests and QA, applied after the request was processed (a Payment is committed
- * before any of them strikes), so each one leaves a payment whose answer was lost.
+ * before any of them strikes), so each one leaves a payment whose answer was lost. Garbage
+ * (a broken answer to every request) comes first, then the Payment-only faults.
  */
 export interface SandboxFaults {
   /** Wait this long before answering each request. */
@@ -16,6 +18,8 @@ export interface SandboxFaults {
   dropAfterCommit: number;
   /** Chance (0..1) that a committed Payment is answered with HTTP 500. */
   failRate: number;
+  /** Every request, once processed, is answered with this kind of broken answer (garbage.ts). */
+  garbage?: GarbageKind | undefined;
 }
 
 export interface SandboxOptions {
@@ -59,9 +63,9 @@ function send(response: ServerResponse, statusCode: number, contentType: string,
 
 export async function startSandbox(options: SandboxOptions = {}): Promise<RunningSandbox> {
   const store = new TransactionStore(options.statePath);
-  const behaviour: SandboxBehaviour = { pendingPolls: 0, ...options.behaviour };
+  const behaviour: SandboxBehaviour = { pendingPolls: 0, breaks: [], ...options.behaviour };
   const received: URLSearchParams[] = [];
-  const faults: SandboxFaults = { latencyMs: 0, dropAfterCommit: 0, failRate: 0, ...options.faults };
+  const faults: SandboxFaults = { latencyMs: 0, dropAfterCommit: 0, failRate: 0, garbage: undefined, ...options.faults };
 
   const server: Server = createServer((request, response) => {
     void (async () => {
@@ -78,6 +82,10 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
       if (options.recordRequests) received.push(form);
       const answer = answerRequest(form, store, behaviour);
       if (faults.latencyMs > 0) await sleep(faults.latencyMs);
+      if (faults.garbage !== undefined) {
+        sendGarbage(faults.garbage, response, stringifyLosslessJson(answer));
+        return;
+      }
       if (form.get('RequestType') === 'Payment') {
         if (faults.dropAfterCommit > 0) {
           faults.dropAfterCommit--;

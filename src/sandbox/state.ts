@@ -35,6 +35,8 @@ export class TransactionStore {
   private readonly byKey = new Map<string, StoredTransaction>();
   private readonly path: string | undefined;
   private offset = 0;
+  /** The highest RequestID handed out, so the next one is always new (also across processes). */
+  private lastRequestId = firstRequestId - 1n;
 
   constructor(path?: string) {
     this.path = path;
@@ -60,10 +62,16 @@ export class TransactionStore {
     return this.locked(() => {
       const existing = this.byKey.get(keyOf(agentId, transactionId));
       if (existing) return { transaction: existing, created: false };
-      const transaction = make((firstRequestId + BigInt(this.byKey.size)).toString());
-      this.write(transaction);
-      return { transaction, created: true };
+      return { transaction: this.createNew(make), created: true };
     });
+  }
+
+  /**
+   * Creates a transaction with a new RequestID even when the id exists, replacing the one
+   * known by it: what a gateway that breaks spec 3, rule 2 does (`--break idempotency`).
+   */
+  createAgain(make: (requestId: string) => StoredTransaction): { transaction: StoredTransaction; created: boolean } {
+    return this.locked(() => ({ transaction: this.createNew(make), created: true }));
   }
 
   update(transaction: StoredTransaction): void {
@@ -75,10 +83,22 @@ export class TransactionStore {
     return [...this.byKey.values()];
   }
 
+  private createNew(make: (requestId: string) => StoredTransaction): StoredTransaction {
+    const transaction = make((this.lastRequestId + 1n).toString());
+    this.write(transaction);
+    return transaction;
+  }
+
   private write(transaction: StoredTransaction): void {
     if (this.path) appendFileSync(this.path, `${JSON.stringify(transaction)}\n`, { mode: 0o600 });
-    this.byKey.set(keyOf(transaction.agentId, transaction.transactionId), transaction);
+    this.remember(transaction);
     if (this.path) this.offset = statSync(this.path).size;
+  }
+
+  private remember(transaction: StoredTransaction): void {
+    this.byKey.set(keyOf(transaction.agentId, transaction.transactionId), transaction);
+    const requestId = BigInt(transaction.requestId);
+    if (requestId > this.lastRequestId) this.lastRequestId = requestId;
   }
 
   /** Reads what other processes appended since the last look. */
@@ -102,8 +122,7 @@ export class TransactionStore {
       for (const line of text.slice(0, end).split('\n')) {
         if (line.trim() === '') continue;
         try {
-          const record = JSON.parse(line) as StoredTransaction;
-          this.byKey.set(keyOf(record.agentId, record.transactionId), record);
+          this.remember(JSON.parse(line) as StoredTransaction);
         } catch {
           // A line torn by a crash: the record it held was never acknowledged to a client.
         }

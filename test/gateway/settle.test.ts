@@ -1,11 +1,11 @@
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { createServer } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import { GatewayClient } from '../../src/gateway/client.js';
 import { payAndSettle } from '../../src/gateway/settle.js';
+import { listenOnLoopback } from '../helpers/loopback.js';
 
 /** A gateway that loses the first Payment before committing it, then behaves. */
-function forgetfulGateway(): Promise<{ server: Server; baseUrl: string; requests: URLSearchParams[] }> {
+async function forgetfulGateway(): Promise<{ baseUrl: string; requests: URLSearchParams[] }> {
   const requests: URLSearchParams[] = [];
   let committed = false;
   const server = createServer((request, response) => {
@@ -26,18 +26,19 @@ function forgetfulGateway(): Promise<{ server: Server; baseUrl: string; requests
       response.end(`{"TransactinID":${id},"RequestID":9007199254740995,"ResponseType":"${type}","ResponseStatus":${status},"Message":"m"}`);
     });
   });
-  return new Promise((resolve) =>
-    server.listen(0, '127.0.0.1', () => resolve({ server, baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, requests })),
-  );
+  const listener = await listenOnLoopback(server);
+  closers.push(listener.close);
+  return { baseUrl: `http://127.0.0.1:${listener.port}`, requests };
 }
 
-let server: Server | undefined;
-afterEach(() => server?.close());
+const closers: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  for (const close of closers.splice(0)) await close();
+});
 
 describe('payAndSettle', () => {
   it('re-sends the same TransactionID when the gateway never saw the payment, and reports its answer', async () => {
     const gateway = await forgetfulGateway();
-    server = gateway.server;
     const client = new GatewayClient({
       baseUrl: gateway.baseUrl,
       credentials: { agentId: '1', wirePassword: 'pw' },
@@ -64,7 +65,6 @@ describe('payAndSettle', () => {
 
   it('stays unknown, never failed, when no look-up gets an answer', async () => {
     const gateway = await forgetfulGateway();
-    server = gateway.server;
     const client = new GatewayClient({ baseUrl: gateway.baseUrl, credentials: { agentId: '1', wirePassword: 'pw' }, timeoutMs: 2000, dateFormat: 'local' });
     const input = { service: '201', account: 'a', amount: '1', currency: 'KZT', transactionId: '99' };
     const settled = await payAndSettle(client, input, { attempts: 0, delayMs: 10, pendingCodes: new Set(), notFoundCodes: new Set(['25']) });

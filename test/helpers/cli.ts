@@ -49,3 +49,6 @@ export function jsonLines(text: string): Record<string, unknown>[] {
     .filter((line) => line.trim() !== '')
     .map((line) => JSON.parse(line) as Record<string, unknown>);
 }
+
+/** Every CSI escape sequence (colour and the like). */
+export const ansiEscape = /\u001b\[/;

@@ -16,3 +16,13 @@ export async function sandboxWithEnv(options: SandboxOptions = {}): Promise<{ sa
 export function paymentsReceived(sandbox: RunningSandbox): URLSearchParams[] {
   return sandbox.received.filter((form) => form.get('RequestType') === 'Payment');
 }
+
+/** A fresh isolated env (its own config and state dirs) pointed at a running sandbox. */
+export function envFor(sandbox: RunningSandbox, extra: Record<string, string> = {}): Record<string, string> {
+  return isolatedEnv({
+    AGENTPAY_BASE_URL: sandbox.baseUrl,
+    AGENTPAY_AGENT_ID: sandboxCredentials.agentId,
+    AGENTPAY_PASSWORD: sandboxCredentials.password,
+    ...extra,
+  });
+}

@@ -149,7 +149,7 @@ describe('the config file without zod', () => {
           next,
           {
             baseUrl: text, agentId: text, password: text, passwordFile: text, timeout: ['string', 'number', 'absent', 'absent', 'boolean'],
-            pendingCodes: codes, journal: text, notFoundCodes: codes,
+            pendingCodes: codes, journal: text, notFoundCodes: codes, caFile: text, proxy: text,
           },
           ['toString', 'constructor', 'unknown', '__proto__'],
         ).replace(/}$/, `${next() < 0.3 ? `,"passwordFormat":${JSON.stringify(['plain', 'md5', 'MD5', ''][Math.floor(next() * 4)])}` : ''}${next() < 0.3 ? `,"dateFormat":${JSON.stringify(['local', 'iso', 'utc'][Math.floor(next() * 3)])}` : ''}}`).replace('{,', '{');

@@ -1,0 +1,65 @@
+import { describeSettings, type SettingReport, type Settings } from '../config.js';
+import { AgentpayError } from '../errors.js';
+import { locatePassword } from '../password-source.js';
+import { redactedText } from '../secrets.js';
+import { generateTransactionId } from '../protocol/transaction-id.js';
+import { doctorJson, renderDoctorReport, type GatewayCheck } from '../render/doctor.js';
+import type { CommandContext, GatewaySession } from './context.js';
+
+/** The password as doctor shows it: masked, with where it was (or would be) read from. */
+function passwordReport(settings: Settings, session: GatewaySession | undefined, stdinIsTerminal: boolean): SettingReport {
+  const known = session?.passwordSource ?? (settings.sandbox ? { source: 'sandbox' as const } : undefined);
+  if (known) return { key: 'password', value: redactedText, source: known.source, ...(known.origin === undefined ? {} : { origin: known.origin }) };
+  const location = locatePassword(settings, stdinIsTerminal);
+  if (location.kind === 'none') return { key: 'password', value: null, source: 'unset' };
+  if (location.kind === 'prompt') return { key: 'password', value: '(asked for)', source: 'prompt' };
+  const origin = location.kind === 'file' ? `${location.origin} ${location.path}` : location.origin;
+  return { key: 'password', value: redactedText, source: location.source, origin };
+}
+
+/**
+ * `agentpay doctor`: each setting and where it came from, then a Status for a made-up id to
+ * see that the gateway answers. Any understood envelope is healthy (a made-up id is
+ * normally "not found"). Exit 0, or the usual codes: 2 a setting is missing or wrong,
+ * 4 the gateway cannot be reached, 5 its answer is not understood.
+ */
+export async function runDoctor(_rawOptions: unknown, context: CommandContext): Promise<void> {
+  const { settings, out } = context;
+  let session: GatewaySession | undefined;
+  let gateway: GatewayCheck;
+  let failure: AgentpayError | undefined;
+  try {
+    session = await context.openGateway();
+    const transactionId = generateTransactionId();
+    const started = performance.now();
+    const answer = await session.client.status(transactionId);
+    gateway = {
+      ok: true,
+      endpoint: session.client.endpoint,
+      route: session.route,
+      transactionId,
+      elapsedMs: Math.round(performance.now() - started),
+      status: answer.status,
+      message: answer.message,
+      notFound: settings.notFoundCodes.value.has(answer.status),
+    };
+  } catch (error) {
+    if (!(error instanceof AgentpayError)) throw error;
+    failure = error;
+    gateway = {
+      ok: false,
+      endpoint: session?.client.endpoint ?? null,
+      route: session?.route ?? null,
+      exitCode: error.exitCode,
+      message: error.message,
+      hint: error.hint ?? null,
+    };
+  } finally {
+    await session?.close();
+  }
+  const shown = describeSettings(settings);
+  shown.splice(shown.findIndex((s) => s.key === 'agentId') + 1, 0, passwordReport(settings, session, out.stdin.isTTY === true));
+  const report = { settings: shown, gateway };
+  out.data(out.json ? doctorJson(report) : renderDoctorReport(report, out.style));
+  if (failure) throw failure;
+}

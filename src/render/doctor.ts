@@ -1,0 +1,45 @@
+import type { SettingReport } from '../config.js';
+import type { Style } from './style.js';
+
+/** What `doctor` learned from the gateway: an understood answer, or why there was none. */
+export type GatewayCheck =
+  | { ok: true; endpoint: string; route: string; transactionId: string; elapsedMs: number; status: string; message: string; notFound: boolean }
+  | { ok: false; endpoint: string | null; route: string | null; exitCode: number; message: string; hint: string | null };
+
+export interface DoctorReport {
+  settings: SettingReport[];
+  gateway: GatewayCheck;
+}
+
+export function sourceText(setting: SettingReport): string {
+  if (setting.source === 'unset') return 'not set';
+  return setting.origin === undefined ? setting.source : `${setting.source} ${setting.origin}`;
+}
+
+/** The report for a person: one line a setting, then the gateway check. */
+export function renderDoctorReport(report: DoctorReport, style: Style): string {
+  const width = Math.max(...report.settings.map((s) => s.key.length));
+  const valueWidth = Math.min(48, Math.max(...report.settings.map((s) => (s.value ?? '-').length)));
+  const lines = ['Settings (flag > env > profile > default)'];
+  for (const setting of report.settings) {
+    lines.push(`  ${setting.key.padEnd(width)}  ${(setting.value ?? '-').padEnd(valueWidth)}  ${style.dim(sourceText(setting))}`);
+  }
+  const check = report.gateway;
+  lines.push('Gateway');
+  if (check.route !== null) lines.push(`  route     ${check.route}`);
+  if (check.endpoint !== null) lines.push(`  endpoint  ${check.endpoint}`);
+  if (check.ok) {
+    const verdict = check.notFound ? 'not found, as expected for a made-up id' : 'an answer it understood';
+    lines.push(`  ${style.success('✓')} Status for ${check.transactionId} answered in ${check.elapsedMs} ms: ResponseStatus ${check.status} ${JSON.stringify(check.message)} (${verdict})`);
+    if (!check.notFound) lines.push(style.dim(`    if that message is about credentials, check the agent id and password`));
+  } else {
+    lines.push(`  ${style.failure('✗')} ${check.message}`);
+  }
+  return lines.join('\n');
+}
+
+/** The report as one JSON object: settings keyed by name, each {value, source, origin}. */
+export function doctorJson(report: DoctorReport): string {
+  const settings = Object.fromEntries(report.settings.map(({ key, ...rest }) => [key, rest]));
+  return JSON.stringify({ settings, gateway: report.gateway });
+}

@@ -1,0 +1,91 @@
+import type { Voucher } from '../protocol/vouchers.js';
+import type { Style } from './style.js';
+
+/** Cuts `text` to `width` characters, marking the cut with an ellipsis. */
+export function truncate(text: string, width: number): string {
+  if (text.length <= width) return text;
+  if (width <= 1) return '…'.slice(0, Math.max(0, width));
+  return `${text.slice(0, width - 1).trimEnd()}…`;
+}
+
+/** Breaks `text` into lines of at most `width` characters, at spaces where it can. */
+export function wrapWords(text: string, width: number): string[] {
+  const lines: string[] = [];
+  let line = '';
+  for (const word of text.split(/\s+/).filter((w) => w !== '')) {
+    let rest = word;
+    while (rest.length > width) {
+      if (line) {
+        lines.push(line);
+        line = '';
+      }
+      lines.push(rest.slice(0, width));
+      rest = rest.slice(width);
+    }
+    if (!line) line = rest;
+    else if (line.length + 1 + rest.length <= width) line += ` ${rest}`;
+    else {
+      lines.push(line);
+      line = rest;
+    }
+  }
+  if (line || lines.length === 0) lines.push(line);
+  return lines;
+}
+
+/**
+ * The one-line labels of a voucher picker: position, name, exact OrderAmount and currency,
+ * in aligned columns. Long names are cut so that every label fits `width` (a wrapped line
+ * would make the picker redraw in the wrong place).
+ */
+export function voucherChoiceLabels(vouchers: readonly Voucher[], currency: string, width: number): string[] {
+  const positionWidth = Math.max(...vouchers.map((v) => String(v.position).length));
+  const amountWidth = Math.max(...vouchers.map((v) => v.orderAmount.length));
+  // "#n  <name>  <amount> <currency>"
+  const fixed = 1 + positionWidth + 2 + 2 + amountWidth + 1 + currency.length;
+  // Names past 40 characters are cut: the table above shows them whole.
+  const nameWidth = Math.max(4, Math.min(Math.max(...vouchers.map((v) => v.name.length)), 40, width - fixed));
+  return vouchers.map((v) => {
+    const name = truncate(v.name || '(no name)', nameWidth).padEnd(nameWidth);
+    return truncate(`#${String(v.position).padEnd(positionWidth)}  ${name}  ${v.orderAmount.padStart(amountWidth)} ${currency}`, width);
+  });
+}
+
+export interface PurchaseSummary {
+  service: string;
+  /** The service's name where it is known (the sandbox catalogue). */
+  serviceName?: string | undefined;
+  account: string;
+  /** The chosen voucher; undefined for a static service. */
+  voucher: Voucher | undefined;
+  /** Exactly what goes out as Amount. */
+  amount: string;
+  currency: string;
+  transactionId: string;
+}
+
+/**
+ * What is about to be paid, shown before the confirmation: every value exactly as it will
+ * be sent. Values too long for the terminal wrap under themselves.
+ */
+export function renderPurchaseSummary(summary: PurchaseSummary, style: Style, columns: number): string {
+  const rows: [string, string][] = [
+    ['Service', summary.serviceName ? `${summary.service} (${summary.serviceName})` : summary.service],
+    ['Account', summary.account],
+    ['Voucher', summary.voucher ? summary.voucher.name || '(no name)' : 'static (no voucher list)'],
+    ['Amount', `${style.strong(summary.amount)} ${summary.currency}${summary.voucher ? style.dim(' (the OrderAmount, exactly)') : ''}`],
+  ];
+  if (summary.voucher) rows.push(['InvoiceId', summary.voucher.invoiceId]);
+  rows.push(['TransactionID', summary.transactionId]);
+  const labelWidth = Math.max(...rows.map(([label]) => label.length));
+  const indent = 2 + labelWidth + 2;
+  const valueWidth = Math.max(16, columns - indent - 1);
+  const lines = [style.strong('About to pay')];
+  for (const [label, value] of rows) {
+    // Only plain values are wrapped; the styled Amount line is short.
+    const parts = value.includes('\x1b') ? [value] : wrapWords(value, valueWidth);
+    lines.push(`  ${style.dim(label.padEnd(labelWidth))}  ${parts[0] ?? ''}`);
+    for (const part of parts.slice(1)) lines.push(`${' '.repeat(indent)}${part}`);
+  }
+  return lines.join('\n');
+}

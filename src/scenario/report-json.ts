@@ -1,0 +1,43 @@
+import { stringifyLosslessJson } from '../protocol/lossless.js';
+import type { Suite } from './file.js';
+import { countCases, type CaseOutcome, type RunResult, type StepOutcome } from './runner.js';
+
+/**
+ * --json: one line per step as it ends, one per case, and a summary last, each with a
+ * `type`. A step's `record` holds the gateway's `envelope` with its numbers exact.
+ */
+export function stepJson(suite: Suite, caseName: string, step: StepOutcome): string {
+  return stringifyLosslessJson({
+    type: 'step',
+    file: suite.file,
+    suite: suite.name,
+    case: caseName,
+    step: step.number,
+    kind: step.kind,
+    id: step.id ?? null,
+    name: step.name,
+    outcome: step.outcome,
+    ms: step.ms,
+    checks: step.checks,
+    failures: step.failures.map(({ path, check, expected, actual, message }) => ({ path, check, expected, actual, message })),
+    error: step.error ? { exitCode: step.error.exitCode, type: step.error.type, message: step.error.message } : null,
+    record: step.record ?? null,
+  });
+}
+
+export function caseJson(suite: Suite, outcome: CaseOutcome): string {
+  return JSON.stringify({
+    type: 'case',
+    file: suite.file,
+    suite: suite.name,
+    case: outcome.name,
+    outcome: outcome.outcome,
+    ms: outcome.ms,
+    steps: outcome.steps.length,
+    failures: outcome.steps.reduce((n, step) => n + step.failures.length, 0),
+  });
+}
+
+export function summaryJson(result: RunResult, ms: number): string {
+  return JSON.stringify({ type: 'summary', ...countCases(result.suites.flatMap((suite) => suite.cases)), ms, exitCode: result.exitCode, interrupted: result.interrupted });
+}

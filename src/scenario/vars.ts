@@ -1,0 +1,45 @@
+import { varNamePattern, type Suite } from './file.js';
+
+/**
+ * `${var.name}` is filled from, in order: `--var name=value`, the environment variable
+ * AGENTPAY_VAR_<NAME> (the name in upper case), the file's own `vars:` defaults. So one
+ * suite runs against the sandbox and against a test gateway without being edited.
+ */
+export const varEnvPrefix = 'AGENTPAY_VAR_';
+
+export class VarError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'VarError';
+  }
+}
+
+export function parseVarFlags(flags: readonly string[]): Map<string, string> {
+  const vars = new Map<string, string>();
+  for (const flag of flags) {
+    const equals = flag.indexOf('=');
+    const name = equals < 0 ? flag : flag.slice(0, equals);
+    if (equals < 0 || !varNamePattern.test(name)) {
+      throw new VarError(`--var ${JSON.stringify(flag)} is not name=value (a name is letters, digits and _, such as service=101)`);
+    }
+    vars.set(name, flag.slice(equals + 1));
+  }
+  return vars;
+}
+
+/** The vars a suite sees; throws VarError naming every one it uses that nothing sets. */
+export function varsFor(suite: Suite, flags: ReadonlyMap<string, string>, env: NodeJS.ProcessEnv): Map<string, string> {
+  const vars = new Map(Object.entries(suite.vars));
+  for (const name of suite.varsUsed) {
+    const fromEnv = env[`${varEnvPrefix}${name.toUpperCase()}`];
+    if (fromEnv !== undefined) vars.set(name, fromEnv);
+  }
+  for (const [name, value] of flags) vars.set(name, value);
+  const missing = [...suite.varsUsed].filter((name) => !vars.has(name));
+  if (missing.length > 0) {
+    throw new VarError(
+      `${suite.file} needs ${missing.map((name) => `--var ${name}=<value>`).join(' ')} (or ${missing.map((name) => `${varEnvPrefix}${name.toUpperCase()}`).join(', ')})`,
+    );
+  }
+  return vars;
+}

@@ -1,0 +1,42 @@
+import type { Style } from './render/style.js';
+
+/**
+ * A one-line spinner on stderr while a request is out. Drawn only on a terminal; elsewhere
+ * only its final line is written. It installs no signal handler (what Ctrl+C means depends
+ * on whether money has moved, and the command decides that) and never touches stdout.
+ */
+export interface Spinner {
+  /** Stops and replaces the spinner with `finalLine` (or with nothing). */
+  stop(finalLine?: string): void;
+}
+
+const unicodeFrames = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
+const asciiFrames = ['-', '\\', '|', '/'];
+const intervalMs = 80;
+
+export function startSpinner(stream: NodeJS.WriteStream, text: string, style: Style): Spinner {
+  if (!stream.isTTY) {
+    return { stop: (finalLine) => void (finalLine === undefined ? undefined : stream.write(`${finalLine}\n`)) };
+  }
+  // Without colour the terminal may be a plain one: keep to ASCII there too.
+  const frames = style.enabled ? unicodeFrames : asciiFrames;
+  const width = Math.max(10, (stream.columns || 80) - 3);
+  const shown = text.length > width ? `${text.slice(0, width - 1)}…` : text;
+  let frame = 0;
+  const draw = () => {
+    stream.write(`\r\x1b[2K${style.pending(frames[frame % frames.length] ?? '')} ${shown}`);
+    frame++;
+  };
+  stream.write('\x1b[?25l');
+  draw();
+  const timer = setInterval(draw, intervalMs);
+  let stopped = false;
+  return {
+    stop(finalLine) {
+      if (stopped) return;
+      stopped = true;
+      clearInterval(timer);
+      stream.write(`\r\x1b[2K\x1b[?25h${finalLine === undefined ? '' : `${finalLine}\n`}`);
+    },
+  };
+}

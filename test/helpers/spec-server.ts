@@ -1,0 +1,84 @@
+import { createServer, type ServerResponse } from 'node:http';
+import { listenOnLoopback } from './loopback.js';
+
+/**
+ * A small gateway that follows the spec and nothing more, for what the sandbox cannot do:
+ * any voucher list (a long one), and requests it never answers (to press Ctrl+C while one
+ * is out). Listens on 127.0.0.1 only; records every form it receives.
+ */
+export interface SpecVoucher {
+  invoiceId: string;
+  orderAmount: string;
+  name: string;
+}
+
+export interface SpecServerOptions {
+  /** The AccountCheck list; empty makes a static service. */
+  vouchers?: readonly SpecVoucher[];
+  /** Never answer these RequestTypes (the connection stays open until close()). */
+  hold?: readonly ('AccountCheck' | 'Payment' | 'Status')[];
+}
+
+export interface SpecServer {
+  baseUrl: string;
+  received: URLSearchParams[];
+  close(): Promise<void>;
+}
+
+function envelope(form: URLSearchParams, extra: Record<string, unknown>): string {
+  return JSON.stringify({
+    // spec 2.2: spelled without the second "o".
+    TransactinID: form.get('TransactionID'),
+    RequestID: '9007199254740995',
+    ResponseType: form.get('RequestType'),
+    ResponseStatus: 10,
+    Message: 'Success',
+    ...extra,
+  });
+}
+
+export async function startSpecServer(options: SpecServerOptions = {}): Promise<SpecServer> {
+  const received: URLSearchParams[] = [];
+  const held: ServerResponse[] = [];
+  const server = createServer((request, response) => {
+    const chunks: Buffer[] = [];
+    request.on('data', (chunk: Buffer) => chunks.push(chunk));
+    request.on('end', () => {
+      const form = new URLSearchParams(Buffer.concat(chunks).toString('utf8'));
+      received.push(form);
+      const type = form.get('RequestType') ?? '';
+      if ((options.hold as readonly string[] | undefined)?.includes(type)) {
+        held.push(response);
+        return;
+      }
+      const content: Record<string, unknown> = {
+        Service: form.get('Service'),
+        account: form.get('Account'),
+        Amount: form.get('Amount'),
+        Currency: form.get('Currency'),
+        ExchangeRate: '1',
+      };
+      if (type === 'AccountCheck' && options.vouchers && options.vouchers.length > 0) {
+        content.Extras = options.vouchers.map((v, index) => ({
+          FieldName: `Invoice-${index + 1}`,
+          FieldValue: JSON.stringify({ InvoiceId: Number(v.invoiceId), OrderAmount: v.orderAmount, InvoiceName: v.name }),
+        }));
+      }
+      response.writeHead(200, { 'content-type': 'application/json' });
+      response.end(envelope(form, { TransactionContent: content }));
+    });
+  });
+  const listener = await listenOnLoopback(server);
+  return {
+    baseUrl: `http://127.0.0.1:${listener.port}`,
+    received,
+    close: () => {
+      for (const response of held) response.destroy();
+      return listener.close();
+    },
+  };
+}
+
+export function formsOfType(received: readonly URLSearchParams[], type: string): URLSearchParams[] {
+  return received.filter((form) => form.get('RequestType') === type);
+}

@@ -1,0 +1,391 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { runBuyFlow, sandboxCatalogue, type BuyDependencies, type BuyOptions } from '../../src/commands/buy.js';
+import { CancelledError, GatewayRefusedError, PaymentOutcomeUnknownError, TransactionPendingError } from '../../src/errors.js';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { executePayment } from '../../src/commands/execute-payment.js';
+import { resolveSettings } from '../../src/config.js';
+import { GatewayClient } from '../../src/gateway/client.js';
+import type { Output } from '../../src/output.js';
+import { sandboxCredentials } from '../../src/sandbox/catalogue.js';
+import { startSandbox, type SandboxOptions } from '../../src/sandbox/server.js';
+import { capturedOutput, scriptedPrompter, type AskedQuestion, type ScriptedAnswer } from '../helpers/scripted-prompter.js';
+import { formsOfType, startSpecServer, type SpecServerOptions } from '../helpers/spec-server.js';
+
+/**
+ * The buy flow with its questions answered by a script, against a real sandbox (or a
+ * purpose-built spec server) on 127.0.0.1. What counts is what the gateway received.
+ */
+const txnId = '4242000000000000001';
+const cleanups: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0)) await cleanup();
+});
+
+async function sandbox(options: SandboxOptions = {}) {
+  const running = await startSandbox({ recordRequests: true, ...options });
+  cleanups.push(running.close);
+  return running;
+}
+
+async function specServer(options: SpecServerOptions) {
+  const server = await startSpecServer(options);
+  cleanups.push(server.close);
+  return server;
+}
+
+function clientFor(baseUrl: string): GatewayClient {
+  const client = new GatewayClient({
+    baseUrl,
+    credentials: { agentId: sandboxCredentials.agentId, wirePassword: sandboxCredentials.password },
+    timeoutMs: 5_000,
+    dateFormat: 'local',
+  });
+  cleanups.push(() => client.close());
+  return client;
+}
+
+interface BuyRun {
+  error: unknown;
+  asked: AskedQuestion[];
+  stdout: string;
+  stderr: string;
+}
+
+function startBuy(
+  baseUrl: string,
+  options: BuyOptions,
+  script: ScriptedAnswer[],
+  extra: Partial<BuyDependencies> & { onAsk?: (question: AskedQuestion, stderr: string) => void; columns?: number } = {},
+): { done: Promise<BuyRun>; abort: () => void } {
+  const { onAsk, columns, ...deps } = extra;
+  const output = capturedOutput({ columns: columns ?? 80 });
+  const prompter = scriptedPrompter(script, onAsk && ((question) => onAsk(question, output.stderr())));
+  const controller = new AbortController();
+  const client = clientFor(baseUrl);
+  const done = runBuyFlow(options, {
+    client,
+    pay: journaledPay(client, baseUrl, output.out),
+    prompter,
+    out: output.out,
+    pendingCodes: new Set(['11']),
+    signal: controller.signal,
+    newTransactionId: () => txnId,
+    ...deps,
+  }).then(
+    () => undefined,
+    (error: unknown) => error,
+  );
+  return {
+    done: done.then(async (error) => {
+      expect(prompter.remaining(), 'every scripted answer was used').toBe(0);
+      return { error, asked: prompter.asked, stdout: output.stdout(), stderr: output.stderr() };
+    }),
+    abort: () => controller.abort(),
+  };
+}
+
+/** pay's own journaled path, with the journal in a fresh temp dir. */
+function journaledPay(client: GatewayClient, baseUrl: string, out: Output): BuyDependencies['pay'] {
+  const home = mkdtempSync(join(tmpdir(), 'agentpay-buy-'));
+  const settings = resolveSettings({ settleDelay: '20' }, { XDG_STATE_HOME: join(home, 'state'), XDG_CONFIG_HOME: join(home, 'config') });
+  const session = { client, gateway: baseUrl, agentId: sandboxCredentials.agentId };
+  return async (input, signal) => {
+    const context = { settings: await settings, out, openGateway: () => Promise.reject(new Error('not used')) };
+    return executePayment(context, session, input, { checkReplay: false, signal });
+  };
+}
+
+const buy = (...args: Parameters<typeof startBuy>) => startBuy(...args).done;
+
+const payments = (received: readonly URLSearchParams[]) => formsOfType(received, 'Payment');
+const gameCoins = { service: '101', account: '7011234567', currency: 'KZT' };
+
+describe('buy: the happy path', () => {
+  it('pays the picked voucher with its exact OrderAmount and InvoiceId, after showing what will be sent', async () => {
+    const gateway = await sandbox();
+    let atConfirm: { stderr: string; payments: number } | undefined;
+    const run = await buy(gateway.baseUrl, gameCoins, [{ select: /550 GameCoins/ }, { confirm: true }], {
+      onAsk: (question, stderr) => {
+        if (question.kind === 'confirm') atConfirm = { stderr, payments: payments(gateway.received).length };
+      },
+    });
+    expect(run.error).toBeUndefined();
+    // Flags gave service, account and currency: the first question is the voucher.
+    expect(run.asked.map((q) => q.kind)).toEqual(['select', 'confirm']);
+    expect(run.asked[1]).toMatchObject({ message: 'Pay 2497.00 KZT now?', initial: false });
+
+    // The summary was on screen before the question, and nothing had been paid yet.
+    expect(atConfirm?.payments).toBe(0);
+    const summary = atConfirm?.stderr ?? '';
+    expect(summary).toMatch(/Service\s+101\n/);
+    expect(summary).toMatch(/Account\s+7011234567\n/);
+    expect(summary).toMatch(/Voucher\s+550 GameCoins\n/);
+    expect(summary).toMatch(/Amount\s+2497\.00 KZT/);
+    expect(summary).toMatch(/InvoiceId\s+5002\n/);
+    expect(summary).toMatch(new RegExp(`TransactionID\\s+${txnId}`));
+
+    const [payment, ...more] = payments(gateway.received);
+    expect(more).toHaveLength(0);
+    expect(payment?.get('Service')).toBe('101');
+    expect(payment?.get('Account')).toBe('7011234567');
+    expect(payment?.get('Amount')).toBe('2497.00');
+    expect(payment?.get('Currency')).toBe('KZT');
+    expect(payment?.get('Extra[0].Name')).toBe('InvoiceId');
+    expect(payment?.get('Extra[0].Value')).toBe('5002');
+    expect(payment?.get('TransactionID')).toBe(txnId);
+
+    expect(run.stdout).toContain('Payment succeeded');
+    expect(run.stdout).toMatch(new RegExp(`TransactionID\\s+${txnId}`));
+    expect(run.stdout).toMatch(/RequestID\s+9007199254740993/);
+    expect(run.stdout).toMatch(/Amount\s+2497\.00 KZT/);
+  });
+
+  it('shows the vouchers in a table that fits 80 columns, long names wrapped inside it', async () => {
+    const gateway = await sandbox();
+    const run = await buy(gateway.baseUrl, gameCoins, [{ select: /550 GameCoins/ }, { confirm: true }]);
+    const tableLines = run.stderr.split('\n').filter((line) => /^[+|]/.test(line));
+    expect(tableLines.length).toBeGreaterThan(6);
+    for (const line of tableLines) {
+      expect(line.length).toBe(tableLines[0]!.length);
+      expect(line.length).toBeLessThanOrEqual(80);
+    }
+    expect(tableLines.join('\n')).toContain('Legendary');
+    expect(tableLines.join('\n')).toContain('season pass');
+    // The picker's labels stay on one line each.
+    const picker = run.asked[0];
+    expect(picker?.kind).toBe('select');
+    if (picker?.kind === 'select') {
+      expect(picker.filter).toBe(false);
+      for (const choice of picker.choices) expect(choice.label.length).toBeLessThanOrEqual(76);
+      expect(picker.choices.map((c) => c.label.replace(/\s+/g, ' '))).toContain('#2 550 GameCoins 2497.00 KZT');
+    }
+  });
+
+  it('asks for service, account and currency when not given (currency defaults to KZT)', async () => {
+    const gateway = await sandbox();
+    const run = await buy(gateway.baseUrl, {}, [
+      { input: '101', expect: /Service/ },
+      { input: '7011234567', expect: /account/ },
+      { input: null, expect: /Currency/ },
+      { select: /1200 GameCoins/ },
+      { confirm: true },
+    ]);
+    expect(run.error).toBeUndefined();
+    expect(run.asked[2]).toMatchObject({ kind: 'input', initial: 'KZT' });
+    const [payment] = payments(gateway.received);
+    expect(payment?.get('Amount')).toBe('4990.50');
+    expect(payment?.get('Extra[0].Value')).toBe('5003');
+    expect(payment?.get('Currency')).toBe('KZT');
+  });
+
+  it('under --sandbox offers the catalogue, with its account and the service currency as defaults', async () => {
+    const gateway = await sandbox();
+    const run = await buy(
+      gateway.baseUrl,
+      {},
+      [{ select: /Global gift card/ }, { input: null }, { input: null }, { select: /Gift card 25 EUR/ }, { confirm: true }],
+      { catalogue: await sandboxCatalogue() },
+    );
+    expect(run.error).toBeUndefined();
+    const services = run.asked[0];
+    expect(services?.kind === 'select' && services.choices.map((c) => c.value)).toEqual(['101', '102', '201', '202', expect.any(String)]);
+    expect(run.asked[1]).toMatchObject({ initial: '7011234567' });
+    expect(run.asked[2]).toMatchObject({ initial: 'USD' });
+    const [payment] = payments(gateway.received);
+    expect(payment?.get('Service')).toBe('102');
+    expect(payment?.get('Currency')).toBe('USD');
+    expect(payment?.get('Amount')).toBe('26.575');
+    expect(payment?.get('Extra[0].Value')).toBe('7025');
+    expect(run.stderr).toMatch(/Service\s+102 \(Global gift card \(USD\)\)/);
+  });
+
+  it('--amount starts the list on the voucher that costs exactly that, and warns when none does', async () => {
+    const gateway = await sandbox();
+    const exact = await buy(gateway.baseUrl, { ...gameCoins, amount: '4990.50' }, [{ select: /1200 GameCoins/ }, { confirm: false }]);
+    expect(exact.asked[0]).toMatchObject({ kind: 'select', initial: '2' });
+    const loose = await buy(gateway.baseUrl, { ...gameCoins, amount: '4990.5' }, [{ select: /1200 GameCoins/ }, { confirm: false }]);
+    expect(loose.asked[0]).toMatchObject({ kind: 'select', initial: undefined });
+    expect(loose.stderr).toContain('no voucher costs exactly 4990.5');
+    expect(payments(gateway.received)).toHaveLength(0);
+  });
+});
+
+describe('buy: a static service', () => {
+  it('goes straight to the amount, checked by the amount rules, and pays it with no Extra fields', async () => {
+    const gateway = await sandbox();
+    const run = await buy(gateway.baseUrl, { service: '201', account: 'player-42', currency: 'KZT' }, [
+      { input: '150.50', expect: /Amount/ },
+      { confirm: true },
+    ]);
+    expect(run.error).toBeUndefined();
+    expect(run.stderr).toContain('static service');
+    const amountQuestion = run.asked[0];
+    expect(amountQuestion?.kind).toBe('input');
+    const validate = amountQuestion?.kind === 'input' ? amountQuestion.validate : undefined;
+    expect(validate?.('2,5')).toMatch(/comma/);
+    expect(validate?.('abc')).toMatch(/not a plain decimal/);
+    expect(validate?.('1e3')).toMatch(/not a plain decimal/);
+    expect(validate?.('-5')).toMatch(/negative/);
+    expect(validate?.('0.00')).toMatch(/more than zero/);
+    expect(validate?.('150.50')).toBeUndefined();
+    expect(run.stderr).toMatch(/Voucher\s+static/);
+
+    const [payment, ...more] = payments(gateway.received);
+    expect(more).toHaveLength(0);
+    expect(payment?.get('Amount')).toBe('150.50');
+    expect(payment?.has('Extra[0].Name')).toBe(false);
+    expect(run.stdout).toContain('Payment succeeded');
+  });
+
+  it('takes --amount without asking', async () => {
+    const gateway = await sandbox();
+    const run = await buy(gateway.baseUrl, { service: '202', account: 'player-42', currency: 'KZT', amount: '1500.00' }, [{ confirm: true }]);
+    expect(run.error).toBeUndefined();
+    expect(payments(gateway.received)[0]?.get('Amount')).toBe('1500.00');
+  });
+});
+
+describe('buy: cancelling before the confirmation sends nothing', () => {
+  const steps: { step: string; script: ScriptedAnswer[] }[] = [
+    { step: 'service', script: [{ cancel: 'input' }] },
+    { step: 'account', script: [{ input: '101' }, { cancel: 'input' }] },
+    { step: 'currency', script: [{ input: '101' }, { input: '7011234567' }, { cancel: 'input' }] },
+    { step: 'voucher', script: [{ input: '101' }, { input: '7011234567' }, { input: null }, { cancel: 'select' }] },
+    { step: 'confirmation', script: [{ input: '101' }, { input: '7011234567' }, { input: null }, { select: /550/ }, { cancel: 'confirm' }] },
+  ];
+  it.each(steps)('Ctrl+C or Esc at the $step prompt: CancelledError (exit 130), no Payment', async ({ script }) => {
+    const gateway = await sandbox();
+    const run = await buy(gateway.baseUrl, {}, script);
+    expect(run.error).toBeInstanceOf(CancelledError);
+    expect((run.error as CancelledError).exitCode).toBe(130);
+    expect(payments(gateway.received)).toHaveLength(0);
+  });
+
+  it('answering No (or Enter) at the confirmation pays nothing', async () => {
+    const gateway = await sandbox();
+    const run = await buy(gateway.baseUrl, gameCoins, [{ select: /550/ }, { confirm: false }]);
+    expect(run.error).toBeInstanceOf(CancelledError);
+    expect((run.error as Error).message).toContain('nothing was paid');
+    expect(payments(gateway.received)).toHaveLength(0);
+  });
+
+  it('Ctrl+C while the account check is out: CancelledError, no Payment', async () => {
+    const server = await specServer({ hold: ['AccountCheck'] });
+    const run = startBuy(server.baseUrl, gameCoins, []);
+    await vi.waitFor(() => expect(formsOfType(server.received, 'AccountCheck')).toHaveLength(1));
+    run.abort();
+    const { error } = await run.done;
+    expect(error).toBeInstanceOf(CancelledError);
+    expect(payments(server.received)).toHaveLength(0);
+  });
+});
+
+describe('buy: a refused account check', () => {
+  it('is shown plainly and offers another account, then goes on', async () => {
+    const gateway = await sandbox();
+    const run = await buy(gateway.baseUrl, { ...gameCoins, account: '0000000000' }, [
+      { select: /another account/, expect: /What now/ },
+      { input: '7011234567' },
+      { select: /550/ },
+      { confirm: true },
+    ]);
+    expect(run.error).toBeUndefined();
+    expect(run.stderr).toMatch(/refused.*account 0000000000 is refused by the provider \(ResponseStatus 22\)/);
+    expect(formsOfType(gateway.received, 'AccountCheck').map((f) => f.get('Account'))).toEqual(['0000000000', '7011234567']);
+    const [payment, ...more] = payments(gateway.received);
+    expect(more).toHaveLength(0);
+    expect(payment?.get('Account')).toBe('7011234567');
+  });
+
+  it('offers another service after an unknown one (asking its currency again)', async () => {
+    const gateway = await sandbox();
+    const run = await buy(gateway.baseUrl, { ...gameCoins, service: '999' }, [
+      { select: /another service/ },
+      { input: '101' },
+      { input: null, expect: /Currency/ },
+      { select: /100 GameCoins/ },
+      { confirm: true },
+    ]);
+    expect(run.error).toBeUndefined();
+    expect(run.stderr).toMatch(/unknown service "999" \(ResponseStatus 21\)/);
+    expect(payments(gateway.received)[0]?.get('Extra[0].Value')).toBe('5001');
+  });
+
+  it('quitting there ends with the refusal (exit 1) and no Payment', async () => {
+    const gateway = await sandbox();
+    const run = await buy(gateway.baseUrl, { ...gameCoins, account: '0000000000' }, [{ select: /quit/ }]);
+    expect(run.error).toBeInstanceOf(GatewayRefusedError);
+    expect((run.error as GatewayRefusedError).exitCode).toBe(1);
+    expect(payments(gateway.received)).toHaveLength(0);
+  });
+});
+
+describe('buy: after the payment went out', () => {
+  it('follows a pending payment with Status until it is final', async () => {
+    const gateway = await sandbox({ behaviour: { pendingPolls: 1 } });
+    const run = await buy(gateway.baseUrl, gameCoins, [{ select: /550/ }, { confirm: true }]);
+    expect(run.error).toBeUndefined();
+    expect(run.stdout).toContain('Payment is in progress');
+    expect(run.stdout).toContain('Payment succeeded');
+    expect(run.stdout.indexOf('in progress')).toBeLessThan(run.stdout.indexOf('succeeded'));
+    const statuses = formsOfType(gateway.received, 'Status');
+    expect(statuses.length).toBeGreaterThanOrEqual(2);
+    for (const status of statuses) expect(status.get('TransactionID')).toBe(txnId);
+    expect(payments(gateway.received)).toHaveLength(1);
+  });
+
+  it('Ctrl+C while following: exit 3 with the TransactionID and how to look it up', async () => {
+    const gateway = await sandbox({ behaviour: { pendingPolls: 1000 } });
+    const run = startBuy(gateway.baseUrl, gameCoins, [{ select: /550/ }, { confirm: true }]);
+    await vi.waitFor(() => expect(formsOfType(gateway.received, 'Status').length).toBeGreaterThanOrEqual(1));
+    run.abort();
+    const { error, stdout } = await run.done;
+    expect(error).toBeInstanceOf(TransactionPendingError);
+    expect((error as TransactionPendingError).exitCode).toBe(3);
+    expect((error as TransactionPendingError).message).toContain(txnId);
+    expect((error as TransactionPendingError).hint).toBe(`look it up with: agentpay status ${txnId}`);
+    expect(stdout).toContain('Payment is in progress');
+    expect(payments(gateway.received)).toHaveLength(1);
+  });
+
+  it('Ctrl+C while the Payment is out: outcome unknown, exit 3, never "nothing happened"', async () => {
+    const server = await specServer({ hold: ['Payment'] });
+    const run = startBuy(server.baseUrl, { service: '201', account: 'player-42', currency: 'KZT', amount: '10.00' }, [{ confirm: true }]);
+    await vi.waitFor(() => expect(payments(server.received)).toHaveLength(1));
+    run.abort();
+    const { error } = await run.done;
+    expect(error).toBeInstanceOf(PaymentOutcomeUnknownError);
+    expect((error as PaymentOutcomeUnknownError).exitCode).toBe(3);
+    expect((error as PaymentOutcomeUnknownError).transactionId).toBe(txnId);
+    expect((error as PaymentOutcomeUnknownError).hint).toContain(`agentpay status ${txnId}`);
+  });
+
+  it('a refused payment shows its receipt and ends with exit 1', async () => {
+    // The sandbox refuses a static amount that is not the service's fixed denomination.
+    const gateway = await sandbox();
+    const run = await buy(gateway.baseUrl, { service: '202', account: 'player-42', currency: 'KZT', amount: '1499.99' }, [{ confirm: true }]);
+    expect(run.error).toBeInstanceOf(GatewayRefusedError);
+    expect(run.stdout).toContain('Payment failed');
+    expect(run.stdout).toMatch(/ResponseStatus 23/);
+  });
+});
+
+describe('buy: a long voucher list', () => {
+  it('lets typing filter it, and keeps every label on one line', async () => {
+    const vouchers = Array.from({ length: 12 }, (_, i) => ({
+      invoiceId: String(9000 + i),
+      orderAmount: `${(i + 1) * 100}.00`,
+      name: i === 10 ? 'Voucher eleven, with a name far too long to fit in any sensible table column at all' : `Voucher ${i + 1}`,
+    }));
+    const server = await specServer({ vouchers });
+    const run = await buy(server.baseUrl, gameCoins, [{ select: /eleven/ }, { confirm: true }], { columns: 80 });
+    const picker = run.asked[0];
+    expect(picker?.kind === 'select' && picker.filter).toBe(true);
+    if (picker?.kind === 'select') for (const choice of picker.choices) expect(choice.label.length).toBeLessThanOrEqual(76);
+    const [payment] = payments(server.received);
+    expect(payment?.get('Extra[0].Value')).toBe('9010');
+    expect(payment?.get('Amount')).toBe('1100.00');
+  });
+});

@@ -1,0 +1,199 @@
+import { describe, expect, it } from 'vitest';
+import { parseEnvelope } from '../../src/protocol/envelope.js';
+import { MalformedAnswerError } from '../../src/protocol/problems.js';
+import { unknownView, viewOfAnswer } from '../../src/protocol/transaction-view.js';
+import { parseVoucherList } from '../../src/protocol/vouchers.js';
+import { rejection, thrown } from '../helpers/thrown.js';
+
+const paymentAnswer = `{
+  "TransactinID": 1795289214527958198,
+  "RequestID": 9007199254740993,
+  "ResponseType": "Payment",
+  "ResponseStatus": 10,
+  "Message": "Успех",
+  "TransactionContent": {
+    "Service": "102",
+    "account": "player-42",
+    "Amount": 10.630,
+    "Currency": "USD",
+    "ExchangeRate": 0.921,
+    "ServiceCurrency": "EUR"
+  }
+}`;
+
+
+describe('parseEnvelope (spec 2.2, 2.3)', () => {
+  it('keeps Longs and amounts exactly as written', async () => {
+    const answer = await parseEnvelope(paymentAnswer);
+    expect(answer).toMatchObject({
+      transactionId: '1795289214527958198',
+      requestId: '9007199254740993',
+      type: 'Payment',
+      status: '10',
+      message: 'Успех',
+      service: '102',
+      account: 'player-42',
+      amount: '10.630',
+      currency: 'USD',
+      exchangeRate: '0.921',
+      serviceCurrency: 'EUR',
+      extras: [],
+    });
+  });
+
+  it('reads TransactinID (the spec spelling) and TransactionID alike', async () => {
+    expect((await parseEnvelope('{"TransactinID": 42, "ResponseStatus": 10}')).transactionId).toBe('42');
+    expect((await parseEnvelope('{"TransactionID": "43", "ResponseStatus": 10}')).transactionId).toBe('43');
+    expect((await parseEnvelope('{"ResponseStatus": 10}')).transactionId).toBeUndefined();
+  });
+
+  it('reads the lower-case account of answers, and Account too', async () => {
+    expect((await parseEnvelope('{"ResponseStatus": 10, "TransactionContent": {"account": "a-1"}}')).account).toBe('a-1');
+    expect((await parseEnvelope('{"ResponseStatus": 10, "TransactionContent": {"Account": "A-2"}}')).account).toBe('A-2');
+  });
+
+  it('takes ExchangeRate and ServiceCurrency from the envelope when the content lacks them (spec 4.4)', async () => {
+    const answer = await parseEnvelope('{"ResponseStatus": "10", "ExchangeRate": 1.000, "ServiceCurrency": "KZT", "TransactionContent": null}');
+    expect(answer.exchangeRate).toBe('1.000');
+    expect(answer.serviceCurrency).toBe('KZT');
+    expect(answer.status).toBe('10');
+  });
+
+  it('an answer without ResponseStatus is not the envelope', async () => {
+    const error = await rejection(() => parseEnvelope('{"TransactinID": 1, "Message": "ok"}'));
+    expect(error).toBeInstanceOf(MalformedAnswerError);
+    expect(error.message).toMatch(/ResponseStatus/);
+  });
+
+  it.each([
+    ['<html><body>502 Bad Gateway</body></html>', /not JSON/],
+    ['', /not JSON/],
+    ['{"ResponseStatus": 10', /not JSON/],
+    ['null', /not the gateway envelope/],
+    ['[1, 2]', /not the gateway envelope/],
+    ['{"ResponseStatus": "ok"}', /ResponseStatus/],
+    ['{"ResponseStatus": 10.5}', /ResponseStatus/],
+    ['{"ResponseStatus": 10, "TransactionContent": {"Extras": "nope"}}', /Extras/],
+  ])('%j is a MalformedAnswerError', async (body, why) => {
+    const error = await rejection(() => parseEnvelope(body));
+    expect(error).toBeInstanceOf(MalformedAnswerError);
+    expect(error.message).toMatch(why);
+  });
+});
+
+const extra = (fieldName: string | undefined, value: unknown) => ({
+  ...(fieldName === undefined ? {} : { FieldName: fieldName }),
+  FieldValue: typeof value === 'string' ? value : JSON.stringify(value),
+});
+
+describe('parseVoucherList (spec 2.4)', () => {
+  it('parses FieldValue, a JSON document in a string, keeping amounts and ids exact', () => {
+    const vouchers = parseVoucherList([
+      extra('Invoice-1', { InvoiceId: 7010, OrderAmount: '10.630', InvoiceName: 'Gift card 10 EUR' }),
+      extra('Invoice-2', '{"InvoiceId": 7025, "OrderAmount": 26.575, "InvoiceName": "Gift card 25 EUR"}'),
+      extra('Invoice-3', '{"InvoiceId": "9007199254740993", "OrderAmount": "2497.00", "InvoiceName": "Большой пакет"}'),
+    ]);
+    expect(vouchers).toEqual([
+      { position: 1, fieldName: 'Invoice-1', invoiceId: '7010', orderAmount: '10.630', name: 'Gift card 10 EUR' },
+      { position: 2, fieldName: 'Invoice-2', invoiceId: '7025', orderAmount: '26.575', name: 'Gift card 25 EUR' },
+      { position: 3, fieldName: 'Invoice-3', invoiceId: '9007199254740993', orderAmount: '2497.00', name: 'Большой пакет' },
+    ]);
+  });
+
+  it('reads the position from Invoice-<n>, falling back to the index', () => {
+    const vouchers = parseVoucherList([
+      extra('Invoice-7', { InvoiceId: 1, OrderAmount: '1.00', InvoiceName: 'a' }),
+      extra(undefined, { InvoiceId: 2, OrderAmount: '2.00', InvoiceName: 'b' }),
+      extra('Something', { InvoiceId: 3, OrderAmount: '3.00' }),
+    ]);
+    expect(vouchers.map((v) => [v.position, v.fieldName, v.name])).toEqual([
+      [7, 'Invoice-7', 'a'],
+      [2, 'Invoice-2', 'b'],
+      [3, 'Something', ''],
+    ]);
+  });
+
+  it.each([
+    ['not json at all', /Invoice-1: FieldValue is not a JSON document/],
+    ['{"InvoiceId": 1}', /OrderAmount/],
+    ['{"OrderAmount": "1.00"}', /InvoiceId/],
+    ['{"InvoiceId": "x1", "OrderAmount": "1.00"}', /InvoiceId/],
+    ['{"InvoiceId": 1, "OrderAmount": "1,00"}', /OrderAmount/],
+    ['{"InvoiceId": 1, "OrderAmount": "-1.00"}', /OrderAmount/],
+  ])('a bad FieldValue %j is a MalformedAnswerError', (fieldValue, why) => {
+    const error = thrown(() => parseVoucherList([extra('Invoice-1', fieldValue)]));
+    expect(error).toBeInstanceOf(MalformedAnswerError);
+    expect(error.message).toMatch(why);
+  });
+
+  it('vouchers survive the whole envelope parse', async () => {
+    const body = JSON.stringify({
+      TransactinID: 1,
+      ResponseStatus: 10,
+      TransactionContent: { Extras: [extra('Invoice-1', { InvoiceId: 7010, OrderAmount: '10.630', InvoiceName: 'x' })] },
+    });
+    expect(parseVoucherList((await parseEnvelope(body)).extras)[0]?.orderAmount).toBe('10.630');
+  });
+});
+
+describe('the transaction view', async () => {
+  const pending = new Set(['11', '12']);
+  const answerWith = (status: string) =>
+    parseEnvelope(`{"TransactinID": 5, "RequestID": 9007199254740993, "ResponseType": "Status", "ResponseStatus": ${status}, "Message": "m"}`);
+
+  it.each([
+    ['10', 'success'],
+    ['11', 'pending'],
+    ['12', 'pending'],
+    ['25', 'failed'],
+    ['0', 'failed'],
+    ['-1', 'failed'],
+  ])('ResponseStatus %s is %s', async (status, state) => {
+    expect(viewOfAnswer(await answerWith(status), { transactionId: '5' }, pending).state).toBe(state);
+  });
+
+  it('an unlisted in-progress code is a final error unless listed', async () => {
+    expect(viewOfAnswer(await answerWith('11'), { transactionId: '5' }, new Set()).state).toBe('failed');
+  });
+
+  it('fills what the answer left out from what was sent, else null', async () => {
+    const view = viewOfAnswer(await answerWith('10'), { transactionId: '5', service: '201', account: 'a', amount: '150.50', currency: 'KZT' }, pending);
+    expect(view).toEqual({
+      transactionId: '5',
+      requestId: '9007199254740993',
+      type: 'Status',
+      status: '10',
+      state: 'success',
+      message: 'm',
+      service: '201',
+      account: 'a',
+      amount: '150.50',
+      currency: 'KZT',
+      exchangeRate: null,
+      serviceCurrency: null,
+    });
+  });
+
+  it('prefers the answer over what was sent', async () => {
+    const answer = await parseEnvelope(paymentAnswer);
+    const view = viewOfAnswer(answer, { transactionId: '1795289214527958198', amount: '1', service: '9' }, pending);
+    expect(view).toMatchObject({ amount: '10.630', service: '102', exchangeRate: '0.921', serviceCurrency: 'EUR' });
+  });
+
+  it('unknownView knows only what was sent', () => {
+    expect(unknownView({ transactionId: '7', service: '101', account: 'x', amount: '499.00', currency: 'KZT' }, 'Payment', 'lost')).toEqual({
+      transactionId: '7',
+      requestId: null,
+      type: 'Payment',
+      status: null,
+      state: 'unknown',
+      message: 'lost',
+      service: '101',
+      account: 'x',
+      amount: '499.00',
+      currency: 'KZT',
+      exchangeRate: null,
+      serviceCurrency: null,
+    });
+  });
+});

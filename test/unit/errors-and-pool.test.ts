@@ -1,0 +1,151 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { describe, expect, it } from 'vitest';
+import { forEachOrdered } from '../../src/commands/ordered-pool.js';
+import {
+  CancelledError,
+  GatewayProtocolError,
+  GatewayRefusedError,
+  GatewayUnreachableError,
+  mostSevere,
+  PaymentOutcomeUnknownError,
+  TransactionPendingError,
+  UsageError,
+  type ExitCodeValue,
+} from '../../src/errors.js';
+
+describe('exit codes of the error classes', () => {
+  it('each class carries the contract code', () => {
+    expect(new GatewayRefusedError('x', '25').exitCode).toBe(1);
+    expect(new UsageError('x').exitCode).toBe(2);
+    expect(new TransactionPendingError('x').exitCode).toBe(3);
+    expect(new PaymentOutcomeUnknownError('42', 'lost').exitCode).toBe(3);
+    expect(new GatewayUnreachableError('x').exitCode).toBe(4);
+    expect(new GatewayProtocolError('x').exitCode).toBe(5);
+    expect(new CancelledError().exitCode).toBe(130);
+  });
+
+  it('an unknown payment outcome points at status, never says failed', () => {
+    const error = new PaymentOutcomeUnknownError('42', 'the connection was closed');
+    expect(error.message).toBe('the outcome of payment 42 is unknown: the connection was closed');
+    expect(error.hint).toContain('agentpay status 42');
+    expect(error.message).not.toMatch(/fail/i);
+    expect(error.name).toBe('PaymentOutcomeUnknownError');
+  });
+});
+
+describe('mostSevere (a batch exit code)', () => {
+  it.each<[ExitCodeValue[], ExitCodeValue]>([
+    [[], 0],
+    [[0, 0], 0],
+    [[0, 1], 1],
+    [[1, 2, 0], 2],
+    [[2, 3, 1], 3],
+    [[3, 4, 0], 4],
+    [[4, 3], 4],
+    [[3, 5], 5],
+    [[5, 4], 5],
+    [[4, 5], 5],
+    [[1, 0, 3, 0], 3],
+  ])('%j -> %i', (codes, expected) => {
+    expect(mostSevere(codes)).toBe(expected);
+    expect(mostSevere([...codes].reverse())).toBe(expected);
+    expect(mostSevere(new Set(codes))).toBe(expected);
+  });
+});
+
+describe('forEachOrdered', () => {
+  /** Deterministic pseudo-random delays, so a failure can be replayed. */
+  function delays(seed: number) {
+    let state = seed;
+    return () => {
+      state = (state * 1103515245 + 12345) % 2147483648;
+      return state % 15;
+    };
+  }
+
+  it.each([1, 3, 8])('emits in input order with random delays, never more than %i in flight', async (concurrency) => {
+    const nextDelay = delays(concurrency * 7919);
+    const items = Array.from({ length: 60 }, (_, i) => i);
+    let inFlight = 0;
+    let maxInFlight = 0;
+    const emitted: number[] = [];
+    await forEachOrdered(
+      items,
+      concurrency,
+      async (item) => {
+        inFlight++;
+        maxInFlight = Math.max(maxInFlight, inFlight);
+        await sleep(nextDelay());
+        inFlight--;
+        return item * 10;
+      },
+      (result) => emitted.push(result),
+    );
+    expect(emitted).toEqual(items.map((i) => i * 10));
+    expect(maxInFlight).toBeLessThanOrEqual(concurrency);
+    // With 60 items and delays, a pool bigger than one really runs in parallel.
+    if (concurrency > 1) expect(maxInFlight).toBeGreaterThan(1);
+    expect(inFlight).toBe(0);
+  });
+
+  it('streams: a result is emitted before the last input is read', async () => {
+    const events: string[] = [];
+    async function* source() {
+      for (let i = 0; i < 5; i++) {
+        events.push(`read ${i}`);
+        yield i;
+        await sleep(20);
+      }
+    }
+    await forEachOrdered(
+      source(),
+      2,
+      async (item) => item,
+      (result) => events.push(`emit ${result}`),
+    );
+    expect(events.indexOf('emit 0')).toBeLessThan(events.indexOf('read 4'));
+    expect(events.filter((e) => e.startsWith('emit'))).toEqual(['emit 0', 'emit 1', 'emit 2', 'emit 3', 'emit 4']);
+  });
+
+  it('a slow first item holds back later results but not the work on them', async () => {
+    const emitted: number[] = [];
+    const started: number[] = [];
+    let releaseFirst!: () => void;
+    const firstDone = new Promise<void>((resolve) => (releaseFirst = resolve));
+    const run = forEachOrdered(
+      [0, 1, 2, 3],
+      4,
+      async (item) => {
+        started.push(item);
+        if (item === 0) await firstDone;
+        return item;
+      },
+      (result) => emitted.push(result),
+    );
+    await sleep(30);
+    expect(started).toEqual([0, 1, 2, 3]);
+    expect(emitted).toEqual([]);
+    releaseFirst();
+    await run;
+    expect(emitted).toEqual([0, 1, 2, 3]);
+  });
+
+  it.each([
+    [1, [0]],
+    [2, [0, 1]],
+    [3, [4]],
+  ])('with concurrency %i, failing work items %j reject the whole run instead of hanging', async (concurrency, failing) => {
+    const run = forEachOrdered(
+      [0, 1, 2, 3, 4, 5, 6, 7],
+      concurrency,
+      async (item) => {
+        await sleep(failing.includes(item) ? 1 : 10);
+        if (failing.includes(item)) throw new Error(`boom ${item}`);
+        return item;
+      },
+      () => undefined,
+    );
+    const outcome = await Promise.race([run.then(() => 'resolved', (error: Error) => error.message), sleep(3000, 'hung')]);
+    expect(outcome).toBe(`boom ${failing[0]}`);
+  });
+});

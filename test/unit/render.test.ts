@@ -1,0 +1,165 @@
+import { describe, expect, it } from 'vitest';
+import type { TransactionView } from '../../src/protocol/transaction-view.js';
+import type { Voucher } from '../../src/protocol/vouchers.js';
+import { loadStyle, plainStyle } from '../../src/render/style.js';
+import { renderReceipt, renderTransactionLine, transactionJson } from '../../src/render/transaction.js';
+import { renderVoucherTable } from '../../src/render/vouchers.js';
+import { sandboxServices, type DynamicService } from '../../src/sandbox/catalogue.js';
+
+const ansi = /\u001b\[/;
+
+const success: TransactionView = {
+  transactionId: '1795289214527958198',
+  requestId: '9007199254740993',
+  type: 'Payment',
+  status: '10',
+  state: 'success',
+  message: 'Успех',
+  service: '102',
+  account: 'player-42',
+  amount: '10.630',
+  currency: 'USD',
+  exchangeRate: '0.921',
+  serviceCurrency: 'EUR',
+};
+
+const unknown: TransactionView = {
+  transactionId: '42',
+  requestId: null,
+  type: 'Payment',
+  status: null,
+  state: 'unknown',
+  message: 'the outcome of payment 42 is unknown: the connection was closed before the answer arrived',
+  service: '201',
+  account: '7011234567',
+  amount: '150.50',
+  currency: 'KZT',
+  exchangeRate: null,
+  serviceCurrency: null,
+};
+
+function vouchersOf(serviceId: string): Voucher[] {
+  const service = sandboxServices.find((s) => s.id === serviceId) as DynamicService;
+  return service.vouchers.map((v, i) => ({ position: i + 1, fieldName: `Invoice-${i + 1}`, invoiceId: v.invoiceId, orderAmount: v.orderAmount, name: v.name }));
+}
+
+const width = (text: string) => Math.max(...text.split('\n').map((line) => [...line.replace(/\u001b\[[0-9;]*m/g, '')].length));
+
+describe('renderReceipt', () => {
+  it('a success, every id and amount exact', () => {
+    expect(renderReceipt(success, plainStyle)).toMatchInlineSnapshot(`
+      "✓ Payment succeeded
+        TransactionID  1795289214527958198
+        RequestID      9007199254740993
+        State          success (ResponseStatus 10)
+        Service        102
+        Account        player-42
+        Amount         10.630 USD
+        Exchange rate  0.921 (credited in EUR)
+        Message        Успех"
+    `);
+  });
+
+  it('an unknown outcome never reads as a failure', () => {
+    const text = renderReceipt(unknown, plainStyle);
+    expect(text).toMatchInlineSnapshot(`
+      "? Payment outcome is unknown
+        TransactionID  42
+        RequestID      -
+        State          unknown
+        Service        201
+        Account        7011234567
+        Amount         150.50 KZT
+        Message        the outcome of payment 42 is unknown: the connection was closed before the answer arrived"
+    `);
+    expect(text).not.toMatch(/fail/i);
+  });
+
+  it('a status look-up names itself', () => {
+    expect(renderReceipt({ ...success, state: 'failed', status: '25', message: 'not found' }, plainStyle, 'Transaction').split('\n')[0]).toBe(
+      '✗ Transaction failed',
+    );
+  });
+
+  it('plain style has no escapes; a colour style has', async () => {
+    expect(renderReceipt(success, plainStyle)).not.toMatch(ansi);
+    expect(renderReceipt(success, (await loadStyle(1)))).toMatch(ansi);
+  });
+});
+
+describe('renderTransactionLine', () => {
+  it('one line per transaction', () => {
+    expect(renderTransactionLine(success, plainStyle)).toMatchInlineSnapshot(`"✓  1795289214527958198  success  10  9007199254740993  10.630 USD  Успех"`);
+    expect(renderTransactionLine({ ...unknown, message: '' }, plainStyle)).toMatchInlineSnapshot(`"?  42  unknown  -  -  150.50 KZT  -"`);
+    expect(renderTransactionLine(success, plainStyle)).not.toContain('\n');
+  });
+});
+
+describe('transactionJson', () => {
+  it('is the one transaction shape, ids and amounts as strings', () => {
+    const parsed = JSON.parse(transactionJson(success)) as Record<string, unknown>;
+    expect(Object.keys(parsed)).toEqual([
+      'transactionId',
+      'requestId',
+      'type',
+      'status',
+      'state',
+      'message',
+      'service',
+      'account',
+      'amount',
+      'currency',
+      'exchangeRate',
+      'serviceCurrency',
+    ]);
+    expect(parsed.requestId).toBe('9007199254740993');
+    expect(parsed.amount).toBe('10.630');
+    expect(JSON.parse(transactionJson(unknown, { error: { exitCode: 4, message: 'x' } }))).toMatchObject({ state: 'unknown', error: { exitCode: 4 } });
+  });
+});
+
+describe('renderVoucherTable', () => {
+  it('the USD gift cards, amounts exactly as sent', () => {
+    expect(renderVoucherTable(vouchersOf('102'), { currency: 'USD', columns: 80, style: plainStyle })).toMatchInlineSnapshot(`
+      "+---+-----------+------------------+-------------+----------+
+      | # | InvoiceId | Name             | OrderAmount | Currency |
+      | 1 |      7010 | Gift card 10 EUR |      10.630 | USD      |
+      | 2 |      7025 | Gift card 25 EUR |      26.575 | USD      |
+      | 3 |      7050 | Gift card 50 EUR |      53.150 | USD      |
+      +---+-----------+------------------+-------------+----------+"
+    `);
+  });
+
+  it('the long sandbox voucher name wraps; the table stays within 80 columns', () => {
+    const table = renderVoucherTable(vouchersOf('101'), { currency: 'KZT', columns: 80, style: plainStyle });
+    expect(table).toMatchInlineSnapshot(`
+      "+---+-----------+-------------------------------------+-------------+----------+
+      | # | InvoiceId | Name                                | OrderAmount | Currency |
+      | 1 |      5001 | 100 GameCoins                       |      499.00 | KZT      |
+      | 2 |      5002 | 550 GameCoins                       |     2497.00 | KZT      |
+      | 3 |      5003 | 1200 GameCoins                      |     4990.50 | KZT      |
+      | 4 |      5004 | 2500 GameCoins with the Legendary   |     9990.00 | KZT      |
+      |   |           | Dragon Rider bonus bundle and a     |             |          |
+      |   |           | season pass                         |             |          |
+      +---+-----------+-------------------------------------+-------------+----------+"
+    `);
+    expect(width(table)).toBeLessThanOrEqual(80);
+    expect(table).toContain('9990.00');
+  });
+
+  it.each([80, 72, 60])('with colour and %i columns the table still fits', async (columns) => {
+    const table = renderVoucherTable(vouchersOf('101'), { currency: 'KZT', columns, style: (await loadStyle(3)) });
+    expect(table).toMatch(ansi);
+    expect(width(table)).toBeLessThanOrEqual(columns);
+    for (const amount of ['499.00', '2497.00', '4990.50', '9990.00']) expect(table).toContain(amount);
+  });
+
+  it('a wide terminal does not stretch short names', () => {
+    const table = renderVoucherTable(vouchersOf('102'), { currency: 'USD', columns: 200, style: plainStyle });
+    expect(width(table)).toBeLessThan(80);
+  });
+
+  it('no escapes in plain style', () => {
+    expect(renderVoucherTable(vouchersOf('101'), { currency: 'KZT', columns: 80, style: plainStyle })).not.toMatch(ansi);
+  });
+});
