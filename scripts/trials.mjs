@@ -45,7 +45,24 @@ let purchase = 0;
 const pay = (extra = []) => ['pay', '--service', '201', '--account', `trial-${purchase++}`, '--amount', '100.00', ...extra];
 
 sandbox.faults.latencyMs = 40;
-for (let i = 0; i < Number(values.kills); i++) count('kill', await run(pay(), {}, 60 + Math.floor(Math.random() * 320)));
+// A full pay run on this machine, now (median of five, unkilled, the same latency): kill delays
+// are drawn across [0, 1.25 × that], so they land during start-up, during the exchange and
+// after it, however fast start-up is. These runs count as purchases and are checked too.
+const fullRuns = [];
+for (let i = 0; i < 5; i++) {
+  const started = performance.now();
+  count('full run', await run(pay()));
+  fullRuns.push(performance.now() - started);
+}
+const fullRunMs = fullRuns.sort((a, b) => a - b)[2];
+const killWindowMs = Math.round(fullRunMs * 1.25);
+const killedAccounts = [];
+for (let i = 0; i < Number(values.kills); i++) {
+  const args = pay();
+  const result = await run(args, {}, Math.floor(Math.random() * killWindowMs));
+  count('kill', result);
+  if (result.signal === 'SIGKILL') killedAccounts.push(args[4]);
+}
 sandbox.faults.latencyMs = 0;
 for (let i = 0; i < Number(values.drops); i++) {
   sandbox.faults.dropAfterCommit = 1;
@@ -76,9 +93,15 @@ const checks = {
   'successes the sandbox never committed': [...success].filter((id) => !committed.some((t) => t.transactionId === id)).length,
   'purchases charged twice': accounts.length - new Set(accounts).size,
 };
-console.log(`trials: ${purchase} purchases (${values.kills} killed, ${values.drops} dropped, ${values.timeouts} timed out); reconcile exit ${reconcile.code}`);
+console.log(`trials: ${purchase} purchases (${fullRuns.length} full runs, ${values.kills} killed, ${values.drops} dropped, ${values.timeouts} timed out); reconcile exit ${reconcile.code}`);
+console.log(`full pay run (median of ${fullRuns.length}, 40 ms latency): ${Math.round(fullRunMs)} ms; kills drawn across [0, ${killWindowMs}] ms`);
 console.log(`sandbox committed ${committed.length}; journal holds ${intents.size} intents`);
 for (const [key, n] of [...exits].sort()) console.log(`  ${key.padEnd(24)} ${n}`);
+const intentAccounts = new Set(records.filter((r) => r.kind === 'intent').map((r) => r.account));
+const committedAccounts = new Set(committed.map((t) => t.account));
+const killedBeforeIntent = killedAccounts.filter((a) => !intentAccounts.has(a)).length;
+const killedAfterCommit = killedAccounts.filter((a) => committedAccounts.has(a)).length;
+console.log(`SIGKILLed: ${killedBeforeIntent} in start-up (no intent yet), ${killedAccounts.length - killedBeforeIntent - killedAfterCommit} with the intent written but nothing committed, ${killedAfterCommit} in the exchange (committed, answer not yet handled); exit 0: finished first`);
 console.log(`not final before reconcile: ${leftOpen.length} (${leftOpen.filter((id) => committedIds.has(id)).length} committed with the answer lost, ${leftOpen.filter((id) => !committedIds.has(id)).length} never reached the gateway)`);
 for (const [check, n] of Object.entries(checks)) console.log(`${n === 0 ? 'ok  ' : 'FAIL'} ${check}: ${n}`);
 await sandbox.close();

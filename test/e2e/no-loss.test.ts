@@ -145,15 +145,25 @@ describe('reconcile', () => {
 describe('killed at random points', () => {
   it('every payment the sandbox committed is journaled and settled by reconcile; none twice', async () => {
     const { sandbox, env } = await setUp({ faults: { latencyMs: 40 } });
+    const pay = (account: string) =>
+      spawn(process.execPath, [binPath, 'pay', '--service', '201', '--account', account, '--amount', '100.00'], { env, stdio: 'ignore' });
+    // A full pay run on this machine, now (the median of three, unkilled): kills are drawn
+    // relative to it, so they land during start-up, during the exchange and after it however
+    // fast start-up is. These payments are held to the same checks as the killed ones.
+    const fullRuns: number[] = [];
+    for (let run = 0; run < 3; run++) {
+      const started = performance.now();
+      const child = pay(`kill-full-${run}`);
+      await new Promise((resolve) => child.once('close', resolve));
+      fullRuns.push(performance.now() - started);
+    }
+    const fullRunMs = fullRuns.sort((a, b) => a - b)[1]!;
     const trials = 24;
     for (let trial = 0; trial < trials; trial++) {
-      const child = spawn(process.execPath, [binPath, 'pay', '--service', '201', '--account', `kill-${trial}`, '--amount', '100.00'], {
-        env,
-        stdio: 'ignore',
-      });
+      const child = pay(`kill-${trial}`);
       const closed = new Promise((resolve) => child.once('close', resolve));
-      // Start-up takes most of the time; spread the kills across it and the exchange.
-      const delay = 60 + Math.floor(Math.random() * 300);
+      // Anywhere from spawn to a little past a typical full run.
+      const delay = Math.floor(Math.random() * fullRunMs * 1.25);
       await new Promise((resolve) => setTimeout(resolve, delay));
       child.kill('SIGKILL');
       await closed;
