@@ -1,5 +1,5 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import { listenOnLoopback } from './loopback.js';
+import { listenOnLoopback, onForm } from './loopback.js';
 
 /**
  * A purpose-built gateway on 127.0.0.1 and a free port, for answers the sandbox never gives:
@@ -17,10 +17,7 @@ export interface FakeGateway {
 export async function startFakeGateway(handler: FakeHandler): Promise<FakeGateway> {
   const received: URLSearchParams[] = [];
   const server = createServer((request, response) => {
-    const chunks: Buffer[] = [];
-    request.on('data', (chunk: Buffer) => chunks.push(chunk));
-    request.on('end', () => {
-      const form = new URLSearchParams(Buffer.concat(chunks).toString('utf8'));
+    onForm(request, (form) => {
       received.push(form);
       handler(form, request, response);
     });

@@ -1,4 +1,4 @@
-import type { Server } from 'node:http';
+import type { IncomingMessage, Server } from 'node:http';
 import type { Server as HttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 
@@ -21,4 +21,11 @@ export async function listenOnLoopback(server: Server | HttpsServer): Promise<Lo
         server.closeAllConnections();
       }),
   };
+}
+
+/** The whole form body of a request, once it has arrived. */
+export function onForm(request: IncomingMessage, handle: (form: URLSearchParams) => void): void {
+  const chunks: Buffer[] = [];
+  request.on('data', (chunk: Buffer) => chunks.push(chunk));
+  request.on('end', () => handle(new URLSearchParams(Buffer.concat(chunks).toString('utf8'))));
 }

@@ -1,5 +1,5 @@
 import { createServer, type ServerResponse } from 'node:http';
-import { listenOnLoopback } from './loopback.js';
+import { listenOnLoopback, onForm } from './loopback.js';
 
 /**
  * A small gateway that follows the spec and nothing more, for what the sandbox cannot do:
@@ -41,10 +41,7 @@ export async function startSpecServer(options: SpecServerOptions = {}): Promise<
   const received: URLSearchParams[] = [];
   const held: ServerResponse[] = [];
   const server = createServer((request, response) => {
-    const chunks: Buffer[] = [];
-    request.on('data', (chunk: Buffer) => chunks.push(chunk));
-    request.on('end', () => {
-      const form = new URLSearchParams(Buffer.concat(chunks).toString('utf8'));
+    onForm(request, (form) => {
       received.push(form);
       const type = form.get('RequestType') ?? '';
       if ((options.hold as readonly string[] | undefined)?.includes(type)) {

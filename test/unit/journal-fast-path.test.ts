@@ -9,6 +9,7 @@ import { lineOf } from '../../src/journal/line-format.js';
 import { journalRecordSchema } from '../../src/journal/record-schemas.js';
 import { isFinalState, ownerKey, type IntentRecord, type JournalRecord, type OutcomeRecord } from '../../src/journal/records.js';
 import { linesOf } from '../../src/text-lines.js';
+import { seededRandom } from '../helpers/seeded-random.js';
 
 /*
  * The journal is read fast (own lines scanned as byte text, the schema only for other lines,
@@ -16,15 +17,7 @@ import { linesOf } from '../../src/text-lines.js';
  * line through readline, JSON.parse and the zod schema, with the same ledger rules.
  */
 
-function random(seed: number): () => number {
-  let state = seed;
-  return () => {
-    state = (state + 0x6d2b79f5) | 0;
-    let t = Math.imul(state ^ (state >>> 15), 1 | state);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+const random = seededRandom;
 
 async function* referenceRecords(path: string, warn: (message: string) => void): AsyncGenerator<JournalRecord> {
   const stream = createReadStream(path, { encoding: 'utf8' });

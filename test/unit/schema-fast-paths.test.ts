@@ -4,6 +4,7 @@ import { acceptConfigFile } from '../../src/config.js';
 import { checkEnvelope } from '../../src/protocol/envelope-schema.js';
 import { acceptEnvelope, parseEnvelope } from '../../src/protocol/envelope.js';
 import { parseLosslessJson } from '../../src/protocol/lossless.js';
+import { seededRandom } from '../helpers/seeded-random.js';
 
 /*
  * Gateway answers and the config file are taken without loading zod when they are plainly
@@ -12,15 +13,7 @@ import { parseLosslessJson } from '../../src/protocol/lossless.js';
  * schema accepts too, with the same values.
  */
 
-function random(seed: number): () => number {
-  let state = seed;
-  return () => {
-    state = (state + 0x6d2b79f5) | 0;
-    let t = Math.imul(state ^ (state >>> 15), 1 | state);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+const random = seededRandom;
 
 /** JSON text for a value drawn from `kinds`; numbers are written as literal digits. */
 function valueText(next: () => number, kinds: readonly string[], depth = 0): string | undefined {
