@@ -1,8 +1,9 @@
-import { AgentpayError, ExitCode, mostSevere, type ExitCodeValue } from '../errors.js';
+import { AgentpayError, ExitCode, type ExitCodeValue } from '../errors.js';
 import { openEntries, type JournalEntry } from '../journal/ledger.js';
 import { JournalWriter } from '../journal/writer.js';
 import { unknownView, viewOfAnswer, type TransactionView } from '../protocol/transaction-view.js';
 import type { CommandContext, GatewaySession } from './context.js';
+import { BatchTally } from './batch-tally.js';
 import { forEachOrdered } from './ordered-pool.js';
 import { concurrencyOption, optionalText, optionRecord, wholeNumberOption } from './option-values.js';
 import { parseSince } from './since.js';
@@ -93,8 +94,7 @@ export async function runReconcile(rawOptions: unknown, context: CommandContext)
   const session = await context.openGateway({ connections: options.concurrency });
   const journal = new JournalWriter(settings.journalPath.value);
   const { renderTransactionLine, transactionJson } = await import('../render/transaction.js');
-  const counts = { success: 0, failed: 0, pending: 0, unknown: 0 };
-  const exitCodes = new Set<ExitCodeValue>();
+  const tally = new BatchTally();
   try {
     await forEachOrdered(
       mine,
@@ -105,8 +105,7 @@ export async function runReconcile(rawOptions: unknown, context: CommandContext)
           const { transactionId, gateway: g, agentId: a } = entry.intent;
           journal.append({ kind: 'outcome', transactionId, gateway: g, agentId: a, at: new Date().toISOString(), source: 'reconcile', view });
         }
-        counts[view.state]++;
-        exitCodes.add(exitCode);
+        tally.add(view.state, exitCode);
         out.data(out.json ? transactionJson(view) : renderTransactionLine(view, out.style));
       },
     );
@@ -114,8 +113,5 @@ export async function runReconcile(rawOptions: unknown, context: CommandContext)
     journal.close();
     await session.close();
   }
-  const summary = `reconciled ${mine.length}: ${counts.success} success, ${counts.failed} failed, ${counts.pending} pending, ${counts.unknown} unknown`;
-  const exitCode = mostSevere(exitCodes);
-  if (exitCode !== ExitCode.success) throw new AgentpayError(summary, exitCode);
-  out.note(summary);
+  tally.finish(`reconciled ${mine.length}`, out);
 }

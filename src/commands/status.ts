@@ -1,9 +1,10 @@
-import { AgentpayError, ExitCode, mostSevere, UsageError, type ExitCodeValue } from '../errors.js';
+import { AgentpayError, ExitCode, UsageError, type ExitCodeValue } from '../errors.js';
 import type { GatewayClient } from '../gateway/client.js';
 import { parseTransactionId } from '../protocol/transaction-id.js';
 import { unknownView, viewOfAnswer, type TransactionView } from '../protocol/transaction-view.js';
 import type { CommandContext } from './context.js';
 import { errorOfView } from './payment-flow.js';
+import { BatchTally } from './batch-tally.js';
 import { forEachOrdered } from './ordered-pool.js';
 import { concurrencyOption, optionalText, optionRecord, wholeNumberOption } from './option-values.js';
 import { transactionIdsFrom, type IdEntry } from './transaction-ids.js';
@@ -101,8 +102,7 @@ export async function runStatus(rawOptions: unknown, context: CommandContext): P
     context.openGateway({ connections: options.concurrency }),
     import('../render/transaction.js'),
   ]);
-  const counts = { total: 0, success: 0, failed: 0, pending: 0, unknown: 0 };
-  const exitCodes = new Set<ExitCodeValue>();
+  const tally = new BatchTally();
   const waitMs = options.wait * 1000;
 
   const lookUp = async (entry: IdEntry): Promise<LookUpResult> => {
@@ -116,9 +116,7 @@ export async function runStatus(rawOptions: unknown, context: CommandContext): P
   let lastView: TransactionView | undefined;
   const emit = (result: LookUpResult) => {
     lastView = result.view;
-    counts.total++;
-    counts[result.view.state]++;
-    exitCodes.add(result.exitCode);
+    tally.add(result.view.state, result.exitCode);
     if (single) {
       if (result.error) throw result.error;
       out.data(out.json ? transactionJson(result.view) : renderReceipt(result.view, out.style, 'Transaction'));
@@ -140,13 +138,10 @@ export async function runStatus(rawOptions: unknown, context: CommandContext): P
     await session.close();
   }
 
-  const exitCode = mostSevere(exitCodes);
   if (single) {
     const error = lastView && errorOfView(lastView);
     if (error) throw error;
     return;
   }
-  const summary = `${counts.total} looked up: ${counts.success} success, ${counts.failed} failed, ${counts.pending} pending, ${counts.unknown} unknown`;
-  if (exitCode !== ExitCode.success) throw new AgentpayError(summary, exitCode);
-  out.note(out.errorStyle.dim(summary));
+  tally.finish(`${tally.total} looked up`, out);
 }

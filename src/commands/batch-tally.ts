@@ -1,0 +1,31 @@
+import { AgentpayError, ExitCode, mostSevere, type ExitCodeValue } from '../errors.js';
+import type { TransactionState } from '../protocol/transaction-view.js';
+import type { Output } from '../output.js';
+
+/**
+ * The tally of a batch (status of many ids, reconcile): how many ended in each state, and
+ * the batch's exit code, the most severe of its items.
+ */
+export class BatchTally {
+  readonly counts: Record<TransactionState, number> = { success: 0, failed: 0, pending: 0, unknown: 0 };
+  total = 0;
+  private readonly exitCodes = new Set<ExitCodeValue>();
+
+  add(state: TransactionState, exitCode: ExitCodeValue): void {
+    this.total++;
+    this.counts[state]++;
+    this.exitCodes.add(exitCode);
+  }
+
+  get exitCode(): ExitCodeValue {
+    return mostSevere(this.exitCodes);
+  }
+
+  /** Ends the batch: the summary on stderr, or as the error when an item was not a success. */
+  finish(heading: string, out: Output): void {
+    const { success, failed, pending, unknown } = this.counts;
+    const summary = `${heading}: ${success} success, ${failed} failed, ${pending} pending, ${unknown} unknown`;
+    if (this.exitCode !== ExitCode.success) throw new AgentpayError(summary, this.exitCode);
+    out.note(out.errorStyle.dim(summary));
+  }
+}
