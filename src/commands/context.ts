@@ -45,6 +45,16 @@ export interface GatewaySession {
   close(options?: { abort?: boolean }): Promise<void>;
 }
 
+/**
+ * The gateway name the journal files transactions under: the base URL, or "sandbox" for the
+ * embedded one (its port changes every run). pay writes it and reconcile matches it.
+ */
+export function journalGatewayOf(settings: Pick<Settings, 'sandbox'>, baseUrl: string): string;
+export function journalGatewayOf(settings: Pick<Settings, 'sandbox'>, baseUrl: string | undefined): string | undefined;
+export function journalGatewayOf(settings: Pick<Settings, 'sandbox'>, baseUrl: string | undefined): string | undefined {
+  return settings.sandbox ? 'sandbox' : baseUrl;
+}
+
 export async function createContext(flags: GlobalFlags, io: ProcessIo): Promise<CommandContext> {
   const [settings, out] = await Promise.all([resolveSettings(flags, io.env), Output.create(io, flags)]);
   for (const warning of settings.warnings) out.warn(warning);
@@ -163,7 +173,7 @@ async function openGateway(settings: Settings, out: Output, options: OpenGateway
   const session = (sessionClient: GatewayClient, sessionAgentId: string): GatewaySession => ({
     client: sessionClient,
     baseUrl,
-    gateway: settings.sandbox ? 'sandbox' : baseUrl,
+    gateway: journalGatewayOf(settings, baseUrl),
     agentId: sessionAgentId,
     passwordSource,
     route: network.description,

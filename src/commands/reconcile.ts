@@ -2,7 +2,7 @@ import { AgentpayError, ExitCode, type ExitCodeValue } from '../errors.js';
 import { openEntries, type JournalEntry } from '../journal/ledger.js';
 import { JournalWriter } from '../journal/writer.js';
 import { unknownView, viewOfAnswer, type TransactionView } from '../protocol/transaction-view.js';
-import type { CommandContext, GatewaySession } from './context.js';
+import { journalGatewayOf, type CommandContext, type GatewaySession } from './context.js';
 import { BatchTally } from './batch-tally.js';
 import { forEachOrdered } from './ordered-pool.js';
 import { concurrencyOption, optionalText, optionRecord, wholeNumberOption } from './option-values.js';
@@ -79,7 +79,7 @@ export async function runReconcile(rawOptions: unknown, context: CommandContext)
   const warn = (message: string) => out.warn(message);
   const entries = await openEntries(settings.journalPath.value, { since }, warn);
 
-  const gateway = settings.sandbox ? 'sandbox' : settings.baseUrl?.value;
+  const gateway = journalGatewayOf(settings, settings.baseUrl?.value);
   const agentId = settings.sandbox ? (await import('../sandbox/catalogue.js')).sandboxCredentials.agentId : settings.agentId?.value;
   const mine = entries.filter((entry) => entry.intent.gateway === gateway && entry.intent.agentId === agentId);
   const others = entries.length - mine.length;
