@@ -112,9 +112,9 @@ function readCaFile(network: NetworkSettings): string | undefined {
 }
 
 async function openGateway(settings: Settings, out: Output, options: OpenGatewayOptions): Promise<GatewaySession> {
-  const [{ GatewayClient }, { createDispatcher }, { resolvePassword }] = await Promise.all([
+  const [{ GatewayClient }, { openTransport }, { resolvePassword }] = await Promise.all([
     import('../gateway/client.js'),
-    import('../gateway/http.js'),
+    import('../gateway/open-transport.js'),
     import('../password-source.js'),
   ]);
   let baseUrl: string;
@@ -157,7 +157,7 @@ async function openGateway(settings: Settings, out: Output, options: OpenGateway
   }
 
   const timeoutMs = settings.timeoutMs.value;
-  const dispatcher = createDispatcher({ timeoutMs, connections: options.connections, ca, proxy: network.route });
+  const transport = await openTransport({ timeoutMs, connections: options.connections, ca, proxy: network.route });
   const listeners = [settings.verbose ? traceExchange(out) : undefined, options.onExchange].filter((l) => l !== undefined);
   const wireCredentials = (id: string, secret: string) => ({ agentId: id, wirePassword: passwordOnWire(secret, settings.passwordFormat.value) });
   const client = new GatewayClient({
@@ -166,7 +166,7 @@ async function openGateway(settings: Settings, out: Output, options: OpenGateway
     secrets: [password, md5Hex(password)],
     timeoutMs,
     dateFormat: settings.dateFormat.value,
-    dispatcher,
+    transport,
     ...(network.route.kind === 'direct' ? {} : { routeDescription: network.description }),
     ...(listeners.length > 0 ? { onExchange: (event: ExchangeEvent) => listeners.forEach((listener) => listener(event)) } : {}),
   });
@@ -184,8 +184,8 @@ async function openGateway(settings: Settings, out: Output, options: OpenGateway
       return session(client.withCredentials(wireCredentials(otherId, otherPassword), [otherPassword, md5Hex(otherPassword)]), otherId);
     },
     close: async ({ abort = false } = {}) => {
-      if (abort) await dispatcher.destroy();
-      else await dispatcher.close();
+      if (abort) await transport.destroy();
+      else await transport.close();
       await stopSandbox?.();
     },
   });

@@ -1,4 +1,3 @@
-import type { Dispatcher } from 'undici';
 import { GatewayProtocolError, GatewayUnreachableError, PaymentOutcomeUnknownError } from '../errors.js';
 import { parseEnvelope, type GatewayAnswer } from '../protocol/envelope.js';
 import {
@@ -16,7 +15,8 @@ import { formatRequestDate, type RequestDateFormat } from '../protocol/request-d
 import { generateTransactionId } from '../protocol/transaction-id.js';
 import type { Voucher } from '../protocol/vouchers.js';
 import { redactSecrets } from '../secrets.js';
-import { answerSampleBytes, BodyTooLargeError, createDispatcher, ExchangeFailure, isCertificateFailure, maxAnswerBytes, postForm, type HttpAnswer } from './http.js';
+import { answerSampleBytes, BodyTooLargeError, ExchangeFailure, isCertificateFailure, maxAnswerBytes, type HttpAnswer, type Transport } from './http.js';
+import { NodeTransport } from './node-transport.js';
 
 export type Operation = 'AccountCheck' | 'Payment' | 'Status';
 
@@ -40,7 +40,8 @@ export interface GatewayClientOptions {
   maxBodyBytes?: number;
   /** How requests travel, for hints when the gateway cannot be reached ("through proxy …"). */
   routeDescription?: string;
-  dispatcher?: Dispatcher;
+  /** How requests travel (openTransport); a direct node:http transport of its own when unset. */
+  transport?: Transport;
   onExchange?: (event: ExchangeEvent) => void;
   now?: () => Date;
 }
@@ -67,14 +68,14 @@ export type PaymentInput = Omit<PaymentRequest, 'requestDate'>;
 export class GatewayClient {
   readonly endpoint: string;
   private readonly options: GatewayClientOptions;
-  private readonly dispatcher: Dispatcher;
-  private readonly ownsDispatcher: boolean;
+  private readonly transport: Transport;
+  private readonly ownsTransport: boolean;
 
   constructor(options: GatewayClientOptions) {
     this.options = options;
     this.endpoint = `${options.baseUrl.replace(/\/+$/, '')}/home/index`;
-    this.ownsDispatcher = options.dispatcher === undefined;
-    this.dispatcher = options.dispatcher ?? createDispatcher({ timeoutMs: options.timeoutMs });
+    this.ownsTransport = options.transport === undefined;
+    this.transport = options.transport ?? new NodeTransport({ timeoutMs: options.timeoutMs });
   }
 
   /**
@@ -86,7 +87,7 @@ export class GatewayClient {
       ...this.options,
       credentials,
       secrets: [...(this.options.secrets ?? [this.options.credentials.wirePassword]), ...secrets],
-      dispatcher: this.dispatcher,
+      transport: this.transport,
     });
   }
 
@@ -150,7 +151,7 @@ export class GatewayClient {
   }
 
   async close(): Promise<void> {
-    if (this.ownsDispatcher) await this.dispatcher.close();
+    if (this.ownsTransport) await this.transport.close();
   }
 
   private async exchangeReadOnly(operation: Operation, form: FormField[], transactionId: string): Promise<GatewayAnswer> {
@@ -219,8 +220,7 @@ export class GatewayClient {
     const elapsed = () => Math.round(performance.now() - started);
     this.options.onExchange?.({ direction: 'request', operation, url: this.endpoint, form: maskForm(form) });
     try {
-      const answer = await postForm(this.endpoint, encodeForm(form), {
-        dispatcher: this.dispatcher,
+      const answer = await this.transport.post(this.endpoint, encodeForm(form), {
         timeoutMs: this.options.timeoutMs,
         maxBodyBytes: this.options.maxBodyBytes ?? maxAnswerBytes,
         ...(signal ? { signal } : {}),

@@ -1,47 +1,10 @@
+/*
+ * The HTTP contract every transport keeps: one form POST, its answer read whole up to a size
+ * limit within one deadline, and every failure sorted by what it means for money (sent or
+ * not). Direct connections go through node:http (node-transport.ts); proxies through undici's
+ * proxy agents (undici-transport.ts), loaded only when a proxy is set.
+ */
 import { EventEmitter } from 'node:events';
-import { createRequire } from 'node:module';
-import { setFlagsFromString } from 'node:v8';
-import type { Agent as UndiciAgent, Dispatcher, EnvHttpProxyAgent as UndiciEnvHttpProxyAgent, ProxyAgent as UndiciProxyAgent } from 'undici';
-
-/*
- * undici's Agent and its request method, loaded without the rest of the package: `import
- * 'undici'` also loads fetch, WebSocket, the caches, cookies and the mocks, several times the
- * load of what a form POST needs, and every command pays it before its first byte is sent.
- * These are the very modules undici's index exports as `Agent` and installs as
- * `Dispatcher.prototype.request` (test/gateway/undici-parts.test.ts checks that they are).
- */
-const requireUndici = createRequire(import.meta.url);
-export const Agent = requireUndici('undici/lib/dispatcher/agent.js') as typeof UndiciAgent;
-export const dispatcherRequest = requireUndici('undici/lib/api/api-request.js') as (
-  this: Dispatcher,
-  options: Dispatcher.RequestOptions,
-) => Promise<Dispatcher.ResponseData>;
-
-/**
- * The proxy agents, only when a proxy is configured: undici's whole package is loaded then,
- * since a ProxyAgent opens its tunnel with `Dispatcher.prototype.connect`, which the package's
- * index installs. Its Agent is the same module as the one above (one module cache).
- */
-function proxyAgents(): { ProxyAgent: typeof UndiciProxyAgent; EnvHttpProxyAgent: typeof UndiciEnvHttpProxyAgent } {
-  return requireUndici('undici') as typeof import('undici');
-}
-
-/*
- * undici parses HTTP/1.1 with llhttp compiled to WebAssembly. V8 optimises a hot wasm
- * function in the background, and a process cannot exit before such a job is done: for a
- * command that reads a handful of answers that is ~80 ms of CPU and most of its wall time,
- * spent after its work is finished. The baseline (Liftoff) code parses an answer in
- * microseconds, so the optimising tier is left off. It concerns WebAssembly only, of which
- * agentpay has no other. The flag is set as late as it can be, when the first dispatcher is
- * made: a changed V8 flag voids the code cache of Node's own modules, so any loaded after it
- * are compiled afresh (~15 ms if it were set before undici is loaded).
- */
-let wasmTierSet = false;
-function keepWasmParserUnoptimised(): void {
-  if (wasmTierSet) return;
-  wasmTierSet = true;
-  setFlagsFromString('--liftoff-only');
-}
 
 /**
  * One form POST and its answer, with every way it can go wrong sorted into two kinds that
@@ -91,11 +54,23 @@ export interface HttpAnswer {
 }
 
 export interface PostOptions {
-  dispatcher: Dispatcher;
   timeoutMs: number;
   maxBodyBytes: number;
   /** Aborts the exchange early (Ctrl+C); the deadline applies as well. */
   signal?: AbortSignal;
+}
+
+/**
+ * How form POSTs reach the gateway. `post` resolves with any HTTP answer that arrived whole
+ * (the caller judges status codes) and rejects with ExchangeFailure when none did, or with
+ * BodyTooLargeError.
+ */
+export interface Transport {
+  post(url: string, formBody: string, options: PostOptions): Promise<HttpAnswer>;
+  /** Lets the exchanges in flight finish, then closes every connection. */
+  close(): Promise<void>;
+  /** Cuts every connection at once, exchanges in flight included (Ctrl+C). */
+  destroy(): Promise<void>;
 }
 
 /** Certificate verification failures: the TLS handshake failed, so no request left. */
@@ -152,9 +127,11 @@ function proxyRefusal(error: unknown): string | undefined {
   return undefined;
 }
 
-function describe(error: unknown, timeoutMs: number): string {
+function describe(error: unknown, timeoutMs: number, connected: boolean): string {
   const codes = errorCodes(error);
-  if (error instanceof Error && error.name === 'TimeoutError') return `no complete answer within ${timeoutMs} ms`;
+  if (error instanceof Error && error.name === 'TimeoutError') {
+    return connected ? `no complete answer within ${timeoutMs} ms` : `could not connect within ${timeoutMs} ms`;
+  }
   const refusal = proxyRefusal(error);
   if (refusal) return refusal;
   if (error instanceof Error && error.name === 'AbortError') return 'interrupted before the answer arrived';
@@ -178,6 +155,7 @@ function describe(error: unknown, timeoutMs: number): string {
     case 'ECONNRESET':
       return 'the connection was closed before the answer arrived';
     default:
+      if (codes[0]?.startsWith('HPE_')) return `the answer is not valid HTTP (${codes[0]})`;
       return error instanceof Error ? error.message : String(error);
   }
 }
@@ -187,15 +165,38 @@ export function isCertificateFailure(error: unknown): boolean {
   return errorCodes(error).some((code) => certificateCodes.has(code));
 }
 
-function sampleOf(chunks: readonly Buffer[]): string {
+export function sampleOf(chunks: readonly Buffer[]): string {
   return Buffer.concat(chunks).subarray(0, answerSampleBytes).toString('utf8');
+}
+
+/**
+ * What a failed exchange means. `connected` says whether the request could have left: false
+ * while the connection (and its TLS handshake) was still being made, so nothing was sent;
+ * undefined when the transport cannot tell, and the error's codes decide.
+ */
+export function exchangeFailureOf(error: unknown, options: { timeoutMs: number; connected?: boolean | undefined; chunks: readonly Buffer[] }): Error {
+  if (error instanceof BodyTooLargeError) return error;
+  const notSent = options.connected === false || errorCodes(error).some((code) => connectPhaseCodes.has(code)) || proxyRefusal(error) !== undefined;
+  return new ExchangeFailure(notSent ? 'notSent' : 'maybeSent', describe(error, options.timeoutMs, options.connected ?? true), {
+    cause: error,
+    bodySample: options.chunks.length > 0 ? sampleOf(options.chunks) : undefined,
+  });
+}
+
+/** The readable side of an answer, as node:http and undici both give it. */
+interface AnswerBody {
+  on(event: 'data', listener: (chunk: Buffer) => void): unknown;
+  on(event: 'error', listener: (error: Error) => void): unknown;
+  once(event: 'end', listener: () => void): unknown;
+  destroy(): unknown;
+  readonly destroyed: boolean;
 }
 
 /**
  * The body, refused past maxBytes; what arrived is left in `chunks` for a failure's sample.
  * Events, not an async iterator: a batch reads thousands.
  */
-function readLimited(body: Dispatcher.ResponseData['body'], statusCode: number, maxBytes: number, chunks: Buffer[]): Promise<Buffer> {
+export function readLimited(body: AnswerBody, statusCode: number, maxBytes: number, chunks: Buffer[]): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     let size = 0;
     body.on('data', (chunk: Buffer) => {
@@ -214,13 +215,13 @@ function readLimited(body: Dispatcher.ResponseData['body'], statusCode: number, 
 }
 
 /**
- * One deadline for a whole exchange (connect, headers and body: undici's own body time-out
- * restarts with every chunk, so only this ends a body that trickles forever), or an earlier
- * stop (Ctrl+C), as the signal undici takes: an emitter of 'abort'. A batch sets thousands of
- * these; AbortSignal.timeout costs several times as much. Its reason is what
- * AbortSignal.timeout would give (a TimeoutError), or the caller's reason.
+ * One deadline for a whole exchange (connect, headers and body: a body that trickles forever
+ * is ended only by this), or an earlier stop (Ctrl+C), as an emitter of 'abort' (undici takes
+ * it as its signal). A batch sets thousands of these; AbortSignal.timeout costs several times
+ * as much. Its reason is what AbortSignal.timeout would give (a TimeoutError), or the
+ * caller's reason.
  */
-class Deadline extends EventEmitter {
+export class Deadline extends EventEmitter {
   aborted = false;
   reason: unknown = undefined;
   private readonly timer: NodeJS.Timeout;
@@ -248,54 +249,14 @@ class Deadline extends EventEmitter {
   }
 }
 
-const formHeaders = { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' };
-
-let lastTarget: { url: string; origin: string; path: string } | undefined;
-
-/** Origin and path of a URL; a batch posts to one URL thousands of times, so the last is kept. */
-function targetOf(url: string): { origin: string; path: string } {
-  if (lastTarget?.url !== url) {
-    const parsed = new URL(url);
-    lastTarget = { url, origin: parsed.origin, path: `${parsed.pathname}${parsed.search}` };
-  }
-  return lastTarget;
-}
+export const formHeaders = { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' } as const;
 
 /** A UTF-8 decode that drops a leading byte order mark, as browsers and fetch do. */
 const utf8 = new TextDecoder('utf-8');
 
-/**
- * POSTs a form body. Resolves with any HTTP answer that arrived whole (the caller judges
- * status codes); rejects with ExchangeFailure when none did, or BodyTooLargeError.
- */
-export async function postForm(url: string, formBody: string, options: PostOptions): Promise<HttpAnswer> {
-  const deadline = new Deadline(options.timeoutMs, options.signal);
-  const chunks: Buffer[] = [];
-  try {
-    const { origin, path } = targetOf(url);
-    const response = await dispatcherRequest.call(options.dispatcher, {
-      origin,
-      path,
-      method: 'POST',
-      body: formBody,
-      headers: formHeaders,
-      signal: deadline,
-      headersTimeout: options.timeoutMs,
-      bodyTimeout: options.timeoutMs,
-    });
-    const body = await readLimited(response.body, response.statusCode, options.maxBodyBytes, chunks);
-    // Some gateways put a byte order mark before their JSON, and JSON parsers refuse it.
-    return { statusCode: response.statusCode, body: utf8.decode(body) };
-  } catch (error) {
-    if (error instanceof BodyTooLargeError) throw error;
-    const kind: ExchangeFailureKind = errorCodes(error).some((code) => connectPhaseCodes.has(code)) || proxyRefusal(error) ? 'notSent' : 'maybeSent';
-    throw new ExchangeFailure(kind, describe(error, options.timeoutMs), {
-      cause: error,
-      bodySample: chunks.length > 0 ? sampleOf(chunks) : undefined,
-    });
-  } finally {
-    deadline.clear();
-  }
+/** Some gateways put a byte order mark before their JSON, and JSON parsers refuse it. */
+export function decodeAnswer(body: Buffer): string {
+  return utf8.decode(body);
 }
 
 /**
@@ -307,44 +268,11 @@ export type ProxyRoute =
   | { kind: 'explicit'; url: string }
   | { kind: 'env'; httpProxy: string; httpsProxy: string; noProxy: string };
 
-export interface DispatcherOptions {
+export interface TransportOptions {
   timeoutMs: number;
+  /** The most connections open at once (a batch's concurrency); unlimited when unset. */
   connections?: number | undefined;
   /** PEM text of the CA certificates to trust instead of the built-in ones (--ca-file). */
   ca?: string | undefined;
   proxy?: ProxyRoute | undefined;
-}
-
-/**
- * One keep-alive pool for the whole run, so a batch reuses its connections. Certificates are
- * always verified: `rejectUnauthorized` is set here so that not even
- * NODE_TLS_REJECT_UNAUTHORIZED=0 in the environment can turn verification off.
- */
-export function createDispatcher(options: DispatcherOptions): Dispatcher {
-  keepWasmParserUnoptimised();
-  const tls = { timeout: options.timeoutMs, rejectUnauthorized: true, ...(options.ca === undefined ? {} : { ca: options.ca }) };
-  const common = {
-    headersTimeout: options.timeoutMs,
-    bodyTimeout: options.timeoutMs,
-    keepAliveTimeout: 10_000,
-    connections: options.connections ?? null,
-  };
-  // Through a proxy: the gateway's TLS (requestTls) is verified as a direct one would be; an
-  // http:// gateway is asked for with an absolute URI, as curl does, since many proxies
-  // allow CONNECT to port 443 only.
-  const proxied = { ...common, connect: tls, requestTls: tls, proxyTls: { timeout: options.timeoutMs, rejectUnauthorized: true }, proxyTunnel: false };
-  const route = options.proxy ?? { kind: 'direct' };
-  switch (route.kind) {
-    case 'direct':
-      return new Agent({ ...common, connect: tls });
-    case 'explicit': {
-      const { ProxyAgent } = proxyAgents();
-      return new ProxyAgent({ ...proxied, uri: route.url });
-    }
-    case 'env': {
-      const { EnvHttpProxyAgent } = proxyAgents();
-      // Every value is passed, even empty, so undici never reads process.env on its own.
-      return new EnvHttpProxyAgent({ ...proxied, httpProxy: route.httpProxy, httpsProxy: route.httpsProxy, noProxy: route.noProxy });
-    }
-  }
 }

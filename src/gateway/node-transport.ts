@@ -1,0 +1,155 @@
+import * as http from 'node:http';
+import type * as Https from 'node:https';
+import type { Socket } from 'node:net';
+import {
+  Deadline,
+  decodeAnswer,
+  exchangeFailureOf,
+  ExchangeFailure,
+  formHeaders,
+  readLimited,
+  type HttpAnswer,
+  type PostOptions,
+  type Transport,
+  type TransportOptions,
+} from './http.js';
+
+interface Target {
+  url: string;
+  https: boolean;
+  hostname: string;
+  port: string;
+  path: string;
+}
+
+/**
+ * Direct connections on node:http and node:https: one keep-alive agent per scheme, at most
+ * `connections` sockets open at once. node:https (and with it TLS) is loaded only for an
+ * https gateway.
+ *
+ * Whether a request may have reached the gateway is told by its socket, not guessed from
+ * error codes: until a new socket is connected (and, for https, its certificate verified)
+ * nothing was written, so any failure then is `notSent`; from then on it is `maybeSent`.
+ */
+export class NodeTransport implements Transport {
+  private readonly options: Omit<TransportOptions, 'proxy'>;
+  private httpAgent: http.Agent | undefined;
+  private httpsAgent: Https.Agent | undefined;
+  private readonly inFlight = new Set<http.ClientRequest>();
+  /** Settles when an exchange in flight does, whatever its outcome (for close). */
+  private readonly settling = new Set<Promise<void>>();
+  private lastTarget: Target | undefined;
+
+  constructor(options: Omit<TransportOptions, 'proxy'>) {
+    this.options = options;
+  }
+
+  post(url: string, formBody: string, options: PostOptions): Promise<HttpAnswer> {
+    const exchange = this.exchange(url, formBody, options);
+    const settled = exchange.then(
+      () => undefined,
+      () => undefined,
+    );
+    this.settling.add(settled);
+    void settled.then(() => this.settling.delete(settled));
+    return exchange;
+  }
+
+  async close(): Promise<void> {
+    await Promise.all(this.settling);
+    this.httpAgent?.destroy();
+    this.httpsAgent?.destroy();
+  }
+
+  async destroy(): Promise<void> {
+    for (const request of this.inFlight) request.destroy(new DOMException('This operation was aborted', 'AbortError'));
+    await this.close();
+  }
+
+  private exchange(url: string, formBody: string, { timeoutMs, maxBodyBytes, signal }: PostOptions): Promise<HttpAnswer> {
+    return new Promise((resolve, reject) => {
+      const target = this.targetOf(url);
+      const deadline = new Deadline(timeoutMs, signal);
+      const chunks: Buffer[] = [];
+      let connected = false;
+      let done = false;
+      const request = (target.https ? this.https() : http).request({
+        agent: target.https ? this.agentForHttps() : this.agentForHttp(),
+        method: 'POST',
+        hostname: target.hostname,
+        port: target.port,
+        path: target.path,
+        headers: { ...formHeaders, 'content-length': String(Buffer.byteLength(formBody)) },
+      });
+      this.inFlight.add(request);
+      const finish = (error: unknown, answer?: HttpAnswer) => {
+        if (done) return;
+        done = true;
+        deadline.clear();
+        this.inFlight.delete(request);
+        if (answer) return resolve(answer);
+        request.destroy();
+        reject(exchangeFailureOf(error, { timeoutMs, connected, chunks }));
+      };
+      request.on('socket', (socket: Socket) => {
+        if (request.reusedSocket) connected = true;
+        else socket.once(target.https ? 'secureConnect' : 'connect', () => (connected = true));
+      });
+      request.on('response', (response) => {
+        const statusCode = response.statusCode ?? 0;
+        readLimited(response, statusCode, maxBodyBytes, chunks).then(
+          (body) => finish(undefined, { statusCode, body: decodeAnswer(body) }),
+          (error: unknown) => finish(error),
+        );
+      });
+      request.on('error', (error) => finish(error));
+      // Stopped before it began (Ctrl+C already pressed): nothing is written.
+      if (deadline.aborted) return finish(deadline.reason);
+      deadline.once('abort', () => finish(deadline.reason));
+      request.end(formBody);
+    });
+  }
+
+  /** Host, port and path of a URL; a batch posts to one URL thousands of times, so the last is kept. */
+  private targetOf(url: string): Target {
+    if (this.lastTarget?.url !== url) {
+      const parsed = new URL(url);
+      if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
+        throw new ExchangeFailure('notSent', `cannot send to a ${parsed.protocol} URL: the gateway is reached over http or https`);
+      }
+      this.lastTarget = {
+        url,
+        https: parsed.protocol === 'https:',
+        // node:http wants an IPv6 address without the brackets of its URL form.
+        hostname: parsed.hostname.replace(/^\[(.*)\]$/, '$1'),
+        port: parsed.port,
+        path: `${parsed.pathname}${parsed.search}`,
+      };
+    }
+    return this.lastTarget;
+  }
+
+  private https(): typeof Https {
+    return process.getBuiltinModule('node:https');
+  }
+
+  private agentForHttp(): http.Agent {
+    this.httpAgent ??= new http.Agent({ keepAlive: true, maxSockets: this.options.connections ?? Infinity });
+    return this.httpAgent;
+  }
+
+  /**
+   * Certificates are always verified: `rejectUnauthorized` is set here so that not even
+   * NODE_TLS_REJECT_UNAUTHORIZED=0 in the environment can turn verification off. A CA file
+   * replaces the built-in CAs, as curl's --cacert does.
+   */
+  private agentForHttps(): Https.Agent {
+    this.httpsAgent ??= new (this.https().Agent)({
+      keepAlive: true,
+      maxSockets: this.options.connections ?? Infinity,
+      rejectUnauthorized: true,
+      ...(this.options.ca === undefined ? {} : { ca: this.options.ca }),
+    });
+    return this.httpsAgent;
+  }
+}

@@ -1,0 +1,168 @@
+import { createServer as createHttpServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
+import { createServer as createTcpServer, type Socket } from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import { ExchangeFailure, type PostOptions } from '../../src/gateway/http.js';
+import { NodeTransport } from '../../src/gateway/node-transport.js';
+import { listenOnLoopback, onForm } from '../helpers/loopback.js';
+import { selfSignedCertificate } from '../helpers/tls.js';
+
+const cleanups: (() => Promise<void> | void)[] = [];
+afterEach(async () => {
+  while (cleanups.length > 0) await cleanups.pop()!();
+});
+
+/** An HTTP(S) server on loopback that counts connections and how many are open at once. */
+async function countingServer(handle: (form: URLSearchParams, response: ServerResponse, request: IncomingMessage) => void, tls?: { key: string; cert: string }) {
+  const handler = (request: IncomingMessage, response: ServerResponse) => onForm(request, (form) => handle(form, response, request));
+  const server: Server = tls ? createHttpsServer(tls, handler) : createHttpServer(handler);
+  const stats = { connections: 0, open: 0, mostOpen: 0 };
+  server.on(tls ? 'secureConnection' : 'connection', (socket: Socket) => {
+    stats.connections++;
+    stats.mostOpen = Math.max(stats.mostOpen, ++stats.open);
+    socket.on('close', () => stats.open--);
+  });
+  const listener = await listenOnLoopback(server);
+  cleanups.push(listener.close);
+  return { server, stats, url: `${tls ? 'https' : 'http'}://127.0.0.1:${listener.port}/home/index` };
+}
+
+/** A TCP server that accepts connections and never says a word (nor completes a TLS handshake). */
+async function silentTcpServer() {
+  const sockets = new Set<Socket>();
+  const server = createTcpServer((socket) => {
+    sockets.add(socket);
+    socket.on('error', () => undefined);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = (server.address() as { port: number }).port;
+  cleanups.push(() => new Promise<void>((resolve) => {
+    for (const socket of sockets) socket.destroy();
+    server.close(() => resolve());
+  }));
+  return { port, sockets };
+}
+
+function transport(options: ConstructorParameters<typeof NodeTransport>[0] = { timeoutMs: 5000 }): NodeTransport {
+  const made = new NodeTransport(options);
+  cleanups.push(() => made.destroy());
+  return made;
+}
+
+const post: PostOptions = { timeoutMs: 5000, maxBodyBytes: 1024 * 1024 };
+const echo = (form: URLSearchParams, response: ServerResponse) => response.end(`{"n":${form.get('n')}}`);
+
+async function failureOf(promise: Promise<unknown>): Promise<ExchangeFailure> {
+  const error = await promise.then(
+    () => undefined,
+    (caught: unknown) => caught,
+  );
+  expect(error).toBeInstanceOf(ExchangeFailure);
+  return error as ExchangeFailure;
+}
+
+describe('the node:http transport', () => {
+  it('sends the form as it is and reads the answer', async () => {
+    let received = '';
+    const { url } = await countingServer((form, response, request) => {
+      received = `${request.method} ${request.url} ${request.headers['content-type']} ${form.toString()}`;
+      response.writeHead(201).end('\u{feff}{"ok":true}');
+    });
+    const answer = await transport().post(url, 'Amount=10.630&TransactionID=9007199254740993', post);
+    expect(answer).toEqual({ statusCode: 201, body: '{"ok":true}' });
+    expect(received).toBe('POST /home/index application/x-www-form-urlencoded Amount=10.630&TransactionID=9007199254740993');
+  });
+
+  it('keeps one connection alive for requests one after another', async () => {
+    const { url, stats } = await countingServer(echo);
+    const client = transport();
+    for (let n = 0; n < 10; n++) expect((await client.post(url, `n=${n}`, post)).body).toBe(`{"n":${n}}`);
+    expect(stats.connections).toBe(1);
+  });
+
+  it('opens at most `connections` sockets, however many requests are waiting', async () => {
+    const { url, stats } = await countingServer((form, response) => setTimeout(() => echo(form, response), 20));
+    const client = transport({ timeoutMs: 5000, connections: 3 });
+    const answers = await Promise.all(Array.from({ length: 12 }, (_, n) => client.post(url, `n=${n}`, post)));
+    expect(answers.map((answer) => answer.body)).toEqual(Array.from({ length: 12 }, (_, n) => `{"n":${n}}`));
+    expect(stats.mostOpen).toBe(3);
+    expect(stats.connections).toBe(3);
+  });
+
+  it('opens a new connection when the server closed the idle one, and the request goes through', async () => {
+    const { url, stats, server } = await countingServer(echo);
+    server.keepAliveTimeout = 30;
+    const client = transport();
+    await client.post(url, 'n=1', post);
+    await new Promise((resolve) => setTimeout(resolve, 150));
+    expect((await client.post(url, 'n=2', post)).body).toBe('{"n":2}');
+    expect(stats.connections).toBe(2);
+  });
+
+  it('a server that accepts and never answers: maybe sent, at the deadline', async () => {
+    const { port, sockets } = await silentTcpServer();
+    const failure = await failureOf(transport().post(`http://127.0.0.1:${port}/home/index`, 'a=1', { ...post, timeoutMs: 200 }));
+    expect(failure.kind).toBe('maybeSent');
+    expect(failure.message).toBe('no complete answer within 200 ms');
+    expect(sockets.size).toBe(1);
+  });
+
+  it('a TLS handshake that never completes: not sent, nothing was written', async () => {
+    const { port, sockets } = await silentTcpServer();
+    const failure = await failureOf(transport().post(`https://127.0.0.1:${port}/home/index`, 'a=1', { ...post, timeoutMs: 200 }));
+    expect(failure.kind).toBe('notSent');
+    expect(failure.message).toBe('could not connect within 200 ms');
+    expect(sockets.size).toBe(1);
+  });
+
+  it('https with the CA given: verified and answered; without it: not sent', async () => {
+    const certificate = selfSignedCertificate();
+    const { url } = await countingServer(echo, certificate);
+    expect((await transport({ timeoutMs: 5000, ca: certificate.cert }).post(url, 'n=7', post)).body).toBe('{"n":7}');
+    const refused = await failureOf(transport().post(url, 'n=8', post));
+    expect(refused.kind).toBe('notSent');
+    expect(refused.message).toContain('the TLS certificate is not trusted');
+  });
+
+  it('a connection cut in the middle of the body: maybe sent, with the first bytes kept', async () => {
+    const { url } = await countingServer((_form, response) => {
+      response.writeHead(200, { 'content-length': '100' });
+      response.write('{"TransactinID":42,');
+      setTimeout(() => response.socket?.destroy(), 20);
+    });
+    const failure = await failureOf(transport().post(url, 'a=1', post));
+    expect(failure.kind).toBe('maybeSent');
+    expect(failure.message).toBe('the connection was closed before the answer arrived');
+    expect(failure.bodySample).toBe('{"TransactinID":42,');
+  });
+
+  it('a signal already aborted sends nothing', async () => {
+    const { url, stats } = await countingServer(echo);
+    const failure = await failureOf(transport().post(url, 'a=1', { ...post, signal: AbortSignal.abort() }));
+    expect(failure.kind).toBe('notSent');
+    expect(failure.message).toBe('interrupted before the answer arrived');
+    expect(stats.connections).toBe(0);
+  });
+
+  it('close() lets the exchange in flight finish; destroy() cuts it', async () => {
+    const { url } = await countingServer((form, response) => setTimeout(() => echo(form, response), 100));
+    const closing = transport();
+    const answered = closing.post(url, 'n=1', post);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    await closing.close();
+    expect((await answered).body).toBe('{"n":1}');
+
+    const destroying = transport();
+    const cut = destroying.post(url, 'n=2', post);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    await destroying.destroy();
+    const failure = await failureOf(cut);
+    expect(failure.kind).toBe('maybeSent');
+    expect(failure.message).toBe('interrupted before the answer arrived');
+  });
+
+  it('refuses a URL that is not http or https, sending nothing', async () => {
+    const failure = await failureOf(transport().post('ftp://127.0.0.1/home/index', 'a=1', post));
+    expect(failure.kind).toBe('notSent');
+  });
+});
