@@ -91,7 +91,7 @@ export async function runReconcile(rawOptions: unknown, context: CommandContext)
     return;
   }
 
-  const session = await context.openGateway({ connections: options.concurrency });
+  const session = await context.openGateway({ connections: options.concurrency, expectedExchanges: mine.length });
   const journal = new JournalWriter(settings.journalPath.value);
   const { renderTransactionLine, transactionJson } = await import('../render/transaction.js');
   const tally = new BatchTally();

@@ -99,7 +99,8 @@ export async function runStatus(rawOptions: unknown, context: CommandContext): P
   // One id on the command line gets a receipt and its error as the command's own.
   const single = options.ids.length === 1 && options.fromFile === undefined;
   const [session, { renderReceipt, renderTransactionLine, transactionJson }] = await Promise.all([
-    context.openGateway({ connections: options.concurrency }),
+    // Ids from a file or stdin are a batch of unknown size: many exchanges to come.
+    context.openGateway({ connections: options.concurrency, expectedExchanges: options.fromFile === undefined ? ids.length : Infinity }),
     import('../render/transaction.js'),
   ]);
   const tally = new BatchTally();

@@ -2,14 +2,20 @@ import type { Transport, TransportOptions } from './http.js';
 import { NodeTransport } from './node-transport.js';
 
 /**
- * One keep-alive pool for the whole run, so a batch reuses its connections; certificates are
- * always verified. Direct connections use node:http, which Node has already half loaded;
- * undici, with its HTTP/2, TLS and WebAssembly parser, costs a single Status call more than
- * the call itself, so it is loaded only when a proxy is set (README "Performance").
+ * How many exchanges make undici worth loading on a direct connection: it costs ~25 ms to
+ * load (node:http2, TLS, a WebAssembly parser), then tens of microseconds less per exchange
+ * than node:http; measured on the bench, it pays for itself at about a thousand.
  */
-export async function openTransport(options: TransportOptions): Promise<Transport> {
-  const route = options.proxy ?? { kind: 'direct' };
-  if (route.kind === 'direct') return new NodeTransport(options);
-  const { UndiciProxyTransport } = await import('./undici-transport.js');
-  return new UndiciProxyTransport({ ...options, proxy: route });
+export const undiciBreakEven = 1000;
+
+/**
+ * The transport for a run, chosen by its route and its work (README "Performance"): a few
+ * exchanges on a direct connection go through node:http, which costs nothing to load; a batch
+ * through undici's Agent; every proxy through undici's proxy agents.
+ */
+export async function openTransport(options: TransportOptions & { expectedExchanges?: number | undefined }): Promise<Transport> {
+  const direct = (options.proxy ?? { kind: 'direct' }).kind === 'direct';
+  if (direct && (options.expectedExchanges ?? 1) < undiciBreakEven) return new NodeTransport(options);
+  const { undiciTransport } = await import('./undici-transport.js');
+  return undiciTransport(options);
 }

@@ -1,5 +1,6 @@
+import { createRequire } from 'node:module';
 import { setFlagsFromString } from 'node:v8';
-import { EnvHttpProxyAgent, ProxyAgent, type Dispatcher } from 'undici';
+import type { Agent as UndiciAgent, Dispatcher, EnvHttpProxyAgent as UndiciEnvHttpProxyAgent, ProxyAgent as UndiciProxyAgent } from 'undici';
 import {
   Deadline,
   decodeAnswer,
@@ -8,10 +9,32 @@ import {
   readLimited,
   type HttpAnswer,
   type PostOptions,
-  type ProxyRoute,
   type Transport,
   type TransportOptions,
 } from './http.js';
+
+/*
+ * undici's Agent and its request method, loaded without the rest of the package: `import
+ * 'undici'` also loads fetch, WebSocket, the caches, cookies and the mocks, several times the
+ * load of what a form POST needs. These are the very modules undici's index exports as `Agent`
+ * and installs as `Dispatcher.prototype.request` (test/gateway/undici-parts.test.ts checks
+ * that they are).
+ */
+const requireUndici = createRequire(import.meta.url);
+export const Agent = requireUndici('undici/lib/dispatcher/agent.js') as typeof UndiciAgent;
+export const dispatcherRequest = requireUndici('undici/lib/api/api-request.js') as (
+  this: Dispatcher,
+  options: Dispatcher.RequestOptions,
+) => Promise<Dispatcher.ResponseData>;
+
+/**
+ * The proxy agents, only when a proxy is configured: undici's whole package is loaded then,
+ * since a ProxyAgent opens its tunnel with `Dispatcher.prototype.connect`, which the package's
+ * index installs. Its Agent is the same module as the one above (one module cache).
+ */
+function proxyAgents(): { ProxyAgent: typeof UndiciProxyAgent; EnvHttpProxyAgent: typeof UndiciEnvHttpProxyAgent } {
+  return requireUndici('undici') as typeof import('undici');
+}
 
 /*
  * undici parses HTTP/1.1 with llhttp compiled to WebAssembly. V8 optimises a hot wasm
@@ -19,7 +42,9 @@ import {
  * command that reads a handful of answers that is ~80 ms of CPU and most of its wall time,
  * spent after its work is finished. The baseline (Liftoff) code parses an answer in
  * microseconds, so the optimising tier is left off. It concerns WebAssembly only, of which
- * agentpay has no other.
+ * agentpay has no other. The flag is set as late as it can be, when the first dispatcher is
+ * made: a changed V8 flag voids the code cache of Node's own modules, so any loaded after it
+ * are compiled afresh.
  */
 let wasmTierSet = false;
 function keepWasmParserUnoptimised(): void {
@@ -29,36 +54,47 @@ function keepWasmParserUnoptimised(): void {
 }
 
 /**
- * Requests through a proxy, with undici's proxy agents: one explicit proxy (--proxy), or the
- * proxies the environment names, NO_PROXY included. This module, and undici with it, is
- * loaded only when a proxy is set.
+ * undici's keep-alive pool: for batches on a direct connection (it loads in ~25 ms, then
+ * costs tens of microseconds less per exchange than node:http), and for every proxy (its
+ * ProxyAgent and EnvHttpProxyAgent, NO_PROXY included). Certificates are always verified:
+ * `rejectUnauthorized` is set here so that not even NODE_TLS_REJECT_UNAUTHORIZED=0 in the
+ * environment can turn verification off.
  */
-export class UndiciProxyTransport implements Transport {
+export function undiciTransport(options: TransportOptions): Transport {
+  keepWasmParserUnoptimised();
+  const tls = { timeout: options.timeoutMs, rejectUnauthorized: true, ...(options.ca === undefined ? {} : { ca: options.ca }) };
+  const common = {
+    headersTimeout: options.timeoutMs,
+    bodyTimeout: options.timeoutMs,
+    keepAliveTimeout: 10_000,
+    connections: options.connections ?? null,
+  };
+  // Through a proxy: the gateway's TLS (requestTls) is verified as a direct one would be; an
+  // http:// gateway is asked for with an absolute URI, as curl does, since many proxies
+  // allow CONNECT to port 443 only.
+  const proxied = { ...common, connect: tls, requestTls: tls, proxyTls: { timeout: options.timeoutMs, rejectUnauthorized: true }, proxyTunnel: false };
+  const route = options.proxy ?? { kind: 'direct' };
+  switch (route.kind) {
+    case 'direct':
+      return new UndiciTransport(new Agent({ ...common, connect: tls }));
+    case 'explicit': {
+      const { ProxyAgent } = proxyAgents();
+      return new UndiciTransport(new ProxyAgent({ ...proxied, uri: route.url }));
+    }
+    case 'env': {
+      const { EnvHttpProxyAgent } = proxyAgents();
+      // Every value is passed, even empty, so undici never reads process.env on its own.
+      return new UndiciTransport(new EnvHttpProxyAgent({ ...proxied, httpProxy: route.httpProxy, httpsProxy: route.httpsProxy, noProxy: route.noProxy }));
+    }
+  }
+}
+
+class UndiciTransport implements Transport {
   private readonly dispatcher: Dispatcher;
   private lastTarget: { url: string; origin: string; path: string } | undefined;
 
-  constructor(options: TransportOptions & { proxy: Exclude<ProxyRoute, { kind: 'direct' }> }) {
-    keepWasmParserUnoptimised();
-    // The gateway's TLS (requestTls) is verified as a direct one would be; an http:// gateway
-    // is asked for with an absolute URI, as curl does, since many proxies allow CONNECT to
-    // port 443 only.
-    const tls = { timeout: options.timeoutMs, rejectUnauthorized: true, ...(options.ca === undefined ? {} : { ca: options.ca }) };
-    const common = {
-      headersTimeout: options.timeoutMs,
-      bodyTimeout: options.timeoutMs,
-      keepAliveTimeout: 10_000,
-      connections: options.connections ?? null,
-      connect: tls,
-      requestTls: tls,
-      proxyTls: { timeout: options.timeoutMs, rejectUnauthorized: true },
-      proxyTunnel: false,
-    };
-    const route = options.proxy;
-    this.dispatcher =
-      route.kind === 'explicit'
-        ? new ProxyAgent({ ...common, uri: route.url })
-        : // Every value is passed, even empty, so undici never reads process.env on its own.
-          new EnvHttpProxyAgent({ ...common, httpProxy: route.httpProxy, httpsProxy: route.httpsProxy, noProxy: route.noProxy });
+  constructor(dispatcher: Dispatcher) {
+    this.dispatcher = dispatcher;
   }
 
   async post(url: string, formBody: string, options: PostOptions): Promise<HttpAnswer> {
@@ -66,7 +102,7 @@ export class UndiciProxyTransport implements Transport {
     const chunks: Buffer[] = [];
     try {
       const { origin, path } = this.targetOf(url);
-      const response = await this.dispatcher.request({
+      const response = await dispatcherRequest.call(this.dispatcher, {
         origin,
         path,
         method: 'POST',
@@ -94,6 +130,7 @@ export class UndiciProxyTransport implements Transport {
     return this.dispatcher.destroy();
   }
 
+  /** Origin and path of a URL; a batch posts to one URL thousands of times, so the last is kept. */
   private targetOf(url: string): { origin: string; path: string } {
     if (this.lastTarget?.url !== url) {
       const parsed = new URL(url);

@@ -6,6 +6,9 @@ import {
   PaymentOutcomeUnknownError,
 } from '../../src/errors.js';
 import { GatewayClient, type ExchangeEvent, type GatewayClientOptions } from '../../src/gateway/client.js';
+import type { Transport } from '../../src/gateway/http.js';
+import { NodeTransport } from '../../src/gateway/node-transport.js';
+import { undiciTransport } from '../../src/gateway/undici-transport.js';
 import { md5Hex } from '../../src/protocol/password.js';
 import { answer, closedPortUrl, envelopeText, startFakeGateway, type FakeGateway, type FakeHandler } from '../helpers/fake-gateway.js';
 
@@ -20,15 +23,24 @@ async function gateway(handler: FakeHandler): Promise<FakeGateway> {
   return fake;
 }
 
-function client(baseUrl: string, options: Partial<GatewayClientOptions> = {}): GatewayClient {
+/** Both transports keep one contract, so every case runs over each. */
+const transports: [string, (timeoutMs: number) => Transport][] = [
+  ['node:http', (timeoutMs) => new NodeTransport({ timeoutMs })],
+  ['undici', (timeoutMs) => undiciTransport({ timeoutMs })],
+];
+
+function makeClient(baseUrl: string, transportFor: (timeoutMs: number) => Transport, options: Partial<GatewayClientOptions> = {}): GatewayClient {
+  const timeoutMs = options.timeoutMs ?? 5000;
+  const transport = transportFor(timeoutMs);
   const made = new GatewayClient({
     baseUrl,
     credentials: { agentId: '77', wirePassword: 'pw' },
-    timeoutMs: 5000,
+    timeoutMs,
     dateFormat: 'local',
+    transport,
     ...options,
   });
-  cleanups.push(() => made.close());
+  cleanups.push(() => transport.close());
   return made;
 }
 
@@ -45,186 +57,190 @@ async function failure(promise: Promise<unknown>): Promise<AgentpayError> {
 const payment = { service: '201', account: '7011234567', amount: '150.50', currency: 'KZT', transactionId: '4242' };
 const content = '{"Service":"201","account":"7011234567","Amount":150.50,"Currency":"KZT","ExchangeRate":1,"ServiceCurrency":"KZT"}';
 
-describe('answers any spec-following server gives', () => {
-  it('JSON served as text/html is understood', async () => {
-    const fake = await gateway((form, _req, res) => answer(res, 200, envelopeText(form, { content }), 'text/html; charset=windows-1251'));
-    const result = await client(fake.baseUrl).status('4242');
-    expect(result).toMatchObject({ status: '10', transactionId: '4242', amount: '150.50', exchangeRate: '1' });
-  });
+describe.each(transports)('over %s', (_name, transportFor) => {
+  const client = (baseUrl: string, options: Partial<GatewayClientOptions> = {}) => makeClient(baseUrl, transportFor, options);
 
-  it('JSON that starts with a UTF-8 byte order mark is understood, for Status and Payment alike', async () => {
-    const fake = await gateway((form, _req, res) => answer(res, 200, `\uFEFF${envelopeText(form, { content })}`, 'text/html; charset=utf-8'));
-    expect(await client(fake.baseUrl).status('4242')).toMatchObject({ status: '10', transactionId: '4242' });
-    expect(await client(fake.baseUrl).payment(payment)).toMatchObject({ status: '10', requestId: '9007199254740993' });
-  });
-
-  it('a RequestID of 9007199254740993 is reported exactly', async () => {
-    const fake = await gateway((form, _req, res) => answer(res, 200, envelopeText(form, { requestId: '9007199254740993' })));
-    expect((await client(fake.baseUrl).status('4242')).requestId).toBe('9007199254740993');
-    expect((await client(fake.baseUrl).payment(payment)).requestId).toBe('9007199254740993');
-  });
-
-  it('an OrderAmount of "10.630" is sent as Amount "10.630"', async () => {
-    const extras = JSON.stringify([{ FieldName: 'Invoice-1', FieldValue: JSON.stringify({ InvoiceId: 7010, OrderAmount: '10.630', InvoiceName: 'Gift card' }) }]);
-    const fake = await gateway((form, _req, res) =>
-      answer(res, 200, envelopeText(form, { content: form.get('RequestType') === 'AccountCheck' ? `{"Extras":${extras}}` : content })),
-    );
-    const c = client(fake.baseUrl);
-    const { vouchers } = await c.accountCheck({ service: '102', account: 'a', amount: '0', currency: 'USD' });
-    expect(vouchers[0]?.orderAmount).toBe('10.630');
-    await c.payment({ ...payment, service: '102', currency: 'USD', amount: vouchers[0]!.orderAmount, invoiceId: vouchers[0]!.invoiceId });
-    const sent = fake.received.at(-1)!;
-    expect(sent.get('Amount')).toBe('10.630');
-    expect(sent.get('Extra[0].Value')).toBe('7010');
-    expect(fake.received[0]?.get('Amount')).toBe('0');
-  });
-
-  it('a refusal is an answer, not an error', async () => {
-    const fake = await gateway((form, _req, res) => answer(res, 200, envelopeText(form, { status: 25, message: 'not found', requestId: '0' })));
-    expect(await client(fake.baseUrl).status('4242')).toMatchObject({ status: '25', message: 'not found' });
-  });
-});
-
-describe('read-only requests that go wrong (exit 4 and 5)', () => {
-  it('HTTP 5xx on Status is GatewayUnreachableError (exit 4)', async () => {
-    const fake = await gateway((_form, _req, res) => answer(res, 503, 'Service Unavailable', 'text/plain'));
-    const error = await failure(client(fake.baseUrl).status('4242'));
-    expect(error).toBeInstanceOf(GatewayUnreachableError);
-    expect(error.exitCode).toBe(4);
-    expect(error.message).toContain('HTTP 503');
-  });
-
-  it('a 200 that is not JSON is GatewayProtocolError (exit 5), with a sample of the body', async () => {
-    const fake = await gateway((_form, _req, res) => answer(res, 200, '<html>maintenance pw</html>', 'text/html'));
-    const error = await failure(client(fake.baseUrl).status('4242'));
-    expect(error).toBeInstanceOf(GatewayProtocolError);
-    expect(error.exitCode).toBe(5);
-    expect((error as GatewayProtocolError).bodySample).toBe('<html>maintenance ***</html>');
-    const checkError = await failure(client(fake.baseUrl).accountCheck({ service: '101', account: 'a', amount: '0', currency: 'KZT' }));
-    expect(checkError.exitCode).toBe(5);
-  });
-
-  it('an answer about another transaction is not trusted (exit 5)', async () => {
-    const fake = await gateway((_form, _req, res) => answer(res, 200, '{"TransactinID": 1, "ResponseStatus": 10}'));
-    const error = await failure(client(fake.baseUrl).status('4242'));
-    expect(error.exitCode).toBe(5);
-    expect(error.message).toMatch(/transaction 1, not 4242/);
-  });
-
-  it('a voucher list that cannot be parsed is exit 5', async () => {
-    const fake = await gateway((form, _req, res) =>
-      answer(res, 200, envelopeText(form, { content: '{"Extras":[{"FieldName":"Invoice-1","FieldValue":"{broken"}]}' })),
-    );
-    const error = await failure(client(fake.baseUrl).accountCheck({ service: '101', account: 'a', amount: '0', currency: 'KZT' }));
-    expect(error).toBeInstanceOf(GatewayProtocolError);
-    expect(error.message).toMatch(/Invoice-1/);
-  });
-
-  it('an answer over the size limit is exit 5', async () => {
-    const fake = await gateway((_form, _req, res) => answer(res, 200, `{"ResponseStatus": 10, "Message": "${'x'.repeat(4096)}"}`));
-    const error = await failure(client(fake.baseUrl, { maxBodyBytes: 1024 }).status('4242'));
-    expect(error.exitCode).toBe(5);
-  });
-
-  it('connection refused on Status is exit 4', async () => {
-    const error = await failure(client(await closedPortUrl()).status('4242'));
-    expect(error).toBeInstanceOf(GatewayUnreachableError);
-    expect(error.message).toMatch(/connection refused/);
-  });
-
-  it('a server that never answers times out (exit 4)', async () => {
-    const fake = await gateway(() => undefined);
-    const error = await failure(client(fake.baseUrl, { timeoutMs: 300 }).status('4242'));
-    expect(error).toBeInstanceOf(GatewayUnreachableError);
-    expect(error.message).toMatch(/within 300 ms/);
-    expect(fake.received).toHaveLength(1);
-  });
-});
-
-describe('a payment whose answer is lost is unknown (exit 3), never failed', () => {
-  const lostAnswers: [string, FakeHandler, RegExp][] = [
-    ['HTTP 500', (_form, _req, res) => answer(res, 500, 'oops', 'text/plain'), /HTTP 500/],
-    ['a connection destroyed after the request', (_form, req) => req.socket.destroy(), /connection was closed/],
-    ['garbage', (_form, _req, res) => answer(res, 200, 'garbage\u0000\u0001'), /not understood/],
-    ['an envelope without ResponseStatus', (form, _req, res) => answer(res, 200, `{"TransactinID": ${form.get('TransactionID')}}`), /not understood/],
-    ['an answer about another transaction', (_form, _req, res) => answer(res, 200, '{"TransactinID": 1, "ResponseStatus": 10}'), /not 4242/],
-  ];
-
-  it.each(lostAnswers)('%s', async (_name, handler, why) => {
-    const fake = await gateway(handler);
-    const error = await failure(client(fake.baseUrl).payment(payment));
-    expect(error).toBeInstanceOf(PaymentOutcomeUnknownError);
-    expect(error.exitCode).toBe(3);
-    expect((error as PaymentOutcomeUnknownError).transactionId).toBe('4242');
-    expect(error.message).toMatch(why);
-    expect(error.hint).toContain('agentpay status 4242');
-    expect(fake.received).toHaveLength(1);
-  });
-
-  it('a time-out with a server that never answers', async () => {
-    const fake = await gateway(() => undefined);
-    const error = await failure(client(fake.baseUrl, { timeoutMs: 300 }).payment(payment));
-    expect(error).toBeInstanceOf(PaymentOutcomeUnknownError);
-    expect(error.message).toMatch(/within 300 ms/);
-  });
-
-  it('connection refused means no payment was sent (exit 4)', async () => {
-    const error = await failure(client(await closedPortUrl()).payment(payment));
-    expect(error).toBeInstanceOf(GatewayUnreachableError);
-    expect(error.exitCode).toBe(4);
-    expect(error.message).toMatch(/no payment was sent/);
-  });
-});
-
-describe('the verbose trace', () => {
-  const password = 'Tr1cky&pass=word';
-  const digest = md5Hex(password);
-
-  it.each(['plain', 'md5'] as const)('never holds the password nor its MD5 (format %s)', async (format) => {
-    // A gateway that echoes everything it was sent, credentials included, in every answer.
-    const fake = await gateway((form, _req, res) =>
-      answer(res, 200, envelopeText(form, { message: `you sent ${form.get('AgentPassword')} (also ${password} and ${digest})` })),
-    );
-    const events: ExchangeEvent[] = [];
-    const c = client(fake.baseUrl, {
-      credentials: { agentId: '77', wirePassword: format === 'md5' ? digest : password },
-      secrets: [password, digest],
-      onExchange: (event) => events.push(event),
+  describe('answers any spec-following server gives', () => {
+    it('JSON served as text/html is understood', async () => {
+      const fake = await gateway((form, _req, res) => answer(res, 200, envelopeText(form, { content }), 'text/html; charset=windows-1251'));
+      const result = await client(fake.baseUrl).status('4242');
+      expect(result).toMatchObject({ status: '10', transactionId: '4242', amount: '150.50', exchangeRate: '1' });
     });
-    await c.status('4242');
-    await c.payment(payment);
-    await c.accountCheck({ service: '101', account: 'a', amount: '0', currency: 'KZT' });
-    const trace = JSON.stringify(events);
-    expect(events.map((e) => `${e.direction} ${e.operation}`)).toEqual([
-      'request Status',
-      'response Status',
-      'request Payment',
-      'response Payment',
-      'request AccountCheck',
-      'response AccountCheck',
-    ]);
-    expect(trace).toContain('***');
-    expect(trace).not.toContain(password);
-    expect(trace).not.toContain(digest);
-    expect(trace).not.toContain(encodeURIComponent(password));
-    // The server did get the real credential.
-    expect(fake.received[0]?.get('AgentPassword')).toBe(format === 'md5' ? digest : password);
+
+    it('JSON that starts with a UTF-8 byte order mark is understood, for Status and Payment alike', async () => {
+      const fake = await gateway((form, _req, res) => answer(res, 200, `\uFEFF${envelopeText(form, { content })}`, 'text/html; charset=utf-8'));
+      expect(await client(fake.baseUrl).status('4242')).toMatchObject({ status: '10', transactionId: '4242' });
+      expect(await client(fake.baseUrl).payment(payment)).toMatchObject({ status: '10', requestId: '9007199254740993' });
+    });
+
+    it('a RequestID of 9007199254740993 is reported exactly', async () => {
+      const fake = await gateway((form, _req, res) => answer(res, 200, envelopeText(form, { requestId: '9007199254740993' })));
+      expect((await client(fake.baseUrl).status('4242')).requestId).toBe('9007199254740993');
+      expect((await client(fake.baseUrl).payment(payment)).requestId).toBe('9007199254740993');
+    });
+
+    it('an OrderAmount of "10.630" is sent as Amount "10.630"', async () => {
+      const extras = JSON.stringify([{ FieldName: 'Invoice-1', FieldValue: JSON.stringify({ InvoiceId: 7010, OrderAmount: '10.630', InvoiceName: 'Gift card' }) }]);
+      const fake = await gateway((form, _req, res) =>
+        answer(res, 200, envelopeText(form, { content: form.get('RequestType') === 'AccountCheck' ? `{"Extras":${extras}}` : content })),
+      );
+      const c = client(fake.baseUrl);
+      const { vouchers } = await c.accountCheck({ service: '102', account: 'a', amount: '0', currency: 'USD' });
+      expect(vouchers[0]?.orderAmount).toBe('10.630');
+      await c.payment({ ...payment, service: '102', currency: 'USD', amount: vouchers[0]!.orderAmount, invoiceId: vouchers[0]!.invoiceId });
+      const sent = fake.received.at(-1)!;
+      expect(sent.get('Amount')).toBe('10.630');
+      expect(sent.get('Extra[0].Value')).toBe('7010');
+      expect(fake.received[0]?.get('Amount')).toBe('0');
+    });
+
+    it('a refusal is an answer, not an error', async () => {
+      const fake = await gateway((form, _req, res) => answer(res, 200, envelopeText(form, { status: 25, message: 'not found', requestId: '0' })));
+      expect(await client(fake.baseUrl).status('4242')).toMatchObject({ status: '25', message: 'not found' });
+    });
   });
 
-  it('the body sample of an answer not understood holds no part of the password, wherever the cut falls', async () => {
-    const secret = 'correct-horse-battery-staple';
-    for (const offset of [0, 180, 190, 199]) {
-      const fake = await gateway((_form, _req, res) => answer(res, 200, `${'x'.repeat(offset)}${secret} and more`, 'text/html'));
-      const error = (await failure(client(fake.baseUrl, { credentials: { agentId: '77', wirePassword: secret } }).status('1'))) as GatewayProtocolError;
-      expect(error.bodySample, `offset ${offset}`).not.toContain(secret.slice(0, 8));
-      expect(error.bodySample).toContain(offset > 0 ? 'x' : '***');
-    }
+  describe('read-only requests that go wrong (exit 4 and 5)', () => {
+    it('HTTP 5xx on Status is GatewayUnreachableError (exit 4)', async () => {
+      const fake = await gateway((_form, _req, res) => answer(res, 503, 'Service Unavailable', 'text/plain'));
+      const error = await failure(client(fake.baseUrl).status('4242'));
+      expect(error).toBeInstanceOf(GatewayUnreachableError);
+      expect(error.exitCode).toBe(4);
+      expect(error.message).toContain('HTTP 503');
+    });
+
+    it('a 200 that is not JSON is GatewayProtocolError (exit 5), with a sample of the body', async () => {
+      const fake = await gateway((_form, _req, res) => answer(res, 200, '<html>maintenance pw</html>', 'text/html'));
+      const error = await failure(client(fake.baseUrl).status('4242'));
+      expect(error).toBeInstanceOf(GatewayProtocolError);
+      expect(error.exitCode).toBe(5);
+      expect((error as GatewayProtocolError).bodySample).toBe('<html>maintenance ***</html>');
+      const checkError = await failure(client(fake.baseUrl).accountCheck({ service: '101', account: 'a', amount: '0', currency: 'KZT' }));
+      expect(checkError.exitCode).toBe(5);
+    });
+
+    it('an answer about another transaction is not trusted (exit 5)', async () => {
+      const fake = await gateway((_form, _req, res) => answer(res, 200, '{"TransactinID": 1, "ResponseStatus": 10}'));
+      const error = await failure(client(fake.baseUrl).status('4242'));
+      expect(error.exitCode).toBe(5);
+      expect(error.message).toMatch(/transaction 1, not 4242/);
+    });
+
+    it('a voucher list that cannot be parsed is exit 5', async () => {
+      const fake = await gateway((form, _req, res) =>
+        answer(res, 200, envelopeText(form, { content: '{"Extras":[{"FieldName":"Invoice-1","FieldValue":"{broken"}]}' })),
+      );
+      const error = await failure(client(fake.baseUrl).accountCheck({ service: '101', account: 'a', amount: '0', currency: 'KZT' }));
+      expect(error).toBeInstanceOf(GatewayProtocolError);
+      expect(error.message).toMatch(/Invoice-1/);
+    });
+
+    it('an answer over the size limit is exit 5', async () => {
+      const fake = await gateway((_form, _req, res) => answer(res, 200, `{"ResponseStatus": 10, "Message": "${'x'.repeat(4096)}"}`));
+      const error = await failure(client(fake.baseUrl, { maxBodyBytes: 1024 }).status('4242'));
+      expect(error.exitCode).toBe(5);
+    });
+
+    it('connection refused on Status is exit 4', async () => {
+      const error = await failure(client(await closedPortUrl()).status('4242'));
+      expect(error).toBeInstanceOf(GatewayUnreachableError);
+      expect(error.message).toMatch(/connection refused/);
+    });
+
+    it('a server that never answers times out (exit 4)', async () => {
+      const fake = await gateway(() => undefined);
+      const error = await failure(client(fake.baseUrl, { timeoutMs: 300 }).status('4242'));
+      expect(error).toBeInstanceOf(GatewayUnreachableError);
+      expect(error.message).toMatch(/within 300 ms/);
+      expect(fake.received).toHaveLength(1);
+    });
   });
 
-  it('traces a failure without the password', async () => {
-    const events: ExchangeEvent[] = [];
-    await failure(client(await closedPortUrl(), { onExchange: (event) => events.push(event) }).status('1'));
-    expect(events.map((e) => e.direction)).toEqual(['request', 'failure']);
-    expect(JSON.stringify(events)).not.toContain('"pw"');
+  describe('a payment whose answer is lost is unknown (exit 3), never failed', () => {
+    const lostAnswers: [string, FakeHandler, RegExp][] = [
+      ['HTTP 500', (_form, _req, res) => answer(res, 500, 'oops', 'text/plain'), /HTTP 500/],
+      ['a connection destroyed after the request', (_form, req) => req.socket.destroy(), /connection was closed/],
+      ['garbage', (_form, _req, res) => answer(res, 200, 'garbage\u0000\u0001'), /not understood/],
+      ['an envelope without ResponseStatus', (form, _req, res) => answer(res, 200, `{"TransactinID": ${form.get('TransactionID')}}`), /not understood/],
+      ['an answer about another transaction', (_form, _req, res) => answer(res, 200, '{"TransactinID": 1, "ResponseStatus": 10}'), /not 4242/],
+    ];
+
+    it.each(lostAnswers)('%s', async (_name, handler, why) => {
+      const fake = await gateway(handler);
+      const error = await failure(client(fake.baseUrl).payment(payment));
+      expect(error).toBeInstanceOf(PaymentOutcomeUnknownError);
+      expect(error.exitCode).toBe(3);
+      expect((error as PaymentOutcomeUnknownError).transactionId).toBe('4242');
+      expect(error.message).toMatch(why);
+      expect(error.hint).toContain('agentpay status 4242');
+      expect(fake.received).toHaveLength(1);
+    });
+
+    it('a time-out with a server that never answers', async () => {
+      const fake = await gateway(() => undefined);
+      const error = await failure(client(fake.baseUrl, { timeoutMs: 300 }).payment(payment));
+      expect(error).toBeInstanceOf(PaymentOutcomeUnknownError);
+      expect(error.message).toMatch(/within 300 ms/);
+    });
+
+    it('connection refused means no payment was sent (exit 4)', async () => {
+      const error = await failure(client(await closedPortUrl()).payment(payment));
+      expect(error).toBeInstanceOf(GatewayUnreachableError);
+      expect(error.exitCode).toBe(4);
+      expect(error.message).toMatch(/no payment was sent/);
+    });
+  });
+
+  describe('the verbose trace', () => {
+    const password = 'Tr1cky&pass=word';
+    const digest = md5Hex(password);
+
+    it.each(['plain', 'md5'] as const)('never holds the password nor its MD5 (format %s)', async (format) => {
+      // A gateway that echoes everything it was sent, credentials included, in every answer.
+      const fake = await gateway((form, _req, res) =>
+        answer(res, 200, envelopeText(form, { message: `you sent ${form.get('AgentPassword')} (also ${password} and ${digest})` })),
+      );
+      const events: ExchangeEvent[] = [];
+      const c = client(fake.baseUrl, {
+        credentials: { agentId: '77', wirePassword: format === 'md5' ? digest : password },
+        secrets: [password, digest],
+        onExchange: (event) => events.push(event),
+      });
+      await c.status('4242');
+      await c.payment(payment);
+      await c.accountCheck({ service: '101', account: 'a', amount: '0', currency: 'KZT' });
+      const trace = JSON.stringify(events);
+      expect(events.map((e) => `${e.direction} ${e.operation}`)).toEqual([
+        'request Status',
+        'response Status',
+        'request Payment',
+        'response Payment',
+        'request AccountCheck',
+        'response AccountCheck',
+      ]);
+      expect(trace).toContain('***');
+      expect(trace).not.toContain(password);
+      expect(trace).not.toContain(digest);
+      expect(trace).not.toContain(encodeURIComponent(password));
+      // The server did get the real credential.
+      expect(fake.received[0]?.get('AgentPassword')).toBe(format === 'md5' ? digest : password);
+    });
+
+    it('the body sample of an answer not understood holds no part of the password, wherever the cut falls', async () => {
+      const secret = 'correct-horse-battery-staple';
+      for (const offset of [0, 180, 190, 199]) {
+        const fake = await gateway((_form, _req, res) => answer(res, 200, `${'x'.repeat(offset)}${secret} and more`, 'text/html'));
+        const error = (await failure(client(fake.baseUrl, { credentials: { agentId: '77', wirePassword: secret } }).status('1'))) as GatewayProtocolError;
+        expect(error.bodySample, `offset ${offset}`).not.toContain(secret.slice(0, 8));
+        expect(error.bodySample).toContain(offset > 0 ? 'x' : '***');
+      }
+    });
+
+    it('traces a failure without the password', async () => {
+      const events: ExchangeEvent[] = [];
+      await failure(client(await closedPortUrl(), { onExchange: (event) => events.push(event) }).status('1'));
+      expect(events.map((e) => e.direction)).toEqual(['request', 'failure']);
+      expect(JSON.stringify(events)).not.toContain('"pw"');
+    });
   });
 });
