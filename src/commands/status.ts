@@ -8,6 +8,8 @@ import { BatchTally } from './batch-tally.js';
 import { forEachOrdered } from './ordered-pool.js';
 import { concurrencyOption, optionalText, optionRecord, wholeNumberOption } from './option-values.js';
 import { transactionIdsFrom, type IdEntry } from './transaction-ids.js';
+import { locatePassword } from '../password-source.js';
+import type { Settings } from '../config.js';
 
 interface StatusOptions {
   ids: string[];
@@ -95,6 +97,12 @@ export async function runStatus(rawOptions: unknown, context: CommandContext): P
   }
   // Ids on the command line are checked before anything else: a typo sends nothing.
   const ids = options.ids.map((id) => parseTransactionId(id));
+  if (options.fromFile === '-' && !settings.sandbox && passwordReadsStdin(settings)) {
+    // The password would swallow the ids (or the ids the password): refuse before either is read.
+    throw new UsageError('stdin cannot hold both the password and the ids (--password-file - and --from-file -)', {
+      hint: 'put the ids in a file for --from-file, or the password in AGENTPAY_PASSWORD or a file of its own',
+    });
+  }
   const entries = transactionIdsFrom(ids, options.fromFile, () => out.stdin);
   // One id on the command line gets a receipt and its error as the command's own.
   const single = options.ids.length === 1 && options.fromFile === undefined;
@@ -145,4 +153,10 @@ export async function runStatus(rawOptions: unknown, context: CommandContext): P
     return;
   }
   tally.finish(`${tally.total} looked up`, out);
+}
+
+/** True when the password is to be read from stdin (`--password-file -`, or the same in the env or profile). */
+function passwordReadsStdin(settings: Settings): boolean {
+  const location = locatePassword(settings, false);
+  return location.kind === 'file' && location.path === '-';
 }

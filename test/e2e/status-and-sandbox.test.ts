@@ -56,6 +56,19 @@ describe('status batches', () => {
     expect(result.stderr).toContain('3 looked up: 2 success, 0 failed, 0 pending, 1 unknown');
   });
 
+  it('--from-file - with the password on stdin too is refused before anything is read or sent', async () => {
+    const { AGENTPAY_PASSWORD: password, ...withoutPassword } = env;
+    const before = sandbox.received.length;
+    for (const passwordFrom of [['--password-file', '-'], []]) {
+      const extra = passwordFrom.length === 0 ? { AGENTPAY_PASSWORD_FILE: '-' } : {};
+      const result = await runCli([...passwordFrom, 'status', '--from-file', '-'], { env: { ...withoutPassword, ...extra }, input: `${password}\n${paid[0]}\n` });
+      expect(result.code).toBe(2);
+      expect(result.stderr).toContain('stdin cannot hold both the password and the ids');
+      expect(result.stdout).toBe('');
+    }
+    expect(sandbox.received.length).toBe(before);
+  });
+
   it('a batch exits with its most severe code: success and not-found is 1', async () => {
     const result = await runCli(['status', paid[0]!, '777777', paid[1]!, '--concurrency', '1'], { env });
     expect(result.code).toBe(1);
