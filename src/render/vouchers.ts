@@ -1,6 +1,7 @@
 import Table from 'cli-table3';
 import type { Voucher } from '../protocol/vouchers.js';
 import type { Style } from './style.js';
+import { wrapWords } from './purchase.js';
 import { tableChars } from './table-chars.js';
 
 export interface VoucherTableOptions {
@@ -9,6 +10,9 @@ export interface VoucherTableOptions {
   columns: number;
   style: Style;
 }
+
+/** The narrowest name column the table is drawn with; below it, the list layout. */
+const minimumNameWidth = 8;
 
 /**
  * The voucher list as a table: #, InvoiceId, name, OrderAmount, currency. The amount is
@@ -26,8 +30,11 @@ export function renderVoucherTable(vouchers: readonly Voucher[], options: Vouche
   ];
   // Borders take one column per cell plus one.
   const spare = options.columns - fixed.reduce((sum, w) => sum + w, 0) - (head.length + 1);
+  // Too narrow for the table's fixed columns and a readable name (a split pane, a small
+  // window): one voucher per few lines instead, still every digit of its amount.
+  if (spare < minimumNameWidth) return renderVoucherList(vouchers, options);
   const longestName = Math.max(6, ...vouchers.map((v) => v.name.length + 2));
-  fixed[2] = Math.max(8, Math.min(longestName, spare));
+  fixed[2] = Math.min(longestName, spare);
   const table = new Table({
     head: head.map((h) => style.heading(h)),
     colWidths: fixed,
@@ -41,4 +48,27 @@ export function renderVoucherTable(vouchers: readonly Voucher[], options: Vouche
     table.push([String(voucher.position), voucher.invoiceId, voucher.name, style.strong(voucher.orderAmount), options.currency]);
   }
   return table.toString();
+}
+
+/**
+ * The vouchers for a terminal too narrow for the table: per voucher, its number and name
+ * (wrapped under itself), then InvoiceId and amount on a line of their own, never cut.
+ *
+ *   1. 100 GameCoins
+ *      InvoiceId 5001  499.00 KZT
+ */
+function renderVoucherList(vouchers: readonly Voucher[], options: VoucherTableOptions): string {
+  const { style } = options;
+  const numberWidth = Math.max(...vouchers.map((v) => String(v.position).length)) + 2;
+  const indent = ' '.repeat(numberWidth);
+  const nameWidth = Math.max(10, options.columns - numberWidth);
+  const blocks = vouchers.map((voucher) => {
+    const [first = '', ...rest] = wrapWords(voucher.name || '(no name)', nameWidth);
+    return [
+      `${`${voucher.position}.`.padEnd(numberWidth)}${first}`,
+      ...rest.map((line) => `${indent}${line}`),
+      `${indent}${style.heading('InvoiceId')} ${voucher.invoiceId}  ${style.strong(voucher.orderAmount)} ${options.currency}`,
+    ].join('\n');
+  });
+  return blocks.join('\n');
 }

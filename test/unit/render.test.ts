@@ -154,6 +154,29 @@ describe('renderVoucherTable', () => {
     for (const amount of ['499.00', '2497.00', '4990.50', '9990.00']) expect(table).toContain(amount);
   });
 
+  it('below the table\'s width (a split pane) each voucher takes a few lines, every digit kept', () => {
+    const list = renderVoucherTable(vouchersOf('101'), { currency: 'KZT', columns: 40, style: plainStyle });
+    expect(list).toMatchInlineSnapshot(`
+      "1. 100 GameCoins
+         InvoiceId 5001  499.00 KZT
+      2. 550 GameCoins
+         InvoiceId 5002  2497.00 KZT
+      3. 1200 GameCoins
+         InvoiceId 5003  4990.50 KZT
+      4. 2500 GameCoins with the Legendary
+         Dragon Rider bonus bundle and a
+         season pass
+         InvoiceId 5004  9990.00 KZT"
+    `);
+    expect(width(list)).toBeLessThanOrEqual(40);
+  });
+
+  it.each([50, 51, 52, 56])('at %i columns, table or list, nothing is wider than the terminal', (columns) => {
+    const rendered = renderVoucherTable(vouchersOf('101'), { currency: 'KZT', columns, style: plainStyle });
+    expect(width(rendered)).toBeLessThanOrEqual(columns);
+    for (const amount of ['499.00', '2497.00', '4990.50', '9990.00']) expect(rendered).toContain(amount);
+  });
+
   it('a wide terminal does not stretch short names', () => {
     const table = renderVoucherTable(vouchersOf('102'), { currency: 'USD', columns: 200, style: plainStyle });
     expect(width(table)).toBeLessThan(80);
