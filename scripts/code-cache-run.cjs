@@ -1,0 +1,35 @@
+#!/usr/bin/env node
+// One run of agentpay for scripts/bundle.mjs, through the loader bin/agentpay.js uses
+// (dist/bundle-loader.cjs). CommonJS, as bin/agentpay.js is, so the process is started the
+// same way as a user's.
+//
+//   node scripts/code-cache-run.cjs train <cache path> -- <agentpay arguments>
+//       the training run: writes the V8 code cache of everything the run compiled, at exit
+//   node scripts/code-cache-run.cjs check -- <agentpay arguments>
+//       a normal run; its last line on stderr says how the code cache went ("code cache: accepted")
+'use strict';
+
+const path = require('node:path');
+const v8 = require('node:v8');
+const { runBundle } = require('../dist/bundle-loader.cjs');
+
+const separator = process.argv.indexOf('--');
+const [mode, cachePath] = process.argv.slice(2, separator);
+if (separator === -1 || !(mode === 'check' || (mode === 'train' && cachePath))) {
+  process.stderr.write('usage: code-cache-run.cjs train <cache path> -- <args> | check -- <args>\n');
+  process.exit(2);
+}
+// What the bundle reads as its command line, as if bin/agentpay.js had been started with it.
+process.argv = [process.argv[0], path.join(__dirname, '../bin/agentpay.js'), ...process.argv.slice(separator + 1)];
+
+if (mode === 'train') {
+  // V8's flags are part of a code cache's validity: one set during the run would void the cache
+  // for every normal run (gateway/http.ts sets --liftoff-only for undici's wasm parser when the
+  // first dispatcher is made). The training process sets none: the JavaScript compiled is the
+  // same, only the wasm parser may be optimised here.
+  v8.setFlagsFromString = (flags) => process.stderr.write(`training run: V8 flag ${flags} left unset, so that the cache stays valid\n`);
+  runBundle({ writeCacheOnExit: cachePath });
+} else {
+  const { codeCache } = runBundle();
+  process.on('exit', () => process.stderr.write(`code cache: ${codeCache}\n`));
+}
