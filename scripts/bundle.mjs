@@ -62,12 +62,11 @@ async function writeBundle() {
   // A vm.Script, as the loader runs the bundle, cannot serve import() without an experimental
   // Node option: every lazy import must have become a call into the bundle (our modules,
   // bundled packages) or a require (the external packages, built-ins).
-  const dynamicImports = readFileSync(bundlePath, 'utf8')
-    .split('\n')
-    .map((line, index) => ({ line, number: index + 1 }))
-    .filter(({ line }) => /\bimport\s*\(/.test(line));
+  const code = readFileSync(bundlePath, 'utf8');
+  const dynamicImports = [...code.matchAll(/\bimport\s*\(/g)];
   if (dynamicImports.length > 0) {
-    const lines = dynamicImports.map(({ line, number }) => `  line ${number}: ${line.trim().slice(0, 160)}`);
+    // The bundle's lines are long (whitespace is minified): each import() with what is around it.
+    const lines = dynamicImports.map(({ index }) => `  ...${code.slice(Math.max(0, index - 80), index + 60)}...`);
     throw new BundleError(
       'dist/agentpay.cjs contains import(), which the bundle cannot run: import the module statically, ' +
         `require a CommonJS package, or take a built-in with process.getBuiltinModule\n${lines.join('\n')}`,
@@ -172,6 +171,8 @@ try {
   process.stdout.write(`bundle: dist/agentpay.cjs (${files} files, ${kib(bundlePath)}), code cache ${kib(cachePath)} from a status run\n`);
   if (note) process.stdout.write(`  ${note}\n`);
 } catch (error) {
+  // No cache from a failed build: the next run of bin compiles the bundle afresh.
+  rmSync(cachePath, { force: true });
   if (!(error instanceof BundleError)) throw error;
   process.stderr.write(`bundle: ${error.message}\n`);
   process.exitCode = 1;

@@ -6,11 +6,11 @@ import vm = require('node:vm');
 /*
  * Runs the CLI from dist/agentpay.cjs, the whole program in one CommonJS file (esbuild packs
  * tsc's output into it, scripts/bundle.mjs), compiled with the V8 code cache the build made
- * beside it (dist/agentpay.cjs.cache). Loading ~35 ES modules and their packages one by one
- * through Node's ES module loader, and compiling each function on its first call, was most of
- * what a single `status` spent before its request (README "Performance"). This file is
- * CommonJS for the same reason as cached-answer.cts: bin/agentpay.js calls it before Node's ES
- * module loader has started.
+ * beside it (dist/agentpay.cjs.cache). Loading our ~35 ES modules, commander and lossless-json
+ * one by one through Node's ES module loader cost ~20 ms, and compiling each function on its
+ * first call ~10 ms more, of a single `status` (README "Performance"). This file is CommonJS for
+ * the same reason as cached-answer.cts: bin/agentpay.js calls it before Node's ES module loader
+ * has started, and with the bundle it never starts.
  *
  * The cache file is a SHA-256 digest of the bundle and V8's data together (32 bytes), then
  * V8's data (`script.createCachedData()`). V8 itself checks only that its data comes from the
@@ -19,6 +19,8 @@ import vm = require('node:vm');
  * cache made for another build of the bundle, or damaged, is not given to V8. In that case, and
  * when V8 rejects the cache (another Node, other V8 flags), the bundle is compiled as usual,
  * only slower. Nothing is written at run time; only the build's training run writes the cache.
+ * (V8 keeps the script name the cache was made under: a dist/ moved after its build shows the
+ * build's path in stack traces.)
  */
 
 /** How the code cache went for this run. */
@@ -53,7 +55,7 @@ interface BundleOptions {
 const digestBytes = 32;
 
 function digestOf(bundle: Buffer, v8Data: Buffer): Buffer {
-  // crypto is loaded on every gateway command anyway (the password's MD5, see secrets.ts).
+  // node:crypto is loaded by every gateway command anyway (the password's MD5 is a secret too).
   return process.getBuiltinModule('node:crypto').createHash('sha256').update(bundle).update(v8Data).digest();
 }
 
