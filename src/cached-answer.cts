@@ -6,7 +6,8 @@ import path = require('node:path');
  * writes it from the same commander definition (scripts/build-info.mjs), and a test keeps the
  * two equal. This file is CommonJS on purpose (it compiles to dist/cached-answer.cjs): the
  * bin shim calls it before Node's ES module loader has started, which alone costs a fifth of
- * a bare Node start. Anything else, or a build without the file, goes to dist/main.js.
+ * a bare Node start. Anything else, or a build without the file, goes to the bundle
+ * (bundle-loader.cts).
  */
 interface BuildInfo {
   version: string;

@@ -49,22 +49,28 @@ async function report(error: unknown, argv: readonly string[], stderr: NodeJS.Wr
   return exitCode;
 }
 
-const argv = process.argv.slice(2);
+/** Runs the command line; every error ends here, in report(), as an exit code. */
+async function main(argv: readonly string[]): Promise<void> {
+  try {
+    const { runCli } = await import('./cli.js');
+    await runCli(argv, {
+      // Made on first use: most commands never read stdin, and making it costs a few ms.
+      get stdin() {
+        return process.stdin;
+      },
+      stdout: process.stdout,
+      stderr: process.stderr,
+      env: process.env,
+    });
+  } catch (error) {
+    process.exitCode = await report(error, argv, process.stderr);
+  }
+}
+
 // A closed pipe (`agentpay status ... | head`) is not an error worth a stack trace.
 process.stdout.on('error', (error: NodeJS.ErrnoException) => {
   if (error.code !== 'EPIPE') throw error;
 });
-try {
-  const { runCli } = await import('./cli.js');
-  await runCli(argv, {
-    // Made on first use: most commands never read stdin, and making it costs a few ms.
-    get stdin() {
-      return process.stdin;
-    },
-    stdout: process.stdout,
-    stderr: process.stderr,
-    env: process.env,
-  });
-} catch (error) {
-  process.exitCode = await report(error, argv, process.stderr);
-}
+// Called, not awaited at the top level: the bundle bin/agentpay.js runs (dist/agentpay.cjs) is
+// CommonJS, which has no top-level await (README "Performance").
+void main(process.argv.slice(2));

@@ -1,15 +1,12 @@
-import { createRequire } from 'node:module';
-import type * as LosslessJson from 'lossless-json';
+import { LosslessNumber, isLosslessNumber, parse, stringify } from 'lossless-json';
 
 /**
  * Gateway JSON is parsed losslessly: RequestID and TransactinID are Longs (spec 2.2) that
  * may exceed 2^53, and amounts must keep every digit (`10.630` stays `10.630`).
  *
- * lossless-json's one-file CommonJS build is loaded rather than its ten ES modules, at half
- * the start-up cost; everything of ours (the sandbox too) takes it from here, so there is one
- * LosslessNumber class in a process.
+ * Everything of ours (the sandbox too) takes it from here. The CLI runs it bundled into
+ * dist/agentpay.cjs, so its ten ES modules cost no module loads there (README "Performance").
  */
-const { LosslessNumber, isLosslessNumber, parse, stringify } = createRequire(import.meta.url)('lossless-json') as typeof LosslessJson;
 export function parseLosslessJson(text: string): unknown {
   return parse(text);
 }
@@ -19,7 +16,6 @@ export function stringifyLosslessJson(value: unknown): string {
 }
 
 export { LosslessNumber, isLosslessNumber };
-export type LosslessNumber = LosslessJson.LosslessNumber;
 
 /** A JSON string or number as the exact text it was written with; undefined for anything else. */
 export function exactTextOf(value: unknown): string | undefined {

@@ -1,14 +1,11 @@
-import { createRequire } from 'node:module';
-
-// node:crypto is loaded when something is hashed: most runs hash nothing (see gateway/client.ts).
-const requireBuiltin = createRequire(import.meta.url);
-
 /** spec 5: AgentPassword is sent as plain text or as MD5 (lower-case hex of the UTF-8 bytes). */
 export const passwordFormats = ['plain', 'md5'] as const;
 export type PasswordFormat = (typeof passwordFormats)[number];
 
 export function md5Hex(text: string): string {
-  const { createHash } = requireBuiltin('node:crypto') as typeof import('node:crypto');
+  // node:crypto is loaded when something is hashed, not with this module; a built-in taken
+  // this way needs no import() or require, which the bundled CLI also wants (README "Performance").
+  const { createHash } = process.getBuiltinModule('node:crypto');
   return createHash('md5').update(text, 'utf8').digest('hex');
 }
 

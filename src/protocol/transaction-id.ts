@@ -1,4 +1,3 @@
-import { createRequire } from 'node:module';
 import { InvalidFieldError } from './problems.js';
 
 /** TransactionID is a Long (spec 2.1): a signed 64-bit integer, never a JS number. */
@@ -20,9 +19,6 @@ export function parseTransactionId(text: string, field = 'transaction id'): stri
 
 let lastIssued = 0n;
 
-// node:crypto is loaded when an id is made: a Status look-up makes none.
-const requireBuiltin = createRequire(import.meta.url);
-
 /**
  * A fresh TransactionID: milliseconds since the epoch times 10^6 plus a random part. Unique
  * across restarts because time moves on, across concurrent processes because the random
@@ -31,7 +27,8 @@ const requireBuiltin = createRequire(import.meta.url);
  * ids only ever increase. The value stays below 2^63 until the year 2262.
  */
 export function generateTransactionId(now: number = Date.now()): string {
-  const { randomInt } = requireBuiltin('node:crypto') as typeof import('node:crypto');
+  // node:crypto is loaded when an id is made: a Status look-up makes none.
+  const { randomInt } = process.getBuiltinModule('node:crypto');
   let id = BigInt(now) * 1_000_000n + BigInt(randomInt(0, 1_000_000));
   if (id <= lastIssued) id = lastIssued + 1n;
   lastIssued = id;

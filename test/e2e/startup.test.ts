@@ -1,8 +1,13 @@
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { buildProgram } from '../../src/cli.js';
-import { runCli } from '../helpers/cli.js';
+import { jsonLines, runCli } from '../helpers/cli.js';
+import { sandboxWithEnv } from '../helpers/gateway-env.js';
+import { runProbed } from '../helpers/probed-run.js';
 
+const distPath = fileURLToPath(new URL('../../dist/', import.meta.url));
 const packageVersion = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
 const buildInfo = JSON.parse(readFileSync(new URL('../../dist/build-info.json', import.meta.url), 'utf8')) as {
   version: string;
@@ -44,3 +49,46 @@ describe('start-up answers served from the build', () => {
     expect(await runCli(['-V'])).toEqual(live);
   });
 });
+
+describe('start-up of a command: one bundled file', () => {
+  it('`status <id> --json` against a local gateway: no ES module, our code from the bundle alone, no package kept for slower paths', async () => {
+    const { sandbox, env } = await sandboxWithEnv();
+    try {
+      const { result, report } = await runProbed(['status', '404404', '--json'], { env });
+      expect(result.code).toBe(1); // not found: a real exchange with the gateway took place
+      expect(jsonLines(result.stdout)).toEqual([expect.objectContaining({ transactionId: '404404', state: 'failed' })]);
+      expect(report.codeCache).toBe('accepted');
+      // Node's ES module loader never started: dist/main.js and its ~35 modules are not loaded.
+      expect(report.builtins.filter((name) => name.includes('internal/modules/esm/module_job'))).toEqual([]);
+      // Of dist/, only the two CommonJS files bin requires; the bundle itself is a vm.Script.
+      const fromDist = report.required.filter((path) => path.startsWith(distPath)).map((path) => path.slice(distPath.length));
+      expect(fromDist.sort()).toEqual(['bundle-loader.cjs', 'cached-answer.cjs']);
+      // No package at all: commander, lossless-json and chalk are in the bundle; zod, yaml and
+      // cli-table3 stay unloaded; a single look-up on a direct connection goes through node:http.
+      expect(packagesIn(report.required)).toEqual([]);
+      expect(report.builtins.filter((name) => name === 'NativeModule http2')).toEqual([]);
+    } finally {
+      await sandbox.close();
+    }
+  });
+
+  it('`status --from-file` (a batch) loads undici\'s Agent and request modules, not the whole package', async () => {
+    const { sandbox, env } = await sandboxWithEnv();
+    try {
+      const ids = join(env.HOME!, 'ids.txt');
+      writeFileSync(ids, '404404\n404405\n');
+      const { result, report } = await runProbed(['status', '--from-file', ids, '--json'], { env });
+      expect(result.code).toBe(1);
+      expect(jsonLines(result.stdout)).toHaveLength(2);
+      expect(packagesIn(report.required)).toEqual(['undici']);
+      expect(report.required.filter((path) => path.endsWith('/node_modules/undici/index.js'))).toEqual([]);
+    } finally {
+      await sandbox.close();
+    }
+  });
+});
+
+/** The npm packages among required files, in order of first load. */
+function packagesIn(required: readonly string[]): string[] {
+  return [...new Set(required.map((path) => /\/node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(path)?.[1]).filter((name) => name !== undefined))];
+}

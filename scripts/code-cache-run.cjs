@@ -1,0 +1,32 @@
+#!/usr/bin/env node
+// One run of agentpay for scripts/bundle.mjs, through the loader bin/agentpay.js uses
+// (dist/bundle-loader.cjs). CommonJS, as bin/agentpay.js is, so the process is started the
+// same way as a user's.
+//
+//   node scripts/code-cache-run.cjs train <cache path> -- <agentpay arguments>
+//       the training run: writes the V8 code cache of everything the run compiled, at exit
+//   node scripts/code-cache-run.cjs check -- <agentpay arguments>
+//       a normal run; its last line on stderr says how the code cache went ("code cache: accepted")
+'use strict';
+
+const path = require('node:path');
+const { runBundle } = require('../dist/bundle-loader.cjs');
+
+const separator = process.argv.indexOf('--');
+const [mode, cachePath] = process.argv.slice(2, separator);
+if (separator === -1 || !(mode === 'check' || (mode === 'train' && cachePath))) {
+  process.stderr.write('usage: code-cache-run.cjs train <cache path> -- <args> | check -- <args>\n');
+  process.exit(2);
+}
+// What the bundle reads as its command line, as if bin/agentpay.js had been started with it.
+process.argv = [process.argv[0], path.join(__dirname, '../bin/agentpay.js'), ...process.argv.slice(separator + 1)];
+
+if (mode === 'train') {
+  // V8's flags are part of a code cache's validity: a run that set one (undici's transport sets
+  // --liftoff-only) would write a cache every normal run refuses. A single `status` goes through
+  // node:http and sets none; the check run after this one fails the build if that changes.
+  runBundle({ writeCacheOnExit: cachePath });
+} else {
+  const { codeCache } = runBundle();
+  process.on('exit', () => process.stderr.write(`code cache: ${codeCache}\n`));
+}
