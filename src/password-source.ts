@@ -12,6 +12,8 @@ import { registerSecret } from './secrets.js';
 export interface PasswordIo {
   stdin: NodeJS.ReadStream;
   stderr: NodeJS.WriteStream;
+  /** Tells the user of a password file its group may read (a warning, not a refusal). */
+  warn?: (message: string) => void;
 }
 
 /** One trailing newline is what `echo secret > file` adds; it is not part of the password. */
@@ -21,10 +23,11 @@ function stripFinalNewline(value: string): string {
 
 /**
  * Reads a password file. One that anyone on the machine may read holds no secret, so it is
- * refused unless --insecure-password-file says the user knows. The mode is read from the
+ * refused unless --insecure-password-file says the user knows; one its group may read draws a
+ * warning. The mode is read from the
  * opened file itself, so it is the file that was checked that is read.
  */
-function readProtectedFile(path: string, where: string, allowWorldReadable: boolean): string {
+function readProtectedFile(path: string, where: string, allowWorldReadable: boolean, warn: (message: string) => void): string {
   let fd: number;
   try {
     fd = openSync(path, 'r');
@@ -38,6 +41,11 @@ function readProtectedFile(path: string, where: string, allowWorldReadable: bool
         hint: `run: chmod 600 ${path}  (or pass --insecure-password-file to use it anyway)`,
       });
     }
+    if (stats.isFile() && (stats.mode & 0o040) !== 0 && (stats.mode & 0o004) === 0) {
+      // Readable by its group only: used (a shared service group may be meant), with the same
+      // advice ssh gives for a key and agentpay for a config file holding a password.
+      warn(`the password file ${path} (${where}) can be read by its group (mode ${(stats.mode & 0o777).toString(8).padStart(4, '0')}); run: chmod 600 ${path}`);
+    }
     return readFileSync(fd, 'utf8');
   } catch (error) {
     if (error instanceof UsageError) throw error;
@@ -49,7 +57,7 @@ function readProtectedFile(path: string, where: string, allowWorldReadable: bool
 
 async function readPasswordFile(path: string, where: string, io: PasswordIo, allowWorldReadable: boolean): Promise<string> {
   // A built-in taken by getBuiltinModule, not import(): the bundled CLI has no import() (README "Performance").
-  const content = path === '-' ? await process.getBuiltinModule('node:stream/consumers').text(io.stdin) : readProtectedFile(path, where, allowWorldReadable);
+  const content = path === '-' ? await process.getBuiltinModule('node:stream/consumers').text(io.stdin) : readProtectedFile(path, where, allowWorldReadable, io.warn ?? (() => undefined));
   const password = stripFinalNewline(content);
   if (password === '') throw new UsageError(`the password file ${path} (${where}) is empty`);
   return password;

@@ -152,7 +152,7 @@ async function openGateway(settings: Settings, out: Output, options: OpenGateway
     agentId = settings.agentId.value;
     network = proxyRouteOf(settings.network);
     ca = readCaFile(settings.network);
-    const io = { get stdin() { return out.stdin; }, stderr: out.stderr }; // stdin made only if read
+    const io = { get stdin() { return out.stdin; }, stderr: out.stderr, warn: (message: string) => out.warn(message) }; // stdin made only if read
     const resolved = await resolvePassword(settings, io);
     password = resolved.value;
     passwordSource = { source: resolved.source, origin: resolved.origin };

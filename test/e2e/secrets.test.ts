@@ -195,6 +195,17 @@ describe('config and password files', () => {
       expect(sandbox.received.length).toBe(before);
     });
 
+    it('takes a file its group may read, with a chmod 600 warning', async () => {
+      const path = passwordFile(0o640);
+      const before = paymentsReceived(sandbox).length;
+      const result = await runCli(['--password-file', path, ...pay], { env });
+      expect(result.code).toBe(0);
+      expect(result.stderr).toContain(`warning: the password file ${path} (--password-file) can be read by its group (mode 0640); run: chmod 600 ${path}`);
+      expect(paymentsReceived(sandbox).length).toBe(before + 1);
+      const quiet = await runCli(['--password-file', passwordFile(0o600), ...pay], { env });
+      expect(quiet.stderr).not.toContain('warning');
+    });
+
     it('takes it with --insecure-password-file, and a 0600 file as it is', async () => {
       const before = paymentsReceived(sandbox).length;
       expect((await runCli(['--password-file', passwordFile(0o644), '--insecure-password-file', ...pay], { env })).code).toBe(0);
