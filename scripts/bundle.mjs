@@ -110,32 +110,18 @@ function checkStatusRun(label, run, transactionId) {
 /**
  * Writes dist/agentpay.cjs.cache from a training run (a cache made after a run holds the
  * functions the run compiled, not only the top level), then checks that a normal run takes it.
- * Returns what the training run said on stderr (a V8 flag it left unset).
+ * Returns what the training run said on stderr, if anything.
  */
 async function writeCodeCache() {
   const { startSandbox } = await import(join(dist, 'sandbox/server.js'));
   const { sandboxCredentials } = await import(join(dist, 'sandbox/catalogue.js'));
+  const { seedPaidTransaction } = await import(join(dist, 'sandbox/state.js'));
   const sandbox = await startSandbox({ host: '127.0.0.1', port: 0 });
   const home = mkdtempSync(join(tmpdir(), 'agentpay-bundle-'));
   try {
     const { agentId, password } = sandboxCredentials;
     const transactionId = '1795289214527958198';
-    sandbox.store.createOnce(agentId, transactionId, (requestId) => ({
-      agentId,
-      transactionId,
-      requestId,
-      service: '201',
-      account: '7011234567',
-      amount: '100.00',
-      currency: 'KZT',
-      invoiceId: null,
-      status: 10,
-      message: 'Успех',
-      exchangeRate: '1',
-      serviceCurrency: 'KZT',
-      createdAt: '2026-01-01T00:00:00.000Z',
-      pendingPollsLeft: 0,
-    }));
+    seedPaidTransaction(sandbox.store, agentId, transactionId, '7011234567');
     // A clean environment: NODE_OPTIONS could set V8 flags, which are part of the cache's
     // validity; and nothing of the calling shell's config or state is read.
     const env = {

@@ -5,6 +5,7 @@
 // {"baseUrl"} when ready; exits when its stdin closes (the bench ending, or dying).
 // Usage: node scripts/bench/sandbox.mjs <first-transaction-id> <count>
 import { startSandbox } from '../../dist/sandbox/server.js';
+import { seedPaidTransaction } from '../../dist/sandbox/state.js';
 import { sandboxCredentials } from '../../dist/sandbox/catalogue.js';
 
 const [first, count] = process.argv.slice(2);
@@ -12,22 +13,7 @@ const sandbox = await startSandbox({ host: '127.0.0.1', port: 0 });
 const agentId = sandboxCredentials.agentId;
 for (let i = 0; i < Number(count); i++) {
   const transactionId = (BigInt(first) + BigInt(i)).toString();
-  sandbox.store.createOnce(agentId, transactionId, (requestId) => ({
-    agentId,
-    transactionId,
-    requestId,
-    service: '201',
-    account: `bench-${i}`,
-    amount: '100.00',
-    currency: 'KZT',
-    invoiceId: null,
-    status: 10,
-    message: 'Успех',
-    exchangeRate: '1',
-    serviceCurrency: 'KZT',
-    createdAt: '2026-01-01T00:00:00.000Z',
-    pendingPollsLeft: 0,
-  }));
+  seedPaidTransaction(sandbox.store, agentId, transactionId, `bench-${i}`);
 }
 process.stdout.write(`${JSON.stringify({ baseUrl: sandbox.baseUrl })}\n`);
 process.stdin.resume();

@@ -161,3 +161,26 @@ export class TransactionStore {
     }
   }
 }
+
+/**
+ * Files a paid, final transaction (100.00 KZT to static service 201, success) as a Payment
+ * would, without one: what the bench, the build's code-cache run and tests look up.
+ */
+export function seedPaidTransaction(store: TransactionStore, agentId: string, transactionId: string, account: string): StoredTransaction {
+  return store.createOnce(agentId, transactionId, (requestId) => ({
+    agentId,
+    transactionId,
+    requestId,
+    service: '201',
+    account,
+    amount: '100.00',
+    currency: 'KZT',
+    invoiceId: null,
+    status: 10,
+    message: 'Успех',
+    exchangeRate: '1',
+    serviceCurrency: 'KZT',
+    createdAt: '2026-01-01T00:00:00.000Z',
+    pendingPollsLeft: 0,
+  })).transaction;
+}

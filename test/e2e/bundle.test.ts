@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningSandbox } from '../../src/sandbox/server.js';
 import { sandboxCredentials } from '../../src/sandbox/catalogue.js';
+import { seedPaidTransaction } from '../../src/sandbox/state.js';
 import { jsonLines, runCli } from '../helpers/cli.js';
 import { sandboxWithEnv } from '../helpers/gateway-env.js';
 import { runProbed } from '../helpers/probed-run.js';
@@ -22,22 +23,7 @@ const work = mkdtempSync(join(tmpdir(), 'agentpay-bundle-test-'));
 beforeAll(async () => {
   ({ sandbox, env } = await sandboxWithEnv());
   const { agentId } = sandboxCredentials;
-  sandbox.store.createOnce(agentId, transactionId, (requestId) => ({
-    agentId,
-    transactionId,
-    requestId,
-    service: '201',
-    account: '7011234567',
-    amount: '100.00',
-    currency: 'KZT',
-    invoiceId: null,
-    status: 10,
-    message: 'Успех',
-    exchangeRate: '1',
-    serviceCurrency: 'KZT',
-    createdAt: '2026-01-01T00:00:00.000Z',
-    pendingPollsLeft: 0,
-  }));
+  seedPaidTransaction(sandbox.store, agentId, transactionId, '7011234567');
 });
 afterAll(async () => {
   await sandbox.close();
