@@ -12,13 +12,14 @@ import vm = require('node:vm');
  * the same reason as cached-answer.cts: bin/agentpay.js calls it before Node's ES module loader
  * has started, and with the bundle it never starts.
  *
- * The cache file is a SHA-256 digest of the bundle and V8's data together (32 bytes), then
- * V8's data (`script.createCachedData()`). V8 itself checks only that its data comes from the
- * same V8 version and flags and from a source of the same length; it does not check the data
- * for damage (a changed byte can crash the process). So the digest is checked first, ~1 ms: a
- * cache made for another build of the bundle, or damaged, is not given to V8. In that case, and
- * when V8 rejects the cache (another Node, other V8 flags), the bundle is compiled as usual,
- * only slower. Nothing is written at run time; only the build's training run writes the cache.
+ * The cache file is a SHA-256 digest of the Node build (version, arch, V8 version), the bundle
+ * and V8's data together (32 bytes), then V8's data (`script.createCachedData()`). V8 itself
+ * checks only that its data comes from the same V8 version and flags and from a source of the
+ * same length; it does not check the data for damage (a changed byte can crash the process).
+ * So the digest is checked first, ~1 ms: a cache made for another build of the bundle or
+ * another Node, or damaged, is not given to V8. In that case, and when V8 rejects the cache
+ * (other V8 flags), the bundle is compiled as usual, only slower. Nothing is written at run
+ * time; only the build's training run writes the cache.
  * (V8 keeps the script name the cache was made under: a dist/ moved after its build shows the
  * build's path in stack traces.)
  */
@@ -56,7 +57,9 @@ const digestBytes = 32;
 
 function digestOf(bundle: Buffer, v8Data: Buffer): Buffer {
   // node:crypto is loaded by every gateway command anyway (the password's MD5 is a secret too).
-  return process.getBuiltinModule('node:crypto').createHash('sha256').update(bundle).update(v8Data).digest();
+  // The Node build is in it too: patch releases share a V8 version, which is all V8 checks.
+  const runtime = `${process.version} ${process.arch} ${process.versions.v8}`;
+  return process.getBuiltinModule('node:crypto').createHash('sha256').update(runtime).update(bundle).update(v8Data).digest();
 }
 
 /** V8's data from the cache file, or why there is none to give it. */
@@ -75,8 +78,12 @@ function readCodeCache(cachePath: string, bundle: Buffer): Buffer | 'missing' | 
 function writeCodeCache(cachePath: string, bundle: Buffer, script: vm.Script): void {
   const v8Data = script.createCachedData();
   const temporary = `${cachePath}.${process.pid}.tmp`;
-  fs.writeFileSync(temporary, Buffer.concat([digestOf(bundle, v8Data), v8Data]));
-  fs.renameSync(temporary, cachePath);
+  try {
+    fs.writeFileSync(temporary, Buffer.concat([digestOf(bundle, v8Data), v8Data]));
+    fs.renameSync(temporary, cachePath);
+  } finally {
+    fs.rmSync(temporary, { force: true });
+  }
 }
 
 /** Compiles and runs the bundle as Node would run a CommonJS file of that name. */

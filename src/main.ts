@@ -73,4 +73,15 @@ process.stdout.on('error', (error: NodeJS.ErrnoException) => {
 });
 // Called, not awaited at the top level: the bundle bin/agentpay.js runs (dist/agentpay.cjs) is
 // CommonJS, which has no top-level await (README "Performance").
-void main(process.argv.slice(2));
+let finished = false;
+const argv = process.argv.slice(2);
+void main(argv).finally(() => (finished = true));
+// What a top-level await gave for free: a process whose event loop ran dry before the command
+// settled (a bug: nothing left to wait on) must not exit 0. Its outcome is not known, and if it
+// was paying, the journal holds the intent for reconcile.
+process.on('exit', () => {
+  if (finished) return;
+  const message = 'the command stopped before it finished (nothing was left to wait for); if it was paying, run `agentpay reconcile`';
+  process.stderr.write(argv.includes('--json') ? `${JSON.stringify({ error: { exitCode: 3, type: 'InternalError', message } })}\n` : `agentpay: internal error: ${message}\n`);
+  process.exitCode = 3;
+});

@@ -1,8 +1,8 @@
 /*
  * The HTTP contract every transport keeps: one form POST, its answer read whole up to a size
  * limit within one deadline, and every failure sorted by what it means for money (sent or
- * not). Direct connections go through node:http (node-transport.ts); proxies through undici's
- * proxy agents (undici-transport.ts), loaded only when a proxy is set.
+ * not). open-transport.ts picks one per run: node:http for a few exchanges on a direct
+ * connection (node-transport.ts), undici for batches and proxies (undici-transport.ts).
  */
 import { EventEmitter } from 'node:events';
 
@@ -153,7 +153,10 @@ function describe(error: unknown, timeoutMs: number, connected: boolean): string
       return `no complete answer within ${timeoutMs} ms`;
     case 'UND_ERR_SOCKET':
     case 'ECONNRESET':
+    case 'EPIPE':
       return 'the connection was closed before the answer arrived';
+    case 'ETIMEDOUT':
+      return connected ? 'the connection timed out before the answer arrived' : 'could not connect (timed out)';
     default:
       if (codes[0]?.startsWith('HPE_')) return `the answer is not valid HTTP (${codes[0]})`;
       return error instanceof Error ? error.message : String(error);

@@ -1,6 +1,7 @@
 import * as http from 'node:http';
 import type * as Https from 'node:https';
 import type { Socket } from 'node:net';
+import type { TLSSocket } from 'node:tls';
 import {
   Deadline,
   decodeAnswer,
@@ -13,6 +14,18 @@ import {
   type Transport,
   type TransportOptions,
 } from './http.js';
+
+/**
+ * How long an idle pooled connection is kept (the agent closes it then; a request in flight
+ * has its own deadline). A payment after a long prompt (`buy`) then opens a fresh connection
+ * rather than writing into one a NAT or load balancer may have dropped without a word.
+ */
+const idleSocketMs = 10_000;
+
+/** Connected, and for TLS with its certificate verified: a request written now may arrive. */
+function isEstablished(socket: Socket, tls: boolean): boolean {
+  return tls ? (socket as TLSSocket).authorized === true : !socket.connecting && !socket.pending;
+}
 
 interface Target {
   url: string;
@@ -70,6 +83,11 @@ export class NodeTransport implements Transport {
     return new Promise((resolve, reject) => {
       const target = this.targetOf(url);
       const deadline = new Deadline(timeoutMs, signal);
+      // Stopped before it began (Ctrl+C already pressed): no connection is even opened.
+      if (deadline.aborted) {
+        deadline.clear();
+        return reject(exchangeFailureOf(deadline.reason, { timeoutMs, connected: false, chunks: [] }));
+      }
       const chunks: Buffer[] = [];
       let connected = false;
       let done = false;
@@ -92,7 +110,9 @@ export class NodeTransport implements Transport {
         reject(exchangeFailureOf(error, { timeoutMs, connected, chunks }));
       };
       request.on('socket', (socket: Socket) => {
-        if (request.reusedSocket) connected = true;
+        // A pooled socket may be handed on to a queued request without reusedSocket being set,
+        // so its own state says whether it is connected; only a new one is waited for.
+        if (request.reusedSocket || isEstablished(socket, target.https)) connected = true;
         else socket.once(target.https ? 'secureConnect' : 'connect', () => (connected = true));
       });
       request.on('response', (response) => {
@@ -103,8 +123,6 @@ export class NodeTransport implements Transport {
         );
       });
       request.on('error', (error) => finish(error));
-      // Stopped before it began (Ctrl+C already pressed): nothing is written.
-      if (deadline.aborted) return finish(deadline.reason);
       deadline.once('abort', () => finish(deadline.reason));
       request.end(formBody);
     });
@@ -134,7 +152,7 @@ export class NodeTransport implements Transport {
   }
 
   private agentForHttp(): http.Agent {
-    this.httpAgent ??= new http.Agent({ keepAlive: true, maxSockets: this.options.connections ?? Infinity });
+    this.httpAgent ??= new http.Agent({ keepAlive: true, maxSockets: this.options.connections ?? Infinity, timeout: idleSocketMs });
     return this.httpAgent;
   }
 
@@ -147,6 +165,7 @@ export class NodeTransport implements Transport {
     this.httpsAgent ??= new (this.https().Agent)({
       keepAlive: true,
       maxSockets: this.options.connections ?? Infinity,
+      timeout: idleSocketMs,
       rejectUnauthorized: true,
       ...(this.options.ca === undefined ? {} : { ca: this.options.ca }),
     });

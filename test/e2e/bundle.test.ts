@@ -38,9 +38,11 @@ function expectTheTransaction(result: { code: number | null; stdout: string; std
   ]);
 }
 
-/** A cache file laid out as the build writes it: SHA-256 of bundle and V8's data, then V8's data. */
-function cacheFile(forBundle: Buffer, v8Data: Buffer): Buffer {
-  return Buffer.concat([createHash('sha256').update(forBundle).update(v8Data).digest(), v8Data]);
+const thisNode = `${process.version} ${process.arch} ${process.versions.v8}`;
+
+/** A cache file laid out as the build writes it: SHA-256 of Node build, bundle and V8's data, then V8's data. */
+function cacheFile(forBundle: Buffer, v8Data: Buffer, node = thisNode): Buffer {
+  return Buffer.concat([createHash('sha256').update(node).update(forBundle).update(v8Data).digest(), v8Data]);
 }
 
 function writeCache(name: string, content: Buffer): string {
@@ -67,7 +69,9 @@ describe('bin/agentpay.js runs the one-file bundle with its build-time code cach
       ['mismatched', writeCache('truncated.cache', cache.subarray(0, 20))],
       // Made for another build of the bundle: V8 checks only the source's length.
       ['mismatched', writeCache('other-build.cache', cacheFile(Buffer.concat([bundle, Buffer.from('\n')]), v8Data))],
-      // Intact and ours, but not V8's: V8 refuses it (as it does one from another Node).
+      // Made under another Node (patch releases can share a V8 version, all V8 would check).
+      ['mismatched', writeCache('other-node.cache', cacheFile(bundle, v8Data, `v20.0.0 ${process.arch} ${process.versions.v8}`))],
+      // Intact and ours, but not V8's: V8 refuses it (as it does one made under other V8 flags).
       ['rejected', writeCache('not-v8.cache', cacheFile(bundle, Buffer.alloc(4096, 7)))],
     ];
     for (const [expected, cachePath] of cases) {

@@ -163,6 +163,7 @@ describe.each(transports)('over %s', (_name, transportFor) => {
       ['garbage', (_form, _req, res) => answer(res, 200, 'garbage\u0000\u0001'), /not understood/],
       ['an envelope without ResponseStatus', (form, _req, res) => answer(res, 200, `{"TransactinID": ${form.get('TransactionID')}}`), /not understood/],
       ['an answer about another transaction', (_form, _req, res) => answer(res, 200, '{"TransactinID": 1, "ResponseStatus": 10}'), /not 4242/],
+      ['an answer over the size limit', (_form, _req, res) => answer(res, 200, `{"Padding":"${'x'.repeat(2 * 1024 * 1024)}"}`), /larger than 1048576 bytes/],
     ];
 
     it.each(lostAnswers)('%s', async (_name, handler, why) => {
@@ -181,6 +182,7 @@ describe.each(transports)('over %s', (_name, transportFor) => {
       const error = await failure(client(fake.baseUrl, { timeoutMs: 300 }).payment(payment));
       expect(error).toBeInstanceOf(PaymentOutcomeUnknownError);
       expect(error.message).toMatch(/within 300 ms/);
+      expect(fake.received).toHaveLength(1);
     });
 
     it('connection refused means no payment was sent (exit 4)', async () => {

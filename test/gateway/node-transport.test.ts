@@ -52,6 +52,14 @@ function transport(options: ConstructorParameters<typeof NodeTransport>[0] = { t
 const post: PostOptions = { timeoutMs: 5000, maxBodyBytes: 1024 * 1024 };
 const echo = (form: URLSearchParams, response: ServerResponse) => response.end(`{"n":${form.get('n')}}`);
 
+/** Waits (at most 5 s) until `condition` holds: for what the server saw, not for a guessed time. */
+async function until(condition: () => boolean): Promise<void> {
+  for (let waited = 0; !condition(); waited += 10) {
+    if (waited > 5000) throw new Error('the condition did not hold within 5 s');
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
 async function failureOf(promise: Promise<unknown>): Promise<ExchangeFailure> {
   const error = await promise.then(
     () => undefined,
@@ -89,14 +97,47 @@ describe('the node:http transport', () => {
     expect(stats.connections).toBe(3);
   });
 
-  it('opens a new connection when the server closed the idle one, and the request goes through', async () => {
+  it('opens a new connection when the server closed the pooled one, and the request goes through', async () => {
     const { url, stats, server } = await countingServer(echo);
-    server.keepAliveTimeout = 30;
     const client = transport();
     await client.post(url, 'n=1', post);
-    await new Promise((resolve) => setTimeout(resolve, 150));
+    // The socket is in the agent's pool (the server's keep-alive is the default 5 s); the
+    // server closes it while it is idle.
+    expect(stats.open).toBe(1);
+    server.closeIdleConnections();
+    await until(() => stats.open === 0);
     expect((await client.post(url, 'n=2', post)).body).toBe('{"n":2}');
     expect(stats.connections).toBe(2);
+  });
+
+  it('a queued request handed a pooled connection and then left unanswered: maybe sent, never "not sent"', async () => {
+    const received: string[] = [];
+    const { url } = await countingServer((form, response) => {
+      received.push(form.toString());
+      if (form.get('n') === '1') echo(form, response); // the second is never answered
+    });
+    const client = transport({ timeoutMs: 5000, connections: 1 });
+    const [first, second] = await Promise.allSettled([client.post(url, 'n=1', post), client.post(url, 'n=2', { ...post, timeoutMs: 300 })]);
+    expect(first).toMatchObject({ status: 'fulfilled', value: { body: '{"n":1}' } });
+    expect(received).toEqual(['n=1', 'n=2']);
+    expect(second.status).toBe('rejected');
+    const failure = (second as PromiseRejectedResult).reason as ExchangeFailure;
+    expect(failure).toBeInstanceOf(ExchangeFailure);
+    expect(failure.kind).toBe('maybeSent');
+    expect(failure.message).toBe('no complete answer within 300 ms');
+  });
+
+  it('a connection reused from the pool and cut after the request: maybe sent', async () => {
+    const { url, stats } = await countingServer((form, response, request) => {
+      if (form.get('n') === '1') echo(form, response);
+      else request.socket.destroy();
+    });
+    const client = transport();
+    await client.post(url, 'n=1', post);
+    const failure = await failureOf(client.post(url, 'n=2', post));
+    expect(stats.connections).toBe(1);
+    expect(failure.kind).toBe('maybeSent');
+    expect(failure.message).toBe('the connection was closed before the answer arrived');
   });
 
   it('a server that accepts and never answers: maybe sent, at the deadline', async () => {
@@ -136,25 +177,31 @@ describe('the node:http transport', () => {
     expect(failure.bodySample).toBe('{"TransactinID":42,');
   });
 
-  it('a signal already aborted sends nothing', async () => {
+  it('a signal already aborted sends nothing, and opens no connection', async () => {
     const { url, stats } = await countingServer(echo);
     const failure = await failureOf(transport().post(url, 'a=1', { ...post, signal: AbortSignal.abort() }));
     expect(failure.kind).toBe('notSent');
     expect(failure.message).toBe('interrupted before the answer arrived');
+    // A connection would have been accepted by now.
+    await new Promise((resolve) => setTimeout(resolve, 100));
     expect(stats.connections).toBe(0);
   });
 
   it('close() lets the exchange in flight finish; destroy() cuts it', async () => {
-    const { url } = await countingServer((form, response) => setTimeout(() => echo(form, response), 100));
+    const arrived: string[] = [];
+    const { url } = await countingServer((form, response) => {
+      arrived.push(form.toString());
+      setTimeout(() => echo(form, response), 100);
+    });
     const closing = transport();
     const answered = closing.post(url, 'n=1', post);
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    await until(() => arrived.length === 1);
     await closing.close();
     expect((await answered).body).toBe('{"n":1}');
 
     const destroying = transport();
     const cut = destroying.post(url, 'n=2', post);
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    await until(() => arrived.length === 2);
     await destroying.destroy();
     const failure = await failureOf(cut);
     expect(failure.kind).toBe('maybeSent');
