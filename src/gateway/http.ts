@@ -252,6 +252,37 @@ export class Deadline extends EventEmitter {
   }
 }
 
+/** Where a request to a URL goes, in the forms node:http (hostname, port) and undici (origin) take. */
+export interface Target {
+  url: string;
+  protocol: string;
+  origin: string;
+  /** Without the brackets of an IPv6 address's URL form, as node:http wants it. */
+  hostname: string;
+  port: string;
+  path: string;
+}
+
+/** Parses URLs into targets, keeping the last: a batch posts to one URL thousands of times. */
+export class Targets {
+  private last: Target | undefined;
+
+  of(url: string): Target {
+    if (this.last?.url !== url) {
+      const parsed = new URL(url);
+      this.last = {
+        url,
+        protocol: parsed.protocol,
+        origin: parsed.origin,
+        hostname: parsed.hostname.replace(/^\[(.*)\]$/, '$1'),
+        port: parsed.port,
+        path: `${parsed.pathname}${parsed.search}`,
+      };
+    }
+    return this.last;
+  }
+}
+
 export const formHeaders = { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' } as const;
 
 /** A UTF-8 decode that drops a leading byte order mark, as browsers and fetch do. */

@@ -9,6 +9,7 @@ import {
   ExchangeFailure,
   formHeaders,
   readLimited,
+  Targets,
   type HttpAnswer,
   type PostOptions,
   type Transport,
@@ -27,14 +28,6 @@ function isEstablished(socket: Socket, tls: boolean): boolean {
   return tls ? (socket as TLSSocket).authorized === true : !socket.connecting && !socket.pending;
 }
 
-interface Target {
-  url: string;
-  https: boolean;
-  hostname: string;
-  port: string;
-  path: string;
-}
-
 /**
  * Direct connections on node:http and node:https: one keep-alive agent per scheme, at most
  * `connections` sockets open at once. node:https (and with it TLS) is loaded only for an
@@ -51,7 +44,7 @@ export class NodeTransport implements Transport {
   private readonly inFlight = new Set<http.ClientRequest>();
   /** Settles when an exchange in flight does, whatever its outcome (for close). */
   private readonly settling = new Set<Promise<void>>();
-  private lastTarget: Target | undefined;
+  private readonly targets = new Targets();
 
   constructor(options: Omit<TransportOptions, 'proxy'>) {
     this.options = options;
@@ -81,7 +74,11 @@ export class NodeTransport implements Transport {
 
   private exchange(url: string, formBody: string, { timeoutMs, maxBodyBytes, signal }: PostOptions): Promise<HttpAnswer> {
     return new Promise((resolve, reject) => {
-      const target = this.targetOf(url);
+      const target = this.targets.of(url);
+      if (target.protocol !== 'http:' && target.protocol !== 'https:') {
+        throw new ExchangeFailure('notSent', `cannot send to a ${target.protocol} URL: the gateway is reached over http or https`);
+      }
+      const secure = target.protocol === 'https:';
       const deadline = new Deadline(timeoutMs, signal);
       // Stopped before it began (Ctrl+C already pressed): no connection is even opened.
       if (deadline.aborted) {
@@ -91,8 +88,8 @@ export class NodeTransport implements Transport {
       const chunks: Buffer[] = [];
       let connected = false;
       let done = false;
-      const request = (target.https ? this.https() : http).request({
-        agent: target.https ? this.agentForHttps() : this.agentForHttp(),
+      const request = (secure ? this.https() : http).request({
+        agent: secure ? this.agentForHttps() : this.agentForHttp(),
         method: 'POST',
         hostname: target.hostname,
         port: target.port,
@@ -110,10 +107,10 @@ export class NodeTransport implements Transport {
         reject(exchangeFailureOf(error, { timeoutMs, connected, chunks }));
       };
       request.on('socket', (socket: Socket) => {
-        // A pooled socket may be handed on to a queued request without reusedSocket being set,
-        // so its own state says whether it is connected; only a new one is waited for.
-        if (request.reusedSocket || isEstablished(socket, target.https)) connected = true;
-        else socket.once(target.https ? 'secureConnect' : 'connect', () => (connected = true));
+        // The socket's own state, not request.reusedSocket: a pooled socket handed on to a
+        // queued request is not marked reused. Only a new one is waited for.
+        if (isEstablished(socket, secure)) connected = true;
+        else socket.once(secure ? 'secureConnect' : 'connect', () => (connected = true));
       });
       request.on('response', (response) => {
         const statusCode = response.statusCode ?? 0;
@@ -126,25 +123,6 @@ export class NodeTransport implements Transport {
       deadline.once('abort', () => finish(deadline.reason));
       request.end(formBody);
     });
-  }
-
-  /** Host, port and path of a URL; a batch posts to one URL thousands of times, so the last is kept. */
-  private targetOf(url: string): Target {
-    if (this.lastTarget?.url !== url) {
-      const parsed = new URL(url);
-      if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
-        throw new ExchangeFailure('notSent', `cannot send to a ${parsed.protocol} URL: the gateway is reached over http or https`);
-      }
-      this.lastTarget = {
-        url,
-        https: parsed.protocol === 'https:',
-        // node:http wants an IPv6 address without the brackets of its URL form.
-        hostname: parsed.hostname.replace(/^\[(.*)\]$/, '$1'),
-        port: parsed.port,
-        path: `${parsed.pathname}${parsed.search}`,
-      };
-    }
-    return this.lastTarget;
   }
 
   private https(): typeof Https {

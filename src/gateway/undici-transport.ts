@@ -7,6 +7,7 @@ import {
   exchangeFailureOf,
   formHeaders,
   readLimited,
+  Targets,
   type HttpAnswer,
   type PostOptions,
   type Transport,
@@ -91,7 +92,7 @@ export function undiciTransport(options: TransportOptions): Transport {
 
 class UndiciTransport implements Transport {
   private readonly dispatcher: Dispatcher;
-  private lastTarget: { url: string; origin: string; path: string } | undefined;
+  private readonly targets = new Targets();
 
   constructor(dispatcher: Dispatcher) {
     this.dispatcher = dispatcher;
@@ -101,7 +102,7 @@ class UndiciTransport implements Transport {
     const deadline = new Deadline(options.timeoutMs, options.signal);
     const chunks: Buffer[] = [];
     try {
-      const { origin, path } = this.targetOf(url);
+      const { origin, path } = this.targets.of(url);
       const response = await dispatcherRequest.call(this.dispatcher, {
         origin,
         path,
@@ -128,14 +129,5 @@ class UndiciTransport implements Transport {
 
   destroy(): Promise<void> {
     return this.dispatcher.destroy();
-  }
-
-  /** Origin and path of a URL; a batch posts to one URL thousands of times, so the last is kept. */
-  private targetOf(url: string): { origin: string; path: string } {
-    if (this.lastTarget?.url !== url) {
-      const parsed = new URL(url);
-      this.lastTarget = { url, origin: parsed.origin, path: `${parsed.pathname}${parsed.search}` };
-    }
-    return this.lastTarget;
   }
 }
