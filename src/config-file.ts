@@ -7,6 +7,9 @@ import { requestDateFormats } from './protocol/request-date.js';
  * This schema is the definition; config.ts takes a plainly well-formed file without loading
  * zod (acceptConfigFile), and asks this schema about anything else.
  */
+/** A gateway code list: "11,12" or [11, "12"]. */
+const codeList = z.union([z.string(), z.array(z.union([z.string(), z.number()]))]).optional();
+
 const profileSchema = z.strictObject({
   baseUrl: z.string().optional(),
   agentId: z.string().optional(),
@@ -14,10 +17,11 @@ const profileSchema = z.strictObject({
   passwordFile: z.string().optional(),
   passwordFormat: z.enum(passwordFormats).optional(),
   timeout: z.union([z.number(), z.string()]).optional(),
-  pendingCodes: z.union([z.string(), z.array(z.union([z.string(), z.number()]))]).optional(),
+  pendingCodes: codeList,
   dateFormat: z.enum(requestDateFormats).optional(),
   journal: z.string().optional(),
-  notFoundCodes: z.union([z.string(), z.array(z.union([z.string(), z.number()]))]).optional(),
+  notFoundCodes: codeList,
+  failedCodes: codeList,
   caFile: z.string().optional(),
   proxy: z.string().optional(),
 });

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import type { ConfigFile, Profile } from './config-file.js';
 import { UsageError } from './errors.js';
 import { redactUrlCredentials, registerSecret } from './secrets.js';
+import { codeListSettings, type CodeList, type CodeTable } from './protocol/codes.js';
 import { passwordFormats, type PasswordFormat } from './protocol/password.js';
 import { requestDateFormats, type RequestDateFormat } from './protocol/request-date.js';
 
@@ -38,6 +39,7 @@ export interface GlobalFlags {
   dateFormat?: string;
   journal?: string;
   notFoundCodes?: string;
+  failedCodes?: string;
   settleAttempts?: string;
   settleDelay?: string;
   verbose?: boolean;
@@ -70,11 +72,13 @@ export interface Settings {
   agentId: Sourced<string> | undefined;
   passwordFormat: Sourced<PasswordFormat>;
   timeoutMs: Sourced<number>;
-  pendingCodes: Sourced<ReadonlySet<string>>;
+  /**
+   * This gateway's ResponseStatus codes besides 10 (protocol/codes.ts): empty until configured,
+   * the sandbox's own under --sandbox. An unclassified code never makes a payment final.
+   */
+  codes: CodeSettings;
   dateFormat: Sourced<RequestDateFormat>;
   journalPath: Sourced<string>;
-  /** Status codes meaning "the gateway does not know this TransactionID". */
-  notFoundCodes: Sourced<ReadonlySet<string>>;
   settle: { attempts: Sourced<number>; delayMs: Sourced<number> };
   network: NetworkSettings;
   /** Where the password may come from, in order; read by password-source.ts. */
@@ -87,8 +91,8 @@ export interface Settings {
   env: NodeJS.ProcessEnv;
 }
 
-export const defaultPendingCodes = '11';
-export const defaultNotFoundCodes = '25';
+/** Each list of the code table with where it came from; `table` is what classifies. */
+export type CodeSettings = { [list in CodeList]: Sourced<ReadonlySet<string>> } & { table: CodeTable };
 export const defaultSettleAttempts = 5;
 export const defaultSettleDelayMs = 500;
 export const defaultTimeoutMs = 30_000;
@@ -121,6 +125,7 @@ const profileChecks = new Map<string, (value: unknown) => boolean>([
   ['dateFormat', (value) => (requestDateFormats as readonly unknown[]).includes(value)],
   ['journal', isText],
   ['notFoundCodes', isCodes],
+  ['failedCodes', isCodes],
   ['caFile', isText],
   ['proxy', isText],
 ]);
@@ -214,14 +219,52 @@ function parseCount(name: string, min: number, max: number) {
   };
 }
 
-function parseCodes(raw: string | readonly (string | number)[], where: string): ReadonlySet<string> {
-  const items = typeof raw === 'string' ? raw.split(',') : raw.map(String);
-  const codes = items.map((item) => item.trim()).filter((item) => item !== '');
-  for (const code of codes) {
-    if (!/^-?\d+$/.test(code)) throw new UsageError(`pending code ${JSON.stringify(code)} (${where}) is not an integer`);
-    if (code === '10') throw new UsageError(`pending codes (${where}) cannot include 10: it means success (spec 7)`);
+/** A code list of one setting ("11, 12" or [11, "12"]); its errors name that setting. */
+function parseCodes(list: CodeList) {
+  const { key } = codeListSettings[list];
+  return (raw: string | readonly (string | number)[], where: string): ReadonlySet<string> => {
+    const items = typeof raw === 'string' ? raw.split(',') : raw.map(String);
+    const codes = items.map((item) => item.trim()).filter((item) => item !== '');
+    for (const code of codes) {
+      if (!/^-?\d+$/.test(code)) throw new UsageError(`${key}: code ${JSON.stringify(code)} (${where}) is not an integer`);
+      if (code === '10') throw new UsageError(`${key} (${where}) cannot include 10: it means success (spec 7)`);
+    }
+    return new Set(codes);
+  };
+}
+
+/**
+ * The code table: flag > env > profile > nothing, except under --sandbox, where the sandbox's
+ * own table stands in for env and profile (they describe a real gateway). A code in two lists
+ * would make its meaning depend on the order of checks: refused.
+ */
+function resolveCodes(flags: GlobalFlags, env: NodeJS.ProcessEnv, profile: Profile | undefined, sandboxTable: CodeTable | undefined): CodeSettings {
+  const resolveList = (list: CodeList): Sourced<ReadonlySet<string>> => {
+    const { key, env: envName } = codeListSettings[list];
+    const flag = flags[key];
+    if (sandboxTable !== undefined) {
+      return flag === undefined ? { value: sandboxTable[list], source: 'sandbox' } : { value: parseCodes(list)(flag, 'flag'), source: 'flag' };
+    }
+    const parse = parseCodes(list);
+    const fromProfile = profile?.[key];
+    return pick<ReadonlySet<string>>(flag, envName, env, fromProfile === undefined ? undefined : parse(fromProfile, 'profile'), (raw, where) =>
+      typeof raw === 'string' ? parse(raw, where) : raw,
+    ) ?? { value: new Set(), source: 'default' };
+  };
+  const codes = { pending: resolveList('pending'), notFound: resolveList('notFound'), failed: resolveList('failed') };
+  const lists = Object.keys(codeListSettings) as CodeList[];
+  for (const [index, list] of lists.entries()) {
+    for (const other of lists.slice(index + 1)) {
+      const both = [...codes[list].value].find((code) => codes[other].value.has(code));
+      if (both !== undefined) {
+        throw new UsageError(
+          `ResponseStatus ${both} is in both ${codeListSettings[list].key} (${codes[list].source}) and ${codeListSettings[other].key} (${codes[other].source})`,
+          { hint: 'a code has one meaning: keep it in one list' },
+        );
+      }
+    }
   }
-  return new Set(codes);
+  return { ...codes, table: { pending: codes.pending.value, notFound: codes.notFound.value, failed: codes.failed.value } };
 }
 
 function oneOf<T extends string>(allowed: readonly T[], name: string) {
@@ -347,13 +390,7 @@ export async function resolveSettings(flags: GlobalFlags, env: NodeJS.ProcessEnv
       value: defaultTimeoutMs,
       source: 'default',
     },
-    pendingCodes: pick<ReadonlySet<string>>(
-      flags.pendingCodes,
-      'AGENTPAY_PENDING_CODES',
-      env,
-      profile?.pendingCodes === undefined ? undefined : parseCodes(profile.pendingCodes, 'profile'),
-      (raw, where) => (typeof raw === 'string' ? parseCodes(raw, where) : raw),
-    ) ?? { value: parseCodes(defaultPendingCodes, 'default'), source: 'default' },
+    codes: resolveCodes(flags, env, profile, sandbox ? (await import('./sandbox/codes.js')).sandboxCodeTable : undefined),
     dateFormat: pick(flags.dateFormat, 'AGENTPAY_DATE_FORMAT', env, profile?.dateFormat, oneOf(requestDateFormats, 'date format')) ?? {
       value: 'local',
       source: 'default',
@@ -362,13 +399,6 @@ export async function resolveSettings(flags: GlobalFlags, env: NodeJS.ProcessEnv
       value: join(stateDirectory(env), 'journal.jsonl'),
       source: 'default',
     },
-    notFoundCodes: pick<ReadonlySet<string>>(
-      flags.notFoundCodes,
-      'AGENTPAY_NOT_FOUND_CODES',
-      env,
-      profile?.notFoundCodes === undefined ? undefined : parseCodes(profile.notFoundCodes, 'profile'),
-      (raw, where) => (typeof raw === 'string' ? parseCodes(raw, where) : raw),
-    ) ?? { value: parseCodes(defaultNotFoundCodes, 'default'), source: 'default' },
     settle: {
       attempts: pick<number>(flags.settleAttempts, 'AGENTPAY_SETTLE_ATTEMPTS', env, undefined, parseCount('settle attempts', 0, 100)) ?? {
         value: defaultSettleAttempts,
@@ -421,8 +451,7 @@ export function describeSettings(settings: Settings): SettingReport[] {
     settings.sandbox ? sandboxed('agentId') : report('agentId', '--agent-id', settings.agentId),
     report('passwordFormat', '--password-format', settings.passwordFormat),
     report('timeoutMs', '--timeout', settings.timeoutMs),
-    report('pendingCodes', '--pending-codes', settings.pendingCodes, codes),
-    report('notFoundCodes', '--not-found-codes', settings.notFoundCodes, codes),
+    ...(Object.keys(codeListSettings) as CodeList[]).map((list) => report(codeListSettings[list].key, codeListSettings[list].flag, settings.codes[list], codes)),
     report('dateFormat', '--date-format', settings.dateFormat),
     report('journal', '--journal', settings.journalPath),
     report('settleAttempts', '--settle-attempts', settings.settle.attempts),

@@ -63,12 +63,13 @@ export class PaymentOutcomeUnknownError extends AgentpayError {
   readonly transactionId: string;
   /** Why the answer is missing, without the "outcome is unknown" preamble. */
   readonly reason: string;
-  constructor(transactionId: string, reason: string, options: { cause?: unknown; bodySample?: string | undefined } = {}) {
-    super(
-      `the outcome of payment ${transactionId} is unknown: ${reason}`,
-      ExitCode.pendingOrUnknown,
-      { ...options, hint: `it may have been made and is kept in the journal; look it up with \`agentpay status ${transactionId}\` or settle it with \`agentpay reconcile\`` },
-    );
+  constructor(transactionId: string, reason: string, options: { cause?: unknown; bodySample?: string | undefined; hint?: string } = {}) {
+    super(`the outcome of payment ${transactionId} is unknown: ${reason}`, ExitCode.pendingOrUnknown, {
+      ...options,
+      hint:
+        options.hint ??
+        `it may have been made and is kept in the journal; look it up with \`agentpay status ${transactionId}\` or settle it with \`agentpay reconcile\``,
+    });
     this.transactionId = transactionId;
     this.reason = reason;
   }

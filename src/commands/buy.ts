@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { CancelledError, GatewayRefusedError, TransactionPendingError, UsageError } from '../errors.js';
 import type { GatewayClient, PaymentInput } from '../gateway/client.js';
 import type { Output } from '../output.js';
+import type { CodeTable } from '../protocol/codes.js';
 import { parseAmount, parseCurrency } from '../protocol/money.js';
 import { InvalidFieldError } from '../protocol/problems.js';
 import { generateTransactionId } from '../protocol/transaction-id.js';
@@ -66,7 +67,8 @@ export interface BuyDependencies {
   pay: (input: PaymentInput, signal: AbortSignal) => Promise<PaymentOutcome>;
   prompter: Prompter;
   out: Output;
-  pendingCodes: ReadonlySet<string>;
+  /** The gateway's code table: what is final, in progress or not found. */
+  codes: CodeTable;
   /** Under --sandbox: services to choose from instead of typing an id. */
   catalogue?: ServiceCatalogue | undefined;
   /** Aborted on Ctrl+C outside a prompt (a prompt turns Ctrl+C into a CancelledError itself). */
@@ -334,7 +336,7 @@ class BuyFlow {
     const spinner = startSpinner(out.stderr, `Waiting for transaction ${id}…`, out.errorStyle);
     let result;
     try {
-      result = await untilInterrupted(lookUpStatus(deps.client, id, deps.pendingCodes, Number.POSITIVE_INFINITY, deps.signal), deps.signal);
+      result = await untilInterrupted(lookUpStatus(deps.client, id, deps.codes, Number.POSITIVE_INFINITY, deps.signal), deps.signal);
     } catch (error) {
       if (error instanceof Interrupted) {
         throw new TransactionPendingError(`stopped following transaction ${id} (still in progress)`, { hint: lookItUp });
@@ -347,7 +349,7 @@ class BuyFlow {
       throw new TransactionPendingError(`could not follow transaction ${id}: ${result.error.message}`, { hint: lookItUp });
     }
     out.data(renderReceipt(result.view, out.style));
-    const error = errorOfView(result.view);
+    const error = errorOfView(result.view, deps.codes);
     if (error) throw error;
   }
 }
@@ -403,7 +405,7 @@ export async function runBuy(rawOptions: unknown, context: CommandContext): Prom
       pay: (input, signal) => executePayment(context, paying, input, { checkReplay: false, signal }),
       prompter: terminalPrompter({ stdin: out.stdin, stderr: out.stderr, color: out.errorStyle.enabled }),
       out,
-      pendingCodes: settings.pendingCodes.value,
+      codes: settings.codes.table,
       catalogue,
       signal: interrupt.signal,
     });

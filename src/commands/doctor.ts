@@ -2,6 +2,7 @@ import { describeSettings, type SettingReport, type Settings } from '../config.j
 import { AgentpayError } from '../errors.js';
 import { locatePassword } from '../password-source.js';
 import { redactedText } from '../secrets.js';
+import { classifyCode, type CodeTable } from '../protocol/codes.js';
 import { generateTransactionId } from '../protocol/transaction-id.js';
 import { doctorJson, renderDoctorReport, type GatewayCheck } from '../render/doctor.js';
 import type { CommandContext, GatewaySession } from './context.js';
@@ -15,6 +16,16 @@ function passwordReport(settings: Settings, session: GatewaySession | undefined,
   if (location.kind === 'prompt') return { key: 'password', value: '(asked for)', source: 'prompt' };
   const origin = location.kind === 'file' ? `${location.origin} ${location.path}` : location.origin;
   return { key: 'password', value: redactedText, source: location.source, origin };
+}
+
+/**
+ * A made-up TransactionID is one the gateway cannot know: its answer is the gateway's
+ * "not found" code (or a credentials refusal, which the Message tells). An unclassified code
+ * is suggested for notFoundCodes; one already in another list is left to the person.
+ */
+function suggestionFor(status: string, codes: CodeTable): { suggest?: { notFoundCodes: string[] } } {
+  if (classifyCode(status, codes) !== 'unclassified') return {};
+  return { suggest: { notFoundCodes: [...codes.notFound, status] } };
 }
 
 /**
@@ -41,7 +52,8 @@ export async function runDoctor(_rawOptions: unknown, context: CommandContext): 
       elapsedMs: Math.round(performance.now() - started),
       status: answer.status,
       message: answer.message,
-      notFound: settings.notFoundCodes.value.has(answer.status),
+      codeClass: classifyCode(answer.status, settings.codes.table),
+      ...suggestionFor(answer.status, settings.codes.table),
     };
   } catch (error) {
     if (!(error instanceof AgentpayError)) throw error;

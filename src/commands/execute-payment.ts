@@ -27,6 +27,12 @@ export async function guardReplay(context: CommandContext, intent: Omit<IntentRe
   return 'retry';
 }
 
+/** "in progress, ResponseStatus 11 "В обработке"", or the code alone when the table does not know it. */
+function openAnswerText(view: TransactionView): string {
+  const said = `ResponseStatus ${view.status ?? '-'}${view.message ? ` ${JSON.stringify(view.message)}` : ''}`;
+  return view.state === 'pending' ? `in progress, ${said}` : `${said}, not classified`;
+}
+
 /**
  * Pays and settles one purchase with the journal's promise kept: the intent is on disk
  * before the Payment may leave, and every outcome is appended. Ctrl+C while the payment is
@@ -82,16 +88,16 @@ export async function executePayment(
     const settled = await payAndSettle(session.client, input, {
       attempts: settings.settle.attempts.value,
       delayMs: settings.settle.delayMs.value,
-      pendingCodes: settings.pendingCodes.value,
-      notFoundCodes: settings.notFoundCodes.value,
+      codes: settings.codes.table,
       signal: interrupt.signal,
       onEvent: (event) => {
         if (event.kind === 'lost') out.note(out.errorStyle.pending(`the answer to payment ${input.transactionId} was lost (${event.reason}); asking the gateway with Status`));
+        else if (event.kind === 'open') out.note(out.errorStyle.pending(`payment ${input.transactionId} is not final yet (${openAnswerText(event.view)}); asking the gateway with Status`));
         else if (event.kind === 'not-found-resend') out.note(out.errorStyle.pending('the gateway does not know it: sending the same payment again (same TransactionID, so it cannot pay twice)'));
       },
     });
     recordOutcome(settled.view, settled.settledBy);
-    return { view: settled.view, error: errorOfView(settled.view) };
+    return { view: settled.view, error: errorOfView(settled.view, settings.codes.table) };
   } catch (error) {
     if (error instanceof GatewayUnreachableError) {
       // Proven not sent (e.g. connection refused): closed in the journal as failed.

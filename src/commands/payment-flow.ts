@@ -1,5 +1,6 @@
 import { GatewayRefusedError, PaymentOutcomeUnknownError, TransactionPendingError, UsageError } from '../errors.js';
-import { successStatus, type GatewayAnswer } from '../protocol/envelope.js';
+import { classifyCode, classifyHint, successStatus, type CodeTable } from '../protocol/codes.js';
+import type { GatewayAnswer } from '../protocol/envelope.js';
 import type { FormField } from '../protocol/form.js';
 import type { TransactionView } from '../protocol/transaction-view.js';
 import type { Voucher } from '../protocol/vouchers.js';
@@ -94,7 +95,8 @@ export interface PaymentOutcome {
   error: GatewayRefusedError | TransactionPendingError | PaymentOutcomeUnknownError | undefined;
 }
 
-export function errorOfView(view: TransactionView): PaymentOutcome['error'] {
+/** The error a transaction that is not a success ends the command with (pay, buy, status). */
+export function errorOfView(view: TransactionView, codes: CodeTable): PaymentOutcome['error'] {
   switch (view.state) {
     case 'success':
       return undefined;
@@ -105,8 +107,26 @@ export function errorOfView(view: TransactionView): PaymentOutcome['error'] {
         hint: `follow it with: agentpay status --wait 120 ${view.transactionId}`,
       });
     case 'unknown':
-      return new PaymentOutcomeUnknownError(view.transactionId, view.message);
+      return unknownOutcomeError(view, codes);
   }
+}
+
+/**
+ * An open transaction the gateway did answer about: "not found" (it may not have caught up),
+ * or a code its table does not classify. Its code and Message are shown as sent.
+ */
+function unknownOutcomeError(view: TransactionView, codes: CodeTable): PaymentOutcomeUnknownError {
+  const id = view.transactionId;
+  if (view.status === null) return new PaymentOutcomeUnknownError(id, view.message);
+  const said = `ResponseStatus ${view.status}${view.message ? ` ${JSON.stringify(view.message)}` : ''}`;
+  if (classifyCode(view.status, codes) === 'notFound') {
+    return new PaymentOutcomeUnknownError(id, `not found at the gateway (${said})`, {
+      hint: `a payment made moments ago may not have reached it yet: look again with \`agentpay status ${id}\`; \`agentpay reconcile\` closes a journaled one as never made once it is older than --grace`,
+    });
+  }
+  return new PaymentOutcomeUnknownError(id, `the gateway answered ${said}, a code not classified for this gateway, so it is not final`, {
+    hint: `${classifyHint(view.status)}; until then it stays open and \`agentpay reconcile\` asks the gateway again`,
+  });
 }
 
 export function dryRunLines(endpoint: string, form: readonly FormField[]): string[] {

@@ -1,6 +1,7 @@
 import { AgentpayError, ExitCode, type ExitCodeValue } from '../errors.js';
 import { openEntries, type JournalEntry } from '../journal/ledger.js';
 import { JournalWriter } from '../journal/writer.js';
+import { classifyCode, classifyHint, type CodeTable } from '../protocol/codes.js';
 import { unknownView, viewOfAnswer, type TransactionView } from '../protocol/transaction-view.js';
 import { journalGatewayOf, type CommandContext, type GatewaySession } from './context.js';
 import { BatchTally } from './batch-tally.js';
@@ -30,6 +31,8 @@ interface Settled {
   exitCode: ExitCodeValue;
   /** Whether the answer told us something worth a journal line. */
   learned: boolean;
+  /** The gateway's code when the table does not classify it, to list at the end. */
+  unclassified?: string;
 }
 
 const exitOfState = { success: ExitCode.success, failed: ExitCode.success, pending: ExitCode.pendingOrUnknown, unknown: ExitCode.pendingOrUnknown };
@@ -40,11 +43,11 @@ function sentFieldsOf(entry: JournalEntry) {
 }
 
 /**
- * Asks Status about one open journal entry. "Not found" becomes final only once the intent
- * is older than the grace period: a Payment still on its way may yet arrive.
+ * Asks Status about one open journal entry. Only a final code closes it: 10, a failedCodes
+ * code, or a notFoundCodes code once the intent is older than the grace period (a Payment
+ * still on its way may yet arrive). A code the table does not classify leaves it open.
  */
-async function settleEntry(session: GatewaySession, entry: JournalEntry, context: CommandContext, graceMs: number): Promise<Settled> {
-  const { settings } = context;
+async function settleEntry(session: GatewaySession, entry: JournalEntry, codes: CodeTable, graceMs: number): Promise<Settled> {
   const sent = sentFieldsOf(entry);
   let answer;
   try {
@@ -53,22 +56,26 @@ async function settleEntry(session: GatewaySession, entry: JournalEntry, context
     if (!(error instanceof AgentpayError)) throw error;
     return { entry, view: unknownView(sent, 'Status', error.message), exitCode: error.exitCode, learned: false };
   }
-  if (settings.notFoundCodes.value.has(answer.status)) {
+  const view = viewOfAnswer(answer, sent, codes);
+  const codeClass = classifyCode(answer.status, codes);
+  if (codeClass === 'notFound') {
     const age = Date.now() - Date.parse(entry.intent.at);
     if (age < graceMs) {
-      const view = unknownView(sent, 'Status', `not found at the gateway yet (${Math.round(age / 1000)} s old; final after ${graceMs / 1000} s)`);
-      return { entry, view, exitCode: ExitCode.pendingOrUnknown, learned: false };
+      const waiting = unknownView(sent, 'Status', `not found at the gateway yet (${Math.round(age / 1000)} s old; final after ${graceMs / 1000} s)`);
+      return { entry, view: waiting, exitCode: ExitCode.pendingOrUnknown, learned: false };
     }
-    const view: TransactionView = {
-      ...viewOfAnswer(answer, sent, settings.pendingCodes.value),
-      state: 'failed',
-      message: `never made: the gateway has no such transaction (${answer.message || `ResponseStatus ${answer.status}`})`,
-    };
-    return { entry, view, exitCode: ExitCode.success, learned: true };
+    const neverMade: TransactionView = { ...view, state: 'failed', message: `never made: the gateway has no such transaction (${answer.message || `ResponseStatus ${answer.status}`})` };
+    return { entry, view: neverMade, exitCode: ExitCode.success, learned: true };
   }
-  const view = viewOfAnswer(answer, sent, settings.pendingCodes.value);
   const learned = view.state !== entry.outcome?.view.state || view.status !== entry.outcome.view.status;
-  return { entry, view, exitCode: exitOfState[view.state], learned };
+  return { entry, view, exitCode: exitOfState[view.state], learned, ...(codeClass === 'unclassified' ? { unclassified: answer.status } : {}) };
+}
+
+/** After the run: each code the table did not classify, how often, and the settings to add. */
+function reportUnclassified(counts: ReadonlyMap<string, number>, out: CommandContext['out']): void {
+  for (const [code, count] of counts) {
+    out.warn(`${count} transaction${count === 1 ? '' : 's'} left open on ResponseStatus ${code}: ${classifyHint(code)}`);
+  }
 }
 
 /** `agentpay reconcile`: Status for every journal entry not yet final; safe to run from cron. */
@@ -95,12 +102,14 @@ export async function runReconcile(rawOptions: unknown, context: CommandContext)
   const journal = new JournalWriter(settings.journalPath.value);
   const { renderTransactionLine, transactionJson } = await import('../render/transaction.js');
   const tally = new BatchTally();
+  const unclassified = new Map<string, number>();
   try {
     await forEachOrdered(
       mine,
       options.concurrency,
-      (entry) => settleEntry(session, entry, context, options.grace * 1000),
-      ({ entry, view, exitCode, learned }) => {
+      (entry) => settleEntry(session, entry, settings.codes.table, options.grace * 1000),
+      ({ entry, view, exitCode, learned, unclassified: code }) => {
+        if (code !== undefined) unclassified.set(code, (unclassified.get(code) ?? 0) + 1);
         if (learned) {
           const { transactionId, gateway: g, agentId: a } = entry.intent;
           journal.append({ kind: 'outcome', transactionId, gateway: g, agentId: a, at: new Date().toISOString(), source: 'reconcile', view });
@@ -113,5 +122,6 @@ export async function runReconcile(rawOptions: unknown, context: CommandContext)
     journal.close();
     await session.close();
   }
+  reportUnclassified(unclassified, out);
   tally.finish(`reconciled ${mine.length}`, out);
 }

@@ -1,7 +1,8 @@
 import { AgentpayError, ExitCode, UsageError, type ExitCodeValue } from '../errors.js';
 import type { GatewayClient } from '../gateway/client.js';
 import { parseTransactionId } from '../protocol/transaction-id.js';
-import { unknownView, viewOfAnswer, type TransactionView } from '../protocol/transaction-view.js';
+import type { CodeTable } from '../protocol/codes.js';
+import { isFinalState, unknownView, viewOfAnswer, type TransactionView } from '../protocol/transaction-view.js';
 import type { CommandContext } from './context.js';
 import { errorOfView } from './payment-flow.js';
 import { BatchTally } from './batch-tally.js';
@@ -61,28 +62,22 @@ interface LookUpResult {
 const exitOfState: Record<TransactionView['state'], ExitCodeValue> = { success: ExitCode.success, failed: ExitCode.declined, pending: ExitCode.pendingOrUnknown, unknown: ExitCode.pendingOrUnknown };
 
 /**
- * Status for one id; with a wait, polls a pending one with backoff until final, out of
- * time, or `signal` aborts (buy: Ctrl+C while following; a scenario's Ctrl+C): then the last
- * answer stands, still pending.
+ * Status for one id; with a wait, polls one that is not final (in progress, not found yet, a
+ * code not classified) with backoff until final, out of time, or `signal` aborts (buy: Ctrl+C
+ * while following; a scenario's Ctrl+C): then the last answer stands, still open.
  */
-export async function lookUpStatus(
-  client: GatewayClient,
-  transactionId: string,
-  pendingCodes: ReadonlySet<string>,
-  waitUntil: number,
-  signal?: AbortSignal,
-): Promise<LookUpResult> {
+export async function lookUpStatus(client: GatewayClient, transactionId: string, codes: CodeTable, waitUntil: number, signal?: AbortSignal): Promise<LookUpResult> {
   let delayMs = 500;
   for (;;) {
     let view: TransactionView;
     try {
-      view = viewOfAnswer(await client.status(transactionId), { transactionId }, pendingCodes);
+      view = viewOfAnswer(await client.status(transactionId), { transactionId }, codes);
     } catch (error) {
       if (!(error instanceof AgentpayError)) throw error;
       return { view: unknownView({ transactionId }, 'Status', error.message), exitCode: error.exitCode, error };
     }
     const remaining = waitUntil - Date.now();
-    if (view.state !== 'pending' || remaining <= 0 || signal?.aborted) return { view, exitCode: exitOfState[view.state] };
+    if (isFinalState(view.state) || remaining <= 0 || signal?.aborted) return { view, exitCode: exitOfState[view.state] };
     if (!(await pause(Math.min(delayMs, remaining), signal))) return { view, exitCode: exitOfState[view.state] };
     delayMs = Math.min(delayMs * 1.6, 5_000);
   }
@@ -119,7 +114,7 @@ export async function runStatus(rawOptions: unknown, context: CommandContext): P
       const error = new UsageError(entry.invalid);
       return { view: unknownView({ transactionId: '' }, 'Status', entry.invalid), exitCode: error.exitCode, error };
     }
-    return lookUpStatus(session.client, entry.id, settings.pendingCodes.value, Date.now() + waitMs);
+    return lookUpStatus(session.client, entry.id, settings.codes.table, Date.now() + waitMs);
   };
 
   let lastView: TransactionView | undefined;
@@ -148,7 +143,7 @@ export async function runStatus(rawOptions: unknown, context: CommandContext): P
   }
 
   if (single) {
-    const error = lastView && errorOfView(lastView);
+    const error = lastView && errorOfView(lastView, settings.codes.table);
     if (error) throw error;
     return;
   }

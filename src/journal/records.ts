@@ -18,7 +18,7 @@ export function differingParameters(a: IntentRecord, b: Omit<IntentRecord, 'kind
   return purchaseParameters.filter((key) => a[key] !== b[key]);
 }
 
-export const isFinalState = (state: string) => state === 'success' || state === 'failed';
+export { isFinalState } from '../protocol/transaction-view.js';
 
 export function ownerKey(record: { gateway: string; agentId: string; transactionId: string }): string {
   return `${record.gateway} ${record.agentId} ${record.transactionId}`;

@@ -131,4 +131,3 @@ export async function parseEnvelope(body: string): Promise<GatewayAnswer> {
   return answerOf(envelope, raw);
 }
 
-export const successStatus = '10';

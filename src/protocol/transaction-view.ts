@@ -1,9 +1,11 @@
-import { successStatus, type GatewayAnswer } from './envelope.js';
+import { classifyCode, type CodeClass, type CodeTable } from './codes.js';
+import type { GatewayAnswer } from './envelope.js';
 
 /**
  * The one JSON shape of a transaction, printed by pay and status. Ids and amounts are
- * strings exactly as sent or received. "unknown" means the answer was lost: the payment
- * may have been made (spec 1: use Status when no response to Payment was received).
+ * strings exactly as sent or received. "unknown" means the answer was lost, or came with a code
+ * this gateway's table does not classify: the payment may have been made (spec 1: use Status
+ * when no response to Payment was received). Only success and failed are final.
  */
 export const transactionStates = ['success', 'pending', 'failed', 'unknown'] as const;
 export type TransactionState = (typeof transactionStates)[number];
@@ -23,11 +25,21 @@ export interface TransactionView {
   serviceCurrency: string | null;
 }
 
-export function stateOfStatus(status: string, pendingCodes: ReadonlySet<string>): TransactionState {
-  if (status === successStatus) return 'success';
-  if (pendingCodes.has(status)) return 'pending';
-  return 'failed';
+/** "Not found" and an unclassified code prove nothing about the money: unknown. */
+const stateOfClass: Record<CodeClass, TransactionState> = {
+  success: 'success',
+  failed: 'failed',
+  pending: 'pending',
+  notFound: 'unknown',
+  unclassified: 'unknown',
+};
+
+export function stateOfStatus(status: string, codes: CodeTable): TransactionState {
+  return stateOfClass[classifyCode(status, codes)];
 }
+
+/** success and failed are the gateway's last word; pending and unknown are settled later. */
+export const isFinalState = (state: string): boolean => state === 'success' || state === 'failed';
 
 /** What we sent, used where the answer leaves a field out. */
 export interface SentFields {
@@ -38,13 +50,13 @@ export interface SentFields {
   currency?: string | undefined;
 }
 
-export function viewOfAnswer(answer: GatewayAnswer, sent: SentFields, pendingCodes: ReadonlySet<string>): TransactionView {
+export function viewOfAnswer(answer: GatewayAnswer, sent: SentFields, codes: CodeTable): TransactionView {
   return {
     transactionId: answer.transactionId ?? sent.transactionId,
     requestId: answer.requestId ?? null,
     type: answer.type ?? null,
     status: answer.status,
-    state: stateOfStatus(answer.status, pendingCodes),
+    state: stateOfStatus(answer.status, codes),
     message: answer.message,
     service: answer.service ?? sent.service ?? null,
     account: answer.account ?? sent.account ?? null,

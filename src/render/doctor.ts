@@ -1,9 +1,22 @@
 import type { SettingReport } from '../config.js';
+import type { CodeClass } from '../protocol/codes.js';
 import type { Style } from './style.js';
 
 /** What `doctor` learned from the gateway: an understood answer, or why there was none. */
 export type GatewayCheck =
-  | { ok: true; endpoint: string; route: string; transactionId: string; elapsedMs: number; status: string; message: string; notFound: boolean }
+  | {
+      ok: true;
+      endpoint: string;
+      route: string;
+      transactionId: string;
+      elapsedMs: number;
+      status: string;
+      message: string;
+      /** What the code table makes of the answer (protocol/codes.ts). */
+      codeClass: CodeClass;
+      /** Settings to add, only those doctor suggests: the code a made-up id drew, for notFoundCodes. */
+      suggest?: { notFoundCodes: string[] };
+    }
   | { ok: false; endpoint: string | null; route: string | null; exitCode: number; message: string; hint: string | null };
 
 export interface DoctorReport {
@@ -15,6 +28,15 @@ export function sourceText(setting: SettingReport): string {
   if (setting.source === 'unset') return 'not set';
   return setting.origin === undefined ? setting.source : `${setting.source} ${setting.origin}`;
 }
+
+/** What an answer to a made-up id says, by the class of its code. */
+const verdicts: Record<CodeClass, string> = {
+  notFound: 'not found, as expected for a made-up id',
+  unclassified: 'a code not in this gateway\'s table',
+  failed: 'a code in failedCodes; a made-up id is normally "not found"',
+  pending: 'a code in pendingCodes; a made-up id is normally "not found"',
+  success: 'success for a made-up id: check the base URL',
+};
 
 /** The report for a person: one line a setting, then the gateway check. */
 export function renderDoctorReport(report: DoctorReport, style: Style): string {
@@ -29,9 +51,16 @@ export function renderDoctorReport(report: DoctorReport, style: Style): string {
   if (check.route !== null) lines.push(`  route     ${check.route}`);
   if (check.endpoint !== null) lines.push(`  endpoint  ${check.endpoint}`);
   if (check.ok) {
-    const verdict = check.notFound ? 'not found, as expected for a made-up id' : 'an answer it understood';
-    lines.push(`  ${style.success('✓')} Status for ${check.transactionId} answered in ${check.elapsedMs} ms: ResponseStatus ${check.status} ${JSON.stringify(check.message)} (${verdict})`);
-    if (!check.notFound) lines.push(style.dim(`    if that message is about credentials, check the agent id and password`));
+    const answered = `Status for ${check.transactionId} answered in ${check.elapsedMs} ms: ResponseStatus ${check.status} ${JSON.stringify(check.message)}`;
+    lines.push(`  ${style.success('✓')} ${answered} (${verdicts[check.codeClass]})`);
+    if (check.codeClass !== 'notFound') lines.push(style.dim(`    if that message is about credentials, check the agent id and password`));
+    if (check.suggest) {
+      const list = check.suggest.notFoundCodes;
+      lines.push(`  ${style.pending('!')} ResponseStatus ${check.status} is not in notFoundCodes. If its message means "no such transaction", add it:`);
+      lines.push(`      profile:  "notFoundCodes": ${JSON.stringify(list)}`);
+      lines.push(`      flag:     --not-found-codes ${list.join(',')}   (env AGENTPAY_NOT_FOUND_CODES=${list.join(',')})`);
+      lines.push(style.dim(`    until then a payment Status cannot find stays "unknown", and reconcile never closes it as never made`));
+    }
   } else {
     lines.push(`  ${style.failure('✗')} ${check.message}`);
   }

@@ -88,24 +88,6 @@ export const sandboxAccounts = [
 
 export const refusedAccount = '0000000000';
 
-/**
- * The sandbox's ResponseStatus codes. The spec lists only 10; these are the sandbox's own,
- * documented in the README, and 11 is the client's default --pending-codes.
- */
-export const sandboxCodes = {
-  success: 10,
-  inProgress: 11,
-  badCredentials: 20,
-  unknownService: 21,
-  accountRefused: 22,
-  amountMismatch: 23,
-  unknownInvoice: 24,
-  transactionNotFound: 25,
-  badRequest: 26,
-  currencyNotAccepted: 27,
-  unknownRequestType: 28,
-  providerError: 29,
-} as const;
 
 export function findService(id: string): SandboxService | undefined {
   return sandboxServices.find((service) => service.id === id);

@@ -2,7 +2,8 @@ import { LosslessNumber } from '../protocol/lossless.js';
 import { isPlainDecimal } from '../protocol/money.js';
 import { md5Hex } from '../protocol/password.js';
 import { isLongId } from '../protocol/transaction-id.js';
-import { findService, refusedAccount, sandboxCodes, sandboxCredentials, type SandboxService } from './catalogue.js';
+import { findService, refusedAccount, sandboxCredentials, type SandboxService } from './catalogue.js';
+import { sandboxCodes } from './codes.js';
 import type { StoredTransaction, TransactionStore } from './state.js';
 
 /**

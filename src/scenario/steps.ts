@@ -103,7 +103,7 @@ export interface GatewayStepsOptions {
 
 export function gatewayStepExecutor({ context, session, recorder, signal }: GatewayStepsOptions): StepExecutor {
   const { settings, out } = context;
-  const pendingCodes = settings.pendingCodes.value;
+  const codes = settings.codes.table;
 
   const paid = async (active: GatewaySession, input: PaymentInput, checkReplay: boolean): Promise<StepResult> => {
     const { view } = await executePayment(context, active, input, { checkReplay });
@@ -117,7 +117,7 @@ export function gatewayStepExecutor({ context, session, recorder, signal }: Gate
     check: async (step, active) => {
       const options = parseOptions(checkOptionsSchema, camelCased(step.options));
       const purchase = { service: options.service, account: options.account, amount: options.amount ?? '0', currency: options.currency };
-      return { record: accountCheckLine(await active.client.accountCheck(purchase), purchase, pendingCodes) };
+      return { record: accountCheckLine(await active.client.accountCheck(purchase), purchase) };
     },
 
     pay: async (step, active) => {
@@ -149,7 +149,7 @@ export function gatewayStepExecutor({ context, session, recorder, signal }: Gate
   const lookUp = async (txnId: unknown, wait: unknown, active: GatewaySession): Promise<StepResult> => {
     const options = parseOptions(lookUpStepSchema, { txnId, wait });
     const transactionId = options.txnId === 'fresh' ? generateTransactionId() : (payOptionsSchema.shape.txnId.parse(options.txnId) as string);
-    const result = await lookUpStatus(active.client, transactionId, pendingCodes, Date.now() + options.wait * 1000, signal);
+    const result = await lookUpStatus(active.client, transactionId, codes, Date.now() + options.wait * 1000, signal);
     if (result.error) throw result.error;
     return { record: { ...result.view } };
   };

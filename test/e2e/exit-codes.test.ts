@@ -71,12 +71,6 @@ describe('exit 1: the gateway answered with a final error', () => {
     expect(result.stderr).toMatch(/^agentpay: the gateway refused the account check: .*account 0000000000 is refused.* \(ResponseStatus 22\)\n/);
   });
 
-  it('status of an unknown id', async () => {
-    const result = await runCli(['--json', 'status', '31337'], { env });
-    expect(result.code).toBe(1);
-    expect(jsonLines(result.stdout)).toEqual([expect.objectContaining({ transactionId: '31337', status: '25', state: 'failed' })]);
-    expect(jsonLines(result.stderr)).toEqual([{ error: expect.objectContaining({ exitCode: 1, type: 'GatewayRefusedError' }) }]);
-  });
 
   it('a refused payment', async () => {
     const result = await runCli(['pay', '--service', '202', '--account', 'a', '--amount', '1500'], { env });
@@ -144,11 +138,15 @@ describe('exit 3: pending, or a payment whose outcome is unknown', () => {
   it('a pending payment exits 3; status --wait follows it to success', async () => {
     const pending = await sandboxWithEnv({ behaviour: { pendingPolls: 2 } });
     try {
-      const paid = await runCli(['--json', 'pay', '--service', '201', '--account', 'a', '--amount', '5'], { env: pending.env });
+      // One look-up while paying: still in progress, so pay leaves it open.
+      const paid = await runCli(['--json', 'pay', '--service', '201', '--account', 'a', '--amount', '5'], { env: { ...pending.env, AGENTPAY_SETTLE_ATTEMPTS: '1', AGENTPAY_SETTLE_DELAY: '10' } });
       expect(paid.code).toBe(3);
       const [view] = jsonLines(paid.stdout);
       expect(view).toMatchObject({ state: 'pending', status: '11' });
-      expect(jsonLines(paid.stderr)).toEqual([{ error: expect.objectContaining({ exitCode: 3, type: 'TransactionPendingError' }) }]);
+      expect(jsonLines(paid.stderr)).toEqual([
+        { note: expect.stringContaining('is not final yet (in progress, ResponseStatus 11') },
+        { error: expect.objectContaining({ exitCode: 3, type: 'TransactionPendingError' }) },
+      ]);
 
       const waited = await runCli(['status', '--wait', '30', view!.transactionId as string], { env: pending.env });
       expect(waited.code).toBe(0);
@@ -158,6 +156,18 @@ describe('exit 3: pending, or a payment whose outcome is unknown', () => {
     } finally {
       await pending.sandbox.close();
     }
+  });
+
+  it('status of an unknown id: not found at the gateway, not refused', async () => {
+    const result = await runCli(['--json', 'status', '31337'], { env });
+    expect(result.code).toBe(3);
+    expect(jsonLines(result.stdout)).toEqual([expect.objectContaining({ transactionId: '31337', status: '25', state: 'unknown' })]);
+    expect(jsonLines(result.stderr)).toEqual([
+      { error: expect.objectContaining({ exitCode: 3, type: 'PaymentOutcomeUnknownError', message: expect.stringContaining('not found at the gateway (ResponseStatus 25') }) },
+    ]);
+    const human = await runCli(['status', '31337'], { env });
+    expect(human.stderr).toMatch(/not found at the gateway/);
+    expect(human.stderr).not.toMatch(/refused/);
   });
 
   it('a payment whose answer is lost and cannot be settled: state unknown, never failed', async () => {

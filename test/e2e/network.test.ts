@@ -37,7 +37,7 @@ describe('proxies', () => {
 
   it('the lower-case http_proxy too, as curl reads it', async () => {
     const result = await runCli(['status', '1'], { env: { ...env, http_proxy: proxy.url } });
-    expect(result.code).toBe(1);
+    expect(result.code).toBe(3); // not found: an answer came, through the proxy
     expect(proxy.forwarded).toHaveLength(1);
   });
 
@@ -107,7 +107,11 @@ describe('agentpay doctor', () => {
     expect(proxy.forwarded).toHaveLength(1);
     expect(sandbox.received.at(-1)!.get('RequestType')).toBe('Status');
 
-    const json = await runCli(['--json', 'doctor'], { env: { ...env, AGENTPAY_TIMEOUT: '3000' } });
+    expect(human.stdout).not.toContain('is not in notFoundCodes');
+
+    // A gateway nobody described yet: doctor learns its not-found code and says what to add.
+    const { AGENTPAY_NOT_FOUND_CODES: _told, ...undescribed } = env;
+    const json = await runCli(['--json', 'doctor'], { env: { ...undescribed, AGENTPAY_TIMEOUT: '3000' } });
     expect(json.code).toBe(0);
     const lines = jsonLines(json.stdout);
     expect(lines).toHaveLength(1);
@@ -117,11 +121,16 @@ describe('agentpay doctor', () => {
         agentId: { value: '1001', source: 'env', origin: 'AGENTPAY_AGENT_ID' },
         password: { value: '***', source: 'env', origin: 'AGENTPAY_PASSWORD' },
         timeoutMs: { value: '3000', source: 'env', origin: 'AGENTPAY_TIMEOUT' },
-        notFoundCodes: { value: '25', source: 'default' },
+        notFoundCodes: { value: '', source: 'default' },
         proxy: { value: null, source: 'unset' },
       },
-      gateway: { ok: true, status: '25', notFound: true, route: 'direct' },
+      gateway: { ok: true, status: '25', codeClass: 'unclassified', suggest: { notFoundCodes: ['25'] }, route: 'direct' },
     });
+    const suggested = await runCli(['doctor'], { env: undescribed });
+    expect(suggested.code).toBe(0);
+    expect(suggested.stdout).toContain('ResponseStatus 25 is not in notFoundCodes');
+    expect(suggested.stdout).toContain('profile:  "notFoundCodes": ["25"]');
+    expect(suggested.stdout).toContain('flag:     --not-found-codes 25');
   });
 
   it.each([

@@ -70,7 +70,8 @@ describe('settling a lost answer inside pay', () => {
 describe('pending payments', () => {
   it('pay exits 3, then status --wait and reconcile see it through', async () => {
     const { env } = await setUp({ behaviour: { pendingPolls: 3 } });
-    const paid = await runCli(payDynamic, { env });
+    // One look-up while paying: still in progress, so pay leaves it open.
+    const paid = await runCli(payDynamic, { env: { ...env, AGENTPAY_SETTLE_ATTEMPTS: '1', AGENTPAY_SETTLE_DELAY: '10' } });
     expect(paid.code).toBe(3);
     const [line] = jsonLines(paid.stdout);
     expect(line).toMatchObject({ state: 'pending', status: '11' });

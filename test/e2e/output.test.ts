@@ -64,7 +64,7 @@ describe('--json', () => {
 
   it('--json after the command name counts too', async () => {
     const result = await runCli(['status', '424242', '--json'], { env });
-    expect(result.code).toBe(1);
+    expect(result.code).toBe(3);
     expect(expectJsonLinesOnly(result.stdout)).toHaveLength(1);
     expect(expectJsonLinesOnly(result.stderr)).toHaveLength(1);
   });

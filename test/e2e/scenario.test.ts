@@ -94,10 +94,12 @@ describe('agentpay scenario: the conformance suite', () => {
     const env = isolatedEnv();
     child = spawn(process.execPath, [binPath, 'sandbox', '--port', '0', '--json', '--break', 'echo'], { env, stdio: ['ignore', 'pipe', 'inherit'] });
     const [banner] = await createInterface({ input: child.stdout! })[Symbol.asyncIterator]().next().then((r) => [r.value as string]);
-    const { baseUrl, breaks } = JSON.parse(banner!) as { baseUrl: string; breaks: string[] };
+    const { baseUrl, breaks, codes } = JSON.parse(banner!) as { baseUrl: string; breaks: string[]; codes: Record<string, string[]> };
     expect(breaks).toEqual(['echo']);
     expect(baseUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
-    const result = await runCli(['--base-url', baseUrl, '--agent-id', sandboxCredentials.agentId, 'scenario', 'examples/conformance.yaml', ...conformanceVars()], {
+    // Its code table, as the banner gives it, for a client that reaches it by URL.
+    const table = ['--pending-codes', codes.pendingCodes!.join(','), '--not-found-codes', codes.notFoundCodes!.join(','), '--failed-codes', codes.failedCodes!.join(',')];
+    const result = await runCli(['--base-url', baseUrl, '--agent-id', sandboxCredentials.agentId, ...table, 'scenario', 'examples/conformance.yaml', ...conformanceVars()], {
       env: { ...env, AGENTPAY_PASSWORD: sandboxCredentials.password },
     });
     expect(result.code).toBe(1);

@@ -55,8 +55,8 @@ describe('start-up of a command: one bundled file', () => {
     const { sandbox, env } = await sandboxWithEnv();
     try {
       const { result, report } = await runProbed(['status', '404404', '--json'], { env });
-      expect(result.code).toBe(1); // not found: a real exchange with the gateway took place
-      expect(jsonLines(result.stdout)).toEqual([expect.objectContaining({ transactionId: '404404', state: 'failed' })]);
+      expect(result.code).toBe(3); // not found (unknown): a real exchange with the gateway took place
+      expect(jsonLines(result.stdout)).toEqual([expect.objectContaining({ transactionId: '404404', state: 'unknown' })]);
       expect(report.codeCache).toBe('accepted');
       // Node's ES module loader never started: dist/main.js and its ~35 modules are not loaded.
       expect(report.builtins.filter((name) => name.includes('internal/modules/esm/module_job'))).toEqual([]);
@@ -78,7 +78,7 @@ describe('start-up of a command: one bundled file', () => {
       const ids = join(env.HOME!, 'ids.txt');
       writeFileSync(ids, '404404\n404405\n');
       const { result, report } = await runProbed(['status', '--from-file', ids, '--json'], { env });
-      expect(result.code).toBe(1);
+      expect(result.code).toBe(3);
       expect(jsonLines(result.stdout)).toHaveLength(2);
       expect(packagesIn(report.required)).toEqual(['undici']);
       expect(report.required.filter((path) => path.endsWith('/node_modules/undici/index.js'))).toEqual([]);

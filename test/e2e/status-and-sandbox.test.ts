@@ -29,20 +29,21 @@ describe('status batches', () => {
     const file = join(env.HOME!, 'ids.txt');
     writeFileSync(file, `# reconciliation\n${paid[0]}\n\n  not-an-id  \n${paid[1]}\n404404\n`);
     const result = await runCli(['--json', 'status', '--from-file', file], { env });
-    expect(result.code).toBe(2);
+    // The bad line is 2; 404404, not found at the gateway, is unknown (3): the most severe wins.
+    expect(result.code).toBe(3);
     const lines = jsonLines(result.stdout);
     expect(lines.map((line) => [line.transactionId, line.state])).toEqual([
       [paid[0], 'success'],
       ['', 'unknown'],
       [paid[1], 'success'],
-      ['404404', 'failed'],
+      ['404404', 'unknown'],
     ]);
     expect(lines[1]!.error).toEqual({ exitCode: 2, message: `${file} line 4: "not-an-id" is not a transaction id` });
     // Under --json, stderr is JSON lines too: the per-line problem is in the data line's
     // `error` field, so stderr holds only the summary error.
     const errors = jsonLines(result.stderr);
     expect(errors).toHaveLength(1);
-    expect(errors[0]).toEqual({ error: expect.objectContaining({ exitCode: 2, message: '4 looked up: 2 success, 1 failed, 0 pending, 1 unknown' }) });
+    expect(errors[0]).toEqual({ error: expect.objectContaining({ exitCode: 3, message: '4 looked up: 2 success, 0 failed, 0 pending, 2 unknown' }) });
   });
 
   it('--from-file - reads stdin after the ids on the command line; one line each, summary on stderr', async () => {
@@ -69,9 +70,9 @@ describe('status batches', () => {
     expect(sandbox.received.length).toBe(before);
   });
 
-  it('a batch exits with its most severe code: success and not-found is 1', async () => {
+  it('a batch exits with its most severe code: success and not-found is 3 (not found is not final)', async () => {
     const result = await runCli(['status', paid[0]!, '777777', paid[1]!, '--concurrency', '1'], { env });
-    expect(result.code).toBe(1);
+    expect(result.code).toBe(3);
     expect(result.stdout.trim().split('\n').map((line) => line.split('  ')[1])).toEqual([paid[0], '777777', paid[1]]);
   });
 
@@ -105,7 +106,8 @@ describe('--sandbox', () => {
 
     // Another state directory knows nothing of it.
     const elsewhere = await runCli(['--sandbox', 'status', paidView!.transactionId as string], { env: isolatedEnv() });
-    expect(elsewhere.code).toBe(1);
+    expect(elsewhere.code).toBe(3);
+    expect(elsewhere.stderr).toContain('not found at the gateway');
   });
 
   it('ignores a gateway configured in the environment; takes its demo password as MD5 too', async () => {

@@ -50,8 +50,7 @@ describe('payAndSettle', () => {
     const settled = await payAndSettle(client, input, {
       attempts: 3,
       delayMs: 10,
-      pendingCodes: new Set(['11']),
-      notFoundCodes: new Set(['25']),
+      codes: { pending: new Set(['11']), notFound: new Set(['25']), failed: new Set() },
       onEvent: (event) => events.push(event.kind),
     });
     await client.close();
@@ -67,7 +66,7 @@ describe('payAndSettle', () => {
     const gateway = await forgetfulGateway();
     const client = new GatewayClient({ baseUrl: gateway.baseUrl, credentials: { agentId: '1', wirePassword: 'pw' }, timeoutMs: 2000, dateFormat: 'local' });
     const input = { service: '201', account: 'a', amount: '1', currency: 'KZT', transactionId: '99' };
-    const settled = await payAndSettle(client, input, { attempts: 0, delayMs: 10, pendingCodes: new Set(), notFoundCodes: new Set(['25']) });
+    const settled = await payAndSettle(client, input, { attempts: 0, delayMs: 10, codes: { pending: new Set(), notFound: new Set(['25']), failed: new Set() } });
     await client.close();
     expect(settled.view.state).toBe('unknown');
     expect(settled.view.message).toContain('connection was closed');

@@ -1,6 +1,17 @@
 import { startSandbox, type RunningSandbox, type SandboxOptions } from '../../src/sandbox/server.js';
 import { sandboxCredentials } from '../../src/sandbox/catalogue.js';
+import { sandboxCodeTable } from '../../src/sandbox/codes.js';
 import { isolatedEnv } from './cli.js';
+
+/**
+ * The sandbox's code table as a user reaching it by URL would configure it (README
+ * "Connecting to a real gateway"): without it, only 10 is final.
+ */
+export const sandboxCodeEnv: Record<string, string> = {
+  AGENTPAY_PENDING_CODES: [...sandboxCodeTable.pending].join(','),
+  AGENTPAY_NOT_FOUND_CODES: [...sandboxCodeTable.notFound].join(','),
+  AGENTPAY_FAILED_CODES: [...sandboxCodeTable.failed].join(','),
+};
 
 /** A sandbox on a free loopback port that records what it received, and the env to reach it. */
 export async function sandboxWithEnv(options: SandboxOptions = {}): Promise<{ sandbox: RunningSandbox; env: Record<string, string> }> {
@@ -9,6 +20,7 @@ export async function sandboxWithEnv(options: SandboxOptions = {}): Promise<{ sa
     AGENTPAY_BASE_URL: sandbox.baseUrl,
     AGENTPAY_AGENT_ID: sandboxCredentials.agentId,
     AGENTPAY_PASSWORD: sandboxCredentials.password,
+    ...sandboxCodeEnv,
   });
   return { sandbox, env };
 }
@@ -23,6 +35,7 @@ export function envFor(sandbox: RunningSandbox, extra: Record<string, string> = 
     AGENTPAY_BASE_URL: sandbox.baseUrl,
     AGENTPAY_AGENT_ID: sandboxCredentials.agentId,
     AGENTPAY_PASSWORD: sandboxCredentials.password,
+    ...sandboxCodeEnv,
     ...extra,
   });
 }

@@ -213,7 +213,9 @@ describe('buy in a terminal, the other edges', () => {
 
   it('Ctrl+C while following a pending payment: the TransactionID and how to look it up, exit 3', async () => {
     const { sandbox: gateway, env } = await sandbox({ behaviour: { pendingPolls: 1000 } });
-    const screen = await terminal({ command: agentpayCommand(['buy', '--service', '101', '--account', '7011234567', '--currency', 'KZT']), env });
+    // One quick look-up while paying, then buy follows it.
+    const quickSettle = { AGENTPAY_SETTLE_ATTEMPTS: '1', AGENTPAY_SETTLE_DELAY: '10' };
+    const screen = await terminal({ command: agentpayCommand(['buy', '--service', '101', '--account', '7011234567', '--currency', 'KZT']), env: { ...env, ...quickSettle } });
     await screen.waitFor('? Voucher');
     await screen.press('Down', 'Enter');
     await screen.waitFor('now?');

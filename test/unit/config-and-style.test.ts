@@ -34,6 +34,24 @@ const profiles = {
   },
 };
 
+describe('resolveSettings: the code table', () => {
+  it('is the sandbox\'s own under --sandbox, whatever env and profile say for a real gateway; a flag still wins', async () => {
+    const env = envWithConfig({ profiles: { default: { failedCodes: '33' } } }, { AGENTPAY_PENDING_CODES: '40' });
+    const sandboxed = await resolveSettings({ sandbox: true, notFoundCodes: '77' }, env);
+    expect(sandboxed.codes.pending).toEqual({ value: new Set(['11']), source: 'sandbox' });
+    expect(sandboxed.codes.failed.value).toEqual(new Set(['20', '21', '22', '23', '24', '26', '27', '28', '29']));
+    expect(sandboxed.codes.notFound).toEqual({ value: new Set(['77']), source: 'flag' });
+    const real = await resolveSettings({}, env);
+    expect(real.codes.table).toEqual({ pending: new Set(['40']), notFound: new Set(), failed: new Set(['33']) });
+    expect(real.codes.failed.source).toBe('profile');
+  });
+
+  it('takes failedCodes from a profile as a list of numbers and strings', async () => {
+    const settings = await resolveSettings({}, envWithConfig({ profiles: { default: { failedCodes: [20, '21'], notFoundCodes: '404' } } }));
+    expect(settings.codes.table).toEqual({ pending: new Set(), notFound: new Set(['404']), failed: new Set(['20', '21']) });
+  });
+});
+
 describe('resolveSettings: flag > env > profile > default', () => {
   it('defaults when nothing is set', async () => {
     const settings = await resolveSettings({}, envWithConfig());
@@ -41,7 +59,9 @@ describe('resolveSettings: flag > env > profile > default', () => {
     expect(settings.agentId).toBeUndefined();
     expect(settings.passwordFormat).toEqual({ value: 'plain', source: 'default' });
     expect(settings.timeoutMs).toEqual({ value: 30000, source: 'default' });
-    expect([...settings.pendingCodes.value]).toEqual(['11']);
+    // A real gateway's code table is empty until configured: only 10 is final.
+    expect(settings.codes.pending).toEqual({ value: new Set(), source: 'default' });
+    expect(settings.codes.table).toEqual({ pending: new Set(), notFound: new Set(), failed: new Set() });
     expect(settings.dateFormat).toEqual({ value: 'local', source: 'default' });
     expect(settings.profileName).toEqual({ value: 'default', source: 'default' });
   });
@@ -52,7 +72,7 @@ describe('resolveSettings: flag > env > profile > default', () => {
     expect(settings.agentId).toEqual({ value: '3', source: 'profile' });
     expect(settings.passwordFormat).toEqual({ value: 'md5', source: 'profile' });
     expect(settings.timeoutMs).toEqual({ value: 1234, source: 'profile' });
-    expect([...settings.pendingCodes.value].sort()).toEqual(['11', '12']);
+    expect([...settings.codes.pending.value].sort()).toEqual(['11', '12']);
     expect(settings.dateFormat.value).toBe('iso');
   });
 
@@ -69,7 +89,7 @@ describe('resolveSettings: flag > env > profile > default', () => {
     expect(fromEnv.agentId).toMatchObject({ value: '2', source: 'env' });
     expect(fromEnv.passwordFormat).toMatchObject({ value: 'plain', source: 'env' });
     expect(fromEnv.timeoutMs).toMatchObject({ value: 999, source: 'env' });
-    expect([...fromEnv.pendingCodes.value]).toEqual(['13']);
+    expect([...fromEnv.codes.pending.value]).toEqual(['13']);
 
     const flags: GlobalFlags = { baseUrl: 'http://flag.invalid/', agentId: '1', passwordFormat: 'md5', timeout: '300', pendingCodes: '14, 15' };
     const fromFlags = await resolveSettings(flags, env);
@@ -77,7 +97,7 @@ describe('resolveSettings: flag > env > profile > default', () => {
     expect(fromFlags.agentId).toEqual({ value: '1', source: 'flag' });
     expect(fromFlags.passwordFormat).toEqual({ value: 'md5', source: 'flag' });
     expect(fromFlags.timeoutMs).toEqual({ value: 300, source: 'flag' });
-    expect([...fromFlags.pendingCodes.value]).toEqual(['14', '15']);
+    expect([...fromFlags.codes.pending.value]).toEqual(['14', '15']);
   });
 
   it('an empty env var does not count as set', async () => {
@@ -134,8 +154,11 @@ describe('resolveSettings: flag > env > profile > default', () => {
     [{ timeout: '0' }, {}, /timeout "0"/],
     [{ timeout: '1.5' }, {}, /timeout "1.5"/],
     [{}, { AGENTPAY_TIMEOUT: 'soon' }, /timeout "soon" \(AGENTPAY_TIMEOUT\)/],
-    [{ pendingCodes: '11,x' }, {}, /pending code "x"/],
-    [{ pendingCodes: '10' }, {}, /cannot include 10/],
+    [{ pendingCodes: '11,x' }, {}, /pendingCodes: code "x"/],
+    [{ pendingCodes: '10' }, {}, /^pendingCodes \(flag\) cannot include 10/],
+    [{ notFoundCodes: '10' }, {}, /^notFoundCodes \(flag\) cannot include 10/],
+    [{}, { AGENTPAY_FAILED_CODES: '20,10' }, /^failedCodes \(AGENTPAY_FAILED_CODES\) cannot include 10/],
+    [{ pendingCodes: '11', failedCodes: '11' }, {}, /ResponseStatus 11 is in both pendingCodes \(flag\) and failedCodes \(flag\)/],
     [{}, { AGENTPAY_PASSWORD_FORMAT: 'sha1' }, /password format "sha1"/],
     [{}, { AGENTPAY_DATE_FORMAT: 'unix' }, /date format "unix"/],
   ])('%j with env %j is a UsageError', async (flags, env, why) => {

@@ -1,3 +1,4 @@
+import { classifyCode, classifyHint, emptyCodeTable, type CodeTable } from '../../src/protocol/codes.js';
 import { describe, expect, it } from 'vitest';
 import { parseEnvelope } from '../../src/protocol/envelope.js';
 import { MalformedAnswerError } from '../../src/protocol/problems.js';
@@ -137,7 +138,7 @@ describe('parseVoucherList (spec 2.4)', () => {
 });
 
 describe('the transaction view', async () => {
-  const pending = new Set(['11', '12']);
+  const codes: CodeTable = { pending: new Set(['11', '12']), notFound: new Set(['25']), failed: new Set(['21', '-1']) };
   const answerWith = (status: string) =>
     parseEnvelope(`{"TransactinID": 5, "RequestID": 9007199254740993, "ResponseType": "Status", "ResponseStatus": ${status}, "Message": "m"}`);
 
@@ -145,19 +146,32 @@ describe('the transaction view', async () => {
     ['10', 'success'],
     ['11', 'pending'],
     ['12', 'pending'],
-    ['25', 'failed'],
-    ['0', 'failed'],
+    ['21', 'failed'],
     ['-1', 'failed'],
+    // Not found, or a code the table does not hold: the money may have moved.
+    ['25', 'unknown'],
+    ['0', 'unknown'],
+    ['33', 'unknown'],
   ])('ResponseStatus %s is %s', async (status, state) => {
-    expect(viewOfAnswer(await answerWith(status), { transactionId: '5' }, pending).state).toBe(state);
+    expect(viewOfAnswer(await answerWith(status), { transactionId: '5' }, codes).state).toBe(state);
   });
 
-  it('an unlisted in-progress code is a final error unless listed', async () => {
-    expect(viewOfAnswer(await answerWith('11'), { transactionId: '5' }, new Set()).state).toBe('failed');
+  it('with an empty table (a gateway nobody described yet) only 10 is final', async () => {
+    for (const status of ['11', '20', '25', '99']) {
+      expect(viewOfAnswer(await answerWith(status), { transactionId: '5' }, emptyCodeTable).state).toBe('unknown');
+    }
+    expect(viewOfAnswer(await answerWith('10'), { transactionId: '5' }, emptyCodeTable).state).toBe('success');
+  });
+
+  it('classifyCode: 10 is success whatever the lists say, a failed code wins over the others', () => {
+    expect(classifyCode('10', codes)).toBe('success');
+    expect(classifyCode('25', codes)).toBe('notFound');
+    expect(classifyCode('33', codes)).toBe('unclassified');
+    expect(classifyHint('33')).toMatch(/pendingCodes \(--pending-codes 33\).*failedCodes \(--failed-codes 33\).*notFoundCodes \(--not-found-codes 33\)/);
   });
 
   it('fills what the answer left out from what was sent, else null', async () => {
-    const view = viewOfAnswer(await answerWith('10'), { transactionId: '5', service: '201', account: 'a', amount: '150.50', currency: 'KZT' }, pending);
+    const view = viewOfAnswer(await answerWith('10'), { transactionId: '5', service: '201', account: 'a', amount: '150.50', currency: 'KZT' }, codes);
     expect(view).toEqual({
       transactionId: '5',
       requestId: '9007199254740993',
@@ -176,7 +190,7 @@ describe('the transaction view', async () => {
 
   it('prefers the answer over what was sent', async () => {
     const answer = await parseEnvelope(paymentAnswer);
-    const view = viewOfAnswer(answer, { transactionId: '1795289214527958198', amount: '1', service: '9' }, pending);
+    const view = viewOfAnswer(answer, { transactionId: '1795289214527958198', amount: '1', service: '9' }, codes);
     expect(view).toMatchObject({ amount: '10.630', service: '102', exchangeRate: '0.921', serviceCurrency: 'EUR' });
   });
 

@@ -1,0 +1,32 @@
+import type { CodeTable } from '../protocol/codes.js';
+
+/**
+ * The sandbox's ResponseStatus codes. The spec lists only 10; these are the sandbox's own,
+ * documented in the README; under --sandbox the client classifies them with sandboxCodeTable.
+ */
+export const sandboxCodes = {
+  success: 10,
+  inProgress: 11,
+  badCredentials: 20,
+  unknownService: 21,
+  accountRefused: 22,
+  amountMismatch: 23,
+  unknownInvoice: 24,
+  transactionNotFound: 25,
+  badRequest: 26,
+  currencyNotAccepted: 27,
+  unknownRequestType: 28,
+  providerError: 29,
+} as const;
+
+const { success: _success, inProgress, transactionNotFound, ...refusals } = sandboxCodes;
+
+/**
+ * The client's code table under --sandbox (and for the sandbox command): every refusal is
+ * final. Only here: a real gateway's table starts empty (README "Connecting to a real gateway").
+ */
+export const sandboxCodeTable: CodeTable = {
+  pending: new Set([String(inProgress)]),
+  notFound: new Set([String(transactionNotFound)]),
+  failed: new Set(Object.values(refusals).map(String)),
+};
