@@ -57,3 +57,40 @@ describe('an answer in the charset its Content-Type declares', () => {
     expect(outcome).toMatchObject({ transactionId: '5150', view: { state: 'success', message: paymentAcceptedKoi8r.text } });
   });
 });
+
+describe('an error envelope that echoes TransactinID 0', () => {
+  const zeroEcho = (status: number, message: string): FakeHandler => (form, _req, res) =>
+    answer(res, 200, `{"TransactinID":0,"RequestID":0,"ResponseType":${JSON.stringify(form.get('RequestType'))},"ResponseStatus":${status},"Message":${JSON.stringify(message)}}`);
+
+  it('check: the refusal is shown with its Message and code, exit 1 (not 5)', async () => {
+    const { env } = await gatewayAt(zeroEcho(30, 'Счёт не найден'));
+    const human = await runCli(['check', '--service', '101', '--account', '7011234567'], { env });
+    expect(human.code).toBe(1);
+    expect(human.stderr).toContain('the gateway refused the account check: Счёт не найден (ResponseStatus 30)');
+    expect(human.stderr).not.toContain('not understood');
+
+    const json = await runCli(['--json', 'check', '--service', '101', '--account', '7011234567'], { env });
+    expect(json.code).toBe(1);
+    const [line] = jsonLines(json.stdout);
+    expect(line).toMatchObject({ status: '30', message: 'Счёт не найден' });
+    expect(line!.transactionId).toMatch(/^[1-9]\d+$/);
+    expect(jsonLines(json.stderr)).toEqual([{ error: expect.objectContaining({ exitCode: 1, message: expect.stringContaining('Счёт не найден (ResponseStatus 30)') }) }]);
+  });
+
+  it('pay --amount: a success echoing 0 is a success under our TransactionID, in the receipt, --json and the journal', async () => {
+    const { fake, env } = await gatewayAt(zeroEcho(10, 'OK'));
+    const human = await runCli(['pay', '--service', '201', '--account', 'a', '--amount', '5'], { env });
+    expect(human.code).toBe(0);
+    const ours = fake.received[0]!.get('TransactionID')!;
+    expect(ours).toMatch(/^[1-9]\d+$/);
+    expect(human.stdout).toContain('Payment succeeded');
+    expect(human.stdout).toMatch(new RegExp(`TransactionID\\s+${ours}\\n`));
+    expect(journalOf(env).filter((record) => record.kind === 'outcome')).toEqual([
+      expect.objectContaining({ transactionId: ours, view: expect.objectContaining({ transactionId: ours, state: 'success' }) }),
+    ]);
+
+    const json = await runCli(['--json', 'pay', '--service', '201', '--account', 'b', '--amount', '5'], { env });
+    expect(json.code).toBe(0);
+    expect(jsonLines(json.stdout)).toEqual([expect.objectContaining({ transactionId: fake.received[1]!.get('TransactionID'), state: 'success', status: '10' })]);
+  });
+});

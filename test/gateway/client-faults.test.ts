@@ -152,6 +152,41 @@ describe.each(transports)('over %s', (_name, transportFor) => {
     });
   });
 
+  describe('an error envelope that echoes TransactinID 0 or null, or none', () => {
+    const echoes: [string, string][] = [
+      ['0', '"TransactinID":0,'],
+      ['null', '"TransactinID":null,'],
+      ['none', ''],
+      ['"0"', '"TransactinID":"0",'],
+      ['"00"', '"TransactinID":"00",'],
+      ['TransactionID 0', '"TransactionID":0,'],
+    ];
+
+    it.each(echoes)('echo %s: the answer stands, and names no transaction of its own', async (_name, echo) => {
+      const fake = await gateway((_form, _req, res) => answer(res, 200, `{${echo}"RequestID":0,"ResponseStatus":30,"Message":"Счёт не найден"}`));
+      const c = client(fake.baseUrl);
+      const check = await c.accountCheck({ service: '101', account: 'a', amount: '0', currency: 'KZT' });
+      expect(check.answer).toMatchObject({ status: '30', message: 'Счёт не найден', transactionId: undefined });
+      expect(check.transactionId).toBe(fake.received[0]?.get('TransactionID'));
+      expect(await c.status('4242')).toMatchObject({ status: '30', message: 'Счёт не найден', transactionId: undefined });
+      expect(await c.payment(payment)).toMatchObject({ status: '30', message: 'Счёт не найден', transactionId: undefined });
+    });
+
+    it.each([
+      ['1', '1'],
+      ['"4243"', '"4243"'],
+    ])('an echo of another id (%s) is still not understood', async (_name, echo) => {
+      const fake = await gateway((_form, _req, res) => answer(res, 200, `{"TransactinID":${echo},"ResponseStatus":30,"Message":"x"}`));
+      const c = client(fake.baseUrl);
+      const checkError = await failure(c.accountCheck({ service: '101', account: 'a', amount: '0', currency: 'KZT' }));
+      expect(checkError).toBeInstanceOf(GatewayProtocolError);
+      expect(checkError.message).toMatch(/about transaction \d+, not \d+/);
+      const paymentError = await failure(c.payment(payment));
+      expect(paymentError).toBeInstanceOf(PaymentOutcomeUnknownError);
+      expect(paymentError.message).toMatch(/not 4242/);
+    });
+  });
+
   describe('read-only requests that go wrong (exit 4 and 5)', () => {
     it('HTTP 5xx on Status is GatewayUnreachableError (exit 4)', async () => {
       const fake = await gateway((_form, _req, res) => answer(res, 503, 'Service Unavailable', 'text/plain'));
