@@ -12,7 +12,7 @@ import {
 } from '../protocol/form.js';
 import { MalformedAnswerError } from '../protocol/problems.js';
 import { formatRequestDate, type RequestDateFormat } from '../protocol/request-date.js';
-import { generateTransactionId } from '../protocol/transaction-id.js';
+import { generateTransactionId, namesNoTransaction } from '../protocol/transaction-id.js';
 import type { Voucher } from '../protocol/vouchers.js';
 import { redactSecrets } from '../secrets.js';
 import { answerSampleBytes, BodyTooLargeError, ExchangeFailure, isCertificateFailure, maxAnswerBytes, type HttpAnswer, type Transport } from './http.js';
@@ -188,8 +188,13 @@ export class GatewayClient {
     return new GatewayUnreachableError(`${text}${suffix}`, { cause: error, hint, bodySample: this.sampleOf(error) });
   }
 
-  /** spec 2.2: TransactinID echoes ours; an answer about another transaction is not ours to trust. */
+  /**
+   * spec 2.2: TransactinID echoes ours; an answer about another transaction is not ours to
+   * trust. An echo of 0, null or none (error envelopes of some gateways) names no transaction:
+   * the answer stands, and the echo is dropped so that nothing takes 0 for our TransactionID.
+   */
   private checkEcho(answer: GatewayAnswer, transactionId: string): GatewayAnswer {
+    if (answer.transactionId !== undefined && namesNoTransaction(answer.transactionId)) return { ...answer, transactionId: undefined };
     if (answer.transactionId !== undefined && answer.transactionId !== transactionId) {
       throw new MalformedAnswerError(`the answer is about transaction ${answer.transactionId}, not ${transactionId}`);
     }

@@ -5,6 +5,7 @@
  * connection (node-transport.ts), undici for batches and proxies (undici-transport.ts).
  */
 import { EventEmitter } from 'node:events';
+import { decodeAnswer } from './answer-charset.js';
 
 /**
  * One form POST and its answer, with every way it can go wrong sorted into two kinds that
@@ -168,22 +169,39 @@ export function isCertificateFailure(error: unknown): boolean {
   return errorCodes(error).some((code) => certificateCodes.has(code));
 }
 
-export function sampleOf(chunks: readonly Buffer[]): string {
-  return Buffer.concat(chunks).subarray(0, answerSampleBytes).toString('utf8');
+/** The first bytes of a body, decoded as the whole body would be (answer-charset.ts). */
+export function sampleOf(chunks: readonly Buffer[], contentType: string | undefined): string {
+  return decodeAnswer(Buffer.concat(chunks).subarray(0, answerSampleBytes), contentType);
 }
 
 /**
  * What a failed exchange means. `connected` says whether the request could have left: false
  * while the connection (and its TLS handshake) was still being made, so nothing was sent;
- * undefined when the transport cannot tell, and the error's codes decide.
+ * undefined when the transport cannot tell, and the error's codes decide. `contentType` is
+ * the answer's, when its headers arrived, to decode the sample by.
  */
-export function exchangeFailureOf(error: unknown, options: { timeoutMs: number; connected?: boolean | undefined; chunks: readonly Buffer[] }): Error {
+export function exchangeFailureOf(
+  error: unknown,
+  options: { timeoutMs: number; connected?: boolean | undefined; chunks: readonly Buffer[]; contentType?: string | undefined },
+): Error {
   if (error instanceof BodyTooLargeError) return error;
   const notSent = options.connected === false || errorCodes(error).some((code) => connectPhaseCodes.has(code)) || proxyRefusal(error) !== undefined;
   return new ExchangeFailure(notSent ? 'notSent' : 'maybeSent', describe(error, options.timeoutMs, options.connected ?? true), {
     cause: error,
-    bodySample: options.chunks.length > 0 ? sampleOf(options.chunks) : undefined,
+    bodySample: options.chunks.length > 0 ? sampleOf(options.chunks, options.contentType) : undefined,
   });
+}
+
+/** What an answer's headers say that reading its body needs. */
+export interface AnswerHead {
+  statusCode: number;
+  /** The Content-Type header, by whose charset the body is decoded (answer-charset.ts). */
+  contentType: string | undefined;
+}
+
+/** The Content-Type as node:http (a string) or undici (a string, or several) gives it; the last counts, as in fetch. */
+export function contentTypeOf(header: string | string[] | undefined): string | undefined {
+  return Array.isArray(header) ? header.at(-1) : header;
 }
 
 /** The readable side of an answer, as node:http and undici both give it. */
@@ -196,10 +214,11 @@ interface AnswerBody {
 }
 
 /**
- * The body, refused past maxBytes; what arrived is left in `chunks` for a failure's sample.
- * Events, not an async iterator: a batch reads thousands.
+ * The body as text, decoded by the charset its head declares (answer-charset.ts); refused
+ * past maxBytes, counted in bytes before decoding. What arrived is left in `chunks` for a
+ * failure's sample. Events, not an async iterator: a batch reads thousands.
  */
-export function readLimited(body: AnswerBody, statusCode: number, maxBytes: number, chunks: Buffer[]): Promise<Buffer> {
+export function readLimited(body: AnswerBody, head: AnswerHead, maxBytes: number, chunks: Buffer[]): Promise<string> {
   return new Promise((resolve, reject) => {
     let size = 0;
     body.on('data', (chunk: Buffer) => {
@@ -209,10 +228,10 @@ export function readLimited(body: AnswerBody, statusCode: number, maxBytes: numb
       else {
         if (chunks.length === 0) chunks.push(chunk);
         body.destroy();
-        reject(new BodyTooLargeError(maxBytes, statusCode, sampleOf(chunks)));
+        reject(new BodyTooLargeError(maxBytes, head.statusCode, sampleOf(chunks, head.contentType)));
       }
     });
-    body.once('end', () => resolve(Buffer.concat(chunks, size)));
+    body.once('end', () => resolve(decodeAnswer(Buffer.concat(chunks, size), head.contentType)));
     body.on('error', reject);
   });
 }
@@ -284,14 +303,6 @@ export class Targets {
 }
 
 export const formHeaders = { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' } as const;
-
-/** A UTF-8 decode that drops a leading byte order mark, as browsers and fetch do. */
-const utf8 = new TextDecoder('utf-8');
-
-/** Some gateways put a byte order mark before their JSON, and JSON parsers refuse it. */
-export function decodeAnswer(body: Buffer): string {
-  return utf8.decode(body);
-}
 
 /**
  * How requests reach the gateway: directly, through one explicit proxy (--proxy), or through

@@ -4,7 +4,6 @@ import type { Socket } from 'node:net';
 import type { TLSSocket } from 'node:tls';
 import {
   Deadline,
-  decodeAnswer,
   exchangeFailureOf,
   ExchangeFailure,
   formHeaders,
@@ -86,6 +85,7 @@ export class NodeTransport implements Transport {
         return reject(exchangeFailureOf(deadline.reason, { timeoutMs, connected: false, chunks: [] }));
       }
       const chunks: Buffer[] = [];
+      let contentType: string | undefined;
       let connected = false;
       let done = false;
       const request = (secure ? this.https() : http).request({
@@ -104,7 +104,7 @@ export class NodeTransport implements Transport {
         this.inFlight.delete(request);
         if (answer) return resolve(answer);
         request.destroy();
-        reject(exchangeFailureOf(error, { timeoutMs, connected, chunks }));
+        reject(exchangeFailureOf(error, { timeoutMs, connected, chunks, contentType }));
       };
       request.on('socket', (socket: Socket) => {
         // The socket's own state, not request.reusedSocket: a pooled socket handed on to a
@@ -114,8 +114,9 @@ export class NodeTransport implements Transport {
       });
       request.on('response', (response) => {
         const statusCode = response.statusCode ?? 0;
-        readLimited(response, statusCode, maxBodyBytes, chunks).then(
-          (body) => finish(undefined, { statusCode, body: decodeAnswer(body) }),
+        contentType = response.headers['content-type'];
+        readLimited(response, { statusCode, contentType }, maxBodyBytes, chunks).then(
+          (body) => finish(undefined, { statusCode, body }),
           (error: unknown) => finish(error),
         );
       });

@@ -2,8 +2,8 @@ import { createRequire } from 'node:module';
 import { setFlagsFromString } from 'node:v8';
 import type { Agent as UndiciAgent, Dispatcher, EnvHttpProxyAgent as UndiciEnvHttpProxyAgent, ProxyAgent as UndiciProxyAgent } from 'undici';
 import {
+  contentTypeOf,
   Deadline,
-  decodeAnswer,
   exchangeFailureOf,
   formHeaders,
   readLimited,
@@ -101,6 +101,7 @@ class UndiciTransport implements Transport {
   async post(url: string, formBody: string, options: PostOptions): Promise<HttpAnswer> {
     const deadline = new Deadline(options.timeoutMs, options.signal);
     const chunks: Buffer[] = [];
+    let contentType: string | undefined;
     try {
       const { origin, path } = this.targets.of(url);
       const response = await dispatcherRequest.call(this.dispatcher, {
@@ -113,11 +114,12 @@ class UndiciTransport implements Transport {
         headersTimeout: options.timeoutMs,
         bodyTimeout: options.timeoutMs,
       });
-      const body = await readLimited(response.body, response.statusCode, options.maxBodyBytes, chunks);
-      return { statusCode: response.statusCode, body: decodeAnswer(body) };
+      contentType = contentTypeOf(response.headers['content-type']);
+      const body = await readLimited(response.body, { statusCode: response.statusCode, contentType }, options.maxBodyBytes, chunks);
+      return { statusCode: response.statusCode, body };
     } catch (error) {
       // undici tells a refused connection or tunnel only by its error codes.
-      throw exchangeFailureOf(error, { timeoutMs: options.timeoutMs, chunks });
+      throw exchangeFailureOf(error, { timeoutMs: options.timeoutMs, chunks, contentType });
     } finally {
       deadline.clear();
     }

@@ -17,6 +17,17 @@ export function parseTransactionId(text: string, field = 'transaction id'): stri
   throw new InvalidFieldError(field, `${field} ${shown} is not a transaction id: digits only, no sign, dot or leading zero`);
 }
 
+/**
+ * An echoed TransactinID that names no transaction: zero however written (`0`, `"0"`, `00`,
+ * `0.0`) or empty text. Some gateways put it in their error envelopes where spec 2.2 has them
+ * echo ours; it claims nothing about which transaction the answer is for. (null and a missing
+ * echo say nothing either; the envelope parser gives both as no echo at all.)
+ */
+export function namesNoTransaction(echo: string): boolean {
+  const text = echo.trim();
+  return text === '' || /^[-+]?0+(?:\.0*)?$/.test(text);
+}
+
 let lastIssued = 0n;
 
 /**

@@ -45,7 +45,8 @@ export function envelopeText(form: URLSearchParams, fields: { requestId?: string
   );
 }
 
-export function answer(response: ServerResponse, statusCode: number, body: string, contentType = 'application/json; charset=utf-8'): void {
+/** Answers with this status and body: a string goes as UTF-8, bytes as they are (another charset). */
+export function answer(response: ServerResponse, statusCode: number, body: string | Buffer, contentType = 'application/json; charset=utf-8'): void {
   response.writeHead(statusCode, { 'content-type': contentType, 'content-length': Buffer.byteLength(body) });
   response.end(body);
 }

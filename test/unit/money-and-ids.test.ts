@@ -4,7 +4,7 @@ import { parseAmount, parseCurrency } from '../../src/protocol/money.js';
 import { md5Hex, passwordOnWire } from '../../src/protocol/password.js';
 import { InvalidFieldError } from '../../src/protocol/problems.js';
 import { formatRequestDate } from '../../src/protocol/request-date.js';
-import { generateTransactionId, isLongId, parseTransactionId } from '../../src/protocol/transaction-id.js';
+import { generateTransactionId, isLongId, namesNoTransaction, parseTransactionId } from '../../src/protocol/transaction-id.js';
 import { thrown } from '../helpers/thrown.js';
 
 
@@ -105,6 +105,16 @@ describe('transaction ids (a signed 64-bit Long)', () => {
   it('stays a Long until the year 2262', () => {
     const id = generateTransactionId(Date.UTC(2262, 0, 1));
     expect(isLongId(id)).toBe(true);
+  });
+});
+
+describe('an echoed TransactinID that names no transaction (error envelopes, spec 2.2)', () => {
+  it.each(['0', '00', '-0', '0.0', '', ' '])('%j names none', (echo) => {
+    expect(namesNoTransaction(echo)).toBe(true);
+  });
+
+  it.each(['1', '10', '4242', '0.5', '1795289214527958198', 'abc', '.'])('%j names one', (echo) => {
+    expect(namesNoTransaction(echo)).toBe(false);
   });
 });
 
