@@ -1,3 +1,4 @@
+import { warningsField } from './amount-check.js';
 import { successStatus, type GatewayAnswer } from './envelope.js';
 
 /**
@@ -21,6 +22,8 @@ export interface TransactionView {
   currency: string | null;
   exchangeRate: string | null;
   serviceCurrency: string | null;
+  /** What a person should know before trusting the answer (amount-check.ts); absent when nothing. */
+  warnings?: string[];
 }
 
 export function stateOfStatus(status: string, pendingCodes: ReadonlySet<string>): TransactionState {
@@ -52,6 +55,7 @@ export function viewOfAnswer(answer: GatewayAnswer, sent: SentFields, pendingCod
     currency: answer.currency ?? sent.currency ?? null,
     exchangeRate: answer.exchangeRate ?? null,
     serviceCurrency: answer.serviceCurrency ?? null,
+    ...warningsField(answer, sent),
   };
 }
 

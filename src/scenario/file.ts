@@ -56,10 +56,10 @@ const viewFields = ['transactionId', 'requestId', 'type', 'status', 'state', 'me
 const rawFields = ['envelope', 'request', 'error'];
 const recordFields: Record<StepKind, readonly string[]> = {
   check: [...viewFields.filter((f) => f !== 'serviceCurrency'), 'vouchers', ...rawFields],
-  pay: [...viewFields, ...rawFields, 'dryRun', 'endpoint', 'form'],
-  status: [...viewFields, ...rawFields],
-  wait: [...viewFields, ...rawFields],
-  'repeat-pay': [...viewFields, ...rawFields],
+  pay: [...viewFields, 'warnings', ...rawFields, 'dryRun', 'endpoint', 'form'],
+  status: [...viewFields, 'warnings', ...rawFields],
+  wait: [...viewFields, 'warnings', ...rawFields],
+  'repeat-pay': [...viewFields, 'warnings', ...rawFields],
 };
 
 const namePattern = /^[A-Za-z_][\w-]*$/;

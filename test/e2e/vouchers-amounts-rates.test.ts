@@ -1,0 +1,83 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { sandboxCredentials } from '../../src/sandbox/catalogue.js';
+import { isolatedEnv, jsonLines, runCli } from '../helpers/cli.js';
+import { answer, envelopeText, startFakeGateway, type FakeGateway, type FakeHandler } from '../helpers/fake-gateway.js';
+
+/**
+ * What independent gateways were seen to do that the sandbox never does: report an Amount
+ * other than the one sent. Each against a purpose-built gateway on 127.0.0.1.
+ */
+let gateway: FakeGateway | undefined;
+afterEach(async () => {
+  await gateway?.close();
+  gateway = undefined;
+});
+
+async function gatewayWith(handler: FakeHandler): Promise<{ gateway: FakeGateway; env: Record<string, string> }> {
+  gateway = await startFakeGateway(handler);
+  const env = isolatedEnv({ AGENTPAY_BASE_URL: gateway.baseUrl, AGENTPAY_AGENT_ID: sandboxCredentials.agentId, AGENTPAY_PASSWORD: sandboxCredentials.password });
+  return { gateway, env };
+}
+
+const ofType = (received: readonly URLSearchParams[], type: string) => received.filter((form) => form.get('RequestType') === type);
+const journalOf = (env: Record<string, string>) =>
+  readFileSync(join(env.XDG_STATE_HOME!, 'agentpay', 'journal.jsonl'), 'utf8')
+    .split('\n')
+    .filter((line) => line !== '')
+    .map((line) => JSON.parse(line) as { kind: string; view?: Record<string, unknown> });
+
+/** A success answer to every Payment, its Amount written as `reported` (raw JSON). */
+const reportingAmount =
+  (reported: string): FakeHandler =>
+  (form, _request, response) =>
+    answer(
+      response,
+      200,
+      envelopeText(form, {
+        content: `{"Service":"201","account":${JSON.stringify(form.get('Account'))},"Amount":${reported},"Currency":"KZT","ExchangeRate":1,"ServiceCurrency":"KZT"}`,
+      }),
+    );
+
+describe('a reported Amount that is not the decimal sent', () => {
+  const pay = (amount: string) => ['pay', '--service', '201', '--account', 'player-42', '--amount', amount];
+
+  it('24970 reported for 2497.00 sent: a warning line on the receipt, the state and exit code the gateway gave', async () => {
+    const { gateway, env } = await gatewayWith(reportingAmount('24970'));
+    const result = await runCli(pay('2497.00'), { env });
+    expect(result.code).toBe(0);
+    expect(ofType(gateway.received, 'Payment').map((form) => form.get('Amount'))).toEqual(['2497.00']);
+    expect(result.stdout).toContain('✓ Payment succeeded');
+    expect(result.stdout).toMatch(/Amount +24970 KZT\n/);
+    expect(result.stdout).toMatch(/Warning +! the gateway reports Amount 24970, not the 2497\.00 that was sent: ask the gateway which amount was charged\n?$/);
+    // The journal keeps it with the outcome, for history and for whoever looks later.
+    const outcome = journalOf(env).find((record) => record.kind === 'outcome');
+    expect(outcome?.view).toMatchObject({ state: 'success', amount: '24970', warnings: [expect.stringContaining('Amount 24970, not the 2497.00')] });
+  });
+
+  it('--json: the transaction line gains "warnings"', async () => {
+    const { env } = await gatewayWith(reportingAmount('24970'));
+    const result = await runCli(['--json', ...pay('2497.00')], { env });
+    expect(result.code).toBe(0);
+    const [line, ...more] = jsonLines(result.stdout);
+    expect(more).toEqual([]);
+    expect(line).toMatchObject({ state: 'success', status: '10', amount: '24970' });
+    expect(line?.warnings).toEqual(['the gateway reports Amount 24970, not the 2497.00 that was sent: ask the gateway which amount was charged']);
+    const history = await runCli(['--json', 'history'], { env });
+    expect(jsonLines(history.stdout)[0]?.warnings).toEqual(line?.warnings);
+  });
+
+  it('1500 reported for 1500.00 sent is the same amount: no warning, no "warnings" key', async () => {
+    const { env } = await gatewayWith(reportingAmount('1500'));
+    const human = await runCli(pay('1500.00'), { env });
+    expect(human.code).toBe(0);
+    expect(human.stdout).toMatch(/Amount +1500 KZT\n/);
+    expect(human.stdout).not.toContain('Warning');
+    const json = await runCli(['--json', ...pay('1500.00')], { env });
+    expect(json.code).toBe(0);
+    const [line] = jsonLines(json.stdout);
+    expect(line).toMatchObject({ state: 'success', amount: '1500' });
+    expect(Object.keys(line!)).not.toContain('warnings');
+  });
+});
