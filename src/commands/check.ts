@@ -37,8 +37,13 @@ export async function runCheck(rawOptions: unknown, context: CommandContext): Pr
     if (out.json) return;
     const currency = answer.currency ?? purchase.currency;
     const subject = `service ${answer.service ?? purchase.service}, account ${answer.account ?? purchase.account}`;
-    if (vouchers.length === 0) {
+    if (vouchers === null) {
       out.note(`No voucher list for ${subject}: a static service. Pay it with: agentpay pay --service ${purchase.service} --account ${purchase.account} --amount <amount>`);
+      return;
+    }
+    // An empty list is not a static service (vouchers.ts): the check succeeded, with nothing to buy now.
+    if (vouchers.length === 0) {
+      out.note(`No vouchers available for ${subject} now: the gateway's voucher list is empty (not a static service). Try again later, or another account.`);
       return;
     }
     const { renderVoucherTable } = await import('../render/vouchers.js');

@@ -6,8 +6,9 @@ import { isolatedEnv, jsonLines, runCli } from '../helpers/cli.js';
 import { answer, envelopeText, startFakeGateway, type FakeGateway, type FakeHandler } from '../helpers/fake-gateway.js';
 
 /**
- * What independent gateways were seen to do that the sandbox never does: report an Amount
- * other than the one sent. Each against a purpose-built gateway on 127.0.0.1.
+ * What independent gateways were seen to do that the sandbox never does: an empty voucher
+ * list, an Amount reported other than the one sent. Each against a purpose-built gateway on
+ * 127.0.0.1.
  */
 let gateway: FakeGateway | undefined;
 afterEach(async () => {
@@ -79,5 +80,57 @@ describe('a reported Amount that is not the decimal sent', () => {
     const [line] = jsonLines(json.stdout);
     expect(line).toMatchObject({ state: 'success', amount: '1500' });
     expect(Object.keys(line!)).not.toContain('warnings');
+  });
+});
+
+/** AccountCheck answered with `extras` as the content's Extras (raw JSON; undefined leaves the key out). */
+const checkAnswering =
+  (extras: string | undefined): FakeHandler =>
+  (form, _request, response) =>
+    answer(
+      response,
+      200,
+      envelopeText(form, {
+        content: `{"Service":"101","account":${JSON.stringify(form.get('Account'))},"Amount":0,"Currency":"KZT","ExchangeRate":1${extras === undefined ? '' : `,"Extras":${extras}`}}`,
+      }),
+    );
+
+describe('an empty voucher list is not a static service', () => {
+  const check = ['check', '--service', '101', '--account', '7011234567'];
+
+  it('check says nothing is available for this account now (exit 0: the check succeeded), not "static"', async () => {
+    const { env } = await gatewayWith(checkAnswering('[]'));
+    const result = await runCli(check, { env });
+    expect(result.code).toBe(0);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toContain(
+      "No vouchers available for service 101, account 7011234567 now: the gateway's voucher list is empty (not a static service). Try again later, or another account.",
+    );
+    expect(result.stderr).not.toContain('--amount');
+  });
+
+  it('check --json: vouchers is [] for an empty list, null for no Extras at all (a static service)', async () => {
+    const empty = await gatewayWith(checkAnswering('[]'));
+    const listed = await runCli(['--json', ...check], { env: empty.env });
+    expect(listed.code).toBe(0);
+    expect(jsonLines(listed.stdout)[0]).toMatchObject({ state: 'success', vouchers: [] });
+    await empty.gateway.close();
+
+    const staticService = await gatewayWith(checkAnswering(undefined));
+    const none = await runCli(['--json', ...check], { env: staticService.env });
+    expect(none.code).toBe(0);
+    expect(jsonLines(none.stdout)[0]).toMatchObject({ state: 'success', vouchers: null });
+    const human = await runCli(check, { env: staticService.env });
+    expect(human.stderr).toContain('No voucher list for service 101, account 7011234567: a static service.');
+  });
+
+  it('pay --invoice-id refuses before any Payment, saying the list is empty for this account now (exit 2)', async () => {
+    const { gateway, env } = await gatewayWith(checkAnswering('[]'));
+    const result = await runCli(['pay', '--service', '101', '--account', '7011234567', '--invoice-id', '5002'], { env });
+    expect(result.code).toBe(2);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toContain('agentpay: the voucher list of service 101 is empty for account 7011234567 now; no payment was sent');
+    expect(ofType(gateway.received, 'AccountCheck')).toHaveLength(1);
+    expect(ofType(gateway.received, 'Payment')).toEqual([]);
   });
 });

@@ -17,6 +17,8 @@ export interface SpecServerOptions {
   vouchers?: readonly SpecVoucher[];
   /** Never answer these RequestTypes (the connection stays open until close()). */
   hold?: readonly ('AccountCheck' | 'Payment' | 'Status')[];
+  /** Accounts whose AccountCheck gets `Extras: []`: a dynamic service with nothing for them now. */
+  emptyListFor?: readonly string[];
 }
 
 export interface SpecServer {
@@ -55,7 +57,8 @@ export async function startSpecServer(options: SpecServerOptions = {}): Promise<
         Currency: form.get('Currency'),
         ExchangeRate: '1',
       };
-      if (type === 'AccountCheck' && options.vouchers && options.vouchers.length > 0) {
+      if (type === 'AccountCheck' && options.emptyListFor?.includes(form.get('Account') ?? '')) content.Extras = [];
+      else if (type === 'AccountCheck' && options.vouchers && options.vouchers.length > 0) {
         content.Extras = options.vouchers.map((v, index) => ({
           FieldName: `Invoice-${index + 1}`,
           FieldValue: JSON.stringify({ InvoiceId: Number(v.invoiceId), OrderAmount: v.orderAmount, InvoiceName: v.name }),

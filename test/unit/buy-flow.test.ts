@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { runBuyFlow, sandboxCatalogue, type BuyDependencies, type BuyOptions } from '../../src/commands/buy.js';
-import { CancelledError, GatewayRefusedError, PaymentOutcomeUnknownError, TransactionPendingError } from '../../src/errors.js';
+import { CancelledError, EmptyVoucherListError, GatewayRefusedError, PaymentOutcomeUnknownError, TransactionPendingError } from '../../src/errors.js';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -319,6 +319,39 @@ describe('buy: a refused account check', () => {
     expect(run.error).toBeInstanceOf(GatewayRefusedError);
     expect((run.error as GatewayRefusedError).exitCode).toBe(1);
     expect(payments(gateway.received)).toHaveLength(0);
+  });
+});
+
+describe('buy: an empty voucher list', () => {
+  const vouchers = [{ invoiceId: '5002', orderAmount: '2497.00', name: '550 GameCoins' }];
+
+  it('offers another account or service (the What-now menu), never the amount of a static service', async () => {
+    const server = await specServer({ vouchers, emptyListFor: ['7011234567'] });
+    const run = await buy(server.baseUrl, gameCoins, [
+      { select: /another account/, expect: /What now/ },
+      { input: 'player-42', expect: /account/ },
+      { select: /550 GameCoins/, expect: /Voucher/ },
+      { confirm: true },
+    ]);
+    expect(run.error).toBeUndefined();
+    expect(run.stderr).toContain('✗ the voucher list of service 101 is empty for account 7011234567 now; no payment was sent');
+    expect(run.stderr).not.toContain('static service');
+    expect(run.asked.map((q) => q.message)).not.toContain('Amount (KZT)');
+    expect(formsOfType(server.received, 'AccountCheck').map((f) => f.get('Account'))).toEqual(['7011234567', 'player-42']);
+    const [payment, ...more] = payments(server.received);
+    expect(more).toHaveLength(0);
+    expect(payment?.get('Account')).toBe('player-42');
+    expect(payment?.get('Amount')).toBe('2497.00');
+    expect(payment?.get('Extra[0].Value')).toBe('5002');
+  });
+
+  it('with --amount given still never pays a free amount; quitting ends with nothing sent (exit 2)', async () => {
+    const server = await specServer({ vouchers, emptyListFor: ['7011234567'] });
+    const run = await buy(server.baseUrl, { ...gameCoins, amount: '2497.00' }, [{ select: /quit/, expect: /What now/ }]);
+    expect(run.error).toBeInstanceOf(EmptyVoucherListError);
+    expect((run.error as EmptyVoucherListError).exitCode).toBe(2);
+    expect(run.asked.map((q) => q.kind)).toEqual(['select']);
+    expect(payments(server.received)).toHaveLength(0);
   });
 });
 
