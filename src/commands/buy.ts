@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { CancelledError, EmptyVoucherListError, GatewayRefusedError, TransactionPendingError, UsageError } from '../errors.js';
 import type { GatewayClient, PaymentInput } from '../gateway/client.js';
 import type { Output } from '../output.js';
+import { foreignExchangeOf, type ForeignExchange } from '../protocol/exchange-rate.js';
 import { parseAmount, parseCurrency } from '../protocol/money.js';
 import { InvalidFieldError } from '../protocol/problems.js';
 import { generateTransactionId } from '../protocol/transaction-id.js';
@@ -130,10 +131,11 @@ interface Purchase {
   currency: string;
 }
 
-/** What the account check said: the vouchers (null for a static service) and their currency. */
+/** What the account check said: the vouchers (null for a static service), their currency, any exchange. */
 interface Checked {
   vouchers: VoucherList;
   currency: string;
+  exchange: ForeignExchange | undefined;
 }
 
 /** What the person chose: the request as `pay` would build it, and the exact amount. */
@@ -187,7 +189,16 @@ class BuyFlow {
     this.out.note('');
     this.out.note(
       renderPurchaseSummary(
-        { service: input.service, serviceName: this.offerOf(input.service)?.name, account: input.account, voucher, amount: input.amount, currency: input.currency, transactionId },
+        {
+          service: input.service,
+          serviceName: this.offerOf(input.service)?.name,
+          account: input.account,
+          voucher,
+          amount: input.amount,
+          currency: input.currency,
+          transactionId,
+          exchange: checked.exchange,
+        },
         this.out.errorStyle,
         this.columns,
       ),
@@ -263,7 +274,7 @@ class BuyFlow {
     try {
       const { answer, vouchers } = await untilInterrupted(checkPurchase(this.deps.client, purchase), this.deps.signal);
       spinner.stop();
-      return { vouchers, currency: answer.currency ?? purchase.currency };
+      return { vouchers, currency: answer.currency ?? purchase.currency, exchange: foreignExchangeOf(answer, purchase.currency) };
     } catch (error) {
       spinner.stop();
       // Nothing has been paid yet: Ctrl+C here is a plain cancel.

@@ -3,12 +3,14 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { sandboxCredentials } from '../../src/sandbox/catalogue.js';
 import { isolatedEnv, jsonLines, runCli } from '../helpers/cli.js';
+import { startSpecServer } from '../helpers/spec-server.js';
 import { answer, envelopeText, startFakeGateway, type FakeGateway, type FakeHandler } from '../helpers/fake-gateway.js';
 
 /**
  * What independent gateways were seen to do that the sandbox never does: an empty voucher
- * list, an Amount reported other than the one sent. Each against a purpose-built gateway on
- * 127.0.0.1.
+ * list, an Amount reported other than the one sent, a crediting currency in the account
+ * check. Each against a purpose-built gateway on 127.0.0.1 (the exchange rate against the
+ * sandbox too).
  */
 let gateway: FakeGateway | undefined;
 afterEach(async () => {
@@ -132,5 +134,30 @@ describe('an empty voucher list is not a static service', () => {
     expect(result.stderr).toContain('agentpay: the voucher list of service 101 is empty for account 7011234567 now; no payment was sent');
     expect(ofType(gateway.received, 'AccountCheck')).toHaveLength(1);
     expect(ofType(gateway.received, 'Payment')).toEqual([]);
+  });
+});
+
+describe('foreign exchange heads the voucher list of check', () => {
+  it('the sandbox gift card: the rate 0.921 before the table; GameCoins at 1: no such line', async () => {
+    const env = isolatedEnv();
+    const usd = await runCli(['--sandbox', 'check', '--service', '102', '--account', 'player-42', '--currency', 'USD'], { env });
+    expect(usd.code).toBe(0);
+    expect(usd.stderr).toMatch(/^Exchange rate 0\.921: paid in USD, crediting currency not given\n3 vouchers for service 102/m);
+    expect(usd.stdout).toContain('10.630');
+    const kzt = await runCli(['--sandbox', 'check', '--service', '101', '--account', 'player-42'], { env });
+    expect(kzt.code).toBe(0);
+    expect(kzt.stderr).not.toContain('Exchange rate');
+  });
+
+  it('a gateway that says it credits in EUR: the crediting currency too, for a static service as well', async () => {
+    const server = await startSpecServer({ exchangeRate: '0.00191', serviceCurrency: 'EUR' });
+    try {
+      const env = isolatedEnv({ AGENTPAY_BASE_URL: server.baseUrl, AGENTPAY_AGENT_ID: sandboxCredentials.agentId, AGENTPAY_PASSWORD: sandboxCredentials.password });
+      const result = await runCli(['check', '--service', '201', '--account', 'player-42'], { env });
+      expect(result.code).toBe(0);
+      expect(result.stderr).toContain('Exchange rate 0.00191: paid in KZT, credited in EUR\nNo voucher list for service 201');
+    } finally {
+      await server.close();
+    }
   });
 });
