@@ -41,6 +41,12 @@ export class UsageError extends AgentpayError {
   }
 }
 
+/**
+ * A dynamic service whose voucher list is empty for this account now: nothing can be bought,
+ * and nothing was sent. Not a static service (vouchers.ts), so never paid with a free amount.
+ */
+export class EmptyVoucherListError extends UsageError {}
+
 /** The gateway could not be reached, or timed out on a request that changes nothing. */
 export class GatewayUnreachableError extends AgentpayError {
   constructor(message: string, options: AgentpayErrorOptions = {}) {

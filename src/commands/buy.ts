@@ -1,13 +1,14 @@
 import { z } from 'zod';
-import { CancelledError, GatewayRefusedError, TransactionPendingError, UsageError } from '../errors.js';
+import { CancelledError, EmptyVoucherListError, GatewayRefusedError, TransactionPendingError, UsageError } from '../errors.js';
 import type { GatewayClient, PaymentInput } from '../gateway/client.js';
 import type { Output } from '../output.js';
 import type { CodeTable } from '../protocol/codes.js';
+import { foreignExchangeOf, type ForeignExchange } from '../protocol/exchange-rate.js';
 import { parseAmount, parseCurrency } from '../protocol/money.js';
 import { InvalidFieldError } from '../protocol/problems.js';
 import { generateTransactionId } from '../protocol/transaction-id.js';
 import type { TransactionView } from '../protocol/transaction-view.js';
-import type { Voucher } from '../protocol/vouchers.js';
+import type { Voucher, VoucherList } from '../protocol/vouchers.js';
 import type { Prompter, PromptChoice } from '../prompts.js';
 import { renderPurchaseSummary, truncate, voucherChoiceLabels } from '../render/purchase.js';
 import { renderReceipt } from '../render/transaction.js';
@@ -15,7 +16,16 @@ import { renderVoucherTable } from '../render/vouchers.js';
 import { startSpinner } from '../spinner.js';
 import type { CommandContext } from './context.js';
 import { executePayment } from './execute-payment.js';
-import { checkPurchase, errorOfView, paymentInputOf, resolvePurchase, voucherOf, type PaymentOutcome, type PurchaseRequest } from './payment-flow.js';
+import {
+  checkPurchase,
+  emptyVoucherListError,
+  errorOfView,
+  paymentInputOf,
+  resolvePurchase,
+  voucherOf,
+  type PaymentOutcome,
+  type PurchaseRequest,
+} from './payment-flow.js';
 import { optionalAmount, parseOptions } from './purchase-options.js';
 import { lookUpStatus } from './status.js';
 
@@ -123,6 +133,13 @@ interface Purchase {
   currency: string;
 }
 
+/** What the account check said: the vouchers (null for a static service), their currency, any exchange. */
+interface Checked {
+  vouchers: VoucherList;
+  currency: string;
+  exchange: ForeignExchange | undefined;
+}
+
 /** What the person chose: the request as `pay` would build it, and the exact amount. */
 interface Choice {
   request: PurchaseRequest;
@@ -153,26 +170,37 @@ class BuyFlow {
 
   async run(): Promise<void> {
     let purchase = await this.askPurchase();
-    let checked: { vouchers: Voucher[]; currency: string };
+    let checked: Checked;
     for (;;) {
       try {
         checked = await this.check(purchase);
+        // Nothing for this account now is not a static service: ask again, never for a free amount.
+        if (checked.vouchers?.length === 0) throw emptyVoucherListError(purchase);
         break;
       } catch (error) {
-        if (!(error instanceof GatewayRefusedError)) throw error;
+        if (!(error instanceof GatewayRefusedError) && !(error instanceof EmptyVoucherListError)) throw error;
         purchase = await this.askAgain(purchase, error);
       }
     }
 
     const { request, amount, voucher } =
-      checked.vouchers.length > 0 ? await this.pickVoucher(purchase, checked.vouchers, checked.currency) : await this.askStaticAmount(purchase);
+      checked.vouchers !== null ? await this.pickVoucher(purchase, checked.vouchers, checked.currency) : await this.askStaticAmount(purchase);
     const transactionId = (this.deps.newTransactionId ?? generateTransactionId)();
     const input = paymentInputOf(request, amount, transactionId);
 
     this.out.note('');
     this.out.note(
       renderPurchaseSummary(
-        { service: input.service, serviceName: this.offerOf(input.service)?.name, account: input.account, voucher, amount: input.amount, currency: input.currency, transactionId },
+        {
+          service: input.service,
+          serviceName: this.offerOf(input.service)?.name,
+          account: input.account,
+          voucher,
+          amount: input.amount,
+          currency: input.currency,
+          transactionId,
+          exchange: checked.exchange,
+        },
         this.out.errorStyle,
         this.columns,
       ),
@@ -240,7 +268,7 @@ class BuyFlow {
   }
 
   /** AccountCheck with a spinner; a refusal comes back as a GatewayRefusedError. */
-  private async check(purchase: Purchase): Promise<{ vouchers: Voucher[]; currency: string }> {
+  private async check(purchase: Purchase): Promise<Checked> {
     if (this.deps.signal.aborted) throw new CancelledError();
     const { out } = this;
     const subject = `service ${purchase.service}, account ${purchase.account}`;
@@ -248,7 +276,7 @@ class BuyFlow {
     try {
       const { answer, vouchers } = await untilInterrupted(checkPurchase(this.deps.client, purchase), this.deps.signal);
       spinner.stop();
-      return { vouchers, currency: answer.currency ?? purchase.currency };
+      return { vouchers, currency: answer.currency ?? purchase.currency, exchange: foreignExchangeOf(answer, purchase.currency) };
     } catch (error) {
       spinner.stop();
       // Nothing has been paid yet: Ctrl+C here is a plain cancel.
@@ -257,8 +285,8 @@ class BuyFlow {
     }
   }
 
-  /** After a refused check: show why, and let the person change what was refused. */
-  private async askAgain(purchase: Purchase, refusal: GatewayRefusedError): Promise<Purchase> {
+  /** After a refused check (or an empty voucher list): show why, and let the person change what was refused. */
+  private async askAgain(purchase: Purchase, refusal: GatewayRefusedError | EmptyVoucherListError): Promise<Purchase> {
     const { out, deps } = this;
     out.note(`${out.errorStyle.failure('✗')} ${refusal.message}`);
     const next = await deps.prompter.select({

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { GatewayRefusedError } from '../errors.js';
 import type { AccountCheckResult, PurchaseInput } from '../gateway/client.js';
+import { foreignExchangeOf } from '../protocol/exchange-rate.js';
 import { stringifyLosslessJson } from '../protocol/lossless.js';
 import { emptyCodeTable, successStatus } from '../protocol/codes.js';
 import { viewOfAnswer } from '../protocol/transaction-view.js';
@@ -41,8 +42,16 @@ export async function runCheck(rawOptions: unknown, context: CommandContext): Pr
     if (out.json) return;
     const currency = answer.currency ?? purchase.currency;
     const subject = `service ${answer.service ?? purchase.service}, account ${answer.account ?? purchase.account}`;
-    if (vouchers.length === 0) {
+    // Heads the list: a rate other than 1 or another crediting currency is seen before anything is paid.
+    const exchange = foreignExchangeOf(answer, purchase.currency);
+    if (exchange) out.note(`Exchange rate ${(await import('../render/purchase.js')).exchangeText(exchange)}`);
+    if (vouchers === null) {
       out.note(`No voucher list for ${subject}: a static service. Pay it with: agentpay pay --service ${purchase.service} --account ${purchase.account} --amount <amount>`);
+      return;
+    }
+    // An empty list is not a static service (vouchers.ts): the check succeeded, with nothing to buy now.
+    if (vouchers.length === 0) {
+      out.note(`No vouchers available for ${subject} now: the gateway's voucher list is empty (not a static service). Try again later, or another account.`);
       return;
     }
     const { renderVoucherTable } = await import('../render/vouchers.js');

@@ -1,9 +1,9 @@
-import { GatewayRefusedError, PaymentOutcomeUnknownError, TransactionPendingError, UsageError } from '../errors.js';
+import { EmptyVoucherListError, GatewayRefusedError, PaymentOutcomeUnknownError, TransactionPendingError, UsageError } from '../errors.js';
 import { classifyCode, classifyHint, successStatus, type CodeTable } from '../protocol/codes.js';
 import type { GatewayAnswer } from '../protocol/envelope.js';
 import type { FormField } from '../protocol/form.js';
 import type { TransactionView } from '../protocol/transaction-view.js';
-import type { Voucher } from '../protocol/vouchers.js';
+import type { Voucher, VoucherList } from '../protocol/vouchers.js';
 import type { GatewayClient, PaymentInput } from '../gateway/client.js';
 
 /**
@@ -24,7 +24,7 @@ export interface PurchaseRequest {
  * spec 4.1, for a purchase: the service's vouchers for this account, from a fresh
  * AccountCheck. A refused check is a GatewayRefusedError: nothing is paid after it.
  */
-export async function checkPurchase(client: GatewayClient, request: PurchaseRequest): Promise<{ answer: GatewayAnswer; vouchers: Voucher[] }> {
+export async function checkPurchase(client: GatewayClient, request: PurchaseRequest): Promise<{ answer: GatewayAnswer; vouchers: VoucherList }> {
   const { answer, vouchers } = await client.accountCheck({
     service: request.service,
     account: request.account,
@@ -40,14 +40,23 @@ export async function checkPurchase(client: GatewayClient, request: PurchaseRequ
   return { answer, vouchers };
 }
 
+/** A dynamic service with nothing for this account now (vouchers.ts): nothing to pay, nothing sent. */
+export function emptyVoucherListError(request: Pick<PurchaseRequest, 'service' | 'account'>): EmptyVoucherListError {
+  return new EmptyVoucherListError(
+    `the voucher list of service ${request.service} is empty for account ${request.account} now; no payment was sent`,
+    { hint: 'the gateway has no vouchers for this account at the moment: try again later, or another account or service' },
+  );
+}
+
 /**
  * spec 4.2: the voucher `request.invoiceId` (or `invoicePosition`) names in the list, paid with its OrderAmount
  * byte for byte; a typed amount must be the same string (2497 is not 2497.00).
  */
-export function voucherOf(vouchers: readonly Voucher[], request: PurchaseRequest): { amount: string; voucher: Voucher } {
-  const voucher = vouchers.find((v) => (request.invoiceId === undefined ? v.position === request.invoicePosition : v.invoiceId === request.invoiceId));
+export function voucherOf(vouchers: VoucherList, request: PurchaseRequest): { amount: string; voucher: Voucher } {
+  if (vouchers?.length === 0) throw emptyVoucherListError(request);
+  const voucher = vouchers?.find((v) => (request.invoiceId === undefined ? v.position === request.invoicePosition : v.invoiceId === request.invoiceId));
   if (!voucher) {
-    const known = vouchers.map((v) => v.invoiceId).join(', ');
+    const known = vouchers?.map((v) => v.invoiceId).join(', ');
     const wanted = request.invoiceId === undefined ? `#${request.invoicePosition}` : request.invoiceId;
     throw new UsageError(`invoice ${wanted} is not in the voucher list of service ${request.service}; no payment was sent`, {
       hint: known ? `InvoiceIds there: ${known}` : 'the service has no voucher list: pay it with --amount',

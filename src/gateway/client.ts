@@ -13,7 +13,7 @@ import {
 import { MalformedAnswerError } from '../protocol/problems.js';
 import { formatRequestDate, type RequestDateFormat } from '../protocol/request-date.js';
 import { generateTransactionId, namesNoTransaction } from '../protocol/transaction-id.js';
-import type { Voucher } from '../protocol/vouchers.js';
+import type { VoucherList } from '../protocol/vouchers.js';
 import { redactSecrets } from '../secrets.js';
 import { answerSampleBytes, BodyTooLargeError, ExchangeFailure, isCertificateFailure, maxAnswerBytes, type HttpAnswer, type Transport } from './http.js';
 import { NodeTransport } from './node-transport.js';
@@ -56,7 +56,8 @@ export interface PurchaseInput {
 export interface AccountCheckResult {
   transactionId: string;
   answer: GatewayAnswer;
-  vouchers: Voucher[];
+  /** null: no voucher list at all (a static service); []: none for this account now. */
+  vouchers: VoucherList;
 }
 
 export type PaymentInput = Omit<PaymentRequest, 'requestDate'>;

@@ -27,8 +27,9 @@ function intentInOrder(record: IntentRecord) {
 }
 
 function viewInOrder(view: TransactionView): TransactionView {
-  const { transactionId, requestId, type, status, state, message, service, account, amount, currency, exchangeRate, serviceCurrency } = view;
-  return { transactionId, requestId, type, status, state, message, service, account, amount, currency, exchangeRate, serviceCurrency };
+  const { transactionId, requestId, type, status, state, message, service, account, amount, currency, exchangeRate, serviceCurrency, warnings } = view;
+  const ordered = { transactionId, requestId, type, status, state, message, service, account, amount, currency, exchangeRate, serviceCurrency };
+  return warnings === undefined ? ordered : { ...ordered, warnings };
 }
 
 function outcomeInOrder(record: OutcomeRecord) {
@@ -53,7 +54,7 @@ const ownOutcome = ownLine(`"kind":"outcome", "transactionId":${text}, "gateway"
   "source":"(?:payment|settle|reconcile)", "view":\\{"transactionId":${text}, "requestId":${nullableText}, "type":${nullableText},
   "status":${nullableText}, "state":"(?:success|pending|failed|unknown)", "message":${text}, "service":${nullableText},
   "account":${nullableText}, "amount":${nullableText}, "currency":${nullableText}, "exchangeRate":${nullableText},
-  "serviceCurrency":${nullableText}\\}`);
+  "serviceCurrency":${nullableText} (?:,"warnings":\\[${text}(?:,${text})*\\])? \\}`);
 
 /**
  * What the ledger decides on, before (and mostly instead of) reading the whole record.

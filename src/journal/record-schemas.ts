@@ -21,6 +21,7 @@ export const transactionViewSchema = z.object({
   currency: nullableText,
   exchangeRate: nullableText,
   serviceCurrency: nullableText,
+  warnings: z.array(z.string()).exactOptional(),
 });
 
 /** The gateway and agent a transaction belongs to: TransactionIDs are unique per agent. */

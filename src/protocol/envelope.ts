@@ -17,7 +17,11 @@ export interface GatewayAnswer {
   currency: string | undefined;
   exchangeRate: string | undefined;
   serviceCurrency: string | undefined;
-  extras: ExtraItem[];
+  /**
+   * The voucher list (spec 4.1) as sent; null when the answer has no Extras at all (absent or
+   * null: a static service, spec 4.3). An empty list is not that: see vouchers.ts.
+   */
+  extras: ExtraItem[] | null;
   /** The whole answer as parsed, numbers kept exact, for --json. */
   raw: unknown;
 }
@@ -111,7 +115,7 @@ function answerOf(envelope: Envelope, raw: unknown): GatewayAnswer {
     currency: orUndefined(content?.Currency),
     exchangeRate: orUndefined(content?.ExchangeRate ?? envelope.ExchangeRate),
     serviceCurrency: orUndefined(content?.ServiceCurrency ?? envelope.ServiceCurrency),
-    extras: content?.Extras ?? [],
+    extras: content?.Extras ?? null,
     raw,
   };
 }

@@ -32,3 +32,35 @@ export function parseCurrency(text: string): string {
   if (/^[A-Za-z]{3}$/.test(text)) return text.toUpperCase();
   throw new InvalidFieldError('--currency', `--currency ${JSON.stringify(text)} is not a three-letter code such as KZT or USD`);
 }
+
+/**
+ * A decimal in a canonical form, compared as text: sign, significant digits and the power of
+ * ten of the last one. `1500`, `1500.00`, `01500` and `1.5e3` all give `+15e2`; every zero
+ * gives `0`. Undefined for anything that is not a decimal. Spec 2.3 types a reported Amount
+ * as a number, so a gateway may write it as JSON writes numbers (an exponent included); the
+ * exponent is read with BigInt, so no size of it turns into Infinity.
+ */
+const decimalText = /^([+-]?)(\d*)(?:\.(\d*))?(?:[eE]([+-]?\d+))?$/;
+
+function canonicalDecimal(text: string): string | undefined {
+  const match = decimalText.exec(text);
+  if (!match) return undefined;
+  const [, sign = '', whole = '', fraction = '', exponent = '0'] = match;
+  if (whole === '' && fraction === '') return undefined;
+  const digits = `${whole}${fraction}`.replace(/^0+/, '');
+  if (digits === '') return '0';
+  const significant = digits.replace(/0+$/, '');
+  const power = BigInt(exponent) - BigInt(fraction.length) + BigInt(digits.length - significant.length);
+  return `${sign === '-' ? '-' : '+'}${significant}e${power}`;
+}
+
+/** Whether `text` is a decimal sameDecimal can compare: a sign, digits with one dot, an exponent. */
+export function isDecimalNumber(text: string): boolean {
+  return canonicalDecimal(text) !== undefined;
+}
+
+/** Whether two texts are the same decimal number (`1500` = `1500.00`, `24970` ≠ `2497.00`); never via a JS number. */
+export function sameDecimal(a: string, b: string): boolean {
+  const left = canonicalDecimal(a);
+  return left !== undefined && left === canonicalDecimal(b);
+}

@@ -1,3 +1,4 @@
+import { warningsField } from './amount-check.js';
 import { classifyCode, type CodeClass, type CodeTable } from './codes.js';
 import type { GatewayAnswer } from './envelope.js';
 
@@ -23,6 +24,8 @@ export interface TransactionView {
   currency: string | null;
   exchangeRate: string | null;
   serviceCurrency: string | null;
+  /** What a person should know before trusting the answer (amount-check.ts); absent when nothing. */
+  warnings?: string[];
 }
 
 /** "Not found" and an unclassified code prove nothing about the money: unknown. */
@@ -64,6 +67,7 @@ export function viewOfAnswer(answer: GatewayAnswer, sent: SentFields, codes: Cod
     currency: answer.currency ?? sent.currency ?? null,
     exchangeRate: answer.exchangeRate ?? null,
     serviceCurrency: answer.serviceCurrency ?? null,
+    ...warningsField(answer, sent),
   };
 }
 

@@ -21,13 +21,22 @@ export interface Voucher {
   name: string;
 }
 
+/**
+ * What an AccountCheck says about vouchers: null when its answer has no Extras at all, a
+ * static service paid with an amount (spec 4.3); otherwise the list (spec 4.1). An empty list
+ * is a dynamic service with nothing for this account now: never a static one, so nothing
+ * falls back to paying a free amount.
+ */
+export type VoucherList = Voucher[] | null;
+
 /** `Invoice-<n>` where n is the position number (spec 2.4). */
 function positionOf(fieldName: string, index: number): number {
   const match = /^Invoice-(\d+)$/.exec(fieldName);
   return match?.[1] ? Number(match[1]) : index + 1;
 }
 
-export function parseVoucherList(extras: readonly ExtraItem[]): Voucher[] {
+export function parseVoucherList(extras: readonly ExtraItem[] | null): VoucherList {
+  if (extras === null) return null;
   return extras.map((item, index) => {
     const fieldName = item.FieldName ?? `Invoice-${index + 1}`;
     let value: unknown;

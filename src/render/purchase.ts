@@ -1,3 +1,4 @@
+import type { ForeignExchange } from '../protocol/exchange-rate.js';
 import type { Voucher } from '../protocol/vouchers.js';
 import type { Style } from './style.js';
 
@@ -51,6 +52,12 @@ export function voucherChoiceLabels(vouchers: readonly Voucher[], currency: stri
   });
 }
 
+/** `0.921: paid in USD, credited in EUR`, for the summary and check's heading. */
+export function exchangeText(exchange: ForeignExchange): string {
+  const credited = exchange.creditedIn === undefined ? 'crediting currency not given' : `credited in ${exchange.creditedIn}`;
+  return `${exchange.exchangeRate ?? 'not given'}: paid in ${exchange.paidIn}, ${credited}`;
+}
+
 export interface PurchaseSummary {
   service: string;
   /** The service's name where it is known (the sandbox catalogue). */
@@ -62,6 +69,8 @@ export interface PurchaseSummary {
   amount: string;
   currency: string;
   transactionId: string;
+  /** A rate other than 1 or another crediting currency, from the account check: shown before the yes. */
+  exchange?: ForeignExchange | undefined;
 }
 
 /**
@@ -75,6 +84,7 @@ export function renderPurchaseSummary(summary: PurchaseSummary, style: Style, co
     ['Voucher', summary.voucher ? summary.voucher.name || '(no name)' : 'static (no voucher list)'],
     ['Amount', `${style.strong(summary.amount)} ${summary.currency}${summary.voucher ? style.dim(' (the OrderAmount, exactly)') : ''}`],
   ];
+  if (summary.exchange) rows.push(['Exchange rate', exchangeText(summary.exchange)]);
   if (summary.voucher) rows.push(['InvoiceId', summary.voucher.invoiceId]);
   rows.push(['TransactionID', summary.transactionId]);
   const labelWidth = Math.max(...rows.map(([label]) => label.length));

@@ -46,6 +46,8 @@ export function renderReceipt(view: TransactionView, style: Style, noun = 'Payme
     rows.push(['Exchange rate', `${view.exchangeRate ?? '-'}${view.serviceCurrency ? ` (credited in ${view.serviceCurrency})` : ''}`]);
   }
   rows.push(['Message', view.message || '-']);
+  // After the gateway's own words, so the Amount above it is read with the warning in mind.
+  for (const warning of view.warnings ?? []) rows.push(['Warning', style.pending(`! ${warning}`)]);
   const width = Math.max(...rows.map(([label]) => label.length));
   const heading = `${stateMark(view.state, style)} ${style.strong(`${noun} ${headlines[view.state]}`)}`;
   return [heading, ...rows.map(([label, value]) => `  ${style.dim(label.padEnd(width))}  ${value}`)].join('\n');

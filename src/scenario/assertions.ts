@@ -1,4 +1,5 @@
 import { isLosslessNumber } from '../protocol/lossless.js';
+import { sameDecimal } from '../protocol/money.js';
 import { z } from 'zod';
 import { resolvePath, showValue, textOf, typeOfValue, type PathSegment, type PathValue } from './path.js';
 import { interpolate, PlaceholderError, type PlaceholderScope } from './placeholders.js';
@@ -9,8 +10,11 @@ import { interpolate, PlaceholderError, type PlaceholderScope } from './placehol
  *   message: { contains: Успех }
  *   requestId: { same-as: first }        (the same path in the record of step `first`)
  *   envelope.TransactinID: { exists: true }
+ *   amount: { decimal-equals: 1500 }     (the same number: 1500.00 passes, 24970 does not)
  * Values compare by their text, so `status: 10` and `status: "10"` are the same, and a
- * gateway's 10.630 stays 10.630. A missing value fails every check but `exists: false`.
+ * gateway's 10.630 stays 10.630; decimal-equals is for what spec 2.3 types as a number
+ * (TransactionContent.Amount), never for OrderAmount, which is exact text (spec 2.4).
+ * A missing value fails every check but `exists: false`.
  */
 export const valueTypes = ['string', 'number', 'boolean', 'null', 'list', 'object'] as const;
 
@@ -24,8 +28,9 @@ const matcherObjectSchema = z
     type: z.enum(valueTypes, { error: `type is one of ${valueTypes.join(', ')}` }).optional(),
     'one-of': z.array(z.unknown()).min(1).optional(),
     'same-as': z.string().optional(),
+    'decimal-equals': z.string({ error: 'decimal-equals takes a decimal such as 1500.00' }).optional(),
   })
-  .refine((m) => Object.keys(m).length > 0, 'give a check: equals, not-equals, matches, contains, exists, type, one-of or same-as');
+  .refine((m) => Object.keys(m).length > 0, 'give a check: equals, not-equals, matches, contains, exists, type, one-of, same-as or decimal-equals');
 
 export const matcherSchema = z.union([
   z.union([z.string(), z.boolean(), z.null()]).transform((value) => ({ equals: value })),
@@ -128,6 +133,10 @@ function runCheck(check: MatcherCheck, matcher: Matcher, found: PathValue, conte
       const wanted = textOf(expectedValue);
       const ok = present && (Array.isArray(value) ? value.some((item) => sameValue(item, expectedValue)) : typeof value === 'string' && value.includes(wanted));
       return result(ok, Array.isArray(value) ? `a list holding ${showValue(expectedValue)}` : `text containing ${showValue(wanted)}`);
+    }
+    case 'decimal-equals': {
+      const scalar = present && (typeof value === 'string' || isLosslessNumber(value));
+      return result(scalar && sameDecimal(textOf(value), String(expectedValue)), `the decimal ${String(expectedValue)}`);
     }
     case 'same-as': {
       const name = String(expectedValue);

@@ -1,5 +1,6 @@
 import { parseDocument, visit } from 'yaml';
 import { z } from 'zod';
+import { isDecimalNumber } from '../protocol/money.js';
 import { matcherSchema, type Expectation } from './assertions.js';
 import { parsePath, PathSyntaxError } from './path.js';
 import { placeholdersInValue } from './placeholders.js';
@@ -55,10 +56,10 @@ const viewFields = ['transactionId', 'requestId', 'type', 'status', 'state', 'me
 const rawFields = ['envelope', 'request', 'error'];
 const recordFields: Record<StepKind, readonly string[]> = {
   check: [...viewFields.filter((f) => f !== 'serviceCurrency'), 'vouchers', ...rawFields],
-  pay: [...viewFields, ...rawFields, 'dryRun', 'endpoint', 'form'],
-  status: [...viewFields, ...rawFields],
-  wait: [...viewFields, ...rawFields],
-  'repeat-pay': [...viewFields, ...rawFields],
+  pay: [...viewFields, 'warnings', ...rawFields, 'dryRun', 'endpoint', 'form'],
+  status: [...viewFields, 'warnings', ...rawFields],
+  wait: [...viewFields, 'warnings', ...rawFields],
+  'repeat-pay': [...viewFields, 'warnings', ...rawFields],
 };
 
 const namePattern = /^[A-Za-z_][\w-]*$/;
@@ -213,6 +214,10 @@ function checkReferences(steps: readonly StepDefinition[], where: string, varsUs
       const sameAs = expectation.matcher['same-as'];
       if (sameAs !== undefined && !sameAs.includes('${') && !known.has(sameAs)) {
         throw new ScenarioFileError(`${at}: expect ${expectation.path}: same-as ${JSON.stringify(sameAs)} names no earlier step of this case`);
+      }
+      const decimal = expectation.matcher['decimal-equals'];
+      if (decimal !== undefined && !decimal.includes('${') && !isDecimalNumber(decimal)) {
+        throw new ScenarioFileError(`${at}: expect ${expectation.path}: decimal-equals ${JSON.stringify(decimal)} is not a decimal`);
       }
       const pattern = expectation.matcher.matches;
       if (pattern !== undefined && !pattern.includes('${')) {

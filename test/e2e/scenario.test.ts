@@ -5,17 +5,24 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { afterEach, describe, expect, it } from 'vitest';
+import { LosslessNumber, stringifyLosslessJson } from '../../src/protocol/lossless.js';
+import { answerRequest } from '../../src/sandbox/gateway-logic.js';
 import type { RunningSandbox } from '../../src/sandbox/server.js';
+import { TransactionStore } from '../../src/sandbox/state.js';
 import { sandboxCredentials } from '../../src/sandbox/catalogue.js';
 import { binPath, isolatedEnv, jsonLines, runCli } from '../helpers/cli.js';
-import { sandboxWithEnv } from '../helpers/gateway-env.js';
+import { answer, startFakeGateway, type FakeGateway } from '../helpers/fake-gateway.js';
+import { sandboxCodeEnv, sandboxWithEnv } from '../helpers/gateway-env.js';
 
 let sandbox: RunningSandbox | undefined;
 let child: ChildProcess | undefined;
+let gateway: FakeGateway | undefined;
 afterEach(async () => {
   await sandbox?.close();
+  await gateway?.close();
   child?.kill('SIGTERM');
   sandbox = undefined;
+  gateway = undefined;
   child = undefined;
 });
 
@@ -107,6 +114,37 @@ describe('agentpay scenario: the conformance suite', () => {
     expect(failed).toHaveLength(1);
     expect(failed[0]).toMatch(/^case "the TransactinID echo", step 1 \(check\): envelope\.TransactinID: expected "\d{19}", actual missing$/);
     expect(result.stdout).toContain('9 cases: 8 passed, 1 failed, 0 errors, 0 skipped');
+  });
+});
+
+/**
+ * The sandbox's logic behind a gateway that writes TransactionContent.Amount as a double
+ * would: 1500 for 1500.00, 499 for 499.00. Spec 2.3 types it as a number, so that is allowed.
+ */
+async function gatewayWritingAmountsAsDoubles(): Promise<FakeGateway> {
+  const store = new TransactionStore();
+  return startFakeGateway((form, _request, response) => {
+    const envelope = answerRequest(form, store, { pendingPolls: 0, breaks: [] });
+    const content = envelope.TransactionContent as Record<string, unknown> | undefined;
+    if (content?.Amount instanceof LosslessNumber) {
+      content.Amount = new LosslessNumber(content.Amount.value.replace(/\.(\d*?)0+$/, '.$1').replace(/\.$/, ''));
+    }
+    answer(response, 200, stringifyLosslessJson(envelope));
+  });
+}
+
+describe('agentpay scenario: amounts compared as decimals', () => {
+  it('the conformance suite passes against a gateway that reports 1500 for the 1500.00 it was sent', async () => {
+    gateway = await gatewayWritingAmountsAsDoubles();
+    const env = isolatedEnv({ AGENTPAY_BASE_URL: gateway.baseUrl, AGENTPAY_AGENT_ID: sandboxCredentials.agentId, AGENTPAY_PASSWORD: sandboxCredentials.password, ...sandboxCodeEnv });
+    const result = await runCli(['scenario', 'examples/conformance.yaml', ...conformanceVars(), '--json'], { env });
+    const steps = jsonLines(result.stdout).filter((line) => line.type === 'step');
+    // The gateway did write the short form, and the Amount sent was the exact one.
+    const staticPay = steps.find((line) => line.case === 'a static payment with its denomination succeeds' && line.kind === 'pay');
+    expect(staticPay?.record).toMatchObject({ amount: '1500', request: { Amount: '1500.00' } });
+    expect(steps.some((line) => (line.record as { amount?: string } | undefined)?.amount === '499')).toBe(true);
+    expect(caseLines(result.stdout).filter((c) => c.outcome !== 'passed')).toEqual([]);
+    expect(result.code).toBe(0);
   });
 });
 

@@ -87,8 +87,8 @@ describe.each(transports)('over %s', (_name, transportFor) => {
       );
       const c = client(fake.baseUrl);
       const { vouchers } = await c.accountCheck({ service: '102', account: 'a', amount: '0', currency: 'USD' });
-      expect(vouchers[0]?.orderAmount).toBe('10.630');
-      await c.payment({ ...payment, service: '102', currency: 'USD', amount: vouchers[0]!.orderAmount, invoiceId: vouchers[0]!.invoiceId });
+      expect(vouchers?.[0]?.orderAmount).toBe('10.630');
+      await c.payment({ ...payment, service: '102', currency: 'USD', amount: vouchers![0]!.orderAmount, invoiceId: vouchers![0]!.invoiceId });
       const sent = fake.received.at(-1)!;
       expect(sent.get('Amount')).toBe('10.630');
       expect(sent.get('Extra[0].Value')).toBe('7010');

@@ -37,7 +37,7 @@ describe('GatewayClient against the sandbox', () => {
     expect(result.answer.type).toBe('AccountCheck');
     expect(result.answer.transactionId).toBe(result.transactionId);
     expect(isLongId(result.transactionId)).toBe(true);
-    expect(result.vouchers.map((v) => [v.position, v.invoiceId, v.orderAmount])).toEqual([
+    expect(result.vouchers?.map((v) => [v.position, v.invoiceId, v.orderAmount])).toEqual([
       [1, '7010', '10.630'],
       [2, '7025', '26.575'],
       [3, '7050', '53.150'],
@@ -51,7 +51,7 @@ describe('GatewayClient against the sandbox', () => {
   it('a dynamic payment sends OrderAmount 10.630 as Amount 10.630, then Status agrees', async () => {
     const c = client();
     const { vouchers } = await c.accountCheck({ service: '102', account: 'player-42', amount: '0', currency: 'USD' });
-    const voucher = vouchers.find((v) => v.invoiceId === '7010')!;
+    const voucher = vouchers!.find((v) => v.invoiceId === '7010')!;
     const transactionId = generateTransactionId();
     const paid = await c.payment({ service: '102', account: 'player-42', amount: voucher.orderAmount, currency: 'USD', transactionId, invoiceId: '7010' });
     const form = lastForm();

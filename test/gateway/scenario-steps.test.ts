@@ -87,7 +87,8 @@ describe('scenario steps against the sandbox', () => {
     const { execute, sandbox, journal } = await setUp();
     const wrong = { password: 'conformance-wrong-password' };
     const check = await execute(step('check', dynamic, { credentials: wrong }));
-    expect(check.record).toMatchObject({ state: 'failed', status: '20', vouchers: [] });
+    // A refusal carries no Extras: no voucher list at all (null), not an empty one.
+    expect(check.record).toMatchObject({ state: 'failed', status: '20', vouchers: null });
     const pay = await execute(step('pay', { ...dynamic, 'invoice-id': '5001', amount: '499.00', raw: true }, { credentials: wrong }));
     expect(pay.record).toMatchObject({ state: 'failed', status: '20' });
     const right = await execute(step('check', dynamic));

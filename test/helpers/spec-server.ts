@@ -17,6 +17,12 @@ export interface SpecServerOptions {
   vouchers?: readonly SpecVoucher[];
   /** Never answer these RequestTypes (the connection stays open until close()). */
   hold?: readonly ('AccountCheck' | 'Payment' | 'Status')[];
+  /** Accounts whose AccountCheck gets `Extras: []`: a dynamic service with nothing for them now. */
+  emptyListFor?: readonly string[];
+  /** The ExchangeRate of every answer (default "1"). */
+  exchangeRate?: string;
+  /** ServiceCurrency, the crediting currency, in every answer's content (left out by default). */
+  serviceCurrency?: string;
 }
 
 export interface SpecServer {
@@ -53,9 +59,11 @@ export async function startSpecServer(options: SpecServerOptions = {}): Promise<
         account: form.get('Account'),
         Amount: form.get('Amount'),
         Currency: form.get('Currency'),
-        ExchangeRate: '1',
+        ExchangeRate: options.exchangeRate ?? '1',
+        ...(options.serviceCurrency === undefined ? {} : { ServiceCurrency: options.serviceCurrency }),
       };
-      if (type === 'AccountCheck' && options.vouchers && options.vouchers.length > 0) {
+      if (type === 'AccountCheck' && options.emptyListFor?.includes(form.get('Account') ?? '')) content.Extras = [];
+      else if (type === 'AccountCheck' && options.vouchers && options.vouchers.length > 0) {
         content.Extras = options.vouchers.map((v, index) => ({
           FieldName: `Invoice-${index + 1}`,
           FieldValue: JSON.stringify({ InvoiceId: Number(v.invoiceId), OrderAmount: v.orderAmount, InvoiceName: v.name }),

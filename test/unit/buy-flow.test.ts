@@ -1,7 +1,7 @@
 import { sandboxCodeTable } from '../../src/sandbox/codes.js';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { runBuyFlow, sandboxCatalogue, type BuyDependencies, type BuyOptions } from '../../src/commands/buy.js';
-import { CancelledError, GatewayRefusedError, PaymentOutcomeUnknownError, TransactionPendingError } from '../../src/errors.js';
+import { CancelledError, EmptyVoucherListError, GatewayRefusedError, PaymentOutcomeUnknownError, TransactionPendingError } from '../../src/errors.js';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -320,6 +320,73 @@ describe('buy: a refused account check', () => {
     expect(run.error).toBeInstanceOf(GatewayRefusedError);
     expect((run.error as GatewayRefusedError).exitCode).toBe(1);
     expect(payments(gateway.received)).toHaveLength(0);
+  });
+});
+
+describe('buy: an empty voucher list', () => {
+  const vouchers = [{ invoiceId: '5002', orderAmount: '2497.00', name: '550 GameCoins' }];
+
+  it('offers another account or service (the What-now menu), never the amount of a static service', async () => {
+    const server = await specServer({ vouchers, emptyListFor: ['7011234567'] });
+    const run = await buy(server.baseUrl, gameCoins, [
+      { select: /another account/, expect: /What now/ },
+      { input: 'player-42', expect: /account/ },
+      { select: /550 GameCoins/, expect: /Voucher/ },
+      { confirm: true },
+    ]);
+    expect(run.error).toBeUndefined();
+    expect(run.stderr).toContain('✗ the voucher list of service 101 is empty for account 7011234567 now; no payment was sent');
+    expect(run.stderr).not.toContain('static service');
+    expect(run.asked.map((q) => q.message)).not.toContain('Amount (KZT)');
+    expect(formsOfType(server.received, 'AccountCheck').map((f) => f.get('Account'))).toEqual(['7011234567', 'player-42']);
+    const [payment, ...more] = payments(server.received);
+    expect(more).toHaveLength(0);
+    expect(payment?.get('Account')).toBe('player-42');
+    expect(payment?.get('Amount')).toBe('2497.00');
+    expect(payment?.get('Extra[0].Value')).toBe('5002');
+  });
+
+  it('with --amount given still never pays a free amount; quitting ends with nothing sent (exit 2)', async () => {
+    const server = await specServer({ vouchers, emptyListFor: ['7011234567'] });
+    const run = await buy(server.baseUrl, { ...gameCoins, amount: '2497.00' }, [{ select: /quit/, expect: /What now/ }]);
+    expect(run.error).toBeInstanceOf(EmptyVoucherListError);
+    expect((run.error as EmptyVoucherListError).exitCode).toBe(2);
+    expect(run.asked.map((q) => q.kind)).toEqual(['select']);
+    expect(payments(server.received)).toHaveLength(0);
+  });
+});
+
+describe('buy: foreign exchange is shown before the yes', () => {
+  const summaryAtConfirm = () => {
+    const seen: { stderr?: string } = {};
+    return { seen, onAsk: (question: AskedQuestion, stderr: string) => void (question.kind === 'confirm' && (seen.stderr = stderr)) };
+  };
+
+  it('the sandbox gift card (USD at 0.921): the rate and the currency paid in, in the summary', async () => {
+    const gateway = await sandbox();
+    const { seen, onAsk } = summaryAtConfirm();
+    const run = await buy(gateway.baseUrl, { service: '102', account: 'player-42', currency: 'USD' }, [{ select: /Gift card 10 EUR/ }, { confirm: false }], { onAsk });
+    expect(run.error).toBeInstanceOf(CancelledError);
+    // The sandbox's AccountCheck has no ServiceCurrency (spec 2.3 lists it for Payment and Status).
+    expect(seen.stderr).toMatch(/Amount +10\.630 USD \(the OrderAmount, exactly\)\n +Exchange rate +0\.921: paid in USD, crediting currency not given\n/);
+    expect(payments(gateway.received)).toHaveLength(0);
+  });
+
+  it('a gateway that credits in another currency at 1.00: the crediting currency in the summary', async () => {
+    const server = await specServer({ vouchers: [{ invoiceId: '9001', orderAmount: '5000.00', name: 'Gift card 10 EUR' }], exchangeRate: '1.00', serviceCurrency: 'EUR' });
+    const { seen, onAsk } = summaryAtConfirm();
+    const run = await buy(server.baseUrl, gameCoins, [{ select: /Gift card/ }, { confirm: true }], { onAsk });
+    expect(run.error).toBeUndefined();
+    expect(seen.stderr).toContain('Exchange rate  1.00: paid in KZT, credited in EUR');
+    expect(payments(server.received)).toHaveLength(1);
+  });
+
+  it('a rate written 1.0 in the same currency is no exchange: no line', async () => {
+    const server = await specServer({ vouchers: [{ invoiceId: '9001', orderAmount: '5000.00', name: 'Voucher' }], exchangeRate: '1.0', serviceCurrency: 'KZT' });
+    const { seen, onAsk } = summaryAtConfirm();
+    await buy(server.baseUrl, gameCoins, [{ select: /Voucher/ }, { confirm: false }], { onAsk });
+    expect(seen.stderr).toContain('About to pay');
+    expect(seen.stderr).not.toContain('Exchange rate');
   });
 });
 

@@ -38,7 +38,8 @@ describe('parseEnvelope (spec 2.2, 2.3)', () => {
       currency: 'USD',
       exchangeRate: '0.921',
       serviceCurrency: 'EUR',
-      extras: [],
+      // A Payment answer has no voucher list at all.
+      extras: null,
     });
   });
 
@@ -107,7 +108,7 @@ describe('parseVoucherList (spec 2.4)', () => {
       extra(undefined, { InvoiceId: 2, OrderAmount: '2.00', InvoiceName: 'b' }),
       extra('Something', { InvoiceId: 3, OrderAmount: '3.00' }),
     ]);
-    expect(vouchers.map((v) => [v.position, v.fieldName, v.name])).toEqual([
+    expect(vouchers?.map((v) => [v.position, v.fieldName, v.name])).toEqual([
       [7, 'Invoice-7', 'a'],
       [2, 'Invoice-2', 'b'],
       [3, 'Something', ''],
@@ -133,7 +134,29 @@ describe('parseVoucherList (spec 2.4)', () => {
       ResponseStatus: 10,
       TransactionContent: { Extras: [extra('Invoice-1', { InvoiceId: 7010, OrderAmount: '10.630', InvoiceName: 'x' })] },
     });
-    expect(parseVoucherList((await parseEnvelope(body)).extras)[0]?.orderAmount).toBe('10.630');
+    expect(parseVoucherList((await parseEnvelope(body)).extras)?.[0]?.orderAmount).toBe('10.630');
+  });
+
+  // An empty list is a dynamic service with nothing for this account now; no list at all is a static service.
+  it.each([
+    ['"Extras": []', []],
+    ['"Extras": null', null],
+    ['"Service": "201"', null],
+  ])('an AccountCheck whose content holds %s has the voucher list %j', async (content, expected) => {
+    const answer = await parseEnvelope(`{"TransactinID": 1, "ResponseStatus": 10, "TransactionContent": {${content}}}`);
+    expect(parseVoucherList(answer.extras)).toEqual(expected);
+  });
+
+  it('an answer with no TransactionContent (a refusal) has no voucher list at all', async () => {
+    for (const body of ['{"ResponseStatus": 20, "Message": "no"}', '{"ResponseStatus": 20, "TransactionContent": null}']) {
+      expect(parseVoucherList((await parseEnvelope(body)).extras)).toBeNull();
+    }
+  });
+
+  it('the zod schema agrees on empty and absent lists', async () => {
+    const { checkEnvelope } = await import('../../src/protocol/envelope-schema.js');
+    expect(checkEnvelope({ ResponseStatus: '10', TransactionContent: { Extras: [] } }).TransactionContent?.Extras).toEqual([]);
+    expect(checkEnvelope({ ResponseStatus: '10', TransactionContent: {} }).TransactionContent?.Extras).toBeUndefined();
   });
 });
 

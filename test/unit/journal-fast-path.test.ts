@@ -5,7 +5,7 @@ import { createInterface } from 'node:readline';
 import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { allEntries, findIntent, openEntries, type JournalEntry, type LedgerFilter } from '../../src/journal/ledger.js';
-import { lineOf } from '../../src/journal/line-format.js';
+import { lineOf, OwnLineScanner, recordOf } from '../../src/journal/line-format.js';
 import { journalRecordSchema } from '../../src/journal/record-schemas.js';
 import { isFinalState, ownerKey, type IntentRecord, type JournalRecord, type OutcomeRecord } from '../../src/journal/records.js';
 import { linesOf } from '../../src/text-lines.js';
@@ -103,6 +103,8 @@ function generateJournal(seed: number): string {
         transactionId, requestId: next() < 0.3 ? null : '9007199254740993', type: pick([null, 'Payment', 'Status']), status: state === 'success' ? '10' : null,
         state, message: pick(texts), service: pick([null, '101']), account: pick([null, ...texts]), amount: pick([null, '10.630']),
         currency: pick([null, 'KZT']), exchangeRate: null, serviceCurrency: pick([null, 'EUR']),
+        // A view may carry warnings (amount-check.ts): none, one, two, or an empty list from another writer.
+        ...pick([{}, {}, { warnings: [pick(texts)] }, { warnings: [pick(texts), pick(texts)] }, { warnings: [] }]),
       };
       record = { kind: 'outcome', transactionId, ...owner, at, source: pick(['payment', 'settle', 'reconcile'] as const), view } satisfies OutcomeRecord;
     }
@@ -154,6 +156,21 @@ describe('reading the journal fast', () => {
       }
     }
     expect(kept).toBeGreaterThan(1000);
+  });
+
+  it('reads an outcome with warnings on the fast path, keeping them after the other fields', () => {
+    const view = {
+      transactionId: '7', requestId: '9007199254740993', type: 'Payment', status: '10', state: 'success' as const, message: 'Успех', service: '101',
+      account: 'a', amount: '24970', currency: 'KZT', exchangeRate: '1', serviceCurrency: 'KZT', warnings: ['the gateway reports Amount 24970, not 2497.00'],
+    };
+    const record: OutcomeRecord = { kind: 'outcome', transactionId: '7', gateway: 'sandbox', agentId: '1001', at: '2026-11-21T00:00:00.000Z', source: 'payment', view };
+    const line = lineOf(record);
+    expect(line).toMatch(/"serviceCurrency":"KZT","warnings":\["the gateway reports Amount 24970, not 2497\.00"\]\}\}$/);
+    const scanned = new OwnLineScanner().scan(Buffer.from(line, 'utf8').toString('latin1'));
+    expect(typeof scanned?.content).toBe('string');
+    expect(exact(recordOf(scanned!))).toBe(exact(journalRecordSchema.parse(JSON.parse(line))));
+    const { warnings: _none, ...withoutWarnings } = view;
+    expect(lineOf({ ...record, view: withoutWarnings })).not.toContain('warnings');
   });
 
   it('splits lines as readline does, also when "\\r\\n" or a character falls across two chunks', async () => {

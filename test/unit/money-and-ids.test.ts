@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { parseAmount, parseCurrency } from '../../src/protocol/money.js';
+import { isDecimalNumber, parseAmount, parseCurrency, sameDecimal } from '../../src/protocol/money.js';
 import { md5Hex, passwordOnWire } from '../../src/protocol/password.js';
 import { InvalidFieldError } from '../../src/protocol/problems.js';
 import { formatRequestDate } from '../../src/protocol/request-date.js';
@@ -39,6 +39,54 @@ describe('parseAmount', () => {
 
   it('names the field it was given', () => {
     expect(thrown(() => parseAmount('x', 'OrderAmount')).message).toMatch(/^OrderAmount /);
+  });
+});
+
+describe('sameDecimal: the same number, compared as text (spec 2.3: a reported Amount is a number)', () => {
+  it.each([
+    ['1500', '1500.00'],
+    ['1500.00', '1500'],
+    ['10.63', '10.630'],
+    ['0', '0.00'],
+    ['0', '-0.0'],
+    ['01500', '1500'],
+    ['+5', '5.0'],
+    ['-2.50', '-2.5'],
+    ['1.5e3', '1500.00'],
+    ['1500', '15E2'],
+    ['0.0015', '1.5e-3'],
+    ['.5', '0.50'],
+    ['123456789012345678901234567890.10', '123456789012345678901234567890.1'],
+    ['9007199254740993', '9007199254740993.0'],
+    ['1e400', '1E+400'],
+  ])('%j is %j', (a, b) => {
+    expect(sameDecimal(a, b)).toBe(true);
+  });
+
+  it.each([
+    ['24970', '2497.00'],
+    ['2497.01', '2497.00'],
+    ['-5', '5'],
+    ['1500', '150'],
+    ['10.63', '10.603'],
+    // A double would call these equal.
+    ['9007199254740993', '9007199254740992'],
+    ['0.1', '0.10000000000000001'],
+    ['1e400', '1e401'],
+    ['1500', ''],
+    ['1500', 'abc'],
+    ['1,500', '1500'],
+    [' 1500', '1500'],
+    ['0x10', '16'],
+    ['Infinity', 'Infinity'],
+    ['.', '.'],
+  ])('%j is not %j', (a, b) => {
+    expect(sameDecimal(a, b)).toBe(false);
+  });
+
+  it('isDecimalNumber takes what sameDecimal can compare', () => {
+    expect(['1500', '-0.5', '1.5e3', '.5', '5.'].map(isDecimalNumber)).toEqual([true, true, true, true, true]);
+    expect(['', '.', 'e3', '1e', '1..2', 'NaN', '1 500'].map(isDecimalNumber)).toEqual([false, false, false, false, false, false, false]);
   });
 });
 

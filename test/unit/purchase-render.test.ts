@@ -78,6 +78,18 @@ describe('renderPurchaseSummary', () => {
     expect(text).not.toContain('InvoiceId');
   });
 
+  it('shows a rate other than 1 and the crediting currency, after the amount', () => {
+    const text = renderPurchaseSummary(
+      { ...summary, service: '102', serviceName: undefined, voucher: undefined, amount: '10.630', currency: 'USD', exchange: { exchangeRate: '0.921', paidIn: 'USD', creditedIn: 'EUR' } },
+      plainStyle,
+      80,
+    );
+    expect(text).toContain('  Amount         10.630 USD\n  Exchange rate  0.921: paid in USD, credited in EUR\n');
+    const unstated = renderPurchaseSummary({ ...summary, exchange: { exchangeRate: '0.921', paidIn: 'USD', creditedIn: undefined } }, plainStyle, 80);
+    expect(unstated).toContain('Exchange rate  0.921: paid in USD, crediting currency not given');
+    expect(renderPurchaseSummary(summary, plainStyle, 80)).not.toContain('Exchange rate');
+  });
+
   it('uses colour only when the style has it', async () => {
     expect(renderPurchaseSummary(summary, plainStyle, 80)).not.toContain('\x1b[');
     expect(renderPurchaseSummary(summary, (await loadStyle(1)), 80)).toContain('\x1b[1m9990.00');

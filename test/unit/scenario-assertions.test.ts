@@ -71,6 +71,27 @@ describe('assertions', () => {
     expect(check('status', { 'same-as': 'first' })[0]!.expected).toBe('"10" (the status of step first)');
   });
 
+  it('decimal-equals compares numbers as decimals (1500 is 1500.00), from the gateway or as text', () => {
+    expect(passes('envelope.TransactionContent.Amount', { 'decimal-equals': '10.63' })).toBe(true);
+    expect(passes('envelope.TransactionContent.Amount', { 'decimal-equals': '10.630' })).toBe(true);
+    expect(passes('envelope.TransactionContent.Amount', { 'decimal-equals': '10.603' })).toBe(false);
+    expect(passes('status', { 'decimal-equals': '10.0' })).toBe(true);
+    expect(passes('status', { 'decimal-equals': '${var.code}' })).toBe(true);
+    expect(check('envelope.TransactionContent.Amount', { 'decimal-equals': '106.3' })[0]).toEqual({
+      path: 'envelope.TransactionContent.Amount',
+      check: 'decimal-equals',
+      ok: false,
+      expected: 'the decimal 106.3',
+      actual: '10.630',
+    });
+    // Not a number: a missing value, a list, an object, text that is not a decimal.
+    expect(check('amount', { 'decimal-equals': '0' })[0]).toMatchObject({ ok: false, actual: 'missing' });
+    expect(passes('vouchers', { 'decimal-equals': '0' })).toBe(false);
+    expect(passes('vouchers[0]', { 'decimal-equals': '5001' })).toBe(false);
+    expect(passes('state', { 'decimal-equals': '0' })).toBe(false);
+    expect(passes('serviceCurrency', { 'decimal-equals': '0' })).toBe(false);
+  });
+
   it('[*] checks every element, with ${each.position} for the one at hand, and names the one that fails', () => {
     const results = check('envelope.TransactionContent.Extras[*].FieldName', 'Invoice-${each.position}');
     expect(results.map((r) => [r.path, r.ok, r.expected, r.actual])).toEqual([

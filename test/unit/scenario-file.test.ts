@@ -99,6 +99,7 @@ cases:
     ['a bad path', 'cases: [{name: a, steps: [{check: {service: "1", account: x}, expect: {"vouchers[x]": {exists: true}}}]}]', 'path "vouchers[x]"'],
     ['a field the step does not have', 'cases: [{name: a, steps: [{check: {service: "1", account: x}, expect: {stat: success}}]}]', 'a check step has no stat'],
     ['a bad pattern', 'cases: [{name: a, steps: [{check: {service: "1", account: x}, expect: {message: {matches: "(("}}}]}]', 'matches:'],
+    ['a decimal-equals that is not a decimal', 'cases: [{name: a, steps: [{pay: {service: "1", account: x, amount: 1}, expect: {amount: {decimal-equals: "1,5"}}}]}]', 'decimal-equals "1,5" is not a decimal'],
     ['an unknown check', 'cases: [{name: a, steps: [{check: {service: "1", account: x}, expect: {message: {like: x}}}]}]', 'like'],
     ['each outside [*]', 'cases: [{name: a, steps: [{check: {service: "1", account: x}, expect: {message: "${each.position}"}}]}]', 'names no earlier step'],
     ['an id used twice', 'cases: [{name: a, steps: [{check: {service: "1", account: x}, id: c}, {check: {service: "1", account: x}, id: c}]}]', 'used twice'],
