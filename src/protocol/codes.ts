@@ -43,10 +43,10 @@ export function classifyCode(status: string, table: CodeTable): CodeClass {
  * key alike, so a person can copy either.
  */
 export function classifyHint(status: string): string {
-  const { pending, failed, notFound } = codeListSettings;
+  const lists = (['failed', 'pending', 'notFound'] as const).map((list) => codeListSettings[list]);
   return (
-    `ResponseStatus ${status} is not in this gateway's code table; ask the gateway's operator what it means, then add it to ` +
-    `${pending.key} (${pending.flag} ${status}) if it means ${pending.meaning}, ${failed.key} (${failed.flag} ${status}) if it is ${failed.meaning}, ` +
-    `or ${notFound.key} (${notFound.flag} ${status}) if it means ${notFound.meaning}`
+    `classify ResponseStatus ${status} once the gateway's operator says what it means: ` +
+    `${lists.map((setting) => `${setting.flag} ${status} (${setting.meaning})`).join(', ')}; ` +
+    `profile keys ${lists.map((setting) => setting.key).join(', ')}`
   );
 }

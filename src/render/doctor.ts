@@ -41,10 +41,12 @@ const verdicts: Record<CodeClass, string> = {
 /** The report for a person: one line a setting, then the gateway check. */
 export function renderDoctorReport(report: DoctorReport, style: Style): string {
   const width = Math.max(...report.settings.map((s) => s.key.length));
-  const valueWidth = Math.min(48, Math.max(...report.settings.map((s) => (s.value ?? '-').length)));
+  // An empty code list is a value (nothing classified yet), not an unset setting.
+  const shown = (setting: SettingReport) => (setting.value === null ? '-' : setting.value === '' ? '(none)' : setting.value);
+  const valueWidth = Math.min(48, Math.max(...report.settings.map((s) => shown(s).length)));
   const lines = ['Settings (flag > env > profile > default)'];
   for (const setting of report.settings) {
-    lines.push(`  ${setting.key.padEnd(width)}  ${(setting.value ?? '-').padEnd(valueWidth)}  ${style.dim(sourceText(setting))}`);
+    lines.push(`  ${setting.key.padEnd(width)}  ${shown(setting).padEnd(valueWidth)}  ${style.dim(sourceText(setting))}`);
   }
   const check = report.gateway;
   lines.push('Gateway');

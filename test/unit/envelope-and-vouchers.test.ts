@@ -190,7 +190,10 @@ describe('the transaction view', async () => {
     expect(classifyCode('10', codes)).toBe('success');
     expect(classifyCode('25', codes)).toBe('notFound');
     expect(classifyCode('33', codes)).toBe('unclassified');
-    expect(classifyHint('33')).toMatch(/pendingCodes \(--pending-codes 33\).*failedCodes \(--failed-codes 33\).*notFoundCodes \(--not-found-codes 33\)/);
+    expect(classifyHint('33')).toBe(
+      "classify ResponseStatus 33 once the gateway's operator says what it means: --failed-codes 33 (a final refusal), " +
+        '--pending-codes 33 (in progress), --not-found-codes 33 (no such transaction); profile keys failedCodes, pendingCodes, notFoundCodes',
+    );
   });
 
   it('fills what the answer left out from what was sent, else null', async () => {
