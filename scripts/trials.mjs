@@ -15,6 +15,7 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 const bin = join(root, 'bin/agentpay.js');
 const { startSandbox } = await import(join(root, 'dist/sandbox/server.js'));
 const { sandboxCredentials } = await import(join(root, 'dist/sandbox/catalogue.js'));
+const { sandboxCodeTable } = await import(join(root, 'dist/sandbox/codes.js'));
 
 const home = mkdtempSync(join(tmpdir(), 'agentpay-trials-'));
 const sandbox = await startSandbox({});
@@ -22,6 +23,10 @@ const env = {
   PATH: process.env.PATH, HOME: home, XDG_STATE_HOME: join(home, 'state'), XDG_CONFIG_HOME: join(home, 'config'), NO_COLOR: '1',
   AGENTPAY_BASE_URL: sandbox.baseUrl, AGENTPAY_AGENT_ID: sandboxCredentials.agentId, AGENTPAY_PASSWORD: sandboxCredentials.password,
   AGENTPAY_SETTLE_DELAY: '50',
+  // The sandbox reached by URL, with its code table given as a user would (README "Connecting to a real gateway").
+  AGENTPAY_PENDING_CODES: [...sandboxCodeTable.pending].join(','),
+  AGENTPAY_NOT_FOUND_CODES: [...sandboxCodeTable.notFound].join(','),
+  AGENTPAY_FAILED_CODES: [...sandboxCodeTable.failed].join(','),
 };
 const journal = join(home, 'state', 'agentpay', 'journal.jsonl');
 
