@@ -16,6 +16,7 @@ const bin = join(root, 'bin/agentpay.js');
 const { startSandbox } = await import(join(root, 'dist/sandbox/server.js'));
 const { sandboxCredentials } = await import(join(root, 'dist/sandbox/catalogue.js'));
 const { sandboxCodeTable } = await import(join(root, 'dist/sandbox/codes.js'));
+const { codeTableEnvironment } = await import(join(root, 'dist/protocol/codes.js'));
 
 const home = mkdtempSync(join(tmpdir(), 'agentpay-trials-'));
 const sandbox = await startSandbox({});
@@ -24,9 +25,7 @@ const env = {
   AGENTPAY_BASE_URL: sandbox.baseUrl, AGENTPAY_AGENT_ID: sandboxCredentials.agentId, AGENTPAY_PASSWORD: sandboxCredentials.password,
   AGENTPAY_SETTLE_DELAY: '50',
   // The sandbox reached by URL, with its code table given as a user would (README "Connecting to a real gateway").
-  AGENTPAY_PENDING_CODES: [...sandboxCodeTable.pending].join(','),
-  AGENTPAY_NOT_FOUND_CODES: [...sandboxCodeTable.notFound].join(','),
-  AGENTPAY_FAILED_CODES: [...sandboxCodeTable.failed].join(','),
+  ...codeTableEnvironment(sandboxCodeTable),
 };
 const journal = join(home, 'state', 'agentpay', 'journal.jsonl');
 

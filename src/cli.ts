@@ -65,7 +65,7 @@ export function buildProgram(io: ProcessIo, options: { jsonErrors?: boolean } = 
     .option('--journal <path>', 'the payment journal (env AGENTPAY_JOURNAL; default $XDG_STATE_HOME/agentpay/journal.jsonl)')
     .option('--not-found-codes <list>', 'Status codes meaning "no such transaction", comma-separated (env AGENTPAY_NOT_FOUND_CODES; none until set, 25 under --sandbox)')
     .option('--failed-codes <list>', 'ResponseStatus codes that are final refusals, comma-separated (env AGENTPAY_FAILED_CODES; none until set: any other code leaves a payment open)')
-    .option('--settle-attempts <n>', 'Status look-ups after a payment answer is lost (env AGENTPAY_SETTLE_ATTEMPTS; default 5)')
+    .option('--settle-attempts <n>', 'Status look-ups after a payment answer that is lost or not final (env AGENTPAY_SETTLE_ATTEMPTS; default 5)')
     .option('--settle-delay <ms>', 'first wait before such a look-up, doubling each time (env AGENTPAY_SETTLE_DELAY; default 500)')
     .option('--ca-file <pem>', 'trust the CA certificates in this PEM file instead of the built-in ones (env AGENTPAY_CA_FILE); verification stays on')
     .option('--proxy <url>', 'send every request through this HTTP proxy (default: HTTPS_PROXY, HTTP_PROXY and NO_PROXY from the environment)')

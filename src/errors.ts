@@ -88,7 +88,7 @@ export class CancelledError extends AgentpayError {
   }
 }
 
-/** The gateway answered with a final error (declined, not found, bad credentials). */
+/** The gateway answered with a final refusal: a failedCodes code for a payment, anything but 10 for an account check. */
 export class GatewayRefusedError extends AgentpayError {
   readonly status: string;
   constructor(message: string, status: string, options: { hint?: string } = {}) {

@@ -364,7 +364,7 @@ class BuyFlow {
     const spinner = startSpinner(out.stderr, `Waiting for transaction ${id}…`, out.errorStyle);
     let result;
     try {
-      result = await untilInterrupted(lookUpStatus(deps.client, id, deps.codes, Number.POSITIVE_INFINITY, deps.signal), deps.signal);
+      result = await untilInterrupted(lookUpStatus(deps.client, id, deps.codes, Number.POSITIVE_INFINITY, { signal: deps.signal, pollWhile: 'pending' }), deps.signal);
     } catch (error) {
       if (error instanceof Interrupted) {
         throw new TransactionPendingError(`stopped following transaction ${id} (still in progress)`, { hint: lookItUp });

@@ -6,7 +6,8 @@ import { differingParameters, type IntentRecord } from '../journal/records.js';
 import { JournalWriter } from '../journal/writer.js';
 import { unknownView, type TransactionView } from '../protocol/transaction-view.js';
 import type { CommandContext, GatewaySession } from './context.js';
-import { errorOfView, type PaymentOutcome } from './payment-flow.js';
+import { classifyCode, type CodeTable } from '../protocol/codes.js';
+import { answerText, errorOfView, type PaymentOutcome } from './payment-flow.js';
 
 /**
  * The replay guard: a TransactionID already journaled for another purchase is refused
@@ -27,10 +28,11 @@ export async function guardReplay(context: CommandContext, intent: Omit<IntentRe
   return 'retry';
 }
 
-/** "in progress, ResponseStatus 11 "В обработке"", or the code alone when the table does not know it. */
-function openAnswerText(view: TransactionView): string {
-  const said = `ResponseStatus ${view.status ?? '-'}${view.message ? ` ${JSON.stringify(view.message)}` : ''}`;
-  return view.state === 'pending' ? `in progress, ${said}` : `${said}, not classified`;
+/** `in progress, ResponseStatus 11 "В обработке"`, or the code with what the table makes of it. */
+function openAnswerText(view: TransactionView, codes: CodeTable): string {
+  const codeClass = view.status === null ? 'unclassified' : classifyCode(view.status, codes);
+  const meaning = codeClass === 'pending' ? 'in progress' : codeClass === 'notFound' ? 'not found' : 'not classified';
+  return `${meaning}, ${answerText(view)}`;
 }
 
 /**
@@ -55,7 +57,8 @@ export async function executePayment(
     currency: input.currency,
     invoiceId: input.invoiceId ?? null,
   };
-  if (options.checkReplay && (await guardReplay(context, intent)) === 'retry') {
+  const attempt = options.checkReplay ? await guardReplay(context, intent) : 'new';
+  if (attempt === 'retry') {
     out.note(out.errorStyle.dim(`transaction ${input.transactionId} is in the journal for this purchase: asking the gateway again (a repeat pays nothing twice)`));
   }
 
@@ -92,15 +95,16 @@ export async function executePayment(
       signal: interrupt.signal,
       onEvent: (event) => {
         if (event.kind === 'lost') out.note(out.errorStyle.pending(`the answer to payment ${input.transactionId} was lost (${event.reason}); asking the gateway with Status`));
-        else if (event.kind === 'open') out.note(out.errorStyle.pending(`payment ${input.transactionId} is not final yet (${openAnswerText(event.view)}); asking the gateway with Status`));
+        else if (event.kind === 'open') out.note(out.errorStyle.pending(`payment ${input.transactionId} is not final yet (${openAnswerText(event.view, settings.codes.table)}); asking the gateway with Status`));
         else if (event.kind === 'not-found-resend') out.note(out.errorStyle.pending('the gateway does not know it: sending the same payment again (same TransactionID, so it cannot pay twice)'));
       },
     });
     recordOutcome(settled.view, settled.settledBy);
     return { view: settled.view, error: errorOfView(settled.view, settings.codes.table) };
   } catch (error) {
-    if (error instanceof GatewayUnreachableError) {
-      // Proven not sent (e.g. connection refused): closed in the journal as failed.
+    // Proven not sent (e.g. connection refused): closed in the journal as failed, unless an
+    // earlier attempt with this TransactionID may have been paid; then it stays open for reconcile.
+    if (error instanceof GatewayUnreachableError && attempt === 'new') {
       recordOutcome({ ...unknownView(input, 'Payment', `not sent: ${error.message}`), state: 'failed' }, 'payment');
     }
     throw error;

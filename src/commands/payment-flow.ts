@@ -2,7 +2,7 @@ import { EmptyVoucherListError, GatewayRefusedError, PaymentOutcomeUnknownError,
 import { classifyCode, classifyHint, successStatus, type CodeTable } from '../protocol/codes.js';
 import type { GatewayAnswer } from '../protocol/envelope.js';
 import type { FormField } from '../protocol/form.js';
-import type { TransactionView } from '../protocol/transaction-view.js';
+import { isRefusedLookUp, type TransactionView } from '../protocol/transaction-view.js';
 import type { Voucher, VoucherList } from '../protocol/vouchers.js';
 import type { GatewayClient, PaymentInput } from '../gateway/client.js';
 
@@ -120,14 +120,25 @@ export function errorOfView(view: TransactionView, codes: CodeTable): PaymentOut
   }
 }
 
+/** `ResponseStatus 115 "Ошибка: …"`: a gateway's code and Message, exactly as sent. */
+export function answerText(view: Pick<TransactionView, 'status' | 'message'>): string {
+  return `ResponseStatus ${view.status ?? '-'}${view.message ? ` ${JSON.stringify(view.message)}` : ''}`;
+}
+
 /**
  * An open transaction the gateway did answer about: "not found" (it may not have caught up),
- * or a code its table does not classify. Its code and Message are shown as sent.
+ * a refused look-up (wrong credentials: nothing learned), or a code its table does not
+ * classify. Its code and Message are shown as sent.
  */
 function unknownOutcomeError(view: TransactionView, codes: CodeTable): PaymentOutcomeUnknownError {
   const id = view.transactionId;
   if (view.status === null) return new PaymentOutcomeUnknownError(id, view.message);
-  const said = `ResponseStatus ${view.status}${view.message ? ` ${JSON.stringify(view.message)}` : ''}`;
+  const said = answerText(view);
+  if (isRefusedLookUp(view, codes)) {
+    return new PaymentOutcomeUnknownError(id, `the gateway refused the look-up itself (${said}), which says nothing of the payment`, {
+      hint: 'check the agent id and password with `agentpay doctor`, then look again',
+    });
+  }
   if (classifyCode(view.status, codes) === 'notFound') {
     return new PaymentOutcomeUnknownError(id, `not found at the gateway (${said})`, {
       hint: `a payment made moments ago may not have reached it yet: look again with \`agentpay status ${id}\`; \`agentpay reconcile\` closes a journaled one as never made once it is older than --grace`,

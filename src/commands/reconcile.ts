@@ -2,7 +2,8 @@ import { AgentpayError, ExitCode, type ExitCodeValue } from '../errors.js';
 import { openEntries, type JournalEntry } from '../journal/ledger.js';
 import { JournalWriter } from '../journal/writer.js';
 import { classifyCode, classifyHint, type CodeTable } from '../protocol/codes.js';
-import { unknownView, viewOfAnswer, type TransactionView } from '../protocol/transaction-view.js';
+import { isRefusedLookUp, speaksOfPayment, unknownView, viewOfStatusAnswer, type TransactionView } from '../protocol/transaction-view.js';
+import { answerText } from './payment-flow.js';
 import { journalGatewayOf, type CommandContext, type GatewaySession } from './context.js';
 import { BatchTally } from './batch-tally.js';
 import { forEachOrdered } from './ordered-pool.js';
@@ -44,8 +45,10 @@ function sentFieldsOf(entry: JournalEntry) {
 
 /**
  * Asks Status about one open journal entry. Only a final code closes it: 10, a failedCodes
- * code, or a notFoundCodes code once the intent is older than the grace period (a Payment
- * still on its way may yet arrive). A code the table does not classify leaves it open.
+ * code about the transaction, or a notFoundCodes code once the intent is older than the grace
+ * period (a Payment still on its way may yet arrive) and the gateway never answered about it
+ * (a lagging gateway may lose sight of a payment it took). A code the table does not classify,
+ * or a refused look-up, leaves it open.
  */
 async function settleEntry(session: GatewaySession, entry: JournalEntry, codes: CodeTable, graceMs: number): Promise<Settled> {
   const sent = sentFieldsOf(entry);
@@ -56,10 +59,19 @@ async function settleEntry(session: GatewaySession, entry: JournalEntry, codes: 
     if (!(error instanceof AgentpayError)) throw error;
     return { entry, view: unknownView(sent, 'Status', error.message), exitCode: error.exitCode, learned: false };
   }
-  const view = viewOfAnswer(answer, sent, codes);
+  const view = viewOfStatusAnswer(answer, sent, codes);
   const codeClass = classifyCode(answer.status, codes);
+  if (isRefusedLookUp(view, codes)) {
+    const refused = unknownView(sent, 'Status', `the gateway refused the look-up itself (${answerText(view)}); check the agent id and password`);
+    return { entry, view: refused, exitCode: ExitCode.pendingOrUnknown, learned: false };
+  }
   if (codeClass === 'notFound') {
     const age = Date.now() - Date.parse(entry.intent.at);
+    const earlier = entry.outcome?.view;
+    if (earlier !== undefined && speaksOfPayment(earlier, codes)) {
+      const lost = unknownView(sent, 'Status', `not found at the gateway now, though it answered ${answerText(earlier)} for it before; ask the gateway`);
+      return { entry, view: lost, exitCode: ExitCode.pendingOrUnknown, learned: false };
+    }
     if (age < graceMs) {
       const waiting = unknownView(sent, 'Status', `not found at the gateway yet (${Math.round(age / 1000)} s old; final after ${graceMs / 1000} s)`);
       return { entry, view: waiting, exitCode: ExitCode.pendingOrUnknown, learned: false };

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { UsageError } from '../errors.js';
 import { garbageKinds } from '../sandbox/garbage.js';
 import type { Output } from '../output.js';
-import { codeListSettings, type CodeList } from '../protocol/codes.js';
+import { codeListSettings, codeTableEnvironment, type CodeList } from '../protocol/codes.js';
 import { sandboxBreaks } from '../sandbox/gateway-logic.js';
 import type { CommandContext } from './context.js';
 import { parseOptions } from './purchase-options.js';
@@ -50,12 +50,8 @@ async function describeSandbox(baseUrl: string, breaks: readonly string[]) {
     breaks,
     // Its code table, as a client reaching it by URL is to be told (README "Connecting to a real gateway").
     codes: Object.fromEntries((Object.keys(codeListSettings) as CodeList[]).map((list) => [codeListSettings[list].key, [...sandboxCodeTable[list]]])),
+    codeEnvironment: codeTableEnvironment(sandboxCodeTable),
   };
-}
-
-/** The env lines that give a client the sandbox's code table. */
-function codeEnvironment(codes: Record<string, string[]>): string {
-  return (Object.keys(codeListSettings) as CodeList[]).map((list) => `${codeListSettings[list].env}=${(codes[codeListSettings[list].key] ?? []).join(',')}`).join(' ');
 }
 
 function printBanner(out: Output, info: Awaited<ReturnType<typeof describeSandbox>>): void {
@@ -69,7 +65,7 @@ function printBanner(out: Output, info: Awaited<ReturnType<typeof describeSandbo
   for (const account of info.accounts) out.data(`    ${account.account.padEnd(12)}  ${account.note}`);
   out.data(`  codes: 10 success, ${info.codes.pendingCodes?.join(',')} in progress, ${info.codes.notFoundCodes?.join(',')} not found, ${info.codes.failedCodes?.join(',')} refused`);
   out.data(style.dim(`  try: AGENTPAY_BASE_URL=${info.baseUrl} AGENTPAY_AGENT_ID=${info.agentId} AGENTPAY_PASSWORD=${info.password} agentpay check --service 101 --account 7011234567`));
-  out.data(style.dim(`  before paying through it by URL, give agentpay its codes: ${codeEnvironment(info.codes)}`));
+  out.data(style.dim(`  before paying through it by URL, give agentpay its codes: ${Object.entries(info.codeEnvironment).map(([name, value]) => `${name}=${value}`).join(' ')}`));
   out.data(style.dim('  Ctrl+C stops it.'));
 }
 

@@ -2,7 +2,7 @@ import { AgentpayError, ExitCode, UsageError, type ExitCodeValue } from '../erro
 import type { GatewayClient } from '../gateway/client.js';
 import { parseTransactionId } from '../protocol/transaction-id.js';
 import type { CodeTable } from '../protocol/codes.js';
-import { isFinalState, unknownView, viewOfAnswer, type TransactionView } from '../protocol/transaction-view.js';
+import { isFinalState, unknownView, viewOfStatusAnswer, type TransactionView } from '../protocol/transaction-view.js';
 import type { CommandContext } from './context.js';
 import { errorOfView } from './payment-flow.js';
 import { BatchTally } from './batch-tally.js';
@@ -61,23 +61,34 @@ interface LookUpResult {
 
 const exitOfState: Record<TransactionView['state'], ExitCodeValue> = { success: ExitCode.success, failed: ExitCode.declined, pending: ExitCode.pendingOrUnknown, unknown: ExitCode.pendingOrUnknown };
 
+/** Polling goes on while a transaction is not final (status --wait), or only while in progress (buy). */
+export type PollWhile = 'open' | 'pending';
+
 /**
- * Status for one id; with a wait, polls one that is not final (in progress, not found yet, a
- * code not classified) with backoff until final, out of time, or `signal` aborts (buy: Ctrl+C
+ * Status for one id; with a wait, polls one that is not final (or, with `pollWhile` 'pending',
+ * one in progress) with backoff until it is, out of time, or `signal` aborts (buy: Ctrl+C
  * while following; a scenario's Ctrl+C): then the last answer stands, still open.
  */
-export async function lookUpStatus(client: GatewayClient, transactionId: string, codes: CodeTable, waitUntil: number, signal?: AbortSignal): Promise<LookUpResult> {
+export async function lookUpStatus(
+  client: GatewayClient,
+  transactionId: string,
+  codes: CodeTable,
+  waitUntil: number,
+  options: { signal?: AbortSignal | undefined; pollWhile?: PollWhile } = {},
+): Promise<LookUpResult> {
+  const { signal, pollWhile = 'open' } = options;
+  const polling = (view: TransactionView) => (pollWhile === 'pending' ? view.state === 'pending' : !isFinalState(view.state));
   let delayMs = 500;
   for (;;) {
     let view: TransactionView;
     try {
-      view = viewOfAnswer(await client.status(transactionId), { transactionId }, codes);
+      view = viewOfStatusAnswer(await client.status(transactionId), { transactionId }, codes);
     } catch (error) {
       if (!(error instanceof AgentpayError)) throw error;
       return { view: unknownView({ transactionId }, 'Status', error.message), exitCode: error.exitCode, error };
     }
     const remaining = waitUntil - Date.now();
-    if (isFinalState(view.state) || remaining <= 0 || signal?.aborted) return { view, exitCode: exitOfState[view.state] };
+    if (!polling(view) || remaining <= 0 || signal?.aborted) return { view, exitCode: exitOfState[view.state] };
     if (!(await pause(Math.min(delayMs, remaining), signal))) return { view, exitCode: exitOfState[view.state] };
     delayMs = Math.min(delayMs * 1.6, 5_000);
   }

@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { AgentpayError, PaymentOutcomeUnknownError } from '../errors.js';
+import { AgentpayError, GatewayUnreachableError, PaymentOutcomeUnknownError } from '../errors.js';
 import { classifyCode, type CodeTable } from '../protocol/codes.js';
-import { isFinalState, unknownView, viewOfAnswer, type TransactionView } from '../protocol/transaction-view.js';
+import { isFinalState, speaksOfPayment, unknownView, viewOfAnswer, viewOfStatusAnswer, type TransactionView } from '../protocol/transaction-view.js';
 import type { GatewayClient, PaymentInput } from './client.js';
 
 export interface SettlePolicy {
@@ -43,20 +43,29 @@ async function sendPayment(client: GatewayClient, input: PaymentInput, codes: Co
 /**
  * Sends a Payment and settles it until the gateway gives a final answer: Status for the same
  * TransactionID with backoff, whenever the answer was lost, in progress, or a code this
- * gateway's table does not classify. If Status says "not found" (a notFoundCodes code), the
- * first one may never have arrived: the same Payment is sent once more (spec 3 rule 2: a
- * repeated TransactionID creates nothing new). Never a new TransactionID. Success or failure
- * only when the gateway said so; otherwise the last thing it said stands (pending, unknown).
- * Errors that prove nothing was sent (connection refused) are thrown.
+ * gateway's table does not classify. If Status says "not found" (a notFoundCodes code) and the
+ * gateway never answered about the payment, the first one may never have arrived: the same
+ * Payment is sent once more (spec 3 rule 2: a repeated TransactionID creates nothing new).
+ * Never a new TransactionID. Success or failure only when the gateway said so; otherwise its
+ * last word on the payment stands (pending, unknown), never replaced by a later "not found"
+ * or a refused look-up. Errors that prove the first Payment never left are thrown.
  */
 export async function payAndSettle(client: GatewayClient, input: PaymentInput, policy: SettlePolicy): Promise<SettledPayment> {
   const { codes, signal } = policy;
-  let view = await sendPayment(client, input, codes, signal);
-  if (isFinalState(view.state)) return { view, settledBy: 'payment' };
+  const first = await sendPayment(client, input, codes, signal);
+  if (isFinalState(first.state)) return { view: first, settledBy: 'payment' };
+  // What the gateway said of the payment itself, if anything; else the latest we know.
+  let known = first.status === null ? undefined : first;
+  let latest = first;
   let settledBy: SettledPayment['settledBy'] = 'payment';
-  const interrupted = (last: string) => (view.status === null ? unknownView(input, 'Payment', `interrupted before the answer arrived; last: ${last}`) : view);
-  if (signal?.aborted) return { view: interrupted(view.message), settledBy };
-  policy.onEvent?.(view.status === null ? { kind: 'lost', reason: view.message } : { kind: 'open', view });
+  const current = () => known ?? latest;
+  const outcome = (): SettledPayment => {
+    const view = current();
+    if (!signal?.aborted || view.status !== null || view.message.startsWith('interrupted')) return { view, settledBy };
+    return { view: unknownView(input, 'Payment', `interrupted while settling; last: ${view.message}`), settledBy };
+  };
+  if (signal?.aborted) return outcome();
+  policy.onEvent?.(known === undefined ? { kind: 'lost', reason: first.message } : { kind: 'open', view: first });
 
   let resent = false;
   let delay = policy.delayMs;
@@ -68,24 +77,37 @@ export async function payAndSettle(client: GatewayClient, input: PaymentInput, p
     }
     delay = Math.min(delay * 2, policy.maxDelayMs ?? 10_000);
     policy.onEvent?.({ kind: 'lookup', attempt, of: policy.attempts });
+    let resending = false;
     try {
       const answer = await client.status(input.transactionId);
-      if (classifyCode(answer.status, codes) === 'notFound' && !resent) {
+      settledBy = 'settle';
+      if (classifyCode(answer.status, codes) === 'notFound' && known === undefined && !resent) {
         // The gateway has no such payment: the first one never arrived (or not yet). Sending
         // the same TransactionID again cannot pay twice.
-        resent = true;
+        resent = resending = true;
         policy.onEvent?.({ kind: 'not-found-resend' });
-        view = await sendPayment(client, input, codes, signal);
+        const again = await sendPayment(client, input, codes, signal);
+        if (again.status === null) latest = again;
+        else known = again;
       } else {
-        view = viewOfAnswer(answer, input, codes);
+        const view = viewOfStatusAnswer(answer, input, codes);
+        if (speaksOfPayment(view, codes)) known = view;
+        else if (known === undefined) latest = view;
       }
-      settledBy = 'settle';
-      if (isFinalState(view.state)) return { view, settledBy };
+      if (isFinalState(current().state)) return outcome();
     } catch (error) {
       if (!(error instanceof AgentpayError)) throw error;
+      settledBy = 'settle';
+      // A re-send that provably never left is no re-send: it may be tried again.
+      if (resending && error instanceof GatewayUnreachableError) resent = false;
+      const reason = resending
+        ? `the same Payment could not be sent again (${error.message}); the first one's outcome is still unknown`
+        : error instanceof PaymentOutcomeUnknownError
+          ? error.reason
+          : error.message;
       // The look-up failed: what the gateway said last still stands; a lost answer stays lost.
-      if (view.status === null) view = unknownView(input, 'Payment', error instanceof PaymentOutcomeUnknownError ? error.reason : error.message);
+      if (known === undefined && latest.status === null) latest = unknownView(input, 'Payment', reason);
     }
   }
-  return { view: signal?.aborted ? interrupted(view.message) : view, settledBy };
+  return outcome();
 }

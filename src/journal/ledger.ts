@@ -69,12 +69,13 @@ export async function openEntries(path: string, filter: LedgerFilter, warn: Jour
   await scanJournal(path, warn, (record) => {
     const entry = seen.get(record);
     if (record.kind === 'intent') {
-      if (entry === undefined) seen.set(record, wanted(record, filter) ? { order: order++, intent: record, outcome: undefined } : 'unwanted');
+      // A later intent for a closed transaction is a new attempt at the same purchase (the
+      // safe retry, `pay --txn-id`): its Payment may have left, so it is open until its own
+      // outcome says otherwise, whatever the earlier attempt ended in (say, "not sent").
+      if (entry === undefined || entry === 'closed') seen.set(record, wanted(record, filter) ? { order: order++, intent: record, outcome: undefined } : 'unwanted');
       else if (entry === 'unwanted' && wanted(record, filter)) seen.set(record, { order: order++, intent: record, outcome: undefined });
       return;
     }
-    // A final outcome closes the transaction for good: a later intent for the same id
-    // is the safe retry of the same purchase, already settled.
     if (isFinalState(record.state)) seen.set(record, 'closed');
     else if (typeof entry === 'object') entry.outcome = record;
   });
@@ -93,6 +94,9 @@ export async function allEntries(path: string, filter: LedgerFilter, warn: Journ
         const added = { order: order++, intent: record, outcome: undefined };
         entries.set(record, added);
         kept.push(added);
+      } else if (entry?.outcome !== undefined && isFinalState(entry.outcome.state)) {
+        // A new attempt after a final outcome (openEntries): open until its own answer.
+        entry.outcome = undefined;
       }
     } else if (entry && (entry.outcome === undefined || !isFinalState(entry.outcome.state) || isFinalState(record.state))) {
       // A final state is never overwritten by a later non-final one (a late duplicate answer).

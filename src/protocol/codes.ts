@@ -27,6 +27,11 @@ export const codeListSettings = {
 
 export type CodeList = keyof typeof codeListSettings;
 
+/** The environment variables that give a client this table (the sandbox's banner, tests, trials). */
+export function codeTableEnvironment(table: CodeTable): Record<string, string> {
+  return Object.fromEntries((Object.keys(codeListSettings) as CodeList[]).map((list) => [codeListSettings[list].env, [...table[list]].join(',')]));
+}
+
 export const emptyCodeTable: CodeTable = { pending: new Set(), notFound: new Set(), failed: new Set() };
 
 /** Success is spec's 10; anything else is what the table says, or unclassified. */

@@ -37,7 +37,7 @@ const stateOfClass: Record<CodeClass, TransactionState> = {
   unclassified: 'unknown',
 };
 
-export function stateOfStatus(status: string, codes: CodeTable): TransactionState {
+function stateOfStatus(status: string, codes: CodeTable): TransactionState {
   return stateOfClass[classifyCode(status, codes)];
 }
 
@@ -69,6 +69,39 @@ export function viewOfAnswer(answer: GatewayAnswer, sent: SentFields, codes: Cod
     serviceCurrency: answer.serviceCurrency ?? null,
     ...warningsField(answer, sent),
   };
+}
+
+/**
+ * A Status answer that speaks of the transaction: its RequestID or its content (spec 4.4). A
+ * refusal without either refuses the look-up itself (a wrong password, a malformed request)
+ * and says nothing about the payment.
+ */
+function describesTransaction(answer: GatewayAnswer): boolean {
+  const requestId = answer.requestId;
+  return (requestId !== undefined && !/^0+$/.test(requestId)) || answer.service !== undefined || answer.account !== undefined || answer.amount !== undefined;
+}
+
+/**
+ * viewOfAnswer for a Status answer: a failedCodes code closes the payment only when the answer
+ * describes the transaction; a refused look-up leaves it unknown (isRefusedLookUp).
+ */
+export function viewOfStatusAnswer(answer: GatewayAnswer, sent: SentFields, codes: CodeTable): TransactionView {
+  const view = viewOfAnswer(answer, sent, codes);
+  return view.state === 'failed' && !describesTransaction(answer) ? { ...view, state: 'unknown' } : view;
+}
+
+/** A Status request the gateway refused (viewOfStatusAnswer): nothing learned of the payment. */
+export function isRefusedLookUp(view: TransactionView, codes: CodeTable): boolean {
+  return view.state === 'unknown' && view.status !== null && classifyCode(view.status, codes) === 'failed';
+}
+
+/**
+ * Whether a view is the gateway's word on the payment itself: not a lost answer, not "not
+ * found" (it may not have caught up), not a refused look-up. Such a word is never replaced by
+ * a later one of those.
+ */
+export function speaksOfPayment(view: TransactionView, codes: CodeTable): boolean {
+  return view.status !== null && classifyCode(view.status, codes) !== 'notFound' && !isRefusedLookUp(view, codes);
 }
 
 /** A payment whose answer was lost: everything we know is what we sent. */

@@ -4,7 +4,7 @@ import type { ExchangeEvent, PaymentInput } from '../gateway/client.js';
 import { accountCheckLine, checkOptionsSchema } from '../commands/check.js';
 import type { CommandContext, GatewaySession } from '../commands/context.js';
 import { executePayment } from '../commands/execute-payment.js';
-import { paymentInputOf, resolvePurchase } from '../commands/payment-flow.js';
+import { errorOfView, paymentInputOf, resolvePurchase } from '../commands/payment-flow.js';
 import { payOptionsSchema } from '../commands/pay.js';
 import { parseOptions, purchaseOptionsSchema } from '../commands/purchase-options.js';
 import { lookUpStatus, waitOption } from '../commands/status.js';
@@ -107,9 +107,10 @@ export function gatewayStepExecutor({ context, session, recorder, signal }: Gate
 
   const paid = async (active: GatewaySession, input: PaymentInput, checkReplay: boolean): Promise<StepResult> => {
     const { view } = await executePayment(context, active, input, { checkReplay });
-    if (view.state === 'unknown') {
-      out.warn(`the outcome of payment ${view.transactionId} is unknown (${view.message}); it is in the journal: settle it with \`agentpay reconcile\``);
-    }
+    // Unknown is worth a word beside the record (the gateway's code, the setting to classify it);
+    // pending is left to the scenario's own wait steps and assertions.
+    const error = view.state === 'unknown' ? errorOfView(view, codes) : undefined;
+    if (error) out.warn(`${error.message}${error.hint ? `; ${error.hint}` : ''}`);
     return { record: { ...view }, replay: input, ...(view.state === 'unknown' ? { exitCode: ExitCode.pendingOrUnknown } : {}) };
   };
 
@@ -149,7 +150,7 @@ export function gatewayStepExecutor({ context, session, recorder, signal }: Gate
   const lookUp = async (txnId: unknown, wait: unknown, active: GatewaySession): Promise<StepResult> => {
     const options = parseOptions(lookUpStepSchema, { txnId, wait });
     const transactionId = options.txnId === 'fresh' ? generateTransactionId() : (payOptionsSchema.shape.txnId.parse(options.txnId) as string);
-    const result = await lookUpStatus(active.client, transactionId, codes, Date.now() + options.wait * 1000, signal);
+    const result = await lookUpStatus(active.client, transactionId, codes, Date.now() + options.wait * 1000, { signal });
     if (result.error) throw result.error;
     return { record: { ...result.view } };
   };

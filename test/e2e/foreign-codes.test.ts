@@ -98,6 +98,21 @@ describe('a gateway with its own codes and no code settings', () => {
   });
 });
 
+describe('a retry that cannot reach the gateway', () => {
+  it('leaves the earlier attempt open: never closed as "not sent" over a payment that may have been made', async () => {
+    gateway = await startForeignGateway('refused');
+    const env = envAt(gateway.baseUrl, { AGENTPAY_SETTLE_ATTEMPTS: '0' });
+    expect((await runCli(pay('424242009'), { env })).code).toBe(3);
+    await gateway.close();
+    gateway = undefined;
+    const retry = await runCli(pay('424242009'), { env });
+    expect(retry.code).toBe(4);
+    expect(journalOf(env).some((record) => (record.view as { state?: string } | undefined)?.state === 'failed')).toBe(false);
+    const history = await runCli(['--json', 'history'], { env });
+    expect(jsonLines(history.stdout)).toEqual([expect.objectContaining({ transactionId: '424242009', state: 'unknown' })]);
+  });
+});
+
 describe('the same gateway once its code table is configured', () => {
   it('a failedCodes answer is final: failed, exit 1, closed in the journal', async () => {
     gateway = await startForeignGateway('refused');
@@ -120,16 +135,30 @@ describe('the same gateway once its code table is configured', () => {
     expect(result.stderr).toContain('agentpay status --wait 120 424242006');
   });
 
-  it('a not-found answer after a lost one sends the same Payment again; reconcile closes it only after --grace', async () => {
+  it('a not-found answer after a lost one sends the same Payment again, once; a payment the gateway answered for is never closed as never made', async () => {
     gateway = await startForeignGateway('lagging');
-    const env = envAt(gateway.baseUrl, { AGENTPAY_NOT_FOUND_CODES: '2' });
+    const env = envAt(gateway.baseUrl, { AGENTPAY_NOT_FOUND_CODES: '2', AGENTPAY_SETTLE_ATTEMPTS: '3' });
     const result = await runCli(pay('424242007'), { env });
     expect(result.code).toBe(3);
     const types = gateway.received.map((form) => form.get('RequestType'));
-    // Payment (lost), Status (not found), Payment again (same id: the gateway has it, in progress), Status.
-    expect(types).toEqual(['Payment', 'Status', 'Payment', 'Status']);
+    // Payment (lost), Status (not found), Payment again (same id: the gateway has it, in progress),
+    // then Status twice, still "not found" (it lags): never a third Payment.
+    expect(types).toEqual(['Payment', 'Status', 'Payment', 'Status', 'Status']);
     expect(new Set(gateway.received.map((form) => form.get('TransactionID')))).toEqual(new Set(['424242007']));
+    // What stands is the gateway's answer to the Payment, not the later "not found".
+    expect(result.stdout).toMatch(/Message\s+Платёж в обработке/);
 
+    const past = await runCli(['reconcile', '--grace', '0'], { env });
+    expect(past.code).toBe(3);
+    expect(past.stdout).toContain('not found at the gateway now, though it answered ResponseStatus 0');
+    expect(past.stdout).not.toContain('never made');
+  });
+
+  it('reconcile closes a payment the gateway never answered for as never made, only after --grace', async () => {
+    gateway = await startForeignGateway('lagging');
+    // Every look-up while paying is lost too, so nothing but the intent and a lost answer is journaled.
+    const env = envAt(gateway.baseUrl, { AGENTPAY_NOT_FOUND_CODES: '2', AGENTPAY_SETTLE_ATTEMPTS: '0' });
+    expect((await runCli(pay('424242008'), { env })).code).toBe(3);
     const young = await runCli(['reconcile'], { env });
     expect(young.code).toBe(3);
     expect(young.stdout).toContain('not found at the gateway yet');

@@ -1,5 +1,6 @@
 import { startSandbox, type RunningSandbox, type SandboxOptions } from '../../src/sandbox/server.js';
 import { sandboxCredentials } from '../../src/sandbox/catalogue.js';
+import { codeTableEnvironment } from '../../src/protocol/codes.js';
 import { sandboxCodeTable } from '../../src/sandbox/codes.js';
 import { isolatedEnv } from './cli.js';
 
@@ -7,11 +8,7 @@ import { isolatedEnv } from './cli.js';
  * The sandbox's code table as a user reaching it by URL would configure it (README
  * "Connecting to a real gateway"): without it, only 10 is final.
  */
-export const sandboxCodeEnv: Record<string, string> = {
-  AGENTPAY_PENDING_CODES: [...sandboxCodeTable.pending].join(','),
-  AGENTPAY_NOT_FOUND_CODES: [...sandboxCodeTable.notFound].join(','),
-  AGENTPAY_FAILED_CODES: [...sandboxCodeTable.failed].join(','),
-};
+export const sandboxCodeEnv = codeTableEnvironment(sandboxCodeTable);
 
 /** A sandbox on a free loopback port that records what it received, and the env to reach it. */
 export async function sandboxWithEnv(options: SandboxOptions = {}): Promise<{ sandbox: RunningSandbox; env: Record<string, string> }> {

@@ -186,8 +186,10 @@ describe('the transaction view', async () => {
     expect(viewOfAnswer(await answerWith('10'), { transactionId: '5' }, emptyCodeTable).state).toBe('success');
   });
 
-  it('classifyCode: 10 is success whatever the lists say, a failed code wins over the others', () => {
-    expect(classifyCode('10', codes)).toBe('success');
+  it('classifyCode: 10 is success whatever the lists say; each list its own class', () => {
+    expect(classifyCode('10', { ...codes, failed: new Set(['10']) })).toBe('success');
+    expect(classifyCode('11', codes)).toBe('pending');
+    expect(classifyCode('21', codes)).toBe('failed');
     expect(classifyCode('25', codes)).toBe('notFound');
     expect(classifyCode('33', codes)).toBe('unclassified');
     expect(classifyHint('33')).toBe(

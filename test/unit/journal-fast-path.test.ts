@@ -44,7 +44,11 @@ async function referenceOpen(path: string, filter: LedgerFilter, warn: (message:
   for await (const record of referenceRecords(path, warn)) {
     const key = ownerKey(record);
     if (record.kind === 'intent') {
-      if (!closed.has(key) && !open.has(key) && wanted(record, filter)) open.set(key, { intent: record, outcome: undefined });
+      // A later intent reopens a closed transaction: a new attempt at the same purchase.
+      if (closed.delete(key) || !open.has(key)) {
+        if (wanted(record, filter)) open.set(key, { intent: record, outcome: undefined });
+        else closed.add(key);
+      }
       continue;
     }
     const entry = open.get(key);
@@ -63,6 +67,7 @@ async function referenceAll(path: string, filter: LedgerFilter, warn: (message: 
     const entry = entries.get(key);
     if (record.kind === 'intent') {
       if (!entry && wanted(record, filter)) entries.set(key, { intent: record, outcome: undefined });
+      else if (entry?.outcome !== undefined && isFinalState(entry.outcome.view.state)) entry.outcome = undefined;
     } else if (entry && (entry.outcome === undefined || !isFinalState(entry.outcome.view.state) || isFinalState(record.view.state))) {
       entry.outcome = record;
     }

@@ -46,6 +46,26 @@ describe('journal', () => {
     expect(await openEntries(path, {}, () => {})).toEqual([]);
   });
 
+  it('a later intent for a closed transaction (the safe retry) is open until its own outcome', async () => {
+    const path = journalPath();
+    const writer = new JournalWriter(path);
+    // 8: the first attempt was not sent (failed), the retry's answer was lost.
+    // 9: the retry of a settled payment, killed before its answer: open, so reconcile asks.
+    const records = [intent('8'), outcome('8', 'failed'), intent('8'), outcome('8', 'unknown'), intent('9'), outcome('9', 'success'), intent('9')];
+    for (const record of records) writer.append(record);
+    writer.close();
+    const open = await openEntries(path, {}, () => {});
+    expect(open.map((e) => [e.intent.transactionId, e.outcome?.view.state])).toEqual([
+      ['8', 'unknown'],
+      ['9', undefined],
+    ]);
+    const all = await allEntries(path, {}, () => {});
+    expect(all.map((e) => [e.intent.transactionId, e.outcome?.view.state])).toEqual([
+      ['8', 'unknown'],
+      ['9', undefined],
+    ]);
+  });
+
   it('filters by --since on the intent time', async () => {
     const path = journalPath();
     const writer = new JournalWriter(path);
