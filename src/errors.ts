@@ -9,6 +9,10 @@ export const ExitCode = {
   pendingOrUnknown: 3,
   unreachable: 4,
   notUnderstood: 5,
+  /** The journal (or another local file agentpay keeps) cannot be read or written. */
+  localStorage: 6,
+  /** A bug: an error no class here describes (EX_SOFTWARE of sysexits.h). */
+  internal: 70,
   interrupted: 130,
 } as const;
 export type ExitCodeValue = (typeof ExitCode)[keyof typeof ExitCode];
@@ -104,9 +108,10 @@ export class TransactionPendingError extends AgentpayError {
   }
 }
 
-/** A batch's exit code: the most severe of its items (4, 5 > 3 > 2 > 1 > 0). */
+/** A batch's exit code: the most severe of its items (70 > 6 > 5 > 4 > 3 > 2 > 1 > 130 > 0). */
 export function mostSevere(codes: Iterable<ExitCodeValue>): ExitCodeValue {
-  const rank = (code: ExitCodeValue) => (code === 5 ? 6 : code === 4 ? 5 : code === 3 ? 4 : code === 2 ? 3 : code === 1 ? 2 : code === 0 ? 0 : 1);
+  const order: readonly ExitCodeValue[] = [0, 130, 1, 2, 3, 4, 5, 6, 70];
+  const rank = (code: ExitCodeValue) => order.indexOf(code);
   let worst: ExitCodeValue = ExitCode.success;
   for (const code of codes) if (rank(code) > rank(worst)) worst = code;
   return worst;
