@@ -21,10 +21,17 @@ export class BatchTally {
     return mostSevere(this.exitCodes);
   }
 
-  /** Ends the batch: the summary on stderr, or as the error when an item was not a success. */
-  finish(heading: string, out: Output): void {
+  /**
+   * Ends the batch: the summary on stderr, or as the error when an item was not a success.
+   * A local failure (the journal could not record the outcomes) ends it instead, after the summary.
+   */
+  finish(heading: string, out: Output, localFailure?: AgentpayError): void {
     const { success, failed, pending, unknown } = this.counts;
     const summary = `${heading}: ${success} success, ${failed} failed, ${pending} pending, ${unknown} unknown`;
+    if (localFailure) {
+      out.note(summary);
+      throw localFailure;
+    }
     if (this.exitCode !== ExitCode.success) throw new AgentpayError(summary, this.exitCode);
     out.note(out.errorStyle.dim(summary));
   }

@@ -1,4 +1,4 @@
-import { GatewayUnreachableError, UsageError } from '../errors.js';
+import { GatewayUnreachableError, LocalStorageError, UsageError } from '../errors.js';
 import type { PaymentInput } from '../gateway/client.js';
 import { payAndSettle } from '../gateway/settle.js';
 import { findIntent } from '../journal/ledger.js';
@@ -67,7 +67,7 @@ export async function executePayment(
     try {
       journal.append({ kind: 'outcome', ...owner, at: new Date().toISOString(), source, view });
     } catch (error) {
-      out.warn(`could not record the outcome of ${input.transactionId} in the journal (${(error as Error).message}); \`agentpay reconcile\` will settle it from the gateway`);
+      out.warn(`${(error as Error).message}: the outcome of ${input.transactionId} is not recorded; \`agentpay reconcile\` will settle it from the gateway`);
     }
   };
 
@@ -75,8 +75,10 @@ export async function executePayment(
     journal.append({ kind: 'intent', ...intent, at: new Date().toISOString() });
   } catch (error) {
     journal.close();
-    throw new UsageError(`cannot write the journal ${journal.path} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}); no payment was sent`, {
-      hint: 'a payment is only sent once its intent is on disk: fix the journal or choose another with --journal',
+    if (!(error instanceof LocalStorageError)) throw error;
+    throw new LocalStorageError('write the journal', journal.path, error.cause, {
+      consequence: 'no payment was sent',
+      hint: `a payment is only sent once its intent is on disk; ${error.hint ?? ''}`,
     });
   }
   const interrupt = new AbortController();

@@ -232,11 +232,11 @@ describe('Ctrl+C while the payment is out', () => {
 });
 
 describe('a journal that cannot be written', () => {
-  it('sends no payment at all: exit 2, and the reason', async () => {
+  it('sends no payment at all: exit 6 (a local failure), and the reason', async () => {
     const { sandbox, env } = await setUp();
     // /dev/full accepts the open and refuses every write (ENOSPC).
     const result = await runCli([...payDynamic, '--journal', '/dev/full'], { env });
-    expect(result.code).toBe(2);
+    expect(result.code).toBe(6);
     expect(jsonLines(result.stderr).at(-1)).toEqual({ error: expect.objectContaining({ message: expect.stringContaining('cannot write the journal /dev/full (ENOSPC); no payment was sent') }) });
     expect(paymentsReceived(sandbox)).toHaveLength(0);
   });
