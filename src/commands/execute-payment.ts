@@ -35,8 +35,8 @@ function openAnswerText(view: TransactionView): string {
 
 /**
  * Pays and settles one purchase with the journal's promise kept: the intent is on disk
- * before the Payment may leave, and every outcome is appended. Ctrl+C while the payment is
- * out stops settling and leaves it "unknown" (exit 3), never "failed".
+ * before the Payment may leave, and every outcome is appended. Ctrl+C or SIGTERM while the
+ * payment is out stops settling and leaves it "unknown" (exit 3), never "failed".
  */
 export async function executePayment(
   context: CommandContext,
@@ -81,9 +81,11 @@ export async function executePayment(
       hint: `a payment is only sent once its intent is on disk; ${error.hint ?? ''}`,
     });
   }
+  // Ctrl+C, and SIGTERM (how cron and service managers stop a process), stop settling.
   const interrupt = new AbortController();
   const onInterrupt = () => interrupt.abort();
   process.once('SIGINT', onInterrupt);
+  process.once('SIGTERM', onInterrupt);
   options.signal?.addEventListener('abort', onInterrupt, { once: true });
   if (options.signal?.aborted) onInterrupt();
   try {
@@ -108,6 +110,7 @@ export async function executePayment(
     throw error;
   } finally {
     process.off('SIGINT', onInterrupt);
+    process.off('SIGTERM', onInterrupt);
     options.signal?.removeEventListener('abort', onInterrupt);
     journal.close();
   }
