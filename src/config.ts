@@ -427,6 +427,11 @@ export interface SettingReport {
   origin?: string;
 }
 
+/** Which profile of which file a setting came from: `"default" in /home/me/.config/agentpay/config.json`. */
+export function profileOrigin(settings: Pick<Settings, 'profileName' | 'configPath'>): string {
+  return `${JSON.stringify(settings.profileName.value)} in ${settings.configPath}`;
+}
+
 /**
  * Every setting with its source, for `doctor`. Proxy URLs are shown without credentials; the
  * password is not here at all (doctor adds its source, masked).
@@ -434,7 +439,7 @@ export interface SettingReport {
 export function describeSettings(settings: Settings): SettingReport[] {
   const report = <T>(key: string, flag: string | undefined, sourced: Sourced<T> | undefined, show: (value: T) => string = String): SettingReport => {
     if (sourced === undefined) return { key, value: null, source: 'unset' };
-    const origin = sourced.origin ?? (sourced.source === 'flag' ? flag : sourced.source === 'profile' ? `profile ${settings.profileName.value} in ${settings.configPath}` : undefined);
+    const origin = sourced.origin ?? (sourced.source === 'flag' ? flag : sourced.source === 'profile' ? profileOrigin(settings) : undefined);
     return { key, value: show(sourced.value), source: sourced.source, ...(origin === undefined ? {} : { origin }) };
   };
   const codes = (set: ReadonlySet<string>) => [...set].join(',');
