@@ -9,11 +9,18 @@ import type { Output } from '../output.js';
 export class BatchTally {
   readonly counts: Record<TransactionState, number> = { success: 0, failed: 0, pending: 0, unknown: 0 };
   total = 0;
+  /** Input lines that were not transaction ids: no look-up, counted apart; their exit code counts. */
+  notIds = 0;
   private readonly exitCodes = new Set<ExitCodeValue>();
 
   add(state: TransactionState, exitCode: ExitCodeValue): void {
     this.total++;
     this.counts[state]++;
+    this.exitCodes.add(exitCode);
+  }
+
+  addNotAnId(exitCode: ExitCodeValue): void {
+    this.notIds++;
     this.exitCodes.add(exitCode);
   }
 
