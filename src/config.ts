@@ -360,7 +360,10 @@ export async function resolveSettings(flags: GlobalFlags, env: NodeJS.ProcessEnv
   const file = read?.file;
   // Own keys only: "constructor" or "__proto__" must not find Object.prototype's members.
   const profile = file && Object.hasOwn(file.profiles, profileName.value) ? file.profiles[profileName.value] : undefined;
-  if (profile === undefined && profileName.source !== 'default') {
+  // Naming "default" where there is no config file at all is the default itself (README's cron
+  // line names it): only another name, or a profile missing from an existing file, is a mistake.
+  const defaultWithoutFile = profileName.value === 'default' && file === undefined;
+  if (profile === undefined && profileName.source !== 'default' && !defaultWithoutFile) {
     throw new UsageError(`profile ${JSON.stringify(profileName.value)} is not in ${configPath}`, {
       hint: file ? `profiles there: ${Object.keys(file.profiles).join(', ') || 'none'}` : 'create the file or drop --profile',
     });
@@ -427,6 +430,11 @@ export interface SettingReport {
   origin?: string;
 }
 
+/** Which profile of which file a setting came from: `"default" in /home/me/.config/agentpay/config.json`. */
+export function profileOrigin(settings: Pick<Settings, 'profileName' | 'configPath'>): string {
+  return `${JSON.stringify(settings.profileName.value)} in ${settings.configPath}`;
+}
+
 /**
  * Every setting with its source, for `doctor`. Proxy URLs are shown without credentials; the
  * password is not here at all (doctor adds its source, masked).
@@ -434,7 +442,7 @@ export interface SettingReport {
 export function describeSettings(settings: Settings): SettingReport[] {
   const report = <T>(key: string, flag: string | undefined, sourced: Sourced<T> | undefined, show: (value: T) => string = String): SettingReport => {
     if (sourced === undefined) return { key, value: null, source: 'unset' };
-    const origin = sourced.origin ?? (sourced.source === 'flag' ? flag : sourced.source === 'profile' ? `profile ${settings.profileName.value} in ${settings.configPath}` : undefined);
+    const origin = sourced.origin ?? (sourced.source === 'flag' ? flag : sourced.source === 'profile' ? profileOrigin(settings) : undefined);
     return { key, value: show(sourced.value), source: sourced.source, ...(origin === undefined ? {} : { origin }) };
   };
   const codes = (set: ReadonlySet<string>) => [...set].join(',');

@@ -9,6 +9,10 @@ export const ExitCode = {
   pendingOrUnknown: 3,
   unreachable: 4,
   notUnderstood: 5,
+  /** The journal (or another local file agentpay keeps) cannot be read or written. */
+  localStorage: 6,
+  /** A bug: an error no class here describes (EX_SOFTWARE of sysexits.h). */
+  internal: 70,
   interrupted: 130,
 } as const;
 export type ExitCodeValue = (typeof ExitCode)[keyof typeof ExitCode];
@@ -104,9 +108,54 @@ export class TransactionPendingError extends AgentpayError {
   }
 }
 
-/** A batch's exit code: the most severe of its items (4, 5 > 3 > 2 > 1 > 0). */
+/**
+ * A file agentpay keeps on this machine (the journal) cannot be read or written: a full disk
+ * (ENOSPC), a read-only file system (EROFS), permissions (EACCES), a directory where the file
+ * should be (EISDIR). Not the gateway's doing, so never exit 1 ("declined").
+ */
+export class LocalStorageError extends AgentpayError {
+  readonly path: string;
+  /** The errno code (EROFS, ENOSPC, ...), or undefined when the system gave none. */
+  readonly code: string | undefined;
+  constructor(what: string, path: string, cause: unknown, options: { consequence?: string; hint?: string } = {}) {
+    const code = errnoCodeOf(cause);
+    const reason = code ?? (cause instanceof Error ? cause.message : String(cause));
+    super(`cannot ${what} ${path} (${reason})${options.consequence ? `; ${options.consequence}` : ''}`, ExitCode.localStorage, {
+      cause,
+      hint: options.hint ?? localStorageHint(code),
+    });
+    this.path = path;
+    this.code = code;
+  }
+}
+
+/** The errno code of a failed system call (EROFS, ENOSPC, ...), if `error` is one. */
+export function errnoCodeOf(error: unknown): string | undefined {
+  const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  return typeof code === 'string' && /^E[A-Z0-9]+$/.test(code) ? code : undefined;
+}
+
+function localStorageHint(code: string | undefined): string {
+  switch (code) {
+    case 'EROFS':
+      return 'the file system is mounted read-only: remount it read-write, or choose another journal with --journal';
+    case 'ENOSPC':
+    case 'EDQUOT':
+      return 'the disk (or your quota) is full: free some space, or choose another journal with --journal';
+    case 'EACCES':
+    case 'EPERM':
+      return 'this user may not use that file: fix its permissions, or choose another journal with --journal';
+    case 'EISDIR':
+      return 'that path is a directory: give the journal file itself with --journal';
+    default:
+      return 'fix the file, or choose another journal with --journal';
+  }
+}
+
+/** A batch's exit code: the most severe of its items (70 > 6 > 5 > 4 > 3 > 2 > 1 > 130 > 0). */
 export function mostSevere(codes: Iterable<ExitCodeValue>): ExitCodeValue {
-  const rank = (code: ExitCodeValue) => (code === 5 ? 6 : code === 4 ? 5 : code === 3 ? 4 : code === 2 ? 3 : code === 1 ? 2 : code === 0 ? 0 : 1);
+  const order: readonly ExitCodeValue[] = [0, 130, 1, 2, 3, 4, 5, 6, 70];
+  const rank = (code: ExitCodeValue) => order.indexOf(code);
   let worst: ExitCodeValue = ExitCode.success;
   for (const code of codes) if (rank(code) > rank(worst)) worst = code;
   return worst;

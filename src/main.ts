@@ -1,8 +1,9 @@
 import type { ExitCodeValue } from './errors.js';
 
 /**
- * The one error boundary: runs the program, prints a one-line message for any error
- * (the stack only under --verbose), and sets the exit code. Nothing else exits. Whatever it
+ * The one error boundary: runs the program, prints a one-line message for any error, and sets
+ * the exit code. An error no class of errors.ts describes is a bug: "internal error", exit 70,
+ * and only such an error shows its stack, under --verbose (an expected refusal is not a crash). Nothing else exits. Whatever it
  * prints passes through redactSecrets: no message, hint, answer sample or stack trace can
  * carry the password.
  *
@@ -29,13 +30,14 @@ async function report(error: unknown, argv: readonly string[], stderr: NodeJS.Wr
     return ExitCode.usage;
   }
   const write = (text: string) => stderr.write(redactSecrets(text));
-  const exitCode: ExitCodeValue = error instanceof AgentpayError ? error.exitCode : error instanceof InvalidFieldError ? ExitCode.usage : 1;
-  const verbose = argv.includes('-v') || argv.includes('--verbose');
   const known = error instanceof AgentpayError || error instanceof InvalidFieldError;
+  const exitCode: ExitCodeValue = error instanceof AgentpayError ? error.exitCode : known ? ExitCode.usage : ExitCode.internal;
+  const verbose = argv.includes('-v') || argv.includes('--verbose');
   const message = error instanceof Error ? error.message : String(error);
-  const hint = error instanceof AgentpayError ? error.hint : undefined;
+  const hint = error instanceof AgentpayError ? error.hint : known ? undefined : internalErrorHint;
   if (argv.includes('--json')) {
-    write(`${JSON.stringify({ error: { exitCode, type: error instanceof Error ? error.name : 'Error', message, ...(hint ? { hint } : {}) } })}\n`);
+    const type = known ? (error as Error).name : 'InternalError';
+    write(`${JSON.stringify({ error: { exitCode, type, message, ...(hint ? { hint } : {}) } })}\n`);
   } else {
     write(`agentpay: ${known ? '' : 'internal error: '}${message}\n`);
     if (hint) write(`  ${hint}\n`);
@@ -44,10 +46,13 @@ async function report(error: unknown, argv: readonly string[], stderr: NodeJS.Wr
     if (error instanceof AgentpayError && error.bodySample !== undefined) {
       write(`  first bytes of the answer: ${JSON.stringify(error.bodySample)}\n`);
     }
-    if (error instanceof Error && error.stack) write(`${error.stack}\n`);
+    if (!known && error instanceof Error && error.stack) write(`${error.stack}\n`);
   }
   return exitCode;
 }
+
+/** What to do after a bug: a payment may have been out, and the journal holds it. */
+const internalErrorHint = 'this is a bug in agentpay; if it was paying, the payment may have been made: run `agentpay reconcile` before paying again';
 
 /** Runs the command line; every error ends here, in report(), as an exit code. */
 async function main(argv: readonly string[]): Promise<void> {
@@ -77,11 +82,13 @@ let finished = false;
 const argv = process.argv.slice(2);
 void main(argv).finally(() => (finished = true));
 // What a top-level await gave for free: a process whose event loop ran dry before the command
-// settled (a bug: nothing left to wait on) must not exit 0. Its outcome is not known, and if it
-// was paying, the journal holds the intent for reconcile.
+// settled (a bug: nothing left to wait on) must not exit 0. It is an internal error like any
+// other bug (exit 70, as report() gives one); if it was paying, the journal holds the intent.
+// The code is written out: errors.js is not loaded up front (see above).
 process.on('exit', () => {
   if (finished) return;
   const message = 'the command stopped before it finished (nothing was left to wait for); if it was paying, run `agentpay reconcile`';
-  process.stderr.write(argv.includes('--json') ? `${JSON.stringify({ error: { exitCode: 3, type: 'InternalError', message } })}\n` : `agentpay: internal error: ${message}\n`);
-  process.exitCode = 3;
+  const internal: ExitCodeValue = 70;
+  process.stderr.write(argv.includes('--json') ? `${JSON.stringify({ error: { exitCode: internal, type: 'InternalError', message } })}\n` : `agentpay: internal error: ${message}\n`);
+  process.exitCode = internal;
 });

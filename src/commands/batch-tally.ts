@@ -9,6 +9,8 @@ import type { Output } from '../output.js';
 export class BatchTally {
   readonly counts: Record<TransactionState, number> = { success: 0, failed: 0, pending: 0, unknown: 0 };
   total = 0;
+  /** Input lines that were not transaction ids: no look-up, counted apart; their exit code counts. */
+  notIds = 0;
   private readonly exitCodes = new Set<ExitCodeValue>();
 
   add(state: TransactionState, exitCode: ExitCodeValue): void {
@@ -17,14 +19,26 @@ export class BatchTally {
     this.exitCodes.add(exitCode);
   }
 
+  addNotAnId(exitCode: ExitCodeValue): void {
+    this.notIds++;
+    this.exitCodes.add(exitCode);
+  }
+
   get exitCode(): ExitCodeValue {
     return mostSevere(this.exitCodes);
   }
 
-  /** Ends the batch: the summary on stderr, or as the error when an item was not a success. */
-  finish(heading: string, out: Output): void {
+  /**
+   * Ends the batch: the summary on stderr, or as the error when an item was not a success.
+   * A local failure (the journal could not record the outcomes) ends it instead, after the summary.
+   */
+  finish(heading: string, out: Output, localFailure?: AgentpayError): void {
     const { success, failed, pending, unknown } = this.counts;
     const summary = `${heading}: ${success} success, ${failed} failed, ${pending} pending, ${unknown} unknown`;
+    if (localFailure) {
+      out.note(summary);
+      throw localFailure;
+    }
     if (this.exitCode !== ExitCode.success) throw new AgentpayError(summary, this.exitCode);
     out.note(out.errorStyle.dim(summary));
   }

@@ -430,7 +430,12 @@ export async function runBuy(rawOptions: unknown, context: CommandContext): Prom
     const paying = session;
     await runBuyFlow(options, {
       client: session.client,
-      pay: (input, signal) => executePayment(context, paying, input, { checkReplay: false, signal }),
+      pay: (input, signal) => {
+        // SIGTERM (a service manager stopping it) is heard once the payment may be out: it ends
+        // as Ctrl+C does, with the TransactionID and how to look it up. Before, nothing was sent.
+        process.on('SIGTERM', onInterrupt);
+        return executePayment(context, paying, input, { checkReplay: false, signal });
+      },
       prompter: terminalPrompter({ stdin: out.stdin, stderr: out.stderr, color: out.errorStyle.enabled }),
       out,
       codes: settings.codes.table,
@@ -439,6 +444,7 @@ export async function runBuy(rawOptions: unknown, context: CommandContext): Prom
     });
   } finally {
     process.off('SIGINT', onInterrupt);
+    process.off('SIGTERM', onInterrupt);
     await session?.close({ abort: interrupt.signal.aborted });
   }
 }

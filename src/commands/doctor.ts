@@ -1,4 +1,4 @@
-import { describeSettings, type SettingReport, type Settings } from '../config.js';
+import { describeSettings, profileOrigin, type SettingReport, type Settings } from '../config.js';
 import { AgentpayError } from '../errors.js';
 import { locatePassword } from '../password-source.js';
 import { redactedText } from '../secrets.js';
@@ -10,11 +10,14 @@ import type { CommandContext, GatewaySession } from './context.js';
 /** The password as doctor shows it: masked, with where it was (or would be) read from. */
 function passwordReport(settings: Settings, session: GatewaySession | undefined, stdinIsTerminal: boolean): SettingReport {
   const known = session?.passwordSource ?? (settings.sandbox ? { source: 'sandbox' as const } : undefined);
-  if (known) return { key: 'password', value: redactedText, source: known.source, ...(known.origin === undefined ? {} : { origin: known.origin }) };
+  // A profile's password is described from where it is found, with the profile's name and file.
+  if (known && known.source !== 'profile') return { key: 'password', value: redactedText, source: known.source, ...(known.origin === undefined ? {} : { origin: known.origin }) };
   const location = locatePassword(settings, stdinIsTerminal);
   if (location.kind === 'none') return { key: 'password', value: null, source: 'unset' };
   if (location.kind === 'prompt') return { key: 'password', value: '(asked for)', source: 'prompt' };
-  const origin = location.kind === 'file' ? `${location.origin} ${location.path}` : location.origin;
+  // Shown after the source (sourceText): "profile "default" in <file>", not "profile <file>".
+  const where = location.source === 'profile' ? profileOrigin(settings) : location.origin;
+  const origin = location.kind === 'file' ? `${where}${location.source === 'profile' ? ': passwordFile' : ''} ${location.path}` : where;
   return { key: 'password', value: redactedText, source: location.source, origin };
 }
 

@@ -1,4 +1,4 @@
-import { GatewayUnreachableError, UsageError } from '../errors.js';
+import { GatewayUnreachableError, LocalStorageError, UsageError } from '../errors.js';
 import type { PaymentInput } from '../gateway/client.js';
 import { payAndSettle } from '../gateway/settle.js';
 import { findIntent } from '../journal/ledger.js';
@@ -37,8 +37,8 @@ function openAnswerText(view: TransactionView, codes: CodeTable): string {
 
 /**
  * Pays and settles one purchase with the journal's promise kept: the intent is on disk
- * before the Payment may leave, and every outcome is appended. Ctrl+C while the payment is
- * out stops settling and leaves it "unknown" (exit 3), never "failed".
+ * before the Payment may leave, and every outcome is appended. Ctrl+C or SIGTERM while the
+ * payment is out stops settling and leaves it "unknown" (exit 3), never "failed".
  */
 export async function executePayment(
   context: CommandContext,
@@ -70,7 +70,7 @@ export async function executePayment(
     try {
       journal.append({ kind: 'outcome', ...owner, at: new Date().toISOString(), source, view });
     } catch (error) {
-      out.warn(`could not record the outcome of ${input.transactionId} in the journal (${(error as Error).message}); \`agentpay reconcile\` will settle it from the gateway`);
+      out.warn(`${(error as Error).message}: the outcome of ${input.transactionId} is not recorded; \`agentpay reconcile\` will settle it from the gateway`);
     }
   };
 
@@ -78,13 +78,17 @@ export async function executePayment(
     journal.append({ kind: 'intent', ...intent, at: new Date().toISOString() });
   } catch (error) {
     journal.close();
-    throw new UsageError(`cannot write the journal ${journal.path} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}); no payment was sent`, {
-      hint: 'a payment is only sent once its intent is on disk: fix the journal or choose another with --journal',
+    if (!(error instanceof LocalStorageError)) throw error;
+    throw new LocalStorageError('write the journal', journal.path, error.cause, {
+      consequence: 'no payment was sent',
+      hint: `a payment is only sent once its intent is on disk; ${error.hint ?? ''}`,
     });
   }
+  // Ctrl+C, and SIGTERM (how cron and service managers stop a process), stop settling.
   const interrupt = new AbortController();
   const onInterrupt = () => interrupt.abort();
   process.once('SIGINT', onInterrupt);
+  process.once('SIGTERM', onInterrupt);
   options.signal?.addEventListener('abort', onInterrupt, { once: true });
   if (options.signal?.aborted) onInterrupt();
   try {
@@ -110,6 +114,7 @@ export async function executePayment(
     throw error;
   } finally {
     process.off('SIGINT', onInterrupt);
+    process.off('SIGTERM', onInterrupt);
     options.signal?.removeEventListener('abort', onInterrupt);
     journal.close();
   }

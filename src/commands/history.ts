@@ -8,6 +8,12 @@ import { parseSince } from './since.js';
 const historyOptionsSchema = z.object({
   since: z.string().optional(),
   state: z.enum(transactionStates, { error: `--state must be one of: ${transactionStates.join(', ')}` }).optional(),
+  // As the journal names gateways: the base URL without trailing slashes (config.ts), or "sandbox".
+  gateway: z
+    .string()
+    .optional()
+    .transform((value) => value?.trim().replace(/\/+$/, ''))
+    .refine((value) => value !== '', '--gateway takes a base URL or sandbox'),
 });
 
 function latestView(entry: JournalEntry): TransactionView {
@@ -23,6 +29,7 @@ export async function runHistory(rawOptions: unknown, context: CommandContext): 
   const entries = await allEntries(settings.journalPath.value, { since: parseSince(options.since) }, (message) => out.warn(message));
   const rows = entries
     .map((entry) => ({ entry, view: latestView(entry) }))
+    .filter(({ entry }) => options.gateway === undefined || entry.intent.gateway === options.gateway)
     .filter(({ view }) => options.state === undefined || view.state === options.state);
   if (out.json) {
     for (const { entry, view } of rows) {
@@ -31,9 +38,11 @@ export async function runHistory(rawOptions: unknown, context: CommandContext): 
     return;
   }
   if (rows.length === 0) {
-    out.note(`no transactions in ${settings.journalPath.value}${options.state || options.since ? ' match' : ''}`);
+    out.note(`no transactions in ${settings.journalPath.value}${options.state || options.since || options.gateway ? ' match' : ''}`);
+    const gateways = [...new Set(entries.map(({ intent }) => intent.gateway))];
+    if (options.gateway !== undefined && gateways.length > 0) out.note(out.errorStyle.dim(`gateways in the journal: ${gateways.join(', ')}`));
     return;
   }
   const { renderHistoryTable } = await import('../render/history.js');
-  out.data(renderHistoryTable(rows.map(({ entry, view }) => ({ at: entry.intent.at, view })), { style: out.style, columns: out.columns }));
+  out.data(renderHistoryTable(rows.map(({ entry, view }) => ({ at: entry.intent.at, gateway: entry.intent.gateway, view })), { style: out.style, columns: out.columns }));
 }

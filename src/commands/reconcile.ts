@@ -1,6 +1,6 @@
 import { AgentpayError, ExitCode, type ExitCodeValue } from '../errors.js';
 import { openEntries, type JournalEntry } from '../journal/ledger.js';
-import { JournalWriter } from '../journal/writer.js';
+import { OutcomeRecorder } from '../journal/outcome-recorder.js';
 import { classifyCode, classifyHint, type CodeTable } from '../protocol/codes.js';
 import { isRefusedLookUp, speaksOfPayment, unknownView, viewOfStatusAnswer, type TransactionView } from '../protocol/transaction-view.js';
 import { answerText } from './payment-flow.js';
@@ -111,7 +111,7 @@ export async function runReconcile(rawOptions: unknown, context: CommandContext)
   }
 
   const session = await context.openGateway({ connections: options.concurrency, expectedExchanges: mine.length });
-  const journal = new JournalWriter(settings.journalPath.value);
+  const journal = new OutcomeRecorder(settings.journalPath.value);
   const { renderTransactionLine, transactionJson } = await import('../render/transaction.js');
   const tally = new BatchTally();
   const unclassified = new Map<string, number>();
@@ -124,7 +124,7 @@ export async function runReconcile(rawOptions: unknown, context: CommandContext)
         if (code !== undefined) unclassified.set(code, (unclassified.get(code) ?? 0) + 1);
         if (learned) {
           const { transactionId, gateway: g, agentId: a } = entry.intent;
-          journal.append({ kind: 'outcome', transactionId, gateway: g, agentId: a, at: new Date().toISOString(), source: 'reconcile', view });
+          journal.record({ kind: 'outcome', transactionId, gateway: g, agentId: a, at: new Date().toISOString(), source: 'reconcile', view });
         }
         tally.add(view.state, exitCode);
         out.data(out.json ? transactionJson(view) : renderTransactionLine(view, out.style));
@@ -135,5 +135,6 @@ export async function runReconcile(rawOptions: unknown, context: CommandContext)
     await session.close();
   }
   reportUnclassified(unclassified, out);
-  tally.finish(`reconciled ${mine.length}`, out);
+  // An outcome the journal could not take is still printed above; the run then ends with exit 6.
+  tally.finish(`reconciled ${mine.length}`, out, journal.failure(out.json ? 'on stdout' : 'above'));
 }

@@ -68,9 +68,13 @@ export async function runScenario(rawOptions: unknown, context: CommandContext):
 
   const recorder = exchangeRecorder();
   const session = await context.openGateway({ onExchange: recorder.listen });
+  // Ctrl+C, or SIGTERM from cron or a service manager: no new step starts, reports are written.
   const interrupt = new AbortController();
   const onInterrupt = () => interrupt.abort();
+  const onTerminate = () => interrupt.abort('SIGTERM');
+  const stoppedBy = () => (interrupt.signal.reason === 'SIGTERM' ? 'SIGTERM' : 'Ctrl+C');
   process.on('SIGINT', onInterrupt);
+  process.on('SIGTERM', onTerminate);
   const started = performance.now();
   let result;
   try {
@@ -89,12 +93,13 @@ export async function runScenario(rawOptions: unknown, context: CommandContext):
         },
         caseFinished: (suite, outcome) => {
           if (out.json) live(json.caseJson(suite, outcome));
-          else if (outcome.outcome === 'skipped') live(human.skippedCaseLine(outcome, interrupt.signal.aborted ? 'Ctrl+C' : '--bail', style));
+          else if (outcome.outcome === 'skipped') live(human.skippedCaseLine(outcome, interrupt.signal.aborted ? stoppedBy() : '--bail', style));
         },
       },
     });
   } finally {
     process.off('SIGINT', onInterrupt);
+    process.off('SIGTERM', onTerminate);
     await session.close();
   }
   const ms = Math.round(performance.now() - started);
@@ -109,7 +114,7 @@ export async function runScenario(rawOptions: unknown, context: CommandContext):
       out.note(out.errorStyle.dim(`JUnit report written to ${path}`));
     }
   }
-  if (result.interrupted) throw new CancelledError('interrupted: the scenario stopped after Ctrl+C; payments made so far are in the journal');
+  if (result.interrupted) throw new CancelledError(`interrupted: the scenario stopped after ${stoppedBy()}; payments made so far are in the journal`);
   if (result.exitCode !== 0) {
     const cases = result.suites.flatMap((suite) => suite.cases);
     const bad = cases.filter((c) => c.outcome === 'failed' || c.outcome === 'error').length;

@@ -57,6 +57,8 @@ interface LookUpResult {
   exitCode: ExitCodeValue;
   /** Set when the look-up itself failed (unreachable, not understood, bad input line). */
   error?: AgentpayError;
+  /** A line of the file that is not a transaction id: nothing was looked up. */
+  notAnId?: true;
 }
 
 const exitOfState: Record<TransactionView['state'], ExitCodeValue> = { success: ExitCode.success, failed: ExitCode.declined, pending: ExitCode.pendingOrUnknown, unknown: ExitCode.pendingOrUnknown };
@@ -123,7 +125,7 @@ export async function runStatus(rawOptions: unknown, context: CommandContext): P
   const lookUp = async (entry: IdEntry): Promise<LookUpResult> => {
     if ('invalid' in entry) {
       const error = new UsageError(entry.invalid);
-      return { view: unknownView({ transactionId: '' }, 'Status', entry.invalid), exitCode: error.exitCode, error };
+      return { view: unknownView({ transactionId: '' }, 'Status', entry.invalid), exitCode: error.exitCode, error, notAnId: true };
     }
     return lookUpStatus(session.client, entry.id, settings.codes.table, Date.now() + waitMs);
   };
@@ -131,7 +133,8 @@ export async function runStatus(rawOptions: unknown, context: CommandContext): P
   let lastView: TransactionView | undefined;
   const emit = (result: LookUpResult) => {
     lastView = result.view;
-    tally.add(result.view.state, result.exitCode);
+    if (result.notAnId) tally.addNotAnId(result.exitCode);
+    else tally.add(result.view.state, result.exitCode);
     if (single) {
       if (result.error) throw result.error;
       out.data(out.json ? transactionJson(result.view) : renderReceipt(result.view, out.style, 'Transaction'));
@@ -158,7 +161,8 @@ export async function runStatus(rawOptions: unknown, context: CommandContext): P
     if (error) throw error;
     return;
   }
-  tally.finish(`${tally.total} looked up`, out);
+  const notIds = tally.notIds === 0 ? '' : tally.notIds === 1 ? ', 1 line not an id' : `, ${tally.notIds} lines not ids`;
+  tally.finish(`${tally.total} looked up${notIds}`, out);
 }
 
 /** True when the password is to be read from stdin (`--password-file -`, or the same in the env or profile). */

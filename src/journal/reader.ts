@@ -1,4 +1,5 @@
 import { createReadStream } from 'node:fs';
+import { errnoCodeOf, LocalStorageError } from '../errors.js';
 import { linesOf } from '../text-lines.js';
 import { OwnLineScanner, scanRecord, textOf, type ScannedRecord } from './line-format.js';
 
@@ -9,7 +10,8 @@ type RecordSchemas = typeof import('./record-schemas.js');
 /**
  * Streams the journal's records in order, each to `visit` (which may return false to stop).
  * A missing journal is an empty one. A line that is not a record (a torn last line after a
- * crash) is skipped with a warning, never fatal.
+ * crash) is skipped with a warning, never fatal. A journal that cannot be read (EACCES, EISDIR,
+ * EIO) is a LocalStorageError naming the path and the errno code.
  *
  * The file is read as byte text (latin1: one character per byte, see line-format.ts). Lines in
  * the writer's own format are scanned without decoding, JSON.parse or zod, and the ledger
@@ -20,7 +22,7 @@ export async function scanJournal(path: string, warn: JournalWarning, visit: (re
   const stream = createReadStream(path, { highWaterMark: 256 * 1024 });
   const opened = await new Promise<boolean>((resolve, reject) => {
     stream.once('open', () => resolve(true));
-    stream.once('error', (error: NodeJS.ErrnoException) => (error.code === 'ENOENT' ? resolve(false) : reject(error)));
+    stream.once('error', (error: NodeJS.ErrnoException) => (error.code === 'ENOENT' ? resolve(false) : reject(unreadable(path, error))));
   });
   if (!opened) return;
   let schemas: RecordSchemas | undefined;
@@ -57,7 +59,14 @@ export async function scanJournal(path: string, warn: JournalWarning, visit: (re
   };
   try {
     for await (const lines of linesOf(stream as AsyncIterable<Buffer>, 'latin1')) if (!(await take(lines))) return;
+  } catch (error) {
+    throw unreadable(path, error);
   } finally {
     stream.destroy();
   }
+}
+
+/** A read that failed in the system (EISDIR, EIO...) as a LocalStorageError; anything else as it is. */
+function unreadable(path: string, error: unknown): unknown {
+  return errnoCodeOf(error) === undefined ? error : new LocalStorageError('read the journal', path, error);
 }

@@ -1,5 +1,6 @@
 import { closeSync, fstatSync, fsyncSync, mkdirSync, openSync, readSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { errnoCodeOf, LocalStorageError } from '../errors.js';
 import { lineOf } from './line-format.js';
 import type { JournalRecord } from './records.js';
 
@@ -16,13 +17,19 @@ export class JournalWriter {
     this.path = path;
   }
 
+  /** Throws LocalStorageError (with the errno code: EROFS, ENOSPC, EACCES...) when it cannot. */
   append(record: JournalRecord): void {
-    const fd = this.open();
     // Always the journal's own line format: readers scan it without parsing (line-format.ts).
     const line = Buffer.from(`${lineOf(record)}\n`, 'utf8');
-    let written = 0;
-    while (written < line.length) written += writeSync(fd, line, written, line.length - written);
-    fsyncSync(fd);
+    try {
+      const fd = this.open();
+      let written = 0;
+      while (written < line.length) written += writeSync(fd, line, written, line.length - written);
+      fsyncSync(fd);
+    } catch (error) {
+      if (errnoCodeOf(error) === undefined) throw error;
+      throw new LocalStorageError('write the journal', this.path, error);
+    }
   }
 
   close(): void {
@@ -32,7 +39,7 @@ export class JournalWriter {
 
   private open(): number {
     if (this.fd !== undefined) return this.fd;
-    mkdirSync(dirname(this.path), { recursive: true, mode: 0o700 });
+    makeDirectory(dirname(this.path));
     const fd = openSync(this.path, 'a+', 0o600);
     // A crash can leave a torn last line without its newline; end it, so the next record
     // starts on a line of its own instead of being glued to the torn one.
@@ -44,5 +51,24 @@ export class JournalWriter {
     }
     this.fd = fd;
     return fd;
+  }
+}
+
+/**
+ * mkdir -p (0700), failing with the real cause: Node's recursive mkdir reports ENOENT when a
+ * missing directory cannot be made on a read-only file system, where EROFS is the truth.
+ */
+function makeDirectory(directory: string): void {
+  try {
+    mkdirSync(directory, { recursive: true, mode: 0o700 });
+  } catch (error) {
+    const parent = dirname(directory);
+    if (errnoCodeOf(error) !== 'ENOENT' || parent === directory) throw error;
+    makeDirectory(parent);
+    try {
+      mkdirSync(directory, { mode: 0o700 });
+    } catch (again) {
+      if (errnoCodeOf(again) !== 'EEXIST') throw again;
+    }
   }
 }

@@ -88,9 +88,11 @@ describe('bin/agentpay.js runs the one-file bundle with its build-time code cach
   });
 
   it('under --enable-source-maps stack traces point into src/*.ts', async () => {
-    const result = await runCli(['status', 'abc', '--verbose'], { env, nodeArgs: ['--enable-source-maps'] });
-    expect(result.code).toBe(2);
-    expect(result.stderr).toMatch(/at parseTransactionId \(\S*src\/protocol\/transaction-id\.ts:\d+:\d+\)/);
+    // Only an internal error has a stack trace (under --verbose): one injected where the journal is read.
+    const fault = fileURLToPath(new URL('../helpers/internal-fault.cjs', import.meta.url));
+    const result = await runCli(['history', '--verbose'], { env, nodeArgs: ['--enable-source-maps', '--require', fault] });
+    expect(result.code).toBe(70);
+    expect(result.stderr).toMatch(/at scanJournal \(\S*src\/journal\/reader\.ts:\d+:\d+\)/);
   });
 });
 

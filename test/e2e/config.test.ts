@@ -81,6 +81,34 @@ describe('precedence: flag > env > profile > default', () => {
     expect(unknown.stderr).toContain('profiles there: default, qa');
   });
 
+  it('--profile default (or AGENTPAY_PROFILE=default) with no config file at all is the default: reconcile with nothing open exits 0', async () => {
+    for (const [args, extra] of [
+      [['--profile', 'default', 'reconcile'], {}],
+      [['reconcile'], { AGENTPAY_PROFILE: 'default' }],
+      [['reconcile', '--profile', 'default', '--json'], {}],
+    ] as const) {
+      const result = await runCli(args, { env: isolatedEnv(extra) });
+      expect(result.code, args.join(' ')).toBe(0);
+      expect(result.stderr).toContain('nothing to reconcile');
+    }
+    const history = await runCli(['--profile', 'default', 'history'], { env: isolatedEnv() });
+    expect(history.code).toBe(0);
+  });
+
+  it('a profile named but not found is exit 2: another name without a file, or "default" missing from an existing file', async () => {
+    const fresh = await runCli(['--profile', 'staging', 'reconcile'], { env: isolatedEnv() });
+    expect(fresh.code).toBe(2);
+    expect(fresh.stderr).toContain('profile "staging" is not in');
+    expect(fresh.stderr).toContain('create the file or drop --profile');
+    const env = withConfig(isolatedEnv(), { profiles: { qa: { baseUrl: sandbox.baseUrl } } });
+    const missing = await runCli(['--profile', 'default', 'reconcile'], { env });
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain('profile "default" is not in');
+    expect(missing.stderr).toContain('profiles there: qa');
+    // Not named, a file without a "default" profile is fine: flags and env do the rest.
+    expect((await runCli(['reconcile'], { env })).code).toBe(0);
+  });
+
   it('a config file that is not JSON is exit 2, naming the file', async () => {
     const env = isolatedEnv({ AGENTPAY_BASE_URL: sandbox.baseUrl, AGENTPAY_AGENT_ID: '1001', AGENTPAY_PASSWORD: password });
     mkdirSync(join(env.XDG_CONFIG_HOME!, 'agentpay'), { recursive: true });

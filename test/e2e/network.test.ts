@@ -96,7 +96,10 @@ describe('agentpay doctor', () => {
     expect(line('baseUrl')).toMatch(/flag --base-url$/);
     expect(line('agentId')).toMatch(/1001 .* env AGENTPAY_AGENT_ID$/);
     expect(line('password')).toMatch(/\*\*\* .* env AGENTPAY_PASSWORD$/);
-    expect(line('timeoutMs')).toMatch(/4000 .* profile default in /);
+    const configPath = join(configHome, 'agentpay', 'config.json');
+    expect(line('timeoutMs')).toMatch(/4000 .* profile "default" in (\S+)$/);
+    expect(line('timeoutMs').endsWith(`profile "default" in ${configPath}`)).toBe(true);
+    expect(human.stdout).not.toContain('profile profile');
     expect(line('pendingCodes')).toMatch(/11,12 .* env AGENTPAY_PENDING_CODES$/);
     expect(line('dateFormat')).toMatch(/local .* default$/);
     expect(line('httpProxy')).toMatch(/env HTTP_PROXY$/);
@@ -131,6 +134,30 @@ describe('agentpay doctor', () => {
     expect(suggested.stdout).toContain('ResponseStatus 25 is not in notFoundCodes');
     expect(suggested.stdout).toContain('profile:  "notFoundCodes": ["25"]');
     expect(suggested.stdout).toContain('flag:     --not-found-codes 25');
+  });
+
+  it('a profile\'s settings and password read naturally: profile "<name>" in <file>, once; --json keeps source and origin', async () => {
+    const configHome = join(env.HOME!, 'doctor-profile');
+    mkdirSync(join(configHome, 'agentpay'), { recursive: true });
+    const configPath = join(configHome, 'agentpay', 'config.json');
+    const passwordFile = join(env.HOME!, 'doctor-password');
+    writeFileSync(passwordFile, `${sandboxCredentials.password}\n`, { mode: 0o600 });
+    writeFileSync(configPath, JSON.stringify({ profiles: { qa: { baseUrl: sandbox.baseUrl, agentId: '1001', passwordFile } } }), { mode: 0o600 });
+    const profileEnv = isolatedEnv({ XDG_CONFIG_HOME: configHome });
+    const human = await runCli(['--profile', 'qa', 'doctor'], { env: profileEnv });
+    expect(human.code).toBe(0);
+    const line = (key: string) => human.stdout.split('\n').find((l) => l.trim().startsWith(`${key} `)) ?? '';
+    expect(line('profile')).toMatch(/qa .* flag --profile$/);
+    expect(line('baseUrl').endsWith(`profile "qa" in ${configPath}`)).toBe(true);
+    expect(line('password').endsWith(`profile "qa" in ${configPath}: passwordFile ${passwordFile}`)).toBe(true);
+    expect(human.stdout).not.toMatch(/profile profile/);
+    const json = await runCli(['--profile', 'qa', '--json', 'doctor'], { env: profileEnv });
+    expect(JSON.parse(json.stdout)).toMatchObject({
+      settings: {
+        baseUrl: { value: sandbox.baseUrl, source: 'profile', origin: `"qa" in ${configPath}` },
+        password: { value: '***', source: 'profile', origin: `"qa" in ${configPath}: passwordFile ${passwordFile}` },
+      },
+    });
   });
 
   it.each([

@@ -3,8 +3,9 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { RunningSandbox } from '../../src/sandbox/server.js';
-import { binPath, jsonLines, runCli } from '../helpers/cli.js';
+import { binPath, isolatedEnv, jsonLines, runCli } from '../helpers/cli.js';
 import { paymentsReceived, sandboxWithEnv } from '../helpers/gateway-env.js';
+import { formsOfType, startSpecServer } from '../helpers/spec-server.js';
 
 let sandbox: RunningSandbox | undefined;
 afterEach(async () => {
@@ -231,12 +232,48 @@ describe('Ctrl+C while the payment is out', () => {
   });
 });
 
+describe('SIGTERM while the payment is out (cron, a service manager stopping it)', () => {
+  it('ends as Ctrl+C does: exit 3, the TransactionID and how to look it up; the journal keeps it open', async () => {
+    // A gateway that received the Payment and never answers it.
+    const server = await startSpecServer({ hold: ['Payment'] });
+    try {
+      const env = isolatedEnv({ AGENTPAY_BASE_URL: server.baseUrl, AGENTPAY_AGENT_ID: '7', AGENTPAY_PASSWORD: 'secret' });
+      const child = spawn(process.execPath, [binPath, 'pay', '--service', '201', '--account', 'a-1', '--amount', '150.50'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+      let stdout = '';
+      let stderr = '';
+      child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+      child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+      const closed = new Promise<[number | null, NodeJS.Signals | null]>((resolve) => child.once('close', (code, signal) => resolve([code, signal])));
+      const deadline = Date.now() + 10_000;
+      while (formsOfType(server.received, 'Payment').length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+      const id = formsOfType(server.received, 'Payment')[0]?.get('TransactionID');
+      expect(id).toMatch(/^\d+$/);
+      child.kill('SIGTERM');
+      expect(await closed).toEqual([3, null]);
+      expect(stdout).toContain(id);
+      expect(stdout).toMatch(/unknown/);
+      expect(stdout).not.toMatch(/fail/i);
+      expect(stderr).toContain(`the outcome of payment ${id} is unknown: interrupted before the answer arrived`);
+      expect(stderr).toContain(`agentpay status ${id}`);
+      const journal = jsonLines(readFileSync(journalOf(env), 'utf8')).filter((r) => r.transactionId === id);
+      expect(journal.map((r) => [r.kind, (r.view as { state?: string } | undefined)?.state])).toEqual([
+        ['intent', undefined],
+        ['outcome', 'unknown'],
+      ]);
+      // Still open: reconcile would ask about it.
+      expect(jsonLines((await runCli(['history', '--json', '--state', 'unknown'], { env })).stdout).map((h) => h.transactionId)).toEqual([id]);
+    } finally {
+      await server.close();
+    }
+  });
+});
+
 describe('a journal that cannot be written', () => {
-  it('sends no payment at all: exit 2, and the reason', async () => {
+  it('sends no payment at all: exit 6 (a local failure), and the reason', async () => {
     const { sandbox, env } = await setUp();
     // /dev/full accepts the open and refuses every write (ENOSPC).
     const result = await runCli([...payDynamic, '--journal', '/dev/full'], { env });
-    expect(result.code).toBe(2);
+    expect(result.code).toBe(6);
     expect(jsonLines(result.stderr).at(-1)).toEqual({ error: expect.objectContaining({ message: expect.stringContaining('cannot write the journal /dev/full (ENOSPC); no payment was sent') }) });
     expect(paymentsReceived(sandbox)).toHaveLength(0);
   });

@@ -1,3 +1,4 @@
+import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { md5Hex } from '../../src/protocol/password.js';
 import { sandboxCredentials } from '../../src/sandbox/catalogue.js';
@@ -117,12 +118,41 @@ describe('--verbose', () => {
     expect(sandbox.received.at(-1)?.get('AgentPassword')).toBe(format === 'md5' ? digest : password);
   });
 
-  it('a failure under --verbose shows the trace and the stack, still without the password', async () => {
+  it('a refusal under --verbose shows the trace and the one-line message, no stack: it is no crash', async () => {
     const result = await runCli(['--verbose', 'check', '--service', '101', '--account', '0000000000'], { env });
     expect(result.code).toBe(1);
-    expect(result.stderr).toContain('GatewayRefusedError');
-    expect(result.stderr).toMatch(/\n\s+at /);
+    expect(result.stderr).toContain('→ POST');
+    expect(result.stderr).toContain('agentpay: the gateway refused the account check');
+    expect(result.stderr).not.toContain('GatewayRefusedError');
+    expect(result.stderr).not.toMatch(/\n\s+at /);
     expect(result.stderr).not.toContain(password);
+  });
+
+  it('an answer not understood under --verbose shows its first bytes, no stack', async () => {
+    sandbox.faults.garbage = 'shape';
+    try {
+      const result = await runCli(['--verbose', 'status', '42'], { env });
+      expect(result.code).toBe(5);
+      expect(result.stderr).toContain('first bytes of the answer: ');
+      expect(result.stderr).not.toMatch(/\n\s+at /);
+    } finally {
+      sandbox.faults.garbage = undefined;
+    }
+  });
+
+  it('an internal error (a bug) is exit 70, never 1; its stack only under --verbose', async () => {
+    const fault = ['--require', fileURLToPath(new URL('../helpers/internal-fault.cjs', import.meta.url))];
+    const plain = await runCli(['history'], { env, nodeArgs: fault });
+    expect(plain.code).toBe(70);
+    expect(plain.stderr).toContain('agentpay: internal error: injected fault: createReadStream is broken');
+    expect(plain.stderr).toContain('run `agentpay reconcile` before paying again');
+    expect(plain.stderr).not.toMatch(/\n\s+at /);
+    const verbose = await runCli(['-v', 'history'], { env, nodeArgs: fault });
+    expect(verbose.code).toBe(70);
+    expect(verbose.stderr).toMatch(/TypeError: injected fault[^\n]*\n\s+at /);
+    const json = await runCli(['--json', 'history'], { env, nodeArgs: fault });
+    expect(json.code).toBe(70);
+    expect(jsonLines(json.stderr)).toEqual([{ error: expect.objectContaining({ exitCode: 70, type: 'InternalError', message: 'injected fault: createReadStream is broken' }) }]);
   });
 });
 

@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -13,6 +13,7 @@ import { sandboxCredentials } from '../../src/sandbox/catalogue.js';
 import { binPath, isolatedEnv, jsonLines, runCli } from '../helpers/cli.js';
 import { answer, startFakeGateway, type FakeGateway } from '../helpers/fake-gateway.js';
 import { sandboxCodeEnv, sandboxWithEnv } from '../helpers/gateway-env.js';
+import { formsOfType, startSpecServer } from '../helpers/spec-server.js';
 
 let sandbox: RunningSandbox | undefined;
 let child: ChildProcess | undefined;
@@ -159,5 +160,34 @@ describe('agentpay scenario: refusals before anything is sent', () => {
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain('--report takes junit:<path>');
     expect(started.sandbox.received).toHaveLength(0);
+  });
+});
+
+describe('agentpay scenario: SIGTERM while a payment step is out', () => {
+  it('the payment is unknown (its TransactionID and reconcile named), no later step starts, the report is written: exit 130', async () => {
+    const server = await startSpecServer({ hold: ['Payment'] });
+    try {
+      const env = isolatedEnv({ AGENTPAY_BASE_URL: server.baseUrl, AGENTPAY_AGENT_ID: '7', AGENTPAY_PASSWORD: 'secret' });
+      const file = join(env.HOME!, 'held.yaml');
+      writeFileSync(file, 'name: held\ncases:\n  - name: pay then look up\n    steps:\n      - pay: { service: "201", account: a-1, currency: KZT, amount: "150.50" }\n      - status:\n');
+      const report = join(env.HOME!, 'junit.xml');
+      child = spawn(process.execPath, [binPath, 'scenario', file, '--report', `junit:${report}`], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+      let stderr = '';
+      child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+      const closed = new Promise<number | null>((resolve) => child!.once('close', resolve));
+      const deadline = Date.now() + 10_000;
+      while (formsOfType(server.received, 'Payment').length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+      const id = formsOfType(server.received, 'Payment')[0]?.get('TransactionID');
+      expect(id).toMatch(/^\d+$/);
+      child.kill('SIGTERM');
+      expect(await closed).toBe(130);
+      expect(stderr).toContain(`the outcome of payment ${id} is unknown (interrupted before the answer arrived`);
+      expect(stderr).toContain('agentpay reconcile');
+      expect(stderr).toContain('agentpay: interrupted: the scenario stopped after SIGTERM');
+      expect(formsOfType(server.received, 'Status')).toHaveLength(0);
+      expect(readFileSync(report, 'utf8')).toContain('<testcase');
+    } finally {
+      await server.close();
+    }
   });
 });

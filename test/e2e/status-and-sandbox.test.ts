@@ -43,7 +43,8 @@ describe('status batches', () => {
     // `error` field, so stderr holds only the summary error.
     const errors = jsonLines(result.stderr);
     expect(errors).toHaveLength(1);
-    expect(errors[0]).toEqual({ error: expect.objectContaining({ exitCode: 3, message: '4 looked up: 2 success, 0 failed, 0 pending, 2 unknown' }) });
+    // The bad line is no look-up: counted apart (its exit 2 still counts toward the batch).
+    expect(errors[0]).toEqual({ error: expect.objectContaining({ exitCode: 3, message: '3 looked up, 1 line not an id: 2 success, 0 failed, 0 pending, 1 unknown' }) });
   });
 
   it('--from-file - reads stdin after the ids on the command line; one line each, summary on stderr', async () => {
@@ -54,7 +55,14 @@ describe('status batches', () => {
     expect(lines[0]).toMatch(new RegExp(`^✓  ${paid[1]}  success  10  \\d+  5 KZT  Успех$`));
     expect(lines[1]).toMatch(new RegExp(`^✓  ${paid[0]}  success`));
     expect(result.stderr).toContain('✗ input: stdin line 2: "12x" is not a transaction id');
-    expect(result.stderr).toContain('3 looked up: 2 success, 0 failed, 0 pending, 1 unknown');
+    expect(result.stderr).toContain('2 looked up, 1 line not an id: 2 success, 0 failed, 0 pending, 0 unknown');
+  });
+
+  it('several lines not ids are counted apart, in the plural; none looked up still exits 2', async () => {
+    const result = await runCli(['status', '--from-file', '-'], { env, input: 'x1\n\n2y\n' });
+    expect(result.code).toBe(2);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toContain('0 looked up, 2 lines not ids: 0 success, 0 failed, 0 pending, 0 unknown');
   });
 
   it('--from-file - with the password on stdin too is refused before anything is read or sent', async () => {

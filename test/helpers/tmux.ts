@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -109,6 +109,17 @@ export class TerminalSession {
   /** Text typed as is. */
   async type(text: string): Promise<void> {
     await this.tmux('send-keys', '-l', text);
+  }
+
+  /**
+   * The process id of the command the pane's shell runs (its one child), to send it a signal
+   * as a service manager would. Linux: read from /proc.
+   */
+  async commandPid(): Promise<number> {
+    const shell = (await this.tmux('display-message', '-p', '#{pane_pid}')).trim();
+    const children = readFileSync(`/proc/${shell}/task/${shell}/children`, 'utf8').trim().split(/\s+/);
+    if (children.length !== 1 || !/^\d+$/.test(children[0]!)) throw new Error(`the pane's shell ${shell} runs ${JSON.stringify(children)}, not one command`);
+    return Number(children[0]);
   }
 
   /** Waits for the command to end and returns its exit code. */

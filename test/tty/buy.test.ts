@@ -230,6 +230,24 @@ describe('buy in a terminal, the other edges', () => {
     expect(last).toContain(`agentpay status ${id}`);
   });
 
+  it('SIGTERM while following a pending payment ends as Ctrl+C does: the TransactionID, how to look it up, exit 3', async () => {
+    const { sandbox: gateway, env } = await sandbox({ behaviour: { pendingPolls: 1000 } });
+    const quickSettle = { AGENTPAY_SETTLE_ATTEMPTS: '1', AGENTPAY_SETTLE_DELAY: '10' };
+    const screen = await terminal({ command: agentpayCommand(['buy', '--service', '101', '--account', '7011234567', '--currency', 'KZT']), env: { ...env, ...quickSettle } });
+    await screen.waitFor('? Voucher');
+    await screen.press('Down', 'Enter');
+    await screen.waitFor('now?');
+    await screen.press('y');
+    await screen.waitFor('Ctrl+C stops following');
+    process.kill(await screen.commandPid(), 'SIGTERM');
+    const last = await screen.waitFor(/^EXIT=\d+$/m);
+    expect(await finish(screen)).toBe(3);
+    const id = paymentsReceived(gateway)[0]?.get('TransactionID');
+    expect(paymentsReceived(gateway)).toHaveLength(1);
+    expect(last).toContain(`stopped following transaction ${id}`);
+    expect(last).toContain(`agentpay status ${id}`);
+  });
+
   it.each([
     ['CI is set', agentpayCommand(['buy']), { CI: 'true' }],
     ['stdout is a pipe', `${agentpayCommand(['buy'])} | cat`, {}],

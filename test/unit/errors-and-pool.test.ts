@@ -6,6 +6,7 @@ import {
   GatewayProtocolError,
   GatewayRefusedError,
   GatewayUnreachableError,
+  LocalStorageError,
   mostSevere,
   PaymentOutcomeUnknownError,
   TransactionPendingError,
@@ -21,7 +22,17 @@ describe('exit codes of the error classes', () => {
     expect(new PaymentOutcomeUnknownError('42', 'lost').exitCode).toBe(3);
     expect(new GatewayUnreachableError('x').exitCode).toBe(4);
     expect(new GatewayProtocolError('x').exitCode).toBe(5);
+    expect(new LocalStorageError('write the journal', '/j', Object.assign(new Error('x'), { code: 'EROFS' })).exitCode).toBe(6);
     expect(new CancelledError().exitCode).toBe(130);
+  });
+
+  it('a local storage failure names the path and the errno code, with a hint fit for it', () => {
+    const full = new LocalStorageError('write the journal', '/var/j.jsonl', Object.assign(new Error('no space left'), { code: 'ENOSPC' }), { consequence: 'no payment was sent' });
+    expect(full.message).toBe('cannot write the journal /var/j.jsonl (ENOSPC); no payment was sent');
+    expect(full.code).toBe('ENOSPC');
+    expect(full.hint).toContain('disk');
+    expect(new LocalStorageError('read the journal', '/j', Object.assign(new Error('x'), { code: 'EACCES' })).hint).toContain('permissions');
+    expect(new LocalStorageError('read the journal', '/j', new Error('odd')).message).toBe('cannot read the journal /j (odd)');
   });
 
   it('an unknown payment outcome points at status, never says failed', () => {
@@ -46,6 +57,10 @@ describe('mostSevere (a batch exit code)', () => {
     [[5, 4], 5],
     [[4, 5], 5],
     [[1, 0, 3, 0], 3],
+    [[5, 6, 3], 6],
+    [[6, 70], 70],
+    [[130, 1], 1],
+    [[130, 0], 130],
   ])('%j -> %i', (codes, expected) => {
     expect(mostSevere(codes)).toBe(expected);
     expect(mostSevere([...codes].reverse())).toBe(expected);
