@@ -181,7 +181,7 @@ describe('agentpay scenario: SIGTERM while a payment step is out', () => {
       expect(id).toMatch(/^\d+$/);
       child.kill('SIGTERM');
       expect(await closed).toBe(130);
-      expect(stderr).toContain(`the outcome of payment ${id} is unknown (interrupted before the answer arrived`);
+      expect(stderr).toContain(`the outcome of payment ${id} is unknown: interrupted before the answer arrived`);
       expect(stderr).toContain('agentpay reconcile');
       expect(stderr).toContain('agentpay: interrupted: the scenario stopped after SIGTERM');
       expect(formsOfType(server.received, 'Status')).toHaveLength(0);
