@@ -135,7 +135,7 @@ export function buildProgram(io: ProcessIo, options: { jsonErrors?: boolean } = 
     .option('--account <account>', 'customer account (asked when not given)')
     .option('--currency <code>', 'currency code (asked when not given; default KZT)')
     .option('--amount <decimal>', 'amount of a static voucher; for a dynamic one, starts the list on the voucher that costs exactly this')
-    .action(run(async () => (await import('./commands/buy.js')).runBuy));
+    .action(run(async () => (await import('./commands/buy/run.js')).runBuy));
 
   program
     .command('status')

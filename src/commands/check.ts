@@ -1,32 +1,18 @@
-import { z } from 'zod';
 import { GatewayRefusedError } from '../errors.js';
-import type { AccountCheckResult, PurchaseInput } from '../gateway/client.js';
+import { checkOptions } from '../options/purchase.js';
 import { foreignExchangeOf } from '../protocol/exchange-rate.js';
 import { stringifyLosslessJson } from '../protocol/lossless.js';
-import { emptyCodeTable, successStatus } from '../protocol/codes.js';
-import { viewOfAnswer } from '../protocol/transaction-view.js';
+import { successStatus } from '../protocol/codes.js';
+import { accountCheckLine } from '../purchase/account-check.js';
 import type { CommandContext } from './context.js';
-import { optionalAmount, parseOptions, purchaseOptionsSchema } from './purchase-options.js';
 
-export const checkOptionsSchema = purchaseOptionsSchema.extend({ amount: optionalAmount });
-
-/**
- * The `check --json` line without its `envelope`: the transaction shape (no serviceCurrency,
- * spec 2.3) and the vouchers. AccountCheck moves no money: anything but 10 is a refusal,
- * whatever the code table says.
- */
-export function accountCheckLine({ answer, vouchers, transactionId }: AccountCheckResult, purchase: PurchaseInput) {
-  const { serviceCurrency: _notInAccountCheck, ...view } = viewOfAnswer(answer, { transactionId, ...purchase }, emptyCodeTable);
-  return { ...view, state: answer.status === successStatus ? ('success' as const) : ('failed' as const), vouchers };
-}
 
 /** `agentpay check`: AccountCheck, and the voucher list (spec 4.1). */
 export async function runCheck(rawOptions: unknown, context: CommandContext): Promise<void> {
-  const options = parseOptions(checkOptionsSchema, rawOptions);
+  const purchase = checkOptions(rawOptions);
   const { out } = context;
   const session = await context.openGateway();
   try {
-    const purchase = { service: options.service, account: options.account, amount: options.amount ?? '0', currency: options.currency };
     const result = await session.client.accountCheck(purchase);
     const { answer, vouchers } = result;
     if (out.json) {
@@ -62,5 +48,3 @@ export async function runCheck(rawOptions: unknown, context: CommandContext): Pr
     await session.close();
   }
 }
-
-export type CheckOptions = z.infer<typeof checkOptionsSchema>;

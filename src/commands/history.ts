@@ -1,20 +1,21 @@
-import { z } from 'zod';
+import { UsageError } from '../errors.js';
 import { allEntries, type JournalEntry } from '../journal/ledger.js';
 import { transactionStates, unknownView, type TransactionView } from '../protocol/transaction-view.js';
 import type { CommandContext } from './context.js';
-import { parseOptions } from './purchase-options.js';
+import { choiceOption, optionalText, optionRecord } from '../options/values.js';
 import { parseSince } from './since.js';
 
-const historyOptionsSchema = z.object({
-  since: z.string().optional(),
-  state: z.enum(transactionStates, { error: `--state must be one of: ${transactionStates.join(', ')}` }).optional(),
-  // As the journal names gateways: the base URL without trailing slashes (config.ts), or "sandbox".
-  gateway: z
-    .string()
-    .optional()
-    .transform((value) => value?.trim().replace(/\/+$/, ''))
-    .refine((value) => value !== '', '--gateway takes a base URL or sandbox'),
-});
+function historyOptions(raw: unknown) {
+  const options = optionRecord(raw);
+  const gateway = optionalText(options.gateway, '--gateway')?.trim().replace(/\/+$/, '');
+  if (gateway === '') throw new UsageError('--gateway takes a base URL or sandbox');
+  return {
+    since: optionalText(options.since, '--since'),
+    state: choiceOption(options.state, transactionStates, `--state must be one of: ${transactionStates.join(', ')}`),
+    // As the journal names gateways: the base URL without trailing slashes (config.ts), or "sandbox".
+    gateway,
+  };
+}
 
 function latestView(entry: JournalEntry): TransactionView {
   if (entry.outcome) return entry.outcome.view;
@@ -24,7 +25,7 @@ function latestView(entry: JournalEntry): TransactionView {
 
 /** `agentpay history`: the journal, latest state per transaction. Reads only; sends nothing. */
 export async function runHistory(rawOptions: unknown, context: CommandContext): Promise<void> {
-  const options = parseOptions(historyOptionsSchema, rawOptions);
+  const options = historyOptions(rawOptions);
   const { out, settings } = context;
   const entries = await allEntries(settings.journalPath.value, { since: parseSince(options.since) }, (message) => out.warn(message));
   const rows = entries

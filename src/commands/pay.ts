@@ -1,34 +1,24 @@
-import { z } from 'zod';
-import { generateTransactionId, parseTransactionId } from '../protocol/transaction-id.js';
-import { formToObject, maskForm } from '../protocol/form.js';
+import { generateTransactionId } from '../protocol/transaction-id.js';
+import { formToObject, maskForm, type FormField } from '../protocol/form.js';
+import { payOptions } from '../options/purchase.js';
+import { executePayment } from '../purchase/execute-payment.js';
+import { paymentInputOf, resolvePurchase } from '../purchase/voucher-choice.js';
 import type { CommandContext } from './context.js';
-import { executePayment } from './execute-payment.js';
-import { dryRunLines, paymentInputOf, resolvePurchase } from './payment-flow.js';
-import { invoiceIdOption, optionalAmount, parseOptions, purchaseOptionsSchema } from './purchase-options.js';
 
-export const payOptionsSchema = purchaseOptionsSchema
-  .extend({
-    amount: optionalAmount,
-    invoiceId: invoiceIdOption,
-    txnId: z
-      .string()
-      .optional()
-      .transform((value) => (value === undefined ? undefined : parseTransactionId(value, '--txn-id'))),
-    dryRun: z.boolean().default(false),
-  })
-  .refine((o) => o.invoiceId !== undefined || o.amount !== undefined, {
-    message: 'give --invoice-id <id> for a dynamic voucher, or --amount <decimal> for a static one',
-  });
+function dryRunLines(endpoint: string, form: readonly FormField[]): string[] {
+  const width = Math.max(...form.map(([name]) => name.length));
+  return [`POST ${endpoint}`, ...form.map(([name, value]) => `  ${name.padEnd(width)}  ${value}`)];
+}
 
 /** `agentpay pay`: one Payment, dynamic (spec 4.2) or static (spec 4.3). */
 export async function runPay(rawOptions: unknown, context: CommandContext): Promise<void> {
-  const options = parseOptions(payOptionsSchema, rawOptions);
+  const options = payOptions(rawOptions);
   const { out } = context;
   const session = await context.openGateway();
   try {
     const { client } = session;
-    const { amount } = await resolvePurchase(client, options);
-    const input = paymentInputOf(options, amount, options.txnId ?? generateTransactionId());
+    const choice = await resolvePurchase(client, options);
+    const input = paymentInputOf(options, choice, options.txnId ?? generateTransactionId());
 
     if (options.dryRun) {
       const form = maskForm(client.paymentForm(input));
@@ -41,13 +31,8 @@ export async function runPay(rawOptions: unknown, context: CommandContext): Prom
     }
 
     const { view, error } = await executePayment(context, session, input, { checkReplay: options.txnId !== undefined });
-    if (out.json) {
-      const { transactionJson } = await import('../render/transaction.js');
-      out.data(transactionJson(view));
-    } else {
-      const { renderReceipt } = await import('../render/transaction.js');
-      out.data(renderReceipt(view, out.style));
-    }
+    const { renderReceipt, transactionJson } = await import('../render/transaction.js');
+    out.data(out.json ? transactionJson(view) : renderReceipt(view, out.style));
     if (error) throw error;
   } finally {
     await session.close();

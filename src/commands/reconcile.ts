@@ -3,11 +3,11 @@ import { openEntries, type JournalEntry } from '../journal/ledger.js';
 import { OutcomeRecorder } from '../journal/outcome-recorder.js';
 import { classifyCode, classifyHint, type CodeTable } from '../protocol/codes.js';
 import { isRefusedLookUp, speaksOfPayment, unknownView, viewOfStatusAnswer, type TransactionView } from '../protocol/transaction-view.js';
-import { answerText } from './payment-flow.js';
+import { answerText } from '../purchase/outcome.js';
 import { journalGatewayOf, type CommandContext, type GatewaySession } from './context.js';
 import { BatchTally } from './batch-tally.js';
 import { forEachOrdered } from './ordered-pool.js';
-import { concurrencyOption, optionalText, optionRecord, wholeNumberOption } from './option-values.js';
+import { concurrencyOption, optionalText, optionRecord, wholeNumberOption } from '../options/values.js';
 import { parseSince } from './since.js';
 
 interface ReconcileOptions {
@@ -36,7 +36,11 @@ interface Settled {
   unclassified?: string;
 }
 
-const exitOfState = { success: ExitCode.success, failed: ExitCode.success, pending: ExitCode.pendingOrUnknown, unknown: ExitCode.pendingOrUnknown };
+/**
+ * The exit code of a settled payment, as `reconcile` reports it: a refusal closes the entry
+ * and is work done, success (status, whose refusal is "declined", has its own table).
+ */
+const reconcileExitCodeOfState = { success: ExitCode.success, failed: ExitCode.success, pending: ExitCode.pendingOrUnknown, unknown: ExitCode.pendingOrUnknown };
 
 function sentFieldsOf(entry: JournalEntry) {
   const { intent } = entry;
@@ -80,7 +84,7 @@ async function settleEntry(session: GatewaySession, entry: JournalEntry, codes: 
     return { entry, view: neverMade, exitCode: ExitCode.success, learned: true };
   }
   const learned = view.state !== entry.outcome?.view.state || view.status !== entry.outcome.view.status;
-  return { entry, view, exitCode: exitOfState[view.state], learned, ...(codeClass === 'unclassified' ? { unclassified: answer.status } : {}) };
+  return { entry, view, exitCode: reconcileExitCodeOfState[view.state], learned, ...(codeClass === 'unclassified' ? { unclassified: answer.status } : {}) };
 }
 
 /** After the run: each code the table did not classify, how often, and the settings to add. */

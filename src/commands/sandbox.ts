@@ -1,40 +1,38 @@
-import { z } from 'zod';
 import { UsageError } from '../errors.js';
 import { garbageKinds } from '../sandbox/garbage.js';
 import type { Output } from '../output.js';
 import { codeListSettings, codeTableEnvironment, type CodeList } from '../protocol/codes.js';
 import { sandboxBreaks } from '../sandbox/gateway-logic.js';
 import type { CommandContext } from './context.js';
-import { parseOptions } from './purchase-options.js';
+import { choiceOption, optionalText, optionRecord, textListOption } from '../options/values.js';
 
-const count = (flag: string, unit: string) =>
-  z
-    .string()
-    .default('0')
-    .refine((v) => /^\d{1,7}$/.test(v), `${flag} takes a whole number of ${unit}`)
-    .transform(Number);
+/** A value given as text that must match `pattern`, or the default; then a number. */
+function numberOption(raw: unknown, flag: string, fallback: string, valid: (text: string) => boolean, message: string): number {
+  const text = optionalText(raw, flag) ?? fallback;
+  if (!valid(text)) throw new UsageError(message);
+  return Number(text);
+}
 
-const sandboxOptionsSchema = z.object({
-  host: z.string().default('127.0.0.1'),
-  port: z
-    .string()
-    .default('8080')
-    .refine((v) => /^\d{1,5}$/.test(v) && Number(v) <= 65535, '--port takes a number from 0 to 65535')
-    .transform(Number),
-  state: z.string().optional(),
-  pending: count('--pending', 'Status polls'),
-  latency: count('--latency', 'milliseconds'),
-  dropAfterCommit: count('--drop-after-commit', 'payments'),
-  failRate: z
-    .string()
-    .default('0')
-    .refine((v) => /^(0(\.\d+)?|1(\.0+)?)$/.test(v), '--fail-rate takes a number from 0 to 1, such as 0.2')
-    .transform(Number),
-  garbage: z.enum(garbageKinds, { error: `--garbage takes one of: ${garbageKinds.join(', ')}` }).optional(),
-  break: z
-    .array(z.enum(sandboxBreaks, { error: (issue) => `--break ${JSON.stringify(issue.input)} is not a rule the sandbox can break: give ${sandboxBreaks.join(', ')}` }))
-    .default([]),
-});
+const countOption = (raw: unknown, flag: string, unit: string) =>
+  numberOption(raw, flag, '0', (v) => /^\d{1,7}$/.test(v), `${flag} takes a whole number of ${unit}`);
+
+function sandboxOptions(raw: unknown) {
+  const options = optionRecord(raw);
+  const breaks = textListOption(options.break, '--break').map(
+    (rule) => choiceOption(rule, sandboxBreaks, `--break ${JSON.stringify(rule)} is not a rule the sandbox can break: give ${sandboxBreaks.join(', ')}`)!,
+  );
+  return {
+    host: optionalText(options.host, '--host') ?? '127.0.0.1',
+    port: numberOption(options.port, '--port', '8080', (v) => /^\d{1,5}$/.test(v) && Number(v) <= 65535, '--port takes a number from 0 to 65535'),
+    state: optionalText(options.state, '--state'),
+    pending: countOption(options.pending, '--pending', 'Status polls'),
+    latency: countOption(options.latency, '--latency', 'milliseconds'),
+    dropAfterCommit: countOption(options.dropAfterCommit, '--drop-after-commit', 'payments'),
+    failRate: numberOption(options.failRate, '--fail-rate', '0', (v) => /^(0(\.\d+)?|1(\.0+)?)$/.test(v), '--fail-rate takes a number from 0 to 1, such as 0.2'),
+    garbage: choiceOption(options.garbage, garbageKinds, `--garbage takes one of: ${garbageKinds.join(', ')}`),
+    break: breaks,
+  };
+}
 
 async function describeSandbox(baseUrl: string, breaks: readonly string[]) {
   const [{ sandboxAccounts, sandboxCredentials, sandboxServices }, { sandboxCodeTable }] = await Promise.all([
@@ -80,7 +78,7 @@ function faultLines(options: { latency: number; dropAfterCommit: number; failRat
 
 /** `agentpay sandbox`: the sandbox gateway in the foreground, until SIGINT or SIGTERM. */
 export async function runSandbox(rawOptions: unknown, context: CommandContext): Promise<void> {
-  const options = parseOptions(sandboxOptionsSchema, rawOptions);
+  const options = sandboxOptions(rawOptions);
   const { out } = context;
   const { startSandbox } = await import('../sandbox/server.js');
   let sandbox;

@@ -1,24 +1,20 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { z } from 'zod';
 import { AgentpayError, CancelledError, UsageError } from '../errors.js';
 import type { CommandContext } from './context.js';
-import { parseOptions } from './purchase-options.js';
+import { optionRecord, switchOption, textListOption } from '../options/values.js';
 
-const scenarioOptionsSchema = z.object({
-  files: z.array(z.string()).min(1, 'give at least one scenario file'),
-  var: z.array(z.string()).default([]),
-  report: z
-    .array(
-      z
-        .string()
-        .regex(/^junit:.+$/, '--report takes junit:<path>, such as junit:reports/conformance.xml (- for stdout)')
-        .transform((value) => value.slice('junit:'.length)),
-    )
-    .default([]),
-  bail: z.boolean().default(false),
-});
+function scenarioOptions(raw: unknown) {
+  const options = optionRecord(raw);
+  const files = textListOption(options.files, 'scenario files');
+  if (files.length === 0) throw new UsageError('give at least one scenario file');
+  const reports = textListOption(options.report, '--report').map((value) => {
+    if (!/^junit:.+$/.test(value)) throw new UsageError('--report takes junit:<path>, such as junit:reports/conformance.xml (- for stdout)');
+    return value.slice('junit:'.length);
+  });
+  return { files, var: textListOption(options.var, '--var'), report: reports, bail: switchOption(options.bail, '--bail') };
+}
 
 async function loadSuite(file: string) {
   const { parseScenario, ScenarioFileError } = await import('../scenario/file.js');
@@ -38,7 +34,7 @@ async function loadSuite(file: string) {
 
 /** `agentpay scenario`: scripted steps against the gateway, with assertions and reports. */
 export async function runScenario(rawOptions: unknown, context: CommandContext): Promise<void> {
-  const options = parseOptions(scenarioOptionsSchema, rawOptions);
+  const options = scenarioOptions(rawOptions);
   const { out } = context;
   const { parseVarFlags, varsFor, VarError } = await import('../scenario/vars.js');
   const suites = [];

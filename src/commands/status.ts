@@ -1,13 +1,13 @@
-import { AgentpayError, ExitCode, UsageError, type ExitCodeValue } from '../errors.js';
-import type { GatewayClient } from '../gateway/client.js';
+import { UsageError } from '../errors.js';
 import { parseTransactionId } from '../protocol/transaction-id.js';
-import type { CodeTable } from '../protocol/codes.js';
-import { isFinalState, unknownView, viewOfStatusAnswer, type TransactionView } from '../protocol/transaction-view.js';
+import { unknownView, type TransactionView } from '../protocol/transaction-view.js';
 import type { CommandContext } from './context.js';
-import { errorOfView } from './payment-flow.js';
+import { errorOfView } from '../purchase/outcome.js';
+import { lookUpStatus, type LookUpResult } from '../purchase/status-look-up.js';
+import { waitOption } from '../options/purchase.js';
 import { BatchTally } from './batch-tally.js';
 import { forEachOrdered } from './ordered-pool.js';
-import { concurrencyOption, optionalText, optionRecord, wholeNumberOption } from './option-values.js';
+import { concurrencyOption, optionalText, optionRecord } from '../options/values.js';
 import { transactionIdsFrom, type IdEntry } from './transaction-ids.js';
 import { locatePassword } from '../password-source.js';
 import type { Settings } from '../config.js';
@@ -20,10 +20,6 @@ interface StatusOptions {
   concurrency: number;
 }
 
-/** --wait: seconds to poll a pending transaction (status, and a scenario's status and wait steps). */
-export const waitOption = (raw: unknown): number =>
-  wholeNumberOption(raw, { fallback: '0', maxDigits: 6, message: '--wait takes a whole number of seconds' });
-
 function parseStatusOptions(raw: unknown): StatusOptions {
   const options = optionRecord(raw);
   const ids = options.ids ?? [];
@@ -34,66 +30,6 @@ function parseStatusOptions(raw: unknown): StatusOptions {
     wait: waitOption(options.wait),
     concurrency: concurrencyOption(options.concurrency),
   };
-}
-
-/** Waits `ms`; false when `signal` aborted first. A plain timer: node:timers/promises is not loaded for it. */
-function pause(ms: number, signal: AbortSignal | undefined): Promise<boolean> {
-  if (signal?.aborted) return Promise.resolve(false);
-  return new Promise((resolve) => {
-    const onAbort = () => {
-      clearTimeout(timer);
-      resolve(false);
-    };
-    const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve(true);
-    }, ms);
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
-}
-
-interface LookUpResult {
-  view: TransactionView;
-  exitCode: ExitCodeValue;
-  /** Set when the look-up itself failed (unreachable, not understood, bad input line). */
-  error?: AgentpayError;
-  /** A line of the file that is not a transaction id: nothing was looked up. */
-  notAnId?: true;
-}
-
-const exitOfState: Record<TransactionView['state'], ExitCodeValue> = { success: ExitCode.success, failed: ExitCode.declined, pending: ExitCode.pendingOrUnknown, unknown: ExitCode.pendingOrUnknown };
-
-/** Polling goes on while a transaction is not final (status --wait), or only while in progress (buy). */
-export type PollWhile = 'open' | 'pending';
-
-/**
- * Status for one id; with a wait, polls one that is not final (or, with `pollWhile` 'pending',
- * one in progress) with backoff until it is, out of time, or `signal` aborts (buy: Ctrl+C
- * while following; a scenario's Ctrl+C): then the last answer stands, still open.
- */
-export async function lookUpStatus(
-  client: GatewayClient,
-  transactionId: string,
-  codes: CodeTable,
-  waitUntil: number,
-  options: { signal?: AbortSignal | undefined; pollWhile?: PollWhile } = {},
-): Promise<LookUpResult> {
-  const { signal, pollWhile = 'open' } = options;
-  const polling = (view: TransactionView) => (pollWhile === 'pending' ? view.state === 'pending' : !isFinalState(view.state));
-  let delayMs = 500;
-  for (;;) {
-    let view: TransactionView;
-    try {
-      view = viewOfStatusAnswer(await client.status(transactionId), { transactionId }, codes);
-    } catch (error) {
-      if (!(error instanceof AgentpayError)) throw error;
-      return { view: unknownView({ transactionId }, 'Status', error.message), exitCode: error.exitCode, error };
-    }
-    const remaining = waitUntil - Date.now();
-    if (!polling(view) || remaining <= 0 || signal?.aborted) return { view, exitCode: exitOfState[view.state] };
-    if (!(await pause(Math.min(delayMs, remaining), signal))) return { view, exitCode: exitOfState[view.state] };
-    delayMs = Math.min(delayMs * 1.6, 5_000);
-  }
 }
 
 /** `agentpay status`: Status for each id (spec 4.4), streamed in input order. */

@@ -1,16 +1,15 @@
-import { z } from 'zod';
-import { AgentpayError, ExitCode } from '../errors.js';
+import { AgentpayError, ExitCode, UsageError } from '../errors.js';
 import type { ExchangeEvent, PaymentInput } from '../gateway/client.js';
-import { accountCheckLine, checkOptionsSchema } from '../commands/check.js';
-import type { CommandContext, GatewaySession } from '../commands/context.js';
-import { executePayment } from '../commands/execute-payment.js';
-import { errorOfView, paymentInputOf, resolvePurchase } from '../commands/payment-flow.js';
-import { payOptionsSchema } from '../commands/pay.js';
-import { parseOptions, purchaseOptionsSchema } from '../commands/purchase-options.js';
-import { lookUpStatus, waitOption } from '../commands/status.js';
+import { amountOption, checkOptions, invoiceIdOption, purchaseOptions, transactionIdOption, waitOption } from '../options/purchase.js';
+import { optionalText, switchOption } from '../options/values.js';
+import { accountCheckLine } from '../purchase/account-check.js';
+import { executePayment } from '../purchase/execute-payment.js';
+import { errorOfView } from '../purchase/outcome.js';
+import type { PaymentSession, PurchaseContext } from '../purchase/session.js';
+import { lookUpStatus } from '../purchase/status-look-up.js';
+import { paymentInputOf, resolvePurchase, type PurchaseRequest } from '../purchase/voucher-choice.js';
 import { formToObject, maskForm, type FormField } from '../protocol/form.js';
 import { parseLosslessJson } from '../protocol/lossless.js';
-import { parseAmount } from '../protocol/money.js';
 import { InvalidFieldError } from '../protocol/problems.js';
 import { generateTransactionId } from '../protocol/transaction-id.js';
 import type { StepError, StepExecutor, StepResult, StepRun } from './runner.js';
@@ -53,7 +52,7 @@ export function exchangeRecorder() {
 }
 export type ExchangeRecorder = ReturnType<typeof exchangeRecorder>;
 
-/** The step's options under the names the commands' schemas use (`invoice-id` -> invoiceId). */
+/** The step's options under the names the commands' parsers read (`invoice-id` -> invoiceId). */
 function camelCased(options: StepRun['options']): Record<string, unknown> {
   return Object.fromEntries(Object.entries(options).map(([key, value]) => [key.replace(/-([a-z])/g, (_m, c: string) => c.toUpperCase()), value]));
 }
@@ -61,31 +60,46 @@ function camelCased(options: StepRun['options']): Record<string, unknown> {
 /** `fresh`, or no txn-id at all: a new TransactionID, never used before. */
 const freshOr = (value: unknown) => (value === 'fresh' ? undefined : value);
 
-const payStepSchema = purchaseOptionsSchema.extend({
-  amount: z.string().min(1, 'amount must not be empty').optional(),
-  invoiceId: payOptionsSchema.shape.invoiceId,
-  invoice: z
-    .string()
-    .regex(/^[1-9]\d{0,5}$/, 'invoice is a position in the voucher list, from 1')
-    .transform(Number)
-    .optional(),
-  txnId: payOptionsSchema.shape.txnId,
-  dryRun: payOptionsSchema.shape.dryRun,
-  raw: z.boolean().default(false),
-});
+interface PayStep extends PurchaseRequest {
+  txnId: string | undefined;
+  dryRun: boolean;
+  /** Send the fields as written: no AccountCheck, no amount check (conformance). */
+  raw: boolean;
+}
 
-const lookUpStepSchema = z.object({
-  txnId: z.string({ error: 'txn-id is required' }),
-  // status's own --wait rule (a whole number of seconds), with its message.
-  wait: z.unknown().transform((value, ctx) => {
-    try {
-      return waitOption(value);
-    } catch (error) {
-      ctx.addIssue({ code: 'custom', message: (error as Error).message });
-      return z.NEVER;
-    }
-  }),
-});
+/** A pay step's options: pay's own parsers, plus `invoice` (a position from 1) and `raw`. */
+function payStepOptions(step: StepRun): PayStep {
+  const options = camelCased(step.options);
+  const purchase = purchaseOptions(options);
+  const amount = optionalText(options.amount, 'amount');
+  if (amount === '') throw new UsageError('amount must not be empty');
+  const invoiceId = invoiceIdOption(options.invoiceId);
+  const position = optionalText(options.invoice, 'invoice');
+  if (position !== undefined && !/^[1-9]\d{0,5}$/.test(position)) throw new UsageError('invoice is a position in the voucher list, from 1');
+  return {
+    ...purchase,
+    amount,
+    invoiceId,
+    invoicePosition: position === undefined ? undefined : Number(position),
+    txnId: transactionIdOption(freshOr(options.txnId)),
+    dryRun: switchOption(options.dryRun, 'dry-run'),
+    raw: switchOption(options.raw, 'raw'),
+  };
+}
+
+/**
+ * The Payment of a pay step: the voucher resolved as `agentpay pay` does, or with `raw` the
+ * fields exactly as written (no AccountCheck, no amount check; still journaled).
+ */
+async function paymentOfStep(options: PayStep, client: PaymentSession['client']): Promise<PaymentInput> {
+  const transactionId = options.txnId ?? generateTransactionId();
+  if (options.raw) {
+    const { service, account, currency, invoiceId } = options;
+    return { service, account, currency, transactionId, amount: options.amount ?? '', invoiceId };
+  }
+  const choice = await resolvePurchase(client, { ...options, amount: amountOption(options.amount, 'amount') });
+  return paymentInputOf(options, choice, transactionId);
+}
 
 function stepErrorOf(error: unknown): StepError {
   if (error instanceof AgentpayError) return { exitCode: error.exitCode, type: error.name, message: error.message };
@@ -93,9 +107,14 @@ function stepErrorOf(error: unknown): StepError {
   throw error;
 }
 
+/** A gateway session a step can also run with other credentials (on the same connections). */
+export interface StepSession extends PaymentSession {
+  withCredentials(override: { agentId?: string | undefined; password?: string | undefined }): PaymentSession;
+}
+
 export interface GatewayStepsOptions {
-  context: CommandContext;
-  session: GatewaySession;
+  context: PurchaseContext;
+  session: StepSession;
   recorder: ExchangeRecorder;
   /** Ctrl+C: a wait step stops polling. */
   signal: AbortSignal;
@@ -105,7 +124,7 @@ export function gatewayStepExecutor({ context, session, recorder, signal }: Gate
   const { settings, out } = context;
   const codes = settings.codes.table;
 
-  const paid = async (active: GatewaySession, input: PaymentInput, checkReplay: boolean): Promise<StepResult> => {
+  const paid = async (active: PaymentSession, input: PaymentInput, checkReplay: boolean): Promise<StepResult> => {
     const { view } = await executePayment(context, active, input, { checkReplay });
     // Unknown is worth a word beside the record (the gateway's code, the setting to classify it);
     // pending is left to the scenario's own wait steps and assertions.
@@ -114,26 +133,15 @@ export function gatewayStepExecutor({ context, session, recorder, signal }: Gate
     return { record: { ...view }, replay: input, ...(view.state === 'unknown' ? { exitCode: ExitCode.pendingOrUnknown } : {}) };
   };
 
-  const steps: Record<StepRun['kind'], (step: StepRun, active: GatewaySession) => Promise<StepResult>> = {
+  const steps: Record<StepRun['kind'], (step: StepRun, active: PaymentSession) => Promise<StepResult>> = {
     check: async (step, active) => {
-      const options = parseOptions(checkOptionsSchema, camelCased(step.options));
-      const purchase = { service: options.service, account: options.account, amount: options.amount ?? '0', currency: options.currency };
+      const purchase = checkOptions(camelCased(step.options));
       return { record: accountCheckLine(await active.client.accountCheck(purchase), purchase) };
     },
 
     pay: async (step, active) => {
-      const raw = camelCased(step.options);
-      const options = parseOptions(payStepSchema, { ...raw, txnId: freshOr(raw.txnId) });
-      const request = { ...options, invoicePosition: options.invoice };
-      const transactionId = options.txnId ?? generateTransactionId();
-      let input: PaymentInput;
-      if (options.raw) {
-        // Conformance: exactly the fields written, no AccountCheck, no amount check. Still journaled.
-        input = paymentInputOf(request, options.amount!, transactionId);
-      } else {
-        const { amount, voucher } = await resolvePurchase(active.client, { ...request, ...(options.amount === undefined ? {} : { amount: parseAmount(options.amount, 'amount') }) });
-        input = paymentInputOf({ ...request, invoiceId: voucher?.invoiceId ?? request.invoiceId }, amount, transactionId);
-      }
+      const options = payStepOptions(step);
+      const input = await paymentOfStep(options, active.client);
       if (options.dryRun) {
         return { record: { dryRun: true, endpoint: active.client.endpoint, form: formToObject(maskForm(active.client.paymentForm(input))) } };
       }
@@ -147,10 +155,12 @@ export function gatewayStepExecutor({ context, session, recorder, signal }: Gate
     wait: async (step, active) => lookUp(step.options['txn-id'], step.options.seconds ?? '120', active),
   };
 
-  const lookUp = async (txnId: unknown, wait: unknown, active: GatewaySession): Promise<StepResult> => {
-    const options = parseOptions(lookUpStepSchema, { txnId, wait });
-    const transactionId = options.txnId === 'fresh' ? generateTransactionId() : (payOptionsSchema.shape.txnId.parse(options.txnId) as string);
-    const result = await lookUpStatus(active.client, transactionId, codes, Date.now() + options.wait * 1000, { signal });
+  const lookUp = async (txnId: unknown, wait: unknown, active: PaymentSession): Promise<StepResult> => {
+    if (txnId === undefined) throw new UsageError('txn-id is required');
+    // status's own --wait rule (a whole number of seconds), with its message.
+    const seconds = waitOption(wait);
+    const transactionId = txnId === 'fresh' ? generateTransactionId() : transactionIdOption(txnId)!;
+    const result = await lookUpStatus(active.client, transactionId, codes, Date.now() + seconds * 1000, { signal });
     if (result.error) throw result.error;
     return { record: { ...result.view } };
   };

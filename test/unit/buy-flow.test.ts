@@ -1,11 +1,13 @@
 import { sandboxCodeTable } from '../../src/sandbox/codes.js';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { runBuyFlow, sandboxCatalogue, type BuyDependencies, type BuyOptions } from '../../src/commands/buy.js';
+import { runBuyFlow } from '../../src/commands/buy/flow.js';
+import { sandboxCatalogue } from '../../src/commands/buy/run.js';
+import type { BuyDependencies, BuyOptions } from '../../src/commands/buy/types.js';
 import { CancelledError, EmptyVoucherListError, GatewayRefusedError, PaymentOutcomeUnknownError, TransactionPendingError } from '../../src/errors.js';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { executePayment } from '../../src/commands/execute-payment.js';
+import { executePayment } from '../../src/purchase/execute-payment.js';
 import { resolveSettings } from '../../src/config.js';
 import { GatewayClient } from '../../src/gateway/client.js';
 import type { Output } from '../../src/output.js';

@@ -1,19 +1,19 @@
 import { GatewayUnreachableError, LocalStorageError, UsageError } from '../errors.js';
 import type { PaymentInput } from '../gateway/client.js';
-import { payAndSettle } from '../gateway/settle.js';
+import { payAndSettle, type SettleEvent } from '../gateway/settle.js';
 import { findIntent } from '../journal/ledger.js';
 import { differingParameters, type IntentRecord } from '../journal/records.js';
 import { JournalWriter } from '../journal/writer.js';
 import { unknownView, type TransactionView } from '../protocol/transaction-view.js';
-import type { CommandContext, GatewaySession } from './context.js';
 import { classifyCode, type CodeTable } from '../protocol/codes.js';
-import { answerText, errorOfView, type PaymentOutcome } from './payment-flow.js';
+import { answerText, errorOfView, type PaymentOutcome } from './outcome.js';
+import type { PaymentSession, PurchaseContext } from './session.js';
 
 /**
  * The replay guard: a TransactionID already journaled for another purchase is refused
  * before anything is sent; the same purchase again is the intended safe retry.
  */
-export async function guardReplay(context: CommandContext, intent: Omit<IntentRecord, 'kind' | 'at'>): Promise<'new' | 'retry'> {
+export async function guardReplay(context: PurchaseContext, intent: Intent): Promise<'new' | 'retry'> {
   const earlier = await findIntent(context.settings.journalPath.value, intent, (message) => context.out.warn(message));
   if (!earlier) return 'new';
   const differing = differingParameters(earlier, intent);
@@ -35,19 +35,10 @@ function openAnswerText(view: TransactionView, codes: CodeTable): string {
   return `${meaning}, ${answerText(view)}`;
 }
 
-/**
- * Pays and settles one purchase with the journal's promise kept: the intent is on disk
- * before the Payment may leave, and every outcome is appended. Ctrl+C or SIGTERM while the
- * payment is out stops settling and leaves it "unknown" (exit 3), never "failed".
- */
-export async function executePayment(
-  context: CommandContext,
-  session: Pick<GatewaySession, 'client' | 'gateway' | 'agentId'>,
-  input: PaymentInput,
-  options: { checkReplay: boolean; signal?: AbortSignal | undefined },
-): Promise<PaymentOutcome> {
-  const { settings, out } = context;
-  const intent: Omit<IntentRecord, 'kind' | 'at'> = {
+type Intent = Omit<IntentRecord, 'kind' | 'at'>;
+
+function intentOf(session: PaymentSession, input: PaymentInput): Intent {
+  return {
     transactionId: input.transactionId,
     gateway: session.gateway,
     agentId: session.agentId,
@@ -57,23 +48,10 @@ export async function executePayment(
     currency: input.currency,
     invoiceId: input.invoiceId ?? null,
   };
-  const attempt = options.checkReplay ? await guardReplay(context, intent) : 'new';
-  if (attempt === 'retry') {
-    out.note(out.errorStyle.dim(`transaction ${input.transactionId} is in the journal for this purchase: asking the gateway again (a repeat pays nothing twice)`));
-  }
+}
 
-  const journal = new JournalWriter(settings.journalPath.value);
-  const owner = { transactionId: input.transactionId, gateway: session.gateway, agentId: session.agentId };
-  // The intent is on disk already; an outcome that cannot be written must not turn a known
-  // answer into an error (exit 1 would read as "declined"): reconcile will ask the gateway.
-  const recordOutcome = (view: TransactionView, source: 'payment' | 'settle') => {
-    try {
-      journal.append({ kind: 'outcome', ...owner, at: new Date().toISOString(), source, view });
-    } catch (error) {
-      out.warn(`${(error as Error).message}: the outcome of ${input.transactionId} is not recorded; \`agentpay reconcile\` will settle it from the gateway`);
-    }
-  };
-
+/** The intent on disk, or a LocalStorageError that says no payment was sent. */
+function writeIntent(journal: JournalWriter, intent: Intent): void {
   try {
     journal.append({ kind: 'intent', ...intent, at: new Date().toISOString() });
   } catch (error) {
@@ -84,6 +62,53 @@ export async function executePayment(
       hint: `a payment is only sent once its intent is on disk; ${error.hint ?? ''}`,
     });
   }
+}
+
+/**
+ * Appends an outcome. The intent is on disk already; an outcome that cannot be written must
+ * not turn a known answer into an error (exit 1 would read as "declined"): reconcile will ask the gateway.
+ */
+function outcomeRecorder(journal: JournalWriter, intent: Intent, out: PurchaseContext['out']) {
+  const owner = { transactionId: intent.transactionId, gateway: intent.gateway, agentId: intent.agentId };
+  return (view: TransactionView, source: 'payment' | 'settle') => {
+    try {
+      journal.append({ kind: 'outcome', ...owner, at: new Date().toISOString(), source, view });
+    } catch (error) {
+      out.warn(`${(error as Error).message}: the outcome of ${intent.transactionId} is not recorded; \`agentpay reconcile\` will settle it from the gateway`);
+    }
+  };
+}
+
+/** What settling reports while it asks the gateway, as notes for the person. */
+function settleNotes(context: PurchaseContext, transactionId: string) {
+  const { out, settings } = context;
+  return (event: SettleEvent) => {
+    if (event.kind === 'lost') out.note(out.errorStyle.pending(`the answer to payment ${transactionId} was lost (${event.reason}); asking the gateway with Status`));
+    else if (event.kind === 'open') out.note(out.errorStyle.pending(`payment ${transactionId} is not final yet (${openAnswerText(event.view, settings.codes.table)}); asking the gateway with Status`));
+    else if (event.kind === 'not-found-resend') out.note(out.errorStyle.pending('the gateway does not know it: sending the same payment again (same TransactionID, so it cannot pay twice)'));
+  };
+}
+
+/**
+ * Pays and settles one purchase with the journal's promise kept: the intent is on disk
+ * before the Payment may leave, and every outcome is appended. Ctrl+C or SIGTERM while the
+ * payment is out stops settling and leaves it "unknown" (exit 3), never "failed".
+ */
+export async function executePayment(
+  context: PurchaseContext,
+  session: PaymentSession,
+  input: PaymentInput,
+  options: { checkReplay: boolean; signal?: AbortSignal | undefined },
+): Promise<PaymentOutcome> {
+  const { settings, out } = context;
+  const intent = intentOf(session, input);
+  const attempt = options.checkReplay ? await guardReplay(context, intent) : 'new';
+  if (attempt === 'retry') {
+    out.note(out.errorStyle.dim(`transaction ${input.transactionId} is in the journal for this purchase: asking the gateway again (a repeat pays nothing twice)`));
+  }
+  const journal = new JournalWriter(settings.journalPath.value);
+  const recordOutcome = outcomeRecorder(journal, intent, out);
+  writeIntent(journal, intent);
   // Ctrl+C, and SIGTERM (how cron and service managers stop a process), stop settling.
   const interrupt = new AbortController();
   const onInterrupt = () => interrupt.abort();
@@ -97,11 +122,7 @@ export async function executePayment(
       delayMs: settings.settle.delayMs.value,
       codes: settings.codes.table,
       signal: interrupt.signal,
-      onEvent: (event) => {
-        if (event.kind === 'lost') out.note(out.errorStyle.pending(`the answer to payment ${input.transactionId} was lost (${event.reason}); asking the gateway with Status`));
-        else if (event.kind === 'open') out.note(out.errorStyle.pending(`payment ${input.transactionId} is not final yet (${openAnswerText(event.view, settings.codes.table)}); asking the gateway with Status`));
-        else if (event.kind === 'not-found-resend') out.note(out.errorStyle.pending('the gateway does not know it: sending the same payment again (same TransactionID, so it cannot pay twice)'));
-      },
+      onEvent: settleNotes(context, input.transactionId),
     });
     recordOutcome(settled.view, settled.settledBy);
     return { view: settled.view, error: errorOfView(settled.view, settings.codes.table) };

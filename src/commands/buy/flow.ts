@@ -1,0 +1,108 @@
+import { CancelledError, EmptyVoucherListError, GatewayRefusedError } from '../../errors.js';
+import type { PaymentInput } from '../../gateway/client.js';
+import type { PurchaseOptions } from '../../options/purchase.js';
+import { foreignExchangeOf, type ForeignExchange } from '../../protocol/exchange-rate.js';
+import { generateTransactionId } from '../../protocol/transaction-id.js';
+import type { VoucherList } from '../../protocol/vouchers.js';
+import { checkPurchase, emptyVoucherListError } from '../../purchase/account-check.js';
+import { paymentInputOf, type PurchaseChoice } from '../../purchase/voucher-choice.js';
+import { renderPurchaseSummary } from '../../render/purchase.js';
+import { renderReceipt } from '../../render/transaction.js';
+import { startSpinner } from '../../spinner.js';
+import { followPending } from './follow.js';
+import { Interrupted, untilInterrupted } from './interrupt.js';
+import { pickVoucher } from './pick-voucher.js';
+import { askAgain, askPurchase, askStaticAmount } from './questions.js';
+import { buyScope, type BuyDependencies, type BuyOptions, type BuyScope } from './types.js';
+
+/**
+ * `agentpay buy`: the interactive top-up for a person at a terminal. Asks for what the flags
+ * did not give, checks the account (spec 4.1), lets the person pick a voucher, shows exactly
+ * what will be sent, and pays only after a yes, through the same purchase layer as `pay`.
+ */
+export async function runBuyFlow(options: BuyOptions, deps: BuyDependencies): Promise<void> {
+  const scope = buyScope(options, deps);
+  const { purchase, checked } = await checkUntilAccepted(scope);
+  const choice = checked.vouchers !== null ? await pickVoucher(scope, purchase, checked.vouchers, checked.currency) : await askStaticAmount(scope, purchase);
+  const input = paymentInputOf(purchase, choice, (deps.newTransactionId ?? generateTransactionId)());
+  await confirm(scope, input, choice, checked.exchange);
+  await payConfirmed(scope, input);
+}
+
+/** What the account check said: the vouchers (null for a static service), their currency, any exchange. */
+interface Checked {
+  vouchers: VoucherList;
+  currency: string;
+  exchange: ForeignExchange | undefined;
+}
+
+/** The purchase asked for, checked again after each refusal until the gateway accepts it (or the person quits). */
+async function checkUntilAccepted(scope: BuyScope): Promise<{ purchase: PurchaseOptions; checked: Checked }> {
+  let purchase = await askPurchase(scope);
+  for (;;) {
+    try {
+      const checked = await check(scope, purchase);
+      // Nothing for this account now is not a static service: ask again, never for a free amount.
+      if (checked.vouchers?.length === 0) throw emptyVoucherListError(purchase);
+      return { purchase, checked };
+    } catch (error) {
+      if (!(error instanceof GatewayRefusedError) && !(error instanceof EmptyVoucherListError)) throw error;
+      purchase = await askAgain(scope, purchase, error);
+    }
+  }
+}
+
+/** AccountCheck with a spinner; a refusal comes back as a GatewayRefusedError. */
+async function check({ out, deps }: BuyScope, purchase: PurchaseOptions): Promise<Checked> {
+  if (deps.signal.aborted) throw new CancelledError();
+  const subject = `service ${purchase.service}, account ${purchase.account}`;
+  const spinner = startSpinner(out.stderr, `Checking ${subject}…`, out.errorStyle);
+  try {
+    const { answer, vouchers } = await untilInterrupted(checkPurchase(deps.client, purchase), deps.signal);
+    spinner.stop();
+    return { vouchers, currency: answer.currency ?? purchase.currency, exchange: foreignExchangeOf(answer, purchase.currency) };
+  } catch (error) {
+    spinner.stop();
+    // Nothing has been paid yet: Ctrl+C here is a plain cancel.
+    if (error instanceof Interrupted) throw new CancelledError();
+    throw error;
+  }
+}
+
+/** Exactly what will be sent, then a yes or no (no is the default). */
+async function confirm({ out, deps, columns, offerOf }: BuyScope, input: PaymentInput, choice: PurchaseChoice, exchange: ForeignExchange | undefined): Promise<void> {
+  const summary = {
+    service: input.service,
+    serviceName: offerOf(input.service)?.name,
+    account: input.account,
+    voucher: choice.kind === 'voucher' ? choice.voucher : undefined,
+    amount: input.amount,
+    currency: input.currency,
+    transactionId: input.transactionId,
+    exchange,
+  };
+  out.note('');
+  out.note(renderPurchaseSummary(summary, out.errorStyle, columns));
+  const go = await deps.prompter.confirm({ message: `Pay ${input.amount} ${input.currency} now?`, initial: false });
+  if (!go) throw new CancelledError('cancelled: nothing was paid');
+  if (deps.signal.aborted) throw new CancelledError();
+}
+
+/** Pays, shows the receipt, and follows a payment still in progress. */
+async function payConfirmed(scope: BuyScope, input: PaymentInput): Promise<void> {
+  const { out, deps } = scope;
+  // From here on the payment may be out: Ctrl+C never means "nothing happened".
+  const spinner = startSpinner(out.stderr, `Paying ${input.amount} ${input.currency}, TransactionID ${input.transactionId}…`, out.errorStyle);
+  let outcome;
+  try {
+    outcome = await deps.pay(input, deps.signal);
+  } finally {
+    spinner.stop();
+  }
+  out.data(renderReceipt(outcome.view, out.style));
+  if (outcome.view.state === 'pending') {
+    await followPending(scope, outcome.view);
+    return;
+  }
+  if (outcome.error) throw outcome.error;
+}

@@ -1,0 +1,33 @@
+import { TransactionPendingError } from '../../errors.js';
+import type { TransactionView } from '../../protocol/transaction-view.js';
+import { errorOfView } from '../../purchase/outcome.js';
+import { lookUpStatus } from '../../purchase/status-look-up.js';
+import { renderReceipt } from '../../render/transaction.js';
+import { startSpinner } from '../../spinner.js';
+import { Interrupted, untilInterrupted } from './interrupt.js';
+import type { BuyScope } from './types.js';
+
+/** A pending payment: Status until final, or until Ctrl+C (the payment stands either way). */
+export async function followPending({ out, deps }: BuyScope, pending: TransactionView): Promise<void> {
+  const id = pending.transactionId;
+  const lookItUp = `look it up with: agentpay status ${id}`;
+  out.note(out.errorStyle.dim(`Following it until it is final; Ctrl+C stops following (the payment stands).`));
+  const spinner = startSpinner(out.stderr, `Waiting for transaction ${id}…`, out.errorStyle);
+  let result;
+  try {
+    result = await untilInterrupted(lookUpStatus(deps.client, id, deps.codes, Number.POSITIVE_INFINITY, { signal: deps.signal, pollWhile: 'pending' }), deps.signal);
+  } catch (error) {
+    if (error instanceof Interrupted) {
+      throw new TransactionPendingError(`stopped following transaction ${id} (still in progress)`, { hint: lookItUp });
+    }
+    throw error;
+  } finally {
+    spinner.stop();
+  }
+  if (result.error) {
+    throw new TransactionPendingError(`could not follow transaction ${id}: ${result.error.message}`, { hint: lookItUp });
+  }
+  out.data(renderReceipt(result.view, out.style));
+  const error = errorOfView(result.view, deps.codes);
+  if (error) throw error;
+}

@@ -1,0 +1,38 @@
+import { UsageError } from '../../errors.js';
+import type { PurchaseOptions } from '../../options/purchase.js';
+import type { Voucher } from '../../protocol/vouchers.js';
+import { voucherOf, type PurchaseChoice } from '../../purchase/voucher-choice.js';
+import { voucherChoiceLabels } from '../../render/purchase.js';
+import { renderVoucherTable } from '../../render/vouchers.js';
+import type { BuyScope } from './types.js';
+
+/** More vouchers than this and typing filters the list. */
+const filterThreshold = 7;
+
+/** The voucher list on stderr, then a pick; --amount starts the list on the voucher that costs exactly that. */
+export async function pickVoucher(scope: BuyScope, purchase: PurchaseOptions, vouchers: Voucher[], currency: string): Promise<PurchaseChoice> {
+  const { out, deps, options, columns } = scope;
+  const subject = `service ${purchase.service}, account ${purchase.account}`;
+  out.note(out.errorStyle.dim(`${vouchers.length} voucher${vouchers.length === 1 ? '' : 's'} for ${subject}`));
+  out.note(renderVoucherTable(vouchers, { currency, columns, style: out.errorStyle }));
+  const filter = vouchers.length > filterThreshold;
+  out.note(out.errorStyle.dim(`↑/↓ to move${filter ? ', type to filter' : ''}, Enter to choose, Esc to cancel`));
+
+  let initial: string | undefined;
+  if (options.amount !== undefined) {
+    const index = vouchers.findIndex((v) => v.orderAmount === options.amount);
+    if (index >= 0) initial = String(index);
+    else out.warn(`no voucher costs exactly ${options.amount}; pick one`);
+  }
+  const labels = voucherChoiceLabels(vouchers, currency, columns - 4);
+  const picked = await deps.prompter.select({
+    message: 'Voucher',
+    choices: vouchers.map((_, index) => ({ value: String(index), label: labels[index] ?? '' })),
+    initial,
+    filter,
+    limit: Math.min(vouchers.length, 10),
+  });
+  const chosen = vouchers[Number(picked)];
+  if (!chosen) throw new UsageError(`no such voucher: ${picked}`);
+  return { kind: 'voucher', voucher: voucherOf(vouchers, { ...purchase, invoiceId: chosen.invoiceId }) };
+}

@@ -1,0 +1,107 @@
+import type { EmptyVoucherListError, GatewayRefusedError } from '../../errors.js';
+import type { PurchaseOptions } from '../../options/purchase.js';
+import { parseAmount, parseCurrency } from '../../protocol/money.js';
+import { InvalidFieldError } from '../../protocol/problems.js';
+import type { PromptChoice } from '../../prompts.js';
+import type { PurchaseChoice } from '../../purchase/voucher-choice.js';
+import { truncate } from '../../render/purchase.js';
+import type { BuyScope } from './types.js';
+
+/** The questions of `buy`: what the flags did not give, and what to change after a refusal. */
+
+const otherService = '\0other';
+
+function fieldProblem(check: () => unknown): string | undefined {
+  try {
+    check();
+    return undefined;
+  } catch (error) {
+    if (error instanceof InvalidFieldError) return error.message;
+    throw error;
+  }
+}
+
+const notEmpty = (what: string) => (value: string) => (value.trim() === '' ? `${what} must not be empty` : undefined);
+
+/** Service, account and currency: from the flags, or asked. */
+export async function askPurchase(scope: BuyScope): Promise<PurchaseOptions> {
+  const service = scope.options.service ?? (await askService(scope));
+  const account = scope.options.account ?? (await askAccount(scope));
+  const currency = scope.options.currency ?? (await askCurrency(scope, service));
+  return { service, account, currency };
+}
+
+async function askService({ deps, columns }: BuyScope): Promise<string> {
+  const { prompter, catalogue } = deps;
+  if (catalogue && catalogue.services.length > 0) {
+    const width = columns - 4;
+    const idWidth = Math.max(...catalogue.services.map((s) => s.id.length));
+    const choices: PromptChoice[] = catalogue.services.map((s) => ({
+      value: s.id,
+      label: truncate(`${s.id.padEnd(idWidth)}  ${s.name} (${s.kind}, ${s.currency})`, width),
+    }));
+    choices.push({ value: otherService, label: 'another service id…' });
+    const picked = await prompter.select({ message: 'Service', choices });
+    if (picked !== otherService) return picked;
+  }
+  return (await prompter.input({ message: 'Service id', validate: notEmpty('the service id') })).trim();
+}
+
+async function askAccount({ deps }: BuyScope): Promise<string> {
+  const account = await deps.prompter.input({
+    message: 'Customer account',
+    initial: deps.catalogue?.defaultAccount,
+    validate: notEmpty('the account'),
+  });
+  return account.trim();
+}
+
+async function askCurrency(scope: BuyScope, service: string): Promise<string> {
+  const currency = await scope.deps.prompter.input({
+    message: 'Currency',
+    initial: scope.offerOf(service)?.currency ?? 'KZT',
+    validate: (value) => fieldProblem(() => parseCurrency(value.trim())),
+  });
+  return parseCurrency(currency.trim());
+}
+
+/** After a refused check (or an empty voucher list): show why, and let the person change what was refused. */
+export async function askAgain(scope: BuyScope, purchase: PurchaseOptions, refusal: GatewayRefusedError | EmptyVoucherListError): Promise<PurchaseOptions> {
+  const { out, deps } = scope;
+  out.note(`${out.errorStyle.failure('✗')} ${refusal.message}`);
+  const next = await deps.prompter.select({
+    message: 'What now?',
+    choices: [
+      { value: 'account', label: 'try another account' },
+      { value: 'service', label: 'try another service' },
+      { value: 'currency', label: 'try another currency' },
+      { value: 'quit', label: 'quit' },
+    ],
+  });
+  switch (next) {
+    case 'account':
+      return { ...purchase, account: await askAccount(scope) };
+    case 'service': {
+      const service = await askService(scope);
+      return { ...purchase, service, currency: await askCurrency(scope, service) };
+    }
+    case 'currency':
+      return { ...purchase, currency: await askCurrency(scope, purchase.service) };
+    default:
+      throw refusal;
+  }
+}
+
+/** A static service (spec 4.3): the amount from --amount, or asked. */
+export async function askStaticAmount(scope: BuyScope, purchase: PurchaseOptions): Promise<PurchaseChoice> {
+  const { out, deps } = scope;
+  out.note(`No voucher list for service ${purchase.service}: a static service, paid with an amount.`);
+  const amount =
+    scope.options.amount ??
+    (await deps.prompter.input({
+      message: `Amount (${purchase.currency})`,
+      initial: scope.offerOf(purchase.service)?.denomination,
+      validate: (value) => fieldProblem(() => parseAmount(value, 'the amount')) ?? (/^0(\.0+)?$/.test(value) ? 'the amount must be more than zero' : undefined),
+    }));
+  return { kind: 'amount', amount };
+}

@@ -1,0 +1,85 @@
+import { UsageError } from '../../errors.js';
+import type { Output } from '../../output.js';
+import { amountOption } from '../../options/purchase.js';
+import { optionalNonBlankText, optionalText, optionRecord } from '../../options/values.js';
+import { parseCurrency } from '../../protocol/money.js';
+import { executePayment } from '../../purchase/execute-payment.js';
+import type { CommandContext } from '../context.js';
+import { runBuyFlow } from './flow.js';
+import type { BuyOptions, ServiceCatalogue } from './types.js';
+
+/** buy's flags, each checked as pay checks it; any may be left out (then it is asked). */
+function buyOptions(raw: unknown): BuyOptions {
+  const options = optionRecord(raw);
+  const currency = optionalText(options.currency, '--currency');
+  return {
+    service: optionalNonBlankText(options.service, '--service'),
+    account: optionalNonBlankText(options.account, '--account'),
+    currency: currency === undefined ? undefined : parseCurrency(currency),
+    amount: amountOption(options.amount),
+  };
+}
+
+/** `CI` set to anything but "" / "0" / "false" means no person is there to answer. */
+function isCi(env: NodeJS.ProcessEnv): boolean {
+  const value = env.CI;
+  return value !== undefined && value !== '' && value !== '0' && value.toLowerCase() !== 'false';
+}
+
+/** buy only ever asks; without a person at a terminal it refuses before anything is sent. */
+function refuseWithoutTerminal(out: Output): void {
+  const scripts = 'scripts use `agentpay check` to list the vouchers, then `agentpay pay --invoice-id <id>` (or --amount)';
+  if (out.json) throw new UsageError('buy is interactive and has no --json output', { hint: scripts });
+  const missing = !out.stdin.isTTY ? 'stdin is not a terminal' : !out.stdout.isTTY ? 'stdout is not a terminal' : isCi(out.env) ? 'CI is set' : undefined;
+  if (missing) throw new UsageError(`buy is interactive and needs a person at a terminal (${missing}); nothing was sent`, { hint: scripts });
+}
+
+export async function sandboxCatalogue(): Promise<ServiceCatalogue> {
+  const { sandboxServices, sandboxAccounts } = await import('../../sandbox/catalogue.js');
+  return {
+    services: sandboxServices.map((s) => ({
+      id: s.id,
+      name: s.name,
+      kind: s.kind,
+      currency: s.currency,
+      denomination: s.kind === 'static' ? s.denomination : undefined,
+    })),
+    defaultAccount: sandboxAccounts[0].account,
+  };
+}
+
+/** `agentpay buy`: the flow at a terminal, with Ctrl+C and SIGTERM given their meaning at each point. */
+export async function runBuy(rawOptions: unknown, context: CommandContext): Promise<void> {
+  const { out, settings } = context;
+  refuseWithoutTerminal(out);
+  const options = buyOptions(rawOptions);
+  const catalogue = settings.sandbox ? await sandboxCatalogue() : undefined;
+  const { terminalPrompter } = await import('../../prompts.js');
+  // Outside a prompt the terminal turns Ctrl+C into SIGINT; the flow decides what it means.
+  const interrupt = new AbortController();
+  const onInterrupt = () => interrupt.abort();
+  process.on('SIGINT', onInterrupt);
+  let session: Awaited<ReturnType<CommandContext['openGateway']>> | undefined;
+  try {
+    session = await context.openGateway();
+    const paying = session;
+    await runBuyFlow(options, {
+      client: session.client,
+      pay: (input, signal) => {
+        // SIGTERM (a service manager stopping it) is heard once the payment may be out: it ends
+        // as Ctrl+C does, with the TransactionID and how to look it up. Before, nothing was sent.
+        process.on('SIGTERM', onInterrupt);
+        return executePayment(context, paying, input, { checkReplay: false, signal });
+      },
+      prompter: terminalPrompter({ stdin: out.stdin, stderr: out.stderr, color: out.errorStyle.enabled }),
+      out,
+      codes: settings.codes.table,
+      catalogue,
+      signal: interrupt.signal,
+    });
+  } finally {
+    process.off('SIGINT', onInterrupt);
+    process.off('SIGTERM', onInterrupt);
+    await session?.close({ abort: interrupt.signal.aborted });
+  }
+}

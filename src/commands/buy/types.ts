@@ -1,0 +1,66 @@
+import type { GatewayClient, PaymentInput } from '../../gateway/client.js';
+import type { Output } from '../../output.js';
+import type { CodeTable } from '../../protocol/codes.js';
+import type { Prompter } from '../../prompts.js';
+import type { PaymentOutcome } from '../../purchase/outcome.js';
+
+/** The flags; any of them may be missing (then it is asked). */
+export interface BuyOptions {
+  service?: string | undefined;
+  account?: string | undefined;
+  currency?: string | undefined;
+  amount?: string | undefined;
+}
+
+/** A service the person can pick from a list (the sandbox's catalogue). */
+export interface ServiceOffer {
+  id: string;
+  name: string;
+  kind: 'dynamic' | 'static';
+  currency: string;
+  /** A static service's fixed amount, offered as the default. */
+  denomination?: string | undefined;
+}
+
+export interface ServiceCatalogue {
+  services: readonly ServiceOffer[];
+  /** Offered as the default account. */
+  defaultAccount: string;
+}
+
+export interface BuyDependencies {
+  client: GatewayClient;
+  /**
+   * Pays and settles, journaled: `pay`'s own executePayment. It stops settling at once when
+   * `signal` aborts and reports the payment as unknown, never as not made.
+   */
+  pay: (input: PaymentInput, signal: AbortSignal) => Promise<PaymentOutcome>;
+  prompter: Prompter;
+  out: Output;
+  /** The gateway's code table: what is final, in progress or not found. */
+  codes: CodeTable;
+  /** Under --sandbox: services to choose from instead of typing an id. */
+  catalogue?: ServiceCatalogue | undefined;
+  /** Aborted on Ctrl+C outside a prompt (a prompt turns Ctrl+C into a CancelledError itself). */
+  signal: AbortSignal;
+  newTransactionId?: () => string;
+}
+
+/** One run of the flow: the flags, what it works with, and the width its lines fit. */
+export interface BuyScope {
+  options: BuyOptions;
+  deps: BuyDependencies;
+  out: Output;
+  columns: number;
+  offerOf(service: string): ServiceOffer | undefined;
+}
+
+export function buyScope(options: BuyOptions, deps: BuyDependencies): BuyScope {
+  return {
+    options,
+    deps,
+    out: deps.out,
+    columns: deps.out.stderr.columns || deps.out.columns,
+    offerOf: (service) => deps.catalogue?.services.find((offer) => offer.id === service),
+  };
+}

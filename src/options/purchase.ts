@@ -1,0 +1,84 @@
+import { UsageError } from '../errors.js';
+import { parseAmount, parseCurrency } from '../protocol/money.js';
+import { parseTransactionId } from '../protocol/transaction-id.js';
+import type { PurchaseInput } from '../gateway/client.js';
+import { optionalText, optionRecord, requiredText, switchOption, wholeNumberOption } from './values.js';
+
+/**
+ * The options of a purchase, shared by check, pay, buy and a scenario's steps: one parser per
+ * option over the field rules in protocol/, each raising the message a person sees.
+ */
+
+/** What to buy from whom: a service, a customer account and a currency. */
+export interface PurchaseOptions {
+  service: string;
+  account: string;
+  currency: string;
+}
+
+/** --currency: a three-letter code, KZT when not given. */
+export function currencyOption(raw: unknown): string {
+  return parseCurrency(optionalText(raw, '--currency') ?? 'KZT');
+}
+
+/** --service, --account (both required, not blank) and --currency, in that order. */
+export function purchaseOptions(options: Record<string, unknown>): PurchaseOptions {
+  return {
+    service: requiredText(options.service, '--service'),
+    account: requiredText(options.account, '--account'),
+    currency: currencyOption(options.currency),
+  };
+}
+
+/** --amount: a plain decimal string, kept byte for byte (spec 2.2). */
+export function amountOption(raw: unknown, field = '--amount'): string | undefined {
+  const text = optionalText(raw, field);
+  return text === undefined ? undefined : parseAmount(text, field);
+}
+
+/** --invoice-id: an InvoiceId as the check list shows it (a Long, so digits kept as text). */
+export function invoiceIdOption(raw: unknown): string | undefined {
+  const text = optionalText(raw, '--invoice-id');
+  if (text !== undefined && !/^\d{1,19}$/.test(text)) throw new UsageError('--invoice-id must be digits, as in the check list');
+  return text;
+}
+
+/** --txn-id: a TransactionID to use instead of a fresh one. */
+export function transactionIdOption(raw: unknown): string | undefined {
+  const text = optionalText(raw, '--txn-id');
+  return text === undefined ? undefined : parseTransactionId(text, '--txn-id');
+}
+
+/** --wait: seconds to poll a transaction that is not final (status, and a scenario's status and wait steps). */
+export const waitOption = (raw: unknown): number =>
+  wholeNumberOption(raw, { fallback: '0', maxDigits: 6, message: '--wait takes a whole number of seconds' });
+
+/** check's options (and a scenario's check step): the purchase, and the Amount sent with the check (0). */
+export function checkOptions(raw: unknown): PurchaseInput {
+  const options = optionRecord(raw);
+  const purchase = purchaseOptions(options);
+  return { ...purchase, amount: amountOption(options.amount) ?? '0' };
+}
+
+export interface PayOptions extends PurchaseOptions {
+  amount: string | undefined;
+  invoiceId: string | undefined;
+  txnId: string | undefined;
+  dryRun: boolean;
+}
+
+/** pay's options: a dynamic voucher by --invoice-id (spec 4.2) or a static --amount (spec 4.3). */
+export function payOptions(raw: unknown): PayOptions {
+  const options = optionRecord(raw);
+  const parsed = {
+    ...purchaseOptions(options),
+    amount: amountOption(options.amount),
+    invoiceId: invoiceIdOption(options.invoiceId),
+    txnId: transactionIdOption(options.txnId),
+    dryRun: switchOption(options.dryRun, '--dry-run'),
+  };
+  if (parsed.invoiceId === undefined && parsed.amount === undefined) {
+    throw new UsageError('give --invoice-id <id> for a dynamic voucher, or --amount <decimal> for a static one');
+  }
+  return parsed;
+}

@@ -1,0 +1,68 @@
+import { UsageError } from '../errors.js';
+
+/*
+ * Option values as commander hands them over: a string (a boolean for a switch, a list for a
+ * repeatable option), or undefined when not given. Commands and scenario steps parse their
+ * options with these small parsers, one per option, rather than with a schema library:
+ * loading zod costs about as much as starting Node does (docs: performance).
+ */
+
+/** A whole number within bounds, or a UsageError with the rule's message. */
+export function wholeNumberOption(raw: unknown, rule: { fallback: string; maxDigits: number; min?: number; max?: number; message: string }): number {
+  const text = raw === undefined ? rule.fallback : raw;
+  if (typeof text === 'string' && /^\d+$/.test(text) && text.length <= rule.maxDigits) {
+    const value = Number(text);
+    if (value >= (rule.min ?? 0) && value <= (rule.max ?? Number.MAX_SAFE_INTEGER)) return value;
+  }
+  throw new UsageError(rule.message);
+}
+
+/** --concurrency of status and reconcile. */
+export const concurrencyOption = (raw: unknown) =>
+  wholeNumberOption(raw, { fallback: '4', maxDigits: 3, min: 1, max: 256, message: '--concurrency takes a whole number from 1 to 256' });
+
+export function optionalText(raw: unknown, flag: string): string | undefined {
+  if (raw === undefined || typeof raw === 'string') return raw;
+  throw new UsageError(`${flag} takes a text value`);
+}
+
+/** Options as commander hands them over: a record of what was given. */
+export function optionRecord(raw: unknown): Record<string, unknown> {
+  return typeof raw === 'object' && raw !== null ? (raw as Record<string, unknown>) : {};
+}
+
+/** A value that must be given and not blank: `--service is required`, `--service must not be empty`. */
+export function requiredText(raw: unknown, flag: string): string {
+  if (raw === undefined) throw new UsageError(`${flag} is required`);
+  const text = optionalText(raw, flag);
+  if (text === undefined || text.trim() === '') throw new UsageError(`${flag} must not be empty`);
+  return text;
+}
+
+/** A value that may be left out, but not given blank. */
+export function optionalNonBlankText(raw: unknown, flag: string): string | undefined {
+  const text = optionalText(raw, flag);
+  if (text !== undefined && text.trim() === '') throw new UsageError(`${flag} must not be empty`);
+  return text;
+}
+
+/** A switch such as --dry-run: false unless given. */
+export function switchOption(raw: unknown, flag: string): boolean {
+  if (raw === undefined) return false;
+  if (typeof raw === 'boolean') return raw;
+  throw new UsageError(`${flag} is a switch and takes no value`);
+}
+
+/** A repeatable option (`--var a=1 --var b=2`): the values given, in order. */
+export function textListOption(raw: unknown, flag: string): string[] {
+  if (raw === undefined) return [];
+  if (Array.isArray(raw) && raw.every((value) => typeof value === 'string')) return raw;
+  throw new UsageError(`${flag} takes text values`);
+}
+
+/** One of a fixed set of words, or a UsageError with the message that lists them. */
+export function choiceOption<T extends string>(raw: unknown, choices: readonly T[], message: string): T | undefined {
+  if (raw === undefined) return undefined;
+  if (typeof raw === 'string' && (choices as readonly string[]).includes(raw)) return raw as T;
+  throw new UsageError(message);
+}

@@ -1,0 +1,19 @@
+import type { Settings } from '../config.js';
+import type { GatewayClient } from '../gateway/client.js';
+import type { Output } from '../output.js';
+
+/**
+ * What the purchase layer needs of a command's context and gateway session, and no more:
+ * `commands/context.ts` provides both, and scenario steps pass theirs on without knowing it.
+ */
+export interface PurchaseContext {
+  settings: Pick<Settings, 'journalPath' | 'settle' | 'codes'>;
+  out: Output;
+}
+
+export interface PaymentSession {
+  client: GatewayClient;
+  /** Who the journal files transactions under: the base URL, or "sandbox". */
+  gateway: string;
+  agentId: string;
+}

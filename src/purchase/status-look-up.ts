@@ -1,0 +1,74 @@
+import { AgentpayError, ExitCode, type ExitCodeValue } from '../errors.js';
+import type { GatewayClient } from '../gateway/client.js';
+import type { CodeTable } from '../protocol/codes.js';
+import { isFinalState, unknownView, viewOfStatusAnswer, type TransactionView } from '../protocol/transaction-view.js';
+
+export interface LookUpResult {
+  view: TransactionView;
+  exitCode: ExitCodeValue;
+  /** Set when the look-up itself failed (unreachable, not understood, bad input line). */
+  error?: AgentpayError;
+  /** A line of the file that is not a transaction id: nothing was looked up. */
+  notAnId?: true;
+}
+
+/**
+ * The exit code of a looked-up transaction, as `status` reports it: a refusal is the
+ * payment's outcome, "declined". (reconcile's own table counts a refusal as settled work.)
+ */
+export const lookUpExitCodeOfState: Record<TransactionView['state'], ExitCodeValue> = {
+  success: ExitCode.success,
+  failed: ExitCode.declined,
+  pending: ExitCode.pendingOrUnknown,
+  unknown: ExitCode.pendingOrUnknown,
+};
+
+/** Polling goes on while a transaction is not final (status --wait), or only while in progress (buy). */
+export type PollWhile = 'open' | 'pending';
+
+/** Waits `ms`; false when `signal` aborted first. A plain timer: node:timers/promises is not loaded for it. */
+function pause(ms: number, signal: AbortSignal | undefined): Promise<boolean> {
+  if (signal?.aborted) return Promise.resolve(false);
+  return new Promise((resolve) => {
+    const onAbort = () => {
+      clearTimeout(timer);
+      resolve(false);
+    };
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve(true);
+    }, ms);
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
+/**
+ * Status for one id (spec 4.4); with a wait, polls one that is not final (or, with `pollWhile`
+ * 'pending', one in progress) with backoff until it is, out of time, or `signal` aborts (buy:
+ * Ctrl+C while following; a scenario's Ctrl+C): then the last answer stands, still open.
+ */
+export async function lookUpStatus(
+  client: GatewayClient,
+  transactionId: string,
+  codes: CodeTable,
+  waitUntil: number,
+  options: { signal?: AbortSignal | undefined; pollWhile?: PollWhile } = {},
+): Promise<LookUpResult> {
+  const { signal, pollWhile = 'open' } = options;
+  const polling = (view: TransactionView) => (pollWhile === 'pending' ? view.state === 'pending' : !isFinalState(view.state));
+  let delayMs = 500;
+  for (;;) {
+    let view: TransactionView;
+    try {
+      view = viewOfStatusAnswer(await client.status(transactionId), { transactionId }, codes);
+    } catch (error) {
+      if (!(error instanceof AgentpayError)) throw error;
+      return { view: unknownView({ transactionId }, 'Status', error.message), exitCode: error.exitCode, error };
+    }
+    const remaining = waitUntil - Date.now();
+    const done = { view, exitCode: lookUpExitCodeOfState[view.state] };
+    if (!polling(view) || remaining <= 0 || signal?.aborted) return done;
+    if (!(await pause(Math.min(delayMs, remaining), signal))) return done;
+    delayMs = Math.min(delayMs * 1.6, 5_000);
+  }
+}

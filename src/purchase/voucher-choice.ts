@@ -1,0 +1,70 @@
+import { UsageError } from '../errors.js';
+import type { GatewayClient, PaymentInput } from '../gateway/client.js';
+import type { Voucher, VoucherList } from '../protocol/vouchers.js';
+import type { PurchaseOptions } from '../options/purchase.js';
+import { checkPurchase, emptyVoucherListError } from './account-check.js';
+
+/**
+ * What is paid for: a voucher from the list, passed whole so its InvoiceId and OrderAmount
+ * cannot part (spec 4.2), or an amount for a static service (spec 4.3).
+ */
+export type PurchaseChoice = { kind: 'voucher'; voucher: Voucher } | { kind: 'amount'; amount: string };
+
+/** A purchase as asked for: the voucher by InvoiceId or by position, and/or an amount. */
+export interface PurchaseRequest extends PurchaseOptions {
+  invoiceId?: string | undefined;
+  /** The voucher by its position in the list (`Invoice-<n>`, spec 2.4) instead of its InvoiceId. */
+  invoicePosition?: number | undefined;
+  amount?: string | undefined;
+}
+
+/** The amount a choice pays: a voucher's OrderAmount byte for byte, or the amount given. */
+export function amountOfChoice(choice: PurchaseChoice): string {
+  return choice.kind === 'voucher' ? choice.voucher.orderAmount : choice.amount;
+}
+
+/**
+ * spec 4.2: the voucher `request.invoiceId` (or `invoicePosition`) names in the list; a typed
+ * amount must be its OrderAmount as the same string (2497 is not 2497.00).
+ */
+export function voucherOf(vouchers: VoucherList, request: PurchaseRequest): Voucher {
+  if (vouchers?.length === 0) throw emptyVoucherListError(request);
+  const voucher = vouchers?.find((v) => (request.invoiceId === undefined ? v.position === request.invoicePosition : v.invoiceId === request.invoiceId));
+  if (!voucher) {
+    const known = vouchers?.map((v) => v.invoiceId).join(', ');
+    const wanted = request.invoiceId === undefined ? `#${request.invoicePosition}` : request.invoiceId;
+    throw new UsageError(`invoice ${wanted} is not in the voucher list of service ${request.service}; no payment was sent`, {
+      hint: known ? `InvoiceIds there: ${known}` : 'the service has no voucher list: pay it with --amount',
+    });
+  }
+  if (request.amount !== undefined && request.amount !== voucher.orderAmount) {
+    throw new UsageError(
+      `--amount ${request.amount} is not the OrderAmount of invoice ${voucher.invoiceId}, ${voucher.orderAmount}; no payment was sent`,
+      { hint: `amounts must match to the last digit (spec 4.2): drop --amount or give ${voucher.orderAmount}` },
+    );
+  }
+  return voucher;
+}
+
+/**
+ * The choice a request makes: a dynamic voucher from a fresh AccountCheck (spec 4.2), a static
+ * amount as given (spec 4.3). `buy` has already made the check and calls voucherOf itself.
+ */
+export async function resolvePurchase(client: GatewayClient, request: PurchaseRequest): Promise<PurchaseChoice> {
+  if (request.invoiceId === undefined && request.invoicePosition === undefined) {
+    if (request.amount === undefined) {
+      throw new UsageError('give --invoice-id <id> for a dynamic voucher, or --amount <decimal> for a static one');
+    }
+    return { kind: 'amount', amount: request.amount };
+  }
+  const { vouchers } = await checkPurchase(client, request);
+  return { kind: 'voucher', voucher: voucherOf(vouchers, request) };
+}
+
+/** The Payment for a chosen purchase: a voucher's own InvoiceId and OrderAmount, or a static amount alone. */
+export function paymentInputOf(purchase: PurchaseOptions, choice: PurchaseChoice, transactionId: string): PaymentInput {
+  const { service, account, currency } = purchase;
+  return choice.kind === 'voucher'
+    ? { service, account, currency, transactionId, amount: choice.voucher.orderAmount, invoiceId: choice.voucher.invoiceId }
+    : { service, account, currency, transactionId, amount: choice.amount, invoiceId: undefined };
+}
