@@ -1,9 +1,9 @@
-import { generateTransactionId } from '../protocol/transaction-id.js';
-import { formToObject, maskForm, type FormField } from '../protocol/form.js';
-import { payOptions } from '../options/purchase.js';
-import { executePayment } from '../purchase/execute-payment.js';
-import { paymentInputOf, resolvePurchase } from '../purchase/voucher-choice.js';
-import type { CommandContext } from './context.js';
+import { generateTransactionId } from '../../protocol/transaction-id.js';
+import { formToObject, maskForm, type FormField } from '../../protocol/form.js';
+import { payOptions } from '../../options/purchase.js';
+import { executePayment } from '../../purchase/execute-payment.js';
+import { paymentInputOf, resolvePurchase } from '../../purchase/voucher-choice.js';
+import type { CommandContext } from '../context.js';
 
 function dryRunLines(endpoint: string, form: readonly FormField[]): string[] {
   const width = Math.max(...form.map(([name]) => name.length));
@@ -31,7 +31,7 @@ export async function runPay(rawOptions: unknown, context: CommandContext): Prom
     }
 
     const { view, error } = await executePayment(context, session, input, { checkReplay: options.txnId !== undefined });
-    const { renderReceipt, transactionJson } = await import('../render/transaction.js');
+    const { renderReceipt, transactionJson } = await import('../../render/transaction.js');
     out.data(out.json ? transactionJson(view) : renderReceipt(view, out.style));
     if (error) throw error;
   } finally {

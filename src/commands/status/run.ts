@@ -1,16 +1,16 @@
-import { UsageError } from '../errors.js';
-import { parseTransactionId } from '../protocol/transaction-id.js';
-import { unknownView, type TransactionView } from '../protocol/transaction-view.js';
-import type { CommandContext } from './context.js';
-import { errorOfView } from '../purchase/outcome.js';
-import { lookUpStatus, type LookUpResult } from '../purchase/status-look-up.js';
-import { waitOption } from '../options/purchase.js';
-import { BatchTally } from './batch-tally.js';
-import { forEachOrdered } from './ordered-pool.js';
-import { concurrencyOption, optionalText, optionRecord } from '../options/values.js';
-import { transactionIdsFrom, type IdEntry } from './transaction-ids.js';
-import { locatePassword } from '../password-source.js';
-import type { Settings } from '../config.js';
+import { UsageError } from '../../errors.js';
+import { parseTransactionId } from '../../protocol/transaction-id.js';
+import { unknownView, type TransactionView } from '../../protocol/transaction-view.js';
+import type { CommandContext } from '../context.js';
+import { errorOfView } from '../../purchase/outcome.js';
+import { lookUpStatus, type LookUpResult } from '../../purchase/status-look-up.js';
+import { waitOption } from '../../options/purchase.js';
+import { BatchTally } from '../batch-tally.js';
+import { forEachOrdered } from '../ordered-pool.js';
+import { concurrencyOption, optionalText, optionRecord } from '../../options/values.js';
+import { transactionIdsFrom, type IdEntry } from '../transaction-ids.js';
+import { locatePassword } from '../../password-source.js';
+import type { Settings } from '../../config.js';
 
 interface StatusOptions {
   ids: string[];
@@ -53,7 +53,7 @@ export async function runStatus(rawOptions: unknown, context: CommandContext): P
   const [session, { renderReceipt, renderTransactionLine, transactionJson }] = await Promise.all([
     // Ids from a file or stdin are a batch of unknown size: many exchanges to come.
     context.openGateway({ connections: options.concurrency, expectedExchanges: options.fromFile === undefined ? ids.length : Infinity }),
-    import('../render/transaction.js'),
+    import('../../render/transaction.js'),
   ]);
   const tally = new BatchTally();
   const waitMs = options.wait * 1000;

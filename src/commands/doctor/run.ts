@@ -1,11 +1,11 @@
-import { describeSettings, profileOrigin, type SettingReport, type Settings } from '../config.js';
-import { AgentpayError } from '../errors.js';
-import { locatePassword } from '../password-source.js';
-import { redactedText } from '../secrets.js';
-import { classifyCode, type CodeTable } from '../protocol/codes.js';
-import { generateTransactionId } from '../protocol/transaction-id.js';
-import { doctorJson, renderDoctorReport, type GatewayCheck } from '../render/doctor.js';
-import type { CommandContext, GatewaySession } from './context.js';
+import { describeSettings, profileOrigin, type SettingReport, type Settings } from '../../config.js';
+import { AgentpayError } from '../../errors.js';
+import { locatePassword } from '../../password-source.js';
+import { redactedText } from '../../secrets.js';
+import { classifyCode, type CodeTable } from '../../protocol/codes.js';
+import { generateTransactionId } from '../../protocol/transaction-id.js';
+import { doctorJson, renderDoctorReport, type GatewayCheck } from '../../render/doctor.js';
+import type { CommandContext, GatewaySession } from '../context.js';
 
 /** The password as doctor shows it: masked, with where it was (or would be) read from. */
 function passwordReport(settings: Settings, session: GatewaySession | undefined, stdinIsTerminal: boolean): SettingReport {

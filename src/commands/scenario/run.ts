@@ -1,9 +1,9 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { AgentpayError, CancelledError, UsageError } from '../errors.js';
-import type { CommandContext } from './context.js';
-import { optionRecord, switchOption, textListOption } from '../options/values.js';
+import { AgentpayError, CancelledError, UsageError } from '../../errors.js';
+import type { CommandContext } from '../context.js';
+import { optionRecord, switchOption, textListOption } from '../../options/values.js';
 
 function scenarioOptions(raw: unknown) {
   const options = optionRecord(raw);
@@ -17,7 +17,7 @@ function scenarioOptions(raw: unknown) {
 }
 
 async function loadSuite(file: string) {
-  const { parseScenario, ScenarioFileError } = await import('../scenario/file.js');
+  const { parseScenario, ScenarioFileError } = await import('../../scenario/file.js');
   let source: string;
   try {
     source = await readFile(file, 'utf8');
@@ -36,7 +36,7 @@ async function loadSuite(file: string) {
 export async function runScenario(rawOptions: unknown, context: CommandContext): Promise<void> {
   const options = scenarioOptions(rawOptions);
   const { out } = context;
-  const { parseVarFlags, varsFor, VarError } = await import('../scenario/vars.js');
+  const { parseVarFlags, varsFor, VarError } = await import('../../scenario/vars.js');
   const suites = [];
   try {
     const flags = parseVarFlags(options.var);
@@ -50,11 +50,11 @@ export async function runScenario(rawOptions: unknown, context: CommandContext):
   }
 
   const [{ runSuites }, { exchangeRecorder, gatewayStepExecutor }, human, json, { junitXml }] = await Promise.all([
-    import('../scenario/runner.js'),
-    import('../scenario/steps.js'),
-    import('../scenario/report-human.js'),
-    import('../scenario/report-json.js'),
-    import('../scenario/report-junit.js'),
+    import('../../scenario/runner.js'),
+    import('../../scenario/steps.js'),
+    import('../../scenario/report-human.js'),
+    import('../../scenario/report-json.js'),
+    import('../../scenario/report-junit.js'),
   ]);
   // With the report on stdout, the live lines move to stderr.
   const reportOnStdout = options.report.includes('-');

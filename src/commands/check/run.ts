@@ -1,10 +1,10 @@
-import { GatewayRefusedError } from '../errors.js';
-import { checkOptions } from '../options/purchase.js';
-import { foreignExchangeOf } from '../protocol/exchange-rate.js';
-import { stringifyLosslessJson } from '../protocol/lossless.js';
-import { successStatus } from '../protocol/codes.js';
-import { accountCheckLine } from '../purchase/account-check.js';
-import type { CommandContext } from './context.js';
+import { GatewayRefusedError } from '../../errors.js';
+import { checkOptions } from '../../options/purchase.js';
+import { foreignExchangeOf } from '../../protocol/exchange-rate.js';
+import { stringifyLosslessJson } from '../../protocol/lossless.js';
+import { successStatus } from '../../protocol/codes.js';
+import { accountCheckLine } from '../../purchase/account-check.js';
+import type { CommandContext } from '../context.js';
 
 
 /** `agentpay check`: AccountCheck, and the voucher list (spec 4.1). */
@@ -30,7 +30,7 @@ export async function runCheck(rawOptions: unknown, context: CommandContext): Pr
     const subject = `service ${answer.service ?? purchase.service}, account ${answer.account ?? purchase.account}`;
     // Heads the list: a rate other than 1 or another crediting currency is seen before anything is paid.
     const exchange = foreignExchangeOf(answer, purchase.currency);
-    if (exchange) out.note(`Exchange rate ${(await import('../render/purchase.js')).exchangeText(exchange)}`);
+    if (exchange) out.note(`Exchange rate ${(await import('../../render/purchase.js')).exchangeText(exchange)}`);
     if (vouchers === null) {
       out.note(`No voucher list for ${subject}: a static service. Pay it with: agentpay pay --service ${purchase.service} --account ${purchase.account} --amount <amount>`);
       return;
@@ -40,7 +40,7 @@ export async function runCheck(rawOptions: unknown, context: CommandContext): Pr
       out.note(`No vouchers available for ${subject} now: the gateway's voucher list is empty (not a static service). Try again later, or another account.`);
       return;
     }
-    const { renderVoucherTable } = await import('../render/vouchers.js');
+    const { renderVoucherTable } = await import('../../render/vouchers.js');
     out.note(out.errorStyle.dim(`${vouchers.length} voucher${vouchers.length === 1 ? '' : 's'} for ${subject}`));
     out.data(renderVoucherTable(vouchers, { currency, columns: out.columns, style: out.style }));
     out.note(out.errorStyle.dim(`Pay one with: agentpay pay --service ${purchase.service} --account ${purchase.account} --invoice-id <InvoiceId>`));

@@ -1,14 +1,14 @@
-import { AgentpayError, ExitCode, type ExitCodeValue } from '../errors.js';
-import { openEntries, type JournalEntry } from '../journal/ledger.js';
-import { OutcomeRecorder } from '../journal/outcome-recorder.js';
-import { classifyCode, classifyHint, type CodeTable } from '../protocol/codes.js';
-import { isRefusedLookUp, speaksOfPayment, unknownView, viewOfStatusAnswer, type TransactionView } from '../protocol/transaction-view.js';
-import { answerText } from '../purchase/outcome.js';
-import { journalGatewayOf, type CommandContext, type GatewaySession } from './context.js';
-import { BatchTally } from './batch-tally.js';
-import { forEachOrdered } from './ordered-pool.js';
-import { concurrencyOption, optionalText, optionRecord, wholeNumberOption } from '../options/values.js';
-import { parseSince } from './since.js';
+import { AgentpayError, ExitCode, type ExitCodeValue } from '../../errors.js';
+import { openEntries, type JournalEntry } from '../../journal/ledger.js';
+import { OutcomeRecorder } from '../../journal/outcome-recorder.js';
+import { classifyCode, classifyHint, type CodeTable } from '../../protocol/codes.js';
+import { isRefusedLookUp, speaksOfPayment, unknownView, viewOfStatusAnswer, type TransactionView } from '../../protocol/transaction-view.js';
+import { answerText } from '../../purchase/outcome.js';
+import { journalGatewayOf, type CommandContext, type GatewaySession } from '../context.js';
+import { BatchTally } from '../batch-tally.js';
+import { forEachOrdered } from '../ordered-pool.js';
+import { concurrencyOption, optionalText, optionRecord, wholeNumberOption } from '../../options/values.js';
+import { parseSince } from '../since.js';
 
 interface ReconcileOptions {
   since: string | undefined;
@@ -103,7 +103,7 @@ export async function runReconcile(rawOptions: unknown, context: CommandContext)
   const entries = await openEntries(settings.journalPath.value, { since }, warn);
 
   const gateway = journalGatewayOf(settings, settings.baseUrl?.value);
-  const agentId = settings.sandbox ? (await import('../sandbox/catalogue.js')).sandboxCredentials.agentId : settings.agentId?.value;
+  const agentId = settings.sandbox ? (await import('../../sandbox/catalogue.js')).sandboxCredentials.agentId : settings.agentId?.value;
   const mine = entries.filter((entry) => entry.intent.gateway === gateway && entry.intent.agentId === agentId);
   const others = entries.length - mine.length;
   if (others > 0) {
@@ -116,7 +116,7 @@ export async function runReconcile(rawOptions: unknown, context: CommandContext)
 
   const session = await context.openGateway({ connections: options.concurrency, expectedExchanges: mine.length });
   const journal = new OutcomeRecorder(settings.journalPath.value);
-  const { renderTransactionLine, transactionJson } = await import('../render/transaction.js');
+  const { renderTransactionLine, transactionJson } = await import('../../render/transaction.js');
   const tally = new BatchTally();
   const unclassified = new Map<string, number>();
   try {

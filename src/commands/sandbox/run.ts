@@ -1,10 +1,10 @@
-import { UsageError } from '../errors.js';
-import { garbageKinds } from '../sandbox/garbage.js';
-import type { Output } from '../output.js';
-import { codeListSettings, codeTableEnvironment, type CodeList } from '../protocol/codes.js';
-import { sandboxBreaks } from '../sandbox/gateway-logic.js';
-import type { CommandContext } from './context.js';
-import { choiceOption, optionalText, optionRecord, textListOption } from '../options/values.js';
+import { UsageError } from '../../errors.js';
+import { garbageKinds } from '../../sandbox/garbage.js';
+import type { Output } from '../../output.js';
+import { codeListSettings, codeTableEnvironment, type CodeList } from '../../protocol/codes.js';
+import { sandboxBreaks } from '../../sandbox/gateway-logic.js';
+import type { CommandContext } from '../context.js';
+import { choiceOption, optionalText, optionRecord, textListOption } from '../../options/values.js';
 
 /** A value given as text that must match `pattern`, or the default; then a number. */
 function numberOption(raw: unknown, flag: string, fallback: string, valid: (text: string) => boolean, message: string): number {
@@ -36,8 +36,8 @@ function sandboxOptions(raw: unknown) {
 
 async function describeSandbox(baseUrl: string, breaks: readonly string[]) {
   const [{ sandboxAccounts, sandboxCredentials, sandboxServices }, { sandboxCodeTable }] = await Promise.all([
-    import('../sandbox/catalogue.js'),
-    import('../sandbox/codes.js'),
+    import('../../sandbox/catalogue.js'),
+    import('../../sandbox/codes.js'),
   ]);
   return {
     baseUrl,
@@ -80,7 +80,7 @@ function faultLines(options: { latency: number; dropAfterCommit: number; failRat
 export async function runSandbox(rawOptions: unknown, context: CommandContext): Promise<void> {
   const options = sandboxOptions(rawOptions);
   const { out } = context;
-  const { startSandbox } = await import('../sandbox/server.js');
+  const { startSandbox } = await import('../../sandbox/server.js');
   let sandbox;
   try {
     sandbox = await startSandbox({

@@ -1,9 +1,9 @@
-import { UsageError } from '../errors.js';
-import { allEntries, type JournalEntry } from '../journal/ledger.js';
-import { transactionStates, unknownView, type TransactionView } from '../protocol/transaction-view.js';
-import type { CommandContext } from './context.js';
-import { choiceOption, optionalText, optionRecord } from '../options/values.js';
-import { parseSince } from './since.js';
+import { UsageError } from '../../errors.js';
+import { allEntries, type JournalEntry } from '../../journal/ledger.js';
+import { transactionStates, unknownView, type TransactionView } from '../../protocol/transaction-view.js';
+import type { CommandContext } from '../context.js';
+import { choiceOption, optionalText, optionRecord } from '../../options/values.js';
+import { parseSince } from '../since.js';
 
 function historyOptions(raw: unknown) {
   const options = optionRecord(raw);
@@ -44,6 +44,6 @@ export async function runHistory(rawOptions: unknown, context: CommandContext): 
     if (options.gateway !== undefined && gateways.length > 0) out.note(out.errorStyle.dim(`gateways in the journal: ${gateways.join(', ')}`));
     return;
   }
-  const { renderHistoryTable } = await import('../render/history.js');
+  const { renderHistoryTable } = await import('../../render/history.js');
   out.data(renderHistoryTable(rows.map(({ entry, view }) => ({ at: entry.intent.at, gateway: entry.intent.gateway, view })), { style: out.style, columns: out.columns }));
 }

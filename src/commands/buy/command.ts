@@ -1,0 +1,12 @@
+import { Command } from 'commander';
+import type { LazyAction } from '../define.js';
+
+export function buyCommand(lazyAction: LazyAction): Command {
+  return new Command('buy')
+    .description('interactive top-up at a terminal: pick a service, an account and a voucher, confirm, pay')
+    .option('--service <id>', 'service id (asked when not given)')
+    .option('--account <account>', 'customer account (asked when not given)')
+    .option('--currency <code>', 'currency code (asked when not given; default KZT)')
+    .option('--amount <decimal>', 'amount of a static voucher; for a dynamic one, starts the list on the voucher that costs exactly this')
+    .action(lazyAction(async () => (await import('./run.js')).runBuy));
+}

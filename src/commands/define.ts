@@ -1,0 +1,42 @@
+import { Option, type Command } from 'commander';
+import type { CommandContext } from './context.js';
+
+/**
+ * What a command's definition (`commands/<name>/command.ts`) is built with. A definition
+ * loads nothing but commander: its action's module is imported only when the command runs,
+ * so `--help` and `--version` stay fast.
+ */
+
+/** A command's action: its options as commander parsed them, and the context. */
+export type CommandRunner = (options: unknown, context: CommandContext) => Promise<void>;
+
+/**
+ * Turns a lazily loaded runner into a commander action. cli.ts supplies it: it alone knows
+ * the process's streams and builds the context. `positionalName` names the variadic argument.
+ */
+export type LazyAction = (load: () => Promise<CommandRunner>, positionalName?: string) => (...args: unknown[]) => Promise<void>;
+
+/**
+ * Required options are checked in a preAction hook, not by commander's requiredOption:
+ * commander checks those before unknown options, so `pay --servce 101` would say "--service
+ * not specified" instead of suggesting the typo's fix. The hook runs after that check.
+ */
+const requiredOptions = new WeakMap<Command, Option[]>();
+
+export function addRequiredOption(command: Command, flags: string, description: string): void {
+  const option = new Option(flags, `${description} (required)`);
+  requiredOptions.set(command, [...(requiredOptions.get(command) ?? []), option]);
+  command.addOption(option);
+}
+
+/** The program's preAction hook: the first required option the command ran without is a usage error. */
+export function checkRequiredOptions(_program: Command, action: Command): void {
+  for (const option of requiredOptions.get(action) ?? []) {
+    if (action.getOptionValue(option.attributeName()) === undefined) {
+      action.error(`error: required option '${option.flags}' not specified`, { code: 'commander.missingMandatoryOptionValue', exitCode: 2 });
+    }
+  }
+}
+
+/** For repeatable options: `--var a=1 --var b=2` gives ['a=1', 'b=2']. */
+export const collect = (value: string, previous: string[]) => [...previous, value];

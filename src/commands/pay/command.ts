@@ -1,0 +1,17 @@
+import { Command } from 'commander';
+import { addRequiredOption, type LazyAction } from '../define.js';
+
+export function payCommand(lazyAction: LazyAction): Command {
+  const pay = new Command('pay')
+    .description('pay a voucher: --invoice-id for a dynamic one (its exact OrderAmount is sent), --amount for a static one')
+    .usage('--service <id> --account <account> (--invoice-id <id> | --amount <decimal>) [options]');
+  addRequiredOption(pay, '--service <id>', 'service id');
+  addRequiredOption(pay, '--account <account>', 'customer account');
+  return pay
+    .option('--currency <code>', 'currency code (default KZT)')
+    .option('--invoice-id <id>', 'InvoiceId from `agentpay check` (dynamic voucher)')
+    .option('--amount <decimal>', 'amount of a static voucher; with --invoice-id it must equal the OrderAmount exactly')
+    .option('--txn-id <digits>', 'TransactionID to use (default: a fresh unique one); the same id never pays twice')
+    .option('--dry-run', 'print the Payment form that would be sent, and send nothing')
+    .action(lazyAction(async () => (await import('./run.js')).runPay));
+}

@@ -1,0 +1,12 @@
+import { Command } from 'commander';
+import { collect, type LazyAction } from '../define.js';
+
+export function scenarioCommand(lazyAction: LazyAction): Command {
+  return new Command('scenario')
+    .description('run scenario files: steps against the gateway with assertions (a conformance suite is in examples/)')
+    .argument('<file...>', 'scenario files, YAML or JSON')
+    .option('--var <name=value>', 'fill ${var.name} in the files (repeatable; or env AGENTPAY_VAR_<NAME>)', collect, [])
+    .option('--report <junit:path>', 'also write a JUnit XML report to path; - prints it on stdout and moves the live lines to stderr (repeatable)', collect, [])
+    .option('--bail', 'stop at the first case that does not pass')
+    .action(lazyAction(async () => (await import('./run.js')).runScenario, 'files'));
+}
