@@ -8,7 +8,7 @@ import type { CommandContext } from './context.js';
  */
 
 /** A command's action: its options as commander parsed them, and the context. */
-export type CommandRunner = (options: unknown, context: CommandContext) => Promise<void>;
+type CommandRunner = (options: unknown, context: CommandContext) => Promise<void>;
 
 /**
  * Turns a lazily loaded runner into a commander action. cli.ts supplies it: it alone knows

@@ -17,7 +17,7 @@ export interface PurchaseOptions {
 }
 
 /** --currency: a three-letter code, KZT when not given. */
-export function currencyOption(raw: unknown): string {
+function currencyOption(raw: unknown): string {
   return parseCurrency(optionalText(raw, '--currency') ?? 'KZT');
 }
 
@@ -60,7 +60,7 @@ export function checkOptions(raw: unknown): PurchaseInput {
   return { ...purchase, amount: amountOption(options.amount) ?? '0' };
 }
 
-export interface PayOptions extends PurchaseOptions {
+interface PayOptions extends PurchaseOptions {
   amount: string | undefined;
   invoiceId: string | undefined;
   txnId: string | undefined;

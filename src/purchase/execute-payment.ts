@@ -13,7 +13,7 @@ import type { PaymentSession, PurchaseContext } from './session.js';
  * The replay guard: a TransactionID already journaled for another purchase is refused
  * before anything is sent; the same purchase again is the intended safe retry.
  */
-export async function guardReplay(context: PurchaseContext, intent: Intent): Promise<'new' | 'retry'> {
+async function guardReplay(context: PurchaseContext, intent: Intent): Promise<'new' | 'retry'> {
   const earlier = await findIntent(context.settings.journalPath.value, intent, (message) => context.out.warn(message));
   if (!earlier) return 'new';
   const differing = differingParameters(earlier, intent);

@@ -16,7 +16,7 @@ export interface LookUpResult {
  * The exit code of a looked-up transaction, as `status` reports it: a refusal is the
  * payment's outcome, "declined". (reconcile's own table counts a refusal as settled work.)
  */
-export const lookUpExitCodeOfState: Record<TransactionView['state'], ExitCodeValue> = {
+const lookUpExitCodeOfState: Record<TransactionView['state'], ExitCodeValue> = {
   success: ExitCode.success,
   failed: ExitCode.declined,
   pending: ExitCode.pendingOrUnknown,
@@ -24,7 +24,7 @@ export const lookUpExitCodeOfState: Record<TransactionView['state'], ExitCodeVal
 };
 
 /** Polling goes on while a transaction is not final (status --wait), or only while in progress (buy). */
-export type PollWhile = 'open' | 'pending';
+type PollWhile = 'open' | 'pending';
 
 /** Waits `ms`; false when `signal` aborted first. A plain timer: node:timers/promises is not loaded for it. */
 function pause(ms: number, signal: AbortSignal | undefined): Promise<boolean> {

@@ -18,11 +18,6 @@ export interface PurchaseRequest extends PurchaseOptions {
   amount?: string | undefined;
 }
 
-/** The amount a choice pays: a voucher's OrderAmount byte for byte, or the amount given. */
-export function amountOfChoice(choice: PurchaseChoice): string {
-  return choice.kind === 'voucher' ? choice.voucher.orderAmount : choice.amount;
-}
-
 /**
  * spec 4.2: the voucher `request.invoiceId` (or `invoicePosition`) names in the list; a typed
  * amount must be its OrderAmount as the same string (2497 is not 2497.00).

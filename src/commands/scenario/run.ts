@@ -2,6 +2,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { AgentpayError, CancelledError, UsageError } from '../../errors.js';
+import type { RunResult } from '../../scenario/runner.js';
 import type { CommandContext } from '../context.js';
 import { optionRecord, switchOption, textListOption } from '../../options/values.js';
 
@@ -32,22 +33,40 @@ async function loadSuite(file: string) {
   }
 }
 
-/** `agentpay scenario`: scripted steps against the gateway, with assertions and reports. */
-export async function runScenario(rawOptions: unknown, context: CommandContext): Promise<void> {
-  const options = scenarioOptions(rawOptions);
-  const { out } = context;
+/** Every file read and checked, with its variables filled, before anything is sent. */
+async function loadSuites(files: string[], varFlags: string[], env: NodeJS.ProcessEnv) {
   const { parseVarFlags, varsFor, VarError } = await import('../../scenario/vars.js');
   const suites = [];
   try {
-    const flags = parseVarFlags(options.var);
-    for (const file of options.files) {
+    const flags = parseVarFlags(varFlags);
+    for (const file of files) {
       const suite = await loadSuite(file);
-      suites.push({ suite, vars: varsFor(suite, flags, out.env) });
+      suites.push({ suite, vars: varsFor(suite, flags, env) });
     }
   } catch (error) {
     if (error instanceof VarError) throw new UsageError(error.message, { hint: 'nothing was sent' });
     throw error;
   }
+  return suites;
+}
+
+/** The JUnit report to each --report path; - is stdout. */
+function writeReports(xml: string, paths: string[], out: CommandContext['out']): void {
+  for (const path of paths) {
+    if (path === '-') out.stdout.write(xml);
+    else {
+      mkdirSync(dirname(path), { recursive: true });
+      writeFileSync(path, xml);
+      out.note(out.errorStyle.dim(`JUnit report written to ${path}`));
+    }
+  }
+}
+
+/** `agentpay scenario`: scripted steps against the gateway, with assertions and reports. */
+export async function runScenario(rawOptions: unknown, context: CommandContext): Promise<void> {
+  const options = scenarioOptions(rawOptions);
+  const { out } = context;
+  const suites = await loadSuites(options.files, options.var, out.env);
 
   const [{ runSuites }, { exchangeRecorder, gatewayStepExecutor }, human, json, { junitXml }] = await Promise.all([
     import('../../scenario/runner.js'),
@@ -101,20 +120,15 @@ export async function runScenario(rawOptions: unknown, context: CommandContext):
   const ms = Math.round(performance.now() - started);
   live(out.json ? json.summaryJson(result, ms) : human.summaryLines(result, ms, style));
 
-  const xml = junitXml(result);
-  for (const path of options.report) {
-    if (path === '-') out.stdout.write(xml);
-    else {
-      mkdirSync(dirname(path), { recursive: true });
-      writeFileSync(path, xml);
-      out.note(out.errorStyle.dim(`JUnit report written to ${path}`));
-    }
-  }
+  writeReports(junitXml(result), options.report, out);
   if (result.interrupted) throw new CancelledError(`interrupted: the scenario stopped after ${stoppedBy()}; payments made so far are in the journal`);
-  if (result.exitCode !== 0) {
-    const cases = result.suites.flatMap((suite) => suite.cases);
-    const bad = cases.filter((c) => c.outcome === 'failed' || c.outcome === 'error').length;
-    const message = bad > 0 ? `${bad} of ${cases.length} cases did not pass` : 'every case passed, but a payment\'s outcome is unknown: it is in the journal for `agentpay reconcile`';
-    throw new AgentpayError(message, result.exitCode);
-  }
+  if (result.exitCode !== 0) throw notPassedError(result);
+}
+
+/** The command's error when not every case passed, or a payment's outcome is unknown. */
+function notPassedError(result: RunResult): AgentpayError {
+  const cases = result.suites.flatMap((suite) => suite.cases);
+  const bad = cases.filter((c) => c.outcome === 'failed' || c.outcome === 'error').length;
+  const message = bad > 0 ? `${bad} of ${cases.length} cases did not pass` : 'every case passed, but a payment\'s outcome is unknown: it is in the journal for `agentpay reconcile`';
+  return new AgentpayError(message, result.exitCode);
 }

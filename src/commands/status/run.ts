@@ -32,14 +32,14 @@ function parseStatusOptions(raw: unknown): StatusOptions {
   };
 }
 
-/** `agentpay status`: Status for each id (spec 4.4), streamed in input order. */
-export async function runStatus(rawOptions: unknown, context: CommandContext): Promise<void> {
-  const options = parseStatusOptions(rawOptions);
-  const { out, settings } = context;
+/**
+ * The ids given on the command line, checked before anything else (a typo sends nothing),
+ * once it is clear where the ids and the password are to come from.
+ */
+function commandLineIds(options: StatusOptions, settings: Settings): string[] {
   if (options.ids.length === 0 && options.fromFile === undefined) {
     throw new UsageError('give at least one transaction id, or --from-file <path|->');
   }
-  // Ids on the command line are checked before anything else: a typo sends nothing.
   const ids = options.ids.map((id) => parseTransactionId(id));
   if (options.fromFile === '-' && !settings.sandbox && passwordReadsStdin(settings)) {
     // The password would swallow the ids (or the ids the password): refuse before either is read.
@@ -47,6 +47,14 @@ export async function runStatus(rawOptions: unknown, context: CommandContext): P
       hint: 'put the ids in a file for --from-file, or the password in AGENTPAY_PASSWORD or a file of its own',
     });
   }
+  return ids;
+}
+
+/** `agentpay status`: Status for each id (spec 4.4), streamed in input order. */
+export async function runStatus(rawOptions: unknown, context: CommandContext): Promise<void> {
+  const options = parseStatusOptions(rawOptions);
+  const { out, settings } = context;
+  const ids = commandLineIds(options, settings);
   const entries = transactionIdsFrom(ids, options.fromFile, () => out.stdin);
   // One id on the command line gets a receipt and its error as the command's own.
   const single = options.ids.length === 1 && options.fromFile === undefined;
