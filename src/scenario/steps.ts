@@ -15,7 +15,7 @@ import { generateTransactionId } from '../protocol/transaction-id.js';
 import type { StepError, StepExecutor, StepResult, StepRun } from './runner.js';
 
 /**
- * Scenario steps against the gateway, through the same code as the commands: check is
+ * Scenario steps against the gateway, through the purchase layer and option parsers the commands use: check is
  * `agentpay check`, pay resolves the voucher as `agentpay pay` does and pays through the
  * journal (intent on disk first, settled if the answer is lost), status and wait poll as
  * `agentpay status --wait` does. A gateway's answer, refusals included, is data for the
@@ -108,7 +108,7 @@ function stepErrorOf(error: unknown): StepError {
 }
 
 /** A gateway session a step can also run with other credentials (on the same connections). */
-export interface StepSession extends PaymentSession {
+interface StepSession extends PaymentSession {
   withCredentials(override: { agentId?: string | undefined; password?: string | undefined }): PaymentSession;
 }
 

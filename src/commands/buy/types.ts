@@ -13,7 +13,7 @@ export interface BuyOptions {
 }
 
 /** A service the person can pick from a list (the sandbox's catalogue). */
-export interface ServiceOffer {
+interface ServiceOffer {
   id: string;
   name: string;
   kind: 'dynamic' | 'static';
