@@ -15,10 +15,10 @@ import { generateTransactionId } from '../protocol/transaction-id.js';
 import type { StepError, StepExecutor, StepResult, StepRun } from './runner.js';
 
 /**
- * Scenario steps against the gateway, through the purchase layer and option parsers the commands use: check is
- * `agentpay check`, pay resolves the voucher as `agentpay pay` does and pays through the
- * journal (intent on disk first, settled if the answer is lost), status and wait poll as
- * `agentpay status --wait` does. A gateway's answer, refusals included, is data for the
+ * Scenario steps against the gateway, through the purchase layer and option parsers the
+ * commands use: check is `agentpay check`, pay resolves the voucher as `agentpay pay` does
+ * and pays through the journal (intent on disk first, settled if the answer is lost), status
+ * and wait poll as `agentpay status --wait` does. A gateway's answer, refusals included, is data for the
  * step's expectations; only a step that could not do its job (unreachable, not understood,
  * input refused before sending) carries an error.
  */
