@@ -62,6 +62,23 @@ function writeReports(xml: string, paths: string[], out: CommandContext['out']):
   }
 }
 
+/** Ctrl+C, or SIGTERM from cron or a service manager: no new step starts, reports are written. */
+function listenForInterrupts() {
+  const interrupt = new AbortController();
+  const onInterrupt = () => interrupt.abort();
+  const onTerminate = () => interrupt.abort('SIGTERM');
+  process.on('SIGINT', onInterrupt);
+  process.on('SIGTERM', onTerminate);
+  return {
+    interrupt,
+    stoppedBy: () => (interrupt.signal.reason === 'SIGTERM' ? 'SIGTERM' : 'Ctrl+C'),
+    release: () => {
+      process.off('SIGINT', onInterrupt);
+      process.off('SIGTERM', onTerminate);
+    },
+  };
+}
+
 /** `agentpay scenario`: scripted steps against the gateway, with assertions and reports. */
 export async function runScenario(rawOptions: unknown, context: CommandContext): Promise<void> {
   const options = scenarioOptions(rawOptions);
@@ -83,13 +100,7 @@ export async function runScenario(rawOptions: unknown, context: CommandContext):
 
   const recorder = exchangeRecorder();
   const session = await context.openGateway({ onExchange: recorder.listen });
-  // Ctrl+C, or SIGTERM from cron or a service manager: no new step starts, reports are written.
-  const interrupt = new AbortController();
-  const onInterrupt = () => interrupt.abort();
-  const onTerminate = () => interrupt.abort('SIGTERM');
-  const stoppedBy = () => (interrupt.signal.reason === 'SIGTERM' ? 'SIGTERM' : 'Ctrl+C');
-  process.on('SIGINT', onInterrupt);
-  process.on('SIGTERM', onTerminate);
+  const { interrupt, stoppedBy, release } = listenForInterrupts();
   const started = performance.now();
   let result;
   try {
@@ -113,8 +124,7 @@ export async function runScenario(rawOptions: unknown, context: CommandContext):
       },
     });
   } finally {
-    process.off('SIGINT', onInterrupt);
-    process.off('SIGTERM', onTerminate);
+    release();
     await session.close();
   }
   const ms = Math.round(performance.now() - started);
