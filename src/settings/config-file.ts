@@ -1,7 +1,8 @@
 import { readFileSync, statSync } from 'node:fs';
 import { UsageError } from '../errors.js';
 import type { RawValue } from './parsers.js';
-import { settingEntries, type FileShape, type Profile } from './table.js';
+import type { FileShape } from './definition.js';
+import { settingEntries, type Profile } from './table.js';
 
 /**
  * The config file, `$XDG_CONFIG_HOME/agentpay/config.json`: `{"profiles": {"<name>": {<key>:

@@ -1,6 +1,7 @@
 import type { Settings } from './resolve.js';
 import { rawAt, sourceLevels, type SettingSource } from './sources.js';
-import { flagName, settingsTable } from './table.js';
+import { flagName } from './definition.js';
+import { settingsTable } from './table.js';
 
 /**
  * Where the agent password will be read from, found without reading it. The one rule:

@@ -2,7 +2,8 @@ import { redactedText, redactUrlCredentials } from '../secrets.js';
 import { locatePassword } from './password.js';
 import type { Settings } from './resolve.js';
 import type { SettingSource, Sourced } from './sources.js';
-import { flagName, settingEntries } from './table.js';
+import { flagName } from './definition.js';
+import { settingEntries } from './table.js';
 
 /** One setting as `doctor` shows it: its value (secrets never), and where it came from. */
 export interface SettingReport {

@@ -6,7 +6,8 @@ import type { RequestDateFormat } from '../protocol/request-date.js';
 import { readConfigFile } from './config-file.js';
 import type { Parse } from './parsers.js';
 import { pickSourced, resolveSourced, type SourceInputs, type Sourced } from './sources.js';
-import { configDirectory, settingsTable, type GlobalFlags, type Profile, type SettingName, type SettingsTable } from './table.js';
+import { configDirectory } from './definition.js';
+import { settingsTable, type GlobalFlags, type Profile, type SettingName, type SettingsTable } from './table.js';
 
 /** How requests reach the gateway, each part with where it came from (for `doctor`). */
 export interface NetworkSettings {

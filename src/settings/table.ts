@@ -1,60 +1,9 @@
-import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { codeListSettings, type CodeList } from '../protocol/codes.js';
 import { passwordFormats } from '../protocol/password.js';
 import { requestDateFormats } from '../protocol/request-date.js';
 import * as parse from './parsers.js';
-import type { Parse } from './parsers.js';
-
-/** What a config file may hold for a profile key (settings/config-file.ts checks it). */
-export type FileShape = 'text' | 'text or number' | 'code list' | readonly string[];
-
-/**
- * One setting, declared once. From this come the global options (options.ts), resolution and
- * its sources (resolve.ts), `doctor`'s report (report.ts), the config file's reader
- * (config-file.ts) and the settings table of docs/configuration.md (docs-table.ts).
- */
-export interface SettingDefinition {
-  /** commander's flags, such as '--base-url <url>'; its attribute name is the table's key. */
-  flag?: string;
-  /** Environment variables, the first set and not empty wins (lower-case proxy names first, as curl). */
-  env?: readonly string[];
-  /** The key of a profile in the config file, and what the file may hold there. */
-  profile?: { key: string; shape: FileShape };
-  /** A value (flag, env or profile) to what the program uses; errors name the source. */
-  parse?: Parse<unknown>;
-  /** The value when no source gives one. */
-  fallback?: (env: NodeJS.ProcessEnv) => unknown;
-  /** The default as the docs and --help say it. */
-  defaultText: string;
-  /** A value that is never shown (the password): doctor prints *** instead. */
-  secret?: boolean;
-  /**
-   * Under --sandbox: 'embedded' means the sandbox supplies it (env and profile describe a real
-   * gateway); 'code table' means the sandbox's list replaces env and profile, a flag still wins.
-   */
-  underSandbox?: 'embedded' | 'code table';
-  /** The key in doctor's report (and its --json), when not the table's key; false: not shown. */
-  report?: string | false;
-  /** A switch (a flag without a value, never from env or profile). */
-  switch?: true;
-  /** For commander: the values a flag may take. */
-  choices?: readonly string[];
-  /** One line for --help. */
-  help: string;
-  /** The docs table's description, when it says more than --help. */
-  docs?: string;
-  /** The docs table's environment column, when other code reads those variables. */
-  docsEnv?: string;
-}
-
-export function stateDirectory(env: NodeJS.ProcessEnv): string {
-  return join(env.XDG_STATE_HOME || join(homedir(), '.local', 'state'), 'agentpay');
-}
-
-export function configDirectory(env: NodeJS.ProcessEnv): string {
-  return join(env.XDG_CONFIG_HOME || join(homedir(), '.config'), 'agentpay');
-}
+import { stateDirectory, type SettingDefinition } from './definition.js';
 
 const sandboxDefaults: Record<CodeList, string> = { pending: '`11` under `--sandbox`', notFound: '`25` under `--sandbox`', failed: 'the sandbox\'s refusals under `--sandbox`' };
 const codeHelp: Record<CodeList, string> = {
@@ -86,6 +35,7 @@ export const settingsTable = {
     fallback: () => 'default',
     defaultText: '`default`',
     help: 'profile in $XDG_CONFIG_HOME/agentpay/config.json',
+    docs: 'the profile of the config file to use',
   },
   baseUrl: {
     flag: '--base-url <url>',
@@ -95,6 +45,7 @@ export const settingsTable = {
     defaultText: 'none',
     underSandbox: 'embedded',
     help: 'gateway base URL; requests go to POST <url>/home/index',
+    docs: 'requests go to `POST <url>/home/index`',
   },
   agentId: {
     flag: '--agent-id <id>',
@@ -103,7 +54,8 @@ export const settingsTable = {
     parse: parse.agentId,
     defaultText: 'none',
     underSandbox: 'embedded',
-    help: 'agent id (AgentID, digits)',
+    help: 'agent id, digits',
+    docs: 'AgentID, digits',
   },
   password: {
     env: ['AGENTPAY_PASSWORD'],
@@ -112,7 +64,7 @@ export const settingsTable = {
     secret: true,
     underSandbox: 'embedded',
     help: 'the agent password; never a flag (it would show in ps)',
-    docs: 'the agent password, never a flag (it would show in `ps`); see the order below',
+    docs: 'the agent password; never a flag (it would show in `ps`)',
   },
   passwordFile: {
     flag: '--password-file <path>',
@@ -121,7 +73,7 @@ export const settingsTable = {
     defaultText: 'none',
     underSandbox: 'embedded',
     report: false,
-    help: 'read the agent password from a file, - for stdin (or env AGENTPAY_PASSWORD)',
+    help: 'read the agent password from a file, - for stdin; AGENTPAY_PASSWORD may hold it instead',
     docs: 'read the password from a file; `-` reads stdin; one trailing newline is dropped',
   },
   passwordFormat: {
@@ -158,6 +110,7 @@ export const settingsTable = {
     fallback: () => 'local',
     defaultText: '`local`',
     help: 'RequestDate as local "YYYY-MM-DD HH:mm:ss" or UTC ISO 8601',
+    docs: 'RequestDate as local `YYYY-MM-DD HH:mm:ss`, or UTC ISO 8601',
   },
   journal: {
     flag: '--journal <path>',
@@ -183,14 +136,14 @@ export const settingsTable = {
     fallback: () => 500,
     defaultText: '`500`',
     report: 'settleDelayMs',
-    help: 'first wait before such a look-up, doubling each time (at most 10 s)',
+    help: 'first wait before such a look-up, doubling each time up to 10 s',
   },
   proxy: {
     flag: '--proxy <url>',
     profile: { key: 'proxy', shape: 'text' },
     parse: parse.proxyUrl,
     defaultText: 'none',
-    help: 'send every request through this HTTP proxy (default: the proxy variables below)',
+    help: 'send every request through this HTTP proxy, whatever HTTPS_PROXY, HTTP_PROXY and NO_PROXY say',
     docs: 'send every request through this HTTP(S) proxy, whatever the proxy variables say; `user:pass@` in it is never shown',
   },
   httpsProxy: {
@@ -262,11 +215,6 @@ export const settingsTable = {
 
 export type SettingsTable = typeof settingsTable;
 export type SettingName = keyof SettingsTable;
-
-/** A setting's long flag, as messages name it: `--base-url`. */
-export function flagName(setting: SettingDefinition): string | undefined {
-  return setting.flag === undefined ? undefined : /--[\w-]+/.exec(setting.flag)?.[0];
-}
 
 /** The entries of the table, typed loosely for code that walks all of them. */
 export const settingEntries = Object.entries(settingsTable) as [SettingName, SettingDefinition][];
