@@ -10,7 +10,7 @@ import { settingEntries, type Profile } from './table.js';
  * command, so checked by hand here rather than with a schema library (docs/configuration.md).
  * The values' content (a URL, digits) is checked when a setting is resolved, naming its source.
  */
-export interface ConfigFile {
+interface ConfigFile {
   profiles: Readonly<Record<string, Profile>>;
 }
 

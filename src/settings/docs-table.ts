@@ -6,7 +6,7 @@ import { settingEntries } from './table.js';
  * cannot differ: `npm run docs:settings` rewrites the block between the markers, and a unit
  * test fails when the file's block is not what this gives.
  */
-export const settingsBlockMarkers = { start: '<!-- settings-table:start -->', end: '<!-- settings-table:end -->' } as const;
+const settingsBlockMarkers = { start: '<!-- settings-table:start -->', end: '<!-- settings-table:end -->' } as const;
 
 const code = (text: string) => `\`${text}\``;
 
@@ -23,7 +23,7 @@ function row(setting: SettingDefinition): string {
   return `| ${flagCell(setting)} | ${env} | ${profileKey} | ${setting.defaultText} | ${setting.docs ?? setting.help} |`;
 }
 
-export function settingsMarkdownTable(): string {
+function settingsMarkdownTable(): string {
   const header = ['| flag | environment | profile key | default | meaning |', '|---|---|---|---|---|'];
   return [...header, ...settingEntries.map(([, setting]) => row(setting))].join('\n');
 }

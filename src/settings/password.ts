@@ -10,7 +10,7 @@ import { settingsTable } from './table.js';
  * password, the profile's passwordFile), and last a hidden prompt when stdin is a terminal.
  * There is no flag for the password itself: it would show in ps.
  */
-export type PasswordLocation =
+type PasswordLocation =
   | { kind: 'file'; path: string; source: SettingSource; origin: string }
   | { kind: 'value'; value: string; source: SettingSource; origin: string }
   | { kind: 'prompt'; source: 'prompt' }

@@ -15,7 +15,7 @@ export interface SettingReport {
 }
 
 /** Which profile of which file a setting came from: `"default" in /home/me/.config/agentpay/config.json`. */
-export function profileOrigin(settings: Pick<Settings, 'profileName' | 'configPath'>): string {
+function profileOrigin(settings: Pick<Settings, 'profileName' | 'configPath'>): string {
   return `${JSON.stringify(settings.profileName.value)} in ${settings.configPath}`;
 }
 

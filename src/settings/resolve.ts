@@ -22,7 +22,7 @@ export interface NetworkSettings {
 }
 
 /** Each list of the code table with where it came from; `table` is what classifies. */
-export type CodeSettings = { [list in CodeList]: Sourced<ReadonlySet<string>> } & { table: CodeTable };
+type CodeSettings = { [list in CodeList]: Sourced<ReadonlySet<string>> } & { table: CodeTable };
 
 export interface Settings {
   sandbox: boolean;

@@ -21,7 +21,7 @@ export interface SourceInputs {
 
 /** The levels of a setting, in the order they win. */
 export const sourceLevels = ['flag', 'env', 'profile'] as const;
-export type SourceLevel = (typeof sourceLevels)[number];
+type SourceLevel = (typeof sourceLevels)[number];
 
 /** A raw value found at one level, before parsing; undefined when that level says nothing. */
 export function rawAt(name: SettingName, setting: SettingDefinition, level: SourceLevel, inputs: SourceInputs): Sourced<RawValue> | undefined {

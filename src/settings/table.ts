@@ -226,5 +226,5 @@ export type GlobalFlags = { [K in WithFlag]?: SettingsTable[K] extends { switch:
 
 /** The settings a profile may hold, as the config file gives them. */
 type ProfileKeyOf<K extends SettingName> = SettingsTable[K] extends { profile: { key: infer P extends string } } ? P : never;
-export type ProfileKey = { [K in SettingName]: ProfileKeyOf<K> }[SettingName];
+type ProfileKey = { [K in SettingName]: ProfileKeyOf<K> }[SettingName];
 export type Profile = { readonly [K in ProfileKey]?: parse.RawValue };
