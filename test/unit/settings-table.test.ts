@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { UsageError } from '../../src/errors.js';
 import { withSettingsTable } from '../../src/settings/docs-table.js';
 import { addGlobalOptions } from '../../src/settings/options.js';
+import { locatePassword, passwordReadsStdin } from '../../src/settings/password.js';
 import { resolveSettings } from '../../src/settings/resolve.js';
 import { settingEntries } from '../../src/settings/table.js';
 
@@ -71,5 +72,20 @@ describe('the config file: errors name the profile, the key and what was expecte
     expect((await resolveSettings({}, envWithConfig('{}'))).configFileFound).toBe(true);
     const settings = await resolveSettings({ profile: '__proto__' }, envWithConfig('{"profiles": {"__proto__": {"agentId": "7"}}}'));
     expect(settings.agentId).toEqual({ value: '7', source: 'profile' });
+  });
+});
+
+describe('the password\'s source order', () => {
+  it('an empty password or passwordFile in a profile is skipped; an empty --password-file is not', async () => {
+    const env = envWithConfig('{"profiles": {"default": {"password": "", "passwordFile": "/from/profile"}}}');
+    expect(locatePassword(await resolveSettings({}, env), false)).toEqual({ kind: 'file', path: '/from/profile', source: 'profile', origin: 'profile passwordFile' });
+    expect(locatePassword(await resolveSettings({ passwordFile: '' }, env), false)).toMatchObject({ kind: 'file', path: '', source: 'flag', origin: '--password-file' });
+    expect(locatePassword(await resolveSettings({}, envWithConfig('{"profiles": {"default": {"passwordFile": ""}}}')), false)).toEqual({ kind: 'none' });
+  });
+
+  it('stdin holds the password only with --password-file - (or the same from env or profile)', async () => {
+    expect(passwordReadsStdin(await resolveSettings({ passwordFile: '-' }, envWithConfig('{}')))).toBe(true);
+    expect(passwordReadsStdin(await resolveSettings({}, { ...envWithConfig('{}'), AGENTPAY_PASSWORD_FILE: '-' }))).toBe(true);
+    expect(passwordReadsStdin(await resolveSettings({}, { ...envWithConfig('{}'), AGENTPAY_PASSWORD: 'x', AGENTPAY_PASSWORD_FILE: '-' }))).toBe(false);
   });
 });
