@@ -360,8 +360,8 @@ export async function resolveSettings(flags: GlobalFlags, env: NodeJS.ProcessEnv
   const file = read?.file;
   // Own keys only: "constructor" or "__proto__" must not find Object.prototype's members.
   const profile = file && Object.hasOwn(file.profiles, profileName.value) ? file.profiles[profileName.value] : undefined;
-  // Naming "default" where there is no config file at all is the default itself (README's cron
-  // line names it): only another name, or a profile missing from an existing file, is a mistake.
+  // Naming "default" where there is no config file at all is the default itself (the cron line
+  // of docs/commands.md names it): only another name, or a profile missing from an existing file, is a mistake.
   const defaultWithoutFile = profileName.value === 'default' && file === undefined;
   if (profile === undefined && profileName.source !== 'default' && !defaultWithoutFile) {
     throw new UsageError(`profile ${JSON.stringify(profileName.value)} is not in ${configPath}`, {
