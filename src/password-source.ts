@@ -57,7 +57,7 @@ function readProtectedFile(path: string, where: string, allowWorldReadable: bool
 }
 
 async function readPasswordFile(path: string, where: string, io: PasswordIo, allowWorldReadable: boolean): Promise<string> {
-  // A built-in taken by getBuiltinModule, not import(): the bundled CLI has no import() (README "Performance").
+  // A built-in taken by getBuiltinModule, not import(): the bundled CLI has no import() (docs/performance.md).
   const content = path === '-' ? await process.getBuiltinModule('node:stream/consumers').text(io.stdin) : readProtectedFile(path, where, allowWorldReadable, io.warn ?? (() => undefined));
   const password = stripFinalNewline(content);
   if (password === '') throw new UsageError(`the password file ${path} (${where}) is empty`);

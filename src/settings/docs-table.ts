@@ -20,7 +20,8 @@ function flagCell(setting: SettingDefinition): string {
 function row(setting: SettingDefinition): string {
   const env = setting.docsEnv ?? (setting.env ?? []).map(code).join(', ');
   const profileKey = setting.profile ? code(setting.profile.key) : '';
-  return `| ${flagCell(setting)} | ${env} | ${profileKey} | ${setting.defaultText} | ${setting.docs ?? setting.help} |`;
+  const cells = [flagCell(setting), env, profileKey, setting.defaultText, setting.docs ?? setting.help];
+  return `|${cells.map((cell) => (cell === '' ? ' ' : ` ${cell} `)).join('|')}|`;
 }
 
 function settingsMarkdownTable(): string {

@@ -100,8 +100,8 @@ function resolveCodes(inputs: SourceInputs, sandboxTable: CodeTable | undefined)
 function chooseProfile(profileName: Sourced<string>, configPath: string, profiles: Readonly<Record<string, Profile>> | undefined): Profile | undefined {
   // Own keys only: "constructor" or "__proto__" must not find Object.prototype's members.
   const profile = profiles && Object.hasOwn(profiles, profileName.value) ? profiles[profileName.value] : undefined;
-  // Naming "default" where there is no config file at all is the default itself (a cron line
-  // may name it): only another name, or a profile missing from an existing file, is a mistake.
+  // Naming "default" where there is no config file at all is the default itself (the cron line
+  // of docs/commands.md names it): only another name, or a profile missing from an existing file, is a mistake.
   const defaultWithoutFile = profileName.value === 'default' && profiles === undefined;
   if (profile === undefined && profileName.source !== 'default' && !defaultWithoutFile) {
     throw new UsageError(`profile ${JSON.stringify(profileName.value)} is not in ${configPath}`, {

@@ -7,9 +7,9 @@ import { stateDirectory, type SettingDefinition } from './definition.js';
 
 const sandboxDefaults: Record<CodeList, string> = { pending: '`11` under `--sandbox`', notFound: '`25` under `--sandbox`', failed: 'the sandbox\'s refusals under `--sandbox`' };
 const codeHelp: Record<CodeList, string> = {
-  pending: 'ResponseStatus codes that mean "in progress", comma-separated',
+  pending: 'ResponseStatus codes that mean in progress, comma-separated',
   notFound: 'Status codes meaning "no such transaction", comma-separated',
-  failed: 'ResponseStatus codes that are final refusals, comma-separated; any other code leaves a payment open',
+  failed: 'ResponseStatus codes that are final refusals, comma-separated: only these, and 10, make a payment final',
 };
 
 function codeListSetting(list: CodeList) {
@@ -35,7 +35,7 @@ export const settingsTable = {
     fallback: () => 'default',
     defaultText: '`default`',
     help: 'profile in $XDG_CONFIG_HOME/agentpay/config.json',
-    docs: 'the profile of the config file to use',
+    docs: 'profile in the config file',
   },
   baseUrl: {
     flag: '--base-url <url>',
@@ -64,7 +64,7 @@ export const settingsTable = {
     secret: true,
     underSandbox: 'embedded',
     help: 'the agent password; never a flag (it would show in ps)',
-    docs: 'the agent password; never a flag (it would show in `ps`)',
+    docs: 'the agent password; never a flag (it would show in `ps`), looked for in the order below',
   },
   passwordFile: {
     flag: '--password-file <path>',
@@ -210,6 +210,7 @@ export const settingsTable = {
     defaultText: 'colour on a terminal only',
     docsEnv: '`NO_COLOR`, `FORCE_COLOR`',
     help: 'no colour, even on a terminal (NO_COLOR and FORCE_COLOR are honoured too)',
+    docs: 'no colour, even on a terminal; see the environment below',
   },
 } as const satisfies Record<string, SettingDefinition>;
 
