@@ -23,7 +23,7 @@ export interface SettingDefinition {
   fallback?: (env: NodeJS.ProcessEnv) => unknown;
   /** The default as the docs and --help say it. */
   defaultText: string;
-  /** A value that is never shown (the password): doctor prints *** instead. */
+  /** The password: never shown (doctor prints *** and where it is read from, settings/password.ts). */
   secret?: boolean;
   /**
    * Under --sandbox: 'embedded' means the sandbox supplies it (env and profile describe a real

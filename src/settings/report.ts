@@ -54,7 +54,7 @@ export function describeSettings(settings: Settings, stdin: { isTerminal: boolea
   for (const [name, setting] of settingEntries) {
     if (setting.report === false || setting.switch) continue;
     const key = setting.report ?? name;
-    if (name === 'password') rows.push(passwordReport(settings, stdin));
+    if (setting.secret) rows.push(passwordReport(settings, stdin));
     else if (settings.sandbox && setting.underSandbox === 'embedded') rows.push({ key, value: '(the embedded sandbox)', source: 'sandbox' });
     else rows.push(reportOf(key, flagName(setting), settings.resolved[name], settings));
     if (name === 'profile') rows.push(configFileReport(settings));
