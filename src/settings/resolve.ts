@@ -67,8 +67,6 @@ function resolveWithDefault<K extends SettingName>(name: K, inputs: SourceInputs
   return resolveOne(name, inputs)!;
 }
 
-const codeSettingNames = { pending: 'pendingCodes', notFound: 'notFoundCodes', failed: 'failedCodes' } as const satisfies { [list in CodeList]: (typeof codeListSettings)[list]['key'] };
-
 /**
  * The code table: flag > env > profile > nothing, except under --sandbox, where the sandbox's
  * own table stands in for env and profile (they describe a real gateway). A code in two lists
@@ -76,7 +74,7 @@ const codeSettingNames = { pending: 'pendingCodes', notFound: 'notFoundCodes', f
  */
 function resolveCodes(inputs: SourceInputs, sandboxTable: CodeTable | undefined): CodeSettings {
   const resolveList = (list: CodeList): Sourced<ReadonlySet<string>> => {
-    const name = codeSettingNames[list];
+    const name = codeListSettings[list].key;
     if (sandboxTable === undefined) return resolveWithDefault(name, inputs);
     return (pickSourced(name, settingsTable[name], inputs, ['flag']) as Sourced<ReadonlySet<string>> | undefined) ?? { value: sandboxTable[list], source: 'sandbox' };
   };
