@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// The speed benchmark of issue 5 (README "Performance"; not a test: timing is not a test).
+// The speed benchmark (docs/performance.md; not a test: timing is not a test).
 // Each target is a ratio against a floor measured in the same run, never an absolute time:
 // runs alternate floor and agentpay (A B B A ...) after a warm-up, so load on the machine hits
 // both sides, and the table shows medians. Loopback only; every loop is bounded; stops by itself.

@@ -1,6 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { resolveSettings, stateDirectory, type GlobalFlags, type NetworkSettings, type Settings, type SettingSource } from '../config.js';
+import { resolveSettings, type NetworkSettings, type Settings } from '../settings/resolve.js';
+import type { SettingSource } from '../settings/sources.js';
+import { stateDirectory } from '../settings/definition.js';
+import type { GlobalFlags } from '../settings/table.js';
 import { UsageError } from '../errors.js';
 import type { ExchangeEvent, GatewayClient } from '../gateway/client.js';
 import type { ProxyRoute } from '../gateway/http.js';

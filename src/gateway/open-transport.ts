@@ -9,7 +9,7 @@ import { NodeTransport } from './node-transport.js';
 export const undiciBreakEven = 1000;
 
 /**
- * The transport for a run, chosen by its route and its work (README "Performance"): a few
+ * The transport for a run, chosen by its route and its work (docs/performance.md): a few
  * exchanges on a direct connection go through node:http, which costs nothing to load; a batch
  * through undici's Agent; every proxy through undici's proxy agents.
  */

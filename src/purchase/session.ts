@@ -1,4 +1,4 @@
-import type { Settings } from '../config.js';
+import type { Settings } from '../settings/resolve.js';
 import type { GatewayClient } from '../gateway/client.js';
 import type { Output } from '../output.js';
 

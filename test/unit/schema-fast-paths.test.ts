@@ -1,14 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { configFileSchema } from '../../src/config-file.js';
-import { acceptConfigFile } from '../../src/config.js';
 import { checkEnvelope } from '../../src/protocol/envelope-schema.js';
 import { acceptEnvelope, parseEnvelope } from '../../src/protocol/envelope.js';
 import { parseLosslessJson } from '../../src/protocol/lossless.js';
 import { seededRandom } from '../helpers/seeded-random.js';
 
 /*
- * Gateway answers and the config file are taken without loading zod when they are plainly
- * well-formed (acceptEnvelope, acceptConfigFile); the zod schemas stay the definition. Here
+ * Gateway answers are taken without loading zod when they are plainly well-formed
+ * (acceptEnvelope); the zod schema stays the definition. Here
  * generated documents, well-formed and not, go both ways: whatever the fast way accepts, the
  * schema accepts too, with the same values.
  */
@@ -130,37 +128,3 @@ describe('gateway answers without zod', () => {
   });
 });
 
-describe('the config file without zod', () => {
-  it('acceptConfigFile takes only what the config schema takes, with the same values', () => {
-    const next = random(23);
-    const counts = { both: 0, schemaOnly: 0, neither: 0 };
-    const text = ['string', 'string', 'string', 'absent', 'absent', 'number', 'null', 'array'];
-    const codes = ['string', 'absent', 'absent', 'number', 'null', 'array', 'array'];
-    for (let round = 0; round < 4000; round++) {
-      const profile = () =>
-        objectText(
-          next,
-          {
-            baseUrl: text, agentId: text, password: text, passwordFile: text, timeout: ['string', 'number', 'absent', 'absent', 'boolean'],
-            pendingCodes: codes, journal: text, notFoundCodes: codes, caFile: text, proxy: text,
-          },
-          ['toString', 'constructor', 'unknown', '__proto__'],
-        ).replace(/}$/, `${next() < 0.3 ? `,"passwordFormat":${JSON.stringify(['plain', 'md5', 'MD5', ''][Math.floor(next() * 4)])}` : ''}${next() < 0.3 ? `,"dateFormat":${JSON.stringify(['local', 'iso', 'utc'][Math.floor(next() * 3)])}` : ''}}`).replace('{,', '{');
-      const names = ['default', 'test', '__proto__', 'constructor', 'toString'];
-      const profiles = `{${Array.from({ length: Math.floor(next() * 3) }, () => `${JSON.stringify(names[Math.floor(next() * names.length)])}:${next() < 0.1 ? '"x"' : profile()}`).join(',')}}`;
-      const body = next() < 0.1 ? '{}' : next() < 0.05 ? '[]' : `{"profiles":${next() < 0.05 ? 'null' : profiles}${next() < 0.05 ? ',"other":1' : ''}}`;
-      const json: unknown = JSON.parse(body);
-      const fast = acceptConfigFile(json);
-      const schema = configFileSchema.safeParse(json);
-      if (fast !== undefined) {
-        expect(schema.success, body).toBe(true);
-        // (toStrictEqual would take a profile named "constructor" for the object's class.)
-        expect(fast, body).toEqual(schema.data);
-        counts.both++;
-      } else if (schema.success) counts.schemaOnly++;
-      else counts.neither++;
-    }
-    expect(counts.both).toBeGreaterThan(300);
-    expect(counts.neither).toBeGreaterThan(300);
-  });
-});

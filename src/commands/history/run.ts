@@ -12,7 +12,7 @@ function historyOptions(raw: unknown) {
   return {
     since: optionalText(options.since, '--since'),
     state: choiceOption(options.state, transactionStates, `--state must be one of: ${transactionStates.join(', ')}`),
-    // As the journal names gateways: the base URL without trailing slashes (config.ts), or "sandbox".
+    // As the journal names gateways: the base URL without trailing slashes (settings/parsers.ts), or "sandbox".
     gateway,
   };
 }

@@ -9,8 +9,8 @@ import { BatchTally } from '../batch-tally.js';
 import { forEachOrdered } from '../ordered-pool.js';
 import { concurrencyOption, optionalText, optionRecord } from '../../options/values.js';
 import { transactionIdsFrom, type IdEntry } from '../transaction-ids.js';
-import { locatePassword } from '../../password-source.js';
-import type { Settings } from '../../config.js';
+import type { Settings } from '../../settings/resolve.js';
+import { passwordReadsStdin } from '../../settings/password.js';
 
 interface StatusOptions {
   ids: string[];
@@ -109,8 +109,3 @@ export async function runStatus(rawOptions: unknown, context: CommandContext): P
   tally.finish(`${tally.total} looked up${notIds}`, out);
 }
 
-/** True when the password is to be read from stdin (`--password-file -`, or the same in the env or profile). */
-function passwordReadsStdin(settings: Settings): boolean {
-  const location = locatePassword(settings, false);
-  return location.kind === 'file' && location.path === '-';
-}
