@@ -2,11 +2,12 @@ import { DirectTransport } from './direct-transport.js';
 import type { Transport, TransportOptions } from './http.js';
 
 /**
- * The transport for a route: node:http and node:https for a direct connection, one exchange or
- * a batch alike; undici's proxy agents for a proxy, loaded only then.
+ * The transport for a run: node:http and node:https for exchanges on a direct connection;
+ * undici's pool for every proxy, and for a batch, where it costs less per exchange than
+ * node:http but ~30 ms more to load (docs/performance.md). undici is loaded only then.
  */
-export async function openTransport({ proxy, ...options }: TransportOptions): Promise<Transport> {
-  if (proxy === undefined || proxy.kind === 'direct') return new DirectTransport(options);
-  const { proxyTransport } = await import('./proxy-transport.js');
-  return proxyTransport(options, proxy);
+export async function openTransport({ proxy = { kind: 'direct' }, batch = false, ...options }: TransportOptions & { batch?: boolean | undefined }): Promise<Transport> {
+  if (proxy.kind === 'direct' && !batch) return new DirectTransport(options);
+  const { undiciTransport } = await import('./undici-transport.js');
+  return undiciTransport(options, proxy);
 }

@@ -8,7 +8,7 @@ import {
 import { GatewayClient, type ExchangeEvent, type GatewayClientOptions } from '../../src/gateway/client.js';
 import { DirectTransport } from '../../src/gateway/direct-transport.js';
 import type { Transport } from '../../src/gateway/http.js';
-import { proxyTransport } from '../../src/gateway/proxy-transport.js';
+import { undiciTransport } from '../../src/gateway/undici-transport.js';
 import { md5Hex } from '../../src/protocol/password.js';
 import { answer, closedPortUrl, envelopeText, startFakeGateway, type FakeGateway, type FakeHandler } from '../helpers/fake-gateway.js';
 import { startForwardProxy, type ForwardProxy } from '../helpers/forward-proxy.js';
@@ -37,7 +37,7 @@ interface Route {
   refused(timeoutMs: number): Promise<{ baseUrl: string; transport: Transport }>;
 }
 
-/** Both routes keep one contract, so every case runs over each. */
+/** Every transport keeps one contract, so every case runs over each. */
 const routes: [string, Route][] = [
   [
     'a direct connection (node:http)',
@@ -47,11 +47,18 @@ const routes: [string, Route][] = [
     },
   ],
   [
+    'a direct connection, in a batch (undici)',
+    {
+      transport: (timeoutMs) => undiciTransport({ timeoutMs }, { kind: 'direct' }),
+      refused: async (timeoutMs) => ({ baseUrl: await closedPortUrl(), transport: undiciTransport({ timeoutMs }, { kind: 'direct' }) }),
+    },
+  ],
+  [
     'a proxy (undici)',
     {
-      transport: (timeoutMs) => proxyTransport({ timeoutMs }, { kind: 'explicit', url: proxy.url }),
+      transport: (timeoutMs) => undiciTransport({ timeoutMs }, { kind: 'explicit', url: proxy.url }),
       // The proxy itself refuses: the request never left this machine.
-      refused: async (timeoutMs) => ({ baseUrl: 'http://127.0.0.1:9', transport: proxyTransport({ timeoutMs }, { kind: 'explicit', url: await closedPortUrl() }) }),
+      refused: async (timeoutMs) => ({ baseUrl: 'http://127.0.0.1:9', transport: undiciTransport({ timeoutMs }, { kind: 'explicit', url: await closedPortUrl() }) }),
     },
   ],
 ];
@@ -359,5 +366,11 @@ describe.each(routes)('over %s', (_name, route) => {
       expect(events.map((e) => e.direction)).toEqual(['request', 'failure']);
       expect(JSON.stringify(events)).not.toContain('"pw"');
     });
+  });
+});
+
+describe('the proxy route', () => {
+  it('did carry its cases through the proxy', () => {
+    expect(proxy.forwarded.length).toBeGreaterThan(30);
   });
 });

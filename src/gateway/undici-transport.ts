@@ -1,25 +1,26 @@
-import { EnvHttpProxyAgent, Pool, ProxyAgent, type Dispatcher } from 'undici';
+import { setFlagsFromString } from 'node:v8';
+import { Agent, EnvHttpProxyAgent, Pool, ProxyAgent, type Dispatcher } from 'undici';
 import { Deadline } from './deadline.js';
 import { exchangeFailureOf } from './exchange-failure.js';
 import { formHeaders, Targets, type HttpAnswer, type PostOptions, type ProxyRoute, type Transport, type TransportOptions } from './http.js';
 import { contentTypeOf, readLimited } from './read-answer.js';
 
-/** A route through a proxy: one named by --proxy, or those the environment names. */
-export type ProxiedRoute = Exclude<ProxyRoute, { kind: 'direct' }>;
-
 /**
- * Requests through a proxy, on undici's ProxyAgent (--proxy) or EnvHttpProxyAgent
- * (HTTP_PROXY, HTTPS_PROXY, NO_PROXY): a keep-alive pool of at most `connections` sockets.
- * undici is loaded only here, so only when a proxy is configured.
+ * undici's keep-alive pool, of at most `connections` sockets: its `Agent` for a batch on a
+ * direct connection (it costs less per exchange than node:http, see docs/performance.md), its
+ * `ProxyAgent` (--proxy) or `EnvHttpProxyAgent` (HTTP_PROXY, HTTPS_PROXY, NO_PROXY) for every
+ * proxy. undici is loaded only here, so only for a batch or a proxy.
  *
  * Certificates are always verified, the proxy's and the gateway's alike: `rejectUnauthorized`
  * is set here so that not even NODE_TLS_REJECT_UNAUTHORIZED=0 in the environment can turn
  * verification off. A CA file replaces the built-in CAs for the gateway, as curl's --cacert does.
  */
-export function proxyTransport(options: Omit<TransportOptions, 'proxy'>, route: ProxiedRoute): Transport {
+export function undiciTransport(options: Omit<TransportOptions, 'proxy'>, route: ProxyRoute): Transport {
+  keepWasmParserUnoptimised();
   const tls = { timeout: options.timeoutMs, rejectUnauthorized: true, ...(options.ca === undefined ? {} : { ca: options.ca }) };
   const pool = { headersTimeout: options.timeoutMs, bodyTimeout: options.timeoutMs, keepAliveTimeout: 10_000, connections: options.connections ?? null };
-  const common = {
+  if (route.kind === 'direct') return new UndiciTransport(new Agent({ ...pool, connect: tls }));
+  const proxied = {
     ...pool,
     // Every pool the agent makes gets these: the one it keeps to the proxy for an http://
     // gateway is otherwise made with the connector alone, without a limit on connections.
@@ -31,16 +32,27 @@ export function proxyTransport(options: Omit<TransportOptions, 'proxy'>, route: 
     // allow CONNECT to port 443 only; an https:// one through a CONNECT tunnel.
     proxyTunnel: false,
   };
-  switch (route.kind) {
-    case 'explicit':
-      return new ProxyTransport(new ProxyAgent({ ...common, uri: route.url }));
-    case 'env':
-      // Every value is passed, even empty, so undici never reads process.env on its own.
-      return new ProxyTransport(new EnvHttpProxyAgent({ ...common, httpProxy: route.httpProxy, httpsProxy: route.httpsProxy, noProxy: route.noProxy }));
-  }
+  if (route.kind === 'explicit') return new UndiciTransport(new ProxyAgent({ ...proxied, uri: route.url }));
+  // Every value is passed, even empty, so undici never reads process.env on its own.
+  return new UndiciTransport(new EnvHttpProxyAgent({ ...proxied, httpProxy: route.httpProxy, httpsProxy: route.httpsProxy, noProxy: route.noProxy }));
 }
 
-class ProxyTransport implements Transport {
+/*
+ * undici parses HTTP with llhttp compiled to WebAssembly. V8 optimises a hot wasm function in
+ * the background, and a process cannot exit before such a job is done; the baseline (Liftoff)
+ * code parses an answer in microseconds, so the optimising tier is left off (peak memory and
+ * CPU in docs/performance.md). It concerns WebAssembly only, of which agentpay has no other.
+ * Set here, when undici is first used, and not in main.ts: a changed V8 flag voids the code
+ * cache of every module compiled after it, which every run without undici would pay.
+ */
+let wasmTierSet = false;
+function keepWasmParserUnoptimised(): void {
+  if (wasmTierSet) return;
+  wasmTierSet = true;
+  setFlagsFromString('--liftoff-only');
+}
+
+class UndiciTransport implements Transport {
   private readonly dispatcher: Dispatcher;
   private readonly targets = new Targets();
 
