@@ -22,7 +22,7 @@ export function describeValue(value: unknown): string {
   if (value === null) return 'null';
   if (typeof value === 'string') return value.length > 40 ? `${JSON.stringify(value.slice(0, 40))}...` : JSON.stringify(value);
   if (Array.isArray(value)) return 'a list';
-  const text = exactTextOf(value);
+  const text = typeof value === 'number' ? String(value) : exactTextOf(value);
   if (text !== undefined) return `the number ${text.length > 40 ? `${text.slice(0, 40)}...` : text}`;
   return typeof value === 'object' ? 'an object' : `a ${typeof value}`;
 }
@@ -46,7 +46,7 @@ export function objectAt(value: unknown, path: string): object {
 
 /** A JSON string or number as the exact text it was written with; a ShapeError otherwise. */
 export function exactTextAt(value: unknown, path: string, expected = 'a string or a number'): string {
-  const text = exactTextOf(value);
+  const text = typeof value === 'number' ? String(value) : exactTextOf(value);
   if (text === undefined) throw new ShapeError(path, expected, value);
   return text;
 }
