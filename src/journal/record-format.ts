@@ -83,7 +83,7 @@ type ValueOf<F> = F extends { kind: 'text' }
           : never;
 type OptionalKeys<R> = { [K in keyof R]: R[K] extends { kind: 'optionalTextList' } ? K : never }[keyof R];
 type Flat<T> = { [K in keyof T]: T[K] };
-export type RecordOf<R> = Flat<{ -readonly [K in Exclude<keyof R, OptionalKeys<R>>]: ValueOf<R[K]> } & { -readonly [K in OptionalKeys<R>]?: ValueOf<R[K]> }>;
+type RecordOf<R> = Flat<{ -readonly [K in Exclude<keyof R, OptionalKeys<R>>]: ValueOf<R[K]> } & { -readonly [K in OptionalKeys<R>]?: ValueOf<R[K]> }>;
 
 // ---------------------------------------------------------------- reading and writing
 

@@ -17,7 +17,7 @@ export class ShapeError extends Error {
 }
 
 /** A short, safe description of what was found, for a message. */
-export function describeValue(value: unknown): string {
+function describeValue(value: unknown): string {
   if (value === undefined) return 'nothing';
   if (value === null) return 'null';
   if (typeof value === 'string') return value.length > 40 ? `${JSON.stringify(value.slice(0, 40))}...` : JSON.stringify(value);
