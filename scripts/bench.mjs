@@ -91,7 +91,8 @@ const comparisons = {
     const [floor, reconcile] = await compare({
       runs: runsFor(7),
       floor: { label: 'read once', command: [node, [join(floors, 'read-journal.mjs'), journal], { env }] },
-      candidates: [{ label: 'agentpay', command: [node, [bin, 'reconcile', '--json'], { env: { ...env, AGENTPAY_JOURNAL: journalCopy } }] }],
+      // The bench gateway is not the embedded sandbox: its "not found" code is given, as for any gateway.
+      candidates: [{ label: 'agentpay', command: [node, [bin, 'reconcile', '--not-found-codes', '25', '--json'], { env: { ...env, AGENTPAY_JOURNAL: journalCopy } }] }],
       // Each reconcile starts from the same journal: the last run's outcomes are not in it.
       before: (side) => side.label === 'agentpay' && copyFileSync(journal, journalCopy),
       check: (side, result) => ok(side.label === 'agentpay' ? openEntries : 1)(side, result),
