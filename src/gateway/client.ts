@@ -13,7 +13,7 @@ import {
 import { MalformedAnswerError } from '../protocol/problems.js';
 import { formatRequestDate, type RequestDateFormat } from '../protocol/request-date.js';
 import { generateTransactionId, namesNoTransaction } from '../protocol/transaction-id.js';
-import type { VoucherList } from '../protocol/vouchers.js';
+import { parseVoucherList, type VoucherList } from '../protocol/vouchers.js';
 import { redactSecrets } from '../secrets.js';
 import { DirectTransport } from './direct-transport.js';
 import { ExchangeFailure, isCertificateFailure } from './exchange-failure.js';
@@ -103,8 +103,6 @@ export class GatewayClient {
     const transactionId = generateTransactionId();
     const form = buildAccountCheckForm(this.options.credentials, { ...input, transactionId, requestDate: this.requestDate() });
     const answer = await this.exchangeReadOnly('AccountCheck', form, transactionId);
-    // The voucher schema (zod) is loaded by the commands that list vouchers, not by Status.
-    const { parseVoucherList } = await import('../protocol/vouchers.js');
     try {
       return { transactionId, answer, vouchers: parseVoucherList(answer.extras) };
     } catch (error) {
