@@ -60,7 +60,7 @@ export async function runStatus(rawOptions: unknown, context: CommandContext): P
   const single = options.ids.length === 1 && options.fromFile === undefined;
   const [session, { renderReceipt, renderTransactionLine, transactionJson }] = await Promise.all([
     // Ids from a file or stdin are a batch of unknown size: many exchanges to come.
-    context.openGateway({ connections: options.concurrency, expectedExchanges: options.fromFile === undefined ? ids.length : Infinity }),
+    context.openGateway({ connections: options.concurrency, batch: options.fromFile !== undefined }),
     import('../../render/transaction.js'),
   ]);
   const tally = new BatchTally();
