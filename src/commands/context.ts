@@ -116,53 +116,56 @@ function readCaFile(network: NetworkSettings): string | undefined {
   return pem;
 }
 
-async function openGateway(settings: Settings, out: Output, options: OpenGatewayOptions): Promise<GatewaySession> {
-  const [{ GatewayClient }, { openTransport }, { resolvePassword }] = await Promise.all([
-    import('../gateway/client.js'),
-    import('../gateway/open-transport.js'),
-    import('../password-source.js'),
-  ]);
-  let baseUrl: string;
-  let agentId: string;
-  let password: string;
-  let passwordSource: GatewaySession['passwordSource'];
-  let stopSandbox: (() => Promise<void>) | undefined;
-  let network: { route: ProxyRoute; description: string } = { route: { kind: 'direct' }, description: 'direct' };
-  let ca: string | undefined;
+/** Where requests go and as whom: the embedded sandbox, or the configured gateway. */
+interface Endpoint {
+  baseUrl: string;
+  agentId: string;
+  password: string;
+  passwordSource: GatewaySession['passwordSource'];
+  network: { route: ProxyRoute; description: string };
+  ca: string | undefined;
+  stop?: () => Promise<void>;
+}
 
-  if (settings.sandbox) {
-    const [{ startSandbox }, { sandboxCredentials }] = await Promise.all([
-      import('../sandbox/server.js'),
-      import('../sandbox/catalogue.js'),
-    ]);
-    // State on disk, so `pay` and a later `status` in another process agree. The embedded
-    // sandbox is on loopback in this process: no proxy, no TLS.
-    const sandbox = await startSandbox({ statePath: join(stateDirectory(settings.env), 'sandbox-state.jsonl') });
-    baseUrl = sandbox.baseUrl;
-    agentId = sandboxCredentials.agentId;
-    password = sandboxCredentials.password;
-    passwordSource = { source: 'sandbox' };
-    registerSecret(password);
-    stopSandbox = sandbox.close;
-  } else {
-    if (!settings.baseUrl) {
-      throw new UsageError('no gateway is set', { hint: 'give --base-url <url> or AGENTPAY_BASE_URL, use a --profile, or try --sandbox' });
-    }
-    if (!settings.agentId) {
-      throw new UsageError('no agent id is set', { hint: 'give --agent-id <id> or AGENTPAY_AGENT_ID, or use a --profile' });
-    }
-    baseUrl = settings.baseUrl.value;
-    agentId = settings.agentId.value;
-    network = proxyRouteOf(settings.network);
-    ca = readCaFile(settings.network);
-    const io = { get stdin() { return out.stdin; }, stderr: out.stderr, warn: (message: string) => out.warn(message) }; // stdin made only if read
-    const resolved = await resolvePassword(settings, io);
-    password = resolved.value;
-    passwordSource = { source: resolved.source, origin: resolved.origin };
+async function sandboxEndpoint(settings: Settings): Promise<Endpoint> {
+  const [{ startSandbox }, { sandboxCredentials }] = await Promise.all([import('../sandbox/server.js'), import('../sandbox/catalogue.js')]);
+  // State on disk, so `pay` and a later `status` in another process agree. The embedded
+  // sandbox is on loopback in this process: no proxy, no TLS.
+  const sandbox = await startSandbox({ statePath: join(stateDirectory(settings.env), 'sandbox-state.jsonl') });
+  registerSecret(sandboxCredentials.password);
+  return {
+    baseUrl: sandbox.baseUrl,
+    agentId: sandboxCredentials.agentId,
+    password: sandboxCredentials.password,
+    passwordSource: { source: 'sandbox' },
+    network: { route: { kind: 'direct' }, description: 'direct' },
+    ca: undefined,
+    stop: sandbox.close,
+  };
+}
+
+async function configuredEndpoint(settings: Settings, out: Output): Promise<Endpoint> {
+  if (!settings.baseUrl) {
+    throw new UsageError('no gateway is set', { hint: 'give --base-url <url> or AGENTPAY_BASE_URL, use a --profile, or try --sandbox' });
   }
+  if (!settings.agentId) {
+    throw new UsageError('no agent id is set', { hint: 'give --agent-id <id> or AGENTPAY_AGENT_ID, or use a --profile' });
+  }
+  const network = proxyRouteOf(settings.network);
+  const ca = readCaFile(settings.network);
+  const { resolvePassword } = await import('../password-source.js');
+  const io = { get stdin() { return out.stdin; }, stderr: out.stderr, warn: (message: string) => out.warn(message) }; // stdin made only if read
+  const resolved = await resolvePassword(settings, io);
+  const passwordSource = { source: resolved.source, origin: resolved.origin };
+  return { baseUrl: settings.baseUrl.value, agentId: settings.agentId.value, password: resolved.value, passwordSource, network, ca };
+}
 
+async function openGateway(settings: Settings, out: Output, options: OpenGatewayOptions): Promise<GatewaySession> {
+  const [{ GatewayClient }, { openTransport }] = await Promise.all([import('../gateway/client.js'), import('../gateway/open-transport.js')]);
+  const endpoint = settings.sandbox ? await sandboxEndpoint(settings) : await configuredEndpoint(settings, out);
+  const { baseUrl, agentId, password, network } = endpoint;
   const timeoutMs = settings.timeoutMs.value;
-  const transport = await openTransport({ timeoutMs, connections: options.connections, ca, proxy: network.route, batch: options.batch });
+  const transport = await openTransport({ timeoutMs, connections: options.connections, ca: endpoint.ca, proxy: network.route, batch: options.batch });
   const listeners = [settings.verbose ? traceExchange(out) : undefined, options.onExchange].filter((l) => l !== undefined);
   const wireCredentials = (id: string, secret: string) => ({ agentId: id, wirePassword: passwordOnWire(secret, settings.passwordFormat.value) });
   const client = new GatewayClient({
@@ -180,7 +183,7 @@ async function openGateway(settings: Settings, out: Output, options: OpenGateway
     baseUrl,
     gateway: journalGatewayOf(settings, baseUrl),
     agentId: sessionAgentId,
-    passwordSource,
+    passwordSource: endpoint.passwordSource,
     route: network.description,
     withCredentials: (override) => {
       const otherId = override.agentId ?? agentId;
@@ -191,7 +194,7 @@ async function openGateway(settings: Settings, out: Output, options: OpenGateway
     close: async ({ abort = false } = {}) => {
       if (abort) await transport.destroy();
       else await transport.close();
-      await stopSandbox?.();
+      await endpoint.stop?.();
     },
   });
   return session(client, agentId);

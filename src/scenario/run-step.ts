@@ -1,0 +1,150 @@
+import { ExitCode, mostSevere, type ExitCodeValue } from '../errors.js';
+import { evaluateExpectation, type AssertionResult } from './assertions.js';
+import type { StepDefinition, StepKind, StepOptions } from './file.js';
+import { interpolate, PlaceholderError } from './placeholders.js';
+import type { Failure, Outcome, StepExecutor, StepOutcome, StepRun } from './runner.js';
+
+/**
+ * One step of a case: its placeholders filled from the vars and earlier records, run by the
+ * executor, its expectations judged, and what it leaves for later steps remembered.
+ */
+export const elapsed = (since: number) => Math.round(performance.now() - since);
+
+export function stepLabel(step: Pick<StepDefinition, 'number' | 'kind' | 'id'>): string {
+  return `step ${step.number} (${step.kind}${step.id === undefined ? '' : ` ${JSON.stringify(step.id)}`})`;
+}
+
+/** A name for a step that has none, from its options once filled in. */
+export function describeStep(kind: StepKind, options: StepOptions): string {
+  const o = (key: string) => (typeof options[key] === 'string' ? (options[key] as string) : undefined);
+  const target = `${o('service') ?? '?'} for ${o('account') ?? '?'}`;
+  switch (kind) {
+    case 'check':
+      return `check ${target}`;
+    case 'pay': {
+      const what = options.raw
+        ? `raw ${o('amount')}${o('invoice-id') === undefined ? '' : ` for invoice ${o('invoice-id')}`}`
+        : o('invoice-id') !== undefined
+          ? `invoice ${o('invoice-id')}`
+          : o('invoice') !== undefined
+            ? `invoice #${o('invoice')}`
+            : `${o('amount')}${o('currency') === undefined ? '' : ` ${o('currency')}`}`;
+      return `pay ${what} to ${target}${options['dry-run'] ? ' (dry run)' : ''}`;
+    }
+    case 'status':
+    case 'wait': {
+      const id = o('txn-id') === 'fresh' ? 'a fresh TransactionID' : o('txn-id');
+      return kind === 'wait' ? `wait for ${id} to be final` : `status ${id}${o('wait') === undefined ? '' : ` --wait ${o('wait')}`}`;
+    }
+    case 'repeat-pay':
+      return `repeat-pay of ${o('of')}`;
+  }
+}
+
+interface Replay {
+  /** The step's id, or its kind: what messages call it. */
+  name: string;
+  transactionId: unknown;
+  replay: unknown;
+  credentials: StepRun['credentials'];
+}
+
+export interface CaseScope {
+  vars: Record<string, string>;
+  records: Map<string, Record<string, unknown>>;
+  replays: Map<string, Replay>;
+  /** The case's last payment: what status, wait and repeat-pay use when not told otherwise. */
+  lastPayment: Replay | undefined;
+}
+
+function scopeOf(scope: CaseScope, extra: [string, unknown][] = []): Map<string, unknown> {
+  return new Map<string, unknown>([['var', scope.vars], ...scope.records, ...extra]);
+}
+
+type StepResultWithExit = StepOutcome & { exitCode: ExitCodeValue };
+
+/** The step as it will run: placeholders filled, the payment to repeat found; or why it cannot run. */
+function prepareRun(step: StepDefinition, scope: CaseScope): { run: StepRun; name: string } | { problem: string; name: string } {
+  let name = step.name ?? step.kind;
+  try {
+    const options = { ...(interpolate(step.options, scopeOf(scope)) as StepOptions) };
+    if ((step.kind === 'status' || step.kind === 'wait') && options['txn-id'] === undefined) {
+      options['txn-id'] = String(scope.lastPayment?.transactionId ?? '');
+    }
+    const repeated = step.kind !== 'repeat-pay' ? undefined : typeof options.of === 'string' ? scope.replays.get(options.of) : scope.lastPayment;
+    if (step.kind === 'repeat-pay') {
+      options.of = typeof options.of === 'string' ? options.of : scope.lastPayment?.name;
+      if (repeated === undefined) {
+        return { problem: `there is no payment ${JSON.stringify(options.of)} to repeat (a dry run, or a payment that could not be made, leaves none)`, name: `repeat-pay of ${options.of}` };
+      }
+    }
+    const written = step.credentials === undefined ? undefined : (interpolate(step.credentials, scopeOf(scope)) as NonNullable<StepDefinition['credentials']>);
+    // A repeat is the same Payment: with the credentials of the step it repeats, unless it says otherwise.
+    const credentials = written === undefined ? repeated?.credentials : { agentId: written['agent-id'], password: written.password };
+    name = step.name === undefined ? describeStep(step.kind, options) : String(interpolate(step.name, scopeOf(scope)));
+    return { run: { kind: step.kind, options, credentials, replay: repeated?.replay }, name };
+  } catch (error) {
+    if (error instanceof PlaceholderError) return { problem: error.message, name };
+    throw error;
+  }
+}
+
+/** What the step's answer says against its expectations: passed, failed (with each failure), or an error. */
+function judge(step: StepDefinition, result: Awaited<ReturnType<StepExecutor>>, where: string, label: string, scope: CaseScope) {
+  const errorIsData = step.expect.some((e) => (e.segments[0] as { name: string }).name === 'error');
+  const exitCodes: ExitCodeValue[] = [result.exitCode ?? ExitCode.success];
+  if (result.error && !errorIsData) {
+    exitCodes.push(result.error.exitCode);
+    const error = { ...result.error, message: `${where}, ${label}: ${result.error.message}`, reason: result.error.message };
+    return { outcome: 'error' as Outcome, error, checks: 0, failures: [] as Failure[], exitCode: mostSevere(exitCodes) };
+  }
+  const context = { scope: scopeOf(scope, [['self', result.record]]), recordOf: (other: string) => scope.records.get(other) };
+  const results: AssertionResult[] = step.expect.flatMap((expectation) => evaluateExpectation(expectation, result.record, context));
+  const failures = results.filter((r) => !r.ok).map((r): Failure => ({ ...r, message: `${where}, ${label}: ${r.path}: expected ${r.expected}, actual ${r.actual}` }));
+  if (failures.length > 0) exitCodes.push(ExitCode.declined);
+  return { outcome: (failures.length > 0 ? 'failed' : 'passed') as Outcome, error: undefined, checks: results.length, failures, exitCode: mostSevere(exitCodes) };
+}
+
+/** The step's record under its kind and id, and the payment it made for a later repeat-pay. */
+function remember(step: StepDefinition, run: StepRun, result: Awaited<ReturnType<StepExecutor>>, scope: CaseScope): void {
+  const { record } = result;
+  const replay: Replay | undefined =
+    result.replay === undefined ? undefined : { name: step.id ?? step.kind, transactionId: record.transactionId, replay: result.replay, credentials: run.credentials };
+  for (const key of [step.kind, ...(step.id === undefined ? [] : [step.id])]) {
+    scope.records.set(key, record);
+    // A dry run, or a payment that could not be made, leaves nothing to repeat under its name.
+    if (replay === undefined) scope.replays.delete(key);
+    else scope.replays.set(key, replay);
+  }
+  if (replay !== undefined) scope.lastPayment = replay;
+}
+
+export async function runStep(step: StepDefinition, where: string, scope: CaseScope, execute: StepExecutor): Promise<StepResultWithExit> {
+  const started = performance.now();
+  const label = stepLabel(step);
+  const base = { number: step.number, kind: step.kind, id: step.id, label, record: undefined, checks: 0, failures: [], error: undefined };
+  const prepared = prepareRun(step, scope);
+  if ('problem' in prepared) {
+    const failure = { path: '', check: 'equals' as const, ok: false, expected: prepared.problem, actual: '', message: `${where}, ${label}: ${prepared.problem}` };
+    return { ...base, name: prepared.name, outcome: 'failed', ms: elapsed(started), failures: [failure], exitCode: ExitCode.declined };
+  }
+  const result = await execute(prepared.run);
+  const verdict = judge(step, result, where, label, scope);
+  remember(step, prepared.run, result, scope);
+  return { ...base, ...verdict, name: prepared.name, ms: elapsed(started), record: result.record };
+}
+
+export const skippedStep = (step: StepDefinition): StepOutcome => ({
+  number: step.number,
+  kind: step.kind,
+  id: step.id,
+  name: step.name ?? step.kind,
+  label: stepLabel(step),
+  outcome: 'skipped',
+  ms: 0,
+  record: undefined,
+  checks: 0,
+  failures: [],
+  error: undefined,
+});
+
