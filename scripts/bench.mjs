@@ -7,7 +7,7 @@
 //   npm run bench                  # build, then all comparisons
 //   npm run bench -- --runs 5      # fewer runs per comparison (quicker, noisier)
 import { spawn, execFileSync } from 'node:child_process';
-import { copyFileSync, createWriteStream, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, createWriteStream, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { availableParallelism, cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -201,7 +201,7 @@ try {
     AGENTPAY_PASSWORD: 'sandbox-demo-password',
   };
   const rows = [];
-  const ok = (expectLines) => (side, result) =>
+  const ok = (expectLines) => (_side, result) =>
     result.code !== 0 ? `exit ${result.code ?? result.signal}` : expectLines !== undefined && result.lines !== expectLines ? `${result.lines} lines, not ${expectLines}` : undefined;
 
   process.stderr.write('bench: 1. start-up\n');

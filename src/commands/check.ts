@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import type { z } from 'zod';
 import { GatewayRefusedError } from '../errors.js';
 import type { AccountCheckResult, PurchaseInput } from '../gateway/client.js';
 import { foreignExchangeOf } from '../protocol/exchange-rate.js';

@@ -111,7 +111,7 @@ cases:
 
   it('accepts the example in the README', () => {
     const readme = readFileSync('README.md', 'utf8');
-    const example = /### `agentpay scenario[^]*?```yaml\n([^]*?)```/.exec(readme)?.[1];
+    const example = /### `agentpay scenario[\s\S]*?```yaml\n([\s\S]*?)```/.exec(readme)?.[1];
     expect(example).toBeDefined();
     const suite = parseScenario(example!, 'README.md');
     expect(suite.cases[0]!.steps.map((step) => step.kind)).toEqual(['check', 'pay', 'repeat-pay', 'wait']);
