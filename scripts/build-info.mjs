@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 // Build step after tsc: writes dist/build-info.json, the answers to `agentpay --version` and
 // `agentpay --help` as the commander definition in dist/cli.js gives them. bin/agentpay.js
-// serves those two from it (dist/cached-answer.cjs) so they load nothing else (README
-// "Performance"); a test keeps the cached help equal to commander's live output.
+// serves those two from it (dist/cached-answer.cjs) so they load nothing else
+// (docs/performance.md); a test keeps the cached help equal to commander's live output.
 import { readFileSync, writeFileSync } from 'node:fs';
 
 const dist = new URL('../dist/', import.meta.url);

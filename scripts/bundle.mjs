@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Build step after tsc and build-info.mjs (README "Performance"): packs tsc's output into one
+// Build step after tsc and build-info.mjs (docs/performance.md): packs tsc's output into one
 // CommonJS file, dist/agentpay.cjs, which bin/agentpay.js runs (dist/bundle-loader.cjs), and
 // makes its V8 code cache, dist/agentpay.cjs.cache, from a training run of `status <id> --json`
 // against the sandbox on 127.0.0.1. tsc still builds and type-checks; esbuild only packs what

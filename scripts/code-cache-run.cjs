@@ -22,9 +22,9 @@ if (separator === -1 || !(mode === 'check' || (mode === 'train' && cachePath))) 
 process.argv = [process.argv[0], path.join(__dirname, '../bin/agentpay.js'), ...process.argv.slice(separator + 1)];
 
 if (mode === 'train') {
-  // V8's flags are part of a code cache's validity: a run that set one (undici's transport sets
-  // --liftoff-only) would write a cache every normal run refuses. A single `status` goes through
-  // node:http and sets none; the check run after this one fails the build if that changes.
+  // V8's flags are part of a code cache's validity: a run that set one would write a cache every
+  // normal run refuses. agentpay sets none; the check run after this one fails the build if a
+  // change makes it.
   runBundle({ writeCacheOnExit: cachePath });
 } else {
   const { codeCache } = runBundle();

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// No-loss trials (README "No payment lost, none paid twice"): pays against the sandbox while
+// No-loss trials (docs/reliability.md): pays against the sandbox while
 // killing the process at random points, dropping answers after commit, and timing requests
 // out; then runs `reconcile` and checks the promise. Loopback only. Usage:
 //   npm run trials -- [--kills 200] [--drops 100] [--timeouts 100]

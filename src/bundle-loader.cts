@@ -8,7 +8,7 @@ import vm = require('node:vm');
  * tsc's output into it, scripts/bundle.mjs), compiled with the V8 code cache the build made
  * beside it (dist/agentpay.cjs.cache). Loading our ~35 ES modules, commander and lossless-json
  * one by one through Node's ES module loader cost ~20 ms, and compiling each function on its
- * first call ~10 ms more, of a single `status` (README "Performance"). This file is CommonJS for
+ * first call ~10 ms more, of a single `status` (docs/performance.md). This file is CommonJS for
  * the same reason as cached-answer.cts: bin/agentpay.js calls it before Node's ES module loader
  * has started, and with the bundle it never starts.
  *

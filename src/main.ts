@@ -77,7 +77,7 @@ process.stdout.on('error', (error: NodeJS.ErrnoException) => {
   if (error.code !== 'EPIPE') throw error;
 });
 // Called, not awaited at the top level: the bundle bin/agentpay.js runs (dist/agentpay.cjs) is
-// CommonJS, which has no top-level await (README "Performance").
+// CommonJS, which has no top-level await (docs/performance.md).
 let finished = false;
 const argv = process.argv.slice(2);
 void main(argv).finally(() => (finished = true));

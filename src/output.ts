@@ -1,4 +1,4 @@
-import type { GlobalFlags } from './config.js';
+import type { GlobalFlags } from './settings/table.js';
 import { colorLevelFor, loadStyle, type Style } from './render/style.js';
 import { redactSecrets } from './secrets.js';
 

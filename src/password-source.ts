@@ -1,13 +1,14 @@
 import { closeSync, fstatSync, openSync, readFileSync } from 'node:fs';
 import { UsageError } from './errors.js';
-import type { Settings, SettingSource, Sourced } from './config.js';
+import { locatePassword } from './settings/password.js';
+import type { Settings } from './settings/resolve.js';
+import type { Sourced } from './settings/sources.js';
 import { registerSecret } from './secrets.js';
 
 /**
- * Where the agent password comes from, in order: --password-file, AGENTPAY_PASSWORD,
- * AGENTPAY_PASSWORD_FILE, the profile's password, the profile's passwordFile, and last a
- * hidden prompt on stderr when stdin is a terminal. Never an argv value: it would show in ps.
- * Whatever it is, it is registered as a secret (secrets.ts) the moment it is known.
+ * Reads the agent password from where settings/password.ts locates it (the order is decided
+ * there), or asks for it. Whatever it is, it is registered as a secret (secrets.ts) the
+ * moment it is known.
  */
 export interface PasswordIo {
   stdin: NodeJS.ReadStream;
@@ -56,29 +57,11 @@ function readProtectedFile(path: string, where: string, allowWorldReadable: bool
 }
 
 async function readPasswordFile(path: string, where: string, io: PasswordIo, allowWorldReadable: boolean): Promise<string> {
-  // A built-in taken by getBuiltinModule, not import(): the bundled CLI has no import() (README "Performance").
+  // A built-in taken by getBuiltinModule, not import(): the bundled CLI has no import() (docs/performance.md).
   const content = path === '-' ? await process.getBuiltinModule('node:stream/consumers').text(io.stdin) : readProtectedFile(path, where, allowWorldReadable, io.warn ?? (() => undefined));
   const password = stripFinalNewline(content);
   if (password === '') throw new UsageError(`the password file ${path} (${where}) is empty`);
   return password;
-}
-
-/** Where the password will be read from, found without reading it (`doctor` shows this). */
-export type PasswordLocation =
-  | { kind: 'file'; path: string; source: SettingSource; origin: string }
-  | { kind: 'value'; value: string; source: SettingSource; origin: string }
-  | { kind: 'prompt'; source: 'prompt' }
-  | { kind: 'none' };
-
-export function locatePassword(settings: Settings, stdinIsTerminal: boolean): PasswordLocation {
-  const { env, profile } = settings;
-  if (settings.passwordFileFlag !== undefined) return { kind: 'file', path: settings.passwordFileFlag, source: 'flag', origin: '--password-file' };
-  if (env.AGENTPAY_PASSWORD) return { kind: 'value', value: env.AGENTPAY_PASSWORD, source: 'env', origin: 'AGENTPAY_PASSWORD' };
-  if (env.AGENTPAY_PASSWORD_FILE) return { kind: 'file', path: env.AGENTPAY_PASSWORD_FILE, source: 'env', origin: 'AGENTPAY_PASSWORD_FILE' };
-  if (profile?.password) return { kind: 'value', value: profile.password, source: 'profile', origin: settings.configPath };
-  if (profile?.passwordFile) return { kind: 'file', path: profile.passwordFile, source: 'profile', origin: 'profile passwordFile' };
-  if (stdinIsTerminal) return { kind: 'prompt', source: 'prompt' };
-  return { kind: 'none' };
 }
 
 async function findPassword(settings: Settings, io: PasswordIo): Promise<Sourced<string>> {

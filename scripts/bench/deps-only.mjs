@@ -1,20 +1,17 @@
 #!/usr/bin/env node
 // Reference for target 2, not a floor: the least a Status call can cost with agentpay's pinned
-// dependencies and none of agentpay's own code. Loads commander (and parses a command line),
-// undici's Agent and request (the parts agentpay loads), lossless-json's CommonJS build; sends
-// the same form POST with the wasm parser left unoptimised, as agentpay does; parses the answer.
+// dependencies and none of agentpay's own code. Loads commander (and parses a command line) and
+// lossless-json's CommonJS build; sends the same form POST with node:http, as agentpay does on a
+// direct connection; parses the answer.
 // Usage: node scripts/bench/deps-only.mjs <base-url> <transaction-id>
+import { request } from 'node:http';
 import { createRequire } from 'node:module';
-import { setFlagsFromString } from 'node:v8';
 import { Command } from 'commander';
 
 const [baseUrl, transactionId] = process.argv.slice(2);
 new Command('agentpay').option('--json').command('status').argument('[ids...]').action(() => {});
 const require = createRequire(import.meta.url);
-const Agent = require('undici/lib/dispatcher/agent.js');
-const request = require('undici/lib/api/api-request.js');
 const { parse } = require('lossless-json');
-setFlagsFromString('--liftoff-only');
 
 const pad = (n) => String(n).padStart(2, '0');
 const now = new Date();
@@ -26,9 +23,16 @@ const body = new URLSearchParams([
   ['TransactionID', transactionId],
   ['RequestDate', requestDate],
 ]).toString();
-const agent = new Agent({ connections: 4 });
 const url = new URL(`${baseUrl}/home/index`);
-const response = await request.call(agent, { origin: url.origin, path: url.pathname, method: 'POST', body, headers: { 'content-type': 'application/x-www-form-urlencoded' } });
-const answer = parse(await response.body.text());
+const text = await new Promise((resolve, reject) => {
+  const sent = request(url, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', 'content-length': Buffer.byteLength(body) } }, (response) => {
+    let received = '';
+    response.setEncoding('utf8');
+    response.on('data', (chunk) => (received += chunk));
+    response.on('end', () => resolve(received));
+  });
+  sent.on('error', reject);
+  sent.end(body);
+});
+const answer = parse(text);
 process.stdout.write(`${JSON.stringify({ transactionId, status: String(answer.ResponseStatus), message: answer.Message })}\n`);
-await agent.close();

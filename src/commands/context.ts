@@ -1,6 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { resolveSettings, stateDirectory, type GlobalFlags, type NetworkSettings, type Settings, type SettingSource } from '../config.js';
+import { resolveSettings, type NetworkSettings, type Settings } from '../settings/resolve.js';
+import type { SettingSource } from '../settings/sources.js';
+import { stateDirectory } from '../settings/definition.js';
+import type { GlobalFlags } from '../settings/table.js';
 import { UsageError } from '../errors.js';
 import type { ExchangeEvent, GatewayClient } from '../gateway/client.js';
 import type { ProxyRoute } from '../gateway/http.js';
@@ -18,8 +21,8 @@ export interface CommandContext {
 
 export interface OpenGatewayOptions {
   connections?: number;
-  /** How many exchanges are to come, if many (Infinity: a stream of ids); picks the transport. */
-  expectedExchanges?: number;
+  /** Many exchanges to come (ids from a file or stdin): a pool that costs more to load, less per exchange. */
+  batch?: boolean;
   /** Sees every exchange (forms masked, bodies redacted), as --verbose does. */
   onExchange?: (event: ExchangeEvent) => void;
 }
@@ -159,7 +162,7 @@ async function openGateway(settings: Settings, out: Output, options: OpenGateway
   }
 
   const timeoutMs = settings.timeoutMs.value;
-  const transport = await openTransport({ timeoutMs, connections: options.connections, ca, proxy: network.route, expectedExchanges: options.expectedExchanges });
+  const transport = await openTransport({ timeoutMs, connections: options.connections, ca, proxy: network.route, batch: options.batch });
   const listeners = [settings.verbose ? traceExchange(out) : undefined, options.onExchange].filter((l) => l !== undefined);
   const wireCredentials = (id: string, secret: string) => ({ agentId: id, wirePassword: passwordOnWire(secret, settings.passwordFormat.value) });
   const client = new GatewayClient({

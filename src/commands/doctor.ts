@@ -1,25 +1,9 @@
-import { describeSettings, profileOrigin, type SettingReport, type Settings } from '../config.js';
 import { AgentpayError } from '../errors.js';
-import { locatePassword } from '../password-source.js';
-import { redactedText } from '../secrets.js';
+import { describeSettings } from '../settings/report.js';
 import { classifyCode, type CodeTable } from '../protocol/codes.js';
 import { generateTransactionId } from '../protocol/transaction-id.js';
 import { doctorJson, renderDoctorReport, type GatewayCheck } from '../render/doctor.js';
 import type { CommandContext, GatewaySession } from './context.js';
-
-/** The password as doctor shows it: masked, with where it was (or would be) read from. */
-function passwordReport(settings: Settings, session: GatewaySession | undefined, stdinIsTerminal: boolean): SettingReport {
-  const known = session?.passwordSource ?? (settings.sandbox ? { source: 'sandbox' as const } : undefined);
-  // A profile's password is described from where it is found, with the profile's name and file.
-  if (known && known.source !== 'profile') return { key: 'password', value: redactedText, source: known.source, ...(known.origin === undefined ? {} : { origin: known.origin }) };
-  const location = locatePassword(settings, stdinIsTerminal);
-  if (location.kind === 'none') return { key: 'password', value: null, source: 'unset' };
-  if (location.kind === 'prompt') return { key: 'password', value: '(asked for)', source: 'prompt' };
-  // Shown after the source (sourceText): "profile "default" in <file>", not "profile <file>".
-  const where = location.source === 'profile' ? profileOrigin(settings) : location.origin;
-  const origin = location.kind === 'file' ? `${where}${location.source === 'profile' ? ': passwordFile' : ''} ${location.path}` : where;
-  return { key: 'password', value: redactedText, source: location.source, origin };
-}
 
 /**
  * A made-up TransactionID is one the gateway cannot know: its answer is the gateway's
@@ -72,8 +56,7 @@ export async function runDoctor(_rawOptions: unknown, context: CommandContext): 
   } finally {
     await session?.close();
   }
-  const shown = describeSettings(settings);
-  shown.splice(shown.findIndex((s) => s.key === 'agentId') + 1, 0, passwordReport(settings, session, out.stdin.isTTY === true));
+  const shown = describeSettings(settings, { isTerminal: out.stdin.isTTY === true, wasAsked: session?.passwordSource.source === 'prompt' });
   const report = { settings: shown, gateway };
   out.data(out.json ? doctorJson(report) : renderDoctorReport(report, out.style));
   if (failure) throw failure;

@@ -8,7 +8,7 @@ import { parseSince } from './since.js';
 const historyOptionsSchema = z.object({
   since: z.string().optional(),
   state: z.enum(transactionStates, { error: `--state must be one of: ${transactionStates.join(', ')}` }).optional(),
-  // As the journal names gateways: the base URL without trailing slashes (config.ts), or "sandbox".
+  // As the journal names gateways: the base URL without trailing slashes (settings/parsers.ts), or "sandbox".
   gateway: z
     .string()
     .optional()

@@ -2,9 +2,9 @@ import { UsageError } from '../errors.js';
 
 /*
  * Option values as commander hands them over: a string, or undefined when not given.
- * status and reconcile parse their options with these instead of a zod schema (as config.ts
+ * status and reconcile parse their options with these instead of a zod schema (as settings/parsers.ts
  * parses flag values): they are the commands run in batches and from cron, and loading zod
- * costs about as much as starting Node does (README "Performance").
+ * costs about as much as starting Node does (docs/performance.md).
  */
 
 /** A whole number within bounds, or a UsageError with the rule's message. */

@@ -110,7 +110,7 @@ export async function runReconcile(rawOptions: unknown, context: CommandContext)
     return;
   }
 
-  const session = await context.openGateway({ connections: options.concurrency, expectedExchanges: mine.length });
+  const session = await context.openGateway({ connections: options.concurrency });
   const journal = new OutcomeRecorder(settings.journalPath.value);
   const { renderTransactionLine, transactionJson } = await import('../render/transaction.js');
   const tally = new BatchTally();

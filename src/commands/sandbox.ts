@@ -57,7 +57,7 @@ async function describeSandbox(baseUrl: string, breaks: readonly string[]) {
 function printBanner(out: Output, info: Awaited<ReturnType<typeof describeSandbox>>): void {
   const style = out.style;
   out.data(`${style.success('●')} sandbox gateway listening on ${style.strong(info.baseUrl)}`);
-  if (info.breaks.length > 0) out.data(style.failure(`  breaking on purpose: ${info.breaks.join(', ')} (see README "The sandbox gateway")`));
+  if (info.breaks.length > 0) out.data(style.failure(`  breaking on purpose: ${info.breaks.join(', ')} (see docs/sandbox.md)`));
   out.data(`  agent id ${info.agentId}, password ${info.password} (plain or MD5)`);
   out.data('  services:');
   for (const service of info.services) out.data(`    ${service.id}  ${service.kind.padEnd(7)}  ${service.currency}  ${service.name}`);

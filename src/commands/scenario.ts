@@ -31,7 +31,7 @@ async function loadSuite(file: string) {
   try {
     return parseScenario(source, file);
   } catch (error) {
-    if (error instanceof ScenarioFileError) throw new UsageError(error.message, { hint: 'see README "agentpay scenario" for the file format; nothing was sent' });
+    if (error instanceof ScenarioFileError) throw new UsageError(error.message, { hint: 'see docs/scenarios.md for the file format; nothing was sent' });
     throw error;
   }
 }

@@ -9,8 +9,7 @@ import { BatchTally } from './batch-tally.js';
 import { forEachOrdered } from './ordered-pool.js';
 import { concurrencyOption, optionalText, optionRecord, wholeNumberOption } from './option-values.js';
 import { transactionIdsFrom, type IdEntry } from './transaction-ids.js';
-import { locatePassword } from '../password-source.js';
-import type { Settings } from '../config.js';
+import { passwordReadsStdin } from '../settings/password.js';
 
 interface StatusOptions {
   ids: string[];
@@ -116,7 +115,7 @@ export async function runStatus(rawOptions: unknown, context: CommandContext): P
   const single = options.ids.length === 1 && options.fromFile === undefined;
   const [session, { renderReceipt, renderTransactionLine, transactionJson }] = await Promise.all([
     // Ids from a file or stdin are a batch of unknown size: many exchanges to come.
-    context.openGateway({ connections: options.concurrency, expectedExchanges: options.fromFile === undefined ? ids.length : Infinity }),
+    context.openGateway({ connections: options.concurrency, batch: options.fromFile !== undefined }),
     import('../render/transaction.js'),
   ]);
   const tally = new BatchTally();
@@ -165,8 +164,3 @@ export async function runStatus(rawOptions: unknown, context: CommandContext): P
   tally.finish(`${tally.total} looked up${notIds}`, out);
 }
 
-/** True when the password is to be read from stdin (`--password-file -`, or the same in the env or profile). */
-function passwordReadsStdin(settings: Settings): boolean {
-  const location = locatePassword(settings, false);
-  return location.kind === 'file' && location.path === '-';
-}

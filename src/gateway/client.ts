@@ -13,10 +13,12 @@ import {
 import { MalformedAnswerError } from '../protocol/problems.js';
 import { formatRequestDate, type RequestDateFormat } from '../protocol/request-date.js';
 import { generateTransactionId, namesNoTransaction } from '../protocol/transaction-id.js';
-import type { VoucherList } from '../protocol/vouchers.js';
+import { parseVoucherList, type VoucherList } from '../protocol/vouchers.js';
 import { redactSecrets } from '../secrets.js';
-import { answerSampleBytes, BodyTooLargeError, ExchangeFailure, isCertificateFailure, maxAnswerBytes, type HttpAnswer, type Transport } from './http.js';
-import { NodeTransport } from './node-transport.js';
+import { DirectTransport } from './direct-transport.js';
+import { ExchangeFailure, isCertificateFailure } from './exchange-failure.js';
+import type { HttpAnswer, Transport } from './http.js';
+import { answerSampleBytes, BodyTooLargeError, maxAnswerBytes } from './read-answer.js';
 
 export type Operation = 'AccountCheck' | 'Payment' | 'Status';
 
@@ -40,7 +42,7 @@ export interface GatewayClientOptions {
   maxBodyBytes?: number;
   /** How requests travel, for hints when the gateway cannot be reached ("through proxy …"). */
   routeDescription?: string;
-  /** How requests travel (openTransport); a direct node:http transport of its own when unset. */
+  /** How requests travel (openTransport); a direct transport of its own when unset. */
   transport?: Transport;
   onExchange?: (event: ExchangeEvent) => void;
   now?: () => Date;
@@ -76,7 +78,7 @@ export class GatewayClient {
     this.options = options;
     this.endpoint = `${options.baseUrl.replace(/\/+$/, '')}/home/index`;
     this.ownsTransport = options.transport === undefined;
-    this.transport = options.transport ?? new NodeTransport({ timeoutMs: options.timeoutMs });
+    this.transport = options.transport ?? new DirectTransport({ timeoutMs: options.timeoutMs });
   }
 
   /**
@@ -101,8 +103,6 @@ export class GatewayClient {
     const transactionId = generateTransactionId();
     const form = buildAccountCheckForm(this.options.credentials, { ...input, transactionId, requestDate: this.requestDate() });
     const answer = await this.exchangeReadOnly('AccountCheck', form, transactionId);
-    // The voucher schema (zod) is loaded by the commands that list vouchers, not by Status.
-    const { parseVoucherList } = await import('../protocol/vouchers.js');
     try {
       return { transactionId, answer, vouchers: parseVoucherList(answer.extras) };
     } catch (error) {

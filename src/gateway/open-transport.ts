@@ -1,21 +1,13 @@
+import { DirectTransport } from './direct-transport.js';
 import type { Transport, TransportOptions } from './http.js';
-import { NodeTransport } from './node-transport.js';
 
 /**
- * How many exchanges make undici worth loading on a direct connection: it costs ~25 ms to
- * load (node:http2, TLS, a WebAssembly parser), then tens of microseconds less per exchange
- * than node:http; measured on the bench, it pays for itself at about a thousand.
+ * The transport for a run: node:http and node:https for exchanges on a direct connection;
+ * undici's pool for every proxy, and for a batch, where it costs less per exchange than
+ * node:http but ~30 ms more to load (docs/performance.md). undici is loaded only then.
  */
-export const undiciBreakEven = 1000;
-
-/**
- * The transport for a run, chosen by its route and its work (README "Performance"): a few
- * exchanges on a direct connection go through node:http, which costs nothing to load; a batch
- * through undici's Agent; every proxy through undici's proxy agents.
- */
-export async function openTransport(options: TransportOptions & { expectedExchanges?: number | undefined }): Promise<Transport> {
-  const direct = (options.proxy ?? { kind: 'direct' }).kind === 'direct';
-  if (direct && (options.expectedExchanges ?? 1) < undiciBreakEven) return new NodeTransport(options);
+export async function openTransport({ proxy = { kind: 'direct' }, batch = false, ...options }: TransportOptions & { batch?: boolean | undefined }): Promise<Transport> {
+  if (proxy.kind === 'direct' && !batch) return new DirectTransport(options);
   const { undiciTransport } = await import('./undici-transport.js');
-  return undiciTransport(options);
+  return undiciTransport(options, proxy);
 }

@@ -40,6 +40,12 @@ async function sendPayment(client: GatewayClient, input: PaymentInput, codes: Co
   }
 }
 
+/** Why a look-up (or the re-send after one) told us nothing. */
+function failureReason(error: AgentpayError, resending: boolean): string {
+  if (resending) return `the same Payment could not be sent again (${error.message}); the first one's outcome is still unknown`;
+  return error instanceof PaymentOutcomeUnknownError ? error.reason : error.message;
+}
+
 /**
  * Sends a Payment and settles it until the gateway gives a final answer: Status for the same
  * TransactionID with backoff, whenever the answer was lost, in progress, or a code this
@@ -100,13 +106,8 @@ export async function payAndSettle(client: GatewayClient, input: PaymentInput, p
       settledBy = 'settle';
       // A re-send that provably never left is no re-send: it may be tried again.
       if (resending && error instanceof GatewayUnreachableError) resent = false;
-      const reason = resending
-        ? `the same Payment could not be sent again (${error.message}); the first one's outcome is still unknown`
-        : error instanceof PaymentOutcomeUnknownError
-          ? error.reason
-          : error.message;
       // The look-up failed: what the gateway said last still stands; a lost answer stays lost.
-      if (known === undefined && latest.status === null) latest = unknownView(input, 'Payment', reason);
+      if (known === undefined && latest.status === null) latest = unknownView(input, 'Payment', failureReason(error, resending));
     }
   }
   return outcome();

@@ -1,93 +1,55 @@
-import { createRequire } from 'node:module';
 import { setFlagsFromString } from 'node:v8';
-import type { Agent as UndiciAgent, Dispatcher, EnvHttpProxyAgent as UndiciEnvHttpProxyAgent, ProxyAgent as UndiciProxyAgent } from 'undici';
-import {
-  contentTypeOf,
-  Deadline,
-  exchangeFailureOf,
-  formHeaders,
-  readLimited,
-  Targets,
-  type HttpAnswer,
-  type PostOptions,
-  type Transport,
-  type TransportOptions,
-} from './http.js';
-
-/*
- * undici's Agent and its request method, loaded without the rest of the package: `import
- * 'undici'` also loads fetch, WebSocket, the caches, cookies and the mocks, several times the
- * load of what a form POST needs. These are the very modules undici's index exports as `Agent`
- * and installs as `Dispatcher.prototype.request` (test/gateway/undici-parts.test.ts checks
- * that they are).
- */
-const requireUndici = createRequire(import.meta.url);
-export const Agent = requireUndici('undici/lib/dispatcher/agent.js') as typeof UndiciAgent;
-export const dispatcherRequest = requireUndici('undici/lib/api/api-request.js') as (
-  this: Dispatcher,
-  options: Dispatcher.RequestOptions,
-) => Promise<Dispatcher.ResponseData>;
+import { Agent, EnvHttpProxyAgent, Pool, ProxyAgent, type Dispatcher } from 'undici';
+import { Deadline } from './deadline.js';
+import { exchangeFailureOf } from './exchange-failure.js';
+import { formHeaders, Targets, type HttpAnswer, type PostOptions, type ProxyRoute, type Transport, type TransportOptions } from './http.js';
+import { contentTypeOf, readLimited } from './read-answer.js';
 
 /**
- * The proxy agents, only when a proxy is configured: undici's whole package is loaded then,
- * since a ProxyAgent opens its tunnel with `Dispatcher.prototype.connect`, which the package's
- * index installs. Its Agent is the same module as the one above (one module cache).
+ * undici's keep-alive pool, of at most `connections` sockets: its `Agent` for a batch on a
+ * direct connection (it costs less per exchange than node:http, see docs/performance.md), its
+ * `ProxyAgent` (--proxy) or `EnvHttpProxyAgent` (HTTP_PROXY, HTTPS_PROXY, NO_PROXY) for every
+ * proxy. undici is loaded only here, so only for a batch or a proxy.
+ *
+ * Certificates are always verified, the proxy's and the gateway's alike: `rejectUnauthorized`
+ * is set here so that not even NODE_TLS_REJECT_UNAUTHORIZED=0 in the environment can turn
+ * verification off. A CA file replaces the built-in CAs for the gateway, as curl's --cacert does.
  */
-function proxyAgents(): { ProxyAgent: typeof UndiciProxyAgent; EnvHttpProxyAgent: typeof UndiciEnvHttpProxyAgent } {
-  return requireUndici('undici') as typeof import('undici');
+export function undiciTransport(options: Omit<TransportOptions, 'proxy'>, route: ProxyRoute): Transport {
+  keepWasmParserUnoptimised();
+  const tls = { timeout: options.timeoutMs, rejectUnauthorized: true, ...(options.ca === undefined ? {} : { ca: options.ca }) };
+  const pool = { headersTimeout: options.timeoutMs, bodyTimeout: options.timeoutMs, keepAliveTimeout: 10_000, connections: options.connections ?? null };
+  if (route.kind === 'direct') return new UndiciTransport(new Agent({ ...pool, connect: tls }));
+  const proxied = {
+    ...pool,
+    // Every pool the agent makes gets these: the one it keeps to the proxy for an http://
+    // gateway is otherwise made with the connector alone, without a limit on connections.
+    factory: (origin: string | URL, made: object) => new Pool(origin, { ...pool, ...(made as Pool.Options) }),
+    connect: tls,
+    requestTls: tls,
+    proxyTls: { timeout: options.timeoutMs, rejectUnauthorized: true },
+    // An http:// gateway is asked for with an absolute URI, as curl does, since many proxies
+    // allow CONNECT to port 443 only; an https:// one through a CONNECT tunnel.
+    proxyTunnel: false,
+  };
+  if (route.kind === 'explicit') return new UndiciTransport(new ProxyAgent({ ...proxied, uri: route.url }));
+  // Every value is passed, even empty, so undici never reads process.env on its own.
+  return new UndiciTransport(new EnvHttpProxyAgent({ ...proxied, httpProxy: route.httpProxy, httpsProxy: route.httpsProxy, noProxy: route.noProxy }));
 }
 
 /*
- * undici parses HTTP/1.1 with llhttp compiled to WebAssembly. V8 optimises a hot wasm
- * function in the background, and a process cannot exit before such a job is done: for a
- * command that reads a handful of answers that is ~80 ms of CPU and most of its wall time,
- * spent after its work is finished. The baseline (Liftoff) code parses an answer in
- * microseconds, so the optimising tier is left off. It concerns WebAssembly only, of which
- * agentpay has no other. The flag is set as late as it can be, when the first dispatcher is
- * made: a changed V8 flag voids the code cache of Node's own modules, so any loaded after it
- * are compiled afresh.
+ * undici parses HTTP with llhttp compiled to WebAssembly. V8 optimises a hot wasm function in
+ * the background, and a process cannot exit before such a job is done; the baseline (Liftoff)
+ * code parses an answer in microseconds, so the optimising tier is left off (peak memory and
+ * CPU in docs/performance.md). It concerns WebAssembly only, of which agentpay has no other.
+ * Set here, when undici is first used, and not in main.ts: a changed V8 flag voids the code
+ * cache of every module compiled after it, which every run without undici would pay.
  */
 let wasmTierSet = false;
 function keepWasmParserUnoptimised(): void {
   if (wasmTierSet) return;
   wasmTierSet = true;
   setFlagsFromString('--liftoff-only');
-}
-
-/**
- * undici's keep-alive pool: for batches on a direct connection (it loads in ~25 ms, then
- * costs tens of microseconds less per exchange than node:http), and for every proxy (its
- * ProxyAgent and EnvHttpProxyAgent, NO_PROXY included). Certificates are always verified:
- * `rejectUnauthorized` is set here so that not even NODE_TLS_REJECT_UNAUTHORIZED=0 in the
- * environment can turn verification off.
- */
-export function undiciTransport(options: TransportOptions): Transport {
-  keepWasmParserUnoptimised();
-  const tls = { timeout: options.timeoutMs, rejectUnauthorized: true, ...(options.ca === undefined ? {} : { ca: options.ca }) };
-  const common = {
-    headersTimeout: options.timeoutMs,
-    bodyTimeout: options.timeoutMs,
-    keepAliveTimeout: 10_000,
-    connections: options.connections ?? null,
-  };
-  // Through a proxy: the gateway's TLS (requestTls) is verified as a direct one would be; an
-  // http:// gateway is asked for with an absolute URI, as curl does, since many proxies
-  // allow CONNECT to port 443 only.
-  const proxied = { ...common, connect: tls, requestTls: tls, proxyTls: { timeout: options.timeoutMs, rejectUnauthorized: true }, proxyTunnel: false };
-  const route = options.proxy ?? { kind: 'direct' };
-  switch (route.kind) {
-    case 'direct':
-      return new UndiciTransport(new Agent({ ...common, connect: tls }));
-    case 'explicit': {
-      const { ProxyAgent } = proxyAgents();
-      return new UndiciTransport(new ProxyAgent({ ...proxied, uri: route.url }));
-    }
-    case 'env': {
-      const { EnvHttpProxyAgent } = proxyAgents();
-      // Every value is passed, even empty, so undici never reads process.env on its own.
-      return new UndiciTransport(new EnvHttpProxyAgent({ ...proxied, httpProxy: route.httpProxy, httpsProxy: route.httpsProxy, noProxy: route.noProxy }));
-    }
-  }
 }
 
 class UndiciTransport implements Transport {
@@ -104,7 +66,7 @@ class UndiciTransport implements Transport {
     let contentType: string | undefined;
     try {
       const { origin, path } = this.targets.of(url);
-      const response = await dispatcherRequest.call(this.dispatcher, {
+      const response = await this.dispatcher.request({
         origin,
         path,
         method: 'POST',
@@ -118,7 +80,7 @@ class UndiciTransport implements Transport {
       const body = await readLimited(response.body, { statusCode: response.statusCode, contentType }, options.maxBodyBytes, chunks);
       return { statusCode: response.statusCode, body };
     } catch (error) {
-      // undici tells a refused connection or tunnel only by its error codes.
+      // undici tells a refused connection or tunnel only by its error codes and messages.
       throw exchangeFailureOf(error, { timeoutMs: options.timeoutMs, chunks, contentType });
     } finally {
       deadline.clear();

@@ -1,14 +1,14 @@
-import type { TransactionState, TransactionView } from '../protocol/transaction-view.js';
-import type { IntentRecord, JournalRecord, OutcomeRecord } from './records.js';
+import type { TransactionState } from '../protocol/transaction-view.js';
+import { intentFields, outcomeFields, ownLinePattern, readRecord, type IntentRecord, type JournalRecord, type OutcomeRecord } from './record-format.js';
 
 /**
- * The journal's own line format: JSON with the keys of each record in one fixed order. The
- * writer always writes it (lineOf). A reader recognises such a line with one regular
- * expression and reads what it needs from it without JSON.parse, zod or even decoding it
- * (OwnLineScanner): the expression admits only strings with nothing to unescape and the
- * values the record schemas allow (record-schemas.ts), so a line that matches is a valid
- * record whose fields are plain slices of it. Any other line, from another writer or with an
- * escaped character, is read the full way (reader.ts).
+ * Reading the journal's own lines fast. The writer always writes a record's keys in the order
+ * of its format table (record-format.ts lineOf). A reader recognises such a line with the
+ * pattern compiled from that same table and reads what it needs from it without JSON.parse or
+ * even decoding it (OwnLineScanner): the pattern admits only strings with nothing to unescape
+ * and the values the table allows, so a line that matches is a valid record whose fields are
+ * plain slices of it. Any other line, from another writer or with an escaped character, is
+ * parsed and checked by readRecord (reader.ts).
  *
  * Lines come to the scanner as "byte text": the file's bytes read as latin1, one character per
  * byte. UTF-8 never puts an ASCII byte inside a multi-byte character, so the quotes,
@@ -21,47 +21,17 @@ export function textOf(bytes: string): string {
   return /[^\x00-\x7f]/.test(bytes) ? Buffer.from(bytes, 'latin1').toString('utf8') : bytes;
 }
 
-function intentInOrder(record: IntentRecord) {
-  const { transactionId, gateway, agentId, service, account, amount, currency, invoiceId, at } = record;
-  return { kind: 'intent' as const, transactionId, gateway, agentId, service, account, amount, currency, invoiceId, at };
-}
-
-function viewInOrder(view: TransactionView): TransactionView {
-  const { transactionId, requestId, type, status, state, message, service, account, amount, currency, exchangeRate, serviceCurrency, warnings } = view;
-  const ordered = { transactionId, requestId, type, status, state, message, service, account, amount, currency, exchangeRate, serviceCurrency };
-  return warnings === undefined ? ordered : { ...ordered, warnings };
-}
-
-function outcomeInOrder(record: OutcomeRecord) {
-  const { transactionId, gateway, agentId, at, source, view } = record;
-  return { kind: 'outcome' as const, transactionId, gateway, agentId, at, source, view: viewInOrder(view) };
-}
-
-/** A record as one journal line, without the newline. */
-export function lineOf(record: JournalRecord): string {
-  return JSON.stringify(record.kind === 'intent' ? intentInOrder(record) : outcomeInOrder(record));
-}
-
-// A JSON string whose text is its value: no quote, backslash or control character inside.
-const text = String.raw`"[^"\\\u0000-\u001f]*"`;
-const nullableText = `(?:null|${text})`;
 const intentPrefix = '{"kind":"intent","transactionId":"';
 const outcomePrefix = '{"kind":"outcome","transactionId":"';
-const ownLine = (fields: string) => new RegExp(`^\\{${fields.replace(/\s+/g, '')}\\}$`);
-const ownIntent = ownLine(`"kind":"intent", "transactionId":${text}, "gateway":${text}, "agentId":${text}, "service":${text},
-  "account":${text}, "amount":${text}, "currency":${text}, "invoiceId":${nullableText}, "at":${text}`);
-const ownOutcome = ownLine(`"kind":"outcome", "transactionId":${text}, "gateway":${text}, "agentId":${text}, "at":${text},
-  "source":"(?:payment|settle|reconcile)", "view":\\{"transactionId":${text}, "requestId":${nullableText}, "type":${nullableText},
-  "status":${nullableText}, "state":"(?:success|pending|failed|unknown)", "message":${text}, "service":${nullableText},
-  "account":${nullableText}, "amount":${nullableText}, "currency":${nullableText}, "exchangeRate":${nullableText},
-  "serviceCurrency":${nullableText} (?:,"warnings":\\[${text}(?:,${text})*\\])? \\}`);
+const ownIntent = ownLinePattern(intentFields);
+const ownOutcome = ownLinePattern(outcomeFields);
 
 /**
  * What the ledger decides on, before (and mostly instead of) reading the whole record.
  * A transaction is known by its owner key (records.ts ownerKey), held here in two parts so
  * that no key string is built per line: `owner`, all of the key before its last space, and
  * `id`, the rest (the TransactionID itself, unless that holds a space). `content` is the
- * line as byte text, or the record when the schema has read it already.
+ * line as byte text, or the record when readRecord has read it already.
  */
 export type ScannedRecord =
   | { kind: 'intent'; owner: string; id: string; content: string | IntentRecord }
@@ -118,7 +88,7 @@ function keyed<T extends ScannedRecord>(record: T): T {
   return record;
 }
 
-/** A record already checked by the schema, scanned the same way. */
+/** A record already read by readRecord, scanned the same way. */
 export function scanRecord(record: JournalRecord): ScannedRecord {
   const owner = `${record.gateway} ${record.agentId}`;
   return keyed<ScannedRecord>(
@@ -136,18 +106,11 @@ export function intentTime(scanned: Extract<ScannedRecord, { kind: 'intent' }>):
 }
 
 /**
- * The whole record, as the schema would give it (its keys in schema order, none other).
- * A string content is an own line, already proven a valid record by OwnLineScanner.
+ * The whole record, as readRecord gives it (its keys in table order, none other). A string
+ * content is an own line, already proven a valid record by OwnLineScanner.
  */
 export function recordOf<T extends ScannedRecord>(scanned: T): Exclude<T['content'], string>;
 export function recordOf(scanned: ScannedRecord): JournalRecord {
   const { content } = scanned;
-  if (typeof content !== 'string') return content;
-  const value = JSON.parse(textOf(content)) as JournalRecord;
-  if (value.kind === 'intent') {
-    const { kind, transactionId, gateway, agentId, at, service, account, amount, currency, invoiceId } = value;
-    return { kind, transactionId, gateway, agentId, at, service, account, amount, currency, invoiceId };
-  }
-  const { kind, transactionId, gateway, agentId, at, source, view } = value;
-  return { kind, transactionId, gateway, agentId, at, source, view: viewInOrder(view) };
+  return typeof content === 'string' ? readRecord(JSON.parse(textOf(content))) : content;
 }

@@ -1,11 +1,11 @@
-import { createReadStream } from 'node:fs';
+import { createReadStream, type ReadStream } from 'node:fs';
 import { errnoCodeOf, LocalStorageError } from '../errors.js';
 import { linesOf } from '../text-lines.js';
+import { ShapeError } from '../protocol/json-shape.js';
 import { OwnLineScanner, scanRecord, textOf, type ScannedRecord } from './line-format.js';
+import { readRecord } from './record-format.js';
 
 export type JournalWarning = (message: string) => void;
-
-type RecordSchemas = typeof import('./record-schemas.js');
 
 /**
  * Streams the journal's records in order, each to `visit` (which may return false to stop).
@@ -14,9 +14,9 @@ type RecordSchemas = typeof import('./record-schemas.js');
  * EIO) is a LocalStorageError naming the path and the errno code.
  *
  * The file is read as byte text (latin1: one character per byte, see line-format.ts). Lines in
- * the writer's own format are scanned without decoding, JSON.parse or zod, and the ledger
- * reads a whole record only for what it keeps; any other line is decoded, parsed and checked
- * against the record schemas, loaded the first time such a line turns up.
+ * the writer's own form are scanned without decoding or JSON.parse, and the ledger reads a
+ * whole record only for what it keeps; any other line is decoded, parsed and read by
+ * readRecord (record-format.ts), whose refusal the warning quotes.
  */
 export async function scanJournal(path: string, warn: JournalWarning, visit: (record: ScannedRecord) => boolean | void): Promise<void> {
   const stream = createReadStream(path, { highWaterMark: 256 * 1024 });
@@ -25,44 +25,45 @@ export async function scanJournal(path: string, warn: JournalWarning, visit: (re
     stream.once('error', (error: NodeJS.ErrnoException) => (error.code === 'ENOENT' ? resolve(false) : reject(unreadable(path, error))));
   });
   if (!opened) return;
-  let schemas: RecordSchemas | undefined;
   const ownLines = new OwnLineScanner();
-  /** The record on a line; undefined if damaged; 'schemas' if the schemas must be loaded first. */
-  const recordOn = (line: string): ScannedRecord | undefined | 'schemas' => {
-    const own = ownLines.scan(line);
-    if (own) return own;
-    let value: unknown;
-    try {
-      value = JSON.parse(textOf(line));
-    } catch {
-      return undefined;
-    }
-    if (schemas === undefined) return 'schemas';
-    const parsed = schemas.journalRecordSchema.safeParse(value);
-    return parsed.success ? scanRecord(parsed.data) : undefined;
-  };
   let lineNumber = 0;
-  /** Hands each line's record to the visitor; false when the visitor is done. */
-  const take = async (lines: readonly string[]): Promise<boolean> => {
+  for await (const lines of readLines(stream, path)) {
     for (const line of lines) {
       lineNumber++;
       if (line === '') continue;
-      let record = recordOn(line);
-      if (record === 'schemas') {
-        schemas = await import('./record-schemas.js');
-        record = recordOn(line);
-      }
-      if (record === undefined || record === 'schemas') warn(`journal ${path} line ${lineNumber} is damaged (a crash mid-write?); skipped`);
-      else if (visit(record) === false) return false;
+      const record = recordOn(line, ownLines);
+      if (typeof record === 'string') warn(`journal ${path} line ${lineNumber} is damaged (a crash mid-write?): ${record}; skipped`);
+      else if (visit(record) === false) return;
     }
-    return true;
-  };
+  }
+}
+
+/** The file's lines in batches; a read that fails is an error naming the journal. */
+async function* readLines(stream: ReadStream, path: string): AsyncGenerator<readonly string[]> {
   try {
-    for await (const lines of linesOf(stream as AsyncIterable<Buffer>, 'latin1')) if (!(await take(lines))) return;
+    yield* linesOf(stream as AsyncIterable<Buffer>, 'latin1');
   } catch (error) {
     throw unreadable(path, error);
   } finally {
     stream.destroy();
+  }
+}
+
+/** The record on a line, or what is wrong with it. */
+function recordOn(line: string, ownLines: OwnLineScanner): ScannedRecord | string {
+  const own = ownLines.scan(line);
+  if (own) return own;
+  let value: unknown;
+  try {
+    value = JSON.parse(textOf(line));
+  } catch {
+    return 'not JSON';
+  }
+  try {
+    return scanRecord(readRecord(value));
+  } catch (error) {
+    if (error instanceof ShapeError) return error.message;
+    throw error;
   }
 }
 

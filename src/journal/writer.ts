@@ -1,8 +1,7 @@
 import { closeSync, fstatSync, fsyncSync, mkdirSync, openSync, readSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { errnoCodeOf, LocalStorageError } from '../errors.js';
-import { lineOf } from './line-format.js';
-import type { JournalRecord } from './records.js';
+import { lineOf, type JournalRecord } from './record-format.js';
 
 /**
  * Appends records to the journal. Each record is one line written by one write(2) on a
@@ -19,7 +18,7 @@ export class JournalWriter {
 
   /** Throws LocalStorageError (with the errno code: EROFS, ENOSPC, EACCES...) when it cannot. */
   append(record: JournalRecord): void {
-    // Always the journal's own line format: readers scan it without parsing (line-format.ts).
+    // Always the writer's own form: readers scan it without parsing (line-format.ts).
     const line = Buffer.from(`${lineOf(record)}\n`, 'utf8');
     try {
       const fd = this.open();

@@ -1,9 +1,19 @@
-import type { Envelope, ExtraItem } from './envelope-schema.js';
-import { exactTextOf, parseLosslessJson } from './lossless.js';
+import { exactTextAt, memberOf, objectAt, optionalTextAt, pathOf, ShapeError } from './json-shape.js';
+import { parseLosslessJson } from './lossless.js';
 import { MalformedAnswerError } from './problems.js';
 
-export type { ExtraItem } from './envelope-schema.js';
+/** spec 2.4: an Extras item; FieldValue is itself a JSON document held in a string (vouchers.ts). */
+export interface ExtraItem {
+  FieldName?: string | undefined;
+  FieldValue: string;
+}
 
+/**
+ * A gateway answer (spec 2.2-2.4) as the rest of the program reads it. readAnswer below is the
+ * one definition of what an answer may hold: a hand-written reader, not a zod schema, because
+ * every command that talks to the gateway reads answers, and loading zod would cost those
+ * commands more than the whole exchange (docs/performance.md, "Validators").
+ */
 export interface GatewayAnswer {
   transactionId: string | undefined;
   requestId: string | undefined;
@@ -26,96 +36,66 @@ export interface GatewayAnswer {
   raw: unknown;
 }
 
-/** An object as JSON gives it; one with a "__proto__" key is left to the schema. */
-const isPlainObject = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && Object.getPrototypeOf(value) === Object.prototype && !Object.hasOwn(value, '__proto__');
+/** A text field of `object` that may be absent or null (both read as undefined). */
+const textOf = (object: object, at: string, key: string): string | undefined => optionalTextAt(memberOf(object, key), pathOf(at, key));
 
-const refused = Symbol('refused');
-
-/** A field the schema types `exactText.nullish()`: its text, null, absent, or refused. */
-function nullishText(value: unknown): string | null | undefined | typeof refused {
-  if (value === undefined || value === null) return value;
-  return exactTextOf(value) ?? refused;
+function readExtraItem(item: unknown, at: string): ExtraItem {
+  const object = objectAt(item, at);
+  const fieldValue = memberOf(object, 'FieldValue');
+  if (typeof fieldValue !== 'string') throw new ShapeError(pathOf(at, 'FieldValue'), 'a string holding a JSON document', fieldValue);
+  return { FieldName: textOf(object, at, 'FieldName'), FieldValue: fieldValue };
 }
 
-/** Copies the nullish text fields `keys` of `from` into `to`; false if one is refused. */
-function copyTexts(from: Record<string, unknown>, keys: readonly string[], to: Record<string, unknown>): boolean {
-  for (const key of keys) {
-    const text = nullishText(from[key]);
-    if (text === refused) return false;
-    if (text !== undefined) to[key] = text;
-  }
-  return true;
+/** Extras: absent or null (no voucher list), or a list of items. */
+function readExtras(extras: unknown, at: string): ExtraItem[] | null {
+  if (extras === undefined || extras === null) return null;
+  if (!Array.isArray(extras)) throw new ShapeError(at, 'a list of Extras items', extras);
+  return extras.map((item: unknown, index) => readExtraItem(item, pathOf(at, index)));
 }
 
-function acceptExtraItem(item: unknown): ExtraItem | undefined {
-  if (!isPlainObject(item) || typeof item.FieldValue !== 'string') return undefined;
-  const accepted: Record<string, unknown> = {};
-  if (!copyTexts(item, ['FieldName'], accepted)) return undefined;
-  accepted.FieldValue = item.FieldValue;
-  // The item is a loose object: keys beyond the two are kept, as the schema keeps them.
-  for (const key of Object.keys(item)) if (key !== 'FieldName' && key !== 'FieldValue') accepted[key] = item[key];
-  return accepted as ExtraItem;
-}
-
-const contentTexts = ['Service', 'account', 'Account', 'Amount', 'Currency', 'ExchangeRate', 'ServiceCurrency'];
-const envelopeTexts = ['TransactinID', 'TransactionID', 'RequestID', 'ResponseType', 'Message', 'ExchangeRate', 'ServiceCurrency'];
-
-function acceptContent(content: unknown): Record<string, unknown> | null | undefined | typeof refused {
-  if (content === undefined || content === null) return content;
-  if (!isPlainObject(content)) return refused;
-  const accepted: Record<string, unknown> = {};
-  if (!copyTexts(content, contentTexts, accepted)) return refused;
-  const extras = content.Extras;
-  if (extras === null) accepted.Extras = null;
-  else if (extras !== undefined) {
-    if (!Array.isArray(extras)) return refused;
-    const items: ExtraItem[] = [];
-    for (const item of extras) {
-      const acceptedItem = acceptExtraItem(item);
-      if (acceptedItem === undefined) return refused;
-      items.push(acceptedItem);
-    }
-    accepted.Extras = items;
-  }
-  return accepted;
+/** ResponseStatus: the one field without which an answer means nothing (spec 2.2). */
+function readStatus(envelope: object): string {
+  const value = memberOf(envelope, 'ResponseStatus');
+  const status = exactTextAt(value, 'ResponseStatus', 'an integer');
+  if (!/^-?\d+$/.test(status)) throw new ShapeError('ResponseStatus', 'an integer', value);
+  return status;
 }
 
 /**
- * The envelope's fields when the answer is plainly what envelopeSchema (envelope-schema.ts)
- * accepts, read without loading zod; undefined when only the schema can say. Every answer of
- * a batch comes this way; a test keeps it in agreement with the schema.
+ * spec 2.2-2.3, every field but ResponseStatus optional. `TransactinID` is spelled without the
+ * second "o"; a gateway that spells it correctly is understood too. `account` is lower-case in
+ * answers; `Account` is read too. ExchangeRate and ServiceCurrency may sit in the envelope
+ * instead of the content (spec 4.4). Keys not named here are kept in `raw` only.
  */
-export function acceptEnvelope(raw: unknown): Envelope | undefined {
-  if (!isPlainObject(raw)) return undefined;
-  const accepted: Record<string, unknown> = {};
-  if (!copyTexts(raw, envelopeTexts, accepted)) return undefined;
-  const status = exactTextOf(raw.ResponseStatus);
-  if (status === undefined || !/^-?\d+$/.test(status)) return undefined;
-  accepted.ResponseStatus = status;
-  const content = acceptContent(raw.TransactionContent);
-  if (content === refused) return undefined;
-  if (content !== undefined) accepted.TransactionContent = content;
-  return accepted as Envelope;
-}
-
-const orUndefined = (value: string | null | undefined) => value ?? undefined;
-
-function answerOf(envelope: Envelope, raw: unknown): GatewayAnswer {
-  const content = envelope.TransactionContent ?? undefined;
+function readAnswer(raw: unknown): GatewayAnswer {
+  const envelope = objectAt(raw, 'the body');
+  const status = readStatus(envelope);
+  const contentValue = memberOf(envelope, 'TransactionContent');
+  // A JSON number there comes from the lossless parser as an object without these fields.
+  const content = contentValue === undefined || contentValue === null ? {} : objectAt(contentValue, 'TransactionContent');
+  const field = (key: string) => textOf(envelope, '', key);
+  const inContent = (key: string) => textOf(content, 'TransactionContent', key);
+  const transactinId = field('TransactinID');
+  const transactionId = field('TransactionID');
+  const contentAccount = inContent('account');
+  const contentAccountUpper = inContent('Account');
+  const exchangeRate = inContent('ExchangeRate');
+  const envelopeExchangeRate = field('ExchangeRate');
+  const serviceCurrency = inContent('ServiceCurrency');
+  const envelopeServiceCurrency = field('ServiceCurrency');
   return {
-    transactionId: orUndefined(envelope.TransactinID ?? envelope.TransactionID),
-    requestId: orUndefined(envelope.RequestID),
-    type: orUndefined(envelope.ResponseType),
-    status: envelope.ResponseStatus,
-    message: envelope.Message ?? '',
-    service: orUndefined(content?.Service),
-    account: orUndefined(content?.account ?? content?.Account),
-    amount: orUndefined(content?.Amount),
-    currency: orUndefined(content?.Currency),
-    exchangeRate: orUndefined(content?.ExchangeRate ?? envelope.ExchangeRate),
-    serviceCurrency: orUndefined(content?.ServiceCurrency ?? envelope.ServiceCurrency),
-    extras: content?.Extras ?? null,
+    transactionId: transactinId ?? transactionId,
+    requestId: field('RequestID'),
+    type: field('ResponseType'),
+    status,
+    message: field('Message') ?? '',
+    service: inContent('Service'),
+    account: contentAccount ?? contentAccountUpper,
+    amount: inContent('Amount'),
+    currency: inContent('Currency'),
+    exchangeRate: exchangeRate ?? envelopeExchangeRate,
+    serviceCurrency: serviceCurrency ?? envelopeServiceCurrency,
+    extras: readExtras(memberOf(content, 'Extras'), 'TransactionContent.Extras'),
     raw,
   };
 }
@@ -131,7 +111,10 @@ function parseAnswerJson(body: string): unknown {
 /** Parses a gateway body; rejects with MalformedAnswerError when it is not the envelope. */
 export async function parseEnvelope(body: string): Promise<GatewayAnswer> {
   const raw = parseAnswerJson(body);
-  const envelope = acceptEnvelope(raw) ?? (await import('./envelope-schema.js')).checkEnvelope(raw);
-  return answerOf(envelope, raw);
+  try {
+    return readAnswer(raw);
+  } catch (error) {
+    if (!(error instanceof ShapeError)) throw error;
+    throw new MalformedAnswerError(`the answer is not the gateway envelope (${error.message})`, { cause: error });
+  }
 }
-

@@ -5,7 +5,7 @@ import { LosslessNumber, isLosslessNumber, parse, stringify } from 'lossless-jso
  * may exceed 2^53, and amounts must keep every digit (`10.630` stays `10.630`).
  *
  * Everything of ours (the sandbox too) takes it from here. The CLI runs it bundled into
- * dist/agentpay.cjs, so its ten ES modules cost no module loads there (README "Performance").
+ * dist/agentpay.cjs, so its ten ES modules cost no module loads there (docs/performance.md).
  */
 export function parseLosslessJson(text: string): unknown {
   return parse(text);

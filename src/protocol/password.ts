@@ -4,7 +4,7 @@ export type PasswordFormat = (typeof passwordFormats)[number];
 
 export function md5Hex(text: string): string {
   // node:crypto is loaded when something is hashed, not with this module; a built-in taken
-  // this way needs no import() or require, which the bundled CLI also wants (README "Performance").
+  // this way needs no import() or require, which the bundled CLI also wants (docs/performance.md).
   const { createHash } = process.getBuiltinModule('node:crypto');
   return createHash('md5').update(text, 'utf8').digest('hex');
 }

@@ -1,16 +1,8 @@
-import { z } from 'zod';
 import type { ExtraItem } from './envelope.js';
-import { exactText } from './exact-text.js';
+import { exactTextAt, memberOf, objectAt, optionalTextAt, ShapeError } from './json-shape.js';
 import { parseLosslessJson } from './lossless.js';
 import { isPlainDecimal } from './money.js';
 import { MalformedAnswerError } from './problems.js';
-
-/** spec 2.4: the parsed FieldValue of an Extras item. */
-const voucherValueSchema = z.looseObject({
-  InvoiceId: exactText.refine((s) => /^\d+$/.test(s), 'InvoiceId must be an integer'),
-  OrderAmount: exactText.refine(isPlainDecimal, 'OrderAmount must be a plain decimal'),
-  InvoiceName: exactText.nullish(),
-});
 
 export interface Voucher {
   position: number;
@@ -35,6 +27,23 @@ function positionOf(fieldName: string, index: number): number {
   return match?.[1] ? Number(match[1]) : index + 1;
 }
 
+/**
+ * spec 2.4: the parsed FieldValue of an Extras item, the one definition of what it may hold
+ * (hand-written, like the envelope's reader: docs/performance.md, "Validators"). InvoiceId and
+ * OrderAmount are kept as the exact text the gateway wrote: OrderAmount goes back byte for byte.
+ */
+function readVoucherValue(value: unknown): { invoiceId: string; orderAmount: string; name: string | undefined } {
+  const object = objectAt(value, 'FieldValue');
+  const invoiceIdValue = memberOf(object, 'InvoiceId');
+  const invoiceId = exactTextAt(invoiceIdValue, 'InvoiceId', 'an integer');
+  if (!/^\d+$/.test(invoiceId)) throw new ShapeError('InvoiceId', 'an integer', invoiceIdValue);
+  const orderAmountValue = memberOf(object, 'OrderAmount');
+  const orderAmount = exactTextAt(orderAmountValue, 'OrderAmount', 'a plain decimal');
+  if (!isPlainDecimal(orderAmount)) throw new ShapeError('OrderAmount', 'a plain decimal', orderAmountValue);
+  return { invoiceId, orderAmount, name: optionalTextAt(memberOf(object, 'InvoiceName'), 'InvoiceName') };
+}
+
+/** The voucher list of an answer's Extras (null: none at all, see VoucherList). */
 export function parseVoucherList(extras: readonly ExtraItem[] | null): VoucherList {
   if (extras === null) return null;
   return extras.map((item, index) => {
@@ -45,17 +54,13 @@ export function parseVoucherList(extras: readonly ExtraItem[] | null): VoucherLi
     } catch (error) {
       throw new MalformedAnswerError(`voucher ${fieldName}: FieldValue is not a JSON document`, { cause: error });
     }
-    const parsed = voucherValueSchema.safeParse(value);
-    if (!parsed.success) {
-      const issue = parsed.error.issues[0];
-      throw new MalformedAnswerError(`voucher ${fieldName}: ${issue?.path.join('.') || 'FieldValue'}: ${issue?.message ?? 'invalid'}`);
+    let read;
+    try {
+      read = readVoucherValue(value);
+    } catch (error) {
+      if (!(error instanceof ShapeError)) throw error;
+      throw new MalformedAnswerError(`voucher ${fieldName}: ${error.message}`, { cause: error });
     }
-    return {
-      position: positionOf(fieldName, index),
-      fieldName,
-      invoiceId: parsed.data.InvoiceId,
-      orderAmount: parsed.data.OrderAmount,
-      name: parsed.data.InvoiceName ?? '',
-    };
+    return { position: positionOf(fieldName, index), fieldName, invoiceId: read.invoiceId, orderAmount: read.orderAmount, name: read.name ?? '' };
   });
 }

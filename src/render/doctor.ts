@@ -1,4 +1,4 @@
-import type { SettingReport } from '../config.js';
+import type { SettingReport } from '../settings/report.js';
 import type { CodeClass } from '../protocol/codes.js';
 import type { Style } from './style.js';
 

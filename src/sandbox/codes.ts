@@ -2,7 +2,7 @@ import type { CodeTable } from '../protocol/codes.js';
 
 /**
  * The sandbox's ResponseStatus codes. The spec lists only 10; these are the sandbox's own,
- * documented in the README; under --sandbox the client classifies them with sandboxCodeTable.
+ * documented in docs/sandbox.md; under --sandbox the client classifies them with sandboxCodeTable.
  */
 export const sandboxCodes = {
   success: 10,

@@ -176,6 +176,49 @@ function parseStep(raw: unknown, number: number, where: string): StepDefinition 
   return { kind, number, id: common.id, name: common.name, options, credentials: common.credentials, expect };
 }
 
+/** The placeholders in `value` name vars (collected) or one of the `allowed` roots. */
+function checkRoots(value: unknown, allowed: ReadonlySet<string>, at: string, varsUsed: Set<string>): void {
+  let found;
+  try {
+    found = placeholdersInValue(value);
+  } catch (error) {
+    if (error instanceof PathSyntaxError) throw new ScenarioFileError(`${at}: placeholder ${error.message}`);
+    throw error;
+  }
+  for (const { text: placeholder, segments } of found) {
+    const root = (segments[0] as { name: string }).name;
+    if (root === 'var') {
+      const name = segments[1]?.kind === 'field' ? segments[1].name : '';
+      if (segments.length !== 2 || !varNamePattern.test(name)) throw new ScenarioFileError(`${at}: \${${placeholder}}: a var is \${var.<name>}`);
+      varsUsed.add(name);
+    } else if (!allowed.has(root)) {
+      const earlier = [...allowed].filter((name) => name !== 'self' && name !== 'each').join(', ') || 'none yet';
+      throw new ScenarioFileError(`${at}: \${${placeholder}} names no earlier step of this case (earlier: ${earlier})`);
+    }
+  }
+}
+
+/** One expectation: its placeholders, the field it reads, and the literal its matcher holds. */
+function checkExpectation(step: StepDefinition, expectation: StepDefinition['expect'][number], known: ReadonlySet<string>, at: string, varsUsed: Set<string>): void {
+  const where = `${at}: expect ${expectation.path}`;
+  const allowed = new Set([...known, 'self', ...(expectation.segments.some((s) => s.kind === 'each') ? ['each'] : [])]);
+  checkRoots(expectation.matcher, allowed, where, varsUsed);
+  const root = (expectation.segments[0] as { name: string }).name;
+  if (!recordFields[step.kind].includes(root)) throw new ScenarioFileError(`${where}: a ${step.kind} step has no ${root}; it has ${recordFields[step.kind].join(', ')}`);
+  const literal = (value: string | undefined) => (value !== undefined && !value.includes('${') ? value : undefined);
+  const sameAs = literal(expectation.matcher['same-as']);
+  if (sameAs !== undefined && !known.has(sameAs)) throw new ScenarioFileError(`${where}: same-as ${JSON.stringify(sameAs)} names no earlier step of this case`);
+  const decimal = literal(expectation.matcher['decimal-equals']);
+  if (decimal !== undefined && !isDecimalNumber(decimal)) throw new ScenarioFileError(`${where}: decimal-equals ${JSON.stringify(decimal)} is not a decimal`);
+  const pattern = literal(expectation.matcher.matches);
+  if (pattern === undefined) return;
+  try {
+    new RegExp(pattern, 'u');
+  } catch (error) {
+    throw new ScenarioFileError(`${where}: matches: ${(error as Error).message}`);
+  }
+}
+
 /** The references a case makes must point back at earlier steps; vars are collected. */
 function checkReferences(steps: readonly StepDefinition[], where: string, varsUsed: Set<string>): void {
   const known = new Set<string>();
@@ -183,51 +226,8 @@ function checkReferences(steps: readonly StepDefinition[], where: string, varsUs
   const ids = new Set<string>();
   for (const step of steps) {
     const at = `${where}, step ${step.number} (${step.kind})`;
-    const checkRoots = (value: unknown, allowed: ReadonlySet<string>, what: string) => {
-      let found;
-      try {
-        found = placeholdersInValue(value);
-      } catch (error) {
-        if (error instanceof PathSyntaxError) throw new ScenarioFileError(`${at}: ${what}: placeholder ${error.message}`);
-        throw error;
-      }
-      for (const { text: placeholder, segments } of found) {
-        const root = (segments[0] as { name: string }).name;
-        if (root === 'var') {
-          const name = segments[1]?.kind === 'field' ? segments[1].name : '';
-          if (segments.length !== 2 || !varNamePattern.test(name)) throw new ScenarioFileError(`${at}: ${what}: \${${placeholder}}: a var is \${var.<name>}`);
-          varsUsed.add(name);
-        } else if (!allowed.has(root)) {
-          const earlier = [...known].join(', ') || 'none yet';
-          throw new ScenarioFileError(`${at}: ${what}: \${${placeholder}} names no earlier step of this case (earlier: ${earlier})`);
-        }
-      }
-    };
-    checkRoots({ options: step.options, credentials: step.credentials, name: step.name }, known, 'options');
-    for (const expectation of step.expect) {
-      const allowed = new Set([...known, 'self', ...(expectation.segments.some((s) => s.kind === 'each') ? ['each'] : [])]);
-      checkRoots(expectation.matcher, allowed, `expect ${expectation.path}`);
-      const root = (expectation.segments[0] as { name: string }).name;
-      if (!recordFields[step.kind].includes(root)) {
-        throw new ScenarioFileError(`${at}: expect ${expectation.path}: a ${step.kind} step has no ${root}; it has ${recordFields[step.kind].join(', ')}`);
-      }
-      const sameAs = expectation.matcher['same-as'];
-      if (sameAs !== undefined && !sameAs.includes('${') && !known.has(sameAs)) {
-        throw new ScenarioFileError(`${at}: expect ${expectation.path}: same-as ${JSON.stringify(sameAs)} names no earlier step of this case`);
-      }
-      const decimal = expectation.matcher['decimal-equals'];
-      if (decimal !== undefined && !decimal.includes('${') && !isDecimalNumber(decimal)) {
-        throw new ScenarioFileError(`${at}: expect ${expectation.path}: decimal-equals ${JSON.stringify(decimal)} is not a decimal`);
-      }
-      const pattern = expectation.matcher.matches;
-      if (pattern !== undefined && !pattern.includes('${')) {
-        try {
-          new RegExp(pattern, 'u');
-        } catch (error) {
-          throw new ScenarioFileError(`${at}: expect ${expectation.path}: matches: ${(error as Error).message}`);
-        }
-      }
-    }
+    checkRoots({ options: step.options, credentials: step.credentials, name: step.name }, known, `${at}: options`, varsUsed);
+    for (const expectation of step.expect) checkExpectation(step, expectation, known, at, varsUsed);
     const of = step.kind === 'repeat-pay' ? step.options.of : undefined;
     if (typeof of === 'string' && !of.includes('${') && !payments.has(of)) {
       throw new ScenarioFileError(`${at}: of ${JSON.stringify(of)} names no earlier payment of this case`);

@@ -149,20 +149,10 @@ function scopeOf(scope: CaseScope, extra: [string, unknown][] = []): Map<string,
   return new Map<string, unknown>([['var', scope.vars], ...scope.records, ...extra]);
 }
 
-async function runStep(step: StepDefinition, where: string, scope: CaseScope, execute: StepExecutor): Promise<StepOutcome & { exitCode: ExitCodeValue }> {
-  const started = performance.now();
-  const label = stepLabel(step);
-  const base = { number: step.number, kind: step.kind, id: step.id, label, record: undefined, checks: 0, failures: [], error: undefined };
-  const failWith = (expected: string, name: string): StepOutcome & { exitCode: ExitCodeValue } => ({
-    ...base,
-    name,
-    outcome: 'failed',
-    ms: elapsed(started),
-    failures: [{ path: '', check: 'equals', ok: false, expected, actual: '', message: `${where}, ${label}: ${expected}` }],
-    exitCode: ExitCode.declined,
-  });
+type StepResultWithExit = StepOutcome & { exitCode: ExitCodeValue };
 
-  let run: StepRun;
+/** The step as it will run: placeholders filled, the payment to repeat found; or why it cannot run. */
+function prepareRun(step: StepDefinition, scope: CaseScope): { run: StepRun; name: string } | { problem: string; name: string } {
   let name = step.name ?? step.kind;
   try {
     const options = { ...(interpolate(step.options, scopeOf(scope)) as StepOptions) };
@@ -172,41 +162,40 @@ async function runStep(step: StepDefinition, where: string, scope: CaseScope, ex
     const repeated = step.kind !== 'repeat-pay' ? undefined : typeof options.of === 'string' ? scope.replays.get(options.of) : scope.lastPayment;
     if (step.kind === 'repeat-pay') {
       options.of = typeof options.of === 'string' ? options.of : scope.lastPayment?.name;
-      if (repeated === undefined) return failWith(`there is no payment ${JSON.stringify(options.of)} to repeat (a dry run, or a payment that could not be made, leaves none)`, `repeat-pay of ${options.of}`);
+      if (repeated === undefined) {
+        return { problem: `there is no payment ${JSON.stringify(options.of)} to repeat (a dry run, or a payment that could not be made, leaves none)`, name: `repeat-pay of ${options.of}` };
+      }
     }
     const written = step.credentials === undefined ? undefined : (interpolate(step.credentials, scopeOf(scope)) as NonNullable<StepDefinition['credentials']>);
     // A repeat is the same Payment: with the credentials of the step it repeats, unless it says otherwise.
     const credentials = written === undefined ? repeated?.credentials : { agentId: written['agent-id'], password: written.password };
-    run = { kind: step.kind, options, credentials, replay: repeated?.replay };
     name = step.name === undefined ? describeStep(step.kind, options) : String(interpolate(step.name, scopeOf(scope)));
+    return { run: { kind: step.kind, options, credentials, replay: repeated?.replay }, name };
   } catch (error) {
-    if (error instanceof PlaceholderError) return failWith(error.message, name);
+    if (error instanceof PlaceholderError) return { problem: error.message, name };
     throw error;
   }
+}
 
-  const result = await execute(run);
-  const record = result.record;
+/** What the step's answer says against its expectations: passed, failed (with each failure), or an error. */
+function judge(step: StepDefinition, result: Awaited<ReturnType<StepExecutor>>, where: string, label: string, scope: CaseScope) {
   const errorIsData = step.expect.some((e) => (e.segments[0] as { name: string }).name === 'error');
   const exitCodes: ExitCodeValue[] = [result.exitCode ?? ExitCode.success];
-  let outcome: Outcome = 'passed';
-  let error: StepOutcome['error'];
-  let results: AssertionResult[] = [];
   if (result.error && !errorIsData) {
-    outcome = 'error';
-    error = { ...result.error, message: `${where}, ${label}: ${result.error.message}`, reason: result.error.message };
     exitCodes.push(result.error.exitCode);
-  } else {
-    const context = { scope: scopeOf(scope, [['self', record]]), recordOf: (other: string) => scope.records.get(other) };
-    results = step.expect.flatMap((expectation) => evaluateExpectation(expectation, record, context));
+    const error = { ...result.error, message: `${where}, ${label}: ${result.error.message}`, reason: result.error.message };
+    return { outcome: 'error' as Outcome, error, checks: 0, failures: [] as Failure[], exitCode: mostSevere(exitCodes) };
   }
-  const failures = results
-    .filter((r) => !r.ok)
-    .map((r): Failure => ({ ...r, message: `${where}, ${label}: ${r.path}: expected ${r.expected}, actual ${r.actual}` }));
-  if (failures.length > 0) {
-    outcome = 'failed';
-    exitCodes.push(ExitCode.declined);
-  }
+  const context = { scope: scopeOf(scope, [['self', result.record]]), recordOf: (other: string) => scope.records.get(other) };
+  const results: AssertionResult[] = step.expect.flatMap((expectation) => evaluateExpectation(expectation, result.record, context));
+  const failures = results.filter((r) => !r.ok).map((r): Failure => ({ ...r, message: `${where}, ${label}: ${r.path}: expected ${r.expected}, actual ${r.actual}` }));
+  if (failures.length > 0) exitCodes.push(ExitCode.declined);
+  return { outcome: (failures.length > 0 ? 'failed' : 'passed') as Outcome, error: undefined, checks: results.length, failures, exitCode: mostSevere(exitCodes) };
+}
 
+/** The step's record under its kind and id, and the payment it made for a later repeat-pay. */
+function remember(step: StepDefinition, run: StepRun, result: Awaited<ReturnType<StepExecutor>>, scope: CaseScope): void {
+  const { record } = result;
   const replay: Replay | undefined =
     result.replay === undefined ? undefined : { name: step.id ?? step.kind, transactionId: record.transactionId, replay: result.replay, credentials: run.credentials };
   for (const key of [step.kind, ...(step.id === undefined ? [] : [step.id])]) {
@@ -216,7 +205,21 @@ async function runStep(step: StepDefinition, where: string, scope: CaseScope, ex
     else scope.replays.set(key, replay);
   }
   if (replay !== undefined) scope.lastPayment = replay;
-  return { ...base, name, outcome, ms: elapsed(started), record, checks: results.length, failures, error, exitCode: mostSevere(exitCodes) };
+}
+
+async function runStep(step: StepDefinition, where: string, scope: CaseScope, execute: StepExecutor): Promise<StepResultWithExit> {
+  const started = performance.now();
+  const label = stepLabel(step);
+  const base = { number: step.number, kind: step.kind, id: step.id, label, record: undefined, checks: 0, failures: [], error: undefined };
+  const prepared = prepareRun(step, scope);
+  if ('problem' in prepared) {
+    const failure = { path: '', check: 'equals' as const, ok: false, expected: prepared.problem, actual: '', message: `${where}, ${label}: ${prepared.problem}` };
+    return { ...base, name: prepared.name, outcome: 'failed', ms: elapsed(started), failures: [failure], exitCode: ExitCode.declined };
+  }
+  const result = await execute(prepared.run);
+  const verdict = judge(step, result, where, label, scope);
+  remember(step, prepared.run, result, scope);
+  return { ...base, ...verdict, name: prepared.name, ms: elapsed(started), record: result.record };
 }
 
 const skippedStep = (step: StepDefinition): StepOutcome => ({

@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { maxAnswerBytes } from '../../src/gateway/http.js';
+import { maxAnswerBytes } from '../../src/gateway/read-answer.js';
 import { sandboxCredentials } from '../../src/sandbox/catalogue.js';
 import { hugeAnswerBytes, type GarbageKind } from '../../src/sandbox/garbage.js';
 import type { RunningSandbox } from '../../src/sandbox/server.js';

@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import {
   AgentpayError,
   GatewayProtocolError,
@@ -6,11 +6,12 @@ import {
   PaymentOutcomeUnknownError,
 } from '../../src/errors.js';
 import { GatewayClient, type ExchangeEvent, type GatewayClientOptions } from '../../src/gateway/client.js';
+import { DirectTransport } from '../../src/gateway/direct-transport.js';
 import type { Transport } from '../../src/gateway/http.js';
-import { NodeTransport } from '../../src/gateway/node-transport.js';
 import { undiciTransport } from '../../src/gateway/undici-transport.js';
 import { md5Hex } from '../../src/protocol/password.js';
 import { answer, closedPortUrl, envelopeText, startFakeGateway, type FakeGateway, type FakeHandler } from '../helpers/fake-gateway.js';
+import { startForwardProxy, type ForwardProxy } from '../helpers/forward-proxy.js';
 import { paymentAcceptedKoi8r, windows1251 } from '../helpers/legacy-charsets.js';
 
 const cleanups: (() => Promise<void>)[] = [];
@@ -18,25 +19,55 @@ afterEach(async () => {
   while (cleanups.length > 0) await cleanups.pop()!();
 });
 
+let proxy: ForwardProxy;
+beforeAll(async () => {
+  proxy = await startForwardProxy();
+});
+afterAll(() => proxy.close());
+
 async function gateway(handler: FakeHandler): Promise<FakeGateway> {
   const fake = await startFakeGateway(handler);
   cleanups.push(fake.close);
   return fake;
 }
 
-/** Both transports keep one contract, so every case runs over each. */
-const transports: [string, (timeoutMs: number) => Transport][] = [
-  ['node:http', (timeoutMs) => new NodeTransport({ timeoutMs })],
-  ['undici', (timeoutMs) => undiciTransport({ timeoutMs })],
+/** A way to the gateway: its transport, and a gateway URL whose first hop refuses the connection. */
+interface Route {
+  transport(timeoutMs: number): Transport;
+  refused(timeoutMs: number): Promise<{ baseUrl: string; transport: Transport }>;
+}
+
+/** Every transport keeps one contract, so every case runs over each. */
+const routes: [string, Route][] = [
+  [
+    'a direct connection (node:http)',
+    {
+      transport: (timeoutMs) => new DirectTransport({ timeoutMs }),
+      refused: async (timeoutMs) => ({ baseUrl: await closedPortUrl(), transport: new DirectTransport({ timeoutMs }) }),
+    },
+  ],
+  [
+    'a direct connection, in a batch (undici)',
+    {
+      transport: (timeoutMs) => undiciTransport({ timeoutMs }, { kind: 'direct' }),
+      refused: async (timeoutMs) => ({ baseUrl: await closedPortUrl(), transport: undiciTransport({ timeoutMs }, { kind: 'direct' }) }),
+    },
+  ],
+  [
+    'a proxy (undici)',
+    {
+      transport: (timeoutMs) => undiciTransport({ timeoutMs }, { kind: 'explicit', url: proxy.url }),
+      // The proxy itself refuses: the request never left this machine.
+      refused: async (timeoutMs) => ({ baseUrl: 'http://127.0.0.1:9', transport: undiciTransport({ timeoutMs }, { kind: 'explicit', url: await closedPortUrl() }) }),
+    },
+  ],
 ];
 
-function makeClient(baseUrl: string, transportFor: (timeoutMs: number) => Transport, options: Partial<GatewayClientOptions> = {}): GatewayClient {
-  const timeoutMs = options.timeoutMs ?? 5000;
-  const transport = transportFor(timeoutMs);
+function makeClient(baseUrl: string, transport: Transport, options: Partial<GatewayClientOptions> = {}): GatewayClient {
   const made = new GatewayClient({
     baseUrl,
     credentials: { agentId: '77', wirePassword: 'pw' },
-    timeoutMs,
+    timeoutMs: 5000,
     dateFormat: 'local',
     transport,
     ...options,
@@ -58,8 +89,12 @@ async function failure(promise: Promise<unknown>): Promise<AgentpayError> {
 const payment = { service: '201', account: '7011234567', amount: '150.50', currency: 'KZT', transactionId: '4242' };
 const content = '{"Service":"201","account":"7011234567","Amount":150.50,"Currency":"KZT","ExchangeRate":1,"ServiceCurrency":"KZT"}';
 
-describe.each(transports)('over %s', (_name, transportFor) => {
-  const client = (baseUrl: string, options: Partial<GatewayClientOptions> = {}) => makeClient(baseUrl, transportFor, options);
+describe.each(routes)('over %s', (_name, route) => {
+  const client = (baseUrl: string, options: Partial<GatewayClientOptions> = {}) => makeClient(baseUrl, route.transport(options.timeoutMs ?? 5000), options);
+  const refusedClient = async (options: Partial<GatewayClientOptions> = {}) => {
+    const { baseUrl, transport } = await route.refused(options.timeoutMs ?? 5000);
+    return makeClient(baseUrl, transport, options);
+  };
 
   describe('answers any spec-following server gives', () => {
     it('JSON served as text/html is understood', async () => {
@@ -229,7 +264,7 @@ describe.each(transports)('over %s', (_name, transportFor) => {
     });
 
     it('connection refused on Status is exit 4', async () => {
-      const error = await failure(client(await closedPortUrl()).status('4242'));
+      const error = await failure((await refusedClient()).status('4242'));
       expect(error).toBeInstanceOf(GatewayUnreachableError);
       expect(error.message).toMatch(/connection refused/);
     });
@@ -273,7 +308,7 @@ describe.each(transports)('over %s', (_name, transportFor) => {
     });
 
     it('connection refused means no payment was sent (exit 4)', async () => {
-      const error = await failure(client(await closedPortUrl()).payment(payment));
+      const error = await failure((await refusedClient()).payment(payment));
       expect(error).toBeInstanceOf(GatewayUnreachableError);
       expect(error.exitCode).toBe(4);
       expect(error.message).toMatch(/no payment was sent/);
@@ -327,9 +362,15 @@ describe.each(transports)('over %s', (_name, transportFor) => {
 
     it('traces a failure without the password', async () => {
       const events: ExchangeEvent[] = [];
-      await failure(client(await closedPortUrl(), { onExchange: (event) => events.push(event) }).status('1'));
+      await failure((await refusedClient({ onExchange: (event) => events.push(event) })).status('1'));
       expect(events.map((e) => e.direction)).toEqual(['request', 'failure']);
       expect(JSON.stringify(events)).not.toContain('"pw"');
     });
+  });
+});
+
+describe('the proxy route', () => {
+  it('did carry its cases through the proxy', () => {
+    expect(proxy.forwarded.length).toBeGreaterThan(30);
   });
 });

@@ -1,20 +1,18 @@
 import { describe, expect, it } from 'vitest';
-import { NodeTransport } from '../../src/gateway/node-transport.js';
-import { openTransport, undiciBreakEven } from '../../src/gateway/open-transport.js';
+import { DirectTransport } from '../../src/gateway/direct-transport.js';
+import { openTransport } from '../../src/gateway/open-transport.js';
 
 describe('the transport is chosen by route and work', () => {
   const cases = [
-    { name: 'one exchange, direct', options: {}, node: true },
-    { name: 'a few hundred, direct', options: { expectedExchanges: undiciBreakEven - 1 }, node: true },
-    { name: 'a batch, direct', options: { expectedExchanges: undiciBreakEven }, node: false },
-    { name: 'a stream of ids, direct', options: { expectedExchanges: Infinity }, node: false },
-    { name: 'one exchange through --proxy', options: { proxy: { kind: 'explicit' as const, url: 'http://127.0.0.1:9' } }, node: false },
-    { name: 'one exchange through HTTP_PROXY', options: { proxy: { kind: 'env' as const, httpProxy: 'http://127.0.0.1:9', httpsProxy: '', noProxy: '' } }, node: false },
+    { name: 'direct', options: {}, nodeHttp: true },
+    { name: 'direct, a batch', options: { batch: true, connections: 8 }, nodeHttp: false },
+    { name: 'through --proxy', options: { proxy: { kind: 'explicit' as const, url: 'http://127.0.0.1:9' } }, nodeHttp: false },
+    { name: 'through HTTP_PROXY', options: { proxy: { kind: 'env' as const, httpProxy: 'http://127.0.0.1:9', httpsProxy: '', noProxy: '' } }, nodeHttp: false },
   ];
-  it.each(cases)('$name: node:http is $node', async ({ options, node }) => {
+  it.each(cases)('$name: node:http is $nodeHttp', async ({ options, nodeHttp }) => {
     const transport = await openTransport({ timeoutMs: 1000, ...options });
     try {
-      expect(transport instanceof NodeTransport).toBe(node);
+      expect(transport instanceof DirectTransport).toBe(nodeHttp);
     } finally {
       await transport.destroy();
     }

@@ -3,7 +3,9 @@ import { connect, type AddressInfo, type Socket } from 'node:net';
 
 /**
  * A tiny forward proxy on 127.0.0.1 that counts what passes: absolute-URI requests for
- * http:// targets, CONNECT tunnels for https:// ones. It forwards to loopback only.
+ * http:// targets, CONNECT tunnels for https:// ones. It forwards to loopback only, and passes
+ * a connection the gateway cut on as a cut connection, so a client sees through it what it
+ * would see directly.
  */
 export interface ForwardProxy {
   url: string;
@@ -11,6 +13,8 @@ export interface ForwardProxy {
   forwarded: string[];
   /** host:port of every CONNECT tunnel it opened (https targets). */
   tunnels: string[];
+  /** Client connections to the proxy: accepted in all, open now, and the most open at once. */
+  connections: { accepted: number; open: number; mostOpen: number };
   close(): Promise<void>;
 }
 
@@ -32,14 +36,22 @@ export function startForwardProxy(): Promise<ForwardProxy> {
       (answer) => {
         response.writeHead(answer.statusCode ?? 502, answer.headers);
         answer.pipe(response);
+        answer.on('aborted', () => response.destroy());
+        answer.on('error', () => response.destroy());
       },
     );
-    upstream.on('error', () => response.writeHead(502).end('bad gateway'));
+    upstream.on('error', () => response.destroy());
     request.pipe(upstream);
   });
+  const connections = { accepted: 0, open: 0, mostOpen: 0 };
   server.on('connection', (socket: Socket) => {
     sockets.add(socket);
-    socket.on('close', () => sockets.delete(socket));
+    connections.accepted++;
+    connections.mostOpen = Math.max(connections.mostOpen, ++connections.open);
+    socket.on('close', () => {
+      sockets.delete(socket);
+      connections.open--;
+    });
   });
   server.on('connect', (request, client: Socket, head: Buffer) => {
     const target = request.url ?? '';
@@ -66,6 +78,7 @@ export function startForwardProxy(): Promise<ForwardProxy> {
         url: `http://127.0.0.1:${port}`,
         forwarded,
         tunnels,
+        connections,
         close: () =>
           new Promise<void>((done) => {
             for (const socket of sockets) socket.destroy();

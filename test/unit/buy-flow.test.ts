@@ -6,7 +6,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { executePayment } from '../../src/commands/execute-payment.js';
-import { resolveSettings } from '../../src/config.js';
+import { resolveSettings } from '../../src/settings/resolve.js';
 import { GatewayClient } from '../../src/gateway/client.js';
 import type { Output } from '../../src/output.js';
 import { sandboxCredentials } from '../../src/sandbox/catalogue.js';

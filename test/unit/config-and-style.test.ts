@@ -2,7 +2,8 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { resolveSettings, type GlobalFlags } from '../../src/config.js';
+import { resolveSettings } from '../../src/settings/resolve.js';
+import type { GlobalFlags } from '../../src/settings/table.js';
 import { UsageError } from '../../src/errors.js';
 import { colorLevelFor } from '../../src/render/style.js';
 
@@ -122,7 +123,7 @@ describe('resolveSettings: flag > env > profile > default', () => {
   });
 
   it('no config file and no profile asked for is fine', async () => {
-    expect((await resolveSettings({}, envWithConfig())).profile).toBeUndefined();
+    expect((await resolveSettings({}, envWithConfig())).sources.profile).toBeUndefined();
   });
 
   it.each([

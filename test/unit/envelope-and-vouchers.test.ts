@@ -83,6 +83,44 @@ describe('parseEnvelope (spec 2.2, 2.3)', () => {
   });
 });
 
+describe('what the envelope reader refuses, it explains', () => {
+  it.each([
+    ['{"ResponseStatus":"x"}', '(ResponseStatus: expected an integer, got "x")'],
+    ['{"ResponseStatus":true}', '(ResponseStatus: expected an integer, got a boolean)'],
+    ['{"Message":"ok"}', '(ResponseStatus: expected an integer, got nothing)'],
+    ['{"ResponseStatus":10,"TransactionContent":[]}', '(TransactionContent: expected an object, got a list)'],
+    ['{"ResponseStatus":10,"TransactionContent":"x"}', '(TransactionContent: expected an object, got "x")'],
+    ['{"ResponseStatus":10,"Message":{"ru":"x"}}', '(Message: expected a string or a number, got an object)'],
+    ['{"ResponseStatus":10,"TransactionContent":{"Amount":false}}', '(TransactionContent.Amount: expected a string or a number, got a boolean)'],
+    ['{"ResponseStatus":10,"TransactionContent":{"Extras":{}}}', '(TransactionContent.Extras: expected a list of Extras items, got an object)'],
+    ['{"ResponseStatus":10,"TransactionContent":{"Extras":[{"FieldValue":"{}"},{"FieldValue":5}]}}', '(TransactionContent.Extras.1.FieldValue: expected a string holding a JSON document, got the number 5)'],
+    ['{"ResponseStatus":10,"TransactionContent":{"Extras":[{"FieldName":[],"FieldValue":"{}"}]}}', '(TransactionContent.Extras.0.FieldName: expected a string or a number, got a list)'],
+    ['[1]', '(the body: expected an object, got a list)'],
+  ])('%j: the answer is not the gateway envelope %s', async (body, where) => {
+    await expect(parseEnvelope(body)).rejects.toThrow(`the answer is not the gateway envelope ${where}`);
+  });
+
+  it('takes a number as TransactionContent as content without fields, and unknown keys as they come', async () => {
+    await expect(parseEnvelope('{"ResponseStatus":10,"TransactionContent":5}')).resolves.toMatchObject({ status: '10', extras: null, service: undefined });
+    const answer = await parseEnvelope('{"ResponseStatus":10,"Other":{"x":true},"TransactionContent":{"Extra":[1],"Extras":[{"FieldValue":"{}","Note":1}]}}');
+    expect(answer.extras).toStrictEqual([{ FieldName: undefined, FieldValue: '{}' }]);
+    expect(answer.raw).toMatchObject({ Other: { x: true } });
+  });
+
+  it('reads a typical answer exactly, Longs and amounts as written', async () => {
+    const answer = await parseEnvelope(
+      '{"TransactinID":1795289214527958198,"RequestID":9007199254740993,"ResponseType":"Status","ResponseStatus":10,"Message":"Успех",' +
+        '"TransactionContent":{"Service":"102","account":"player-42","Amount":10.630,"Currency":"USD","ExchangeRate":0.921,"ServiceCurrency":"EUR",' +
+        '"Extras":[{"FieldName":"Invoice-1","FieldValue":"{\\"InvoiceId\\":7010}","Note":1}]}}',
+    );
+    expect(answer).toMatchObject({
+      transactionId: '1795289214527958198', requestId: '9007199254740993', type: 'Status', status: '10', message: 'Успех', service: '102',
+      account: 'player-42', amount: '10.630', currency: 'USD', exchangeRate: '0.921', serviceCurrency: 'EUR',
+    });
+    expect(answer.extras).toStrictEqual([expect.objectContaining({ FieldName: 'Invoice-1', FieldValue: '{"InvoiceId":7010}' })]);
+  });
+});
+
 const extra = (fieldName: string | undefined, value: unknown) => ({
   ...(fieldName === undefined ? {} : { FieldName: fieldName }),
   FieldValue: typeof value === 'string' ? value : JSON.stringify(value),
@@ -153,10 +191,19 @@ describe('parseVoucherList (spec 2.4)', () => {
     }
   });
 
-  it('the zod schema agrees on empty and absent lists', async () => {
-    const { checkEnvelope } = await import('../../src/protocol/envelope-schema.js');
-    expect(checkEnvelope({ ResponseStatus: '10', TransactionContent: { Extras: [] } }).TransactionContent?.Extras).toEqual([]);
-    expect(checkEnvelope({ ResponseStatus: '10', TransactionContent: {} }).TransactionContent?.Extras).toBeUndefined();
+  it('an empty Extras list stays a list; absent Extras are no list', async () => {
+    expect((await parseEnvelope('{"ResponseStatus": "10", "TransactionContent": {"Extras": []}}')).extras).toEqual([]);
+    expect((await parseEnvelope('{"ResponseStatus": "10", "TransactionContent": {}}')).extras).toBeNull();
+  });
+
+  it.each([
+    ['{"InvoiceId": 1, "OrderAmount": "1,00"}', 'voucher Invoice-1: OrderAmount: expected a plain decimal, got "1,00"'],
+    ['{"InvoiceId": 1.5, "OrderAmount": "1.00"}', 'voucher Invoice-1: InvoiceId: expected an integer, got the number 1.5'],
+    ['{"OrderAmount": "1.00"}', 'voucher Invoice-1: InvoiceId: expected an integer, got nothing'],
+    ['{"InvoiceId": 1, "OrderAmount": "1.00", "InvoiceName": true}', 'voucher Invoice-1: InvoiceName: expected a string or a number, got a boolean'],
+    ['[1]', 'voucher Invoice-1: FieldValue: expected an object, got a list'],
+  ])('a refused FieldValue %j names the field and what was expected', (fieldValue, message) => {
+    expect(thrown(() => parseVoucherList([extra('Invoice-1', fieldValue)])).message).toBe(message);
   });
 });
 

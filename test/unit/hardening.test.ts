@@ -3,10 +3,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { proxyRouteOf } from '../../src/commands/context.js';
-import { describeSettings, resolveSettings } from '../../src/config.js';
+import { locatePassword } from '../../src/settings/password.js';
+import { describeSettings } from '../../src/settings/report.js';
+import { resolveSettings } from '../../src/settings/resolve.js';
 import { rejection } from '../helpers/thrown.js';
 import { UsageError } from '../../src/errors.js';
-import { locatePassword } from '../../src/password-source.js';
 import { encodeForm, buildPaymentForm } from '../../src/protocol/form.js';
 import { parseAmount } from '../../src/protocol/money.js';
 import { InvalidFieldError } from '../../src/protocol/problems.js';
@@ -143,7 +144,7 @@ describe('settings', () => {
 
   it('doctor sees each setting with its source; proxy credentials never', async () => {
     const env = { ...home({ timeout: 1234, dateFormat: 'iso' }), AGENTPAY_AGENT_ID: '77', HTTP_PROXY: 'http://me:proxy-pass@p:1' };
-    const shown = Object.fromEntries(describeSettings((await resolveSettings({ baseUrl: 'https://g.example' }, env))).map((s) => [s.key, s]));
+    const shown = Object.fromEntries(describeSettings(await resolveSettings({ baseUrl: 'https://g.example' }, env), { isTerminal: false, wasAsked: false }).map((s) => [s.key, s]));
     expect(shown.baseUrl).toEqual({ key: 'baseUrl', value: 'https://g.example', source: 'flag', origin: '--base-url' });
     expect(shown.agentId).toEqual({ key: 'agentId', value: '77', source: 'env', origin: 'AGENTPAY_AGENT_ID' });
     expect(shown.timeoutMs).toMatchObject({ value: '1234', source: 'profile' });

@@ -109,11 +109,11 @@ cases:
     expect(fails(source)).toContain(message);
   });
 
-  it('accepts the example in the README', () => {
-    const readme = readFileSync('README.md', 'utf8');
-    const example = /### `agentpay scenario[\s\S]*?```yaml\n([\s\S]*?)```/.exec(readme)?.[1];
+  it('accepts the example in docs/scenarios.md', () => {
+    const guide = readFileSync('docs/scenarios.md', 'utf8');
+    const example = /## A scenario file[\s\S]*?```yaml\n([\s\S]*?)```/.exec(guide)?.[1];
     expect(example).toBeDefined();
-    const suite = parseScenario(example!, 'README.md');
+    const suite = parseScenario(example!, 'docs/scenarios.md');
     expect(suite.cases[0]!.steps.map((step) => step.kind)).toEqual(['check', 'pay', 'repeat-pay', 'wait']);
   });
 

@@ -2,8 +2,9 @@ import { createServer as createHttpServer, type IncomingMessage, type Server, ty
 import { createServer as createHttpsServer } from 'node:https';
 import { createServer as createTcpServer, type Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ExchangeFailure, type PostOptions } from '../../src/gateway/http.js';
-import { NodeTransport } from '../../src/gateway/node-transport.js';
+import { DirectTransport } from '../../src/gateway/direct-transport.js';
+import { ExchangeFailure } from '../../src/gateway/exchange-failure.js';
+import type { PostOptions } from '../../src/gateway/http.js';
 import { listenOnLoopback, onForm } from '../helpers/loopback.js';
 import { selfSignedCertificate } from '../helpers/tls.js';
 
@@ -43,8 +44,8 @@ async function silentTcpServer() {
   return { port, sockets };
 }
 
-function transport(options: ConstructorParameters<typeof NodeTransport>[0] = { timeoutMs: 5000 }): NodeTransport {
-  const made = new NodeTransport(options);
+function transport(options: ConstructorParameters<typeof DirectTransport>[0] = { timeoutMs: 5000 }): DirectTransport {
+  const made = new DirectTransport(options);
   cleanups.push(() => made.destroy());
   return made;
 }
@@ -69,7 +70,7 @@ async function failureOf(promise: Promise<unknown>): Promise<ExchangeFailure> {
   return error as ExchangeFailure;
 }
 
-describe('the node:http transport', () => {
+describe('the direct transport (node:http)', () => {
   it('sends the form as it is and reads the answer', async () => {
     let received = '';
     const { url } = await countingServer((form, response, request) => {

@@ -2,18 +2,10 @@ import * as http from 'node:http';
 import type * as Https from 'node:https';
 import type { Socket } from 'node:net';
 import type { TLSSocket } from 'node:tls';
-import {
-  Deadline,
-  exchangeFailureOf,
-  ExchangeFailure,
-  formHeaders,
-  readLimited,
-  Targets,
-  type HttpAnswer,
-  type PostOptions,
-  type Transport,
-  type TransportOptions,
-} from './http.js';
+import { Deadline } from './deadline.js';
+import { exchangeFailureOf, ExchangeFailure } from './exchange-failure.js';
+import { formHeaders, Targets, type HttpAnswer, type PostOptions, type Transport, type TransportOptions } from './http.js';
+import { readLimited } from './read-answer.js';
 
 /**
  * How long an idle pooled connection is kept (the agent closes it then; a request in flight
@@ -28,15 +20,15 @@ function isEstablished(socket: Socket, tls: boolean): boolean {
 }
 
 /**
- * Direct connections on node:http and node:https: one keep-alive agent per scheme, at most
- * `connections` sockets open at once. node:https (and with it TLS) is loaded only for an
- * https gateway.
+ * Direct connections, one exchange or a batch, on node:http and node:https: one keep-alive
+ * agent per scheme, at most `connections` sockets open at once. node:https (and with it TLS)
+ * is loaded only for an https gateway.
  *
  * Whether a request may have reached the gateway is told by its socket, not guessed from
  * error codes: until a new socket is connected (and, for https, its certificate verified)
  * nothing was written, so any failure then is `notSent`; from then on it is `maybeSent`.
  */
-export class NodeTransport implements Transport {
+export class DirectTransport implements Transport {
   private readonly options: Omit<TransportOptions, 'proxy'>;
   private httpAgent: http.Agent | undefined;
   private httpsAgent: Https.Agent | undefined;

@@ -1,0 +1,69 @@
+// The bench's inputs (scripts/bench.mjs): its gateway in a process of its own, files of ids,
+// and a journal as agentpay writes it.
+import { spawn } from 'node:child_process';
+import { createWriteStream } from 'node:fs';
+import { join } from 'node:path';
+import { children } from './measure.mjs';
+
+/** The sandbox of scripts/bench/sandbox.mjs, its store holding `count` paid transactions from `firstId`. */
+export async function startGateway({ node, floors }, firstId, count) {
+  const child = spawn(node, [join(floors, 'sandbox.mjs'), firstId.toString(), String(count)], { stdio: ['pipe', 'pipe', 'inherit'] });
+  children.add(child);
+  const line = await new Promise((resolve, reject) => {
+    let text = '';
+    child.stdout.on('data', (chunk) => {
+      text += chunk;
+      if (text.includes('\n')) resolve(text.split('\n')[0]);
+    });
+    child.on('exit', (code) => reject(new Error(`the bench sandbox exited (${code}) before it was ready`)));
+  });
+  return { baseUrl: JSON.parse(line).baseUrl, stop: () => child.stdin.end() };
+}
+
+/** `count` TransactionIDs from `firstId`, one a line. */
+export function writeIds(path, firstId, count) {
+  const stream = createWriteStream(path);
+  let chunk = '';
+  for (let i = 0; i < count; i++) {
+    chunk += `${firstId + BigInt(i)}\n`;
+    if (chunk.length > 1 << 16) {
+      stream.write(chunk);
+      chunk = '';
+    }
+  }
+  stream.end(chunk);
+  return new Promise((resolve) => stream.on('finish', resolve));
+}
+
+/**
+ * A journal of `entries` transactions for this gateway and agent, as agentpay writes it: an
+ * intent and a final outcome for most; every 5,000th is still open (half of them known to
+ * the sandbox, so they settle as success; half never arrived, old enough to close as failed),
+ * and every 10,000th has a lost answer (an "unknown" outcome) on record.
+ */
+export function writeJournal(path, gateway, entries, { firstId, unknownToGateway }) {
+  const stream = createWriteStream(path);
+  let chunk = '';
+  let open = 0;
+  const view = (transactionId, i, state) => ({
+    transactionId, requestId: (9007199254740993n + BigInt(i)).toString(), type: 'Payment', status: state === 'success' ? '10' : null, state,
+    message: state === 'success' ? 'Успех' : 'the connection was closed before the answer arrived', service: '201', account: `bench-${i}`,
+    amount: '100.00', currency: 'KZT', exchangeRate: state === 'success' ? '1' : null, serviceCurrency: state === 'success' ? 'KZT' : null,
+  });
+  for (let i = 0; i < entries; i++) {
+    const neverArrived = i % 5000 === 2500;
+    const transactionId = (firstId + BigInt(neverArrived ? unknownToGateway + i : i)).toString();
+    const at = new Date(Date.UTC(2026, 0, 1) + i * 1000).toISOString();
+    const owner = { transactionId, gateway, agentId: '1001' };
+    chunk += `${JSON.stringify({ kind: 'intent', ...owner, service: '201', account: `bench-${i}`, amount: '100.00', currency: 'KZT', invoiceId: null, at })}\n`;
+    if (i % 10_000 === 0) chunk += `${JSON.stringify({ kind: 'outcome', ...owner, at, source: 'payment', view: view(transactionId, i, 'unknown') })}\n`;
+    if (i % 5000 === 0 || neverArrived) open++;
+    else chunk += `${JSON.stringify({ kind: 'outcome', ...owner, at, source: 'payment', view: view(transactionId, i, 'success') })}\n`;
+    if (chunk.length > 1 << 20) {
+      stream.write(chunk);
+      chunk = '';
+    }
+  }
+  stream.end(chunk);
+  return new Promise((resolve) => stream.on('finish', () => resolve(open)));
+}

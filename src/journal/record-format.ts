@@ -1,0 +1,173 @@
+import { memberOf, pathOf, ShapeError } from '../protocol/json-shape.js';
+import { transactionStates } from '../protocol/transaction-view.js';
+
+/**
+ * The journal line format, defined once: a table of each record's fields, in the order the
+ * writer puts them. Everything else comes from this table: the record types (records.ts),
+ * readRecord (the checker of any parsed line, whose errors name the field and what was
+ * expected), lineOf (the line the writer writes) and ownLinePattern (the regular expression
+ * that recognises the writer's own lines without parsing them, line-format.ts). Hand-written
+ * rather than zod: docs/performance.md, "Validators".
+ */
+type FieldFormat =
+  | { kind: 'text' }
+  | { kind: 'nullableText' }
+  | { kind: 'oneOf'; values: readonly string[] }
+  /** A list of strings that may be left out (a view's warnings). */
+  | { kind: 'optionalTextList' }
+  | { kind: 'record'; fields: RecordFormat };
+type RecordFormat = { readonly [key: string]: FieldFormat };
+
+const text = { kind: 'text' } as const;
+const nullableText = { kind: 'nullableText' } as const;
+const oneOf = <const T extends readonly string[]>(...values: T) => ({ kind: 'oneOf', values }) as const;
+
+const viewFields = {
+  transactionId: text,
+  requestId: nullableText,
+  type: nullableText,
+  status: nullableText,
+  state: oneOf(...transactionStates),
+  message: text,
+  service: nullableText,
+  account: nullableText,
+  amount: nullableText,
+  currency: nullableText,
+  exchangeRate: nullableText,
+  serviceCurrency: nullableText,
+  warnings: { kind: 'optionalTextList' },
+} as const;
+
+/**
+ * Every record starts with kind, transactionId, gateway, agentId (the owner: TransactionIDs are
+ * unique per gateway and agent; gateway is the base URL, or "sandbox"). The scanner
+ * (line-format.ts) relies on that order, and on an intent ending with `at`.
+ */
+export const intentFields = {
+  kind: oneOf('intent'),
+  transactionId: text,
+  gateway: text,
+  agentId: text,
+  service: text,
+  account: text,
+  amount: text,
+  currency: text,
+  invoiceId: nullableText,
+  at: text,
+} as const;
+
+const outcomeSources = ['payment', 'settle', 'reconcile'] as const;
+
+export const outcomeFields = {
+  kind: oneOf('outcome'),
+  transactionId: text,
+  gateway: text,
+  agentId: text,
+  at: text,
+  source: oneOf(...outcomeSources),
+  view: { kind: 'record', fields: viewFields },
+} as const;
+
+// ---------------------------------------------------------------- the types, from the table
+
+type ValueOf<F> = F extends { kind: 'text' }
+  ? string
+  : F extends { kind: 'nullableText' }
+    ? string | null
+    : F extends { kind: 'oneOf'; values: readonly (infer V)[] }
+      ? V
+      : F extends { kind: 'optionalTextList' }
+        ? string[]
+        : F extends { kind: 'record'; fields: infer R }
+          ? RecordOf<R>
+          : never;
+type OptionalKeys<R> = { [K in keyof R]: R[K] extends { kind: 'optionalTextList' } ? K : never }[keyof R];
+type Flat<T> = { [K in keyof T]: T[K] };
+type RecordOf<R> = Flat<{ -readonly [K in Exclude<keyof R, OptionalKeys<R>>]: ValueOf<R[K]> } & { -readonly [K in OptionalKeys<R>]?: ValueOf<R[K]> }>;
+
+// ---------------------------------------------------------------- reading and writing
+
+function readField(format: FieldFormat, value: unknown, path: string): unknown {
+  switch (format.kind) {
+    case 'text':
+      if (typeof value === 'string') return value;
+      throw new ShapeError(path, 'a string', value);
+    case 'nullableText':
+      if (value === null || typeof value === 'string') return value;
+      throw new ShapeError(path, 'a string or null', value);
+    case 'oneOf':
+      if (typeof value === 'string' && format.values.includes(value)) return value;
+      throw new ShapeError(path, format.values.map((v) => JSON.stringify(v)).join(' or '), value);
+    case 'optionalTextList':
+      if (Array.isArray(value) && value.every((item) => typeof item === 'string')) return [...(value as string[])];
+      throw new ShapeError(path, 'a list of strings', value);
+    case 'record':
+      return readFields(format.fields, value, path);
+  }
+}
+
+/** A copy of `value` with the fields of `fields`, in their order, each checked; other keys dropped. */
+function readFields(fields: RecordFormat, value: unknown, at: string): Record<string, unknown> {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new ShapeError(at, 'an object', value);
+  const record: Record<string, unknown> = {};
+  for (const [key, format] of Object.entries(fields)) {
+    const member = memberOf(value, key);
+    if (member === undefined && format.kind === 'optionalTextList') continue;
+    record[key] = readField(format, member, pathOf(at, key));
+  }
+  return record;
+}
+
+export type IntentRecord = RecordOf<typeof intentFields>;
+export type OutcomeRecord = RecordOf<typeof outcomeFields>;
+export type JournalRecord = IntentRecord | OutcomeRecord;
+
+/** A parsed journal line as a record, its keys in table order; a ShapeError if it is not one. */
+export function readRecord(value: unknown): JournalRecord {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new ShapeError('the line', 'an object', value);
+  const kind = memberOf(value, 'kind');
+  if (kind === 'intent') return readFields(intentFields, value, '') as IntentRecord;
+  if (kind === 'outcome') return readFields(outcomeFields, value, '') as OutcomeRecord;
+  throw new ShapeError('kind', '"intent" or "outcome"', kind);
+}
+
+/** A record as one journal line, without the newline: always the writer's own form. */
+export function lineOf(record: JournalRecord): string {
+  return JSON.stringify(readRecord(record));
+}
+
+// ---------------------------------------------------------------- the writer's own lines
+
+// A JSON string whose text is its value: no quote, backslash or control character inside.
+const textPattern = String.raw`"[^"\\\u0000-\u001f]*"`;
+const escaped = (word: string) => word.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+function fieldPattern(format: FieldFormat): string {
+  switch (format.kind) {
+    case 'text':
+      return textPattern;
+    case 'nullableText':
+      return `(?:null|${textPattern})`;
+    case 'oneOf':
+      return `"(?:${format.values.map(escaped).join('|')})"`;
+    case 'optionalTextList':
+      return String.raw`\[(?:${textPattern}(?:,${textPattern})*)?\]`;
+    case 'record':
+      return recordPattern(format.fields);
+  }
+}
+
+function recordPattern(fields: RecordFormat): string {
+  const members = Object.entries(fields).map(([key, format], index) => {
+    const member = `${index === 0 ? '' : ','}"${key}":${fieldPattern(format)}`;
+    return format.kind === 'optionalTextList' ? `(?:${member})?` : member;
+  });
+  return String.raw`\{${members.join('')}\}`;
+}
+
+/**
+ * The whole line exactly as lineOf writes a record of `fields` whose strings hold nothing to
+ * unescape: a line that matches is a valid record (readRecord would take it) whose strings are
+ * plain slices of it.
+ */
+export const ownLinePattern = (fields: RecordFormat): RegExp => new RegExp(`^${recordPattern(fields)}$`);

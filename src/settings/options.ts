@@ -1,0 +1,22 @@
+import { Option, type Command } from 'commander';
+import type { SettingDefinition } from './definition.js';
+import { settingEntries } from './table.js';
+
+/** A setting's --help line: what it does, then where else it may come from and its default. */
+function helpOf(setting: SettingDefinition): string {
+  if (setting.switch) return setting.help;
+  // The docs' markdown as plain text: a lone word is quoted ("default"), code marks go.
+  const defaultText = setting.defaultText.replace(/^`([a-z]+)`$/, '"$1"').replaceAll('`', '');
+  const parts = [...(setting.env === undefined ? [] : [`env ${setting.env.join(', ')}`]), ...(defaultText === 'none' ? [] : [`default ${defaultText}`])];
+  return parts.length === 0 ? setting.help : `${setting.help} (${parts.join('; ')})`;
+}
+
+/** The global options of `agentpay`, one per setting of the table that has a flag. */
+export function addGlobalOptions(program: Command): Command {
+  for (const [, setting] of settingEntries) {
+    if (setting.flag === undefined) continue;
+    const option = new Option(setting.flag, helpOf(setting));
+    program.addOption(setting.choices ? option.choices(setting.choices) : option);
+  }
+  return program;
+}

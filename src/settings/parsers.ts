@@ -1,0 +1,101 @@
+import { UsageError } from '../errors.js';
+import type { CodeList } from '../protocol/codes.js';
+import { codeListSettings } from '../protocol/codes.js';
+import { redactUrlCredentials, registerSecret } from '../secrets.js';
+
+/**
+ * A setting's raw value: text from a flag or the environment, or what the config file holds
+ * (its reader has checked the JSON type, settings/config-file.ts). `where` names the source in
+ * messages: "flag", an environment variable, "profile".
+ */
+export type RawValue = string | number | readonly (string | number)[];
+export type Parse<T> = (raw: RawValue, where: string) => T;
+
+export const text: Parse<string> = (raw) => String(raw);
+
+export function wholeMilliseconds(name: string): Parse<number> {
+  return (raw, where) => {
+    const digits = String(raw);
+    if (!/^[1-9]\d{0,8}$/.test(digits)) throw new UsageError(`${name} ${JSON.stringify(digits)} (${where}) is not a whole number of milliseconds`);
+    return Number(digits);
+  };
+}
+
+export function wholeNumberBetween(name: string, min: number, max: number): Parse<number> {
+  return (raw, where) => {
+    const digits = String(raw);
+    if (/^\d{1,7}$/.test(digits) && Number(digits) >= min && Number(digits) <= max) return Number(digits);
+    throw new UsageError(`${name} ${JSON.stringify(digits)} (${where}) must be a whole number from ${min} to ${max}`);
+  };
+}
+
+export function oneOf<T extends string>(allowed: readonly T[], name: string): Parse<T> {
+  return (raw, where) => {
+    if ((allowed as readonly unknown[]).includes(raw)) return raw as T;
+    throw new UsageError(`${name} ${JSON.stringify(raw)} (${where}) must be one of: ${allowed.join(', ')}`);
+  };
+}
+
+/** A code list of one setting ("11, 12" or [11, "12"]); its errors name that setting. */
+export function codeList(list: CodeList): Parse<ReadonlySet<string>> {
+  const { key } = codeListSettings[list];
+  return (raw, where) => {
+    const items = typeof raw === 'string' ? raw.split(',') : typeof raw === 'number' ? [String(raw)] : raw.map(String);
+    const codes = items.map((item) => item.trim()).filter((item) => item !== '');
+    for (const code of codes) {
+      if (!/^-?\d+$/.test(code)) throw new UsageError(`${key}: code ${JSON.stringify(code)} (${where}) is not an integer`);
+      if (code === '10') throw new UsageError(`${key} (${where}) cannot include 10: it means success (spec 7)`);
+    }
+    return new Set(codes);
+  };
+}
+
+export const agentId: Parse<string> = (raw, where) => {
+  // spec 2.1: AgentID is numeric.
+  if (typeof raw === 'string' && /^\d{1,19}$/.test(raw)) return raw;
+  throw new UsageError(`agent id ${JSON.stringify(raw)} (${where}) must be digits only`);
+};
+
+export const baseUrl: Parse<string> = (raw, where) => {
+  const shown = JSON.stringify(raw);
+  let url: URL;
+  try {
+    url = new URL(String(raw));
+  } catch {
+    throw new UsageError(`base URL ${shown} (${where}) is not a URL`, { hint: 'give one such as https://gateway.example/' });
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new UsageError(`base URL ${shown} (${where}) must start with http:// or https://`);
+  if (url.search || url.hash) throw new UsageError(`base URL ${shown} (${where}) must not carry a query or fragment`);
+  if (url.username || url.password) {
+    // spec 5: the credentials are form fields; a password in the URL would end up in messages.
+    throw new UsageError(`base URL (${where}) must not carry a user name or password`, {
+      hint: 'the gateway takes AgentID and AgentPassword as form fields: drop the user:password@ part',
+    });
+  }
+  return String(raw).replace(/\/+$/, '');
+};
+
+export const proxyUrl: Parse<string> = (raw, where) => {
+  const given = String(raw);
+  // `proxy.example:3128` without a scheme means http://, as curl takes it.
+  const withScheme = /^[a-z][a-z0-9+.-]*:\/\//i.test(given) ? given : `http://${given}`;
+  let url: URL;
+  try {
+    url = new URL(withScheme);
+  } catch {
+    throw new UsageError(`proxy ${JSON.stringify(redactUrlCredentials(given))} (${where}) is not a URL`, { hint: 'give one such as http://proxy.example:3128' });
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new UsageError(`proxy ${JSON.stringify(redactUrlCredentials(withScheme))} (${where}) must start with http:// or https://`);
+  }
+  // Proxy credentials are secrets too: kept out of every message from here on.
+  if (url.password) {
+    registerSecret(url.password);
+    try {
+      registerSecret(decodeURIComponent(url.password));
+    } catch {
+      // not percent-encoded text: registered as it is
+    }
+  }
+  return withScheme;
+};

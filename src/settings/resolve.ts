@@ -1,0 +1,166 @@
+import { join } from 'node:path';
+import { UsageError } from '../errors.js';
+import { codeListSettings, type CodeList, type CodeTable } from '../protocol/codes.js';
+import type { PasswordFormat } from '../protocol/password.js';
+import type { RequestDateFormat } from '../protocol/request-date.js';
+import { readConfigFile } from './config-file.js';
+import type { Parse } from './parsers.js';
+import { pickSourced, resolveSourced, type SourceInputs, type Sourced } from './sources.js';
+import { configDirectory } from './definition.js';
+import { settingsTable, type GlobalFlags, type Profile, type SettingName, type SettingsTable } from './table.js';
+
+/** How requests reach the gateway, each part with where it came from (for `doctor`). */
+export interface NetworkSettings {
+  /** An explicit proxy for every request: --proxy or the profile's `proxy`. */
+  proxy: Sourced<string> | undefined;
+  /** The environment's proxies, used when no explicit one is set. */
+  httpProxy: Sourced<string> | undefined;
+  httpsProxy: Sourced<string> | undefined;
+  noProxy: Sourced<string> | undefined;
+  /** A PEM file of the CA certificates to trust instead of the built-in ones. */
+  caFile: Sourced<string> | undefined;
+}
+
+/** Each list of the code table with where it came from; `table` is what classifies. */
+type CodeSettings = { [list in CodeList]: Sourced<ReadonlySet<string>> } & { table: CodeTable };
+
+export interface Settings {
+  sandbox: boolean;
+  json: boolean;
+  verbose: boolean;
+  profileName: Sourced<string>;
+  configPath: string;
+  configFileFound: boolean;
+  baseUrl: Sourced<string> | undefined;
+  agentId: Sourced<string> | undefined;
+  passwordFormat: Sourced<PasswordFormat>;
+  timeoutMs: Sourced<number>;
+  /**
+   * This gateway's ResponseStatus codes besides 10 (protocol/codes.ts): empty until configured,
+   * the sandbox's own under --sandbox. An unclassified code never makes a payment final.
+   */
+  codes: CodeSettings;
+  dateFormat: Sourced<RequestDateFormat>;
+  journalPath: Sourced<string>;
+  settle: { attempts: Sourced<number>; delayMs: Sourced<number> };
+  network: NetworkSettings;
+  /** --insecure-password-file: accept a password file anyone may read. */
+  insecurePasswordFile: boolean;
+  /** Things to tell the user before anything else (a config file others can read). */
+  warnings: string[];
+  /** Each resolved setting by its name in the table, for `doctor` (settings/report.ts). */
+  resolved: { readonly [name in SettingName]?: Sourced<unknown> | undefined };
+  /** What the password is located from (settings/password.ts). */
+  sources: SourceInputs;
+  env: NodeJS.ProcessEnv;
+}
+
+type ValueOf<K extends SettingName> = SettingsTable[K] extends { parse: Parse<infer T> } ? T : string;
+
+/** One setting from the table: flag > env > profile > default. */
+function resolveOne<K extends SettingName>(name: K, inputs: SourceInputs): Sourced<ValueOf<K>> | undefined {
+  return resolveSourced(name, settingsTable[name], inputs) as Sourced<ValueOf<K>> | undefined;
+}
+
+/** For a setting that has a default: never undefined. */
+function resolveWithDefault<K extends SettingName>(name: K, inputs: SourceInputs): Sourced<ValueOf<K>> {
+  return resolveOne(name, inputs)!;
+}
+
+/**
+ * The code table: flag > env > profile > nothing, except under --sandbox, where the sandbox's
+ * own table stands in for env and profile (they describe a real gateway). A code in two lists
+ * would make its meaning depend on the order of checks: refused.
+ */
+function resolveCodes(inputs: SourceInputs, sandboxTable: CodeTable | undefined): CodeSettings {
+  const resolveList = (list: CodeList): Sourced<ReadonlySet<string>> => {
+    const name = codeListSettings[list].key;
+    if (sandboxTable === undefined) return resolveWithDefault(name, inputs);
+    return (pickSourced(name, settingsTable[name], inputs, ['flag']) as Sourced<ReadonlySet<string>> | undefined) ?? { value: sandboxTable[list], source: 'sandbox' };
+  };
+  const codes = { pending: resolveList('pending'), notFound: resolveList('notFound'), failed: resolveList('failed') };
+  const lists = Object.keys(codeListSettings) as CodeList[];
+  for (const [index, list] of lists.entries()) {
+    for (const other of lists.slice(index + 1)) {
+      const both = [...codes[list].value].find((code) => codes[other].value.has(code));
+      if (both !== undefined) {
+        throw new UsageError(
+          `ResponseStatus ${both} is in both ${codeListSettings[list].key} (${codes[list].source}) and ${codeListSettings[other].key} (${codes[other].source})`,
+          { hint: 'a code has one meaning: keep it in one list' },
+        );
+      }
+    }
+  }
+  return { ...codes, table: { pending: codes.pending.value, notFound: codes.notFound.value, failed: codes.failed.value } };
+}
+
+/** The chosen profile of the config file, refusing a name the file does not hold. */
+function chooseProfile(profileName: Sourced<string>, configPath: string, profiles: Readonly<Record<string, Profile>> | undefined): Profile | undefined {
+  // Own keys only: "constructor" or "__proto__" must not find Object.prototype's members.
+  const profile = profiles && Object.hasOwn(profiles, profileName.value) ? profiles[profileName.value] : undefined;
+  // Naming "default" where there is no config file at all is the default itself (the cron line
+  // of docs/commands.md names it): only another name, or a profile missing from an existing file, is a mistake.
+  const defaultWithoutFile = profileName.value === 'default' && profiles === undefined;
+  if (profile === undefined && profileName.source !== 'default' && !defaultWithoutFile) {
+    throw new UsageError(`profile ${JSON.stringify(profileName.value)} is not in ${configPath}`, {
+      hint: profiles ? `profiles there: ${Object.keys(profiles).join(', ') || 'none'}` : 'create the file or drop --profile',
+    });
+  }
+  return profile;
+}
+
+export async function resolveSettings(flags: GlobalFlags, env: NodeJS.ProcessEnv): Promise<Settings> {
+  const configPath = join(configDirectory(env), 'config.json');
+  const profileName = resolveWithDefault('profile', { flags, env, profile: undefined });
+  const read = readConfigFile(configPath);
+  const inputs: SourceInputs = { flags, env, profile: chooseProfile(profileName, configPath, read?.file.profiles) };
+  const sandbox = flags.sandbox === true;
+  if (sandbox && flags.baseUrl !== undefined) {
+    throw new UsageError('--sandbox and --base-url cannot be used together', { hint: 'drop one of them' });
+  }
+  // Under --sandbox the connection settings come from the embedded sandbox alone, so a real
+  // gateway configured in the environment is never reached by accident.
+  const codes = resolveCodes(inputs, sandbox ? (await import('../sandbox/codes.js')).sandboxCodeTable : undefined);
+  const resolved = {
+    profile: profileName,
+    baseUrl: sandbox ? undefined : resolveOne('baseUrl', inputs),
+    agentId: sandbox ? undefined : resolveOne('agentId', inputs),
+    passwordFormat: resolveWithDefault('passwordFormat', inputs),
+    timeout: resolveWithDefault('timeout', inputs),
+    pendingCodes: codes.pending,
+    notFoundCodes: codes.notFound,
+    failedCodes: codes.failed,
+    dateFormat: resolveWithDefault('dateFormat', inputs),
+    journal: resolveWithDefault('journal', inputs),
+    settleAttempts: resolveWithDefault('settleAttempts', inputs),
+    settleDelay: resolveWithDefault('settleDelay', inputs),
+    proxy: resolveOne('proxy', inputs),
+    httpsProxy: resolveOne('httpsProxy', inputs),
+    httpProxy: resolveOne('httpProxy', inputs),
+    noProxy: resolveOne('noProxy', inputs),
+    caFile: resolveOne('caFile', inputs),
+  } satisfies Settings['resolved'];
+  const { baseUrl, agentId, passwordFormat, dateFormat, proxy, httpProxy, httpsProxy, noProxy, caFile } = resolved;
+  return {
+    sandbox,
+    json: flags.json === true,
+    verbose: flags.verbose === true,
+    profileName,
+    configPath,
+    configFileFound: read !== undefined,
+    baseUrl,
+    agentId,
+    passwordFormat,
+    timeoutMs: resolved.timeout,
+    codes,
+    dateFormat,
+    journalPath: resolved.journal,
+    settle: { attempts: resolved.settleAttempts, delayMs: resolved.settleDelay },
+    network: { proxy, httpProxy, httpsProxy, noProxy, caFile },
+    insecurePasswordFile: flags.insecurePasswordFile === true,
+    warnings: read?.warnings ?? [],
+    resolved,
+    sources: inputs,
+    env,
+  };
+}

@@ -1,0 +1,231 @@
+import { join } from 'node:path';
+import { codeListSettings, type CodeList } from '../protocol/codes.js';
+import { passwordFormats } from '../protocol/password.js';
+import { requestDateFormats } from '../protocol/request-date.js';
+import * as parse from './parsers.js';
+import { stateDirectory, type SettingDefinition } from './definition.js';
+
+const sandboxDefaults: Record<CodeList, string> = { pending: '`11` under `--sandbox`', notFound: '`25` under `--sandbox`', failed: 'the sandbox\'s refusals under `--sandbox`' };
+const codeHelp: Record<CodeList, string> = {
+  pending: 'ResponseStatus codes that mean in progress, comma-separated',
+  notFound: 'Status codes meaning "no such transaction", comma-separated',
+  failed: 'ResponseStatus codes that are final refusals, comma-separated: only these, and 10, make a payment final',
+};
+
+function codeListSetting(list: CodeList) {
+  const { flag, env, key } = codeListSettings[list];
+  return {
+    flag: `${flag} <list>`,
+    env: [env],
+    profile: { key, shape: 'code list' },
+    parse: parse.codeList(list),
+    fallback: () => new Set<string>(),
+    defaultText: `none (${sandboxDefaults[list]})`,
+    underSandbox: 'code table',
+    help: codeHelp[list],
+  } as const satisfies SettingDefinition;
+}
+
+/** Every setting, in the order --help, doctor and the docs list them. */
+export const settingsTable = {
+  profile: {
+    flag: '--profile <name>',
+    env: ['AGENTPAY_PROFILE'],
+    parse: parse.text,
+    fallback: () => 'default',
+    defaultText: '`default`',
+    help: 'profile in $XDG_CONFIG_HOME/agentpay/config.json',
+    docs: 'profile in the config file',
+  },
+  baseUrl: {
+    flag: '--base-url <url>',
+    env: ['AGENTPAY_BASE_URL'],
+    profile: { key: 'baseUrl', shape: 'text' },
+    parse: parse.baseUrl,
+    defaultText: 'none',
+    underSandbox: 'embedded',
+    help: 'gateway base URL; requests go to POST <url>/home/index',
+    docs: 'requests go to `POST <url>/home/index`',
+  },
+  agentId: {
+    flag: '--agent-id <id>',
+    env: ['AGENTPAY_AGENT_ID'],
+    profile: { key: 'agentId', shape: 'text' },
+    parse: parse.agentId,
+    defaultText: 'none',
+    underSandbox: 'embedded',
+    help: 'agent id, digits',
+    docs: 'AgentID, digits',
+  },
+  password: {
+    env: ['AGENTPAY_PASSWORD'],
+    profile: { key: 'password', shape: 'text' },
+    defaultText: 'prompt',
+    secret: true,
+    underSandbox: 'embedded',
+    help: 'the agent password; never a flag (it would show in ps)',
+    docs: 'the agent password; never a flag (it would show in `ps`), looked for in the order below',
+  },
+  passwordFile: {
+    flag: '--password-file <path>',
+    env: ['AGENTPAY_PASSWORD_FILE'],
+    profile: { key: 'passwordFile', shape: 'text' },
+    defaultText: 'none',
+    underSandbox: 'embedded',
+    report: false,
+    help: 'read the agent password from a file, - for stdin; AGENTPAY_PASSWORD may hold it instead',
+    docs: 'read the password from a file; `-` reads stdin; one trailing newline is dropped',
+  },
+  passwordFormat: {
+    flag: '--password-format <format>',
+    choices: passwordFormats,
+    env: ['AGENTPAY_PASSWORD_FORMAT'],
+    profile: { key: 'passwordFormat', shape: passwordFormats },
+    parse: parse.oneOf(passwordFormats, 'password format'),
+    fallback: () => 'plain',
+    defaultText: '`plain`',
+    help: 'send the password plain or as MD5',
+    docs: 'md5 = lower-case hex MD5 of the UTF-8 password',
+  },
+  timeout: {
+    flag: '--timeout <ms>',
+    env: ['AGENTPAY_TIMEOUT'],
+    profile: { key: 'timeout', shape: 'text or number' },
+    parse: parse.wholeMilliseconds('timeout'),
+    fallback: () => 30_000,
+    defaultText: '`30000`',
+    report: 'timeoutMs',
+    help: 'time-out of each request in milliseconds',
+    docs: 'one deadline for each request: connect, headers and body (a body that trickles forever ends there too)',
+  },
+  pendingCodes: codeListSetting('pending'),
+  notFoundCodes: codeListSetting('notFound'),
+  failedCodes: codeListSetting('failed'),
+  dateFormat: {
+    flag: '--date-format <format>',
+    choices: requestDateFormats,
+    env: ['AGENTPAY_DATE_FORMAT'],
+    profile: { key: 'dateFormat', shape: requestDateFormats },
+    parse: parse.oneOf(requestDateFormats, 'date format'),
+    fallback: () => 'local',
+    defaultText: '`local`',
+    help: 'RequestDate as local "YYYY-MM-DD HH:mm:ss" or UTC ISO 8601',
+    docs: 'RequestDate as local `YYYY-MM-DD HH:mm:ss`, or UTC ISO 8601',
+  },
+  journal: {
+    flag: '--journal <path>',
+    env: ['AGENTPAY_JOURNAL'],
+    profile: { key: 'journal', shape: 'text' },
+    parse: parse.text,
+    fallback: (env) => join(stateDirectory(env), 'journal.jsonl'),
+    defaultText: '`$XDG_STATE_HOME/agentpay/journal.jsonl`',
+    help: 'the payment journal',
+  },
+  settleAttempts: {
+    flag: '--settle-attempts <n>',
+    env: ['AGENTPAY_SETTLE_ATTEMPTS'],
+    parse: parse.wholeNumberBetween('settle attempts', 0, 100),
+    fallback: () => 5,
+    defaultText: '`5`',
+    help: 'Status look-ups after a payment answer that is lost or not final',
+  },
+  settleDelay: {
+    flag: '--settle-delay <ms>',
+    env: ['AGENTPAY_SETTLE_DELAY'],
+    parse: parse.wholeNumberBetween('settle delay', 0, 600_000),
+    fallback: () => 500,
+    defaultText: '`500`',
+    report: 'settleDelayMs',
+    help: 'first wait before such a look-up, doubling each time up to 10 s',
+  },
+  proxy: {
+    flag: '--proxy <url>',
+    profile: { key: 'proxy', shape: 'text' },
+    parse: parse.proxyUrl,
+    defaultText: 'none',
+    help: 'send every request through this HTTP proxy, whatever HTTPS_PROXY, HTTP_PROXY and NO_PROXY say',
+    docs: 'send every request through this HTTP(S) proxy, whatever the proxy variables say; `user:pass@` in it is never shown',
+  },
+  httpsProxy: {
+    env: ['https_proxy', 'HTTPS_PROXY'],
+    parse: parse.proxyUrl,
+    defaultText: 'none',
+    help: 'proxy for an https:// gateway',
+    docs: 'proxy for an `https://` gateway (when no `--proxy`); lower-case wins, as in curl',
+  },
+  httpProxy: {
+    env: ['http_proxy', 'HTTP_PROXY'],
+    parse: parse.proxyUrl,
+    defaultText: 'none',
+    help: 'proxy for an http:// gateway',
+    docs: 'proxy for an `http://` gateway, and for `https://` too when `HTTPS_PROXY` is unset; a URL without a scheme means `http://`',
+  },
+  noProxy: {
+    env: ['no_proxy', 'NO_PROXY'],
+    parse: parse.text,
+    defaultText: 'none',
+    help: 'hosts reached directly',
+    docs: 'hosts (comma-separated; `.example.com`, `host:port`, `*`) reached directly',
+  },
+  caFile: {
+    flag: '--ca-file <pem>',
+    env: ['AGENTPAY_CA_FILE'],
+    profile: { key: 'caFile', shape: 'text' },
+    parse: parse.text,
+    defaultText: 'built-in CAs',
+    help: 'trust the CA certificates in this PEM file instead of the built-in ones; verification stays on',
+    docs: 'trust the CA certificates in this PEM file instead of the built-in ones (as curl\'s `--cacert`), for a gateway with a private CA; verification itself cannot be turned off',
+  },
+  insecurePasswordFile: {
+    flag: '--insecure-password-file',
+    switch: true,
+    defaultText: 'off',
+    help: 'accept a password file that anyone on the machine can read',
+    docs: 'accept a password file that anyone on the machine can read (refused otherwise)',
+  },
+  sandbox: {
+    flag: '--sandbox',
+    switch: true,
+    defaultText: 'off',
+    help: 'talk to the embedded sandbox gateway with its demo credentials',
+    docs: 'use the embedded sandbox and its demo credentials; ignores base URL and agent settings from env and profile, and reaches it directly (no proxy, no TLS: it is on loopback in the same process)',
+  },
+  json: {
+    flag: '--json',
+    switch: true,
+    defaultText: 'off',
+    help: 'print JSON on stdout, one object a line; messages stay on stderr',
+    docs: 'stdout carries only JSON, one object a line; messages and errors go to stderr',
+  },
+  verbose: {
+    flag: '-v, --verbose',
+    switch: true,
+    defaultText: 'off',
+    help: 'show each request and response on stderr (the password as ***)',
+    docs: 'each request and response on stderr, the password as `***`; the first bytes of an answer not understood; an internal error\'s stack trace (an expected refusal has none)',
+  },
+  color: {
+    flag: '--no-color',
+    switch: true,
+    defaultText: 'colour on a terminal only',
+    docsEnv: '`NO_COLOR`, `FORCE_COLOR`',
+    help: 'no colour, even on a terminal (NO_COLOR and FORCE_COLOR are honoured too)',
+    docs: 'no colour, even on a terminal; see the environment below',
+  },
+} as const satisfies Record<string, SettingDefinition>;
+
+export type SettingsTable = typeof settingsTable;
+export type SettingName = keyof SettingsTable;
+
+/** The entries of the table, typed loosely for code that walks all of them. */
+export const settingEntries = Object.entries(settingsTable) as [SettingName, SettingDefinition][];
+
+type WithFlag = { [K in SettingName]: SettingsTable[K] extends { flag: string } ? K : never }[SettingName];
+
+/** The global flags as commander hands them over: text for a value, true or false for a switch. */
+export type GlobalFlags = { [K in WithFlag]?: SettingsTable[K] extends { switch: true } ? boolean : string };
+
+/** The settings a profile may hold, as the config file gives them. */
+type ProfileKeyOf<K extends SettingName> = SettingsTable[K] extends { profile: { key: infer P extends string } } ? P : never;
+type ProfileKey = { [K in SettingName]: ProfileKeyOf<K> }[SettingName];
+export type Profile = { readonly [K in ProfileKey]?: parse.RawValue };

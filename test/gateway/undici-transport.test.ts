@@ -1,0 +1,114 @@
+import { createServer, type ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import { ExchangeFailure } from '../../src/gateway/exchange-failure.js';
+import type { PostOptions } from '../../src/gateway/http.js';
+import { undiciTransport } from '../../src/gateway/undici-transport.js';
+import { startForwardProxy } from '../helpers/forward-proxy.js';
+import { listenOnLoopback, onForm } from '../helpers/loopback.js';
+
+// The pool's side of the transport contract on undici, for a direct batch and through a proxy
+// (node:http's is in direct-transport.test.ts; answers and failures in client-faults.test.ts).
+
+const cleanups: (() => Promise<void> | void)[] = [];
+afterEach(async () => {
+  while (cleanups.length > 0) await cleanups.pop()!();
+});
+
+const post: PostOptions = { timeoutMs: 5000, maxBodyBytes: 1024 * 1024 };
+
+interface Connections {
+  accepted: number;
+  open: number;
+  mostOpen: number;
+}
+
+/** A gateway on loopback that answers each form after `delayMs`, counting the connections made to it. */
+async function startGateway(delayMs: number) {
+  const arrived: string[] = [];
+  const connections: Connections = { accepted: 0, open: 0, mostOpen: 0 };
+  const server = createServer((request, response: ServerResponse) =>
+    onForm(request, (form) => {
+      arrived.push(form.toString());
+      setTimeout(() => response.end(`{"n":${form.get('n')}}`), delayMs);
+    }),
+  );
+  server.on('connection', (socket: Socket) => {
+    connections.accepted++;
+    connections.mostOpen = Math.max(connections.mostOpen, ++connections.open);
+    socket.on('close', () => connections.open--);
+  });
+  const listener = await listenOnLoopback(server);
+  cleanups.push(listener.close);
+  return { url: `http://127.0.0.1:${listener.port}/home/index`, arrived, connections };
+}
+
+/** The transport under test and the connections it makes: to the gateway, or to the proxy. */
+const routes = [
+  {
+    name: 'a direct batch (Agent)',
+    open: async (delayMs: number, connections?: number) => {
+      const gateway = await startGateway(delayMs);
+      return { ...gateway, transport: undiciTransport({ timeoutMs: 5000, connections }, { kind: 'direct' }) };
+    },
+  },
+  {
+    name: 'a proxy (ProxyAgent)',
+    open: async (delayMs: number, connections?: number) => {
+      const gateway = await startGateway(delayMs);
+      const proxy = await startForwardProxy();
+      cleanups.push(proxy.close);
+      return { ...gateway, connections: proxy.connections, transport: undiciTransport({ timeoutMs: 5000, connections }, { kind: 'explicit', url: proxy.url }) };
+    },
+  },
+];
+
+async function opened(route: (typeof routes)[number], delayMs = 0, connections?: number) {
+  const made = await route.open(delayMs, connections);
+  cleanups.push(() => made.transport.destroy());
+  return made;
+}
+
+/** Waits (at most 5 s) until `condition` holds: for what the server saw, not for a guessed time. */
+async function until(condition: () => boolean): Promise<void> {
+  for (let waited = 0; !condition(); waited += 10) {
+    if (waited > 5000) throw new Error('the condition did not hold within 5 s');
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
+describe.each(routes)('undici, $name', (route) => {
+  it('keeps its connection alive for requests one after another', async () => {
+    const { url, connections, transport } = await opened(route);
+    for (let n = 0; n < 10; n++) expect((await transport.post(url, `n=${n}`, post)).body).toBe(`{"n":${n}}`);
+    // undici may open a second one: the answer's body has ended before its pool marks the
+    // first connection free again, and a pool without a limit does not wait.
+    expect(connections.accepted).toBeLessThanOrEqual(2);
+  });
+
+  it('opens at most `connections` sockets, however many requests are waiting', async () => {
+    const { url, connections, transport } = await opened(route, 20, 3);
+    const answers = await Promise.all(Array.from({ length: 12 }, (_, n) => transport.post(url, `n=${n}`, post)));
+    expect(answers.map((answer) => answer.body)).toEqual(Array.from({ length: 12 }, (_, n) => `{"n":${n}}`));
+    expect(connections.mostOpen).toBe(3);
+  });
+
+  it('close() lets the exchange in flight finish; destroy() cuts it', async () => {
+    const closing = await opened(route, 100);
+    const answered = closing.transport.post(closing.url, 'n=1', post);
+    await until(() => closing.arrived.length === 1);
+    await closing.transport.close();
+    expect((await answered).body).toBe('{"n":1}');
+
+    const destroying = await opened(route, 100);
+    const cut = destroying.transport.post(destroying.url, 'n=2', post);
+    await until(() => destroying.arrived.length === 1);
+    await destroying.transport.destroy();
+    const failure = await cut.then(
+      () => undefined,
+      (caught: unknown) => caught,
+    );
+    expect(failure).toBeInstanceOf(ExchangeFailure);
+    expect((failure as ExchangeFailure).kind).toBe('maybeSent');
+  });
+});
