@@ -33,7 +33,7 @@ const concurrency = 8;
 /** A dynamic service of the sandbox, an account it accepts, and one of its vouchers. */
 const purchase = { service: '101', account: '7011234567', currency: 'KZT', invoiceId: '5002' };
 
-const ok = (expectLines) => (side, result) =>
+const ok = (expectLines) => (_side, result) =>
   result.code !== 0 ? `exit ${result.code ?? result.signal}` : expectLines !== undefined && result.lines !== expectLines ? `${result.lines} lines, not ${expectLines}` : undefined;
 const expectAnswer = (text) => (side, result) => ok(1)(side, result) ?? (result.head.includes(text) ? undefined : `unexpected answer ${result.head}`);
 

@@ -24,11 +24,32 @@ export async function runPrompt<T>(kind: string, options: Record<string, unknown
   const PromptClass = kind === 'Filter' ? filterPromptClass(enquirer) : enquirer[kind];
   if (!PromptClass) throw new Error(`enquirer has no ${kind} prompt`);
   try {
-    return (await new PromptClass({ ...options, stdin: streams.stdin, stdout: streams.stderr }).run()) as T;
+    const prompt = new PromptClass({ ...options, stdin: streams.stdin, stdout: streams.stderr });
+    toleratePauseAfterClose(prompt);
+    return (await prompt.run()) as T;
   } catch (error) {
     if (error === '' || error === undefined) throw new CancelledError();
     throw error;
   }
+}
+
+/**
+ * Since Node 24.2 readline throws ERR_USE_AFTER_CLOSE from pause() on an interface already
+ * closed, and Ctrl+C closes enquirer's (2.4.1) before its clean-up pauses it: the throw would
+ * escape from the prompt's 'close' event as an unhandled rejection instead of a cancel. The
+ * clean-up has restored the terminal by then; only the throw is dropped (enquirer issue 483).
+ */
+function toleratePauseAfterClose(prompt: EnquirerPrompt): void {
+  const target = prompt as unknown as { emit(event: string, ...args: unknown[]): boolean };
+  const emit = target.emit.bind(target);
+  target.emit = (event, ...args) => {
+    try {
+      return emit(event, ...args);
+    } catch (error) {
+      if (event === 'close' && (error as { code?: unknown }).code === 'ERR_USE_AFTER_CLOSE') return true;
+      throw error;
+    }
+  };
 }
 
 /**

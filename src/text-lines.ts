@@ -5,7 +5,7 @@ import { StringDecoder } from 'node:string_decoder';
  * or a lone "\r". For the long inputs of batches (an ids file, the journal), where readline's
  * event and promise per line cost more than the work done with the line.
  */
-export function splitLines(text: string): { lines: string[]; rest: string } {
+function splitLines(text: string): { lines: string[]; rest: string } {
   if (!text.includes('\r')) {
     const lines = text.split('\n');
     return { lines, rest: lines.pop()! };

@@ -24,7 +24,7 @@ export interface DoctorReport {
   gateway: GatewayCheck;
 }
 
-export function sourceText(setting: SettingReport): string {
+function sourceText(setting: SettingReport): string {
   if (setting.source === 'unset') return 'not set';
   return setting.origin === undefined ? setting.source : `${setting.source} ${setting.origin}`;
 }

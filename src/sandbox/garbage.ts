@@ -15,7 +15,7 @@ export type GarbageKind = (typeof garbageKinds)[number];
 export const hugeAnswerBytes = 4 * 1024 * 1024;
 
 /** How often a `slow` answer trickles out one more byte. It never ends. */
-export const slowTrickleIntervalMs = 50;
+const slowTrickleIntervalMs = 50;
 
 const errorPage = `<!DOCTYPE html>
 <html><head><title>500 Internal Server Error</title></head>

@@ -14,7 +14,7 @@ import type { StoredTransaction, TransactionStore } from './state.js';
  * - echo: answers leave TransactinID out (spec 2.2).
  */
 export const sandboxBreaks = ['idempotency', 'amount-check', 'echo'] as const;
-export type SandboxBreak = (typeof sandboxBreaks)[number];
+type SandboxBreak = (typeof sandboxBreaks)[number];
 
 /** How the sandbox behaves beyond the spec; all off by default. */
 export interface SandboxBehaviour {

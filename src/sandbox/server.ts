@@ -11,7 +11,7 @@ import { TransactionStore } from './state.js';
  * before any of them strikes), so each one leaves a payment whose answer was lost. Garbage
  * (a broken answer to every request) comes first, then the Payment-only faults.
  */
-export interface SandboxFaults {
+interface SandboxFaults {
   /** Wait this long before answering each request. */
   latencyMs: number;
   /** The next n Payment answers are dropped: the connection is cut instead. */

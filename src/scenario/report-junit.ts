@@ -8,7 +8,7 @@ import { countCases, type CaseOutcome, type RunResult } from './runner.js';
 // XML 1.0 allows tab, newline, carriage return and the ranges below; anything else is dropped.
 const invalidXmlChars = /[^\t\n\r\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu;
 
-export function xmlEscape(text: string): string {
+function xmlEscape(text: string): string {
   return text
     .replace(invalidXmlChars, '')
     .replace(/&/g, '&amp;')

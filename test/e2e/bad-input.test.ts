@@ -27,16 +27,12 @@ async function refused(args: string[]) {
 
 const pay = ['pay', '--service', '201', '--account', 'player-42'];
 
+// Every amount rule is a unit test (test/unit/hardening.test.ts); here, the wiring: the flag
+// named in one line on stderr, exit 2, nothing sent, for pay and check.
 describe('amounts', () => {
   it.each([
-    ['1e3', 'not a plain decimal'],
-    ['-5', 'is negative'],
-    ['abc', 'not a plain decimal'],
-    ['10,00', 'use a dot, as in 10.00'],
+    ['10,00', 'uses a comma: use a dot, as in 10.00'],
     ['', 'is empty'],
-    ['0x10', 'not a plain decimal'],
-    ['Infinity', 'not a plain decimal'],
-    ['1.2.3', 'not a plain decimal'],
   ])('pay --amount %j is refused: %s', async (amount, message) => {
     const { stderr } = await refused([...pay, '--amount', amount]);
     expect(stderr).toContain(`--amount ${amount === '' ? 'is empty' : JSON.stringify(amount)}`);
@@ -44,10 +40,7 @@ describe('amounts', () => {
     expect(stderr.trim().split('\n')).toHaveLength(1);
   });
 
-  it.each([
-    ['10,00', 'use a dot'],
-    ['1e3', 'not a plain decimal'],
-  ])('check --amount %j is refused too: %s', async (amount, message) => {
+  it.each([['1e3', 'not a plain decimal']])('check --amount %j is refused too: %s', async (amount, message) => {
     const { stderr } = await refused(['check', '--service', '101', '--account', 'a', '--amount', amount]);
     expect(stderr).toContain(message);
   });

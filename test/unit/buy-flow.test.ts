@@ -258,12 +258,15 @@ describe('buy: cancelling before the confirmation sends nothing', () => {
     { step: 'voucher', script: [{ input: '101' }, { input: '7011234567' }, { input: null }, { cancel: 'select' }] },
     { step: 'confirmation', script: [{ input: '101' }, { input: '7011234567' }, { input: null }, { select: /550/ }, { cancel: 'confirm' }] },
   ];
-  it.each(steps)('Ctrl+C or Esc at the $step prompt: CancelledError (exit 130), no Payment', async ({ script }) => {
+  it.each(steps)('Ctrl+C or Esc at the $step prompt: CancelledError (exit 130), no Payment', async ({ step, script }) => {
     const gateway = await sandbox();
     const run = await buy(gateway.baseUrl, {}, script);
     expect(run.error).toBeInstanceOf(CancelledError);
     expect((run.error as CancelledError).exitCode).toBe(130);
     expect(payments(gateway.received)).toHaveLength(0);
+    // Cancelling at the voucher or the confirmation happens after the account check.
+    const accountChecks = gateway.received.filter((form) => form.get('RequestType') === 'AccountCheck');
+    expect(accountChecks).toHaveLength(['voucher', 'confirmation'].includes(step) ? 1 : 0);
   });
 
   it('answering No (or Enter) at the confirmation pays nothing', async () => {

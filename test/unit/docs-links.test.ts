@@ -12,7 +12,7 @@ const documents = ['README.md', ...readdirSync('docs').filter((name) => name.end
 
 /** The text outside fenced code blocks, whose brackets are not links. */
 function prose(markdown: string): string {
-  return markdown.replace(/^```[^]*?^```/gm, '');
+  return markdown.replace(/^```[\s\S]*?^```/gm, '');
 }
 
 function linksOf(markdown: string): string[] {

@@ -127,17 +127,23 @@ describe('forEachOrdered', () => {
     const started: number[] = [];
     let releaseFirst!: () => void;
     const firstDone = new Promise<void>((resolve) => (releaseFirst = resolve));
+    let laterDone!: () => void;
+    const laterAllDone = new Promise<void>((resolve) => (laterDone = resolve));
+    const finished: number[] = [];
     const run = forEachOrdered(
       [0, 1, 2, 3],
       4,
       async (item) => {
         started.push(item);
         if (item === 0) await firstDone;
+        else if (finished.push(item) === 3) laterDone();
         return item;
       },
       (result) => emitted.push(result),
     );
-    await sleep(30);
+    await laterAllDone;
+    // One turn of the event loop: whatever the pool does with the three results has happened.
+    await new Promise((resolve) => setImmediate(resolve));
     expect(started).toEqual([0, 1, 2, 3]);
     expect(emitted).toEqual([]);
     releaseFirst();

@@ -1,4 +1,4 @@
-import { createReadStream, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -22,9 +22,10 @@ import { thrown } from '../helpers/thrown.js';
 const random = seededRandom;
 
 async function* referenceRecords(path: string, warn: (message: string) => void): AsyncGenerator<JournalRecord> {
-  const stream = createReadStream(path, { encoding: 'utf8' });
+  // Lines end at "\n", "\r\n" or a lone "\r", as readline (crlfDelay Infinity) split them up
+  // to Node 22; Node 24's readline also splits at U+2028 and U+2029, which JSON strings may hold.
   let lineNumber = 0;
-  for await (const line of createInterface({ input: stream, crlfDelay: Infinity })) {
+  for (const line of readFileSync(path, 'utf8').split(/\r\n|\r|\n/)) {
     lineNumber++;
     if (line === '') continue;
     let value: unknown;

@@ -111,7 +111,7 @@ cases:
 
   it('accepts the example in docs/scenarios.md', () => {
     const guide = readFileSync('docs/scenarios.md', 'utf8');
-    const example = /## A scenario file[^]*?```yaml\n([^]*?)```/.exec(guide)?.[1];
+    const example = /## A scenario file[\s\S]*?```yaml\n([\s\S]*?)```/.exec(guide)?.[1];
     expect(example).toBeDefined();
     const suite = parseScenario(example!, 'docs/scenarios.md');
     expect(suite.cases[0]!.steps.map((step) => step.kind)).toEqual(['check', 'pay', 'repeat-pay', 'wait']);
