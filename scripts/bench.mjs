@@ -175,8 +175,16 @@ function report(machine, rows) {
 
 // ---------------------------------------------------------------- the run
 
-const load = () => loadavg().map((n) => n.toFixed(2)).join(' ');
-const machine = { node: process.version, cpus: `${availableParallelism()} × ${cpus()[0]?.model ?? 'unknown'}`, memory: `${(totalmem() / 2 ** 30).toFixed(1)} GiB`, loadBefore: load() };
+const load = () =>
+  loadavg()
+    .map((n) => n.toFixed(2))
+    .join(' ');
+const machine = {
+  node: process.version,
+  cpus: `${availableParallelism()} × ${cpus()[0]?.model ?? 'unknown'}`,
+  memory: `${(totalmem() / 2 ** 30).toFixed(1)} GiB`,
+  loadBefore: load(),
+};
 let gateway;
 try {
   process.stderr.write(`bench: preparing inputs in ${work}\n`);

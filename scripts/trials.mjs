@@ -21,8 +21,14 @@ const { codeTableEnvironment } = await import(join(root, 'dist/protocol/codes.js
 const home = mkdtempSync(join(tmpdir(), 'agentpay-trials-'));
 const sandbox = await startSandbox({});
 const env = {
-  PATH: process.env.PATH, HOME: home, XDG_STATE_HOME: join(home, 'state'), XDG_CONFIG_HOME: join(home, 'config'), NO_COLOR: '1',
-  AGENTPAY_BASE_URL: sandbox.baseUrl, AGENTPAY_AGENT_ID: sandboxCredentials.agentId, AGENTPAY_PASSWORD: sandboxCredentials.password,
+  PATH: process.env.PATH,
+  HOME: home,
+  XDG_STATE_HOME: join(home, 'state'),
+  XDG_CONFIG_HOME: join(home, 'config'),
+  NO_COLOR: '1',
+  AGENTPAY_BASE_URL: sandbox.baseUrl,
+  AGENTPAY_AGENT_ID: sandboxCredentials.agentId,
+  AGENTPAY_PASSWORD: sandboxCredentials.password,
   AGENTPAY_SETTLE_DELAY: '50',
   // The sandbox reached by URL, with its code table given as a user would (README "Connecting to a real gateway").
   ...codeTableEnvironment(sandboxCodeTable),
@@ -36,7 +42,10 @@ function run(args, extraEnv = {}, killAfterMs) {
     child.stdout.on('data', (chunk) => (stdout += chunk));
     child.stderr.resume();
     const timer = killAfterMs === undefined ? undefined : setTimeout(() => child.kill('SIGKILL'), killAfterMs);
-    child.on('close', (code, signal) => { clearTimeout(timer); resolve({ code, signal, stdout }); });
+    child.on('close', (code, signal) => {
+      clearTimeout(timer);
+      resolve({ code, signal, stdout });
+    });
   });
 }
 
@@ -77,7 +86,12 @@ sandbox.faults.latencyMs = 300;
 for (let i = 0; i < Number(values.timeouts); i++) count('timeout', await run(pay(['--timeout', '150', '--settle-attempts', '1'])));
 sandbox.faults.latencyMs = 0;
 
-const readJournal = () => readFileSync(journal, 'utf8').trim().split('\n').filter(Boolean).map((line) => JSON.parse(line));
+const readJournal = () =>
+  readFileSync(journal, 'utf8')
+    .trim()
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => JSON.parse(line));
 const before = readJournal();
 const final = new Set(before.filter((r) => r.kind === 'outcome' && ['success', 'failed'].includes(r.view.state)).map((r) => r.transactionId));
 const leftOpen = before.filter((r) => r.kind === 'intent' && !final.has(r.transactionId)).map((r) => r.transactionId);
@@ -86,7 +100,11 @@ const reconcile = await run(['reconcile', '--json', '--grace', '0']);
 const committed = sandbox.store.all();
 const records = readJournal();
 const intents = new Set(records.filter((r) => r.kind === 'intent').map((r) => r.transactionId));
-const history = (await run(['history', '--json'])).stdout.trim().split('\n').filter(Boolean).map((line) => JSON.parse(line));
+const history = (await run(['history', '--json'])).stdout
+  .trim()
+  .split('\n')
+  .filter(Boolean)
+  .map((line) => JSON.parse(line));
 const success = new Set(history.filter((h) => h.state === 'success').map((h) => h.transactionId));
 const accounts = committed.map((t) => t.account);
 
@@ -97,7 +115,9 @@ const checks = {
   'successes the sandbox never committed': [...success].filter((id) => !committed.some((t) => t.transactionId === id)).length,
   'purchases charged twice': accounts.length - new Set(accounts).size,
 };
-console.log(`trials: ${purchase} purchases (${fullRuns.length} full runs, ${values.kills} killed, ${values.drops} dropped, ${values.timeouts} timed out); reconcile exit ${reconcile.code}`);
+console.log(
+  `trials: ${purchase} purchases (${fullRuns.length} full runs, ${values.kills} killed, ${values.drops} dropped, ${values.timeouts} timed out); reconcile exit ${reconcile.code}`,
+);
 console.log(`full pay run (median of ${fullRuns.length}, 40 ms latency): ${Math.round(fullRunMs)} ms; kills drawn across [0, ${killWindowMs}] ms`);
 console.log(`sandbox committed ${committed.length}; journal holds ${intents.size} intents`);
 for (const [key, n] of [...exits].sort()) console.log(`  ${key.padEnd(24)} ${n}`);
@@ -105,8 +125,12 @@ const intentAccounts = new Set(records.filter((r) => r.kind === 'intent').map((r
 const committedAccounts = new Set(committed.map((t) => t.account));
 const killedBeforeIntent = killedAccounts.filter((a) => !intentAccounts.has(a)).length;
 const killedAfterCommit = killedAccounts.filter((a) => committedAccounts.has(a)).length;
-console.log(`SIGKILLed: ${killedBeforeIntent} in start-up (no intent yet), ${killedAccounts.length - killedBeforeIntent - killedAfterCommit} with the intent written but nothing committed, ${killedAfterCommit} in the exchange (committed, answer not yet handled); exit 0: finished first`);
-console.log(`not final before reconcile: ${leftOpen.length} (${leftOpen.filter((id) => committedIds.has(id)).length} committed with the answer lost, ${leftOpen.filter((id) => !committedIds.has(id)).length} never reached the gateway)`);
+console.log(
+  `SIGKILLed: ${killedBeforeIntent} in start-up (no intent yet), ${killedAccounts.length - killedBeforeIntent - killedAfterCommit} with the intent written but nothing committed, ${killedAfterCommit} in the exchange (committed, answer not yet handled); exit 0: finished first`,
+);
+console.log(
+  `not final before reconcile: ${leftOpen.length} (${leftOpen.filter((id) => committedIds.has(id)).length} committed with the answer lost, ${leftOpen.filter((id) => !committedIds.has(id)).length} never reached the gateway)`,
+);
 for (const [check, n] of Object.entries(checks)) console.log(`${n === 0 ? 'ok  ' : 'FAIL'} ${check}: ${n}`);
 await sandbox.close();
 rmSync(home, { recursive: true, force: true });

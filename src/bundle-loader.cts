@@ -105,13 +105,7 @@ function runBundle(options: BundleOptions = {}): BundleRun {
   const { writeCacheOnExit } = options;
   if (writeCacheOnExit !== undefined) process.once('exit', () => writeCodeCache(writeCacheOnExit, bundle, script));
   const bundleModule = { exports: {}, id: filename, filename, loaded: false };
-  const wrapper = script.runInThisContext() as (
-    exports: object,
-    require: NodeJS.Require,
-    module: typeof bundleModule,
-    __filename: string,
-    __dirname: string,
-  ) => void;
+  const wrapper = script.runInThisContext() as (exports: object, require: NodeJS.Require, module: typeof bundleModule, __filename: string, __dirname: string) => void;
   wrapper.call(bundleModule.exports, bundleModule.exports, Module.createRequire(filename), bundleModule, filename, path.dirname(filename));
   bundleModule.loaded = true;
   return { codeCache };

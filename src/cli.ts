@@ -10,9 +10,9 @@ import { reconcileCommand } from './commands/reconcile/command.js';
 import { sandboxCommand } from './commands/sandbox/command.js';
 import { scenarioCommand } from './commands/scenario/command.js';
 import { statusCommand } from './commands/status/command.js';
-import type { GlobalFlags } from './settings/table.js';
-import { addGlobalOptions } from './settings/options.js';
 import type { ProcessIo } from './output.js';
+import { addGlobalOptions } from './settings/options.js';
+import type { GlobalFlags } from './settings/table.js';
 
 /**
  * argv -> typed options -> a command. Each command defines its own options in
@@ -20,17 +20,7 @@ import type { ProcessIo } from './output.js';
  * actions are imported only when their command runs, so `--help` and `--version` load
  * nothing but commander.
  */
-const commandDefinitions = [
-  checkCommand,
-  payCommand,
-  buyCommand,
-  statusCommand,
-  reconcileCommand,
-  historyCommand,
-  doctorCommand,
-  scenarioCommand,
-  sandboxCommand,
-];
+const commandDefinitions = [checkCommand, payCommand, buyCommand, statusCommand, reconcileCommand, historyCommand, doctorCommand, scenarioCommand, sandboxCommand];
 
 /** After any usage error of a command: its usage line, so the fix is in sight. */
 function showUsageAfterErrors(command: Command): Command {
@@ -66,7 +56,8 @@ export function buildProgram(io: ProcessIo, options: { jsonErrors?: boolean } = 
     })
     .hook('preAction', checkRequiredOptions);
 
-  const run: LazyAction = (load, positionalName = 'ids') =>
+  const run: LazyAction =
+    (load, positionalName = 'ids') =>
     async (...args: unknown[]) => {
       const command = args.at(-1) as Command;
       // The command's module loads while the settings are read.

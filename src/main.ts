@@ -89,6 +89,8 @@ process.on('exit', () => {
   if (finished) return;
   const message = 'the command stopped before it finished (nothing was left to wait for); if it was paying, run `agentpay reconcile`';
   const internal: ExitCodeValue = 70;
-  process.stderr.write(argv.includes('--json') ? `${JSON.stringify({ error: { exitCode: internal, type: 'InternalError', message } })}\n` : `agentpay: internal error: ${message}\n`);
+  process.stderr.write(
+    argv.includes('--json') ? `${JSON.stringify({ error: { exitCode: internal, type: 'InternalError', message } })}\n` : `agentpay: internal error: ${message}\n`,
+  );
   process.exitCode = internal;
 });

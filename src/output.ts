@@ -1,6 +1,6 @@
-import type { GlobalFlags } from './settings/table.js';
 import { colorLevelFor, loadStyle, type Style } from './render/style.js';
 import { redactSecrets } from './secrets.js';
+import type { GlobalFlags } from './settings/table.js';
 
 export interface ProcessIo {
   stdin: NodeJS.ReadStream;

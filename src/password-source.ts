@@ -1,9 +1,9 @@
 import { closeSync, fstatSync, openSync, readFileSync } from 'node:fs';
 import { UsageError } from './errors.js';
+import { registerSecret } from './secrets.js';
 import { locatePassword } from './settings/password.js';
 import type { Settings } from './settings/resolve.js';
 import type { Sourced } from './settings/sources.js';
-import { registerSecret } from './secrets.js';
 
 /**
  * Reads the agent password from where settings/password.ts locates it (the order is decided
@@ -58,7 +58,8 @@ function readProtectedFile(path: string, where: string, allowWorldReadable: bool
 
 async function readPasswordFile(path: string, where: string, io: PasswordIo, allowWorldReadable: boolean): Promise<string> {
   // A built-in taken by getBuiltinModule, not import(): the bundled CLI has no import() (docs/performance.md).
-  const content = path === '-' ? await process.getBuiltinModule('node:stream/consumers').text(io.stdin) : readProtectedFile(path, where, allowWorldReadable, io.warn ?? (() => undefined));
+  const content =
+    path === '-' ? await process.getBuiltinModule('node:stream/consumers').text(io.stdin) : readProtectedFile(path, where, allowWorldReadable, io.warn ?? (() => undefined));
   const password = stripFinalNewline(content);
   if (password === '') throw new UsageError(`the password file ${path} (${where}) is empty`);
   return password;

@@ -139,7 +139,13 @@ export function terminalPrompter(streams: PromptStreams & { color: boolean }): P
     async select(question) {
       const labels = new Map(question.choices.map((choice) => [choice.value, choice.label]));
       const choices = question.choices.map((choice) => ({ name: choice.value, message: choice.label }));
-      const initial = question.initial === undefined ? 0 : Math.max(0, question.choices.findIndex((c) => c.value === question.initial));
+      const initial =
+        question.initial === undefined
+          ? 0
+          : Math.max(
+              0,
+              question.choices.findIndex((c) => c.value === question.initial),
+            );
       const filter = question.filter === true;
       return runPrompt<string>(
         filter ? 'Filter' : 'Select',

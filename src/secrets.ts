@@ -15,14 +15,7 @@ const secrets = new Set<string>();
 export function secretVariants(secret: string): string[] {
   if (secret === '') return [];
   const md5 = md5Hex(secret);
-  const variants = [
-    secret,
-    md5,
-    md5.toUpperCase(),
-    new URLSearchParams([['', secret]]).toString().slice(1),
-    encodeURIComponent(secret),
-    JSON.stringify(secret).slice(1, -1),
-  ];
+  const variants = [secret, md5, md5.toUpperCase(), new URLSearchParams([['', secret]]).toString().slice(1), encodeURIComponent(secret), JSON.stringify(secret).slice(1, -1)];
   return [...new Set(variants.filter((variant) => variant !== ''))];
 }
 

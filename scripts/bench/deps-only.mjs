@@ -9,7 +9,11 @@ import { createRequire } from 'node:module';
 import { Command } from 'commander';
 
 const [baseUrl, transactionId] = process.argv.slice(2);
-new Command('agentpay').option('--json').command('status').argument('[ids...]').action(() => {});
+new Command('agentpay')
+  .option('--json')
+  .command('status')
+  .argument('[ids...]')
+  .action(() => {});
 const require = createRequire(import.meta.url);
 const { parse } = require('lossless-json');
 

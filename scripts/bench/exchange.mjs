@@ -16,18 +16,29 @@ function requestDate() {
 /** Sends a purchase request (spec 4.1-4.2) and resolves with the parsed answer. */
 export function exchange(baseUrl, requestType, { service, amount, currency, account, transactionId = freshTransactionId(), invoiceId }) {
   const fields = [
-    ['AgentID', '1001'], ['AgentPassword', 'sandbox-demo-password'], ['RequestType', requestType], ['Service', service], ['Amount', amount],
-    ['Currency', currency], ['RequestDate', requestDate()], ['TransactionID', transactionId], ['Account', account],
+    ['AgentID', '1001'],
+    ['AgentPassword', 'sandbox-demo-password'],
+    ['RequestType', requestType],
+    ['Service', service],
+    ['Amount', amount],
+    ['Currency', currency],
+    ['RequestDate', requestDate()],
+    ['TransactionID', transactionId],
+    ['Account', account],
   ];
   if (invoiceId !== undefined) fields.push(['Extra[0].Name', 'InvoiceId'], ['Extra[0].Value', invoiceId]);
   const body = new URLSearchParams(fields).toString();
   return new Promise((resolve, reject) => {
-    const req = request(`${baseUrl}/home/index`, { method: 'POST', agent, headers: { 'content-type': 'application/x-www-form-urlencoded', 'content-length': Buffer.byteLength(body) } }, (res) => {
-      let text = '';
-      res.setEncoding('utf8');
-      res.on('data', (chunk) => (text += chunk));
-      res.on('end', () => resolve(JSON.parse(text)));
-    });
+    const req = request(
+      `${baseUrl}/home/index`,
+      { method: 'POST', agent, headers: { 'content-type': 'application/x-www-form-urlencoded', 'content-length': Buffer.byteLength(body) } },
+      (res) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk) => (text += chunk));
+        res.on('end', () => resolve(JSON.parse(text)));
+      },
+    );
     req.on('error', reject);
     req.end(body);
   });

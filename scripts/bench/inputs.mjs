@@ -46,9 +46,18 @@ export function writeJournal(path, gateway, entries, { firstId, unknownToGateway
   let chunk = '';
   let open = 0;
   const view = (transactionId, i, state) => ({
-    transactionId, requestId: (9007199254740993n + BigInt(i)).toString(), type: 'Payment', status: state === 'success' ? '10' : null, state,
-    message: state === 'success' ? 'Успех' : 'the connection was closed before the answer arrived', service: '201', account: `bench-${i}`,
-    amount: '100.00', currency: 'KZT', exchangeRate: state === 'success' ? '1' : null, serviceCurrency: state === 'success' ? 'KZT' : null,
+    transactionId,
+    requestId: (9007199254740993n + BigInt(i)).toString(),
+    type: 'Payment',
+    status: state === 'success' ? '10' : null,
+    state,
+    message: state === 'success' ? 'Успех' : 'the connection was closed before the answer arrived',
+    service: '201',
+    account: `bench-${i}`,
+    amount: '100.00',
+    currency: 'KZT',
+    exchangeRate: state === 'success' ? '1' : null,
+    serviceCurrency: state === 'success' ? 'KZT' : null,
   });
   for (let i = 0; i < entries; i++) {
     const neverArrived = i % 5000 === 2500;

@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+import { sandboxCredentials } from '../../dist/sandbox/catalogue.js';
 // The bench's gateway: the sandbox (dist/sandbox/server.js) in a process of its own, so the
 // client's CPU is measured apart from the server's. Its store is filled in memory with the
 // same call a Payment makes, one transaction per id the bench looks up. Prints one JSON line
@@ -6,7 +7,6 @@
 // Usage: node scripts/bench/sandbox.mjs <first-transaction-id> <count>
 import { startSandbox } from '../../dist/sandbox/server.js';
 import { seedPaidTransaction } from '../../dist/sandbox/state.js';
-import { sandboxCredentials } from '../../dist/sandbox/catalogue.js';
 
 const [first, count] = process.argv.slice(2);
 const sandbox = await startSandbox({ host: '127.0.0.1', port: 0 });

@@ -1,12 +1,14 @@
 #!/usr/bin/env node
+import { readFileSync } from 'node:fs';
 // Floor for a batch of Status calls: a bare node:http keep-alive client sends the same form
 // POSTs, `concurrency` at a time over as many connections, parses each answer and prints a line.
 // Usage: node scripts/bench/status-batch.mjs <base-url> <ids-file> <concurrency>
 import { Agent, request } from 'node:http';
-import { readFileSync } from 'node:fs';
 
 const [baseUrl, idsFile, concurrency] = process.argv.slice(2);
-const ids = readFileSync(idsFile, 'utf8').split('\n').filter((line) => line !== '');
+const ids = readFileSync(idsFile, 'utf8')
+  .split('\n')
+  .filter((line) => line !== '');
 const agent = new Agent({ keepAlive: true, maxSockets: Number(concurrency) });
 const url = new URL(`${baseUrl}/home/index`);
 const pad = (n) => String(n).padStart(2, '0');

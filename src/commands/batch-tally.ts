@@ -1,6 +1,6 @@
-import { AgentpayError, ExitCode, mostSevere, type ExitCodeValue } from '../errors.js';
-import type { TransactionState } from '../protocol/transaction-view.js';
+import { AgentpayError, ExitCode, type ExitCodeValue, mostSevere } from '../errors.js';
 import type { Output } from '../output.js';
+import type { TransactionState } from '../protocol/transaction-view.js';
 
 /**
  * The tally of a batch (status of many ids, reconcile): how many ended in each state, and

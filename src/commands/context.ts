@@ -1,9 +1,5 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { resolveSettings, type NetworkSettings, type Settings } from '../settings/resolve.js';
-import type { SettingSource } from '../settings/sources.js';
-import { stateDirectory } from '../settings/definition.js';
-import type { GlobalFlags } from '../settings/table.js';
 import { UsageError } from '../errors.js';
 import type { ExchangeEvent, GatewayClient } from '../gateway/client.js';
 import type { ProxyRoute } from '../gateway/http.js';
@@ -11,6 +7,10 @@ import { Output, type ProcessIo } from '../output.js';
 import { formToObject } from '../protocol/form.js';
 import { md5Hex, passwordOnWire } from '../protocol/password.js';
 import { redactUrlCredentials, registerSecret } from '../secrets.js';
+import { stateDirectory } from '../settings/definition.js';
+import { type NetworkSettings, resolveSettings, type Settings } from '../settings/resolve.js';
+import type { SettingSource } from '../settings/sources.js';
+import type { GlobalFlags } from '../settings/table.js';
 
 /** What every command gets: validated settings, the output streams, and a way to the gateway. */
 export interface CommandContext {
@@ -154,7 +154,13 @@ async function configuredEndpoint(settings: Settings, out: Output): Promise<Endp
   const network = proxyRouteOf(settings.network);
   const ca = readCaFile(settings.network);
   const { resolvePassword } = await import('../password-source.js');
-  const io = { get stdin() { return out.stdin; }, stderr: out.stderr, warn: (message: string) => out.warn(message) }; // stdin made only if read
+  const io = {
+    get stdin() {
+      return out.stdin;
+    },
+    stderr: out.stderr,
+    warn: (message: string) => out.warn(message),
+  }; // stdin made only if read
   const resolved = await resolvePassword(settings, io);
   const passwordSource = { source: resolved.source, origin: resolved.origin };
   return { baseUrl: settings.baseUrl.value, agentId: settings.agentId.value, password: resolved.value, passwordSource, network, ca };

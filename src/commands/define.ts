@@ -1,4 +1,4 @@
-import { Option, type Command } from 'commander';
+import { type Command, Option } from 'commander';
 import type { CommandContext } from './context.js';
 
 /**

@@ -1,7 +1,7 @@
 import { createReadStream } from 'node:fs';
 import { UsageError } from '../errors.js';
-import { linesOf } from '../text-lines.js';
 import { isLongId, parseTransactionId } from '../protocol/transaction-id.js';
+import { linesOf } from '../text-lines.js';
 
 export type IdEntry = { id: string } | { invalid: string };
 
@@ -10,11 +10,7 @@ export type IdEntry = { id: string } | { invalid: string };
  * then those in --from-file, one a line, read as a stream. Blank lines and `#` comments
  * are skipped; a bad line is reported in its place and does not stop the batch.
  */
-export async function* transactionIdsFrom(
-  positional: readonly string[],
-  fromFile: string | undefined,
-  stdin: () => NodeJS.ReadableStream,
-): AsyncGenerator<IdEntry> {
+export async function* transactionIdsFrom(positional: readonly string[], fromFile: string | undefined, stdin: () => NodeJS.ReadableStream): AsyncGenerator<IdEntry> {
   const checked = positional.map((id) => parseTransactionId(id));
   yield* checked.map((id) => ({ id }));
   if (fromFile === undefined) return;
@@ -24,9 +20,7 @@ export async function* transactionIdsFrom(
     const stream = createReadStream(fromFile, { encoding: 'utf8' });
     await new Promise<void>((resolve, reject) => {
       stream.once('open', () => resolve());
-      stream.once('error', (error: NodeJS.ErrnoException) =>
-        reject(new UsageError(`cannot read --from-file ${fromFile}: ${error.code ?? error.message}`)),
-      );
+      stream.once('error', (error: NodeJS.ErrnoException) => reject(new UsageError(`cannot read --from-file ${fromFile}: ${error.code ?? error.message}`)));
     });
     input = stream;
   }

@@ -1,15 +1,6 @@
 import { GatewayProtocolError, GatewayUnreachableError, PaymentOutcomeUnknownError } from '../errors.js';
-import { parseEnvelope, type GatewayAnswer } from '../protocol/envelope.js';
-import {
-  buildAccountCheckForm,
-  buildPaymentForm,
-  buildStatusForm,
-  encodeForm,
-  maskForm,
-  type Credentials,
-  type FormField,
-  type PaymentRequest,
-} from '../protocol/form.js';
+import { type GatewayAnswer, parseEnvelope } from '../protocol/envelope.js';
+import { buildAccountCheckForm, buildPaymentForm, buildStatusForm, type Credentials, encodeForm, type FormField, maskForm, type PaymentRequest } from '../protocol/form.js';
 import { MalformedAnswerError } from '../protocol/problems.js';
 import { formatRequestDate, type RequestDateFormat } from '../protocol/request-date.js';
 import { generateTransactionId, namesNoTransaction } from '../protocol/transaction-id.js';

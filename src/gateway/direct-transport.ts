@@ -3,8 +3,8 @@ import type * as Https from 'node:https';
 import type { Socket } from 'node:net';
 import type { TLSSocket } from 'node:tls';
 import { Deadline } from './deadline.js';
-import { exchangeFailureOf, ExchangeFailure } from './exchange-failure.js';
-import { formHeaders, Targets, type HttpAnswer, type PostOptions, type Transport, type TransportOptions } from './http.js';
+import { ExchangeFailure, exchangeFailureOf } from './exchange-failure.js';
+import { formHeaders, type HttpAnswer, type PostOptions, Targets, type Transport, type TransportOptions } from './http.js';
 import { readLimited } from './read-answer.js';
 
 /**

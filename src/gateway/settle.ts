@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { AgentpayError, GatewayUnreachableError, PaymentOutcomeUnknownError } from '../errors.js';
-import { classifyCode, type CodeTable } from '../protocol/codes.js';
-import { isFinalState, speaksOfPayment, unknownView, viewOfAnswer, viewOfStatusAnswer, type TransactionView } from '../protocol/transaction-view.js';
+import { type CodeTable, classifyCode } from '../protocol/codes.js';
+import { isFinalState, speaksOfPayment, type TransactionView, unknownView, viewOfAnswer, viewOfStatusAnswer } from '../protocol/transaction-view.js';
 import type { GatewayClient, PaymentInput } from './client.js';
 
 export interface SettlePolicy {

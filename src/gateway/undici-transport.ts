@@ -1,8 +1,8 @@
 import { setFlagsFromString } from 'node:v8';
-import { Agent, EnvHttpProxyAgent, Pool, ProxyAgent, type Dispatcher } from 'undici';
+import { Agent, type Dispatcher, EnvHttpProxyAgent, Pool, ProxyAgent } from 'undici';
 import { Deadline } from './deadline.js';
 import { exchangeFailureOf } from './exchange-failure.js';
-import { formHeaders, Targets, type HttpAnswer, type PostOptions, type ProxyRoute, type Transport, type TransportOptions } from './http.js';
+import { formHeaders, type HttpAnswer, type PostOptions, type ProxyRoute, Targets, type Transport, type TransportOptions } from './http.js';
 import { contentTypeOf, readLimited } from './read-answer.js';
 
 /**

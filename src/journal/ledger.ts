@@ -1,6 +1,6 @@
 import { intentTime, recordOf, type ScannedRecord } from './line-format.js';
-import { scanJournal, type JournalWarning } from './reader.js';
-import { isFinalState, ownerKey, type IntentRecord, type OutcomeRecord } from './records.js';
+import { type JournalWarning, scanJournal } from './reader.js';
+import { type IntentRecord, isFinalState, type OutcomeRecord, ownerKey } from './records.js';
 
 /** What the journal knows of one transaction: what was meant, and the last word on it. */
 export interface JournalEntry {

@@ -1,8 +1,8 @@
 import { createReadStream, type ReadStream } from 'node:fs';
 import { errnoCodeOf, LocalStorageError } from '../errors.js';
-import { linesOf } from '../text-lines.js';
 import { ShapeError } from '../protocol/json-shape.js';
-import { OwnLineScanner, scanRecord, textOf, type ScannedRecord } from './line-format.js';
+import { linesOf } from '../text-lines.js';
+import { OwnLineScanner, type ScannedRecord, scanRecord, textOf } from './line-format.js';
 import { readRecord } from './record-format.js';
 
 export type JournalWarning = (message: string) => void;

@@ -1,7 +1,7 @@
 import { closeSync, fstatSync, fsyncSync, mkdirSync, openSync, readSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { errnoCodeOf, LocalStorageError } from '../errors.js';
-import { lineOf, type JournalRecord } from './record-format.js';
+import { type JournalRecord, lineOf } from './record-format.js';
 
 /**
  * Appends records to the journal. Each record is one line written by one write(2) on a

@@ -1,7 +1,7 @@
 import { UsageError } from '../errors.js';
+import type { PurchaseInput } from '../gateway/client.js';
 import { parseAmount, parseCurrency } from '../protocol/money.js';
 import { parseTransactionId } from '../protocol/transaction-id.js';
-import type { PurchaseInput } from '../gateway/client.js';
 import { optionalText, optionRecord, requiredText, switchOption, wholeNumberOption } from './values.js';
 
 /**
@@ -50,8 +50,7 @@ export function transactionIdOption(raw: unknown): string | undefined {
 }
 
 /** --wait: seconds to poll a transaction that is not final (status, and a scenario's status and wait steps). */
-export const waitOption = (raw: unknown): number =>
-  wholeNumberOption(raw, { fallback: '0', maxDigits: 6, message: '--wait takes a whole number of seconds' });
+export const waitOption = (raw: unknown): number => wholeNumberOption(raw, { fallback: '0', maxDigits: 6, message: '--wait takes a whole number of seconds' });
 
 /** check's options (and a scenario's check step): the purchase, and the Amount sent with the check (0). */
 export function checkOptions(raw: unknown): PurchaseInput {

@@ -71,12 +71,7 @@ export function buildPaymentForm(credentials: Credentials, request: PaymentReque
 
 /** spec 4.4: Service, Amount, Currency and Account are not sent. */
 export function buildStatusForm(credentials: Credentials, request: StatusRequest): FormField[] {
-  return [
-    ...credentialFields(credentials),
-    ['RequestType', 'Status'],
-    ['TransactionID', request.transactionId],
-    ['RequestDate', request.requestDate],
-  ];
+  return [...credentialFields(credentials), ['RequestType', 'Status'], ['TransactionID', request.transactionId], ['RequestDate', request.requestDate]];
 }
 
 /**

@@ -1,4 +1,4 @@
-import { LosslessNumber, isLosslessNumber, parse, stringify } from 'lossless-json';
+import { isLosslessNumber, LosslessNumber, parse, stringify } from 'lossless-json';
 
 /**
  * Gateway JSON is parsed losslessly: RequestID and TransactinID are Longs (spec 2.2) that
@@ -15,7 +15,7 @@ export function stringifyLosslessJson(value: unknown): string {
   return stringify(value) ?? 'null';
 }
 
-export { LosslessNumber, isLosslessNumber };
+export { isLosslessNumber, LosslessNumber };
 
 /** A JSON string or number as the exact text it was written with; undefined for anything else. */
 export function exactTextOf(value: unknown): string | undefined {

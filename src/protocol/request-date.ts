@@ -8,8 +8,5 @@ export type RequestDateFormat = (typeof requestDateFormats)[number];
 export function formatRequestDate(date: Date, format: RequestDateFormat): string {
   if (format === 'iso') return date.toISOString();
   const pad = (n: number) => String(n).padStart(2, '0');
-  return (
-    `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())} ` +
-    `${pad(date.getHours())}:${pad(date.getMinutes())}:${pad(date.getSeconds())}`
-  );
+  return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())} ` + `${pad(date.getHours())}:${pad(date.getMinutes())}:${pad(date.getSeconds())}`;
 }

@@ -1,5 +1,5 @@
 import { warningsField } from './amount-check.js';
-import { classifyCode, type CodeClass, type CodeTable } from './codes.js';
+import { type CodeClass, type CodeTable, classifyCode } from './codes.js';
 import type { GatewayAnswer } from './envelope.js';
 
 /**

@@ -1,10 +1,10 @@
 import { EmptyVoucherListError, GatewayRefusedError } from '../errors.js';
 import type { AccountCheckResult, GatewayClient, PurchaseInput } from '../gateway/client.js';
+import type { PurchaseOptions } from '../options/purchase.js';
 import { emptyCodeTable, successStatus } from '../protocol/codes.js';
 import type { GatewayAnswer } from '../protocol/envelope.js';
 import { viewOfAnswer } from '../protocol/transaction-view.js';
 import type { VoucherList } from '../protocol/vouchers.js';
-import type { PurchaseOptions } from '../options/purchase.js';
 
 /**
  * spec 4.1, for a purchase: the service's vouchers for this account, from a fresh
@@ -23,10 +23,9 @@ export async function checkPurchase(client: GatewayClient, purchase: PurchaseOpt
 
 /** A dynamic service with nothing for this account now (vouchers.ts): nothing to pay, nothing sent. */
 export function emptyVoucherListError(purchase: Pick<PurchaseOptions, 'service' | 'account'>): EmptyVoucherListError {
-  return new EmptyVoucherListError(
-    `the voucher list of service ${purchase.service} is empty for account ${purchase.account} now; no payment was sent`,
-    { hint: 'the gateway has no vouchers for this account at the moment: try again later, or another account or service' },
-  );
+  return new EmptyVoucherListError(`the voucher list of service ${purchase.service} is empty for account ${purchase.account} now; no payment was sent`, {
+    hint: 'the gateway has no vouchers for this account at the moment: try again later, or another account or service',
+  });
 }
 
 /**

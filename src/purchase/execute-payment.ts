@@ -4,8 +4,8 @@ import { payAndSettle, type SettleEvent } from '../gateway/settle.js';
 import { findIntent } from '../journal/ledger.js';
 import { differingParameters, type IntentRecord } from '../journal/records.js';
 import { JournalWriter } from '../journal/writer.js';
-import { unknownView, type TransactionView } from '../protocol/transaction-view.js';
-import { classifyCode, type CodeTable } from '../protocol/codes.js';
+import { type CodeTable, classifyCode } from '../protocol/codes.js';
+import { type TransactionView, unknownView } from '../protocol/transaction-view.js';
 import { answerText, errorOfView, type PaymentOutcome } from './outcome.js';
 import type { PaymentSession, PurchaseContext } from './session.js';
 
@@ -84,8 +84,10 @@ function settleNotes(context: PurchaseContext, transactionId: string) {
   const { out, settings } = context;
   return (event: SettleEvent) => {
     if (event.kind === 'lost') out.note(out.errorStyle.pending(`the answer to payment ${transactionId} was lost (${event.reason}); asking the gateway with Status`));
-    else if (event.kind === 'open') out.note(out.errorStyle.pending(`payment ${transactionId} is not final yet (${openAnswerText(event.view, settings.codes.table)}); asking the gateway with Status`));
-    else if (event.kind === 'not-found-resend') out.note(out.errorStyle.pending('the gateway does not know it: sending the same payment again (same TransactionID, so it cannot pay twice)'));
+    else if (event.kind === 'open')
+      out.note(out.errorStyle.pending(`payment ${transactionId} is not final yet (${openAnswerText(event.view, settings.codes.table)}); asking the gateway with Status`));
+    else if (event.kind === 'not-found-resend')
+      out.note(out.errorStyle.pending('the gateway does not know it: sending the same payment again (same TransactionID, so it cannot pay twice)'));
   };
 }
 

@@ -1,5 +1,5 @@
 import { GatewayRefusedError, PaymentOutcomeUnknownError, TransactionPendingError } from '../errors.js';
-import { classifyCode, classifyHint, type CodeTable } from '../protocol/codes.js';
+import { type CodeTable, classifyCode, classifyHint } from '../protocol/codes.js';
 import { isRefusedLookUp, type TransactionView } from '../protocol/transaction-view.js';
 
 /** A settled payment: what the gateway said of it, and the error to end the command with. */

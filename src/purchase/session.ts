@@ -1,6 +1,6 @@
-import type { Settings } from '../settings/resolve.js';
 import type { GatewayClient } from '../gateway/client.js';
 import type { Output } from '../output.js';
+import type { Settings } from '../settings/resolve.js';
 
 /**
  * What the purchase layer needs of a command's context and gateway session, and no more:

@@ -1,7 +1,7 @@
 import { AgentpayError, ExitCode, type ExitCodeValue } from '../errors.js';
 import type { GatewayClient } from '../gateway/client.js';
 import type { CodeTable } from '../protocol/codes.js';
-import { isFinalState, unknownView, viewOfStatusAnswer, type TransactionView } from '../protocol/transaction-view.js';
+import { isFinalState, type TransactionView, unknownView, viewOfStatusAnswer } from '../protocol/transaction-view.js';
 
 export interface LookUpResult {
   view: TransactionView;

@@ -1,7 +1,7 @@
 import { UsageError } from '../errors.js';
 import type { GatewayClient, PaymentInput } from '../gateway/client.js';
-import type { Voucher, VoucherList } from '../protocol/vouchers.js';
 import type { PurchaseOptions } from '../options/purchase.js';
+import type { Voucher, VoucherList } from '../protocol/vouchers.js';
 import { checkPurchase, emptyVoucherListError } from './account-check.js';
 
 /**
@@ -33,10 +33,9 @@ export function voucherOf(vouchers: VoucherList, request: PurchaseRequest): Vouc
     });
   }
   if (request.amount !== undefined && request.amount !== voucher.orderAmount) {
-    throw new UsageError(
-      `--amount ${request.amount} is not the OrderAmount of invoice ${voucher.invoiceId}, ${voucher.orderAmount}; no payment was sent`,
-      { hint: `amounts must match to the last digit (spec 4.2): drop --amount or give ${voucher.orderAmount}` },
-    );
+    throw new UsageError(`--amount ${request.amount} is not the OrderAmount of invoice ${voucher.invoiceId}, ${voucher.orderAmount}; no payment was sent`, {
+      hint: `amounts must match to the last digit (spec 4.2): drop --amount or give ${voucher.orderAmount}`,
+    });
   }
   return voucher;
 }

@@ -1,5 +1,5 @@
-import type { SettingReport } from '../settings/report.js';
 import type { CodeClass } from '../protocol/codes.js';
+import type { SettingReport } from '../settings/report.js';
 import type { Style } from './style.js';
 
 /** What `doctor` learned from the gateway: an understood answer, or why there was none. */
@@ -32,7 +32,7 @@ function sourceText(setting: SettingReport): string {
 /** What an answer to a made-up id says, by the class of its code. */
 const verdicts: Record<CodeClass, string> = {
   notFound: 'not found, as expected for a made-up id',
-  unclassified: 'a code not in this gateway\'s table',
+  unclassified: "a code not in this gateway's table",
   failed: 'a code in failedCodes; a made-up id is normally "not found"',
   pending: 'a code in pendingCodes; a made-up id is normally "not found"',
   success: 'success for a made-up id: check the base URL',

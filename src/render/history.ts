@@ -1,8 +1,8 @@
 import Table from 'cli-table3';
 import type { TransactionView } from '../protocol/transaction-view.js';
-import { stateMark } from './transaction.js';
 import type { Style } from './style.js';
 import { tableChars } from './table-chars.js';
+import { stateMark } from './transaction.js';
 
 export interface HistoryRow {
   /** When the intent was written (ISO 8601). */

@@ -5,9 +5,17 @@
 const noRowRules = { 'left-mid': '', mid: '', 'mid-mid': '', 'right-mid': '' };
 
 const asciiBorders = {
-  top: '-', 'top-mid': '+', 'top-left': '+', 'top-right': '+',
-  bottom: '-', 'bottom-mid': '+', 'bottom-left': '+', 'bottom-right': '+',
-  left: '|', right: '|', middle: '|',
+  top: '-',
+  'top-mid': '+',
+  'top-left': '+',
+  'top-right': '+',
+  bottom: '-',
+  'bottom-mid': '+',
+  'bottom-left': '+',
+  'bottom-right': '+',
+  left: '|',
+  right: '|',
+  middle: '|',
 };
 
 export function tableChars(fancy: boolean): Record<string, string> {

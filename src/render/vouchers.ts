@@ -1,7 +1,7 @@
 import Table from 'cli-table3';
 import type { Voucher } from '../protocol/vouchers.js';
-import type { Style } from './style.js';
 import { wrapWords } from './purchase.js';
+import type { Style } from './style.js';
 import { tableChars } from './table-chars.js';
 
 export interface VoucherTableOptions {

@@ -88,7 +88,6 @@ export const sandboxAccounts = [
 
 export const refusedAccount = '0000000000';
 
-
 export function findService(id: string): SandboxService | undefined {
   return sandboxServices.find((service) => service.id === id);
 }

@@ -2,7 +2,7 @@ import { LosslessNumber } from '../protocol/lossless.js';
 import { isPlainDecimal } from '../protocol/money.js';
 import { md5Hex } from '../protocol/password.js';
 import { isLongId } from '../protocol/transaction-id.js';
-import { findService, refusedAccount, sandboxCredentials, type SandboxService } from './catalogue.js';
+import { findService, refusedAccount, type SandboxService, sandboxCredentials } from './catalogue.js';
 import { sandboxCodes } from './codes.js';
 import type { StoredTransaction, TransactionStore } from './state.js';
 
@@ -31,13 +31,7 @@ const decimalNumber = (text: string) => (isPlainDecimal(text) ? new LosslessNumb
 
 const successMessage = 'Успех';
 
-function envelope(
-  form: URLSearchParams,
-  type: string,
-  status: number,
-  message: string,
-  extra: { requestId?: string; content?: Envelope } = {},
-): Envelope {
+function envelope(form: URLSearchParams, type: string, status: number, message: string, extra: { requestId?: string; content?: Envelope } = {}): Envelope {
   return {
     // spec 2.2: spelled without the second "o".
     TransactinID: longNumber(form.get('TransactionID') ?? ''),
@@ -67,8 +61,7 @@ function transactionEnvelope(form: URLSearchParams, type: string, transaction: S
   });
 }
 
-const passwordAccepted = (sent: string) =>
-  sent === sandboxCredentials.password || sent.toLowerCase() === md5Hex(sandboxCredentials.password);
+const passwordAccepted = (sent: string) => sent === sandboxCredentials.password || sent.toLowerCase() === md5Hex(sandboxCredentials.password);
 
 interface PurchaseCheck {
   service: SandboxService;

@@ -2,7 +2,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { stringifyLosslessJson } from '../protocol/lossless.js';
-import { sendGarbage, type GarbageKind } from './garbage.js';
+import { type GarbageKind, sendGarbage } from './garbage.js';
 import { answerRequest, type SandboxBehaviour } from './gateway-logic.js';
 import { TransactionStore } from './state.js';
 

@@ -54,11 +54,7 @@ export class TransactionStore {
   }
 
   /** Returns the existing transaction for this id, or creates one: never two (spec 3, rule 2). */
-  createOnce(
-    agentId: string,
-    transactionId: string,
-    make: (requestId: string) => StoredTransaction,
-  ): { transaction: StoredTransaction; created: boolean } {
+  createOnce(agentId: string, transactionId: string, make: (requestId: string) => StoredTransaction): { transaction: StoredTransaction; created: boolean } {
     return this.locked(() => {
       const existing = this.byKey.get(keyOf(agentId, transactionId));
       if (existing) return { transaction: existing, created: false };

@@ -1,7 +1,7 @@
+import { z } from 'zod';
 import { isLosslessNumber } from '../protocol/lossless.js';
 import { sameDecimal } from '../protocol/money.js';
-import { z } from 'zod';
-import { resolvePath, showValue, textOf, typeOfValue, type PathSegment, type PathValue } from './path.js';
+import { type PathSegment, type PathValue, resolvePath, showValue, textOf, typeOfValue } from './path.js';
 import { interpolate, PlaceholderError, type PlaceholderScope } from './placeholders.js';
 
 /**
@@ -32,10 +32,7 @@ const matcherObjectSchema = z
   })
   .refine((m) => Object.keys(m).length > 0, 'give a check: equals, not-equals, matches, contains, exists, type, one-of, same-as or decimal-equals');
 
-export const matcherSchema = z.union([
-  z.union([z.string(), z.boolean(), z.null()]).transform((value) => ({ equals: value })),
-  matcherObjectSchema,
-]);
+export const matcherSchema = z.union([z.union([z.string(), z.boolean(), z.null()]).transform((value) => ({ equals: value })), matcherObjectSchema]);
 export type Matcher = z.infer<typeof matcherObjectSchema>;
 export type MatcherCheck = keyof Matcher;
 
@@ -55,13 +52,16 @@ export interface AssertionResult {
   actual: string;
 }
 
-const isRecord = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value) && !isLosslessNumber(value);
+const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value) && !isLosslessNumber(value);
 
 function canonical(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(canonical);
   if (isRecord(value)) {
-    return Object.fromEntries(Object.keys(value).sort().map((key) => [key, canonical(value[key])]));
+    return Object.fromEntries(
+      Object.keys(value)
+        .sort()
+        .map((key) => [key, canonical(value[key])]),
+    );
   }
   return value === null || value === undefined ? null : textOf(value);
 }

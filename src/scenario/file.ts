@@ -1,8 +1,8 @@
 import { parseDocument, visit } from 'yaml';
 import { z } from 'zod';
 import { isDecimalNumber } from '../protocol/money.js';
-import { matcherSchema, type Expectation } from './assertions.js';
-import { parsePath, PathSyntaxError } from './path.js';
+import { type Expectation, matcherSchema } from './assertions.js';
+import { PathSyntaxError, parsePath } from './path.js';
 import { placeholdersInValue } from './placeholders.js';
 
 /**
@@ -108,9 +108,7 @@ export interface Suite {
 const fileSchema = z.strictObject({
   name: optionalText,
   description: optionalText,
-  vars: z
-    .record(z.string().regex(varNamePattern, 'a var name is letters, digits and _'), z.union([text, z.boolean()]).transform(String))
-    .optional(),
+  vars: z.record(z.string().regex(varNamePattern, 'a var name is letters, digits and _'), z.union([text, z.boolean()]).transform(String)).optional(),
   cases: z.array(z.unknown()).min(1, 'a scenario needs at least one case'),
 });
 

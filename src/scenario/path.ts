@@ -1,5 +1,4 @@
-import { isLosslessNumber } from '../protocol/lossless.js';
-import { parseLosslessJson, stringifyLosslessJson } from '../protocol/lossless.js';
+import { isLosslessNumber, parseLosslessJson, stringifyLosslessJson } from '../protocol/lossless.js';
 
 /**
  * Paths into a step's record, shared by placeholders (`${check.vouchers[0].orderAmount}`)
@@ -72,8 +71,7 @@ export interface PathValue {
   each?: { index: number; position: number };
 }
 
-const isRecord = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value) && !isLosslessNumber(value);
+const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value) && !isLosslessNumber(value);
 
 /** Every value `segments` lead to from `root` (more than one only through `[*]`). */
 export function resolvePath(root: unknown, segments: readonly PathSegment[]): PathValue[] {

@@ -1,5 +1,5 @@
 import { isLosslessNumber } from '../protocol/lossless.js';
-import { parsePath, resolvePath, textOf, type PathSegment } from './path.js';
+import { type PathSegment, parsePath, resolvePath, textOf } from './path.js';
 
 /**
  * `${...}` placeholders in scenario values: `${var.service}`, `${pay.transactionId}`,

@@ -1,6 +1,6 @@
 import type { Style } from '../render/style.js';
 import type { CaseDefinition, Suite } from './file.js';
-import { countCases, type CaseOutcome, type RunResult, type StepOutcome } from './runner.js';
+import { type CaseOutcome, countCases, type RunResult, type StepOutcome } from './runner.js';
 
 /**
  * What a person reads while a scenario runs: a heading per suite and case, a line per step

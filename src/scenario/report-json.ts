@@ -1,6 +1,6 @@
 import { stringifyLosslessJson } from '../protocol/lossless.js';
 import type { Suite } from './file.js';
-import { countCases, type CaseOutcome, type RunResult, type StepOutcome } from './runner.js';
+import { type CaseOutcome, countCases, type RunResult, type StepOutcome } from './runner.js';
 
 /**
  * --json: one line per step as it ends, one per case, and a summary last, each with a

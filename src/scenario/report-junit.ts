@@ -1,4 +1,4 @@
-import { countCases, type CaseOutcome, type RunResult } from './runner.js';
+import { type CaseOutcome, countCases, type RunResult } from './runner.js';
 
 /**
  * `--report junit:<path>`: JUnit XML as CI servers read it: a testsuite per file, a
@@ -9,13 +9,7 @@ import { countCases, type CaseOutcome, type RunResult } from './runner.js';
 const invalidXmlChars = /[^\t\n\r\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu;
 
 function xmlEscape(text: string): string {
-  return text
-    .replace(invalidXmlChars, '')
-    .replace(/&/g, '&amp;')
-    .replace(/</g, '&lt;')
-    .replace(/>/g, '&gt;')
-    .replace(/"/g, '&quot;')
-    .replace(/'/g, '&apos;');
+  return text.replace(invalidXmlChars, '').replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&apos;');
 }
 
 const seconds = (ms: number) => (ms / 1000).toFixed(3);

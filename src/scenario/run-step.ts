@@ -1,5 +1,5 @@
-import { ExitCode, mostSevere, type ExitCodeValue } from '../errors.js';
-import { evaluateExpectation, type AssertionResult } from './assertions.js';
+import { ExitCode, type ExitCodeValue, mostSevere } from '../errors.js';
+import { type AssertionResult, evaluateExpectation } from './assertions.js';
 import type { StepDefinition, StepKind, StepOptions } from './file.js';
 import { interpolate, PlaceholderError } from './placeholders.js';
 import type { Failure, Outcome, StepExecutor, StepOutcome, StepRun } from './runner.js';
@@ -75,7 +75,10 @@ function prepareRun(step: StepDefinition, scope: CaseScope): { run: StepRun; nam
     if (step.kind === 'repeat-pay') {
       options.of = typeof options.of === 'string' ? options.of : scope.lastPayment?.name;
       if (repeated === undefined) {
-        return { problem: `there is no payment ${JSON.stringify(options.of)} to repeat (a dry run, or a payment that could not be made, leaves none)`, name: `repeat-pay of ${options.of}` };
+        return {
+          problem: `there is no payment ${JSON.stringify(options.of)} to repeat (a dry run, or a payment that could not be made, leaves none)`,
+          name: `repeat-pay of ${options.of}`,
+        };
       }
     }
     const written = step.credentials === undefined ? undefined : (interpolate(step.credentials, scopeOf(scope)) as NonNullable<StepDefinition['credentials']>);
@@ -147,4 +150,3 @@ export const skippedStep = (step: StepDefinition): StepOutcome => ({
   failures: [],
   error: undefined,
 });
-

@@ -1,7 +1,7 @@
-import { mostSevere, type ExitCodeValue } from '../errors.js';
+import { type ExitCodeValue, mostSevere } from '../errors.js';
 import type { AssertionResult } from './assertions.js';
 import type { CaseDefinition, StepKind, StepOptions, Suite } from './file.js';
-import { elapsed, runStep, skippedStep, type CaseScope } from './run-step.js';
+import { type CaseScope, elapsed, runStep, skippedStep } from './run-step.js';
 
 /**
  * Runs suites case by case and step by step: fills in placeholders from the vars and the
@@ -124,7 +124,12 @@ export async function runSuites(suites: readonly { suite: Suite; vars: ReadonlyM
         listener.stepFinished?.(suite, definition, outcome);
       }
       const worst = (['error', 'failed'] as const).find((o) => steps.some((s) => s.outcome === o));
-      const caseOutcome: CaseOutcome = { name: definition.name, outcome: worst ?? (steps.every((s) => s.outcome === 'skipped') ? 'skipped' : 'passed'), ms: elapsed(caseStarted), steps };
+      const caseOutcome: CaseOutcome = {
+        name: definition.name,
+        outcome: worst ?? (steps.every((s) => s.outcome === 'skipped') ? 'skipped' : 'passed'),
+        ms: elapsed(caseStarted),
+        steps,
+      };
       cases.push(caseOutcome);
       listener.caseFinished?.(suite, caseOutcome);
       if (options.bail && worst !== undefined) stopped = true;

@@ -2,16 +2,16 @@ import { AgentpayError, ExitCode, UsageError } from '../errors.js';
 import type { ExchangeEvent, PaymentInput } from '../gateway/client.js';
 import { amountOption, checkOptions, invoiceIdOption, purchaseOptions, transactionIdOption, waitOption } from '../options/purchase.js';
 import { optionalText, switchOption } from '../options/values.js';
+import { type FormField, formToObject, maskForm } from '../protocol/form.js';
+import { parseLosslessJson } from '../protocol/lossless.js';
+import { InvalidFieldError } from '../protocol/problems.js';
+import { generateTransactionId } from '../protocol/transaction-id.js';
 import { accountCheckLine } from '../purchase/account-check.js';
 import { executePayment } from '../purchase/execute-payment.js';
 import { errorOfView } from '../purchase/outcome.js';
 import type { PaymentSession, PurchaseContext } from '../purchase/session.js';
 import { lookUpStatus } from '../purchase/status-look-up.js';
-import { paymentInputOf, resolvePurchase, type PurchaseRequest } from '../purchase/voucher-choice.js';
-import { formToObject, maskForm, type FormField } from '../protocol/form.js';
-import { parseLosslessJson } from '../protocol/lossless.js';
-import { InvalidFieldError } from '../protocol/problems.js';
-import { generateTransactionId } from '../protocol/transaction-id.js';
+import { type PurchaseRequest, paymentInputOf, resolvePurchase } from '../purchase/voucher-choice.js';
 import type { StepError, StepExecutor, StepResult, StepRun } from './runner.js';
 
 /**
@@ -177,4 +177,3 @@ export function gatewayStepExecutor({ context, session, recorder, signal }: Gate
     }
   };
 }
-

@@ -1,4 +1,4 @@
-import { varNamePattern, type Suite } from './file.js';
+import { type Suite, varNamePattern } from './file.js';
 
 /**
  * `${var.name}` is filled from, in order: `--var name=value`, the environment variable

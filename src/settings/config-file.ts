@@ -1,8 +1,8 @@
 import { readFileSync, statSync } from 'node:fs';
 import { UsageError } from '../errors.js';
-import type { RawValue } from './parsers.js';
 import type { FileShape } from './definition.js';
-import { settingEntries, type Profile } from './table.js';
+import type { RawValue } from './parsers.js';
+import { type Profile, settingEntries } from './table.js';
 
 /**
  * The config file, `$XDG_CONFIG_HOME/agentpay/config.json`: `{"profiles": {"<name>": {<key>:
@@ -16,8 +16,7 @@ interface ConfigFile {
 
 const fileShapes = new Map(settingEntries.flatMap(([, setting]) => (setting.profile ? [[setting.profile.key, setting.profile.shape] as const] : [])));
 
-const isPlainObject = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
+const isPlainObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** Describes a JSON value's type for "expected …, got …". */
 function typeOf(value: unknown): string {

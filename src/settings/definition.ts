@@ -56,4 +56,3 @@ export function configDirectory(env: NodeJS.ProcessEnv): string {
 export function flagName(setting: SettingDefinition): string | undefined {
   return setting.flag === undefined ? undefined : /--[\w-]+/.exec(setting.flag)?.[0];
 }
-

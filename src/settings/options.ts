@@ -1,4 +1,4 @@
-import { Option, type Command } from 'commander';
+import { type Command, Option } from 'commander';
 import type { SettingDefinition } from './definition.js';
 import { settingEntries } from './table.js';
 

@@ -1,6 +1,6 @@
-import type { Settings } from './resolve.js';
-import { rawAt, sourceLevels, type SettingSource } from './sources.js';
 import { flagName } from './definition.js';
+import type { Settings } from './resolve.js';
+import { rawAt, type SettingSource, sourceLevels } from './sources.js';
 import { settingsTable } from './table.js';
 
 /**

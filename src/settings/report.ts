@@ -1,8 +1,8 @@
 import { redactedText, redactUrlCredentials } from '../secrets.js';
+import { flagName } from './definition.js';
 import { locatePassword } from './password.js';
 import type { Settings } from './resolve.js';
 import type { SettingSource, Sourced } from './sources.js';
-import { flagName } from './definition.js';
 import { settingEntries } from './table.js';
 
 /** One setting as `doctor` shows it: its value (secrets never), and where it came from. */

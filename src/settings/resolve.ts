@@ -1,13 +1,13 @@
 import { join } from 'node:path';
 import { UsageError } from '../errors.js';
-import { codeListSettings, type CodeList, type CodeTable } from '../protocol/codes.js';
+import { type CodeList, type CodeTable, codeListSettings } from '../protocol/codes.js';
 import type { PasswordFormat } from '../protocol/password.js';
 import type { RequestDateFormat } from '../protocol/request-date.js';
 import { readConfigFile } from './config-file.js';
-import type { Parse } from './parsers.js';
-import { pickSourced, resolveSourced, type SourceInputs, type Sourced } from './sources.js';
 import { configDirectory } from './definition.js';
-import { settingsTable, type GlobalFlags, type Profile, type SettingName, type SettingsTable } from './table.js';
+import type { Parse } from './parsers.js';
+import { pickSourced, resolveSourced, type Sourced, type SourceInputs } from './sources.js';
+import { type GlobalFlags, type Profile, type SettingName, type SettingsTable, settingsTable } from './table.js';
 
 /** How requests reach the gateway, each part with where it came from (for `doctor`). */
 export interface NetworkSettings {

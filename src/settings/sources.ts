@@ -1,5 +1,5 @@
-import type { RawValue } from './parsers.js';
 import type { SettingDefinition } from './definition.js';
+import type { RawValue } from './parsers.js';
 import type { GlobalFlags, Profile, SettingName } from './table.js';
 
 /** Where a value came from; 'sandbox' and 'prompt' are a setting's special sources. */

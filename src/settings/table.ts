@@ -1,11 +1,11 @@
 import { join } from 'node:path';
-import { codeListSettings, type CodeList } from '../protocol/codes.js';
+import { type CodeList, codeListSettings } from '../protocol/codes.js';
 import { passwordFormats } from '../protocol/password.js';
 import { requestDateFormats } from '../protocol/request-date.js';
+import { type SettingDefinition, stateDirectory } from './definition.js';
 import * as parse from './parsers.js';
-import { stateDirectory, type SettingDefinition } from './definition.js';
 
-const sandboxDefaults: Record<CodeList, string> = { pending: '`11` under `--sandbox`', notFound: '`25` under `--sandbox`', failed: 'the sandbox\'s refusals under `--sandbox`' };
+const sandboxDefaults: Record<CodeList, string> = { pending: '`11` under `--sandbox`', notFound: '`25` under `--sandbox`', failed: "the sandbox's refusals under `--sandbox`" };
 const codeHelp: Record<CodeList, string> = {
   pending: 'ResponseStatus codes that mean in progress, comma-separated',
   notFound: 'Status codes meaning "no such transaction", comma-separated',
@@ -174,7 +174,7 @@ export const settingsTable = {
     parse: parse.text,
     defaultText: 'built-in CAs',
     help: 'trust the CA certificates in this PEM file instead of the built-in ones; verification stays on',
-    docs: 'trust the CA certificates in this PEM file instead of the built-in ones (as curl\'s `--cacert`), for a gateway with a private CA; verification itself cannot be turned off',
+    docs: "trust the CA certificates in this PEM file instead of the built-in ones (as curl's `--cacert`), for a gateway with a private CA; verification itself cannot be turned off",
   },
   insecurePasswordFile: {
     flag: '--insecure-password-file',
@@ -202,7 +202,7 @@ export const settingsTable = {
     switch: true,
     defaultText: 'off',
     help: 'show each request and response on stderr (the password as ***)',
-    docs: 'each request and response on stderr, the password as `***`; the first bytes of an answer not understood; an internal error\'s stack trace (an expected refusal has none)',
+    docs: "each request and response on stderr, the password as `***`; the first bytes of an answer not understood; an internal error's stack trace (an expected refusal has none)",
   },
   color: {
     flag: '--no-color',

@@ -89,9 +89,14 @@ describe('transaction ids', () => {
     const reasons = lines.map((line) => (line.error as { message?: string } | undefined)?.message);
     expect(reasons).toEqual([
       undefined,
-      ...([[3, 'abc'], [4, '-1'], [6, '1.5'], [7, '12345678901234567890']] as const).map(
-        ([line, text]) => `${file} line ${line}: ${JSON.stringify(text)} is not a transaction id`,
-      ),
+      ...(
+        [
+          [3, 'abc'],
+          [4, '-1'],
+          [6, '1.5'],
+          [7, '12345678901234567890'],
+        ] as const
+      ).map(([line, text]) => `${file} line ${line}: ${JSON.stringify(text)} is not a transaction id`),
       undefined,
     ]);
   });

@@ -6,11 +6,11 @@ import { createInterface } from 'node:readline';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { maxAnswerBytes } from '../../src/gateway/read-answer.js';
 import { sandboxCredentials } from '../../src/sandbox/catalogue.js';
-import { hugeAnswerBytes, type GarbageKind } from '../../src/sandbox/garbage.js';
+import { type GarbageKind, hugeAnswerBytes } from '../../src/sandbox/garbage.js';
 import type { RunningSandbox } from '../../src/sandbox/server.js';
 import { binPath, isolatedEnv, jsonLines, runCli } from '../helpers/cli.js';
 import { sandboxWithEnv } from '../helpers/gateway-env.js';
-import { answerWith, envelopeAnswer, startScriptedServer, type ScriptedServer } from '../helpers/misbehaving-server.js';
+import { answerWith, envelopeAnswer, type ScriptedServer, startScriptedServer } from '../helpers/misbehaving-server.js';
 
 /**
  * Broken answers: a 5xx page is "unavailable" (exit 4), a 2xx/4xx answer that is not the
@@ -107,14 +107,15 @@ describe('a misbehaving gateway', () => {
     await server?.close();
     server = undefined;
   });
-  const envFor = (baseUrl: string) => isolatedEnv({
-    AGENTPAY_BASE_URL: baseUrl,
-    AGENTPAY_AGENT_ID: '7',
-    AGENTPAY_PASSWORD: 'pw-for-a-broken-gateway',
-    AGENTPAY_TIMEOUT: '800',
-    AGENTPAY_SETTLE_DELAY: '20',
-    AGENTPAY_SETTLE_ATTEMPTS: '1',
-  });
+  const envFor = (baseUrl: string) =>
+    isolatedEnv({
+      AGENTPAY_BASE_URL: baseUrl,
+      AGENTPAY_AGENT_ID: '7',
+      AGENTPAY_PASSWORD: 'pw-for-a-broken-gateway',
+      AGENTPAY_TIMEOUT: '800',
+      AGENTPAY_SETTLE_DELAY: '20',
+      AGENTPAY_SETTLE_ATTEMPTS: '1',
+    });
 
   it.each([
     { name: 'an HTML page with 200', respond: answerWith(200, 'text/html', '<html><body>Welcome</body></html>'), code: 5, message: 'not understood: the answer is not JSON' },

@@ -4,8 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RunningSandbox } from '../../src/sandbox/server.js';
 import { sandboxCredentials } from '../../src/sandbox/catalogue.js';
+import type { RunningSandbox } from '../../src/sandbox/server.js';
 import { seedPaidTransaction } from '../../src/sandbox/state.js';
 import { jsonLines, runCli } from '../helpers/cli.js';
 import { sandboxWithEnv } from '../helpers/gateway-env.js';
@@ -33,9 +33,7 @@ afterAll(async () => {
 function expectTheTransaction(result: { code: number | null; stdout: string; stderr: string }): void {
   expect(result.stderr).toBe('');
   expect(result.code).toBe(0);
-  expect(jsonLines(result.stdout)).toEqual([
-    expect.objectContaining({ transactionId, type: 'Status', status: '10', state: 'success', amount: '100.00', message: 'Успех' }),
-  ]);
+  expect(jsonLines(result.stdout)).toEqual([expect.objectContaining({ transactionId, type: 'Status', status: '10', state: 'success', amount: '100.00', message: 'Успех' })]);
 }
 
 const thisNode = `${process.version} ${process.arch} ${process.versions.v8}`;

@@ -3,7 +3,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningSandbox } from '../../src/sandbox/server.js';
 import { binPath, isolatedEnv, jsonLines, runCli } from '../helpers/cli.js';
-import { answer, closedPortUrl, startFakeGateway, type FakeGateway } from '../helpers/fake-gateway.js';
+import { answer, closedPortUrl, type FakeGateway, startFakeGateway } from '../helpers/fake-gateway.js';
 import { paymentsReceived, sandboxWithEnv } from '../helpers/gateway-env.js';
 
 /** The contract's exit codes, one test (or a few) each, through the real bin. */
@@ -71,7 +71,6 @@ describe('exit 1: the gateway answered with a final error', () => {
     expect(result.stderr).toMatch(/^agentpay: the gateway refused the account check: .*account 0000000000 is refused.* \(ResponseStatus 22\)\n/);
   });
 
-
   it('a refused payment', async () => {
     const result = await runCli(['pay', '--service', '202', '--account', 'a', '--amount', '1500'], { env });
     expect(result.code).toBe(1);
@@ -138,7 +137,9 @@ describe('exit 3: pending, or a payment whose outcome is unknown', () => {
     const pending = await sandboxWithEnv({ behaviour: { pendingPolls: 2 } });
     try {
       // One look-up while paying: still in progress, so pay leaves it open.
-      const paid = await runCli(['--json', 'pay', '--service', '201', '--account', 'a', '--amount', '5'], { env: { ...pending.env, AGENTPAY_SETTLE_ATTEMPTS: '1', AGENTPAY_SETTLE_DELAY: '10' } });
+      const paid = await runCli(['--json', 'pay', '--service', '201', '--account', 'a', '--amount', '5'], {
+        env: { ...pending.env, AGENTPAY_SETTLE_ATTEMPTS: '1', AGENTPAY_SETTLE_DELAY: '10' },
+      });
       expect(paid.code).toBe(3);
       const [view] = jsonLines(paid.stdout);
       expect(view).toMatchObject({ state: 'pending', status: '11' });
@@ -180,7 +181,9 @@ describe('exit 3: pending, or a payment whose outcome is unknown', () => {
         expect.objectContaining({ transactionId: '123456789', state: 'unknown', status: null, requestId: null, amount: '5', service: '201' }),
       ]);
       const stderrLines = jsonLines(result.stderr);
-      expect(stderrLines.at(-1)).toEqual({ error: expect.objectContaining({ exitCode: 3, type: 'PaymentOutcomeUnknownError', hint: expect.stringContaining('agentpay status 123456789') }) });
+      expect(stderrLines.at(-1)).toEqual({
+        error: expect.objectContaining({ exitCode: 3, type: 'PaymentOutcomeUnknownError', hint: expect.stringContaining('agentpay status 123456789') }),
+      });
       expect(stderrLines.slice(0, -1)).toEqual([{ note: expect.stringContaining('was lost') }]);
       expect(result.stdout + result.stderr).not.toMatch(/fail/i);
       expect(fake.received.map((form) => form.get('RequestType'))).toEqual(['Payment', 'Status']);

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { isolatedEnv, jsonLines, runCli } from '../helpers/cli.js';
-import { foreignCodes, startForeignGateway, type ForeignGateway, type ForeignPaymentBehaviour } from '../helpers/foreign-gateway.js';
+import { type ForeignGateway, type ForeignPaymentBehaviour, foreignCodes, startForeignGateway } from '../helpers/foreign-gateway.js';
 
 /**
  * A gateway whose codes are not the sandbox's, reached as a new user would: no code settings.
@@ -66,13 +66,15 @@ describe('a gateway with its own codes and no code settings', () => {
     expect(journalOf(env).some((record) => (record.view as { state?: string } | undefined)?.state === 'failed')).toBe(false);
   });
 
-  it('--json: the transaction is unknown with the gateway\'s code, the error exit 3', async () => {
+  it("--json: the transaction is unknown with the gateway's code, the error exit 3", async () => {
     gateway = await startForeignGateway('refused');
     const result = await runCli(['--json', ...pay('424242002')], { env: envAt(gateway.baseUrl) });
     expect(result.code).toBe(3);
     expect(jsonLines(result.stdout)).toEqual([expect.objectContaining({ state: 'unknown', status: '115', message: 'Ошибка: отказ провайдера' })]);
     const errors = jsonLines(result.stderr).filter((line) => 'error' in line);
-    expect(errors).toEqual([{ error: expect.objectContaining({ exitCode: 3, type: 'PaymentOutcomeUnknownError', hint: expect.stringContaining('--failed-codes 115 (a final refusal)') }) }]);
+    expect(errors).toEqual([
+      { error: expect.objectContaining({ exitCode: 3, type: 'PaymentOutcomeUnknownError', hint: expect.stringContaining('--failed-codes 115 (a final refusal)') }) },
+    ]);
   });
 
   it('a payment the gateway completes while pay is settling it succeeds in the same run', async () => {

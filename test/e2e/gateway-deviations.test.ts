@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { isolatedEnv, jsonLines, runCli } from '../helpers/cli.js';
-import { answer, envelopeText, startFakeGateway, type FakeGateway, type FakeHandler } from '../helpers/fake-gateway.js';
+import { answer, envelopeText, type FakeGateway, type FakeHandler, startFakeGateway } from '../helpers/fake-gateway.js';
 import { paymentAcceptedKoi8r, windows1251 } from '../helpers/legacy-charsets.js';
 
 /**
@@ -59,8 +59,14 @@ describe('an answer in the charset its Content-Type declares', () => {
 });
 
 describe('an error envelope that echoes TransactinID 0', () => {
-  const zeroEcho = (status: number, message: string): FakeHandler => (form, _req, res) =>
-    answer(res, 200, `{"TransactinID":0,"RequestID":0,"ResponseType":${JSON.stringify(form.get('RequestType'))},"ResponseStatus":${status},"Message":${JSON.stringify(message)}}`);
+  const zeroEcho =
+    (status: number, message: string): FakeHandler =>
+    (form, _req, res) =>
+      answer(
+        res,
+        200,
+        `{"TransactinID":0,"RequestID":0,"ResponseType":${JSON.stringify(form.get('RequestType'))},"ResponseStatus":${status},"Message":${JSON.stringify(message)}}`,
+      );
 
   it('check: the refusal is shown with its Message and code, exit 1 (not 5)', async () => {
     const { env } = await gatewayAt(zeroEcho(30, 'Счёт не найден'));

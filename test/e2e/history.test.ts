@@ -27,7 +27,12 @@ const cells = (table: string) =>
   table
     .split('\n')
     .filter((line) => line.startsWith('|'))
-    .map((line) => line.split('|').slice(1, -1).map((cell) => cell.trim()));
+    .map((line) =>
+      line
+        .split('|')
+        .slice(1, -1)
+        .map((cell) => cell.trim()),
+    );
 
 describe('history across gateways', () => {
   it('a Gateway column when more than one gateway is in view', async () => {

@@ -104,7 +104,9 @@ describe('a journal that cannot be read (a directory where the file should be: E
     const { sandbox, env } = await setUp();
     const result = await runCli(['--json', 'reconcile', '--journal', env.HOME!], { env });
     expect(result.code).toBe(6);
-    expect(jsonLines(result.stderr).at(-1)).toEqual({ error: expect.objectContaining({ exitCode: 6, type: 'LocalStorageError', message: `cannot read the journal ${env.HOME} (EISDIR)` }) });
+    expect(jsonLines(result.stderr).at(-1)).toEqual({
+      error: expect.objectContaining({ exitCode: 6, type: 'LocalStorageError', message: `cannot read the journal ${env.HOME} (EISDIR)` }),
+    });
     expect(statusesReceived(sandbox)).toHaveLength(0);
   });
 

@@ -4,7 +4,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { sandboxCredentials } from '../../src/sandbox/catalogue.js';
 import type { RunningSandbox } from '../../src/sandbox/server.js';
 import { isolatedEnv, jsonLines, runCli } from '../helpers/cli.js';
-import { startForwardProxy, type ForwardProxy } from '../helpers/forward-proxy.js';
+import { type ForwardProxy, startForwardProxy } from '../helpers/forward-proxy.js';
 import { paymentsReceived, sandboxWithEnv } from '../helpers/gateway-env.js';
 import { sandboxResponder, startScriptedServer } from '../helpers/misbehaving-server.js';
 import { selfSignedCertificate } from '../helpers/tls.js';

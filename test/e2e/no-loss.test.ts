@@ -131,8 +131,16 @@ describe('reconcile', () => {
     const { JournalWriter } = await import('../../src/journal/writer.js');
     const writer = new JournalWriter(journalOf(env));
     writer.append({
-      kind: 'intent', transactionId: '555', gateway: sandbox.baseUrl, agentId: '1001', service: '201', account: 'a',
-      amount: '10', currency: 'KZT', invoiceId: null, at: new Date().toISOString(),
+      kind: 'intent',
+      transactionId: '555',
+      gateway: sandbox.baseUrl,
+      agentId: '1001',
+      service: '201',
+      account: 'a',
+      amount: '10',
+      currency: 'KZT',
+      invoiceId: null,
+      at: new Date().toISOString(),
     });
     writer.close();
     const young = await runCli(['reconcile', '--json'], { env });
@@ -148,8 +156,7 @@ describe('reconcile', () => {
 describe('killed at random points', () => {
   it('every payment the sandbox committed is journaled and settled by reconcile; none twice', async () => {
     const { sandbox, env } = await setUp({ faults: { latencyMs: 40 } });
-    const pay = (account: string) =>
-      spawn(process.execPath, [binPath, 'pay', '--service', '201', '--account', account, '--amount', '100.00'], { env, stdio: 'ignore' });
+    const pay = (account: string) => spawn(process.execPath, [binPath, 'pay', '--service', '201', '--account', account, '--amount', '100.00'], { env, stdio: 'ignore' });
     // A full pay run on this machine, now (the median of three, unkilled): kills are drawn
     // relative to it, so they land during start-up, during the exchange and after it however
     // fast start-up is. These payments are held to the same checks as the killed ones.
@@ -281,7 +288,9 @@ describe('a journal that cannot be written', () => {
     // /dev/full accepts the open and refuses every write (ENOSPC).
     const result = await runCli([...payDynamic, '--journal', '/dev/full'], { env });
     expect(result.code).toBe(6);
-    expect(jsonLines(result.stderr).at(-1)).toEqual({ error: expect.objectContaining({ message: expect.stringContaining('cannot write the journal /dev/full (ENOSPC); no payment was sent') }) });
+    expect(jsonLines(result.stderr).at(-1)).toEqual({
+      error: expect.objectContaining({ message: expect.stringContaining('cannot write the journal /dev/full (ENOSPC); no payment was sent') }),
+    });
     expect(paymentsReceived(sandbox)).toHaveLength(0);
   });
 });

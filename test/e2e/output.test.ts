@@ -90,7 +90,9 @@ describe('--dry-run', () => {
 
   it('with --json and --invoice-id: the exact OrderAmount and Extra fields, and only the AccountCheck sent', async () => {
     const before = sandbox.received.length;
-    const result = await runCli(['--json', '--password-format', 'md5', 'pay', '--service', '102', '--currency', 'USD', '--account', 'a', '--invoice-id', '7010', '--dry-run'], { env });
+    const result = await runCli(['--json', '--password-format', 'md5', 'pay', '--service', '102', '--currency', 'USD', '--account', 'a', '--invoice-id', '7010', '--dry-run'], {
+      env,
+    });
     expect(result.code).toBe(0);
     const [line] = expectJsonLinesOnly(result.stdout);
     expect(line).toMatchObject({

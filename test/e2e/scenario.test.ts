@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -6,12 +6,12 @@ import { createInterface } from 'node:readline';
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { afterEach, describe, expect, it } from 'vitest';
 import { LosslessNumber, stringifyLosslessJson } from '../../src/protocol/lossless.js';
+import { sandboxCredentials } from '../../src/sandbox/catalogue.js';
 import { answerRequest } from '../../src/sandbox/gateway-logic.js';
 import type { RunningSandbox } from '../../src/sandbox/server.js';
 import { TransactionStore } from '../../src/sandbox/state.js';
-import { sandboxCredentials } from '../../src/sandbox/catalogue.js';
 import { binPath, isolatedEnv, jsonLines, runCli } from '../helpers/cli.js';
-import { answer, startFakeGateway, type FakeGateway } from '../helpers/fake-gateway.js';
+import { answer, type FakeGateway, startFakeGateway } from '../helpers/fake-gateway.js';
 import { sandboxCodeEnv, sandboxWithEnv } from '../helpers/gateway-env.js';
 import { formsOfType, startSpecServer } from '../helpers/spec-server.js';
 
@@ -101,7 +101,10 @@ describe('agentpay scenario: the conformance suite', () => {
   it('a sandbox started with `agentpay sandbox --break echo` fails exactly the echo case, naming case, step, expected and actual', async () => {
     const env = isolatedEnv();
     child = spawn(process.execPath, [binPath, 'sandbox', '--port', '0', '--json', '--break', 'echo'], { env, stdio: ['ignore', 'pipe', 'inherit'] });
-    const [banner] = await createInterface({ input: child.stdout! })[Symbol.asyncIterator]().next().then((r) => [r.value as string]);
+    const [banner] = await createInterface({ input: child.stdout! })
+      [Symbol.asyncIterator]()
+      .next()
+      .then((r) => [r.value as string]);
     const { baseUrl, breaks, codes } = JSON.parse(banner!) as { baseUrl: string; breaks: string[]; codes: Record<string, string[]> };
     expect(breaks).toEqual(['echo']);
     expect(baseUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
@@ -137,7 +140,12 @@ async function gatewayWritingAmountsAsDoubles(): Promise<FakeGateway> {
 describe('agentpay scenario: amounts compared as decimals', () => {
   it('the conformance suite passes against a gateway that reports 1500 for the 1500.00 it was sent', async () => {
     gateway = await gatewayWritingAmountsAsDoubles();
-    const env = isolatedEnv({ AGENTPAY_BASE_URL: gateway.baseUrl, AGENTPAY_AGENT_ID: sandboxCredentials.agentId, AGENTPAY_PASSWORD: sandboxCredentials.password, ...sandboxCodeEnv });
+    const env = isolatedEnv({
+      AGENTPAY_BASE_URL: gateway.baseUrl,
+      AGENTPAY_AGENT_ID: sandboxCredentials.agentId,
+      AGENTPAY_PASSWORD: sandboxCredentials.password,
+      ...sandboxCodeEnv,
+    });
     const result = await runCli(['scenario', 'examples/conformance.yaml', ...conformanceVars(), '--json'], { env });
     const steps = jsonLines(result.stdout).filter((line) => line.type === 'step');
     // The gateway did write the short form, and the Amount sent was the exact one.
@@ -169,7 +177,10 @@ describe('agentpay scenario: SIGTERM while a payment step is out', () => {
     try {
       const env = isolatedEnv({ AGENTPAY_BASE_URL: server.baseUrl, AGENTPAY_AGENT_ID: '7', AGENTPAY_PASSWORD: 'secret' });
       const file = join(env.HOME!, 'held.yaml');
-      writeFileSync(file, 'name: held\ncases:\n  - name: pay then look up\n    steps:\n      - pay: { service: "201", account: a-1, currency: KZT, amount: "150.50" }\n      - status:\n');
+      writeFileSync(
+        file,
+        'name: held\ncases:\n  - name: pay then look up\n    steps:\n      - pay: { service: "201", account: a-1, currency: KZT, amount: "150.50" }\n      - status:\n',
+      );
       const report = join(env.HOME!, 'junit.xml');
       child = spawn(process.execPath, [binPath, 'scenario', file, '--report', `junit:${report}`], { env, stdio: ['ignore', 'pipe', 'pipe'] });
       let stderr = '';

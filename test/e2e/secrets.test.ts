@@ -4,15 +4,17 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { md5Hex } from '../../src/protocol/password.js';
 import { sandboxCredentials } from '../../src/sandbox/catalogue.js';
 import type { RunningSandbox } from '../../src/sandbox/server.js';
-import { isolatedEnv, jsonLines, runCli, type CliResult } from '../helpers/cli.js';
+import { type CliResult, isolatedEnv, jsonLines, runCli } from '../helpers/cli.js';
 import { paymentsReceived, sandboxWithEnv } from '../helpers/gateway-env.js';
-import { answerWith, sandboxResponder, startScriptedServer, type Responder, type ScriptedServer } from '../helpers/misbehaving-server.js';
+import { answerWith, type Responder, type ScriptedServer, sandboxResponder, startScriptedServer } from '../helpers/misbehaving-server.js';
 import { selfSignedCertificate } from '../helpers/tls.js';
 
 /** Every spelling a password could leak in: as typed, MD5, form- and URI-encoded, JSON-escaped. */
 function spellings(password: string): string[] {
   const md5 = md5Hex(password);
-  return [...new Set([password, md5, md5.toUpperCase(), new URLSearchParams({ p: password }).toString().slice(2), encodeURIComponent(password), JSON.stringify(password).slice(1, -1)])];
+  return [
+    ...new Set([password, md5, md5.toUpperCase(), new URLSearchParams({ p: password }).toString().slice(2), encodeURIComponent(password), JSON.stringify(password).slice(1, -1)]),
+  ];
 }
 
 function expectNoSecret(texts: readonly string[], password: string): void {
@@ -104,7 +106,10 @@ describe('a gateway that echoes the password back', () => {
     const results: CliResult[] = [];
     for (const format of ['plain', 'md5']) {
       const env = isolatedEnv({ AGENTPAY_BASE_URL: server.baseUrl, AGENTPAY_AGENT_ID: '7', AGENTPAY_PASSWORD: password, AGENTPAY_PASSWORD_FORMAT: format });
-      for (const args of [['-v', 'status', '42'], ['-v', '--json', 'status', '42']]) {
+      for (const args of [
+        ['-v', 'status', '42'],
+        ['-v', '--json', 'status', '42'],
+      ]) {
         const result = await runCli(args, { env });
         expect(result.code).toBe(code);
         results.push(result);

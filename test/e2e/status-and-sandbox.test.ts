@@ -81,7 +81,12 @@ describe('status batches', () => {
   it('a batch exits with its most severe code: success and not-found is 3 (not found is not final)', async () => {
     const result = await runCli(['status', paid[0]!, '777777', paid[1]!, '--concurrency', '1'], { env });
     expect(result.code).toBe(3);
-    expect(result.stdout.trim().split('\n').map((line) => line.split('  ')[1])).toEqual([paid[0], '777777', paid[1]]);
+    expect(
+      result.stdout
+        .trim()
+        .split('\n')
+        .map((line) => line.split('  ')[1]),
+    ).toEqual([paid[0], '777777', paid[1]]);
   });
 
   it('a missing --from-file is exit 2', async () => {

@@ -3,8 +3,8 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { sandboxCredentials } from '../../src/sandbox/catalogue.js';
 import { isolatedEnv, jsonLines, runCli } from '../helpers/cli.js';
+import { answer, envelopeText, type FakeGateway, type FakeHandler, startFakeGateway } from '../helpers/fake-gateway.js';
 import { startSpecServer } from '../helpers/spec-server.js';
-import { answer, envelopeText, startFakeGateway, type FakeGateway, type FakeHandler } from '../helpers/fake-gateway.js';
 
 /**
  * What independent gateways were seen to do that the sandbox never does: an empty voucher

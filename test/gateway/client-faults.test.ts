@@ -1,17 +1,12 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import {
-  AgentpayError,
-  GatewayProtocolError,
-  GatewayUnreachableError,
-  PaymentOutcomeUnknownError,
-} from '../../src/errors.js';
-import { GatewayClient, type ExchangeEvent, type GatewayClientOptions } from '../../src/gateway/client.js';
+import { AgentpayError, GatewayProtocolError, GatewayUnreachableError, PaymentOutcomeUnknownError } from '../../src/errors.js';
+import { type ExchangeEvent, GatewayClient, type GatewayClientOptions } from '../../src/gateway/client.js';
 import { DirectTransport } from '../../src/gateway/direct-transport.js';
 import type { Transport } from '../../src/gateway/http.js';
 import { undiciTransport } from '../../src/gateway/undici-transport.js';
 import { md5Hex } from '../../src/protocol/password.js';
-import { answer, closedPortUrl, envelopeText, startFakeGateway, type FakeGateway, type FakeHandler } from '../helpers/fake-gateway.js';
-import { startForwardProxy, type ForwardProxy } from '../helpers/forward-proxy.js';
+import { answer, closedPortUrl, envelopeText, type FakeGateway, type FakeHandler, startFakeGateway } from '../helpers/fake-gateway.js';
+import { type ForwardProxy, startForwardProxy } from '../helpers/forward-proxy.js';
 import { paymentAcceptedKoi8r, windows1251 } from '../helpers/legacy-charsets.js';
 
 const cleanups: (() => Promise<void>)[] = [];
@@ -153,7 +148,9 @@ describe.each(routes)('over %s', (_name, route) => {
       const koi8r = Buffer.concat([Buffer.from('{"ResponseStatus":10,"Message":"'), paymentAcceptedKoi8r.bytes, Buffer.from('"}')]);
       const koi8rGateway = await gateway((_form, _req, res) => answer(res, 200, koi8r, 'application/json; charset=koi8-r'));
       expect((await client(koi8rGateway.baseUrl).status('4242')).message).toBe(paymentAcceptedKoi8r.text);
-      const utf16Gateway = await gateway((form, _req, res) => answer(res, 200, Buffer.from(envelopeText(form, { message: refusal }), 'utf16le'), 'application/json; charset=utf-16'));
+      const utf16Gateway = await gateway((form, _req, res) =>
+        answer(res, 200, Buffer.from(envelopeText(form, { message: refusal }), 'utf16le'), 'application/json; charset=utf-16'),
+      );
       expect((await client(utf16Gateway.baseUrl).status('4242')).message).toBe(refusal);
     });
 
@@ -249,9 +246,7 @@ describe.each(routes)('over %s', (_name, route) => {
     });
 
     it('a voucher list that cannot be parsed is exit 5', async () => {
-      const fake = await gateway((form, _req, res) =>
-        answer(res, 200, envelopeText(form, { content: '{"Extras":[{"FieldName":"Invoice-1","FieldValue":"{broken"}]}' })),
-      );
+      const fake = await gateway((form, _req, res) => answer(res, 200, envelopeText(form, { content: '{"Extras":[{"FieldName":"Invoice-1","FieldValue":"{broken"}]}' })));
       const error = await failure(client(fake.baseUrl).accountCheck({ service: '101', account: 'a', amount: '0', currency: 'KZT' }));
       expect(error).toBeInstanceOf(GatewayProtocolError);
       expect(error.message).toMatch(/Invoice-1/);
@@ -321,9 +316,7 @@ describe.each(routes)('over %s', (_name, route) => {
 
     it.each(['plain', 'md5'] as const)('never holds the password nor its MD5 (format %s)', async (format) => {
       // A gateway that echoes everything it was sent, credentials included, in every answer.
-      const fake = await gateway((form, _req, res) =>
-        answer(res, 200, envelopeText(form, { message: `you sent ${form.get('AgentPassword')} (also ${password} and ${digest})` })),
-      );
+      const fake = await gateway((form, _req, res) => answer(res, 200, envelopeText(form, { message: `you sent ${form.get('AgentPassword')} (also ${password} and ${digest})` })));
       const events: ExchangeEvent[] = [];
       const c = client(fake.baseUrl, {
         credentials: { agentId: '77', wirePassword: format === 'md5' ? digest : password },

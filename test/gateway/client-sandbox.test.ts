@@ -3,7 +3,7 @@ import { GatewayClient, type GatewayClientOptions } from '../../src/gateway/clie
 import { md5Hex } from '../../src/protocol/password.js';
 import { generateTransactionId, isLongId } from '../../src/protocol/transaction-id.js';
 import { sandboxCredentials } from '../../src/sandbox/catalogue.js';
-import { startSandbox, type RunningSandbox } from '../../src/sandbox/server.js';
+import { type RunningSandbox, startSandbox } from '../../src/sandbox/server.js';
 
 let sandbox: RunningSandbox;
 const clients: GatewayClient[] = [];

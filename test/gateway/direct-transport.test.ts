@@ -37,10 +37,13 @@ async function silentTcpServer() {
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const port = (server.address() as { port: number }).port;
-  cleanups.push(() => new Promise<void>((resolve) => {
-    for (const socket of sockets) socket.destroy();
-    server.close(() => resolve());
-  }));
+  cleanups.push(
+    () =>
+      new Promise<void>((resolve) => {
+        for (const socket of sockets) socket.destroy();
+        server.close(() => resolve());
+      }),
+  );
   return { port, sockets };
 }
 

@@ -6,8 +6,8 @@ import { GatewayClient } from '../../src/gateway/client.js';
 import { md5Hex } from '../../src/protocol/password.js';
 import { generateTransactionId } from '../../src/protocol/transaction-id.js';
 import { sandboxCredentials } from '../../src/sandbox/catalogue.js';
-import { startSandbox, type RunningSandbox } from '../../src/sandbox/server.js';
-import { TransactionStore, type StoredTransaction } from '../../src/sandbox/state.js';
+import { type RunningSandbox, startSandbox } from '../../src/sandbox/server.js';
+import { type StoredTransaction, TransactionStore } from '../../src/sandbox/state.js';
 
 let sandbox: RunningSandbox;
 
@@ -74,7 +74,7 @@ describe('the sandbox gateway', () => {
     ['refused account 0000000000 at AccountCheck', { RequestType: 'AccountCheck', Account: '0000000000' }, '22'],
     ['refused account 0000000000 at Payment', { RequestType: 'Payment', Account: '0000000000', Amount: '499.00', 'Extra[0].Name': 'InvoiceId', 'Extra[0].Value': '5001' }, '22'],
     ['an amount that is not the OrderAmount', { RequestType: 'Payment', Amount: '2497', 'Extra[0].Name': 'InvoiceId', 'Extra[0].Value': '5002' }, '23'],
-    ['an amount that is not the fixed denomination', { RequestType: 'Payment', Service: '202', Amount: '1500', }, '23'],
+    ['an amount that is not the fixed denomination', { RequestType: 'Payment', Service: '202', Amount: '1500' }, '23'],
     ['a zero static amount', { RequestType: 'Payment', Service: '201', Amount: '0.00' }, '23'],
     ['an unknown invoice', { RequestType: 'Payment', Amount: '499.00', 'Extra[0].Name': 'InvoiceId', 'Extra[0].Value': '9999' }, '24'],
     ['an unknown service', { RequestType: 'AccountCheck', Service: '999' }, '21'],
@@ -176,7 +176,12 @@ describe('TransactionStore on a file', () => {
     expect(b.find('1001', '2')?.status).toBe(23);
     expect(a.size).toBe(2);
     expect(b.size).toBe(2);
-    expect(new TransactionStore(path).all().map((t) => t.transactionId).sort()).toEqual(['1', '2']);
+    expect(
+      new TransactionStore(path)
+        .all()
+        .map((t) => t.transactionId)
+        .sort(),
+    ).toEqual(['1', '2']);
     expect(readFileSync(path, 'utf8')).not.toContain('sandbox-demo-password');
   });
 

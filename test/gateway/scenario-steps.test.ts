@@ -6,8 +6,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createContext, type GatewaySession } from '../../src/commands/context.js';
 import type { ProcessIo } from '../../src/output.js';
 import type { RunningSandbox, SandboxOptions } from '../../src/sandbox/server.js';
-import { exchangeRecorder, gatewayStepExecutor } from '../../src/scenario/steps.js';
 import type { StepExecutor, StepRun } from '../../src/scenario/runner.js';
+import { exchangeRecorder, gatewayStepExecutor } from '../../src/scenario/steps.js';
 import { jsonLines } from '../helpers/cli.js';
 import { paymentsReceived, sandboxWithEnv } from '../helpers/gateway-env.js';
 
@@ -21,7 +21,10 @@ afterEach(async () => {
   sandbox = undefined;
 });
 
-async function setUp(options: SandboxOptions = {}, extraEnv: Record<string, string> = {}): Promise<{ execute: StepExecutor; sandbox: RunningSandbox; journal: () => Record<string, unknown>[]; stderr: () => string }> {
+async function setUp(
+  options: SandboxOptions = {},
+  extraEnv: Record<string, string> = {},
+): Promise<{ execute: StepExecutor; sandbox: RunningSandbox; journal: () => Record<string, unknown>[]; stderr: () => string }> {
   const started = await sandboxWithEnv(options);
   sandbox = started.sandbox;
   let stderr = '';
@@ -40,7 +43,13 @@ async function setUp(options: SandboxOptions = {}, extraEnv: Record<string, stri
   };
 }
 
-const step = (kind: StepRun['kind'], options: StepRun['options'], extra: Partial<StepRun> = {}): StepRun => ({ kind, options, credentials: undefined, replay: undefined, ...extra });
+const step = (kind: StepRun['kind'], options: StepRun['options'], extra: Partial<StepRun> = {}): StepRun => ({
+  kind,
+  options,
+  credentials: undefined,
+  replay: undefined,
+  ...extra,
+});
 const dynamic = { service: '101', account: 'player-42', currency: 'KZT' };
 
 describe('scenario steps against the sandbox', () => {

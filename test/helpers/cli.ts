@@ -30,10 +30,7 @@ export function isolatedEnv(extra: Record<string, string> = {}): Record<string, 
  * Runs bin/agentpay.js with the given args, env and stdin, and collects everything.
  * `nodeArgs` go to node before the script (`--require`, `--enable-source-maps`).
  */
-export function runCli(
-  args: readonly string[],
-  options: { env?: Record<string, string>; input?: string; nodeArgs?: readonly string[] } = {},
-): Promise<CliResult> {
+export function runCli(args: readonly string[], options: { env?: Record<string, string>; input?: string; nodeArgs?: readonly string[] } = {}): Promise<CliResult> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [...(options.nodeArgs ?? []), binPath, ...args], {
       env: options.env ?? isolatedEnv(),

@@ -1,5 +1,5 @@
 import { createServer, request as httpRequest, type Server } from 'node:http';
-import { connect, type AddressInfo, type Socket } from 'node:net';
+import { type AddressInfo, connect, type Socket } from 'node:net';
 
 /**
  * A tiny forward proxy on 127.0.0.1 that counts what passes: absolute-URI requests for

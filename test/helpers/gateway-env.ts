@@ -1,7 +1,7 @@
-import { startSandbox, type RunningSandbox, type SandboxOptions } from '../../src/sandbox/server.js';
-import { sandboxCredentials } from '../../src/sandbox/catalogue.js';
 import { codeTableEnvironment } from '../../src/protocol/codes.js';
+import { sandboxCredentials } from '../../src/sandbox/catalogue.js';
 import { sandboxCodeTable } from '../../src/sandbox/codes.js';
+import { type RunningSandbox, type SandboxOptions, startSandbox } from '../../src/sandbox/server.js';
 import { isolatedEnv } from './cli.js';
 
 /**

@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { runCli, type CliResult } from './cli.js';
+import { type CliResult, runCli } from './cli.js';
 
 const probePath = fileURLToPath(new URL('bundle-probe.cjs', import.meta.url));
 

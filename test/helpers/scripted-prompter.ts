@@ -1,8 +1,8 @@
-import { Writable, PassThrough } from 'node:stream';
+import { PassThrough, Writable } from 'node:stream';
 import { CancelledError } from '../../src/errors.js';
 import { Output } from '../../src/output.js';
-import { colorLevelFor, loadStyle } from '../../src/render/style.js';
 import type { ConfirmQuestion, InputQuestion, Prompter, SelectQuestion } from '../../src/prompts.js';
+import { colorLevelFor, loadStyle } from '../../src/render/style.js';
 
 /**
  * A Prompter that answers from a script, as a person would: pick the choice whose label
@@ -15,10 +15,7 @@ export type ScriptedAnswer =
   | { confirm: boolean; expect?: RegExp }
   | { cancel: 'select' | 'input' | 'confirm'; expect?: RegExp };
 
-export type AskedQuestion =
-  | ({ kind: 'select' } & SelectQuestion)
-  | ({ kind: 'input' } & InputQuestion)
-  | ({ kind: 'confirm' } & ConfirmQuestion);
+export type AskedQuestion = ({ kind: 'select' } & SelectQuestion) | ({ kind: 'input' } & InputQuestion) | ({ kind: 'confirm' } & ConfirmQuestion);
 
 export interface ScriptedPrompter extends Prompter {
   asked: AskedQuestion[];
@@ -50,9 +47,7 @@ export function scriptedPrompter(script: ScriptedAnswer[], onAsk?: (question: As
     remaining: () => queue.length,
     async select(question) {
       const answer = next({ kind: 'select', ...question }) as { select: RegExp | string };
-      const matches = question.choices.filter((choice) =>
-        typeof answer.select === 'string' ? choice.value === answer.select : answer.select.test(choice.label),
-      );
+      const matches = question.choices.filter((choice) => (typeof answer.select === 'string' ? choice.value === answer.select : answer.select.test(choice.label)));
       if (matches.length !== 1) {
         throw new Error(`${matches.length} choices of "${question.message}" match ${String(answer.select)}: ${question.choices.map((c) => c.label).join(' | ')}`);
       }

@@ -64,13 +64,7 @@ export class TerminalSession {
     const env = { TERM: 'screen-256color', ...options.env };
     const assignments = Object.entries(env).map(([name, value]) => shellQuote(`${name}=${value}`));
     const script = `set -o pipefail; ${options.command}; echo EXIT=$?`;
-    const paneCommand = [
-      ...(options.cwd ? [`cd ${shellQuote(options.cwd)} &&`] : []),
-      'exec env -i',
-      ...assignments,
-      'bash --norc --noprofile -c',
-      shellQuote(script),
-    ].join(' ');
+    const paneCommand = [...(options.cwd ? [`cd ${shellQuote(options.cwd)} &&`] : []), 'exec env -i', ...assignments, 'bash --norc --noprofile -c', shellQuote(script)].join(' ');
     await session.tmux('new-session', '-d', '-x', String(options.columns ?? 100), '-y', String(options.rows ?? 40), paneCommand);
     session.socketPath = (await session.tmux('display-message', '-p', '#{socket_path}')).trim() || undefined;
     return session;

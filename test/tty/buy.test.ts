@@ -6,7 +6,7 @@ import type { RunningSandbox } from '../../src/sandbox/server.js';
 import { isolatedEnv } from '../helpers/cli.js';
 import { paymentsReceived, sandboxWithEnv } from '../helpers/gateway-env.js';
 import { formsOfType, startSpecServer } from '../helpers/spec-server.js';
-import { agentpayCommand, TerminalSession, tmuxAvailable, type TerminalOptions } from '../helpers/tmux.js';
+import { agentpayCommand, type TerminalOptions, TerminalSession, tmuxAvailable } from '../helpers/tmux.js';
 
 /**
  * `agentpay buy` in a real pseudo-terminal (tmux), driven by keys as a person drives it,

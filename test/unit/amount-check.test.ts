@@ -1,10 +1,10 @@
-import { sandboxCodeTable } from '../../src/sandbox/codes.js';
 import { describe, expect, it } from 'vitest';
 import { amountWarnings } from '../../src/protocol/amount-check.js';
 import { parseEnvelope } from '../../src/protocol/envelope.js';
 import { viewOfAnswer } from '../../src/protocol/transaction-view.js';
 import { plainStyle } from '../../src/render/style.js';
 import { renderReceipt, transactionJson } from '../../src/render/transaction.js';
+import { sandboxCodeTable } from '../../src/sandbox/codes.js';
 
 /** A gateway answer as text, so its Amount keeps the digits it was written with. */
 function answerOf(fields: { type?: string | null; status?: number; amount?: string | null }) {
@@ -56,7 +56,7 @@ describe('amountWarnings: a reported Amount that is not the decimal sent', () =>
 describe('warnings on the transaction view', () => {
   const codes = sandboxCodeTable;
 
-  it('are on the view, its JSON and its receipt when there are some; the state stays the gateway\'s', async () => {
+  it("are on the view, its JSON and its receipt when there are some; the state stays the gateway's", async () => {
     const view = viewOfAnswer(await answerOf({ amount: '24970' }), { transactionId: '7', amount: '2497.00' }, codes);
     expect(view.state).toBe('success');
     expect(view.warnings).toEqual(['the gateway reports Amount 24970, not the 2497.00 that was sent: ask the gateway which amount was charged']);

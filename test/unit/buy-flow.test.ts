@@ -1,20 +1,20 @@
-import { sandboxCodeTable } from '../../src/sandbox/codes.js';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { runBuyFlow } from '../../src/commands/buy/flow.js';
 import { sandboxCatalogue } from '../../src/commands/buy/run.js';
 import type { BuyDependencies, BuyOptions } from '../../src/commands/buy/types.js';
 import { CancelledError, EmptyVoucherListError, GatewayRefusedError, PaymentOutcomeUnknownError, TransactionPendingError } from '../../src/errors.js';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { executePayment } from '../../src/purchase/execute-payment.js';
-import { resolveSettings } from '../../src/settings/resolve.js';
 import { GatewayClient } from '../../src/gateway/client.js';
 import type { Output } from '../../src/output.js';
+import { executePayment } from '../../src/purchase/execute-payment.js';
 import { sandboxCredentials } from '../../src/sandbox/catalogue.js';
-import { startSandbox, type SandboxOptions } from '../../src/sandbox/server.js';
-import { capturedOutput, scriptedPrompter, type AskedQuestion, type ScriptedAnswer } from '../helpers/scripted-prompter.js';
-import { formsOfType, startSpecServer, type SpecServerOptions } from '../helpers/spec-server.js';
+import { sandboxCodeTable } from '../../src/sandbox/codes.js';
+import { type SandboxOptions, startSandbox } from '../../src/sandbox/server.js';
+import { resolveSettings } from '../../src/settings/resolve.js';
+import { type AskedQuestion, capturedOutput, type ScriptedAnswer, scriptedPrompter } from '../helpers/scripted-prompter.js';
+import { formsOfType, type SpecServerOptions, startSpecServer } from '../helpers/spec-server.js';
 
 /**
  * The buy flow with its questions answered by a script, against a real sandbox (or a
@@ -185,12 +185,9 @@ describe('buy: the happy path', () => {
 
   it('under --sandbox offers the catalogue, with its account and the service currency as defaults', async () => {
     const gateway = await sandbox();
-    const run = await buy(
-      gateway.baseUrl,
-      {},
-      [{ select: /Global gift card/ }, { input: null }, { input: null }, { select: /Gift card 25 EUR/ }, { confirm: true }],
-      { catalogue: await sandboxCatalogue() },
-    );
+    const run = await buy(gateway.baseUrl, {}, [{ select: /Global gift card/ }, { input: null }, { input: null }, { select: /Gift card 25 EUR/ }, { confirm: true }], {
+      catalogue: await sandboxCatalogue(),
+    });
     expect(run.error).toBeUndefined();
     const services = run.asked[0];
     expect(services?.kind === 'select' && services.choices.map((c) => c.value)).toEqual(['101', '102', '201', '202', expect.any(String)]);
@@ -218,10 +215,7 @@ describe('buy: the happy path', () => {
 describe('buy: a static service', () => {
   it('goes straight to the amount, checked by the amount rules, and pays it with no Extra fields', async () => {
     const gateway = await sandbox();
-    const run = await buy(gateway.baseUrl, { service: '201', account: 'player-42', currency: 'KZT' }, [
-      { input: '150.50', expect: /Amount/ },
-      { confirm: true },
-    ]);
+    const run = await buy(gateway.baseUrl, { service: '201', account: 'player-42', currency: 'KZT' }, [{ input: '150.50', expect: /Amount/ }, { confirm: true }]);
     expect(run.error).toBeUndefined();
     expect(run.stderr).toContain('static service');
     const amountQuestion = run.asked[0];

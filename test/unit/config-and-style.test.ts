@@ -2,10 +2,10 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { resolveSettings } from '../../src/settings/resolve.js';
-import type { GlobalFlags } from '../../src/settings/table.js';
 import { UsageError } from '../../src/errors.js';
 import { colorLevelFor } from '../../src/render/style.js';
+import { resolveSettings } from '../../src/settings/resolve.js';
+import type { GlobalFlags } from '../../src/settings/table.js';
 
 /** An environment whose XDG_CONFIG_HOME is a fresh directory, with the config file given (if any). */
 function envWithConfig(config?: unknown, extra: Record<string, string> = {}): NodeJS.ProcessEnv {
@@ -36,7 +36,7 @@ const profiles = {
 };
 
 describe('resolveSettings: the code table', () => {
-  it('is the sandbox\'s own under --sandbox, whatever env and profile say for a real gateway; a flag still wins', async () => {
+  it("is the sandbox's own under --sandbox, whatever env and profile say for a real gateway; a flag still wins", async () => {
     const env = envWithConfig({ profiles: { default: { failedCodes: '33' } } }, { AGENTPAY_PENDING_CODES: '40' });
     const sandboxed = await resolveSettings({ sandbox: true, notFoundCodes: '77' }, env);
     expect(sandboxed.codes.pending).toEqual({ value: new Set(['11']), source: 'sandbox' });

@@ -8,7 +8,12 @@ import { describe, expect, it } from 'vitest';
  * No link leaves the repository: a reader of a clone has nothing else.
  */
 const root = resolve('.');
-const documents = ['README.md', ...readdirSync('docs').filter((name) => name.endsWith('.md')).map((name) => join('docs', name))];
+const documents = [
+  'README.md',
+  ...readdirSync('docs')
+    .filter((name) => name.endsWith('.md'))
+    .map((name) => join('docs', name)),
+];
 
 /** The text outside fenced code blocks, whose brackets are not links. */
 function prose(markdown: string): string {
@@ -26,7 +31,10 @@ function anchorsOf(markdown: string): Set<string> {
   const seen = new Map<string, number>();
   for (const [, heading] of prose(markdown).matchAll(/^#{1,6} +(.+?) *#*$/gm)) {
     const text = heading!.replace(/\[([^\]]*)\]\([^)]*\)/g, '$1');
-    const slug = text.toLowerCase().replace(/[^\p{L}\p{N} _-]/gu, '').replace(/ /g, '-');
+    const slug = text
+      .toLowerCase()
+      .replace(/[^\p{L}\p{N} _-]/gu, '')
+      .replace(/ /g, '-');
     const count = seen.get(slug) ?? 0;
     seen.set(slug, count + 1);
     anchors.add(count === 0 ? slug : `${slug}-${count}`);

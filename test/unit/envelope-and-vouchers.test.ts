@@ -1,5 +1,5 @@
-import { classifyCode, classifyHint, emptyCodeTable, type CodeTable } from '../../src/protocol/codes.js';
 import { describe, expect, it } from 'vitest';
+import { type CodeTable, classifyCode, classifyHint, emptyCodeTable } from '../../src/protocol/codes.js';
 import { parseEnvelope } from '../../src/protocol/envelope.js';
 import { MalformedAnswerError } from '../../src/protocol/problems.js';
 import { unknownView, viewOfAnswer } from '../../src/protocol/transaction-view.js';
@@ -21,7 +21,6 @@ const paymentAnswer = `{
     "ServiceCurrency": "EUR"
   }
 }`;
-
 
 describe('parseEnvelope (spec 2.2, 2.3)', () => {
   it('keeps Longs and amounts exactly as written', async () => {
@@ -93,8 +92,14 @@ describe('what the envelope reader refuses, it explains', () => {
     ['{"ResponseStatus":10,"Message":{"ru":"x"}}', '(Message: expected a string or a number, got an object)'],
     ['{"ResponseStatus":10,"TransactionContent":{"Amount":false}}', '(TransactionContent.Amount: expected a string or a number, got a boolean)'],
     ['{"ResponseStatus":10,"TransactionContent":{"Extras":{}}}', '(TransactionContent.Extras: expected a list of Extras items, got an object)'],
-    ['{"ResponseStatus":10,"TransactionContent":{"Extras":[{"FieldValue":"{}"},{"FieldValue":5}]}}', '(TransactionContent.Extras.1.FieldValue: expected a string holding a JSON document, got the number 5)'],
-    ['{"ResponseStatus":10,"TransactionContent":{"Extras":[{"FieldName":[],"FieldValue":"{}"}]}}', '(TransactionContent.Extras.0.FieldName: expected a string or a number, got a list)'],
+    [
+      '{"ResponseStatus":10,"TransactionContent":{"Extras":[{"FieldValue":"{}"},{"FieldValue":5}]}}',
+      '(TransactionContent.Extras.1.FieldValue: expected a string holding a JSON document, got the number 5)',
+    ],
+    [
+      '{"ResponseStatus":10,"TransactionContent":{"Extras":[{"FieldName":[],"FieldValue":"{}"}]}}',
+      '(TransactionContent.Extras.0.FieldName: expected a string or a number, got a list)',
+    ],
     ['[1]', '(the body: expected an object, got a list)'],
   ])('%j: the answer is not the gateway envelope %s', async (body, where) => {
     await expect(parseEnvelope(body)).rejects.toThrow(`the answer is not the gateway envelope ${where}`);
@@ -114,8 +119,17 @@ describe('what the envelope reader refuses, it explains', () => {
         '"Extras":[{"FieldName":"Invoice-1","FieldValue":"{\\"InvoiceId\\":7010}","Note":1}]}}',
     );
     expect(answer).toMatchObject({
-      transactionId: '1795289214527958198', requestId: '9007199254740993', type: 'Status', status: '10', message: 'Успех', service: '102',
-      account: 'player-42', amount: '10.630', currency: 'USD', exchangeRate: '0.921', serviceCurrency: 'EUR',
+      transactionId: '1795289214527958198',
+      requestId: '9007199254740993',
+      type: 'Status',
+      status: '10',
+      message: 'Успех',
+      service: '102',
+      account: 'player-42',
+      amount: '10.630',
+      currency: 'USD',
+      exchangeRate: '0.921',
+      serviceCurrency: 'EUR',
     });
     expect(answer.extras).toStrictEqual([expect.objectContaining({ FieldName: 'Invoice-1', FieldValue: '{"InvoiceId":7010}' })]);
   });
@@ -209,8 +223,7 @@ describe('parseVoucherList (spec 2.4)', () => {
 
 describe('the transaction view', async () => {
   const codes: CodeTable = { pending: new Set(['11', '12']), notFound: new Set(['25']), failed: new Set(['21', '-1']) };
-  const answerWith = (status: string) =>
-    parseEnvelope(`{"TransactinID": 5, "RequestID": 9007199254740993, "ResponseType": "Status", "ResponseStatus": ${status}, "Message": "m"}`);
+  const answerWith = (status: string) => parseEnvelope(`{"TransactinID": 5, "RequestID": 9007199254740993, "ResponseType": "Status", "ResponseStatus": ${status}, "Message": "m"}`);
 
   it.each([
     ['10', 'success'],

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { forEachOrdered } from '../../src/commands/ordered-pool.js';
 import {
   CancelledError,
+  type ExitCodeValue,
   GatewayProtocolError,
   GatewayRefusedError,
   GatewayUnreachableError,
@@ -11,7 +12,6 @@ import {
   PaymentOutcomeUnknownError,
   TransactionPendingError,
   UsageError,
-  type ExitCodeValue,
 } from '../../src/errors.js';
 
 describe('exit codes of the error classes', () => {
@@ -166,7 +166,13 @@ describe('forEachOrdered', () => {
       },
       () => undefined,
     );
-    const outcome = await Promise.race([run.then(() => 'resolved', (error: Error) => error.message), sleep(3000, 'hung')]);
+    const outcome = await Promise.race([
+      run.then(
+        () => 'resolved',
+        (error: Error) => error.message,
+      ),
+      sleep(3000, 'hung'),
+    ]);
     expect(outcome).toBe(`boom ${failing[0]}`);
   });
 });

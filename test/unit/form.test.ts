@@ -1,13 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  buildAccountCheckForm,
-  buildPaymentForm,
-  buildStatusForm,
-  encodeForm,
-  formToObject,
-  maskForm,
-  type FormField,
-} from '../../src/protocol/form.js';
+import { buildAccountCheckForm, buildPaymentForm, buildStatusForm, encodeForm, type FormField, formToObject, maskForm } from '../../src/protocol/form.js';
 
 const credentials = { agentId: '1001', wirePassword: 's3cret' };
 const purchase = {
@@ -24,17 +16,7 @@ const names = (fields: readonly FormField[]) => fields.map(([name]) => name);
 describe('request forms (spec 4)', () => {
   it('AccountCheck carries the fields of spec 4.1 in its order', () => {
     const form = buildAccountCheckForm(credentials, purchase);
-    expect(names(form)).toEqual([
-      'AgentID',
-      'AgentPassword',
-      'RequestType',
-      'Service',
-      'Amount',
-      'Currency',
-      'RequestDate',
-      'TransactionID',
-      'Account',
-    ]);
+    expect(names(form)).toEqual(['AgentID', 'AgentPassword', 'RequestType', 'Service', 'Amount', 'Currency', 'RequestDate', 'TransactionID', 'Account']);
     expect(formToObject(form)).toEqual({
       AgentID: '1001',
       AgentPassword: 's3cret',
@@ -73,17 +55,7 @@ describe('request forms (spec 4)', () => {
   it('a static Payment (spec 4.3) has no Extra fields at all', () => {
     for (const request of [purchase, { ...purchase, invoiceId: undefined }]) {
       const form = buildPaymentForm(credentials, request);
-      expect(names(form)).toEqual([
-        'AgentID',
-        'AgentPassword',
-        'RequestType',
-        'Service',
-        'Amount',
-        'Currency',
-        'RequestDate',
-        'TransactionID',
-        'Account',
-      ]);
+      expect(names(form)).toEqual(['AgentID', 'AgentPassword', 'RequestType', 'Service', 'Amount', 'Currency', 'RequestDate', 'TransactionID', 'Account']);
       expect(names(form).some((name) => name.startsWith('Extra'))).toBe(false);
       expect(formToObject(form).RequestType).toBe('Payment');
     }
@@ -104,9 +76,43 @@ describe('request forms (spec 4)', () => {
 describe('encodeForm', () => {
   it('writes exactly what URLSearchParams writes', () => {
     let state = 5;
-    const next = () => ((state = (state * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
-    const pieces = ['a', 'Z', '0', ' ', '*', '-', '.', '_', '!', "'", '(', ')', '~', '&', '=', '+', '%', '/', ':', '?', '#', '[', ']',
-      '"', '\\', '\n', '\u0000', 'é', 'Успех', '🙂', '\ud800', '\udc00', '2026-11-21 20:00:00', '10.630'];
+    const next = () => (state = (state * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+    const pieces = [
+      'a',
+      'Z',
+      '0',
+      ' ',
+      '*',
+      '-',
+      '.',
+      '_',
+      '!',
+      "'",
+      '(',
+      ')',
+      '~',
+      '&',
+      '=',
+      '+',
+      '%',
+      '/',
+      ':',
+      '?',
+      '#',
+      '[',
+      ']',
+      '"',
+      '\\',
+      '\n',
+      '\u0000',
+      'é',
+      'Успех',
+      '🙂',
+      '\ud800',
+      '\udc00',
+      '2026-11-21 20:00:00',
+      '10.630',
+    ];
     for (let round = 0; round < 5000; round++) {
       const text = () => Array.from({ length: Math.floor(next() * 6) }, () => pieces[Math.floor(next() * pieces.length)]).join('');
       const fields: FormField[] = Array.from({ length: 1 + Math.floor(next() * 4) }, () => [text(), text()]);
@@ -114,18 +120,7 @@ describe('encodeForm', () => {
     }
   });
 
-  const hostile = [
-    'a&b=c',
-    '1+1 = 2',
-    'x&AgentID=666',
-    'Иван Петров',
-    'пароль&RequestType=Status',
-    '🎮 coins 💰',
-    '%41%26',
-    '  leading and trailing  ',
-    'new\nline',
-    '',
-  ];
+  const hostile = ['a&b=c', '1+1 = 2', 'x&AgentID=666', 'Иван Петров', 'пароль&RequestType=Status', '🎮 coins 💰', '%41%26', '  leading and trailing  ', 'new\nline', ''];
 
   it.each(hostile)('a value like %j comes back whole and splits into no other field', (value) => {
     const fields: FormField[] = [

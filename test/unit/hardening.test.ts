@@ -3,17 +3,17 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { proxyRouteOf } from '../../src/commands/context.js';
+import { UsageError } from '../../src/errors.js';
+import { buildPaymentForm, encodeForm } from '../../src/protocol/form.js';
+import { parseAmount } from '../../src/protocol/money.js';
+import { md5Hex } from '../../src/protocol/password.js';
+import { InvalidFieldError } from '../../src/protocol/problems.js';
+import { parseTransactionId } from '../../src/protocol/transaction-id.js';
+import { redactSecrets, redactUrlCredentials, registerSecret, secretVariants } from '../../src/secrets.js';
 import { locatePassword } from '../../src/settings/password.js';
 import { describeSettings } from '../../src/settings/report.js';
 import { resolveSettings } from '../../src/settings/resolve.js';
 import { rejection } from '../helpers/thrown.js';
-import { UsageError } from '../../src/errors.js';
-import { encodeForm, buildPaymentForm } from '../../src/protocol/form.js';
-import { parseAmount } from '../../src/protocol/money.js';
-import { InvalidFieldError } from '../../src/protocol/problems.js';
-import { md5Hex } from '../../src/protocol/password.js';
-import { parseTransactionId } from '../../src/protocol/transaction-id.js';
-import { redactSecrets, redactUrlCredentials, registerSecret, secretVariants } from '../../src/secrets.js';
 
 /** The validation behind the CLI's exit-2 cases, exhaustively and in-process. */
 describe('amounts are plain non-negative decimals, never floats', () => {
@@ -64,7 +64,10 @@ describe('transaction ids are digits that fit a signed 64-bit Long', () => {
 
 describe('form encoding keeps every value one field', () => {
   it.each(['a&b', 'a=b', 'a+b', 'a b', 'a%20b', 'Жанар', '😀', 'x=1&Account=y', '\n'])('%j round-trips', (value) => {
-    const fields = buildPaymentForm({ agentId: '1', wirePassword: value }, { service: value, account: value, amount: '1', currency: 'KZT', transactionId: '1', requestDate: value });
+    const fields = buildPaymentForm(
+      { agentId: '1', wirePassword: value },
+      { service: value, account: value, amount: '1', currency: 'KZT', transactionId: '1', requestDate: value },
+    );
     const decoded = new URLSearchParams(encodeForm(fields));
     expect([...decoded.entries()]).toEqual(fields.map(([name, v]) => [name, v]));
   });
@@ -75,7 +78,14 @@ describe('secrets', () => {
 
   it('every spelling of a registered secret is blanked: typed, MD5, form-, URI- and JSON-encoded', () => {
     registerSecret(password);
-    const spelled = [password, md5Hex(password), md5Hex(password).toUpperCase(), new URLSearchParams({ p: password }).toString().slice(2), encodeURIComponent(password), JSON.stringify(password).slice(1, -1)];
+    const spelled = [
+      password,
+      md5Hex(password),
+      md5Hex(password).toUpperCase(),
+      new URLSearchParams({ p: password }).toString().slice(2),
+      encodeURIComponent(password),
+      JSON.stringify(password).slice(1, -1),
+    ];
     expect(new Set(secretVariants(password))).toEqual(new Set(spelled));
     for (const spelling of spelled) expect(redactSecrets(`before ${spelling} after`)).toBe('before *** after');
   });
@@ -123,12 +133,12 @@ describe('settings', () => {
 
   it('the password is looked for in order, and located without being read', async () => {
     const env = { ...home({ password: 'from-profile', passwordFile: '/nowhere' }), AGENTPAY_PASSWORD_FILE: '/also/nowhere' };
-    expect(locatePassword((await resolveSettings({ passwordFile: '/flag' }, env)), false)).toMatchObject({ kind: 'file', path: '/flag', source: 'flag' });
-    expect(locatePassword((await resolveSettings({}, { ...env, AGENTPAY_PASSWORD: 'e' })), false)).toMatchObject({ kind: 'value', source: 'env', origin: 'AGENTPAY_PASSWORD' });
-    expect(locatePassword((await resolveSettings({}, env)), false)).toMatchObject({ kind: 'file', source: 'env', origin: 'AGENTPAY_PASSWORD_FILE' });
-    expect(locatePassword((await resolveSettings({}, { ...env, AGENTPAY_PASSWORD_FILE: '' })), false)).toMatchObject({ kind: 'value', source: 'profile' });
-    expect(locatePassword((await resolveSettings({}, home())), true)).toEqual({ kind: 'prompt', source: 'prompt' });
-    expect(locatePassword((await resolveSettings({}, home())), false)).toEqual({ kind: 'none' });
+    expect(locatePassword(await resolveSettings({ passwordFile: '/flag' }, env), false)).toMatchObject({ kind: 'file', path: '/flag', source: 'flag' });
+    expect(locatePassword(await resolveSettings({}, { ...env, AGENTPAY_PASSWORD: 'e' }), false)).toMatchObject({ kind: 'value', source: 'env', origin: 'AGENTPAY_PASSWORD' });
+    expect(locatePassword(await resolveSettings({}, env), false)).toMatchObject({ kind: 'file', source: 'env', origin: 'AGENTPAY_PASSWORD_FILE' });
+    expect(locatePassword(await resolveSettings({}, { ...env, AGENTPAY_PASSWORD_FILE: '' }), false)).toMatchObject({ kind: 'value', source: 'profile' });
+    expect(locatePassword(await resolveSettings({}, home()), true)).toEqual({ kind: 'prompt', source: 'prompt' });
+    expect(locatePassword(await resolveSettings({}, home()), false)).toEqual({ kind: 'none' });
   });
 
   it('proxies: --proxy, else the environment (lower-case first), else direct', async () => {

@@ -4,10 +4,10 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { allEntries, findIntent, openEntries, type JournalEntry, type LedgerFilter } from '../../src/journal/ledger.js';
+import { allEntries, findIntent, type JournalEntry, type LedgerFilter, openEntries } from '../../src/journal/ledger.js';
 import { OwnLineScanner, recordOf } from '../../src/journal/line-format.js';
 import { lineOf, readRecord } from '../../src/journal/record-format.js';
-import { isFinalState, ownerKey, type IntentRecord, type JournalRecord, type OutcomeRecord } from '../../src/journal/records.js';
+import { type IntentRecord, isFinalState, type JournalRecord, type OutcomeRecord, ownerKey } from '../../src/journal/records.js';
 import { linesOf } from '../../src/text-lines.js';
 import { seededRandom } from '../helpers/seeded-random.js';
 import { thrown } from '../helpers/thrown.js';
@@ -108,13 +108,32 @@ function generateJournal(seed: number): string {
     const roll = next();
     let record: JournalRecord;
     if (roll < 0.4) {
-      record = { kind: 'intent', transactionId, ...owner, service: pick(['101', '201']), account: pick(texts), amount: '499.00', currency: 'KZT', invoiceId: next() < 0.5 ? null : '5001', at };
+      record = {
+        kind: 'intent',
+        transactionId,
+        ...owner,
+        service: pick(['101', '201']),
+        account: pick(texts),
+        amount: '499.00',
+        currency: 'KZT',
+        invoiceId: next() < 0.5 ? null : '5001',
+        at,
+      };
     } else {
       const state = pick(states);
       const view = {
-        transactionId, requestId: next() < 0.3 ? null : '9007199254740993', type: pick([null, 'Payment', 'Status']), status: state === 'success' ? '10' : null,
-        state, message: pick(texts), service: pick([null, '101']), account: pick([null, ...texts]), amount: pick([null, '10.630']),
-        currency: pick([null, 'KZT']), exchangeRate: null, serviceCurrency: pick([null, 'EUR']),
+        transactionId,
+        requestId: next() < 0.3 ? null : '9007199254740993',
+        type: pick([null, 'Payment', 'Status']),
+        status: state === 'success' ? '10' : null,
+        state,
+        message: pick(texts),
+        service: pick([null, '101']),
+        account: pick([null, ...texts]),
+        amount: pick([null, '10.630']),
+        currency: pick([null, 'KZT']),
+        exchangeRate: null,
+        serviceCurrency: pick([null, 'EUR']),
         // A view may carry warnings (amount-check.ts): none, one, two, or an empty list from another writer.
         ...pick([{}, {}, { warnings: [pick(texts)] }, { warnings: [pick(texts), pick(texts)] }, { warnings: [] }]),
       };
@@ -123,15 +142,23 @@ function generateJournal(seed: number): string {
     const own = lineOf(record);
     const form = next();
     let line: string;
-    if (form < 0.6) line = own; // as agentpay writes it
-    else if (form < 0.68) line = JSON.stringify(record, null, next() < 0.5 ? 0 : 1).replace(/\n/g, ' '); // other key order or spacing
-    else if (form < 0.74) line = JSON.stringify({ extra: true, ...record }); // unknown keys: stripped
-    else if (form < 0.8) line = own.slice(0, Math.floor(next() * own.length)); // torn
-    else if (form < 0.84) line = own.replace('"state":"', '"state":"x'); // not a state
-    else if (form < 0.88) line = own.replace(/"amount":"[^"]*"/, '"amount":499'); // a number where text belongs
+    if (form < 0.6)
+      line = own; // as agentpay writes it
+    else if (form < 0.68)
+      line = JSON.stringify(record, null, next() < 0.5 ? 0 : 1).replace(/\n/g, ' '); // other key order or spacing
+    else if (form < 0.74)
+      line = JSON.stringify({ extra: true, ...record }); // unknown keys: stripped
+    else if (form < 0.8)
+      line = own.slice(0, Math.floor(next() * own.length)); // torn
+    else if (form < 0.84)
+      line = own.replace('"state":"', '"state":"x'); // not a state
+    else if (form < 0.88)
+      line = own.replace(/"amount":"[^"]*"/, '"amount":499'); // a number where text belongs
     else if (form < 0.9) line = own.replace('"invoiceId":null', '"invoiceId":false');
-    else if (form < 0.92) line = `  ${own}`; // leading blanks: still JSON
-    else if (form < 0.94) line = own.replace(',"at":', ',"at":"x","at":'); // a duplicate key: JSON.parse keeps the last
+    else if (form < 0.92)
+      line = `  ${own}`; // leading blanks: still JSON
+    else if (form < 0.94)
+      line = own.replace(',"at":', ',"at":"x","at":'); // a duplicate key: JSON.parse keeps the last
     else if (form < 0.96) line = '';
     else line = `\ufeff${own}`;
     lines.push(line);
@@ -173,8 +200,19 @@ describe('reading the journal fast', () => {
 
   it('reads an outcome with warnings on the fast path, keeping them after the other fields', () => {
     const view = {
-      transactionId: '7', requestId: '9007199254740993', type: 'Payment', status: '10', state: 'success' as const, message: 'Успех', service: '101',
-      account: 'a', amount: '24970', currency: 'KZT', exchangeRate: '1', serviceCurrency: 'KZT', warnings: ['the gateway reports Amount 24970, not 2497.00'],
+      transactionId: '7',
+      requestId: '9007199254740993',
+      type: 'Payment',
+      status: '10',
+      state: 'success' as const,
+      message: 'Успех',
+      service: '101',
+      account: 'a',
+      amount: '24970',
+      currency: 'KZT',
+      exchangeRate: '1',
+      serviceCurrency: 'KZT',
+      warnings: ['the gateway reports Amount 24970, not 2497.00'],
     };
     const record: OutcomeRecord = { kind: 'outcome', transactionId: '7', gateway: 'sandbox', agentId: '1001', at: '2026-11-21T00:00:00.000Z', source: 'payment', view };
     const line = lineOf(record);
@@ -191,10 +229,19 @@ describe('reading the journal fast', () => {
     ['[1]', 'the line: expected an object, got a list'],
     ['{"kind":"payment"}', 'kind: expected "intent" or "outcome", got "payment"'],
     ['{"kind":"intent","transactionId":7}', 'transactionId: expected a string, got the number 7'],
-    ['{"kind":"intent","transactionId":"7","gateway":"g","agentId":"1","service":"1","account":"a","amount":"1.00","currency":"KZT","invoiceId":false,"at":"t"}', 'invoiceId: expected a string or null, got a boolean'],
+    [
+      '{"kind":"intent","transactionId":"7","gateway":"g","agentId":"1","service":"1","account":"a","amount":"1.00","currency":"KZT","invoiceId":false,"at":"t"}',
+      'invoiceId: expected a string or null, got a boolean',
+    ],
     ['{"kind":"outcome","transactionId":"7","gateway":"g","agentId":"1","at":"t","source":"payment","view":null}', 'view: expected an object, got null'],
-    ['{"kind":"outcome","transactionId":"7","gateway":"g","agentId":"1","at":"t","source":"later","view":{}}', 'source: expected "payment" or "settle" or "reconcile", got "later"'],
-    ['{"kind":"outcome","transactionId":"7","gateway":"g","agentId":"1","at":"t","source":"payment","view":{"transactionId":"7","requestId":null,"type":null,"status":null,"state":"done"}}', 'view.state: expected "success" or "pending" or "failed" or "unknown", got "done"'],
+    [
+      '{"kind":"outcome","transactionId":"7","gateway":"g","agentId":"1","at":"t","source":"later","view":{}}',
+      'source: expected "payment" or "settle" or "reconcile", got "later"',
+    ],
+    [
+      '{"kind":"outcome","transactionId":"7","gateway":"g","agentId":"1","at":"t","source":"payment","view":{"transactionId":"7","requestId":null,"type":null,"status":null,"state":"done"}}',
+      'view.state: expected "success" or "pending" or "failed" or "unknown", got "done"',
+    ],
   ])('a line that is not a record is refused with where and what was expected: %s', async (line, reason) => {
     expect(thrown(() => readRecord(JSON.parse(line))).message).toBe(reason);
     const dir = mkdtempSync(join(tmpdir(), 'agentpay-journal-line-'));

@@ -7,7 +7,6 @@ import { formatRequestDate } from '../../src/protocol/request-date.js';
 import { generateTransactionId, isLongId, namesNoTransaction, parseTransactionId } from '../../src/protocol/transaction-id.js';
 import { thrown } from '../helpers/thrown.js';
 
-
 describe('parseAmount', () => {
   it.each(['0', '10', '10.630', '2497.00', '0.5', '9990.00'])('accepts %j and returns it unchanged', (text) => {
     expect(parseAmount(text)).toBe(text);

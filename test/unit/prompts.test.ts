@@ -1,7 +1,7 @@
 import { PassThrough, Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { CancelledError } from '../../src/errors.js';
-import { terminalPrompter, type Prompter } from '../../src/prompts.js';
+import { type Prompter, terminalPrompter } from '../../src/prompts.js';
 
 /**
  * The enquirer-backed Prompter, driven by key bytes written to an in-memory "terminal"

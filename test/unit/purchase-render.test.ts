@@ -80,7 +80,15 @@ describe('renderPurchaseSummary', () => {
 
   it('shows a rate other than 1 and the crediting currency, after the amount', () => {
     const text = renderPurchaseSummary(
-      { ...summary, service: '102', serviceName: undefined, voucher: undefined, amount: '10.630', currency: 'USD', exchange: { exchangeRate: '0.921', paidIn: 'USD', creditedIn: 'EUR' } },
+      {
+        ...summary,
+        service: '102',
+        serviceName: undefined,
+        voucher: undefined,
+        amount: '10.630',
+        currency: 'USD',
+        exchange: { exchangeRate: '0.921', paidIn: 'USD', creditedIn: 'EUR' },
+      },
       plainStyle,
       80,
     );
@@ -92,6 +100,6 @@ describe('renderPurchaseSummary', () => {
 
   it('uses colour only when the style has it', async () => {
     expect(renderPurchaseSummary(summary, plainStyle, 80)).not.toContain('\x1b[');
-    expect(renderPurchaseSummary(summary, (await loadStyle(1)), 80)).toContain('\x1b[1m9990.00');
+    expect(renderPurchaseSummary(summary, await loadStyle(1), 80)).toContain('\x1b[1m9990.00');
   });
 });

@@ -4,7 +4,7 @@ import type { Voucher } from '../../src/protocol/vouchers.js';
 import { loadStyle, plainStyle } from '../../src/render/style.js';
 import { renderReceipt, renderTransactionLine, transactionJson } from '../../src/render/transaction.js';
 import { renderVoucherTable } from '../../src/render/vouchers.js';
-import { sandboxServices, type DynamicService } from '../../src/sandbox/catalogue.js';
+import { type DynamicService, sandboxServices } from '../../src/sandbox/catalogue.js';
 
 const ansi = /\u001b\[/;
 
@@ -76,14 +76,12 @@ describe('renderReceipt', () => {
   });
 
   it('a status look-up names itself', () => {
-    expect(renderReceipt({ ...success, state: 'failed', status: '25', message: 'not found' }, plainStyle, 'Transaction').split('\n')[0]).toBe(
-      '✗ Transaction failed',
-    );
+    expect(renderReceipt({ ...success, state: 'failed', status: '25', message: 'not found' }, plainStyle, 'Transaction').split('\n')[0]).toBe('✗ Transaction failed');
   });
 
   it('plain style has no escapes; a colour style has', async () => {
     expect(renderReceipt(success, plainStyle)).not.toMatch(ansi);
-    expect(renderReceipt(success, (await loadStyle(1)))).toMatch(ansi);
+    expect(renderReceipt(success, await loadStyle(1))).toMatch(ansi);
   });
 });
 
@@ -148,13 +146,13 @@ describe('renderVoucherTable', () => {
   });
 
   it.each([80, 72, 60])('with colour and %i columns the table still fits', async (columns) => {
-    const table = renderVoucherTable(vouchersOf('101'), { currency: 'KZT', columns, style: (await loadStyle(3)) });
+    const table = renderVoucherTable(vouchersOf('101'), { currency: 'KZT', columns, style: await loadStyle(3) });
     expect(table).toMatch(ansi);
     expect(width(table)).toBeLessThanOrEqual(columns);
     for (const amount of ['499.00', '2497.00', '4990.50', '9990.00']) expect(table).toContain(amount);
   });
 
-  it('below the table\'s width (a split pane) each voucher takes a few lines, every digit kept', () => {
+  it("below the table's width (a split pane) each voucher takes a few lines, every digit kept", () => {
     const list = renderVoucherTable(vouchersOf('101'), { currency: 'KZT', columns: 40, style: plainStyle });
     expect(list).toMatchInlineSnapshot(`
       "1. 100 GameCoins

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseLosslessJson } from '../../src/protocol/lossless.js';
-import { evaluateExpectation, matcherSchema, type AssertionResult } from '../../src/scenario/assertions.js';
+import { type AssertionResult, evaluateExpectation, matcherSchema } from '../../src/scenario/assertions.js';
 import { parsePath } from '../../src/scenario/path.js';
 
 const record = {
@@ -17,7 +17,13 @@ const record = {
   ),
 };
 const first = { requestId: '9007199254740993', status: '10' };
-const context = { scope: new Map<string, unknown>([['var', { code: '10' }], ['self', record]]), recordOf: (name: string) => (name === 'first' ? first : undefined) };
+const context = {
+  scope: new Map<string, unknown>([
+    ['var', { code: '10' }],
+    ['self', record],
+  ]),
+  recordOf: (name: string) => (name === 'first' ? first : undefined),
+};
 
 function check(path: string, matcher: unknown): AssertionResult[] {
   return evaluateExpectation({ path, segments: parsePath(path), matcher: matcherSchema.parse(matcher) }, record, context);

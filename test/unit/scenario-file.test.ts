@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { parseScenario, ScenarioFileError } from '../../src/scenario/file.js';
-import { parseVarFlags, varsFor, VarError } from '../../src/scenario/vars.js';
+import { parseVarFlags, VarError, varsFor } from '../../src/scenario/vars.js';
 
 const parse = (source: string) => parseScenario(source, 'test.yaml');
 const fails = (source: string) => {
@@ -91,15 +91,27 @@ cases:
     ['a step that does nothing', 'cases: [{name: a, steps: [{id: x}]}]', 'say what it does'],
     ['invoice and invoice-id together', 'cases: [{name: a, steps: [{pay: {service: "1", account: x, invoice: 1, invoice-id: 5}}]}]', 'not both'],
     ['raw without amount', 'cases: [{name: a, steps: [{pay: {service: "1", account: x, invoice-id: 5, raw: true}}]}]', 'raw sends Amount as written'],
-    ['a reference to a later step', 'cases: [{name: a, steps: [{status: "${pay.transactionId}"}, {pay: {service: "1", account: x, amount: 1}}]}]', 'names no earlier step of this case'],
-    ['a reference to another case', 'cases: [{name: a, steps: [{pay: {service: "1", account: x, amount: 1}, id: p}]}, {name: b, steps: [{status: "${p.transactionId}"}]}]', 'case "b", step 1 (status)'],
+    [
+      'a reference to a later step',
+      'cases: [{name: a, steps: [{status: "${pay.transactionId}"}, {pay: {service: "1", account: x, amount: 1}}]}]',
+      'names no earlier step of this case',
+    ],
+    [
+      'a reference to another case',
+      'cases: [{name: a, steps: [{pay: {service: "1", account: x, amount: 1}, id: p}]}, {name: b, steps: [{status: "${p.transactionId}"}]}]',
+      'case "b", step 1 (status)',
+    ],
     ['same-as an unknown step', 'cases: [{name: a, steps: [{check: {service: "1", account: x}, expect: {requestId: {same-as: nope}}}]}]', 'same-as "nope"'],
     ['status with no payment before it', 'cases: [{name: a, steps: [{status: null}]}]', 'there is none before it'],
     ['repeat-pay of a check', 'cases: [{name: a, steps: [{check: {service: "1", account: x}, id: c}, {repeat-pay: c}]}]', 'names no earlier payment'],
     ['a bad path', 'cases: [{name: a, steps: [{check: {service: "1", account: x}, expect: {"vouchers[x]": {exists: true}}}]}]', 'path "vouchers[x]"'],
     ['a field the step does not have', 'cases: [{name: a, steps: [{check: {service: "1", account: x}, expect: {stat: success}}]}]', 'a check step has no stat'],
     ['a bad pattern', 'cases: [{name: a, steps: [{check: {service: "1", account: x}, expect: {message: {matches: "(("}}}]}]', 'matches:'],
-    ['a decimal-equals that is not a decimal', 'cases: [{name: a, steps: [{pay: {service: "1", account: x, amount: 1}, expect: {amount: {decimal-equals: "1,5"}}}]}]', 'decimal-equals "1,5" is not a decimal'],
+    [
+      'a decimal-equals that is not a decimal',
+      'cases: [{name: a, steps: [{pay: {service: "1", account: x, amount: 1}, expect: {amount: {decimal-equals: "1,5"}}}]}]',
+      'decimal-equals "1,5" is not a decimal',
+    ],
     ['an unknown check', 'cases: [{name: a, steps: [{check: {service: "1", account: x}, expect: {message: {like: x}}}]}]', 'like'],
     ['each outside [*]', 'cases: [{name: a, steps: [{check: {service: "1", account: x}, expect: {message: "${each.position}"}}]}]', 'names no earlier step'],
     ['an id used twice', 'cases: [{name: a, steps: [{check: {service: "1", account: x}, id: c}, {check: {service: "1", account: x}, id: c}]}]', 'used twice'],

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseLosslessJson } from '../../src/protocol/lossless.js';
-import { formatPath, parsePath, PathSyntaxError, resolvePath } from '../../src/scenario/path.js';
+import { formatPath, PathSyntaxError, parsePath, resolvePath } from '../../src/scenario/path.js';
 import { interpolate, PlaceholderError } from '../../src/scenario/placeholders.js';
 
 // A check record as the runner keeps it: the envelope parsed losslessly, as received.
@@ -26,7 +26,13 @@ const scope = new Map<string, unknown>([
 
 describe('paths', () => {
   it('read fields, indices from 0, [*], @json, quoted names and length, and print back the same', () => {
-    for (const path of ['state', 'check.vouchers[1].orderAmount', 'envelope.TransactionContent.Extras[*].FieldValue@json.InvoiceId', 'request["Extra[0].Name"]', 'vouchers.length']) {
+    for (const path of [
+      'state',
+      'check.vouchers[1].orderAmount',
+      'envelope.TransactionContent.Extras[*].FieldValue@json.InvoiceId',
+      'request["Extra[0].Name"]',
+      'vouchers.length',
+    ]) {
       expect(formatPath(parsePath(path))).toBe(path);
     }
     expect(resolvePath(check, parsePath('vouchers[1].orderAmount').slice(0))).toEqual([
@@ -79,7 +85,9 @@ describe('placeholders', () => {
   });
 
   it('say which placeholder could not be filled and why', () => {
-    expect(() => interpolate('${check.vouchers[9].orderAmount}', scope)).toThrow(new PlaceholderError('${check.vouchers[9].orderAmount}: check.vouchers[9] is missing (the list has 2)'));
+    expect(() => interpolate('${check.vouchers[9].orderAmount}', scope)).toThrow(
+      new PlaceholderError('${check.vouchers[9].orderAmount}: check.vouchers[9] is missing (the list has 2)'),
+    );
     expect(() => interpolate('${var.nope}', scope)).toThrow(/var.nope is missing/);
     expect(() => interpolate('${status.requestId}', scope)).toThrow(/nothing is called "status" here/);
     expect(() => interpolate('${check.vouchers[*].invoiceId}', scope)).toThrow(/\[\*\] has no single value/);

@@ -3,8 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { parseLosslessJson } from '../../src/protocol/lossless.js';
 import { plainStyle } from '../../src/render/style.js';
 import { parseScenario } from '../../src/scenario/file.js';
-import { caseJson, stepJson, summaryJson } from '../../src/scenario/report-json.js';
 import { stepLines, summaryLines } from '../../src/scenario/report-human.js';
+import { caseJson, stepJson, summaryJson } from '../../src/scenario/report-json.js';
 import { junitXml } from '../../src/scenario/report-junit.js';
 import { runSuites, type StepExecutor, type StepRun } from '../../src/scenario/runner.js';
 
@@ -16,18 +16,31 @@ function fakeGateway() {
   const execute: StepExecutor = async (run) => {
     runs.push(run);
     if (run.options.service === 'down') {
-      return { record: { error: { exitCode: 4, type: 'GatewayUnreachableError', message: 'connection refused' } }, error: { exitCode: 4, type: 'GatewayUnreachableError', message: 'connection refused' } };
+      return {
+        record: { error: { exitCode: 4, type: 'GatewayUnreachableError', message: 'connection refused' } },
+        error: { exitCode: 4, type: 'GatewayUnreachableError', message: 'connection refused' },
+      };
     }
     if (run.kind === 'pay' && run.options['dry-run'] === true) return { record: { dryRun: true } };
     if (run.kind === 'pay' || run.kind === 'repeat-pay') {
       const options = (run.kind === 'pay' ? run.options : run.replay) as Record<string, string>;
       const id = options['txn-id'] ?? String(1000 + next++);
       if (!requestIds.has(id)) requestIds.set(id, String(9000 + requestIds.size));
-      return { record: { transactionId: id, requestId: requestIds.get(id)!, state: run.credentials?.password === 'wrong' ? 'failed' : 'success', amount: options.amount }, replay: { ...options, 'txn-id': id } };
+      return {
+        record: { transactionId: id, requestId: requestIds.get(id)!, state: run.credentials?.password === 'wrong' ? 'failed' : 'success', amount: options.amount },
+        replay: { ...options, 'txn-id': id },
+      };
     }
     if (run.kind === 'status') {
       const id = String(run.options['txn-id']);
-      return { record: { transactionId: id, requestId: requestIds.get(id) ?? null, state: requestIds.has(id) ? 'success' : 'failed', envelope: parseLosslessJson(`{"RequestID":${requestIds.get(id) ?? 0}}`) } };
+      return {
+        record: {
+          transactionId: id,
+          requestId: requestIds.get(id) ?? null,
+          state: requestIds.has(id) ? 'success' : 'failed',
+          envelope: parseLosslessJson(`{"RequestID":${requestIds.get(id) ?? 0}}`),
+        },
+      };
     }
     return { record: { state: 'success', vouchers: [{ orderAmount: '499.00' }, { orderAmount: '2497.00' }] } };
   };
@@ -70,10 +83,11 @@ describe('the scenario runner', () => {
     expect(gateway.runs[3]).toMatchObject({ kind: 'status', options: { 'txn-id': '1000' } });
     expect(pays!.steps.map((s) => s.outcome)).toEqual(['passed', 'passed', 'passed', 'failed', 'skipped']);
     expect(pays!.outcome).toBe('failed');
-    expect(pays!.steps[3]!.failures.map((f) => f.message)).toEqual([
-      'case "pays & looks <up>", step 4 (status): state: expected "failed", actual "success"',
-    ]);
-    expect(unreachable).toMatchObject({ outcome: 'error', steps: [{ outcome: 'error', error: { exitCode: 4, message: 'case "unreachable", step 1 (check): connection refused' } }] });
+    expect(pays!.steps[3]!.failures.map((f) => f.message)).toEqual(['case "pays & looks <up>", step 4 (status): state: expected "failed", actual "success"']);
+    expect(unreachable).toMatchObject({
+      outcome: 'error',
+      steps: [{ outcome: 'error', error: { exitCode: 4, message: 'case "unreachable", step 1 (check): connection refused' } }],
+    });
     expect(expected!.outcome).toBe('passed');
     expect(gateway.runs).toHaveLength(6);
     // 4 (unreachable) outranks 1 (an assertion)
@@ -115,8 +129,14 @@ cases:
 
   it('fails a step whose placeholder has nothing to fill it, without running it', async () => {
     const gateway = fakeGateway();
-    const result = await runSuites([suiteOf('cases: [{name: a, steps: [{check: {service: x, account: a}}, {pay: {service: x, account: a, amount: "${check.vouchers[7].orderAmount}"}}]}]')], gateway.execute, { bail: false });
-    expect(result.suites[0]!.cases[0]!.steps[1]!.failures[0]!.message).toBe('case "a", step 2 (pay): ${check.vouchers[7].orderAmount}: check.vouchers[7] is missing (the list has 2)');
+    const result = await runSuites(
+      [suiteOf('cases: [{name: a, steps: [{check: {service: x, account: a}}, {pay: {service: x, account: a, amount: "${check.vouchers[7].orderAmount}"}}]}]')],
+      gateway.execute,
+      { bail: false },
+    );
+    expect(result.suites[0]!.cases[0]!.steps[1]!.failures[0]!.message).toBe(
+      'case "a", step 2 (pay): ${check.vouchers[7].orderAmount}: check.vouchers[7] is missing (the list has 2)',
+    );
     expect(gateway.runs).toHaveLength(1);
     expect(result.exitCode).toBe(1);
   });
@@ -145,7 +165,12 @@ describe('scenario reports', () => {
     const xml = junitXml(result);
     expect(XMLValidator.validate(xml)).toBe(true);
     const parsed = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '' }).parse(xml) as {
-      testsuites: { tests: string; failures: string; errors: string; testsuite: { name: string; tests: string; testcase: { name: string; failure?: { message: string }; error?: { message: string } }[] | { name: string } }[] };
+      testsuites: {
+        tests: string;
+        failures: string;
+        errors: string;
+        testsuite: { name: string; tests: string; testcase: { name: string; failure?: { message: string }; error?: { message: string } }[] | { name: string } }[];
+      };
     };
     expect(parsed.testsuites).toMatchObject({ tests: '4', failures: '1', errors: '1' });
     const [first, second] = parsed.testsuites.testsuite;
@@ -181,7 +206,14 @@ describe('scenario reports', () => {
     const theCase = result.suites[0]!.cases[0]!;
     const line = stepJson(suite.suite, theCase.name, theCase.steps[3]!);
     expect(line).toContain('"envelope":{"RequestID":9000}');
-    expect(JSON.parse(line)).toMatchObject({ type: 'step', case: theCase.name, step: 4, kind: 'status', outcome: 'failed', failures: [{ path: 'state', expected: '"failed"', actual: '"success"' }] });
+    expect(JSON.parse(line)).toMatchObject({
+      type: 'step',
+      case: theCase.name,
+      step: 4,
+      kind: 'status',
+      outcome: 'failed',
+      failures: [{ path: 'state', expected: '"failed"', actual: '"success"' }],
+    });
     expect(JSON.parse(caseJson(suite.suite, theCase))).toMatchObject({ type: 'case', outcome: 'failed', steps: 5, failures: 1 });
     expect(JSON.parse(summaryJson(result, 10))).toEqual({ type: 'summary', cases: 3, passed: 1, failed: 1, errors: 1, skipped: 0, ms: 10, exitCode: 4, interrupted: false });
   });

@@ -32,7 +32,7 @@ describe('the settings table', () => {
     expect(document).toBe(withSettingsTable(document));
   });
 
-  it('names each flag\'s setting by the attribute commander gives it, so GlobalFlags is what commander hands over', () => {
+  it("names each flag's setting by the attribute commander gives it, so GlobalFlags is what commander hands over", () => {
     const program = addGlobalOptions(new Command());
     const flagged = settingEntries.filter(([, setting]) => setting.flag !== undefined).map(([name]) => name);
     expect(program.options.map((option) => option.attributeName())).toEqual(flagged);
@@ -75,7 +75,7 @@ describe('the config file: errors name the profile, the key and what was expecte
   });
 });
 
-describe('the password\'s source order', () => {
+describe("the password's source order", () => {
   it('an empty password or passwordFile in a profile is skipped; an empty --password-file is not', async () => {
     const env = envWithConfig('{"profiles": {"default": {"password": "", "passwordFile": "/from/profile"}}}');
     expect(locatePassword(await resolveSettings({}, env), false)).toEqual({ kind: 'file', path: '/from/profile', source: 'profile', origin: 'profile passwordFile' });

@@ -1,11 +1,11 @@
 import { CancelledError, EmptyVoucherListError, GatewayRefusedError } from '../../errors.js';
 import type { PaymentInput } from '../../gateway/client.js';
 import type { PurchaseOptions } from '../../options/purchase.js';
-import { foreignExchangeOf, type ForeignExchange } from '../../protocol/exchange-rate.js';
+import { type ForeignExchange, foreignExchangeOf } from '../../protocol/exchange-rate.js';
 import { generateTransactionId } from '../../protocol/transaction-id.js';
 import type { VoucherList } from '../../protocol/vouchers.js';
 import { checkPurchase, emptyVoucherListError } from '../../purchase/account-check.js';
-import { paymentInputOf, type PurchaseChoice } from '../../purchase/voucher-choice.js';
+import { type PurchaseChoice, paymentInputOf } from '../../purchase/voucher-choice.js';
 import { renderPurchaseSummary } from '../../render/purchase.js';
 import { renderReceipt } from '../../render/transaction.js';
 import { startSpinner } from '../../spinner.js';
@@ -13,7 +13,7 @@ import { followPending } from './follow.js';
 import { Interrupted, untilInterrupted } from './interrupt.js';
 import { pickVoucher } from './pick-voucher.js';
 import { askAgain, askPurchase, askStaticAmount } from './questions.js';
-import { buyScope, type BuyDependencies, type BuyOptions, type BuyScope } from './types.js';
+import { type BuyDependencies, type BuyOptions, type BuyScope, buyScope } from './types.js';
 
 /**
  * `agentpay buy`: the interactive top-up for a person at a terminal. Asks for what the flags

@@ -1,7 +1,7 @@
 import { UsageError } from '../../errors.js';
 import type { PurchaseOptions } from '../../options/purchase.js';
 import type { Voucher } from '../../protocol/vouchers.js';
-import { voucherOf, type PurchaseChoice } from '../../purchase/voucher-choice.js';
+import { type PurchaseChoice, voucherOf } from '../../purchase/voucher-choice.js';
 import { voucherChoiceLabels } from '../../render/purchase.js';
 import { renderVoucherTable } from '../../render/vouchers.js';
 import type { BuyScope } from './types.js';

@@ -1,8 +1,8 @@
 import type { EmptyVoucherListError, GatewayRefusedError } from '../../errors.js';
 import type { PurchaseOptions } from '../../options/purchase.js';
+import type { PromptChoice } from '../../prompts.js';
 import { parseAmount, parseCurrency } from '../../protocol/money.js';
 import { InvalidFieldError } from '../../protocol/problems.js';
-import type { PromptChoice } from '../../prompts.js';
 import type { PurchaseChoice } from '../../purchase/voucher-choice.js';
 import { truncate } from '../../render/purchase.js';
 import type { BuyScope } from './types.js';

@@ -1,7 +1,7 @@
 import { UsageError } from '../../errors.js';
-import type { Output } from '../../output.js';
 import { amountOption } from '../../options/purchase.js';
 import { optionalNonBlankText, optionalText, optionRecord } from '../../options/values.js';
+import type { Output } from '../../output.js';
 import { parseCurrency } from '../../protocol/money.js';
 import { executePayment } from '../../purchase/execute-payment.js';
 import type { CommandContext } from '../context.js';

@@ -1,7 +1,7 @@
 import type { GatewayClient, PaymentInput } from '../../gateway/client.js';
 import type { Output } from '../../output.js';
-import type { CodeTable } from '../../protocol/codes.js';
 import type { Prompter } from '../../prompts.js';
+import type { CodeTable } from '../../protocol/codes.js';
 import type { PaymentOutcome } from '../../purchase/outcome.js';
 
 /** The flags; any of them may be missing (then it is asked). */

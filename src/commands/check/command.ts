@@ -2,9 +2,7 @@ import { Command } from 'commander';
 import { addRequiredOption, type LazyAction } from '../define.js';
 
 export function checkCommand(lazyAction: LazyAction): Command {
-  const check = new Command('check')
-    .description('list the vouchers of a service for an account (AccountCheck)')
-    .usage('--service <id> --account <account> [options]');
+  const check = new Command('check').description('list the vouchers of a service for an account (AccountCheck)').usage('--service <id> --account <account> [options]');
   addRequiredOption(check, '--service <id>', 'service id');
   addRequiredOption(check, '--account <account>', 'customer account');
   return check

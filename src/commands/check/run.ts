@@ -1,11 +1,10 @@
 import { GatewayRefusedError } from '../../errors.js';
 import { checkOptions } from '../../options/purchase.js';
+import { successStatus } from '../../protocol/codes.js';
 import { foreignExchangeOf } from '../../protocol/exchange-rate.js';
 import { stringifyLosslessJson } from '../../protocol/lossless.js';
-import { successStatus } from '../../protocol/codes.js';
 import { accountCheckLine } from '../../purchase/account-check.js';
 import type { CommandContext } from '../context.js';
-
 
 /** `agentpay check`: AccountCheck, and the voucher list (spec 4.1). */
 export async function runCheck(rawOptions: unknown, context: CommandContext): Promise<void> {

@@ -1,8 +1,8 @@
 import { AgentpayError } from '../../errors.js';
-import { describeSettings } from '../../settings/report.js';
-import { classifyCode, type CodeTable } from '../../protocol/codes.js';
+import { type CodeTable, classifyCode } from '../../protocol/codes.js';
 import { generateTransactionId } from '../../protocol/transaction-id.js';
-import { doctorJson, renderDoctorReport, type GatewayCheck } from '../../render/doctor.js';
+import { doctorJson, type GatewayCheck, renderDoctorReport } from '../../render/doctor.js';
+import { describeSettings } from '../../settings/report.js';
 import type { CommandContext, GatewaySession } from '../context.js';
 
 /**

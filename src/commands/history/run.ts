@@ -1,8 +1,8 @@
 import { UsageError } from '../../errors.js';
 import { allEntries, type JournalEntry } from '../../journal/ledger.js';
-import { transactionStates, unknownView, type TransactionView } from '../../protocol/transaction-view.js';
-import type { CommandContext } from '../context.js';
 import { choiceOption, optionalText, optionRecord } from '../../options/values.js';
+import { type TransactionView, transactionStates, unknownView } from '../../protocol/transaction-view.js';
+import type { CommandContext } from '../context.js';
 import { parseSince } from '../since.js';
 
 function historyOptions(raw: unknown) {
@@ -45,5 +45,10 @@ export async function runHistory(rawOptions: unknown, context: CommandContext): 
     return;
   }
   const { renderHistoryTable } = await import('../../render/history.js');
-  out.data(renderHistoryTable(rows.map(({ entry, view }) => ({ at: entry.intent.at, gateway: entry.intent.gateway, view })), { style: out.style, columns: out.columns }));
+  out.data(
+    renderHistoryTable(
+      rows.map(({ entry, view }) => ({ at: entry.intent.at, gateway: entry.intent.gateway, view })),
+      { style: out.style, columns: out.columns },
+    ),
+  );
 }

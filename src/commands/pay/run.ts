@@ -1,6 +1,6 @@
-import { generateTransactionId } from '../../protocol/transaction-id.js';
-import { formToObject, maskForm, type FormField } from '../../protocol/form.js';
 import { payOptions } from '../../options/purchase.js';
+import { type FormField, formToObject, maskForm } from '../../protocol/form.js';
+import { generateTransactionId } from '../../protocol/transaction-id.js';
 import { executePayment } from '../../purchase/execute-payment.js';
 import { paymentInputOf, resolvePurchase } from '../../purchase/voucher-choice.js';
 import type { CommandContext } from '../context.js';

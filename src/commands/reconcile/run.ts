@@ -1,13 +1,13 @@
 import { AgentpayError, ExitCode, type ExitCodeValue } from '../../errors.js';
-import { openEntries, type JournalEntry } from '../../journal/ledger.js';
+import { type JournalEntry, openEntries } from '../../journal/ledger.js';
 import { OutcomeRecorder } from '../../journal/outcome-recorder.js';
-import { classifyCode, classifyHint, type CodeTable } from '../../protocol/codes.js';
-import { isRefusedLookUp, speaksOfPayment, unknownView, viewOfStatusAnswer, type TransactionView } from '../../protocol/transaction-view.js';
-import { answerText } from '../../purchase/outcome.js';
-import { journalGatewayOf, type CommandContext, type GatewaySession } from '../context.js';
-import { BatchTally } from '../batch-tally.js';
-import { forEachOrdered } from '../ordered-pool.js';
 import { concurrencyOption, optionalText, optionRecord, wholeNumberOption } from '../../options/values.js';
+import { type CodeTable, classifyCode, classifyHint } from '../../protocol/codes.js';
+import { isRefusedLookUp, speaksOfPayment, type TransactionView, unknownView, viewOfStatusAnswer } from '../../protocol/transaction-view.js';
+import { answerText } from '../../purchase/outcome.js';
+import { BatchTally } from '../batch-tally.js';
+import { type CommandContext, type GatewaySession, journalGatewayOf } from '../context.js';
+import { forEachOrdered } from '../ordered-pool.js';
 import { parseSince } from '../since.js';
 
 interface ReconcileOptions {
@@ -80,7 +80,11 @@ async function settleEntry(session: GatewaySession, entry: JournalEntry, codes: 
       const waiting = unknownView(sent, 'Status', `not found at the gateway yet (${Math.round(age / 1000)} s old; final after ${graceMs / 1000} s)`);
       return { entry, view: waiting, exitCode: ExitCode.pendingOrUnknown, learned: false };
     }
-    const neverMade: TransactionView = { ...view, state: 'failed', message: `never made: the gateway has no such transaction (${answer.message || `ResponseStatus ${answer.status}`})` };
+    const neverMade: TransactionView = {
+      ...view,
+      state: 'failed',
+      message: `never made: the gateway has no such transaction (${answer.message || `ResponseStatus ${answer.status}`})`,
+    };
     return { entry, view: neverMade, exitCode: ExitCode.success, learned: true };
   }
   const learned = view.state !== entry.outcome?.view.state || view.status !== entry.outcome.view.status;

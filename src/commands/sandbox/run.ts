@@ -1,10 +1,10 @@
 import { UsageError } from '../../errors.js';
-import { garbageKinds } from '../../sandbox/garbage.js';
+import { choiceOption, optionalText, optionRecord, textListOption } from '../../options/values.js';
 import type { Output } from '../../output.js';
-import { codeListSettings, codeTableEnvironment, type CodeList } from '../../protocol/codes.js';
+import { type CodeList, codeListSettings, codeTableEnvironment } from '../../protocol/codes.js';
+import { garbageKinds } from '../../sandbox/garbage.js';
 import { sandboxBreaks } from '../../sandbox/gateway-logic.js';
 import type { CommandContext } from '../context.js';
-import { choiceOption, optionalText, optionRecord, textListOption } from '../../options/values.js';
 
 /** A value given as text that must match `pattern`, or the default; then a number. */
 function numberOption(raw: unknown, flag: string, fallback: string, valid: (text: string) => boolean, message: string): number {
@@ -13,8 +13,7 @@ function numberOption(raw: unknown, flag: string, fallback: string, valid: (text
   return Number(text);
 }
 
-const countOption = (raw: unknown, flag: string, unit: string) =>
-  numberOption(raw, flag, '0', (v) => /^\d{1,7}$/.test(v), `${flag} takes a whole number of ${unit}`);
+const countOption = (raw: unknown, flag: string, unit: string) => numberOption(raw, flag, '0', (v) => /^\d{1,7}$/.test(v), `${flag} takes a whole number of ${unit}`);
 
 function sandboxOptions(raw: unknown) {
   const options = optionRecord(raw);
@@ -61,9 +60,19 @@ function printBanner(out: Output, info: Awaited<ReturnType<typeof describeSandbo
   for (const service of info.services) out.data(`    ${service.id}  ${service.kind.padEnd(7)}  ${service.currency}  ${service.name}`);
   out.data('  accounts:');
   for (const account of info.accounts) out.data(`    ${account.account.padEnd(12)}  ${account.note}`);
-  out.data(`  codes: 10 success, ${info.codes.pendingCodes?.join(',')} in progress, ${info.codes.notFoundCodes?.join(',')} not found, ${info.codes.failedCodes?.join(',')} refused`);
-  out.data(style.dim(`  try: AGENTPAY_BASE_URL=${info.baseUrl} AGENTPAY_AGENT_ID=${info.agentId} AGENTPAY_PASSWORD=${info.password} agentpay check --service 101 --account 7011234567`));
-  out.data(style.dim(`  before paying through it by URL, give agentpay its codes: ${Object.entries(info.codeEnvironment).map(([name, value]) => `${name}=${value}`).join(' ')}`));
+  out.data(
+    `  codes: 10 success, ${info.codes.pendingCodes?.join(',')} in progress, ${info.codes.notFoundCodes?.join(',')} not found, ${info.codes.failedCodes?.join(',')} refused`,
+  );
+  out.data(
+    style.dim(`  try: AGENTPAY_BASE_URL=${info.baseUrl} AGENTPAY_AGENT_ID=${info.agentId} AGENTPAY_PASSWORD=${info.password} agentpay check --service 101 --account 7011234567`),
+  );
+  out.data(
+    style.dim(
+      `  before paying through it by URL, give agentpay its codes: ${Object.entries(info.codeEnvironment)
+        .map(([name, value]) => `${name}=${value}`)
+        .join(' ')}`,
+    ),
+  );
   out.data(style.dim('  Ctrl+C stops it.'));
 }
 

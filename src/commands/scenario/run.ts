@@ -2,9 +2,9 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { AgentpayError, CancelledError, UsageError } from '../../errors.js';
+import { optionRecord, switchOption, textListOption } from '../../options/values.js';
 import type { RunResult } from '../../scenario/runner.js';
 import type { CommandContext } from '../context.js';
-import { optionRecord, switchOption, textListOption } from '../../options/values.js';
 
 function scenarioOptions(raw: unknown) {
   const options = optionRecord(raw);
@@ -139,6 +139,6 @@ export async function runScenario(rawOptions: unknown, context: CommandContext):
 function notPassedError(result: RunResult): AgentpayError {
   const cases = result.suites.flatMap((suite) => suite.cases);
   const bad = cases.filter((c) => c.outcome === 'failed' || c.outcome === 'error').length;
-  const message = bad > 0 ? `${bad} of ${cases.length} cases did not pass` : 'every case passed, but a payment\'s outcome is unknown: it is in the journal for `agentpay reconcile`';
+  const message = bad > 0 ? `${bad} of ${cases.length} cases did not pass` : "every case passed, but a payment's outcome is unknown: it is in the journal for `agentpay reconcile`";
   return new AgentpayError(message, result.exitCode);
 }

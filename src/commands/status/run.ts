@@ -1,16 +1,16 @@
 import { UsageError } from '../../errors.js';
-import { parseTransactionId } from '../../protocol/transaction-id.js';
-import { unknownView, type TransactionView } from '../../protocol/transaction-view.js';
-import type { CommandContext } from '../context.js';
-import { errorOfView } from '../../purchase/outcome.js';
-import { lookUpStatus, type LookUpResult } from '../../purchase/status-look-up.js';
 import { waitOption } from '../../options/purchase.js';
-import { BatchTally } from '../batch-tally.js';
-import { forEachOrdered } from '../ordered-pool.js';
 import { concurrencyOption, optionalText, optionRecord } from '../../options/values.js';
-import { transactionIdsFrom, type IdEntry } from '../transaction-ids.js';
-import type { Settings } from '../../settings/resolve.js';
+import { parseTransactionId } from '../../protocol/transaction-id.js';
+import { type TransactionView, unknownView } from '../../protocol/transaction-view.js';
+import { errorOfView } from '../../purchase/outcome.js';
+import { type LookUpResult, lookUpStatus } from '../../purchase/status-look-up.js';
 import { passwordReadsStdin } from '../../settings/password.js';
+import type { Settings } from '../../settings/resolve.js';
+import { BatchTally } from '../batch-tally.js';
+import type { CommandContext } from '../context.js';
+import { forEachOrdered } from '../ordered-pool.js';
+import { type IdEntry, transactionIdsFrom } from '../transaction-ids.js';
 
 interface StatusOptions {
   ids: string[];
@@ -108,4 +108,3 @@ export async function runStatus(rawOptions: unknown, context: CommandContext): P
   const notIds = tally.notIds === 0 ? '' : tally.notIds === 1 ? ', 1 line not an id' : `, ${tally.notIds} lines not ids`;
   tally.finish(`${tally.total} looked up${notIds}`, out);
 }
-
