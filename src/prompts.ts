@@ -19,7 +19,7 @@ async function loadEnquirer(): Promise<EnquirerModule> {
   return module.default;
 }
 
-export async function runPrompt<T>(kind: string, options: Record<string, unknown>, streams: PromptStreams): Promise<T> {
+async function runPrompt<T>(kind: string, options: Record<string, unknown>, streams: PromptStreams): Promise<T> {
   const enquirer = await loadEnquirer();
   const PromptClass = kind === 'Filter' ? filterPromptClass(enquirer) : enquirer[kind];
   if (!PromptClass) throw new Error(`enquirer has no ${kind} prompt`);

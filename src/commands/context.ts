@@ -19,7 +19,7 @@ export interface CommandContext {
   openGateway(options?: OpenGatewayOptions): Promise<GatewaySession>;
 }
 
-export interface OpenGatewayOptions {
+interface OpenGatewayOptions {
   connections?: number;
   /** Many exchanges to come (ids from a file or stdin): a pool that costs more to load, less per exchange. */
   batch?: boolean;

@@ -30,8 +30,8 @@ export interface StatusRequest {
   requestDate: string;
 }
 
-export const passwordField = 'AgentPassword';
-export const maskedPassword = '***';
+const passwordField = 'AgentPassword';
+const maskedPassword = '***';
 
 function credentialFields(credentials: Credentials): FormField[] {
   return [

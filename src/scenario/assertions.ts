@@ -16,7 +16,7 @@ import { interpolate, PlaceholderError, type PlaceholderScope } from './placehol
  * (TransactionContent.Amount), never for OrderAmount, which is exact text (spec 2.4).
  * A missing value fails every check but `exists: false`.
  */
-export const valueTypes = ['string', 'number', 'boolean', 'null', 'list', 'object'] as const;
+const valueTypes = ['string', 'number', 'boolean', 'null', 'list', 'object'] as const;
 
 const matcherObjectSchema = z
   .strictObject({
@@ -33,8 +33,8 @@ const matcherObjectSchema = z
   .refine((m) => Object.keys(m).length > 0, 'give a check: equals, not-equals, matches, contains, exists, type, one-of, same-as or decimal-equals');
 
 export const matcherSchema = z.union([z.union([z.string(), z.boolean(), z.null()]).transform((value) => ({ equals: value })), matcherObjectSchema]);
-export type Matcher = z.infer<typeof matcherObjectSchema>;
-export type MatcherCheck = keyof Matcher;
+type Matcher = z.infer<typeof matcherObjectSchema>;
+type MatcherCheck = keyof Matcher;
 
 export interface Expectation {
   /** As written in the file. */
@@ -66,7 +66,7 @@ function canonical(value: unknown): unknown {
   return value === null || value === undefined ? null : textOf(value);
 }
 
-export function sameValue(a: unknown, b: unknown): boolean {
+function sameValue(a: unknown, b: unknown): boolean {
   return JSON.stringify(canonical(a)) === JSON.stringify(canonical(b));
 }
 

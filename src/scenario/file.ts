@@ -19,7 +19,7 @@ export class ScenarioFileError extends Error {
   }
 }
 
-export const stepKinds = ['check', 'pay', 'status', 'repeat-pay', 'wait'] as const;
+const stepKinds = ['check', 'pay', 'status', 'repeat-pay', 'wait'] as const;
 export type StepKind = (typeof stepKinds)[number];
 
 const text = z.string();

@@ -17,7 +17,7 @@ export class PlaceholderError extends Error {
 const placeholderPattern = /\$\$\{|\$\{([^}]*)\}/g;
 
 /** The paths of the placeholders in a text, parsed (throws PathSyntaxError on a bad one). */
-export function placeholdersIn(text: string): { text: string; segments: PathSegment[] }[] {
+function placeholdersIn(text: string): { text: string; segments: PathSegment[] }[] {
   const found: { text: string; segments: PathSegment[] }[] = [];
   for (const match of text.matchAll(placeholderPattern)) {
     if (match[1] !== undefined) found.push({ text: match[1].trim(), segments: parsePath(match[1]) });
@@ -48,7 +48,7 @@ function lookUp(text: string, scope: PlaceholderScope): unknown {
   return found.value;
 }
 
-export function interpolateText(text: string, scope: PlaceholderScope): unknown {
+function interpolateText(text: string, scope: PlaceholderScope): unknown {
   const whole = /^\$\{([^}]*)\}$/.exec(text);
   if (whole) {
     const value = lookUp(whole[1]!.trim(), scope);

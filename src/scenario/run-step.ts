@@ -10,12 +10,12 @@ import type { Failure, Outcome, StepExecutor, StepOutcome, StepRun } from './run
  */
 export const elapsed = (since: number) => Math.round(performance.now() - since);
 
-export function stepLabel(step: Pick<StepDefinition, 'number' | 'kind' | 'id'>): string {
+function stepLabel(step: Pick<StepDefinition, 'number' | 'kind' | 'id'>): string {
   return `step ${step.number} (${step.kind}${step.id === undefined ? '' : ` ${JSON.stringify(step.id)}`})`;
 }
 
 /** A name for a step that has none, from its options once filled in. */
-export function describeStep(kind: StepKind, options: StepOptions): string {
+function describeStep(kind: StepKind, options: StepOptions): string {
   const o = (key: string) => (typeof options[key] === 'string' ? (options[key] as string) : undefined);
   const target = `${o('service') ?? '?'} for ${o('account') ?? '?'}`;
   switch (kind) {

@@ -69,14 +69,14 @@ export interface CaseOutcome {
   steps: StepOutcome[];
 }
 
-export interface SuiteOutcome {
+interface SuiteOutcome {
   file: string;
   name: string;
   cases: CaseOutcome[];
   ms: number;
 }
 
-export interface RunListener {
+interface RunListener {
   caseStarted?(suite: Suite, definition: CaseDefinition): void;
   stepFinished?(suite: Suite, definition: CaseDefinition, step: StepOutcome): void;
   caseFinished?(suite: Suite, outcome: CaseOutcome): void;

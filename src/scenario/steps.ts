@@ -50,7 +50,7 @@ export function exchangeRecorder() {
     },
   };
 }
-export type ExchangeRecorder = ReturnType<typeof exchangeRecorder>;
+type ExchangeRecorder = ReturnType<typeof exchangeRecorder>;
 
 /** The step's options under the names the commands' parsers read (`invoice-id` -> invoiceId). */
 function camelCased(options: StepRun['options']): Record<string, unknown> {

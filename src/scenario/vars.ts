@@ -5,7 +5,7 @@ import { type Suite, varNamePattern } from './file.js';
  * AGENTPAY_VAR_<NAME> (the name in upper case), the file's own `vars:` defaults. So one
  * suite runs against the sandbox and against a test gateway without being edited.
  */
-export const varEnvPrefix = 'AGENTPAY_VAR_';
+const varEnvPrefix = 'AGENTPAY_VAR_';
 
 export class VarError extends Error {
   constructor(message: string) {
