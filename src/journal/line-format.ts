@@ -13,11 +13,11 @@ import { type IntentRecord, intentFields, type JournalRecord, type OutcomeRecord
  * Lines come to the scanner as "byte text": the file's bytes read as latin1, one character per
  * byte. UTF-8 never puts an ASCII byte inside a multi-byte character, so the quotes,
  * backslashes, control characters and line breaks looked for are found exactly, on compact
- * one-byte strings; only what is kept is decoded as UTF-8 (textOf).
+ * one-byte strings; only what is kept is decoded as UTF-8 (utf8OfByteText).
  */
 
 /** Byte text (latin1) back to the UTF-8 text it holds. */
-export function textOf(bytes: string): string {
+export function utf8OfByteText(bytes: string): string {
   return /[^\x00-\x7f]/.test(bytes) ? Buffer.from(bytes, 'latin1').toString('utf8') : bytes;
 }
 
@@ -50,7 +50,7 @@ export class OwnLineScanner {
       const start = intentPrefix.length;
       const idEnd = line.indexOf('"', start);
       const owner = this.ownerAt(line, idEnd + '","gateway":"'.length);
-      return keyed({ kind: 'intent', owner, id: textOf(line.slice(start, idEnd)), content: line });
+      return keyed({ kind: 'intent', owner, id: utf8OfByteText(line.slice(start, idEnd)), content: line });
     }
     if (line.startsWith(outcomePrefix)) {
       if (!ownOutcome.test(line)) return undefined;
@@ -59,7 +59,7 @@ export class OwnLineScanner {
       const owner = this.ownerAt(line, idEnd + '","gateway":"'.length);
       const stateStart = line.indexOf('"state":"', idEnd) + '"state":"'.length;
       const state = line.slice(stateStart, line.indexOf('"', stateStart)) as TransactionState;
-      return keyed({ kind: 'outcome', owner, id: textOf(line.slice(start, idEnd)), state, content: line });
+      return keyed({ kind: 'outcome', owner, id: utf8OfByteText(line.slice(start, idEnd)), state, content: line });
     }
     return undefined;
   }
@@ -72,7 +72,7 @@ export class OwnLineScanner {
       const agentIdEnd = line.indexOf('"', agentIdStart);
       // Up to and with the closing quote: no string here holds one, so a match is the same owner.
       this.lastOwnerBytes = line.slice(start, agentIdEnd + 1);
-      this.lastOwner = `${textOf(line.slice(start, gatewayEnd))} ${textOf(line.slice(agentIdStart, agentIdEnd))}`;
+      this.lastOwner = `${utf8OfByteText(line.slice(start, gatewayEnd))} ${utf8OfByteText(line.slice(agentIdStart, agentIdEnd))}`;
     }
     return this.lastOwner;
   }
@@ -102,7 +102,7 @@ export function scanRecord(record: JournalRecord): ScannedRecord {
 export function intentTime(scanned: Extract<ScannedRecord, { kind: 'intent' }>): string {
   const { content } = scanned;
   // `"at":"` can only be the key: no string in an own line holds a quote.
-  return typeof content === 'string' ? textOf(content.slice(content.lastIndexOf('"at":"') + 6, -2)) : content.at;
+  return typeof content === 'string' ? utf8OfByteText(content.slice(content.lastIndexOf('"at":"') + 6, -2)) : content.at;
 }
 
 /**
@@ -112,5 +112,5 @@ export function intentTime(scanned: Extract<ScannedRecord, { kind: 'intent' }>):
 export function recordOf<T extends ScannedRecord>(scanned: T): Exclude<T['content'], string>;
 export function recordOf(scanned: ScannedRecord): JournalRecord {
   const { content } = scanned;
-  return typeof content === 'string' ? readRecord(JSON.parse(textOf(content))) : content;
+  return typeof content === 'string' ? readRecord(JSON.parse(utf8OfByteText(content))) : content;
 }

@@ -2,7 +2,7 @@ import { createReadStream, type ReadStream } from 'node:fs';
 import { errnoCodeOf, LocalStorageError } from '../errors.js';
 import { ShapeError } from '../protocol/json-shape.js';
 import { linesOf } from '../text-lines.js';
-import { OwnLineScanner, type ScannedRecord, scanRecord, textOf } from './line-format.js';
+import { OwnLineScanner, type ScannedRecord, scanRecord, utf8OfByteText } from './line-format.js';
 import { readRecord } from './record-format.js';
 
 export type JournalWarning = (message: string) => void;
@@ -55,7 +55,7 @@ function recordOn(line: string, ownLines: OwnLineScanner): ScannedRecord | strin
   if (own) return own;
   let value: unknown;
   try {
-    value = JSON.parse(textOf(line));
+    value = JSON.parse(utf8OfByteText(line));
   } catch {
     return 'not JSON';
   }

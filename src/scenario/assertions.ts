@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { isLosslessNumber } from '../protocol/lossless.js';
 import { sameDecimal } from '../protocol/money.js';
-import { type PathSegment, type PathValue, resolvePath, showValue, textOf, typeOfValue } from './path.js';
+import { type PathSegment, type PathValue, resolvePath, showValue, valueText, typeOfValue } from './path.js';
 import { interpolate, PlaceholderError, type PlaceholderScope } from './placeholders.js';
 
 /**
@@ -63,7 +63,7 @@ function canonical(value: unknown): unknown {
         .map((key) => [key, canonical(value[key])]),
     );
   }
-  return value === null || value === undefined ? null : textOf(value);
+  return value === null || value === undefined ? null : valueText(value);
 }
 
 function sameValue(a: unknown, b: unknown): boolean {
@@ -127,16 +127,16 @@ function runCheck(check: MatcherCheck, matcher: Matcher, found: PathValue, conte
         return result(false, `text matching /${String(expectedValue)}/ (${(error as Error).message})`);
       }
       const scalar = present && !Array.isArray(value) && !isRecord(value);
-      return result(scalar && pattern.test(textOf(value)), `text matching /${String(expectedValue)}/`);
+      return result(scalar && pattern.test(valueText(value)), `text matching /${String(expectedValue)}/`);
     }
     case 'contains': {
-      const wanted = textOf(expectedValue);
+      const wanted = valueText(expectedValue);
       const ok = present && (Array.isArray(value) ? value.some((item) => sameValue(item, expectedValue)) : typeof value === 'string' && value.includes(wanted));
       return result(ok, Array.isArray(value) ? `a list holding ${showValue(expectedValue)}` : `text containing ${showValue(wanted)}`);
     }
     case 'decimal-equals': {
       const scalar = present && (typeof value === 'string' || isLosslessNumber(value));
-      return result(scalar && sameDecimal(textOf(value), String(expectedValue)), `the decimal ${String(expectedValue)}`);
+      return result(scalar && sameDecimal(valueText(value), String(expectedValue)), `the decimal ${String(expectedValue)}`);
     }
     case 'same-as': {
       const name = String(expectedValue);

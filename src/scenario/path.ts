@@ -120,7 +120,7 @@ export function typeOfValue(value: unknown): ValueType {
 }
 
 /** A value as text: exact digits for gateway numbers, JSON for lists and objects. */
-export function textOf(value: unknown): string {
+export function valueText(value: unknown): string {
   if (typeof value === 'string') return value;
   if (isLosslessNumber(value)) return value.value;
   if (value === null || value === undefined) return 'null';
@@ -130,5 +130,5 @@ export function textOf(value: unknown): string {
 
 /** A value for a message: strings quoted, numbers and the rest as JSON text. */
 export function showValue(value: unknown): string {
-  return typeof value === 'string' ? JSON.stringify(value) : textOf(value);
+  return typeof value === 'string' ? JSON.stringify(value) : valueText(value);
 }

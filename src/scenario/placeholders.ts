@@ -1,5 +1,5 @@
 import { isLosslessNumber } from '../protocol/lossless.js';
-import { type PathSegment, parsePath, resolvePath, textOf } from './path.js';
+import { type PathSegment, parsePath, resolvePath, valueText } from './path.js';
 
 /**
  * `${...}` placeholders in scenario values: `${var.service}`, `${pay.transactionId}`,
@@ -52,9 +52,9 @@ function interpolateText(text: string, scope: PlaceholderScope): unknown {
   const whole = /^\$\{([^}]*)\}$/.exec(text);
   if (whole) {
     const value = lookUp(whole[1]!.trim(), scope);
-    return typeof value === 'object' && value !== null && !isLosslessNumber(value) ? value : textOf(value);
+    return typeof value === 'object' && value !== null && !isLosslessNumber(value) ? value : valueText(value);
   }
-  return text.replace(placeholderPattern, (_match, path: string | undefined) => (path === undefined ? '${' : textOf(lookUp(path.trim(), scope))));
+  return text.replace(placeholderPattern, (_match, path: string | undefined) => (path === undefined ? '${' : valueText(lookUp(path.trim(), scope))));
 }
 
 /** The value with every placeholder filled in; throws PlaceholderError when one cannot be. */
