@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { isLosslessNumber } from '../protocol/lossless.js';
 import { sameDecimal } from '../protocol/money.js';
-import { type PathSegment, type PathValue, resolvePath, showValue, valueText, typeOfValue } from './path.js';
+import { type PathSegment, type PathValue, resolvePath, showValue, typeOfValue, valueText } from './path.js';
 import { interpolate, PlaceholderError, type PlaceholderScope } from './placeholders.js';
 
 /**
