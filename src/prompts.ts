@@ -131,43 +131,48 @@ interface PromptState {
   value?: unknown;
 }
 
+const answered = (prompt: PromptState) => prompt.state.submitted && !prompt.state.cancelled;
+const promptBase = (message: string, color: boolean) => ({ name: 'answer', message, styles: { enabled: color } });
+
+/** A select (a filter past a few choices), answered with the choice's label, never its value. */
+function selectPrompt(question: Parameters<Prompter['select']>[0], streams: PromptStreams & { color: boolean }): Promise<string> {
+  const labels = new Map(question.choices.map((choice) => [choice.value, choice.label]));
+  const choices = question.choices.map((choice) => ({ name: choice.value, message: choice.label }));
+  const initial =
+    question.initial === undefined
+      ? 0
+      : Math.max(
+          0,
+          question.choices.findIndex((c) => c.value === question.initial),
+        );
+  const filter = question.filter === true;
+  return runPrompt<string>(
+    filter ? 'Filter' : 'Select',
+    {
+      ...promptBase(question.message, streams.color),
+      choices,
+      initial,
+      ...(question.limit === undefined ? {} : { limit: question.limit }),
+      // Once answered, show the label (column padding squeezed, cut to stay on one line
+      // after "✔ <message> · "), not the internal value.
+      format(this: PromptState) {
+        if (answered(this) && this.focused) {
+          const label = (labels.get(this.focused.name) ?? '').replace(/ {3,}/g, '  ');
+          const room = Math.max(10, this.width - question.message.length - 6);
+          return this.styles.primary(label.length > room ? `${label.slice(0, room - 1)}…` : label);
+        }
+        return filter ? (this.input ?? '') : '';
+      },
+    },
+    streams,
+  );
+}
+
 /** A Prompter drawn by enquirer on `streams.stderr`; `color: false` draws it without colour. */
 export function terminalPrompter(streams: PromptStreams & { color: boolean }): Prompter {
-  const common = (message: string) => ({ name: 'answer', message, styles: { enabled: streams.color } });
-  const answered = (prompt: PromptState) => prompt.state.submitted && !prompt.state.cancelled;
+  const common = (message: string) => promptBase(message, streams.color);
   return {
-    async select(question) {
-      const labels = new Map(question.choices.map((choice) => [choice.value, choice.label]));
-      const choices = question.choices.map((choice) => ({ name: choice.value, message: choice.label }));
-      const initial =
-        question.initial === undefined
-          ? 0
-          : Math.max(
-              0,
-              question.choices.findIndex((c) => c.value === question.initial),
-            );
-      const filter = question.filter === true;
-      return runPrompt<string>(
-        filter ? 'Filter' : 'Select',
-        {
-          ...common(question.message),
-          choices,
-          initial,
-          ...(question.limit === undefined ? {} : { limit: question.limit }),
-          // Once answered, show the label (column padding squeezed, cut to stay on one line
-          // after "✔ <message> · "), not the internal value.
-          format(this: PromptState) {
-            if (answered(this) && this.focused) {
-              const label = (labels.get(this.focused.name) ?? '').replace(/ {3,}/g, '  ');
-              const room = Math.max(10, this.width - question.message.length - 6);
-              return this.styles.primary(label.length > room ? `${label.slice(0, room - 1)}…` : label);
-            }
-            return filter ? (this.input ?? '') : '';
-          },
-        },
-        streams,
-      );
-    },
+    select: (question) => selectPrompt(question, streams),
     async input(question) {
       const { validate } = question;
       return runPrompt<string>(
