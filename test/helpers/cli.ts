@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -26,6 +26,16 @@ export function isolatedEnv(extra: Record<string, string> = {}): Record<string, 
   return env;
 }
 
+/** Gathers a child's stdout and stderr, and hands them over with its exit code when it closes. */
+export function collectOutput(child: ChildProcess, resolve: (result: CliResult) => void, reject: (error: Error) => void): void {
+  let stdout = '';
+  let stderr = '';
+  child.stdout?.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+  child.stderr?.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+  child.on('error', reject);
+  child.on('close', (code) => resolve({ code, stdout, stderr }));
+}
+
 /**
  * Runs bin/agentpay.js with the given args, env and stdin, and collects everything.
  * `nodeArgs` go to node before the script (`--require`, `--enable-source-maps`).
@@ -36,12 +46,7 @@ export function runCli(args: readonly string[], options: { env?: Record<string, 
       env: options.env ?? isolatedEnv(),
       stdio: ['pipe', 'pipe', 'pipe'],
     });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
-    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
+    collectOutput(child, resolve, reject);
     child.stdin.end(options.input ?? '');
   });
 }

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { binPath, type CliResult } from './cli.js';
+import { binPath, type CliResult, collectOutput } from './cli.js';
 
 /** Single-quoted for sh: the paths come from mkdtemp, but quote them anyway. */
 const quote = (text: string) => `'${text.replaceAll("'", `'\\''`)}'`;
@@ -25,11 +25,6 @@ export function runCliReadOnly(
       env: options.env,
       stdio: ['ignore', 'pipe', 'pipe'],
     });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
-    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
+    collectOutput(child, resolve, reject);
   });
 }

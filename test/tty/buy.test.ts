@@ -207,7 +207,8 @@ describe('buy in a terminal, the other edges', () => {
     expect(payment?.get('Amount')).toBe('1100.00');
   });
 
-  it('Ctrl+C while following a pending payment: the TransactionID and how to look it up, exit 3', async () => {
+  /** buy a voucher the sandbox keeps in progress, up to where buy follows it. */
+  async function followingPendingPayment() {
     const { sandbox: gateway, env } = await sandbox({ behaviour: { pendingPolls: 1000 } });
     // One quick look-up while paying, then buy follows it.
     const quickSettle = { AGENTPAY_SETTLE_ATTEMPTS: '1', AGENTPAY_SETTLE_DELAY: '10' };
@@ -217,6 +218,11 @@ describe('buy in a terminal, the other edges', () => {
     await screen.waitFor('now?');
     await screen.press('y');
     await screen.waitFor('Ctrl+C stops following');
+    return { gateway, screen };
+  }
+
+  it('Ctrl+C while following a pending payment: the TransactionID and how to look it up, exit 3', async () => {
+    const { gateway, screen } = await followingPendingPayment();
     await screen.press('C-c');
     const last = await screen.waitFor(/^EXIT=\d+$/m);
     expect(await finish(screen)).toBe(3);
@@ -227,14 +233,7 @@ describe('buy in a terminal, the other edges', () => {
   });
 
   it('SIGTERM while following a pending payment ends as Ctrl+C does: the TransactionID, how to look it up, exit 3', async () => {
-    const { sandbox: gateway, env } = await sandbox({ behaviour: { pendingPolls: 1000 } });
-    const quickSettle = { AGENTPAY_SETTLE_ATTEMPTS: '1', AGENTPAY_SETTLE_DELAY: '10' };
-    const screen = await terminal({ command: agentpayCommand(['buy', '--service', '101', '--account', '7011234567', '--currency', 'KZT']), env: { ...env, ...quickSettle } });
-    await screen.waitFor('? Voucher');
-    await screen.press('Down', 'Enter');
-    await screen.waitFor('now?');
-    await screen.press('y');
-    await screen.waitFor('Ctrl+C stops following');
+    const { gateway, screen } = await followingPendingPayment();
     process.kill(await screen.commandPid(), 'SIGTERM');
     const last = await screen.waitFor(/^EXIT=\d+$/m);
     expect(await finish(screen)).toBe(3);
