@@ -16,7 +16,7 @@ const bin = join(root, 'bin/agentpay.js');
 const { startSandbox } = await import(join(root, 'dist/sandbox/server.js'));
 const { sandboxCredentials } = await import(join(root, 'dist/sandbox/catalogue.js'));
 const { sandboxCodeTable } = await import(join(root, 'dist/sandbox/codes.js'));
-const { codeTableEnvironment } = await import(join(root, 'dist/protocol/codes.js'));
+const { codeTableEnvironment } = await import(join(root, 'dist/settings/code-lists.js'));
 
 const home = mkdtempSync(join(tmpdir(), 'agentpay-trials-'));
 const sandbox = await startSandbox({});

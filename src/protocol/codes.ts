@@ -18,19 +18,8 @@ export interface CodeTable {
 
 export type CodeClass = 'success' | 'pending' | 'notFound' | 'failed' | 'unclassified';
 
-/** The setting that holds each list, for hints ("add 33 to failedCodes"). */
-export const codeListSettings = {
-  pending: { key: 'pendingCodes', flag: '--pending-codes', env: 'AGENTPAY_PENDING_CODES', meaning: 'in progress' },
-  notFound: { key: 'notFoundCodes', flag: '--not-found-codes', env: 'AGENTPAY_NOT_FOUND_CODES', meaning: 'no such transaction' },
-  failed: { key: 'failedCodes', flag: '--failed-codes', env: 'AGENTPAY_FAILED_CODES', meaning: 'a final refusal' },
-} as const;
-
-export type CodeList = keyof typeof codeListSettings;
-
-/** The environment variables that give a client this table (the sandbox's banner, tests, trials). */
-export function codeTableEnvironment(table: CodeTable): Record<string, string> {
-  return Object.fromEntries((Object.keys(codeListSettings) as CodeList[]).map((list) => [codeListSettings[list].env, [...table[list]].join(',')]));
-}
+/** The three lists of a code table. */
+export type CodeList = keyof CodeTable;
 
 export const emptyCodeTable: CodeTable = { pending: new Set(), notFound: new Set(), failed: new Set() };
 
@@ -41,17 +30,4 @@ export function classifyCode(status: string, table: CodeTable): CodeClass {
   if (table.pending.has(status)) return 'pending';
   if (table.notFound.has(status)) return 'notFound';
   return 'unclassified';
-}
-
-/**
- * The hint for a code the table does not hold: which setting classifies it, flag and profile
- * key alike, so a person can copy either.
- */
-export function classifyHint(status: string): string {
-  const lists = (['failed', 'pending', 'notFound'] as const).map((list) => codeListSettings[list]);
-  return (
-    `classify ResponseStatus ${status} once the gateway's operator says what it means: ` +
-    `${lists.map((setting) => `${setting.flag} ${status} (${setting.meaning})`).join(', ')}; ` +
-    `profile keys ${lists.map((setting) => setting.key).join(', ')}`
-  );
 }

@@ -1,6 +1,7 @@
 import { GatewayRefusedError, PaymentOutcomeUnknownError, TransactionPendingError } from '../errors.js';
-import { type CodeTable, classifyCode, classifyHint } from '../protocol/codes.js';
+import { type CodeTable, classifyCode } from '../protocol/codes.js';
 import { isRefusedLookUp, type TransactionView } from '../protocol/transaction-view.js';
+import { classifyHint } from '../settings/code-lists.js';
 
 /** A settled payment: what the gateway said of it, and the error to end the command with. */
 export interface PaymentOutcome {

@@ -1,4 +1,5 @@
 import type { CodeClass } from '../protocol/codes.js';
+import { codeListSettings } from '../settings/code-lists.js';
 import type { SettingReport } from '../settings/report.js';
 import type { Style } from './style.js';
 
@@ -58,9 +59,10 @@ export function renderDoctorReport(report: DoctorReport, style: Style): string {
     if (check.codeClass !== 'notFound') lines.push(style.dim(`    if that message is about credentials, check the agent id and password`));
     if (check.suggest) {
       const list = check.suggest.notFoundCodes;
-      lines.push(`  ${style.pending('!')} ResponseStatus ${check.status} is not in notFoundCodes. If its message means "no such transaction", add it:`);
-      lines.push(`      profile:  "notFoundCodes": ${JSON.stringify(list)}`);
-      lines.push(`      flag:     --not-found-codes ${list.join(',')}   (env AGENTPAY_NOT_FOUND_CODES=${list.join(',')})`);
+      const { key, flag, env, meaning } = codeListSettings.notFound;
+      lines.push(`  ${style.pending('!')} ResponseStatus ${check.status} is not in ${key}. If its message means "${meaning}", add it:`);
+      lines.push(`      profile:  "${key}": ${JSON.stringify(list)}`);
+      lines.push(`      flag:     ${flag} ${list.join(',')}   (env ${env}=${list.join(',')})`);
       lines.push(style.dim(`    until then a payment Status cannot find stays "unknown", and reconcile never closes it as never made`));
     }
   } else {

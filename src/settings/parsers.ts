@@ -1,7 +1,7 @@
 import { UsageError } from '../errors.js';
 import type { CodeList } from '../protocol/codes.js';
-import { codeListSettings } from '../protocol/codes.js';
 import { redactUrlCredentials, registerSecret } from '../secrets.js';
+import { codeListSettings } from './code-lists.js';
 
 /**
  * A setting's raw value: text from a flag or the environment, or what the config file holds

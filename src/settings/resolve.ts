@@ -1,8 +1,9 @@
 import { join } from 'node:path';
 import { UsageError } from '../errors.js';
-import { type CodeList, type CodeTable, codeListSettings } from '../protocol/codes.js';
+import type { CodeList, CodeTable } from '../protocol/codes.js';
 import type { PasswordFormat } from '../protocol/password.js';
 import type { RequestDateFormat } from '../protocol/request-date.js';
+import { codeListSettings, codeLists } from './code-lists.js';
 import { readConfigFile } from './config-file.js';
 import { configDirectory } from './definition.js';
 import type { Parse } from './parsers.js';
@@ -79,7 +80,7 @@ function resolveCodes(inputs: SourceInputs, sandboxTable: CodeTable | undefined)
     return (pickSourced(name, settingsTable[name], inputs, ['flag']) as Sourced<ReadonlySet<string>> | undefined) ?? { value: sandboxTable[list], source: 'sandbox' };
   };
   const codes = { pending: resolveList('pending'), notFound: resolveList('notFound'), failed: resolveList('failed') };
-  const lists = Object.keys(codeListSettings) as CodeList[];
+  const lists = codeLists;
   for (const [index, list] of lists.entries()) {
     for (const other of lists.slice(index + 1)) {
       const both = [...codes[list].value].find((code) => codes[other].value.has(code));

@@ -1,7 +1,8 @@
 import { join } from 'node:path';
-import { type CodeList, codeListSettings } from '../protocol/codes.js';
+import type { CodeList } from '../protocol/codes.js';
 import { passwordFormats } from '../protocol/password.js';
 import { requestDateFormats } from '../protocol/request-date.js';
+import { codeListSettings } from './code-lists.js';
 import { type SettingDefinition, stateDirectory } from './definition.js';
 import * as parse from './parsers.js';
 

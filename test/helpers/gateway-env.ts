@@ -1,7 +1,7 @@
-import { codeTableEnvironment } from '../../src/protocol/codes.js';
 import { sandboxCredentials } from '../../src/sandbox/catalogue.js';
 import { sandboxCodeTable } from '../../src/sandbox/codes.js';
 import { type RunningSandbox, type SandboxOptions, startSandbox } from '../../src/sandbox/server.js';
+import { codeTableEnvironment } from '../../src/settings/code-lists.js';
 import { isolatedEnv } from './cli.js';
 
 /**

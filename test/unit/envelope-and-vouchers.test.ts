@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { type CodeTable, classifyCode, classifyHint, emptyCodeTable } from '../../src/protocol/codes.js';
+import { type CodeTable, classifyCode, emptyCodeTable } from '../../src/protocol/codes.js';
 import { parseEnvelope } from '../../src/protocol/envelope.js';
 import { MalformedAnswerError } from '../../src/protocol/problems.js';
 import { unknownView, viewOfAnswer } from '../../src/protocol/transaction-view.js';
 import { parseVoucherList } from '../../src/protocol/vouchers.js';
+import { classifyHint } from '../../src/settings/code-lists.js';
 import { rejection, thrown } from '../helpers/thrown.js';
 
 const paymentAnswer = `{

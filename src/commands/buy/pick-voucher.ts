@@ -1,7 +1,7 @@
 import { UsageError } from '../../errors.js';
 import type { PurchaseOptions } from '../../options/purchase.js';
 import type { Voucher } from '../../protocol/vouchers.js';
-import { type PurchaseChoice, voucherOf } from '../../purchase/voucher-choice.js';
+import type { PurchaseChoice } from '../../purchase/voucher-choice.js';
 import { voucherChoiceLabels } from '../../render/purchase.js';
 import { renderVoucherTable } from '../../render/vouchers.js';
 import type { BuyScope } from './types.js';
@@ -34,5 +34,6 @@ export async function pickVoucher(scope: BuyScope, purchase: PurchaseOptions, vo
   });
   const chosen = vouchers[Number(picked)];
   if (!chosen) throw new UsageError(`no such voucher: ${picked}`);
-  return { kind: 'voucher', voucher: voucherOf(vouchers, { ...purchase, invoiceId: chosen.invoiceId }) };
+  // The picked voucher itself, whole: two vouchers sharing an InvoiceId cannot be swapped.
+  return { kind: 'voucher', voucher: chosen };
 }

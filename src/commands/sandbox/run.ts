@@ -1,9 +1,9 @@
 import { UsageError } from '../../errors.js';
 import { choiceOption, optionalText, optionRecord, textListOption } from '../../options/values.js';
 import type { Output } from '../../output.js';
-import { type CodeList, codeListSettings, codeTableEnvironment } from '../../protocol/codes.js';
 import { garbageKinds } from '../../sandbox/garbage.js';
 import { sandboxBreaks } from '../../sandbox/gateway-logic.js';
+import { codeListSettings, codeLists, codeTableEnvironment } from '../../settings/code-lists.js';
 import type { CommandContext } from '../context.js';
 
 /** A value given as text that must match `pattern`, or the default; then a number. */
@@ -46,7 +46,7 @@ async function describeSandbox(baseUrl: string, breaks: readonly string[]) {
     accounts: sandboxAccounts.map(({ account, accepted, note }) => ({ account, accepted, note })),
     breaks,
     // Its code table, as a client reaching it by URL is to be told (README "Connecting to a real gateway").
-    codes: Object.fromEntries((Object.keys(codeListSettings) as CodeList[]).map((list) => [codeListSettings[list].key, [...sandboxCodeTable[list]]])),
+    codes: Object.fromEntries(codeLists.map((list) => [codeListSettings[list].key, [...sandboxCodeTable[list]]])),
     codeEnvironment: codeTableEnvironment(sandboxCodeTable),
   };
 }
