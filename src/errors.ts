@@ -76,7 +76,9 @@ export class PaymentOutcomeUnknownError extends AgentpayError {
   constructor(transactionId: string, reason: string, options: { cause?: unknown; bodySample?: string | undefined; hint?: string } = {}) {
     super(`the outcome of payment ${transactionId} is unknown: ${reason}`, ExitCode.pendingOrUnknown, {
       ...options,
-      hint: options.hint ?? `it may have been made and is kept in the journal; look it up with \`agentpay status ${transactionId}\` or settle it with \`agentpay reconcile\``,
+      hint:
+        options.hint ??
+        `it may have been made and is kept in the journal; look it up with \`agentpay status ${transactionId}\` or settle it with \`agentpay reconcile\`; to try again without paying twice, repeat the same command with --txn-id ${transactionId}`,
     });
     this.transactionId = transactionId;
     this.reason = reason;

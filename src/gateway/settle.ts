@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { AgentpayError, GatewayUnreachableError, PaymentOutcomeUnknownError } from '../errors.js';
 import { type CodeTable, classifyCode } from '../protocol/codes.js';
-import { isFinalState, speaksOfPayment, type TransactionView, unknownView, viewOfAnswer, viewOfStatusAnswer } from '../protocol/transaction-view.js';
+import { describesTransaction, isFinalState, speaksOfPayment, type TransactionView, unknownView, viewOfAnswer, viewOfStatusAnswer } from '../protocol/transaction-view.js';
 import type { GatewayClient, PaymentInput } from './client.js';
 
 export interface SettlePolicy {
@@ -97,7 +97,9 @@ export async function payAndSettle(client: GatewayClient, input: PaymentInput, p
         else known = again;
       } else {
         const view = viewOfStatusAnswer(answer, input, codes);
-        if (speaksOfPayment(view, codes)) known = view;
+        // The gateway's answer to the Payment gives way only to a Status that describes the
+        // transaction: an unclassified code without it may be "not found" in another word.
+        if (speaksOfPayment(view, codes) && (known === undefined || describesTransaction(answer))) known = view;
         else if (known === undefined) latest = view;
       }
       if (isFinalState(current().state)) return outcome();

@@ -76,7 +76,7 @@ export function viewOfAnswer(answer: GatewayAnswer, sent: SentFields, codes: Cod
  * refusal without either refuses the look-up itself (a wrong password, a malformed request)
  * and says nothing about the payment.
  */
-function describesTransaction(answer: GatewayAnswer): boolean {
+export function describesTransaction(answer: GatewayAnswer): boolean {
   const requestId = answer.requestId;
   return (requestId !== undefined && !/^0+$/.test(requestId)) || answer.service !== undefined || answer.account !== undefined || answer.amount !== undefined;
 }

@@ -22,7 +22,10 @@ async function guardReplay(context: PurchaseContext, intent: Intent): Promise<'n
       `transaction ${intent.transactionId} was already used on ${earlier.at} for another purchase (${differing
         .map((key) => `${key} ${earlier[key] ?? 'none'}`)
         .join(', ')}); nothing was sent`,
-      { hint: 'a TransactionID pays for one purchase only: drop --txn-id for a fresh one' },
+      {
+        // Dropping --txn-id makes a new payment: say so, since the earlier one may have been paid.
+        hint: `to retry the earlier purchase safely, repeat it exactly (${differing.map((key) => `${key} ${earlier[key] ?? 'none'}`).join(', ')}); only for a new, separate payment drop --txn-id`,
+      },
     );
   }
   return 'retry';

@@ -17,6 +17,8 @@ export type GatewayCheck =
       codeClass: CodeClass;
       /** Settings to add, only those doctor suggests: the code a made-up id drew, for notFoundCodes. */
       suggest?: { notFoundCodes: string[] };
+      /** What must hold for the suggestion to be right (a credentials refusal is no "not found"). */
+      suggestOnlyIf?: string;
     }
   | { ok: false; endpoint: string | null; route: string | null; exitCode: number; message: string; hint: string | null };
 
@@ -60,7 +62,9 @@ export function renderDoctorReport(report: DoctorReport, style: Style): string {
     if (check.suggest) {
       const list = check.suggest.notFoundCodes;
       const { key, flag, env, meaning } = codeListSettings.notFound;
-      lines.push(`  ${style.pending('!')} ResponseStatus ${check.status} is not in ${key}. If its message means "${meaning}", add it:`);
+      lines.push(
+        `  ${style.pending('!')} ResponseStatus ${check.status} is not in ${key}. If, and only if, its Message means "${meaning}" (not a refusal of your credentials), add it:`,
+      );
       lines.push(`      profile:  "${key}": ${JSON.stringify(list)}`);
       lines.push(`      flag:     ${flag} ${list.join(',')}   (env ${env}=${list.join(',')})`);
       lines.push(style.dim(`    until then a payment Status cannot find stays "unknown", and reconcile never closes it as never made`));

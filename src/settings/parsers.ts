@@ -58,13 +58,17 @@ export const agentId: Parse<string> = (raw, where) => {
 
 export const baseUrl: Parse<string> = (raw, where) => {
   const shown = JSON.stringify(raw);
+  // `127.0.0.1:8080` or `gateway.example`: a scheme is all that is missing.
+  const schemeHint = /^[a-z][a-z0-9+.-]*:\/\//i.test(String(raw)) ? 'give one such as https://gateway.example/' : `give it as https://${String(raw)} (or http://)`;
   let url: URL;
   try {
     url = new URL(String(raw));
   } catch {
-    throw new UsageError(`base URL ${shown} (${where}) is not a URL`, { hint: 'give one such as https://gateway.example/' });
+    throw new UsageError(`base URL ${shown} (${where}) is not a URL`, { hint: schemeHint });
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new UsageError(`base URL ${shown} (${where}) must start with http:// or https://`);
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new UsageError(`base URL ${shown} (${where}) must start with http:// or https://`, { hint: schemeHint });
+  }
   if (url.search || url.hash) throw new UsageError(`base URL ${shown} (${where}) must not carry a query or fragment`);
   if (url.username || url.password) {
     // spec 5: the credentials are form fields; a password in the URL would end up in messages.
@@ -72,7 +76,12 @@ export const baseUrl: Parse<string> = (raw, where) => {
       hint: 'the gateway takes AgentID and AgentPassword as form fields: drop the user:password@ part',
     });
   }
-  return String(raw).replace(/\/+$/, '');
+  const base = String(raw).replace(/\/+$/, '');
+  // spec 4: every request goes to {base_url}/home/index; a URL copied with it would double it.
+  if (/\/home\/index$/i.test(base)) {
+    throw new UsageError(`base URL ${shown} (${where}) ends in /home/index, which agentpay adds itself`, { hint: `give ${base.replace(/\/home\/index$/i, '') || url.origin}` });
+  }
+  return base;
 };
 
 export const proxyUrl: Parse<string> = (raw, where) => {

@@ -28,7 +28,7 @@ describe('exit 0: success', () => {
     expect(result.stdout).toContain('9990.00');
     expect(result.stdout).not.toContain('vouchers for');
     expect(result.stderr).toContain('4 vouchers for service 101, account 7011234567');
-    expect(result.stderr).toContain('--invoice-id <InvoiceId>');
+    expect(result.stderr).toContain('Pay one with: agentpay pay --service 101 --account 7011234567 --currency KZT --invoice-id <InvoiceId>');
   });
 
   it('pay a dynamic voucher: its OrderAmount goes byte for byte, the receipt shows the exact RequestID', async () => {

@@ -127,11 +127,18 @@ describe('agentpay doctor', () => {
         notFoundCodes: { value: '', source: 'default' },
         proxy: { value: null, source: 'unset' },
       },
-      gateway: { ok: true, status: '25', codeClass: 'unclassified', suggest: { notFoundCodes: ['25'] }, route: 'direct' },
+      gateway: {
+        ok: true,
+        status: '25',
+        codeClass: 'unclassified',
+        suggest: { notFoundCodes: ['25'] },
+        suggestOnlyIf: expect.stringContaining('not that the agent id or password is refused'),
+        route: 'direct',
+      },
     });
     const suggested = await runCli(['doctor'], { env: undescribed });
     expect(suggested.code).toBe(0);
-    expect(suggested.stdout).toContain('ResponseStatus 25 is not in notFoundCodes');
+    expect(suggested.stdout).toContain('ResponseStatus 25 is not in notFoundCodes. If, and only if, its Message means "no such transaction" (not a refusal of your credentials)');
     expect(suggested.stdout).toContain('profile:  "notFoundCodes": ["25"]');
     expect(suggested.stdout).toContain('flag:     --not-found-codes 25');
   });

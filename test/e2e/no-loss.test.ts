@@ -105,6 +105,8 @@ describe('the replay guard', () => {
     expect(other.code).toBe(2);
     expect(other.stderr).toContain('already used');
     expect(other.stderr).toContain('amount 2497.00');
+    // The hint leads to the safe retry first, never only to a fresh (second) payment.
+    expect(other.stderr).toContain('to retry the earlier purchase safely, repeat it exactly (amount 2497.00, invoiceId 5002)');
     expect(paymentsReceived(sandbox)).toHaveLength(1);
 
     const retry = await runCli([...payDynamic, '--txn-id', '777001'], { env });

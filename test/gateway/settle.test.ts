@@ -121,6 +121,14 @@ describe('payAndSettle: what the gateway said of the payment stands', () => {
     expect(types(gateway.requests)).toEqual(['Payment', 'Status', 'Status', 'Status']);
   });
 
+  it("with no code table, a Status that does not describe the payment never replaces the gateway's answer to it", async () => {
+    const gateway = await scriptedGateway({ Payment: [{ status: 22, message: 'account refused' }], Status: [{ status: 25, message: 'not found' }] });
+    const client = new GatewayClient({ baseUrl: gateway.baseUrl, credentials: { agentId: '1', wirePassword: 'pw' }, timeoutMs: 2000, dateFormat: 'local' });
+    const settled = await payAndSettle(client, input, { attempts: 2, delayMs: 5, codes: { pending: new Set(), notFound: new Set(), failed: new Set() } });
+    await client.close();
+    expect(settled.view).toMatchObject({ state: 'unknown', status: '22', message: 'account refused' });
+  });
+
   it('a refused look-up after a lost answer leaves it unknown, never failed', async () => {
     const gateway = await scriptedGateway({ Payment: ['drop'], Status: [{ status: 20, message: 'wrong password' }] });
     const settled = await settle(gateway.baseUrl, 2);

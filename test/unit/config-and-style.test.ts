@@ -150,6 +150,7 @@ describe('resolveSettings: flag > env > profile > default', () => {
     [{ baseUrl: 'gateway.example' }, {}, /is not a URL/],
     [{ baseUrl: 'ftp://gateway.example' }, {}, /http:\/\/ or https:\/\//],
     [{ baseUrl: 'http://gateway.example/?a=1' }, {}, /query or fragment/],
+    [{ baseUrl: 'http://gateway.example/pay/home/index/' }, {}, /ends in \/home\/index, which agentpay adds itself/],
     [{ agentId: '12a' }, {}, /agent id "12a" \(flag\) must be digits/],
     [{}, { AGENTPAY_AGENT_ID: '-1' }, /agent id "-1" \(AGENTPAY_AGENT_ID\)/],
     [{ timeout: '0' }, {}, /timeout "0"/],
@@ -203,5 +204,15 @@ describe('colorLevelFor', () => {
   it('the flag left at its default decides nothing', () => {
     expect(colorLevelFor(pipe, {}, undefined)).toBe(0);
     expect(colorLevelFor(tty, { TERM: 'xterm' }, undefined)).toBe(1);
+  });
+});
+
+describe('base URL hints', () => {
+  it('a URL copied with /home/index is refused with the base to give; a missing scheme is named', async () => {
+    const doubled = await usageError(() => resolveSettings({ baseUrl: 'https://gateway.example/pay/home/index' }, envWithConfig()));
+    expect(doubled.hint).toBe('give https://gateway.example/pay');
+    const bare = await usageError(() => resolveSettings({ baseUrl: '127.0.0.1:8080' }, envWithConfig()));
+    expect(bare.message).toMatch(/base URL "127.0.0.1:8080" \(flag\) is not a URL/);
+    expect(bare.hint).toBe('give it as https://127.0.0.1:8080 (or http://)');
   });
 });

@@ -6,6 +6,10 @@ import { stringifyLosslessJson } from '../../protocol/lossless.js';
 import { accountCheckLine } from '../../purchase/account-check.js';
 import type { CommandContext } from '../context.js';
 
+/** The pay command for what was checked, currency included: the gateway refuses another one. */
+const payCommand = (purchase: { service: string; account: string; currency: string }) =>
+  `agentpay pay --service ${purchase.service} --account ${purchase.account} --currency ${purchase.currency}`;
+
 /** `agentpay check`: AccountCheck, and the voucher list (spec 4.1). */
 export async function runCheck(rawOptions: unknown, context: CommandContext): Promise<void> {
   const purchase = checkOptions(rawOptions);
@@ -21,7 +25,7 @@ export async function runCheck(rawOptions: unknown, context: CommandContext): Pr
     }
     if (answer.status !== successStatus) {
       throw new GatewayRefusedError(`the gateway refused the account check: ${answer.message || 'no message'} (ResponseStatus ${answer.status})`, answer.status, {
-        hint: 'check --service, --account and --currency',
+        hint: 'check --service, --account and --currency; if the message is about the agent id or password, check them with `agentpay doctor`',
       });
     }
     if (out.json) return;
@@ -31,7 +35,7 @@ export async function runCheck(rawOptions: unknown, context: CommandContext): Pr
     const exchange = foreignExchangeOf(answer, purchase.currency);
     if (exchange) out.note(`Exchange rate ${(await import('../../render/purchase.js')).exchangeText(exchange)}`);
     if (vouchers === null) {
-      out.note(`No voucher list for ${subject}: a static service. Pay it with: agentpay pay --service ${purchase.service} --account ${purchase.account} --amount <amount>`);
+      out.note(`No voucher list for ${subject}: a static service. Pay it with: ${payCommand(purchase)} --amount <amount>`);
       return;
     }
     // An empty list is not a static service (vouchers.ts): the check succeeded, with nothing to buy now.
@@ -42,7 +46,7 @@ export async function runCheck(rawOptions: unknown, context: CommandContext): Pr
     const { renderVoucherTable } = await import('../../render/vouchers.js');
     out.note(out.errorStyle.dim(`${vouchers.length} voucher${vouchers.length === 1 ? '' : 's'} for ${subject}`));
     out.data(renderVoucherTable(vouchers, { currency, columns: out.columns, style: out.style }));
-    out.note(out.errorStyle.dim(`Pay one with: agentpay pay --service ${purchase.service} --account ${purchase.account} --invoice-id <InvoiceId>`));
+    out.note(out.errorStyle.dim(`Pay one with: ${payCommand(purchase)} --invoice-id <InvoiceId>`));
   } finally {
     await session.close();
   }

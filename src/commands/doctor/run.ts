@@ -10,10 +10,14 @@ import type { CommandContext, GatewaySession } from '../context.js';
  * "not found" code (or a credentials refusal, which the Message tells). An unclassified code
  * is suggested for notFoundCodes; one already in another list is left to the person.
  */
-function suggestionFor(status: string, codes: CodeTable): { suggest?: { notFoundCodes: string[] } } {
+function suggestionFor(status: string, codes: CodeTable): { suggest?: { notFoundCodes: string[] }; suggestOnlyIf?: string } {
   if (classifyCode(status, codes) !== 'unclassified') return {};
-  return { suggest: { notFoundCodes: [...codes.notFound, status] } };
+  // A credentials refusal taken for "not found" would let reconcile close payments as never
+  // made: the suggestion carries the condition a person must check in the Message.
+  return { suggest: { notFoundCodes: [...codes.notFound, status] }, suggestOnlyIf: suggestionCondition };
 }
+
+const suggestionCondition = 'its Message says the transaction is unknown, not that the agent id or password is refused';
 
 /**
  * `agentpay doctor`: each setting and where it came from, then a Status for a made-up id to

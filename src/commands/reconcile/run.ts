@@ -112,7 +112,10 @@ export async function runReconcile(rawOptions: unknown, context: CommandContext)
   const mine = entries.filter((entry) => entry.intent.gateway === gateway && entry.intent.agentId === agentId);
   const others = entries.length - mine.length;
   if (others > 0) {
-    out.note(`${others} open transaction${others === 1 ? '' : 's'} belong to another gateway or agent; run reconcile with that configuration to settle them`);
+    const owners = [...new Set(entries.filter((entry) => !mine.includes(entry)).map((entry) => `${entry.intent.gateway} (agent ${entry.intent.agentId})`))];
+    out.note(
+      `${others} open transaction${others === 1 ? ' belongs' : 's belong'} to another gateway or agent: ${owners.join(', ')}; run reconcile with that configuration to settle ${others === 1 ? 'it' : 'them'}`,
+    );
   }
   if (mine.length === 0) {
     out.note(out.errorStyle.dim(`nothing to reconcile in ${settings.journalPath.value}`));
