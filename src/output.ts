@@ -1,6 +1,7 @@
 import { colorLevelFor, loadStyle, type Style } from './render/style.js';
 import { redactSecrets } from './secrets.js';
 import type { GlobalFlags } from './settings/table.js';
+import { type Spinner, startSpinner } from './spinner.js';
 
 export interface ProcessIo {
   stdin: NodeJS.ReadStream;
@@ -32,6 +33,8 @@ export class Output {
   readonly columns: number;
   private readonly io: ProcessIo;
   private pendingData = '';
+  /** A spinner is drawing on stderr's last line: a message first clears it (the spinner redraws below). */
+  private spinning = false;
   private flushTimer: NodeJS.Timeout | undefined;
 
   /** Decides colour for each stream; chalk is loaded only if one of them gets colour. */
@@ -69,14 +72,32 @@ export class Output {
     this.io.stdout.write(chunk);
   }
 
+  /** A spinner on stderr while `text` is in progress; messages written meanwhile get lines of their own. */
+  startSpinner(text: string): Spinner {
+    const spinner = startSpinner(this.stderr, text, this.errorStyle);
+    this.spinning = this.io.stderr.isTTY === true;
+    return {
+      stop: (finalLine) => {
+        this.spinning = false;
+        spinner.stop(finalLine);
+      },
+    };
+  }
+
+  private clearSpinnerLine(): void {
+    if (this.spinning) this.io.stderr.write('\r\x1b[2K');
+  }
+
   /** A message for the person, on stderr; under --json a JSON line too, so stderr parses. */
   note(text: string): void {
     this.flush();
+    this.clearSpinnerLine();
     this.io.stderr.write(this.json ? `${JSON.stringify({ note: redactSecrets(text) })}\n` : `${redactSecrets(text)}\n`);
   }
 
   warn(text: string): void {
     this.flush();
+    this.clearSpinnerLine();
     const clean = redactSecrets(text);
     this.io.stderr.write(this.json ? `${JSON.stringify({ warning: clean })}\n` : `${this.errorStyle.pending('warning:')} ${clean}\n`);
   }

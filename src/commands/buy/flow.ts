@@ -8,7 +8,6 @@ import { checkPurchase, emptyVoucherListError } from '../../purchase/account-che
 import { type PurchaseChoice, paymentInputOf } from '../../purchase/voucher-choice.js';
 import { renderPurchaseSummary } from '../../render/purchase.js';
 import { renderReceipt } from '../../render/transaction.js';
-import { startSpinner } from '../../spinner.js';
 import { followPending } from './follow.js';
 import { Interrupted, untilInterrupted } from './interrupt.js';
 import { pickVoucher } from './pick-voucher.js';
@@ -56,7 +55,7 @@ async function checkUntilAccepted(scope: BuyScope): Promise<{ purchase: Purchase
 async function check({ out, deps }: BuyScope, purchase: PurchaseOptions): Promise<Checked> {
   if (deps.signal.aborted) throw new CancelledError();
   const subject = `service ${purchase.service}, account ${purchase.account}`;
-  const spinner = startSpinner(out.stderr, `Checking ${subject}…`, out.errorStyle);
+  const spinner = out.startSpinner(`Checking ${subject}…`);
   try {
     const { answer, vouchers } = await untilInterrupted(checkPurchase(deps.client, purchase), deps.signal);
     spinner.stop();
@@ -92,7 +91,7 @@ async function confirm({ out, deps, columns, offerOf }: BuyScope, input: Payment
 async function payConfirmed(scope: BuyScope, input: PaymentInput): Promise<void> {
   const { out, deps } = scope;
   // From here on the payment may be out: Ctrl+C never means "nothing happened".
-  const spinner = startSpinner(out.stderr, `Paying ${input.amount} ${input.currency}, TransactionID ${input.transactionId}…`, out.errorStyle);
+  const spinner = out.startSpinner(`Paying ${input.amount} ${input.currency}, TransactionID ${input.transactionId}…`);
   let outcome;
   try {
     outcome = await deps.pay(input, deps.signal);

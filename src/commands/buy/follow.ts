@@ -3,7 +3,6 @@ import type { TransactionView } from '../../protocol/transaction-view.js';
 import { errorOfView } from '../../purchase/outcome.js';
 import { lookUpStatus } from '../../purchase/status-look-up.js';
 import { renderReceipt } from '../../render/transaction.js';
-import { startSpinner } from '../../spinner.js';
 import { Interrupted, untilInterrupted } from './interrupt.js';
 import type { BuyScope } from './types.js';
 
@@ -12,7 +11,7 @@ export async function followPending({ out, deps }: BuyScope, pending: Transactio
   const id = pending.transactionId;
   const lookItUp = `look it up with: agentpay status ${id}`;
   out.note(out.errorStyle.dim(`Following it until it is final; Ctrl+C stops following (the payment stands).`));
-  const spinner = startSpinner(out.stderr, `Waiting for transaction ${id}…`, out.errorStyle);
+  const spinner = out.startSpinner(`Waiting for transaction ${id}…`);
   let result;
   try {
     result = await untilInterrupted(lookUpStatus(deps.client, id, deps.codes, Number.POSITIVE_INFINITY, { signal: deps.signal, pollWhile: 'pending' }), deps.signal);
