@@ -16,9 +16,12 @@ export interface PurchaseOptions {
   currency: string;
 }
 
+/** The currency when --currency is not given (the spec's parameter tables, 2.1). */
+export const defaultCurrency = 'KZT';
+
 /** --currency: a three-letter code, KZT when not given. */
 function currencyOption(raw: unknown): string {
-  return parseCurrency(optionalText(raw, '--currency') ?? 'KZT');
+  return parseCurrency(optionalText(raw, '--currency') ?? defaultCurrency);
 }
 
 /** --service, --account (both required, not blank) and --currency, in that order. */

@@ -17,9 +17,12 @@ export function wholeNumberOption(raw: unknown, rule: { fallback: string; maxDig
   throw new UsageError(rule.message);
 }
 
+/** Look-ups in flight at once when --concurrency is not given. */
+export const defaultConcurrency = 4;
+
 /** --concurrency of status and reconcile. */
 export const concurrencyOption = (raw: unknown) =>
-  wholeNumberOption(raw, { fallback: '4', maxDigits: 3, min: 1, max: 256, message: '--concurrency takes a whole number from 1 to 256' });
+  wholeNumberOption(raw, { fallback: String(defaultConcurrency), maxDigits: 3, min: 1, max: 256, message: '--concurrency takes a whole number from 1 to 256' });
 
 export function optionalText(raw: unknown, flag: string): string | undefined {
   if (raw === undefined || typeof raw === 'string') return raw;

@@ -1,5 +1,5 @@
 import type { EmptyVoucherListError, GatewayRefusedError } from '../../errors.js';
-import type { PurchaseOptions } from '../../options/purchase.js';
+import { defaultCurrency, type PurchaseOptions } from '../../options/purchase.js';
 import type { PromptChoice } from '../../prompts.js';
 import { parseAmount, parseCurrency } from '../../protocol/money.js';
 import { InvalidFieldError } from '../../protocol/problems.js';
@@ -59,7 +59,7 @@ async function askAccount({ deps }: BuyScope): Promise<string> {
 async function askCurrency(scope: BuyScope, service: string): Promise<string> {
   const currency = await scope.deps.prompter.input({
     message: 'Currency',
-    initial: scope.offerOf(service)?.currency ?? 'KZT',
+    initial: scope.offerOf(service)?.currency ?? defaultCurrency,
     validate: (value) => fieldProblem(() => parseCurrency(value.trim())),
   });
   return parseCurrency(currency.trim());

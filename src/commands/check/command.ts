@@ -1,4 +1,5 @@
 import { Command } from 'commander';
+import { defaultCurrency } from '../../options/purchase.js';
 import { addRequiredOption, type LazyAction } from '../define.js';
 
 export function checkCommand(lazyAction: LazyAction): Command {
@@ -7,6 +8,6 @@ export function checkCommand(lazyAction: LazyAction): Command {
   addRequiredOption(check, '--account <account>', 'customer account');
   return check
     .option('--amount <decimal>', 'Amount sent with the check (default 0)')
-    .option('--currency <code>', 'currency code (default KZT)')
+    .option('--currency <code>', `currency code (default ${defaultCurrency})`)
     .action(lazyAction(async () => (await import('./run.js')).runCheck));
 }

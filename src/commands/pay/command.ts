@@ -1,4 +1,5 @@
 import { Command } from 'commander';
+import { defaultCurrency } from '../../options/purchase.js';
 import { addRequiredOption, type LazyAction } from '../define.js';
 
 export function payCommand(lazyAction: LazyAction): Command {
@@ -8,7 +9,7 @@ export function payCommand(lazyAction: LazyAction): Command {
   addRequiredOption(pay, '--service <id>', 'service id');
   addRequiredOption(pay, '--account <account>', 'customer account');
   return pay
-    .option('--currency <code>', 'currency code (default KZT)')
+    .option('--currency <code>', `currency code (default ${defaultCurrency})`)
     .option('--invoice-id <id>', 'InvoiceId from `agentpay check` (dynamic voucher)')
     .option('--amount <decimal>', 'amount of a static voucher; with --invoice-id it must equal the OrderAmount exactly')
     .option('--txn-id <digits>', 'TransactionID to use (default: a fresh unique one); the same id never pays twice')

@@ -1,4 +1,5 @@
 import { Command } from 'commander';
+import { defaultConcurrency } from '../../options/values.js';
 import type { LazyAction } from '../define.js';
 
 export function reconcileCommand(lazyAction: LazyAction): Command {
@@ -6,6 +7,6 @@ export function reconcileCommand(lazyAction: LazyAction): Command {
     .description('settle every journaled payment not yet final with Status; safe to run from cron')
     .option('--since <date>', 'only payments journaled since a date (2026-11-21), time (ISO 8601) or age (30m, 12h, 7d)')
     .option('--grace <seconds>', '"not found" becomes final ("never made") only after this age (default 120)')
-    .option('--concurrency <n>', 'look-ups in flight at once (default 4)')
+    .option('--concurrency <n>', `look-ups in flight at once (default ${defaultConcurrency})`)
     .action(lazyAction(async () => (await import('./run.js')).runReconcile));
 }

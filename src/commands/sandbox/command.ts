@@ -1,4 +1,5 @@
 import { Command, Option } from 'commander';
+import { garbageKinds } from '../../sandbox/garbage.js';
 import { collect, type LazyAction } from '../define.js';
 
 export function sandboxCommand(lazyAction: LazyAction): Command {
@@ -11,7 +12,7 @@ export function sandboxCommand(lazyAction: LazyAction): Command {
     .option('--latency <ms>', 'fault: wait this long before each answer')
     .option('--drop-after-commit <n>', 'fault: commit the next n payments, then cut the connection instead of answering')
     .option('--fail-rate <0..1>', 'fault: answer this share of committed payments with HTTP 500')
-    .addOption(new Option('--garbage <kind>', 'fault: answer every request (after processing it) with a broken answer').choices(['html500', 'badjson', 'shape', 'huge', 'slow']))
+    .addOption(new Option('--garbage <kind>', 'fault: answer every request (after processing it) with a broken answer').choices(garbageKinds))
     .option('--break <rule>', 'break a spec rule on purpose, to test a conformance suite: idempotency, amount-check or echo (repeatable)', collect, [])
     .action(lazyAction(async () => (await import('./run.js')).runSandbox));
 }

@@ -1,4 +1,5 @@
 import { Command } from 'commander';
+import { defaultConcurrency } from '../../options/values.js';
 import type { LazyAction } from '../define.js';
 
 export function statusCommand(lazyAction: LazyAction): Command {
@@ -8,6 +9,6 @@ export function statusCommand(lazyAction: LazyAction): Command {
     .argument('[txn-id...]', 'transaction ids')
     .option('--from-file <path>', 'read ids from a file, one a line; - reads stdin')
     .option('--wait <seconds>', 'poll a pending transaction until final or this many seconds pass')
-    .option('--concurrency <n>', 'look-ups in flight at once (default 4)')
+    .option('--concurrency <n>', `look-ups in flight at once (default ${defaultConcurrency})`)
     .action(lazyAction(async () => (await import('./run.js')).runStatus));
 }
