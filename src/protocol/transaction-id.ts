@@ -14,7 +14,7 @@ export function parseTransactionId(text: string, field = 'transaction id'): stri
   if (/^\d+$/.test(text) && !/^0\d/.test(text)) {
     throw new InvalidFieldError(field, `${field} ${shown} is too large: it must fit a signed 64-bit Long (at most ${longMax})`);
   }
-  throw new InvalidFieldError(field, `${field} ${shown} is not a transaction id: digits only, no sign, dot or leading zero`);
+  throw new InvalidFieldError(field, `${field} ${shown} is not valid: a TransactionID is digits only, no sign, dot or leading zero`);
 }
 
 /**

@@ -46,7 +46,7 @@ export function renderDoctorReport(report: DoctorReport, style: Style): string {
   const width = Math.max(...report.settings.map((s) => s.key.length));
   // An empty code list is a value (nothing classified yet), not an unset setting.
   const shown = (setting: SettingReport) => (setting.value === null ? '-' : setting.value === '' ? '(none)' : setting.value);
-  const valueWidth = Math.min(48, Math.max(...report.settings.map((s) => shown(s).length)));
+  const valueWidth = Math.min(72, Math.max(...report.settings.map((s) => shown(s).length)));
   const lines = ['Settings (flag > env > profile > default)'];
   for (const setting of report.settings) {
     lines.push(`  ${setting.key.padEnd(width)}  ${shown(setting).padEnd(valueWidth)}  ${style.dim(sourceText(setting))}`);

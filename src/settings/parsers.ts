@@ -16,7 +16,7 @@ export const text: Parse<string> = (raw) => String(raw);
 export function wholeMilliseconds(name: string): Parse<number> {
   return (raw, where) => {
     const digits = String(raw);
-    if (!/^[1-9]\d{0,8}$/.test(digits)) throw new UsageError(`${name} ${JSON.stringify(digits)} (${where}) is not a whole number of milliseconds`);
+    if (!/^[1-9]\d{0,8}$/.test(digits)) throw new UsageError(`${name} ${JSON.stringify(digits)} (${where}) must be a whole number of milliseconds from 1 to 999999999`);
     return Number(digits);
   };
 }

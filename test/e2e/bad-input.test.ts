@@ -53,9 +53,9 @@ describe('amounts', () => {
 
 describe('transaction ids', () => {
   const bad = [
-    ['abc', 'not a transaction id'],
-    ['-1', 'not a transaction id'],
-    ['1.5', 'not a transaction id'],
+    ['abc', 'is not valid: a TransactionID is digits only'],
+    ['-1', 'is not valid: a TransactionID is digits only'],
+    ['1.5', 'is not valid: a TransactionID is digits only'],
     ['12345678901234567890', 'too large'],
   ];
 

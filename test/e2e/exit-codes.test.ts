@@ -87,7 +87,7 @@ describe('exit 2: invalid input or usage, nothing sent', () => {
     ['an unknown option', ['check', '--service', '101', '--account', 'a', '--colour'], /unknown option '--colour'/],
     ['an unknown command, with a suggestion', ['chek', '--service', '101'], /unknown command 'chek'\n\(Did you mean check\?\)/],
     ['a txn id that is not a Long', ['status', '9223372036854775808'], /transaction id "9223372036854775808" is too large/],
-    ['a --txn-id with a sign', ['pay', '--service', '201', '--account', 'a', '--amount', '1', '--txn-id', '-1'], /--txn-id "-1" is not a transaction id/],
+    ['a --txn-id with a sign', ['pay', '--service', '201', '--account', 'a', '--amount', '1', '--txn-id', '-1'], /--txn-id "-1" is not valid: a TransactionID is digits only/],
     ['no ids for status', ['status'], /give at least one transaction id/],
   ];
 

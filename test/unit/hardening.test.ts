@@ -48,14 +48,14 @@ describe('transaction ids are digits that fit a signed 64-bit Long', () => {
   it.each(['0', '1', '9223372036854775807'])('%j is taken', (text) => expect(parseTransactionId(text)).toBe(text));
 
   it.each([
-    ['abc', 'not a transaction id'],
-    ['-1', 'not a transaction id'],
-    ['1.5', 'not a transaction id'],
+    ['abc', 'is not valid: a TransactionID is digits only'],
+    ['-1', 'is not valid: a TransactionID is digits only'],
+    ['1.5', 'is not valid: a TransactionID is digits only'],
     ['12345678901234567890', 'too large'],
     ['9223372036854775808', 'too large'],
-    ['', 'not a transaction id'],
-    ['1e5', 'not a transaction id'],
-    ['007', 'not a transaction id'],
+    ['', 'is not valid: a TransactionID is digits only'],
+    ['1e5', 'is not valid: a TransactionID is digits only'],
+    ['007', 'is not valid: a TransactionID is digits only'],
   ])('%j is refused: %s', (text, message) => {
     expect(() => parseTransactionId(text, '--txn-id')).toThrow(`--txn-id ${JSON.stringify(text)}`);
     expect(() => parseTransactionId(text, '--txn-id')).toThrow(message);

@@ -108,13 +108,13 @@ describe('transaction ids (a signed 64-bit Long)', () => {
   it.each([
     ['9223372036854775808', /too large/],
     ['99999999999999999999', /too large/],
-    ['-1', /not a transaction id/],
-    ['1.5', /not a transaction id/],
-    ['abc', /not a transaction id/],
-    ['', /not a transaction id/],
-    ['007', /not a transaction id/],
-    [' 1', /not a transaction id/],
-    ['1e5', /not a transaction id/],
+    ['-1', /is not valid: a TransactionID is digits only/],
+    ['1.5', /is not valid: a TransactionID is digits only/],
+    ['abc', /is not valid: a TransactionID is digits only/],
+    ['', /is not valid: a TransactionID is digits only/],
+    ['007', /is not valid: a TransactionID is digits only/],
+    [' 1', /is not valid: a TransactionID is digits only/],
+    ['1e5', /is not valid: a TransactionID is digits only/],
   ])('%j is refused', (text, why) => {
     expect(isLongId(text)).toBe(false);
     const error = thrown(() => parseTransactionId(text, '--txn-id'));

@@ -30,7 +30,7 @@ describe('option parsers', () => {
   it('pay: --invoice-id digits, --txn-id a transaction id, and one of --invoice-id or --amount', () => {
     expect(payOptions({ ...purchase, invoiceId: '9223372036854775807', txnId: '42', dryRun: true })).toMatchObject({ invoiceId: '9223372036854775807', txnId: '42', dryRun: true });
     expect(thrown(() => payOptions({ ...purchase, invoiceId: '12a' })).message).toBe('--invoice-id must be digits, as in the check list');
-    expect(thrown(() => payOptions({ ...purchase, amount: '1', txnId: '-1' })).message).toMatch(/^--txn-id "-1" is not a transaction id/);
+    expect(thrown(() => payOptions({ ...purchase, amount: '1', txnId: '-1' })).message).toMatch(/^--txn-id "-1" is not valid: a TransactionID is digits only/);
     expect(thrown(() => payOptions(purchase)).message).toBe('give --invoice-id <id> for a dynamic voucher, or --amount <decimal> for a static one');
   });
 
