@@ -223,20 +223,12 @@ describe('buy in a terminal, the other edges', () => {
     return { gateway, screen };
   }
 
-  it('Ctrl+C while following a pending payment: the TransactionID and how to look it up, exit 3', async () => {
+  it.each([
+    ['Ctrl+C', (screen: TerminalSession) => screen.press('C-c')],
+    ['SIGTERM (ends as Ctrl+C does)', async (screen: TerminalSession) => void process.kill(await screen.commandPid(), 'SIGTERM')],
+  ])('%s while following a pending payment: the TransactionID and how to look it up, exit 3', async (_how, stop) => {
     const { gateway, screen } = await followingPendingPayment();
-    await screen.press('C-c');
-    const last = await screen.waitFor(/^EXIT=\d+$/m);
-    expect(await finish(screen)).toBe(3);
-    const id = paymentsReceived(gateway)[0]?.get('TransactionID');
-    expect(paymentsReceived(gateway)).toHaveLength(1);
-    expect(last).toContain(`stopped following transaction ${id}`);
-    expect(last).toContain(`agentpay status ${id}`);
-  });
-
-  it('SIGTERM while following a pending payment ends as Ctrl+C does: the TransactionID, how to look it up, exit 3', async () => {
-    const { gateway, screen } = await followingPendingPayment();
-    process.kill(await screen.commandPid(), 'SIGTERM');
+    await stop(screen);
     const last = await screen.waitFor(/^EXIT=\d+$/m);
     expect(await finish(screen)).toBe(3);
     const id = paymentsReceived(gateway)[0]?.get('TransactionID');
