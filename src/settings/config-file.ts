@@ -14,7 +14,11 @@ interface ConfigFile {
   profiles: Readonly<Record<string, Profile>>;
 }
 
-const fileShapes = new Map(settingEntries.flatMap(([, setting]) => (setting.profile ? [[setting.profile.key, setting.profile.shape] as const] : [])));
+const fileShapes = new Map(
+  settingEntries.flatMap(([, { profile, alias }]) =>
+    profile === undefined ? [] : [[profile.key, profile.shape] as const, ...(alias ? [[alias.profileKey, profile.shape] as const] : [])],
+  ),
+);
 
 const isPlainObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 

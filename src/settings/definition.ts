@@ -1,4 +1,4 @@
-import { homedir } from 'node:os';
+import { homedir, userInfo } from 'node:os';
 import { join } from 'node:path';
 import type { Parse } from './parsers.js';
 
@@ -19,6 +19,11 @@ export interface SettingDefinition {
   profile?: { key: string; shape: FileShape };
   /** A value (flag, env or profile) to what the program uses; errors name the source. */
   parse?: Parse<unknown>;
+  /**
+   * An older name still taken: a flag (hidden from --help) and a profile key, each used when
+   * the setting's own name is not given at that level (`--journal` for `--ledger`).
+   */
+  alias?: { flag: string; profileKey: string };
   /** The value when no source gives one. */
   fallback?: (env: NodeJS.ProcessEnv) => unknown;
   /** The default as the docs and --help say it. */
@@ -46,6 +51,15 @@ export interface SettingDefinition {
 
 export function stateDirectory(env: NodeJS.ProcessEnv): string {
   return join(env.XDG_STATE_HOME || join(homedir(), '.local', 'state'), 'agentpay');
+}
+
+/** The system user name, as `whoami` gives it; "unknown" where the system has none (a container's uid without a passwd entry). */
+export function defaultOperator(): string {
+  try {
+    return userInfo().username || 'unknown';
+  } catch {
+    return 'unknown';
+  }
 }
 
 export function configDirectory(env: NodeJS.ProcessEnv): string {

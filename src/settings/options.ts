@@ -17,6 +17,7 @@ export function addGlobalOptions(program: Command): Command {
     if (setting.flag === undefined) continue;
     const option = new Option(setting.flag, helpOf(setting));
     program.addOption(setting.choices ? option.choices(setting.choices) : option);
+    if (setting.alias) program.addOption(new Option(setting.alias.flag, `older name of ${setting.flag}`).hideHelp());
   }
   return program;
 }

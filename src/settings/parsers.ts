@@ -1,4 +1,5 @@
 import { UsageError } from '../errors.js';
+import { type LedgerLocation, parseLedgerLocation } from '../ledger/location.js';
 import type { CodeList } from '../protocol/codes.js';
 import { redactUrlCredentials, registerSecret } from '../secrets.js';
 import { codeListSettings } from './code-lists.js';
@@ -12,6 +13,8 @@ export type RawValue = string | number | readonly (string | number)[];
 export type Parse<T> = (raw: RawValue, where: string) => T;
 
 export const text: Parse<string> = (raw) => String(raw);
+
+export const ledgerLocation: Parse<LedgerLocation> = (raw, where) => parseLedgerLocation(String(raw), where);
 
 export function wholeMilliseconds(name: string): Parse<number> {
   return (raw, where) => {

@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import { UsageError } from '../errors.js';
+import type { LedgerLocation } from '../ledger/location.js';
 import type { CodeList, CodeTable } from '../protocol/codes.js';
 import type { PasswordFormat } from '../protocol/password.js';
 import type { RequestDateFormat } from '../protocol/request-date.js';
@@ -42,7 +43,10 @@ export interface Settings {
    */
   codes: CodeSettings;
   dateFormat: Sourced<RequestDateFormat>;
-  journalPath: Sourced<string>;
+  /** Where payments are recorded: a journal file, or a PostgreSQL team ledger (ledger/location.ts). */
+  ledger: Sourced<LedgerLocation>;
+  /** Who is recorded as making each payment: the profile's `operator`, else the user name. */
+  operator: Sourced<string>;
   settle: { attempts: Sourced<number>; delayMs: Sourced<number> };
   network: NetworkSettings;
   /** --insecure-password-file: accept a password file anyone may read. */
@@ -132,7 +136,8 @@ export async function resolveSettings(flags: GlobalFlags, env: NodeJS.ProcessEnv
     notFoundCodes: codes.notFound,
     failedCodes: codes.failed,
     dateFormat: resolveWithDefault('dateFormat', inputs),
-    journal: resolveWithDefault('journal', inputs),
+    ledger: resolveWithDefault('ledger', inputs),
+    operator: resolveWithDefault('operator', inputs),
     settleAttempts: resolveWithDefault('settleAttempts', inputs),
     settleDelay: resolveWithDefault('settleDelay', inputs),
     proxy: resolveOne('proxy', inputs),
@@ -155,7 +160,8 @@ export async function resolveSettings(flags: GlobalFlags, env: NodeJS.ProcessEnv
     timeoutMs: resolved.timeout,
     codes,
     dateFormat,
-    journalPath: resolved.journal,
+    ledger: resolved.ledger,
+    operator: resolved.operator,
     settle: { attempts: resolved.settleAttempts, delayMs: resolved.settleDelay },
     network: { proxy, httpProxy, httpsProxy, noProxy, caFile },
     insecurePasswordFile: flags.insecurePasswordFile === true,

@@ -26,7 +26,8 @@ type SourceLevel = (typeof sourceLevels)[number];
 /** A raw value found at one level, before parsing; undefined when that level says nothing. */
 export function rawAt(name: SettingName, setting: SettingDefinition, level: SourceLevel, inputs: SourceInputs): Sourced<RawValue> | undefined {
   if (level === 'flag') {
-    const flag = setting.flag === undefined ? undefined : (inputs.flags as Record<string, unknown>)[name];
+    const flags = inputs.flags as Record<string, unknown>;
+    const flag = setting.flag === undefined ? undefined : (flags[name] ?? (setting.alias && flags[attributeOf(setting.alias.flag)]));
     return typeof flag === 'string' ? { value: flag, source: 'flag' } : undefined;
   }
   if (level === 'env') {
@@ -34,8 +35,15 @@ export function rawAt(name: SettingName, setting: SettingDefinition, level: Sour
     const envName = setting.env?.find((candidate) => inputs.env[candidate] !== undefined && inputs.env[candidate] !== '');
     return envName === undefined ? undefined : { value: inputs.env[envName]!, source: 'env', origin: envName };
   }
-  const fromProfile = setting.profile === undefined ? undefined : inputs.profile?.[setting.profile.key as keyof Profile];
+  const profile = inputs.profile as Readonly<Record<string, RawValue>> | undefined;
+  const fromProfile = setting.profile === undefined ? undefined : (profile?.[setting.profile.key] ?? (setting.alias && profile?.[setting.alias.profileKey]));
   return fromProfile === undefined ? undefined : { value: fromProfile, source: 'profile' };
+}
+
+/** commander's attribute name of a flag: `--journal <path>` is `journal`, `--base-url` is `baseUrl`. */
+export function attributeOf(flag: string): string {
+  const long = /--([\w-]+)/.exec(flag)?.[1] ?? '';
+  return long.replace(/-(\w)/g, (_, letter: string) => letter.toUpperCase());
 }
 
 /** flag > env > profile, parsed, remembering which one won; undefined when none is set. */

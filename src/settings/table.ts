@@ -3,7 +3,7 @@ import type { CodeList } from '../protocol/codes.js';
 import { passwordFormats } from '../protocol/password.js';
 import { requestDateFormats } from '../protocol/request-date.js';
 import { codeListSettings } from './code-lists.js';
-import { type SettingDefinition, stateDirectory } from './definition.js';
+import { defaultOperator, type SettingDefinition, stateDirectory } from './definition.js';
 import * as parse from './parsers.js';
 
 const sandboxDefaults: Record<CodeList, string> = { pending: '`11` under `--sandbox`', notFound: '`25` under `--sandbox`', failed: "the sandbox's refusals under `--sandbox`" };
@@ -113,14 +113,25 @@ export const settingsTable = {
     help: 'RequestDate as local "YYYY-MM-DD HH:mm:ss" or UTC ISO 8601',
     docs: 'RequestDate as local `YYYY-MM-DD HH:mm:ss`, or UTC ISO 8601',
   },
-  journal: {
-    flag: '--journal <path>',
-    env: ['AGENTPAY_JOURNAL'],
-    profile: { key: 'journal', shape: 'text' },
-    parse: parse.text,
-    fallback: (env) => join(stateDirectory(env), 'journal.jsonl'),
+  ledger: {
+    flag: '--ledger <path|url>',
+    env: ['AGENTPAY_LEDGER', 'AGENTPAY_JOURNAL'],
+    profile: { key: 'ledger', shape: 'text' },
+    alias: { flag: '--journal <path>', profileKey: 'journal' },
+    parse: parse.ledgerLocation,
+    fallback: (env) => parse.ledgerLocation(join(stateDirectory(env), 'journal.jsonl'), 'default'),
     defaultText: '`$XDG_STATE_HOME/agentpay/journal.jsonl`',
-    help: 'the payment journal',
+    help: 'where payments are recorded: a journal file, or a postgres:// URL for a team ledger',
+    docs: 'where payments are recorded: a JSON Lines journal file, or a `postgres://` (`postgresql://`) URL for a ledger the whole team shares (docs/team-ledger.md); `--journal`, `AGENTPAY_JOURNAL` and the profile key `journal` are older names for it',
+  },
+  operator: {
+    env: ['AGENTPAY_OPERATOR'],
+    profile: { key: 'operator', shape: 'text' },
+    parse: parse.text,
+    fallback: () => defaultOperator(),
+    defaultText: 'the user name',
+    help: 'who records a payment, on every ledger record',
+    docs: 'who makes the payments, recorded with each of them (history shows it); the system user name by default',
   },
   settleAttempts: {
     flag: '--settle-attempts <n>',
