@@ -25,6 +25,24 @@ const external = ['zod', 'yaml', 'cli-table3', 'undici'];
 
 class BundleError extends Error {}
 
+/**
+ * node-postgres asks at load whether it runs in a Cloudflare Worker by making a `Response`,
+ * which loads Node's whole fetch implementation (~10 ms) on every PostgreSQL ledger command.
+ * In the bundle the answer is known: Node. The build fails if pg's code no longer reads as
+ * expected, so a new pg version is looked at rather than patched blindly.
+ */
+const pgNodeOnly = {
+  name: 'pg-node-only',
+  setup(plugin) {
+    plugin.onLoad({ filter: /[\\/]node_modules[\\/]pg[\\/]lib[\\/]stream\.js$/ }, ({ path }) => {
+      const code = readFileSync(path, 'utf8');
+      const probe = 'if (isCloudflareRuntime()) {';
+      if (!code.includes(probe)) throw new BundleError(`${path} no longer holds "${probe}": look at pg's runtime probe again`);
+      return { contents: code.replace(probe, 'if (false) {'), loader: 'js' };
+    });
+  },
+};
+
 // ---------------------------------------------------------------- the bundle
 
 /** Writes dist/agentpay.cjs and its map; returns how many files went into it. */
@@ -37,6 +55,7 @@ async function writeBundle() {
     platform: 'node',
     target: 'node20',
     external,
+    plugins: [pgNodeOnly],
     // tsc's maps are chained: the bundle's map points into src/*.ts (for stack traces, run
     // with --enable-source-maps).
     sourcemap: 'linked',

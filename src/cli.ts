@@ -70,6 +70,7 @@ export function buildProgram(io: ProcessIo, options: { jsonErrors?: boolean } = 
       } finally {
         // Data still gathered for stdout goes out before any error message (main.ts).
         context.out.flush();
+        await context.close();
       }
     };
 

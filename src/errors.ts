@@ -58,6 +58,28 @@ export class GatewayUnreachableError extends AgentpayError {
   }
 }
 
+/**
+ * The team ledger (a PostgreSQL database) cannot be reached, or refused what was asked of it:
+ * a payment whose intent it cannot take is never sent (exit 4, as for an unreachable gateway).
+ */
+export class LedgerUnreachableError extends AgentpayError {
+  readonly ledger: string;
+  readonly reason: string;
+  constructor(ledger: string, reason: string, options: { consequence?: string; hint?: string; cause?: unknown } = {}) {
+    super(`the ledger ${ledger} cannot be reached (${reason})${options.consequence ? `; ${options.consequence}` : ''}`, ExitCode.unreachable, {
+      cause: options.cause,
+      hint: options.hint ?? 'check that the database server is up and the URL, user and password are right (`agentpay doctor` shows them, the password as ***)',
+    });
+    this.ledger = ledger;
+    this.reason = reason;
+  }
+
+  /** The same failure, saying what it meant for the payment at hand. */
+  withConsequence(consequence: string): LedgerUnreachableError {
+    return new LedgerUnreachableError(this.ledger, this.reason, { consequence, cause: this.cause, ...(this.hint ? { hint: this.hint } : {}) });
+  }
+}
+
 /** The gateway answered, but not with an envelope we understand. */
 export class GatewayProtocolError extends AgentpayError {
   constructor(message: string, options: AgentpayErrorOptions = {}) {
@@ -114,6 +136,8 @@ export class TransactionPendingError extends AgentpayError {
  * should be (EISDIR). Not the gateway's doing, so never exit 1 ("declined").
  */
 export class LocalStorageError extends AgentpayError {
+  /** What could not be done: "write the journal", "read the journal". */
+  readonly what: string;
   readonly path: string;
   /** The errno code (EROFS, ENOSPC, ...), or undefined when the system gave none. */
   readonly code: string | undefined;
@@ -124,6 +148,7 @@ export class LocalStorageError extends AgentpayError {
       cause,
       hint: options.hint ?? localStorageHint(code),
     });
+    this.what = what;
     this.path = path;
     this.code = code;
   }

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { UsageError } from '../errors.js';
 import type { ExchangeEvent, GatewayClient } from '../gateway/client.js';
 import type { ProxyRoute } from '../gateway/http.js';
+import type { Ledger } from '../ledger/ledger.js';
 import { Output, type ProcessIo } from '../output.js';
 import { formToObject } from '../protocol/form.js';
 import { md5Hex, passwordOnWire } from '../protocol/password.js';
@@ -17,6 +18,10 @@ export interface CommandContext {
   settings: Settings;
   out: Output;
   openGateway(options?: OpenGatewayOptions): Promise<GatewaySession>;
+  /** The ledger the settings name, opened on first use and closed when the command ends. */
+  openLedger(): Promise<Ledger>;
+  /** Lets go of what the command opened (the ledger's connection). */
+  close(): Promise<void>;
 }
 
 interface OpenGatewayOptions {
@@ -63,7 +68,20 @@ export function journalGatewayOf(settings: Pick<Settings, 'sandbox'>, baseUrl: s
 export async function createContext(flags: GlobalFlags, io: ProcessIo): Promise<CommandContext> {
   const [settings, out] = await Promise.all([resolveSettings(flags, io.env), Output.create(io, flags)]);
   for (const warning of settings.warnings) out.warn(warning);
-  return { settings, out, openGateway: (options) => openGateway(settings, out, options ?? {}) };
+  let ledger: Promise<Ledger> | undefined;
+  return {
+    settings,
+    out,
+    openGateway: (options) => openGateway(settings, out, options ?? {}),
+    openLedger: () => {
+      ledger ??= import('../ledger/open-ledger.js').then(({ openLedger }) => openLedger(settings, out));
+      return ledger;
+    },
+    close: async () => {
+      const opened = await ledger?.catch(() => undefined);
+      await opened?.close();
+    },
+  };
 }
 
 function traceExchange(out: Output) {

@@ -1,34 +1,42 @@
-import { GatewayUnreachableError, LocalStorageError, UsageError } from '../errors.js';
+import { AgentpayError, GatewayUnreachableError, LedgerUnreachableError, LocalStorageError, UsageError } from '../errors.js';
 import type { PaymentInput } from '../gateway/client.js';
 import { payAndSettle, type SettleEvent } from '../gateway/settle.js';
-import { findIntent } from '../journal/ledger.js';
 import { differingParameters, type IntentRecord } from '../journal/records.js';
-import { JournalWriter } from '../journal/writer.js';
+import type { Intent, Ledger } from '../ledger/ledger.js';
 import { type CodeTable, classifyCode } from '../protocol/codes.js';
 import { type TransactionView, unknownView } from '../protocol/transaction-view.js';
 import { answerText, errorOfView, type PaymentOutcome } from './outcome.js';
 import type { PaymentSession, PurchaseContext } from './session.js';
 
+/** A TransactionID already recorded for another purchase: refused before anything is sent. */
+function replayRefusal(intent: Intent, earlier: IntentRecord): UsageError {
+  const differing = differingParameters(earlier, intent).map((key) => `${key} ${earlier[key] ?? 'none'}`);
+  return new UsageError(`transaction ${intent.transactionId} was already used on ${earlier.at} for another purchase (${differing.join(', ')}); nothing was sent`, {
+    // Dropping --txn-id makes a new payment: say so, since the earlier one may have been paid.
+    hint: `to retry the earlier purchase safely, repeat it exactly (${differing.join(', ')}); only for a new, separate payment drop --txn-id`,
+  });
+}
+
 /**
- * The replay guard: a TransactionID already journaled for another purchase is refused
- * before anything is sent; the same purchase again is the intended safe retry.
+ * The intent in the ledger, or an error that says no payment was sent. The replay guard: a
+ * TransactionID already recorded for another purchase is refused; the same purchase again is
+ * the intended safe retry.
  */
-async function guardReplay(context: PurchaseContext, intent: Intent): Promise<'new' | 'retry'> {
-  const earlier = await findIntent(context.settings.journalPath.value, intent, (message) => context.out.warn(message));
-  if (!earlier) return 'new';
-  const differing = differingParameters(earlier, intent);
-  if (differing.length > 0) {
-    throw new UsageError(
-      `transaction ${intent.transactionId} was already used on ${earlier.at} for another purchase (${differing
-        .map((key) => `${key} ${earlier[key] ?? 'none'}`)
-        .join(', ')}); nothing was sent`,
-      {
-        // Dropping --txn-id makes a new payment: say so, since the earlier one may have been paid.
-        hint: `to retry the earlier purchase safely, repeat it exactly (${differing.map((key) => `${key} ${earlier[key] ?? 'none'}`).join(', ')}); only for a new, separate payment drop --txn-id`,
-      },
-    );
+async function recordIntent(context: PurchaseContext, intent: Intent, checkReplay: boolean): Promise<{ ledger: Ledger; attempt: 'new' | 'retry' }> {
+  const notSent = 'no payment was sent';
+  try {
+    const ledger = await context.openLedger();
+    const result = await ledger.recordIntent(intent, { checkReplay });
+    if (result.kind === 'conflict') throw replayRefusal(intent, result.earlier);
+    return { ledger, attempt: result.kind };
+  } catch (error) {
+    if (error instanceof LedgerUnreachableError && !error.message.includes(notSent)) throw error.withConsequence(notSent);
+    if (!(error instanceof LocalStorageError)) throw error;
+    throw new LocalStorageError(error.what, error.path, error.cause, {
+      consequence: notSent,
+      hint: `a payment is only sent once its intent is on disk; ${error.hint ?? ''}`,
+    });
   }
-  return 'retry';
 }
 
 /** `in progress, ResponseStatus 11 "В обработке"`, or the code with what the table makes of it. */
@@ -37,8 +45,6 @@ function openAnswerText(view: TransactionView, codes: CodeTable): string {
   const meaning = codeClass === 'pending' ? 'in progress' : codeClass === 'notFound' ? 'not found' : 'not classified';
   return `${meaning}, ${answerText(view)}`;
 }
-
-type Intent = Omit<IntentRecord, 'kind' | 'at'>;
 
 function intentOf(session: PaymentSession, input: PaymentInput): Intent {
   return {
@@ -53,31 +59,18 @@ function intentOf(session: PaymentSession, input: PaymentInput): Intent {
   };
 }
 
-/** The intent on disk, or a LocalStorageError that says no payment was sent. */
-function writeIntent(journal: JournalWriter, intent: Intent): void {
-  try {
-    journal.append({ kind: 'intent', ...intent, at: new Date().toISOString() });
-  } catch (error) {
-    journal.close();
-    if (!(error instanceof LocalStorageError)) throw error;
-    throw new LocalStorageError('write the journal', journal.path, error.cause, {
-      consequence: 'no payment was sent',
-      hint: `a payment is only sent once its intent is on disk; ${error.hint ?? ''}`,
-    });
-  }
-}
-
 /**
- * Appends an outcome. The intent is on disk already; an outcome that cannot be written must
+ * Appends an outcome. The intent is recorded already; an outcome that cannot be written must
  * not turn a known answer into an error (exit 1 would read as "declined"): reconcile will ask the gateway.
  */
-function outcomeRecorder(journal: JournalWriter, intent: Intent, out: PurchaseContext['out']) {
+function outcomeRecorder(ledger: Ledger, intent: Intent, out: PurchaseContext['out']) {
   const owner = { transactionId: intent.transactionId, gateway: intent.gateway, agentId: intent.agentId };
-  return (view: TransactionView, source: 'payment' | 'settle') => {
+  return async (view: TransactionView, source: 'payment' | 'settle') => {
     try {
-      journal.append({ kind: 'outcome', ...owner, at: new Date().toISOString(), source, view });
+      await ledger.recordOutcome({ kind: 'outcome', ...owner, at: new Date().toISOString(), source, view });
     } catch (error) {
-      out.warn(`${(error as Error).message}: the outcome of ${intent.transactionId} is not recorded; \`agentpay reconcile\` will settle it from the gateway`);
+      if (!(error instanceof AgentpayError)) throw error;
+      out.warn(`${error.message}: the outcome of ${intent.transactionId} is not recorded; \`agentpay reconcile\` will settle it from the gateway`);
     }
   };
 }
@@ -107,13 +100,11 @@ export async function executePayment(
 ): Promise<PaymentOutcome> {
   const { settings, out } = context;
   const intent = intentOf(session, input);
-  const attempt = options.checkReplay ? await guardReplay(context, intent) : 'new';
+  const { ledger, attempt } = await recordIntent(context, intent, options.checkReplay);
   if (attempt === 'retry') {
-    out.note(out.errorStyle.dim(`transaction ${input.transactionId} is in the journal for this purchase: asking the gateway again (a repeat pays nothing twice)`));
+    out.note(out.errorStyle.dim(`transaction ${input.transactionId} is in the ledger for this purchase: asking the gateway again (a repeat pays nothing twice)`));
   }
-  const journal = new JournalWriter(settings.journalPath.value);
-  const recordOutcome = outcomeRecorder(journal, intent, out);
-  writeIntent(journal, intent);
+  const recordOutcome = outcomeRecorder(ledger, intent, out);
   // Ctrl+C, and SIGTERM (how cron and service managers stop a process), stop settling.
   const interrupt = new AbortController();
   const onInterrupt = () => interrupt.abort();
@@ -129,19 +120,18 @@ export async function executePayment(
       signal: interrupt.signal,
       onEvent: settleNotes(context, input.transactionId),
     });
-    recordOutcome(settled.view, settled.settledBy);
+    await recordOutcome(settled.view, settled.settledBy);
     return { view: settled.view, error: errorOfView(settled.view, settings.codes.table) };
   } catch (error) {
     // Proven not sent (e.g. connection refused): closed in the journal as failed, unless an
     // earlier attempt with this TransactionID may have been paid; then it stays open for reconcile.
     if (error instanceof GatewayUnreachableError && attempt === 'new') {
-      recordOutcome({ ...unknownView(input, 'Payment', `not sent: ${error.message}`), state: 'failed' }, 'payment');
+      await recordOutcome({ ...unknownView(input, 'Payment', `not sent: ${error.message}`), state: 'failed' }, 'payment');
     }
     throw error;
   } finally {
     process.off('SIGINT', onInterrupt);
     process.off('SIGTERM', onInterrupt);
     options.signal?.removeEventListener('abort', onInterrupt);
-    journal.close();
   }
 }

@@ -1,4 +1,5 @@
 import type { GatewayClient } from '../gateway/client.js';
+import type { Ledger } from '../ledger/ledger.js';
 import type { Output } from '../output.js';
 import type { Settings } from '../settings/resolve.js';
 
@@ -7,8 +8,10 @@ import type { Settings } from '../settings/resolve.js';
  * `commands/context.ts` provides both, and scenario steps pass theirs on without knowing it.
  */
 export interface PurchaseContext {
-  settings: Pick<Settings, 'journalPath' | 'settle' | 'codes'>;
+  settings: Pick<Settings, 'settle' | 'codes'>;
   out: Output;
+  /** Where the purchase is recorded: the intent before the Payment, every outcome after. */
+  openLedger(): Promise<Ledger>;
 }
 
 export interface PaymentSession {

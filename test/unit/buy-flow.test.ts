@@ -7,6 +7,7 @@ import { sandboxCatalogue } from '../../src/commands/buy/run.js';
 import type { BuyDependencies, BuyOptions } from '../../src/commands/buy/types.js';
 import { CancelledError, EmptyVoucherListError, GatewayRefusedError, PaymentOutcomeUnknownError, TransactionPendingError } from '../../src/errors.js';
 import { GatewayClient } from '../../src/gateway/client.js';
+import { openLedger } from '../../src/ledger/open-ledger.js';
 import type { Output } from '../../src/output.js';
 import { executePayment } from '../../src/purchase/execute-payment.js';
 import { sandboxCredentials } from '../../src/sandbox/catalogue.js';
@@ -95,7 +96,8 @@ function journaledPay(client: GatewayClient, baseUrl: string, out: Output): BuyD
   const settings = resolveSettings({ settleDelay: '20', sandbox: true }, { XDG_STATE_HOME: join(home, 'state'), XDG_CONFIG_HOME: join(home, 'config') });
   const session = { client, gateway: baseUrl, agentId: sandboxCredentials.agentId };
   return async (input, signal) => {
-    const context = { settings: await settings, out, openGateway: () => Promise.reject(new Error('not used')) };
+    const resolved = await settings;
+    const context = { settings: resolved, out, openGateway: () => Promise.reject(new Error('not used')), openLedger: () => openLedger(resolved, out) };
     return executePayment(context, session, input, { checkReplay: false, signal });
   };
 }

@@ -8,6 +8,7 @@ import { withSettingsTable } from '../../src/settings/docs-table.js';
 import { addGlobalOptions } from '../../src/settings/options.js';
 import { locatePassword, passwordReadsStdin } from '../../src/settings/password.js';
 import { resolveSettings } from '../../src/settings/resolve.js';
+import { attributeOf } from '../../src/settings/sources.js';
 import { settingEntries } from '../../src/settings/table.js';
 
 function envWithConfig(text: string): NodeJS.ProcessEnv {
@@ -34,8 +35,9 @@ describe('the settings table', () => {
 
   it("names each flag's setting by the attribute commander gives it, so GlobalFlags is what commander hands over", () => {
     const program = addGlobalOptions(new Command());
-    const flagged = settingEntries.filter(([, setting]) => setting.flag !== undefined).map(([name]) => name);
+    const flagged = settingEntries.flatMap(([name, setting]) => (setting.flag === undefined ? [] : [name, ...(setting.alias ? [attributeOf(setting.alias.flag)] : [])]));
     expect(program.options.map((option) => option.attributeName())).toEqual(flagged);
+    expect(flagged).toContain('journal');
   });
 
   it('--not-found-codes 10 names notFoundCodes, not another list', async () => {

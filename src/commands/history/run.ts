@@ -1,5 +1,6 @@
 import { UsageError } from '../../errors.js';
-import { allEntries, type JournalEntry } from '../../journal/ledger.js';
+import type { JournalEntry } from '../../journal/ledger.js';
+import type { LedgerEntry } from '../../ledger/ledger.js';
 import { choiceOption, optionalText, optionRecord } from '../../options/values.js';
 import { type TransactionView, transactionStates, unknownView } from '../../protocol/transaction-view.js';
 import type { CommandContext } from '../context.js';
@@ -27,7 +28,9 @@ function latestView(entry: JournalEntry): TransactionView {
 export async function runHistory(rawOptions: unknown, context: CommandContext): Promise<void> {
   const options = historyOptions(rawOptions);
   const { out, settings } = context;
-  const entries = await allEntries(settings.journalPath.value, { since: parseSince(options.since) }, (message) => out.warn(message));
+  const ledger = await context.openLedger();
+  const entries: LedgerEntry[] = [];
+  for await (const entry of ledger.entries({ since: parseSince(options.since) })) entries.push(entry);
   const rows = entries
     .map((entry) => ({ entry, view: latestView(entry) }))
     .filter(({ entry }) => options.gateway === undefined || entry.intent.gateway === options.gateway)
@@ -39,7 +42,7 @@ export async function runHistory(rawOptions: unknown, context: CommandContext): 
     return;
   }
   if (rows.length === 0) {
-    out.note(`no transactions in ${settings.journalPath.value}${options.state || options.since || options.gateway ? ' match' : ''}`);
+    out.note(`no transactions in ${settings.ledger.value.shown}${options.state || options.since || options.gateway ? ' match' : ''}`);
     const gateways = [...new Set(entries.map(({ intent }) => intent.gateway))];
     if (options.gateway !== undefined && gateways.length > 0) out.note(out.errorStyle.dim(`gateways in the journal: ${gateways.join(', ')}`));
     return;

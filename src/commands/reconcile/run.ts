@@ -1,6 +1,6 @@
-import { AgentpayError, ExitCode, type ExitCodeValue } from '../../errors.js';
-import { type JournalEntry, openEntries } from '../../journal/ledger.js';
-import { OutcomeRecorder } from '../../journal/outcome-recorder.js';
+import { AgentpayError, ExitCode, type ExitCodeValue, LocalStorageError } from '../../errors.js';
+import type { JournalEntry } from '../../journal/ledger.js';
+import type { Ledger, Owner, OwnerCount } from '../../ledger/ledger.js';
 import { concurrencyOption, optionalText, optionRecord, wholeNumberOption } from '../../options/values.js';
 import { type CodeTable, classifyCode } from '../../protocol/codes.js';
 import { isRefusedLookUp, speaksOfPayment, type TransactionView, unknownView, viewOfStatusAnswer } from '../../protocol/transaction-view.js';
@@ -99,54 +99,79 @@ function reportUnclassified(counts: ReadonlyMap<string, number>, out: CommandCon
   }
 }
 
-/** `agentpay reconcile`: Status for every journal entry not yet final; safe to run from cron. */
+/** Names the open transactions of other gateways and agents, which this run leaves alone. */
+function noteOthers(owners: readonly OwnerCount[], mine: Owner, out: CommandContext['out']): void {
+  const others = owners.filter((owner) => owner.gateway !== mine.gateway || owner.agentId !== mine.agentId);
+  const count = others.reduce((sum, owner) => sum + owner.count, 0);
+  if (count === 0) return;
+  const names = others.map((owner) => `${owner.gateway} (agent ${owner.agentId})`);
+  out.note(
+    `${count} open transaction${count === 1 ? ' belongs' : 's belong'} to another gateway or agent: ${names.join(', ')}; run reconcile with that configuration to settle ${count === 1 ? 'it' : 'them'}`,
+  );
+}
+
+/** `agentpay reconcile`: Status for every ledger entry not yet final; safe to run from cron, and from several machines at once. */
 export async function runReconcile(rawOptions: unknown, context: CommandContext): Promise<void> {
   const options = parseReconcileOptions(rawOptions);
   const { out, settings } = context;
-  const since = parseSince(options.since);
-  const warn = (message: string) => out.warn(message);
-  const entries = await openEntries(settings.journalPath.value, { since }, warn);
+  const filter = { since: parseSince(options.since) };
+  const ledger = await context.openLedger();
 
   const gateway = journalGatewayOf(settings, settings.baseUrl?.value);
   const agentId = settings.sandbox ? (await import('../../sandbox/catalogue.js')).sandboxCredentials.agentId : settings.agentId?.value;
-  const mine = entries.filter((entry) => entry.intent.gateway === gateway && entry.intent.agentId === agentId);
-  const others = entries.length - mine.length;
-  if (others > 0) {
-    const owners = [...new Set(entries.filter((entry) => !mine.includes(entry)).map((entry) => `${entry.intent.gateway} (agent ${entry.intent.agentId})`))];
-    out.note(
-      `${others} open transaction${others === 1 ? ' belongs' : 's belong'} to another gateway or agent: ${owners.join(', ')}; run reconcile with that configuration to settle ${others === 1 ? 'it' : 'them'}`,
-    );
-  }
-  if (mine.length === 0) {
-    out.note(out.errorStyle.dim(`nothing to reconcile in ${settings.journalPath.value}`));
+  const owners = await ledger.openOwners(filter);
+  const mine = owners.find((owner) => owner.gateway === gateway && owner.agentId === agentId);
+  noteOthers(owners, { gateway: gateway ?? '', agentId: agentId ?? '' }, out);
+  if (mine === undefined) {
+    out.note(out.errorStyle.dim(`nothing to reconcile in ${ledger.location.shown}`));
     return;
   }
 
   const session = await context.openGateway({ connections: options.concurrency });
-  const journal = new OutcomeRecorder(settings.journalPath.value);
   const { renderTransactionLine, transactionJson } = await import('../../render/transaction.js');
   const tally = new BatchTally();
   const unclassified = new Map<string, number>();
+  const unrecorded = { count: 0, failure: undefined as unknown };
+  let reconciled = 0;
   try {
-    await forEachOrdered(
-      mine,
-      options.concurrency,
-      (entry) => settleEntry(session, entry, settings.codes.table, options.grace * 1000),
-      ({ entry, view, exitCode, learned, unclassified: code }) => {
-        if (code !== undefined) unclassified.set(code, (unclassified.get(code) ?? 0) + 1);
-        if (learned) {
-          const { transactionId, gateway: g, agentId: a } = entry.intent;
-          journal.record({ kind: 'outcome', transactionId, gateway: g, agentId: a, at: new Date().toISOString(), source: 'reconcile', view });
-        }
-        tally.add(view.state, exitCode);
-        out.data(out.json ? transactionJson(view) : renderTransactionLine(view, out.style));
-      },
-    );
+    // Each batch is claimed by this process until it is done: another reconciler skips it.
+    for await (const batch of ledger.claimOpen(mine, filter)) {
+      const learned: Promise<void>[] = [];
+      await forEachOrdered(
+        batch.entries,
+        options.concurrency,
+        (entry) => settleEntry(session, entry, settings.codes.table, options.grace * 1000),
+        ({ entry, view, exitCode, learned: isNew, unclassified: code }) => {
+          if (code !== undefined) unclassified.set(code, (unclassified.get(code) ?? 0) + 1);
+          if (isNew) {
+            const { transactionId, gateway: g, agentId: a } = entry.intent;
+            learned.push(batch.record({ kind: 'outcome', transactionId, gateway: g, agentId: a, at: new Date().toISOString(), source: 'reconcile', view }));
+          }
+          tally.add(view.state, exitCode);
+          out.data(out.json ? transactionJson(view) : renderTransactionLine(view, out.style));
+        },
+      );
+      await Promise.all(learned);
+      const done = await batch.done();
+      unrecorded.count += done.unrecorded;
+      unrecorded.failure ??= done.failure;
+      reconciled += batch.entries.length;
+    }
   } finally {
-    journal.close();
     await session.close();
   }
   reportUnclassified(unclassified, out);
-  // An outcome the journal could not take is still printed above; the run then ends with exit 6.
-  tally.finish(`reconciled ${mine.length}`, out, journal.failure(out.json ? 'on stdout' : 'above'));
+  // An outcome the ledger could not take is still printed above; the run then ends with exit 6.
+  tally.finish(`reconciled ${reconciled}`, out, unrecordedFailure(unrecorded, ledger, out.json ? 'on stdout' : 'above'));
+}
+
+/** The error to end with when some outcome learned was recorded nowhere: they were printed `where`. */
+function unrecordedFailure(unrecorded: { count: number; failure: unknown }, ledger: Ledger, where: string): LocalStorageError | undefined {
+  if (unrecorded.count === 0) return undefined;
+  const first = unrecorded.failure instanceof LocalStorageError ? unrecorded.failure : undefined;
+  const count = unrecorded.count === 1 ? '1 outcome learned from the gateway is' : `${unrecorded.count} outcomes learned from the gateway are`;
+  return new LocalStorageError('write the journal', first?.path ?? ledger.location.shown, first?.cause ?? unrecorded.failure, {
+    consequence: `${count} printed ${where} but not recorded`,
+    hint: `${first?.hint ?? 'free the space or fix the permissions'}; then run reconcile again (it asks the gateway again)`,
+  });
 }

@@ -1,0 +1,92 @@
+import { LocalStorageError } from '../errors.js';
+import { allEntries, findIntent, type JournalEntry, type LedgerFilter, openEntries } from '../journal/ledger.js';
+import type { JournalWarning } from '../journal/reader.js';
+import { differingParameters, type OutcomeRecord } from '../journal/records.js';
+import { JournalWriter } from '../journal/writer.js';
+import type { ClaimedBatch, Intent, IntentResult, Ledger, LedgerEntry, Owner, OwnerCount } from './ledger.js';
+import type { LedgerLocation } from './location.js';
+
+/** How many open transactions reconcile settles between two writes of its progress. */
+const batchSize = 500;
+
+const ownerKey = ({ gateway, agentId }: Owner) => `${gateway} ${agentId}`;
+
+/**
+ * The ledger as a JSON Lines journal on this machine (journal/*): embedded, nothing to run.
+ * The replay guard reads the journal, then the intent is appended: one machine's processes.
+ */
+export class FileLedger implements Ledger {
+  readonly location: LedgerLocation & { kind: 'file' };
+  private readonly writer: JournalWriter;
+  private readonly warn: JournalWarning;
+  /** The open transactions as last read, so openOwners and claimOpen read the journal once. */
+  private open: { since: number | undefined; entries: JournalEntry[] } | undefined;
+
+  constructor(location: LedgerLocation & { kind: 'file' }, warn: JournalWarning) {
+    this.location = location;
+    this.writer = new JournalWriter(location.path);
+    this.warn = warn;
+  }
+
+  async recordIntent(intent: Intent, options: { checkReplay: boolean }): Promise<IntentResult> {
+    const earlier = options.checkReplay ? await findIntent(this.location.path, intent, this.warn) : undefined;
+    if (earlier !== undefined && differingParameters(earlier, intent).length > 0) return { kind: 'conflict', earlier };
+    this.writer.append({ kind: 'intent', ...intent, at: new Date().toISOString() });
+    return { kind: earlier === undefined ? 'new' : 'retry' };
+  }
+
+  async recordOutcome(outcome: OutcomeRecord): Promise<void> {
+    this.writer.append(outcome);
+  }
+
+  private async openEntries(filter: LedgerFilter): Promise<JournalEntry[]> {
+    const since = filter.since?.getTime();
+    if (this.open?.since !== since || this.open === undefined) this.open = { since, entries: await openEntries(this.location.path, filter, this.warn) };
+    return this.open.entries;
+  }
+
+  async openOwners(filter: LedgerFilter): Promise<OwnerCount[]> {
+    const counts = new Map<string, OwnerCount>();
+    for (const { intent } of await this.openEntries(filter)) {
+      const key = ownerKey(intent);
+      const count = counts.get(key) ?? { gateway: intent.gateway, agentId: intent.agentId, count: 0 };
+      count.count++;
+      counts.set(key, count);
+    }
+    return [...counts.values()];
+  }
+
+  async *claimOpen(owner: Owner, filter: LedgerFilter): AsyncIterable<ClaimedBatch> {
+    const mine = (await this.openEntries(filter)).filter(({ intent }) => ownerKey(intent) === ownerKey(owner));
+    for (let start = 0; start < mine.length; start += batchSize) yield this.batchOf(mine.slice(start, start + batchSize));
+  }
+
+  /** A batch whose outcomes are appended as they come; one the journal cannot take is counted. */
+  private batchOf(entries: JournalEntry[]): ClaimedBatch {
+    let unrecorded = 0;
+    let failure: unknown;
+    return {
+      entries,
+      record: async (outcome) => {
+        try {
+          this.writer.append(outcome);
+        } catch (error) {
+          if (!(error instanceof LocalStorageError)) throw error;
+          unrecorded++;
+          failure ??= error;
+        }
+      },
+      done: async () => (unrecorded === 0 ? { unrecorded } : { unrecorded, failure }),
+    };
+  }
+
+  async *entries(filter: LedgerFilter & { operator?: string | undefined }): AsyncIterable<LedgerEntry> {
+    // The journal does not record operators: a filter by operator matches none of its entries.
+    if (filter.operator !== undefined) return;
+    yield* await allEntries(this.location.path, filter, this.warn);
+  }
+
+  async close(): Promise<void> {
+    this.writer.close();
+  }
+}

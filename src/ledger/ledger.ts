@@ -1,0 +1,70 @@
+import type { JournalEntry, LedgerFilter } from '../journal/ledger.js';
+import type { IntentRecord, OutcomeRecord } from '../journal/records.js';
+import type { LedgerLocation } from './location.js';
+
+/**
+ * The ledger: where every payment is recorded before it leaves and every answer after. Two
+ * backends keep the same promises (docs/team-ledger.md): the JSON Lines journal on this
+ * machine (file-ledger.ts) and a PostgreSQL database a desk shares (postgres/ledger.ts).
+ * Commands and the purchase layer see only this interface.
+ */
+export interface Ledger {
+  readonly location: LedgerLocation;
+  /**
+   * The intent, recorded before a Payment may leave; throws when it cannot be (nothing may be
+   * sent then). A TransactionID already recorded for another purchase is a conflict, and
+   * nothing is recorded; for the same purchase it is a retry (the safe retry, `--txn-id`).
+   * With PostgreSQL the check and the write are one statement, so it holds across the desk.
+   */
+  recordIntent(intent: Intent, options: { checkReplay: boolean }): Promise<IntentResult>;
+  /**
+   * An outcome, appended. With PostgreSQL an outcome the database cannot take goes to a local
+   * fallback file, delivered later; throws only when it could be kept nowhere.
+   */
+  recordOutcome(outcome: OutcomeRecord): Promise<void>;
+  /** How many transactions are open, by gateway and agent (reconcile names the others). */
+  openOwners(filter: LedgerFilter): Promise<OwnerCount[]>;
+  /**
+   * The open transactions of one gateway and agent, in batches, each claimed by this process
+   * until done(): two reconcilers at once never work the same transaction at the same time.
+   */
+  claimOpen(owner: Owner, filter: LedgerFilter): AsyncIterable<ClaimedBatch>;
+  /** Every transaction with its latest state, oldest first, streamed. */
+  entries(filter: LedgerFilter & { operator?: string | undefined }): AsyncIterable<LedgerEntry>;
+  close(): Promise<void>;
+}
+
+/** What a purchase records before its Payment: the intent without its time. */
+export type Intent = Omit<IntentRecord, 'kind' | 'at'>;
+
+export type IntentResult = { kind: 'new' } | { kind: 'retry' } | { kind: 'conflict'; earlier: IntentRecord };
+
+export interface Owner {
+  gateway: string;
+  agentId: string;
+}
+
+export interface OwnerCount extends Owner {
+  count: number;
+}
+
+/** Who made a record, where the backend keeps it (PostgreSQL: always). */
+export interface RecordedBy {
+  operator: string;
+  host: string;
+}
+
+export interface LedgerEntry extends JournalEntry {
+  recordedBy?: RecordedBy | undefined;
+}
+
+export interface ClaimedBatch {
+  readonly entries: readonly JournalEntry[];
+  /** An outcome learned for one of them; it may be written at once or at done(). */
+  record(outcome: OutcomeRecord): Promise<void>;
+  /**
+   * Ends the batch: its outcomes written (or kept in the fallback), its claim let go. Returns
+   * how many outcomes could be kept nowhere, with the first reason.
+   */
+  done(): Promise<{ unrecorded: number; failure?: unknown }>;
+}

@@ -1,0 +1,53 @@
+import { UsageError } from '../errors.js';
+import { redactedText, registerSecret } from '../secrets.js';
+
+/**
+ * Where payments are recorded (the `ledger` setting): a JSON Lines journal file on this
+ * machine, or a PostgreSQL database the whole desk shares. `shown` is how messages and
+ * `doctor` name it: a path, or the URL with its password as ***.
+ */
+export type LedgerLocation = { kind: 'file'; path: string; shown: string } | { kind: 'postgres'; url: string; shown: string };
+
+const postgresScheme = /^postgres(?:ql)?:\/\//i;
+const anyScheme = /^[a-z][a-z0-9+.-]*:\/\//i;
+
+/** A postgres URL without its password, in the userinfo or as a `password=` parameter. */
+function shownUrl(url: URL): string {
+  const shown = new URL(url.href);
+  if (shown.password !== '') shown.password = redactedText;
+  if (shown.searchParams.has('password')) shown.searchParams.set('password', redactedText);
+  // URLSearchParams would write *** as %2A%2A%2A.
+  return shown.href.replaceAll('%2A%2A%2A', redactedText);
+}
+
+/** Every spelling of the database password that could reach a message, kept out of them all. */
+function registerPasswords(url: URL): void {
+  for (const password of [url.password, url.searchParams.get('password') ?? '']) {
+    if (password === '') continue;
+    registerSecret(password);
+    try {
+      registerSecret(decodeURIComponent(password));
+    } catch {
+      // not percent-encoded: registered as it is
+    }
+  }
+}
+
+export function parseLedgerLocation(raw: string, where: string): LedgerLocation {
+  const text = raw.trim();
+  if (text === '') throw new UsageError(`ledger (${where}) is empty`, { hint: 'give a journal file path or a postgres:// URL' });
+  if (!anyScheme.test(text)) return { kind: 'file', path: raw, shown: raw };
+  if (!postgresScheme.test(text)) {
+    throw new UsageError(`ledger ${JSON.stringify(text.replace(/:\/\/[^@/]*@/, '://***@'))} (${where}) is neither a file path nor a postgres:// URL`, {
+      hint: 'give a journal file path, or postgres://user@host:5432/database for a team ledger',
+    });
+  }
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    throw new UsageError(`ledger URL (${where}) is not a URL`, { hint: 'postgres://user@host:5432/database; a password with @, : or / in it must be percent-encoded' });
+  }
+  registerPasswords(url);
+  return { kind: 'postgres', url: text, shown: shownUrl(url) };
+}

@@ -1,0 +1,102 @@
+import { readFileSync } from 'node:fs';
+import pg from 'pg';
+import pgPass from 'pgpass';
+import { LedgerUnreachableError } from '../../errors.js';
+import type { LedgerLocation } from '../location.js';
+
+/**
+ * A connection to the team ledger with node-postgres (docs/team-ledger.md says why that
+ * driver). What the URL leaves out comes from the standard PG* variables and the password
+ * file (~/.pgpass, or PGPASSFILE), as for psql; TLS as `sslmode` says (libpq's meanings).
+ */
+
+/** libpq's sslmode values; pg's own reading of them differs (it verifies for "require"). */
+const sslModes = ['disable', 'allow', 'prefer', 'require', 'verify-ca', 'verify-full'] as const;
+type SslMode = (typeof sslModes)[number];
+
+/** The URL's TLS parameters as node's TLS options; the URL without them for pg, which would read them its own way. */
+function tlsOf(url: URL, env: NodeJS.ProcessEnv): { ssl: pg.ClientConfig['ssl']; mode: SslMode; connectionString: string } {
+  const given = url.searchParams.get('sslmode') ?? env.PGSSLMODE ?? 'disable';
+  if (!(sslModes as readonly string[]).includes(given)) {
+    throw new LedgerUnreachableError(url.host, `sslmode ${JSON.stringify(given)} is not one of ${sslModes.join(', ')}`, {
+      hint: 'give sslmode=require (encrypted) or verify-full (encrypted and verified)',
+    });
+  }
+  const mode = given as SslMode;
+  const file = (name: string, variable: string) => {
+    const path = url.searchParams.get(name) ?? env[variable];
+    return path ? readFileSync(path, 'utf8') : undefined;
+  };
+  const stripped = new URL(url.href);
+  for (const name of ['sslmode', 'sslrootcert', 'sslcert', 'sslkey', 'uselibpqcompat']) stripped.searchParams.delete(name);
+  const connectionString = stripped.href;
+  if (mode === 'disable' || mode === 'allow') return { ssl: false, mode, connectionString };
+  const [ca, cert, key] = [file('sslrootcert', 'PGSSLROOTCERT'), file('sslcert', 'PGSSLCERT'), file('sslkey', 'PGSSLKEY')];
+  const files = { ...(ca ? { ca } : {}), ...(cert ? { cert } : {}), ...(key ? { key } : {}) };
+  // prefer and require: encrypted, the certificate not checked (libpq); verify-ca: checked
+  // against the CA, not the host name; verify-full: both.
+  if (mode === 'prefer' || mode === 'require') return { ssl: { ...files, rejectUnauthorized: false }, mode, connectionString };
+  if (mode === 'verify-ca') return { ssl: { ...files, checkServerIdentity: () => undefined }, mode, connectionString };
+  return { ssl: files, mode, connectionString };
+}
+
+/** The password from ~/.pgpass (or PGPASSFILE) for the host, port, database and user the connection ends up with. */
+function passwordFile(parameters: { host: string; port: number; database: string; user: string }): Promise<string | undefined> {
+  return new Promise((resolve) => pgPass(parameters, resolve));
+}
+
+/** Why a connection failed, in a few words: the errno code, the server's refusal, or pg's message. */
+export function reasonOf(error: unknown): string {
+  const { code, message } = (error ?? {}) as { code?: unknown; message?: unknown };
+  if (typeof code === 'string' && /^E[A-Z]+$/.test(code)) return code;
+  return typeof message === 'string' && message !== '' ? message : String(error);
+}
+
+export interface LedgerConnection {
+  client: pg.Client;
+  /** Set once the connection is gone (the server went away): every later query fails at once. */
+  readonly lost: { error?: unknown };
+}
+
+/** Connects, or throws LedgerUnreachableError naming the ledger (its password as ***). */
+export async function connectLedger(location: LedgerLocation & { kind: 'postgres' }, env: NodeJS.ProcessEnv): Promise<LedgerConnection> {
+  const url = new URL(location.url);
+  const { ssl, mode, connectionString } = tlsOf(url, env);
+  const hasPassword = url.password !== '' || url.searchParams.has('password') || Boolean(env.PGPASSWORD);
+  const open = async (tls: pg.ClientConfig['ssl']): Promise<LedgerConnection> => {
+    const client = new pg.Client({
+      connectionString,
+      ssl: tls,
+      // pg calls it with the parameters it resolved (its types leave the argument out); its own
+      // ~/.pgpass reading is deprecated and prints a warning.
+      ...(hasPassword ? {} : { password: passwordFile as unknown as () => Promise<string> }),
+      application_name: 'agentpay',
+      connectionTimeoutMillis: 10_000,
+      // A server that stops answering mid-query must not hold a payment's outcome forever.
+      query_timeout: 30_000,
+      keepAlive: true,
+    });
+    const lost: LedgerConnection['lost'] = {};
+    // An idle connection the server closes emits 'error'; unheard, it would end the process.
+    client.on('error', (error) => (lost.error ??= error));
+    client.on('end', () => (lost.error ??= new Error('the connection was closed')));
+    try {
+      await client.connect();
+    } catch (error) {
+      await client.end().catch(() => undefined);
+      throw error;
+    }
+    return { client, lost };
+  };
+  try {
+    try {
+      return await open(ssl);
+    } catch (error) {
+      // prefer: encrypted if the server can, plain if it cannot (libpq).
+      if (mode === 'prefer' && /does not support SSL/i.test(reasonOf(error))) return await open(false);
+      throw error;
+    }
+  } catch (error) {
+    throw new LedgerUnreachableError(location.shown, reasonOf(error), { cause: error });
+  }
+}

@@ -1,0 +1,126 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { closeSync, fstatSync, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync, writeSync } from 'node:fs';
+import { join } from 'node:path';
+import { errnoCodeOf, LocalStorageError } from '../../errors.js';
+import { readRecord } from '../../journal/record-format.js';
+import type { OutcomeRecord } from '../../journal/records.js';
+
+/**
+ * Outcomes the team ledger could not take after their Payment had left (the database went
+ * away mid-payment) wait here, on this machine, one file per ledger: JSON lines, each fsynced
+ * before the command goes on. The next command that reaches that ledger delivers them
+ * (postgres/ledger.ts), each once: a record's id is unique in the ledger, so a delivery cut
+ * short and repeated adds nothing twice.
+ */
+export interface WaitingOutcome {
+  recordId: string;
+  operator: string;
+  host: string;
+  record: OutcomeRecord;
+}
+
+/** The fallback of one ledger: a directory and the name its files start with (from the URL without its password). */
+export function fallbackOf(stateDirectory: string, shownUrl: string): { directory: string; stem: string } {
+  return { directory: join(stateDirectory, 'ledger-fallback'), stem: createHash('sha256').update(shownUrl).digest('hex').slice(0, 16) };
+}
+
+type Fallback = ReturnType<typeof fallbackOf>;
+const livePath = ({ directory, stem }: Fallback) => join(directory, `${stem}.jsonl`);
+
+/**
+ * Appends and fsyncs; then, if a delivery renamed the file away meanwhile (its inode is no
+ * longer the path's), appends again to the new file: a line is always in a file a delivery
+ * will read. A line delivered twice is harmless (its record id).
+ */
+export function keepWaiting(fallback: Fallback, outcomes: readonly WaitingOutcome[]): void {
+  const path = livePath(fallback);
+  const text = Buffer.from(outcomes.map((outcome) => `${JSON.stringify(outcome)}\n`).join(''), 'utf8');
+  try {
+    mkdirSync(fallback.directory, { recursive: true, mode: 0o700 });
+    for (;;) {
+      const fd = openSync(path, 'a', 0o600);
+      try {
+        let written = 0;
+        while (written < text.length) written += writeSync(fd, text, written, text.length - written);
+        fsyncSync(fd);
+        if (stillThere(path, fstatSync(fd).ino)) return;
+      } finally {
+        closeSync(fd);
+      }
+    }
+  } catch (error) {
+    if (errnoCodeOf(error) === undefined) throw error;
+    throw new LocalStorageError('write the ledger fallback file', path, error);
+  }
+}
+
+function stillThere(path: string, inode: number): boolean {
+  try {
+    return statSync(path).ino === inode;
+  } catch (error) {
+    if (errnoCodeOf(error) === 'ENOENT') return false;
+    throw error;
+  }
+}
+
+/** The fallback's files: the live one and any a delivery took and did not finish. */
+function filesOf(fallback: Fallback): string[] {
+  try {
+    return readdirSync(fallback.directory)
+      .filter((name) => name === `${fallback.stem}.jsonl` || (name.startsWith(`${fallback.stem}.`) && name.endsWith('.delivering')))
+      .map((name) => join(fallback.directory, name));
+  } catch (error) {
+    if (errnoCodeOf(error) === 'ENOENT') return [];
+    throw error;
+  }
+}
+
+/** The outcomes in one file; a torn last line (a crash mid-write) is left out, counted. */
+function readWaiting(path: string): { outcomes: WaitingOutcome[]; damaged: number } {
+  const outcomes: WaitingOutcome[] = [];
+  let damaged = 0;
+  for (const line of readFileSync(path, 'utf8').split('\n')) {
+    if (line.trim() === '') continue;
+    try {
+      const value = JSON.parse(line) as WaitingOutcome;
+      const record = readRecord(value.record);
+      if (record.kind !== 'outcome' || typeof value.recordId !== 'string') throw new Error('not an outcome');
+      outcomes.push({ recordId: value.recordId, operator: String(value.operator), host: String(value.host), record });
+    } catch {
+      damaged++;
+    }
+  }
+  return { outcomes, damaged };
+}
+
+/** How many outcomes wait for this ledger on this machine (`doctor`). */
+export function countWaiting(fallback: Fallback): number {
+  return filesOf(fallback).reduce((sum, path) => sum + readWaiting(path).outcomes.length, 0);
+}
+
+/**
+ * Hands every waiting outcome to `deliver`, file by file. The live file is first renamed to a
+ * name of this process's own, so appenders start a new one (keepWaiting); a file is removed
+ * only once delivered. Returns how many were delivered.
+ */
+export async function deliverWaiting(fallback: Fallback, deliver: (outcomes: WaitingOutcome[]) => Promise<void>): Promise<number> {
+  const live = livePath(fallback);
+  try {
+    renameSync(live, join(fallback.directory, `${fallback.stem}.${process.pid}-${randomBytes(4).toString('hex')}.delivering`));
+  } catch (error) {
+    if (errnoCodeOf(error) !== 'ENOENT') throw new LocalStorageError('take the ledger fallback file', live, error);
+  }
+  let delivered = 0;
+  for (const path of filesOf(fallback).filter((file) => file !== live)) {
+    const { outcomes } = readWaiting(path);
+    await deliver(outcomes);
+    delivered += outcomes.length;
+    try {
+      unlinkSync(path);
+    } catch (error) {
+      // Another command delivered the same file at the same time: nothing left to do.
+      if (errnoCodeOf(error) !== 'ENOENT') throw new LocalStorageError('remove the delivered ledger fallback file', path, error);
+    }
+  }
+  return delivered;
+}

@@ -1,0 +1,257 @@
+import { randomUUID } from 'node:crypto';
+import { hostname } from 'node:os';
+import type pg from 'pg';
+import { LedgerUnreachableError, LocalStorageError } from '../../errors.js';
+import type { JournalEntry, LedgerFilter } from '../../journal/ledger.js';
+import { readRecord } from '../../journal/record-format.js';
+import { differingParameters, type IntentRecord, isFinalState, type OutcomeRecord } from '../../journal/records.js';
+import type { ClaimedBatch, Intent, IntentResult, Ledger, LedgerEntry, Owner, OwnerCount, RecordedBy } from '../ledger.js';
+import type { LedgerLocation } from '../location.js';
+import { connectLedger, type LedgerConnection, reasonOf } from './connect.js';
+import { deliverWaiting, fallbackOf, keepWaiting, type WaitingOutcome } from './fallback.js';
+import * as sql from './queries.js';
+import { ensureSchema } from './schema.js';
+
+/** How many open transactions one claim takes, and how many transactions history reads at once. */
+const claimSize = 500;
+const pageSize = 1000;
+
+type Row = Record<string, unknown>;
+const text = (value: unknown) => String(value);
+const iso = (value: unknown) => (value instanceof Date ? value.toISOString() : String(value));
+
+function intentOfRow(row: Row, at: unknown = row.at): IntentRecord {
+  return {
+    kind: 'intent',
+    transactionId: text(row.transaction_id),
+    gateway: text(row.gateway),
+    agentId: text(row.agent_id),
+    service: text(row.service),
+    account: text(row.account),
+    amount: text(row.amount),
+    currency: text(row.currency),
+    invoiceId: row.invoice_id === null ? null : text(row.invoice_id),
+    at: iso(at),
+  };
+}
+
+/** An outcome as the journal has it; the view checked and in the journal's key order (readRecord). */
+function outcomeOfRow(intent: IntentRecord, at: unknown, source: unknown, view: unknown): OutcomeRecord {
+  const { transactionId, gateway, agentId } = intent;
+  return readRecord({ kind: 'outcome', transactionId, gateway, agentId, at: iso(at), source, view }) as OutcomeRecord;
+}
+
+export interface PostgresLedgerOptions {
+  env: NodeJS.ProcessEnv;
+  operator: string;
+  stateDirectory: string;
+  /** A message for the person (delivered fallback outcomes, an outcome kept in the fallback). */
+  note(message: string): void;
+}
+
+/**
+ * The team ledger in PostgreSQL (docs/team-ledger.md). One connection per command. Opening it
+ * applies missing migrations and delivers the outcomes this machine kept while the database
+ * was away.
+ */
+export class PostgresLedger implements Ledger {
+  readonly location: LedgerLocation & { kind: 'postgres' };
+  private readonly connection: LedgerConnection;
+  private readonly options: PostgresLedgerOptions;
+  private readonly by: RecordedBy;
+
+  private constructor(location: LedgerLocation & { kind: 'postgres' }, connection: LedgerConnection, options: PostgresLedgerOptions) {
+    this.location = location;
+    this.connection = connection;
+    this.options = options;
+    this.by = { operator: options.operator, host: hostname() };
+  }
+
+  static async open(location: LedgerLocation & { kind: 'postgres' }, options: PostgresLedgerOptions): Promise<PostgresLedger> {
+    const connection = await connectLedger(location, options.env);
+    const ledger = new PostgresLedger(location, connection, options);
+    try {
+      await ensureSchema(connection.client, location.shown);
+      await ledger.deliverFallback();
+    } catch (error) {
+      await ledger.close();
+      throw error;
+    }
+    return ledger;
+  }
+
+  private get client(): pg.Client {
+    return this.connection.client;
+  }
+
+  private get fallback() {
+    return fallbackOf(this.options.stateDirectory, this.location.shown);
+  }
+
+  /** A query whose failure is the ledger's (exit 4), saying what it means for the payment. */
+  private async query(text: string, values: unknown[], consequence?: string): Promise<Row[]> {
+    try {
+      return (await this.client.query(text, values)).rows as Row[];
+    } catch (error) {
+      throw new LedgerUnreachableError(this.location.shown, reasonOf(this.connection.lost.error ?? error), { cause: error, ...(consequence ? { consequence } : {}) });
+    }
+  }
+
+  async recordIntent(intent: Intent, _options: { checkReplay: boolean }): Promise<IntentResult> {
+    const notSent = 'no payment was sent';
+    const at = new Date().toISOString();
+    const { operator, host } = this.by;
+    const values = [intent.gateway, intent.agentId, intent.transactionId, intent.service, intent.account, intent.amount, intent.currency, intent.invoiceId, at, operator, host];
+    // The TransactionID is checked and taken in one statement: two terminals cannot both take it.
+    // A taken one written by a transaction not yet committed is found by the next look.
+    for (let look = 0; look < 3; look++) {
+      if ((await this.query(sql.insertIntent, [...values, randomUUID()], notSent)).length > 0) return { kind: 'new' };
+      const [row] = await this.query(sql.selectIntent, [intent.gateway, intent.agentId, intent.transactionId], notSent);
+      if (row === undefined) continue;
+      const earlier = intentOfRow(row);
+      if (differingParameters(earlier, intent).length > 0) return { kind: 'conflict', earlier };
+      await this.query(sql.insertAttempt, [randomUUID(), row.seq, at, operator, host], notSent);
+      return { kind: 'retry' };
+    }
+    throw new LedgerUnreachableError(this.location.shown, `transaction ${intent.transactionId} is being recorded by another terminal right now`, { consequence: notSent });
+  }
+
+  /** Appends outcomes in one statement; throws what the database said. */
+  private async insertOutcomes(outcomes: readonly WaitingOutcome[]): Promise<void> {
+    if (outcomes.length === 0) return;
+    const column = <T>(pick: (outcome: WaitingOutcome) => T) => outcomes.map(pick);
+    await this.client.query(sql.insertOutcomes, [
+      column((o) => o.recordId),
+      column((o) => o.record.gateway),
+      column((o) => o.record.agentId),
+      column((o) => o.record.transactionId),
+      column((o) => o.record.at),
+      column((o) => o.record.source),
+      column((o) => o.record.view.state),
+      column((o) => JSON.stringify(o.record.view)),
+      column((o) => o.operator),
+      column((o) => o.host),
+    ]);
+  }
+
+  private waiting(record: OutcomeRecord): WaitingOutcome {
+    return { recordId: randomUUID(), ...this.by, record };
+  }
+
+  /** Outcomes the database did not take: kept on this machine; throws LocalStorageError when even that fails. */
+  private keepForLater(outcomes: readonly WaitingOutcome[], error: unknown): void {
+    keepWaiting(this.fallback, outcomes);
+    const count = outcomes.length === 1 ? `the outcome of ${outcomes[0]!.record.transactionId} is` : `${outcomes.length} outcomes are`;
+    this.options.note(
+      `the ledger ${this.location.shown} did not take it (${reasonOf(this.connection.lost.error ?? error)}): ${count} kept on this machine and delivered by the next agentpay command that reaches the ledger`,
+    );
+  }
+
+  async recordOutcome(outcome: OutcomeRecord): Promise<void> {
+    const waiting = this.waiting(outcome);
+    try {
+      await this.insertOutcomes([waiting]);
+    } catch (error) {
+      this.keepForLater([waiting], error);
+    }
+  }
+
+  private async deliverFallback(): Promise<void> {
+    const delivered = await deliverWaiting(this.fallback, (outcomes) => this.insertOutcomes(outcomes));
+    if (delivered > 0) this.options.note(`delivered ${delivered} outcome${delivered === 1 ? '' : 's'} kept on this machine while the ledger was unreachable`);
+  }
+
+  async openOwners(filter: LedgerFilter): Promise<OwnerCount[]> {
+    const rows = await this.query(sql.openOwners, [filter.since ?? null]);
+    return rows.map((row) => ({ gateway: text(row.gateway), agentId: text(row.agent_id), count: Number(row.count) }));
+  }
+
+  async *claimOpen(owner: Owner, filter: LedgerFilter): AsyncIterable<ClaimedBatch> {
+    let after = '0';
+    for (;;) {
+      await this.query('BEGIN', []);
+      const rows = await this.query(sql.claimOpen, [owner.gateway, owner.agentId, after, claimSize, filter.since ?? null]);
+      if (rows.length === 0) {
+        await this.query('COMMIT', []);
+        return;
+      }
+      after = text(rows.at(-1)!.seq);
+      const entries: JournalEntry[] = rows.map((row) => {
+        const intent = intentOfRow(row, row.attempted_at);
+        return { intent, outcome: row.outcome_view === null ? undefined : outcomeOfRow(intent, row.outcome_at, row.outcome_source, row.outcome_view) };
+      });
+      yield this.claimedBatch(entries);
+    }
+  }
+
+  /** A claimed batch: its outcomes written with the commit that lets the claim go; kept in the fallback if that fails. */
+  private claimedBatch(entries: JournalEntry[]): ClaimedBatch {
+    const learned: WaitingOutcome[] = [];
+    return {
+      entries,
+      record: async (outcome) => {
+        learned.push(this.waiting(outcome));
+      },
+      done: async () => {
+        try {
+          await this.insertOutcomes(learned);
+          await this.client.query('COMMIT');
+          return { unrecorded: 0 };
+        } catch (error) {
+          await this.client.query('ROLLBACK').catch(() => undefined);
+          if (learned.length === 0) throw new LedgerUnreachableError(this.location.shown, reasonOf(this.connection.lost.error ?? error), { cause: error });
+          try {
+            this.keepForLater(learned, error);
+            return { unrecorded: 0 };
+          } catch (kept) {
+            if (!(kept instanceof LocalStorageError)) throw kept;
+            return { unrecorded: learned.length, failure: kept };
+          }
+        }
+      },
+    };
+  }
+
+  async *entries(filter: LedgerFilter & { operator?: string | undefined }): AsyncIterable<LedgerEntry> {
+    let after = '0';
+    for (;;) {
+      const page = await this.query(sql.transactionPage, [after, pageSize, filter.since ?? null, filter.operator ?? null]);
+      if (page.length === 0) return;
+      after = text(page.at(-1)!.seq);
+      const records = await this.query(sql.recordsOf, [page.map((row) => row.seq)]);
+      const bySeq = new Map<string, Row[]>();
+      for (const record of records) {
+        const key = text(record.transaction_seq);
+        const list = bySeq.get(key);
+        if (list) list.push(record);
+        else bySeq.set(key, [record]);
+      }
+      for (const row of page) {
+        const intent = intentOfRow(row);
+        yield { intent, outcome: latestOutcome(intent, bySeq.get(text(row.seq)) ?? []), recordedBy: { operator: text(row.operator), host: text(row.host) } };
+      }
+    }
+  }
+
+  async close(): Promise<void> {
+    await this.client.end().catch(() => undefined);
+  }
+}
+
+/**
+ * The latest word on a transaction, as the journal reads it (journal/ledger.ts allEntries): a
+ * final outcome is not replaced by a later non-final one, and a new attempt after a final
+ * outcome opens the transaction again.
+ */
+function latestOutcome(intent: IntentRecord, records: readonly Row[]): OutcomeRecord | undefined {
+  let latest: OutcomeRecord | undefined;
+  for (const record of records) {
+    if (record.kind === 'attempt') {
+      if (latest !== undefined && isFinalState(latest.view.state)) latest = undefined;
+      continue;
+    }
+    const outcome = outcomeOfRow(intent, record.at, record.source, record.view);
+    if (latest === undefined || !isFinalState(latest.view.state) || isFinalState(outcome.view.state)) latest = outcome;
+  }
+  return latest;
+}

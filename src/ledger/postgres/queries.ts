@@ -1,0 +1,106 @@
+/**
+ * The SQL of the team ledger, in one place (schema.ts makes the tables). Every write is one
+ * statement, so it is whole or absent: an intent with its first attempt and its place among
+ * the open transactions; an outcome with, when final, the end of that place.
+ */
+
+const transactionColumns = 't.seq, t.gateway, t.agent_id, t.transaction_id, t.service, t.account, t.amount, t.currency, t.invoice_id, t.at, t.operator, t.host';
+
+/** $1..$11 the intent and who made it, $12 the attempt's record id. One row when it is new, none when the TransactionID is taken. */
+export const insertIntent = `
+WITH t AS (
+  INSERT INTO agentpay_transactions (gateway, agent_id, transaction_id, service, account, amount, currency, invoice_id, at, operator, host)
+  VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
+  ON CONFLICT ON CONSTRAINT agentpay_transactions_owner DO NOTHING
+  RETURNING seq
+), a AS (
+  INSERT INTO agentpay_records (record_id, transaction_seq, kind, at, operator, host)
+  SELECT $12, seq, 'attempt', $9, $10, $11 FROM t
+  RETURNING transaction_seq
+)
+INSERT INTO agentpay_open (transaction_seq) SELECT transaction_seq FROM a RETURNING transaction_seq`;
+
+/** The intent recorded for $1 gateway, $2 agent, $3 TransactionID. */
+export const selectIntent = `SELECT ${transactionColumns} FROM agentpay_transactions t WHERE t.gateway = $1 AND t.agent_id = $2 AND t.transaction_id = $3`;
+
+/** Another attempt at a recorded purchase (the safe retry): open again. $1 record id, $2 transaction seq, $3 at, $4 operator, $5 host. */
+export const insertAttempt = `
+WITH a AS (
+  INSERT INTO agentpay_records (record_id, transaction_seq, kind, at, operator, host)
+  VALUES ($1, $2, 'attempt', $3, $4, $5)
+  ON CONFLICT (record_id) DO NOTHING
+  RETURNING transaction_seq
+)
+INSERT INTO agentpay_open (transaction_seq) SELECT transaction_seq FROM a ON CONFLICT DO NOTHING`;
+
+/**
+ * Outcomes, as parallel arrays ($1 record ids … $10 hosts), appended in order; a record id
+ * already there is skipped (a fallback delivered twice). A final one closes its transaction.
+ */
+export const insertOutcomes = `
+WITH input AS (
+  SELECT * FROM unnest($1::uuid[], $2::text[], $3::text[], $4::text[], $5::timestamptz[], $6::text[], $7::text[], $8::jsonb[], $9::text[], $10::text[])
+    WITH ORDINALITY AS i (record_id, gateway, agent_id, transaction_id, at, source, state, view, operator, host, n)
+), r AS (
+  INSERT INTO agentpay_records (record_id, transaction_seq, kind, at, source, state, view, operator, host)
+  SELECT i.record_id, t.seq, 'outcome', i.at, i.source, i.state, i.view, i.operator, i.host
+  FROM input i JOIN agentpay_transactions t ON t.gateway = i.gateway AND t.agent_id = i.agent_id AND t.transaction_id = i.transaction_id
+  ORDER BY i.n
+  ON CONFLICT (record_id) DO NOTHING
+  RETURNING transaction_seq, state
+), closed AS (
+  DELETE FROM agentpay_open WHERE transaction_seq IN (SELECT transaction_seq FROM r WHERE state IN ('success', 'failed'))
+)
+SELECT (SELECT count(*) FROM input) AS given, (SELECT count(*) FROM input i JOIN agentpay_transactions t
+  ON t.gateway = i.gateway AND t.agent_id = i.agent_id AND t.transaction_id = i.transaction_id) AS known`;
+
+/** A transaction's latest attempt ($since: any attempt at or after it). */
+const attemptedSince = `($SINCE::timestamptz IS NULL OR EXISTS (
+  SELECT 1 FROM agentpay_records a WHERE a.transaction_seq = t.seq AND a.kind = 'attempt' AND a.at >= $SINCE::timestamptz))`;
+const since = (placeholder: string) => attemptedSince.replaceAll('$SINCE', placeholder);
+
+/** Open transactions by gateway and agent. $1 since. */
+export const openOwners = `
+SELECT t.gateway, t.agent_id, count(*)::text AS count
+FROM agentpay_open o JOIN agentpay_transactions t ON t.seq = o.transaction_seq
+WHERE ${since('$1')}
+GROUP BY t.gateway, t.agent_id ORDER BY t.gateway, t.agent_id`;
+
+/**
+ * The next open transactions of $1 gateway, $2 agent after $3 seq, at most $4, $5 since,
+ * locked for this reconciler's transaction: rows another one holds are skipped. Each with its
+ * latest attempt's time and its latest outcome since it was last final.
+ */
+export const claimOpen = `
+SELECT ${transactionColumns},
+  (SELECT max(a.at) FROM agentpay_records a WHERE a.transaction_seq = t.seq AND a.kind = 'attempt') AS attempted_at,
+  last.at AS outcome_at, last.source AS outcome_source, last.view AS outcome_view
+FROM agentpay_open o
+JOIN agentpay_transactions t ON t.seq = o.transaction_seq
+LEFT JOIN LATERAL (
+  SELECT r.at, r.source, r.view FROM agentpay_records r
+  WHERE r.transaction_seq = t.seq AND r.kind = 'outcome' AND r.seq > COALESCE((
+    SELECT max(f.seq) FROM agentpay_records f WHERE f.transaction_seq = t.seq AND f.kind = 'outcome' AND f.state IN ('success', 'failed')), 0)
+  ORDER BY r.seq DESC LIMIT 1
+) last ON true
+WHERE t.gateway = $1 AND t.agent_id = $2 AND o.transaction_seq > $3 AND ${since('$5')}
+ORDER BY o.transaction_seq
+LIMIT $4
+FOR UPDATE OF o SKIP LOCKED`;
+
+/** A page of transactions after $1 seq, at most $2, $3 since, $4 operator (null: all). */
+export const transactionPage = `
+SELECT ${transactionColumns} FROM agentpay_transactions t
+WHERE t.seq > $1 AND ${since('$3')} AND ($4::text IS NULL OR t.operator = $4)
+ORDER BY t.seq LIMIT $2`;
+
+/** The records of the transactions $1 (seqs), in order. */
+export const recordsOf = `
+SELECT transaction_seq, kind, at, source, view FROM agentpay_records
+WHERE transaction_seq = ANY($1::bigint[]) ORDER BY transaction_seq, seq`;
+
+/** Every record after $1 seq, at most $2, with its transaction (ledger export). */
+export const recordPage = `
+SELECT r.seq AS record_seq, r.kind, r.at AS record_at, r.source, r.view, ${transactionColumns}
+FROM agentpay_records r JOIN agentpay_transactions t ON t.seq = r.transaction_seq
+WHERE r.seq > $1 ORDER BY r.seq LIMIT $2`;

@@ -1,0 +1,121 @@
+import type pg from 'pg';
+import { LedgerUnreachableError } from '../../errors.js';
+import { reasonOf } from './connect.js';
+
+/**
+ * The team ledger's schema, as numbered migrations applied in order, each once. Records are
+ * append-only (a trigger refuses UPDATE and DELETE on them): the history of every transaction
+ * is kept. `agentpay_open` is the one table rows leave: the index of transactions not final
+ * yet, which reconcile claims with FOR UPDATE SKIP LOCKED.
+ */
+const migrations: readonly { version: number; name: string; sql: string }[] = [
+  {
+    version: 1,
+    name: 'transactions, records, open transactions',
+    sql: `
+CREATE TABLE agentpay_transactions (
+  seq bigserial PRIMARY KEY,
+  gateway text NOT NULL,
+  agent_id text NOT NULL,
+  transaction_id text NOT NULL,
+  service text NOT NULL,
+  account text NOT NULL,
+  amount text NOT NULL,
+  currency text NOT NULL,
+  invoice_id text,
+  at timestamptz NOT NULL,
+  operator text NOT NULL,
+  host text NOT NULL,
+  CONSTRAINT agentpay_transactions_owner UNIQUE (gateway, agent_id, transaction_id)
+);
+CREATE TABLE agentpay_records (
+  seq bigserial PRIMARY KEY,
+  record_id uuid NOT NULL UNIQUE,
+  transaction_seq bigint NOT NULL REFERENCES agentpay_transactions (seq),
+  kind text NOT NULL CHECK (kind IN ('attempt', 'outcome')),
+  at timestamptz NOT NULL,
+  source text CHECK (source IN ('payment', 'settle', 'reconcile')),
+  state text CHECK (state IN ('success', 'failed', 'pending', 'unknown')),
+  view jsonb,
+  operator text NOT NULL,
+  host text NOT NULL,
+  CHECK ((kind = 'attempt') = (view IS NULL))
+);
+CREATE INDEX agentpay_records_by_transaction ON agentpay_records (transaction_seq, seq);
+CREATE INDEX agentpay_transactions_by_time ON agentpay_transactions (at);
+CREATE TABLE agentpay_open (
+  transaction_seq bigint PRIMARY KEY REFERENCES agentpay_transactions (seq)
+);
+CREATE FUNCTION agentpay_append_only() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  RAISE EXCEPTION 'agentpay ledger records are append-only: % on % refused', TG_OP, TG_TABLE_NAME;
+END $$;
+CREATE TRIGGER agentpay_transactions_append_only BEFORE UPDATE OR DELETE ON agentpay_transactions
+  FOR EACH ROW EXECUTE FUNCTION agentpay_append_only();
+CREATE TRIGGER agentpay_records_append_only BEFORE UPDATE OR DELETE ON agentpay_records
+  FOR EACH ROW EXECUTE FUNCTION agentpay_append_only();
+`,
+  },
+];
+
+export const schemaVersion = migrations.at(-1)!.version;
+
+/** The transaction-level advisory lock migrations run under (a two-int key: agentpay's own space). */
+const migrationLock = 'SELECT pg_advisory_xact_lock(1095189584, 1)';
+
+/** The version the database is at: 0 for an empty one. */
+async function versionOf(client: pg.Client): Promise<number> {
+  const found = await client.query<{ exists: boolean }>("SELECT to_regclass('agentpay_schema_migrations') IS NOT NULL AS exists");
+  if (!found.rows[0]?.exists) return 0;
+  const result = await client.query<{ version: number | null }>('SELECT max(version) AS version FROM agentpay_schema_migrations');
+  return result.rows[0]?.version ?? 0;
+}
+
+/**
+ * Applies what is missing, under an advisory lock: two processes starting at once on an empty
+ * database run each migration once (the second waits, then finds nothing to do). Returns the
+ * migrations applied.
+ */
+export async function migrate(client: pg.Client): Promise<{ version: number; name: string }[]> {
+  const applied: { version: number; name: string }[] = [];
+  await client.query('BEGIN');
+  try {
+    await client.query(migrationLock);
+    await client.query('CREATE TABLE IF NOT EXISTS agentpay_schema_migrations (version integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())');
+    const current = await versionOf(client);
+    for (const migration of migrations.filter(({ version }) => version > current)) {
+      await client.query(migration.sql);
+      await client.query('INSERT INTO agentpay_schema_migrations (version, name) VALUES ($1, $2)', [migration.version, migration.name]);
+      applied.push({ version: migration.version, name: migration.name });
+    }
+    await client.query('COMMIT');
+  } catch (error) {
+    await client.query('ROLLBACK').catch(() => undefined);
+    throw error;
+  }
+  return applied;
+}
+
+/**
+ * The schema this agentpay writes, applied on first use; a newer one (a later agentpay
+ * migrated it) is refused rather than written in a shape it does not know.
+ */
+export async function ensureSchema(client: pg.Client, shown: string): Promise<void> {
+  const version = await versionOf(client);
+  if (version > schemaVersion) {
+    throw new LedgerUnreachableError(shown, `its schema is version ${version}, newer than this agentpay knows (${schemaVersion})`, {
+      consequence: 'nothing was written',
+      hint: 'upgrade agentpay on this machine to the version the rest of the desk runs',
+    });
+  }
+  if (version < schemaVersion) {
+    try {
+      await migrate(client);
+    } catch (error) {
+      throw new LedgerUnreachableError(shown, `its schema could not be set up: ${reasonOf(error)}`, {
+        cause: error,
+        hint: 'the database user needs the right to create tables, once: run `agentpay ledger migrate` as one that has it',
+      });
+    }
+  }
+}
