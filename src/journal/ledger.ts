@@ -1,3 +1,5 @@
+import type { TransactionState } from '../protocol/transaction-view.js';
+import { latestEntries } from './latest.js';
 import { intentTime, recordOf, type ScannedRecord } from './line-format.js';
 import { type JournalWarning, scanJournal } from './reader.js';
 import { type IntentRecord, isFinalState, type OutcomeRecord, ownerKey } from './records.js';
@@ -11,6 +13,26 @@ export interface JournalEntry {
 export interface LedgerFilter {
   /** Only transactions whose intent was written at or after this instant. */
   since?: Date | undefined;
+}
+
+/** What history asks of a ledger: LedgerFilter, and the latest state and gateway shown. */
+export interface HistoryFilter extends LedgerFilter {
+  /** The latest state; a transaction with no outcome on record counts as `unknown`. */
+  state?: TransactionState | undefined;
+  /** As the ledger names gateways: the base URL without trailing slashes, or "sandbox". */
+  gateway?: string | undefined;
+}
+
+/**
+ * What history shows: the entries one at a time, iterated once, in order of first intent
+ * (any backend that can stream them, a file journal or a database cursor, can feed
+ * commands/history), and what a table must know before its first row.
+ */
+export interface HistoryEntries extends AsyncIterable<JournalEntry> {
+  /** The gateways of the entries to come, in order of first appearance (more than one: a Gateway column). */
+  readonly gateways: readonly string[];
+  /** The gateways of every transaction since `since`, whatever the other filters (named when none match). */
+  readonly allGateways: readonly string[];
 }
 
 type ScannedIntent = Extract<ScannedRecord, { kind: 'intent' }>;
@@ -104,28 +126,12 @@ export async function openEntries(path: string, filter: LedgerFilter, warn: Jour
   return entriesOf(open.values());
 }
 
-/** Every transaction with its latest outcome, in journal order of first intent. */
-export async function allEntries(path: string, filter: LedgerFilter, warn: JournalWarning): Promise<JournalEntry[]> {
-  const entries = new TransactionMap<ScannedEntry>();
-  const kept: ScannedEntry[] = [];
-  let order = 0;
-  await scanJournal(path, warn, (record) => {
-    const entry = entries.get(record);
-    if (record.kind === 'intent') {
-      if (!entry && wanted(record, filter)) {
-        const added = { order: order++, intent: record, outcome: undefined };
-        entries.set(record, added);
-        kept.push(added);
-      } else if (entry?.outcome !== undefined && isFinalState(entry.outcome.state)) {
-        // A new attempt after a final outcome (openEntries): open until its own answer.
-        entry.outcome = undefined;
-      }
-    } else if (entry && (entry.outcome === undefined || !isFinalState(entry.outcome.state) || isFinalState(record.state))) {
-      // A final state is never overwritten by a later non-final one (a late duplicate answer).
-      entry.outcome = record;
-    }
-  });
-  return entriesOf(kept);
+/**
+ * Every transaction with its latest outcome, in journal order of first intent, as history
+ * filters them: streamed, in memory that does not grow with the entries (latest.ts).
+ */
+export function allEntries(path: string, filter: HistoryFilter, warn: JournalWarning): Promise<HistoryEntries> {
+  return latestEntries([path], filter, warn);
 }
 
 /** The first intent recorded for this transaction, if any (the replay guard). */

@@ -1,7 +1,5 @@
-import Table from 'cli-table3';
 import type { TransactionView } from '../protocol/transaction-view.js';
 import type { Style } from './style.js';
-import { tableChars } from './table-chars.js';
 import { stateMark } from './transaction.js';
 
 export interface HistoryRow {
@@ -12,30 +10,81 @@ export interface HistoryRow {
   view: TransactionView;
 }
 
+/** The history table line by line, so that a journal of any size streams (history/run.ts). */
+export interface HistoryTable {
+  /** The top border and the heading row. */
+  head: string;
+  row(row: HistoryRow): string;
+  /** The bottom border. */
+  foot: string;
+}
+
+/** Rows the widths are taken from: the first ones; later rows wider than their column stick out, never cut. */
+const historyTableSample = 1000;
+
+const asciiBorders = { top: ['+', '-', '+', '+'], bottom: ['+', '-', '+', '+'], side: '|' };
+const boxBorders = { top: ['┌', '─', '┬', '┐'], bottom: ['└', '─', '┴', '┘'], side: '│' };
+
+/** Width on a terminal: escapes take none, every other code point one. */
+const widthOf = (text: string) => [...text.replace(/\u001b\[[0-9;]*m/g, '')].length;
+
 /**
- * The journal as a table, one row per transaction, latest state. When the rows come from more
- * than one gateway a Gateway column says which: the same TransactionID means nothing across them.
+ * The journal as a table, one row per transaction, latest state: bordered (ASCII without
+ * colour), a heading row, no rule between rows. When the rows come from more than one gateway
+ * a Gateway column says which: the same TransactionID means nothing across them. Column widths
+ * fit the heading and the `sample` (the first rows, historyTableSample), so a table of up to
+ * that many rows looks as a table built whole would.
  */
-export function renderHistoryTable(rows: readonly HistoryRow[], options: { style: Style; columns: number }): string {
-  const { style } = options;
-  const showGateway = new Set(rows.map((row) => row.gateway)).size > 1;
-  const head = ['When', ...(showGateway ? ['Gateway'] : []), 'TransactionID', 'State', 'Service', 'Account', 'Amount', 'RequestID'];
-  const table = new Table({
-    head: head.map((h) => style.heading(h)),
-    style: { head: [], border: [] },
-    chars: tableChars(style.enabled),
-  });
-  for (const { at, gateway, view } of rows) {
-    table.push([
-      at.replace('T', ' ').slice(0, 19),
-      ...(showGateway ? [gateway] : []),
-      view.transactionId,
-      `${stateMark(view.state, style)} ${view.state}`,
-      view.service ?? '-',
-      view.account ?? '-',
-      view.amount === null ? '-' : `${view.amount} ${view.currency ?? ''}`.trim(),
-      view.requestId ?? '-',
-    ]);
+export function historyTable(sample: readonly HistoryRow[], options: { style: Style; showGateway: boolean }): HistoryTable {
+  const { style, showGateway } = options;
+  const cellsOf = ({ at, gateway, view }: HistoryRow): string[] => [
+    at.replace('T', ' ').slice(0, 19),
+    ...(showGateway ? [gateway] : []),
+    view.transactionId,
+    `${stateMark(view.state, style)} ${view.state}`,
+    view.service ?? '-',
+    view.account ?? '-',
+    view.amount === null ? '-' : `${view.amount} ${view.currency ?? ''}`.trim(),
+    view.requestId ?? '-',
+  ];
+  const heading = ['When', ...(showGateway ? ['Gateway'] : []), 'TransactionID', 'State', 'Service', 'Account', 'Amount', 'RequestID'];
+  const widths = heading.map((text) => widthOf(text));
+  for (const row of sample) cellsOf(row).forEach((cell, column) => (widths[column] = Math.max(widths[column]!, widthOf(cell))));
+  const borders = style.enabled ? boxBorders : asciiBorders;
+  const rule = ([left, line, middle, right]: string[]) => `${left}${widths.map((width) => line!.repeat(width + 2)).join(middle)}${right}`;
+  const line = (cells: string[]) =>
+    `${borders.side}${cells.map((cell, column) => ` ${cell}${' '.repeat(Math.max(0, widths[column]! - widthOf(cell)))} `).join(borders.side)}${borders.side}`;
+  return {
+    head: `${rule(borders.top)}\n${line(heading.map((text) => style.heading(text)))}`,
+    row: (row) => line(cellsOf(row)),
+    foot: rule(borders.bottom),
+  };
+}
+
+/**
+ * The history table of rows that come one at a time (a journal read in a stream, a database
+ * cursor), line by line: the first historyTableSample rows are held to set the widths, the
+ * rest go out as they come. Nothing for no rows.
+ */
+export async function* historyTableLines(rows: AsyncIterable<HistoryRow>, options: { style: Style; showGateway: boolean }): AsyncGenerator<string> {
+  const sample: HistoryRow[] = [];
+  let table: HistoryTable | undefined;
+  for await (const row of rows) {
+    if (table !== undefined) {
+      yield table.row(row);
+      continue;
+    }
+    sample.push(row);
+    if (sample.length < historyTableSample) continue;
+    table = historyTable(sample, options);
+    yield table.head;
+    for (const held of sample.splice(0)) yield table.row(held);
   }
-  return table.toString();
+  if (table === undefined) {
+    if (sample.length === 0) return;
+    table = historyTable(sample, options);
+    yield table.head;
+    for (const held of sample) yield table.row(held);
+  }
+  yield table.foot;
 }
