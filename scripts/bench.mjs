@@ -6,7 +6,7 @@
 //
 //   npm run bench                        # build, then all comparisons
 //   npm run bench -- --runs 5            # fewer runs per comparison (quicker, noisier)
-//   npm run bench -- --only check,pay    # some comparisons: startup status batch reconcile check pay memory
+//   npm run bench -- --only check,pay    # some comparisons: startup status batch reconcile check pay memory history
 import { execFileSync } from 'node:child_process';
 import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { availableParallelism, cpus, loadavg, tmpdir, totalmem } from 'node:os';
@@ -28,6 +28,7 @@ const { node, bin, floors, work } = paths;
 const firstId = 1795289214527958198n;
 const batchSize = 5_000;
 const memoryBatchSize = 100_000;
+const historyEntries = 1_000_000;
 const journalEntries = 100_000;
 const concurrency = 8;
 /** A dynamic service of the sandbox, an account it accepts, and one of its vouchers. */
@@ -136,6 +137,25 @@ const comparisons = {
     const megabytes = memory.kilobytes / 1024;
     const what = `peak RSS, \`status --from-file\` ${memoryBatchSize.toLocaleString('en')} ids (${batchSize.toLocaleString('en')} ids: ${(small.kilobytes / 1024).toFixed(0)} MB)`;
     return [{ target: '4', what, floorLabel: memory.how, megabytes, limitMb: 120 }];
+  },
+
+  async history({ env }) {
+    // A journal of 1,000,000 transactions (~630 MB), each in the table: peak RSS must not follow it.
+    const journal = join(work, 'journal-history.jsonl');
+    await writeJournal(journal, 'sandbox', historyEntries, { firstId, unknownToGateway: memoryBatchSize });
+    const rows = [];
+    for (const json of [true, false]) {
+      const args = [...(json ? ['--json'] : []), 'history', '--journal', journal];
+      const memory = await peakRss(paths, args, env);
+      const seconds = memory.result.ms / 1000;
+      // A line per transaction; the table adds its top border, its heading and its bottom border.
+      const { code, lines } = memory.result;
+      if (code !== 0 || lines !== historyEntries + (json ? 0 : 3)) throw new Error(`history run: exit ${code}, ${lines} lines\n${memory.result.stderr}`);
+      const what = `peak RSS, \`history${json ? ' --json' : ''}\` of ${historyEntries.toLocaleString('en')} records (${seconds.toFixed(1)} s)`;
+      rows.push({ target: '8', what, floorLabel: memory.how, megabytes: memory.kilobytes / 1024, limitMb: 150 });
+    }
+    rmSync(journal);
+    return rows;
   },
 };
 

@@ -1,3 +1,5 @@
+import type { TransactionState } from '../protocol/transaction-view.js';
+import { latestEntries } from './latest.js';
 import { intentTime, recordOf, type ScannedRecord } from './line-format.js';
 import { type JournalWarning, scanJournal } from './reader.js';
 import { type IntentRecord, isFinalState, type OutcomeRecord, ownerKey } from './records.js';
@@ -13,6 +15,26 @@ export interface LedgerFilter {
   since?: Date | undefined;
 }
 
+/** What history asks of a ledger: LedgerFilter, and the latest state and gateway shown. */
+export interface HistoryFilter extends LedgerFilter {
+  /** The latest state; a transaction with no outcome on record counts as `unknown`. */
+  state?: TransactionState | undefined;
+  /** As the ledger names gateways: the base URL without trailing slashes, or "sandbox". */
+  gateway?: string | undefined;
+}
+
+/**
+ * What history shows: the entries one at a time, iterated once, in order of first intent
+ * (any backend that can stream them, a file journal or a database cursor, can feed
+ * commands/history), and what a table must know before its first row.
+ */
+export interface HistoryEntries extends AsyncIterable<JournalEntry> {
+  /** The gateways of the entries to come, in order of first appearance (more than one: a Gateway column). */
+  readonly gateways: readonly string[];
+  /** The gateways of every transaction since `since`, whatever the other filters (named when none match). */
+  readonly allGateways: readonly string[];
+}
+
 type ScannedIntent = Extract<ScannedRecord, { kind: 'intent' }>;
 type ScannedOutcome = Extract<ScannedRecord, { kind: 'outcome' }>;
 
@@ -22,6 +44,18 @@ interface ScannedEntry {
   order: number;
   intent: ScannedIntent;
   outcome: ScannedOutcome | undefined;
+}
+
+/**
+ * A copy of a string that holds nothing else. A line, and an id sliced from it, are slices of
+ * the 256 KiB chunk read from the file: V8 keeps the whole chunk alive for as long as one of
+ * them is kept (docs/performance.md, "History and reconcile at scale").
+ */
+const detached = (text: string): string => (text.length < 13 ? text : Buffer.from(text, 'latin1').toString('latin1'));
+
+/** A scanned record that keeps no chunk of the file alive. */
+function kept<T extends ScannedRecord>(record: T): T {
+  return typeof record.content === 'string' ? { ...record, id: detached(record.id), content: detached(record.content) } : { ...record, id: detached(record.id) };
 }
 
 /**
@@ -38,11 +72,15 @@ class TransactionMap<V> {
   }
 
   get(key: ScannedRecord): V | undefined {
-    return this.idsOf(key.owner).get(key.id);
+    return this.owners.get(key.owner)?.get(key.id);
   }
 
   set(key: ScannedRecord, value: V): void {
     this.idsOf(key.owner).set(key.id, value);
+  }
+
+  delete(key: ScannedRecord): void {
+    this.owners.get(key.owner)?.delete(key.id);
   }
 
   values(): V[] {
@@ -59,51 +97,41 @@ const entriesOf = (entries: readonly ScannedEntry[]): JournalEntry[] =>
   [...entries].sort((a, b) => a.order - b.order).map(({ intent, outcome }) => ({ intent: recordOf(intent), outcome: outcome && recordOf(outcome) }));
 
 /**
- * The transactions not yet final, in journal order. Final ones are dropped as soon as their
- * final outcome is read, so memory follows the open transactions, not the journal's size.
+ * The transactions not yet final, in journal order. Only open ones are held: a final outcome
+ * drops its transaction at once, and a transaction not held is as good as closed (a later
+ * intent for it is a new attempt, which opens it again), so memory follows the transactions
+ * open while the journal is read, not the journal's size. What is held is copied out of the
+ * file's chunks (kept).
  */
 export async function openEntries(path: string, filter: LedgerFilter, warn: JournalWarning): Promise<JournalEntry[]> {
-  // Each transaction seen: open (its entry), closed for good, or not wanted by the filter.
-  const seen = new TransactionMap<ScannedEntry | 'closed' | 'unwanted'>();
+  const open = new TransactionMap<ScannedEntry>();
   let order = 0;
   await scanJournal(path, warn, (record) => {
-    const entry = seen.get(record);
+    const entry = open.get(record);
     if (record.kind === 'intent') {
       // A later intent for a closed transaction is a new attempt at the same purchase (the
       // safe retry, `pay --txn-id`): its Payment may have left, so it is open until its own
       // outcome says otherwise, whatever the earlier attempt ended in (say, "not sent").
-      if (entry === undefined || entry === 'closed') seen.set(record, wanted(record, filter) ? { order: order++, intent: record, outcome: undefined } : 'unwanted');
-      else if (entry === 'unwanted' && wanted(record, filter)) seen.set(record, { order: order++, intent: record, outcome: undefined });
+      // One not wanted by the filter is not held: a later, wanted intent may still open it.
+      if (entry === undefined && wanted(record, filter)) {
+        const held = kept(record);
+        open.set(held, { order: order++, intent: held, outcome: undefined });
+      }
       return;
     }
-    if (isFinalState(record.state)) seen.set(record, 'closed');
-    else if (typeof entry === 'object') entry.outcome = record;
+    if (entry === undefined) return;
+    if (isFinalState(record.state)) open.delete(record);
+    else entry.outcome = kept(record);
   });
-  return entriesOf(seen.values().filter((entry) => typeof entry === 'object'));
+  return entriesOf(open.values());
 }
 
-/** Every transaction with its latest outcome, in journal order of first intent. */
-export async function allEntries(path: string, filter: LedgerFilter, warn: JournalWarning): Promise<JournalEntry[]> {
-  const entries = new TransactionMap<ScannedEntry>();
-  const kept: ScannedEntry[] = [];
-  let order = 0;
-  await scanJournal(path, warn, (record) => {
-    const entry = entries.get(record);
-    if (record.kind === 'intent') {
-      if (!entry && wanted(record, filter)) {
-        const added = { order: order++, intent: record, outcome: undefined };
-        entries.set(record, added);
-        kept.push(added);
-      } else if (entry?.outcome !== undefined && isFinalState(entry.outcome.state)) {
-        // A new attempt after a final outcome (openEntries): open until its own answer.
-        entry.outcome = undefined;
-      }
-    } else if (entry && (entry.outcome === undefined || !isFinalState(entry.outcome.state) || isFinalState(record.state))) {
-      // A final state is never overwritten by a later non-final one (a late duplicate answer).
-      entry.outcome = record;
-    }
-  });
-  return entriesOf(kept);
+/**
+ * Every transaction with its latest outcome, in journal order of first intent, as history
+ * filters them: streamed, in memory that does not grow with the entries (latest.ts).
+ */
+export function allEntries(path: string, filter: HistoryFilter, warn: JournalWarning): Promise<HistoryEntries> {
+  return latestEntries([path], filter, warn);
 }
 
 /** The first intent recorded for this transaction, if any (the replay guard). */

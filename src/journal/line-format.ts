@@ -105,6 +105,15 @@ export function intentTime(scanned: Extract<ScannedRecord, { kind: 'intent' }>):
   return typeof content === 'string' ? utf8OfByteText(content.slice(content.lastIndexOf('"at":"') + 6, -2)) : content.at;
 }
 
+/** The gateway an intent was paid through. */
+export function intentGateway(scanned: Extract<ScannedRecord, { kind: 'intent' }>): string {
+  const { content } = scanned;
+  if (typeof content !== 'string') return content.gateway;
+  // The fourth string of an own intent line: kind, transactionId, gateway (format table order).
+  const start = content.indexOf('"gateway":"') + '"gateway":"'.length;
+  return utf8OfByteText(content.slice(start, content.indexOf('"', start)));
+}
+
 /**
  * The whole record, as readRecord gives it (its keys in table order, none other). A string
  * content is an own line, already proven a valid record by OwnLineScanner.

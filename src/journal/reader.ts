@@ -1,11 +1,26 @@
-import { createReadStream, type ReadStream } from 'node:fs';
+import { createReadStream, type ReadStream, read } from 'node:fs';
+import { promisify } from 'node:util';
 import { errnoCodeOf, LocalStorageError } from '../errors.js';
 import { ShapeError } from '../protocol/json-shape.js';
-import { linesOf } from '../text-lines.js';
+import { type LineBatch, lineBatchesOf } from '../text-lines.js';
 import { OwnLineScanner, type ScannedRecord, scanRecord, utf8OfByteText } from './line-format.js';
 import { readRecord } from './record-format.js';
 
 export type JournalWarning = (message: string) => void;
+
+/** Where a line is: its number in its file (from 1), its first byte, and its length in bytes without its break. */
+export interface LinePosition {
+  line: number;
+  offset: number;
+  length: number;
+}
+
+interface ReadRange {
+  /** An open file to read instead of opening the path (a second pass reads the same file). */
+  fd?: number;
+  /** Where to stop (a byte offset, excluded). */
+  end?: number;
+}
 
 /**
  * Streams the journal's records in order, each to `visit` (which may return false to stop).
@@ -18,39 +33,80 @@ export type JournalWarning = (message: string) => void;
  * whole record only for what it keeps; any other line is decoded, parsed and read by
  * readRecord (record-format.ts), whose refusal the warning quotes.
  */
-export async function scanJournal(path: string, warn: JournalWarning, visit: (record: ScannedRecord) => boolean | void): Promise<void> {
-  const stream = createReadStream(path, { highWaterMark: 256 * 1024 });
+export async function scanJournal(path: string, warn: JournalWarning, visit: (record: ScannedRecord, at: LinePosition) => boolean | void, range: ReadRange = {}): Promise<number> {
+  const ownLines = new OwnLineScanner();
+  const at: LinePosition = { line: 0, offset: 0, length: 0 };
+  let next = 0;
+  for await (const { lines, breaks } of journalLines(path, range)) {
+    for (let i = 0; i < lines.length; i++) {
+      const line = lines[i]!;
+      at.line++;
+      at.offset = next;
+      at.length = line.length;
+      next += line.length + (breaks === undefined ? 1 : breaks[i]!);
+      if (line === '') continue;
+      const record = recordOn(line, ownLines);
+      if (typeof record === 'string') warn(damagedLineWarning(path, at.line, record));
+      else if (visit(record, at) === false) return next;
+    }
+  }
+  return next;
+}
+
+/** The journal's lines as byte text, in batches (none for a missing file). */
+export async function* journalLines(path: string, range: ReadRange = {}): AsyncGenerator<LineBatch> {
+  if (range.fd !== undefined) {
+    yield* readLines(chunksOf(range.fd, range.end), path);
+    return;
+  }
+  const stream = await openStream(path);
+  if (stream !== undefined) yield* readLines(stream, path);
+}
+
+const readAt = promisify(read);
+
+/** An open file's bytes from its start up to `end` (a read stream would close the descriptor when done). */
+async function* chunksOf(fd: number, end = Number.POSITIVE_INFINITY): AsyncGenerator<Buffer> {
+  let position = 0;
+  while (position < end) {
+    const buffer = Buffer.allocUnsafe(Math.min(chunkBytes, end - position));
+    const { bytesRead } = await readAt(fd, buffer, 0, buffer.length, position);
+    if (bytesRead === 0) return;
+    position += bytesRead;
+    yield buffer.subarray(0, bytesRead);
+  }
+}
+
+const damagedLineWarning = (path: string, line: number, reason: string) => `journal ${path} line ${line} is damaged (a crash mid-write?): ${reason}; skipped`;
+
+// History's reads (of a descriptor) stay below V8's large-object size, so that a read chunk's
+// text dies young; a plain stream reads more at once (docs/performance.md).
+const chunkBytes = 64 * 1024;
+const streamChunkBytes = 256 * 1024;
+
+/** The file as a stream, or undefined when there is no such file. */
+async function openStream(path: string): Promise<ReadStream | undefined> {
+  const stream = createReadStream(path, { highWaterMark: streamChunkBytes });
   const opened = await new Promise<boolean>((resolve, reject) => {
     stream.once('open', () => resolve(true));
     stream.once('error', (error: NodeJS.ErrnoException) => (error.code === 'ENOENT' ? resolve(false) : reject(unreadable(path, error))));
   });
-  if (!opened) return;
-  const ownLines = new OwnLineScanner();
-  let lineNumber = 0;
-  for await (const lines of readLines(stream, path)) {
-    for (const line of lines) {
-      lineNumber++;
-      if (line === '') continue;
-      const record = recordOn(line, ownLines);
-      if (typeof record === 'string') warn(`journal ${path} line ${lineNumber} is damaged (a crash mid-write?): ${record}; skipped`);
-      else if (visit(record) === false) return;
-    }
-  }
+  return opened ? stream : undefined;
 }
 
 /** The file's lines in batches; a read that fails is an error naming the journal. */
-async function* readLines(stream: ReadStream, path: string): AsyncGenerator<readonly string[]> {
+async function* readLines(chunks: ReadStream | AsyncGenerator<Buffer>, path: string): AsyncGenerator<LineBatch> {
   try {
-    yield* linesOf(stream as AsyncIterable<Buffer>, 'latin1');
+    yield* lineBatchesOf(chunks as AsyncIterable<Buffer>, 'latin1');
   } catch (error) {
     throw unreadable(path, error);
   } finally {
-    stream.destroy();
+    if ('destroy' in chunks) chunks.destroy();
   }
 }
 
-/** The record on a line, or what is wrong with it. */
-function recordOn(line: string, ownLines: OwnLineScanner): ScannedRecord | string {
+/** The record on a line of byte text, or what is wrong with it. */
+export function recordOn(line: string, ownLines: OwnLineScanner): ScannedRecord | string {
   const own = ownLines.scan(line);
   if (own) return own;
   let value: unknown;
@@ -68,6 +124,6 @@ function recordOn(line: string, ownLines: OwnLineScanner): ScannedRecord | strin
 }
 
 /** A read that failed in the system (EISDIR, EIO...) as a LocalStorageError; anything else as it is. */
-function unreadable(path: string, error: unknown): unknown {
+export function unreadable(path: string, error: unknown): unknown {
   return errnoCodeOf(error) === undefined ? error : new LocalStorageError('read the journal', path, error);
 }

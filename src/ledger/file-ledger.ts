@@ -3,7 +3,7 @@ import { allEntries, findIntent, type JournalEntry, type LedgerFilter, openEntri
 import type { JournalWarning } from '../journal/reader.js';
 import { differingParameters, type OutcomeRecord } from '../journal/records.js';
 import { JournalWriter } from '../journal/writer.js';
-import type { ClaimedBatch, Intent, IntentResult, Ledger, LedgerEntry, Owner, OwnerCount } from './ledger.js';
+import type { ClaimedBatch, Intent, IntentResult, Ledger, LedgerHistory, LedgerHistoryFilter, Owner, OwnerCount } from './ledger.js';
 import type { LedgerLocation } from './location.js';
 
 /** How many open transactions reconcile settles between two writes of its progress. */
@@ -80,10 +80,10 @@ export class FileLedger implements Ledger {
     };
   }
 
-  async *entries(filter: LedgerFilter & { operator?: string | undefined }): AsyncIterable<LedgerEntry> {
+  async entries(filter: LedgerHistoryFilter): Promise<LedgerHistory> {
     // The journal does not record operators: a filter by operator matches none of its entries.
-    if (filter.operator !== undefined) return;
-    yield* await allEntries(this.location.path, filter, this.warn);
+    if (filter.operator !== undefined) return { gateways: [], allGateways: [], async *[Symbol.asyncIterator]() {} };
+    return allEntries(this.location.path, filter, this.warn);
   }
 
   async close(): Promise<void> {

@@ -1,4 +1,4 @@
-import type { JournalEntry, LedgerFilter } from '../journal/ledger.js';
+import type { HistoryFilter, JournalEntry, LedgerFilter } from '../journal/ledger.js';
 import type { IntentRecord, OutcomeRecord } from '../journal/records.js';
 import type { LedgerLocation } from './location.js';
 
@@ -29,8 +29,8 @@ export interface Ledger {
    * until done(): two reconcilers at once never work the same transaction at the same time.
    */
   claimOpen(owner: Owner, filter: LedgerFilter): AsyncIterable<ClaimedBatch>;
-  /** Every transaction with its latest state, oldest first, streamed. */
-  entries(filter: LedgerFilter & { operator?: string | undefined }): AsyncIterable<LedgerEntry>;
+  /** Every transaction with its latest state, in order of first intent, streamed (iterated once). */
+  entries(filter: LedgerHistoryFilter): Promise<LedgerHistory>;
   close(): Promise<void>;
 }
 
@@ -56,6 +56,17 @@ export interface RecordedBy {
 
 export interface LedgerEntry extends JournalEntry {
   recordedBy?: RecordedBy | undefined;
+}
+
+export interface LedgerHistoryFilter extends HistoryFilter {
+  /** Only payments this operator made (a team ledger records who made each). */
+  operator?: string | undefined;
+}
+
+/** history's entries as any ledger streams them (journal/ledger.ts HistoryEntries), with who made each where known. */
+export interface LedgerHistory extends AsyncIterable<LedgerEntry> {
+  readonly gateways: readonly string[];
+  readonly allGateways: readonly string[];
 }
 
 export interface ClaimedBatch {

@@ -1,7 +1,5 @@
-import Table from 'cli-table3';
 import type { TransactionView } from '../protocol/transaction-view.js';
 import type { Style } from './style.js';
-import { tableChars } from './table-chars.js';
 import { stateMark } from './transaction.js';
 
 export interface HistoryRow {
@@ -10,32 +8,103 @@ export interface HistoryRow {
   /** The gateway it was paid through, as the journal names it: the base URL, or "sandbox". */
   gateway: string;
   view: TransactionView;
+  /** Who made the payment and on which machine, where the ledger records it (a team ledger). */
+  recordedBy?: { operator: string; host: string } | undefined;
+}
+
+export interface HistoryTableOptions {
+  style: Style;
+  showGateway: boolean;
+  /** Operator and Host columns: the ledger is shared by a team. */
+  showRecordedBy?: boolean;
+}
+
+/** The history table line by line, so that a journal of any size streams (history/run.ts). */
+export interface HistoryTable {
+  /** The top border and the heading row. */
+  head: string;
+  row(row: HistoryRow): string;
+  /** The bottom border. */
+  foot: string;
+}
+
+/** Rows the widths are taken from: the first ones; later rows wider than their column stick out, never cut. */
+const historyTableSample = 1000;
+
+const asciiBorders = { top: ['+', '-', '+', '+'], bottom: ['+', '-', '+', '+'], side: '|' };
+const boxBorders = { top: ['┌', '─', '┬', '┐'], bottom: ['└', '─', '┴', '┘'], side: '│' };
+
+/** Width on a terminal: escapes take none, every other code point one. */
+const widthOf = (text: string) => [...text.replace(/\u001b\[[0-9;]*m/g, '')].length;
+
+/**
+ * The journal as a table, one row per transaction, latest state: bordered (ASCII without
+ * colour), a heading row, no rule between rows. When the rows come from more than one gateway
+ * a Gateway column says which: the same TransactionID means nothing across them. Column widths
+ * fit the heading and the `sample` (the first rows, historyTableSample), so a table of up to
+ * that many rows looks as a table built whole would.
+ */
+export function historyTable(sample: readonly HistoryRow[], options: HistoryTableOptions): HistoryTable {
+  const { style, showGateway, showRecordedBy = false } = options;
+  const cellsOf = ({ at, gateway, view, recordedBy }: HistoryRow): string[] => [
+    at.replace('T', ' ').slice(0, 19),
+    ...(showGateway ? [gateway] : []),
+    ...(showRecordedBy ? [recordedBy?.operator ?? '-', recordedBy?.host ?? '-'] : []),
+    view.transactionId,
+    `${stateMark(view.state, style)} ${view.state}`,
+    view.service ?? '-',
+    view.account ?? '-',
+    view.amount === null ? '-' : `${view.amount} ${view.currency ?? ''}`.trim(),
+    view.requestId ?? '-',
+  ];
+  const heading = [
+    'When',
+    ...(showGateway ? ['Gateway'] : []),
+    ...(showRecordedBy ? ['Operator', 'Host'] : []),
+    'TransactionID',
+    'State',
+    'Service',
+    'Account',
+    'Amount',
+    'RequestID',
+  ];
+  const widths = heading.map((text) => widthOf(text));
+  for (const row of sample) cellsOf(row).forEach((cell, column) => (widths[column] = Math.max(widths[column]!, widthOf(cell))));
+  const borders = style.enabled ? boxBorders : asciiBorders;
+  const rule = ([left, line, middle, right]: string[]) => `${left}${widths.map((width) => line!.repeat(width + 2)).join(middle)}${right}`;
+  const line = (cells: string[]) =>
+    `${borders.side}${cells.map((cell, column) => ` ${cell}${' '.repeat(Math.max(0, widths[column]! - widthOf(cell)))} `).join(borders.side)}${borders.side}`;
+  return {
+    head: `${rule(borders.top)}\n${line(heading.map((text) => style.heading(text)))}`,
+    row: (row) => line(cellsOf(row)),
+    foot: rule(borders.bottom),
+  };
 }
 
 /**
- * The journal as a table, one row per transaction, latest state. When the rows come from more
- * than one gateway a Gateway column says which: the same TransactionID means nothing across them.
+ * The history table of rows that come one at a time (a journal read in a stream, a database
+ * cursor), line by line: the first historyTableSample rows are held to set the widths, the
+ * rest go out as they come. Nothing for no rows.
  */
-export function renderHistoryTable(rows: readonly HistoryRow[], options: { style: Style; columns: number }): string {
-  const { style } = options;
-  const showGateway = new Set(rows.map((row) => row.gateway)).size > 1;
-  const head = ['When', ...(showGateway ? ['Gateway'] : []), 'TransactionID', 'State', 'Service', 'Account', 'Amount', 'RequestID'];
-  const table = new Table({
-    head: head.map((h) => style.heading(h)),
-    style: { head: [], border: [] },
-    chars: tableChars(style.enabled),
-  });
-  for (const { at, gateway, view } of rows) {
-    table.push([
-      at.replace('T', ' ').slice(0, 19),
-      ...(showGateway ? [gateway] : []),
-      view.transactionId,
-      `${stateMark(view.state, style)} ${view.state}`,
-      view.service ?? '-',
-      view.account ?? '-',
-      view.amount === null ? '-' : `${view.amount} ${view.currency ?? ''}`.trim(),
-      view.requestId ?? '-',
-    ]);
+export async function* historyTableLines(rows: AsyncIterable<HistoryRow>, options: HistoryTableOptions): AsyncGenerator<string> {
+  const sample: HistoryRow[] = [];
+  let table: HistoryTable | undefined;
+  for await (const row of rows) {
+    if (table !== undefined) {
+      yield table.row(row);
+      continue;
+    }
+    sample.push(row);
+    if (sample.length < historyTableSample) continue;
+    table = historyTable(sample, options);
+    yield table.head;
+    for (const held of sample.splice(0)) yield table.row(held);
   }
-  return table.toString();
+  if (table === undefined) {
+    if (sample.length === 0) return;
+    table = historyTable(sample, options);
+    yield table.head;
+    for (const held of sample) yield table.row(held);
+  }
+  yield table.foot;
 }

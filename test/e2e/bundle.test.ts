@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sandboxCredentials } from '../../src/sandbox/catalogue.js';
@@ -89,9 +89,13 @@ describe('bin/agentpay.js runs the one-file bundle with its build-time code cach
   it('under --enable-source-maps stack traces point into src/*.ts', async () => {
     // Only an internal error has a stack trace (under --verbose): one injected where the journal is read.
     const fault = fileURLToPath(new URL('../helpers/internal-fault.cjs', import.meta.url));
+    // A journal to read: a missing one is not read at all.
+    const journal = join(env.XDG_STATE_HOME!, 'agentpay', 'journal.jsonl');
+    mkdirSync(dirname(journal), { recursive: true });
+    appendFileSync(journal, '');
     const result = await runCli(['history', '--verbose'], { env, nodeArgs: ['--enable-source-maps', '--require', fault] });
     expect(result.code).toBe(70);
-    expect(result.stderr).toMatch(/at scanJournal \(\S*src\/journal\/reader\.ts:\d+:\d+\)/);
+    expect(result.stderr).toMatch(/at chunksOf \(\S*src\/journal\/reader\.ts:\d+:\d+\)/);
   });
 });
 

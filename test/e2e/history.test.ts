@@ -62,7 +62,7 @@ describe('history across gateways', () => {
     expect(result.code).toBe(0);
     expect(result.stdout).toBe('');
     expect(result.stderr).toContain('match');
-    expect(result.stderr).toContain(`gateways in the journal: ${first.baseUrl}, ${second.baseUrl}`);
+    expect(result.stderr).toContain(`gateways in the ledger: ${first.baseUrl}, ${second.baseUrl}`);
     expect((await runCli(['history', '--gateway', ' '], { env })).code).toBe(2);
   });
 

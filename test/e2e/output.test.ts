@@ -146,7 +146,7 @@ describe('--verbose', () => {
     const fault = ['--require', fileURLToPath(new URL('../helpers/internal-fault.cjs', import.meta.url))];
     const plain = await runCli(['history'], { env, nodeArgs: fault });
     expect(plain.code).toBe(70);
-    expect(plain.stderr).toContain('agentpay: internal error: injected fault: createReadStream is broken');
+    expect(plain.stderr).toContain('agentpay: internal error: injected fault: read is broken');
     expect(plain.stderr).toContain('run `agentpay reconcile` before paying again');
     expect(plain.stderr).not.toMatch(/\n\s+at /);
     const verbose = await runCli(['-v', 'history'], { env, nodeArgs: fault });
@@ -154,7 +154,7 @@ describe('--verbose', () => {
     expect(verbose.stderr).toMatch(/TypeError: injected fault[^\n]*\n\s+at /);
     const json = await runCli(['--json', 'history'], { env, nodeArgs: fault });
     expect(json.code).toBe(70);
-    expect(jsonLines(json.stderr)).toEqual([{ error: expect.objectContaining({ exitCode: 70, type: 'InternalError', message: 'injected fault: createReadStream is broken' }) }]);
+    expect(jsonLines(json.stderr)).toEqual([{ error: expect.objectContaining({ exitCode: 70, type: 'InternalError', message: 'injected fault: read is broken' }) }]);
   });
 });
 

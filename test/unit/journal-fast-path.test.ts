@@ -9,6 +9,7 @@ import { OwnLineScanner, recordOf } from '../../src/journal/line-format.js';
 import { lineOf, readRecord } from '../../src/journal/record-format.js';
 import { type IntentRecord, isFinalState, type JournalRecord, type OutcomeRecord, ownerKey } from '../../src/journal/records.js';
 import { linesOf } from '../../src/text-lines.js';
+import { gathered } from '../helpers/gathered.js';
 import { seededRandom } from '../helpers/seeded-random.js';
 import { thrown } from '../helpers/thrown.js';
 
@@ -183,7 +184,7 @@ describe('reading the journal fast', () => {
         const open = await openEntries(path, filter, (m) => fast.push(m));
         expect(exact(open), `seed ${seed}`).toBe(exact(await referenceOpen(path, filter, (m) => reference.push(m))));
         expect(fast).toEqual(reference);
-        const all = await allEntries(path, filter, () => {});
+        const all = await gathered(allEntries(path, filter, () => {}));
         expect(exact(all), `seed ${seed}`).toBe(exact(await referenceAll(path, filter, () => {})));
         kept += open.length + all.length;
       }
@@ -248,7 +249,7 @@ describe('reading the journal fast', () => {
     const path = join(dir, 'journal.jsonl');
     writeFileSync(path, `${line}\n`);
     const warnings: string[] = [];
-    expect(await allEntries(path, {}, (m) => warnings.push(m))).toEqual([]);
+    expect(await gathered(allEntries(path, {}, (m) => warnings.push(m)))).toEqual([]);
     expect(warnings).toEqual([`journal ${path} line 1 is damaged (a crash mid-write?): ${reason}; skipped`]);
   });
 

@@ -1,11 +1,13 @@
-import { appendFileSync, mkdtempSync, readFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { allEntries, findIntent, openEntries } from '../../src/journal/ledger.js';
+import { lineOf } from '../../src/journal/record-format.js';
 import type { IntentRecord, OutcomeRecord } from '../../src/journal/records.js';
 import { JournalWriter } from '../../src/journal/writer.js';
 import { unknownView } from '../../src/protocol/transaction-view.js';
+import { gathered } from '../helpers/gathered.js';
 
 const owner = { gateway: 'sandbox', agentId: '1001' };
 
@@ -42,7 +44,7 @@ describe('journal', () => {
     const writer = new JournalWriter(path);
     for (const record of [intent('7'), outcome('7', 'success'), outcome('7', 'unknown')]) writer.append(record);
     writer.close();
-    expect((await allEntries(path, {}, () => {}))[0]?.outcome?.view.state).toBe('success');
+    expect((await gathered(allEntries(path, {}, () => {})))[0]?.outcome?.view.state).toBe('success');
     expect(await openEntries(path, {}, () => {})).toEqual([]);
   });
 
@@ -59,7 +61,7 @@ describe('journal', () => {
       ['8', 'unknown'],
       ['9', undefined],
     ]);
-    const all = await allEntries(path, {}, () => {});
+    const all = await gathered(allEntries(path, {}, () => {}));
     expect(all.map((e) => [e.intent.transactionId, e.outcome?.view.state])).toEqual([
       ['8', 'unknown'],
       ['9', undefined],
@@ -72,7 +74,7 @@ describe('journal', () => {
     writer.append(intent('1', '2026-11-01T00:00:00.000Z'));
     writer.append(intent('2', '2026-11-20T00:00:00.000Z'));
     writer.close();
-    const entries = await allEntries(path, { since: new Date('2026-11-10T00:00:00Z') }, () => {});
+    const entries = await gathered(allEntries(path, { since: new Date('2026-11-10T00:00:00Z') }, () => {}));
     expect(entries.map((e) => e.intent.transactionId)).toEqual(['2']);
   });
 
@@ -83,19 +85,49 @@ describe('journal', () => {
     writer.close();
     appendFileSync(path, '{"kind":"intent","transactionId":"2","gat');
     const warnings: string[] = [];
-    expect((await allEntries(path, {}, (m) => warnings.push(m))).length).toBe(1);
+    expect((await gathered(allEntries(path, {}, (m) => warnings.push(m)))).length).toBe(1);
     expect(warnings).toEqual([expect.stringContaining('line 2 is damaged')]);
 
     const next = new JournalWriter(path);
     next.append(intent('3'));
     next.close();
-    const ids = (await allEntries(path, {}, () => {})).map((e) => e.intent.transactionId);
+    const ids = (await gathered(allEntries(path, {}, () => {}))).map((e) => e.intent.transactionId);
     expect(ids).toEqual(['1', '3']);
     expect(readFileSync(path, 'utf8').split('\n')).toHaveLength(4);
   });
 
+  it('history takes an outcome far after its intent (read at its offset), across "\\r\\n" breaks too', async () => {
+    const path = journalPath();
+    mkdirSync(dirname(path), { recursive: true });
+    const filler = Array.from({ length: 5000 }, (_, i) => [lineOf(intent(`f${i}`)), lineOf(outcome(`f${i}`, 'success'))]).flat();
+    const lines = [lineOf(intent('1')), lineOf(outcome('1', 'unknown')), ...filler, lineOf(outcome('1', 'success')), lineOf(intent('2'))];
+    writeFileSync(path, `${lines.join('\r\n')}\n`);
+    const all = await gathered(allEntries(path, {}, () => {}));
+    expect(all).toHaveLength(5002);
+    expect(all[0]).toEqual({ intent: intent('1'), outcome: outcome('1', 'success') });
+    expect(all.at(-1)).toEqual({ intent: intent('2'), outcome: undefined });
+  });
+
+  it('filters by latest state and gateway for history, and names the gateways of the rows shown and of all', async () => {
+    const path = journalPath();
+    const writer = new JournalWriter(path);
+    const other = (record: IntentRecord | OutcomeRecord) => ({ ...record, gateway: 'https://gw.example' });
+    for (const record of [intent('1'), outcome('1', 'success'), other(intent('2')), intent('3'), outcome('3', 'failed')]) writer.append(record);
+    writer.close();
+    const unknown = await allEntries(path, { state: 'unknown' }, () => {});
+    expect([unknown.gateways, unknown.allGateways]).toEqual([['https://gw.example'], ['sandbox', 'https://gw.example']]);
+    expect((await gathered(unknown)).map((e) => e.intent.transactionId)).toEqual(['2']);
+    const sandbox = await allEntries(path, { gateway: 'sandbox' }, () => {});
+    expect((await gathered(sandbox)).map((e) => [e.intent.transactionId, e.outcome?.view.state])).toEqual([
+      ['1', 'success'],
+      ['3', 'failed'],
+    ]);
+    const none = await allEntries(path, { gateway: 'sandbox', state: 'pending' }, () => {});
+    expect([none.gateways, await gathered(none)]).toEqual([[], []]);
+  });
+
   it('reads a missing journal as empty', async () => {
-    expect(await allEntries(journalPath(), {}, () => {})).toEqual([]);
+    expect(await gathered(allEntries(journalPath(), {}, () => {}))).toEqual([]);
   });
 
   it('finds the first intent for the replay guard, per gateway and agent', async () => {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { TransactionView } from '../../src/protocol/transaction-view.js';
 import type { Voucher } from '../../src/protocol/vouchers.js';
+import { historyTable, historyTableLines } from '../../src/render/history.js';
 import { loadStyle, plainStyle } from '../../src/render/style.js';
 import { renderReceipt, renderTransactionLine, transactionJson } from '../../src/render/transaction.js';
 import { renderVoucherTable } from '../../src/render/vouchers.js';
@@ -182,5 +183,63 @@ describe('renderVoucherTable', () => {
 
   it('no escapes in plain style', () => {
     expect(renderVoucherTable(vouchersOf('101'), { currency: 'KZT', columns: 80, style: plainStyle })).not.toMatch(ansi);
+  });
+});
+
+describe('historyTable', () => {
+  const rows = [
+    { at: '2026-11-21T10:00:00.000Z', gateway: 'sandbox', view: success },
+    { at: '2026-11-21T10:05:00.000Z', gateway: 'sandbox', view: unknown },
+  ];
+  const render = (sample: typeof rows, all: typeof rows, showGateway = false) => {
+    const table = historyTable(sample, { style: plainStyle, showGateway });
+    return [table.head, ...all.map((row) => table.row(row)), table.foot].join('\n');
+  };
+
+  it('a small table: columns fit every cell, ASCII borders without colour, no rule between rows', () => {
+    expect(render(rows, rows)).toBe(
+      [
+        '+---------------------+---------------------+-----------+---------+------------+------------+------------------+',
+        '| When                | TransactionID       | State     | Service | Account    | Amount     | RequestID        |',
+        '| 2026-11-21 10:00:00 | 1795289214527958198 | ✓ success | 102     | player-42  | 10.630 USD | 9007199254740993 |',
+        '| 2026-11-21 10:05:00 | 42                  | ? unknown | 201     | 7011234567 | 150.50 KZT | -                |',
+        '+---------------------+---------------------+-----------+---------+------------+------------+------------------+',
+      ].join('\n'),
+    );
+  });
+
+  it('widths come from the sample: a wider cell after it is printed whole, never cut', () => {
+    const wide = { ...rows[1]!, view: { ...unknown, account: 'an-account-wider-than-its-column' } };
+    const lines = render([rows[0]!], [rows[0]!, wide]).split('\n');
+    expect(lines[3]).toContain('| an-account-wider-than-its-column |');
+    expect(width(lines[2]!)).toBe(width(lines[0]!));
+  });
+
+  it('a Gateway column after When when asked; box borders with colour', async () => {
+    expect(render(rows, rows, true).split('\n')[1]).toMatch(/^\| When +\| Gateway \| TransactionID/);
+    const table = historyTable(rows, { style: await loadStyle(1), showGateway: false });
+    expect(table.head.startsWith('┌')).toBe(true);
+    expect(table.foot.startsWith('└')).toBe(true);
+  });
+
+  it('streamed: the widths from the first 1,000 rows, every row after them, nothing for no rows', async () => {
+    // The first 1,000 rows hold short ids; those after them an id wider than its column.
+    async function* stream(count: number) {
+      for (let i = 0; i < count; i++) yield { ...rows[0]!, view: { ...success, transactionId: i < 1000 ? String(i) : `${i}`.repeat(5) } };
+    }
+    const linesOf = async (count: number) => {
+      const lines: string[] = [];
+      for await (const text of historyTableLines(stream(count), { style: plainStyle, showGateway: false })) lines.push(...text.split('\n'));
+      return lines;
+    };
+    expect(await linesOf(0)).toEqual([]);
+    expect(await linesOf(3)).toHaveLength(6);
+    const lines = await linesOf(1500);
+    expect(lines).toHaveLength(1503);
+    expect(lines[1]).toMatch(/^\| When +\| TransactionID \| State/);
+    expect(lines[1001]).toContain('| 999           |');
+    expect(width(lines[1001]!)).toBe(width(lines[0]!));
+    expect(lines[1002]).toContain('| 10001000100010001000 |');
+    expect(lines.at(-1)).toBe(lines[0]);
   });
 });

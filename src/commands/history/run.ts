@@ -1,8 +1,9 @@
 import { UsageError } from '../../errors.js';
 import type { JournalEntry } from '../../journal/ledger.js';
-import type { LedgerEntry } from '../../ledger/ledger.js';
+import type { Ledger, LedgerEntry, LedgerHistory } from '../../ledger/ledger.js';
 import { choiceOption, optionalText, optionRecord } from '../../options/values.js';
 import { type TransactionView, transactionStates, unknownView } from '../../protocol/transaction-view.js';
+import type { HistoryRow } from '../../render/history.js';
 import type { CommandContext } from '../context.js';
 import { parseSince } from '../since.js';
 
@@ -15,6 +16,7 @@ function historyOptions(raw: unknown) {
     state: choiceOption(options.state, transactionStates, `--state must be one of: ${transactionStates.join(', ')}`),
     // As the journal names gateways: the base URL without trailing slashes (settings/parsers.ts), or "sandbox".
     gateway,
+    operator: optionalText(options.operator, '--operator'),
   };
 }
 
@@ -24,34 +26,44 @@ function latestView(entry: JournalEntry): TransactionView {
   return unknownView(intent, 'Payment', 'no answer recorded: run agentpay reconcile');
 }
 
-/** `agentpay history`: the journal, latest state per transaction. Reads only; sends nothing. */
+const rowOf = (entry: LedgerEntry): HistoryRow => ({ at: entry.intent.at, gateway: entry.intent.gateway, view: latestView(entry), recordedBy: entry.recordedBy });
+
+async function* rowsOf(entries: AsyncIterable<LedgerEntry>): AsyncGenerator<HistoryRow> {
+  for await (const entry of entries) yield rowOf(entry);
+}
+
+/**
+ * The entries as JSON lines or a table, each written as it comes: nothing here holds them,
+ * whichever ledger streams them. Returns how many lines it wrote.
+ */
+async function showEntries(entries: LedgerHistory, ledger: Ledger, out: CommandContext['out']): Promise<number> {
+  let lines = 0;
+  if (out.json) {
+    for await (const entry of entries) {
+      const { intent, recordedBy } = entry;
+      out.data(JSON.stringify({ ...latestView(entry), recordedAt: intent.at, gateway: intent.gateway, agentId: intent.agentId, ...(recordedBy ?? {}) }));
+      lines++;
+    }
+    return lines;
+  }
+  const { historyTableLines } = await import('../../render/history.js');
+  const options = { style: out.style, showGateway: entries.gateways.length > 1, showRecordedBy: ledger.location.kind === 'postgres' };
+  for await (const line of historyTableLines(rowsOf(entries), options)) {
+    out.data(line);
+    lines++;
+  }
+  return lines;
+}
+
+/** `agentpay history`: the ledger (the whole team's, with PostgreSQL), latest state per transaction, streamed. Reads only; sends nothing. */
 export async function runHistory(rawOptions: unknown, context: CommandContext): Promise<void> {
   const options = historyOptions(rawOptions);
-  const { out, settings } = context;
+  const { out } = context;
   const ledger = await context.openLedger();
-  const entries: LedgerEntry[] = [];
-  for await (const entry of ledger.entries({ since: parseSince(options.since) })) entries.push(entry);
-  const rows = entries
-    .map((entry) => ({ entry, view: latestView(entry) }))
-    .filter(({ entry }) => options.gateway === undefined || entry.intent.gateway === options.gateway)
-    .filter(({ view }) => options.state === undefined || view.state === options.state);
-  if (out.json) {
-    for (const { entry, view } of rows) {
-      out.data(JSON.stringify({ ...view, recordedAt: entry.intent.at, gateway: entry.intent.gateway, agentId: entry.intent.agentId }));
-    }
-    return;
-  }
-  if (rows.length === 0) {
-    out.note(`no transactions in ${settings.ledger.value.shown}${options.state || options.since || options.gateway ? ' match' : ''}`);
-    const gateways = [...new Set(entries.map(({ intent }) => intent.gateway))];
-    if (options.gateway !== undefined && gateways.length > 0) out.note(out.errorStyle.dim(`gateways in the journal: ${gateways.join(', ')}`));
-    return;
-  }
-  const { renderHistoryTable } = await import('../../render/history.js');
-  out.data(
-    renderHistoryTable(
-      rows.map(({ entry, view }) => ({ at: entry.intent.at, gateway: entry.intent.gateway, view })),
-      { style: out.style, columns: out.columns },
-    ),
-  );
+  const filter = { since: parseSince(options.since), state: options.state, gateway: options.gateway, operator: options.operator };
+  const entries = await ledger.entries(filter);
+  if ((await showEntries(entries, ledger, out)) > 0 || out.json) return;
+  const filtered = options.state || options.since || options.gateway || options.operator;
+  out.note(`no transactions in ${ledger.location.shown}${filtered ? ' match' : ''}`);
+  if (options.gateway !== undefined && entries.allGateways.length > 0) out.note(out.errorStyle.dim(`gateways in the ledger: ${entries.allGateways.join(', ')}`));
 }

@@ -5,7 +5,7 @@ import { LedgerUnreachableError, LocalStorageError } from '../../errors.js';
 import type { JournalEntry, LedgerFilter } from '../../journal/ledger.js';
 import { readRecord } from '../../journal/record-format.js';
 import { differingParameters, type IntentRecord, isFinalState, type OutcomeRecord } from '../../journal/records.js';
-import type { ClaimedBatch, Intent, IntentResult, Ledger, LedgerEntry, Owner, OwnerCount, RecordedBy } from '../ledger.js';
+import type { ClaimedBatch, Intent, IntentResult, Ledger, LedgerEntry, LedgerHistory, LedgerHistoryFilter, Owner, OwnerCount, RecordedBy } from '../ledger.js';
 import type { LedgerLocation } from '../location.js';
 import { connectLedger, type LedgerConnection, reasonOf } from './connect.js';
 import { deliverWaiting, fallbackOf, keepWaiting, type WaitingOutcome } from './fallback.js';
@@ -212,10 +212,20 @@ export class PostgresLedger implements Ledger {
     };
   }
 
-  async *entries(filter: LedgerFilter & { operator?: string | undefined }): AsyncIterable<LedgerEntry> {
+  async entries(filter: LedgerHistoryFilter): Promise<LedgerHistory> {
+    const since = filter.since ?? null;
+    const operator = filter.operator ?? null;
+    const gateways = (await this.query(sql.gatewaysOf, [since, operator, filter.gateway ?? null])).map((row) => text(row.gateway));
+    const allGateways = (await this.query(sql.gatewaysOf, [since, null, null])).map((row) => text(row.gateway));
+    const pages = this.entryPages(filter);
+    return { gateways, allGateways, [Symbol.asyncIterator]: () => pages };
+  }
+
+  /** Transactions a page at a time (keyset on their seq), each with its latest state: memory follows the page. */
+  private async *entryPages(filter: LedgerHistoryFilter): AsyncGenerator<LedgerEntry> {
     let after = '0';
     for (;;) {
-      const page = await this.query(sql.transactionPage, [after, pageSize, filter.since ?? null, filter.operator ?? null]);
+      const page = await this.query(sql.transactionPage, [after, pageSize, filter.since ?? null, filter.operator ?? null, filter.gateway ?? null]);
       if (page.length === 0) return;
       after = text(page.at(-1)!.seq);
       const records = await this.query(sql.recordsOf, [page.map((row) => row.seq)]);
@@ -228,7 +238,10 @@ export class PostgresLedger implements Ledger {
       }
       for (const row of page) {
         const intent = intentOfRow(row);
-        yield { intent, outcome: latestOutcome(intent, bySeq.get(text(row.seq)) ?? []), recordedBy: { operator: text(row.operator), host: text(row.host) } };
+        const outcome = latestOutcome(intent, bySeq.get(text(row.seq)) ?? []);
+        // A transaction with no outcome on record counts as unknown (journal/ledger.ts HistoryFilter).
+        if (filter.state !== undefined && (outcome?.view.state ?? 'unknown') !== filter.state) continue;
+        yield { intent, outcome, recordedBy: { operator: text(row.operator), host: text(row.host) } };
       }
     }
   }

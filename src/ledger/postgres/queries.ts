@@ -88,11 +88,17 @@ ORDER BY o.transaction_seq
 LIMIT $4
 FOR UPDATE OF o SKIP LOCKED`;
 
-/** A page of transactions after $1 seq, at most $2, $3 since, $4 operator (null: all). */
+/** A page of transactions after $1 seq, at most $2, $3 since, $4 operator, $5 gateway (null: all). */
 export const transactionPage = `
 SELECT ${transactionColumns} FROM agentpay_transactions t
-WHERE t.seq > $1 AND ${since('$3')} AND ($4::text IS NULL OR t.operator = $4)
+WHERE t.seq > $1 AND ${since('$3')} AND ($4::text IS NULL OR t.operator = $4) AND ($5::text IS NULL OR t.gateway = $5)
 ORDER BY t.seq LIMIT $2`;
+
+/** The gateways of the transactions $1 since, $2 operator, $3 gateway (null: all), in order of first appearance. */
+export const gatewaysOf = `
+SELECT t.gateway FROM agentpay_transactions t
+WHERE ${since('$1')} AND ($2::text IS NULL OR t.operator = $2) AND ($3::text IS NULL OR t.gateway = $3)
+GROUP BY t.gateway ORDER BY min(t.seq)`;
 
 /** The records of the transactions $1 (seqs), in order. */
 export const recordsOf = `

@@ -1,0 +1,119 @@
+import { ensureLength, growable, release } from './growable.js';
+
+/**
+ * Transactions numbered in the order they were first added, found again by owner and id
+ * (line-format.ts ScannedRecord), in ~20 bytes each: a million fit in ~20 MB, where a Map of
+ * id strings takes ~100 MB (docs/performance.md, "History and reconcile at scale"). An id of
+ * up to 20 decimal digits (a TransactionID is a Long) is kept as 10 bytes of packed decimal,
+ * padded on the left with 0xF nibbles, so "12" and "012" differ; any other id is kept whole
+ * in a map. Ids are compared whole, never by hash alone, so two transactions are never
+ * confused; the table is open addressing on a 32-bit FNV-1a hash.
+ */
+const idBytes = 10;
+/** The packed form of an id kept whole in `otherIds` (no packed decimal is all 0xEE). */
+const otherIdMark = 0xee;
+
+export class TransactionIndex {
+  private readonly owners = new Map<string, number>();
+  private readonly otherIds = new Map<number, string>();
+  private readonly ids = growable(Uint8Array);
+  private readonly ownerOf = growable(Uint16Array);
+  private slots = emptySlots(2048);
+  private readonly packed = new Uint8Array(idBytes);
+  size = 0;
+
+  /** The number of this transaction, if it was added. */
+  get(owner: string, id: string): number | undefined {
+    const ownerNumber = this.owners.get(owner);
+    if (ownerNumber === undefined) return undefined;
+    this.pack(id);
+    const found = this.slots[this.find(ownerNumber, id)]!;
+    return found === -1 ? undefined : found;
+  }
+
+  /** Adds a transaction not yet added; its number is the count before. */
+  add(owner: string, id: string): number {
+    let ownerNumber = this.owners.get(owner);
+    if (ownerNumber === undefined) this.owners.set(owner, (ownerNumber = this.owners.size));
+    // Held in 16 bits: owners are a few gateways and agents (an id with spaces adds some).
+    if (ownerNumber > 0xffff) throw new Error(`more than 65,536 owners (gateway and agent) in one journal: beyond what history indexes`);
+    const other = this.pack(id);
+    const number = this.size++;
+    ensureLength(this.ownerOf, number + 1);
+    ensureLength(this.ids, this.ownerOf.length * idBytes);
+    this.ids.set(this.packed, number * idBytes);
+    this.ownerOf[number] = ownerNumber;
+    if (other) this.otherIds.set(number, id);
+    this.slots[this.find(ownerNumber, id)] = number;
+    if (this.size * 2 > this.slots.length) this.rehash();
+    return number;
+  }
+
+  /** The id into `packed`; true when it is not decimal digits (kept whole instead). */
+  private pack(id: string): boolean {
+    const packed = this.packed;
+    if (id.length > 2 * idBytes || !/^\d*$/.test(id)) {
+      packed.fill(otherIdMark);
+      return true;
+    }
+    packed.fill(0xff);
+    for (let i = id.length - 1, nibble = 0; i >= 0; i--, nibble++) {
+      const byte = idBytes - 1 - (nibble >> 1);
+      const digit = id.charCodeAt(i) - 48;
+      packed[byte] = nibble & 1 ? (packed[byte]! & 0x0f) | (digit << 4) : (packed[byte]! & 0xf0) | digit;
+    }
+    return false;
+  }
+
+  /** The slot holding this owner's id (packed into `packed`), or the empty slot where it would go. */
+  private find(owner: number, id: string): number {
+    const mask = this.slots.length - 1;
+    let slot = hashOf(this.packed, 0, owner, this.packed[0] === otherIdMark ? id : undefined) & mask;
+    for (;;) {
+      const number = this.slots[slot]!;
+      if (number === -1 || (this.ownerOf[number] === owner && this.sameId(number, id))) return slot;
+      slot = (slot + 1) & mask;
+    }
+  }
+
+  private sameId(number: number, id: string): boolean {
+    const start = number * idBytes;
+    for (let i = 0; i < idBytes; i++) if (this.ids[start + i] !== this.packed[i]) return false;
+    return this.packed[0] !== otherIdMark || this.otherIds.get(number) === id;
+  }
+
+  /** Gives the memory back: the index is empty and unusable afterwards. */
+  release(): void {
+    release(this.ids, this.ownerOf, this.slots);
+  }
+
+  private rehash(): void {
+    const old = this.slots;
+    this.slots = emptySlots(old.length * 2);
+    release(old);
+    const mask = this.slots.length - 1;
+    for (let number = 0; number < this.size; number++) {
+      let slot = hashOf(this.ids, number * idBytes, this.ownerOf[number]!, this.otherIds.get(number)) & mask;
+      while (this.slots[slot] !== -1) slot = (slot + 1) & mask;
+      this.slots[slot] = number;
+    }
+  }
+}
+
+/** A table of `length` free slots (a power of two). */
+function emptySlots(length: number): Int32Array {
+  const slots = growable(Int32Array);
+  ensureLength(slots, length);
+  return slots.fill(-1);
+}
+
+/** FNV-1a of the owner and the packed id (or, for an id kept whole, of its text). */
+function hashOf(bytes: Uint8Array, start: number, owner: number, other: string | undefined): number {
+  let hash = Math.imul(0x811c9dc5 ^ owner, 0x01000193);
+  if (other !== undefined) {
+    for (let i = 0; i < other.length; i++) hash = Math.imul(hash ^ other.charCodeAt(i), 0x01000193);
+    return hash >>> 0;
+  }
+  for (let i = start; i < start + idBytes; i++) hash = Math.imul(hash ^ bytes[i]!, 0x01000193);
+  return hash >>> 0;
+}
