@@ -22,9 +22,33 @@ export type GatewayCheck =
     }
   | { ok: false; endpoint: string | null; route: string | null; exitCode: number; message: string; hint: string | null };
 
+/** What `doctor` found of the ledger: a journal file, or a team ledger reached (or not). */
+export type LedgerCheck =
+  | { kind: 'file'; where: string; exists: boolean }
+  | { kind: 'postgres'; where: string; ok: true; schemaVersion: number; waiting: number }
+  | { kind: 'postgres'; where: string; ok: false; message: string; waiting: number };
+
 export interface DoctorReport {
   settings: SettingReport[];
   gateway: GatewayCheck;
+  ledger: LedgerCheck;
+}
+
+/** The ledger's lines: where it is, whether it answers, and outcomes waiting on this machine for it. */
+function ledgerLines(check: LedgerCheck, style: Style): string[] {
+  if (check.kind === 'file') return ['Ledger', `  journal file  ${check.where}${check.exists ? '' : style.dim(' (not made yet: the first payment makes it)')}`];
+  const lines = ['Ledger', `  PostgreSQL  ${check.where}`];
+  if (check.ok)
+    lines.push(
+      `  ${style.success('✓')} reached; schema version ${check.schemaVersion}${check.schemaVersion === 0 ? ' (empty: set up on first use, or by `agentpay ledger migrate`)' : ''}`,
+    );
+  else lines.push(`  ${style.failure('✗')} ${check.message}`);
+  if (check.waiting > 0) {
+    lines.push(
+      `  ${style.pending('!')} ${check.waiting} outcome${check.waiting === 1 ? '' : 's'} kept on this machine wait for the ledger: the next command that reaches it delivers them`,
+    );
+  }
+  return lines;
 }
 
 function sourceText(setting: SettingReport): string {
@@ -72,11 +96,12 @@ export function renderDoctorReport(report: DoctorReport, style: Style): string {
   } else {
     lines.push(`  ${style.failure('✗')} ${check.message}`);
   }
+  lines.push(...ledgerLines(report.ledger, style));
   return lines.join('\n');
 }
 
 /** The report as one JSON object: settings keyed by name, each {value, source, origin}. */
 export function doctorJson(report: DoctorReport): string {
   const settings = Object.fromEntries(report.settings.map(({ key, ...rest }) => [key, rest]));
-  return JSON.stringify({ settings, gateway: report.gateway });
+  return JSON.stringify({ settings, gateway: report.gateway, ledger: report.ledger });
 }

@@ -1,8 +1,11 @@
-import { AgentpayError } from '../../errors.js';
+import { existsSync } from 'node:fs';
+import { AgentpayError, LedgerUnreachableError } from '../../errors.js';
 import { type CodeTable, classifyCode } from '../../protocol/codes.js';
 import { generateTransactionId } from '../../protocol/transaction-id.js';
-import { doctorJson, type GatewayCheck, renderDoctorReport } from '../../render/doctor.js';
+import { doctorJson, type GatewayCheck, type LedgerCheck, renderDoctorReport } from '../../render/doctor.js';
+import { stateDirectory } from '../../settings/definition.js';
 import { describeSettings } from '../../settings/report.js';
+import type { Settings } from '../../settings/resolve.js';
 import type { CommandContext, GatewaySession } from '../context.js';
 
 /**
@@ -18,6 +21,34 @@ function suggestionFor(status: string, codes: CodeTable): { suggest?: { notFound
 }
 
 const suggestionCondition = 'its Message says the transaction is unknown, not that the agent id or password is refused';
+
+/**
+ * The ledger, looked at without changing it: a team ledger is reached and its schema version
+ * read (nothing migrated, nothing delivered), and the outcomes waiting for it on this machine counted.
+ */
+async function checkLedger(settings: Settings): Promise<{ check: LedgerCheck; failure?: AgentpayError }> {
+  const location = settings.ledger.value;
+  if (location.kind === 'file') return { check: { kind: 'file', where: location.shown, exists: existsSync(location.path) } };
+  const [{ connectLedger, reasonOf }, { versionOf }, { countWaiting, fallbackOf }] = await Promise.all([
+    import('../../ledger/postgres/connect.js'),
+    import('../../ledger/postgres/schema.js'),
+    import('../../ledger/postgres/fallback.js'),
+  ]);
+  const waiting = countWaiting(fallbackOf(stateDirectory(settings.env), location.shown));
+  try {
+    const { client } = await connectLedger(location, settings.env);
+    try {
+      return { check: { kind: 'postgres', where: location.shown, ok: true, schemaVersion: await versionOf(client), waiting } };
+    } catch (error) {
+      throw new LedgerUnreachableError(location.shown, reasonOf(error), { cause: error });
+    } finally {
+      await client.end().catch(() => undefined);
+    }
+  } catch (error) {
+    if (!(error instanceof AgentpayError)) throw error;
+    return { check: { kind: 'postgres', where: location.shown, ok: false, message: error.message, waiting }, failure: error };
+  }
+}
 
 /**
  * `agentpay doctor`: each setting and where it came from, then a Status for a made-up id to
@@ -61,7 +92,9 @@ export async function runDoctor(_rawOptions: unknown, context: CommandContext): 
     await session?.close();
   }
   const shown = describeSettings(settings, { isTerminal: out.stdin.isTTY === true, wasAsked: session?.passwordSource.source === 'prompt' });
-  const report = { settings: shown, gateway };
+  const ledger = await checkLedger(settings);
+  const report = { settings: shown, gateway, ledger: ledger.check };
   out.data(out.json ? doctorJson(report) : renderDoctorReport(report, out.style));
   if (failure) throw failure;
+  if (ledger.failure) throw ledger.failure;
 }

@@ -1,10 +1,10 @@
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import type pg from 'pg';
 import { LedgerUnreachableError, LocalStorageError } from '../../errors.js';
 import type { JournalEntry, LedgerFilter } from '../../journal/ledger.js';
-import { readRecord } from '../../journal/record-format.js';
-import { differingParameters, type IntentRecord, isFinalState, type OutcomeRecord } from '../../journal/records.js';
+import { lineOf, readRecord } from '../../journal/record-format.js';
+import { differingParameters, type IntentRecord, isFinalState, type JournalRecord, type OutcomeRecord } from '../../journal/records.js';
 import type { ClaimedBatch, Intent, IntentResult, Ledger, LedgerEntry, LedgerHistory, LedgerHistoryFilter, Owner, OwnerCount, RecordedBy } from '../ledger.js';
 import type { LedgerLocation } from '../location.js';
 import { connectLedger, type LedgerConnection, reasonOf } from './connect.js';
@@ -119,19 +119,7 @@ export class PostgresLedger implements Ledger {
   /** Appends outcomes in one statement; throws what the database said. */
   private async insertOutcomes(outcomes: readonly WaitingOutcome[]): Promise<void> {
     if (outcomes.length === 0) return;
-    const column = <T>(pick: (outcome: WaitingOutcome) => T) => outcomes.map(pick);
-    await this.client.query(sql.insertOutcomes, [
-      column((o) => o.recordId),
-      column((o) => o.record.gateway),
-      column((o) => o.record.agentId),
-      column((o) => o.record.transactionId),
-      column((o) => o.record.at),
-      column((o) => o.record.source),
-      column((o) => o.record.view.state),
-      column((o) => JSON.stringify(o.record.view)),
-      column((o) => o.operator),
-      column((o) => o.host),
-    ]);
+    await this.client.query(sql.insertOutcomes, outcomeColumns(outcomes));
   }
 
   private waiting(record: OutcomeRecord): WaitingOutcome {
@@ -246,9 +234,101 @@ export class PostgresLedger implements Ledger {
     }
   }
 
+  /**
+   * Loads a journal's records (journal/*), in their order, as if they had been recorded here:
+   * each gets an id from its content, so loading the same journal twice adds nothing. Open
+   * transactions stay open for reconcile. A TransactionID the ledger holds for another purchase
+   * is left out, counted in `conflicts`.
+   */
+  async importRecords(records: AsyncIterable<JournalRecord>): Promise<{ added: number; conflicts: string[] }> {
+    const seen = new Map<string, number>();
+    const idOf = (record: JournalRecord) => {
+      const line = lineOf(record);
+      const occurrence = (seen.get(line) ?? 0) + 1;
+      seen.set(line, occurrence);
+      return uuidOf(`${occurrence} ${line}`);
+    };
+    const conflicts: string[] = [];
+    let added = 0;
+    let inTransaction = 0;
+    await this.query('BEGIN', []);
+    for await (const record of records) {
+      const recordId = idOf(record);
+      if (record.kind === 'outcome') {
+        const [row] = await this.query(sql.insertOutcomes, outcomeColumns([{ recordId, ...this.by, record }]));
+        added += Number(row?.inserted ?? 0);
+      } else {
+        const { kind: _kind, at, ...intent } = record;
+        const values = [
+          intent.gateway,
+          intent.agentId,
+          intent.transactionId,
+          intent.service,
+          intent.account,
+          intent.amount,
+          intent.currency,
+          intent.invoiceId,
+          at,
+          this.by.operator,
+          this.by.host,
+        ];
+        if ((await this.query(sql.insertIntent, [...values, recordId])).length > 0) added++;
+        else {
+          const [row] = await this.query(sql.selectIntent, [intent.gateway, intent.agentId, intent.transactionId]);
+          if (row !== undefined && differingParameters(intentOfRow(row), intent).length > 0) conflicts.push(intent.transactionId);
+          else if (row !== undefined) added += Number((await this.query(sql.insertAttempt, [recordId, row.seq, at, this.by.operator, this.by.host]))[0]?.inserted ?? 0);
+        }
+      }
+      if (++inTransaction === 500) {
+        await this.query('COMMIT', []);
+        await this.query('BEGIN', []);
+        inTransaction = 0;
+      }
+    }
+    await this.query('COMMIT', []);
+    return { added, conflicts };
+  }
+
+  /** Every record, in the order it was recorded, as journal records (an attempt as an intent line). */
+  async *exportRecords(): AsyncGenerator<JournalRecord> {
+    let after = '0';
+    for (;;) {
+      const page = await this.query(sql.recordPage, [after, pageSize]);
+      if (page.length === 0) return;
+      after = text(page.at(-1)!.record_seq);
+      for (const row of page) {
+        const intent = intentOfRow(row, row.record_at);
+        yield row.kind === 'attempt' ? intent : outcomeOfRow(intent, row.record_at, row.source, row.view);
+      }
+    }
+  }
+
   async close(): Promise<void> {
     await this.client.end().catch(() => undefined);
   }
+}
+
+/** A UUID (its version bits set as v8, "custom") from the SHA-256 of `text`: the same text, the same id. */
+function uuidOf(text: string): string {
+  const hex = createHash('sha256').update(text).digest('hex');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-8${hex.slice(13, 16)}-${((Number.parseInt(hex[16]!, 16) & 0x3) | 0x8).toString(16)}${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
+}
+
+/** Outcomes as the parallel arrays sql.insertOutcomes takes. */
+function outcomeColumns(outcomes: readonly WaitingOutcome[]): unknown[][] {
+  const column = <T>(pick: (outcome: WaitingOutcome) => T) => outcomes.map(pick);
+  return [
+    column((o) => o.recordId),
+    column((o) => o.record.gateway),
+    column((o) => o.record.agentId),
+    column((o) => o.record.transactionId),
+    column((o) => o.record.at),
+    column((o) => o.record.source),
+    column((o) => o.record.view.state),
+    column((o) => JSON.stringify(o.record.view)),
+    column((o) => o.operator),
+    column((o) => o.host),
+  ];
 }
 
 /**

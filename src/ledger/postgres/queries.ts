@@ -23,15 +23,20 @@ INSERT INTO agentpay_open (transaction_seq) SELECT transaction_seq FROM a RETURN
 /** The intent recorded for $1 gateway, $2 agent, $3 TransactionID. */
 export const selectIntent = `SELECT ${transactionColumns} FROM agentpay_transactions t WHERE t.gateway = $1 AND t.agent_id = $2 AND t.transaction_id = $3`;
 
-/** Another attempt at a recorded purchase (the safe retry): open again. $1 record id, $2 transaction seq, $3 at, $4 operator, $5 host. */
+/**
+ * Another attempt at a recorded purchase (the safe retry): open again. $1 record id, $2
+ * transaction seq, $3 at, $4 operator, $5 host. Gives how many records it added (0: that id was there).
+ */
 export const insertAttempt = `
 WITH a AS (
   INSERT INTO agentpay_records (record_id, transaction_seq, kind, at, operator, host)
   VALUES ($1, $2, 'attempt', $3, $4, $5)
   ON CONFLICT (record_id) DO NOTHING
   RETURNING transaction_seq
+), o AS (
+  INSERT INTO agentpay_open (transaction_seq) SELECT transaction_seq FROM a ON CONFLICT DO NOTHING
 )
-INSERT INTO agentpay_open (transaction_seq) SELECT transaction_seq FROM a ON CONFLICT DO NOTHING`;
+SELECT count(*) AS inserted FROM a`;
 
 /**
  * Outcomes, as parallel arrays ($1 record ids … $10 hosts), appended in order; a record id
@@ -51,8 +56,7 @@ WITH input AS (
 ), closed AS (
   DELETE FROM agentpay_open WHERE transaction_seq IN (SELECT transaction_seq FROM r WHERE state IN ('success', 'failed'))
 )
-SELECT (SELECT count(*) FROM input) AS given, (SELECT count(*) FROM input i JOIN agentpay_transactions t
-  ON t.gateway = i.gateway AND t.agent_id = i.agent_id AND t.transaction_id = i.transaction_id) AS known`;
+SELECT (SELECT count(*) FROM r) AS inserted`;
 
 /** A transaction's latest attempt ($since: any attempt at or after it). */
 const attemptedSince = `($SINCE::timestamptz IS NULL OR EXISTS (

@@ -64,7 +64,7 @@ export const schemaVersion = migrations.at(-1)!.version;
 const migrationLock = 'SELECT pg_advisory_xact_lock(1095189584, 1)';
 
 /** The version the database is at: 0 for an empty one. */
-async function versionOf(client: pg.Client): Promise<number> {
+export async function versionOf(client: pg.Client): Promise<number> {
   const found = await client.query<{ exists: boolean }>("SELECT to_regclass('agentpay_schema_migrations') IS NOT NULL AS exists");
   if (!found.rows[0]?.exists) return 0;
   const result = await client.query<{ version: number | null }>('SELECT max(version) AS version FROM agentpay_schema_migrations');

@@ -1,0 +1,63 @@
+import { statSync } from 'node:fs';
+import { LocalStorageError, UsageError } from '../../errors.js';
+import { lineOf } from '../../journal/record-format.js';
+import { journalRecords } from '../../journal/record-stream.js';
+import type { LedgerLocation } from '../../ledger/location.js';
+import type { PostgresLedger } from '../../ledger/postgres/ledger.js';
+import { optionRecord } from '../../options/values.js';
+import type { CommandContext } from '../context.js';
+
+/** The PostgreSQL ledger the settings name; a journal file is told these subcommands are for a team ledger. */
+function postgresLocation(context: CommandContext, what: string): LedgerLocation & { kind: 'postgres' } {
+  const location = context.settings.ledger.value;
+  if (location.kind === 'postgres') return location;
+  throw new UsageError(`ledger ${what} is for a PostgreSQL ledger; the ledger here is the journal file ${location.shown}`, {
+    hint: 'give --ledger postgres://user@host/database (or AGENTPAY_LEDGER, or the profile key ledger)',
+  });
+}
+
+async function openPostgres(context: CommandContext, what: string): Promise<PostgresLedger> {
+  postgresLocation(context, what);
+  return (await context.openLedger()) as PostgresLedger;
+}
+
+/** `agentpay ledger migrate`: the schema migrations not yet applied, under the same advisory lock as on first use. */
+export async function runMigrate(_raw: unknown, context: CommandContext): Promise<void> {
+  const location = postgresLocation(context, 'migrate');
+  const { out, settings } = context;
+  const [{ connectLedger }, { migrate, schemaVersion }] = await Promise.all([import('../../ledger/postgres/connect.js'), import('../../ledger/postgres/schema.js')]);
+  const { client } = await connectLedger(location, settings.env);
+  try {
+    const applied = await migrate(client);
+    if (out.json) out.data(JSON.stringify({ ledger: location.shown, version: schemaVersion, applied }));
+    else if (applied.length === 0) out.note(`the ledger ${location.shown} is up to date (schema version ${schemaVersion})`);
+    else for (const { version, name } of applied) out.note(`${location.shown}: applied migration ${version} (${name})`);
+  } finally {
+    await client.end().catch(() => undefined);
+  }
+}
+
+/** `agentpay ledger import <journal>`: a terminal's journal into the team ledger, idempotent. */
+export async function runImport(raw: unknown, context: CommandContext): Promise<void> {
+  const path = String(optionRecord(raw).journal);
+  const { out } = context;
+  try {
+    if (!statSync(path).isFile()) throw new UsageError(`${path} is not a file`, { hint: 'give the journal file itself' });
+  } catch (error) {
+    if (error instanceof UsageError) throw error;
+    throw new LocalStorageError('read the journal', path, error);
+  }
+  const ledger = await openPostgres(context, 'import');
+  const { added, conflicts } = await ledger.importRecords(journalRecords(path, (message) => out.warn(message)));
+  for (const transactionId of conflicts) {
+    out.warn(`transaction ${transactionId} is in the ledger for another purchase: its records in ${path} were left out`);
+  }
+  if (out.json) out.data(JSON.stringify({ journal: path, ledger: ledger.location.shown, added, conflicts }));
+  else out.note(`${path} → ${ledger.location.shown}: ${added} record${added === 1 ? '' : 's'} added${added === 0 ? ' (all were there already)' : ''}`);
+}
+
+/** `agentpay ledger export`: the ledger as journal lines on stdout. */
+export async function runExport(_raw: unknown, context: CommandContext): Promise<void> {
+  const ledger = await openPostgres(context, 'export');
+  for await (const record of ledger.exportRecords()) context.out.data(lineOf(record));
+}

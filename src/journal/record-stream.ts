@@ -1,0 +1,22 @@
+import { OwnLineScanner, recordOf } from './line-format.js';
+import { type JournalWarning, journalLines, recordOn } from './reader.js';
+import type { JournalRecord } from './records.js';
+
+/**
+ * A journal's records one at a time, read whole, for a consumer that awaits between them
+ * (`ledger import` writing each to a database). A damaged line is skipped with a warning, as
+ * everywhere the journal is read.
+ */
+export async function* journalRecords(path: string, warn: JournalWarning): AsyncGenerator<JournalRecord> {
+  const ownLines = new OwnLineScanner();
+  let lineNumber = 0;
+  for await (const { lines } of journalLines(path)) {
+    for (const line of lines) {
+      lineNumber++;
+      if (line === '') continue;
+      const record = recordOn(line, ownLines);
+      if (typeof record === 'string') warn(`journal ${path} line ${lineNumber} is damaged (a crash mid-write?): ${record}; skipped`);
+      else yield recordOf(record);
+    }
+  }
+}
