@@ -5,7 +5,7 @@
 // PostgreSQL refuses to run as root; as root the server runs as `nobody`, so its directory is
 // made writable by anyone (mode 777: a fresh temporary directory of the test run).
 import { spawn, spawnSync } from 'node:child_process';
-import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -41,6 +41,8 @@ const asServerUser = () => (process.getuid?.() === 0 ? { uid: 65534, gid: 65534 
  */
 export async function startPostgres() {
   const { initdb, postgres } = await binaries();
+  // The server's user must be able to pass through the temporary root (a test run's own is 0700).
+  if (process.getuid?.() === 0) chmodSync(tmpdir(), statSync(tmpdir()).mode | 0o001);
   const directory = mkdtempSync(join(tmpdir(), 'agentpay-pg-'));
   chmodSync(directory, 0o777);
   const data = join(directory, 'data');

@@ -67,15 +67,16 @@ export async function connectLedger(location: LedgerLocation & { kind: 'postgres
     const client = new pg.Client({
       connectionString,
       ssl: tls,
-      // pg calls it with the parameters it resolved (its types leave the argument out); its own
-      // ~/.pgpass reading is deprecated and prints a warning.
-      ...(hasPassword ? {} : { password: passwordFile as unknown as () => Promise<string> }),
       application_name: 'agentpay',
       connectionTimeoutMillis: 10_000,
       // A server that stops answering mid-query must not hold a payment's outcome forever.
       query_timeout: 30_000,
       keepAlive: true,
     });
+    // The password file, read by us: pg's own reading of it is deprecated and prints a warning.
+    // Set after construction, since pg's reading of the URL would replace a password option with
+    // the URL's empty one; pg calls it with the host, port, database and user it resolved.
+    if (!hasPassword) (client as unknown as { password: unknown }).password = passwordFile;
     const lost: LedgerConnection['lost'] = {};
     // An idle connection the server closes emits 'error'; unheard, it would end the process.
     client.on('error', (error) => (lost.error ??= error));

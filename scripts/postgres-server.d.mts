@@ -1,0 +1,11 @@
+// Types of postgres-server.mjs, for the tests that start it.
+export interface PostgresServer {
+  port: number;
+  password: string;
+  /** A postgres:// URL of `database` (default "postgres") with the server's user and password. */
+  url(database?: string): string;
+  start(): Promise<void>;
+  stop(): Promise<void>;
+  remove(): Promise<void>;
+}
+export function startPostgres(): Promise<PostgresServer>;

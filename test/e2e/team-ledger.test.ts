@@ -1,0 +1,230 @@
+import { existsSync, readdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { RunningSandbox } from '../../src/sandbox/server.js';
+import { startSandbox } from '../../src/sandbox/server.js';
+import { isolatedEnv, jsonLines, runCli } from '../helpers/cli.js';
+import { foreignCodes, startForeignGateway } from '../helpers/foreign-gateway.js';
+import { envFor, paymentsReceived } from '../helpers/gateway-env.js';
+import { freshDatabase, type PostgresServer, sql, startPostgres } from '../helpers/postgres.js';
+
+// A real PostgreSQL server on loopback (scripts/postgres-server.mjs), one database per test;
+// a sandbox reached by URL that every "terminal" (a HOME of its own) pays through.
+let server: PostgresServer;
+let sandbox: RunningSandbox;
+
+beforeAll(async () => {
+  [server, sandbox] = await Promise.all([startPostgres(), startSandbox({ recordRequests: true })]);
+}, 30_000);
+
+afterAll(async () => {
+  await Promise.all([server?.remove(), sandbox?.close()]);
+});
+
+/** A terminal: its own HOME and state, the team ledger, an operator name. */
+function terminal(ledger: string, operator: string, extra: Record<string, string> = {}): Record<string, string> {
+  return envFor(sandbox, { AGENTPAY_LEDGER: ledger, AGENTPAY_OPERATOR: operator, AGENTPAY_SETTLE_DELAY: '20', ...extra });
+}
+
+const payStatic = (account: string, extra: string[] = []) => ['pay', '--service', '201', '--account', account, '--amount', '150.00', '--currency', 'KZT', ...extra];
+const paymentsFor = (account: string) => paymentsReceived(sandbox).filter((form) => form.get('Account') === account);
+
+describe('a team ledger on PostgreSQL', () => {
+  it('is set up on first use from an empty database, once when two processes start at once', async () => {
+    const ledger = await freshDatabase(server);
+    const results = await Promise.all([1, 2, 3].map(() => runCli(['--json', 'ledger', 'migrate'], { env: terminal(ledger, 'ann') })));
+    expect(results.map((result) => result.code)).toEqual([0, 0, 0]);
+    const applied = results.flatMap((result) => jsonLines(result.stdout)).flatMap((line) => line.applied as unknown[]);
+    expect(applied, 'each migration applied by exactly one of them').toHaveLength(1);
+    expect(await sql(ledger, 'SELECT version FROM agentpay_schema_migrations')).toEqual([{ version: 1 }]);
+    const again = await runCli(['ledger', 'migrate'], { env: terminal(ledger, 'ann') });
+    expect(again.stderr).toContain('is up to date (schema version 1)');
+  });
+
+  it('takes payments from several terminals at once; history shows the whole team with Operator and Host, --operator filters', async () => {
+    const ledger = await freshDatabase(server);
+    const operators = ['ann', 'bob', 'cid', 'dee', 'eve', 'fay'];
+    const results = await Promise.all(operators.map((operator) => runCli(payStatic(`team-${operator}`), { env: terminal(ledger, operator) })));
+    expect(results.map((result) => result.code)).toEqual(operators.map(() => 0));
+    const rows = await sql(ledger, 'SELECT operator, count(*)::int AS n FROM agentpay_transactions GROUP BY operator ORDER BY operator');
+    expect(rows).toEqual(operators.map((operator) => ({ operator, n: 1 })));
+
+    const table = await runCli(['history'], { env: terminal(ledger, 'ann') });
+    expect(table.code).toBe(0);
+    expect(table.stdout).toMatch(/\| When +\| Operator +\| Host +\| TransactionID/);
+    for (const operator of operators) expect(table.stdout).toContain(`| ${operator} `);
+    const bobs = await runCli(['--json', 'history', '--operator', 'bob'], { env: terminal(ledger, 'ann') });
+    expect(jsonLines(bobs.stdout).map((line) => [line.account, line.operator, line.state])).toEqual([['team-bob', 'bob', 'success']]);
+  });
+
+  it('refuses a TransactionID another terminal used for another purchase: exit 2, nothing sent', async () => {
+    const ledger = await freshDatabase(server);
+    const first = await runCli(payStatic('guard-a', ['--txn-id', '7700001']), { env: terminal(ledger, 'ann') });
+    expect(first.code).toBe(0);
+    const second = await runCli(payStatic('guard-b', ['--txn-id', '7700001']), { env: terminal(ledger, 'bob') });
+    expect(second.code).toBe(2);
+    expect(second.stderr).toContain('transaction 7700001 was already used');
+    expect(paymentsFor('guard-b')).toHaveLength(0);
+    // The same purchase again from the other terminal is the safe retry: asked again, paid once.
+    const retry = await runCli(payStatic('guard-a', ['--txn-id', '7700001']), { env: terminal(ledger, 'bob') });
+    expect(retry.code).toBe(0);
+    expect(new Set(paymentsFor('guard-a').map((form) => form.get('TransactionID')))).toEqual(new Set(['7700001']));
+  });
+
+  it('two reconcilers at once work each open transaction once and close them all', async () => {
+    const ledger = await freshDatabase(server);
+    // Open transactions the gateway made: payments whose answers were lost (the connection cut after commit).
+    sandbox.faults.dropAfterCommit = 12;
+    const env = terminal(ledger, 'ann', { AGENTPAY_SETTLE_ATTEMPTS: '0' });
+    const paid = await Promise.all(Array.from({ length: 12 }, (_, i) => runCli(payStatic(`rec-${i}`), { env })));
+    sandbox.faults.dropAfterCommit = 0;
+    expect(paid.map((result) => result.code)).toEqual(Array(12).fill(3));
+    expect(await sql(ledger, 'SELECT count(*)::int AS n FROM agentpay_open')).toEqual([{ n: 12 }]);
+
+    const before = sandbox.received.length;
+    const [a, b] = await Promise.all([runCli(['--json', 'reconcile'], { env: terminal(ledger, 'cron-1') }), runCli(['--json', 'reconcile'], { env: terminal(ledger, 'cron-2') })]);
+    expect([a.code, b.code]).toEqual([0, 0]);
+    const asked = sandbox.received.slice(before).filter((form) => form.get('RequestType') === 'Status');
+    expect(asked, 'one Status per open transaction across both reconcilers').toHaveLength(12);
+    expect(new Set(asked.map((form) => form.get('TransactionID'))).size).toBe(12);
+    expect(jsonLines(a.stdout).length + jsonLines(b.stdout).length).toBe(12);
+    expect(await sql(ledger, 'SELECT count(*)::int AS n FROM agentpay_open')).toEqual([{ n: 0 }]);
+    // Outcomes are appended: each transaction keeps its lost answer's record and reconcile's.
+    const states = await sql(ledger, "SELECT state, source FROM agentpay_records WHERE kind = 'outcome' ORDER BY seq");
+    expect(states.filter((row) => row.source === 'reconcile' && row.state === 'success')).toHaveLength(12);
+  });
+
+  it('refuses to update or delete a record: outcomes are appended, never rewritten', async () => {
+    const ledger = await freshDatabase(server);
+    expect((await runCli(payStatic('append-only'), { env: terminal(ledger, 'ann') })).code).toBe(0);
+    await expect(sql(ledger, "UPDATE agentpay_records SET state = 'failed'")).rejects.toThrow(/append-only/);
+    await expect(sql(ledger, 'DELETE FROM agentpay_transactions')).rejects.toThrow(/append-only/);
+  });
+
+  it('imports a terminal journal once (open ones stay open for reconcile) and exports it back as journal lines', async () => {
+    const ledger = await freshDatabase(server);
+    const local = envFor(sandbox, { AGENTPAY_SETTLE_DELAY: '20' });
+    const journal = join(local.XDG_STATE_HOME!, 'agentpay', 'journal.jsonl');
+    expect((await runCli(payStatic('moving-in-1'), { env: local })).code).toBe(0);
+    sandbox.faults.dropAfterCommit = 1;
+    expect((await runCli(payStatic('moving-in-2'), { env: { ...local, AGENTPAY_SETTLE_ATTEMPTS: '0' } })).code).toBe(3);
+
+    const first = await runCli(['--json', 'ledger', 'import', journal], { env: terminal(ledger, 'ann') });
+    expect(first.code).toBe(0);
+    expect(jsonLines(first.stdout)[0]).toMatchObject({ added: 4, conflicts: [] });
+    const second = await runCli(['--json', 'ledger', 'import', journal], { env: terminal(ledger, 'ann') });
+    expect(jsonLines(second.stdout)[0]).toMatchObject({ added: 0 });
+    expect(await sql(ledger, 'SELECT count(*)::int AS n FROM agentpay_records')).toEqual([{ n: 4 }]);
+
+    const reconciled = await runCli(['--json', 'reconcile'], { env: terminal(ledger, 'ann') });
+    expect(jsonLines(reconciled.stdout).map((line) => [line.account, line.state])).toEqual([['moving-in-2', 'success']]);
+
+    const exported = await runCli(['ledger', 'export'], { env: terminal(ledger, 'ann') });
+    const records = jsonLines(exported.stdout);
+    expect(records.map((record) => [record.kind, record.account ?? (record.view as Record<string, unknown>).account])).toEqual([
+      ['intent', 'moving-in-1'],
+      ['outcome', 'moving-in-1'],
+      ['intent', 'moving-in-2'],
+      ['outcome', 'moving-in-2'],
+      ['outcome', 'moving-in-2'],
+    ]);
+  });
+
+  it('sends nothing when the database is down before a payment: exit 4, the ledger named without its password', async () => {
+    const ledger = await freshDatabase(server);
+    const env = terminal(ledger, 'ann');
+    await server.stop();
+    try {
+      const result = await runCli(payStatic('db-down'), { env });
+      expect(result.code).toBe(4);
+      expect(result.stderr).toMatch(/the ledger postgres:\/\/agentpay:\*\*\*@127\.0\.0\.1:\d+\/\w+ cannot be reached \(ECONNREFUSED\); no payment was sent/);
+      expect(result.stderr).not.toContain(server.password);
+      expect(paymentsFor('db-down')).toHaveLength(0);
+      const doctor = await runCli(['doctor'], { env });
+      expect(doctor.code).toBe(4);
+      expect(doctor.stdout).toContain('postgres://agentpay:***@');
+      expect(doctor.stdout + doctor.stderr).not.toContain(server.password);
+    } finally {
+      await server.start();
+    }
+  });
+
+  it('keeps an outcome on this machine when the database goes away mid-payment, and the next command delivers it', async () => {
+    const ledger = await freshDatabase(server);
+    const env = terminal(ledger, 'ann');
+    expect((await runCli(['ledger', 'migrate'], { env })).code).toBe(0);
+    sandbox.faults.latencyMs = 1500;
+    let paying: Promise<Awaited<ReturnType<typeof runCli>>> | undefined;
+    try {
+      const before = paymentsFor('mid-payment').length;
+      paying = runCli(payStatic('mid-payment'), { env });
+      // The Payment is at the gateway (its intent committed): the database goes away now.
+      for (let waited = 0; paymentsFor('mid-payment').length === before && waited < 10_000; waited += 20) await new Promise((resolve) => setTimeout(resolve, 20));
+      await server.stop();
+    } finally {
+      sandbox.faults.latencyMs = 0;
+    }
+    const paid = await paying!;
+    await server.start();
+    expect(paid.code, paid.stderr).toBe(0);
+    expect(paid.stdout).toContain('Payment succeeded');
+    expect(paid.stderr).toContain('kept on this machine and delivered by the next agentpay command that reaches the ledger');
+    const fallback = join(env.XDG_STATE_HOME!, 'agentpay', 'ledger-fallback');
+    expect(readdirSync(fallback)).toHaveLength(1);
+
+    const doctor = await runCli(['--json', 'doctor'], { env });
+    expect(jsonLines(doctor.stdout)[0]?.ledger).toMatchObject({ kind: 'postgres', ok: true, schemaVersion: 1, waiting: 1 });
+    const history = await runCli(['--json', 'history'], { env });
+    expect(history.stderr).toContain('delivered 1 outcome kept on this machine');
+    expect(jsonLines(history.stdout).map((line) => [line.account, line.state])).toEqual([['mid-payment', 'success']]);
+    expect(readdirSync(fallback)).toHaveLength(0);
+    expect(await sql(ledger, 'SELECT count(*)::int AS n FROM agentpay_open')).toEqual([{ n: 0 }]);
+  });
+
+  it('works with --sandbox too, and a file ledger is still the default', async () => {
+    const ledger = await freshDatabase(server);
+    const env = terminal(ledger, 'ann');
+    const paid = await runCli(['--sandbox', '--json', ...payStatic('embedded')], { env });
+    expect(paid.code).toBe(0);
+    expect(await sql(ledger, 'SELECT gateway, account FROM agentpay_transactions')).toEqual([{ gateway: 'sandbox', account: 'embedded' }]);
+    const { AGENTPAY_LEDGER: _ledger, ...fileEnv } = env;
+    expect((await runCli(['--sandbox', ...payStatic('file')], { env: fileEnv })).code).toBe(0);
+    expect(existsSync(join(env.XDG_STATE_HOME!, 'agentpay', 'journal.jsonl'))).toBe(true);
+  });
+
+  it('keeps a payment a foreign gateway leaves in progress open, team-wide, until reconcile hears it is done', async () => {
+    const ledger = await freshDatabase(server);
+    const gateway = await startForeignGateway('in-progress');
+    try {
+      const env = isolatedEnv({
+        AGENTPAY_BASE_URL: gateway.baseUrl,
+        AGENTPAY_AGENT_ID: '77',
+        AGENTPAY_PASSWORD: 'pw',
+        AGENTPAY_LEDGER: ledger,
+        AGENTPAY_PENDING_CODES: String(foreignCodes.inProgress),
+        AGENTPAY_SETTLE_ATTEMPTS: '1',
+        AGENTPAY_SETTLE_DELAY: '10',
+      });
+      const paid = await runCli(['pay', '--service', '5', '--account', 'foreign-1', '--amount', '10.00', '--currency', 'KZT', '--txn-id', '880001'], { env });
+      expect(paid.code).toBe(3);
+      expect(await sql(ledger, 'SELECT t.transaction_id FROM agentpay_open o JOIN agentpay_transactions t ON t.seq = o.transaction_seq')).toEqual([{ transaction_id: '880001' }]);
+      gateway.complete('880001');
+      // Another machine's cron, with the same gateway settings, settles it.
+      const reconciled = await runCli(['--json', 'reconcile'], { env: { ...env, HOME: `${env.HOME}-cron`, XDG_STATE_HOME: `${env.HOME}-cron/state` } });
+      expect(jsonLines(reconciled.stdout).map((line) => [line.transactionId, line.state])).toEqual([['880001', 'success']]);
+      expect(await sql(ledger, "SELECT state FROM agentpay_records WHERE kind = 'outcome' ORDER BY seq")).toEqual([{ state: 'pending' }, { state: 'success' }]);
+    } finally {
+      await gateway.close();
+    }
+  });
+
+  it('reads the password from ~/.pgpass when the URL leaves it out, as psql does', async () => {
+    const ledger = new URL(await freshDatabase(server));
+    const env = terminal('', 'ann');
+    writeFileSync(join(env.HOME!, '.pgpass'), `127.0.0.1:${ledger.port}:*:${ledger.username}:${server.password}\n`, { mode: 0o600 });
+    ledger.password = '';
+    const result = await runCli(['--ledger', ledger.href, ...payStatic('pgpass')], { env });
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stderr).not.toContain('Deprecation');
+  });
+});
