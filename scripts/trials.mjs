@@ -2,7 +2,9 @@
 // No-loss trials (docs/reliability.md): pays against the sandbox while
 // killing the process at random points, dropping answers after commit, and timing requests
 // out; then runs `reconcile` and checks the promise. Loopback only. Usage:
-//   npm run trials -- [--kills 200] [--drops 100] [--timeouts 100]
+//   npm run trials -- [--kills 200] [--drops 100] [--timeouts 100] [--seed 1] [--ledger file|postgres]
+// With --ledger postgres the ledger is a real PostgreSQL server started here (scripts/postgres-server.mjs)
+// and the payers are two terminals (two HOMEs) sharing it.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -10,7 +12,29 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 
-const { values } = parseArgs({ options: { kills: { type: 'string', default: '200' }, drops: { type: 'string', default: '100' }, timeouts: { type: 'string', default: '100' } } });
+const { values } = parseArgs({
+  options: {
+    kills: { type: 'string', default: '200' },
+    drops: { type: 'string', default: '100' },
+    timeouts: { type: 'string', default: '100' },
+    seed: { type: 'string', default: '1' },
+    ledger: { type: 'string', default: 'file' },
+  },
+});
+if (!['file', 'postgres'].includes(values.ledger)) throw new Error('--ledger takes file or postgres');
+
+/** mulberry32: the kill delays from --seed, so a run can be repeated. */
+function seededRandom(seed) {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+const random = seededRandom(Number(values.seed));
 const root = fileURLToPath(new URL('..', import.meta.url));
 const bin = join(root, 'bin/agentpay.js');
 const { startSandbox } = await import(join(root, 'dist/sandbox/server.js'));
@@ -20,6 +44,7 @@ const { codeTableEnvironment } = await import(join(root, 'dist/settings/code-lis
 
 const home = mkdtempSync(join(tmpdir(), 'agentpay-trials-'));
 const sandbox = await startSandbox({});
+const postgres = values.ledger === 'postgres' ? await (await import('./postgres-server.mjs')).startPostgres() : undefined;
 const env = {
   PATH: process.env.PATH,
   HOME: home,
@@ -34,10 +59,15 @@ const env = {
   ...codeTableEnvironment(sandboxCodeTable),
 };
 const journal = join(home, 'state', 'agentpay', 'journal.jsonl');
+if (postgres) env.AGENTPAY_LEDGER = postgres.url();
+/** The second terminal of a team ledger: its own HOME and state, the same ledger. */
+const otherTerminal = { HOME: join(home, 'terminal-2'), XDG_STATE_HOME: join(home, 'terminal-2', 'state'), AGENTPAY_OPERATOR: 'terminal-2' };
+let turn = 0;
+const nextTerminal = () => (postgres && turn++ % 2 === 1 ? otherTerminal : {});
 
 function run(args, extraEnv = {}, killAfterMs) {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [bin, ...args], { env: { ...env, ...extraEnv }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [bin, ...args], { env: { ...env, ...nextTerminal(), ...extraEnv }, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     child.stdout.on('data', (chunk) => (stdout += chunk));
     child.stderr.resume();
@@ -72,7 +102,7 @@ const killWindowMs = Math.round(fullRunMs * 1.25);
 const killedAccounts = [];
 for (let i = 0; i < Number(values.kills); i++) {
   const args = pay();
-  const result = await run(args, {}, Math.floor(Math.random() * killWindowMs));
+  const result = await run(args, {}, Math.floor(random() * killWindowMs));
   count('kill', result);
   if (result.signal === 'SIGKILL') killedAccounts.push(args[4]);
 }
@@ -86,19 +116,20 @@ sandbox.faults.latencyMs = 300;
 for (let i = 0; i < Number(values.timeouts); i++) count('timeout', await run(pay(['--timeout', '150', '--settle-attempts', '1'])));
 sandbox.faults.latencyMs = 0;
 
-const readJournal = () =>
-  readFileSync(journal, 'utf8')
+/** Every record of the ledger as journal lines: the file, or `ledger export` of the team ledger. */
+const readJournal = async () =>
+  (postgres ? (await run(['ledger', 'export'])).stdout : readFileSync(journal, 'utf8'))
     .trim()
     .split('\n')
     .filter(Boolean)
     .map((line) => JSON.parse(line));
-const before = readJournal();
+const before = await readJournal();
 const final = new Set(before.filter((r) => r.kind === 'outcome' && ['success', 'failed'].includes(r.view.state)).map((r) => r.transactionId));
 const leftOpen = before.filter((r) => r.kind === 'intent' && !final.has(r.transactionId)).map((r) => r.transactionId);
 const committedIds = new Set(sandbox.store.all().map((t) => t.transactionId));
 const reconcile = await run(['reconcile', '--json', '--grace', '0']);
 const committed = sandbox.store.all();
-const records = readJournal();
+const records = await readJournal();
 const intents = new Set(records.filter((r) => r.kind === 'intent').map((r) => r.transactionId));
 const history = (await run(['history', '--json'])).stdout
   .trim()
@@ -109,17 +140,18 @@ const success = new Set(history.filter((h) => h.state === 'success').map((h) => 
 const accounts = committed.map((t) => t.account);
 
 const checks = {
-  'committed payments missing from the journal': committed.filter((t) => !intents.has(t.transactionId)).length,
-  'journal entries not final after reconcile': history.filter((h) => h.state !== 'success' && h.state !== 'failed').length,
+  'committed payments missing from the ledger': committed.filter((t) => !intents.has(t.transactionId)).length,
+  'ledger entries not final after reconcile': history.filter((h) => h.state !== 'success' && h.state !== 'failed').length,
   'committed payments not settled as success': committed.filter((t) => !success.has(t.transactionId)).length,
   'successes the sandbox never committed': [...success].filter((id) => !committed.some((t) => t.transactionId === id)).length,
   'purchases charged twice': accounts.length - new Set(accounts).size,
 };
+console.log(`ledger: ${postgres ? 'PostgreSQL (two terminals)' : 'journal file'}; seed ${values.seed}`);
 console.log(
   `trials: ${purchase} purchases (${fullRuns.length} full runs, ${values.kills} killed, ${values.drops} dropped, ${values.timeouts} timed out); reconcile exit ${reconcile.code}`,
 );
 console.log(`full pay run (median of ${fullRuns.length}, 40 ms latency): ${Math.round(fullRunMs)} ms; kills drawn across [0, ${killWindowMs}] ms`);
-console.log(`sandbox committed ${committed.length}; journal holds ${intents.size} intents`);
+console.log(`sandbox committed ${committed.length}; ledger holds ${intents.size} intents`);
 for (const [key, n] of [...exits].sort()) console.log(`  ${key.padEnd(24)} ${n}`);
 const intentAccounts = new Set(records.filter((r) => r.kind === 'intent').map((r) => r.account));
 const committedAccounts = new Set(committed.map((t) => t.account));
@@ -133,5 +165,6 @@ console.log(
 );
 for (const [check, n] of Object.entries(checks)) console.log(`${n === 0 ? 'ok  ' : 'FAIL'} ${check}: ${n}`);
 await sandbox.close();
+await postgres?.remove();
 rmSync(home, { recursive: true, force: true });
 process.exitCode = Object.values(checks).every((n) => n === 0) && reconcile.code === 0 ? 0 : 1;

@@ -1,11 +1,11 @@
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it, onTestFailed } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import type { RunningSandbox } from '../../src/sandbox/server.js';
 import { binPath, isolatedEnv, jsonLines, runCli } from '../helpers/cli.js';
 import { paymentsReceived, sandboxWithEnv } from '../helpers/gateway-env.js';
-import { seededRandom } from '../helpers/seeded-random.js';
+import { payKilledAtRandomPoints } from '../helpers/kill-trials.js';
 import { formsOfType, startSpecServer } from '../helpers/spec-server.js';
 
 let sandbox: RunningSandbox | undefined;
@@ -159,33 +159,7 @@ describe('killed at random points', () => {
   it('every payment the sandbox committed is journaled and settled by reconcile; none twice', async () => {
     const { sandbox, env } = await setUp({ faults: { latencyMs: 40 } });
     const pay = (account: string) => spawn(process.execPath, [binPath, 'pay', '--service', '201', '--account', account, '--amount', '100.00'], { env, stdio: 'ignore' });
-    // A full pay run on this machine, now (the median of three, unkilled): kills are drawn
-    // relative to it, so they land during start-up, during the exchange and after it however
-    // fast start-up is. These payments are held to the same checks as the killed ones.
-    const fullRuns: number[] = [];
-    for (let run = 0; run < 3; run++) {
-      const started = performance.now();
-      const child = pay(`kill-full-${run}`);
-      await new Promise((resolve) => child.once('close', resolve));
-      fullRuns.push(performance.now() - started);
-    }
-    const fullRunMs = fullRuns.sort((a, b) => a - b)[1]!;
-    // A new seed each run, printed on failure: AGENTPAY_TEST_SEED=<seed> replays that run's kills.
-    const seed = Number(process.env.AGENTPAY_TEST_SEED ?? Math.floor(Math.random() * 2 ** 32));
-    onTestFailed(() => console.error(`no-loss kill trials: AGENTPAY_TEST_SEED=${seed}`));
-    const random = seededRandom(seed);
-    // One kill in each of eight equal slices of the window from spawn to a little past a
-    // typical full run, at a random point in it: start-up, the exchange and after it are all
-    // hit every run. `npm run trials` kills hundreds of times.
-    const trials = 8;
-    for (let trial = 0; trial < trials; trial++) {
-      const child = pay(`kill-${trial}`);
-      const closed = new Promise((resolve) => child.once('close', resolve));
-      const delay = Math.floor(((trial + random()) / trials) * fullRunMs * 1.25);
-      await new Promise((resolve) => setTimeout(resolve, delay));
-      child.kill('SIGKILL');
-      await closed;
-    }
+    await payKilledAtRandomPoints(pay, 8);
     const reconcile = await runCli(['reconcile', '--json', '--grace', '0'], { env });
     expect(reconcile.code).toBe(0);
 

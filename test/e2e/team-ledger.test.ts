@@ -1,11 +1,13 @@
+import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningSandbox } from '../../src/sandbox/server.js';
 import { startSandbox } from '../../src/sandbox/server.js';
-import { isolatedEnv, jsonLines, runCli } from '../helpers/cli.js';
+import { binPath, isolatedEnv, jsonLines, runCli } from '../helpers/cli.js';
 import { foreignCodes, startForeignGateway } from '../helpers/foreign-gateway.js';
 import { envFor, paymentsReceived } from '../helpers/gateway-env.js';
+import { payKilledAtRandomPoints } from '../helpers/kill-trials.js';
 import { freshDatabase, type PostgresServer, sql, startPostgres } from '../helpers/postgres.js';
 
 // A real PostgreSQL server on loopback (scripts/postgres-server.mjs), one database per test;
@@ -93,6 +95,33 @@ describe('a team ledger on PostgreSQL', () => {
     const states = await sql(ledger, "SELECT state, source FROM agentpay_records WHERE kind = 'outcome' ORDER BY seq");
     expect(states.filter((row) => row.source === 'reconcile' && row.state === 'success')).toHaveLength(12);
   });
+
+  it('killed at random points: every payment the gateway committed is in the ledger and settled by reconcile; none twice', async () => {
+    const ledger = await freshDatabase(server);
+    const own = await startSandbox({ faults: { latencyMs: 40 } });
+    try {
+      // Two terminals, taking turns.
+      const terminals: [Record<string, string>, Record<string, string>] = [
+        envFor(own, { AGENTPAY_LEDGER: ledger, AGENTPAY_OPERATOR: 'ann' }),
+        envFor(own, { AGENTPAY_LEDGER: ledger, AGENTPAY_OPERATOR: 'bob' }),
+      ];
+      const pay = (account: string, index: number) => spawn(process.execPath, [binPath, ...payStatic(account)], { env: terminals[index % 2 === 0 ? 0 : 1], stdio: 'ignore' });
+      await payKilledAtRandomPoints(pay, 8);
+      const reconcile = await runCli(['reconcile', '--json', '--grace', '0'], { env: terminals[0] });
+      expect(reconcile.code).toBe(0);
+
+      const committed = own.store.all();
+      const intents = new Set((await sql(ledger, 'SELECT transaction_id FROM agentpay_transactions')).map((row) => row.transaction_id));
+      for (const transaction of committed) expect(intents.has(transaction.transactionId)).toBe(true);
+      const accounts = committed.map((t) => t.account);
+      expect(new Set(accounts).size, 'no purchase paid twice').toBe(accounts.length);
+      const history = jsonLines((await runCli(['history', '--json'], { env: terminals[1] })).stdout);
+      expect(history.every((h) => h.state === 'success' || h.state === 'failed')).toBe(true);
+      expect(new Set(history.filter((h) => h.state === 'success').map((h) => h.transactionId))).toEqual(new Set(committed.map((t) => t.transactionId)));
+    } finally {
+      await own.close();
+    }
+  }, 60_000);
 
   it('refuses to update or delete a record: outcomes are appended, never rewritten', async () => {
     const ledger = await freshDatabase(server);
