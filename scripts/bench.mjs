@@ -6,14 +6,15 @@
 //
 //   npm run bench                        # build, then all comparisons
 //   npm run bench -- --runs 5            # fewer runs per comparison (quicker, noisier)
-//   npm run bench -- --only check,pay    # some comparisons: startup status batch reconcile check pay memory history
+//   npm run bench -- --only check,pay    # some comparisons: startup status batch reconcile check pay teamPay teamReconcile memory history history
 import { execFileSync } from 'node:child_process';
 import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { availableParallelism, cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { startGateway, writeIds, writeJournal } from './bench/inputs.mjs';
+import { startGateway, writeIds, writeJournal, writeOpenJournal } from './bench/inputs.mjs';
+import { startLedgerServer } from './bench/ledger.mjs';
 import { children, compare, peakRss } from './bench/measure.mjs';
 
 const { values } = parseArgs({ options: { runs: { type: 'string' }, only: { type: 'string' } } });
@@ -30,6 +31,10 @@ const batchSize = 5_000;
 const memoryBatchSize = 100_000;
 const historyEntries = 1_000_000;
 const journalEntries = 100_000;
+/** Open transactions for reconcile with each ledger (target 10). */
+const openEntries = 100_000;
+/** The team ledger's server, started by the first comparison that needs it. */
+let ledgerServer;
 const concurrency = 8;
 /** A dynamic service of the sandbox, an account it accepts, and one of its vouchers. */
 const purchase = { service: '101', account: '7011234567', currency: 'KZT', invoiceId: '5002' };
@@ -139,6 +144,50 @@ const comparisons = {
     return [{ target: '4', what, floorLabel: memory.how, megabytes, limitMb: 120 }];
   },
 
+  async teamPay({ env }) {
+    ledgerServer ??= await startLedgerServer(paths, env);
+    const { service, account, currency, invoiceId } = purchase;
+    const payArgs = ['pay', '--service', service, '--account', account, '--currency', currency, '--invoice-id', invoiceId, '--json'];
+    const teamLedger = await ledgerServer.migrated('bench_pay');
+    const [file, team] = await compare({
+      runs: runsFor(15),
+      floor: { label: 'file', command: [node, [bin, ...payArgs], { env: { ...env, AGENTPAY_LEDGER: join(work, 'pay-journal.jsonl') } }] },
+      candidates: [{ label: 'postgres', command: [node, [bin, ...payArgs], { env: { ...env, AGENTPAY_LEDGER: teamLedger } }] }],
+      check: expectAnswer('"status":"10"'),
+    });
+    return [
+      {
+        target: '9',
+        what: '`pay --invoice-id --json`, the ledger in PostgreSQL on loopback',
+        floorLabel: 'the same `pay`, the journal file',
+        floor: file,
+        value: team,
+        limit: 1.3,
+      },
+    ];
+  },
+
+  async teamReconcile({ env, gateway }) {
+    ledgerServer ??= await startLedgerServer(paths, env);
+    // 100,000 open transactions the bench gateway holds as paid: each run settles them all, from a fresh copy.
+    const journal = join(work, 'open-journal.jsonl');
+    const journalCopy = join(work, 'open-journal-run.jsonl');
+    await writeOpenJournal(journal, gateway.baseUrl, openEntries, firstId);
+    await ledgerServer.template('bench_open_template', { gateway: gateway.baseUrl, firstId, count: openEntries, settled: false });
+    const reconcileArgs = ['reconcile', '--not-found-codes', '25', '--json'];
+    const teamEnv = { ...env, AGENTPAY_LEDGER: ledgerServer.url('bench_open') };
+    const [fileReconcile, teamReconcile] = await compare({
+      runs: runsFor(3),
+      warmUp: 0,
+      floor: { label: 'file', command: [node, [bin, ...reconcileArgs], { env: { ...env, AGENTPAY_LEDGER: journalCopy } }] },
+      candidates: [{ label: 'postgres', command: [node, [bin, ...reconcileArgs], { env: teamEnv }] }],
+      before: async (side) => (side.label === 'file' ? copyFileSync(journal, journalCopy) : await ledgerServer.copy('bench_open_template', 'bench_open')),
+      check: ok(openEntries),
+    });
+    const what = `\`reconcile\` of ${openEntries.toLocaleString('en')} open transactions, the ledger in PostgreSQL`;
+    return [{ target: '10', what, floorLabel: 'the same `reconcile`, the journal file', floor: fileReconcile, value: teamReconcile, limit: 1.5 }];
+  },
+
   async history({ env }) {
     // A journal of 1,000,000 transactions (~630 MB), each in the table: peak RSS must not follow it.
     const journal = join(work, 'journal-history.jsonl');
@@ -155,6 +204,14 @@ const comparisons = {
       rows.push({ target: '8', what, floorLabel: memory.how, megabytes: memory.kilobytes / 1024, limitMb: 150 });
     }
     rmSync(journal);
+    // The same in a PostgreSQL ledger: the rows stream a page at a time.
+    ledgerServer ??= await startLedgerServer(paths, env);
+    const teamLedger = await ledgerServer.template('bench_history', { gateway: 'sandbox', firstId, count: historyEntries, settled: true });
+    const memory = await peakRss(paths, ['--json', 'history'], { ...env, AGENTPAY_LEDGER: teamLedger });
+    if (memory.result.code !== 0 || memory.result.lines !== historyEntries)
+      throw new Error(`history run (PostgreSQL): exit ${memory.result.code}, ${memory.result.lines} lines\n${memory.result.stderr}`);
+    const what = `peak RSS, \`history --json\` of ${historyEntries.toLocaleString('en')} transactions in PostgreSQL (${(memory.result.ms / 1000).toFixed(1)} s)`;
+    rows.push({ target: '8', what, floorLabel: memory.how, megabytes: memory.kilobytes / 1024, limitMb: 150 });
     return rows;
   },
 };
@@ -235,6 +292,7 @@ try {
   process.stdout.write(`${report(machine, rows)}\n`);
 } finally {
   gateway?.stop();
+  await ledgerServer?.stop();
   for (const child of children) child.kill('SIGKILL');
   rmSync(work, { recursive: true, force: true });
 }

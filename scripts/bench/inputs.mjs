@@ -76,3 +76,31 @@ export function writeJournal(path, gateway, entries, { firstId, unknownToGateway
   stream.end(chunk);
   return new Promise((resolve) => stream.on('finish', () => resolve(open)));
 }
+
+/** A journal of `count` intents from `firstId` for this gateway and agent 1001, none answered yet: all open. */
+export function writeOpenJournal(path, gateway, count, firstId) {
+  const stream = createWriteStream(path);
+  let chunk = '';
+  for (let i = 0; i < count; i++) {
+    const at = new Date(Date.UTC(2026, 0, 1) + i * 1000).toISOString();
+    const intent = {
+      kind: 'intent',
+      transactionId: (firstId + BigInt(i)).toString(),
+      gateway,
+      agentId: '1001',
+      service: '201',
+      account: `bench-${i}`,
+      amount: '100.00',
+      currency: 'KZT',
+      invoiceId: null,
+      at,
+    };
+    chunk += `${JSON.stringify(intent)}\n`;
+    if (chunk.length > 1 << 20) {
+      stream.write(chunk);
+      chunk = '';
+    }
+  }
+  stream.end(chunk);
+  return new Promise((resolve) => stream.on('finish', resolve));
+}

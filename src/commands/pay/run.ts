@@ -14,6 +14,9 @@ function dryRunLines(endpoint: string, form: readonly FormField[]): string[] {
 export async function runPay(rawOptions: unknown, context: CommandContext): Promise<void> {
   const options = payOptions(rawOptions);
   const { out } = context;
+  // A team ledger's connection opens while the gateway is asked about the account; a failure
+  // is met where the intent is written (nothing sent then), not here.
+  if (!options.dryRun) context.openLedger().catch(() => undefined);
   const session = await context.openGateway();
   try {
     const { client } = session;

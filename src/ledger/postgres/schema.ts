@@ -63,12 +63,16 @@ export const schemaVersion = migrations.at(-1)!.version;
 /** The transaction-level advisory lock migrations run under (a two-int key: agentpay's own space). */
 const migrationLock = 'SELECT pg_advisory_xact_lock(1095189584, 1)';
 
-/** The version the database is at: 0 for an empty one. */
+/** The version the database is at: 0 for an empty one. One round trip when it is set up (every command asks). */
 export async function versionOf(client: pg.Client): Promise<number> {
-  const found = await client.query<{ exists: boolean }>("SELECT to_regclass('agentpay_schema_migrations') IS NOT NULL AS exists");
-  if (!found.rows[0]?.exists) return 0;
-  const result = await client.query<{ version: number | null }>('SELECT max(version) AS version FROM agentpay_schema_migrations');
-  return result.rows[0]?.version ?? 0;
+  try {
+    const result = await client.query<{ version: number | null }>('SELECT max(version) AS version FROM agentpay_schema_migrations');
+    return result.rows[0]?.version ?? 0;
+  } catch (error) {
+    // 42P01 undefined_table: nothing set up yet.
+    if ((error as { code?: unknown }).code === '42P01') return 0;
+    throw error;
+  }
 }
 
 /**
