@@ -6,9 +6,6 @@ import { JournalWriter } from '../journal/writer.js';
 import type { ClaimedBatch, Intent, IntentResult, Ledger, LedgerHistory, LedgerHistoryFilter, Owner, OwnerCount } from './ledger.js';
 import type { LedgerLocation } from './location.js';
 
-/** How many open transactions reconcile settles between two writes of its progress. */
-const batchSize = 500;
-
 const ownerKey = ({ gateway, agentId }: Owner) => `${gateway} ${agentId}`;
 
 /**
@@ -56,9 +53,10 @@ export class FileLedger implements Ledger {
     return [...counts.values()];
   }
 
+  /** One batch: the open transactions are in memory already, and each outcome is appended as it comes. */
   async *claimOpen(owner: Owner, filter: LedgerFilter): AsyncIterable<ClaimedBatch> {
     const mine = (await this.openEntries(filter)).filter(({ intent }) => ownerKey(intent) === ownerKey(owner));
-    for (let start = 0; start < mine.length; start += batchSize) yield this.batchOf(mine.slice(start, start + batchSize));
+    if (mine.length > 0) yield this.batchOf(mine);
   }
 
   /** A batch whose outcomes are appended as they come; one the journal cannot take is counted. */
