@@ -14,7 +14,7 @@ import { ensureSchema } from './schema.js';
 
 /** How many open transactions one claim takes, and how many transactions history reads at once. */
 const claimSize = 500;
-const pageSize = 1000;
+const pageSize = 250;
 
 type Row = Record<string, unknown>;
 const text = (value: unknown) => String(value);
