@@ -1,12 +1,21 @@
-import { closeSync, fstatSync, fsyncSync, mkdirSync, openSync, readSync, writeSync } from 'node:fs';
+import { closeSync, constants, fstatSync, fsyncSync, mkdirSync, openSync, readSync, statSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { errnoCodeOf, LocalStorageError } from '../errors.js';
+import { syncDirectory, writeAll } from './durable.js';
 import { type JournalRecord, lineOf } from './record-format.js';
 
 /**
- * Appends records to the journal. Each record is one line written by one write(2) on a
- * file opened O_APPEND, so lines from processes appending at once never interleave; each is
+ * Appends records to the journal. Each record is one line written by one write(2) on a file
+ * opened O_APPEND, so lines from processes appending at once never interleave; each is
  * fsynced before append() returns, so an intent is on disk before its Payment leaves.
+ *
+ * `ledger compact` renames the journal away while writers may hold it open (docs/reliability.md,
+ * "Compacting the journal"). So after each line is on disk the writer checks that the path
+ * still names the file it wrote to; if not, a compaction renamed it meanwhile and may have read
+ * it before the line arrived, so the line is written again to the journal there now. The check
+ * comes after the write: if it still saw the file at the path, the rename came later, and the
+ * compaction (which reads only after its rename) reads the line. A line may so be recorded
+ * twice; readers take a repeated record as the same one.
  */
 export class JournalWriter {
   private fd: number | undefined;
@@ -21,10 +30,13 @@ export class JournalWriter {
     // Always the writer's own form: readers scan it without parsing (line-format.ts).
     const line = Buffer.from(`${lineOf(record)}\n`, 'utf8');
     try {
-      const fd = this.open();
-      let written = 0;
-      while (written < line.length) written += writeSync(fd, line, written, line.length - written);
-      fsyncSync(fd);
+      for (;;) {
+        const fd = this.open();
+        writeAll(fd, line);
+        fsyncSync(fd);
+        if (this.stillAtPath(fd)) return;
+        this.close();
+      }
     } catch (error) {
       if (errnoCodeOf(error) === undefined) throw error;
       throw new LocalStorageError('write the journal', this.path, error);
@@ -36,10 +48,22 @@ export class JournalWriter {
     this.fd = undefined;
   }
 
+  /** Whether the journal's path names the open file (no path counts as no). */
+  private stillAtPath(fd: number): boolean {
+    const open = fstatSync(fd);
+    try {
+      const named = statSync(this.path);
+      return named.ino === open.ino && named.dev === open.dev;
+    } catch (error) {
+      if (errnoCodeOf(error) === 'ENOENT') return false;
+      throw error;
+    }
+  }
+
   private open(): number {
     if (this.fd !== undefined) return this.fd;
     makeDirectory(dirname(this.path));
-    const fd = openSync(this.path, 'a+', 0o600);
+    const fd = openOrCreate(this.path);
     // A crash can leave a torn last line without its newline; end it, so the next record
     // starts on a line of its own instead of being glued to the torn one.
     const size = fstatSync(fd).size;
@@ -50,6 +74,34 @@ export class JournalWriter {
     }
     this.fd = fd;
     return fd;
+  }
+}
+
+/**
+ * The journal opened for appending. A journal this call creates (the first record, or the first
+ * after a compaction) has its name fsynced in its directory too, so that it lasts a crash of
+ * the machine as its records do.
+ */
+function openOrCreate(path: string): number {
+  for (;;) {
+    try {
+      return openSync(path, constants.O_RDWR | constants.O_APPEND);
+    } catch (error) {
+      if (errnoCodeOf(error) !== 'ENOENT') throw error;
+    }
+    try {
+      const fd = openSync(path, constants.O_RDWR | constants.O_APPEND | constants.O_CREAT | constants.O_EXCL, 0o600);
+      try {
+        syncDirectory(dirname(path));
+      } catch (error) {
+        closeSync(fd);
+        throw error;
+      }
+      return fd;
+    } catch (error) {
+      // Another process made it in between: open theirs.
+      if (errnoCodeOf(error) !== 'EEXIST') throw error;
+    }
   }
 }
 
