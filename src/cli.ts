@@ -5,6 +5,7 @@ import { checkCommand } from './commands/check/command.js';
 import { checkRequiredOptions, type LazyAction } from './commands/define.js';
 import { doctorCommand } from './commands/doctor/command.js';
 import { historyCommand } from './commands/history/command.js';
+import { ledgerCommand } from './commands/ledger/command.js';
 import { payCommand } from './commands/pay/command.js';
 import { reconcileCommand } from './commands/reconcile/command.js';
 import { sandboxCommand } from './commands/sandbox/command.js';
@@ -20,7 +21,7 @@ import type { GlobalFlags } from './settings/table.js';
  * actions are imported only when their command runs, so `--help` and `--version` load
  * nothing but commander.
  */
-const commandDefinitions = [checkCommand, payCommand, buyCommand, statusCommand, reconcileCommand, historyCommand, doctorCommand, scenarioCommand, sandboxCommand];
+const commandDefinitions = [checkCommand, payCommand, buyCommand, statusCommand, reconcileCommand, historyCommand, ledgerCommand, doctorCommand, scenarioCommand, sandboxCommand];
 
 /** After any usage error of a command: its usage line, so the fix is in sight. */
 function showUsageAfterErrors(command: Command): Command {
@@ -73,7 +74,12 @@ export function buildProgram(io: ProcessIo, options: { jsonErrors?: boolean } = 
       }
     };
 
-  for (const define of commandDefinitions) program.addCommand(define(run).copyInheritedSettings(program));
+  for (const define of commandDefinitions) {
+    const command = define(run).copyInheritedSettings(program);
+    // A command with subcommands (ledger) passes the same settings on to them.
+    for (const subcommand of command.commands) subcommand.copyInheritedSettings(command);
+    program.addCommand(command);
+  }
 
   if (!options.jsonErrors) for (const command of program.commands) showUsageAfterErrors(command);
   return program;
