@@ -59,7 +59,7 @@ export interface CompactionReport {
 const claimPatienceMs = 250;
 /** How long an unfinished last line of a cut may take to be finished by its writer. */
 const lastLinePatienceMs = 100;
-/** A temporary file older than this was left by a compaction that died. */
+/** A temporary file of a cut not yet compacted, older than this, was left by a compaction that died. */
 const abandonedAfterMs = 3_600_000;
 
 export async function compactJournal(journal: string): Promise<CompactionReport> {
@@ -126,14 +126,15 @@ function cutJournal(journal: string, generation: number): 'cut' | 'nothing' | 'l
     throw error;
   }
   const id = randomId();
-  const aside = temporaryPath(journal, id);
+  const aside = temporaryPath(journal, `${generation}-${id}`);
   mkdirSync(join(aside, id), { recursive: true, mode: 0o700 });
   const claim = cutDirectory(journal, generation);
   try {
     renameSync(aside, claim);
   } catch (error) {
     rmSync(aside, { recursive: true, force: true });
-    if (['ENOTEMPTY', 'EEXIST'].includes(errnoCodeOf(error) ?? '')) return 'lost';
+    // Taken (ENOTEMPTY, EEXIST), or its directory aside removed as left over from a stale look (ENOENT).
+    if (['ENOTEMPTY', 'EEXIST', 'ENOENT'].includes(errnoCodeOf(error) ?? '')) return 'lost';
     throw error;
   }
   // Claimed from a stale look: cut n was compacted meanwhile, and its claim left empty.
@@ -185,8 +186,10 @@ function removeLeftovers(journal: string, state: JournalState, generation: numbe
   }
   const now = Date.now();
   for (const path of state.temporaries) {
+    // Named after the cut they are for: once it is compacted, nobody needs them.
+    const cut = /\.tmp-(\d+)-\w+$/.exec(path);
     try {
-      if (now - lstatSync(path).mtimeMs < abandonedAfterMs) continue;
+      if ((cut === null || Number(cut[1]) > generation) && now - lstatSync(path).mtimeMs < abandonedAfterMs) continue;
     } catch (error) {
       if (errnoCodeOf(error) === 'ENOENT') continue;
       throw error;
@@ -227,7 +230,7 @@ async function cutLength(journal: string, generation: number, id: string): Promi
   } finally {
     closeSync(fd);
   }
-  const aside = temporaryPath(journal, randomId());
+  const aside = temporaryPath(journal, `${generation}-${randomId()}`);
   const out = openSync(aside, 'wx', 0o600);
   try {
     writeAll(out, Buffer.from(`${length}\n`));
@@ -311,8 +314,8 @@ class AsideFile {
   private size = 0;
   lines = 0;
 
-  constructor(journal: string) {
-    this.path = temporaryPath(journal, randomId());
+  constructor(journal: string, generation: number) {
+    this.path = temporaryPath(journal, `${generation}-${randomId()}`);
     closeSync(openSync(this.path, 'wx', 0o600));
   }
 
@@ -348,39 +351,61 @@ class AsideFile {
 
 const bufferedBytes = 4 * 1024 * 1024;
 
+/** What compacting one cut did. */
+interface CutSummary {
+  archived: CompactionReport['archived'];
+  open: CompactionReport['open'];
+  damaged: number;
+}
+
 /** Compacts cut n (step 2 to 4 above), adding what it did to the report. */
 async function compactCut(journal: string, generation: number, id: string, report: CompactionReport): Promise<void> {
+  let summary: CutSummary | undefined;
+  try {
+    summary = await sortCut(journal, generation, id);
+    if (summary === undefined) return;
+    removeFile(segmentPath(journal, generation, id));
+    removeFile(lengthPath(journal, generation, id));
+    releaseClaim(journal, generation, id);
+    if (generation > 1) removeFile(openRecordsPath(journal, generation - 1));
+    syncDirectory(dirname(journal));
+  } catch (error) {
+    // A file gone from under it: another compaction compacted cut n meanwhile and removed what
+    // was no longer needed (its temporary files included).
+    if (errnoCodeOf(error) === 'ENOENT' && currentGeneration(journalState(journal)) >= generation) return;
+    throw error;
+  }
+  report.cuts.push(generation);
+  report.archived.transactions += summary.archived.transactions;
+  report.archived.records += summary.archived.records;
+  report.archived.files.push(...summary.archived.files);
+  report.open = summary.open;
+  if (summary.damaged > 0) {
+    report.damaged.lines += summary.damaged;
+    report.damaged.file = damagedPath(journal);
+  }
+}
+
+/** Sorts the records of J.open-<n-1> and cut n into their files; undefined when the cut is gone. */
+async function sortCut(journal: string, generation: number, id: string): Promise<CutSummary | undefined> {
   const length = await cutLength(journal, generation, id);
-  if (length === undefined) return;
+  if (length === undefined) return undefined;
   const inputs: Input[] = [];
   try {
-    for (const [path, end] of [
-      [generation > 1 ? openRecordsPath(journal, generation - 1) : undefined, undefined],
-      [segmentPath(journal, generation, id), length],
-    ] as const) {
-      if (path === undefined) continue;
-      try {
-        inputs.push({ path, fd: openSync(path, 'r'), end });
-      } catch (error) {
-        // Compacted meanwhile by another compaction, which went on to remove it.
-        if (errnoCodeOf(error) === 'ENOENT' && currentGeneration(journalState(journal)) >= generation) return;
-        throw error;
-      }
-    }
-    await sortRecords(journal, generation, id, inputs, report);
+    if (generation > 1) inputs.push({ path: openRecordsPath(journal, generation - 1), fd: openSync(openRecordsPath(journal, generation - 1), 'r'), end: undefined });
+    inputs.push({ path: segmentPath(journal, generation, id), fd: openSync(segmentPath(journal, generation, id), 'r'), end: length });
+    return await sortRecords(journal, generation, id, inputs);
   } finally {
     for (const { fd } of inputs) closeSync(fd);
   }
-  removeFile(segmentPath(journal, generation, id));
-  removeFile(lengthPath(journal, generation, id));
-  releaseClaim(journal, generation, id);
-  if (generation > 1) removeFile(openRecordsPath(journal, generation - 1));
-  syncDirectory(dirname(journal));
-  report.cuts.push(generation);
 }
 
-async function sortRecords(journal: string, generation: number, id: string, inputs: readonly Input[], report: CompactionReport): Promise<void> {
-  report.open = { transactions: 0, records: 0, file: undefined };
+async function sortRecords(journal: string, generation: number, id: string, inputs: readonly Input[]): Promise<CutSummary> {
+  const summary: CutSummary = {
+    archived: { transactions: 0, records: 0, files: [] },
+    open: { transactions: 0, records: 0, file: openRecordsPath(journal, generation) },
+    damaged: 0,
+  };
   // First pass: where each transaction ends, and its day.
   const index = new TransactionIndex();
   const status = growable(Uint8Array);
@@ -415,7 +440,7 @@ async function sortRecords(journal: string, generation: number, id: string, inpu
     });
 
     // Second pass: each record to where its transaction goes.
-    const openFile = new AsideFile(journal);
+    const openFile = new AsideFile(journal, generation);
     const archives = new Map<number, AsideFile>();
     const damaged: string[] = [];
     const counted = new Uint8Array(index.size);
@@ -431,20 +456,21 @@ async function sortRecords(journal: string, generation: number, id: string, inpu
         counted[number] = 1;
         if (status[number] === open) {
           buffered += openFile.add(line);
-          if (firstRecord) report.open.transactions++;
+          if (firstRecord) summary.open.transactions++;
         } else {
           let archive = archives.get(dayNumber[number]!);
-          if (archive === undefined) archives.set(dayNumber[number]!, (archive = new AsideFile(journal)));
+          if (archive === undefined) archives.set(dayNumber[number]!, (archive = new AsideFile(journal, generation)));
           buffered += archive.add(line);
-          report.archived.records++;
-          if (firstRecord) report.archived.transactions++;
+          summary.archived.records++;
+          if (firstRecord) summary.archived.transactions++;
         }
         if (buffered > bufferedBytes) {
           for (const file of [openFile, ...archives.values()]) file.flush();
           buffered = 0;
         }
       });
-      report.open.records = openFile.lines;
+      summary.open.records = openFile.lines;
+      summary.damaged = damaged.length;
 
       // The archive first, then the damaged lines, then the open records: cut n is compacted once those have their name.
       if (archives.size > 0) mkdirSync(archiveDirectory(journal), { recursive: true, mode: 0o700 });
@@ -452,18 +478,14 @@ async function sortRecords(journal: string, generation: number, id: string, inpu
         file.finish();
         const path = archivePath(journal, days[number]!, generation);
         publish(file.path, path);
-        report.archived.files.push(path);
+        summary.archived.files.push(path);
       }
       if (archives.size > 0) syncDirectory(archiveDirectory(journal));
-      if (damaged.length > 0) {
-        moveDamaged(journal, `${generation}-${id}`, damaged);
-        report.damaged.lines += damaged.length;
-        report.damaged.file = damagedPath(journal);
-      }
+      if (damaged.length > 0) moveDamaged(journal, `${generation}-${id}`, damaged);
       openFile.finish();
       publish(openFile.path, openRecordsPath(journal, generation));
       syncDirectory(dirname(journal));
-      report.open.file = openRecordsPath(journal, generation);
+      return summary;
     } finally {
       for (const file of [openFile, ...archives.values()]) removeFile(file.path);
     }
