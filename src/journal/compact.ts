@@ -349,7 +349,7 @@ class AsideFile {
   }
 }
 
-const bufferedBytes = 4 * 1024 * 1024;
+const bufferedBytes = 1024 * 1024;
 
 /** What compacting one cut did. */
 interface CutSummary {
