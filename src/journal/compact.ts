@@ -1,8 +1,24 @@
 import { randomBytes } from 'node:crypto';
-import { closeSync, constants, existsSync, fstatSync, fsyncSync, lstatSync, mkdirSync, openSync, readFileSync, readSync, renameSync, rmdirSync, rmSync, statSync } from 'node:fs';
+import {
+  closeSync,
+  constants,
+  existsSync,
+  fstatSync,
+  fsyncSync,
+  lstatSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  readSync,
+  realpathSync,
+  renameSync,
+  rmdirSync,
+  rmSync,
+  statSync,
+} from 'node:fs';
 import { dirname, join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { errnoCodeOf } from '../errors.js';
+import { errnoCodeOf, UsageError } from '../errors.js';
 import { publish, removeFile, syncDirectory, writeAll } from './durable.js';
 import { ensureLength, growable, release } from './growable.js';
 import {
@@ -70,6 +86,7 @@ export async function compactJournal(journal: string): Promise<CompactionReport>
     open: { transactions: 0, records: 0, file: undefined },
     damaged: { lines: 0, file: undefined },
   };
+  refuseLink(journal);
   let mine: number | undefined;
   for (;;) {
     const state = journalState(journal);
@@ -95,6 +112,22 @@ export async function compactJournal(journal: string): Promise<CompactionReport>
 }
 
 // ---------------------------------------------------------------- claiming and cutting
+
+/**
+ * A journal that is a symbolic link would be compacted as the link: the link renamed away and
+ * removed, the file it names kept but no longer read. Refused; its real path works.
+ */
+function refuseLink(journal: string): void {
+  try {
+    if (!lstatSync(journal).isSymbolicLink()) return;
+  } catch (error) {
+    if (errnoCodeOf(error) === 'ENOENT') return;
+    throw error;
+  }
+  throw new UsageError(`the journal ${journal} is a symbolic link: ledger compact renames the journal itself, so give the path of the file it names`, {
+    hint: `agentpay --journal ${realpathSync(journal)} ledger compact`,
+  });
+}
 
 const randomId = () => randomBytes(6).toString('hex');
 
@@ -277,10 +310,13 @@ function dayOf(record: ScannedRecord): string {
   else {
     const { content } = record as ScannedOutcome;
     // `"at":"` first appears as the outcome's own key: no string in an own line holds a quote.
-    at = typeof content === 'string' ? content.slice(content.indexOf('"at":"') + 6, content.indexOf('"at":"') + 16) : content.at;
+    const start = typeof content === 'string' ? content.indexOf('"at":"') + 6 : 0;
+    at = typeof content === 'string' ? content.slice(start, content.indexOf('"', start)) : content.at;
   }
-  const day = at.slice(0, 10);
-  return /^\d{4}-\d{2}-\d{2}$/.test(day) ? day : 'undated';
+  // The writer's own times are UTC (toISOString); any other is read as a time first.
+  if (/^\d{4}-\d{2}-\d{2}T[\d:.]+Z$/.test(at)) return at.slice(0, 10);
+  const time = Date.parse(at);
+  return Number.isNaN(time) ? 'undated' : new Date(time).toISOString().slice(0, 10);
 }
 
 interface Input {

@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -141,6 +141,36 @@ describe('ledger compact (the file journal)', () => {
     const after = await readersSee(journal, ['1', '2', '3', '4']);
     expect(after).toEqual({ history: ['1 success', '2 success', '3 unknown', '4 unknown'], open: ['3 unknown', '4 unknown'], found: ['1', '2', '3', '4'], warnings: [] });
     expect(readdirSync(join(journal, '..')).sort()).toEqual(['journal.jsonl.archive', 'journal.jsonl.open-3']);
+  });
+
+  it('three compactions at once, while a writer appends: the readers see every transaction once', async () => {
+    const journal = journalPath();
+    const records = Array.from({ length: 300 }, (_, i) => [intent(String(i)), ...(i % 7 === 0 ? [] : [outcome(String(i), i % 5 === 0 ? 'pending' : 'success')])]).flat();
+    writeFileSync(journal, linesOf(records.slice(0, 200)));
+    const ids = ['0', '5', '6', '299'];
+    const compactions = Promise.all([compactJournal(journal), compactJournal(journal), compactJournal(journal)]);
+    const writer = new JournalWriter(journal);
+    for (const record of records.slice(200)) writer.append(record);
+    writer.close();
+    const reports = await compactions;
+    await compactJournal(journal);
+    expect(reports.flatMap((report) => report.cuts)).toContain(1);
+    const seen = await readersSee(journal, ids);
+    expect(seen.history).toHaveLength(300);
+    expect(seen.open).toHaveLength(Array.from({ length: 300 }, (_, i) => i).filter((i) => i % 7 === 0 || i % 5 === 0).length);
+    expect(seen.found).toEqual(ids);
+    expect(seen.warnings).toEqual([]);
+    expect(readdirSync(join(journal, '..')).filter((name) => /\.(cut|tmp|open)-/.test(name))).toEqual([expect.stringMatching(/\.open-\d+$/)]);
+  });
+
+  it('archives by the UTC day of a time written with an offset, and refuses a journal that is a symbolic link', async () => {
+    const journal = journalPath();
+    writeFileSync(journal, linesOf([{ ...intent('1'), at: '2026-11-20T22:00:00-05:00' }, outcome('1', 'success')]));
+    await compactJournal(journal);
+    expect(readdirSync(`${journal}.archive`)).toEqual(['2026-11-21.1.jsonl']);
+    const link = join(journal, '..', 'link.jsonl');
+    symlinkSync(`${journal}.archive/2026-11-21.1.jsonl`, link);
+    await expect(compactJournal(link)).rejects.toThrow(/is a symbolic link/);
   });
 
   it('a writer whose file was renamed away writes the line again to the journal there now', async () => {
