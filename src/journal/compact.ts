@@ -103,7 +103,7 @@ export async function compactJournal(journal: string): Promise<CompactionReport>
       await takeOver(journal, generation + 1, holder.id);
       continue;
     }
-    // Cut n was compacted by another compaction after this one cut it; it is done.
+    // Its own cut gone without J.open-<n> (removed by hand?): stop rather than cut again.
     if (mine !== undefined) return report;
     const cut = cutJournal(journal, generation + 1);
     if (cut === 'nothing') return report;
@@ -131,16 +131,12 @@ function refuseLink(journal: string): void {
 
 const randomId = () => randomBytes(6).toString('hex');
 
-/** rmdir(2) of a directory if it is there and empty (false when it is not empty). */
-function removeEmptyDirectory(directory: string): boolean {
+/** rmdir(2) of a directory, if it is there and empty. */
+function removeEmptyDirectory(directory: string): void {
   try {
     rmdirSync(directory);
-    return true;
   } catch (error) {
-    const code = errnoCodeOf(error);
-    if (code === 'ENOENT') return true;
-    if (code === 'ENOTEMPTY' || code === 'EEXIST') return false;
-    throw error;
+    if (!['ENOENT', 'ENOTEMPTY', 'EEXIST'].includes(errnoCodeOf(error) ?? '')) throw error;
   }
 }
 
