@@ -188,3 +188,18 @@ export function openFiles(paths: readonly string[]): OpenedFile[] {
   }
   return opened;
 }
+
+/**
+ * Every file of the journal, opened, in reading order: the archive (all of it, or the days from
+ * `fromDay`), then the live files. What reads the whole journal (history, `ledger import`)
+ * reads these, not J alone, once `ledger compact` has run.
+ */
+export function openJournalFiles(journal: string, fromDay?: string): OpenedFile[] {
+  const live = openLiveFiles(journal);
+  try {
+    return [...openFiles(archiveFiles(journal, fromDay)), ...live];
+  } catch (error) {
+    closeAll(live);
+    throw error;
+  }
+}

@@ -1,5 +1,5 @@
 import type { TransactionState } from '../protocol/transaction-view.js';
-import { archiveFiles, closeAll, type OpenedFile, openFiles, openLiveFiles } from './journal-files.js';
+import { archiveFiles, closeAll, type OpenedFile, openFiles, openJournalFiles, openLiveFiles } from './journal-files.js';
 import { latestEntries } from './latest.js';
 import { intentTime, recordOf, type ScannedRecord } from './line-format.js';
 import { type JournalWarning, scanJournal, streamChunkBytes } from './reader.js';
@@ -157,17 +157,7 @@ async function scanFiles(files: readonly OpenedFile[], warn: JournalWarning, vis
  * filters them: streamed, in memory that does not grow with the entries (latest.ts).
  */
 export async function allEntries(path: string, filter: HistoryFilter, warn: JournalWarning): Promise<HistoryEntries> {
-  // The live files first: what leaves them for the archive meanwhile is in the archive by the
-  // time its files are opened (a record seen in both is the same record, taken once).
-  const live = openLiveFiles(path);
-  let archive: OpenedFile[];
-  try {
-    archive = openFiles(archiveFiles(path, filter.since?.toISOString().slice(0, 10)));
-  } catch (error) {
-    closeAll(live);
-    throw error;
-  }
-  return latestEntries([...archive, ...live], filter, warn);
+  return latestEntries(openJournalFiles(path, filter.since?.toISOString().slice(0, 10)), filter, warn);
 }
 
 /**

@@ -55,7 +55,10 @@ export async function scanJournal(path: string, warn: JournalWarning, visit: (re
   return next;
 }
 
-/** The lines of a journal file, open as `range.fd`, as byte text, in batches. */
+/**
+ * The lines of one of a journal's files, open as `range.fd`, as byte text, in batches. A
+ * journal that `ledger compact` has run on is several files: journal-files.ts opens them.
+ */
 export async function* journalLines(path: string, range: ReadRange): AsyncGenerator<LineBatch> {
   try {
     yield* lineBatchesOf(chunksOf(range.fd, range.end, range.chunkBytes), 'latin1');
