@@ -1,4 +1,4 @@
-import { closeSync, constants, fstatSync, fsyncSync, mkdirSync, openSync, readSync, statSync, writeSync } from 'node:fs';
+import { closeSync, fstatSync, fsyncSync, mkdirSync, openSync, readSync, statSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { errnoCodeOf, LocalStorageError } from '../errors.js';
 import { syncDirectory, writeAll } from './durable.js';
@@ -63,45 +63,26 @@ export class JournalWriter {
   private open(): number {
     if (this.fd !== undefined) return this.fd;
     makeDirectory(dirname(this.path));
-    const fd = openOrCreate(this.path);
-    // A crash can leave a torn last line without its newline; end it, so the next record
-    // starts on a line of its own instead of being glued to the torn one.
-    const size = fstatSync(fd).size;
-    if (size > 0) {
-      const last = Buffer.alloc(1);
-      readSync(fd, last, 0, 1, size - 1);
-      if (last[0] !== 0x0a) writeSync(fd, '\n');
+    const fd = openSync(this.path, 'a+', 0o600);
+    try {
+      // The journal's name lasts a crash of the machine only once its directory is fsynced: a
+      // compaction renames the journal away, and the process that made the fresh one may have
+      // died before it fsynced the directory. Once per open, before a line in it is trusted.
+      syncDirectory(dirname(this.path));
+      // A crash can leave a torn last line without its newline; end it, so the next record
+      // starts on a line of its own instead of being glued to the torn one.
+      const size = fstatSync(fd).size;
+      if (size > 0) {
+        const last = Buffer.alloc(1);
+        readSync(fd, last, 0, 1, size - 1);
+        if (last[0] !== 0x0a) writeSync(fd, '\n');
+      }
+    } catch (error) {
+      closeSync(fd);
+      throw error;
     }
     this.fd = fd;
     return fd;
-  }
-}
-
-/**
- * The journal opened for appending. A journal this call creates (the first record, or the first
- * after a compaction) has its name fsynced in its directory too, so that it lasts a crash of
- * the machine as its records do.
- */
-function openOrCreate(path: string): number {
-  for (;;) {
-    try {
-      return openSync(path, constants.O_RDWR | constants.O_APPEND);
-    } catch (error) {
-      if (errnoCodeOf(error) !== 'ENOENT') throw error;
-    }
-    try {
-      const fd = openSync(path, constants.O_RDWR | constants.O_APPEND | constants.O_CREAT | constants.O_EXCL, 0o600);
-      try {
-        syncDirectory(dirname(path));
-      } catch (error) {
-        closeSync(fd);
-        throw error;
-      }
-      return fd;
-    } catch (error) {
-      // Another process made it in between: open theirs.
-      if (errnoCodeOf(error) !== 'EEXIST') throw error;
-    }
   }
 }
 
