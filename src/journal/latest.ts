@@ -5,7 +5,7 @@ import { EntryPlaces, type FarOutcome, noOutcome, noState, stateNumber } from '.
 import type { HistoryEntries, HistoryFilter, JournalEntry, LedgerFilter } from './ledger.js';
 import { intentGateway, intentTime, OwnLineScanner, recordOf, type ScannedRecord } from './line-format.js';
 import { type JournalWarning, journalLines, recordOn, scanJournal, unreadable } from './reader.js';
-import { isFinalState } from './records.js';
+import { attemptReopens, replacesOutcome } from './records.js';
 import { TransactionIndex } from './transaction-index.js';
 
 /**
@@ -75,14 +75,14 @@ async function planEntries(paths: readonly string[], filter: LedgerFilter, warn:
               if (gatewayNumber === undefined) gatewayNumbers.set(gateway, (gatewayNumber = gateways.push(gateway) - 1));
               if (gatewayNumber > 0xffff) throw new Error('more than 65,536 gateways in one journal: beyond what history indexes');
               places.gateway[added] = gatewayNumber;
-            } else if (places.state[number] !== noState && isFinalState(transactionStates[places.state[number]! - 1]!)) {
+            } else if (places.state[number] !== noState && attemptReopens(transactionStates[places.state[number]! - 1]!)) {
               places.clearOutcome(number);
             }
             return;
           }
           if (number === undefined) return;
           const current = places.state[number]!;
-          if (current === noState || !isFinalState(transactionStates[current - 1]!) || isFinalState(record.state)) {
+          if (replacesOutcome(current === noState ? undefined : transactionStates[current - 1]!, record.state)) {
             places.setOutcome(number, line, record.state, { file: files.length - 1, offset: at.offset, length: at.length });
           }
         },

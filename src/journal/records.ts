@@ -1,3 +1,4 @@
+import { isFinalState, type TransactionState } from '../protocol/transaction-view.js';
 import type { IntentRecord } from './record-format.js';
 
 /**
@@ -16,6 +17,21 @@ export function differingParameters(a: IntentRecord, b: Omit<IntentRecord, 'kind
 }
 
 export { isFinalState } from '../protocol/transaction-view.js';
+
+/**
+ * The ledger's rules for a transaction's latest word, one place for every reader (the journal's
+ * and PostgreSQL's): a success is the gateway's word that it took the money, never replaced (a
+ * "not sent" or "never made" arriving late, from a retry elsewhere or a reconcile that asked too
+ * early, is stale); a failure only by another final state; a state in progress by anything.
+ */
+export function replacesOutcome(current: TransactionState | undefined, next: TransactionState): boolean {
+  if (current === undefined) return true;
+  if (current === 'success') return false;
+  return !isFinalState(current) || isFinalState(next);
+}
+
+/** A new attempt (the safe retry) after a failure is open until its own answer; after a success it changes nothing. */
+export const attemptReopens = (current: TransactionState | undefined): boolean => current === 'failed';
 
 export function ownerKey(record: { gateway: string; agentId: string; transactionId: string }): string {
   return `${record.gateway} ${record.agentId} ${record.transactionId}`;

@@ -21,7 +21,7 @@ export interface Ledger {
    * An outcome, appended. With PostgreSQL an outcome the database cannot take goes to a local
    * fallback file, delivered later; throws only when it could be kept nowhere.
    */
-  recordOutcome(outcome: OutcomeRecord): Promise<void>;
+  recordOutcome(outcome: OutcomeRecord, answers?: AttemptRef): Promise<void>;
   /** How many transactions are open, by gateway and agent (reconcile names the others). */
   openOwners(filter: LedgerFilter): Promise<OwnerCount[]>;
   /**
@@ -37,7 +37,13 @@ export interface Ledger {
 /** What a purchase records before its Payment: the intent without its time. */
 export type Intent = Omit<IntentRecord, 'kind' | 'at'>;
 
-export type IntentResult = { kind: 'new' } | { kind: 'retry' } | { kind: 'conflict'; earlier: IntentRecord };
+/**
+ * The attempt an intent recorded, where the backend names attempts (PostgreSQL: its record's
+ * seq). An outcome that says which attempt it answers is known stale once a newer one went out.
+ */
+export type AttemptRef = string | undefined;
+
+export type IntentResult = { kind: 'new'; attempt?: AttemptRef } | { kind: 'retry'; attempt?: AttemptRef } | { kind: 'conflict'; earlier: IntentRecord };
 
 export interface Owner {
   gateway: string;
@@ -71,7 +77,7 @@ export interface LedgerHistory extends AsyncIterable<LedgerEntry> {
 
 export interface ClaimedBatch {
   readonly entries: readonly JournalEntry[];
-  /** An outcome learned for one of them; it may be written at once or at done(). */
+  /** An outcome learned for one of them (it answers the attempt the claim saw); written at once or at done(). */
   record(outcome: OutcomeRecord): Promise<void>;
   /**
    * Ends the batch: its outcomes written (or kept in the fallback), its claim let go. Returns

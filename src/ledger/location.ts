@@ -38,7 +38,9 @@ export function parseLedgerLocation(raw: string, where: string): LedgerLocation 
   if (text === '') throw new UsageError(`ledger (${where}) is empty`, { hint: 'give a journal file path or a postgres:// URL' });
   if (!anyScheme.test(text)) return { kind: 'file', path: raw, shown: raw };
   if (!postgresScheme.test(text)) {
-    throw new UsageError(`ledger ${JSON.stringify(text.replace(/:\/\/[^@/]*@/, '://***@'))} (${where}) is neither a file path nor a postgres:// URL`, {
+    // Everything between the scheme and the last @ may be a user and password (a / in it included).
+    const withoutCredentials = text.includes('@') ? text.replace(/^([a-z][a-z0-9+.-]*:\/\/).*@/i, '$1***@') : text;
+    throw new UsageError(`ledger ${JSON.stringify(withoutCredentials)} (${where}) is neither a file path nor a postgres:// URL`, {
       hint: 'give a journal file path, or postgres://user@host:5432/database for a team ledger',
     });
   }

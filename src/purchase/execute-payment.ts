@@ -2,7 +2,7 @@ import { AgentpayError, GatewayUnreachableError, LedgerUnreachableError, LocalSt
 import type { PaymentInput } from '../gateway/client.js';
 import { payAndSettle, type SettleEvent } from '../gateway/settle.js';
 import { differingParameters, type IntentRecord } from '../journal/records.js';
-import type { Intent, Ledger } from '../ledger/ledger.js';
+import type { AttemptRef, Intent, Ledger } from '../ledger/ledger.js';
 import { type CodeTable, classifyCode } from '../protocol/codes.js';
 import { type TransactionView, unknownView } from '../protocol/transaction-view.js';
 import { answerText, errorOfView, type PaymentOutcome } from './outcome.js';
@@ -22,13 +22,13 @@ function replayRefusal(intent: Intent, earlier: IntentRecord): UsageError {
  * TransactionID already recorded for another purchase is refused; the same purchase again is
  * the intended safe retry.
  */
-async function recordIntent(context: PurchaseContext, intent: Intent, checkReplay: boolean): Promise<{ ledger: Ledger; attempt: 'new' | 'retry' }> {
+async function recordIntent(context: PurchaseContext, intent: Intent, checkReplay: boolean): Promise<{ ledger: Ledger; attempt: 'new' | 'retry'; ref: AttemptRef }> {
   const notSent = 'no payment was sent';
   try {
     const ledger = await context.openLedger();
     const result = await ledger.recordIntent(intent, { checkReplay });
     if (result.kind === 'conflict') throw replayRefusal(intent, result.earlier);
-    return { ledger, attempt: result.kind };
+    return { ledger, attempt: result.kind, ref: result.attempt };
   } catch (error) {
     if (error instanceof LedgerUnreachableError && !error.message.includes(notSent)) throw error.withConsequence(notSent);
     if (!(error instanceof LocalStorageError)) throw error;
@@ -63,11 +63,11 @@ function intentOf(session: PaymentSession, input: PaymentInput): Intent {
  * Appends an outcome. The intent is recorded already; an outcome that cannot be written must
  * not turn a known answer into an error (exit 1 would read as "declined"): reconcile will ask the gateway.
  */
-function outcomeRecorder(ledger: Ledger, intent: Intent, out: PurchaseContext['out']) {
+function outcomeRecorder(ledger: Ledger, intent: Intent, attempt: AttemptRef, out: PurchaseContext['out']) {
   const owner = { transactionId: intent.transactionId, gateway: intent.gateway, agentId: intent.agentId };
   return async (view: TransactionView, source: 'payment' | 'settle') => {
     try {
-      await ledger.recordOutcome({ kind: 'outcome', ...owner, at: new Date().toISOString(), source, view });
+      await ledger.recordOutcome({ kind: 'outcome', ...owner, at: new Date().toISOString(), source, view }, attempt);
     } catch (error) {
       if (!(error instanceof AgentpayError)) throw error;
       out.warn(`${error.message}: the outcome of ${intent.transactionId} is not recorded; \`agentpay reconcile\` will settle it from the gateway`);
@@ -100,11 +100,11 @@ export async function executePayment(
 ): Promise<PaymentOutcome> {
   const { settings, out } = context;
   const intent = intentOf(session, input);
-  const { ledger, attempt } = await recordIntent(context, intent, options.checkReplay);
+  const { ledger, attempt, ref } = await recordIntent(context, intent, options.checkReplay);
   if (attempt === 'retry') {
     out.note(out.errorStyle.dim(`transaction ${input.transactionId} is in the ledger for this purchase: asking the gateway again (a repeat pays nothing twice)`));
   }
-  const recordOutcome = outcomeRecorder(ledger, intent, out);
+  const recordOutcome = outcomeRecorder(ledger, intent, ref, out);
   // Ctrl+C, and SIGTERM (how cron and service managers stop a process), stop settling.
   const interrupt = new AbortController();
   const onInterrupt = () => interrupt.abort();

@@ -75,8 +75,9 @@ async function referenceAll(path: string, filter: LedgerFilter, warn: (message: 
     const entry = entries.get(key);
     if (record.kind === 'intent') {
       if (!entry && wanted(record, filter)) entries.set(key, { intent: record, outcome: undefined });
-      else if (entry?.outcome !== undefined && isFinalState(entry.outcome.view.state)) entry.outcome = undefined;
-    } else if (entry && (entry.outcome === undefined || !isFinalState(entry.outcome.view.state) || isFinalState(record.view.state))) {
+      // A retry after a failure is open until its own answer; a success stands whatever follows.
+      else if (entry?.outcome?.view.state === 'failed') entry.outcome = undefined;
+    } else if (entry && entry.outcome?.view.state !== 'success' && (entry.outcome === undefined || !isFinalState(entry.outcome.view.state) || isFinalState(record.view.state))) {
       entry.outcome = record;
     }
   }

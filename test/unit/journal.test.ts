@@ -52,7 +52,7 @@ describe('journal', () => {
     const path = journalPath();
     const writer = new JournalWriter(path);
     // 8: the first attempt was not sent (failed), the retry's answer was lost.
-    // 9: the retry of a settled payment, killed before its answer: open, so reconcile asks.
+    // 9: the retry of a paid payment, killed before its answer: open, so reconcile asks; its success stands.
     const records = [intent('8'), outcome('8', 'failed'), intent('8'), outcome('8', 'unknown'), intent('9'), outcome('9', 'success'), intent('9')];
     for (const record of records) writer.append(record);
     writer.close();
@@ -64,7 +64,19 @@ describe('journal', () => {
     const all = await gathered(allEntries(path, {}, () => {}));
     expect(all.map((e) => [e.intent.transactionId, e.outcome?.view.state])).toEqual([
       ['8', 'unknown'],
-      ['9', undefined],
+      ['9', 'success'],
+    ]);
+  });
+
+  it('a success stands: a "not sent" or "never made" written after it (a retry elsewhere, a reconcile that asked early) does not replace it', async () => {
+    const path = journalPath();
+    const writer = new JournalWriter(path);
+    for (const record of [intent('10'), outcome('10', 'success'), outcome('10', 'failed'), intent('11'), outcome('11', 'failed'), outcome('11', 'success')]) writer.append(record);
+    writer.close();
+    const all = await gathered(allEntries(path, {}, () => {}));
+    expect(all.map((e) => [e.intent.transactionId, e.outcome?.view.state])).toEqual([
+      ['10', 'success'],
+      ['11', 'success'],
     ]);
   });
 

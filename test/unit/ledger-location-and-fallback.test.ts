@@ -32,6 +32,8 @@ describe('the ledger setting', () => {
     expect(() => parseLedgerLocation('mysql://root:pw@db/ledger', 'profile')).toThrow(UsageError);
     expect(() => parseLedgerLocation('mysql://root:pw@db/ledger', 'profile')).toThrow(/mysql:\/\/\*\*\*@db\/ledger.*\(profile\) is neither a file path nor a postgres:\/\/ URL/);
     expect(() => parseLedgerLocation('  ', 'flag')).toThrow(/ledger \(flag\) is empty/);
+    // A mistyped scheme: the password (a / in it too) never shows.
+    expect(() => parseLedgerLocation('postgress://desk:se/cret-4471@db/ledger', 'flag')).toThrow('"postgress://***@db/ledger"');
   });
 });
 

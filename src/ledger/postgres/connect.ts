@@ -1,4 +1,6 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { join } from 'node:path';
 import pg from 'pg';
 import pgPass from 'pgpass';
 import { LedgerUnreachableError } from '../../errors.js';
@@ -23,20 +25,25 @@ function tlsOf(url: URL, env: NodeJS.ProcessEnv): { ssl: pg.ClientConfig['ssl'];
     });
   }
   const mode = given as SslMode;
-  const file = (name: string, variable: string) => {
-    const path = url.searchParams.get(name) ?? env[variable];
-    return path ? readFileSync(path, 'utf8') : undefined;
+  // libpq's defaults: ~/.postgresql/root.crt (and postgresql.crt, .key) when the URL and PG* say nothing.
+  const file = (name: string, variable: string, fallback: string) => {
+    const given = url.searchParams.get(name) ?? env[variable];
+    const path = given || join(homedir(), '.postgresql', fallback);
+    if (!given && !existsSync(path)) return undefined;
+    return readFileSync(path, 'utf8');
   };
   const stripped = new URL(url.href);
   for (const name of ['sslmode', 'sslrootcert', 'sslcert', 'sslkey', 'uselibpqcompat']) stripped.searchParams.delete(name);
   const connectionString = stripped.href;
   if (mode === 'disable' || mode === 'allow') return { ssl: false, mode, connectionString };
-  const [ca, cert, key] = [file('sslrootcert', 'PGSSLROOTCERT'), file('sslcert', 'PGSSLCERT'), file('sslkey', 'PGSSLKEY')];
+  const [ca, cert, key] = [file('sslrootcert', 'PGSSLROOTCERT', 'root.crt'), file('sslcert', 'PGSSLCERT', 'postgresql.crt'), file('sslkey', 'PGSSLKEY', 'postgresql.key')];
   const files = { ...(ca ? { ca } : {}), ...(cert ? { cert } : {}), ...(key ? { key } : {}) };
-  // prefer and require: encrypted, the certificate not checked (libpq); verify-ca: checked
-  // against the CA, not the host name; verify-full: both.
-  if (mode === 'prefer' || mode === 'require') return { ssl: { ...files, rejectUnauthorized: false }, mode, connectionString };
-  if (mode === 'verify-ca') return { ssl: { ...files, checkServerIdentity: () => undefined }, mode, connectionString };
+  // prefer and require: encrypted, the certificate not checked, except that require checks it
+  // against a root certificate when there is one (libpq); verify-ca: checked against the CA, not
+  // the host name; verify-full: both. Without a root certificate file, verify-ca and verify-full
+  // check against Node's public CAs, where libpq would refuse to connect.
+  if (mode === 'prefer' || (mode === 'require' && !ca)) return { ssl: { ...files, rejectUnauthorized: false }, mode, connectionString };
+  if (mode === 'verify-ca' || mode === 'require') return { ssl: { ...files, checkServerIdentity: () => undefined }, mode, connectionString };
   return { ssl: files, mode, connectionString };
 }
 
@@ -61,7 +68,18 @@ export interface LedgerConnection {
 /** Connects, or throws LedgerUnreachableError naming the ledger (its password as ***). */
 export async function connectLedger(location: LedgerLocation & { kind: 'postgres' }, env: NodeJS.ProcessEnv): Promise<LedgerConnection> {
   const url = new URL(location.url);
-  const { ssl, mode, connectionString } = tlsOf(url, env);
+  let tls: ReturnType<typeof tlsOf>;
+  try {
+    tls = tlsOf(url, env);
+  } catch (error) {
+    if (error instanceof LedgerUnreachableError) throw error;
+    // A certificate file that cannot be read: nothing was sent anywhere.
+    throw new LedgerUnreachableError(location.shown, `cannot read its TLS files: ${reasonOf(error)}`, {
+      cause: error,
+      hint: 'check sslrootcert, sslcert and sslkey (or PGSSLROOTCERT, PGSSLCERT, PGSSLKEY)',
+    });
+  }
+  const { ssl, mode, connectionString } = tls;
   const hasPassword = url.password !== '' || url.searchParams.has('password') || Boolean(env.PGPASSWORD);
   const open = async (tls: pg.ClientConfig['ssl']): Promise<LedgerConnection> => {
     const client = new pg.Client({

@@ -17,6 +17,8 @@ export interface WaitingOutcome {
   operator: string;
   host: string;
   record: OutcomeRecord;
+  /** The attempt it answers (postgres/ledger.ts), when known. */
+  answers?: string | undefined;
 }
 
 /** The fallback of one ledger: a directory and the name its files start with (from the URL without its password). */
@@ -85,12 +87,37 @@ function readWaiting(path: string): { outcomes: WaitingOutcome[]; damaged: numbe
       const value = JSON.parse(line) as WaitingOutcome;
       const record = readRecord(value.record);
       if (record.kind !== 'outcome' || typeof value.recordId !== 'string') throw new Error('not an outcome');
-      outcomes.push({ recordId: value.recordId, operator: String(value.operator), host: String(value.host), record });
+      const answers = typeof value.answers === 'string' ? { answers: value.answers } : {};
+      outcomes.push({ recordId: value.recordId, operator: String(value.operator), host: String(value.host), record, ...answers });
     } catch {
       damaged++;
     }
   }
   return { outcomes, damaged };
+}
+
+/**
+ * Outcomes the ledger refused for what they hold (not for being unreachable): set aside in a
+ * file of their own, so they stop holding up the others; a person can look at them.
+ */
+export function setAside(fallback: Fallback, outcomes: readonly WaitingOutcome[]): string {
+  const path = join(fallback.directory, `${fallback.stem}.undeliverable.jsonl`);
+  try {
+    mkdirSync(fallback.directory, { recursive: true, mode: 0o700 });
+    const fd = openSync(path, 'a', 0o600);
+    try {
+      const text = Buffer.from(outcomes.map((outcome) => `${JSON.stringify(outcome)}\n`).join(''), 'utf8');
+      let written = 0;
+      while (written < text.length) written += writeSync(fd, text, written, text.length - written);
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+  } catch (error) {
+    if (errnoCodeOf(error) === undefined) throw error;
+    throw new LocalStorageError('write the ledger fallback file', path, error);
+  }
+  return path;
 }
 
 /** How many outcomes wait for this ledger on this machine (`doctor`). */

@@ -1,14 +1,14 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import type pg from 'pg';
-import { LedgerUnreachableError, LocalStorageError } from '../../errors.js';
+import { AgentpayError, LedgerUnreachableError, LocalStorageError } from '../../errors.js';
 import type { JournalEntry, LedgerFilter } from '../../journal/ledger.js';
 import { lineOf, readRecord } from '../../journal/record-format.js';
-import { differingParameters, type IntentRecord, isFinalState, type JournalRecord, type OutcomeRecord } from '../../journal/records.js';
-import type { ClaimedBatch, Intent, IntentResult, Ledger, LedgerEntry, LedgerHistory, LedgerHistoryFilter, Owner, OwnerCount, RecordedBy } from '../ledger.js';
+import { attemptReopens, differingParameters, type IntentRecord, type JournalRecord, type OutcomeRecord, replacesOutcome } from '../../journal/records.js';
+import type { AttemptRef, ClaimedBatch, Intent, IntentResult, Ledger, LedgerEntry, LedgerHistory, LedgerHistoryFilter, Owner, OwnerCount, RecordedBy } from '../ledger.js';
 import type { LedgerLocation } from '../location.js';
 import { connectLedger, type LedgerConnection, reasonOf } from './connect.js';
-import { deliverWaiting, fallbackOf, keepWaiting, type WaitingOutcome } from './fallback.js';
+import { deliverWaiting, fallbackOf, keepWaiting, setAside, type WaitingOutcome } from './fallback.js';
 import * as sql from './queries.js';
 import { ensureSchema } from './schema.js';
 
@@ -105,13 +105,14 @@ export class PostgresLedger implements Ledger {
     // The TransactionID is checked and taken in one statement: two terminals cannot both take it.
     // A taken one written by a transaction not yet committed is found by the next look.
     for (let look = 0; look < 3; look++) {
-      if ((await this.query(sql.insertIntent, [...values, randomUUID()], notSent)).length > 0) return { kind: 'new' };
+      const [made] = await this.query(sql.insertIntent, [...values, randomUUID()], notSent);
+      if (made !== undefined) return { kind: 'new', attempt: text(made.attempt_seq) };
       const [row] = await this.query(sql.selectIntent, [intent.gateway, intent.agentId, intent.transactionId], notSent);
       if (row === undefined) continue;
       const earlier = intentOfRow(row);
       if (differingParameters(earlier, intent).length > 0) return { kind: 'conflict', earlier };
-      await this.query(sql.insertAttempt, [randomUUID(), row.seq, at, operator, host], notSent);
-      return { kind: 'retry' };
+      const [attempt] = await this.query(sql.insertAttempt, [randomUUID(), row.seq, at, operator, host], notSent);
+      return { kind: 'retry', attempt: attempt === undefined ? undefined : text(attempt.attempt_seq) };
     }
     throw new LedgerUnreachableError(this.location.shown, `transaction ${intent.transactionId} is being recorded by another terminal right now`, { consequence: notSent });
   }
@@ -122,8 +123,8 @@ export class PostgresLedger implements Ledger {
     await this.client.query(sql.insertOutcomes, outcomeColumns(outcomes));
   }
 
-  private waiting(record: OutcomeRecord): WaitingOutcome {
-    return { recordId: randomUUID(), ...this.by, record };
+  private waiting(record: OutcomeRecord, answers: AttemptRef): WaitingOutcome {
+    return { recordId: randomUUID(), ...this.by, record, ...(answers === undefined ? {} : { answers }) };
   }
 
   /** Outcomes the database did not take: kept on this machine; throws LocalStorageError when even that fails. */
@@ -135,8 +136,8 @@ export class PostgresLedger implements Ledger {
     );
   }
 
-  async recordOutcome(outcome: OutcomeRecord): Promise<void> {
-    const waiting = this.waiting(outcome);
+  async recordOutcome(outcome: OutcomeRecord, answers?: AttemptRef): Promise<void> {
+    const waiting = this.waiting(outcome, answers);
     try {
       await this.insertOutcomes([waiting]);
     } catch (error) {
@@ -144,9 +145,32 @@ export class PostgresLedger implements Ledger {
     }
   }
 
+  /**
+   * The outcomes this machine kept while the ledger was away, delivered. Never fatal: a
+   * delivery the database cannot take now stays for the next command; an outcome it refuses for
+   * what it holds is set aside (postgres/fallback.ts), so it cannot hold up the others.
+   */
   private async deliverFallback(): Promise<void> {
-    const delivered = await deliverWaiting(this.fallback, (outcomes) => this.insertOutcomes(outcomes));
-    if (delivered > 0) this.options.note(`delivered ${delivered} outcome${delivered === 1 ? '' : 's'} kept on this machine while the ledger was unreachable`);
+    const deliver = async (outcomes: WaitingOutcome[]) => {
+      try {
+        await this.insertOutcomes(outcomes);
+      } catch (error) {
+        if (this.connection.lost.error !== undefined) throw error;
+        const refused: WaitingOutcome[] = [];
+        for (const outcome of outcomes) await this.insertOutcomes([outcome]).catch(() => refused.push(outcome));
+        if (refused.length > 0) {
+          const path = setAside(this.fallback, refused);
+          this.options.note(`the ledger refused ${refused.length} outcome${refused.length === 1 ? '' : 's'} kept on this machine (${reasonOf(error)}): set aside in ${path}`);
+        }
+      }
+    };
+    try {
+      const delivered = await deliverWaiting(this.fallback, deliver);
+      if (delivered > 0) this.options.note(`delivered ${delivered} outcome${delivered === 1 ? '' : 's'} kept on this machine while the ledger was unreachable`);
+    } catch (error) {
+      if (!(error instanceof AgentpayError) && this.connection.lost.error === undefined) throw error;
+      this.options.note(`outcomes kept on this machine wait for a later command: ${error instanceof Error ? error.message : String(error)}`);
+    }
   }
 
   async openOwners(filter: LedgerFilter): Promise<OwnerCount[]> {
@@ -168,17 +192,19 @@ export class PostgresLedger implements Ledger {
         const intent = intentOfRow(row, row.attempted_at);
         return { intent, outcome: row.outcome_view === null ? undefined : outcomeOfRow(intent, row.outcome_at, row.outcome_source, row.outcome_view) };
       });
-      yield this.claimedBatch(entries);
+      // The attempt each answer is for: a retry made while the batch is out makes it stale.
+      const attempts = new Map(rows.map((row) => [text(row.transaction_id), text(row.attempt_seq)]));
+      yield this.claimedBatch(entries, attempts);
     }
   }
 
   /** A claimed batch: its outcomes written with the commit that lets the claim go; kept in the fallback if that fails. */
-  private claimedBatch(entries: JournalEntry[]): ClaimedBatch {
+  private claimedBatch(entries: JournalEntry[], attempts: ReadonlyMap<string, string>): ClaimedBatch {
     const learned: WaitingOutcome[] = [];
     return {
       entries,
       record: async (outcome) => {
-        learned.push(this.waiting(outcome));
+        learned.push(this.waiting(outcome, attempts.get(outcome.transactionId)));
       },
       done: async () => {
         try {
@@ -249,11 +275,15 @@ export class PostgresLedger implements Ledger {
       return uuidOf(`${occurrence} ${line}`);
     };
     const conflicts: string[] = [];
+    // Owners whose TransactionID the ledger holds for another purchase: none of their records go in.
+    const refused = new Set<string>();
+    const ownerOf = (record: JournalRecord) => `${record.gateway} ${record.agentId} ${record.transactionId}`;
     let added = 0;
     let inTransaction = 0;
     await this.query('BEGIN', []);
     for await (const record of records) {
       const recordId = idOf(record);
+      if (refused.has(ownerOf(record))) continue;
       if (record.kind === 'outcome') {
         const [row] = await this.query(sql.insertOutcomes, outcomeColumns([{ recordId, ...this.by, record }]));
         added += Number(row?.inserted ?? 0);
@@ -275,8 +305,10 @@ export class PostgresLedger implements Ledger {
         if ((await this.query(sql.insertIntent, [...values, recordId])).length > 0) added++;
         else {
           const [row] = await this.query(sql.selectIntent, [intent.gateway, intent.agentId, intent.transactionId]);
-          if (row !== undefined && differingParameters(intentOfRow(row), intent).length > 0) conflicts.push(intent.transactionId);
-          else if (row !== undefined) added += Number((await this.query(sql.insertAttempt, [recordId, row.seq, at, this.by.operator, this.by.host]))[0]?.inserted ?? 0);
+          if (row !== undefined && differingParameters(intentOfRow(row), intent).length > 0) {
+            conflicts.push(intent.transactionId);
+            refused.add(ownerOf(record));
+          } else if (row !== undefined) added += (await this.query(sql.insertAttempt, [recordId, row.seq, at, this.by.operator, this.by.host])).length;
         }
       }
       if (++inTransaction === 500) {
@@ -325,26 +357,32 @@ function outcomeColumns(outcomes: readonly WaitingOutcome[]): unknown[][] {
     column((o) => o.record.at),
     column((o) => o.record.source),
     column((o) => o.record.view.state),
-    column((o) => JSON.stringify(o.record.view)),
+    // PostgreSQL text cannot hold NUL: a gateway Message with one keeps the rest, NUL as U+FFFD.
+    column((o) => JSON.stringify(o.record.view, (_key, value: unknown) => (typeof value === 'string' ? value.replaceAll('\u0000', '\uFFFD') : value))),
     column((o) => o.operator),
     column((o) => o.host),
+    column((o) => o.answers ?? null),
   ];
 }
 
 /**
- * The latest word on a transaction, as the journal reads it (journal/ledger.ts allEntries): a
- * final outcome is not replaced by a later non-final one, and a new attempt after a final
- * outcome opens the transaction again.
+ * The latest word on a transaction, by the ledger's rules (journal/records.ts replacesOutcome,
+ * as the journal's readers apply them): a success stands; an outcome that answers an attempt
+ * older than the latest is stale (a retry went out since) and changes nothing but a success.
  */
 function latestOutcome(intent: IntentRecord, records: readonly Row[]): OutcomeRecord | undefined {
   let latest: OutcomeRecord | undefined;
+  let latestAttempt = 0n;
   for (const record of records) {
     if (record.kind === 'attempt') {
-      if (latest !== undefined && isFinalState(latest.view.state)) latest = undefined;
+      latestAttempt = BigInt(text(record.seq));
+      if (attemptReopens(latest?.view.state)) latest = undefined;
       continue;
     }
     const outcome = outcomeOfRow(intent, record.at, record.source, record.view);
-    if (latest === undefined || !isFinalState(latest.view.state) || isFinalState(outcome.view.state)) latest = outcome;
+    const stale = record.answers_attempt !== null && BigInt(text(record.answers_attempt)) < latestAttempt;
+    if (stale && outcome.view.state !== 'success') continue;
+    if (replacesOutcome(latest?.view.state, outcome.view.state)) latest = outcome;
   }
   return latest;
 }

@@ -6,7 +6,7 @@
 
 const transactionColumns = 't.seq, t.gateway, t.agent_id, t.transaction_id, t.service, t.account, t.amount, t.currency, t.invoice_id, t.at, t.operator, t.host';
 
-/** $1..$11 the intent and who made it, $12 the attempt's record id. One row when it is new, none when the TransactionID is taken. */
+/** $1..$11 the intent and who made it, $12 the attempt's record id. One row (the attempt's seq) when it is new, none when the TransactionID is taken. */
 export const insertIntent = `
 WITH t AS (
   INSERT INTO agentpay_transactions (gateway, agent_id, transaction_id, service, account, amount, currency, invoice_id, at, operator, host)
@@ -16,45 +16,56 @@ WITH t AS (
 ), a AS (
   INSERT INTO agentpay_records (record_id, transaction_seq, kind, at, operator, host)
   SELECT $12, seq, 'attempt', $9, $10, $11 FROM t
-  RETURNING transaction_seq
+  RETURNING seq, transaction_seq
+), o AS (
+  INSERT INTO agentpay_open (transaction_seq) SELECT transaction_seq FROM a
 )
-INSERT INTO agentpay_open (transaction_seq) SELECT transaction_seq FROM a RETURNING transaction_seq`;
+SELECT seq AS attempt_seq FROM a`;
 
 /** The intent recorded for $1 gateway, $2 agent, $3 TransactionID. */
 export const selectIntent = `SELECT ${transactionColumns} FROM agentpay_transactions t WHERE t.gateway = $1 AND t.agent_id = $2 AND t.transaction_id = $3`;
 
 /**
  * Another attempt at a recorded purchase (the safe retry): open again. $1 record id, $2
- * transaction seq, $3 at, $4 operator, $5 host. Gives how many records it added (0: that id was there).
+ * transaction seq, $3 at, $4 operator, $5 host. Gives the attempt's seq, none when that record
+ * id was there already (an import repeated).
  */
 export const insertAttempt = `
 WITH a AS (
   INSERT INTO agentpay_records (record_id, transaction_seq, kind, at, operator, host)
   VALUES ($1, $2, 'attempt', $3, $4, $5)
   ON CONFLICT (record_id) DO NOTHING
-  RETURNING transaction_seq
+  RETURNING seq, transaction_seq
 ), o AS (
   INSERT INTO agentpay_open (transaction_seq) SELECT transaction_seq FROM a ON CONFLICT DO NOTHING
 )
-SELECT count(*) AS inserted FROM a`;
+SELECT seq AS attempt_seq FROM a`;
 
 /**
- * Outcomes, as parallel arrays ($1 record ids … $10 hosts), appended in order; a record id
- * already there is skipped (a fallback delivered twice). A final one closes its transaction.
+ * Outcomes, as parallel arrays ($1 record ids … $10 hosts, $11 the attempts they answer),
+ * appended in order; a record id already there is skipped (a fallback delivered twice). A
+ * success closes its transaction; a failure too, unless a newer attempt has gone out since the
+ * one it answers (a retry elsewhere: its own answer decides). A transaction a reconciler holds is
+ * left for it (SKIP LOCKED): a terminal never waits on a reconcile batch.
  */
 export const insertOutcomes = `
 WITH input AS (
-  SELECT * FROM unnest($1::uuid[], $2::text[], $3::text[], $4::text[], $5::timestamptz[], $6::text[], $7::text[], $8::jsonb[], $9::text[], $10::text[])
-    WITH ORDINALITY AS i (record_id, gateway, agent_id, transaction_id, at, source, state, view, operator, host, n)
+  SELECT * FROM unnest($1::uuid[], $2::text[], $3::text[], $4::text[], $5::timestamptz[], $6::text[], $7::text[], $8::jsonb[], $9::text[], $10::text[], $11::bigint[])
+    WITH ORDINALITY AS i (record_id, gateway, agent_id, transaction_id, at, source, state, view, operator, host, answers_attempt, n)
 ), r AS (
-  INSERT INTO agentpay_records (record_id, transaction_seq, kind, at, source, state, view, operator, host)
-  SELECT i.record_id, t.seq, 'outcome', i.at, i.source, i.state, i.view, i.operator, i.host
+  INSERT INTO agentpay_records (record_id, transaction_seq, kind, at, source, state, view, answers_attempt, operator, host)
+  SELECT i.record_id, t.seq, 'outcome', i.at, i.source, i.state, i.view, i.answers_attempt, i.operator, i.host
   FROM input i JOIN agentpay_transactions t ON t.gateway = i.gateway AND t.agent_id = i.agent_id AND t.transaction_id = i.transaction_id
   ORDER BY i.n
   ON CONFLICT (record_id) DO NOTHING
-  RETURNING transaction_seq, state
+  RETURNING transaction_seq, state, answers_attempt
+), closing AS (
+  SELECT r.transaction_seq FROM r
+  WHERE r.state = 'success' OR (r.state = 'failed' AND (r.answers_attempt IS NULL OR NOT EXISTS (
+    SELECT 1 FROM agentpay_records a WHERE a.transaction_seq = r.transaction_seq AND a.kind = 'attempt' AND a.seq > r.answers_attempt)))
 ), closed AS (
-  DELETE FROM agentpay_open WHERE transaction_seq IN (SELECT transaction_seq FROM r WHERE state IN ('success', 'failed'))
+  DELETE FROM agentpay_open WHERE transaction_seq IN (
+    SELECT o.transaction_seq FROM agentpay_open o WHERE o.transaction_seq IN (SELECT transaction_seq FROM closing) FOR UPDATE SKIP LOCKED)
 )
 SELECT (SELECT count(*) FROM r) AS inserted`;
 
@@ -78,6 +89,7 @@ GROUP BY t.gateway, t.agent_id ORDER BY t.gateway, t.agent_id`;
 export const claimOpen = `
 SELECT ${transactionColumns},
   (SELECT max(a.at) FROM agentpay_records a WHERE a.transaction_seq = t.seq AND a.kind = 'attempt') AS attempted_at,
+  (SELECT max(a.seq) FROM agentpay_records a WHERE a.transaction_seq = t.seq AND a.kind = 'attempt') AS attempt_seq,
   last.at AS outcome_at, last.source AS outcome_source, last.view AS outcome_view
 FROM agentpay_open o
 JOIN agentpay_transactions t ON t.seq = o.transaction_seq
@@ -106,7 +118,7 @@ GROUP BY t.gateway ORDER BY min(t.seq)`;
 
 /** The records of the transactions $1 (seqs), in order. */
 export const recordsOf = `
-SELECT transaction_seq, kind, at, source, view FROM agentpay_records
+SELECT seq, transaction_seq, kind, at, source, view, answers_attempt FROM agentpay_records
 WHERE transaction_seq = ANY($1::bigint[]) ORDER BY transaction_seq, seq`;
 
 /** Every record after $1 seq, at most $2, with its transaction (ledger export). */

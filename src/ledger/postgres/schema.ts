@@ -6,7 +6,9 @@ import { reasonOf } from './connect.js';
  * The team ledger's schema, as numbered migrations applied in order, each once. Records are
  * append-only (a trigger refuses UPDATE and DELETE on them): the history of every transaction
  * is kept. `agentpay_open` is the one table rows leave: the index of transactions not final
- * yet, which reconcile claims with FOR UPDATE SKIP LOCKED.
+ * yet, which reconcile claims with FOR UPDATE SKIP LOCKED. An outcome names the attempt it
+ * answers (`answers_attempt`, the attempt's seq): one that answers an attempt older than the
+ * latest is stale (a retry has gone out since) and closes nothing.
  */
 const migrations: readonly { version: number; name: string; sql: string }[] = [
   {
@@ -37,6 +39,7 @@ CREATE TABLE agentpay_records (
   source text CHECK (source IN ('payment', 'settle', 'reconcile')),
   state text CHECK (state IN ('success', 'failed', 'pending', 'unknown')),
   view jsonb,
+  answers_attempt bigint,
   operator text NOT NULL,
   host text NOT NULL,
   CHECK ((kind = 'attempt') = (view IS NULL))
