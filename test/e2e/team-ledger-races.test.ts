@@ -129,6 +129,22 @@ describe('the team ledger when answers arrive out of order', () => {
     expect(await stateOf(bob, '900006')).toBe('none');
   });
 
+  it('history --since starts a transaction at its first attempt in the window, as the journal does', async () => {
+    const url = await freshDatabase(server);
+    const journal = join(isolatedEnv().HOME!, 'journal.jsonl');
+    const old = { kind: 'intent', ...intent('900007'), at: '2020-01-01T00:00:00.000Z' };
+    writeFileSync(journal, `${[old, outcome('900007', 'pending', '2020-01-01T00:00:01.000Z')].map((record) => JSON.stringify(record)).join('\n')}\n`);
+    const env = isolatedEnv({ AGENTPAY_LEDGER: url });
+    expect((await runCli(['ledger', 'import', journal], { env })).code).toBe(0);
+    const started = Date.now();
+    await (await terminal(url, 'ann')).recordIntent(intent('900007'), { checkReplay: true });
+    const recent = jsonLines((await runCli(['--json', 'history', '--since', '1h'], { env })).stdout);
+    expect(recent.map((line) => line.state)).toEqual(['unknown']);
+    expect(Date.parse(String(recent[0]?.recordedAt))).toBeGreaterThanOrEqual(started - 1000);
+    const all = jsonLines((await runCli(['--json', 'history'], { env })).stdout);
+    expect(all.map((line) => [line.recordedAt, line.state])).toEqual([['2020-01-01T00:00:00.000Z', 'pending']]);
+  });
+
   it('a TLS file that cannot be read is the ledger unreachable (exit 4), not an internal error', async () => {
     const url = new URL(await freshDatabase(server));
     url.search = '?sslmode=require&sslrootcert=/nonexistent/root.crt';

@@ -182,7 +182,7 @@ describe('a team ledger on PostgreSQL', () => {
     const ledger = await freshDatabase(server);
     const env = terminal(ledger, 'ann');
     expect((await runCli(['ledger', 'migrate'], { env })).code).toBe(0);
-    sandbox.faults.latencyMs = 1500;
+    sandbox.faults.latencyMs = 1000;
     let paying: Promise<Awaited<ReturnType<typeof runCli>>> | undefined;
     try {
       const before = paymentsFor('mid-payment').length;

@@ -251,8 +251,10 @@ export class PostgresLedger implements Ledger {
         else bySeq.set(key, [record]);
       }
       for (const row of page) {
-        const intent = intentOfRow(row);
-        const outcome = latestOutcome(intent, bySeq.get(text(row.seq)) ?? []);
+        const records = inWindow(bySeq.get(text(row.seq)) ?? [], filter.since);
+        // As the journal shows it: from its first attempt in the window, at that attempt's time.
+        const intent = intentOfRow(row, filter.since === undefined ? row.at : records[0]?.at);
+        const outcome = latestOutcome(intent, records);
         // A transaction with no outcome on record counts as unknown (journal/ledger.ts HistoryFilter).
         if (filter.state !== undefined && (outcome?.view.state ?? 'unknown') !== filter.state) continue;
         yield { intent, outcome, recordedBy: { operator: text(row.operator), host: text(row.host) } };
@@ -344,6 +346,13 @@ export class PostgresLedger implements Ledger {
 function uuidOf(text: string): string {
   const hex = createHash('sha256').update(text).digest('hex');
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-8${hex.slice(13, 16)}-${((Number.parseInt(hex[16]!, 16) & 0x3) | 0x8).toString(16)}${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
+}
+
+/** A transaction's records from its first attempt at or after `since` (history --since), as the journal reads them. */
+function inWindow(records: readonly Row[], since: Date | undefined): readonly Row[] {
+  if (since === undefined) return records;
+  const first = records.findIndex((record) => record.kind === 'attempt' && new Date(iso(record.at)).getTime() >= since.getTime());
+  return first === -1 ? [] : records.slice(first);
 }
 
 /** Outcomes as the parallel arrays sql.insertOutcomes takes. */
