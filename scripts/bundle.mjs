@@ -44,7 +44,12 @@ const pgNodeOnly = {
     plugin.onLoad({ filter: /[\\/]node_modules[\\/]pg[\\/]lib[\\/]crypto[\\/]utils\.js$/ }, ({ path }) => {
       const theirs = readFileSync(path, 'utf8');
       const exported = ['postgresMd5PasswordHash', 'randomBytes', 'deriveKey', 'sha256', 'hashByName', 'hmacSha256', 'md5'];
-      const listed = /module\.exports = \{([^}]*)\}/.exec(theirs)?.[1].split(',').map((name) => name.trim()).filter(Boolean) ?? [];
+      const listed =
+        /module\.exports = \{([^}]*)\}/
+          .exec(theirs)?.[1]
+          .split(',')
+          .map((name) => name.trim())
+          .filter(Boolean) ?? [];
       if (listed.sort().join() !== [...exported].sort().join()) throw new BundleError(`${path} exports ${listed.join(', ')}: look at pg's crypto helpers again`);
       return { contents: readFileSync(join(root, 'scripts/bundle/pg-crypto-node.cjs'), 'utf8'), loader: 'js' };
     });
