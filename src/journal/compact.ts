@@ -1,21 +1,4 @@
-import { randomBytes } from 'node:crypto';
-import {
-  closeSync,
-  constants,
-  existsSync,
-  fstatSync,
-  fsyncSync,
-  lstatSync,
-  mkdirSync,
-  openSync,
-  readFileSync,
-  readSync,
-  realpathSync,
-  renameSync,
-  rmdirSync,
-  rmSync,
-  statSync,
-} from 'node:fs';
+import { closeSync, constants, existsSync, fsyncSync, lstatSync, mkdirSync, openSync, readFileSync, realpathSync, renameSync, rmdirSync, rmSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { errnoCodeOf, UsageError } from '../errors.js';
@@ -26,10 +9,12 @@ import {
   archivePath,
   currentGeneration,
   cutDirectory,
+  cutLength,
   damagedPath,
   type JournalState,
   journalState,
   openRecordsPath,
+  randomId,
   segmentPath,
   temporaryPath,
 } from './journal-files.js';
@@ -48,9 +33,10 @@ import { TransactionIndex } from './transaction-index.js';
  *    A compaction that finds cut n claimed but not cut waits a moment, then removes the empty
  *    `<id>/`, which it can only do while it is empty: the claimant's rename then fails (ENOENT)
  *    instead of cutting, so taking a claim over needs no process id and is never unsafe.
- * 2. the length read of the cut is fixed once, in `<id>/length`: a line written to it later is
- *    in J too (writer.ts), and every compaction of cut n reads the same bytes, so they all
- *    write the same files.
+ * 2. the length read of the cut is fixed once, in `J.archive/cut-<n>.<inode>.length`, by the
+ *    first to look into it (journal-files.ts cutLength): readers read no further, a line
+ *    written past it is written again to J by its writer (writer.ts), and every compaction of
+ *    cut n reads the same bytes, so they all write the same files.
  * 3. the records of `J.open-<n-1>` and the cut are sorted: transactions still open go, in
  *    order, to `J.open-<n>`; closed ones to `J.archive/<day>.<n>.jsonl` (the UTC day of their
  *    last intent); lines that are not records to `J.damaged`. Each file is written aside,
@@ -73,8 +59,6 @@ export interface CompactionReport {
 
 /** How long a claim may stay without its cut before another compaction takes it over. */
 const claimPatienceMs = 250;
-/** How long an unfinished last line of a cut may take to be finished by its writer. */
-const lastLinePatienceMs = 100;
 /** A temporary file of a cut not yet compacted, older than this, was left by a compaction that died. */
 const abandonedAfterMs = 3_600_000;
 
@@ -128,8 +112,6 @@ function refuseLink(journal: string): void {
     hint: `agentpay --journal ${realpathSync(journal)} ledger compact`,
   });
 }
-
-const randomId = () => randomBytes(6).toString('hex');
 
 /** rmdir(2) of a directory, if it is there and empty. */
 function removeEmptyDirectory(directory: string): void {
@@ -231,17 +213,11 @@ function removeLeftovers(journal: string, state: JournalState, generation: numbe
 
 // ---------------------------------------------------------------- the length read of a cut
 
+/** Where an earlier version kept a cut's length: removed with the cut. */
 const lengthPath = (journal: string, generation: number, id: string) => join(cutDirectory(journal, generation), id, 'length');
 
-/**
- * The bytes of cut n every compaction reads, fixed by the first to ask; undefined when the cut
- * is gone (compacted meanwhile). A last line without its newline may be a write in progress:
- * it is given a moment to end; one that does not is a torn line, moved to J.damaged.
- */
-async function cutLength(journal: string, generation: number, id: string): Promise<number | undefined> {
-  const path = lengthPath(journal, generation, id);
-  const recorded = readLength(path);
-  if (recorded !== undefined) return recorded;
+/** The bytes of cut n every compaction reads (journal-files.ts cutLength); undefined when the cut is gone (compacted meanwhile). */
+function cutLengthOf(journal: string, generation: number, id: string): number | undefined {
   let fd: number;
   try {
     fd = openSync(segmentPath(journal, generation, id), 'r');
@@ -249,49 +225,11 @@ async function cutLength(journal: string, generation: number, id: string): Promi
     if (errnoCodeOf(error) === 'ENOENT') return undefined;
     throw error;
   }
-  let length: number;
   try {
-    length = fstatSync(fd).size;
-    for (let waited = 0; waited < lastLinePatienceMs && length > 0 && !endsLine(fd, length); waited += 10) {
-      await sleep(10);
-      length = fstatSync(fd).size;
-    }
+    return cutLength(journal, generation, fd);
   } finally {
     closeSync(fd);
   }
-  const aside = temporaryPath(journal, `${generation}-${randomId()}`);
-  const out = openSync(aside, 'wx', 0o600);
-  try {
-    writeAll(out, Buffer.from(`${length}\n`));
-    fsyncSync(out);
-  } finally {
-    closeSync(out);
-  }
-  try {
-    publish(aside, path);
-  } catch (error) {
-    if (errnoCodeOf(error) === 'ENOENT') return undefined;
-    throw error;
-  }
-  syncDirectory(dirname(path));
-  return readLength(path);
-}
-
-function readLength(path: string): number | undefined {
-  try {
-    const text = readFileSync(path, 'latin1');
-    if (/^\d+\n$/.test(text)) return Number(text.trim());
-    throw new Error(`${path} holds no length`);
-  } catch (error) {
-    if (errnoCodeOf(error) === 'ENOENT') return undefined;
-    throw error;
-  }
-}
-
-function endsLine(fd: number, length: number): boolean {
-  const last = Buffer.alloc(1);
-  readSync(fd, last, 0, 1, length - 1);
-  return last[0] === 0x0a;
 }
 
 // ---------------------------------------------------------------- sorting the records of a cut
@@ -420,7 +358,7 @@ async function compactCut(journal: string, generation: number, id: string, repor
 
 /** Sorts the records of J.open-<n-1> and cut n into their files; undefined when the cut is gone. */
 async function sortCut(journal: string, generation: number, id: string): Promise<CutSummary | undefined> {
-  const length = await cutLength(journal, generation, id);
+  const length = cutLengthOf(journal, generation, id);
   if (length === undefined) return undefined;
   const inputs: Input[] = [];
   try {

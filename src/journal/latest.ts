@@ -39,6 +39,8 @@ async function planEntries(opened: readonly OpenedFile[], filter: LedgerFilter, 
   const gateways: string[] = [];
   const gatewayNumbers = new Map<string, number>();
   const files: OpenFile[] = opened.map(({ path, fd }) => ({ path, fd, end: 0 }));
+  // Where each file's lines that count end (a cut's fixed length, J's size when opened: journal-files.ts).
+  const ends = opened.map(({ end }) => (end === undefined ? {} : { end }));
   let lineBase = 0;
   const since = filter.since?.getTime();
   try {
@@ -74,7 +76,7 @@ async function planEntries(opened: readonly OpenedFile[], filter: LedgerFilter, 
             places.setOutcome(number, line, record.state, { file: fileNumber, offset: at.offset, length: at.length });
           }
         },
-        { fd },
+        { fd, ...ends[fileNumber] },
       );
       lineBase += lines;
     }

@@ -134,7 +134,7 @@ export async function openEntries(path: string, filter: LedgerFilter, warn: Jour
 async function scanFiles(files: readonly OpenedFile[], warn: JournalWarning, visit: (record: ScannedRecord) => boolean | void): Promise<void> {
   let stopped = false;
   try {
-    for (const { path, fd } of files) {
+    for (const { path, fd, end } of files) {
       await scanJournal(
         path,
         warn,
@@ -143,7 +143,7 @@ async function scanFiles(files: readonly OpenedFile[], warn: JournalWarning, vis
           stopped = true;
           return false;
         },
-        { fd, chunkBytes: streamChunkBytes },
+        { fd, chunkBytes: streamChunkBytes, ...(end === undefined ? {} : { end }) },
       );
       if (stopped) return;
     }

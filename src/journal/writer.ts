@@ -2,6 +2,7 @@ import { closeSync, fstatSync, fsyncSync, mkdirSync, openSync, readSync, statSyn
 import { dirname } from 'node:path';
 import { errnoCodeOf, LocalStorageError } from '../errors.js';
 import { syncDirectory, writeAll } from './durable.js';
+import { lengthOfCutHolding } from './journal-files.js';
 import { type JournalRecord, lineOf } from './record-format.js';
 
 /**
@@ -11,11 +12,13 @@ import { type JournalRecord, lineOf } from './record-format.js';
  *
  * `ledger compact` renames the journal away while writers may hold it open (docs/reliability.md,
  * "Compacting the journal"). So after each line is on disk the writer checks that the path
- * still names the file it wrote to; if not, a compaction renamed it meanwhile and may have read
- * it before the line arrived, so the line is written again to the journal there now. The check
- * comes after the write: if it still saw the file at the path, the rename came later, and the
- * compaction (which reads only after its rename) reads the line. A line may so be recorded
- * twice; readers take a repeated record as the same one.
+ * still names the file it wrote to. If so, the rename came later, and the line is in the cut
+ * before its length. If not, the file is a cut, and what counts of it is its fixed length
+ * (journal-files.ts cutLength; fixed now, at the cut's size, if no one did yet: the line is
+ * inside). A line inside the length is where it is for good: compactions sort it, readers may
+ * have read it there. A line past it was never read by anyone (readers stop at the length), and
+ * is written again to the journal there now. So a line is recorded once, and a line that has
+ * been seen never moves behind records written after it.
  */
 export class JournalWriter {
   private fd: number | undefined;
@@ -32,10 +35,15 @@ export class JournalWriter {
     try {
       for (;;) {
         const fd = this.open();
+        // The line starts here or later (O_APPEND: others may append first).
+        const from = fstatSync(fd).size;
         writeAll(fd, line);
         fsyncSync(fd);
         if (this.stillAtPath(fd)) return;
+        const length = lengthOfCutHolding(this.path, fd);
+        const kept = length !== undefined && holdsLine(fd, line, from, length);
         this.close();
+        if (kept) return;
       }
     } catch (error) {
       if (errnoCodeOf(error) === undefined) throw error;
@@ -84,6 +92,29 @@ export class JournalWriter {
     this.fd = fd;
     return fd;
   }
+}
+
+/**
+ * Whether the line (with its newline) is in the file open as `fd`, starting at `from` or later
+ * and ending by `end`, as a line of its own. A line carries its time: it is not found by
+ * chance elsewhere (if it were, that would be the same record, already kept).
+ */
+function holdsLine(fd: number, line: Buffer, from: number, end: number): boolean {
+  const wanted = Buffer.concat([Buffer.from('\n'), line]);
+  // The newline before the line, or the start of the file, read as one.
+  let position = Math.max(0, from - 1);
+  let text = from === 0 ? Buffer.from('\n') : Buffer.alloc(0);
+  const chunk = Math.max(64 * 1024, wanted.length * 2);
+  while (position < end) {
+    const buffer = Buffer.allocUnsafe(Math.min(chunk, end - position));
+    const read = readSync(fd, buffer, 0, buffer.length, position);
+    if (read === 0) return false;
+    position += read;
+    text = Buffer.concat([text, buffer.subarray(0, read)]);
+    if (text.includes(wanted)) return true;
+    text = text.subarray(Math.max(0, text.length - (wanted.length - 1)));
+  }
+  return false;
 }
 
 /**

@@ -57,7 +57,11 @@ describe('ledger compact (the file journal)', () => {
 
     const report = await compactJournal(journal);
     expect(report).toMatchObject({ cuts: [1], archived: { transactions: 3, records: 8 }, open: { transactions: 2, records: 5, file: `${journal}.open-1` } });
-    expect(readdirSync(`${journal}.archive`).sort()).toEqual(['2026-11-19.1.jsonl', '2026-11-20.1.jsonl', '2026-11-21.1.jsonl']);
+    expect(
+      readdirSync(`${journal}.archive`)
+        .filter((name) => name.endsWith('.jsonl'))
+        .sort(),
+    ).toEqual(['2026-11-19.1.jsonl', '2026-11-20.1.jsonl', '2026-11-21.1.jsonl']);
     expect(readFileSync(`${journal}.archive/2026-11-21.1.jsonl`, 'utf8')).toBe(
       linesOf([on('2026-11-20', intent('5')), on('2026-11-20', outcome('5', 'failed')), on('2026-11-21', intent('5')), on('2026-11-21', outcome('5', 'success'))]),
     );
@@ -71,7 +75,11 @@ describe('ledger compact (the file journal)', () => {
     writer.append(on('2026-11-22', intent('7')));
     writer.close();
     expect((await compactJournal(journal)).cuts).toEqual([2]);
-    expect(readdirSync(`${journal}.archive`).sort()).toEqual(['2026-11-19.1.jsonl', '2026-11-19.2.jsonl', '2026-11-20.1.jsonl', '2026-11-21.1.jsonl', '2026-11-21.2.jsonl']);
+    expect(
+      readdirSync(`${journal}.archive`)
+        .filter((name) => name.endsWith('.jsonl'))
+        .sort(),
+    ).toEqual(['2026-11-19.1.jsonl', '2026-11-19.2.jsonl', '2026-11-20.1.jsonl', '2026-11-21.1.jsonl', '2026-11-21.2.jsonl']);
     expect(readdirSync(join(journal, '..')).sort()).toEqual(['journal.jsonl.archive', 'journal.jsonl.open-2']);
     const after = await readersSee(journal, [...ids, '7']);
     expect(after.history).toEqual(['1 success', '2 success', '3 failed', '4 success', '5 success', '7 unknown']);
@@ -167,7 +175,11 @@ describe('ledger compact (the file journal)', () => {
     const journal = journalPath();
     writeFileSync(journal, linesOf([{ ...intent('1'), at: '2026-11-20T22:00:00-05:00' }, outcome('1', 'success')]));
     await compactJournal(journal);
-    expect(readdirSync(`${journal}.archive`)).toEqual(['2026-11-21.1.jsonl']);
+    expect(
+      readdirSync(`${journal}.archive`)
+        .filter((name) => name.endsWith('.jsonl'))
+        .sort(),
+    ).toEqual(['2026-11-21.1.jsonl']);
     const link = join(journal, '..', 'link.jsonl');
     symlinkSync(`${journal}.archive/2026-11-21.1.jsonl`, link);
     await expect(compactJournal(link)).rejects.toThrow(/is a symbolic link/);
