@@ -1,10 +1,10 @@
-import { closeSync, openSync, readSync } from 'node:fs';
-import { errnoCodeOf } from '../errors.js';
+import { closeSync, readSync } from 'node:fs';
 import { transactionStates } from '../protocol/transaction-view.js';
 import { EntryPlaces, type FarOutcome, noOutcome, noState, stateNumber } from './entry-places.js';
+import type { OpenedFile } from './journal-files.js';
 import type { HistoryEntries, HistoryFilter, JournalEntry, LedgerFilter } from './ledger.js';
 import { intentGateway, intentTime, OwnLineScanner, recordOf, type ScannedRecord } from './line-format.js';
-import { type JournalWarning, journalLines, recordOn, scanJournal, unreadable } from './reader.js';
+import { type JournalWarning, journalLines, recordOn, scanJournal } from './reader.js';
 import { attemptReopens, replacesOutcome } from './records.js';
 import { TransactionIndex } from './transaction-index.js';
 
@@ -19,7 +19,7 @@ import { TransactionIndex } from './transaction-index.js';
  *   stopped) and yields each entry at its intent, its outcome taken from a line read a little
  *   later (within entry-places.ts nearLines) or read directly at its offset (pread).
  * The state and gateway filters are applied between the passes, so the second reads only the
- * entries shown. The files are read in the order given, as one journal.
+ * entries shown. The files are read in the order given, as one journal, and closed when done.
  */
 
 /** The intent line of a transaction the filters leave out (lines count from 1). */
@@ -32,30 +32,20 @@ interface OpenFile {
   end: number;
 }
 
-function openFile(path: string): number | undefined {
-  try {
-    return openSync(path, 'r');
-  } catch (error) {
-    if (errnoCodeOf(error) === 'ENOENT') return undefined;
-    throw unreadable(path, error);
-  }
-}
-
 /** The first pass: the places of every wanted transaction. */
-async function planEntries(paths: readonly string[], filter: LedgerFilter, warn: JournalWarning) {
+async function planEntries(opened: readonly OpenedFile[], filter: LedgerFilter, warn: JournalWarning) {
   const index = new TransactionIndex();
   const places = new EntryPlaces();
   const gateways: string[] = [];
   const gatewayNumbers = new Map<string, number>();
-  const files: OpenFile[] = [];
+  const files: OpenFile[] = opened.map(({ path, fd }) => ({ path, fd, end: 0 }));
+  // Where each file's lines that count end (a cut's fixed length, J's size when opened: journal-files.ts).
+  const ends = opened.map(({ end }) => (end === undefined ? {} : { end }));
   let lineBase = 0;
   const since = filter.since?.getTime();
   try {
-    for (const path of paths) {
-      const fd = openFile(path);
-      if (fd === undefined) continue;
-      const file = { path, fd, end: 0 };
-      files.push(file);
+    for (const [fileNumber, file] of files.entries()) {
+      const { path, fd } = file;
       let lines = 0;
       file.end = await scanJournal(
         path,
@@ -83,10 +73,10 @@ async function planEntries(paths: readonly string[], filter: LedgerFilter, warn:
           if (number === undefined) return;
           const current = places.state[number]!;
           if (replacesOutcome(current === noState ? undefined : transactionStates[current - 1]!, record.state)) {
-            places.setOutcome(number, line, record.state, { file: files.length - 1, offset: at.offset, length: at.length });
+            places.setOutcome(number, line, record.state, { file: fileNumber, offset: at.offset, length: at.length });
           }
         },
-        { fd },
+        { fd, ...ends[fileNumber] },
       );
       lineBase += lines;
     }
@@ -101,8 +91,8 @@ async function planEntries(paths: readonly string[], filter: LedgerFilter, warn:
 }
 
 /** Every transaction with its latest outcome, in order of first intent, in two passes (see above). */
-export async function latestEntries(paths: readonly string[], filter: HistoryFilter, warn: JournalWarning): Promise<HistoryEntries> {
-  const { count, places, gateways, files } = await planEntries(paths, filter, warn);
+export async function latestEntries(opened: readonly OpenedFile[], filter: HistoryFilter, warn: JournalWarning): Promise<HistoryEntries> {
+  const { count, places, gateways, files } = await planEntries(opened, filter, warn);
   const gatewayWanted = gateways.map((gateway) => filter.gateway === undefined || gateway === filter.gateway);
   const wantedState = filter.state === undefined ? undefined : stateNumber(filter.state);
   let shownCount = 0;

@@ -1,7 +1,8 @@
 import type { TransactionState } from '../protocol/transaction-view.js';
+import { archiveFiles, closeAll, type OpenedFile, openFiles, openJournalFiles, openLiveFiles } from './journal-files.js';
 import { latestEntries } from './latest.js';
 import { intentTime, recordOf, type ScannedRecord } from './line-format.js';
-import { type JournalWarning, scanJournal } from './reader.js';
+import { type JournalWarning, scanJournal, streamChunkBytes } from './reader.js';
 import { type IntentRecord, isFinalState, type OutcomeRecord, ownerKey } from './records.js';
 
 /** What the journal knows of one transaction: what was meant, and the last word on it. */
@@ -106,13 +107,16 @@ const entriesOf = (entries: readonly ScannedEntry[]): JournalEntry[] =>
 export async function openEntries(path: string, filter: LedgerFilter, warn: JournalWarning): Promise<JournalEntry[]> {
   const open = new TransactionMap<ScannedEntry>();
   let order = 0;
-  await scanJournal(path, warn, (record) => {
+  // The live files only: a transaction in the archive was closed when it went there, and a
+  // later intent for it (a retry) is in the live files.
+  await scanFiles(openLiveFiles(path), warn, (record) => {
     const entry = open.get(record);
     if (record.kind === 'intent') {
       // A later intent for a closed transaction is a new attempt at the same purchase (the
       // safe retry, `pay --txn-id`): its Payment may have left, so it is open until its own
       // outcome says otherwise, whatever the earlier attempt ended in (say, "not sent").
       // One not wanted by the filter is not held: a later, wanted intent may still open it.
+      // An intent for an open transaction is the same attempt (or the same record again).
       if (entry === undefined && wanted(record, filter)) {
         const held = kept(record);
         open.set(held, { order: order++, intent: held, outcome: undefined });
@@ -126,22 +130,61 @@ export async function openEntries(path: string, filter: LedgerFilter, warn: Jour
   return entriesOf(open.values());
 }
 
+/** Reads the files in order as one journal, until `visit` returns false, then closes them all. */
+async function scanFiles(files: readonly OpenedFile[], warn: JournalWarning, visit: (record: ScannedRecord) => boolean | void): Promise<void> {
+  let stopped = false;
+  try {
+    for (const { path, fd, end } of files) {
+      await scanJournal(
+        path,
+        warn,
+        (record) => {
+          if (visit(record) !== false) return true;
+          stopped = true;
+          return false;
+        },
+        { fd, chunkBytes: streamChunkBytes, ...(end === undefined ? {} : { end }) },
+      );
+      if (stopped) return;
+    }
+  } finally {
+    closeAll(files);
+  }
+}
+
 /**
  * Every transaction with its latest outcome, in journal order of first intent, as history
  * filters them: streamed, in memory that does not grow with the entries (latest.ts).
  */
-export function allEntries(path: string, filter: HistoryFilter, warn: JournalWarning): Promise<HistoryEntries> {
-  return latestEntries([path], filter, warn);
+export async function allEntries(path: string, filter: HistoryFilter, warn: JournalWarning): Promise<HistoryEntries> {
+  return latestEntries(openJournalFiles(path, filter.since?.toISOString().slice(0, 10)), filter, warn);
 }
 
-/** The first intent recorded for this transaction, if any (the replay guard). */
+/**
+ * The first intent recorded for this transaction, if any (the replay guard): in the live files
+ * or in the archive, since a TransactionID once used stays used.
+ */
 export async function findIntent(path: string, owner: { gateway: string; agentId: string; transactionId: string }, warn: JournalWarning): Promise<IntentRecord | undefined> {
   const key = ownerKey(owner);
   let found: ScannedIntent | undefined;
-  await scanJournal(path, warn, (record) => {
+  const visit = (record: ScannedRecord) => {
     if (record.kind !== 'intent' || !key.endsWith(record.id) || `${record.owner} ${record.id}` !== key) return true;
     found = record;
     return false;
-  });
+  };
+  const live = openLiveFiles(path);
+  let liveRead = false;
+  try {
+    // The archive's files one at a time: there may be many, and they never change.
+    for (const archived of archiveFiles(path)) {
+      await scanFiles(openFiles([archived]), warn, visit);
+      if (found) break;
+    }
+    liveRead = true;
+    if (found === undefined) await scanFiles(live, warn, visit);
+    else closeAll(live);
+  } finally {
+    if (!liveRead) closeAll(live);
+  }
   return found && recordOf(found);
 }

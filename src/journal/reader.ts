@@ -1,4 +1,4 @@
-import { createReadStream, type ReadStream, read } from 'node:fs';
+import { read } from 'node:fs';
 import { promisify } from 'node:util';
 import { errnoCodeOf, LocalStorageError } from '../errors.js';
 import { ShapeError } from '../protocol/json-shape.js';
@@ -16,24 +16,26 @@ export interface LinePosition {
 }
 
 interface ReadRange {
-  /** An open file to read instead of opening the path (a second pass reads the same file). */
-  fd?: number;
+  /** The file, open (journal-files.ts opens a journal's files together; a second pass reads the same). */
+  fd: number;
   /** Where to stop (a byte offset, excluded). */
   end?: number;
+  /** How much to read at a time from `fd` (history's size unless told). */
+  chunkBytes?: number;
 }
 
 /**
- * Streams the journal's records in order, each to `visit` (which may return false to stop).
- * A missing journal is an empty one. A line that is not a record (a torn last line after a
- * crash) is skipped with a warning, never fatal. A journal that cannot be read (EACCES, EISDIR,
- * EIO) is a LocalStorageError naming the path and the errno code.
+ * Streams the records of a journal file, open as `range.fd`, in order, each to `visit` (which
+ * may return false to stop). A line that is not a record (a torn last line after a crash) is
+ * skipped with a warning, never fatal. A file that cannot be read (EISDIR, EIO) is a
+ * LocalStorageError naming the path and the errno code.
  *
  * The file is read as byte text (latin1: one character per byte, see line-format.ts). Lines in
  * the writer's own form are scanned without decoding or JSON.parse, and the ledger reads a
  * whole record only for what it keeps; any other line is decoded, parsed and read by
  * readRecord (record-format.ts), whose refusal the warning quotes.
  */
-export async function scanJournal(path: string, warn: JournalWarning, visit: (record: ScannedRecord, at: LinePosition) => boolean | void, range: ReadRange = {}): Promise<number> {
+export async function scanJournal(path: string, warn: JournalWarning, visit: (record: ScannedRecord, at: LinePosition) => boolean | void, range: ReadRange): Promise<number> {
   const ownLines = new OwnLineScanner();
   const at: LinePosition = { line: 0, offset: 0, length: 0 };
   let next = 0;
@@ -53,23 +55,25 @@ export async function scanJournal(path: string, warn: JournalWarning, visit: (re
   return next;
 }
 
-/** The journal's lines as byte text, in batches (none for a missing file). */
-export async function* journalLines(path: string, range: ReadRange = {}): AsyncGenerator<LineBatch> {
-  if (range.fd !== undefined) {
-    yield* readLines(chunksOf(range.fd, range.end), path);
-    return;
+/**
+ * The lines of one of a journal's files, open as `range.fd`, as byte text, in batches. A
+ * journal that `ledger compact` has run on is several files: journal-files.ts opens them.
+ */
+export async function* journalLines(path: string, range: ReadRange): AsyncGenerator<LineBatch> {
+  try {
+    yield* lineBatchesOf(chunksOf(range.fd, range.end, range.chunkBytes), 'latin1');
+  } catch (error) {
+    throw unreadable(path, error);
   }
-  const stream = await openStream(path);
-  if (stream !== undefined) yield* readLines(stream, path);
 }
 
 const readAt = promisify(read);
 
 /** An open file's bytes from its start up to `end` (a read stream would close the descriptor when done). */
-async function* chunksOf(fd: number, end = Number.POSITIVE_INFINITY): AsyncGenerator<Buffer> {
+async function* chunksOf(fd: number, end = Number.POSITIVE_INFINITY, size = chunkBytes): AsyncGenerator<Buffer> {
   let position = 0;
   while (position < end) {
-    const buffer = Buffer.allocUnsafe(Math.min(chunkBytes, end - position));
+    const buffer = Buffer.allocUnsafe(Math.min(size, end - position));
     const { bytesRead } = await readAt(fd, buffer, 0, buffer.length, position);
     if (bytesRead === 0) return;
     position += bytesRead;
@@ -79,31 +83,10 @@ async function* chunksOf(fd: number, end = Number.POSITIVE_INFINITY): AsyncGener
 
 const damagedLineWarning = (path: string, line: number, reason: string) => `journal ${path} line ${line} is damaged (a crash mid-write?): ${reason}; skipped`;
 
-// History's reads (of a descriptor) stay below V8's large-object size, so that a read chunk's
-// text dies young; a plain stream reads more at once (docs/performance.md).
+// History's reads stay below V8's large-object size, so that a read chunk's text dies young;
+// reconcile, the replay guard and compaction read more at once (docs/performance.md).
 const chunkBytes = 64 * 1024;
-const streamChunkBytes = 256 * 1024;
-
-/** The file as a stream, or undefined when there is no such file. */
-async function openStream(path: string): Promise<ReadStream | undefined> {
-  const stream = createReadStream(path, { highWaterMark: streamChunkBytes });
-  const opened = await new Promise<boolean>((resolve, reject) => {
-    stream.once('open', () => resolve(true));
-    stream.once('error', (error: NodeJS.ErrnoException) => (error.code === 'ENOENT' ? resolve(false) : reject(unreadable(path, error))));
-  });
-  return opened ? stream : undefined;
-}
-
-/** The file's lines in batches; a read that fails is an error naming the journal. */
-async function* readLines(chunks: ReadStream | AsyncGenerator<Buffer>, path: string): AsyncGenerator<LineBatch> {
-  try {
-    yield* lineBatchesOf(chunks as AsyncIterable<Buffer>, 'latin1');
-  } catch (error) {
-    throw unreadable(path, error);
-  } finally {
-    if ('destroy' in chunks) chunks.destroy();
-  }
-}
+export const streamChunkBytes = 256 * 1024;
 
 /** The record on a line of byte text, or what is wrong with it. */
 export function recordOn(line: string, ownLines: OwnLineScanner): ScannedRecord | string {
@@ -124,6 +107,6 @@ export function recordOn(line: string, ownLines: OwnLineScanner): ScannedRecord 
 }
 
 /** A read that failed in the system (EISDIR, EIO...) as a LocalStorageError; anything else as it is. */
-export function unreadable(path: string, error: unknown): unknown {
+function unreadable(path: string, error: unknown): unknown {
   return errnoCodeOf(error) === undefined ? error : new LocalStorageError('read the journal', path, error);
 }

@@ -1,3 +1,4 @@
+import { closeAll, openJournalFiles } from './journal-files.js';
 import { OwnLineScanner, recordOf } from './line-format.js';
 import { type JournalWarning, journalLines, recordOn } from './reader.js';
 import type { JournalRecord } from './records.js';
@@ -9,14 +10,22 @@ import type { JournalRecord } from './records.js';
  */
 export async function* journalRecords(path: string, warn: JournalWarning): AsyncGenerator<JournalRecord> {
   const ownLines = new OwnLineScanner();
-  let lineNumber = 0;
-  for await (const { lines } of journalLines(path)) {
-    for (const line of lines) {
-      lineNumber++;
-      if (line === '') continue;
-      const record = recordOn(line, ownLines);
-      if (typeof record === 'string') warn(`journal ${path} line ${lineNumber} is damaged (a crash mid-write?): ${record}; skipped`);
-      else yield recordOf(record);
+  // A compacted journal is its archive, its open records and J (journal-files.ts).
+  const files = openJournalFiles(path);
+  try {
+    for (const file of files) {
+      let lineNumber = 0;
+      for await (const { lines } of journalLines(file.path, { fd: file.fd, ...(file.end === undefined ? {} : { end: file.end }) })) {
+        for (const line of lines) {
+          lineNumber++;
+          if (line === '') continue;
+          const record = recordOn(line, ownLines);
+          if (typeof record === 'string') warn(`journal ${file.path} line ${lineNumber} is damaged (a crash mid-write?): ${record}; skipped`);
+          else yield recordOf(record);
+        }
+      }
     }
+  } finally {
+    closeAll(files);
   }
 }

@@ -1,12 +1,24 @@
-import { closeSync, fstatSync, fsyncSync, mkdirSync, openSync, readSync, writeSync } from 'node:fs';
+import { closeSync, fstatSync, fsyncSync, mkdirSync, openSync, readSync, statSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { errnoCodeOf, LocalStorageError } from '../errors.js';
+import { syncDirectory, writeAll } from './durable.js';
+import { lengthOfCutHolding } from './journal-files.js';
 import { type JournalRecord, lineOf } from './record-format.js';
 
 /**
- * Appends records to the journal. Each record is one line written by one write(2) on a
- * file opened O_APPEND, so lines from processes appending at once never interleave; each is
+ * Appends records to the journal. Each record is one line written by one write(2) on a file
+ * opened O_APPEND, so lines from processes appending at once never interleave; each is
  * fsynced before append() returns, so an intent is on disk before its Payment leaves.
+ *
+ * `ledger compact` renames the journal away while writers may hold it open (docs/reliability.md,
+ * "Compacting the journal"). So after each line is on disk the writer checks that the path
+ * still names the file it wrote to. If so, the rename came later, and the line is in the cut
+ * before its length. If not, the file is a cut, and what counts of it is its fixed length
+ * (journal-files.ts cutLength; fixed now, at the cut's size, if no one did yet: the line is
+ * inside). A line inside the length is where it is for good: compactions sort it, readers may
+ * have read it there. A line past it was never read by anyone (readers stop at the length), and
+ * is written again to the journal there now. So a line is recorded once, and a line that has
+ * been seen never moves behind records written after it.
  */
 export class JournalWriter {
   private fd: number | undefined;
@@ -21,10 +33,18 @@ export class JournalWriter {
     // Always the writer's own form: readers scan it without parsing (line-format.ts).
     const line = Buffer.from(`${lineOf(record)}\n`, 'utf8');
     try {
-      const fd = this.open();
-      let written = 0;
-      while (written < line.length) written += writeSync(fd, line, written, line.length - written);
-      fsyncSync(fd);
+      for (;;) {
+        const fd = this.open();
+        // The line starts here or later (O_APPEND: others may append first).
+        const from = fstatSync(fd).size;
+        writeAll(fd, line);
+        fsyncSync(fd);
+        if (this.stillAtPath(fd)) return;
+        const length = lengthOfCutHolding(this.path, fd);
+        const kept = length !== undefined && holdsLine(fd, line, from, length);
+        this.close();
+        if (kept) return;
+      }
     } catch (error) {
       if (errnoCodeOf(error) === undefined) throw error;
       throw new LocalStorageError('write the journal', this.path, error);
@@ -36,21 +56,65 @@ export class JournalWriter {
     this.fd = undefined;
   }
 
+  /** Whether the journal's path names the open file (no path counts as no). */
+  private stillAtPath(fd: number): boolean {
+    const open = fstatSync(fd);
+    try {
+      const named = statSync(this.path);
+      return named.ino === open.ino && named.dev === open.dev;
+    } catch (error) {
+      if (errnoCodeOf(error) === 'ENOENT') return false;
+      throw error;
+    }
+  }
+
   private open(): number {
     if (this.fd !== undefined) return this.fd;
     makeDirectory(dirname(this.path));
     const fd = openSync(this.path, 'a+', 0o600);
-    // A crash can leave a torn last line without its newline; end it, so the next record
-    // starts on a line of its own instead of being glued to the torn one.
-    const size = fstatSync(fd).size;
-    if (size > 0) {
-      const last = Buffer.alloc(1);
-      readSync(fd, last, 0, 1, size - 1);
-      if (last[0] !== 0x0a) writeSync(fd, '\n');
+    try {
+      // The journal's name lasts a crash of the machine only once its directory is fsynced: a
+      // compaction renames the journal away, and the process that made the fresh one may have
+      // died before it fsynced the directory. Once per open, before a line in it is trusted.
+      syncDirectory(dirname(this.path));
+      // A crash can leave a torn last line without its newline; end it, so the next record
+      // starts on a line of its own instead of being glued to the torn one.
+      const size = fstatSync(fd).size;
+      if (size > 0) {
+        const last = Buffer.alloc(1);
+        readSync(fd, last, 0, 1, size - 1);
+        if (last[0] !== 0x0a) writeSync(fd, '\n');
+      }
+    } catch (error) {
+      closeSync(fd);
+      throw error;
     }
     this.fd = fd;
     return fd;
   }
+}
+
+/**
+ * Whether the line (with its newline) is in the file open as `fd`, starting at `from` or later
+ * and ending by `end`, as a line of its own. A line carries its time: it is not found by
+ * chance elsewhere (if it were, that would be the same record, already kept).
+ */
+function holdsLine(fd: number, line: Buffer, from: number, end: number): boolean {
+  const wanted = Buffer.concat([Buffer.from('\n'), line]);
+  // The newline before the line, or the start of the file, read as one.
+  let position = Math.max(0, from - 1);
+  let text = from === 0 ? Buffer.from('\n') : Buffer.alloc(0);
+  const chunk = Math.max(64 * 1024, wanted.length * 2);
+  while (position < end) {
+    const buffer = Buffer.allocUnsafe(Math.min(chunk, end - position));
+    const read = readSync(fd, buffer, 0, buffer.length, position);
+    if (read === 0) return false;
+    position += read;
+    text = Buffer.concat([text, buffer.subarray(0, read)]);
+    if (text.includes(wanted)) return true;
+    text = text.subarray(Math.max(0, text.length - (wanted.length - 1)));
+  }
+  return false;
 }
 
 /**

@@ -89,10 +89,22 @@ describe('bin/agentpay.js runs the one-file bundle with its build-time code cach
   it('under --enable-source-maps stack traces point into src/*.ts', async () => {
     // Only an internal error has a stack trace (under --verbose): one injected where the journal is read.
     const fault = fileURLToPath(new URL('../helpers/internal-fault.cjs', import.meta.url));
-    // A journal to read: a missing one is not read at all.
+    // A journal to read: a missing or empty one is not read at all.
     const journal = join(env.XDG_STATE_HOME!, 'agentpay', 'journal.jsonl');
     mkdirSync(dirname(journal), { recursive: true });
-    appendFileSync(journal, '');
+    const intent = {
+      kind: 'intent',
+      transactionId: '1',
+      gateway: 'sandbox',
+      agentId: '1001',
+      service: '201',
+      account: 'a',
+      amount: '1.00',
+      currency: 'KZT',
+      invoiceId: null,
+      at: '2026-11-23T00:00:00.000Z',
+    };
+    appendFileSync(journal, `${JSON.stringify(intent)}\n`);
     const result = await runCli(['history', '--verbose'], { env, nodeArgs: ['--enable-source-maps', '--require', fault] });
     expect(result.code).toBe(70);
     expect(result.stderr).toMatch(/at chunksOf \(\S*src\/journal\/reader\.ts:\d+:\d+\)/);

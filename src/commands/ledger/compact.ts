@@ -1,0 +1,47 @@
+import { errnoCodeOf, LocalStorageError, UsageError } from '../../errors.js';
+import { type CompactionReport, compactJournal } from '../../journal/compact.js';
+import type { CommandContext } from '../context.js';
+
+const plural = (count: number, word: string) => `${count.toLocaleString('en-US')} ${word}${count === 1 ? '' : 's'}`;
+
+function summary(report: CompactionReport): string {
+  if (report.cuts.length === 0) return `nothing to compact in ${report.journal}`;
+  const parts = [
+    `${plural(report.archived.transactions, 'closed transaction')} (${plural(report.archived.records, 'record')}) moved to ${report.journal}.archive/`,
+    `${plural(report.open.transactions, 'open transaction')} kept in ${report.open.file}`,
+  ];
+  if (report.damaged.lines > 0) parts.push(`${plural(report.damaged.lines, 'damaged line')} moved to ${report.damaged.file}`);
+  return `compacted ${report.journal}: ${parts.join('; ')}`;
+}
+
+/** The journal file to compact: a PostgreSQL ledger has none. */
+function journalFileOf(settings: CommandContext['settings']): string {
+  const location = settings.ledger.value;
+  if (location.kind === 'postgres') {
+    throw new UsageError('ledger compact is for a journal file: a PostgreSQL ledger keeps its records in the database', {
+      hint: "give --ledger <journal file> to compact a terminal's own journal",
+    });
+  }
+  return location.path;
+}
+
+/**
+ * `agentpay ledger compact`: the journal file's closed transactions to its dated archive (the
+ * readers still search it), its damaged lines to <journal>.damaged. Safe while payments are
+ * made and while another compaction runs (docs/reliability.md, "Compacting the journal").
+ */
+export async function runCompact(_options: unknown, context: CommandContext): Promise<void> {
+  const { out } = context;
+  const journal = journalFileOf(context.settings);
+  let report: CompactionReport;
+  try {
+    report = await compactJournal(journal);
+  } catch (error) {
+    if (errnoCodeOf(error) === undefined || error instanceof LocalStorageError) throw error;
+    throw new LocalStorageError('compact the journal', (error as NodeJS.ErrnoException).path ?? journal, error, {
+      consequence: 'nothing is lost: what it did is finished by the next `agentpay ledger compact`',
+    });
+  }
+  if (out.json) out.data(JSON.stringify(report));
+  else out.note(summary(report));
+}

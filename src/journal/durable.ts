@@ -1,0 +1,50 @@
+import { closeSync, fsyncSync, linkSync, openSync, unlinkSync, writeSync } from 'node:fs';
+import { errnoCodeOf } from '../errors.js';
+
+/**
+ * Making names last: a file's data is fsynced by its writer, but a name made, moved or removed
+ * in a directory lasts a crash of the machine only once the directory itself is fsynced.
+ */
+export function syncDirectory(directory: string): void {
+  const fd = openSync(directory, 'r');
+  try {
+    fsyncSync(fd);
+  } catch (error) {
+    // Some file systems cannot fsync a directory (EINVAL): their names last as they can.
+    if (errnoCodeOf(error) !== 'EINVAL') throw error;
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** Writes bytes to a file opened for writing, all of them. */
+export function writeAll(fd: number, bytes: Buffer): void {
+  let written = 0;
+  while (written < bytes.length) written += writeSync(fd, bytes, written, bytes.length - written);
+}
+
+/**
+ * Gives a finished, fsynced file its final name, unless that name is taken: link(2) fails with
+ * EEXIST rather than replace. False when it was taken (another process published it first).
+ * The temporary name is removed either way; the caller fsyncs the directory.
+ */
+export function publish(temporary: string, final: string): boolean {
+  try {
+    linkSync(temporary, final);
+    return true;
+  } catch (error) {
+    if (errnoCodeOf(error) !== 'EEXIST') throw error;
+    return false;
+  } finally {
+    removeFile(temporary);
+  }
+}
+
+/** unlink(2), a name already gone being no error. */
+export function removeFile(path: string): void {
+  try {
+    unlinkSync(path);
+  } catch (error) {
+    if (errnoCodeOf(error) !== 'ENOENT') throw error;
+  }
+}

@@ -1,0 +1,19 @@
+// A process that appends transactions to a journal through agentpay's own writer (the built
+// dist/journal/writer.js), for tests that compact the journal while processes append to it.
+//   node journal-appender.mjs <journal> <seed> <first-id> <count>
+// The records are those of appenderRecords (journal-appender-records.mjs), so the test knows
+// every line written. Each transaction uses a writer of its own now and then, as separate
+// `pay` processes would, so fresh journals are opened while compactions rename them away.
+import { JournalWriter } from '../../dist/journal/writer.js';
+import { appenderTransactions } from './journal-appender-records.mjs';
+
+const [path, seed, firstId, count] = process.argv.slice(2);
+let writer = new JournalWriter(path);
+for (const [index, records] of appenderTransactions(Number(seed), Number(firstId), Number(count)).entries()) {
+  if (index % 3 === 0) {
+    writer.close();
+    writer = new JournalWriter(path);
+  }
+  for (const record of records) writer.append(record);
+}
+writer.close();
