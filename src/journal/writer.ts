@@ -75,11 +75,12 @@ export class JournalWriter {
     try {
       // The journal's name lasts a crash of the machine only once its directory is fsynced: a
       // compaction renames the journal away, and the process that made the fresh one may have
-      // died before it fsynced the directory. Once per open, before a line in it is trusted.
-      syncDirectory(dirname(this.path));
+      // died before it fsynced the directory. An empty journal is such a fresh one (whoever made
+      // it fsyncs the directory before its first line), so it costs an fsync (~4 ms) only then.
+      const size = fstatSync(fd).size;
+      if (size === 0) syncDirectory(dirname(this.path));
       // A crash can leave a torn last line without its newline; end it, so the next record
       // starts on a line of its own instead of being glued to the torn one.
-      const size = fstatSync(fd).size;
       if (size > 0) {
         const last = Buffer.alloc(1);
         readSync(fd, last, 0, 1, size - 1);
