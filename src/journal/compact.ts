@@ -1,7 +1,22 @@
-import { closeSync, constants, existsSync, fsyncSync, lstatSync, mkdirSync, openSync, readFileSync, realpathSync, renameSync, rmdirSync, rmSync, statSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import {
+  closeSync,
+  constants,
+  existsSync,
+  fsyncSync,
+  lstatSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  renameSync,
+  rmdirSync,
+  rmSync,
+  statSync,
+} from 'node:fs';
+import { basename, dirname, join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { errnoCodeOf, UsageError } from '../errors.js';
+import { errnoCodeOf, LocalStorageError, UsageError } from '../errors.js';
 import { publish, removeFile, syncDirectory, writeAll } from './durable.js';
 import { ensureLength, growable, release } from './growable.js';
 import {
@@ -62,6 +77,30 @@ const claimPatienceMs = 250;
 /** A temporary file of a cut not yet compacted, older than this, was left by a compaction that died. */
 const abandonedAfterMs = 3_600_000;
 
+/**
+ * Cuts are numbered from the newest `J.open-<n>`. If those were removed by hand while the
+ * archive was kept, numbering would start again and meet the archive's own cuts (their kept
+ * lengths, their file names): refused rather than guessed.
+ */
+function refuseLostGenerations(journal: string): void {
+  let names: string[];
+  try {
+    names = readdirSync(archiveDirectory(journal));
+  } catch (error) {
+    if (errnoCodeOf(error) === 'ENOENT') return;
+    throw error;
+  }
+  const archived = Math.max(0, ...names.map((name) => Number(/^cut-(\d{1,9})\./.exec(name)?.[1] ?? /\.(\d{1,9})\.jsonl$/.exec(name)?.[1] ?? 0)));
+  const current = currentGeneration(journalState(journal));
+  const cutsUnderWay = journalState(journal).cuts.some((cut) => cut.generation > current);
+  if (archived > current && !cutsUnderWay) {
+    throw new LocalStorageError('compact the journal', journal, new Error(`its archive holds cut ${archived} but the newest ${basename(journal)}.open-<n> is ${current}`), {
+      consequence: 'nothing was compacted',
+      hint: `the journal's open records were removed by hand? put ${basename(journal)}.open-${archived} back, or move ${basename(journal)}.archive aside`,
+    });
+  }
+}
+
 export async function compactJournal(journal: string): Promise<CompactionReport> {
   const report: CompactionReport = {
     journal,
@@ -71,6 +110,7 @@ export async function compactJournal(journal: string): Promise<CompactionReport>
     damaged: { lines: 0, file: undefined },
   };
   refuseLink(journal);
+  refuseLostGenerations(journal);
   let mine: number | undefined;
   for (;;) {
     const state = journalState(journal);

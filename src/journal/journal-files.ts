@@ -176,7 +176,7 @@ function openLiveSet(journal: string): LiveSet {
         const same = after.length === before.length && after.every((file, i) => file.path === before[i]!.path);
         if (same && identityOf(journal) === (fd === undefined ? 'none' : `${dev}:${ino}`)) {
           before.forEach(({ cut }, i) => {
-            if (cut !== undefined) opened[i]!.end = cutLength(journal, cut, opened[i]!.fd);
+            if (cut !== undefined) opened[i]!.end = readerCutLength(journal, cut, opened[i]!.fd);
           });
           return { files: opened, generation: currentGeneration(state) };
         }
@@ -260,6 +260,24 @@ export function cutLength(journal: string, generation: number, fd: number): numb
     if (errnoCodeOf(error) !== 'ENOENT' || readLength(path) === undefined) throw error;
   }
   return readLength(path)!;
+}
+
+/**
+ * cutLength for a reader: one that cannot fix it (no right to write beside the journal, a
+ * read-only file system) while a compaction has not yet is a local failure (exit 6), never an
+ * internal error; it must not read the cut to its end instead (a line past the length is
+ * written again to the journal by its writer).
+ */
+function readerCutLength(journal: string, generation: number, fd: number): number {
+  try {
+    return cutLength(journal, generation, fd);
+  } catch (error) {
+    if (errnoCodeOf(error) === undefined) throw error;
+    throw new LocalStorageError('read the journal', journal, error, {
+      consequence: 'a compaction is under way and this user cannot write beside the journal to read it safely; nothing was sent',
+      hint: 'run it again in a moment, or as the user that owns the journal',
+    });
+  }
 }
 
 /**

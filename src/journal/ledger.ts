@@ -172,19 +172,20 @@ export async function findIntent(path: string, owner: { gateway: string; agentId
     found = record;
     return false;
   };
+  // The live files first, the journal itself to its end: the guard asks only whether an intent
+  // exists, so it must see one appended while it reads (the archive can take a while), and a
+  // line seen twice or seen before it moves changes nothing here. Cuts stop at their length
+  // (journal-files.ts): a line past it is written again to the journal.
   const live = openLiveFiles(path);
-  let liveRead = false;
-  try {
-    // The archive's files one at a time: there may be many, and they never change.
+  for (const file of live) if (file.path === path) delete file.end;
+  await scanFiles(live, warn, visit);
+  // The archive's files one at a time: there may be many, and they never change. A cut compacted
+  // meanwhile was read above through its open file, up to the same length the archive holds.
+  if (found === undefined) {
     for (const archived of archiveFiles(path)) {
       await scanFiles(openFiles([archived]), warn, visit);
       if (found) break;
     }
-    liveRead = true;
-    if (found === undefined) await scanFiles(live, warn, visit);
-    else closeAll(live);
-  } finally {
-    if (!liveRead) closeAll(live);
   }
   return found && recordOf(found);
 }

@@ -199,3 +199,16 @@ describe('ledger compact (the file journal)', () => {
     expect(lineOf(intent('2'))).not.toContain('\n');
   });
 });
+
+describe('ledger compact after the open records were removed by hand', () => {
+  it('refuses rather than number cuts again from 1 over the archive it kept (exit 6, nothing compacted)', async () => {
+    const journal = journalPath();
+    writeFileSync(journal, linesOf([on('2026-11-19', intent('1')), on('2026-11-19', outcome('1', 'success')), on('2026-11-19', intent('2'))]));
+    await compactJournal(journal);
+    // "Start over, keep the history": the live files go, the archive stays.
+    renameSync(`${journal}.open-1`, `${journal}.open-1.moved`);
+    writeFileSync(journal, linesOf([on('2026-11-20', intent('3'))]));
+    await expect(compactJournal(journal)).rejects.toThrow(/its archive holds cut 1 but the newest journal\.jsonl\.open-<n> is 0\); nothing was compacted/);
+    expect(readFileSync(journal, 'utf8')).toContain('"transactionId":"3"');
+  });
+});
