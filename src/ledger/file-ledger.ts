@@ -1,5 +1,5 @@
 import { LocalStorageError } from '../errors.js';
-import { allEntries, findIntent, type JournalEntry, type LedgerFilter, openEntries } from '../journal/ledger.js';
+import type { JournalEntry, LedgerFilter } from '../journal/ledger.js';
 import type { JournalWarning } from '../journal/reader.js';
 import { differingParameters, type OutcomeRecord } from '../journal/records.js';
 import { JournalWriter } from '../journal/writer.js';
@@ -7,6 +7,9 @@ import type { ClaimedBatch, Intent, IntentResult, Ledger, LedgerHistory, LedgerH
 import type { LedgerLocation } from './location.js';
 
 const ownerKey = ({ gateway, agentId }: Owner) => `${gateway} ${agentId}`;
+
+/** The journal's readers, loaded when one is needed: a plain `pay` only appends. */
+const readers = () => import('../journal/ledger.js');
 
 /**
  * The ledger as a JSON Lines journal on this machine (journal/*): embedded, nothing to run.
@@ -26,7 +29,7 @@ export class FileLedger implements Ledger {
   }
 
   async recordIntent(intent: Intent, options: { checkReplay: boolean }): Promise<IntentResult> {
-    const earlier = options.checkReplay ? await findIntent(this.location.path, intent, this.warn) : undefined;
+    const earlier = options.checkReplay ? await (await readers()).findIntent(this.location.path, intent, this.warn) : undefined;
     if (earlier !== undefined && differingParameters(earlier, intent).length > 0) return { kind: 'conflict', earlier };
     this.writer.append({ kind: 'intent', ...intent, at: new Date().toISOString() });
     return { kind: earlier === undefined ? 'new' : 'retry' };
@@ -38,7 +41,7 @@ export class FileLedger implements Ledger {
 
   private async openEntries(filter: LedgerFilter): Promise<JournalEntry[]> {
     const since = filter.since?.getTime();
-    if (this.open?.since !== since || this.open === undefined) this.open = { since, entries: await openEntries(this.location.path, filter, this.warn) };
+    if (this.open?.since !== since || this.open === undefined) this.open = { since, entries: await (await readers()).openEntries(this.location.path, filter, this.warn) };
     return this.open.entries;
   }
 
@@ -81,7 +84,7 @@ export class FileLedger implements Ledger {
   async entries(filter: LedgerHistoryFilter): Promise<LedgerHistory> {
     // The journal does not record operators: a filter by operator matches none of its entries.
     if (filter.operator !== undefined) return { gateways: [], allGateways: [], async *[Symbol.asyncIterator]() {} };
-    return allEntries(this.location.path, filter, this.warn);
+    return (await readers()).allEntries(this.location.path, filter, this.warn);
   }
 
   async close(): Promise<void> {

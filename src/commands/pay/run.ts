@@ -16,7 +16,7 @@ export async function runPay(rawOptions: unknown, context: CommandContext): Prom
   const { out } = context;
   // A team ledger's connection opens while the gateway is asked about the account; a failure
   // is met where the intent is written (nothing sent then), not here.
-  if (!options.dryRun) context.openLedger().catch(() => undefined);
+  if (!options.dryRun && context.settings.ledger.value.kind === 'postgres') context.openLedger().catch(() => undefined);
   const session = await context.openGateway();
   try {
     const { client } = session;
