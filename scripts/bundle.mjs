@@ -23,6 +23,47 @@ const cachePath = `${bundlePath}.cache`;
  */
 const external = ['zod', 'yaml', 'cli-table3', 'undici'];
 
+/**
+ * The PostgreSQL driver, in files of its own beside the bundle (`dist/vendor/<name>.cjs`), which
+ * the bundle requires only when the ledger is a postgres:// URL: every other command reads,
+ * checks and loads a bundle ~150 KiB smaller (target 7 of docs/performance.md).
+ */
+const vendored = ['pg', 'pgpass'];
+const vendorPath = (name) => join(dist, 'vendor', `${name}.cjs`);
+
+/** In the bundle, `import pg from 'pg'` becomes a require of ./vendor/pg.cjs. */
+const vendorExternal = {
+  name: 'vendor-external',
+  setup(plugin) {
+    plugin.onResolve({ filter: new RegExp(`^(${vendored.join('|')})$`) }, ({ path }) => ({ path: `./vendor/${path}.cjs`, external: true }));
+  },
+};
+
+/** Each vendored package as one CommonJS file (pg with the two changes of pgNodeOnly). */
+async function writeVendored() {
+  for (const name of vendored) {
+    const result = await build({
+      entryPoints: [name],
+      outfile: vendorPath(name),
+      bundle: true,
+      format: 'cjs',
+      platform: 'node',
+      target: 'node20',
+      // pg's optional native binding and its Cloudflare socket are never loaded on Node.
+      external: ['pg-native', 'pg-cloudflare', 'cloudflare:sockets'],
+      plugins: [pgNodeOnly],
+      minifyWhitespace: true,
+      keepNames: true,
+      logLevel: 'silent',
+      absWorkingDir: root,
+    });
+    if (result.warnings.length > 0) {
+      const text = await formatMessages(result.warnings, { kind: 'warning' });
+      throw new BundleError(`esbuild warned on ${name}:\n${text.join('\n')}`);
+    }
+  }
+}
+
 class BundleError extends Error {}
 
 /**
@@ -68,7 +109,7 @@ async function writeBundle() {
     platform: 'node',
     target: 'node20',
     external,
-    plugins: [pgNodeOnly],
+    plugins: [vendorExternal],
     // tsc's maps are chained: the bundle's map points into src/*.ts (for stack traces, run
     // with --enable-source-maps).
     sourcemap: 'linked',
@@ -183,6 +224,7 @@ async function writeCodeCache() {
 try {
   // A cache never outlives the bundle it was made for (the loader checks that as well).
   rmSync(cachePath, { force: true });
+  await writeVendored();
   const files = await writeBundle();
   const note = await writeCodeCache();
   const kib = (path) => `${Math.round(statSync(path).size / 1024)} KiB`;
