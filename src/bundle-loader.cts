@@ -39,6 +39,8 @@ type CodeCacheUse =
 
 interface BundleRun {
   codeCache: CodeCacheUse;
+  /** What the bundle exported (module.exports). */
+  exports: unknown;
 }
 
 interface BundleOptions {
@@ -51,6 +53,13 @@ interface BundleOptions {
    * code cache of everything the run compiled to this path. The CLI never sets it.
    */
   writeCacheOnExit?: string;
+  /**
+   * When its cache is missing or not accepted, write one when the process exits, of what this
+   * run compiled, if the directory lets us (as Node's own compile cache does): the vendored
+   * PostgreSQL driver (dist/vendor) learns its cache on its first use instead of at build time,
+   * which has no database to train against.
+   */
+  learnCache?: boolean;
 }
 
 const digestBytes = 32;
@@ -75,6 +84,15 @@ function readCodeCache(cachePath: string, bundle: Buffer): Buffer | 'missing' | 
   return digestOf(bundle, v8Data).equals(file.subarray(0, digestBytes)) ? v8Data : 'mismatched';
 }
 
+/** writeCodeCache, giving up silently: a cache that cannot be written is only a slower next start. */
+function tryWriteCodeCache(cachePath: string, bundle: Buffer, script: vm.Script): void {
+  try {
+    writeCodeCache(cachePath, bundle, script);
+  } catch {
+    // a read-only installation, a full disk: the next run compiles afresh
+  }
+}
+
 function writeCodeCache(cachePath: string, bundle: Buffer, script: vm.Script): void {
   const v8Data = script.createCachedData();
   const temporary = `${cachePath}.${process.pid}.tmp`;
@@ -92,11 +110,11 @@ function runBundle(options: BundleOptions = {}): BundleRun {
   if (process.sourceMapsEnabled && options.writeCacheOnExit === undefined) {
     // Node maps stack traces through the bundle's source map (to src/*.ts) only for files its
     // own loader compiled, not for a vm.Script: whoever asks for source maps gets them.
-    require(filename);
-    return { codeCache: 'unused' };
+    return { codeCache: 'unused', exports: require(filename) };
   }
   const bundle = fs.readFileSync(filename);
-  const cache = readCodeCache(options.cachePath ?? `${filename}.cache`, bundle);
+  const cachePath = options.cachePath ?? `${filename}.cache`;
+  const cache = readCodeCache(cachePath, bundle);
   const script = new vm.Script(Module.wrap(bundle.toString('utf8')), {
     filename,
     ...(typeof cache === 'string' ? {} : { cachedData: cache }),
@@ -104,11 +122,12 @@ function runBundle(options: BundleOptions = {}): BundleRun {
   const codeCache: CodeCacheUse = typeof cache === 'string' ? cache : script.cachedDataRejected === true ? 'rejected' : 'accepted';
   const { writeCacheOnExit } = options;
   if (writeCacheOnExit !== undefined) process.once('exit', () => writeCodeCache(writeCacheOnExit, bundle, script));
+  else if (options.learnCache && codeCache !== 'accepted') process.once('exit', () => tryWriteCodeCache(cachePath, bundle, script));
   const bundleModule = { exports: {}, id: filename, filename, loaded: false };
   const wrapper = script.runInThisContext() as (exports: object, require: NodeJS.Require, module: typeof bundleModule, __filename: string, __dirname: string) => void;
   wrapper.call(bundleModule.exports, bundleModule.exports, Module.createRequire(filename), bundleModule, filename, path.dirname(filename));
   bundleModule.loaded = true;
-  return { codeCache };
+  return { codeCache, exports: bundleModule.exports };
 }
 
 export = { runBundle };

@@ -114,6 +114,11 @@ describe('bin/agentpay.js runs the one-file bundle with its build-time code cach
 describe('the bundle, dist/agentpay.cjs', () => {
   const code = bundle.toString('utf8');
 
+  it('leaves the PostgreSQL driver to dist/vendor, required only for a postgres ledger', () => {
+    expect(code.includes('"node_modules/pg/')).toBe(false);
+    expect(code.match(/require\("\.\/vendor\/[a-z]+\.cjs"\)/g)?.sort()).toEqual(['require("./vendor/pg.cjs")', 'require("./vendor/pgpass.cjs")']);
+  });
+
   it('holds no import(): a vm.Script cannot serve one (scripts/bundle.mjs refuses to build it)', () => {
     // Compared as a list of matches, so that a failure does not print the whole bundle.
     expect(code.match(/\bimport\s*\([^)]{0,80}/g)).toBeNull();

@@ -128,9 +128,9 @@ export function countWaiting(fallback: Fallback): number {
 /**
  * Hands every waiting outcome to `deliver`, file by file. The live file is first renamed to a
  * name of this process's own, so appenders start a new one (keepWaiting); a file is removed
- * only once delivered. Returns how many were delivered.
+ * only once delivered. Returns how many were delivered (`deliver` may say how many it took).
  */
-export async function deliverWaiting(fallback: Fallback, deliver: (outcomes: WaitingOutcome[]) => Promise<void>): Promise<number> {
+export async function deliverWaiting(fallback: Fallback, deliver: (outcomes: WaitingOutcome[]) => Promise<number | void>): Promise<number> {
   const live = livePath(fallback);
   try {
     renameSync(live, join(fallback.directory, `${fallback.stem}.${process.pid}-${randomBytes(4).toString('hex')}.delivering`));
@@ -140,8 +140,8 @@ export async function deliverWaiting(fallback: Fallback, deliver: (outcomes: Wai
   let delivered = 0;
   for (const path of filesOf(fallback).filter((file) => file !== live)) {
     const { outcomes } = readWaiting(path);
-    await deliver(outcomes);
-    delivered += outcomes.length;
+    const taken = await deliver(outcomes);
+    delivered += typeof taken === 'number' ? taken : outcomes.length;
     try {
       unlinkSync(path);
     } catch (error) {

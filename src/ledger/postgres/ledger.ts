@@ -151,9 +151,10 @@ export class PostgresLedger implements Ledger {
    * what it holds is set aside (postgres/fallback.ts), so it cannot hold up the others.
    */
   private async deliverFallback(): Promise<void> {
-    const deliver = async (outcomes: WaitingOutcome[]) => {
+    const deliver = async (outcomes: WaitingOutcome[]): Promise<number> => {
       try {
         await this.insertOutcomes(outcomes);
+        return outcomes.length;
       } catch (error) {
         if (this.connection.lost.error !== undefined) throw error;
         const refused: WaitingOutcome[] = [];
@@ -162,6 +163,7 @@ export class PostgresLedger implements Ledger {
           const path = setAside(this.fallback, refused);
           this.options.note(`the ledger refused ${refused.length} outcome${refused.length === 1 ? '' : 's'} kept on this machine (${reasonOf(error)}): set aside in ${path}`);
         }
+        return outcomes.length - refused.length;
       }
     };
     try {
