@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { seededRandom } from './seeded-random.mjs';
 
 const { values } = parseArgs({
   options: {
@@ -23,17 +24,7 @@ const { values } = parseArgs({
 });
 if (!['file', 'postgres'].includes(values.ledger)) throw new Error('--ledger takes file or postgres');
 
-/** mulberry32: the kill delays from --seed, so a run can be repeated. */
-function seededRandom(seed) {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+// The kill delays from --seed, so a run can be repeated.
 const random = seededRandom(Number(values.seed));
 const root = fileURLToPath(new URL('..', import.meta.url));
 const bin = join(root, 'bin/agentpay.js');

@@ -1,17 +1,7 @@
 // The transactions journal-appender.mjs writes, made from a seed, so a test can make them again.
 // Each is a list of records: an intent, and what followed it. The last word of each, and
 // whether it stays open, follow the journal's rules (docs/reliability.md).
-
-/** mulberry32, as test/helpers/seeded-random.ts. */
-function seededRandom(seed) {
-  let state = seed;
-  return () => {
-    state = (state + 0x6d2b79f5) | 0;
-    let t = Math.imul(state ^ (state >>> 15), 1 | state);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { seededRandom } from '../../scripts/seeded-random.mjs';
 
 const owner = { gateway: 'https://appender.example', agentId: '4242' };
 
