@@ -1,7 +1,8 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { closeSync, fstatSync, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync, writeSync } from 'node:fs';
+import { closeSync, fstatSync, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { errnoCodeOf, LocalStorageError } from '../../errors.js';
+import { writeAll } from '../../journal/durable.js';
 import { readRecord } from '../../journal/record-format.js';
 import type { OutcomeRecord } from '../../journal/records.js';
 
@@ -29,6 +30,34 @@ export function fallbackOf(stateDirectory: string, shownUrl: string): { director
 type Fallback = ReturnType<typeof fallbackOf>;
 const livePath = ({ directory, stem }: Fallback) => join(directory, `${stem}.jsonl`);
 
+const linesOf = (outcomes: readonly WaitingOutcome[]) => Buffer.from(outcomes.map((outcome) => `${JSON.stringify(outcome)}\n`).join(''), 'utf8');
+
+/**
+ * Appends the bytes to `path` (0600, in the fallback's 0700 directory) and fsyncs them; then
+ * asks `landed` about the file, still open (so its inode number is still its own).
+ */
+function appendFsynced(fallback: Fallback, path: string, bytes: Buffer, landed: (fd: number) => boolean = () => true): boolean {
+  mkdirSync(fallback.directory, { recursive: true, mode: 0o700 });
+  const fd = openSync(path, 'a', 0o600);
+  try {
+    writeAll(fd, bytes);
+    fsyncSync(fd);
+    return landed(fd);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** A failed system call while writing `path`, as the LocalStorageError that names it. */
+function writingFallback<T>(path: string, write: () => T): T {
+  try {
+    return write();
+  } catch (error) {
+    if (errnoCodeOf(error) === undefined) throw error;
+    throw new LocalStorageError('write the ledger fallback file', path, error);
+  }
+}
+
 /**
  * Appends and fsyncs; then, if a delivery renamed the file away meanwhile (its inode is no
  * longer the path's), appends again to the new file: a line is always in a file a delivery
@@ -36,24 +65,10 @@ const livePath = ({ directory, stem }: Fallback) => join(directory, `${stem}.jso
  */
 export function keepWaiting(fallback: Fallback, outcomes: readonly WaitingOutcome[]): void {
   const path = livePath(fallback);
-  const text = Buffer.from(outcomes.map((outcome) => `${JSON.stringify(outcome)}\n`).join(''), 'utf8');
-  try {
-    mkdirSync(fallback.directory, { recursive: true, mode: 0o700 });
-    for (;;) {
-      const fd = openSync(path, 'a', 0o600);
-      try {
-        let written = 0;
-        while (written < text.length) written += writeSync(fd, text, written, text.length - written);
-        fsyncSync(fd);
-        if (stillThere(path, fstatSync(fd).ino)) return;
-      } finally {
-        closeSync(fd);
-      }
-    }
-  } catch (error) {
-    if (errnoCodeOf(error) === undefined) throw error;
-    throw new LocalStorageError('write the ledger fallback file', path, error);
-  }
+  const bytes = linesOf(outcomes);
+  writingFallback(path, () => {
+    while (!appendFsynced(fallback, path, bytes, (fd) => stillThere(path, fstatSync(fd).ino)));
+  });
 }
 
 function stillThere(path: string, inode: number): boolean {
@@ -102,21 +117,7 @@ function readWaiting(path: string): { outcomes: WaitingOutcome[]; damaged: numbe
  */
 export function setAside(fallback: Fallback, outcomes: readonly WaitingOutcome[]): string {
   const path = join(fallback.directory, `${fallback.stem}.undeliverable.jsonl`);
-  try {
-    mkdirSync(fallback.directory, { recursive: true, mode: 0o700 });
-    const fd = openSync(path, 'a', 0o600);
-    try {
-      const text = Buffer.from(outcomes.map((outcome) => `${JSON.stringify(outcome)}\n`).join(''), 'utf8');
-      let written = 0;
-      while (written < text.length) written += writeSync(fd, text, written, text.length - written);
-      fsyncSync(fd);
-    } finally {
-      closeSync(fd);
-    }
-  } catch (error) {
-    if (errnoCodeOf(error) === undefined) throw error;
-    throw new LocalStorageError('write the ledger fallback file', path, error);
-  }
+  writingFallback(path, () => appendFsynced(fallback, path, linesOf(outcomes)));
   return path;
 }
 
