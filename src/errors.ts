@@ -65,6 +65,8 @@ export class GatewayUnreachableError extends AgentpayError {
 export class LedgerUnreachableError extends AgentpayError {
   readonly ledger: string;
   readonly reason: string;
+  /** What it meant for the payment at hand, when the message says so ("no payment was sent"). */
+  readonly consequence: string | undefined;
   constructor(ledger: string, reason: string, options: { consequence?: string; hint?: string; cause?: unknown } = {}) {
     super(`the ledger ${ledger} cannot be reached (${reason})${options.consequence ? `; ${options.consequence}` : ''}`, ExitCode.unreachable, {
       cause: options.cause,
@@ -72,6 +74,7 @@ export class LedgerUnreachableError extends AgentpayError {
     });
     this.ledger = ledger;
     this.reason = reason;
+    this.consequence = options.consequence;
   }
 
   /** The same failure, saying what it meant for the payment at hand. */

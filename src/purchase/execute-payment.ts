@@ -30,7 +30,7 @@ async function recordIntent(context: PurchaseContext, intent: Intent, checkRepla
     if (result.kind === 'conflict') throw replayRefusal(intent, result.earlier);
     return { ledger, attempt: result.kind, ref: result.attempt };
   } catch (error) {
-    if (error instanceof LedgerUnreachableError && !error.message.includes(notSent)) throw error.withConsequence(notSent);
+    if (error instanceof LedgerUnreachableError && error.consequence !== notSent) throw error.withConsequence(notSent);
     if (!(error instanceof LocalStorageError)) throw error;
     throw new LocalStorageError(error.what, error.path, error.cause, {
       consequence: notSent,
