@@ -57,9 +57,21 @@ export function pickSourced(name: SettingName, setting: SettingDefinition, input
   return undefined;
 }
 
-/** As pickSourced, falling back to the setting's default. */
+/**
+ * As pickSourced, falling back to the setting's default, worked out when first read: some
+ * defaults ask the system (the operator is the user name, a passwd look-up), and most commands
+ * never read them.
+ */
 export function resolveSourced(name: SettingName, setting: SettingDefinition, inputs: SourceInputs): Sourced<unknown> | undefined {
   const picked = pickSourced(name, setting, inputs);
-  if (picked !== undefined || setting.fallback === undefined) return picked;
-  return { value: setting.fallback(inputs.env), source: 'default' };
+  const { fallback } = setting;
+  if (picked !== undefined || fallback === undefined) return picked;
+  let value: { made: unknown } | undefined;
+  return {
+    source: 'default',
+    get value() {
+      value ??= { made: fallback(inputs.env) };
+      return value.made;
+    },
+  };
 }
