@@ -231,8 +231,11 @@ export class PostgresLedger implements Ledger {
   async entries(filter: LedgerHistoryFilter): Promise<LedgerHistory> {
     const since = filter.since ?? null;
     const operator = filter.operator ?? null;
-    const gateways = (await this.query(sql.gatewaysOf, [since, operator, filter.gateway ?? null])).map((row) => text(row.gateway));
-    const allGateways = (await this.query(sql.gatewaysOf, [since, null, null])).map((row) => text(row.gateway));
+    const gatewaysFor = async (operatorFilter: string | null, gateway: string | null) =>
+      (await this.query(sql.gatewaysOf, [since, operatorFilter, gateway])).map((row) => text(row.gateway));
+    const allGateways = await gatewaysFor(null, null);
+    // The same query when nothing but --since filters: asked once.
+    const gateways = operator === null && filter.gateway === undefined ? allGateways : await gatewaysFor(operator, filter.gateway ?? null);
     const pages = this.entryPages(filter);
     return { gateways, allGateways, [Symbol.asyncIterator]: () => pages };
   }
