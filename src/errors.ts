@@ -58,6 +58,9 @@ export class GatewayUnreachableError extends AgentpayError {
   }
 }
 
+/** The consequence a failure before a Payment could leave states: what execute-payment looks for. */
+export const noPaymentSent = 'no payment was sent';
+
 /**
  * The team ledger (a PostgreSQL database) cannot be reached, or refused what was asked of it:
  * a payment whose intent it cannot take is never sent (exit 4, as for an unreachable gateway).

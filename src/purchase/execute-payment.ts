@@ -1,4 +1,4 @@
-import { AgentpayError, GatewayUnreachableError, LedgerUnreachableError, LocalStorageError, UsageError } from '../errors.js';
+import { AgentpayError, GatewayUnreachableError, LedgerUnreachableError, LocalStorageError, noPaymentSent, UsageError } from '../errors.js';
 import type { PaymentInput } from '../gateway/client.js';
 import { payAndSettle, type SettleEvent } from '../gateway/settle.js';
 import { differingParameters, type IntentRecord } from '../journal/records.js';
@@ -23,7 +23,7 @@ function replayRefusal(intent: Intent, earlier: IntentRecord): UsageError {
  * the intended safe retry.
  */
 async function recordIntent(context: PurchaseContext, intent: Intent, checkReplay: boolean): Promise<{ ledger: Ledger; attempt: 'new' | 'retry'; ref: AttemptRef }> {
-  const notSent = 'no payment was sent';
+  const notSent = noPaymentSent;
   try {
     const ledger = await context.openLedger();
     const result = await ledger.recordIntent(intent, { checkReplay });

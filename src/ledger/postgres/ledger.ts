@@ -1,7 +1,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import type pg from 'pg';
-import { AgentpayError, LedgerUnreachableError, LocalStorageError } from '../../errors.js';
+import { AgentpayError, LedgerUnreachableError, LocalStorageError, noPaymentSent } from '../../errors.js';
 import type { JournalEntry, LedgerFilter } from '../../journal/ledger.js';
 import { lineOf, readRecord } from '../../journal/record-format.js';
 import { attemptReopens, differingParameters, type IntentRecord, type JournalRecord, type OutcomeRecord, replacesOutcome } from '../../journal/records.js';
@@ -98,7 +98,7 @@ export class PostgresLedger implements Ledger {
   }
 
   async recordIntent(intent: Intent, _options: { checkReplay: boolean }): Promise<IntentResult> {
-    const notSent = 'no payment was sent';
+    const notSent = noPaymentSent;
     const at = new Date().toISOString();
     const { operator, host } = this.by;
     const values = [intent.gateway, intent.agentId, intent.transactionId, intent.service, intent.account, intent.amount, intent.currency, intent.invoiceId, at, operator, host];
