@@ -81,7 +81,7 @@ async function* chunksOf(fd: number, end = Number.POSITIVE_INFINITY, size = chun
   }
 }
 
-const damagedLineWarning = (path: string, line: number, reason: string) => `journal ${path} line ${line} is damaged (a crash mid-write?): ${reason}; skipped`;
+export const damagedLineWarning = (path: string, line: number, reason: string) => `journal ${path} line ${line} is damaged (a crash mid-write?): ${reason}; skipped`;
 
 // History's reads stay below V8's large-object size, so that a read chunk's text dies young;
 // reconcile, the replay guard and compaction read more at once (docs/performance.md).

@@ -1,6 +1,6 @@
 import { closeAll, openJournalFiles } from './journal-files.js';
 import { OwnLineScanner, recordOf } from './line-format.js';
-import { type JournalWarning, journalLines, recordOn } from './reader.js';
+import { damagedLineWarning, type JournalWarning, journalLines, recordOn } from './reader.js';
 import type { JournalRecord } from './records.js';
 
 /**
@@ -20,7 +20,7 @@ export async function* journalRecords(path: string, warn: JournalWarning): Async
           lineNumber++;
           if (line === '') continue;
           const record = recordOn(line, ownLines);
-          if (typeof record === 'string') warn(`journal ${file.path} line ${lineNumber} is damaged (a crash mid-write?): ${record}; skipped`);
+          if (typeof record === 'string') warn(damagedLineWarning(file.path, lineNumber, record));
           else yield recordOf(record);
         }
       }

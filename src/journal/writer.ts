@@ -79,13 +79,7 @@ export class JournalWriter {
       // it fsyncs the directory before its first line), so it costs an fsync (~4 ms) only then.
       const size = fstatSync(fd).size;
       if (size === 0) syncDirectory(dirname(this.path));
-      // A crash can leave a torn last line without its newline; end it, so the next record
-      // starts on a line of its own instead of being glued to the torn one.
-      if (size > 0) {
-        const last = Buffer.alloc(1);
-        readSync(fd, last, 0, 1, size - 1);
-        if (last[0] !== 0x0a) writeSync(fd, '\n');
-      }
+      if (size > 0 && endsTorn(fd, size)) writeSync(fd, '\n');
     } catch (error) {
       closeSync(fd);
       throw error;
@@ -93,6 +87,21 @@ export class JournalWriter {
     this.fd = fd;
     return fd;
   }
+}
+
+/**
+ * Whether the file ends in a torn line (a crash cut it before its newline), which must be ended
+ * so the next record starts on a line of its own instead of being glued to it.
+ *
+ * Another writer's line being copied in at this moment can look the same: the size grows a
+ * folio at a time (up to megabytes on ext4), ahead of the bytes. There is no telling the two
+ * apart without a lock, so the newline is written anyway; it lands after the other's whole line
+ * (O_APPEND), a blank line that readers skip (reader.ts). Nothing is glued and nothing lost.
+ */
+function endsTorn(fd: number, size: number): boolean {
+  const last = Buffer.alloc(1);
+  readSync(fd, last, 0, 1, size - 1);
+  return last[0] !== 0x0a;
 }
 
 /**
