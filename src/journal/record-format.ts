@@ -12,6 +12,8 @@ import { transactionStates } from '../protocol/transaction-view.js';
 type FieldFormat =
   | { kind: 'text' }
   | { kind: 'nullableText' }
+  /** A string that may be left out (what older versions did not write). */
+  | { kind: 'optionalText' }
   | { kind: 'oneOf'; values: readonly string[] }
   /** A list of strings that may be left out (a view's warnings). */
   | { kind: 'optionalTextList' }
@@ -20,6 +22,7 @@ type RecordFormat = { readonly [key: string]: FieldFormat };
 
 const text = { kind: 'text' } as const;
 const nullableText = { kind: 'nullableText' } as const;
+const optionalText = { kind: 'optionalText' } as const;
 const oneOf = <const T extends readonly string[]>(...values: T) => ({ kind: 'oneOf', values }) as const;
 
 const viewFields = {
@@ -42,6 +45,10 @@ const viewFields = {
  * Every record starts with kind, transactionId, gateway, agentId (the owner: TransactionIDs are
  * unique per gateway and agent; gateway is the base URL, or "sandbox"). The scanner
  * (line-format.ts) relies on that order, and on an intent ending with `at`.
+ *
+ * An intent may say which voucher it buys (its name, for the receipt), who made it and where
+ * (the operator and host), and which of the desk's guards a person lifted for it (`overrides`:
+ * "yes", "over-limit", "allow-duplicate"; docs/desk-safety.md). Older journals lack them.
  */
 export const intentFields = {
   kind: oneOf('intent'),
@@ -53,6 +60,10 @@ export const intentFields = {
   amount: text,
   currency: text,
   invoiceId: nullableText,
+  voucher: optionalText,
+  operator: optionalText,
+  host: optionalText,
+  overrides: { kind: 'optionalTextList' },
   at: text,
 } as const;
 
@@ -70,7 +81,7 @@ export const outcomeFields = {
 
 // ---------------------------------------------------------------- the types, from the table
 
-type ValueOf<F> = F extends { kind: 'text' }
+type ValueOf<F> = F extends { kind: 'text' | 'optionalText' }
   ? string
   : F extends { kind: 'nullableText' }
     ? string | null
@@ -81,7 +92,7 @@ type ValueOf<F> = F extends { kind: 'text' }
         : F extends { kind: 'record'; fields: infer R }
           ? RecordOf<R>
           : never;
-type OptionalKeys<R> = { [K in keyof R]: R[K] extends { kind: 'optionalTextList' } ? K : never }[keyof R];
+type OptionalKeys<R> = { [K in keyof R]: R[K] extends { kind: 'optionalTextList' | 'optionalText' } ? K : never }[keyof R];
 type Flat<T> = { [K in keyof T]: T[K] };
 type RecordOf<R> = Flat<{ -readonly [K in Exclude<keyof R, OptionalKeys<R>>]: ValueOf<R[K]> } & { -readonly [K in OptionalKeys<R>]?: ValueOf<R[K]> }>;
 
@@ -95,6 +106,9 @@ function readField(format: FieldFormat, value: unknown, path: string): unknown {
     case 'nullableText':
       if (value === null || typeof value === 'string') return value;
       throw new ShapeError(path, 'a string or null', value);
+    case 'optionalText':
+      if (typeof value === 'string') return value;
+      throw new ShapeError(path, 'a string', value);
     case 'oneOf':
       if (typeof value === 'string' && format.values.includes(value)) return value;
       throw new ShapeError(path, format.values.map((v) => JSON.stringify(v)).join(' or '), value);
@@ -106,13 +120,15 @@ function readField(format: FieldFormat, value: unknown, path: string): unknown {
   }
 }
 
+const isOptional = (format: FieldFormat) => format.kind === 'optionalTextList' || format.kind === 'optionalText';
+
 /** A copy of `value` with the fields of `fields`, in their order, each checked; other keys dropped. */
 function readFields(fields: RecordFormat, value: unknown, at: string): Record<string, unknown> {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new ShapeError(at, 'an object', value);
   const record: Record<string, unknown> = {};
   for (const [key, format] of Object.entries(fields)) {
     const member = memberOf(value, key);
-    if (member === undefined && format.kind === 'optionalTextList') continue;
+    if (member === undefined && isOptional(format)) continue;
     record[key] = readField(format, member, pathOf(at, key));
   }
   return record;
@@ -145,6 +161,7 @@ const escaped = (word: string) => word.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 function fieldPattern(format: FieldFormat): string {
   switch (format.kind) {
     case 'text':
+    case 'optionalText':
       return textPattern;
     case 'nullableText':
       return `(?:null|${textPattern})`;
@@ -160,7 +177,7 @@ function fieldPattern(format: FieldFormat): string {
 function recordPattern(fields: RecordFormat): string {
   const members = Object.entries(fields).map(([key, format], index) => {
     const member = `${index === 0 ? '' : ','}"${key}":${fieldPattern(format)}`;
-    return format.kind === 'optionalTextList' ? `(?:${member})?` : member;
+    return isOptional(format) ? `(?:${member})?` : member;
   });
   return String.raw`\{${members.join('')}\}`;
 }

@@ -3,7 +3,7 @@ import type { JournalEntry, LedgerFilter } from '../journal/ledger.js';
 import type { JournalWarning } from '../journal/reader.js';
 import { differingParameters, type OutcomeRecord } from '../journal/records.js';
 import { JournalWriter } from '../journal/writer.js';
-import type { ClaimedBatch, Intent, IntentResult, Ledger, LedgerHistory, LedgerHistoryFilter, Owner, OwnerCount } from './ledger.js';
+import type { ClaimedBatch, Intent, IntentResult, Ledger, LedgerHistory, LedgerHistoryFilter, Owner, OwnerCount, RecordedBy } from './ledger.js';
 import type { LedgerLocation } from './location.js';
 
 const ownerKey = ({ gateway, agentId }: Owner) => `${gateway} ${agentId}`;
@@ -22,16 +22,19 @@ export class FileLedger implements Ledger {
   /** The open transactions as last read, so openOwners and claimOpen read the journal once. */
   private open: { since: number | undefined; entries: JournalEntry[] } | undefined;
 
-  constructor(location: LedgerLocation & { kind: 'file' }, warn: JournalWarning) {
+  private readonly by: RecordedBy;
+
+  constructor(location: LedgerLocation & { kind: 'file' }, warn: JournalWarning, by: RecordedBy) {
     this.location = location;
     this.writer = new JournalWriter(location.path);
     this.warn = warn;
+    this.by = by;
   }
 
   async recordIntent(intent: Intent, options: { checkReplay: boolean }): Promise<IntentResult> {
     const earlier = options.checkReplay ? await (await readers()).findIntent(this.location.path, intent, this.warn) : undefined;
     if (earlier !== undefined && differingParameters(earlier, intent).length > 0) return { kind: 'conflict', earlier };
-    this.writer.append({ kind: 'intent', ...intent, at: new Date().toISOString() });
+    this.writer.append({ kind: 'intent', ...intent, ...this.by, at: new Date().toISOString() });
     return { kind: earlier === undefined ? 'new' : 'retry' };
   }
 

@@ -34,8 +34,8 @@ export interface Ledger {
   close(): Promise<void>;
 }
 
-/** What a purchase records before its Payment: the intent without its time. */
-export type Intent = Omit<IntentRecord, 'kind' | 'at'>;
+/** What a purchase records before its Payment: the intent without its time, and without who made it (the ledger knows). */
+export type Intent = Omit<IntentRecord, 'kind' | 'at' | 'operator' | 'host'>;
 
 /**
  * The attempt an intent recorded, where the backend names attempts (PostgreSQL: its record's

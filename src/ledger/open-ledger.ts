@@ -1,3 +1,4 @@
+import { hostname } from 'node:os';
 import type { Output } from '../output.js';
 import { stateDirectory } from '../settings/definition.js';
 import type { Settings } from '../settings/resolve.js';
@@ -10,7 +11,7 @@ import type { Ledger } from './ledger.js';
  */
 export async function openLedger(settings: Pick<Settings, 'ledger' | 'operator' | 'env'>, out: Output): Promise<Ledger> {
   const location = settings.ledger.value;
-  if (location.kind === 'file') return new FileLedger(location, (message) => out.warn(message));
+  if (location.kind === 'file') return new FileLedger(location, (message) => out.warn(message), { operator: settings.operator.value, host: hostname() });
   const { PostgresLedger } = await import('./postgres/ledger.js');
   return PostgresLedger.open(location, {
     env: settings.env,

@@ -64,3 +64,28 @@ export function sameDecimal(a: string, b: string): boolean {
   const left = canonicalDecimal(a);
   return left !== undefined && left === canonicalDecimal(b);
 }
+
+/** A plain decimal as a whole number of units of its last digit: `1500.50` is 150050 at scale 2. */
+function scaled(text: string, scale: number): bigint {
+  const [whole = '0', fraction = ''] = text.split('.');
+  return BigInt(whole + fraction.padEnd(scale, '0'));
+}
+
+const scaleOf = (text: string) => text.split('.')[1]?.length ?? 0;
+
+/** The exact sum of plain decimals, with as many decimals as the most precise of them (`1500` + `0.50` = `1500.50`). */
+export function addDecimals(...amounts: readonly string[]): string {
+  const scale = Math.max(0, ...amounts.map(scaleOf));
+  const total = amounts
+    .reduce((sum, amount) => sum + scaled(amount, scale), 0n)
+    .toString()
+    .padStart(scale + 1, '0');
+  return scale === 0 ? total : `${total.slice(0, -scale)}.${total.slice(-scale)}`;
+}
+
+/** -1, 0 or 1 as plain decimal a is less than, equal to or more than b; exactly. */
+export function compareDecimals(a: string, b: string): -1 | 0 | 1 {
+  const scale = Math.max(scaleOf(a), scaleOf(b));
+  const difference = scaled(a, scale) - scaled(b, scale);
+  return difference < 0n ? -1 : difference > 0n ? 1 : 0;
+}

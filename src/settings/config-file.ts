@@ -37,6 +37,11 @@ const isNumber = (value: unknown): value is number => typeof value === 'number' 
 function shapeMismatch(value: unknown, shape: FileShape): string | undefined {
   if (shape === 'text') return isText(value) ? undefined : 'text';
   if (shape === 'text or number') return isText(value) || isNumber(value) ? undefined : 'text or a number';
+  if (shape === 'true or false') return typeof value === 'boolean' ? undefined : 'true or false';
+  if (shape === 'amounts per currency') {
+    const fits = isPlainObject(value) && Object.values(value).every((amount) => isText(amount) || isNumber(amount));
+    return fits ? undefined : 'amounts per currency, as {"KZT": "50000.00"}';
+  }
   if (shape === 'code list') {
     const fits = isText(value) || (Array.isArray(value) && value.every((item) => isText(item) || isNumber(item)));
     return fits ? undefined : 'codes as text ("11,12") or a list ([11, "12"])';

@@ -1,6 +1,7 @@
 import { UsageError } from '../errors.js';
 import { type LedgerLocation, parseLedgerLocation } from '../ledger/location.js';
 import type { CodeList } from '../protocol/codes.js';
+import { isPlainDecimal } from '../protocol/money.js';
 import { redactUrlCredentials, registerSecret } from '../secrets.js';
 import { codeListSettings } from './code-lists.js';
 
@@ -9,10 +10,70 @@ import { codeListSettings } from './code-lists.js';
  * (its reader has checked the JSON type, settings/config-file.ts). `where` names the source in
  * messages: "flag", an environment variable, "profile".
  */
-export type RawValue = string | number | readonly (string | number)[];
+export type RawValue = string | number | boolean | readonly (string | number)[] | Readonly<Record<string, string | number>>;
 export type Parse<T> = (raw: RawValue, where: string) => T;
 
 export const text: Parse<string> = (raw) => String(raw);
+
+/** true or false (a profile's `"live": true`). */
+export const yesOrNo: Parse<boolean> = (raw, where) => {
+  if (typeof raw === 'boolean') return raw;
+  throw new UsageError(`${JSON.stringify(raw)} (${where}) must be true or false`);
+};
+
+/**
+ * Amounts per currency: a profile's `{"KZT": "50000.00"}`, or a flag's `KZT=50000.00,USD=100`;
+ * a flag's bare `50000.00` holds for any currency (the key `*`). Amounts are plain decimals, as
+ * --amount takes them (a JSON number is refused: 50000.1 would not survive it).
+ */
+export function amountsPerCurrency(name: string): Parse<AmountsPerCurrency> {
+  return (raw, where) => {
+    const fail = (what: string): never => {
+      throw new UsageError(`${name} ${typeof raw === 'string' ? JSON.stringify(raw) : ''} (${where}): ${what}`.replace('  (', ' ('), {
+        hint: where === 'profile' ? `write it as {"KZT": "50000.00"}` : 'give KZT=50000.00 (several: KZT=50000.00,USD=100), or one amount for any currency',
+      });
+    };
+    const pairs: [string, unknown][] =
+      typeof raw === 'string'
+        ? raw.split(',').map((item) => {
+            const [currency, amount] = item.includes('=') ? item.split('=', 2) : ['*', item];
+            return [currency!.trim(), amount!.trim()];
+          })
+        : typeof raw === 'object' && !Array.isArray(raw)
+          ? Object.entries(raw)
+          : fail('expected amounts per currency');
+    const limits = new Map<string, string>();
+    for (const [currency, amount] of pairs) {
+      const code =
+        currency === '*' && typeof raw === 'string'
+          ? '*'
+          : /^[A-Za-z]{3}$/.test(currency)
+            ? currency.toUpperCase()
+            : fail(`${JSON.stringify(currency)} is not a three-letter currency code`);
+      if (typeof amount !== 'string' || !isPlainDecimal(amount))
+        fail(`the amount for ${code === '*' ? 'any currency' : code} must be a plain decimal such as "50000.00"${typeof amount === 'number' ? ', written as text' : ''}`);
+      if (limits.has(code)) fail(`${code} is given twice`);
+      limits.set(code, amount as string);
+    }
+    return limits;
+  };
+}
+
+/** A decimal amount for each currency code; `*` for any currency (a flag's bare amount). */
+export type AmountsPerCurrency = ReadonlyMap<string, string>;
+
+const durationUnits: Record<string, number> = { s: 1_000, m: 60_000, h: 3_600_000 };
+
+/** A span of time: `30s`, `10m`, `1h`, or seconds as a number; 0 (or `off`) for none. In milliseconds. */
+export function duration(name: string): Parse<number> {
+  return (raw, where) => {
+    const given = String(raw).trim();
+    if (given === 'off' || given === '0') return 0;
+    const match = /^(\d{1,6})([smh]?)$/.exec(given);
+    if (match) return Number(match[1]) * durationUnits[match[2] || 's']!;
+    throw new UsageError(`${name} ${JSON.stringify(raw)} (${where}) is not a span of time`, { hint: 'give 30s, 10m or 1h (0 or off for none)' });
+  };
+}
 
 export const ledgerLocation: Parse<LedgerLocation> = (raw, where) => parseLedgerLocation(String(raw), where);
 
@@ -43,7 +104,7 @@ export function oneOf<T extends string>(allowed: readonly T[], name: string): Pa
 export function codeList(list: CodeList): Parse<ReadonlySet<string>> {
   const { key } = codeListSettings[list];
   return (raw, where) => {
-    const items = typeof raw === 'string' ? raw.split(',') : typeof raw === 'number' ? [String(raw)] : raw.map(String);
+    const items = typeof raw === 'string' ? raw.split(',') : Array.isArray(raw) ? raw.map(String) : [String(raw)];
     const codes = items.map((item) => item.trim()).filter((item) => item !== '');
     for (const code of codes) {
       if (!/^-?\d+$/.test(code)) throw new UsageError(`${key}: code ${JSON.stringify(code)} (${where}) is not an integer`);

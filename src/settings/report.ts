@@ -22,6 +22,8 @@ function profileOrigin(settings: Pick<Settings, 'profileName' | 'configPath'>): 
 /** A value as text; URLs without their credentials (a proxy's user:pass@). */
 function shown(value: unknown): string {
   if (value instanceof Set) return [...(value as Set<string>)].join(',');
+  // Amounts per currency as the flag takes them: KZT=50000.00,USD=100.
+  if (value instanceof Map) return [...(value as Map<string, string>)].map(([currency, amount]) => (currency === '*' ? amount : `${currency}=${amount}`)).join(',');
   // A ledger location names itself without its password (ledger/location.ts).
   if (typeof value === 'object' && value !== null && 'shown' in value) return String(value.shown);
   return redactUrlCredentials(String(value));

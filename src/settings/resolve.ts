@@ -7,6 +7,7 @@ import type { RequestDateFormat } from '../protocol/request-date.js';
 import { codeListSettings, codeLists } from './code-lists.js';
 import { readConfigFile } from './config-file.js';
 import { configDirectory } from './definition.js';
+import { type DeskSettings, resolveDesk } from './desk.js';
 import type { Parse } from './parsers.js';
 import { pickSourced, resolveSourced, type Sourced, type SourceInputs } from './sources.js';
 import { type GlobalFlags, type Profile, type SettingName, type SettingsTable, settingsTable } from './table.js';
@@ -48,6 +49,8 @@ export interface Settings {
   /** Who is recorded as making each payment: the profile's `operator`, else the user name. */
   operator: Sourced<string>;
   settle: { attempts: Sourced<number>; delayMs: Sourced<number> };
+  /** The guards at the desk: a live profile, limits, the duplicate window (settings/desk.ts). */
+  desk: DeskSettings;
   network: NetworkSettings;
   /** --insecure-password-file: accept a password file anyone may read. */
   insecurePasswordFile: boolean;
@@ -138,6 +141,11 @@ export async function resolveSettings(flags: GlobalFlags, env: NodeJS.ProcessEnv
     dateFormat: resolveWithDefault('dateFormat', inputs),
     ledger: resolveWithDefault('ledger', inputs),
     operator: resolveWithDefault('operator', inputs),
+    live: sandbox ? undefined : resolveWithDefault('live', inputs),
+    maxAmount: resolveOne('maxAmount', inputs),
+    dailyLimit: resolveOne('dailyLimit', inputs),
+    accountDailyLimit: resolveOne('accountDailyLimit', inputs),
+    duplicateWindow: resolveWithDefault('duplicateWindow', inputs),
     settleAttempts: resolveWithDefault('settleAttempts', inputs),
     settleDelay: resolveWithDefault('settleDelay', inputs),
     proxy: resolveOne('proxy', inputs),
@@ -163,6 +171,7 @@ export async function resolveSettings(flags: GlobalFlags, env: NodeJS.ProcessEnv
     ledger: resolved.ledger,
     operator: resolved.operator,
     settle: { attempts: resolved.settleAttempts, delayMs: resolved.settleDelay },
+    desk: resolveDesk({ inputs, sandbox, profileName, baseUrl, profiles: read?.file.profiles }, resolved.duplicateWindow),
     network: { proxy, httpProxy, httpsProxy, noProxy, caFile },
     insecurePasswordFile: flags.insecurePasswordFile === true,
     warnings: read?.warnings ?? [],

@@ -37,10 +37,10 @@ describe('a team ledger on PostgreSQL', () => {
     const results = await Promise.all([1, 2, 3].map(() => runCli(['--json', 'ledger', 'migrate'], { env: terminal(ledger, 'ann') })));
     expect(results.map((result) => result.code)).toEqual([0, 0, 0]);
     const applied = results.flatMap((result) => jsonLines(result.stdout)).flatMap((line) => line.applied as unknown[]);
-    expect(applied, 'each migration applied by exactly one of them').toHaveLength(1);
-    expect(await sql(ledger, 'SELECT version FROM agentpay_schema_migrations')).toEqual([{ version: 1 }]);
+    expect(applied, 'each migration applied by exactly one of them').toHaveLength(2);
+    expect(await sql(ledger, 'SELECT version FROM agentpay_schema_migrations ORDER BY version')).toEqual([{ version: 1 }, { version: 2 }]);
     const again = await runCli(['ledger', 'migrate'], { env: terminal(ledger, 'ann') });
-    expect(again.stderr).toContain('is up to date (schema version 1)');
+    expect(again.stderr).toContain('is up to date (schema version 2)');
   });
 
   it('takes payments from several terminals at once; history shows the whole team with Operator and Host, --operator filters', async () => {
@@ -202,7 +202,7 @@ describe('a team ledger on PostgreSQL', () => {
     expect(readdirSync(fallback)).toHaveLength(1);
 
     const doctor = await runCli(['--json', 'doctor'], { env });
-    expect(jsonLines(doctor.stdout)[0]?.ledger).toMatchObject({ kind: 'postgres', ok: true, schemaVersion: 1, waiting: 1 });
+    expect(jsonLines(doctor.stdout)[0]?.ledger).toMatchObject({ kind: 'postgres', ok: true, schemaVersion: 2, waiting: 1 });
     const history = await runCli(['--json', 'history'], { env });
     expect(history.stderr).toContain('delivered 1 outcome kept on this machine');
     expect(jsonLines(history.stdout).map((line) => [line.account, line.state])).toEqual([['mid-payment', 'success']]);

@@ -21,6 +21,7 @@ const text = (value: unknown) => String(value);
 const iso = (value: unknown) => (value instanceof Date ? value.toISOString() : String(value));
 
 function intentOfRow(row: Row, at: unknown = row.at): IntentRecord {
+  const by = { operator: row.record_operator ?? row.operator, host: row.record_host ?? row.host };
   return {
     kind: 'intent',
     transactionId: text(row.transaction_id),
@@ -31,8 +32,18 @@ function intentOfRow(row: Row, at: unknown = row.at): IntentRecord {
     amount: text(row.amount),
     currency: text(row.currency),
     invoiceId: row.invoice_id === null ? null : text(row.invoice_id),
+    ...(typeof row.voucher === 'string' ? { voucher: row.voucher } : {}),
+    ...(typeof by.operator === 'string' ? { operator: by.operator } : {}),
+    ...(typeof by.host === 'string' ? { host: by.host } : {}),
+    ...(Array.isArray(row.overrides) && row.overrides.length > 0 ? { overrides: row.overrides.map(text) } : {}),
     at: iso(at),
   };
+}
+
+/** The parameters of insertIntent ($1..$11, $13, $14; $12 is the record id): an intent as recorded at `at` by `by`. */
+function intentValues(intent: Intent, at: string, by: RecordedBy): unknown[] {
+  const { gateway, agentId, transactionId, service, account, amount, currency, invoiceId } = intent;
+  return [gateway, agentId, transactionId, service, account, amount, currency, invoiceId, at, by.operator, by.host, undefined, intent.voucher ?? null, intent.overrides ?? null];
 }
 
 /** An outcome as the journal has it; the view checked and in the journal's key order (readRecord). */
@@ -101,17 +112,18 @@ export class PostgresLedger implements Ledger {
     const notSent = noPaymentSent;
     const at = new Date().toISOString();
     const { operator, host } = this.by;
-    const values = [intent.gateway, intent.agentId, intent.transactionId, intent.service, intent.account, intent.amount, intent.currency, intent.invoiceId, at, operator, host];
+    const values = intentValues(intent, at, this.by);
     // The TransactionID is checked and taken in one statement: two terminals cannot both take it.
     // A taken one written by a transaction not yet committed is found by the next look.
     for (let look = 0; look < 3; look++) {
-      const [made] = await this.query(sql.insertIntent, [...values, randomUUID()], notSent);
+      values[11] = randomUUID();
+      const [made] = await this.query(sql.insertIntent, values, notSent);
       if (made !== undefined) return { kind: 'new', attempt: text(made.attempt_seq) };
       const [row] = await this.query(sql.selectIntent, [intent.gateway, intent.agentId, intent.transactionId], notSent);
       if (row === undefined) continue;
       const earlier = intentOfRow(row);
       if (differingParameters(earlier, intent).length > 0) return { kind: 'conflict', earlier };
-      const [attempt] = await this.query(sql.insertAttempt, [randomUUID(), row.seq, at, operator, host], notSent);
+      const [attempt] = await this.query(sql.insertAttempt, [randomUUID(), row.seq, at, operator, host, intent.overrides ?? null], notSent);
       return { kind: 'retry', attempt: attempt === undefined ? undefined : text(attempt.attempt_seq) };
     }
     throw new LedgerUnreachableError(this.location.shown, `transaction ${intent.transactionId} is being recorded by another terminal right now`, { consequence: notSent });
@@ -295,27 +307,18 @@ export class PostgresLedger implements Ledger {
         const [row] = await this.query(sql.insertOutcomes, outcomeColumns([{ recordId, ...this.by, record }]));
         added += Number(row?.inserted ?? 0);
       } else {
-        const { kind: _kind, at, ...intent } = record;
-        const values = [
-          intent.gateway,
-          intent.agentId,
-          intent.transactionId,
-          intent.service,
-          intent.account,
-          intent.amount,
-          intent.currency,
-          intent.invoiceId,
-          at,
-          this.by.operator,
-          this.by.host,
-        ];
-        if ((await this.query(sql.insertIntent, [...values, recordId])).length > 0) added++;
+        const { kind: _kind, at, operator, host, ...intent } = record;
+        // Who made it, where the journal says (newer journals do); else who imports it.
+        const by = { operator: operator ?? this.by.operator, host: host ?? this.by.host };
+        const values = intentValues(intent, at, by);
+        values[11] = recordId;
+        if ((await this.query(sql.insertIntent, values)).length > 0) added++;
         else {
           const [row] = await this.query(sql.selectIntent, [intent.gateway, intent.agentId, intent.transactionId]);
           if (row !== undefined && differingParameters(intentOfRow(row), intent).length > 0) {
             conflicts.push(intent.transactionId);
             refused.add(ownerOf(record));
-          } else if (row !== undefined) added += (await this.query(sql.insertAttempt, [recordId, row.seq, at, this.by.operator, this.by.host])).length;
+          } else if (row !== undefined) added += (await this.query(sql.insertAttempt, [recordId, row.seq, at, by.operator, by.host, intent.overrides ?? null])).length;
         }
       }
       if (++inTransaction === 500) {

@@ -4,18 +4,22 @@
  * the open transactions; an outcome with, when final, the end of that place.
  */
 
-const transactionColumns = 't.seq, t.gateway, t.agent_id, t.transaction_id, t.service, t.account, t.amount, t.currency, t.invoice_id, t.at, t.operator, t.host';
+const transactionColumns = 't.seq, t.gateway, t.agent_id, t.transaction_id, t.service, t.account, t.amount, t.currency, t.invoice_id, t.at, t.operator, t.host, t.voucher';
 
-/** $1..$11 the intent and who made it, $12 the attempt's record id. One row (the attempt's seq) when it is new, none when the TransactionID is taken. */
+/**
+ * $1..$11 the intent and who made it, $12 the attempt's record id, $13 the voucher's name, $14
+ * the guards lifted for this attempt. One row (the attempt's seq) when it is new, none when the
+ * TransactionID is taken.
+ */
 export const insertIntent = `
 WITH t AS (
-  INSERT INTO agentpay_transactions (gateway, agent_id, transaction_id, service, account, amount, currency, invoice_id, at, operator, host)
-  VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
+  INSERT INTO agentpay_transactions (gateway, agent_id, transaction_id, service, account, amount, currency, invoice_id, at, operator, host, voucher)
+  VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $13)
   ON CONFLICT ON CONSTRAINT agentpay_transactions_owner DO NOTHING
   RETURNING seq
 ), a AS (
-  INSERT INTO agentpay_records (record_id, transaction_seq, kind, at, operator, host)
-  SELECT $12, seq, 'attempt', $9, $10, $11 FROM t
+  INSERT INTO agentpay_records (record_id, transaction_seq, kind, at, operator, host, overrides)
+  SELECT $12, seq, 'attempt', $9, $10, $11, $14::text[] FROM t
   RETURNING seq, transaction_seq
 ), o AS (
   INSERT INTO agentpay_open (transaction_seq) SELECT transaction_seq FROM a
@@ -27,13 +31,13 @@ export const selectIntent = `SELECT ${transactionColumns} FROM agentpay_transact
 
 /**
  * Another attempt at a recorded purchase (the safe retry): open again. $1 record id, $2
- * transaction seq, $3 at, $4 operator, $5 host. Gives the attempt's seq, none when that record
- * id was there already (an import repeated).
+ * transaction seq, $3 at, $4 operator, $5 host, $6 the guards lifted for it. Gives the attempt's
+ * seq, none when that record id was there already (an import repeated).
  */
 export const insertAttempt = `
 WITH a AS (
-  INSERT INTO agentpay_records (record_id, transaction_seq, kind, at, operator, host)
-  VALUES ($1, $2, 'attempt', $3, $4, $5)
+  INSERT INTO agentpay_records (record_id, transaction_seq, kind, at, operator, host, overrides)
+  VALUES ($1, $2, 'attempt', $3, $4, $5, $6::text[])
   ON CONFLICT (record_id) DO NOTHING
   RETURNING seq, transaction_seq
 ), o AS (
@@ -123,6 +127,6 @@ WHERE transaction_seq = ANY($1::bigint[]) ORDER BY transaction_seq, seq`;
 
 /** Every record after $1 seq, at most $2, with its transaction (ledger export). */
 export const recordPage = `
-SELECT r.seq AS record_seq, r.kind, r.at AS record_at, r.source, r.view, ${transactionColumns}
+SELECT r.seq AS record_seq, r.kind, r.at AS record_at, r.source, r.view, r.operator AS record_operator, r.host AS record_host, r.overrides, ${transactionColumns}
 FROM agentpay_records r JOIN agentpay_transactions t ON t.seq = r.transaction_seq
 WHERE r.seq > $1 ORDER BY r.seq LIMIT $2`;

@@ -59,6 +59,15 @@ CREATE TRIGGER agentpay_records_append_only BEFORE UPDATE OR DELETE ON agentpay_
   FOR EACH ROW EXECUTE FUNCTION agentpay_append_only();
 `,
   },
+  {
+    version: 2,
+    name: 'the voucher bought, the guards lifted, recent payments by time',
+    sql: `
+ALTER TABLE agentpay_transactions ADD COLUMN voucher text;
+ALTER TABLE agentpay_records ADD COLUMN overrides text[];
+CREATE INDEX agentpay_attempts_by_time ON agentpay_records (at) WHERE kind = 'attempt';
+`,
+  },
 ];
 
 export const schemaVersion = migrations.at(-1)!.version;
