@@ -46,7 +46,15 @@ function openAnswerText(view: TransactionView, codes: CodeTable): string {
   return `${meaning}, ${answerText(view)}`;
 }
 
-function intentOf(session: PaymentSession, input: PaymentInput): Intent {
+/** What the ledger keeps of a purchase besides its parameters. */
+export interface PurchaseNotes {
+  /** The voucher's name, for the receipt. */
+  voucher?: string | undefined;
+  /** The desk's guards a person lifted for this payment ("yes", "over-limit", "allow-duplicate"). */
+  overrides?: readonly string[] | undefined;
+}
+
+function intentOf(session: PaymentSession, input: PaymentInput, notes: PurchaseNotes = {}): Intent {
   return {
     transactionId: input.transactionId,
     gateway: session.gateway,
@@ -56,6 +64,8 @@ function intentOf(session: PaymentSession, input: PaymentInput): Intent {
     amount: input.amount,
     currency: input.currency,
     invoiceId: input.invoiceId ?? null,
+    ...(notes.voucher === undefined ? {} : { voucher: notes.voucher }),
+    ...(notes.overrides === undefined || notes.overrides.length === 0 ? {} : { overrides: [...notes.overrides] }),
   };
 }
 
@@ -96,10 +106,10 @@ export async function executePayment(
   context: PurchaseContext,
   session: PaymentSession,
   input: PaymentInput,
-  options: { checkReplay: boolean; signal?: AbortSignal | undefined },
+  options: { checkReplay: boolean; signal?: AbortSignal | undefined; notes?: PurchaseNotes },
 ): Promise<PaymentOutcome> {
   const { settings, out } = context;
-  const intent = intentOf(session, input);
+  const intent = intentOf(session, input, options.notes);
   const { ledger, attempt, ref } = await recordIntent(context, intent, options.checkReplay);
   if (attempt === 'retry') {
     out.note(out.errorStyle.dim(`transaction ${input.transactionId} is in the ledger for this purchase: asking the gateway again (a repeat pays nothing twice)`));

@@ -33,7 +33,8 @@ export async function runPay(rawOptions: unknown, context: CommandContext): Prom
       return;
     }
 
-    const { view, error } = await executePayment(context, session, input, { checkReplay: options.txnId !== undefined });
+    const notes = { voucher: choice.kind === 'voucher' ? choice.voucher.name : undefined };
+    const { view, error } = await executePayment(context, session, input, { checkReplay: options.txnId !== undefined, notes });
     const { renderReceipt, transactionJson } = await import('../../render/transaction.js');
     out.data(out.json ? transactionJson(view) : renderReceipt(view, out.style));
     if (error) throw error;
