@@ -1,5 +1,6 @@
 import { LocalStorageError } from '../errors.js';
 import type { JournalEntry, LedgerFilter } from '../journal/ledger.js';
+import type { LookBackQuery, RecentPayment } from '../journal/look-back.js';
 import type { JournalWarning } from '../journal/reader.js';
 import { differingParameters, type OutcomeRecord } from '../journal/records.js';
 import { JournalWriter } from '../journal/writer.js';
@@ -88,6 +89,10 @@ export class FileLedger implements Ledger {
     // The journal does not record operators: a filter by operator matches none of its entries.
     if (filter.operator !== undefined) return { gateways: [], allGateways: [], async *[Symbol.asyncIterator]() {} };
     return (await readers()).allEntries(this.location.path, filter, this.warn);
+  }
+
+  async recentPayments(query: LookBackQuery): Promise<RecentPayment[]> {
+    return (await import('../journal/look-back.js')).recentPayments(this.location.path, query);
   }
 
   async close(): Promise<void> {

@@ -1,4 +1,5 @@
 import type { HistoryFilter, JournalEntry, LedgerFilter } from '../journal/ledger.js';
+import type { LookBackQuery, RecentPayment } from '../journal/look-back.js';
 import type { IntentRecord, OutcomeRecord } from '../journal/records.js';
 import type { LedgerLocation } from './location.js';
 
@@ -31,6 +32,12 @@ export interface Ledger {
   claimOpen(owner: Owner, filter: LedgerFilter): AsyncIterable<ClaimedBatch>;
   /** Every transaction with its latest state, in order of first intent, streamed (iterated once). */
   entries(filter: LedgerHistoryFilter): Promise<LedgerHistory>;
+  /**
+   * The payments of one gateway and agent whose latest attempt is at or after `since`, to this
+   * account or by this operator, with their state: what the desk's limits and duplicate check
+   * weigh (purchase/desk-guard.ts).
+   */
+  recentPayments(query: LookBackQuery): Promise<RecentPayment[]>;
   close(): Promise<void>;
 }
 

@@ -62,7 +62,17 @@ export function checkOptions(raw: unknown): PurchaseInput {
   return { ...purchase, amount: amountOption(options.amount) ?? '0' };
 }
 
-interface PayOptions extends PurchaseOptions {
+/** --over-limit and --allow-duplicate: the desk's guards a person lifts for one run (recorded in the ledger when they lift anything). */
+export interface DeskOverrides {
+  overLimit: boolean;
+  allowDuplicate: boolean;
+}
+
+export function deskOverrides(options: Record<string, unknown>): DeskOverrides {
+  return { overLimit: switchOption(options.overLimit, '--over-limit'), allowDuplicate: switchOption(options.allowDuplicate, '--allow-duplicate') };
+}
+
+interface PayOptions extends PurchaseOptions, DeskOverrides {
   amount: string | undefined;
   invoiceId: string | undefined;
   txnId: string | undefined;
@@ -78,6 +88,7 @@ export function payOptions(raw: unknown): PayOptions {
     invoiceId: invoiceIdOption(options.invoiceId),
     txnId: transactionIdOption(options.txnId),
     dryRun: switchOption(options.dryRun, '--dry-run'),
+    ...deskOverrides(options),
   };
   if (parsed.invoiceId === undefined && parsed.amount === undefined) {
     throw new UsageError('give --invoice-id <id> for a dynamic voucher, or --amount <decimal> for a static one');

@@ -5,6 +5,7 @@ import { differingParameters, type IntentRecord } from '../journal/records.js';
 import type { AttemptRef, Intent, Ledger } from '../ledger/ledger.js';
 import { type CodeTable, classifyCode } from '../protocol/codes.js';
 import { type TransactionView, unknownView } from '../protocol/transaction-view.js';
+import { type DeskPolicy, deskFindings, enforceDesk } from './desk-guard.js';
 import { answerText, errorOfView, type PaymentOutcome } from './outcome.js';
 import type { PaymentSession, PurchaseContext } from './session.js';
 
@@ -18,15 +19,24 @@ function replayRefusal(intent: Intent, earlier: IntentRecord): UsageError {
 }
 
 /**
- * The intent in the ledger, or an error that says no payment was sent. The replay guard: a
- * TransactionID already recorded for another purchase is refused; the same purchase again is
- * the intended safe retry.
+ * The intent in the ledger, or an error that says no payment was sent. First the desk's limits
+ * and duplicate check (desk-guard.ts), whose lifted guards the intent records; then the replay
+ * guard: a TransactionID already recorded for another purchase is refused; the same purchase
+ * again is the intended safe retry.
  */
-async function recordIntent(context: PurchaseContext, intent: Intent, checkReplay: boolean): Promise<{ ledger: Ledger; attempt: 'new' | 'retry'; ref: AttemptRef }> {
+async function recordIntent(
+  context: PurchaseContext,
+  intent: Intent,
+  options: { checkReplay: boolean; desk?: DeskPolicy | undefined },
+): Promise<{ ledger: Ledger; attempt: 'new' | 'retry'; ref: AttemptRef }> {
   const notSent = noPaymentSent;
   try {
+    if (options.desk !== undefined) {
+      const lifted = enforceDesk(await deskFindings(context, () => context.openLedger(), intent, options.desk), options.desk);
+      if (lifted.length > 0) intent.overrides = [...(intent.overrides ?? []), ...lifted];
+    }
     const ledger = await context.openLedger();
-    const result = await ledger.recordIntent(intent, { checkReplay });
+    const result = await ledger.recordIntent(intent, { checkReplay: options.checkReplay });
     if (result.kind === 'conflict') throw replayRefusal(intent, result.earlier);
     return { ledger, attempt: result.kind, ref: result.attempt };
   } catch (error) {
@@ -106,11 +116,11 @@ export async function executePayment(
   context: PurchaseContext,
   session: PaymentSession,
   input: PaymentInput,
-  options: { checkReplay: boolean; signal?: AbortSignal | undefined; notes?: PurchaseNotes },
+  options: { checkReplay: boolean; signal?: AbortSignal | undefined; notes?: PurchaseNotes; desk?: DeskPolicy | undefined },
 ): Promise<PaymentOutcome> {
   const { settings, out } = context;
   const intent = intentOf(session, input, options.notes);
-  const { ledger, attempt, ref } = await recordIntent(context, intent, options.checkReplay);
+  const { ledger, attempt, ref } = await recordIntent(context, intent, options);
   if (attempt === 'retry') {
     out.note(out.errorStyle.dim(`transaction ${input.transactionId} is in the ledger for this purchase: asking the gateway again (a repeat pays nothing twice)`));
   }

@@ -8,7 +8,7 @@ import type { Settings } from '../settings/resolve.js';
  * `commands/context.ts` provides both, and scenario steps pass theirs on without knowing it.
  */
 export interface PurchaseContext {
-  settings: Pick<Settings, 'settle' | 'codes'>;
+  settings: Pick<Settings, 'settle' | 'codes' | 'desk' | 'operator'>;
   out: Output;
   /** Where the purchase is recorded: the intent before the Payment, every outcome after. */
   openLedger(): Promise<Ledger>;

@@ -12,7 +12,8 @@ beforeAll(async () => {
   ({ sandbox: first, env } = await sandboxWithEnv());
   ({ sandbox: second } = await sandboxWithEnv());
   expect(second.baseUrl).not.toBe(first.baseUrl);
-  const pay = (baseUrl: string, txnId: string) => runCli(['--base-url', baseUrl, 'pay', '--service', '201', '--account', 'a-1', '--amount', '5', '--txn-id', txnId], { env });
+  const pay = (baseUrl: string, txnId: string) =>
+    runCli(['--base-url', baseUrl, 'pay', '--service', '201', '--account', `a-${txnId}`, '--amount', '5', '--txn-id', txnId], { env });
   expect((await pay(first.baseUrl, '7000001')).code).toBe(0);
   expect((await pay(second.baseUrl, '7000002')).code).toBe(0);
   expect((await pay(first.baseUrl, '7000003')).code).toBe(0);

@@ -92,7 +92,7 @@ describe('ledger compact while payments are made', () => {
     const payments: Record<string, unknown>[] = [];
     const payLoop = async () => {
       for (let i = 0; i < 4; i++) {
-        const paid = await runCli(['pay', '--service', '101', '--account', 'player-42', '--invoice-id', '5002', '--settle-attempts', '0', '--json'], { env });
+        const paid = await runCli(['pay', '--service', '101', '--account', 'player-42', '--invoice-id', '5002', '--settle-attempts', '0', '--allow-duplicate', '--json'], { env });
         expect([0, 3]).toContain(paid.code);
         payments.push(jsonLines(paid.stdout)[0]!);
       }

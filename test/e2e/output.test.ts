@@ -106,7 +106,7 @@ describe('--dry-run', () => {
 
 describe('--verbose', () => {
   it.each(['plain', 'md5'])('traces each exchange on stderr; the password (%s) and its MD5 appear nowhere', async (format) => {
-    const result = await runCli(['-v', '--password-format', format, 'pay', '--service', '101', '--account', '7011234567', '--invoice-id', '5001'], { env });
+    const result = await runCli(['-v', '--password-format', format, 'pay', '--service', '101', '--account', '7011234567', '--invoice-id', '5001', '--allow-duplicate'], { env });
     expect(result.code).toBe(0);
     expect(result.stderr).toMatch(new RegExp(`→ POST ${sandbox.baseUrl}/home/index AccountCheck`));
     expect(result.stderr).toMatch(new RegExp(`→ POST ${sandbox.baseUrl}/home/index Payment`));

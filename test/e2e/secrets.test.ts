@@ -208,14 +208,15 @@ describe('config and password files', () => {
       expect(result.code).toBe(0);
       expect(result.stderr).toContain(`warning: the password file ${path} (--password-file) can be read by its group (mode 0640); run: chmod 600 ${path}`);
       expect(paymentsReceived(sandbox).length).toBe(before + 1);
-      const quiet = await runCli(['--password-file', passwordFile(0o600), ...pay], { env });
+      const quiet = await runCli(['--password-file', passwordFile(0o600), ...pay, '--allow-duplicate'], { env });
+      expect(quiet.code).toBe(0);
       expect(quiet.stderr).not.toContain('warning');
     });
 
     it('takes it with --insecure-password-file, and a 0600 file as it is', async () => {
       const before = paymentsReceived(sandbox).length;
-      expect((await runCli(['--password-file', passwordFile(0o644), '--insecure-password-file', ...pay], { env })).code).toBe(0);
-      expect((await runCli(['--password-file', passwordFile(0o600), ...pay], { env })).code).toBe(0);
+      expect((await runCli(['--password-file', passwordFile(0o644), '--insecure-password-file', ...pay, '--allow-duplicate'], { env })).code).toBe(0);
+      expect((await runCli(['--password-file', passwordFile(0o600), ...pay, '--allow-duplicate'], { env })).code).toBe(0);
       expect(paymentsReceived(sandbox).length).toBe(before + 2);
     });
   });

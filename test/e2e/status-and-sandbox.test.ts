@@ -15,7 +15,7 @@ beforeAll(async () => {
   ({ sandbox, env } = await sandboxWithEnv());
   // Two transactions to look up, made through the client the CLI uses.
   for (const txn of ['1001001', '1001002']) {
-    const result = await runCli(['pay', '--service', '201', '--account', 'a', '--amount', '5', '--txn-id', txn], { env });
+    const result = await runCli(['pay', '--service', '201', '--account', `a-${txn}`, '--amount', '5', '--txn-id', txn], { env });
     expect(result.code).toBe(0);
     paid.push(txn);
   }

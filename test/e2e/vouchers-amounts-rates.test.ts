@@ -77,7 +77,7 @@ describe('a reported Amount that is not the decimal sent', () => {
     expect(human.code).toBe(0);
     expect(human.stdout).toMatch(/Amount +1500 KZT\n/);
     expect(human.stdout).not.toContain('Warning');
-    const json = await runCli(['--json', ...pay('1500.00')], { env });
+    const json = await runCli(['--json', ...pay('1500.00'), '--allow-duplicate'], { env });
     expect(json.code).toBe(0);
     const [line] = jsonLines(json.stdout);
     expect(line).toMatchObject({ state: 'success', amount: '1500' });

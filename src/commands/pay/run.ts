@@ -34,7 +34,8 @@ export async function runPay(rawOptions: unknown, context: CommandContext): Prom
     }
 
     const notes = { voucher: choice.kind === 'voucher' ? choice.voucher.name : undefined };
-    const { view, error } = await executePayment(context, session, input, { checkReplay: options.txnId !== undefined, notes });
+    const desk = { overLimit: options.overLimit, duplicates: options.allowDuplicate ? 'allow' : 'refuse' } as const;
+    const { view, error } = await executePayment(context, session, input, { checkReplay: options.txnId !== undefined, notes, desk });
     const { renderReceipt, transactionJson } = await import('../../render/transaction.js');
     out.data(out.json ? transactionJson(view) : renderReceipt(view, out.style));
     if (error) throw error;

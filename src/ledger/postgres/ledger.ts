@@ -3,8 +3,10 @@ import { hostname } from 'node:os';
 import type pg from 'pg';
 import { AgentpayError, LedgerUnreachableError, LocalStorageError, noPaymentSent } from '../../errors.js';
 import type { JournalEntry, LedgerFilter } from '../../journal/ledger.js';
+import type { LookBackQuery, RecentPayment } from '../../journal/look-back.js';
 import { lineOf, readRecord } from '../../journal/record-format.js';
 import { attemptReopens, differingParameters, type IntentRecord, type JournalRecord, type OutcomeRecord, replacesOutcome } from '../../journal/records.js';
+import type { TransactionState } from '../../protocol/transaction-view.js';
 import type { AttemptRef, ClaimedBatch, Intent, IntentResult, Ledger, LedgerEntry, LedgerHistory, LedgerHistoryFilter, Owner, OwnerCount, RecordedBy } from '../ledger.js';
 import type { LedgerLocation } from '../location.js';
 import { connectLedger, type LedgerConnection, reasonOf } from './connect.js';
@@ -343,6 +345,11 @@ export class PostgresLedger implements Ledger {
         yield row.kind === 'attempt' ? intent : outcomeOfRow(intent, row.record_at, row.source, row.view);
       }
     }
+  }
+
+  async recentPayments(query: LookBackQuery): Promise<RecentPayment[]> {
+    const rows = await this.query(sql.recentPayments, [query.gateway, query.agentId, query.since.toISOString(), query.operator, query.account], noPaymentSent);
+    return rows.map((row) => ({ intent: intentOfRow(row, row.attempted_at), state: row.state === null ? undefined : (text(row.state) as TransactionState) }));
   }
 
   async close(): Promise<void> {

@@ -1,0 +1,75 @@
+import { UsageError } from '../errors.js';
+import type { RecentPayment } from '../journal/look-back.js';
+import type { Intent, Ledger } from '../ledger/ledger.js';
+import type { Settings } from '../settings/resolve.js';
+import { breachText, duplicatesOf, duplicateText, type LimitBreach, limitBreaches, startOfDay } from './desk-rules.js';
+
+/**
+ * The desk's limits and duplicate check, before anything is sent (docs/desk-safety.md). They
+ * read whichever ledger is configured: with PostgreSQL they hold across the desk.
+ */
+
+/** What a command lets through. */
+export interface DeskPolicy {
+  /** --over-limit: a payment over a limit goes, and the ledger records that it did. */
+  overLimit: boolean;
+  /**
+   * 'refuse' (pay), 'allow' (--allow-duplicate, or buy once the person has said so: recorded
+   * when there was one), 'skip' (a scenario's payments are test payments, made on purpose).
+   */
+  duplicates: 'refuse' | 'allow' | 'skip';
+}
+
+export interface DeskFindings {
+  breaches: LimitBreach[];
+  duplicates: RecentPayment[];
+}
+
+type DeskContext = { settings: Pick<Settings, 'desk' | 'operator'> };
+
+/** What the rules find for this purchase; the ledger is read only when a rule needs it. */
+export async function deskFindings(context: DeskContext, ledger: () => Promise<Ledger>, intent: Intent, policy: DeskPolicy, now = new Date()): Promise<DeskFindings> {
+  const { desk } = context.settings;
+  const operator = context.settings.operator.value;
+  const windowMs = policy.duplicates === 'skip' ? 0 : desk.duplicateWindowMs.value;
+  const daily = desk.limit('dailyLimit', intent.currency) !== undefined || desk.limit('accountDailyLimit', intent.currency) !== undefined;
+  const windowStart = new Date(now.getTime() - windowMs);
+  let payments: RecentPayment[] = [];
+  if (daily || windowMs > 0) {
+    const since = daily && startOfDay(now) < windowStart ? startOfDay(now) : windowStart;
+    payments = await (await ledger()).recentPayments({ gateway: intent.gateway, agentId: intent.agentId, since, account: intent.account, operator });
+  }
+  return {
+    breaches: limitBreaches(desk, intent, operator, payments, now),
+    duplicates: windowMs > 0 ? duplicatesOf(intent, payments, windowStart) : [],
+  };
+}
+
+/**
+ * Refuses what the policy does not let through (exit 2, nothing sent); otherwise the guards
+ * lifted for this payment, for its intent: "over-limit", "allow-duplicate".
+ */
+export function enforceDesk(findings: DeskFindings, policy: DeskPolicy, now = new Date()): string[] {
+  const lifted: string[] = [];
+  if (findings.breaches.length > 0) {
+    if (!policy.overLimit) {
+      throw new UsageError(`refused: ${findings.breaches.map(breachText).join('; ')}; nothing was sent`, {
+        hint: 'check the amount and the account; if the payment is right, repeat it with --over-limit (the ledger records it, with your name)',
+      });
+    }
+    lifted.push('over-limit');
+  }
+  if (findings.duplicates.length > 0 && policy.duplicates !== 'skip') {
+    if (policy.duplicates === 'refuse') {
+      const [latest] = findings.duplicates.slice(-1);
+      throw new UsageError(
+        `refused as a duplicate top-up: the same payment was made ${findings.duplicates.length === 1 ? 'once' : `${findings.duplicates.length} times`} recently (${findings.duplicates.map((payment) => duplicateText(payment, now)).join('; ')}); nothing was sent`,
+        {
+          hint: `to settle the earlier one, \`agentpay status ${latest!.intent.transactionId}\`; to retry it safely, repeat with --txn-id ${latest!.intent.transactionId}; only to pay again on purpose, add --allow-duplicate`,
+        },
+      );
+    }
+    lifted.push('allow-duplicate');
+  }
+  return lifted;
+}

@@ -1,0 +1,87 @@
+import type { RecentPayment } from '../journal/look-back.js';
+import type { Intent } from '../ledger/ledger.js';
+import { addDecimals, compareDecimals, sameDecimal } from '../protocol/money.js';
+import type { DeskSettings, LimitKind, LimitRule } from '../settings/desk.js';
+
+/**
+ * The desk's rules as pure functions over the ledger's recent payments (docs/desk-safety.md):
+ * the limits a payment would break, and the earlier payments it would repeat. A failed payment
+ * moved no money and counts for neither; success, in progress, unknown and one without an
+ * answer yet all count. The same TransactionID again is the safe retry: never its own duplicate,
+ * never counted twice.
+ */
+
+/** A limit this payment would go over, with the sum it would make. */
+export interface LimitBreach {
+  kind: LimitKind;
+  rule: LimitRule;
+  /** What the payments it adds to came to before it (the day's, or "0" for one payment). */
+  sumSoFar: string;
+  amount: string;
+  /** Whose payments: the operator, or the account. */
+  whose: string | undefined;
+}
+
+const counts = (payment: RecentPayment) => payment.state !== 'failed';
+
+/** Local midnight of the day `now` falls on: a day's limits count from it. */
+export function startOfDay(now: Date): Date {
+  return new Date(now.getFullYear(), now.getMonth(), now.getDate());
+}
+
+export function limitBreaches(desk: DeskSettings, intent: Intent, operator: string, payments: readonly RecentPayment[], now: Date): LimitBreach[] {
+  const { amount, currency } = intent;
+  const breaches: LimitBreach[] = [];
+  const single = desk.limit('maxAmount', currency);
+  if (single !== undefined && compareDecimals(amount, single.amount) > 0) breaches.push({ kind: 'maxAmount', rule: single, sumSoFar: '0', amount, whose: undefined });
+  const today = startOfDay(now).getTime();
+  const todays = payments.filter(
+    (payment) => counts(payment) && payment.intent.currency === currency && payment.intent.transactionId !== intent.transactionId && Date.parse(payment.intent.at) >= today,
+  );
+  const daily: [LimitKind, (payment: RecentPayment) => boolean, string][] = [
+    ['dailyLimit', (payment) => payment.intent.operator === operator, operator],
+    ['accountDailyLimit', (payment) => payment.intent.account === intent.account, intent.account],
+  ];
+  for (const [kind, whose, name] of daily) {
+    const rule = desk.limit(kind, currency);
+    if (rule === undefined) continue;
+    const sumSoFar = addDecimals('0', ...todays.filter(whose).map((payment) => payment.intent.amount));
+    if (compareDecimals(addDecimals(sumSoFar, amount), rule.amount) > 0) breaches.push({ kind, rule, sumSoFar, amount, whose: name });
+  }
+  return breaches;
+}
+
+/**
+ * Earlier payments this one would repeat: the same service, account and amount (`1500` =
+ * `1500.00`), and the same InvoiceId (none for a static amount), at or after `since`, not failed.
+ */
+export function duplicatesOf(intent: Intent, payments: readonly RecentPayment[], since: Date): RecentPayment[] {
+  return payments.filter(
+    ({ intent: earlier, state }) =>
+      state !== 'failed' &&
+      earlier.transactionId !== intent.transactionId &&
+      Date.parse(earlier.at) >= since.getTime() &&
+      earlier.service === intent.service &&
+      earlier.account === intent.account &&
+      earlier.invoiceId === intent.invoiceId &&
+      earlier.currency === intent.currency &&
+      sameDecimal(earlier.amount, intent.amount),
+  );
+}
+
+const limitNames: Record<LimitKind, string> = { maxAmount: 'the limit for one payment', dailyLimit: 'the daily limit', accountDailyLimit: "the account's daily limit" };
+
+/** One line for a person: which limit, what it is and who set it, the sum so far and the amount. */
+export function breachText({ kind, rule, sumSoFar, amount, whose }: LimitBreach): string {
+  const limit = `${limitNames[kind]} of ${rule.amount} ${rule.currency} (${rule.setBy})`;
+  if (kind === 'maxAmount') return `${amount} ${rule.currency} is over ${limit}`;
+  const of = kind === 'dailyLimit' ? `${whose}'s payments today` : `account ${whose}'s payments today`;
+  return `${amount} ${rule.currency} would take ${of} from ${sumSoFar} to ${addDecimals(sumSoFar, amount)} ${rule.currency}, over ${limit}`;
+}
+
+/** An earlier payment as a person needs it to decide: when, who, its TransactionID and state. */
+export function duplicateText({ intent, state }: RecentPayment, now: Date): string {
+  const ago = Math.max(0, Math.round((now.getTime() - Date.parse(intent.at)) / 60_000));
+  const when = ago === 0 ? 'less than a minute ago' : `${ago} min ago`;
+  return `transaction ${intent.transactionId}, ${intent.amount} ${intent.currency} to account ${intent.account} on service ${intent.service}, ${when}${intent.operator ? ` by ${intent.operator}` : ''}, ${state ?? 'no answer yet'}`;
+}
