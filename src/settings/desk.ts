@@ -10,7 +10,6 @@ import { type Profile, settingsTable } from './table.js';
  */
 
 export type LimitKind = 'maxAmount' | 'dailyLimit' | 'accountDailyLimit';
-export const limitKinds: readonly LimitKind[] = ['maxAmount', 'dailyLimit', 'accountDailyLimit'];
 
 /** A limit in force for one currency, and what set it, for the message that refuses. */
 export interface LimitRule {

@@ -1,0 +1,156 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { compactJournal } from '../../src/journal/compact.js';
+import { type RecentPayment, recentPayments } from '../../src/journal/look-back.js';
+import type { IntentRecord } from '../../src/journal/records.js';
+import type { Intent } from '../../src/ledger/ledger.js';
+import { addDecimals, compareDecimals } from '../../src/protocol/money.js';
+import type { TransactionState } from '../../src/protocol/transaction-view.js';
+import { breachText, duplicatesOf, limitBreaches } from '../../src/purchase/desk-rules.js';
+import { resolveDesk } from '../../src/settings/desk.js';
+import { intent, linesOf, outcome, owner } from '../helpers/journal-lines.js';
+
+const now = new Date(2026, 10, 23, 15, 0, 0);
+const minutesAgo = (minutes: number) => new Date(now.getTime() - minutes * 60_000).toISOString();
+const yesterday = new Date(2026, 10, 22, 23, 0, 0).toISOString();
+
+function paid(id: string, fields: Partial<IntentRecord>, state: TransactionState | undefined = 'success'): RecentPayment {
+  return { intent: { ...intent(id, minutesAgo(5)), operator: 'ann', ...fields }, state };
+}
+
+const purchase: Intent = { ...owner, transactionId: 'new', service: '101', account: 'a', amount: '499.00', currency: 'KZT', invoiceId: null };
+
+/** The desk's settings as resolve.ts makes them, from a profile and flags. */
+function desk(profile: Record<string, unknown>, flags: Record<string, string> = {}, sandbox = false) {
+  return resolveDesk(
+    { inputs: { flags, env: {}, profile }, sandbox, profileName: { value: 'desk', source: 'flag' }, baseUrl: undefined, profiles: { desk: profile } },
+    { value: 600_000, source: 'default' },
+  );
+}
+
+describe('exact decimals for sums', () => {
+  it('adds and compares without a JS number', () => {
+    expect(addDecimals('0', '1500', '0.50', '99999999999999999999.99')).toBe('100000000000000001500.49');
+    expect(addDecimals('0')).toBe('0');
+    expect(compareDecimals('50000.00', '50000')).toBe(0);
+    expect(compareDecimals('50000.01', '50000')).toBe(1);
+    expect(compareDecimals('9', '10.5')).toBe(-1);
+  });
+});
+
+describe('limits', () => {
+  it('one payment over maxAmount, to the last digit; at it is allowed', () => {
+    const rules = desk({ maxAmount: { KZT: '50000.00' } });
+    expect(limitBreaches(rules, { ...purchase, amount: '50000.00' }, 'ann', [], now)).toEqual([]);
+    const [breach] = limitBreaches(rules, { ...purchase, amount: '50000.01' }, 'ann', [], now);
+    expect(breachText(breach!)).toBe('50000.01 KZT is over the limit for one payment of 50000.00 KZT (profile "desk")');
+    expect(limitBreaches(rules, { ...purchase, amount: '60000', currency: 'USD' }, 'ann', [], now)).toEqual([]);
+  });
+
+  it("a flag lowers the profile's limit for a run and never raises it; a bare amount holds for any currency", () => {
+    expect(desk({ maxAmount: { KZT: '50000.00' } }, { maxAmount: '90000' }).limit('maxAmount', 'KZT')).toEqual({ amount: '50000.00', currency: 'KZT', setBy: 'profile "desk"' });
+    expect(desk({ maxAmount: { KZT: '50000.00' } }, { maxAmount: 'KZT=100' }).limit('maxAmount', 'KZT')).toEqual({ amount: '100', currency: 'KZT', setBy: '--max-amount' });
+    expect(desk({}, { maxAmount: '7' }).limit('maxAmount', 'USD')).toEqual({ amount: '7', currency: 'USD', setBy: '--max-amount' });
+    // The profile describes a real gateway: under --sandbox only the flag holds.
+    expect(desk({ maxAmount: { KZT: '5' } }, {}, true).limit('maxAmount', 'KZT')).toBeUndefined();
+  });
+
+  it("the operator's day: success, in progress, unknown and unanswered count; failed, other days, currencies, operators and the same TransactionID do not", () => {
+    const rules = desk({ dailyLimit: { KZT: '1000.00' } });
+    const payments = [
+      paid('1', { amount: '200' }, 'success'),
+      paid('2', { amount: '100.50' }, 'pending'),
+      paid('3', { amount: '100' }, 'unknown'),
+      paid('4', { amount: '100' }, undefined),
+      paid('5', { amount: '9000' }, 'failed'),
+      paid('6', { amount: '9000', at: yesterday }),
+      paid('7', { amount: '9000', currency: 'USD' }),
+      paid('8', { amount: '9000', operator: 'bob' }),
+      paid('new', { amount: '9000' }, 'unknown'),
+    ];
+    expect(limitBreaches(rules, { ...purchase, amount: '499.50' }, 'ann', payments, now)).toEqual([]);
+    const [breach] = limitBreaches(rules, { ...purchase, amount: '499.51' }, 'ann', payments, now);
+    expect(breachText(breach!)).toBe('499.51 KZT would take ann\'s payments today from 500.50 to 1000.01 KZT, over the daily limit of 1000.00 KZT (profile "desk")');
+  });
+
+  it("the account's day counts every operator's payments to it", () => {
+    const rules = desk({ accountDailyLimit: { KZT: '500' } });
+    const payments = [paid('1', { amount: '300', operator: 'bob' }), paid('2', { amount: '300', account: 'other' })];
+    const [breach] = limitBreaches(rules, { ...purchase, amount: '201' }, 'ann', payments, now);
+    expect(breach).toMatchObject({ kind: 'accountDailyLimit', sumSoFar: '300', whose: 'a' });
+  });
+});
+
+describe('duplicates', () => {
+  const since = new Date(now.getTime() - 10 * 60_000);
+  it('the same service, account, amount (1500 = 1500.00) and InvoiceId within the window, not failed, not the same TransactionID', () => {
+    const same = paid('1', { amount: '499' });
+    const found = duplicatesOf(
+      purchase,
+      [
+        same,
+        paid('2', {}, 'failed'),
+        paid('3', { at: minutesAgo(11) }),
+        paid('4', { service: '102' }),
+        paid('5', { invoiceId: '5001' }),
+        paid('6', { amount: '499.01' }),
+        paid('new', {}),
+      ],
+      since,
+    );
+    expect(found).toEqual([same]);
+    expect(
+      duplicatesOf({ ...purchase, invoiceId: '5001' }, [paid('7', { invoiceId: '5001' }), paid('8', { invoiceId: '5002' })], since).map((p) => p.intent.transactionId),
+    ).toEqual(['7']);
+  });
+});
+
+describe("the journal's recent payments, read from its end back", () => {
+  const journalWith = (text: string) => {
+    const path = join(mkdtempSync(join(tmpdir(), 'agentpay-look-back-')), 'journal.jsonl');
+    writeFileSync(path, text);
+    return path;
+  };
+  const query = { ...owner, since: new Date(now.getTime() - 60 * 60_000), account: 'a', operator: 'ann' };
+  const ids = (payments: RecentPayment[]) => payments.map((p) => `${p.intent.transactionId} ${p.state ?? '-'}`).sort();
+
+  it("finds each transaction's latest attempt since then, with its state by the ledger's rules, and stops at older intents", async () => {
+    const old = Array.from({ length: 2000 }, (_, i) => ({ ...intent(`old-${i}`, yesterday), account: 'a' }));
+    const journal = journalWith(
+      linesOf([
+        ...old,
+        // a retry today of yesterday's failed payment: open again, today
+        { ...intent('retried', yesterday) },
+        outcome('retried', 'failed'),
+        { ...intent('retried', minutesAgo(30)) },
+        { ...intent('1', minutesAgo(20)), operator: 'ann', account: 'b' },
+        outcome('1', 'pending'),
+        outcome('1', 'success'),
+        outcome('1', 'unknown'), // a late, lost answer after success: success stands
+        { ...intent('2', minutesAgo(10)), operator: 'bob', account: 'a' },
+        outcome('2', 'failed'),
+        { ...intent('3', minutesAgo(5)), operator: 'bob', account: 'c' }, // neither the account nor the operator
+        { ...intent('4', minutesAgo(1)), gateway: 'other' },
+        '{"kind":"intent","transactionId":"torn',
+      ]).slice(0, -1),
+    );
+    expect(ids(await recentPayments(journal, query))).toEqual(['1 success', '2 failed', 'retried -']);
+  });
+
+  it("after `ledger compact`, finds today's closed payments in the archive and the open ones in the live files", async () => {
+    const journal = journalWith(
+      linesOf([
+        { ...intent('closed', minutesAgo(30)), operator: 'ann' },
+        outcome('closed', 'success'),
+        { ...intent('open', minutesAgo(20)), operator: 'ann' },
+        { ...intent('yesterday', yesterday), operator: 'ann' },
+        outcome('yesterday', 'success'),
+      ]),
+    );
+    await compactJournal(journal);
+    writeFileSync(journal, linesOf([{ ...intent('after', minutesAgo(1)), operator: 'ann' }]), { flag: 'a' });
+    expect(ids(await recentPayments(journal, query))).toEqual(['after -', 'closed success', 'open -']);
+  });
+});
