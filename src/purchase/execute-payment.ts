@@ -27,7 +27,7 @@ function replayRefusal(intent: Intent, earlier: IntentRecord): UsageError {
 async function recordIntent(
   context: PurchaseContext,
   intent: Intent,
-  options: { checkReplay: boolean; desk?: DeskPolicy | undefined },
+  options: { checkReplay: boolean; desk?: DeskPolicy | undefined; confirm?: (() => Promise<void>) | undefined },
 ): Promise<{ ledger: Ledger; attempt: 'new' | 'retry'; ref: AttemptRef }> {
   const notSent = noPaymentSent;
   try {
@@ -35,6 +35,7 @@ async function recordIntent(
       const lifted = enforceDesk(await deskFindings(context, () => context.openLedger(), intent, options.desk), options.desk);
       if (lifted.length > 0) intent.overrides = [...(intent.overrides ?? []), ...lifted];
     }
+    await options.confirm?.();
     const ledger = await context.openLedger();
     const result = await ledger.recordIntent(intent, { checkReplay: options.checkReplay });
     if (result.kind === 'conflict') throw replayRefusal(intent, result.earlier);
@@ -116,7 +117,15 @@ export async function executePayment(
   context: PurchaseContext,
   session: PaymentSession,
   input: PaymentInput,
-  options: { checkReplay: boolean; signal?: AbortSignal | undefined; notes?: PurchaseNotes; desk?: DeskPolicy | undefined },
+  options: {
+    checkReplay: boolean;
+    signal?: AbortSignal | undefined;
+    notes?: PurchaseNotes;
+    /** The desk's limits and duplicate check, before anything is recorded or sent (desk-guard.ts). */
+    desk?: DeskPolicy | undefined;
+    /** A last question for the person, once the checks have passed; throwing ends with nothing sent. */
+    confirm?: (() => Promise<void>) | undefined;
+  },
 ): Promise<PaymentOutcome> {
   const { settings, out } = context;
   const intent = intentOf(session, input, options.notes);

@@ -1,5 +1,6 @@
 import type { ForeignExchange } from '../protocol/exchange-rate.js';
 import type { Voucher } from '../protocol/vouchers.js';
+import { type LiveLine, renderLiveLine } from './live-line.js';
 import type { Style } from './style.js';
 
 /** Cuts `text` to `width` characters, marking the cut with an ellipsis. */
@@ -71,6 +72,8 @@ export interface PurchaseSummary {
   transactionId: string;
   /** A rate other than 1 or another crediting currency, from the account check: shown before the yes. */
   exchange?: ForeignExchange | undefined;
+  /** Paying through a live profile: its LIVE line heads the summary. */
+  live?: LiveLine | undefined;
 }
 
 /**
@@ -90,7 +93,7 @@ export function renderPurchaseSummary(summary: PurchaseSummary, style: Style, co
   const labelWidth = Math.max(...rows.map(([label]) => label.length));
   const indent = 2 + labelWidth + 2;
   const valueWidth = Math.max(16, columns - indent - 1);
-  const lines = [style.strong('About to pay')];
+  const lines = [...(summary.live ? [renderLiveLine(summary.live, style)] : []), style.strong('About to pay')];
   for (const [label, value] of rows) {
     // Only plain values are wrapped; the styled Amount line is short.
     const parts = value.includes('\x1b') ? [value] : wrapWords(value, valueWidth);

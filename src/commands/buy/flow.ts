@@ -79,6 +79,7 @@ async function confirm({ out, deps, columns, offerOf }: BuyScope, input: Payment
     currency: input.currency,
     transactionId: input.transactionId,
     exchange,
+    live: deps.live,
   };
   out.note('');
   out.note(renderPurchaseSummary(summary, out.errorStyle, columns));

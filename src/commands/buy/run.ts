@@ -5,6 +5,7 @@ import type { Output } from '../../output.js';
 import { parseCurrency } from '../../protocol/money.js';
 import { executePayment } from '../../purchase/execute-payment.js';
 import type { CommandContext } from '../context.js';
+import { announceLive } from '../live-guard.js';
 import { runBuyFlow } from './flow.js';
 import type { BuyOptions, ServiceCatalogue } from './types.js';
 
@@ -53,6 +54,7 @@ export async function runBuy(rawOptions: unknown, context: CommandContext): Prom
   const { out, settings } = context;
   refuseWithoutTerminal(out);
   const options = buyOptions(rawOptions);
+  const live = announceLive(context);
   const catalogue = settings.sandbox ? await sandboxCatalogue() : undefined;
   const { terminalPrompter } = await import('../../prompts.js');
   // Outside a prompt the terminal turns Ctrl+C into SIGINT; the flow decides what it means.
@@ -75,6 +77,7 @@ export async function runBuy(rawOptions: unknown, context: CommandContext): Prom
       out,
       codes: settings.codes.table,
       catalogue,
+      live,
       signal: interrupt.signal,
     });
   } finally {

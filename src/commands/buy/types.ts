@@ -3,6 +3,7 @@ import type { Output } from '../../output.js';
 import type { Prompter } from '../../prompts.js';
 import type { CodeTable } from '../../protocol/codes.js';
 import type { PaymentOutcome } from '../../purchase/outcome.js';
+import type { LiveLine } from '../../render/live-line.js';
 
 /** The flags; any of them may be missing (then it is asked). */
 export interface BuyOptions {
@@ -41,6 +42,8 @@ export interface BuyDependencies {
   codes: CodeTable;
   /** Under --sandbox: services to choose from instead of typing an id. */
   catalogue?: ServiceCatalogue | undefined;
+  /** The live profile paid through, named again in the summary before the yes. */
+  live?: LiveLine | undefined;
   /** Aborted on Ctrl+C outside a prompt (a prompt turns Ctrl+C into a CancelledError itself). */
   signal: AbortSignal;
   newTransactionId?: () => string;

@@ -4,6 +4,7 @@ import { generateTransactionId } from '../../protocol/transaction-id.js';
 import { executePayment } from '../../purchase/execute-payment.js';
 import { paymentInputOf, resolvePurchase } from '../../purchase/voucher-choice.js';
 import type { CommandContext } from '../context.js';
+import { guardLivePay, yesOption } from '../live-guard.js';
 
 function dryRunLines(endpoint: string, form: readonly FormField[]): string[] {
   const width = Math.max(...form.map(([name]) => name.length));
@@ -14,6 +15,7 @@ function dryRunLines(endpoint: string, form: readonly FormField[]): string[] {
 export async function runPay(rawOptions: unknown, context: CommandContext): Promise<void> {
   const options = payOptions(rawOptions);
   const { out } = context;
+  const live = guardLivePay(context, { yes: yesOption(rawOptions), dryRun: options.dryRun });
   // A team ledger's connection opens while the gateway is asked about the account; a failure
   // is met where the intent is written (nothing sent then), not here.
   if (!options.dryRun && context.settings.ledger.value.kind === 'postgres') context.openLedger().catch(() => undefined);
@@ -33,9 +35,11 @@ export async function runPay(rawOptions: unknown, context: CommandContext): Prom
       return;
     }
 
-    const notes = { voucher: choice.kind === 'voucher' ? choice.voucher.name : undefined };
+    const notes = { voucher: choice.kind === 'voucher' ? choice.voucher.name : undefined, overrides: live.overrides };
     const desk = { overLimit: options.overLimit, duplicates: options.allowDuplicate ? 'allow' : 'refuse' } as const;
-    const { view, error } = await executePayment(context, session, input, { checkReplay: options.txnId !== undefined, notes, desk });
+    // The live question comes after the limits and the duplicate check: nobody is asked about a payment then refused.
+    const confirm = () => live.confirm(input);
+    const { view, error } = await executePayment(context, session, input, { checkReplay: options.txnId !== undefined, notes, desk, confirm });
     const { renderReceipt, transactionJson } = await import('../../render/transaction.js');
     out.data(out.json ? transactionJson(view) : renderReceipt(view, out.style));
     if (error) throw error;

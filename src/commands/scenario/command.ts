@@ -7,6 +7,7 @@ export function scenarioCommand(lazyAction: LazyAction): Command {
     .argument('<file...>', 'scenario files, YAML or JSON')
     .option('--var <name=value>', 'fill ${var.name} in the files (repeatable; or env AGENTPAY_VAR_<NAME>)', collect, [])
     .option('--report <junit:path>', 'also write a JUnit XML report to path; - prints it on stdout and moves the live lines to stderr (repeatable)', collect, [])
+    .option('--yes', 'through a live profile: run its payments (always needed there)')
     .option('--bail', 'stop at the first case that does not pass')
     .action(lazyAction(async () => (await import('./run.js')).runScenario, 'files'));
 }

@@ -5,6 +5,7 @@ import { AgentpayError, CancelledError, UsageError } from '../../errors.js';
 import { optionRecord, switchOption, textListOption } from '../../options/values.js';
 import type { RunResult } from '../../scenario/runner.js';
 import type { CommandContext } from '../context.js';
+import { guardLiveScenario, yesOption } from '../live-guard.js';
 
 function scenarioOptions(raw: unknown) {
   const options = optionRecord(raw);
@@ -84,6 +85,7 @@ export async function runScenario(rawOptions: unknown, context: CommandContext):
   const options = scenarioOptions(rawOptions);
   const { out } = context;
   const suites = await loadSuites(options.files, options.var, out.env);
+  guardLiveScenario(context, yesOption(rawOptions));
 
   const [{ runSuites }, { exchangeRecorder, gatewayStepExecutor }, human, json, { junitXml }] = await Promise.all([
     import('../../scenario/runner.js'),

@@ -1,0 +1,79 @@
+import { CancelledError, UsageError } from '../errors.js';
+import type { PurchaseInput } from '../gateway/client.js';
+import { optionRecord, switchOption } from '../options/values.js';
+import { type LiveLine, renderLiveLine } from '../render/live-line.js';
+import type { Settings } from '../settings/resolve.js';
+import type { CommandContext } from './context.js';
+
+/**
+ * The live guard (docs/desk-safety.md "A live profile"): a command that can move money through
+ * a profile marked `"live": true` names it on stderr before anything is sent; `pay` asks at a
+ * terminal or needs --yes from a script, `scenario` always needs --yes. Which profile is live,
+ * and what chose it, is settled in settings/desk.ts.
+ */
+
+/** --yes: pay through a live profile without asking. */
+export function yesOption(raw: unknown): boolean {
+  return switchOption(optionRecord(raw).yes, '--yes');
+}
+
+/** The LIVE line's facts, or undefined when the command does not pay through a live profile. */
+export function liveLineOf(settings: Pick<Settings, 'desk' | 'baseUrl' | 'agentId'>): LiveLine | undefined {
+  const live = settings.desk.live;
+  if (live === undefined) return undefined;
+  const baseUrl = settings.baseUrl?.value;
+  return { profile: live.profile, host: baseUrl === undefined ? undefined : new URL(baseUrl).host, agentId: settings.agentId?.value, chosenBy: live.chosenBy };
+}
+
+/** Shows the LIVE line (also under --json, as a note on stderr) when the profile is live. */
+export function announceLive({ settings, out }: Pick<CommandContext, 'settings' | 'out'>): LiveLine | undefined {
+  const line = liveLineOf(settings);
+  if (line !== undefined) out.note(renderLiveLine(line, out.errorStyle));
+  return line;
+}
+
+const otherWays = 'or choose a test gateway (--profile, --sandbox)';
+
+/** What pay does about a live profile once the voucher is known. */
+export interface PayLiveGuard {
+  /** The guards lifted for the ledger: ["yes"] when --yes paid through a live profile. */
+  overrides: readonly string[];
+  /** At a terminal without --yes: asks once (y/N, No by default); No ends with nothing sent. */
+  confirm(payment: PurchaseInput): Promise<void>;
+}
+
+const unguarded: PayLiveGuard = { overrides: [], confirm: async () => undefined };
+
+/**
+ * pay's guard, before anything is sent (not even the AccountCheck): the LIVE line, then from a
+ * script a refusal without --yes. A dry run sends nothing, so it only shows the line.
+ */
+export function guardLivePay(context: Pick<CommandContext, 'settings' | 'out'>, options: { yes: boolean; dryRun: boolean }): PayLiveGuard {
+  const line = announceLive(context);
+  if (line === undefined || options.dryRun) return unguarded;
+  if (options.yes) return { overrides: ['yes'], confirm: unguarded.confirm };
+  const { out } = context;
+  if (!out.stdin.isTTY) {
+    throw new UsageError(`pay through the live profile ${JSON.stringify(line.profile)} from a script needs --yes (stdin is not a terminal); nothing was sent`, {
+      hint: `add --yes if this payment is meant for the live gateway, ${otherWays}`,
+    });
+  }
+  return {
+    overrides: [],
+    confirm: async (payment) => {
+      const { terminalPrompter } = await import('../prompts.js');
+      const prompter = terminalPrompter({ stdin: out.stdin, stderr: out.stderr, color: out.errorStyle.enabled });
+      const message = `Pay ${payment.amount} ${payment.currency} to account ${payment.account}, service ${payment.service}, through the LIVE profile ${line.profile}?`;
+      if (!(await prompter.confirm({ message, initial: false }))) throw new CancelledError('cancelled: nothing was paid');
+    },
+  };
+}
+
+/** scenario pays unattended, so through a live profile it needs --yes, at a terminal too. */
+export function guardLiveScenario(context: Pick<CommandContext, 'settings' | 'out'>, yes: boolean): void {
+  const line = announceLive(context);
+  if (line === undefined || yes) return;
+  throw new UsageError(`scenario runs its payments unattended: through the live profile ${JSON.stringify(line.profile)} it needs --yes; nothing was sent`, {
+    hint: `add --yes if the scenario is meant for the live gateway, ${otherWays}`,
+  });
+}

@@ -1,0 +1,21 @@
+import type { Style } from './style.js';
+
+/** What the LIVE line names: a profile that pays real money, where it pays, as whom, and what chose it. */
+export interface LiveLine {
+  profile: string;
+  /** The gateway's host (and port), from its base URL; undefined when none is set. */
+  host: string | undefined;
+  agentId: string | undefined;
+  /** `AGENTPAY_PROFILE=prod`, `--profile prod`, `AGENTPAY_BASE_URL`, `--base-url`; undefined for the default profile. */
+  chosenBy: string | undefined;
+}
+
+/**
+ * `LIVE  prod · pay.example.kz · agent 1001 · chosen by AGENTPAY_PROFILE=prod`: shown on stderr
+ * before a command that can move money sends anything through a live profile (docs/desk-safety.md).
+ */
+export function renderLiveLine(line: LiveLine, style: Style): string {
+  const parts = [line.profile, line.host ?? 'no gateway set', `agent ${line.agentId ?? 'not set'}`];
+  if (line.chosenBy !== undefined) parts.push(`chosen by ${line.chosenBy}`);
+  return `${style.failure(style.strong('LIVE'))}  ${style.strong(parts.join(' · '))}`;
+}

@@ -1,0 +1,122 @@
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sandboxCredentials } from '../../src/sandbox/catalogue.js';
+import type { RunningSandbox } from '../../src/sandbox/server.js';
+import { isolatedEnv, jsonLines } from '../helpers/cli.js';
+import { paymentsReceived, sandboxCodeEnv, sandboxWithEnv } from '../helpers/gateway-env.js';
+import { agentpayCommand, TerminalSession, tmuxAvailable } from '../helpers/tmux.js';
+
+/**
+ * The live guard at a terminal (tmux): `pay` through a live profile asks once, y/N, right
+ * before the Payment would leave; `buy` names the profile before its first question and in its
+ * summary. What counts: the screen, the exit code, what the sandbox received, the journal.
+ */
+const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
+const open = new Set<TerminalSession>();
+const sandboxes: RunningSandbox[] = [];
+
+beforeAll(async () => {
+  if (!(await tmuxAvailable())) throw new Error('the tty tests need tmux: apt-get install -y tmux (.ci/run installs it)');
+});
+
+afterAll(async () => {
+  await Promise.all([...open].map((session) => session.kill()));
+  for (const sandbox of sandboxes.splice(0)) await sandbox.close();
+});
+
+/** A sandbox, and an env whose only (default) profile is live and points at it. */
+async function liveProfile(): Promise<{ sandbox: RunningSandbox; env: Record<string, string>; line: string }> {
+  const { sandbox } = await sandboxWithEnv();
+  sandboxes.push(sandbox);
+  const env = isolatedEnv(sandboxCodeEnv);
+  mkdirSync(join(env.XDG_CONFIG_HOME!, 'agentpay'), { recursive: true });
+  const profile = { baseUrl: sandbox.baseUrl, agentId: sandboxCredentials.agentId, password: sandboxCredentials.password, live: true };
+  writeFileSync(join(env.XDG_CONFIG_HOME!, 'agentpay', 'config.json'), JSON.stringify({ profiles: { default: profile } }), { mode: 0o600 });
+  return { sandbox, env, line: `LIVE  default · ${new URL(sandbox.baseUrl).host} · agent ${sandboxCredentials.agentId}` };
+}
+
+async function run(args: string[], env: Record<string, string>): Promise<TerminalSession> {
+  const session = await TerminalSession.start({ command: agentpayCommand(args), env, cwd: repoRoot, columns: 120, rows: 40 });
+  open.add(session);
+  return session;
+}
+
+async function finish(session: TerminalSession): Promise<number> {
+  try {
+    return await session.exitCode();
+  } finally {
+    await session.kill();
+    open.delete(session);
+  }
+}
+
+const pay = ['pay', '--service', '201', '--account', '7011234567', '--amount', '150.00'];
+const question = 'Pay 150.00 KZT to account 7011234567, service 201, through the LIVE profile default? (y/N)';
+
+const intentsOf = (env: Record<string, string>) => {
+  const path = join(env.XDG_STATE_HOME!, 'agentpay', 'journal.jsonl');
+  return existsSync(path) ? jsonLines(readFileSync(path, 'utf8')).filter((record) => record.kind === 'intent') : [];
+};
+
+describe('pay through a live profile at a terminal', () => {
+  it('names the profile, asks y/N; n sends no Payment and ends as a declined buy does (130)', async () => {
+    const { sandbox, env, line } = await liveProfile();
+    const screen = await run(pay, env);
+    const asked = await screen.waitFor(question);
+    expect(asked.split('\n')[0]).toBe(line);
+    expect(paymentsReceived(sandbox)).toHaveLength(0);
+    await screen.press('n');
+    const last = await screen.waitFor(/^EXIT=\d+$/m);
+    expect(await finish(screen)).toBe(130);
+    expect(last).toContain('cancelled: nothing was paid');
+    expect(paymentsReceived(sandbox)).toHaveLength(0);
+    expect(intentsOf(env)).toHaveLength(0);
+  });
+
+  it('Enter alone is No', async () => {
+    const { sandbox, env } = await liveProfile();
+    const screen = await run(pay, env);
+    await screen.waitFor(question);
+    await screen.press('Enter');
+    expect(await finish(screen)).toBe(130);
+    expect(paymentsReceived(sandbox)).toHaveLength(0);
+  });
+
+  it('y pays, once; no guard was lifted, so the intent records none', async () => {
+    const { sandbox, env } = await liveProfile();
+    const screen = await run(pay, env);
+    await screen.waitFor(question);
+    await screen.press('y');
+    expect(await finish(screen)).toBe(0);
+    const [payment, ...more] = paymentsReceived(sandbox);
+    expect(more).toHaveLength(0);
+    expect(payment?.get('Amount')).toBe('150.00');
+    expect(intentsOf(env)).toHaveLength(1);
+    expect(intentsOf(env)[0]).not.toHaveProperty('overrides');
+  });
+
+  it('--yes does not ask', async () => {
+    const { sandbox, env, line } = await liveProfile();
+    const screen = await run([...pay, '--yes'], env);
+    const last = await screen.waitFor(/^EXIT=\d+$/m);
+    expect(await finish(screen)).toBe(0);
+    expect(last).toContain(line);
+    expect(last).not.toContain('(y/N)');
+    expect(paymentsReceived(sandbox)).toHaveLength(1);
+  });
+});
+
+describe('buy through a live profile', () => {
+  it('names the profile before anything is sent and again at the head of the summary', async () => {
+    const { sandbox, env, line } = await liveProfile();
+    const screen = await run(['buy', '--service', '201', '--account', '7011234567', '--currency', 'KZT', '--amount', '150.00'], env);
+    const summary = await screen.waitFor('Pay 150.00 KZT now?');
+    expect(summary.split('\n')[0]).toBe(line);
+    expect(summary).toMatch(new RegExp(`^${line.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\n\\s*About to pay`, 'm'));
+    await screen.press('n');
+    expect(await finish(screen)).toBe(130);
+    expect(paymentsReceived(sandbox)).toHaveLength(0);
+  });
+});
