@@ -65,7 +65,8 @@ export interface PurchaseNotes {
   overrides?: readonly string[] | undefined;
 }
 
-function intentOf(session: PaymentSession, input: PaymentInput, notes: PurchaseNotes = {}): Intent {
+/** What the ledger records for a purchase before its Payment (the desk's checks weigh the same). */
+export function intentOf(session: PaymentSession, input: PaymentInput, notes: PurchaseNotes = {}): Intent {
   return {
     transactionId: input.transactionId,
     gateway: session.gateway,

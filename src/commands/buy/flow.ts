@@ -5,6 +5,8 @@ import { type ForeignExchange, foreignExchangeOf } from '../../protocol/exchange
 import { generateTransactionId } from '../../protocol/transaction-id.js';
 import type { VoucherList } from '../../protocol/vouchers.js';
 import { checkPurchase, emptyVoucherListError } from '../../purchase/account-check.js';
+import { type DeskFindings, type DeskPolicy, enforceDesk } from '../../purchase/desk-guard.js';
+import { duplicateText } from '../../purchase/desk-rules.js';
 import { type PurchaseChoice, paymentInputOf } from '../../purchase/voucher-choice.js';
 import { renderPurchaseSummary } from '../../render/purchase.js';
 import { renderReceipt } from '../../render/transaction.js';
@@ -24,8 +26,32 @@ export async function runBuyFlow(options: BuyOptions, deps: BuyDependencies): Pr
   const { purchase, checked } = await checkUntilAccepted(scope);
   const choice = checked.vouchers !== null ? await pickVoucher(scope, purchase, checked.vouchers, checked.currency) : await askStaticAmount(scope, purchase);
   const input = paymentInputOf(purchase, choice, (deps.newTransactionId ?? generateTransactionId)());
+  // Over a limit is refused before the person is asked anything more (unless --over-limit).
+  const findings = await deps.deskFindings(input);
+  const overLimit = options.overLimit === true;
+  enforceDesk(findings, { overLimit, duplicates: 'skip' });
   await confirm(scope, input, choice, checked.exchange);
-  await payConfirmed(scope, input);
+  const duplicates = await confirmDuplicate(scope, input, findings);
+  await payConfirmed(scope, input, { overLimit, duplicates });
+}
+
+/**
+ * A like payment made recently (desk-rules.ts duplicatesOf): what it was, then a second, explicit
+ * question, the last four digits of the account typed; anything else sends nothing. 'allow' when
+ * the person said so (the ledger records it), 'refuse' when there was nothing to ask about.
+ */
+async function confirmDuplicate({ out, deps }: BuyScope, input: PaymentInput, findings: DeskFindings): Promise<'allow' | 'refuse'> {
+  if (findings.duplicates.length === 0) return 'refuse';
+  out.note('');
+  out.note(out.errorStyle.pending('The same top-up was made recently; the customer may have it already:'));
+  for (const payment of findings.duplicates) out.note(`  ${duplicateText(payment, new Date())}`);
+  const digits = input.account.slice(-4);
+  const typed = await deps.prompter.input({
+    message: `To pay again anyway, type the last ${digits.length === 1 ? 'digit' : `${digits.length} characters`} of the account (Enter: do not pay)`,
+  });
+  if (typed.trim() !== digits) throw new CancelledError('cancelled: nothing was paid (the same top-up was made recently)');
+  if (deps.signal.aborted) throw new CancelledError();
+  return 'allow';
 }
 
 /** What the account check said: the vouchers (null for a static service), their currency, any exchange. */
@@ -89,13 +115,13 @@ async function confirm({ out, deps, columns, offerOf }: BuyScope, input: Payment
 }
 
 /** Pays, shows the receipt, and follows a payment still in progress. */
-async function payConfirmed(scope: BuyScope, input: PaymentInput): Promise<void> {
+async function payConfirmed(scope: BuyScope, input: PaymentInput, desk: DeskPolicy): Promise<void> {
   const { out, deps } = scope;
   // From here on the payment may be out: Ctrl+C never means "nothing happened".
   const spinner = out.startSpinner(`Paying ${input.amount} ${input.currency}, TransactionID ${input.transactionId}…`);
   let outcome;
   try {
-    outcome = await deps.pay(input, deps.signal);
+    outcome = await deps.pay(input, deps.signal, desk);
   } finally {
     spinner.stop();
   }

@@ -1,9 +1,10 @@
 import { UsageError } from '../../errors.js';
 import { amountOption } from '../../options/purchase.js';
-import { optionalNonBlankText, optionalText, optionRecord } from '../../options/values.js';
+import { optionalNonBlankText, optionalText, optionRecord, switchOption } from '../../options/values.js';
 import type { Output } from '../../output.js';
 import { parseCurrency } from '../../protocol/money.js';
-import { executePayment } from '../../purchase/execute-payment.js';
+import { deskFindings } from '../../purchase/desk-guard.js';
+import { executePayment, intentOf } from '../../purchase/execute-payment.js';
 import type { CommandContext } from '../context.js';
 import { announceLive } from '../live-guard.js';
 import { runBuyFlow } from './flow.js';
@@ -18,6 +19,7 @@ function buyOptions(raw: unknown): BuyOptions {
     account: optionalNonBlankText(options.account, '--account'),
     currency: currency === undefined ? undefined : parseCurrency(currency),
     amount: amountOption(options.amount),
+    overLimit: switchOption(options.overLimit, '--over-limit'),
   };
 }
 
@@ -67,12 +69,13 @@ export async function runBuy(rawOptions: unknown, context: CommandContext): Prom
     const paying = session;
     await runBuyFlow(options, {
       client: session.client,
-      pay: (input, signal) => {
+      pay: (input, signal, desk) => {
         // SIGTERM (a service manager stopping it) is heard once the payment may be out: it ends
         // as Ctrl+C does, with the TransactionID and how to look it up. Before, nothing was sent.
         process.on('SIGTERM', onInterrupt);
-        return executePayment(context, paying, input, { checkReplay: false, signal });
+        return executePayment(context, paying, input, { checkReplay: false, signal, desk });
       },
+      deskFindings: (input) => deskFindings(context, () => context.openLedger(), intentOf(paying, input), { overLimit: true, duplicates: 'refuse' }),
       prompter: terminalPrompter({ stdin: out.stdin, stderr: out.stderr, color: out.errorStyle.enabled }),
       out,
       codes: settings.codes.table,

@@ -2,6 +2,7 @@ import type { GatewayClient, PaymentInput } from '../../gateway/client.js';
 import type { Output } from '../../output.js';
 import type { Prompter } from '../../prompts.js';
 import type { CodeTable } from '../../protocol/codes.js';
+import type { DeskFindings, DeskPolicy } from '../../purchase/desk-guard.js';
 import type { PaymentOutcome } from '../../purchase/outcome.js';
 import type { LiveLine } from '../../render/live-line.js';
 
@@ -11,6 +12,8 @@ export interface BuyOptions {
   account?: string | undefined;
   currency?: string | undefined;
   amount?: string | undefined;
+  /** --over-limit: pay even over a limit (the ledger records it). */
+  overLimit?: boolean | undefined;
 }
 
 /** A service the person can pick from a list (the sandbox's catalogue). */
@@ -35,7 +38,9 @@ export interface BuyDependencies {
    * Pays and settles, journaled: `pay`'s own executePayment. It stops settling at once when
    * `signal` aborts and reports the payment as unknown, never as not made.
    */
-  pay: (input: PaymentInput, signal: AbortSignal) => Promise<PaymentOutcome>;
+  pay: (input: PaymentInput, signal: AbortSignal, desk: DeskPolicy) => Promise<PaymentOutcome>;
+  /** The desk's limits and earlier like payments for this purchase, from the ledger (purchase/desk-guard.ts). */
+  deskFindings: (input: PaymentInput) => Promise<DeskFindings>;
   prompter: Prompter;
   out: Output;
   /** The gateway's code table: what is final, in progress or not found. */
