@@ -63,12 +63,12 @@ export function checkOptions(raw: unknown): PurchaseInput {
 }
 
 /** --over-limit and --allow-duplicate: the desk's guards a person lifts for one run (recorded in the ledger when they lift anything). */
-export interface DeskOverrides {
+interface DeskOverrides {
   overLimit: boolean;
   allowDuplicate: boolean;
 }
 
-export function deskOverrides(options: Record<string, unknown>): DeskOverrides {
+function deskOverrides(options: Record<string, unknown>): DeskOverrides {
   return { overLimit: switchOption(options.overLimit, '--over-limit'), allowDuplicate: switchOption(options.allowDuplicate, '--allow-duplicate') };
 }
 

@@ -20,7 +20,7 @@ export interface LimitRule {
 }
 
 /** The live profile a command would pay through. */
-export interface LiveTarget {
+interface LiveTarget {
   profile: string;
   /** What chose it when not the default: `AGENTPAY_PROFILE=prod`, `--profile prod`, or the variable or flag that named its base URL. */
   chosenBy: string | undefined;
