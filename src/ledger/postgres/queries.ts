@@ -130,3 +130,14 @@ export const recordPage = `
 SELECT r.seq AS record_seq, r.kind, r.at AS record_at, r.source, r.view, r.operator AS record_operator, r.host AS record_host, r.overrides, ${transactionColumns}
 FROM agentpay_records r JOIN agentpay_transactions t ON t.seq = r.transaction_seq
 WHERE r.seq > $1 ORDER BY r.seq LIMIT $2`;
+
+/** The transactions of $1 TransactionID, of $2 gateway and $3 agent (null: any), in order of first intent. */
+export const transactionsById = `
+SELECT ${transactionColumns} FROM agentpay_transactions t
+WHERE t.transaction_id = $1 AND ($2::text IS NULL OR t.gateway = $2) AND ($3::text IS NULL OR t.agent_id = $3)
+ORDER BY t.seq`;
+
+/** The records of the transactions $1 (seqs), in order, with who made each attempt and the guards lifted for it. */
+export const attemptsAndOutcomesOf = `
+SELECT seq, transaction_seq, kind, at, source, view, answers_attempt, operator, host, overrides FROM agentpay_records
+WHERE transaction_seq = ANY($1::bigint[]) ORDER BY transaction_seq, seq`;
