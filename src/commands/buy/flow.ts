@@ -3,6 +3,7 @@ import type { PaymentInput } from '../../gateway/client.js';
 import type { PurchaseOptions } from '../../options/purchase.js';
 import { type ForeignExchange, foreignExchangeOf } from '../../protocol/exchange-rate.js';
 import { generateTransactionId } from '../../protocol/transaction-id.js';
+import type { TransactionView } from '../../protocol/transaction-view.js';
 import type { VoucherList } from '../../protocol/vouchers.js';
 import { checkPurchase, emptyVoucherListError } from '../../purchase/account-check.js';
 import { type PurchaseChoice, paymentInputOf } from '../../purchase/voucher-choice.js';
@@ -25,7 +26,7 @@ export async function runBuyFlow(options: BuyOptions, deps: BuyDependencies): Pr
   const choice = checked.vouchers !== null ? await pickVoucher(scope, purchase, checked.vouchers, checked.currency) : await askStaticAmount(scope, purchase);
   const input = paymentInputOf(purchase, choice, (deps.newTransactionId ?? generateTransactionId)());
   await confirm(scope, input, choice, checked.exchange);
-  await payConfirmed(scope, input);
+  await payConfirmed(scope, input, choice);
 }
 
 /** What the account check said: the vouchers (null for a static service), their currency, any exchange. */
@@ -87,20 +88,25 @@ async function confirm({ out, deps, columns, offerOf }: BuyScope, input: Payment
   if (deps.signal.aborted) throw new CancelledError();
 }
 
-/** Pays, shows the receipt, and follows a payment still in progress. */
-async function payConfirmed(scope: BuyScope, input: PaymentInput): Promise<void> {
+/** Pays, shows the receipt (and writes it, with --receipt), and follows a payment still in progress. */
+async function payConfirmed(scope: BuyScope, input: PaymentInput, choice: PurchaseChoice): Promise<void> {
   const { out, deps } = scope;
+  const writeReceipt = async (view: TransactionView | undefined) => deps.writeReceipt?.(input, view);
   // From here on the payment may be out: Ctrl+C never means "nothing happened".
   const spinner = out.startSpinner(`Paying ${input.amount} ${input.currency}, TransactionID ${input.transactionId}…`);
   let outcome;
   try {
-    outcome = await deps.pay(input, deps.signal);
-  } finally {
+    outcome = await deps.pay(input, deps.signal, { voucher: choice.kind === 'voucher' ? choice.voucher.name : undefined });
+  } catch (error) {
     spinner.stop();
+    await writeReceipt(undefined);
+    throw error;
   }
+  spinner.stop();
   out.data(renderReceipt(outcome.view, out.style));
+  await writeReceipt(outcome.view);
   if (outcome.view.state === 'pending') {
-    await followPending(scope, outcome.view);
+    await followPending(scope, outcome.view, writeReceipt);
     return;
   }
   if (outcome.error) throw outcome.error;

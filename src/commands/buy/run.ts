@@ -5,6 +5,7 @@ import type { Output } from '../../output.js';
 import { parseCurrency } from '../../protocol/money.js';
 import { executePayment } from '../../purchase/execute-payment.js';
 import type { CommandContext } from '../context.js';
+import { writeReceiptFile } from '../ledger-receipt.js';
 import { runBuyFlow } from './flow.js';
 import type { BuyOptions, ServiceCatalogue } from './types.js';
 
@@ -53,6 +54,7 @@ export async function runBuy(rawOptions: unknown, context: CommandContext): Prom
   const { out, settings } = context;
   refuseWithoutTerminal(out);
   const options = buyOptions(rawOptions);
+  const receiptFile = optionalNonBlankText(optionRecord(rawOptions).receipt, '--receipt');
   const catalogue = settings.sandbox ? await sandboxCatalogue() : undefined;
   const { terminalPrompter } = await import('../../prompts.js');
   // Outside a prompt the terminal turns Ctrl+C into SIGINT; the flow decides what it means.
@@ -65,12 +67,14 @@ export async function runBuy(rawOptions: unknown, context: CommandContext): Prom
     const paying = session;
     await runBuyFlow(options, {
       client: session.client,
-      pay: (input, signal) => {
+      pay: (input, signal, notes) => {
         // SIGTERM (a service manager stopping it) is heard once the payment may be out: it ends
         // as Ctrl+C does, with the TransactionID and how to look it up. Before, nothing was sent.
         process.on('SIGTERM', onInterrupt);
-        return executePayment(context, paying, input, { checkReplay: false, signal });
+        return executePayment(context, paying, input, { checkReplay: false, signal, notes });
       },
+      writeReceipt:
+        receiptFile === undefined ? undefined : (input, view) => writeReceiptFile(context, receiptFile, { gateway: paying.gateway, agentId: paying.agentId }, input, view),
       prompter: terminalPrompter({ stdin: out.stdin, stderr: out.stderr, color: out.errorStyle.enabled }),
       out,
       codes: settings.codes.table,

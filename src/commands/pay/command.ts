@@ -13,6 +13,7 @@ export function payCommand(lazyAction: LazyAction): Command {
     .option('--invoice-id <id>', 'InvoiceId from `agentpay check` (dynamic voucher)')
     .option('--amount <decimal>', 'amount of a static voucher; with --invoice-id it must equal the OrderAmount exactly')
     .option('--txn-id <digits>', 'TransactionID to use (default: a fresh unique one); the same id never pays twice')
+    .option('--receipt <file>', 'write the receipt to this file as well, as plain text (agentpay receipt prints it again later)')
     .option('--dry-run', 'print the Payment form that would be sent, and send nothing')
     .action(lazyAction(async () => (await import('./run.js')).runPay));
 }
