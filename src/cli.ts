@@ -7,6 +7,7 @@ import { doctorCommand } from './commands/doctor/command.js';
 import { historyCommand } from './commands/history/command.js';
 import { ledgerCommand } from './commands/ledger/command.js';
 import { payCommand } from './commands/pay/command.js';
+import { receiptCommand } from './commands/receipt/command.js';
 import { reconcileCommand } from './commands/reconcile/command.js';
 import { sandboxCommand } from './commands/sandbox/command.js';
 import { scenarioCommand } from './commands/scenario/command.js';
@@ -21,7 +22,19 @@ import type { GlobalFlags } from './settings/table.js';
  * actions are imported only when their command runs, so `--help` and `--version` load
  * nothing but commander.
  */
-const commandDefinitions = [checkCommand, payCommand, buyCommand, statusCommand, reconcileCommand, historyCommand, ledgerCommand, doctorCommand, scenarioCommand, sandboxCommand];
+const commandDefinitions = [
+  checkCommand,
+  payCommand,
+  buyCommand,
+  statusCommand,
+  reconcileCommand,
+  historyCommand,
+  receiptCommand,
+  ledgerCommand,
+  doctorCommand,
+  scenarioCommand,
+  sandboxCommand,
+];
 
 /** After any usage error of a command: its usage line, so the fix is in sight. */
 function showUsageAfterErrors(command: Command): Command {

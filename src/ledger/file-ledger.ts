@@ -98,4 +98,10 @@ export class FileLedger implements Ledger {
   async close(): Promise<void> {
     this.writer.close();
   }
+
+  async transaction(transactionId: string, owner?: Owner): Promise<JournalEntry[]> {
+    const { findTransaction } = await import('../journal/find-transaction.js');
+    const entries = await findTransaction(this.location.path, transactionId, this.warn);
+    return owner === undefined ? entries : entries.filter(({ intent }) => ownerKey(intent) === ownerKey(owner));
+  }
 }

@@ -39,6 +39,12 @@ export interface Ledger {
    */
   recentPayments(query: LookBackQuery): Promise<RecentPayment[]>;
   close(): Promise<void>;
+  /**
+   * One TransactionID as the ledger holds it (a receipt reprinted): for each gateway and agent
+   * that used it (only `owner`'s, when given), its latest attempt's intent and its latest word
+   * (journal/records.ts replacesOutcome). Empty when no one did.
+   */
+  transaction(transactionId: string, owner?: Owner): Promise<JournalEntry[]>;
 }
 
 /** What a purchase records before its Payment: the intent without its time, and without who made it (the ledger knows). */

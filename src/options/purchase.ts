@@ -2,7 +2,7 @@ import { UsageError } from '../errors.js';
 import type { PurchaseInput } from '../gateway/client.js';
 import { parseAmount, parseCurrency } from '../protocol/money.js';
 import { parseTransactionId } from '../protocol/transaction-id.js';
-import { optionalText, optionRecord, requiredText, switchOption, wholeNumberOption } from './values.js';
+import { optionalNonBlankText, optionalText, optionRecord, requiredText, switchOption, wholeNumberOption } from './values.js';
 
 /**
  * The options of a purchase, shared by check, pay, buy and a scenario's steps: one parser per
@@ -77,6 +77,8 @@ interface PayOptions extends PurchaseOptions, DeskOverrides {
   invoiceId: string | undefined;
   txnId: string | undefined;
   dryRun: boolean;
+  /** --receipt: a file the receipt is written to as well. */
+  receipt: string | undefined;
 }
 
 /** pay's options: a dynamic voucher by --invoice-id (spec 4.2) or a static --amount (spec 4.3). */
@@ -89,6 +91,7 @@ export function payOptions(raw: unknown): PayOptions {
     txnId: transactionIdOption(options.txnId),
     dryRun: switchOption(options.dryRun, '--dry-run'),
     ...deskOverrides(options),
+    receipt: optionalNonBlankText(options.receipt, '--receipt'),
   };
   if (parsed.invoiceId === undefined && parsed.amount === undefined) {
     throw new UsageError('give --invoice-id <id> for a dynamic voucher, or --amount <decimal> for a static one');

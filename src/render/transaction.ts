@@ -1,4 +1,5 @@
 import type { TransactionState, TransactionView } from '../protocol/transaction-view.js';
+import { layoutReceipt, type Piece, type ReceiptRow } from './receipt-layout.js';
 import type { Style } from './style.js';
 
 const headlines: Record<TransactionState, string> = {
@@ -8,23 +9,22 @@ const headlines: Record<TransactionState, string> = {
   unknown: 'outcome is unknown',
 };
 
+const marks: Record<TransactionState, [mark: string, role: 'success' | 'failure' | 'pending']> = {
+  success: ['✓', 'success'],
+  failed: ['✗', 'failure'],
+  pending: ['…', 'pending'],
+  unknown: ['?', 'pending'],
+};
+
 export function stateMark(state: TransactionState, style: Style): string {
-  switch (state) {
-    case 'success':
-      return style.success('✓');
-    case 'failed':
-      return style.failure('✗');
-    case 'pending':
-      return style.pending('…');
-    case 'unknown':
-      return style.pending('?');
-  }
+  const [mark, role] = marks[state];
+  return style[role](mark);
 }
 
+const stateRole = (state: TransactionState) => (state === 'success' ? 'success' : state === 'failed' ? 'failure' : 'pending');
+
 function colourState(state: TransactionState, style: Style): string {
-  if (state === 'success') return style.success(state);
-  if (state === 'failed') return style.failure(state);
-  return style.pending(state);
+  return style[stateRole(state)](state);
 }
 
 function moneyText(amount: string | null, currency: string | null): string {
@@ -32,25 +32,35 @@ function moneyText(amount: string | null, currency: string | null): string {
   return currency ? `${amount} ${currency}` : amount;
 }
 
-/** A receipt for one transaction, for a person. */
-export function renderReceipt(view: TransactionView, style: Style, noun = 'Payment'): string {
-  const rows: [string, string][] = [
-    ['TransactionID', view.transactionId],
-    ['RequestID', view.requestId ?? '-'],
-    ['State', colourState(view.state, style) + (view.status === null ? '' : style.dim(` (ResponseStatus ${view.status})`))],
-    ['Service', view.service ?? '-'],
-    ['Account', view.account ?? '-'],
-    ['Amount', moneyText(view.amount, view.currency)],
+/** A receipt's heading: the state's mark and what became of the payment. */
+export function receiptHeading(view: TransactionView, style: Style, noun = 'Payment'): Piece[] {
+  const [mark, role] = marks[view.state];
+  return [{ text: mark, paint: style[role] }, { text: ' ' }, { text: `${noun} ${headlines[view.state]}`, paint: style.strong }];
+}
+
+/** A receipt's rows for one transaction: what the gateway said of it. */
+export function receiptRows(view: TransactionView, style: Style): ReceiptRow[] {
+  const plain = (text: string): Piece[] => [{ text }];
+  const rows: ReceiptRow[] = [
+    ['TransactionID', plain(view.transactionId)],
+    ['RequestID', plain(view.requestId ?? '-')],
+    ['State', [{ text: view.state, paint: style[stateRole(view.state)] }, ...(view.status === null ? [] : [{ text: ` (ResponseStatus ${view.status})`, paint: style.dim }])]],
+    ['Service', plain(view.service ?? '-')],
+    ['Account', plain(view.account ?? '-')],
+    ['Amount', plain(moneyText(view.amount, view.currency))],
   ];
   if (view.exchangeRate !== null || view.serviceCurrency !== null) {
-    rows.push(['Exchange rate', `${view.exchangeRate ?? '-'}${view.serviceCurrency ? ` (credited in ${view.serviceCurrency})` : ''}`]);
+    rows.push(['Exchange rate', plain(`${view.exchangeRate ?? '-'}${view.serviceCurrency ? ` (credited in ${view.serviceCurrency})` : ''}`)]);
   }
-  rows.push(['Message', view.message || '-']);
+  rows.push(['Message', plain(view.message || '-')]);
   // After the gateway's own words, so the Amount above it is read with the warning in mind.
-  for (const warning of view.warnings ?? []) rows.push(['Warning', style.pending(`! ${warning}`)]);
-  const width = Math.max(...rows.map(([label]) => label.length));
-  const heading = `${stateMark(view.state, style)} ${style.strong(`${noun} ${headlines[view.state]}`)}`;
-  return [heading, ...rows.map(([label, value]) => `  ${style.dim(label.padEnd(width))}  ${value}`)].join('\n');
+  for (const warning of view.warnings ?? []) rows.push(['Warning', [{ text: `! ${warning}`, paint: style.pending }]]);
+  return rows;
+}
+
+/** A receipt for one transaction, for a person. */
+export function renderReceipt(view: TransactionView, style: Style, noun = 'Payment'): string {
+  return layoutReceipt(receiptHeading(view, style, noun), receiptRows(view, style), style);
 }
 
 /** One line per transaction, for batches. */

@@ -1,10 +1,12 @@
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { runBuyFlow } from '../../src/commands/buy/flow.js';
 import { sandboxCatalogue } from '../../src/commands/buy/run.js';
 import type { BuyDependencies, BuyOptions } from '../../src/commands/buy/types.js';
+import type { CommandContext } from '../../src/commands/context.js';
+import { writeReceiptFile } from '../../src/commands/ledger-receipt.js';
 import { CancelledError, EmptyVoucherListError, GatewayRefusedError, PaymentOutcomeUnknownError, TransactionPendingError } from '../../src/errors.js';
 import { GatewayClient } from '../../src/gateway/client.js';
 import { openLedger } from '../../src/ledger/open-ledger.js';
@@ -61,16 +63,16 @@ function startBuy(
   baseUrl: string,
   options: BuyOptions,
   script: ScriptedAnswer[],
-  extra: Partial<BuyDependencies> & { onAsk?: (question: AskedQuestion, stderr: string) => void; columns?: number } = {},
+  extra: Partial<BuyDependencies> & { onAsk?: (question: AskedQuestion, stderr: string) => void; columns?: number; receiptFile?: string } = {},
 ): { done: Promise<BuyRun>; abort: () => void } {
-  const { onAsk, columns, ...deps } = extra;
+  const { onAsk, columns, receiptFile, ...deps } = extra;
   const output = capturedOutput({ columns: columns ?? 80 });
   const prompter = scriptedPrompter(script, onAsk && ((question) => onAsk(question, output.stderr())));
   const controller = new AbortController();
   const client = clientFor(baseUrl);
   const done = runBuyFlow(options, {
     client,
-    pay: journaledPay(client, baseUrl, output.out),
+    ...journaledPay(client, baseUrl, output.out, receiptFile),
     deskFindings: async () => ({ breaches: [], duplicates: [] }),
     prompter,
     out: output.out,
@@ -91,15 +93,32 @@ function startBuy(
   };
 }
 
-/** pay's own journaled path, with the journal in a fresh temp dir. */
-function journaledPay(client: GatewayClient, baseUrl: string, out: Output): BuyDependencies['pay'] {
+/** pay's own journaled path, with the journal in a fresh temp dir; with `receiptFile`, buy's --receipt as run.ts wires it. */
+function journaledPay(client: GatewayClient, baseUrl: string, out: Output, receiptFile?: string): Pick<BuyDependencies, 'pay' | 'writeReceipt'> {
   const home = mkdtempSync(join(tmpdir(), 'agentpay-buy-'));
   const settings = resolveSettings({ settleDelay: '20', sandbox: true }, { XDG_STATE_HOME: join(home, 'state'), XDG_CONFIG_HOME: join(home, 'config') });
   const session = { client, gateway: baseUrl, agentId: sandboxCredentials.agentId };
-  return async (input, signal) => {
+  const contextOf = async (): Promise<CommandContext> => {
     const resolved = await settings;
-    const context = { settings: resolved, out, openGateway: () => Promise.reject(new Error('not used')), openLedger: () => openLedger(resolved, out) };
-    return executePayment(context, session, input, { checkReplay: false, signal });
+    const ledger = openLedger(resolved, out);
+    return {
+      settings: resolved,
+      out,
+      openGateway: () => Promise.reject(new Error('not used')),
+      openLedger: () => ledger,
+      close: async () => (await ledger).close(),
+    };
+  };
+  return {
+    pay: async (input, signal, { notes, desk }) => executePayment(await contextOf(), session, input, { checkReplay: false, signal, notes, desk }),
+    writeReceipt:
+      receiptFile === undefined
+        ? undefined
+        : async (input, view) => {
+            const context = await contextOf();
+            await writeReceiptFile(context, receiptFile, session, input, view);
+            await context.close();
+          },
   };
 }
 
@@ -438,6 +457,50 @@ describe('buy: after the payment went out', () => {
     expect(run.error).toBeInstanceOf(GatewayRefusedError);
     expect(run.stdout).toContain('Payment failed');
     expect(run.stdout).toMatch(/ResponseStatus 23/);
+  });
+});
+
+describe('buy --receipt <file>', () => {
+  const receiptPath = () => join(mkdtempSync(join(tmpdir(), 'agentpay-receipt-')), 'receipt.txt');
+
+  it("writes the receipt, plain, with the voucher's name as the ledger recorded it", async () => {
+    const gateway = await sandbox();
+    const file = receiptPath();
+    const run = await buy(gateway.baseUrl, gameCoins, [{ select: /550 GameCoins/ }, { confirm: true }], { receiptFile: file });
+    expect(run.error).toBeUndefined();
+    const receipt = readFileSync(file, 'utf8');
+    expect(receipt).toMatch(/^✓ Payment succeeded\n/);
+    expect(receipt).toMatch(new RegExp(`TransactionID\\s+${txnId}\n`));
+    expect(receipt).toMatch(/Voucher\s+550 GameCoins\n/);
+    expect(receipt).toMatch(/Amount\s+2497\.00 KZT\n/);
+    expect(receipt).toMatch(/Time\s+\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2} [+-]\d{2}:\d{2}\n/);
+    expect(receipt).not.toMatch(/\u001b\[/);
+  });
+
+  it('a pending payment followed until final: the file ends with the final state', async () => {
+    const gateway = await sandbox({ behaviour: { pendingPolls: 1 } });
+    const file = receiptPath();
+    const run = await buy(gateway.baseUrl, gameCoins, [{ select: /550/ }, { confirm: true }], { receiptFile: file });
+    expect(run.error).toBeUndefined();
+    expect(readFileSync(file, 'utf8')).toMatch(/^✓ Payment succeeded\n[^]*State\s+success/);
+  });
+
+  it('a refused payment: the receipt says failed, and the exit stays 1', async () => {
+    const gateway = await sandbox();
+    const file = receiptPath();
+    const run = await buy(gateway.baseUrl, { service: '202', account: 'player-42', currency: 'KZT', amount: '1499.99' }, [{ confirm: true }], { receiptFile: file });
+    expect(run.error).toBeInstanceOf(GatewayRefusedError);
+    expect(readFileSync(file, 'utf8')).toMatch(/^✗ Payment failed\n[^]*State\s+failed \(ResponseStatus 23\)/);
+  });
+
+  it('a file that cannot be written: a warning, and the payment stands', async () => {
+    const gateway = await sandbox();
+    const file = join(receiptPath(), 'no-such-directory', 'receipt.txt');
+    const run = await buy(gateway.baseUrl, gameCoins, [{ select: /550/ }, { confirm: true }], { receiptFile: file });
+    expect(run.error).toBeUndefined();
+    expect(run.stdout).toContain('Payment succeeded');
+    expect(run.stderr).toContain(`cannot write the receipt to ${file} (ENOENT); the payment stands`);
+    expect(payments(gateway.received)).toHaveLength(1);
   });
 });
 

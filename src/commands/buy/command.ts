@@ -10,5 +10,6 @@ export function buyCommand(lazyAction: LazyAction): Command {
     .option('--currency <code>', `currency code (asked when not given; default ${defaultCurrency})`)
     .option('--amount <decimal>', 'amount of a static voucher; for a dynamic one, starts the list on the voucher that costs exactly this')
     .option('--over-limit', 'pay even over a limit (maxAmount, dailyLimit, accountDailyLimit); the ledger records it')
+    .option('--receipt <file>', 'write the receipt to this file as well, as plain text (agentpay receipt prints it again later)')
     .action(lazyAction(async () => (await import('./run.js')).runBuy));
 }

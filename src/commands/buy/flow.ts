@@ -3,6 +3,7 @@ import type { PaymentInput } from '../../gateway/client.js';
 import type { PurchaseOptions } from '../../options/purchase.js';
 import { type ForeignExchange, foreignExchangeOf } from '../../protocol/exchange-rate.js';
 import { generateTransactionId } from '../../protocol/transaction-id.js';
+import type { TransactionView } from '../../protocol/transaction-view.js';
 import type { VoucherList } from '../../protocol/vouchers.js';
 import { checkPurchase, emptyVoucherListError } from '../../purchase/account-check.js';
 import { type DeskFindings, type DeskPolicy, enforceDesk } from '../../purchase/desk-guard.js';
@@ -32,7 +33,7 @@ export async function runBuyFlow(options: BuyOptions, deps: BuyDependencies): Pr
   enforceDesk(findings, { overLimit, duplicates: 'skip' });
   await confirm(scope, input, choice, checked.exchange);
   const duplicates = await confirmDuplicate(scope, input, findings);
-  await payConfirmed(scope, input, { overLimit, duplicates });
+  await payConfirmed(scope, input, choice, { overLimit, duplicates });
 }
 
 /**
@@ -114,20 +115,25 @@ async function confirm({ out, deps, columns, offerOf }: BuyScope, input: Payment
   if (deps.signal.aborted) throw new CancelledError();
 }
 
-/** Pays, shows the receipt, and follows a payment still in progress. */
-async function payConfirmed(scope: BuyScope, input: PaymentInput, desk: DeskPolicy): Promise<void> {
+/** Pays, shows the receipt (and writes it, with --receipt), and follows a payment still in progress. */
+async function payConfirmed(scope: BuyScope, input: PaymentInput, choice: PurchaseChoice, desk: DeskPolicy): Promise<void> {
   const { out, deps } = scope;
+  const writeReceipt = async (view: TransactionView | undefined) => deps.writeReceipt?.(input, view);
   // From here on the payment may be out: Ctrl+C never means "nothing happened".
   const spinner = out.startSpinner(`Paying ${input.amount} ${input.currency}, TransactionID ${input.transactionId}…`);
   let outcome;
   try {
-    outcome = await deps.pay(input, deps.signal, desk);
-  } finally {
+    outcome = await deps.pay(input, deps.signal, { notes: { voucher: choice.kind === 'voucher' ? choice.voucher.name : undefined }, desk });
+  } catch (error) {
     spinner.stop();
+    await writeReceipt(undefined);
+    throw error;
   }
+  spinner.stop();
   out.data(renderReceipt(outcome.view, out.style));
+  await writeReceipt(outcome.view);
   if (outcome.view.state === 'pending') {
-    await followPending(scope, outcome.view);
+    await followPending(scope, outcome.view, writeReceipt);
     return;
   }
   if (outcome.error) throw outcome.error;

@@ -6,8 +6,8 @@ import { renderReceipt } from '../../render/transaction.js';
 import { Interrupted, untilInterrupted } from './interrupt.js';
 import type { BuyScope } from './types.js';
 
-/** A pending payment: Status until final, or until Ctrl+C (the payment stands either way). */
-export async function followPending({ out, deps }: BuyScope, pending: TransactionView): Promise<void> {
+/** A pending payment: Status until final, or until Ctrl+C (the payment stands either way); `onFinal` sees the final view. */
+export async function followPending({ out, deps }: BuyScope, pending: TransactionView, onFinal: (view: TransactionView) => Promise<void>): Promise<void> {
   const id = pending.transactionId;
   const lookItUp = `look it up with: agentpay status ${id}`;
   out.note(out.errorStyle.dim(`Following it until it is final; Ctrl+C stops following (the payment stands).`));
@@ -27,6 +27,7 @@ export async function followPending({ out, deps }: BuyScope, pending: Transactio
     throw new TransactionPendingError(`could not follow transaction ${id}: ${result.error.message}`, { hint: lookItUp });
   }
   out.data(renderReceipt(result.view, out.style));
+  await onFinal(result.view);
   const error = errorOfView(result.view, deps.codes);
   if (error) throw error;
 }

@@ -6,6 +6,7 @@ import { parseCurrency } from '../../protocol/money.js';
 import { deskFindings } from '../../purchase/desk-guard.js';
 import { executePayment, intentOf } from '../../purchase/execute-payment.js';
 import type { CommandContext } from '../context.js';
+import { writeReceiptFile } from '../ledger-receipt.js';
 import { announceLive } from '../live-guard.js';
 import { runBuyFlow } from './flow.js';
 import type { BuyOptions, ServiceCatalogue } from './types.js';
@@ -57,6 +58,7 @@ export async function runBuy(rawOptions: unknown, context: CommandContext): Prom
   refuseWithoutTerminal(out);
   const options = buyOptions(rawOptions);
   const live = announceLive(context);
+  const receiptFile = optionalNonBlankText(optionRecord(rawOptions).receipt, '--receipt');
   const catalogue = settings.sandbox ? await sandboxCatalogue() : undefined;
   const { terminalPrompter } = await import('../../prompts.js');
   // Outside a prompt the terminal turns Ctrl+C into SIGINT; the flow decides what it means.
@@ -69,13 +71,15 @@ export async function runBuy(rawOptions: unknown, context: CommandContext): Prom
     const paying = session;
     await runBuyFlow(options, {
       client: session.client,
-      pay: (input, signal, desk) => {
+      pay: (input, signal, { notes, desk }) => {
         // SIGTERM (a service manager stopping it) is heard once the payment may be out: it ends
         // as Ctrl+C does, with the TransactionID and how to look it up. Before, nothing was sent.
         process.on('SIGTERM', onInterrupt);
-        return executePayment(context, paying, input, { checkReplay: false, signal, desk });
+        return executePayment(context, paying, input, { checkReplay: false, signal, notes, desk });
       },
       deskFindings: (input) => deskFindings(context, () => context.openLedger(), intentOf(paying, input), { overLimit: true, duplicates: 'refuse' }),
+      writeReceipt:
+        receiptFile === undefined ? undefined : (input, view) => writeReceiptFile(context, receiptFile, { gateway: paying.gateway, agentId: paying.agentId }, input, view),
       prompter: terminalPrompter({ stdin: out.stdin, stderr: out.stderr, color: out.errorStyle.enabled }),
       out,
       codes: settings.codes.table,

@@ -2,7 +2,9 @@ import type { GatewayClient, PaymentInput } from '../../gateway/client.js';
 import type { Output } from '../../output.js';
 import type { Prompter } from '../../prompts.js';
 import type { CodeTable } from '../../protocol/codes.js';
+import type { TransactionView } from '../../protocol/transaction-view.js';
 import type { DeskFindings, DeskPolicy } from '../../purchase/desk-guard.js';
+import type { PurchaseNotes } from '../../purchase/execute-payment.js';
 import type { PaymentOutcome } from '../../purchase/outcome.js';
 import type { LiveLine } from '../../render/live-line.js';
 
@@ -36,11 +38,17 @@ export interface BuyDependencies {
   client: GatewayClient;
   /**
    * Pays and settles, journaled: `pay`'s own executePayment. It stops settling at once when
-   * `signal` aborts and reports the payment as unknown, never as not made.
+   * `signal` aborts and reports the payment as unknown, never as not made. `notes` go into
+   * the ledger with the intent (the voucher's name).
    */
-  pay: (input: PaymentInput, signal: AbortSignal, desk: DeskPolicy) => Promise<PaymentOutcome>;
   /** The desk's limits and earlier like payments for this purchase, from the ledger (purchase/desk-guard.ts). */
   deskFindings: (input: PaymentInput) => Promise<DeskFindings>;
+  pay: (input: PaymentInput, signal: AbortSignal, purchase: { notes: PurchaseNotes; desk: DeskPolicy }) => Promise<PaymentOutcome>;
+  /**
+   * `--receipt <file>`: writes the receipt of the payment once its outcome is known (again when
+   * a pending one becomes final); `view` undefined when paying threw. Never throws.
+   */
+  writeReceipt?: ((input: PaymentInput, view: TransactionView | undefined) => Promise<void>) | undefined;
   prompter: Prompter;
   out: Output;
   /** The gateway's code table: what is final, in progress or not found. */

@@ -2,8 +2,10 @@ import { payOptions } from '../../options/purchase.js';
 import { type FormField, formToObject, maskForm } from '../../protocol/form.js';
 import { generateTransactionId } from '../../protocol/transaction-id.js';
 import { executePayment } from '../../purchase/execute-payment.js';
+import type { PaymentOutcome } from '../../purchase/outcome.js';
 import { paymentInputOf, resolvePurchase } from '../../purchase/voucher-choice.js';
 import type { CommandContext } from '../context.js';
+import { writeReceiptFile } from '../ledger-receipt.js';
 import { guardLivePay, yesOption } from '../live-guard.js';
 
 function dryRunLines(endpoint: string, form: readonly FormField[]): string[] {
@@ -39,9 +41,20 @@ export async function runPay(rawOptions: unknown, context: CommandContext): Prom
     const desk = { overLimit: options.overLimit, duplicates: options.allowDuplicate ? 'allow' : 'refuse' } as const;
     // The live question comes after the limits and the duplicate check: nobody is asked about a payment then refused.
     const confirm = () => live.confirm(input);
-    const { view, error } = await executePayment(context, session, input, { checkReplay: options.txnId !== undefined, notes, desk, confirm });
+    const receiptFile = options.receipt;
+    const owner = { gateway: session.gateway, agentId: session.agentId };
+    let outcome: PaymentOutcome;
+    try {
+      outcome = await executePayment(context, session, input, { checkReplay: options.txnId !== undefined, notes, desk, confirm });
+    } catch (error) {
+      // A Payment proven not sent, or whose outcome could not be recorded: the ledger's receipt, if it has one.
+      if (receiptFile !== undefined) await writeReceiptFile(context, receiptFile, owner, input, undefined);
+      throw error;
+    }
+    const { view, error } = outcome;
     const { renderReceipt, transactionJson } = await import('../../render/transaction.js');
     out.data(out.json ? transactionJson(view) : renderReceipt(view, out.style));
+    if (receiptFile !== undefined) await writeReceiptFile(context, receiptFile, owner, input, view);
     if (error) throw error;
   } finally {
     await session.close();

@@ -355,6 +355,20 @@ export class PostgresLedger implements Ledger {
   async close(): Promise<void> {
     await this.client.end().catch(() => undefined);
   }
+
+  async transaction(transactionId: string, owner?: Owner): Promise<JournalEntry[]> {
+    const rows = await this.query(sql.transactionsById, [transactionId, owner?.gateway ?? null, owner?.agentId ?? null]);
+    if (rows.length === 0) return [];
+    const records = await this.query(sql.attemptsAndOutcomesOf, [rows.map((row) => row.seq)]);
+    return rows.map((row) => {
+      const own = records.filter((record) => text(record.transaction_seq) === text(row.seq));
+      // The latest attempt: who made it, when, and the guards lifted for it.
+      const attempt = own.filter((record) => record.kind === 'attempt').at(-1);
+      const intent =
+        attempt === undefined ? intentOfRow(row) : intentOfRow({ ...row, record_operator: attempt.operator, record_host: attempt.host, overrides: attempt.overrides }, attempt.at);
+      return { intent, outcome: latestOutcome(intent, own) };
+    });
+  }
 }
 
 /** A UUID (its version bits set as v8, "custom") from the SHA-256 of `text`: the same text, the same id. */

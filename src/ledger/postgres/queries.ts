@@ -154,3 +154,13 @@ SELECT ${transactionColumns}, l.attempted_at, l.record_operator, l.record_host, 
 FROM latest l JOIN agentpay_transactions t ON t.seq = l.transaction_seq
 WHERE t.gateway = $1 AND t.agent_id = $2 AND (l.record_operator = $4 OR t.account = $5)
 ORDER BY l.attempt_seq`;
+/** The transactions of $1 TransactionID, of $2 gateway and $3 agent (null: any), in order of first intent. */
+export const transactionsById = `
+SELECT ${transactionColumns} FROM agentpay_transactions t
+WHERE t.transaction_id = $1 AND ($2::text IS NULL OR t.gateway = $2) AND ($3::text IS NULL OR t.agent_id = $3)
+ORDER BY t.seq`;
+
+/** The records of the transactions $1 (seqs), in order, with who made each attempt and the guards lifted for it. */
+export const attemptsAndOutcomesOf = `
+SELECT seq, transaction_seq, kind, at, source, view, answers_attempt, operator, host, overrides FROM agentpay_records
+WHERE transaction_seq = ANY($1::bigint[]) ORDER BY transaction_seq, seq`;

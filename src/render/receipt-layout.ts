@@ -1,0 +1,67 @@
+import type { Style } from './style.js';
+import { displayWidth, wrapToWidth } from './text-width.js';
+
+/**
+ * A receipt's lines: a heading, then labelled rows, values beside their labels. Values are
+ * kept as pieces of plain text with their colour, so that they can be wrapped to a narrow
+ * receipt printer's width (the colour follows the words) and still print unchanged when there
+ * is no width to keep.
+ */
+
+/** Some plain text, and the colour it is shown in. */
+export interface Piece {
+  text: string;
+  paint?: ((text: string) => string) | undefined;
+}
+
+export type ReceiptRow = readonly [label: string, value: readonly Piece[]];
+
+/** A value wider than this beside its label goes under it when the label column leaves less. */
+const narrowestBeside = 16;
+
+const painted = (pieces: readonly Piece[]) => pieces.map(({ text, paint }) => (paint ? paint(text) : text)).join('');
+
+/**
+ * The pieces wrapped to `width` columns (wrapToWidth), each word in its piece's colour. Wrapping
+ * keeps every character but spaces, in order, so the colours are taken back by position.
+ */
+function wrapPieces(pieces: readonly Piece[], width: number): string[] {
+  if (width === Number.POSITIVE_INFINITY) return [painted(pieces)];
+  const paints: Piece['paint'][] = [];
+  for (const { text, paint } of pieces) for (const character of text) if (!/\s/.test(character)) paints.push(paint);
+  let next = 0;
+  return wrapToWidth(pieces.map(({ text }) => text).join(''), width).map((line) => {
+    const runs: Piece[] = [];
+    for (const character of line) {
+      const paint = character === ' ' ? undefined : paints[next++];
+      const last = runs.at(-1);
+      if (last !== undefined && last.paint === paint) last.text += character;
+      else runs.push({ text: character, paint });
+    }
+    return painted(runs);
+  });
+}
+
+/**
+ * The receipt's lines, none wider than `width` columns (Infinity: each value on one line).
+ * A value that does not fit beside its label wraps under itself; where the label column leaves
+ * too little room, it goes on the lines under its label instead.
+ */
+export function layoutReceipt(heading: readonly Piece[], rows: readonly ReceiptRow[], style: Style, width = Number.POSITIVE_INFINITY): string {
+  const labelWidth = Math.max(...rows.map(([label]) => label.length));
+  const indent = 2 + labelWidth + 2;
+  const valueWidth = width - indent;
+  const lines = wrapPieces(heading, width);
+  for (const [label, value] of rows) {
+    const plain = value.map(({ text }) => text).join('');
+    if (valueWidth >= narrowestBeside || displayWidth(plain) <= valueWidth) {
+      const [first, ...rest] = wrapPieces(value, valueWidth);
+      lines.push(`  ${style.dim(label.padEnd(labelWidth))}  ${first ?? ''}`);
+      for (const part of rest) lines.push(`${' '.repeat(indent)}${part}`);
+    } else {
+      lines.push(`  ${style.dim(label)}`);
+      for (const part of wrapPieces(value, width - 4)) lines.push(`    ${part}`);
+    }
+  }
+  return lines.join('\n');
+}

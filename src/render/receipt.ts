@@ -1,0 +1,54 @@
+import type { TransactionView } from '../protocol/transaction-view.js';
+import { layoutReceipt, type ReceiptRow } from './receipt-layout.js';
+import type { Style } from './style.js';
+import { receiptHeading, receiptRows, transactionJson } from './transaction.js';
+
+/**
+ * The receipt of a transaction as the ledger keeps it (`agentpay receipt`, `--receipt <file>`):
+ * the receipt `pay` prints, with the voucher bought, who made the payment and when. Older
+ * ledger records lack some of these: what is not known is left out.
+ */
+export interface LedgerReceipt {
+  view: TransactionView;
+  /** The voucher's name (a dynamic voucher's InvoiceName). */
+  voucher?: string | undefined;
+  operator?: string | undefined;
+  /** When the payment was recorded, ISO 8601 (its latest attempt). */
+  at?: string | undefined;
+}
+
+interface ReceiptLayout {
+  /** Columns no line may exceed (a receipt printer's); none: values on one line each. */
+  width?: number | undefined;
+  /** The local time's offset from UTC at `at`, in minutes (east positive): the time is shown in it. */
+  utcOffsetMinutes?: number | undefined;
+}
+
+const twoDigits = (value: number) => String(value).padStart(2, '0');
+
+/** `2025-03-04 18:05:06 +03:00`: the instant `iso` at a UTC offset of `offsetMinutes`. */
+function localTimeText(iso: string, offsetMinutes: number): string {
+  const instant = Date.parse(iso);
+  if (Number.isNaN(instant)) return iso;
+  const shifted = new Date(instant + offsetMinutes * 60_000).toISOString();
+  const sign = offsetMinutes < 0 ? '-' : '+';
+  const offset = Math.abs(offsetMinutes);
+  return `${shifted.slice(0, 10)} ${shifted.slice(11, 19)} ${sign}${twoDigits(Math.floor(offset / 60))}:${twoDigits(offset % 60)}`;
+}
+
+export function renderLedgerReceipt(receipt: LedgerReceipt, style: Style, layout: ReceiptLayout = {}): string {
+  const rows = receiptRows(receipt.view, style);
+  if (receipt.voucher !== undefined) {
+    const afterAccount = rows.findIndex(([label]) => label === 'Account') + 1;
+    rows.splice(afterAccount, 0, ['Voucher', [{ text: receipt.voucher || '(no name)' }]]);
+  }
+  const extra: ReceiptRow[] = [];
+  if (receipt.at !== undefined) extra.push(['Time', [{ text: localTimeText(receipt.at, layout.utcOffsetMinutes ?? 0) }]]);
+  if (receipt.operator !== undefined) extra.push(['Operator', [{ text: receipt.operator }]]);
+  return layoutReceipt(receiptHeading(receipt.view, style), [...rows, ...extra], style, layout.width);
+}
+
+/** The transaction JSON (README "JSON output"), with the voucher, operator and time: null when not recorded. */
+export function ledgerReceiptJson(receipt: LedgerReceipt): string {
+  return transactionJson(receipt.view, { voucher: receipt.voucher ?? null, operator: receipt.operator ?? null, at: receipt.at ?? null });
+}

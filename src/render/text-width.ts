@@ -1,0 +1,72 @@
+/**
+ * How many columns text takes on a terminal or a receipt printer, and text wrapped to a width.
+ * A grapheme (a letter with its accents, an emoji with its modifiers) takes one column, or two
+ * when East Asian wide (CJK, Hangul, full-width forms, pictographic emoji); Cyrillic, Latin and
+ * Greek letters one each; escapes (colour) and control characters none.
+ */
+
+const segmenter = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
+
+const escapes = /\u001b\[[0-9;]*[A-Za-z]/g;
+
+/** The East Asian wide and full-width blocks (Unicode UAX #11, W and F), and emoji shown as pictures. */
+const wide =
+  /^(?:[\u1100-\u115f\u2e80-\u303e\u3041-\u33ff\u3400-\u4dbf\u4e00-\u9fff\ua000-\ua4cf\uac00-\ud7a3\uf900-\ufaff\ufe30-\ufe4f\uff00-\uff60\uffe0-\uffe6]|[\u{1f300}-\u{1f64f}\u{1f900}-\u{1f9ff}\u{20000}-\u{3fffd}])/u;
+const zeroWidth = /^(?:[\u0000-\u001f\u007f-\u009f\u200b-\u200f\u2028-\u202e\u2060-\u206f]|\p{M})/u;
+
+/** The columns one grapheme takes. */
+function graphemeWidth(grapheme: string): number {
+  if (wide.test(grapheme)) return 2;
+  if (zeroWidth.test(grapheme)) return 0;
+  return 1;
+}
+
+export function displayWidth(text: string): number {
+  let width = 0;
+  for (const { segment } of segmenter.segment(text.replace(escapes, ''))) width += graphemeWidth(segment);
+  return width;
+}
+
+/** `word` in pieces of at most `width` columns (a grapheme wider than that alone on its piece). */
+function breakWord(word: string, width: number): string[] {
+  const pieces: string[] = [];
+  let piece = '';
+  let used = 0;
+  for (const { segment } of segmenter.segment(word)) {
+    const columns = graphemeWidth(segment);
+    if (used + columns > width && piece !== '') {
+      pieces.push(piece);
+      piece = '';
+      used = 0;
+    }
+    piece += segment;
+    used += columns;
+  }
+  if (piece !== '' || pieces.length === 0) pieces.push(piece);
+  return pieces;
+}
+
+/**
+ * Plain text (no escapes) in lines of at most `width` columns, broken at spaces where it can,
+ * inside a word only when the word alone is wider. Runs of spaces become one.
+ */
+export function wrapToWidth(text: string, width: number): string[] {
+  const lines: string[] = [];
+  let line = '';
+  let used = 0;
+  for (const word of text.split(/\s+/).filter((w) => w !== '')) {
+    for (const piece of displayWidth(word) > width ? breakWord(word, width) : [word]) {
+      const columns = displayWidth(piece);
+      if (line !== '' && used + 1 + columns <= width) {
+        line += ` ${piece}`;
+        used += 1 + columns;
+        continue;
+      }
+      if (line !== '') lines.push(line);
+      line = piece;
+      used = columns;
+    }
+  }
+  if (line !== '' || lines.length === 0) lines.push(line);
+  return lines;
+}
