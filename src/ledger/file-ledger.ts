@@ -86,9 +86,17 @@ export class FileLedger implements Ledger {
   }
 
   async entries(filter: LedgerHistoryFilter): Promise<LedgerHistory> {
-    // The journal does not record operators: a filter by operator matches none of its entries.
-    if (filter.operator !== undefined) return { gateways: [], allGateways: [], async *[Symbol.asyncIterator]() {} };
-    return (await readers()).allEntries(this.location.path, filter, this.warn);
+    const all = await (await readers()).allEntries(this.location.path, filter, this.warn);
+    const { operator } = filter;
+    if (operator === undefined) return all;
+    // Intents name their operator since the desk's guards came (older ones match no --operator).
+    return {
+      gateways: all.gateways,
+      allGateways: all.allGateways,
+      async *[Symbol.asyncIterator]() {
+        for await (const entry of all) if (entry.intent.operator === operator) yield entry;
+      },
+    };
   }
 
   async recentPayments(query: LookBackQuery): Promise<RecentPayment[]> {

@@ -73,4 +73,15 @@ describe('history across gateways', () => {
     const [head] = cells((await runCli(['history'], { env: only })).stdout);
     expect(head).toEqual(['When', 'TransactionID', 'State', 'Service', 'Account', 'Amount', 'RequestID']);
   });
+
+  it("a journal names who paid: operator and host in JSON, and --operator keeps one person's payments", async () => {
+    const shared = isolatedEnv({ AGENTPAY_BASE_URL: first.baseUrl, AGENTPAY_AGENT_ID: env.AGENTPAY_AGENT_ID!, AGENTPAY_PASSWORD: env.AGENTPAY_PASSWORD! });
+    for (const operator of ['ann', 'bob']) {
+      const paid = await runCli(['pay', '--service', '201', '--account', `by-${operator}`, '--amount', '5'], { env: { ...shared, AGENTPAY_OPERATOR: operator } });
+      expect(paid.code).toBe(0);
+    }
+    const bob = jsonLines((await runCli(['history', '--json', '--operator', 'bob'], { env: shared })).stdout);
+    expect(bob).toEqual([expect.objectContaining({ account: 'by-bob', operator: 'bob', host: expect.any(String) })]);
+    expect((await runCli(['history', '--json', '--operator', 'cid'], { env: shared })).stdout).toBe('');
+  });
 });

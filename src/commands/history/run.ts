@@ -26,7 +26,12 @@ function latestView(entry: JournalEntry): TransactionView {
   return unknownView(intent, 'Payment', 'no answer recorded: run agentpay reconcile');
 }
 
-const rowOf = (entry: LedgerEntry): HistoryRow => ({ at: entry.intent.at, gateway: entry.intent.gateway, view: latestView(entry), recordedBy: entry.recordedBy });
+/** Who made the payment: the team ledger says for every one; the journal's intents since they name it. */
+function recordedByOf({ recordedBy, intent }: LedgerEntry): LedgerEntry['recordedBy'] {
+  return recordedBy ?? (intent.operator === undefined ? undefined : { operator: intent.operator, host: intent.host ?? '-' });
+}
+
+const rowOf = (entry: LedgerEntry): HistoryRow => ({ at: entry.intent.at, gateway: entry.intent.gateway, view: latestView(entry), recordedBy: recordedByOf(entry) });
 
 async function* rowsOf(entries: AsyncIterable<LedgerEntry>): AsyncGenerator<HistoryRow> {
   for await (const entry of entries) yield rowOf(entry);
@@ -40,8 +45,8 @@ async function showEntries(entries: LedgerHistory, ledger: Ledger, out: CommandC
   let lines = 0;
   if (out.json) {
     for await (const entry of entries) {
-      const { intent, recordedBy } = entry;
-      out.data(JSON.stringify({ ...latestView(entry), recordedAt: intent.at, gateway: intent.gateway, agentId: intent.agentId, ...(recordedBy ?? {}) }));
+      const { intent } = entry;
+      out.data(JSON.stringify({ ...latestView(entry), recordedAt: intent.at, gateway: intent.gateway, agentId: intent.agentId, ...(recordedByOf(entry) ?? {}) }));
       lines++;
     }
     return lines;
