@@ -124,11 +124,12 @@ const comparisons = {
       runs: runsFor(15),
       floor: { label: 'node:http', command: [node, [join(floors, 'pay-invoice.mjs'), gateway.baseUrl, service, account, currency, invoiceId], { env }] },
       candidates: [
-        { label: 'agentpay', command: [node, [bin, 'pay', '--service', service, '--account', account, '--currency', currency, '--invoice-id', invoiceId, '--json'], { env }] },
+        // The same purchase each run: let the duplicate check find the earlier ones, and pay (what it costs is measured).
+        { label: 'agentpay', command: [node, [bin, 'pay', '--service', service, '--account', account, '--currency', currency, '--invoice-id', invoiceId, '--allow-duplicate', '--json'], { env }] },
       ],
       check: expectAnswer('"status":"10"'),
     });
-    const what = '`agentpay pay --invoice-id --json` (AccountCheck, Payment, two journal lines fsynced)';
+    const what = '`agentpay pay --invoice-id --json` (AccountCheck, the duplicate check, Payment, two journal lines fsynced)';
     return [{ target: '7', what, floorLabel: 'bare `node:http`, same two exchanges, no journal', floor, value: pay, limit: 1.5 }];
   },
 
@@ -147,7 +148,7 @@ const comparisons = {
   async teamPay({ env }) {
     ledgerServer ??= await startLedgerServer(paths, env);
     const { service, account, currency, invoiceId } = purchase;
-    const payArgs = ['pay', '--service', service, '--account', account, '--currency', currency, '--invoice-id', invoiceId, '--json'];
+    const payArgs = ['pay', '--service', service, '--account', account, '--currency', currency, '--invoice-id', invoiceId, '--allow-duplicate', '--json'];
     const teamLedger = await ledgerServer.migrated('bench_pay');
     const [file, team] = await compare({
       runs: runsFor(15),
