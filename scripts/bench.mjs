@@ -125,7 +125,10 @@ const comparisons = {
       floor: { label: 'node:http', command: [node, [join(floors, 'pay-invoice.mjs'), gateway.baseUrl, service, account, currency, invoiceId], { env }] },
       candidates: [
         // The same purchase each run: let the duplicate check find the earlier ones, and pay (what it costs is measured).
-        { label: 'agentpay', command: [node, [bin, 'pay', '--service', service, '--account', account, '--currency', currency, '--invoice-id', invoiceId, '--allow-duplicate', '--json'], { env }] },
+        {
+          label: 'agentpay',
+          command: [node, [bin, 'pay', '--service', service, '--account', account, '--currency', currency, '--invoice-id', invoiceId, '--allow-duplicate', '--json'], { env }],
+        },
       ],
       check: expectAnswer('"status":"10"'),
     });

@@ -147,6 +147,8 @@ export class LocalStorageError extends AgentpayError {
   readonly path: string;
   /** The errno code (EROFS, ENOSPC, ...), or undefined when the system gave none. */
   readonly code: string | undefined;
+  /** What the failure meant, as its message states it ("no payment was sent"). */
+  readonly consequence: string | undefined;
   constructor(what: string, path: string, cause: unknown, options: { consequence?: string; hint?: string } = {}) {
     const code = errnoCodeOf(cause);
     const reason = code ?? (cause instanceof Error ? cause.message : String(cause));
@@ -157,6 +159,7 @@ export class LocalStorageError extends AgentpayError {
     this.what = what;
     this.path = path;
     this.code = code;
+    this.consequence = options.consequence;
   }
 }
 

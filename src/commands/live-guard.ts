@@ -69,10 +69,14 @@ export function guardLivePay(context: Pick<CommandContext, 'settings' | 'out'>, 
   };
 }
 
-/** scenario pays unattended, so through a live profile it needs --yes, at a terminal too. */
-export function guardLiveScenario(context: Pick<CommandContext, 'settings' | 'out'>, yes: boolean): void {
+/**
+ * scenario pays unattended, so through a live profile it needs --yes, at a terminal too. Returns
+ * the guards lifted for its payments: ["yes"] when --yes let it pay through a live profile.
+ */
+export function guardLiveScenario(context: Pick<CommandContext, 'settings' | 'out'>, yes: boolean): string[] {
   const line = announceLive(context);
-  if (line === undefined || yes) return;
+  if (line === undefined) return [];
+  if (yes) return ['yes'];
   throw new UsageError(`scenario runs its payments unattended: through the live profile ${JSON.stringify(line.profile)} it needs --yes; nothing was sent`, {
     hint: `add --yes if the scenario is meant for the live gateway, ${otherWays}`,
   });

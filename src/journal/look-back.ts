@@ -33,7 +33,13 @@ export interface LookBackQuery {
 /** Intents of processes appending at once may be out of time order by this much, at most. */
 const appendSkewMs = 60_000;
 
-/** Damaged lines are passed over without a word: history and reconcile, which read them all, warn of them. */
+/**
+ * One backward stream: the live files from J back (stopping at the first intent older than the
+ * look-back), then the archive's files of those days, newest first, each from its end; so a
+ * transaction's latest attempt is always met before its earlier ones, wherever compactions put
+ * them. Damaged lines are passed over without a word: history and reconcile, which read them
+ * all, warn of them.
+ */
 export async function recentPayments(journal: string, query: LookBackQuery): Promise<RecentPayment[]> {
   const files = openJournalFiles(journal, query.since.toISOString().slice(0, 10));
   try {
@@ -41,12 +47,10 @@ export async function recentPayments(journal: string, query: LookBackQuery): Pro
     const archive = `${archiveDirectory(journal)}/`;
     const live = files.filter((file) => !file.path.startsWith(archive));
     for (const file of live.reverse()) if (!linesBackward(file, (line) => reading.take(line))) break;
-    // Closed transactions of the days the look-back reaches: whole, so read in any order.
-    for (const file of files.filter((file) => file.path.startsWith(archive))) {
-      reading.reset();
-      linesBackward(file, (line) => reading.take(line));
-    }
-    return reading.payments;
+    // Closed transactions of the days the look-back reaches, filed by day and cut: newest first.
+    reading.stopAtOlder = false;
+    for (const file of files.filter((file) => file.path.startsWith(archive)).reverse()) linesBackward(file, (line) => reading.take(line));
+    return reading.payments.sort((a, b) => Date.parse(a.intent.at) - Date.parse(b.intent.at));
   } catch (error) {
     throw error instanceof LocalStorageError ? error : new LocalStorageError('read the journal', journal, error);
   } finally {
@@ -58,7 +62,7 @@ export async function recentPayments(journal: string, query: LookBackQuery): Pro
 class LookBack {
   readonly payments: RecentPayment[] = [];
   private readonly scanner = new OwnLineScanner();
-  private answers = new Map<string, TransactionState[]>();
+  private readonly answers = new Map<string, TransactionState[]>();
   private readonly done = new Set<string>();
   private readonly since: number;
 
@@ -66,10 +70,8 @@ class LookBack {
     this.since = query.since.getTime();
   }
 
-  /** A file whose transactions are whole (an archive file): its answers stand alone. */
-  reset(): void {
-    this.answers = new Map();
-  }
+  /** Whether an intent older than the look-back ends the reading (the live files, in time order). */
+  stopAtOlder = true;
 
   /** One line, read backward; false when reading back may stop (an intent older than the look-back). */
   take(line: string): boolean {
@@ -87,14 +89,18 @@ class LookBack {
   private intent(scanned: Extract<ScannedRecord, { kind: 'intent' }>, key: string): boolean {
     const intent = recordOf(scanned);
     const at = Date.parse(intent.at);
-    if (at < this.since - appendSkewMs) return false;
+    if (this.stopAtOlder && at < this.since - appendSkewMs) return false;
     if (this.done.has(key)) return true;
     this.done.add(key);
     const answers = this.answers.get(key) ?? [];
     this.answers.delete(key);
     if (at < this.since || intent.gateway !== this.query.gateway || intent.agentId !== this.query.agentId) return true;
     if (intent.account !== this.query.account && intent.operator !== this.query.operator) return true;
-    // The answers after this attempt, in the order they came.
+    // The answers after this attempt, in the order they came. An answer before it (to an earlier
+    // attempt) is not read: after a failure the attempt reopens the transaction (records.ts
+    // attemptReopens); after a success it changes nothing, and only a "failed" answering the
+    // retry could then hide that success, which agentpay never records (a retry that was not
+    // sent stays open, and a gateway answers a repeated TransactionID as the same payment).
     const state = answers.reduceRight<TransactionState | undefined>((current, next) => (replacesOutcome(current, next) ? next : current), undefined);
     this.payments.push({ intent, state });
     return true;

@@ -65,7 +65,7 @@ export function enforceDesk(findings: DeskFindings, policy: DeskPolicy, now = ne
       throw new UsageError(
         `refused as a duplicate top-up: the same payment was made ${findings.duplicates.length === 1 ? 'once' : `${findings.duplicates.length} times`} recently (${findings.duplicates.map((payment) => duplicateText(payment, now)).join('; ')}); nothing was sent`,
         {
-          hint: `to settle the earlier one, \`agentpay status ${latest!.intent.transactionId}\`; to retry it safely, repeat with --txn-id ${latest!.intent.transactionId}; only to pay again on purpose, add --allow-duplicate`,
+          hint: `to settle the earlier one, \`agentpay status ${latest!.intent.transactionId}\`; to retry it safely, \`pay\` with --txn-id ${latest!.intent.transactionId}; only to pay again on purpose, \`pay\` with --allow-duplicate, or \`buy\` again (it asks)`,
         },
       );
     }

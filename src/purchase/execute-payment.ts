@@ -29,25 +29,34 @@ async function recordIntent(
   intent: Intent,
   options: { checkReplay: boolean; desk?: DeskPolicy | undefined; confirm?: (() => Promise<void>) | undefined },
 ): Promise<{ ledger: Ledger; attempt: 'new' | 'retry'; ref: AttemptRef }> {
-  const notSent = noPaymentSent;
   try {
-    if (options.desk !== undefined) {
-      const lifted = enforceDesk(await deskFindings(context, () => context.openLedger(), intent, options.desk), options.desk);
-      if (lifted.length > 0) intent.overrides = [...(intent.overrides ?? []), ...lifted];
+    const { desk, confirm } = options;
+    const check = async () => (desk === undefined ? [] : enforceDesk(await deskFindings(context, () => context.openLedger(), intent, desk), desk));
+    let lifted = await check();
+    if (confirm !== undefined) {
+      await confirm();
+      // Another terminal may have paid the same meanwhile, however long the person took.
+      lifted = await check();
     }
-    await options.confirm?.();
+    if (lifted.length > 0) intent.overrides = [...(intent.overrides ?? []), ...lifted];
     const ledger = await context.openLedger();
     const result = await ledger.recordIntent(intent, { checkReplay: options.checkReplay });
     if (result.kind === 'conflict') throw replayRefusal(intent, result.earlier);
     return { ledger, attempt: result.kind, ref: result.attempt };
   } catch (error) {
-    if (error instanceof LedgerUnreachableError && error.consequence !== notSent) throw error.withConsequence(notSent);
-    if (!(error instanceof LocalStorageError)) throw error;
-    throw new LocalStorageError(error.what, error.path, error.cause, {
-      consequence: notSent,
-      hint: `a payment is only sent once its intent is on disk; ${error.hint ?? ''}`,
-    });
+    throw nothingSent(error);
   }
+}
+
+/** A ledger's failure before anything was sent, saying so (exit 4 or 6 as the failure's own). */
+export function nothingSent(error: unknown): unknown {
+  const notSent = noPaymentSent;
+  if (error instanceof LedgerUnreachableError && error.consequence !== notSent) return error.withConsequence(notSent);
+  if (!(error instanceof LocalStorageError) || error.consequence === notSent) return error;
+  return new LocalStorageError(error.what, error.path, error.cause, {
+    consequence: notSent,
+    hint: `a payment is only sent once its intent is on disk; ${error.hint ?? ''}`,
+  });
 }
 
 /** `in progress, ResponseStatus 11 "В обработке"`, or the code with what the table makes of it. */

@@ -9,9 +9,13 @@ const segmenter = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
 
 const escapes = /\u001b\[[0-9;]*[A-Za-z]/g;
 
-/** The East Asian wide and full-width blocks (Unicode UAX #11, W and F), and emoji shown as pictures. */
+/**
+ * The East Asian wide and full-width blocks (Unicode UAX #11, W and F), and anything pictographic
+ * (emoji, flags): some of those a terminal draws in one column, but counting them as two only
+ * wraps a line early, never lets one run past the width.
+ */
 const wide =
-  /^(?:[\u1100-\u115f\u2e80-\u303e\u3041-\u33ff\u3400-\u4dbf\u4e00-\u9fff\ua000-\ua4cf\uac00-\ud7a3\uf900-\ufaff\ufe30-\ufe4f\uff00-\uff60\uffe0-\uffe6]|[\u{1f300}-\u{1f64f}\u{1f900}-\u{1f9ff}\u{20000}-\u{3fffd}])/u;
+  /^(?:[\u1100-\u115f\u2e80-\u303e\u3041-\u33ff\u3400-\u4dbf\u4e00-\u9fff\ua000-\ua4cf\uac00-\ud7a3\uf900-\ufaff\ufe30-\ufe4f\uff00-\uff60\uffe0-\uffe6]|[\u{1f1e6}-\u{1f1ff}\u{20000}-\u{3fffd}]|\p{Extended_Pictographic})/u;
 const zeroWidth = /^(?:[\u0000-\u001f\u007f-\u009f\u200b-\u200f\u2028-\u202e\u2060-\u206f]|\p{M})/u;
 
 /** The columns one grapheme takes. */

@@ -114,19 +114,21 @@ interface StepSession extends PaymentSession {
 
 export interface GatewayStepsOptions {
   context: PurchaseContext;
+  /** The guards the run's flags lifted, recorded with each payment (["yes"]: --yes through a live profile). */
+  lifted?: readonly string[];
   session: StepSession;
   recorder: ExchangeRecorder;
   /** Ctrl+C: a wait step stops polling. */
   signal: AbortSignal;
 }
 
-export function gatewayStepExecutor({ context, session, recorder, signal }: GatewayStepsOptions): StepExecutor {
+export function gatewayStepExecutor({ context, session, recorder, signal, lifted = [] }: GatewayStepsOptions): StepExecutor {
   const { settings, out } = context;
   const codes = settings.codes.table;
 
   const paid = async (active: PaymentSession, input: PaymentInput, checkReplay: boolean): Promise<StepResult> => {
     // Limits hold for a scenario too; its payments repeat one another on purpose (docs/desk-safety.md).
-    const { view } = await executePayment(context, active, input, { checkReplay, desk: { overLimit: false, duplicates: 'skip' } });
+    const { view } = await executePayment(context, active, input, { checkReplay, notes: { overrides: lifted }, desk: { overLimit: false, duplicates: 'skip' } });
     // Unknown is worth a word beside the record (the gateway's code, the setting to classify it);
     // pending is left to the scenario's own wait steps and assertions.
     const error = view.state === 'unknown' ? errorOfView(view, codes) : undefined;

@@ -1,6 +1,6 @@
 import { compareDecimals } from '../protocol/money.js';
 import { flagName } from './definition.js';
-import * as parse from './parsers.js';
+import type * as parse from './parsers.js';
 import { pickSourced, type Sourced, type SourceInputs } from './sources.js';
 import { type Profile, settingsTable } from './table.js';
 
@@ -42,12 +42,29 @@ interface DeskInputs {
   profiles: Readonly<Record<string, Profile>> | undefined;
 }
 
+/** A base URL as a comparable form: scheme, host in lower case, no default port, no dot segments, no trailing slash. */
+function sameGatewayForm(url: string): string | undefined {
+  try {
+    const parsed = new URL(url);
+    return `${parsed.origin}${parsed.pathname.replace(/\/+$/, '')}`;
+  } catch {
+    return undefined;
+  }
+}
+
+/** A profile the desk's rules are read from: the chosen one, or a live one the base URL in use is. */
+interface RuleSource {
+  name: string;
+  profile: Profile;
+}
+
 /**
  * Live when the chosen profile says `"live": true`, or when the base URL in use (from the
- * environment or a flag) is a live profile's: an environment variable never points a command at
- * the live gateway without the line that says so. Never under --sandbox.
+ * environment or a flag) is a live profile's, however it is spelled (`LOCALHOST`, `:443`, `/./`):
+ * an environment variable never points a command at the live gateway without the line that says
+ * so. Never under --sandbox.
  */
-function liveTarget({ inputs, sandbox, profileName, baseUrl, profiles }: DeskInputs): LiveTarget | undefined {
+function liveTarget({ inputs, sandbox, profileName, baseUrl, profiles }: DeskInputs): (LiveTarget & { matched?: RuleSource }) | undefined {
   if (sandbox) return undefined;
   if (inputs.profile?.live === true) {
     const name = profileName.value;
@@ -55,39 +72,68 @@ function liveTarget({ inputs, sandbox, profileName, baseUrl, profiles }: DeskInp
     return { profile: name, chosenBy };
   }
   if (baseUrl === undefined || baseUrl.source === 'profile') return undefined;
+  const inUse = sameGatewayForm(baseUrl.value);
   for (const [name, profile] of Object.entries(profiles ?? {})) {
-    if (profile.live !== true || profile.baseUrl === undefined) continue;
-    let url: string;
-    try {
-      url = parse.baseUrl(profile.baseUrl, 'profile');
-    } catch {
-      continue;
+    if (profile.live !== true || typeof profile.baseUrl !== 'string') continue;
+    if (inUse !== undefined && sameGatewayForm(profile.baseUrl) === inUse) {
+      return { profile: name, chosenBy: baseUrl.source === 'env' ? String(baseUrl.origin) : '--base-url', matched: { name, profile } };
     }
-    if (url === baseUrl.value) return { profile: name, chosenBy: baseUrl.source === 'env' ? String(baseUrl.origin) : '--base-url' };
   }
   return undefined;
 }
 
-/** The limits of one kind from the profile (not under --sandbox: it describes a real gateway) and the flag. */
-function limitOf(kind: LimitKind, { inputs, sandbox, profileName }: DeskInputs) {
+/** A rule of each profile that sets it, read as the settings table reads that key (not under --sandbox: profiles describe real gateways). */
+function fromProfiles<T>(name: 'maxAmount' | 'dailyLimit' | 'accountDailyLimit' | 'duplicateWindow', sources: readonly RuleSource[]): { value: T; setBy: string }[] {
+  const setting = settingsTable[name];
+  return sources.flatMap(({ name: profile, profile: values }) => {
+    const raw = values[setting.profile.key];
+    return raw === undefined ? [] : [{ value: setting.parse(raw, 'profile') as T, setBy: `profile ${JSON.stringify(profile)}` }];
+  });
+}
+
+/** The lowest limit of one kind for a currency, over the profiles' and the flag's (a flag never raises one). */
+function limitOf(kind: LimitKind, inputs: SourceInputs, sources: readonly RuleSource[]) {
   const setting = settingsTable[kind];
-  const fromProfile = sandbox ? undefined : (pickSourced(kind, setting, inputs, ['profile'])?.value as parse.AmountsPerCurrency | undefined);
+  const profiles = fromProfiles<parse.AmountsPerCurrency>(kind, sources);
   const fromFlag = pickSourced(kind, setting, inputs, ['flag'])?.value as parse.AmountsPerCurrency | undefined;
   return (currency: string): LimitRule | undefined => {
     const rules: LimitRule[] = [];
-    const profileAmount = fromProfile?.get(currency);
-    if (profileAmount !== undefined) rules.push({ amount: profileAmount, currency, setBy: `profile ${JSON.stringify(profileName.value)}` });
+    for (const { value, setBy } of profiles) {
+      const amount = value.get(currency);
+      if (amount !== undefined) rules.push({ amount, currency, setBy });
+    }
     const flagAmount = fromFlag?.get(currency) ?? fromFlag?.get('*');
     if (flagAmount !== undefined) rules.push({ amount: flagAmount, currency, setBy: flagName(setting) ?? kind });
     return rules.reduce<LimitRule | undefined>((lowest, rule) => (lowest === undefined || compareDecimals(rule.amount, lowest.amount) < 0 ? rule : lowest), undefined);
   };
 }
 
-export function resolveDesk(desk: DeskInputs, duplicateWindowMs: Sourced<number>): DeskSettings {
-  const limits = { maxAmount: limitOf('maxAmount', desk), dailyLimit: limitOf('dailyLimit', desk), accountDailyLimit: limitOf('accountDailyLimit', desk) };
+/**
+ * The duplicate window: the profiles' (the longest), else the default; a flag only lengthens it.
+ * Shortening it, or 0, is the desk's decision in its profile: a person goes past a duplicate with
+ * --allow-duplicate, which the ledger records.
+ */
+function duplicateWindowOf(inputs: SourceInputs, sources: readonly RuleSource[]): Sourced<number> {
+  const setting = settingsTable.duplicateWindow;
+  const profiles = fromProfiles<number>('duplicateWindow', sources);
+  const base: Sourced<number> = profiles.length === 0 ? { value: setting.fallback(), source: 'default' } : { value: Math.max(...profiles.map((p) => p.value)), source: 'profile' };
+  const flag = pickSourced('duplicateWindow', setting, inputs, ['flag']) as Sourced<number> | undefined;
+  return flag !== undefined && flag.value > base.value ? flag : base;
+}
+
+export function resolveDesk(desk: DeskInputs): DeskSettings {
+  const live = liveTarget(desk);
+  const chosen: RuleSource[] = desk.sandbox || desk.inputs.profile === undefined ? [] : [{ name: desk.profileName.value, profile: desk.inputs.profile }];
+  // A live profile reached through its base URL brings its rules along: its limits hold for its gateway.
+  const sources = live?.matched === undefined ? chosen : [...chosen, live.matched];
+  const limits = {
+    maxAmount: limitOf('maxAmount', desk.inputs, sources),
+    dailyLimit: limitOf('dailyLimit', desk.inputs, sources),
+    accountDailyLimit: limitOf('accountDailyLimit', desk.inputs, sources),
+  };
   return {
-    live: liveTarget(desk),
+    live: live === undefined ? undefined : { profile: live.profile, chosenBy: live.chosenBy },
     limit: (kind, currency) => limits[kind](currency),
-    duplicateWindowMs,
+    duplicateWindowMs: duplicateWindowOf(desk.inputs, sources),
   };
 }

@@ -129,9 +129,11 @@ export async function resolveSettings(flags: GlobalFlags, env: NodeJS.ProcessEnv
   // Under --sandbox the connection settings come from the embedded sandbox alone, so a real
   // gateway configured in the environment is never reached by accident.
   const codes = resolveCodes(inputs, sandbox ? (await import('../sandbox/codes.js')).sandboxCodeTable : undefined);
+  const baseUrlInUse = sandbox ? undefined : resolveOne('baseUrl', inputs);
+  const desk = resolveDesk({ inputs, sandbox, profileName, baseUrl: baseUrlInUse, profiles: read?.file.profiles });
   const resolved = {
     profile: profileName,
-    baseUrl: sandbox ? undefined : resolveOne('baseUrl', inputs),
+    baseUrl: baseUrlInUse,
     agentId: sandbox ? undefined : resolveOne('agentId', inputs),
     passwordFormat: resolveWithDefault('passwordFormat', inputs),
     timeout: resolveWithDefault('timeout', inputs),
@@ -145,7 +147,7 @@ export async function resolveSettings(flags: GlobalFlags, env: NodeJS.ProcessEnv
     maxAmount: resolveOne('maxAmount', inputs),
     dailyLimit: resolveOne('dailyLimit', inputs),
     accountDailyLimit: resolveOne('accountDailyLimit', inputs),
-    duplicateWindow: resolveWithDefault('duplicateWindow', inputs),
+    duplicateWindow: desk.duplicateWindowMs,
     settleAttempts: resolveWithDefault('settleAttempts', inputs),
     settleDelay: resolveWithDefault('settleDelay', inputs),
     proxy: resolveOne('proxy', inputs),
@@ -171,7 +173,7 @@ export async function resolveSettings(flags: GlobalFlags, env: NodeJS.ProcessEnv
     ledger: resolved.ledger,
     operator: resolved.operator,
     settle: { attempts: resolved.settleAttempts, delayMs: resolved.settleDelay },
-    desk: resolveDesk({ inputs, sandbox, profileName, baseUrl, profiles: read?.file.profiles }, resolved.duplicateWindow),
+    desk,
     network: { proxy, httpProxy, httpsProxy, noProxy, caFile },
     insecurePasswordFile: flags.insecurePasswordFile === true,
     warnings: read?.warnings ?? [],

@@ -173,8 +173,8 @@ export const settingsTable = {
     fallback: () => 600_000,
     defaultText: '`10m`',
     report: 'duplicateWindowMs',
-    help: 'a payment like one made this recently (same service, account and amount) is a duplicate: 30s, 10m, 1h, 0 for none',
-    docs: 'a payment to the same service and account for the same amount (and InvoiceId) within this span, not failed, is a duplicate top-up: `pay` refuses it without `--allow-duplicate`, `buy` asks; `30s`, `10m`, `1h`, a number of seconds, or `0` for no check',
+    help: 'a payment like one made this recently (same service, account and amount) is a duplicate: 30s, 10m, 1h; a flag only lengthens it',
+    docs: 'a payment to the same service and account for the same amount (and InvoiceId) within this span, not failed, is a duplicate top-up: `pay` refuses it without `--allow-duplicate`, `buy` asks; `30s`, `10m`, `1h`, a number of seconds, or `0` (in the profile) for no check; the flag only lengthens it',
   },
   settleAttempts: {
     flag: '--settle-attempts <n>',

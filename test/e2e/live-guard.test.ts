@@ -129,5 +129,6 @@ describe('scenario through a live profile', () => {
     expect(ran.code).toBe(0);
     expect(ran.stderr.split('\n')[0]).toBe(`LIVE  default · ${host} · agent ${credentials.agentId}`);
     expect(paymentsReceived(sandbox)).toHaveLength(1);
+    expect(journalIntents(env)).toEqual([expect.objectContaining({ overrides: ['yes'] })]);
   });
 });

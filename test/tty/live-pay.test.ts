@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sandboxCredentials } from '../../src/sandbox/catalogue.js';
 import type { RunningSandbox } from '../../src/sandbox/server.js';
-import { isolatedEnv, jsonLines } from '../helpers/cli.js';
+import { isolatedEnv, jsonLines, runCli } from '../helpers/cli.js';
 import { paymentsReceived, sandboxCodeEnv, sandboxWithEnv } from '../helpers/gateway-env.js';
 import { agentpayCommand, TerminalSession, tmuxAvailable } from '../helpers/tmux.js';
 
@@ -104,6 +104,21 @@ describe('pay through a live profile at a terminal', () => {
     expect(await finish(screen)).toBe(0);
     expect(last).toContain(line);
     expect(last).not.toContain('(y/N)');
+    expect(paymentsReceived(sandbox)).toHaveLength(1);
+  });
+});
+
+describe('pay through a live profile, while the person decides', () => {
+  it('the same top-up made meanwhile from another terminal is caught after the yes: refused, nothing sent', async () => {
+    const { sandbox, env } = await liveProfile();
+    const screen = await run(pay, env);
+    await screen.waitFor(question);
+    const meanwhile = await runCli([...pay, '--yes'], { env });
+    expect(meanwhile.code).toBe(0);
+    await screen.press('y');
+    const last = await screen.waitFor(/^EXIT=\d+$/m);
+    expect(await finish(screen)).toBe(2);
+    expect(last.replaceAll('\n', '')).toContain('refused as a duplicate top-up');
     expect(paymentsReceived(sandbox)).toHaveLength(1);
   });
 });

@@ -24,10 +24,7 @@ const purchase: Intent = { ...owner, transactionId: 'new', service: '101', accou
 
 /** The desk's settings as resolve.ts makes them, from a profile and flags. */
 function desk(profile: Record<string, unknown>, flags: Record<string, string> = {}, sandbox = false) {
-  return resolveDesk(
-    { inputs: { flags, env: {}, profile }, sandbox, profileName: { value: 'desk', source: 'flag' }, baseUrl: undefined, profiles: { desk: profile } },
-    { value: 600_000, source: 'default' },
-  );
+  return resolveDesk({ inputs: { flags, env: {}, profile }, sandbox, profileName: { value: 'desk', source: 'flag' }, baseUrl: undefined, profiles: { desk: profile } });
 }
 
 describe('exact decimals for sums', () => {
@@ -80,6 +77,35 @@ describe('limits', () => {
     const payments = [paid('1', { amount: '300', operator: 'bob' }), paid('2', { amount: '300', account: 'other' })];
     const [breach] = limitBreaches(rules, { ...purchase, amount: '201' }, 'ann', payments, now);
     expect(breach).toMatchObject({ kind: 'accountDailyLimit', sumSoFar: '300', whose: 'a' });
+  });
+});
+
+describe('the desk settings', () => {
+  const live = { baseUrl: 'http://pay.example:80/api/', agentId: '5', live: true, maxAmount: { KZT: '100' }, duplicateWindow: '1h' };
+  const fromEnv = (url: string) =>
+    resolveDesk({
+      inputs: { flags: {}, env: {}, profile: { baseUrl: 'http://test.example' } },
+      sandbox: false,
+      profileName: { value: 'default', source: 'default' },
+      baseUrl: { value: url, source: 'env', origin: 'AGENTPAY_BASE_URL' },
+      profiles: { default: { baseUrl: 'http://test.example' }, prod: live },
+    });
+
+  it("a base URL from the environment that is a live profile's, however spelled, is live and brings that profile's rules", () => {
+    for (const url of ['http://pay.example/api', 'http://PAY.example:80/api/', 'http://pay.example/x/../api/']) {
+      const desk = fromEnv(url);
+      expect(desk.live).toEqual({ profile: 'prod', chosenBy: 'AGENTPAY_BASE_URL' });
+      expect(desk.limit('maxAmount', 'KZT')).toEqual({ amount: '100', currency: 'KZT', setBy: 'profile "prod"' });
+      expect(desk.duplicateWindowMs.value).toBe(3_600_000);
+    }
+    expect(fromEnv('http://pay.example/other').live).toBeUndefined();
+  });
+
+  it('the duplicate window: a flag lengthens it, never shortens it; the profile may', () => {
+    expect(desk({}, { duplicateWindow: '0' }).duplicateWindowMs.value).toBe(600_000);
+    expect(desk({}, { duplicateWindow: '1h' }).duplicateWindowMs).toMatchObject({ value: 3_600_000, source: 'flag' });
+    expect(desk({ duplicateWindow: '30s' }, { duplicateWindow: '10s' }).duplicateWindowMs).toMatchObject({ value: 30_000, source: 'profile' });
+    expect(desk({ duplicateWindow: 0 }).duplicateWindowMs.value).toBe(0);
   });
 });
 
@@ -152,5 +178,13 @@ describe("the journal's recent payments, read from its end back", () => {
     await compactJournal(journal);
     writeFileSync(journal, linesOf([{ ...intent('after', minutesAgo(1)), operator: 'ann' }]), { flag: 'a' });
     expect(ids(await recentPayments(journal, query))).toEqual(['after -', 'closed success', 'open -']);
+  });
+
+  it('a retry filed in a newer archive file than its failed first attempt is seen as the retry left it', async () => {
+    const journal = journalWith(linesOf([{ ...intent('x', minutesAgo(40)), operator: 'ann' }, outcome('x', 'failed')]));
+    await compactJournal(journal);
+    writeFileSync(journal, linesOf([{ ...intent('x', minutesAgo(30)), operator: 'ann' }, outcome('x', 'success')]), { flag: 'a' });
+    await compactJournal(journal);
+    expect(ids(await recentPayments(journal, query))).toEqual(['x success']);
   });
 });

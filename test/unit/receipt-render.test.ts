@@ -38,6 +38,12 @@ describe('displayWidth and wrapToWidth', () => {
     expect(displayWidth('\u001b[32mуспех\u001b[39m')).toBe(5);
   });
 
+  it('counts emoji of every block as two columns, so a line of them never runs past the width', () => {
+    for (const emoji of ['🚀', '🪙', '⭐', '✨', '☎️', '🇰🇿', '👩‍💻']) expect(displayWidth(emoji), emoji).toBe(2);
+    expect(widest(wrapToWidth('🚀'.repeat(16), 32).join('\n'))).toBeLessThanOrEqual(32);
+    expect(wrapToWidth('🚀'.repeat(17), 32)).toHaveLength(2);
+  });
+
   it('breaks at spaces, and inside a word only when the word alone is wider', () => {
     expect(wrapToWidth('Всадник дракона и набор', 10)).toEqual(['Всадник', 'дракона и', 'набор']);
     expect(wrapToWidth('17952892145279581981', 8)).toEqual(['17952892', '14527958', '1981']);

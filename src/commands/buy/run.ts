@@ -4,7 +4,7 @@ import { optionalNonBlankText, optionalText, optionRecord, switchOption } from '
 import type { Output } from '../../output.js';
 import { parseCurrency } from '../../protocol/money.js';
 import { deskFindings } from '../../purchase/desk-guard.js';
-import { executePayment, intentOf } from '../../purchase/execute-payment.js';
+import { executePayment, intentOf, nothingSent } from '../../purchase/execute-payment.js';
 import type { CommandContext } from '../context.js';
 import { writeReceiptFile } from '../ledger-receipt.js';
 import { announceLive } from '../live-guard.js';
@@ -77,7 +77,10 @@ export async function runBuy(rawOptions: unknown, context: CommandContext): Prom
         process.on('SIGTERM', onInterrupt);
         return executePayment(context, paying, input, { checkReplay: false, signal, notes, desk });
       },
-      deskFindings: (input) => deskFindings(context, () => context.openLedger(), intentOf(paying, input), { overLimit: true, duplicates: 'refuse' }),
+      deskFindings: (input) =>
+        deskFindings(context, () => context.openLedger(), intentOf(paying, input), { overLimit: true, duplicates: 'refuse' }).catch((error: unknown) => {
+          throw nothingSent(error);
+        }),
       writeReceipt:
         receiptFile === undefined ? undefined : (input, view) => writeReceiptFile(context, receiptFile, { gateway: paying.gateway, agentId: paying.agentId }, input, view),
       prompter: terminalPrompter({ stdin: out.stdin, stderr: out.stderr, color: out.errorStyle.enabled }),

@@ -85,7 +85,7 @@ export async function runScenario(rawOptions: unknown, context: CommandContext):
   const options = scenarioOptions(rawOptions);
   const { out } = context;
   const suites = await loadSuites(options.files, options.var, out.env);
-  guardLiveScenario(context, yesOption(rawOptions));
+  const lifted = guardLiveScenario(context, yesOption(rawOptions));
 
   const [{ runSuites }, { exchangeRecorder, gatewayStepExecutor }, human, json, { junitXml }] = await Promise.all([
     import('../../scenario/runner.js'),
@@ -106,7 +106,7 @@ export async function runScenario(rawOptions: unknown, context: CommandContext):
   const started = performance.now();
   let result;
   try {
-    result = await runSuites(suites, gatewayStepExecutor({ context, session, recorder, signal: interrupt.signal }), {
+    result = await runSuites(suites, gatewayStepExecutor({ context, session, recorder, signal: interrupt.signal, lifted }), {
       bail: options.bail,
       signal: interrupt.signal,
       listener: {

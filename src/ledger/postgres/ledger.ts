@@ -6,7 +6,6 @@ import type { JournalEntry, LedgerFilter } from '../../journal/ledger.js';
 import type { LookBackQuery, RecentPayment } from '../../journal/look-back.js';
 import { lineOf, readRecord } from '../../journal/record-format.js';
 import { attemptReopens, differingParameters, type IntentRecord, type JournalRecord, type OutcomeRecord, replacesOutcome } from '../../journal/records.js';
-import type { TransactionState } from '../../protocol/transaction-view.js';
 import type { AttemptRef, ClaimedBatch, Intent, IntentResult, Ledger, LedgerEntry, LedgerHistory, LedgerHistoryFilter, Owner, OwnerCount, RecordedBy } from '../ledger.js';
 import type { LedgerLocation } from '../location.js';
 import { connectLedger, type LedgerConnection, reasonOf } from './connect.js';
@@ -348,8 +347,9 @@ export class PostgresLedger implements Ledger {
   }
 
   async recentPayments(query: LookBackQuery): Promise<RecentPayment[]> {
-    const rows = await this.query(sql.recentPayments, [query.gateway, query.agentId, query.since.toISOString(), query.operator, query.account], noPaymentSent);
-    return rows.map((row) => ({ intent: intentOfRow(row, row.attempted_at), state: row.state === null ? undefined : (text(row.state) as TransactionState) }));
+    const rows = await this.query(sql.recentTransactions, [query.gateway, query.agentId, query.since.toISOString(), query.operator, query.account], noPaymentSent);
+    const entries = await this.withLatestWord(rows, noPaymentSent);
+    return entries.map(({ intent, outcome }) => ({ intent, state: outcome?.view.state }));
   }
 
   async close(): Promise<void> {
@@ -357,11 +357,19 @@ export class PostgresLedger implements Ledger {
   }
 
   async transaction(transactionId: string, owner?: Owner): Promise<JournalEntry[]> {
-    const rows = await this.query(sql.transactionsById, [transactionId, owner?.gateway ?? null, owner?.agentId ?? null]);
+    return this.withLatestWord(await this.query(sql.transactionsById, [transactionId, owner?.gateway ?? null, owner?.agentId ?? null]));
+  }
+
+  /** Transactions (rows of agentpay_transactions) as their latest attempt's intent and latest word, by the ledger's rules. */
+  private async withLatestWord(rows: Row[], consequence?: string): Promise<JournalEntry[]> {
     if (rows.length === 0) return [];
-    const records = await this.query(sql.attemptsAndOutcomesOf, [rows.map((row) => row.seq)]);
+    const bySeq = new Map<string, Row[]>();
+    for (const record of await this.query(sql.attemptsAndOutcomesOf, [rows.map((row) => row.seq)], consequence)) {
+      const seq = text(record.transaction_seq);
+      bySeq.set(seq, [...(bySeq.get(seq) ?? []), record]);
+    }
     return rows.map((row) => {
-      const own = records.filter((record) => text(record.transaction_seq) === text(row.seq));
+      const own = bySeq.get(text(row.seq)) ?? [];
       // The latest attempt: who made it, when, and the guards lifted for it.
       const attempt = own.filter((record) => record.kind === 'attempt').at(-1);
       const intent =

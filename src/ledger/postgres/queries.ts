@@ -133,24 +133,17 @@ WHERE r.seq > $1 ORDER BY r.seq LIMIT $2`;
 
 /**
  * The transactions of $1 gateway, $2 agent whose latest attempt is at or after $3, made by $4
- * operator or to $5 account (that attempt's operator), with their state by the ledger's rules:
- * a success stands; else a failure answering the latest attempt (or not saying which) is final;
- * else the latest answer since that attempt, or none.
+ * operator (that attempt's) or to $5 account, oldest first. Their state is worked out from their
+ * records (attemptsAndOutcomesOf) by the ledger's own rules, as for a receipt.
  */
-export const recentPayments = `
+export const recentTransactions = `
 WITH latest AS (
-  SELECT DISTINCT ON (a.transaction_seq) a.transaction_seq, a.seq AS attempt_seq, a.at AS attempted_at, a.operator AS record_operator, a.host AS record_host, a.overrides
+  SELECT DISTINCT ON (a.transaction_seq) a.transaction_seq, a.seq AS attempt_seq, a.operator AS record_operator
   FROM agentpay_records a
   WHERE a.kind = 'attempt' AND a.at >= $3
   ORDER BY a.transaction_seq, a.seq DESC
 )
-SELECT ${transactionColumns}, l.attempted_at, l.record_operator, l.record_host, l.overrides,
-  CASE
-    WHEN EXISTS (SELECT 1 FROM agentpay_records o WHERE o.transaction_seq = t.seq AND o.kind = 'outcome' AND o.state = 'success') THEN 'success'
-    WHEN EXISTS (SELECT 1 FROM agentpay_records o WHERE o.transaction_seq = t.seq AND o.kind = 'outcome' AND o.state = 'failed'
-      AND o.seq > l.attempt_seq AND (o.answers_attempt IS NULL OR o.answers_attempt >= l.attempt_seq)) THEN 'failed'
-    ELSE (SELECT o.state FROM agentpay_records o WHERE o.transaction_seq = t.seq AND o.kind = 'outcome' AND o.seq > l.attempt_seq ORDER BY o.seq DESC LIMIT 1)
-  END AS state
+SELECT ${transactionColumns}
 FROM latest l JOIN agentpay_transactions t ON t.seq = l.transaction_seq
 WHERE t.gateway = $1 AND t.agent_id = $2 AND (l.record_operator = $4 OR t.account = $5)
 ORDER BY l.attempt_seq`;

@@ -96,6 +96,9 @@ export async function migrate(client: pg.Client): Promise<{ version: number; nam
   const applied: { version: number; name: string }[] = [];
   await client.query('BEGIN');
   try {
+    // A migration's ALTER TABLE waits for every reader of the table: a desk behind a long query
+    // is told so (exit 4, nothing sent) instead of stalling with its intents queued.
+    await client.query("SET LOCAL lock_timeout = '10s'");
     await client.query(migrationLock);
     await client.query('CREATE TABLE IF NOT EXISTS agentpay_schema_migrations (version integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())');
     const current = await versionOf(client);
