@@ -183,7 +183,7 @@ function runAgentpay(args, env) {
 function checkStatusRun(label, run, transactionId) {
   let answer;
   try {
-    answer = JSON.parse(run.stdout);
+    answer = JSON.parse(run.stdout.split('\n')[0]);
   } catch {
     answer = undefined;
   }
@@ -219,8 +219,14 @@ async function writeCodeCache() {
       AGENTPAY_PASSWORD: password,
     };
     const args = ['--', 'status', transactionId, '--json'];
-    const training = await runAgentpay(['train', cachePath, ...args], env);
+    // The commands a desk runs most: each compiles what it needs into the one cache.
+    const more = [
+      [';;', 'check', '--service', '101', '--account', '7011234567', '--json'],
+      [';;', 'pay', '--service', '101', '--account', '7011234567', '--invoice-id', '5001', '--json'],
+    ].flat();
+    const training = await runAgentpay(['train', cachePath, ...args, ...more], env);
     checkStatusRun('training', training, transactionId);
+    if (!/"state":"success"/.test(training.stdout.split('\n').at(-2) ?? '')) throw new BundleError(`the training run's pay did not succeed:\n${training.stdout}${training.stderr}`);
     // A run as a user's: the cache must be taken, or it is of no use.
     const check = await runAgentpay(['check', ...args], env);
     checkStatusRun('checking', check, transactionId);
@@ -240,7 +246,7 @@ try {
   const files = await writeBundle();
   const note = await writeCodeCache();
   const kib = (path) => `${Math.round(statSync(path).size / 1024)} KiB`;
-  process.stdout.write(`bundle: dist/agentpay.cjs (${files} files, ${kib(bundlePath)}), code cache ${kib(cachePath)} from a status run\n`);
+  process.stdout.write(`bundle: dist/agentpay.cjs (${files} files, ${kib(bundlePath)}), code cache ${kib(cachePath)} from a training run of status, check and pay\n`);
   if (note) process.stdout.write(`  ${note}\n`);
 } catch (error) {
   // No cache from a failed build: the next run of bin compiles the bundle afresh.

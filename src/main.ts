@@ -76,6 +76,10 @@ async function main(argv: readonly string[]): Promise<void> {
 process.stdout.on('error', (error: NodeJS.ErrnoException) => {
   if (error.code !== 'EPIPE') throw error;
 });
+
+// The build's training run (scripts/code-cache-run.cjs) runs more command lines after this one.
+export { main };
+
 // Called, not awaited at the top level: the bundle bin/agentpay.js runs (dist/agentpay.cjs) is
 // CommonJS, which has no top-level await (docs/performance.md).
 let finished = false;

@@ -5,7 +5,13 @@
  * Greek letters one each; escapes (colour) and control characters none.
  */
 
-const segmenter = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
+// Made when first needed: building one loads ICU's break rules (milliseconds), which a receipt
+// of plain letters never needs.
+let segmenter: Intl.Segmenter | undefined;
+const graphemes = (text: string) => (segmenter ??= new Intl.Segmenter(undefined, { granularity: 'grapheme' })).segment(text);
+
+/** Text whose every character is one column and one grapheme: printable Latin, Greek and Cyrillic, nothing combining. */
+const oneColumnEach = /^[\u0020-\u007e\u00a0-\u02ff\u0370-\u03ff\u0400-\u0482\u048a-\u052f]*$/;
 
 const escapes = /\u001b\[[0-9;]*[A-Za-z]/g;
 
@@ -26,8 +32,10 @@ function graphemeWidth(grapheme: string): number {
 }
 
 export function displayWidth(text: string): number {
+  const plain = text.replace(escapes, '');
+  if (oneColumnEach.test(plain)) return plain.length;
   let width = 0;
-  for (const { segment } of segmenter.segment(text.replace(escapes, ''))) width += graphemeWidth(segment);
+  for (const { segment } of graphemes(plain)) width += graphemeWidth(segment);
   return width;
 }
 
@@ -36,7 +44,7 @@ function breakWord(word: string, width: number): string[] {
   const pieces: string[] = [];
   let piece = '';
   let used = 0;
-  for (const { segment } of segmenter.segment(word)) {
+  for (const { segment } of graphemes(word)) {
     const columns = graphemeWidth(segment);
     if (used + columns > width && piece !== '') {
       pieces.push(piece);

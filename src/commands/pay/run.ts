@@ -5,8 +5,10 @@ import { executePayment } from '../../purchase/execute-payment.js';
 import type { PaymentOutcome } from '../../purchase/outcome.js';
 import { paymentInputOf, resolvePurchase } from '../../purchase/voucher-choice.js';
 import type { CommandContext } from '../context.js';
-import { writeReceiptFile } from '../ledger-receipt.js';
 import { guardLivePay, yesOption } from '../live-guard.js';
+
+/** The ledger's receipt, loaded only for --receipt (its renderer measures text widths). */
+const receiptWriter = () => import('../ledger-receipt.js');
 
 function dryRunLines(endpoint: string, form: readonly FormField[]): string[] {
   const width = Math.max(...form.map(([name]) => name.length));
@@ -48,13 +50,13 @@ export async function runPay(rawOptions: unknown, context: CommandContext): Prom
       outcome = await executePayment(context, session, input, { checkReplay: options.txnId !== undefined, notes, desk, confirm });
     } catch (error) {
       // A Payment proven not sent, or whose outcome could not be recorded: the ledger's receipt, if it has one.
-      if (receiptFile !== undefined) await writeReceiptFile(context, receiptFile, owner, input, undefined);
+      if (receiptFile !== undefined) await (await receiptWriter()).writeReceiptFile(context, receiptFile, owner, input, undefined);
       throw error;
     }
     const { view, error } = outcome;
     const { renderReceipt, transactionJson } = await import('../../render/transaction.js');
     out.data(out.json ? transactionJson(view) : renderReceipt(view, out.style));
-    if (receiptFile !== undefined) await writeReceiptFile(context, receiptFile, owner, input, view);
+    if (receiptFile !== undefined) await (await receiptWriter()).writeReceiptFile(context, receiptFile, owner, input, view);
     if (error) throw error;
   } finally {
     await session.close();
