@@ -144,7 +144,7 @@ describe('agentpay receipt (file ledger)', () => {
     // The sandbox refuses a static amount that is not the service's fixed denomination.
     const refused = await runCli(['pay', '--service', '202', '--account', 'player-42', '--amount', '1499.99', '--receipt', file], { env });
     expect(refused.code).toBe(1);
-    expect(readFileSync(file, 'utf8')).toMatch(/^✗ Payment failed\n[^]*State\s+failed \(ResponseStatus 23\)/);
+    expect(readFileSync(file, 'utf8')).toMatch(/^✗ Payment failed\n[\s\S]*State\s+failed \(ResponseStatus 23\)/);
   });
 
   it('pay --receipt: an outcome lost (unknown) gets a receipt that says unknown, exit 3 unchanged', async () => {
@@ -161,7 +161,7 @@ describe('agentpay receipt (file ledger)', () => {
       const lost = await runCli(['pay', '--service', '201', '--account', 'player-42', '--amount', '10.00', '--receipt', file], { env });
       expect(lost.code, lost.stderr).toBe(3);
       expect(formsOfType(held.received, 'Payment')).toHaveLength(1);
-      expect(readFileSync(file, 'utf8')).toMatch(/^\? Payment outcome is unknown\n[^]*State\s+unknown/);
+      expect(readFileSync(file, 'utf8')).toMatch(/^\? Payment outcome is unknown\n[\s\S]*State\s+unknown/);
     } finally {
       await held.close();
     }
@@ -173,7 +173,7 @@ describe('agentpay receipt (file ledger)', () => {
     const refused = await runCli(['pay', '--service', '201', '--account', 'player-42', '--amount', '10.00', '--receipt', file], { env });
     expect(refused.code).toBe(4);
     const written = readFileSync(file, 'utf8');
-    expect(written).toMatch(/^✗ Payment failed\n[^]*Message\s+not sent: /);
+    expect(written).toMatch(/^✗ Payment failed\n[\s\S]*Message\s+not sent: /);
     // The same TransactionID for another purchase is refused before anything is recorded: no receipt, said so.
     const other = receiptPath();
     const reused = await runCli(['pay', '--service', '201', '--account', 'player-43', '--amount', '10.00', '--txn-id', transactionIdOf(written), '--receipt', other], { env });

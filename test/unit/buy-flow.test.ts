@@ -482,7 +482,7 @@ describe('buy --receipt <file>', () => {
     const file = receiptPath();
     const run = await buy(gateway.baseUrl, gameCoins, [{ select: /550/ }, { confirm: true }], { receiptFile: file });
     expect(run.error).toBeUndefined();
-    expect(readFileSync(file, 'utf8')).toMatch(/^✓ Payment succeeded\n[^]*State\s+success/);
+    expect(readFileSync(file, 'utf8')).toMatch(/^✓ Payment succeeded\n[\s\S]*State\s+success/);
   });
 
   it('a refused payment: the receipt says failed, and the exit stays 1', async () => {
@@ -490,7 +490,7 @@ describe('buy --receipt <file>', () => {
     const file = receiptPath();
     const run = await buy(gateway.baseUrl, { service: '202', account: 'player-42', currency: 'KZT', amount: '1499.99' }, [{ confirm: true }], { receiptFile: file });
     expect(run.error).toBeInstanceOf(GatewayRefusedError);
-    expect(readFileSync(file, 'utf8')).toMatch(/^✗ Payment failed\n[^]*State\s+failed \(ResponseStatus 23\)/);
+    expect(readFileSync(file, 'utf8')).toMatch(/^✗ Payment failed\n[\s\S]*State\s+failed \(ResponseStatus 23\)/);
   });
 
   it('a file that cannot be written: a warning, and the payment stands', async () => {
