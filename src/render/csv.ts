@@ -1,0 +1,47 @@
+import { stringify } from 'csv-stringify/sync';
+
+/**
+ * CSV as every command writes it (history, report, reconcile --registry), defined once: RFC 4180
+ * quoting by csv-stringify, a header row, CRLF line ends (what spreadsheet programs expect),
+ * UTF-8 with an optional BOM (`--bom`, for programs that need it to read Cyrillic), and
+ * spreadsheet safety: a text cell that a spreadsheet would run as a formula is written as text.
+ */
+
+/** What a column holds: `text` may come from a gateway or a person; `number` (amounts, counts) and `id` are ours and stay as they are. */
+export type CsvCellKind = 'text' | 'number' | 'id';
+
+export interface CsvColumn<Row> {
+  header: string;
+  kind: CsvCellKind;
+  value(row: Row): string | null | undefined;
+}
+
+// OWASP's CSV injection rule: these first characters start a formula (or hide one behind a tab
+// or a carriage return) in Excel, LibreOffice and Google Sheets.
+const formulaStart = /^[=+\-@\t\r]/;
+
+/** A text cell as a spreadsheet shows it and never runs it: one leading apostrophe when it could start a formula. */
+export function spreadsheetSafe(text: string): string {
+  return formulaStart.test(text) ? `'${text}` : text;
+}
+
+const byteOrderMark = '\uFEFF';
+
+function line(cells: readonly string[]): string {
+  return stringify([cells], { record_delimiter: '\r\n' });
+}
+
+/** The header row (after a BOM when asked), one line with its line end. */
+export function csvHeader<Row>(columns: readonly CsvColumn<Row>[], options: { bom?: boolean } = {}): string {
+  return `${options.bom ? byteOrderMark : ''}${line(columns.map((column) => column.header))}`;
+}
+
+/** One row, one line with its line end; a missing value is an empty cell, a text cell made spreadsheet-safe. */
+export function csvRow<Row>(columns: readonly CsvColumn<Row>[], row: Row): string {
+  return line(
+    columns.map((column) => {
+      const value = column.value(row) ?? '';
+      return column.kind === 'text' ? spreadsheetSafe(value) : value;
+    }),
+  );
+}

@@ -1,0 +1,38 @@
+import { parse } from 'csv-parse/sync';
+import { describe, expect, it } from 'vitest';
+import { type CsvColumn, csvHeader, csvRow, spreadsheetSafe } from '../../src/render/csv.js';
+
+interface Row {
+  id: string;
+  amount: string;
+  name: string | null;
+}
+
+const columns: CsvColumn<Row>[] = [
+  { header: 'TransactionID', kind: 'id', value: (row) => row.id },
+  { header: 'Amount', kind: 'number', value: (row) => row.amount },
+  { header: 'Voucher', kind: 'text', value: (row) => row.name },
+];
+
+describe('CSV, defined once', () => {
+  it('quotes as RFC 4180 says, keeps Long ids and amounts as written, and reads back the same with a CSV parser', () => {
+    const rows: Row[] = [
+      { id: '9007199254740993', amount: '1500.00', name: 'Всадник, "дракон"\nи набор' },
+      { id: '1', amount: '-0.50', name: null },
+    ];
+    const text = csvHeader(columns, { bom: true }) + rows.map((row) => csvRow(columns, row)).join('');
+    expect(text.startsWith('\uFEFFTransactionID,Amount,Voucher\r\n')).toBe(true);
+    expect(parse(text, { bom: true })).toEqual([
+      ['TransactionID', 'Amount', 'Voucher'],
+      ['9007199254740993', '1500.00', 'Всадник, "дракон"\nи набор'],
+      ['1', '-0.50', ''],
+    ]);
+  });
+
+  it('writes a text cell that could start a formula as text (OWASP), and leaves numbers and ids plain', () => {
+    for (const dangerous of ['=HYPERLINK("http://x")', '+1', '-2+3', '@SUM(A1)', '\t=1', '\r=1']) expect(spreadsheetSafe(dangerous)).toBe(`'${dangerous}`);
+    expect(spreadsheetSafe('Успех')).toBe('Успех');
+    const [row] = parse(csvRow(columns, { id: '12', amount: '-5', name: '=1+1' }));
+    expect(row).toEqual(['12', '-5', "'=1+1"]);
+  });
+});
