@@ -8,7 +8,7 @@ import { stringify } from 'csv-stringify/sync';
  */
 
 /** What a column holds: `text` may come from a gateway or a person; `number` (amounts, counts) and `id` are ours and stay as they are. */
-export type CsvCellKind = 'text' | 'number' | 'id';
+type CsvCellKind = 'text' | 'number' | 'id';
 
 export interface CsvColumn<Row> {
   header: string;
