@@ -107,7 +107,7 @@ export class RegistryComparison {
       if (ledgerState === 'failed' || !this.days.has(localDay(new Date(intent.at)))) return undefined;
       return this.count({ list: 'only-in-ledger', ...this.ledgerSide(entry, ledgerState), registryAmount: null, registryState: null });
     }
-    if (ledgerState === 'success' && sameDecimal(row.amount, intent.amount)) {
+    if (ledgerState === 'success' && (row.amount === intent.amount || sameDecimal(row.amount, intent.amount))) {
       this.agreed++;
       return undefined;
     }

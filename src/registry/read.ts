@@ -3,7 +3,7 @@ import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { type CsvError, parse } from 'csv-parse';
 import { UsageError } from '../errors.js';
-import { addDecimals, isPlainDecimal, sameDecimal } from '../protocol/money.js';
+import { isPlainDecimal, sameDecimal } from '../protocol/money.js';
 import { compileDatePattern, type DatePattern, isTimeOfDay, readDate } from './dates.js';
 import type { ColumnRef, RegistryLayout } from './layout.js';
 
@@ -142,6 +142,29 @@ function csvFailure(error: CsvError, where: (line: number) => string): RegistryF
   });
 }
 
+/**
+ * The exact sum of many plain decimals as whole units of the finest scale seen (money.ts
+ * addDecimals, without reading the running sum back from text for every row).
+ */
+class DecimalSum {
+  private units = 0n;
+  private scale = 0;
+
+  add(amount: string): void {
+    const [whole = '0', fraction = ''] = amount.split('.');
+    if (fraction.length > this.scale) {
+      this.units *= 10n ** BigInt(fraction.length - this.scale);
+      this.scale = fraction.length;
+    }
+    this.units += BigInt(whole + fraction.padEnd(this.scale, '0'));
+  }
+
+  value(): string {
+    const digits = this.units.toString().padStart(this.scale + 1, '0');
+    return this.scale === 0 ? digits : `${digits.slice(0, -this.scale)}.${digits.slice(-this.scale)}`;
+  }
+}
+
 export interface RegistrySummary {
   rows: number;
   sum: string;
@@ -157,7 +180,8 @@ export async function readRegistry(path: string, layout: RegistryLayout, onRow: 
     skip_empty_lines: true,
     bom: true,
     from_line: layout.skipLines + 1,
-    info: true,
+    // The line each record ends on, as its last cell: `info: true` would copy the whole info object per record.
+    on_record: (record: string[], context) => (record.push(String(context.lines)), record),
   });
   const input = createReadStream(path, { highWaterMark: 256 * 1024 });
   const flowing = pipeline(layout.encoding.toLowerCase().replace('_', '-') === 'utf-8' ? [input, parser] : [input, decoderStream(layout.encoding), parser]).then(
@@ -169,12 +193,12 @@ export async function readRegistry(path: string, layout: RegistryLayout, onRow: 
   const columns = layout.header ? noColumns : resolveColumns(layout, undefined, where, 0);
   const reader: RowReader = { layout, dates: layout.dates.map((text) => compileDatePattern(text)!), columns, where };
   let rows = 0;
-  let sum = '0';
+  const sum = new DecimalSum();
   let totalLine: number | undefined;
   let headerSeen = !layout.header;
   try {
-    for await (const { record, info } of parser as AsyncIterable<{ record: string[]; info: { lines: number } }>) {
-      const line = info.lines;
+    for await (const record of parser as AsyncIterable<string[]>) {
+      const line = Number(record.pop());
       if (!headerSeen) {
         reader.columns = resolveColumns(layout, record, where, line);
         headerSeen = true;
@@ -183,13 +207,13 @@ export async function readRegistry(path: string, layout: RegistryLayout, onRow: 
       if (record.every((cell) => cell.trim() === '')) continue;
       if (totalLine !== undefined) throw new RegistryFileError(`${where(line)}: a row after the ${layout.total} line (line ${totalLine}); the total closes the registry`);
       if (layout.total !== undefined && record[0]?.trim().startsWith(layout.total)) {
-        checkTotal(reader, record, line, rows, sum);
+        checkTotal(reader, record, line, rows, sum.value());
         totalLine = line;
         continue;
       }
       const row = readRow(reader, record, line);
       rows++;
-      sum = addDecimals(sum, row.amount);
+      sum.add(row.amount);
       onRow(row);
     }
   } catch (error) {
@@ -200,7 +224,7 @@ export async function readRegistry(path: string, layout: RegistryLayout, onRow: 
   }
   const failure = await flowing;
   if (failure !== undefined) throw failureOf(failure, path, where);
-  return { rows, sum };
+  return { rows, sum: sum.value() };
 }
 
 function failureOf(error: unknown, path: string, where: (line: number) => string): Error {
