@@ -6,14 +6,14 @@
 //
 //   npm run bench                        # build, then all comparisons
 //   npm run bench -- --runs 5            # fewer runs per comparison (quicker, noisier)
-//   npm run bench -- --only check,pay    # some comparisons: startup status batch reconcile check pay teamPay teamReconcile memory history history
+//   npm run bench -- --only check,pay    # some comparisons: startup status batch reconcile check pay teamPay teamReconcile memory history registry
 import { execFileSync } from 'node:child_process';
 import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { availableParallelism, cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { startGateway, writeIds, writeJournal, writeOpenJournal } from './bench/inputs.mjs';
+import { startGateway, writeIds, writeJournal, writeOpenJournal, writeRegistry } from './bench/inputs.mjs';
 import { startLedgerServer } from './bench/ledger.mjs';
 import { children, compare, peakRss } from './bench/measure.mjs';
 
@@ -33,6 +33,8 @@ const historyEntries = 1_000_000;
 const journalEntries = 100_000;
 /** Open transactions for reconcile with each ledger (target 10). */
 const openEntries = 100_000;
+/** Rows of the registry, and payments of the journal, `reconcile --registry` compares (target 11). */
+const registryEntries = 200_000;
 /** The team ledger's server, started by the first comparison that needs it. */
 let ledgerServer;
 const concurrency = 8;
@@ -217,6 +219,47 @@ const comparisons = {
     const what = `peak RSS, \`history --json\` of ${historyEntries.toLocaleString('en')} transactions in PostgreSQL (${(memory.result.ms / 1000).toFixed(1)} s)`;
     rows.push({ target: '8', what, floorLabel: memory.how, megabytes: memory.kilobytes / 1024, limitMb: 150 });
     return rows;
+  },
+  async registry({ env }) {
+    // The provider's registry of a busy day (200,000 rows) against a journal of the same
+    // payments; the ledger's days are UTC days here, as the registry's are written.
+    const journal = join(work, 'registry-journal.jsonl');
+    const registry = join(work, 'registry.tsv');
+    const inputs = { firstId, unknownToGateway: 1_000_000_000 };
+    await writeJournal(journal, 'sandbox', registryEntries, inputs);
+    const different = await writeRegistry(registry, registryEntries, inputs);
+    const registryEnv = { ...env, TZ: 'UTC' };
+    const args = ['--sandbox', '--json', 'reconcile', '--registry', registry, '--journal', journal];
+    // The open transactions are listed as paid: "different", exit 1; everything else agrees.
+    const agrees = (side, result) =>
+      side?.label === 'floor'
+        ? ok(1)(side, result)
+        : result.code !== 1
+          ? `exit ${result.code ?? result.signal}`
+          : result.lines !== different
+            ? `${result.lines} lines, not ${different}`
+            : undefined;
+    const [floor, reconcile] = await compare({
+      runs: runsFor(5),
+      floor: { label: 'floor', command: [node, [join(floors, 'read-registry.mjs'), registry, journal], { env: registryEnv }] },
+      candidates: [{ label: 'agentpay', command: [node, [bin, ...args], { env: registryEnv }] }],
+      check: agrees,
+    });
+    const memory = await peakRss(paths, args, registryEnv);
+    const memoryProblem = agrees(undefined, memory.result);
+    if (memoryProblem) throw new Error(`reconcile --registry peak RSS run: ${memoryProblem}\n${memory.result.stderr}`);
+    const count = registryEntries.toLocaleString('en');
+    return [
+      {
+        target: '11',
+        what: `\`reconcile --registry\`, a ${count}-row registry against a journal of ${count} payments (${different} differ)`,
+        floorLabel: 'read the registry and the journal once (stream, split lines)',
+        floor,
+        value: reconcile,
+        limit: 2,
+      },
+      { target: '11', what: `peak RSS, the same \`reconcile --registry\``, floorLabel: memory.how, megabytes: memory.kilobytes / 1024, limitMb: 200 },
+    ];
   },
 };
 

@@ -104,3 +104,28 @@ export function writeOpenJournal(path, gateway, count, firstId) {
   stream.end(chunk);
   return new Promise((resolve) => stream.on('finish', resolve));
 }
+
+/**
+ * The provider's registry of the journal writeJournal writes (same `entries`, `firstId` and
+ * `unknownToGateway`), in the built-in tsv layout with its Total line: every transaction listed
+ * as paid, dated by its intent's UTC day (run agentpay with TZ=UTC). The open ones are then
+ * "different" (the ledger does not know they were paid): resolves to their count.
+ */
+export function writeRegistry(path, entries, { firstId, unknownToGateway }) {
+  const stream = createWriteStream(path);
+  let chunk = '';
+  let open = 0;
+  for (let i = 0; i < entries; i++) {
+    const neverArrived = i % 5000 === 2500;
+    if (i % 5000 === 0 || neverArrived) open++;
+    const transactionId = (firstId + BigInt(neverArrived ? unknownToGateway + i : i)).toString();
+    const at = new Date(Date.UTC(2026, 0, 1) + i * 1000).toISOString();
+    chunk += `${transactionId}\t${at.slice(0, 10)}\t${at.slice(11, 19)}\tbench-${i}\t100.00\n`;
+    if (chunk.length > 1 << 20) {
+      stream.write(chunk);
+      chunk = '';
+    }
+  }
+  stream.end(`${chunk}Total: ${entries} ${entries * 100}.00\n`);
+  return new Promise((resolve) => stream.on('finish', () => resolve(open)));
+}

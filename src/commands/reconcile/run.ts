@@ -1,21 +1,27 @@
-import { AgentpayError, ExitCode, type ExitCodeValue, LocalStorageError } from '../../errors.js';
-import type { JournalEntry } from '../../journal/ledger.js';
-import type { Ledger, Owner, OwnerCount } from '../../ledger/ledger.js';
-import { concurrencyOption, optionalText, optionRecord, wholeNumberOption } from '../../options/values.js';
-import { type CodeTable, classifyCode } from '../../protocol/codes.js';
-import { isRefusedLookUp, speaksOfPayment, type TransactionView, unknownView, viewOfStatusAnswer } from '../../protocol/transaction-view.js';
-import { answerText } from '../../purchase/outcome.js';
+import { UsageError } from '../../errors.js';
+import type { Owner, OwnerCount } from '../../ledger/ledger.js';
+import { choiceOption, concurrencyOption, optionalNonBlankText, optionalText, optionRecord, switchOption, wholeNumberOption } from '../../options/values.js';
 import { classifyHint } from '../../settings/code-lists.js';
 import { BatchTally } from '../batch-tally.js';
-import { type CommandContext, type GatewaySession, journalGatewayOf } from '../context.js';
+import { type CommandContext, journalGatewayOf } from '../context.js';
 import { forEachOrdered } from '../ordered-pool.js';
 import { parseSince } from '../since.js';
+import { settleEntry, unrecordedFailure } from './settle-entry.js';
 
-interface ReconcileOptions {
+const registryOutputFormats = ['table', 'csv', 'json'] as const;
+
+export interface ReconcileOptions {
   since: string | undefined;
   /** Seconds before "not found" becomes final. */
   grace: number;
   concurrency: number;
+  /** `--registry`: compare the ledger with the provider's registry (registry.ts) instead. */
+  registry: string | undefined;
+  registryFormat: string | undefined;
+  date: string | undefined;
+  settle: boolean;
+  format: (typeof registryOutputFormats)[number] | undefined;
+  bom: boolean;
 }
 
 function parseReconcileOptions(raw: unknown): ReconcileOptions {
@@ -24,72 +30,29 @@ function parseReconcileOptions(raw: unknown): ReconcileOptions {
     since: optionalText(options.since, '--since'),
     grace: wholeNumberOption(options.grace, { fallback: '120', maxDigits: 6, message: '--grace takes a whole number of seconds' }),
     concurrency: concurrencyOption(options.concurrency),
+    registry: optionalNonBlankText(options.registry, '--registry'),
+    registryFormat: optionalNonBlankText(options.registryFormat, '--registry-format'),
+    date: optionalNonBlankText(options.date, '--date'),
+    settle: switchOption(options.settle, '--settle'),
+    format: choiceOption(options.format, registryOutputFormats, `--format must be one of: ${registryOutputFormats.join(', ')}`),
+    bom: switchOption(options.bom, '--bom'),
   };
 }
 
-interface Settled {
-  entry: JournalEntry;
-  view: TransactionView;
-  exitCode: ExitCodeValue;
-  /** Whether the answer told us something worth a journal line. */
-  learned: boolean;
-  /** The gateway's code when the table does not classify it, to list at the end. */
-  unclassified?: string;
-}
-
-/**
- * The exit code of a settled payment, as `reconcile` reports it: a refusal closes the entry
- * and is work done, success (status, whose refusal is "declined", has its own table).
- */
-const reconcileExitCodeOfState = { success: ExitCode.success, failed: ExitCode.success, pending: ExitCode.pendingOrUnknown, unknown: ExitCode.pendingOrUnknown };
-
-function sentFieldsOf(entry: JournalEntry) {
-  const { intent } = entry;
-  return { transactionId: intent.transactionId, service: intent.service, account: intent.account, amount: intent.amount, currency: intent.currency };
-}
-
-/**
- * Asks Status about one open journal entry. Only a final code closes it: 10, a failedCodes
- * code about the transaction, or a notFoundCodes code once the intent is older than the grace
- * period (a Payment still on its way may yet arrive) and the gateway never answered about it
- * (a lagging gateway may lose sight of a payment it took). A code the table does not classify,
- * or a refused look-up, leaves it open.
- */
-async function settleEntry(session: GatewaySession, entry: JournalEntry, codes: CodeTable, graceMs: number): Promise<Settled> {
-  const sent = sentFieldsOf(entry);
-  let answer;
-  try {
-    answer = await session.client.status(entry.intent.transactionId);
-  } catch (error) {
-    if (!(error instanceof AgentpayError)) throw error;
-    return { entry, view: unknownView(sent, 'Status', error.message), exitCode: error.exitCode, learned: false };
+/** Options that mean something only with --registry, or only without it. */
+function checkOptionsGoTogether(options: ReconcileOptions): void {
+  const registryOnly = [
+    ['--registry-format', options.registryFormat],
+    ['--date', options.date],
+    ['--settle', options.settle || undefined],
+    ['--format', options.format],
+    ['--bom', options.bom || undefined],
+  ] as const;
+  const given = registryOnly.find(([, value]) => value !== undefined);
+  if (options.registry === undefined && given !== undefined) throw new UsageError(`${given[0]} goes with --registry <file>`);
+  if (options.registry !== undefined && options.since !== undefined) {
+    throw new UsageError('--since does not go with --registry', { hint: 'the registry decides the days compared; give --date <day> to choose one' });
   }
-  const view = viewOfStatusAnswer(answer, sent, codes);
-  const codeClass = classifyCode(answer.status, codes);
-  if (isRefusedLookUp(view, codes)) {
-    const refused = unknownView(sent, 'Status', `the gateway refused the look-up itself (${answerText(view)}); check the agent id and password`);
-    return { entry, view: refused, exitCode: ExitCode.pendingOrUnknown, learned: false };
-  }
-  if (codeClass === 'notFound') {
-    const age = Date.now() - Date.parse(entry.intent.at);
-    const earlier = entry.outcome?.view;
-    if (earlier !== undefined && speaksOfPayment(earlier, codes)) {
-      const lost = unknownView(sent, 'Status', `not found at the gateway now, though it answered ${answerText(earlier)} for it before; ask the gateway`);
-      return { entry, view: lost, exitCode: ExitCode.pendingOrUnknown, learned: false };
-    }
-    if (age < graceMs) {
-      const waiting = unknownView(sent, 'Status', `not found at the gateway yet (${Math.round(age / 1000)} s old; final after ${graceMs / 1000} s)`);
-      return { entry, view: waiting, exitCode: ExitCode.pendingOrUnknown, learned: false };
-    }
-    const neverMade: TransactionView = {
-      ...view,
-      state: 'failed',
-      message: `never made: the gateway has no such transaction (${answer.message || `ResponseStatus ${answer.status}`})`,
-    };
-    return { entry, view: neverMade, exitCode: ExitCode.success, learned: true };
-  }
-  const learned = view.state !== entry.outcome?.view.state || view.status !== entry.outcome.view.status;
-  return { entry, view, exitCode: reconcileExitCodeOfState[view.state], learned, ...(codeClass === 'unclassified' ? { unclassified: answer.status } : {}) };
 }
 
 /** After the run: each code the table did not classify, how often, and the settings to add. */
@@ -113,6 +76,11 @@ function noteOthers(owners: readonly OwnerCount[], mine: Owner, out: CommandCont
 /** `agentpay reconcile`: Status for every ledger entry not yet final; safe to run from cron, and from several machines at once. */
 export async function runReconcile(rawOptions: unknown, context: CommandContext): Promise<void> {
   const options = parseReconcileOptions(rawOptions);
+  checkOptionsGoTogether(options);
+  if (options.registry !== undefined) {
+    await (await import('./registry.js')).runRegistryReconcile({ ...options, registry: options.registry }, context);
+    return;
+  }
   const { out, settings } = context;
   const filter = { since: parseSince(options.since) };
   const ledger = await context.openLedger();
@@ -163,15 +131,4 @@ export async function runReconcile(rawOptions: unknown, context: CommandContext)
   reportUnclassified(unclassified, out);
   // An outcome the ledger could not take is still printed above; the run then ends with exit 6.
   tally.finish(`reconciled ${reconciled}`, out, unrecordedFailure(unrecorded, ledger, out.json ? 'on stdout' : 'above'));
-}
-
-/** The error to end with when some outcome learned was recorded nowhere: they were printed `where`. */
-function unrecordedFailure(unrecorded: { count: number; failure: unknown }, ledger: Ledger, where: string): LocalStorageError | undefined {
-  if (unrecorded.count === 0) return undefined;
-  const first = unrecorded.failure instanceof LocalStorageError ? unrecorded.failure : undefined;
-  const count = unrecorded.count === 1 ? '1 outcome learned from the gateway is' : `${unrecorded.count} outcomes learned from the gateway are`;
-  return new LocalStorageError('write the journal', first?.path ?? ledger.location.shown, first?.cause ?? unrecorded.failure, {
-    consequence: `${count} printed ${where} but not recorded`,
-    hint: `${first?.hint ?? 'free the space or fix the permissions'}; then run reconcile again (it asks the gateway again)`,
-  });
 }

@@ -1,0 +1,156 @@
+import { AgentpayError, ExitCode, type ExitCodeValue, type LocalStorageError, mostSevere, UsageError } from '../../errors.js';
+import type { JournalEntry } from '../../journal/ledger.js';
+import type { Ledger } from '../../ledger/ledger.js';
+import type { Output } from '../../output.js';
+import { type Finding, RegistryComparison, RegistryIndex } from '../../registry/compare.js';
+import { localDay, startOfDay } from '../../registry/dates.js';
+import { registryLayoutOf } from '../../registry/layout.js';
+import { readRegistry } from '../../registry/read.js';
+import { type CommandContext, journalGatewayOf } from '../context.js';
+import { forEachOrdered } from '../ordered-pool.js';
+import type { ReconcileOptions } from './run.js';
+import { settleEntry, unrecordedFailure } from './settle-entry.js';
+
+/** `--date`: a day, `today` or `yesterday` (this machine's local days). */
+function parseDay(text: string, now = new Date()): string {
+  if (text === 'today') return localDay(now);
+  if (text === 'yesterday') return localDay(new Date(now.getFullYear(), now.getMonth(), now.getDate() - 1));
+  if (/^\d{4}-\d{2}-\d{2}$/.test(text) && localDay(startOfDay(text)) === text) return text;
+  throw new UsageError(`--date ${JSON.stringify(text)} is not a day`, { hint: 'give 2026-11-21, today or yesterday' });
+}
+
+/**
+ * The ledger's entries looked at: from the day before the first day compared to the day after
+ * the last, so a payment made just before midnight that the provider dates the next day still
+ * matches its row. Entries outside the compared days count only when the registry lists them.
+ */
+interface LedgerWindow {
+  days: ReadonlySet<string>;
+  since: Date;
+  until: number;
+}
+
+function windowOf(days: ReadonlySet<string>): LedgerWindow | undefined {
+  const sorted = [...days].sort();
+  if (sorted.length === 0) return undefined;
+  return { days, since: startOfDay(sorted[0]!, -1), until: startOfDay(sorted.at(-1)!, 2).getTime() };
+}
+
+/** Whose payments the registry lists: the configured gateway and agent, when set. */
+async function ownerOf(context: CommandContext): Promise<{ gateway: string | undefined; agentId: string | undefined }> {
+  const { settings } = context;
+  const agentId = settings.sandbox ? (await import('../../sandbox/catalogue.js')).sandboxCredentials.agentId : settings.agentId?.value;
+  return { gateway: journalGatewayOf(settings, settings.baseUrl?.value), agentId };
+}
+
+type RegistryRun = ReconcileOptions & { registry: string };
+
+/**
+ * `--settle`: Status for the open ledger transactions of the window that the registry lists or
+ * that fall on a compared day, the answers recorded as `reconcile` records them (claimed in
+ * batches, so another reconciler skips them meanwhile). Returns the exit codes of gateway
+ * trouble met, and the failure to end with if an answer could be recorded nowhere.
+ */
+async function settleOpen(options: RegistryRun, context: CommandContext, ledger: Ledger, index: RegistryIndex, window: LedgerWindow) {
+  const { out, settings } = context;
+  const session = await context.openGateway({ connections: options.concurrency });
+  const troubles: ExitCodeValue[] = [];
+  const unrecorded = { count: 0, failure: undefined as unknown };
+  const wanted = ({ intent }: JournalEntry) => index.has(intent.transactionId) || (Date.parse(intent.at) < window.until && window.days.has(localDay(new Date(intent.at))));
+  try {
+    for await (const batch of ledger.claimOpen({ gateway: session.gateway, agentId: session.agentId }, { since: window.since })) {
+      const learned: Promise<void>[] = [];
+      await forEachOrdered(
+        batch.entries.filter(wanted),
+        options.concurrency,
+        (entry) => settleEntry(session, entry, settings.codes.table, options.grace * 1000),
+        ({ entry, view, exitCode, learned: isNew }) => {
+          if (isNew) {
+            const { transactionId, gateway, agentId } = entry.intent;
+            learned.push(batch.record({ kind: 'outcome', transactionId, gateway, agentId, at: new Date().toISOString(), source: 'reconcile', view }));
+          }
+          if (exitCode >= ExitCode.unreachable) troubles.push(exitCode);
+          out.note(`settled ${view.transactionId}: ${view.state} (${view.message})`);
+        },
+      );
+      await Promise.all(learned);
+      const done = await batch.done();
+      unrecorded.count += done.unrecorded;
+      unrecorded.failure ??= done.failure;
+    }
+  } finally {
+    await session.close();
+  }
+  return { troubles, failure: unrecordedFailure(unrecorded, ledger, 'in the lists') };
+}
+
+/** The lists on stdout in the format asked for: only in the registry, only in the ledger, different. */
+async function writeFindings(findings: Iterable<Finding>, options: RegistryRun, out: Output): Promise<void> {
+  const format = options.format ?? (out.json ? 'json' : 'table');
+  const render = await import('../../render/registry.js');
+  if (format === 'json') {
+    for (const finding of findings) out.data(render.registryFindingJson(finding));
+  } else if (format === 'csv') {
+    const { csvHeader, csvRow } = await import('../../render/csv.js');
+    // out.data adds the line end; the CSV writer's own (CRLF) is kept but for its last \n.
+    out.data(csvHeader(render.registryCsvColumns, { bom: options.bom }).slice(0, -1));
+    for (const finding of findings) out.data(csvRow(render.registryCsvColumns, finding).slice(0, -1));
+  } else {
+    for (const line of render.registryTableLines([...findings], out.style)) out.data(line);
+  }
+}
+
+/** `agentpay reconcile --registry <file>`: the provider's registry against the ledger; exit 0 when they agree, 1 when not. */
+export async function runRegistryReconcile(options: RegistryRun, context: CommandContext): Promise<void> {
+  const { out } = context;
+  const layout = await registryLayoutOf(options.registryFormat, options.registry);
+  const index = new RegistryIndex(options.registry);
+  const read = await readRegistry(options.registry, layout, (row) => index.add(row));
+  const days = options.date === undefined ? index.days : new Set([parseDay(options.date)]);
+  const window = windowOf(days);
+  const ledger = await context.openLedger();
+  const settled = options.settle && window !== undefined ? await settleOpen(options, context, ledger, index, window) : { troubles: [], failure: undefined };
+
+  const comparison = new RegistryComparison(index, days);
+  const ledgerSide: Finding[] = [];
+  if (window !== undefined) {
+    const owner = await ownerOf(context);
+    if (owner.gateway === undefined) out.note(out.errorStyle.dim('no gateway is set: the payments of every gateway in the ledger are compared'));
+    for await (const entry of await ledger.entries({ since: window.since, gateway: owner.gateway })) {
+      if ((owner.agentId !== undefined && entry.intent.agentId !== owner.agentId) || Date.parse(entry.intent.at) >= window.until) continue;
+      const finding = comparison.visit(entry);
+      if (finding !== undefined) ledgerSide.push(finding);
+    }
+  }
+  const onlyInLedger = ledgerSide.filter((finding) => finding.list === 'only-in-ledger');
+  const different = ledgerSide.filter((finding) => finding.list === 'different');
+  await writeFindings(
+    (function* () {
+      yield* comparison.onlyInRegistry();
+      yield* onlyInLedger;
+      yield* different;
+    })(),
+    options,
+    out,
+  );
+  const { registrySummaryLines } = await import('../../render/registry.js');
+  const summary = { registry: options.registry, rows: read.rows, sum: read.sum, days: [...days].sort(), agreed: comparison.agreed, tallies: comparison.tallies };
+  for (const line of registrySummaryLines(summary)) out.note(line);
+  finish(comparison, settled);
+}
+
+/** The exit code: 0 when the two sides agree, 1 when a list is not empty; gateway trouble while settling (4, 5) or an answer recorded nowhere (6) weighs more. */
+function finish(comparison: RegistryComparison, settled: { troubles: ExitCodeValue[]; failure: LocalStorageError | undefined }): void {
+  if (settled.failure !== undefined) throw settled.failure;
+  const disagreeing = Object.values(comparison.tallies).reduce((sum, tally) => sum + tally.count, 0);
+  const exitCode = mostSevere([disagreeing > 0 ? ExitCode.declined : ExitCode.success, ...settled.troubles]);
+  if (exitCode === ExitCode.success) return;
+  const trouble = settled.troubles.length > 0 ? `; ${settled.troubles.length} open payment${settled.troubles.length === 1 ? '' : 's'} could not be settled (gateway trouble)` : '';
+  const what = disagreeing > 0 ? `the registry and the ledger disagree on ${disagreeing} payment${disagreeing === 1 ? '' : 's'}` : 'the registry and the ledger agree';
+  throw new AgentpayError(`${what}${trouble}`, exitCode, {
+    hint:
+      disagreeing > 0
+        ? 'the lists are on stdout: raise them with the provider before its deadline; open payments settle with agentpay reconcile'
+        : 'run it again with --settle when the gateway answers',
+  });
+}

@@ -1,0 +1,206 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { JournalEntry } from '../../src/journal/ledger.js';
+import { RegistryComparison, RegistryIndex } from '../../src/registry/compare.js';
+import { compileDatePattern, readDate } from '../../src/registry/dates.js';
+import { builtInLayouts, type RegistryLayout } from '../../src/registry/layout.js';
+import { parseMapping } from '../../src/registry/mapping-file.js';
+import { type RegistryRow, readAmount, readRegistry } from '../../src/registry/read.js';
+import { registryTableLines } from '../../src/render/registry.js';
+import { plainStyle } from '../../src/render/style.js';
+import { intent, outcome } from '../helpers/journal-lines.js';
+import { windows1251 } from '../helpers/legacy-charsets.js';
+import { thrown } from '../helpers/thrown.js';
+
+const directory = mkdtempSync(join(tmpdir(), 'agentpay-registry-'));
+let files = 0;
+const fileOf = (content: string | Buffer) => {
+  const path = join(directory, `registry-${files++}`);
+  writeFileSync(path, content);
+  return path;
+};
+
+async function rowsOf(content: string | Buffer, layout: RegistryLayout): Promise<{ rows: RegistryRow[]; sum: string }> {
+  const rows: RegistryRow[] = [];
+  const { sum } = await readRegistry(fileOf(content), layout, (row) => rows.push(row));
+  return { rows, sum };
+}
+
+const tsv = builtInLayouts.tsv!;
+
+describe('registry cells', () => {
+  it('amounts as exact decimals, with a decimal comma and spaces between thousands where the layout says', () => {
+    expect(readAmount('1500.00', 'point')).toBe('1500.00');
+    expect(readAmount('1 500,50', 'comma')).toBe('1500.50');
+    expect(readAmount('1\u00a0500,50', 'comma')).toBe('1500.50');
+    for (const bad of ['1,500.00', '15OO', '-5', '1e3', '']) expect(readAmount(bad, 'point')).toBeUndefined();
+    expect(readAmount('1500.00', 'comma')).toBeUndefined();
+  });
+
+  it('dates by pattern, kept as YYYY-MM-DD; a day that does not exist is refused', () => {
+    const patterns = ['YYYY-MM-DD', 'DD.MM.YYYY', 'DD/MM/YYYY HH:mm:ss'].map((text) => compileDatePattern(text)!);
+    expect(readDate('2026-11-21', patterns)).toBe('2026-11-21');
+    expect(readDate('21.11.2026', patterns)).toBe('2026-11-21');
+    expect(readDate('21/11/2026 23:59:59', patterns)).toBe('2026-11-21');
+    for (const bad of ['31.11.2026', '2026-13-01', '21/11/2026 24:00:00', '21-11-2026']) expect(readDate(bad, patterns)).toBeUndefined();
+    expect(compileDatePattern('DD.MM')).toBeUndefined();
+  });
+});
+
+describe('registry mapping files', () => {
+  it('reads a YAML mapping (defaults filled in) and refuses mistakes naming the key and what was expected', () => {
+    const mapping = 'delimiter: tab\nheader: false\ndecimal: comma\ndate: DD.MM.YYYY\ncolumns: { transactionId: 1, date: 2, account: 3, amount: 4 }\n';
+    expect(parseMapping(mapping, 'm.yaml')).toEqual({
+      name: 'm.yaml',
+      delimiter: '\t',
+      quote: '"',
+      header: false,
+      skipLines: 0,
+      encoding: 'utf-8',
+      decimal: 'comma',
+      dates: ['DD.MM.YYYY'],
+      columns: { transactionId: 1, date: 2, account: 3, amount: 4 },
+    });
+    const refusal = (text: string) => thrown(() => parseMapping(text, 'm.yaml')).message;
+    expect(refusal(mapping.replace('decimal: comma', 'decimal: dot'))).toMatch(/^registry mapping m\.yaml: decimal: .*"point"/);
+    expect(refusal(`${mapping}encoding: klingon\n`)).toBe('registry mapping m.yaml: encoding: a character set TextDecoder knows, such as utf-8 or windows-1251');
+    expect(refusal(mapping.replace('amount: 4', 'amount: 0'))).toBe('registry mapping m.yaml: columns.amount: a column number counts from 1');
+    expect(refusal(mapping.replace('amount: 4', 'amount: Сумма'))).toBe('registry mapping m.yaml: columns: without a header row, columns are numbers counted from 1');
+    expect(refusal(mapping.replace('date: DD.MM.YYYY', 'date: MM.YYYY'))).toMatch(/^registry mapping m\.yaml: date: a date pattern with YYYY, MM and DD/);
+    expect(refusal(mapping.replace('header: false', 'headers: false'))).toMatch(/^registry mapping m\.yaml: .*headers/);
+    expect(refusal(mapping.replace('columns:', 'columns: 5 #'))).toMatch(/^registry mapping m\.yaml: columns: /);
+  });
+
+  it('the built-in layouts are what a mapping file of the same keys gives', () => {
+    const csvMapping =
+      'delimiter: ","\nheader: true\ndate: [YYYY-MM-DD, DD.MM.YYYY]\ncolumns: { transactionId: TransactionID, date: Date, time: Time, account: Account, amount: Amount }\n';
+    expect(parseMapping(csvMapping, 'csv')).toEqual(builtInLayouts.csv);
+    const tsvMapping =
+      'delimiter: tab\nquote: false\nheader: false\ndate: [YYYY-MM-DD, DD.MM.YYYY]\ncolumns: { transactionId: 1, date: 2, time: 3, account: 4, amount: 5 }\ntotal: "Total:"\n';
+    expect(parseMapping(tsvMapping, 'tsv')).toEqual(tsv);
+  });
+});
+
+describe('reading a registry', () => {
+  it('tsv: both date forms, a quote inside a cell is text, and a closing Total line that agrees', async () => {
+    const text = '11\t2026-11-21\t09:00:00\tsay "hi"\t1500\n12\t21.11.2026\t09:01:00\tb\t0.50\n\nTotal: 2 1500.50\n';
+    const { rows, sum } = await rowsOf(text, tsv);
+    expect(rows).toEqual([
+      { transactionId: '11', date: '2026-11-21', time: '09:00:00', account: 'say "hi"', amount: '1500', line: 1 },
+      { transactionId: '12', date: '2026-11-21', time: '09:01:00', account: 'b', amount: '0.50', line: 2 },
+    ]);
+    expect(sum).toBe('1500.50');
+  });
+
+  it('a Total line that contradicts the rows, or a row after it, is refused naming its line', async () => {
+    const rows = '11\t2026-11-21\t09:00:00\ta\t1500\n12\t2026-11-21\t09:01:00\tb\t0.50\n';
+    await expect(rowsOf(`${rows}Total: 2 1500.00\n`, tsv)).rejects.toThrow(
+      /line 3: the Total: line says 2 rows summing 1500.00, but the registry's rows are 2 summing 1500.50; the registry contradicts itself$/,
+    );
+    await expect(rowsOf(`${rows}Total: 3 1500.50\n`, tsv)).rejects.toThrow(/line 3: the Total: line says 3 rows/);
+    await expect(rowsOf(`${rows}Total: 2 1500.50\n${rows}`, tsv)).rejects.toThrow(/line 4: a row after the Total: line \(line 3\)/);
+  });
+
+  it('a malformed row is refused naming its line and column', async () => {
+    const good = '11\t2026-11-21\t09:00:00\ta\t1500\n';
+    const failure = (text: string) =>
+      rowsOf(text, tsv).then(
+        () => 'read',
+        (error: Error) => error.message.replace(/^registry \S+ /, ''),
+      );
+    expect(await failure(`${good}12\t2026-11-31\t09:00:00\tb\t5\n`)).toBe('line 2, column 2 (date): "2026-11-31" is not a date (YYYY-MM-DD or DD.MM.YYYY)');
+    expect(await failure(`${good}${good}12\t2026-11-21\t09:00:00\tb\t5,00\n`)).toBe('line 3, column 5 (amount): "5,00" is not an amount such as 1500.00');
+    expect(await failure(`${good}12\t2026-11-21\t09:00:00\tb\n`)).toBe('line 2, column 5 (amount): missing; the row has 4 columns');
+    expect(await failure(`${good}12\t2026-11-21\t9 am\tb\t5\n`)).toBe('line 2, column 3 (time): "9 am" is not a time (HH:mm:ss)');
+  });
+
+  it('csv: columns found by their header names in any order, Time left out; an unclosed quote names its line', async () => {
+    const csv = builtInLayouts.csv!;
+    const { rows } = await rowsOf('\uFEFFAmount,Account,TransactionID,Date\r\n"1,5",x,1,2026-11-21\r\n', { ...csv, decimal: 'comma' });
+    expect(rows).toEqual([{ transactionId: '1', date: '2026-11-21', time: undefined, account: 'x', amount: '1.5', line: 2 }]);
+    await expect(rowsOf('TransactionID,Date,Account\r\n', csv)).rejects.toThrow(
+      /line 1: the header has no column "Amount" \(the amount\); it has "TransactionID", "Date", "Account"$/,
+    );
+    await expect(rowsOf('TransactionID,Date,Account,Amount\r\n1,2026-11-21,"x,5\r\n', csv)).rejects.toThrow(/line \d+.*Quote Not Closed/);
+  });
+
+  it('a mapping: windows-1251, a title line to skip, Russian header names, decimal commas and an Итого line', async () => {
+    const layout = parseMapping(
+      'delimiter: ";"\nheader: true\nskipLines: 1\nencoding: windows-1251\ndecimal: comma\ndate: DD.MM.YYYY\ncolumns: { transactionId: Номер, date: Дата, account: Счёт, amount: Сумма }\ntotal: "Итого:"\n',
+      'm.yaml',
+    );
+    const text = 'Реестр платежей\r\nНомер;Дата;Счёт;Сумма\r\n21;21.11.2026;Иванов Пётр;1 500,00\r\n22;21.11.2026;ёлка;0,50\r\nИтого:;2;1 500,50\r\n';
+    const { rows, sum } = await rowsOf(windows1251(text), layout);
+    expect(rows.map(({ transactionId, account, amount, line }) => ({ transactionId, account, amount, line }))).toEqual([
+      { transactionId: '21', account: 'Иванов Пётр', amount: '1500.00', line: 3 },
+      { transactionId: '22', account: 'ёлка', amount: '0.50', line: 4 },
+    ]);
+    expect(sum).toBe('1500.50');
+  });
+});
+
+describe('comparing a registry with the ledger', () => {
+  const day = '2026-11-21';
+  const at = new Date(2026, 10, 21, 12).toISOString();
+  const entry = (id: string, state: 'success' | 'failed' | 'pending' | 'unknown' | undefined, amount = '499.00', when = at): JournalEntry => ({
+    intent: { ...intent(id, when), amount, account: `acct-${id}` },
+    outcome: state === undefined ? undefined : outcome(id, state),
+  });
+  const row = (transactionId: string, amount: string, line: number): RegistryRow => ({ transactionId, date: day, time: undefined, account: `acct-${transactionId}`, amount, line });
+
+  it('sorts every case into its list, amounts compared and summed as exact decimals', () => {
+    const index = new RegistryIndex('r.tsv');
+    [row('1', '499', 1), row('2', '500.00', 2), row('3', '499.00', 3), row('4', '499.00', 4), row('9', '1.50', 5), row('7', '499.00', 6)].forEach((r) => index.add(r));
+    const comparison = new RegistryComparison(index, new Set([day]));
+    const nextDay = new Date(2026, 10, 22, 0, 0, 5).toISOString();
+    const found = [
+      entry('1', 'success'), // agrees: 499 = 499.00
+      entry('2', 'success'), // different amount
+      entry('3', 'failed'), // the provider counts a payment the ledger says failed
+      entry('4', undefined), // open, listed as paid
+      entry('5', 'success', '10.25'), // only in the ledger
+      entry('6', 'failed'), // failed and not listed: agrees
+      entry('8', 'pending', '3'), // open, not listed: only in the ledger
+      entry('7', 'success', '499.00', nextDay), // another day, but listed: matched
+      entry('10', 'success', '1', nextDay), // another day, not listed: not compared
+    ].map((e) => comparison.visit(e));
+    expect(found.map((finding) => finding && [finding.list, finding.transactionId, finding.ledgerState])).toEqual([
+      undefined,
+      ['different', '2', 'success'],
+      ['different', '3', 'failed'],
+      ['different', '4', 'unknown'],
+      ['only-in-ledger', '5', 'success'],
+      undefined,
+      ['only-in-ledger', '8', 'pending'],
+      undefined,
+      undefined,
+    ]);
+    const left = [...comparison.onlyInRegistry()];
+    expect(left).toEqual([
+      { list: 'only-in-registry', transactionId: '9', date: day, account: 'acct-9', registryAmount: '1.50', ledgerAmount: null, registryState: 'paid', ledgerState: null },
+    ]);
+    expect(comparison.agreed).toBe(2);
+    expect(comparison.tallies).toEqual({
+      'only-in-registry': { count: 1, registrySum: '1.50', ledgerSum: '0' },
+      'only-in-ledger': { count: 2, registrySum: '0', ledgerSum: '13.25' },
+      different: { count: 3, registrySum: '1498.00', ledgerSum: '1497.00' },
+    });
+    expect(registryTableLines([left[0]!, found[1]!], plainStyle)).toMatchInlineSnapshot(`
+      [
+        "+----------------------+---------------+------------+---------+-----------------+---------------+----------------+--------------+",
+        "| List                 | TransactionID | Date       | Account | Registry amount | Ledger amount | Registry state | Ledger state |",
+        "| only in the registry | 9             | 2026-11-21 | acct-9  | 1.50            | -             | paid           | -            |",
+        "| different            | 2             | 2026-11-21 | acct-2  | 500.00          | 499.00        | paid           | success      |",
+        "+----------------------+---------------+------------+---------+-----------------+---------------+----------------+--------------+",
+      ]
+    `);
+  });
+
+  it('a TransactionID listed twice is a registry that contradicts itself', () => {
+    const index = new RegistryIndex('r.tsv');
+    index.add(row('1', '5', 3));
+    expect(thrown(() => index.add(row('1', '5', 8))).message).toBe('registry r.tsv line 8: TransactionID 1 is listed again (first on line 3); the registry contradicts itself');
+  });
+});
