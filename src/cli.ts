@@ -9,6 +9,7 @@ import { ledgerCommand } from './commands/ledger/command.js';
 import { payCommand } from './commands/pay/command.js';
 import { receiptCommand } from './commands/receipt/command.js';
 import { reconcileCommand } from './commands/reconcile/command.js';
+import { reportCommand } from './commands/report/command.js';
 import { sandboxCommand } from './commands/sandbox/command.js';
 import { scenarioCommand } from './commands/scenario/command.js';
 import { statusCommand } from './commands/status/command.js';
@@ -29,6 +30,7 @@ const commandDefinitions = [
   statusCommand,
   reconcileCommand,
   historyCommand,
+  reportCommand,
   receiptCommand,
   ledgerCommand,
   doctorCommand,

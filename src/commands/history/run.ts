@@ -5,9 +5,10 @@ import { choiceOption, optionalText, optionRecord } from '../../options/values.j
 import { type TransactionView, transactionStates, unknownView } from '../../protocol/transaction-view.js';
 import type { HistoryRow } from '../../render/history.js';
 import type { CommandContext } from '../context.js';
+import { type DataFormatChoice, dataFormatOption, writeCsvLine } from '../output-format.js';
 import { parseSince } from '../since.js';
 
-function historyOptions(raw: unknown) {
+function historyOptions(raw: unknown, out: CommandContext['out']) {
   const options = optionRecord(raw);
   const gateway = optionalText(options.gateway, '--gateway')?.trim().replace(/\/+$/, '');
   if (gateway === '') throw new UsageError('--gateway takes a base URL or sandbox');
@@ -17,6 +18,7 @@ function historyOptions(raw: unknown) {
     // As the journal names gateways: the base URL without trailing slashes (settings/parsers.ts), or "sandbox".
     gateway,
     operator: optionalText(options.operator, '--operator'),
+    output: dataFormatOption(options, out),
   };
 }
 
@@ -37,22 +39,40 @@ async function* rowsOf(entries: AsyncIterable<LedgerEntry>): AsyncGenerator<Hist
   for await (const entry of entries) yield rowOf(entry);
 }
 
-/**
- * The entries as JSON lines or a table, each written as it comes: nothing here holds them,
- * whichever ledger streams them. Returns how many lines it wrote.
- */
-async function showEntries(entries: LedgerHistory, ledger: Ledger, out: CommandContext['out']): Promise<number> {
+/** The entries as JSON lines, one each as it comes. */
+async function showJson(entries: LedgerHistory, out: CommandContext['out']): Promise<number> {
   let lines = 0;
-  if (out.json) {
-    for await (const entry of entries) {
-      const { intent } = entry;
-      out.data(JSON.stringify({ ...latestView(entry), recordedAt: intent.at, gateway: intent.gateway, agentId: intent.agentId, ...(recordedByOf(entry) ?? {}) }));
-      lines++;
-    }
-    return lines;
+  for await (const entry of entries) {
+    const { intent } = entry;
+    out.data(JSON.stringify({ ...latestView(entry), recordedAt: intent.at, gateway: intent.gateway, agentId: intent.agentId, ...(recordedByOf(entry) ?? {}) }));
+    lines++;
   }
+  return lines;
+}
+
+/** The entries as CSV (render/history-csv.ts): the header row, then one row each as it comes. */
+async function showCsv(entries: LedgerHistory, out: CommandContext['out'], bom: boolean): Promise<number> {
+  const [{ csvHeader, csvRow }, { historyCsvColumns }] = await Promise.all([import('../../render/csv.js'), import('../../render/history-csv.js')]);
+  writeCsvLine(out, csvHeader(historyCsvColumns, { bom }));
+  let lines = 0;
+  for await (const entry of entries) {
+    const { intent } = entry;
+    writeCsvLine(out, csvRow(historyCsvColumns, { ...rowOf(entry), agentId: intent.agentId, voucher: intent.voucher, invoiceId: intent.invoiceId }));
+    lines++;
+  }
+  return lines;
+}
+
+/**
+ * The entries in the format asked for, each written as it comes: nothing here holds them,
+ * whichever ledger streams them. Returns how many transactions it wrote.
+ */
+async function showEntries(entries: LedgerHistory, ledger: Ledger, out: CommandContext['out'], { format, bom }: DataFormatChoice): Promise<number> {
+  if (format === 'json') return showJson(entries, out);
+  if (format === 'csv') return showCsv(entries, out, bom);
   const { historyTableLines } = await import('../../render/history.js');
   const options = { style: out.style, showGateway: entries.gateways.length > 1, showRecordedBy: ledger.location.kind === 'postgres' };
+  let lines = 0;
   for await (const line of historyTableLines(rowsOf(entries), options)) {
     out.data(line);
     lines++;
@@ -62,12 +82,13 @@ async function showEntries(entries: LedgerHistory, ledger: Ledger, out: CommandC
 
 /** `agentpay history`: the ledger (the whole team's, with PostgreSQL), latest state per transaction, streamed. Reads only; sends nothing. */
 export async function runHistory(rawOptions: unknown, context: CommandContext): Promise<void> {
-  const options = historyOptions(rawOptions);
   const { out } = context;
+  const options = historyOptions(rawOptions, out);
   const ledger = await context.openLedger();
   const filter = { since: parseSince(options.since), state: options.state, gateway: options.gateway, operator: options.operator };
   const entries = await ledger.entries(filter);
-  if ((await showEntries(entries, ledger, out)) > 0 || out.json) return;
+  // JSON and CSV say nothing more for no rows (CSV: its header row alone); a table says why it is empty.
+  if ((await showEntries(entries, ledger, out, options.output)) > 0 || options.output.format !== 'table') return;
   const filtered = options.state || options.since || options.gateway || options.operator;
   out.note(`no transactions in ${ledger.location.shown}${filtered ? ' match' : ''}`);
   if (options.gateway !== undefined && entries.allGateways.length > 0) out.note(out.errorStyle.dim(`gateways in the ledger: ${entries.allGateways.join(', ')}`));

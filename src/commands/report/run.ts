@@ -1,0 +1,76 @@
+import { UsageError } from '../../errors.js';
+import type { LedgerEntry, LedgerHistory } from '../../ledger/ledger.js';
+import { optionalText, optionRecord, textListOption } from '../../options/values.js';
+import { type ReportLines, reportDimensions } from '../../render/report.js';
+import type { CommandContext } from '../context.js';
+import { type DataFormatChoice, dataFormatOption, writeCsvLine } from '../output-format.js';
+import { type ReportRange, reportRange } from './range.js';
+import { parseDimensions, type ReportPayment, ReportTally } from './tally.js';
+
+function reportOptions(raw: unknown, out: CommandContext['out']) {
+  const options = optionRecord(raw);
+  const dimensions = parseDimensions(textListOption(options.by, '--by'));
+  if (typeof dimensions === 'string') throw new UsageError(`--by ${JSON.stringify(dimensions)} is not one of: ${reportDimensions.join(', ')}`);
+  const range = reportRange({ date: optionalText(options.date, '--date'), since: optionalText(options.since, '--since'), until: optionalText(options.until, '--until') });
+  return { dimensions, range, output: dataFormatOption(options, out) };
+}
+
+/**
+ * A ledger entry as the report counts it: the ledger's latest state (unknown when no answer is
+ * recorded), and the service, account, amount and currency of the payment as sent (the intent:
+ * always a plain decimal in the currency the agent pays in).
+ */
+function paymentOf({ intent, outcome, recordedBy }: LedgerEntry): ReportPayment {
+  return {
+    transactionId: intent.transactionId,
+    service: intent.service,
+    operator: recordedBy?.operator ?? intent.operator ?? null,
+    currency: intent.currency,
+    amount: intent.amount,
+    state: outcome?.view.state ?? 'unknown',
+  };
+}
+
+/**
+ * The entries of the range, counted as they stream: the ledger is asked from the range's start
+ * (a payment's time is its attempt's, entry.intent.at), and the end is filtered here.
+ */
+async function countEntries(entries: LedgerHistory, range: ReportRange, tally: ReportTally): Promise<void> {
+  const until = range.until.getTime();
+  for await (const entry of entries) if (Date.parse(entry.intent.at) < until) tally.add(paymentOf(entry));
+}
+
+const shownRange = (range: ReportRange) =>
+  range.day === undefined ? `${range.from === null ? 'the beginning' : range.from.toISOString()} to ${range.until.toISOString()}` : `${range.day} (local day)`;
+
+async function show(report: ReportLines, range: ReportRange, out: CommandContext['out'], { format, bom }: DataFormatChoice): Promise<void> {
+  if (format === 'table') {
+    const { reportTable } = await import('../../render/report-table.js');
+    out.data(reportTable(report, out.style));
+    return;
+  }
+  const { reportCsvColumns, reportJsonLine, reportLines } = await import('../../render/report.js');
+  if (format === 'json') {
+    for (const line of reportLines(report, { labelledTotals: false })) out.data(reportJsonLine(line, range));
+    return;
+  }
+  const { csvHeader, csvRow } = await import('../../render/csv.js');
+  const columns = reportCsvColumns(report.dimensions);
+  writeCsvLine(out, csvHeader(columns, { bom }));
+  for (const line of reportLines(report, { labelledTotals: true })) writeCsvLine(out, csvRow(columns, line));
+}
+
+/** `agentpay report`: counts and exact sums of the ledger's payments in a range, grouped, a total per currency. Reads only; sends nothing. */
+export async function runReport(rawOptions: unknown, context: CommandContext): Promise<void> {
+  const { out } = context;
+  const { dimensions, range, output } = reportOptions(rawOptions, out);
+  const ledger = await context.openLedger();
+  const counted = new ReportTally(dimensions);
+  await countEntries(await ledger.entries({ since: range.from ?? undefined }), range, counted);
+  const report = { groups: counted.results(), totals: counted.totals(), dimensions };
+  if (report.groups.length === 0) {
+    out.note(`no payments in ${ledger.location.shown} for ${shownRange(range)}`);
+    if (output.format !== 'csv') return;
+  } else if (output.format === 'table') out.note(out.errorStyle.dim(`payments for ${shownRange(range)}`));
+  await show(report, range, out, output);
+}

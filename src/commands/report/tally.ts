@@ -1,0 +1,105 @@
+import { AgentpayError, ExitCode } from '../../errors.js';
+import { addDecimals, isPlainDecimal } from '../../protocol/money.js';
+import { type TransactionState, transactionStates } from '../../protocol/transaction-view.js';
+import { type ReportDimension, type ReportGroup, type ReportTotal, reportDimensions } from '../../render/report.js';
+
+/**
+ * The report's arithmetic, pure: payments counted and summed into groups as they stream by.
+ * Only the groups are held, never the payments (a busy agent's day is 200,000 of them).
+ * Currency is always part of a group's key, so no sum ever adds two currencies.
+ */
+
+/** The grouping when `--by` is not given. */
+const defaultDimensions: readonly ReportDimension[] = ['service', 'state'];
+
+/** One payment as the report sees it: the ledger's latest word on it, and what was sent. */
+export interface ReportPayment {
+  transactionId: string;
+  service: string;
+  /** Who made it, where the ledger records it. */
+  operator: string | null;
+  currency: string;
+  amount: string;
+  state: TransactionState;
+}
+
+/**
+ * A payment whose amount the report cannot add: the ledger holds something that is not a plain
+ * decimal (pay never records one). A report with a wrong sum is worse than none: exit 6, as
+ * for a ledger that cannot be read.
+ */
+export class UnsummableAmountError extends AgentpayError {
+  constructor(transactionId: string, amount: string) {
+    super(`transaction ${transactionId} has the amount ${JSON.stringify(amount)} in the ledger, not a plain decimal: no sum is printed`, ExitCode.localStorage, {
+      hint: 'agentpay history shows the record; fix the ledger, or report a range without it',
+    });
+  }
+}
+
+const stateRank = (state: string | null | undefined) => transactionStates.indexOf(state as TransactionState);
+const collator = new Intl.Collator('en', { numeric: true });
+
+/** Two groups in report order: dimension by dimension (states in their own order, ids numerically), then currency. */
+function compareGroups(dimensions: readonly ReportDimension[]) {
+  return (a: ReportGroup, b: ReportGroup): number => {
+    for (const dimension of dimensions) {
+      const left = a.keys[dimension] ?? '';
+      const right = b.keys[dimension] ?? '';
+      const order = dimension === 'state' ? stateRank(left) - stateRank(right) : collator.compare(left, right);
+      if (order !== 0) return order;
+    }
+    return collator.compare(a.currency, b.currency);
+  };
+}
+
+/** Parses `--by` as given (repeated, comma-separated), in the order first named; the default when none. */
+export function parseDimensions(values: readonly string[]): ReportDimension[] | string {
+  const named = values.flatMap((value) => value.split(',')).map((value) => value.trim());
+  const dimensions: ReportDimension[] = [];
+  for (const name of named) {
+    if (!(reportDimensions as readonly string[]).includes(name)) return name;
+    if (!dimensions.includes(name as ReportDimension)) dimensions.push(name as ReportDimension);
+  }
+  return dimensions.length === 0 ? [...defaultDimensions] : dimensions;
+}
+
+export class ReportTally {
+  private readonly groups = new Map<string, ReportGroup>();
+
+  constructor(readonly dimensions: readonly ReportDimension[]) {}
+
+  add(payment: ReportPayment): void {
+    if (!isPlainDecimal(payment.amount)) {
+      throw new UnsummableAmountError(payment.transactionId, payment.amount);
+    }
+    const keys: ReportGroup['keys'] = {};
+    for (const dimension of this.dimensions) keys[dimension] = payment[dimension];
+    const key = JSON.stringify([...this.dimensions.map((dimension) => keys[dimension]), payment.currency]);
+    const group = this.groups.get(key);
+    if (group === undefined) {
+      this.groups.set(key, { keys, currency: payment.currency, count: 1, sum: payment.amount });
+      return;
+    }
+    group.count++;
+    group.sum = addDecimals(group.sum, payment.amount);
+  }
+
+  /** The groups in report order. */
+  results(): ReportGroup[] {
+    return [...this.groups.values()].sort(compareGroups(this.dimensions));
+  }
+
+  /** One total per currency, in currency order: its groups' counts and sums. */
+  totals(): ReportTotal[] {
+    const totals = new Map<string, ReportTotal>();
+    for (const group of this.groups.values()) {
+      const total = totals.get(group.currency);
+      if (total === undefined) totals.set(group.currency, { currency: group.currency, count: group.count, sum: group.sum });
+      else {
+        total.count += group.count;
+        total.sum = addDecimals(total.sum, group.sum);
+      }
+    }
+    return [...totals.values()].sort((a, b) => collator.compare(a.currency, b.currency));
+  }
+}

@@ -1,0 +1,43 @@
+import { isDecimalNumber } from '../protocol/money.js';
+import { type CsvColumn, spreadsheetSafe } from './csv.js';
+import type { HistoryRow } from './history.js';
+
+/** A history row as CSV writes it: the table's row, and what a spreadsheet wants besides. */
+export interface HistoryCsvRow extends HistoryRow {
+  agentId: string;
+  /** The voucher's name and InvoiceId, where the intent names them (a dynamic voucher). */
+  voucher: string | undefined;
+  invoiceId: string | null;
+}
+
+/**
+ * An amount as written, plain, so a spreadsheet sums it; one that is not a decimal (a gateway's
+ * answer can hold anything) is text, made safe like any other.
+ */
+const amountCell = (amount: string | null) => (amount === null || isDecimalNumber(amount) ? amount : spreadsheetSafe(amount));
+
+/**
+ * history's CSV columns (`history --format csv`), one row per transaction, latest state. Every
+ * column is there whatever the ledger (no Gateway or Operator columns coming and going), so a
+ * spreadsheet's formulas keep their places. Ids are written as they are; what came from a
+ * gateway or a person (account, voucher, message, a gateway's echo of service or ids) is text,
+ * made spreadsheet-safe (csv.ts). The TransactionID and agent id are ours.
+ */
+export const historyCsvColumns: readonly CsvColumn<HistoryCsvRow>[] = [
+  { header: 'When', kind: 'id', value: (row) => row.at },
+  { header: 'Gateway', kind: 'text', value: (row) => row.gateway },
+  { header: 'AgentID', kind: 'id', value: (row) => row.agentId },
+  { header: 'Operator', kind: 'text', value: (row) => row.recordedBy?.operator },
+  { header: 'Host', kind: 'text', value: (row) => row.recordedBy?.host },
+  { header: 'TransactionID', kind: 'text', value: (row) => row.view.transactionId },
+  { header: 'State', kind: 'id', value: (row) => row.view.state },
+  { header: 'Status', kind: 'text', value: (row) => row.view.status },
+  { header: 'Service', kind: 'text', value: (row) => row.view.service },
+  { header: 'Account', kind: 'text', value: (row) => row.view.account },
+  { header: 'Amount', kind: 'number', value: (row) => amountCell(row.view.amount) },
+  { header: 'Currency', kind: 'text', value: (row) => row.view.currency },
+  { header: 'InvoiceID', kind: 'text', value: (row) => row.invoiceId },
+  { header: 'Voucher', kind: 'text', value: (row) => row.voucher },
+  { header: 'RequestID', kind: 'text', value: (row) => row.view.requestId },
+  { header: 'Message', kind: 'text', value: (row) => row.view.message },
+];

@@ -1,0 +1,96 @@
+import type { CsvColumn } from './csv.js';
+
+/**
+ * The report (commands/report) in its three formats, pure: a table for a person, CSV for a
+ * spreadsheet (here), JSON lines for a script (here); the table in report-table.ts, which loads
+ * cli-table3. Each shows the groups, then one total line per currency.
+ */
+
+/** What a report can group by (`--by`); currency is a key whether asked for or not. */
+export const reportDimensions = ['service', 'operator', 'currency', 'state'] as const;
+export type ReportDimension = (typeof reportDimensions)[number];
+
+export interface ReportGroup {
+  /** The group's values of the dimensions asked for, in their order (currency among them or not). */
+  keys: Partial<Record<ReportDimension, string | null>>;
+  currency: string;
+  count: number;
+  /** The exact sum of the group's amounts, as many decimals as the most precise of them. */
+  sum: string;
+}
+
+export interface ReportTotal {
+  currency: string;
+  count: number;
+  sum: string;
+}
+
+export interface ReportLines {
+  groups: readonly ReportGroup[];
+  totals: readonly ReportTotal[];
+  dimensions: readonly ReportDimension[];
+}
+
+export const reportHeadings: Record<ReportDimension, string> = { service: 'Service', operator: 'Operator', currency: 'Currency', state: 'State' };
+
+/** The columns: the dimensions asked for, then Currency (unless asked for among them), Count and Sum. */
+export function keyColumns(dimensions: readonly ReportDimension[]): ReportDimension[] {
+  return dimensions.includes('currency') ? [...dimensions] : [...dimensions, 'currency'];
+}
+
+export const keyOf = (group: ReportGroup, dimension: ReportDimension) => (dimension === 'currency' ? group.currency : group.keys[dimension]);
+
+/** A report line as CSV and JSON write it: a group, or a currency's total. */
+export type ReportLine = { kind: 'group'; group: ReportGroup } | { kind: 'total'; total: ReportTotal };
+
+/**
+ * Where a total row says "Total" in a table or CSV: its first key column other than Currency.
+ * Grouped by currency alone there is none, and each group row is its currency's total already:
+ * the table and CSV then show no total rows (JSON always does).
+ */
+const totalLabelColumn = (columns: readonly ReportDimension[]): number => columns.findIndex((dimension) => dimension !== 'currency');
+
+/** The lines in order: the groups, then the totals (in a table or CSV, only when a total row can say so). */
+export function reportLines({ groups, totals, dimensions }: ReportLines, options: { labelledTotals: boolean }): ReportLine[] {
+  const withTotals = !options.labelledTotals || totalLabelColumn(keyColumns(dimensions)) !== -1;
+  return [...groups.map((group) => ({ kind: 'group' as const, group })), ...(withTotals ? totals.map((total) => ({ kind: 'total' as const, total })) : [])];
+}
+
+/** A key cell of a total row in a table or CSV: its currency, "Total" in the label column, else empty. */
+export function totalKeyCell(total: ReportTotal, columns: readonly ReportDimension[], index: number): string {
+  if (columns[index] === 'currency') return total.currency;
+  return index === totalLabelColumn(columns) ? 'Total' : '';
+}
+
+/**
+ * The CSV columns: the key columns, Count and Sum. A total row has "Total" in its label column
+ * (totalLabelColumn), its currency in Currency and nothing in the other key columns. Service and Operator came from
+ * a gateway or a person: text, made spreadsheet-safe.
+ */
+export function reportCsvColumns(dimensions: readonly ReportDimension[]): CsvColumn<ReportLine>[] {
+  const columns = keyColumns(dimensions);
+  return [
+    ...columns.map(
+      (dimension, index): CsvColumn<ReportLine> => ({
+        header: reportHeadings[dimension],
+        kind: dimension === 'service' || dimension === 'operator' ? 'text' : 'id',
+        value: (line) => (line.kind === 'group' ? keyOf(line.group, dimension) : totalKeyCell(line.total, columns, index)),
+      }),
+    ),
+    { header: 'Count', kind: 'number', value: (line) => String(line.kind === 'group' ? line.group.count : line.total.count) },
+    { header: 'Sum', kind: 'number', value: (line) => (line.kind === 'group' ? line.group.sum : line.total.sum) },
+  ];
+}
+
+/**
+ * A report line as one JSON object (docs/commands.md#report): `{"kind":"group", <each
+ * dimension asked for>, "currency", "count", "sum", "from", "until"}`, or `{"kind":"total",
+ * "currency", "count", "sum", "from", "until"}`. Sums are strings, exact; from and until are
+ * ISO 8601 instants (from null: since the ledger began).
+ */
+export function reportJsonLine(line: ReportLine, range: { from: Date | null; until: Date }): string {
+  const bounds = { from: range.from?.toISOString() ?? null, until: range.until.toISOString() };
+  if (line.kind === 'total') return JSON.stringify({ kind: 'total', currency: line.total.currency, count: line.total.count, sum: line.total.sum, ...bounds });
+  const { keys, currency, count, sum } = line.group;
+  return JSON.stringify({ kind: 'group', ...keys, currency, count, sum, ...bounds });
+}
