@@ -131,3 +131,38 @@ export class TerminalSession {
     rmSync(this.dir, { recursive: true, force: true });
   }
 }
+
+/**
+ * The terminals one test file starts: each is killed by killAll (afterAll) if a test left it
+ * running; finish waits for the command's exit code and closes the terminal.
+ */
+export class Terminals {
+  private readonly open = new Set<TerminalSession>();
+
+  constructor(private readonly defaults: Omit<TerminalOptions, 'command' | 'env'>) {}
+
+  async start(options: TerminalOptions): Promise<TerminalSession> {
+    const session = await TerminalSession.start({ ...this.defaults, ...options });
+    this.open.add(session);
+    return session;
+  }
+
+  /** agentpay with these arguments, in a terminal of its own. */
+  run(args: readonly string[], env: Record<string, string>): Promise<TerminalSession> {
+    return this.start({ command: agentpayCommand(args), env });
+  }
+
+  async finish(session: TerminalSession): Promise<number> {
+    try {
+      return await session.exitCode();
+    } finally {
+      await session.kill();
+      this.open.delete(session);
+    }
+  }
+
+  async killAll(): Promise<void> {
+    await Promise.all([...this.open].map((session) => session.kill()));
+    this.open.clear();
+  }
+}

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningSandbox } from '../../src/sandbox/server.js';
 import { jsonLines, runCli } from '../helpers/cli.js';
 import { paymentsReceived, sandboxWithEnv } from '../helpers/gateway-env.js';
-import { agentpayCommand, TerminalSession, tmuxAvailable } from '../helpers/tmux.js';
+import { type TerminalSession, Terminals, tmuxAvailable } from '../helpers/tmux.js';
 
 /**
  * buy at a terminal (tmux) when the same top-up was made recently: after the yes it shows the
@@ -14,7 +14,7 @@ import { agentpayCommand, TerminalSession, tmuxAvailable } from '../helpers/tmux
  * the exit code, what the sandbox received, the journal.
  */
 const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
-const open = new Set<TerminalSession>();
+const terminals = new Terminals({ cwd: repoRoot, columns: 120, rows: 40 });
 let sandbox: RunningSandbox;
 let baseEnv: Record<string, string>;
 
@@ -24,24 +24,12 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await Promise.all([...open].map((session) => session.kill()));
+  await terminals.killAll();
   await sandbox?.close();
 });
 
-async function run(args: string[], env: Record<string, string>): Promise<TerminalSession> {
-  const session = await TerminalSession.start({ command: agentpayCommand(args), env, cwd: repoRoot, columns: 120, rows: 40 });
-  open.add(session);
-  return session;
-}
-
-async function finish(session: TerminalSession): Promise<number> {
-  try {
-    return await session.exitCode();
-  } finally {
-    await session.kill();
-    open.delete(session);
-  }
-}
+const run = (args: string[], env: Record<string, string>) => terminals.run(args, env);
+const finish = (session: TerminalSession) => terminals.finish(session);
 
 const buy = (account: string, extra: string[] = []) => ['buy', '--service', '201', '--account', account, '--currency', 'KZT', '--amount', '150.00', ...extra];
 const paymentsTo = (account: string) => paymentsReceived(sandbox).filter((form) => form.get('Account') === account);

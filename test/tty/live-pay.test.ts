@@ -6,7 +6,7 @@ import { sandboxCredentials } from '../../src/sandbox/catalogue.js';
 import type { RunningSandbox } from '../../src/sandbox/server.js';
 import { isolatedEnv, jsonLines, runCli } from '../helpers/cli.js';
 import { paymentsReceived, sandboxCodeEnv, sandboxWithEnv } from '../helpers/gateway-env.js';
-import { agentpayCommand, TerminalSession, tmuxAvailable } from '../helpers/tmux.js';
+import { type TerminalSession, Terminals, tmuxAvailable } from '../helpers/tmux.js';
 
 /**
  * The live guard at a terminal (tmux): `pay` through a live profile asks once, y/N, right
@@ -14,7 +14,7 @@ import { agentpayCommand, TerminalSession, tmuxAvailable } from '../helpers/tmux
  * summary. What counts: the screen, the exit code, what the sandbox received, the journal.
  */
 const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
-const open = new Set<TerminalSession>();
+const terminals = new Terminals({ cwd: repoRoot, columns: 120, rows: 40 });
 const sandboxes: RunningSandbox[] = [];
 
 beforeAll(async () => {
@@ -22,7 +22,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await Promise.all([...open].map((session) => session.kill()));
+  await terminals.killAll();
   for (const sandbox of sandboxes.splice(0)) await sandbox.close();
 });
 
@@ -37,20 +37,8 @@ async function liveProfile(): Promise<{ sandbox: RunningSandbox; env: Record<str
   return { sandbox, env, line: `LIVE  default · ${new URL(sandbox.baseUrl).host} · agent ${sandboxCredentials.agentId}` };
 }
 
-async function run(args: string[], env: Record<string, string>): Promise<TerminalSession> {
-  const session = await TerminalSession.start({ command: agentpayCommand(args), env, cwd: repoRoot, columns: 120, rows: 40 });
-  open.add(session);
-  return session;
-}
-
-async function finish(session: TerminalSession): Promise<number> {
-  try {
-    return await session.exitCode();
-  } finally {
-    await session.kill();
-    open.delete(session);
-  }
-}
+const run = (args: string[], env: Record<string, string>) => terminals.run(args, env);
+const finish = (session: TerminalSession) => terminals.finish(session);
 
 const pay = ['pay', '--service', '201', '--account', '7011234567', '--amount', '150.00'];
 const question = 'Pay 150.00 KZT to account 7011234567, service 201, through the LIVE profile default? (y/N)';
