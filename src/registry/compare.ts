@@ -1,7 +1,7 @@
 import type { JournalEntry } from '../journal/ledger.js';
+import { localDay } from '../local-day.js';
 import { addDecimals, isPlainDecimal, sameDecimal } from '../protocol/money.js';
 import type { TransactionState } from '../protocol/transaction-view.js';
-import { localDay } from './dates.js';
 import { RegistryFileError, type RegistryRow } from './read.js';
 
 /**

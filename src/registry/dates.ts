@@ -41,15 +41,3 @@ export function readDate(cell: string, patterns: readonly DatePattern[]): string
 
 /** A time cell, `HH:mm:ss` (or `HH:mm`). */
 export const isTimeOfDay = (cell: string): boolean => /^([01]\d|2[0-3]):[0-5]\d(:[0-5]\d)?$/.test(cell);
-
-/** The local day (this machine's time zone, `TZ`) of an instant, as `YYYY-MM-DD`. */
-export function localDay(instant: Date): string {
-  const pad = (n: number) => String(n).padStart(2, '0');
-  return `${instant.getFullYear()}-${pad(instant.getMonth() + 1)}-${pad(instant.getDate())}`;
-}
-
-/** Local midnight starting a `YYYY-MM-DD` day, `offset` days later. */
-export function startOfDay(day: string, offset = 0): Date {
-  const [year, month, date] = day.split('-').map(Number) as [number, number, number];
-  return new Date(year, month - 1, date + offset);
-}

@@ -1,23 +1,15 @@
-import { AgentpayError, ExitCode, type ExitCodeValue, type LocalStorageError, mostSevere, UsageError } from '../../errors.js';
+import { AgentpayError, ExitCode, type ExitCodeValue, type LocalStorageError, mostSevere } from '../../errors.js';
 import type { JournalEntry } from '../../journal/ledger.js';
 import type { Ledger } from '../../ledger/ledger.js';
+import { dayOption, localDay, startOfDay } from '../../local-day.js';
 import type { Output } from '../../output.js';
 import { type Finding, RegistryComparison, RegistryIndex } from '../../registry/compare.js';
-import { localDay, startOfDay } from '../../registry/dates.js';
 import { registryLayoutOf } from '../../registry/layout.js';
 import { readRegistry } from '../../registry/read.js';
 import { type CommandContext, journalGatewayOf } from '../context.js';
 import { forEachOrdered } from '../ordered-pool.js';
 import type { ReconcileOptions } from './run.js';
 import { settleEntry, unrecordedFailure } from './settle-entry.js';
-
-/** `--date`: a day, `today` or `yesterday` (this machine's local days). */
-function parseDay(text: string, now = new Date()): string {
-  if (text === 'today') return localDay(now);
-  if (text === 'yesterday') return localDay(new Date(now.getFullYear(), now.getMonth(), now.getDate() - 1));
-  if (/^\d{4}-\d{2}-\d{2}$/.test(text) && localDay(startOfDay(text)) === text) return text;
-  throw new UsageError(`--date ${JSON.stringify(text)} is not a day`, { hint: 'give 2026-11-21, today or yesterday' });
-}
 
 /**
  * The ledger's entries looked at: from the day before the first day compared to the day after
@@ -106,7 +98,7 @@ export async function runRegistryReconcile(options: RegistryRun, context: Comman
   const layout = await registryLayoutOf(options.registryFormat, options.registry);
   const index = new RegistryIndex(options.registry);
   const read = await readRegistry(options.registry, layout, (row) => index.add(row));
-  const days = options.date === undefined ? index.days : new Set([parseDay(options.date)]);
+  const days = options.date === undefined ? index.days : new Set([dayOption(options.date)]);
   const window = windowOf(days);
   const ledger = await context.openLedger();
   const settled = options.settle && window !== undefined ? await settleOpen(options, context, ledger, index, window) : { troubles: [], failure: undefined };

@@ -1,4 +1,5 @@
 import { UsageError } from '../../errors.js';
+import { dayOption, startOfDay } from '../../local-day.js';
 import { parseSince } from '../since.js';
 
 /** The payments a report covers: intents at or after `from` (every one when null) and before `until`. */
@@ -9,26 +10,10 @@ export interface ReportRange {
   day?: string;
 }
 
-const pad = (value: number) => String(value).padStart(2, '0');
-
-/** A local date as YYYY-MM-DD. */
-const localDay = (date: Date): string => `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}`;
-
-/** A local day, from its midnight to the next (23 or 25 hours across a DST change); Date rolls a day past the month's end over. */
-function dayRange(year: number, monthIndex: number, day: number): ReportRange {
-  const from = new Date(year, monthIndex, day);
-  return { from, until: new Date(year, monthIndex, day + 1), day: localDay(from) };
-}
-
-/** `--date 2026-11-22` (or today, yesterday): that local day, checked to exist. */
+/** `--date 2026-11-22` (or today, yesterday): that local day, midnight to midnight (23 or 25 hours across a DST change). */
 function parseDay(text: string, now: Date): ReportRange {
-  if (text === 'today' || text === 'yesterday') return dayRange(now.getFullYear(), now.getMonth(), now.getDate() - (text === 'yesterday' ? 1 : 0));
-  const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(text);
-  const range = match && dayRange(Number(match[1]), Number(match[2]) - 1, Number(match[3]));
-  if (range === null || range.day !== text) {
-    throw new UsageError(`--date ${JSON.stringify(text)} is not a day`, { hint: 'give a local date as YYYY-MM-DD, such as 2026-11-22, or today, yesterday' });
-  }
-  return range;
+  const day = dayOption(text, now);
+  return { from: startOfDay(day), until: startOfDay(day, 1), day };
 }
 
 /**
