@@ -1,8 +1,8 @@
 import type { TransactionState } from '../protocol/transaction-view.js';
-import { archiveFiles, closeAll, type OpenedFile, openFiles, openJournalFiles, openLiveFiles } from './journal-files.js';
+import { archiveFiles, openFiles, openJournalFiles, openLiveFiles } from './journal-files.js';
 import { latestEntries } from './latest.js';
 import { intentTime, recordOf, type ScannedRecord } from './line-format.js';
-import { type JournalWarning, scanJournal, streamChunkBytes } from './reader.js';
+import { type JournalWarning, scanFiles, streamChunkBytes } from './reader.js';
 import { type IntentRecord, isFinalState, type OutcomeRecord, ownerKey } from './records.js';
 
 /** What the journal knows of one transaction: what was meant, and the last word on it. */
@@ -35,6 +35,9 @@ export interface HistoryEntries extends AsyncIterable<JournalEntry> {
   /** The gateways of every transaction since `since`, whatever the other filters (named when none match). */
   readonly allGateways: readonly string[];
 }
+
+/** reconcile and the replay guard read more at a time than history (reader.ts). */
+const streamRead = { chunkBytes: streamChunkBytes };
 
 type ScannedIntent = Extract<ScannedRecord, { kind: 'intent' }>;
 type ScannedOutcome = Extract<ScannedRecord, { kind: 'outcome' }>;
@@ -109,7 +112,7 @@ export async function openEntries(path: string, filter: LedgerFilter, warn: Jour
   let order = 0;
   // The live files only: a transaction in the archive was closed when it went there, and a
   // later intent for it (a retry) is in the live files.
-  await scanFiles(openLiveFiles(path), warn, (record) => {
+  await scanFiles(openLiveFiles(path), warn, streamRead, (record) => {
     const entry = open.get(record);
     if (record.kind === 'intent') {
       // A later intent for a closed transaction is a new attempt at the same purchase (the
@@ -128,28 +131,6 @@ export async function openEntries(path: string, filter: LedgerFilter, warn: Jour
     else entry.outcome = kept(record);
   });
   return entriesOf(open.values());
-}
-
-/** Reads the files in order as one journal, until `visit` returns false, then closes them all. */
-async function scanFiles(files: readonly OpenedFile[], warn: JournalWarning, visit: (record: ScannedRecord) => boolean | void): Promise<void> {
-  let stopped = false;
-  try {
-    for (const { path, fd, end } of files) {
-      await scanJournal(
-        path,
-        warn,
-        (record) => {
-          if (visit(record) !== false) return true;
-          stopped = true;
-          return false;
-        },
-        { fd, chunkBytes: streamChunkBytes, ...(end === undefined ? {} : { end }) },
-      );
-      if (stopped) return;
-    }
-  } finally {
-    closeAll(files);
-  }
 }
 
 /**
@@ -178,12 +159,12 @@ export async function findIntent(path: string, owner: { gateway: string; agentId
   // (journal-files.ts): a line past it is written again to the journal.
   const live = openLiveFiles(path);
   for (const file of live) if (file.path === path) delete file.end;
-  await scanFiles(live, warn, visit);
+  await scanFiles(live, warn, streamRead, visit);
   // The archive's files one at a time: there may be many, and they never change. A cut compacted
   // meanwhile was read above through its open file, up to the same length the archive holds.
   if (found === undefined) {
     for (const archived of archiveFiles(path)) {
-      await scanFiles(openFiles([archived]), warn, visit);
+      await scanFiles(openFiles([archived]), warn, streamRead, visit);
       if (found) break;
     }
   }

@@ -1,8 +1,9 @@
-import { read } from 'node:fs';
+import { read, readSync } from 'node:fs';
 import { promisify } from 'node:util';
 import { errnoCodeOf, LocalStorageError } from '../errors.js';
 import { ShapeError } from '../protocol/json-shape.js';
 import { type LineBatch, lineBatchesOf } from '../text-lines.js';
+import { closeAll, type OpenedFile } from './journal-files.js';
 import { OwnLineScanner, type ScannedRecord, scanRecord, utf8OfByteText } from './line-format.js';
 import { readRecord } from './record-format.js';
 
@@ -22,6 +23,11 @@ interface ReadRange {
   end?: number;
   /** How much to read at a time from `fd` (history's size unless told). */
   chunkBytes?: number;
+  /**
+   * Read in this thread (readSync) rather than in libuv's pool: for a pass that has nothing to
+   * do meanwhile, where each chunk's trip through the pool costs more than the read.
+   */
+  blocking?: boolean;
 }
 
 /**
@@ -56,12 +62,42 @@ export async function scanJournal(path: string, warn: JournalWarning, visit: (re
 }
 
 /**
+ * Reads the files in order as one journal (each to its end as opened), until `visit` returns
+ * false, then closes them all.
+ */
+export async function scanFiles(
+  files: readonly OpenedFile[],
+  warn: JournalWarning,
+  how: Pick<ReadRange, 'chunkBytes' | 'blocking'>,
+  visit: (record: ScannedRecord) => boolean | void,
+): Promise<void> {
+  let stopped = false;
+  try {
+    for (const { path, fd, end } of files) {
+      await scanJournal(
+        path,
+        warn,
+        (record) => {
+          if (visit(record) !== false) return true;
+          stopped = true;
+          return false;
+        },
+        { fd, ...how, ...(end === undefined ? {} : { end }) },
+      );
+      if (stopped) return;
+    }
+  } finally {
+    closeAll(files);
+  }
+}
+
+/**
  * The lines of one of a journal's files, open as `range.fd`, as byte text, in batches. A
  * journal that `ledger compact` has run on is several files: journal-files.ts opens them.
  */
 export async function* journalLines(path: string, range: ReadRange): AsyncGenerator<LineBatch> {
   try {
-    yield* lineBatchesOf(chunksOf(range.fd, range.end, range.chunkBytes), 'latin1');
+    yield* lineBatchesOf(chunksOf(range.fd, range.end, range.chunkBytes, range.blocking), 'latin1');
   } catch (error) {
     throw unreadable(path, error);
   }
@@ -70,11 +106,14 @@ export async function* journalLines(path: string, range: ReadRange): AsyncGenera
 const readAt = promisify(read);
 
 /** An open file's bytes from its start up to `end` (a read stream would close the descriptor when done). */
-async function* chunksOf(fd: number, end = Number.POSITIVE_INFINITY, size = chunkBytes): AsyncGenerator<Buffer> {
+async function* chunksOf(fd: number, end = Number.POSITIVE_INFINITY, size = chunkBytes, blocking = false): AsyncGenerator<Buffer> {
   let position = 0;
+  // Read in this thread, a chunk is decoded (lineBatchesOf) before the next is read: one buffer serves them all.
+  const shared = blocking ? Buffer.allocUnsafe(Math.min(size, end)) : undefined;
   while (position < end) {
-    const buffer = Buffer.allocUnsafe(Math.min(size, end - position));
-    const { bytesRead } = await readAt(fd, buffer, 0, buffer.length, position);
+    const length = Math.min(size, end - position);
+    const buffer = shared ?? Buffer.allocUnsafe(length);
+    const bytesRead = blocking ? readSync(fd, buffer, 0, length, position) : (await readAt(fd, buffer, 0, length, position)).bytesRead;
     if (bytesRead === 0) return;
     position += bytesRead;
     yield buffer.subarray(0, bytesRead);

@@ -33,18 +33,40 @@ export class TransactionIndex {
 
   /** Adds a transaction not yet added; its number is the count before. */
   add(owner: string, id: string): number {
+    const ownerNumber = this.ownerNumber(owner);
+    const other = this.pack(id);
+    return this.insert(ownerNumber, id, other, this.find(ownerNumber, id));
+  }
+
+  /**
+   * The number of this transaction, added first if it was not (then it is the count before,
+   * and `size` grew): one look-up where get and add would take two.
+   */
+  numberOf(owner: string, id: string): number {
+    const ownerNumber = this.ownerNumber(owner);
+    const other = this.pack(id);
+    const slot = this.find(ownerNumber, id);
+    const found = this.slots[slot]!;
+    return found === -1 ? this.insert(ownerNumber, id, other, slot) : found;
+  }
+
+  private ownerNumber(owner: string): number {
     let ownerNumber = this.owners.get(owner);
     if (ownerNumber === undefined) this.owners.set(owner, (ownerNumber = this.owners.size));
     // Held in 16 bits: owners are a few gateways and agents (an id with spaces adds some).
     if (ownerNumber > 0xffff) throw new Error(`more than 65,536 owners (gateway and agent) in one journal: beyond what history indexes`);
-    const other = this.pack(id);
+    return ownerNumber;
+  }
+
+  /** Adds the transaction packed into `packed` at its empty `slot`. */
+  private insert(ownerNumber: number, id: string, other: boolean, slot: number): number {
     const number = this.size++;
     ensureLength(this.ownerOf, number + 1);
     ensureLength(this.ids, this.ownerOf.length * idBytes);
     this.ids.set(this.packed, number * idBytes);
     this.ownerOf[number] = ownerNumber;
     if (other) this.otherIds.set(number, id);
-    this.slots[this.find(ownerNumber, id)] = number;
+    this.slots[slot] = number;
     if (this.size * 2 > this.slots.length) this.rehash();
     return number;
   }
@@ -52,17 +74,20 @@ export class TransactionIndex {
   /** The id into `packed`; true when it is not decimal digits (kept whole instead). */
   private pack(id: string): boolean {
     const packed = this.packed;
-    if (id.length > 2 * idBytes || !/^\d*$/.test(id)) {
-      packed.fill(otherIdMark);
-      return true;
-    }
+    if (id.length > 2 * idBytes) return this.packOther();
     packed.fill(0xff);
     for (let i = id.length - 1, nibble = 0; i >= 0; i--, nibble++) {
       const byte = idBytes - 1 - (nibble >> 1);
       const digit = id.charCodeAt(i) - 48;
+      if (digit < 0 || digit > 9) return this.packOther();
       packed[byte] = nibble & 1 ? (packed[byte]! & 0x0f) | (digit << 4) : (packed[byte]! & 0xf0) | digit;
     }
     return false;
+  }
+
+  private packOther(): true {
+    this.packed.fill(otherIdMark);
+    return true;
   }
 
   /** The slot holding this owner's id (packed into `packed`), or the empty slot where it would go. */
@@ -80,6 +105,26 @@ export class TransactionIndex {
     const start = number * idBytes;
     for (let i = 0; i < idBytes; i++) if (this.ids[start + i] !== this.packed[i]) return false;
     return this.packed[0] !== otherIdMark || this.otherIds.get(number) === id;
+  }
+
+  /** The id of transaction `number`, as it was added. */
+  idOf(number: number): string {
+    const start = number * idBytes;
+    if (this.ids[start] === otherIdMark) return this.otherIds.get(number)!;
+    let id = '';
+    for (let i = start; i < start + idBytes; i++) {
+      const byte = this.ids[i]!;
+      if (byte >> 4 !== 0xf) id += String.fromCharCode(48 + (byte >> 4));
+      if ((byte & 0xf) !== 0xf) id += String.fromCharCode(48 + (byte & 0xf));
+    }
+    return id;
+  }
+
+  /** Whether transaction `number` is this owner's id (no hashing: a guess checked). */
+  is(number: number, owner: string, id: string): boolean {
+    if (number >= this.size || this.ownerOf[number] !== this.owners.get(owner)) return false;
+    this.pack(id);
+    return this.sameId(number, id);
   }
 
   /** Gives the memory back: the index is empty and unusable afterwards. */

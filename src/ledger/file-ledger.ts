@@ -1,6 +1,7 @@
 import { LocalStorageError } from '../errors.js';
 import type { JournalEntry, LedgerFilter } from '../journal/ledger.js';
 import type { LookBackQuery, RecentPayment } from '../journal/look-back.js';
+import type { PaymentRow, PaymentsQuery } from '../journal/payments.js';
 import type { JournalWarning } from '../journal/reader.js';
 import { differingParameters, type OutcomeRecord } from '../journal/records.js';
 import { JournalWriter } from '../journal/writer.js';
@@ -101,6 +102,10 @@ export class FileLedger implements Ledger {
 
   async recentPayments(query: LookBackQuery): Promise<RecentPayment[]> {
     return (await import('../journal/look-back.js')).recentPayments(this.location.path, query);
+  }
+
+  async *payments(query: PaymentsQuery): AsyncGenerator<PaymentRow[]> {
+    yield* (await import('../journal/payments.js')).journalPayments(this.location.path, query, this.warn);
   }
 
   async close(): Promise<void> {

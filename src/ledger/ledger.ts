@@ -1,5 +1,6 @@
 import type { HistoryFilter, JournalEntry, LedgerFilter } from '../journal/ledger.js';
 import type { LookBackQuery, RecentPayment } from '../journal/look-back.js';
+import type { PaymentRow, PaymentsQuery } from '../journal/payments.js';
 import type { IntentRecord, OutcomeRecord } from '../journal/records.js';
 import type { LedgerLocation } from './location.js';
 
@@ -38,6 +39,12 @@ export interface Ledger {
    * weigh (purchase/desk-guard.ts).
    */
   recentPayments(query: LookBackQuery): Promise<RecentPayment[]>;
+  /**
+   * The payments whose first intent falls in [since, until), of this gateway and agent when
+   * given, light (TransactionID, account, amount, time, latest state), in order of first
+   * intent: what `reconcile --registry` compares. The journal reads itself once for them.
+   */
+  payments(query: PaymentsQuery): AsyncIterable<readonly PaymentRow[]>;
   close(): Promise<void>;
   /**
    * One TransactionID as the ledger holds it (a receipt reprinted): for each gateway and agent

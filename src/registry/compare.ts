@@ -1,4 +1,5 @@
-import type { JournalEntry } from '../journal/ledger.js';
+import type { PaymentRow } from '../journal/payments.js';
+import { TransactionIndex } from '../journal/transaction-index.js';
 import { localDay } from '../local-day.js';
 import { addDecimals, isPlainDecimal, sameDecimal } from '../protocol/money.js';
 import type { TransactionState } from '../protocol/transaction-view.js';
@@ -32,49 +33,70 @@ export interface Finding {
   ledgerState: TransactionState | null;
 }
 
-const separator = '\u0001';
-
-/** The registry's rows by TransactionID, each packed in one string. */
+/**
+ * The registry's rows by TransactionID: the ids only in a TransactionIndex (a Long in 10 packed
+ * bytes, open addressing; an id string kept would also keep the whole piece of the file it was
+ * cut from), the rest in arrays by row number, rows taken out marked (docs/performance.md,
+ * target 11).
+ */
 export class RegistryIndex {
-  private readonly rows = new Map<string, string>();
+  private readonly ids = new TransactionIndex();
+  private readonly dates: string[] = [];
+  private readonly accounts: string[] = [];
+  private readonly amounts: string[] = [];
+  private readonly lines: number[] = [];
+  private readonly taken: boolean[] = [];
+  /** The row after the last one taken. */
+  private next = 0;
   /** The days the registry's rows are dated. */
   readonly days = new Set<string>();
 
   constructor(private readonly path: string) {}
 
   add(row: RegistryRow): void {
-    const earlier = this.rows.get(row.transactionId);
-    if (earlier !== undefined) {
+    const known = this.ids.size;
+    const number = this.ids.numberOf(anyOwner, row.transactionId);
+    if (number < known) {
       throw new RegistryFileError(
-        `registry ${this.path} line ${row.line}: TransactionID ${row.transactionId} is listed again (first on line ${earlier.split(separator)[3]}); the registry contradicts itself`,
+        `registry ${this.path} line ${row.line}: TransactionID ${row.transactionId} is listed again (first on line ${this.lines[number]}); the registry contradicts itself`,
         { hint: 'ask the provider for a corrected registry; nothing was compared' },
       );
     }
     this.days.add(row.date);
-    this.rows.set(row.transactionId, [row.date, row.account, row.amount, String(row.line)].join(separator));
+    this.dates[number] = row.date;
+    this.accounts[number] = row.account;
+    this.amounts[number] = row.amount;
+    this.lines[number] = row.line;
+    this.taken[number] = false;
   }
 
   has(transactionId: string): boolean {
-    return this.rows.has(transactionId);
+    return this.ids.get(anyOwner, transactionId) !== undefined;
   }
 
   /** The row of a TransactionID, taken out of the index (what is left at the end is only in the registry). */
   take(transactionId: string): { date: string; account: string; amount: string } | undefined {
-    const packed = this.rows.get(transactionId);
-    if (packed === undefined) return undefined;
-    this.rows.delete(transactionId);
-    const [date = '', account = '', amount = ''] = packed.split(separator);
-    return { date, account, amount };
+    // A registry lists a day's payments in the order they were made, as the ledger gives them:
+    // the row after the last one taken is tried before the index.
+    const number = this.ids.is(this.next, anyOwner, transactionId) ? this.next : this.ids.get(anyOwner, transactionId);
+    if (number === undefined || this.taken[number]) return undefined;
+    this.taken[number] = true;
+    this.next = number + 1;
+    return { date: this.dates[number]!, account: this.accounts[number]!, amount: this.amounts[number]! };
   }
 
   /** The rows no ledger entry matched, in the registry's order. */
   *left(): Generator<Finding> {
-    for (const [transactionId, packed] of this.rows) {
-      const [date = '', account = '', amount = ''] = packed.split(separator);
-      yield { list: 'only-in-registry', transactionId, date, account, registryAmount: amount, ledgerAmount: null, registryState: 'paid', ledgerState: null };
+    for (let number = 0; number < this.ids.size; number++) {
+      if (this.taken[number]) continue;
+      const [transactionId, date, account, registryAmount] = [this.ids.idOf(number), this.dates[number]!, this.accounts[number]!, this.amounts[number]!];
+      yield { list: 'only-in-registry', transactionId, date, account, registryAmount, ledgerAmount: null, registryState: 'paid', ledgerState: null };
     }
   }
 }
+
+/** The registry's ids are one list: the index's owner is the same for all. */
+const anyOwner = '';
 
 /** Per list: how many, and the exact sums of each side's amounts. */
 export interface ListTally {
@@ -98,20 +120,18 @@ export class RegistryComparison {
     private readonly days: ReadonlySet<string>,
   ) {}
 
-  /** One ledger entry (the latest word on a transaction): its finding, or undefined when the two sides agree or it is not of the compared days. */
-  visit(entry: JournalEntry): Finding | undefined {
-    const { intent, outcome } = entry;
-    const ledgerState: TransactionState = outcome?.view.state ?? 'unknown';
-    const row = this.registry.take(intent.transactionId);
+  /** One ledger payment (the latest word on a transaction): its finding, or undefined when the two sides agree or it is not of the compared days. */
+  visit(payment: PaymentRow): Finding | undefined {
+    const row = this.registry.take(payment.transactionId);
     if (row === undefined) {
-      if (ledgerState === 'failed' || !this.days.has(localDay(new Date(intent.at)))) return undefined;
-      return this.count({ list: 'only-in-ledger', ...this.ledgerSide(entry, ledgerState), registryAmount: null, registryState: null });
+      if (payment.state === 'failed' || !this.days.has(localDay(new Date(payment.at)))) return undefined;
+      return this.count({ list: 'only-in-ledger', ...this.ledgerSide(payment), registryAmount: null, registryState: null });
     }
-    if (ledgerState === 'success' && (row.amount === intent.amount || sameDecimal(row.amount, intent.amount))) {
+    if (payment.state === 'success' && (row.amount === payment.amount || sameDecimal(row.amount, payment.amount))) {
       this.agreed++;
       return undefined;
     }
-    return this.count({ list: 'different', ...this.ledgerSide(entry, ledgerState), date: row.date, registryAmount: row.amount, registryState: 'paid' });
+    return this.count({ list: 'different', ...this.ledgerSide(payment), date: row.date, registryAmount: row.amount, registryState: 'paid' });
   }
 
   /** The rows no ledger entry matched, counted as they go. */
@@ -119,8 +139,8 @@ export class RegistryComparison {
     for (const finding of this.registry.left()) yield this.count(finding);
   }
 
-  private ledgerSide({ intent }: JournalEntry, ledgerState: TransactionState) {
-    return { transactionId: intent.transactionId, date: localDay(new Date(intent.at)), account: intent.account, ledgerAmount: intent.amount, ledgerState };
+  private ledgerSide({ transactionId, at, account, amount, state }: PaymentRow) {
+    return { transactionId, date: localDay(new Date(at)), account, ledgerAmount: amount, ledgerState: state };
   }
 
   private count(finding: Finding): Finding {

@@ -1,15 +1,13 @@
-import { createReadStream } from 'node:fs';
-import { Transform } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
-import { type CsvError, parse } from 'csv-parse';
+import type { CsvError } from 'csv-parse';
 import { UsageError } from '../errors.js';
 import { isPlainDecimal, sameDecimal } from '../protocol/money.js';
 import { compileDatePattern, type DatePattern, isTimeOfDay, readDate } from './dates.js';
 import type { ColumnRef, RegistryLayout } from './layout.js';
+import { registryRecords } from './records.js';
 
 /**
- * A provider's registry read as a stream (csv-parse's streaming parser, so a registry of any
- * size passes through in small pieces), one row at a time. Every row is checked as it comes;
+ * A provider's registry read as a stream (records.ts: split by hand while nothing is quoted,
+ * csv-parse's streaming parser from the first quote on), one row at a time. Every row is checked as it comes;
  * the first that cannot be read ends the reading with a RegistryFileError naming its line and
  * column. A closing total line, where the layout has one, is checked against the rows.
  */
@@ -43,19 +41,6 @@ export function readAmount(cell: string, decimal: RegistryLayout['decimal']): st
   return isPlainDecimal(plain) ? plain : undefined;
 }
 
-/** Turns bytes in a legacy charset into UTF-8 text, a chunk at a time (a character may span two chunks). */
-function decoderStream(encoding: string): Transform {
-  const decoder = new TextDecoder(encoding);
-  return new Transform({
-    transform(chunk: Buffer, _encoding, done) {
-      done(null, decoder.decode(chunk, { stream: true }));
-    },
-    flush(done) {
-      done(null, decoder.decode());
-    },
-  });
-}
-
 /** Column indexes (from 0) of the layout's fields; names looked up in the header row. */
 function resolveColumns(layout: RegistryLayout, header: readonly string[] | undefined, where: (line: number) => string, line: number): Columns {
   const resolve = (field: Field, ref: ColumnRef | undefined): number | undefined => {
@@ -86,35 +71,45 @@ interface RowReader {
   dates: DatePattern[];
   columns: Columns;
   where: (line: number) => string;
+  lastDate?: { cell: string; date: string };
+}
+
+/** A row's cell for a field, trimmed; a RegistryFileError when the row is too short. (No closures per row: rows are many.) */
+function cellOf(reader: RowReader, record: readonly string[], field: Field, line: number): string {
+  const index = reader.columns[field]!;
+  const value = record[index];
+  if (value === undefined) {
+    throw new RegistryFileError(
+      `${reader.where(line)}, column ${index + 1} (${fieldNames[field]}): missing; the row has ${record.length} column${record.length === 1 ? '' : 's'}`,
+      {
+        hint: 'fix the row, or describe the layout in a mapping file (--registry-format)',
+      },
+    );
+  }
+  return value.trim();
+}
+
+function badCell(reader: RowReader, field: Field, expected: string, value: string, line: number): RegistryFileError {
+  return new RegistryFileError(`${reader.where(line)}, column ${reader.columns[field]! + 1} (${fieldNames[field]}): ${JSON.stringify(value)} is not ${expected}`, {
+    hint: 'fix the row, or describe the layout in a mapping file (--registry-format)',
+  });
 }
 
 function readRow(reader: RowReader, record: readonly string[], line: number): RegistryRow {
-  const { layout, columns, where } = reader;
-  const cell = (field: Field): string => {
-    const index = columns[field]!;
-    const value = record[index];
-    if (value === undefined) {
-      throw new RegistryFileError(`${where(line)}, column ${index + 1} (${fieldNames[field]}): missing; the row has ${record.length} column${record.length === 1 ? '' : 's'}`, {
-        hint: 'fix the row, or describe the layout in a mapping file (--registry-format)',
-      });
-    }
-    return value.trim();
-  };
-  const bad = (field: Field, expected: string, value: string) =>
-    new RegistryFileError(`${where(line)}, column ${columns[field]! + 1} (${fieldNames[field]}): ${JSON.stringify(value)} is not ${expected}`, {
-      hint: 'fix the row, or describe the layout in a mapping file (--registry-format)',
-    });
-  const transactionId = cell('transactionId');
-  if (transactionId === '' || /\s/.test(transactionId)) throw bad('transactionId', 'a TransactionID', transactionId);
-  const dateCell = cell('date');
-  const date = readDate(dateCell, reader.dates);
-  if (date === undefined) throw bad('date', `a date (${layout.dates.join(' or ')})`, dateCell);
-  const time = columns.time === undefined ? undefined : cell('time');
-  if (time !== undefined && time !== '' && !isTimeOfDay(time)) throw bad('time', 'a time (HH:mm:ss)', time);
-  const amountCell = cell('amount');
+  const { layout, columns } = reader;
+  const transactionId = cellOf(reader, record, 'transactionId', line);
+  if (transactionId === '' || /\s/.test(transactionId)) throw badCell(reader, 'transactionId', 'a TransactionID', transactionId, line);
+  const dateCell = cellOf(reader, record, 'date', line);
+  // Rows come in date order: a day's rows share their date cell, read once.
+  const date = dateCell === reader.lastDate?.cell ? reader.lastDate.date : readDate(dateCell, reader.dates);
+  if (date === undefined) throw badCell(reader, 'date', `a date (${layout.dates.join(' or ')})`, dateCell, line);
+  if (dateCell !== reader.lastDate?.cell) reader.lastDate = { cell: dateCell, date };
+  const time = columns.time === undefined ? undefined : cellOf(reader, record, 'time', line);
+  if (time !== undefined && time !== '' && !isTimeOfDay(time)) throw badCell(reader, 'time', 'a time (HH:mm:ss)', time, line);
+  const amountCell = cellOf(reader, record, 'amount', line);
   const amount = readAmount(amountCell, layout.decimal);
-  if (amount === undefined) throw bad('amount', `an amount such as ${layout.decimal === 'comma' ? '1500,00' : '1500.00'}`, amountCell);
-  return { transactionId, date, time: time || undefined, account: cell('account'), amount, line };
+  if (amount === undefined) throw badCell(reader, 'amount', `an amount such as ${layout.decimal === 'comma' ? '1500,00' : '1500.00'}`, amountCell, line);
+  return { transactionId, date, time: time || undefined, account: cellOf(reader, record, 'account', line), amount, line };
 }
 
 /** The closing total line's count and sum, checked against what the rows gave. */
@@ -144,24 +139,42 @@ function csvFailure(error: CsvError, where: (line: number) => string): RegistryF
 
 /**
  * The exact sum of many plain decimals as whole units of the finest scale seen (money.ts
- * addDecimals, without reading the running sum back from text for every row).
+ * addDecimals, without reading the running sum back from text for every row). An amount of a
+ * few digits is turned into units as a double, exactly (well inside 2^53, and rounded from a
+ * relative error of 2^-53) and summed as one until the sum nears 2^53; BigInt takes the rest.
  */
-class DecimalSum {
+export class DecimalSum {
   private units = 0n;
+  private small = 0;
   private scale = 0;
 
   add(amount: string): void {
-    const [whole = '0', fraction = ''] = amount.split('.');
-    if (fraction.length > this.scale) {
-      this.units *= 10n ** BigInt(fraction.length - this.scale);
-      this.scale = fraction.length;
+    const point = amount.indexOf('.');
+    const scale = point === -1 ? 0 : amount.length - point - 1;
+    if (scale > this.scale) {
+      this.flush();
+      this.units *= 10n ** BigInt(scale - this.scale);
+      this.scale = scale;
     }
+    const units = amount.length <= 15 ? Math.round(Number(amount) * 10 ** this.scale) : Number.NaN;
+    if (units <= 1e15) {
+      this.small += units;
+      if (this.small > 2 ** 52) this.flush();
+      return;
+    }
+    const [whole = '0', fraction = ''] = amount.split('.');
     this.units += BigInt(whole + fraction.padEnd(this.scale, '0'));
   }
 
   value(): string {
+    this.flush();
     const digits = this.units.toString().padStart(this.scale + 1, '0');
     return this.scale === 0 ? digits : `${digits.slice(0, -this.scale)}.${digits.slice(-this.scale)}`;
+  }
+
+  private flush(): void {
+    this.units += BigInt(this.small);
+    this.small = 0;
   }
 }
 
@@ -173,21 +186,6 @@ export interface RegistrySummary {
 /** Reads the registry at `path`, calling `onRow` for each payment row, in order. */
 export async function readRegistry(path: string, layout: RegistryLayout, onRow: (row: RegistryRow) => void): Promise<RegistrySummary> {
   const where = (line: number) => `registry ${path} line ${line}`;
-  const parser = parse({
-    delimiter: layout.delimiter,
-    quote: layout.quote === false ? null : layout.quote,
-    relax_column_count: true,
-    skip_empty_lines: true,
-    bom: true,
-    from_line: layout.skipLines + 1,
-    // The line each record ends on, as its last cell: `info: true` would copy the whole info object per record.
-    on_record: (record: string[], context) => (record.push(String(context.lines)), record),
-  });
-  const input = createReadStream(path, { highWaterMark: 256 * 1024 });
-  const flowing = pipeline(layout.encoding.toLowerCase().replace('_', '-') === 'utf-8' ? [input, parser] : [input, decoderStream(layout.encoding), parser]).then(
-    () => undefined,
-    (error: unknown) => error,
-  );
   // With a header the columns are known once it is read; without, they are numbers.
   const noColumns: Columns = { transactionId: undefined, date: undefined, time: undefined, account: undefined, amount: undefined };
   const columns = layout.header ? noColumns : resolveColumns(layout, undefined, where, 0);
@@ -197,33 +195,30 @@ export async function readRegistry(path: string, layout: RegistryLayout, onRow: 
   let totalLine: number | undefined;
   let headerSeen = !layout.header;
   try {
-    for await (const record of parser as AsyncIterable<string[]>) {
-      const line = Number(record.pop());
-      if (!headerSeen) {
-        reader.columns = resolveColumns(layout, record, where, line);
-        headerSeen = true;
-        continue;
+    for await (const records of registryRecords(path, layout)) {
+      for (const record of records) {
+        const line = Number(record.pop());
+        if (!headerSeen) {
+          reader.columns = resolveColumns(layout, record, where, line);
+          headerSeen = true;
+          continue;
+        }
+        if (record.every((cell) => cell.trim() === '')) continue;
+        if (totalLine !== undefined) throw new RegistryFileError(`${where(line)}: a row after the ${layout.total} line (line ${totalLine}); the total closes the registry`);
+        if (layout.total !== undefined && record[0]?.trim().startsWith(layout.total)) {
+          checkTotal(reader, record, line, rows, sum.value());
+          totalLine = line;
+          continue;
+        }
+        const row = readRow(reader, record, line);
+        rows++;
+        sum.add(row.amount);
+        onRow(row);
       }
-      if (record.every((cell) => cell.trim() === '')) continue;
-      if (totalLine !== undefined) throw new RegistryFileError(`${where(line)}: a row after the ${layout.total} line (line ${totalLine}); the total closes the registry`);
-      if (layout.total !== undefined && record[0]?.trim().startsWith(layout.total)) {
-        checkTotal(reader, record, line, rows, sum.value());
-        totalLine = line;
-        continue;
-      }
-      const row = readRow(reader, record, line);
-      rows++;
-      sum.add(row.amount);
-      onRow(row);
     }
   } catch (error) {
-    parser.destroy();
-    const failure = await flowing;
-    if (error instanceof RegistryFileError) throw error;
-    throw failureOf(failure ?? error, path, where);
+    throw failureOf(error, path, where);
   }
-  const failure = await flowing;
-  if (failure !== undefined) throw failureOf(failure, path, where);
   return { rows, sum: sum.value() };
 }
 

@@ -8,6 +8,7 @@ import { jsonLines, runCli } from '../helpers/cli.js';
 import { sandboxWithEnv } from '../helpers/gateway-env.js';
 import { intent, linesOf, outcome } from '../helpers/journal-lines.js';
 import { windows1251 } from '../helpers/legacy-charsets.js';
+import { freshDatabase, startPostgres } from '../helpers/postgres.js';
 
 /**
  * `reconcile --registry` against a ledger made by real `pay` runs on the sandbox, plus journal
@@ -124,6 +125,24 @@ describe('reconcile --registry', () => {
       registryState: 'paid',
       ledgerState: null,
     });
+  });
+
+  it('the same lists with the ledger in PostgreSQL (the journal imported into it)', async () => {
+    const server = await startPostgres();
+    try {
+      const ledger = await freshDatabase(server);
+      const imported = await runCli(['ledger', 'import', journal], { env: { ...env, AGENTPAY_LEDGER: ledger } });
+      expect(imported.code, imported.stderr).toBe(0);
+      const registry = registryFile('team.tsv', tsvOf(listed()));
+      const result = await runCli(['--json', 'reconcile', '--registry', registry], { env: { ...env, AGENTPAY_LEDGER: ledger } });
+      expect(result.code, result.stderr).toBe(1);
+      const findings = jsonLines(result.stdout);
+      expect(findings.map((f) => [f.list, f.transactionId, f.registryAmount ?? '', f.ledgerAmount ?? '', f.registryState ?? '', f.ledgerState ?? ''])).toEqual(
+        expectedBeforeSettle(),
+      );
+    } finally {
+      await server.stop();
+    }
   });
 
   it('a registry that cannot be read is exit 2 naming the line: a Total line that contradicts the rows, a malformed row, a bad mapping', async () => {

@@ -6,6 +6,7 @@ import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { allEntries, findIntent, type JournalEntry, type LedgerFilter, openEntries } from '../../src/journal/ledger.js';
 import { OwnLineScanner, recordOf } from '../../src/journal/line-format.js';
+import { journalPayments } from '../../src/journal/payments.js';
 import { lineOf, readRecord } from '../../src/journal/record-format.js';
 import { type IntentRecord, isFinalState, type JournalRecord, type OutcomeRecord, ownerKey } from '../../src/journal/records.js';
 import { linesOf } from '../../src/text-lines.js';
@@ -186,7 +187,24 @@ describe('reading the journal fast', () => {
         expect(exact(open), `seed ${seed}`).toBe(exact(await referenceOpen(path, filter, (m) => reference.push(m))));
         expect(fast).toEqual(reference);
         const all = await gathered(allEntries(path, filter, () => {}));
-        expect(exact(all), `seed ${seed}`).toBe(exact(await referenceAll(path, filter, () => {})));
+        const expectedAll = await referenceAll(path, filter, () => {});
+        expect(exact(all), `seed ${seed}`).toBe(exact(expectedAll));
+        // reconcile --registry's one pass: the same transactions, light, cut to an owner and an end.
+        const until = new Date(Date.UTC(2026, 10, 25));
+        for (const owner of [undefined, owners[0]!, owners[3]!]) {
+          const query = { since: filter.since ?? new Date(0), until, ...owner };
+          const payments = (await gathered(journalPayments(path, query, () => {}))).flat();
+          const expected = expectedAll
+            .filter(({ intent }) => Date.parse(intent.at) < until.getTime() && (owner === undefined || (intent.gateway === owner.gateway && intent.agentId === owner.agentId)))
+            .map(({ intent, outcome }) => ({
+              transactionId: intent.transactionId,
+              account: intent.account,
+              amount: intent.amount,
+              at: intent.at,
+              state: outcome?.view.state ?? 'unknown',
+            }));
+          expect(payments, `seed ${seed}`).toEqual(expected);
+        }
         kept += open.length + all.length;
       }
       const everything = await referenceAll(path, {}, () => {});

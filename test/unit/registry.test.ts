@@ -1,17 +1,19 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { parse as parseCsv } from 'csv-parse/sync';
 import { describe, expect, it } from 'vitest';
-import type { JournalEntry } from '../../src/journal/ledger.js';
+import type { PaymentRow } from '../../src/journal/payments.js';
+import { addDecimals, compareDecimals } from '../../src/protocol/money.js';
 import { RegistryComparison, RegistryIndex } from '../../src/registry/compare.js';
 import { compileDatePattern, readDate } from '../../src/registry/dates.js';
 import { builtInLayouts, type RegistryLayout } from '../../src/registry/layout.js';
 import { parseMapping } from '../../src/registry/mapping-file.js';
-import { type RegistryRow, readAmount, readRegistry } from '../../src/registry/read.js';
+import { DecimalSum, type RegistryRow, readAmount, readRegistry } from '../../src/registry/read.js';
 import { registryTableLines } from '../../src/render/registry.js';
 import { plainStyle } from '../../src/render/style.js';
-import { intent, outcome } from '../helpers/journal-lines.js';
 import { windows1251 } from '../helpers/legacy-charsets.js';
+import { seededRandom } from '../helpers/seeded-random.js';
 import { thrown } from '../helpers/thrown.js';
 
 const directory = mkdtempSync(join(tmpdir(), 'agentpay-registry-'));
@@ -141,12 +143,78 @@ describe('reading a registry', () => {
   });
 });
 
+describe('reading a registry fast: split by hand until the first quote, csv-parse from there', () => {
+  const csv = builtInLayouts.csv!;
+  const filler = (count: number, from: number) => Array.from({ length: count }, (_, i) => `${from + i},2026-11-21,acct-${from + i},1.00\r\n`).join('');
+
+  it('a quoted cell (with a line break) far past the first read: every row, and its line, as csv-parse alone would give them', async () => {
+    // ~340 KB of plain rows: the quote comes after the first 256 KB read.
+    const text = `TransactionID,Date,Account,Amount\r\n${filler(9000, 1)}90001,2026-11-21,"Smith, ""J""\nflat 2",7.50\r\n${filler(3, 90002)}`;
+    const { rows, sum } = await rowsOf(text, csv);
+    expect(rows).toHaveLength(9004);
+    expect(rows[0]).toEqual({ transactionId: '1', date: '2026-11-21', time: undefined, account: 'acct-1', amount: '1.00', line: 2 });
+    expect(rows[9000]).toEqual({ transactionId: '90001', date: '2026-11-21', time: undefined, account: 'Smith, "J"\nflat 2', amount: '7.50', line: 9003 });
+    expect(rows[9003]).toMatchObject({ transactionId: '90004', line: 9006 });
+    expect(sum).toBe('9010.50');
+    // The same file through csv-parse alone: the same cells, the same lines (even where
+    // csv-parse counts a quoted "\r\n" as two lines).
+    for (const inCell of ['\n', '\r\n']) {
+      const file = text.replace('""J""\nflat', `""J""${inCell}flat`);
+      const alone = parseCsv(file, { bom: true, relax_column_count: true, skip_empty_lines: true, on_record: (record: string[], { lines }) => [...record, String(lines)] });
+      const fast = (await rowsOf(file, csv)).rows.map(({ transactionId, date, account, amount, line }) => [transactionId, date, account, amount, String(line)]);
+      expect(fast).toEqual(alone.slice(1));
+    }
+  });
+
+  it('a malformed row after the switch to csv-parse is named by its line in the whole file', async () => {
+    const text = `TransactionID,Date,Account,Amount\r\n${filler(9000, 1)}90001,2026-11-21,"unclosed,7.50\r\n`;
+    await expect(rowsOf(text, csv)).rejects.toThrow(/line 9003, column 3: Quote Not Closed: the parsing is finished with an opening quote at line 9003$/);
+    const bad = `TransactionID,Date,Account,Amount\r\n${filler(9000, 1)}"90001",2026-11-21,x,7.5O\r\n`;
+    await expect(rowsOf(bad, csv)).rejects.toThrow(/line 9002, column 4 \(amount\): "7.5O" is not an amount/);
+  });
+
+  it('lines ended by "\\n", "\\r\\n" or a lone "\\r", a byte order mark, skipped title lines, empty lines', async () => {
+    const layout = { ...tsv, skipLines: 2, total: undefined };
+    for (const [text, lines] of [
+      ['\uFEFFtitle\nprovider\n1\t2026-11-21\t\ta\t1\n\n2\t2026-11-21\t\tb\t2\n', [3, 5]],
+      ['title\r\nprovider\r\n1\t2026-11-21\t\ta\t1\r\n\r\n2\t2026-11-21\t\tb\t2', [3, 5]],
+      ['title\rprovider\r1\t2026-11-21\t\ta\t1\r\r2\t2026-11-21\t\tb\t2\r', [3, 5]],
+    ] as const) {
+      const { rows } = await rowsOf(text, layout);
+      expect(rows.map(({ transactionId, account, line }) => [transactionId, account, line])).toEqual([
+        ['1', 'a', lines[0]],
+        ['2', 'b', lines[1]],
+      ]);
+    }
+  });
+
+  it('sums exactly, as addDecimals does, amounts of any size and scale', () => {
+    const random = seededRandom(11);
+    const amounts = Array.from({ length: 5000 }, (_, i) => {
+      const whole = String(Math.floor(random() * 10 ** (1 + (i % 14))));
+      const scale = i % 7 === 0 ? 0 : 1 + (i % 4);
+      return scale === 0 ? whole : `${whole}.${String(Math.floor(random() * 10 ** scale)).padStart(scale, '0')}`;
+    });
+    amounts.push('123456789012345678901234.5', '0.000001', '9007199254740993', '999999999999999.99');
+    const sum = new DecimalSum();
+    let expected = '0';
+    for (const amount of amounts) {
+      sum.add(amount);
+      expected = addDecimals(expected, amount);
+    }
+    expect(compareDecimals(sum.value(), expected)).toBe(0);
+  });
+});
+
 describe('comparing a registry with the ledger', () => {
   const day = '2026-11-21';
   const at = new Date(2026, 10, 21, 12).toISOString();
-  const entry = (id: string, state: 'success' | 'failed' | 'pending' | 'unknown' | undefined, amount = '499.00', when = at): JournalEntry => ({
-    intent: { ...intent(id, when), amount, account: `acct-${id}` },
-    outcome: state === undefined ? undefined : outcome(id, state),
+  const entry = (id: string, state: 'success' | 'failed' | 'pending' | 'unknown' | undefined, amount = '499.00', when = at): PaymentRow => ({
+    transactionId: id,
+    account: `acct-${id}`,
+    amount,
+    at: when,
+    state: state ?? 'unknown',
   });
   const row = (transactionId: string, amount: string, line: number): RegistryRow => ({ transactionId, date: day, time: undefined, account: `acct-${transactionId}`, amount, line });
 
@@ -196,6 +264,15 @@ describe('comparing a registry with the ledger', () => {
         "+----------------------+---------------+------------+---------+-----------------+---------------+----------------+--------------+",
       ]
     `);
+  });
+
+  it('rows no payment matched are listed with their TransactionIDs exactly as written (kept packed, not as strings)', () => {
+    const index = new RegistryIndex('r.tsv');
+    const ids = ['012', '12', '0', '9223372036854775807', '12345678901234567890', '123456789012345678901', 'ab-1', 'ИД7'];
+    ids.forEach((id, n) => index.add(row(id, '1.00', n + 1)));
+    const comparison = new RegistryComparison(index, new Set([day]));
+    comparison.visit(entry('12', 'success', '1.00'));
+    expect([...comparison.onlyInRegistry()].map((finding) => finding.transactionId)).toEqual(ids.filter((id) => id !== '12'));
   });
 
   it('a TransactionID listed twice is a registry that contradicts itself', () => {

@@ -108,10 +108,11 @@ export async function runRegistryReconcile(options: RegistryRun, context: Comman
   if (window !== undefined) {
     const owner = await ownerOf(context);
     if (owner.gateway === undefined) out.note(out.errorStyle.dim('no gateway is set: the payments of every gateway in the ledger are compared'));
-    for await (const entry of await ledger.entries({ since: window.since, gateway: owner.gateway })) {
-      if ((owner.agentId !== undefined && entry.intent.agentId !== owner.agentId) || Date.parse(entry.intent.at) >= window.until) continue;
-      const finding = comparison.visit(entry);
-      if (finding !== undefined) ledgerSide.push(finding);
+    for await (const payments of ledger.payments({ since: window.since, until: new Date(window.until), ...owner })) {
+      for (const payment of payments) {
+        const finding = comparison.visit(payment);
+        if (finding !== undefined) ledgerSide.push(finding);
+      }
     }
   }
   const onlyInLedger = ledgerSide.filter((finding) => finding.list === 'only-in-ledger');

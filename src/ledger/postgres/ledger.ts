@@ -4,6 +4,7 @@ import type pg from 'pg';
 import { AgentpayError, LedgerUnreachableError, LocalStorageError, noPaymentSent } from '../../errors.js';
 import type { JournalEntry, LedgerFilter } from '../../journal/ledger.js';
 import type { LookBackQuery, RecentPayment } from '../../journal/look-back.js';
+import type { PaymentRow, PaymentsQuery } from '../../journal/payments.js';
 import { lineOf, readRecord } from '../../journal/record-format.js';
 import { attemptReopens, differingParameters, type IntentRecord, type JournalRecord, type OutcomeRecord, replacesOutcome } from '../../journal/records.js';
 import type { AttemptRef, ClaimedBatch, Intent, IntentResult, Ledger, LedgerEntry, LedgerHistory, LedgerHistoryFilter, Owner, OwnerCount, RecordedBy } from '../ledger.js';
@@ -344,6 +345,20 @@ export class PostgresLedger implements Ledger {
         yield row.kind === 'attempt' ? intent : outcomeOfRow(intent, row.record_at, row.source, row.view);
       }
     }
+  }
+
+  /** The span's transactions as history pages them, cut to the agent and the span's end. */
+  async *payments({ since, until, gateway, agentId }: PaymentsQuery): AsyncGenerator<PaymentRow[]> {
+    let batch: PaymentRow[] = [];
+    for await (const { intent, outcome } of this.entryPages({ since, gateway })) {
+      if ((agentId !== undefined && intent.agentId !== agentId) || Date.parse(intent.at) >= until.getTime()) continue;
+      batch.push({ transactionId: intent.transactionId, account: intent.account, amount: intent.amount, at: intent.at, state: outcome?.view.state ?? 'unknown' });
+      if (batch.length === pageSize) {
+        yield batch;
+        batch = [];
+      }
+    }
+    if (batch.length > 0) yield batch;
   }
 
   async recentPayments(query: LookBackQuery): Promise<RecentPayment[]> {
