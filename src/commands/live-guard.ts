@@ -38,11 +38,11 @@ const otherWays = 'or choose a test gateway (--profile, --sandbox)';
 export interface PayLiveGuard {
   /** The guards lifted for the ledger: ["yes"] when --yes paid through a live profile. */
   overrides: readonly string[];
-  /** At a terminal without --yes: asks once (y/N, No by default); No ends with nothing sent. */
-  confirm(payment: PurchaseInput): Promise<void>;
+  /** At a terminal without --yes (absent otherwise): asks once (y/N, No by default); No ends with nothing sent. */
+  confirm?: (payment: PurchaseInput) => Promise<void>;
 }
 
-const unguarded: PayLiveGuard = { overrides: [], confirm: async () => undefined };
+const unguarded: PayLiveGuard = { overrides: [] };
 
 /**
  * pay's guard, before anything is sent (not even the AccountCheck): the LIVE line, then from a
@@ -51,7 +51,7 @@ const unguarded: PayLiveGuard = { overrides: [], confirm: async () => undefined 
 export function guardLivePay(context: Pick<CommandContext, 'settings' | 'out'>, options: { yes: boolean; dryRun: boolean }): PayLiveGuard {
   const line = announceLive(context);
   if (line === undefined || options.dryRun) return unguarded;
-  if (options.yes) return { overrides: ['yes'], confirm: unguarded.confirm };
+  if (options.yes) return { overrides: ['yes'] };
   const { out } = context;
   if (!out.stdin.isTTY) {
     throw new UsageError(`pay through the live profile ${JSON.stringify(line.profile)} from a script needs --yes (stdin is not a terminal); nothing was sent`, {

@@ -42,7 +42,9 @@ export async function runPay(rawOptions: unknown, context: CommandContext): Prom
     const notes = { voucher: choice.kind === 'voucher' ? choice.voucher.name : undefined, overrides: live.overrides };
     const desk = { overLimit: options.overLimit, duplicates: options.allowDuplicate ? 'allow' : 'refuse' } as const;
     // The live question comes after the limits and the duplicate check: nobody is asked about a payment then refused.
-    const confirm = () => live.confirm(input);
+    // Without a question the checks are made once (executePayment checks again after an answer).
+    const { confirm: ask } = live;
+    const confirm = ask === undefined ? undefined : () => ask(input);
     const receiptFile = options.receipt;
     const owner = { gateway: session.gateway, agentId: session.agentId };
     let outcome: PaymentOutcome;

@@ -362,8 +362,10 @@ export class PostgresLedger implements Ledger {
   }
 
   async recentPayments(query: LookBackQuery): Promise<RecentPayment[]> {
+    // One round trip before the intent: each transaction comes with its records (as JSON, their times as text).
     const rows = await this.query(sql.recentTransactions, [query.gateway, query.agentId, query.since.toISOString(), query.operator, query.account], noPaymentSent);
-    const entries = await this.withLatestWord(rows, noPaymentSent);
+    const records = rows.flatMap((row) => ((row.records as Row[] | null) ?? []).map((record) => ({ ...record, at: new Date(String(record.at)) })));
+    const entries = this.latestWordOf(rows, records);
     return entries.map(({ intent, outcome }) => ({ intent, state: outcome?.view.state }));
   }
 
@@ -381,10 +383,15 @@ export class PostgresLedger implements Ledger {
   }
 
   /** Transactions (rows of agentpay_transactions) as their latest attempt's intent and latest word, by the ledger's rules. */
-  private async withLatestWord(rows: Row[], consequence?: string): Promise<JournalEntry[]> {
+  private async withLatestWord(rows: Row[]): Promise<JournalEntry[]> {
     if (rows.length === 0) return [];
+    return this.latestWordOf(rows, await this.query(sql.attemptsAndOutcomesOf, [rows.map((row) => row.seq)]));
+  }
+
+  /** Transactions (rows) with their latest attempt's intent and latest word, from their records in order. */
+  private latestWordOf(rows: Row[], records: Row[]): JournalEntry[] {
     const bySeq = new Map<string, Row[]>();
-    for (const record of await this.query(sql.attemptsAndOutcomesOf, [rows.map((row) => row.seq)], consequence)) {
+    for (const record of records) {
       const seq = text(record.transaction_seq);
       bySeq.set(seq, [...(bySeq.get(seq) ?? []), record]);
     }

@@ -4,6 +4,10 @@
  * the open transactions; an outcome with, when final, the end of that place.
  */
 
+/** What the ledger reads of a record (attemptsAndOutcomesOf, and recentTransactions' aggregate of them). */
+const recordFields = ['seq', 'transaction_seq', 'kind', 'at', 'source', 'view', 'answers_attempt', 'operator', 'host', 'overrides'] as const;
+/** Read as text, as the driver gives bigint columns: in JSON they would be numbers, past 2^53 inexact. */
+const bigints = new Set<string>(['seq', 'transaction_seq', 'answers_attempt']);
 const transactionColumns = 't.seq, t.gateway, t.agent_id, t.transaction_id, t.service, t.account, t.amount, t.currency, t.invoice_id, t.at, t.operator, t.host, t.voucher';
 
 /**
@@ -143,7 +147,10 @@ WITH latest AS (
   WHERE a.kind = 'attempt' AND a.at >= $3
   ORDER BY a.transaction_seq, a.seq DESC
 )
-SELECT ${transactionColumns}
+SELECT ${transactionColumns}, (
+  SELECT json_agg(json_build_object(${recordFields.map((field) => `'${field}', r.${field}${bigints.has(field) ? '::text' : ''}`).join(', ')}) ORDER BY r.seq)
+  FROM agentpay_records r WHERE r.transaction_seq = t.seq
+) AS records
 FROM latest l JOIN agentpay_transactions t ON t.seq = l.transaction_seq
 WHERE t.gateway = $1 AND t.agent_id = $2 AND (l.record_operator = $4 OR t.account = $5)
 ORDER BY l.attempt_seq`;
@@ -155,5 +162,5 @@ ORDER BY t.seq`;
 
 /** The records of the transactions $1 (seqs), in order, with who made each attempt and the guards lifted for it. */
 export const attemptsAndOutcomesOf = `
-SELECT seq, transaction_seq, kind, at, source, view, answers_attempt, operator, host, overrides FROM agentpay_records
+SELECT ${recordFields.join(', ')} FROM agentpay_records
 WHERE transaction_seq = ANY($1::bigint[]) ORDER BY transaction_seq, seq`;
