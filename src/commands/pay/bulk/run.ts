@@ -206,8 +206,9 @@ async function payRows(
       stopReason = new AgentpayError(result.message, result.exitCode as ExitCodeValue);
       out.warn(text.stoppedStarting(result.message));
     }
-    if (!result.skipped) {
-      latest[index] = resultRowOf(row, result);
+    latest[index] = resultRowOf(row, result);
+    // A skipped row is written again only when the results file lagged behind the ledger (a kill between the two).
+    if (!result.skipped || row.prior?.state !== result.state) {
       try {
         writer.append(latest[index]!);
       } catch (error) {
