@@ -6,9 +6,9 @@
 //
 //   npm run bench                        # build, then all comparisons
 //   npm run bench -- --runs 5            # fewer runs per comparison (quicker, noisier)
-//   npm run bench -- --only check,pay    # some comparisons: startup status batch reconcile check pay teamPay teamReconcile memory history registry
+//   npm run bench -- --only check,pay    # some comparisons: startup status batch reconcile check pay bulk teamPay teamReconcile memory history registry
 import { execFileSync } from 'node:child_process';
-import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -38,6 +38,9 @@ const registryEntries = 200_000;
 /** The team ledger's server, started by the first comparison that needs it. */
 let ledgerServer;
 const concurrency = 8;
+/** Rows of the orders file `pay --from-file` pays (target 12), and of the one its peak RSS is taken on (target 13). */
+const bulkRows = 1_000;
+const bulkMemoryRows = 10_000;
 /** A dynamic service of the sandbox, an account it accepts, and one of its vouchers. */
 const purchase = { service: '101', account: '7011234567', currency: 'KZT', invoiceId: '5002' };
 
@@ -136,6 +139,35 @@ const comparisons = {
     });
     const what = '`agentpay pay --invoice-id --json` (AccountCheck, the duplicate check, Payment, two journal lines fsynced)';
     return [{ target: '7', what, floorLabel: 'bare `node:http`, same two exchanges, no journal', floor, value: pay, limit: 1.5 }];
+  },
+
+  async bulk({ env, gateway }) {
+    // Each run a file of new accounts (a rerun of the same file would only skip its rows), and its own results file.
+    let round = 0;
+    const orders = join(work, 'orders.csv');
+    const writeOrders = (rows) => {
+      round++;
+      const lines = Array.from({ length: rows }, (_, i) => `K${i + 1},${purchase.service},bulk-${round}-${i + 1},${purchase.invoiceId}`);
+      writeFileSync(orders, `key,service,account,invoice-id\n${lines.join('\n')}\n`);
+      rmSync(join(work, 'orders.results.csv'), { force: true });
+    };
+    const [floor, bulk] = await compare({
+      runs: runsFor(5),
+      warmUp: 1,
+      before: () => writeOrders(bulkRows),
+      floor: { label: 'node:http', command: [node, [join(floors, 'bulk-pay.mjs'), gateway.baseUrl, orders, String(concurrency)], { env }] },
+      candidates: [{ label: 'agentpay', command: [node, [bin, 'pay', '--from-file', orders, '--yes', '--json', '--concurrency', String(concurrency)], { env }] }],
+      check: ok(bulkRows),
+    });
+    writeOrders(bulkMemoryRows);
+    const memory = await peakRss(paths, ['pay', '--from-file', orders, '--yes', '--json', '--concurrency', String(concurrency)], env);
+    const memoryProblem = ok(bulkMemoryRows)(undefined, memory.result);
+    if (memoryProblem) throw new Error(`peak RSS run: ${memoryProblem}\n${memory.result.stderr}`);
+    const what = `\`pay --from-file\` ${bulkRows.toLocaleString('en')} rows, --concurrency ${concurrency} (AccountCheck + Payment a row, intents and outcomes fsynced, results file)`;
+    return [
+      { target: '12', what, floorLabel: `bare \`node:http\`, same exchanges, ${concurrency} at a time, no journal`, floor, value: bulk, limit: 1.3 },
+      { target: '13', what: `peak RSS, \`pay --from-file\` ${bulkMemoryRows.toLocaleString('en')} rows`, floorLabel: memory.how, megabytes: memory.kilobytes / 1024, limitMb: 150 },
+    ];
   },
 
   async memory({ env, ids }) {

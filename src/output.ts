@@ -84,6 +84,16 @@ export class Output {
     };
   }
 
+  /**
+   * A line kept at the foot of stderr on a terminal (a batch's progress bar), drawn over itself;
+   * a message clears it first, and the caller draws it again. undefined clears it. Nothing elsewhere.
+   */
+  statusLine(text: string | undefined): void {
+    if (this.io.stderr.isTTY !== true) return;
+    this.io.stderr.write(`\r\x1b[2K${text ?? ''}`);
+    this.spinning = text !== undefined;
+  }
+
   private clearSpinnerLine(): void {
     if (this.spinning) this.io.stderr.write('\r\x1b[2K');
   }

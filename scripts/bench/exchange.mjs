@@ -14,7 +14,7 @@ function requestDate() {
 }
 
 /** Sends a purchase request (spec 4.1-4.2) and resolves with the parsed answer. */
-export function exchange(baseUrl, requestType, { service, amount, currency, account, transactionId = freshTransactionId(), invoiceId }) {
+export function exchange(baseUrl, requestType, { service, amount, currency, account, transactionId = freshTransactionId(), invoiceId }, via = agent) {
   const fields = [
     ['AgentID', '1001'],
     ['AgentPassword', 'sandbox-demo-password'],
@@ -31,7 +31,7 @@ export function exchange(baseUrl, requestType, { service, amount, currency, acco
   return new Promise((resolve, reject) => {
     const req = request(
       `${baseUrl}/home/index`,
-      { method: 'POST', agent, headers: { 'content-type': 'application/x-www-form-urlencoded', 'content-length': Buffer.byteLength(body) } },
+      { method: 'POST', agent: via, headers: { 'content-type': 'application/x-www-form-urlencoded', 'content-length': Buffer.byteLength(body) } },
       (res) => {
         let text = '';
         res.setEncoding('utf8');

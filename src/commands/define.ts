@@ -21,17 +21,19 @@ export type LazyAction = (load: () => Promise<CommandRunner>, positionalName?: s
  * commander checks those before unknown options, so `pay --servce 101` would say "--service
  * not specified" instead of suggesting the typo's fix. The hook runs after that check.
  */
-const requiredOptions = new WeakMap<Command, Option[]>();
+const requiredOptions = new WeakMap<Command, { option: Option; unless: string | undefined }[]>();
 
-export function addRequiredOption(command: Command, flags: string, description: string): void {
-  const option = new Option(flags, `${description} (required)`);
-  requiredOptions.set(command, [...(requiredOptions.get(command) ?? []), option]);
+/** `unless`: another option (its attribute name) that, when given, makes this one not required. */
+export function addRequiredOption(command: Command, flags: string, description: string, unless?: { attribute: string; flag: string }): void {
+  const option = new Option(flags, `${description} (required${unless === undefined ? '' : ` without ${unless.flag}`})`);
+  requiredOptions.set(command, [...(requiredOptions.get(command) ?? []), { option, unless: unless?.attribute }]);
   command.addOption(option);
 }
 
 /** The program's preAction hook: the first required option the command ran without is a usage error. */
 export function checkRequiredOptions(_program: Command, action: Command): void {
-  for (const option of requiredOptions.get(action) ?? []) {
+  for (const { option, unless } of requiredOptions.get(action) ?? []) {
+    if (unless !== undefined && action.getOptionValue(unless) !== undefined) continue;
     if (action.getOptionValue(option.attributeName()) === undefined) {
       action.error(`error: required option '${option.flags}' not specified`, { code: 'commander.missingMandatoryOptionValue', exitCode: 2 });
     }

@@ -135,6 +135,11 @@ export async function executePayment(
     desk?: DeskPolicy | undefined;
     /** A last question for the person, once the checks have passed; throwing ends with nothing sent. */
     confirm?: (() => Promise<void>) | undefined;
+    /**
+     * false: Ctrl+C and SIGTERM are the caller's to handle, through `signal` (a bulk run lets the
+     * payments in flight settle on the first Ctrl+C); true by default.
+     */
+    ownSignals?: boolean;
   },
 ): Promise<PaymentOutcome> {
   const { settings, out } = context;
@@ -147,8 +152,11 @@ export async function executePayment(
   // Ctrl+C, and SIGTERM (how cron and service managers stop a process), stop settling.
   const interrupt = new AbortController();
   const onInterrupt = () => interrupt.abort();
-  process.once('SIGINT', onInterrupt);
-  process.once('SIGTERM', onInterrupt);
+  const ownSignals = options.ownSignals ?? true;
+  if (ownSignals) {
+    process.once('SIGINT', onInterrupt);
+    process.once('SIGTERM', onInterrupt);
+  }
   options.signal?.addEventListener('abort', onInterrupt, { once: true });
   if (options.signal?.aborted) onInterrupt();
   try {

@@ -17,6 +17,8 @@ function dryRunLines(endpoint: string, form: readonly FormField[]): string[] {
 
 /** `agentpay pay`: one Payment, dynamic (spec 4.2) or static (spec 4.3). */
 export async function runPay(rawOptions: unknown, context: CommandContext): Promise<void> {
+  const { checkBulkOrSingle } = await import('./bulk/options.js');
+  if (checkBulkOrSingle(rawOptions)) return (await import('./bulk/run.js')).runBulkPay(rawOptions, context);
   const options = payOptions(rawOptions);
   const { out } = context;
   const live = guardLivePay(context, { yes: yesOption(rawOptions), dryRun: options.dryRun });

@@ -1,0 +1,64 @@
+import { UsageError } from '../../../errors.js';
+import { choiceOption, concurrencyOption, optionalNonBlankText, optionRecord, switchOption } from '../../../options/values.js';
+
+const orderFormats = ['csv', 'jsonl'] as const;
+export type OrderFormat = (typeof orderFormats)[number];
+
+/** `pay --from-file`'s options; the one-payment options belong in the file's rows. */
+export interface BulkOptions {
+  fromFile: string;
+  fromFormat: OrderFormat | undefined;
+  results: string | undefined;
+  concurrency: number;
+  dryRun: boolean;
+  yes: boolean;
+  overLimit: boolean;
+  allowDuplicate: boolean;
+}
+
+const perPayment = [
+  ['service', '--service'],
+  ['account', '--account'],
+  ['currency', '--currency'],
+  ['invoiceId', '--invoice-id'],
+  ['amount', '--amount'],
+  ['txnId', '--txn-id'],
+  ['receipt', '--receipt'],
+] as const;
+
+const bulkOnly = [
+  ['fromFormat', '--from-format'],
+  ['results', '--results'],
+  ['concurrency', '--concurrency'],
+] as const;
+
+/** The options of one payment that have no place beside --from-file, or of a bulk run without it. */
+export function checkBulkOrSingle(raw: unknown): boolean {
+  const options = optionRecord(raw);
+  if (options.fromFile === undefined) {
+    const given = bulkOnly.find(([name]) => options[name] !== undefined);
+    if (given !== undefined) throw new UsageError(`${given[1]} goes with --from-file <orders.csv|.jsonl|->`);
+    return false;
+  }
+  const given = perPayment.find(([name]) => options[name] !== undefined);
+  if (given !== undefined) {
+    throw new UsageError(`${given[1]} does not go with --from-file: each row of the file names its own`, {
+      hint: 'put it in a column of the file (docs/commands.md "pay --from-file")',
+    });
+  }
+  return true;
+}
+
+export function bulkOptions(raw: unknown): BulkOptions {
+  const options = optionRecord(raw);
+  return {
+    fromFile: optionalNonBlankText(options.fromFile, '--from-file')!,
+    fromFormat: choiceOption(options.fromFormat, orderFormats, `--from-format must be one of: ${orderFormats.join(', ')}`),
+    results: optionalNonBlankText(options.results, '--results'),
+    concurrency: concurrencyOption(options.concurrency),
+    dryRun: switchOption(options.dryRun, '--dry-run'),
+    yes: switchOption(options.yes, '--yes'),
+    overLimit: switchOption(options.overLimit, '--over-limit'),
+    allowDuplicate: switchOption(options.allowDuplicate, '--allow-duplicate'),
+  };
+}

@@ -1,0 +1,185 @@
+import { AgentpayError } from '../../../errors.js';
+import type { GatewayClient } from '../../../gateway/client.js';
+import type { JournalEntry } from '../../../journal/ledger.js';
+import type { RecentPayment } from '../../../journal/look-back.js';
+import type { Intent, Ledger, Owner } from '../../../ledger/ledger.js';
+import { addDecimals } from '../../../protocol/money.js';
+import { checkPurchase } from '../../../purchase/account-check.js';
+import { breachText, duplicatesOf, duplicateText, limitBreaches, startOfDay } from '../../../purchase/desk-rules.js';
+import { voucherOf } from '../../../purchase/voucher-choice.js';
+import type { BadRow } from '../../../render/bulk.js';
+import type { Settings } from '../../../settings/resolve.js';
+import { forEachOrdered } from '../../ordered-pool.js';
+import type { ResultRow } from './results-file.js';
+import type { OrderRow } from './rows.js';
+
+/**
+ * The plan of a bulk run, made before any Payment leaves: where each row stands after an earlier
+ * run (final, open, or to pay), each row's voucher from a fresh AccountCheck, and the desk's
+ * limits and duplicate check over the whole file (purchase/desk-rules.ts, the rules `pay` keeps
+ * for one payment, applied to the file's rows in order on top of the ledger's).
+ */
+export interface BulkRow extends OrderRow {
+  /** From the results file of an earlier run, or given before any Payment leaves. */
+  transactionId: string | undefined;
+  /** final: skipped; open: an intent in the ledger without a final word (settled by Status); new: to pay. */
+  start: 'final' | 'open' | 'new';
+  prior: ResultRow | undefined;
+  /** The ledger's entry for the TransactionID, when it has one. */
+  entry: JournalEntry | undefined;
+  paidAmount: string | undefined;
+  paidInvoiceId: string | undefined;
+  voucher: string | undefined;
+  /** The desk's guards lifted for this row: "over-limit", "allow-duplicate". */
+  lifted: string[];
+}
+
+/** A failure without an answer from the gateway (status null) is "not sent": the row is paid again, with the same TransactionID. */
+const isGatewaysFailure = (entry: JournalEntry | undefined) => entry?.outcome?.view.state === 'failed' && entry.outcome.view.status !== null;
+
+export function bulkRowOf(order: OrderRow, prior: ResultRow | undefined, entry: JournalEntry | undefined): BulkRow {
+  const state = entry?.outcome?.view.state;
+  const final = state === 'success' || isGatewaysFailure(entry) || (entry === undefined && (prior?.state === 'success' || prior?.state === 'failed'));
+  const start = final ? 'final' : entry !== undefined ? 'open' : 'new';
+  return {
+    ...order,
+    transactionId: prior?.transactionId,
+    start,
+    prior,
+    entry,
+    paidAmount: start === 'new' ? order.amount : (entry?.intent.amount ?? prior?.paidAmount),
+    paidInvoiceId: start === 'new' ? order.invoiceId : (entry?.intent.invoiceId ?? prior?.paidInvoiceId ?? undefined),
+    voucher: entry?.intent.voucher ?? prior?.voucher,
+    lifted: [],
+  };
+}
+
+/**
+ * One reading of the ledger for the whole file: the entries of the earlier run's TransactionIDs
+ * (of any age), and the payments since `since` the desk's rules weigh, of this gateway and agent.
+ */
+export async function readLedger(ledger: Ledger, owner: Owner, ids: ReadonlySet<string>, since: Date): Promise<{ byId: Map<string, JournalEntry>; recent: RecentPayment[] }> {
+  const byId = new Map<string, JournalEntry>();
+  const recent: RecentPayment[] = [];
+  const entries = await ledger.entries(ids.size === 0 ? { gateway: owner.gateway, since } : { gateway: owner.gateway });
+  for await (const entry of entries) {
+    const { intent } = entry;
+    if (intent.agentId !== owner.agentId || intent.gateway !== owner.gateway) continue;
+    if (ids.has(intent.transactionId)) byId.set(intent.transactionId, entry);
+    if (Date.parse(intent.at) >= since.getTime()) recent.push({ intent, state: entry.outcome?.view.state });
+  }
+  return { byId, recent };
+}
+
+/** Since when the ledger's payments count: the start of today, or the duplicate window if it reaches further. */
+export function lookBackSince(settings: Pick<Settings, 'desk'>, now: Date): Date {
+  const window = new Date(now.getTime() - settings.desk.duplicateWindowMs.value);
+  return window < startOfDay(now) ? window : startOfDay(now);
+}
+
+type DeskContext = { settings: Pick<Settings, 'desk' | 'operator'> };
+interface FilePolicy {
+  overLimit: boolean;
+  allowDuplicate: boolean;
+}
+
+/** What makes two rows the same purchase (desk-rules.ts duplicatesOf, within the file). */
+const purchaseKey = (row: OrderRow) => JSON.stringify([row.service, row.account, row.currency, row.invoiceId ?? null, row.invoicePosition ?? null, row.amount ?? null]);
+
+/**
+ * The desk's rules over the rows to pay, in file order, each weighed with the ledger's payments
+ * and the file's rows before it (rows whose amount is not known yet are left for the second
+ * pass, after the AccountChecks). Sets each row's lifted guards; returns the rows refused.
+ */
+export function deskProblems(context: DeskContext, owner: Owner, rows: readonly BulkRow[], recent: readonly RecentPayment[], policy: FilePolicy, now: Date): BadRow[] {
+  const { desk } = context.settings;
+  const operator = context.settings.operator.value;
+  const problems: BadRow[] = [];
+  const windowMs = desk.duplicateWindowMs.value;
+  const windowStart = new Date(now.getTime() - windowMs);
+  const byAccount = new Map<string, RecentPayment[]>();
+  for (const payment of recent) byAccount.set(payment.intent.account, [...(byAccount.get(payment.intent.account) ?? []), payment]);
+  const byOperator = recent.filter((payment) => payment.intent.operator === operator);
+  // The file's rows so far, per currency: all of them, and per account.
+  const sums = new Map<string, { all: string; byAccount: Map<string, string> }>();
+  const firstOf = new Map<string, number>();
+  const at = now.toISOString();
+  const synthetic = (account: string, amount: string, currency: string): RecentPayment => ({
+    intent: { kind: 'intent', transactionId: '', gateway: owner.gateway, agentId: owner.agentId, service: '', account, amount, currency, invoiceId: null, at, operator },
+    state: undefined,
+  });
+  for (const row of rows) {
+    row.lifted = [];
+    const key = purchaseKey(row);
+    const first = firstOf.get(key);
+    if (first === undefined) firstOf.set(key, row.line);
+    else if (policy.allowDuplicate) row.lifted.push('allow-duplicate');
+    else problems.push({ line: row.line, column: undefined, message: `the same purchase as line ${first} (give --allow-duplicate if both are meant)` });
+    if (row.start !== 'new' || row.paidAmount === undefined) continue;
+    const intent: Intent = {
+      transactionId: row.transactionId ?? `line ${row.line}`,
+      gateway: owner.gateway,
+      agentId: owner.agentId,
+      service: row.service,
+      account: row.account,
+      amount: row.paidAmount,
+      currency: row.currency,
+      invoiceId: row.paidInvoiceId ?? null,
+    };
+    const mine = byAccount.get(row.account) ?? [];
+    const daily = desk.limit('dailyLimit', row.currency) !== undefined || desk.limit('accountDailyLimit', row.currency) !== undefined;
+    const so = sums.get(row.currency) ?? { all: '0', byAccount: new Map<string, string>() };
+    const accountSum = so.byAccount.get(row.account) ?? '0';
+    const others = addDecimals(so.all, `-${accountSum}`);
+    const weighed = daily ? [...new Set([...mine, ...byOperator]), synthetic(row.account, accountSum, row.currency), synthetic(`${row.account} `, others, row.currency)] : [];
+    const breaches = limitBreaches(desk, intent, operator, weighed, now);
+    if (breaches.length > 0 && !policy.overLimit)
+      problems.push({ line: row.line, column: 'amount', message: `${breaches.map(breachText).join('; ')} (give --over-limit if it is right)` });
+    else if (breaches.length > 0) row.lifted.push('over-limit');
+    const duplicates = windowMs > 0 ? duplicatesOf(intent, mine, windowStart) : [];
+    if (duplicates.length > 0 && !policy.allowDuplicate) {
+      problems.push({
+        line: row.line,
+        column: undefined,
+        message: `repeats ${duplicates.map((payment) => duplicateText(payment, now)).join('; ')} (give --allow-duplicate if it is meant)`,
+      });
+    } else if (duplicates.length > 0 && !row.lifted.includes('allow-duplicate')) row.lifted.push('allow-duplicate');
+    so.all = addDecimals(so.all, row.paidAmount);
+    so.byAccount.set(row.account, addDecimals(accountSum, row.paidAmount));
+    sums.set(row.currency, so);
+  }
+  return problems;
+}
+
+/**
+ * spec 4.1: a fresh AccountCheck for every dynamic row to pay, `concurrency` at a time; each gets
+ * its voucher passed whole (InvoiceId, OrderAmount, name). A refused check, an InvoiceId not in
+ * the list or an amount that is not its OrderAmount makes the row bad. A gateway that cannot be
+ * reached (or answers what cannot be read) ends the run: nothing was paid.
+ */
+export async function resolveVouchers(client: GatewayClient, rows: readonly BulkRow[], concurrency: number, stopped: () => boolean): Promise<BadRow[]> {
+  const problems: BadRow[] = [];
+  const dynamic = rows.filter((row) => row.start === 'new' && (row.invoiceId !== undefined || row.invoicePosition !== undefined));
+  const column = (row: BulkRow) => (row.invoiceId === undefined ? 'invoice' : 'invoice-id');
+  await forEachOrdered(
+    (function* () {
+      for (const row of dynamic) if (!stopped()) yield row;
+    })(),
+    concurrency,
+    async (row) => {
+      try {
+        const { vouchers } = await checkPurchase(client, row);
+        const voucher = voucherOf(vouchers, row);
+        row.paidAmount = voucher.orderAmount;
+        row.paidInvoiceId = voucher.invoiceId;
+        row.voucher = voucher.name;
+      } catch (error) {
+        if (!(error instanceof AgentpayError) || error.exitCode > 2) throw error;
+        const message = error.message.replace(/[;,] no payment was sent$/, '');
+        problems.push({ line: row.line, column: message.startsWith('--amount') ? 'amount' : column(row), message: message.replace(/^--amount/, 'amount') });
+      }
+    },
+    () => undefined,
+  );
+  return problems;
+}

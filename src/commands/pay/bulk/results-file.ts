@@ -1,0 +1,178 @@
+import { closeSync, fsyncSync, openSync, readFileSync, renameSync } from 'node:fs';
+import { basename, dirname, extname, join } from 'node:path';
+import { parse } from 'csv-parse/sync';
+import { errnoCodeOf, LocalStorageError, UsageError } from '../../../errors.js';
+import { syncDirectory, writeAll } from '../../../journal/durable.js';
+import type { TransactionState } from '../../../protocol/transaction-view.js';
+import { type CsvColumn, csvHeader, csvRow } from '../../../render/csv.js';
+import type { OrderRow } from './rows.js';
+
+/**
+ * The results file of a bulk run (`orders.results.csv` beside the input, or --results): one
+ * line per row with its TransactionID, written before any Payment leaves, then a line appended
+ * for each row as it ends. The last line of a row is its word. It is written whole to a
+ * temporary file, fsynced and renamed over the old one (at the start and the end of a run), and
+ * appended to with one write(2) per line in between, so a SIGKILL at any point leaves every
+ * row's TransactionID on disk; a line cut short by the kill is the last one and is passed over.
+ */
+type ResultState = 'planned' | TransactionState;
+
+export interface ResultRow {
+  line: number;
+  key: string | undefined;
+  service: string;
+  account: string;
+  currency: string;
+  invoiceId: string | undefined;
+  invoicePosition: number | undefined;
+  /** The amount as the input gave it. */
+  amount: string | undefined;
+  transactionId: string;
+  /** What the Payment carries: the voucher's OrderAmount or the static amount; empty until known. */
+  paidAmount: string | undefined;
+  paidInvoiceId: string | undefined;
+  voucher: string | undefined;
+  state: ResultState;
+  status: string | undefined;
+  message: string | undefined;
+}
+
+const cell = (value: string | number | undefined | null) => (value === undefined || value === null ? '' : String(value));
+
+const columns: CsvColumn<ResultRow>[] = [
+  { header: 'line', kind: 'number', value: (row) => cell(row.line) },
+  { header: 'key', kind: 'text', value: (row) => row.key },
+  { header: 'service', kind: 'text', value: (row) => row.service },
+  { header: 'account', kind: 'text', value: (row) => row.account },
+  { header: 'currency', kind: 'text', value: (row) => row.currency },
+  { header: 'invoice-id', kind: 'id', value: (row) => row.invoiceId },
+  { header: 'invoice', kind: 'number', value: (row) => cell(row.invoicePosition) },
+  { header: 'amount', kind: 'number', value: (row) => row.amount },
+  { header: 'transaction-id', kind: 'id', value: (row) => row.transactionId },
+  { header: 'paid-amount', kind: 'number', value: (row) => row.paidAmount },
+  { header: 'paid-invoice-id', kind: 'id', value: (row) => row.paidInvoiceId },
+  { header: 'voucher', kind: 'text', value: (row) => row.voucher },
+  { header: 'state', kind: 'id', value: (row) => row.state },
+  { header: 'status', kind: 'text', value: (row) => row.status },
+  { header: 'message', kind: 'text', value: (row) => row.message },
+];
+
+/** `orders.csv` → `orders.results.csv`, beside it; any input gives a CSV results file. */
+export function resultsPathOf(input: string): string {
+  const extension = extname(input);
+  return join(dirname(input), `${basename(input, extension)}.results.csv`);
+}
+
+/** A text cell as csv.ts wrote it: the apostrophe spreadsheetSafe put before a formula's first character taken off. */
+const unsafe = (text: string) => (/^'[=+\-@\t\r]/.test(text) ? text.slice(1) : text);
+const optional = (text: string | undefined) => (text === undefined || text === '' ? undefined : unsafe(text));
+const states: readonly ResultState[] = ['planned', 'success', 'failed', 'pending', 'unknown'];
+
+/** The rows of an earlier run by line: the last line of each row wins. Undefined when there is no results file. */
+export function readResults(path: string): Map<number, ResultRow> | undefined {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    if (errnoCodeOf(error) === 'ENOENT') return undefined;
+    throw new LocalStorageError('read the results file', path, error);
+  }
+  // What follows the last line end is a line a kill cut short: never a row's first line (those are renamed in whole).
+  const whole = text.slice(0, text.lastIndexOf('\n') + 1);
+  let records: Record<string, string>[];
+  try {
+    records = parse(whole, { columns: true, skip_empty_lines: true, relax_column_count: true });
+  } catch (error) {
+    throw new UsageError(`the results file ${path} cannot be read as CSV (${(error as Error).message}); nothing was sent`, {
+      hint: 'give another --results path, or move the damaged file away once its TransactionIDs are settled (`agentpay reconcile`)',
+    });
+  }
+  const rows = new Map<number, ResultRow>();
+  for (const record of records) {
+    const line = Number(record.line);
+    const state = record.state as ResultState;
+    if (!Number.isSafeInteger(line) || !record['transaction-id'] || !states.includes(state)) continue;
+    rows.set(line, {
+      line,
+      key: optional(record.key),
+      service: unsafe(record.service ?? ''),
+      account: unsafe(record.account ?? ''),
+      currency: record.currency ?? '',
+      invoiceId: optional(record['invoice-id']),
+      invoicePosition: record.invoice ? Number(record.invoice) : undefined,
+      amount: optional(record.amount),
+      transactionId: record['transaction-id'],
+      paidAmount: optional(record['paid-amount']),
+      paidInvoiceId: optional(record['paid-invoice-id']),
+      voucher: optional(record.voucher),
+      state,
+      status: optional(record.status),
+      message: optional(record.message),
+    });
+  }
+  return rows;
+}
+
+/** The cells of an order a later run must find unchanged, by column name. */
+export function orderCells(row: Pick<OrderRow, 'key' | 'service' | 'account' | 'currency' | 'invoiceId' | 'invoicePosition' | 'amount'>): Record<string, string> {
+  return {
+    key: cell(row.key),
+    service: row.service,
+    account: row.account,
+    currency: row.currency,
+    'invoice-id': cell(row.invoiceId),
+    invoice: cell(row.invoicePosition),
+    amount: cell(row.amount),
+  };
+}
+
+/** The results file while a run writes it. */
+export class ResultsWriter {
+  private fd: number | undefined;
+  constructor(readonly path: string) {}
+
+  /** Writes every row whole (temporary file, fsync, rename, directory fsync), then appends from there. */
+  rewrite(rows: Iterable<ResultRow>): void {
+    const temporary = `${this.path}.${process.pid}.tmp`;
+    try {
+      this.close();
+      const fd = openSync(temporary, 'w');
+      try {
+        let chunk = csvHeader(columns);
+        for (const row of rows) {
+          chunk += csvRow(columns, row);
+          if (chunk.length > 64 * 1024) {
+            writeAll(fd, Buffer.from(chunk, 'utf8'));
+            chunk = '';
+          }
+        }
+        writeAll(fd, Buffer.from(chunk, 'utf8'));
+        fsyncSync(fd);
+      } finally {
+        closeSync(fd);
+      }
+      renameSync(temporary, this.path);
+      syncDirectory(dirname(this.path));
+      this.fd = openSync(this.path, 'a');
+    } catch (error) {
+      if (errnoCodeOf(error) === undefined) throw error;
+      throw new LocalStorageError('write the results file', this.path, error);
+    }
+  }
+
+  /** A row's new word, one line by one write(2): a kill leaves it whole or cut short at the end. */
+  append(row: ResultRow): void {
+    if (this.fd === undefined) return;
+    try {
+      writeAll(this.fd, Buffer.from(csvRow(columns, row), 'utf8'));
+    } catch (error) {
+      if (errnoCodeOf(error) === undefined) throw error;
+      throw new LocalStorageError('write the results file', this.path, error);
+    }
+  }
+
+  close(): void {
+    if (this.fd !== undefined) closeSync(this.fd);
+    this.fd = undefined;
+  }
+}

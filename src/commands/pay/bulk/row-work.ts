@@ -1,0 +1,145 @@
+import { AgentpayError, ExitCode, type ExitCodeValue } from '../../../errors.js';
+import type { PaymentInput } from '../../../gateway/client.js';
+import type { Ledger } from '../../../ledger/ledger.js';
+import { type TransactionView, unknownView } from '../../../protocol/transaction-view.js';
+import { executePayment } from '../../../purchase/execute-payment.js';
+import type { PaymentSession, PurchaseContext } from '../../../purchase/session.js';
+import { lookUpStatus } from '../../../purchase/status-look-up.js';
+import type { RowResult, RowState } from '../../../render/bulk.js';
+import type { BulkRow } from './plan.js';
+import type { ResultRow } from './results-file.js';
+
+/**
+ * One row of a bulk run paid, settled or skipped, through the purchase layer `pay` uses
+ * (execute-payment.ts: the intent in the ledger before the Payment leaves, the same
+ * TransactionID on every attempt). The desk's rules were applied to the whole file before.
+ */
+const exitCodeOfState: Record<Exclude<RowState, 'not-sent'>, ExitCodeValue> = {
+  success: ExitCode.success,
+  failed: ExitCode.declined,
+  pending: ExitCode.pendingOrUnknown,
+  unknown: ExitCode.pendingOrUnknown,
+};
+
+export interface RowWork {
+  context: PurchaseContext;
+  session: PaymentSession;
+  ledger: Ledger;
+  /** Aborted by a second Ctrl+C: settling stops, the payments in flight stay unknown. */
+  hardStop: AbortSignal;
+  /** The guards lifted for every row ("yes" through a live profile). */
+  overrides: readonly string[];
+}
+
+/** A row not sent for a reason that stops the run from starting rows: the gateway or the ledger cannot be reached (4), or a local file cannot be written (6). */
+export const stopsTheRunCode = (code: number) => code === ExitCode.unreachable || code === ExitCode.localStorage;
+
+function resultOf(row: BulkRow, view: TransactionView | undefined, skipped: boolean, error?: AgentpayError): RowResult {
+  const state: RowState = error === undefined && view !== undefined ? view.state : 'not-sent';
+  const prior = row.prior;
+  return {
+    line: row.line,
+    key: row.key,
+    transactionId: row.transactionId ?? '',
+    state,
+    service: row.service,
+    account: row.account,
+    currency: row.currency,
+    amount: row.paidAmount ?? row.amount ?? '',
+    invoiceId: row.paidInvoiceId,
+    voucher: row.voucher,
+    status: view?.status ?? (skipped ? (prior?.status ?? null) : null),
+    requestId: view?.requestId ?? null,
+    message: error?.message ?? view?.message ?? (skipped ? (prior?.message ?? '') : ''),
+    skipped,
+    exitCode: error === undefined ? exitCodeOfState[state as Exclude<RowState, 'not-sent'>] : error.exitCode,
+  };
+}
+
+/** The row as the results file keeps it, with its latest word. */
+export function resultRowOf(row: BulkRow, result?: RowResult): ResultRow {
+  const state = result === undefined || result.state === 'not-sent' ? (row.prior?.state ?? 'planned') : result.state;
+  const said = result !== undefined && result.state !== 'not-sent';
+  return {
+    line: row.line,
+    key: row.key,
+    service: row.service,
+    account: row.account,
+    currency: row.currency,
+    invoiceId: row.invoiceId,
+    invoicePosition: row.invoicePosition,
+    amount: row.amount,
+    transactionId: row.transactionId!,
+    paidAmount: row.paidAmount,
+    paidInvoiceId: row.paidInvoiceId,
+    voucher: row.voucher,
+    state,
+    status: said ? (result.status ?? undefined) : row.prior?.status,
+    message: said ? result.message : row.prior?.message,
+  };
+}
+
+/** A final row the ledger does not hold (another ledger then): its word as the results file kept it. */
+function priorView(row: BulkRow): TransactionView {
+  const prior = row.prior!;
+  return {
+    ...unknownView(
+      { transactionId: prior.transactionId, service: row.service, account: row.account, amount: prior.paidAmount ?? '', currency: row.currency },
+      'Payment',
+      prior.message ?? '',
+    ),
+    status: prior.status ?? null,
+    state: prior.state === 'planned' ? 'unknown' : prior.state,
+  };
+}
+
+function paymentInputOf(row: BulkRow): PaymentInput {
+  return { service: row.service, account: row.account, currency: row.currency, transactionId: row.transactionId!, amount: row.paidAmount!, invoiceId: row.paidInvoiceId };
+}
+
+async function pay(work: RowWork, row: BulkRow, checkReplay: boolean): Promise<TransactionView> {
+  const overrides = [...work.overrides, ...row.lifted];
+  const outcome = await executePayment(work.context, work.session, paymentInputOf(row), {
+    checkReplay,
+    signal: work.hardStop,
+    ownSignals: false,
+    notes: { voucher: row.voucher, overrides },
+  });
+  return outcome.view;
+}
+
+/**
+ * An open row (an intent in the ledger, no final word): Status first (spec 1: use Status when
+ * no answer was received). A final or in-progress answer is recorded and stands; "not found"
+ * or no answer sends the same Payment again (spec 3 rule 2: the same TransactionID pays once).
+ */
+async function settleOpen(work: RowWork, row: BulkRow): Promise<TransactionView> {
+  const { context, session, ledger } = work;
+  const codes = context.settings.codes.table;
+  const { view } = await lookUpStatus(session.client, row.transactionId!, codes, Date.now(), { signal: work.hardStop });
+  if (view.state === 'success' || view.state === 'failed' || view.state === 'pending') {
+    const owner = { transactionId: row.transactionId!, gateway: session.gateway, agentId: session.agentId };
+    const full = {
+      ...view,
+      service: view.service ?? row.service,
+      account: view.account ?? row.account,
+      amount: view.amount ?? row.paidAmount ?? null,
+      currency: view.currency ?? row.currency,
+    };
+    await ledger.recordOutcome({ kind: 'outcome', ...owner, at: new Date().toISOString(), source: 'settle', view: full });
+    return full;
+  }
+  return pay(work, row, true);
+}
+
+/** Does the row's work; an error that proves nothing was sent becomes a "not sent" result (a bug is thrown). */
+export async function workOnRow(work: RowWork, row: BulkRow): Promise<RowResult> {
+  if (row.start === 'final') return resultOf(row, row.entry?.outcome?.view ?? priorView(row), true);
+  try {
+    const view = row.start === 'open' ? await settleOpen(work, row) : await pay(work, row, row.prior !== undefined);
+    return resultOf(row, view, false);
+  } catch (error) {
+    if (!(error instanceof AgentpayError)) throw error;
+    return resultOf(row, undefined, false, error);
+  }
+}

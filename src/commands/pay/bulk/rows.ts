@@ -1,0 +1,217 @@
+import { createReadStream } from 'node:fs';
+import { extname } from 'node:path';
+import { Readable } from 'node:stream';
+import { parse } from 'csv-parse';
+import { UsageError } from '../../../errors.js';
+import { defaultCurrency } from '../../../options/purchase.js';
+import { isPlainDecimal, parseCurrency } from '../../../protocol/money.js';
+import { InvalidFieldError } from '../../../protocol/problems.js';
+import { type BadRow, badRowsText } from '../../../render/bulk.js';
+import { linesOf } from '../../../text-lines.js';
+import type { OrderFormat } from './options.js';
+
+/**
+ * The orders of `pay --from-file` (docs/commands.md "pay --from-file"): CSV with a header or
+ * JSON Lines, every row checked on its own before anything is sent. A row is known by the line
+ * of the file it starts on.
+ */
+export interface OrderRow {
+  line: number;
+  key: string | undefined;
+  service: string;
+  account: string;
+  currency: string;
+  /** A dynamic voucher by InvoiceId (spec 4.2) ... */
+  invoiceId: string | undefined;
+  /** ... or by its position in the list (`Invoice-<n>`, spec 2.4) ... */
+  invoicePosition: number | undefined;
+  /** ... and/or an amount: a static one (spec 4.3), or the OrderAmount the voucher must have. */
+  amount: string | undefined;
+}
+
+const orderColumns = ['service', 'account', 'currency', 'invoice-id', 'invoice', 'amount', 'key'] as const;
+type OrderColumn = (typeof orderColumns)[number];
+
+/** The format of the input: --from-format, else the file's extension, else its first character (`{`: JSON Lines). */
+function formatOf(path: string, given: OrderFormat | undefined, firstChar: string | undefined): OrderFormat {
+  if (given !== undefined) return given;
+  const extension = extname(path).toLowerCase();
+  if (extension === '.csv') return 'csv';
+  if (extension === '.jsonl' || extension === '.ndjson') return 'jsonl';
+  return firstChar === '{' ? 'jsonl' : 'csv';
+}
+
+/** One row's cells by column name, checked into an order, or the problems found in it. */
+function orderOf(line: number, cells: Partial<Record<OrderColumn, string>>, problems: BadRow[]): OrderRow | undefined {
+  const before = problems.length;
+  const bad = (column: OrderColumn | undefined, message: string) => problems.push({ line, column, message });
+  const required = (column: 'service' | 'account') => {
+    const value = cells[column];
+    if (value === undefined || value.trim() === '') bad(column, 'is empty');
+    else if (value !== value.trim()) bad(column, `${JSON.stringify(value)} has spaces around it`);
+    return value ?? '';
+  };
+  const service = required('service');
+  const account = required('account');
+  let currency = defaultCurrency;
+  if (cells.currency !== undefined && cells.currency !== '') {
+    try {
+      currency = parseCurrency(cells.currency);
+    } catch (error) {
+      if (!(error instanceof InvalidFieldError)) throw error;
+      bad('currency', `${JSON.stringify(cells.currency)} is not a three-letter code such as KZT or USD`);
+    }
+  }
+  const invoiceId = cells['invoice-id'] || undefined;
+  if (invoiceId !== undefined && !/^\d{1,19}$/.test(invoiceId)) bad('invoice-id', `${JSON.stringify(invoiceId)} is not an InvoiceId (digits, as in the check list)`);
+  const position = cells.invoice || undefined;
+  if (position !== undefined && !/^[1-9]\d{0,5}$/.test(position)) bad('invoice', `${JSON.stringify(position)} is not a voucher's position (1 for Invoice-1)`);
+  if (invoiceId !== undefined && position !== undefined) bad('invoice', 'give invoice-id or invoice (a position), not both');
+  const amount = cells.amount || undefined;
+  if (amount !== undefined && !isPlainDecimal(amount)) bad('amount', `${JSON.stringify(amount)} is not a plain decimal such as 2497.00`);
+  if (invoiceId === undefined && position === undefined && amount === undefined) bad(undefined, 'give invoice-id (or invoice) for a dynamic voucher, or amount for a static one');
+  const key = cells.key || undefined;
+  if (problems.length > before) return undefined;
+  return { line, key, service, account, currency, invoiceId, invoicePosition: position === undefined ? undefined : Number(position), amount };
+}
+
+/** The header's columns, each known and named once; the unknown ones are problems of line 1. */
+function headerColumns(header: readonly string[], line: number, problems: BadRow[]): (OrderColumn | undefined)[] {
+  const seen = new Set<string>();
+  return header.map((raw) => {
+    const name = raw.trim().toLowerCase();
+    if (!(orderColumns as readonly string[]).includes(name)) {
+      problems.push({ line, column: raw, message: `is not a column of an order (columns: ${orderColumns.join(', ')})` });
+      return undefined;
+    }
+    if (seen.has(name)) problems.push({ line, column: name, message: 'is named twice' });
+    seen.add(name);
+    return name as OrderColumn;
+  });
+}
+
+async function readCsv(input: NodeJS.ReadableStream, rows: OrderRow[], problems: BadRow[]): Promise<void> {
+  const parser = parse({
+    relax_column_count: true,
+    skip_empty_lines: true,
+    bom: true,
+    // The line each record starts on, as its last cell.
+    on_record: (record: string[], context) => (record.push(String(context.lines - (record.join('').match(/\n/g)?.length ?? 0))), record),
+  });
+  input.pipe(parser);
+  input.on('error', (error) => parser.destroy(error));
+  let columns: (OrderColumn | undefined)[] | undefined;
+  try {
+    for await (const record of parser as AsyncIterable<string[]>) {
+      const line = Number(record.pop());
+      if (columns === undefined) {
+        columns = headerColumns(record, line, problems);
+        if (!columns.includes('service') || !columns.includes('account')) problems.push({ line, column: undefined, message: 'the header needs the columns service and account' });
+        continue;
+      }
+      if (record.length !== columns.length) {
+        problems.push({ line, column: undefined, message: `has ${record.length} cells, the header ${columns.length}` });
+        continue;
+      }
+      const cells: Partial<Record<OrderColumn, string>> = {};
+      record.forEach((cell, index) => {
+        const column = columns![index];
+        if (column !== undefined) cells[column] = cell;
+      });
+      const row = orderOf(line, cells, problems);
+      if (row) rows.push(row);
+    }
+  } catch (error) {
+    const { lines, message } = error as { lines?: number; message: string };
+    problems.push({ line: lines ?? 0, column: undefined, message: `cannot be read as CSV: ${message}` });
+  }
+  if (columns === undefined) problems.push({ line: 1, column: undefined, message: 'no header: the first line names the columns (service,account,invoice-id,...)' });
+}
+
+async function readJsonLines(input: NodeJS.ReadableStream, rows: OrderRow[], problems: BadRow[]): Promise<void> {
+  let line = 0;
+  for await (const lines of linesOf(input as AsyncIterable<string | Buffer>, 'utf8')) {
+    for (const text of lines) {
+      line++;
+      if (text.trim() === '') continue;
+      let value: unknown;
+      try {
+        value = JSON.parse(text);
+      } catch {
+        problems.push({ line, column: undefined, message: 'is not a JSON object' });
+        continue;
+      }
+      if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+        problems.push({ line, column: undefined, message: 'is not a JSON object' });
+        continue;
+      }
+      const cells: Partial<Record<OrderColumn, string>> = {};
+      for (const [name, cell] of Object.entries(value)) {
+        if (!(orderColumns as readonly string[]).includes(name)) problems.push({ line, column: name, message: `is not a field of an order (fields: ${orderColumns.join(', ')})` });
+        else if (typeof cell !== 'string') problems.push({ line, column: name, message: 'must be a string (a JSON number loses digits: write "2497.00")' });
+        else cells[name as OrderColumn] = cell;
+      }
+      const row = orderOf(line, cells, problems);
+      if (row) rows.push(row);
+    }
+  }
+}
+
+/** Rows that repeat another's key: which order is which would be a guess. */
+function checkKeys(rows: readonly OrderRow[], problems: BadRow[]): void {
+  const lines = new Map<string, number>();
+  for (const row of rows) {
+    if (row.key === undefined) continue;
+    const first = lines.get(row.key);
+    if (first === undefined) lines.set(row.key, row.line);
+    else problems.push({ line: row.line, column: 'key', message: `${JSON.stringify(row.key)} is the key of line ${first} too` });
+  }
+}
+
+async function openInput(path: string, stdin: () => NodeJS.ReadableStream): Promise<NodeJS.ReadableStream> {
+  if (path === '-') return stdin();
+  const stream = createReadStream(path);
+  await new Promise<void>((resolve, reject) => {
+    stream.once('open', () => resolve());
+    stream.once('error', (error: NodeJS.ErrnoException) => reject(new UsageError(`cannot read --from-file ${path}: ${error.code ?? error.message}`)));
+  });
+  return stream;
+}
+
+/** Peeks at the first character of the stream, and gives a stream that still starts with it. */
+async function firstCharOf(input: NodeJS.ReadableStream): Promise<{ first: string | undefined; input: AsyncIterable<Buffer | string> }> {
+  const iterator = (input as AsyncIterable<Buffer | string>)[Symbol.asyncIterator]();
+  const head = await iterator.next();
+  const chunk = head.done ? undefined : head.value;
+  const first =
+    chunk === undefined
+      ? undefined
+      : String(chunk)
+          .replace(/^\uFEFF/, '')
+          .trimStart()[0];
+  async function* rest() {
+    if (chunk !== undefined) yield chunk;
+    for (let next = await iterator.next(); !next.done; next = await iterator.next()) yield next.value;
+  }
+  return { first, input: rest() };
+}
+
+/** Every order of the file, or exit 2 naming every bad row's line (and column): nothing sent. */
+export async function readOrders(path: string, given: OrderFormat | undefined, stdin: () => NodeJS.ReadableStream): Promise<{ rows: OrderRow[]; format: OrderFormat }> {
+  const peeked = await firstCharOf(await openInput(path, stdin));
+  const format = formatOf(path, given, peeked.first);
+  const input = Readable.from(peeked.input, { objectMode: false });
+  const rows: OrderRow[] = [];
+  const problems: BadRow[] = [];
+  await (format === 'csv' ? readCsv(input, rows, problems) : readJsonLines(input, rows, problems));
+  checkKeys(rows, problems);
+  if (problems.length === 0 && rows.length === 0) problems.push({ line: 1, column: undefined, message: 'the file holds no orders' });
+  refuseBadRows(path, problems);
+  return { rows, format };
+}
+
+/** Exit 2 with each bad row on a line of its own, in the order of the file: nothing was sent. */
+export function refuseBadRows(path: string, problems: readonly BadRow[]): void {
+  if (problems.length === 0) return;
+  throw new UsageError(badRowsText(path === '-' ? 'stdin' : path, problems), { hint: 'fix the rows named and run the same command again; no payment was sent' });
+}

@@ -1,0 +1,248 @@
+import { AgentpayError, CancelledError, ExitCode, type ExitCodeValue, mostSevere, UsageError } from '../../../errors.js';
+import type { Ledger } from '../../../ledger/ledger.js';
+import type { Output } from '../../../output.js';
+import { addDecimals } from '../../../protocol/money.js';
+import { generateTransactionId } from '../../../protocol/transaction-id.js';
+import * as text from '../../../render/bulk.js';
+import { passwordReadsStdin } from '../../../settings/password.js';
+import type { CommandContext, GatewaySession } from '../../context.js';
+import { announceLive } from '../../live-guard.js';
+import { forEachOrdered } from '../../ordered-pool.js';
+import { type BulkOptions, bulkOptions } from './options.js';
+import { type BulkRow, bulkRowOf, deskProblems, lookBackSince, readLedger, resolveVouchers } from './plan.js';
+import { startProgress } from './progress.js';
+import { orderCells, type ResultRow, ResultsWriter, readResults, resultsPathOf } from './results-file.js';
+import { resultRowOf, stopsTheRunCode, workOnRow } from './row-work.js';
+import { type OrderRow, readOrders, refuseBadRows } from './rows.js';
+
+/**
+ * `agentpay pay --from-file`: bulk top-ups (docs/commands.md "pay --from-file"). The whole file
+ * is checked before anything is sent; each row gets its TransactionID, kept in the results file,
+ * before any Payment leaves; running the same file again resumes it.
+ */
+
+/** Ctrl+C (or SIGTERM) once: no new rows start; twice: the rows in flight stop settling. */
+function listenForInterrupts(out: Output) {
+  const soft = new AbortController();
+  const hard = new AbortController();
+  let by: string | undefined;
+  const on = (name: string) => () => {
+    if (by !== undefined) return hard.abort();
+    by = name;
+    soft.abort();
+    out.note(text.interruptNote(name));
+  };
+  const onInt = on('Ctrl+C');
+  const onTerm = on('SIGTERM');
+  process.on('SIGINT', onInt);
+  process.on('SIGTERM', onTerm);
+  return {
+    soft: soft.signal,
+    hard: hard.signal,
+    by: () => by,
+    /** Before any Payment: an interrupt ends the run, nothing paid. */
+    check: () => {
+      if (by !== undefined) throw new CancelledError(`${by}: stopped before any payment; nothing was paid`);
+    },
+    release: () => {
+      process.off('SIGINT', onInt);
+      process.off('SIGTERM', onTerm);
+    },
+  };
+}
+
+/** Refuses a file whose rows differ from what the results file recorded of them. */
+function refuseChanged(input: string, resultsPath: string, rows: readonly OrderRow[], prior: ReadonlyMap<number, ResultRow>): void {
+  const changed: text.ChangedRow[] = [];
+  const lines = new Set(rows.map((row) => row.line));
+  for (const row of rows) {
+    const before = prior.get(row.line);
+    if (before === undefined) continue;
+    const now = orderCells(row);
+    const was = orderCells(before);
+    const changes = Object.keys(now)
+      .filter((column) => now[column] !== was[column])
+      .map((column) => ({ column, was: was[column]!, now: now[column]! }));
+    if (changes.length > 0) changed.push({ line: row.line, changes });
+  }
+  for (const line of prior.keys()) if (!lines.has(line)) changed.push({ line, changes: [] });
+  if (changed.length === 0) return;
+  throw new UsageError(
+    text.changedRowsText(
+      input,
+      resultsPath,
+      changed.sort((a, b) => a.line - b.line),
+    ),
+    { hint: text.changedRowsHint(resultsPath) },
+  );
+}
+
+function checkModes(options: BulkOptions, context: CommandContext): { dryRun: boolean } {
+  const { out, settings } = context;
+  const dryRun = options.dryRun || (!options.yes && out.stdin.isTTY === true);
+  if (!dryRun && !options.yes) throw new UsageError(text.scriptNeedsYes, { hint: text.scriptNeedsYesHint });
+  if (options.fromFile === '-' && options.results === undefined && !dryRun) throw new UsageError(text.stdinNeedsResults);
+  if (options.fromFile === '-' && !settings.sandbox && passwordReadsStdin(settings)) {
+    throw new UsageError('stdin cannot hold both the password and the orders (--password-file - and --from-file -)', {
+      hint: 'put the orders in a file, or the password in AGENTPAY_PASSWORD or a file of its own',
+    });
+  }
+  return { dryRun };
+}
+
+/** The rows, checked against the ledger and the desk's rules, each with its voucher: exit 2 if any is bad. */
+async function planRows(
+  context: CommandContext,
+  session: GatewaySession,
+  ledger: Ledger,
+  options: BulkOptions,
+  orders: OrderRow[],
+  prior: ReadonlyMap<number, ResultRow> | undefined,
+  stopped: () => boolean,
+) {
+  const owner = { gateway: session.gateway, agentId: session.agentId };
+  const now = new Date();
+  const ids = new Set([...(prior?.values() ?? [])].map((row) => row.transactionId));
+  const { byId, recent } = await readLedger(ledger, owner, ids, lookBackSince(context.settings, now));
+  const rows = orders.map((order) => {
+    const before = prior?.get(order.line);
+    return bulkRowOf(order, before, before && byId.get(before.transactionId));
+  });
+  const where = options.fromFile === '-' ? 'stdin' : options.fromFile;
+  const policy = { overLimit: options.overLimit, allowDuplicate: options.allowDuplicate };
+  // Rows whose amount is known now (static, or an amount given) before any AccountCheck; all of them after.
+  refuseBadRows(where, deskProblems(context, owner, rows, recent, policy, now));
+  refuseBadRows(where, await resolveVouchers(session.client, rows, options.concurrency, stopped));
+  refuseBadRows(where, deskProblems(context, owner, rows, recent, policy, now));
+  return rows;
+}
+
+function totalsOf(rows: Iterable<{ currency: string; amount: string }>): Map<string, { rows: number; sum: string }> {
+  const totals = new Map<string, { rows: number; sum: string }>();
+  for (const { currency, amount } of rows) {
+    const total = totals.get(currency) ?? { rows: 0, sum: '0' };
+    totals.set(currency, { rows: total.rows + 1, sum: addDecimals(total.sum, amount) });
+  }
+  return totals;
+}
+
+function showPlan(out: Output, rows: readonly BulkRow[]): void {
+  for (const row of rows) {
+    const plan: text.PlanRow = {
+      ...row,
+      invoiceId: row.paidInvoiceId,
+      amount: row.paidAmount ?? '',
+      done: row.start === 'final' ? (row.entry?.outcome?.view.state ?? row.prior?.state) : undefined,
+    };
+    out.data(out.json ? text.planJson(plan) : text.planLine(plan, out.style));
+  }
+  const toPay = rows.filter((row) => row.start !== 'final');
+  out.note(text.planSummary(totalsOf(toPay.map((row) => ({ currency: row.currency, amount: row.paidAmount ?? '0' }))), toPay.length, rows.length - toPay.length));
+}
+
+export async function runBulkPay(rawOptions: unknown, context: CommandContext): Promise<void> {
+  const options = bulkOptions(rawOptions);
+  const { out } = context;
+  const { dryRun } = checkModes(options, context);
+  const live = announceLive(context);
+  const resultsPath = options.results ?? (options.fromFile === '-' ? undefined : resultsPathOf(options.fromFile));
+  const interrupts = listenForInterrupts(out);
+  try {
+    const { rows: orders } = await readOrders(options.fromFile, options.fromFormat, () => out.stdin);
+    const prior = resultsPath === undefined ? undefined : readResults(resultsPath);
+    if (prior !== undefined && resultsPath !== undefined) refuseChanged(options.fromFile === '-' ? 'stdin' : options.fromFile, resultsPath, orders, prior);
+    const session = await context.openGateway({ connections: options.concurrency, batch: true });
+    try {
+      const ledger = await context.openLedger();
+      const rows = await planRows(context, session, ledger, options, orders, prior, () => interrupts.soft.aborted);
+      interrupts.check();
+      if (dryRun) return showPlan(out, rows);
+      for (const row of rows) row.transactionId ??= generateTransactionId();
+      const writer = new ResultsWriter(resultsPath!);
+      const latest = rows.map((row) => resultRowOf(row));
+      writer.rewrite(latest);
+      const count = (start: BulkRow['start']) => rows.filter((row) => row.start === start).length;
+      if (prior !== undefined) out.note(text.resumeNote(resultsPath!, count('final'), count('open'), count('new')));
+      const work = { context, session, ledger, hardStop: interrupts.hard, overrides: live === undefined ? [] : ['yes'] };
+      try {
+        await payRows(out, rows, latest, work, writer, options.concurrency, interrupts);
+      } finally {
+        writer.rewrite(latest);
+        writer.close();
+      }
+    } finally {
+      await session.close({ abort: interrupts.hard.aborted });
+    }
+  } finally {
+    interrupts.release();
+  }
+}
+
+async function payRows(
+  out: Output,
+  rows: readonly BulkRow[],
+  latest: ResultRow[],
+  work: Parameters<typeof workOnRow>[0],
+  writer: ResultsWriter,
+  concurrency: number,
+  interrupts: ReturnType<typeof listenForInterrupts>,
+): Promise<void> {
+  const progress = startProgress(out, rows.length);
+  let stopReason: AgentpayError | undefined;
+  const codes = new Set<ExitCodeValue>();
+  const totals = new Map<text.RowState | 'skipped', Map<string, { rows: number; sum: string }>>();
+  let done = 0;
+  let open = 0;
+  let notSent = 0;
+  const source = function* () {
+    for (const [index, row] of rows.entries()) {
+      if (interrupts.soft.aborted || stopReason !== undefined) return;
+      yield { row, index };
+    }
+  };
+  const work1 = async ({ row, index }: { row: BulkRow; index: number }) => {
+    const result = await workOnRow(work, row);
+    if (result.state === 'not-sent' && stopsTheRunCode(result.exitCode) && stopReason === undefined) {
+      stopReason = new AgentpayError(result.message, result.exitCode as ExitCodeValue);
+      out.warn(text.stoppedStarting(result.message));
+    }
+    latest[index] = resultRowOf(row, result);
+    // A skipped row is written again only when the results file lagged behind the ledger (a kill between the two).
+    if (!result.skipped || row.prior?.state !== result.state) {
+      try {
+        writer.append(latest[index]!);
+      } catch (error) {
+        if (!(error instanceof AgentpayError)) throw error;
+        stopReason ??= error;
+      }
+    }
+    progress.rowDone(result.state === 'failed' || result.state === 'not-sent');
+    return result;
+  };
+  const emit = (result: text.RowResult) => {
+    done++;
+    codes.add(result.exitCode as ExitCodeValue);
+    if (result.state === 'pending' || result.state === 'unknown') open++;
+    if (result.state === 'not-sent') notSent++;
+    const key = result.skipped ? 'skipped' : result.state;
+    const byCurrency = totals.get(key) ?? new Map<string, { rows: number; sum: string }>();
+    const total = byCurrency.get(result.currency) ?? { rows: 0, sum: '0' };
+    byCurrency.set(result.currency, { rows: total.rows + 1, sum: addDecimals(total.sum, result.amount || '0') });
+    totals.set(key, byCurrency);
+    progress.around(() => out.data(out.json ? text.resultJson(result) : text.resultLine(result, out.style)));
+  };
+  try {
+    await forEachOrdered(source(), concurrency, work1, emit);
+  } finally {
+    progress.stop();
+  }
+  const interruptedBy = interrupts.by();
+  const notStarted = rows.length - done;
+  const summary = text.summaryText(totals, { rows: rows.length, notStarted, interrupted: interruptedBy });
+  out.note(text.resultsWrittenNote(writer.path));
+  const exitCode: ExitCodeValue =
+    interruptedBy !== undefined ? (open > 0 ? ExitCode.pendingOrUnknown : ExitCode.interrupted) : mostSevere([...codes, ...(stopReason ? [stopReason.exitCode] : [])]);
+  if (exitCode === ExitCode.success) return out.note(out.errorStyle.dim(summary));
+  const hint = text.summaryHint({ open, notSent, notStarted });
+  throw new AgentpayError(summary, exitCode, hint === undefined ? {} : { hint });
+}

@@ -1,0 +1,295 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterEach, describe, expect, it, onTestFailed } from 'vitest';
+import type { RunningSandbox } from '../../src/sandbox/server.js';
+import { binPath, type CliResult, collectOutput, jsonLines, runCli } from '../helpers/cli.js';
+import { answer, envelopeText, type FakeGateway, startFakeGateway } from '../helpers/fake-gateway.js';
+import { envFor, paymentsReceived, sandboxWithEnv } from '../helpers/gateway-env.js';
+import { seededRandom } from '../helpers/seeded-random.js';
+
+// `pay --from-file` (bulk top-ups), through the bin: against the sandbox (with faults) and a
+// purpose-built gateway. Nothing is ever paid twice; a bad file sends nothing at all.
+let sandbox: RunningSandbox | undefined;
+let fake: FakeGateway | undefined;
+afterEach(async () => {
+  await Promise.all([sandbox?.close(), fake?.close()]);
+  sandbox = undefined;
+  fake = undefined;
+});
+
+async function setUp(options: Parameters<typeof sandboxWithEnv>[0] = {}) {
+  const started = await sandboxWithEnv(options);
+  sandbox = started.sandbox;
+  return { sandbox: started.sandbox, env: { ...started.env, AGENTPAY_SETTLE_DELAY: '20' } };
+}
+
+const folder = () => mkdtempSync(join(tmpdir(), 'agentpay-bulk-'));
+function ordersFile(lines: string[], name = 'orders.csv'): string {
+  const path = join(folder(), name);
+  writeFileSync(path, `${lines.join('\n')}\n`);
+  return path;
+}
+/** n rows of the sandbox's dynamic service 101 (voucher 5002, 2497.00), one account each. */
+const dynamicRows = (n: number, prefix = 'acc') => ['key,service,account,invoice-id', ...Array.from({ length: n }, (_, i) => `K${i + 1},101,${prefix}-${i + 1},5002`)];
+const resultsOf = (orders: string) => orders.replace(/\.csv$/, '.results.csv');
+const ofType = (s: RunningSandbox, type: string) => s.received.filter((form) => form.get('RequestType') === type);
+const journalOf = (env: Record<string, string>) => join(env.XDG_STATE_HOME!, 'agentpay', 'journal.jsonl');
+
+describe('pay --from-file', () => {
+  it('pays every row once, one --json line per row in file order, the results file and the ledger agree; again, every row is skipped', async () => {
+    const { sandbox, env } = await setUp();
+    const orders = ordersFile([
+      'key,service,account,currency,invoice-id,invoice,amount',
+      'A,101,p-1,,5002,,',
+      'B,101,p-2,KZT,,1,',
+      'C,201,p-3,,,,1500.00',
+      'D,102,p-4,USD,7010,,10.630',
+    ]);
+    const paid = await runCli(['pay', '--from-file', orders, '--yes', '--json', '--concurrency', '3'], { env });
+    expect(paid.stderr).toContain('4 success (4496.00 KZT + 10.630 USD)');
+    expect(paid.code).toBe(0);
+    const lines = jsonLines(paid.stdout);
+    expect(lines.map((line) => [line.line, line.key, line.state, line.amount, line.voucher])).toEqual([
+      [2, 'A', 'success', '2497.00', '550 GameCoins'],
+      [3, 'B', 'success', '499.00', '100 GameCoins'],
+      [4, 'C', 'success', '1500.00', null],
+      [5, 'D', 'success', '10.630', 'Gift card 10 EUR'],
+    ]);
+    for (const line of lines) expect(typeof line.transactionId).toBe('string');
+    expect(paymentsReceived(sandbox).map((form) => form.get('Amount'))).toEqual(expect.arrayContaining(['2497.00', '499.00', '1500.00', '10.630']));
+    expect(paymentsReceived(sandbox)).toHaveLength(4);
+    const results = readFileSync(resultsOf(orders), 'utf8');
+    for (const line of lines) expect(results).toContain(`${line.transactionId},`);
+    const intents = jsonLines(readFileSync(journalOf(env), 'utf8')).filter((record) => record.kind === 'intent');
+    expect(new Set(intents.map((intent) => intent.transactionId))).toEqual(new Set(lines.map((line) => line.transactionId)));
+
+    const again = await runCli(['pay', '--from-file', orders, '--yes', '--json'], { env });
+    expect(again.code).toBe(0);
+    expect(jsonLines(again.stdout).map((line) => [line.transactionId, line.skipped])).toEqual(lines.map((line) => [line.transactionId, true]));
+    expect(again.stderr).toContain('4 rows already final (skipped)');
+    expect(paymentsReceived(sandbox)).toHaveLength(4);
+  });
+
+  it('a bad row refuses the whole file: exit 2 naming each line and column, and the gateway saw no request at all', async () => {
+    const { sandbox, env } = await setUp();
+    const orders = ordersFile(['service,account,amount,invoice-id', '201,ok-1,100.00,', '201,,100.00,', '201,ok-2,"1,5",', '101,ok-3,,x1', '201,ok-4,100.00,']);
+    const result = await runCli(['pay', '--from-file', orders, '--yes'], { env });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('has 3 bad rows, nothing was sent: line 3, account: is empty; line 4, amount: "1,5" is not a plain decimal');
+    expect(result.stderr).toContain('line 5, invoice-id: "x1" is not an InvoiceId');
+    expect(result.stdout).toBe('');
+    expect(sandbox.received).toHaveLength(0);
+  });
+
+  it('JSON Lines from stdin need --results; a JSON number for an amount is refused', async () => {
+    const { sandbox, env } = await setUp();
+    const input = '{"service":"201","account":"j-1","amount":"100.00"}\n{"service":"201","account":"j-2","amount":100.5}\n';
+    const noResults = await runCli(['pay', '--from-file', '-', '--yes'], { env, input });
+    expect(noResults.code).toBe(2);
+    expect(noResults.stderr).toContain('--from-file - needs --results <path>');
+    const results = join(folder(), 'stdin.results.csv');
+    const refused = await runCli(['pay', '--from-file', '-', '--yes', '--results', results], { env, input });
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain('stdin has 2 bad rows');
+    expect(refused.stderr).toContain('line 2, amount: must be a string');
+    const good = await runCli(['pay', '--from-file', '-', '--yes', '--results', results, '--json'], { env, input: input.split('\n')[0]! });
+    expect(good.code).toBe(0);
+    expect(jsonLines(good.stdout)).toEqual([expect.objectContaining({ line: 1, state: 'success', amount: '100.00' })]);
+    expect(sandbox.store.all()).toHaveLength(1);
+  });
+
+  it('limits hold across the file: the daily limit over the sums of the rows and the ledger, exit 2 naming the row, nothing sent', async () => {
+    const { sandbox, env } = await setUp();
+    const earlier = await runCli(['pay', '--service', '201', '--account', 'l-0', '--amount', '500.00'], { env });
+    expect(earlier.code).toBe(0);
+    const orders = ordersFile(['service,account,amount', '201,l-1,300.00', '201,l-2,300.00', '201,l-1,100.00']);
+    const limits = ['--daily-limit', 'KZT=1000', '--account-daily-limit', 'KZT=350'];
+    const refused = await runCli(['pay', '--from-file', orders, '--yes', ...limits], { env });
+    expect(refused.code).toBe(2);
+    // 500 (ledger) + 300 + 300 = 1100 > 1000 at line 3; l-1: 300 + 100 > 350 at line 4.
+    expect(refused.stderr).toContain('line 3, amount: 300.00 KZT would take');
+    expect(refused.stderr).toContain('from 800.00 to 1100.00 KZT');
+    expect(refused.stderr).toContain("100.00 KZT would take account l-1's payments today from 300.00 to 400.00 KZT");
+    expect(refused.stderr).not.toContain('line 2,');
+    expect(paymentsReceived(sandbox)).toHaveLength(1);
+    const over = await runCli(['pay', '--from-file', orders, '--yes', '--json', '--over-limit', ...limits], { env });
+    expect(over.code).toBe(0);
+    expect(paymentsReceived(sandbox)).toHaveLength(4);
+    const intents = jsonLines(readFileSync(journalOf(env), 'utf8')).filter((record) => record.kind === 'intent');
+    expect(intents.filter((intent) => (intent.overrides as string[] | undefined)?.includes('over-limit')).map((intent) => intent.account)).toEqual(['l-2', 'l-1']);
+  });
+
+  it('duplicates within the file and against the ledger are refused unless --allow-duplicate', async () => {
+    const { sandbox, env } = await setUp();
+    expect((await runCli(['pay', '--service', '201', '--account', 'd-1', '--amount', '10.00'], { env })).code).toBe(0);
+    const orders = ordersFile(['service,account,amount', '201,d-1,10.00', '201,d-2,20.00', '201,d-2,20.00']);
+    const refused = await runCli(['pay', '--from-file', orders, '--yes'], { env });
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain('line 2: repeats transaction');
+    expect(refused.stderr).toContain('line 4: the same purchase as line 3');
+    expect(paymentsReceived(sandbox)).toHaveLength(1);
+    expect((await runCli(['pay', '--from-file', orders, '--yes', '--allow-duplicate'], { env })).code).toBe(0);
+    expect(paymentsReceived(sandbox)).toHaveLength(4);
+  });
+
+  it('--dry-run makes the AccountChecks, prints the plan and the totals, and sends no Payment; from a script without --yes nothing is sent', async () => {
+    const { sandbox, env } = await setUp();
+    const orders = ordersFile(['service,account,invoice-id,amount', '101,r-1,5003,', '201,r-2,,1500.00']);
+    const script = await runCli(['pay', '--from-file', orders], { env });
+    expect(script.code).toBe(2);
+    expect(script.stderr).toContain('pays only with --yes');
+    expect(sandbox.received).toHaveLength(0);
+    const dry = await runCli(['pay', '--from-file', orders, '--dry-run', '--json'], { env });
+    expect(dry.code).toBe(0);
+    expect(jsonLines(dry.stdout)).toEqual([
+      expect.objectContaining({ dryRun: true, line: 2, voucher: '1200 GameCoins', amount: '4990.50', invoiceId: '5003' }),
+      expect.objectContaining({ dryRun: true, line: 3, voucher: null, amount: '1500.00' }),
+    ]);
+    expect(dry.stderr).toContain('2 rows 6490.50 KZT');
+    expect(ofType(sandbox, 'AccountCheck')).toHaveLength(1);
+    expect(ofType(sandbox, 'Payment')).toHaveLength(0);
+  });
+
+  it('exits as a batch: a refused row 1, a row in progress 3 (the most severe), the others paid', async () => {
+    const { sandbox, env } = await setUp({ behaviour: { pendingPolls: 50 } });
+    const orders = ordersFile(['service,account,amount', '201,e-1,100.00', '202,e-2,999.00']);
+    const result = await runCli(['pay', '--from-file', orders, '--yes', '--json'], { env: { ...env, AGENTPAY_SETTLE_ATTEMPTS: '1' } });
+    const states = jsonLines(result.stdout).map((line) => line.state);
+    expect(states).toEqual(['pending', 'failed']);
+    expect(result.code).toBe(3);
+    expect(result.stderr).toContain('run the same command again');
+    expect(paymentsReceived(sandbox)).toHaveLength(2);
+  });
+
+  it('refuses a file changed since its results file was written, naming the cell', async () => {
+    const { env } = await setUp();
+    const orders = ordersFile(['service,account,amount', '201,c-1,100.00']);
+    expect((await runCli(['pay', '--from-file', orders, '--yes'], { env })).code).toBe(0);
+    writeFileSync(orders, 'service,account,amount\n201,c-1,200.00\n');
+    const changed = await runCli(['pay', '--from-file', orders, '--yes'], { env });
+    expect(changed.code).toBe(2);
+    expect(changed.stderr).toContain('line 2 amount "100.00" → "200.00"');
+  });
+});
+
+/** Starts the bin paying `orders`; resolves with its output once it closes. */
+function startBulk(orders: string, env: Record<string, string>, extra: string[] = [], nodeArgs: string[] = []) {
+  const child = spawn(process.execPath, [...nodeArgs, binPath, 'pay', '--from-file', orders, '--yes', '--json', ...extra], { env, stdio: ['pipe', 'pipe', 'pipe'] });
+  child.stdin.end();
+  const done = new Promise<CliResult>((resolve, reject) => collectOutput(child, resolve, reject));
+  return { child, done };
+}
+
+describe('Ctrl+C', () => {
+  it('starts no new rows, lets those in flight settle, writes the results and exits 130; the same command finishes the file', async () => {
+    const { sandbox, env } = await setUp({ faults: { latencyMs: 150 } });
+    const orders = ordersFile(dynamicRows(12));
+    const { child, done } = startBulk(orders, env, ['--concurrency', '2']);
+    await new Promise<void>((resolve) => child.stdout.once('data', () => resolve()));
+    child.kill('SIGINT');
+    const stopped = await done;
+    expect(stopped.code).toBe(130);
+    expect(stopped.stderr).toContain('Ctrl+C: no new rows start');
+    expect(stopped.stderr).toContain('not started');
+    const paidFirst = jsonLines(stopped.stdout);
+    expect(paidFirst.every((line) => line.state === 'success')).toBe(true);
+    expect(paidFirst.length).toBeLessThan(12);
+    expect(sandbox.store.all()).toHaveLength(paidFirst.length);
+
+    const finished = await runCli(['pay', '--from-file', orders, '--yes', '--json'], { env });
+    expect(finished.code).toBe(0);
+    const accounts = sandbox.store.all().map((t) => t.account);
+    expect(accounts.sort()).toEqual(Array.from({ length: 12 }, (_, i) => `acc-${i + 1}`).sort());
+  });
+});
+
+describe('a purpose-built gateway that loses answers', () => {
+  it('an open row is settled by Status on the next run, and a Payment it never saw is sent again with the same TransactionID', async () => {
+    // Commits every Payment but cuts the connection instead of answering the first time it sees
+    // each TransactionID; Status says "not found" (code 404 here) for the TransactionIDs of accounts
+    // ending in 1, whose Payments it drops before committing.
+    const committed = new Map<string, string>();
+    const seen = new Set<string>();
+    fake = await startFakeGateway((form, _request, response) => {
+      const id = form.get('TransactionID')!;
+      const type = form.get('RequestType');
+      if (type === 'Payment') {
+        const first = !seen.has(id);
+        seen.add(id);
+        if (first) {
+          if (!form.get('Account')!.endsWith('1')) committed.set(id, form.get('Account')!);
+          response.socket?.destroy();
+          return;
+        }
+        committed.set(id, form.get('Account')!);
+        return answer(response, 200, envelopeText(form));
+      }
+      if (type === 'Status') return answer(response, 200, envelopeText(form, committed.has(id) ? {} : { status: 404, message: 'not found' }));
+      answer(response, 200, envelopeText(form));
+    });
+    const env = envFor({ baseUrl: fake.baseUrl } as RunningSandbox, { AGENTPAY_SETTLE_ATTEMPTS: '0', AGENTPAY_NOT_FOUND_CODES: '404' });
+    const orders = ordersFile(['service,account,amount', '201,f-1,10.00', '201,f-2,20.00']);
+    const first = await runCli(['pay', '--from-file', orders, '--yes', '--json'], { env });
+    expect(first.code).toBe(3);
+    expect(jsonLines(first.stdout).map((line) => line.state)).toEqual(['unknown', 'unknown']);
+    const ids = jsonLines(first.stdout).map((line) => line.transactionId as string);
+
+    const second = await runCli(['pay', '--from-file', orders, '--yes', '--json'], { env });
+    expect(second.stderr).toContain('2 open (settled by Status)');
+    expect(jsonLines(second.stdout).map((line) => [line.transactionId, line.state])).toEqual([
+      [ids[0], 'success'],
+      [ids[1], 'success'],
+    ]);
+    expect(second.code).toBe(0);
+    const payments = fake.received.filter((form) => form.get('RequestType') === 'Payment').map((form) => form.get('TransactionID'));
+    // f-2: one Payment (Status found it); f-1: sent again, same TransactionID, after "not found".
+    expect(payments.sort()).toEqual([ids[0], ids[0], ids[1]].sort());
+    expect(new Set(committed.keys())).toEqual(new Set(ids));
+  });
+});
+
+const killAt = fileURLToPath(new URL('../helpers/kill-at.cjs', import.meta.url));
+
+describe('killed at seeded random points', () => {
+  it('resumes after each SIGKILL: every committed payment once, every row final or open in the results and the ledger', async () => {
+    const { sandbox, env } = await setUp({ faults: { failRate: 0.3 } });
+    const rows = 10;
+    // How many file-changing calls a whole run makes (kill-at.cjs counts them), to draw kill points from.
+    const countFile = join(folder(), 'count');
+    const probe = ordersFile(dynamicRows(rows, 'probe'));
+    await startBulk(probe, { ...env, AGENTPAY_TEST_KILL_COUNT_FILE: countFile }, [], ['--require', killAt]).done;
+    const calls = Number(readFileSync(countFile, 'utf8'));
+    expect(calls).toBeGreaterThan(rows * 2);
+    const seed = Number(process.env.AGENTPAY_TEST_SEED ?? Math.floor(Math.random() * 2 ** 32));
+    onTestFailed(() => console.error(`bulk kill trials: AGENTPAY_TEST_SEED=${seed}`));
+    const random = seededRandom(seed);
+    for (let trial = 0; trial < 4; trial++) {
+      const orders = ordersFile(dynamicRows(rows, `t${trial}`));
+      // Killed twice at random points, then run to the end.
+      for (let kill = 0; kill < 2; kill++) {
+        const point = 1 + Math.floor(random() * calls);
+        const killed = await startBulk(orders, { ...env, AGENTPAY_TEST_KILL_AT: String(point) }, [], ['--require', killAt]).done;
+        expect([null, 0]).toContain(killed.code);
+        // What was written by then: every row in the results file is final or open, or has its id before any Payment.
+      }
+      const finished = await runCli(['pay', '--from-file', orders, '--yes', '--json'], { env });
+      expect(finished.code).toBe(0);
+      const lines = jsonLines(finished.stdout);
+      expect(lines).toHaveLength(rows);
+      expect(lines.every((line) => line.state === 'success')).toBe(true);
+      const mine = sandbox.store.all().filter((t) => t.account.startsWith(`t${trial}-`));
+      // Paid once each: one committed payment per account, under the row's TransactionID.
+      expect(mine.map((t) => t.account).sort()).toEqual(Array.from({ length: rows }, (_, i) => `t${trial}-${i + 1}`).sort());
+      expect(new Set(mine.map((t) => t.transactionId))).toEqual(new Set(lines.map((line) => line.transactionId)));
+      const results = readFileSync(resultsOf(orders), 'utf8').trim().split('\n').slice(1);
+      expect(results).toHaveLength(rows);
+      expect(results.filter((line) => !line.includes(',success,'))).toEqual([]);
+    }
+    const history = jsonLines((await runCli(['history', '--json'], { env })).stdout);
+    const committed = new Set(sandbox.store.all().map((t) => t.transactionId));
+    for (const id of committed) expect(history.some((entry) => entry.transactionId === id && entry.state === 'success')).toBe(true);
+  }, 120_000);
+});
