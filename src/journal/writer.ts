@@ -1,4 +1,4 @@
-import { closeSync, fstatSync, fsyncSync, mkdirSync, openSync, readSync, statSync, writeSync } from 'node:fs';
+import { closeSync, fstatSync, fsync, fsyncSync, mkdirSync, openSync, readSync, statSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { errnoCodeOf, LocalStorageError } from '../errors.js';
 import { syncDirectory, writeAll } from './durable.js';
@@ -19,10 +19,20 @@ import { type JournalRecord, lineOf } from './record-format.js';
  * have read it there. A line past it was never read by anyone (readers stop at the length), and
  * is written again to the journal there now. So a line is recorded once, and a line that has
  * been seen never moves behind records written after it.
+ *
+ * Group commit (`appendGrouped`): the records a process appends while its last fsync is under
+ * way go out together, their lines in one write(2) and one fsync, each promise kept once that
+ * fsync is done. The first record of a quiet writer is written at once, so one payment waits no
+ * longer than before; a batch of payments (`pay --from-file`) shares its fsyncs rather than
+ * queueing for one each, and the fsync runs off the event loop while answers keep arriving.
  */
 export class JournalWriter {
   private fd: number | undefined;
   readonly path: string;
+  /** Lines waiting for the fsync under way to end, with the callers to answer once theirs is done. */
+  private waiting: { line: Buffer; done: (error?: unknown) => void }[] = [];
+  private writing = false;
+  private closeWhenWritten = false;
 
   constructor(path: string) {
     this.path = path;
@@ -30,28 +40,81 @@ export class JournalWriter {
 
   /** Throws LocalStorageError (with the errno code: EROFS, ENOSPC, EACCES...) when it cannot. */
   append(record: JournalRecord): void {
-    // Always the writer's own form: readers scan it without parsing (line-format.ts).
-    const line = Buffer.from(`${lineOf(record)}\n`, 'utf8');
+    let lines: Buffer[] = [lineBytes(record)];
     try {
-      for (;;) {
+      while (lines.length > 0) {
         const fd = this.open();
-        // The line starts here or later (O_APPEND: others may append first).
         const from = fstatSync(fd).size;
-        writeAll(fd, line);
+        writeAll(fd, Buffer.concat(lines));
         fsyncSync(fd);
-        if (this.stillAtPath(fd)) return;
-        const length = lengthOfCutHolding(this.path, fd);
-        const kept = length !== undefined && holdsLine(fd, line, from, length);
-        this.close();
-        if (kept) return;
+        lines = this.linesToWriteAgain(fd, lines, from);
       }
     } catch (error) {
-      if (errnoCodeOf(error) === undefined) throw error;
-      throw new LocalStorageError('write the journal', this.path, error);
+      throw storageError(error, this.path);
     }
   }
 
+  /** append, as part of a group: resolves once the record is on disk; rejects with LocalStorageError when it cannot be. */
+  appendGrouped(record: JournalRecord): Promise<void> {
+    const line = lineBytes(record);
+    return new Promise((resolve, reject) => {
+      this.waiting.push({ line, done: (error) => (error === undefined ? resolve() : reject(error)) });
+      if (!this.writing) void this.writeGroups();
+    });
+  }
+
+  /** Writes what is waiting, a group at a time, until nothing is. */
+  private async writeGroups(): Promise<void> {
+    this.writing = true;
+    while (this.waiting.length > 0) {
+      const group = this.waiting;
+      this.waiting = [];
+      let failure: unknown;
+      try {
+        let lines: Buffer[] = group.map(({ line }) => line);
+        while (lines.length > 0) {
+          const fd = this.open();
+          const from = fstatSync(fd).size;
+          // One write(2) of whole lines on a file opened O_APPEND: no other writer's line lands inside it.
+          writeAll(fd, Buffer.concat(lines));
+          await fsyncOffLoop(fd);
+          lines = this.linesToWriteAgain(fd, lines, from);
+        }
+      } catch (error) {
+        failure = storageError(error, this.path);
+      }
+      for (const { done } of group) done(failure);
+    }
+    this.writing = false;
+    if (this.closeWhenWritten) {
+      this.closeWhenWritten = false;
+      this.close();
+    }
+  }
+
+  /**
+   * After lines written from `from` on are on disk: none when the path still names the file;
+   * else the file is a cut, and the lines past its fixed length (never read by anyone) are to be
+   * written again to the journal now at the path.
+   */
+  private linesToWriteAgain(fd: number, lines: Buffer[], from: number): Buffer[] {
+    if (this.stillAtPath(fd)) return [];
+    const length = lengthOfCutHolding(this.path, fd);
+    const again = length === undefined ? lines : lines.filter((line) => !holdsLine(fd, line, from, length));
+    this.closeFile();
+    return again;
+  }
+
+  /** Closes the file; while a group is being written, once it is (its fsync holds the descriptor). */
   close(): void {
+    if (this.writing) {
+      this.closeWhenWritten = true;
+      return;
+    }
+    this.closeFile();
+  }
+
+  private closeFile(): void {
     if (this.fd !== undefined) closeSync(this.fd);
     this.fd = undefined;
   }
@@ -87,6 +150,19 @@ export class JournalWriter {
     this.fd = fd;
     return fd;
   }
+}
+
+/** A record as its line: always the writer's own form, which readers scan without parsing (line-format.ts). */
+const lineBytes = (record: JournalRecord) => Buffer.from(`${lineOf(record)}\n`, 'utf8');
+
+/** A failure of the file system as LocalStorageError (with the errno code: EROFS, ENOSPC, EACCES...). */
+function storageError(error: unknown, path: string): unknown {
+  return errnoCodeOf(error) === undefined ? error : new LocalStorageError('write the journal', path, error);
+}
+
+/** fsync(2) in libuv's pool: the event loop goes on meanwhile. */
+function fsyncOffLoop(fd: number): Promise<void> {
+  return new Promise((resolve, reject) => fsync(fd, (error) => (error ? reject(error) : resolve())));
 }
 
 /**

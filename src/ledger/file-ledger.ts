@@ -36,12 +36,12 @@ export class FileLedger implements Ledger {
   async recordIntent(intent: Intent, options: { checkReplay: boolean }): Promise<IntentResult> {
     const earlier = options.checkReplay ? await (await readers()).findIntent(this.location.path, intent, this.warn) : undefined;
     if (earlier !== undefined && differingParameters(earlier, intent).length > 0) return { kind: 'conflict', earlier };
-    this.writer.append({ kind: 'intent', ...intent, ...this.by, at: new Date().toISOString() });
+    await this.writer.appendGrouped({ kind: 'intent', ...intent, ...this.by, at: new Date().toISOString() });
     return { kind: earlier === undefined ? 'new' : 'retry' };
   }
 
   async recordOutcome(outcome: OutcomeRecord): Promise<void> {
-    this.writer.append(outcome);
+    await this.writer.appendGrouped(outcome);
   }
 
   private async openEntries(filter: LedgerFilter): Promise<JournalEntry[]> {
@@ -75,7 +75,7 @@ export class FileLedger implements Ledger {
       entries,
       record: async (outcome) => {
         try {
-          this.writer.append(outcome);
+          await this.writer.appendGrouped(outcome);
         } catch (error) {
           if (!(error instanceof LocalStorageError)) throw error;
           unrecorded++;

@@ -88,7 +88,10 @@ describe('ledger compact while payments are made', () => {
       { seed: 13, first: 300_000, count: 100 },
     ];
     let writing = true;
-    const appenders = Promise.all(batches.map(({ seed, first, count }) => runNode([appenderPath, journal, String(seed), String(first), String(count)], env)));
+    // Odd seeds append in groups (JournalWriter.appendGrouped), as pay --from-file does.
+    const appenders = Promise.all(
+      batches.map(({ seed, first, count }) => runNode([appenderPath, journal, String(seed), String(first), String(count), ...(seed % 2 === 1 ? ['grouped'] : [])], env)),
+    );
     const payments: Record<string, unknown>[] = [];
     const payLoop = async () => {
       for (let i = 0; i < 4; i++) {

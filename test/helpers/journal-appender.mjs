@@ -7,13 +7,27 @@
 import { JournalWriter } from '../../dist/journal/writer.js';
 import { appenderTransactions } from './journal-appender-records.mjs';
 
-const [path, seed, firstId, count] = process.argv.slice(2);
+//   node journal-appender.mjs <journal> <seed> <first-id> <count> grouped
+// appends through appendGrouped instead, five transactions' records at once, as the
+// payments of `pay --from-file` go: one write and one fsync for each group.
+const [path, seed, firstId, count, mode] = process.argv.slice(2);
 let writer = new JournalWriter(path);
-for (const [index, records] of appenderTransactions(Number(seed), Number(firstId), Number(count)).entries()) {
-  if (index % 3 === 0) {
-    writer.close();
-    writer = new JournalWriter(path);
+const transactions = appenderTransactions(Number(seed), Number(firstId), Number(count));
+if (mode === 'grouped') {
+  for (let index = 0; index < transactions.length; index += 5) {
+    if (index % 15 === 0) {
+      writer.close();
+      writer = new JournalWriter(path);
+    }
+    await Promise.all(transactions.slice(index, index + 5).flatMap((records) => records.map((record) => writer.appendGrouped(record))));
   }
-  for (const record of records) writer.append(record);
+} else {
+  for (const [index, records] of transactions.entries()) {
+    if (index % 3 === 0) {
+      writer.close();
+      writer = new JournalWriter(path);
+    }
+    for (const record of records) writer.append(record);
+  }
 }
 writer.close();

@@ -1,5 +1,5 @@
 // Preloaded by tests with `node --require` in front of bin/agentpay.js: SIGKILLs the process
-// at its AGENTPAY_TEST_KILL_AT-th call that changes files (a write, an fsync, a name made,
+// at its AGENTPAY_TEST_KILL_AT-th call that changes files (a write, an fsync, sync or not, a name made,
 // moved or removed), before the call does anything, so a test can stop `ledger compact` at
 // any point of its work, as a crash would. Without a number it only counts, and writes the
 // count to AGENTPAY_TEST_KILL_COUNT_FILE on exit.
@@ -12,7 +12,7 @@ const countFile = process.env.AGENTPAY_TEST_KILL_COUNT_FILE;
 const writeFileSync = fs.writeFileSync;
 let calls = 0;
 
-for (const name of ['writeSync', 'fsyncSync', 'renameSync', 'linkSync', 'unlinkSync', 'rmdirSync', 'rmSync', 'mkdirSync']) {
+for (const name of ['writeSync', 'fsyncSync', 'fsync', 'renameSync', 'linkSync', 'unlinkSync', 'rmdirSync', 'rmSync', 'mkdirSync']) {
   const original = fs[name];
   fs[name] = function counted(...args) {
     calls++;
