@@ -110,7 +110,7 @@ export class PostgresLedger implements Ledger {
   }
 
   async recordIntent(intent: Intent, _options: { checkReplay: boolean }): Promise<IntentResult> {
-    const notSent = noPaymentSent;
+    const notSent = noPaymentSent();
     const at = new Date().toISOString();
     const { operator, host } = this.by;
     const values = intentValues(intent, at, this.by);
@@ -347,8 +347,8 @@ export class PostgresLedger implements Ledger {
   }
 
   async recentPayments(query: LookBackQuery): Promise<RecentPayment[]> {
-    const rows = await this.query(sql.recentTransactions, [query.gateway, query.agentId, query.since.toISOString(), query.operator, query.account], noPaymentSent);
-    const entries = await this.withLatestWord(rows, noPaymentSent);
+    const rows = await this.query(sql.recentTransactions, [query.gateway, query.agentId, query.since.toISOString(), query.operator, query.account], noPaymentSent());
+    const entries = await this.withLatestWord(rows, noPaymentSent());
     return entries.map(({ intent, outcome }) => ({ intent, state: outcome?.view.state }));
   }
 
