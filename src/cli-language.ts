@@ -1,6 +1,5 @@
 import type { Argument, Command, Help, Option } from 'commander';
 import type { Catalogue } from './i18n/en.js';
-import { attributeOf } from './settings/sources.js';
 import { settingsTable } from './settings/table.js';
 
 /**
@@ -12,8 +11,9 @@ import { settingsTable } from './settings/table.js';
 
 /** A global option's help line in the catalogue's words: what it does, its variable, a default that is a plain value. */
 function globalOptionHelp(option: Option, t: Catalogue): string | undefined {
-  const name = attributeOf(option.long ?? '') as keyof typeof settingsTable;
-  const setting = settingsTable[name === 'color' ? 'color' : name] as (typeof settingsTable)[keyof typeof settingsTable] | undefined;
+  // --no-color is the setting `color`: commander's attribute name, not the flag's.
+  const name = option.attributeName() as keyof typeof settingsTable;
+  const setting = settingsTable[name] as (typeof settingsTable)[keyof typeof settingsTable] | undefined;
   const help = t.help.settings[name];
   if (setting === undefined || help === undefined) return undefined;
   if ('switch' in setting) return help;
@@ -25,7 +25,7 @@ function globalOptionHelp(option: Option, t: Catalogue): string | undefined {
 function localiseCommand(command: Command, t: Catalogue): void {
   const words = t.help.commands[command.name()];
   if (words?.description !== undefined) command.description(words.description);
-  if (words?.usage !== undefined) command.usage(words.usage);
+  command.usage(words?.usage ?? command.usage().replace('[options]', t.help.optionsTerm));
   for (const option of command.options as Option[]) {
     const said = words?.options?.[option.long ?? ''];
     if (said !== undefined) option.description = option.description.endsWith('(required)') ? `${said} (${t.help.required})` : said;
@@ -39,10 +39,20 @@ function localiseCommand(command: Command, t: Catalogue): void {
   for (const sub of command.commands) localiseCommand(sub, t);
 }
 
+/** `<txn-id>`, `[txn-id...]`: an argument as the usage shows it, named in the catalogue's words where it has them. */
+function argumentTerm(argument: Argument, t: Catalogue): string {
+  const name = t.help.argumentNames[argument.name()] ?? argument.name();
+  const text = `${name}${argument.variadic ? '...' : ''}`;
+  return argument.required ? `<${text}>` : `[${text}]`;
+}
+
 /** Commander's own words: section titles and the "(choices: …, default: …)" of an option. */
 function helpConfiguration(t: Catalogue): Partial<Help> {
   return {
     styleTitle: (title: string) => t.help.titles[title] ?? title,
+    // `check [options]` in the list of commands: commander's word for the options, in the catalogue's.
+    subcommandTerm: (command: Command) =>
+      [command.name(), ...(command.options.length > 0 ? [t.help.optionsTerm] : []), ...command.registeredArguments.map((argument) => argumentTerm(argument, t))].join(' '),
     optionDescription(option: Option) {
       const extra = [
         ...(option.argChoices ? [`${t.help.choices}: ${option.argChoices.join(', ')}`] : []),
@@ -62,7 +72,7 @@ export function localiseProgram(program: Command, t: Catalogue): void {
     else if (option.hidden) continue;
     else option.description = globalOptionHelp(option, t) ?? option.description;
   }
-  program.helpCommand('help [command]', t.help.helpCommand);
+  program.helpCommand(`help [${t.help.argumentNames.command ?? 'command'}]`, t.help.helpCommand);
   const usage = t.help.commands.program?.usage;
   if (usage !== undefined) program.usage(usage);
   localiseCommand(program, t);

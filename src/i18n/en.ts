@@ -33,6 +33,9 @@ const en = {
     default: 'default',
     env: 'env',
     required: 'required',
+    optionsTerm: '[options]',
+    /** Arguments' names in the usage lines (`<txn-id>`), by their name in the definitions. */
+    argumentNames: {} as Record<string, string>,
     olderName: (flag: string) => `older name of ${flag}`,
     afterError: '(agentpay --help lists the commands and options)',
     usageAfterError: (command: string, usage: string) => `usage: agentpay ${command} ${usage}  (agentpay ${command} --help for more)`,

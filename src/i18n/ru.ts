@@ -89,6 +89,8 @@ const ru: Catalogue = {
     default: 'по умолчанию',
     env: 'переменная',
     required: 'обязательно',
+    optionsTerm: '[флаги]',
+    argumentNames: { command: 'команда', file: 'файл', journal: 'журнал' },
     olderName: (flag) => `прежнее имя ${flag}`,
     afterError: '(agentpay --help покажет команды и флаги)',
     usageAfterError: (command, usage) => `использование: agentpay ${command} ${usage}  (подробнее: agentpay ${command} --help)`,
