@@ -1,5 +1,4 @@
 import fs = require('node:fs');
-import os = require('node:os');
 import path = require('node:path');
 
 /*
@@ -34,7 +33,7 @@ function helpIsEnglish(env: NodeJS.ProcessEnv): boolean {
   if (env.AGENTPAY_LANG) return env.AGENTPAY_LANG === 'en';
   let text: string;
   try {
-    text = fs.readFileSync(path.join(env.XDG_CONFIG_HOME || path.join(os.homedir(), '.config'), 'agentpay', 'config.json'), 'utf8');
+    text = fs.readFileSync(path.join(env.XDG_CONFIG_HOME || path.join(require('node:os').homedir() as string, '.config'), 'agentpay', 'config.json'), 'utf8');
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT') return false;
     text = '{}';
