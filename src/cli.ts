@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { Command } from 'commander';
+import { localiseProgram } from './cli-language.js';
 import { buyCommand } from './commands/buy/command.js';
 import { checkCommand } from './commands/check/command.js';
 import { checkRequiredOptions, type LazyAction } from './commands/define.js';
@@ -13,6 +14,7 @@ import { reportCommand } from './commands/report/command.js';
 import { sandboxCommand } from './commands/sandbox/command.js';
 import { scenarioCommand } from './commands/scenario/command.js';
 import { statusCommand } from './commands/status/command.js';
+import { type Catalogue, en } from './i18n/en.js';
 import type { ProcessIo } from './output.js';
 import { addGlobalOptions } from './settings/options.js';
 import type { GlobalFlags } from './settings/table.js';
@@ -39,8 +41,8 @@ const commandDefinitions = [
 ];
 
 /** After any usage error of a command: its usage line, so the fix is in sight. */
-function showUsageAfterErrors(command: Command): Command {
-  return command.showHelpAfterError(`usage: agentpay ${command.name()} ${command.usage()}  (agentpay ${command.name()} --help for more)`);
+function showUsageAfterErrors(command: Command, t: Catalogue): Command {
+  return command.showHelpAfterError(t.help.usageAfterError(command.name(), command.usage()));
 }
 
 /** A mistyped `--password=…` is echoed by commander's "unknown option"; it is a secret. */
@@ -53,21 +55,22 @@ function version(): string {
   return pkg.version;
 }
 
-export function buildProgram(io: ProcessIo, options: { jsonErrors?: boolean } = {}): Command {
+export function buildProgram(io: ProcessIo, options: { jsonErrors?: boolean; t?: Catalogue } = {}): Command {
+  const t = options.t ?? en;
   const program = addGlobalOptions(
     new Command('agentpay').description('Top up customer accounts and buy vouchers through the agent payment gateway.').version(version(), '-V, --version'),
   )
     .usage('[options] <command>')
     .showSuggestionAfterError(true)
     // Under --json the error boundary's one JSON line is the whole story: no usage text.
-    .showHelpAfterError(options.jsonErrors ? false : '(agentpay --help lists the commands and options)')
+    .showHelpAfterError(options.jsonErrors ? false : t.help.afterError)
     .exitOverride()
     .configureOutput({
       writeOut: (text) => io.stdout.write(text),
       writeErr: (text) => io.stderr.write(text),
       // Under --json the error boundary prints commander's errors as one JSON line instead.
       outputError: (text, write) => {
-        if (!options.jsonErrors) write(scrubPasswordLikeOptions(text));
+        if (!options.jsonErrors) write(scrubPasswordLikeOptions(t.help.commanderError(text)));
       },
     })
     .hook('preAction', checkRequiredOptions);
@@ -97,10 +100,13 @@ export function buildProgram(io: ProcessIo, options: { jsonErrors?: boolean } = 
     program.addCommand(command);
   }
 
-  if (!options.jsonErrors) for (const command of program.commands) showUsageAfterErrors(command);
+  localiseProgram(program, t);
+  if (!options.jsonErrors) for (const command of program.commands) showUsageAfterErrors(command, t);
   return program;
 }
 
 export async function runCli(argv: readonly string[], io: ProcessIo): Promise<void> {
-  await buildProgram(io, { jsonErrors: argv.includes('--json') }).parseAsync([...argv], { from: 'user' });
+  const [{ languageOfCommandLine }, { useLanguage }] = await Promise.all([import('./settings/language.js'), import('./i18n/current.js')]);
+  const t = await useLanguage(languageOfCommandLine(argv, io.env));
+  await buildProgram(io, { jsonErrors: argv.includes('--json'), t }).parseAsync([...argv], { from: 'user' });
 }

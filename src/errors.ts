@@ -1,3 +1,5 @@
+import { t } from './i18n/current.js';
+
 /**
  * Every failure the user can see is one of these classes; the error boundary in main.ts maps
  * them to exit codes. The codes are a contract scripts depend on (README "Exit codes").
@@ -59,7 +61,7 @@ export class GatewayUnreachableError extends AgentpayError {
 }
 
 /** The consequence a failure before a Payment could leave states: what execute-payment looks for. */
-export const noPaymentSent = 'no payment was sent';
+export const noPaymentSent = (): string => t().errors.noPaymentSent;
 
 /**
  * The team ledger (a PostgreSQL database) cannot be reached, or refused what was asked of it:
@@ -71,9 +73,9 @@ export class LedgerUnreachableError extends AgentpayError {
   /** What it meant for the payment at hand, when the message says so ("no payment was sent"). */
   readonly consequence: string | undefined;
   constructor(ledger: string, reason: string, options: { consequence?: string; hint?: string; cause?: unknown } = {}) {
-    super(`the ledger ${ledger} cannot be reached (${reason})${options.consequence ? `; ${options.consequence}` : ''}`, ExitCode.unreachable, {
+    super(`${t().errors.ledgerUnreachable(ledger, reason)}${options.consequence ? `; ${options.consequence}` : ''}`, ExitCode.unreachable, {
       cause: options.cause,
-      hint: options.hint ?? 'check that the database server is up and the URL, user and password are right (`agentpay doctor` shows them, the password as ***)',
+      hint: options.hint ?? t().errors.ledgerUnreachableHint,
     });
     this.ledger = ledger;
     this.reason = reason;
@@ -102,11 +104,9 @@ export class PaymentOutcomeUnknownError extends AgentpayError {
   /** Why the answer is missing, without the "outcome is unknown" preamble. */
   readonly reason: string;
   constructor(transactionId: string, reason: string, options: { cause?: unknown; bodySample?: string | undefined; hint?: string } = {}) {
-    super(`the outcome of payment ${transactionId} is unknown: ${reason}`, ExitCode.pendingOrUnknown, {
+    super(t().errors.outcomeUnknown(transactionId, reason), ExitCode.pendingOrUnknown, {
       ...options,
-      hint:
-        options.hint ??
-        `it may have been made and is kept in the journal; look it up with \`agentpay status ${transactionId}\` or settle it with \`agentpay reconcile\`; to try again without paying twice, repeat the same command with --txn-id ${transactionId}`,
+      hint: options.hint ?? t().errors.outcomeUnknownHint(transactionId),
     });
     this.transactionId = transactionId;
     this.reason = reason;
@@ -115,7 +115,7 @@ export class PaymentOutcomeUnknownError extends AgentpayError {
 
 /** The user pressed Ctrl+C or Esc before anything was sent. */
 export class CancelledError extends AgentpayError {
-  constructor(message = 'cancelled') {
+  constructor(message = t().errors.cancelled) {
     super(message, ExitCode.interrupted);
   }
 }
@@ -152,7 +152,7 @@ export class LocalStorageError extends AgentpayError {
   constructor(what: string, path: string, cause: unknown, options: { consequence?: string; hint?: string } = {}) {
     const code = errnoCodeOf(cause);
     const reason = code ?? (cause instanceof Error ? cause.message : String(cause));
-    super(`cannot ${what} ${path} (${reason})${options.consequence ? `; ${options.consequence}` : ''}`, ExitCode.localStorage, {
+    super(`${t().errors.localStorage(what, path, reason)}${options.consequence ? `; ${options.consequence}` : ''}`, ExitCode.localStorage, {
       cause,
       hint: options.hint ?? localStorageHint(code),
     });
@@ -170,19 +170,20 @@ export function errnoCodeOf(error: unknown): string | undefined {
 }
 
 function localStorageHint(code: string | undefined): string {
+  const hints = t().errors.localStorageHints;
   switch (code) {
     case 'EROFS':
-      return 'the file system is mounted read-only: remount it read-write, or choose another journal with --journal';
+      return hints.EROFS;
     case 'ENOSPC':
     case 'EDQUOT':
-      return 'the disk (or your quota) is full: free some space, or choose another journal with --journal';
+      return hints.ENOSPC;
     case 'EACCES':
     case 'EPERM':
-      return 'this user may not use that file: fix its permissions, or choose another journal with --journal';
+      return hints.EACCES;
     case 'EISDIR':
-      return 'that path is a directory: give the journal file itself with --journal';
+      return hints.EISDIR;
     default:
-      return 'fix the file, or choose another journal with --journal';
+      return hints.other;
   }
 }
 

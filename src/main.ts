@@ -11,12 +11,15 @@ import type { ExitCodeValue } from './errors.js';
  * for them. (`--version` and `--help` are answered before this file, by bin/agentpay.js.)
  */
 async function report(error: unknown, argv: readonly string[], stderr: NodeJS.WriteStream): Promise<ExitCodeValue> {
-  const [{ CommanderError }, { AgentpayError, ExitCode }, { InvalidFieldError }, { redactSecrets }] = await Promise.all([
+  const [{ CommanderError }, { AgentpayError, ExitCode }, { InvalidFieldError }, { redactSecrets }, { t }] = await Promise.all([
     import('commander'),
     import('./errors.js'),
     import('./protocol/problems.js'),
     import('./secrets.js'),
+    import('./i18n/current.js'),
   ]);
+  // The language chosen at start-up (cli.ts); English when it failed before choosing.
+  const said = t();
   if (error instanceof CommanderError) {
     // Commander printed its own message (not under --json: see cli.ts); help and version are not failures.
     const ok = ['commander.helpDisplayed', 'commander.version', 'commander.help'].includes(error.code);
@@ -33,26 +36,23 @@ async function report(error: unknown, argv: readonly string[], stderr: NodeJS.Wr
   const known = error instanceof AgentpayError || error instanceof InvalidFieldError;
   const exitCode: ExitCodeValue = error instanceof AgentpayError ? error.exitCode : known ? ExitCode.usage : ExitCode.internal;
   const verbose = argv.includes('-v') || argv.includes('--verbose');
-  const message = error instanceof Error ? error.message : String(error);
-  const hint = error instanceof AgentpayError ? error.hint : known ? undefined : internalErrorHint;
+  const message = error instanceof InvalidFieldError ? said.options.field(error) : error instanceof Error ? error.message : String(error);
+  const hint = error instanceof AgentpayError ? error.hint : known ? undefined : said.boundary.internalErrorHint;
   if (argv.includes('--json')) {
     const type = known ? (error as Error).name : 'InternalError';
     write(`${JSON.stringify({ error: { exitCode, type, message, ...(hint ? { hint } : {}) } })}\n`);
   } else {
-    write(`agentpay: ${known ? '' : 'internal error: '}${message}\n`);
+    write(`agentpay: ${known ? '' : said.boundary.internalError}${message}\n`);
     if (hint) write(`  ${hint}\n`);
   }
   if (verbose) {
     if (error instanceof AgentpayError && error.bodySample !== undefined) {
-      write(`  first bytes of the answer: ${JSON.stringify(error.bodySample)}\n`);
+      write(`  ${said.boundary.firstBytes} ${JSON.stringify(error.bodySample)}\n`);
     }
     if (!known && error instanceof Error && error.stack) write(`${error.stack}\n`);
   }
   return exitCode;
 }
-
-/** What to do after a bug: a payment may have been out, and the journal holds it. */
-const internalErrorHint = 'this is a bug in agentpay; if it was paying, the payment may have been made: run `agentpay reconcile` before paying again';
 
 /** Runs the command line; every error ends here, in report(), as an exit code. */
 async function main(argv: readonly string[]): Promise<void> {

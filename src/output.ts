@@ -1,3 +1,4 @@
+import { t } from './i18n/current.js';
 import { colorLevelFor, loadStyle, type Style } from './render/style.js';
 import { redactSecrets } from './secrets.js';
 import type { GlobalFlags } from './settings/table.js';
@@ -109,7 +110,7 @@ export class Output {
     this.flush();
     this.clearSpinnerLine();
     const clean = redactSecrets(text);
-    this.io.stderr.write(this.json ? `${JSON.stringify({ warning: clean })}\n` : `${this.errorStyle.pending('warning:')} ${clean}\n`);
+    this.io.stderr.write(this.json ? `${JSON.stringify({ warning: clean })}\n` : `${this.errorStyle.pending(t().boundary.warning)} ${clean}\n`);
   }
 
   get stdin(): NodeJS.ReadStream {

@@ -1,5 +1,6 @@
 import { closeSync, fstatSync, openSync, readFileSync } from 'node:fs';
 import { UsageError } from './errors.js';
+import { t } from './i18n/current.js';
 import { registerSecret } from './secrets.js';
 import { locatePassword } from './settings/password.js';
 import type { Settings } from './settings/resolve.js';
@@ -76,13 +77,13 @@ async function findPassword(settings: Settings, io: PasswordIo): Promise<Sourced
     }
     case 'prompt': {
       const { askPassword } = await import('./prompts.js');
-      const value = await askPassword('Agent password', io);
-      if (value === '') throw new UsageError('no password was entered');
+      const value = await askPassword(t().settings.passwordPrompt, io);
+      if (value === '') throw new UsageError(t().settings.noPasswordEntered);
       return { value, source: 'prompt' };
     }
     case 'none':
-      throw new UsageError('no agent password is set', {
-        hint: 'set AGENTPAY_PASSWORD, or use --password-file <path> (- reads stdin), or a profile; or try --sandbox',
+      throw new UsageError(t().settings.noPassword, {
+        hint: t().settings.noPasswordHint,
       });
   }
 }

@@ -108,6 +108,8 @@ export interface ConfirmQuestion {
   message: string;
   /** Enter alone answers this; No unless said otherwise. */
   initial?: boolean;
+  /** How the answer is shown once given: "yes" and "no" unless said otherwise (in the user's language). */
+  answers?: { yes: string; no: string } | undefined;
 }
 
 /**
@@ -193,7 +195,8 @@ export function terminalPrompter(streams: PromptStreams & { color: boolean }): P
           initial: question.initial ?? false,
           // Enquirer would show "false" next to the question before it is answered.
           format(this: PromptState) {
-            return answered(this) ? this.styles.primary(this.value === true ? 'yes' : 'no') : '';
+            const answers = question.answers ?? { yes: 'yes', no: 'no' };
+            return answered(this) ? this.styles.primary(this.value === true ? answers.yes : answers.no) : '';
           },
         },
         streams,

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { UsageError } from '../errors.js';
 import type { ExchangeEvent, GatewayClient } from '../gateway/client.js';
 import type { ProxyRoute } from '../gateway/http.js';
+import { t } from '../i18n/current.js';
 import type { Ledger } from '../ledger/ledger.js';
 import { Output, type ProcessIo } from '../output.js';
 import { formToObject } from '../protocol/form.js';
@@ -164,10 +165,10 @@ async function sandboxEndpoint(settings: Settings): Promise<Endpoint> {
 
 async function configuredEndpoint(settings: Settings, out: Output): Promise<Endpoint> {
   if (!settings.baseUrl) {
-    throw new UsageError('no gateway is set', { hint: 'give --base-url <url> or AGENTPAY_BASE_URL, use a --profile, or try --sandbox' });
+    throw new UsageError(t().settings.noGateway, { hint: t().settings.noGatewayHint });
   }
   if (!settings.agentId) {
-    throw new UsageError('no agent id is set', { hint: 'give --agent-id <id> or AGENTPAY_AGENT_ID, or use a --profile' });
+    throw new UsageError(t().settings.noAgentId, { hint: t().settings.noAgentIdHint });
   }
   const network = proxyRouteOf(settings.network);
   const ca = readCaFile(settings.network);

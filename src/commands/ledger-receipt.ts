@@ -1,6 +1,7 @@
 import { writeFile } from 'node:fs/promises';
 import { errnoCodeOf } from '../errors.js';
 import type { PaymentInput } from '../gateway/client.js';
+import { t } from '../i18n/current.js';
 import type { JournalEntry } from '../journal/ledger.js';
 import { differingParameters } from '../journal/records.js';
 import type { Owner } from '../ledger/ledger.js';
@@ -11,7 +12,7 @@ import type { CommandContext } from './context.js';
 
 /** The latest word on a transaction; one with no outcome on record is unknown, never failed. */
 function latestView(entry: JournalEntry): TransactionView {
-  return entry.outcome?.view ?? unknownView(entry.intent, 'Payment', 'no answer recorded: run agentpay reconcile');
+  return entry.outcome?.view ?? unknownView(entry.intent, 'Payment', t().receipt.noAnswerRecorded);
 }
 
 /** A ledger entry's receipt; `view`, the answer just received, when there is one. */
@@ -59,7 +60,7 @@ export async function writeReceiptFile(context: CommandContext, path: string, ow
       return;
     }
     const { renderLedgerReceipt } = await import('../render/receipt.js');
-    await writeFile(path, `${renderLedgerReceipt(receipt, plainStyle, { utcOffsetMinutes: utcOffsetAt(receipt.at) })}\n`);
+    await writeFile(path, `${renderLedgerReceipt(receipt, plainStyle, { utcOffsetMinutes: utcOffsetAt(receipt.at) }, t())}\n`);
   } catch (error) {
     const later = view === undefined ? '' : `; the payment stands, and \`agentpay receipt ${id}\` prints its receipt`;
     out.warn(`cannot write the receipt to ${path} (${reasonOf(error)})${later}`);

@@ -1,5 +1,6 @@
 import { CancelledError, UsageError } from '../errors.js';
 import type { PurchaseInput } from '../gateway/client.js';
+import { t } from '../i18n/current.js';
 import { optionRecord, switchOption } from '../options/values.js';
 import { type LiveLine, renderLiveLine } from '../render/live-line.js';
 import type { Settings } from '../settings/resolve.js';
@@ -28,11 +29,9 @@ export function liveLineOf(settings: Pick<Settings, 'desk' | 'baseUrl' | 'agentI
 /** Shows the LIVE line (also under --json, as a note on stderr) when the profile is live. */
 export function announceLive({ settings, out }: Pick<CommandContext, 'settings' | 'out'>): LiveLine | undefined {
   const line = liveLineOf(settings);
-  if (line !== undefined) out.note(renderLiveLine(line, out.errorStyle));
+  if (line !== undefined) out.note(renderLiveLine(line, out.errorStyle, t()));
   return line;
 }
-
-const otherWays = 'or choose a test gateway (--profile, --sandbox)';
 
 /** What pay does about a live profile once the voucher is known. */
 export interface PayLiveGuard {
@@ -54,8 +53,8 @@ export function guardLivePay(context: Pick<CommandContext, 'settings' | 'out'>, 
   if (options.yes) return { overrides: ['yes'] };
   const { out } = context;
   if (!out.stdin.isTTY) {
-    throw new UsageError(`pay through the live profile ${JSON.stringify(line.profile)} from a script needs --yes (stdin is not a terminal); nothing was sent`, {
-      hint: `add --yes if this payment is meant for the live gateway, ${otherWays}`,
+    throw new UsageError(t().desk.live.payNeedsYes(JSON.stringify(line.profile)), {
+      hint: t().desk.live.payNeedsYesHint(t().desk.live.otherWays),
     });
   }
   return {
@@ -63,8 +62,9 @@ export function guardLivePay(context: Pick<CommandContext, 'settings' | 'out'>, 
     confirm: async (payment) => {
       const { terminalPrompter } = await import('../prompts.js');
       const prompter = terminalPrompter({ stdin: out.stdin, stderr: out.stderr, color: out.errorStyle.enabled });
-      const message = `Pay ${payment.amount} ${payment.currency} to account ${payment.account}, service ${payment.service}, through the LIVE profile ${line.profile}?`;
-      if (!(await prompter.confirm({ message, initial: false }))) throw new CancelledError('cancelled: nothing was paid');
+      const { amount, currency, account, service } = payment;
+      const message = t().desk.live.confirm({ amount, currency, account, service, profile: line.profile });
+      if (!(await prompter.confirm({ message, initial: false, answers: { yes: t().yes, no: t().no } }))) throw new CancelledError(t().errors.cancelledNothingPaid);
     },
   };
 }
@@ -78,6 +78,6 @@ export function guardLiveScenario(context: Pick<CommandContext, 'settings' | 'ou
   if (line === undefined) return [];
   if (yes) return ['yes'];
   throw new UsageError(`scenario runs its payments unattended: through the live profile ${JSON.stringify(line.profile)} it needs --yes; nothing was sent`, {
-    hint: `add --yes if the scenario is meant for the live gateway, ${otherWays}`,
+    hint: `add --yes if the scenario is meant for the live gateway, ${t().desk.live.otherWays}`,
   });
 }

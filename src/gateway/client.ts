@@ -1,4 +1,5 @@
 import { GatewayProtocolError, GatewayUnreachableError, PaymentOutcomeUnknownError } from '../errors.js';
+import { t } from '../i18n/current.js';
 import { type GatewayAnswer, parseEnvelope } from '../protocol/envelope.js';
 import { buildAccountCheckForm, buildPaymentForm, buildStatusForm, type Credentials, encodeForm, type FormField, maskForm, type PaymentRequest } from '../protocol/form.js';
 import { MalformedAnswerError } from '../protocol/problems.js';
@@ -123,19 +124,19 @@ export class GatewayClient {
       http = await this.send('Payment', form, signal);
     } catch (error) {
       if (error instanceof ExchangeFailure && error.kind === 'notSent') {
-        throw this.unreachable(error, '; no payment was sent');
+        throw this.unreachable(error, t().gateway.noPaymentSentSuffix);
       }
       // Anything else (a time-out, a cut connection, an answer over the size limit) may
       // have followed a committed payment.
       throw new PaymentOutcomeUnknownError(input.transactionId, (error as Error).message, { cause: error, bodySample: this.sampleOf(error) });
     }
     if (http.statusCode >= 500) {
-      throw new PaymentOutcomeUnknownError(input.transactionId, `the gateway answered HTTP ${http.statusCode}`, { bodySample: this.sample(http.body) });
+      throw new PaymentOutcomeUnknownError(input.transactionId, t().gateway.answeredHttp(http.statusCode), { bodySample: this.sample(http.body) });
     }
     try {
       return this.checkEcho(await parseEnvelope(http.body), input.transactionId);
     } catch (error) {
-      throw new PaymentOutcomeUnknownError(input.transactionId, `the answer was not understood: ${(error as Error).message}`, {
+      throw new PaymentOutcomeUnknownError(input.transactionId, t().gateway.notUnderstood((error as Error).message), {
         cause: error,
         bodySample: this.sample(http.body),
       });
@@ -156,8 +157,8 @@ export class GatewayClient {
     }
     if (http.statusCode >= 500) {
       // An error page from the gateway or a proxy in front of it: down for now, not broken.
-      throw new GatewayUnreachableError(`the gateway is unavailable (HTTP ${http.statusCode})`, {
-        hint: 'try again later',
+      throw new GatewayUnreachableError(t().gateway.unavailable(http.statusCode), {
+        hint: t().gateway.tryLater,
         bodySample: this.sample(http.body),
       });
     }
@@ -170,13 +171,10 @@ export class GatewayClient {
 
   private unreachable(error: unknown, suffix: string): GatewayUnreachableError {
     const message = (error as Error).message;
-    const timedOut = error instanceof ExchangeFailure && /within \d+ ms/.test(message);
-    const hint = isCertificateFailure(error)
-      ? 'if the gateway uses a private CA, give its certificate with --ca-file <pem> (or AGENTPAY_CA_FILE)'
-      : timedOut
-        ? 'try again later, or allow more time with --timeout <ms>'
-        : `check --base-url${this.options.routeDescription ? `, the proxy (${this.options.routeDescription})` : ''} and the network, then try again`;
-    const text = timedOut ? `the gateway at ${this.endpoint} timed out: ${message}` : `cannot reach the gateway at ${this.endpoint}: ${message}`;
+    const timedOut = error instanceof ExchangeFailure && error.timedOut;
+    const said = t().gateway;
+    const hint = isCertificateFailure(error) ? said.caHint : timedOut ? said.timeoutHint : said.networkHint(this.options.routeDescription);
+    const text = timedOut ? said.timedOut(this.endpoint, message) : said.unreachable(this.endpoint, message);
     return new GatewayUnreachableError(`${text}${suffix}`, { cause: error, hint, bodySample: this.sampleOf(error) });
   }
 
@@ -194,10 +192,10 @@ export class GatewayClient {
   }
 
   private notUnderstood(error: unknown, body: string | undefined): GatewayProtocolError {
-    return new GatewayProtocolError(`the gateway's answer was not understood: ${(error as Error).message}`, {
+    return new GatewayProtocolError(t().gateway.answerNotUnderstood((error as Error).message), {
       cause: error,
       bodySample: body === undefined ? undefined : this.sample(body),
-      hint: 'run with --verbose to see the first bytes of the answer',
+      hint: t().gateway.verboseHint,
     });
   }
 

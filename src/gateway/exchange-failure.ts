@@ -2,6 +2,8 @@
  * Every way an exchange can fail, sorted by what it means for money: the request surely never
  * left, or it may have reached the gateway. Both transports classify their errors here.
  */
+
+import { t } from '../i18n/current.js';
 import { BodyTooLargeError, sampleOf } from './read-answer.js';
 
 /**
@@ -15,11 +17,14 @@ export class ExchangeFailure extends Error {
   readonly kind: ExchangeFailureKind;
   /** The first bytes of a body that began to arrive before the failure, if any. */
   readonly bodySample: string | undefined;
-  constructor(kind: ExchangeFailureKind, message: string, options: { cause?: unknown; bodySample?: string | undefined } = {}) {
+  /** The time-out ran out (connecting, or waiting for the answer). */
+  readonly timedOut: boolean;
+  constructor(kind: ExchangeFailureKind, message: string, options: { cause?: unknown; bodySample?: string | undefined; timedOut?: boolean } = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.name = 'ExchangeFailure';
     this.kind = kind;
     this.bodySample = options.bodySample;
+    this.timedOut = options.timedOut ?? false;
   }
 }
 
@@ -72,43 +77,47 @@ function errorCodes(error: unknown): string[] {
 function proxyRefusal(error: unknown): string | undefined {
   const message = error instanceof Error ? error.message : '';
   const tunnel = /^Proxy response \((\d+)\) !== 200/.exec(message);
-  if (tunnel) return `the proxy refused to open a tunnel to the gateway (HTTP ${tunnel[1]})`;
-  if (message.includes('Proxy Authentication Required (407)')) return 'the proxy asks for credentials (HTTP 407): put them in the proxy URL';
+  if (tunnel) return t().gateway.failures.proxyTunnel(tunnel[1] ?? '');
+  if (message.includes('Proxy Authentication Required (407)')) return t().gateway.failures.proxyAuth;
   return undefined;
+}
+
+/** Whether the failure is the time-out running out: the hint then offers more time. */
+function isTimeOut(error: unknown): boolean {
+  if (error instanceof Error && error.name === 'TimeoutError') return true;
+  return ['UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT'].includes(errorCodes(error)[0] ?? '');
 }
 
 function describe(error: unknown, timeoutMs: number, connected: boolean): string {
   const codes = errorCodes(error);
+  const said = t().gateway.failures;
   if (error instanceof Error && error.name === 'TimeoutError') {
-    return connected ? `no complete answer within ${timeoutMs} ms` : `could not connect within ${timeoutMs} ms`;
+    return connected ? said.noAnswerWithin(timeoutMs) : said.couldNotConnectWithin(timeoutMs);
   }
   const refusal = proxyRefusal(error);
   if (refusal) return refusal;
-  if (error instanceof Error && error.name === 'AbortError') return 'interrupted before the answer arrived';
+  if (error instanceof Error && error.name === 'AbortError') return said.interrupted;
   const certificate = codes.find((code) => certificateCodes.has(code));
-  if (certificate) {
-    const reason = certificate === 'ERR_TLS_CERT_ALTNAME_INVALID' || certificate === 'HOSTNAME_MISMATCH' ? 'is for another host name' : 'is not trusted';
-    return `the TLS certificate ${reason} (${certificate}); nothing was sent`;
-  }
+  if (certificate) return said.certificate(certificate === 'ERR_TLS_CERT_ALTNAME_INVALID' || certificate === 'HOSTNAME_MISMATCH', certificate);
   switch (codes[0]) {
     case 'ECONNREFUSED':
-      return 'connection refused';
+      return said.refused;
     case 'ENOTFOUND':
     case 'EAI_AGAIN':
-      return 'host name not found';
+      return said.hostNotFound;
     case 'UND_ERR_CONNECT_TIMEOUT':
-      return `could not connect within ${timeoutMs} ms`;
+      return said.couldNotConnectWithin(timeoutMs);
     case 'UND_ERR_HEADERS_TIMEOUT':
     case 'UND_ERR_BODY_TIMEOUT':
-      return `no complete answer within ${timeoutMs} ms`;
+      return said.noAnswerWithin(timeoutMs);
     case 'UND_ERR_SOCKET':
     case 'ECONNRESET':
     case 'EPIPE':
-      return 'the connection was closed before the answer arrived';
+      return said.closed;
     case 'ETIMEDOUT':
-      return connected ? 'the connection timed out before the answer arrived' : 'could not connect (timed out)';
+      return connected ? said.timedOutConnected : said.timedOutConnecting;
     default:
-      if (codes[0]?.startsWith('HPE_')) return `the answer is not valid HTTP (${codes[0]})`;
+      if (codes[0]?.startsWith('HPE_')) return said.notHttp(codes[0]);
       return error instanceof Error ? error.message : String(error);
   }
 }
@@ -133,5 +142,6 @@ export function exchangeFailureOf(
   return new ExchangeFailure(notSent ? 'notSent' : 'maybeSent', describe(error, options.timeoutMs, options.connected ?? true), {
     cause: error,
     bodySample: options.chunks.length > 0 ? sampleOf(options.chunks, options.contentType) : undefined,
+    timedOut: isTimeOut(error),
   });
 }

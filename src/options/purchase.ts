@@ -1,5 +1,6 @@
 import { UsageError } from '../errors.js';
 import type { PurchaseInput } from '../gateway/client.js';
+import { t } from '../i18n/current.js';
 import { parseAmount, parseCurrency } from '../protocol/money.js';
 import { parseTransactionId } from '../protocol/transaction-id.js';
 import { optionalNonBlankText, optionalText, optionRecord, requiredText, switchOption, wholeNumberOption } from './values.js';
@@ -42,7 +43,7 @@ export function amountOption(raw: unknown, field = '--amount'): string | undefin
 /** --invoice-id: an InvoiceId as the check list shows it (a Long, so digits kept as text). */
 export function invoiceIdOption(raw: unknown): string | undefined {
   const text = optionalText(raw, '--invoice-id');
-  if (text !== undefined && !/^\d{1,19}$/.test(text)) throw new UsageError('--invoice-id must be digits, as in the check list');
+  if (text !== undefined && !/^\d{1,19}$/.test(text)) throw new UsageError(t().options.invoiceIdDigits);
   return text;
 }
 
@@ -94,7 +95,7 @@ export function payOptions(raw: unknown): PayOptions {
     receipt: optionalNonBlankText(options.receipt, '--receipt'),
   };
   if (parsed.invoiceId === undefined && parsed.amount === undefined) {
-    throw new UsageError('give --invoice-id <id> for a dynamic voucher, or --amount <decimal> for a static one');
+    throw new UsageError(t().options.invoiceOrAmount);
   }
   return parsed;
 }

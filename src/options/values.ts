@@ -1,4 +1,5 @@
 import { UsageError } from '../errors.js';
+import { t } from '../i18n/current.js';
 
 /*
  * Option values as commander hands them over: a string (a boolean for a switch, a list for a
@@ -26,7 +27,7 @@ export const concurrencyOption = (raw: unknown) =>
 
 export function optionalText(raw: unknown, flag: string): string | undefined {
   if (raw === undefined || typeof raw === 'string') return raw;
-  throw new UsageError(`${flag} takes a text value`);
+  throw new UsageError(t().options.takesText(flag));
 }
 
 /** Options as commander hands them over: a record of what was given. */
@@ -36,16 +37,16 @@ export function optionRecord(raw: unknown): Record<string, unknown> {
 
 /** A value that must be given and not blank: `--service is required`, `--service must not be empty`. */
 export function requiredText(raw: unknown, flag: string): string {
-  if (raw === undefined) throw new UsageError(`${flag} is required`);
+  if (raw === undefined) throw new UsageError(t().options.required(flag));
   const text = optionalText(raw, flag);
-  if (text === undefined || text.trim() === '') throw new UsageError(`${flag} must not be empty`);
+  if (text === undefined || text.trim() === '') throw new UsageError(t().options.notEmpty(flag));
   return text;
 }
 
 /** A value that may be left out, but not given blank. */
 export function optionalNonBlankText(raw: unknown, flag: string): string | undefined {
   const text = optionalText(raw, flag);
-  if (text !== undefined && text.trim() === '') throw new UsageError(`${flag} must not be empty`);
+  if (text !== undefined && text.trim() === '') throw new UsageError(t().options.notEmpty(flag));
   return text;
 }
 
@@ -53,7 +54,7 @@ export function optionalNonBlankText(raw: unknown, flag: string): string | undef
 export function switchOption(raw: unknown, flag: string): boolean {
   if (raw === undefined) return false;
   if (typeof raw === 'boolean') return raw;
-  throw new UsageError(`${flag} is a switch and takes no value`);
+  throw new UsageError(t().options.isSwitch(flag));
 }
 
 /** A repeatable option (`--var a=1 --var b=2`): the values given, in order. */

@@ -3,12 +3,21 @@
  * the error boundary maps InvalidFieldError to exit 2 and the gateway client wraps
  * MalformedAnswerError into GatewayProtocolError (exit 5).
  */
+/** What is wrong with a field, for a message in another language than `message`'s English. */
+export interface FieldProblem {
+  kind: 'empty' | 'comma' | 'negative' | 'spaces' | 'leadingZero' | 'notPlainDecimal' | 'notCurrency' | 'tooLarge' | 'notTransactionId';
+  /** The value as typed. */
+  value: string;
+}
+
 export class InvalidFieldError extends Error {
   readonly field: string;
-  constructor(field: string, message: string) {
+  readonly problem: FieldProblem | undefined;
+  constructor(field: string, message: string, problem?: FieldProblem) {
     super(message);
     this.name = 'InvalidFieldError';
     this.field = field;
+    this.problem = problem;
   }
 }
 

@@ -12,9 +12,9 @@ export function parseTransactionId(text: string, field = 'transaction id'): stri
   if (isLongId(text)) return text;
   const shown = JSON.stringify(text);
   if (/^\d+$/.test(text) && !/^0\d/.test(text)) {
-    throw new InvalidFieldError(field, `${field} ${shown} is too large: it must fit a signed 64-bit Long (at most ${longMax})`);
+    throw new InvalidFieldError(field, `${field} ${shown} is too large: it must fit a signed 64-bit Long (at most ${longMax})`, { kind: 'tooLarge', value: text });
   }
-  throw new InvalidFieldError(field, `${field} ${shown} is not valid: a TransactionID is digits only, no sign, dot or leading zero`);
+  throw new InvalidFieldError(field, `${field} ${shown} is not valid: a TransactionID is digits only, no sign, dot or leading zero`, { kind: 'notTransactionId', value: text });
 }
 
 /**

@@ -1,5 +1,6 @@
 import { EmptyVoucherListError, GatewayRefusedError } from '../errors.js';
 import type { AccountCheckResult, GatewayClient, PurchaseInput } from '../gateway/client.js';
+import { t } from '../i18n/current.js';
 import type { PurchaseOptions } from '../options/purchase.js';
 import { emptyCodeTable, successStatus } from '../protocol/codes.js';
 import type { GatewayAnswer } from '../protocol/envelope.js';
@@ -13,18 +14,15 @@ import type { VoucherList } from '../protocol/vouchers.js';
 export async function checkPurchase(client: GatewayClient, purchase: PurchaseOptions): Promise<{ answer: GatewayAnswer; vouchers: VoucherList }> {
   const { answer, vouchers } = await client.accountCheck({ service: purchase.service, account: purchase.account, amount: '0', currency: purchase.currency });
   if (answer.status !== successStatus) {
-    throw new GatewayRefusedError(
-      `the gateway refused the account check, so no payment was sent: ${answer.message || 'no message'} (ResponseStatus ${answer.status})`,
-      answer.status,
-    );
+    throw new GatewayRefusedError(t().purchase.checkRefusedNothingSent(answer.message || t().purchase.noMessage, answer.status), answer.status);
   }
   return { answer, vouchers };
 }
 
 /** A dynamic service with nothing for this account now (vouchers.ts): nothing to pay, nothing sent. */
 export function emptyVoucherListError(purchase: Pick<PurchaseOptions, 'service' | 'account'>): EmptyVoucherListError {
-  return new EmptyVoucherListError(`the voucher list of service ${purchase.service} is empty for account ${purchase.account} now; no payment was sent`, {
-    hint: 'the gateway has no vouchers for this account at the moment: try again later, or another account or service',
+  return new EmptyVoucherListError(t().purchase.emptyList(purchase.service, purchase.account), {
+    hint: t().purchase.emptyListHint,
   });
 }
 

@@ -1,4 +1,5 @@
 import { UsageError } from '../errors.js';
+import { t } from '../i18n/current.js';
 import type { RecentPayment } from '../journal/look-back.js';
 import type { Intent, Ledger } from '../ledger/ledger.js';
 import type { Settings } from '../settings/resolve.js';
@@ -53,8 +54,8 @@ export function enforceDesk(findings: DeskFindings, policy: DeskPolicy, now = ne
   const lifted: string[] = [];
   if (findings.breaches.length > 0) {
     if (!policy.overLimit) {
-      throw new UsageError(`refused: ${findings.breaches.map(breachText).join('; ')}; nothing was sent`, {
-        hint: 'check the amount and the account; if the payment is right, repeat it with --over-limit (the ledger records it, with your name)',
+      throw new UsageError(t().desk.refusedLimits(findings.breaches.map((breach) => breachText(breach)).join('; ')), {
+        hint: t().desk.refusedLimitsHint,
       });
     }
     lifted.push('over-limit');
@@ -62,12 +63,9 @@ export function enforceDesk(findings: DeskFindings, policy: DeskPolicy, now = ne
   if (findings.duplicates.length > 0 && policy.duplicates !== 'skip') {
     if (policy.duplicates === 'refuse') {
       const [latest] = findings.duplicates.slice(-1);
-      throw new UsageError(
-        `refused as a duplicate top-up: the same payment was made ${findings.duplicates.length === 1 ? 'once' : `${findings.duplicates.length} times`} recently (${findings.duplicates.map((payment) => duplicateText(payment, now)).join('; ')}); nothing was sent`,
-        {
-          hint: `to settle the earlier one, \`agentpay status ${latest!.intent.transactionId}\`; to retry it safely, \`pay\` with --txn-id ${latest!.intent.transactionId}; only to pay again on purpose, \`pay\` with --allow-duplicate, or \`buy\` again (it asks)`,
-        },
-      );
+      throw new UsageError(t().desk.refusedDuplicate(findings.duplicates.length, findings.duplicates.map((payment) => duplicateText(payment, now)).join('; ')), {
+        hint: t().desk.refusedDuplicateHint(latest!.intent.transactionId),
+      });
     }
     lifted.push('allow-duplicate');
   }

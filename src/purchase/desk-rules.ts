@@ -1,3 +1,5 @@
+import { t } from '../i18n/current.js';
+import type { Catalogue } from '../i18n/en.js';
 import type { RecentPayment } from '../journal/look-back.js';
 import type { Intent } from '../ledger/ledger.js';
 import { addDecimals, compareDecimals, sameDecimal } from '../protocol/money.js';
@@ -69,19 +71,18 @@ export function duplicatesOf(intent: Intent, payments: readonly RecentPayment[],
   );
 }
 
-const limitNames: Record<LimitKind, string> = { maxAmount: 'the limit for one payment', dailyLimit: 'the daily limit', accountDailyLimit: "the account's daily limit" };
-
 /** One line for a person: which limit, what it is and who set it, the sum so far and the amount. */
-export function breachText({ kind, rule, sumSoFar, amount, whose }: LimitBreach): string {
-  const limit = `${limitNames[kind]} of ${rule.amount} ${rule.currency} (${rule.setBy})`;
-  if (kind === 'maxAmount') return `${amount} ${rule.currency} is over ${limit}`;
-  const of = kind === 'dailyLimit' ? `${whose}'s payments today` : `account ${whose}'s payments today`;
-  return `${amount} ${rule.currency} would take ${of} from ${sumSoFar} to ${addDecimals(sumSoFar, amount)} ${rule.currency}, over ${limit}`;
+export function breachText({ kind, rule, sumSoFar, amount, whose }: LimitBreach, said: Catalogue = t()): string {
+  const { desk } = said;
+  const limit = desk.limit(desk.limitNames[kind], rule.amount, rule.currency, rule.setBy);
+  if (kind === 'maxAmount') return desk.overSingle(amount, rule.currency, limit);
+  const of = kind === 'dailyLimit' ? desk.operatorToday(whose ?? '') : desk.accountToday(whose ?? '');
+  return desk.overDaily(amount, rule.currency, of, sumSoFar, addDecimals(sumSoFar, amount), limit);
 }
 
 /** An earlier payment as a person needs it to decide: when, who, its TransactionID and state. */
-export function duplicateText({ intent, state }: RecentPayment, now: Date): string {
+export function duplicateText({ intent, state }: RecentPayment, now: Date, said: Catalogue = t()): string {
   const ago = Math.max(0, Math.round((now.getTime() - Date.parse(intent.at)) / 60_000));
-  const when = ago === 0 ? 'less than a minute ago' : `${ago} min ago`;
-  return `transaction ${intent.transactionId}, ${intent.amount} ${intent.currency} to account ${intent.account} on service ${intent.service}, ${when}${intent.operator ? ` by ${intent.operator}` : ''}, ${state ?? 'no answer yet'}`;
+  const { transactionId: id, amount, currency, account, service, operator } = intent;
+  return said.desk.duplicate({ id, amount, currency, account, service, when: said.desk.minutesAgo(ago), operator, state: state ?? undefined });
 }

@@ -1,6 +1,7 @@
 import { AgentpayError, GatewayUnreachableError, LedgerUnreachableError, LocalStorageError, noPaymentSent, UsageError } from '../errors.js';
 import type { PaymentInput } from '../gateway/client.js';
 import { payAndSettle, type SettleEvent } from '../gateway/settle.js';
+import { t } from '../i18n/current.js';
 import { differingParameters, type IntentRecord } from '../journal/records.js';
 import type { AttemptRef, Intent, Ledger } from '../ledger/ledger.js';
 import { type CodeTable, classifyCode } from '../protocol/codes.js';
@@ -11,10 +12,10 @@ import type { PaymentSession, PurchaseContext } from './session.js';
 
 /** A TransactionID already recorded for another purchase: refused before anything is sent. */
 function replayRefusal(intent: Intent, earlier: IntentRecord): UsageError {
-  const differing = differingParameters(earlier, intent).map((key) => `${key} ${earlier[key] ?? 'none'}`);
-  return new UsageError(`transaction ${intent.transactionId} was already used on ${earlier.at} for another purchase (${differing.join(', ')}); nothing was sent`, {
+  const differing = differingParameters(earlier, intent).map((key) => `${key} ${earlier[key] ?? t().purchase.none}`);
+  return new UsageError(t().purchase.replay(intent.transactionId, earlier.at, differing.join(', ')), {
     // Dropping --txn-id makes a new payment: say so, since the earlier one may have been paid.
-    hint: `to retry the earlier purchase safely, repeat it exactly (${differing.join(', ')}); only for a new, separate payment drop --txn-id`,
+    hint: t().purchase.replayHint(differing.join(', ')),
   });
 }
 
@@ -50,19 +51,20 @@ async function recordIntent(
 
 /** A ledger's failure before anything was sent, saying so (exit 4 or 6 as the failure's own). */
 export function nothingSent(error: unknown): unknown {
-  const notSent = noPaymentSent;
+  const notSent = noPaymentSent();
   if (error instanceof LedgerUnreachableError && error.consequence !== notSent) return error.withConsequence(notSent);
   if (!(error instanceof LocalStorageError) || error.consequence === notSent) return error;
   return new LocalStorageError(error.what, error.path, error.cause, {
     consequence: notSent,
-    hint: `a payment is only sent once its intent is on disk; ${error.hint ?? ''}`,
+    hint: t().purchase.notSentOnDisk(error.hint ?? ''),
   });
 }
 
 /** `in progress, ResponseStatus 11 "В обработке"`, or the code with what the table makes of it. */
 function openAnswerText(view: TransactionView, codes: CodeTable): string {
   const codeClass = view.status === null ? 'unclassified' : classifyCode(view.status, codes);
-  const meaning = codeClass === 'pending' ? 'in progress' : codeClass === 'notFound' ? 'not found' : 'not classified';
+  const meanings = t().purchase.meaning;
+  const meaning = codeClass === 'pending' ? meanings.pending : codeClass === 'notFound' ? meanings.notFound : meanings.unclassified;
   return `${meaning}, ${answerText(view)}`;
 }
 
@@ -101,7 +103,7 @@ function outcomeRecorder(ledger: Ledger, intent: Intent, attempt: AttemptRef, ou
       await ledger.recordOutcome({ kind: 'outcome', ...owner, at: new Date().toISOString(), source, view }, attempt);
     } catch (error) {
       if (!(error instanceof AgentpayError)) throw error;
-      out.warn(`${error.message}: the outcome of ${intent.transactionId} is not recorded; \`agentpay reconcile\` will settle it from the gateway`);
+      out.warn(t().purchase.outcomeNotRecorded(error.message, intent.transactionId));
     }
   };
 }
@@ -110,11 +112,10 @@ function outcomeRecorder(ledger: Ledger, intent: Intent, attempt: AttemptRef, ou
 function settleNotes(context: PurchaseContext, transactionId: string) {
   const { out, settings } = context;
   return (event: SettleEvent) => {
-    if (event.kind === 'lost') out.note(out.errorStyle.pending(`the answer to payment ${transactionId} was lost (${event.reason}); asking the gateway with Status`));
-    else if (event.kind === 'open')
-      out.note(out.errorStyle.pending(`payment ${transactionId} is not final yet (${openAnswerText(event.view, settings.codes.table)}); asking the gateway with Status`));
-    else if (event.kind === 'not-found-resend')
-      out.note(out.errorStyle.pending('the gateway does not know it: sending the same payment again (same TransactionID, so it cannot pay twice)'));
+    const said = t().purchase;
+    if (event.kind === 'lost') out.note(out.errorStyle.pending(said.answerLost(transactionId, event.reason)));
+    else if (event.kind === 'open') out.note(out.errorStyle.pending(said.notFinal(transactionId, openAnswerText(event.view, settings.codes.table))));
+    else if (event.kind === 'not-found-resend') out.note(out.errorStyle.pending(said.resending));
   };
 }
 
@@ -146,7 +147,7 @@ export async function executePayment(
   const intent = intentOf(session, input, options.notes);
   const { ledger, attempt, ref } = await recordIntent(context, intent, options);
   if (attempt === 'retry') {
-    out.note(out.errorStyle.dim(`transaction ${input.transactionId} is in the ledger for this purchase: asking the gateway again (a repeat pays nothing twice)`));
+    out.note(out.errorStyle.dim(t().purchase.retrying(input.transactionId)));
   }
   const recordOutcome = outcomeRecorder(ledger, intent, ref, out);
   // Ctrl+C, and SIGTERM (how cron and service managers stop a process), stop settling.

@@ -1,4 +1,5 @@
 import { GatewayRefusedError, PaymentOutcomeUnknownError, TransactionPendingError } from '../errors.js';
+import { t } from '../i18n/current.js';
 import { type CodeTable, classifyCode } from '../protocol/codes.js';
 import { isRefusedLookUp, type TransactionView } from '../protocol/transaction-view.js';
 import { classifyHint } from '../settings/code-lists.js';
@@ -16,10 +17,10 @@ export function errorOfView(view: TransactionView, codes: CodeTable): PaymentOut
     case 'success':
       return undefined;
     case 'failed':
-      return new GatewayRefusedError(`the gateway refused transaction ${view.transactionId}: ${view.message || 'no message'} (ResponseStatus ${view.status})`, view.status ?? '');
+      return new GatewayRefusedError(t().purchase.refused(view.transactionId, view.message || t().purchase.noMessage, view.status ?? '-'), view.status ?? '');
     case 'pending':
-      return new TransactionPendingError(`transaction ${view.transactionId} is still in progress (ResponseStatus ${view.status})`, {
-        hint: `follow it with: agentpay status --wait 120 ${view.transactionId}`,
+      return new TransactionPendingError(t().purchase.pending(view.transactionId, view.status ?? '-'), {
+        hint: t().purchase.pendingHint(view.transactionId),
       });
     case 'unknown':
       return unknownOutcomeError(view, codes);
@@ -41,16 +42,16 @@ function unknownOutcomeError(view: TransactionView, codes: CodeTable): PaymentOu
   if (view.status === null) return new PaymentOutcomeUnknownError(id, view.message);
   const said = answerText(view);
   if (isRefusedLookUp(view, codes)) {
-    return new PaymentOutcomeUnknownError(id, `the gateway refused the look-up itself (${said}), which says nothing of the payment`, {
-      hint: 'check the agent id and password with `agentpay doctor`, then look again',
+    return new PaymentOutcomeUnknownError(id, t().purchase.lookUpRefused(said), {
+      hint: t().purchase.lookUpRefusedHint,
     });
   }
   if (classifyCode(view.status, codes) === 'notFound') {
-    return new PaymentOutcomeUnknownError(id, `not found at the gateway (${said})`, {
-      hint: `a payment made moments ago may not have reached it yet: look again with \`agentpay status ${id}\`; \`agentpay reconcile\` closes a journaled one as never made once it is older than --grace`,
+    return new PaymentOutcomeUnknownError(id, t().purchase.notFound(said), {
+      hint: t().purchase.notFoundHint(id),
     });
   }
-  return new PaymentOutcomeUnknownError(id, `the gateway answered ${said}, a code not classified for this gateway, so it is not final`, {
-    hint: `${classifyHint(view.status)}; until then it stays open and \`agentpay reconcile\` asks the gateway again`,
+  return new PaymentOutcomeUnknownError(id, t().purchase.unclassified(said), {
+    hint: t().purchase.unclassifiedHint(classifyHint(view.status)),
   });
 }

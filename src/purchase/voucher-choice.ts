@@ -1,5 +1,6 @@
 import { UsageError } from '../errors.js';
 import type { GatewayClient, PaymentInput } from '../gateway/client.js';
+import { t } from '../i18n/current.js';
 import type { PurchaseOptions } from '../options/purchase.js';
 import type { Voucher, VoucherList } from '../protocol/vouchers.js';
 import { checkPurchase, emptyVoucherListError } from './account-check.js';
@@ -28,13 +29,13 @@ export function voucherOf(vouchers: VoucherList, request: PurchaseRequest): Vouc
   if (!voucher) {
     const known = vouchers?.map((v) => v.invoiceId).join(', ');
     const wanted = request.invoiceId === undefined ? `#${request.invoicePosition}` : request.invoiceId;
-    throw new UsageError(`invoice ${wanted} is not in the voucher list of service ${request.service}; no payment was sent`, {
-      hint: known ? `InvoiceIds there: ${known}` : 'the service has no voucher list: pay it with --amount',
+    throw new UsageError(t().purchase.invoiceNotInList(wanted, request.service), {
+      hint: known ? t().purchase.invoiceIdsThere(known) : t().purchase.noListPayWithAmount,
     });
   }
   if (request.amount !== undefined && request.amount !== voucher.orderAmount) {
-    throw new UsageError(`--amount ${request.amount} is not the OrderAmount of invoice ${voucher.invoiceId}, ${voucher.orderAmount}; no payment was sent`, {
-      hint: `amounts must match to the last digit (spec 4.2): drop --amount or give ${voucher.orderAmount}`,
+    throw new UsageError(t().purchase.amountNotOrderAmount(request.amount, voucher.invoiceId, voucher.orderAmount), {
+      hint: t().purchase.amountsMustMatch(voucher.orderAmount),
     });
   }
   return voucher;
@@ -47,7 +48,7 @@ export function voucherOf(vouchers: VoucherList, request: PurchaseRequest): Vouc
 export async function resolvePurchase(client: GatewayClient, request: PurchaseRequest): Promise<PurchaseChoice> {
   if (request.invoiceId === undefined && request.invoicePosition === undefined) {
     if (request.amount === undefined) {
-      throw new UsageError('give --invoice-id <id> for a dynamic voucher, or --amount <decimal> for a static one');
+      throw new UsageError(t().options.invoiceOrAmount);
     }
     return { kind: 'amount', amount: request.amount };
   }

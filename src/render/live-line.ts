@@ -1,3 +1,4 @@
+import { type Catalogue, en } from '../i18n/en.js';
 import type { Style } from './style.js';
 
 /** What the LIVE line names: a profile that pays real money, where it pays, as whom, and what chose it. */
@@ -14,8 +15,9 @@ export interface LiveLine {
  * `LIVE  prod · pay.example.kz · agent 1001 · chosen by AGENTPAY_PROFILE=prod`: shown on stderr
  * before a command that can move money sends anything through a live profile (docs/desk-safety.md).
  */
-export function renderLiveLine(line: LiveLine, style: Style): string {
-  const parts = [line.profile, line.host ?? 'no gateway set', `agent ${line.agentId ?? 'not set'}`];
-  if (line.chosenBy !== undefined) parts.push(`chosen by ${line.chosenBy}`);
+export function renderLiveLine(line: LiveLine, style: Style, said: Catalogue = en): string {
+  const words = said.desk.live;
+  const parts = [line.profile, line.host ?? words.noGateway, words.agent(line.agentId)];
+  if (line.chosenBy !== undefined) parts.push(words.chosenBy(line.chosenBy));
   return `${style.failure(style.strong('LIVE'))}  ${style.strong(parts.join(' · '))}`;
 }

@@ -1,3 +1,4 @@
+import { type Catalogue, en } from '../i18n/en.js';
 import type { ForeignExchange } from '../protocol/exchange-rate.js';
 import type { Voucher } from '../protocol/vouchers.js';
 import { type LiveLine, renderLiveLine } from './live-line.js';
@@ -40,23 +41,23 @@ export function wrapWords(text: string, width: number): string[] {
  * in aligned columns. Long names are cut so that every label fits `width` (a wrapped line
  * would make the picker redraw in the wrong place).
  */
-export function voucherChoiceLabels(vouchers: readonly Voucher[], currency: string, width: number): string[] {
+export function voucherChoiceLabels(vouchers: readonly Voucher[], currency: string, width: number, said: Catalogue = en): string[] {
   const positionWidth = Math.max(...vouchers.map((v) => String(v.position).length));
-  const amountWidth = Math.max(...vouchers.map((v) => v.orderAmount.length));
+  const amounts = vouchers.map((v) => said.amount(v.orderAmount));
+  const amountWidth = Math.max(...amounts.map((amount) => amount.length));
   // "#n  <name>  <amount> <currency>"
   const fixed = 1 + positionWidth + 2 + 2 + amountWidth + 1 + currency.length;
   // Names past 40 characters are cut: the table above shows them whole.
   const nameWidth = Math.max(4, Math.min(Math.max(...vouchers.map((v) => v.name.length)), 40, width - fixed));
-  return vouchers.map((v) => {
-    const name = truncate(v.name || '(no name)', nameWidth).padEnd(nameWidth);
-    return truncate(`#${String(v.position).padEnd(positionWidth)}  ${name}  ${v.orderAmount.padStart(amountWidth)} ${currency}`, width);
+  return vouchers.map((v, index) => {
+    const name = truncate(v.name || said.receipt.noName, nameWidth).padEnd(nameWidth);
+    return truncate(`#${String(v.position).padEnd(positionWidth)}  ${name}  ${(amounts[index] ?? v.orderAmount).padStart(amountWidth)} ${currency}`, width);
   });
 }
 
 /** `0.921: paid in USD, credited in EUR`, for the summary and check's heading. */
-export function exchangeText(exchange: ForeignExchange): string {
-  const credited = exchange.creditedIn === undefined ? 'crediting currency not given' : `credited in ${exchange.creditedIn}`;
-  return `${exchange.exchangeRate ?? 'not given'}: paid in ${exchange.paidIn}, ${credited}`;
+export function exchangeText(exchange: ForeignExchange, said: Catalogue = en): string {
+  return said.check.exchange(exchange.exchangeRate, exchange.paidIn, exchange.creditedIn);
 }
 
 export interface PurchaseSummary {
@@ -80,20 +81,21 @@ export interface PurchaseSummary {
  * What is about to be paid, shown before the confirmation: every value exactly as it will
  * be sent. Values too long for the terminal wrap under themselves.
  */
-export function renderPurchaseSummary(summary: PurchaseSummary, style: Style, columns: number): string {
+export function renderPurchaseSummary(summary: PurchaseSummary, style: Style, columns: number, said: Catalogue = en): string {
+  const { labels } = said.buy;
   const rows: [string, string][] = [
-    ['Service', summary.serviceName ? `${summary.service} (${summary.serviceName})` : summary.service],
-    ['Account', summary.account],
-    ['Voucher', summary.voucher ? summary.voucher.name || '(no name)' : 'static (no voucher list)'],
-    ['Amount', `${style.strong(summary.amount)} ${summary.currency}${summary.voucher ? style.dim(' (the OrderAmount, exactly)') : ''}`],
+    [labels.service, summary.serviceName ? `${summary.service} (${summary.serviceName})` : summary.service],
+    [labels.account, summary.account],
+    [labels.voucher, summary.voucher ? summary.voucher.name || said.receipt.noName : said.buy.staticVoucher],
+    [labels.amount, `${style.strong(said.amount(summary.amount))} ${summary.currency}${summary.voucher ? style.dim(said.buy.orderAmountExactly) : ''}`],
   ];
-  if (summary.exchange) rows.push(['Exchange rate', exchangeText(summary.exchange)]);
-  if (summary.voucher) rows.push(['InvoiceId', summary.voucher.invoiceId]);
-  rows.push(['TransactionID', summary.transactionId]);
+  if (summary.exchange) rows.push([labels.exchangeRate, exchangeText(summary.exchange, said)]);
+  if (summary.voucher) rows.push([labels.invoiceId, summary.voucher.invoiceId]);
+  rows.push([labels.transactionId, summary.transactionId]);
   const labelWidth = Math.max(...rows.map(([label]) => label.length));
   const indent = 2 + labelWidth + 2;
   const valueWidth = Math.max(16, columns - indent - 1);
-  const lines = [...(summary.live ? [renderLiveLine(summary.live, style)] : []), style.strong('About to pay')];
+  const lines = [...(summary.live ? [renderLiveLine(summary.live, style, said)] : []), style.strong(said.buy.aboutToPay)];
   for (const [label, value] of rows) {
     // Only plain values are wrapped; the styled Amount line is short.
     const parts = value.includes('\x1b') ? [value] : wrapWords(value, valueWidth);

@@ -1,3 +1,4 @@
+import { type Catalogue, en } from '../i18n/en.js';
 import type { TransactionView } from '../protocol/transaction-view.js';
 import { layoutReceipt, type ReceiptRow } from './receipt-layout.js';
 import type { Style } from './style.js';
@@ -26,26 +27,33 @@ interface ReceiptLayout {
 
 const twoDigits = (value: number) => String(value).padStart(2, '0');
 
-/** `2025-03-04 18:05:06 +03:00`: the instant `iso` at a UTC offset of `offsetMinutes`. */
-function localTimeText(iso: string, offsetMinutes: number): string {
+/** `2025-03-04 18:05:06 +03:00` (`04.03.2025 …` in Russian): the instant `iso` at a UTC offset of `offsetMinutes`. */
+function localTimeText(iso: string, offsetMinutes: number, said: Catalogue): string {
   const instant = Date.parse(iso);
   if (Number.isNaN(instant)) return iso;
   const shifted = new Date(instant + offsetMinutes * 60_000).toISOString();
   const sign = offsetMinutes < 0 ? '-' : '+';
   const offset = Math.abs(offsetMinutes);
-  return `${shifted.slice(0, 10)} ${shifted.slice(11, 19)} ${sign}${twoDigits(Math.floor(offset / 60))}:${twoDigits(offset % 60)}`;
+  return said.localTime({
+    year: shifted.slice(0, 4),
+    month: shifted.slice(5, 7),
+    day: shifted.slice(8, 10),
+    time: shifted.slice(11, 19),
+    offset: `${sign}${twoDigits(Math.floor(offset / 60))}:${twoDigits(offset % 60)}`,
+  });
 }
 
-export function renderLedgerReceipt(receipt: LedgerReceipt, style: Style, layout: ReceiptLayout = {}): string {
-  const rows = receiptRows(receipt.view, style);
+export function renderLedgerReceipt(receipt: LedgerReceipt, style: Style, layout: ReceiptLayout = {}, said: Catalogue = en): string {
+  const rows = receiptRows(receipt.view, style, said);
+  const { labels } = said.receipt;
   if (receipt.voucher !== undefined) {
-    const afterAccount = rows.findIndex(([label]) => label === 'Account') + 1;
-    rows.splice(afterAccount, 0, ['Voucher', [{ text: receipt.voucher || '(no name)' }]]);
+    const afterAccount = rows.findIndex(([label]) => label === labels.account) + 1;
+    rows.splice(afterAccount, 0, [labels.voucher, [{ text: receipt.voucher || said.receipt.noName }]]);
   }
   const extra: ReceiptRow[] = [];
-  if (receipt.at !== undefined) extra.push(['Time', [{ text: localTimeText(receipt.at, layout.utcOffsetMinutes ?? 0) }]]);
-  if (receipt.operator !== undefined) extra.push(['Operator', [{ text: receipt.operator }]]);
-  return layoutReceipt(receiptHeading(receipt.view, style), [...rows, ...extra], style, layout.width);
+  if (receipt.at !== undefined) extra.push([labels.time, [{ text: localTimeText(receipt.at, layout.utcOffsetMinutes ?? 0, said) }]]);
+  if (receipt.operator !== undefined) extra.push([labels.operator, [{ text: receipt.operator }]]);
+  return layoutReceipt(receiptHeading(receipt.view, style, 'payment', said), [...rows, ...extra], style, layout.width);
 }
 
 /** The transaction JSON (README "JSON output"), with the voucher, operator and time: null when not recorded. */

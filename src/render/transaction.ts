@@ -1,13 +1,7 @@
+import { type Catalogue, en } from '../i18n/en.js';
 import type { TransactionState, TransactionView } from '../protocol/transaction-view.js';
 import { layoutReceipt, type Piece, type ReceiptRow } from './receipt-layout.js';
 import type { Style } from './style.js';
-
-const headlines: Record<TransactionState, string> = {
-  success: 'succeeded',
-  failed: 'failed',
-  pending: 'is in progress',
-  unknown: 'outcome is unknown',
-};
 
 const marks: Record<TransactionState, [mark: string, role: 'success' | 'failure' | 'pending']> = {
   success: ['✓', 'success'],
@@ -23,55 +17,62 @@ export function stateMark(state: TransactionState, style: Style): string {
 
 const stateRole = (state: TransactionState) => (state === 'success' ? 'success' : state === 'failed' ? 'failure' : 'pending');
 
-function colourState(state: TransactionState, style: Style): string {
-  return style[stateRole(state)](state);
+function colourState(state: TransactionState, style: Style, said: Catalogue): string {
+  return style[stateRole(state)](said.states[state]);
 }
 
-function moneyText(amount: string | null, currency: string | null): string {
+/** An amount and its currency for a person, the amount formatted for the language (every digit kept). */
+function moneyText(amount: string | null, currency: string | null, said: Catalogue): string {
   if (amount === null) return '-';
-  return currency ? `${amount} ${currency}` : amount;
+  return currency ? `${said.amount(amount)} ${currency}` : said.amount(amount);
 }
+
+/** What a receipt is of: a payment just made (pay, buy), or a transaction looked up (status). */
+export type ReceiptNoun = 'payment' | 'transaction';
 
 /** A receipt's heading: the state's mark and what became of the payment. */
-export function receiptHeading(view: TransactionView, style: Style, noun = 'Payment'): Piece[] {
+export function receiptHeading(view: TransactionView, style: Style, noun: ReceiptNoun = 'payment', said: Catalogue = en): Piece[] {
   const [mark, role] = marks[view.state];
-  return [{ text: mark, paint: style[role] }, { text: ' ' }, { text: `${noun} ${headlines[view.state]}`, paint: style.strong }];
+  const { receipt } = said;
+  return [{ text: mark, paint: style[role] }, { text: ' ' }, { text: receipt.heading(receipt[noun], receipt.headlines[view.state]), paint: style.strong }];
 }
 
-/** A receipt's rows for one transaction: what the gateway said of it. */
-export function receiptRows(view: TransactionView, style: Style): ReceiptRow[] {
+/** A receipt's rows for one transaction: what the gateway said of it (its Message as sent). */
+export function receiptRows(view: TransactionView, style: Style, said: Catalogue = en): ReceiptRow[] {
   const plain = (text: string): Piece[] => [{ text }];
+  const labels = said.receipt.labels;
+  const status = view.status === null ? [] : [{ text: ` (ResponseStatus ${view.status})`, paint: style.dim }];
   const rows: ReceiptRow[] = [
-    ['TransactionID', plain(view.transactionId)],
-    ['RequestID', plain(view.requestId ?? '-')],
-    ['State', [{ text: view.state, paint: style[stateRole(view.state)] }, ...(view.status === null ? [] : [{ text: ` (ResponseStatus ${view.status})`, paint: style.dim }])]],
-    ['Service', plain(view.service ?? '-')],
-    ['Account', plain(view.account ?? '-')],
-    ['Amount', plain(moneyText(view.amount, view.currency))],
+    [labels.transactionId, plain(view.transactionId)],
+    [labels.requestId, plain(view.requestId ?? '-')],
+    [labels.state, [{ text: said.states[view.state], paint: style[stateRole(view.state)] }, ...status]],
+    [labels.service, plain(view.service ?? '-')],
+    [labels.account, plain(view.account ?? '-')],
+    [labels.amount, plain(moneyText(view.amount, view.currency, said))],
   ];
   if (view.exchangeRate !== null || view.serviceCurrency !== null) {
-    rows.push(['Exchange rate', plain(`${view.exchangeRate ?? '-'}${view.serviceCurrency ? ` (credited in ${view.serviceCurrency})` : ''}`)]);
+    rows.push([labels.exchangeRate, plain(`${view.exchangeRate ?? '-'}${view.serviceCurrency ? said.receipt.creditedIn(view.serviceCurrency) : ''}`)]);
   }
-  rows.push(['Message', plain(view.message || '-')]);
+  rows.push([labels.message, plain(view.message || '-')]);
   // After the gateway's own words, so the Amount above it is read with the warning in mind.
-  for (const warning of view.warnings ?? []) rows.push(['Warning', [{ text: `! ${warning}`, paint: style.pending }]]);
+  for (const warning of view.warnings ?? []) rows.push([labels.warning, [{ text: `! ${warning}`, paint: style.pending }]]);
   return rows;
 }
 
 /** A receipt for one transaction, for a person. */
-export function renderReceipt(view: TransactionView, style: Style, noun = 'Payment'): string {
-  return layoutReceipt(receiptHeading(view, style, noun), receiptRows(view, style), style);
+export function renderReceipt(view: TransactionView, style: Style, noun: ReceiptNoun = 'payment', said: Catalogue = en): string {
+  return layoutReceipt(receiptHeading(view, style, noun, said), receiptRows(view, style, said), style);
 }
 
 /** One line per transaction, for batches. */
-export function renderTransactionLine(view: TransactionView, style: Style): string {
+export function renderTransactionLine(view: TransactionView, style: Style, said: Catalogue = en): string {
   const parts = [
     stateMark(view.state, style),
     view.transactionId,
-    colourState(view.state, style).padEnd(style.enabled ? 0 : 7),
+    colourState(view.state, style, said).padEnd(style.enabled ? 0 : 7),
     view.status === null ? '-' : view.status,
     view.requestId ?? '-',
-    moneyText(view.amount, view.currency),
+    moneyText(view.amount, view.currency, said),
     view.message || '-',
   ];
   return parts.join('  ');

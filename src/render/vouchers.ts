@@ -1,4 +1,5 @@
 import Table from 'cli-table3';
+import { type Catalogue, en } from '../i18n/en.js';
 import type { Voucher } from '../protocol/vouchers.js';
 import { wrapWords } from './purchase.js';
 import type { Style } from './style.js';
@@ -9,6 +10,8 @@ export interface VoucherTableOptions {
   /** Terminal width; the name column shrinks (and wraps) to fit. */
   columns: number;
   style: Style;
+  /** The language of the headings and the amounts; English when not given. */
+  said?: Catalogue | undefined;
 }
 
 /** The narrowest name column the table is drawn with; below it, the list layout. */
@@ -20,13 +23,16 @@ const minimumNameWidth = 8;
  */
 export function renderVoucherTable(vouchers: readonly Voucher[], options: VoucherTableOptions): string {
   const { style } = options;
-  const head = ['#', 'InvoiceId', 'Name', 'OrderAmount', 'Currency'];
+  const said = options.said ?? en;
+  const { position, invoiceId, name, orderAmount, currency } = said.check.head;
+  const head = [position, invoiceId, name, orderAmount, currency];
+  const amounts = vouchers.map((v) => said.amount(v.orderAmount));
   const fixed = [
     Math.max(3, ...vouchers.map((v) => String(v.position).length + 2)),
-    Math.max(11, ...vouchers.map((v) => v.invoiceId.length + 2)),
+    Math.max(invoiceId.length + 2, ...vouchers.map((v) => v.invoiceId.length + 2)),
     0,
-    Math.max(13, ...vouchers.map((v) => v.orderAmount.length + 2)),
-    Math.max(10, options.currency.length + 2),
+    Math.max(orderAmount.length + 2, ...amounts.map((amount) => amount.length + 2)),
+    Math.max(currency.length + 2, options.currency.length + 2),
   ];
   // Borders take one column per cell plus one.
   const spare = options.columns - fixed.reduce((sum, w) => sum + w, 0) - (head.length + 1);
@@ -44,8 +50,8 @@ export function renderVoucherTable(vouchers: readonly Voucher[], options: Vouche
     style: { head: [], border: [] },
     chars: tableChars(style.enabled),
   });
-  for (const voucher of vouchers) {
-    table.push([String(voucher.position), voucher.invoiceId, voucher.name, style.strong(voucher.orderAmount), options.currency]);
+  for (const [index, voucher] of vouchers.entries()) {
+    table.push([String(voucher.position), voucher.invoiceId, voucher.name, style.strong(amounts[index] ?? voucher.orderAmount), options.currency]);
   }
   return table.toString();
 }
@@ -59,15 +65,16 @@ export function renderVoucherTable(vouchers: readonly Voucher[], options: Vouche
  */
 function renderVoucherList(vouchers: readonly Voucher[], options: VoucherTableOptions): string {
   const { style } = options;
+  const said = options.said ?? en;
   const numberWidth = Math.max(...vouchers.map((v) => String(v.position).length)) + 2;
   const indent = ' '.repeat(numberWidth);
   const nameWidth = Math.max(10, options.columns - numberWidth);
   const blocks = vouchers.map((voucher) => {
-    const [first = '', ...rest] = wrapWords(voucher.name || '(no name)', nameWidth);
+    const [first = '', ...rest] = wrapWords(voucher.name || said.receipt.noName, nameWidth);
     return [
       `${`${voucher.position}.`.padEnd(numberWidth)}${first}`,
       ...rest.map((line) => `${indent}${line}`),
-      `${indent}${style.heading('InvoiceId')} ${voucher.invoiceId}  ${style.strong(voucher.orderAmount)} ${options.currency}`,
+      `${indent}${style.heading(said.check.head.invoiceId)} ${voucher.invoiceId}  ${style.strong(said.amount(voucher.orderAmount))} ${options.currency}`,
     ].join('\n');
   });
   return blocks.join('\n');

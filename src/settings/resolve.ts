@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import { UsageError } from '../errors.js';
+import { t } from '../i18n/current.js';
 import type { LedgerLocation } from '../ledger/location.js';
 import type { CodeList, CodeTable } from '../protocol/codes.js';
 import type { PasswordFormat } from '../protocol/password.js';
@@ -124,7 +125,7 @@ export async function resolveSettings(flags: GlobalFlags, env: NodeJS.ProcessEnv
   const inputs: SourceInputs = { flags, env, profile: chooseProfile(profileName, configPath, read?.file.profiles) };
   const sandbox = flags.sandbox === true;
   if (sandbox && flags.baseUrl !== undefined) {
-    throw new UsageError('--sandbox and --base-url cannot be used together', { hint: 'drop one of them' });
+    throw new UsageError(t().settings.sandboxAndBaseUrl, { hint: t().settings.dropOne });
   }
   // Under --sandbox the connection settings come from the embedded sandbox alone, so a real
   // gateway configured in the environment is never reached by accident.
@@ -155,6 +156,7 @@ export async function resolveSettings(flags: GlobalFlags, env: NodeJS.ProcessEnv
     httpProxy: resolveOne('httpProxy', inputs),
     noProxy: resolveOne('noProxy', inputs),
     caFile: resolveOne('caFile', inputs),
+    lang: resolveWithDefault('lang', inputs),
   } satisfies Settings['resolved'];
   const { baseUrl, agentId, passwordFormat, dateFormat, proxy, httpProxy, httpsProxy, noProxy, caFile } = resolved;
   return {

@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import { languageOfLocale, languages } from '../i18n/language.js';
 import type { CodeList } from '../protocol/codes.js';
 import { passwordFormats } from '../protocol/password.js';
 import { requestDateFormats } from '../protocol/request-date.js';
@@ -266,6 +267,17 @@ export const settingsTable = {
     docsEnv: '`NO_COLOR`, `FORCE_COLOR`',
     help: 'no colour, even on a terminal (NO_COLOR and FORCE_COLOR are honoured too)',
     docs: 'no colour, even on a terminal; see the environment below',
+  },
+  lang: {
+    flag: '--lang <lang>',
+    choices: languages,
+    env: ['AGENTPAY_LANG'],
+    profile: { key: 'lang', shape: languages },
+    parse: parse.oneOf(languages, 'language'),
+    fallback: (env) => languageOfLocale(env),
+    defaultText: 'the locale (`LC_ALL`, `LC_MESSAGES`, `LANG`): `ru` for `ru_RU.UTF-8`, else `en`',
+    help: 'language of the messages, en or ru',
+    docs: "language of what a person reads: prompts, tables, receipts, errors, help (docs/language.md); an explicit setting wins over the locale; `--json` output, the ledger and the gateway's own Messages are never translated",
   },
 } as const satisfies Record<string, SettingDefinition>;
 

@@ -77,7 +77,7 @@ describe('renderReceipt', () => {
   });
 
   it('a status look-up names itself', () => {
-    expect(renderReceipt({ ...success, state: 'failed', status: '25', message: 'not found' }, plainStyle, 'Transaction').split('\n')[0]).toBe('✗ Transaction failed');
+    expect(renderReceipt({ ...success, state: 'failed', status: '25', message: 'not found' }, plainStyle, 'transaction').split('\n')[0]).toBe('✗ Transaction failed');
   });
 
   it('plain style has no escapes; a colour style has', async () => {

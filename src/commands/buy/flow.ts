@@ -1,5 +1,6 @@
 import { CancelledError, EmptyVoucherListError, GatewayRefusedError } from '../../errors.js';
 import type { PaymentInput } from '../../gateway/client.js';
+import { t } from '../../i18n/current.js';
 import type { PurchaseOptions } from '../../options/purchase.js';
 import { type ForeignExchange, foreignExchangeOf } from '../../protocol/exchange-rate.js';
 import { generateTransactionId } from '../../protocol/transaction-id.js';
@@ -44,13 +45,14 @@ export async function runBuyFlow(options: BuyOptions, deps: BuyDependencies): Pr
 async function confirmDuplicate({ out, deps }: BuyScope, input: PaymentInput, findings: DeskFindings): Promise<'allow' | 'refuse'> {
   if (findings.duplicates.length === 0) return 'refuse';
   out.note('');
-  out.note(out.errorStyle.pending('The same top-up was made recently; the customer may have it already:'));
+  const said = t();
+  out.note(out.errorStyle.pending(said.buy.sameTopUp));
   for (const payment of findings.duplicates) out.note(`  ${duplicateText(payment, new Date())}`);
   const digits = input.account.slice(-4);
   const typed = await deps.prompter.input({
-    message: `To pay again anyway, type the last ${digits.length === 1 ? 'digit' : `${digits.length} characters`} of the account (Enter: do not pay)`,
+    message: said.buy.typeDigits(digits.length),
   });
-  if (typed.trim() !== digits) throw new CancelledError('cancelled: nothing was paid (the same top-up was made recently)');
+  if (typed.trim() !== digits) throw new CancelledError(said.errors.cancelledDuplicate);
   if (deps.signal.aborted) throw new CancelledError();
   return 'allow';
 }
@@ -81,8 +83,8 @@ async function checkUntilAccepted(scope: BuyScope): Promise<{ purchase: Purchase
 /** AccountCheck with a spinner; a refusal comes back as a GatewayRefusedError. */
 async function check({ out, deps }: BuyScope, purchase: PurchaseOptions): Promise<Checked> {
   if (deps.signal.aborted) throw new CancelledError();
-  const subject = `service ${purchase.service}, account ${purchase.account}`;
-  const spinner = out.startSpinner(`Checking ${subject}…`);
+  const said = t();
+  const spinner = out.startSpinner(said.buy.checking(said.check.subject(purchase.service, purchase.account)));
   try {
     const { answer, vouchers } = await untilInterrupted(checkPurchase(deps.client, purchase), deps.signal);
     spinner.stop();
@@ -109,9 +111,10 @@ async function confirm({ out, deps, columns, offerOf }: BuyScope, input: Payment
     live: deps.live,
   };
   out.note('');
-  out.note(renderPurchaseSummary(summary, out.errorStyle, columns));
-  const go = await deps.prompter.confirm({ message: `Pay ${input.amount} ${input.currency} now?`, initial: false });
-  if (!go) throw new CancelledError('cancelled: nothing was paid');
+  const said = t();
+  out.note(renderPurchaseSummary(summary, out.errorStyle, columns, said));
+  const go = await deps.prompter.confirm({ message: said.buy.payNow(input.amount, input.currency), initial: false, answers: { yes: said.yes, no: said.no } });
+  if (!go) throw new CancelledError(said.errors.cancelledNothingPaid);
   if (deps.signal.aborted) throw new CancelledError();
 }
 
@@ -120,7 +123,8 @@ async function payConfirmed(scope: BuyScope, input: PaymentInput, choice: Purcha
   const { out, deps } = scope;
   const writeReceipt = async (view: TransactionView | undefined) => deps.writeReceipt?.(input, view);
   // From here on the payment may be out: Ctrl+C never means "nothing happened".
-  const spinner = out.startSpinner(`Paying ${input.amount} ${input.currency}, TransactionID ${input.transactionId}…`);
+  const said = t();
+  const spinner = out.startSpinner(said.buy.paying(input.amount, input.currency, input.transactionId));
   let outcome;
   try {
     outcome = await deps.pay(input, deps.signal, { notes: { voucher: choice.kind === 'voucher' ? choice.voucher.name : undefined }, desk });
@@ -130,7 +134,7 @@ async function payConfirmed(scope: BuyScope, input: PaymentInput, choice: Purcha
     throw error;
   }
   spinner.stop();
-  out.data(renderReceipt(outcome.view, out.style));
+  out.data(renderReceipt(outcome.view, out.style, 'payment', said));
   await writeReceipt(outcome.view);
   if (outcome.view.state === 'pending') {
     await followPending(scope, outcome.view, writeReceipt);

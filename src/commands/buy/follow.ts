@@ -1,4 +1,5 @@
 import { TransactionPendingError } from '../../errors.js';
+import { t } from '../../i18n/current.js';
 import type { TransactionView } from '../../protocol/transaction-view.js';
 import { errorOfView } from '../../purchase/outcome.js';
 import { lookUpStatus } from '../../purchase/status-look-up.js';
@@ -9,24 +10,25 @@ import type { BuyScope } from './types.js';
 /** A pending payment: Status until final, or until Ctrl+C (the payment stands either way); `onFinal` sees the final view. */
 export async function followPending({ out, deps }: BuyScope, pending: TransactionView, onFinal: (view: TransactionView) => Promise<void>): Promise<void> {
   const id = pending.transactionId;
-  const lookItUp = `look it up with: agentpay status ${id}`;
-  out.note(out.errorStyle.dim(`Following it until it is final; Ctrl+C stops following (the payment stands).`));
-  const spinner = out.startSpinner(`Waiting for transaction ${id}…`);
+  const said = t();
+  const lookItUp = said.buy.lookItUp(id);
+  out.note(out.errorStyle.dim(said.buy.following));
+  const spinner = out.startSpinner(said.buy.waiting(id));
   let result;
   try {
     result = await untilInterrupted(lookUpStatus(deps.client, id, deps.codes, Number.POSITIVE_INFINITY, { signal: deps.signal, pollWhile: 'pending' }), deps.signal);
   } catch (error) {
     if (error instanceof Interrupted) {
-      throw new TransactionPendingError(`stopped following transaction ${id} (still in progress)`, { hint: lookItUp });
+      throw new TransactionPendingError(said.buy.stoppedFollowing(id), { hint: lookItUp });
     }
     throw error;
   } finally {
     spinner.stop();
   }
   if (result.error) {
-    throw new TransactionPendingError(`could not follow transaction ${id}: ${result.error.message}`, { hint: lookItUp });
+    throw new TransactionPendingError(said.buy.couldNotFollow(id, result.error.message), { hint: lookItUp });
   }
-  out.data(renderReceipt(result.view, out.style));
+  out.data(renderReceipt(result.view, out.style, 'payment', said));
   await onFinal(result.view);
   const error = errorOfView(result.view, deps.codes);
   if (error) throw error;

@@ -1,4 +1,5 @@
 import { UsageError } from '../../errors.js';
+import { t } from '../../i18n/current.js';
 import type { PurchaseOptions } from '../../options/purchase.js';
 import type { Voucher } from '../../protocol/vouchers.js';
 import type { PurchaseChoice } from '../../purchase/voucher-choice.js';
@@ -12,28 +13,29 @@ const filterThreshold = 7;
 /** The voucher list on stderr, then a pick; --amount starts the list on the voucher that costs exactly that. */
 export async function pickVoucher(scope: BuyScope, purchase: PurchaseOptions, vouchers: Voucher[], currency: string): Promise<PurchaseChoice> {
   const { out, deps, options, columns } = scope;
-  const subject = `service ${purchase.service}, account ${purchase.account}`;
-  out.note(out.errorStyle.dim(`${vouchers.length} voucher${vouchers.length === 1 ? '' : 's'} for ${subject}`));
-  out.note(renderVoucherTable(vouchers, { currency, columns, style: out.errorStyle }));
+  const said = t();
+  const subject = said.check.subject(purchase.service, purchase.account);
+  out.note(out.errorStyle.dim(said.check.count(vouchers.length, subject)));
+  out.note(renderVoucherTable(vouchers, { currency, columns, style: out.errorStyle, said }));
   const filter = vouchers.length > filterThreshold;
-  out.note(out.errorStyle.dim(`↑/↓ to move${filter ? ', type to filter' : ''}, Enter to choose, Esc to cancel`));
+  out.note(out.errorStyle.dim(said.buy.keys(filter)));
 
   let initial: string | undefined;
   if (options.amount !== undefined) {
     const index = vouchers.findIndex((v) => v.orderAmount === options.amount);
     if (index >= 0) initial = String(index);
-    else out.warn(`no voucher costs exactly ${options.amount}; pick one`);
+    else out.warn(said.buy.noVoucherCosts(options.amount));
   }
-  const labels = voucherChoiceLabels(vouchers, currency, columns - 4);
+  const labels = voucherChoiceLabels(vouchers, currency, columns - 4, said);
   const picked = await deps.prompter.select({
-    message: 'Voucher',
+    message: said.buy.voucher,
     choices: vouchers.map((_, index) => ({ value: String(index), label: labels[index] ?? '' })),
     initial,
     filter,
     limit: Math.min(vouchers.length, 10),
   });
   const chosen = vouchers[Number(picked)];
-  if (!chosen) throw new UsageError(`no such voucher: ${picked}`);
+  if (!chosen) throw new UsageError(said.buy.noSuchVoucher(picked));
   // The picked voucher itself, whole: two vouchers sharing an InvoiceId cannot be swapped.
   return { kind: 'voucher', voucher: chosen };
 }

@@ -1,4 +1,5 @@
 import type { EmptyVoucherListError, GatewayRefusedError } from '../../errors.js';
+import { t } from '../../i18n/current.js';
 import { defaultCurrency, type PurchaseOptions } from '../../options/purchase.js';
 import type { PromptChoice } from '../../prompts.js';
 import { parseAmount, parseCurrency } from '../../protocol/money.js';
@@ -16,12 +17,12 @@ function fieldProblem(check: () => unknown): string | undefined {
     check();
     return undefined;
   } catch (error) {
-    if (error instanceof InvalidFieldError) return error.message;
+    if (error instanceof InvalidFieldError) return t().options.field(error);
     throw error;
   }
 }
 
-const notEmpty = (what: string) => (value: string) => (value.trim() === '' ? `${what} must not be empty` : undefined);
+const notEmpty = (what: 'service' | 'account') => (value: string) => (value.trim() === '' ? t().buy.mustNotBeEmpty(what) : undefined);
 
 /** Service, account and currency: from the flags, or asked. */
 export async function askPurchase(scope: BuyScope): Promise<PurchaseOptions> {
@@ -33,32 +34,33 @@ export async function askPurchase(scope: BuyScope): Promise<PurchaseOptions> {
 
 async function askService({ deps, columns }: BuyScope): Promise<string> {
   const { prompter, catalogue } = deps;
+  const said = t().buy;
   if (catalogue && catalogue.services.length > 0) {
     const width = columns - 4;
     const idWidth = Math.max(...catalogue.services.map((s) => s.id.length));
     const choices: PromptChoice[] = catalogue.services.map((s) => ({
       value: s.id,
-      label: truncate(`${s.id.padEnd(idWidth)}  ${s.name} (${s.kind}, ${s.currency})`, width),
+      label: truncate(`${s.id.padEnd(idWidth)}  ${s.name} (${said.kinds[s.kind]}, ${s.currency})`, width),
     }));
-    choices.push({ value: otherService, label: 'another service id…' });
-    const picked = await prompter.select({ message: 'Service', choices });
+    choices.push({ value: otherService, label: said.anotherService });
+    const picked = await prompter.select({ message: said.service, choices });
     if (picked !== otherService) return picked;
   }
-  return (await prompter.input({ message: 'Service id', validate: notEmpty('the service id') })).trim();
+  return (await prompter.input({ message: said.serviceId, validate: notEmpty('service') })).trim();
 }
 
 async function askAccount({ deps }: BuyScope): Promise<string> {
   const account = await deps.prompter.input({
-    message: 'Customer account',
+    message: t().buy.account,
     initial: deps.catalogue?.defaultAccount,
-    validate: notEmpty('the account'),
+    validate: notEmpty('account'),
   });
   return account.trim();
 }
 
 async function askCurrency(scope: BuyScope, service: string): Promise<string> {
   const currency = await scope.deps.prompter.input({
-    message: 'Currency',
+    message: t().buy.currency,
     initial: scope.offerOf(service)?.currency ?? defaultCurrency,
     validate: (value) => fieldProblem(() => parseCurrency(value.trim())),
   });
@@ -68,14 +70,15 @@ async function askCurrency(scope: BuyScope, service: string): Promise<string> {
 /** After a refused check (or an empty voucher list): show why, and let the person change what was refused. */
 export async function askAgain(scope: BuyScope, purchase: PurchaseOptions, refusal: GatewayRefusedError | EmptyVoucherListError): Promise<PurchaseOptions> {
   const { out, deps } = scope;
+  const said = t().buy;
   out.note(`${out.errorStyle.failure('✗')} ${refusal.message}`);
   const next = await deps.prompter.select({
-    message: 'What now?',
+    message: said.whatNow,
     choices: [
-      { value: 'account', label: 'try another account' },
-      { value: 'service', label: 'try another service' },
-      { value: 'currency', label: 'try another currency' },
-      { value: 'quit', label: 'quit' },
+      { value: 'account', label: said.tryAccount },
+      { value: 'service', label: said.tryService },
+      { value: 'currency', label: said.tryCurrency },
+      { value: 'quit', label: said.quit },
     ],
   });
   switch (next) {
@@ -95,13 +98,14 @@ export async function askAgain(scope: BuyScope, purchase: PurchaseOptions, refus
 /** A static service (spec 4.3): the amount from --amount, or asked. */
 export async function askStaticAmount(scope: BuyScope, purchase: PurchaseOptions): Promise<PurchaseChoice> {
   const { out, deps } = scope;
-  out.note(`No voucher list for service ${purchase.service}: a static service, paid with an amount.`);
+  const said = t().buy;
+  out.note(said.staticService(purchase.service));
   const amount =
     scope.options.amount ??
     (await deps.prompter.input({
-      message: `Amount (${purchase.currency})`,
+      message: said.amount(purchase.currency),
       initial: scope.offerOf(purchase.service)?.denomination,
-      validate: (value) => fieldProblem(() => parseAmount(value, 'the amount')) ?? (/^0(\.0+)?$/.test(value) ? 'the amount must be more than zero' : undefined),
+      validate: (value) => fieldProblem(() => parseAmount(value, 'the amount')) ?? (/^0(\.0+)?$/.test(value) ? said.moreThanZero : undefined),
     }));
   return { kind: 'amount', amount };
 }

@@ -1,4 +1,5 @@
 import { UsageError } from '../../errors.js';
+import { t } from '../../i18n/current.js';
 import { amountOption } from '../../options/purchase.js';
 import { optionalNonBlankText, optionalText, optionRecord, switchOption } from '../../options/values.js';
 import type { Output } from '../../output.js';
@@ -32,10 +33,11 @@ function isCi(env: NodeJS.ProcessEnv): boolean {
 
 /** buy only ever asks; without a person at a terminal it refuses before anything is sent. */
 function refuseWithoutTerminal(out: Output): void {
-  const scripts = 'scripts use `agentpay check` to list the vouchers, then `agentpay pay --invoice-id <id>` (or --amount)';
-  if (out.json) throw new UsageError('buy is interactive and has no --json output', { hint: scripts });
-  const missing = !out.stdin.isTTY ? 'stdin is not a terminal' : !out.stdout.isTTY ? 'stdout is not a terminal' : isCi(out.env) ? 'CI is set' : undefined;
-  if (missing) throw new UsageError(`buy is interactive and needs a person at a terminal (${missing}); nothing was sent`, { hint: scripts });
+  const said = t().buy;
+  const scripts = said.scriptsHint;
+  if (out.json) throw new UsageError(said.notInteractive, { hint: scripts });
+  const missing = !out.stdin.isTTY ? said.missing.stdin : !out.stdout.isTTY ? said.missing.stdout : isCi(out.env) ? said.missing.ci : undefined;
+  if (missing) throw new UsageError(said.needsTerminal(missing), { hint: scripts });
 }
 
 export async function sandboxCatalogue(): Promise<ServiceCatalogue> {

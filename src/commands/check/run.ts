@@ -1,4 +1,5 @@
 import { GatewayRefusedError } from '../../errors.js';
+import { t } from '../../i18n/current.js';
 import { checkOptions } from '../../options/purchase.js';
 import { successStatus } from '../../protocol/codes.js';
 import { foreignExchangeOf } from '../../protocol/exchange-rate.js';
@@ -14,6 +15,7 @@ const payCommand = (purchase: { service: string; account: string; currency: stri
 export async function runCheck(rawOptions: unknown, context: CommandContext): Promise<void> {
   const purchase = checkOptions(rawOptions);
   const { out } = context;
+  const said = t();
   const session = await context.openGateway();
   try {
     const result = await session.client.accountCheck(purchase);
@@ -24,29 +26,29 @@ export async function runCheck(rawOptions: unknown, context: CommandContext): Pr
       out.data(stringifyLosslessJson({ ...line, envelope: answer.raw }));
     }
     if (answer.status !== successStatus) {
-      throw new GatewayRefusedError(`the gateway refused the account check: ${answer.message || 'no message'} (ResponseStatus ${answer.status})`, answer.status, {
-        hint: 'check --service, --account and --currency; if the message is about the agent id or password, check them with `agentpay doctor`',
+      throw new GatewayRefusedError(said.purchase.checkRefused(answer.message || said.purchase.noMessage, answer.status), answer.status, {
+        hint: said.purchase.checkRefusedHint,
       });
     }
     if (out.json) return;
     const currency = answer.currency ?? purchase.currency;
-    const subject = `service ${answer.service ?? purchase.service}, account ${answer.account ?? purchase.account}`;
+    const subject = said.check.subject(answer.service ?? purchase.service, answer.account ?? purchase.account);
     // Heads the list: a rate other than 1 or another crediting currency is seen before anything is paid.
     const exchange = foreignExchangeOf(answer, purchase.currency);
-    if (exchange) out.note(`Exchange rate ${(await import('../../render/purchase.js')).exchangeText(exchange)}`);
+    if (exchange) out.note(said.check.exchangeRate((await import('../../render/purchase.js')).exchangeText(exchange, said)));
     if (vouchers === null) {
-      out.note(`No voucher list for ${subject}: a static service. Pay it with: ${payCommand(purchase)} --amount <amount>`);
+      out.note(said.check.staticService(subject, payCommand(purchase)));
       return;
     }
     // An empty list is not a static service (vouchers.ts): the check succeeded, with nothing to buy now.
     if (vouchers.length === 0) {
-      out.note(`No vouchers available for ${subject} now: the gateway's voucher list is empty (not a static service). Try again later, or another account.`);
+      out.note(said.check.emptyList(subject));
       return;
     }
     const { renderVoucherTable } = await import('../../render/vouchers.js');
-    out.note(out.errorStyle.dim(`${vouchers.length} voucher${vouchers.length === 1 ? '' : 's'} for ${subject}`));
-    out.data(renderVoucherTable(vouchers, { currency, columns: out.columns, style: out.style }));
-    out.note(out.errorStyle.dim(`Pay one with: ${payCommand(purchase)} --invoice-id <InvoiceId>`));
+    out.note(out.errorStyle.dim(said.check.count(vouchers.length, subject)));
+    out.data(renderVoucherTable(vouchers, { currency, columns: out.columns, style: out.style, said }));
+    out.note(out.errorStyle.dim(said.check.payOne(payCommand(purchase))));
   } finally {
     await session.close();
   }

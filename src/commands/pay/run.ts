@@ -1,3 +1,4 @@
+import { t } from '../../i18n/current.js';
 import { payOptions } from '../../options/purchase.js';
 import { type FormField, formToObject, maskForm } from '../../protocol/form.js';
 import { generateTransactionId } from '../../protocol/transaction-id.js';
@@ -35,7 +36,7 @@ export async function runPay(rawOptions: unknown, context: CommandContext): Prom
       const form = maskForm(client.paymentForm(input));
       if (out.json) out.data(JSON.stringify({ dryRun: true, endpoint: client.endpoint, form: formToObject(form) }));
       else {
-        out.note(out.errorStyle.dim('dry run: this Payment would be sent; nothing was.'));
+        out.note(out.errorStyle.dim(t().pay.dryRun));
         out.data(dryRunLines(client.endpoint, form).join('\n'));
       }
       return;
@@ -59,7 +60,7 @@ export async function runPay(rawOptions: unknown, context: CommandContext): Prom
     }
     const { view, error } = outcome;
     const { renderReceipt, transactionJson } = await import('../../render/transaction.js');
-    out.data(out.json ? transactionJson(view) : renderReceipt(view, out.style));
+    out.data(out.json ? transactionJson(view) : renderReceipt(view, out.style, 'payment', t()));
     if (receiptFile !== undefined) await (await receiptWriter()).writeReceiptFile(context, receiptFile, owner, input, view);
     if (error) throw error;
   } finally {

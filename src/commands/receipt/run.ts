@@ -1,4 +1,5 @@
 import { UsageError } from '../../errors.js';
+import { t } from '../../i18n/current.js';
 import type { JournalEntry } from '../../journal/ledger.js';
 import { optionRecord, wholeNumberOption } from '../../options/values.js';
 import { parseTransactionId } from '../../protocol/transaction-id.js';
@@ -58,5 +59,5 @@ export async function runReceipt(rawOptions: unknown, context: CommandContext): 
   const { out } = context;
   const receipt = receiptOf(await entryOf(context, options.txnId));
   const { renderLedgerReceipt, ledgerReceiptJson } = await import('../../render/receipt.js');
-  out.data(out.json ? ledgerReceiptJson(receipt) : renderLedgerReceipt(receipt, out.style, { width: options.width, utcOffsetMinutes: utcOffsetAt(receipt.at) }));
+  out.data(out.json ? ledgerReceiptJson(receipt) : renderLedgerReceipt(receipt, out.style, { width: options.width, utcOffsetMinutes: utcOffsetAt(receipt.at) }, t()));
 }

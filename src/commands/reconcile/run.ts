@@ -1,4 +1,5 @@
 import { UsageError } from '../../errors.js';
+import { t } from '../../i18n/current.js';
 import type { Owner, OwnerCount } from '../../ledger/ledger.js';
 import { choiceOption, concurrencyOption, optionalNonBlankText, optionalText, optionRecord, switchOption, wholeNumberOption } from '../../options/values.js';
 import { classifyHint } from '../../settings/code-lists.js';
@@ -116,7 +117,7 @@ export async function runReconcile(rawOptions: unknown, context: CommandContext)
             learned.push(batch.record({ kind: 'outcome', transactionId, gateway: g, agentId: a, at: new Date().toISOString(), source: 'reconcile', view }));
           }
           tally.add(view.state, exitCode);
-          out.data(out.json ? transactionJson(view) : renderTransactionLine(view, out.style));
+          out.data(out.json ? transactionJson(view) : renderTransactionLine(view, out.style, t()));
         },
       );
       await Promise.all(learned);

@@ -1,4 +1,5 @@
 import { UsageError } from '../../errors.js';
+import { t } from '../../i18n/current.js';
 import { waitOption } from '../../options/purchase.js';
 import { concurrencyOption, optionalText, optionRecord } from '../../options/values.js';
 import { parseTransactionId } from '../../protocol/transaction-id.js';
@@ -81,7 +82,7 @@ export async function runStatus(rawOptions: unknown, context: CommandContext): P
     else tally.add(result.view.state, result.exitCode);
     if (single) {
       if (result.error) throw result.error;
-      out.data(out.json ? transactionJson(result.view) : renderReceipt(result.view, out.style, 'Transaction'));
+      out.data(out.json ? transactionJson(result.view) : renderReceipt(result.view, out.style, 'transaction', t()));
       return;
     }
     if (out.json) {
@@ -90,7 +91,7 @@ export async function runStatus(rawOptions: unknown, context: CommandContext): P
       // The look-up failed: a message for the person, not a data line.
       out.note(`${out.errorStyle.failure('✗')} ${result.view.transactionId || 'input'}: ${result.error.message}`);
     } else {
-      out.data(renderTransactionLine(result.view, out.style));
+      out.data(renderTransactionLine(result.view, out.style, t()));
     }
   };
 

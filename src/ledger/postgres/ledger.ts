@@ -111,7 +111,7 @@ export class PostgresLedger implements Ledger {
   }
 
   async recordIntent(intent: Intent, _options: { checkReplay: boolean }): Promise<IntentResult> {
-    const notSent = noPaymentSent;
+    const notSent = noPaymentSent();
     const at = new Date().toISOString();
     const { operator, host } = this.by;
     const values = intentValues(intent, at, this.by);
@@ -363,7 +363,7 @@ export class PostgresLedger implements Ledger {
 
   async recentPayments(query: LookBackQuery): Promise<RecentPayment[]> {
     // One round trip before the intent: each transaction comes with its records (as JSON, their times as text).
-    const rows = await this.query(sql.recentTransactions, [query.gateway, query.agentId, query.since.toISOString(), query.operator, query.account], noPaymentSent);
+    const rows = await this.query(sql.recentTransactions, [query.gateway, query.agentId, query.since.toISOString(), query.operator, query.account], noPaymentSent());
     const records = rows.flatMap((row) => ((row.records as Row[] | null) ?? []).map((record) => ({ ...record, at: new Date(String(record.at)) })));
     const entries = this.latestWordOf(rows, records);
     return entries.map(({ intent, outcome }) => ({ intent, state: outcome?.view.state }));

@@ -134,7 +134,7 @@ export function deskProblems(context: DeskContext, owner: Owner, rows: readonly 
     const weighed = daily ? [...new Set([...mine, ...byOperator]), synthetic(row.account, accountSum, row.currency), synthetic(`${row.account} `, others, row.currency)] : [];
     const breaches = limitBreaches(desk, intent, operator, weighed, now);
     if (breaches.length > 0 && !policy.overLimit)
-      problems.push({ line: row.line, column: 'amount', message: `${breaches.map(breachText).join('; ')} (give --over-limit if it is right)` });
+      problems.push({ line: row.line, column: 'amount', message: `${breaches.map((breach) => breachText(breach)).join('; ')} (give --over-limit if it is right)` });
     else if (breaches.length > 0) row.lifted.push('over-limit');
     const duplicates = windowMs > 0 ? duplicatesOf(intent, mine, windowStart) : [];
     if (duplicates.length > 0 && !policy.allowDuplicate) {

@@ -1,0 +1,79 @@
+import type { Argument, Command, Help, Option } from 'commander';
+import type { Catalogue } from './i18n/en.js';
+import { settingsTable } from './settings/table.js';
+
+/**
+ * The program's help in the chosen language: commander 14 says "Usage:", "Options:" and its
+ * own option texts in English, and the commands' definitions are written in English; this
+ * puts the catalogue's words in their place (help.commands, help.settings). English needs
+ * nothing: the definitions are its text.
+ */
+
+/** A global option's help line in the catalogue's words: what it does, its variable, a default that is a plain value. */
+function globalOptionHelp(option: Option, t: Catalogue): string | undefined {
+  // --no-color is the setting `color`: commander's attribute name, not the flag's.
+  const name = option.attributeName() as keyof typeof settingsTable;
+  const setting = settingsTable[name] as (typeof settingsTable)[keyof typeof settingsTable] | undefined;
+  const help = t.help.settings[name];
+  if (setting === undefined || help === undefined) return undefined;
+  if ('switch' in setting) return help;
+  const plainDefault = /^`([^`]+)`$/.exec(setting.defaultText)?.[1];
+  const parts = [...('env' in setting ? [`${t.help.env} ${setting.env.join(', ')}`] : []), ...(plainDefault === undefined ? [] : [`${t.help.default} ${plainDefault}`])];
+  return parts.length === 0 ? help : `${help} (${parts.join('; ')})`;
+}
+
+function localiseCommand(command: Command, t: Catalogue): void {
+  const words = t.help.commands[command.name()];
+  if (words?.description !== undefined) command.description(words.description);
+  command.usage(words?.usage ?? command.usage().replace('[options]', t.help.optionsTerm));
+  for (const option of command.options as Option[]) {
+    const said = words?.options?.[option.long ?? ''];
+    if (said !== undefined) option.description = option.description.endsWith('(required)') ? `${said} (${t.help.required})` : said;
+  }
+  for (const argument of command.registeredArguments as Argument[]) {
+    const said = words?.options?.[argument.name()];
+    if (said !== undefined) argument.description = said;
+  }
+  command.helpOption('-h, --help', t.help.help);
+  command.configureHelp(helpConfiguration(t));
+  for (const sub of command.commands) localiseCommand(sub, t);
+}
+
+/** `<txn-id>`, `[txn-id...]`: an argument as the usage shows it, named in the catalogue's words where it has them. */
+function argumentTerm(argument: Argument, t: Catalogue): string {
+  const name = t.help.argumentNames[argument.name()] ?? argument.name();
+  const text = `${name}${argument.variadic ? '...' : ''}`;
+  return argument.required ? `<${text}>` : `[${text}]`;
+}
+
+/** Commander's own words: section titles and the "(choices: …, default: …)" of an option. */
+function helpConfiguration(t: Catalogue): Partial<Help> {
+  return {
+    styleTitle: (title: string) => t.help.titles[title] ?? title,
+    // `check [options]` in the list of commands: commander's word for the options, in the catalogue's.
+    subcommandTerm: (command: Command) =>
+      [command.name(), ...(command.options.length > 0 ? [t.help.optionsTerm] : []), ...command.registeredArguments.map((argument) => argumentTerm(argument, t))].join(' '),
+    optionDescription(option: Option) {
+      const extra = [
+        ...(option.argChoices ? [`${t.help.choices}: ${option.argChoices.join(', ')}`] : []),
+        ...(option.defaultValue !== undefined && !option.negate && !option.isBoolean() ? [`${t.help.default}: ${String(option.defaultValue)}`] : []),
+      ];
+      return extra.length === 0 ? option.description : `${option.description} (${extra.join(', ')})`;
+    },
+  };
+}
+
+/** Puts the catalogue's words into the program's help; the program as built when `t` is English. */
+export function localiseProgram(program: Command, t: Catalogue): void {
+  if (t.locale === 'en') return;
+  program.description(t.help.program);
+  for (const option of program.options as Option[]) {
+    if (option.long === '--version') option.description = t.help.version;
+    else if (option.hidden) continue;
+    else option.description = globalOptionHelp(option, t) ?? option.description;
+  }
+  program.helpCommand(`help [${t.help.argumentNames.command ?? 'command'}]`, t.help.helpCommand);
+  const usage = t.help.commands.program?.usage;
+  if (usage !== undefined) program.usage(usage);
+  localiseCommand(program, t);
+}

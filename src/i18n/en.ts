@@ -1,0 +1,272 @@
+import type { InvalidFieldError } from '../protocol/problems.js';
+import { plural } from './plural.js';
+
+/**
+ * The human text in English: the source of the catalogue's keys. ru.ts is typed by this
+ * object, so a key it lacks fails the type-check. Messages with parameters are functions; what
+ * they are given (ids, codes, the gateway's own Messages) is put in as it is. Never used for
+ * --json output, field names, the ledger or scenario reports' keys.
+ */
+const en = {
+  locale: 'en',
+  /** An amount for a person: the decimal string exactly as sent. */
+  amount: (decimal: string) => decimal,
+  /** A local time for a person: `2025-03-04 18:05:06 +03:00`, from its parts. */
+  localTime: (date: { year: string; month: string; day: string; time: string; offset: string }) => `${date.year}-${date.month}-${date.day} ${date.time} ${date.offset}`,
+  yes: 'yes',
+  no: 'no',
+
+  boundary: {
+    internalError: 'internal error: ',
+    internalErrorHint: 'this is a bug in agentpay; if it was paying, the payment may have been made: run `agentpay reconcile` before paying again',
+    firstBytes: 'first bytes of the answer:',
+    warning: 'warning:',
+  },
+
+  help: {
+    program: 'Top up customer accounts and buy vouchers through the agent payment gateway.',
+    version: 'output the version number',
+    help: 'display help for command',
+    helpCommand: 'display help for command',
+    titles: { 'Usage:': 'Usage:', 'Options:': 'Options:', 'Commands:': 'Commands:', 'Arguments:': 'Arguments:', 'Global Options:': 'Global Options:' } as Record<string, string>,
+    choices: 'choices',
+    default: 'default',
+    env: 'env',
+    required: 'required',
+    optionsTerm: '[options]',
+    /** Arguments' names in the usage lines (`<txn-id>`), by their name in the definitions. */
+    argumentNames: {} as Record<string, string>,
+    olderName: (flag: string) => `older name of ${flag}`,
+    afterError: '(agentpay --help lists the commands and options)',
+    usageAfterError: (command: string, usage: string) => `usage: agentpay ${command} ${usage}  (agentpay ${command} --help for more)`,
+    /** Commander's own error lines, as it writes them: English already. */
+    commanderError: (text: string) => text,
+    /** Descriptions by command and option flag (`--service`); English is what the definitions say. */
+    commands: {} as Record<string, { description?: string; options?: Record<string, string>; usage?: string }>,
+    /** The settings table's --help lines, by setting name; English is the table's own. */
+    settings: {} as Record<string, string>,
+  },
+
+  errors: {
+    cancelled: 'cancelled',
+    cancelledNothingPaid: 'cancelled: nothing was paid',
+    cancelledDuplicate: 'cancelled: nothing was paid (the same top-up was made recently)',
+    noPaymentSent: 'no payment was sent',
+    outcomeUnknown: (id: string, reason: string) => `the outcome of payment ${id} is unknown: ${reason}`,
+    outcomeUnknownHint: (id: string) =>
+      `it may have been made and is kept in the journal; look it up with \`agentpay status ${id}\` or settle it with \`agentpay reconcile\`; to try again without paying twice, repeat the same command with --txn-id ${id}`,
+    ledgerUnreachable: (ledger: string, reason: string) => `the ledger ${ledger} cannot be reached (${reason})`,
+    ledgerUnreachableHint: 'check that the database server is up and the URL, user and password are right (`agentpay doctor` shows them, the password as ***)',
+    localStorage: (what: string, path: string, reason: string) => `cannot ${what} ${path} (${reason})`,
+    localStorageHints: {
+      EROFS: 'the file system is mounted read-only: remount it read-write, or choose another journal with --journal',
+      ENOSPC: 'the disk (or your quota) is full: free some space, or choose another journal with --journal',
+      EACCES: 'this user may not use that file: fix its permissions, or choose another journal with --journal',
+      EISDIR: 'that path is a directory: give the journal file itself with --journal',
+      other: 'fix the file, or choose another journal with --journal',
+    },
+    stoppedEarly: 'the command stopped before it finished (nothing was left to wait for); if it was paying, run `agentpay reconcile`',
+  },
+
+  options: {
+    required: (flag: string) => `${flag} is required`,
+    notEmpty: (flag: string) => `${flag} must not be empty`,
+    takesText: (flag: string) => `${flag} takes a text value`,
+    isSwitch: (flag: string) => `${flag} is a switch and takes no value`,
+    invoiceIdDigits: '--invoice-id must be digits, as in the check list',
+    invoiceOrAmount: 'give --invoice-id <id> for a dynamic voucher, or --amount <decimal> for a static one',
+    /** A field the protocol core refused (protocol/problems.ts): its own English message. */
+    field: (error: InvalidFieldError) => error.message,
+  },
+
+  settings: {
+    noGateway: 'no gateway is set',
+    noGatewayHint: 'give --base-url <url> or AGENTPAY_BASE_URL, use a --profile, or try --sandbox',
+    noAgentId: 'no agent id is set',
+    noAgentIdHint: 'give --agent-id <id> or AGENTPAY_AGENT_ID, or use a --profile',
+    sandboxAndBaseUrl: '--sandbox and --base-url cannot be used together',
+    dropOne: 'drop one of them',
+    noPassword: 'no agent password is set',
+    noPasswordEntered: 'no password was entered',
+    passwordPrompt: 'Agent password',
+    noPasswordHint: 'set AGENTPAY_PASSWORD, or use --password-file <path> (- reads stdin), or a profile; or try --sandbox',
+  },
+
+  gateway: {
+    unreachable: (endpoint: string, reason: string) => `cannot reach the gateway at ${endpoint}: ${reason}`,
+    timedOut: (endpoint: string, reason: string) => `the gateway at ${endpoint} timed out: ${reason}`,
+    noPaymentSentSuffix: '; no payment was sent',
+    caHint: 'if the gateway uses a private CA, give its certificate with --ca-file <pem> (or AGENTPAY_CA_FILE)',
+    timeoutHint: 'try again later, or allow more time with --timeout <ms>',
+    networkHint: (route: string | undefined) => `check --base-url${route ? `, the proxy (${route})` : ''} and the network, then try again`,
+    unavailable: (status: number) => `the gateway is unavailable (HTTP ${status})`,
+    tryLater: 'try again later',
+    answeredHttp: (status: number) => `the gateway answered HTTP ${status}`,
+    notUnderstood: (reason: string) => `the answer was not understood: ${reason}`,
+    answerNotUnderstood: (reason: string) => `the gateway's answer was not understood: ${reason}`,
+    verboseHint: 'run with --verbose to see the first bytes of the answer',
+    failures: {
+      couldNotConnectWithin: (ms: number) => `could not connect within ${ms} ms`,
+      noAnswerWithin: (ms: number) => `no complete answer within ${ms} ms`,
+      proxyTunnel: (status: string) => `the proxy refused to open a tunnel to the gateway (HTTP ${status})`,
+      proxyAuth: 'the proxy asks for credentials (HTTP 407): put them in the proxy URL',
+      interrupted: 'interrupted before the answer arrived',
+      certificate: (otherHost: boolean, code: string) => `the TLS certificate ${otherHost ? 'is for another host name' : 'is not trusted'} (${code}); nothing was sent`,
+      refused: 'connection refused',
+      hostNotFound: 'host name not found',
+      closed: 'the connection was closed before the answer arrived',
+      timedOutConnected: 'the connection timed out before the answer arrived',
+      timedOutConnecting: 'could not connect (timed out)',
+      notHttp: (code: string) => `the answer is not valid HTTP (${code})`,
+    },
+  },
+
+  purchase: {
+    noMessage: 'no message',
+    checkRefused: (message: string, status: string) => `the gateway refused the account check: ${message} (ResponseStatus ${status})`,
+    checkRefusedHint: 'check --service, --account and --currency; if the message is about the agent id or password, check them with `agentpay doctor`',
+    checkRefusedNothingSent: (message: string, status: string) => `the gateway refused the account check, so no payment was sent: ${message} (ResponseStatus ${status})`,
+    emptyList: (service: string, account: string) => `the voucher list of service ${service} is empty for account ${account} now; no payment was sent`,
+    emptyListHint: 'the gateway has no vouchers for this account at the moment: try again later, or another account or service',
+    invoiceNotInList: (wanted: string, service: string) => `invoice ${wanted} is not in the voucher list of service ${service}; no payment was sent`,
+    invoiceIdsThere: (known: string) => `InvoiceIds there: ${known}`,
+    noListPayWithAmount: 'the service has no voucher list: pay it with --amount',
+    amountNotOrderAmount: (amount: string, invoiceId: string, orderAmount: string) =>
+      `--amount ${amount} is not the OrderAmount of invoice ${invoiceId}, ${orderAmount}; no payment was sent`,
+    amountsMustMatch: (orderAmount: string) => `amounts must match to the last digit (spec 4.2): drop --amount or give ${orderAmount}`,
+    refused: (id: string, message: string, status: string) => `the gateway refused transaction ${id}: ${message} (ResponseStatus ${status})`,
+    pending: (id: string, status: string) => `transaction ${id} is still in progress (ResponseStatus ${status})`,
+    pendingHint: (id: string) => `follow it with: agentpay status --wait 120 ${id}`,
+    lookUpRefused: (said: string) => `the gateway refused the look-up itself (${said}), which says nothing of the payment`,
+    lookUpRefusedHint: 'check the agent id and password with `agentpay doctor`, then look again',
+    notFound: (said: string) => `not found at the gateway (${said})`,
+    notFoundHint: (id: string) =>
+      `a payment made moments ago may not have reached it yet: look again with \`agentpay status ${id}\`; \`agentpay reconcile\` closes a journaled one as never made once it is older than --grace`,
+    unclassified: (said: string) => `the gateway answered ${said}, a code not classified for this gateway, so it is not final`,
+    unclassifiedHint: (classify: string) => `${classify}; until then it stays open and \`agentpay reconcile\` asks the gateway again`,
+    replay: (id: string, at: string, differing: string) => `transaction ${id} was already used on ${at} for another purchase (${differing}); nothing was sent`,
+    replayHint: (differing: string) => `to retry the earlier purchase safely, repeat it exactly (${differing}); only for a new, separate payment drop --txn-id`,
+    none: 'none',
+    notSentOnDisk: (hint: string) => `a payment is only sent once its intent is on disk; ${hint}`,
+    meaning: { pending: 'in progress', notFound: 'not found', unclassified: 'not classified' },
+    answerLost: (id: string, reason: string) => `the answer to payment ${id} was lost (${reason}); asking the gateway with Status`,
+    notFinal: (id: string, answer: string) => `payment ${id} is not final yet (${answer}); asking the gateway with Status`,
+    resending: 'the gateway does not know it: sending the same payment again (same TransactionID, so it cannot pay twice)',
+    retrying: (id: string) => `transaction ${id} is in the ledger for this purchase: asking the gateway again (a repeat pays nothing twice)`,
+    outcomeNotRecorded: (message: string, id: string) => `${message}: the outcome of ${id} is not recorded; \`agentpay reconcile\` will settle it from the gateway`,
+  },
+
+  desk: {
+    limitNames: { maxAmount: 'the limit for one payment', dailyLimit: 'the daily limit', accountDailyLimit: "the account's daily limit" },
+    limit: (name: string, amount: string, currency: string, setBy: string) => `${name} of ${amount} ${currency} (${setBy})`,
+    overSingle: (amount: string, currency: string, limit: string) => `${amount} ${currency} is over ${limit}`,
+    operatorToday: (whose: string) => `${whose}'s payments today`,
+    accountToday: (whose: string) => `account ${whose}'s payments today`,
+    overDaily: (amount: string, currency: string, of: string, from: string, to: string, limit: string) =>
+      `${amount} ${currency} would take ${of} from ${from} to ${to} ${currency}, over ${limit}`,
+    refusedLimits: (breaches: string) => `refused: ${breaches}; nothing was sent`,
+    refusedLimitsHint: 'check the amount and the account; if the payment is right, repeat it with --over-limit (the ledger records it, with your name)',
+    refusedDuplicate: (count: number, payments: string) =>
+      `refused as a duplicate top-up: the same payment was made ${count === 1 ? 'once' : `${count} times`} recently (${payments}); nothing was sent`,
+    refusedDuplicateHint: (id: string) =>
+      `to settle the earlier one, \`agentpay status ${id}\`; to retry it safely, \`pay\` with --txn-id ${id}; only to pay again on purpose, \`pay\` with --allow-duplicate, or \`buy\` again (it asks)`,
+    minutesAgo: (minutes: number) => (minutes === 0 ? 'less than a minute ago' : `${minutes} min ago`),
+    duplicate: (p: { id: string; amount: string; currency: string; account: string; service: string; when: string; operator: string | undefined; state: string | undefined }) =>
+      `transaction ${p.id}, ${p.amount} ${p.currency} to account ${p.account} on service ${p.service}, ${p.when}${p.operator ? ` by ${p.operator}` : ''}, ${p.state ?? 'no answer yet'}`,
+    live: {
+      noGateway: 'no gateway set',
+      agent: (id: string | undefined) => `agent ${id ?? 'not set'}`,
+      chosenBy: (by: string) => `chosen by ${by}`,
+      otherWays: 'or choose a test gateway (--profile, --sandbox)',
+      payNeedsYes: (profile: string) => `pay through the live profile ${profile} from a script needs --yes (stdin is not a terminal); nothing was sent`,
+      payNeedsYesHint: (otherWays: string) => `add --yes if this payment is meant for the live gateway, ${otherWays}`,
+      confirm: (p: { amount: string; currency: string; account: string; service: string; profile: string }) =>
+        `Pay ${p.amount} ${p.currency} to account ${p.account}, service ${p.service}, through the LIVE profile ${p.profile}?`,
+    },
+  },
+
+  states: { success: 'success', failed: 'failed', pending: 'pending', unknown: 'unknown' } as Record<'success' | 'failed' | 'pending' | 'unknown', string>,
+
+  receipt: {
+    payment: 'Payment',
+    transaction: 'Transaction',
+    headlines: { success: 'succeeded', failed: 'failed', pending: 'is in progress', unknown: 'outcome is unknown' } as Record<'success' | 'failed' | 'pending' | 'unknown', string>,
+    heading: (noun: string, headline: string) => `${noun} ${headline}`,
+    labels: {
+      transactionId: 'TransactionID',
+      requestId: 'RequestID',
+      state: 'State',
+      service: 'Service',
+      account: 'Account',
+      amount: 'Amount',
+      exchangeRate: 'Exchange rate',
+      message: 'Message',
+      warning: 'Warning',
+      voucher: 'Voucher',
+      time: 'Time',
+      operator: 'Operator',
+    },
+    creditedIn: (currency: string) => ` (credited in ${currency})`,
+    noName: '(no name)',
+    noAnswerRecorded: 'no answer recorded: run agentpay reconcile',
+  },
+
+  check: {
+    exchangeRate: (text: string) => `Exchange rate ${text}`,
+    subject: (service: string, account: string) => `service ${service}, account ${account}`,
+    staticService: (subject: string, command: string) => `No voucher list for ${subject}: a static service. Pay it with: ${command} --amount <amount>`,
+    emptyList: (subject: string) => `No vouchers available for ${subject} now: the gateway's voucher list is empty (not a static service). Try again later, or another account.`,
+    count: (count: number, subject: string) => `${plural('en', count, { one: 'voucher', other: 'vouchers' })} for ${subject}`,
+    payOne: (command: string) => `Pay one with: ${command} --invoice-id <InvoiceId>`,
+    head: { position: '#', invoiceId: 'InvoiceId', name: 'Name', orderAmount: 'OrderAmount', currency: 'Currency' },
+    exchange: (rate: string | undefined, paidIn: string, creditedIn: string | undefined) =>
+      `${rate ?? 'not given'}: paid in ${paidIn}, ${creditedIn === undefined ? 'crediting currency not given' : `credited in ${creditedIn}`}`,
+  },
+
+  pay: {
+    dryRun: 'dry run: this Payment would be sent; nothing was.',
+  },
+
+  buy: {
+    aboutToPay: 'About to pay',
+    labels: { service: 'Service', account: 'Account', voucher: 'Voucher', amount: 'Amount', exchangeRate: 'Exchange rate', invoiceId: 'InvoiceId', transactionId: 'TransactionID' },
+    staticVoucher: 'static (no voucher list)',
+    orderAmountExactly: ' (the OrderAmount, exactly)',
+    payNow: (amount: string, currency: string) => `Pay ${amount} ${currency} now?`,
+    checking: (subject: string) => `Checking ${subject}…`,
+    paying: (amount: string, currency: string, id: string) => `Paying ${amount} ${currency}, TransactionID ${id}…`,
+    sameTopUp: 'The same top-up was made recently; the customer may have it already:',
+    typeDigits: (count: number) => `To pay again anyway, type the last ${count === 1 ? 'digit' : `${count} characters`} of the account (Enter: do not pay)`,
+    service: 'Service',
+    serviceId: 'Service id',
+    anotherService: 'another service id…',
+    account: 'Customer account',
+    currency: 'Currency',
+    amount: (currency: string) => `Amount (${currency})`,
+    mustNotBeEmpty: (what: 'service' | 'account') => `${what === 'service' ? 'the service id' : 'the account'} must not be empty`,
+    moreThanZero: 'the amount must be more than zero',
+    whatNow: 'What now?',
+    tryAccount: 'try another account',
+    tryService: 'try another service',
+    tryCurrency: 'try another currency',
+    quit: 'quit',
+    staticService: (service: string) => `No voucher list for service ${service}: a static service, paid with an amount.`,
+    voucher: 'Voucher',
+    keys: (filter: boolean) => `↑/↓ to move${filter ? ', type to filter' : ''}, Enter to choose, Esc to cancel`,
+    noVoucherCosts: (amount: string) => `no voucher costs exactly ${amount}; pick one`,
+    noSuchVoucher: (picked: string) => `no such voucher: ${picked}`,
+    following: 'Following it until it is final; Ctrl+C stops following (the payment stands).',
+    waiting: (id: string) => `Waiting for transaction ${id}…`,
+    lookItUp: (id: string) => `look it up with: agentpay status ${id}`,
+    stoppedFollowing: (id: string) => `stopped following transaction ${id} (still in progress)`,
+    couldNotFollow: (id: string, reason: string) => `could not follow transaction ${id}: ${reason}`,
+    kinds: { dynamic: 'dynamic', static: 'static' } as Record<'dynamic' | 'static', string>,
+    notInteractive: 'buy is interactive and has no --json output',
+    needsTerminal: (missing: string) => `buy is interactive and needs a person at a terminal (${missing}); nothing was sent`,
+    missing: { stdin: 'stdin is not a terminal', stdout: 'stdout is not a terminal', ci: 'CI is set' },
+    scriptsHint: 'scripts use `agentpay check` to list the vouchers, then `agentpay pay --invoice-id <id>` (or --amount)',
+  },
+};
+
+export type Catalogue = typeof en;
+export { en };

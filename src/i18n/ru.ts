@@ -1,0 +1,414 @@
+import type { FieldProblem, InvalidFieldError } from '../protocol/problems.js';
+import type { Catalogue } from './en.js';
+import { plural } from './plural.js';
+
+/**
+ * The human text in Russian, typed by en.ts: a key it lacks fails the type-check. Names the
+ * spec gives (TransactionID, InvoiceId, ResponseStatus, Status, AccountCheck), flags, codes and
+ * the gateway's own Messages stay as they are.
+ */
+
+const nbsp = '\u00a0';
+
+/** `1500.00` -> `1 500,00`: digits grouped by threes, a decimal comma; every digit kept. */
+function amount(decimal: string): string {
+  const match = /^(-?)(\d+)(?:\.(\d+))?$/.exec(decimal);
+  if (match === null) return decimal;
+  const [, sign = '', whole = '', fraction] = match;
+  const grouped = whole.length > 4 ? whole.replace(/\B(?=(\d{3})+$)/g, nbsp) : whole;
+  return `${sign}${grouped}${fraction === undefined ? '' : `,${fraction}`}`;
+}
+
+const vouchers = (count: number) => plural('ru', count, { one: 'ваучер', few: 'ваучера', many: 'ваучеров', other: 'ваучера' });
+const times = (count: number) => plural('ru', count, { one: 'раз', few: 'раза', many: 'раз', other: 'раза' });
+const characters = (count: number) => plural('ru', count, { one: 'символ', few: 'символа', many: 'символов', other: 'символа' });
+
+/** Commander's error lines (English in commander 14), said in Russian; anything else as it came. */
+const commanderErrors: [RegExp, string][] = [
+  [/^error: unknown option '(.+?)'/m, "ошибка: неизвестный флаг '$1'"],
+  [/^error: unknown command '(.+?)'/m, "ошибка: неизвестная команда '$1'"],
+  [/^error: option '(.+?)' argument missing/m, "ошибка: у флага '$1' нет значения"],
+  [/^error: required option '(.+?)' not specified/m, "ошибка: не задан обязательный флаг '$1'"],
+  [/^error: missing required argument '(.+?)'/m, "ошибка: не хватает обязательного аргумента '$1'"],
+  [/^error: too many arguments(?: for '(.+?)')?\. Expected (\d+) arguments? but got (\d+)\./m, 'ошибка: слишком много аргументов (ожидалось $2, получено $3)'],
+  [/^error: option '(.+?)' argument '(.*?)' is invalid\. Allowed choices are (.+)\./m, "ошибка: недопустимое значение '$2' флага '$1'; допустимы: $3"],
+  [/^error: option '(.+?)' argument '(.*?)' is invalid\./m, "ошибка: недопустимое значение '$2' флага '$1'."],
+  [/\(Did you mean (.+?)\?\)/, '(Может быть, $1?)'],
+  [/^error: /m, 'ошибка: '],
+];
+
+/** A field the protocol core refused, said in Russian from its problem; its English message when it has none. */
+function fieldProblem({ field, problem, message }: InvalidFieldError): string {
+  if (problem === undefined) return message;
+  const shown = JSON.stringify(problem.value);
+  const says: Record<FieldProblem['kind'], string> = {
+    empty: 'пусто: укажите простое десятичное число, например 2497.00',
+    comma: `${shown} с запятой: пишите через точку, как ${problem.value.replace(',', '.')}`,
+    negative: `${shown} отрицательно: суммы — простые неотрицательные десятичные числа`,
+    spaces: `${shown} с пробелами вокруг: укажите только цифры`,
+    leadingZero: `${shown} с ведущим нулём: пишите без него, как ${problem.value.replace(/^0+(?=\d)/, '')}`,
+    notPlainDecimal: `${shown} — не простое десятичное число вроде 2497.00 (цифры и не больше одной точки; без экспоненты, знака и hex)`,
+    notCurrency: `${shown} — не трёхбуквенный код вроде KZT или USD`,
+    tooLarge: `${shown} слишком велик: TransactionID должен помещаться в знаковый 64-битный Long`,
+    notTransactionId: `${shown} недопустим: TransactionID — только цифры, без знака, точки и ведущего нуля`,
+  };
+  return `${field} ${says[problem.kind]}`;
+}
+
+/** What could not be done with a local file, as LocalStorageError names it. */
+const localStorageActions: Record<string, string> = {
+  'read the journal': 'прочитать журнал',
+  'write the journal': 'записать журнал',
+  'compact the journal': 'сжать журнал',
+  'write the ledger fallback file': 'записать запасной файл журнала',
+  'take the ledger fallback file': 'забрать запасной файл журнала',
+  'remove the delivered ledger fallback file': 'удалить доставленный запасной файл журнала',
+};
+
+const ru: Catalogue = {
+  locale: 'ru',
+  amount,
+  localTime: (date) => `${date.day}.${date.month}.${date.year} ${date.time} ${date.offset}`,
+  yes: 'да',
+  no: 'нет',
+
+  boundary: {
+    internalError: 'внутренняя ошибка: ',
+    internalErrorHint: 'это ошибка в agentpay; если шла оплата, платёж мог пройти: выполните `agentpay reconcile`, прежде чем платить снова',
+    firstBytes: 'первые байты ответа:',
+    warning: 'внимание:',
+  },
+
+  help: {
+    program: 'Пополнение счетов клиентов и покупка ваучеров через платёжный шлюз агента.',
+    version: 'показать номер версии',
+    help: 'показать справку по команде',
+    helpCommand: 'показать справку по команде',
+    titles: { 'Usage:': 'Использование:', 'Options:': 'Флаги:', 'Commands:': 'Команды:', 'Arguments:': 'Аргументы:', 'Global Options:': 'Общие флаги:' },
+    choices: 'варианты',
+    default: 'по умолчанию',
+    env: 'переменная',
+    required: 'обязательно',
+    optionsTerm: '[флаги]',
+    argumentNames: { command: 'команда', file: 'файл', journal: 'журнал' },
+    olderName: (flag) => `прежнее имя ${flag}`,
+    afterError: '(agentpay --help покажет команды и флаги)',
+    usageAfterError: (command, usage) => `использование: agentpay ${command} ${usage}  (подробнее: agentpay ${command} --help)`,
+    commanderError: (text) => commanderErrors.reduce((said, [pattern, replacement]) => said.replace(pattern, replacement), text),
+    commands: {
+      program: { usage: '[флаги] <команда>' },
+      check: {
+        description: 'список ваучеров услуги для счёта (AccountCheck)',
+        usage: '--service <id> --account <счёт> [флаги]',
+        options: {
+          '--service': 'id услуги',
+          '--account': 'счёт клиента',
+          '--amount': 'Amount, передаваемый с проверкой (по умолчанию 0)',
+          '--currency': 'код валюты (по умолчанию KZT)',
+        },
+      },
+      pay: {
+        description: 'оплатить ваучер: --invoice-id для динамического (отправляется его точный OrderAmount), --amount для статического',
+        usage:
+          '--service <id> --account <счёт> (--invoice-id <id> | --amount <сумма>) [флаги]\n       agentpay pay --from-file <заказы.csv|заказы.jsonl|-> [--dry-run | --yes] [флаги]',
+        options: {
+          '--service': 'id услуги',
+          '--account': 'счёт клиента',
+          '--currency': 'код валюты (по умолчанию KZT)',
+          '--invoice-id': 'InvoiceId из `agentpay check` (динамический ваучер)',
+          '--amount': 'сумма статического ваучера; вместе с --invoice-id должна в точности совпасть с OrderAmount',
+          '--txn-id': 'TransactionID платежа (по умолчанию новый уникальный); один и тот же id никогда не платит дважды',
+          '--yes': 'через боевой профиль: платить без вопроса (скрипт обязан это указать); с --from-file: оплатить файл (без него: пробный прогон)',
+          '--receipt': 'записать чек ещё и в этот файл, простым текстом (agentpay receipt напечатает его снова)',
+          '--dry-run': 'показать форму Payment, которая была бы отправлена, и ничего не отправлять (с --from-file: план, после AccountCheck)',
+          '--from-file': 'массовое пополнение: по платежу на строку файла CSV (с заголовком) или JSON Lines, - для stdin (docs/commands.md)',
+          '--from-format': 'с --from-file: csv или jsonl (по умолчанию по расширению, иначе по первому символу)',
+          '--results': 'с --from-file: файл результатов (по умолчанию рядом с входным, заказы.results.csv; обязателен при -)',
+          '--concurrency': 'с --from-file: сколько строк в работе одновременно (по умолчанию 4)',
+          '--over-limit': 'платить даже сверх лимита (maxAmount, dailyLimit, accountDailyLimit); журнал это запишет',
+          '--allow-duplicate': 'платить даже если такой же платёж был в окне дублей; журнал это запишет',
+        },
+      },
+      buy: {
+        description: 'пополнение в диалоге за терминалом: выбрать услугу, счёт и ваучер, подтвердить, оплатить',
+        options: {
+          '--service': 'id услуги (спросит, если не задан)',
+          '--account': 'счёт клиента (спросит, если не задан)',
+          '--currency': 'код валюты (спросит, если не задан; по умолчанию KZT)',
+          '--amount': 'сумма статического ваучера; для динамического список начнётся с ваучера ровно этой цены',
+          '--over-limit': 'платить даже сверх лимита (maxAmount, dailyLimit, accountDailyLimit); журнал это запишет',
+          '--receipt': 'записать чек ещё и в этот файл, простым текстом (agentpay receipt напечатает его снова)',
+        },
+      },
+      status: {
+        description: 'найти транзакции по TransactionID (Status)',
+        usage: '[флаги] <txn-id...>  (или --from-file <путь|->)',
+        options: {
+          'txn-id': 'id транзакций',
+          '--from-file': 'читать id из файла, по одному в строке; - читает stdin',
+          '--wait': 'опрашивать незавершённую транзакцию, пока она не станет окончательной или не пройдёт столько секунд',
+          '--concurrency': 'сколько запросов одновременно (по умолчанию 4)',
+        },
+      },
+      receipt: {
+        description: 'напечатать чек транзакции из журнала: то, что напечатал pay, с ваучером, оператором и временем',
+        usage: '[флаги] <txn-id>',
+        options: { 'txn-id': 'TransactionID', '--width': 'под чековый принтер: ни одной строки шире этого (от 20 до 1000; обычно 32 или 48)' },
+      },
+      reconcile: {
+        description: 'довести до конца каждый незавершённый платёж журнала через Status; или, с --registry, сверить журнал с реестром провайдера; можно запускать из cron',
+      },
+      history: { description: 'журнал: последнее состояние каждого платежа (всей команды, если журнал в PostgreSQL)' },
+      report: { description: 'число и точные суммы платежей журнала за день или период, по группам, с итогом по каждой валюте; только чтение' },
+      ledger: { description: 'обслуживание журнала: общий журнал в PostgreSQL, перенос файла журнала в него, выгрузка; сжатие файла журнала' },
+      doctor: { description: 'показать каждую настройку и откуда она взята, затем проверить, что шлюз отвечает' },
+      scenario: { description: 'выполнить файлы сценариев: шаги против шлюза с проверками (набор на соответствие лежит в examples/)' },
+      sandbox: { description: 'запустить шлюз-песочницу на переднем плане' },
+      help: { description: 'показать справку по команде' },
+    },
+    settings: {
+      profile: 'профиль в $XDG_CONFIG_HOME/agentpay/config.json',
+      baseUrl: 'базовый URL шлюза; запросы идут на POST <url>/home/index',
+      agentId: 'id агента, цифры',
+      passwordFile: 'читать пароль агента из файла, - значит stdin; вместо этого пароль может быть в AGENTPAY_PASSWORD',
+      passwordFormat: 'отправлять пароль как есть или как MD5',
+      timeout: 'время ожидания каждого запроса в миллисекундах',
+      pendingCodes: 'коды ResponseStatus, означающие «в обработке», через запятую',
+      notFoundCodes: 'коды Status, означающие «нет такой транзакции», через запятую',
+      failedCodes: 'коды ResponseStatus окончательного отказа, через запятую: только они и 10 делают платёж окончательным',
+      dateFormat: 'RequestDate как местное «YYYY-MM-DD HH:mm:ss» или UTC ISO 8601',
+      ledger: 'куда записываются платежи: файл журнала или URL postgres:// общего журнала команды',
+      maxAmount: 'отказывать в платеже больше этой суммы, по валютам (KZT=50000.00); флаг может только понизить лимит профиля',
+      dailyLimit: 'отказывать в платеже, который поднимет платежи оператора за день выше этой суммы, по валютам',
+      accountDailyLimit: 'отказывать в платеже, который поднимет платежи на счёт клиента за день выше этой суммы, по валютам',
+      duplicateWindow: 'такой же платёж (та же услуга, счёт и сумма) за этот срок считается дублем: 30s, 10m, 1h; флаг может только удлинить срок',
+      settleAttempts: 'запросов Status после ответа на платёж, который потерян или не окончателен',
+      settleDelay: 'первая пауза перед таким запросом, удваивается до 10 с',
+      proxy: 'отправлять каждый запрос через этот HTTP-прокси, что бы ни говорили HTTPS_PROXY, HTTP_PROXY и NO_PROXY',
+      caFile: 'доверять сертификатам CA из этого PEM-файла вместо встроенных; проверка остаётся включённой',
+      insecurePasswordFile: 'принять файл пароля, который может прочитать любой на этой машине',
+      sandbox: 'работать со встроенным шлюзом-песочницей и его демо-учётными данными',
+      json: 'печатать JSON в stdout, по объекту в строке; сообщения остаются в stderr',
+      verbose: 'показывать каждый запрос и ответ в stderr (пароль как ***)',
+      color: 'без цвета, даже в терминале (NO_COLOR и FORCE_COLOR тоже учитываются)',
+      lang: 'язык сообщений: en или ru; по умолчанию из LC_ALL, LC_MESSAGES или LANG',
+    },
+  },
+
+  errors: {
+    cancelled: 'отменено',
+    cancelledNothingPaid: 'отменено: ничего не оплачено',
+    cancelledDuplicate: 'отменено: ничего не оплачено (такое же пополнение было недавно)',
+    noPaymentSent: 'платёж не отправлялся',
+    outcomeUnknown: (id, reason) => `исход платежа ${id} неизвестен: ${reason}`,
+    outcomeUnknownHint: (id) =>
+      `он мог пройти и сохранён в журнале; узнайте его через \`agentpay status ${id}\` или доведите через \`agentpay reconcile\`; чтобы повторить без двойной оплаты, запустите ту же команду с --txn-id ${id}`,
+    ledgerUnreachable: (ledger, reason) => `журнал ${ledger} недоступен (${reason})`,
+    ledgerUnreachableHint: 'проверьте, что сервер базы данных работает, а URL, пользователь и пароль верны (`agentpay doctor` покажет их, пароль как ***)',
+    localStorage: (what, path, reason) => `не удалось ${localStorageActions[what] ?? what} ${path} (${reason})`,
+    localStorageHints: {
+      EROFS: 'файловая система смонтирована только для чтения: перемонтируйте её на запись или выберите другой журнал через --journal',
+      ENOSPC: 'диск (или квота) заполнен: освободите место или выберите другой журнал через --journal',
+      EACCES: 'этому пользователю нельзя работать с файлом: исправьте права или выберите другой журнал через --journal',
+      EISDIR: 'этот путь — каталог: укажите сам файл журнала через --journal',
+      other: 'исправьте файл или выберите другой журнал через --journal',
+    },
+    stoppedEarly: 'команда остановилась, не закончив (ждать было больше нечего); если шла оплата, выполните `agentpay reconcile`',
+  },
+
+  options: {
+    required: (flag) => `нужен ${flag}`,
+    notEmpty: (flag) => `${flag} не может быть пустым`,
+    takesText: (flag) => `${flag} принимает текстовое значение`,
+    isSwitch: (flag) => `${flag} — переключатель, значение ему не нужно`,
+    invoiceIdDigits: '--invoice-id должен состоять из цифр, как в списке check',
+    invoiceOrAmount: 'укажите --invoice-id <id> для динамического ваучера или --amount <сумма> для статического',
+    field: fieldProblem,
+  },
+
+  settings: {
+    noGateway: 'шлюз не задан',
+    noGatewayHint: 'укажите --base-url <url> или AGENTPAY_BASE_URL, выберите --profile или попробуйте --sandbox',
+    noAgentId: 'id агента не задан',
+    noAgentIdHint: 'укажите --agent-id <id> или AGENTPAY_AGENT_ID, или выберите --profile',
+    sandboxAndBaseUrl: '--sandbox и --base-url нельзя указывать вместе',
+    dropOne: 'уберите один из них',
+    noPassword: 'пароль агента не задан',
+    noPasswordEntered: 'пароль не введён',
+    passwordPrompt: 'Пароль агента',
+    noPasswordHint: 'задайте AGENTPAY_PASSWORD, или укажите --password-file <путь> (- читает stdin), или профиль; или попробуйте --sandbox',
+  },
+
+  gateway: {
+    unreachable: (endpoint, reason) => `не удалось связаться со шлюзом ${endpoint}: ${reason}`,
+    timedOut: (endpoint, reason) => `шлюз ${endpoint} не ответил вовремя: ${reason}`,
+    noPaymentSentSuffix: '; платёж не отправлялся',
+    caHint: 'если у шлюза частный CA, укажите его сертификат через --ca-file <pem> (или AGENTPAY_CA_FILE)',
+    timeoutHint: 'попробуйте позже или дайте больше времени через --timeout <мс>',
+    networkHint: (route) => `проверьте --base-url${route ? `, прокси (${route})` : ''} и сеть, затем попробуйте снова`,
+    unavailable: (status) => `шлюз недоступен (HTTP ${status})`,
+    tryLater: 'попробуйте позже',
+    answeredHttp: (status) => `шлюз ответил HTTP ${status}`,
+    notUnderstood: (reason) => `ответ не удалось разобрать: ${reason}`,
+    answerNotUnderstood: (reason) => `ответ шлюза не удалось разобрать: ${reason}`,
+    verboseHint: 'запустите с --verbose, чтобы увидеть первые байты ответа',
+    failures: {
+      couldNotConnectWithin: (ms) => `не удалось подключиться за ${ms} мс`,
+      noAnswerWithin: (ms) => `полного ответа нет за ${ms} мс`,
+      proxyTunnel: (status) => `прокси отказался открыть туннель к шлюзу (HTTP ${status})`,
+      proxyAuth: 'прокси требует учётные данные (HTTP 407): добавьте их в URL прокси',
+      interrupted: 'прервано до прихода ответа',
+      certificate: (otherHost, code) => `сертификат TLS ${otherHost ? 'выдан для другого имени хоста' : 'не вызывает доверия'} (${code}); ничего не отправлялось`,
+      refused: 'в соединении отказано',
+      hostNotFound: 'имя хоста не найдено',
+      closed: 'соединение закрылось до прихода ответа',
+      timedOutConnected: 'время соединения истекло до прихода ответа',
+      timedOutConnecting: 'не удалось подключиться (время истекло)',
+      notHttp: (code) => `ответ — не корректный HTTP (${code})`,
+    },
+  },
+
+  purchase: {
+    noMessage: 'без сообщения',
+    checkRefused: (message, status) => `шлюз отказал в проверке счёта: ${message} (ResponseStatus ${status})`,
+    checkRefusedHint: 'проверьте --service, --account и --currency; если сообщение про id агента или пароль, проверьте их через `agentpay doctor`',
+    checkRefusedNothingSent: (message, status) => `шлюз отказал в проверке счёта, поэтому платёж не отправлялся: ${message} (ResponseStatus ${status})`,
+    emptyList: (service, account) => `список ваучеров услуги ${service} для счёта ${account} сейчас пуст; платёж не отправлялся`,
+    emptyListHint: 'у шлюза сейчас нет ваучеров для этого счёта: попробуйте позже или другой счёт или услугу',
+    invoiceNotInList: (wanted, service) => `счёта ${wanted} нет в списке ваучеров услуги ${service}; платёж не отправлялся`,
+    invoiceIdsThere: (known) => `InvoiceId в списке: ${known}`,
+    noListPayWithAmount: 'у услуги нет списка ваучеров: оплатите её через --amount',
+    amountNotOrderAmount: (amountGiven, invoiceId, orderAmount) => `--amount ${amountGiven} не равен OrderAmount счёта ${invoiceId}, ${orderAmount}; платёж не отправлялся`,
+    amountsMustMatch: (orderAmount) => `суммы должны совпадать до последней цифры (spec 4.2): уберите --amount или укажите ${orderAmount}`,
+    refused: (id, message, status) => `шлюз отказал в транзакции ${id}: ${message} (ResponseStatus ${status})`,
+    pending: (id, status) => `транзакция ${id} ещё в обработке (ResponseStatus ${status})`,
+    pendingHint: (id) => `следите за ней: agentpay status --wait 120 ${id}`,
+    lookUpRefused: (said) => `шлюз отказал в самом запросе (${said}), а это ничего не говорит о платеже`,
+    lookUpRefusedHint: 'проверьте id агента и пароль через `agentpay doctor`, затем запросите снова',
+    notFound: (said) => `не найдена на шлюзе (${said})`,
+    notFoundHint: (id) =>
+      `платёж, сделанный только что, мог ещё не дойти: запросите снова через \`agentpay status ${id}\`; \`agentpay reconcile\` закроет записанный в журнал платёж как несостоявшийся, когда он станет старше --grace`,
+    unclassified: (said) => `шлюз ответил ${said}: этот код для шлюза не классифицирован, поэтому исход не окончателен`,
+    unclassifiedHint: (classify) => `${classify}; до тех пор платёж остаётся открытым, и \`agentpay reconcile\` спросит шлюз снова`,
+    replay: (id, at, differing) => `транзакция ${id} уже использована ${at} для другой покупки (${differing}); ничего не отправлялось`,
+    replayHint: (differing) => `чтобы безопасно повторить прежнюю покупку, повторите её в точности (${differing}); только для нового, отдельного платежа уберите --txn-id`,
+    none: 'нет',
+    notSentOnDisk: (hint) => `платёж отправляется только после записи намерения на диск; ${hint}`,
+    meaning: { pending: 'в обработке', notFound: 'не найдена', unclassified: 'не классифицирован' },
+    answerLost: (id, reason) => `ответ на платёж ${id} потерян (${reason}); спрашиваю шлюз через Status`,
+    notFinal: (id, answer) => `платёж ${id} ещё не окончателен (${answer}); спрашиваю шлюз через Status`,
+    resending: 'шлюз о нём не знает: отправляю тот же платёж снова (тот же TransactionID, дважды он не пройдёт)',
+    retrying: (id) => `транзакция ${id} уже есть в журнале для этой покупки: спрашиваю шлюз снова (повтор не платит дважды)`,
+    outcomeNotRecorded: (message, id) => `${message}: исход ${id} не записан; \`agentpay reconcile\` получит его у шлюза`,
+  },
+
+  desk: {
+    limitNames: { maxAmount: 'лимит одного платежа', dailyLimit: 'дневной лимит', accountDailyLimit: 'дневной лимит счёта' },
+    limit: (name, limitAmount, currency, setBy) => `${name} ${amount(limitAmount)} ${currency} (${setBy})`,
+    overSingle: (given, currency, limit) => `${amount(given)} ${currency} превышает ${limit}`,
+    operatorToday: (whose) => `платежи оператора ${whose} за сегодня`,
+    accountToday: (whose) => `платежи на счёт ${whose} за сегодня`,
+    overDaily: (given, currency, of, from, to, limit) => `${amount(given)} ${currency} поднимет ${of} с ${amount(from)} до ${amount(to)} ${currency}, сверх: ${limit}`,
+    refusedLimits: (breaches) => `отказано: ${breaches}; ничего не отправлялось`,
+    refusedLimitsHint: 'проверьте сумму и счёт; если платёж верен, повторите его с --over-limit (журнал запишет это вместе с вашим именем)',
+    refusedDuplicate: (count, payments) => `отказано как дубль пополнения: такой же платёж недавно прошёл ${times(count)} (${payments}); ничего не отправлялось`,
+    refusedDuplicateHint: (id) =>
+      `чтобы узнать исход прежнего, \`agentpay status ${id}\`; чтобы безопасно его повторить, \`pay\` с --txn-id ${id}; только чтобы намеренно заплатить ещё раз, \`pay\` с --allow-duplicate или снова \`buy\` (он спросит)`,
+    minutesAgo: (minutes) => (minutes === 0 ? 'меньше минуты назад' : `${minutes} мин назад`),
+    duplicate: (p) =>
+      `транзакция ${p.id}, ${amount(p.amount)} ${p.currency} на счёт ${p.account}, услуга ${p.service}, ${p.when}${p.operator ? `, оператор ${p.operator}` : ''}, ${p.state === undefined ? 'ответа ещё нет' : (ru.states[p.state as 'success'] ?? p.state)}`,
+    live: {
+      noGateway: 'шлюз не задан',
+      agent: (id) => `агент ${id ?? 'не задан'}`,
+      chosenBy: (by) => `выбран через ${by}`,
+      otherWays: 'или выберите тестовый шлюз (--profile, --sandbox)',
+      payNeedsYes: (profile) => `для оплаты через боевой профиль ${profile} из скрипта нужен --yes (stdin — не терминал); ничего не отправлялось`,
+      payNeedsYesHint: (otherWays) => `добавьте --yes, если этот платёж предназначен боевому шлюзу, ${otherWays}`,
+      confirm: (p) => `Оплатить ${amount(p.amount)} ${p.currency} на счёт ${p.account}, услуга ${p.service}, через БОЕВОЙ профиль ${p.profile}?`,
+    },
+  },
+
+  states: { success: 'успех', failed: 'отказ', pending: 'в обработке', unknown: 'неизвестно' },
+
+  receipt: {
+    payment: 'Платёж',
+    transaction: 'Транзакция',
+    headlines: { success: 'прошёл', failed: 'отклонён', pending: 'в обработке', unknown: 'с неизвестным исходом' },
+    heading: (noun, headline) => `${noun} ${headline}`,
+    labels: {
+      transactionId: 'TransactionID',
+      requestId: 'RequestID',
+      state: 'Состояние',
+      service: 'Услуга',
+      account: 'Счёт',
+      amount: 'Сумма',
+      exchangeRate: 'Курс',
+      message: 'Сообщение',
+      warning: 'Внимание',
+      voucher: 'Ваучер',
+      time: 'Время',
+      operator: 'Оператор',
+    },
+    creditedIn: (currency) => ` (зачислено в ${currency})`,
+    noName: '(без названия)',
+    noAnswerRecorded: 'ответ не записан: выполните agentpay reconcile',
+  },
+
+  check: {
+    exchangeRate: (text) => `Курс ${text}`,
+    subject: (service, account) => `услуга ${service}, счёт ${account}`,
+    staticService: (subject, command) => `Нет списка ваучеров (${subject}): статическая услуга. Оплатить: ${command} --amount <сумма>`,
+    emptyList: (subject) => `Сейчас нет доступных ваучеров (${subject}): список ваучеров шлюза пуст (это не статическая услуга). Попробуйте позже или другой счёт.`,
+    count: (count, subject) => `${vouchers(count)}: ${subject}`,
+    payOne: (command) => `Оплатить один из них: ${command} --invoice-id <InvoiceId>`,
+    head: { position: '№', invoiceId: 'InvoiceId', name: 'Название', orderAmount: 'OrderAmount', currency: 'Валюта' },
+    exchange: (rate, paidIn, creditedIn) =>
+      `${rate ?? 'не указан'}: оплата в ${paidIn}, ${creditedIn === undefined ? 'валюта зачисления не указана' : `зачисление в ${creditedIn}`}`,
+  },
+
+  pay: {
+    dryRun: 'пробный запуск: был бы отправлен этот Payment; ничего не отправлено.',
+  },
+
+  buy: {
+    aboutToPay: 'К оплате',
+    labels: { service: 'Услуга', account: 'Счёт', voucher: 'Ваучер', amount: 'Сумма', exchangeRate: 'Курс', invoiceId: 'InvoiceId', transactionId: 'TransactionID' },
+    staticVoucher: 'статическая (без списка ваучеров)',
+    orderAmountExactly: ' (OrderAmount, в точности)',
+    payNow: (given, currency) => `Оплатить ${amount(given)} ${currency} сейчас?`,
+    checking: (subject) => `Проверяю: ${subject}…`,
+    paying: (given, currency, id) => `Оплачиваю ${amount(given)} ${currency}, TransactionID ${id}…`,
+    sameTopUp: 'Такое же пополнение было недавно; возможно, клиент его уже получил:',
+    typeDigits: (count) => `Чтобы всё же оплатить снова, введите ${count === 1 ? 'последнюю цифру' : `последние ${characters(count)}`} счёта (Enter: не платить)`,
+    service: 'Услуга',
+    serviceId: 'Id услуги',
+    anotherService: 'другой id услуги…',
+    account: 'Счёт клиента',
+    currency: 'Валюта',
+    amount: (currency) => `Сумма (${currency})`,
+    mustNotBeEmpty: (what) => `${what === 'service' ? 'id услуги' : 'счёт'} не может быть пустым`,
+    moreThanZero: 'сумма должна быть больше нуля',
+    whatNow: 'Что дальше?',
+    tryAccount: 'другой счёт',
+    tryService: 'другая услуга',
+    tryCurrency: 'другая валюта',
+    quit: 'выйти',
+    staticService: (service) => `У услуги ${service} нет списка ваучеров: статическая услуга, оплачивается суммой.`,
+    voucher: 'Ваучер',
+    keys: (filter) => `↑/↓ — выбор${filter ? ', набор текста — фильтр' : ''}, Enter — подтвердить, Esc — отмена`,
+    noVoucherCosts: (given) => `нет ваучера ровно за ${amount(given)}; выберите один`,
+    noSuchVoucher: (picked) => `нет такого ваучера: ${picked}`,
+    following: 'Слежу за ним, пока исход не станет окончательным; Ctrl+C прекращает слежение (платёж остаётся в силе).',
+    waiting: (id) => `Жду транзакцию ${id}…`,
+    lookItUp: (id) => `узнайте его: agentpay status ${id}`,
+    stoppedFollowing: (id) => `слежение за транзакцией ${id} прекращено (она ещё в обработке)`,
+    couldNotFollow: (id, reason) => `не удалось проследить за транзакцией ${id}: ${reason}`,
+    kinds: { dynamic: 'динамическая', static: 'статическая' },
+    notInteractive: 'buy работает в диалоге, вывода --json у него нет',
+    needsTerminal: (missing) => `buy работает в диалоге, за терминалом нужен человек (${missing}); ничего не отправлялось`,
+    missing: { stdin: 'stdin — не терминал', stdout: 'stdout — не терминал', ci: 'задана переменная CI' },
+    scriptsHint: 'скрипты получают ваучеры через `agentpay check`, затем платят через `agentpay pay --invoice-id <id>` (или --amount)',
+  },
+};
+
+export { ru };

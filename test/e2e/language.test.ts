@@ -1,0 +1,144 @@
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { RunningSandbox } from '../../src/sandbox/server.js';
+import { type CliResult, jsonLines, runCli } from '../helpers/cli.js';
+import { englishLeft } from '../helpers/english-words.js';
+import { envFor, paymentsReceived, sandboxWithEnv } from '../helpers/gateway-env.js';
+
+/**
+ * `--lang ru` end to end: check, pay (paid, refused, an unreachable gateway, a bad flag),
+ * receipt and help, each screen scanned for English words left. Allowed: the spec's names
+ * (TransactionID, InvoiceId, ResponseStatus…), codes, flags, commands as typed, the sandbox's
+ * voucher names, and the gateway's own Messages, which are shown as sent.
+ */
+function expectRussian(result: CliResult): void {
+  expect(englishLeft(`${result.stdout}\n${result.stderr}`)).toEqual([]);
+}
+
+let sandbox: RunningSandbox;
+let base: Record<string, string>;
+beforeAll(async () => {
+  ({ sandbox, env: base } = await sandboxWithEnv());
+  // The ledger records who paid; a Russian name, so that the receipt's words are all checked.
+  base.AGENTPAY_OPERATOR = 'кассир';
+});
+afterAll(async () => {
+  await sandbox.close();
+});
+
+const ru = (args: string[], env = base) => runCli(['--lang', 'ru', ...args], { env });
+
+describe('agentpay --lang ru', () => {
+  it('the word check catches an English word left (it can fail)', () => {
+    expect(englishLeft('✓ Платёж succeeded\n  Сумма  1500,00 KZT')).toEqual(['succeeded']);
+    expect(englishLeft('Сообщение  Ошибка: account 0000000000 is refused by the provider')).toEqual([]);
+  });
+
+  it('check: the voucher table in Russian, the count in its plural form, the amounts with a comma', async () => {
+    // Wide enough that no voucher name wraps: the names are the gateway's, taken out whole.
+    const result = await ru(['check', '--service', '101', '--account', '7011234567'], { ...base, COLUMNS: '200' });
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain('Название');
+    expect(result.stdout).toContain('499,00');
+    expect(result.stderr).toContain('4 ваучера: услуга 101, счёт 7011234567');
+    expectRussian(result);
+  });
+
+  it('pay: a receipt in Russian; the amount sent byte for byte; receipt reprints it from the ledger with the time as a Russian date', async () => {
+    const env = envFor(sandbox, { AGENTPAY_OPERATOR: 'кассир' });
+    const paid = await ru(['pay', '--service', '202', '--account', '7011234567', '--amount', '1500.00'], env);
+    expect(paid.code).toBe(0);
+    expect(paid.stdout).toContain('✓ Платёж прошёл');
+    expect(paid.stdout).toMatch(/Сумма\s+1500,00 KZT/);
+    expect(paymentsReceived(sandbox).at(-1)?.get('Amount')).toBe('1500.00');
+    expectRussian(paid);
+    const id = /TransactionID\s+(\d+)/.exec(paid.stdout)?.[1] ?? '';
+    const receipt = await ru(['receipt', id, '--width', '32'], env);
+    expect(receipt.code).toBe(0);
+    expect(receipt.stdout).toMatch(/Время\s+\d\d\.\d\d\.\d{4} \d\d:\d\d:\d\d [+-]\d\d:\d\d/);
+    expect(receipt.stdout).toContain('Оператор');
+    expectRussian(receipt);
+  });
+
+  it('pay: a refusal and the desk guard in Russian, the gateway Message as sent; exit codes as in English', async () => {
+    const env = envFor(sandbox, { AGENTPAY_OPERATOR: 'кассир' });
+    const refused = await ru(['pay', '--service', '202', '--account', '0000000000', '--amount', '1500.00'], env);
+    expect(refused.code).toBe(1);
+    expect(refused.stdout).toContain('✗ Платёж отклонён');
+    expect(refused.stderr).toContain('шлюз отказал в транзакции');
+    expect(refused.stderr).toContain('account 0000000000 is refused by the provider');
+    expectRussian(refused);
+    const args = ['pay', '--service', '202', '--account', '7011234568', '--amount', '1500.00'];
+    expect((await ru(args, env)).code).toBe(0);
+    const duplicate = await ru(args, env);
+    expect(duplicate.code).toBe(2);
+    expect(duplicate.stderr).toContain('отказано как дубль пополнения: такой же платёж недавно прошёл 1 раз');
+    expectRussian(duplicate);
+  });
+
+  it('errors: an unreachable gateway, a mistyped flag, a bad amount, no gateway set', async () => {
+    const closedPort = await new Promise<number>((resolve) => {
+      const server = createServer().listen(0, '127.0.0.1', () => {
+        const { port } = server.address() as { port: number };
+        server.close(() => resolve(port));
+      });
+    });
+    const env = envFor(sandbox, { AGENTPAY_BASE_URL: `http://127.0.0.1:${closedPort}` });
+    const unreachable = await ru(['pay', '--service', '202', '--account', '7011234567', '--amount', '1500.00'], env);
+    expect(unreachable.code).toBe(4);
+    expect(unreachable.stderr).toContain('не удалось связаться со шлюзом');
+    expect(unreachable.stderr).toContain('платёж не отправлялся');
+    expectRussian(unreachable);
+    const typo = await ru(['pay', '--servce', '202']);
+    expect(typo.code).toBe(2);
+    expect(typo.stderr).toContain("ошибка: неизвестный флаг '--servce'");
+    expectRussian(typo);
+    const comma = await ru(['pay', '--service', '202', '--account', '1', '--amount', '1500,00']);
+    expect(comma.code).toBe(2);
+    expect(comma.stderr).toContain('с запятой');
+    expectRussian(comma);
+    const bare = await runCli(['--lang', 'ru', 'check', '--service', '1', '--account', '2'], { env: { PATH: base.PATH ?? '', HOME: base.HOME ?? '' } });
+    expect(bare.code).toBe(2);
+    expect(bare.stderr).toContain('шлюз не задан');
+    expectRussian(bare);
+  });
+
+  it('help: the program, check, pay and buy', async () => {
+    for (const args of [['--help'], ['check', '--help'], ['pay', '--help'], ['buy', '--help']]) {
+      const help = await ru(args);
+      expect(help.code).toBe(0);
+      expect(help.stdout).toContain('Использование:');
+      expectRussian(help);
+    }
+  });
+});
+
+describe('choosing the language', () => {
+  it('the locale speaks Russian, even for the cached --help; an explicit English wins over it', async () => {
+    const locale = { ...base, LANG: 'ru_RU.UTF-8' };
+    expect((await runCli(['--help'], { env: locale })).stdout).toMatch(/^Использование: agentpay/);
+    expect((await runCli(['check', '--service', '101', '--account', '7011234567'], { env: locale })).stdout).toContain('Название');
+    expect((await runCli(['--help'], { env: { ...locale, AGENTPAY_LANG: 'en' } })).stdout).toMatch(/^Usage: agentpay/);
+    const english = await runCli(['--lang', 'en', 'check', '--service', '101', '--account', '7011234567'], { env: locale });
+    expect(english.stdout).toContain('Name');
+  });
+
+  it('--json output is the same whatever the language', async () => {
+    const args = ['check', '--service', '101', '--account', '7011234567', '--json'];
+    const [inRussian, inEnglish] = await Promise.all([ru(args), runCli(args, { env: base })]);
+    const [first] = jsonLines(inRussian.stdout);
+    expect(Object.keys(first ?? {})).toEqual(Object.keys(jsonLines(inEnglish.stdout)[0] ?? {}));
+    expect(inRussian.stdout).toContain('"499.00"');
+    expect(inRussian.stdout).not.toContain('499,00');
+    const refused = await ru(['pay', '--service', '202', '--account', '1', '--amount', '1,5', '--json']);
+    expect(jsonLines(refused.stderr)[0]).toMatchObject({ error: { exitCode: 2, type: 'InvalidFieldError' } });
+    expect(refused.stderr).toContain('uses a comma');
+  });
+
+  it('the default stays English without a locale (the tests run without LANG)', async () => {
+    const result = await runCli(['--sandbox', 'check', '--service', '101', '--account', '7011234567'], { env: { ...base, XDG_STATE_HOME: join(base.HOME ?? '', 'x') } });
+    expect(result.stdout).toContain('Name');
+    expect(result.stderr).toContain('4 vouchers for service 101');
+  });
+});

@@ -1,0 +1,113 @@
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { buildProgram } from '../../src/cli.js';
+import { en } from '../../src/i18n/en.js';
+import { languageOfLocale } from '../../src/i18n/language.js';
+import { plural } from '../../src/i18n/plural.js';
+import { ru } from '../../src/i18n/ru.js';
+import { parseAmount } from '../../src/protocol/money.js';
+import { InvalidFieldError } from '../../src/protocol/problems.js';
+import { languageOfCommandLine } from '../../src/settings/language.js';
+import { settingEntries } from '../../src/settings/table.js';
+
+/** An empty home whose config file, if `profiles` is given, holds them. */
+function homeWith(profiles?: Record<string, Record<string, unknown>>): Record<string, string> {
+  const home = mkdtempSync(join(tmpdir(), 'agentpay-lang-'));
+  const env = { HOME: home, XDG_CONFIG_HOME: join(home, 'config') };
+  if (profiles !== undefined) {
+    mkdirSync(join(env.XDG_CONFIG_HOME, 'agentpay'), { recursive: true });
+    writeFileSync(join(env.XDG_CONFIG_HOME, 'agentpay', 'config.json'), JSON.stringify({ profiles }));
+  }
+  return env;
+}
+
+describe('the language: --lang > AGENTPAY_LANG > profile lang > LC_ALL/LC_MESSAGES/LANG > English', () => {
+  it('reads the locale by its language part, the first variable set winning; English for anything else', () => {
+    expect(languageOfLocale({ LANG: 'ru_RU.UTF-8' })).toBe('ru');
+    expect(languageOfLocale({ LC_MESSAGES: 'ru_UA', LANG: 'en_US.UTF-8' })).toBe('ru');
+    expect(languageOfLocale({ LC_ALL: 'C', LANG: 'ru_RU.UTF-8' })).toBe('en');
+    expect(languageOfLocale({ LC_ALL: '', LANG: 'ru' })).toBe('ru');
+    expect(languageOfLocale({ LANG: 'de_DE.UTF-8' })).toBe('en');
+    expect(languageOfLocale({ LANG: 'POSIX' })).toBe('en');
+    expect(languageOfLocale({})).toBe('en');
+  });
+
+  it('takes each level over the ones below it, and an explicit English over a Russian locale', () => {
+    const ruProfile = homeWith({ default: { lang: 'ru' }, desk: { lang: 'en' } });
+    expect(languageOfCommandLine([], { ...homeWith(), LANG: 'ru_RU.UTF-8' })).toBe('ru');
+    expect(languageOfCommandLine([], homeWith())).toBe('en');
+    expect(languageOfCommandLine([], ruProfile)).toBe('ru');
+    expect(languageOfCommandLine(['--profile', 'desk'], { ...ruProfile, LANG: 'ru_RU.UTF-8' })).toBe('en');
+    expect(languageOfCommandLine([], { ...ruProfile, AGENTPAY_PROFILE: 'desk' })).toBe('en');
+    expect(languageOfCommandLine([], { ...ruProfile, AGENTPAY_LANG: 'en' })).toBe('en');
+    expect(languageOfCommandLine(['--lang', 'ru'], { ...ruProfile, AGENTPAY_LANG: 'en' })).toBe('ru');
+    expect(languageOfCommandLine(['--lang=en', 'check'], { ...homeWith(), AGENTPAY_LANG: 'ru', LANG: 'ru_RU.UTF-8' })).toBe('en');
+  });
+
+  it('speaks English under --json, and when a setting cannot be read (resolveSettings reports it)', () => {
+    expect(languageOfCommandLine(['--lang', 'ru', '--json', 'check'], homeWith())).toBe('en');
+    expect(languageOfCommandLine([], { ...homeWith(), AGENTPAY_LANG: 'de', LANG: 'ru_RU.UTF-8' })).toBe('en');
+    expect(languageOfCommandLine(['--', '--lang', 'ru'], homeWith())).toBe('en');
+  });
+});
+
+describe('Russian plurals and amounts', () => {
+  it('counts vouchers as Russian does, through Intl.PluralRules', () => {
+    const counted = [1, 2, 4, 5, 11, 12, 21, 22, 25, 101, 111].map((count) => ru.check.count(count, 's'));
+    expect(counted).toEqual([
+      '1 ваучер: s',
+      '2 ваучера: s',
+      '4 ваучера: s',
+      '5 ваучеров: s',
+      '11 ваучеров: s',
+      '12 ваучеров: s',
+      '21 ваучер: s',
+      '22 ваучера: s',
+      '25 ваучеров: s',
+      '101 ваучер: s',
+      '111 ваучеров: s',
+    ]);
+    expect(en.check.count(1, 's')).toBe('1 voucher for s');
+    expect(en.check.count(2, 's')).toBe('2 vouchers for s');
+    expect(plural('ru', 3, { one: 'раз', few: 'раза', many: 'раз', other: 'раза' })).toBe('3 раза');
+  });
+
+  it('shows an amount with a decimal comma and grouped thousands, every digit kept; English as sent', () => {
+    expect(ru.amount('1500.00')).toBe('1500,00');
+    expect(ru.amount('12345.670')).toBe('12\u00a0345,670');
+    expect(ru.amount('9223372036854775807')).toBe('9\u00a0223\u00a0372\u00a0036\u00a0854\u00a0775\u00a0807');
+    expect(ru.amount('0.5')).toBe('0,5');
+    expect(ru.amount('not an amount')).toBe('not an amount');
+    expect(en.amount('12345.670')).toBe('12345.670');
+    expect(ru.localTime({ year: '2026', month: '03', day: '04', time: '18:05:06', offset: '+03:00' })).toBe('04.03.2026 18:05:06 +03:00');
+  });
+
+  it('says a refused field in Russian from its problem, the value as typed', () => {
+    let error: unknown;
+    try {
+      parseAmount('1500,00');
+    } catch (thrown) {
+      error = thrown;
+    }
+    expect(error).toBeInstanceOf(InvalidFieldError);
+    expect(ru.options.field(error as InvalidFieldError)).toBe('--amount "1500,00" с запятой: пишите через точку, как 1500.00');
+    expect(en.options.field(error as InvalidFieldError)).toBe('--amount "1500,00" uses a comma: use a dot, as in 1500.00');
+  });
+});
+
+describe('the Russian help covers what the program defines', () => {
+  it('has a line for every global option and a description for every command', () => {
+    const flagged = settingEntries.filter(([, setting]) => setting.flag !== undefined).map(([name]) => name);
+    expect(flagged.filter((name) => ru.help.settings[name] === undefined)).toEqual([]);
+    const io = { stdin: process.stdin, stdout: process.stdout, stderr: process.stderr, env: {} };
+    const program = buildProgram(io);
+    expect(program.commands.map((command) => command.name()).filter((name) => ru.help.commands[name]?.description === undefined)).toEqual([]);
+    for (const name of ['check', 'pay', 'buy', 'status', 'receipt']) {
+      const command = program.commands.find((candidate) => candidate.name() === name)!;
+      const options = command.options.map((option) => option.long ?? '').filter((long) => ru.help.commands[name]?.options?.[long] === undefined);
+      expect({ name, untranslated: options }).toEqual({ name, untranslated: [] });
+    }
+  });
+});
