@@ -135,11 +135,17 @@ export async function executePayment(
     desk?: DeskPolicy | undefined;
     /** A last question for the person, once the checks have passed; throwing ends with nothing sent. */
     confirm?: (() => Promise<void>) | undefined;
+    /**
+     * Runs the desk's checks and the intent's record one purchase at a time, so that payments
+     * made side by side in one process (scenario --jobs) are weighed against each other's limits.
+     */
+    exclusive?: (<T>(work: () => Promise<T>) => Promise<T>) | undefined;
   },
 ): Promise<PaymentOutcome> {
   const { settings, out } = context;
   const intent = intentOf(session, input, options.notes);
-  const { ledger, attempt, ref } = await recordIntent(context, intent, options);
+  const exclusive = options.exclusive ?? ((work) => work());
+  const { ledger, attempt, ref } = await exclusive(() => recordIntent(context, intent, options));
   if (attempt === 'retry') {
     out.note(out.errorStyle.dim(`transaction ${input.transactionId} is in the ledger for this purchase: asking the gateway again (a repeat pays nothing twice)`));
   }
