@@ -47,7 +47,9 @@ function csvRows(source: string, file: string): ScenarioData {
   } catch (error) {
     if (!(error instanceof CsvError)) throw error;
     const line = (error as CsvError & { lines?: number }).lines;
-    throw new ScenarioDataError(`${file}${line === undefined ? '' : `: line ${line}`}: not valid CSV: ${error.message.replace(/^Invalid Record Length: /, '')}`);
+    const counts = /expect (\d+), got (\d+)/.exec(error.message);
+    const why = counts ? `the row has ${counts[2]} cells, the header ${counts[1]} columns` : `not valid CSV: ${error.message}`;
+    throw new ScenarioDataError(`${file}${line === undefined ? '' : `: line ${line}`}: ${why}`);
   }
   const [header, ...body] = records;
   if (header === undefined) throw new ScenarioDataError(`${file}: no header row: the first line names the columns, such as service,account,amount`);
@@ -56,11 +58,9 @@ function csvRows(source: string, file: string): ScenarioData {
     if (name === '') throw new ScenarioDataError(`${file}: line ${header.info.lines}: column ${i + 1} has no name`);
     if (columns.indexOf(name) !== i) throw new ScenarioDataError(`${file}: line ${header.info.lines}: two columns are called ${JSON.stringify(name)}`);
   });
-  // info.lines is where a record ends; a row starts after the one before it (quoted cells may span lines).
-  let previousEnd = header.info.lines;
+  // info.lines is the line a record ends on; a quoted cell may hold line breaks of its own.
   const rows = body.map(({ record, info }, index) => {
-    const line = previousEnd + 1;
-    previousEnd = info.lines;
+    const line = info.lines - record.reduce((breaks, cell) => breaks + (cell.match(/\n/g)?.length ?? 0), 0);
     return { number: index + 1, line, values: Object.fromEntries(columns.map((name, i) => [name, record[i] ?? ''])) };
   });
   return { file, columns, rows };
