@@ -78,7 +78,7 @@ describe('agentpay scenario --retry', () => {
     // The answer to the first Payment is cut after the payment is made; no Status is tried (settle attempts 0).
     const started = await sandboxWithEnv({ faults: { dropAfterCommit: 1 } });
     sandbox = started.sandbox;
-    const env = { ...started.env, AGENTPAY_SETTLE_ATTEMPTS: '0' };
+    const env: Record<string, string> = { ...started.env, AGENTPAY_SETTLE_ATTEMPTS: '0' };
     const file = join(env.HOME!, 'once.yaml');
     writeFileSync(file, payOnce);
     const report = join(env.HOME!, 'junit.xml');
@@ -99,7 +99,7 @@ describe('agentpay scenario --retry', () => {
   it('without --retry the same lost answer leaves the payment unknown: exit 3, one Payment sent', async () => {
     const started = await sandboxWithEnv({ faults: { dropAfterCommit: 1 } });
     sandbox = started.sandbox;
-    const env = { ...started.env, AGENTPAY_SETTLE_ATTEMPTS: '0' };
+    const env: Record<string, string> = { ...started.env, AGENTPAY_SETTLE_ATTEMPTS: '0' };
     const file = join(env.HOME!, 'once.yaml');
     writeFileSync(file, payOnce);
     const result = await runCli(['scenario', file], { env });
