@@ -11,8 +11,9 @@ export function parseLosslessJson(text: string): unknown {
   return parse(text);
 }
 
-export function stringifyLosslessJson(value: unknown): string {
-  return stringify(value) ?? 'null';
+/** `space` indents, for a report a person reads. */
+export function stringifyLosslessJson(value: unknown, space?: number): string {
+  return stringify(value, undefined, space) ?? 'null';
 }
 
 export { isLosslessNumber, LosslessNumber };

@@ -141,11 +141,17 @@ export async function executePayment(
      * payments in flight settle on the first Ctrl+C); true by default.
      */
     ownSignals?: boolean;
+    /**
+     * Runs the desk's checks and the intent's record one purchase at a time, so that payments
+     * made side by side in one process (scenario --jobs) are weighed against each other's limits.
+     */
+    exclusive?: (<T>(work: () => Promise<T>) => Promise<T>) | undefined;
   },
 ): Promise<PaymentOutcome> {
   const { settings, out } = context;
   const intent = intentOf(session, input, options.notes);
-  const { ledger, attempt, ref } = await recordIntent(context, intent, options);
+  const exclusive = options.exclusive ?? ((work) => work());
+  const { ledger, attempt, ref } = await exclusive(() => recordIntent(context, intent, options));
   if (attempt === 'retry') {
     out.note(out.errorStyle.dim(t().purchase.retrying(input.transactionId)));
   }

@@ -63,7 +63,7 @@ const recordFields: Record<StepKind, readonly string[]> = {
 };
 
 const namePattern = /^[A-Za-z_][\w-]*$/;
-const reservedNames = ['var', 'self', 'each'];
+const reservedNames = ['var', 'row', 'self', 'each'];
 export const varNamePattern = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
 const commonSchema = z.strictObject({
@@ -93,6 +93,8 @@ export interface StepDefinition {
 export interface CaseDefinition {
   name: string;
   steps: StepDefinition[];
+  /** Every `${row.x}` the case uses, first seen first: with --data it runs once per row. */
+  rowColumns: string[];
 }
 
 export interface Suite {
@@ -174,8 +176,14 @@ function parseStep(raw: unknown, number: number, where: string): StepDefinition 
   return { kind, number, id: common.id, name: common.name, options, credentials: common.credentials, expect };
 }
 
-/** The placeholders in `value` name vars (collected) or one of the `allowed` roots. */
-function checkRoots(value: unknown, allowed: ReadonlySet<string>, at: string, varsUsed: Set<string>): void {
+/** What a case's placeholders use besides its steps: vars (the suite's) and row columns (the case's). */
+interface Used {
+  vars: Set<string>;
+  rows: Set<string>;
+}
+
+/** The placeholders in `value` name vars or row columns (collected) or one of the `allowed` roots. */
+function checkRoots(value: unknown, allowed: ReadonlySet<string>, at: string, used: Used): void {
   let found;
   try {
     found = placeholdersInValue(value);
@@ -188,7 +196,11 @@ function checkRoots(value: unknown, allowed: ReadonlySet<string>, at: string, va
     if (root === 'var') {
       const name = segments[1]?.kind === 'field' ? segments[1].name : '';
       if (segments.length !== 2 || !varNamePattern.test(name)) throw new ScenarioFileError(`${at}: \${${placeholder}}: a var is \${var.<name>}`);
-      varsUsed.add(name);
+      used.vars.add(name);
+    } else if (root === 'row') {
+      const name = segments[1]?.kind === 'field' ? segments[1].name : '';
+      if (segments.length !== 2 || name === '') throw new ScenarioFileError(`${at}: \${${placeholder}}: a column of --data is \${row.<column>}`);
+      used.rows.add(name);
     } else if (!allowed.has(root)) {
       const earlier = [...allowed].filter((name) => name !== 'self' && name !== 'each').join(', ') || 'none yet';
       throw new ScenarioFileError(`${at}: \${${placeholder}} names no earlier step of this case (earlier: ${earlier})`);
@@ -197,10 +209,10 @@ function checkRoots(value: unknown, allowed: ReadonlySet<string>, at: string, va
 }
 
 /** One expectation: its placeholders, the field it reads, and the literal its matcher holds. */
-function checkExpectation(step: StepDefinition, expectation: StepDefinition['expect'][number], known: ReadonlySet<string>, at: string, varsUsed: Set<string>): void {
+function checkExpectation(step: StepDefinition, expectation: StepDefinition['expect'][number], known: ReadonlySet<string>, at: string, used: Used): void {
   const where = `${at}: expect ${expectation.path}`;
   const allowed = new Set([...known, 'self', ...(expectation.segments.some((s) => s.kind === 'each') ? ['each'] : [])]);
-  checkRoots(expectation.matcher, allowed, where, varsUsed);
+  checkRoots(expectation.matcher, allowed, where, used);
   const root = (expectation.segments[0] as { name: string }).name;
   if (!recordFields[step.kind].includes(root)) throw new ScenarioFileError(`${where}: a ${step.kind} step has no ${root}; it has ${recordFields[step.kind].join(', ')}`);
   const literal = (value: string | undefined) => (value !== undefined && !value.includes('${') ? value : undefined);
@@ -218,14 +230,14 @@ function checkExpectation(step: StepDefinition, expectation: StepDefinition['exp
 }
 
 /** The references a case makes must point back at earlier steps; vars are collected. */
-function checkReferences(steps: readonly StepDefinition[], where: string, varsUsed: Set<string>): void {
+function checkReferences(steps: readonly StepDefinition[], where: string, used: Used): void {
   const known = new Set<string>();
   const payments = new Set<string>();
   const ids = new Set<string>();
   for (const step of steps) {
     const at = `${where}, step ${step.number} (${step.kind})`;
-    checkRoots({ options: step.options, credentials: step.credentials, name: step.name }, known, `${at}: options`, varsUsed);
-    for (const expectation of step.expect) checkExpectation(step, expectation, known, at, varsUsed);
+    checkRoots({ options: step.options, credentials: step.credentials, name: step.name }, known, `${at}: options`, used);
+    for (const expectation of step.expect) checkExpectation(step, expectation, known, at, used);
     const of = step.kind === 'repeat-pay' ? step.options.of : undefined;
     if (typeof of === 'string' && !of.includes('${') && !payments.has(of)) {
       throw new ScenarioFileError(`${at}: of ${JSON.stringify(of)} names no earlier payment of this case`);
@@ -254,8 +266,9 @@ export function parseScenario(source: string, file: string): Suite {
     if (caseNames.has(parsed.name)) throw new ScenarioFileError(`${where}: two cases have this name; names must differ (they name the JUnit testcases)`);
     caseNames.add(parsed.name);
     const steps = parsed.steps.map((raw, i) => parseStep(raw, i + 1, where));
-    checkReferences(steps, where, varsUsed);
-    return { name: parsed.name, steps };
+    const rows = new Set<string>();
+    checkReferences(steps, where, { vars: varsUsed, rows });
+    return { name: parsed.name, steps, rowColumns: [...rows] };
   });
   return { file, name: content.name ?? file, vars: content.vars ?? {}, varsUsed, cases };
 }

@@ -1,5 +1,5 @@
 import type { Style } from '../render/style.js';
-import type { CaseDefinition, Suite } from './file.js';
+import type { Suite } from './file.js';
 import { type CaseOutcome, countCases, type RunResult, type StepOutcome } from './runner.js';
 
 /**
@@ -12,15 +12,16 @@ export function suiteHeading(suite: Suite, style: Style): string {
   return style.heading(suite.name === suite.file ? `${suite.file} (${cases})` : `${suite.name} — ${suite.file} (${cases})`);
 }
 
-export function caseHeading(definition: CaseDefinition, style: Style): string {
-  return `  ${style.strong(definition.name)}`;
+export function caseHeading(caseName: string, style: Style): string {
+  return `  ${style.strong(caseName)}`;
 }
 
 const marks = (style: Style) => ({ passed: style.success('✓'), failed: style.failure('✗'), error: style.failure('✗'), skipped: style.dim('-') });
 
 export function stepLines(step: StepOutcome, style: Style): string {
   const mark = marks(style)[step.outcome];
-  const time = step.outcome === 'skipped' ? style.dim('skipped') : style.dim(`${step.ms} ms`);
+  const tries = step.attempts > 1 ? `, ${step.attempts} attempts` : '';
+  const time = step.outcome === 'skipped' ? style.dim('skipped') : style.dim(`${step.ms} ms${tries}`);
   const lines = [`    ${mark} ${step.number} ${step.name}  ${time}`];
   for (const failure of step.failures) {
     lines.push(`        ${style.failure(failure.path ? `${failure.path}: expected ${failure.expected}, actual ${failure.actual}` : failure.expected)}`);

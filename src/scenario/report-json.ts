@@ -4,7 +4,8 @@ import { type CaseOutcome, countCases, type RunResult, type StepOutcome } from '
 
 /**
  * --json: one line per step as it ends, one per case, and a summary last, each with a
- * `type`. A step's `record` holds the gateway's `envelope` with its numbers exact.
+ * `type`. A step's `record` holds the gateway's `envelope` with its numbers exact. An
+ * iteration's case is named with its row (`case [row 3: 502/7]`) and its case line holds the row.
  */
 export function stepJson(suite: Suite, caseName: string, step: StepOutcome): string {
   return stringifyLosslessJson({
@@ -18,6 +19,8 @@ export function stepJson(suite: Suite, caseName: string, step: StepOutcome): str
     name: step.name,
     outcome: step.outcome,
     ms: step.ms,
+    attempts: step.attempts,
+    retried: step.retried,
     checks: step.checks,
     failures: step.failures.map(({ path, check, expected, actual, message }) => ({ path, check, expected, actual, message })),
     error: step.error ? { exitCode: step.error.exitCode, type: step.error.type, message: step.error.message } : null,
@@ -31,6 +34,7 @@ export function caseJson(suite: Suite, outcome: CaseOutcome): string {
     file: suite.file,
     suite: suite.name,
     case: outcome.name,
+    row: outcome.row ?? null,
     outcome: outcome.outcome,
     ms: outcome.ms,
     steps: outcome.steps.length,

@@ -2,7 +2,7 @@ import { type CaseOutcome, countCases, type RunResult } from './runner.js';
 
 /**
  * `--report junit:<path>`: JUnit XML as CI servers read it: a testsuite per file, a
- * testcase per case. An assertion that failed is a <failure>, a step that could not run
+ * testcase per case (per row for a data-driven case, named `case [row 3: 502/7]`). An assertion that failed is a <failure>, a step that could not run
  * (unreachable, not understood, refused input) an <error>, a case --bail left out <skipped/>.
  */
 // XML 1.0 allows tab, newline, carriage return and the ranges below; anything else is dropped.
@@ -22,7 +22,12 @@ function attributes(values: Record<string, string | number>): string {
 
 function testcase(suiteName: string, outcome: CaseOutcome, skipReason: string): string {
   const open = `    <testcase${attributes({ name: outcome.name, classname: suiteName, time: seconds(outcome.ms) })}`;
-  const steps = outcome.steps.map((step) => `${step.outcome.padEnd(7)} ${step.number} ${step.name} (${step.ms} ms)`).join('\n');
+  const steps = outcome.steps
+    .flatMap((step) => [
+      `${step.outcome.padEnd(7)} ${step.number} ${step.name} (${step.ms} ms${step.attempts > 1 ? `, ${step.attempts} attempts` : ''})`,
+      ...step.retried.map((why, i) => `        attempt ${i + 1}: ${why}`),
+    ])
+    .join('\n');
   const failures = outcome.steps.flatMap((step) => step.failures.map((f) => f.message));
   const errors = outcome.steps.flatMap((step) => (step.error ? [step.error] : []));
   const body: string[] = [];

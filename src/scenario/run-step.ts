@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { ExitCode, type ExitCodeValue, mostSevere } from '../errors.js';
 import { type AssertionResult, evaluateExpectation } from './assertions.js';
 import type { StepDefinition, StepKind, StepOptions } from './file.js';
@@ -51,6 +52,8 @@ interface Replay {
 
 export interface CaseScope {
   vars: Record<string, string>;
+  /** --data: the iteration's row, for `${row.x}`. */
+  row: Record<string, string> | undefined;
   records: Map<string, Record<string, unknown>>;
   replays: Map<string, Replay>;
   /** The case's last payment: what status, wait and repeat-pay use when not told otherwise. */
@@ -58,7 +61,7 @@ export interface CaseScope {
 }
 
 function scopeOf(scope: CaseScope, extra: [string, unknown][] = []): Map<string, unknown> {
-  return new Map<string, unknown>([['var', scope.vars], ...scope.records, ...extra]);
+  return new Map<string, unknown>([['var', scope.vars], ...(scope.row === undefined ? [] : [['row', scope.row] as [string, unknown]]), ...scope.records, ...extra]);
 }
 
 type StepResultWithExit = StepOutcome & { exitCode: ExitCodeValue };
@@ -93,8 +96,10 @@ function prepareRun(step: StepDefinition, scope: CaseScope): { run: StepRun; nam
 }
 
 /** What the step's answer says against its expectations: passed, failed (with each failure), or an error. */
+const errorIsDataFor = (step: StepDefinition) => step.expect.some((e) => (e.segments[0] as { name: string }).name === 'error');
+
 function judge(step: StepDefinition, result: Awaited<ReturnType<StepExecutor>>, where: string, label: string, scope: CaseScope) {
-  const errorIsData = step.expect.some((e) => (e.segments[0] as { name: string }).name === 'error');
+  const errorIsData = errorIsDataFor(step);
   const exitCodes: ExitCodeValue[] = [result.exitCode ?? ExitCode.success];
   if (result.error && !errorIsData) {
     exitCodes.push(result.error.exitCode);
@@ -122,19 +127,64 @@ function remember(step: StepDefinition, run: StepRun, result: Awaited<ReturnType
   if (replay !== undefined) scope.lastPayment = replay;
 }
 
-export async function runStep(step: StepDefinition, where: string, scope: CaseScope, execute: StepExecutor): Promise<StepResultWithExit> {
+/** --retry: how often a step that could not do its job is tried again, and how long to wait first. */
+export interface RetryPolicy {
+  retries: number;
+  /** Before the first retry; doubled for each one after, up to 8 s. */
+  delayMs: number;
+  signal?: AbortSignal | undefined;
+  onRetry?(label: string, attempt: number, reason: string): void;
+}
+
+/**
+ * Why the step could not do its job, when a retry may help: the gateway unreachable (4) or
+ * not understood (5), or a payment whose outcome is unknown (3: sent again with the same
+ * TransactionID it is the safe retry). Never a gateway's answer (a "no" is data), never
+ * input refused before sending (2), never an error the step expects.
+ */
+function retryReason(step: StepDefinition, result: Awaited<ReturnType<StepExecutor>>): string | undefined {
+  if (errorIsDataFor(step)) return undefined;
+  if (result.error !== undefined) {
+    return result.error.exitCode === ExitCode.unreachable || result.error.exitCode === ExitCode.notUnderstood ? result.error.message : undefined;
+  }
+  if (result.exitCode !== ExitCode.pendingOrUnknown) return undefined;
+  const { transactionId, message } = result.record;
+  return `the outcome of payment ${String(transactionId)} is unknown${typeof message === 'string' && message !== '' ? ` (${message})` : ''}`;
+}
+
+async function runWithRetries(step: StepDefinition, run: StepRun, label: string, execute: StepExecutor, retry: RetryPolicy | undefined) {
+  const kept: Record<string, unknown> = {};
+  const retried: string[] = [];
+  let attempt = 1;
+  let result = await execute({ ...run, attempt, kept });
+  for (let reason = retryReason(step, result); reason !== undefined && retry !== undefined && attempt <= retry.retries; reason = retryReason(step, result)) {
+    if (retry.signal?.aborted) break;
+    retried.push(reason);
+    retry.onRetry?.(label, attempt + 1, reason);
+    try {
+      await sleep(Math.min(retry.delayMs * 2 ** (attempt - 1), 8000), undefined, retry.signal ? { signal: retry.signal } : {});
+    } catch {
+      break;
+    }
+    attempt++;
+    result = await execute({ ...run, attempt, kept });
+  }
+  return { result, attempts: attempt, retried };
+}
+
+export async function runStep(step: StepDefinition, where: string, scope: CaseScope, execute: StepExecutor, retry?: RetryPolicy): Promise<StepResultWithExit> {
   const started = performance.now();
   const label = stepLabel(step);
-  const base = { number: step.number, kind: step.kind, id: step.id, label, record: undefined, checks: 0, failures: [], error: undefined };
+  const base = { number: step.number, kind: step.kind, id: step.id, label, record: undefined, checks: 0, failures: [], error: undefined, attempts: 1, retried: [] };
   const prepared = prepareRun(step, scope);
   if ('problem' in prepared) {
     const failure = { path: '', check: 'equals' as const, ok: false, expected: prepared.problem, actual: '', message: `${where}, ${label}: ${prepared.problem}` };
     return { ...base, name: prepared.name, outcome: 'failed', ms: elapsed(started), failures: [failure], exitCode: ExitCode.declined };
   }
-  const result = await execute(prepared.run);
+  const { result, attempts, retried } = await runWithRetries(step, prepared.run, label, execute, retry);
   const verdict = judge(step, result, where, label, scope);
   remember(step, prepared.run, result, scope);
-  return { ...base, ...verdict, name: prepared.name, ms: elapsed(started), record: result.record };
+  return { ...base, ...verdict, name: prepared.name, ms: elapsed(started), record: result.record, attempts, retried };
 }
 
 export const skippedStep = (step: StepDefinition): StepOutcome => ({
@@ -149,4 +199,6 @@ export const skippedStep = (step: StepDefinition): StepOutcome => ({
   checks: 0,
   failures: [],
   error: undefined,
+  attempts: 0,
+  retried: [],
 });

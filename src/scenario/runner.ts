@@ -1,14 +1,18 @@
 import { type ExitCodeValue, mostSevere } from '../errors.js';
 import type { AssertionResult } from './assertions.js';
+import { type DataRow, iterationName, type ScenarioData } from './data.js';
 import type { CaseDefinition, StepKind, StepOptions, Suite } from './file.js';
-import { type CaseScope, elapsed, runStep, skippedStep } from './run-step.js';
+import { type CaseScope, elapsed, type RetryPolicy, runStep, skippedStep } from './run-step.js';
+import { inFileOrder, runPool } from './schedule.js';
 
 /**
  * Runs suites case by case and step by step: fills in placeholders from the vars and the
  * records of earlier steps, hands each step to an executor (the gateway, in steps.ts), and
  * checks the step's expectations against its record. It never prints: a listener hears of
- * each step as it ends. A case stops at its first step that fails; --bail stops the run at
- * the first case that does.
+ * each step as it ends, in file order however many cases run at once. A case stops at its
+ * first step that fails; --bail stops the run at the first case that does. With --data a
+ * case that uses `${row.x}` is one iteration per row; --jobs runs that many iterations (and
+ * cases) at once, each with its own scope, its steps one after another.
  */
 export interface StepRun {
   kind: StepKind;
@@ -17,6 +21,13 @@ export interface StepRun {
   credentials: { agentId?: string | undefined; password?: string | undefined } | undefined;
   /** repeat-pay: what the payment it repeats left for that. */
   replay: unknown;
+  /** From 1; more when --retry tries the step again. */
+  attempt?: number;
+  /**
+   * Kept across the attempts of one step: a pay step keeps its TransactionID and Payment here,
+   * so a retry sends the same Payment again (the safe retry), never a new one.
+   */
+  kept?: Record<string, unknown>;
 }
 
 export interface StepError {
@@ -60,13 +71,26 @@ export interface StepOutcome {
   failures: Failure[];
   /** `message` names the case and step; `reason` is the error's own message. */
   error: (StepError & { reason: string }) | undefined;
+  /** How many times it ran: 1, more under --retry, 0 when skipped. */
+  attempts: number;
+  /** Why each attempt but the last was tried again. */
+  retried: string[];
+}
+
+/** The row an iteration ran with: its number, line, and the values of the columns the case uses. */
+interface IterationRow {
+  number: number;
+  line: number;
+  values: Record<string, string>;
 }
 
 export interface CaseOutcome {
+  /** The case's name, or for an iteration `case [row 3: 502/7]` (data.ts iterationName). */
   name: string;
   outcome: Outcome;
   ms: number;
   steps: StepOutcome[];
+  row: IterationRow | undefined;
 }
 
 interface SuiteOutcome {
@@ -77,9 +101,11 @@ interface SuiteOutcome {
 }
 
 interface RunListener {
-  caseStarted?(suite: Suite, definition: CaseDefinition): void;
-  stepFinished?(suite: Suite, definition: CaseDefinition, step: StepOutcome): void;
+  caseStarted?(suite: Suite, caseName: string): void;
+  stepFinished?(suite: Suite, caseName: string, step: StepOutcome): void;
   caseFinished?(suite: Suite, outcome: CaseOutcome): void;
+  /** A step is tried again (--retry); heard as it happens, not in file order. */
+  stepRetrying?(suite: Suite, caseName: string, label: string, attempt: number, reason: string): void;
 }
 
 export interface RunOptions {
@@ -87,6 +113,12 @@ export interface RunOptions {
   /** Aborted (Ctrl+C): no new step starts; the rest are skipped. */
   signal?: AbortSignal | undefined;
   listener?: RunListener;
+  /** Cases and iterations at once (--jobs, default 1). */
+  jobs?: number;
+  /** Tries again for a step that could not do its job (--retry, default 0). */
+  retries?: number;
+  /** The wait before the first retry, doubling after (default 500 ms). */
+  retryDelayMs?: number;
 }
 
 export interface RunResult {
@@ -96,47 +128,117 @@ export interface RunResult {
   interrupted: boolean;
 }
 
-export async function runSuites(suites: readonly { suite: Suite; vars: ReadonlyMap<string, string> }[], execute: StepExecutor, options: RunOptions): Promise<RunResult> {
+export interface SuiteInput {
+  suite: Suite;
+  vars: ReadonlyMap<string, string>;
+  /** --data: the rows the cases that use `${row.x}` run over. */
+  data?: ScenarioData | undefined;
+}
+
+/** One run of one case: with a row when the case uses one. */
+interface Unit {
+  suiteIndex: number;
+  suite: Suite;
+  vars: ReadonlyMap<string, string>;
+  definition: CaseDefinition;
+  name: string;
+  row: IterationRow | undefined;
+}
+
+function unitsOf(inputs: readonly SuiteInput[]): Unit[] {
+  return inputs.flatMap(({ suite, vars, data }, suiteIndex) =>
+    suite.cases.flatMap((definition): Unit[] => {
+      const base = { suiteIndex, suite, vars, definition };
+      if (data === undefined || definition.rowColumns.length === 0) return [{ ...base, name: definition.name, row: undefined }];
+      const columns = data.columns.filter((column) => definition.rowColumns.includes(column));
+      return data.rows.map((row: DataRow) => ({
+        ...base,
+        name: iterationName(definition.name, row, columns),
+        row: { number: row.number, line: row.line, values: Object.fromEntries(columns.map((column) => [column, row.values[column] ?? ''])) },
+      }));
+    }),
+  );
+}
+
+interface CaseRun {
+  execute: StepExecutor;
+  options: RunOptions;
+  /** The listener's calls for this unit, in file order. */
+  emit: (event: () => void) => void;
+  /** Set when the unit is not to start at all (--bail, Ctrl+C before it). */
+  skipWhole: boolean;
+  exitCodes: ExitCodeValue[];
+}
+
+async function runCase(unit: Unit, run: CaseRun): Promise<CaseOutcome> {
+  const { options, emit } = run;
   const listener = options.listener ?? {};
-  const exitCodes: ExitCodeValue[] = [];
-  let stopped = false;
-  const outcomes: SuiteOutcome[] = [];
-  for (const { suite, vars } of suites) {
-    const suiteStarted = performance.now();
-    const cases: CaseOutcome[] = [];
-    for (const definition of suite.cases) {
-      const caseStarted = performance.now();
-      const where = `case ${JSON.stringify(definition.name)}`;
-      const scope: CaseScope = { vars: Object.fromEntries(vars), records: new Map(), replays: new Map(), lastPayment: undefined };
-      const steps: StepOutcome[] = [];
-      const wholeCaseSkipped = stopped;
-      if (!wholeCaseSkipped) listener.caseStarted?.(suite, definition);
-      for (const step of definition.steps) {
-        stopped ||= options.signal?.aborted === true;
-        if (stopped || steps.some((s) => s.outcome !== 'passed')) {
-          steps.push(skippedStep(step));
-          if (!wholeCaseSkipped) listener.stepFinished?.(suite, definition, steps.at(-1)!);
-          continue;
-        }
-        const { exitCode, ...outcome } = await runStep(step, where, scope, execute);
-        exitCodes.push(exitCode);
-        steps.push(outcome);
-        listener.stepFinished?.(suite, definition, outcome);
-      }
-      const worst = (['error', 'failed'] as const).find((o) => steps.some((s) => s.outcome === o));
-      const caseOutcome: CaseOutcome = {
-        name: definition.name,
-        outcome: worst ?? (steps.every((s) => s.outcome === 'skipped') ? 'skipped' : 'passed'),
-        ms: elapsed(caseStarted),
-        steps,
-      };
-      cases.push(caseOutcome);
-      listener.caseFinished?.(suite, caseOutcome);
-      if (options.bail && worst !== undefined) stopped = true;
+  const { suite, definition, name } = unit;
+  const caseStarted = performance.now();
+  const where = `case ${JSON.stringify(name)}`;
+  const scope: CaseScope = { vars: Object.fromEntries(unit.vars), row: unit.row?.values, records: new Map(), replays: new Map(), lastPayment: undefined };
+  const retry: RetryPolicy = {
+    retries: options.retries ?? 0,
+    delayMs: options.retryDelayMs ?? 500,
+    signal: options.signal,
+    onRetry: (label, attempt, reason) => listener.stepRetrying?.(suite, name, label, attempt, reason),
+  };
+  const steps: StepOutcome[] = [];
+  if (!run.skipWhole) emit(() => listener.caseStarted?.(suite, name));
+  for (const step of definition.steps) {
+    if (run.skipWhole || options.signal?.aborted === true || steps.some((s) => s.outcome !== 'passed')) {
+      const skipped = skippedStep(step);
+      steps.push(skipped);
+      if (!run.skipWhole) emit(() => listener.stepFinished?.(suite, name, skipped));
+      continue;
     }
-    outcomes.push({ file: suite.file, name: suite.name, cases, ms: elapsed(suiteStarted) });
+    const { exitCode, ...outcome } = await runStep(step, where, scope, run.execute, retry);
+    run.exitCodes.push(exitCode);
+    steps.push(outcome);
+    emit(() => listener.stepFinished?.(suite, name, outcome));
   }
-  return { suites: outcomes, exitCode: mostSevere(exitCodes), interrupted: options.signal?.aborted === true };
+  const worst = (['error', 'failed'] as const).find((o) => steps.some((s) => s.outcome === o));
+  const outcome: CaseOutcome = {
+    name,
+    outcome: worst ?? (steps.every((s) => s.outcome === 'skipped') ? 'skipped' : 'passed'),
+    ms: elapsed(caseStarted),
+    steps,
+    row: unit.row,
+  };
+  emit(() => listener.caseFinished?.(suite, outcome));
+  return outcome;
+}
+
+export async function runSuites(inputs: readonly SuiteInput[], execute: StepExecutor, options: RunOptions): Promise<RunResult> {
+  const units = unitsOf(inputs);
+  const order = inFileOrder(units.length);
+  const outcomes: CaseOutcome[] = [];
+  const exitCodes: ExitCodeValue[] = [];
+  // Each suite's time: from its first case's start to its last case's end.
+  const spans = inputs.map(() => ({ start: Number.POSITIVE_INFINITY, end: 0 }));
+  let stopped = false;
+  await runPool(units.length, options.jobs ?? 1, async (index) => {
+    const unit = units[index]!;
+    const span = spans[unit.suiteIndex]!;
+    span.start = Math.min(span.start, performance.now());
+    stopped ||= options.signal?.aborted === true;
+    const emit = (event: () => void) => order.emit(index, event);
+    const outcome = await runCase(unit, { execute, options, emit, skipWhole: stopped, exitCodes });
+    outcomes[index] = outcome;
+    span.end = Math.max(span.end, performance.now());
+    order.finish(index);
+    if (options.bail && (outcome.outcome === 'failed' || outcome.outcome === 'error')) stopped = true;
+  });
+  const suites = inputs.map(({ suite }, suiteIndex): SuiteOutcome => {
+    const span = spans[suiteIndex]!;
+    return {
+      file: suite.file,
+      name: suite.name,
+      cases: outcomes.filter((_outcome, i) => units[i]!.suiteIndex === suiteIndex),
+      ms: span.end === 0 ? 0 : Math.round(span.end - span.start),
+    };
+  });
+  return { suites, exitCode: mostSevere(exitCodes), interrupted: options.signal?.aborted === true };
 }
 
 export interface OutcomeCounts {

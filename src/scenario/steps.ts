@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { AgentpayError, ExitCode, UsageError } from '../errors.js';
 import type { ExchangeEvent, PaymentInput } from '../gateway/client.js';
 import { amountOption, checkOptions, invoiceIdOption, purchaseOptions, transactionIdOption, waitOption } from '../options/purchase.js';
@@ -23,32 +24,58 @@ import type { StepError, StepExecutor, StepResult, StepRun } from './runner.js';
  * input refused before sending) carries an error.
  */
 
-/** The last request and answer of a step as they went over the wire (password masked). */
+/**
+ * The last request and answer of each step as they went over the wire (password masked).
+ * Steps of different cases run at once under --jobs on one gateway session: each step's
+ * exchanges are told apart by the async context the step runs in.
+ */
 export function exchangeRecorder() {
-  let request: FormField[] | undefined;
-  let body: string | undefined;
+  interface Seen {
+    request: FormField[] | undefined;
+    body: string | undefined;
+  }
+  const current = new AsyncLocalStorage<Seen>();
   return {
     listen(event: ExchangeEvent): void {
+      const seen = current.getStore();
+      if (seen === undefined) return;
       if (event.direction === 'request') {
-        request = event.form;
-        body = undefined;
-      } else if (event.direction === 'response') body = event.body;
+        seen.request = event.form;
+        seen.body = undefined;
+      } else if (event.direction === 'response') seen.body = event.body;
     },
-    reset(): void {
-      request = undefined;
-      body = undefined;
-    },
-    /** `envelope`: the last answer as received, numbers exact; `request`: the last form sent. */
-    raw(): { envelope: unknown; request: Record<string, string> | null } {
-      let envelope: unknown = null;
+    /**
+     * Runs a step's work with its own record of exchanges; `raw()` then gives `envelope`, the last
+     * answer as received (numbers exact), and `request`, the last form sent.
+     */
+    async recording<T>(work: () => Promise<T>): Promise<{ value: T; raw: () => { envelope: unknown; request: Record<string, string> | null } }> {
+      const seen: Seen = { request: undefined, body: undefined };
+      const raw = () => {
+        let envelope: unknown = null;
+        try {
+          if (seen.body !== undefined) envelope = parseLosslessJson(seen.body);
+        } catch {
+          // Not JSON: the step's error says so; there is no envelope to show.
+        }
+        return { envelope, request: seen.request === undefined ? null : formToObject(seen.request) };
+      };
       try {
-        if (body !== undefined) envelope = parseLosslessJson(body);
-      } catch {
-        // Not JSON: the step's error says so; there is no envelope to show.
+        return { value: await current.run(seen, work), raw };
+      } catch (error) {
+        throw new RecordedFailure(error, raw);
       }
-      return { envelope, request: request === undefined ? null : formToObject(request) };
     },
   };
+}
+
+/** A step's failure, with what went over the wire before it. */
+class RecordedFailure extends Error {
+  constructor(
+    readonly failure: unknown,
+    readonly raw: () => { envelope: unknown; request: Record<string, string> | null },
+  ) {
+    super('a scenario step failed');
+  }
 }
 type ExchangeRecorder = ReturnType<typeof exchangeRecorder>;
 
@@ -91,8 +118,7 @@ function payStepOptions(step: StepRun): PayStep {
  * The Payment of a pay step: the voucher resolved as `agentpay pay` does, or with `raw` the
  * fields exactly as written (no AccountCheck, no amount check; still journaled).
  */
-async function paymentOfStep(options: PayStep, client: PaymentSession['client']): Promise<PaymentInput> {
-  const transactionId = options.txnId ?? generateTransactionId();
+async function paymentOfStep(options: PayStep, client: PaymentSession['client'], transactionId: string): Promise<PaymentInput> {
   if (options.raw) {
     const { service, account, currency, invoiceId } = options;
     return { service, account, currency, transactionId, amount: options.amount ?? '', invoiceId };
@@ -122,13 +148,25 @@ export interface GatewayStepsOptions {
   signal: AbortSignal;
 }
 
+/** One at a time: the desk's checks and intents of payments made side by side (--jobs). */
+function oneAtATime() {
+  let last: Promise<unknown> = Promise.resolve();
+  return <T>(work: () => Promise<T>): Promise<T> => {
+    const next = last.then(work, work);
+    last = next.catch(() => undefined);
+    return next;
+  };
+}
+
 export function gatewayStepExecutor({ context, session, recorder, signal, lifted = [] }: GatewayStepsOptions): StepExecutor {
   const { settings, out } = context;
   const codes = settings.codes.table;
+  const exclusive = oneAtATime();
 
   const paid = async (active: PaymentSession, input: PaymentInput, checkReplay: boolean): Promise<StepResult> => {
     // Limits hold for a scenario too; its payments repeat one another on purpose (docs/desk-safety.md).
-    const { view } = await executePayment(context, active, input, { checkReplay, notes: { overrides: lifted }, desk: { overLimit: false, duplicates: 'skip' } });
+    const desk = { overLimit: false, duplicates: 'skip' } as const;
+    const { view } = await executePayment(context, active, input, { checkReplay, notes: { overrides: lifted }, desk, exclusive });
     // Unknown is worth a word beside the record (the gateway's code, the setting to classify it);
     // pending is left to the scenario's own wait steps and assertions.
     const error = view.state === 'unknown' ? errorOfView(view, codes) : undefined;
@@ -144,11 +182,17 @@ export function gatewayStepExecutor({ context, session, recorder, signal, lifted
 
     pay: async (step, active) => {
       const options = payStepOptions(step);
-      const input = await paymentOfStep(options, active.client);
+      // --retry: the TransactionID is the step's, not the attempt's; once a Payment was tried,
+      // a retry sends that same Payment again (a new AccountCheck could price it differently).
+      const kept = step.kept ?? {};
+      kept.transactionId ??= options.txnId ?? generateTransactionId();
+      const tried = kept.payment as PaymentInput | undefined;
+      const input = tried ?? (await paymentOfStep(options, active.client, kept.transactionId as string));
       if (options.dryRun) {
         return { record: { dryRun: true, endpoint: active.client.endpoint, form: formToObject(maskForm(active.client.paymentForm(input))) } };
       }
-      return paid(active, input, options.txnId !== undefined);
+      kept.payment = input;
+      return paid(active, input, options.txnId !== undefined || tried !== undefined);
     },
 
     'repeat-pay': async (step, active) => paid(active, step.replay as PaymentInput, true),
@@ -169,14 +213,14 @@ export function gatewayStepExecutor({ context, session, recorder, signal, lifted
   };
 
   return async (step) => {
-    recorder.reset();
     const active = step.credentials === undefined ? session : session.withCredentials(step.credentials);
     try {
-      const result = await steps[step.kind](step, active);
-      return { ...result, record: { ...result.record, ...recorder.raw() } };
+      const { value: result, raw } = await recorder.recording(() => steps[step.kind](step, active));
+      return { ...result, record: { ...result.record, ...raw() } };
     } catch (error) {
-      const stepError = stepErrorOf(error);
-      return { record: { error: stepError, ...recorder.raw() }, error: stepError };
+      if (!(error instanceof RecordedFailure)) throw error;
+      const stepError = stepErrorOf(error.failure);
+      return { record: { error: stepError, ...error.raw() }, error: stepError };
     }
   };
 }

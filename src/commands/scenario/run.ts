@@ -2,7 +2,9 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { AgentpayError, CancelledError, UsageError } from '../../errors.js';
-import { optionRecord, switchOption, textListOption } from '../../options/values.js';
+import { optionalText, optionRecord, switchOption, textListOption, wholeNumberOption } from '../../options/values.js';
+import type { ScenarioData } from '../../scenario/data.js';
+import type { Suite } from '../../scenario/file.js';
 import type { RunResult } from '../../scenario/runner.js';
 import type { CommandContext } from '../context.js';
 import { guardLiveScenario, yesOption } from '../live-guard.js';
@@ -12,10 +14,42 @@ function scenarioOptions(raw: unknown) {
   const files = textListOption(options.files, 'scenario files');
   if (files.length === 0) throw new UsageError('give at least one scenario file');
   const reports = textListOption(options.report, '--report').map((value) => {
-    if (!/^junit:.+$/.test(value)) throw new UsageError('--report takes junit:<path>, such as junit:reports/conformance.xml (- for stdout)');
-    return value.slice('junit:'.length);
+    const match = /^(junit|html):(.+)$/.exec(value);
+    if (!match) throw new UsageError('--report takes junit:<path> or html:<path>, such as junit:reports/conformance.xml (- for stdout)');
+    return { format: match[1] as 'junit' | 'html', path: match[2]! };
   });
-  return { files, var: textListOption(options.var, '--var'), report: reports, bail: switchOption(options.bail, '--bail') };
+  if (reports.filter((report) => report.path === '-').length > 1) throw new UsageError('only one --report can go to stdout (-); give the others a path');
+  return {
+    files,
+    var: textListOption(options.var, '--var'),
+    report: reports,
+    bail: switchOption(options.bail, '--bail'),
+    data: optionalText(options.data, '--data'),
+    jobs: wholeNumberOption(options.jobs, { fallback: '1', maxDigits: 3, min: 1, max: 64, message: '--jobs takes a whole number from 1 to 64' }),
+    retries: wholeNumberOption(options.retry, { fallback: '0', maxDigits: 2, min: 0, max: 10, message: '--retry takes a whole number from 0 to 10' }),
+  };
+}
+
+/** --data read and checked against every case that uses `${row.x}`, before anything is sent. */
+async function loadData(path: string | undefined, suites: readonly Suite[]): Promise<ScenarioData | undefined> {
+  const { checkDataFor, parseScenarioData, ScenarioDataError } = await import('../../scenario/data.js');
+  try {
+    let data: ScenarioData | undefined;
+    if (path !== undefined) {
+      let source: string;
+      try {
+        source = await readFile(path, 'utf8');
+      } catch (error) {
+        throw new UsageError(`cannot read the data file ${path}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`, { hint: 'nothing was sent' });
+      }
+      data = parseScenarioData(source, path);
+    }
+    checkDataFor(suites, data);
+    return data;
+  } catch (error) {
+    if (error instanceof ScenarioDataError) throw new UsageError(error.message, { hint: 'see docs/scenarios.md#data-driven-scenarios; nothing was sent' });
+    throw error;
+  }
 }
 
 async function loadSuite(file: string) {
@@ -51,14 +85,15 @@ async function loadSuites(files: string[], varFlags: string[], env: NodeJS.Proce
   return suites;
 }
 
-/** The JUnit report to each --report path; - is stdout. */
-function writeReports(xml: string, paths: string[], out: CommandContext['out']): void {
-  for (const path of paths) {
-    if (path === '-') out.stdout.write(xml);
+/** Each --report, JUnit or HTML, to its path; - is stdout. */
+function writeReports(render: Record<'junit' | 'html', () => string>, reports: ReturnType<typeof scenarioOptions>['report'], out: CommandContext['out']): void {
+  for (const { format, path } of reports) {
+    const text = render[format]();
+    if (path === '-') out.stdout.write(text);
     else {
       mkdirSync(dirname(path), { recursive: true });
-      writeFileSync(path, xml);
-      out.note(out.errorStyle.dim(`JUnit report written to ${path}`));
+      writeFileSync(path, text);
+      out.note(out.errorStyle.dim(`${format === 'junit' ? 'JUnit' : 'HTML'} report written to ${path}`));
     }
   }
 }
@@ -85,17 +120,22 @@ export async function runScenario(rawOptions: unknown, context: CommandContext):
   const options = scenarioOptions(rawOptions);
   const { out } = context;
   const suites = await loadSuites(options.files, options.var, out.env);
+  const data = await loadData(
+    options.data,
+    suites.map(({ suite }) => suite),
+  );
   const lifted = guardLiveScenario(context, yesOption(rawOptions));
 
-  const [{ runSuites }, { exchangeRecorder, gatewayStepExecutor }, human, json, { junitXml }] = await Promise.all([
+  const [{ runSuites }, { exchangeRecorder, gatewayStepExecutor }, human, json, { junitXml }, { htmlReport }] = await Promise.all([
     import('../../scenario/runner.js'),
     import('../../scenario/steps.js'),
     import('../../scenario/report-human.js'),
     import('../../scenario/report-json.js'),
     import('../../scenario/report-junit.js'),
+    import('../../scenario/report-html.js'),
   ]);
   // With the report on stdout, the live lines move to stderr.
-  const reportOnStdout = options.report.includes('-');
+  const reportOnStdout = options.report.some((report) => report.path === '-');
   const live = reportOnStdout ? (text: string) => out.note(text) : (text: string) => out.data(text);
   const style = reportOnStdout ? out.errorStyle : out.style;
   const headed = new Set<string>();
@@ -106,18 +146,24 @@ export async function runScenario(rawOptions: unknown, context: CommandContext):
   const started = performance.now();
   let result;
   try {
-    result = await runSuites(suites, gatewayStepExecutor({ context, session, recorder, signal: interrupt.signal, lifted }), {
+    const inputs = suites.map((input) => ({ ...input, data }));
+    result = await runSuites(inputs, gatewayStepExecutor({ context, session, recorder, signal: interrupt.signal, lifted }), {
       bail: options.bail,
       signal: interrupt.signal,
+      jobs: options.jobs,
+      retries: options.retries,
       listener: {
-        caseStarted: (suite, definition) => {
+        caseStarted: (suite, caseName) => {
           if (out.json) return;
           if (!headed.has(suite.file)) live(human.suiteHeading(suite, style));
           headed.add(suite.file);
-          live(human.caseHeading(definition, style));
+          live(human.caseHeading(caseName, style));
         },
-        stepFinished: (suite, definition, step) => {
-          live(out.json ? json.stepJson(suite, definition.name, step) : human.stepLines(step, style));
+        stepFinished: (suite, caseName, step) => {
+          live(out.json ? json.stepJson(suite, caseName, step) : human.stepLines(step, style));
+        },
+        stepRetrying: (_suite, caseName, label, attempt, reason) => {
+          out.note(out.errorStyle.pending(`case ${JSON.stringify(caseName)}, ${label}: trying again (attempt ${attempt} of ${options.retries + 1}): ${reason}`));
         },
         caseFinished: (suite, outcome) => {
           if (out.json) live(json.caseJson(suite, outcome));
@@ -132,7 +178,8 @@ export async function runScenario(rawOptions: unknown, context: CommandContext):
   const ms = Math.round(performance.now() - started);
   live(out.json ? json.summaryJson(result, ms) : human.summaryLines(result, ms, style));
 
-  writeReports(junitXml(result), options.report, out);
+  const ended = result;
+  writeReports({ junit: () => junitXml(ended), html: () => htmlReport(ended, ms) }, options.report, out);
   if (result.interrupted) throw new CancelledError(`interrupted: the scenario stopped after ${stoppedBy()}; payments made so far are in the journal`);
   if (result.exitCode !== 0) throw notPassedError(result);
 }

@@ -1,0 +1,114 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { accessSync, constants, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { delimiter, join } from 'node:path';
+import type { Readable, Writable } from 'node:stream';
+
+/**
+ * Debian's headless Chromium driven over the DevTools protocol on a pipe
+ * (`--remote-debugging-pipe`: JSON messages ended by NUL on fds 3 and 4), so no port is opened
+ * and no WebSocket client or npm package is needed. A fresh profile in a temp dir, killed after.
+ * `.ci/run` installs chromium; on a machine without it the test fails saying so.
+ */
+export function chromiumPath(): string {
+  for (const name of ['chromium', 'chromium-browser']) {
+    for (const dir of (process.env.PATH ?? '').split(delimiter)) {
+      const candidate = join(dir, name);
+      try {
+        accessSync(candidate, constants.X_OK);
+        return candidate;
+      } catch {
+        // not here
+      }
+    }
+  }
+  throw new Error('chromium is not installed: `apt-get install -y chromium` (.ci/run installs it) to run the HTML report tests');
+}
+
+interface Page {
+  /** Evaluates a JavaScript expression in the page and returns its value. */
+  evaluate(expression: string): Promise<unknown>;
+  /** The messages of every alert, confirm or prompt the page tried to open. */
+  dialogs: string[];
+  close(): Promise<void>;
+}
+
+type Message = { id?: number; method?: string; params?: Record<string, unknown>; result?: Record<string, unknown>; error?: { message: string }; sessionId?: string };
+
+export async function openInChromium(url: string): Promise<Page> {
+  const profile = mkdtempSync(join(tmpdir(), 'agentpay-chromium-'));
+  const args = [
+    '--headless',
+    '--no-sandbox',
+    '--disable-gpu',
+    '--no-first-run',
+    '--no-default-browser-check',
+    '--remote-debugging-pipe',
+    `--user-data-dir=${profile}`,
+    'about:blank',
+  ];
+  const child: ChildProcess = spawn(chromiumPath(), args, { stdio: ['ignore', 'ignore', 'ignore', 'pipe', 'pipe'] });
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const input = child.stdio[3] as Writable;
+  const output = child.stdio[4] as Readable;
+  const waiting = new Map<number, { resolve: (m: Message) => void; reject: (e: Error) => void }>();
+  const listeners: ((m: Message) => void)[] = [];
+  let buffered = '';
+  output.setEncoding('utf8').on('data', (chunk: string) => {
+    buffered += chunk;
+    let end = buffered.indexOf('\0');
+    while (end >= 0) {
+      const message = JSON.parse(buffered.slice(0, end)) as Message;
+      buffered = buffered.slice(end + 1);
+      end = buffered.indexOf('\0');
+      if (message.id !== undefined) {
+        const pending = waiting.get(message.id);
+        waiting.delete(message.id);
+        if (message.error) pending?.reject(new Error(message.error.message));
+        else pending?.resolve(message);
+      } else listeners.forEach((listener) => listener(message));
+    }
+  });
+  let nextId = 1;
+  const send = (method: string, params: Record<string, unknown> = {}, sessionId?: string): Promise<Message> =>
+    new Promise((resolve, reject) => {
+      const id = nextId++;
+      waiting.set(id, { resolve, reject });
+      input.write(`${JSON.stringify({ id, method, params, ...(sessionId ? { sessionId } : {}) })}\0`);
+    });
+  const close = async () => {
+    await send('Browser.close').catch(() => undefined);
+    const killer = setTimeout(() => child.kill('SIGKILL'), 5000);
+    await exited;
+    clearTimeout(killer);
+    rmSync(profile, { recursive: true, force: true });
+  };
+  try {
+    const target = await send('Target.createTarget', { url: 'about:blank' });
+    const attached = await send('Target.attachToTarget', { targetId: target.result!.targetId, flatten: true });
+    const sessionId = attached.result!.sessionId as string;
+    const dialogs: string[] = [];
+    const loaded = new Promise<void>((resolve) =>
+      listeners.push((m) => {
+        if (m.sessionId !== sessionId) return;
+        if (m.method === 'Page.loadEventFired') resolve();
+        if (m.method === 'Page.javascriptDialogOpening') {
+          dialogs.push(String(m.params?.message));
+          void send('Page.handleJavaScriptDialog', { accept: true }, sessionId);
+        }
+      }),
+    );
+    await send('Page.enable', {}, sessionId);
+    await send('Runtime.enable', {}, sessionId);
+    await send('Page.navigate', { url }, sessionId);
+    await loaded;
+    const evaluate = async (expression: string) => {
+      const answer = await send('Runtime.evaluate', { expression, returnByValue: true }, sessionId);
+      return (answer.result?.result as { value?: unknown } | undefined)?.value;
+    };
+    return { evaluate, dialogs, close };
+  } catch (error) {
+    await close();
+    throw error;
+  }
+}
