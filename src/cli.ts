@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { Command } from 'commander';
 import { buyCommand } from './commands/buy/command.js';
 import { checkCommand } from './commands/check/command.js';
+import { completionCommand } from './commands/completion/command.js';
 import { checkRequiredOptions, type LazyAction } from './commands/define.js';
 import { doctorCommand } from './commands/doctor/command.js';
 import { historyCommand } from './commands/history/command.js';
@@ -96,11 +97,19 @@ export function buildProgram(io: ProcessIo, options: { jsonErrors?: boolean } = 
     for (const sub of command.commands) sub.copyInheritedSettings(command);
     program.addCommand(command);
   }
+  program.addCommand(completionCommand(io.stdout).copyInheritedSettings(program));
 
   if (!options.jsonErrors) for (const command of program.commands) showUsageAfterErrors(command);
   return program;
 }
 
 export async function runCli(argv: readonly string[], io: ProcessIo): Promise<void> {
+  // The shell's Tab (completion/scripts.ts): answered from the program's definition, before
+  // commander parses anything, and without settings, gateway or ledger.
+  if (argv[0] === '__complete') {
+    const { answerCompletionRequest } = await import('./completion/request.js');
+    answerCompletionRequest(buildProgram(io), argv.slice(1), io);
+    return;
+  }
   await buildProgram(io, { jsonErrors: argv.includes('--json') }).parseAsync([...argv], { from: 'user' });
 }
