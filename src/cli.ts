@@ -106,9 +106,10 @@ export function buildProgram(io: ProcessIo, options: { jsonErrors?: boolean } = 
 export async function runCli(argv: readonly string[], io: ProcessIo): Promise<void> {
   // The shell's Tab (completion/scripts.ts): answered from the program's definition, before
   // commander parses anything, and without settings, gateway or ledger.
+  // (bin/agentpay.js answers it from the build's dist/completion.json when it has one.)
   if (argv[0] === '__complete') {
-    const { answerCompletionRequest } = await import('./completion/request.js');
-    answerCompletionRequest(buildProgram(io), argv.slice(1), io);
+    const [{ completionData }, { writeCompletion }] = await Promise.all([import('./completion/tree.js'), import('./completion/answer.js')]);
+    writeCompletion(completionData(buildProgram(io)), argv.slice(1), io.stdout, io.env);
     return;
   }
   await buildProgram(io, { jsonErrors: argv.includes('--json') }).parseAsync([...argv], { from: 'user' });

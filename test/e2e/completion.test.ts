@@ -1,9 +1,11 @@
 import { execFile } from 'node:child_process';
-import { mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { buildProgram, runCli as runInProcess } from '../../src/cli.js';
+import { completionData } from '../../src/completion/tree.js';
 import { binPath, isolatedEnv, runCli } from '../helpers/cli.js';
 
 /**
@@ -130,12 +132,35 @@ describe('a completion request', () => {
     const request = await loaded(['__complete', '--sandbox', 'check', '--service', '']);
     expect(request.code).toBe(0);
     expect(request.stdout.split('\n')[0]).toBe('101\tGameCoins top-up');
-    expect(request.loaded.some((file) => file.endsWith('bundle-loader.cjs'))).toBe(true);
+    // Answered by dist/completion-answer.cjs from dist/completion.json: not even the bundle is read.
+    expect(request.loaded.some((file) => file.endsWith('completion-answer.cjs'))).toBe(true);
+    expect(request.loaded.filter((file) => file.endsWith('bundle-loader.cjs'))).toEqual([]);
     const heavy = (file: string) => ['http', 'https', '_http_client', 'tls'].includes(file) || /node_modules[\\/](undici|zod|yaml|cli-table3)[\\/]|[\\/]vendor[\\/]/.test(file);
     expect(request.loaded.filter(heavy)).toEqual([]);
     // The probe does see them when a command loads them.
     const check = await loaded(['--sandbox', 'check', '--service', '101', '--account', '7011234567', '--json']);
     expect(check.code).toBe(0);
     expect(check.loaded.filter(heavy)).toContain('http');
+  });
+});
+
+describe("the build's completion data", () => {
+  it('is the live definition, so the bin answers as the program would without it', async () => {
+    const built = JSON.parse(readFileSync(new URL('../../dist/completion.json', import.meta.url), 'utf8')) as unknown;
+    const program = buildProgram({ stdin: process.stdin, stdout: process.stdout, stderr: process.stderr, env: {} });
+    expect(built).toEqual(completionData(program));
+    // Without dist/completion.json, cli.ts answers from the live definition with the same code.
+    const env = completionEnv();
+    for (const words of [
+      ['--sandbox', 'pay', '--service', ''],
+      ['--profile', ''],
+      ['history', '--'],
+      ['scenario', ''],
+    ]) {
+      let text = '';
+      const stdout = { write: (chunk: string) => ((text += chunk), true) } as unknown as NodeJS.WriteStream;
+      await runInProcess(['__complete', ...words], { stdin: process.stdin, stdout, stderr: process.stderr, env });
+      expect(text).toBe((await runCli(['__complete', ...words], { env })).stdout);
+    }
   });
 });

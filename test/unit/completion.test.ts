@@ -1,17 +1,31 @@
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { Command } from 'commander';
 import { describe, expect, it } from 'vitest';
 import { buildProgram } from '../../src/cli.js';
-import { type CompletionAnswer, completeWords, type ValueSource } from '../../src/completion/engine.js';
+import { writeCompletion } from '../../src/completion/answer.js';
+import { completionData } from '../../src/completion/tree.js';
 
-/** The real program's definition, as `agentpay __complete` builds it. */
+/** The real program's definition, as `agentpay __complete` reads it. */
 const program = buildProgram({ stdin: process.stdin, stdout: process.stdout, stderr: process.stderr, env: {} });
+const data = completionData(program);
 
-/** Service ids only under --sandbox, as completion/values.ts gives them; nothing else. */
-const services: ValueSource = (option, given) =>
-  option.long === '--service' ? (given.get('sandbox') === true ? [{ value: '101', description: 'GameCoins top-up' }] : []) : undefined;
+/** A config file: the default profile carries services. */
+const configHome = mkdtempSync(join(tmpdir(), 'agentpay-completion-'));
+mkdirSync(join(configHome, 'agentpay'));
+writeFileSync(join(configHome, 'agentpay', 'config.json'), JSON.stringify({ profiles: { default: { services: { '301': 'Water bill' } }, night: {} } }));
 
-const values = (answer: CompletionAnswer) => (answer.files ? ':files' : answer.candidates.map((candidate) => candidate.value));
-const complete = (line: string) => values(completeWords(program, line.split(' '), services));
+/** The values offered for a command line ('|' for the cursor: the line's end), or ':files'. */
+function answer(line: string, env: NodeJS.ProcessEnv = { XDG_CONFIG_HOME: configHome }): string[] {
+  let text = '';
+  writeCompletion(data, line.split(' '), { write: (chunk: string) => (text += chunk) }, env);
+  return text.split('\n').filter((each) => each !== '');
+}
+const complete = (line: string, env?: NodeJS.ProcessEnv) => {
+  const lines = answer(line, env);
+  return lines[0] === ':files' ? ':files' : lines.map((each) => each.split('\t')[0]);
+};
 
 function everyCommand(command: Command): Command[] {
   return [command, ...command.commands.flatMap(everyCommand)];
@@ -65,10 +79,15 @@ describe('completion from the program definition', () => {
     expect(complete('sandbox --state ')).toBe(':files');
   });
 
-  it('asks the value source for what no definition holds, with the options given before', () => {
-    expect(complete('--sandbox check --service ')).toEqual(['101']);
-    expect(complete('check --sandbox --service 1')).toEqual(['101']);
-    expect(complete('check --service ')).toEqual([]);
+  it("offers profile names from the config file, and service ids: the sandbox's under --sandbox, else the profile's", () => {
+    expect(complete('--profile ')).toEqual(['default', 'night']);
+    expect(answer('--sandbox check --service ')[0]).toBe('101\tGameCoins top-up');
+    expect(complete('check --sandbox --service 20')).toEqual(['201', '202']);
+    expect(answer('check --service ')).toEqual(['301\tWater bill']);
+    expect(complete('--profile night check --service ')).toEqual([]);
+    expect(complete('check --service ', { XDG_CONFIG_HOME: configHome, AGENTPAY_PROFILE: 'night' })).toEqual([]);
+    // No config file, or one that is not JSON: no values, and no error.
+    expect(complete('--profile ', { XDG_CONFIG_HOME: join(configHome, 'none') })).toEqual([]);
     // A value that is no option's: nothing to offer, and no file names.
     expect(complete('check --account ')).toEqual([]);
     expect(complete('status ')).toEqual([]);
@@ -77,5 +96,6 @@ describe('completion from the program definition', () => {
   it('takes words after -- as arguments, and an option value as a value, not a command', () => {
     expect(complete('scenario -- --b')).toBe(':files');
     expect(complete('--profile check ')).toEqual(complete(''));
+    expect(complete('--profile=night ')).toEqual(complete(''));
   });
 });
