@@ -100,21 +100,6 @@ export function oneOf<T extends string>(allowed: readonly T[], name: string): Pa
   };
 }
 
-/** A service as a profile's `services` names it, for shell completion. */
-export interface NamedService {
-  id: string;
-  name: string;
-}
-
-/** A profile's `services`: `{"101": "GameCoins top-up"}`; ids are text (spec: Service is a String). */
-export const serviceNames: Parse<readonly NamedService[]> = (raw, where) => {
-  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) throw new UsageError(`services (${where}) must be names by id, as {"101": "GameCoins top-up"}`);
-  return Object.entries(raw).map(([id, name]) => {
-    if (id.trim() === '' || /\s/.test(id)) throw new UsageError(`services (${where}): the service id ${JSON.stringify(id)} is empty or has spaces`);
-    return { id, name: String(name) };
-  });
-};
-
 /** A code list of one setting ("11, 12" or [11, "12"]); its errors name that setting. */
 export function codeList(list: CodeList): Parse<ReadonlySet<string>> {
   const { key } = codeListSettings[list];

@@ -134,8 +134,8 @@ export const settingsTable = {
     docs: 'who makes the payments, recorded with each of them (history shows it); the system user name by default',
   },
   services: {
+    // Checked by the config file's reader (an object of names); read by shell completion alone (completion/answer.ts).
     profile: { key: 'services', shape: 'names by id' },
-    parse: parse.serviceNames,
     defaultText: 'none',
     report: false,
     help: 'service ids with their names, offered by shell completion after --service',

@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { buildProgram } from '../../src/cli.js';
 import { writeCompletion } from '../../src/completion/answer.js';
 import { completionData } from '../../src/completion/tree.js';
+import { readConfigFile } from '../../src/settings/config-file.js';
 
 /** The real program's definition, as `agentpay __complete` reads it. */
 const program = buildProgram({ stdin: process.stdin, stdout: process.stdout, stderr: process.stderr, env: {} });
@@ -97,5 +98,15 @@ describe('completion from the program definition', () => {
     expect(complete('scenario -- --b')).toBe(':files');
     expect(complete('--profile check ')).toEqual(complete(''));
     expect(complete('--profile=night ')).toEqual(complete(''));
+  });
+});
+
+describe("a profile's services", () => {
+  it('are names by id, checked by the config file reader as every key is', () => {
+    const file = join(configHome, 'services.json');
+    writeFileSync(file, JSON.stringify({ profiles: { default: { services: { '101': 'GameCoins top-up' } } } }));
+    expect(readConfigFile(file)?.file.profiles.default?.services).toEqual({ '101': 'GameCoins top-up' });
+    writeFileSync(file, JSON.stringify({ profiles: { default: { services: { '101': 5 } } } }));
+    expect(() => readConfigFile(file)).toThrow('profiles.default.services: expected names by id, as {"101": "GameCoins top-up"}, got an object');
   });
 });
