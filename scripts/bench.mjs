@@ -6,9 +6,9 @@
 //
 //   npm run bench                        # build, then all comparisons
 //   npm run bench -- --runs 5            # fewer runs per comparison (quicker, noisier)
-//   npm run bench -- --only check,pay    # some comparisons: startup status batch reconcile check pay bulk teamPay teamReconcile memory history registry
+//   npm run bench -- --only check,pay    # some comparisons: startup completion status batch reconcile check pay bulk teamPay teamReconcile memory history registry
 import { execFileSync } from 'node:child_process';
-import { copyFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -64,6 +64,28 @@ const comparisons = {
     return [
       { target: '1', what: '`agentpay --version`', floorLabel: '`node -e 0`', floor, value: version, limit: 1.3 },
       { target: '1', what: '`agentpay --help`', floorLabel: '`node -e 0`', floor, value: help, limit: 1.3 },
+    ];
+  },
+
+  async completion({ env }) {
+    // What a shell runs on each Tab (completion/scripts.ts): values from the sandbox's
+    // catalogue, and profile names from a config file.
+    const config = join(work, 'completion-config');
+    mkdirSync(join(config, 'agentpay'), { recursive: true });
+    writeFileSync(join(config, 'agentpay', 'config.json'), JSON.stringify({ profiles: { default: { services: { 301: 'Water' } }, night: {} } }));
+    const completionEnv = { ...env, XDG_CONFIG_HOME: config };
+    const [floor, services, profiles] = await compare({
+      runs: runsFor(21),
+      floor: { label: 'node -e 0', command: [node, ['-e', '0'], { env }] },
+      candidates: [
+        { label: 'services', command: [node, [bin, '__complete', '--sandbox', 'check', '--service', ''], { env: completionEnv }] },
+        { label: 'profiles', command: [node, [bin, '__complete', '--profile', ''], { env: completionEnv }] },
+      ],
+      check: (side, result) => ok(side.label === 'services' ? 4 : side.label === 'profiles' ? 2 : undefined)(side, result),
+    });
+    return [
+      { target: '14', what: "a completion request: `agentpay __complete --sandbox check --service ''`", floorLabel: '`node -e 0`', floor, value: services, limit: 1.5 },
+      { target: '14', what: "a completion request reading the config file: `agentpay __complete --profile ''`", floorLabel: '`node -e 0`', floor, value: profiles, limit: 1.5 },
     ];
   },
 
@@ -317,7 +339,7 @@ function report(machine, rows) {
   }
   return [
     `Node ${machine.node}, ${machine.cpus}, ${machine.memory} RAM; load average ${machine.loadBefore} before, ${machine.loadAfter} after.`,
-    `Runs per comparison: start-up ${runsFor(21)}, one Status, check and pay ${runsFor(15)}, batch ${runsFor(7)}, reconcile ${runsFor(7)} (after 2 warm-up rounds each; medians).`,
+    `Runs per comparison: start-up and completion ${runsFor(21)}, one Status, check and pay ${runsFor(15)}, batch ${runsFor(7)}, reconcile ${runsFor(7)} (after 2 warm-up rounds each; medians).`,
     '',
     '| target | agentpay | floor | floor median | agentpay median | ratio | limit | result |',
     '|---|---|---|---:|---:|---:|---:|---|',

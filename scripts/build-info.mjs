@@ -1,12 +1,14 @@
 #!/usr/bin/env node
 // Build step after tsc: writes dist/build-info.json, the answers to `agentpay --version` and
-// `agentpay --help` as the commander definition in dist/cli.js gives them. bin/agentpay.js
-// serves those two from it (dist/cached-answer.cjs) so they load nothing else
-// (docs/performance.md); a test keeps the cached help equal to commander's live output.
+// `agentpay --help` as the commander definition in dist/cli.js gives them, and
+// dist/completion.json, that definition as shell completion reads it (src/completion/tree.ts).
+// bin/agentpay.js serves those from them (dist/cached-answer.cjs, dist/completion-answer.cjs)
+// so they load nothing else (docs/performance.md); tests keep both equal to the live definition.
 import { readFileSync, writeFileSync } from 'node:fs';
 
 const dist = new URL('../dist/', import.meta.url);
 const { buildProgram } = await import(new URL('cli.js', dist).href);
+const { completionData } = await import(new URL('completion/tree.js', dist).href);
 
 let text = '';
 const capture = { write: (chunk) => ((text += chunk), true) };
@@ -24,3 +26,4 @@ if (!text.startsWith('Usage: agentpay')) throw new Error(`unexpected help text: 
 const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
 const info = { version, help: { width: 80, text } };
 writeFileSync(new URL('build-info.json', dist), `${JSON.stringify(info, null, 2)}\n`);
+writeFileSync(new URL('completion.json', dist), `${JSON.stringify(completionData(program))}\n`);

@@ -2,8 +2,9 @@
 // Build step after tsc and build-info.mjs (docs/performance.md): packs tsc's output into one
 // CommonJS file, dist/agentpay.cjs, which bin/agentpay.js runs (dist/bundle-loader.cjs), and
 // makes its V8 code cache, dist/agentpay.cjs.cache, from a training run of `status <id> --json`
-// against the sandbox on 127.0.0.1. tsc still builds and type-checks; esbuild only packs what
-// tsc wrote, so the bundle is the checked code. Fails on anything a bundle run cannot serve.
+// against the sandbox on 127.0.0.1; and dist/completion-answer.cjs, the answer to a shell's Tab.
+// tsc still builds and type-checks; esbuild only packs what tsc wrote, so the bundle is the
+// checked code. Fails on anything a bundle run cannot serve.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -160,6 +161,28 @@ async function writeBundle() {
   return Object.keys(result.metafile.inputs).length;
 }
 
+/**
+ * dist/completion-answer.cjs: the answer to a shell's Tab (src/completion/answer.ts) alone, in
+ * one small CommonJS file the bin shim requires for `__complete`, with dist/completion.json
+ * (scripts/build-info.mjs): no ES module loader, no bundle, no code cache to check (target 14
+ * of docs/performance.md). It imports nothing but Node's built-ins; the build fails if that changes.
+ */
+async function writeCompletionAnswer() {
+  const result = await build({
+    entryPoints: [join(dist, 'completion/answer.js')],
+    outfile: join(dist, 'completion-answer.cjs'),
+    bundle: true,
+    format: 'cjs',
+    platform: 'node',
+    target: 'node20',
+    minifyWhitespace: true,
+    logLevel: 'silent',
+    metafile: true,
+  });
+  const inputs = Object.keys(result.metafile.inputs);
+  if (inputs.length !== 1) throw new BundleError(`dist/completion-answer.cjs must hold completion/answer.js alone, not ${inputs.join(', ')}: a Tab would load them all`);
+}
+
 // ---------------------------------------------------------------- the code cache
 
 /** Runs scripts/code-cache-run.cjs to its end, at most 30 s. */
@@ -243,6 +266,7 @@ try {
   // A cache never outlives the bundle it was made for (the loader checks that as well).
   rmSync(cachePath, { force: true });
   await writeVendored();
+  await writeCompletionAnswer();
   const files = await writeBundle();
   const note = await writeCodeCache();
   const kib = (path) => `${Math.round(statSync(path).size / 1024)} KiB`;

@@ -3,6 +3,7 @@ import { Command } from 'commander';
 import { localiseProgram } from './cli-language.js';
 import { buyCommand } from './commands/buy/command.js';
 import { checkCommand } from './commands/check/command.js';
+import { completionCommand } from './commands/completion/command.js';
 import { checkRequiredOptions, type LazyAction } from './commands/define.js';
 import { doctorCommand } from './commands/doctor/command.js';
 import { historyCommand } from './commands/history/command.js';
@@ -99,6 +100,7 @@ export function buildProgram(io: ProcessIo, options: { jsonErrors?: boolean; t?:
     for (const sub of command.commands) sub.copyInheritedSettings(command);
     program.addCommand(command);
   }
+  program.addCommand(completionCommand(io.stdout).copyInheritedSettings(program));
 
   localiseProgram(program, t);
   if (!options.jsonErrors) for (const command of program.commands) showUsageAfterErrors(command, t);
@@ -106,6 +108,14 @@ export function buildProgram(io: ProcessIo, options: { jsonErrors?: boolean; t?:
 }
 
 export async function runCli(argv: readonly string[], io: ProcessIo): Promise<void> {
+  // The shell's Tab (completion/scripts.ts): answered from the program's definition, before
+  // commander parses anything, and without settings, gateway or ledger.
+  // (bin/agentpay.js answers it from the build's dist/completion.json when it has one.)
+  if (argv[0] === '__complete') {
+    const [{ completionData }, { writeCompletion }] = await Promise.all([import('./completion/tree.js'), import('./completion/answer.js')]);
+    writeCompletion(completionData(buildProgram(io)), argv.slice(1), io.stdout, io.env);
+    return;
+  }
   const [{ languageOfCommandLine }, { useLanguage }] = await Promise.all([import('./settings/language.js'), import('./i18n/current.js')]);
   const t = await useLanguage(languageOfCommandLine(argv, io.env));
   await buildProgram(io, { jsonErrors: argv.includes('--json'), t }).parseAsync([...argv], { from: 'user' });

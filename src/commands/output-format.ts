@@ -3,7 +3,7 @@ import { choiceOption, switchOption } from '../options/values.js';
 import type { Output } from '../output.js';
 
 /** How history and report write their data: `--format table|csv|json` (`--json` is `--format json`), `--bom` for CSV. */
-const dataFormats = ['table', 'csv', 'json'] as const;
+export const dataFormats = ['table', 'csv', 'json'] as const;
 type DataFormat = (typeof dataFormats)[number];
 
 export interface DataFormatChoice {

@@ -164,6 +164,7 @@ const ru: Catalogue = {
       doctor: { description: 'показать каждую настройку и откуда она взята, затем проверить, что шлюз отвечает' },
       scenario: { description: 'выполнить файлы сценариев: шаги против шлюза с проверками (набор на соответствие лежит в examples/)' },
       sandbox: { description: 'запустить шлюз-песочницу на переднем плане' },
+      completion: { description: 'напечатать скрипт дополнения по Tab для bash, zsh или fish (как подключить: agentpay completion --help)' },
       help: { description: 'показать справку по команде' },
     },
     settings: {

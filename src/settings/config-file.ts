@@ -42,6 +42,10 @@ function shapeMismatch(value: unknown, shape: FileShape): string | undefined {
     const fits = isPlainObject(value) && Object.values(value).every((amount) => isText(amount) || isNumber(amount));
     return fits ? undefined : 'amounts per currency, as {"KZT": "50000.00"}';
   }
+  if (shape === 'names by id') {
+    const fits = isPlainObject(value) && Object.values(value).every(isText);
+    return fits ? undefined : 'names by id, as {"101": "GameCoins top-up"}';
+  }
   if (shape === 'code list') {
     const fits = isText(value) || (Array.isArray(value) && value.every((item) => isText(item) || isNumber(item)));
     return fits ? undefined : 'codes as text ("11,12") or a list ([11, "12"])';

@@ -134,6 +134,14 @@ export const settingsTable = {
     help: 'who records a payment, on every ledger record',
     docs: 'who makes the payments, recorded with each of them (history shows it); the system user name by default',
   },
+  services: {
+    // Checked by the config file's reader (an object of names); read by shell completion alone (completion/answer.ts).
+    profile: { key: 'services', shape: 'names by id' },
+    defaultText: 'none',
+    report: false,
+    help: 'service ids with their names, offered by shell completion after --service',
+    docs: 'service ids with their names, `{"101": "GameCoins top-up"}`: shell completion offers them after `--service` (docs/completion.md); nothing else reads them, `doctor` does not list them',
+  },
   live: {
     profile: { key: 'live', shape: 'true or false' },
     parse: parse.yesOrNo,

@@ -9,12 +9,14 @@ import { sandboxServices } from '../../src/sandbox/catalogue.js';
 const allowed = new Set([
   ...['agentpay', 'TransactionID', 'RequestID', 'ResponseStatus', 'InvoiceId', 'OrderAmount', 'AccountCheck', 'Payment', 'Status', 'Amount'],
   ...['KZT', 'USD', 'EUR', 'HTTP', 'MD5', 'URL', 'PEM', 'TLS', 'JSON', 'CI', 'stdin', 'stdout', 'postgres', 'XDG_CONFIG_HOME', 'XDG_STATE_HOME'],
-  ...['check', 'pay', 'buy', 'status', 'reconcile', 'history', 'report', 'receipt', 'ledger', 'doctor', 'scenario', 'sandbox', 'help', 'PostgreSQL'],
+  ...['check', 'pay', 'buy', 'status', 'reconcile', 'history', 'report', 'receipt', 'ledger', 'doctor', 'scenario', 'sandbox', 'help', 'completion', 'PostgreSQL'],
+  // Shells by their names.
+  ...['bash', 'zsh', 'fish'],
   ...['local', 'iso', 'plain', 'md5', 'stderr', 'default'],
   // File formats by their names (`--from-format csv|jsonl`, "JSON Lines").
   ...['csv', 'jsonl', 'Lines'],
   // Keys as printed on the keyboard.
-  ...['Enter', 'Esc', 'Ctrl'],
+  ...['Enter', 'Esc', 'Ctrl', 'Tab'],
   ...['maxAmount', 'dailyLimit', 'accountDailyLimit', 'RequestDate', 'YYYY', 'MM', 'DD', 'HH', 'mm', 'ss', 'UTC', 'ISO', 'cron', 'examples', 'spec'],
 ]);
 /** The gateway's own words (the sandbox's refusal Message), and the names of its services and vouchers: shown as sent, never translated. */
