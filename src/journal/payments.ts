@@ -50,13 +50,14 @@ export async function* journalPayments(journal: string, query: PaymentsQuery, wa
   const states: number[] = [];
   const ownerWanted = new Map<string, boolean>();
   const [since, until] = [query.since.getTime(), query.until.getTime()];
+  const [sinceText, untilText] = [query.since.toISOString(), query.until.toISOString()];
   // An outcome mostly follows its own intent: the last transaction seen is tried first.
-  let last = { owner: '', id: '', number: -1 };
+  let [lastOwner, lastId, lastNumber] = ['', '', -1];
   try {
     // Read in this thread: the pass has nothing else to do meanwhile (reader.ts ReadRange).
     await scanFiles(openJournalFiles(journal, query.since.toISOString().slice(0, 10)), warn, { blocking: true }, (record) => {
       if (record.kind === 'outcome') {
-        const number = record.id === last.id && record.owner === last.owner ? last.number : index.get(record.owner, record.id);
+        const number = record.id === lastId && record.owner === lastOwner ? lastNumber : index.get(record.owner, record.id);
         if (number === undefined || packed[number] === undefined || packed[number] === notShown) return;
         const current = states[number]!;
         if (replacesOutcome(current === noState ? undefined : transactionStates[current - 1], record.state)) states[number] = 1 + transactionStates.indexOf(record.state);
@@ -64,7 +65,7 @@ export async function* journalPayments(journal: string, query: PaymentsQuery, wa
       }
       const known = index.size;
       const number = index.numberOf(record.owner, record.id);
-      last = { owner: record.owner, id: record.id, number };
+      [lastOwner, lastId, lastNumber] = [record.owner, record.id, number];
       if (number < known && packed[number] !== undefined) {
         // A new attempt after a failure is open again until its own answer.
         const current = states[number]!;
@@ -73,8 +74,9 @@ export async function* journalPayments(journal: string, query: PaymentsQuery, wa
       }
       states[number] = noState;
       const at = intentTime(record);
-      const time = Date.parse(at);
-      if (!(time >= since)) return;
+      // The writer's times (toISOString) compare as text, without Date.parse; any other spelling is parsed.
+      const canonical = at.length === 24 && at.endsWith('Z');
+      if (canonical ? at < sinceText : !(Date.parse(at) >= since)) return;
       // Its first intent since `since` (as history's entries): shown if it is the owner's and before `until`.
       // The owner's text names one gateway and agent only when it has one space (records.ts ownerKey).
       const unambiguous = record.owner.indexOf(' ') === record.owner.lastIndexOf(' ');
@@ -83,7 +85,7 @@ export async function* journalPayments(journal: string, query: PaymentsQuery, wa
         wanted = isWanted(record, query);
         if (unambiguous) ownerWanted.set(record.owner, wanted);
       }
-      packed[number] = wanted && time < until ? packedFields(record, at) : notShown;
+      packed[number] = wanted && (canonical ? at < untilText : Date.parse(at) < until) ? packedFields(record, at) : notShown;
       if (packed[number] !== notShown) shown.push(number);
     });
   } finally {
@@ -119,13 +121,14 @@ function packedFields(record: ScannedIntent, at: string): string {
   if (typeof content !== 'string') return [content.transactionId, content.account, content.amount, at].join(separator);
   // The scanner moves any part of an id before a space into the owner: such an id is read again.
   const transactionId = record.id.length === content.indexOf('"', intentStart) - intentStart ? record.id : stringAfter(content, '"transactionId":"');
-  return [transactionId, stringAfter(content, '"account":"'), stringAfter(content, '"amount":"'), at].join(separator);
+  // The account and amount come after the TransactionID, gateway, agent and service (the format table's order).
+  return [transactionId, stringAfter(content, '"account":"', intentStart), stringAfter(content, '"amount":"', intentStart), at].join(separator);
 }
 
 const intentStart = '{"kind":"intent","transactionId":"'.length;
 
-function stringAfter(line: string, key: string): string {
-  const start = line.indexOf(key) + key.length;
+function stringAfter(line: string, key: string, from = 0): string {
+  const start = line.indexOf(key, from) + key.length;
   return utf8OfByteText(line.slice(start, line.indexOf('"', start)));
 }
 

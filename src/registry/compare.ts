@@ -46,6 +46,7 @@ export class RegistryIndex {
   private readonly amounts: string[] = [];
   private readonly lines: number[] = [];
   private readonly taken: boolean[] = [];
+  private lastDay = '';
   /** The row after the last one taken. */
   private next = 0;
   /** The days the registry's rows are dated. */
@@ -62,7 +63,8 @@ export class RegistryIndex {
         { hint: 'ask the provider for a corrected registry; nothing was compared' },
       );
     }
-    this.days.add(row.date);
+    // Rows come in date order: a day is added once, not once a row.
+    if (row.date !== this.lastDay) this.days.add((this.lastDay = row.date));
     this.dates[number] = row.date;
     this.accounts[number] = row.account;
     this.amounts[number] = row.amount;
