@@ -266,6 +266,79 @@ const en = {
     missing: { stdin: 'stdin is not a terminal', stdout: 'stdout is not a terminal', ci: 'CI is set' },
     scriptsHint: 'scripts use `agentpay check` to list the vouchers, then `agentpay pay --invoice-id <id>` (or --amount)',
   },
+
+  /** pay --from-file (bulk top-ups): render/bulk.ts and commands/pay/bulk. */
+  bulk: {
+    line: (line: number) => `line ${line}`,
+    /** A column of the orders file, after its line: `line 4, amount: ...`. */
+    column: (column: string) => `, ${column}`,
+    andMore: (count: number) => `; and ${count} more`,
+    badRows: (where: string, count: number, named: string) => `${where} has ${count === 1 ? '1 bad row' : `${count} bad rows`}, nothing was sent: ${named}`,
+    badRowsHint: 'fix the rows named and run the same command again; no payment was sent',
+    lineGone: (line: number) => `line ${line} is gone`,
+    changedRows: (input: string, results: string, named: string) =>
+      `${input} changed since ${results} was written (${named}); refusing to guess which payments are which, nothing was sent`,
+    changedRowsHint: (results: string) => `run the original file again to finish it, or give the changed one a new --results file (the rows in ${results} may have been paid)`,
+    planAmount: 'amount',
+    planVoucher: (voucher: string, invoiceId: string) => `${voucher} (invoice ${invoiceId})`,
+    already: (state: string) => `already ${state}`,
+    service: (id: string) => `service ${id}`,
+    account: (account: string) => `account ${account}`,
+    rows: (count: number) => `${count} row${count === 1 ? '' : 's'}`,
+    nothing: 'nothing',
+    planSummary: (toPay: number, totals: string, done: number) =>
+      `dry run: ${toPay} payment${toPay === 1 ? '' : 's'} would be sent (${totals})${done === 0 ? '' : `; ${done} already final, skipped`}; nothing was paid. Add --yes to pay.`,
+    skipped: '(already final, skipped)',
+    /** A row's state as the table and the summary name it (--json keeps the English word). */
+    states: { success: 'success', failed: 'failed', pending: 'pending', unknown: 'unknown', 'not-sent': 'not-sent', skipped: 'skipped' } as Record<
+      'success' | 'failed' | 'pending' | 'unknown' | 'not-sent' | 'skipped',
+      string
+    >,
+    progress: (done: number, total: number, failed: number, elapsed: string, left: string) => ` ${done}/${total}  ${failed} failed  ${elapsed} elapsed  ${left} left`,
+    summary: (rows: number, stoppedBy: string | undefined, parts: string, notStarted: number) =>
+      `${rows} row${rows === 1 ? '' : 's'}${stoppedBy === undefined ? '' : ` (stopped by ${stoppedBy})`}: ${parts || 'none done'}${notStarted === 0 ? '' : `; ${notStarted} not started`}`,
+    summaryHint: 'run the same command again to finish the file: final rows are skipped, open ones settled by Status, the rest paid with their same TransactionIDs',
+    resume: (results: string, final: number, open: number, toPay: number) =>
+      `resuming from ${results}: ${final} row${final === 1 ? '' : 's'} already final (skipped), ${open} open (settled by Status), ${toPay} to pay`,
+    results: (path: string) => `results: ${path}`,
+    interrupt: (by: string) => `${by}: no new rows start; the rows in flight settle (${by} again stops settling them, leaving them unknown)`,
+    scriptNeedsYes: 'pay --from-file from a script pays only with --yes (stdin is not a terminal); nothing was sent',
+    scriptNeedsYesHint: 'add --dry-run to see the plan, or --yes to pay it',
+    stdinNeedsResults: '--from-file - needs --results <path>: where the TransactionIDs of the rows are kept for a later run',
+    stdinTwice: 'stdin cannot hold both the password and the orders (--password-file - and --from-file -)',
+    stdinTwiceHint: 'put the orders in a file, or the password in AGENTPAY_PASSWORD or a file of its own',
+    stoppedStarting: (reason: string) => `${reason}: no new rows start; run the same command again once it is fixed`,
+    goesWithFromFile: (flag: string) => `${flag} goes with --from-file <orders.csv|.jsonl|->`,
+    notWithFromFile: (flag: string) => `${flag} does not go with --from-file: each row of the file names its own`,
+    notWithFromFileHint: 'put it in a column of the file (docs/commands.md "pay --from-file")',
+    resultsUnreadable: (path: string, reason: string) => `the results file ${path} cannot be read as CSV (${reason}); nothing was sent`,
+    resultsUnreadableHint: 'give another --results path, or move the damaged file away once its TransactionIDs are settled (`agentpay reconcile`)',
+    cannotRead: (path: string, reason: string) => `cannot read --from-file ${path}: ${reason}`,
+    /** What is wrong with a row's cell or line (after "line N, column: "). */
+    cell: {
+      empty: 'is empty',
+      spaces: (value: string) => `${JSON.stringify(value)} has spaces around it`,
+      currency: (value: string) => `${JSON.stringify(value)} is not a three-letter code such as KZT or USD`,
+      invoiceId: (value: string) => `${JSON.stringify(value)} is not an InvoiceId (digits, as in the check list)`,
+      position: (value: string) => `${JSON.stringify(value)} is not a voucher's position (1 for Invoice-1)`,
+      invoiceBoth: 'give invoice-id or invoice (a position), not both',
+      amount: (value: string) => `${JSON.stringify(value)} is not a plain decimal such as 2497.00`,
+      nothingToPay: 'give invoice-id (or invoice) for a dynamic voucher, or amount for a static one',
+      unknownColumn: (columns: string) => `is not a column of an order (columns: ${columns})`,
+      namedTwice: 'is named twice',
+      headerNeeds: 'the header needs the columns service and account',
+      cellCount: (cells: number, header: number) => `has ${cells} cells, the header ${header}`,
+      notCsv: (reason: string) => `cannot be read as CSV: ${reason}`,
+      noHeader: 'no header: the first line names the columns (service,account,invoice-id,...)',
+      notObject: 'is not a JSON object',
+      unknownField: (fields: string) => `is not a field of an order (fields: ${fields})`,
+      notString: 'must be a string (a JSON number loses digits: write "2497.00")',
+      keyTwice: (key: string, first: number) => `${JSON.stringify(key)} is the key of line ${first} too`,
+      noOrders: 'the file holds no orders',
+      overLimit: (breaches: string) => `${breaches} (give --over-limit if it is right)`,
+      duplicate: (payments: string) => `repeats ${payments} (give --allow-duplicate if it is meant)`,
+    },
+  },
 };
 
 export type Catalogue = typeof en;

@@ -1,3 +1,4 @@
+import { type Catalogue, en } from '../i18n/en.js';
 import type { Style } from './style.js';
 
 /**
@@ -17,12 +18,11 @@ export interface BadRow {
 const shownBadRows = 20;
 
 /** `orders.csv has 2 bad rows, nothing was sent: line 4, amount: "1,5" is not ...; line 7: ...` (one line, in file order). */
-export function badRowsText(where: string, problems: readonly BadRow[]): string {
+export function badRowsText(where: string, problems: readonly BadRow[], said: Catalogue = en): string {
   const sorted = [...problems].sort((a, b) => a.line - b.line);
-  const named = sorted.slice(0, shownBadRows).map(({ line, column, message }) => `line ${line}${column === undefined ? '' : `, ${column}`}: ${message}`);
-  const more = sorted.length > shownBadRows ? `; and ${sorted.length - shownBadRows} more` : '';
-  const count = sorted.length === 1 ? '1 bad row' : `${sorted.length} bad rows`;
-  return `${where} has ${count}, nothing was sent: ${named.join('; ')}${more}`;
+  const named = sorted.slice(0, shownBadRows).map(({ line, column, message }) => `${said.bulk.line(line)}${column === undefined ? '' : said.bulk.column(column)}: ${message}`);
+  const more = sorted.length > shownBadRows ? said.bulk.andMore(sorted.length - shownBadRows) : '';
+  return said.bulk.badRows(where, sorted.length, `${named.join('; ')}${more}`);
 }
 
 /** A row whose input changed since the results file recorded it: which cells, before and after. */
@@ -31,20 +31,17 @@ export interface ChangedRow {
   changes: { column: string; was: string; now: string }[];
 }
 
-export function changedRowsText(input: string, results: string, rows: readonly ChangedRow[]): string {
+export function changedRowsText(input: string, results: string, rows: readonly ChangedRow[], said: Catalogue = en): string {
   const named = rows
     .slice(0, shownBadRows)
     .map(({ line, changes }) =>
       changes.length === 0
-        ? `line ${line} is gone`
-        : `line ${line} ${changes.map(({ column, was, now }) => `${column} ${JSON.stringify(was)} → ${JSON.stringify(now)}`).join(', ')}`,
+        ? said.bulk.lineGone(line)
+        : `${said.bulk.line(line)} ${changes.map(({ column, was, now }) => `${column} ${JSON.stringify(was)} → ${JSON.stringify(now)}`).join(', ')}`,
     );
-  const more = rows.length > shownBadRows ? `; and ${rows.length - shownBadRows} more` : '';
-  return `${input} changed since ${results} was written (${named.join('; ')}${more}); refusing to guess which payments are which, nothing was sent`;
+  const more = rows.length > shownBadRows ? said.bulk.andMore(rows.length - shownBadRows) : '';
+  return said.bulk.changedRows(input, results, `${named.join('; ')}${more}`);
 }
-
-export const changedRowsHint = (results: string) =>
-  `run the original file again to finish it, or give the changed one a new --results file (the rows in ${results} may have been paid)`;
 
 /** What a row is to pay, once its voucher is known. */
 export interface PlanRow {
@@ -60,11 +57,15 @@ export interface PlanRow {
   done: string | undefined;
 }
 
-export function planLine(row: PlanRow, style: Style): string {
-  const what = row.voucher === undefined ? 'amount' : `${row.voucher} (invoice ${row.invoiceId})`;
-  const done = row.done === undefined ? '' : `  ${style.dim(`already ${row.done}`)}`;
-  return `line ${row.line}  ${row.key ?? '-'}  service ${row.service}  account ${row.account}  ${what}  ${row.amount} ${row.currency}${done}`;
+export function planLine(row: PlanRow, style: Style, said: Catalogue = en): string {
+  const { bulk } = said;
+  const what = row.voucher === undefined ? bulk.planAmount : bulk.planVoucher(row.voucher, row.invoiceId ?? '');
+  const done = row.done === undefined ? '' : `  ${style.dim(bulk.already(stateWord(row.done, said)))}`;
+  return `${bulk.line(row.line)}  ${row.key ?? '-'}  ${bulk.service(row.service)}  ${bulk.account(row.account)}  ${what}  ${said.amount(row.amount)} ${row.currency}${done}`;
 }
+
+/** A state as a person reads it; a word the catalogue does not know, as it is. */
+const stateWord = (state: string, said: Catalogue) => said.bulk.states[state as RowState] ?? state;
 
 export function planJson(row: PlanRow): string {
   return JSON.stringify({
@@ -84,11 +85,11 @@ export function planJson(row: PlanRow): string {
 /** Totals per currency, as the plan and the summary show them: `12 rows 29964.00 KZT`. */
 export type CurrencyTotals = ReadonlyMap<string, { rows: number; sum: string }>;
 
-const totalsText = (totals: CurrencyTotals) => [...totals].map(([currency, { rows, sum }]) => `${rows} row${rows === 1 ? '' : 's'} ${sum} ${currency}`).join(', ');
+const totalsText = (totals: CurrencyTotals, said: Catalogue) =>
+  [...totals].map(([currency, { rows, sum }]) => `${said.bulk.rows(rows)} ${said.amount(sum)} ${currency}`).join(', ');
 
-export function planSummary(totals: CurrencyTotals, toPay: number, done: number): string {
-  const already = done === 0 ? '' : `; ${done} already final, skipped`;
-  return `dry run: ${toPay} payment${toPay === 1 ? '' : 's'} would be sent (${totalsText(totals) || 'nothing'})${already}; nothing was paid. Add --yes to pay.`;
+export function planSummary(totals: CurrencyTotals, toPay: number, done: number, said: Catalogue = en): string {
+  return said.bulk.planSummary(toPay, totalsText(totals, said) || said.bulk.nothing, done);
 }
 
 /** A row's end, as the batch reports it: the gateway's state, or not sent (the row stays to pay on a later run). */
@@ -115,16 +116,16 @@ export interface RowResult {
 
 const stateColour = (state: RowState, style: Style) => (state === 'success' ? style.success : state === 'failed' || state === 'not-sent' ? style.failure : style.pending);
 
-export function resultLine(result: RowResult, style: Style): string {
-  const mark = stateColour(result.state, style)(result.state.padEnd(style.enabled ? 0 : 8));
-  const skipped = result.skipped ? `  ${style.dim('(already final, skipped)')}` : '';
+export function resultLine(result: RowResult, style: Style, said: Catalogue = en): string {
+  const mark = stateColour(result.state, style)(stateWord(result.state, said).padEnd(style.enabled ? 0 : 8));
+  const skipped = result.skipped ? `  ${style.dim(said.bulk.skipped)}` : '';
   return [
-    `line ${result.line}`,
+    said.bulk.line(result.line),
     result.key ?? '-',
     mark,
     result.transactionId,
-    `${result.amount} ${result.currency}`,
-    `account ${result.account}`,
+    `${said.amount(result.amount)} ${result.currency}`,
+    said.bulk.account(result.account),
     result.status === null ? '-' : result.status,
     result.message || '-',
   ]
@@ -150,10 +151,10 @@ const clock = (ms: number) => {
 };
 
 /** `[#########-----------] 45/100  2 failed  0:12 elapsed  ~0:15 left`, to fit `width` columns. */
-export function progressBar(progress: Progress, width: number): string {
+export function progressBar(progress: Progress, width: number, said: Catalogue = en): string {
   const { done, total, failed, elapsedMs } = progress;
   const left = done === 0 ? '~?' : `~${clock((elapsedMs / done) * (total - done))}`;
-  const tail = ` ${done}/${total}  ${failed} failed  ${clock(elapsedMs)} elapsed  ${left} left`;
+  const tail = said.bulk.progress(done, total, failed, clock(elapsedMs), left);
   const barWidth = Math.max(5, Math.min(30, width - tail.length - 3));
   const filled = total === 0 ? barWidth : Math.round((done / total) * barWidth);
   return `[${'#'.repeat(filled)}${'-'.repeat(barWidth - filled)}]${tail}`.slice(0, Math.max(10, width - 1));
@@ -162,32 +163,20 @@ export function progressBar(progress: Progress, width: number): string {
 /** Per state: how many rows, and their sums per currency. */
 export type StateTotals = ReadonlyMap<RowState | 'skipped', CurrencyTotals>;
 
-export function summaryText(totals: StateTotals, counts: { rows: number; notStarted: number; interrupted: string | undefined }): string {
+export function summaryText(totals: StateTotals, counts: { rows: number; notStarted: number; interrupted: string | undefined }, said: Catalogue = en): string {
   const parts = [...totals].map(([state, byCurrency]) => {
     const rows = [...byCurrency.values()].reduce((sum, { rows }) => sum + rows, 0);
-    const sums = [...byCurrency].map(([currency, { sum }]) => `${sum} ${currency}`).join(' + ');
-    return `${rows} ${state} (${sums})`;
+    const sums = [...byCurrency].map(([currency, { sum }]) => `${said.amount(sum)} ${currency}`).join(' + ');
+    return `${rows} ${stateWord(state, said)} (${sums})`;
   });
-  const notStarted = counts.notStarted === 0 ? '' : `; ${counts.notStarted} not started`;
-  const stopped = counts.interrupted === undefined ? '' : ` (stopped by ${counts.interrupted})`;
-  return `${counts.rows} row${counts.rows === 1 ? '' : 's'}${stopped}: ${parts.join(', ') || 'none done'}${notStarted}`;
+  return said.bulk.summary(counts.rows, counts.interrupted, parts.join(', '), counts.notStarted);
 }
 
 /** The next step after a batch that did not end well, or undefined. */
-export function summaryHint(counts: { open: number; notSent: number; notStarted: number }): string | undefined {
+export function summaryHint(counts: { open: number; notSent: number; notStarted: number }, said: Catalogue = en): string | undefined {
   if (counts.open + counts.notSent + counts.notStarted === 0) return undefined;
-  return 'run the same command again to finish the file: final rows are skipped, open ones settled by Status, the rest paid with their same TransactionIDs';
+  return said.bulk.summaryHint;
 }
 
-export const resumeNote = (results: string, final: number, open: number, toPay: number) =>
-  `resuming from ${results}: ${final} row${final === 1 ? '' : 's'} already final (skipped), ${open} open (settled by Status), ${toPay} to pay`;
-
-export const resultsWrittenNote = (results: string) => `results: ${results}`;
-
-export const interruptNote = (by: string) => `${by}: no new rows start; the rows in flight settle (${by} again stops settling them, leaving them unknown)`;
-
-export const scriptNeedsYes = 'pay --from-file from a script pays only with --yes (stdin is not a terminal); nothing was sent';
-export const scriptNeedsYesHint = 'add --dry-run to see the plan, or --yes to pay it';
-export const stdinNeedsResults = '--from-file - needs --results <path>: where the TransactionIDs of the rows are kept for a later run';
-
-export const stoppedStarting = (reason: string) => `${reason}: no new rows start; run the same command again once it is fixed`;
+// The notes and refusals of a run are the catalogue's own (en.ts `bulk`): said.bulk.resume,
+// results, interrupt, scriptNeedsYes, stdinNeedsResults, stoppedStarting.

@@ -1,4 +1,6 @@
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningSandbox } from '../../src/sandbox/server.js';
@@ -140,5 +142,35 @@ describe('choosing the language', () => {
     const result = await runCli(['--sandbox', 'check', '--service', '101', '--account', '7011234567'], { env: { ...base, XDG_STATE_HOME: join(base.HOME ?? '', 'x') } });
     expect(result.stdout).toContain('Name');
     expect(result.stderr).toContain('4 vouchers for service 101');
+  });
+
+  it('pay --from-file: the plan, the rows, the summary and a bad row in Russian; the results file and --json as in English', async () => {
+    const work = mkdtempSync(join(tmpdir(), 'agentpay-bulk-ru-'));
+    const env = envFor(sandbox, { AGENTPAY_OPERATOR: 'кассир', AGENTPAY_LEDGER: join(work, 'journal.jsonl') });
+    const orders = join(work, 'orders.csv');
+    writeFileSync(orders, 'key,service,account,invoice-id,amount\nА-1,101,7011234567,5002,\nА-2,202,7011234568,,1500.00\n');
+    const plan = await ru(['pay', '--from-file', orders, '--dry-run'], env);
+    expect(plan.code, plan.stderr).toBe(0);
+    expect(plan.stdout).toContain('строка 2');
+    expect(plan.stderr).toContain('пробный прогон: было бы отправлено 2 платежа');
+    expectRussian(plan);
+    const paid = await ru(['pay', '--from-file', orders, '--yes'], env);
+    expect(paid.code, paid.stderr).toBe(0);
+    expect(paid.stdout).toMatch(/строка 3 {2}А-2 {2}успех/);
+    expect(paid.stderr).toMatch(/2 строки: 2 успех/);
+    expectRussian(paid);
+    // The results file is data: its header and states stay as the format defines them.
+    expect(readFileSync(join(work, 'orders.results.csv'), 'utf8')).toMatch(/^line,key,.*\r?\n.*success/s);
+    const again = await ru(['--json', 'pay', '--from-file', orders, '--yes'], env);
+    expect(jsonLines(again.stdout).map((row) => [row.key, row.state, row.skipped])).toEqual([
+      ['А-1', 'success', true],
+      ['А-2', 'success', true],
+    ]);
+    const bad = join(work, 'bad.csv');
+    writeFileSync(bad, 'service,account,amount\n202,7011234567,1,5\n202,,100\n');
+    const refused = await ru(['pay', '--from-file', bad, '--yes'], env);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain('2 плохие строки, ничего не отправлялось: строка 2');
+    expectRussian(refused);
   });
 });

@@ -36,6 +36,7 @@ export function englishLeft(screen: string): string[] {
   }
   text = text
     .replace(/`[^`]*`/g, '') // commands as typed
+    .replace(/«[^»]*»/g, '') // names quoted the Russian way (a file's columns)
     .replace(/agentpay(?: [a-z]+)?/g, '') // the program and its command
     .replace(/<[^>]*>|\[txn-id\.*\]|\/home\/index/g, '') // placeholders, the gateway's path
     .replace(/--?[\w-]+/g, '') // flags

@@ -1,4 +1,5 @@
 import { UsageError } from '../../../errors.js';
+import { t } from '../../../i18n/current.js';
 import { choiceOption, concurrencyOption, optionalNonBlankText, optionRecord, switchOption } from '../../../options/values.js';
 
 const orderFormats = ['csv', 'jsonl'] as const;
@@ -37,13 +38,13 @@ export function checkBulkOrSingle(raw: unknown): boolean {
   const options = optionRecord(raw);
   if (options.fromFile === undefined) {
     const given = bulkOnly.find(([name]) => options[name] !== undefined);
-    if (given !== undefined) throw new UsageError(`${given[1]} goes with --from-file <orders.csv|.jsonl|->`);
+    if (given !== undefined) throw new UsageError(t().bulk.goesWithFromFile(given[1]));
     return false;
   }
   const given = perPayment.find(([name]) => options[name] !== undefined);
   if (given !== undefined) {
-    throw new UsageError(`${given[1]} does not go with --from-file: each row of the file names its own`, {
-      hint: 'put it in a column of the file (docs/commands.md "pay --from-file")',
+    throw new UsageError(t().bulk.notWithFromFile(given[1]), {
+      hint: t().bulk.notWithFromFileHint,
     });
   }
   return true;

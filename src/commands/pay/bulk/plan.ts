@@ -1,5 +1,6 @@
 import { AgentpayError } from '../../../errors.js';
 import type { GatewayClient } from '../../../gateway/client.js';
+import { t } from '../../../i18n/current.js';
 import type { JournalEntry } from '../../../journal/ledger.js';
 import type { RecentPayment } from '../../../journal/look-back.js';
 import type { Intent, Ledger, Owner } from '../../../ledger/ledger.js';
@@ -134,14 +135,14 @@ export function deskProblems(context: DeskContext, owner: Owner, rows: readonly 
     const weighed = daily ? [...new Set([...mine, ...byOperator]), synthetic(row.account, accountSum, row.currency), synthetic(`${row.account} `, others, row.currency)] : [];
     const breaches = limitBreaches(desk, intent, operator, weighed, now);
     if (breaches.length > 0 && !policy.overLimit)
-      problems.push({ line: row.line, column: 'amount', message: `${breaches.map((breach) => breachText(breach)).join('; ')} (give --over-limit if it is right)` });
+      problems.push({ line: row.line, column: 'amount', message: t().bulk.cell.overLimit(breaches.map((breach) => breachText(breach)).join('; ')) });
     else if (breaches.length > 0) row.lifted.push('over-limit');
     const duplicates = windowMs > 0 ? duplicatesOf(intent, mine, windowStart) : [];
     if (duplicates.length > 0 && !policy.allowDuplicate) {
       problems.push({
         line: row.line,
         column: undefined,
-        message: `repeats ${duplicates.map((payment) => duplicateText(payment, now)).join('; ')} (give --allow-duplicate if it is meant)`,
+        message: t().bulk.cell.duplicate(duplicates.map((payment) => duplicateText(payment, now)).join('; ')),
       });
     } else if (duplicates.length > 0 && !row.lifted.includes('allow-duplicate')) row.lifted.push('allow-duplicate');
     so.all = addDecimals(so.all, row.paidAmount);

@@ -1,3 +1,4 @@
+import { t } from '../../../i18n/current.js';
 import type { Output } from '../../../output.js';
 import { type Progress, progressBar } from '../../../render/bulk.js';
 
@@ -20,7 +21,7 @@ export function startProgress(out: Output, total: number): ProgressBar {
   const progress: Progress = { done: 0, total, failed: 0, elapsedMs: 0 };
   const draw = () => {
     progress.elapsedMs = performance.now() - started;
-    out.statusLine(progressBar(progress, stderr.columns || 80));
+    out.statusLine(progressBar(progress, stderr.columns || 80, t()));
   };
   const timer = setInterval(draw, redrawMs);
   timer.unref();

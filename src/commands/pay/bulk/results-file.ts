@@ -2,6 +2,7 @@ import { closeSync, fsyncSync, openSync, readFileSync, renameSync } from 'node:f
 import { basename, dirname, extname, join } from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { errnoCodeOf, LocalStorageError, UsageError } from '../../../errors.js';
+import { t } from '../../../i18n/current.js';
 import { syncDirectory, writeAll } from '../../../journal/durable.js';
 import type { TransactionState } from '../../../protocol/transaction-view.js';
 import { type CsvColumn, csvHeader, csvRow } from '../../../render/csv.js';
@@ -83,8 +84,8 @@ export function readResults(path: string): Map<number, ResultRow> | undefined {
   try {
     records = parse(whole, { columns: true, skip_empty_lines: true, relax_column_count: true });
   } catch (error) {
-    throw new UsageError(`the results file ${path} cannot be read as CSV (${(error as Error).message}); nothing was sent`, {
-      hint: 'give another --results path, or move the damaged file away once its TransactionIDs are settled (`agentpay reconcile`)',
+    throw new UsageError(t().bulk.resultsUnreadable(path, (error as Error).message), {
+      hint: t().bulk.resultsUnreadableHint,
     });
   }
   const rows = new Map<number, ResultRow>();

@@ -3,6 +3,7 @@ import { extname } from 'node:path';
 import { Readable } from 'node:stream';
 import { parse } from 'csv-parse';
 import { UsageError } from '../../../errors.js';
+import { t } from '../../../i18n/current.js';
 import { defaultCurrency } from '../../../options/purchase.js';
 import { isPlainDecimal, parseCurrency } from '../../../protocol/money.js';
 import { InvalidFieldError } from '../../../protocol/problems.js';
@@ -47,8 +48,8 @@ function orderOf(line: number, cells: Partial<Record<OrderColumn, string>>, prob
   const bad = (column: OrderColumn | undefined, message: string) => problems.push({ line, column, message });
   const required = (column: 'service' | 'account') => {
     const value = cells[column];
-    if (value === undefined || value.trim() === '') bad(column, 'is empty');
-    else if (value !== value.trim()) bad(column, `${JSON.stringify(value)} has spaces around it`);
+    if (value === undefined || value.trim() === '') bad(column, t().bulk.cell.empty);
+    else if (value !== value.trim()) bad(column, t().bulk.cell.spaces(value));
     return value ?? '';
   };
   const service = required('service');
@@ -59,17 +60,17 @@ function orderOf(line: number, cells: Partial<Record<OrderColumn, string>>, prob
       currency = parseCurrency(cells.currency);
     } catch (error) {
       if (!(error instanceof InvalidFieldError)) throw error;
-      bad('currency', `${JSON.stringify(cells.currency)} is not a three-letter code such as KZT or USD`);
+      bad('currency', t().bulk.cell.currency(cells.currency));
     }
   }
   const invoiceId = cells['invoice-id'] || undefined;
-  if (invoiceId !== undefined && !/^\d{1,19}$/.test(invoiceId)) bad('invoice-id', `${JSON.stringify(invoiceId)} is not an InvoiceId (digits, as in the check list)`);
+  if (invoiceId !== undefined && !/^\d{1,19}$/.test(invoiceId)) bad('invoice-id', t().bulk.cell.invoiceId(invoiceId));
   const position = cells.invoice || undefined;
-  if (position !== undefined && !/^[1-9]\d{0,5}$/.test(position)) bad('invoice', `${JSON.stringify(position)} is not a voucher's position (1 for Invoice-1)`);
-  if (invoiceId !== undefined && position !== undefined) bad('invoice', 'give invoice-id or invoice (a position), not both');
+  if (position !== undefined && !/^[1-9]\d{0,5}$/.test(position)) bad('invoice', t().bulk.cell.position(position));
+  if (invoiceId !== undefined && position !== undefined) bad('invoice', t().bulk.cell.invoiceBoth);
   const amount = cells.amount || undefined;
-  if (amount !== undefined && !isPlainDecimal(amount)) bad('amount', `${JSON.stringify(amount)} is not a plain decimal such as 2497.00`);
-  if (invoiceId === undefined && position === undefined && amount === undefined) bad(undefined, 'give invoice-id (or invoice) for a dynamic voucher, or amount for a static one');
+  if (amount !== undefined && !isPlainDecimal(amount)) bad('amount', t().bulk.cell.amount(amount));
+  if (invoiceId === undefined && position === undefined && amount === undefined) bad(undefined, t().bulk.cell.nothingToPay);
   const key = cells.key || undefined;
   if (problems.length > before) return undefined;
   return { line, key, service, account, currency, invoiceId, invoicePosition: position === undefined ? undefined : Number(position), amount };
@@ -81,10 +82,10 @@ function headerColumns(header: readonly string[], line: number, problems: BadRow
   return header.map((raw) => {
     const name = raw.trim().toLowerCase();
     if (!(orderColumns as readonly string[]).includes(name)) {
-      problems.push({ line, column: raw, message: `is not a column of an order (columns: ${orderColumns.join(', ')})` });
+      problems.push({ line, column: raw, message: t().bulk.cell.unknownColumn(orderColumns.join(', ')) });
       return undefined;
     }
-    if (seen.has(name)) problems.push({ line, column: name, message: 'is named twice' });
+    if (seen.has(name)) problems.push({ line, column: name, message: t().bulk.cell.namedTwice });
     seen.add(name);
     return name as OrderColumn;
   });
@@ -106,11 +107,11 @@ async function readCsv(input: NodeJS.ReadableStream, rows: OrderRow[], problems:
       const line = Number(record.pop());
       if (columns === undefined) {
         columns = headerColumns(record, line, problems);
-        if (!columns.includes('service') || !columns.includes('account')) problems.push({ line, column: undefined, message: 'the header needs the columns service and account' });
+        if (!columns.includes('service') || !columns.includes('account')) problems.push({ line, column: undefined, message: t().bulk.cell.headerNeeds });
         continue;
       }
       if (record.length !== columns.length) {
-        problems.push({ line, column: undefined, message: `has ${record.length} cells, the header ${columns.length}` });
+        problems.push({ line, column: undefined, message: t().bulk.cell.cellCount(record.length, columns.length) });
         continue;
       }
       const cells: Partial<Record<OrderColumn, string>> = {};
@@ -123,9 +124,9 @@ async function readCsv(input: NodeJS.ReadableStream, rows: OrderRow[], problems:
     }
   } catch (error) {
     const { lines, message } = error as { lines?: number; message: string };
-    problems.push({ line: lines ?? 0, column: undefined, message: `cannot be read as CSV: ${message}` });
+    problems.push({ line: lines ?? 0, column: undefined, message: t().bulk.cell.notCsv(message) });
   }
-  if (columns === undefined) problems.push({ line: 1, column: undefined, message: 'no header: the first line names the columns (service,account,invoice-id,...)' });
+  if (columns === undefined) problems.push({ line: 1, column: undefined, message: t().bulk.cell.noHeader });
 }
 
 async function readJsonLines(input: NodeJS.ReadableStream, rows: OrderRow[], problems: BadRow[]): Promise<void> {
@@ -138,17 +139,17 @@ async function readJsonLines(input: NodeJS.ReadableStream, rows: OrderRow[], pro
       try {
         value = JSON.parse(text);
       } catch {
-        problems.push({ line, column: undefined, message: 'is not a JSON object' });
+        problems.push({ line, column: undefined, message: t().bulk.cell.notObject });
         continue;
       }
       if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-        problems.push({ line, column: undefined, message: 'is not a JSON object' });
+        problems.push({ line, column: undefined, message: t().bulk.cell.notObject });
         continue;
       }
       const cells: Partial<Record<OrderColumn, string>> = {};
       for (const [name, cell] of Object.entries(value)) {
-        if (!(orderColumns as readonly string[]).includes(name)) problems.push({ line, column: name, message: `is not a field of an order (fields: ${orderColumns.join(', ')})` });
-        else if (typeof cell !== 'string') problems.push({ line, column: name, message: 'must be a string (a JSON number loses digits: write "2497.00")' });
+        if (!(orderColumns as readonly string[]).includes(name)) problems.push({ line, column: name, message: t().bulk.cell.unknownField(orderColumns.join(', ')) });
+        else if (typeof cell !== 'string') problems.push({ line, column: name, message: t().bulk.cell.notString });
         else cells[name as OrderColumn] = cell;
       }
       const row = orderOf(line, cells, problems);
@@ -164,7 +165,7 @@ function checkKeys(rows: readonly OrderRow[], problems: BadRow[]): void {
     if (row.key === undefined) continue;
     const first = lines.get(row.key);
     if (first === undefined) lines.set(row.key, row.line);
-    else problems.push({ line: row.line, column: 'key', message: `${JSON.stringify(row.key)} is the key of line ${first} too` });
+    else problems.push({ line: row.line, column: 'key', message: t().bulk.cell.keyTwice(row.key, first) });
   }
 }
 
@@ -173,7 +174,7 @@ async function openInput(path: string, stdin: () => NodeJS.ReadableStream): Prom
   const stream = createReadStream(path);
   await new Promise<void>((resolve, reject) => {
     stream.once('open', () => resolve());
-    stream.once('error', (error: NodeJS.ErrnoException) => reject(new UsageError(`cannot read --from-file ${path}: ${error.code ?? error.message}`)));
+    stream.once('error', (error: NodeJS.ErrnoException) => reject(new UsageError(t().bulk.cannotRead(path, error.code ?? error.message))));
   });
   return stream;
 }
@@ -205,7 +206,7 @@ export async function readOrders(path: string, given: OrderFormat | undefined, s
   const problems: BadRow[] = [];
   await (format === 'csv' ? readCsv(input, rows, problems) : readJsonLines(input, rows, problems));
   checkKeys(rows, problems);
-  if (problems.length === 0 && rows.length === 0) problems.push({ line: 1, column: undefined, message: 'the file holds no orders' });
+  if (problems.length === 0 && rows.length === 0) problems.push({ line: 1, column: undefined, message: t().bulk.cell.noOrders });
   refuseBadRows(path, problems);
   return { rows, format };
 }
@@ -213,5 +214,5 @@ export async function readOrders(path: string, given: OrderFormat | undefined, s
 /** Exit 2 with each bad row on a line of its own, in the order of the file: nothing was sent. */
 export function refuseBadRows(path: string, problems: readonly BadRow[]): void {
   if (problems.length === 0) return;
-  throw new UsageError(badRowsText(path === '-' ? 'stdin' : path, problems), { hint: 'fix the rows named and run the same command again; no payment was sent' });
+  throw new UsageError(badRowsText(path === '-' ? 'stdin' : path, problems, t()), { hint: t().bulk.badRowsHint });
 }

@@ -1,4 +1,5 @@
 import { AgentpayError, CancelledError, ExitCode, type ExitCodeValue, mostSevere, UsageError } from '../../../errors.js';
+import { t } from '../../../i18n/current.js';
 import type { Ledger } from '../../../ledger/ledger.js';
 import type { Output } from '../../../output.js';
 import { addDecimals } from '../../../protocol/money.js';
@@ -30,7 +31,7 @@ function listenForInterrupts(out: Output) {
     if (by !== undefined) return hard.abort();
     by = name;
     soft.abort();
-    out.note(text.interruptNote(name));
+    out.note(t().bulk.interrupt(name));
   };
   const onInt = on('Ctrl+C');
   const onTerm = on('SIGTERM');
@@ -72,20 +73,19 @@ function refuseChanged(input: string, resultsPath: string, rows: readonly OrderR
       input,
       resultsPath,
       changed.sort((a, b) => a.line - b.line),
+      t(),
     ),
-    { hint: text.changedRowsHint(resultsPath) },
+    { hint: t().bulk.changedRowsHint(resultsPath) },
   );
 }
 
 function checkModes(options: BulkOptions, context: CommandContext): { dryRun: boolean } {
   const { out, settings } = context;
   const dryRun = options.dryRun || (!options.yes && out.stdin.isTTY === true);
-  if (!dryRun && !options.yes) throw new UsageError(text.scriptNeedsYes, { hint: text.scriptNeedsYesHint });
-  if (options.fromFile === '-' && options.results === undefined && !dryRun) throw new UsageError(text.stdinNeedsResults);
+  if (!dryRun && !options.yes) throw new UsageError(t().bulk.scriptNeedsYes, { hint: t().bulk.scriptNeedsYesHint });
+  if (options.fromFile === '-' && options.results === undefined && !dryRun) throw new UsageError(t().bulk.stdinNeedsResults);
   if (options.fromFile === '-' && !settings.sandbox && passwordReadsStdin(settings)) {
-    throw new UsageError('stdin cannot hold both the password and the orders (--password-file - and --from-file -)', {
-      hint: 'put the orders in a file, or the password in AGENTPAY_PASSWORD or a file of its own',
-    });
+    throw new UsageError(t().bulk.stdinTwice, { hint: t().bulk.stdinTwiceHint });
   }
   return { dryRun };
 }
@@ -134,10 +134,10 @@ function showPlan(out: Output, rows: readonly BulkRow[]): void {
       amount: row.paidAmount ?? '',
       done: row.start === 'final' ? (row.entry?.outcome?.view.state ?? row.prior?.state) : undefined,
     };
-    out.data(out.json ? text.planJson(plan) : text.planLine(plan, out.style));
+    out.data(out.json ? text.planJson(plan) : text.planLine(plan, out.style, t()));
   }
   const toPay = rows.filter((row) => row.start !== 'final');
-  out.note(text.planSummary(totalsOf(toPay.map((row) => ({ currency: row.currency, amount: row.paidAmount ?? '0' }))), toPay.length, rows.length - toPay.length));
+  out.note(text.planSummary(totalsOf(toPay.map((row) => ({ currency: row.currency, amount: row.paidAmount ?? '0' }))), toPay.length, rows.length - toPay.length, t()));
 }
 
 export async function runBulkPay(rawOptions: unknown, context: CommandContext): Promise<void> {
@@ -162,7 +162,7 @@ export async function runBulkPay(rawOptions: unknown, context: CommandContext): 
       const latest = rows.map((row) => resultRowOf(row));
       writer.rewrite(latest);
       const count = (start: BulkRow['start']) => rows.filter((row) => row.start === start).length;
-      if (prior !== undefined) out.note(text.resumeNote(resultsPath!, count('final'), count('open'), count('new')));
+      if (prior !== undefined) out.note(t().bulk.resume(resultsPath!, count('final'), count('open'), count('new')));
       const work = { context, session, ledger, hardStop: interrupts.hard, overrides: live === undefined ? [] : ['yes'] };
       try {
         await payRows(out, rows, latest, work, writer, options.concurrency, interrupts);
@@ -204,7 +204,7 @@ async function payRows(
     const result = await workOnRow(work, row);
     if (result.state === 'not-sent' && stopsTheRunCode(result.exitCode) && stopReason === undefined) {
       stopReason = new AgentpayError(result.message, result.exitCode as ExitCodeValue);
-      out.warn(text.stoppedStarting(result.message));
+      out.warn(t().bulk.stoppedStarting(result.message));
     }
     latest[index] = resultRowOf(row, result);
     // A skipped row is written again only when the results file lagged behind the ledger (a kill between the two).
@@ -229,7 +229,7 @@ async function payRows(
     const total = byCurrency.get(result.currency) ?? { rows: 0, sum: '0' };
     byCurrency.set(result.currency, { rows: total.rows + 1, sum: addDecimals(total.sum, result.amount || '0') });
     totals.set(key, byCurrency);
-    progress.around(() => out.data(out.json ? text.resultJson(result) : text.resultLine(result, out.style)));
+    progress.around(() => out.data(out.json ? text.resultJson(result) : text.resultLine(result, out.style, t())));
   };
   try {
     await forEachOrdered(source(), concurrency, work1, emit);
@@ -238,11 +238,11 @@ async function payRows(
   }
   const interruptedBy = interrupts.by();
   const notStarted = rows.length - done;
-  const summary = text.summaryText(totals, { rows: rows.length, notStarted, interrupted: interruptedBy });
-  out.note(text.resultsWrittenNote(writer.path));
+  const summary = text.summaryText(totals, { rows: rows.length, notStarted, interrupted: interruptedBy }, t());
+  out.note(t().bulk.results(writer.path));
   const exitCode: ExitCodeValue =
     interruptedBy !== undefined ? (open > 0 ? ExitCode.pendingOrUnknown : ExitCode.interrupted) : mostSevere([...codes, ...(stopReason ? [stopReason.exitCode] : [])]);
   if (exitCode === ExitCode.success) return out.note(out.errorStyle.dim(summary));
-  const hint = text.summaryHint({ open, notSent, notStarted });
+  const hint = text.summaryHint({ open, notSent, notStarted }, t());
   throw new AgentpayError(summary, exitCode, hint === undefined ? {} : { hint });
 }
