@@ -34,6 +34,8 @@ const fieldNames: Record<Field, string> = { transactionId: 'TransactionID', date
 
 /** A cell's amount as a plain decimal (`1 500,00` with a decimal comma is `1500.00`), or undefined. */
 export function readAmount(cell: string, decimal: RegistryLayout['decimal']): string | undefined {
+  // Most cells are plain already (`1500.00`): no copy made of them.
+  if (decimal === 'point' && isPlainDecimal(cell)) return cell;
   const text = cell.replace(/[\s\u00a0\u202f]/g, '');
   const other = decimal === 'comma' ? '.' : ',';
   if (text.includes(other)) return undefined;
@@ -195,15 +197,15 @@ export async function readRegistry(path: string, layout: RegistryLayout, onRow: 
   let totalLine: number | undefined;
   let headerSeen = !layout.header;
   try {
-    for await (const records of registryRecords(path, layout)) {
-      for (const record of records) {
-        const line = Number(record.pop());
+    for await (const { records, lines } of registryRecords(path, layout)) {
+      for (let index = 0; index < records.length; index++) {
+        const [record, line] = [records[index]!, lines[index]!];
         if (!headerSeen) {
           reader.columns = resolveColumns(layout, record, where, line);
           headerSeen = true;
           continue;
         }
-        if (record.every((cell) => cell.trim() === '')) continue;
+        if (isBlank(record)) continue;
         if (totalLine !== undefined) throw new RegistryFileError(`${where(line)}: a row after the ${layout.total} line (line ${totalLine}); the total closes the registry`);
         if (layout.total !== undefined && record[0]?.trim().startsWith(layout.total)) {
           checkTotal(reader, record, line, rows, sum.value());
@@ -220,6 +222,12 @@ export async function readRegistry(path: string, layout: RegistryLayout, onRow: 
     throw failureOf(error, path, where);
   }
   return { rows, sum: sum.value() };
+}
+
+/** A row of blank cells only (no closure made per row: rows are many). */
+function isBlank(record: readonly string[]): boolean {
+  for (const cell of record) if (cell.trim() !== '') return false;
+  return true;
 }
 
 function failureOf(error: unknown, path: string, where: (line: number) => string): Error {

@@ -3,16 +3,21 @@ import { Readable } from 'node:stream';
 import { type CsvError, parse } from 'csv-parse';
 import type { RegistryLayout } from './layout.js';
 
+/** Records (arrays of cells) and the line each ends on, from 1. */
+export interface RecordBatch {
+  records: string[][];
+  lines: number[];
+}
+
 /**
- * A registry's records (arrays of cells), each with the line it ends on pushed as its last
- * cell, in batches. Quoting is csv-parse's job. But most registries hold no quote at all (the
+ * A registry's records (arrays of cells), with the line each ends on, in batches. Quoting is csv-parse's job. But most registries hold no quote at all (the
  * tab-separated layout has none by definition): while the text read so far has no quote
  * character and its lines end in "\n" or "\r\n", a line is its record and splitting it at the
  * delimiter is all there is to do, some six times faster than csv-parse (docs/performance.md,
  * target 11). From the first quote or lone "\r" on, the rest of the file, from the first line
  * not yet read, goes to csv-parse with the same settings; its line numbers carry on from there.
  */
-export async function* registryRecords(path: string, layout: RegistryLayout): AsyncGenerator<string[][]> {
+export async function* registryRecords(path: string, layout: RegistryLayout): AsyncGenerator<RecordBatch> {
   const chunks = createReadStream(path, { highWaterMark: 64 * 1024 })[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
   // A TextDecoder drops a UTF-8 byte order mark, as csv-parse's `bom` would.
   const decoder = new TextDecoder(layout.encoding);
@@ -30,7 +35,7 @@ export async function* registryRecords(path: string, layout: RegistryLayout): As
         return;
       }
       text = text.slice(end);
-      const records: string[][] = [];
+      const batch: RecordBatch = { records: [], lines: [] };
       const lines = complete.split('\n');
       // What follows the last "\n" is no line (the end of the file, or "" when it ends in one).
       if (complete === '' || complete.endsWith('\n')) lines.pop();
@@ -42,10 +47,10 @@ export async function* registryRecords(path: string, layout: RegistryLayout): As
         }
         const cells = (line.endsWith('\r') ? line.slice(0, -1) : line).split(layout.delimiter);
         if (cells.length === 1 && cells[0] === '') continue;
-        cells.push(String(linesBefore));
-        records.push(cells);
+        batch.records.push(cells);
+        batch.lines.push(linesBefore);
       }
-      if (records.length > 0) yield records;
+      if (batch.records.length > 0) yield batch;
       if (next.done) return;
     }
   } finally {
@@ -61,14 +66,14 @@ async function* parsedRecords(
   layout: RegistryLayout,
   { linesBefore, toSkip }: { linesBefore: number; toSkip: number },
   done: boolean,
-): AsyncGenerator<string[][]> {
+): AsyncGenerator<RecordBatch> {
   const parser = parse({
     delimiter: layout.delimiter,
     quote: layout.quote === false ? null : layout.quote,
     relax_column_count: true,
     skip_empty_lines: true,
     from_line: toSkip + 1,
-    // The line each record ends on, as its last cell: `info: true` would copy the whole info object per record.
+    // The line each record ends on, as its last cell (taken off below): `info: true` would copy the whole info object per record.
     on_record: (record: string[], context) => (record.push(String(context.lines + linesBefore)), record),
   });
   const rest = Readable.from(
@@ -82,7 +87,7 @@ async function* parsedRecords(
   rest.on('error', (error) => parser.destroy(error));
   rest.pipe(parser);
   try {
-    for await (const record of parser as AsyncIterable<string[]>) yield [record];
+    for await (const record of parser as AsyncIterable<string[]>) yield { lines: [Number(record.pop())], records: [record] };
   } catch (error) {
     // Its lines count from where it took over; so do the ones its messages name.
     const failure = error as CsvError & { lines?: number };
