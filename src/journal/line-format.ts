@@ -115,6 +115,21 @@ export function intentGateway(scanned: Extract<ScannedRecord, { kind: 'intent' }
 }
 
 /**
+ * A string field of an intent (`account`, `operator`), or undefined when it has none: what a
+ * reader filters on before reading the whole record.
+ */
+export function intentText(scanned: Extract<ScannedRecord, { kind: 'intent' }>, key: 'account' | 'operator'): string | undefined {
+  const { content } = scanned;
+  if (typeof content !== 'string') return content[key];
+  // An own intent is flat and none of its strings holds a quote: `"account":"` can only be the key.
+  const marker = `"${key}":"`;
+  const at = content.indexOf(marker);
+  if (at === -1) return undefined;
+  const start = at + marker.length;
+  return utf8OfByteText(content.slice(start, content.indexOf('"', start)));
+}
+
+/**
  * The whole record, as readRecord gives it (its keys in table order, none other). A string
  * content is an own line, already proven a valid record by OwnLineScanner.
  */

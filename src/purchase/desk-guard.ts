@@ -3,7 +3,7 @@ import { t } from '../i18n/current.js';
 import type { RecentPayment } from '../journal/look-back.js';
 import type { Intent, Ledger } from '../ledger/ledger.js';
 import type { Settings } from '../settings/resolve.js';
-import { breachText, duplicatesOf, duplicateText, type LimitBreach, limitBreaches, startOfDay } from './desk-rules.js';
+import { breachText, duplicatesOf, duplicateText, type LimitBreach, limitBreaches, lookBackOf } from './desk-rules.js';
 
 /**
  * The desk's limits and duplicate check, before anything is sent (docs/desk-safety.md). They
@@ -33,13 +33,9 @@ export async function deskFindings(context: DeskContext, ledger: () => Promise<L
   const { desk } = context.settings;
   const operator = context.settings.operator.value;
   const windowMs = policy.duplicates === 'skip' ? 0 : desk.duplicateWindowMs.value;
-  const daily = desk.limit('dailyLimit', intent.currency) !== undefined || desk.limit('accountDailyLimit', intent.currency) !== undefined;
   const windowStart = new Date(now.getTime() - windowMs);
-  let payments: RecentPayment[] = [];
-  if (daily || windowMs > 0) {
-    const since = daily && startOfDay(now) < windowStart ? startOfDay(now) : windowStart;
-    payments = await (await ledger()).recentPayments({ gateway: intent.gateway, agentId: intent.agentId, since, account: intent.account, operator });
-  }
+  const look = lookBackOf(desk, operator, [intent.currency], windowMs, now);
+  const payments = look === undefined ? [] : await (await ledger()).recentPayments({ gateway: intent.gateway, agentId: intent.agentId, accounts: [intent.account], ...look });
   return {
     breaches: limitBreaches(desk, intent, operator, payments, now),
     duplicates: windowMs > 0 ? duplicatesOf(intent, payments, windowStart) : [],

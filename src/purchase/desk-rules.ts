@@ -31,6 +31,26 @@ export function startOfDay(now: Date): Date {
   return new Date(now.getFullYear(), now.getMonth(), now.getDate());
 }
 
+/** What the rules must read of the ledger: payments since when, and by whom besides the accounts'. */
+export interface LookBack {
+  since: Date;
+  /** The operator's own payments weigh only when a daily limit is set on them. */
+  operator: string | undefined;
+}
+
+/**
+ * What the rules need of the ledger for payments in these currencies: the duplicate window, or
+ * the whole day when a daily limit is set; undefined when no rule needs anything.
+ */
+export function lookBackOf(desk: DeskSettings, operator: string, currencies: Iterable<string>, windowMs: number, now: Date): LookBack | undefined {
+  const list = [...new Set(currencies)];
+  const operatorsDay = list.some((currency) => desk.limit('dailyLimit', currency) !== undefined);
+  const daily = operatorsDay || list.some((currency) => desk.limit('accountDailyLimit', currency) !== undefined);
+  if (!daily && windowMs <= 0) return undefined;
+  const windowStart = new Date(now.getTime() - windowMs);
+  return { since: daily && startOfDay(now) < windowStart ? startOfDay(now) : windowStart, operator: operatorsDay ? operator : undefined };
+}
+
 export function limitBreaches(desk: DeskSettings, intent: Intent, operator: string, payments: readonly RecentPayment[], now: Date): LimitBreach[] {
   const { amount, currency } = intent;
   const breaches: LimitBreach[] = [];

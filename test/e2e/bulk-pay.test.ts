@@ -122,6 +122,17 @@ describe('pay --from-file', () => {
     expect(intents.filter((intent) => (intent.overrides as string[] | undefined)?.includes('over-limit')).map((intent) => intent.account)).toEqual(['l-2', 'l-1']);
   });
 
+  it("an account's daily limit weighs the ledger's payments to the file's accounts, whoever made them", async () => {
+    const { sandbox, env } = await setUp();
+    expect((await runCli(['pay', '--service', '201', '--account', 'm-1', '--amount', '200.00'], { env: { ...env, AGENTPAY_OPERATOR: 'bob' } })).code).toBe(0);
+    const orders = ordersFile(['service,account,amount', '201,m-2,240.00', '201,m-1,100.00']);
+    const refused = await runCli(['pay', '--from-file', orders, '--yes', '--account-daily-limit', 'KZT=250'], { env });
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain("line 3, amount: 100.00 KZT would take account m-1's payments today from 200.00 to 300.00 KZT");
+    expect(refused.stderr).not.toContain('line 2,');
+    expect(paymentsReceived(sandbox)).toHaveLength(1);
+  });
+
   it('duplicates within the file and against the ledger are refused unless --allow-duplicate', async () => {
     const { sandbox, env } = await setUp();
     expect((await runCli(['pay', '--service', '201', '--account', 'd-1', '--amount', '10.00'], { env })).code).toBe(0);

@@ -8,7 +8,7 @@ import type { IntentRecord } from '../../src/journal/records.js';
 import type { Intent } from '../../src/ledger/ledger.js';
 import { addDecimals, compareDecimals } from '../../src/protocol/money.js';
 import type { TransactionState } from '../../src/protocol/transaction-view.js';
-import { breachText, duplicatesOf, limitBreaches } from '../../src/purchase/desk-rules.js';
+import { breachText, duplicatesOf, limitBreaches, lookBackOf, startOfDay } from '../../src/purchase/desk-rules.js';
 import { resolveDesk } from '../../src/settings/desk.js';
 import { intent, linesOf, outcome, owner } from '../helpers/journal-lines.js';
 
@@ -139,7 +139,7 @@ describe("the journal's recent payments, read from its end back", () => {
     writeFileSync(path, text);
     return path;
   };
-  const query = { ...owner, since: new Date(now.getTime() - 60 * 60_000), account: 'a', operator: 'ann' };
+  const query = { ...owner, since: new Date(now.getTime() - 60 * 60_000), accounts: ['a'], operator: 'ann' };
   const ids = (payments: RecentPayment[]) => payments.map((p) => `${p.intent.transactionId} ${p.state ?? '-'}`).sort();
 
   it("finds each transaction's latest attempt since then, with its state by the ledger's rules, and stops at older intents", async () => {
@@ -163,6 +163,9 @@ describe("the journal's recent payments, read from its end back", () => {
       ]).slice(0, -1),
     );
     expect(ids(await recentPayments(journal, query))).toEqual(['1 success', '2 failed', 'retried -']);
+    // Several accounts (a bulk file's), and no operator when no daily limit weighs the operator's payments.
+    expect(ids(await recentPayments(journal, { ...query, accounts: ['a', 'c'], operator: undefined }))).toEqual(['2 failed', '3 -', 'retried -']);
+    expect(ids(await recentPayments(journal, { ...query, accounts: [], operator: undefined }))).toEqual([]);
   });
 
   it("after `ledger compact`, finds today's closed payments in the archive and the open ones in the live files", async () => {
@@ -186,5 +189,23 @@ describe("the journal's recent payments, read from its end back", () => {
     writeFileSync(journal, linesOf([{ ...intent('x', minutesAgo(30)), operator: 'ann' }, outcome('x', 'success')]), { flag: 'a' });
     await compactJournal(journal);
     expect(ids(await recentPayments(journal, query))).toEqual(['x success']);
+  });
+});
+
+describe('what the rules read of the ledger', () => {
+  const tenMinutes = 600_000;
+  it('the duplicate window alone, without the operator, when no daily limit is set; nothing when neither rule holds', () => {
+    expect(lookBackOf(desk({}), 'ann', ['KZT'], tenMinutes, now)).toEqual({ since: new Date(now.getTime() - tenMinutes), operator: undefined });
+    expect(lookBackOf(desk({}), 'ann', ['KZT'], 0, now)).toBeUndefined();
+  });
+
+  it("the whole day with a daily limit in one of the currencies; the operator's payments only for the operator's limit", () => {
+    const accountLimit = desk({ accountDailyLimit: { USD: '100' } });
+    expect(lookBackOf(accountLimit, 'ann', ['KZT'], tenMinutes, now)?.since).toEqual(new Date(now.getTime() - tenMinutes));
+    expect(lookBackOf(accountLimit, 'ann', ['KZT', 'USD'], 0, now)).toEqual({ since: startOfDay(now), operator: undefined });
+    expect(lookBackOf(desk({ dailyLimit: { KZT: '100' } }), 'ann', ['KZT'], 0, now)).toEqual({ since: startOfDay(now), operator: 'ann' });
+    // A window reaching past midnight is longer than the day.
+    const early = new Date(2026, 10, 23, 0, 5, 0);
+    expect(lookBackOf(desk({ dailyLimit: { KZT: '100' } }), 'ann', ['KZT'], tenMinutes, early)?.since).toEqual(new Date(early.getTime() - tenMinutes));
   });
 });

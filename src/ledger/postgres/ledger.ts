@@ -363,7 +363,7 @@ export class PostgresLedger implements Ledger {
 
   async recentPayments(query: LookBackQuery): Promise<RecentPayment[]> {
     // One round trip before the intent: each transaction comes with its records (as JSON, their times as text).
-    const rows = await this.query(sql.recentTransactions, [query.gateway, query.agentId, query.since.toISOString(), query.operator, query.account], noPaymentSent());
+    const rows = await this.query(sql.recentTransactions, [query.gateway, query.agentId, query.since.toISOString(), query.operator ?? null, [...query.accounts]], noPaymentSent());
     const records = rows.flatMap((row) => ((row.records as Row[] | null) ?? []).map((record) => ({ ...record, at: new Date(String(record.at)) })));
     const entries = this.latestWordOf(rows, records);
     return entries.map(({ intent, outcome }) => ({ intent, state: outcome?.view.state }));

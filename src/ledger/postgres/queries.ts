@@ -137,7 +137,7 @@ WHERE r.seq > $1 ORDER BY r.seq LIMIT $2`;
 
 /**
  * The transactions of $1 gateway, $2 agent whose latest attempt is at or after $3, made by $4
- * operator (that attempt's) or to $5 account, oldest first. Their state is worked out from their
+ * operator (that attempt's; null: none) or to one of $5 accounts, oldest first. Their state is worked out from their
  * records (attemptsAndOutcomesOf) by the ledger's own rules, as for a receipt.
  */
 export const recentTransactions = `
@@ -152,7 +152,7 @@ SELECT ${transactionColumns}, (
   FROM agentpay_records r WHERE r.transaction_seq = t.seq
 ) AS records
 FROM latest l JOIN agentpay_transactions t ON t.seq = l.transaction_seq
-WHERE t.gateway = $1 AND t.agent_id = $2 AND (l.record_operator = $4 OR t.account = $5)
+WHERE t.gateway = $1 AND t.agent_id = $2 AND (l.record_operator = $4 OR t.account = ANY($5::text[]))
 ORDER BY l.attempt_seq`;
 /** The transactions of $1 TransactionID, of $2 gateway and $3 agent (null: any), in order of first intent. */
 export const transactionsById = `

@@ -6,7 +6,7 @@ import type { RecentPayment } from '../../../journal/look-back.js';
 import type { Intent, Ledger, Owner } from '../../../ledger/ledger.js';
 import { addDecimals } from '../../../protocol/money.js';
 import { checkPurchase } from '../../../purchase/account-check.js';
-import { breachText, duplicatesOf, duplicateText, limitBreaches, startOfDay } from '../../../purchase/desk-rules.js';
+import { breachText, duplicatesOf, duplicateText, type LookBack, limitBreaches, lookBackOf } from '../../../purchase/desk-rules.js';
 import { voucherOf } from '../../../purchase/voucher-choice.js';
 import type { BadRow } from '../../../render/bulk.js';
 import type { Settings } from '../../../settings/resolve.js';
@@ -56,26 +56,42 @@ export function bulkRowOf(order: OrderRow, prior: ResultRow | undefined, entry: 
 }
 
 /**
- * One reading of the ledger for the whole file: the entries of the earlier run's TransactionIDs
- * (of any age), and the payments since `since` the desk's rules weigh, of this gateway and agent.
+ * One reading of the ledger for the whole file. Resuming: the entries of the earlier run's
+ * TransactionIDs (of any age), and the recent payments from the same reading. A new file: only
+ * what the desk's rules weigh (desk-rules.ts lookBackOf), read from the journal's end back: the
+ * recent payments to the file's accounts, and the operator's when a daily limit is set on them.
  */
-export async function readLedger(ledger: Ledger, owner: Owner, ids: ReadonlySet<string>, since: Date): Promise<{ byId: Map<string, JournalEntry>; recent: RecentPayment[] }> {
+export async function readLedger(
+  ledger: Ledger,
+  owner: Owner,
+  ids: ReadonlySet<string>,
+  look: LookBack | undefined,
+  accounts: readonly string[],
+): Promise<{ byId: Map<string, JournalEntry>; recent: RecentPayment[] }> {
   const byId = new Map<string, JournalEntry>();
+  if (ids.size === 0) {
+    const recent = look === undefined ? [] : await ledger.recentPayments({ gateway: owner.gateway, agentId: owner.agentId, accounts, ...look });
+    return { byId, recent };
+  }
   const recent: RecentPayment[] = [];
-  const entries = await ledger.entries(ids.size === 0 ? { gateway: owner.gateway, since } : { gateway: owner.gateway });
-  for await (const entry of entries) {
+  for await (const entry of await ledger.entries({ gateway: owner.gateway })) {
     const { intent } = entry;
     if (intent.agentId !== owner.agentId || intent.gateway !== owner.gateway) continue;
     if (ids.has(intent.transactionId)) byId.set(intent.transactionId, entry);
-    if (Date.parse(intent.at) >= since.getTime()) recent.push({ intent, state: entry.outcome?.view.state });
+    if (look !== undefined && Date.parse(intent.at) >= look.since.getTime()) recent.push({ intent, state: entry.outcome?.view.state });
   }
   return { byId, recent };
 }
 
-/** Since when the ledger's payments count: the start of today, or the duplicate window if it reaches further. */
-export function lookBackSince(settings: Pick<Settings, 'desk'>, now: Date): Date {
-  const window = new Date(now.getTime() - settings.desk.duplicateWindowMs.value);
-  return window < startOfDay(now) ? window : startOfDay(now);
+/** What the desk's rules read of the ledger for these rows (desk-rules.ts lookBackOf). */
+export function lookBackFor(settings: Pick<Settings, 'desk' | 'operator'>, rows: readonly OrderRow[], now: Date): LookBack | undefined {
+  return lookBackOf(
+    settings.desk,
+    settings.operator.value,
+    rows.map((row) => row.currency),
+    settings.desk.duplicateWindowMs.value,
+    now,
+  );
 }
 
 type DeskContext = { settings: Pick<Settings, 'desk' | 'operator'> };

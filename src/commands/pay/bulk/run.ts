@@ -10,7 +10,7 @@ import type { CommandContext, GatewaySession } from '../../context.js';
 import { announceLive } from '../../live-guard.js';
 import { forEachOrdered } from '../../ordered-pool.js';
 import { type BulkOptions, bulkOptions } from './options.js';
-import { type BulkRow, bulkRowOf, deskProblems, lookBackSince, readLedger, resolveVouchers } from './plan.js';
+import { type BulkRow, bulkRowOf, deskProblems, lookBackFor, readLedger, resolveVouchers } from './plan.js';
 import { startProgress } from './progress.js';
 import { orderCells, type ResultRow, ResultsWriter, readResults, resultsPathOf } from './results-file.js';
 import { resultRowOf, stopsTheRunCode, workOnRow } from './row-work.js';
@@ -103,7 +103,8 @@ async function planRows(
   const owner = { gateway: session.gateway, agentId: session.agentId };
   const now = new Date();
   const ids = new Set([...(prior?.values() ?? [])].map((row) => row.transactionId));
-  const { byId, recent } = await readLedger(ledger, owner, ids, lookBackSince(context.settings, now));
+  const accounts = [...new Set(orders.map((order) => order.account))];
+  const { byId, recent } = await readLedger(ledger, owner, ids, lookBackFor(context.settings, orders, now), accounts);
   const rows = orders.map((order) => {
     const before = prior?.get(order.line);
     return bulkRowOf(order, before, before && byId.get(before.transactionId));
