@@ -1,8 +1,6 @@
-import { stringify } from 'csv-stringify/sync';
-
 /**
- * CSV as every command writes it (history, report, reconcile --registry), defined once: RFC 4180
- * quoting by csv-stringify, a header row, CRLF line ends (what spreadsheet programs expect),
+ * CSV as every command writes it (history, report, reconcile --registry, a bulk run's results),
+ * defined once: RFC 4180 quoting, a header row, CRLF line ends (what spreadsheet programs expect),
  * UTF-8 with an optional BOM (`--bom`, for programs that need it to read Cyrillic), and
  * spreadsheet safety: a text cell that a spreadsheet would run as a formula is written as text.
  */
@@ -27,8 +25,20 @@ export function spreadsheetSafe(text: string): string {
 
 const byteOrderMark = '\uFEFF';
 
+// RFC 4180: a cell holding the delimiter, a quote or a line break is quoted, its quotes doubled.
+const needsQuotes = /[",\r\n]/;
+
+/**
+ * One record and its CRLF. By hand, not with csv-stringify, which sets itself up on every call
+ * while a bulk run writes a line per row; a test holds the two equal.
+ */
 function line(cells: readonly string[]): string {
-  return stringify([cells], { record_delimiter: '\r\n' });
+  let text = '';
+  for (let i = 0; i < cells.length; i++) {
+    const cell = cells[i]!;
+    text += `${i === 0 ? '' : ','}${needsQuotes.test(cell) ? `"${cell.replaceAll('"', '""')}"` : cell}`;
+  }
+  return `${text}\r\n`;
 }
 
 /** The header row (after a BOM when asked), one line with its line end. */
