@@ -8,7 +8,65 @@ import { isLosslessNumber, LosslessNumber, parse, stringify } from 'lossless-jso
  * dist/agentpay.cjs, so its ten ES modules cost no module loads there (docs/performance.md).
  */
 export function parseLosslessJson(text: string): unknown {
-  return parse(text);
+  return parsedNatively(text) ?? parse(text);
+}
+
+// A JSON string, or a JSON number (outside strings, since a match takes a string whole).
+const stringOrNumber = /"(?:[^"\\]|\\.)*"|-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/g;
+// A number's text in a string no gateway JSON can hold unescaped: U+0001 first.
+const mark = '\u0001';
+const markEscaped = '\\u0001';
+
+/**
+ * lossless-json's answer, by JSON.parse: each number's text is put in a marked string first
+ * and made a LosslessNumber after. JSON.parse is native; lossless-json reads a character at a
+ * time in JavaScript, and a bulk run of a thousand rows parses thousands of answers and
+ * vouchers, mostly before V8 has optimised anything. Undefined leaves the text to lossless-json,
+ * which then decides, with its own errors: text JSON.parse refuses, a string that holds the
+ * mark, and duplicate keys (JSON.parse keeps the last; lossless-json refuses differing ones),
+ * told by counting: every string and number of the text must be a key or value of the result.
+ */
+function parsedNatively(text: string): unknown {
+  if (text.includes(markEscaped)) return undefined;
+  let tokens = 0;
+  const marked = text.replace(stringOrNumber, (token) => {
+    tokens++;
+    return token.charCodeAt(0) === 0x22 ? token : `"${markEscaped}${token}"`;
+  });
+  let value: unknown;
+  try {
+    value = JSON.parse(marked);
+  } catch {
+    return undefined;
+  }
+  const counted = { tokens: 0 };
+  try {
+    const result = revive(value, counted);
+    return counted.tokens === tokens ? result : undefined;
+  } catch {
+    // Nesting deeper than the stack: lossless-json decides (and says so its own way).
+    return undefined;
+  }
+}
+
+/** Marked strings made LosslessNumbers, counting the strings and numbers met (keys too). */
+function revive(value: unknown, counted: { tokens: number }): unknown {
+  if (typeof value === 'string') {
+    counted.tokens++;
+    return value.charCodeAt(0) === 1 && value.startsWith(mark) ? new LosslessNumber(value.slice(1)) : value;
+  }
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) value[i] = revive(value[i], counted);
+    return value;
+  }
+  if (value !== null && typeof value === 'object') {
+    const object = value as Record<string, unknown>;
+    for (const key of Object.keys(object)) {
+      counted.tokens++;
+      object[key] = revive(object[key], counted);
+    }
+  }
+  return value;
 }
 
 /** `space` indents, for a report a person reads. */

@@ -1,6 +1,7 @@
 import { parse } from 'csv-parse/sync';
 import { describe, expect, it } from 'vitest';
 import { type CsvColumn, csvHeader, csvRow, spreadsheetSafe } from '../../src/render/csv.js';
+import { seededRandom } from '../helpers/seeded-random.js';
 
 interface Row {
   id: string;
@@ -17,11 +18,8 @@ const columns: CsvColumn<Row>[] = [
 describe('CSV, defined once', () => {
   it('quotes exactly the cells holding a comma, a quote or a line break (CR or LF alone too), so every line reads back as written', () => {
     const alphabet = ['a', 'б', ',', '"', '\n', ' ', "'", '=', ';', '\t', '🐉', '\r'];
-    let seed = 7;
-    const next = () => {
-      seed = (seed * 1103515245 + 12345) % 2 ** 31;
-      return seed;
-    };
+    const random = seededRandom(7);
+    const next = () => Math.floor(random() * 2 ** 31);
     const cellOf = () => Array.from({ length: next() % 6 }, () => alphabet[next() % alphabet.length]).join('');
     const idColumns = (count: number): CsvColumn<string[]>[] => Array.from({ length: count }, (_, i) => ({ header: `c${i}`, kind: 'id', value: (row) => row[i] }));
     for (let round = 0; round < 2000; round++) {
