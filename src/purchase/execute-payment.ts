@@ -146,6 +146,12 @@ export async function executePayment(
      * made side by side in one process (scenario --jobs) are weighed against each other's limits.
      */
     exclusive?: (<T>(work: () => Promise<T>) => Promise<T>) | undefined;
+    /**
+     * Takes the outcome's record, on its way to disk, instead of waiting for it: a bulk run
+     * starts its next row meanwhile and waits for them all before it ends. The intent is on
+     * disk before the Payment left, so an outcome a crash loses costs a Status, never a payment.
+     */
+    deferOutcome?: ((recorded: Promise<void>) => void) | undefined;
   },
 ): Promise<PaymentOutcome> {
   const { settings, out } = context;
@@ -174,7 +180,9 @@ export async function executePayment(
       signal: interrupt.signal,
       onEvent: settleNotes(context, input.transactionId),
     });
-    await recordOutcome(settled.view, settled.settledBy);
+    const recorded = recordOutcome(settled.view, settled.settledBy);
+    if (options.deferOutcome === undefined) await recorded;
+    else options.deferOutcome(recorded);
     return { view: settled.view, error: errorOfView(settled.view, settings.codes.table) };
   } catch (error) {
     // Proven not sent (e.g. connection refused): closed in the journal as failed, unless an

@@ -29,6 +29,33 @@ export interface RowWork {
   hardStop: AbortSignal;
   /** The guards lifted for every row ("yes" through a live profile). */
   overrides: readonly string[];
+  /** Where the rows' outcomes go while they are written, so that a row's slot goes on to the next. */
+  outcomes: OutcomeWrites;
+}
+
+/**
+ * The outcomes the rows handed over (executePayment's deferOutcome), each on its way into the
+ * ledger: a row's slot starts the next row meanwhile, and its outcome shares that row's fsync.
+ * The run waits for all of them before it sums up and ends.
+ */
+export class OutcomeWrites {
+  private readonly pending = new Set<Promise<void>>();
+  private failure: { error: unknown } | undefined;
+
+  readonly take = (recorded: Promise<void>): void => {
+    const tracked: Promise<void> = recorded
+      .catch((error: unknown) => {
+        this.failure ??= { error };
+      })
+      .finally(() => this.pending.delete(tracked));
+    this.pending.add(tracked);
+  };
+
+  /** Once every outcome handed over is written. A ledger's failure was warned of already; anything else is thrown here. */
+  async settled(): Promise<void> {
+    await Promise.all(this.pending);
+    if (this.failure !== undefined) throw this.failure.error;
+  }
 }
 
 /** A row not sent for a reason that stops the run from starting rows: the gateway or the ledger cannot be reached (4), or a local file cannot be written (6). */
@@ -104,6 +131,7 @@ async function pay(work: RowWork, row: BulkRow, checkReplay: boolean): Promise<T
     signal: work.hardStop,
     ownSignals: false,
     notes: { voucher: row.voucher, overrides },
+    deferOutcome: work.outcomes.take,
   });
   return outcome.view;
 }
