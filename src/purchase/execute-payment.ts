@@ -3,7 +3,7 @@ import type { PaymentInput } from '../gateway/client.js';
 import { payAndSettle, type SettleEvent } from '../gateway/settle.js';
 import { t } from '../i18n/current.js';
 import { differingParameters, type IntentRecord } from '../journal/records.js';
-import type { AttemptRef, Intent, Ledger } from '../ledger/ledger.js';
+import type { AttemptRef, Intent, IntentResult, Ledger } from '../ledger/ledger.js';
 import { type CodeTable, classifyCode } from '../protocol/codes.js';
 import { type TransactionView, unknownView } from '../protocol/transaction-view.js';
 import { type DeskPolicy, deskFindings, enforceDesk } from './desk-guard.js';
@@ -44,6 +44,20 @@ async function recordIntent(
     const result = await ledger.recordIntent(intent, { checkReplay: options.checkReplay });
     if (result.kind === 'conflict') throw replayRefusal(intent, result.earlier);
     return { ledger, attempt: result.kind, ref: result.attempt };
+  } catch (error) {
+    throw nothingSent(error);
+  }
+}
+
+/**
+ * An intent the caller recorded already (a bulk run writes its next rows' intents ahead): the
+ * same answers as recordIntent once it is on disk, or an error that says no payment was sent.
+ */
+async function recordedAhead(context: PurchaseContext, intent: Intent, recorded: Promise<IntentResult>): Promise<{ ledger: Ledger; attempt: 'new' | 'retry'; ref: AttemptRef }> {
+  try {
+    const result = await recorded;
+    if (result.kind === 'conflict') throw replayRefusal(intent, result.earlier);
+    return { ledger: await context.openLedger(), attempt: result.kind, ref: result.attempt };
   } catch (error) {
     throw nothingSent(error);
   }
@@ -152,12 +166,19 @@ export async function executePayment(
      * disk before the Payment left, so an outcome a crash loses costs a Status, never a payment.
      */
     deferOutcome?: ((recorded: Promise<void>) => void) | undefined;
+    /**
+     * The intent, recorded by the caller already (without the desk's checks, which the caller
+     * made): the Payment leaves once it is on disk. Its parameters are intentOf's for this input.
+     */
+    recorded?: Promise<IntentResult> | undefined;
   },
 ): Promise<PaymentOutcome> {
   const { settings, out } = context;
   const intent = intentOf(session, input, options.notes);
   const exclusive = options.exclusive ?? ((work) => work());
-  const { ledger, attempt, ref } = await exclusive(() => recordIntent(context, intent, options));
+  const { ledger, attempt, ref } = await exclusive(() =>
+    options.recorded === undefined ? recordIntent(context, intent, options) : recordedAhead(context, intent, options.recorded),
+  );
   if (attempt === 'retry') {
     out.note(out.errorStyle.dim(t().purchase.retrying(input.transactionId)));
   }

@@ -209,9 +209,20 @@ describe('Ctrl+C', () => {
     expect(paidFirst.every((line) => line.state === 'success')).toBe(true);
     expect(paidFirst.length).toBeLessThan(12);
     expect(sandbox.store.all()).toHaveLength(paidFirst.length);
+    // Intents written ahead of rows that never started are closed as not sent: no intent is left open.
+    const records = jsonLines(readFileSync(journalOf(env), 'utf8'));
+    const answered = new Set(records.filter((record) => record.kind === 'outcome').map((record) => record.transactionId));
+    const intents = records.filter((record) => record.kind === 'intent');
+    expect(intents.filter((intent) => !answered.has(intent.transactionId))).toEqual([]);
+    const notSent = records.filter((record) => record.kind === 'outcome' && (record.view as { message: string }).message === 'not sent: the run stopped before this row');
+    expect(notSent.length).toBeGreaterThan(0);
+    expect(notSent).toHaveLength(intents.length - paidFirst.length);
 
     const finished = await runCli(['pay', '--from-file', orders, '--yes', '--json'], { env });
     expect(finished.code).toBe(0);
+    // Those rows are paid now, with the TransactionIDs their intents carry.
+    const paidNow = new Map(jsonLines(finished.stdout).map((line) => [line.transactionId, line.state]));
+    for (const outcome of notSent) expect(paidNow.get(outcome.transactionId)).toBe('success');
     const accounts = sandbox.store.all().map((t) => t.account);
     expect(accounts.sort()).toEqual(Array.from({ length: 12 }, (_, i) => `acc-${i + 1}`).sort());
   });

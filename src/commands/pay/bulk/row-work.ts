@@ -1,8 +1,9 @@
 import { AgentpayError, ExitCode, type ExitCodeValue } from '../../../errors.js';
 import type { PaymentInput } from '../../../gateway/client.js';
-import type { Ledger } from '../../../ledger/ledger.js';
+import { t } from '../../../i18n/current.js';
+import type { IntentResult, Ledger } from '../../../ledger/ledger.js';
 import { type TransactionView, unknownView } from '../../../protocol/transaction-view.js';
-import { executePayment } from '../../../purchase/execute-payment.js';
+import { executePayment, intentOf, type PurchaseNotes } from '../../../purchase/execute-payment.js';
 import type { PaymentSession, PurchaseContext } from '../../../purchase/session.js';
 import { lookUpStatus } from '../../../purchase/status-look-up.js';
 import type { RowResult, RowState } from '../../../render/bulk.js';
@@ -124,16 +125,75 @@ function paymentInputOf(row: BulkRow): PaymentInput {
   return { service: row.service, account: row.account, currency: row.currency, transactionId: row.transactionId!, amount: row.paidAmount!, invoiceId: row.paidInvoiceId };
 }
 
-async function pay(work: RowWork, row: BulkRow, checkReplay: boolean): Promise<TransactionView> {
-  const overrides = [...work.overrides, ...row.lifted];
+const notesOf = (work: RowWork, row: BulkRow): PurchaseNotes => ({ voucher: row.voucher, overrides: [...work.overrides, ...row.lifted] });
+
+async function pay(work: RowWork, row: BulkRow, checkReplay: boolean, recorded?: Promise<IntentResult>): Promise<TransactionView> {
   const outcome = await executePayment(work.context, work.session, paymentInputOf(row), {
     checkReplay,
     signal: work.hardStop,
     ownSignals: false,
-    notes: { voucher: row.voucher, overrides },
+    notes: notesOf(work, row),
     deferOutcome: work.outcomes.take,
+    recorded,
   });
   return outcome.view;
+}
+
+/**
+ * The intents of the rows about to start, written ahead of them: a row's Payment then leaves
+ * without waiting for its own fsync, which ran while the rows before it were paid. Only new
+ * rows of a fresh run (a row of an earlier run is checked against the journal's TransactionIDs
+ * first). A row written ahead that the run never started (Ctrl+C, a stop) is closed in the
+ * ledger as not sent; after a SIGKILL it stays open, and running the file again settles it by
+ * Status like any open row.
+ */
+export class IntentsAhead {
+  private readonly recorded = new Map<BulkRow, Promise<IntentResult>>();
+  private readonly started = new Set<BulkRow>();
+  private next = 0;
+
+  constructor(
+    private readonly work: RowWork,
+    private readonly rows: readonly BulkRow[],
+    private readonly window: number,
+  ) {}
+
+  /** The row at `index` starts: the intents of the `window` rows after it are on their way; its own, if written ahead. */
+  start(index: number): Promise<IntentResult> | undefined {
+    const { work, rows } = this;
+    for (; this.next < Math.min(rows.length, index + 1 + this.window); this.next++) {
+      const row = rows[this.next]!;
+      if (row.start !== 'new' || row.prior !== undefined) continue;
+      const recorded = work.ledger.recordIntent(intentOf(work.session, paymentInputOf(row), notesOf(work, row)), { checkReplay: false });
+      // Handled when the row starts (or is closed); never an unhandled rejection meanwhile.
+      recorded.catch(() => undefined);
+      this.recorded.set(row, recorded);
+    }
+    const row = rows[index]!;
+    this.started.add(row);
+    return this.recorded.get(row);
+  }
+
+  /** Closes the rows written ahead that never started: failed, not sent (their intents are on disk, no Payment left). */
+  async closeUnstarted(): Promise<void> {
+    const { work } = this;
+    for (const [row, recorded] of this.recorded) {
+      if (this.started.has(row)) continue;
+      const result = await recorded.catch(() => undefined);
+      if (result === undefined || result.kind === 'conflict') continue;
+      const input = paymentInputOf(row);
+      const view = { ...unknownView(input, 'Payment', 'not sent: the run stopped before this row'), state: 'failed' as const };
+      const owner = { transactionId: input.transactionId, gateway: work.session.gateway, agentId: work.session.agentId };
+      const written = work.ledger.recordOutcome({ kind: 'outcome', ...owner, at: new Date().toISOString(), source: 'payment', view }, result.attempt);
+      // As for any outcome (execute-payment.ts): one that cannot be written leaves the row open, for the next run to settle.
+      work.outcomes.take(
+        written.catch((error: unknown) => {
+          if (!(error instanceof AgentpayError)) throw error;
+          work.context.out.warn(t().purchase.outcomeNotRecorded(error.message, input.transactionId));
+        }),
+      );
+    }
+  }
 }
 
 /**
@@ -161,10 +221,10 @@ async function settleOpen(work: RowWork, row: BulkRow): Promise<TransactionView>
 }
 
 /** Does the row's work; an error that proves nothing was sent becomes a "not sent" result (a bug is thrown). */
-export async function workOnRow(work: RowWork, row: BulkRow): Promise<RowResult> {
+export async function workOnRow(work: RowWork, row: BulkRow, recorded?: Promise<IntentResult>): Promise<RowResult> {
   if (row.start === 'final') return resultOf(row, row.entry?.outcome?.view ?? priorView(row), true);
   try {
-    const view = row.start === 'open' ? await settleOpen(work, row) : await pay(work, row, row.prior !== undefined);
+    const view = row.start === 'open' ? await settleOpen(work, row) : await pay(work, row, row.prior !== undefined, recorded);
     return resultOf(row, view, false);
   } catch (error) {
     if (!(error instanceof AgentpayError)) throw error;

@@ -13,7 +13,7 @@ import { type BulkOptions, bulkOptions } from './options.js';
 import { type BulkRow, bulkRowOf, deskProblems, lookBackFor, readLedger, resolveVouchers } from './plan.js';
 import { startProgress } from './progress.js';
 import { orderCells, type ResultRow, ResultsWriter, readResults, resultsPathOf } from './results-file.js';
-import { OutcomeWrites, resultRowOf, stopsTheRunCode, workOnRow } from './row-work.js';
+import { IntentsAhead, OutcomeWrites, resultRowOf, stopsTheRunCode, workOnRow } from './row-work.js';
 import { type OrderRow, readOrders, refuseBadRows } from './rows.js';
 
 /**
@@ -213,8 +213,9 @@ async function payRows(
       yield { row, index };
     }
   };
+  const ahead = new IntentsAhead(work, rows, concurrency);
   const work1 = async ({ row, index }: { row: BulkRow; index: number }) => {
-    const result = await workOnRow(work, row);
+    const result = await workOnRow(work, row, ahead.start(index));
     if (result.state === 'not-sent' && stopsTheRunCode(result.exitCode) && stopReason === undefined) {
       stopReason = new AgentpayError(result.message, result.exitCode as ExitCodeValue);
       out.warn(t().bulk.stoppedStarting(result.message));
@@ -248,6 +249,7 @@ async function payRows(
     await forEachOrdered(source(), concurrency, work1, emit);
   } finally {
     progress.stop();
+    await ahead.closeUnstarted();
     await work.outcomes.settled();
   }
   const interruptedBy = interrupts.by();
