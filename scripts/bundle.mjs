@@ -22,14 +22,14 @@ const cachePath = `${bundlePath}.cache`;
  * paths (a schema that must decide, a table, a scenario file, the HTTP client). Everything else
  * (our code, commander, lossless-json, chalk, enquirer) is in the bundle.
  */
-const external = ['zod', 'yaml', 'cli-table3', 'undici'];
+const external = ['zod', 'yaml', 'cli-table3'];
 
 /**
  * The PostgreSQL driver, in files of its own beside the bundle (`dist/vendor/<name>.cjs`), which
  * the bundle requires only when the ledger is a postgres:// URL: every other command reads,
  * checks and loads a bundle ~150 KiB smaller (target 7 of docs/performance.md).
  */
-const vendored = ['pg', 'pgpass'];
+const vendored = ['pg', 'pgpass', 'undici'];
 const vendorPath = (name) => join(dist, 'vendor', `${name}.bundle.cjs`);
 
 /**

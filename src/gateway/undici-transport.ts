@@ -1,4 +1,5 @@
-import { setFlagsFromString } from 'node:v8';
+// First: it sets the V8 flag undici must be compiled under.
+import './wasm-tier.js';
 import { Agent, type Dispatcher, EnvHttpProxyAgent, Pool, ProxyAgent } from 'undici';
 import { Deadline } from './deadline.js';
 import { exchangeFailureOf } from './exchange-failure.js';
@@ -16,7 +17,6 @@ import { contentTypeOf, readLimited } from './read-answer.js';
  * verification off. A CA file replaces the built-in CAs for the gateway, as curl's --cacert does.
  */
 export function undiciTransport(options: Omit<TransportOptions, 'proxy'>, route: ProxyRoute): Transport {
-  keepWasmParserUnoptimised();
   const tls = { timeout: options.timeoutMs, rejectUnauthorized: true, ...(options.ca === undefined ? {} : { ca: options.ca }) };
   const pool = { headersTimeout: options.timeoutMs, bodyTimeout: options.timeoutMs, keepAliveTimeout: 10_000, connections: options.connections ?? null };
   if (route.kind === 'direct') return new UndiciTransport(new Agent({ ...pool, connect: tls }));
@@ -35,21 +35,6 @@ export function undiciTransport(options: Omit<TransportOptions, 'proxy'>, route:
   if (route.kind === 'explicit') return new UndiciTransport(new ProxyAgent({ ...proxied, uri: route.url }));
   // Every value is passed, even empty, so undici never reads process.env on its own.
   return new UndiciTransport(new EnvHttpProxyAgent({ ...proxied, httpProxy: route.httpProxy, httpsProxy: route.httpsProxy, noProxy: route.noProxy }));
-}
-
-/*
- * undici parses HTTP with llhttp compiled to WebAssembly. V8 optimises a hot wasm function in
- * the background, and a process cannot exit before such a job is done; the baseline (Liftoff)
- * code parses an answer in microseconds, so the optimising tier is left off (peak memory and
- * CPU in docs/performance.md). It concerns WebAssembly only, of which agentpay has no other.
- * Set here, when undici is first used, and not in main.ts: a changed V8 flag voids the code
- * cache of every module compiled after it, which every run without undici would pay.
- */
-let wasmTierSet = false;
-function keepWasmParserUnoptimised(): void {
-  if (wasmTierSet) return;
-  wasmTierSet = true;
-  setFlagsFromString('--liftoff-only');
 }
 
 class UndiciTransport implements Transport {

@@ -114,9 +114,10 @@ describe('bin/agentpay.js runs the one-file bundle with its build-time code cach
 describe('the bundle, dist/agentpay.cjs', () => {
   const code = bundle.toString('utf8');
 
-  it('leaves the PostgreSQL driver to dist/vendor, required only for a postgres ledger', () => {
+  it('leaves the PostgreSQL driver and undici to dist/vendor, required only for a postgres ledger, a batch or a proxy', () => {
     expect(code.includes('"node_modules/pg/')).toBe(false);
-    expect(code.match(/require\("\.\/vendor\/[a-z]+\.cjs"\)/g)?.sort()).toEqual(['require("./vendor/pg.cjs")', 'require("./vendor/pgpass.cjs")']);
+    expect(code.includes('"node_modules/undici/')).toBe(false);
+    expect(code.match(/require\("\.\/vendor\/[a-z]+\.cjs"\)/g)?.sort()).toEqual(['require("./vendor/pg.cjs")', 'require("./vendor/pgpass.cjs")', 'require("./vendor/undici.cjs")']);
   });
 
   it('holds no import(): a vm.Script cannot serve one (scripts/bundle.mjs refuses to build it)', () => {

@@ -81,16 +81,23 @@ describe('start-up of a command: one bundled file', () => {
     }
   });
 
-  it('`status --from-file` (a batch) loads undici through its public entry point, and nothing else', async () => {
+  it('`status --from-file` (a batch) loads undici, bundled from its public entry point into dist/vendor, and no npm package; its code cache is learned once, then accepted', async () => {
     const { sandbox, env } = await sandboxWithEnv();
     try {
       const ids = join(env.HOME!, 'ids.txt');
       writeFileSync(ids, '404404\n404405\n');
-      const { result, report } = await runProbed(['status', '--from-file', ids, '--json'], { env });
+      const batch = () => runProbed(['status', '--from-file', ids, '--json'], { env });
+      await batch();
+      const { result, report } = await batch();
       expect(result.code).toBe(3);
       expect(jsonLines(result.stdout)).toHaveLength(2);
-      expect(packagesIn(report.required)).toEqual(['undici']);
-      expect(report.required.filter((path) => path.endsWith('/node_modules/undici/index.js'))).toHaveLength(1);
+      expect(packagesIn(report.required)).toEqual([]);
+      expect(report.required.filter((path) => path.endsWith('/dist/vendor/undici.cjs'))).toHaveLength(1);
+      // Learned under the V8 flag undici needs (gateway/wasm-tier.ts), so every later run can take it.
+      expect(report.bundles).toEqual([
+        { bundle: 'agentpay.cjs', codeCache: 'accepted' },
+        { bundle: 'undici.bundle.cjs', codeCache: 'accepted' },
+      ]);
     } finally {
       await sandbox.close();
     }

@@ -9,6 +9,8 @@ const probePath = fileURLToPath(new URL('bundle-probe.cjs', import.meta.url));
 export interface ProbeReport {
   /** How bin's run of the bundle went: accepted, missing, mismatched, rejected or unused. */
   codeCache: string | null;
+  /** Each bundle run, bin's first, then those of dist/vendor, with its code cache. */
+  bundles: { bundle: string; codeCache: string }[];
   /** Every file loaded through require (require.cache), absolute paths. */
   required: string[];
   /** process.moduleLoadList: the Node built-ins and bindings loaded. */
