@@ -1,7 +1,7 @@
 import { createReadStream } from 'node:fs';
 import { extname } from 'node:path';
 import { Readable } from 'node:stream';
-import { parse } from 'csv-parse';
+import { parse } from 'csv-parse/sync';
 import { UsageError } from '../../../errors.js';
 import { t } from '../../../i18n/current.js';
 import { defaultCurrency } from '../../../options/purchase.js';
@@ -91,42 +91,68 @@ function headerColumns(header: readonly string[], line: number, problems: BadRow
   });
 }
 
-async function readCsv(input: NodeJS.ReadableStream, rows: OrderRow[], problems: BadRow[]): Promise<void> {
-  const parser = parse({
-    relax_column_count: true,
-    skip_empty_lines: true,
-    bom: true,
-    // The line each record starts on, as its last cell.
-    on_record: (record: string[], context) => (record.push(String(context.lines - (record.join('').match(/\n/g)?.length ?? 0))), record),
-  });
-  input.pipe(parser);
-  input.on('error', (error) => parser.destroy(error));
-  let columns: (OrderColumn | undefined)[] | undefined;
-  try {
-    for await (const record of parser as AsyncIterable<string[]>) {
-      const line = Number(record.pop());
-      if (columns === undefined) {
-        columns = headerColumns(record, line, problems);
-        if (!columns.includes('service') || !columns.includes('account')) problems.push({ line, column: undefined, message: t().bulk.cell.headerNeeds });
-        continue;
-      }
-      if (record.length !== columns.length) {
-        problems.push({ line, column: undefined, message: t().bulk.cell.cellCount(record.length, columns.length) });
-        continue;
-      }
-      const cells: Partial<Record<OrderColumn, string>> = {};
-      record.forEach((cell, index) => {
-        const column = columns![index];
-        if (column !== undefined) cells[column] = cell;
-      });
-      const row = orderOf(line, cells, problems);
-      if (row) rows.push(row);
+/** The whole input as text (an order file is small; every row is checked before any is paid). A BOM is dropped. */
+async function textOf(input: NodeJS.ReadableStream): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of input as AsyncIterable<Buffer | string>) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk);
+  return new TextDecoder('utf-8').decode(Buffer.concat(chunks));
+}
+
+/**
+ * The records of CSV text, each with the line it starts on. Without a quote or a lone CR, a
+ * line is its record and splitting it at commas is all there is (as the registry reader does,
+ * registry/records.ts); otherwise csv-parse reads it all. Empty lines are passed over.
+ */
+function csvRecords(text: string): { cells: string[]; line: number }[] {
+  if (!text.includes('"') && !/\r(?!\n)/.test(text)) {
+    const records: { cells: string[]; line: number }[] = [];
+    const lines = text.split('\n');
+    for (let index = 0; index < lines.length; index++) {
+      const line = lines[index]!;
+      const bare = line.endsWith('\r') ? line.slice(0, -1) : line;
+      if (bare !== '') records.push({ cells: bare.split(','), line: index + 1 });
     }
+    return records;
+  }
+  return (
+    parse(text, {
+      relax_column_count: true,
+      skip_empty_lines: true,
+      // The line each record starts on, as its last cell.
+      on_record: (record: string[], context) => (record.push(String(context.lines - (record.join('').match(/\n/g)?.length ?? 0))), record),
+    }) as string[][]
+  ).map((cells) => ({ line: Number(cells.pop()), cells }));
+}
+
+async function readCsv(input: NodeJS.ReadableStream, rows: OrderRow[], problems: BadRow[]): Promise<void> {
+  let records: { cells: string[]; line: number }[];
+  try {
+    records = csvRecords(await textOf(input));
   } catch (error) {
     const { lines, message } = error as { lines?: number; message: string };
     problems.push({ line: lines ?? 0, column: undefined, message: t().bulk.cell.notCsv(message) });
+    return;
   }
-  if (columns === undefined) problems.push({ line: 1, column: undefined, message: t().bulk.cell.noHeader });
+  const [header, ...body] = records;
+  if (header === undefined) {
+    problems.push({ line: 1, column: undefined, message: t().bulk.cell.noHeader });
+    return;
+  }
+  const columns = headerColumns(header.cells, header.line, problems);
+  if (!columns.includes('service') || !columns.includes('account')) problems.push({ line: header.line, column: undefined, message: t().bulk.cell.headerNeeds });
+  for (const { cells: record, line } of body) {
+    if (record.length !== columns.length) {
+      problems.push({ line, column: undefined, message: t().bulk.cell.cellCount(record.length, columns.length) });
+      continue;
+    }
+    const cells: Partial<Record<OrderColumn, string>> = {};
+    for (let index = 0; index < record.length; index++) {
+      const column = columns[index];
+      if (column !== undefined) cells[column] = record[index]!;
+    }
+    const row = orderOf(line, cells, problems);
+    if (row) rows.push(row);
+  }
 }
 
 async function readJsonLines(input: NodeJS.ReadableStream, rows: OrderRow[], problems: BadRow[]): Promise<void> {
