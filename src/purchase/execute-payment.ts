@@ -183,22 +183,24 @@ export async function executePayment(
     out.note(out.errorStyle.dim(t().purchase.retrying(input.transactionId)));
   }
   const recordOutcome = outcomeRecorder(ledger, intent, ref, out);
-  // Ctrl+C, and SIGTERM (how cron and service managers stop a process), stop settling.
-  const interrupt = new AbortController();
-  const onInterrupt = () => interrupt.abort();
+  // Ctrl+C, and SIGTERM (how cron and service managers stop a process), stop settling. A
+  // caller that handles them itself (a bulk run) gives its own signal, taken as it is: a
+  // thousand rows then make no AbortController and listener of their own.
   const ownSignals = options.ownSignals ?? true;
-  if (ownSignals) {
+  const interrupt = ownSignals ? new AbortController() : undefined;
+  const onInterrupt = () => interrupt?.abort();
+  if (interrupt !== undefined) {
     process.once('SIGINT', onInterrupt);
     process.once('SIGTERM', onInterrupt);
+    options.signal?.addEventListener('abort', onInterrupt, { once: true });
+    if (options.signal?.aborted) onInterrupt();
   }
-  options.signal?.addEventListener('abort', onInterrupt, { once: true });
-  if (options.signal?.aborted) onInterrupt();
   try {
     const settled = await payAndSettle(session.client, input, {
       attempts: settings.settle.attempts.value,
       delayMs: settings.settle.delayMs.value,
       codes: settings.codes.table,
-      signal: interrupt.signal,
+      signal: interrupt?.signal ?? options.signal,
       onEvent: settleNotes(context, input.transactionId),
     });
     const recorded = recordOutcome(settled.view, settled.settledBy);
@@ -213,8 +215,10 @@ export async function executePayment(
     }
     throw error;
   } finally {
-    process.off('SIGINT', onInterrupt);
-    process.off('SIGTERM', onInterrupt);
-    options.signal?.removeEventListener('abort', onInterrupt);
+    if (interrupt !== undefined) {
+      process.off('SIGINT', onInterrupt);
+      process.off('SIGTERM', onInterrupt);
+      options.signal?.removeEventListener('abort', onInterrupt);
+    }
   }
 }

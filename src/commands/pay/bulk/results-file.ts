@@ -13,8 +13,10 @@ import type { OrderRow } from './rows.js';
  * line per row with its TransactionID, written before any Payment leaves, then a line appended
  * for each row as it ends. The last line of a row is its word. It is written whole to a
  * temporary file, fsynced and renamed over the old one (at the start and the end of a run), and
- * appended to with one write(2) per line in between, so a SIGKILL at any point leaves every
- * row's TransactionID on disk; a line cut short by the kill is the last one and is passed over.
+ * appended to in between (the lines of rows that end together in one write(2)), so a SIGKILL at
+ * any point leaves every row's TransactionID on disk; a line cut short by the kill is the last
+ * one and is passed over. A row's word a kill kept from the file is in the ledger, and the next
+ * run takes it from there.
  */
 type ResultState = 'planned' | TransactionState;
 
@@ -130,13 +132,18 @@ export function orderCells(row: Pick<OrderRow, 'key' | 'service' | 'account' | '
 /** The results file while a run writes it. */
 export class ResultsWriter {
   private fd: number | undefined;
+  /** Lines appended in this turn of the event loop, written together once it ends. */
+  private pending = '';
+  private flushing: NodeJS.Immediate | undefined;
+  private failure: LocalStorageError | undefined;
   constructor(readonly path: string) {}
 
   /** Writes every row whole (temporary file, fsync, rename, directory fsync), then appends from there. */
   rewrite(rows: Iterable<ResultRow>): void {
     const temporary = `${this.path}.${process.pid}.tmp`;
     try {
-      this.close();
+      // Every word still waiting (and one whose write failed) is in the rows written now.
+      this.closeFile();
       const fd = openSync(temporary, 'w');
       try {
         let chunk = csvHeader(columns);
@@ -161,18 +168,52 @@ export class ResultsWriter {
     }
   }
 
-  /** A row's new word, one line by one write(2): a kill leaves it whole or cut short at the end. */
+  /**
+   * A row's new word. The lines of rows ending together go out in one write(2), made once the
+   * rows of this turn of the event loop are done: a kill leaves them whole or the last one cut
+   * short, which a later run passes over (and the ledger holds every row's word anyway). A write
+   * that failed is thrown by the next append, or by rewrite or close.
+   */
   append(row: ResultRow): void {
     if (this.fd === undefined) return;
+    this.throwFailure();
+    this.pending += csvRow(columns, row);
+    this.flushing ??= setImmediate(() => this.flush());
+  }
+
+  private flush(): void {
+    clearImmediate(this.flushing);
+    this.flushing = undefined;
+    if (this.pending === '' || this.fd === undefined) return;
+    const text = this.pending;
+    this.pending = '';
     try {
-      writeAll(this.fd, Buffer.from(csvRow(columns, row), 'utf8'));
+      writeAll(this.fd, Buffer.from(text, 'utf8'));
     } catch (error) {
       if (errnoCodeOf(error) === undefined) throw error;
-      throw new LocalStorageError('write the results file', this.path, error);
+      this.failure ??= new LocalStorageError('write the results file', this.path, error);
     }
   }
 
+  private throwFailure(): void {
+    if (this.failure === undefined) return;
+    const failure = this.failure;
+    this.failure = undefined;
+    throw failure;
+  }
+
   close(): void {
+    this.flush();
+    const failure = this.failure;
+    this.closeFile();
+    if (failure !== undefined) throw failure;
+  }
+
+  private closeFile(): void {
+    clearImmediate(this.flushing);
+    this.flushing = undefined;
+    this.pending = '';
+    this.failure = undefined;
     if (this.fd !== undefined) closeSync(this.fd);
     this.fd = undefined;
   }

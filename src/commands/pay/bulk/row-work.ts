@@ -148,8 +148,8 @@ async function pay(work: RowWork, row: BulkRow, checkReplay: boolean, recorded?:
  * Status like any open row.
  */
 export class IntentsAhead {
+  /** Written ahead, not started yet. */
   private readonly recorded = new Map<BulkRow, Promise<IntentResult>>();
-  private readonly started = new Set<BulkRow>();
   private next = 0;
 
   constructor(
@@ -170,15 +170,15 @@ export class IntentsAhead {
       this.recorded.set(row, recorded);
     }
     const row = rows[index]!;
-    this.started.add(row);
-    return this.recorded.get(row);
+    const recorded = this.recorded.get(row);
+    this.recorded.delete(row);
+    return recorded;
   }
 
   /** Closes the rows written ahead that never started: failed, not sent (their intents are on disk, no Payment left). */
   async closeUnstarted(): Promise<void> {
     const { work } = this;
     for (const [row, recorded] of this.recorded) {
-      if (this.started.has(row)) continue;
       const result = await recorded.catch(() => undefined);
       if (result === undefined || result.kind === 'conflict') continue;
       const input = paymentInputOf(row);
