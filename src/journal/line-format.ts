@@ -114,6 +114,49 @@ export function intentGateway(scanned: Extract<ScannedRecord, { kind: 'intent' }
   return utf8OfByteText(content.slice(start, content.indexOf('"', start)));
 }
 
+// ---------------------------------------------------------------- before a line is a string
+
+const intentStartBytes = Buffer.from(intentPrefix, 'latin1');
+const isoTime = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
+const atBytes = Buffer.from('"at":"', 'latin1');
+
+/** Whether the bytes from `start` to `end` begin with `prefix`. */
+export function bytesStartWith(bytes: Buffer, start: number, end: number, prefix: Buffer): boolean {
+  return end - start >= prefix.length && bytes.compare(prefix, 0, prefix.length, start, start + prefix.length) === 0;
+}
+
+/**
+ * What a reader can tell of an intent line from its bytes, before it becomes a string: when it
+ * was written (`at`, as toISOString wrote it) and a string field, as byte text. Undefined when
+ * the line is not plainly one of the writer's own intents in that respect (another writer's
+ * key order, an escape in the value, a time in another form, a damaged line): such a line is
+ * read whole. Within a valid line `"account":"` can only be that key, since a quote inside a
+ * value is always escaped.
+ */
+export const intentBytes = {
+  time(bytes: Buffer, start: number, end: number): string | undefined {
+    if (!bytesStartWith(bytes, start, end, intentStartBytes)) return undefined;
+    const at = end - 2 - 24 - atBytes.length;
+    if (at < start || bytes[end - 1] !== 0x7d || bytes[end - 2] !== 0x22 || bytes.compare(atBytes, 0, atBytes.length, at, at + atBytes.length) !== 0) return undefined;
+    const time = bytes.toString('latin1', at + atBytes.length, end - 2);
+    return isoTime.test(time) ? time : undefined;
+  },
+  text(bytes: Buffer, start: number, end: number, key: 'account' | 'operator'): string | undefined {
+    if (!bytesStartWith(bytes, start, end, intentStartBytes)) return undefined;
+    const marker = key === 'account' ? accountMarker : operatorMarker;
+    const at = bytes.indexOf(marker, start);
+    if (at === -1 || at >= end) return undefined;
+    const from = at + marker.length;
+    const to = bytes.indexOf(0x22, from);
+    if (to === -1 || to >= end) return undefined;
+    const escape = bytes.indexOf(0x5c, from);
+    if (escape !== -1 && escape < to) return undefined;
+    return bytes.toString('latin1', from, to);
+  },
+};
+const accountMarker = Buffer.from('"account":"', 'latin1');
+const operatorMarker = Buffer.from('"operator":"', 'latin1');
+
 /**
  * A string field of an intent (`account`, `operator`), or undefined when it has none: what a
  * reader filters on before reading the whole record.

@@ -2,7 +2,7 @@ import { fstatSync, readSync } from 'node:fs';
 import { LocalStorageError } from '../errors.js';
 import type { TransactionState } from '../protocol/transaction-view.js';
 import { archiveDirectory, closeAll, type OpenedFile, openJournalFiles } from './journal-files.js';
-import { intentText, intentTime, OwnLineScanner, recordOf, type ScannedRecord } from './line-format.js';
+import { bytesStartWith, intentBytes, intentText, intentTime, OwnLineScanner, recordOf, type ScannedRecord } from './line-format.js';
 import { recordOn } from './reader.js';
 import { type IntentRecord, replacesOutcome } from './records.js';
 
@@ -72,8 +72,8 @@ type Outcome = Extract<ScannedRecord, { kind: 'outcome' }>;
 
 /** What one pass does with the records it meets, newest first; false: the pass is over. */
 interface Pass {
-  /** false: outcome lines are passed over unread. */
-  readonly readsAnswers: boolean;
+  /** Whether a line can be passed over from its bytes alone (never a line that could end the pass). */
+  passOver(bytes: Buffer, start: number, end: number, older: boolean): boolean;
   intent(scanned: Intent, key: string): boolean;
   outcome(scanned: Outcome, key: string): boolean;
   readonly finished: boolean;
@@ -98,8 +98,7 @@ function readBack(stream: { live: OpenedFile[]; archived: OpenedFile[] }, pass: 
     if (!older && Date.parse(intentTime(scanned)) < since - appendSkewMs) return false;
     return pass.intent(scanned, key);
   };
-  const passOver = (bytes: Buffer, start: number, end: number) =>
-    !pass.readsAnswers && end - start >= outcomeStart.length && bytes.compare(outcomeStart, 0, outcomeStart.length, start, start + outcomeStart.length) === 0;
+  const passOver = (bytes: Buffer, start: number, end: number) => pass.passOver(bytes, start, end, older);
   for (const file of stream.live) if (!linesBackward(file, take, passOver) || pass.finished) break;
   older = true;
   for (const file of stream.archived) if (pass.finished || !linesBackward(file, take, passOver)) break;
@@ -111,12 +110,34 @@ class LatestAttempts implements Pass {
   private readonly seen = new Set<string>();
   private readonly since: number;
   private readonly accounts: ReadonlySet<string>;
+  /** The accounts as byte text (UTF-8 read as latin1), as a line's bytes give them. */
+  private readonly accountBytes: ReadonlySet<string>;
+  /** An intent written before this (ISO time) may end the pass: such a line is read whole. */
+  private readonly stopBefore: string;
   readonly finished = false;
-  readonly readsAnswers = false;
 
   constructor(private readonly query: LookBackQuery) {
     this.since = query.since.getTime();
     this.accounts = new Set(query.accounts);
+    this.accountBytes = new Set(query.accounts.map((account) => Buffer.from(account, 'utf8').toString('latin1')));
+    this.stopBefore = new Date(this.since - appendSkewMs).toISOString();
+  }
+
+  /**
+   * Answers are the second pass's. So is an own intent to another account, when only accounts
+   * are weighed: every attempt of a transaction is to the same account (the replay guard), so
+   * passing its attempts over loses nothing. With the operator weighed too, an intent is read
+   * whole: its transaction's later attempt, by another operator, must still hide this one.
+   */
+  passOver(bytes: Buffer, start: number, end: number, older: boolean): boolean {
+    if (bytesStartWith(bytes, start, end, outcomeStart)) return true;
+    if (this.query.operator !== undefined) return false;
+    if (!older) {
+      const time = intentBytes.time(bytes, start, end);
+      if (time === undefined || time < this.stopBefore) return false;
+    }
+    const account = intentBytes.text(bytes, start, end, 'account');
+    return account !== undefined && !this.accountBytes.has(account);
   }
 
   outcome(): boolean {
@@ -143,12 +164,15 @@ class LatestAttempts implements Pass {
 /** The second pass: the answers to the weighed transactions after their latest attempts, until all of those are met. */
 class AnswersAfter implements Pass {
   private readonly answers = new Map<string, TransactionState[]>();
-  readonly readsAnswers = true;
 
   constructor(private readonly pending: Set<string>) {}
 
   get finished(): boolean {
     return this.pending.size === 0;
+  }
+
+  passOver(): boolean {
+    return false;
   }
 
   outcome(scanned: Outcome, key: string): boolean {

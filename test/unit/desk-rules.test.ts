@@ -168,6 +168,37 @@ describe("the journal's recent payments, read from its end back", () => {
     expect(ids(await recentPayments(journal, { ...query, accounts: [], operator: undefined }))).toEqual([]);
   });
 
+  it('an account read from the line as bytes: escaped, not ASCII, or in a line of another writer, each found as readRecord reads it', async () => {
+    const other = { ...intent('other', minutesAgo(3)), account: 'x' };
+    // Another writer's key order (not the journal's own line), and JSON's escapes.
+    const foreign = JSON.stringify({
+      at: minutesAgo(4),
+      kind: 'intent',
+      transactionId: 'foreign',
+      ...owner,
+      service: '101',
+      account: 'a',
+      amount: '1',
+      currency: 'KZT',
+      invoiceId: null,
+    });
+    const journal = journalWith(
+      linesOf([
+        { ...intent('quoted', minutesAgo(9)), account: 'a"b' },
+        { ...intent('newline', minutesAgo(8)), account: 'a\nb' },
+        { ...intent('cyrillic', minutesAgo(7)), account: 'счёт-1' },
+        { ...intent('tricky', minutesAgo(6)), account: 'c', voucher: '"account":"a' },
+        foreign,
+        other,
+        outcome('quoted', 'success'),
+      ]),
+    );
+    const found = (accounts: string[]) => recentPayments(journal, { ...query, accounts, operator: undefined }).then(ids);
+    expect(await found(['a"b', 'a\nb', 'счёт-1'])).toEqual(['cyrillic -', 'newline -', 'quoted success']);
+    expect(await found(['a'])).toEqual(['foreign -']);
+    expect(await found(['a\\', 'a', 'b', 'счёт'])).toEqual(['foreign -']);
+  });
+
   it("after `ledger compact`, finds today's closed payments in the archive and the open ones in the live files", async () => {
     const journal = journalWith(
       linesOf([
