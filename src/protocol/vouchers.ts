@@ -43,24 +43,41 @@ function readVoucherValue(value: unknown): { invoiceId: string; orderAmount: str
   return { invoiceId, orderAmount, name: optionalTextAt(memberOf(object, 'InvoiceName'), 'InvoiceName') };
 }
 
+/**
+ * Vouchers read before, by their Extras item: a gateway sends the same list to every account of
+ * a service, and a bulk run checks a thousand accounts. A voucher is a pure function of its item
+ * (and position), so one read is as good as another; kept frozen, shared, and at most this many.
+ */
+const readBefore = new Map<string, Readonly<Voucher>>();
+const readBeforeLimit = 256;
+
 /** The voucher list of an answer's Extras (null: none at all, see VoucherList). */
 export function parseVoucherList(extras: readonly ExtraItem[] | null): VoucherList {
   if (extras === null) return null;
   return extras.map((item, index) => {
-    const fieldName = item.FieldName ?? `Invoice-${index + 1}`;
-    let value: unknown;
-    try {
-      value = parseLosslessJson(item.FieldValue);
-    } catch (error) {
-      throw new MalformedAnswerError(`voucher ${fieldName}: FieldValue is not a JSON document`, { cause: error });
-    }
-    let read;
-    try {
-      read = readVoucherValue(value);
-    } catch (error) {
-      if (!(error instanceof ShapeError)) throw error;
-      throw new MalformedAnswerError(`voucher ${fieldName}: ${error.message}`, { cause: error });
-    }
-    return { position: positionOf(fieldName, index), fieldName, invoiceId: read.invoiceId, orderAmount: read.orderAmount, name: read.name ?? '' };
+    const itemKey = JSON.stringify([index, item.FieldName ?? null, item.FieldValue]);
+    const known = readBefore.get(itemKey);
+    if (known !== undefined) return known;
+    const voucher = Object.freeze(readVoucher(item, index));
+    if (readBefore.size < readBeforeLimit) readBefore.set(itemKey, voucher);
+    return voucher;
   });
+}
+
+function readVoucher(item: ExtraItem, index: number): Voucher {
+  const fieldName = item.FieldName ?? `Invoice-${index + 1}`;
+  let value: unknown;
+  try {
+    value = parseLosslessJson(item.FieldValue);
+  } catch (error) {
+    throw new MalformedAnswerError(`voucher ${fieldName}: FieldValue is not a JSON document`, { cause: error });
+  }
+  let read;
+  try {
+    read = readVoucherValue(value);
+  } catch (error) {
+    if (!(error instanceof ShapeError)) throw error;
+    throw new MalformedAnswerError(`voucher ${fieldName}: ${error.message}`, { cause: error });
+  }
+  return { position: positionOf(fieldName, index), fieldName, invoiceId: read.invoiceId, orderAmount: read.orderAmount, name: read.name ?? '' };
 }

@@ -168,6 +168,21 @@ describe('parseVoucherList (spec 2.4)', () => {
     ]);
   });
 
+  it('reads an item seen before the same way: its position and name go with the item, and a bad one fails every time', () => {
+    const item = { InvoiceId: 4, OrderAmount: '4.00', InvoiceName: 'same' };
+    const first = parseVoucherList([extra(undefined, item), extra('Invoice-9', item)]);
+    const again = parseVoucherList([extra(undefined, { InvoiceId: 0, OrderAmount: '0.00' }), extra(undefined, item), extra('Invoice-9', item)]);
+    expect(first?.map((v) => [v.position, v.fieldName])).toEqual([
+      [1, 'Invoice-1'],
+      [9, 'Invoice-9'],
+    ]);
+    expect(again?.slice(1).map((v) => [v.position, v.fieldName, v.invoiceId])).toEqual([
+      [2, 'Invoice-2', '4'],
+      [9, 'Invoice-9', '4'],
+    ]);
+    for (let round = 0; round < 2; round++) expect(thrown(() => parseVoucherList([extra('Invoice-1', '{"InvoiceId": 1}')]))).toBeInstanceOf(MalformedAnswerError);
+  });
+
   it.each([
     ['not json at all', /Invoice-1: FieldValue is not a JSON document/],
     ['{"InvoiceId": 1}', /OrderAmount/],
