@@ -98,38 +98,48 @@ type RecordOf<R> = Flat<{ -readonly [K in Exclude<keyof R, OptionalKeys<R>>]: Va
 
 // ---------------------------------------------------------------- reading and writing
 
-function readField(format: FieldFormat, value: unknown, path: string): unknown {
+/** A field's value, checked; its path (`view.state`) is made only for the error that names it. */
+function readField(format: FieldFormat, value: unknown, at: string, key: string): unknown {
   switch (format.kind) {
     case 'text':
-      if (typeof value === 'string') return value;
-      throw new ShapeError(path, 'a string', value);
-    case 'nullableText':
-      if (value === null || typeof value === 'string') return value;
-      throw new ShapeError(path, 'a string or null', value);
     case 'optionalText':
       if (typeof value === 'string') return value;
-      throw new ShapeError(path, 'a string', value);
+      throw new ShapeError(pathOf(at, key), 'a string', value);
+    case 'nullableText':
+      if (value === null || typeof value === 'string') return value;
+      throw new ShapeError(pathOf(at, key), 'a string or null', value);
     case 'oneOf':
       if (typeof value === 'string' && format.values.includes(value)) return value;
-      throw new ShapeError(path, format.values.map((v) => JSON.stringify(v)).join(' or '), value);
+      throw new ShapeError(pathOf(at, key), format.values.map((v) => JSON.stringify(v)).join(' or '), value);
     case 'optionalTextList':
       if (Array.isArray(value) && value.every((item) => typeof item === 'string')) return [...(value as string[])];
-      throw new ShapeError(path, 'a list of strings', value);
+      throw new ShapeError(pathOf(at, key), 'a list of strings', value);
     case 'record':
-      return readFields(format.fields, value, path);
+      return readFields(format.fields, value, pathOf(at, key));
   }
 }
 
 const isOptional = (format: FieldFormat) => format.kind === 'optionalTextList' || format.kind === 'optionalText';
 
+/** Each table's fields as a list, made once: every line the journal writes or reads goes through it. */
+const fieldLists = new WeakMap<RecordFormat, readonly (readonly [string, FieldFormat])[]>();
+function fieldListOf(fields: RecordFormat): readonly (readonly [string, FieldFormat])[] {
+  let list = fieldLists.get(fields);
+  if (list === undefined) {
+    list = Object.entries(fields);
+    fieldLists.set(fields, list);
+  }
+  return list;
+}
+
 /** A copy of `value` with the fields of `fields`, in their order, each checked; other keys dropped. */
 function readFields(fields: RecordFormat, value: unknown, at: string): Record<string, unknown> {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new ShapeError(at, 'an object', value);
   const record: Record<string, unknown> = {};
-  for (const [key, format] of Object.entries(fields)) {
+  for (const [key, format] of fieldListOf(fields)) {
     const member = memberOf(value, key);
     if (member === undefined && isOptional(format)) continue;
-    record[key] = readField(format, member, pathOf(at, key));
+    record[key] = readField(format, member, at, key);
   }
   return record;
 }
