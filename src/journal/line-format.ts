@@ -149,8 +149,8 @@ export const intentBytes = {
     const from = at + marker.length;
     const to = bytes.indexOf(0x22, from);
     if (to === -1 || to >= end) return undefined;
-    const escape = bytes.indexOf(0x5c, from);
-    if (escape !== -1 && escape < to) return undefined;
+    const backslash = bytes.indexOf(0x5c, from);
+    if (backslash !== -1 && backslash < to) return undefined;
     return bytes.toString('latin1', from, to);
   },
 };
