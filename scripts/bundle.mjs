@@ -110,6 +110,25 @@ const pgNodeOnly = {
   },
 };
 
+/**
+ * commander requires node:child_process when it loads, for subcommands that are programs of
+ * their own, which agentpay has none of; loading it costs every command ~3 ms (it brings dgram
+ * and the spawn bindings along). In the bundle it is required when first used, if ever. The
+ * build fails if commander's code no longer reads as expected.
+ */
+const commanderLazyChildProcess = {
+  name: 'commander-lazy-child-process',
+  setup(plugin) {
+    plugin.onLoad({ filter: /[\\/]node_modules[\\/]commander[\\/]lib[\\/]command\.js$/ }, ({ path }) => {
+      const code = readFileSync(path, 'utf8');
+      const eager = "const childProcess = require('node:child_process');";
+      if (!code.includes(eager)) throw new BundleError(`${path} no longer holds "${eager}": look at commander's use of child_process again`);
+      const lazy = "const childProcess = new Proxy({}, { get: (_target, name) => require('node:child_process')[name] });";
+      return { contents: code.replace(eager, lazy), loader: 'js' };
+    });
+  },
+};
+
 // ---------------------------------------------------------------- the bundle
 
 /** Writes dist/agentpay.cjs and its map; returns how many files went into it. */
@@ -122,7 +141,7 @@ async function writeBundle() {
     platform: 'node',
     target: 'node20',
     external,
-    plugins: [vendorExternal],
+    plugins: [vendorExternal, commanderLazyChildProcess],
     // tsc's maps are chained: the bundle's map points into src/*.ts (for stack traces, run
     // with --enable-source-maps).
     sourcemap: 'linked',

@@ -76,6 +76,8 @@ describe('start-up of a command: one bundled file', () => {
       // cli-table3 stay unloaded; undici carries batches and proxies only.
       expect(packagesIn(report.required)).toEqual([]);
       expect(report.builtins.filter((name) => name === 'NativeModule http2')).toEqual([]);
+      // commander's child_process (for subcommands that are programs) is loaded only if used: never here.
+      expect(report.builtins.filter((name) => name === 'NativeModule child_process')).toEqual([]);
     } finally {
       await sandbox.close();
     }
