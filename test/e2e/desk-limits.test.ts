@@ -146,4 +146,36 @@ describe('with a PostgreSQL ledger, across the desk', () => {
       { account: 'pg-3', operator: 'ann', overrides: null },
     ]);
   });
+
+  it("a bulk file on the shared ledger: another terminal's payment counts toward the file's accounts; every row paid once, then skipped", async () => {
+    const ledger = await freshDatabase(server);
+    const ann = terminal(ledger, 'ann');
+    const bob = terminal(ledger, 'bob');
+    expect((await runCli(payStatic('pb-1', '100.00'), { env: ann })).code).toBe(0);
+    const orders = join(bob.HOME!, 'orders.csv');
+    writeFileSync(orders, 'service,account,amount\n201,pb-1,60.00\n201,pb-2,70.00\n201,pb-3,80.00\n');
+    const bulk = (limit: string) => runCli(['pay', '--from-file', orders, '--yes', '--json', '--account-daily-limit', limit], { env: bob });
+
+    const refused = await bulk('KZT=150');
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain("line 2, amount: 60.00 KZT would take account pb-1's payments today from 100.00 to 160.00 KZT");
+    expect([...paymentsTo('pb-2'), ...paymentsTo('pb-3')]).toEqual([]);
+
+    const paid = await bulk('KZT=200');
+    expect(paid.code).toBe(0);
+    expect(jsonLines(paid.stdout).map((line) => [line.account, line.state])).toEqual([
+      ['pb-1', 'success'],
+      ['pb-2', 'success'],
+      ['pb-3', 'success'],
+    ]);
+    const again = await bulk('KZT=200');
+    expect(again.code).toBe(0);
+    expect(jsonLines(again.stdout).map((line) => line.skipped)).toEqual([true, true, true]);
+    expect([paymentsTo('pb-1').length, paymentsTo('pb-2').length, paymentsTo('pb-3').length]).toEqual([2, 1, 1]);
+    // Each row's attempt and its outcome in the shared ledger, and nothing left open.
+    expect(await sql(ledger, 'SELECT kind, count(*)::int AS records FROM agentpay_records GROUP BY kind ORDER BY kind')).toEqual([
+      { kind: 'attempt', records: 4 },
+      { kind: 'outcome', records: 4 },
+    ]);
+  });
 });
