@@ -105,7 +105,6 @@ async function planRows(
   const ids = new Set([...(prior?.values() ?? [])].map((row) => row.transactionId));
   const accounts = [...new Set(orders.map((order) => order.account))];
   const { byId, recent } = await readLedger(ledger, owner, ids, lookBackFor(context.settings, orders, now), accounts);
-  process.env.X_TRACE && process.stderr.write(`T read ${performance.now().toFixed(0)}\n`);
   const rows = orders.map((order) => {
     const before = prior?.get(order.line);
     return bulkRowOf(order, before, before && byId.get(before.transactionId));
@@ -114,9 +113,7 @@ async function planRows(
   const policy = { overLimit: options.overLimit, allowDuplicate: options.allowDuplicate };
   // Rows whose amount is known now (static, or an amount given) before any AccountCheck; all of them after.
   refuseBadRows(where, deskProblems(context, owner, rows, recent, policy, now));
-  process.env.X_TRACE && process.stderr.write(`T desk1 ${performance.now().toFixed(0)}\n`);
   refuseBadRows(where, await resolveVouchers(session.client, rows, options.concurrency, stopped));
-  process.env.X_TRACE && process.stderr.write(`T acs ${performance.now().toFixed(0)}\n`);
   refuseBadRows(where, deskProblems(context, owner, rows, recent, policy, now));
   return rows;
 }
@@ -145,8 +142,6 @@ function showPlan(out: Output, rows: readonly BulkRow[]): void {
 }
 
 export async function runBulkPay(rawOptions: unknown, context: CommandContext): Promise<void> {
-  const T = (l: string) => process.env.X_TRACE && process.stderr.write(`T ${l} ${performance.now().toFixed(0)}\n`);
-  T('start');
   const options = bulkOptions(rawOptions);
   const { out } = context;
   const { dryRun } = checkModes(options, context);
@@ -155,35 +150,28 @@ export async function runBulkPay(rawOptions: unknown, context: CommandContext): 
   const interrupts = listenForInterrupts(out);
   try {
     const { rows: orders } = await readOrders(options.fromFile, options.fromFormat, () => out.stdin);
-    T('orders');
     const prior = resultsPath === undefined ? undefined : readResults(resultsPath);
     if (prior !== undefined && resultsPath !== undefined) refuseChanged(options.fromFile === '-' ? 'stdin' : options.fromFile, resultsPath, orders, prior);
     const session = await context.openGateway({ connections: options.concurrency, batch: true });
     try {
-      T('gateway');
       const ledger = await context.openLedger();
-      T('ledger');
       const rows = await planRows(context, session, ledger, options, orders, prior, () => interrupts.soft.aborted);
-      T('planned');
       interrupts.check();
       if (dryRun) return showPlan(out, rows);
       for (const row of rows) row.transactionId ??= generateTransactionId();
       const writer = new ResultsWriter(resultsPath!);
       const latest = rows.map((row) => resultRowOf(row));
       writer.rewrite(latest);
-      T('rewritten');
       const count = (start: BulkRow['start']) => rows.filter((row) => row.start === start).length;
       if (prior !== undefined) out.note(t().bulk.resume(resultsPath!, count('final'), count('open'), count('new')));
       const work = { context, session, ledger, hardStop: interrupts.hard, overrides: live === undefined ? [] : ['yes'], outcomes: new OutcomeWrites() };
       try {
         await payRows(out, rows, latest, work, writer, options.concurrency, interrupts);
       } finally {
-        T('paid');
         writer.rewrite(latest);
         writer.close();
       }
     } finally {
-      T('end');
       await session.close({ abort: interrupts.hard.aborted });
     }
   } finally {
