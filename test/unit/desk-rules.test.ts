@@ -4,13 +4,15 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { compactJournal } from '../../src/journal/compact.js';
 import { type RecentPayment, recentPayments } from '../../src/journal/look-back.js';
-import type { IntentRecord } from '../../src/journal/records.js';
+import { readRecord } from '../../src/journal/record-format.js';
+import { type IntentRecord, ownerKey, replacesOutcome } from '../../src/journal/records.js';
 import type { Intent } from '../../src/ledger/ledger.js';
 import { addDecimals, compareDecimals } from '../../src/protocol/money.js';
 import type { TransactionState } from '../../src/protocol/transaction-view.js';
 import { breachText, duplicatesOf, limitBreaches, lookBackOf, startOfDay } from '../../src/purchase/desk-rules.js';
 import { resolveDesk } from '../../src/settings/desk.js';
 import { intent, linesOf, outcome, owner } from '../helpers/journal-lines.js';
+import { seededRandom } from '../helpers/seeded-random.js';
 
 const now = new Date(2026, 10, 23, 15, 0, 0);
 const minutesAgo = (minutes: number) => new Date(now.getTime() - minutes * 60_000).toISOString();
@@ -238,5 +240,84 @@ describe('what the rules read of the ledger', () => {
     // A window reaching past midnight is longer than the day.
     const early = new Date(2026, 10, 23, 0, 5, 0);
     expect(lookBackOf(desk({ dailyLimit: { KZT: '100' } }), 'ann', ['KZT'], tenMinutes, early)?.since).toEqual(new Date(early.getTime() - tenMinutes));
+  });
+});
+
+describe('the look-back against a plain reading of the whole journal', () => {
+  /**
+   * What the look-back must find, read forward and whole: after the last intent older than the
+   * look-back less the minute of skew (where reading back stops), each transaction's last
+   * attempt since the look-back, of the owner, to one of the accounts or by the operator, with
+   * the answers after it by the ledger's rules. Damaged lines and a torn last line count for nothing.
+   */
+  function reference(text: string, query: { since: Date; accounts: string[]; operator: string | undefined }) {
+    const records = text
+      .split('\n')
+      .slice(0, -1)
+      .flatMap((line) => {
+        try {
+          return [readRecord(JSON.parse(line.replace(/\r$/, '')))];
+        } catch {
+          return [];
+        }
+      });
+    const stop = records.findLastIndex((record) => record.kind === 'intent' && Date.parse(record.at) < query.since.getTime() - 60_000);
+    const latest = new Map<string, { intent: IntentRecord; answers: TransactionState[] }>();
+    for (const record of records.slice(stop + 1)) {
+      if (record.kind === 'intent') latest.set(ownerKey(record), { intent: record, answers: [] });
+      else latest.get(ownerKey(record))?.answers.push(record.view.state);
+    }
+    return [...latest.values()]
+      .filter(({ intent }) => Date.parse(intent.at) >= query.since.getTime() && intent.gateway === owner.gateway && intent.agentId === owner.agentId)
+      .filter(({ intent }) => query.accounts.includes(intent.account) || (query.operator !== undefined && intent.operator === query.operator))
+      .map(
+        ({ intent, answers }) =>
+          `${intent.transactionId} ${answers.reduce<TransactionState | undefined>((state, next) => (replacesOutcome(state, next) ? next : state), undefined) ?? '-'}`,
+      )
+      .sort();
+  }
+
+  it('finds the same payments and states on 60 generated journals: retries by other operators, other owners, damaged and CRLF lines, several read chunks', async () => {
+    const now = new Date(2026, 10, 24, 15, 0, 0);
+    const accounts = ['a', 'b', 'c', 'счёт', 'd"q', 'e'];
+    const operators = ['ann', 'bob', 'cy'];
+    const states: TransactionState[] = ['success', 'failed', 'pending', 'unknown'];
+    for (let seed = 1; seed <= 60; seed++) {
+      const random = seededRandom(seed);
+      const pick = <T>(items: readonly T[]) => items[Math.floor(random() * items.length)]!;
+      const made: IntentRecord[] = [];
+      const lines: string[] = [];
+      const count = 600 + Math.floor(random() * 900);
+      for (let n = 0; n < count; n++) {
+        // Forty minutes of journal, in time order but for up to 20 s of skew.
+        const at = new Date(now.getTime() - 40 * 60_000 + (n / count) * 40 * 60_000 + (random() - 0.5) * 40_000).toISOString();
+        const roll = random();
+        let line: string;
+        if (roll < 0.4 || made.length === 0) {
+          const record = { ...intent(`t${seed}-${n}`, at), account: pick(accounts), operator: pick(operators), voucher: 'x'.repeat(Math.floor(random() * 200)) };
+          if (random() < 0.05) record.gateway = 'elsewhere';
+          made.push(record);
+          line = linesOf([record]).trimEnd();
+        } else if (roll < 0.8) {
+          const target = pick(made);
+          line = linesOf([{ ...outcome(target.transactionId, pick(states)), gateway: target.gateway }]).trimEnd();
+        } else if (roll < 0.92) {
+          // The safe retry: the same purchase again, maybe by another operator.
+          const earlier = pick(made);
+          line = linesOf([{ ...earlier, at, operator: pick(operators) }]).trimEnd();
+        } else line = pick(['{"kind":"intent","transactionId":"broken', 'not json', '{"kind":"outcome"}', '']);
+        lines.push(random() < 0.1 ? `${line}\r` : line);
+      }
+      const text = `${lines.join('\n')}\n${random() < 0.5 ? '{"kind":"intent","torn' : ''}`;
+      const journal = join(mkdtempSync(join(tmpdir(), 'agentpay-look-back-ref-')), 'journal.jsonl');
+      writeFileSync(journal, text);
+      const query = {
+        since: new Date(now.getTime() - (5 + Math.floor(random() * 25)) * 60_000),
+        accounts: accounts.filter(() => random() < 0.4),
+        operator: random() < 0.5 ? pick(operators) : undefined,
+      };
+      const found = (await recentPayments(journal, { ...owner, ...query })).map((payment) => `${payment.intent.transactionId} ${payment.state ?? '-'}`).sort();
+      expect(found, `seed ${seed}`).toEqual(reference(text, query));
+    }
   });
 });
