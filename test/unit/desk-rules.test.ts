@@ -261,7 +261,10 @@ describe('the look-back against a plain reading of the whole journal', () => {
           return [];
         }
       });
-    const stop = records.findLastIndex((record) => record.kind === 'intent' && Date.parse(record.at) < query.since.getTime() - 60_000);
+    let stop = -1;
+    records.forEach((record, index) => {
+      if (record.kind === 'intent' && Date.parse(record.at) < query.since.getTime() - 60_000) stop = index;
+    });
     const latest = new Map<string, { intent: IntentRecord; answers: TransactionState[] }>();
     for (const record of records.slice(stop + 1)) {
       if (record.kind === 'intent') latest.set(ownerKey(record), { intent: record, answers: [] });
