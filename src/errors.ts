@@ -27,13 +27,15 @@ export interface AgentpayErrorOptions {
 }
 
 export class AgentpayError extends Error {
+  // Each class says its own name, the type --json and scenario reports show: the bundle keeps
+  // no function names (scripts/bundle.mjs), and may rename a class.
+  override name = 'AgentpayError';
   readonly exitCode: ExitCodeValue;
   /** A next step for the user, printed after the message. */
   readonly hint: string | undefined;
   readonly bodySample: string | undefined;
   constructor(message: string, exitCode: ExitCodeValue, options: AgentpayErrorOptions = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
-    this.name = new.target.name;
     this.exitCode = exitCode;
     this.hint = options.hint;
     this.bodySample = options.bodySample;
@@ -42,6 +44,7 @@ export class AgentpayError extends Error {
 
 /** Bad input or usage: nothing was sent. */
 export class UsageError extends AgentpayError {
+  override name = 'UsageError';
   constructor(message: string, options: { cause?: unknown; hint?: string } = {}) {
     super(message, ExitCode.usage, options);
   }
@@ -51,10 +54,13 @@ export class UsageError extends AgentpayError {
  * A dynamic service whose voucher list is empty for this account now: nothing can be bought,
  * and nothing was sent. Not a static service (vouchers.ts), so never paid with a free amount.
  */
-export class EmptyVoucherListError extends UsageError {}
+export class EmptyVoucherListError extends UsageError {
+  override name = 'EmptyVoucherListError';
+}
 
 /** The gateway could not be reached, or timed out on a request that changes nothing. */
 export class GatewayUnreachableError extends AgentpayError {
+  override name = 'GatewayUnreachableError';
   constructor(message: string, options: AgentpayErrorOptions = {}) {
     super(message, ExitCode.unreachable, options);
   }
@@ -68,6 +74,7 @@ export const noPaymentSent = (): string => t().errors.noPaymentSent;
  * a payment whose intent it cannot take is never sent (exit 4, as for an unreachable gateway).
  */
 export class LedgerUnreachableError extends AgentpayError {
+  override name = 'LedgerUnreachableError';
   readonly ledger: string;
   readonly reason: string;
   /** What it meant for the payment at hand, when the message says so ("no payment was sent"). */
@@ -90,6 +97,7 @@ export class LedgerUnreachableError extends AgentpayError {
 
 /** The gateway answered, but not with an envelope we understand. */
 export class GatewayProtocolError extends AgentpayError {
+  override name = 'GatewayProtocolError';
   constructor(message: string, options: AgentpayErrorOptions = {}) {
     super(message, ExitCode.notUnderstood, options);
   }
@@ -100,6 +108,7 @@ export class GatewayProtocolError extends AgentpayError {
  * this is never reported as a failure (spec 1: use Status when no response was received).
  */
 export class PaymentOutcomeUnknownError extends AgentpayError {
+  override name = 'PaymentOutcomeUnknownError';
   readonly transactionId: string;
   /** Why the answer is missing, without the "outcome is unknown" preamble. */
   readonly reason: string;
@@ -115,6 +124,7 @@ export class PaymentOutcomeUnknownError extends AgentpayError {
 
 /** The user pressed Ctrl+C or Esc before anything was sent. */
 export class CancelledError extends AgentpayError {
+  override name = 'CancelledError';
   constructor(message = t().errors.cancelled) {
     super(message, ExitCode.interrupted);
   }
@@ -122,6 +132,7 @@ export class CancelledError extends AgentpayError {
 
 /** The gateway answered with a final refusal: a failedCodes code for a payment, anything but 10 for an account check. */
 export class GatewayRefusedError extends AgentpayError {
+  override name = 'GatewayRefusedError';
   readonly status: string;
   constructor(message: string, status: string, options: { hint?: string } = {}) {
     super(message, ExitCode.declined, options);
@@ -131,6 +142,7 @@ export class GatewayRefusedError extends AgentpayError {
 
 /** The gateway says the transaction is still in progress. */
 export class TransactionPendingError extends AgentpayError {
+  override name = 'TransactionPendingError';
   constructor(message: string, options: { hint?: string } = {}) {
     super(message, ExitCode.pendingOrUnknown, options);
   }
@@ -142,6 +154,7 @@ export class TransactionPendingError extends AgentpayError {
  * should be (EISDIR). Not the gateway's doing, so never exit 1 ("declined").
  */
 export class LocalStorageError extends AgentpayError {
+  override name = 'LocalStorageError';
   /** What could not be done: "write the journal", "read the journal". */
   readonly what: string;
   readonly path: string;

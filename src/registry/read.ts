@@ -25,7 +25,9 @@ export interface RegistryRow {
 }
 
 /** A registry that cannot be read, or contradicts itself: exit 2, naming where. */
-export class RegistryFileError extends UsageError {}
+export class RegistryFileError extends UsageError {
+  override name = 'RegistryFileError';
+}
 
 type Field = keyof RegistryLayout['columns'];
 type Columns = Record<Field, number | undefined>;

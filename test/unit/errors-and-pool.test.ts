@@ -1,6 +1,8 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
 import { forEachOrdered } from '../../src/commands/ordered-pool.js';
+import * as tally from '../../src/commands/report/tally.js';
+import * as errors from '../../src/errors.js';
 import {
   CancelledError,
   type ExitCodeValue,
@@ -13,6 +15,7 @@ import {
   TransactionPendingError,
   UsageError,
 } from '../../src/errors.js';
+import * as registry from '../../src/registry/read.js';
 
 describe('exit codes of the error classes', () => {
   it('each class carries the contract code', () => {
@@ -41,6 +44,23 @@ describe('exit codes of the error classes', () => {
     expect(error.hint).toContain('agentpay status 42');
     expect(error.message).not.toMatch(/fail/i);
     expect(error.name).toBe('PaymentOutcomeUnknownError');
+  });
+});
+
+describe('error names', () => {
+  // The type a scenario report and --json show. The bundle keeps no function names
+  // (scripts/bundle.mjs), so each class says its own: a class the bundle renamed, or one that
+  // forgot to say it, would show another type here.
+  const classes = [errors, tally, registry].flatMap((module) =>
+    Object.values(module).filter((value): value is new (...args: string[]) => Error => typeof value === 'function' && value.prototype instanceof Error),
+  );
+
+  it.each(classes.map((errorClass) => [errorClass.name, errorClass]))('%s names itself', (name, errorClass) => {
+    expect(new errorClass('a', 'b', 'c').name).toBe(name);
+  });
+
+  it('covers every error class of those modules', () => {
+    expect(classes.length).toBeGreaterThanOrEqual(13);
   });
 });
 

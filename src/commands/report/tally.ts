@@ -29,6 +29,7 @@ export interface ReportPayment {
  * for a ledger that cannot be read.
  */
 export class UnsummableAmountError extends AgentpayError {
+  override name = 'UnsummableAmountError';
   constructor(transactionId: string, amount: string) {
     super(`transaction ${transactionId} has the amount ${JSON.stringify(amount)} in the ledger, not a plain decimal: no sum is printed`, ExitCode.localStorage, {
       hint: 'agentpay history shows the record; fix the ledger, or report a range without it',
