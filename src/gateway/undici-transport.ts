@@ -1,10 +1,11 @@
 // First: it sets the V8 flag undici must be compiled under.
 import './wasm-tier.js';
 import { Agent, type Dispatcher, EnvHttpProxyAgent, Pool, ProxyAgent } from 'undici';
+import { decodeAnswer } from './answer-charset.js';
 import { Deadline } from './deadline.js';
 import { exchangeFailureOf } from './exchange-failure.js';
 import { formHeaders, type HttpAnswer, type PostOptions, type ProxyRoute, Targets, type Transport, type TransportOptions } from './http.js';
-import { contentTypeOf, readLimited } from './read-answer.js';
+import { BodyTooLargeError, contentTypeOf, sampleOf } from './read-answer.js';
 
 /**
  * undici's keep-alive pool, of at most `connections` sockets: its `Agent` for a batch on a
@@ -45,31 +46,19 @@ class UndiciTransport implements Transport {
     this.dispatcher = dispatcher;
   }
 
-  async post(url: string, formBody: string, options: PostOptions): Promise<HttpAnswer> {
-    const deadline = new Deadline(options.timeoutMs, options.signal);
-    const chunks: Buffer[] = [];
-    let contentType: string | undefined;
-    try {
+  post(url: string, formBody: string, options: PostOptions): Promise<HttpAnswer> {
+    return new Promise((resolve, reject) => {
       const { origin, path } = this.targets.of(url);
-      const response = await this.dispatcher.request({
-        origin,
-        path,
-        method: 'POST',
-        body: formBody,
-        headers: formHeaders,
-        signal: deadline,
-        headersTimeout: options.timeoutMs,
-        bodyTimeout: options.timeoutMs,
-      });
-      contentType = contentTypeOf(response.headers['content-type']);
-      const body = await readLimited(response.body, { statusCode: response.statusCode, contentType }, options.maxBodyBytes, chunks);
-      return { statusCode: response.statusCode, body };
-    } catch (error) {
-      // undici tells a refused connection or tunnel only by its error codes and messages.
-      throw exchangeFailureOf(error, { timeoutMs: options.timeoutMs, chunks, contentType });
-    } finally {
-      deadline.clear();
-    }
+      const answer = new AnswerHandler(options, resolve, reject);
+      // Stopped before it began (Ctrl+C already pressed): nothing is dispatched.
+      if (answer.settled) return;
+      const request = { origin, path, method: 'POST' as const, body: formBody, headers: formHeaders, headersTimeout: options.timeoutMs, bodyTimeout: options.timeoutMs };
+      try {
+        this.dispatcher.dispatch(request, answer);
+      } catch (error) {
+        answer.onResponseError(undefined, error as Error);
+      }
+    });
   }
 
   close(): Promise<void> {
@@ -78,5 +67,81 @@ class UndiciTransport implements Transport {
 
   destroy(): Promise<void> {
     return this.dispatcher.destroy();
+  }
+}
+
+/**
+ * One exchange's answer, as undici's dispatch() hands it over: its status and Content-Type,
+ * its body's chunks up to the size limit, then the decoded text; or the failure, sorted as
+ * every transport sorts it (exchange-failure.ts). dispatch() rather than request(): request()
+ * makes a Readable stream of every body, and a batch of thousands of small answers spent more
+ * on those streams than on reading the answers (docs/performance.md).
+ */
+class AnswerHandler implements Dispatcher.DispatchHandler {
+  private controller: Dispatcher.DispatchController | undefined;
+  private statusCode = 0;
+  private contentType: string | undefined;
+  private readonly chunks: Buffer[] = [];
+  private size = 0;
+  settled = false;
+  private readonly deadline: Deadline;
+
+  constructor(
+    private readonly options: PostOptions,
+    private readonly resolve: (answer: HttpAnswer) => void,
+    private readonly reject: (error: unknown) => void,
+  ) {
+    this.deadline = new Deadline(options.timeoutMs, options.signal);
+    if (this.deadline.aborted) this.settle(this.deadline.reason);
+    else this.deadline.once('abort', () => this.stop(this.deadline.reason));
+  }
+
+  onRequestStart(controller: Dispatcher.DispatchController): void {
+    this.controller = controller;
+    // Stopped while it waited for a connection: it never leaves.
+    if (this.settled) controller.abort(new DOMException('This operation was aborted', 'AbortError'));
+  }
+
+  onResponseStart(_controller: Dispatcher.DispatchController, statusCode: number, headers: Record<string, string | string[] | undefined>): void {
+    // An informational answer (1xx) comes before the one that counts.
+    if (statusCode < 200) return;
+    this.statusCode = statusCode;
+    this.contentType = contentTypeOf(headers['content-type']);
+  }
+
+  onResponseData(controller: Dispatcher.DispatchController, chunk: Buffer): void {
+    if (this.settled) return;
+    this.size += chunk.length;
+    if (this.size <= this.options.maxBodyBytes) {
+      this.chunks.push(chunk);
+      return;
+    }
+    if (this.chunks.length === 0) this.chunks.push(chunk);
+    const tooLarge = new BodyTooLargeError(this.options.maxBodyBytes, this.statusCode, sampleOf(this.chunks, this.contentType));
+    this.settle(tooLarge);
+    controller.abort(tooLarge);
+  }
+
+  onResponseEnd(): void {
+    this.settle(undefined, { statusCode: this.statusCode, body: decodeAnswer(Buffer.concat(this.chunks, this.size), this.contentType) });
+  }
+
+  onResponseError(_controller: Dispatcher.DispatchController | undefined, error: Error): void {
+    this.settle(error);
+  }
+
+  /** The deadline ran out, or the run stopped: the exchange ends now, wherever it is. */
+  private stop(reason: unknown): void {
+    if (this.controller === undefined) this.settle(reason);
+    else this.controller.abort(reason as Error);
+  }
+
+  private settle(error: unknown, answer?: HttpAnswer): void {
+    if (this.settled) return;
+    this.settled = true;
+    this.deadline.clear();
+    if (answer !== undefined) this.resolve(answer);
+    // undici tells a refused connection or tunnel only by its error codes and messages.
+    else this.reject(exchangeFailureOf(error, { timeoutMs: this.options.timeoutMs, chunks: this.chunks, contentType: this.contentType }));
   }
 }

@@ -111,4 +111,44 @@ describe.each(routes)('undici, $name', (route) => {
     expect(failure).toBeInstanceOf(ExchangeFailure);
     expect((failure as ExchangeFailure).kind).toBe('maybeSent');
   });
+
+  it('an exchange stopped while the gateway holds it may have been sent; one stopped while it waited for a connection never reaches the gateway', async () => {
+    const { url, arrived, transport } = await opened(route, 300, 1);
+    const stop = new AbortController();
+    const held = transport.post(url, 'n=1', { ...post, signal: stop.signal });
+    const waiting = transport.post(url, 'n=2', { ...post, signal: stop.signal });
+    await until(() => arrived.length === 1);
+    stop.abort();
+    for (const stopped of await Promise.allSettled([held, waiting])) {
+      const failure = stopped.status === 'rejected' ? (stopped.reason as unknown) : undefined;
+      expect(failure).toBeInstanceOf(ExchangeFailure);
+      // Never 'notSent' for the one the gateway holds: that would let a payment be called failed.
+      expect((failure as ExchangeFailure).kind).toBe('maybeSent');
+      expect((failure as ExchangeFailure).message).toBe('interrupted before the answer arrived');
+    }
+    // The gateway's answer to the first has come and gone; the second was never written.
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    expect(arrived).toEqual(['n=1']);
+  });
+
+  it('an exchange whose stop came before it began sends nothing', async () => {
+    const { url, arrived, transport } = await opened(route);
+    const failure = await transport.post(url, 'n=1', { ...post, signal: AbortSignal.abort() }).then(
+      () => undefined,
+      (caught: unknown) => caught,
+    );
+    expect(failure).toBeInstanceOf(ExchangeFailure);
+    expect((await transport.post(url, 'n=2', post)).body).toBe('{"n":2}');
+    expect(arrived).toEqual(['n=2']);
+  });
+
+  it('an answer over the size limit is refused, with its first bytes kept', async () => {
+    const { url, transport } = await opened(route);
+    const failure = await transport.post(url, 'n=123456789', { ...post, maxBodyBytes: 8 }).then(
+      () => undefined,
+      (caught: unknown) => caught,
+    );
+    expect(failure).toMatchObject({ name: 'BodyTooLargeError', maxBytes: 8, statusCode: 200 });
+    expect((failure as { bodySample: string }).bodySample.startsWith('{"n":')).toBe(true);
+  });
 });
