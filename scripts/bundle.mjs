@@ -267,6 +267,8 @@ async function writeCodeCache() {
     const more = [
       [';;', 'check', '--service', '101', '--account', '7011234567', '--json'],
       [';;', 'pay', '--service', '101', '--account', '7011234567', '--invoice-id', '5001', '--json'],
+      // The same purchase again: the desk's duplicate check now reads a journal that holds one.
+      [';;', 'pay', '--service', '101', '--account', '7011234567', '--invoice-id', '5001', '--allow-duplicate', '--json'],
     ].flat();
     const training = await runAgentpay(['train', cachePath, ...args, ...more], env);
     checkStatusRun('training', training, transactionId);

@@ -82,8 +82,23 @@ export function encodeForm(fields: readonly FormField[]): string {
   return fields.map(([name, value]) => `${formEncode(name)}=${formEncode(value)}`).join('&');
 }
 
+const unreserved = /^[\w*.-]*$/;
+/** Texts encoded before, by text: field names, RequestDate, the credentials repeat in a batch. */
+const encodedBefore = new Map<string, string>();
+const encodedKept = 256;
+
 function formEncode(text: string): string {
-  if (/^[\w*.-]*$/.test(text)) return text;
+  if (unreserved.test(text)) return text;
+  let encoded = encodedBefore.get(text);
+  if (encoded === undefined) {
+    encoded = encodedText(text);
+    if (encodedBefore.size >= encodedKept) encodedBefore.clear();
+    encodedBefore.set(text, encoded);
+  }
+  return encoded;
+}
+
+function encodedText(text: string): string {
   let encoded: string;
   try {
     encoded = encodeURIComponent(text);

@@ -11,8 +11,9 @@ export function parseLosslessJson(text: string): unknown {
   return parsedNatively(text) ?? parse(text);
 }
 
-// A JSON string, or a JSON number (outside strings, since a match takes a string whole).
-const stringOrNumber = /"(?:[^"\\]|\\.)*"|-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/g;
+// A JSON string, or a JSON number (outside strings, since a match takes a string whole). The
+// string as runs of plain characters between escapes: one step a run, not one a character.
+const stringOrNumber = /"[^"\\]*(?:\\.[^"\\]*)*"|-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/g;
 // A number's text in a string no gateway JSON can hold unescaped: U+0001 first.
 const mark = '\u0001';
 const markEscaped = '\\u0001';

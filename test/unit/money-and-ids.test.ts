@@ -172,6 +172,18 @@ describe('RequestDate', () => {
     expect(formatRequestDate(new Date(), 'local')).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/);
   });
 
+  it('local is written again for each new second, forward or back, and kept within one', () => {
+    const seconds = [
+      [new Date(2025, 5, 1, 12, 0, 0, 1), '2025-06-01 12:00:00'],
+      [new Date(2025, 5, 1, 12, 0, 0, 999), '2025-06-01 12:00:00'],
+      [new Date(2025, 5, 1, 12, 0, 1, 0), '2025-06-01 12:00:01'],
+      [new Date(2025, 5, 1, 11, 59, 59, 500), '2025-06-01 11:59:59'],
+      [new Date(1969, 11, 31, 23, 59, 59, 900), '1969-12-31 23:59:59'],
+      [new Date(2025, 5, 1, 12, 0, 1, 0), '2025-06-01 12:00:01'],
+    ] as const;
+    for (const [date, text] of seconds) expect(formatRequestDate(date, 'local')).toBe(text);
+  });
+
   it('iso is UTC ISO 8601', () => {
     expect(formatRequestDate(new Date(Date.UTC(2025, 0, 2, 3, 4, 5)), 'iso')).toBe('2025-01-02T03:04:05.000Z');
   });
