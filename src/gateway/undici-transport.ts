@@ -48,14 +48,14 @@ class UndiciTransport implements Transport {
 
   post(url: string, formBody: string, options: PostOptions): Promise<HttpAnswer> {
     return new Promise((resolve, reject) => {
-      const { origin, path } = this.targets.of(url);
       const answer = new AnswerHandler(options, resolve, reject);
       // Stopped before it began (Ctrl+C already pressed): nothing is dispatched.
       if (answer.settled) return;
-      const request = { origin, path, method: 'POST' as const, body: formBody, headers: formHeaders, headersTimeout: options.timeoutMs, bodyTimeout: options.timeoutMs };
       try {
-        this.dispatcher.dispatch(request, answer);
+        const { origin, path } = this.targets.of(url);
+        this.dispatcher.dispatch({ origin, path, method: 'POST', body: formBody, headers: formHeaders, headersTimeout: options.timeoutMs, bodyTimeout: options.timeoutMs }, answer);
       } catch (error) {
+        // A URL that does not parse, a dispatcher already closed: sorted like any other failure.
         answer.onResponseError(undefined, error as Error);
       }
     });

@@ -142,6 +142,15 @@ describe.each(routes)('undici, $name', (route) => {
     expect(arrived).toEqual(['n=2']);
   });
 
+  it('a URL that does not parse is a failure like any other, not a stray TypeError', async () => {
+    const { transport } = await opened(route);
+    const failure = await transport.post('no url at all', 'n=1', post).then(
+      () => undefined,
+      (caught: unknown) => caught,
+    );
+    expect(failure).toBeInstanceOf(ExchangeFailure);
+  });
+
   it('an answer over the size limit is refused, with its first bytes kept', async () => {
     const { url, transport } = await opened(route);
     const failure = await transport.post(url, 'n=123456789', { ...post, maxBodyBytes: 8 }).then(
