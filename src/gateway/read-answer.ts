@@ -54,24 +54,50 @@ interface AnswerBody {
 }
 
 /**
- * The body as text, decoded by the charset its head declares (answer-charset.ts); refused
- * past maxBytes, counted in bytes before decoding. What arrived is left in `chunks` for a
- * failure's sample. Events, not an async iterator: a batch reads thousands.
+ * An answer's body as it arrives: its chunks kept up to maxBytes, counted in bytes before
+ * decoding, then the text decoded by the charset its head declares (answer-charset.ts). What
+ * arrived stays in `chunks` for a failure's sample. Both transports read bodies with it.
+ */
+export class BodyCollector {
+  private size = 0;
+
+  constructor(
+    readonly head: AnswerHead,
+    private readonly maxBytes: number,
+    readonly chunks: Buffer[],
+  ) {}
+
+  /** Takes a chunk; the refusal once the body has grown past the limit. */
+  add(chunk: Buffer): BodyTooLargeError | undefined {
+    this.size += chunk.length;
+    if (this.size <= this.maxBytes) {
+      this.chunks.push(chunk);
+      return undefined;
+    }
+    if (this.chunks.length === 0) this.chunks.push(chunk);
+    return new BodyTooLargeError(this.maxBytes, this.head.statusCode, sampleOf(this.chunks, this.head.contentType));
+  }
+
+  text(): string {
+    return decodeAnswer(Buffer.concat(this.chunks, this.size), this.head.contentType);
+  }
+}
+
+/**
+ * The body of a readable answer (node:http's) as text, refused past maxBytes (BodyCollector).
+ * Events, not an async iterator: a batch reads thousands.
  */
 export function readLimited(body: AnswerBody, head: AnswerHead, maxBytes: number, chunks: Buffer[]): Promise<string> {
   return new Promise((resolve, reject) => {
-    let size = 0;
+    const collector = new BodyCollector(head, maxBytes, chunks);
     body.on('data', (chunk: Buffer) => {
       if (body.destroyed) return;
-      size += chunk.length;
-      if (size <= maxBytes) chunks.push(chunk);
-      else {
-        if (chunks.length === 0) chunks.push(chunk);
-        body.destroy();
-        reject(new BodyTooLargeError(maxBytes, head.statusCode, sampleOf(chunks, head.contentType)));
-      }
+      const tooLarge = collector.add(chunk);
+      if (tooLarge === undefined) return;
+      body.destroy();
+      reject(tooLarge);
     });
-    body.once('end', () => resolve(decodeAnswer(Buffer.concat(chunks, size), head.contentType)));
+    body.once('end', () => resolve(collector.text()));
     body.on('error', reject);
   });
 }

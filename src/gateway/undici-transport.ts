@@ -1,11 +1,10 @@
 // First: it sets the V8 flag undici must be compiled under.
 import './wasm-tier.js';
 import { Agent, type Dispatcher, EnvHttpProxyAgent, Pool, ProxyAgent } from 'undici';
-import { decodeAnswer } from './answer-charset.js';
 import { Deadline } from './deadline.js';
 import { exchangeFailureOf } from './exchange-failure.js';
 import { formHeaders, type HttpAnswer, type PostOptions, type ProxyRoute, Targets, type Transport, type TransportOptions } from './http.js';
-import { BodyTooLargeError, contentTypeOf, sampleOf } from './read-answer.js';
+import { BodyCollector, contentTypeOf } from './read-answer.js';
 
 /**
  * undici's keep-alive pool, of at most `connections` sockets: its `Agent` for a batch on a
@@ -79,11 +78,9 @@ class UndiciTransport implements Transport {
  */
 class AnswerHandler implements Dispatcher.DispatchHandler {
   private controller: Dispatcher.DispatchController | undefined;
-  private statusCode = 0;
-  private contentType: string | undefined;
-  private readonly chunks: Buffer[] = [];
-  private size = 0;
-  settled = false;
+  /** Made again when the answer's head arrives; its chunks are a failure's sample. */
+  private body: BodyCollector;
+  private done = false;
   private readonly deadline: Deadline;
 
   constructor(
@@ -91,39 +88,39 @@ class AnswerHandler implements Dispatcher.DispatchHandler {
     private readonly resolve: (answer: HttpAnswer) => void,
     private readonly reject: (error: unknown) => void,
   ) {
+    this.body = new BodyCollector({ statusCode: 0, contentType: undefined }, options.maxBodyBytes, []);
     this.deadline = new Deadline(options.timeoutMs, options.signal);
     if (this.deadline.aborted) this.settle(this.deadline.reason);
     else this.deadline.once('abort', () => this.stop(this.deadline.reason));
   }
 
+  /** Answered, failed or stopped: nothing more comes of it. */
+  get settled(): boolean {
+    return this.done;
+  }
+
   onRequestStart(controller: Dispatcher.DispatchController): void {
     this.controller = controller;
     // Stopped while it waited for a connection: it never leaves.
-    if (this.settled) controller.abort(new DOMException('This operation was aborted', 'AbortError'));
+    if (this.done) controller.abort(new DOMException('This operation was aborted', 'AbortError'));
   }
 
   onResponseStart(_controller: Dispatcher.DispatchController, statusCode: number, headers: Record<string, string | string[] | undefined>): void {
     // An informational answer (1xx) comes before the one that counts.
     if (statusCode < 200) return;
-    this.statusCode = statusCode;
-    this.contentType = contentTypeOf(headers['content-type']);
+    this.body = new BodyCollector({ statusCode, contentType: contentTypeOf(headers['content-type']) }, this.options.maxBodyBytes, []);
   }
 
   onResponseData(controller: Dispatcher.DispatchController, chunk: Buffer): void {
-    if (this.settled) return;
-    this.size += chunk.length;
-    if (this.size <= this.options.maxBodyBytes) {
-      this.chunks.push(chunk);
-      return;
-    }
-    if (this.chunks.length === 0) this.chunks.push(chunk);
-    const tooLarge = new BodyTooLargeError(this.options.maxBodyBytes, this.statusCode, sampleOf(this.chunks, this.contentType));
+    if (this.done) return;
+    const tooLarge = this.body.add(chunk);
+    if (tooLarge === undefined) return;
     this.settle(tooLarge);
     controller.abort(tooLarge);
   }
 
   onResponseEnd(): void {
-    this.settle(undefined, { statusCode: this.statusCode, body: decodeAnswer(Buffer.concat(this.chunks, this.size), this.contentType) });
+    this.settle(undefined, { statusCode: this.body.head.statusCode, body: this.body.text() });
   }
 
   onResponseError(_controller: Dispatcher.DispatchController | undefined, error: Error): void {
@@ -137,11 +134,11 @@ class AnswerHandler implements Dispatcher.DispatchHandler {
   }
 
   private settle(error: unknown, answer?: HttpAnswer): void {
-    if (this.settled) return;
-    this.settled = true;
+    if (this.done) return;
+    this.done = true;
     this.deadline.clear();
     if (answer !== undefined) this.resolve(answer);
     // undici tells a refused connection or tunnel only by its error codes and messages.
-    else this.reject(exchangeFailureOf(error, { timeoutMs: this.options.timeoutMs, chunks: this.chunks, contentType: this.contentType }));
+    else this.reject(exchangeFailureOf(error, { timeoutMs: this.options.timeoutMs, chunks: this.body.chunks, contentType: this.body.head.contentType }));
   }
 }
