@@ -6,7 +6,8 @@
 // tsc still builds and type-checks; esbuild only packs what tsc wrote, so the bundle is the
 // checked code. Fails on anything a bundle run cannot serve.
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -31,6 +32,8 @@ const external = ['zod', 'yaml', 'cli-table3'];
  */
 const vendored = ['pg', 'pgpass', 'undici'];
 const vendorPath = (name) => join(dist, 'vendor', `${name}.bundle.cjs`);
+/** Where a vendored package's bundle starts: its own entry point, or the part of it agentpay uses. */
+const vendorEntry = { undici: join(root, 'scripts/bundle/undici-dispatchers.cjs') };
 
 /**
  * What the bundle requires for a vendored package: a stub that runs its bundle through the
@@ -53,7 +56,7 @@ const vendorExternal = {
 async function writeVendored() {
   for (const name of vendored) {
     const result = await build({
-      entryPoints: [name],
+      entryPoints: [vendorEntry[name] ?? name],
       outfile: vendorPath(name),
       bundle: true,
       format: 'cjs',
@@ -72,12 +75,48 @@ async function writeVendored() {
       throw new BundleError(`esbuild warned on ${name}:\n${text.join('\n')}`);
     }
     writeFileSync(join(dist, 'vendor', `${name}.cjs`), vendorStub(name));
+    if (name === 'undici') checkUndiciSubset();
     // A cache learned by an earlier build's bundle never outlives it (the loader checks that as well).
     rmSync(`${vendorPath(name)}.cache`, { force: true });
   }
 }
 
 class BundleError extends Error {}
+
+/**
+ * The undici bundle is made from scripts/bundle/undici-dispatchers.cjs, which wires a part of
+ * undici's lib/ as its index.js does. Fails if index.js no longer does it that way (a new undici
+ * is then looked at, not bundled blindly), or if src imports a name from undici the bundle lacks.
+ */
+function checkUndiciSubset() {
+  const requireHere = createRequire(join(root, 'package.json'));
+  const indexPath = requireHere.resolve('undici');
+  const indexLines = readFileSync(indexPath, 'utf8').split('\n');
+  const entry = readFileSync(vendorEntry.undici, 'utf8');
+  const wiring = [...entry.matchAll(/^const (\w+) = require\('undici\/(lib\/[\w/-]+)'\);$/gm)].map(([, name, path]) => `const ${name} = require('./${path}')`);
+  wiring.push('Object.assign(Dispatcher.prototype, api)');
+  const missing = wiring.filter((line) => !indexLines.includes(line));
+  if (wiring.length < 3 || missing.length > 0) throw new BundleError(`${indexPath} no longer holds ${missing.join('; ')}: look at scripts/bundle/undici-dispatchers.cjs again`);
+  const exported = new Set(Object.keys(requireHere(vendorPath('undici'))));
+  const imported = new Set();
+  const walk = (dir) => {
+    for (const item of readdirSync(dir, { withFileTypes: true })) {
+      const path = join(dir, item.name);
+      if (item.isDirectory() && item.name !== 'vendor') walk(path);
+      else if (item.name.endsWith('.js')) {
+        for (const [, names] of readFileSync(path, 'utf8').matchAll(/import \{([^}]*)\} from 'undici'/g))
+          for (const name of names.split(',')) imported.add(name.trim().split(/\s+as\s+/)[0]);
+      }
+    }
+  };
+  walk(dist);
+  imported.delete('');
+  const absent = [...imported].filter((name) => !exported.has(name));
+  if (imported.size === 0 || absent.length > 0)
+    throw new BundleError(
+      `src imports ${absent.join(', ') || 'nothing'} from undici, which dist/vendor/undici.bundle.cjs does not export: add it to scripts/bundle/undici-dispatchers.cjs`,
+    );
+}
 
 /**
  * node-postgres asks at load whether it runs in a Cloudflare Worker by making a `Response`,
