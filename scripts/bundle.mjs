@@ -64,7 +64,7 @@ async function writeVendored() {
       target: 'node20',
       // pg's optional native binding and its Cloudflare socket are never loaded on Node.
       external: ['pg-native', 'pg-cloudflare', 'cloudflare:sockets'],
-      plugins: [pgNodeOnly],
+      plugins: [pgNodeOnly, undiciHttp1Only],
       minifyWhitespace: true,
       keepNames: true,
       logLevel: 'silent',
@@ -145,6 +145,25 @@ const pgNodeOnly = {
           .filter(Boolean) ?? [];
       if (listed.sort().join() !== [...exported].sort().join()) throw new BundleError(`${path} exports ${listed.join(', ')}: look at pg's crypto helpers again`);
       return { contents: readFileSync(join(root, 'scripts/bundle/pg-crypto-node.cjs'), 'utf8'), loader: 'js' };
+    });
+  },
+};
+
+/**
+ * undici's HTTP/2 client requires node:http2 when it loads, and node:http2 brings node:tls along
+ * (~3-5 ms of every batch and bulk run). It is used only for a connection whose TLS handshake
+ * chose h2, which needs the `allowH2` option; agentpay never sets it (undici-transport.ts), so
+ * every connection speaks HTTP/1.1. In the bundle, client-h2.js takes the path undici itself
+ * takes where node:http2 is missing. The build fails if that code no longer reads as expected.
+ */
+const undiciHttp1Only = {
+  name: 'undici-http1-only',
+  setup(plugin) {
+    plugin.onLoad({ filter: /[\\/]node_modules[\\/]undici[\\/]lib[\\/]dispatcher[\\/]client-h2\.js$/ }, ({ path }) => {
+      const code = readFileSync(path, 'utf8');
+      const eager = "try {\n  http2 = require('node:http2')\n} catch {\n  // @ts-ignore\n  http2 = { constants: {} }\n}";
+      if (!code.includes(eager)) throw new BundleError(`${path} no longer holds "${eager}": look at undici's use of node:http2 again`);
+      return { contents: code.replace(eager, '// agentpay: no HTTP/2 (scripts/bundle.mjs, undiciHttp1Only)\nhttp2 = { constants: {} }'), loader: 'js' };
     });
   },
 };

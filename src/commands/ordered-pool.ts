@@ -21,33 +21,49 @@ export async function forEachOrdered<T, R>(source: AsyncIterable<T> | Iterable<T
     if (failure) throw failure.error;
     while (window.length > 0 && window[0]!.done) emit(window.shift()!.result as R);
   };
-
-  for await (const item of source) {
+  const slotEnded = () => {
+    inFlight--;
+    const wake = wakeUp;
+    wakeUp = undefined;
+    wake?.();
+  };
+  const start = (item: T) => {
+    inFlight++;
+    const slot: Slot = { done: false, promise: Promise.resolve() };
+    // One reaction a slot, not then() and finally(): a bulk run starts thousands.
+    slot.promise = work(item).then(
+      (result) => {
+        slot.result = result;
+        slot.done = true;
+        slotEnded();
+      },
+      (error: unknown) => {
+        failure ??= { error };
+        slotEnded();
+      },
+    );
+    window.push(slot);
+    flushDone();
+  };
+  const room = async () => {
     while (inFlight >= concurrency || window.length >= maxWindow) {
       if (window.length >= maxWindow) await window[0]!.promise;
       else await new Promise<void>((resolve) => (wakeUp = resolve));
       flushDone();
     }
-    inFlight++;
-    const slot: Slot = { done: false, promise: Promise.resolve() };
-    slot.promise = work(item)
-      .then(
-        (result) => {
-          slot.result = result;
-          slot.done = true;
-        },
-        (error: unknown) => {
-          failure ??= { error };
-        },
-      )
-      .finally(() => {
-        inFlight--;
-        const wake = wakeUp;
-        wakeUp = undefined;
-        wake?.();
-      });
-    window.push(slot);
-    flushDone();
+  };
+
+  // A plain iterable is read without for-await, which would add a turn for every item.
+  if (Symbol.asyncIterator in source) {
+    for await (const item of source) {
+      await room();
+      start(item);
+    }
+  } else {
+    for (const item of source) {
+      if (inFlight >= concurrency || window.length >= maxWindow) await room();
+      start(item);
+    }
   }
   while (window.length > 0) {
     await window[0]!.promise;

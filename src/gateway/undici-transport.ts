@@ -18,6 +18,7 @@ import { BodyCollector, contentTypeOf } from './read-answer.js';
  */
 export function undiciTransport(options: Omit<TransportOptions, 'proxy'>, route: ProxyRoute): Transport {
   const tls = { timeout: options.timeoutMs, rejectUnauthorized: true, ...(options.ca === undefined ? {} : { ca: options.ca }) };
+  // No allowH2: every connection speaks HTTP/1.1, and the bundle leaves undici's HTTP/2 out (scripts/bundle.mjs).
   const pool = { headersTimeout: options.timeoutMs, bodyTimeout: options.timeoutMs, keepAliveTimeout: 10_000, connections: options.connections ?? null };
   if (route.kind === 'direct') return new UndiciTransport(new Agent({ ...pool, connect: tls }));
   const proxied = {

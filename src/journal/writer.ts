@@ -28,6 +28,8 @@ import { type JournalRecord, lineOf } from './record-format.js';
  */
 export class JournalWriter {
   private fd: number | undefined;
+  /** The open file's identity, which a descriptor keeps for its life: read once at open, not after every write. */
+  private identity: { ino: number; dev: number } | undefined;
   readonly path: string;
   /** Lines waiting for the fsync under way to end, with the callers to answer once theirs is done. */
   private waiting: { line: Buffer; done: (error?: unknown) => void }[] = [];
@@ -117,11 +119,12 @@ export class JournalWriter {
   private closeFile(): void {
     if (this.fd !== undefined) closeSync(this.fd);
     this.fd = undefined;
+    this.identity = undefined;
   }
 
   /** Whether the journal's path names the open file (no path counts as no). */
   private stillAtPath(fd: number): boolean {
-    const open = fstatSync(fd);
+    const open = this.identity ?? fstatSync(fd);
     try {
       const named = statSync(this.path);
       return named.ino === open.ino && named.dev === open.dev;
@@ -135,12 +138,14 @@ export class JournalWriter {
     if (this.fd !== undefined) return this.fd;
     makeDirectory(dirname(this.path));
     const fd = openSync(this.path, 'a+', 0o600);
+    let identity: { ino: number; dev: number };
     try {
       // The journal's name lasts a crash of the machine only once its directory is fsynced: a
       // compaction renames the journal away, and the process that made the fresh one may have
       // died before it fsynced the directory. An empty journal is such a fresh one (whoever made
       // it fsyncs the directory before its first line), so it costs an fsync (~4 ms) only then.
-      const size = fstatSync(fd).size;
+      const { size, ino, dev } = fstatSync(fd);
+      identity = { ino, dev };
       if (size === 0) syncDirectory(dirname(this.path));
       if (size > 0 && endsTorn(fd, size)) writeSync(fd, '\n');
     } catch (error) {
@@ -148,6 +153,7 @@ export class JournalWriter {
       throw error;
     }
     this.fd = fd;
+    this.identity = identity;
     return fd;
   }
 }

@@ -62,25 +62,34 @@ export function isDecimalNumber(text: string): boolean {
 
 /** Whether two texts are the same decimal number (`1500` = `1500.00`, `24970` ≠ `2497.00`); never via a JS number. */
 export function sameDecimal(a: string, b: string): boolean {
+  // The same text (the usual echo of an amount, an exchange rate of 1): no need to take either apart.
+  if (a === b && plainDecimal.test(a)) return true;
   const left = canonicalDecimal(a);
   return left !== undefined && left === canonicalDecimal(b);
 }
 
 /** A plain decimal as a whole number of units of its last digit: `1500.50` is 150050 at scale 2. */
 function scaled(text: string, scale: number): bigint {
-  const [whole = '0', fraction = ''] = text.split('.');
-  return BigInt(whole + fraction.padEnd(scale, '0'));
+  const dot = text.indexOf('.');
+  const digits = dot === -1 ? text : text.slice(0, dot) + text.slice(dot + 1);
+  return BigInt(digits + '0'.repeat(scale - scaleOf(text)));
 }
 
-const scaleOf = (text: string) => text.split('.')[1]?.length ?? 0;
+function scaleOf(text: string): number {
+  const dot = text.indexOf('.');
+  return dot === -1 ? 0 : text.length - dot - 1;
+}
 
-/** The exact sum of plain decimals, with as many decimals as the most precise of them (`1500` + `0.50` = `1500.50`). */
+/**
+ * The exact sum of plain decimals, with as many decimals as the most precise of them (`1500` + `0.50` = `1500.50`).
+ * Loops, not spread and reduce: a bulk run adds up every row it ends.
+ */
 export function addDecimals(...amounts: readonly string[]): string {
-  const scale = Math.max(0, ...amounts.map(scaleOf));
-  const total = amounts
-    .reduce((sum, amount) => sum + scaled(amount, scale), 0n)
-    .toString()
-    .padStart(scale + 1, '0');
+  let scale = 0;
+  for (const amount of amounts) scale = Math.max(scale, scaleOf(amount));
+  let sum = 0n;
+  for (const amount of amounts) sum += scaled(amount, scale);
+  const total = sum.toString().padStart(scale + 1, '0');
   return scale === 0 ? total : `${total.slice(0, -scale)}.${total.slice(-scale)}`;
 }
 

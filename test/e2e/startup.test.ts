@@ -96,8 +96,10 @@ describe('start-up of a command: one bundled file', () => {
       expect(packagesIn(report.required)).toEqual([]);
       expect(report.required.filter((path) => path.endsWith('/dist/vendor/undici.cjs'))).toHaveLength(1);
       // Only undici's dispatchers: not its fetch, WebSocket or caches, which would load Node's own
-      // copy of undici, web streams, zlib and worker_threads (~90 ms of a bulk run's CPU).
+      // copy of undici, web streams, zlib and worker_threads (~60 ms of a bulk run's CPU); nor its
+      // HTTP/2 client, which would load node:http2 and node:tls for an http:// gateway.
       const heavy = ['NativeModule internal/deps/undici/undici', 'NativeModule internal/webstreams/readablestream', 'NativeModule zlib', 'NativeModule worker_threads'];
+      heavy.push('NativeModule http2', 'NativeModule tls');
       expect(report.builtins.filter((name) => heavy.includes(name))).toEqual([]);
       // Learned under the V8 flag undici needs (gateway/wasm-tier.ts), so every later run can take it.
       expect(report.bundles).toEqual([

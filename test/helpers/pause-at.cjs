@@ -13,7 +13,7 @@ const fs = require('node:fs');
 
 const directory = process.env.AGENTPAY_TEST_PAUSE_DIR;
 const point = process.env.AGENTPAY_TEST_PAUSE;
-const { existsSync, fstatSync, fsyncSync, linkSync, renameSync, writeFileSync } = fs;
+const { existsSync, fstatSync, fsyncSync, linkSync, renameSync, statSync, writeFileSync } = fs;
 const sleep = (ms) => Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
 
 function pause(tag) {
@@ -31,14 +31,18 @@ fs.fsyncSync = function paused(...args) {
   afterFsync = true;
   return result;
 };
-fs.fstatSync = function paused(...args) {
-  if (point === 'writer-after-fsync' && armed && afterFsync) {
-    armed = false;
-    pause('writer');
-  }
-  afterFsync = false;
-  return fstatSync.apply(this, args);
-};
+// The writer's look is a stat of the journal's path (its file's identity it read at open).
+const pausedLook = (stat) =>
+  function paused(...args) {
+    if (point === 'writer-after-fsync' && armed && afterFsync) {
+      armed = false;
+      pause('writer');
+    }
+    afterFsync = false;
+    return stat.apply(this, args);
+  };
+fs.fstatSync = pausedLook(fstatSync);
+fs.statSync = pausedLook(statSync);
 fs.renameSync = function paused(from, to) {
   const result = renameSync.call(this, from, to);
   if (point === 'compact-after-cut' && String(to).endsWith('/journal')) pause('compact');

@@ -6,8 +6,8 @@ import { readOrders } from '../../src/commands/pay/bulk/rows.js';
 
 const folder = mkdtempSync(join(tmpdir(), 'agentpay-orders-'));
 let files = 0;
-const ordersOf = async (text: string) => {
-  const path = join(folder, `orders-${++files}.csv`);
+const ordersOf = async (text: string, extension = 'csv') => {
+  const path = join(folder, `orders-${++files}.${extension}`);
   writeFileSync(path, text);
   return (await readOrders(path, undefined, () => process.stdin)).rows.map(({ line, key, account, amount }) => ({ line, key, account, amount }));
 };
@@ -33,5 +33,24 @@ describe('reading a CSV order file', () => {
   it('a row with too few cells, or CSV that cannot be read, refuses the file naming the line', async () => {
     await expect(ordersOf('service,account,amount\n201,a-1,10.00\n201,a-2\n')).rejects.toThrow(/line 3/);
     await expect(ordersOf('service,account,amount\n201,"a-1,10.00\n')).rejects.toThrow(/cannot be read as CSV/);
+  });
+});
+
+describe('reading a JSON-lines order file', () => {
+  it('as a CSV file: a BOM, CRLF and empty lines change nothing, and each order keeps its line', async () => {
+    const lines = ['{"key":"K1","service":"201","account":"a-1","amount":"10.00"}', '', '{"key":"K2","service":"201","account":"a-2","amount":"20.00"}'];
+    const expected = [
+      { line: 1, key: 'K1', account: 'a-1', amount: '10.00' },
+      { line: 3, key: 'K2', account: 'a-2', amount: '20.00' },
+    ];
+    expect(await ordersOf(`${lines.join('\n')}\n`, 'jsonl')).toEqual(expected);
+    expect(await ordersOf(`\uFEFF${lines.join('\r\n')}`, 'jsonl')).toEqual(expected);
+    // Told from its first character when the name does not say.
+    expect(await ordersOf(`\uFEFF${lines.join('\n')}`, 'txt')).toEqual(expected);
+  });
+
+  it('a file that cannot be read is refused with its reason', async () => {
+    await expect(readOrders(join(folder, 'missing.csv'), undefined, () => process.stdin)).rejects.toThrow(/ENOENT/);
+    await expect(readOrders(folder, undefined, () => process.stdin)).rejects.toThrow(/EISDIR/);
   });
 });

@@ -37,6 +37,39 @@ describe('exact decimals for sums', () => {
     expect(compareDecimals('50000.01', '50000')).toBe(1);
     expect(compareDecimals('9', '10.5')).toBe(-1);
   });
+
+  it('sums 3,000 generated lists of plain decimals as digit-by-digit column addition does', () => {
+    const random = seededRandom(16);
+    const digits = (count: number) => Array.from({ length: count }, () => String(Math.floor(random() * 10))).join('');
+    const decimal = () => {
+      const whole = String(BigInt(digits(1 + Math.floor(random() * 22))));
+      const scale = Math.floor(random() * 4);
+      return scale === 0 ? whole : `${whole}.${digits(scale)}`;
+    };
+    // Column addition on the texts, right to left, with the fractions padded to one length.
+    const columnSum = (amounts: string[]) => {
+      const scale = Math.max(0, ...amounts.map((amount) => (amount.split('.')[1] ?? '').length));
+      const padded = amounts.map((amount) => {
+        const [whole, fraction = ''] = amount.split('.');
+        return `${whole}${fraction.padEnd(scale, '0')}`;
+      });
+      const width = Math.max(...padded.map((text) => text.length));
+      let carry = 0;
+      let out = '';
+      for (let column = 1; column <= width; column++) {
+        let total = carry;
+        for (const text of padded) total += Number(text[text.length - column] ?? '0');
+        out = String(total % 10) + out;
+        carry = Math.floor(total / 10);
+      }
+      const all = `${carry > 0 ? carry : ''}${out}`.replace(/^0+(?=\d)/, '').padStart(scale + 1, '0');
+      return scale === 0 ? all : `${all.slice(0, -scale)}.${all.slice(-scale)}`;
+    };
+    for (let i = 0; i < 3000; i++) {
+      const amounts = Array.from({ length: 1 + Math.floor(random() * 4) }, decimal);
+      expect(addDecimals(...amounts), amounts.join(' + ')).toBe(columnSum(amounts));
+    }
+  });
 });
 
 describe('limits', () => {

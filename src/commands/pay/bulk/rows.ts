@@ -1,6 +1,5 @@
-import { createReadStream } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { extname } from 'node:path';
-import { Readable } from 'node:stream';
 import { parse } from 'csv-parse/sync';
 import { UsageError } from '../../../errors.js';
 import { t } from '../../../i18n/current.js';
@@ -92,10 +91,22 @@ function headerColumns(header: readonly string[], line: number, problems: BadRow
 }
 
 /** The whole input as text (an order file is small; every row is checked before any is paid). A BOM is dropped. */
-async function textOf(input: NodeJS.ReadableStream): Promise<string> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of input as AsyncIterable<Buffer | string>) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk);
-  return new TextDecoder('utf-8').decode(Buffer.concat(chunks));
+/** The whole input as UTF-8 text (a byte order mark dropped): a file read at once, stdin to its end. */
+async function textOf(path: string, stdin: () => NodeJS.ReadableStream): Promise<string> {
+  let bytes: Buffer;
+  if (path === '-') {
+    const chunks: Buffer[] = [];
+    for await (const chunk of stdin() as AsyncIterable<Buffer | string>) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk);
+    bytes = Buffer.concat(chunks);
+  } else {
+    try {
+      bytes = readFileSync(path);
+    } catch (error) {
+      const { code, message } = error as NodeJS.ErrnoException;
+      throw new UsageError(t().bulk.cannotRead(path, code ?? message));
+    }
+  }
+  return new TextDecoder('utf-8').decode(bytes);
 }
 
 /**
@@ -124,10 +135,10 @@ function csvRecords(text: string): { cells: string[]; line: number }[] {
   ).map((cells) => ({ line: Number(cells.pop()), cells }));
 }
 
-async function readCsv(input: NodeJS.ReadableStream, rows: OrderRow[], problems: BadRow[]): Promise<void> {
+function readCsv(text: string, rows: OrderRow[], problems: BadRow[]): void {
   let records: { cells: string[]; line: number }[];
   try {
-    records = csvRecords(await textOf(input));
+    records = csvRecords(text);
   } catch (error) {
     const { lines, message } = error as { lines?: number; message: string };
     problems.push({ line: lines ?? 0, column: undefined, message: t().bulk.cell.notCsv(message) });
@@ -155,9 +166,9 @@ async function readCsv(input: NodeJS.ReadableStream, rows: OrderRow[], problems:
   }
 }
 
-async function readJsonLines(input: NodeJS.ReadableStream, rows: OrderRow[], problems: BadRow[]): Promise<void> {
+async function readJsonLines(whole: string, rows: OrderRow[], problems: BadRow[]): Promise<void> {
   let line = 0;
-  for await (const lines of linesOf(input as AsyncIterable<string | Buffer>, 'utf8')) {
+  for await (const lines of linesOf([whole], 'utf8')) {
     for (const text of lines) {
       line++;
       if (text.trim() === '') continue;
@@ -195,42 +206,14 @@ function checkKeys(rows: readonly OrderRow[], problems: BadRow[]): void {
   }
 }
 
-async function openInput(path: string, stdin: () => NodeJS.ReadableStream): Promise<NodeJS.ReadableStream> {
-  if (path === '-') return stdin();
-  const stream = createReadStream(path);
-  await new Promise<void>((resolve, reject) => {
-    stream.once('open', () => resolve());
-    stream.once('error', (error: NodeJS.ErrnoException) => reject(new UsageError(t().bulk.cannotRead(path, error.code ?? error.message))));
-  });
-  return stream;
-}
-
-/** Peeks at the first character of the stream, and gives a stream that still starts with it. */
-async function firstCharOf(input: NodeJS.ReadableStream): Promise<{ first: string | undefined; input: AsyncIterable<Buffer | string> }> {
-  const iterator = (input as AsyncIterable<Buffer | string>)[Symbol.asyncIterator]();
-  const head = await iterator.next();
-  const chunk = head.done ? undefined : head.value;
-  const first =
-    chunk === undefined
-      ? undefined
-      : String(chunk)
-          .replace(/^\uFEFF/, '')
-          .trimStart()[0];
-  async function* rest() {
-    if (chunk !== undefined) yield chunk;
-    for (let next = await iterator.next(); !next.done; next = await iterator.next()) yield next.value;
-  }
-  return { first, input: rest() };
-}
-
 /** Every order of the file, or exit 2 naming every bad row's line (and column): nothing sent. */
 export async function readOrders(path: string, given: OrderFormat | undefined, stdin: () => NodeJS.ReadableStream): Promise<{ rows: OrderRow[]; format: OrderFormat }> {
-  const peeked = await firstCharOf(await openInput(path, stdin));
-  const format = formatOf(path, given, peeked.first);
-  const input = Readable.from(peeked.input, { objectMode: false });
+  const text = await textOf(path, stdin);
+  const format = formatOf(path, given, text.trimStart()[0]);
   const rows: OrderRow[] = [];
   const problems: BadRow[] = [];
-  await (format === 'csv' ? readCsv(input, rows, problems) : readJsonLines(input, rows, problems));
+  if (format === 'csv') readCsv(text, rows, problems);
+  else await readJsonLines(text, rows, problems);
   checkKeys(rows, problems);
   if (problems.length === 0 && rows.length === 0) problems.push({ line: 1, column: undefined, message: t().bulk.cell.noOrders });
   refuseBadRows(path, problems);
