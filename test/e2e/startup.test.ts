@@ -101,7 +101,7 @@ describe('start-up of a command: one bundled file', () => {
       const heavy = ['NativeModule internal/deps/undici/undici', 'NativeModule internal/webstreams/readablestream', 'NativeModule zlib', 'NativeModule worker_threads'];
       heavy.push('NativeModule http2', 'NativeModule tls');
       expect(report.builtins.filter((name) => heavy.includes(name))).toEqual([]);
-      // Learned under the V8 flag undici needs (gateway/wasm-tier.ts), so every later run can take it.
+      // Learned under the V8 flag undici needs (gateway/batch-tiers.ts), so every later run can take it.
       expect(report.bundles).toEqual([
         { bundle: 'agentpay.cjs', codeCache: 'accepted' },
         { bundle: 'undici.bundle.cjs', codeCache: 'accepted' },
