@@ -97,6 +97,9 @@ function checkUndiciSubset() {
   wiring.push('Object.assign(Dispatcher.prototype, api)');
   const missing = wiring.filter((line) => !indexLines.includes(line));
   if (wiring.length < 3 || missing.length > 0) throw new BundleError(`${indexPath} no longer holds ${missing.join('; ')}: look at scripts/bundle/undici-dispatchers.cjs again`);
+  // undiciHttp1Only must have found its file: a plugin whose filter no longer matches fails nothing.
+  if (/require\(["']node:http2["']\)/.test(readFileSync(vendorPath('undici'), 'utf8')))
+    throw new BundleError('dist/vendor/undici.bundle.cjs requires node:http2: look at the undici-http1-only plugin again');
   const exported = new Set(Object.keys(requireHere(vendorPath('undici'))));
   const imported = new Set();
   const walk = (dir) => {

@@ -9,8 +9,10 @@ import { setFlagsFromString } from 'node:v8';
  * baseline (Liftoff) code parses an answer in microseconds, so the optimising tier is left off
  * (peak memory and CPU in docs/performance.md). It concerns WebAssembly only.
  *
- * --interrupt-budget, three times V8's default (67,584): a function is optimised by TurboFan
- * after three times as much of its bytecode has run. TurboFan compiles on background threads;
+ * TurboFan three times later than V8's default. V8 11 (Node 20) counts a function's way there
+ * in bytecode run, the interrupt budget (default 67,584); V8 12 and later (Node 22, 24) in calls
+ * (default 3,000), and know no --interrupt-budget (V8 would print an error for it on stderr).
+ * TurboFan compiles on background threads;
  * a run of a few thousand exchanges had it compile ~150 functions (~640 ms of CPU, most of it
  * inlining) beside the main thread, on a machine whose other core also serves the gateway or
  * the next process. With the larger budget fewer, hotter functions are compiled: a 1,000-row
@@ -22,4 +24,6 @@ import { setFlagsFromString } from 'node:v8';
  * them, so the code cache it learns on first use holds the flags and is accepted by every later
  * run; flags set any later would void that cache each time.
  */
-setFlagsFromString('--liftoff-only --interrupt-budget=202752');
+const v8Major = Number(process.versions.v8.split('.')[0]);
+const laterTurbofan = v8Major < 12 ? '--interrupt-budget=202752' : '--invocation-count-for-turbofan=9000';
+setFlagsFromString(`--liftoff-only ${laterTurbofan}`);

@@ -27,9 +27,8 @@ import { type JournalRecord, lineOf } from './record-format.js';
  * queueing for one each, and the fsync runs off the event loop while answers keep arriving.
  */
 export class JournalWriter {
-  private fd: number | undefined;
-  /** The open file's identity, which a descriptor keeps for its life: read once at open, not after every write. */
-  private identity: { ino: number; dev: number } | undefined;
+  /** The open file, with its identity: a descriptor keeps it for its life, so it is read once at open, not after every write. */
+  private file: { fd: number; identity: FileIdentity } | undefined;
   readonly path: string;
   /** Lines waiting for the fsync under way to end, with the callers to answer once theirs is done. */
   private waiting: { line: Buffer; done: (error?: unknown) => void }[] = [];
@@ -45,11 +44,11 @@ export class JournalWriter {
     let lines: Buffer[] = [lineBytes(record)];
     try {
       while (lines.length > 0) {
-        const fd = this.open();
+        const { fd, identity } = this.open();
         const from = fstatSync(fd).size;
         writeAll(fd, Buffer.concat(lines));
         fsyncSync(fd);
-        lines = this.linesToWriteAgain(fd, lines, from);
+        lines = this.linesToWriteAgain(fd, identity, lines, from);
       }
     } catch (error) {
       throw storageError(error, this.path);
@@ -75,12 +74,12 @@ export class JournalWriter {
       try {
         let lines: Buffer[] = group.map(({ line }) => line);
         while (lines.length > 0) {
-          const fd = this.open();
+          const { fd, identity } = this.open();
           const from = fstatSync(fd).size;
           // One write(2) of whole lines on a file opened O_APPEND: no other writer's line lands inside it.
           writeAll(fd, Buffer.concat(lines));
           await fsyncOffLoop(fd);
-          lines = this.linesToWriteAgain(fd, lines, from);
+          lines = this.linesToWriteAgain(fd, identity, lines, from);
         }
       } catch (error) {
         failure = storageError(error, this.path);
@@ -99,8 +98,8 @@ export class JournalWriter {
    * else the file is a cut, and the lines past its fixed length (never read by anyone) are to be
    * written again to the journal now at the path.
    */
-  private linesToWriteAgain(fd: number, lines: Buffer[], from: number): Buffer[] {
-    if (this.stillAtPath(fd)) return [];
+  private linesToWriteAgain(fd: number, identity: FileIdentity, lines: Buffer[], from: number): Buffer[] {
+    if (this.stillAtPath(identity)) return [];
     const length = lengthOfCutHolding(this.path, fd);
     const again = length === undefined ? lines : lines.filter((line) => !holdsLine(fd, line, from, length));
     this.closeFile();
@@ -117,28 +116,26 @@ export class JournalWriter {
   }
 
   private closeFile(): void {
-    if (this.fd !== undefined) closeSync(this.fd);
-    this.fd = undefined;
-    this.identity = undefined;
+    if (this.file !== undefined) closeSync(this.file.fd);
+    this.file = undefined;
   }
 
-  /** Whether the journal's path names the open file (no path counts as no). */
-  private stillAtPath(fd: number): boolean {
-    const open = this.identity ?? fstatSync(fd);
+  /** Whether the journal's path names the file written to (no path counts as no). */
+  private stillAtPath(written: FileIdentity): boolean {
     try {
       const named = statSync(this.path);
-      return named.ino === open.ino && named.dev === open.dev;
+      return named.ino === written.ino && named.dev === written.dev;
     } catch (error) {
       if (errnoCodeOf(error) === 'ENOENT') return false;
       throw error;
     }
   }
 
-  private open(): number {
-    if (this.fd !== undefined) return this.fd;
+  private open(): { fd: number; identity: FileIdentity } {
+    if (this.file !== undefined) return this.file;
     makeDirectory(dirname(this.path));
     const fd = openSync(this.path, 'a+', 0o600);
-    let identity: { ino: number; dev: number };
+    let identity: FileIdentity;
     try {
       // The journal's name lasts a crash of the machine only once its directory is fsynced: a
       // compaction renames the journal away, and the process that made the fresh one may have
@@ -152,10 +149,15 @@ export class JournalWriter {
       closeSync(fd);
       throw error;
     }
-    this.fd = fd;
-    this.identity = identity;
-    return fd;
+    this.file = { fd, identity };
+    return this.file;
   }
+}
+
+/** What names a file whatever its path: a rename keeps it, a new file at the path has another. */
+interface FileIdentity {
+  ino: number;
+  dev: number;
 }
 
 /** A record as its line: always the writer's own form, which readers scan without parsing (line-format.ts). */

@@ -93,6 +93,8 @@ describe('start-up of a command: one bundled file', () => {
       const { result, report } = await batch();
       expect(result.code).toBe(3);
       expect(jsonLines(result.stdout)).toHaveLength(2);
+      // The V8 flags a batch sets (gateway/batch-tiers.ts) are this Node's: V8 names one it does not know on stderr.
+      expect(result.stderr).not.toMatch(/unrecognized flag|Try --help/);
       expect(packagesIn(report.required)).toEqual([]);
       expect(report.required.filter((path) => path.endsWith('/dist/vendor/undici.cjs'))).toHaveLength(1);
       // Only undici's dispatchers: not its fetch, WebSocket or caches, which would load Node's own
