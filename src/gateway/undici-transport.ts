@@ -1,5 +1,5 @@
-// First: it sets the V8 flags undici must be compiled under.
-import './batch-tiers.js';
+// First: it sets the V8 flag undici must be compiled under.
+import './wasm-tier.js';
 import { Agent, type Dispatcher, EnvHttpProxyAgent, Pool, ProxyAgent } from 'undici';
 import { Deadline } from './deadline.js';
 import { exchangeFailureOf } from './exchange-failure.js';

@@ -1,5 +1,6 @@
 import { execFileSync } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -93,8 +94,6 @@ describe('start-up of a command: one bundled file', () => {
       const { result, report } = await batch();
       expect(result.code).toBe(3);
       expect(jsonLines(result.stdout)).toHaveLength(2);
-      // The V8 flags a batch sets (gateway/batch-tiers.ts) are this Node's: V8 names one it does not know on stderr.
-      expect(result.stderr).not.toMatch(/unrecognized flag|Try --help/);
       expect(packagesIn(report.required)).toEqual([]);
       expect(report.required.filter((path) => path.endsWith('/dist/vendor/undici.cjs'))).toHaveLength(1);
       // Only undici's dispatchers: not its fetch, WebSocket or caches, which would load Node's own
@@ -103,11 +102,39 @@ describe('start-up of a command: one bundled file', () => {
       const heavy = ['NativeModule internal/deps/undici/undici', 'NativeModule internal/webstreams/readablestream', 'NativeModule zlib', 'NativeModule worker_threads'];
       heavy.push('NativeModule http2', 'NativeModule tls');
       expect(report.builtins.filter((name) => heavy.includes(name))).toEqual([]);
-      // Learned under the V8 flag undici needs (gateway/batch-tiers.ts), so every later run can take it.
+      // Learned under the V8 flag undici needs (gateway/wasm-tier.ts), so every later run can take it.
       expect(report.bundles).toEqual([
         { bundle: 'agentpay.cjs', codeCache: 'accepted' },
         { bundle: 'undici.bundle.cjs', codeCache: 'accepted' },
       ]);
+    } finally {
+      await sandbox.close();
+    }
+  });
+});
+
+describe('a bulk run and V8', () => {
+  it("sets TurboFan's budget for its exchanges only: undici's code cache it learns is taken by a batch and by the next bulk run, and V8 knows the flag", async () => {
+    const { sandbox, env } = await sandboxWithEnv();
+    try {
+      // undici's cache in a directory of this test's own: none at first.
+      const vendorCaches = mkdtempSync(join(tmpdir(), 'agentpay-vendor-caches-'));
+      let round = 0;
+      const bulk = () => {
+        round++;
+        const orders = join(env.HOME!, `orders-${round}.csv`);
+        writeFileSync(orders, `key,service,account,invoice-id\nK1,101,70112345${round}1,5001\nK2,101,70112345${round}2,5002\n`);
+        return runProbed(['pay', '--from-file', orders, '--yes', '--json'], { env, vendorCaches });
+      };
+      const ids = join(env.HOME!, 'ids.txt');
+      writeFileSync(ids, '404404\n');
+      const batch = () => runProbed(['status', '--from-file', ids, '--json'], { env, vendorCaches });
+      // The first bulk run learns undici's cache at its exit: under the flags undici was loaded with, or no later run takes it.
+      const runs = [await bulk(), await bulk(), await batch(), await bulk()];
+      for (const { result } of runs) expect(result.stderr).not.toMatch(/unrecognized flag|Try --help/);
+      expect(runs.map(({ result }) => result.code)).toEqual([0, 0, 3, 0]);
+      const undiciCache = ({ report }: (typeof runs)[number]) => report.bundles.find(({ bundle }) => bundle === 'undici.bundle.cjs')?.codeCache;
+      expect(runs.map(undiciCache)).toEqual(['missing', 'accepted', 'accepted', 'accepted']);
     } finally {
       await sandbox.close();
     }

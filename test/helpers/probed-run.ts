@@ -19,14 +19,20 @@ export interface ProbeReport {
 
 /**
  * Runs bin/agentpay.js with test/helpers/bundle-probe.cjs preloaded, and reads its report.
- * `cachePath`: the code cache bin's run reads instead of dist/agentpay.cjs.cache.
+ * `cachePath`: the code cache bin's run reads instead of dist/agentpay.cjs.cache; `vendorCaches`: the
+ * directory where the vendored bundles' caches are read and learned instead of dist/vendor.
  */
 export async function runProbed(
   args: readonly string[],
-  options: { env: Record<string, string>; cachePath?: string; nodeArgs?: readonly string[] },
+  options: { env: Record<string, string>; cachePath?: string; vendorCaches?: string; nodeArgs?: readonly string[] },
 ): Promise<{ result: CliResult; report: ProbeReport }> {
   const reportPath = join(mkdtempSync(join(tmpdir(), 'agentpay-probe-')), 'report.json');
-  const env = { ...options.env, BUNDLE_PROBE_REPORT: reportPath, ...(options.cachePath ? { BUNDLE_PROBE_CACHE: options.cachePath } : {}) };
+  const env = {
+    ...options.env,
+    BUNDLE_PROBE_REPORT: reportPath,
+    ...(options.cachePath ? { BUNDLE_PROBE_CACHE: options.cachePath } : {}),
+    ...(options.vendorCaches ? { BUNDLE_PROBE_VENDOR_CACHES: options.vendorCaches } : {}),
+  };
   const result = await runCli(args, { env, nodeArgs: ['--require', probePath, ...(options.nodeArgs ?? [])] });
   return { result, report: JSON.parse(readFileSync(reportPath, 'utf8')) as ProbeReport };
 }

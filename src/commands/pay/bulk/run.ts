@@ -9,6 +9,7 @@ import { passwordReadsStdin } from '../../../settings/password.js';
 import type { CommandContext, GatewaySession } from '../../context.js';
 import { announceLive } from '../../live-guard.js';
 import { forEachOrdered } from '../../ordered-pool.js';
+import { optimiseLater } from './later-turbofan.js';
 import { type BulkOptions, bulkOptions } from './options.js';
 import { type BulkRow, bulkRowOf, deskProblems, lookBackFor, readLedger, resolveVouchers } from './plan.js';
 import { startProgress } from './progress.js';
@@ -155,21 +156,27 @@ export async function runBulkPay(rawOptions: unknown, context: CommandContext): 
     const session = await context.openGateway({ connections: options.concurrency, batch: true });
     try {
       const ledger = await context.openLedger();
-      const rows = await planRows(context, session, ledger, options, orders, prior, () => interrupts.soft.aborted);
-      interrupts.check();
-      if (dryRun) return showPlan(out, rows);
-      for (const row of rows) row.transactionId ??= generateTransactionId();
-      const writer = new ResultsWriter(resultsPath!);
-      const latest = rows.map((row) => resultRowOf(row));
-      writer.rewrite(latest);
-      const count = (start: BulkRow['start']) => rows.filter((row) => row.start === start).length;
-      if (prior !== undefined) out.note(t().bulk.resume(resultsPath!, count('final'), count('open'), count('new')));
-      const work = { context, session, ledger, hardStop: interrupts.hard, overrides: live === undefined ? [] : ['yes'], outcomes: new OutcomeWrites() };
+      // The run's scripts are all loaded now (the bundle, undici, pg): later-turbofan.ts says why that matters.
+      const optimiseAsUsual = optimiseLater();
       try {
-        await payRows(out, rows, latest, work, writer, options.concurrency, interrupts);
-      } finally {
+        const rows = await planRows(context, session, ledger, options, orders, prior, () => interrupts.soft.aborted);
+        interrupts.check();
+        if (dryRun) return showPlan(out, rows);
+        for (const row of rows) row.transactionId ??= generateTransactionId();
+        const writer = new ResultsWriter(resultsPath!);
+        const latest = rows.map((row) => resultRowOf(row));
         writer.rewrite(latest);
-        writer.close();
+        const count = (start: BulkRow['start']) => rows.filter((row) => row.start === start).length;
+        if (prior !== undefined) out.note(t().bulk.resume(resultsPath!, count('final'), count('open'), count('new')));
+        const work = { context, session, ledger, hardStop: interrupts.hard, overrides: live === undefined ? [] : ['yes'], outcomes: new OutcomeWrites() };
+        try {
+          await payRows(out, rows, latest, work, writer, options.concurrency, interrupts);
+        } finally {
+          writer.rewrite(latest);
+          writer.close();
+        }
+      } finally {
+        optimiseAsUsual();
       }
     } finally {
       await session.close({ abort: interrupts.hard.aborted });
