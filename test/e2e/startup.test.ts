@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -116,9 +116,9 @@ describe('start-up of a command: one bundled file', () => {
 describe('a bulk run and V8', () => {
   it("sets TurboFan's budget for its exchanges only: undici's code cache it learns is taken by a batch and by the next bulk run, and V8 knows the flag", async () => {
     const { sandbox, env } = await sandboxWithEnv();
+    // undici's cache in a directory of this test's own: none at first.
+    const vendorCaches = mkdtempSync(join(tmpdir(), 'agentpay-vendor-caches-'));
     try {
-      // undici's cache in a directory of this test's own: none at first.
-      const vendorCaches = mkdtempSync(join(tmpdir(), 'agentpay-vendor-caches-'));
       let round = 0;
       const bulk = () => {
         round++;
@@ -137,6 +137,7 @@ describe('a bulk run and V8', () => {
       expect(runs.map(undiciCache)).toEqual(['missing', 'accepted', 'accepted', 'accepted']);
     } finally {
       await sandbox.close();
+      rmSync(vendorCaches, { recursive: true, force: true });
     }
   });
 });

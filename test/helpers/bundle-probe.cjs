@@ -5,7 +5,7 @@
 // (bin's, then any of dist/vendor) with its code cache. With $BUNDLE_PROBE_CACHE, bin's run
 // reads its code cache from that file instead of dist's; with $BUNDLE_PROBE_VENDOR_CACHES, the
 // vendored bundles read and learn theirs in that directory.
-// The CLI itself reads neither variable.
+// The CLI itself reads none of these variables.
 'use strict';
 
 const { writeFileSync } = require('node:fs');
