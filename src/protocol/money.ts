@@ -71,8 +71,8 @@ export function sameDecimal(a: string, b: string): boolean {
 /** A plain decimal as a whole number of units of its last digit: `1500.50` is 150050 at scale 2. */
 function scaled(text: string, scale: number): bigint {
   const dot = text.indexOf('.');
-  const digits = dot === -1 ? text : text.slice(0, dot) + text.slice(dot + 1);
-  return BigInt(digits + '0'.repeat(scale - scaleOf(text)));
+  if (dot === -1) return BigInt(text + '0'.repeat(scale));
+  return BigInt(text.slice(0, dot) + text.slice(dot + 1) + '0'.repeat(scale - (text.length - dot - 1)));
 }
 
 function scaleOf(text: string): number {

@@ -90,8 +90,10 @@ function headerColumns(header: readonly string[], line: number, problems: BadRow
   });
 }
 
-/** The whole input as text (an order file is small; every row is checked before any is paid). A BOM is dropped. */
-/** The whole input as UTF-8 text (a byte order mark dropped): a file read at once, stdin to its end. */
+/**
+ * The whole input as UTF-8 text, a byte order mark dropped: a file read at once, stdin to its end
+ * (an order file is small; every row is checked before any is paid).
+ */
 async function textOf(path: string, stdin: () => NodeJS.ReadableStream): Promise<string> {
   let bytes: Buffer;
   if (path === '-') {
