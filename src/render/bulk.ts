@@ -1,10 +1,12 @@
 import { type Catalogue, en } from '../i18n/en.js';
+import { shownText } from './sanitize.js';
 import type { Style } from './style.js';
 
 /**
  * Every human-facing string of `pay --from-file` (bulk top-ups), pure: the bad rows, the plan,
  * a row's result line, the progress bar and the summary. --json lines are built here too, and
- * are never translated.
+ * are never translated. The order file's cells and the gateway's texts reach a person through
+ * shownText; the JSON lines keep them exact.
  */
 
 /** A row that cannot be paid as written: its line, the column when one is at fault, and why. */
@@ -20,7 +22,9 @@ const shownBadRows = 20;
 /** `orders.csv has 2 bad rows, nothing was sent: line 4, amount: "1,5" is not ...; line 7: ...` (one line, in file order). */
 export function badRowsText(where: string, problems: readonly BadRow[], said: Catalogue = en): string {
   const sorted = [...problems].sort((a, b) => a.line - b.line);
-  const named = sorted.slice(0, shownBadRows).map(({ line, column, message }) => `${said.bulk.line(line)}${column === undefined ? '' : said.bulk.column(column)}: ${message}`);
+  const named = sorted
+    .slice(0, shownBadRows)
+    .map(({ line, column, message }) => `${said.bulk.line(line)}${column === undefined ? '' : said.bulk.column(shownText(column))}: ${shownText(message)}`);
   const more = sorted.length > shownBadRows ? said.bulk.andMore(sorted.length - shownBadRows) : '';
   return said.bulk.badRows(where, sorted.length, `${named.join('; ')}${more}`);
 }
@@ -37,7 +41,7 @@ export function changedRowsText(input: string, results: string, rows: readonly C
     .map(({ line, changes }) =>
       changes.length === 0
         ? said.bulk.lineGone(line)
-        : `${said.bulk.line(line)} ${changes.map(({ column, was, now }) => `${column} ${JSON.stringify(was)} → ${JSON.stringify(now)}`).join(', ')}`,
+        : `${said.bulk.line(line)} ${changes.map(({ column, was, now }) => shownText(`${column} ${JSON.stringify(was)} → ${JSON.stringify(now)}`)).join(', ')}`,
     );
   const more = rows.length > shownBadRows ? said.bulk.andMore(rows.length - shownBadRows) : '';
   return said.bulk.changedRows(input, results, `${named.join('; ')}${more}`);
@@ -59,9 +63,10 @@ export interface PlanRow {
 
 export function planLine(row: PlanRow, style: Style, said: Catalogue = en): string {
   const { bulk } = said;
-  const what = row.voucher === undefined ? bulk.planAmount : bulk.planVoucher(row.voucher, row.invoiceId ?? '');
-  const done = row.done === undefined ? '' : `  ${style.dim(bulk.already(stateWord(row.done, said)))}`;
-  return `${bulk.line(row.line)}  ${row.key ?? '-'}  ${bulk.service(row.service)}  ${bulk.account(row.account)}  ${what}  ${said.amount(row.amount)} ${row.currency}${done}`;
+  const what = row.voucher === undefined ? bulk.planAmount : bulk.planVoucher(shownText(row.voucher), shownText(row.invoiceId ?? ''));
+  const done = row.done === undefined ? '' : `  ${style.dim(bulk.already(shownText(stateWord(row.done, said))))}`;
+  const money = shownText(`${said.amount(row.amount)} ${row.currency}`);
+  return `${bulk.line(row.line)}  ${shownText(row.key ?? '-')}  ${bulk.service(shownText(row.service))}  ${bulk.account(shownText(row.account))}  ${what}  ${money}${done}`;
 }
 
 /** A state as a person reads it; a word the catalogue does not know, as it is. */
@@ -121,13 +126,13 @@ export function resultLine(result: RowResult, style: Style, said: Catalogue = en
   const skipped = result.skipped ? `  ${style.dim(said.bulk.skipped)}` : '';
   return [
     said.bulk.line(result.line),
-    result.key ?? '-',
+    shownText(result.key ?? '-'),
     mark,
-    result.transactionId,
-    `${said.amount(result.amount)} ${result.currency}`,
-    said.bulk.account(result.account),
-    result.status === null ? '-' : result.status,
-    result.message || '-',
+    shownText(result.transactionId),
+    shownText(`${said.amount(result.amount)} ${result.currency}`),
+    said.bulk.account(shownText(result.account)),
+    result.status === null ? '-' : shownText(result.status),
+    shownText(result.message || '-'),
   ]
     .join('  ')
     .concat(skipped);

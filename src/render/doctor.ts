@@ -1,6 +1,7 @@
 import type { CodeClass } from '../protocol/codes.js';
 import { codeListSettings } from '../settings/code-lists.js';
 import type { SettingReport } from '../settings/report.js';
+import { shownText } from './sanitize.js';
 import type { Style } from './style.js';
 
 /** What `doctor` learned from the gateway: an understood answer, or why there was none. */
@@ -36,13 +37,13 @@ export interface DoctorReport {
 
 /** The ledger's lines: where it is, whether it answers, and outcomes waiting on this machine for it. */
 function ledgerLines(check: LedgerCheck, style: Style): string[] {
-  if (check.kind === 'file') return ['Ledger', `  journal file  ${check.where}${check.exists ? '' : style.dim(' (not made yet: the first payment makes it)')}`];
-  const lines = ['Ledger', `  PostgreSQL  ${check.where}`];
+  if (check.kind === 'file') return ['Ledger', `  journal file  ${shownText(check.where)}${check.exists ? '' : style.dim(' (not made yet: the first payment makes it)')}`];
+  const lines = ['Ledger', `  PostgreSQL  ${shownText(check.where)}`];
   if (check.ok)
     lines.push(
       `  ${style.success('✓')} reached; schema version ${check.schemaVersion}${check.schemaVersion === 0 ? ' (empty: set up on first use, or by `agentpay ledger migrate`)' : ''}`,
     );
-  else lines.push(`  ${style.failure('✗')} ${check.message}`);
+  else lines.push(`  ${style.failure('✗')} ${shownText(check.message)}`);
   if (check.waiting > 0) {
     lines.push(
       `  ${style.pending('!')} ${check.waiting} outcome${check.waiting === 1 ? '' : 's'} kept on this machine wait for the ledger: the next command that reaches it delivers them`,
@@ -53,7 +54,7 @@ function ledgerLines(check: LedgerCheck, style: Style): string[] {
 
 function sourceText(setting: SettingReport): string {
   if (setting.source === 'unset') return 'not set';
-  return setting.origin === undefined ? setting.source : `${setting.source} ${setting.origin}`;
+  return shownText(setting.origin === undefined ? setting.source : `${setting.source} ${setting.origin}`);
 }
 
 /** What an answer to a made-up id says, by the class of its code. */
@@ -65,11 +66,11 @@ const verdicts: Record<CodeClass, string> = {
   success: 'success for a made-up id: check the base URL',
 };
 
-/** The report for a person: one line a setting, then the gateway check. */
+/** The report for a person: one line a setting, then the gateway check; values from settings and the gateway through shownText. */
 export function renderDoctorReport(report: DoctorReport, style: Style): string {
   const width = Math.max(...report.settings.map((s) => s.key.length));
   // An empty code list is a value (nothing classified yet), not an unset setting.
-  const shown = (setting: SettingReport) => (setting.value === null ? '-' : setting.value === '' ? '(none)' : setting.value);
+  const shown = (setting: SettingReport) => (setting.value === null ? '-' : setting.value === '' ? '(none)' : shownText(setting.value));
   const valueWidth = Math.min(72, Math.max(...report.settings.map((s) => shown(s).length)));
   const lines = ['Settings (flag > env > profile > default)'];
   for (const setting of report.settings) {
@@ -77,24 +78,25 @@ export function renderDoctorReport(report: DoctorReport, style: Style): string {
   }
   const check = report.gateway;
   lines.push('Gateway');
-  if (check.route !== null) lines.push(`  route     ${check.route}`);
-  if (check.endpoint !== null) lines.push(`  endpoint  ${check.endpoint}`);
+  if (check.route !== null) lines.push(`  route     ${shownText(check.route)}`);
+  if (check.endpoint !== null) lines.push(`  endpoint  ${shownText(check.endpoint)}`);
   if (check.ok) {
-    const answered = `Status for ${check.transactionId} answered in ${check.elapsedMs} ms: ResponseStatus ${check.status} ${JSON.stringify(check.message)}`;
+    const status = shownText(check.status);
+    // JSON quotes the Message and escapes its C0 controls; shownText the rest (C1, bidi).
+    const answered = `Status for ${check.transactionId} answered in ${check.elapsedMs} ms: ResponseStatus ${status} ${shownText(JSON.stringify(check.message))}`;
     lines.push(`  ${style.success('✓')} ${answered} (${verdicts[check.codeClass]})`);
     if (check.codeClass !== 'notFound') lines.push(style.dim(`    if that message is about credentials, check the agent id and password`));
     if (check.suggest) {
       const list = check.suggest.notFoundCodes;
       const { key, flag, env, meaning } = codeListSettings.notFound;
-      lines.push(
-        `  ${style.pending('!')} ResponseStatus ${check.status} is not in ${key}. If, and only if, its Message means "${meaning}" (not a refusal of your credentials), add it:`,
-      );
-      lines.push(`      profile:  "${key}": ${JSON.stringify(list)}`);
-      lines.push(`      flag:     ${flag} ${list.join(',')}   (env ${env}=${list.join(',')})`);
+      lines.push(`  ${style.pending('!')} ResponseStatus ${status} is not in ${key}. If, and only if, its Message means "${meaning}" (not a refusal of your credentials), add it:`);
+      const codes = shownText(list.join(','));
+      lines.push(`      profile:  "${key}": ${shownText(JSON.stringify(list))}`);
+      lines.push(`      flag:     ${flag} ${codes}   (env ${env}=${codes})`);
       lines.push(style.dim(`    until then a payment Status cannot find stays "unknown", and reconcile never closes it as never made`));
     }
   } else {
-    lines.push(`  ${style.failure('✗')} ${check.message}`);
+    lines.push(`  ${style.failure('✗')} ${shownText(check.message)}`);
   }
   lines.push(...ledgerLines(report.ledger, style));
   return lines.join('\n');

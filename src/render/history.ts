@@ -1,4 +1,5 @@
 import type { TransactionView } from '../protocol/transaction-view.js';
+import { shownText } from './sanitize.js';
 import type { Style } from './style.js';
 import { stateMark } from './transaction.js';
 
@@ -46,16 +47,17 @@ const widthOf = (text: string) => [...text.replace(/\u001b\[[0-9;]*m/g, '')].len
  */
 export function historyTable(sample: readonly HistoryRow[], options: HistoryTableOptions): HistoryTable {
   const { style, showGateway, showRecordedBy = false } = options;
+  // The ledger's fields came from gateways and other operators' machines: each shown through shownText.
   const cellsOf = ({ at, gateway, view, recordedBy }: HistoryRow): string[] => [
-    at.replace('T', ' ').slice(0, 19),
-    ...(showGateway ? [gateway] : []),
-    ...(showRecordedBy ? [recordedBy?.operator ?? '-', recordedBy?.host ?? '-'] : []),
-    view.transactionId,
+    shownText(at.replace('T', ' ').slice(0, 19)),
+    ...(showGateway ? [shownText(gateway)] : []),
+    ...(showRecordedBy ? [shownText(recordedBy?.operator ?? '-'), shownText(recordedBy?.host ?? '-')] : []),
+    shownText(view.transactionId),
     `${stateMark(view.state, style)} ${view.state}`,
-    view.service ?? '-',
-    view.account ?? '-',
-    view.amount === null ? '-' : `${view.amount} ${view.currency ?? ''}`.trim(),
-    view.requestId ?? '-',
+    shownText(view.service ?? '-'),
+    shownText(view.account ?? '-'),
+    shownText(view.amount === null ? '-' : `${view.amount} ${view.currency ?? ''}`.trim()),
+    shownText(view.requestId ?? '-'),
   ];
   const heading = [
     'When',

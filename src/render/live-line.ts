@@ -1,4 +1,5 @@
 import { type Catalogue, en } from '../i18n/en.js';
+import { shownText } from './sanitize.js';
 import type { Style } from './style.js';
 
 /** What the LIVE line names: a profile that pays real money, where it pays, as whom, and what chose it. */
@@ -17,7 +18,12 @@ export interface LiveLine {
  */
 export function renderLiveLine(line: LiveLine, style: Style, said: Catalogue = en): string {
   const words = said.desk.live;
-  const parts = [line.profile, line.host ?? words.noGateway, words.agent(line.agentId)];
-  if (line.chosenBy !== undefined) parts.push(words.chosenBy(line.chosenBy));
+  // A profile's name and values came from a config file or the environment: shown through shownText.
+  const parts = [
+    shownText(line.profile),
+    line.host === undefined ? words.noGateway : shownText(line.host),
+    words.agent(line.agentId === undefined ? undefined : shownText(line.agentId)),
+  ];
+  if (line.chosenBy !== undefined) parts.push(words.chosenBy(shownText(line.chosenBy)));
   return `${style.failure(style.strong('LIVE'))}  ${style.strong(parts.join(' · '))}`;
 }

@@ -2,6 +2,7 @@ import { type Catalogue, en } from '../i18n/en.js';
 import type { ForeignExchange } from '../protocol/exchange-rate.js';
 import type { Voucher } from '../protocol/vouchers.js';
 import { type LiveLine, renderLiveLine } from './live-line.js';
+import { shownText } from './sanitize.js';
 import type { Style } from './style.js';
 
 /** Cuts `text` to `width` characters, marking the cut with an ellipsis. */
@@ -41,7 +42,10 @@ export function wrapWords(text: string, width: number): string[] {
  * in aligned columns. Long names are cut so that every label fits `width` (a wrapped line
  * would make the picker redraw in the wrong place).
  */
-export function voucherChoiceLabels(vouchers: readonly Voucher[], currency: string, width: number, said: Catalogue = en): string[] {
+export function voucherChoiceLabels(given: readonly Voucher[], givenCurrency: string, width: number, said: Catalogue = en): string[] {
+  // The gateway's texts as shown (shownText) before they are measured and cut.
+  const vouchers = given.map((v) => ({ ...v, name: shownText(v.name), orderAmount: shownText(v.orderAmount) }));
+  const currency = shownText(givenCurrency);
   const positionWidth = Math.max(...vouchers.map((v) => String(v.position).length));
   const amounts = vouchers.map((v) => said.amount(v.orderAmount));
   const amountWidth = Math.max(...amounts.map((amount) => amount.length));
@@ -57,7 +61,8 @@ export function voucherChoiceLabels(vouchers: readonly Voucher[], currency: stri
 
 /** `0.921: paid in USD, credited in EUR`, for the summary and check's heading. */
 export function exchangeText(exchange: ForeignExchange, said: Catalogue = en): string {
-  return said.check.exchange(exchange.exchangeRate, exchange.paidIn, exchange.creditedIn);
+  const { exchangeRate, paidIn, creditedIn } = exchange;
+  return said.check.exchange(exchangeRate === undefined ? undefined : shownText(exchangeRate), shownText(paidIn), creditedIn === undefined ? undefined : shownText(creditedIn));
 }
 
 export interface PurchaseSummary {
@@ -83,15 +88,16 @@ export interface PurchaseSummary {
  */
 export function renderPurchaseSummary(summary: PurchaseSummary, style: Style, columns: number, said: Catalogue = en): string {
   const { labels } = said.buy;
+  // Every value from outside shown through shownText (the gateway's, the person's, the order's).
   const rows: [string, string][] = [
-    [labels.service, summary.serviceName ? `${summary.service} (${summary.serviceName})` : summary.service],
-    [labels.account, summary.account],
-    [labels.voucher, summary.voucher ? summary.voucher.name || said.receipt.noName : said.buy.staticVoucher],
-    [labels.amount, `${style.strong(said.amount(summary.amount))} ${summary.currency}${summary.voucher ? style.dim(said.buy.orderAmountExactly) : ''}`],
+    [labels.service, shownText(summary.serviceName ? `${summary.service} (${summary.serviceName})` : summary.service)],
+    [labels.account, shownText(summary.account)],
+    [labels.voucher, summary.voucher ? shownText(summary.voucher.name) || said.receipt.noName : said.buy.staticVoucher],
+    [labels.amount, `${style.strong(shownText(said.amount(summary.amount)))} ${shownText(summary.currency)}${summary.voucher ? style.dim(said.buy.orderAmountExactly) : ''}`],
   ];
   if (summary.exchange) rows.push([labels.exchangeRate, exchangeText(summary.exchange, said)]);
-  if (summary.voucher) rows.push([labels.invoiceId, summary.voucher.invoiceId]);
-  rows.push([labels.transactionId, summary.transactionId]);
+  if (summary.voucher) rows.push([labels.invoiceId, shownText(summary.voucher.invoiceId)]);
+  rows.push([labels.transactionId, shownText(summary.transactionId)]);
   const labelWidth = Math.max(...rows.map(([label]) => label.length));
   const indent = 2 + labelWidth + 2;
   const valueWidth = Math.max(16, columns - indent - 1);

@@ -1,3 +1,4 @@
+import { shownText } from './sanitize.js';
 import type { Style } from './style.js';
 import { displayWidth, wrapToWidth } from './text-width.js';
 
@@ -48,11 +49,13 @@ function wrapPieces(pieces: readonly Piece[], width: number): string[] {
  * too little room, it goes on the lines under its label instead.
  */
 export function layoutReceipt(heading: readonly Piece[], rows: readonly ReceiptRow[], style: Style, width = Number.POSITIVE_INFINITY): string {
-  const labelWidth = Math.max(...rows.map(([label]) => label.length));
+  // Every value is shown here, once: a gateway's Message, a voucher's name, an account.
+  const shownRows = rows.map(([label, value]): ReceiptRow => [label, value.map(({ text, paint }) => ({ text: shownText(text), paint }))]);
+  const labelWidth = Math.max(...shownRows.map(([label]) => label.length));
   const indent = 2 + labelWidth + 2;
   const valueWidth = width - indent;
   const lines = wrapPieces(heading, width);
-  for (const [label, value] of rows) {
+  for (const [label, value] of shownRows) {
     const plain = value.map(({ text }) => text).join('');
     if (valueWidth >= narrowestBeside || displayWidth(plain) <= valueWidth) {
       const [first, ...rest] = wrapPieces(value, valueWidth);

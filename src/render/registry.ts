@@ -1,5 +1,6 @@
 import type { Finding, FindingList, ListTally } from '../registry/compare.js';
 import type { CsvColumn } from './csv.js';
+import { shownText } from './sanitize.js';
 import type { Style } from './style.js';
 import { displayWidth } from './text-width.js';
 
@@ -13,15 +14,12 @@ const listNames: Record<FindingList, string> = {
 
 const dash = (value: string | null) => value ?? '-';
 
+/** A finding's cells for a person: the registry's and the ledger's texts shown through shownText. */
 const cellsOf = (finding: Finding): string[] => [
   listNames[finding.list],
-  finding.transactionId,
-  finding.date,
-  finding.account,
-  dash(finding.registryAmount),
-  dash(finding.ledgerAmount),
-  dash(finding.registryState),
-  dash(finding.ledgerState),
+  ...[finding.transactionId, finding.date, finding.account, dash(finding.registryAmount), dash(finding.ledgerAmount), dash(finding.registryState), dash(finding.ledgerState)].map(
+    shownText,
+  ),
 ];
 
 const heading = ['List', 'TransactionID', 'Date', 'Account', 'Registry amount', 'Ledger amount', 'Registry state', 'Ledger state'];

@@ -1,5 +1,6 @@
 import Table from 'cli-table3';
 import { keyColumns, keyOf, type ReportLines, reportHeadings, reportLines, totalKeyCell } from './report.js';
+import { shownText } from './sanitize.js';
 import type { Style } from './style.js';
 import { tableChars } from './table-chars.js';
 
@@ -16,10 +17,11 @@ export function reportTable(report: ReportLines, style: Style): string {
   for (const line of reportLines(report, { labelledTotals: true })) {
     if (line.kind === 'group') {
       const { group } = line;
-      table.push([...columns.map((dimension) => keyOf(group, dimension) ?? '-'), String(group.count), group.sum]);
+      // Service and operator came from a gateway or a person: shown through shownText.
+      table.push([...columns.map((dimension) => shownText(keyOf(group, dimension) ?? '-')), String(group.count), group.sum]);
     } else {
       const { total } = line;
-      table.push([...columns.map((_, index) => totalKeyCell(total, columns, index)), String(total.count), total.sum].map((cell) => style.strong(cell)));
+      table.push([...columns.map((_, index) => shownText(totalKeyCell(total, columns, index))), String(total.count), total.sum].map((cell) => style.strong(cell)));
     }
   }
   return table.toString();

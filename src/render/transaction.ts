@@ -1,6 +1,7 @@
 import { type Catalogue, en } from '../i18n/en.js';
 import type { TransactionState, TransactionView } from '../protocol/transaction-view.js';
 import { layoutReceipt, type Piece, type ReceiptRow } from './receipt-layout.js';
+import { shownText } from './sanitize.js';
 import type { Style } from './style.js';
 
 const marks: Record<TransactionState, [mark: string, role: 'success' | 'failure' | 'pending']> = {
@@ -37,7 +38,7 @@ export function receiptHeading(view: TransactionView, style: Style, noun: Receip
   return [{ text: mark, paint: style[role] }, { text: ' ' }, { text: receipt.heading(receipt[noun], receipt.headlines[view.state]), paint: style.strong }];
 }
 
-/** A receipt's rows for one transaction: what the gateway said of it (its Message as sent). */
+/** A receipt's rows for one transaction: what the gateway said of it (its Message as sent; layoutReceipt shows it). */
 export function receiptRows(view: TransactionView, style: Style, said: Catalogue = en): ReceiptRow[] {
   const plain = (text: string): Piece[] => [{ text }];
   const labels = said.receipt.labels;
@@ -64,16 +65,16 @@ export function renderReceipt(view: TransactionView, style: Style, noun: Receipt
   return layoutReceipt(receiptHeading(view, style, noun, said), receiptRows(view, style, said), style);
 }
 
-/** One line per transaction, for batches. */
+/** One line per transaction, for batches; what the gateway said shown through shownText. */
 export function renderTransactionLine(view: TransactionView, style: Style, said: Catalogue = en): string {
   const parts = [
     stateMark(view.state, style),
-    view.transactionId,
+    shownText(view.transactionId),
     colourState(view.state, style, said).padEnd(style.enabled ? 0 : 7),
-    view.status === null ? '-' : view.status,
-    view.requestId ?? '-',
-    moneyText(view.amount, view.currency, said),
-    view.message || '-',
+    view.status === null ? '-' : shownText(view.status),
+    shownText(view.requestId ?? '-'),
+    shownText(moneyText(view.amount, view.currency, said)),
+    shownText(view.message || '-'),
   ];
   return parts.join('  ');
 }

@@ -2,6 +2,7 @@ import Table from 'cli-table3';
 import { type Catalogue, en } from '../i18n/en.js';
 import type { Voucher } from '../protocol/vouchers.js';
 import { wrapWords } from './purchase.js';
+import { shownText } from './sanitize.js';
 import type { Style } from './style.js';
 import { tableChars } from './table-chars.js';
 
@@ -17,11 +18,21 @@ export interface VoucherTableOptions {
 /** The narrowest name column the table is drawn with; below it, the list layout. */
 const minimumNameWidth = 8;
 
+/** The gateway's texts of a voucher and the currency as a person is shown them (shownText), the position as it is. */
+function shownVouchers(vouchers: readonly Voucher[], currency: string): { vouchers: Voucher[]; currency: string } {
+  return {
+    vouchers: vouchers.map((v) => ({ ...v, name: shownText(v.name), invoiceId: shownText(v.invoiceId), orderAmount: shownText(v.orderAmount) })),
+    currency: shownText(currency),
+  };
+}
+
 /**
  * The voucher list as a table: #, InvoiceId, name, OrderAmount, currency. The amount is
- * shown exactly as the gateway wrote it.
+ * shown exactly as the gateway wrote it (its controls as escapes, as every text of it).
  */
-export function renderVoucherTable(vouchers: readonly Voucher[], options: VoucherTableOptions): string {
+export function renderVoucherTable(given: readonly Voucher[], givenOptions: VoucherTableOptions): string {
+  const { vouchers, currency: shownCurrency } = shownVouchers(given, givenOptions.currency);
+  const options = { ...givenOptions, currency: shownCurrency };
   const { style } = options;
   const said = options.said ?? en;
   const { position, invoiceId, name, orderAmount, currency } = said.check.head;
