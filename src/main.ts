@@ -20,6 +20,9 @@ async function report(error: unknown, argv: readonly string[], stderr: NodeJS.Wr
   ]);
   // The language chosen at start-up (cli.ts); English when it failed before choosing.
   const said = t();
+  // A message may quote a gateway's Message or an order file's cell: its controls are shown, never run.
+  const { shownMessage } = await import('./render/sanitize.js');
+  const shown = (text: string) => shownMessage(text, false);
   if (error instanceof CommanderError) {
     // Commander printed its own message (not under --json: see cli.ts); help and version are not failures.
     const ok = ['commander.helpDisplayed', 'commander.version', 'commander.help'].includes(error.code);
@@ -42,14 +45,14 @@ async function report(error: unknown, argv: readonly string[], stderr: NodeJS.Wr
     const type = known ? (error as Error).name : 'InternalError';
     write(`${JSON.stringify({ error: { exitCode, type, message, ...(hint ? { hint } : {}) } })}\n`);
   } else {
-    write(`agentpay: ${known ? '' : said.boundary.internalError}${message}\n`);
-    if (hint) write(`  ${hint}\n`);
+    write(`agentpay: ${known ? '' : said.boundary.internalError}${shown(message)}\n`);
+    if (hint) write(`  ${shown(hint)}\n`);
   }
   if (verbose) {
     if (error instanceof AgentpayError && error.bodySample !== undefined) {
-      write(`  ${said.boundary.firstBytes} ${JSON.stringify(error.bodySample)}\n`);
+      write(`  ${said.boundary.firstBytes} ${shown(JSON.stringify(error.bodySample))}\n`);
     }
-    if (!known && error instanceof Error && error.stack) write(`${error.stack}\n`);
+    if (!known && error instanceof Error && error.stack) write(`${shown(error.stack)}\n`);
   }
   return exitCode;
 }

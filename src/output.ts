@@ -1,4 +1,5 @@
 import { t } from './i18n/current.js';
+import { shownMessage } from './render/sanitize.js';
 import { colorLevelFor, loadStyle, type Style } from './render/style.js';
 import { redactSecrets } from './secrets.js';
 import type { GlobalFlags } from './settings/table.js';
@@ -99,18 +100,25 @@ export class Output {
     if (this.spinning) this.io.stderr.write('\r\x1b[2K');
   }
 
-  /** A message for the person, on stderr; under --json a JSON line too, so stderr parses. */
+  /**
+   * A message for the person, on stderr; under --json a JSON line too, so stderr parses. A message
+   * for a person passes shownMessage last: whatever control a renderer let through is shown, not run.
+   */
   note(text: string): void {
     this.flush();
     this.clearSpinnerLine();
-    this.io.stderr.write(this.json ? `${JSON.stringify({ note: redactSecrets(text) })}\n` : `${redactSecrets(text)}\n`);
+    this.io.stderr.write(this.json ? `${JSON.stringify({ note: redactSecrets(text) })}\n` : `${this.shown(text)}\n`);
   }
 
   warn(text: string): void {
     this.flush();
     this.clearSpinnerLine();
-    const clean = redactSecrets(text);
-    this.io.stderr.write(this.json ? `${JSON.stringify({ warning: clean })}\n` : `${this.errorStyle.pending(t().boundary.warning)} ${clean}\n`);
+    this.io.stderr.write(this.json ? `${JSON.stringify({ warning: redactSecrets(text) })}\n` : `${this.errorStyle.pending(t().boundary.warning)} ${this.shown(text)}\n`);
+  }
+
+  /** A message as stderr shows it: no secret, no control but line breaks and (on a colour stream) our colour. */
+  private shown(text: string): string {
+    return shownMessage(redactSecrets(text), this.errorStyle.enabled);
   }
 
   get stdin(): NodeJS.ReadStream {

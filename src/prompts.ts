@@ -1,9 +1,12 @@
 import { CancelledError } from './errors.js';
+import { shownText } from './render/sanitize.js';
 
 /**
  * The only file that touches enquirer. Prompts draw on stderr so stdout stays data.
  * Enquirer rejects a cancelled prompt (Ctrl+C, Esc) with an empty string rather than an
- * Error; that becomes a CancelledError here, and never a process exit.
+ * Error; that becomes a CancelledError here, and never a process exit. A question and its
+ * choices may name a gateway's voucher or an account: they are drawn through shownText, so no
+ * control in them runs while the person decides.
  */
 export interface PromptStreams {
   stdin: NodeJS.ReadStream;
@@ -134,12 +137,12 @@ interface PromptState {
 }
 
 const answered = (prompt: PromptState) => prompt.state.submitted && !prompt.state.cancelled;
-const promptBase = (message: string, color: boolean) => ({ name: 'answer', message, styles: { enabled: color } });
+const promptBase = (message: string, color: boolean) => ({ name: 'answer', message: shownText(message), styles: { enabled: color } });
 
 /** A select (a filter past a few choices), answered with the choice's label, never its value. */
 function selectPrompt(question: Parameters<Prompter['select']>[0], streams: PromptStreams & { color: boolean }): Promise<string> {
-  const labels = new Map(question.choices.map((choice) => [choice.value, choice.label]));
-  const choices = question.choices.map((choice) => ({ name: choice.value, message: choice.label }));
+  const labels = new Map(question.choices.map((choice) => [choice.value, shownText(choice.label)]));
+  const choices = question.choices.map((choice) => ({ name: choice.value, message: shownText(choice.label) }));
   const initial =
     question.initial === undefined
       ? 0

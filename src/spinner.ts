@@ -1,3 +1,4 @@
+import { shownText } from './render/sanitize.js';
 import type { Style } from './render/style.js';
 
 /**
@@ -21,7 +22,9 @@ export function startSpinner(stream: NodeJS.WriteStream, text: string, style: St
   // Without colour the terminal may be a plain one: keep to ASCII there too.
   const frames = style.enabled ? unicodeFrames : asciiFrames;
   const width = Math.max(10, (stream.columns || 80) - 3);
-  const shown = text.length > width ? `${text.slice(0, width - 1)}…` : text;
+  // The text may name an account a person typed: shown through shownText, then cut to one line.
+  const plain = shownText(text);
+  const shown = plain.length > width ? `${plain.slice(0, width - 1)}…` : plain;
   let frame = 0;
   const draw = () => {
     stream.write(`\r\x1b[2K${style.pending(frames[frame % frames.length] ?? '')} ${shown}`);

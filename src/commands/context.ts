@@ -8,6 +8,7 @@ import type { Ledger } from '../ledger/ledger.js';
 import { Output, type ProcessIo } from '../output.js';
 import { formToObject } from '../protocol/form.js';
 import { md5Hex, passwordOnWire } from '../protocol/password.js';
+import { shownText } from '../render/sanitize.js';
 import { redactUrlCredentials, registerSecret } from '../secrets.js';
 import { stateDirectory } from '../settings/definition.js';
 import { type NetworkSettings, resolveSettings, type Settings } from '../settings/resolve.js';
@@ -85,17 +86,19 @@ export async function createContext(flags: GlobalFlags, io: ProcessIo): Promise<
   };
 }
 
+/** --verbose: each exchange on stderr, the gateway's answer as text a person reads (shownText: its controls shown, on one line). */
 function traceExchange(out: Output) {
   const style = out.errorStyle;
   return (event: ExchangeEvent) => {
     if (event.direction === 'request') {
-      out.note(style.dim(`→ POST ${event.url} ${event.operation}`));
-      out.note(style.dim(`  ${JSON.stringify(formToObject(event.form))}`));
+      out.note(style.dim(`→ POST ${shownText(event.url)} ${event.operation}`));
+      out.note(style.dim(`  ${shownText(JSON.stringify(formToObject(event.form)))}`));
     } else if (event.direction === 'response') {
       out.note(style.dim(`← HTTP ${event.statusCode} in ${event.elapsedMs} ms`));
-      out.note(style.dim(`  ${event.body.length > 2000 ? `${event.body.slice(0, 2000)}… (${event.body.length} chars)` : event.body}`));
+      const body = event.body.length > 2000 ? `${event.body.slice(0, 2000)}… (${event.body.length} chars)` : event.body;
+      out.note(style.dim(`  ${shownText(body)}`));
     } else {
-      out.note(style.dim(`✗ ${event.operation} failed after ${event.elapsedMs} ms: ${event.message}`));
+      out.note(style.dim(`✗ ${event.operation} failed after ${event.elapsedMs} ms: ${shownText(event.message)}`));
     }
   };
 }

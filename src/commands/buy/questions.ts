@@ -6,6 +6,7 @@ import { parseAmount, parseCurrency } from '../../protocol/money.js';
 import { InvalidFieldError } from '../../protocol/problems.js';
 import type { PurchaseChoice } from '../../purchase/voucher-choice.js';
 import { truncate } from '../../render/purchase.js';
+import { shownText } from '../../render/sanitize.js';
 import type { BuyScope } from './types.js';
 
 /** The questions of `buy`: what the flags did not give, and what to change after a refusal. */
@@ -71,7 +72,7 @@ async function askCurrency(scope: BuyScope, service: string): Promise<string> {
 export async function askAgain(scope: BuyScope, purchase: PurchaseOptions, refusal: GatewayRefusedError | EmptyVoucherListError): Promise<PurchaseOptions> {
   const { out, deps } = scope;
   const said = t().buy;
-  out.note(`${out.errorStyle.failure('✗')} ${refusal.message}`);
+  out.note(`${out.errorStyle.failure('✗')} ${shownText(refusal.message)}`);
   const next = await deps.prompter.select({
     message: said.whatNow,
     choices: [

@@ -5,6 +5,7 @@ import { successStatus } from '../../protocol/codes.js';
 import { foreignExchangeOf } from '../../protocol/exchange-rate.js';
 import { stringifyLosslessJson } from '../../protocol/lossless.js';
 import { accountCheckLine } from '../../purchase/account-check.js';
+import { shownText } from '../../render/sanitize.js';
 import type { CommandContext } from '../context.js';
 
 /** The pay command for what was checked, currency included: the gateway refuses another one. */
@@ -32,7 +33,8 @@ export async function runCheck(rawOptions: unknown, context: CommandContext): Pr
     }
     if (out.json) return;
     const currency = answer.currency ?? purchase.currency;
-    const subject = said.check.subject(answer.service ?? purchase.service, answer.account ?? purchase.account);
+    // The gateway may echo the service and account back: shown as a person reads them (shownText).
+    const subject = said.check.subject(shownText(answer.service ?? purchase.service), shownText(answer.account ?? purchase.account));
     // Heads the list: a rate other than 1 or another crediting currency is seen before anything is paid.
     const exchange = foreignExchangeOf(answer, purchase.currency);
     if (exchange) out.note(said.check.exchangeRate((await import('../../render/purchase.js')).exchangeText(exchange, said)));

@@ -6,6 +6,7 @@ import type { Output } from '../../output.js';
 import { type Finding, RegistryComparison, RegistryIndex } from '../../registry/compare.js';
 import { registryLayoutOf } from '../../registry/layout.js';
 import { readRegistry } from '../../registry/read.js';
+import { shownText } from '../../render/sanitize.js';
 import { type CommandContext, journalGatewayOf } from '../context.js';
 import { forEachOrdered } from '../ordered-pool.js';
 import type { ReconcileOptions } from './run.js';
@@ -62,7 +63,7 @@ async function settleOpen(options: RegistryRun, context: CommandContext, ledger:
             learned.push(batch.record({ kind: 'outcome', transactionId, gateway, agentId, at: new Date().toISOString(), source: 'reconcile', view }));
           }
           if (exitCode >= ExitCode.unreachable) troubles.push(exitCode);
-          out.note(`settled ${view.transactionId}: ${view.state} (${view.message})`);
+          out.note(`settled ${shownText(view.transactionId)}: ${view.state} (${shownText(view.message)})`);
         },
       );
       await Promise.all(learned);

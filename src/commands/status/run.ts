@@ -6,6 +6,7 @@ import { parseTransactionId } from '../../protocol/transaction-id.js';
 import { type TransactionView, unknownView } from '../../protocol/transaction-view.js';
 import { errorOfView } from '../../purchase/outcome.js';
 import { type LookUpResult, lookUpStatus } from '../../purchase/status-look-up.js';
+import { shownText } from '../../render/sanitize.js';
 import { passwordReadsStdin } from '../../settings/password.js';
 import type { Settings } from '../../settings/resolve.js';
 import { BatchTally } from '../batch-tally.js';
@@ -89,7 +90,7 @@ export async function runStatus(rawOptions: unknown, context: CommandContext): P
       out.data(transactionJson(result.view, result.error ? { error: { exitCode: result.exitCode, message: result.error.message } } : undefined));
     } else if (result.error) {
       // The look-up failed: a message for the person, not a data line.
-      out.note(`${out.errorStyle.failure('✗')} ${result.view.transactionId || 'input'}: ${result.error.message}`);
+      out.note(`${out.errorStyle.failure('✗')} ${shownText(result.view.transactionId || 'input')}: ${shownText(result.error.message)}`);
     } else {
       out.data(renderTransactionLine(result.view, out.style, t()));
     }

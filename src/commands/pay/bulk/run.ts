@@ -5,6 +5,7 @@ import type { Output } from '../../../output.js';
 import { addDecimals } from '../../../protocol/money.js';
 import { generateTransactionId } from '../../../protocol/transaction-id.js';
 import * as text from '../../../render/bulk.js';
+import { shownText } from '../../../render/sanitize.js';
 import { passwordReadsStdin } from '../../../settings/password.js';
 import type { CommandContext, GatewaySession } from '../../context.js';
 import { announceLive } from '../../live-guard.js';
@@ -213,7 +214,7 @@ async function payRows(
     const result = await workOnRow(work, row, ahead.start(index));
     if (result.state === 'not-sent' && stopsTheRunCode(result.exitCode) && stopReason === undefined) {
       stopReason = new AgentpayError(result.message, result.exitCode as ExitCodeValue);
-      out.warn(t().bulk.stoppedStarting(result.message));
+      out.warn(t().bulk.stoppedStarting(shownText(result.message)));
     }
     latest[index] = resultRowOf(row, result);
     // A skipped row is written again only when the results file lagged behind the ledger (a kill between the two).
