@@ -1,6 +1,9 @@
 import type { InvalidFieldError } from '../protocol/problems.js';
 import { plural } from './plural.js';
 
+/** How a message names the signal that stopped a command. */
+const signalText = (signal: 'SIGINT' | 'SIGTERM') => (signal === 'SIGINT' ? 'Ctrl+C (SIGINT)' : 'SIGTERM');
+
 /**
  * The human text in English: the source of the catalogue's keys. ru.ts is typed by this
  * object, so a key it lacks fails the type-check. Messages with parameters are functions; what
@@ -66,6 +69,13 @@ const en = {
       other: 'fix the file, or choose another journal with --journal',
     },
     stoppedEarly: 'the command stopped before it finished (nothing was left to wait for); if it was paying, run `agentpay reconcile`',
+    /** SIGINT or SIGTERM stopped the command (errors.ts InterruptedError); one line, no hint. */
+    stopped: (signal: 'SIGINT' | 'SIGTERM') => `stopped by ${signalText(signal)} before it finished`,
+    stoppedNothingPaid: (signal: 'SIGINT' | 'SIGTERM') => `stopped by ${signalText(signal)} before the payment: nothing was paid`,
+    stoppedReconcile: (signal: 'SIGINT' | 'SIGTERM', recorded: number) =>
+      `stopped by ${signalText(signal)}: ${plural('en', recorded, { one: 'outcome', other: 'outcomes' })} learned so far recorded in the ledger and printed above; run \`agentpay reconcile\` again for the rest`,
+    /** A third signal: main.ts stops the process without waiting for the command. */
+    stoppedAtOnce: (signal: 'SIGINT' | 'SIGTERM') => `stopped at once by a third ${signalText(signal)}; if it was paying, run \`agentpay reconcile\` before paying again`,
   },
 
   options: {
@@ -90,6 +100,8 @@ const en = {
     noPasswordEntered: 'no password was entered',
     passwordPrompt: 'Agent password',
     noPasswordHint: 'set AGENTPAY_PASSWORD, or use --password-file <path> (- reads stdin), or a profile; or try --sandbox',
+    ledgerPasswordOnCommandLine: (flag: string) =>
+      `the ${flag} URL holds a password, which anyone on this machine can see in \`ps\`: put it in PGPASSWORD or ~/.pgpass, or give the URL in AGENTPAY_LEDGER`,
   },
 
   gateway: {
@@ -183,6 +195,15 @@ const en = {
       confirm: (p: { amount: string; currency: string; account: string; service: string; profile: string }) =>
         `Pay ${p.amount} ${p.currency} to account ${p.account}, service ${p.service}, through the LIVE profile ${p.profile}?`,
     },
+  },
+
+  lock: {
+    holder: (pid: string, host: string, since: string) => `process ${pid} on ${host}, since ${since}`,
+    unknownHolder: 'a process that has not said who it is yet',
+    journalBusy: (path: string, holder: string) => `the journal's lock ${path} is held by ${holder}`,
+    runBusy: (file: string, holder: string) => `${file} is being paid by another run: ${holder}; nothing was sent`,
+    runBusyHint: (results: string) =>
+      `wait for that run to end, then run the file again (it resumes from ${results}); if that process is gone, run again: its lock is taken over`,
   },
 
   states: { success: 'success', failed: 'failed', pending: 'pending', unknown: 'unknown' } as Record<'success' | 'failed' | 'pending' | 'unknown', string>,

@@ -19,6 +19,8 @@ function amount(decimal: string): string {
   return `${sign}${grouped}${fraction === undefined ? '' : `,${fraction}`}`;
 }
 
+/** Как сообщение называет сигнал, остановивший команду. */
+const signalText = (signal: 'SIGINT' | 'SIGTERM') => (signal === 'SIGINT' ? 'Ctrl+C (SIGINT)' : 'SIGTERM');
 const vouchers = (count: number) => plural('ru', count, { one: 'ваучер', few: 'ваучера', many: 'ваучеров', other: 'ваучера' });
 const times = (count: number) => plural('ru', count, { one: 'раз', few: 'раза', many: 'раз', other: 'раза' });
 const characters = (count: number) => plural('ru', count, { one: 'символ', few: 'символа', many: 'символов', other: 'символа' });
@@ -215,6 +217,11 @@ const ru: Catalogue = {
       other: 'исправьте файл или выберите другой журнал через --journal',
     },
     stoppedEarly: 'команда остановилась, не закончив (ждать было больше нечего); если шла оплата, выполните `agentpay reconcile`',
+    stopped: (signal) => `остановлено по ${signalText(signal)}, команда не закончена`,
+    stoppedNothingPaid: (signal) => `остановлено по ${signalText(signal)} до платежа: ничего не оплачено`,
+    stoppedReconcile: (signal, recorded) =>
+      `остановлено по ${signalText(signal)}: ${plural('ru', recorded, { one: 'исход', few: 'исхода', many: 'исходов', other: 'исхода' })} из уже полученных записаны в журнал и показаны выше; для остальных снова выполните \`agentpay reconcile\``,
+    stoppedAtOnce: (signal) => `остановлено сразу, по третьему ${signalText(signal)}; если шла оплата, выполните \`agentpay reconcile\`, прежде чем платить снова`,
   },
 
   options: {
@@ -238,6 +245,8 @@ const ru: Catalogue = {
     noPasswordEntered: 'пароль не введён',
     passwordPrompt: 'Пароль агента',
     noPasswordHint: 'задайте AGENTPAY_PASSWORD, или укажите --password-file <путь> (- читает stdin), или профиль; или попробуйте --sandbox',
+    ledgerPasswordOnCommandLine: (flag) =>
+      `в URL ${flag} есть пароль, а его видит в \`ps\` любой пользователь этой машины: храните его в PGPASSWORD или ~/.pgpass либо задайте URL в AGENTPAY_LEDGER`,
   },
 
   gateway: {
@@ -327,6 +336,15 @@ const ru: Catalogue = {
       payNeedsYesHint: (otherWays) => `добавьте --yes, если этот платёж предназначен боевому шлюзу, ${otherWays}`,
       confirm: (p) => `Оплатить ${amount(p.amount)} ${p.currency} на счёт ${p.account}, услуга ${p.service}, через БОЕВОЙ профиль ${p.profile}?`,
     },
+  },
+
+  lock: {
+    holder: (pid: string, host: string, since: string) => `процесс ${pid} на ${host}, с ${since}`,
+    unknownHolder: 'процесс, который ещё не записал, кто он',
+    journalBusy: (path: string, holder: string) => `блокировку журнала ${path} держит ${holder}`,
+    runBusy: (file: string, holder: string) => `${file} уже оплачивается другим запуском: ${holder}; ничего не отправлено`,
+    runBusyHint: (results: string) =>
+      `дождитесь конца того запуска и запустите файл снова (он продолжится по ${results}); если того процесса уже нет, запустите снова: его блокировка будет снята`,
   },
 
   states: { success: 'успех', failed: 'отказ', pending: 'в обработке', unknown: 'неизвестно' },

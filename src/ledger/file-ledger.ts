@@ -1,21 +1,43 @@
-import { LocalStorageError } from '../errors.js';
+import { errnoCodeOf, LocalStorageError } from '../errors.js';
+import { t } from '../i18n/current.js';
 import type { JournalEntry, LedgerFilter } from '../journal/ledger.js';
 import type { LookBackQuery, RecentPayment } from '../journal/look-back.js';
 import type { PaymentRow, PaymentsQuery } from '../journal/payments.js';
 import type { JournalWarning } from '../journal/reader.js';
-import { differingParameters, type OutcomeRecord } from '../journal/records.js';
+import { differingParameters, type IntentRecord, type OutcomeRecord } from '../journal/records.js';
 import { JournalWriter } from '../journal/writer.js';
-import type { ClaimedBatch, Intent, IntentResult, Ledger, LedgerHistory, LedgerHistoryFilter, Owner, OwnerCount, RecordedBy } from './ledger.js';
+import { LockBusy, lockWaiting } from '../lock-file.js';
+import { type Claim, ClaimQueue, lookBackOfClaims } from './claim-queue.js';
+import type { ClaimedBatch, Intent, IntentOptions, IntentResult, Ledger, LedgerHistory, LedgerHistoryFilter, Owner, OwnerCount, RecordedBy } from './ledger.js';
 import type { LedgerLocation } from './location.js';
 
 const ownerKey = ({ gateway, agentId }: Owner) => `${gateway} ${agentId}`;
+
+/** Claims by gateway and agent, in their order: the desk's rules weigh one owner's payments. */
+function groupedByOwner(claims: readonly Claim[]): Claim[][] {
+  const groups = new Map<string, Claim[]>();
+  for (const claim of claims) {
+    const key = ownerKey(claim.intent);
+    const group = groups.get(key);
+    if (group === undefined) groups.set(key, [claim]);
+    else group.push(claim);
+  }
+  return [...groups.values()];
+}
 
 /** The journal's readers, loaded when one is needed: a plain `pay` only appends. */
 const readers = () => import('../journal/ledger.js');
 
 /**
+ * How long a check-and-append waits for another process's: each holds the lock for one reading
+ * of the journal's last minutes and one append, so a long wait means a holder that hangs.
+ */
+const journalLockWaitMs = 30_000;
+
+/**
  * The ledger as a JSON Lines journal on this machine (journal/*): embedded, nothing to run.
- * The replay guard reads the journal, then the intent is appended: one machine's processes.
+ * A check-and-append (the replay guard, the desk's rules) holds the journal's lock file
+ * (`<journal>.lock`) from its reading to its fsync: this machine's processes take turns.
  */
 export class FileLedger implements Ledger {
   readonly location: LedgerLocation & { kind: 'file' };
@@ -25,6 +47,7 @@ export class FileLedger implements Ledger {
   private open: { since: number | undefined; entries: JournalEntry[] } | undefined;
 
   private readonly by: RecordedBy;
+  private readonly claims = new ClaimQueue((batch) => this.settleClaims(batch));
 
   constructor(location: LedgerLocation & { kind: 'file' }, warn: JournalWarning, by: RecordedBy) {
     this.location = location;
@@ -33,11 +56,67 @@ export class FileLedger implements Ledger {
     this.by = by;
   }
 
-  async recordIntent(intent: Intent, options: { checkReplay: boolean }): Promise<IntentResult> {
-    const earlier = options.checkReplay ? await (await readers()).findIntent(this.location.path, intent, this.warn) : undefined;
-    if (earlier !== undefined && differingParameters(earlier, intent).length > 0) return { kind: 'conflict', earlier };
-    await this.writer.appendGrouped({ kind: 'intent', ...intent, ...this.by, at: new Date().toISOString() });
-    return { kind: earlier === undefined ? 'new' : 'retry' };
+  async recordIntent(intent: Intent, options: IntentOptions): Promise<IntentResult> {
+    // Nothing to check: appended as it comes, sharing the writer's fsyncs.
+    if (!options.checkReplay && options.guard === undefined) {
+      await this.writer.appendGrouped(this.recordOf(intent, [], new Date()));
+      return { kind: 'new' };
+    }
+    return this.claims.submit(intent, options);
+  }
+
+  private recordOf(intent: Intent, lifted: readonly string[], at: Date): IntentRecord {
+    const overrides = [...new Set([...(intent.overrides ?? []), ...lifted])];
+    return { kind: 'intent', ...intent, ...(overrides.length > 0 ? { overrides } : {}), ...this.by, at: at.toISOString() };
+  }
+
+  /**
+   * A batch of claims under the journal's lock: one look-back for all of them, each weighed in
+   * turn with the ones accepted before it, then their intents appended together and fsynced,
+   * then the lock let go. Another process's claim waits for the lock and sees them all.
+   */
+  private async settleClaims(batch: readonly Claim[]): Promise<void> {
+    const lockPath = `${this.location.path}.lock`;
+    const lock = await lockWaiting(lockPath, journalLockWaitMs).catch((error: unknown) => {
+      throw errnoCodeOf(error) === undefined ? error : new LocalStorageError('write the journal', lockPath, error);
+    });
+    if (lock instanceof LockBusy) {
+      const holder = lock.holder;
+      const who = holder === undefined ? undefined : t().lock.holder(String(holder.pid), holder.host, holder.since);
+      throw new LocalStorageError('write the journal', this.location.path, new Error(t().lock.journalBusy(lockPath, who ?? t().lock.unknownHolder)));
+    }
+    try {
+      const now = new Date();
+      const accepted: { claim: Claim; record: IntentRecord; kind: 'new' | 'retry' }[] = [];
+      for (const group of groupedByOwner(batch)) {
+        const reach = lookBackOfClaims(group);
+        const recent = reach === undefined ? [] : await this.recentPayments({ gateway: group[0]!.intent.gateway, agentId: group[0]!.intent.agentId, ...reach });
+        for (const claim of group) {
+          try {
+            const earlier = claim.options.checkReplay ? await (await readers()).findIntent(this.location.path, claim.intent, this.warn) : undefined;
+            if (earlier !== undefined && differingParameters(earlier, claim.intent).length > 0) {
+              claim.resolve({ kind: 'conflict', earlier });
+              continue;
+            }
+            // The same purchase again (the safe retry) passes the desk's rules: it can never pay twice.
+            const lifted = earlier === undefined && claim.options.guard !== undefined ? claim.options.guard.decide(recent, now) : [];
+            const record = this.recordOf(claim.intent, lifted, now);
+            if (earlier === undefined) recent.push({ intent: record, state: undefined });
+            accepted.push({ claim, record, kind: earlier === undefined ? 'new' : 'retry' });
+          } catch (error) {
+            claim.reject(error);
+          }
+        }
+      }
+      const written = await Promise.allSettled(accepted.map(({ record }) => this.writer.appendGrouped(record)));
+      written.forEach((result, index) => {
+        const { claim, kind } = accepted[index]!;
+        if (result.status === 'fulfilled') claim.resolve({ kind });
+        else claim.reject(result.reason);
+      });
+    } finally {
+      lock.release();
+    }
   }
 
   async recordOutcome(outcome: OutcomeRecord): Promise<void> {

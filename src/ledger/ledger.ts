@@ -16,9 +16,11 @@ export interface Ledger {
    * The intent, recorded before a Payment may leave; throws when it cannot be (nothing may be
    * sent then). A TransactionID already recorded for another purchase is a conflict, and
    * nothing is recorded; for the same purchase it is a retry (the safe retry, `--txn-id`).
-   * With PostgreSQL the check and the write are one statement, so it holds across the desk.
+   * With a guard, the desk's rules weigh the ledger's recent payments first. The checks and the
+   * write are one atomic step in both backends (the journal's lock file, PostgreSQL's advisory
+   * locks): two processes recording the same purchase at once cannot both pass.
    */
-  recordIntent(intent: Intent, options: { checkReplay: boolean }): Promise<IntentResult>;
+  recordIntent(intent: Intent, options: IntentOptions): Promise<IntentResult>;
   /**
    * An outcome, appended. With PostgreSQL an outcome the database cannot take goes to a local
    * fallback file, delivered later; throws only when it could be kept nowhere.
@@ -52,6 +54,29 @@ export interface Ledger {
    * (journal/records.ts replacesOutcome). Empty when no one did.
    */
   transaction(transactionId: string, owner?: Owner): Promise<JournalEntry[]>;
+}
+
+export interface IntentOptions {
+  /** Whether the TransactionID may be in the ledger already (--txn-id, a resumed row): the replay guard. */
+  checkReplay: boolean;
+  /**
+   * The desk's rules, applied where the intent is written. A retry of a TransactionID the ledger
+   * holds for the same purchase passes without them: it can never pay twice.
+   */
+  guard?: IntentGuard | undefined;
+}
+
+/** The desk's rules as the ledger applies them (purchase/desk-guard.ts makes them). */
+export interface IntentGuard {
+  /** How far back the rules read, and whose payments besides the account's (an operator's daily limit). */
+  since: Date;
+  operator: string | undefined;
+  /**
+   * Weighs the recent payments of this gateway and agent (to the intent's account, or the
+   * operator's): throws to refuse (nothing is recorded); else the guards it lifted, recorded
+   * with the intent ("over-limit", "allow-duplicate").
+   */
+  decide(recent: readonly RecentPayment[], now: Date): readonly string[];
 }
 
 /** What a purchase records before its Payment: the intent without its time, and without who made it (the ledger knows). */
@@ -97,7 +122,11 @@ export interface LedgerHistory extends AsyncIterable<LedgerEntry> {
 
 export interface ClaimedBatch {
   readonly entries: readonly JournalEntry[];
-  /** An outcome learned for one of them (it answers the attempt the claim saw); written at once or at done(). */
+  /**
+   * An outcome learned for one of them (it answers the attempt the claim saw); written at once
+   * (the journal) or at done() (PostgreSQL, with its commit). Settles once it is written, kept
+   * in the fallback or counted by done() as kept nowhere: what shows it waits for that.
+   */
   record(outcome: OutcomeRecord): Promise<void>;
   /**
    * Ends the batch: its outcomes written (or kept in the fallback), its claim let go. Returns

@@ -1,7 +1,7 @@
 import { UsageError } from '../errors.js';
 import { t } from '../i18n/current.js';
 import type { RecentPayment } from '../journal/look-back.js';
-import type { Intent, Ledger } from '../ledger/ledger.js';
+import type { Intent, IntentGuard, Ledger } from '../ledger/ledger.js';
 import type { Settings } from '../settings/resolve.js';
 import { breachText, duplicatesOf, duplicateText, type LimitBreach, limitBreaches, lookBackOf } from './desk-rules.js';
 
@@ -28,18 +28,38 @@ export interface DeskFindings {
 
 type DeskContext = { settings: Pick<Settings, 'desk' | 'operator'> };
 
+const windowOf = (context: DeskContext, policy: DeskPolicy) => (policy.duplicates === 'skip' ? 0 : context.settings.desk.duplicateWindowMs.value);
+
+/** What the rules find for this purchase among these recent payments. */
+function findingsOf(context: DeskContext, intent: Intent, policy: DeskPolicy, payments: readonly RecentPayment[], now: Date): DeskFindings {
+  const windowMs = windowOf(context, policy);
+  return {
+    breaches: limitBreaches(context.settings.desk, intent, context.settings.operator.value, payments, now),
+    duplicates: windowMs > 0 ? duplicatesOf(intent, payments, new Date(now.getTime() - windowMs)) : [],
+  };
+}
+
 /** What the rules find for this purchase; the ledger is read only when a rule needs it. */
 export async function deskFindings(context: DeskContext, ledger: () => Promise<Ledger>, intent: Intent, policy: DeskPolicy, now = new Date()): Promise<DeskFindings> {
-  const { desk } = context.settings;
-  const operator = context.settings.operator.value;
-  const windowMs = policy.duplicates === 'skip' ? 0 : desk.duplicateWindowMs.value;
-  const windowStart = new Date(now.getTime() - windowMs);
-  const look = lookBackOf(desk, operator, [intent.currency], windowMs, now);
+  const look = lookBackOf(context.settings.desk, context.settings.operator.value, [intent.currency], windowOf(context, policy), now);
   const payments = look === undefined ? [] : await (await ledger()).recentPayments({ gateway: intent.gateway, agentId: intent.agentId, accounts: [intent.account], ...look });
-  return {
-    breaches: limitBreaches(desk, intent, operator, payments, now),
-    duplicates: windowMs > 0 ? duplicatesOf(intent, payments, windowStart) : [],
-  };
+  return findingsOf(context, intent, policy, payments, now);
+}
+
+/**
+ * The desk's rules for this purchase, for the ledger to apply where the intent is written, in
+ * one step with it (ledger.ts IntentGuard): two terminals paying the same at once cannot both
+ * pass. Undefined when no rule reads the ledger; then `enforceDeskAlone` applies them now.
+ */
+export function deskGuard(context: DeskContext, intent: Intent, policy: DeskPolicy, now = new Date()): IntentGuard | undefined {
+  const look = lookBackOf(context.settings.desk, context.settings.operator.value, [intent.currency], windowOf(context, policy), now);
+  if (look === undefined) return undefined;
+  return { ...look, decide: (recent, at) => enforceDesk(findingsOf(context, intent, policy, recent, at), policy, at) };
+}
+
+/** The rules that read nothing of the ledger (the limit for one payment), when deskGuard gave none. */
+export function enforceDeskAlone(context: DeskContext, intent: Intent, policy: DeskPolicy, now = new Date()): string[] {
+  return enforceDesk(findingsOf(context, intent, policy, [], now), policy, now);
 }
 
 /**

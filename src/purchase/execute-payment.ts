@@ -6,7 +6,7 @@ import { differingParameters, type IntentRecord } from '../journal/records.js';
 import type { AttemptRef, Intent, IntentResult, Ledger } from '../ledger/ledger.js';
 import { type CodeTable, classifyCode } from '../protocol/codes.js';
 import { type TransactionView, unknownView } from '../protocol/transaction-view.js';
-import { type DeskPolicy, deskFindings, enforceDesk } from './desk-guard.js';
+import { type DeskPolicy, deskFindings, deskGuard, enforceDesk, enforceDeskAlone } from './desk-guard.js';
 import { answerText, errorOfView, type PaymentOutcome } from './outcome.js';
 import type { PaymentSession, PurchaseContext } from './session.js';
 
@@ -20,10 +20,11 @@ function replayRefusal(intent: Intent, earlier: IntentRecord): UsageError {
 }
 
 /**
- * The intent in the ledger, or an error that says no payment was sent. First the desk's limits
- * and duplicate check (desk-guard.ts), whose lifted guards the intent records; then the replay
- * guard: a TransactionID already recorded for another purchase is refused; the same purchase
- * again is the intended safe retry.
+ * The intent in the ledger, or an error that says no payment was sent. The desk's limits and
+ * duplicate check (desk-guard.ts) and the replay guard are applied by the ledger where it writes
+ * the intent, in one atomic step: another terminal's payment of the same, recorded a moment
+ * before, is seen. A TransactionID already recorded for another purchase is refused; the same
+ * purchase again is the intended safe retry, which no desk rule refuses (it cannot pay twice).
  */
 async function recordIntent(
   context: PurchaseContext,
@@ -32,21 +33,29 @@ async function recordIntent(
 ): Promise<{ ledger: Ledger; attempt: 'new' | 'retry'; ref: AttemptRef }> {
   try {
     const { desk, confirm } = options;
-    const check = async () => (desk === undefined ? [] : enforceDesk(await deskFindings(context, () => context.openLedger(), intent, desk), desk));
-    let lifted = await check();
-    if (confirm !== undefined) {
-      await confirm();
-      // Another terminal may have paid the same meanwhile, however long the person took.
-      lifted = await check();
-    }
-    if (lifted.length > 0) intent.overrides = [...(intent.overrides ?? []), ...lifted];
     const ledger = await context.openLedger();
-    const result = await ledger.recordIntent(intent, { checkReplay: options.checkReplay });
+    if (confirm !== undefined) {
+      // Nobody is asked about a payment then refused: the rules first, as a preview.
+      if (desk !== undefined && !(options.checkReplay && (await isSafeRetry(ledger, intent)))) enforceDesk(await deskFindings(context, async () => ledger, intent, desk), desk);
+      await confirm();
+    }
+    const guard = desk === undefined ? undefined : deskGuard(context, intent, desk);
+    if (desk !== undefined && guard === undefined) {
+      const lifted = enforceDeskAlone(context, intent, desk);
+      if (lifted.length > 0) intent.overrides = [...(intent.overrides ?? []), ...lifted];
+    }
+    const result = await ledger.recordIntent(intent, { checkReplay: options.checkReplay, guard });
     if (result.kind === 'conflict') throw replayRefusal(intent, result.earlier);
     return { ledger, attempt: result.kind, ref: result.attempt };
   } catch (error) {
     throw nothingSent(error);
   }
+}
+
+/** Whether the ledger holds this TransactionID for this very purchase already (a retry with --txn-id). */
+async function isSafeRetry(ledger: Ledger, intent: Intent): Promise<boolean> {
+  const entries = await ledger.transaction(intent.transactionId, intent);
+  return entries.some((entry) => differingParameters(entry.intent, intent).length === 0);
 }
 
 /**

@@ -7,7 +7,21 @@ import type { LookBackQuery, RecentPayment } from '../../journal/look-back.js';
 import type { PaymentRow, PaymentsQuery } from '../../journal/payments.js';
 import { lineOf, readRecord } from '../../journal/record-format.js';
 import { attemptReopens, differingParameters, type IntentRecord, type JournalRecord, type OutcomeRecord, replacesOutcome } from '../../journal/records.js';
-import type { AttemptRef, ClaimedBatch, Intent, IntentResult, Ledger, LedgerEntry, LedgerHistory, LedgerHistoryFilter, Owner, OwnerCount, RecordedBy } from '../ledger.js';
+import { type Claim, ClaimQueue, lookBackOfClaims } from '../claim-queue.js';
+import type {
+  AttemptRef,
+  ClaimedBatch,
+  Intent,
+  IntentOptions,
+  IntentResult,
+  Ledger,
+  LedgerEntry,
+  LedgerHistory,
+  LedgerHistoryFilter,
+  Owner,
+  OwnerCount,
+  RecordedBy,
+} from '../ledger.js';
 import type { LedgerLocation } from '../location.js';
 import { connectLedger, type LedgerConnection, reasonOf } from './connect.js';
 import { deliverWaiting, fallbackOf, keepWaiting, setAside, type WaitingOutcome } from './fallback.js';
@@ -72,6 +86,9 @@ export class PostgresLedger implements Ledger {
   private readonly connection: LedgerConnection;
   private readonly options: PostgresLedgerOptions;
   private readonly by: RecordedBy;
+  /** The connection's turn: one query (or one claims transaction) at a time, never overlapping. */
+  private tail: Promise<unknown> = Promise.resolve();
+  private readonly claims = new ClaimQueue((batch) => this.inTurn(() => this.settleClaims(batch)));
 
   private constructor(location: LedgerLocation & { kind: 'postgres' }, connection: LedgerConnection, options: PostgresLedgerOptions) {
     this.location = location;
@@ -101,8 +118,24 @@ export class PostgresLedger implements Ledger {
     return fallbackOf(this.options.stateDirectory, this.location.shown);
   }
 
+  /**
+   * Work on the connection when its turn comes: a query is sent only once the one before has
+   * been answered. node-postgres queues overlapping queries itself, but warns that the next
+   * major refuses them, and a transaction must not take in another caller's statement.
+   */
+  private inTurn<T>(work: () => Promise<T>): Promise<T> {
+    const run = this.tail.then(work, work);
+    this.tail = run.catch(() => undefined);
+    return run;
+  }
+
   /** A query whose failure is the ledger's (exit 4), saying what it means for the payment. */
-  private async query(text: string, values: unknown[], consequence?: string): Promise<Row[]> {
+  private query(text: string, values: unknown[], consequence?: string): Promise<Row[]> {
+    return this.inTurn(() => this.queryNow(text, values, consequence));
+  }
+
+  /** A query sent now: inside a turn already held. */
+  private async queryNow(text: string, values: unknown[], consequence?: string): Promise<Row[]> {
     try {
       return (await this.client.query(text, values)).rows as Row[];
     } catch (error) {
@@ -110,31 +143,79 @@ export class PostgresLedger implements Ledger {
     }
   }
 
-  async recordIntent(intent: Intent, _options: { checkReplay: boolean }): Promise<IntentResult> {
+  async recordIntent(intent: Intent, options: IntentOptions): Promise<IntentResult> {
+    if (options.guard !== undefined) return this.claims.submit(intent, options);
     const notSent = noPaymentSent();
-    const at = new Date().toISOString();
-    const { operator, host } = this.by;
+    return this.inTurn(() => this.insertOrRetry(intent, new Date().toISOString(), notSent));
+  }
+
+  /**
+   * The TransactionID checked and taken in one statement: two terminals cannot both take it; a
+   * taken one is a retry of the same purchase, or a conflict. One written by a transaction not
+   * yet committed is found by the next look. In a turn held already.
+   */
+  private async insertOrRetry(intent: Intent, at: string, notSent: string): Promise<IntentResult> {
     const values = intentValues(intent, at, this.by);
-    // The TransactionID is checked and taken in one statement: two terminals cannot both take it.
-    // A taken one written by a transaction not yet committed is found by the next look.
     for (let look = 0; look < 3; look++) {
       values[11] = randomUUID();
-      const [made] = await this.query(sql.insertIntent, values, notSent);
+      const [made] = await this.queryNow(sql.insertIntent, values, notSent);
       if (made !== undefined) return { kind: 'new', attempt: text(made.attempt_seq) };
-      const [row] = await this.query(sql.selectIntent, [intent.gateway, intent.agentId, intent.transactionId], notSent);
+      const [row] = await this.queryNow(sql.selectIntent, [intent.gateway, intent.agentId, intent.transactionId], notSent);
       if (row === undefined) continue;
       const earlier = intentOfRow(row);
       if (differingParameters(earlier, intent).length > 0) return { kind: 'conflict', earlier };
-      const [attempt] = await this.query(sql.insertAttempt, [randomUUID(), row.seq, at, operator, host, intent.overrides ?? null], notSent);
+      const [attempt] = await this.queryNow(sql.insertAttempt, [randomUUID(), row.seq, at, this.by.operator, this.by.host, intent.overrides ?? null], notSent);
       return { kind: 'retry', attempt: attempt === undefined ? undefined : text(attempt.attempt_seq) };
     }
     throw new LedgerUnreachableError(this.location.shown, `transaction ${intent.transactionId} is being recorded by another terminal right now`, { consequence: notSent });
   }
 
+  /**
+   * A batch of claims in one database transaction, in the connection's turn: advisory locks on
+   * the accounts (and the operator, when a daily limit weighs theirs), so another terminal's
+   * claim on them waits for this commit; then one look-back, each claim weighed with those
+   * accepted before it, and the intents inserted. The callers hear once it is committed.
+   */
+  private async settleClaims(batch: readonly Claim[]): Promise<void> {
+    const notSent = noPaymentSent();
+    const answered: [Claim, IntentResult][] = [];
+    await this.queryNow('BEGIN', [], notSent);
+    try {
+      await this.queryNow(sql.lockPurchases, [lockKeysOf(batch)], notSent);
+      // Once the locks are held: a claim recorded after another's is later than it.
+      const at = new Date();
+      for (const group of groupedByOwner(batch)) {
+        const reach = lookBackOfClaims(group);
+        const recent = reach === undefined ? [] : await this.recentNow({ gateway: group[0]!.intent.gateway, agentId: group[0]!.intent.agentId, ...reach });
+        for (const claim of group) {
+          const earlier = claim.options.checkReplay ? await this.queryNow(sql.selectIntent, [claim.intent.gateway, claim.intent.agentId, claim.intent.transactionId], notSent) : [];
+          let lifted: readonly string[] = [];
+          try {
+            // The same purchase again (the safe retry) passes the desk's rules: it can never pay twice.
+            if (earlier.length === 0 && claim.options.guard !== undefined) lifted = claim.options.guard.decide(recent, at);
+          } catch (refusal) {
+            claim.reject(refusal);
+            continue;
+          }
+          const overrides = [...new Set([...(claim.intent.overrides ?? []), ...lifted])];
+          const intent = { ...claim.intent, ...(overrides.length > 0 ? { overrides } : {}) };
+          const result = await this.insertOrRetry(intent, at.toISOString(), notSent);
+          if (result.kind === 'new') recent.push({ intent: { kind: 'intent', ...intent, ...this.by, at: at.toISOString() }, state: undefined });
+          answered.push([claim, result]);
+        }
+      }
+      await this.queryNow('COMMIT', [], notSent);
+    } catch (error) {
+      await this.client.query('ROLLBACK').catch(() => undefined);
+      throw error;
+    }
+    for (const [claim, result] of answered) claim.resolve(result);
+  }
+
   /** Appends outcomes in one statement; throws what the database said. */
   private async insertOutcomes(outcomes: readonly WaitingOutcome[]): Promise<void> {
     if (outcomes.length === 0) return;
-    await this.client.query(sql.insertOutcomes, outcomeColumns(outcomes));
+    await this.inTurn(() => this.client.query(sql.insertOutcomes, outcomeColumns(outcomes)));
   }
 
   private waiting(record: OutcomeRecord, answers: AttemptRef): WaitingOutcome {
@@ -214,32 +295,47 @@ export class PostgresLedger implements Ledger {
     }
   }
 
-  /** A claimed batch: its outcomes written with the commit that lets the claim go; kept in the fallback if that fails. */
+  /**
+   * A claimed batch: its outcomes written with the commit that lets the claim go; kept in the
+   * fallback if that fails. record() settles only then: until the commit the ledger holds none.
+   */
   private claimedBatch(entries: JournalEntry[], attempts: ReadonlyMap<string, string>): ClaimedBatch {
     const learned: WaitingOutcome[] = [];
+    let written = () => undefined as void;
+    const committed = new Promise<void>((resolve) => (written = resolve));
     return {
       entries,
-      record: async (outcome) => {
+      record: (outcome) => {
         learned.push(this.waiting(outcome, attempts.get(outcome.transactionId)));
+        return committed;
       },
       done: async () => {
         try {
-          await this.insertOutcomes(learned);
-          await this.client.query('COMMIT');
-          return { unrecorded: 0 };
-        } catch (error) {
-          await this.client.query('ROLLBACK').catch(() => undefined);
-          if (learned.length === 0) throw new LedgerUnreachableError(this.location.shown, reasonOf(this.connection.lost.error ?? error), { cause: error });
-          try {
-            this.keepForLater(learned, error);
-            return { unrecorded: 0 };
-          } catch (kept) {
-            if (!(kept instanceof LocalStorageError)) throw kept;
-            return { unrecorded: learned.length, failure: kept };
-          }
+          return await this.endClaim(learned);
+        } finally {
+          written();
         }
       },
     };
+  }
+
+  /** Writes a claimed batch's outcomes and commits, letting the claim go; the fallback keeps them if that fails. */
+  private async endClaim(learned: readonly WaitingOutcome[]): Promise<{ unrecorded: number; failure?: unknown }> {
+    try {
+      await this.insertOutcomes(learned);
+      await this.inTurn(() => this.client.query('COMMIT'));
+      return { unrecorded: 0 };
+    } catch (error) {
+      await this.inTurn(() => this.client.query('ROLLBACK')).catch(() => undefined);
+      if (learned.length === 0) throw new LedgerUnreachableError(this.location.shown, reasonOf(this.connection.lost.error ?? error), { cause: error });
+      try {
+        this.keepForLater(learned, error);
+        return { unrecorded: 0 };
+      } catch (kept) {
+        if (!(kept instanceof LocalStorageError)) throw kept;
+        return { unrecorded: learned.length, failure: kept };
+      }
+    }
   }
 
   async entries(filter: LedgerHistoryFilter): Promise<LedgerHistory> {
@@ -362,8 +458,17 @@ export class PostgresLedger implements Ledger {
   }
 
   async recentPayments(query: LookBackQuery): Promise<RecentPayment[]> {
+    return this.inTurn(() => this.recentNow(query));
+  }
+
+  /** recentPayments in a turn held already. */
+  private async recentNow(query: LookBackQuery): Promise<RecentPayment[]> {
     // One round trip before the intent: each transaction comes with its records (as JSON, their times as text).
-    const rows = await this.query(sql.recentTransactions, [query.gateway, query.agentId, query.since.toISOString(), query.operator ?? null, [...query.accounts]], noPaymentSent());
+    const rows = await this.queryNow(
+      sql.recentTransactions,
+      [query.gateway, query.agentId, query.since.toISOString(), query.operator ?? null, [...query.accounts]],
+      noPaymentSent(),
+    );
     const records = rows.flatMap((row) => ((row.records as Row[] | null) ?? []).map((record) => ({ ...record, at: new Date(String(record.at)) })));
     const entries = this.latestWordOf(rows, records);
     return entries.map(({ intent, outcome }) => ({ intent, state: outcome?.view.state }));
@@ -404,6 +509,34 @@ export class PostgresLedger implements Ledger {
       return { intent, outcome: latestOutcome(intent, own) };
     });
   }
+}
+
+/** Claims by gateway and agent, in their order: the desk's rules weigh one owner's payments. */
+function groupedByOwner(claims: readonly Claim[]): Claim[][] {
+  const groups = new Map<string, Claim[]>();
+  for (const claim of claims) {
+    const key = `${claim.intent.gateway} ${claim.intent.agentId}`;
+    const group = groups.get(key);
+    if (group === undefined) groups.set(key, [claim]);
+    else group.push(claim);
+  }
+  return [...groups.values()];
+}
+
+/**
+ * What a batch of claims locks (sql.lockPurchases): each purchase's account, and the operator
+ * when a daily limit weighs their payments; the TransactionID of a replay. Any two claims that
+ * could weigh each other share a key.
+ */
+function lockKeysOf(claims: readonly Claim[]): string[] {
+  const keys = new Set<string>();
+  for (const { intent, options } of claims) {
+    const owner = `${intent.gateway}\n${intent.agentId}`;
+    keys.add(`account\n${owner}\n${intent.account}`);
+    keys.add(`transaction\n${owner}\n${intent.transactionId}`);
+    if (options.guard?.operator !== undefined) keys.add(`operator\n${owner}\n${options.guard.operator}`);
+  }
+  return [...keys];
 }
 
 /** A UUID (its version bits set as v8, "custom") from the SHA-256 of `text`: the same text, the same id. */

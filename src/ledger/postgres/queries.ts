@@ -30,6 +30,13 @@ WITH t AS (
 )
 SELECT seq AS attempt_seq FROM a`;
 
+/**
+ * Transaction-level advisory locks on $1 (keys: ledger.ts lockKeysOf), taken in one
+ * order so two batches never wait on each other in a cycle; let go at COMMIT or ROLLBACK.
+ */
+export const lockPurchases = `
+SELECT count(pg_advisory_xact_lock(k)) FROM (SELECT DISTINCT hashtextextended(key, 0) AS k FROM unnest($1::text[]) AS key ORDER BY 1) keys`;
+
 /** The intent recorded for $1 gateway, $2 agent, $3 TransactionID. */
 export const selectIntent = `SELECT ${transactionColumns} FROM agentpay_transactions t WHERE t.gateway = $1 AND t.agent_id = $2 AND t.transaction_id = $3`;
 

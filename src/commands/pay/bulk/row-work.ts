@@ -3,6 +3,7 @@ import type { PaymentInput } from '../../../gateway/client.js';
 import { t } from '../../../i18n/current.js';
 import type { IntentResult, Ledger } from '../../../ledger/ledger.js';
 import { type TransactionView, unknownView } from '../../../protocol/transaction-view.js';
+import { type DeskPolicy, deskGuard } from '../../../purchase/desk-guard.js';
 import { executePayment, intentOf, type PurchaseNotes } from '../../../purchase/execute-payment.js';
 import type { PaymentSession, PurchaseContext } from '../../../purchase/session.js';
 import { lookUpStatus } from '../../../purchase/status-look-up.js';
@@ -32,6 +33,12 @@ export interface RowWork {
   overrides: readonly string[];
   /** Where the rows' outcomes go while they are written, so that a row's slot goes on to the next. */
   outcomes: OutcomeWrites;
+  /**
+   * The desk's rules once more where each intent is written, in one step with it: the plan
+   * weighed the file against the ledger as it was; another run or terminal may have paid the
+   * same since (a renamed copy of the file started a moment later).
+   */
+  desk: DeskPolicy;
 }
 
 /**
@@ -133,6 +140,7 @@ async function pay(work: RowWork, row: BulkRow, checkReplay: boolean, recorded?:
     signal: work.hardStop,
     ownSignals: false,
     notes: notesOf(work, row),
+    desk: work.desk,
     deferOutcome: work.outcomes.take,
     recorded,
   });
@@ -164,7 +172,8 @@ export class IntentsAhead {
     for (; this.next < Math.min(rows.length, index + 1 + this.window); this.next++) {
       const row = rows[this.next]!;
       if (row.start !== 'new' || row.prior !== undefined) continue;
-      const recorded = work.ledger.recordIntent(intentOf(work.session, paymentInputOf(row), notesOf(work, row)), { checkReplay: false });
+      const intent = intentOf(work.session, paymentInputOf(row), notesOf(work, row));
+      const recorded = work.ledger.recordIntent(intent, { checkReplay: false, guard: deskGuard(work.context, intent, work.desk) });
       // Handled when the row starts (or is closed); never an unhandled rejection meanwhile.
       recorded.catch(() => undefined);
       this.recorded.set(row, recorded);

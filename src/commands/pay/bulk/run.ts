@@ -1,6 +1,8 @@
-import { AgentpayError, CancelledError, ExitCode, type ExitCodeValue, mostSevere, UsageError } from '../../../errors.js';
+import { AgentpayError, CancelledError, ExitCode, type ExitCodeValue, exitCodeOfSignal, mostSevere, type StopSignal, UsageError } from '../../../errors.js';
 import { t } from '../../../i18n/current.js';
+import { type Interrupts, stoppedBy } from '../../../interrupts.js';
 import type { Ledger } from '../../../ledger/ledger.js';
+import { type HeldLock, LockBusy, lockNow } from '../../../lock-file.js';
 import type { Output } from '../../../output.js';
 import { addDecimals } from '../../../protocol/money.js';
 import { generateTransactionId } from '../../../protocol/transaction-id.js';
@@ -25,32 +27,32 @@ import { type OrderRow, readOrders, refuseBadRows } from './rows.js';
  */
 
 /** Ctrl+C (or SIGTERM) once: no new rows start; twice: the rows in flight stop settling. */
-function listenForInterrupts(out: Output) {
+function listenForInterrupts(out: Output, signals: Interrupts) {
   const soft = new AbortController();
   const hard = new AbortController();
-  let by: string | undefined;
-  const on = (name: string) => () => {
-    if (by !== undefined) return hard.abort();
-    by = name;
+  let first: StopSignal | undefined;
+  const name = (signal: StopSignal) => (signal === 'SIGINT' ? 'Ctrl+C' : 'SIGTERM');
+  const on = (signal: StopSignal) => {
+    if (first !== undefined) return hard.abort();
+    first = signal;
     soft.abort();
-    out.note(t().bulk.interrupt(name));
+    out.note(t().bulk.interrupt(name(signal)));
   };
-  const onInt = on('Ctrl+C');
-  const onTerm = on('SIGTERM');
-  process.on('SIGINT', onInt);
-  process.on('SIGTERM', onTerm);
+  // main.ts hears the signals; one that came before this run listened counts as its first.
+  const release = signals.listen(on);
+  const before = stoppedBy(signals);
+  if (before !== undefined) on(before);
   return {
     soft: soft.signal,
     hard: hard.signal,
-    by: () => by,
+    by: () => (first === undefined ? undefined : name(first)),
+    /** The exit code of a run the signal stopped: 130 for SIGINT, 143 for SIGTERM. */
+    exitCode: () => exitCodeOfSignal(first ?? 'SIGINT'),
     /** Before any Payment: an interrupt ends the run, nothing paid. */
     check: () => {
-      if (by !== undefined) throw new CancelledError(`${by}: stopped before any payment; nothing was paid`);
+      if (first !== undefined) throw new CancelledError(`${name(first)}: stopped before any payment; nothing was paid`, exitCodeOfSignal(first));
     },
-    release: () => {
-      process.off('SIGINT', onInt);
-      process.off('SIGTERM', onTerm);
-    },
+    release,
   };
 }
 
@@ -149,12 +151,18 @@ export async function runBulkPay(rawOptions: unknown, context: CommandContext): 
   const { dryRun } = checkModes(options, context);
   const live = announceLive(context);
   const resultsPath = options.results ?? (options.fromFile === '-' ? undefined : resultsPathOf(options.fromFile));
-  const interrupts = listenForInterrupts(out);
+  const interrupts = listenForInterrupts(out, context.interrupts);
+  // One run of a file at a time: a second (cron overlapping itself, two operators) is refused
+  // before it reads anything. A renamed copy has results of its own: its rows meet the first
+  // run's in the ledger, where the duplicate check and the intent are one step.
+  let runLock: HeldLock | undefined;
   try {
+    runLock = dryRun || resultsPath === undefined ? undefined : lockRun(options.fromFile, resultsPath);
     const { rows: orders } = await readOrders(options.fromFile, options.fromFormat, () => out.stdin);
     const prior = resultsPath === undefined ? undefined : readResults(resultsPath);
     if (prior !== undefined && resultsPath !== undefined) refuseChanged(options.fromFile === '-' ? 'stdin' : options.fromFile, resultsPath, orders, prior);
-    const session = await context.openGateway({ connections: options.concurrency, batch: true });
+    // The first signal lets the rows in flight settle: only the second cuts their look-ups short.
+    const session = await context.openGateway({ connections: options.concurrency, batch: true, stop: interrupts.hard });
     try {
       const ledger = await context.openLedger();
       // The run's scripts are all loaded now (the bundle, undici, pg): later-turbofan.ts says why that matters.
@@ -169,7 +177,8 @@ export async function runBulkPay(rawOptions: unknown, context: CommandContext): 
         writer.rewrite(latest);
         const count = (start: BulkRow['start']) => rows.filter((row) => row.start === start).length;
         if (prior !== undefined) out.note(t().bulk.resume(resultsPath!, count('final'), count('open'), count('new')));
-        const work = { context, session, ledger, hardStop: interrupts.hard, overrides: live === undefined ? [] : ['yes'], outcomes: new OutcomeWrites() };
+        const desk = { overLimit: options.overLimit, duplicates: options.allowDuplicate ? 'allow' : 'refuse' } as const;
+        const work = { context, session, ledger, hardStop: interrupts.hard, overrides: live === undefined ? [] : ['yes'], outcomes: new OutcomeWrites(), desk };
         try {
           await payRows(out, rows, latest, work, writer, options.concurrency, interrupts);
         } finally {
@@ -183,8 +192,18 @@ export async function runBulkPay(rawOptions: unknown, context: CommandContext): 
       await session.close({ abort: interrupts.hard.aborted });
     }
   } finally {
+    runLock?.release();
     interrupts.release();
   }
+}
+
+/** The lock of a file's run, held on its results file for the run's length; exit 2 naming the holder when another run has it. */
+function lockRun(input: string, resultsPath: string): HeldLock {
+  const lock = lockNow(`${resultsPath}.lock`);
+  if (!(lock instanceof LockBusy)) return lock;
+  const { holder } = lock;
+  const who = holder === undefined ? t().lock.unknownHolder : t().lock.holder(String(holder.pid), holder.host, holder.since);
+  throw new UsageError(t().lock.runBusy(input === '-' ? 'stdin' : input, who), { hint: t().lock.runBusyHint(resultsPath) });
 }
 
 async function payRows(
@@ -253,7 +272,7 @@ async function payRows(
   const summary = text.summaryText(totals, { rows: rows.length, notStarted, interrupted: interruptedBy }, t());
   out.note(t().bulk.results(writer.path));
   const exitCode: ExitCodeValue =
-    interruptedBy !== undefined ? (open > 0 ? ExitCode.pendingOrUnknown : ExitCode.interrupted) : mostSevere([...codes, ...(stopReason ? [stopReason.exitCode] : [])]);
+    interruptedBy !== undefined ? (open > 0 ? ExitCode.pendingOrUnknown : interrupts.exitCode()) : mostSevere([...codes, ...(stopReason ? [stopReason.exitCode] : [])]);
   if (exitCode === ExitCode.success) return out.note(out.errorStyle.dim(summary));
   const hint = text.summaryHint({ open, notSent, notStarted }, t());
   throw new AgentpayError(summary, exitCode, hint === undefined ? {} : { hint });
