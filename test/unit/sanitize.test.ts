@@ -1,4 +1,6 @@
+import { parse } from 'csv-parse/sync';
 import { describe, expect, it } from 'vitest';
+import { type CsvColumn, csvRow } from '../../src/render/csv.js';
 import { shownMessage, shownText } from '../../src/render/sanitize.js';
 
 /** Any character a terminal acts on instead of drawing: what no shown text may hold. */
@@ -54,5 +56,14 @@ describe('shownMessage: a whole message at the output edge', () => {
   it('returns a clean message itself', () => {
     const message = 'results: orders.results.csv\nрезультаты';
     expect(shownMessage(message, false)).toBe(message);
+  });
+});
+
+describe('data output keeps the exact text (--json is checked end to end: test/e2e/shown-text.test.ts)', () => {
+  const hostile = 'Coins \u001b]0;PWNED\u0007\u001b[2J\u001b[31m\u202e\u009b2J\u0000';
+
+  it('a CSV cell holds every control as it came, and reads back the same (RFC 4180 quoting untouched)', () => {
+    const columns: CsvColumn<string>[] = [{ header: 'Voucher', kind: 'text', value: (cell) => cell }];
+    for (const cell of [hostile, `${hostile}, "quoted"\r\nline`]) expect(parse(csvRow(columns, cell))).toEqual([[cell]]);
   });
 });
