@@ -1,17 +1,29 @@
 import { InvalidFieldError } from './problems.js';
 
 /** TransactionID is a Long (spec 2.1): a signed 64-bit integer, never a JS number. */
-const longMax = 9223372036854775807n;
+export const longMax = 9223372036854775807n;
+const longMaxText = longMax.toString();
 
 export function isLongId(text: string): boolean {
-  // Up to 18 digits always fits; only a 19-digit one needs the comparison.
-  return /^(0|[1-9]\d{0,18})$/.test(text) && (text.length < 19 || BigInt(text) <= longMax);
+  return transactionIdFault(text) === undefined;
+}
+
+/** What keeps `text` from being a TransactionID: not digits, a leading zero, or beyond a Long; undefined when it is one. */
+export type TransactionIdFault = 'notDigits' | 'leadingZero' | 'tooLarge';
+
+export function transactionIdFault(text: string): TransactionIdFault | undefined {
+  // Up to 18 digits always fits; only a 19-digit one needs the comparison (digits of one length compare as text).
+  if (/^(0|[1-9]\d{0,18})$/.test(text)) return text.length < 19 || text <= longMaxText ? undefined : 'tooLarge';
+  if (!/^\d+$/.test(text)) return 'notDigits';
+  // `007` beside `7` would be two ids for the one the gateway knows.
+  return text.startsWith('0') ? 'leadingZero' : 'tooLarge';
 }
 
 export function parseTransactionId(text: string, field = 'transaction id'): string {
-  if (isLongId(text)) return text;
+  const fault = transactionIdFault(text);
+  if (fault === undefined) return text;
   const shown = JSON.stringify(text);
-  if (/^\d+$/.test(text) && !/^0\d/.test(text)) {
+  if (fault === 'tooLarge') {
     throw new InvalidFieldError(field, `${field} ${shown} is too large: it must fit a signed 64-bit Long (at most ${longMax})`, { kind: 'tooLarge', value: text });
   }
   throw new InvalidFieldError(field, `${field} ${shown} is not valid: a TransactionID is digits only, no sign, dot or leading zero`, { kind: 'notTransactionId', value: text });

@@ -1,6 +1,7 @@
 import type { CsvError } from 'csv-parse';
 import { UsageError } from '../errors.js';
 import { isPlainDecimal, sameDecimal } from '../protocol/money.js';
+import { longMax, transactionIdFault } from '../protocol/transaction-id.js';
 import { compileDatePattern, type DatePattern, isTimeOfDay, readDate } from './dates.js';
 import type { ColumnRef, RegistryLayout } from './layout.js';
 import { registryRecords } from './records.js';
@@ -93,16 +94,40 @@ function cellOf(reader: RowReader, record: readonly string[], field: Field, line
   return value.trim();
 }
 
-function badCell(reader: RowReader, field: Field, expected: string, value: string, line: number): RegistryFileError {
-  return new RegistryFileError(`${reader.where(line)}, column ${reader.columns[field]! + 1} (${fieldNames[field]}): ${JSON.stringify(value)} is not ${expected}`, {
+function badCell(reader: RowReader, field: Field, expected: string, value: string, line: number, why = `is not ${expected}`): RegistryFileError {
+  return new RegistryFileError(`${reader.where(line)}, column ${reader.columns[field]! + 1} (${fieldNames[field]}): ${shownCell(value)} ${why}`, {
     hint: 'fix the row, or describe the layout in a mapping file (--registry-format)',
   });
+}
+
+/** A cell as a message quotes it: a cell gone wrong may be a whole file long. */
+function shownCell(value: string): string {
+  return value.length > 60 ? `${JSON.stringify(value.slice(0, 60))}... (${value.length} characters)` : JSON.stringify(value);
+}
+
+/**
+ * Why a TransactionID cell is not one of ours, or undefined when it is: a Long (spec 2.1,
+ * protocol/transaction-id.ts) above zero, written without leading zeros, so that `00001` is
+ * never a second row for the ledger's `1`.
+ */
+function transactionIdProblem(cell: string): string | undefined {
+  switch (transactionIdFault(cell)) {
+    case undefined:
+      return cell === '0' ? 'is not a TransactionID: 0 names no transaction' : undefined;
+    case 'leadingZero':
+      return `is written with a leading zero: a TransactionID is written without (${cell.replace(/^0+(?=\d)/, '')})`;
+    case 'tooLarge':
+      return `is beyond a signed 64-bit Long (at most ${longMax}): not a TransactionID`;
+    default:
+      return 'is not a TransactionID (digits only: a signed 64-bit Long)';
+  }
 }
 
 function readRow(reader: RowReader, record: readonly string[], line: number): RegistryRow {
   const { layout, columns } = reader;
   const transactionId = cellOf(reader, record, 'transactionId', line);
-  if (transactionId === '' || /\s/.test(transactionId)) throw badCell(reader, 'transactionId', 'a TransactionID', transactionId, line);
+  const idProblem = transactionIdProblem(transactionId);
+  if (idProblem !== undefined) throw badCell(reader, 'transactionId', 'a TransactionID', transactionId, line, idProblem);
   const dateCell = cellOf(reader, record, 'date', line);
   // Rows come in date order: a day's rows share their date cell, read once.
   const date = dateCell === reader.lastDate?.cell ? reader.lastDate.date : readDate(dateCell, reader.dates);

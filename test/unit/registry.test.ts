@@ -5,11 +5,12 @@ import { parse as parseCsv } from 'csv-parse/sync';
 import { describe, expect, it } from 'vitest';
 import type { PaymentRow } from '../../src/journal/payments.js';
 import { addDecimals, compareDecimals } from '../../src/protocol/money.js';
-import { RegistryComparison, RegistryIndex } from '../../src/registry/compare.js';
+import { RegistryComparison } from '../../src/registry/compare.js';
 import { compileDatePattern, readDate } from '../../src/registry/dates.js';
 import { builtInLayouts, type RegistryLayout } from '../../src/registry/layout.js';
 import { parseMapping } from '../../src/registry/mapping-file.js';
 import { DecimalSum, type RegistryRow, readAmount, readRegistry } from '../../src/registry/read.js';
+import { RegistryIndex } from '../../src/registry/registry-index.js';
 import { registryTableLines } from '../../src/render/registry.js';
 import { plainStyle } from '../../src/render/style.js';
 import { windows1251 } from '../helpers/legacy-charsets.js';
@@ -116,6 +117,26 @@ describe('reading a registry', () => {
     expect(await failure(`${good}${good}12\t2026-11-21\t09:00:00\tb\t5,00\n`)).toBe('line 3, column 5 (amount): "5,00" is not an amount such as 1500.00');
     expect(await failure(`${good}12\t2026-11-21\t09:00:00\tb\n`)).toBe('line 2, column 5 (amount): missing; the row has 4 columns');
     expect(await failure(`${good}12\t2026-11-21\t9 am\tb\t5\n`)).toBe('line 2, column 3 (time): "9 am" is not a time (HH:mm:ss)');
+  });
+
+  it('a TransactionID that is not a positive Long, or is written with a leading zero, is refused naming its line and column', async () => {
+    const good = '1\t2026-11-21\t09:00:00\ta\t1500\n';
+    const failure = (id: string) =>
+      rowsOf(`${good}${id}\t2026-11-21\t09:00:00\tb\t5\n`, tsv).then(
+        () => 'read',
+        (error: Error) => error.message.replace(/^registry \S+ /, ''),
+      );
+    expect(await failure('00001')).toBe('line 2, column 1 (TransactionID): "00001" is written with a leading zero: a TransactionID is written without (1)');
+    expect(await failure('9223372036854775808')).toBe(
+      'line 2, column 1 (TransactionID): "9223372036854775808" is beyond a signed 64-bit Long (at most 9223372036854775807): not a TransactionID',
+    );
+    expect(await failure('99999999999999999999')).toMatch(/is beyond a signed 64-bit Long/);
+    expect(await failure('0')).toBe('line 2, column 1 (TransactionID): "0" is not a TransactionID: 0 names no transaction');
+    for (const id of ['-5', '+5', '1.0', '1e3', '12a', '', 'ИД7'])
+      expect(await failure(id)).toMatch(/^line 2, column 1 \(TransactionID\): .* is not a TransactionID \(digits only/);
+    // A cell gone wrong is quoted short, with its length.
+    expect(await failure('7'.repeat(100_000))).toMatch(/^line 2, column 1 \(TransactionID\): "7{60}"\.\.\. \(100000 characters\) is beyond/);
+    expect(await failure('9223372036854775807')).toBe('read');
   });
 
   it('csv: columns found by their header names in any order, Time left out; an unclosed quote names its line', async () => {
@@ -273,6 +294,24 @@ describe('comparing a registry with the ledger', () => {
     const comparison = new RegistryComparison(index, new Set([day]));
     comparison.visit(entry('12', 'success', '1.00'));
     expect([...comparison.onlyInRegistry()].map((finding) => finding.transactionId)).toEqual(ids.filter((id) => id !== '12'));
+  });
+
+  it('rows no payment matched give back their accounts and amounts exactly (kept as bytes, not strings)', () => {
+    const index = new RegistryIndex('r.tsv');
+    const rows = [
+      { ...row('1', '1500', 1), account: 'Иванов Пётр' },
+      { ...row('2', '0.50', 2), account: 'a b\t"c"' },
+      { ...row('3', '123456789012345678901234.567', 3), account: '' },
+      { ...row('4', '7', 4), account: '😀 ёлка', date: '2026-11-22' },
+      { ...row('5', '8.00', 5), account: 'taken' },
+    ];
+    rows.forEach((r) => index.add(r));
+    expect(index.days).toEqual(new Set([day, '2026-11-22']));
+    expect(index.take('5')).toEqual({ date: day, amount: '8.00' });
+    expect(index.take('5')).toBeUndefined();
+    expect([...index.left()].map(({ transactionId, date, account, registryAmount }) => [transactionId, date, account, registryAmount])).toEqual(
+      rows.slice(0, 4).map((r) => [r.transactionId, r.date, r.account, r.amount]),
+    );
   });
 
   it('a TransactionID listed twice is a registry that contradicts itself', () => {
