@@ -11,6 +11,7 @@ import { type DeskFindings, type DeskPolicy, enforceDesk } from '../../purchase/
 import { duplicateText } from '../../purchase/desk-rules.js';
 import { type PurchaseChoice, paymentInputOf } from '../../purchase/voucher-choice.js';
 import { renderPurchaseSummary } from '../../render/purchase.js';
+import { shownText } from '../../render/sanitize.js';
 import { renderReceipt } from '../../render/transaction.js';
 import { followPending } from './follow.js';
 import { Interrupted, untilInterrupted } from './interrupt.js';
@@ -47,7 +48,8 @@ async function confirmDuplicate({ out, deps }: BuyScope, input: PaymentInput, fi
   out.note('');
   const said = t();
   out.note(out.errorStyle.pending(said.buy.sameTopUp));
-  for (const payment of findings.duplicates) out.note(`  ${duplicateText(payment, new Date())}`);
+  // The ledger's account and operator may come from other machines: shown through shownText.
+  for (const payment of findings.duplicates) out.note(`  ${shownText(duplicateText(payment, new Date()))}`);
   const digits = input.account.slice(-4);
   const typed = await deps.prompter.input({
     message: said.buy.typeDigits(digits.length),

@@ -5,6 +5,7 @@ import { generateTransactionId } from '../../protocol/transaction-id.js';
 import { executePayment } from '../../purchase/execute-payment.js';
 import type { PaymentOutcome } from '../../purchase/outcome.js';
 import { paymentInputOf, resolvePurchase } from '../../purchase/voucher-choice.js';
+import { shownText } from '../../render/sanitize.js';
 import type { CommandContext } from '../context.js';
 import { guardLivePay, yesOption } from '../live-guard.js';
 
@@ -13,7 +14,7 @@ const receiptWriter = () => import('../ledger-receipt.js');
 
 function dryRunLines(endpoint: string, form: readonly FormField[]): string[] {
   const width = Math.max(...form.map(([name]) => name.length));
-  return [`POST ${endpoint}`, ...form.map(([name, value]) => `  ${name.padEnd(width)}  ${value}`)];
+  return [`POST ${shownText(endpoint)}`, ...form.map(([name, value]) => `  ${name.padEnd(width)}  ${shownText(value)}`)];
 }
 
 /** `agentpay pay`: one Payment, dynamic (spec 4.2) or static (spec 4.3). */
