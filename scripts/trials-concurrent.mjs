@@ -121,7 +121,7 @@ async function trial(kind) {
   count(`reconcile: exit ${(await run(terminal(), ['reconcile'])).code}`);
 
   const committed = sandbox.store.all().filter((payment) => payment.account.startsWith(`${kind}-`));
-  const intents = await intentIds(kind, homes, postgres);
+  const intents = await intentIds(homes, postgres);
   const perAccount = new Map();
   for (const payment of committed) perAccount.set(payment.account, (perAccount.get(payment.account) ?? 0) + 1);
   const result = {
@@ -142,10 +142,17 @@ async function trial(kind) {
 }
 
 /** Every TransactionID the ledger holds an intent for. */
-async function intentIds(kind, homes, postgres) {
+async function intentIds(homes, postgres) {
   if (postgres === undefined) {
-    const lines = readFileSync(join(homes[0], 'state', 'agentpay', 'journal.jsonl'), 'utf8').trim().split('\n');
-    return new Set(lines.map((line) => JSON.parse(line)).filter((record) => record.kind === 'intent').map((record) => record.transactionId));
+    const lines = readFileSync(join(homes[0], 'state', 'agentpay', 'journal.jsonl'), 'utf8')
+      .trim()
+      .split('\n');
+    return new Set(
+      lines
+        .map((line) => JSON.parse(line))
+        .filter((record) => record.kind === 'intent')
+        .map((record) => record.transactionId),
+    );
   }
   const { default: pg } = await import('pg');
   const client = new pg.Client(postgres.url('postgres'));
