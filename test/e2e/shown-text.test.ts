@@ -110,7 +110,8 @@ describe.each(['en', 'ru'])('--lang %s: a hostile gateway cannot take over the t
   it('pay --from-file: the plan and each result line, order cells from outside too', async () => {
     const orders = ordersFile([
       'key,service,account,invoice-id',
-      ...hostileVouchers.map((v, index) => `K${index + 1},101,acct-${lang}-${index}${index === 2 ? '\u001b[31m' : ''},${v.invoiceId}`),
+      // A cell may not hold a control character (the row is refused), a bidi override it may.
+      ...hostileVouchers.map((v, index) => `K${index + 1},101,acct-${lang}-${index}${index === 2 ? '\u202e' : ''},${v.invoiceId}`),
     ]);
     const plan = await run(['pay', '--from-file', orders, '--dry-run']);
     expect(plan.code).toBe(0);
@@ -122,7 +123,7 @@ describe.each(['en', 'ru'])('--lang %s: a hostile gateway cannot take over the t
     const lines = paid.stdout.split('\n').filter((line) => line !== '');
     expect(lines).toHaveLength(hostileVouchers.length);
     for (const line of lines) expectEverySequenceShown(line);
-    expect(paid.stdout).toContain(`acct-${lang}-2\\x1b[31m`);
+    expect(paid.stdout).toContain(`acct-${lang}-2\\u202e`);
   });
 });
 
@@ -166,7 +167,7 @@ describe('--json keeps the exact text', () => {
   });
 
   it("pay --from-file --json: each row's Message, voucher and account exactly", async () => {
-    const account = 'acct-json\u001b[31m\u202e';
+    const account = 'acct-json\u202e\u2066';
     const orders = ordersFile(['key,service,account,invoice-id', `J1,101,${account},5005`]);
     const paid = await runCli(['--json', 'pay', '--from-file', orders, '--yes'], { env });
     expect(paid.code).toBe(0);
