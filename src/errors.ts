@@ -15,7 +15,10 @@ export const ExitCode = {
   localStorage: 6,
   /** A bug: an error no class here describes (EX_SOFTWARE of sysexits.h). */
   internal: 70,
+  /** Stopped by SIGINT (Ctrl+C), as a shell reports a process that signal ended (128 + 2). */
   interrupted: 130,
+  /** Stopped by SIGTERM (cron, a service manager, `kill`), as a shell reports it (128 + 15). */
+  terminated: 143,
 } as const;
 export type ExitCodeValue = (typeof ExitCode)[keyof typeof ExitCode];
 
@@ -125,8 +128,30 @@ export class PaymentOutcomeUnknownError extends AgentpayError {
 /** The user pressed Ctrl+C or Esc before anything was sent. */
 export class CancelledError extends AgentpayError {
   override name = 'CancelledError';
-  constructor(message = t().errors.cancelled) {
-    super(message, ExitCode.interrupted);
+  constructor(message = t().errors.cancelled, exitCode: ExitCodeValue = ExitCode.interrupted) {
+    super(message, exitCode);
+  }
+}
+
+/** The signals that stop a command (main.ts listens for them); every other one keeps Node's default. */
+export type StopSignal = 'SIGINT' | 'SIGTERM';
+
+/** The exit code of a command a signal stopped: 130 for SIGINT, 143 for SIGTERM (README "Exit codes"). */
+export function exitCodeOfSignal(signal: StopSignal): ExitCodeValue {
+  return signal === 'SIGTERM' ? ExitCode.terminated : ExitCode.interrupted;
+}
+
+/**
+ * SIGINT (Ctrl+C) or SIGTERM stopped the command before it finished, with nothing left
+ * unknown: exit 130 or 143. A payment the signal caught on its way is PaymentOutcomeUnknownError
+ * instead (exit 3): it may have been made.
+ */
+export class InterruptedError extends CancelledError {
+  override name = 'InterruptedError';
+  readonly signal: StopSignal;
+  constructor(signal: StopSignal, message = t().errors.stopped(signal)) {
+    super(message, exitCodeOfSignal(signal));
+    this.signal = signal;
   }
 }
 
@@ -200,9 +225,9 @@ function localStorageHint(code: string | undefined): string {
   }
 }
 
-/** A batch's exit code: the most severe of its items (70 > 6 > 5 > 4 > 3 > 2 > 1 > 130 > 0). */
+/** A batch's exit code: the most severe of its items (70 > 6 > 5 > 4 > 3 > 2 > 1 > 143 > 130 > 0). */
 export function mostSevere(codes: Iterable<ExitCodeValue>): ExitCodeValue {
-  const order: readonly ExitCodeValue[] = [0, 130, 1, 2, 3, 4, 5, 6, 70];
+  const order: readonly ExitCodeValue[] = [0, 130, 143, 1, 2, 3, 4, 5, 6, 70];
   const rank = (code: ExitCodeValue) => order.indexOf(code);
   let worst: ExitCodeValue = ExitCode.success;
   for (const code of codes) if (rank(code) > rank(worst)) worst = code;

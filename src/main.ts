@@ -1,4 +1,5 @@
-import type { ExitCodeValue } from './errors.js';
+import type { ExitCodeValue, StopSignal } from './errors.js';
+import type { Interrupts } from './interrupts.js';
 
 /**
  * The one error boundary: runs the program, prints a one-line message for any error, and sets
@@ -10,8 +11,8 @@ import type { ExitCodeValue } from './errors.js';
  * Nothing is imported up front: commander and everything else load when the command line asks
  * for them. (`--version` and `--help` are answered before this file, by bin/agentpay.js.)
  */
-async function report(error: unknown, argv: readonly string[], stderr: NodeJS.WriteStream): Promise<ExitCodeValue> {
-  const [{ CommanderError }, { AgentpayError, ExitCode }, { InvalidFieldError }, { redactSecrets }, { t }] = await Promise.all([
+async function report(error: unknown, argv: readonly string[], stderr: NodeJS.WriteStream, signal: StopSignal | undefined): Promise<ExitCodeValue> {
+  const [{ CommanderError }, { AgentpayError, ExitCode, InterruptedError }, { InvalidFieldError }, { redactSecrets }, { t }] = await Promise.all([
     import('commander'),
     import('./errors.js'),
     import('./protocol/problems.js'),
@@ -35,6 +36,10 @@ async function report(error: unknown, argv: readonly string[], stderr: NodeJS.Wr
     }
     return ExitCode.usage;
   }
+  // After SIGINT or SIGTERM, "cannot reach the gateway" is what the signal did (it cut the
+  // exchange short): the signal's one line instead. Anything else stands as the command said
+  // it: a payment left unknown (3), an outcome recorded nowhere (6), the gateway's refusal.
+  if (signal !== undefined && error instanceof AgentpayError && error.exitCode === ExitCode.unreachable) error = new InterruptedError(signal);
   const write = (text: string) => stderr.write(redactSecrets(text));
   const known = error instanceof AgentpayError || error instanceof InvalidFieldError;
   const exitCode: ExitCodeValue = error instanceof AgentpayError ? error.exitCode : known ? ExitCode.usage : ExitCode.internal;
@@ -57,8 +62,48 @@ async function report(error: unknown, argv: readonly string[], stderr: NodeJS.Wr
   return exitCode;
 }
 
+/**
+ * SIGINT (Ctrl+C) and SIGTERM (cron, a service manager, `kill`), heard here alone for every
+ * command: Node's default would end the process at once, without a word, whatever was in
+ * flight. The first aborts the signal the command context hands down (commands stop their
+ * look-ups, record what they learned, and end with a line and exit 130 or 143); each is told
+ * to the commands that listen (a bulk run's second Ctrl+C stops its settling). A third ends the
+ * process without waiting: the ledger's records are written ahead, so that costs a reconcile.
+ */
+function listenForSignals(argv: readonly string[]): Interrupts {
+  const stop = new AbortController();
+  const listeners = new Set<(signal: StopSignal) => void>();
+  let heard = 0;
+  const on = (signal: StopSignal) => () => {
+    heard++;
+    if (!stop.signal.aborted) stop.abort(signal);
+    for (const listener of [...listeners]) listener(signal);
+    if (heard >= 3) void stopAtOnce(signal, argv);
+  };
+  process.on('SIGINT', on('SIGINT'));
+  process.on('SIGTERM', on('SIGTERM'));
+  return {
+    signal: stop.signal,
+    listen: (listener) => {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+  };
+}
+
+async function stopAtOnce(signal: StopSignal, argv: readonly string[]): Promise<void> {
+  const [{ exitCodeOfSignal }, { t }] = await Promise.all([import('./errors.js'), import('./i18n/current.js')]);
+  const exitCode = exitCodeOfSignal(signal);
+  const message = t().errors.stoppedAtOnce(signal);
+  process.stderr.write(argv.includes('--json') ? `${JSON.stringify({ error: { exitCode, type: 'InterruptedError', message } })}\n` : `agentpay: ${message}\n`);
+  finished = true;
+  process.exit(exitCode);
+}
+
 /** Runs the command line; every error ends here, in report(), as an exit code. */
 async function main(argv: readonly string[]): Promise<void> {
+  const interrupts = listenForSignals(argv);
+  const signalled = () => (interrupts.signal.aborted ? (interrupts.signal.reason as StopSignal) : undefined);
   try {
     const { runCli } = await import('./cli.js');
     await runCli(argv, {
@@ -69,9 +114,16 @@ async function main(argv: readonly string[]): Promise<void> {
       stdout: process.stdout,
       stderr: process.stderr,
       env: process.env,
+      interrupts,
     });
   } catch (error) {
-    process.exitCode = await report(error, argv, process.stderr);
+    process.exitCode = await report(error, argv, process.stderr, signalled());
+  }
+  // Stopped by a signal and told so: nothing the command left behind (a prompt waiting on the
+  // terminal, a connection's last goodbye) may keep the process.
+  if (signalled() !== undefined) {
+    finished = true;
+    process.exit();
   }
 }
 

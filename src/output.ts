@@ -1,4 +1,5 @@
 import { t } from './i18n/current.js';
+import type { Interrupts } from './interrupts.js';
 import { shownMessage } from './render/sanitize.js';
 import { colorLevelFor, loadStyle, type Style } from './render/style.js';
 import { redactSecrets } from './secrets.js';
@@ -10,6 +11,8 @@ export interface ProcessIo {
   stdout: NodeJS.WriteStream;
   stderr: NodeJS.WriteStream;
   env: NodeJS.ProcessEnv;
+  /** SIGINT and SIGTERM, heard by main.ts; none when the program runs without it. */
+  interrupts?: Interrupts;
 }
 
 /** Data lines wait at most this long, or until there are this many bytes of them. */

@@ -4,6 +4,7 @@ import { UsageError } from '../errors.js';
 import type { ExchangeEvent, GatewayClient } from '../gateway/client.js';
 import type { ProxyRoute } from '../gateway/http.js';
 import { t } from '../i18n/current.js';
+import { type Interrupts, noInterrupts } from '../interrupts.js';
 import type { Ledger } from '../ledger/ledger.js';
 import { Output, type ProcessIo } from '../output.js';
 import { formToObject } from '../protocol/form.js';
@@ -19,6 +20,11 @@ import type { GlobalFlags } from '../settings/table.js';
 export interface CommandContext {
   settings: Settings;
   out: Output;
+  /**
+   * SIGINT and SIGTERM (main.ts): the first aborts `interrupts.signal`, which stops the
+   * sessions' look-ups at once; a command ends with a line saying so (errors.ts InterruptedError).
+   */
+  interrupts: Interrupts;
   openGateway(options?: OpenGatewayOptions): Promise<GatewaySession>;
   /** The ledger the settings name, opened on first use and closed when the command ends. */
   openLedger(): Promise<Ledger>;
@@ -32,6 +38,11 @@ interface OpenGatewayOptions {
   batch?: boolean;
   /** Sees every exchange (forms masked, bodies redacted), as --verbose does. */
   onExchange?: (event: ExchangeEvent) => void;
+  /**
+   * What cuts the session's AccountChecks and Statuses short: the first SIGINT or SIGTERM by
+   * default; a bulk run, whose rows in flight settle after the first, gives its second.
+   */
+  stop?: AbortSignal;
 }
 
 export interface GatewaySession {
@@ -71,10 +82,12 @@ export async function createContext(flags: GlobalFlags, io: ProcessIo): Promise<
   const [settings, out] = await Promise.all([resolveSettings(flags, io.env), Output.create(io, flags)]);
   for (const warning of settings.warnings) out.warn(warning);
   let ledger: Promise<Ledger> | undefined;
+  const interrupts = io.interrupts ?? noInterrupts;
   return {
     settings,
     out,
-    openGateway: (options) => openGateway(settings, out, options ?? {}),
+    interrupts,
+    openGateway: (options) => openGateway(settings, out, { stop: interrupts.signal, ...options }),
     openLedger: () => {
       ledger ??= import('../ledger/open-ledger.js').then(({ openLedger }) => openLedger(settings, out));
       return ledger;
@@ -203,6 +216,7 @@ async function openGateway(settings: Settings, out: Output, options: OpenGateway
     timeoutMs,
     dateFormat: settings.dateFormat.value,
     transport,
+    ...(options.stop === undefined ? {} : { stop: options.stop }),
     ...(network.route.kind === 'direct' ? {} : { routeDescription: network.description }),
     ...(listeners.length > 0 ? { onExchange: (event: ExchangeEvent) => listeners.forEach((listener) => listener(event)) } : {}),
   });

@@ -36,6 +36,11 @@ export interface GatewayClientOptions {
   routeDescription?: string;
   /** How requests travel (openTransport); a direct transport of its own when unset. */
   transport?: Transport;
+  /**
+   * Cuts every AccountCheck and Status in flight short (Ctrl+C, SIGTERM): they change nothing.
+   * A Payment is stopped only by the signal its caller gives (execute-payment.ts).
+   */
+  stop?: AbortSignal;
   onExchange?: (event: ExchangeEvent) => void;
   now?: () => Date;
 }
@@ -150,7 +155,7 @@ export class GatewayClient {
   private async exchangeReadOnly(operation: Operation, form: FormField[], transactionId: string): Promise<GatewayAnswer> {
     let http: HttpAnswer;
     try {
-      http = await this.send(operation, form);
+      http = await this.send(operation, form, this.options.stop);
     } catch (error) {
       if (error instanceof BodyTooLargeError) throw this.notUnderstood(error, error.bodySample);
       throw this.unreachable(error, '');

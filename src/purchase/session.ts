@@ -1,4 +1,5 @@
 import type { GatewayClient } from '../gateway/client.js';
+import type { Interrupts } from '../interrupts.js';
 import type { Ledger } from '../ledger/ledger.js';
 import type { Output } from '../output.js';
 import type { Settings } from '../settings/resolve.js';
@@ -10,6 +11,8 @@ import type { Settings } from '../settings/resolve.js';
 export interface PurchaseContext {
   settings: Pick<Settings, 'settle' | 'codes' | 'desk' | 'operator'>;
   out: Output;
+  /** SIGINT and SIGTERM (main.ts), which stop a payment's settling; none in a context made without it. */
+  interrupts?: Interrupts;
   /** Where the purchase is recorded: the intent before the Payment, every outcome after. */
   openLedger(): Promise<Ledger>;
 }

@@ -172,7 +172,7 @@ describe('agentpay scenario: refusals before anything is sent', () => {
 });
 
 describe('agentpay scenario: SIGTERM while a payment step is out', () => {
-  it('the payment is unknown (its TransactionID and reconcile named), no later step starts, the report is written: exit 130', async () => {
+  it('the payment is unknown (its TransactionID and reconcile named), no later step starts, the report is written: exit 143', async () => {
     const server = await startSpecServer({ hold: ['Payment'] });
     try {
       const env = isolatedEnv({ AGENTPAY_BASE_URL: server.baseUrl, AGENTPAY_AGENT_ID: '7', AGENTPAY_PASSWORD: 'secret' });
@@ -191,7 +191,7 @@ describe('agentpay scenario: SIGTERM while a payment step is out', () => {
       const id = formsOfType(server.received, 'Payment')[0]?.get('TransactionID');
       expect(id).toMatch(/^\d+$/);
       child.kill('SIGTERM');
-      expect(await closed).toBe(130);
+      expect(await closed).toBe(143);
       expect(stderr).toContain(`the outcome of payment ${id} is unknown: interrupted before the answer arrived`);
       expect(stderr).toContain('agentpay reconcile');
       expect(stderr).toContain('agentpay: interrupted: the scenario stopped after SIGTERM');

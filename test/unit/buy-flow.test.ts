@@ -9,6 +9,7 @@ import type { CommandContext } from '../../src/commands/context.js';
 import { writeReceiptFile } from '../../src/commands/ledger-receipt.js';
 import { CancelledError, EmptyVoucherListError, GatewayRefusedError, PaymentOutcomeUnknownError, TransactionPendingError } from '../../src/errors.js';
 import { GatewayClient } from '../../src/gateway/client.js';
+import { noInterrupts } from '../../src/interrupts.js';
 import { openLedger } from '../../src/ledger/open-ledger.js';
 import type { Output } from '../../src/output.js';
 import { executePayment } from '../../src/purchase/execute-payment.js';
@@ -104,6 +105,7 @@ function journaledPay(client: GatewayClient, baseUrl: string, out: Output, recei
     return {
       settings: resolved,
       out,
+      interrupts: noInterrupts,
       openGateway: () => Promise.reject(new Error('not used')),
       openLedger: () => ledger,
       close: async () => (await ledger).close(),

@@ -1,5 +1,6 @@
-import { UsageError } from '../../errors.js';
+import { InterruptedError, type StopSignal, UsageError } from '../../errors.js';
 import { t } from '../../i18n/current.js';
+import { stoppedBy } from '../../interrupts.js';
 import { amountOption } from '../../options/purchase.js';
 import { optionalNonBlankText, optionalText, optionRecord, switchOption } from '../../options/values.js';
 import type { Output } from '../../output.js';
@@ -65,18 +66,15 @@ export async function runBuy(rawOptions: unknown, context: CommandContext): Prom
   const { terminalPrompter } = await import('../../prompts.js');
   // Outside a prompt the terminal turns Ctrl+C into SIGINT; the flow decides what it means.
   const interrupt = new AbortController();
-  const onInterrupt = () => interrupt.abort();
-  process.on('SIGINT', onInterrupt);
+  const terminated = terminationBeforePayment(context, interrupt);
   let session: Awaited<ReturnType<CommandContext['openGateway']>> | undefined;
   try {
     session = await context.openGateway();
     const paying = session;
-    await runBuyFlow(options, {
+    const flow = runBuyFlow(options, {
       client: session.client,
       pay: (input, signal, { notes, desk }) => {
-        // SIGTERM (a service manager stopping it) is heard once the payment may be out: it ends
-        // as Ctrl+C does, with the TransactionID and how to look it up. Before, nothing was sent.
-        process.on('SIGTERM', onInterrupt);
+        terminated.paymentStarts();
         return executePayment(context, paying, input, { checkReplay: false, signal, notes, desk });
       },
       deskFindings: (input) =>
@@ -92,9 +90,39 @@ export async function runBuy(rawOptions: unknown, context: CommandContext): Prom
       live,
       signal: interrupt.signal,
     });
+    await Promise.race([flow, terminated.stopped]);
   } finally {
-    process.off('SIGINT', onInterrupt);
-    process.off('SIGTERM', onInterrupt);
-    await session?.close({ abort: interrupt.signal.aborted });
+    terminated.release();
+    await session?.close({ abort: interrupt.signal.aborted || context.interrupts.signal.aborted });
   }
+}
+
+/**
+ * The signals as buy hears them (main.ts): Ctrl+C is the flow's to give meaning at each point.
+ * SIGTERM (a service manager stopping it) ends as Ctrl+C does once the payment may be out, with
+ * the TransactionID and how to look it up; before that it ends the command at once, a prompt
+ * and all, with nothing sent.
+ */
+function terminationBeforePayment(context: CommandContext, interrupt: AbortController) {
+  let paying = false;
+  let stop: (error: InterruptedError) => void = () => undefined;
+  const stopped = new Promise<never>((_resolve, reject) => (stop = reject));
+  stopped.catch(() => undefined);
+  const nothingPaid = () => new InterruptedError('SIGTERM', t().errors.stoppedNothingPaid('SIGTERM'));
+  const on = (signal: StopSignal) => {
+    if (signal === 'SIGINT' || paying) interrupt.abort();
+    else stop(nothingPaid());
+  };
+  const release = context.interrupts.listen(on);
+  const before = stoppedBy(context.interrupts);
+  if (before !== undefined) on(before);
+  return {
+    stopped,
+    release,
+    paymentStarts: () => {
+      // The race above has ended the command already; the flow, left behind, must not pay.
+      if (!paying && stoppedBy(context.interrupts) === 'SIGTERM') throw nothingPaid();
+      paying = true;
+    },
+  };
 }

@@ -1,4 +1,5 @@
 import { UsageError } from '../../errors.js';
+import { untilInterrupted } from '../../interrupts.js';
 import type { JournalEntry } from '../../journal/ledger.js';
 import type { Ledger, LedgerEntry, LedgerHistory } from '../../ledger/ledger.js';
 import { choiceOption, optionalText, optionRecord } from '../../options/values.js';
@@ -86,7 +87,9 @@ export async function runHistory(rawOptions: unknown, context: CommandContext): 
   const options = historyOptions(rawOptions, out);
   const ledger = await context.openLedger();
   const filter = { since: parseSince(options.since), state: options.state, gateway: options.gateway, operator: options.operator };
-  const entries = await ledger.entries(filter);
+  const read = await ledger.entries(filter);
+  // Ctrl+C or SIGTERM stops the listing between two transactions.
+  const entries: LedgerHistory = { ...read, [Symbol.asyncIterator]: () => untilInterrupted(read, context.interrupts) };
   // JSON and CSV say nothing more for no rows (CSV: its header row alone); a table says why it is empty.
   if ((await showEntries(entries, ledger, out, options.output)) > 0 || options.output.format !== 'table') return;
   const filtered = options.state || options.since || options.gateway || options.operator;

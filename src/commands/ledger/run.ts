@@ -1,5 +1,6 @@
 import { statSync } from 'node:fs';
 import { LocalStorageError, UsageError } from '../../errors.js';
+import { untilInterrupted } from '../../interrupts.js';
 import { lineOf } from '../../journal/record-format.js';
 import { journalRecords } from '../../journal/record-stream.js';
 import type { LedgerLocation } from '../../ledger/location.js';
@@ -48,7 +49,13 @@ export async function runImport(raw: unknown, context: CommandContext): Promise<
     throw new LocalStorageError('read the journal', path, error);
   }
   const ledger = await openPostgres(context, 'import');
-  const { added, conflicts } = await ledger.importRecords(journalRecords(path, (message) => out.warn(message)));
+  // Stopped between two records: what was committed stays, and importing again adds only the rest.
+  const { added, conflicts } = await ledger.importRecords(
+    untilInterrupted(
+      journalRecords(path, (message) => out.warn(message)),
+      context.interrupts,
+    ),
+  );
   for (const transactionId of conflicts) {
     out.warn(`transaction ${transactionId} is in the ledger for another purchase: its records in ${path} were left out`);
   }
@@ -59,5 +66,5 @@ export async function runImport(raw: unknown, context: CommandContext): Promise<
 /** `agentpay ledger export`: the ledger as journal lines on stdout. */
 export async function runExport(_raw: unknown, context: CommandContext): Promise<void> {
   const ledger = await openPostgres(context, 'export');
-  for await (const record of ledger.exportRecords()) context.out.data(lineOf(record));
+  for await (const record of untilInterrupted(ledger.exportRecords(), context.interrupts)) context.out.data(lineOf(record));
 }

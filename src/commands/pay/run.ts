@@ -1,4 +1,6 @@
+import { AgentpayError, ExitCode, InterruptedError } from '../../errors.js';
 import { t } from '../../i18n/current.js';
+import { stoppedBy } from '../../interrupts.js';
 import { payOptions } from '../../options/purchase.js';
 import { type FormField, formToObject, maskForm } from '../../protocol/form.js';
 import { generateTransactionId } from '../../protocol/transaction-id.js';
@@ -15,6 +17,16 @@ const receiptWriter = () => import('../ledger-receipt.js');
 function dryRunLines(endpoint: string, form: readonly FormField[]): string[] {
   const width = Math.max(...form.map(([name]) => name.length));
   return [`POST ${shownText(endpoint)}`, ...form.map(([name, value]) => `  ${name.padEnd(width)}  ${shownText(value)}`)];
+}
+
+/**
+ * After SIGINT or SIGTERM, a failure with nothing sent (the account check cut short, the
+ * Payment stopped before it left) is said as what it is: stopped, nothing paid.
+ */
+function stoppedBeforePayment(error: unknown, context: CommandContext): unknown {
+  const signal = stoppedBy(context.interrupts);
+  if (signal === undefined || !(error instanceof AgentpayError) || error.exitCode !== ExitCode.unreachable) return error;
+  return new InterruptedError(signal, t().errors.stoppedNothingPaid(signal));
 }
 
 /** `agentpay pay`: one Payment, dynamic (spec 4.2) or static (spec 4.3). */
@@ -64,6 +76,8 @@ export async function runPay(rawOptions: unknown, context: CommandContext): Prom
     out.data(out.json ? transactionJson(view) : renderReceipt(view, out.style, 'payment', t()));
     if (receiptFile !== undefined) await (await receiptWriter()).writeReceiptFile(context, receiptFile, owner, input, view);
     if (error) throw error;
+  } catch (error) {
+    throw stoppedBeforePayment(error, context);
   } finally {
     await session.close();
   }

@@ -1,4 +1,5 @@
 import { UsageError } from '../../errors.js';
+import { untilInterrupted } from '../../interrupts.js';
 import type { LedgerEntry, LedgerHistory } from '../../ledger/ledger.js';
 import { optionalText, optionRecord, textListOption } from '../../options/values.js';
 import { type ReportLines, reportDimensions } from '../../render/report.js';
@@ -66,7 +67,9 @@ export async function runReport(rawOptions: unknown, context: CommandContext): P
   const { dimensions, range, output } = reportOptions(rawOptions, out);
   const ledger = await context.openLedger();
   const counted = new ReportTally(dimensions);
-  await countEntries(await ledger.entries({ since: range.from ?? undefined }), range, counted);
+  const read = await ledger.entries({ since: range.from ?? undefined });
+  // Ctrl+C or SIGTERM stops the count between two transactions: no report from part of the range.
+  await countEntries({ ...read, [Symbol.asyncIterator]: () => untilInterrupted(read, context.interrupts) }, range, counted);
   const report = { groups: counted.results(), totals: counted.totals(), dimensions };
   if (report.groups.length === 0) {
     out.note(`no payments in ${ledger.location.shown} for ${shownRange(range)}`);

@@ -108,10 +108,11 @@ export async function runSandbox(rawOptions: unknown, context: CommandContext): 
   if (out.json) out.data(JSON.stringify(info));
   else printBanner(out, info);
   for (const line of faultLines(options)) out.warn(`fault: ${line}`);
+  // SIGINT or SIGTERM (main.ts hears them) is how a sandbox ends: exit 0.
+  const { signal } = context.interrupts;
   await new Promise<void>((resolve) => {
-    const stop = () => resolve();
-    process.once('SIGINT', stop);
-    process.once('SIGTERM', stop);
+    if (signal.aborted) resolve();
+    else signal.addEventListener('abort', () => resolve(), { once: true });
   });
   await sandbox.close();
 }

@@ -1,7 +1,8 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { AgentpayError, CancelledError, UsageError } from '../../errors.js';
+import { AgentpayError, CancelledError, exitCodeOfSignal, UsageError } from '../../errors.js';
+import { stoppedBy } from '../../interrupts.js';
 import { optionalText, optionRecord, switchOption, textListOption, wholeNumberOption } from '../../options/values.js';
 import type { ScenarioData } from '../../scenario/data.js';
 import type { Suite } from '../../scenario/file.js';
@@ -98,23 +99,6 @@ function writeReports(render: Record<'junit' | 'html', () => string>, reports: R
   }
 }
 
-/** Ctrl+C, or SIGTERM from cron or a service manager: no new step starts, reports are written. */
-function listenForInterrupts() {
-  const interrupt = new AbortController();
-  const onInterrupt = () => interrupt.abort();
-  const onTerminate = () => interrupt.abort('SIGTERM');
-  process.on('SIGINT', onInterrupt);
-  process.on('SIGTERM', onTerminate);
-  return {
-    interrupt,
-    stoppedBy: () => (interrupt.signal.reason === 'SIGTERM' ? 'SIGTERM' : 'Ctrl+C'),
-    release: () => {
-      process.off('SIGINT', onInterrupt);
-      process.off('SIGTERM', onTerminate);
-    },
-  };
-}
-
 /** `agentpay scenario`: scripted steps against the gateway, with assertions and reports. */
 export async function runScenario(rawOptions: unknown, context: CommandContext): Promise<void> {
   const options = scenarioOptions(rawOptions);
@@ -142,14 +126,16 @@ export async function runScenario(rawOptions: unknown, context: CommandContext):
 
   const recorder = exchangeRecorder();
   const session = await context.openGateway({ onExchange: recorder.listen });
-  const { interrupt, stoppedBy, release } = listenForInterrupts();
+  // Ctrl+C, or SIGTERM from cron or a service manager (main.ts hears them): no new step starts, reports are written.
+  const stop = context.interrupts.signal;
+  const stoppedAfter = () => (stoppedBy(context.interrupts) === 'SIGTERM' ? 'SIGTERM' : 'Ctrl+C');
   const started = performance.now();
   let result;
   try {
     const inputs = suites.map((input) => ({ ...input, data }));
-    result = await runSuites(inputs, gatewayStepExecutor({ context, session, recorder, signal: interrupt.signal, lifted }), {
+    result = await runSuites(inputs, gatewayStepExecutor({ context, session, recorder, signal: stop, lifted }), {
       bail: options.bail,
-      signal: interrupt.signal,
+      signal: stop,
       jobs: options.jobs,
       retries: options.retries,
       listener: {
@@ -167,12 +153,11 @@ export async function runScenario(rawOptions: unknown, context: CommandContext):
         },
         caseFinished: (suite, outcome) => {
           if (out.json) live(json.caseJson(suite, outcome));
-          else if (outcome.outcome === 'skipped') live(human.skippedCaseLine(outcome, interrupt.signal.aborted ? stoppedBy() : '--bail', style));
+          else if (outcome.outcome === 'skipped') live(human.skippedCaseLine(outcome, stop.aborted ? stoppedAfter() : '--bail', style));
         },
       },
     });
   } finally {
-    release();
     await session.close();
   }
   const ms = Math.round(performance.now() - started);
@@ -180,7 +165,12 @@ export async function runScenario(rawOptions: unknown, context: CommandContext):
 
   const ended = result;
   writeReports({ junit: () => junitXml(ended), html: () => htmlReport(ended, ms) }, options.report, out);
-  if (result.interrupted) throw new CancelledError(`interrupted: the scenario stopped after ${stoppedBy()}; payments made so far are in the journal`);
+  if (result.interrupted) {
+    throw new CancelledError(
+      `interrupted: the scenario stopped after ${stoppedAfter()}; payments made so far are in the journal`,
+      exitCodeOfSignal(stoppedBy(context.interrupts) ?? 'SIGINT'),
+    );
+  }
   if (result.exitCode !== 0) throw notPassedError(result);
 }
 
