@@ -1,4 +1,5 @@
-import { AgentpayError, ExitCode, type ExitCodeValue, type LocalStorageError, mostSevere } from '../../errors.js';
+import { AgentpayError, ExitCode, type ExitCodeValue, InterruptedError, type LocalStorageError, mostSevere } from '../../errors.js';
+import { stoppedBy } from '../../interrupts.js';
 import type { JournalEntry } from '../../journal/ledger.js';
 import type { Ledger } from '../../ledger/ledger.js';
 import { dayOption, localDay, startOfDay } from '../../local-day.js';
@@ -9,9 +10,9 @@ import { readRegistry } from '../../registry/read.js';
 import { RegistryIndex } from '../../registry/registry-index.js';
 import { shownText } from '../../render/sanitize.js';
 import { type CommandContext, journalGatewayOf } from '../context.js';
-import { forEachOrdered } from '../ordered-pool.js';
 import type { ReconcileOptions } from './run.js';
-import { settleEntry, unrecordedFailure } from './settle-entry.js';
+import { settleBatch } from './settle-batch.js';
+import { unrecordedFailure } from './settle-entry.js';
 
 /**
  * The ledger's entries looked at: from the day before the first day compared to the day after
@@ -52,25 +53,16 @@ async function settleOpen(options: RegistryRun, context: CommandContext, ledger:
   const unrecorded = { count: 0, failure: undefined as unknown };
   const wanted = ({ intent }: JournalEntry) => index.has(intent.transactionId) || (Date.parse(intent.at) < window.until && window.days.has(localDay(new Date(intent.at))));
   try {
+    const how = { session, codes: settings.codes.table, graceMs: options.grace * 1000, concurrency: options.concurrency, stop: context.interrupts.signal };
     for await (const batch of ledger.claimOpen({ gateway: session.gateway, agentId: session.agentId }, { since: window.since })) {
-      const learned: Promise<void>[] = [];
-      await forEachOrdered(
-        batch.entries.filter(wanted),
-        options.concurrency,
-        (entry) => settleEntry(session, entry, settings.codes.table, options.grace * 1000),
-        ({ entry, view, exitCode, learned: isNew }) => {
-          if (isNew) {
-            const { transactionId, gateway, agentId } = entry.intent;
-            learned.push(batch.record({ kind: 'outcome', transactionId, gateway, agentId, at: new Date().toISOString(), source: 'reconcile', view }));
-          }
-          if (exitCode >= ExitCode.unreachable) troubles.push(exitCode);
-          out.note(`settled ${shownText(view.transactionId)}: ${view.state} (${shownText(view.message)})`);
-        },
-      );
-      await Promise.all(learned);
-      const done = await batch.done();
+      // A line is shown once its outcome is in the ledger (settle-batch.ts).
+      const done = await settleBatch(batch, batch.entries.filter(wanted), how, ({ view, exitCode }) => {
+        if (exitCode >= ExitCode.unreachable) troubles.push(exitCode);
+        out.note(`settled ${shownText(view.transactionId)}: ${view.state} (${shownText(view.message)})`);
+      });
       unrecorded.count += done.unrecorded;
       unrecorded.failure ??= done.failure;
+      if (how.stop.aborted) break;
     }
   } finally {
     await session.close();
@@ -104,6 +96,9 @@ export async function runRegistryReconcile(options: RegistryRun, context: Comman
   const window = windowOf(days);
   const ledger = await context.openLedger();
   const settled = options.settle && window !== undefined ? await settleOpen(options, context, ledger, index, window) : { troubles: [], failure: undefined };
+  // Stopped while settling: the answers learned are recorded (and noted); no lists from half a settle.
+  const signal = stoppedBy(context.interrupts);
+  if (signal !== undefined && settled.failure === undefined) throw new InterruptedError(signal);
 
   const comparison = new RegistryComparison(index, days);
   const ledgerSide: Finding[] = [];

@@ -1,13 +1,14 @@
-import { UsageError } from '../../errors.js';
+import { InterruptedError, UsageError } from '../../errors.js';
 import { t } from '../../i18n/current.js';
+import { stoppedBy } from '../../interrupts.js';
 import type { Owner, OwnerCount } from '../../ledger/ledger.js';
 import { choiceOption, concurrencyOption, optionalNonBlankText, optionalText, optionRecord, switchOption, wholeNumberOption } from '../../options/values.js';
 import { classifyHint } from '../../settings/code-lists.js';
 import { BatchTally } from '../batch-tally.js';
 import { type CommandContext, journalGatewayOf } from '../context.js';
-import { forEachOrdered } from '../ordered-pool.js';
 import { parseSince } from '../since.js';
-import { settleEntry, unrecordedFailure } from './settle-entry.js';
+import { settleBatch } from './settle-batch.js';
+import { unrecordedFailure } from './settle-entry.js';
 
 const registryOutputFormats = ['table', 'csv', 'json'] as const;
 
@@ -102,34 +103,30 @@ export async function runReconcile(rawOptions: unknown, context: CommandContext)
   const unclassified = new Map<string, number>();
   const unrecorded = { count: 0, failure: undefined as unknown };
   let reconciled = 0;
+  let learned = 0;
+  const how = { session, codes: settings.codes.table, graceMs: options.grace * 1000, concurrency: options.concurrency, stop: context.interrupts.signal };
   try {
     // Each batch is claimed by this process until it is done: another reconciler skips it.
     for await (const batch of ledger.claimOpen(mine, filter)) {
-      const learned: Promise<void>[] = [];
-      await forEachOrdered(
-        batch.entries,
-        options.concurrency,
-        (entry) => settleEntry(session, entry, settings.codes.table, options.grace * 1000),
-        ({ entry, view, exitCode, learned: isNew, unclassified: code }) => {
-          if (code !== undefined) unclassified.set(code, (unclassified.get(code) ?? 0) + 1);
-          if (isNew) {
-            const { transactionId, gateway: g, agentId: a } = entry.intent;
-            learned.push(batch.record({ kind: 'outcome', transactionId, gateway: g, agentId: a, at: new Date().toISOString(), source: 'reconcile', view }));
-          }
-          tally.add(view.state, exitCode);
-          out.data(out.json ? transactionJson(view) : renderTransactionLine(view, out.style, t()));
-        },
-      );
-      await Promise.all(learned);
-      const done = await batch.done();
+      // A line is shown once its outcome is in the ledger (settle-batch.ts).
+      const done = await settleBatch(batch, batch.entries, how, ({ view, exitCode, unclassified: code }) => {
+        if (code !== undefined) unclassified.set(code, (unclassified.get(code) ?? 0) + 1);
+        tally.add(view.state, exitCode);
+        out.data(out.json ? transactionJson(view) : renderTransactionLine(view, out.style, t()));
+      });
       unrecorded.count += done.unrecorded;
       unrecorded.failure ??= done.failure;
+      learned += done.learned - done.unrecorded;
       reconciled += batch.entries.length;
+      if (how.stop.aborted) break;
     }
   } finally {
     await session.close();
   }
   reportUnclassified(unclassified, out);
+  const signal = stoppedBy(context.interrupts);
+  const failure = unrecordedFailure(unrecorded, ledger, out.json ? 'on stdout' : 'above');
+  if (signal !== undefined && failure === undefined) throw new InterruptedError(signal, t().errors.stoppedReconcile(signal, learned));
   // An outcome the ledger could not take is still printed above; the run then ends with exit 6.
-  tally.finish(`reconciled ${reconciled}`, out, unrecordedFailure(unrecorded, ledger, out.json ? 'on stdout' : 'above'));
+  tally.finish(`reconciled ${reconciled}`, out, failure);
 }
