@@ -118,6 +118,23 @@ function chooseProfile(profileName: Sourced<string>, configPath: string, profile
   return profile;
 }
 
+/**
+ * A database password in a ledger URL given as a flag is in the process's command line, which
+ * any user of the machine can read (`ps`): a warning naming the places that keep it out of
+ * sight. Not for AGENTPAY_LEDGER or a profile, which are such places; the password is never named.
+ */
+function ledgerPasswordWarning(ledger: Sourced<LedgerLocation>, flags: GlobalFlags): string[] {
+  if (ledger.source !== 'flag' || ledger.value.kind !== 'postgres') return [];
+  let url: URL;
+  try {
+    url = new URL(ledger.value.url);
+  } catch {
+    return [];
+  }
+  if (url.password === '' && !url.searchParams.has('password')) return [];
+  return [t().settings.ledgerPasswordOnCommandLine(flags.ledger === undefined ? '--journal' : '--ledger')];
+}
+
 export async function resolveSettings(flags: GlobalFlags, env: NodeJS.ProcessEnv): Promise<Settings> {
   const configPath = join(configDirectory(env), 'config.json');
   const profileName = resolveWithDefault('profile', { flags, env, profile: undefined });
@@ -178,7 +195,7 @@ export async function resolveSettings(flags: GlobalFlags, env: NodeJS.ProcessEnv
     desk,
     network: { proxy, httpProxy, httpsProxy, noProxy, caFile },
     insecurePasswordFile: flags.insecurePasswordFile === true,
-    warnings: read?.warnings ?? [],
+    warnings: [...(read?.warnings ?? []), ...ledgerPasswordWarning(resolved.ledger, flags)],
     resolved,
     sources: inputs,
     env,
