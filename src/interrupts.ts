@@ -20,7 +20,7 @@ export function stoppedBy(interrupts: Interrupts): StopSignal | undefined {
 export const noInterrupts: Interrupts = { signal: new AbortController().signal, listen: () => () => undefined };
 
 /** Ends a command a signal stopped, at a point where stopping leaves nothing half done. */
-export function throwIfInterrupted(interrupts: Interrupts): void {
+function throwIfInterrupted(interrupts: Interrupts): void {
   const signal = stoppedBy(interrupts);
   if (signal !== undefined) throw new InterruptedError(signal);
 }
