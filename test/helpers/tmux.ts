@@ -83,6 +83,11 @@ export class TerminalSession {
     return this.tmux('capture-pane', '-p', '-S', '-', ...(options.escapes ? ['-e'] : []));
   }
 
+  /** The pane's title, as the program in it may set it (`ESC ] 2; … BEL`, which tmux takes for OSC 0 too). */
+  async title(): Promise<string> {
+    return (await this.tmux('display-message', '-p', '#{pane_title}')).trim();
+  }
+
   /** Polls the screen until `pattern` shows, or fails after `timeoutMs` with the screen. */
   async waitFor(pattern: string | RegExp, timeoutMs = 15_000): Promise<string> {
     const deadline = Date.now() + timeoutMs;
