@@ -29,7 +29,7 @@ export const hostileRefusal = '115';
 
 /** A Status for this TransactionID draws an answer of raw bytes: the terminal's controls, not JSON. */
 export const rawAnswerId = '666';
-export const rawAnswer = `<html>\u001b]0;PWNED\u0007\u001b[2J\u001b[31m\u202e\u009b2J</html>`;
+const rawAnswer = `<html>\u001b]0;PWNED\u0007\u001b[2J\u001b[31m\u202e\u009b2J</html>`;
 
 export async function startHostileGateway(): Promise<FakeGateway> {
   const accounts = new Map<string, URLSearchParams>();
