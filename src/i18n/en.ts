@@ -296,6 +296,7 @@ const en = {
     andMore: (count: number) => `; and ${count} more`,
     badRows: (where: string, count: number, named: string) => `${where} has ${count === 1 ? '1 bad row' : `${count} bad rows`}, nothing was sent: ${named}`,
     badRowsHint: 'fix the rows named and run the same command again; no payment was sent',
+    notUtf8Hint: 'an order file must be UTF-8 (a BOM is fine): save it as UTF-8 (in Excel, "CSV UTF-8") and run the same command again; no payment was sent',
     lineGone: (line: number) => `line ${line} is gone`,
     changedRows: (input: string, results: string, named: string) =>
       `${input} changed since ${results} was written (${named}); refusing to guess which payments are which, nothing was sent`,
@@ -358,6 +359,14 @@ const en = {
       noOrders: 'the file holds no orders',
       overLimit: (breaches: string) => `${breaches} (give --over-limit if it is right)`,
       duplicate: (payments: string) => `repeats ${payments} (give --allow-duplicate if it is meant)`,
+      notUtf8: (byte: string, column: number) => `byte ${byte} at column ${column} is not UTF-8`,
+      tooLong: (max: number) => `is longer than ${max} characters`,
+      control: (code: string, position: number) => `holds the control character ${code} at character ${position}`,
+      loneSurrogate: (code: string, position: number) => `holds ${code} at character ${position}: half of a surrogate pair, not a character`,
+      service: (value: string, digits: number) => `${JSON.stringify(value)} is not a service id (digits, at most ${digits})`,
+      amountDigits: (value: string, whole: number, fraction: number) =>
+        `${JSON.stringify(value)} has more digits than an amount may (at most ${whole} before the point and ${fraction} after)`,
+      fieldTwice: 'is given twice in the object: which one is meant would be a guess',
     },
   },
 };

@@ -436,6 +436,7 @@ const ru: Catalogue = {
     badRows: (where, count, named) =>
       `в ${where} ${plural('ru', count, { one: 'плохая строка', few: 'плохие строки', many: 'плохих строк', other: 'плохой строки' })}, ничего не отправлялось: ${named}`,
     badRowsHint: 'исправьте названные строки и запустите ту же команду снова; платежи не отправлялись',
+    notUtf8Hint: 'файл заказов должен быть в UTF-8 (BOM допустим): сохраните его в UTF-8 (в Excel — «CSV UTF-8») и запустите ту же команду снова; платежи не отправлялись',
     lineGone: (line) => `строки ${line} больше нет`,
     changedRows: (input, results, named) => `${input} изменился с тех пор, как записан ${results} (${named}); угадывать, какой платёж чей, не буду, ничего не отправлялось`,
     changedRowsHint: (results) => `запустите исходный файл снова, чтобы его закончить, или дайте изменённому новый файл --results (строки из ${results} могли быть оплачены)`,
@@ -492,6 +493,13 @@ const ru: Catalogue = {
       noOrders: 'в файле нет заказов',
       overLimit: (breaches) => `${breaches} (дайте --over-limit, если так и надо)`,
       duplicate: (payments) => `повторяет ${payments} (дайте --allow-duplicate, если это намеренно)`,
+      notUtf8: (byte, column) => `байт ${byte} в позиции ${column} — не UTF-8`,
+      tooLong: (max) => `длиннее ${max} символов`,
+      control: (code, position) => `содержит управляющий символ ${code} (символ ${position})`,
+      loneSurrogate: (code, position) => `содержит ${code} (символ ${position}): половину суррогатной пары, а не символ`,
+      service: (value, digits) => `${JSON.stringify(value)} — не номер услуги (цифры, не больше ${digits})`,
+      amountDigits: (value, whole, fraction) => `${JSON.stringify(value)}: в сумме больше цифр, чем можно (до ${whole} до точки и ${fraction} после)`,
+      fieldTwice: 'указано в объекте дважды: какое из значений имелось в виду — догадка',
     },
   },
 };

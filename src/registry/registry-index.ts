@@ -4,12 +4,12 @@ import type { Finding } from './compare.js';
 import { RegistryFileError, type RegistryRow } from './read.js';
 
 /**
- * The registry's rows by TransactionID, held while the ledger is streamed past them, in some 60
- * bytes a row and no JS string a row (a million rows in ~60 MB, outside the V8 heap): the ids in
- * a TransactionIndex (a Long in 10 packed bytes, open addressing), and per row, by its number
- * there, its day (a number into the few days of the file), its line, whether a ledger entry has
- * taken it, and its amount and account as UTF-8 in one growing byte array. Held as strings, the
- * same rows took ~110 MB of heap and twice that at their peak (docs/performance.md, target 11).
+ * The registry's rows by TransactionID, held while the ledger is streamed past them, in a few
+ * dozen bytes a row outside the V8 heap, and no JS string a row (a string a row cost more than
+ * the row, and made the collector's work grow with the registry): the ids in a TransactionIndex
+ * (a Long in 10 packed bytes, open addressing); per row, by its number there, its day (a number
+ * into the few days of the file), its line, and whether a ledger entry has taken it; its amount
+ * and account as UTF-8 in one growing byte array (docs/performance.md, target 11).
  */
 export class RegistryIndex {
   private readonly ids = new TransactionIndex();

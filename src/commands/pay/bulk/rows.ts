@@ -1,14 +1,17 @@
-import { readFileSync } from 'node:fs';
 import { extname } from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { UsageError } from '../../../errors.js';
 import { t } from '../../../i18n/current.js';
 import { defaultCurrency } from '../../../options/purchase.js';
+import { amountMaxDigits, forbiddenCharacterIn, isAmountWithinBounds, isServiceId, serviceIdMaxDigits } from '../../../protocol/field-bounds.js';
 import { isPlainDecimal, parseCurrency } from '../../../protocol/money.js';
 import { InvalidFieldError } from '../../../protocol/problems.js';
 import { type BadRow, badRowsText } from '../../../render/bulk.js';
 import { linesOf } from '../../../text-lines.js';
+import { parseJsonRow } from './json-row.js';
 import type { OrderFormat } from './options.js';
+import { cellTextProblem, forbiddenCharacterText, type OrderColumn, orderColumns, shownName } from './order-cells.js';
+import { orderText } from './order-text.js';
 
 /**
  * The orders of `pay --from-file` (docs/commands.md "pay --from-file"): CSV with a header or
@@ -29,9 +32,6 @@ export interface OrderRow {
   amount: string | undefined;
 }
 
-const orderColumns = ['service', 'account', 'currency', 'invoice-id', 'invoice', 'amount', 'key'] as const;
-type OrderColumn = (typeof orderColumns)[number];
-
 /** The format of the input: --from-format, else the file's extension, else its first character (`{`: JSON Lines). */
 function formatOf(path: string, given: OrderFormat | undefined, firstChar: string | undefined): OrderFormat {
   if (given !== undefined) return given;
@@ -45,6 +45,12 @@ function formatOf(path: string, given: OrderFormat | undefined, firstChar: strin
 function orderOf(line: number, cells: Partial<Record<OrderColumn, string>>, problems: BadRow[]): OrderRow | undefined {
   const before = problems.length;
   const bad = (column: OrderColumn | undefined, message: string) => problems.push({ line, column, message });
+  // A cell too long, or holding a control character, is not read on: its rule would quote it, or pass it on.
+  for (const column of orderColumns) {
+    const problem = cells[column] === undefined ? undefined : cellTextProblem(column, cells[column]);
+    if (problem !== undefined) bad(column, problem);
+  }
+  if (problems.length > before) return undefined;
   const required = (column: 'service' | 'account') => {
     const value = cells[column];
     if (value === undefined || value.trim() === '') bad(column, t().bulk.cell.empty);
@@ -52,6 +58,7 @@ function orderOf(line: number, cells: Partial<Record<OrderColumn, string>>, prob
     return value ?? '';
   };
   const service = required('service');
+  if (problems.length === before && !isServiceId(service)) bad('service', t().bulk.cell.service(service, serviceIdMaxDigits));
   const account = required('account');
   let currency = defaultCurrency;
   if (cells.currency !== undefined && cells.currency !== '') {
@@ -69,6 +76,7 @@ function orderOf(line: number, cells: Partial<Record<OrderColumn, string>>, prob
   if (invoiceId !== undefined && position !== undefined) bad('invoice', t().bulk.cell.invoiceBoth);
   const amount = cells.amount || undefined;
   if (amount !== undefined && !isPlainDecimal(amount)) bad('amount', t().bulk.cell.amount(amount));
+  else if (amount !== undefined && !isAmountWithinBounds(amount)) bad('amount', t().bulk.cell.amountDigits(amount, amountMaxDigits.whole, amountMaxDigits.fraction));
   if (invoiceId === undefined && position === undefined && amount === undefined) bad(undefined, t().bulk.cell.nothingToPay);
   const key = cells.key || undefined;
   if (problems.length > before) return undefined;
@@ -81,34 +89,13 @@ function headerColumns(header: readonly string[], line: number, problems: BadRow
   return header.map((raw) => {
     const name = raw.trim().toLowerCase();
     if (!(orderColumns as readonly string[]).includes(name)) {
-      problems.push({ line, column: raw, message: t().bulk.cell.unknownColumn(orderColumns.join(', ')) });
+      problems.push({ line, column: shownName(raw), message: t().bulk.cell.unknownColumn(orderColumns.join(', ')) });
       return undefined;
     }
     if (seen.has(name)) problems.push({ line, column: name, message: t().bulk.cell.namedTwice });
     seen.add(name);
     return name as OrderColumn;
   });
-}
-
-/**
- * The whole input as UTF-8 text, a byte order mark dropped: a file read at once, stdin to its end
- * (an order file is small; every row is checked before any is paid).
- */
-async function textOf(path: string, stdin: () => NodeJS.ReadableStream): Promise<string> {
-  let bytes: Buffer;
-  if (path === '-') {
-    const chunks: Buffer[] = [];
-    for await (const chunk of stdin() as AsyncIterable<Buffer | string>) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk);
-    bytes = Buffer.concat(chunks);
-  } else {
-    try {
-      bytes = readFileSync(path);
-    } catch (error) {
-      const { code, message } = error as NodeJS.ErrnoException;
-      throw new UsageError(t().bulk.cannotRead(path, code ?? message));
-    }
-  }
-  return new TextDecoder('utf-8').decode(bytes);
 }
 
 /**
@@ -174,20 +161,25 @@ async function readJsonLines(whole: string, rows: OrderRow[], problems: BadRow[]
     for (const text of lines) {
       line++;
       if (text.trim() === '') continue;
-      let value: unknown;
+      let parsed: ReturnType<typeof parseJsonRow>;
       try {
-        value = JSON.parse(text);
+        parsed = parseJsonRow(text);
       } catch {
-        problems.push({ line, column: undefined, message: t().bulk.cell.notObject });
+        problems.push({ line, column: undefined, message: notJsonMessage(text) });
         continue;
       }
+      const { value, givenTwice } = parsed;
       if (typeof value !== 'object' || value === null || Array.isArray(value)) {
         problems.push({ line, column: undefined, message: t().bulk.cell.notObject });
         continue;
       }
+      if (givenTwice !== undefined) {
+        problems.push({ line, column: shownName(givenTwice), message: t().bulk.cell.fieldTwice });
+        continue;
+      }
       const cells: Partial<Record<OrderColumn, string>> = {};
       for (const [name, cell] of Object.entries(value)) {
-        if (!(orderColumns as readonly string[]).includes(name)) problems.push({ line, column: name, message: t().bulk.cell.unknownField(orderColumns.join(', ')) });
+        if (!(orderColumns as readonly string[]).includes(name)) problems.push({ line, column: shownName(name), message: t().bulk.cell.unknownField(orderColumns.join(', ')) });
         else if (typeof cell !== 'string') problems.push({ line, column: name, message: t().bulk.cell.notString });
         else cells[name as OrderColumn] = cell;
       }
@@ -195,6 +187,13 @@ async function readJsonLines(whole: string, rows: OrderRow[], problems: BadRow[]
       if (row) rows.push(row);
     }
   }
+}
+
+/** Why a line is not JSON: a control character JSON does not allow unescaped (a NUL), where it is; else not an object. */
+function notJsonMessage(text: string): string {
+  const forbidden = forbiddenCharacterIn(text);
+  // A tab may be white space between JSON's tokens.
+  return forbidden === undefined || forbidden.kind !== 'control' || forbidden.code === 0x09 ? t().bulk.cell.notObject : forbiddenCharacterText(forbidden);
 }
 
 /** Rows that repeat another's key: which order is which would be a guess. */
@@ -210,7 +209,8 @@ function checkKeys(rows: readonly OrderRow[], problems: BadRow[]): void {
 
 /** Every order of the file, or exit 2 naming every bad row's line (and column): nothing sent. */
 export async function readOrders(path: string, given: OrderFormat | undefined, stdin: () => NodeJS.ReadableStream): Promise<{ rows: OrderRow[]; format: OrderFormat }> {
-  const text = await textOf(path, stdin);
+  const { text, problems: notUtf8 } = await orderText(path, stdin);
+  refuseBadRows(path, notUtf8, t().bulk.notUtf8Hint);
   const format = formatOf(path, given, text.trimStart()[0]);
   const rows: OrderRow[] = [];
   const problems: BadRow[] = [];
@@ -223,7 +223,7 @@ export async function readOrders(path: string, given: OrderFormat | undefined, s
 }
 
 /** Exit 2 with each bad row on a line of its own, in the order of the file: nothing was sent. */
-export function refuseBadRows(path: string, problems: readonly BadRow[]): void {
+export function refuseBadRows(path: string, problems: readonly BadRow[], hint = t().bulk.badRowsHint): void {
   if (problems.length === 0) return;
-  throw new UsageError(badRowsText(path === '-' ? 'stdin' : path, problems, t()), { hint: t().bulk.badRowsHint });
+  throw new UsageError(badRowsText(path === '-' ? 'stdin' : path, problems, t()), { hint });
 }
