@@ -105,7 +105,11 @@ async function main(argv: readonly string[]): Promise<void> {
   const interrupts = listenForSignals(argv);
   const signalled = () => (interrupts.signal.aborted ? (interrupts.signal.reason as StopSignal) : undefined);
   try {
-    const { runCli } = await import('./cli.js');
+    const [{ runCli }, { t }] = await Promise.all([import('./cli.js'), import('./i18n/current.js')]);
+    stoppedBeforeSettling = () => {
+      const signal = signalled();
+      return signal === undefined ? undefined : { signal, message: t().errors.stopped(signal) };
+    };
     await runCli(argv, {
       // Made on first use: most commands never read stdin, and making it costs a few ms.
       get stdin() {
@@ -135,6 +139,11 @@ process.stdout.on('error', (error: NodeJS.ErrnoException) => {
 // The build's training run (scripts/code-cache-run.cjs) runs more command lines after this one.
 export { main };
 
+/**
+ * The signal that stopped the process before its command settled, and its line: a prompt
+ * (enquirer) ends the process itself on SIGINT or SIGTERM. Set once the catalogues are loaded.
+ */
+let stoppedBeforeSettling: () => { signal: StopSignal; message: string } | undefined = () => undefined;
 // Called, not awaited at the top level: the bundle bin/agentpay.js runs (dist/agentpay.cjs) is
 // CommonJS, which has no top-level await (docs/performance.md).
 let finished = false;
@@ -146,6 +155,15 @@ void main(argv).finally(() => (finished = true));
 // The code is written out: errors.js is not loaded up front (see above).
 process.on('exit', () => {
   if (finished) return;
+  const stopped = stoppedBeforeSettling();
+  if (stopped !== undefined) {
+    // Written out, as below: 130 for SIGINT, 143 for SIGTERM (errors.ts exitCodeOfSignal).
+    const exitCode: ExitCodeValue = stopped.signal === 'SIGTERM' ? 143 : 130;
+    const { message } = stopped;
+    process.stderr.write(argv.includes('--json') ? `${JSON.stringify({ error: { exitCode, type: 'InterruptedError', message } })}\n` : `agentpay: ${message}\n`);
+    process.exitCode = exitCode;
+    return;
+  }
   const message = 'the command stopped before it finished (nothing was left to wait for); if it was paying, run `agentpay reconcile`';
   const internal: ExitCodeValue = 70;
   process.stderr.write(

@@ -128,6 +128,18 @@ describe('cancelling in a terminal sends nothing and exits 130', () => {
     // Cancelling at the voucher or the confirmation happens after the account check.
     expect(formsOfType(gateway.received, 'AccountCheck')).toHaveLength(['voucher', 'confirmation'].includes(step) ? 1 : 0);
   });
+
+  it('SIGTERM at a prompt (a service manager stopping it): one line, exit 143, nothing sent', async () => {
+    const { sandbox: gateway, env } = await sandbox();
+    const screen = await terminal({ command: agentpayCommand(['buy']), env });
+    await screen.waitFor('? Service id');
+    process.kill(await screen.commandPid(), 'SIGTERM');
+    const last = await screen.waitFor(/^EXIT=\d+$/m);
+    expect(await finish(screen)).toBe(143);
+    expect(last).toMatch(/agentpay: stopped by SIGTERM before it finished$/m);
+    expect(last).not.toContain('internal error');
+    expect(gateway.received).toHaveLength(0);
+  });
 });
 
 describe('npm start: the sandbox, nothing configured', () => {
