@@ -198,11 +198,13 @@ export async function executePayment(
   const ownSignals = options.ownSignals ?? true;
   const interrupt = ownSignals ? new AbortController() : undefined;
   const onInterrupt = () => interrupt?.abort();
+  let stopListening: (() => void) | undefined;
   if (interrupt !== undefined) {
-    process.once('SIGINT', onInterrupt);
-    process.once('SIGTERM', onInterrupt);
+    // The signals main.ts hears, through the context (none in a context made without it).
+    const interrupts = context.interrupts;
+    stopListening = interrupts?.listen(onInterrupt);
     options.signal?.addEventListener('abort', onInterrupt, { once: true });
-    if (options.signal?.aborted) onInterrupt();
+    if (options.signal?.aborted || interrupts?.signal.aborted) onInterrupt();
   }
   try {
     const settled = await payAndSettle(session.client, input, {
@@ -225,8 +227,7 @@ export async function executePayment(
     throw error;
   } finally {
     if (interrupt !== undefined) {
-      process.off('SIGINT', onInterrupt);
-      process.off('SIGTERM', onInterrupt);
+      stopListening?.();
       options.signal?.removeEventListener('abort', onInterrupt);
     }
   }
