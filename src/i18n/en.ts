@@ -202,8 +202,7 @@ const en = {
     unknownHolder: 'a process that has not said who it is yet',
     journalBusy: (path: string, holder: string) => `the journal's lock ${path} is held by ${holder}`,
     runBusy: (file: string, holder: string) => `${file} is being paid by another run: ${holder}; nothing was sent`,
-    runBusyHint: (results: string) =>
-      `wait for that run to end, then run the file again (it resumes from ${results}); if that process is gone, run again: its lock is taken over`,
+    runBusyHint: (results: string) => `wait for that run to end, then run the file again (it resumes from ${results}); if that process is gone, run again: its lock is taken over`,
   },
 
   states: { success: 'success', failed: 'failed', pending: 'pending', unknown: 'unknown' } as Record<'success' | 'failed' | 'pending' | 'unknown', string>,
