@@ -94,7 +94,7 @@ function parseHolder(text: string): LockHolder | undefined {
 }
 
 /** Whether a holder is gone for sure. One on another host cannot be judged from here: it is taken as alive. */
-export function holderIsGone(holder: LockHolder): boolean {
+function holderIsGone(holder: LockHolder): boolean {
   if (holder.host !== hostname()) return false;
   const boot = bootId();
   if (holder.boot !== undefined && boot !== undefined && holder.boot !== boot) return true;
