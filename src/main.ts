@@ -22,7 +22,7 @@ async function report(error: unknown, argv: readonly string[], stderr: NodeJS.Wr
   // The language chosen at start-up (cli.ts); English when it failed before choosing.
   const said = t();
   // A message may quote a gateway's Message or an order file's cell: its controls are shown, never run.
-  const { shownMessage } = await import('./render/sanitize.js');
+  const { shownMessage, terminalSafeJson } = await import('./render/sanitize.js');
   const shown = (text: string) => shownMessage(text, false);
   if (error instanceof CommanderError) {
     // Commander printed its own message (not under --json: see cli.ts); help and version are not failures.
@@ -48,7 +48,7 @@ async function report(error: unknown, argv: readonly string[], stderr: NodeJS.Wr
   const hint = error instanceof AgentpayError ? error.hint : known ? undefined : said.boundary.internalErrorHint;
   if (argv.includes('--json')) {
     const type = known ? (error as Error).name : 'InternalError';
-    write(`${JSON.stringify({ error: { exitCode, type, message, ...(hint ? { hint } : {}) } })}\n`);
+    write(`${terminalSafeJson(JSON.stringify({ error: { exitCode, type, message, ...(hint ? { hint } : {}) } }))}\n`);
   } else {
     write(`agentpay: ${known ? '' : said.boundary.internalError}${shown(message)}\n`);
     if (hint) write(`  ${shown(hint)}\n`);

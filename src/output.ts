@@ -1,6 +1,6 @@
 import { t } from './i18n/current.js';
 import type { Interrupts } from './interrupts.js';
-import { shownMessage } from './render/sanitize.js';
+import { shownMessage, terminalSafeJson } from './render/sanitize.js';
 import { colorLevelFor, loadStyle, type Style } from './render/style.js';
 import { redactSecrets } from './secrets.js';
 import type { GlobalFlags } from './settings/table.js';
@@ -62,7 +62,8 @@ export class Output {
 
   /** A line of data on stdout. */
   data(text: string): void {
-    this.pendingData += `${redactSecrets(text)}\n`;
+    const line = this.json && text.startsWith('{') ? terminalSafeJson(text) : text;
+    this.pendingData += `${redactSecrets(line)}\n`;
     if (this.pendingData.length >= maxPendingData) this.flush();
     else this.flushTimer ??= setTimeout(() => this.flush(), maxDataDelayMs);
   }
@@ -75,6 +76,24 @@ export class Output {
     const chunk = this.pendingData;
     this.pendingData = '';
     this.io.stdout.write(chunk);
+  }
+
+  /**
+   * Resolves once stdout has taken the data written so far (or has closed). A command writing
+   * many lines in one go awaits it now and then, so that a slow reader (a pipe into a script,
+   * `less`) holds the rest back rather than every line queueing in memory.
+   */
+  async drained(): Promise<void> {
+    this.flush();
+    const { stdout } = this.io;
+    if (!stdout.writableNeedDrain) return;
+    await new Promise<void>((resolve) => {
+      const done = () => {
+        for (const event of ['drain', 'close', 'error']) stdout.off(event, done);
+        resolve();
+      };
+      for (const event of ['drain', 'close', 'error']) stdout.once(event, done);
+    });
   }
 
   /** A spinner on stderr while `text` is in progress; messages written meanwhile get lines of their own. */
@@ -110,13 +129,13 @@ export class Output {
   note(text: string): void {
     this.flush();
     this.clearSpinnerLine();
-    this.io.stderr.write(this.json ? `${JSON.stringify({ note: redactSecrets(text) })}\n` : `${this.shown(text)}\n`);
+    this.io.stderr.write(this.json ? `${terminalSafeJson(JSON.stringify({ note: redactSecrets(text) }))}\n` : `${this.shown(text)}\n`);
   }
 
   warn(text: string): void {
     this.flush();
     this.clearSpinnerLine();
-    this.io.stderr.write(this.json ? `${JSON.stringify({ warning: redactSecrets(text) })}\n` : `${this.errorStyle.pending(t().boundary.warning)} ${this.shown(text)}\n`);
+    this.io.stderr.write(this.json ? `${terminalSafeJson(JSON.stringify({ warning: redactSecrets(text) }))}\n` : `${this.errorStyle.pending(t().boundary.warning)} ${this.shown(text)}\n`);
   }
 
   /** A message as stderr shows it: no secret, no control but line breaks and (on a colour stream) our colour. */

@@ -47,3 +47,16 @@ export function shownMessage(text: string, colour: boolean): string {
   if (!messageControl.test(text)) return text;
   return text.replace(messageControls, (match) => (match.length > 1 ? (colour ? match : shownText(match)) : escapeOf(match)));
 }
+
+// What JSON.stringify leaves raw that a terminal acts on: DEL, C1 and the bidi controls (C0 it escapes itself).
+const jsonRaw = /[\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+
+/**
+ * A JSON line (--json) with DEL, C1 and bidi controls written as `\uXXXX` escapes: the same
+ * JSON, parsed to the same exact text, but safe on a terminal, where --json often lands. Such
+ * characters only occur inside JSON strings, so every one of them is replaced.
+ */
+export function terminalSafeJson(line: string): string {
+  jsonRaw.lastIndex = 0;
+  return jsonRaw.test(line) ? line.replace(jsonRaw, (character) => `\\u${character.charCodeAt(0).toString(16).padStart(4, '0')}`) : line;
+}

@@ -1,7 +1,7 @@
 import { parse } from 'csv-parse/sync';
 import { describe, expect, it } from 'vitest';
 import { type CsvColumn, csvRow } from '../../src/render/csv.js';
-import { shownMessage, shownText } from '../../src/render/sanitize.js';
+import { shownMessage, shownText, terminalSafeJson } from '../../src/render/sanitize.js';
 
 /** Any character a terminal acts on instead of drawing: what no shown text may hold. */
 const raw = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/;
@@ -65,5 +65,20 @@ describe('data output keeps the exact text (--json is checked end to end: test/e
   it('a CSV cell holds every control as it came, and reads back the same (RFC 4180 quoting untouched)', () => {
     const columns: CsvColumn<string>[] = [{ header: 'Voucher', kind: 'text', value: (cell) => cell }];
     for (const cell of [hostile, `${hostile}, "quoted"\r\nline`]) expect(parse(csvRow(columns, cell))).toEqual([[cell]]);
+  });
+});
+
+describe('terminalSafeJson', () => {
+  it('writes DEL, C1 and bidi controls as \\u escapes: the same JSON, parsed to the same exact text', () => {
+    const value = { message: 'abc\u007f\u009b31m\u202eRLO\u2066\u061c Ёжик', ok: true };
+    const line = terminalSafeJson(JSON.stringify(value));
+    expect(line).not.toMatch(/[\u007f-\u009f\u061c\u202a-\u202e\u2066-\u2069]/);
+    expect(line).toContain('\\u202e');
+    expect(JSON.parse(line)).toEqual(value);
+  });
+
+  it('returns a clean line as it is', () => {
+    const line = JSON.stringify({ message: 'Успех', amount: '2497.00' });
+    expect(terminalSafeJson(line)).toBe(line);
   });
 });
