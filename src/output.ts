@@ -135,7 +135,9 @@ export class Output {
   warn(text: string): void {
     this.flush();
     this.clearSpinnerLine();
-    this.io.stderr.write(this.json ? `${terminalSafeJson(JSON.stringify({ warning: redactSecrets(text) }))}\n` : `${this.errorStyle.pending(t().boundary.warning)} ${this.shown(text)}\n`);
+    this.io.stderr.write(
+      this.json ? `${terminalSafeJson(JSON.stringify({ warning: redactSecrets(text) }))}\n` : `${this.errorStyle.pending(t().boundary.warning)} ${this.shown(text)}\n`,
+    );
   }
 
   /** A message as stderr shows it: no secret, no control but line breaks and (on a colour stream) our colour. */
