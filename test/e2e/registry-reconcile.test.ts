@@ -159,6 +159,19 @@ describe('reconcile --registry', () => {
     expect(mapping.stderr).toContain('m.yaml: delimiter: one character');
   });
 
+  it('a TransactionID beside its twin with leading zeros, or beyond a signed 64-bit Long: exit 2 naming line and column, nothing compared', async () => {
+    for (const [name, txnId, why] of [
+      ['zeros.tsv', `000${id.agree}`, `"000${id.agree}" is written with a leading zero: a TransactionID is written without (${id.agree})`],
+      ['long.tsv', '9223372036854775808', '"9223372036854775808" is beyond a signed 64-bit Long (at most 9223372036854775807)'],
+    ] as const) {
+      const registry = registryFile(name, tsvOf([...listed(), [txnId, 'reg-twin', '1500.00']]));
+      const result = await runCli(['reconcile', '--registry', registry], { env });
+      expect(result.code).toBe(2);
+      expect(result.stderr).toContain(`registry ${registry} line 6, column 1 (TransactionID): ${why}`);
+      expect(result.stdout).toBe('');
+    }
+  });
+
   it('--settle asks Status for the open one the registry lists, records the answer, and the lists shrink (a table)', async () => {
     const registry = registryFile('settle.tsv', tsvOf(listed()));
     const result = await runCli(['reconcile', '--registry', registry, '--settle', '--date', day], { env });

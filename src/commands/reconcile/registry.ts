@@ -74,13 +74,22 @@ async function settleOpen(options: RegistryRun, context: CommandContext, ledger:
 async function writeFindings(findings: Iterable<Finding>, options: RegistryRun, out: Output): Promise<void> {
   const format = options.format ?? (out.json ? 'json' : 'table');
   const render = await import('../../render/registry.js');
+  // A list may be as long as the registry: a slow reader holds it back rather than it queueing in memory.
+  let written = 0;
+  const paced = () => (++written % 1024 === 0 ? out.drained() : undefined);
   if (format === 'json') {
-    for (const finding of findings) out.data(render.registryFindingJson(finding));
+    for (const finding of findings) {
+      out.data(render.registryFindingJson(finding));
+      await paced();
+    }
   } else if (format === 'csv') {
     const { csvHeader, csvRow } = await import('../../render/csv.js');
     // out.data adds the line end; the CSV writer's own (CRLF) is kept but for its last \n.
     out.data(csvHeader(render.registryCsvColumns, { bom: options.bom }).slice(0, -1));
-    for (const finding of findings) out.data(csvRow(render.registryCsvColumns, finding).slice(0, -1));
+    for (const finding of findings) {
+      out.data(csvRow(render.registryCsvColumns, finding).slice(0, -1));
+      await paced();
+    }
   } else {
     for (const line of render.registryTableLines([...findings], out.style)) out.data(line);
   }
