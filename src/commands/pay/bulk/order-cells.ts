@@ -6,7 +6,7 @@ export const orderColumns = ['service', 'account', 'currency', 'invoice-id', 'in
 export type OrderColumn = (typeof orderColumns)[number];
 
 /** The key is the order's own reference (the results file, --json): at most this many characters. */
-export const orderKeyMaxCharacters = 128;
+const orderKeyMaxCharacters = 128;
 
 /**
  * The most characters a cell of each column may hold, checked before anything else reads the
