@@ -20,6 +20,7 @@ export class RegistryIndex {
   private readonly text = growable(Uint8Array);
   private readonly textStart = growable(Uint32Array);
   private textEnd = 0;
+  private textView: Buffer | undefined;
   private readonly dayNames: string[] = [];
   private readonly dayNumbers = new Map<string, number>();
   private lastDay = { name: '', number: -1 };
@@ -70,15 +71,22 @@ export class RegistryIndex {
     for (let number = 0; number < this.ids.size; number++) {
       if (this.taken[number] === 1) continue;
       const [transactionId, date, registryAmount] = [this.ids.idOf(number), this.dayNames[this.dayOf[number]!]!, this.amountOf(number)];
-      const account = utf8.decode(this.text.subarray(this.textStart[number]! + registryAmount.length + 1, this.textStart[number + 1]));
+      const account = this.bytes().toString('utf8', this.textStart[number]! + registryAmount.length + 1, this.textStart[number + 1]);
       yield { list: 'only-in-registry', transactionId, date, account, registryAmount, ledgerAmount: null, registryState: 'paid', ledgerState: null };
     }
   }
 
   /** A row's amount: a plain decimal (read.ts readAmount), so one byte a character. */
   private amountOf(number: number): string {
+    const bytes = this.bytes();
     const start = this.textStart[number]!;
-    return String.fromCharCode(...this.text.subarray(start, this.text.indexOf(space, start)));
+    return bytes.toString('latin1', start, bytes.indexOf(space, start));
+  }
+
+  /** The rows' text as a Buffer, for its native decoding: made again only when rows were added since. */
+  private bytes(): Buffer {
+    if (this.textView?.length !== this.textEnd) this.textView = Buffer.from(this.text.buffer, 0, this.textEnd);
+    return this.textView;
   }
 
   private dayNumberOf(date: string): number {
@@ -116,4 +124,3 @@ export class RegistryIndex {
 const anyOwner = '';
 const space = 0x20;
 const utf8Encoder = new TextEncoder();
-const utf8 = new TextDecoder();

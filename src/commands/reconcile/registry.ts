@@ -76,11 +76,10 @@ async function writeFindings(findings: Iterable<Finding>, options: RegistryRun, 
   const render = await import('../../render/registry.js');
   // A list may be as long as the registry: a slow reader holds it back rather than it queueing in memory.
   let written = 0;
-  const paced = () => (++written % 1024 === 0 ? out.drained() : undefined);
   if (format === 'json') {
     for (const finding of findings) {
       out.data(render.registryFindingJson(finding));
-      await paced();
+      if (written++ % 1024 === 1023) await out.drained();
     }
   } else if (format === 'csv') {
     const { csvHeader, csvRow } = await import('../../render/csv.js');
@@ -88,7 +87,7 @@ async function writeFindings(findings: Iterable<Finding>, options: RegistryRun, 
     out.data(csvHeader(render.registryCsvColumns, { bom: options.bom }).slice(0, -1));
     for (const finding of findings) {
       out.data(csvRow(render.registryCsvColumns, finding).slice(0, -1));
-      await paced();
+      if (written++ % 1024 === 1023) await out.drained();
     }
   } else {
     for (const line of render.registryTableLines([...findings], out.style)) out.data(line);
