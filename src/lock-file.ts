@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { closeSync, linkSync, mkdirSync, openSync, readFileSync, renameSync, statSync, unlinkSync, writeSync } from 'node:fs';
+import { closeSync, linkSync, openSync, readFileSync, renameSync, statSync, unlinkSync, writeSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { dirname } from 'node:path';
 import { errnoCodeOf } from './errors.js';
+import { makeDirectory } from './journal/durable.js';
 
 /**
  * A lock file: who holds a file (the journal around a check-and-append, an order file's results
@@ -154,7 +155,7 @@ function tryLock(path: string, mine: LockHolder): HeldLock | LockBusy {
     } catch (error) {
       if (errnoCodeOf(error) === 'ENOENT') {
         // The first lock of a new state directory (the journal's writer makes it the same way).
-        mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+        makeDirectory(dirname(path));
         continue;
       }
       if (errnoCodeOf(error) !== 'EEXIST') throw error;

@@ -1,4 +1,5 @@
-import { closeSync, fsyncSync, linkSync, openSync, unlinkSync, writeSync } from 'node:fs';
+import { closeSync, fsyncSync, linkSync, mkdirSync, openSync, unlinkSync, writeSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { errnoCodeOf } from '../errors.js';
 
 /**
@@ -46,5 +47,24 @@ export function removeFile(path: string): void {
     unlinkSync(path);
   } catch (error) {
     if (errnoCodeOf(error) !== 'ENOENT') throw error;
+  }
+}
+
+/**
+ * mkdir -p (0700), failing with the real cause: Node's recursive mkdir reports ENOENT when a
+ * missing directory cannot be made on a read-only file system, where EROFS is the truth.
+ */
+export function makeDirectory(directory: string): void {
+  try {
+    mkdirSync(directory, { recursive: true, mode: 0o700 });
+  } catch (error) {
+    const parent = dirname(directory);
+    if (errnoCodeOf(error) !== 'ENOENT' || parent === directory) throw error;
+    makeDirectory(parent);
+    try {
+      mkdirSync(directory, { mode: 0o700 });
+    } catch (again) {
+      if (errnoCodeOf(again) !== 'EEXIST') throw again;
+    }
   }
 }

@@ -1,7 +1,7 @@
-import { closeSync, fstatSync, fsync, fsyncSync, mkdirSync, openSync, readSync, statSync, writeSync } from 'node:fs';
+import { closeSync, fstatSync, fsync, fsyncSync, openSync, readSync, statSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { errnoCodeOf, LocalStorageError } from '../errors.js';
-import { syncDirectory, writeAll } from './durable.js';
+import { makeDirectory, syncDirectory, writeAll } from './durable.js';
 import { lengthOfCutHolding } from './journal-files.js';
 import { type JournalRecord, lineOf } from './record-format.js';
 
@@ -209,23 +209,4 @@ function holdsLine(fd: number, line: Buffer, from: number, end: number): boolean
     text = text.subarray(Math.max(0, text.length - (wanted.length - 1)));
   }
   return false;
-}
-
-/**
- * mkdir -p (0700), failing with the real cause: Node's recursive mkdir reports ENOENT when a
- * missing directory cannot be made on a read-only file system, where EROFS is the truth.
- */
-function makeDirectory(directory: string): void {
-  try {
-    mkdirSync(directory, { recursive: true, mode: 0o700 });
-  } catch (error) {
-    const parent = dirname(directory);
-    if (errnoCodeOf(error) !== 'ENOENT' || parent === directory) throw error;
-    makeDirectory(parent);
-    try {
-      mkdirSync(directory, { mode: 0o700 });
-    } catch (again) {
-      if (errnoCodeOf(again) !== 'EEXIST') throw again;
-    }
-  }
 }

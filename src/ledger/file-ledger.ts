@@ -78,7 +78,8 @@ export class FileLedger implements Ledger {
   private async settleClaims(batch: readonly Claim[]): Promise<void> {
     const lockPath = `${this.location.path}.lock`;
     const lock = await lockWaiting(lockPath, journalLockWaitMs).catch((error: unknown) => {
-      throw errnoCodeOf(error) === undefined ? error : new LocalStorageError('write the journal', lockPath, error);
+      // Its directory cannot be made or written (EROFS, EACCES): no more can the journal.
+      throw errnoCodeOf(error) === undefined ? error : new LocalStorageError('write the journal', this.location.path, error);
     });
     if (lock instanceof LockBusy) {
       const holder = lock.holder;
