@@ -1,8 +1,9 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { accessSync, constants, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { delimiter, join } from 'node:path';
+import { join } from 'node:path';
 import type { Readable, Writable } from 'node:stream';
+import { installCommand, toolPath } from './system-tools.js';
 
 /**
  * Debian's headless Chromium driven over the DevTools protocol on a pipe
@@ -11,18 +12,9 @@ import type { Readable, Writable } from 'node:stream';
  * `.ci/run` installs chromium; on a machine without it the test fails saying so.
  */
 export function chromiumPath(): string {
-  for (const name of ['chromium', 'chromium-browser']) {
-    for (const dir of (process.env.PATH ?? '').split(delimiter)) {
-      const candidate = join(dir, name);
-      try {
-        accessSync(candidate, constants.X_OK);
-        return candidate;
-      } catch {
-        // not here
-      }
-    }
-  }
-  throw new Error('chromium is not installed: `apt-get install -y chromium` (.ci/run installs it) to run the HTML report tests');
+  const path = toolPath('chromium');
+  if (path === undefined) throw new Error(`chromium is not installed: ${installCommand(['chromium'])} (.ci/run installs it) to run the HTML report tests`);
+  return path;
 }
 
 interface Page {

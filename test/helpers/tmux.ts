@@ -24,15 +24,6 @@ export function agentpayCommand(args: readonly string[]): string {
   return [process.execPath, binPath, ...args].map(shellQuote).join(' ');
 }
 
-export async function tmuxAvailable(): Promise<boolean> {
-  try {
-    await run('tmux', ['-V']);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 export interface TerminalOptions {
   /** A shell command (bash); see agentpayCommand. */
   command: string;

@@ -4,7 +4,11 @@ import { sandboxCredentials } from '../../src/sandbox/catalogue.js';
 import { isolatedEnv } from '../helpers/cli.js';
 import type { FakeGateway } from '../helpers/fake-gateway.js';
 import { hostileSequences, startHostileGateway } from '../helpers/hostile-gateway.js';
-import { Terminals, tmuxAvailable } from '../helpers/tmux.js';
+import { skipWithout } from '../helpers/system-tools.js';
+import { Terminals } from '../helpers/tmux.js';
+
+/** Skipped, named, without tmux outside CI; failed under CI=true (system-tools.ts). */
+const skipped = skipWithout('tmux');
 
 /**
  * `buy` at a real terminal (tmux) against a gateway whose voucher names and Message carry a
@@ -16,7 +20,7 @@ const terminals = new Terminals({ cwd: repoRoot, columns: 160, rows: 50 });
 let gateway: FakeGateway | undefined;
 
 beforeAll(async () => {
-  if (!(await tmuxAvailable())) throw new Error('the tty tests need tmux: apt-get install -y tmux (.ci/run installs it)');
+  if (skipped) return;
   gateway = await startHostileGateway();
 });
 
@@ -25,7 +29,7 @@ afterAll(async () => {
   await gateway?.close();
 });
 
-describe('buy against a hostile gateway', () => {
+describe.skipIf(skipped)('buy against a hostile gateway', () => {
   it('the voucher table, the picker and the summary show every sequence as its escape; the title stays', async () => {
     const env = isolatedEnv({ AGENTPAY_BASE_URL: gateway!.baseUrl, AGENTPAY_AGENT_ID: sandboxCredentials.agentId, AGENTPAY_PASSWORD: sandboxCredentials.password });
     const screen = await terminals.run(['buy', '--service', '101', '--account', 'player-tty', '--currency', 'KZT'], env);
