@@ -53,6 +53,8 @@ describe('history at scale', () => {
     expect(lines).toBe(transactions);
     expect(last).toContain(`"transactionId":"${1795289214527958198n + BigInt(transactions - 1)}"`);
     const peakMb = Number(readFileSync(rssFile, 'utf8').trim()) / 1024;
-    expect(peakMb).toBeLessThan(150);
+    // Streamed: ~110 MB on Node 20, ~150 MB on Node 26 (its V8 lets the heap grow further before
+    // collecting); holding the journal took ~330 MB. The bound is between the two, for every line.
+    expect(peakMb).toBeLessThan(200);
   }, 30_000);
 });
