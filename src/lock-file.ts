@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { closeSync, linkSync, openSync, readFileSync, renameSync, statSync, unlinkSync, writeSync } from 'node:fs';
+import { closeSync, linkSync, openSync, readFileSync, readlinkSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { dirname } from 'node:path';
 import { errnoCodeOf } from './errors.js';
@@ -12,7 +12,9 @@ import { makeDirectory } from './journal/durable.js';
  * power cut) is taken over: on this host, its pid is gone, or is another process now (its start
  * time differs, or the machine booted since).
  *
- * Node has no flock(2); an O_EXCL create is what git's `index.lock` and most lock libraries use.
+ * Node has no flock(2). A lock is written whole to a file of its own, then link(2)ed to the
+ * lock's path, which fails when the path is taken: as atomic as git's O_EXCL `index.lock`, and
+ * never read half written. A stale lock is removed only under `<lock>.break`, one taker at a time.
  */
 export interface LockHolder {
   pid: number;
@@ -24,6 +26,8 @@ export interface LockHolder {
   /** Linux: the boot and the process's start (clock ticks since boot), so a reused pid is not taken for the holder. */
   boot?: string;
   start?: string;
+  /** Linux: the pid namespace, so a holder in another container is never judged by a pid of this one. */
+  pidNamespace?: string;
 }
 
 export interface HeldLock {
@@ -54,6 +58,14 @@ function readProc(path: string): string | undefined {
 
 const bootId = (): string | undefined => readProc('/proc/sys/kernel/random/boot_id')?.trim();
 
+function pidNamespace(): string | undefined {
+  try {
+    return readlinkSync('/proc/self/ns/pid');
+  } catch {
+    return undefined;
+  }
+}
+
 /** Field 22 of /proc/PID/stat (after the command's closing parenthesis, which may itself hold spaces). */
 function processStart(pid: number): string | undefined {
   const stat = readProc(`/proc/${pid}/stat`);
@@ -74,6 +86,7 @@ function processAlive(pid: number): boolean {
 function thisHolder(): LockHolder {
   const boot = bootId();
   const start = processStart(process.pid);
+  const namespace = pidNamespace();
   return {
     pid: process.pid,
     host: hostname(),
@@ -81,6 +94,7 @@ function thisHolder(): LockHolder {
     token: randomUUID(),
     ...(boot === undefined ? {} : { boot }),
     ...(start === undefined ? {} : { start }),
+    ...(namespace === undefined ? {} : { pidNamespace: namespace }),
   };
 }
 
@@ -94,9 +108,15 @@ function parseHolder(text: string): LockHolder | undefined {
   }
 }
 
-/** Whether a holder is gone for sure. One on another host cannot be judged from here: it is taken as alive. */
+/**
+ * Whether a holder is gone for sure. One on another host, or in another pid namespace (a
+ * container sharing the volume and the host name), cannot be judged from here: it is taken as
+ * alive, and its lock is removed by hand once that process is known to be gone.
+ */
 function holderIsGone(holder: LockHolder): boolean {
   if (holder.host !== hostname()) return false;
+  const namespace = pidNamespace();
+  if (holder.pidNamespace !== undefined && namespace !== undefined && holder.pidNamespace !== namespace) return false;
   const boot = bootId();
   if (holder.boot !== undefined && boot !== undefined && holder.boot !== boot) return true;
   if (!processAlive(holder.pid)) return true;
@@ -118,61 +138,92 @@ function look(path: string): Seen {
     throw error;
   }
   const holder = parseHolder(text);
+  // A lock is made whole (written, then linked), so one that does not parse was damaged: stale once old.
   if (holder === undefined) return { kind: ageMs > unreadableStaleMs ? 'stale' : 'held', holder: undefined };
   return { kind: holderIsGone(holder) ? 'stale' : 'held', holder };
 }
 
+/** A takeover's own lock: older than this, its taker died in the middle of it. */
+const breakStaleMs = 10_000;
+
 /**
- * Moves a stale lock out of the way. It is renamed to a name of this process's own first, then
- * read: if what moved is not the stale lock judged (another process took it over meanwhile and
- * holds it now), it is put back.
+ * Removes a stale lock, one taker at a time: under `<lock>.break` (made with O_EXCL), the lock
+ * is read again and removed only if it is still the stale one judged, never a lock another
+ * process took meanwhile. A live lock is never moved or removed.
  */
-function takeOver(path: string, stale: LockHolder | undefined, mine: LockHolder): void {
-  const aside = `${path}.${mine.token}.stale`;
+function takeOver(path: string, stale: LockHolder | undefined): void {
+  const breaker = `${path}.break`;
   try {
-    renameSync(path, aside);
+    closeSync(openSync(breaker, 'wx', 0o600));
   } catch (error) {
-    if (errnoCodeOf(error) === 'ENOENT') return;
+    if (errnoCodeOf(error) !== 'EEXIST') throw error;
+    // Another process is taking it over now; a break left by one that died is cleared for the next try.
+    const age = ageOf(breaker);
+    if (age !== undefined && age > breakStaleMs) removeIfThere(breaker);
+    return;
+  }
+  try {
+    const now = look(path);
+    if (now.kind === 'stale' && now.holder?.token === stale?.token) removeIfThere(path);
+  } finally {
+    removeIfThere(breaker);
+  }
+}
+
+function ageOf(path: string): number | undefined {
+  try {
+    return Date.now() - statSync(path).mtimeMs;
+  } catch (error) {
+    if (errnoCodeOf(error) === 'ENOENT') return undefined;
     throw error;
   }
-  const moved = parseHolder(readProc(aside) ?? '');
-  if (moved !== undefined && moved.token !== stale?.token) {
-    try {
-      linkSync(aside, path);
-    } catch (error) {
-      if (errnoCodeOf(error) !== 'EEXIST') throw error;
-    }
+}
+
+function removeIfThere(path: string): void {
+  try {
+    unlinkSync(path);
+  } catch (error) {
+    if (errnoCodeOf(error) !== 'ENOENT') throw error;
   }
-  unlinkSync(aside);
+}
+
+/**
+ * Makes the lock whole, then names it: written to a file of this process's own, then linked to
+ * the lock's path, which fails if the path is taken (link(2) never replaces). Nobody ever reads
+ * a lock half written. False when another process holds the path.
+ */
+function placeLock(path: string, holder: LockHolder): boolean {
+  const temporary = `${path}.${holder.token}.tmp`;
+  try {
+    writeFileSync(temporary, JSON.stringify(holder), { mode: 0o600, flag: 'wx' });
+  } catch (error) {
+    if (errnoCodeOf(error) !== 'ENOENT') throw error;
+    // The first lock of a new state directory (the journal's writer makes it the same way).
+    makeDirectory(dirname(path));
+    writeFileSync(temporary, JSON.stringify(holder), { mode: 0o600, flag: 'wx' });
+  }
+  try {
+    linkSync(temporary, path);
+    return true;
+  } catch (error) {
+    if (errnoCodeOf(error) !== 'EEXIST') throw error;
+    return false;
+  } finally {
+    removeIfThere(temporary);
+  }
 }
 
 /** One try: the lock taken, or who holds it. */
 function tryLock(path: string, mine: LockHolder): HeldLock | LockBusy {
   for (let round = 0; round < 3; round++) {
-    let fd: number;
-    try {
-      fd = openSync(path, 'wx', 0o600);
-    } catch (error) {
-      if (errnoCodeOf(error) === 'ENOENT') {
-        // The first lock of a new state directory (the journal's writer makes it the same way).
-        makeDirectory(dirname(path));
-        continue;
-      }
-      if (errnoCodeOf(error) !== 'EEXIST') throw error;
-      const seen = look(path);
-      if (seen.kind === 'held') return new LockBusy(path, seen.holder);
-      if (seen.kind === 'stale') takeOver(path, seen.holder, mine);
-      continue;
-    }
     const taken = { ...mine, since: new Date().toISOString() };
-    try {
-      writeSync(fd, JSON.stringify(taken));
-    } finally {
-      closeSync(fd);
-    }
-    return heldLock(path, taken);
+    if (placeLock(path, taken)) return heldLock(path, taken);
+    const seen = look(path);
+    if (seen.kind === 'held') return new LockBusy(path, seen.holder);
+    if (seen.kind === 'stale') takeOver(path, seen.holder);
   }
-  return new LockBusy(path, look(path).kind === 'held' ? parseHolder(readProc(path) ?? '') : undefined);
+  const seen = look(path);
+  return new LockBusy(path, seen.kind === 'free' ? undefined : seen.holder);
 }
 
 function heldLock(path: string, holder: LockHolder): HeldLock {
@@ -184,11 +235,7 @@ function heldLock(path: string, holder: LockHolder): HeldLock {
       if (released) return;
       released = true;
       if (parseHolder(readProc(path) ?? '')?.token !== holder.token) return;
-      try {
-        unlinkSync(path);
-      } catch (error) {
-        if (errnoCodeOf(error) !== 'ENOENT') throw error;
-      }
+      removeIfThere(path);
     },
   };
 }
@@ -198,20 +245,43 @@ export function lockNow(path: string): HeldLock | LockBusy {
   return tryLock(path, thisHolder());
 }
 
-const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
 /**
- * Takes the lock, waiting while a live process holds it, at most `waitMs`; then says who holds
- * it. The pauses grow from 1 ms and are jittered, so processes waiting together do not wake as one.
+ * Takes the lock, waiting while a live process holds it, at most `waitMs` (or until `signal`);
+ * then says who holds it. The pauses grow from 1 ms and are jittered, so processes waiting
+ * together do not wake as one. A wait past a second is told once, with the holder.
  */
-export async function lockWaiting(path: string, waitMs: number, signal?: AbortSignal): Promise<HeldLock | LockBusy> {
+export async function lockWaiting(
+  path: string,
+  waitMs: number,
+  options: { signal?: AbortSignal | undefined; onLongWait?: (holder: LockHolder | undefined) => void } = {},
+): Promise<HeldLock | LockBusy> {
   const mine = thisHolder();
-  const until = Date.now() + waitMs;
+  const started = Date.now();
   let delay = 1;
+  let told = false;
   for (;;) {
     const result = tryLock(path, mine);
-    if (!(result instanceof LockBusy) || Date.now() >= until || signal?.aborted) return result;
-    await pause(delay * (0.5 + Math.random()));
+    if (!(result instanceof LockBusy) || Date.now() - started >= waitMs || options.signal?.aborted) return result;
+    if (!told && Date.now() - started >= longWaitMs) {
+      told = true;
+      options.onLongWait?.(result.holder);
+    }
+    await pause(delay * (0.5 + Math.random()), options.signal);
     delay = Math.min(delay * 2, 50);
   }
+}
+
+const longWaitMs = 1_000;
+
+/** A pause that a signal ends early. */
+function pause(ms: number, signal: AbortSignal | undefined): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(done, ms);
+    function done() {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', done);
+      resolve();
+    }
+    signal?.addEventListener('abort', done, { once: true });
+  });
 }

@@ -89,7 +89,7 @@ export async function createContext(flags: GlobalFlags, io: ProcessIo): Promise<
     interrupts,
     openGateway: (options) => openGateway(settings, out, { stop: interrupts.signal, ...options }),
     openLedger: () => {
-      ledger ??= import('../ledger/open-ledger.js').then(({ openLedger }) => openLedger(settings, out));
+      ledger ??= import('../ledger/open-ledger.js').then(({ openLedger }) => openLedger(settings, out, interrupts.signal));
       return ledger;
     },
     close: async () => {

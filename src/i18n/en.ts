@@ -200,9 +200,15 @@ const en = {
   lock: {
     holder: (pid: string, host: string, since: string) => `process ${pid} on ${host}, since ${since}`,
     unknownHolder: 'a process that has not said who it is yet',
+    journalWaiting: (path: string, holder: string) => `waiting for the journal's lock ${path}, held by ${holder}`,
+    journalBusyHint: (path: string) =>
+      `another agentpay process has held it for 30 s: try again; if that process is gone (on another machine or in another container, agentpay cannot tell), remove ${path}`,
+    notReleased: (path: string, reason: string) => `could not remove the lock ${path} (${reason}); remove it by hand once this command has ended`,
+    purchaseBusy: 'another terminal has held this account for 30 s (stopped between its check and its commit?)',
     journalBusy: (path: string, holder: string) => `the journal's lock ${path} is held by ${holder}`,
     runBusy: (file: string, holder: string) => `${file} is being paid by another run: ${holder}; nothing was sent`,
-    runBusyHint: (results: string) => `wait for that run to end, then run the file again (it resumes from ${results}); if that process is gone, run again: its lock is taken over`,
+    runBusyHint: (results: string) =>
+      `wait for that run to end, then run the file again (it resumes from ${results}); a lock left by a run that died on this machine is taken over; one from another machine or container: remove ${results}.lock once that run is gone`,
   },
 
   states: { success: 'success', failed: 'failed', pending: 'pending', unknown: 'unknown' } as Record<'success' | 'failed' | 'pending' | 'unknown', string>,

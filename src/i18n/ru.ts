@@ -341,10 +341,15 @@ const ru: Catalogue = {
   lock: {
     holder: (pid: string, host: string, since: string) => `процесс ${pid} на ${host}, с ${since}`,
     unknownHolder: 'процесс, который ещё не записал, кто он',
+    journalWaiting: (path: string, holder: string) => `жду блокировку журнала ${path}, её держит ${holder}`,
+    journalBusyHint: (path: string) =>
+      `другой процесс agentpay держит её уже 30 с: попробуйте снова; если того процесса нет (на другой машине или в другом контейнере agentpay этого не видит), удалите ${path}`,
+    notReleased: (path: string, reason: string) => `не удалось снять блокировку ${path} (${reason}); удалите её вручную, когда команда закончится`,
+    purchaseBusy: 'другой терминал держит этот счёт уже 30 с (остановлен между проверкой и записью?)',
     journalBusy: (path: string, holder: string) => `блокировку журнала ${path} держит ${holder}`,
     runBusy: (file: string, holder: string) => `${file} уже оплачивается другим запуском: ${holder}; ничего не отправлено`,
     runBusyHint: (results: string) =>
-      `дождитесь конца того запуска и запустите файл снова (он продолжится по ${results}); если того процесса уже нет, запустите снова: его блокировка будет снята`,
+      `дождитесь конца того запуска и запустите файл снова (он продолжится по ${results}); блокировку запуска, умершего на этой машине, agentpay снимет сам; с другой машины или из другого контейнера — удалите ${results}.lock, когда того запуска уже нет`,
   },
 
   states: { success: 'успех', failed: 'отказ', pending: 'в обработке', unknown: 'неизвестно' },

@@ -31,7 +31,7 @@ export class JournalWriter {
   private file: { fd: number; identity: FileIdentity } | undefined;
   readonly path: string;
   /** Lines waiting for the fsync under way to end, with the callers to answer once theirs is done. */
-  private waiting: { line: Buffer; done: (error?: unknown) => void }[] = [];
+  private waiting: { line: Buffer; written: (() => void) | undefined; done: (error?: unknown) => void }[] = [];
   private writing = false;
   private closeWhenWritten = false;
 
@@ -55,11 +55,15 @@ export class JournalWriter {
     }
   }
 
-  /** append, as part of a group: resolves once the record is on disk; rejects with LocalStorageError when it cannot be. */
-  appendGrouped(record: JournalRecord): Promise<void> {
+  /**
+   * append, as part of a group: resolves once the record is on disk; rejects with
+   * LocalStorageError when it cannot be. `written` is called once its line is in the file (other
+   * processes read it from then on), before the fsync that makes it last, or with the failure.
+   */
+  appendGrouped(record: JournalRecord, written?: () => void): Promise<void> {
     const line = lineBytes(record);
     return new Promise((resolve, reject) => {
-      this.waiting.push({ line, done: (error) => (error === undefined ? resolve() : reject(error)) });
+      this.waiting.push({ line, written, done: (error) => (error === undefined ? resolve() : reject(error)) });
       if (!this.writing) void this.writeGroups();
     });
   }
@@ -78,12 +82,14 @@ export class JournalWriter {
           const from = fstatSync(fd).size;
           // One write(2) of whole lines on a file opened O_APPEND: no other writer's line lands inside it.
           writeAll(fd, Buffer.concat(lines));
+          tellWritten(group);
           await fsyncOffLoop(fd);
           lines = this.linesToWriteAgain(fd, identity, lines, from);
         }
       } catch (error) {
         failure = storageError(error, this.path);
       }
+      tellWritten(group);
       for (const { done } of group) done(failure);
     }
     this.writing = false;
@@ -151,6 +157,15 @@ export class JournalWriter {
     }
     this.file = { fd, identity };
     return this.file;
+  }
+}
+
+/** Tells each record of a group that asked that its line is written (once: the first call takes the callbacks). */
+function tellWritten(group: { written: (() => void) | undefined }[]): void {
+  for (const record of group) {
+    const written = record.written;
+    record.written = undefined;
+    written?.();
   }
 }
 

@@ -1,4 +1,4 @@
-import { errnoCodeOf, LocalStorageError } from '../errors.js';
+import { errnoCodeOf, InterruptedError, LocalStorageError, type StopSignal } from '../errors.js';
 import { t } from '../i18n/current.js';
 import type { JournalEntry, LedgerFilter } from '../journal/ledger.js';
 import type { LookBackQuery, RecentPayment } from '../journal/look-back.js';
@@ -6,12 +6,28 @@ import type { PaymentRow, PaymentsQuery } from '../journal/payments.js';
 import type { JournalWarning } from '../journal/reader.js';
 import { differingParameters, type IntentRecord, type OutcomeRecord } from '../journal/records.js';
 import { JournalWriter } from '../journal/writer.js';
-import { LockBusy, lockWaiting } from '../lock-file.js';
+import { type HeldLock, LockBusy, type LockHolder, lockWaiting } from '../lock-file.js';
 import { type Claim, ClaimQueue, lookBackOfClaims } from './claim-queue.js';
 import type { ClaimedBatch, Intent, IntentOptions, IntentResult, Ledger, LedgerHistory, LedgerHistoryFilter, Owner, OwnerCount, RecordedBy } from './ledger.js';
 import type { LedgerLocation } from './location.js';
 
 const ownerKey = ({ gateway, agentId }: Owner) => `${gateway} ${agentId}`;
+
+/** Lets the lock go; a lock that cannot be removed is said (it names this process, which others would wait for). */
+function releaseQuietly(lock: HeldLock, warn: JournalWarning): void {
+  try {
+    lock.release();
+  } catch (error) {
+    warn(t().lock.notReleased(lock.path, error instanceof Error ? error.message : String(error)));
+  }
+}
+
+/** A claim the rules let through, with the intent it records. */
+interface Accepted {
+  claim: Claim;
+  record: IntentRecord;
+  kind: 'new' | 'retry';
+}
 
 /** Claims by gateway and agent, in their order: the desk's rules weigh one owner's payments. */
 function groupedByOwner(claims: readonly Claim[]): Claim[][] {
@@ -49,7 +65,11 @@ export class FileLedger implements Ledger {
   private readonly by: RecordedBy;
   private readonly claims = new ClaimQueue((batch) => this.settleClaims(batch));
 
-  constructor(location: LedgerLocation & { kind: 'file' }, warn: JournalWarning, by: RecordedBy) {
+  /** Ends a wait for the journal's lock (SIGINT, SIGTERM: main.ts). */
+  private readonly stop: AbortSignal | undefined;
+
+  constructor(location: LedgerLocation & { kind: 'file' }, warn: JournalWarning, by: RecordedBy, stop?: AbortSignal) {
+    this.stop = stop;
     this.location = location;
     this.writer = new JournalWriter(location.path);
     this.warn = warn;
@@ -77,47 +97,72 @@ export class FileLedger implements Ledger {
    */
   private async settleClaims(batch: readonly Claim[]): Promise<void> {
     const lockPath = `${this.location.path}.lock`;
-    const lock = await lockWaiting(lockPath, journalLockWaitMs).catch((error: unknown) => {
+    const whoHolds = (holder: LockHolder | undefined) => (holder === undefined ? t().lock.unknownHolder : t().lock.holder(String(holder.pid), holder.host, holder.since));
+    const lock = await lockWaiting(lockPath, journalLockWaitMs, {
+      signal: this.stop,
+      // A wait a person notices is said, with whose lock it is.
+      onLongWait: (holder) => this.warn(t().lock.journalWaiting(lockPath, whoHolds(holder))),
+    }).catch((error: unknown) => {
       // Its directory cannot be made or written (EROFS, EACCES): no more can the journal.
       throw errnoCodeOf(error) === undefined ? error : new LocalStorageError('write the journal', this.location.path, error);
     });
     if (lock instanceof LockBusy) {
-      const holder = lock.holder;
-      const who = holder === undefined ? undefined : t().lock.holder(String(holder.pid), holder.host, holder.since);
-      throw new LocalStorageError('write the journal', this.location.path, new Error(t().lock.journalBusy(lockPath, who ?? t().lock.unknownHolder)));
+      if (this.stop?.aborted) throw new InterruptedError(this.stop.reason as StopSignal);
+      throw new LocalStorageError('write the journal', this.location.path, new Error(t().lock.journalBusy(lockPath, whoHolds(lock.holder))), {
+        hint: t().lock.journalBusyHint(lockPath),
+      });
     }
+    let accepted: Accepted[];
     try {
-      const now = new Date();
-      const accepted: { claim: Claim; record: IntentRecord; kind: 'new' | 'retry' }[] = [];
-      for (const group of groupedByOwner(batch)) {
-        const reach = lookBackOfClaims(group);
-        const recent = reach === undefined ? [] : await this.recentPayments({ gateway: group[0]!.intent.gateway, agentId: group[0]!.intent.agentId, ...reach });
-        for (const claim of group) {
-          try {
-            const earlier = claim.options.checkReplay ? await (await readers()).findIntent(this.location.path, claim.intent, this.warn) : undefined;
-            if (earlier !== undefined && differingParameters(earlier, claim.intent).length > 0) {
-              claim.resolve({ kind: 'conflict', earlier });
-              continue;
-            }
-            // The same purchase again (the safe retry) passes the desk's rules: it can never pay twice.
-            const lifted = earlier === undefined && claim.options.guard !== undefined ? claim.options.guard.decide(recent, now) : [];
-            const record = this.recordOf(claim.intent, lifted, now);
-            if (earlier === undefined) recent.push({ intent: record, state: undefined });
-            accepted.push({ claim, record, kind: earlier === undefined ? 'new' : 'retry' });
-          } catch (error) {
-            claim.reject(error);
+      accepted = await this.acceptClaims(batch);
+    } catch (error) {
+      releaseQuietly(lock, this.warn);
+      throw error;
+    }
+    // The lock is let go once the intents are in the file, where another process's look-back
+    // reads them; each claim is answered once its intent is fsynced (no Payment leaves before).
+    let unwritten = accepted.length;
+    const written = () => {
+      if (--unwritten === 0) releaseQuietly(lock, this.warn);
+    };
+    if (unwritten === 0) releaseQuietly(lock, this.warn);
+    const durable = await Promise.allSettled(accepted.map(({ record }) => this.writer.appendGrouped(record, written)));
+    durable.forEach((result, index) => {
+      const { claim, kind } = accepted[index]!;
+      if (result.status === 'fulfilled') claim.resolve({ kind });
+      else claim.reject(result.reason);
+    });
+  }
+
+  /**
+   * The claims weighed, under the lock: one look-back for all of them, each weighed in turn with
+   * the ones accepted before it. A refused or conflicting claim is answered here; the accepted
+   * ones are returned with their records, to be appended.
+   */
+  private async acceptClaims(batch: readonly Claim[]): Promise<Accepted[]> {
+    const now = new Date();
+    const accepted: Accepted[] = [];
+    for (const group of groupedByOwner(batch)) {
+      const reach = lookBackOfClaims(group);
+      const recent = reach === undefined ? [] : await this.recentPayments({ gateway: group[0]!.intent.gateway, agentId: group[0]!.intent.agentId, ...reach });
+      for (const claim of group) {
+        try {
+          const earlier = claim.options.checkReplay ? await (await readers()).findIntent(this.location.path, claim.intent, this.warn) : undefined;
+          if (earlier !== undefined && differingParameters(earlier, claim.intent).length > 0) {
+            claim.resolve({ kind: 'conflict', earlier });
+            continue;
           }
+          // The same purchase again (the safe retry) passes the desk's rules: it can never pay twice.
+          const lifted = earlier === undefined && claim.options.guard !== undefined ? claim.options.guard.decide(recent, now) : [];
+          const record = this.recordOf(claim.intent, lifted, now);
+          if (earlier === undefined) recent.push({ intent: record, state: undefined });
+          accepted.push({ claim, record, kind: earlier === undefined ? 'new' : 'retry' });
+        } catch (error) {
+          claim.reject(error);
         }
       }
-      const written = await Promise.allSettled(accepted.map(({ record }) => this.writer.appendGrouped(record)));
-      written.forEach((result, index) => {
-        const { claim, kind } = accepted[index]!;
-        if (result.status === 'fulfilled') claim.resolve({ kind });
-        else claim.reject(result.reason);
-      });
-    } finally {
-      lock.release();
     }
+    return accepted;
   }
 
   async recordOutcome(outcome: OutcomeRecord): Promise<void> {

@@ -5,7 +5,7 @@ import type { Intent, IntentGuard, Ledger } from '../../src/ledger/ledger.js';
 import { parseLedgerLocation } from '../../src/ledger/location.js';
 import { PostgresLedger } from '../../src/ledger/postgres/ledger.js';
 import { isolatedEnv } from '../helpers/cli.js';
-import { freshDatabase, type PostgresServer, startPostgres } from '../helpers/postgres.js';
+import { freshDatabase, type PostgresServer, sql, startPostgres } from '../helpers/postgres.js';
 
 // The ledger's check-and-record as one step, through two ledgers of one store (two processes'
 // views of a journal, two terminals' connections to a database). Each guard takes its time
@@ -49,6 +49,17 @@ const slowGuard = (account: string): IntentGuard => ({
   },
 });
 
+/** Two terminals' connections to a fresh database, with `setting` made the database's default. */
+async function postgresPair(setting?: string): Promise<[Ledger, Ledger]> {
+  const url = await freshDatabase(server);
+  if (setting !== undefined) await sql(url, `ALTER DATABASE ${new URL(url).pathname.slice(1)} ${setting}`);
+  const open = (operator: string) =>
+    PostgresLedger.open(parseLedgerLocation(url, 'test') as never, { env: {}, operator, stateDirectory: isolatedEnv().XDG_STATE_HOME!, note: () => undefined });
+  const pair: [Ledger, Ledger] = [await open('anna'), await open('boris')];
+  opened.push(...pair);
+  return pair;
+}
+
 const stores: { name: string; pair: () => Promise<[Ledger, Ledger]> }[] = [
   {
     name: 'the journal file',
@@ -62,14 +73,13 @@ const stores: { name: string; pair: () => Promise<[Ledger, Ledger]> }[] = [
   },
   {
     name: 'PostgreSQL',
-    pair: async () => {
-      const url = await freshDatabase(server);
-      const open = (operator: string) =>
-        PostgresLedger.open(parseLedgerLocation(url, 'test') as never, { env: {}, operator, stateDirectory: isolatedEnv().XDG_STATE_HOME!, note: () => undefined });
-      const pair: [Ledger, Ledger] = [await open('anna'), await open('boris')];
-      opened.push(...pair);
-      return pair;
-    },
+    pair: () => postgresPair(),
+  },
+  {
+    // The snapshot of a REPEATABLE READ transaction is older than the lock it waited for: the
+    // claims run READ COMMITTED whatever the database says.
+    name: 'PostgreSQL whose default isolation is repeatable read',
+    pair: () => postgresPair("SET default_transaction_isolation = 'repeatable read'"),
   },
 ];
 

@@ -2,6 +2,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import type pg from 'pg';
 import { AgentpayError, LedgerUnreachableError, LocalStorageError, noPaymentSent } from '../../errors.js';
+import { t } from '../../i18n/current.js';
 import type { JournalEntry, LedgerFilter } from '../../journal/ledger.js';
 import type { LookBackQuery, RecentPayment } from '../../journal/look-back.js';
 import type { PaymentRow, PaymentsQuery } from '../../journal/payments.js';
@@ -179,29 +180,27 @@ export class PostgresLedger implements Ledger {
   private async settleClaims(batch: readonly Claim[]): Promise<void> {
     const notSent = noPaymentSent();
     const answered: [Claim, IntentResult][] = [];
-    await this.queryNow('BEGIN', [], notSent);
+    // READ COMMITTED whatever the database's default: each statement then sees what the claim
+    // it waited for committed. Under REPEATABLE READ the snapshot would be older than the lock.
+    await this.queryNow('BEGIN ISOLATION LEVEL READ COMMITTED', [], notSent);
     try {
-      await this.queryNow(sql.lockPurchases, [lockKeysOf(batch)], notSent);
-      // Once the locks are held: a claim recorded after another's is later than it.
-      const at = new Date();
+      // A terminal stopped between its BEGIN and COMMIT holds the account's lock: wait so long, no longer.
+      await this.queryNow(`SET LOCAL lock_timeout = '${claimLockTimeoutMs}ms'`, [], notSent);
+      await this.queryNow(sql.lockPurchases, [lockKeysOf(batch)], notSent).catch((error: unknown) => {
+        throw lockTimedOut(error) ? new LedgerUnreachableError(this.location.shown, t().lock.purchaseBusy, { cause: error, consequence: notSent }) : error;
+      });
+      // The database's clock, once the locks are held: the desk's terminals agree on it, and a
+      // claim recorded after another's is later than it. The rules' reach moves with it.
+      const [clock] = await this.queryNow('SELECT clock_timestamp() AS now', [], notSent);
+      const at = clock?.now instanceof Date ? clock.now : new Date();
+      const skewMs = at.getTime() - Date.now();
       for (const group of groupedByOwner(batch)) {
         const reach = lookBackOfClaims(group);
-        const recent = reach === undefined ? [] : await this.recentNow({ gateway: group[0]!.intent.gateway, agentId: group[0]!.intent.agentId, ...reach });
+        const owner = { gateway: group[0]!.intent.gateway, agentId: group[0]!.intent.agentId };
+        const recent = reach === undefined ? [] : await this.recentNow({ ...owner, ...reach, since: new Date(reach.since.getTime() + skewMs) });
         for (const claim of group) {
-          const earlier = claim.options.checkReplay ? await this.queryNow(sql.selectIntent, [claim.intent.gateway, claim.intent.agentId, claim.intent.transactionId], notSent) : [];
-          let lifted: readonly string[] = [];
-          try {
-            // The same purchase again (the safe retry) passes the desk's rules: it can never pay twice.
-            if (earlier.length === 0 && claim.options.guard !== undefined) lifted = claim.options.guard.decide(recent, at);
-          } catch (refusal) {
-            claim.reject(refusal);
-            continue;
-          }
-          const overrides = [...new Set([...(claim.intent.overrides ?? []), ...lifted])];
-          const intent = { ...claim.intent, ...(overrides.length > 0 ? { overrides } : {}) };
-          const result = await this.insertOrRetry(intent, at.toISOString(), notSent);
-          if (result.kind === 'new') recent.push({ intent: { kind: 'intent', ...intent, ...this.by, at: at.toISOString() }, state: undefined });
-          answered.push([claim, result]);
+          const result = await this.settleClaim(claim, recent, at, notSent);
+          if (result !== undefined) answered.push([claim, result]);
         }
       }
       await this.queryNow('COMMIT', [], notSent);
@@ -210,6 +209,31 @@ export class PostgresLedger implements Ledger {
       throw error;
     }
     for (const [claim, result] of answered) claim.resolve(result);
+  }
+
+  /**
+   * One claim inside the batch's transaction, under a savepoint of its own: a claim the rules
+   * refuse, or whose insert fails, is answered alone (undefined) and the others go on.
+   */
+  private async settleClaim(claim: Claim, recent: RecentPayment[], at: Date, notSent: string): Promise<IntentResult | undefined> {
+    await this.queryNow('SAVEPOINT claim', [], notSent);
+    try {
+      const { intent: asked, options } = claim;
+      const earlier = options.checkReplay ? await this.queryNow(sql.selectIntent, [asked.gateway, asked.agentId, asked.transactionId], notSent) : [];
+      // The same purchase again (the safe retry) passes the desk's rules: it can never pay twice.
+      const lifted = earlier.length === 0 && options.guard !== undefined ? options.guard.decide(recent, at) : [];
+      const overrides = [...new Set([...(asked.overrides ?? []), ...lifted])];
+      const intent = { ...asked, ...(overrides.length > 0 ? { overrides } : {}) };
+      const result = await this.insertOrRetry(intent, at.toISOString(), notSent);
+      if (result.kind === 'new') recent.push({ intent: { kind: 'intent', ...intent, ...this.by, at: at.toISOString() }, state: undefined });
+      await this.queryNow('RELEASE SAVEPOINT claim', [], notSent);
+      return result;
+    } catch (error) {
+      if (this.connection.lost.error !== undefined) throw error;
+      await this.queryNow('ROLLBACK TO SAVEPOINT claim', [], notSent);
+      claim.reject(error);
+      return undefined;
+    }
   }
 
   /** Appends outcomes in one statement; throws what the database said. */
@@ -510,6 +534,12 @@ export class PostgresLedger implements Ledger {
     });
   }
 }
+
+/** How long a claim waits for another terminal's lock on the same account. */
+const claimLockTimeoutMs = 30_000;
+
+/** PostgreSQL's lock_not_available: lock_timeout ran out. */
+const lockTimedOut = (error: unknown) => (error as { cause?: { code?: unknown } } | undefined)?.cause?.code === '55P03';
 
 /** Claims by gateway and agent, in their order: the desk's rules weigh one owner's payments. */
 function groupedByOwner(claims: readonly Claim[]): Claim[][] {
