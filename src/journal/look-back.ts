@@ -44,7 +44,7 @@ export interface LookBackQuery {
  * stream again, read the answers, of those transactions alone, and it ends once each one's latest
  * attempt is behind it. Each file is read to the length it had in the first pass.
  */
-export async function recentPayments(journal: string, query: LookBackQuery): Promise<RecentPayment[]> {
+export async function recentPayments(journal: string, query: LookBackQuery, everyAccount = false): Promise<RecentPayment[]> {
   const files = openJournalFiles(journal, query.since.toISOString().slice(0, 10));
   try {
     const archive = `${archiveDirectory(journal)}/`;
@@ -54,7 +54,7 @@ export async function recentPayments(journal: string, query: LookBackQuery): Pro
       // Closed transactions of the days the look-back reaches, filed by day and cut: newest first.
       archived: files.filter((file) => file.path.startsWith(archive)).reverse(),
     };
-    const attempts = new LatestAttempts(query);
+    const attempts = new LatestAttempts(query, everyAccount);
     readBack(stream, attempts, query.since.getTime());
     if (attempts.weighed.size === 0) return [];
     const answers = new AnswersAfter(new Set(attempts.weighed.keys()));
@@ -116,7 +116,11 @@ class LatestAttempts implements Pass {
   private readonly stopBefore: string;
   readonly finished = false;
 
-  constructor(private readonly query: LookBackQuery) {
+  /** `everyAccount`: the payments to any account (recent-view.ts keeps them all), not the query's alone. */
+  constructor(
+    private readonly query: LookBackQuery,
+    private readonly everyAccount: boolean,
+  ) {
     this.since = query.since.getTime();
     this.accounts = new Set(query.accounts);
     this.accountBytes = new Set(query.accounts.map((account) => Buffer.from(account, 'utf8').toString('latin1')));
@@ -131,7 +135,7 @@ class LatestAttempts implements Pass {
    */
   passOver(bytes: Buffer, start: number, end: number, older: boolean): boolean {
     if (bytesStartWith(bytes, start, end, outcomeStart)) return true;
-    if (this.query.operator !== undefined) return false;
+    if (this.query.operator !== undefined || this.everyAccount) return false;
     if (!older) {
       const time = intentBytes.time(bytes, start, end);
       if (time === undefined || time < this.stopBefore) return false;
@@ -155,6 +159,7 @@ class LatestAttempts implements Pass {
 
   /** To one of the accounts, or made by the operator: read from the line, not the whole record. */
   private weighs(scanned: Intent): boolean {
+    if (this.everyAccount) return true;
     const account = intentText(scanned, 'account');
     if (account !== undefined && this.accounts.has(account)) return true;
     return this.query.operator !== undefined && intentText(scanned, 'operator') === this.query.operator;

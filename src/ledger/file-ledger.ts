@@ -4,6 +4,7 @@ import type { JournalEntry, LedgerFilter } from '../journal/ledger.js';
 import type { LookBackQuery, RecentPayment } from '../journal/look-back.js';
 import type { PaymentRow, PaymentsQuery } from '../journal/payments.js';
 import type { JournalWarning } from '../journal/reader.js';
+import { RecentView } from '../journal/recent-view.js';
 import { differingParameters, type IntentRecord, type OutcomeRecord } from '../journal/records.js';
 import { JournalWriter } from '../journal/writer.js';
 import { type HeldLock, LockBusy, type LockHolder, lockWaiting } from '../lock-file.js';
@@ -64,6 +65,7 @@ export class FileLedger implements Ledger {
 
   private readonly by: RecordedBy;
   private readonly claims = new ClaimQueue((batch) => this.settleClaims(batch));
+  private readonly recentViews = new Map<string, RecentView>();
 
   /** Ends a wait for the journal's lock (SIGINT, SIGTERM: main.ts). */
   private readonly stop: AbortSignal | undefined;
@@ -92,8 +94,8 @@ export class FileLedger implements Ledger {
 
   /**
    * A batch of claims under the journal's lock: one look-back for all of them, each weighed in
-   * turn with the ones accepted before it, then their intents appended together and fsynced,
-   * then the lock let go. Another process's claim waits for the lock and sees them all.
+   * turn with the ones accepted before it, then their intents appended together and the lock let
+   * go (their fsync follows). Another process's claim waits for the lock and sees them all.
    */
   private async settleClaims(batch: readonly Claim[]): Promise<void> {
     const lockPath = `${this.location.path}.lock`;
@@ -121,17 +123,33 @@ export class FileLedger implements Ledger {
     }
     // The lock is let go once the intents are in the file, where another process's look-back
     // reads them; each claim is answered once its intent is fsynced (no Payment leaves before).
-    let unwritten = accepted.length;
-    const written = () => {
-      if (--unwritten === 0) releaseQuietly(lock, this.warn);
-    };
-    if (unwritten === 0) releaseQuietly(lock, this.warn);
-    const durable = await Promise.allSettled(accepted.map(({ record }) => this.writer.appendGrouped(record, written)));
-    durable.forEach((result, index) => {
-      const { claim, kind } = accepted[index]!;
-      if (result.status === 'fulfilled') claim.resolve({ kind });
-      else claim.reject(result.reason);
+    // The next batch goes on meanwhile, so intents share fsyncs as other appends do.
+    await new Promise<void>((allWritten) => {
+      let unwritten = accepted.length;
+      const written = () => {
+        if (--unwritten > 0) return;
+        releaseQuietly(lock, this.warn);
+        allWritten();
+      };
+      if (unwritten === 0) written();
+      for (const { claim, record, kind } of accepted) {
+        this.writer.appendGrouped(record, written).then(
+          () => claim.resolve({ kind }),
+          (error: unknown) => claim.reject(error),
+        );
+      }
     });
+  }
+
+  /** The recent payments of one gateway and agent, kept up to date across this process's claims. */
+  private recentViewOf(owner: Owner): RecentView {
+    const key = ownerKey(owner);
+    let view = this.recentViews.get(key);
+    if (view === undefined) {
+      view = new RecentView(this.location.path, { gateway: owner.gateway, agentId: owner.agentId });
+      this.recentViews.set(key, view);
+    }
+    return view;
   }
 
   /**
@@ -144,7 +162,7 @@ export class FileLedger implements Ledger {
     const accepted: Accepted[] = [];
     for (const group of groupedByOwner(batch)) {
       const reach = lookBackOfClaims(group);
-      const recent = reach === undefined ? [] : await this.recentPayments({ gateway: group[0]!.intent.gateway, agentId: group[0]!.intent.agentId, ...reach });
+      const recent = reach === undefined ? [] : await this.recentViewOf(group[0]!.intent).payments(reach);
       for (const claim of group) {
         try {
           const earlier = claim.options.checkReplay ? await (await readers()).findIntent(this.location.path, claim.intent, this.warn) : undefined;

@@ -1,0 +1,144 @@
+import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
+import { errnoCodeOf, LocalStorageError } from '../errors.js';
+import type { TransactionState } from '../protocol/transaction-view.js';
+import { intentTime, OwnLineScanner, recordOf } from './line-format.js';
+import { type LookBackQuery, type RecentPayment, recentPayments } from './look-back.js';
+import { recordOn } from './reader.js';
+import { type IntentRecord, replacesOutcome } from './records.js';
+
+/**
+ * The recent payments of one gateway and agent, kept up to date as the journal grows: what the
+ * desk's rules weigh at each intent a process writes (file-ledger.ts claims). The first reading
+ * is look-back.ts's, from the journal's end back over the window, for every account; each later
+ * one reads only the bytes appended since, forward. A bulk run of n rows so reads its window
+ * once, not n times. The journal renamed away (a compaction), or a reach further back than the
+ * first reading's, starts it again from the end.
+ *
+ * The same rules as look-back.ts: a payment is its latest attempt, its state the answers after
+ * that attempt (records.ts replacesOutcome); each appended line is taken once, in file order.
+ */
+export class RecentView {
+  private view: View | undefined;
+
+  constructor(
+    private readonly journal: string,
+    private readonly owner: { gateway: string; agentId: string },
+  ) {}
+
+  /** The payments since `since` to these accounts, or made by `operator` when given, oldest first. */
+  async payments(query: Pick<LookBackQuery, 'since' | 'accounts' | 'operator'>): Promise<RecentPayment[]> {
+    const since = query.since.getTime();
+    const identity = this.identityNow();
+    if (this.view === undefined || identity === undefined || !sameFile(this.view.identity, identity) || since < this.view.since || identity.size < this.view.offset) {
+      this.view = await this.readBack(query.since, identity);
+    } else {
+      this.readOn(this.view, identity.size);
+    }
+    const accounts = new Set(query.accounts);
+    const found: RecentPayment[] = [];
+    for (const { intent, state } of this.view.payments.values()) {
+      if (Date.parse(intent.at) < since) continue;
+      if (accounts.has(intent.account) || (query.operator !== undefined && intent.operator === query.operator)) found.push({ intent, state });
+    }
+    return found.sort((a, b) => Date.parse(a.intent.at) - Date.parse(b.intent.at));
+  }
+
+  /** The journal's size and identity now; undefined while it does not exist. */
+  private identityNow(): Identity | undefined {
+    let fd: number;
+    try {
+      fd = openSync(this.journal, 'r');
+    } catch (error) {
+      if (errnoCodeOf(error) === 'ENOENT') return undefined;
+      throw new LocalStorageError('read the journal', this.journal, error);
+    }
+    try {
+      const { dev, ino, size } = fstatSync(fd);
+      return { dev, ino, size };
+    } finally {
+      closeSync(fd);
+    }
+  }
+
+  /**
+   * The whole window, from the end back. Its lines up to `identity.size` are in it; lines
+   * appended while it read may be read again forward, which changes nothing (an attempt read
+   * again is the same latest attempt, an answer read again the same word).
+   */
+  private async readBack(since: Date, identity: Identity | undefined): Promise<View> {
+    const found = await recentPayments(this.journal, { ...this.owner, since, accounts: [], operator: undefined }, true);
+    const payments = new Map<string, Payment>();
+    for (const payment of found) payments.set(keyOf(payment.intent), { intent: payment.intent, state: payment.state });
+    return { identity: identity ?? { dev: -1, ino: -1, size: 0 }, offset: identity?.size ?? 0, since: since.getTime(), payments };
+  }
+
+  /** The lines appended since the last reading, forward: attempts reset their payment's answers, answers apply in order. */
+  private readOn(view: View, size: number): void {
+    if (size <= view.offset) return;
+    const fd = openSync(this.journal, 'r');
+    let bytes: Buffer;
+    try {
+      bytes = Buffer.allocUnsafe(size - view.offset);
+      let read = 0;
+      while (read < bytes.length) {
+        const got = readSync(fd, bytes, read, bytes.length - read, view.offset + read);
+        if (got === 0) break;
+        read += got;
+      }
+      bytes = bytes.subarray(0, read);
+    } finally {
+      closeSync(fd);
+    }
+    // Only whole lines: a line still being written is read next time.
+    const end = bytes.lastIndexOf(0x0a) + 1;
+    const scanner = new OwnLineScanner();
+    for (let start = 0; start < end; ) {
+      const newline = bytes.indexOf(0x0a, start);
+      const stop = newline > start && bytes[newline - 1] === 0x0d ? newline - 1 : newline;
+      if (stop > start) this.take(view, bytes.toString('latin1', start, stop), scanner);
+      start = newline + 1;
+    }
+    view.offset += end;
+  }
+
+  private take(view: View, line: string, scanner: OwnLineScanner): void {
+    const scanned = recordOn(line, scanner);
+    if (typeof scanned === 'string') return;
+    if (scanned.kind === 'outcome') {
+      const payment = view.payments.get(keyOf(recordOf(scanned)));
+      if (payment !== undefined && replacesOutcome(payment.state, scanned.state)) payment.state = scanned.state;
+      return;
+    }
+    if (Date.parse(intentTime(scanned)) < view.since) return;
+    const intent = recordOf(scanned);
+    if (intent.gateway !== this.owner.gateway || intent.agentId !== this.owner.agentId) return;
+    // A new attempt: its answers are the ones after it (look-back.ts AnswersAfter).
+    view.payments.set(keyOf(intent), { intent, state: undefined });
+  }
+}
+
+interface Identity {
+  dev: number;
+  ino: number;
+  size: number;
+}
+
+interface Payment {
+  intent: IntentRecord;
+  state: TransactionState | undefined;
+}
+
+interface View {
+  identity: Identity;
+  /** Read up to here. */
+  offset: number;
+  /** The reach of the reading back: a query reaching further needs another. */
+  since: number;
+  /** By owner and TransactionID, as look-back.ts keys them. */
+  payments: Map<string, Payment>;
+}
+
+const sameFile = (a: Identity, b: Identity) => a.dev === b.dev && a.ino === b.ino;
+
+/** A payment's key: its gateway, agent and TransactionID. */
+const keyOf = (record: { gateway: string; agentId: string; transactionId: string }) => `${record.gateway}\n${record.agentId}\n${record.transactionId}`;
