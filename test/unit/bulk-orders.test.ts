@@ -14,7 +14,7 @@ let files = 0;
 const ordersOf = async (text: string | Buffer, extension = 'csv') => {
   const path = join(folder, `orders-${++files}.${extension}`);
   writeFileSync(path, text);
-  return (await readOrders(path, undefined, () => process.stdin)).rows.map(({ line, key, account, amount }) => ({ line, key, account, amount }));
+  return [...(await readOrders(path, undefined, () => process.stdin)).rows].map(({ line, key, account, amount }) => ({ line, key, account, amount }));
 };
 
 describe('reading a CSV order file', () => {

@@ -5,21 +5,41 @@ import { t } from '../../../i18n/current.js';
 import type { BadRow } from '../../../render/bulk.js';
 
 /**
- * The whole input of `pay --from-file` as UTF-8 text, a byte order mark dropped: a file read at
- * once, stdin to its end (an order file is small; every row is checked before any is paid).
+ * The whole input of `pay --from-file` as bytes that are UTF-8 (a byte order mark kept): a file
+ * read at once, stdin to its end (every row is checked before any is paid). The rows read the
+ * text from them a piece at a time (textPieces): the bytes are held, not a string of them too.
  * Bytes that are not UTF-8 are not guessed at: each line holding some is a problem, named by its
  * line and column, and the text is not read further (every cell of a file in another encoding
  * would be read wrong, and an account read wrong is paid wrong).
  */
-export async function orderText(path: string, stdin: () => NodeJS.ReadableStream): Promise<{ text: string; problems: BadRow[] }> {
+export async function orderBytes(path: string, stdin: () => NodeJS.ReadableStream): Promise<{ bytes: Buffer; problems: BadRow[] }> {
   const bytes = await bytesOf(path, stdin);
-  if (isUtf8(bytes)) return { text: new TextDecoder('utf-8').decode(bytes), problems: [] };
+  if (isUtf8(bytes)) return { bytes, problems: [] };
   const problems = notUtf8(bytes).map(({ line, column, byte }) => ({
     line,
     column: undefined,
     message: t().bulk.cell.notUtf8(`0x${byte.toString(16).toUpperCase().padStart(2, '0')}`, column),
   }));
-  return { text: '', problems };
+  return { bytes: Buffer.alloc(0), problems };
+}
+
+const pieceBytes = 1 << 20;
+
+/**
+ * The text of UTF-8 bytes, the byte order mark dropped, in pieces of about 1 MiB, each ending
+ * at a line end ("\n" is never a byte of a longer character), so a line is never cut.
+ */
+export function* textPieces(bytes: Buffer): Generator<string> {
+  let start = bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0;
+  while (start < bytes.length) {
+    let end = bytes.length;
+    if (start + pieceBytes < bytes.length) {
+      const newline = bytes.indexOf(0x0a, start + pieceBytes);
+      end = newline === -1 ? bytes.length : newline + 1;
+    }
+    yield bytes.toString('utf8', start, end);
+    start = end;
+  }
 }
 
 async function bytesOf(path: string, stdin: () => NodeJS.ReadableStream): Promise<Buffer> {

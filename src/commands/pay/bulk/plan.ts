@@ -11,6 +11,9 @@ import { voucherOf } from '../../../purchase/voucher-choice.js';
 import type { BadRow } from '../../../render/bulk.js';
 import type { Settings } from '../../../settings/resolve.js';
 import { forEachOrdered } from '../../ordered-pool.js';
+import type { BulkRows } from './bulk-rows.js';
+import { FirstSeen } from './first-seen.js';
+import type { OrderStore } from './order-store.js';
 import type { ResultRow } from './results-file.js';
 import type { OrderRow } from './rows.js';
 
@@ -74,13 +77,10 @@ export async function readLedger(
   owner: Owner,
   ids: ReadonlySet<string>,
   look: LookBack | undefined,
-  accounts: readonly string[],
+  orders: OrderStore,
 ): Promise<{ byId: Map<string, JournalEntry>; recent: RecentPayment[] }> {
   const byId = new Map<string, JournalEntry>();
-  if (ids.size === 0) {
-    const recent = look === undefined ? [] : await ledger.recentPayments({ gateway: owner.gateway, agentId: owner.agentId, accounts, ...look });
-    return { byId, recent };
-  }
+  if (ids.size === 0) return { byId, recent: look === undefined ? [] : await recentToAccounts(ledger, owner, look, orders) };
   const recent: RecentPayment[] = [];
   for await (const entry of await ledger.entries({ gateway: owner.gateway })) {
     const { intent } = entry;
@@ -91,15 +91,41 @@ export async function readLedger(
   return { byId, recent };
 }
 
+/** The file's distinct accounts are asked for this many at a time: a look-back holds each asked account twice. */
+const accountsAsked = 10_000;
+
+/**
+ * The recent payments to the file's accounts (and the operator's, when a daily limit is set on
+ * them), the accounts asked for a slice at a time so that no list of them all is made. An
+ * account in two slices, or a payment of the operator's to one of them, is met twice: each
+ * payment is kept once.
+ */
+async function recentToAccounts(ledger: Ledger, owner: Owner, look: LookBack, orders: OrderStore): Promise<RecentPayment[]> {
+  const query = { gateway: owner.gateway, agentId: owner.agentId, since: look.since };
+  const recent = look.operator === undefined ? [] : await ledger.recentPayments({ ...query, accounts: [], operator: look.operator });
+  const kept = new Set(recent.map((payment) => payment.intent.transactionId));
+  let accounts = new Set<string>();
+  const ask = async () => {
+    for (const payment of await ledger.recentPayments({ ...query, accounts: [...accounts], operator: undefined })) {
+      if (kept.has(payment.intent.transactionId)) continue;
+      kept.add(payment.intent.transactionId);
+      recent.push(payment);
+    }
+    accounts = new Set();
+  };
+  for (let index = 0; index < orders.length; index++) {
+    accounts.add(orders.get(index).account);
+    if (accounts.size === accountsAsked) await ask();
+  }
+  if (accounts.size > 0) await ask();
+  return recent.sort((a, b) => Date.parse(a.intent.at) - Date.parse(b.intent.at));
+}
+
 /** What the desk's rules read of the ledger for these rows (desk-rules.ts lookBackOf). */
-export function lookBackFor(settings: Pick<Settings, 'desk' | 'operator'>, rows: readonly OrderRow[], now: Date): LookBack | undefined {
-  return lookBackOf(
-    settings.desk,
-    settings.operator.value,
-    rows.map((row) => row.currency),
-    settings.desk.duplicateWindowMs.value,
-    now,
-  );
+export function lookBackFor(settings: Pick<Settings, 'desk' | 'operator'>, rows: OrderStore, now: Date): LookBack | undefined {
+  const currencies = new Set<string>();
+  for (const row of rows) currencies.add(row.currency);
+  return lookBackOf(settings.desk, settings.operator.value, currencies, settings.desk.duplicateWindowMs.value, now);
 }
 
 type DeskContext = { settings: Pick<Settings, 'desk' | 'operator'> };
@@ -111,12 +137,31 @@ interface FilePolicy {
 /** What makes two rows the same purchase (desk-rules.ts duplicatesOf, within the file). */
 const purchaseKey = (row: OrderRow) => JSON.stringify([row.service, row.account, row.currency, row.invoiceId ?? null, row.invoicePosition ?? null, row.amount ?? null]);
 
+/** The rows that repeat an earlier row's purchase, each with the line of the first: few, so kept in a Map. */
+export function repeatedPurchases(orders: OrderStore): Map<number, number> {
+  const firstOf = new FirstSeen((index) => purchaseKey(orders.get(index)), orders.length);
+  const repeats = new Map<number, number>();
+  for (let index = 0; index < orders.length; index++) {
+    const first = firstOf.firstOrAdd(index, purchaseKey(orders.get(index)));
+    if (first !== -1) repeats.set(index, orders.lineOf(first));
+  }
+  return repeats;
+}
+
 /**
  * The desk's rules over the rows to pay, in file order, each weighed with the ledger's payments
  * and the file's rows before it (rows whose amount is not known yet are left for the second
  * pass, after the AccountChecks). Sets each row's lifted guards; returns the rows refused.
  */
-export function deskProblems(context: DeskContext, owner: Owner, rows: readonly BulkRow[], recent: readonly RecentPayment[], policy: FilePolicy, now: Date): BadRow[] {
+export function deskProblems(
+  context: DeskContext,
+  owner: Owner,
+  rows: BulkRows,
+  repeats: ReadonlyMap<number, number>,
+  recent: readonly RecentPayment[],
+  policy: FilePolicy,
+  now: Date,
+): BadRow[] {
   const { desk } = context.settings;
   const operator = context.settings.operator.value;
   const problems: BadRow[] = [];
@@ -131,7 +176,6 @@ export function deskProblems(context: DeskContext, owner: Owner, rows: readonly 
   const byOperator = recent.filter((payment) => payment.intent.operator === operator);
   // The file's rows so far, per currency: all of them, and per account.
   const sums = new Map<string, { all: string; byAccount: Map<string, string> }>();
-  const firstOf = new Map<string, number>();
   const at = now.toISOString();
   // Which rules hold for a currency, asked once per currency rather than once per row.
   const rulesByCurrency = new Map<string, { limited: boolean; daily: boolean }>();
@@ -148,14 +192,21 @@ export function deskProblems(context: DeskContext, owner: Owner, rows: readonly 
     intent: { kind: 'intent', transactionId: '', gateway: owner.gateway, agentId: owner.agentId, service: '', account, amount, currency, invoiceId: null, at, operator },
     state: undefined,
   });
-  for (const row of rows) {
+  for (let index = 0; index < rows.length; index++) {
+    const row = rows.get(index);
     row.lifted = [];
-    const key = purchaseKey(row);
-    const first = firstOf.get(key);
-    if (first === undefined) firstOf.set(key, row.line);
-    else if (policy.allowDuplicate) row.lifted.push('allow-duplicate');
+    const first = repeats.get(index);
+    if (first === undefined) {
+      // The first row of its purchase.
+    } else if (policy.allowDuplicate) row.lifted.push('allow-duplicate');
     else problems.push({ line: row.line, column: undefined, message: `the same purchase as line ${first} (give --allow-duplicate if both are meant)` });
-    if (row.start !== 'new' || row.paidAmount === undefined) continue;
+    weighRow(row);
+    rows.put(index, row);
+  }
+  return problems;
+
+  function weighRow(row: BulkRow): void {
+    if (row.start !== 'new' || row.paidAmount === undefined) return;
     const intent: Intent = {
       transactionId: row.transactionId ?? `line ${row.line}`,
       gateway: owner.gateway,
@@ -193,7 +244,6 @@ export function deskProblems(context: DeskContext, owner: Owner, rows: readonly 
       sums.set(row.currency, so);
     }
   }
-  return problems;
 }
 
 /**
@@ -202,22 +252,26 @@ export function deskProblems(context: DeskContext, owner: Owner, rows: readonly 
  * the list or an amount that is not its OrderAmount makes the row bad. A gateway that cannot be
  * reached (or answers what cannot be read) ends the run: nothing was paid.
  */
-export async function resolveVouchers(client: GatewayClient, rows: readonly BulkRow[], concurrency: number, stopped: () => boolean): Promise<BadRow[]> {
+export async function resolveVouchers(client: GatewayClient, rows: BulkRows, concurrency: number, stopped: () => boolean): Promise<BadRow[]> {
   const problems: BadRow[] = [];
-  const dynamic = rows.filter((row) => row.start === 'new' && (row.invoiceId !== undefined || row.invoicePosition !== undefined));
   const column = (row: BulkRow) => (row.invoiceId === undefined ? 'invoice' : 'invoice-id');
   await forEachOrdered(
     (function* () {
-      for (const row of dynamic) if (!stopped()) yield row;
+      for (let index = 0; index < rows.length && !stopped(); index++) {
+        if (rows.startOf(index) !== 'new') continue;
+        const row = rows.get(index);
+        if (row.invoiceId !== undefined || row.invoicePosition !== undefined) yield { row, index };
+      }
     })(),
     concurrency,
-    async (row) => {
+    async ({ row, index }) => {
       try {
         const { vouchers } = await checkPurchase(client, row);
         const voucher = voucherOf(vouchers, row);
         row.paidAmount = voucher.orderAmount;
         row.paidInvoiceId = voucher.invoiceId;
         row.voucher = voucher.name;
+        rows.put(index, row);
       } catch (error) {
         if (!(error instanceof AgentpayError) || error.exitCode > 2) throw error;
         const message = error.message.replace(/[;,] no payment was sent$/, '');

@@ -157,12 +157,12 @@ async function pay(work: RowWork, row: BulkRow, checkReplay: boolean, recorded?:
  */
 export class IntentsAhead {
   /** Written ahead, not started yet. */
-  private readonly recorded = new Map<BulkRow, Promise<IntentResult>>();
+  private readonly recorded = new Map<number, { row: BulkRow; recorded: Promise<IntentResult> }>();
   private next = 0;
 
   constructor(
     private readonly work: RowWork,
-    private readonly rows: readonly BulkRow[],
+    private readonly rows: { readonly length: number; get(index: number): BulkRow },
     private readonly window: number,
   ) {}
 
@@ -170,24 +170,23 @@ export class IntentsAhead {
   start(index: number): Promise<IntentResult> | undefined {
     const { work, rows } = this;
     for (; this.next < Math.min(rows.length, index + 1 + this.window); this.next++) {
-      const row = rows[this.next]!;
+      const row = rows.get(this.next);
       if (row.start !== 'new' || row.prior !== undefined) continue;
       const intent = intentOf(work.session, paymentInputOf(row), notesOf(work, row));
       const recorded = work.ledger.recordIntent(intent, { checkReplay: false, guard: deskGuard(work.context, intent, work.desk) });
       // Handled when the row starts (or is closed); never an unhandled rejection meanwhile.
       recorded.catch(() => undefined);
-      this.recorded.set(row, recorded);
+      this.recorded.set(this.next, { row, recorded });
     }
-    const row = rows[index]!;
-    const recorded = this.recorded.get(row);
-    this.recorded.delete(row);
-    return recorded;
+    const ahead = this.recorded.get(index);
+    this.recorded.delete(index);
+    return ahead?.recorded;
   }
 
   /** Closes the rows written ahead that never started: failed, not sent (their intents are on disk, no Payment left). */
   async closeUnstarted(): Promise<void> {
     const { work } = this;
-    for (const [row, recorded] of this.recorded) {
+    for (const { row, recorded } of this.recorded.values()) {
       const result = await recorded.catch(() => undefined);
       if (result === undefined || result.kind === 'conflict') continue;
       const input = paymentInputOf(row);

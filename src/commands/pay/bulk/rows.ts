@@ -8,10 +8,12 @@ import { isPlainDecimal, parseCurrency } from '../../../protocol/money.js';
 import { InvalidFieldError } from '../../../protocol/problems.js';
 import { type BadRow, badRowsText } from '../../../render/bulk.js';
 import { linesOf } from '../../../text-lines.js';
+import { FirstSeen } from './first-seen.js';
 import { parseJsonRow } from './json-row.js';
 import type { OrderFormat } from './options.js';
 import { cellTextProblem, forbiddenCharacterText, type OrderColumn, orderColumns, shownName } from './order-cells.js';
-import { orderText } from './order-text.js';
+import { OrderStore } from './order-store.js';
+import { orderBytes, textPieces } from './order-text.js';
 
 /**
  * The orders of `pay --from-file` (docs/commands.md "pay --from-file"): CSV with a header or
@@ -99,51 +101,53 @@ function headerColumns(header: readonly string[], line: number, problems: BadRow
 }
 
 /**
- * The records of CSV text, each with the line it starts on. Without a quote or a lone CR, a
- * line is its record and splitting it at commas is all there is (as the registry reader does,
- * registry/records.ts); otherwise csv-parse reads it all. Empty lines are passed over.
+ * The records of CSV text, each with the line it starts on, handed to `each` one at a time (a
+ * file of 1,000,000 rows is never held as cells). Without a quote or a lone CR, a line is its
+ * record and splitting it at commas is all there is (as the registry reader does,
+ * registry/records.ts); otherwise csv-parse reads it, a record at a time. Empty lines are passed over.
  */
-function csvRecords(text: string): { cells: string[]; line: number }[] {
-  if (!text.includes('"') && !/\r(?!\n)/.test(text)) {
-    const records: { cells: string[]; line: number }[] = [];
-    const lines = text.split('\n');
-    for (let index = 0; index < lines.length; index++) {
-      const line = lines[index]!;
-      const bare = line.endsWith('\r') ? line.slice(0, -1) : line;
-      if (bare !== '') records.push({ cells: bare.split(','), line: index + 1 });
+function csvRecords(bytes: Buffer, each: (cells: string[], line: number) => void): void {
+  if (bytes.indexOf(0x22) === -1 && !hasLoneCr(bytes)) {
+    let line = 1;
+    for (const text of textPieces(bytes)) {
+      for (let start = 0; start < text.length; line++) {
+        const newline = text.indexOf('\n', start);
+        const end = newline === -1 ? text.length : newline;
+        const bare = text.slice(start, end > start && text.charCodeAt(end - 1) === 13 ? end - 1 : end);
+        if (bare !== '') each(bare.split(','), line);
+        start = end + 1;
+      }
     }
-    return records;
+    return;
   }
-  return (
-    parse(text, {
-      relax_column_count: true,
-      skip_empty_lines: true,
-      // The line each record starts on, as its last cell.
-      on_record: (record: string[], context) => (record.push(String(context.lines - (record.join('').match(/\n/g)?.length ?? 0))), record),
-    }) as string[][]
-  ).map((cells) => ({ line: Number(cells.pop()), cells }));
+  parse([...textPieces(bytes)].join(''), {
+    relax_column_count: true,
+    skip_empty_lines: true,
+    // The line each record starts on; nothing is kept (null drops the record from parse's list).
+    on_record: (record: string[], context) => {
+      each(record, context.lines - (record.join('').match(/\n/g)?.length ?? 0));
+      return null;
+    },
+  });
 }
 
-function readCsv(text: string, rows: OrderRow[], problems: BadRow[]): void {
-  let records: { cells: string[]; line: number }[];
-  try {
-    records = csvRecords(text);
-  } catch (error) {
-    const { lines, message } = error as { lines?: number; message: string };
-    problems.push({ line: lines ?? 0, column: undefined, message: t().bulk.cell.notCsv(message) });
-    return;
-  }
-  const [header, ...body] = records;
-  if (header === undefined) {
-    problems.push({ line: 1, column: undefined, message: t().bulk.cell.noHeader });
-    return;
-  }
-  const columns = headerColumns(header.cells, header.line, problems);
-  if (!columns.includes('service') || !columns.includes('account')) problems.push({ line: header.line, column: undefined, message: t().bulk.cell.headerNeeds });
-  for (const { cells: record, line } of body) {
+/** A CR not followed by LF: a line end of its own, which csv-parse knows and a split at "\n" does not. */
+function hasLoneCr(bytes: Buffer): boolean {
+  for (let at = bytes.indexOf(0x0d); at !== -1; at = bytes.indexOf(0x0d, at + 1)) if (bytes[at + 1] !== 0x0a) return true;
+  return false;
+}
+
+function readCsv(bytes: Buffer, rows: OrderStore, problems: BadRow[]): void {
+  let columns: (OrderColumn | undefined)[] | undefined;
+  const take = (record: string[], line: number) => {
+    if (columns === undefined) {
+      columns = headerColumns(record, line, problems);
+      if (!columns.includes('service') || !columns.includes('account')) problems.push({ line, column: undefined, message: t().bulk.cell.headerNeeds });
+      return;
+    }
     if (record.length !== columns.length) {
       problems.push({ line, column: undefined, message: t().bulk.cell.cellCount(record.length, columns.length) });
-      continue;
+      return;
     }
     const cells: Partial<Record<OrderColumn, string>> = {};
     for (let index = 0; index < record.length; index++) {
@@ -152,12 +156,20 @@ function readCsv(text: string, rows: OrderRow[], problems: BadRow[]): void {
     }
     const row = orderOf(line, cells, problems);
     if (row) rows.push(row);
+  };
+  try {
+    csvRecords(bytes, take);
+  } catch (error) {
+    const { lines, message } = error as { lines?: number; message: string };
+    problems.push({ line: lines ?? 0, column: undefined, message: t().bulk.cell.notCsv(message) });
+    return;
   }
+  if (columns === undefined) problems.push({ line: 1, column: undefined, message: t().bulk.cell.noHeader });
 }
 
-async function readJsonLines(whole: string, rows: OrderRow[], problems: BadRow[]): Promise<void> {
+async function readJsonLines(bytes: Buffer, rows: OrderStore, problems: BadRow[]): Promise<void> {
   let line = 0;
-  for await (const lines of linesOf([whole], 'utf8')) {
+  for await (const lines of linesOf(textPieces(bytes), 'utf8')) {
     for (const text of lines) {
       line++;
       if (text.trim() === '') continue;
@@ -197,29 +209,39 @@ function notJsonMessage(text: string): string {
 }
 
 /** Rows that repeat another's key: which order is which would be a guess. */
-function checkKeys(rows: readonly OrderRow[], problems: BadRow[]): void {
-  const lines = new Map<string, number>();
-  for (const row of rows) {
-    if (row.key === undefined) continue;
-    const first = lines.get(row.key);
-    if (first === undefined) lines.set(row.key, row.line);
-    else problems.push({ line: row.line, column: 'key', message: t().bulk.cell.keyTwice(row.key, first) });
+function checkKeys(rows: OrderStore, problems: BadRow[]): void {
+  let keys: FirstSeen | undefined;
+  for (let index = 0; index < rows.length; index++) {
+    const { key, line } = rows.get(index);
+    if (key === undefined) continue;
+    keys ??= new FirstSeen((other) => rows.get(other).key ?? '', rows.length);
+    const first = keys.firstOrAdd(index, key);
+    if (first !== -1) problems.push({ line, column: 'key', message: t().bulk.cell.keyTwice(key, rows.lineOf(first)) });
   }
 }
 
 /** Every order of the file, or exit 2 naming every bad row's line (and column): nothing sent. */
-export async function readOrders(path: string, given: OrderFormat | undefined, stdin: () => NodeJS.ReadableStream): Promise<{ rows: OrderRow[]; format: OrderFormat }> {
-  const { text, problems: notUtf8 } = await orderText(path, stdin);
+export async function readOrders(path: string, given: OrderFormat | undefined, stdin: () => NodeJS.ReadableStream): Promise<{ rows: OrderStore; format: OrderFormat }> {
+  const { bytes, problems: notUtf8 } = await orderBytes(path, stdin);
   refuseBadRows(path, notUtf8, t().bulk.notUtf8Hint);
-  const format = formatOf(path, given, text.trimStart()[0]);
-  const rows: OrderRow[] = [];
+  const format = formatOf(path, given, firstCharacter(bytes));
+  const rows = new OrderStore();
   const problems: BadRow[] = [];
-  if (format === 'csv') readCsv(text, rows, problems);
-  else await readJsonLines(text, rows, problems);
+  if (format === 'csv') readCsv(bytes, rows, problems);
+  else await readJsonLines(bytes, rows, problems);
   checkKeys(rows, problems);
   if (problems.length === 0 && rows.length === 0) problems.push({ line: 1, column: undefined, message: t().bulk.cell.noOrders });
   refuseBadRows(path, problems);
   return { rows, format };
+}
+
+/** The first character that is not white space, if any. */
+function firstCharacter(bytes: Buffer): string | undefined {
+  for (const piece of textPieces(bytes)) {
+    const trimmed = piece.trimStart();
+    if (trimmed !== '') return trimmed[0];
+  }
+  return undefined;
 }
 
 /** Exit 2 with each bad row on a line of its own, in the order of the file: nothing was sent. */

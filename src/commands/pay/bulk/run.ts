@@ -12,13 +12,15 @@ import { passwordReadsStdin } from '../../../settings/password.js';
 import type { CommandContext, GatewaySession } from '../../context.js';
 import { announceLive } from '../../live-guard.js';
 import { forEachOrdered } from '../../ordered-pool.js';
+import { BulkRows } from './bulk-rows.js';
 import { optimiseLater } from './later-turbofan.js';
 import { type BulkOptions, bulkOptions } from './options.js';
-import { type BulkRow, bulkRowOf, deskProblems, lookBackFor, readLedger, resolveVouchers } from './plan.js';
+import type { OrderStore } from './order-store.js';
+import { type BulkRow, deskProblems, lookBackFor, readLedger, repeatedPurchases, resolveVouchers } from './plan.js';
 import { startProgress } from './progress.js';
 import { orderCells, type ResultRow, ResultsWriter, readResults, resultsPathOf } from './results-file.js';
 import { IntentsAhead, OutcomeWrites, resultRowOf, stopsTheRunCode, workOnRow } from './row-work.js';
-import { type OrderRow, readOrders, refuseBadRows } from './rows.js';
+import { readOrders, refuseBadRows } from './rows.js';
 
 /**
  * `agentpay pay --from-file`: bulk top-ups (docs/commands.md "pay --from-file"). The whole file
@@ -57,9 +59,8 @@ function listenForInterrupts(out: Output, signals: Interrupts) {
 }
 
 /** Refuses a file whose rows differ from what the results file recorded of them. */
-function refuseChanged(input: string, resultsPath: string, rows: readonly OrderRow[], prior: ReadonlyMap<number, ResultRow>): void {
+function refuseChanged(input: string, resultsPath: string, rows: OrderStore, prior: ReadonlyMap<number, ResultRow>): void {
   const changed: text.ChangedRow[] = [];
-  const lines = new Set(rows.map((row) => row.line));
   for (const row of rows) {
     const before = prior.get(row.line);
     if (before === undefined) continue;
@@ -70,7 +71,7 @@ function refuseChanged(input: string, resultsPath: string, rows: readonly OrderR
       .map((column) => ({ column, was: was[column]!, now: now[column]! }));
     if (changes.length > 0) changed.push({ line: row.line, changes });
   }
-  for (const line of prior.keys()) if (!lines.has(line)) changed.push({ line, changes: [] });
+  for (const line of prior.keys()) if (rows.indexOfLine(line) === -1) changed.push({ line, changes: [] });
   if (changed.length === 0) return;
   throw new UsageError(
     text.changedRowsText(
@@ -100,39 +101,31 @@ async function planRows(
   session: GatewaySession,
   ledger: Ledger,
   options: BulkOptions,
-  orders: OrderRow[],
+  orders: OrderStore,
   prior: ReadonlyMap<number, ResultRow> | undefined,
   stopped: () => boolean,
 ) {
   const owner = { gateway: session.gateway, agentId: session.agentId };
   const now = new Date();
   const ids = new Set([...(prior?.values() ?? [])].map((row) => row.transactionId));
-  const accounts = [...new Set(orders.map((order) => order.account))];
-  const { byId, recent } = await readLedger(ledger, owner, ids, lookBackFor(context.settings, orders, now), accounts);
-  const rows = orders.map((order) => {
-    const before = prior?.get(order.line);
-    return bulkRowOf(order, before, before && byId.get(before.transactionId));
-  });
+  const { byId, recent } = await readLedger(ledger, owner, ids, lookBackFor(context.settings, orders, now), orders);
+  const rows = new BulkRows(orders, prior, byId);
   const where = options.fromFile === '-' ? 'stdin' : options.fromFile;
+  const repeats = repeatedPurchases(orders);
   const policy = { overLimit: options.overLimit, allowDuplicate: options.allowDuplicate };
   // Rows whose amount is known now (static, or an amount given) before any AccountCheck; all of them after.
-  refuseBadRows(where, deskProblems(context, owner, rows, recent, policy, now));
+  refuseBadRows(where, deskProblems(context, owner, rows, repeats, recent, policy, now));
   refuseBadRows(where, await resolveVouchers(session.client, rows, options.concurrency, stopped));
-  refuseBadRows(where, deskProblems(context, owner, rows, recent, policy, now));
+  refuseBadRows(where, deskProblems(context, owner, rows, repeats, recent, policy, now));
   return rows;
 }
 
-function totalsOf(rows: Iterable<{ currency: string; amount: string }>): Map<string, { rows: number; sum: string }> {
+/** The plan on stdout, a row at a time (waiting for a slow reader every 1,024 rows), and its sums on stderr. */
+async function showPlan(out: Output, rows: BulkRows): Promise<void> {
   const totals = new Map<string, { rows: number; sum: string }>();
-  for (const { currency, amount } of rows) {
-    const total = totals.get(currency) ?? { rows: 0, sum: '0' };
-    totals.set(currency, { rows: total.rows + 1, sum: addDecimals(total.sum, amount) });
-  }
-  return totals;
-}
-
-function showPlan(out: Output, rows: readonly BulkRow[]): void {
-  for (const row of rows) {
+  let toPay = 0;
+  for (let index = 0; index < rows.length; index++) {
+    const row = rows.get(index);
     const plan: text.PlanRow = {
       ...row,
       invoiceId: row.paidInvoiceId,
@@ -140,9 +133,18 @@ function showPlan(out: Output, rows: readonly BulkRow[]): void {
       done: row.start === 'final' ? (row.entry?.outcome?.view.state ?? row.prior?.state) : undefined,
     };
     out.data(out.json ? text.planJson(plan) : text.planLine(plan, out.style, t()));
+    if (index % 1024 === 1023) await out.drained();
+    if (row.start === 'final') continue;
+    toPay++;
+    const total = totals.get(row.currency) ?? { rows: 0, sum: '0' };
+    totals.set(row.currency, { rows: total.rows + 1, sum: addDecimals(total.sum, row.paidAmount ?? '0') });
   }
-  const toPay = rows.filter((row) => row.start !== 'final');
-  out.note(text.planSummary(totalsOf(toPay.map((row) => ({ currency: row.currency, amount: row.paidAmount ?? '0' }))), toPay.length, rows.length - toPay.length, t()));
+  out.note(text.planSummary(totals, toPay, rows.length - toPay, t()));
+}
+
+/** Every row as the results file keeps it now, made a row at a time as the file is written. */
+function* latestRows(rows: BulkRows): Generator<ResultRow> {
+  for (let index = 0; index < rows.length; index++) yield rows.latest(index, resultRowOf(rows.get(index)));
 }
 
 export async function runBulkPay(rawOptions: unknown, context: CommandContext): Promise<void> {
@@ -170,19 +172,27 @@ export async function runBulkPay(rawOptions: unknown, context: CommandContext): 
       try {
         const rows = await planRows(context, session, ledger, options, orders, prior, () => interrupts.soft.aborted);
         interrupts.check();
-        if (dryRun) return showPlan(out, rows);
-        for (const row of rows) row.transactionId ??= generateTransactionId();
+        if (dryRun) return await showPlan(out, rows);
+        for (let index = 0; index < rows.length; index++) {
+          const row = rows.get(index);
+          if (row.transactionId !== undefined) continue;
+          row.transactionId = generateTransactionId();
+          rows.put(index, row);
+        }
         const writer = new ResultsWriter(resultsPath!);
-        const latest = rows.map((row) => resultRowOf(row));
-        writer.rewrite(latest);
-        const count = (start: BulkRow['start']) => rows.filter((row) => row.start === start).length;
+        writer.rewrite(latestRows(rows));
+        const count = (start: BulkRow['start']) => {
+          let found = 0;
+          for (let index = 0; index < rows.length; index++) if (rows.startOf(index) === start) found++;
+          return found;
+        };
         if (prior !== undefined) out.note(t().bulk.resume(resultsPath!, count('final'), count('open'), count('new')));
         const desk = { overLimit: options.overLimit, duplicates: options.allowDuplicate ? 'allow' : 'refuse' } as const;
         const work = { context, session, ledger, hardStop: interrupts.hard, overrides: live === undefined ? [] : ['yes'], outcomes: new OutcomeWrites(), desk };
         try {
-          await payRows(out, rows, latest, work, writer, options.concurrency, interrupts);
+          await payRows(out, rows, work, writer, options.concurrency, interrupts);
         } finally {
-          writer.rewrite(latest);
+          writer.rewrite(latestRows(rows));
           writer.close();
         }
       } finally {
@@ -208,8 +218,7 @@ function lockRun(input: string, resultsPath: string): HeldLock {
 
 async function payRows(
   out: Output,
-  rows: readonly BulkRow[],
-  latest: ResultRow[],
+  rows: BulkRows,
   work: Parameters<typeof workOnRow>[0],
   writer: ResultsWriter,
   concurrency: number,
@@ -223,9 +232,9 @@ async function payRows(
   let open = 0;
   let notSent = 0;
   const source = function* () {
-    for (const [index, row] of rows.entries()) {
+    for (let index = 0; index < rows.length; index++) {
       if (interrupts.soft.aborted || stopReason !== undefined) return;
-      yield { row, index };
+      yield { row: rows.get(index), index };
     }
   };
   const ahead = new IntentsAhead(work, rows, concurrency);
@@ -235,11 +244,12 @@ async function payRows(
       stopReason = new AgentpayError(result.message, result.exitCode as ExitCodeValue);
       out.warn(t().bulk.stoppedStarting(shownText(result.message)));
     }
-    latest[index] = resultRowOf(row, result);
+    const latest = resultRowOf(row, result);
+    rows.setWord(index, latest);
     // A skipped row is written again only when the results file lagged behind the ledger (a kill between the two).
     if (!result.skipped || row.prior?.state !== result.state) {
       try {
-        writer.append(latest[index]!);
+        writer.append(latest);
       } catch (error) {
         if (!(error instanceof AgentpayError)) throw error;
         stopReason ??= error;

@@ -1,0 +1,135 @@
+import type { JournalEntry } from '../../../journal/ledger.js';
+import type { OrderStore } from './order-store.js';
+import { type BulkRow, bulkRowOf } from './plan.js';
+import type { ResultRow } from './results-file.js';
+
+/**
+ * Every row of a bulk run as compact state beside the packed orders (order-store.ts): where
+ * it starts, its TransactionID as a 64-bit integer, what it pays and its latest word as indexes
+ * into tables of the distinct values, the desk's guards lifted as bits. A step makes a row's
+ * BulkRow when it reaches the row (`get`) and writes back what it learned (`put`); no object is
+ * kept a row, so a file of 1,000,000 rows holds ~20 bytes a row here.
+ */
+const starts = ['new', 'open', 'final'] as const;
+/** The guards lifted, in the order plan.ts lifts them: a duplicate in the file, the limits, a duplicate in the ledger. */
+const [fileDuplicate, overLimit, ledgerDuplicate] = [1, 2, 4];
+
+export class BulkRows {
+  private readonly start: Uint8Array;
+  /** Made once a row has a TransactionID (not in a dry run of a new file), as `word` once a row ends. */
+  private ids: BigUint64Array | undefined;
+  /** TransactionIDs a 64-bit integer does not give back as written (none that agentpay makes). */
+  private readonly oddIds = new Map<number, string>();
+  private readonly lifted: Uint8Array;
+  /** What a row pays: -1 is what its order says (amount, invoice-id, no voucher name). */
+  private paid: Int32Array | undefined;
+  private readonly paidTable = new Interned<[string | undefined, string | undefined, string | undefined]>();
+  /** Its latest word in the results file: -1 is none yet this run. */
+  private word: Int32Array | undefined;
+  private readonly wordTable = new Interned<[ResultRow['state'], string | undefined, string | undefined]>();
+
+  constructor(
+    readonly orders: OrderStore,
+    private readonly prior: ReadonlyMap<number, ResultRow> | undefined,
+    private readonly byId: ReadonlyMap<string, JournalEntry>,
+  ) {
+    const count = orders.length;
+    this.start = new Uint8Array(count);
+    this.lifted = new Uint8Array(count);
+    for (let index = 0; index < count; index++) {
+      const before = prior?.get(orders.lineOf(index));
+      if (before === undefined) continue;
+      this.put(index, bulkRowOf(orders.get(index), before, byId.get(before.transactionId)));
+    }
+  }
+
+  get length(): number {
+    return this.orders.length;
+  }
+
+  startOf(index: number): BulkRow['start'] {
+    return starts[this.start[index]!]!;
+  }
+
+  get(index: number): BulkRow {
+    const order = this.orders.get(index);
+    const prior = this.prior?.get(order.line);
+    const paid = this.paid?.[index] ?? -1;
+    const [paidAmount, paidInvoiceId, voucher] = paid === -1 ? [order.amount, order.invoiceId, undefined] : this.paidTable.at(paid);
+    const bits = this.lifted[index]!;
+    const lifted: string[] = [];
+    if (bits & fileDuplicate) lifted.push('allow-duplicate');
+    if (bits & overLimit) lifted.push('over-limit');
+    if (bits & ledgerDuplicate && !(bits & fileDuplicate)) lifted.push('allow-duplicate');
+    const id = this.ids?.[index] ?? 0n;
+    return {
+      line: order.line,
+      key: order.key,
+      service: order.service,
+      account: order.account,
+      currency: order.currency,
+      invoiceId: order.invoiceId,
+      invoicePosition: order.invoicePosition,
+      amount: order.amount,
+      transactionId: id === 0n ? this.oddIds.get(index) : id.toString(),
+      start: this.startOf(index),
+      prior,
+      entry: prior === undefined ? undefined : this.byId.get(prior.transactionId),
+      paidAmount,
+      paidInvoiceId,
+      voucher,
+      lifted,
+    };
+  }
+
+  /** What a step learned of the row: its start, TransactionID, what it pays, the guards lifted. */
+  put(index: number, row: BulkRow): void {
+    this.start[index] = starts.indexOf(row.start);
+    const id = row.transactionId;
+    if (id !== undefined && /^[1-9]\d{0,19}$/.test(id) && BigInt(id) < 2n ** 64n) (this.ids ??= new BigUint64Array(this.length))[index] = BigInt(id);
+    else if (id !== undefined) this.oddIds.set(index, id);
+    const plain = row.paidAmount === row.amount && row.paidInvoiceId === row.invoiceId && row.voucher === undefined;
+    if (!plain) (this.paid ??= new Int32Array(this.length).fill(-1))[index] = this.paidTable.indexOf([row.paidAmount, row.paidInvoiceId, row.voucher]);
+    else if (this.paid !== undefined) this.paid[index] = -1;
+    let bits = 0;
+    const duplicates = row.lifted.filter((guard) => guard === 'allow-duplicate').length;
+    if (row.lifted[0] === 'allow-duplicate') bits |= fileDuplicate;
+    if (row.lifted.includes('over-limit')) bits |= overLimit;
+    if (duplicates > 0 && row.lifted[0] !== 'allow-duplicate') bits |= ledgerDuplicate;
+    this.lifted[index] = bits;
+  }
+
+  /** The row's latest word this run, as the results file keeps it. */
+  setWord(index: number, result: ResultRow): void {
+    this.word ??= new Int32Array(this.length).fill(-1);
+    this.word[index] = this.wordTable.indexOf([result.state, result.status, result.message]);
+  }
+
+  /** The row as the results file keeps it: its latest word this run over what `planned` says. */
+  latest(index: number, planned: ResultRow): ResultRow {
+    const word = this.word?.[index] ?? -1;
+    if (word === -1) return planned;
+    const [state, status, message] = this.wordTable.at(word);
+    return { ...planned, state, status, message };
+  }
+}
+
+/** A table of distinct values (tuples of strings), each kept once however many rows name it. */
+class Interned<T extends readonly unknown[]> {
+  private readonly values: T[] = [];
+  private readonly indexes = new Map<string, number>();
+
+  indexOf(value: T): number {
+    const key = JSON.stringify(value);
+    let index = this.indexes.get(key);
+    if (index === undefined) {
+      index = this.values.push(value) - 1;
+      this.indexes.set(key, index);
+    }
+    return index;
+  }
+
+  at(index: number): T {
+    return this.values[index]!;
+  }
+}
