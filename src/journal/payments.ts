@@ -1,4 +1,6 @@
 import { type TransactionState, transactionStates } from '../protocol/transaction-view.js';
+import { ensureLength, growable, release } from './growable.js';
+import { HeldPayments } from './held-payments.js';
 import { openJournalFiles } from './journal-files.js';
 import { intentTime, type ScannedRecord, utf8OfByteText } from './line-format.js';
 import { type JournalWarning, scanFiles } from './reader.js';
@@ -31,23 +33,32 @@ export interface PaymentRow {
   state: TransactionState;
 }
 
-const separator = '\u0001';
+/**
+ * What the pass knows of a transaction (by its number in the index): its intents are all before
+ * `since` so far (a later one may yet be its first); it is not shown (its first intent since
+ * `since` is another owner's, or at or after `until`); or it is shown.
+ */
+const undecided = 0;
+const notShown = 1;
+const shown = 2;
 const noState = 0;
 
-/** Rows given at a time: an async iteration per row would cost more than the row. */
-const batchSize = 4096;
+/**
+ * Rows given at a time: an async iteration per row would cost more than the row; a few hundred
+ * die young, where thousands at a time outlived the collector's young generation and piled up
+ * in the old one while the registry took them.
+ */
+const batchSize = 256;
 
 /** What the journal's payments of the span are, read once; yielded in order of first intent, in batches. */
 export async function* journalPayments(journal: string, query: PaymentsQuery, warn: JournalWarning): AsyncGenerator<PaymentRow[]> {
   const index = new TransactionIndex();
-  // Per transaction (its number in the index): its fields packed in one flat string; or
-  // `notShown` when its first intent since `since` is another owner's or at/after `until`; or
-  // undefined while its intents are all before `since` (a later one may yet be its first).
-  // And its latest state's number (0: none yet).
-  const packed: (string | undefined)[] = [];
-  // The transactions shown, in order of their first intent since `since` (not of first sight).
-  const shown: number[] = [];
-  const states: number[] = [];
+  // Per transaction, in typed arrays (no JS value a transaction): what the pass knows of it,
+  // and its latest state's number (0: none yet). The shown ones' fields are held in `held`
+  // (held-payments.ts), in order of their first intent since `since` (not of first sight).
+  const fates = growable(Uint8Array);
+  const states = growable(Uint8Array);
+  const held = new HeldPayments();
   const ownerWanted = new Map<string, boolean>();
   const [since, until] = [query.since.getTime(), query.until.getTime()];
   const [sinceText, untilText] = [query.since.toISOString(), query.until.toISOString()];
@@ -58,7 +69,7 @@ export async function* journalPayments(journal: string, query: PaymentsQuery, wa
     await scanFiles(openJournalFiles(journal, query.since.toISOString().slice(0, 10)), warn, { blocking: true }, (record) => {
       if (record.kind === 'outcome') {
         const number = record.id === lastId && record.owner === lastOwner ? lastNumber : index.get(record.owner, record.id);
-        if (number === undefined || packed[number] === undefined || packed[number] === notShown) return;
+        if (number === undefined || fates[number] !== shown) return;
         const current = states[number]!;
         if (replacesOutcome(current === noState ? undefined : transactionStates[current - 1], record.state)) states[number] = 1 + transactionStates.indexOf(record.state);
         return;
@@ -66,7 +77,9 @@ export async function* journalPayments(journal: string, query: PaymentsQuery, wa
       const known = index.size;
       const number = index.numberOf(record.owner, record.id);
       [lastOwner, lastId, lastNumber] = [record.owner, record.id, number];
-      if (number < known && packed[number] !== undefined) {
+      if (number === known) {
+        if (number >= fates.length) for (const array of [fates, states]) ensureLength(array, number + 1);
+      } else if (fates[number] !== undecided) {
         // A new attempt after a failure is open again until its own answer.
         const current = states[number]!;
         if (current !== noState && attemptReopens(transactionStates[current - 1])) states[number] = noState;
@@ -85,50 +98,24 @@ export async function* journalPayments(journal: string, query: PaymentsQuery, wa
         wanted = isWanted(record, query);
         if (unambiguous) ownerWanted.set(record.owner, wanted);
       }
-      packed[number] = wanted && (canonical ? at < untilText : Date.parse(at) < until) ? packedFields(record, at) : notShown;
-      if (packed[number] !== notShown) shown.push(number);
+      fates[number] = wanted && (canonical ? at < untilText : Date.parse(at) < until) ? shown : notShown;
+      if (fates[number] === shown) held.add(number, record, at);
     });
+    // Only the shown payments and their states are given: the rest goes before they are.
+    index.release();
+    release(fates);
+    yield* held.batches(batchSize, (number) => (states[number] === noState ? 'unknown' : transactionStates[states[number]! - 1]!));
   } finally {
     index.release();
+    held.release();
+    release(fates, states);
   }
-  let batch: PaymentRow[] = [];
-  for (const number of shown) {
-    const fields = packed[number]!;
-    const [transactionId = '', account = '', amount = '', at = ''] = fields.split(separator);
-    const state = states[number]!;
-    packed[number] = undefined;
-    batch.push({ transactionId, account, amount, at, state: state === noState ? 'unknown' : transactionStates[state - 1]! });
-    if (batch.length === batchSize) {
-      yield batch;
-      batch = [];
-    }
-  }
-  if (batch.length > 0) yield batch;
 }
-
-/** What a transaction not shown is packed as. */
-const notShown = '';
 
 type ScannedIntent = Extract<ScannedRecord, { kind: 'intent' }>;
 
-/**
- * An intent's TransactionID, account, amount and time as one flat string (joined, so that no
- * slice of a read line is kept alive with it). In an own line (line-format.ts) no string holds
- * a quote, so `"account":"` can only be the key.
- */
-function packedFields(record: ScannedIntent, at: string): string {
-  const { content } = record;
-  if (typeof content !== 'string') return [content.transactionId, content.account, content.amount, at].join(separator);
-  // The scanner moves any part of an id before a space into the owner: such an id is read again.
-  const transactionId = record.id.length === content.indexOf('"', intentStart) - intentStart ? record.id : stringAfter(content, '"transactionId":"');
-  // The account and amount come after the TransactionID, gateway, agent and service (the format table's order).
-  return [transactionId, stringAfter(content, '"account":"', intentStart), stringAfter(content, '"amount":"', intentStart), at].join(separator);
-}
-
-const intentStart = '{"kind":"intent","transactionId":"'.length;
-
-function stringAfter(line: string, key: string, from = 0): string {
-  const start = line.indexOf(key, from) + key.length;
+function stringAfter(line: string, key: string): string {
+  const start = line.indexOf(key) + key.length;
   return utf8OfByteText(line.slice(start, line.indexOf('"', start)));
 }
 

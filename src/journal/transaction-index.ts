@@ -20,6 +20,7 @@ export class TransactionIndex {
   private readonly ownerOf = growable(Uint16Array);
   private slots = emptySlots(2048);
   private readonly packed = new Uint8Array(idBytes);
+  private readonly digits = Buffer.alloc(2 * idBytes);
   size = 0;
 
   /** The number of this transaction, if it was added. */
@@ -111,13 +112,16 @@ export class TransactionIndex {
   idOf(number: number): string {
     const start = number * idBytes;
     if (this.ids[start] === otherIdMark) return this.otherIds.get(number)!;
-    let id = '';
+    // Its digits into a scratch buffer, then one flat string: built up a digit at a time, an id
+    // was a chain of some twenty strings until first read, and kept them all alive meanwhile.
+    const digits = this.digits;
+    let length = 0;
     for (let i = start; i < start + idBytes; i++) {
       const byte = this.ids[i]!;
-      if (byte >> 4 !== 0xf) id += String.fromCharCode(48 + (byte >> 4));
-      if ((byte & 0xf) !== 0xf) id += String.fromCharCode(48 + (byte & 0xf));
+      if (byte >> 4 !== 0xf) digits[length++] = 48 + (byte >> 4);
+      if ((byte & 0xf) !== 0xf) digits[length++] = 48 + (byte & 0xf);
     }
-    return id;
+    return digits.toString('latin1', 0, length);
   }
 
   /** Whether transaction `number` is this owner's id (no hashing: a guess checked). */
