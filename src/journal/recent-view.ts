@@ -34,13 +34,16 @@ export class RecentView {
     } else {
       this.readOn(this.view, identity.size);
     }
-    const accounts = new Set(query.accounts);
-    const found: RecentPayment[] = [];
-    for (const { intent, state } of this.view.payments.values()) {
-      if (Date.parse(intent.at) < since) continue;
-      if (accounts.has(intent.account) || (query.operator !== undefined && intent.operator === query.operator)) found.push({ intent, state });
-    }
-    return found.sort((a, b) => Date.parse(a.intent.at) - Date.parse(b.intent.at));
+    const view = this.view;
+    prune(view, since);
+    const found = new Set<Payment>();
+    for (const account of query.accounts) for (const payment of view.byAccount.get(account) ?? []) found.add(payment);
+    // An operator's daily limit weighs their payments to any account: all of them are looked at then.
+    if (query.operator !== undefined) for (const payment of view.payments.values()) if (payment.intent.operator === query.operator) found.add(payment);
+    return [...found]
+      .filter(({ intent }) => Date.parse(intent.at) >= since)
+      .map(({ intent, state }) => ({ intent, state }))
+      .sort((a, b) => Date.parse(a.intent.at) - Date.parse(b.intent.at));
   }
 
   /** The journal's size and identity now; undefined while it does not exist. */
@@ -67,9 +70,17 @@ export class RecentView {
    */
   private async readBack(since: Date, identity: Identity | undefined): Promise<View> {
     const found = await recentPayments(this.journal, { ...this.owner, since, accounts: [], operator: undefined }, true);
-    const payments = new Map<string, Payment>();
-    for (const payment of found) payments.set(keyOf(payment.intent), { intent: payment.intent, state: payment.state });
-    return { identity: identity ?? { dev: -1, ino: -1, size: 0 }, offset: identity?.size ?? 0, since: since.getTime(), payments };
+    const view: View = {
+      identity: identity ?? { dev: -1, ino: -1, size: 0 },
+      offset: identity?.size ?? 0,
+      since: since.getTime(),
+      payments: new Map(),
+      byAccount: new Map(),
+      interned: new Map(),
+      prunedAt: 0,
+    };
+    for (const payment of found) remember(view, payment.intent, payment.state);
+    return view;
   }
 
   /** The lines appended since the last reading, forward: attempts reset their payment's answers, answers apply in order. */
@@ -113,7 +124,7 @@ export class RecentView {
     const intent = recordOf(scanned);
     if (intent.gateway !== this.owner.gateway || intent.agentId !== this.owner.agentId) return;
     // A new attempt: its answers are the ones after it (look-back.ts AnswersAfter).
-    view.payments.set(keyOf(intent), { intent, state: undefined });
+    remember(view, intent, undefined);
   }
 }
 
@@ -134,8 +145,66 @@ interface View {
   offset: number;
   /** The reach of the reading back: a query reaching further needs another. */
   since: number;
-  /** By owner and TransactionID, as look-back.ts keys them. */
+  /** By gateway, agent and TransactionID. */
   payments: Map<string, Payment>;
+  /** The same payments by account: a claim weighs its account's, not all of them. */
+  byAccount: Map<string, Payment[]>;
+  /** The texts many payments share (service, amount, currency, operator...), held once. */
+  interned: Map<string, string>;
+  /** When payments older than the window were last let go. */
+  prunedAt: number;
+}
+
+/**
+ * A payment's latest attempt, as light as the rules need it: the fields they weigh and show,
+ * the texts many share held once; a bulk run of many rows keeps one of these a row it wrote.
+ */
+function remember(view: View, record: IntentRecord, state: TransactionState | undefined): void {
+  const shared = (text: string) => {
+    const held = view.interned.get(text);
+    if (held !== undefined) return held;
+    view.interned.set(text, text);
+    return text;
+  };
+  const { transactionId, account, at } = record;
+  const intent: IntentRecord = {
+    kind: 'intent',
+    transactionId,
+    gateway: shared(record.gateway),
+    agentId: shared(record.agentId),
+    service: shared(record.service),
+    account,
+    amount: shared(record.amount),
+    currency: shared(record.currency),
+    invoiceId: record.invoiceId === null ? null : shared(record.invoiceId),
+    at,
+    ...(record.operator === undefined ? {} : { operator: shared(record.operator) }),
+  };
+  const key = keyOf(record);
+  const known = view.payments.get(key);
+  if (known !== undefined) {
+    // Every attempt of a transaction is to the same account (the replay guard): its place stays.
+    known.intent = intent;
+    known.state = state;
+    return;
+  }
+  const payment: Payment = { intent, state };
+  view.payments.set(key, payment);
+  const list = view.byAccount.get(account);
+  if (list === undefined) view.byAccount.set(account, [payment]);
+  else list.push(payment);
+}
+
+/** Lets go of the payments whose latest attempt the window has left behind, now and then (a run may outlast its window). */
+function prune(view: View, since: number): void {
+  if (view.payments.size < 4_096 || since - view.prunedAt < 60_000) return;
+  view.prunedAt = since;
+  for (const [key, payment] of view.payments) if (Date.parse(payment.intent.at) < since) view.payments.delete(key);
+  for (const [account, list] of view.byAccount) {
+    const kept = list.filter((payment) => Date.parse(payment.intent.at) >= since);
+    if (kept.length === 0) view.byAccount.delete(account);
+    else if (kept.length < list.length) view.byAccount.set(account, kept);
+  }
 }
 
 const sameFile = (a: Identity, b: Identity) => a.dev === b.dev && a.ino === b.ino;
