@@ -83,10 +83,12 @@ function processAlive(pid: number): boolean {
   }
 }
 
+/** What names this process as a holder besides its token, read once: it does not change while it runs. */
+let processFacts: { boot: string | undefined; start: string | undefined; namespace: string | undefined } | undefined;
+
 function thisHolder(): LockHolder {
-  const boot = bootId();
-  const start = processStart(process.pid);
-  const namespace = pidNamespace();
+  processFacts ??= { boot: bootId(), start: processStart(process.pid), namespace: pidNamespace() };
+  const { boot, start, namespace } = processFacts;
   return {
     pid: process.pid,
     host: hostname(),

@@ -19,6 +19,16 @@ import { type IntentRecord, replacesOutcome } from './records.js';
  */
 export class RecentView {
   private view: View | undefined;
+  /**
+   * This process's own intents, written but not yet read on: passed over when read, so that a
+   * bulk run's view does not grow by a payment a row (recent-view's keeper says which to keep).
+   */
+  private readonly own = new Set<string>();
+
+  /** Intents this process wrote that its view need not keep (file-ledger.ts: no rule adds them up). */
+  passOver(records: readonly { gateway: string; agentId: string; transactionId: string; at: string }[]): void {
+    for (const record of records) this.own.add(`${record.transactionId}\n${record.at}`);
+  }
 
   constructor(
     private readonly journal: string,
@@ -112,17 +122,24 @@ export class RecentView {
     view.offset += end;
   }
 
+  private isOwners(record: { gateway: string; agentId: string }): boolean {
+    return record.gateway === this.owner.gateway && record.agentId === this.owner.agentId;
+  }
+
   private take(view: View, line: string, scanner: OwnLineScanner): void {
     const scanned = recordOn(line, scanner);
     if (typeof scanned === 'string') return;
+    // Lines are read whole only when they concern a payment kept: most of a bulk run's are its own.
     if (scanned.kind === 'outcome') {
-      const payment = view.payments.get(keyOf(recordOf(scanned)));
-      if (payment !== undefined && replacesOutcome(payment.state, scanned.state)) payment.state = scanned.state;
+      const payment = view.payments.get(scanned.id);
+      if (payment === undefined || !replacesOutcome(payment.state, scanned.state) || !this.isOwners(recordOf(scanned))) return;
+      payment.state = scanned.state;
       return;
     }
-    if (Date.parse(intentTime(scanned)) < view.since) return;
+    const at = intentTime(scanned);
+    if (Date.parse(at) < view.since || this.own.delete(`${scanned.id}\n${at}`)) return;
     const intent = recordOf(scanned);
-    if (intent.gateway !== this.owner.gateway || intent.agentId !== this.owner.agentId) return;
+    if (!this.isOwners(intent)) return;
     // A new attempt: its answers are the ones after it (look-back.ts AnswersAfter).
     remember(view, intent, undefined);
   }
@@ -145,7 +162,7 @@ interface View {
   offset: number;
   /** The reach of the reading back: a query reaching further needs another. */
   since: number;
-  /** By gateway, agent and TransactionID. */
+  /** By TransactionID. */
   payments: Map<string, Payment>;
   /** The same payments by account: a claim weighs its account's, not all of them. */
   byAccount: Map<string, Payment[]>;
@@ -209,5 +226,5 @@ function prune(view: View, since: number): void {
 
 const sameFile = (a: Identity, b: Identity) => a.dev === b.dev && a.ino === b.ino;
 
-/** A payment's key: its gateway, agent and TransactionID. */
-const keyOf = (record: { gateway: string; agentId: string; transactionId: string }) => `${record.gateway}\n${record.agentId}\n${record.transactionId}`;
+/** A payment's key: its TransactionID (a view holds one gateway and agent's). */
+const keyOf = (record: { transactionId: string }) => record.transactionId;

@@ -162,7 +162,8 @@ export class FileLedger implements Ledger {
     const accepted: Accepted[] = [];
     for (const group of groupedByOwner(batch)) {
       const reach = lookBackOfClaims(group);
-      const recent = reach === undefined ? [] : await this.recentViewOf(group[0]!.intent).payments(reach);
+      const view = this.recentViewOf(group[0]!.intent);
+      const recent = reach === undefined ? [] : await view.payments(reach);
       for (const claim of group) {
         try {
           const earlier = claim.options.checkReplay ? await (await readers()).findIntent(this.location.path, claim.intent, this.warn) : undefined;
@@ -174,6 +175,8 @@ export class FileLedger implements Ledger {
           const lifted = earlier === undefined && claim.options.guard !== undefined ? claim.options.guard.decide(recent, now) : [];
           const record = this.recordOf(claim.intent, lifted, now);
           if (earlier === undefined) recent.push({ intent: record, state: undefined });
+          // The view keeps this process's own intents only for rules that add payments up.
+          if (claim.options.guard?.sums !== true) view.passOver([record]);
           accepted.push({ claim, record, kind: earlier === undefined ? 'new' : 'retry' });
         } catch (error) {
           claim.reject(error);

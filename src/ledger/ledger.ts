@@ -77,6 +77,12 @@ export interface IntentGuard {
    * with the intent ("over-limit", "allow-duplicate").
    */
   decide(recent: readonly RecentPayment[], now: Date): readonly string[];
+  /**
+   * Whether the rules add up payments (a daily limit): then this process's own earlier intents
+   * weigh too. The duplicate check alone never needs them: a bulk file's own repeats were
+   * weighed when it was planned, and a retry of its own TransactionID is no duplicate.
+   */
+  sums: boolean;
 }
 
 /** What a purchase records before its Payment: the intent without its time, and without who made it (the ledger knows). */

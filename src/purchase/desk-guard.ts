@@ -54,7 +54,9 @@ export async function deskFindings(context: DeskContext, ledger: () => Promise<L
 export function deskGuard(context: DeskContext, intent: Intent, policy: DeskPolicy, now = new Date()): IntentGuard | undefined {
   const look = lookBackOf(context.settings.desk, context.settings.operator.value, [intent.currency], windowOf(context, policy), now);
   if (look === undefined) return undefined;
-  return { ...look, decide: (recent, at) => enforceDesk(findingsOf(context, intent, policy, recent, at), policy, at) };
+  const { desk } = context.settings;
+  const sums = desk.limit('dailyLimit', intent.currency) !== undefined || desk.limit('accountDailyLimit', intent.currency) !== undefined;
+  return { ...look, sums, decide: (recent, at) => enforceDesk(findingsOf(context, intent, policy, recent, at), policy, at) };
 }
 
 /** The rules that read nothing of the ledger (the limit for one payment), when deskGuard gave none. */

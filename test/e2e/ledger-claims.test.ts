@@ -38,6 +38,7 @@ const intent = (transactionId: string, account: string): Intent => ({
 const slowGuard = (account: string): IntentGuard => ({
   since: new Date(Date.now() - 600_000),
   operator: undefined,
+  sums: false,
   decide(recent) {
     const until = Date.now() + 150;
     while (Date.now() < until) {

@@ -93,4 +93,17 @@ describe('RecentView: the look-back kept up to date', () => {
     const further = { ...query, since: new Date(now - 7_200_000) };
     expect(await view.payments(further)).toEqual(await recentPayments(journal, { ...owner, ...further }));
   });
+
+  it("passes over this process's own intents it was told of, and keeps another's", async () => {
+    const journal = join(mkdtempSync(join(tmpdir(), 'agentpay-recent-view-')), 'journal.jsonl');
+    const now = Date.now();
+    writeFileSync(journal, `${lineOf(intentAt('1', 'acc', new Date(now - 60_000), 'anna'))}\n`);
+    const view = new RecentView(journal, owner);
+    const query = { since: new Date(now - 120_000), accounts: ['acc'], operator: undefined };
+    await view.payments(query);
+    const mine = intentAt('2', 'acc', new Date(now), 'anna');
+    view.passOver([mine]);
+    appendFileSync(journal, `${lineOf(mine)}\n${lineOf(intentAt('3', 'acc', new Date(now + 1), 'anna'))}\n`);
+    expect((await view.payments(query)).map((payment) => payment.intent.transactionId)).toEqual(['1', '3']);
+  });
 });

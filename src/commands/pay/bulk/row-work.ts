@@ -166,10 +166,15 @@ export class IntentsAhead {
     private readonly window: number,
   ) {}
 
-  /** The row at `index` starts: the intents of the `window` rows after it are on their way; its own, if written ahead. */
+  /**
+   * The row at `index` starts: the intents of the rows after it are on their way; its own, if
+   * written ahead. They are written a window's worth at a time, when fewer than a window remain
+   * ahead: claims made together share one hold of the ledger's lock and one look-back.
+   */
   start(index: number): Promise<IntentResult> | undefined {
     const { work, rows } = this;
-    for (; this.next < Math.min(rows.length, index + 1 + this.window); this.next++) {
+    const until = this.next > index + this.window ? this.next : Math.min(rows.length, index + 1 + 2 * this.window);
+    for (; this.next < until; this.next++) {
       const row = rows.get(this.next);
       if (row.start !== 'new' || row.prior !== undefined) continue;
       const intent = intentOf(work.session, paymentInputOf(row), notesOf(work, row));
