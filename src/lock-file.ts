@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { closeSync, linkSync, openSync, readFileSync, readlinkSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { closeSync, linkSync, openSync, readFileSync, readlinkSync, statSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { dirname } from 'node:path';
 import { errnoCodeOf } from './errors.js';
-import { makeDirectory } from './journal/durable.js';
+import { makeDirectory, removeFile } from './journal/durable.js';
 
 /**
  * A lock file: who holds a file (the journal around a check-and-append, an order file's results
@@ -161,14 +161,14 @@ function takeOver(path: string, stale: LockHolder | undefined): void {
     if (errnoCodeOf(error) !== 'EEXIST') throw error;
     // Another process is taking it over now; a break left by one that died is cleared for the next try.
     const age = ageOf(breaker);
-    if (age !== undefined && age > breakStaleMs) removeIfThere(breaker);
+    if (age !== undefined && age > breakStaleMs) removeFile(breaker);
     return;
   }
   try {
     const now = look(path);
-    if (now.kind === 'stale' && now.holder?.token === stale?.token) removeIfThere(path);
+    if (now.kind === 'stale' && now.holder?.token === stale?.token) removeFile(path);
   } finally {
-    removeIfThere(breaker);
+    removeFile(breaker);
   }
 }
 
@@ -181,13 +181,6 @@ function ageOf(path: string): number | undefined {
   }
 }
 
-function removeIfThere(path: string): void {
-  try {
-    unlinkSync(path);
-  } catch (error) {
-    if (errnoCodeOf(error) !== 'ENOENT') throw error;
-  }
-}
 
 /**
  * Makes the lock whole, then names it: written to a file of this process's own, then linked to
@@ -211,7 +204,7 @@ function placeLock(path: string, holder: LockHolder): boolean {
     if (errnoCodeOf(error) !== 'EEXIST') throw error;
     return false;
   } finally {
-    removeIfThere(temporary);
+    removeFile(temporary);
   }
 }
 
@@ -237,7 +230,7 @@ function heldLock(path: string, holder: LockHolder): HeldLock {
       if (released) return;
       released = true;
       if (parseHolder(readProc(path) ?? '')?.token !== holder.token) return;
-      removeIfThere(path);
+      removeFile(path);
     },
   };
 }
