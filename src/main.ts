@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import type { ExitCodeValue, StopSignal } from './errors.js';
 import type { Interrupts } from './interrupts.js';
 
@@ -72,6 +73,8 @@ async function report(error: unknown, argv: readonly string[], stderr: NodeJS.Wr
  */
 function listenForSignals(argv: readonly string[]): Interrupts {
   const stop = new AbortController();
+  // Every exchange in flight listens to it: a bulk run at --concurrency 16 has more than Node's 10.
+  setMaxListeners(0, stop.signal);
   const listeners = new Set<(signal: StopSignal) => void>();
   let heard = 0;
   const on = (signal: StopSignal) => () => {

@@ -39,6 +39,16 @@ const ofType = (s: RunningSandbox, type: string) => s.received.filter((form) => 
 const journalOf = (env: Record<string, string>) => join(env.XDG_STATE_HOME!, 'agentpay', 'journal.jsonl');
 
 describe('pay --from-file', () => {
+  it('at a high --concurrency, stderr under --json is JSON lines only (no warning of too many abort listeners)', async () => {
+    const { env } = await setUp();
+    const orders = ordersFile(dynamicRows(40, 'many'));
+    const paid = await runCli(['--json', 'pay', '--from-file', orders, '--yes', '--concurrency', '32'], { env });
+    expect(paid.code, paid.stderr).toBe(0);
+    expect(paid.stderr).not.toContain('MaxListenersExceededWarning');
+    for (const line of paid.stderr.split('\n').filter((text) => text !== '')) expect(() => JSON.parse(line), line).not.toThrow();
+    expect(jsonLines(paid.stdout).filter((line) => line.state === 'success')).toHaveLength(40);
+  });
+
   it('pays every row once, one --json line per row in file order, the results file and the ledger agree; again, every row is skipped', async () => {
     const { sandbox, env } = await setUp();
     const orders = ordersFile([

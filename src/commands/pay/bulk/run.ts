@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import { AgentpayError, CancelledError, ExitCode, type ExitCodeValue, exitCodeOfSignal, mostSevere, type StopSignal, UsageError } from '../../../errors.js';
 import { t } from '../../../i18n/current.js';
 import { type Interrupts, stoppedBy } from '../../../interrupts.js';
@@ -32,6 +33,8 @@ import { readOrders, refuseBadRows } from './rows.js';
 function listenForInterrupts(out: Output, signals: Interrupts) {
   const soft = new AbortController();
   const hard = new AbortController();
+  // Each row in flight listens to the hard stop: more than Node's 10 at a higher --concurrency.
+  setMaxListeners(0, hard.signal);
   let first: StopSignal | undefined;
   const name = (signal: StopSignal) => (signal === 'SIGINT' ? 'Ctrl+C' : 'SIGTERM');
   const on = (signal: StopSignal) => {
