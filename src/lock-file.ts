@@ -181,7 +181,6 @@ function ageOf(path: string): number | undefined {
   }
 }
 
-
 /**
  * Makes the lock whole, then names it: written to a file of this process's own, then linked to
  * the lock's path, which fails if the path is taken (link(2) never replaces). Nobody ever reads
