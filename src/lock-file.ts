@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { closeSync, linkSync, openSync, readFileSync, readlinkSync, statSync, writeFileSync } from 'node:fs';
+import { linkSync, readFileSync, readlinkSync, statSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { dirname } from 'node:path';
 import { errnoCodeOf } from './errors.js';
@@ -145,23 +145,16 @@ function look(path: string): Seen {
   return { kind: holderIsGone(holder) ? 'stale' : 'held', holder };
 }
 
-/** A takeover's own lock: older than this, its taker died in the middle of it. */
-const breakStaleMs = 10_000;
-
 /**
- * Removes a stale lock, one taker at a time: under `<lock>.break` (made with O_EXCL), the lock
- * is read again and removed only if it is still the stale one judged, never a lock another
- * process took meanwhile. A live lock is never moved or removed.
+ * Removes a stale lock, one taker at a time: under `<lock>.break` (a lock of its own, naming its
+ * taker), the lock is read again and removed only if it is still the stale one judged, never a
+ * lock another process took meanwhile. A live lock is never moved or removed. A break whose
+ * taker died in the middle of it (killed there) is stale the same way, and cleared for the next try.
  */
-function takeOver(path: string, stale: LockHolder | undefined): void {
+function takeOver(path: string, stale: LockHolder | undefined, mine: LockHolder): void {
   const breaker = `${path}.break`;
-  try {
-    closeSync(openSync(breaker, 'wx', 0o600));
-  } catch (error) {
-    if (errnoCodeOf(error) !== 'EEXIST') throw error;
-    // Another process is taking it over now; a break left by one that died is cleared for the next try.
-    const age = ageOf(breaker);
-    if (age !== undefined && age > breakStaleMs) removeFile(breaker);
+  if (!placeLock(breaker, { ...mine, since: new Date().toISOString() })) {
+    if (look(breaker).kind === 'stale') removeFile(breaker);
     return;
   }
   try {
@@ -169,15 +162,6 @@ function takeOver(path: string, stale: LockHolder | undefined): void {
     if (now.kind === 'stale' && now.holder?.token === stale?.token) removeFile(path);
   } finally {
     removeFile(breaker);
-  }
-}
-
-function ageOf(path: string): number | undefined {
-  try {
-    return Date.now() - statSync(path).mtimeMs;
-  } catch (error) {
-    if (errnoCodeOf(error) === 'ENOENT') return undefined;
-    throw error;
   }
 }
 
@@ -214,7 +198,7 @@ function tryLock(path: string, mine: LockHolder): HeldLock | LockBusy {
     if (placeLock(path, taken)) return heldLock(path, taken);
     const seen = look(path);
     if (seen.kind === 'held') return new LockBusy(path, seen.holder);
-    if (seen.kind === 'stale') takeOver(path, seen.holder);
+    if (seen.kind === 'stale') takeOver(path, seen.holder, mine);
   }
   const seen = look(path);
   return new LockBusy(path, seen.kind === 'free' ? undefined : seen.holder);

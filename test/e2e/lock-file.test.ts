@@ -78,4 +78,13 @@ describe('the lock file between processes', () => {
     expect(taken).not.toBeInstanceOf(LockBusy);
     expect(existsSync(`${path}.break`)).toBe(false);
   });
+
+  it('a break whose taker was killed in the middle of a takeover is cleared at once, and the stale lock taken over', () => {
+    const path = join(isolatedEnv().HOME!, 'killed.csv.lock');
+    const dead = (token: string) => JSON.stringify({ pid: 999_999_999, host: hostname(), since: '2026-01-01T00:00:00.000Z', token });
+    writeFileSync(path, dead('dead-run'));
+    writeFileSync(`${path}.break`, dead('dead-taker'));
+    expect(lockNow(path)).not.toBeInstanceOf(LockBusy);
+    expect(existsSync(`${path}.break`)).toBe(false);
+  });
 });
