@@ -176,7 +176,7 @@ export class FileLedger implements Ledger {
           const record = this.recordOf(claim.intent, lifted, now);
           if (earlier === undefined) recent.push({ intent: record, state: undefined });
           // The view keeps this process's own intents only for rules that add payments up.
-          if (claim.options.guard?.sums !== true) view.passOver([record]);
+          if (claim.options.guard !== undefined && !claim.options.guard.sums) view.passOver([record]);
           accepted.push({ claim, record, kind: earlier === undefined ? 'new' : 'retry' });
         } catch (error) {
           claim.reject(error);
