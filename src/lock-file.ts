@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { linkSync, readFileSync, readlinkSync, statSync, writeFileSync } from 'node:fs';
+import { readFileSync, readlinkSync, statSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { dirname } from 'node:path';
 import { errnoCodeOf } from './errors.js';
-import { makeDirectory, removeFile } from './journal/durable.js';
+import { makeDirectory, publish, removeFile } from './journal/durable.js';
 
 /**
  * A lock file: who holds a file (the journal around a check-and-append, an order file's results
@@ -180,15 +180,7 @@ function placeLock(path: string, holder: LockHolder): boolean {
     makeDirectory(dirname(path));
     writeFileSync(temporary, JSON.stringify(holder), { mode: 0o600, flag: 'wx' });
   }
-  try {
-    linkSync(temporary, path);
-    return true;
-  } catch (error) {
-    if (errnoCodeOf(error) !== 'EEXIST') throw error;
-    return false;
-  } finally {
-    removeFile(temporary);
-  }
+  return publish(temporary, path);
 }
 
 /** One try: the lock taken, or who holds it. */
