@@ -59,3 +59,15 @@ export function lookBackOfClaims(claims: readonly Claim[]): { since: Date; opera
   }
   return since === undefined ? undefined : { since, operator, accounts: [...accounts] };
 }
+
+/** Claims by gateway and agent, in their order: the desk's rules weigh one owner's payments. */
+export function groupedByOwner(claims: readonly Claim[]): Claim[][] {
+  const groups = new Map<string, Claim[]>();
+  for (const claim of claims) {
+    const key = `${claim.intent.gateway} ${claim.intent.agentId}`;
+    const group = groups.get(key);
+    if (group === undefined) groups.set(key, [claim]);
+    else group.push(claim);
+  }
+  return [...groups.values()];
+}

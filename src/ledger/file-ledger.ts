@@ -8,7 +8,7 @@ import { RecentView } from '../journal/recent-view.js';
 import { differingParameters, type IntentRecord, type OutcomeRecord } from '../journal/records.js';
 import { JournalWriter } from '../journal/writer.js';
 import { type HeldLock, LockBusy, type LockHolder, lockWaiting } from '../lock-file.js';
-import { type Claim, ClaimQueue, lookBackOfClaims } from './claim-queue.js';
+import { type Claim, ClaimQueue, groupedByOwner, lookBackOfClaims } from './claim-queue.js';
 import type { ClaimedBatch, Intent, IntentOptions, IntentResult, Ledger, LedgerHistory, LedgerHistoryFilter, Owner, OwnerCount, RecordedBy } from './ledger.js';
 import type { LedgerLocation } from './location.js';
 
@@ -28,18 +28,6 @@ interface Accepted {
   claim: Claim;
   record: IntentRecord;
   kind: 'new' | 'retry';
-}
-
-/** Claims by gateway and agent, in their order: the desk's rules weigh one owner's payments. */
-function groupedByOwner(claims: readonly Claim[]): Claim[][] {
-  const groups = new Map<string, Claim[]>();
-  for (const claim of claims) {
-    const key = ownerKey(claim.intent);
-    const group = groups.get(key);
-    if (group === undefined) groups.set(key, [claim]);
-    else group.push(claim);
-  }
-  return [...groups.values()];
 }
 
 /** The journal's readers, loaded when one is needed: a plain `pay` only appends. */

@@ -8,7 +8,7 @@ import type { LookBackQuery, RecentPayment } from '../../journal/look-back.js';
 import type { PaymentRow, PaymentsQuery } from '../../journal/payments.js';
 import { lineOf, readRecord } from '../../journal/record-format.js';
 import { attemptReopens, differingParameters, type IntentRecord, type JournalRecord, type OutcomeRecord, replacesOutcome } from '../../journal/records.js';
-import { type Claim, ClaimQueue, lookBackOfClaims } from '../claim-queue.js';
+import { type Claim, ClaimQueue, groupedByOwner, lookBackOfClaims } from '../claim-queue.js';
 import type {
   AttemptRef,
   ClaimedBatch,
@@ -540,18 +540,6 @@ const claimLockTimeoutMs = 30_000;
 
 /** PostgreSQL's lock_not_available: lock_timeout ran out. */
 const lockTimedOut = (error: unknown) => (error as { cause?: { code?: unknown } } | undefined)?.cause?.code === '55P03';
-
-/** Claims by gateway and agent, in their order: the desk's rules weigh one owner's payments. */
-function groupedByOwner(claims: readonly Claim[]): Claim[][] {
-  const groups = new Map<string, Claim[]>();
-  for (const claim of claims) {
-    const key = `${claim.intent.gateway} ${claim.intent.agentId}`;
-    const group = groups.get(key);
-    if (group === undefined) groups.set(key, [claim]);
-    else group.push(claim);
-  }
-  return [...groups.values()];
-}
 
 /**
  * What a batch of claims locks (sql.lockPurchases): each purchase's account, and the operator
