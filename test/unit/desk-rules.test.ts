@@ -313,12 +313,12 @@ describe('the look-back against a plain reading of the whole journal', () => {
       .sort();
   }
 
-  it('finds the same payments and states on 60 generated journals: retries by other operators, other owners, damaged and CRLF lines, several read chunks', async () => {
+  it('finds the same payments and states on 24 generated journals: retries by other operators, other owners, damaged and CRLF lines, several read chunks', async () => {
     const now = new Date(2026, 10, 24, 15, 0, 0);
     const accounts = ['a', 'b', 'c', 'счёт', 'd"q', 'e'];
     const operators = ['ann', 'bob', 'cy'];
     const states: TransactionState[] = ['success', 'failed', 'pending', 'unknown'];
-    for (let seed = 1; seed <= 60; seed++) {
+    for (let seed = 1; seed <= 24; seed++) {
       const random = seededRandom(seed);
       const pick = <T>(items: readonly T[]) => items[Math.floor(random() * items.length)]!;
       const made: IntentRecord[] = [];
