@@ -104,7 +104,7 @@ complete -c agentpay -f -a '(__agentpay_complete)'
 
 export const completionScripts: Record<CompletionShell, string> = { bash, zsh, fish };
 
-/** How to load each script, for `completion --help` and the README. */
+/** How to load each script, for `completion --help` and docs/completion.md. */
 export const completionInstallLines = [
   'bash: add to ~/.bashrc:                    source <(agentpay completion bash)',
   'zsh:  add to ~/.zshrc, after compinit:     source <(agentpay completion zsh)',

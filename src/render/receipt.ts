@@ -56,7 +56,7 @@ export function renderLedgerReceipt(receipt: LedgerReceipt, style: Style, layout
   return layoutReceipt(receiptHeading(receipt.view, style, 'payment', said), [...rows, ...extra], style, layout.width);
 }
 
-/** The transaction JSON (README "JSON output"), with the voucher, operator and time: null when not recorded. */
+/** The transaction JSON (docs/commands.md "JSON output"), with the voucher, operator and time: null when not recorded. */
 export function ledgerReceiptJson(receipt: LedgerReceipt): string {
   return transactionJson(receipt.view, { voucher: receipt.voucher ?? null, operator: receipt.operator ?? null, at: receipt.at ?? null });
 }

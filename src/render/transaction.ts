@@ -79,7 +79,7 @@ export function renderTransactionLine(view: TransactionView, style: Style, said:
   return parts.join('  ');
 }
 
-/** The transaction JSON shape (README "JSON output"), one line. */
+/** The transaction JSON shape (docs/commands.md "JSON output"), one line. */
 export function transactionJson(view: TransactionView, extra?: Record<string, unknown>): string {
   return JSON.stringify(extra === undefined ? view : { ...view, ...extra });
 }
