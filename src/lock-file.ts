@@ -2,8 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { readFileSync, readlinkSync, statSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { dirname } from 'node:path';
+import { makeDirectory, publish, removeFile } from './durable.js';
 import { errnoCodeOf } from './errors.js';
-import { makeDirectory, publish, removeFile } from './journal/durable.js';
 
 /**
  * A lock file: who holds a file (the journal around a check-and-append, an order file's results

@@ -1,13 +1,11 @@
-import type { HistoryFilter, JournalEntry, LedgerFilter } from '../journal/ledger.js';
-import type { LookBackQuery, RecentPayment } from '../journal/look-back.js';
-import type { PaymentRow, PaymentsQuery } from '../journal/payments.js';
-import type { IntentRecord, OutcomeRecord } from '../journal/records.js';
+import type { TransactionState } from '../protocol/transaction-view.js';
 import type { LedgerLocation } from './location.js';
+import type { IntentRecord, OutcomeRecord } from './records.js';
 
 /**
  * The ledger: where every payment is recorded before it leaves and every answer after. Two
  * backends keep the same promises (docs/team-ledger.md): the JSON Lines journal on this
- * machine (file-ledger.ts) and a PostgreSQL database a desk shares (postgres/ledger.ts).
+ * machine (file-ledger.ts) and a PostgreSQL database a desk shares (postgres/postgres-ledger.ts).
  * Commands and the purchase layer see only this interface.
  */
 export interface Ledger {
@@ -51,7 +49,7 @@ export interface Ledger {
   /**
    * One TransactionID as the ledger holds it (a receipt reprinted): for each gateway and agent
    * that used it (only `owner`'s, when given), its latest attempt's intent and its latest word
-   * (journal/records.ts replacesOutcome). Empty when no one did.
+   * (ledger/records.ts replacesOutcome). Empty when no one did.
    */
   transaction(transactionId: string, owner?: Owner): Promise<JournalEntry[]>;
 }
@@ -120,7 +118,7 @@ export interface LedgerHistoryFilter extends HistoryFilter {
   operator?: string | undefined;
 }
 
-/** history's entries as any ledger streams them (journal/ledger.ts HistoryEntries), with who made each where known. */
+/** history's entries as any ledger streams them (ledger/file/entries.ts HistoryEntries), with who made each where known. */
 export interface LedgerHistory extends AsyncIterable<LedgerEntry> {
   readonly gateways: readonly string[];
   readonly allGateways: readonly string[];
@@ -139,4 +137,86 @@ export interface ClaimedBatch {
    * how many outcomes could be kept nowhere, with the first reason.
    */
   done(): Promise<{ unrecorded: number; failure?: unknown }>;
+}
+
+/** What the journal knows of one transaction: what was meant, and the last word on it. */
+export interface JournalEntry {
+  intent: IntentRecord;
+  outcome: OutcomeRecord | undefined;
+}
+
+export interface LedgerFilter {
+  /** Only transactions whose intent was written at or after this instant. */
+  since?: Date | undefined;
+}
+
+/** What history asks of a ledger: LedgerFilter, and the latest state and gateway shown. */
+export interface HistoryFilter extends LedgerFilter {
+  /** The latest state; a transaction with no outcome on record counts as `unknown`. */
+  state?: TransactionState | undefined;
+  /** As the ledger names gateways: the base URL without trailing slashes, or "sandbox". */
+  gateway?: string | undefined;
+}
+
+/**
+ * What history shows: the entries one at a time, iterated once, in order of first intent
+ * (any backend that can stream them, a file journal or a database cursor, can feed
+ * commands/history), and what a table must know before its first row.
+ */
+export interface HistoryEntries extends AsyncIterable<JournalEntry> {
+  /** The gateways of the entries to come, in order of first appearance (more than one: a Gateway column). */
+  readonly gateways: readonly string[];
+  /** The gateways of every transaction since `since`, whatever the other filters (named when none match). */
+  readonly allGateways: readonly string[];
+}
+
+/**
+ * The recent payments of one gateway and agent, for the desk's limits and duplicate check
+ * (purchase/desk-guard.ts), read from the end of the journal back: a payment is as recent as
+ * its latest attempt, and intents are appended in time order, so the first one older than the
+ * look-back (less a minute for processes appending at once) ends the reading. A pay reads the
+ * last minutes (or today) of the journal, not all of it. The archive (closed transactions, filed
+ * by the UTC day of their last attempt) is read for the days the look-back reaches.
+ */
+export interface RecentPayment {
+  /** The latest attempt's intent: `at` is when it was made. */
+  intent: IntentRecord;
+  /** By the ledger's rules (records.ts), from the answers after that attempt; none yet: undefined. */
+  state: TransactionState | undefined;
+}
+
+export interface LookBackQuery {
+  gateway: string;
+  agentId: string;
+  since: Date;
+  /** Only payments to these accounts (what the account's limit and the duplicate check weigh)... */
+  accounts: readonly string[];
+  /** ...or made by this operator (what the operator's daily limit weighs; none when no such limit is set). */
+  operator: string | undefined;
+}
+
+/**
+ * The payments of a span of time, light: what registry reconciliation compares (TransactionID,
+ * account, amount, when, latest state), read in ONE pass over the journal. history's entries
+ * (latest.ts) take two passes so that their memory stays flat however many are shown; a
+ * registry is a day's payments, held in memory anyway, so holding their few fields here costs
+ * less than reading a journal twice (docs/performance.md, target 11).
+ */
+export interface PaymentsQuery {
+  /** Transactions whose first intent (of this span) is at or after `since` and before `until`. */
+  since: Date;
+  until: Date;
+  /** Only this gateway's, or this agent's, when given. */
+  gateway?: string | undefined;
+  agentId?: string | undefined;
+}
+
+export interface PaymentRow {
+  transactionId: string;
+  account: string;
+  amount: string;
+  /** When its first intent was written. */
+  at: string;
+  /** The latest word (records.ts replacesOutcome); `unknown` with no outcome on record. */
+  state: TransactionState;
 }

@@ -1,7 +1,6 @@
 import { UsageError } from '../errors.js';
 import { t } from '../i18n/current.js';
-import type { RecentPayment } from '../journal/look-back.js';
-import type { Intent, IntentGuard, Ledger } from '../ledger/ledger.js';
+import type { Intent, IntentGuard, Ledger, RecentPayment } from '../ledger/ledger.js';
 import type { Settings } from '../settings/resolve.js';
 import { breachText, duplicatesOf, duplicateText, type LimitBreach, limitBreaches, lookBackOf } from './desk-rules.js';
 

@@ -2,8 +2,8 @@ import { AgentpayError, GatewayUnreachableError, LedgerUnreachableError, LocalSt
 import type { PaymentInput } from '../gateway/client.js';
 import { payAndSettle, type SettleEvent } from '../gateway/settle.js';
 import { t } from '../i18n/current.js';
-import { differingParameters, type IntentRecord } from '../journal/records.js';
 import type { AttemptRef, Intent, IntentResult, Ledger } from '../ledger/ledger.js';
+import { differingParameters, type IntentRecord } from '../ledger/records.js';
 import { type CodeTable, classifyCode } from '../protocol/codes.js';
 import { type TransactionView, unknownView } from '../protocol/transaction-view.js';
 import { type DeskPolicy, deskFindings, deskGuard, enforceDesk, enforceDeskAlone } from './desk-guard.js';

@@ -1,4 +1,4 @@
-import type { PaymentRow } from '../journal/payments.js';
+import type { PaymentRow } from '../ledger/ledger.js';
 import { localDay } from '../local-day.js';
 import { addDecimals, isPlainDecimal, sameDecimal } from '../protocol/money.js';
 import type { TransactionState } from '../protocol/transaction-view.js';

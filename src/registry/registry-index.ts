@@ -1,5 +1,5 @@
-import { ensureLength, growable } from '../journal/growable.js';
-import { TransactionIndex } from '../journal/transaction-index.js';
+import { ensureLength, growable } from '../packed/growable.js';
+import { TransactionIndex } from '../packed/transaction-index.js';
 import type { Finding } from './compare.js';
 import { RegistryFileError, type RegistryRow } from './read.js';
 

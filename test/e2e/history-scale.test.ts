@@ -3,7 +3,7 @@ import { createWriteStream, mkdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { lineOf } from '../../src/journal/record-format.js';
+import { lineOf } from '../../src/ledger/record-format.js';
 import { binPath, isolatedEnv } from '../helpers/cli.js';
 import { intent, outcome } from '../helpers/journal-lines.js';
 

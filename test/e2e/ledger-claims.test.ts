@@ -1,9 +1,9 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FileLedger } from '../../src/ledger/file-ledger.js';
+import { FileLedger } from '../../src/ledger/file/file-ledger.js';
 import type { Intent, IntentGuard, Ledger } from '../../src/ledger/ledger.js';
 import { parseLedgerLocation } from '../../src/ledger/location.js';
-import { PostgresLedger } from '../../src/ledger/postgres/ledger.js';
+import { PostgresLedger } from '../../src/ledger/postgres/postgres-ledger.js';
 import { isolatedEnv } from '../helpers/cli.js';
 import { freshDatabase, type PostgresServer, sql, startPostgres } from '../helpers/postgres.js';
 

@@ -5,11 +5,11 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
-import { allEntries, openEntries } from '../../src/journal/ledger.js';
-import { lineOf } from '../../src/journal/record-format.js';
-import { journalRecords } from '../../src/journal/record-stream.js';
-import type { IntentRecord, JournalRecord, OutcomeRecord } from '../../src/journal/records.js';
-import { JournalWriter } from '../../src/journal/writer.js';
+import { allEntries, openEntries } from '../../src/ledger/file/entries.js';
+import { journalRecords } from '../../src/ledger/file/record-stream.js';
+import { JournalWriter } from '../../src/ledger/file/writer.js';
+import { lineOf } from '../../src/ledger/record-format.js';
+import type { IntentRecord, JournalRecord, OutcomeRecord } from '../../src/ledger/records.js';
 import { gathered } from '../helpers/gathered.js';
 import { intent, outcome } from '../helpers/journal-lines.js';
 

@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { journalRecords } from '../../src/journal/record-stream.js';
+import { journalRecords } from '../../src/ledger/file/record-stream.js';
 import type { RunningSandbox } from '../../src/sandbox/server.js';
 import { binPath, isolatedEnv, jsonLines, runCli } from '../helpers/cli.js';
 import { paymentsReceived, sandboxWithEnv } from '../helpers/gateway-env.js';
@@ -131,7 +131,7 @@ describe('reconcile', () => {
   it('declares a payment the gateway never saw "never made" only after the grace period', async () => {
     const { sandbox, env } = await setUp();
     // A journal intent whose Payment never left (the process died first).
-    const { JournalWriter } = await import('../../src/journal/writer.js');
+    const { JournalWriter } = await import('../../src/ledger/file/writer.js');
     const writer = new JournalWriter(journalOf(env));
     writer.append({
       kind: 'intent',
@@ -201,7 +201,7 @@ describe('the journal under concurrent writers', () => {
     const { tmpdir } = await import('node:os');
     const path = join(mkdtempSync(join(tmpdir(), 'agentpay-concurrent-')), 'journal.jsonl');
     const writerScript = `
-      import { JournalWriter } from ${JSON.stringify(new URL('../../dist/journal/writer.js', import.meta.url).href)};
+      import { JournalWriter } from ${JSON.stringify(new URL('../../dist/ledger/file/writer.js', import.meta.url).href)};
       const w = new JournalWriter(process.argv[1]);
       for (let i = 0; i < 300; i++) w.append({ kind: 'intent', transactionId: process.argv[2] + i, gateway: 'g'.repeat(2000), agentId: '1', service: 's', account: 'a', amount: '1', currency: 'KZT', invoiceId: null, at: new Date().toISOString() });
     `;
@@ -221,7 +221,7 @@ describe('the journal under concurrent writers', () => {
     const { tmpdir } = await import('node:os');
     const path = join(mkdtempSync(join(tmpdir(), 'agentpay-concurrent-')), 'journal.jsonl');
     const writerScript = `
-      import { JournalWriter } from ${JSON.stringify(new URL('../../dist/journal/writer.js', import.meta.url).href)};
+      import { JournalWriter } from ${JSON.stringify(new URL('../../dist/ledger/file/writer.js', import.meta.url).href)};
       const [path, prefix, count, width, reopen] = process.argv.slice(1);
       let w = new JournalWriter(path);
       for (let i = 0; i < Number(count); i++) {

@@ -3,7 +3,7 @@ import { createWriteStream, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { lineOf } from '../../src/journal/record-format.js';
+import { lineOf } from '../../src/ledger/record-format.js';
 import { unknownView } from '../../src/protocol/transaction-view.js';
 import { binPath, isolatedEnv } from '../helpers/cli.js';
 
@@ -63,7 +63,7 @@ describe('reconcile --registry at scale', () => {
 
 /**
  * reconcile --registry of a registry against a journal holding the same payments: the journal's
- * side (journal/payments.ts) holds the span's payments in one byte array (held-payments.ts), not
+ * side (ledger/file/payments.ts) holds the span's payments in one byte array (held-payments.ts), not
  * a string a payment, until the registry has seen them all. The lists must be exactly what they
  * were, the ledger's in the order of first intent (a retried payment keeps its first place).
  * 200,000 payments (bench target 11's size) run always; 1,000,000 (issue 25's case) only with

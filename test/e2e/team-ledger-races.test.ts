@@ -1,11 +1,11 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { OutcomeRecord } from '../../src/journal/records.js';
 import type { Intent, Ledger } from '../../src/ledger/ledger.js';
 import { parseLedgerLocation } from '../../src/ledger/location.js';
 import { fallbackOf, keepWaiting } from '../../src/ledger/postgres/fallback.js';
-import { PostgresLedger } from '../../src/ledger/postgres/ledger.js';
+import { PostgresLedger } from '../../src/ledger/postgres/postgres-ledger.js';
+import type { OutcomeRecord } from '../../src/ledger/records.js';
 import { type TransactionState, unknownView } from '../../src/protocol/transaction-view.js';
 import { isolatedEnv, jsonLines, runCli } from '../helpers/cli.js';
 import { freshDatabase, type PostgresServer, sql, startPostgres } from '../helpers/postgres.js';

@@ -1,4 +1,4 @@
-import type { JournalRecord, OutcomeRecord } from '../../src/journal/records.js';
+import type { JournalRecord, OutcomeRecord } from '../../src/ledger/records.js';
 
 export declare const appenderOwner: { gateway: string; agentId: string };
 export declare function appenderOutcome(transactionId: string, state: 'success' | 'failed' | 'pending', at: string): OutcomeRecord;

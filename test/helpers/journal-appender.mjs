@@ -1,10 +1,10 @@
 // A process that appends transactions to a journal through agentpay's own writer (the built
-// dist/journal/writer.js), for tests that compact the journal while processes append to it.
+// dist/ledger/file/writer.js), for tests that compact the journal while processes append to it.
 //   node journal-appender.mjs <journal> <seed> <first-id> <count>
 // The records are those of appenderRecords (journal-appender-records.mjs), so the test knows
 // every line written. Each transaction uses a writer of its own now and then, as separate
 // `pay` processes would, so fresh journals are opened while compactions rename them away.
-import { JournalWriter } from '../../dist/journal/writer.js';
+import { JournalWriter } from '../../dist/ledger/file/writer.js';
 import { appenderTransactions } from './journal-appender-records.mjs';
 
 //   node journal-appender.mjs <journal> <seed> <first-id> <count> grouped

@@ -1,5 +1,5 @@
-import { lineOf } from '../../src/journal/record-format.js';
-import type { IntentRecord, OutcomeRecord } from '../../src/journal/records.js';
+import { lineOf } from '../../src/ledger/record-format.js';
+import type { IntentRecord, OutcomeRecord } from '../../src/ledger/records.js';
 import { unknownView } from '../../src/protocol/transaction-view.js';
 
 /** Journal records for tests, as the writer writes them (lineOf). */

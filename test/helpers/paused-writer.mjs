@@ -4,7 +4,7 @@
 // <AGENTPAY_TEST_PAUSE_DIR>/write.go appears, `next`, armed to pause after its fsync.
 import { existsSync, writeFileSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { JournalWriter } from '../../dist/journal/writer.js';
+import { JournalWriter } from '../../dist/ledger/file/writer.js';
 
 const [journal] = process.argv.slice(2);
 const directory = process.env.AGENTPAY_TEST_PAUSE_DIR;

@@ -2,12 +2,12 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSy
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { compactJournal } from '../../src/journal/compact.js';
-import { cutDirectory, segmentPath } from '../../src/journal/journal-files.js';
-import { allEntries, findIntent, openEntries } from '../../src/journal/ledger.js';
-import { lineOf } from '../../src/journal/record-format.js';
-import type { IntentRecord, OutcomeRecord } from '../../src/journal/records.js';
-import { JournalWriter } from '../../src/journal/writer.js';
+import { compactJournal } from '../../src/ledger/file/compact.js';
+import { allEntries, findIntent, openEntries } from '../../src/ledger/file/entries.js';
+import { cutDirectory, segmentPath } from '../../src/ledger/file/journal-files.js';
+import { JournalWriter } from '../../src/ledger/file/writer.js';
+import { lineOf } from '../../src/ledger/record-format.js';
+import type { IntentRecord, OutcomeRecord } from '../../src/ledger/records.js';
 import { gathered } from '../helpers/gathered.js';
 import { intent, linesOf, outcome, owner } from '../helpers/journal-lines.js';
 

@@ -2,9 +2,9 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { journalPayments } from '../../src/journal/payments.js';
-import { lineOf } from '../../src/journal/record-format.js';
-import type { IntentRecord } from '../../src/journal/records.js';
+import { journalPayments } from '../../src/ledger/file/payments.js';
+import { lineOf } from '../../src/ledger/record-format.js';
+import type { IntentRecord } from '../../src/ledger/records.js';
 import { type TransactionState, unknownView } from '../../src/protocol/transaction-view.js';
 import { gathered } from '../helpers/gathered.js';
 

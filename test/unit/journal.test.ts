@@ -2,10 +2,10 @@ import { appendFileSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } f
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { allEntries, findIntent, openEntries } from '../../src/journal/ledger.js';
-import { lineOf } from '../../src/journal/record-format.js';
-import type { IntentRecord, OutcomeRecord } from '../../src/journal/records.js';
-import { JournalWriter } from '../../src/journal/writer.js';
+import { allEntries, findIntent, openEntries } from '../../src/ledger/file/entries.js';
+import { JournalWriter } from '../../src/ledger/file/writer.js';
+import { lineOf } from '../../src/ledger/record-format.js';
+import type { IntentRecord, OutcomeRecord } from '../../src/ledger/records.js';
 import { unknownView } from '../../src/protocol/transaction-view.js';
 import { gathered } from '../helpers/gathered.js';
 

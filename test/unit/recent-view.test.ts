@@ -2,10 +2,10 @@ import { appendFileSync, mkdtempSync, renameSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { recentPayments } from '../../src/journal/look-back.js';
-import { RecentView } from '../../src/journal/recent-view.js';
-import { lineOf } from '../../src/journal/record-format.js';
-import type { IntentRecord, OutcomeRecord } from '../../src/journal/records.js';
+import { recentPayments } from '../../src/ledger/file/look-back.js';
+import { RecentView } from '../../src/ledger/file/recent-view.js';
+import { lineOf } from '../../src/ledger/record-format.js';
+import type { IntentRecord, OutcomeRecord } from '../../src/ledger/records.js';
 import { unknownView } from '../../src/protocol/transaction-view.js';
 import { seededRandom } from '../helpers/seeded-random.js';
 

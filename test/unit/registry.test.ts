@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse as parseCsv } from 'csv-parse/sync';
 import { describe, expect, it } from 'vitest';
-import type { PaymentRow } from '../../src/journal/payments.js';
+import type { PaymentRow } from '../../src/ledger/ledger.js';
 import { addDecimals, compareDecimals } from '../../src/protocol/money.js';
 import { RegistryComparison } from '../../src/registry/compare.js';
 import { compileDatePattern, readDate } from '../../src/registry/dates.js';

@@ -1,7 +1,6 @@
 import { UsageError } from '../../errors.js';
 import { untilInterrupted } from '../../interrupts.js';
-import type { JournalEntry } from '../../journal/ledger.js';
-import type { Ledger, LedgerEntry, LedgerHistory } from '../../ledger/ledger.js';
+import type { JournalEntry, Ledger, LedgerEntry, LedgerHistory } from '../../ledger/ledger.js';
 import { choiceOption, optionalText, optionRecord } from '../../options/values.js';
 import { type TransactionView, transactionStates, unknownView } from '../../protocol/transaction-view.js';
 import type { HistoryRow } from '../../render/history.js';

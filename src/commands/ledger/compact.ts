@@ -1,5 +1,5 @@
 import { errnoCodeOf, LocalStorageError, UsageError } from '../../errors.js';
-import { type CompactionReport, compactJournal } from '../../journal/compact.js';
+import { type CompactionReport, compactJournal } from '../../ledger/file/compact.js';
 import type { CommandContext } from '../context.js';
 
 const plural = (count: number, word: string) => `${count.toLocaleString('en-US')} ${word}${count === 1 ? '' : 's'}`;

@@ -1,10 +1,10 @@
 import { statSync } from 'node:fs';
 import { LocalStorageError, UsageError } from '../../errors.js';
 import { untilInterrupted } from '../../interrupts.js';
-import { lineOf } from '../../journal/record-format.js';
-import { journalRecords } from '../../journal/record-stream.js';
+import { journalRecords } from '../../ledger/file/record-stream.js';
 import type { LedgerLocation } from '../../ledger/location.js';
-import type { PostgresLedger } from '../../ledger/postgres/ledger.js';
+import type { PostgresLedger } from '../../ledger/postgres/postgres-ledger.js';
+import { lineOf } from '../../ledger/record-format.js';
 import { optionRecord } from '../../options/values.js';
 import type { CommandContext } from '../context.js';
 

@@ -1,6 +1,6 @@
 import { UsageError } from '../../errors.js';
 import { t } from '../../i18n/current.js';
-import type { JournalEntry } from '../../journal/ledger.js';
+import type { JournalEntry } from '../../ledger/ledger.js';
 import { optionRecord, wholeNumberOption } from '../../options/values.js';
 import { parseTransactionId } from '../../protocol/transaction-id.js';
 import type { Settings } from '../../settings/resolve.js';

@@ -1,7 +1,6 @@
 import { AgentpayError, ExitCode, type ExitCodeValue, InterruptedError, type LocalStorageError, mostSevere } from '../../errors.js';
 import { stoppedBy } from '../../interrupts.js';
-import type { JournalEntry } from '../../journal/ledger.js';
-import type { Ledger } from '../../ledger/ledger.js';
+import type { JournalEntry, Ledger } from '../../ledger/ledger.js';
 import { dayOption, localDay, startOfDay } from '../../local-day.js';
 import type { Output } from '../../output.js';
 import { type Finding, RegistryComparison } from '../../registry/compare.js';

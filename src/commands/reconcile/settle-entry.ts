@@ -1,6 +1,5 @@
 import { AgentpayError, ExitCode, type ExitCodeValue, LocalStorageError } from '../../errors.js';
-import type { JournalEntry } from '../../journal/ledger.js';
-import type { Ledger } from '../../ledger/ledger.js';
+import type { JournalEntry, Ledger } from '../../ledger/ledger.js';
 import { type CodeTable, classifyCode } from '../../protocol/codes.js';
 import { isRefusedLookUp, speaksOfPayment, type TransactionView, unknownView, viewOfStatusAnswer } from '../../protocol/transaction-view.js';
 import { answerText } from '../../purchase/outcome.js';

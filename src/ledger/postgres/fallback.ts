@@ -1,16 +1,16 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { closeSync, fstatSync, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
+import { writeAll } from '../../durable.js';
 import { errnoCodeOf, LocalStorageError } from '../../errors.js';
-import { writeAll } from '../../journal/durable.js';
-import { readRecord } from '../../journal/record-format.js';
-import type { OutcomeRecord } from '../../journal/records.js';
+import { readRecord } from '../record-format.js';
+import type { OutcomeRecord } from '../records.js';
 
 /**
  * Outcomes the team ledger could not take after their Payment had left (the database went
  * away mid-payment) wait here, on this machine, one file per ledger: JSON lines, each fsynced
  * before the command goes on. The next command that reaches that ledger delivers them
- * (postgres/ledger.ts), each once: a record's id is unique in the ledger, so a delivery cut
+ * (postgres/postgres-ledger.ts), each once: a record's id is unique in the ledger, so a delivery cut
  * short and repeated adds nothing twice.
  */
 export interface WaitingOutcome {
@@ -18,7 +18,7 @@ export interface WaitingOutcome {
   operator: string;
   host: string;
   record: OutcomeRecord;
-  /** The attempt it answers (postgres/ledger.ts), when known. */
+  /** The attempt it answers (postgres/postgres-ledger.ts), when known. */
   answers?: string | undefined;
 }
 

@@ -1,4 +1,4 @@
-import type { JournalEntry } from '../../../journal/ledger.js';
+import type { JournalEntry } from '../../../ledger/ledger.js';
 import type { OrderStore } from './order-store.js';
 import { type BulkRow, bulkRowOf } from './plan.js';
 import type { ResultRow } from './results-file.js';

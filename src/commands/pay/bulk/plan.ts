@@ -1,9 +1,7 @@
 import { AgentpayError } from '../../../errors.js';
 import type { GatewayClient } from '../../../gateway/client.js';
 import { t } from '../../../i18n/current.js';
-import type { JournalEntry } from '../../../journal/ledger.js';
-import type { RecentPayment } from '../../../journal/look-back.js';
-import type { Intent, Ledger, Owner } from '../../../ledger/ledger.js';
+import type { Intent, JournalEntry, Ledger, Owner, RecentPayment } from '../../../ledger/ledger.js';
 import { addDecimals } from '../../../protocol/money.js';
 import { checkPurchase } from '../../../purchase/account-check.js';
 import { breachText, duplicatesOf, duplicateText, type LookBack, limitBreaches, lookBackOf } from '../../../purchase/desk-rules.js';

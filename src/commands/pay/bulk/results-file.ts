@@ -1,9 +1,9 @@
 import { closeSync, fsyncSync, openSync, readFileSync, renameSync } from 'node:fs';
 import { basename, dirname, extname, join } from 'node:path';
 import { parse } from 'csv-parse/sync';
+import { syncDirectory, writeAll } from '../../../durable.js';
 import { errnoCodeOf, LocalStorageError, UsageError } from '../../../errors.js';
 import { t } from '../../../i18n/current.js';
-import { syncDirectory, writeAll } from '../../../journal/durable.js';
 import type { TransactionState } from '../../../protocol/transaction-view.js';
 import { type CsvColumn, csvHeader, csvRow } from '../../../render/csv.js';
 import type { OrderRow } from './rows.js';

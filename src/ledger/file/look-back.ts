@@ -1,35 +1,11 @@
 import { fstatSync, readSync } from 'node:fs';
-import { LocalStorageError } from '../errors.js';
-import type { TransactionState } from '../protocol/transaction-view.js';
+import { LocalStorageError } from '../../errors.js';
+import type { TransactionState } from '../../protocol/transaction-view.js';
+import type { LookBackQuery, RecentPayment } from '../ledger.js';
+import { type IntentRecord, replacesOutcome } from '../records.js';
 import { archiveDirectory, closeAll, type OpenedFile, openJournalFiles } from './journal-files.js';
 import { bytesStartWith, intentBytes, intentText, intentTime, OwnLineScanner, recordOf, type ScannedRecord } from './line-format.js';
 import { recordOn } from './reader.js';
-import { type IntentRecord, replacesOutcome } from './records.js';
-
-/**
- * The recent payments of one gateway and agent, for the desk's limits and duplicate check
- * (purchase/desk-guard.ts), read from the end of the journal back: a payment is as recent as
- * its latest attempt, and intents are appended in time order, so the first one older than the
- * look-back (less a minute for processes appending at once) ends the reading. A pay reads the
- * last minutes (or today) of the journal, not all of it. The archive (closed transactions, filed
- * by the UTC day of their last attempt) is read for the days the look-back reaches.
- */
-export interface RecentPayment {
-  /** The latest attempt's intent: `at` is when it was made. */
-  intent: IntentRecord;
-  /** By the ledger's rules (records.ts), from the answers after that attempt; none yet: undefined. */
-  state: TransactionState | undefined;
-}
-
-export interface LookBackQuery {
-  gateway: string;
-  agentId: string;
-  since: Date;
-  /** Only payments to these accounts (what the account's limit and the duplicate check weigh)... */
-  accounts: readonly string[];
-  /** ...or made by this operator (what the operator's daily limit weighs; none when no such limit is set). */
-  operator: string | undefined;
-}
 
 /**
  * One backward stream: the live files from J back (stopping at the first intent older than the

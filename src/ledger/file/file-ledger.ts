@@ -1,16 +1,30 @@
-import { errnoCodeOf, InterruptedError, LocalStorageError, type StopSignal } from '../errors.js';
-import { t } from '../i18n/current.js';
-import type { JournalEntry, LedgerFilter } from '../journal/ledger.js';
-import type { LookBackQuery, RecentPayment } from '../journal/look-back.js';
-import type { PaymentRow, PaymentsQuery } from '../journal/payments.js';
-import type { JournalWarning } from '../journal/reader.js';
-import { RecentView } from '../journal/recent-view.js';
-import { differingParameters, type IntentRecord, type OutcomeRecord } from '../journal/records.js';
-import { JournalWriter } from '../journal/writer.js';
-import { type HeldLock, LockBusy, type LockHolder, lockWaiting } from '../lock-file.js';
-import { type Claim, ClaimQueue, groupedByOwner, lookBackOfClaims } from './claim-queue.js';
-import type { ClaimedBatch, Intent, IntentOptions, IntentResult, Ledger, LedgerHistory, LedgerHistoryFilter, Owner, OwnerCount, RecordedBy } from './ledger.js';
-import type { LedgerLocation } from './location.js';
+import { errnoCodeOf, InterruptedError, LocalStorageError, type StopSignal } from '../../errors.js';
+import { t } from '../../i18n/current.js';
+import { type HeldLock, LockBusy, type LockHolder, lockWaiting } from '../../lock-file.js';
+import { type Claim, ClaimQueue, groupedByOwner, lookBackOfClaims } from '../claim-queue.js';
+import type {
+  ClaimedBatch,
+  Intent,
+  IntentOptions,
+  IntentResult,
+  JournalEntry,
+  Ledger,
+  LedgerFilter,
+  LedgerHistory,
+  LedgerHistoryFilter,
+  LookBackQuery,
+  Owner,
+  OwnerCount,
+  PaymentRow,
+  PaymentsQuery,
+  RecentPayment,
+  RecordedBy,
+} from '../ledger.js';
+import type { LedgerLocation } from '../location.js';
+import { differingParameters, type IntentRecord, type OutcomeRecord } from '../records.js';
+import type { JournalWarning } from './reader.js';
+import { RecentView } from './recent-view.js';
+import { JournalWriter } from './writer.js';
 
 const ownerKey = ({ gateway, agentId }: Owner) => `${gateway} ${agentId}`;
 
@@ -31,7 +45,7 @@ interface Accepted {
 }
 
 /** The journal's readers, loaded when one is needed: a plain `pay` only appends. */
-const readers = () => import('../journal/ledger.js');
+const readers = () => import('./entries.js');
 
 /**
  * How long a check-and-append waits for another process's: each holds the lock for one reading
@@ -235,11 +249,11 @@ export class FileLedger implements Ledger {
   }
 
   async recentPayments(query: LookBackQuery): Promise<RecentPayment[]> {
-    return (await import('../journal/look-back.js')).recentPayments(this.location.path, query);
+    return (await import('./look-back.js')).recentPayments(this.location.path, query);
   }
 
   async *payments(query: PaymentsQuery): AsyncGenerator<PaymentRow[]> {
-    yield* (await import('../journal/payments.js')).journalPayments(this.location.path, query, this.warn);
+    yield* (await import('./payments.js')).journalPayments(this.location.path, query, this.warn);
   }
 
   async close(): Promise<void> {
@@ -247,7 +261,7 @@ export class FileLedger implements Ledger {
   }
 
   async transaction(transactionId: string, owner?: Owner): Promise<JournalEntry[]> {
-    const { findTransaction } = await import('../journal/find-transaction.js');
+    const { findTransaction } = await import('./find-transaction.js');
     const entries = await findTransaction(this.location.path, transactionId, this.warn);
     return owner === undefined ? entries : entries.filter(({ intent }) => ownerKey(intent) === ownerKey(owner));
   }

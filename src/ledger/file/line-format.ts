@@ -1,5 +1,5 @@
-import type { TransactionState } from '../protocol/transaction-view.js';
-import { type IntentRecord, intentFields, type JournalRecord, type OutcomeRecord, outcomeFields, ownLinePattern, readRecord } from './record-format.js';
+import type { TransactionState } from '../../protocol/transaction-view.js';
+import { type IntentRecord, intentFields, type JournalRecord, type OutcomeRecord, outcomeFields, ownLinePattern, readRecord } from '../record-format.js';
 
 /**
  * Reading the journal's own lines fast. The writer always writes a record's keys in the order

@@ -1,9 +1,9 @@
 import { closeSync, fstatSync, fsync, fsyncSync, openSync, readSync, statSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { errnoCodeOf, LocalStorageError } from '../errors.js';
-import { makeDirectory, syncDirectory, writeAll } from './durable.js';
+import { makeDirectory, syncDirectory, writeAll } from '../../durable.js';
+import { errnoCodeOf, LocalStorageError } from '../../errors.js';
+import { type JournalRecord, lineOf } from '../record-format.js';
 import { lengthOfCutHolding } from './journal-files.js';
-import { type JournalRecord, lineOf } from './record-format.js';
 
 /**
  * Appends records to the journal. Each record is one line written by one write(2) on a file

@@ -1,6 +1,6 @@
 import { closeSync, fsyncSync, linkSync, mkdirSync, openSync, unlinkSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { errnoCodeOf } from '../errors.js';
+import { errnoCodeOf } from './errors.js';
 
 /**
  * Making names last: a file's data is fsynced by its writer, but a name made, moved or removed

@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { closeSync, existsSync, fstatSync, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, statSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
-import { errnoCodeOf, LocalStorageError } from '../errors.js';
-import { publish, syncDirectory, writeAll } from './durable.js';
+import { publish, syncDirectory, writeAll } from '../../durable.js';
+import { errnoCodeOf, LocalStorageError } from '../../errors.js';
 
 /**
  * The files one journal is kept in once `ledger compact` has run (docs/reliability.md,

@@ -1,7 +1,7 @@
+import type { JournalRecord } from '../records.js';
 import { closeAll, openJournalFiles } from './journal-files.js';
 import { OwnLineScanner, recordOf } from './line-format.js';
 import { damagedLineWarning, type JournalWarning, journalLines, recordOn } from './reader.js';
-import type { JournalRecord } from './records.js';
 
 /**
  * A journal's records one at a time, read whole, for a consumer that awaits between them

@@ -1,10 +1,11 @@
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
-import { errnoCodeOf, LocalStorageError } from '../errors.js';
-import type { TransactionState } from '../protocol/transaction-view.js';
+import { errnoCodeOf, LocalStorageError } from '../../errors.js';
+import type { TransactionState } from '../../protocol/transaction-view.js';
+import type { LookBackQuery, RecentPayment } from '../ledger.js';
+import { type IntentRecord, replacesOutcome } from '../records.js';
 import { intentTime, OwnLineScanner, recordOf } from './line-format.js';
-import { type LookBackQuery, type RecentPayment, recentPayments } from './look-back.js';
+import { recentPayments } from './look-back.js';
 import { recordOn } from './reader.js';
-import { type IntentRecord, replacesOutcome } from './records.js';
 
 /**
  * The recent payments of one gateway and agent, kept up to date as the journal grows: what the

@@ -1,37 +1,12 @@
-import { type TransactionState, transactionStates } from '../protocol/transaction-view.js';
-import { ensureLength, growable, release } from './growable.js';
+import { ensureLength, growable, release } from '../../packed/growable.js';
+import { TransactionIndex } from '../../packed/transaction-index.js';
+import { transactionStates } from '../../protocol/transaction-view.js';
+import type { PaymentRow, PaymentsQuery } from '../ledger.js';
+import { attemptReopens, replacesOutcome } from '../records.js';
 import { HeldPayments } from './held-payments.js';
 import { openJournalFiles } from './journal-files.js';
 import { intentTime, type ScannedRecord, utf8OfByteText } from './line-format.js';
 import { type JournalWarning, scanFiles } from './reader.js';
-import { attemptReopens, replacesOutcome } from './records.js';
-import { TransactionIndex } from './transaction-index.js';
-
-/**
- * The payments of a span of time, light: what registry reconciliation compares (TransactionID,
- * account, amount, when, latest state), read in ONE pass over the journal. history's entries
- * (latest.ts) take two passes so that their memory stays flat however many are shown; a
- * registry is a day's payments, held in memory anyway, so holding their few fields here costs
- * less than reading a journal twice (docs/performance.md, target 11).
- */
-export interface PaymentsQuery {
-  /** Transactions whose first intent (of this span) is at or after `since` and before `until`. */
-  since: Date;
-  until: Date;
-  /** Only this gateway's, or this agent's, when given. */
-  gateway?: string | undefined;
-  agentId?: string | undefined;
-}
-
-export interface PaymentRow {
-  transactionId: string;
-  account: string;
-  amount: string;
-  /** When its first intent was written. */
-  at: string;
-  /** The latest word (records.ts replacesOutcome); `unknown` with no outcome on record. */
-  state: TransactionState;
-}
 
 /**
  * What the pass knows of a transaction (by its number in the index): its intents are all before

@@ -1,12 +1,12 @@
 import { closeSync, readSync } from 'node:fs';
-import { transactionStates } from '../protocol/transaction-view.js';
+import { TransactionIndex } from '../../packed/transaction-index.js';
+import { transactionStates } from '../../protocol/transaction-view.js';
+import type { HistoryEntries, HistoryFilter, JournalEntry, LedgerFilter } from '../ledger.js';
+import { attemptReopens, replacesOutcome } from '../records.js';
 import { EntryPlaces, type FarOutcome, noOutcome, noState, stateNumber } from './entry-places.js';
 import type { OpenedFile } from './journal-files.js';
-import type { HistoryEntries, HistoryFilter, JournalEntry, LedgerFilter } from './ledger.js';
 import { intentGateway, intentTime, OwnLineScanner, recordOf, type ScannedRecord } from './line-format.js';
 import { type JournalWarning, journalLines, recordOn, scanJournal } from './reader.js';
-import { attemptReopens, replacesOutcome } from './records.js';
-import { TransactionIndex } from './transaction-index.js';
 
 /**
  * Every transaction with its latest outcome, in order of first intent, streamed in two passes

@@ -1,8 +1,8 @@
+import type { JournalEntry } from '../ledger.js';
+import { attemptReopens, type IntentRecord, type OutcomeRecord, ownerKey, replacesOutcome } from '../records.js';
 import { closeAll, openJournalFiles } from './journal-files.js';
-import type { JournalEntry } from './ledger.js';
 import { recordOf } from './line-format.js';
 import { type JournalWarning, scanJournal, streamChunkBytes } from './reader.js';
-import { attemptReopens, type IntentRecord, type OutcomeRecord, ownerKey, replacesOutcome } from './records.js';
 
 /**
  * One TransactionID wherever the journal holds it (a receipt reprinted): for each gateway and

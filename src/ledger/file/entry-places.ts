@@ -1,5 +1,5 @@
-import { type TransactionState, transactionStates } from '../protocol/transaction-view.js';
-import { ensureLength, growable, release } from './growable.js';
+import { ensureLength, growable, release } from '../../packed/growable.js';
+import { type TransactionState, transactionStates } from '../../protocol/transaction-view.js';
 
 /** What history's first pass keeps of each transaction (latest.ts), for its second. */
 

@@ -3,11 +3,6 @@ import { hostname } from 'node:os';
 import type pg from 'pg';
 import { AgentpayError, LedgerUnreachableError, LocalStorageError, noPaymentSent } from '../../errors.js';
 import { t } from '../../i18n/current.js';
-import type { JournalEntry, LedgerFilter } from '../../journal/ledger.js';
-import type { LookBackQuery, RecentPayment } from '../../journal/look-back.js';
-import type { PaymentRow, PaymentsQuery } from '../../journal/payments.js';
-import { lineOf, readRecord } from '../../journal/record-format.js';
-import { attemptReopens, differingParameters, type IntentRecord, type JournalRecord, type OutcomeRecord, replacesOutcome } from '../../journal/records.js';
 import { type Claim, ClaimQueue, groupedByOwner, lookBackOfClaims } from '../claim-queue.js';
 import type {
   AttemptRef,
@@ -15,15 +10,23 @@ import type {
   Intent,
   IntentOptions,
   IntentResult,
+  JournalEntry,
   Ledger,
   LedgerEntry,
+  LedgerFilter,
   LedgerHistory,
   LedgerHistoryFilter,
+  LookBackQuery,
   Owner,
   OwnerCount,
+  PaymentRow,
+  PaymentsQuery,
+  RecentPayment,
   RecordedBy,
 } from '../ledger.js';
 import type { LedgerLocation } from '../location.js';
+import { lineOf, readRecord } from '../record-format.js';
+import { attemptReopens, differingParameters, type IntentRecord, type JournalRecord, type OutcomeRecord, replacesOutcome } from '../records.js';
 import { connectLedger, type LedgerConnection, reasonOf } from './connect.js';
 import { deliverWaiting, fallbackOf, keepWaiting, setAside, type WaitingOutcome } from './fallback.js';
 import * as sql from './queries.js';
@@ -394,7 +397,7 @@ export class PostgresLedger implements Ledger {
         // As the journal shows it: from its first attempt in the window, at that attempt's time.
         const intent = intentOfRow(row, filter.since === undefined ? row.at : records[0]?.at);
         const outcome = latestOutcome(intent, records);
-        // A transaction with no outcome on record counts as unknown (journal/ledger.ts HistoryFilter).
+        // A transaction with no outcome on record counts as unknown (ledger.ts HistoryFilter).
         if (filter.state !== undefined && (outcome?.view.state ?? 'unknown') !== filter.state) continue;
         yield { intent, outcome, recordedBy: { operator: text(row.operator), host: text(row.host) } };
       }
@@ -590,7 +593,7 @@ function outcomeColumns(outcomes: readonly WaitingOutcome[]): unknown[][] {
 }
 
 /**
- * The latest word on a transaction, by the ledger's rules (journal/records.ts replacesOutcome,
+ * The latest word on a transaction, by the ledger's rules (ledger/records.ts replacesOutcome,
  * as the journal's readers apply them): a success stands; an outcome that answers an attempt
  * older than the latest is stale (a retry went out since) and changes nothing but a success.
  */

@@ -1,11 +1,11 @@
 import { read, readSync } from 'node:fs';
 import { promisify } from 'node:util';
-import { errnoCodeOf, LocalStorageError } from '../errors.js';
-import { ShapeError } from '../protocol/json-shape.js';
-import { type LineBatch, lineBatchesOf } from '../text-lines.js';
+import { errnoCodeOf, LocalStorageError } from '../../errors.js';
+import { ShapeError } from '../../protocol/json-shape.js';
+import { type LineBatch, lineBatchesOf } from '../../text-lines.js';
+import { readRecord } from '../record-format.js';
 import { closeAll, type OpenedFile } from './journal-files.js';
 import { OwnLineScanner, type ScannedRecord, scanRecord, utf8OfByteText } from './line-format.js';
-import { readRecord } from './record-format.js';
 
 export type JournalWarning = (message: string) => void;
 

@@ -1,40 +1,9 @@
-import type { TransactionState } from '../protocol/transaction-view.js';
+import type { HistoryEntries, HistoryFilter, JournalEntry, LedgerFilter } from '../ledger.js';
+import { type IntentRecord, isFinalState, ownerKey } from '../records.js';
 import { archiveFiles, openFiles, openJournalFiles, openLiveFiles } from './journal-files.js';
 import { latestEntries } from './latest.js';
 import { intentTime, recordOf, type ScannedRecord } from './line-format.js';
 import { type JournalWarning, scanFiles, streamChunkBytes } from './reader.js';
-import { type IntentRecord, isFinalState, type OutcomeRecord, ownerKey } from './records.js';
-
-/** What the journal knows of one transaction: what was meant, and the last word on it. */
-export interface JournalEntry {
-  intent: IntentRecord;
-  outcome: OutcomeRecord | undefined;
-}
-
-export interface LedgerFilter {
-  /** Only transactions whose intent was written at or after this instant. */
-  since?: Date | undefined;
-}
-
-/** What history asks of a ledger: LedgerFilter, and the latest state and gateway shown. */
-export interface HistoryFilter extends LedgerFilter {
-  /** The latest state; a transaction with no outcome on record counts as `unknown`. */
-  state?: TransactionState | undefined;
-  /** As the ledger names gateways: the base URL without trailing slashes, or "sandbox". */
-  gateway?: string | undefined;
-}
-
-/**
- * What history shows: the entries one at a time, iterated once, in order of first intent
- * (any backend that can stream them, a file journal or a database cursor, can feed
- * commands/history), and what a table must know before its first row.
- */
-export interface HistoryEntries extends AsyncIterable<JournalEntry> {
-  /** The gateways of the entries to come, in order of first appearance (more than one: a Gateway column). */
-  readonly gateways: readonly string[];
-  /** The gateways of every transaction since `since`, whatever the other filters (named when none match). */
-  readonly allGateways: readonly string[];
-}
 
 /** reconcile and the replay guard read more at a time than history (reader.ts). */
 const streamRead = { chunkBytes: streamChunkBytes };

@@ -1,7 +1,7 @@
-import type { TransactionState } from '../protocol/transaction-view.js';
-import { ensureLength, growable, release } from './growable.js';
+import { ensureLength, growable, release } from '../../packed/growable.js';
+import type { TransactionState } from '../../protocol/transaction-view.js';
+import type { PaymentRow } from '../ledger.js';
 import type { ScannedRecord } from './line-format.js';
-import type { PaymentRow } from './payments.js';
 
 type ScannedIntent = Extract<ScannedRecord, { kind: 'intent' }>;
 

@@ -16,9 +16,11 @@ import {
 } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { errnoCodeOf, LocalStorageError, UsageError } from '../errors.js';
-import { publish, removeFile, syncDirectory, writeAll } from './durable.js';
-import { ensureLength, growable, release } from './growable.js';
+import { publish, removeFile, syncDirectory, writeAll } from '../../durable.js';
+import { errnoCodeOf, LocalStorageError, UsageError } from '../../errors.js';
+import { ensureLength, growable, release } from '../../packed/growable.js';
+import { TransactionIndex } from '../../packed/transaction-index.js';
+import { isFinalState } from '../records.js';
 import {
   archiveDirectory,
   archivePath,
@@ -35,8 +37,6 @@ import {
 } from './journal-files.js';
 import { intentTime, OwnLineScanner, type ScannedRecord } from './line-format.js';
 import { journalLines, recordOn, streamChunkBytes } from './reader.js';
-import { isFinalState } from './records.js';
-import { TransactionIndex } from './transaction-index.js';
 
 /**
  * `ledger compact` for the journal file (docs/reliability.md, "Compacting the journal"). The
