@@ -1,5 +1,6 @@
 import { UsageError } from '../errors.js';
 import { t } from '../i18n/current.js';
+import type { OptionDefinition } from './definition.js';
 
 /*
  * Option values as commander hands them over: a string (a boolean for a switch, a list for a
@@ -20,6 +21,12 @@ export function wholeNumberOption(raw: unknown, rule: { fallback: string; maxDig
 
 /** Look-ups in flight at once when --concurrency is not given. */
 export const defaultConcurrency = 4;
+
+/** --concurrency of status and reconcile: Status look-ups. */
+export const lookupConcurrencyDefinition = {
+  flags: '--concurrency <n>',
+  help: { en: `look-ups in flight at once (default ${defaultConcurrency})`, ru: `сколько запросов одновременно (по умолчанию ${defaultConcurrency})` },
+} as const satisfies OptionDefinition;
 
 /** --concurrency of status and reconcile. */
 export const concurrencyOption = (raw: unknown) =>
