@@ -1,6 +1,6 @@
 import { Argument, type Command, Option } from 'commander';
 import type { Language } from '../i18n/language.js';
-import type { ArgumentDefinition, OptionDefinition } from '../options/definition.js';
+import type { ArgumentDefinition, OptionDefinition, OptionDefinitions } from '../options/definition.js';
 import { requireOption } from './define.js';
 
 /**
@@ -26,10 +26,15 @@ function optionOf(definition: OptionDefinition, language: Language): Option {
   return option;
 }
 
-/** Adds the options, in order, with their help in `language`. */
-export function addOptions(command: Command, language: Language, definitions: readonly OptionDefinition[]): Command {
-  for (const definition of definitions) {
+/**
+ * Adds the options, in order, with their help in `language`. Each is named by commander's
+ * attribute name, under which parseOptions reads its value: a name that is not it is a mistake
+ * in the definition, and says so on the first run.
+ */
+export function addOptions(command: Command, language: Language, definitions: OptionDefinitions): Command {
+  for (const [name, definition] of Object.entries(definitions)) {
     const option = optionOf(definition, language);
+    if (option.attributeName() !== name) throw new Error(`${command.name()}: the option ${definition.flags} is defined as ${name}, not ${option.attributeName()}`);
     const { required } = definition;
     if (required !== undefined) requireOption(command, option, typeof required === 'object' ? new Option(required.unless.flags).attributeName() : undefined);
     command.addOption(option);

@@ -1,6 +1,6 @@
 import { Command } from 'commander';
 import type { Language, Said } from '../../i18n/language.js';
-import type { OptionDefinition } from '../../options/definition.js';
+import type { OptionDefinitions } from '../../options/definition.js';
 import { defaultCurrency, overLimitDefinition, receiptFileDefinition } from '../../options/purchase.js';
 import type { LazyAction } from '../define.js';
 import { addOptions } from '../option.js';
@@ -11,23 +11,23 @@ const description: Said = {
 };
 
 /** buy asks for what is not given, so its purchase options say so. */
-const options: readonly OptionDefinition[] = [
-  { flags: '--service <id>', help: { en: 'service id (asked when not given)', ru: 'id услуги (спросит, если не задан)' } },
-  { flags: '--account <account>', help: { en: 'customer account (asked when not given)', ru: 'счёт клиента (спросит, если не задан)' } },
-  {
+const options: OptionDefinitions = {
+  service: { flags: '--service <id>', help: { en: 'service id (asked when not given)', ru: 'id услуги (спросит, если не задан)' } },
+  account: { flags: '--account <account>', help: { en: 'customer account (asked when not given)', ru: 'счёт клиента (спросит, если не задан)' } },
+  currency: {
     flags: '--currency <code>',
     help: { en: `currency code (asked when not given; default ${defaultCurrency})`, ru: `код валюты (спросит, если не задан; по умолчанию ${defaultCurrency})` },
   },
-  {
+  amount: {
     flags: '--amount <decimal>',
     help: {
       en: 'amount of a static voucher; for a dynamic one, starts the list on the voucher that costs exactly this',
       ru: 'сумма статического ваучера; для динамического список начнётся с ваучера ровно этой цены',
     },
   },
-  overLimitDefinition,
-  receiptFileDefinition,
-];
+  overLimit: overLimitDefinition,
+  receipt: receiptFileDefinition,
+};
 
 export function buyCommand(lazyAction: LazyAction, language: Language): Command {
   return addOptions(new Command('buy').description(description[language]), language, options).action(lazyAction(async () => (await import('./run.js')).runBuy));

@@ -1,6 +1,6 @@
 import { Command } from 'commander';
 import type { Language, Said } from '../../i18n/language.js';
-import type { OptionDefinition } from '../../options/definition.js';
+import type { OptionDefinitions } from '../../options/definition.js';
 import { accountDefinition, currencyDefinition, overLimitDefinition, receiptFileDefinition, serviceDefinition } from '../../options/purchase.js';
 import type { LazyAction } from '../define.js';
 import { addOptions } from '../option.js';
@@ -16,51 +16,51 @@ const usage: Said = {
 };
 
 /** One payment's options; a bulk run takes them from its file's rows instead. */
-const options: readonly OptionDefinition[] = [
-  { ...serviceDefinition, required: { unless: fromFileDefinition } },
-  { ...accountDefinition, required: { unless: fromFileDefinition } },
-  currencyDefinition,
-  { flags: '--invoice-id <id>', help: { en: 'InvoiceId from `agentpay check` (dynamic voucher)', ru: 'InvoiceId из `agentpay check` (динамический ваучер)' } },
-  {
+const options: OptionDefinitions = {
+  service: { ...serviceDefinition, required: { unless: fromFileDefinition } },
+  account: { ...accountDefinition, required: { unless: fromFileDefinition } },
+  currency: currencyDefinition,
+  invoiceId: { flags: '--invoice-id <id>', help: { en: 'InvoiceId from `agentpay check` (dynamic voucher)', ru: 'InvoiceId из `agentpay check` (динамический ваучер)' } },
+  amount: {
     flags: '--amount <decimal>',
     help: {
       en: 'amount of a static voucher; with --invoice-id it must equal the OrderAmount exactly',
       ru: 'сумма статического ваучера; вместе с --invoice-id должна в точности совпасть с OrderAmount',
     },
   },
-  {
+  txnId: {
     flags: '--txn-id <digits>',
     help: {
       en: 'TransactionID to use (default: a fresh unique one); the same id never pays twice',
       ru: 'TransactionID платежа (по умолчанию новый уникальный); один и тот же id никогда не платит дважды',
     },
   },
-  {
+  yes: {
     flags: '--yes',
     help: {
       en: 'through a live profile: pay without asking (a script must say it); with --from-file: pay the file (without it: a dry run)',
       ru: 'через боевой профиль: платить без вопроса (скрипт обязан это указать); с --from-file: оплатить файл (без него: пробный прогон)',
     },
   },
-  receiptFileDefinition,
-  {
+  receipt: receiptFileDefinition,
+  dryRun: {
     flags: '--dry-run',
     help: {
       en: 'print the Payment form that would be sent, and send nothing (with --from-file: the plan, after the AccountChecks)',
       ru: 'показать форму Payment, которая была бы отправлена, и ничего не отправлять (с --from-file: план, после AccountCheck)',
     },
   },
-  overLimitDefinition,
-  {
+  overLimit: overLimitDefinition,
+  allowDuplicate: {
     flags: '--allow-duplicate',
     help: {
       en: 'pay even when the same payment was made within the duplicate window; the ledger records it',
       ru: 'платить даже если такой же платёж был в окне дублей; журнал это запишет',
     },
   },
-  fromFileDefinition,
+  fromFile: fromFileDefinition,
   ...bulkOnlyDefinitions,
-];
+};
 
 export function payCommand(lazyAction: LazyAction, language: Language): Command {
   const pay = new Command('pay').description(description[language]).usage(usage[language]);
