@@ -5,7 +5,7 @@ import { settingsTable } from './settings/table.js';
 /**
  * The program's help in the chosen language: commander 14 says "Usage:", "Options:" and its
  * own option texts in English; this puts the catalogue's words in their place, and the global
- * options' (help.settings). The commands' own help needs nothing here: each command's
+ * options' help in the language (the settings table says it in each). The commands' own help needs nothing here: each command's
  * definition says it in every language and is built in the chosen one. English needs
  * nothing at all.
  */
@@ -15,8 +15,8 @@ function globalOptionHelp(option: Option, t: Catalogue): string | undefined {
   // --no-color is the setting `color`: commander's attribute name, not the flag's.
   const name = option.attributeName() as keyof typeof settingsTable;
   const setting = settingsTable[name] as (typeof settingsTable)[keyof typeof settingsTable] | undefined;
-  const help = t.help.settings[name];
-  if (setting === undefined || help === undefined) return undefined;
+  if (setting === undefined) return undefined;
+  const help = setting.help[t.locale];
   if ('switch' in setting) return help;
   const plainDefault = /^`([^`]+)`$/.exec(setting.defaultText)?.[1];
   const parts = [...('env' in setting ? [`${t.help.env} ${setting.env.join(', ')}`] : []), ...(plainDefault === undefined ? [] : [`${t.help.default} ${plainDefault}`])];

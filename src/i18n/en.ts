@@ -45,8 +45,6 @@ const en = {
     usageAfterError: (command: string, usage: string) => `usage: agentpay ${command} ${usage}  (agentpay ${command} --help for more)`,
     /** Commander's own error lines, as it writes them: English already. */
     commanderError: (text: string) => text,
-    /** The settings table's --help lines, by setting name; English is the table's own. */
-    settings: {} as Record<string, string>,
   },
 
   errors: {
