@@ -4,9 +4,10 @@ import { settingsTable } from './settings/table.js';
 
 /**
  * The program's help in the chosen language: commander 14 says "Usage:", "Options:" and its
- * own option texts in English, and the commands' definitions are written in English; this
- * puts the catalogue's words in their place (help.commands, help.settings). English needs
- * nothing: the definitions are its text.
+ * own option texts in English; this puts the catalogue's words in their place, and the global
+ * options' help in the language (the settings table says it in each). The commands' own help needs nothing here: each command's
+ * definition says it in every language and is built in the chosen one. English needs
+ * nothing at all.
  */
 
 /** A global option's help line in the catalogue's words: what it does, its variable, a default that is a plain value. */
@@ -14,26 +15,17 @@ function globalOptionHelp(option: Option, t: Catalogue): string | undefined {
   // --no-color is the setting `color`: commander's attribute name, not the flag's.
   const name = option.attributeName() as keyof typeof settingsTable;
   const setting = settingsTable[name] as (typeof settingsTable)[keyof typeof settingsTable] | undefined;
-  const help = t.help.settings[name];
-  if (setting === undefined || help === undefined) return undefined;
+  if (setting === undefined) return undefined;
+  const help = setting.help[t.locale];
   if ('switch' in setting) return help;
   const plainDefault = /^`([^`]+)`$/.exec(setting.defaultText)?.[1];
   const parts = [...('env' in setting ? [`${t.help.env} ${setting.env.join(', ')}`] : []), ...(plainDefault === undefined ? [] : [`${t.help.default} ${plainDefault}`])];
   return parts.length === 0 ? help : `${help} (${parts.join('; ')})`;
 }
 
+/** A command's own words come from its definition, built in the chosen language; commander's are put in here. */
 function localiseCommand(command: Command, t: Catalogue): void {
-  const words = t.help.commands[command.name()];
-  if (words?.description !== undefined) command.description(words.description);
-  command.usage(words?.usage ?? command.usage().replace('[options]', t.help.optionsTerm));
-  for (const option of command.options as Option[]) {
-    const said = words?.options?.[option.long ?? ''];
-    if (said !== undefined) option.description = option.description.endsWith('(required)') ? `${said} (${t.help.required})` : said;
-  }
-  for (const argument of command.registeredArguments as Argument[]) {
-    const said = words?.options?.[argument.name()];
-    if (said !== undefined) argument.description = said;
-  }
+  command.usage(command.usage().replace('[options]', t.help.optionsTerm));
   command.helpOption('-h, --help', t.help.help);
   command.configureHelp(helpConfiguration(t));
   for (const sub of command.commands) localiseCommand(sub, t);
@@ -66,14 +58,11 @@ function helpConfiguration(t: Catalogue): Partial<Help> {
 /** Puts the catalogue's words into the program's help; the program as built when `t` is English. */
 export function localiseProgram(program: Command, t: Catalogue): void {
   if (t.locale === 'en') return;
-  program.description(t.help.program);
   for (const option of program.options as Option[]) {
     if (option.long === '--version') option.description = t.help.version;
     else if (option.hidden) continue;
     else option.description = globalOptionHelp(option, t) ?? option.description;
   }
   program.helpCommand(`help [${t.help.argumentNames.command ?? 'command'}]`, t.help.helpCommand);
-  const usage = t.help.commands.program?.usage;
-  if (usage !== undefined) program.usage(usage);
   localiseCommand(program, t);
 }

@@ -22,7 +22,8 @@ import type { GlobalFlags } from './settings/table.js';
 
 /**
  * argv -> typed options -> a command. Each command defines its own options in
- * commands/<name>/command.ts; this file adds the global options and assembles them. Command
+ * commands/<name>/command.ts, with their help in every language, and is built in the one this
+ * process speaks; this file adds the global options and assembles them. Command
  * actions are imported only when their command runs, so `--help` and `--version` load
  * nothing but commander.
  */
@@ -58,10 +59,8 @@ function version(): string {
 
 export function buildProgram(io: ProcessIo, options: { jsonErrors?: boolean; t?: Catalogue } = {}): Command {
   const t = options.t ?? en;
-  const program = addGlobalOptions(
-    new Command('agentpay').description('Top up customer accounts and buy vouchers through the agent payment gateway.').version(version(), '-V, --version'),
-  )
-    .usage('[options] <command>')
+  const program = addGlobalOptions(new Command('agentpay').description(t.help.program).version(version(), '-V, --version'))
+    .usage(t.help.programUsage)
     .showSuggestionAfterError(true)
     // Under --json the error boundary's one JSON line is the whole story: no usage text.
     .showHelpAfterError(options.jsonErrors ? false : t.help.afterError)
@@ -95,12 +94,12 @@ export function buildProgram(io: ProcessIo, options: { jsonErrors?: boolean; t?:
     };
 
   for (const define of commandDefinitions) {
-    const command = define(run).copyInheritedSettings(program);
+    const command = define(run, t.locale).copyInheritedSettings(program);
     // A command's own subcommands (ledger migrate, import, ...) behave as the command does.
     for (const sub of command.commands) sub.copyInheritedSettings(command);
     program.addCommand(command);
   }
-  program.addCommand(completionCommand(io.stdout).copyInheritedSettings(program));
+  program.addCommand(completionCommand(io.stdout, t.locale).copyInheritedSettings(program));
 
   localiseProgram(program, t);
   if (!options.jsonErrors) for (const command of program.commands) showUsageAfterErrors(command, t);

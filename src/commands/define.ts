@@ -1,4 +1,4 @@
-import { type Command, Option } from 'commander';
+import type { Command, Option } from 'commander';
 import type { CommandContext } from './context.js';
 
 /**
@@ -23,11 +23,9 @@ export type LazyAction = (load: () => Promise<CommandRunner>, positionalName?: s
  */
 const requiredOptions = new WeakMap<Command, { option: Option; unless: string | undefined }[]>();
 
-/** `unless`: another option (its attribute name) that, when given, makes this one not required. */
-export function addRequiredOption(command: Command, flags: string, description: string, unless?: { attribute: string; flag: string }): void {
-  const option = new Option(flags, `${description} (required${unless === undefined ? '' : ` without ${unless.flag}`})`);
-  requiredOptions.set(command, [...(requiredOptions.get(command) ?? []), { option, unless: unless?.attribute }]);
-  command.addOption(option);
+/** `unless`: another option's attribute name that, when given, makes this one not required. */
+export function requireOption(command: Command, option: Option, unless: string | undefined): void {
+  requiredOptions.set(command, [...(requiredOptions.get(command) ?? []), { option, unless }]);
 }
 
 /** The program's preAction hook: the first required option the command ran without is a usage error. */
@@ -39,6 +37,3 @@ export function checkRequiredOptions(_program: Command, action: Command): void {
     }
   }
 }
-
-/** For repeatable options: `--var a=1 --var b=2` gives ['a=1', 'b=2']. */
-export const collect = (value: string, previous: string[]) => [...previous, value];

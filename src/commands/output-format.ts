@@ -1,10 +1,30 @@
 import { UsageError } from '../errors.js';
+import type { OptionDefinitions } from '../options/definition.js';
 import { choiceOption, switchOption } from '../options/values.js';
 import type { Output } from '../output.js';
 
 /** How history and report write their data: `--format table|csv|json` (`--json` is `--format json`), `--bom` for CSV. */
-export const dataFormats = ['table', 'csv', 'json'] as const;
+const dataFormats = ['table', 'csv', 'json'] as const;
 type DataFormat = (typeof dataFormats)[number];
+
+/** history's and report's `--format` and `--bom`, which dataFormatOption reads. */
+export const dataFormatDefinitions = {
+  format: {
+    flags: '--format <format>',
+    help: {
+      en: 'table (the default), csv (a header row, for spreadsheets) or json (one object a line, as --json)',
+      ru: 'table (по умолчанию), csv (со строкой заголовков, для электронных таблиц) или json (по объекту в строке, как --json)',
+    },
+    choices: dataFormats,
+  },
+  bom: {
+    flags: '--bom',
+    help: {
+      en: 'with --format csv: start with a byte order mark, for spreadsheet programs that need it to read UTF-8 (Cyrillic)',
+      ru: 'с --format csv: начать с метки порядка байтов (BOM), для табличных программ, которым она нужна, чтобы прочесть UTF-8 (кириллицу)',
+    },
+  },
+} as const satisfies OptionDefinitions;
 
 export interface DataFormatChoice {
   format: DataFormat;

@@ -1,4 +1,5 @@
 import type { InvalidFieldError } from '../protocol/problems.js';
+import type { Language } from './language.js';
 import { plural } from './plural.js';
 
 /** How a message names the signal that stopped a command. */
@@ -11,7 +12,7 @@ const signalText = (signal: 'SIGINT' | 'SIGTERM') => (signal === 'SIGINT' ? 'Ctr
  * --json output, field names, the ledger or scenario reports' keys.
  */
 const en = {
-  locale: 'en',
+  locale: 'en' as Language,
   /** An amount for a person: the decimal string exactly as sent. */
   amount: (decimal: string) => decimal,
   /** A local time for a person: `2025-03-04 18:05:06 +03:00`, from its parts. */
@@ -28,6 +29,7 @@ const en = {
 
   help: {
     program: 'Top up customer accounts and buy vouchers through the agent payment gateway.',
+    programUsage: '[options] <command>',
     version: 'output the version number',
     help: 'display help for command',
     helpCommand: 'display help for command',
@@ -35,7 +37,6 @@ const en = {
     choices: 'choices',
     default: 'default',
     env: 'env',
-    required: 'required',
     optionsTerm: '[options]',
     /** Arguments' names in the usage lines (`<txn-id>`), by their name in the definitions. */
     argumentNames: {} as Record<string, string>,
@@ -44,10 +45,6 @@ const en = {
     usageAfterError: (command: string, usage: string) => `usage: agentpay ${command} ${usage}  (agentpay ${command} --help for more)`,
     /** Commander's own error lines, as it writes them: English already. */
     commanderError: (text: string) => text,
-    /** Descriptions by command and option flag (`--service`); English is what the definitions say. */
-    commands: {} as Record<string, { description?: string; options?: Record<string, string>; usage?: string }>,
-    /** The settings table's --help lines, by setting name; English is the table's own. */
-    settings: {} as Record<string, string>,
   },
 
   errors: {

@@ -12,3 +12,6 @@ export function languageOfLocale(env: NodeJS.ProcessEnv): Language {
   const language = locale?.split(/[_.@-]/)[0]?.toLowerCase();
   return language === 'ru' ? 'ru' : 'en';
 }
+
+/** A text in every language agentpay speaks: one left out fails the type-check. */
+export type Said = Readonly<Record<Language, string>>;

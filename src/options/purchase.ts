@@ -3,6 +3,7 @@ import type { PurchaseInput } from '../gateway/client.js';
 import { t } from '../i18n/current.js';
 import { parseAmount, parseCurrency } from '../protocol/money.js';
 import { parseTransactionId } from '../protocol/transaction-id.js';
+import type { OptionDefinition } from './definition.js';
 import { optionalNonBlankText, optionalText, optionRecord, requiredText, switchOption, wholeNumberOption } from './values.js';
 
 /**
@@ -19,6 +20,18 @@ export interface PurchaseOptions {
 
 /** The currency when --currency is not given (the spec's parameter tables, 2.1). */
 export const defaultCurrency = 'KZT';
+
+/** --service of check and pay; each says whether it is required (buy's is asked when not given: its own). */
+export const serviceDefinition = { flags: '--service <id>', help: { en: 'service id', ru: 'id услуги' } } as const satisfies OptionDefinition;
+
+/** --account of check and pay. */
+export const accountDefinition = { flags: '--account <account>', help: { en: 'customer account', ru: 'счёт клиента' } } as const satisfies OptionDefinition;
+
+/** --currency of check and pay. */
+export const currencyDefinition = {
+  flags: '--currency <code>',
+  help: { en: `currency code (default ${defaultCurrency})`, ru: `код валюты (по умолчанию ${defaultCurrency})` },
+} as const satisfies OptionDefinition;
 
 /** --currency: a three-letter code, KZT when not given. */
 function currencyOption(raw: unknown): string {
@@ -68,6 +81,24 @@ interface DeskOverrides {
   overLimit: boolean;
   allowDuplicate: boolean;
 }
+
+/** --over-limit of pay and buy. */
+export const overLimitDefinition = {
+  flags: '--over-limit',
+  help: {
+    en: 'pay even over a limit (maxAmount, dailyLimit, accountDailyLimit); the ledger records it',
+    ru: 'платить даже сверх лимита (maxAmount, dailyLimit, accountDailyLimit); журнал это запишет',
+  },
+} as const satisfies OptionDefinition;
+
+/** --receipt of pay and buy: a file the receipt is written to as well. */
+export const receiptFileDefinition = {
+  flags: '--receipt <file>',
+  help: {
+    en: 'write the receipt to this file as well, as plain text (agentpay receipt prints it again later)',
+    ru: 'записать чек ещё и в этот файл, простым текстом (agentpay receipt напечатает его снова)',
+  },
+} as const satisfies OptionDefinition;
 
 function deskOverrides(options: Record<string, unknown>): DeskOverrides {
   return { overLimit: switchOption(options.overLimit, '--over-limit'), allowDuplicate: switchOption(options.allowDuplicate, '--allow-duplicate') };

@@ -1,5 +1,6 @@
 import { UsageError } from '../errors.js';
 import { t } from '../i18n/current.js';
+import type { OptionDefinition } from './definition.js';
 
 /*
  * Option values as commander hands them over: a string (a boolean for a switch, a list for a
@@ -21,9 +22,17 @@ export function wholeNumberOption(raw: unknown, rule: { fallback: string; maxDig
 /** Look-ups in flight at once when --concurrency is not given. */
 export const defaultConcurrency = 4;
 
-/** --concurrency of status and reconcile. */
-export const concurrencyOption = (raw: unknown) =>
-  wholeNumberOption(raw, { fallback: String(defaultConcurrency), maxDigits: 3, min: 1, max: 256, message: '--concurrency takes a whole number from 1 to 256' });
+/** --concurrency of status, reconcile and a bulk pay. */
+export function concurrencyOption(raw: unknown): number {
+  return wholeNumberOption(raw, { fallback: String(defaultConcurrency), maxDigits: 3, min: 1, max: 256, message: '--concurrency takes a whole number from 1 to 256' });
+}
+
+/** --concurrency of status and reconcile: Status look-ups. */
+export const lookupConcurrencyDefinition = {
+  flags: '--concurrency <n>',
+  help: { en: `look-ups in flight at once (default ${defaultConcurrency})`, ru: `сколько запросов одновременно (по умолчанию ${defaultConcurrency})` },
+  parse: concurrencyOption,
+} as const satisfies OptionDefinition;
 
 export function optionalText(raw: unknown, flag: string): string | undefined {
   if (raw === undefined || typeof raw === 'string') return raw;

@@ -1,5 +1,6 @@
 import { homedir, userInfo } from 'node:os';
 import { join } from 'node:path';
+import type { Said } from '../i18n/language.js';
 import type { Parse } from './parsers.js';
 
 /** What a config file may hold for a profile key (settings/config-file.ts checks it). */
@@ -41,8 +42,8 @@ export interface SettingDefinition {
   switch?: true;
   /** For commander: the values a flag may take. */
   choices?: readonly string[];
-  /** One line for --help. */
-  help: string;
+  /** One line for --help, in every language (the Russian --help is built from it: cli-language.ts). */
+  help: Said;
   /** The docs table's description, when it says more than --help. */
   docs?: string;
   /** The docs table's environment column, when other code reads those variables. */

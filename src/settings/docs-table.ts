@@ -20,7 +20,7 @@ function flagCell(setting: SettingDefinition): string {
 function row(setting: SettingDefinition): string {
   const env = setting.docsEnv ?? (setting.env ?? []).map(code).join(', ');
   const profileKey = setting.profile ? code(setting.profile.key) : '';
-  const cells = [flagCell(setting), env, profileKey, setting.defaultText, setting.docs ?? setting.help];
+  const cells = [flagCell(setting), env, profileKey, setting.defaultText, setting.docs ?? setting.help.en];
   return `|${cells.map((cell) => (cell === '' ? ' ' : ` ${cell} `)).join('|')}|`;
 }
 

@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { languageOfLocale, languages } from '../i18n/language.js';
+import { languageOfLocale, languages, type Said } from '../i18n/language.js';
 import type { CodeList } from '../protocol/codes.js';
 import { passwordFormats } from '../protocol/password.js';
 import { requestDateFormats } from '../protocol/request-date.js';
@@ -8,10 +8,13 @@ import { defaultOperator, type SettingDefinition, stateDirectory } from './defin
 import * as parse from './parsers.js';
 
 const sandboxDefaults: Record<CodeList, string> = { pending: '`11` under `--sandbox`', notFound: '`25` under `--sandbox`', failed: "the sandbox's refusals under `--sandbox`" };
-const codeHelp: Record<CodeList, string> = {
-  pending: 'ResponseStatus codes that mean in progress, comma-separated',
-  notFound: 'Status codes meaning "no such transaction", comma-separated',
-  failed: 'ResponseStatus codes that are final refusals, comma-separated: only these, and 10, make a payment final',
+const codeHelp: Record<CodeList, Said> = {
+  pending: { en: 'ResponseStatus codes that mean in progress, comma-separated', ru: 'коды ResponseStatus, означающие «в обработке», через запятую' },
+  notFound: { en: 'Status codes meaning "no such transaction", comma-separated', ru: 'коды Status, означающие «нет такой транзакции», через запятую' },
+  failed: {
+    en: 'ResponseStatus codes that are final refusals, comma-separated: only these, and 10, make a payment final',
+    ru: 'коды ResponseStatus окончательного отказа, через запятую: только они и 10 делают платёж окончательным',
+  },
 };
 
 function codeListSetting(list: CodeList) {
@@ -36,7 +39,7 @@ export const settingsTable = {
     parse: parse.text,
     fallback: () => 'default',
     defaultText: '`default`',
-    help: 'profile in $XDG_CONFIG_HOME/agentpay/config.json',
+    help: { en: 'profile in $XDG_CONFIG_HOME/agentpay/config.json', ru: 'профиль в $XDG_CONFIG_HOME/agentpay/config.json' },
     docs: 'profile in the config file',
   },
   baseUrl: {
@@ -46,7 +49,7 @@ export const settingsTable = {
     parse: parse.baseUrl,
     defaultText: 'none',
     underSandbox: 'embedded',
-    help: 'gateway base URL; requests go to POST <url>/home/index',
+    help: { en: 'gateway base URL; requests go to POST <url>/home/index', ru: 'базовый URL шлюза; запросы идут на POST <url>/home/index' },
     docs: 'requests go to `POST <url>/home/index`',
   },
   agentId: {
@@ -56,7 +59,7 @@ export const settingsTable = {
     parse: parse.agentId,
     defaultText: 'none',
     underSandbox: 'embedded',
-    help: 'agent id, digits',
+    help: { en: 'agent id, digits', ru: 'id агента, цифры' },
     docs: 'AgentID, digits',
   },
   password: {
@@ -65,7 +68,7 @@ export const settingsTable = {
     defaultText: 'prompt',
     secret: true,
     underSandbox: 'embedded',
-    help: 'the agent password; never a flag (it would show in ps)',
+    help: { en: 'the agent password; never a flag (it would show in ps)', ru: 'пароль агента; никогда не флаг (его было бы видно в ps)' },
     docs: 'the agent password; never a flag (it would show in `ps`), looked for in the order below',
   },
   passwordFile: {
@@ -75,7 +78,10 @@ export const settingsTable = {
     defaultText: 'none',
     underSandbox: 'embedded',
     report: false,
-    help: 'read the agent password from a file, - for stdin; AGENTPAY_PASSWORD may hold it instead',
+    help: {
+      en: 'read the agent password from a file, - for stdin; AGENTPAY_PASSWORD may hold it instead',
+      ru: 'читать пароль агента из файла, - значит stdin; вместо этого пароль может быть в AGENTPAY_PASSWORD',
+    },
     docs: 'read the password from a file; `-` reads stdin; one trailing newline is dropped',
   },
   passwordFormat: {
@@ -86,7 +92,7 @@ export const settingsTable = {
     parse: parse.oneOf(passwordFormats, 'password format'),
     fallback: () => 'plain',
     defaultText: '`plain`',
-    help: 'send the password plain or as MD5',
+    help: { en: 'send the password plain or as MD5', ru: 'отправлять пароль как есть или как MD5' },
     docs: 'md5 = lower-case hex MD5 of the UTF-8 password',
   },
   timeout: {
@@ -97,7 +103,7 @@ export const settingsTable = {
     fallback: () => 30_000,
     defaultText: '`30000`',
     report: 'timeoutMs',
-    help: 'time-out of each request in milliseconds',
+    help: { en: 'time-out of each request in milliseconds', ru: 'время ожидания каждого запроса в миллисекундах' },
     docs: 'one deadline for each request: connect, headers and body (a body that trickles forever ends there too)',
   },
   pendingCodes: codeListSetting('pending'),
@@ -111,7 +117,7 @@ export const settingsTable = {
     parse: parse.oneOf(requestDateFormats, 'date format'),
     fallback: () => 'local',
     defaultText: '`local`',
-    help: 'RequestDate as local "YYYY-MM-DD HH:mm:ss" or UTC ISO 8601',
+    help: { en: 'RequestDate as local "YYYY-MM-DD HH:mm:ss" or UTC ISO 8601', ru: 'RequestDate как местное «YYYY-MM-DD HH:mm:ss» или UTC ISO 8601' },
     docs: 'RequestDate as local `YYYY-MM-DD HH:mm:ss`, or UTC ISO 8601',
   },
   ledger: {
@@ -122,7 +128,10 @@ export const settingsTable = {
     parse: parse.ledgerLocation,
     fallback: (env) => parse.ledgerLocation(join(stateDirectory(env), 'journal.jsonl'), 'default'),
     defaultText: '`$XDG_STATE_HOME/agentpay/journal.jsonl`',
-    help: 'where payments are recorded: a journal file, or a postgres:// URL for a team ledger',
+    help: {
+      en: 'where payments are recorded: a journal file, or a postgres:// URL for a team ledger',
+      ru: 'куда записываются платежи: файл журнала или URL postgres:// общего журнала команды',
+    },
     docs: 'where payments are recorded: a JSON Lines journal file, or a `postgres://` (`postgresql://`) URL for a ledger the whole team shares (docs/team-ledger.md); `--journal`, `AGENTPAY_JOURNAL` and the profile key `journal` are older names for it',
   },
   operator: {
@@ -131,7 +140,7 @@ export const settingsTable = {
     parse: parse.text,
     fallback: () => defaultOperator(),
     defaultText: 'the user name',
-    help: 'who records a payment, on every ledger record',
+    help: { en: 'who records a payment, on every ledger record', ru: 'кто записывает платёж, в каждой записи журнала' },
     docs: 'who makes the payments, recorded with each of them (history shows it); the system user name by default',
   },
   services: {
@@ -139,7 +148,7 @@ export const settingsTable = {
     profile: { key: 'services', shape: 'names by id' },
     defaultText: 'none',
     report: false,
-    help: 'service ids with their names, offered by shell completion after --service',
+    help: { en: 'service ids with their names, offered by shell completion after --service', ru: 'id услуг с их названиями, которые дополнение по Tab предлагает после --service' },
     docs: 'service ids with their names, `{"101": "GameCoins top-up"}`: shell completion offers them after `--service` (docs/completion.md); nothing else reads them, `doctor` does not list them',
   },
   live: {
@@ -148,7 +157,10 @@ export const settingsTable = {
     fallback: () => false,
     defaultText: '`false`',
     underSandbox: 'embedded',
-    help: 'this profile pays real money: each command that can pay names it first, and pay from a script needs --yes',
+    help: {
+      en: 'this profile pays real money: each command that can pay names it first, and pay from a script needs --yes',
+      ru: 'этот профиль платит настоящими деньгами: каждая команда, которая может платить, сначала называет его, а pay из скрипта требует --yes',
+    },
     docs: 'the profile pays real money (docs/desk-safety.md): every command that can pay says so on stderr before anything is sent, `pay` asks (or needs `--yes` from a script); also when its base URL is chosen another way',
   },
   maxAmount: {
@@ -156,7 +168,10 @@ export const settingsTable = {
     profile: { key: 'maxAmount', shape: 'amounts per currency' },
     parse: parse.amountsPerCurrency('max amount'),
     defaultText: 'none',
-    help: "refuse a single payment above this, per currency (KZT=50000.00); a flag only lowers the profile's",
+    help: {
+      en: "refuse a single payment above this, per currency (KZT=50000.00); a flag only lowers the profile's",
+      ru: 'отказывать в платеже больше этой суммы, по валютам (KZT=50000.00); флаг может только понизить лимит профиля',
+    },
     docs: 'refuse one payment above this amount, per currency (`{"KZT": "50000.00"}`; the flag `KZT=50000.00,USD=100`, or one amount for any currency); the flag can only lower the profile\'s, `--over-limit` lifts both',
   },
   dailyLimit: {
@@ -164,7 +179,10 @@ export const settingsTable = {
     profile: { key: 'dailyLimit', shape: 'amounts per currency' },
     parse: parse.amountsPerCurrency('daily limit'),
     defaultText: 'none',
-    help: "refuse a payment that takes the operator's payments of the day above this, per currency",
+    help: {
+      en: "refuse a payment that takes the operator's payments of the day above this, per currency",
+      ru: 'отказывать в платеже, который поднимет платежи оператора за день выше этой суммы, по валютам',
+    },
     docs: "refuse a payment that would take the operator's payments of the day (local date; success, in progress and unknown count) above this, per currency; as `maxAmount` for the flag",
   },
   accountDailyLimit: {
@@ -172,7 +190,10 @@ export const settingsTable = {
     profile: { key: 'accountDailyLimit', shape: 'amounts per currency' },
     parse: parse.amountsPerCurrency('account daily limit'),
     defaultText: 'none',
-    help: "refuse a payment that takes the customer account's payments of the day above this, per currency",
+    help: {
+      en: "refuse a payment that takes the customer account's payments of the day above this, per currency",
+      ru: 'отказывать в платеже, который поднимет платежи на счёт клиента за день выше этой суммы, по валютам',
+    },
     docs: "refuse a payment that would take one customer account's payments of the day, by anyone, above this, per currency; as `maxAmount` for the flag",
   },
   duplicateWindow: {
@@ -182,7 +203,10 @@ export const settingsTable = {
     fallback: () => 600_000,
     defaultText: '`10m`',
     report: 'duplicateWindowMs',
-    help: 'a payment like one made this recently (same service, account and amount) is a duplicate: 30s, 10m, 1h; a flag only lengthens it',
+    help: {
+      en: 'a payment like one made this recently (same service, account and amount) is a duplicate: 30s, 10m, 1h; a flag only lengthens it',
+      ru: 'такой же платёж (та же услуга, счёт и сумма) за этот срок считается дублем: 30s, 10m, 1h; флаг может только удлинить срок',
+    },
     docs: 'a payment to the same service and account for the same amount (and InvoiceId) within this span, not failed, is a duplicate top-up: `pay` refuses it without `--allow-duplicate`, `buy` asks; `30s`, `10m`, `1h`, a number of seconds, or `0` (in the profile) for no check; the flag only lengthens it',
   },
   settleAttempts: {
@@ -191,7 +215,7 @@ export const settingsTable = {
     parse: parse.wholeNumberBetween('settle attempts', 0, 100),
     fallback: () => 5,
     defaultText: '`5`',
-    help: 'Status look-ups after a payment answer that is lost or not final',
+    help: { en: 'Status look-ups after a payment answer that is lost or not final', ru: 'запросов Status после ответа на платёж, который потерян или не окончателен' },
   },
   settleDelay: {
     flag: '--settle-delay <ms>',
@@ -200,35 +224,38 @@ export const settingsTable = {
     fallback: () => 500,
     defaultText: '`500`',
     report: 'settleDelayMs',
-    help: 'first wait before such a look-up, doubling each time up to 10 s',
+    help: { en: 'first wait before such a look-up, doubling each time up to 10 s', ru: 'первая пауза перед таким запросом, удваивается до 10 с' },
   },
   proxy: {
     flag: '--proxy <url>',
     profile: { key: 'proxy', shape: 'text' },
     parse: parse.proxyUrl,
     defaultText: 'none',
-    help: 'send every request through this HTTP proxy, whatever HTTPS_PROXY, HTTP_PROXY and NO_PROXY say',
+    help: {
+      en: 'send every request through this HTTP proxy, whatever HTTPS_PROXY, HTTP_PROXY and NO_PROXY say',
+      ru: 'отправлять каждый запрос через этот HTTP-прокси, что бы ни говорили HTTPS_PROXY, HTTP_PROXY и NO_PROXY',
+    },
     docs: 'send every request through this HTTP(S) proxy, whatever the proxy variables say; `user:pass@` in it is never shown',
   },
   httpsProxy: {
     env: ['https_proxy', 'HTTPS_PROXY'],
     parse: parse.proxyUrl,
     defaultText: 'none',
-    help: 'proxy for an https:// gateway',
+    help: { en: 'proxy for an https:// gateway', ru: 'прокси для шлюза https://' },
     docs: 'proxy for an `https://` gateway (when no `--proxy`); lower-case wins, as in curl',
   },
   httpProxy: {
     env: ['http_proxy', 'HTTP_PROXY'],
     parse: parse.proxyUrl,
     defaultText: 'none',
-    help: 'proxy for an http:// gateway',
+    help: { en: 'proxy for an http:// gateway', ru: 'прокси для шлюза http://' },
     docs: 'proxy for an `http://` gateway, and for `https://` too when `HTTPS_PROXY` is unset; a URL without a scheme means `http://`',
   },
   noProxy: {
     env: ['no_proxy', 'NO_PROXY'],
     parse: parse.text,
     defaultText: 'none',
-    help: 'hosts reached directly',
+    help: { en: 'hosts reached directly', ru: 'хосты, к которым идти напрямую' },
     docs: 'hosts (comma-separated; `.example.com`, `host:port`, `*`) reached directly',
   },
   caFile: {
@@ -237,35 +264,38 @@ export const settingsTable = {
     profile: { key: 'caFile', shape: 'text' },
     parse: parse.text,
     defaultText: 'built-in CAs',
-    help: 'trust the CA certificates in this PEM file instead of the built-in ones; verification stays on',
+    help: {
+      en: 'trust the CA certificates in this PEM file instead of the built-in ones; verification stays on',
+      ru: 'доверять сертификатам CA из этого PEM-файла вместо встроенных; проверка остаётся включённой',
+    },
     docs: "trust the CA certificates in this PEM file instead of the built-in ones (as curl's `--cacert`), for a gateway with a private CA; verification itself cannot be turned off",
   },
   insecurePasswordFile: {
     flag: '--insecure-password-file',
     switch: true,
     defaultText: 'off',
-    help: 'accept a password file that anyone on the machine can read',
+    help: { en: 'accept a password file that anyone on the machine can read', ru: 'принять файл пароля, который может прочитать любой на этой машине' },
     docs: 'accept a password file that anyone on the machine can read (refused otherwise)',
   },
   sandbox: {
     flag: '--sandbox',
     switch: true,
     defaultText: 'off',
-    help: 'talk to the embedded sandbox gateway with its demo credentials',
+    help: { en: 'talk to the embedded sandbox gateway with its demo credentials', ru: 'работать со встроенным шлюзом-песочницей и его демо-учётными данными' },
     docs: 'use the embedded sandbox and its demo credentials; ignores base URL and agent settings from env and profile, and reaches it directly (no proxy, no TLS: it is on loopback in the same process)',
   },
   json: {
     flag: '--json',
     switch: true,
     defaultText: 'off',
-    help: 'print JSON on stdout, one object a line; messages stay on stderr',
+    help: { en: 'print JSON on stdout, one object a line; messages stay on stderr', ru: 'печатать JSON в stdout, по объекту в строке; сообщения остаются в stderr' },
     docs: 'stdout carries only JSON, one object a line; messages and errors go to stderr',
   },
   verbose: {
     flag: '-v, --verbose',
     switch: true,
     defaultText: 'off',
-    help: 'show each request and response on stderr (the password as ***)',
+    help: { en: 'show each request and response on stderr (the password as ***)', ru: 'показывать каждый запрос и ответ в stderr (пароль как ***)' },
     docs: "each request and response on stderr, the password as `***`; the first bytes of an answer not understood; an internal error's stack trace (an expected refusal has none)",
   },
   color: {
@@ -273,7 +303,7 @@ export const settingsTable = {
     switch: true,
     defaultText: 'colour on a terminal only',
     docsEnv: '`NO_COLOR`, `FORCE_COLOR`',
-    help: 'no colour, even on a terminal (NO_COLOR and FORCE_COLOR are honoured too)',
+    help: { en: 'no colour, even on a terminal (NO_COLOR and FORCE_COLOR are honoured too)', ru: 'без цвета, даже в терминале (NO_COLOR и FORCE_COLOR тоже учитываются)' },
     docs: 'no colour, even on a terminal; see the environment below',
   },
   lang: {
@@ -284,7 +314,7 @@ export const settingsTable = {
     parse: parse.oneOf(languages, 'language'),
     fallback: (env) => languageOfLocale(env),
     defaultText: 'the locale (`LC_ALL`, `LC_MESSAGES`, `LANG`): `ru` for `ru_RU.UTF-8`, else `en`',
-    help: 'language of the messages, en or ru',
+    help: { en: 'language of the messages, en or ru', ru: 'язык сообщений: en или ru; по умолчанию из LC_ALL, LC_MESSAGES или LANG' },
     docs: "language of what a person reads: prompts, tables, receipts, errors, help (docs/language.md); an explicit setting wins over the locale; `--json` output, the ledger and the gateway's own Messages are never translated",
   },
 } as const satisfies Record<string, SettingDefinition>;

@@ -1,6 +1,7 @@
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { Command } from 'commander';
 import { describe, expect, it } from 'vitest';
 import { buildProgram } from '../../src/cli.js';
 import { en } from '../../src/i18n/en.js';
@@ -10,7 +11,6 @@ import { ru } from '../../src/i18n/ru.js';
 import { parseAmount } from '../../src/protocol/money.js';
 import { InvalidFieldError } from '../../src/protocol/problems.js';
 import { languageOfCommandLine } from '../../src/settings/language.js';
-import { settingEntries } from '../../src/settings/table.js';
 
 /** An empty home whose config file, if `profiles` is given, holds them. */
 function homeWith(profiles?: Record<string, Record<string, unknown>>): Record<string, string> {
@@ -98,16 +98,21 @@ describe('Russian plurals and amounts', () => {
 });
 
 describe('the Russian help covers what the program defines', () => {
-  it('has a line for every global option and a description for every command', () => {
-    const flagged = settingEntries.filter(([, setting]) => setting.flag !== undefined).map(([name]) => name);
-    expect(flagged.filter((name) => ru.help.settings[name] === undefined)).toEqual([]);
+  // The help in each language is typed in each definition (options/definition.ts, settings/table.ts), so
+  // a missing translation fails tsc; this checks that the languages build the same program.
+  it('builds every command with the same options in each language, each said in that language', () => {
     const io = { stdin: process.stdin, stdout: process.stdout, stderr: process.stderr, env: {} };
-    const program = buildProgram(io);
-    expect(program.commands.map((command) => command.name()).filter((name) => ru.help.commands[name]?.description === undefined)).toEqual([]);
-    for (const name of ['check', 'pay', 'buy', 'status', 'receipt']) {
-      const command = program.commands.find((candidate) => candidate.name() === name)!;
-      const options = command.options.map((option) => option.long ?? '').filter((long) => ru.help.commands[name]?.options?.[long] === undefined);
-      expect({ name, untranslated: options }).toEqual({ name, untranslated: [] });
+    const commandsOf = (program: Command): Command[] => program.commands.flatMap((command) => [command, ...commandsOf(command)]);
+    const everyCommand = (program: Command): Command[] => [program, ...commandsOf(program)];
+    const english = everyCommand(buildProgram(io));
+    const russian = everyCommand(buildProgram(io, { t: ru }));
+    expect(russian.map((command) => command.name())).toEqual(english.map((command) => command.name()));
+    for (const [index, command] of russian.entries()) {
+      const flags = (of: Command) => of.options.map((option) => option.flags);
+      expect({ name: command.name(), flags: flags(command) }).toEqual({ name: command.name(), flags: flags(english[index]!) });
+      const shown = command.options.filter((option) => !option.hidden);
+      const notRussian = [command.description(), ...shown.map((option) => option.description)].filter((text) => !/[а-яё]/i.test(text));
+      expect({ name: command.name(), notRussian }).toEqual({ name: command.name(), notRussian: [] });
     }
   });
 });

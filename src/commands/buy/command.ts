@@ -1,15 +1,34 @@
 import { Command } from 'commander';
-import { defaultCurrency } from '../../options/purchase.js';
+import type { Language, Said } from '../../i18n/language.js';
+import type { OptionDefinitions } from '../../options/definition.js';
+import { defaultCurrency, overLimitDefinition, receiptFileDefinition } from '../../options/purchase.js';
 import type { LazyAction } from '../define.js';
+import { addOptions } from '../option.js';
 
-export function buyCommand(lazyAction: LazyAction): Command {
-  return new Command('buy')
-    .description('interactive top-up at a terminal: pick a service, an account and a voucher, confirm, pay')
-    .option('--service <id>', 'service id (asked when not given)')
-    .option('--account <account>', 'customer account (asked when not given)')
-    .option('--currency <code>', `currency code (asked when not given; default ${defaultCurrency})`)
-    .option('--amount <decimal>', 'amount of a static voucher; for a dynamic one, starts the list on the voucher that costs exactly this')
-    .option('--over-limit', 'pay even over a limit (maxAmount, dailyLimit, accountDailyLimit); the ledger records it')
-    .option('--receipt <file>', 'write the receipt to this file as well, as plain text (agentpay receipt prints it again later)')
-    .action(lazyAction(async () => (await import('./run.js')).runBuy));
+const description: Said = {
+  en: 'interactive top-up at a terminal: pick a service, an account and a voucher, confirm, pay',
+  ru: 'пополнение в диалоге за терминалом: выбрать услугу, счёт и ваучер, подтвердить, оплатить',
+};
+
+/** buy asks for what is not given, so its purchase options say so. */
+const options: OptionDefinitions = {
+  service: { flags: '--service <id>', help: { en: 'service id (asked when not given)', ru: 'id услуги (спросит, если не задан)' } },
+  account: { flags: '--account <account>', help: { en: 'customer account (asked when not given)', ru: 'счёт клиента (спросит, если не задан)' } },
+  currency: {
+    flags: '--currency <code>',
+    help: { en: `currency code (asked when not given; default ${defaultCurrency})`, ru: `код валюты (спросит, если не задан; по умолчанию ${defaultCurrency})` },
+  },
+  amount: {
+    flags: '--amount <decimal>',
+    help: {
+      en: 'amount of a static voucher; for a dynamic one, starts the list on the voucher that costs exactly this',
+      ru: 'сумма статического ваучера; для динамического список начнётся с ваучера ровно этой цены',
+    },
+  },
+  overLimit: overLimitDefinition,
+  receipt: receiptFileDefinition,
+};
+
+export function buyCommand(lazyAction: LazyAction, language: Language): Command {
+  return addOptions(new Command('buy').description(description[language]), language, options).action(lazyAction(async () => (await import('./run.js')).runBuy));
 }

@@ -1,15 +1,21 @@
-import { Argument, Command } from 'commander';
+import { Command } from 'commander';
 import { completionInstallLines, completionScripts, completionShells } from '../../completion/scripts.js';
+import type { Language, Said } from '../../i18n/language.js';
+import { addArgument } from '../option.js';
+
+const description: Said = {
+  en: 'print the shell completion script for bash, zsh or fish (how to load it: agentpay completion --help)',
+  ru: 'напечатать скрипт дополнения по Tab для bash, zsh или fish (как подключить: agentpay completion --help)',
+};
 
 /**
  * `agentpay completion bash|zsh|fish`: prints the shell's completion script. It needs no
  * settings, gateway or ledger, so its action writes straight to stdout (cli.ts gives it the
  * stream) rather than going through a command context.
  */
-export function completionCommand(stdout: { write(text: string): unknown }): Command {
-  return new Command('completion')
-    .description('print the shell completion script for bash, zsh or fish (how to load it: agentpay completion --help)')
-    .addArgument(new Argument('<shell>', 'the shell').choices(completionShells))
+export function completionCommand(stdout: { write(text: string): unknown }, language: Language): Command {
+  const completion = new Command('completion').description(description[language]);
+  return addArgument(completion, language, { name: '<shell>', help: { en: 'the shell', ru: 'оболочка' }, choices: completionShells })
     .addHelpText('after', `\nLoad it once per shell:\n${completionInstallLines.map((line) => `  ${line}`).join('\n')}\n`)
     .action((shell: (typeof completionShells)[number]) => {
       stdout.write(completionScripts[shell]);

@@ -1,25 +1,16 @@
-import { UsageError } from '../../errors.js';
 import { untilInterrupted } from '../../interrupts.js';
 import type { JournalEntry, Ledger, LedgerEntry, LedgerHistory } from '../../ledger/ledger.js';
-import { choiceOption, optionalText, optionRecord } from '../../options/values.js';
-import { type TransactionView, transactionStates, unknownView } from '../../protocol/transaction-view.js';
+import { parseOptions } from '../../options/definition.js';
+import { optionRecord } from '../../options/values.js';
+import { type TransactionView, unknownView } from '../../protocol/transaction-view.js';
 import type { HistoryRow } from '../../render/history.js';
 import type { CommandContext } from '../context.js';
 import { type DataFormatChoice, dataFormatOption, writeCsvLine } from '../output-format.js';
 import { parseSince } from '../since.js';
+import { historyFilterOptions } from './command.js';
 
 function historyOptions(raw: unknown, out: CommandContext['out']) {
-  const options = optionRecord(raw);
-  const gateway = optionalText(options.gateway, '--gateway')?.trim().replace(/\/+$/, '');
-  if (gateway === '') throw new UsageError('--gateway takes a base URL or sandbox');
-  return {
-    since: optionalText(options.since, '--since'),
-    state: choiceOption(options.state, transactionStates, `--state must be one of: ${transactionStates.join(', ')}`),
-    // As the journal names gateways: the base URL without trailing slashes (settings/parsers.ts), or "sandbox".
-    gateway,
-    operator: optionalText(options.operator, '--operator'),
-    output: dataFormatOption(options, out),
-  };
+  return { ...parseOptions(raw, historyFilterOptions), output: dataFormatOption(optionRecord(raw), out) };
 }
 
 function latestView(entry: JournalEntry): TransactionView {

@@ -1,29 +1,68 @@
 import { Command } from 'commander';
-import { defaultCurrency } from '../../options/purchase.js';
-import { addRequiredOption, type LazyAction } from '../define.js';
+import type { Language, Said } from '../../i18n/language.js';
+import type { OptionDefinitions } from '../../options/definition.js';
+import { accountDefinition, currencyDefinition, overLimitDefinition, receiptFileDefinition, serviceDefinition } from '../../options/purchase.js';
+import type { LazyAction } from '../define.js';
+import { addOptions } from '../option.js';
+import { bulkOnlyDefinitions, fromFileDefinition } from './bulk/options.js';
 
-export function payCommand(lazyAction: LazyAction): Command {
-  const pay = new Command('pay')
-    .description('pay a voucher: --invoice-id for a dynamic one (its exact OrderAmount is sent), --amount for a static one')
-    .usage(
-      '--service <id> --account <account> (--invoice-id <id> | --amount <decimal>) [options]\n       agentpay pay --from-file <orders.csv|orders.jsonl|-> [--dry-run | --yes] [options]',
-    );
-  const bulk = { attribute: 'fromFile', flag: '--from-file' };
-  addRequiredOption(pay, '--service <id>', 'service id', bulk);
-  addRequiredOption(pay, '--account <account>', 'customer account', bulk);
-  return pay
-    .option('--currency <code>', `currency code (default ${defaultCurrency})`)
-    .option('--invoice-id <id>', 'InvoiceId from `agentpay check` (dynamic voucher)')
-    .option('--amount <decimal>', 'amount of a static voucher; with --invoice-id it must equal the OrderAmount exactly')
-    .option('--txn-id <digits>', 'TransactionID to use (default: a fresh unique one); the same id never pays twice')
-    .option('--yes', 'through a live profile: pay without asking (a script must say it); with --from-file: pay the file (without it: a dry run)')
-    .option('--receipt <file>', 'write the receipt to this file as well, as plain text (agentpay receipt prints it again later)')
-    .option('--dry-run', 'print the Payment form that would be sent, and send nothing (with --from-file: the plan, after the AccountChecks)')
-    .option('--over-limit', 'pay even over a limit (maxAmount, dailyLimit, accountDailyLimit); the ledger records it')
-    .option('--allow-duplicate', 'pay even when the same payment was made within the duplicate window; the ledger records it')
-    .option('--from-file <path>', 'bulk top-ups: one payment per row of a CSV (with a header) or JSON Lines file, - for stdin (docs/commands.md)')
-    .option('--from-format <format>', 'with --from-file: csv or jsonl (default: by the extension, else by the first character)')
-    .option('--results <path>', 'with --from-file: the results file (default: beside the input, orders.results.csv; required with -)')
-    .option('--concurrency <n>', 'with --from-file: rows in flight at once (default 4)')
-    .action(lazyAction(async () => (await import('./run.js')).runPay));
+const description: Said = {
+  en: 'pay a voucher: --invoice-id for a dynamic one (its exact OrderAmount is sent), --amount for a static one',
+  ru: 'оплатить ваучер: --invoice-id для динамического (отправляется его точный OrderAmount), --amount для статического',
+};
+const usage: Said = {
+  en: '--service <id> --account <account> (--invoice-id <id> | --amount <decimal>) [options]\n       agentpay pay --from-file <orders.csv|orders.jsonl|-> [--dry-run | --yes] [options]',
+  ru: '--service <id> --account <счёт> (--invoice-id <id> | --amount <сумма>) [флаги]\n       agentpay pay --from-file <заказы.csv|заказы.jsonl|-> [--dry-run | --yes] [флаги]',
+};
+
+/** One payment's options; a bulk run takes them from its file's rows instead. */
+const options: OptionDefinitions = {
+  service: { ...serviceDefinition, required: { unless: fromFileDefinition } },
+  account: { ...accountDefinition, required: { unless: fromFileDefinition } },
+  currency: currencyDefinition,
+  invoiceId: { flags: '--invoice-id <id>', help: { en: 'InvoiceId from `agentpay check` (dynamic voucher)', ru: 'InvoiceId из `agentpay check` (динамический ваучер)' } },
+  amount: {
+    flags: '--amount <decimal>',
+    help: {
+      en: 'amount of a static voucher; with --invoice-id it must equal the OrderAmount exactly',
+      ru: 'сумма статического ваучера; вместе с --invoice-id должна в точности совпасть с OrderAmount',
+    },
+  },
+  txnId: {
+    flags: '--txn-id <digits>',
+    help: {
+      en: 'TransactionID to use (default: a fresh unique one); the same id never pays twice',
+      ru: 'TransactionID платежа (по умолчанию новый уникальный); один и тот же id никогда не платит дважды',
+    },
+  },
+  yes: {
+    flags: '--yes',
+    help: {
+      en: 'through a live profile: pay without asking (a script must say it); with --from-file: pay the file (without it: a dry run)',
+      ru: 'через боевой профиль: платить без вопроса (скрипт обязан это указать); с --from-file: оплатить файл (без него: пробный прогон)',
+    },
+  },
+  receipt: receiptFileDefinition,
+  dryRun: {
+    flags: '--dry-run',
+    help: {
+      en: 'print the Payment form that would be sent, and send nothing (with --from-file: the plan, after the AccountChecks)',
+      ru: 'показать форму Payment, которая была бы отправлена, и ничего не отправлять (с --from-file: план, после AccountCheck)',
+    },
+  },
+  overLimit: overLimitDefinition,
+  allowDuplicate: {
+    flags: '--allow-duplicate',
+    help: {
+      en: 'pay even when the same payment was made within the duplicate window; the ledger records it',
+      ru: 'платить даже если такой же платёж был в окне дублей; журнал это запишет',
+    },
+  },
+  fromFile: fromFileDefinition,
+  ...bulkOnlyDefinitions,
+};
+
+export function payCommand(lazyAction: LazyAction, language: Language): Command {
+  const pay = new Command('pay').description(description[language]).usage(usage[language]);
+  return addOptions(pay, language, options).action(lazyAction(async () => (await import('./run.js')).runPay));
 }

@@ -1,11 +1,13 @@
 import { UsageError } from '../../errors.js';
 import { t } from '../../i18n/current.js';
 import type { JournalEntry } from '../../ledger/ledger.js';
-import { optionRecord, wholeNumberOption } from '../../options/values.js';
+import { parseOptions } from '../../options/definition.js';
+import { optionRecord } from '../../options/values.js';
 import { parseTransactionId } from '../../protocol/transaction-id.js';
 import type { Settings } from '../../settings/resolve.js';
 import { type CommandContext, journalGatewayOf } from '../context.js';
 import { receiptOf, utcOffsetAt } from '../ledger-receipt.js';
+import { receiptOptions } from './command.js';
 
 interface ReceiptOptions {
   txnId: string;
@@ -15,11 +17,7 @@ interface ReceiptOptions {
 function parseReceiptOptions(raw: unknown): ReceiptOptions {
   const options = optionRecord(raw);
   if (typeof options.txnId !== 'string') throw new UsageError('give the TransactionID of the receipt: agentpay receipt <txn-id>');
-  const width =
-    options.width === undefined
-      ? undefined
-      : wholeNumberOption(options.width, { fallback: '', maxDigits: 4, min: 20, max: 1000, message: '--width takes a whole number of columns from 20 to 1000' });
-  return { txnId: parseTransactionId(options.txnId), width };
+  return { txnId: parseTransactionId(options.txnId), ...parseOptions(raw, receiptOptions) };
 }
 
 /** The gateway and agent the settings name, if any: a TransactionID is unique only per gateway and agent. */

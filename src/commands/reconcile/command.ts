@@ -1,18 +1,82 @@
 import { Command } from 'commander';
-import { defaultConcurrency } from '../../options/values.js';
+import type { Language, Said } from '../../i18n/language.js';
+import type { OptionDefinitions } from '../../options/definition.js';
+import { choiceOption, lookupConcurrencyDefinition, optionalNonBlankText, wholeNumberOption } from '../../options/values.js';
 import type { LazyAction } from '../define.js';
+import { addOptions } from '../option.js';
 
-export function reconcileCommand(lazyAction: LazyAction): Command {
-  return new Command('reconcile')
-    .description("settle every journaled payment not yet final with Status; or, with --registry, compare the ledger with the provider's registry; safe to run from cron")
-    .option('--since <date>', 'only payments journaled since a date (2026-11-21), time (ISO 8601) or age (30m, 12h, 7d)')
-    .option('--grace <seconds>', '"not found" becomes final ("never made") only after this age (default 120)')
-    .option('--concurrency <n>', `look-ups in flight at once (default ${defaultConcurrency})`)
-    .option('--registry <file>', "compare the ledger with this registry (реестр) of the provider's payments: exit 0 when they agree, 1 when not")
-    .option('--registry-format <name|file>', 'the registry layout: tsv (default), csv (default for *.csv), or a JSON/YAML mapping file (docs/registries.md)')
-    .option('--date <day>', "the ledger's day to compare (2026-11-21, today, yesterday; default: the registry's own dates)")
-    .option('--settle', 'ask Status first for open ledger payments of those days (the registry lists them as paid), and record the answers')
-    .option('--format <format>', 'the lists as table (default), csv or json (one object a line)')
-    .option('--bom', 'with --format csv: start with a byte order mark, for spreadsheet programs that need it to read Cyrillic')
-    .action(lazyAction(async () => (await import('./run.js')).runReconcile));
+const description: Said = {
+  en: "settle every journaled payment not yet final with Status; or, with --registry, compare the ledger with the provider's registry; safe to run from cron",
+  ru: 'довести до конца каждый незавершённый платёж журнала через Status; или, с --registry, сверить журнал с реестром провайдера; можно запускать из cron',
+};
+
+const registryOutputFormats = ['table', 'csv', 'json'] as const;
+
+export const reconcileOptions = {
+  since: {
+    flags: '--since <date>',
+    help: {
+      en: 'only payments journaled since a date (2026-11-21), time (ISO 8601) or age (30m, 12h, 7d)',
+      ru: 'только платежи, записанные в журнал с даты (2026-11-21), времени (ISO 8601) или за срок (30m, 12h, 7d)',
+    },
+  },
+  /** Seconds before "not found" becomes final. */
+  grace: {
+    flags: '--grace <seconds>',
+    help: {
+      en: '"not found" becomes final ("never made") only after this age (default 120)',
+      ru: '«не найдено» становится окончательным («не проводился») только после такого возраста (по умолчанию 120)',
+    },
+    parse: (raw: unknown) => wholeNumberOption(raw, { fallback: '120', maxDigits: 6, message: '--grace takes a whole number of seconds' }),
+  },
+  concurrency: lookupConcurrencyDefinition,
+  /** Compare the ledger with the provider's registry (registry.ts) instead. */
+  registry: {
+    flags: '--registry <file>',
+    help: {
+      en: "compare the ledger with this registry (реестр) of the provider's payments: exit 0 when they agree, 1 when not",
+      ru: 'сверить журнал с этим реестром платежей провайдера: код выхода 0, если они сходятся, 1, если нет',
+    },
+    parse: (raw: unknown) => optionalNonBlankText(raw, '--registry'),
+  },
+  registryFormat: {
+    flags: '--registry-format <name|file>',
+    help: {
+      en: 'the registry layout: tsv (default), csv (default for *.csv), or a JSON/YAML mapping file (docs/registries.md)',
+      ru: 'раскладка реестра: tsv (по умолчанию), csv (по умолчанию для *.csv) или файл соответствия JSON/YAML (docs/registries.md)',
+    },
+    parse: (raw: unknown) => optionalNonBlankText(raw, '--registry-format'),
+  },
+  date: {
+    flags: '--date <day>',
+    help: {
+      en: "the ledger's day to compare (2026-11-21, today, yesterday; default: the registry's own dates)",
+      ru: 'день журнала для сверки (2026-11-21, today, yesterday; по умолчанию — даты самого реестра)',
+    },
+    parse: (raw: unknown) => optionalNonBlankText(raw, '--date'),
+  },
+  settle: {
+    flags: '--settle',
+    help: {
+      en: 'ask Status first for open ledger payments of those days (the registry lists them as paid), and record the answers',
+      ru: 'сначала запросить Status по открытым платежам журнала за эти дни (реестр числит их оплаченными) и записать ответы',
+    },
+  },
+  format: {
+    flags: '--format <format>',
+    help: { en: 'the lists as table (default), csv or json (one object a line)', ru: 'списки как table (по умолчанию), csv или json (по объекту в строке)' },
+    parse: (raw: unknown) => choiceOption(raw, registryOutputFormats, `--format must be one of: ${registryOutputFormats.join(', ')}`),
+  },
+  bom: {
+    flags: '--bom',
+    help: {
+      en: 'with --format csv: start with a byte order mark, for spreadsheet programs that need it to read Cyrillic',
+      ru: 'с --format csv: начать с метки порядка байтов (BOM), для табличных программ, которым она нужна, чтобы прочесть кириллицу',
+    },
+  },
+} as const satisfies OptionDefinitions;
+
+export function reconcileCommand(lazyAction: LazyAction, language: Language): Command {
+  const reconcile = new Command('reconcile').description(description[language]);
+  return addOptions(reconcile, language, reconcileOptions).action(lazyAction(async () => (await import('./run.js')).runReconcile));
 }

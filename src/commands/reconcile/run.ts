@@ -2,44 +2,16 @@ import { InterruptedError, UsageError } from '../../errors.js';
 import { t } from '../../i18n/current.js';
 import { stoppedBy } from '../../interrupts.js';
 import type { Owner, OwnerCount } from '../../ledger/ledger.js';
-import { choiceOption, concurrencyOption, optionalNonBlankText, optionalText, optionRecord, switchOption, wholeNumberOption } from '../../options/values.js';
+import { type OptionValues, parseOptions } from '../../options/definition.js';
 import { classifyHint } from '../../settings/code-lists.js';
 import { BatchTally } from '../batch-tally.js';
 import { type CommandContext, journalGatewayOf } from '../context.js';
 import { parseSince } from '../since.js';
+import { reconcileOptions } from './command.js';
 import { settleBatch } from './settle-batch.js';
 import { unrecordedFailure } from './settle-entry.js';
 
-const registryOutputFormats = ['table', 'csv', 'json'] as const;
-
-export interface ReconcileOptions {
-  since: string | undefined;
-  /** Seconds before "not found" becomes final. */
-  grace: number;
-  concurrency: number;
-  /** `--registry`: compare the ledger with the provider's registry (registry.ts) instead. */
-  registry: string | undefined;
-  registryFormat: string | undefined;
-  date: string | undefined;
-  settle: boolean;
-  format: (typeof registryOutputFormats)[number] | undefined;
-  bom: boolean;
-}
-
-function parseReconcileOptions(raw: unknown): ReconcileOptions {
-  const options = optionRecord(raw);
-  return {
-    since: optionalText(options.since, '--since'),
-    grace: wholeNumberOption(options.grace, { fallback: '120', maxDigits: 6, message: '--grace takes a whole number of seconds' }),
-    concurrency: concurrencyOption(options.concurrency),
-    registry: optionalNonBlankText(options.registry, '--registry'),
-    registryFormat: optionalNonBlankText(options.registryFormat, '--registry-format'),
-    date: optionalNonBlankText(options.date, '--date'),
-    settle: switchOption(options.settle, '--settle'),
-    format: choiceOption(options.format, registryOutputFormats, `--format must be one of: ${registryOutputFormats.join(', ')}`),
-    bom: switchOption(options.bom, '--bom'),
-  };
-}
+export type ReconcileOptions = OptionValues<typeof reconcileOptions>;
 
 /** Options that mean something only with --registry, or only without it. */
 function checkOptionsGoTogether(options: ReconcileOptions): void {
@@ -77,7 +49,7 @@ function noteOthers(owners: readonly OwnerCount[], mine: Owner, out: CommandCont
 
 /** `agentpay reconcile`: Status for every ledger entry not yet final; safe to run from cron, and from several machines at once. */
 export async function runReconcile(rawOptions: unknown, context: CommandContext): Promise<void> {
-  const options = parseReconcileOptions(rawOptions);
+  const options = parseOptions(rawOptions, reconcileOptions);
   checkOptionsGoTogether(options);
   if (options.registry !== undefined) {
     await (await import('./registry.js')).runRegistryReconcile({ ...options, registry: options.registry }, context);

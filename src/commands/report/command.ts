@@ -1,16 +1,63 @@
-import { Command, Option } from 'commander';
-import { collect, type LazyAction } from '../define.js';
-import { dataFormats } from '../output-format.js';
+import { Command } from 'commander';
+import { UsageError } from '../../errors.js';
+import type { Language, Said } from '../../i18n/language.js';
+import type { OptionDefinitions } from '../../options/definition.js';
+import { textListOption } from '../../options/values.js';
+import { type ReportDimension, reportDimensions } from '../../render/report.js';
+import type { LazyAction } from '../define.js';
+import { addOptions } from '../option.js';
+import { dataFormatDefinitions } from '../output-format.js';
+import { parseDimensions } from './tally.js';
 
-export function reportCommand(lazyAction: LazyAction): Command {
-  return new Command('report')
-    .description("counts and exact sums of the ledger's payments over a day or a range, grouped, with a total per currency; reads only")
-    .usage('[--date <day> | --since <time> --until <time>] [--by service|operator|currency|state] [--format table|csv|json] [options]')
-    .option('--date <day>', 'the payments of this local day: YYYY-MM-DD, today or yesterday (the default)')
-    .option('--since <time>', 'the payments since a date, time or age (30m, 12h, 7d), as history reads it')
-    .option('--until <time>', 'with --since: the payments before this date, time or age (default: now)')
-    .option('--by <dimension>', 'group by service, operator, currency or state; repeat or separate with commas (default: service,state)', collect, [])
-    .addOption(new Option('--format <format>', 'table (the default), csv (a header row, for spreadsheets) or json (one object a line, as --json)').choices(dataFormats))
-    .option('--bom', 'with --format csv: start with a byte order mark, for spreadsheet programs that need it to read UTF-8 (Cyrillic)')
-    .action(lazyAction(async () => (await import('./run.js')).runReport));
+const description: Said = {
+  en: "counts and exact sums of the ledger's payments over a day or a range, grouped, with a total per currency; reads only",
+  ru: 'число и точные суммы платежей журнала за день или период, по группам, с итогом по каждой валюте; только чтение',
+};
+const choices = '[--date <day> | --since <time> --until <time>] [--by service|operator|currency|state] [--format table|csv|json]';
+const usage: Said = { en: `${choices} [options]`, ru: `${choices} [флаги]` };
+
+/** --by: the dimensions to group by, in the order given, the default when none. */
+function dimensionsOption(raw: unknown): ReportDimension[] {
+  const dimensions = parseDimensions(textListOption(raw, '--by'));
+  if (typeof dimensions === 'string') throw new UsageError(`--by ${JSON.stringify(dimensions)} is not one of: ${reportDimensions.join(', ')}`);
+  return dimensions;
+}
+
+/** Which payments report counts and how it groups them; --format and --bom say how it writes them (output-format.ts). */
+export const reportOptions = {
+  date: {
+    flags: '--date <day>',
+    help: {
+      en: 'the payments of this local day: YYYY-MM-DD, today or yesterday (the default)',
+      ru: 'платежи этого местного дня: YYYY-MM-DD, today или yesterday (по умолчанию)',
+    },
+  },
+  since: {
+    flags: '--since <time>',
+    help: {
+      en: 'the payments since a date, time or age (30m, 12h, 7d), as history reads it',
+      ru: 'платежи с даты, времени или за срок (30m, 12h, 7d), как их понимает history',
+    },
+  },
+  until: {
+    flags: '--until <time>',
+    help: {
+      en: 'with --since: the payments before this date, time or age (default: now)',
+      ru: 'с --since: платежи до этой даты, времени или срока (по умолчанию: сейчас)',
+    },
+  },
+  by: {
+    flags: '--by <dimension>',
+    help: {
+      en: 'group by service, operator, currency or state; repeat or separate with commas (default: service,state)',
+      ru: 'группировать по service, operator, currency или state; повторите флаг или перечислите через запятую (по умолчанию: service,state)',
+    },
+    repeatable: true,
+    parse: dimensionsOption,
+  },
+} as const satisfies OptionDefinitions;
+
+export function reportCommand(lazyAction: LazyAction, language: Language): Command {
+  const report = new Command('report').description(description[language]).usage(usage[language]);
+  return addOptions(report, language, { ...reportOptions, ...dataFormatDefinitions }).action(lazyAction(async () => (await import('./run.js')).runReport));
 }

@@ -1,19 +1,17 @@
-import { UsageError } from '../../errors.js';
 import { untilInterrupted } from '../../interrupts.js';
 import type { LedgerEntry, LedgerHistory } from '../../ledger/ledger.js';
-import { optionalText, optionRecord, textListOption } from '../../options/values.js';
-import { type ReportLines, reportDimensions } from '../../render/report.js';
+import { parseOptions } from '../../options/definition.js';
+import { optionRecord } from '../../options/values.js';
+import type { ReportLines } from '../../render/report.js';
 import type { CommandContext } from '../context.js';
 import { type DataFormatChoice, dataFormatOption, writeCsvLine } from '../output-format.js';
+import { reportOptions } from './command.js';
 import { type ReportRange, reportRange } from './range.js';
-import { parseDimensions, type ReportPayment, ReportTally } from './tally.js';
+import { type ReportPayment, ReportTally } from './tally.js';
 
-function reportOptions(raw: unknown, out: CommandContext['out']) {
-  const options = optionRecord(raw);
-  const dimensions = parseDimensions(textListOption(options.by, '--by'));
-  if (typeof dimensions === 'string') throw new UsageError(`--by ${JSON.stringify(dimensions)} is not one of: ${reportDimensions.join(', ')}`);
-  const range = reportRange({ date: optionalText(options.date, '--date'), since: optionalText(options.since, '--since'), until: optionalText(options.until, '--until') });
-  return { dimensions, range, output: dataFormatOption(options, out) };
+function parseReportOptions(raw: unknown, out: CommandContext['out']) {
+  const { by, date, since, until } = parseOptions(raw, reportOptions);
+  return { dimensions: by, range: reportRange({ date, since, until }), output: dataFormatOption(optionRecord(raw), out) };
 }
 
 /**
@@ -64,7 +62,7 @@ async function show(report: ReportLines, range: ReportRange, out: CommandContext
 /** `agentpay report`: counts and exact sums of the ledger's payments in a range, grouped, a total per currency. Reads only; sends nothing. */
 export async function runReport(rawOptions: unknown, context: CommandContext): Promise<void> {
   const { out } = context;
-  const { dimensions, range, output } = reportOptions(rawOptions, out);
+  const { dimensions, range, output } = parseReportOptions(rawOptions, out);
   const ledger = await context.openLedger();
   const counted = new ReportTally(dimensions);
   const read = await ledger.entries({ since: range.from ?? undefined });

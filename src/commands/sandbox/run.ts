@@ -1,36 +1,18 @@
 import { UsageError } from '../../errors.js';
-import { choiceOption, optionalText, optionRecord, textListOption } from '../../options/values.js';
+import { parseOptions } from '../../options/definition.js';
+import { choiceOption } from '../../options/values.js';
 import type { Output } from '../../output.js';
-import { garbageKinds } from '../../sandbox/garbage.js';
 import { sandboxBreaks } from '../../sandbox/gateway-logic.js';
 import { codeListSettings, codeLists, codeTableEnvironment } from '../../settings/code-lists.js';
 import type { CommandContext } from '../context.js';
+import { sandboxOptions } from './command.js';
 
-/** A value given as text that must match `pattern`, or the default; then a number. */
-function numberOption(raw: unknown, flag: string, fallback: string, valid: (text: string) => boolean, message: string): number {
-  const text = optionalText(raw, flag) ?? fallback;
-  if (!valid(text)) throw new UsageError(message);
-  return Number(text);
-}
-
-const countOption = (raw: unknown, flag: string, unit: string) => numberOption(raw, flag, '0', (v) => /^\d{1,7}$/.test(v), `${flag} takes a whole number of ${unit}`);
-
-function sandboxOptions(raw: unknown) {
-  const options = optionRecord(raw);
-  const breaks = textListOption(options.break, '--break').map(
+function parseSandboxOptions(raw: unknown) {
+  const options = parseOptions(raw, sandboxOptions);
+  const breaks = options.break.map(
     (rule) => choiceOption(rule, sandboxBreaks, `--break ${JSON.stringify(rule)} is not a rule the sandbox can break: give ${sandboxBreaks.join(', ')}`)!,
   );
-  return {
-    host: optionalText(options.host, '--host') ?? '127.0.0.1',
-    port: numberOption(options.port, '--port', '8080', (v) => /^\d{1,5}$/.test(v) && Number(v) <= 65535, '--port takes a number from 0 to 65535'),
-    state: optionalText(options.state, '--state'),
-    pending: countOption(options.pending, '--pending', 'Status polls'),
-    latency: countOption(options.latency, '--latency', 'milliseconds'),
-    dropAfterCommit: countOption(options.dropAfterCommit, '--drop-after-commit', 'payments'),
-    failRate: numberOption(options.failRate, '--fail-rate', '0', (v) => /^(0(\.\d+)?|1(\.0+)?)$/.test(v), '--fail-rate takes a number from 0 to 1, such as 0.2'),
-    garbage: choiceOption(options.garbage, garbageKinds, `--garbage takes one of: ${garbageKinds.join(', ')}`),
-    break: breaks,
-  };
+  return { ...options, break: breaks };
 }
 
 async function describeSandbox(baseUrl: string, breaks: readonly string[]) {
@@ -87,7 +69,7 @@ function faultLines(options: { latency: number; dropAfterCommit: number; failRat
 
 /** `agentpay sandbox`: the sandbox gateway in the foreground, until SIGINT or SIGTERM. */
 export async function runSandbox(rawOptions: unknown, context: CommandContext): Promise<void> {
-  const options = sandboxOptions(rawOptions);
+  const options = parseSandboxOptions(rawOptions);
   const { out } = context;
   const { startSandbox } = await import('../../sandbox/server.js');
   let sandbox;

@@ -3,32 +3,19 @@ import { readFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { AgentpayError, CancelledError, exitCodeOfSignal, UsageError } from '../../errors.js';
 import { stoppedBy } from '../../interrupts.js';
-import { optionalText, optionRecord, switchOption, textListOption, wholeNumberOption } from '../../options/values.js';
+import { parseOptions } from '../../options/definition.js';
+import { optionRecord, textListOption } from '../../options/values.js';
 import type { ScenarioData } from '../../scenario/data.js';
 import type { Suite } from '../../scenario/file.js';
 import type { RunResult } from '../../scenario/runner.js';
 import type { CommandContext } from '../context.js';
-import { guardLiveScenario, yesOption } from '../live-guard.js';
+import { guardLiveScenario } from '../live-guard.js';
+import { scenarioOptions } from './command.js';
 
-function scenarioOptions(raw: unknown) {
-  const options = optionRecord(raw);
-  const files = textListOption(options.files, 'scenario files');
+function parseScenarioOptions(raw: unknown) {
+  const files = textListOption(optionRecord(raw).files, 'scenario files');
   if (files.length === 0) throw new UsageError('give at least one scenario file');
-  const reports = textListOption(options.report, '--report').map((value) => {
-    const match = /^(junit|html):(.+)$/.exec(value);
-    if (!match) throw new UsageError('--report takes junit:<path> or html:<path>, such as junit:reports/conformance.xml (- for stdout)');
-    return { format: match[1] as 'junit' | 'html', path: match[2]! };
-  });
-  if (reports.filter((report) => report.path === '-').length > 1) throw new UsageError('only one --report can go to stdout (-); give the others a path');
-  return {
-    files,
-    var: textListOption(options.var, '--var'),
-    report: reports,
-    bail: switchOption(options.bail, '--bail'),
-    data: optionalText(options.data, '--data'),
-    jobs: wholeNumberOption(options.jobs, { fallback: '1', maxDigits: 3, min: 1, max: 64, message: '--jobs takes a whole number from 1 to 64' }),
-    retries: wholeNumberOption(options.retry, { fallback: '0', maxDigits: 2, min: 0, max: 10, message: '--retry takes a whole number from 0 to 10' }),
-  };
+  return { files, ...parseOptions(raw, scenarioOptions) };
 }
 
 /** --data read and checked against every case that uses `${row.x}`, before anything is sent. */
@@ -87,7 +74,7 @@ async function loadSuites(files: string[], varFlags: string[], env: NodeJS.Proce
 }
 
 /** Each --report, JUnit or HTML, to its path; - is stdout. */
-function writeReports(render: Record<'junit' | 'html', () => string>, reports: ReturnType<typeof scenarioOptions>['report'], out: CommandContext['out']): void {
+function writeReports(render: Record<'junit' | 'html', () => string>, reports: ReturnType<typeof parseScenarioOptions>['report'], out: CommandContext['out']): void {
   for (const { format, path } of reports) {
     const text = render[format]();
     if (path === '-') out.stdout.write(text);
@@ -101,14 +88,14 @@ function writeReports(render: Record<'junit' | 'html', () => string>, reports: R
 
 /** `agentpay scenario`: scripted steps against the gateway, with assertions and reports. */
 export async function runScenario(rawOptions: unknown, context: CommandContext): Promise<void> {
-  const options = scenarioOptions(rawOptions);
+  const options = parseScenarioOptions(rawOptions);
   const { out } = context;
   const suites = await loadSuites(options.files, options.var, out.env);
   const data = await loadData(
     options.data,
     suites.map(({ suite }) => suite),
   );
-  const lifted = guardLiveScenario(context, yesOption(rawOptions));
+  const lifted = guardLiveScenario(context, options.yes);
 
   const [{ runSuites }, { exchangeRecorder, gatewayStepExecutor }, human, json, { junitXml }, { htmlReport }] = await Promise.all([
     import('../../scenario/runner.js'),
@@ -137,7 +124,7 @@ export async function runScenario(rawOptions: unknown, context: CommandContext):
       bail: options.bail,
       signal: stop,
       jobs: options.jobs,
-      retries: options.retries,
+      retries: options.retry,
       listener: {
         caseStarted: (suite, caseName) => {
           if (out.json) return;
@@ -149,7 +136,7 @@ export async function runScenario(rawOptions: unknown, context: CommandContext):
           live(out.json ? json.stepJson(suite, caseName, step) : human.stepLines(step, style));
         },
         stepRetrying: (_suite, caseName, label, attempt, reason) => {
-          out.note(out.errorStyle.pending(`case ${JSON.stringify(caseName)}, ${label}: trying again (attempt ${attempt} of ${options.retries + 1}): ${reason}`));
+          out.note(out.errorStyle.pending(`case ${JSON.stringify(caseName)}, ${label}: trying again (attempt ${attempt} of ${options.retry + 1}): ${reason}`));
         },
         caseFinished: (suite, outcome) => {
           if (out.json) live(json.caseJson(suite, outcome));

@@ -1,7 +1,7 @@
 import { UsageError } from '../../errors.js';
 import { t } from '../../i18n/current.js';
-import { waitOption } from '../../options/purchase.js';
-import { concurrencyOption, optionalText, optionRecord } from '../../options/values.js';
+import { parseOptions } from '../../options/definition.js';
+import { optionRecord } from '../../options/values.js';
 import { parseTransactionId } from '../../protocol/transaction-id.js';
 import { type TransactionView, unknownView } from '../../protocol/transaction-view.js';
 import { errorOfView } from '../../purchase/outcome.js';
@@ -13,6 +13,7 @@ import { BatchTally } from '../batch-tally.js';
 import type { CommandContext } from '../context.js';
 import { forEachOrdered } from '../ordered-pool.js';
 import { type IdEntry, transactionIdsFrom } from '../transaction-ids.js';
+import { statusOptions } from './command.js';
 
 interface StatusOptions {
   ids: string[];
@@ -26,12 +27,7 @@ function parseStatusOptions(raw: unknown): StatusOptions {
   const options = optionRecord(raw);
   const ids = options.ids ?? [];
   if (!Array.isArray(ids) || !ids.every((id) => typeof id === 'string')) throw new UsageError('transaction ids must be text');
-  return {
-    ids,
-    fromFile: optionalText(options.fromFile, '--from-file'),
-    wait: waitOption(options.wait),
-    concurrency: concurrencyOption(options.concurrency),
-  };
+  return { ids, ...parseOptions(raw, statusOptions) };
 }
 
 /**

@@ -1,9 +1,44 @@
 import { UsageError } from '../../../errors.js';
 import { t } from '../../../i18n/current.js';
-import { choiceOption, concurrencyOption, optionalNonBlankText, optionRecord, switchOption } from '../../../options/values.js';
+import type { OptionDefinition, OptionDefinitions } from '../../../options/definition.js';
+import { choiceOption, concurrencyOption, defaultConcurrency, optionalNonBlankText, optionRecord, switchOption } from '../../../options/values.js';
 
 const orderFormats = ['csv', 'jsonl'] as const;
 export type OrderFormat = (typeof orderFormats)[number];
+
+/** --from-file: bulk top-ups, the option that makes pay a bulk run. */
+export const fromFileDefinition = {
+  flags: '--from-file <path>',
+  help: {
+    en: 'bulk top-ups: one payment per row of a CSV (with a header) or JSON Lines file, - for stdin (docs/commands.md)',
+    ru: 'массовое пополнение: по платежу на строку файла CSV (с заголовком) или JSON Lines, - для stdin (docs/commands.md)',
+  },
+} as const satisfies OptionDefinition;
+
+/** The options only a bulk run takes, as bulkOptions reads them. */
+export const bulkOnlyDefinitions = {
+  fromFormat: {
+    flags: '--from-format <format>',
+    help: {
+      en: 'with --from-file: csv or jsonl (default: by the extension, else by the first character)',
+      ru: 'с --from-file: csv или jsonl (по умолчанию по расширению, иначе по первому символу)',
+    },
+  },
+  results: {
+    flags: '--results <path>',
+    help: {
+      en: 'with --from-file: the results file (default: beside the input, orders.results.csv; required with -)',
+      ru: 'с --from-file: файл результатов (по умолчанию рядом с входным, заказы.results.csv; обязателен при -)',
+    },
+  },
+  concurrency: {
+    flags: '--concurrency <n>',
+    help: {
+      en: `with --from-file: rows in flight at once (default ${defaultConcurrency})`,
+      ru: `с --from-file: сколько строк в работе одновременно (по умолчанию ${defaultConcurrency})`,
+    },
+  },
+} as const satisfies OptionDefinitions;
 
 /** `pay --from-file`'s options; the one-payment options belong in the file's rows. */
 export interface BulkOptions {
