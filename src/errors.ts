@@ -1,4 +1,6 @@
+import type { GatewayFault, NotUnderstoodFault, UnreachableFault } from './gateway/fault.js';
 import { t } from './i18n/current.js';
+import { gatewayFaultHint, gatewayFaultMessage, lostAnswerReason } from './render/gateway-fault.js';
 
 /**
  * Every failure the user can see is one of these classes; the error boundary in main.ts maps
@@ -61,11 +63,19 @@ export class EmptyVoucherListError extends UsageError {
   override name = 'EmptyVoucherListError';
 }
 
-/** The gateway could not be reached, or timed out on a request that changes nothing. */
+/** What a gateway's fault keeps besides its data. */
+type GatewayFaultOptions = Pick<AgentpayErrorOptions, 'cause' | 'bodySample'>;
+
+/**
+ * The gateway could not be reached, or timed out on a request that changes nothing. It carries
+ * what happened (`fault`); its message and hint are made from it in the chosen language.
+ */
 export class GatewayUnreachableError extends AgentpayError {
   override name = 'GatewayUnreachableError';
-  constructor(message: string, options: AgentpayErrorOptions = {}) {
-    super(message, ExitCode.unreachable, options);
+  readonly fault: UnreachableFault;
+  constructor(fault: UnreachableFault, options: GatewayFaultOptions = {}) {
+    super(gatewayFaultMessage(fault, t()), ExitCode.unreachable, { ...options, hint: gatewayFaultHint(fault, t()) });
+    this.fault = fault;
   }
 }
 
@@ -98,11 +108,13 @@ export class LedgerUnreachableError extends AgentpayError {
   }
 }
 
-/** The gateway answered, but not with an envelope we understand. */
+/** The gateway answered, but not with an envelope we understand (`fault` says how). */
 export class GatewayProtocolError extends AgentpayError {
   override name = 'GatewayProtocolError';
-  constructor(message: string, options: AgentpayErrorOptions = {}) {
-    super(message, ExitCode.notUnderstood, options);
+  readonly fault: NotUnderstoodFault;
+  constructor(fault: NotUnderstoodFault, options: GatewayFaultOptions = {}) {
+    super(gatewayFaultMessage(fault, t()), ExitCode.notUnderstood, { ...options, hint: gatewayFaultHint(fault, t()) });
+    this.fault = fault;
   }
 }
 
@@ -115,13 +127,18 @@ export class PaymentOutcomeUnknownError extends AgentpayError {
   readonly transactionId: string;
   /** Why the answer is missing, without the "outcome is unknown" preamble. */
   readonly reason: string;
-  constructor(transactionId: string, reason: string, options: { cause?: unknown; bodySample?: string | undefined; hint?: string } = {}) {
+  /** The gateway's fault behind it, when the Payment's own exchange went wrong (the client's). */
+  readonly fault: GatewayFault | undefined;
+  /** `why`: the words of the purchase layer, or the gateway's fault, said here in the chosen language. */
+  constructor(transactionId: string, why: string | GatewayFault, options: { cause?: unknown; bodySample?: string | undefined; hint?: string } = {}) {
+    const reason = typeof why === 'string' ? why : lostAnswerReason(why, t());
     super(t().errors.outcomeUnknown(transactionId, reason), ExitCode.pendingOrUnknown, {
       ...options,
       hint: options.hint ?? t().errors.outcomeUnknownHint(transactionId),
     });
     this.transactionId = transactionId;
     this.reason = reason;
+    this.fault = typeof why === 'string' ? undefined : why;
   }
 }
 

@@ -9,6 +9,7 @@ import type { Ledger } from '../ledger/ledger.js';
 import { Output, type ProcessIo } from '../output.js';
 import { formToObject } from '../protocol/form.js';
 import { md5Hex, passwordOnWire } from '../protocol/password.js';
+import { exchangeProblemText } from '../render/gateway-fault.js';
 import { shownText } from '../render/sanitize.js';
 import { redactUrlCredentials, registerSecret } from '../secrets.js';
 import { stateDirectory } from '../settings/definition.js';
@@ -111,7 +112,7 @@ function traceExchange(out: Output) {
       const body = event.body.length > 2000 ? `${event.body.slice(0, 2000)}… (${event.body.length} chars)` : event.body;
       out.note(style.dim(`  ${shownText(body)}`));
     } else {
-      out.note(style.dim(`✗ ${event.operation} failed after ${event.elapsedMs} ms: ${shownText(event.message)}`));
+      out.note(style.dim(`✗ ${event.operation} failed after ${event.elapsedMs} ms: ${shownText(exchangeProblemText(event.problem, t()))}`));
     }
   };
 }

@@ -1,5 +1,4 @@
 import { GatewayProtocolError, GatewayUnreachableError, PaymentOutcomeUnknownError } from '../errors.js';
-import { t } from '../i18n/current.js';
 import { type GatewayAnswer, parseEnvelope } from '../protocol/envelope.js';
 import { buildAccountCheckForm, buildPaymentForm, buildStatusForm, type Credentials, encodeForm, type FormField, maskForm, type PaymentRequest } from '../protocol/form.js';
 import { MalformedAnswerError } from '../protocol/problems.js';
@@ -8,7 +7,8 @@ import { generateTransactionId, namesNoTransaction } from '../protocol/transacti
 import { parseVoucherList, type VoucherList } from '../protocol/vouchers.js';
 import { redactSecrets } from '../secrets.js';
 import { DirectTransport } from './direct-transport.js';
-import { ExchangeFailure, isCertificateFailure } from './exchange-failure.js';
+import { ExchangeFailure } from './exchange-failure.js';
+import type { ExchangeProblem, GatewayFault, NotUnderstoodFault } from './fault.js';
 import type { HttpAnswer, Transport } from './http.js';
 import { answerSampleBytes, BodyTooLargeError, maxAnswerBytes } from './read-answer.js';
 
@@ -18,7 +18,7 @@ export type Operation = 'AccountCheck' | 'Payment' | 'Status';
 export type ExchangeEvent =
   | { direction: 'request'; operation: Operation; url: string; form: FormField[] }
   | { direction: 'response'; operation: Operation; statusCode: number; body: string; elapsedMs: number }
-  | { direction: 'failure'; operation: Operation; message: string; elapsedMs: number };
+  | { direction: 'failure'; operation: Operation; problem: ExchangeProblem; elapsedMs: number };
 
 export interface GatewayClientOptions {
   baseUrl: string;
@@ -129,22 +129,21 @@ export class GatewayClient {
       http = await this.send('Payment', form, signal);
     } catch (error) {
       if (error instanceof ExchangeFailure && error.kind === 'notSent') {
-        throw this.unreachable(error, t().gateway.noPaymentSentSuffix);
+        throw this.unreachable(error, { noPaymentSent: true });
       }
       // Anything else (a time-out, a cut connection, an answer over the size limit) may
       // have followed a committed payment.
-      throw new PaymentOutcomeUnknownError(input.transactionId, (error as Error).message, { cause: error, bodySample: this.sampleOf(error) });
+      const fault = error instanceof BodyTooLargeError ? this.tooLarge(error) : this.brokenExchange(error, { noPaymentSent: false });
+      throw new PaymentOutcomeUnknownError(input.transactionId, fault, { cause: error, bodySample: this.sampleOf(error) });
     }
     if (http.statusCode >= 500) {
-      throw new PaymentOutcomeUnknownError(input.transactionId, t().gateway.answeredHttp(http.statusCode), { bodySample: this.sample(http.body) });
+      throw new PaymentOutcomeUnknownError(input.transactionId, { kind: 'unavailable', status: http.statusCode }, { bodySample: this.sample(http.body) });
     }
     try {
       return this.checkEcho(await parseEnvelope(http.body), input.transactionId);
     } catch (error) {
-      throw new PaymentOutcomeUnknownError(input.transactionId, t().gateway.notUnderstood((error as Error).message), {
-        cause: error,
-        bodySample: this.sample(http.body),
-      });
+      const fault: NotUnderstoodFault = { kind: 'notUnderstood', detail: (error as Error).message };
+      throw new PaymentOutcomeUnknownError(input.transactionId, fault, { cause: error, bodySample: this.sample(http.body) });
     }
   }
 
@@ -157,15 +156,12 @@ export class GatewayClient {
     try {
       http = await this.send(operation, form, this.options.stop);
     } catch (error) {
-      if (error instanceof BodyTooLargeError) throw this.notUnderstood(error, error.bodySample);
-      throw this.unreachable(error, '');
+      if (error instanceof BodyTooLargeError) throw new GatewayProtocolError(this.tooLarge(error), { cause: error, bodySample: this.sample(error.bodySample) });
+      throw this.unreachable(error, { noPaymentSent: false });
     }
     if (http.statusCode >= 500) {
       // An error page from the gateway or a proxy in front of it: down for now, not broken.
-      throw new GatewayUnreachableError(t().gateway.unavailable(http.statusCode), {
-        hint: t().gateway.tryLater,
-        bodySample: this.sample(http.body),
-      });
+      throw new GatewayUnreachableError({ kind: 'unavailable', status: http.statusCode }, { bodySample: this.sample(http.body) });
     }
     try {
       return this.checkEcho(await parseEnvelope(http.body), transactionId);
@@ -174,13 +170,23 @@ export class GatewayClient {
     }
   }
 
-  private unreachable(error: unknown, suffix: string): GatewayUnreachableError {
-    const message = (error as Error).message;
-    const timedOut = error instanceof ExchangeFailure && error.timedOut;
-    const said = t().gateway;
-    const hint = isCertificateFailure(error) ? said.caHint : timedOut ? said.timeoutHint : said.networkHint(this.options.routeDescription);
-    const text = timedOut ? said.timedOut(this.endpoint, message) : said.unreachable(this.endpoint, message);
-    return new GatewayUnreachableError(`${text}${suffix}`, { cause: error, hint, bodySample: this.sampleOf(error) });
+  private unreachable(error: unknown, payment: { noPaymentSent: boolean }): GatewayUnreachableError {
+    return new GatewayUnreachableError(this.brokenExchange(error, payment), { cause: error, bodySample: this.sampleOf(error) });
+  }
+
+  /** An exchange that broke: where, why, and whether a Payment provably never left. */
+  private brokenExchange(error: unknown, payment: { noPaymentSent: boolean }): Extract<GatewayFault, { problem: ExchangeProblem }> {
+    return {
+      kind: error instanceof ExchangeFailure && error.timedOut ? 'timedOut' : 'unreachable',
+      endpoint: this.endpoint,
+      problem: problemOf(error),
+      noPaymentSent: payment.noPaymentSent,
+      route: this.options.routeDescription,
+    };
+  }
+
+  private tooLarge(error: BodyTooLargeError): NotUnderstoodFault {
+    return { kind: 'tooLarge', detail: error.message };
   }
 
   /**
@@ -197,11 +203,7 @@ export class GatewayClient {
   }
 
   private notUnderstood(error: unknown, body: string | undefined): GatewayProtocolError {
-    return new GatewayProtocolError(t().gateway.answerNotUnderstood((error as Error).message), {
-      cause: error,
-      bodySample: body === undefined ? undefined : this.sample(body),
-      hint: t().gateway.verboseHint,
-    });
+    return new GatewayProtocolError({ kind: 'notUnderstood', detail: (error as Error).message }, { cause: error, bodySample: body === undefined ? undefined : this.sample(body) });
   }
 
   /** The first bytes of a body, with every secret blanked, for --verbose. */
@@ -235,7 +237,15 @@ export class GatewayClient {
       });
       return answer;
     } catch (error) {
-      this.options.onExchange?.({ direction: 'failure', operation, message: this.redact((error as Error).message), elapsedMs: elapsed() });
+      if (this.options.onExchange !== undefined) {
+        const problem = problemOf(error);
+        this.options.onExchange({
+          direction: 'failure',
+          operation,
+          problem: problem.kind === 'other' ? { kind: 'other', message: this.redact(problem.message) } : problem,
+          elapsedMs: elapsed(),
+        });
+      }
       throw error;
     }
   }
@@ -243,4 +253,10 @@ export class GatewayClient {
   private redact(text: string): string {
     return redactSecrets(text, this.options.secrets ?? [this.options.credentials.wirePassword]);
   }
+}
+
+/** What broke an exchange: the transport's classification, or the words of an error it did not classify. */
+function problemOf(error: unknown): ExchangeProblem {
+  if (error instanceof ExchangeFailure) return error.problem;
+  return { kind: 'other', message: error instanceof Error ? error.message : String(error) };
 }

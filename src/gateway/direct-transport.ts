@@ -67,7 +67,7 @@ export class DirectTransport implements Transport {
     return new Promise((resolve, reject) => {
       const target = this.targets.of(url);
       if (target.protocol !== 'http:' && target.protocol !== 'https:') {
-        throw new ExchangeFailure('notSent', `cannot send to a ${target.protocol} URL: the gateway is reached over http or https`);
+        throw new ExchangeFailure('notSent', { kind: 'other', message: `cannot send to a ${target.protocol} URL: the gateway is reached over http or https` });
       }
       const secure = target.protocol === 'https:';
       const deadline = new Deadline(timeoutMs, signal);

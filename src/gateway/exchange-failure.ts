@@ -3,7 +3,7 @@
  * left, or it may have reached the gateway. Both transports classify their errors here.
  */
 
-import { t } from '../i18n/current.js';
+import type { ExchangeProblem } from './fault.js';
 import { BodyTooLargeError, sampleOf } from './read-answer.js';
 
 /**
@@ -15,14 +15,18 @@ export type ExchangeFailureKind = 'notSent' | 'maybeSent';
 
 export class ExchangeFailure extends Error {
   readonly kind: ExchangeFailureKind;
+  /** What broke, as data (render/gateway-fault.ts says it in words). */
+  readonly problem: ExchangeProblem;
   /** The first bytes of a body that began to arrive before the failure, if any. */
   readonly bodySample: string | undefined;
   /** The time-out ran out (connecting, or waiting for the answer). */
   readonly timedOut: boolean;
-  constructor(kind: ExchangeFailureKind, message: string, options: { cause?: unknown; bodySample?: string | undefined; timedOut?: boolean } = {}) {
-    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+  constructor(kind: ExchangeFailureKind, problem: ExchangeProblem, options: { cause?: unknown; bodySample?: string | undefined; timedOut?: boolean } = {}) {
+    // Never shown to a person (the client turns it into a fault); for a stack trace, the data.
+    super(problem.kind === 'other' ? problem.message : JSON.stringify(problem), options.cause === undefined ? undefined : { cause: options.cause });
     this.name = 'ExchangeFailure';
     this.kind = kind;
+    this.problem = problem;
     this.bodySample = options.bodySample;
     this.timedOut = options.timedOut ?? false;
   }
@@ -74,11 +78,11 @@ function errorCodes(error: unknown): string[] {
  * A proxy that refused to open a tunnel (CONNECT answered with other than 200) or asked for
  * credentials (407) never passed the request on. undici says so only in the message.
  */
-function proxyRefusal(error: unknown): string | undefined {
+function proxyRefusal(error: unknown): ExchangeProblem | undefined {
   const message = error instanceof Error ? error.message : '';
   const tunnel = /^Proxy response \((\d+)\) !== 200/.exec(message);
-  if (tunnel) return t().gateway.failures.proxyTunnel(tunnel[1] ?? '');
-  if (message.includes('Proxy Authentication Required (407)')) return t().gateway.failures.proxyAuth;
+  if (tunnel) return { kind: 'proxyTunnel', status: tunnel[1] ?? '' };
+  if (message.includes('Proxy Authentication Required (407)')) return { kind: 'proxyAuth' };
   return undefined;
 }
 
@@ -88,43 +92,37 @@ function isTimeOut(error: unknown): boolean {
   return ['UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT'].includes(errorCodes(error)[0] ?? '');
 }
 
-function describe(error: unknown, timeoutMs: number, connected: boolean): string {
+function problemOf(error: unknown, timeoutMs: number, connected: boolean): ExchangeProblem {
   const codes = errorCodes(error);
-  const said = t().gateway.failures;
   if (error instanceof Error && error.name === 'TimeoutError') {
-    return connected ? said.noAnswerWithin(timeoutMs) : said.couldNotConnectWithin(timeoutMs);
+    return connected ? { kind: 'noAnswerWithin', ms: timeoutMs } : { kind: 'couldNotConnectWithin', ms: timeoutMs };
   }
   const refusal = proxyRefusal(error);
   if (refusal) return refusal;
-  if (error instanceof Error && error.name === 'AbortError') return said.interrupted;
+  if (error instanceof Error && error.name === 'AbortError') return { kind: 'interrupted' };
   const certificate = codes.find((code) => certificateCodes.has(code));
-  if (certificate) return said.certificate(certificate === 'ERR_TLS_CERT_ALTNAME_INVALID' || certificate === 'HOSTNAME_MISMATCH', certificate);
+  if (certificate) return { kind: 'certificate', otherHost: certificate === 'ERR_TLS_CERT_ALTNAME_INVALID' || certificate === 'HOSTNAME_MISMATCH', code: certificate };
   switch (codes[0]) {
     case 'ECONNREFUSED':
-      return said.refused;
+      return { kind: 'refused' };
     case 'ENOTFOUND':
     case 'EAI_AGAIN':
-      return said.hostNotFound;
+      return { kind: 'hostNotFound' };
     case 'UND_ERR_CONNECT_TIMEOUT':
-      return said.couldNotConnectWithin(timeoutMs);
+      return { kind: 'couldNotConnectWithin', ms: timeoutMs };
     case 'UND_ERR_HEADERS_TIMEOUT':
     case 'UND_ERR_BODY_TIMEOUT':
-      return said.noAnswerWithin(timeoutMs);
+      return { kind: 'noAnswerWithin', ms: timeoutMs };
     case 'UND_ERR_SOCKET':
     case 'ECONNRESET':
     case 'EPIPE':
-      return said.closed;
+      return { kind: 'closed' };
     case 'ETIMEDOUT':
-      return connected ? said.timedOutConnected : said.timedOutConnecting;
+      return { kind: connected ? 'timedOutConnected' : 'timedOutConnecting' };
     default:
-      if (codes[0]?.startsWith('HPE_')) return said.notHttp(codes[0]);
-      return error instanceof Error ? error.message : String(error);
+      if (codes[0]?.startsWith('HPE_')) return { kind: 'notHttp', code: codes[0] };
+      return { kind: 'other', message: error instanceof Error ? error.message : String(error) };
   }
-}
-
-/** True when the failure was a certificate that did not verify (for a hint about --ca-file). */
-export function isCertificateFailure(error: unknown): boolean {
-  return errorCodes(error).some((code) => certificateCodes.has(code));
 }
 
 /**
@@ -139,7 +137,7 @@ export function exchangeFailureOf(
 ): Error {
   if (error instanceof BodyTooLargeError) return error;
   const notSent = options.connected === false || errorCodes(error).some((code) => connectPhaseCodes.has(code)) || proxyRefusal(error) !== undefined;
-  return new ExchangeFailure(notSent ? 'notSent' : 'maybeSent', describe(error, options.timeoutMs, options.connected ?? true), {
+  return new ExchangeFailure(notSent ? 'notSent' : 'maybeSent', problemOf(error, options.timeoutMs, options.connected ?? true), {
     cause: error,
     bodySample: options.chunks.length > 0 ? sampleOf(options.chunks, options.contentType) : undefined,
     timedOut: isTimeOut(error),

@@ -30,13 +30,24 @@ export interface SettledPayment {
   settledBy: 'payment' | 'settle';
 }
 
-/** The Payment's answer as a view; a lost answer is an unknown view with the reason. */
-async function sendPayment(client: GatewayClient, input: PaymentInput, codes: CodeTable, signal: AbortSignal | undefined): Promise<TransactionView> {
+/**
+ * The Payment's answer as a view; a lost answer is an unknown view with the reason. A view of a
+ * Payment that Ctrl+C or SIGTERM cut short joins `cutShort`: it says so already.
+ */
+async function sendPayment(
+  client: GatewayClient,
+  input: PaymentInput,
+  codes: CodeTable,
+  signal: AbortSignal | undefined,
+  cutShort: WeakSet<TransactionView>,
+): Promise<TransactionView> {
   try {
     return viewOfAnswer(await client.payment(input, signal), input, codes);
   } catch (error) {
     if (!(error instanceof PaymentOutcomeUnknownError)) throw error;
-    return unknownView(input, 'Payment', error.reason);
+    const view = unknownView(input, 'Payment', error.reason);
+    if (error.fault !== undefined && 'problem' in error.fault && error.fault.problem.kind === 'interrupted') cutShort.add(view);
+    return view;
   }
 }
 
@@ -58,7 +69,9 @@ function failureReason(error: AgentpayError, resending: boolean): string {
  */
 export async function payAndSettle(client: GatewayClient, input: PaymentInput, policy: SettlePolicy): Promise<SettledPayment> {
   const { codes, signal } = policy;
-  const first = await sendPayment(client, input, codes, signal);
+  // Decided on the fault, not on the reason's words: those are in the user's language.
+  const cutShort = new WeakSet<TransactionView>();
+  const first = await sendPayment(client, input, codes, signal, cutShort);
   if (isFinalState(first.state)) return { view: first, settledBy: 'payment' };
   // What the gateway said of the payment itself, if anything; else the latest we know.
   let known = first.status === null ? undefined : first;
@@ -67,7 +80,7 @@ export async function payAndSettle(client: GatewayClient, input: PaymentInput, p
   const current = () => known ?? latest;
   const outcome = (): SettledPayment => {
     const view = current();
-    if (!signal?.aborted || view.status !== null || view.message.startsWith('interrupted')) return { view, settledBy };
+    if (!signal?.aborted || view.status !== null || cutShort.has(view)) return { view, settledBy };
     return { view: unknownView(input, 'Payment', `interrupted while settling; last: ${view.message}`), settledBy };
   };
   if (signal?.aborted) return outcome();
@@ -92,7 +105,7 @@ export async function payAndSettle(client: GatewayClient, input: PaymentInput, p
         // the same TransactionID again cannot pay twice.
         resent = resending = true;
         policy.onEvent?.({ kind: 'not-found-resend' });
-        const again = await sendPayment(client, input, codes, signal);
+        const again = await sendPayment(client, input, codes, signal, cutShort);
         if (again.status === null) latest = again;
         else known = again;
       } else {

@@ -2,6 +2,7 @@ import { createServer } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import { GatewayClient } from '../../src/gateway/client.js';
 import { payAndSettle } from '../../src/gateway/settle.js';
+import { useLanguage } from '../../src/i18n/current.js';
 import { listenOnLoopback, onForm } from '../helpers/loopback.js';
 
 /** A gateway that loses the first Payment before committing it, then behaves. */
@@ -70,6 +71,29 @@ describe('payAndSettle', () => {
     await client.close();
     expect(settled.view.state).toBe('unknown');
     expect(settled.view.message).toContain('connection was closed');
+  });
+
+  it('a Payment Ctrl+C cut short says so, in either language, and nothing about settling', async () => {
+    const held: URLSearchParams[] = [];
+    const listener = await listenOnLoopback(createServer((request) => onForm(request, (form) => held.push(form))));
+    closers.push(listener.close);
+    const input = { service: '201', account: 'a', amount: '1', currency: 'KZT', transactionId: '77' };
+    const codes = { pending: new Set<string>(), notFound: new Set(['25']), failed: new Set<string>() };
+    for (const [language, said] of [
+      ['en', 'interrupted before the answer arrived'],
+      ['ru', 'прервано до прихода ответа'],
+    ] as const) {
+      await useLanguage(language);
+      const client = new GatewayClient({ baseUrl: `http://127.0.0.1:${listener.port}`, credentials: { agentId: '1', wirePassword: 'pw' }, timeoutMs: 5000, dateFormat: 'local' });
+      const stop = new AbortController();
+      const settling = payAndSettle(client, input, { attempts: 3, delayMs: 10, codes, signal: stop.signal });
+      const before = held.length;
+      while (held.length === before) await new Promise((resolve) => setTimeout(resolve, 10));
+      stop.abort();
+      const settled = await settling.finally(() => client.close());
+      expect(settled.view).toMatchObject({ state: 'unknown', message: said });
+    }
+    await useLanguage('en');
   });
 });
 

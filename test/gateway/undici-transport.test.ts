@@ -124,7 +124,7 @@ describe.each(routes)('undici, $name', (route) => {
       expect(failure).toBeInstanceOf(ExchangeFailure);
       // Never 'notSent' for the one the gateway holds: that would let a payment be called failed.
       expect((failure as ExchangeFailure).kind).toBe('maybeSent');
-      expect((failure as ExchangeFailure).message).toBe('interrupted before the answer arrived');
+      expect((failure as ExchangeFailure).problem).toEqual({ kind: 'interrupted' });
     }
     // The gateway's answer to the first has come and gone; the second was never written.
     await new Promise((resolve) => setTimeout(resolve, 400));

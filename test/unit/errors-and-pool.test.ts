@@ -23,8 +23,8 @@ describe('exit codes of the error classes', () => {
     expect(new UsageError('x').exitCode).toBe(2);
     expect(new TransactionPendingError('x').exitCode).toBe(3);
     expect(new PaymentOutcomeUnknownError('42', 'lost').exitCode).toBe(3);
-    expect(new GatewayUnreachableError('x').exitCode).toBe(4);
-    expect(new GatewayProtocolError('x').exitCode).toBe(5);
+    expect(new GatewayUnreachableError({ kind: 'unavailable', status: 503 }).exitCode).toBe(4);
+    expect(new GatewayProtocolError({ kind: 'notUnderstood', detail: 'x' }).exitCode).toBe(5);
     expect(new LocalStorageError('write the journal', '/j', Object.assign(new Error('x'), { code: 'EROFS' })).exitCode).toBe(6);
     expect(new CancelledError().exitCode).toBe(130);
   });
