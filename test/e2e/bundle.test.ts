@@ -107,7 +107,7 @@ describe('bin/agentpay.js runs the one-file bundle with its build-time code cach
     appendFileSync(journal, `${JSON.stringify(intent)}\n`);
     const result = await runCli(['history', '--verbose'], { env, nodeArgs: ['--enable-source-maps', '--require', fault] });
     expect(result.code).toBe(70);
-    expect(result.stderr).toMatch(/at chunksOf \(\S*src\/journal\/reader\.ts:\d+:\d+\)/);
+    expect(result.stderr).toMatch(/at chunksOf \(\S*src\/ledger\/file\/reader\.ts:\d+:\d+\)/);
   });
 });
 
