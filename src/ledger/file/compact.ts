@@ -21,12 +21,12 @@ import { errnoCodeOf, LocalStorageError, UsageError } from '../../errors.js';
 import { ensureLength, growable, release } from '../../packed/growable.js';
 import { TransactionIndex } from '../../packed/transaction-index.js';
 import { isFinalState } from '../records.js';
+import { cutLength } from './cut-length.js';
 import {
   archiveDirectory,
   archivePath,
   currentGeneration,
   cutDirectory,
-  cutLength,
   damagedPath,
   type JournalState,
   journalState,
@@ -49,7 +49,7 @@ import { journalLines, recordOn, streamChunkBytes } from './reader.js';
  *    `<id>/`, which it can only do while it is empty: the claimant's rename then fails (ENOENT)
  *    instead of cutting, so taking a claim over needs no process id and is never unsafe.
  * 2. the length read of the cut is fixed once, in `J.archive/cut-<n>.<inode>.length`, by the
- *    first to look into it (journal-files.ts cutLength): readers read no further, a line
+ *    first to look into it (cut-length.ts cutLength): readers read no further, a line
  *    written past it is written again to J by its writer (writer.ts), and every compaction of
  *    cut n reads the same bytes, so they all write the same files.
  * 3. the records of `J.open-<n-1>` and the cut are sorted: transactions still open go, in
@@ -59,7 +59,7 @@ import { journalLines, recordOn, streamChunkBytes } from './reader.js';
  *    then `J.damaged`, then `J.open-<n>`, whose existence is what says cut n is compacted.
  * 4. the cut and `J.open-<n-1>` are removed.
  * A compaction killed at any point leaves files the next one finishes from, and readers read
- * meanwhile (journal-files.ts openLiveFiles).
+ * meanwhile (open-for-reading.ts openLiveFiles).
  */
 
 export interface CompactionReport {
@@ -256,7 +256,7 @@ function removeLeftovers(journal: string, state: JournalState, generation: numbe
 /** Where an earlier version kept a cut's length: removed with the cut. */
 const lengthPath = (journal: string, generation: number, id: string) => join(cutDirectory(journal, generation), id, 'length');
 
-/** The bytes of cut n every compaction reads (journal-files.ts cutLength); undefined when the cut is gone (compacted meanwhile). */
+/** The bytes of cut n every compaction reads (cut-length.ts cutLength); undefined when the cut is gone (compacted meanwhile). */
 function cutLengthOf(journal: string, generation: number, id: string): number | undefined {
   let fd: number;
   try {
