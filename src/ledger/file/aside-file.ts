@@ -2,6 +2,12 @@ import { closeSync, constants, fsyncSync, openSync } from 'node:fs';
 import { writeAll } from '../../durable.js';
 import { randomId, temporaryPath } from './journal-files.js';
 
+/**
+ * The files a compaction writes (compact-sort.ts), each first beside the journal under a
+ * temporary name (`J.tmp-<n>-<id>`: one a compaction that died leaves is removed by a later
+ * one, compact-leftovers.ts), fsynced, then published under its own name by its caller.
+ */
+
 /** A file written aside in byte text, a buffer at a time; opened only to write (cuts may span many days). */
 export class AsideFile {
   readonly path: string;
