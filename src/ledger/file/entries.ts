@@ -1,8 +1,8 @@
 import type { HistoryEntries, HistoryFilter, JournalEntry, LedgerFilter } from '../ledger.js';
 import { type IntentRecord, isFinalState, ownerKey } from '../records.js';
-import { archiveFiles, openFiles, openJournalFiles, openLiveFiles } from './journal-files.js';
 import { latestEntries } from './latest.js';
 import { intentTime, recordOf, type ScannedRecord } from './line-format.js';
+import { archiveFiles, openFiles, openJournalFiles, openLiveFiles } from './open-for-reading.js';
 import { type JournalWarning, scanFiles, streamChunkBytes } from './reader.js';
 
 /** reconcile and the replay guard read more at a time than history (reader.ts). */
@@ -125,7 +125,7 @@ export async function findIntent(path: string, owner: { gateway: string; agentId
   // The live files first, the journal itself to its end: the guard asks only whether an intent
   // exists, so it must see one appended while it reads (the archive can take a while), and a
   // line seen twice or seen before it moves changes nothing here. Cuts stop at their length
-  // (journal-files.ts): a line past it is written again to the journal.
+  // (cut-length.ts): a line past it is written again to the journal.
   const live = openLiveFiles(path);
   for (const file of live) if (file.path === path) delete file.end;
   await scanFiles(live, warn, streamRead, visit);

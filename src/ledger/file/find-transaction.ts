@@ -1,7 +1,7 @@
 import type { JournalEntry } from '../ledger.js';
 import { attemptReopens, type IntentRecord, type OutcomeRecord, ownerKey, replacesOutcome } from '../records.js';
-import { closeAll, openJournalFiles } from './journal-files.js';
 import { recordOf } from './line-format.js';
+import { closeAll, openJournalFiles } from './open-for-reading.js';
 import { type JournalWarning, scanJournal, streamChunkBytes } from './reader.js';
 
 /**

@@ -4,8 +4,8 @@ import { transactionStates } from '../../protocol/transaction-view.js';
 import type { HistoryEntries, HistoryFilter, JournalEntry, LedgerFilter } from '../ledger.js';
 import { attemptReopens, replacesOutcome } from '../records.js';
 import { EntryPlaces, type FarOutcome, noOutcome, noState, stateNumber } from './entry-places.js';
-import type { OpenedFile } from './journal-files.js';
 import { intentGateway, intentTime, OwnLineScanner, recordOf, type ScannedRecord } from './line-format.js';
+import type { OpenedFile } from './open-for-reading.js';
 import { type JournalWarning, journalLines, recordOn, scanJournal } from './reader.js';
 
 /**
@@ -39,7 +39,7 @@ async function planEntries(opened: readonly OpenedFile[], filter: LedgerFilter, 
   const gateways: string[] = [];
   const gatewayNumbers = new Map<string, number>();
   const files: OpenFile[] = opened.map(({ path, fd }) => ({ path, fd, end: 0 }));
-  // Where each file's lines that count end (a cut's fixed length, J's size when opened: journal-files.ts).
+  // Where each file's lines that count end (a cut's fixed length, J's size when opened: open-for-reading.ts).
   const ends = opened.map(({ end }) => (end === undefined ? {} : { end }));
   let lineBase = 0;
   const since = filter.since?.getTime();

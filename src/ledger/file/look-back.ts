@@ -3,8 +3,9 @@ import { LocalStorageError } from '../../errors.js';
 import type { TransactionState } from '../../protocol/transaction-view.js';
 import type { LookBackQuery, RecentPayment } from '../ledger.js';
 import { type IntentRecord, replacesOutcome } from '../records.js';
-import { archiveDirectory, closeAll, type OpenedFile, openJournalFiles } from './journal-files.js';
+import { archiveDirectory } from './journal-files.js';
 import { bytesStartWith, intentBytes, intentText, intentTime, OwnLineScanner, recordOf, type ScannedRecord } from './line-format.js';
+import { closeAll, type OpenedFile, openJournalFiles } from './open-for-reading.js';
 import { recordOn } from './reader.js';
 
 /**

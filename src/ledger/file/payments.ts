@@ -4,8 +4,8 @@ import { transactionStates } from '../../protocol/transaction-view.js';
 import type { PaymentRow, PaymentsQuery } from '../ledger.js';
 import { attemptReopens, replacesOutcome } from '../records.js';
 import { HeldPayments } from './held-payments.js';
-import { openJournalFiles } from './journal-files.js';
 import { intentTime, type ScannedRecord, utf8OfByteText } from './line-format.js';
+import { openJournalFiles } from './open-for-reading.js';
 import { type JournalWarning, scanFiles } from './reader.js';
 
 /**

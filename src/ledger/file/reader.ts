@@ -4,8 +4,8 @@ import { errnoCodeOf, LocalStorageError } from '../../errors.js';
 import { ShapeError } from '../../protocol/json-shape.js';
 import { type LineBatch, lineBatchesOf } from '../../text-lines.js';
 import { readRecord } from '../record-format.js';
-import { closeAll, type OpenedFile } from './journal-files.js';
 import { OwnLineScanner, type ScannedRecord, scanRecord, utf8OfByteText } from './line-format.js';
+import { closeAll, type OpenedFile } from './open-for-reading.js';
 
 export type JournalWarning = (message: string) => void;
 
@@ -17,7 +17,7 @@ export interface LinePosition {
 }
 
 interface ReadRange {
-  /** The file, open (journal-files.ts opens a journal's files together; a second pass reads the same). */
+  /** The file, open (open-for-reading.ts opens a journal's files together; a second pass reads the same). */
   fd: number;
   /** Where to stop (a byte offset, excluded). */
   end?: number;
@@ -93,7 +93,7 @@ export async function scanFiles(
 
 /**
  * The lines of one of a journal's files, open as `range.fd`, as byte text, in batches. A
- * journal that `ledger compact` has run on is several files: journal-files.ts opens them.
+ * journal that `ledger compact` has run on is several files: open-for-reading.ts opens them.
  */
 export async function* journalLines(path: string, range: ReadRange): AsyncGenerator<LineBatch> {
   try {

@@ -1,6 +1,6 @@
 import type { JournalRecord } from '../records.js';
-import { closeAll, openJournalFiles } from './journal-files.js';
 import { OwnLineScanner, recordOf } from './line-format.js';
+import { closeAll, openJournalFiles } from './open-for-reading.js';
 import { damagedLineWarning, type JournalWarning, journalLines, recordOn } from './reader.js';
 
 /**

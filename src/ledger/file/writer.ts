@@ -3,7 +3,7 @@ import { dirname } from 'node:path';
 import { makeDirectory, syncDirectory, writeAll } from '../../durable.js';
 import { errnoCodeOf, LocalStorageError } from '../../errors.js';
 import { type JournalRecord, lineOf } from '../record-format.js';
-import { lengthOfCutHolding } from './journal-files.js';
+import { lengthOfCutHolding } from './cut-length.js';
 
 /**
  * Appends records to the journal. Each record is one line written by one write(2) on a file
@@ -14,7 +14,7 @@ import { lengthOfCutHolding } from './journal-files.js';
  * "Compacting the journal"). So after each line is on disk the writer checks that the path
  * still names the file it wrote to. If so, the rename came later, and the line is in the cut
  * before its length. If not, the file is a cut, and what counts of it is its fixed length
- * (journal-files.ts cutLength; fixed now, at the cut's size, if no one did yet: the line is
+ * (cut-length.ts cutLength; fixed now, at the cut's size, if no one did yet: the line is
  * inside). A line inside the length is where it is for good: compactions sort it, readers may
  * have read it there. A line past it was never read by anyone (readers stop at the length), and
  * is written again to the journal there now. So a line is recorded once, and a line that has

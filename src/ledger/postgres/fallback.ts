@@ -10,7 +10,7 @@ import type { OutcomeRecord } from '../records.js';
  * Outcomes the team ledger could not take after their Payment had left (the database went
  * away mid-payment) wait here, on this machine, one file per ledger: JSON lines, each fsynced
  * before the command goes on. The next command that reaches that ledger delivers them
- * (postgres/postgres-ledger.ts), each once: a record's id is unique in the ledger, so a delivery cut
+ * (postgres/deliver-fallback.ts), each once: a record's id is unique in the ledger, so a delivery cut
  * short and repeated adds nothing twice.
  */
 export interface WaitingOutcome {

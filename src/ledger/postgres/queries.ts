@@ -31,7 +31,7 @@ WITH t AS (
 SELECT seq AS attempt_seq FROM a`;
 
 /**
- * Transaction-level advisory locks on $1 (keys: ledger.ts lockKeysOf), taken in one
+ * Transaction-level advisory locks on $1 (keys: claims.ts lockKeysOf), taken in one
  * order so two batches never wait on each other in a cycle; let go at COMMIT or ROLLBACK.
  */
 export const lockPurchases = `

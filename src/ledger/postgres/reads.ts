@@ -1,0 +1,116 @@
+import { noPaymentSent } from '../../errors.js';
+import type {
+  JournalEntry,
+  LedgerEntry,
+  LedgerFilter,
+  LedgerHistory,
+  LedgerHistoryFilter,
+  LookBackQuery,
+  Owner,
+  OwnerCount,
+  PaymentRow,
+  PaymentsQuery,
+  RecentPayment,
+} from '../ledger.js';
+import type { JournalRecord } from '../records.js';
+import * as sql from './queries.js';
+import { intentOfRow, inWindow, latestOutcome, latestWordOf, outcomeOfRow, type Query, type Row, text } from './rows.js';
+
+/**
+ * The team ledger's reading side: history, export, the payments of a span, one transaction,
+ * the owners with open transactions, and the look-back a claim weighs. Each takes the query
+ * to send with: one that waits for the connection's turn, or, in a turn held already, one
+ * sent now.
+ */
+
+/** How many transactions history reads at once. */
+const pageSize = 250;
+
+export async function entriesOf(query: Query, filter: LedgerHistoryFilter): Promise<LedgerHistory> {
+  const since = filter.since ?? null;
+  const operator = filter.operator ?? null;
+  const gatewaysFor = async (operatorFilter: string | null, gateway: string | null) =>
+    (await query(sql.gatewaysOf, [since, operatorFilter, gateway])).map((row) => text(row.gateway));
+  const allGateways = await gatewaysFor(null, null);
+  // The same query when nothing but --since filters: asked once.
+  const gateways = operator === null && filter.gateway === undefined ? allGateways : await gatewaysFor(operator, filter.gateway ?? null);
+  const pages = entryPages(query, filter);
+  return { gateways, allGateways, [Symbol.asyncIterator]: () => pages };
+}
+
+/** Transactions a page at a time (keyset on their seq), each with its latest state: memory follows the page. */
+async function* entryPages(query: Query, filter: LedgerHistoryFilter): AsyncGenerator<LedgerEntry> {
+  let after = '0';
+  for (;;) {
+    const page = await query(sql.transactionPage, [after, pageSize, filter.since ?? null, filter.operator ?? null, filter.gateway ?? null]);
+    if (page.length === 0) return;
+    after = text(page.at(-1)!.seq);
+    const records = await query(sql.recordsOf, [page.map((row) => row.seq)]);
+    const bySeq = new Map<string, Row[]>();
+    for (const record of records) {
+      const key = text(record.transaction_seq);
+      const list = bySeq.get(key);
+      if (list) list.push(record);
+      else bySeq.set(key, [record]);
+    }
+    for (const row of page) {
+      const records = inWindow(bySeq.get(text(row.seq)) ?? [], filter.since);
+      // As the journal shows it: from its first attempt in the window, at that attempt's time.
+      const intent = intentOfRow(row, filter.since === undefined ? row.at : records[0]?.at);
+      const outcome = latestOutcome(intent, records);
+      // A transaction with no outcome on record counts as unknown (ledger.ts HistoryFilter).
+      if (filter.state !== undefined && (outcome?.view.state ?? 'unknown') !== filter.state) continue;
+      yield { intent, outcome, recordedBy: { operator: text(row.operator), host: text(row.host) } };
+    }
+  }
+}
+
+/** Every record, in the order it was recorded, as journal records (an attempt as an intent line). */
+export async function* exportedRecords(query: Query): AsyncGenerator<JournalRecord> {
+  let after = '0';
+  for (;;) {
+    const page = await query(sql.recordPage, [after, pageSize]);
+    if (page.length === 0) return;
+    after = text(page.at(-1)!.record_seq);
+    for (const row of page) {
+      const intent = intentOfRow(row, row.record_at);
+      yield row.kind === 'attempt' ? intent : outcomeOfRow(intent, row.record_at, row.source, row.view);
+    }
+  }
+}
+
+/** The span's transactions as history pages them, cut to the agent and the span's end. */
+export async function* paymentsOf(query: Query, { since, until, gateway, agentId }: PaymentsQuery): AsyncGenerator<PaymentRow[]> {
+  let batch: PaymentRow[] = [];
+  for await (const { intent, outcome } of entryPages(query, { since, gateway })) {
+    if ((agentId !== undefined && intent.agentId !== agentId) || Date.parse(intent.at) >= until.getTime()) continue;
+    batch.push({ transactionId: intent.transactionId, account: intent.account, amount: intent.amount, at: intent.at, state: outcome?.view.state ?? 'unknown' });
+    if (batch.length === pageSize) {
+      yield batch;
+      batch = [];
+    }
+  }
+  if (batch.length > 0) yield batch;
+}
+
+/** The transactions with this id (of the owner, when given), each as its latest attempt's intent and latest word. */
+export async function transactionsById(query: Query, transactionId: string, owner: Owner | undefined): Promise<JournalEntry[]> {
+  const rows = await query(sql.transactionsById, [transactionId, owner?.gateway ?? null, owner?.agentId ?? null]);
+  if (rows.length === 0) return [];
+  return latestWordOf(rows, await query(sql.attemptsAndOutcomesOf, [rows.map((row) => row.seq)]));
+}
+
+/** The payments a look-back weighs; `queryNow` in a turn held already (a claim's, or one of its own). */
+export async function recentPaymentsOf(queryNow: Query, query: LookBackQuery): Promise<RecentPayment[]> {
+  // One round trip before the intent: each transaction comes with its records (as JSON, their times as text).
+  const rows = await queryNow(sql.recentTransactions, [query.gateway, query.agentId, query.since.toISOString(), query.operator ?? null, [...query.accounts]], noPaymentSent());
+  const records = rows.flatMap((row) => ((row.records as Row[] | null) ?? []).map((record) => ({ ...record, at: new Date(String(record.at)) })));
+  const entries = latestWordOf(rows, records);
+  return entries.map(({ intent, outcome }) => ({ intent, state: outcome?.view.state }));
+}
+
+/** How many transactions are open, by gateway and agent (reconcile names the others). */
+export async function openOwnersOf(query: Query, filter: LedgerFilter): Promise<OwnerCount[]> {
+  const rows = await query(sql.openOwners, [filter.since ?? null]);
+  return rows.map((row) => ({ gateway: text(row.gateway), agentId: text(row.agent_id), count: Number(row.count) }));
+}
