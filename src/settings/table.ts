@@ -6,6 +6,7 @@ import { requestDateFormats } from '../protocol/request-date.js';
 import { codeListSettings } from './code-lists.js';
 import { defaultOperator, type SettingDefinition, stateDirectory } from './definition.js';
 import * as parse from './parsers.js';
+import { serviceEntries } from './services.js';
 
 const sandboxDefaults: Record<CodeList, string> = { pending: '`11` under `--sandbox`', notFound: '`25` under `--sandbox`', failed: "the sandbox's refusals under `--sandbox`" };
 const codeHelp: Record<CodeList, string> = {
@@ -135,12 +136,13 @@ export const settingsTable = {
     docs: 'who makes the payments, recorded with each of them (history shows it); the system user name by default',
   },
   services: {
-    // Checked by the config file's reader (an object of names); read by shell completion alone (completion/answer.ts).
-    profile: { key: 'services', shape: 'names by id' },
+    // Read by buy (its service picker) and by shell completion, which reads the file itself (completion/answer.ts).
+    profile: { key: 'services', shape: 'services by id' },
+    parse: serviceEntries,
     defaultText: 'none',
     report: false,
-    help: 'service ids with their names, offered by shell completion after --service',
-    docs: 'service ids with their names, `{"101": "GameCoins top-up"}`: shell completion offers them after `--service` (docs/completion.md); nothing else reads them, `doctor` does not list them',
+    help: 'services by id: a name, or {"name", "kind": "static", "amounts"}; buy offers them, completion after --service',
+    docs: 'the services the desk sells, by id: a name, or an object that may declare a static service and its amounts ([Services](#services)); `buy` offers them in a list, shell completion after `--service`; `doctor` does not list them',
   },
   live: {
     profile: { key: 'live', shape: 'true or false' },
