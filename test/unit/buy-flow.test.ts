@@ -9,6 +9,7 @@ import type { CommandContext } from '../../src/commands/context.js';
 import { writeReceiptFile } from '../../src/commands/ledger-receipt.js';
 import { CancelledError, EmptyVoucherListError, GatewayRefusedError, PaymentOutcomeUnknownError, TransactionPendingError, UsageError } from '../../src/errors.js';
 import { GatewayClient } from '../../src/gateway/client.js';
+import { useLanguage } from '../../src/i18n/current.js';
 import { noInterrupts } from '../../src/interrupts.js';
 import { openLedger } from '../../src/ledger/open-ledger.js';
 import type { Output } from '../../src/output.js';
@@ -571,6 +572,21 @@ describe('buy: a static service the profile declares, on a gateway that refuses 
     expect((run.error as UsageError).message).toBe('--amount 1500 is not one of the amounts the profile lists for service 601; nothing was paid');
     expect((run.error as UsageError).hint).toBe('give one of them exactly as written: 1500.00, 3000.00');
     expect(payments(server.received)).toHaveLength(0);
+  });
+
+  it('in Russian: the warning and the refusal of an unlisted --amount', async () => {
+    const server = await gateway();
+    await useLanguage('ru');
+    try {
+      const run = await buy(server.baseUrl, { ...flags, amount: '1500' }, [], { catalogue: profile(cinema) });
+      expect(run.stderr).toContain(
+        `шлюз отказал в проверке счёта для услуги 601 (${noVoucherListRefusal.message}, ResponseStatus 115); в профиле она объявлена статической, поэтому оплачивается суммой`,
+      );
+      expect((run.error as UsageError).message).toBe('--amount 1500 нет среди сумм, указанных в профиле для услуги 601; ничего не оплачено');
+      expect((run.error as UsageError).hint).toBe('укажите одну из них точно так, как она записана: 1500.00, 3000.00');
+    } finally {
+      await useLanguage('en');
+    }
   });
 
   it('without listed amounts asks for one, checked by the amount rules', async () => {
