@@ -155,7 +155,10 @@ function readProfiles(env: NodeJS.ProcessEnv): Record<string, unknown> {
 
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
-/** The chosen profile's `services` ({"101": "GameCoins top-up"}): --profile on the line, AGENTPAY_PROFILE, or "default". */
+/**
+ * The chosen profile's `services` ({"101": "GameCoins top-up"}, or {"601": {"name": …}}): --profile
+ * on the line, AGENTPAY_PROFILE, or "default". Read as it is, not checked: completion never fails.
+ */
 function profileServices(env: NodeJS.ProcessEnv, given: Position['given']): Candidate[] {
   const chosen = given.get('profile');
   const name = typeof chosen === 'string' ? chosen : env.AGENTPAY_PROFILE || 'default';
@@ -163,7 +166,10 @@ function profileServices(env: NodeJS.ProcessEnv, given: Position['given']): Cand
   const profile = Object.hasOwn(profiles, name) ? profiles[name] : undefined;
   const services = isObject(profile) ? profile.services : undefined;
   if (!isObject(services)) return [];
-  return Object.entries(services).flatMap(([id, serviceName]) => (typeof serviceName === 'string' ? [{ value: id, description: serviceName }] : []));
+  return Object.entries(services).flatMap(([id, entry]) => {
+    const serviceName = isObject(entry) ? (entry.name ?? '') : entry;
+    return typeof serviceName === 'string' ? [{ value: id, description: serviceName }] : [];
+  });
 }
 
 // ---------------------------------------------------------------- the answer

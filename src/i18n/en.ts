@@ -284,6 +284,10 @@ const en = {
     stoppedFollowing: (id: string) => `stopped following transaction ${id} (still in progress)`,
     couldNotFollow: (id: string, reason: string) => `could not follow transaction ${id}: ${reason}`,
     kinds: { dynamic: 'dynamic', static: 'static' } as Record<'dynamic' | 'static', string>,
+    checkRefusedStatic: (service: string, message: string, status: string) =>
+      `the gateway refused the account check of service ${service} (${message}, ResponseStatus ${status}); the profile declares it static, so it is paid with an amount`,
+    amountNotListed: (amount: string, service: string) => `--amount ${amount} is not one of the amounts the profile lists for service ${service}; nothing was paid`,
+    amountNotListedHint: (listed: string) => `give one of them exactly as written: ${listed}`,
     notInteractive: 'buy is interactive and has no --json output',
     needsTerminal: (missing: string) => `buy is interactive and needs a person at a terminal (${missing}); nothing was sent`,
     missing: { stdin: 'stdin is not a terminal', stdout: 'stdout is not a terminal', ci: 'CI is set' },

@@ -329,6 +329,10 @@ const ru: Catalogue = {
     stoppedFollowing: (id) => `слежение за транзакцией ${id} прекращено (она ещё в обработке)`,
     couldNotFollow: (id, reason) => `не удалось проследить за транзакцией ${id}: ${reason}`,
     kinds: { dynamic: 'динамическая', static: 'статическая' },
+    checkRefusedStatic: (service, message, status) =>
+      `шлюз отказал в проверке счёта для услуги ${service} (${message}, ResponseStatus ${status}); в профиле она объявлена статической, поэтому оплачивается суммой`,
+    amountNotListed: (amount, service) => `--amount ${amount} нет среди сумм, указанных в профиле для услуги ${service}; ничего не оплачено`,
+    amountNotListedHint: (listed) => `укажите одну из них точно так, как она записана: ${listed}`,
     notInteractive: 'buy работает в диалоге, вывода --json у него нет',
     needsTerminal: (missing) => `buy работает в диалоге, за терминалом нужен человек (${missing}); ничего не отправлялось`,
     missing: { stdin: 'stdin — не терминал', stdout: 'stdout — не терминал', ci: 'задана переменная CI' },

@@ -42,9 +42,10 @@ function shapeMismatch(value: unknown, shape: FileShape): string | undefined {
     const fits = isPlainObject(value) && Object.values(value).every((amount) => isText(amount) || isNumber(amount));
     return fits ? undefined : 'amounts per currency, as {"KZT": "50000.00"}';
   }
-  if (shape === 'names by id') {
-    const fits = isPlainObject(value) && Object.values(value).every(isText);
-    return fits ? undefined : 'names by id, as {"101": "GameCoins top-up"}';
+  if (shape === 'services by id') {
+    // Each entry's content (kind, amounts) is checked where the setting is parsed (settings/services.ts).
+    const fits = isPlainObject(value) && Object.values(value).every((entry) => isText(entry) || isPlainObject(entry));
+    return fits ? undefined : 'services by id, as {"101": "GameCoins top-up"} or {"601": {"name": "Cinema voucher", "kind": "static"}}';
   }
   if (shape === 'code list') {
     const fits = isText(value) || (Array.isArray(value) && value.every((item) => isText(item) || isNumber(item)));

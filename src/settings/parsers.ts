@@ -10,7 +10,7 @@ import { codeListSettings } from './code-lists.js';
  * (its reader has checked the JSON type, settings/config-file.ts). `where` names the source in
  * messages: "flag", an environment variable, "profile".
  */
-export type RawValue = string | number | boolean | readonly (string | number)[] | Readonly<Record<string, string | number>>;
+export type RawValue = string | number | boolean | readonly (string | number)[] | Readonly<Record<string, unknown>>;
 export type Parse<T> = (raw: RawValue, where: string) => T;
 
 export const text: Parse<string> = (raw) => String(raw);

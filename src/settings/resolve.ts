@@ -10,6 +10,7 @@ import { readConfigFile } from './config-file.js';
 import { configDirectory } from './definition.js';
 import { type DeskSettings, resolveDesk } from './desk.js';
 import type { Parse } from './parsers.js';
+import type { ServiceEntries } from './services.js';
 import { pickSourced, resolveSourced, type Sourced, type SourceInputs } from './sources.js';
 import { type GlobalFlags, type Profile, type SettingName, type SettingsTable, settingsTable } from './table.js';
 
@@ -49,6 +50,8 @@ export interface Settings {
   ledger: Sourced<LedgerLocation>;
   /** Who is recorded as making each payment: the profile's `operator`, else the user name. */
   operator: Sourced<string>;
+  /** The profile's services, each checked (settings/services.ts): what `buy` offers. Empty when none. */
+  services: ServiceEntries;
   settle: { attempts: Sourced<number>; delayMs: Sourced<number> };
   /** The guards at the desk: a live profile, limits, the duplicate window (settings/desk.ts). */
   desk: DeskSettings;
@@ -161,6 +164,7 @@ export async function resolveSettings(flags: GlobalFlags, env: NodeJS.ProcessEnv
     dateFormat: resolveWithDefault('dateFormat', inputs),
     ledger: resolveWithDefault('ledger', inputs),
     operator: resolveWithDefault('operator', inputs),
+    services: resolveOne('services', inputs),
     live: sandbox ? undefined : resolveWithDefault('live', inputs),
     maxAmount: resolveOne('maxAmount', inputs),
     dailyLimit: resolveOne('dailyLimit', inputs),
@@ -191,6 +195,7 @@ export async function resolveSettings(flags: GlobalFlags, env: NodeJS.ProcessEnv
     dateFormat,
     ledger: resolved.ledger,
     operator: resolved.operator,
+    services: resolved.services?.value ?? [],
     settle: { attempts: resolved.settleAttempts, delayMs: resolved.settleDelay },
     desk,
     network: { proxy, httpProxy, httpsProxy, noProxy, caFile },

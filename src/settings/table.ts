@@ -6,6 +6,7 @@ import { requestDateFormats } from '../protocol/request-date.js';
 import { codeListSettings } from './code-lists.js';
 import { defaultOperator, type SettingDefinition, stateDirectory } from './definition.js';
 import * as parse from './parsers.js';
+import { serviceEntries } from './services.js';
 
 const sandboxDefaults: Record<CodeList, string> = { pending: '`11` under `--sandbox`', notFound: '`25` under `--sandbox`', failed: "the sandbox's refusals under `--sandbox`" };
 const codeHelp: Record<CodeList, Said> = {
@@ -144,12 +145,16 @@ export const settingsTable = {
     docs: 'who makes the payments, recorded with each of them (history shows it); the system user name by default',
   },
   services: {
-    // Checked by the config file's reader (an object of names); read by shell completion alone (completion/answer.ts).
-    profile: { key: 'services', shape: 'names by id' },
+    // Read by buy (its service picker) and by shell completion, which reads the file itself (completion/answer.ts).
+    profile: { key: 'services', shape: 'services by id' },
+    parse: serviceEntries,
     defaultText: 'none',
     report: false,
-    help: { en: 'service ids with their names, offered by shell completion after --service', ru: 'id услуг с их названиями, которые дополнение по Tab предлагает после --service' },
-    docs: 'service ids with their names, `{"101": "GameCoins top-up"}`: shell completion offers them after `--service` (docs/completion.md); nothing else reads them, `doctor` does not list them',
+    help: {
+      en: 'services by id: a name, or {"name", "kind": "static", "amounts"}; buy offers them, completion after --service',
+      ru: 'услуги по id: название или {"name", "kind": "static", "amounts"}; buy предлагает их списком, дополнение по Tab — после --service',
+    },
+    docs: 'the services the desk sells, by id: a name, or an object that may declare a static service and its amounts ([Services](#services)); `buy` offers them in a list, shell completion after `--service`; `doctor` does not list them',
   },
   live: {
     profile: { key: 'live', shape: 'true or false' },

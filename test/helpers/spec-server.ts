@@ -23,7 +23,16 @@ export interface SpecServerOptions {
   exchangeRate?: string;
   /** ServiceCurrency, the crediting currency, in every answer's content (left out by default). */
   serviceCurrency?: string;
+  /**
+   * Services whose AccountCheck is refused as a real gateway refuses it for a static service
+   * (unlike the sandbox, which answers 10 without a list): ResponseStatus 115, `Service has no
+   * voucher list`. Their Payments are taken as any other.
+   */
+  staticRefusedCheck?: readonly string[];
 }
+
+/** What the gateway says when it refuses the AccountCheck of a static service. */
+export const noVoucherListRefusal = { status: 115, message: 'Service has no voucher list' } as const;
 
 export interface SpecServer {
   baseUrl: string;
@@ -62,6 +71,11 @@ export async function startSpecServer(options: SpecServerOptions = {}): Promise<
         ExchangeRate: options.exchangeRate ?? '1',
         ...(options.serviceCurrency === undefined ? {} : { ServiceCurrency: options.serviceCurrency }),
       };
+      if (type === 'AccountCheck' && options.staticRefusedCheck?.includes(form.get('Service') ?? '')) {
+        response.writeHead(200, { 'content-type': 'application/json' });
+        response.end(envelope(form, { ResponseStatus: noVoucherListRefusal.status, Message: noVoucherListRefusal.message }));
+        return;
+      }
       if (type === 'AccountCheck' && options.emptyListFor?.includes(form.get('Account') ?? '')) content.Extras = [];
       else if (type === 'AccountCheck' && options.vouchers && options.vouchers.length > 0) {
         content.Extras = options.vouchers.map((v, index) => ({

@@ -3,12 +3,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { runBuyFlow } from '../../src/commands/buy/flow.js';
-import { sandboxCatalogue } from '../../src/commands/buy/run.js';
+import { profileCatalogue, sandboxCatalogue } from '../../src/commands/buy/run.js';
 import type { BuyDependencies, BuyOptions } from '../../src/commands/buy/types.js';
 import type { CommandContext } from '../../src/commands/context.js';
 import { writeReceiptFile } from '../../src/commands/ledger-receipt.js';
-import { CancelledError, EmptyVoucherListError, GatewayRefusedError, PaymentOutcomeUnknownError, TransactionPendingError } from '../../src/errors.js';
+import { CancelledError, EmptyVoucherListError, GatewayRefusedError, PaymentOutcomeUnknownError, TransactionPendingError, UsageError } from '../../src/errors.js';
 import { GatewayClient } from '../../src/gateway/client.js';
+import { useLanguage } from '../../src/i18n/current.js';
 import { noInterrupts } from '../../src/interrupts.js';
 import { openLedger } from '../../src/ledger/open-ledger.js';
 import type { Output } from '../../src/output.js';
@@ -17,8 +18,9 @@ import { sandboxCredentials } from '../../src/sandbox/catalogue.js';
 import { sandboxCodeTable } from '../../src/sandbox/codes.js';
 import { type SandboxOptions, startSandbox } from '../../src/sandbox/server.js';
 import { resolveSettings } from '../../src/settings/resolve.js';
+import { serviceEntries } from '../../src/settings/services.js';
 import { type AskedQuestion, capturedOutput, type ScriptedAnswer, scriptedPrompter } from '../helpers/scripted-prompter.js';
-import { formsOfType, type SpecServerOptions, startSpecServer } from '../helpers/spec-server.js';
+import { formsOfType, noVoucherListRefusal, type SpecServerOptions, startSpecServer } from '../helpers/spec-server.js';
 
 /**
  * The buy flow with its questions answered by a script, against a real sandbox (or a
@@ -521,5 +523,91 @@ describe('buy: a long voucher list', () => {
     const [payment] = payments(server.received);
     expect(payment?.get('Extra[0].Value')).toBe('9010');
     expect(payment?.get('Amount')).toBe('1100.00');
+  });
+});
+
+describe('buy: a static service the profile declares, on a gateway that refuses its account check', () => {
+  // Unlike the sandbox, this gateway answers the AccountCheck of 601 with a refusal (ResponseStatus 115).
+  const gateway = () => specServer({ vouchers: [{ invoiceId: '5002', orderAmount: '2497.00', name: '550 GameCoins' }], staticRefusedCheck: ['601'] });
+  const profile = (entry: unknown) => profileCatalogue(serviceEntries({ '101': 'GameCoins', '601': entry } as Record<string, unknown>, 'profile'));
+  const cinema = { name: 'Cinema voucher', kind: 'static', amounts: ['1500.00', '3000.00'] };
+  const flags = { service: '601', account: '7011234567', currency: 'KZT' };
+
+  it('with every flag given asks only the yes, and pays exactly 1500.00 with no Extra fields', async () => {
+    const server = await gateway();
+    const run = await buy(server.baseUrl, { ...flags, amount: '1500.00' }, [{ confirm: true, expect: /Pay 1500\.00 KZT now/ }], { catalogue: profile(cinema) });
+    expect(run.error).toBeUndefined();
+    expect(run.stderr).toContain(`refused the account check of service 601 (${noVoucherListRefusal.message}, ResponseStatus 115); the profile declares it static`);
+    expect(formsOfType(server.received, 'AccountCheck')).toHaveLength(1);
+    const [payment, ...more] = payments(server.received);
+    expect(more).toHaveLength(0);
+    expect(payment?.get('Service')).toBe('601');
+    expect(payment?.get('Account')).toBe('7011234567');
+    expect(payment?.get('Amount')).toBe('1500.00');
+    expect([...(payment?.keys() ?? [])].filter((key) => key.startsWith('Extra'))).toEqual([]);
+    expect(run.stdout).toContain('Payment succeeded');
+  });
+
+  it("offers the profile's services, then its amounts, and pays the amount picked", async () => {
+    const server = await gateway();
+    const run = await buy(
+      server.baseUrl,
+      { account: '7011234567', currency: 'KZT' },
+      [{ select: /Cinema voucher/, expect: /Service/ }, { select: '3000.00', expect: /Amount \(KZT\)/ }, { confirm: true }],
+      {
+        catalogue: profile(cinema),
+      },
+    );
+    expect(run.error).toBeUndefined();
+    const [services, amounts] = run.asked;
+    expect(services?.kind === 'select' && services.choices.map((c) => c.label)).toEqual(['101  GameCoins', '601  Cinema voucher (static)', 'another service id…']);
+    expect(amounts?.kind === 'select' && amounts.choices.map((c) => c.value)).toEqual(['1500.00', '3000.00']);
+    expect(payments(server.received).map((form) => form.get('Amount'))).toEqual(['3000.00']);
+  });
+
+  it('refuses an --amount not listed as written (1500 is not 1500.00): no Payment', async () => {
+    const server = await gateway();
+    const run = await buy(server.baseUrl, { ...flags, amount: '1500' }, [], { catalogue: profile(cinema) });
+    expect(run.error).toBeInstanceOf(UsageError);
+    expect((run.error as UsageError).message).toBe('--amount 1500 is not one of the amounts the profile lists for service 601; nothing was paid');
+    expect((run.error as UsageError).hint).toBe('give one of them exactly as written: 1500.00, 3000.00');
+    expect(payments(server.received)).toHaveLength(0);
+  });
+
+  it('in Russian: the warning and the refusal of an unlisted --amount', async () => {
+    const server = await gateway();
+    await useLanguage('ru');
+    try {
+      const run = await buy(server.baseUrl, { ...flags, amount: '1500' }, [], { catalogue: profile(cinema) });
+      expect(run.stderr).toContain(
+        `шлюз отказал в проверке счёта для услуги 601 (${noVoucherListRefusal.message}, ResponseStatus 115); в профиле она объявлена статической, поэтому оплачивается суммой`,
+      );
+      expect((run.error as UsageError).message).toBe('--amount 1500 нет среди сумм, указанных в профиле для услуги 601; ничего не оплачено');
+      expect((run.error as UsageError).hint).toBe('укажите одну из них точно так, как она записана: 1500.00, 3000.00');
+    } finally {
+      await useLanguage('en');
+    }
+  });
+
+  it('without listed amounts asks for one, checked by the amount rules', async () => {
+    const server = await gateway();
+    const run = await buy(server.baseUrl, flags, [{ input: '2000.50', expect: /Amount \(KZT\)/ }, { confirm: true }], { catalogue: profile({ kind: 'static' }) });
+    expect(run.error).toBeUndefined();
+    expect(payments(server.received).map((form) => form.get('Amount'))).toEqual(['2000.50']);
+  });
+
+  it('a service the profile does not declare static: the refusal stays a refusal, nothing paid', async () => {
+    const server = await gateway();
+    const run = await buy(server.baseUrl, { ...flags, amount: '1500.00' }, [{ select: /quit/, expect: /What now/ }], { catalogue: profile('Cinema voucher') });
+    expect(run.error).toBeInstanceOf(GatewayRefusedError);
+    expect(run.stderr).toContain(noVoucherListRefusal.message);
+    expect(payments(server.received)).toHaveLength(0);
+  });
+
+  it("declared static, yet the gateway's check lists vouchers: the gateway's list wins, paid by voucher", async () => {
+    const server = await specServer({ vouchers: [{ invoiceId: '5002', orderAmount: '2497.00', name: '550 GameCoins' }] });
+    const run = await buy(server.baseUrl, flags, [{ select: /550 GameCoins/ }, { confirm: true }], { catalogue: profile(cinema) });
+    expect(run.error).toBeUndefined();
+    expect(payments(server.received)[0]?.get('Extra[0].Value')).toBe('5002');
   });
 });

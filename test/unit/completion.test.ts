@@ -15,7 +15,10 @@ const data = completionData(program);
 /** A config file: the default profile carries services. */
 const configHome = mkdtempSync(join(tmpdir(), 'agentpay-completion-'));
 mkdirSync(join(configHome, 'agentpay'));
-writeFileSync(join(configHome, 'agentpay', 'config.json'), JSON.stringify({ profiles: { default: { services: { '301': 'Water bill' } }, night: {} } }));
+writeFileSync(
+  join(configHome, 'agentpay', 'config.json'),
+  JSON.stringify({ profiles: { default: { services: { '301': 'Water bill', '601': { name: 'Cinema voucher', kind: 'static', amounts: ['1500.00'] } } }, night: {} } }),
+);
 
 /** The values offered for a command line ('|' for the cursor: the line's end), or ':files'. */
 function answer(line: string, env: NodeJS.ProcessEnv = { XDG_CONFIG_HOME: configHome }): string[] {
@@ -84,7 +87,7 @@ describe('completion from the program definition', () => {
     expect(complete('--profile ')).toEqual(['default', 'night']);
     expect(answer('--sandbox check --service ')[0]).toBe('101\tGameCoins top-up');
     expect(complete('check --sandbox --service 20')).toEqual(['201', '202']);
-    expect(answer('check --service ')).toEqual(['301\tWater bill']);
+    expect(answer('check --service ')).toEqual(['301\tWater bill', '601\tCinema voucher']);
     expect(complete('--profile night check --service ')).toEqual([]);
     expect(complete('check --service ', { XDG_CONFIG_HOME: configHome, AGENTPAY_PROFILE: 'night' })).toEqual([]);
     // No config file, or one that is not JSON: no values, and no error.
@@ -102,11 +105,13 @@ describe('completion from the program definition', () => {
 });
 
 describe("a profile's services", () => {
-  it('are names by id, checked by the config file reader as every key is', () => {
+  it('are services by id, checked by the config file reader as every key is', () => {
     const file = join(configHome, 'services.json');
     writeFileSync(file, JSON.stringify({ profiles: { default: { services: { '101': 'GameCoins top-up' } } } }));
     expect(readConfigFile(file)?.file.profiles.default?.services).toEqual({ '101': 'GameCoins top-up' });
     writeFileSync(file, JSON.stringify({ profiles: { default: { services: { '101': 5 } } } }));
-    expect(() => readConfigFile(file)).toThrow('profiles.default.services: expected names by id, as {"101": "GameCoins top-up"}, got an object');
+    expect(() => readConfigFile(file)).toThrow(
+      'profiles.default.services: expected services by id, as {"101": "GameCoins top-up"} or {"601": {"name": "Cinema voucher", "kind": "static"}}, got an object',
+    );
   });
 });

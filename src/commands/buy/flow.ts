@@ -82,14 +82,24 @@ async function checkUntilAccepted(scope: BuyScope): Promise<{ purchase: Purchase
   }
 }
 
-/** AccountCheck with a spinner; a refusal comes back as a GatewayRefusedError. */
-async function check({ out, deps }: BuyScope, purchase: PurchaseOptions): Promise<Checked> {
+/**
+ * AccountCheck with a spinner; a refusal comes back as a GatewayRefusedError, except for a
+ * service the profile declares static, where it is a warning and no voucher list (account-check.ts).
+ */
+async function check(scope: BuyScope, purchase: PurchaseOptions): Promise<Checked> {
+  const { out, deps } = scope;
   if (deps.signal.aborted) throw new CancelledError();
   const said = t();
   const spinner = out.startSpinner(said.buy.checking(said.check.subject(purchase.service, purchase.account)));
   try {
-    const { answer, vouchers } = await untilInterrupted(checkPurchase(deps.client, purchase), deps.signal);
+    const declaredStatic = scope.declaredStatic(purchase.service);
+    const { answer, vouchers, refused } = await untilInterrupted(checkPurchase(deps.client, purchase, { declaredStatic }), deps.signal);
     spinner.stop();
+    if (refused) {
+      const message = answer.message || said.purchase.noMessage;
+      out.warn(said.buy.checkRefusedStatic(purchase.service, message, answer.status));
+      return { vouchers: null, currency: purchase.currency, exchange: undefined };
+    }
     return { vouchers, currency: answer.currency ?? purchase.currency, exchange: foreignExchangeOf(answer, purchase.currency) };
   } catch (error) {
     spinner.stop();

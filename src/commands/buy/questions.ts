@@ -1,4 +1,4 @@
-import type { EmptyVoucherListError, GatewayRefusedError } from '../../errors.js';
+import { type EmptyVoucherListError, type GatewayRefusedError, UsageError } from '../../errors.js';
 import { t } from '../../i18n/current.js';
 import { defaultCurrency, type PurchaseOptions } from '../../options/purchase.js';
 import type { PromptChoice } from '../../prompts.js';
@@ -39,10 +39,12 @@ async function askService({ deps, columns }: BuyScope): Promise<string> {
   if (catalogue && catalogue.services.length > 0) {
     const width = columns - 4;
     const idWidth = Math.max(...catalogue.services.map((s) => s.id.length));
-    const choices: PromptChoice[] = catalogue.services.map((s) => ({
-      value: s.id,
-      label: truncate(`${s.id.padEnd(idWidth)}  ${s.name} (${said.kinds[s.kind]}, ${s.currency})`, width),
-    }));
+    const choices: PromptChoice[] = catalogue.services.map((s) => {
+      // A profile's entry may leave out the name, the kind or both; its name is the desk's own text.
+      const name = s.name === undefined ? '' : `  ${shownText(s.name)}`;
+      const about = [s.kind && said.kinds[s.kind], s.currency].filter(Boolean).join(', ');
+      return { value: s.id, label: truncate(`${s.id.padEnd(idWidth)}${name}${about ? ` (${about})` : ''}`, width) };
+    });
     choices.push({ value: otherService, label: said.anotherService });
     const picked = await prompter.select({ message: said.service, choices });
     if (picked !== otherService) return picked;
@@ -96,11 +98,13 @@ export async function askAgain(scope: BuyScope, purchase: PurchaseOptions, refus
   }
 }
 
-/** A static service (spec 4.3): the amount from --amount, or asked. */
+/** A static service (spec 4.3): the amount from --amount, or asked; one of the profile's amounts when it lists them. */
 export async function askStaticAmount(scope: BuyScope, purchase: PurchaseOptions): Promise<PurchaseChoice> {
   const { out, deps } = scope;
   const said = t().buy;
   out.note(said.staticService(purchase.service));
+  const listed = scope.offerOf(purchase.service)?.amounts ?? [];
+  if (listed.length > 0) return { kind: 'amount', amount: await pickListedAmount(scope, purchase, listed) };
   const amount =
     scope.options.amount ??
     (await deps.prompter.input({
@@ -109,4 +113,21 @@ export async function askStaticAmount(scope: BuyScope, purchase: PurchaseOptions
       validate: (value) => fieldProblem(() => parseAmount(value, 'the amount')) ?? (/^0(\.0+)?$/.test(value) ? said.moreThanZero : undefined),
     }));
   return { kind: 'amount', amount };
+}
+
+/**
+ * The profile lists the static service's amounts: a pick among them, or --amount, which must be
+ * one of them as written (`1500` is not `1500.00`: the amount is sent byte for byte). A desk
+ * that lists its denominations sells no other; a typo is refused before anything is paid.
+ */
+async function pickListedAmount({ options, deps }: BuyScope, purchase: PurchaseOptions, listed: readonly string[]): Promise<string> {
+  const said = t().buy;
+  if (options.amount !== undefined) {
+    if (listed.includes(options.amount)) return options.amount;
+    throw new UsageError(said.amountNotListed(options.amount, purchase.service), { hint: said.amountNotListedHint(listed.join(', ')) });
+  }
+  return deps.prompter.select({
+    message: said.amount(purchase.currency),
+    choices: listed.map((amount) => ({ value: amount, label: `${amount} ${purchase.currency}` })),
+  });
 }

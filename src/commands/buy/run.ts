@@ -7,6 +7,7 @@ import type { Output } from '../../output.js';
 import { parseCurrency } from '../../protocol/money.js';
 import { deskFindings } from '../../purchase/desk-guard.js';
 import { executePayment, intentOf, nothingSent } from '../../purchase/execute-payment.js';
+import type { ServiceEntries } from '../../settings/services.js';
 import type { CommandContext } from '../context.js';
 import { writeReceiptFile } from '../ledger-receipt.js';
 import { announceLive } from '../live-guard.js';
@@ -52,7 +53,14 @@ export async function sandboxCatalogue(): Promise<ServiceCatalogue> {
       denomination: s.kind === 'static' ? s.denomination : undefined,
     })),
     defaultAccount: sandboxAccounts[0].account,
+    from: 'sandbox',
   };
+}
+
+/** The profile's `services` (settings/services.ts) as buy offers them; none, no picker. */
+export function profileCatalogue(services: ServiceEntries): ServiceCatalogue | undefined {
+  if (services.length === 0) return undefined;
+  return { services: services.map(({ id, name, kind, amounts }) => ({ id, name, kind, amounts })), from: 'profile' };
 }
 
 /** `agentpay buy`: the flow at a terminal, with Ctrl+C and SIGTERM given their meaning at each point. */
@@ -62,7 +70,7 @@ export async function runBuy(rawOptions: unknown, context: CommandContext): Prom
   const options = buyOptions(rawOptions);
   const live = announceLive(context);
   const receiptFile = optionalNonBlankText(optionRecord(rawOptions).receipt, '--receipt');
-  const catalogue = settings.sandbox ? await sandboxCatalogue() : undefined;
+  const catalogue = settings.sandbox ? await sandboxCatalogue() : profileCatalogue(settings.services);
   const { terminalPrompter } = await import('../../prompts.js');
   // Outside a prompt the terminal turns Ctrl+C into SIGINT; the flow decides what it means.
   const interrupt = new AbortController();

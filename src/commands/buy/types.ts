@@ -18,20 +18,29 @@ export interface BuyOptions {
   overLimit?: boolean | undefined;
 }
 
-/** A service the person can pick from a list (the sandbox's catalogue). */
+/** A service the person can pick from a list (the sandbox's catalogue, or the profile's `services`). */
 interface ServiceOffer {
   id: string;
-  name: string;
-  kind: 'dynamic' | 'static';
-  currency: string;
+  name: string | undefined;
+  /** Undefined when nobody said (a profile's plain `"101": "GameCoins"`): the AccountCheck decides. */
+  kind: 'dynamic' | 'static' | undefined;
+  currency?: string | undefined;
   /** A static service's fixed amount, offered as the default. */
   denomination?: string | undefined;
+  /** A static service's amounts as the profile lists them: buy offers these and takes no other. */
+  amounts?: readonly string[] | undefined;
 }
 
 export interface ServiceCatalogue {
   services: readonly ServiceOffer[];
   /** Offered as the default account. */
-  defaultAccount: string;
+  defaultAccount?: string | undefined;
+  /**
+   * 'profile': the desk's own word on its services, so a refused AccountCheck of a service it
+   * declares static means "no voucher list" (a real gateway may refuse it so, docs/commands.md).
+   * 'sandbox': the sandbox checks static services, so its refusals stay refusals.
+   */
+  from: 'sandbox' | 'profile';
 }
 
 export interface BuyDependencies {
@@ -53,7 +62,7 @@ export interface BuyDependencies {
   out: Output;
   /** The gateway's code table: what is final, in progress or not found. */
   codes: CodeTable;
-  /** Under --sandbox: services to choose from instead of typing an id. */
+  /** Services to choose from instead of typing an id: the sandbox's, or the profile's `services`. */
   catalogue?: ServiceCatalogue | undefined;
   /** The live profile paid through, named again in the summary before the yes. */
   live?: LiveLine | undefined;
@@ -69,14 +78,18 @@ export interface BuyScope {
   out: Output;
   columns: number;
   offerOf(service: string): ServiceOffer | undefined;
+  /** Whether the profile declares this service static (spec 4.3): its refused check is no list. */
+  declaredStatic(service: string): boolean;
 }
 
 export function buyScope(options: BuyOptions, deps: BuyDependencies): BuyScope {
+  const offerOf = (service: string) => deps.catalogue?.services.find((offer) => offer.id === service);
   return {
     options,
     deps,
     out: deps.out,
     columns: deps.out.stderr.columns || deps.out.columns,
-    offerOf: (service) => deps.catalogue?.services.find((offer) => offer.id === service),
+    offerOf,
+    declaredStatic: (service) => deps.catalogue?.from === 'profile' && offerOf(service)?.kind === 'static',
   };
 }
