@@ -4,17 +4,30 @@ import type { Finding } from './compare.js';
 import { RegistryFileError, type RegistryRow } from './read.js';
 
 /**
+ * A row whose TransactionID an earlier row has: the index keeps no line a row, so the caller
+ * reads the registry again for the first one's (load-index.ts), as this happens once at most.
+ */
+export class RepeatedRowError extends Error {
+  constructor(
+    readonly transactionId: string,
+    readonly line: number,
+  ) {
+    super(`TransactionID ${transactionId} is listed again on line ${line}`);
+  }
+}
+
+/**
  * The registry's rows by TransactionID, held while the ledger is streamed past them, in a few
  * dozen bytes a row outside the V8 heap, and no JS string a row (a string a row cost more than
  * the row, and made the collector's work grow with the registry): the ids in a TransactionIndex
- * (a Long in 10 packed bytes, open addressing); per row, by its number there, its day (a number
- * into the few days of the file), its line, and whether a ledger entry has taken it; its amount
- * and account as UTF-8 in one growing byte array (docs/performance.md, target 11).
+ * (a Long in 10 packed bytes, open addressing); per row, by its number there, its day (a 16-bit
+ * number into the few days of the file) and a bit for whether a ledger entry has taken it; its
+ * amount and account as UTF-8 in one growing byte array (docs/performance.md, target 11).
  */
 export class RegistryIndex {
   private readonly ids = new TransactionIndex();
-  private readonly dayOf = growable(Uint32Array);
-  private readonly lineOf = growable(Uint32Array);
+  private readonly dayOf = growable(Uint16Array);
+  /** Bit n: row n is taken. */
   private readonly taken = growable(Uint8Array);
   /** Row n's amount, a space and its account, from textStart[n] to textStart[n + 1]. */
   private readonly text = growable(Uint8Array);
@@ -34,16 +47,12 @@ export class RegistryIndex {
   add(row: RegistryRow): void {
     const known = this.ids.size;
     const number = this.ids.numberOf(anyOwner, row.transactionId);
-    if (number < known) {
-      throw new RegistryFileError(
-        `registry ${this.path} line ${row.line}: TransactionID ${row.transactionId} is listed again (first on line ${this.lineOf[number]}); the registry contradicts itself`,
-        { hint: 'ask the provider for a corrected registry; nothing was compared' },
-      );
+    if (number < known) throw new RepeatedRowError(row.transactionId, row.line);
+    if (number + 2 > this.textStart.length) {
+      for (const array of [this.dayOf, this.textStart]) ensureLength(array, number + 2);
+      ensureLength(this.taken, (this.textStart.length >> 3) + 1);
     }
-    if (number + 2 > this.textStart.length) for (const array of [this.dayOf, this.lineOf, this.taken, this.textStart]) ensureLength(array, number + 2);
-    this.dayOf[number] = this.dayNumberOf(row.date);
-    this.lineOf[number] = row.line;
-    this.taken[number] = 0;
+    this.dayOf[number] = this.dayNumberOf(row.date, row.line);
     this.textStart[number] = this.textEnd;
     this.write(row.amount);
     this.write(' ');
@@ -60,8 +69,8 @@ export class RegistryIndex {
     // A registry lists a day's payments in the order they were made, as the ledger gives them:
     // the row after the last one taken is tried before the index.
     const number = this.ids.is(this.next, anyOwner, transactionId) ? this.next : this.ids.get(anyOwner, transactionId);
-    if (number === undefined || this.taken[number] === 1) return undefined;
-    this.taken[number] = 1;
+    if (number === undefined || this.isTaken(number)) return undefined;
+    this.taken[number >> 3]! |= 1 << (number & 7);
     this.next = number + 1;
     return { date: this.dayNames[this.dayOf[number]!]!, amount: this.amountOf(number) };
   }
@@ -69,11 +78,15 @@ export class RegistryIndex {
   /** The rows no ledger entry matched, in the registry's order. */
   *left(): Generator<Finding> {
     for (let number = 0; number < this.ids.size; number++) {
-      if (this.taken[number] === 1) continue;
+      if (this.isTaken(number)) continue;
       const [transactionId, date, registryAmount] = [this.ids.idOf(number), this.dayNames[this.dayOf[number]!]!, this.amountOf(number)];
       const account = this.bytes().toString('utf8', this.textStart[number]! + registryAmount.length + 1, this.textStart[number + 1]);
       yield { list: 'only-in-registry', transactionId, date, account, registryAmount, ledgerAmount: null, registryState: 'paid', ledgerState: null };
     }
+  }
+
+  private isTaken(number: number): boolean {
+    return (this.taken[number >> 3]! & (1 << (number & 7))) !== 0;
   }
 
   /** A row's amount: a plain decimal (read.ts readAmount), so one byte a character. */
@@ -89,11 +102,16 @@ export class RegistryIndex {
     return this.textView;
   }
 
-  private dayNumberOf(date: string): number {
+  private dayNumberOf(date: string, line: number): number {
     // Rows come in date order: a day is looked up once, not once a row.
     if (date === this.lastDay.name) return this.lastDay.number;
     let number = this.dayNumbers.get(date);
     if (number === undefined) {
+      if (this.dayNames.length > 0xffff) {
+        throw new RegistryFileError(`registry ${this.path} line ${line}: more than 65,536 different days; a registry covers a few`, {
+          hint: 'split the registry by period; nothing was compared',
+        });
+      }
       this.dayNumbers.set(date, (number = this.dayNames.length));
       this.dayNames.push(date);
       this.days.add(date);

@@ -8,6 +8,7 @@ import { addDecimals, compareDecimals } from '../../src/protocol/money.js';
 import { RegistryComparison } from '../../src/registry/compare.js';
 import { compileDatePattern, readDate } from '../../src/registry/dates.js';
 import { builtInLayouts, type RegistryLayout } from '../../src/registry/layout.js';
+import { loadRegistryIndex } from '../../src/registry/load-index.js';
 import { parseMapping } from '../../src/registry/mapping-file.js';
 import { DecimalSum, type RegistryRow, readAmount, readRegistry } from '../../src/registry/read.js';
 import { RegistryIndex } from '../../src/registry/registry-index.js';
@@ -314,9 +315,12 @@ describe('comparing a registry with the ledger', () => {
     );
   });
 
-  it('a TransactionID listed twice is a registry that contradicts itself', () => {
-    const index = new RegistryIndex('r.tsv');
-    index.add(row('1', '5', 3));
-    expect(thrown(() => index.add(row('1', '5', 8))).message).toBe('registry r.tsv line 8: TransactionID 1 is listed again (first on line 3); the registry contradicts itself');
+  it('a TransactionID listed twice is a registry that contradicts itself, both lines named (the first read again)', async () => {
+    const path = fileOf(`7\t${day}\t\ta\t1.00\n1\t${day}\t\ta\t5\n\n2\t${day}\t\ta\t5\n1\t${day}\t\ta\t5\n`);
+    const failure = await loadRegistryIndex(path, tsv).then(
+      () => undefined,
+      (error: Error) => error,
+    );
+    expect(failure?.message).toBe(`registry ${path} line 5: TransactionID 1 is listed again (first on line 2); the registry contradicts itself`);
   });
 });

@@ -6,8 +6,8 @@ import { dayOption, localDay, startOfDay } from '../../local-day.js';
 import type { Output } from '../../output.js';
 import { type Finding, RegistryComparison } from '../../registry/compare.js';
 import { registryLayoutOf } from '../../registry/layout.js';
-import { readRegistry } from '../../registry/read.js';
-import { RegistryIndex } from '../../registry/registry-index.js';
+import { loadRegistryIndex } from '../../registry/load-index.js';
+import type { RegistryIndex } from '../../registry/registry-index.js';
 import { shownText } from '../../render/sanitize.js';
 import { type CommandContext, journalGatewayOf } from '../context.js';
 import type { ReconcileOptions } from './run.js';
@@ -98,8 +98,7 @@ async function writeFindings(findings: Iterable<Finding>, options: RegistryRun, 
 export async function runRegistryReconcile(options: RegistryRun, context: CommandContext): Promise<void> {
   const { out } = context;
   const layout = await registryLayoutOf(options.registryFormat, options.registry);
-  const index = new RegistryIndex(options.registry);
-  const read = await readRegistry(options.registry, layout, (row) => index.add(row));
+  const { index, read } = await loadRegistryIndex(options.registry, layout);
   const days = options.date === undefined ? index.days : new Set([dayOption(options.date)]);
   const window = windowOf(days);
   const ledger = await context.openLedger();
