@@ -1,6 +1,7 @@
 import { ensureLength, growable } from '../journal/growable.js';
 import { TransactionIndex } from '../journal/transaction-index.js';
 import type { Finding } from './compare.js';
+import { PrefixedTexts } from './prefixed-texts.js';
 import { RegistryFileError, type RegistryRow } from './read.js';
 
 /**
@@ -22,18 +23,20 @@ export class RepeatedRowError extends Error {
  * the row, and made the collector's work grow with the registry): the ids in a TransactionIndex
  * (a Long in 10 packed bytes, open addressing); per row, by its number there, its day (a 16-bit
  * number into the few days of the file) and a bit for whether a ledger entry has taken it; its
- * amount and account as UTF-8 in one growing byte array (docs/performance.md, target 11).
+ * amount in one growing byte array, and its account (read only to list the rows left, in order)
+ * as prefixed-texts.ts holds them (docs/performance.md, target 11).
  */
 export class RegistryIndex {
   private readonly ids = new TransactionIndex();
   private readonly dayOf = growable(Uint16Array);
   /** Bit n: row n is taken. */
   private readonly taken = growable(Uint8Array);
-  /** Row n's amount, a space and its account, from textStart[n] to textStart[n + 1]. */
+  /** Row n's amount, from textStart[n] to textStart[n + 1]: a plain decimal (read.ts readAmount), one byte a character. */
   private readonly text = growable(Uint8Array);
   private readonly textStart = growable(Uint32Array);
   private textEnd = 0;
   private textView: Buffer | undefined;
+  private readonly accounts = new PrefixedTexts();
   private readonly dayNames: string[] = [];
   private readonly dayNumbers = new Map<string, number>();
   private lastDay = { name: '', number: -1 };
@@ -55,9 +58,8 @@ export class RegistryIndex {
     this.dayOf[number] = this.dayNumberOf(row.date, row.line);
     this.textStart[number] = this.textEnd;
     this.write(row.amount);
-    this.write(' ');
-    this.write(row.account);
     this.textStart[number + 1] = this.textEnd;
+    this.accounts.add(row.account);
   }
 
   has(transactionId: string): boolean {
@@ -77,10 +79,13 @@ export class RegistryIndex {
 
   /** The rows no ledger entry matched, in the registry's order. */
   *left(): Generator<Finding> {
+    const accountOf = this.accounts.reader();
     for (let number = 0; number < this.ids.size; number++) {
-      if (this.isTaken(number)) continue;
+      const isLeft = !this.isTaken(number);
+      // Every row's account is read, in order: each is held as it differs from the one before.
+      const account = accountOf(isLeft);
+      if (!isLeft) continue;
       const [transactionId, date, registryAmount] = [this.ids.idOf(number), this.dayNames[this.dayOf[number]!]!, this.amountOf(number)];
-      const account = this.bytes().toString('utf8', this.textStart[number]! + registryAmount.length + 1, this.textStart[number + 1]);
       yield { list: 'only-in-registry', transactionId, date, account, registryAmount, ledgerAmount: null, registryState: 'paid', ledgerState: null };
     }
   }
@@ -89,11 +94,8 @@ export class RegistryIndex {
     return (this.taken[number >> 3]! & (1 << (number & 7))) !== 0;
   }
 
-  /** A row's amount: a plain decimal (read.ts readAmount), so one byte a character. */
   private amountOf(number: number): string {
-    const bytes = this.bytes();
-    const start = this.textStart[number]!;
-    return bytes.toString('latin1', start, bytes.indexOf(space, start));
+    return this.bytes().toString('latin1', this.textStart[number]!, this.textStart[number + 1]!);
   }
 
   /** The rows' text as a Buffer, for its native decoding: made again only when rows were added since. */
@@ -120,25 +122,15 @@ export class RegistryIndex {
     return number;
   }
 
+  /** An amount: ASCII, byte by byte. */
   private write(text: string): void {
-    // UTF-8 takes at most three bytes for each UTF-16 unit.
-    if (this.textEnd + text.length * 3 > this.text.length) ensureLength(this.text, this.textEnd + text.length * 3);
-    // ASCII (amounts always, accounts mostly) byte by byte: no view made of the bytes for it.
+    if (this.textEnd + text.length > this.text.length) ensureLength(this.text, this.textEnd + text.length);
     const { text: bytes } = this;
     let end = this.textEnd;
-    for (let i = 0; i < text.length; i++) {
-      const code = text.charCodeAt(i);
-      if (code >= 0x80) {
-        this.textEnd += utf8Encoder.encodeInto(text, bytes.subarray(this.textEnd)).written;
-        return;
-      }
-      bytes[end++] = code;
-    }
+    for (let i = 0; i < text.length; i++) bytes[end++] = text.charCodeAt(i);
     this.textEnd = end;
   }
 }
 
 /** The registry's ids are one list: the index's owner is the same for all. */
 const anyOwner = '';
-const space = 0x20;
-const utf8Encoder = new TextEncoder();

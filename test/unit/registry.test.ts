@@ -305,13 +305,16 @@ describe('comparing a registry with the ledger', () => {
       { ...row('3', '123456789012345678901234.567', 3), account: '' },
       { ...row('4', '7', 4), account: '😀 ёлка', date: '2026-11-22' },
       { ...row('5', '8.00', 5), account: 'taken' },
+      { ...row('6', '9', 6), account: `${'x'.repeat(300)}ё` },
+      { ...row('7', '9', 7), account: `${'x'.repeat(299)}ё` },
+      { ...row('8', '9', 8), account: 'ё'.repeat(200) },
     ];
     rows.forEach((r) => index.add(r));
     expect(index.days).toEqual(new Set([day, '2026-11-22']));
     expect(index.take('5')).toEqual({ date: day, amount: '8.00' });
     expect(index.take('5')).toBeUndefined();
     expect([...index.left()].map(({ transactionId, date, account, registryAmount }) => [transactionId, date, account, registryAmount])).toEqual(
-      rows.slice(0, 4).map((r) => [r.transactionId, r.date, r.account, r.amount]),
+      rows.filter((r) => r.transactionId !== '5').map((r) => [r.transactionId, r.date, r.account, r.amount]),
     );
   });
 
