@@ -1,8 +1,8 @@
 import { closeSync, createReadStream, mkdtempSync, openSync, rmSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
 import type { Finding } from '../../registry/compare.js';
+import { linesOf } from '../../text-lines.js';
 
 /**
  * One list of the ledger's side, kept while the ledger is streamed, to be listed after the
@@ -34,8 +34,10 @@ export class FindingSpool {
     yield* this.held;
     if (this.file === undefined) return;
     this.flush();
-    const lines = createInterface({ input: createReadStream(join(this.file.directory, spoolName)), crlfDelay: Number.POSITIVE_INFINITY });
-    for await (const line of lines) yield JSON.parse(line) as Finding;
+    // A chunk's lines at a time, pulled as they are listed (readline's iterator queued lines ahead of a slow reader).
+    for await (const lines of linesOf(createReadStream(join(this.file.directory, spoolName), { highWaterMark: 64 * 1024 }), 'utf8')) {
+      for (const line of lines) if (line !== '') yield JSON.parse(line) as Finding;
+    }
   }
 
   /** Removes the file, if there is one: in a `finally`, so an interrupted run leaves none behind. */
