@@ -17,7 +17,12 @@ export class TransactionIndex {
   private readonly owners = new Map<string, number>();
   private readonly otherIds = new Map<number, string>();
   private readonly ids = growable(Uint8Array);
+  /**
+   * Each transaction's owner, by number: allocated only once a second owner is added (a
+   * registry has one, and a journal mostly one); until then every owner is 0.
+   */
   private readonly ownerOf = growable(Uint16Array);
+  private manyOwners = false;
   private slots = emptySlots(2048);
   private readonly packed = new Uint8Array(idBytes);
   private readonly digits = Buffer.alloc(2 * idBytes);
@@ -62,10 +67,14 @@ export class TransactionIndex {
   /** Adds the transaction packed into `packed` at its empty `slot`. */
   private insert(ownerNumber: number, id: string, other: boolean, slot: number): number {
     const number = this.size++;
-    ensureLength(this.ownerOf, number + 1);
-    ensureLength(this.ids, this.ownerOf.length * idBytes);
+    ensureLength(this.ids, (number + 1) * idBytes);
     this.ids.set(this.packed, number * idBytes);
-    this.ownerOf[number] = ownerNumber;
+    if (ownerNumber !== 0 || this.manyOwners) {
+      // Grown zeroed: the transactions before the second owner's first are all owner 0's.
+      ensureLength(this.ownerOf, number + 1);
+      this.ownerOf[number] = ownerNumber;
+      this.manyOwners = true;
+    }
     if (other) this.otherIds.set(number, id);
     this.slots[slot] = number;
     if (this.size * 2 > this.slots.length) this.rehash();
@@ -97,7 +106,7 @@ export class TransactionIndex {
     let slot = hashOf(this.packed, 0, owner, this.packed[0] === otherIdMark ? id : undefined) & mask;
     for (;;) {
       const number = this.slots[slot]!;
-      if (number === -1 || (this.ownerOf[number] === owner && this.sameId(number, id))) return slot;
+      if (number === -1 || (this.ownerAt(number) === owner && this.sameId(number, id))) return slot;
       slot = (slot + 1) & mask;
     }
   }
@@ -126,9 +135,13 @@ export class TransactionIndex {
 
   /** Whether transaction `number` is this owner's id (no hashing: a guess checked). */
   is(number: number, owner: string, id: string): boolean {
-    if (number >= this.size || this.ownerOf[number] !== this.owners.get(owner)) return false;
+    if (number >= this.size || this.ownerAt(number) !== this.owners.get(owner)) return false;
     this.pack(id);
     return this.sameId(number, id);
+  }
+
+  private ownerAt(number: number): number {
+    return this.manyOwners ? this.ownerOf[number]! : 0;
   }
 
   /** Gives the memory back: the index is empty and unusable afterwards. */
@@ -142,7 +155,7 @@ export class TransactionIndex {
     release(old);
     const mask = this.slots.length - 1;
     for (let number = 0; number < this.size; number++) {
-      let slot = hashOf(this.ids, number * idBytes, this.ownerOf[number]!, this.otherIds.get(number)) & mask;
+      let slot = hashOf(this.ids, number * idBytes, this.ownerAt(number), this.otherIds.get(number)) & mask;
       while (this.slots[slot] !== -1) slot = (slot + 1) & mask;
       this.slots[slot] = number;
     }

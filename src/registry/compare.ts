@@ -6,7 +6,7 @@ import type { RegistryIndex } from './registry-index.js';
 
 /**
  * Registry reconciliation, headless: the registry is held, the ledger streamed past it. The
- * registry's rows are read as a stream into a compact index (registry-index.ts: some 60 bytes
+ * registry's rows are read as a stream into a compact index (registry-index.ts: some 35 bytes
  * a row, no string a row); the ledger's entries, however many, are looked at one at a time and
  * only disagreements are kept.
  *

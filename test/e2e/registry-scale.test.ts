@@ -9,7 +9,7 @@ import { binPath, isolatedEnv } from '../helpers/cli.js';
 
 /**
  * reconcile --registry holds a registry of 1,000,000 rows in bounded memory (peak RSS under
- * 200 MB): the rows in a compact index (registry/registry-index.ts), not a string a row. The
+ * 150 MB): the rows in a compact index (registry/registry-index.ts), not a string a row. The
  * ledger is empty, so every row is listed "only in the registry", each read back from the index,
  * and the peak is the registry's own; held as strings, the same run peaked near 280 MB.
  */
@@ -32,7 +32,7 @@ async function writeRegistry(path: string): Promise<void> {
 }
 
 describe('reconcile --registry at scale', () => {
-  it(`holds a ${rows.toLocaleString('en')}-row registry in under 200 MB, every row listed back exactly`, async () => {
+  it(`holds a ${rows.toLocaleString('en')}-row registry in under 150 MB, every row listed back exactly`, async () => {
     const env: Record<string, string> = { ...isolatedEnv(), TZ: 'UTC' };
     const [registry, journal, rssFile] = [join(env.HOME!, 'registry.tsv'), join(env.HOME!, 'journal.jsonl'), join(env.HOME!, 'rss.txt')];
     await writeRegistry(registry);
@@ -57,7 +57,7 @@ describe('reconcile --registry at scale', () => {
     const lastId = firstId + BigInt(rows - 1);
     expect(last).toContain(`"transactionId":"${lastId}","date":"2026-01-12","account":"счёт-${rows - 1}","registryAmount":"99.${String((rows - 1) % 97).padStart(2, '0')}"`);
     const peakMb = Number(readFileSync(rssFile, 'utf8').trim()) / 1024;
-    expect(peakMb).toBeLessThan(200);
+    expect(peakMb).toBeLessThan(150);
   }, 90_000);
 });
 
@@ -68,8 +68,8 @@ describe('reconcile --registry at scale', () => {
  * were, the ledger's in the order of first intent (a retried payment keeps its first place).
  * 200,000 payments (bench target 11's size) run always; 1,000,000 (issue 25's case) only with
  * AGENTPAY_TEST_LARGE=1, since it writes a 600 MB journal and takes about a minute. Each bound
- * is one that a string a payment fails by far. Issue 25 aims at 200 MB for the large case; runs
- * meet it mostly but not always (the commit has the figures), so the test asks for 225 MB.
+ * is one that a string a payment fails by far; the large one is issue 25's 200 MB less a margin
+ * for the collector's young generation, whose size varies from run to run.
  */
 const owner = { gateway: 'sandbox', agentId: '1001' };
 const startMs = Date.UTC(2026, 0, 1);
@@ -190,7 +190,7 @@ async function reconcileSamePayments(payments: number): Promise<{ code: unknown;
 describe('reconcile --registry against a journal of the same payments', () => {
   for (const [payments, boundMb] of [
     [200_000, 140],
-    [1_000_000, 225],
+    [1_000_000, 185],
   ] as const) {
     const large = payments > 200_000;
     it.skipIf(large && process.env.AGENTPAY_TEST_LARGE !== '1')(

@@ -8,6 +8,7 @@ import { addDecimals, compareDecimals } from '../../src/protocol/money.js';
 import { RegistryComparison } from '../../src/registry/compare.js';
 import { compileDatePattern, readDate } from '../../src/registry/dates.js';
 import { builtInLayouts, type RegistryLayout } from '../../src/registry/layout.js';
+import { loadRegistryIndex } from '../../src/registry/load-index.js';
 import { parseMapping } from '../../src/registry/mapping-file.js';
 import { DecimalSum, type RegistryRow, readAmount, readRegistry } from '../../src/registry/read.js';
 import { RegistryIndex } from '../../src/registry/registry-index.js';
@@ -304,19 +305,25 @@ describe('comparing a registry with the ledger', () => {
       { ...row('3', '123456789012345678901234.567', 3), account: '' },
       { ...row('4', '7', 4), account: '😀 ёлка', date: '2026-11-22' },
       { ...row('5', '8.00', 5), account: 'taken' },
+      { ...row('6', '9', 6), account: `${'x'.repeat(300)}ё` },
+      { ...row('7', '9', 7), account: `${'x'.repeat(299)}ё` },
+      { ...row('8', '9', 8), account: 'ё'.repeat(200) },
     ];
     rows.forEach((r) => index.add(r));
     expect(index.days).toEqual(new Set([day, '2026-11-22']));
     expect(index.take('5')).toEqual({ date: day, amount: '8.00' });
     expect(index.take('5')).toBeUndefined();
     expect([...index.left()].map(({ transactionId, date, account, registryAmount }) => [transactionId, date, account, registryAmount])).toEqual(
-      rows.slice(0, 4).map((r) => [r.transactionId, r.date, r.account, r.amount]),
+      rows.filter((r) => r.transactionId !== '5').map((r) => [r.transactionId, r.date, r.account, r.amount]),
     );
   });
 
-  it('a TransactionID listed twice is a registry that contradicts itself', () => {
-    const index = new RegistryIndex('r.tsv');
-    index.add(row('1', '5', 3));
-    expect(thrown(() => index.add(row('1', '5', 8))).message).toBe('registry r.tsv line 8: TransactionID 1 is listed again (first on line 3); the registry contradicts itself');
+  it('a TransactionID listed twice is a registry that contradicts itself, both lines named (the first read again)', async () => {
+    const path = fileOf(`7\t${day}\t\ta\t1.00\n1\t${day}\t\ta\t5\n\n2\t${day}\t\ta\t5\n1\t${day}\t\ta\t5\n`);
+    const failure = await loadRegistryIndex(path, tsv).then(
+      () => undefined,
+      (error: Error) => error,
+    );
+    expect(failure?.message).toBe(`registry ${path} line 5: TransactionID 1 is listed again (first on line 2); the registry contradicts itself`);
   });
 });

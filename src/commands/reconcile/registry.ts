@@ -5,10 +5,11 @@ import { dayOption, localDay, startOfDay } from '../../local-day.js';
 import type { Output } from '../../output.js';
 import { type Finding, RegistryComparison } from '../../registry/compare.js';
 import { registryLayoutOf } from '../../registry/layout.js';
-import { readRegistry } from '../../registry/read.js';
-import { RegistryIndex } from '../../registry/registry-index.js';
+import { loadRegistryIndex } from '../../registry/load-index.js';
+import type { RegistryIndex } from '../../registry/registry-index.js';
 import { shownText } from '../../render/sanitize.js';
 import { type CommandContext, journalGatewayOf } from '../context.js';
+import { FindingSpool } from './finding-spool.js';
 import type { ReconcileOptions } from './run.js';
 import { settleBatch } from './settle-batch.js';
 import { unrecordedFailure } from './settle-entry.js';
@@ -69,14 +70,34 @@ async function settleOpen(options: RegistryRun, context: CommandContext, ledger:
   return { troubles, failure: unrecordedFailure(unrecorded, ledger, 'in the lists') };
 }
 
+/** The ledger's payments of the window streamed past the registry, what disagrees kept in its list's spool. */
+async function compareLedger(
+  comparison: RegistryComparison,
+  ledgerSide: Record<'only-in-ledger' | 'different', FindingSpool>,
+  ledger: Ledger,
+  window: LedgerWindow,
+  context: CommandContext,
+): Promise<void> {
+  const { out } = context;
+  const owner = await ownerOf(context);
+  if (owner.gateway === undefined) out.note(out.errorStyle.dim('no gateway is set: the payments of every gateway in the ledger are compared'));
+  for await (const payments of ledger.payments({ since: window.since, until: new Date(window.until), ...owner })) {
+    for (const payment of payments) {
+      const finding = comparison.visit(payment);
+      // The registry's side alone is never a ledger payment's finding.
+      if (finding !== undefined && finding.list !== 'only-in-registry') ledgerSide[finding.list].add(finding);
+    }
+  }
+}
+
 /** The lists on stdout in the format asked for: only in the registry, only in the ledger, different. */
-async function writeFindings(findings: Iterable<Finding>, options: RegistryRun, out: Output): Promise<void> {
+async function writeFindings(findings: AsyncIterable<Finding>, options: RegistryRun, out: Output): Promise<void> {
   const format = options.format ?? (out.json ? 'json' : 'table');
   const render = await import('../../render/registry.js');
   // A list may be as long as the registry: a slow reader holds it back rather than it queueing in memory.
   let written = 0;
   if (format === 'json') {
-    for (const finding of findings) {
+    for await (const finding of findings) {
       out.data(render.registryFindingJson(finding));
       if (written++ % 1024 === 1023) await out.drained();
     }
@@ -84,12 +105,15 @@ async function writeFindings(findings: Iterable<Finding>, options: RegistryRun, 
     const { csvHeader, csvRow } = await import('../../render/csv.js');
     // out.data adds the line end; the CSV writer's own (CRLF) is kept but for its last \n.
     out.data(csvHeader(render.registryCsvColumns, { bom: options.bom }).slice(0, -1));
-    for (const finding of findings) {
+    for await (const finding of findings) {
       out.data(csvRow(render.registryCsvColumns, finding).slice(0, -1));
       if (written++ % 1024 === 1023) await out.drained();
     }
   } else {
-    for (const line of render.registryTableLines([...findings], out.style)) out.data(line);
+    // A table's widths need every row: a person's table is short, a long list asks for --format.
+    const rows: Finding[] = [];
+    for await (const finding of findings) rows.push(finding);
+    for (const line of render.registryTableLines(rows, out.style)) out.data(line);
   }
 }
 
@@ -97,8 +121,7 @@ async function writeFindings(findings: Iterable<Finding>, options: RegistryRun, 
 export async function runRegistryReconcile(options: RegistryRun, context: CommandContext): Promise<void> {
   const { out } = context;
   const layout = await registryLayoutOf(options.registryFormat, options.registry);
-  const index = new RegistryIndex(options.registry);
-  const read = await readRegistry(options.registry, layout, (row) => index.add(row));
+  const { index, read } = await loadRegistryIndex(options.registry, layout);
   const days = options.date === undefined ? index.days : new Set([dayOption(options.date)]);
   const window = windowOf(days);
   const ledger = await context.openLedger();
@@ -108,28 +131,21 @@ export async function runRegistryReconcile(options: RegistryRun, context: Comman
   if (signal !== undefined && settled.failure === undefined) throw new InterruptedError(signal);
 
   const comparison = new RegistryComparison(index, days);
-  const ledgerSide: Finding[] = [];
-  if (window !== undefined) {
-    const owner = await ownerOf(context);
-    if (owner.gateway === undefined) out.note(out.errorStyle.dim('no gateway is set: the payments of every gateway in the ledger are compared'));
-    for await (const payments of ledger.payments({ since: window.since, until: new Date(window.until), ...owner })) {
-      for (const payment of payments) {
-        const finding = comparison.visit(payment);
-        if (finding !== undefined) ledgerSide.push(finding);
-      }
-    }
+  const ledgerSide = { 'only-in-ledger': new FindingSpool(), different: new FindingSpool() };
+  try {
+    if (window !== undefined) await compareLedger(comparison, ledgerSide, ledger, window, context);
+    await writeFindings(
+      (async function* () {
+        yield* comparison.onlyInRegistry();
+        yield* ledgerSide['only-in-ledger'].findings();
+        yield* ledgerSide.different.findings();
+      })(),
+      options,
+      out,
+    );
+  } finally {
+    for (const spool of Object.values(ledgerSide)) spool.remove();
   }
-  const onlyInLedger = ledgerSide.filter((finding) => finding.list === 'only-in-ledger');
-  const different = ledgerSide.filter((finding) => finding.list === 'different');
-  await writeFindings(
-    (function* () {
-      yield* comparison.onlyInRegistry();
-      yield* onlyInLedger;
-      yield* different;
-    })(),
-    options,
-    out,
-  );
   const { registrySummaryLines } = await import('../../render/registry.js');
   const summary = { registry: options.registry, rows: read.rows, sum: read.sum, days: [...days].sort(), agreed: comparison.agreed, tallies: comparison.tallies };
   for (const line of registrySummaryLines(summary)) out.note(line);
