@@ -1,4 +1,4 @@
-import { ensureLength, growable } from '../journal/growable.js';
+import { ensureLength, growable } from '../packed/growable.js';
 
 /**
  * Texts read back only in the order they were written (a registry's accounts, listed for the
