@@ -12,7 +12,7 @@ import { TransactionIndex } from './transaction-index.js';
  * account, amount, when, latest state), read in ONE pass over the journal. history's entries
  * (latest.ts) take two passes so that their memory stays flat however many are shown; a
  * registry is a day's payments, held in memory anyway, so holding their few fields here costs
- * less than reading a journal twice (docs/performance.md, target 11).
+ * less than reading a journal twice (docs/performance.md, the registry row).
  */
 export interface PaymentsQuery {
   /** Transactions whose first intent (of this span) is at or after `since` and before `until`. */

@@ -9,7 +9,7 @@ import { RegistryFileError, type RegistryRow } from './read.js';
  * the row, and made the collector's work grow with the registry): the ids in a TransactionIndex
  * (a Long in 10 packed bytes, open addressing); per row, by its number there, its day (a number
  * into the few days of the file), its line, and whether a ledger entry has taken it; its amount
- * and account as UTF-8 in one growing byte array (docs/performance.md, target 11).
+ * and account as UTF-8 in one growing byte array (docs/performance.md, the registry row).
  */
 export class RegistryIndex {
   private readonly ids = new TransactionIndex();
