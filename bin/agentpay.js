@@ -1,14 +1,13 @@
 #!/usr/bin/env node
-// Shebang shim, CommonJS (bin/package.json): `--version` and `--help` are answered from the
-// build's cache before Node's ES module loader starts (dist/cached-answer.cjs), and so is a
-// shell's Tab, `__complete` (dist/completion-answer.cjs); everything else runs the one-file
-// bundle dist/agentpay.cjs with its build-time V8 code cache (dist/bundle-loader.cjs,
-// docs/performance.md).
+// The shebang shim (CommonJS, bin/package.json): Node's compile cache, then the program, the
+// one-file bundle the build writes (scripts/bundle.mjs), which reads the command line itself.
+// A shell runs `agentpay __complete ...` at every Tab: that alone is answered by a small file
+// from the definition the build wrote (dist/completion.json), without loading the program.
+// enableCompileCache is Node 22.1 and later; Node 20 compiles the bundle at every start.
 'use strict';
 
+require('node:module').enableCompileCache?.();
+const dist = `${__dirname}/../dist`;
 const argv = process.argv.slice(2);
-const answered =
-  argv[0] === '__complete'
-    ? require('../dist/completion-answer.cjs').answerFromBuild(`${__dirname}/../dist/completion.json`, argv, process.stdout, process.env)
-    : require('../dist/cached-answer.cjs').answerFromCache(argv, process.stdout);
-if (!answered) require('../dist/bundle-loader.cjs').runBundle();
+const answered = argv[0] === '__complete' && require(`${dist}/completion.cjs`).answerFromBuild(`${dist}/completion.json`, argv, process.stdout, process.env);
+if (!answered) require(`${dist}/agentpay.cjs`);

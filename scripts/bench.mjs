@@ -6,7 +6,12 @@
 //
 //   npm run bench                        # build, then all comparisons
 //   npm run bench -- --runs 5            # fewer runs per comparison (quicker, noisier)
-//   npm run bench -- --only check,pay    # some comparisons: startup completion status batch reconcile check pay bulk teamPay teamReconcile memory history registry
+//   npm run bench -- --only check,pay    # some comparisons: startup completion status batch reconcile check pay bulk
+//                                        #   slowCheck slowPay slowBulk teamPay teamReconcile memory history registry
+//
+// The slow* comparisons talk to a second bench gateway that answers after `latencyMs`, as one
+// across a network does: what a user waits on is then mostly the gateway, and agentpay's share
+// is what it adds to that.
 import { execFileSync } from 'node:child_process';
 import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, cpus, loadavg, tmpdir, totalmem } from 'node:os';
@@ -16,6 +21,7 @@ import { parseArgs } from 'node:util';
 import { startGateway, writeIds, writeJournal, writeOpenJournal, writeRegistry } from './bench/inputs.mjs';
 import { startLedgerServer } from './bench/ledger.mjs';
 import { children, compare, peakRss } from './bench/measure.mjs';
+import { purchaseComparisons } from './bench/purchases.mjs';
 
 const { values } = parseArgs({ options: { runs: { type: 'string' }, only: { type: 'string' } } });
 const runsOverride = values.runs === undefined ? undefined : Math.max(3, Number(values.runs));
@@ -38,11 +44,12 @@ const registryEntries = 200_000;
 /** The team ledger's server, started by the first comparison that needs it. */
 let ledgerServer;
 const concurrency = 8;
-/** Rows of the orders file `pay --from-file` pays (target 12), and of the one its peak RSS is taken on (target 13). */
-const bulkRows = 1_000;
-const bulkMemoryRows = 10_000;
-/** A dynamic service of the sandbox, an account it accepts, and one of its vouchers. */
-const purchase = { service: '101', account: '7011234567', currency: 'KZT', invoiceId: '5002' };
+/** The slow gateway's wait before each answer. */
+const latencyMs = 50;
+const { checkRows, payRows, bulkRows, purchase } = purchaseComparisons({ paths, runsFor, concurrency });
+/** The bench gateway that answers after `latencyMs`, started by the first comparison that needs it. */
+let slow;
+const slowGateway = async () => (slow ??= await startGateway(paths, firstId, 0, latencyMs));
 
 const ok = (expectLines) => (_side, result) =>
   result.code !== 0 ? `exit ${result.code ?? result.signal}` : expectLines !== undefined && result.lines !== expectLines ? `${result.lines} lines, not ${expectLines}` : undefined;
@@ -62,8 +69,8 @@ const comparisons = {
       check: (side, result) => ok(side.label === '--version' ? 1 : undefined)(side, result),
     });
     return [
-      { target: '1', what: '`agentpay --version`', floorLabel: '`node -e 0`', floor, value: version, limit: 1.3 },
-      { target: '1', what: '`agentpay --help`', floorLabel: '`node -e 0`', floor, value: help, limit: 1.3 },
+      { target: 'start-up', what: '`agentpay --version`', floorLabel: '`node -e 0`', floor, value: version, limit: 2 },
+      { target: '(start-up)', what: '`agentpay --help`', floorLabel: '`node -e 0`', floor, value: help },
     ];
   },
 
@@ -84,8 +91,8 @@ const comparisons = {
       check: (side, result) => ok(side.label === 'services' ? 4 : side.label === 'profiles' ? 2 : undefined)(side, result),
     });
     return [
-      { target: '14', what: "a completion request: `agentpay __complete --sandbox check --service ''`", floorLabel: '`node -e 0`', floor, value: services, limit: 1.5 },
-      { target: '14', what: "a completion request reading the config file: `agentpay __complete --profile ''`", floorLabel: '`node -e 0`', floor, value: profiles, limit: 1.5 },
+      { target: 'Tab', what: "a completion request: `agentpay __complete --sandbox check --service ''`", floorLabel: '`node -e 0`', floor, value: services, limit: 1.5 },
+      { target: 'Tab', what: "a completion request reading the config file: `agentpay __complete --profile ''`", floorLabel: '`node -e 0`', floor, value: profiles, limit: 1.5 },
     ];
   },
 
@@ -101,8 +108,8 @@ const comparisons = {
       check: expectAnswer('"status":"10"'),
     });
     return [
-      { target: '2', what: '`agentpay status <id> --json`', floorLabel: 'bare `node:http` POST', floor, value: status, limit: 1.5 },
-      { target: '(2)', what: 'reference, not agentpay: commander + lossless-json alone, same POST', floorLabel: 'bare `node:http` POST', floor, value: depsOnly },
+      { target: 'single', what: '`agentpay status <id> --json`', floorLabel: 'bare `node:http` POST', floor, value: status, limit: 1.6 },
+      { target: '(single)', what: 'reference, not agentpay: commander + lossless-json alone, same POST', floorLabel: 'bare `node:http` POST', floor, value: depsOnly },
     ];
   },
 
@@ -114,7 +121,7 @@ const comparisons = {
       check: ok(batchSize),
     });
     const what = `\`status --from-file\` ${batchSize.toLocaleString('en')} ids \`--concurrency ${concurrency} --json\``;
-    return [{ target: '3', what, floorLabel: `bare \`node:http\` keep-alive, ${concurrency} at a time`, floor, value: status, limit: 1.2 }];
+    return [{ target: 'batch', what, floorLabel: `bare \`node:http\` keep-alive, ${concurrency} at a time`, floor, value: status, limit: 1.2 }];
   },
 
   async reconcile({ env, gateway }) {
@@ -131,66 +138,15 @@ const comparisons = {
       check: (side, result) => ok(side.label === 'agentpay' ? openEntries : 1)(side, result),
     });
     const what = `\`reconcile\`, journal of ${journalEntries.toLocaleString('en')} transactions (${openEntries} open)`;
-    return [{ target: '5', what, floorLabel: 'read the file once (stream, split lines)', floor, value: reconcile, limit: 2 }];
+    return [{ target: 'reconcile', what, floorLabel: 'read the file once (stream, split lines)', floor, value: reconcile, limit: 2 }];
   },
 
-  async check({ env, gateway }) {
-    const { service, account, currency } = purchase;
-    const [floor, check] = await compare({
-      runs: runsFor(15),
-      floor: { label: 'node:http', command: [node, [join(floors, 'check-one.mjs'), gateway.baseUrl, service, account, currency], { env }] },
-      candidates: [{ label: 'agentpay', command: [node, [bin, 'check', '--service', service, '--account', account, '--currency', currency, '--json'], { env }] }],
-      check: expectAnswer('"status":"10"'),
-    });
-    return [{ target: '6', what: '`agentpay check --json` (AccountCheck, voucher list)', floorLabel: 'bare `node:http`, same AccountCheck', floor, value: check, limit: 1.5 }];
-  },
-
-  async pay({ env, gateway }) {
-    const { service, account, currency, invoiceId } = purchase;
-    const [floor, pay] = await compare({
-      runs: runsFor(15),
-      floor: { label: 'node:http', command: [node, [join(floors, 'pay-invoice.mjs'), gateway.baseUrl, service, account, currency, invoiceId], { env }] },
-      candidates: [
-        // The same purchase each run: let the duplicate check find the earlier ones, and pay (what it costs is measured).
-        {
-          label: 'agentpay',
-          command: [node, [bin, 'pay', '--service', service, '--account', account, '--currency', currency, '--invoice-id', invoiceId, '--allow-duplicate', '--json'], { env }],
-        },
-      ],
-      check: expectAnswer('"status":"10"'),
-    });
-    const what = '`agentpay pay --invoice-id --json` (AccountCheck, the duplicate check, Payment, two journal lines fsynced)';
-    return [{ target: '7', what, floorLabel: 'bare `node:http`, same two exchanges, no journal', floor, value: pay, limit: 1.5 }];
-  },
-
-  async bulk({ env, gateway }) {
-    // Each run a file of new accounts (a rerun of the same file would only skip its rows), and its own results file.
-    let round = 0;
-    const orders = join(work, 'orders.csv');
-    const writeOrders = (rows) => {
-      round++;
-      const lines = Array.from({ length: rows }, (_, i) => `K${i + 1},${purchase.service},bulk-${round}-${i + 1},${purchase.invoiceId}`);
-      writeFileSync(orders, `key,service,account,invoice-id\n${lines.join('\n')}\n`);
-      rmSync(join(work, 'orders.results.csv'), { force: true });
-    };
-    const [floor, bulk] = await compare({
-      runs: runsFor(5),
-      warmUp: 1,
-      before: () => writeOrders(bulkRows),
-      floor: { label: 'node:http', command: [node, [join(floors, 'bulk-pay.mjs'), gateway.baseUrl, orders, String(concurrency)], { env }] },
-      candidates: [{ label: 'agentpay', command: [node, [bin, 'pay', '--from-file', orders, '--yes', '--json', '--concurrency', String(concurrency)], { env }] }],
-      check: ok(bulkRows),
-    });
-    writeOrders(bulkMemoryRows);
-    const memory = await peakRss(paths, ['pay', '--from-file', orders, '--yes', '--json', '--concurrency', String(concurrency)], env);
-    const memoryProblem = ok(bulkMemoryRows)(undefined, memory.result);
-    if (memoryProblem) throw new Error(`peak RSS run: ${memoryProblem}\n${memory.result.stderr}`);
-    const what = `\`pay --from-file\` ${bulkRows.toLocaleString('en')} rows, --concurrency ${concurrency} (AccountCheck + Payment a row, intents and outcomes fsynced, results file)`;
-    return [
-      { target: '12', what, floorLabel: `bare \`node:http\`, same exchanges, ${concurrency} at a time, no journal`, floor, value: bulk, limit: 1.3 },
-      { target: '13', what: `peak RSS, \`pay --from-file\` ${bulkMemoryRows.toLocaleString('en')} rows`, floorLabel: memory.how, megabytes: memory.kilobytes / 1024, limitMb: 150 },
-    ];
-  },
+  check: ({ env, gateway }) => checkRows(env, gateway, { target: 'single', limit: 1.6 }),
+  slowCheck: async ({ env }) => checkRows(env, await slowGateway(), { target: `${latencyMs} ms`, limit: 1.3 }),
+  pay: ({ env, gateway }) => payRows(env, gateway, { target: 'single', limit: 1.6 }),
+  slowPay: async ({ env }) => payRows(env, await slowGateway(), { target: `${latencyMs} ms`, limit: 1.3 }),
+  bulk: ({ env, gateway }) => bulkRows(env, gateway, { target: '(bulk)', memory: true }),
+  slowBulk: async ({ env }) => bulkRows(env, await slowGateway(), { target: `${latencyMs} ms`, limit: 1.08 }),
 
   async memory({ env, ids }) {
     const manyIds = join(work, 'ids-100000.txt');
@@ -201,7 +157,7 @@ const comparisons = {
     const small = await peakRss(paths, ['status', '--from-file', ids, '--concurrency', String(concurrency), '--json'], env);
     const megabytes = memory.kilobytes / 1024;
     const what = `peak RSS, \`status --from-file\` ${memoryBatchSize.toLocaleString('en')} ids (${batchSize.toLocaleString('en')} ids: ${(small.kilobytes / 1024).toFixed(0)} MB)`;
-    return [{ target: '4', what, floorLabel: memory.how, megabytes, limitMb: 120 }];
+    return [{ target: 'memory', what, floorLabel: memory.how, megabytes, limitMb: 120 }];
   },
 
   async teamPay({ env }) {
@@ -217,7 +173,7 @@ const comparisons = {
     });
     return [
       {
-        target: '9',
+        target: 'team',
         what: '`pay --invoice-id --json`, the ledger in PostgreSQL on loopback',
         floorLabel: 'the same `pay`, the journal file',
         floor: file,
@@ -245,7 +201,7 @@ const comparisons = {
       check: ok(openEntries),
     });
     const what = `\`reconcile\` of ${openEntries.toLocaleString('en')} open transactions, the ledger in PostgreSQL`;
-    return [{ target: '10', what, floorLabel: 'the same `reconcile`, the journal file', floor: fileReconcile, value: teamReconcile, limit: 1.5 }];
+    return [{ target: 'team', what, floorLabel: 'the same `reconcile`, the journal file', floor: fileReconcile, value: teamReconcile, limit: 1.5 }];
   },
 
   async history({ env }) {
@@ -261,7 +217,7 @@ const comparisons = {
       const { code, lines } = memory.result;
       if (code !== 0 || lines !== historyEntries + (json ? 0 : 3)) throw new Error(`history run: exit ${code}, ${lines} lines\n${memory.result.stderr}`);
       const what = `peak RSS, \`history${json ? ' --json' : ''}\` of ${historyEntries.toLocaleString('en')} records (${seconds.toFixed(1)} s)`;
-      rows.push({ target: '8', what, floorLabel: memory.how, megabytes: memory.kilobytes / 1024, limitMb: 150 });
+      rows.push({ target: 'memory', what, floorLabel: memory.how, megabytes: memory.kilobytes / 1024, limitMb: 150 });
     }
     rmSync(journal);
     // The same in a PostgreSQL ledger: the rows stream a page at a time.
@@ -271,7 +227,7 @@ const comparisons = {
     if (memory.result.code !== 0 || memory.result.lines !== historyEntries)
       throw new Error(`history run (PostgreSQL): exit ${memory.result.code}, ${memory.result.lines} lines\n${memory.result.stderr}`);
     const what = `peak RSS, \`history --json\` of ${historyEntries.toLocaleString('en')} transactions in PostgreSQL (${(memory.result.ms / 1000).toFixed(1)} s)`;
-    rows.push({ target: '8', what, floorLabel: memory.how, megabytes: memory.kilobytes / 1024, limitMb: 150 });
+    rows.push({ target: 'memory', what, floorLabel: memory.how, megabytes: memory.kilobytes / 1024, limitMb: 150 });
     return rows;
   },
   async registry({ env }) {
@@ -305,14 +261,14 @@ const comparisons = {
     const count = registryEntries.toLocaleString('en');
     return [
       {
-        target: '11',
+        target: 'registry',
         what: `\`reconcile --registry\`, a ${count}-row registry against a journal of ${count} payments (${different} differ)`,
         floorLabel: 'read the registry and the journal once (stream, split lines)',
         floor,
         value: reconcile,
         limit: 2,
       },
-      { target: '11', what: `peak RSS, the same \`reconcile --registry\``, floorLabel: memory.how, megabytes: memory.kilobytes / 1024, limitMb: 200 },
+      { target: 'memory', what: `peak RSS, the same \`reconcile --registry\``, floorLabel: memory.how, megabytes: memory.kilobytes / 1024, limitMb: 200 },
     ];
   },
 };
@@ -393,6 +349,7 @@ try {
   process.stdout.write(`${report(machine, rows)}\n`);
 } finally {
   gateway?.stop();
+  slow?.stop();
   await ledgerServer?.stop();
   for (const child of children) child.kill('SIGKILL');
   rmSync(work, { recursive: true, force: true });

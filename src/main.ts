@@ -139,16 +139,13 @@ process.stdout.on('error', (error: NodeJS.ErrnoException) => {
   if (error.code !== 'EPIPE') throw error;
 });
 
-// The build's training run (scripts/code-cache-run.cjs) runs more command lines after this one.
-export { main };
-
 /**
  * The signal that stopped the process before its command settled, and its line: a prompt
  * (enquirer) ends the process itself on SIGINT or SIGTERM. Set once the catalogues are loaded.
  */
 let stoppedBeforeSettling: () => { signal: StopSignal; message: string } | undefined = () => undefined;
 // Called, not awaited at the top level: the bundle bin/agentpay.js runs (dist/agentpay.cjs) is
-// CommonJS, which has no top-level await (docs/performance.md).
+// CommonJS, which has no top-level await (scripts/bundle.mjs).
 let finished = false;
 const argv = process.argv.slice(2);
 void main(argv).finally(() => (finished = true));

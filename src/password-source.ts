@@ -58,7 +58,7 @@ function readProtectedFile(path: string, where: string, allowWorldReadable: bool
 }
 
 async function readPasswordFile(path: string, where: string, io: PasswordIo, allowWorldReadable: boolean): Promise<string> {
-  // A built-in taken by getBuiltinModule, not import(): the bundled CLI has no import() (docs/performance.md).
+  // A built-in taken when a password is read from stdin, not loaded with this module.
   const content =
     path === '-' ? await process.getBuiltinModule('node:stream/consumers').text(io.stdin) : readProtectedFile(path, where, allowWorldReadable, io.warn ?? (() => undefined));
   const password = stripFinalNewline(content);

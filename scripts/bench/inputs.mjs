@@ -5,9 +5,9 @@ import { createWriteStream } from 'node:fs';
 import { join } from 'node:path';
 import { children } from './measure.mjs';
 
-/** The sandbox of scripts/bench/sandbox.mjs, its store holding `count` paid transactions from `firstId`. */
-export async function startGateway({ node, floors }, firstId, count) {
-  const child = spawn(node, [join(floors, 'sandbox.mjs'), firstId.toString(), String(count)], { stdio: ['pipe', 'pipe', 'inherit'] });
+/** The sandbox of scripts/bench/sandbox.mjs, its store holding `count` paid transactions from `firstId`, answering after `latencyMs`. */
+export async function startGateway({ node, floors }, firstId, count, latencyMs = 0) {
+  const child = spawn(node, [join(floors, 'sandbox.mjs'), firstId.toString(), String(count), String(latencyMs)], { stdio: ['pipe', 'pipe', 'inherit'] });
   children.add(child);
   const line = await new Promise((resolve, reject) => {
     let text = '';

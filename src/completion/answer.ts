@@ -10,10 +10,9 @@ import type { CommandNode, CompletionData, OptionNode } from './types.js';
  * their `choices`; nothing here lists a command or a value a second time. Values no definition
  * holds come from the config file (profile names, a profile's `services`) and the sandbox's
  * catalogue (under --sandbox). It imports nothing but Node's built-ins: the build also packs it
- * alone into dist/completion-answer.cjs (scripts/bundle.mjs), which the bin shim runs with the
- * build's dist/completion.json before Node's ES module loader or the bundle is loaded, since a
- * shell waits on every Tab (docs/performance.md, target 14). Without that file the bundle
- * answers with this same code from the live definition (cli.ts).
+ * alone into dist/completion.cjs (scripts/bundle.mjs), which the bin shim runs with the build's
+ * dist/completion.json without loading the program, since a person waits on every Tab. Without
+ * that file the program answers with this same code from the live definition (cli.ts).
  */
 
 interface Candidate {
@@ -186,7 +185,7 @@ export function writeCompletion(data: CompletionData, words: readonly string[], 
 
 /**
  * For `agentpay __complete ...`: answers from the build's completion.json and returns true;
- * false without that file. bin/agentpay.js calls it, in dist/completion-answer.cjs.
+ * false without that file. bin/agentpay.js calls it, in dist/completion.cjs.
  * @public
  */
 export function answerFromBuild(dataPath: string, argv: readonly string[], stdout: NodeJS.WriteStream, env: NodeJS.ProcessEnv): boolean {

@@ -6,7 +6,7 @@ import type { CommandNode, CompletionData, OptionNode } from './types.js';
  * Commander's definition of the program as completion reads it (completion/answer.ts): the
  * commands and options `--help` shows, the hidden options too (taken, never offered), each
  * option's value placeholder and choices. The build writes it to dist/completion.json
- * (scripts/build-info.mjs), and a test keeps that file equal to this.
+ * (scripts/completion-data.mjs), and a test keeps that file equal to this.
  */
 
 /** A description on one short line: the help text up to its first aside. */

@@ -2,9 +2,10 @@ import { DirectTransport } from './direct-transport.js';
 import type { Transport, TransportOptions } from './http.js';
 
 /**
- * The transport for a run: node:http and node:https for exchanges on a direct connection;
- * undici's pool for every proxy, and for a batch, where it costs less per exchange than
- * node:http but ~30 ms more to load (docs/performance.md). undici is loaded only then.
+ * One transport per kind of route. check, pay and status on a direct connection: node:http and
+ * node:https, already in Node; with undici they took 100-180 ms longer at 50 ms gateway latency,
+ * all of it loading undici (docs/performance.md). A batch or a bulk run: undici's pool, which
+ * costs less per exchange and wins that back over many. Every proxy: undici's proxy agents.
  */
 export async function openTransport({ proxy = { kind: 'direct' }, batch = false, ...options }: TransportOptions & { batch?: boolean | undefined }): Promise<Transport> {
   if (proxy.kind === 'direct' && !batch) return new DirectTransport(options);

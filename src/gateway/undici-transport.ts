@@ -1,5 +1,3 @@
-// First: it sets the V8 flag undici must be compiled under.
-import './wasm-tier.js';
 import { Agent, type Dispatcher, EnvHttpProxyAgent, Pool, ProxyAgent } from 'undici';
 import { Deadline } from './deadline.js';
 import { exchangeFailureOf } from './exchange-failure.js';
@@ -18,7 +16,7 @@ import { BodyCollector, contentTypeOf } from './read-answer.js';
  */
 export function undiciTransport(options: Omit<TransportOptions, 'proxy'>, route: ProxyRoute): Transport {
   const tls = { timeout: options.timeoutMs, rejectUnauthorized: true, ...(options.ca === undefined ? {} : { ca: options.ca }) };
-  // No allowH2: every connection speaks HTTP/1.1, and the bundle leaves undici's HTTP/2 out (scripts/bundle.mjs).
+  // No allowH2: every connection speaks HTTP/1.1, as node:http does for a single command.
   const pool = { headersTimeout: options.timeoutMs, bodyTimeout: options.timeoutMs, keepAliveTimeout: 10_000, connections: options.connections ?? null };
   if (route.kind === 'direct') return new UndiciTransport(new Agent({ ...pool, connect: tls }));
   const proxied = {

@@ -195,13 +195,7 @@ export interface LookBackQuery {
   operator: string | undefined;
 }
 
-/**
- * The payments of a span of time, light: what registry reconciliation compares (TransactionID,
- * account, amount, when, latest state), read in ONE pass over the journal. history's entries
- * (latest.ts) take two passes so that their memory stays flat however many are shown; a
- * registry is a day's payments, held in memory anyway, so holding their few fields here costs
- * less than reading a journal twice (docs/performance.md, target 11).
- */
+/** The payments of a span of time, light: what registry reconciliation compares (file/payments.ts reads them in one pass). */
 export interface PaymentsQuery {
   /** Transactions whose first intent (of this span) is at or after `since` and before `until`. */
   since: Date;

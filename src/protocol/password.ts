@@ -3,8 +3,8 @@ export const passwordFormats = ['plain', 'md5'] as const;
 export type PasswordFormat = (typeof passwordFormats)[number];
 
 export function md5Hex(text: string): string {
-  // node:crypto is loaded when something is hashed, not with this module; a built-in taken
-  // this way needs no import() or require, which the bundled CLI also wants (docs/performance.md).
+  // node:crypto is loaded when something is hashed, not with this module, and without making
+  // this function async.
   const { createHash } = process.getBuiltinModule('node:crypto');
   return createHash('md5').update(text, 'utf8').digest('hex');
 }

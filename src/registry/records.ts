@@ -14,7 +14,7 @@ export interface RecordBatch {
  * tab-separated layout has none by definition): while the text read so far has no quote
  * character and its lines end in "\n" or "\r\n", a line is its record and splitting it at the
  * delimiter is all there is to do, some six times faster than csv-parse (docs/performance.md,
- * target 11). From the first quote or lone "\r" on, the rest of the file, from the first line
+ * the registry row). From the first quote or lone "\r" on, the rest of the file, from the first line
  * not yet read, goes to csv-parse with the same settings; its line numbers carry on from there.
  */
 export async function* registryRecords(path: string, layout: RegistryLayout): AsyncGenerator<RecordBatch> {

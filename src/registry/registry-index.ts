@@ -24,7 +24,7 @@ export class RepeatedRowError extends Error {
  * (a Long in 10 packed bytes, open addressing); per row, by its number there, its day (a 16-bit
  * number into the few days of the file) and a bit for whether a ledger entry has taken it; its
  * amount in one growing byte array, and its account (read only to list the rows left, in order)
- * as prefixed-texts.ts holds them (docs/performance.md, target 11).
+ * as prefixed-texts.ts holds them (docs/performance.md, the registry row).
  */
 export class RegistryIndex {
   private readonly ids = new TransactionIndex();

@@ -160,7 +160,8 @@ export class TransactionStore {
 
 /**
  * Files a paid, final transaction (100.00 KZT to static service 201, success) as a Payment
- * would, without one: what the bench, the build's code-cache run and tests look up.
+ * would, without one: what the bench looks up (scripts/bench/sandbox.mjs, from dist/).
+ * @public
  */
 export function seedPaidTransaction(store: TransactionStore, agentId: string, transactionId: string, account: string): StoredTransaction {
   return store.createOnce(agentId, transactionId, (requestId) => ({

@@ -117,7 +117,7 @@ describe.skipIf(skipped)('a completion request', () => {
   it('loads no HTTP client or server, no PostgreSQL driver, no schema or table library', async () => {
     const env = completionEnv();
     // What the process loaded: Node's built-ins, and the files Node's require read (the packages
-    // outside the bundle, scripts/bundle.mjs `external`, and the vendored pg of dist/vendor).
+    // outside the bundle, scripts/bundle.mjs `external`).
     const probe = join(mkdtempSync(join(tmpdir(), 'agentpay-probe-')), 'probe.cjs');
     const report = "process.moduleLoadList.filter((m) => m.startsWith('NativeModule ')).map((m) => m.slice(13)).concat(Object.keys(require.cache)).join(' ')";
     writeFileSync(probe, `process.on('exit', () => process.stderr.write(\`loaded \${${report}}\\n\`));\n`);
@@ -128,10 +128,10 @@ describe.skipIf(skipped)('a completion request', () => {
     const request = await loaded(['__complete', '--sandbox', 'check', '--service', '']);
     expect(request.code).toBe(0);
     expect(request.stdout.split('\n')[0]).toBe('101\tGameCoins top-up');
-    // Answered by dist/completion-answer.cjs from dist/completion.json: not even the bundle is read.
-    expect(request.loaded.some((file) => file.endsWith('completion-answer.cjs'))).toBe(true);
-    expect(request.loaded.filter((file) => file.endsWith('bundle-loader.cjs'))).toEqual([]);
-    const heavy = (file: string) => ['http', 'https', '_http_client', 'tls'].includes(file) || /node_modules[\\/](undici|zod|yaml|cli-table3)[\\/]|[\\/]vendor[\\/]/.test(file);
+    // Answered by dist/completion.cjs from dist/completion.json: not even the bundle is read.
+    expect(request.loaded.some((file) => file.endsWith('completion.cjs'))).toBe(true);
+    expect(request.loaded.filter((file) => file.endsWith('agentpay.cjs'))).toEqual([]);
+    const heavy = (file: string) => ['http', 'https', '_http_client', 'tls'].includes(file) || /node_modules[\\/](undici|zod|yaml|cli-table3|pg)[\\/]/.test(file);
     expect(request.loaded.filter(heavy)).toEqual([]);
     // The probe does see them when a command loads them.
     const check = await loaded(['--sandbox', 'check', '--service', '101', '--account', '7011234567', '--json']);

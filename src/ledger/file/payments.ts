@@ -9,6 +9,14 @@ import { openJournalFiles } from './open-for-reading.js';
 import { type JournalWarning, scanFiles } from './reader.js';
 
 /**
+ * The payments of a span of time, light: what registry reconciliation compares (TransactionID,
+ * account, amount, when, latest state), read in ONE pass over the journal. history's entries
+ * (latest.ts) take two passes so that their memory stays flat however many are shown; a
+ * registry is a day's payments, held in memory anyway, so holding their few fields here costs
+ * less than reading a journal twice (docs/performance.md, the registry row).
+ */
+
+/**
  * What the pass knows of a transaction (by its number in the index): its intents are all before
  * `since` so far (a later one may yet be its first); it is not shown (its first intent since
  * `since` is another owner's, or at or after `until`); or it is shown.

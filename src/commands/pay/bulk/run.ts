@@ -14,7 +14,6 @@ import type { CommandContext, GatewaySession } from '../../context.js';
 import { announceLive } from '../../live-guard.js';
 import { forEachOrdered } from '../../ordered-pool.js';
 import { BulkRows } from './bulk-rows.js';
-import { optimiseLater } from './later-turbofan.js';
 import { type BulkOptions, bulkOptions } from './options.js';
 import type { OrderStore } from './order-store.js';
 import { type BulkRow, deskProblems, lookBackFor, readLedger, repeatedPurchases, resolveVouchers } from './plan.js';
@@ -170,36 +169,30 @@ export async function runBulkPay(rawOptions: unknown, context: CommandContext): 
     const session = await context.openGateway({ connections: options.concurrency, batch: true, stop: interrupts.hard });
     try {
       const ledger = await context.openLedger();
-      // The run's scripts are all loaded now (the bundle, undici, pg): later-turbofan.ts says why that matters.
-      const optimiseAsUsual = optimiseLater();
+      const rows = await planRows(context, session, ledger, options, orders, prior, () => interrupts.soft.aborted);
+      interrupts.check();
+      if (dryRun) return await showPlan(out, rows);
+      for (let index = 0; index < rows.length; index++) {
+        const row = rows.get(index);
+        if (row.transactionId !== undefined) continue;
+        row.transactionId = generateTransactionId();
+        rows.put(index, row);
+      }
+      const writer = new ResultsWriter(resultsPath!);
+      writer.rewrite(latestRows(rows));
+      const count = (start: BulkRow['start']) => {
+        let found = 0;
+        for (let index = 0; index < rows.length; index++) if (rows.startOf(index) === start) found++;
+        return found;
+      };
+      if (prior !== undefined) out.note(t().bulk.resume(resultsPath!, count('final'), count('open'), count('new')));
+      const desk = { overLimit: options.overLimit, duplicates: options.allowDuplicate ? 'allow' : 'refuse' } as const;
+      const work = { context, session, ledger, hardStop: interrupts.hard, overrides: live === undefined ? [] : ['yes'], outcomes: new OutcomeWrites(), desk };
       try {
-        const rows = await planRows(context, session, ledger, options, orders, prior, () => interrupts.soft.aborted);
-        interrupts.check();
-        if (dryRun) return await showPlan(out, rows);
-        for (let index = 0; index < rows.length; index++) {
-          const row = rows.get(index);
-          if (row.transactionId !== undefined) continue;
-          row.transactionId = generateTransactionId();
-          rows.put(index, row);
-        }
-        const writer = new ResultsWriter(resultsPath!);
-        writer.rewrite(latestRows(rows));
-        const count = (start: BulkRow['start']) => {
-          let found = 0;
-          for (let index = 0; index < rows.length; index++) if (rows.startOf(index) === start) found++;
-          return found;
-        };
-        if (prior !== undefined) out.note(t().bulk.resume(resultsPath!, count('final'), count('open'), count('new')));
-        const desk = { overLimit: options.overLimit, duplicates: options.allowDuplicate ? 'allow' : 'refuse' } as const;
-        const work = { context, session, ledger, hardStop: interrupts.hard, overrides: live === undefined ? [] : ['yes'], outcomes: new OutcomeWrites(), desk };
-        try {
-          await payRows(out, rows, work, writer, options.concurrency, interrupts);
-        } finally {
-          writer.rewrite(latestRows(rows));
-          writer.close();
-        }
+        await payRows(out, rows, work, writer, options.concurrency, interrupts);
       } finally {
-        optimiseAsUsual();
+        writer.rewrite(latestRows(rows));
+        writer.close();
       }
     } finally {
       await session.close({ abort: interrupts.hard.aborted });
