@@ -218,7 +218,7 @@ export class GatewayClient {
   }
 
   private async send(operation: Operation, form: FormField[], signal?: AbortSignal) {
-    // Timed only for a listener (--verbose): the first touch of `performance` loads Node's perf_hooks (~1 ms).
+    // Timed only for a listener (--verbose): the first touch of `performance` loads Node's perf_hooks.
     const started = this.options.onExchange === undefined ? 0 : performance.now();
     const elapsed = () => Math.round(performance.now() - started);
     this.options.onExchange?.({ direction: 'request', operation, url: this.endpoint, form: maskForm(form) });

@@ -2,8 +2,8 @@ import { ensureLength, growable, release } from './growable.js';
 
 /**
  * Transactions numbered in the order they were first added, found again by owner and id
- * (line-format.ts ScannedRecord), in ~20 bytes each: a million fit in ~20 MB, where a Map of
- * id strings takes ~100 MB (docs/performance.md, "History and reconcile at scale"). An id of
+ * (line-format.ts ScannedRecord), in ~20 bytes each, where a Map of id strings takes several
+ * times that (docs/performance.md, "History and reconcile at scale"). An id of
  * up to 20 decimal digits (a TransactionID is a Long) is kept as 10 bytes of packed decimal,
  * padded on the left with 0xF nibbles, so "12" and "012" differ; any other id is kept whole
  * in a map. Ids are compared whole, never by hash alone, so two transactions are never

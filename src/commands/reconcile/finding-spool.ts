@@ -8,7 +8,7 @@ import { linesOf } from '../../text-lines.js';
  * One list of the ledger's side, kept while the ledger is streamed, to be listed after the
  * registry's own: in memory while short, then in a temporary file, one JSON line a finding. A
  * registry of a few rows against a large journal has almost every payment only in the ledger,
- * and an array of them all grew with the journal (a million findings held some 200 MB).
+ * and an array of them all grew with the journal.
  */
 export class FindingSpool {
   private readonly held: Finding[] = [];

@@ -146,7 +146,7 @@ export class JournalWriter {
       // The journal's name lasts a crash of the machine only once its directory is fsynced: a
       // compaction renames the journal away, and the process that made the fresh one may have
       // died before it fsynced the directory. An empty journal is such a fresh one (whoever made
-      // it fsyncs the directory before its first line), so it costs an fsync (~4 ms) only then.
+      // it fsyncs the directory before its first line), so it costs a directory fsync only then.
       const { size, ino, dev } = fstatSync(fd);
       identity = { ino, dev };
       if (size === 0) syncDirectory(dirname(this.path));
