@@ -8,7 +8,7 @@ import { startForwardProxy } from '../helpers/forward-proxy.js';
 import { listenOnLoopback, onForm } from '../helpers/loopback.js';
 
 // The pool's side of the transport contract on undici, for a direct batch and through a proxy
-// (node:http's is in direct-transport.test.ts; answers and failures in client-faults.test.ts).
+// (node:http's is in direct-transport.test.ts; answers in client-answers.test.ts, failures in client-failures.test.ts).
 
 const cleanups: (() => Promise<void> | void)[] = [];
 afterEach(async () => {

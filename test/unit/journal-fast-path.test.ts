@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -7,169 +7,24 @@ import { describe, expect, it } from 'vitest';
 import { allEntries, findIntent, openEntries } from '../../src/ledger/file/entries.js';
 import { OwnLineScanner, recordOf } from '../../src/ledger/file/line-format.js';
 import { journalPayments } from '../../src/ledger/file/payments.js';
-import type { JournalEntry, LedgerFilter } from '../../src/ledger/ledger.js';
 import { lineOf, readRecord } from '../../src/ledger/record-format.js';
-import { type IntentRecord, isFinalState, type JournalRecord, type OutcomeRecord, ownerKey } from '../../src/ledger/records.js';
+import { type OutcomeRecord, ownerKey } from '../../src/ledger/records.js';
 import { linesOf } from '../../src/text-lines.js';
 import { gathered } from '../helpers/gathered.js';
+import { generateJournal, owners } from '../helpers/generated-journal.js';
+import { referenceAll, referenceOpen } from '../helpers/reference-journal.js';
 import { seededRandom } from '../helpers/seeded-random.js';
 import { thrown } from '../helpers/thrown.js';
 
 /*
  * The journal is read fast (own lines recognised by the pattern compiled from the format
  * table and scanned as byte text, readRecord only for other lines, records read whole only
- * when kept). These tests hold it to the plain way: every line through readline, JSON.parse
- * and readRecord, with the same ledger rules and the same warnings.
+ * when kept). These tests hold it to the plain way (helpers/reference-journal.ts): every line
+ * through readline, JSON.parse and readRecord, with the same ledger rules and the same warnings,
+ * on generated journals (helpers/generated-journal.ts) and on cases made by hand.
  */
 
 const random = seededRandom;
-
-async function* referenceRecords(path: string, warn: (message: string) => void): AsyncGenerator<JournalRecord> {
-  // Lines end at "\n", "\r\n" or a lone "\r", as readline (crlfDelay Infinity) split them up
-  // to Node 22; Node 24's readline also splits at U+2028 and U+2029, which JSON strings may hold.
-  let lineNumber = 0;
-  for (const line of readFileSync(path, 'utf8').split(/\r\n|\r|\n/)) {
-    lineNumber++;
-    if (line === '') continue;
-    let value: unknown;
-    try {
-      value = JSON.parse(line);
-    } catch {
-      warn(`journal ${path} line ${lineNumber} is damaged (a crash mid-write?): not JSON; skipped`);
-      continue;
-    }
-    try {
-      yield readRecord(value);
-    } catch (error) {
-      warn(`journal ${path} line ${lineNumber} is damaged (a crash mid-write?): ${(error as Error).message}; skipped`);
-    }
-  }
-}
-
-const wanted = (intent: IntentRecord, filter: LedgerFilter) => filter.since === undefined || Date.parse(intent.at) >= filter.since.getTime();
-
-async function referenceOpen(path: string, filter: LedgerFilter, warn: (message: string) => void): Promise<JournalEntry[]> {
-  const open = new Map<string, JournalEntry>();
-  const closed = new Set<string>();
-  for await (const record of referenceRecords(path, warn)) {
-    const key = ownerKey(record);
-    if (record.kind === 'intent') {
-      // A later intent reopens a closed transaction: a new attempt at the same purchase.
-      if (closed.delete(key) || !open.has(key)) {
-        if (wanted(record, filter)) open.set(key, { intent: record, outcome: undefined });
-        else closed.add(key);
-      }
-      continue;
-    }
-    const entry = open.get(key);
-    if (isFinalState(record.view.state)) {
-      open.delete(key);
-      closed.add(key);
-    } else if (entry) entry.outcome = record;
-  }
-  return [...open.values()];
-}
-
-async function referenceAll(path: string, filter: LedgerFilter, warn: (message: string) => void): Promise<JournalEntry[]> {
-  const entries = new Map<string, JournalEntry>();
-  for await (const record of referenceRecords(path, warn)) {
-    const key = ownerKey(record);
-    const entry = entries.get(key);
-    if (record.kind === 'intent') {
-      if (!entry && wanted(record, filter)) entries.set(key, { intent: record, outcome: undefined });
-      // A retry after a failure is open until its own answer; a success stands whatever follows.
-      else if (entry?.outcome?.view.state === 'failed') entry.outcome = undefined;
-    } else if (entry && entry.outcome?.view.state !== 'success' && (entry.outcome === undefined || !isFinalState(entry.outcome.view.state) || isFinalState(record.view.state))) {
-      entry.outcome = record;
-    }
-  }
-  return [...entries.values()];
-}
-
-const owners = [
-  { gateway: 'sandbox', agentId: '1001' },
-  { gateway: 'https://gateway.example', agentId: '1001' },
-  { gateway: 'https://gateway.example', agentId: '77' },
-  // Keys are "<gateway> <agentId> <id>": these owners make equal keys, and so do
-  // "1001 7" with id 7 and "1001" with id "7 7".
-  { gateway: 'http://host/a b', agentId: '1' },
-  { gateway: 'http://host/a', agentId: 'b 1' },
-  { gateway: 'sandbox', agentId: '1001 7' },
-  { gateway: 'https://шлюз.example/путь', agentId: '5' },
-];
-const texts = ['', 'plain', 'Успех', 'say "hi"', 'back\\slash', 'tab\there', 'line\nbreak', 'emoji 🙂', 'sep\u2028arator', 'nul\u0000', 'del\u007f', 'c1\u0085'];
-const states = ['success', 'failed', 'pending', 'unknown'] as const;
-
-function generateJournal(seed: number): string {
-  const next = random(seed);
-  const pick = <T>(items: readonly T[]): T => items[Math.floor(next() * items.length)]!;
-  const ids = ['1', '2', '7', '42', '1795289214527958198', '9223372036854775807', '7 7', '2 3'];
-  const lines: string[] = [];
-  for (let i = 0; i < 120; i++) {
-    const owner = pick(owners);
-    const transactionId = pick(ids);
-    const at = new Date(Date.UTC(2026, 10, 1 + Math.floor(next() * 30))).toISOString();
-    const roll = next();
-    let record: JournalRecord;
-    if (roll < 0.4) {
-      record = {
-        kind: 'intent',
-        transactionId,
-        ...owner,
-        service: pick(['101', '201']),
-        account: pick(texts),
-        amount: '499.00',
-        currency: 'KZT',
-        invoiceId: next() < 0.5 ? null : '5001',
-        at,
-      };
-    } else {
-      const state = pick(states);
-      const view = {
-        transactionId,
-        requestId: next() < 0.3 ? null : '9007199254740993',
-        type: pick([null, 'Payment', 'Status']),
-        status: state === 'success' ? '10' : null,
-        state,
-        message: pick(texts),
-        service: pick([null, '101']),
-        account: pick([null, ...texts]),
-        amount: pick([null, '10.630']),
-        currency: pick([null, 'KZT']),
-        exchangeRate: null,
-        serviceCurrency: pick([null, 'EUR']),
-        // A view may carry warnings (amount-check.ts): none, one, two, or an empty list from another writer.
-        ...pick([{}, {}, { warnings: [pick(texts)] }, { warnings: [pick(texts), pick(texts)] }, { warnings: [] }]),
-      };
-      record = { kind: 'outcome', transactionId, ...owner, at, source: pick(['payment', 'settle', 'reconcile'] as const), view } satisfies OutcomeRecord;
-    }
-    const own = lineOf(record);
-    const form = next();
-    let line: string;
-    if (form < 0.6)
-      line = own; // as agentpay writes it
-    else if (form < 0.68)
-      line = JSON.stringify(record, null, next() < 0.5 ? 0 : 1).replace(/\n/g, ' '); // other key order or spacing
-    else if (form < 0.74)
-      line = JSON.stringify({ extra: true, ...record }); // unknown keys: stripped
-    else if (form < 0.8)
-      line = own.slice(0, Math.floor(next() * own.length)); // torn
-    else if (form < 0.84)
-      line = own.replace('"state":"', '"state":"x'); // not a state
-    else if (form < 0.88)
-      line = own.replace(/"amount":"[^"]*"/, '"amount":499'); // a number where text belongs
-    else if (form < 0.9) line = own.replace('"invoiceId":null', '"invoiceId":false');
-    else if (form < 0.92)
-      line = `  ${own}`; // leading blanks: still JSON
-    else if (form < 0.94)
-      line = own.replace(',"at":', ',"at":"x","at":'); // a duplicate key: JSON.parse keeps the last
-    else if (form < 0.96) line = '';
-    else line = `\ufeff${own}`;
-    lines.push(line);
-  }
-  const breaks = ['\n', '\n', '\n', '\r\n', '\r'];
-  return lines.map((line) => line + pick(breaks)).join('') + (next() < 0.5 ? '{"kind":"intent","transactionId":"9"' : '');
-}
 
 /** The result with its key order, which history's JSON output shows. */
 const exact = (value: unknown) => JSON.stringify(value);

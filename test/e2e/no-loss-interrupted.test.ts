@@ -1,160 +1,18 @@
+// No payment lost when agentpay is interrupted: killed at random points, appending beside
+// another process, stopped by Ctrl+C or SIGTERM, or unable to write its journal.
+
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { journalRecords } from '../../src/ledger/file/record-stream.js';
-import type { RunningSandbox } from '../../src/sandbox/server.js';
 import { binPath, isolatedEnv, jsonLines, runCli } from '../helpers/cli.js';
-import { paymentsReceived, sandboxWithEnv } from '../helpers/gateway-env.js';
+import { paymentsReceived } from '../helpers/gateway-env.js';
 import { payKilledAtRandomPoints } from '../helpers/kill-trials.js';
+import { closeSandbox, journalOf, payDynamic, setUp } from '../helpers/sandbox-per-test.js';
 import { formsOfType, startSpecServer } from '../helpers/spec-server.js';
 
-let sandbox: RunningSandbox | undefined;
-afterEach(async () => {
-  await sandbox?.close();
-  sandbox = undefined;
-});
-
-async function setUp(options: Parameters<typeof sandboxWithEnv>[0] = {}) {
-  const started = await sandboxWithEnv(options);
-  sandbox = started.sandbox;
-  // Settle quickly in tests: the backoff starts at 50 ms.
-  return { sandbox: started.sandbox, env: { ...started.env, AGENTPAY_SETTLE_DELAY: '50' } };
-}
-
-const journalOf = (env: Record<string, string>) => join(env.XDG_STATE_HOME!, 'agentpay', 'journal.jsonl');
-const payDynamic = ['pay', '--service', '101', '--account', 'player-42', '--invoice-id', '5002', '--json'];
-
-describe('settling a lost answer inside pay', () => {
-  it('a dropped answer settles to success with exactly one payment made', async () => {
-    const { sandbox, env } = await setUp({ faults: { dropAfterCommit: 1 } });
-    const result = await runCli(payDynamic, { env });
-    expect(result.code).toBe(0);
-    const [line] = jsonLines(result.stdout);
-    expect(line).toMatchObject({ state: 'success', amount: '2497.00', requestId: '9007199254740993' });
-    expect(result.stderr).toContain('was lost');
-    expect(sandbox.store.all()).toHaveLength(1);
-    expect(new Set(paymentsReceived(sandbox).map((f) => f.get('TransactionID')))).toEqual(new Set([line!.transactionId]));
-    const journal = jsonLines(readFileSync(journalOf(env), 'utf8'));
-    expect(journal.map((r) => r.kind)).toEqual(['intent', 'outcome']);
-    expect(JSON.stringify(journal)).not.toContain('sandbox-demo-password');
-  });
-
-  it('an HTTP 500 after commit settles to success through Status', async () => {
-    const { sandbox, env } = await setUp({ faults: { failRate: 1 } });
-    const result = await runCli(payDynamic, { env });
-    expect(result.code).toBe(0);
-    expect(jsonLines(result.stdout)[0]).toMatchObject({ state: 'success' });
-    expect(sandbox.store.all()).toHaveLength(1);
-  });
-
-  it('exits 3 with the TransactionID when the gateway never answers for sure', async () => {
-    const { sandbox, env } = await setUp({ faults: { failRate: 1 } });
-    // Status is refused too: make every answer unusable by pointing Status at a dead
-    // sandbox after the payment: simplest is no settle attempts at all.
-    const result = await runCli([...payDynamic, '--settle-attempts', '0'], { env });
-    expect(result.code).toBe(3);
-    const [line] = jsonLines(result.stdout);
-    expect(line).toMatchObject({ state: 'unknown', status: null });
-    expect(result.stderr).toContain(String(line!.transactionId));
-    expect(result.stderr).toContain('agentpay reconcile');
-    expect(sandbox.store.all()).toHaveLength(1);
-
-    // reconcile then settles it from the journal.
-    const reconcile = await runCli(['reconcile', '--json'], { env });
-    expect(reconcile.code).toBe(0);
-    expect(jsonLines(reconcile.stdout)).toEqual([expect.objectContaining({ transactionId: line!.transactionId, state: 'success' })]);
-    const again = await runCli(['reconcile'], { env });
-    expect(again.code).toBe(0);
-    expect(again.stderr).toContain('nothing to reconcile');
-  });
-});
-
-describe('pending payments', () => {
-  it('pay exits 3, then status --wait and reconcile see it through', async () => {
-    const { env } = await setUp({ behaviour: { pendingPolls: 3 } });
-    // One look-up while paying: still in progress, so pay leaves it open.
-    const paid = await runCli(payDynamic, { env: { ...env, AGENTPAY_SETTLE_ATTEMPTS: '1', AGENTPAY_SETTLE_DELAY: '10' } });
-    expect(paid.code).toBe(3);
-    const [line] = jsonLines(paid.stdout);
-    expect(line).toMatchObject({ state: 'pending', status: '11' });
-    const id = String(line!.transactionId);
-
-    const reconcile = await runCli(['reconcile', '--json'], { env });
-    expect(reconcile.code).toBe(3);
-    expect(jsonLines(reconcile.stdout)[0]).toMatchObject({ state: 'pending' });
-
-    const waited = await runCli(['status', id, '--wait', '20', '--json'], { env });
-    expect(waited.code).toBe(0);
-    expect(jsonLines(waited.stdout)[0]).toMatchObject({ transactionId: id, state: 'success' });
-
-    const settled = await runCli(['reconcile', '--json'], { env });
-    expect(settled.code).toBe(0);
-    expect(jsonLines(settled.stdout)[0]).toMatchObject({ transactionId: id, state: 'success' });
-    const history = await runCli(['history', '--json', '--state', 'success'], { env });
-    expect(jsonLines(history.stdout).map((r) => r.transactionId)).toEqual([id]);
-  });
-});
-
-describe('the replay guard', () => {
-  it('refuses a journaled TransactionID reused for another purchase, and retries the same one safely', async () => {
-    const { sandbox, env } = await setUp();
-    const first = await runCli([...payDynamic, '--txn-id', '777001'], { env });
-    expect(first.code).toBe(0);
-
-    const other = await runCli(['pay', '--service', '101', '--account', 'player-42', '--invoice-id', '5001', '--txn-id', '777001'], { env });
-    expect(other.code).toBe(2);
-    expect(other.stderr).toContain('already used');
-    expect(other.stderr).toContain('amount 2497.00');
-    // The hint leads to the safe retry first, never only to a fresh (second) payment.
-    expect(other.stderr).toContain('to retry the earlier purchase safely, repeat it exactly (amount 2497.00, invoiceId 5002)');
-    expect(paymentsReceived(sandbox)).toHaveLength(1);
-
-    const retry = await runCli([...payDynamic, '--txn-id', '777001'], { env });
-    expect(retry.code).toBe(0);
-    expect(jsonLines(retry.stdout)[0]).toMatchObject({ requestId: jsonLines(first.stdout)[0]!.requestId });
-    expect(sandbox.store.all()).toHaveLength(1);
-  });
-});
-
-describe('reconcile', () => {
-  it('exits 4 when the gateway is unreachable, and leaves the entries open', async () => {
-    const { env } = await setUp({ faults: { failRate: 1 } });
-    const paid = await runCli([...payDynamic, '--settle-attempts', '0'], { env });
-    expect(paid.code).toBe(3);
-    await sandbox!.close();
-    const reconcile = await runCli(['reconcile'], { env: { ...env, AGENTPAY_TIMEOUT: '2000' } });
-    expect(reconcile.code).toBe(4);
-    sandbox = undefined;
-  });
-
-  it('declares a payment the gateway never saw "never made" only after the grace period', async () => {
-    const { sandbox, env } = await setUp();
-    // A journal intent whose Payment never left (the process died first).
-    const { JournalWriter } = await import('../../src/ledger/file/writer.js');
-    const writer = new JournalWriter(journalOf(env));
-    writer.append({
-      kind: 'intent',
-      transactionId: '555',
-      gateway: sandbox.baseUrl,
-      agentId: '1001',
-      service: '201',
-      account: 'a',
-      amount: '10',
-      currency: 'KZT',
-      invoiceId: null,
-      at: new Date().toISOString(),
-    });
-    writer.close();
-    const young = await runCli(['reconcile', '--json'], { env });
-    expect(young.code).toBe(3);
-    expect(jsonLines(young.stdout)[0]).toMatchObject({ state: 'unknown' });
-    const old = await runCli(['reconcile', '--json', '--grace', '0'], { env });
-    expect(old.code).toBe(0);
-    expect(jsonLines(old.stdout)[0]).toMatchObject({ state: 'failed', status: '25' });
-    expect(paymentsReceived(sandbox)).toHaveLength(0);
-  });
-});
+afterEach(closeSandbox);
 
 describe('killed at random points', () => {
   it('every payment the sandbox committed is journaled and settled by reconcile; none twice', async () => {

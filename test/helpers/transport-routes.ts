@@ -1,0 +1,91 @@
+import { afterAll, afterEach, beforeAll, expect } from 'vitest';
+import { AgentpayError } from '../../src/errors.js';
+import { GatewayClient, type GatewayClientOptions } from '../../src/gateway/client.js';
+import { DirectTransport } from '../../src/gateway/direct-transport.js';
+import type { Transport } from '../../src/gateway/http.js';
+import { undiciTransport } from '../../src/gateway/undici-transport.js';
+import { closedPortUrl, type FakeGateway, type FakeHandler, startFakeGateway } from './fake-gateway.js';
+import { type ForwardProxy, startForwardProxy } from './forward-proxy.js';
+
+/** A way to the gateway: its transport, and a gateway URL whose first hop refuses the connection. */
+export interface Route {
+  transport(timeoutMs: number): Transport;
+  refused(timeoutMs: number): Promise<{ baseUrl: string; transport: Transport }>;
+}
+
+/**
+ * Every transport keeps one contract, so every case runs over each: the routes, fake gateways and
+ * clients closed after each test, and the forward proxy the third route goes through (started
+ * before the file's tests, closed after them). Called once, at the top of a test file.
+ */
+export function transportRoutes() {
+  const cleanups: (() => Promise<void>)[] = [];
+  afterEach(async () => {
+    while (cleanups.length > 0) await cleanups.pop()!();
+  });
+
+  let proxy: ForwardProxy;
+  beforeAll(async () => {
+    proxy = await startForwardProxy();
+  });
+  afterAll(() => proxy.close());
+
+  async function gateway(handler: FakeHandler): Promise<FakeGateway> {
+    const fake = await startFakeGateway(handler);
+    cleanups.push(fake.close);
+    return fake;
+  }
+
+  const routes: [string, Route][] = [
+    [
+      'a direct connection (node:http)',
+      {
+        transport: (timeoutMs) => new DirectTransport({ timeoutMs }),
+        refused: async (timeoutMs) => ({ baseUrl: await closedPortUrl(), transport: new DirectTransport({ timeoutMs }) }),
+      },
+    ],
+    [
+      'a direct connection, in a batch (undici)',
+      {
+        transport: (timeoutMs) => undiciTransport({ timeoutMs }, { kind: 'direct' }),
+        refused: async (timeoutMs) => ({ baseUrl: await closedPortUrl(), transport: undiciTransport({ timeoutMs }, { kind: 'direct' }) }),
+      },
+    ],
+    [
+      'a proxy (undici)',
+      {
+        transport: (timeoutMs) => undiciTransport({ timeoutMs }, { kind: 'explicit', url: proxy.url }),
+        // The proxy itself refuses: the request never left this machine.
+        refused: async (timeoutMs) => ({ baseUrl: 'http://127.0.0.1:9', transport: undiciTransport({ timeoutMs }, { kind: 'explicit', url: await closedPortUrl() }) }),
+      },
+    ],
+  ];
+
+  function makeClient(baseUrl: string, transport: Transport, options: Partial<GatewayClientOptions> = {}): GatewayClient {
+    const made = new GatewayClient({
+      baseUrl,
+      credentials: { agentId: '77', wirePassword: 'pw' },
+      timeoutMs: 5000,
+      dateFormat: 'local',
+      transport,
+      ...options,
+    });
+    cleanups.push(() => transport.close());
+    return made;
+  }
+
+  return { routes, gateway, makeClient, proxy: () => proxy };
+}
+
+export async function failure(promise: Promise<unknown>): Promise<AgentpayError> {
+  try {
+    await promise;
+  } catch (error) {
+    expect(error).toBeInstanceOf(AgentpayError);
+    return error as AgentpayError;
+  }
+  throw new Error('expected the call to fail');
+}
+
+export const payment = { service: '201', account: '7011234567', amount: '150.50', currency: 'KZT', transactionId: '4242' };
+export const content = '{"Service":"201","account":"7011234567","Amount":150.50,"Currency":"KZT","ExchangeRate":1,"ServiceCurrency":"KZT"}';

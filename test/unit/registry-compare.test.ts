@@ -1,0 +1,109 @@
+import { describe, expect, it } from 'vitest';
+import type { PaymentRow } from '../../src/ledger/ledger.js';
+import { RegistryComparison } from '../../src/registry/compare.js';
+import { loadRegistryIndex } from '../../src/registry/load-index.js';
+import type { RegistryRow } from '../../src/registry/read.js';
+import { RegistryIndex } from '../../src/registry/registry-index.js';
+import { registryTableLines } from '../../src/render/registry.js';
+import { plainStyle } from '../../src/render/style.js';
+import { fileOf, tsv } from '../helpers/registry-files.js';
+
+describe('comparing a registry with the ledger', () => {
+  const day = '2026-11-21';
+  const at = new Date(2026, 10, 21, 12).toISOString();
+  const entry = (id: string, state: 'success' | 'failed' | 'pending' | 'unknown' | undefined, amount = '499.00', when = at): PaymentRow => ({
+    transactionId: id,
+    account: `acct-${id}`,
+    amount,
+    at: when,
+    state: state ?? 'unknown',
+  });
+  const row = (transactionId: string, amount: string, line: number): RegistryRow => ({ transactionId, date: day, time: undefined, account: `acct-${transactionId}`, amount, line });
+
+  it('sorts every case into its list, amounts compared and summed as exact decimals', () => {
+    const index = new RegistryIndex('r.tsv');
+    [row('1', '499', 1), row('2', '500.00', 2), row('3', '499.00', 3), row('4', '499.00', 4), row('9', '1.50', 5), row('7', '499.00', 6)].forEach((r) => index.add(r));
+    const comparison = new RegistryComparison(index, new Set([day]));
+    const nextDay = new Date(2026, 10, 22, 0, 0, 5).toISOString();
+    const found = [
+      entry('1', 'success'), // agrees: 499 = 499.00
+      entry('2', 'success'), // different amount
+      entry('3', 'failed'), // the provider counts a payment the ledger says failed
+      entry('4', undefined), // open, listed as paid
+      entry('5', 'success', '10.25'), // only in the ledger
+      entry('6', 'failed'), // failed and not listed: agrees
+      entry('8', 'pending', '3'), // open, not listed: only in the ledger
+      entry('7', 'success', '499.00', nextDay), // another day, but listed: matched
+      entry('10', 'success', '1', nextDay), // another day, not listed: not compared
+    ].map((e) => comparison.visit(e));
+    expect(found.map((finding) => finding && [finding.list, finding.transactionId, finding.ledgerState])).toEqual([
+      undefined,
+      ['different', '2', 'success'],
+      ['different', '3', 'failed'],
+      ['different', '4', 'unknown'],
+      ['only-in-ledger', '5', 'success'],
+      undefined,
+      ['only-in-ledger', '8', 'pending'],
+      undefined,
+      undefined,
+    ]);
+    const left = [...comparison.onlyInRegistry()];
+    expect(left).toEqual([
+      { list: 'only-in-registry', transactionId: '9', date: day, account: 'acct-9', registryAmount: '1.50', ledgerAmount: null, registryState: 'paid', ledgerState: null },
+    ]);
+    expect(comparison.agreed).toBe(2);
+    expect(comparison.tallies).toEqual({
+      'only-in-registry': { count: 1, registrySum: '1.50', ledgerSum: '0' },
+      'only-in-ledger': { count: 2, registrySum: '0', ledgerSum: '13.25' },
+      different: { count: 3, registrySum: '1498.00', ledgerSum: '1497.00' },
+    });
+    expect(registryTableLines([left[0]!, found[1]!], plainStyle)).toMatchInlineSnapshot(`
+      [
+        "+----------------------+---------------+------------+---------+-----------------+---------------+----------------+--------------+",
+        "| List                 | TransactionID | Date       | Account | Registry amount | Ledger amount | Registry state | Ledger state |",
+        "| only in the registry | 9             | 2026-11-21 | acct-9  | 1.50            | -             | paid           | -            |",
+        "| different            | 2             | 2026-11-21 | acct-2  | 500.00          | 499.00        | paid           | success      |",
+        "+----------------------+---------------+------------+---------+-----------------+---------------+----------------+--------------+",
+      ]
+    `);
+  });
+
+  it('rows no payment matched are listed with their TransactionIDs exactly as written (kept packed, not as strings)', () => {
+    const index = new RegistryIndex('r.tsv');
+    const ids = ['012', '12', '0', '9223372036854775807', '12345678901234567890', '123456789012345678901', 'ab-1', 'ИД7'];
+    ids.forEach((id, n) => index.add(row(id, '1.00', n + 1)));
+    const comparison = new RegistryComparison(index, new Set([day]));
+    comparison.visit(entry('12', 'success', '1.00'));
+    expect([...comparison.onlyInRegistry()].map((finding) => finding.transactionId)).toEqual(ids.filter((id) => id !== '12'));
+  });
+
+  it('rows no payment matched give back their accounts and amounts exactly (kept as bytes, not strings)', () => {
+    const index = new RegistryIndex('r.tsv');
+    const rows = [
+      { ...row('1', '1500', 1), account: 'Иванов Пётр' },
+      { ...row('2', '0.50', 2), account: 'a b\t"c"' },
+      { ...row('3', '123456789012345678901234.567', 3), account: '' },
+      { ...row('4', '7', 4), account: '😀 ёлка', date: '2026-11-22' },
+      { ...row('5', '8.00', 5), account: 'taken' },
+      { ...row('6', '9', 6), account: `${'x'.repeat(300)}ё` },
+      { ...row('7', '9', 7), account: `${'x'.repeat(299)}ё` },
+      { ...row('8', '9', 8), account: 'ё'.repeat(200) },
+    ];
+    rows.forEach((r) => index.add(r));
+    expect(index.days).toEqual(new Set([day, '2026-11-22']));
+    expect(index.take('5')).toEqual({ date: day, amount: '8.00' });
+    expect(index.take('5')).toBeUndefined();
+    expect([...index.left()].map(({ transactionId, date, account, registryAmount }) => [transactionId, date, account, registryAmount])).toEqual(
+      rows.filter((r) => r.transactionId !== '5').map((r) => [r.transactionId, r.date, r.account, r.amount]),
+    );
+  });
+
+  it('a TransactionID listed twice is a registry that contradicts itself, both lines named (the first read again)', async () => {
+    const path = fileOf(`7\t${day}\t\ta\t1.00\n1\t${day}\t\ta\t5\n\n2\t${day}\t\ta\t5\n1\t${day}\t\ta\t5\n`);
+    const failure = await loadRegistryIndex(path, tsv).then(
+      () => undefined,
+      (error: Error) => error,
+    );
+    expect(failure?.message).toBe(`registry ${path} line 5: TransactionID 1 is listed again (first on line 2); the registry contradicts itself`);
+  });
+});
