@@ -29,7 +29,9 @@ function optionOf(definition: OptionDefinition, language: Language): Option {
   const note = required === undefined ? '' : ` ${requiredNote[language](unless?.long)}`;
   const option = new Option(definition.flags, `${definition.help[language]}${note}`);
   if (definition.choices !== undefined) option.choices(definition.choices);
+  // A parser after choices() takes its place: the choices stay listed, not enforced.
   if (definition.repeatable) option.argParser(collect);
+  else if (definition.open) option.argParser(String);
   return option;
 }
 
