@@ -14,7 +14,14 @@ const requiredNote: Record<Language, (unless: string | undefined) => string> = {
   ru: (unless) => (unless === undefined ? '(обязательно)' : `(обязательно без ${unless})`),
 };
 
-const collect = (value: string, previous: string[]) => [...previous, value];
+/**
+ * A repeatable option's parser: each use adds its value. No default list is set, so --help
+ * shows no `(default: [])`; parseOptions reads "not given" as the empty list.
+ */
+const collect = (value: string, previous: string[] | undefined) => [...(previous ?? []), value];
+
+/** Whether each use of the option adds a value (completion offers it again). */
+export const isRepeatable = (option: Option): boolean => option.variadic || option.parseArg === collect;
 
 function optionOf(definition: OptionDefinition, language: Language): Option {
   const { required } = definition;
@@ -22,7 +29,9 @@ function optionOf(definition: OptionDefinition, language: Language): Option {
   const note = required === undefined ? '' : ` ${requiredNote[language](unless?.long)}`;
   const option = new Option(definition.flags, `${definition.help[language]}${note}`);
   if (definition.choices !== undefined) option.choices(definition.choices);
-  if (definition.repeatable) option.argParser(collect).default([]);
+  // A parser after choices() takes its place: the choices stay listed, not enforced.
+  if (definition.repeatable) option.argParser(collect);
+  else if (definition.open) option.argParser(String);
   return option;
 }
 

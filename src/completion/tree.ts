@@ -1,4 +1,5 @@
 import type { Command, Option } from 'commander';
+import { isRepeatable } from '../commands/option.js';
 import { sandboxServices } from '../sandbox/catalogue.js';
 import type { CommandNode, CompletionData, OptionNode } from './types.js';
 
@@ -21,7 +22,7 @@ function optionNode(option: Option, hidden: boolean): OptionNode {
     attribute: option.attributeName(),
     ...(option.required || option.optional ? { value: placeholder ?? '<value>' } : {}),
     ...(option.argChoices ? { choices: [...option.argChoices] } : {}),
-    repeatable: Array.isArray(option.defaultValue) || option.variadic,
+    repeatable: isRepeatable(option),
     hidden,
     description: shortDescription(option.description),
   };

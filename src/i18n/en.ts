@@ -278,6 +278,8 @@ const en = {
     keys: (filter: boolean) => `↑/↓ to move${filter ? ', type to filter' : ''}, Enter to choose, Esc to cancel`,
     noVoucherCosts: (amount: string) => `no voucher costs exactly ${amount}; pick one`,
     noSuchVoucher: (picked: string) => `no such voucher: ${picked}`,
+    overLimitMark: 'over the limit',
+    overLimitPicked: (breaches: string) => `${breaches}: pick another voucher, or run buy again with --over-limit`,
     following: 'Following it until it is final; Ctrl+C stops following (the payment stands).',
     waiting: (id: string) => `Waiting for transaction ${id}…`,
     lookItUp: (id: string) => `look it up with: agentpay status ${id}`,

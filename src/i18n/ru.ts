@@ -323,6 +323,8 @@ const ru: Catalogue = {
     keys: (filter) => `↑/↓ — выбор${filter ? ', набор текста — фильтр' : ''}, Enter — подтвердить, Esc — отмена`,
     noVoucherCosts: (given) => `нет ваучера ровно за ${amount(given)}; выберите один`,
     noSuchVoucher: (picked) => `нет такого ваучера: ${picked}`,
+    overLimitMark: 'сверх лимита',
+    overLimitPicked: (breaches) => `${breaches}: выберите другой ваучер или запустите buy снова с --over-limit`,
     following: 'Слежу за ним, пока исход не станет окончательным; Ctrl+C прекращает слежение (платёж остаётся в силе).',
     waiting: (id) => `Жду транзакцию ${id}…`,
     lookItUp: (id) => `узнайте его: agentpay status ${id}`,

@@ -11,8 +11,14 @@ export interface OptionDefinition {
   /** Commander's flags: `--currency <code>`, `--yes`. */
   readonly flags: string;
   readonly help: Said;
-  /** The only values it takes: commander refuses any other, and --help lists them. */
+  /**
+   * The fixed values it takes: --help lists them and completion offers them. Commander refuses
+   * any other, except for a repeatable option (a use may list several: its parse checks them)
+   * or one that is `open`.
+   */
   readonly choices?: readonly string[];
+  /** With `choices`: another value is taken too, such as a file's path, and parse reads it. */
+  readonly open?: true;
   /** Each use adds a value: `--var a=1 --var b=2` gives ['a=1', 'b=2'], none gives []. */
   readonly repeatable?: true;
   /** It must be given; `unless`: another option that, given, makes this one not required. */

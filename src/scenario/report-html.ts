@@ -51,10 +51,11 @@ function failuresTable(step: StepOutcome): string {
 function stepSection(step: StepOutcome): string {
   const bad = step.outcome === 'failed' || step.outcome === 'error';
   const tries = step.attempts > 1 ? `, ${step.attempts} attempts` : '';
-  const time = step.outcome === 'skipped' ? 'skipped' : `${step.ms} ms${tries}`;
+  // A skipped step never ran: its outcome says so, with no time after it.
+  const meta = step.outcome === 'skipped' ? [step.label, step.outcome] : [step.label, step.outcome, `${step.ms} ms${tries}`];
   const { request, envelope, ...seen } = step.record ?? {};
   const parts = [
-    `<h3><span class="mark">${marks[step.outcome]}</span>${escapeHtml(`${step.number} ${step.name}`)} <span class="meta">${escapeHtml(`${step.label}, ${step.outcome}, ${time}`)}</span></h3>`,
+    `<h3><span class="mark">${marks[step.outcome]}</span>${escapeHtml(`${step.number} ${step.name}`)} <span class="meta">${escapeHtml(meta.join(', '))}</span></h3>`,
     failuresTable(step),
     step.error ? `<p class="problem">${escapeHtml(`${step.error.reason} (${step.error.type}, exit ${step.error.exitCode})`)}</p>` : '',
     step.retried.length > 0 ? `<ol class="retried">${step.retried.map((why, i) => `<li>${escapeHtml(`attempt ${i + 1}: ${why}`)}</li>`).join('')}</ol>` : '',

@@ -3,6 +3,7 @@ import { AgentpayError, ExitCode, UsageError } from '../errors.js';
 import type { ExchangeEvent, PaymentInput } from '../gateway/client.js';
 import { amountOption, checkOptions, invoiceIdOption, purchaseOptions, transactionIdOption, waitOption } from '../options/purchase.js';
 import { optionalText, switchOption } from '../options/values.js';
+import { successStatus } from '../protocol/codes.js';
 import { type FormField, formToObject, maskForm } from '../protocol/form.js';
 import { parseLosslessJson } from '../protocol/lossless.js';
 import { InvalidFieldError } from '../protocol/problems.js';
@@ -12,7 +13,7 @@ import { executePayment } from '../purchase/execute-payment.js';
 import { errorOfView } from '../purchase/outcome.js';
 import type { PaymentSession, PurchaseContext } from '../purchase/session.js';
 import { lookUpStatus } from '../purchase/status-look-up.js';
-import { type PurchaseRequest, paymentInputOf, resolvePurchase } from '../purchase/voucher-choice.js';
+import { type PurchaseRequest, paymentInputOf, resolvePurchase, voucherOf } from '../purchase/voucher-choice.js';
 import type { StepError, StepExecutor, StepResult, StepRun } from './runner.js';
 
 /**
@@ -116,15 +117,21 @@ function payStepOptions(step: StepRun): PayStep {
 
 /**
  * The Payment of a pay step: the voucher resolved as `agentpay pay` does, or with `raw` the
- * fields exactly as written (no AccountCheck, no amount check; still journaled).
+ * fields exactly as written (no AccountCheck, no amount check; still journaled). A refused
+ * AccountCheck is the gateway's answer, data for the step's expectations as a check step's
+ * (docs/scenarios.md): its record, and no Payment.
  */
-async function paymentOfStep(options: PayStep, client: PaymentSession['client'], transactionId: string): Promise<PaymentInput> {
+async function paymentOfStep(options: PayStep, client: PaymentSession['client'], transactionId: string): Promise<PaymentInput | { refusedCheck: StepResult }> {
   if (options.raw) {
     const { service, account, currency, invoiceId } = options;
     return { service, account, currency, transactionId, amount: options.amount ?? '', invoiceId };
   }
-  const choice = await resolvePurchase(client, { ...options, amount: amountOption(options.amount, 'amount') });
-  return paymentInputOf(options, choice, transactionId);
+  const request = { ...options, amount: amountOption(options.amount, 'amount') };
+  if (request.invoiceId === undefined && request.invoicePosition === undefined) return paymentInputOf(options, await resolvePurchase(client, request), transactionId);
+  const purchase = { service: options.service, account: options.account, amount: '0', currency: options.currency };
+  const checked = await client.accountCheck(purchase);
+  if (checked.answer.status !== successStatus) return { refusedCheck: { record: accountCheckLine(checked, purchase) } };
+  return paymentInputOf(options, { kind: 'voucher', voucher: voucherOf(checked.vouchers, request) }, transactionId);
 }
 
 function stepErrorOf(error: unknown): StepError {
@@ -188,6 +195,7 @@ export function gatewayStepExecutor({ context, session, recorder, signal, lifted
       kept.transactionId ??= options.txnId ?? generateTransactionId();
       const tried = kept.payment as PaymentInput | undefined;
       const input = tried ?? (await paymentOfStep(options, active.client, kept.transactionId as string));
+      if ('refusedCheck' in input) return input.refusedCheck;
       if (options.dryRun) {
         return { record: { dryRun: true, endpoint: active.client.endpoint, form: formToObject(maskForm(active.client.paymentForm(input))) } };
       }

@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -46,5 +46,18 @@ describe('the packed tarball', () => {
     expect(check).toMatchObject({ state: 'success', service: '101' });
     expect((await agentpay(['completion', 'bash'])).stdout).toContain('complete -F _agentpay_complete agentpay');
     expect((await agentpay(['__complete', '--sandbox', 'check', '--service', '10'])).stdout).toBe('101\tGameCoins top-up\n102\tGlobal gift card (USD)\n');
+  });
+
+  it('carries every examples/ file the README and docs point to', { timeout: 60_000 }, async () => {
+    const npmEnv = { ...process.env, npm_config_update_notifier: 'false' };
+    const { stdout } = await run('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: repoRoot, env: npmEnv });
+    const packed = new Set((JSON.parse(stdout) as [{ files: { path: string }[] }])[0].files.map((file) => file.path));
+    const documents = ['README.md', ...readdirSync(join(repoRoot, 'docs')).map((name) => join('docs', name))];
+    const mentioned = new Set(documents.flatMap((document) => readFileSync(join(repoRoot, document), 'utf8').match(/examples\/[\w./-]*[\w/]/g) ?? []));
+    // What a command writes beside its input, not a file of the package.
+    const written = new Set(['examples/orders.results.csv']);
+    const missing = [...mentioned].filter((path) => !written.has(path) && (path.endsWith('/') ? ![...packed].some((file) => file.startsWith(path)) : !packed.has(path)));
+    expect(mentioned.size).toBeGreaterThan(5);
+    expect(missing).toEqual([]);
   });
 });

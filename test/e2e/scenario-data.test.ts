@@ -2,7 +2,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { afterEach, describe, expect, it } from 'vitest';
-import { sandboxCredentials } from '../../src/sandbox/catalogue.js';
+import { refusedAccount, sandboxCredentials } from '../../src/sandbox/catalogue.js';
 import type { RunningSandbox } from '../../src/sandbox/server.js';
 import { jsonLines, runCli } from '../helpers/cli.js';
 import { paymentsReceived, sandboxWithEnv } from '../helpers/gateway-env.js';
@@ -46,6 +46,23 @@ describe('agentpay scenario --data --jobs', () => {
     expect(payments).toHaveLength(rows.length);
     expect(new Set(payments.map((form) => form.get('TransactionID'))).size).toBe(rows.length);
     expect(payments.map((form) => form.get('Amount')).sort()).toEqual(rows.map((line) => line.split(',')[4]).sort());
+  });
+
+  it('a row may expect a refused account check: state failed is data, not an error, and no Payment is sent', async () => {
+    const started = await sandboxWithEnv();
+    sandbox = started.sandbox;
+    const file = join(started.env.HOME!, 'refusals.yaml');
+    writeFileSync(
+      file,
+      'cases:\n  - name: a top-up\n    steps:\n      - pay: { service: "101", account: "${row.account}", currency: KZT, invoice: "1" }\n        expect: { state: "${row.state}" }\n',
+    );
+    const rows = join(started.env.HOME!, 'refusals.csv');
+    writeFileSync(rows, `account,state\n7011234567,success\n${refusedAccount},failed\n`);
+    const result = await runCli(['--json', 'scenario', file, '--data', rows], { env: started.env });
+    expect(result.code).toBe(0);
+    const cases = jsonLines(result.stdout).filter((line) => line.type === 'case');
+    expect(cases.map((line) => line.outcome)).toEqual(['passed', 'passed']);
+    expect(paymentsReceived(started.sandbox).map((form) => form.get('Account'))).toEqual(['7011234567']);
   });
 
   it('a data file without a column a case uses is refused naming its line and column, and nothing is sent (exit 2)', async () => {

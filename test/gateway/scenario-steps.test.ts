@@ -5,6 +5,7 @@ import { isLosslessNumber } from 'lossless-json';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createContext, type GatewaySession } from '../../src/commands/context.js';
 import type { ProcessIo } from '../../src/output.js';
+import { refusedAccount } from '../../src/sandbox/catalogue.js';
 import type { RunningSandbox, SandboxOptions } from '../../src/sandbox/server.js';
 import type { StepExecutor, StepRun } from '../../src/scenario/runner.js';
 import { exchangeRecorder, gatewayStepExecutor } from '../../src/scenario/steps.js';
@@ -105,6 +106,18 @@ describe('scenario steps against the sandbox', () => {
     expect(sandbox.received.map((f) => f.get('AgentPassword'))).toEqual([wrong.password, wrong.password, 'sandbox-demo-password']);
     expect(JSON.stringify([check.record, pay.record, journal()])).not.toContain(wrong.password);
     expect(journal()[0]).toMatchObject({ kind: 'intent', agentId: '1001' });
+  });
+
+  it("a pay step's refused account check is data for its expectations, as a check step's: no error, no Payment", async () => {
+    const { execute, sandbox, journal } = await setUp();
+    const refused = { ...dynamic, account: refusedAccount };
+    const paid = await execute(step('pay', { ...refused, invoice: '1' }));
+    const checked = await execute(step('check', refused));
+    expect(paid.error).toBeUndefined();
+    expect(paid.record).toMatchObject({ state: 'failed', status: checked.record.status, message: checked.record.message });
+    expect(paid.record.request).toMatchObject({ Account: refusedAccount });
+    expect(paymentsReceived(sandbox)).toEqual([]);
+    expect(() => journal()).toThrow(/ENOENT/);
   });
 
   it('dry-run resolves the voucher but sends no Payment and journals nothing', async () => {

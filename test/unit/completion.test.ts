@@ -72,6 +72,20 @@ describe('completion from the program definition', () => {
     expect(complete('history --state p')).toEqual(['pending']);
     expect(complete('report --format=c')).toEqual(['--format=csv']);
     expect(complete('completion ')).toEqual(['bash', 'zsh', 'fish']);
+    // Fixed-choice options commander cannot enforce alone: a list, or a name or a file (issue 27).
+    expect(complete('report --by ')).toEqual(['service', 'operator', 'currency', 'state']);
+    expect(complete('report --by service --by o')).toEqual(['operator']);
+    expect(complete('reconcile --registry-format ')).toEqual(['tsv', 'csv']);
+    expect(complete('reconcile --format ')).toEqual(['table', 'csv', 'json']);
+    expect(complete('pay --from-format ')).toEqual(['csv', 'jsonl']);
+    expect(complete('sandbox --break ')).toEqual(['idempotency', 'amount-check', 'echo']);
+  });
+
+  it('lists the choices without refusing a comma list or a mapping file, which the command reads', () => {
+    const optionOf = (name: string, flag: string) => program.commands.find((command) => command.name() === name)!.options.find((option) => option.long === flag)!;
+    expect(optionOf('report', '--by').parseArg!('service,state', undefined)).toEqual(['service,state']);
+    expect(optionOf('reconcile', '--registry-format').parseArg!('kassa-mapping.yaml', undefined)).toBe('kassa-mapping.yaml');
+    expect(() => optionOf('reconcile', '--format').parseArg!('xml', undefined)).toThrow(/Allowed choices/);
   });
 
   it('leaves file names to the shell where a value or an argument is a path', () => {

@@ -214,4 +214,21 @@ cases:
     expect(html).toMatch(/<td class="expected">&quot;500 coins&quot;<\/td><td class="actual">&quot;&lt;img src=x onerror=alert\(1\)&gt;&quot;<\/td>/);
     expect(html).toContain('&quot;AgentPassword&quot;: &quot;***&quot;');
   });
+
+  it('says a skipped step once, without a time it never took', async () => {
+    const suite = parseScenario(
+      `
+cases:
+  - name: stops at the first failure
+    steps:
+      - check: { service: "1", account: a }
+        expect: { "vouchers[0].name": "500 coins" }
+      - check: { service: "1", account: b }
+`,
+      's.yaml',
+    );
+    const html = htmlReport(await runSuites([{ suite, vars: new Map() }], execute, { bail: false }), 10);
+    expect(html).toMatch(/<span class="meta">step 2 \(check\), skipped<\/span>/);
+    expect(html).not.toContain('skipped, skipped');
+  });
 });

@@ -8,7 +8,7 @@ import type { TransactionView } from '../../protocol/transaction-view.js';
 import type { VoucherList } from '../../protocol/vouchers.js';
 import { checkPurchase, emptyVoucherListError } from '../../purchase/account-check.js';
 import { type DeskFindings, type DeskPolicy, enforceDesk } from '../../purchase/desk-guard.js';
-import { duplicateText } from '../../purchase/desk-rules.js';
+import { breachText, duplicateText } from '../../purchase/desk-rules.js';
 import { type PurchaseChoice, paymentInputOf } from '../../purchase/voucher-choice.js';
 import { renderPurchaseSummary } from '../../render/purchase.js';
 import { shownText } from '../../render/sanitize.js';
@@ -27,15 +27,34 @@ import { type BuyDependencies, type BuyOptions, type BuyScope, buyScope } from '
 export async function runBuyFlow(options: BuyOptions, deps: BuyDependencies): Promise<void> {
   const scope = buyScope(options, deps);
   const { purchase, checked } = await checkUntilAccepted(scope);
-  const choice = checked.vouchers !== null ? await pickVoucher(scope, purchase, checked.vouchers, checked.currency) : await askStaticAmount(scope, purchase);
-  const input = paymentInputOf(purchase, choice, (deps.newTransactionId ?? generateTransactionId)());
-  // Over a limit is refused before the person is asked anything more (unless --over-limit).
-  const findings = await deps.deskFindings(input);
   const overLimit = options.overLimit === true;
+  const { choice, input, findings } = await chooseWithinLimits(scope, purchase, checked, overLimit);
+  // Over a limit is refused before the person is asked anything more (unless --over-limit).
   enforceDesk(findings, { overLimit, duplicates: 'skip' });
   await confirm(scope, input, choice, checked.exchange);
   const duplicates = await confirmDuplicate(scope, input, findings);
   await payConfirmed(scope, input, choice, { overLimit, duplicates });
+}
+
+/**
+ * The voucher or amount, with what the desk's rules find for it. A voucher over a limit sends
+ * the person back to the list with the reason, unless --over-limit lifts the limits; an amount
+ * over one is refused below, as pay refuses it.
+ */
+async function chooseWithinLimits(
+  scope: BuyScope,
+  purchase: PurchaseOptions,
+  checked: Checked,
+  overLimit: boolean,
+): Promise<{ choice: PurchaseChoice; input: PaymentInput; findings: DeskFindings }> {
+  const { deps, out } = scope;
+  for (;;) {
+    const choice = checked.vouchers !== null ? await pickVoucher(scope, purchase, checked.vouchers, checked.currency) : await askStaticAmount(scope, purchase);
+    const input = paymentInputOf(purchase, choice, (deps.newTransactionId ?? generateTransactionId)());
+    const findings = await deps.deskFindings(input);
+    if (overLimit || findings.breaches.length === 0 || checked.vouchers === null) return { choice, input, findings };
+    out.warn(t().buy.overLimitPicked(findings.breaches.map((breach) => breachText(breach)).join('; ')));
+  }
 }
 
 /**

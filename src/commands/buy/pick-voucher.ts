@@ -1,6 +1,7 @@
 import { UsageError } from '../../errors.js';
 import { t } from '../../i18n/current.js';
 import type { PurchaseOptions } from '../../options/purchase.js';
+import { compareDecimals } from '../../protocol/money.js';
 import type { Voucher } from '../../protocol/vouchers.js';
 import type { PurchaseChoice } from '../../purchase/voucher-choice.js';
 import { voucherChoiceLabels } from '../../render/purchase.js';
@@ -26,10 +27,14 @@ export async function pickVoucher(scope: BuyScope, purchase: PurchaseOptions, vo
     if (index >= 0) initial = String(index);
     else out.warn(said.buy.noVoucherCosts(options.amount));
   }
-  const labels = voucherChoiceLabels(vouchers, currency, columns - 4, said);
+  // Vouchers over the desk's limit for one payment stay in the list, marked (docs/desk-safety.md).
+  const limit = scope.deps.maxAmount?.(currency);
+  const over = (voucher: Voucher) => limit !== undefined && compareDecimals(voucher.orderAmount, limit) > 0;
+  const mark = `  (${said.buy.overLimitMark})`;
+  const labels = voucherChoiceLabels(vouchers, currency, columns - 4 - mark.length, said).map((label, index) => (over(vouchers[index]!) ? `${label}${mark}` : label));
   const picked = await deps.prompter.select({
     message: said.buy.voucher,
-    choices: vouchers.map((_, index) => ({ value: String(index), label: labels[index] ?? '' })),
+    choices: labels.map((label, index) => ({ value: String(index), label })),
     initial,
     filter,
     limit: Math.min(vouchers.length, 10),

@@ -89,6 +89,7 @@ export async function runBuy(rawOptions: unknown, context: CommandContext): Prom
         deskFindings(context, () => context.openLedger(), intentOf(paying, input), { overLimit: true, duplicates: 'refuse' }).catch((error: unknown) => {
           throw nothingSent(error);
         }),
+      maxAmount: (currency) => settings.desk.limit('maxAmount', currency)?.amount,
       writeReceipt:
         receiptFile === undefined ? undefined : (input, view) => writeReceiptFile(context, receiptFile, { gateway: paying.gateway, agentId: paying.agentId }, input, view),
       prompter: terminalPrompter({ stdin: out.stdin, stderr: out.stderr, color: out.errorStyle.enabled }),

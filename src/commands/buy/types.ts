@@ -52,6 +52,8 @@ export interface BuyDependencies {
    */
   /** The desk's limits and earlier like payments for this purchase, from the ledger (purchase/desk-guard.ts). */
   deskFindings: (input: PaymentInput) => Promise<DeskFindings>;
+  /** The desk's limit for one payment in a currency (maxAmount), to mark the vouchers over it in the list. */
+  maxAmount?: ((currency: string) => string | undefined) | undefined;
   pay: (input: PaymentInput, signal: AbortSignal, purchase: { notes: PurchaseNotes; desk: DeskPolicy }) => Promise<PaymentOutcome>;
   /**
    * `--receipt <file>`: writes the receipt of the payment once its outcome is known (again when

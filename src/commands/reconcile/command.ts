@@ -2,6 +2,7 @@ import { Command } from 'commander';
 import type { Language, Said } from '../../i18n/language.js';
 import type { OptionDefinitions } from '../../options/definition.js';
 import { choiceOption, lookupConcurrencyDefinition, optionalNonBlankText, wholeNumberOption } from '../../options/values.js';
+import { builtInLayouts } from '../../registry/layout.js';
 import type { LazyAction } from '../define.js';
 import { addOptions } from '../option.js';
 
@@ -45,6 +46,8 @@ export const reconcileOptions = {
       en: 'the registry layout: tsv (default), csv (default for *.csv), or a JSON/YAML mapping file (docs/registries.md)',
       ru: 'раскладка реестра: tsv (по умолчанию), csv (по умолчанию для *.csv) или файл соответствия JSON/YAML (docs/registries.md)',
     },
+    choices: Object.keys(builtInLayouts),
+    open: true,
     parse: (raw: unknown) => optionalNonBlankText(raw, '--registry-format'),
   },
   date: {
@@ -65,6 +68,7 @@ export const reconcileOptions = {
   format: {
     flags: '--format <format>',
     help: { en: 'the lists as table (default), csv or json (one object a line)', ru: 'списки как table (по умолчанию), csv или json (по объекту в строке)' },
+    choices: registryOutputFormats,
     parse: (raw: unknown) => choiceOption(raw, registryOutputFormats, `--format must be one of: ${registryOutputFormats.join(', ')}`),
   },
   bom: {

@@ -52,6 +52,7 @@ export const reportOptions = {
       en: 'group by service, operator, currency or state; repeat or separate with commas (default: service,state)',
       ru: 'группировать по service, operator, currency или state; повторите флаг или перечислите через запятую (по умолчанию: service,state)',
     },
+    choices: reportDimensions,
     repeatable: true,
     parse: dimensionsOption,
   },

@@ -4,6 +4,7 @@ import type { Language, Said } from '../../i18n/language.js';
 import type { OptionDefinitions } from '../../options/definition.js';
 import { choiceOption, optionalText } from '../../options/values.js';
 import { garbageKinds } from '../../sandbox/garbage.js';
+import { sandboxBreaks } from '../../sandbox/gateway-logic.js';
 import type { LazyAction } from '../define.js';
 import { addOptions } from '../option.js';
 
@@ -69,6 +70,7 @@ export const sandboxOptions = {
       en: 'break a spec rule on purpose, to test a conformance suite: idempotency, amount-check or echo (repeatable)',
       ru: 'нарочно нарушить правило спецификации, чтобы проверить набор на соответствие: idempotency, amount-check или echo (можно повторять)',
     },
+    choices: sandboxBreaks,
     repeatable: true,
   },
 } as const satisfies OptionDefinitions;

@@ -23,6 +23,7 @@ export const bulkOnlyDefinitions = {
       en: 'with --from-file: csv or jsonl (default: by the extension, else by the first character)',
       ru: 'с --from-file: csv или jsonl (по умолчанию по расширению, иначе по первому символу)',
     },
+    choices: orderFormats,
   },
   results: {
     flags: '--results <path>',
