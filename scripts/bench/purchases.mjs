@@ -3,6 +3,7 @@
 // plain one, or the one that answers after a network's latency).
 import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { expectAnswer, ok } from './checks.mjs';
 import { compare, peakRss } from './measure.mjs';
 
 /** A dynamic service of the sandbox, an account it accepts, and one of its vouchers. */
@@ -10,10 +11,6 @@ const purchase = { service: '101', account: '7011234567', currency: 'KZT', invoi
 /** Rows of the orders file `pay --from-file` pays, and of the one its peak RSS is taken on. */
 const bulkRows = 1_000;
 const bulkMemoryRows = 10_000;
-
-const ok = (expectLines) => (_side, result) =>
-  result.code !== 0 ? `exit ${result.code ?? result.signal}` : expectLines !== undefined && result.lines !== expectLines ? `${result.lines} lines, not ${expectLines}` : undefined;
-const expectAnswer = (text) => (side, result) => ok(1)(side, result) ?? (result.head.includes(text) ? undefined : `unexpected answer ${result.head}`);
 
 /** `paths`: node, bin, floors, work; `runsFor(standard)`: the runs of a comparison; `concurrency` of a bulk run. */
 export function purchaseComparisons({ paths, runsFor, concurrency }) {

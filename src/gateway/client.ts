@@ -7,10 +7,11 @@ import { generateTransactionId, namesNoTransaction } from '../protocol/transacti
 import { parseVoucherList, type VoucherList } from '../protocol/vouchers.js';
 import { redactSecrets } from '../secrets.js';
 import { DirectTransport } from './direct-transport.js';
+import { ExchangeErrors, problemOf } from './exchange-errors.js';
 import { ExchangeFailure } from './exchange-failure.js';
-import type { ExchangeProblem, GatewayFault, NotUnderstoodFault } from './fault.js';
+import type { ExchangeProblem, NotUnderstoodFault } from './fault.js';
 import type { HttpAnswer, Transport } from './http.js';
-import { answerSampleBytes, BodyTooLargeError, maxAnswerBytes } from './read-answer.js';
+import { BodyTooLargeError, maxAnswerBytes } from './read-answer.js';
 
 export type Operation = 'AccountCheck' | 'Payment' | 'Status';
 
@@ -70,12 +71,14 @@ export class GatewayClient {
   private readonly options: GatewayClientOptions;
   private readonly transport: Transport;
   private readonly ownsTransport: boolean;
+  private readonly errors: ExchangeErrors;
 
   constructor(options: GatewayClientOptions) {
     this.options = options;
     this.endpoint = `${options.baseUrl.replace(/\/+$/, '')}/home/index`;
     this.ownsTransport = options.transport === undefined;
     this.transport = options.transport ?? new DirectTransport({ timeoutMs: options.timeoutMs });
+    this.errors = new ExchangeErrors({ endpoint: this.endpoint, routeDescription: options.routeDescription, redact: (text) => this.redact(text) });
   }
 
   /**
@@ -103,7 +106,7 @@ export class GatewayClient {
     try {
       return { transactionId, answer, vouchers: parseVoucherList(answer.extras) };
     } catch (error) {
-      throw this.notUnderstood(error, undefined);
+      throw this.errors.notUnderstood(error, undefined);
     }
   }
 
@@ -129,21 +132,21 @@ export class GatewayClient {
       http = await this.send('Payment', form, signal);
     } catch (error) {
       if (error instanceof ExchangeFailure && error.kind === 'notSent') {
-        throw this.unreachable(error, { noPaymentSent: true });
+        throw this.errors.unreachable(error, { noPaymentSent: true });
       }
       // Anything else (a time-out, a cut connection, an answer over the size limit) may
       // have followed a committed payment.
-      const fault = error instanceof BodyTooLargeError ? this.tooLarge(error) : this.brokenExchange(error, { noPaymentSent: false });
-      throw new PaymentOutcomeUnknownError(input.transactionId, fault, { cause: error, bodySample: this.sampleOf(error) });
+      const fault = error instanceof BodyTooLargeError ? this.errors.tooLarge(error) : this.errors.brokenExchange(error, { noPaymentSent: false });
+      throw new PaymentOutcomeUnknownError(input.transactionId, fault, { cause: error, bodySample: this.errors.sampleOf(error) });
     }
     if (http.statusCode >= 500) {
-      throw new PaymentOutcomeUnknownError(input.transactionId, { kind: 'unavailable', status: http.statusCode }, { bodySample: this.sample(http.body) });
+      throw new PaymentOutcomeUnknownError(input.transactionId, { kind: 'unavailable', status: http.statusCode }, { bodySample: this.errors.sample(http.body) });
     }
     try {
       return this.checkEcho(await parseEnvelope(http.body), input.transactionId);
     } catch (error) {
       const fault: NotUnderstoodFault = { kind: 'notUnderstood', detail: (error as Error).message };
-      throw new PaymentOutcomeUnknownError(input.transactionId, fault, { cause: error, bodySample: this.sample(http.body) });
+      throw new PaymentOutcomeUnknownError(input.transactionId, fault, { cause: error, bodySample: this.errors.sample(http.body) });
     }
   }
 
@@ -156,37 +159,18 @@ export class GatewayClient {
     try {
       http = await this.send(operation, form, this.options.stop);
     } catch (error) {
-      if (error instanceof BodyTooLargeError) throw new GatewayProtocolError(this.tooLarge(error), { cause: error, bodySample: this.sample(error.bodySample) });
-      throw this.unreachable(error, { noPaymentSent: false });
+      if (error instanceof BodyTooLargeError) throw new GatewayProtocolError(this.errors.tooLarge(error), { cause: error, bodySample: this.errors.sample(error.bodySample) });
+      throw this.errors.unreachable(error, { noPaymentSent: false });
     }
     if (http.statusCode >= 500) {
       // An error page from the gateway or a proxy in front of it: down for now, not broken.
-      throw new GatewayUnreachableError({ kind: 'unavailable', status: http.statusCode }, { bodySample: this.sample(http.body) });
+      throw new GatewayUnreachableError({ kind: 'unavailable', status: http.statusCode }, { bodySample: this.errors.sample(http.body) });
     }
     try {
       return this.checkEcho(await parseEnvelope(http.body), transactionId);
     } catch (error) {
-      throw this.notUnderstood(error, http.body);
+      throw this.errors.notUnderstood(error, http.body);
     }
-  }
-
-  private unreachable(error: unknown, payment: { noPaymentSent: boolean }): GatewayUnreachableError {
-    return new GatewayUnreachableError(this.brokenExchange(error, payment), { cause: error, bodySample: this.sampleOf(error) });
-  }
-
-  /** An exchange that broke: where, why, and whether a Payment provably never left. */
-  private brokenExchange(error: unknown, payment: { noPaymentSent: boolean }): Extract<GatewayFault, { problem: ExchangeProblem }> {
-    return {
-      kind: error instanceof ExchangeFailure && error.timedOut ? 'timedOut' : 'unreachable',
-      endpoint: this.endpoint,
-      problem: problemOf(error),
-      noPaymentSent: payment.noPaymentSent,
-      route: this.options.routeDescription,
-    };
-  }
-
-  private tooLarge(error: BodyTooLargeError): NotUnderstoodFault {
-    return { kind: 'tooLarge', detail: error.message };
   }
 
   /**
@@ -200,21 +184,6 @@ export class GatewayClient {
       throw new MalformedAnswerError(`the answer is about transaction ${answer.transactionId}, not ${transactionId}`);
     }
     return answer;
-  }
-
-  private notUnderstood(error: unknown, body: string | undefined): GatewayProtocolError {
-    return new GatewayProtocolError({ kind: 'notUnderstood', detail: (error as Error).message }, { cause: error, bodySample: body === undefined ? undefined : this.sample(body) });
-  }
-
-  /** The first bytes of a body, with every secret blanked, for --verbose. */
-  private sample(body: string): string {
-    // Redact before cutting: a password straddling the cut would otherwise show its first part.
-    return this.redact(body).slice(0, answerSampleBytes);
-  }
-
-  private sampleOf(error: unknown): string | undefined {
-    const sample = error instanceof ExchangeFailure || error instanceof BodyTooLargeError ? error.bodySample : undefined;
-    return sample === undefined ? undefined : this.redact(sample);
   }
 
   private async send(operation: Operation, form: FormField[], signal?: AbortSignal) {
@@ -253,10 +222,4 @@ export class GatewayClient {
   private redact(text: string): string {
     return redactSecrets(text, this.options.secrets ?? [this.options.credentials.wirePassword]);
   }
-}
-
-/** What broke an exchange: the transport's classification, or the words of an error it did not classify. */
-function problemOf(error: unknown): ExchangeProblem {
-  if (error instanceof ExchangeFailure) return error.problem;
-  return { kind: 'other', message: error instanceof Error ? error.message : String(error) };
 }

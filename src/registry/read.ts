@@ -1,10 +1,11 @@
 import type { CsvError } from 'csv-parse';
 import { UsageError } from '../errors.js';
-import { isPlainDecimal, sameDecimal } from '../protocol/money.js';
-import { longMax, transactionIdFault } from '../protocol/transaction-id.js';
+import { sameDecimal } from '../protocol/money.js';
+import { DecimalSum, readAmount } from './amounts.js';
 import { compileDatePattern, type DatePattern, isTimeOfDay, readDate } from './dates.js';
 import type { ColumnRef, RegistryLayout } from './layout.js';
 import { registryRecords } from './records.js';
+import { transactionIdProblem } from './transaction-id-cell.js';
 
 /**
  * A provider's registry read as a stream (records.ts: split by hand while nothing is quoted,
@@ -34,17 +35,6 @@ type Field = keyof RegistryLayout['columns'];
 type Columns = Record<Field, number | undefined>;
 
 const fieldNames: Record<Field, string> = { transactionId: 'TransactionID', date: 'date', time: 'time', account: 'account', amount: 'amount' };
-
-/** A cell's amount as a plain decimal (`1 500,00` with a decimal comma is `1500.00`), or undefined. */
-export function readAmount(cell: string, decimal: RegistryLayout['decimal']): string | undefined {
-  // Most cells are plain already (`1500.00`): no copy made of them.
-  if (decimal === 'point' && isPlainDecimal(cell)) return cell;
-  const text = cell.replace(/[\s\u00a0\u202f]/g, '');
-  const other = decimal === 'comma' ? '.' : ',';
-  if (text.includes(other)) return undefined;
-  const plain = decimal === 'comma' ? text.replace(',', '.') : text;
-  return isPlainDecimal(plain) ? plain : undefined;
-}
 
 /** Column indexes (from 0) of the layout's fields; names looked up in the header row. */
 function resolveColumns(layout: RegistryLayout, header: readonly string[] | undefined, where: (line: number) => string, line: number): Columns {
@@ -105,24 +95,6 @@ function shownCell(value: string): string {
   return value.length > 60 ? `${JSON.stringify(value.slice(0, 60))}... (${value.length} characters)` : JSON.stringify(value);
 }
 
-/**
- * Why a TransactionID cell is not one of ours, or undefined when it is: a Long (spec 2.1,
- * protocol/transaction-id.ts) above zero, written without leading zeros, so that `00001` is
- * never a second row for the ledger's `1`.
- */
-function transactionIdProblem(cell: string): string | undefined {
-  switch (transactionIdFault(cell)) {
-    case undefined:
-      return cell === '0' ? 'is not a TransactionID: 0 names no transaction' : undefined;
-    case 'leadingZero':
-      return `is written with a leading zero: a TransactionID is written without (${cell.replace(/^0+(?=\d)/, '')})`;
-    case 'tooLarge':
-      return `is beyond a signed 64-bit Long (at most ${longMax}): not a TransactionID`;
-    default:
-      return 'is not a TransactionID (digits only: a signed 64-bit Long)';
-  }
-}
-
 function readRow(reader: RowReader, record: readonly string[], line: number): RegistryRow {
   const { layout, columns } = reader;
   const transactionId = cellOf(reader, record, 'transactionId', line);
@@ -164,47 +136,6 @@ function csvFailure(error: CsvError, where: (line: number) => string): RegistryF
   return new RegistryFileError(`${where(lines ?? 0)}${at}: ${error.message.replace(/^Invalid Record Length: /, '')}`, {
     hint: 'fix the line, or describe the layout in a mapping file (--registry-format)',
   });
-}
-
-/**
- * The exact sum of many plain decimals as whole units of the finest scale seen (money.ts
- * addDecimals, without reading the running sum back from text for every row). An amount of a
- * few digits is turned into units as a double, exactly (well inside 2^53, and rounded from a
- * relative error of 2^-53) and summed as one until the sum nears 2^53; BigInt takes the rest.
- */
-export class DecimalSum {
-  private units = 0n;
-  private small = 0;
-  private scale = 0;
-
-  add(amount: string): void {
-    const point = amount.indexOf('.');
-    const scale = point === -1 ? 0 : amount.length - point - 1;
-    if (scale > this.scale) {
-      this.flush();
-      this.units *= 10n ** BigInt(scale - this.scale);
-      this.scale = scale;
-    }
-    const units = amount.length <= 15 ? Math.round(Number(amount) * 10 ** this.scale) : Number.NaN;
-    if (units <= 1e15) {
-      this.small += units;
-      if (this.small > 2 ** 52) this.flush();
-      return;
-    }
-    const [whole = '0', fraction = ''] = amount.split('.');
-    this.units += BigInt(whole + fraction.padEnd(this.scale, '0'));
-  }
-
-  value(): string {
-    this.flush();
-    const digits = this.units.toString().padStart(this.scale + 1, '0');
-    return this.scale === 0 ? digits : `${digits.slice(0, -this.scale)}.${digits.slice(-this.scale)}`;
-  }
-
-  private flush(): void {
-    this.units += BigInt(this.small);
-    this.small = 0;
-  }
 }
 
 export interface RegistrySummary {

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import { readAmount } from '../../src/registry/amounts.js';
 import { compileDatePattern, readDate } from '../../src/registry/dates.js';
 import { builtInLayouts } from '../../src/registry/layout.js';
 import { parseMapping } from '../../src/registry/mapping-file.js';
-import { readAmount } from '../../src/registry/read.js';
 import { tsv } from '../helpers/registry-files.js';
 import { thrown } from '../helpers/thrown.js';
 

@@ -1,9 +1,9 @@
 import { parse as parseCsv } from 'csv-parse/sync';
 import { describe, expect, it } from 'vitest';
 import { addDecimals, compareDecimals } from '../../src/protocol/money.js';
+import { DecimalSum } from '../../src/registry/amounts.js';
 import { builtInLayouts } from '../../src/registry/layout.js';
 import { parseMapping } from '../../src/registry/mapping-file.js';
-import { DecimalSum } from '../../src/registry/read.js';
 import { windows1251 } from '../helpers/legacy-charsets.js';
 import { rowsOf, tsv } from '../helpers/registry-files.js';
 import { seededRandom } from '../helpers/seeded-random.js';

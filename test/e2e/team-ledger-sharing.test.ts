@@ -1,39 +1,21 @@
 import { spawn } from 'node:child_process';
-import { existsSync, readdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RunningSandbox } from '../../src/sandbox/server.js';
+import { describe, expect, it } from 'vitest';
 import { startSandbox } from '../../src/sandbox/server.js';
 import { binPath, isolatedEnv, jsonLines, runCli } from '../helpers/cli.js';
 import { foreignCodes, startForeignGateway } from '../helpers/foreign-gateway.js';
-import { envFor, paymentsReceived } from '../helpers/gateway-env.js';
+import { envFor } from '../helpers/gateway-env.js';
 import { payKilledAtRandomPoints } from '../helpers/kill-trials.js';
-import { freshDatabase, type PostgresServer, sql, startPostgres } from '../helpers/postgres.js';
+import { freshDatabase, sql } from '../helpers/postgres.js';
+import { teamLedgerRig } from '../helpers/team-ledger.js';
 
-// A real PostgreSQL server on loopback (scripts/postgres-server.mjs), one database per test;
-// a sandbox reached by URL that every "terminal" (a HOME of its own) pays through.
-let server: PostgresServer;
-let sandbox: RunningSandbox;
+// Several terminals, each a HOME of its own, paying and reconciling through one team ledger
+// on a real PostgreSQL server (test/helpers/team-ledger.ts).
+const rig = teamLedgerRig();
+const { terminal, payStatic, paymentsFor } = rig;
 
-beforeAll(async () => {
-  [server, sandbox] = await Promise.all([startPostgres(), startSandbox({ recordRequests: true })]);
-}, 30_000);
-
-afterAll(async () => {
-  await Promise.all([server?.remove(), sandbox?.close()]);
-});
-
-/** A terminal: its own HOME and state, the team ledger, an operator name. */
-function terminal(ledger: string, operator: string, extra: Record<string, string> = {}): Record<string, string> {
-  return envFor(sandbox, { AGENTPAY_LEDGER: ledger, AGENTPAY_OPERATOR: operator, AGENTPAY_SETTLE_DELAY: '20', ...extra });
-}
-
-const payStatic = (account: string, extra: string[] = []) => ['pay', '--service', '201', '--account', account, '--amount', '150.00', '--currency', 'KZT', ...extra];
-const paymentsFor = (account: string) => paymentsReceived(sandbox).filter((form) => form.get('Account') === account);
-
-describe('a team ledger on PostgreSQL', () => {
+describe('a team ledger on PostgreSQL shared by several terminals', () => {
   it('is set up on first use from an empty database, once when two processes start at once', async () => {
-    const ledger = await freshDatabase(server);
+    const ledger = await freshDatabase(rig.server);
     const results = await Promise.all([1, 2, 3].map(() => runCli(['--json', 'ledger', 'migrate'], { env: terminal(ledger, 'ann') })));
     expect(results.map((result) => result.code)).toEqual([0, 0, 0]);
     const applied = results.flatMap((result) => jsonLines(result.stdout)).flatMap((line) => line.applied as unknown[]);
@@ -44,7 +26,7 @@ describe('a team ledger on PostgreSQL', () => {
   });
 
   it('takes payments from several terminals at once; history shows the whole team with Operator and Host, --operator filters', async () => {
-    const ledger = await freshDatabase(server);
+    const ledger = await freshDatabase(rig.server);
     const operators = ['ann', 'bob', 'cid', 'dee', 'eve', 'fay'];
     const results = await Promise.all(operators.map((operator) => runCli(payStatic(`team-${operator}`), { env: terminal(ledger, operator) })));
     expect(results.map((result) => result.code)).toEqual(operators.map(() => 0));
@@ -60,7 +42,7 @@ describe('a team ledger on PostgreSQL', () => {
   });
 
   it('refuses a TransactionID another terminal used for another purchase: exit 2, nothing sent', async () => {
-    const ledger = await freshDatabase(server);
+    const ledger = await freshDatabase(rig.server);
     const first = await runCli(payStatic('guard-a', ['--txn-id', '7700001']), { env: terminal(ledger, 'ann') });
     expect(first.code).toBe(0);
     const second = await runCli(payStatic('guard-b', ['--txn-id', '7700001']), { env: terminal(ledger, 'bob') });
@@ -74,19 +56,19 @@ describe('a team ledger on PostgreSQL', () => {
   });
 
   it('two reconcilers at once work each open transaction once and close them all', async () => {
-    const ledger = await freshDatabase(server);
+    const ledger = await freshDatabase(rig.server);
     // Open transactions the gateway made: payments whose answers were lost (the connection cut after commit).
-    sandbox.faults.dropAfterCommit = 12;
+    rig.sandbox.faults.dropAfterCommit = 12;
     const env = terminal(ledger, 'ann', { AGENTPAY_SETTLE_ATTEMPTS: '0' });
     const paid = await Promise.all(Array.from({ length: 12 }, (_, i) => runCli(payStatic(`rec-${i}`), { env })));
-    sandbox.faults.dropAfterCommit = 0;
+    rig.sandbox.faults.dropAfterCommit = 0;
     expect(paid.map((result) => result.code)).toEqual(Array(12).fill(3));
     expect(await sql(ledger, 'SELECT count(*)::int AS n FROM agentpay_open')).toEqual([{ n: 12 }]);
 
-    const before = sandbox.received.length;
+    const before = rig.sandbox.received.length;
     const [a, b] = await Promise.all([runCli(['--json', 'reconcile'], { env: terminal(ledger, 'cron-1') }), runCli(['--json', 'reconcile'], { env: terminal(ledger, 'cron-2') })]);
     expect([a.code, b.code]).toEqual([0, 0]);
-    const asked = sandbox.received.slice(before).filter((form) => form.get('RequestType') === 'Status');
+    const asked = rig.sandbox.received.slice(before).filter((form) => form.get('RequestType') === 'Status');
     expect(asked, 'one Status per open transaction across both reconcilers').toHaveLength(12);
     expect(new Set(asked.map((form) => form.get('TransactionID'))).size).toBe(12);
     expect(jsonLines(a.stdout).length + jsonLines(b.stdout).length).toBe(12);
@@ -97,7 +79,7 @@ describe('a team ledger on PostgreSQL', () => {
   });
 
   it('killed at random points: every payment the gateway committed is in the ledger and settled by reconcile; none twice', async () => {
-    const ledger = await freshDatabase(server);
+    const ledger = await freshDatabase(rig.server);
     const own = await startSandbox({ faults: { latencyMs: 40 } });
     try {
       // Two terminals, taking turns.
@@ -124,105 +106,14 @@ describe('a team ledger on PostgreSQL', () => {
   }, 60_000);
 
   it('refuses to update or delete a record: outcomes are appended, never rewritten', async () => {
-    const ledger = await freshDatabase(server);
+    const ledger = await freshDatabase(rig.server);
     expect((await runCli(payStatic('append-only'), { env: terminal(ledger, 'ann') })).code).toBe(0);
     await expect(sql(ledger, "UPDATE agentpay_records SET state = 'failed'")).rejects.toThrow(/append-only/);
     await expect(sql(ledger, 'DELETE FROM agentpay_transactions')).rejects.toThrow(/append-only/);
   });
 
-  it('imports a terminal journal once (open ones stay open for reconcile) and exports it back as journal lines', async () => {
-    const ledger = await freshDatabase(server);
-    const local = envFor(sandbox, { AGENTPAY_SETTLE_DELAY: '20' });
-    const journal = join(local.XDG_STATE_HOME!, 'agentpay', 'journal.jsonl');
-    expect((await runCli(payStatic('moving-in-1'), { env: local })).code).toBe(0);
-    sandbox.faults.dropAfterCommit = 1;
-    expect((await runCli(payStatic('moving-in-2'), { env: { ...local, AGENTPAY_SETTLE_ATTEMPTS: '0' } })).code).toBe(3);
-
-    const first = await runCli(['--json', 'ledger', 'import', journal], { env: terminal(ledger, 'ann') });
-    expect(first.code).toBe(0);
-    expect(jsonLines(first.stdout)[0]).toMatchObject({ added: 4, conflicts: [] });
-    const second = await runCli(['--json', 'ledger', 'import', journal], { env: terminal(ledger, 'ann') });
-    expect(jsonLines(second.stdout)[0]).toMatchObject({ added: 0 });
-    expect(await sql(ledger, 'SELECT count(*)::int AS n FROM agentpay_records')).toEqual([{ n: 4 }]);
-
-    const reconciled = await runCli(['--json', 'reconcile'], { env: terminal(ledger, 'ann') });
-    expect(jsonLines(reconciled.stdout).map((line) => [line.account, line.state])).toEqual([['moving-in-2', 'success']]);
-
-    const exported = await runCli(['ledger', 'export'], { env: terminal(ledger, 'ann') });
-    const records = jsonLines(exported.stdout);
-    expect(records.map((record) => [record.kind, record.account ?? (record.view as Record<string, unknown>).account])).toEqual([
-      ['intent', 'moving-in-1'],
-      ['outcome', 'moving-in-1'],
-      ['intent', 'moving-in-2'],
-      ['outcome', 'moving-in-2'],
-      ['outcome', 'moving-in-2'],
-    ]);
-  });
-
-  it('sends nothing when the database is down before a payment: exit 4, the ledger named without its password', async () => {
-    const ledger = await freshDatabase(server);
-    const env = terminal(ledger, 'ann');
-    await server.stop();
-    try {
-      const result = await runCli(payStatic('db-down'), { env });
-      expect(result.code).toBe(4);
-      expect(result.stderr).toMatch(/the ledger postgres:\/\/agentpay:\*\*\*@127\.0\.0\.1:\d+\/\w+ cannot be reached \(ECONNREFUSED\); no payment was sent/);
-      expect(result.stderr).not.toContain(server.password);
-      expect(paymentsFor('db-down')).toHaveLength(0);
-      const doctor = await runCli(['doctor'], { env });
-      expect(doctor.code).toBe(4);
-      expect(doctor.stdout).toContain('postgres://agentpay:***@');
-      expect(doctor.stdout + doctor.stderr).not.toContain(server.password);
-    } finally {
-      await server.start();
-    }
-  });
-
-  it('keeps an outcome on this machine when the database goes away mid-payment, and the next command delivers it', async () => {
-    const ledger = await freshDatabase(server);
-    const env = terminal(ledger, 'ann');
-    expect((await runCli(['ledger', 'migrate'], { env })).code).toBe(0);
-    sandbox.faults.latencyMs = 1000;
-    let paying: Promise<Awaited<ReturnType<typeof runCli>>> | undefined;
-    try {
-      const before = paymentsFor('mid-payment').length;
-      paying = runCli(payStatic('mid-payment'), { env });
-      // The Payment is at the gateway (its intent committed): the database goes away now.
-      for (let waited = 0; paymentsFor('mid-payment').length === before && waited < 10_000; waited += 20) await new Promise((resolve) => setTimeout(resolve, 20));
-      await server.stop();
-    } finally {
-      sandbox.faults.latencyMs = 0;
-    }
-    const paid = await paying!;
-    await server.start();
-    expect(paid.code, paid.stderr).toBe(0);
-    expect(paid.stdout).toContain('Payment succeeded');
-    expect(paid.stderr).toContain('kept on this machine and delivered by the next agentpay command that reaches the ledger');
-    const fallback = join(env.XDG_STATE_HOME!, 'agentpay', 'ledger-fallback');
-    expect(readdirSync(fallback)).toHaveLength(1);
-
-    const doctor = await runCli(['--json', 'doctor'], { env });
-    expect(jsonLines(doctor.stdout)[0]?.ledger).toMatchObject({ kind: 'postgres', ok: true, schemaVersion: 2, waiting: 1 });
-    const history = await runCli(['--json', 'history'], { env });
-    expect(history.stderr).toContain('delivered 1 outcome kept on this machine');
-    expect(jsonLines(history.stdout).map((line) => [line.account, line.state])).toEqual([['mid-payment', 'success']]);
-    expect(readdirSync(fallback)).toHaveLength(0);
-    expect(await sql(ledger, 'SELECT count(*)::int AS n FROM agentpay_open')).toEqual([{ n: 0 }]);
-  });
-
-  it('works with --sandbox too, and a file ledger is still the default', async () => {
-    const ledger = await freshDatabase(server);
-    const env = terminal(ledger, 'ann');
-    const paid = await runCli(['--sandbox', '--json', ...payStatic('embedded')], { env });
-    expect(paid.code).toBe(0);
-    expect(await sql(ledger, 'SELECT gateway, account FROM agentpay_transactions')).toEqual([{ gateway: 'sandbox', account: 'embedded' }]);
-    const { AGENTPAY_LEDGER: _ledger, ...fileEnv } = env;
-    expect((await runCli(['--sandbox', ...payStatic('file')], { env: fileEnv })).code).toBe(0);
-    expect(existsSync(join(env.XDG_STATE_HOME!, 'agentpay', 'journal.jsonl'))).toBe(true);
-  });
-
   it('keeps a payment a foreign gateway leaves in progress open, team-wide, until reconcile hears it is done', async () => {
-    const ledger = await freshDatabase(server);
+    const ledger = await freshDatabase(rig.server);
     const gateway = await startForeignGateway('in-progress');
     try {
       const env = isolatedEnv({
@@ -245,15 +136,5 @@ describe('a team ledger on PostgreSQL', () => {
     } finally {
       await gateway.close();
     }
-  });
-
-  it('reads the password from ~/.pgpass when the URL leaves it out, as psql does', async () => {
-    const ledger = new URL(await freshDatabase(server));
-    const env = terminal('', 'ann');
-    writeFileSync(join(env.HOME!, '.pgpass'), `127.0.0.1:${ledger.port}:*:${ledger.username}:${server.password}\n`, { mode: 0o600 });
-    ledger.password = '';
-    const result = await runCli(['--ledger', ledger.href, ...payStatic('pgpass')], { env });
-    expect(result.code, result.stderr).toBe(0);
-    expect(result.stderr).not.toContain('Deprecation');
   });
 });

@@ -1,0 +1,97 @@
+// The bench's scale comparisons (scripts/bench.mjs): peak RSS of a large `status` batch and of
+// `history`, and `reconcile --registry` of a busy day's registry.
+import { rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { ok } from './checks.mjs';
+import { writeIds, writeJournal, writeRegistry } from './inputs.mjs';
+import { compare, peakRss } from './measure.mjs';
+
+/**
+ * `bench` (scripts/bench.mjs): the run's paths, `runsFor(standard)`, its sizes and ids;
+ * `ledgerServerFor(env)` gives the one PostgreSQL server, started on first use.
+ */
+export function scaleComparisons({ paths, runsFor, firstId, concurrency, ledgerServerFor, sizes: { batchSize, memoryBatchSize, historyEntries, registryEntries } }) {
+  const { node, bin, floors, work } = paths;
+  return {
+    async memory({ env, ids }) {
+      const manyIds = join(work, 'ids-100000.txt');
+      await writeIds(manyIds, firstId, memoryBatchSize);
+      const memory = await peakRss(paths, ['status', '--from-file', manyIds, '--concurrency', String(concurrency), '--json'], env);
+      const memoryProblem = ok(memoryBatchSize)(undefined, memory.result);
+      if (memoryProblem) throw new Error(`peak RSS run: ${memoryProblem}\n${memory.result.stderr}`);
+      const small = await peakRss(paths, ['status', '--from-file', ids, '--concurrency', String(concurrency), '--json'], env);
+      const megabytes = memory.kilobytes / 1024;
+      const what = `peak RSS, \`status --from-file\` ${memoryBatchSize.toLocaleString('en')} ids (${batchSize.toLocaleString('en')} ids: ${(small.kilobytes / 1024).toFixed(0)} MB)`;
+      return [{ target: 'memory', what, floorLabel: memory.how, megabytes, limitMb: 120 }];
+    },
+
+    async history({ env }) {
+      // A journal of 1,000,000 transactions (~630 MB), each in the table: peak RSS must not follow it.
+      const journal = join(work, 'journal-history.jsonl');
+      await writeJournal(journal, 'sandbox', historyEntries, { firstId, unknownToGateway: memoryBatchSize });
+      const rows = [];
+      for (const json of [true, false]) {
+        const args = [...(json ? ['--json'] : []), 'history', '--journal', journal];
+        const memory = await peakRss(paths, args, env);
+        const seconds = memory.result.ms / 1000;
+        // A line per transaction; the table adds its top border, its heading and its bottom border.
+        const { code, lines } = memory.result;
+        if (code !== 0 || lines !== historyEntries + (json ? 0 : 3)) throw new Error(`history run: exit ${code}, ${lines} lines\n${memory.result.stderr}`);
+        const what = `peak RSS, \`history${json ? ' --json' : ''}\` of ${historyEntries.toLocaleString('en')} records (${seconds.toFixed(1)} s)`;
+        rows.push({ target: 'memory', what, floorLabel: memory.how, megabytes: memory.kilobytes / 1024, limitMb: 150 });
+      }
+      rmSync(journal);
+      // The same in a PostgreSQL ledger: the rows stream a page at a time.
+      const ledgerServer = await ledgerServerFor(env);
+      const teamLedger = await ledgerServer.template('bench_history', { gateway: 'sandbox', firstId, count: historyEntries, settled: true });
+      const memory = await peakRss(paths, ['--json', 'history'], { ...env, AGENTPAY_LEDGER: teamLedger });
+      if (memory.result.code !== 0 || memory.result.lines !== historyEntries)
+        throw new Error(`history run (PostgreSQL): exit ${memory.result.code}, ${memory.result.lines} lines\n${memory.result.stderr}`);
+      const what = `peak RSS, \`history --json\` of ${historyEntries.toLocaleString('en')} transactions in PostgreSQL (${(memory.result.ms / 1000).toFixed(1)} s)`;
+      rows.push({ target: 'memory', what, floorLabel: memory.how, megabytes: memory.kilobytes / 1024, limitMb: 150 });
+      return rows;
+    },
+
+    async registry({ env }) {
+      // The provider's registry of a busy day (200,000 rows) against a journal of the same
+      // payments; the ledger's days are UTC days here, as the registry's are written.
+      const journal = join(work, 'registry-journal.jsonl');
+      const registry = join(work, 'registry.tsv');
+      const inputs = { firstId, unknownToGateway: 1_000_000_000 };
+      await writeJournal(journal, 'sandbox', registryEntries, inputs);
+      const different = await writeRegistry(registry, registryEntries, inputs);
+      const registryEnv = { ...env, TZ: 'UTC' };
+      const args = ['--sandbox', '--json', 'reconcile', '--registry', registry, '--journal', journal];
+      // The open transactions are listed as paid: "different", exit 1; everything else agrees.
+      const agrees = (side, result) =>
+        side?.label === 'floor'
+          ? ok(1)(side, result)
+          : result.code !== 1
+            ? `exit ${result.code ?? result.signal}`
+            : result.lines !== different
+              ? `${result.lines} lines, not ${different}`
+              : undefined;
+      const [floor, reconcile] = await compare({
+        runs: runsFor(5),
+        floor: { label: 'floor', command: [node, [join(floors, 'read-registry.mjs'), registry, journal], { env: registryEnv }] },
+        candidates: [{ label: 'agentpay', command: [node, [bin, ...args], { env: registryEnv }] }],
+        check: agrees,
+      });
+      const memory = await peakRss(paths, args, registryEnv);
+      const memoryProblem = agrees(undefined, memory.result);
+      if (memoryProblem) throw new Error(`reconcile --registry peak RSS run: ${memoryProblem}\n${memory.result.stderr}`);
+      const count = registryEntries.toLocaleString('en');
+      return [
+        {
+          target: 'registry',
+          what: `\`reconcile --registry\`, a ${count}-row registry against a journal of ${count} payments (${different} differ)`,
+          floorLabel: 'read the registry and the journal once (stream, split lines)',
+          floor,
+          value: reconcile,
+          limit: 2,
+        },
+        { target: 'memory', what: `peak RSS, the same \`reconcile --registry\``, floorLabel: memory.how, megabytes: memory.kilobytes / 1024, limitMb: 200 },
+      ];
+    },
+  };
+}

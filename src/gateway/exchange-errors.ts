@@ -1,0 +1,63 @@
+import { GatewayProtocolError, GatewayUnreachableError } from '../errors.js';
+import { ExchangeFailure } from './exchange-failure.js';
+import type { ExchangeProblem, GatewayFault, NotUnderstoodFault } from './fault.js';
+import { answerSampleBytes, BodyTooLargeError } from './read-answer.js';
+
+/** Where the client's requests go, and how it blanks its secrets out of what it shows. */
+export interface ExchangeErrorContext {
+  endpoint: string;
+  routeDescription: string | undefined;
+  redact: (text: string) => string;
+}
+
+/**
+ * The typed errors of a failed or not understood exchange, as the gateway client throws them:
+ * each names the endpoint and route, and every body sample in them is redacted first.
+ */
+export class ExchangeErrors {
+  private readonly context: ExchangeErrorContext;
+
+  constructor(context: ExchangeErrorContext) {
+    this.context = context;
+  }
+
+  unreachable(error: unknown, payment: { noPaymentSent: boolean }): GatewayUnreachableError {
+    return new GatewayUnreachableError(this.brokenExchange(error, payment), { cause: error, bodySample: this.sampleOf(error) });
+  }
+
+  /** An exchange that broke: where, why, and whether a Payment provably never left. */
+  brokenExchange(error: unknown, payment: { noPaymentSent: boolean }): Extract<GatewayFault, { problem: ExchangeProblem }> {
+    return {
+      kind: error instanceof ExchangeFailure && error.timedOut ? 'timedOut' : 'unreachable',
+      endpoint: this.context.endpoint,
+      problem: problemOf(error),
+      noPaymentSent: payment.noPaymentSent,
+      route: this.context.routeDescription,
+    };
+  }
+
+  tooLarge(error: BodyTooLargeError): NotUnderstoodFault {
+    return { kind: 'tooLarge', detail: error.message };
+  }
+
+  notUnderstood(error: unknown, body: string | undefined): GatewayProtocolError {
+    return new GatewayProtocolError({ kind: 'notUnderstood', detail: (error as Error).message }, { cause: error, bodySample: body === undefined ? undefined : this.sample(body) });
+  }
+
+  /** The first bytes of a body, with every secret blanked, for --verbose. */
+  sample(body: string): string {
+    // Redact before cutting: a password straddling the cut would otherwise show its first part.
+    return this.context.redact(body).slice(0, answerSampleBytes);
+  }
+
+  sampleOf(error: unknown): string | undefined {
+    const sample = error instanceof ExchangeFailure || error instanceof BodyTooLargeError ? error.bodySample : undefined;
+    return sample === undefined ? undefined : this.context.redact(sample);
+  }
+}
+
+/** What broke an exchange: the transport's classification, or the words of an error it did not classify. */
+export function problemOf(error: unknown): ExchangeProblem {
+  if (error instanceof ExchangeFailure) return error.problem;
+  return { kind: 'other', message: error instanceof Error ? error.message : String(error) };
+}

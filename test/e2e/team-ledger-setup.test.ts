@@ -1,0 +1,64 @@
+import { existsSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { jsonLines, runCli } from '../helpers/cli.js';
+import { envFor } from '../helpers/gateway-env.js';
+import { freshDatabase, sql } from '../helpers/postgres.js';
+import { teamLedgerRig } from '../helpers/team-ledger.js';
+
+// Moving a terminal's journal into the team ledger and back, choosing the ledger (--sandbox,
+// the file default), and finding its password as psql does.
+const rig = teamLedgerRig();
+const { terminal, payStatic } = rig;
+
+describe('a team ledger on PostgreSQL: moving in, choosing it, its password', () => {
+  it('imports a terminal journal once (open ones stay open for reconcile) and exports it back as journal lines', async () => {
+    const ledger = await freshDatabase(rig.server);
+    const local = envFor(rig.sandbox, { AGENTPAY_SETTLE_DELAY: '20' });
+    const journal = join(local.XDG_STATE_HOME!, 'agentpay', 'journal.jsonl');
+    expect((await runCli(payStatic('moving-in-1'), { env: local })).code).toBe(0);
+    rig.sandbox.faults.dropAfterCommit = 1;
+    expect((await runCli(payStatic('moving-in-2'), { env: { ...local, AGENTPAY_SETTLE_ATTEMPTS: '0' } })).code).toBe(3);
+
+    const first = await runCli(['--json', 'ledger', 'import', journal], { env: terminal(ledger, 'ann') });
+    expect(first.code).toBe(0);
+    expect(jsonLines(first.stdout)[0]).toMatchObject({ added: 4, conflicts: [] });
+    const second = await runCli(['--json', 'ledger', 'import', journal], { env: terminal(ledger, 'ann') });
+    expect(jsonLines(second.stdout)[0]).toMatchObject({ added: 0 });
+    expect(await sql(ledger, 'SELECT count(*)::int AS n FROM agentpay_records')).toEqual([{ n: 4 }]);
+
+    const reconciled = await runCli(['--json', 'reconcile'], { env: terminal(ledger, 'ann') });
+    expect(jsonLines(reconciled.stdout).map((line) => [line.account, line.state])).toEqual([['moving-in-2', 'success']]);
+
+    const exported = await runCli(['ledger', 'export'], { env: terminal(ledger, 'ann') });
+    const records = jsonLines(exported.stdout);
+    expect(records.map((record) => [record.kind, record.account ?? (record.view as Record<string, unknown>).account])).toEqual([
+      ['intent', 'moving-in-1'],
+      ['outcome', 'moving-in-1'],
+      ['intent', 'moving-in-2'],
+      ['outcome', 'moving-in-2'],
+      ['outcome', 'moving-in-2'],
+    ]);
+  });
+
+  it('works with --sandbox too, and a file ledger is still the default', async () => {
+    const ledger = await freshDatabase(rig.server);
+    const env = terminal(ledger, 'ann');
+    const paid = await runCli(['--sandbox', '--json', ...payStatic('embedded')], { env });
+    expect(paid.code).toBe(0);
+    expect(await sql(ledger, 'SELECT gateway, account FROM agentpay_transactions')).toEqual([{ gateway: 'sandbox', account: 'embedded' }]);
+    const { AGENTPAY_LEDGER: _ledger, ...fileEnv } = env;
+    expect((await runCli(['--sandbox', ...payStatic('file')], { env: fileEnv })).code).toBe(0);
+    expect(existsSync(join(env.XDG_STATE_HOME!, 'agentpay', 'journal.jsonl'))).toBe(true);
+  });
+
+  it('reads the password from ~/.pgpass when the URL leaves it out, as psql does', async () => {
+    const ledger = new URL(await freshDatabase(rig.server));
+    const env = terminal('', 'ann');
+    writeFileSync(join(env.HOME!, '.pgpass'), `127.0.0.1:${ledger.port}:*:${ledger.username}:${rig.server.password}\n`, { mode: 0o600 });
+    ledger.password = '';
+    const result = await runCli(['--ledger', ledger.href, ...payStatic('pgpass')], { env });
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stderr).not.toContain('Deprecation');
+  });
+});
