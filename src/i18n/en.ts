@@ -15,6 +15,8 @@ const en = {
   locale: 'en' as Language,
   /** An amount for a person: the decimal string exactly as sent. */
   amount: (decimal: string) => decimal,
+  /** Any other decimal shown to a person (an exchange rate, a count's sum): exactly as given. */
+  number: (decimal: string) => decimal,
   /** A local time for a person: `2025-03-04 18:05:06 +03:00`, from its parts. */
   localTime: (date: { year: string; month: string; day: string; time: string; offset: string }) => `${date.year}-${date.month}-${date.day} ${date.time} ${date.offset}`,
   yes: 'yes',
@@ -168,6 +170,8 @@ const en = {
   desk: {
     limitNames: { maxAmount: 'the limit for one payment', dailyLimit: 'the daily limit', accountDailyLimit: "the account's daily limit" },
     limit: (name: string, amount: string, currency: string, setBy: string) => `${name} of ${amount} ${currency} (${setBy})`,
+    /** What set a limit: a profile by its name, or a flag. */
+    setBy: (by: { profile: string } | { flag: string }) => ('profile' in by ? `profile ${JSON.stringify(by.profile)}` : by.flag),
     overSingle: (amount: string, currency: string, limit: string) => `${amount} ${currency} is over ${limit}`,
     operatorToday: (whose: string) => `${whose}'s payments today`,
     accountToday: (whose: string) => `account ${whose}'s payments today`,
@@ -180,7 +184,11 @@ const en = {
     refusedDuplicateHint: (id: string) =>
       `to settle the earlier one, \`agentpay status ${id}\`; to retry it safely, \`pay\` with --txn-id ${id}; only to pay again on purpose, \`pay\` with --allow-duplicate, or \`buy\` again (it asks)`,
     minutesAgo: (minutes: number) => (minutes === 0 ? 'less than a minute ago' : `${minutes} min ago`),
-    duplicate: (p: { id: string; amount: string; currency: string; account: string; service: string; when: string; operator: string | undefined; state: string | undefined }) =>
+    /** An earlier like payment; `as`: the noun's role in the sentence it is put in (a subject, or the object of "repeats"). */
+    duplicate: (
+      p: { id: string; amount: string; currency: string; account: string; service: string; when: string; operator: string | undefined; state: string | undefined },
+      _as: 'subject' | 'object' = 'subject',
+    ) =>
       `transaction ${p.id}, ${p.amount} ${p.currency} to account ${p.account} on service ${p.service}, ${p.when}${p.operator ? ` by ${p.operator}` : ''}, ${p.state ?? 'no answer yet'}`,
     live: {
       noGateway: 'no gateway set',
@@ -211,10 +219,9 @@ const en = {
   states: { success: 'success', failed: 'failed', pending: 'pending', unknown: 'unknown' } as Record<'success' | 'failed' | 'pending' | 'unknown', string>,
 
   receipt: {
-    payment: 'Payment',
-    transaction: 'Transaction',
-    headlines: { success: 'succeeded', failed: 'failed', pending: 'is in progress', unknown: 'outcome is unknown' } as Record<'success' | 'failed' | 'pending' | 'unknown', string>,
-    heading: (noun: string, headline: string) => `${noun} ${headline}`,
+    /** The whole heading per noun and state, so a language agrees its noun and verb (Платёж прошёл, Транзакция прошла). */
+    heading: (noun: 'payment' | 'transaction', state: 'success' | 'failed' | 'pending' | 'unknown') =>
+      `${noun === 'payment' ? 'Payment' : 'Transaction'} ${{ success: 'succeeded', failed: 'failed', pending: 'is in progress', unknown: 'outcome is unknown' }[state]}`,
     labels: {
       transactionId: 'TransactionID',
       requestId: 'RequestID',

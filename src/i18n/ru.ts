@@ -70,6 +70,7 @@ const localStorageActions: Record<string, string> = {
 const ru: Catalogue = {
   locale: 'ru',
   amount,
+  number: amount,
   localTime: (date) => `${date.day}.${date.month}.${date.year} ${date.time} ${date.offset}`,
   yes: 'да',
   no: 'нет',
@@ -216,6 +217,7 @@ const ru: Catalogue = {
   desk: {
     limitNames: { maxAmount: 'лимит одного платежа', dailyLimit: 'дневной лимит', accountDailyLimit: 'дневной лимит счёта' },
     limit: (name, limitAmount, currency, setBy) => `${name} ${amount(limitAmount)} ${currency} (${setBy})`,
+    setBy: (by) => ('profile' in by ? `профиль «${by.profile}»` : by.flag),
     overSingle: (given, currency, limit) => `${amount(given)} ${currency} превышает ${limit}`,
     operatorToday: (whose) => `платежи оператора ${whose} за сегодня`,
     accountToday: (whose) => `платежи на счёт ${whose} за сегодня`,
@@ -226,8 +228,8 @@ const ru: Catalogue = {
     refusedDuplicateHint: (id) =>
       `чтобы узнать исход прежнего, \`agentpay status ${id}\`; чтобы безопасно его повторить, \`pay\` с --txn-id ${id}; только чтобы намеренно заплатить ещё раз, \`pay\` с --allow-duplicate или снова \`buy\` (он спросит)`,
     minutesAgo: (minutes) => (minutes === 0 ? 'меньше минуты назад' : `${minutes} мин назад`),
-    duplicate: (p) =>
-      `транзакция ${p.id}, ${amount(p.amount)} ${p.currency} на счёт ${p.account}, услуга ${p.service}, ${p.when}${p.operator ? `, оператор ${p.operator}` : ''}, ${p.state === undefined ? 'ответа ещё нет' : (ru.states[p.state as 'success'] ?? p.state)}`,
+    duplicate: (p, as = 'subject') =>
+      `${as === 'object' ? 'транзакцию' : 'транзакция'} ${p.id}, ${amount(p.amount)} ${p.currency} на счёт ${p.account}, услуга ${p.service}, ${p.when}${p.operator ? `, оператор ${p.operator}` : ''}, ${p.state === undefined ? 'ответа ещё нет' : (ru.states[p.state as 'success'] ?? p.state)}`,
     live: {
       noGateway: 'шлюз не задан',
       agent: (id) => `агент ${id ?? 'не задан'}`,
@@ -256,10 +258,11 @@ const ru: Catalogue = {
   states: { success: 'успех', failed: 'отказ', pending: 'в обработке', unknown: 'неизвестно' },
 
   receipt: {
-    payment: 'Платёж',
-    transaction: 'Транзакция',
-    headlines: { success: 'прошёл', failed: 'отклонён', pending: 'в обработке', unknown: 'с неизвестным исходом' },
-    heading: (noun, headline) => `${noun} ${headline}`,
+    heading: (noun, state) =>
+      ({
+        payment: { success: 'Платёж прошёл', failed: 'Платёж отклонён', pending: 'Платёж в обработке', unknown: 'Исход платежа неизвестен' },
+        transaction: { success: 'Транзакция прошла', failed: 'Транзакция отклонена', pending: 'Транзакция в обработке', unknown: 'Исход транзакции неизвестен' },
+      })[noun][state],
     labels: {
       transactionId: 'TransactionID',
       requestId: 'RequestID',
