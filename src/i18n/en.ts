@@ -301,6 +301,41 @@ const en = {
     scriptsHint: 'scripts use `agentpay check` to list the vouchers, then `agentpay pay --invoice-id <id>` (or --amount)',
   },
 
+  /** doctor: render/doctor.ts. Setting keys, flags, codes and the gateway's Message stay as they are. */
+  doctor: {
+    settings: 'Settings (flag > env > profile > default)',
+    sources: { flag: 'flag', env: 'env', profile: 'profile', default: 'default', sandbox: 'sandbox', prompt: 'prompt', unset: 'not set' } as Record<string, string>,
+    /** A profile as a setting's origin: its name and the config file holding it. */
+    profileIn: (name: string, path: string) => `${name} in ${path}`,
+    none: '(none)',
+    /** The words settings/report.ts puts in place of a value (kept so in --json), said for a person. */
+    values: { '(the embedded sandbox)': '(the embedded sandbox)', '(asked for)': '(asked for)', direct: 'direct' } as Record<string, string>,
+    notFoundSuffix: ' (not found)',
+    gateway: 'Gateway',
+    route: 'route',
+    endpoint: 'endpoint',
+    answered: (id: string, ms: number, status: string, message: string) => `Status for ${id} answered in ${ms} ms: ResponseStatus ${status} ${message}`,
+    verdicts: {
+      notFound: 'not found, as expected for a made-up id',
+      unclassified: "a code not in this gateway's table",
+      failed: 'a code in failedCodes; a made-up id is normally "not found"',
+      pending: 'a code in pendingCodes; a made-up id is normally "not found"',
+      success: 'success for a made-up id: check the base URL',
+    } as Record<'notFound' | 'unclassified' | 'failed' | 'pending' | 'success', string>,
+    credentialsHint: 'if that message is about credentials, check the agent id and password',
+    suggest: (status: string, key: string) =>
+      `ResponseStatus ${status} is not in ${key}. If, and only if, its Message means "no such transaction" (not a refusal of your credentials), add it:`,
+    suggestProfile: 'profile:',
+    suggestFlag: 'flag:',
+    suggestEnv: 'env',
+    untilThen: 'until then a payment Status cannot find stays "unknown", and reconcile never closes it as never made',
+    ledger: 'Ledger',
+    journalFile: 'journal file',
+    notMadeYet: ' (not made yet: the first payment makes it)',
+    reached: (version: number) => `reached; schema version ${version}${version === 0 ? ' (empty: set up on first use, or by `agentpay ledger migrate`)' : ''}`,
+    waiting: (count: number) => `${count} outcome${count === 1 ? '' : 's'} kept on this machine wait for the ledger: the next command that reaches it delivers them`,
+  },
+
   /** pay --from-file (bulk top-ups): render/bulk.ts and commands/pay/bulk. */
   bulk: {
     line: (line: number) => `line ${line}`,

@@ -342,6 +342,39 @@ const ru: Catalogue = {
     scriptsHint: 'скрипты получают ваучеры через `agentpay check`, затем платят через `agentpay pay --invoice-id <id>` (или --amount)',
   },
 
+  doctor: {
+    settings: 'Настройки (флаг > переменная окружения > профиль > по умолчанию)',
+    sources: { flag: 'флаг', env: 'переменная', profile: 'профиль', default: 'по умолчанию', sandbox: 'песочница', prompt: 'введён', unset: 'не задано' },
+    profileIn: (name, path) => `${name} в ${path}`,
+    none: '(нет)',
+    values: { '(the embedded sandbox)': '(встроенная песочница)', '(asked for)': '(запрошен)', direct: 'напрямую' },
+    notFoundSuffix: ' (не найден)',
+    gateway: 'Шлюз',
+    route: 'маршрут',
+    endpoint: 'адрес',
+    answered: (id, ms, status, message) => `Status для ${id} ответил за ${ms} мс: ResponseStatus ${status} ${message}`,
+    verdicts: {
+      notFound: 'не найдена, как и ожидалось для выдуманного id',
+      unclassified: 'код, которого нет в таблице этого шлюза',
+      failed: 'код из failedCodes; для выдуманного id обычно приходит «не найдена»',
+      pending: 'код из pendingCodes; для выдуманного id обычно приходит «не найдена»',
+      success: 'успех для выдуманного id: проверьте базовый URL',
+    },
+    credentialsHint: 'если это сообщение об учётных данных, проверьте id агента и пароль',
+    suggest: (status, key) =>
+      `ResponseStatus ${status} нет в ${key}. Если, и только если, его Message значит «такой транзакции нет» (а не отказ в ваших учётных данных), добавьте его:`,
+    suggestProfile: 'профиль:',
+    suggestFlag: 'флаг:',
+    suggestEnv: 'переменная',
+    untilThen: 'до тех пор платёж, которого Status не находит, остаётся «неизвестно», и reconcile никогда не закроет его как несостоявшийся',
+    ledger: 'Журнал',
+    journalFile: 'файл журнала',
+    notMadeYet: ' (ещё не создан: его создаст первый платёж)',
+    reached: (version) => `доступен; версия схемы ${version}${version === 0 ? ' (пустая: создаётся при первом использовании или командой `agentpay ledger migrate`)' : ''}`,
+    waiting: (count) =>
+      `${plural('ru', count, { one: 'исход, сохранённый на этой машине, ждёт', few: 'исхода, сохранённых на этой машине, ждут', many: 'исходов, сохранённых на этой машине, ждут', other: 'исхода, сохранённых на этой машине, ждут' })} журнала: их доставит следующая команда, которая до него дотянется`,
+  },
+
   bulk: {
     line: (line) => `строка ${line}`,
     column: (column) => `, столбец «${column}»`,
