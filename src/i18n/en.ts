@@ -301,6 +301,24 @@ const en = {
     scriptsHint: 'scripts use `agentpay check` to list the vouchers, then `agentpay pay --invoice-id <id>` (or --amount)',
   },
 
+  /** history: render/history.ts and commands/history (its CSV and --json are data, in English). */
+  history: {
+    head: {
+      when: 'When',
+      gateway: 'Gateway',
+      operator: 'Operator',
+      host: 'Host',
+      transactionId: 'TransactionID',
+      state: 'State',
+      service: 'Service',
+      account: 'Account',
+      amount: 'Amount',
+      requestId: 'RequestID',
+    },
+    none: (ledger: string, filtered: boolean) => `no transactions in ${ledger}${filtered ? ' match' : ''}`,
+    gateways: (names: string) => `gateways in the ledger: ${names}`,
+  },
+
   /** doctor: render/doctor.ts. Setting keys, flags, codes and the gateway's Message stay as they are. */
   doctor: {
     settings: 'Settings (flag > env > profile > default)',

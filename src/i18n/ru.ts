@@ -342,6 +342,23 @@ const ru: Catalogue = {
     scriptsHint: 'скрипты получают ваучеры через `agentpay check`, затем платят через `agentpay pay --invoice-id <id>` (или --amount)',
   },
 
+  history: {
+    head: {
+      when: 'Когда',
+      gateway: 'Шлюз',
+      operator: 'Оператор',
+      host: 'Машина',
+      transactionId: 'TransactionID',
+      state: 'Состояние',
+      service: 'Услуга',
+      account: 'Счёт',
+      amount: 'Сумма',
+      requestId: 'RequestID',
+    },
+    none: (ledger, filtered) => (filtered ? `в ${ledger} нет подходящих транзакций` : `в ${ledger} нет транзакций`),
+    gateways: (names) => `шлюзы в журнале: ${names}`,
+  },
+
   doctor: {
     settings: 'Настройки (флаг > переменная окружения > профиль > по умолчанию)',
     sources: { flag: 'флаг', env: 'переменная', profile: 'профиль', default: 'по умолчанию', sandbox: 'песочница', prompt: 'введён', unset: 'не задано' },
