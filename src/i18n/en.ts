@@ -319,6 +319,17 @@ const en = {
     gateways: (names: string) => `gateways in the ledger: ${names}`,
   },
 
+  /** report: render/report-table.ts and commands/report (its CSV and --json are data, in English). */
+  report: {
+    head: { service: 'Service', operator: 'Operator', currency: 'Currency', state: 'State', count: 'Count', sum: 'Sum' },
+    total: 'Total',
+    /** The range a report covers: a local day, or from a time (or the beginning) to a time. */
+    day: (day: string) => `${day} (local day)`,
+    span: (from: string | null, until: string) => `${from ?? 'the beginning'} to ${until}`,
+    none: (ledger: string, range: string) => `no payments in ${ledger} for ${range}`,
+    paymentsFor: (range: string) => `payments for ${range}`,
+  },
+
   /** doctor: render/doctor.ts. Setting keys, flags, codes and the gateway's Message stay as they are. */
   doctor: {
     settings: 'Settings (flag > env > profile > default)',

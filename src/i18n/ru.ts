@@ -359,6 +359,15 @@ const ru: Catalogue = {
     gateways: (names) => `шлюзы в журнале: ${names}`,
   },
 
+  report: {
+    head: { service: 'Услуга', operator: 'Оператор', currency: 'Валюта', state: 'Состояние', count: 'Число', sum: 'Сумма' },
+    total: 'Итого',
+    day: (day) => `${day} (местные сутки)`,
+    span: (from, until) => (from === null ? `с начала до ${until}` : `с ${from} до ${until}`),
+    none: (ledger, range) => `в ${ledger} нет платежей за ${range}`,
+    paymentsFor: (range) => `платежи за ${range}`,
+  },
+
   doctor: {
     settings: 'Настройки (флаг > переменная окружения > профиль > по умолчанию)',
     sources: { flag: 'флаг', env: 'переменная', profile: 'профиль', default: 'по умолчанию', sandbox: 'песочница', prompt: 'введён', unset: 'не задано' },
