@@ -330,6 +330,27 @@ const en = {
     paymentsFor: (range: string) => `payments for ${range}`,
   },
 
+  /** The summary line of a batch (status of many ids, reconcile): what was done, then a count per state. */
+  batch: {
+    summary: (heading: string, counts: { success: number; failed: number; pending: number; unknown: number }) =>
+      `${heading}: ${counts.success} success, ${counts.failed} failed, ${counts.pending} pending, ${counts.unknown} unknown`,
+    lookedUp: (total: number, notIds: number) => `${total} looked up${notIds === 0 ? '' : notIds === 1 ? ', 1 line not an id' : `, ${notIds} lines not ids`}`,
+    reconciled: (count: number) => `reconciled ${count}`,
+  },
+
+  /** reconcile (without --registry): commands/reconcile/run.ts. */
+  reconcile: {
+    leftOpen: (count: number, code: string, hint: string) => `${count} transaction${count === 1 ? '' : 's'} left open on ResponseStatus ${code}: ${hint}`,
+    classifyHint: (status: string, flags: string, keys: string) =>
+      `classify ResponseStatus ${status} once the gateway's operator says what it means: ${flags}; profile keys ${keys}`,
+    /** The meanings of the code lists, as classifyHint names them beside their flags. */
+    meanings: { pending: 'in progress', notFound: 'no such transaction', failed: 'a final refusal' },
+    others: (count: number, names: string) =>
+      `${count} open transaction${count === 1 ? ' belongs' : 's belong'} to another gateway or agent: ${names}; run reconcile with that configuration to settle ${count === 1 ? 'it' : 'them'}`,
+    owner: (gateway: string, agentId: string) => `${gateway} (agent ${agentId})`,
+    nothing: (ledger: string) => `nothing to reconcile in ${ledger}`,
+  },
+
   /** doctor: render/doctor.ts. Setting keys, flags, codes and the gateway's Message stay as they are. */
   doctor: {
     settings: 'Settings (flag > env > profile > default)',

@@ -368,6 +368,23 @@ const ru: Catalogue = {
     paymentsFor: (range) => `платежи за ${range}`,
   },
 
+  batch: {
+    summary: (heading, counts) => `${heading}: успех — ${counts.success}, отказ — ${counts.failed}, в обработке — ${counts.pending}, неизвестно — ${counts.unknown}`,
+    lookedUp: (total, notIds) => `проверено: ${total}${notIds === 0 ? '' : `, не id: ${plural('ru', notIds, { one: 'строка', few: 'строки', many: 'строк', other: 'строки' })}`}`,
+    reconciled: (count) => `сверено: ${count}`,
+  },
+
+  reconcile: {
+    leftOpen: (count, code, hint) =>
+      `${plural('ru', count, { one: 'транзакция осталась', few: 'транзакции остались', many: 'транзакций остались', other: 'транзакции остались' })} открытыми на ResponseStatus ${code}: ${hint}`,
+    classifyHint: (status, flags, keys) => `классифицируйте ResponseStatus ${status}, когда оператор шлюза скажет, что он значит: ${flags}; ключи профиля ${keys}`,
+    meanings: { pending: 'в обработке', notFound: 'такой транзакции нет', failed: 'окончательный отказ' },
+    others: (count, names) =>
+      `${plural('ru', count, { one: 'открытая транзакция относится', few: 'открытые транзакции относятся', many: 'открытых транзакций относятся', other: 'открытые транзакции относятся' })} к другому шлюзу или агенту: ${names}; чтобы их закрыть, запустите reconcile с той конфигурацией`,
+    owner: (gateway, agentId) => `${gateway} (агент ${agentId})`,
+    nothing: (ledger) => `в ${ledger} нечего сверять`,
+  },
+
   doctor: {
     settings: 'Настройки (флаг > переменная окружения > профиль > по умолчанию)',
     sources: { flag: 'флаг', env: 'переменная', profile: 'профиль', default: 'по умолчанию', sandbox: 'песочница', prompt: 'введён', unset: 'не задано' },
