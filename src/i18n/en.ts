@@ -3,6 +3,9 @@ import type { Language } from './language.js';
 import { plural } from './plural.js';
 
 /** How a message names the signal that stopped a command. */
+/** A count and its noun, the count grouped as English writes it (1,234 records). */
+const count = (n: number, word: string) => `${n.toLocaleString('en-US')} ${word}${n === 1 ? '' : 's'}`;
+
 const signalText = (signal: 'SIGINT' | 'SIGTERM') => (signal === 'SIGINT' ? 'Ctrl+C (SIGINT)' : 'SIGTERM');
 
 /**
@@ -349,6 +352,20 @@ const en = {
       `${count} open transaction${count === 1 ? ' belongs' : 's belong'} to another gateway or agent: ${names}; run reconcile with that configuration to settle ${count === 1 ? 'it' : 'them'}`,
     owner: (gateway: string, agentId: string) => `${gateway} (agent ${agentId})`,
     nothing: (ledger: string) => `nothing to reconcile in ${ledger}`,
+  },
+
+  /** ledger migrate, import and compact: commands/ledger (their --json is data, in English). */
+  ledger: {
+    upToDate: (ledger: string, version: number) => `the ledger ${ledger} is up to date (schema version ${version})`,
+    applied: (ledger: string, version: number, name: string) => `${ledger}: applied migration ${version} (${name})`,
+    otherPurchase: (id: string, path: string) => `transaction ${id} is in the ledger for another purchase: its records in ${path} were left out`,
+    imported: (path: string, ledger: string, added: number) =>
+      `${path} → ${ledger}: ${added} record${added === 1 ? '' : 's'} added${added === 0 ? ' (all were there already)' : ''}`,
+    nothingToCompact: (journal: string) => `nothing to compact in ${journal}`,
+    archived: (transactions: number, records: number, archive: string) => `${count(transactions, 'closed transaction')} (${count(records, 'record')}) moved to ${archive}`,
+    kept: (transactions: number, file: string) => `${count(transactions, 'open transaction')} kept in ${file}`,
+    damaged: (lines: number, file: string) => `${count(lines, 'damaged line')} moved to ${file}`,
+    compacted: (journal: string, parts: string) => `compacted ${journal}: ${parts}`,
   },
 
   /** doctor: render/doctor.ts. Setting keys, flags, codes and the gateway's Message stay as they are. */

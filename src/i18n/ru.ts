@@ -1,6 +1,6 @@
 import type { FieldProblem, InvalidFieldError } from '../protocol/problems.js';
 import type { Catalogue } from './en.js';
-import { plural } from './plural.js';
+import { type PluralForms, plural } from './plural.js';
 
 /**
  * The human text in Russian, typed by en.ts: a key it lacks fails the type-check. Names the
@@ -21,6 +21,8 @@ function amount(decimal: string): string {
 
 /** Как сообщение называет сигнал, остановивший команду. */
 const signalText = (signal: 'SIGINT' | 'SIGTERM') => (signal === 'SIGINT' ? 'Ctrl+C (SIGINT)' : 'SIGTERM');
+/** A count grouped as Russian writes it (1 234), and its noun in the form the count wants. */
+const counted = (n: number, forms: PluralForms) => plural('ru', n, forms).replace(/^\d+/, n.toLocaleString('ru-RU'));
 const vouchers = (count: number) => plural('ru', count, { one: 'ваучер', few: 'ваучера', many: 'ваучеров', other: 'ваучера' });
 const times = (count: number) => plural('ru', count, { one: 'раз', few: 'раза', many: 'раз', other: 'раза' });
 const characters = (count: number) => plural('ru', count, { one: 'символ', few: 'символа', many: 'символов', other: 'символа' });
@@ -383,6 +385,22 @@ const ru: Catalogue = {
       `${plural('ru', count, { one: 'открытая транзакция относится', few: 'открытые транзакции относятся', many: 'открытых транзакций относятся', other: 'открытые транзакции относятся' })} к другому шлюзу или агенту: ${names}; чтобы их закрыть, запустите reconcile с той конфигурацией`,
     owner: (gateway, agentId) => `${gateway} (агент ${agentId})`,
     nothing: (ledger) => `в ${ledger} нечего сверять`,
+  },
+
+  ledger: {
+    upToDate: (ledger, version) => `журнал ${ledger} в актуальном состоянии (версия схемы ${version})`,
+    applied: (ledger, version, name) => `${ledger}: применена миграция ${version} (${name})`,
+    otherPurchase: (id, path) => `транзакция ${id} уже есть в журнале для другой покупки: её записи из ${path} пропущены`,
+    imported: (path, ledger, added) =>
+      `${path} → ${ledger}: ${added === 0 ? 'ничего не добавлено (всё уже было там)' : `добавлено: ${counted(added, { one: 'запись', few: 'записи', many: 'записей', other: 'записи' })}`}`,
+    nothingToCompact: (journal) => `в ${journal} нечего сжимать`,
+    archived: (transactions, records, archive) =>
+      `${counted(transactions, { one: 'закрытая транзакция', few: 'закрытые транзакции', many: 'закрытых транзакций', other: 'закрытой транзакции' })} (${counted(records, { one: 'запись', few: 'записи', many: 'записей', other: 'записи' })}) перенесено в ${archive}`,
+    kept: (transactions, file) =>
+      `${counted(transactions, { one: 'открытая транзакция', few: 'открытые транзакции', many: 'открытых транзакций', other: 'открытой транзакции' })} оставлено в ${file}`,
+    damaged: (lines, file) =>
+      `${counted(lines, { one: 'повреждённая строка', few: 'повреждённые строки', many: 'повреждённых строк', other: 'повреждённой строки' })} перенесено в ${file}`,
+    compacted: (journal, parts) => `${journal} сжат: ${parts}`,
   },
 
   doctor: {

@@ -68,6 +68,13 @@ describe('agentpay --lang ru: every command a desk reads', () => {
     expectRussian(status);
   });
 
+  it('ledger compact: the summary in Russian, its counts in their plural forms', async () => {
+    const compact = await ru(['ledger', 'compact']);
+    expect(compact.code).toBe(0);
+    expect(compact.stderr).toContain('сжат: 1 закрытая транзакция');
+    expectRussian(compact, ['archive', 'jsonl', 'open']); // the journal's files by their names
+  });
+
   it('the receipt heading agrees with its noun: Транзакция прошла', async () => {
     const status = await ru(['status', paid]);
     expect(status.stdout).toContain('Транзакция прошла');
