@@ -368,6 +368,19 @@ const en = {
     compacted: (journal: string, parts: string) => `compacted ${journal}: ${parts}`,
   },
 
+  /** The sandbox's banner (commands/sandbox): its services' names and accounts' notes are the sandbox's own. */
+  sandbox: {
+    listening: 'sandbox gateway listening on',
+    breaking: (faults: string) => `  breaking on purpose: ${faults} (see docs/sandbox.md)`,
+    credentials: (agentId: string, password: string) => `  agent id ${agentId}, password ${password} (plain or MD5)`,
+    services: '  services:',
+    accounts: '  accounts:',
+    codes: (pending: string, notFound: string, failed: string) => `  codes: 10 success, ${pending} in progress, ${notFound} not found, ${failed} refused`,
+    tryIt: '  try:',
+    giveCodes: '  before paying through it by URL, give agentpay its codes:',
+    stop: '  Ctrl+C stops it.',
+  },
+
   /** doctor: render/doctor.ts. Setting keys, flags, codes and the gateway's Message stay as they are. */
   doctor: {
     settings: 'Settings (flag > env > profile > default)',

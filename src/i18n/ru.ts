@@ -403,6 +403,18 @@ const ru: Catalogue = {
     compacted: (journal, parts) => `${journal} сжат: ${parts}`,
   },
 
+  sandbox: {
+    listening: 'песочница шлюза слушает',
+    breaking: (faults) => `  нарочно ломается: ${faults} (см. docs/sandbox.md)`,
+    credentials: (agentId, password) => `  id агента ${agentId}, пароль ${password} (plain или MD5)`,
+    services: '  услуги:',
+    accounts: '  счета:',
+    codes: (pending, notFound, failed) => `  коды: 10 — успех, ${pending} — в обработке, ${notFound} — не найдена, ${failed} — отказ`,
+    tryIt: '  попробуйте:',
+    giveCodes: '  прежде чем платить через неё по URL, передайте agentpay её коды:',
+    stop: '  Ctrl+C останавливает её.',
+  },
+
   doctor: {
     settings: 'Настройки (флаг > переменная окружения > профиль > по умолчанию)',
     sources: { flag: 'флаг', env: 'переменная', profile: 'профиль', default: 'по умолчанию', sandbox: 'песочница', prompt: 'введён', unset: 'не задано' },
