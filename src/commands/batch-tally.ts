@@ -1,4 +1,5 @@
 import { AgentpayError, ExitCode, type ExitCodeValue, mostSevere } from '../errors.js';
+import { t } from '../i18n/current.js';
 import type { Output } from '../output.js';
 import type { TransactionState } from '../protocol/transaction-view.js';
 
@@ -34,7 +35,7 @@ export class BatchTally {
    */
   finish(heading: string, out: Output, localFailure?: AgentpayError): void {
     const { success, failed, pending, unknown } = this.counts;
-    const summary = `${heading}: ${success} success, ${failed} failed, ${pending} pending, ${unknown} unknown`;
+    const summary = t().batch.summary(heading, { success, failed, pending, unknown });
     if (localFailure) {
       out.note(summary);
       throw localFailure;

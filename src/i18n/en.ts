@@ -3,6 +3,9 @@ import type { Language } from './language.js';
 import { plural } from './plural.js';
 
 /** How a message names the signal that stopped a command. */
+/** A count and its noun, the count grouped as English writes it (1,234 records). */
+const count = (n: number, word: string) => `${n.toLocaleString('en-US')} ${word}${n === 1 ? '' : 's'}`;
+
 const signalText = (signal: 'SIGINT' | 'SIGTERM') => (signal === 'SIGINT' ? 'Ctrl+C (SIGINT)' : 'SIGTERM');
 
 /**
@@ -15,6 +18,8 @@ const en = {
   locale: 'en' as Language,
   /** An amount for a person: the decimal string exactly as sent. */
   amount: (decimal: string) => decimal,
+  /** Any other decimal shown to a person (an exchange rate, a count's sum): exactly as given. */
+  number: (decimal: string) => decimal,
   /** A local time for a person: `2025-03-04 18:05:06 +03:00`, from its parts. */
   localTime: (date: { year: string; month: string; day: string; time: string; offset: string }) => `${date.year}-${date.month}-${date.day} ${date.time} ${date.offset}`,
   yes: 'yes',
@@ -168,6 +173,8 @@ const en = {
   desk: {
     limitNames: { maxAmount: 'the limit for one payment', dailyLimit: 'the daily limit', accountDailyLimit: "the account's daily limit" },
     limit: (name: string, amount: string, currency: string, setBy: string) => `${name} of ${amount} ${currency} (${setBy})`,
+    /** What set a limit: a profile by its name, or a flag. */
+    setBy: (by: { profile: string } | { flag: string }) => ('profile' in by ? `profile ${JSON.stringify(by.profile)}` : by.flag),
     overSingle: (amount: string, currency: string, limit: string) => `${amount} ${currency} is over ${limit}`,
     operatorToday: (whose: string) => `${whose}'s payments today`,
     accountToday: (whose: string) => `account ${whose}'s payments today`,
@@ -180,7 +187,11 @@ const en = {
     refusedDuplicateHint: (id: string) =>
       `to settle the earlier one, \`agentpay status ${id}\`; to retry it safely, \`pay\` with --txn-id ${id}; only to pay again on purpose, \`pay\` with --allow-duplicate, or \`buy\` again (it asks)`,
     minutesAgo: (minutes: number) => (minutes === 0 ? 'less than a minute ago' : `${minutes} min ago`),
-    duplicate: (p: { id: string; amount: string; currency: string; account: string; service: string; when: string; operator: string | undefined; state: string | undefined }) =>
+    /** An earlier like payment; `as`: the noun's role in the sentence it is put in (a subject, or the object of "repeats"). */
+    duplicate: (
+      p: { id: string; amount: string; currency: string; account: string; service: string; when: string; operator: string | undefined; state: string | undefined },
+      _as: 'subject' | 'object' = 'subject',
+    ) =>
       `transaction ${p.id}, ${p.amount} ${p.currency} to account ${p.account} on service ${p.service}, ${p.when}${p.operator ? ` by ${p.operator}` : ''}, ${p.state ?? 'no answer yet'}`,
     live: {
       noGateway: 'no gateway set',
@@ -211,10 +222,9 @@ const en = {
   states: { success: 'success', failed: 'failed', pending: 'pending', unknown: 'unknown' } as Record<'success' | 'failed' | 'pending' | 'unknown', string>,
 
   receipt: {
-    payment: 'Payment',
-    transaction: 'Transaction',
-    headlines: { success: 'succeeded', failed: 'failed', pending: 'is in progress', unknown: 'outcome is unknown' } as Record<'success' | 'failed' | 'pending' | 'unknown', string>,
-    heading: (noun: string, headline: string) => `${noun} ${headline}`,
+    /** The whole heading per noun and state, so a language agrees its noun and verb (Платёж прошёл, Транзакция прошла). */
+    heading: (noun: 'payment' | 'transaction', state: 'success' | 'failed' | 'pending' | 'unknown') =>
+      `${noun === 'payment' ? 'Payment' : 'Transaction'} ${{ success: 'succeeded', failed: 'failed', pending: 'is in progress', unknown: 'outcome is unknown' }[state]}`,
     labels: {
       transactionId: 'TransactionID',
       requestId: 'RequestID',
@@ -294,6 +304,118 @@ const en = {
     needsTerminal: (missing: string) => `buy is interactive and needs a person at a terminal (${missing}); nothing was sent`,
     missing: { stdin: 'stdin is not a terminal', stdout: 'stdout is not a terminal', ci: 'CI is set' },
     scriptsHint: 'scripts use `agentpay check` to list the vouchers, then `agentpay pay --invoice-id <id>` (or --amount)',
+  },
+
+  /** history: render/history.ts and commands/history (its CSV and --json are data, in English). */
+  history: {
+    head: {
+      when: 'When',
+      gateway: 'Gateway',
+      operator: 'Operator',
+      host: 'Host',
+      transactionId: 'TransactionID',
+      state: 'State',
+      service: 'Service',
+      account: 'Account',
+      amount: 'Amount',
+      requestId: 'RequestID',
+    },
+    none: (ledger: string, filtered: boolean) => `no transactions in ${ledger}${filtered ? ' match' : ''}`,
+    gateways: (names: string) => `gateways in the ledger: ${names}`,
+  },
+
+  /** report: render/report-table.ts and commands/report (its CSV and --json are data, in English). */
+  report: {
+    head: { service: 'Service', operator: 'Operator', currency: 'Currency', state: 'State', count: 'Count', sum: 'Sum' },
+    total: 'Total',
+    /** The range a report covers: a local day, or from a time (or the beginning) to a time. */
+    day: (day: string) => `${day} (local day)`,
+    span: (from: string | null, until: string) => `${from ?? 'the beginning'} to ${until}`,
+    none: (ledger: string, range: string) => `no payments in ${ledger} for ${range}`,
+    paymentsFor: (range: string) => `payments for ${range}`,
+  },
+
+  /** The summary line of a batch (status of many ids, reconcile): what was done, then a count per state. */
+  batch: {
+    summary: (heading: string, counts: { success: number; failed: number; pending: number; unknown: number }) =>
+      `${heading}: ${counts.success} success, ${counts.failed} failed, ${counts.pending} pending, ${counts.unknown} unknown`,
+    lookedUp: (total: number, notIds: number) => `${total} looked up${notIds === 0 ? '' : notIds === 1 ? ', 1 line not an id' : `, ${notIds} lines not ids`}`,
+    reconciled: (count: number) => `reconciled ${count}`,
+  },
+
+  /** reconcile (without --registry): commands/reconcile/run.ts. */
+  reconcile: {
+    leftOpen: (count: number, code: string, hint: string) => `${count} transaction${count === 1 ? '' : 's'} left open on ResponseStatus ${code}: ${hint}`,
+    classifyHint: (status: string, flags: string, keys: string) =>
+      `classify ResponseStatus ${status} once the gateway's operator says what it means: ${flags}; profile keys ${keys}`,
+    /** The meanings of the code lists, as classifyHint names them beside their flags. */
+    meanings: { pending: 'in progress', notFound: 'no such transaction', failed: 'a final refusal' },
+    others: (count: number, names: string) =>
+      `${count} open transaction${count === 1 ? ' belongs' : 's belong'} to another gateway or agent: ${names}; run reconcile with that configuration to settle ${count === 1 ? 'it' : 'them'}`,
+    owner: (gateway: string, agentId: string) => `${gateway} (agent ${agentId})`,
+    nothing: (ledger: string) => `nothing to reconcile in ${ledger}`,
+  },
+
+  /** ledger migrate, import and compact: commands/ledger (their --json is data, in English). */
+  ledger: {
+    upToDate: (ledger: string, version: number) => `the ledger ${ledger} is up to date (schema version ${version})`,
+    applied: (ledger: string, version: number, name: string) => `${ledger}: applied migration ${version} (${name})`,
+    otherPurchase: (id: string, path: string) => `transaction ${id} is in the ledger for another purchase: its records in ${path} were left out`,
+    imported: (path: string, ledger: string, added: number) =>
+      `${path} → ${ledger}: ${added} record${added === 1 ? '' : 's'} added${added === 0 ? ' (all were there already)' : ''}`,
+    nothingToCompact: (journal: string) => `nothing to compact in ${journal}`,
+    archived: (transactions: number, records: number, archive: string) => `${count(transactions, 'closed transaction')} (${count(records, 'record')}) moved to ${archive}`,
+    kept: (transactions: number, file: string) => `${count(transactions, 'open transaction')} kept in ${file}`,
+    damaged: (lines: number, file: string) => `${count(lines, 'damaged line')} moved to ${file}`,
+    compacted: (journal: string, parts: string) => `compacted ${journal}: ${parts}`,
+  },
+
+  /** The sandbox's banner (commands/sandbox): its services' names and accounts' notes are the sandbox's own. */
+  sandbox: {
+    listening: 'sandbox gateway listening on',
+    breaking: (faults: string) => `  breaking on purpose: ${faults} (see docs/sandbox.md)`,
+    credentials: (agentId: string, password: string) => `  agent id ${agentId}, password ${password} (plain or MD5)`,
+    services: '  services:',
+    accounts: '  accounts:',
+    codes: (pending: string, notFound: string, failed: string) => `  codes: 10 success, ${pending} in progress, ${notFound} not found, ${failed} refused`,
+    tryIt: '  try:',
+    giveCodes: '  before paying through it by URL, give agentpay its codes:',
+    stop: '  Ctrl+C stops it.',
+  },
+
+  /** doctor: render/doctor.ts. Setting keys, flags, codes and the gateway's Message stay as they are. */
+  doctor: {
+    settings: 'Settings (flag > env > profile > default)',
+    sources: { flag: 'flag', env: 'env', profile: 'profile', default: 'default', sandbox: 'sandbox', prompt: 'prompt', unset: 'not set' } as Record<string, string>,
+    /** A profile as a setting's origin: its name and the config file holding it. */
+    profileIn: (name: string, path: string) => `${name} in ${path}`,
+    none: '(none)',
+    /** The words settings/report.ts puts in place of a value (kept so in --json), said for a person. */
+    values: { '(the embedded sandbox)': '(the embedded sandbox)', '(asked for)': '(asked for)', direct: 'direct' } as Record<string, string>,
+    notFoundSuffix: ' (not found)',
+    gateway: 'Gateway',
+    route: 'route',
+    endpoint: 'endpoint',
+    answered: (id: string, ms: number, status: string, message: string) => `Status for ${id} answered in ${ms} ms: ResponseStatus ${status} ${message}`,
+    verdicts: {
+      notFound: 'not found, as expected for a made-up id',
+      unclassified: "a code not in this gateway's table",
+      failed: 'a code in failedCodes; a made-up id is normally "not found"',
+      pending: 'a code in pendingCodes; a made-up id is normally "not found"',
+      success: 'success for a made-up id: check the base URL',
+    } as Record<'notFound' | 'unclassified' | 'failed' | 'pending' | 'success', string>,
+    credentialsHint: 'if that message is about credentials, check the agent id and password',
+    suggest: (status: string, key: string) =>
+      `ResponseStatus ${status} is not in ${key}. If, and only if, its Message means "no such transaction" (not a refusal of your credentials), add it:`,
+    suggestProfile: 'profile:',
+    suggestFlag: 'flag:',
+    suggestEnv: 'env',
+    untilThen: 'until then a payment Status cannot find stays "unknown", and reconcile never closes it as never made',
+    ledger: 'Ledger',
+    journalFile: 'journal file',
+    notMadeYet: ' (not made yet: the first payment makes it)',
+    reached: (version: number) => `reached; schema version ${version}${version === 0 ? ' (empty: set up on first use, or by `agentpay ledger migrate`)' : ''}`,
+    waiting: (count: number) => `${count} outcome${count === 1 ? '' : 's'} kept on this machine wait for the ledger: the next command that reaches it delivers them`,
   },
 
   /** pay --from-file (bulk top-ups): render/bulk.ts and commands/pay/bulk. */

@@ -1,6 +1,6 @@
 import type { FieldProblem, InvalidFieldError } from '../protocol/problems.js';
 import type { Catalogue } from './en.js';
-import { plural } from './plural.js';
+import { type PluralForms, plural } from './plural.js';
 
 /**
  * The human text in Russian, typed by en.ts: a key it lacks fails the type-check. Names the
@@ -21,6 +21,8 @@ function amount(decimal: string): string {
 
 /** Как сообщение называет сигнал, остановивший команду. */
 const signalText = (signal: 'SIGINT' | 'SIGTERM') => (signal === 'SIGINT' ? 'Ctrl+C (SIGINT)' : 'SIGTERM');
+/** A count grouped as Russian writes it (1 234), and its noun in the form the count wants. */
+const counted = (n: number, forms: PluralForms) => plural('ru', n, forms).replace(/^\d+/, n.toLocaleString('ru-RU'));
 const vouchers = (count: number) => plural('ru', count, { one: 'ваучер', few: 'ваучера', many: 'ваучеров', other: 'ваучера' });
 const times = (count: number) => plural('ru', count, { one: 'раз', few: 'раза', many: 'раз', other: 'раза' });
 const characters = (count: number) => plural('ru', count, { one: 'символ', few: 'символа', many: 'символов', other: 'символа' });
@@ -70,6 +72,7 @@ const localStorageActions: Record<string, string> = {
 const ru: Catalogue = {
   locale: 'ru',
   amount,
+  number: amount,
   localTime: (date) => `${date.day}.${date.month}.${date.year} ${date.time} ${date.offset}`,
   yes: 'да',
   no: 'нет',
@@ -216,6 +219,7 @@ const ru: Catalogue = {
   desk: {
     limitNames: { maxAmount: 'лимит одного платежа', dailyLimit: 'дневной лимит', accountDailyLimit: 'дневной лимит счёта' },
     limit: (name, limitAmount, currency, setBy) => `${name} ${amount(limitAmount)} ${currency} (${setBy})`,
+    setBy: (by) => ('profile' in by ? `профиль «${by.profile}»` : by.flag),
     overSingle: (given, currency, limit) => `${amount(given)} ${currency} превышает ${limit}`,
     operatorToday: (whose) => `платежи оператора ${whose} за сегодня`,
     accountToday: (whose) => `платежи на счёт ${whose} за сегодня`,
@@ -226,8 +230,8 @@ const ru: Catalogue = {
     refusedDuplicateHint: (id) =>
       `чтобы узнать исход прежнего, \`agentpay status ${id}\`; чтобы безопасно его повторить, \`pay\` с --txn-id ${id}; только чтобы намеренно заплатить ещё раз, \`pay\` с --allow-duplicate или снова \`buy\` (он спросит)`,
     minutesAgo: (minutes) => (minutes === 0 ? 'меньше минуты назад' : `${minutes} мин назад`),
-    duplicate: (p) =>
-      `транзакция ${p.id}, ${amount(p.amount)} ${p.currency} на счёт ${p.account}, услуга ${p.service}, ${p.when}${p.operator ? `, оператор ${p.operator}` : ''}, ${p.state === undefined ? 'ответа ещё нет' : (ru.states[p.state as 'success'] ?? p.state)}`,
+    duplicate: (p, as = 'subject') =>
+      `${as === 'object' ? 'транзакцию' : 'транзакция'} ${p.id}, ${amount(p.amount)} ${p.currency} на счёт ${p.account}, услуга ${p.service}, ${p.when}${p.operator ? `, оператор ${p.operator}` : ''}, ${p.state === undefined ? 'ответа ещё нет' : (ru.states[p.state as 'success'] ?? p.state)}`,
     live: {
       noGateway: 'шлюз не задан',
       agent: (id) => `агент ${id ?? 'не задан'}`,
@@ -256,10 +260,11 @@ const ru: Catalogue = {
   states: { success: 'успех', failed: 'отказ', pending: 'в обработке', unknown: 'неизвестно' },
 
   receipt: {
-    payment: 'Платёж',
-    transaction: 'Транзакция',
-    headlines: { success: 'прошёл', failed: 'отклонён', pending: 'в обработке', unknown: 'с неизвестным исходом' },
-    heading: (noun, headline) => `${noun} ${headline}`,
+    heading: (noun, state) =>
+      ({
+        payment: { success: 'Платёж прошёл', failed: 'Платёж отклонён', pending: 'Платёж в обработке', unknown: 'Исход платежа неизвестен' },
+        transaction: { success: 'Транзакция прошла', failed: 'Транзакция отклонена', pending: 'Транзакция в обработке', unknown: 'Исход транзакции неизвестен' },
+      })[noun][state],
     labels: {
       transactionId: 'TransactionID',
       requestId: 'RequestID',
@@ -339,6 +344,110 @@ const ru: Catalogue = {
     needsTerminal: (missing) => `buy работает в диалоге, за терминалом нужен человек (${missing}); ничего не отправлялось`,
     missing: { stdin: 'stdin — не терминал', stdout: 'stdout — не терминал', ci: 'задана переменная CI' },
     scriptsHint: 'скрипты получают ваучеры через `agentpay check`, затем платят через `agentpay pay --invoice-id <id>` (или --amount)',
+  },
+
+  history: {
+    head: {
+      when: 'Когда',
+      gateway: 'Шлюз',
+      operator: 'Оператор',
+      host: 'Машина',
+      transactionId: 'TransactionID',
+      state: 'Состояние',
+      service: 'Услуга',
+      account: 'Счёт',
+      amount: 'Сумма',
+      requestId: 'RequestID',
+    },
+    none: (ledger, filtered) => (filtered ? `в ${ledger} нет подходящих транзакций` : `в ${ledger} нет транзакций`),
+    gateways: (names) => `шлюзы в журнале: ${names}`,
+  },
+
+  report: {
+    head: { service: 'Услуга', operator: 'Оператор', currency: 'Валюта', state: 'Состояние', count: 'Число', sum: 'Сумма' },
+    total: 'Итого',
+    day: (day) => `${day} (местные сутки)`,
+    span: (from, until) => (from === null ? `с начала до ${until}` : `с ${from} до ${until}`),
+    none: (ledger, range) => `в ${ledger} нет платежей за ${range}`,
+    paymentsFor: (range) => `платежи за ${range}`,
+  },
+
+  batch: {
+    summary: (heading, counts) => `${heading}: успех — ${counts.success}, отказ — ${counts.failed}, в обработке — ${counts.pending}, неизвестно — ${counts.unknown}`,
+    lookedUp: (total, notIds) => `проверено: ${total}${notIds === 0 ? '' : `, не id: ${plural('ru', notIds, { one: 'строка', few: 'строки', many: 'строк', other: 'строки' })}`}`,
+    reconciled: (count) => `сверено: ${count}`,
+  },
+
+  reconcile: {
+    leftOpen: (count, code, hint) =>
+      `${plural('ru', count, { one: 'транзакция осталась', few: 'транзакции остались', many: 'транзакций остались', other: 'транзакции остались' })} открытыми на ResponseStatus ${code}: ${hint}`,
+    classifyHint: (status, flags, keys) => `классифицируйте ResponseStatus ${status}, когда оператор шлюза скажет, что он значит: ${flags}; ключи профиля ${keys}`,
+    meanings: { pending: 'в обработке', notFound: 'такой транзакции нет', failed: 'окончательный отказ' },
+    others: (count, names) =>
+      `${plural('ru', count, { one: 'открытая транзакция относится', few: 'открытые транзакции относятся', many: 'открытых транзакций относятся', other: 'открытые транзакции относятся' })} к другому шлюзу или агенту: ${names}; чтобы их закрыть, запустите reconcile с той конфигурацией`,
+    owner: (gateway, agentId) => `${gateway} (агент ${agentId})`,
+    nothing: (ledger) => `в ${ledger} нечего сверять`,
+  },
+
+  ledger: {
+    upToDate: (ledger, version) => `журнал ${ledger} в актуальном состоянии (версия схемы ${version})`,
+    applied: (ledger, version, name) => `${ledger}: применена миграция ${version} (${name})`,
+    otherPurchase: (id, path) => `транзакция ${id} уже есть в журнале для другой покупки: её записи из ${path} пропущены`,
+    imported: (path, ledger, added) =>
+      `${path} → ${ledger}: ${added === 0 ? 'ничего не добавлено (всё уже было там)' : `добавлено: ${counted(added, { one: 'запись', few: 'записи', many: 'записей', other: 'записи' })}`}`,
+    nothingToCompact: (journal) => `в ${journal} нечего сжимать`,
+    archived: (transactions, records, archive) =>
+      `${counted(transactions, { one: 'закрытая транзакция', few: 'закрытые транзакции', many: 'закрытых транзакций', other: 'закрытой транзакции' })} (${counted(records, { one: 'запись', few: 'записи', many: 'записей', other: 'записи' })}) перенесено в ${archive}`,
+    kept: (transactions, file) =>
+      `${counted(transactions, { one: 'открытая транзакция', few: 'открытые транзакции', many: 'открытых транзакций', other: 'открытой транзакции' })} оставлено в ${file}`,
+    damaged: (lines, file) =>
+      `${counted(lines, { one: 'повреждённая строка', few: 'повреждённые строки', many: 'повреждённых строк', other: 'повреждённой строки' })} перенесено в ${file}`,
+    compacted: (journal, parts) => `${journal} сжат: ${parts}`,
+  },
+
+  sandbox: {
+    listening: 'песочница шлюза слушает',
+    breaking: (faults) => `  нарочно ломается: ${faults} (см. docs/sandbox.md)`,
+    credentials: (agentId, password) => `  id агента ${agentId}, пароль ${password} (plain или MD5)`,
+    services: '  услуги:',
+    accounts: '  счета:',
+    codes: (pending, notFound, failed) => `  коды: 10 — успех, ${pending} — в обработке, ${notFound} — не найдена, ${failed} — отказ`,
+    tryIt: '  попробуйте:',
+    giveCodes: '  прежде чем платить через неё по URL, передайте agentpay её коды:',
+    stop: '  Ctrl+C останавливает её.',
+  },
+
+  doctor: {
+    settings: 'Настройки (флаг > переменная окружения > профиль > по умолчанию)',
+    sources: { flag: 'флаг', env: 'переменная', profile: 'профиль', default: 'по умолчанию', sandbox: 'песочница', prompt: 'введён', unset: 'не задано' },
+    profileIn: (name, path) => `${name} в ${path}`,
+    none: '(нет)',
+    values: { '(the embedded sandbox)': '(встроенная песочница)', '(asked for)': '(запрошен)', direct: 'напрямую' },
+    notFoundSuffix: ' (не найден)',
+    gateway: 'Шлюз',
+    route: 'маршрут',
+    endpoint: 'адрес',
+    answered: (id, ms, status, message) => `Status для ${id} ответил за ${ms} мс: ResponseStatus ${status} ${message}`,
+    verdicts: {
+      notFound: 'не найдена, как и ожидалось для выдуманного id',
+      unclassified: 'код, которого нет в таблице этого шлюза',
+      failed: 'код из failedCodes; для выдуманного id обычно приходит «не найдена»',
+      pending: 'код из pendingCodes; для выдуманного id обычно приходит «не найдена»',
+      success: 'успех для выдуманного id: проверьте базовый URL',
+    },
+    credentialsHint: 'если это сообщение об учётных данных, проверьте id агента и пароль',
+    suggest: (status, key) =>
+      `ResponseStatus ${status} нет в ${key}. Если, и только если, его Message значит «такой транзакции нет» (а не отказ в ваших учётных данных), добавьте его:`,
+    suggestProfile: 'профиль:',
+    suggestFlag: 'флаг:',
+    suggestEnv: 'переменная',
+    untilThen: 'до тех пор платёж, которого Status не находит, остаётся «неизвестно», и reconcile никогда не закроет его как несостоявшийся',
+    ledger: 'Журнал',
+    journalFile: 'файл журнала',
+    notMadeYet: ' (ещё не создан: его создаст первый платёж)',
+    reached: (version) => `доступен; версия схемы ${version}${version === 0 ? ' (пустая: создаётся при первом использовании или командой `agentpay ledger migrate`)' : ''}`,
+    waiting: (count) =>
+      `${plural('ru', count, { one: 'исход, сохранённый на этой машине, ждёт', few: 'исхода, сохранённых на этой машине, ждут', many: 'исходов, сохранённых на этой машине, ждут', other: 'исхода, сохранённых на этой машине, ждут' })} журнала: их доставит следующая команда, которая до него дотянется`,
   },
 
   bulk: {

@@ -93,15 +93,15 @@ export function duplicatesOf(intent: Intent, payments: readonly RecentPayment[],
 /** One line for a person: which limit, what it is and who set it, the sum so far and the amount. */
 export function breachText({ kind, rule, sumSoFar, amount, whose }: LimitBreach, said: Catalogue = t()): string {
   const { desk } = said;
-  const limit = desk.limit(desk.limitNames[kind], rule.amount, rule.currency, rule.setBy);
+  const limit = desk.limit(desk.limitNames[kind], rule.amount, rule.currency, desk.setBy(rule.setBy));
   if (kind === 'maxAmount') return desk.overSingle(amount, rule.currency, limit);
   const of = kind === 'dailyLimit' ? desk.operatorToday(whose ?? '') : desk.accountToday(whose ?? '');
   return desk.overDaily(amount, rule.currency, of, sumSoFar, addDecimals(sumSoFar, amount), limit);
 }
 
 /** An earlier payment as a person needs it to decide: when, who, its TransactionID and state. */
-export function duplicateText({ intent, state }: RecentPayment, now: Date, said: Catalogue = t()): string {
+export function duplicateText({ intent, state }: RecentPayment, now: Date, said: Catalogue = t(), as: 'subject' | 'object' = 'subject'): string {
   const ago = Math.max(0, Math.round((now.getTime() - Date.parse(intent.at)) / 60_000));
   const { transactionId: id, amount, currency, account, service, operator } = intent;
-  return said.desk.duplicate({ id, amount, currency, account, service, when: said.desk.minutesAgo(ago), operator, state: state ?? undefined });
+  return said.desk.duplicate({ id, amount, currency, account, service, when: said.desk.minutesAgo(ago), operator, state: state ?? undefined }, as);
 }

@@ -1,3 +1,4 @@
+import { type Catalogue, en } from '../i18n/en.js';
 import type { CodeClass } from '../protocol/codes.js';
 import { codeListSettings } from '../settings/code-lists.js';
 import type { SettingReport } from '../settings/report.js';
@@ -36,69 +37,70 @@ export interface DoctorReport {
 }
 
 /** The ledger's lines: where it is, whether it answers, and outcomes waiting on this machine for it. */
-function ledgerLines(check: LedgerCheck, style: Style): string[] {
-  if (check.kind === 'file') return ['Ledger', `  journal file  ${shownText(check.where)}${check.exists ? '' : style.dim(' (not made yet: the first payment makes it)')}`];
-  const lines = ['Ledger', `  PostgreSQL  ${shownText(check.where)}`];
-  if (check.ok)
-    lines.push(
-      `  ${style.success('✓')} reached; schema version ${check.schemaVersion}${check.schemaVersion === 0 ? ' (empty: set up on first use, or by `agentpay ledger migrate`)' : ''}`,
-    );
+function ledgerLines(check: LedgerCheck, style: Style, said: Catalogue['doctor']): string[] {
+  if (check.kind === 'file') return [said.ledger, `  ${said.journalFile}  ${shownText(check.where)}${check.exists ? '' : style.dim(said.notMadeYet)}`];
+  const lines = [said.ledger, `  PostgreSQL  ${shownText(check.where)}`];
+  if (check.ok) lines.push(`  ${style.success('✓')} ${said.reached(check.schemaVersion)}`);
   else lines.push(`  ${style.failure('✗')} ${shownText(check.message)}`);
-  if (check.waiting > 0) {
-    lines.push(
-      `  ${style.pending('!')} ${check.waiting} outcome${check.waiting === 1 ? '' : 's'} kept on this machine wait for the ledger: the next command that reaches it delivers them`,
-    );
+  if (check.waiting > 0) lines.push(`  ${style.pending('!')} ${said.waiting(check.waiting)}`);
+  return lines;
+}
+
+/** Where a setting came from, in words; a profile's origin is its JSON-quoted name and the config file (settings/report.ts). */
+function sourceText(setting: SettingReport, said: Catalogue['doctor']): string {
+  if (setting.source === 'unset') return said.sources.unset ?? 'not set';
+  const source = said.sources[setting.source] ?? setting.source;
+  if (setting.origin === undefined) return shownText(source);
+  const inProfile = setting.source === 'profile' ? /^("(?:[^"\\]|\\.)*") in (.*)$/s.exec(setting.origin) : null;
+  const origin = inProfile === null ? setting.origin : said.profileIn(inProfile[1] ?? '', inProfile[2] ?? '');
+  return shownText(`${source} ${origin}`);
+}
+
+/** A value as a person reads it: the words put in place of one said in the language, a value itself as it is. */
+function valueText(value: string, said: Catalogue['doctor']): string {
+  const word = said.values[value];
+  if (word !== undefined) return word;
+  const notFound = ' (not found)';
+  return value.endsWith(notFound) ? `${value.slice(0, -notFound.length)}${said.notFoundSuffix}` : value;
+}
+
+/** The gateway's lines: how it was reached, and what a Status for a made-up id drew. */
+function gatewayLines(check: GatewayCheck, style: Style, said: Catalogue['doctor']): string[] {
+  const labelWidth = Math.max(said.route.length, said.endpoint.length);
+  const lines = [said.gateway];
+  if (check.route !== null) lines.push(`  ${said.route.padEnd(labelWidth)}  ${shownText(valueText(check.route, said))}`);
+  if (check.endpoint !== null) lines.push(`  ${said.endpoint.padEnd(labelWidth)}  ${shownText(check.endpoint)}`);
+  if (!check.ok) return [...lines, `  ${style.failure('✗')} ${shownText(check.message)}`];
+  const status = shownText(check.status);
+  // JSON quotes the Message and escapes its C0 controls; shownText the rest (C1, bidi).
+  const answered = said.answered(check.transactionId, check.elapsedMs, status, shownText(JSON.stringify(check.message)));
+  lines.push(`  ${style.success('✓')} ${answered} (${said.verdicts[check.codeClass]})`);
+  if (check.codeClass !== 'notFound') lines.push(style.dim(`    ${said.credentialsHint}`));
+  if (check.suggest) {
+    const list = check.suggest.notFoundCodes;
+    const { key, flag, env } = codeListSettings.notFound;
+    const codes = shownText(list.join(','));
+    const width = Math.max(said.suggestProfile.length, said.suggestFlag.length) + 2;
+    lines.push(`  ${style.pending('!')} ${said.suggest(status, key)}`);
+    lines.push(`      ${said.suggestProfile.padEnd(width)}"${key}": ${shownText(JSON.stringify(list))}`);
+    lines.push(`      ${said.suggestFlag.padEnd(width)}${flag} ${codes}   (${said.suggestEnv} ${env}=${codes})`);
+    lines.push(style.dim(`    ${said.untilThen}`));
   }
   return lines;
 }
 
-function sourceText(setting: SettingReport): string {
-  if (setting.source === 'unset') return 'not set';
-  return shownText(setting.origin === undefined ? setting.source : `${setting.source} ${setting.origin}`);
-}
-
-/** What an answer to a made-up id says, by the class of its code. */
-const verdicts: Record<CodeClass, string> = {
-  notFound: 'not found, as expected for a made-up id',
-  unclassified: "a code not in this gateway's table",
-  failed: 'a code in failedCodes; a made-up id is normally "not found"',
-  pending: 'a code in pendingCodes; a made-up id is normally "not found"',
-  success: 'success for a made-up id: check the base URL',
-};
-
 /** The report for a person: one line a setting, then the gateway check; values from settings and the gateway through shownText. */
-export function renderDoctorReport(report: DoctorReport, style: Style): string {
+export function renderDoctorReport(report: DoctorReport, style: Style, catalogue: Catalogue = en): string {
+  const said = catalogue.doctor;
   const width = Math.max(...report.settings.map((s) => s.key.length));
   // An empty code list is a value (nothing classified yet), not an unset setting.
-  const shown = (setting: SettingReport) => (setting.value === null ? '-' : setting.value === '' ? '(none)' : shownText(setting.value));
+  const shown = (setting: SettingReport) => (setting.value === null ? '-' : setting.value === '' ? said.none : shownText(valueText(setting.value, said)));
   const valueWidth = Math.min(72, Math.max(...report.settings.map((s) => shown(s).length)));
-  const lines = ['Settings (flag > env > profile > default)'];
+  const lines = [said.settings];
   for (const setting of report.settings) {
-    lines.push(`  ${setting.key.padEnd(width)}  ${shown(setting).padEnd(valueWidth)}  ${style.dim(sourceText(setting))}`);
+    lines.push(`  ${setting.key.padEnd(width)}  ${shown(setting).padEnd(valueWidth)}  ${style.dim(sourceText(setting, said))}`);
   }
-  const check = report.gateway;
-  lines.push('Gateway');
-  if (check.route !== null) lines.push(`  route     ${shownText(check.route)}`);
-  if (check.endpoint !== null) lines.push(`  endpoint  ${shownText(check.endpoint)}`);
-  if (check.ok) {
-    const status = shownText(check.status);
-    // JSON quotes the Message and escapes its C0 controls; shownText the rest (C1, bidi).
-    const answered = `Status for ${check.transactionId} answered in ${check.elapsedMs} ms: ResponseStatus ${status} ${shownText(JSON.stringify(check.message))}`;
-    lines.push(`  ${style.success('✓')} ${answered} (${verdicts[check.codeClass]})`);
-    if (check.codeClass !== 'notFound') lines.push(style.dim(`    if that message is about credentials, check the agent id and password`));
-    if (check.suggest) {
-      const list = check.suggest.notFoundCodes;
-      const { key, flag, env, meaning } = codeListSettings.notFound;
-      lines.push(`  ${style.pending('!')} ResponseStatus ${status} is not in ${key}. If, and only if, its Message means "${meaning}" (not a refusal of your credentials), add it:`);
-      const codes = shownText(list.join(','));
-      lines.push(`      profile:  "${key}": ${shownText(JSON.stringify(list))}`);
-      lines.push(`      flag:     ${flag} ${codes}   (env ${env}=${codes})`);
-      lines.push(style.dim(`    until then a payment Status cannot find stays "unknown", and reconcile never closes it as never made`));
-    }
-  } else {
-    lines.push(`  ${style.failure('✗')} ${shownText(check.message)}`);
-  }
-  lines.push(...ledgerLines(report.ledger, style));
+  lines.push(...gatewayLines(report.gateway, style, said), ...ledgerLines(report.ledger, style, said));
   return lines.join('\n');
 }
 

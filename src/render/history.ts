@@ -1,3 +1,4 @@
+import { type Catalogue, en } from '../i18n/en.js';
 import type { TransactionView } from '../protocol/transaction-view.js';
 import { shownText } from './sanitize.js';
 import type { Style } from './style.js';
@@ -18,6 +19,8 @@ export interface HistoryTableOptions {
   showGateway: boolean;
   /** Operator and Host columns: the ledger is shared by a team. */
   showRecordedBy?: boolean;
+  /** The catalogue the headings and states are said in (English by default). */
+  said?: Catalogue;
 }
 
 /** The history table line by line, so that a journal of any size streams (history/run.ts). */
@@ -46,29 +49,30 @@ const widthOf = (text: string) => [...text.replace(/\u001b\[[0-9;]*m/g, '')].len
  * that many rows looks as a table built whole would.
  */
 export function historyTable(sample: readonly HistoryRow[], options: HistoryTableOptions): HistoryTable {
-  const { style, showGateway, showRecordedBy = false } = options;
+  const { style, showGateway, showRecordedBy = false, said = en } = options;
+  const head = said.history.head;
   // The ledger's fields came from gateways and other operators' machines: each shown through shownText.
   const cellsOf = ({ at, gateway, view, recordedBy }: HistoryRow): string[] => [
     shownText(at.replace('T', ' ').slice(0, 19)),
     ...(showGateway ? [shownText(gateway)] : []),
     ...(showRecordedBy ? [shownText(recordedBy?.operator ?? '-'), shownText(recordedBy?.host ?? '-')] : []),
     shownText(view.transactionId),
-    `${stateMark(view.state, style)} ${view.state}`,
+    `${stateMark(view.state, style)} ${said.states[view.state]}`,
     shownText(view.service ?? '-'),
     shownText(view.account ?? '-'),
-    shownText(view.amount === null ? '-' : `${view.amount} ${view.currency ?? ''}`.trim()),
+    shownText(view.amount === null ? '-' : `${said.amount(view.amount)} ${view.currency ?? ''}`.trim()),
     shownText(view.requestId ?? '-'),
   ];
   const heading = [
-    'When',
-    ...(showGateway ? ['Gateway'] : []),
-    ...(showRecordedBy ? ['Operator', 'Host'] : []),
-    'TransactionID',
-    'State',
-    'Service',
-    'Account',
-    'Amount',
-    'RequestID',
+    head.when,
+    ...(showGateway ? [head.gateway] : []),
+    ...(showRecordedBy ? [head.operator, head.host] : []),
+    head.transactionId,
+    head.state,
+    head.service,
+    head.account,
+    head.amount,
+    head.requestId,
   ];
   const widths = heading.map((text) => widthOf(text));
   for (const row of sample) cellsOf(row).forEach((cell, column) => (widths[column] = Math.max(widths[column]!, widthOf(cell))));

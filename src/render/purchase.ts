@@ -62,7 +62,11 @@ export function voucherChoiceLabels(given: readonly Voucher[], givenCurrency: st
 /** `0.921: paid in USD, credited in EUR`, for the summary and check's heading. */
 export function exchangeText(exchange: ForeignExchange, said: Catalogue = en): string {
   const { exchangeRate, paidIn, creditedIn } = exchange;
-  return said.check.exchange(exchangeRate === undefined ? undefined : shownText(exchangeRate), shownText(paidIn), creditedIn === undefined ? undefined : shownText(creditedIn));
+  return said.check.exchange(
+    exchangeRate === undefined ? undefined : said.number(shownText(exchangeRate)),
+    shownText(paidIn),
+    creditedIn === undefined ? undefined : shownText(creditedIn),
+  );
 }
 
 export interface PurchaseSummary {

@@ -1,15 +1,23 @@
 import Table from 'cli-table3';
-import { keyColumns, keyOf, type ReportLines, reportHeadings, reportLines, totalKeyCell } from './report.js';
+import { type Catalogue, en } from '../i18n/en.js';
+import { keyColumns, keyOf, type ReportDimension, type ReportGroup, type ReportLines, reportLines, totalKeyCell } from './report.js';
 import { shownText } from './sanitize.js';
 import type { Style } from './style.js';
 import { tableChars } from './table-chars.js';
 
 /** The report as a table: a row per group, then a Total row per currency (totalLabelColumn says Total). */
-export function reportTable(report: ReportLines, style: Style): string {
+export function reportTable(report: ReportLines, style: Style, said: Catalogue = en): string {
   const { dimensions } = report;
+  const head = said.report.head;
+  // A state is a word of the catalogue; the other keys are data (ids, names, codes) shown as they are.
+  const keyCell = (group: ReportGroup, dimension: ReportDimension) => {
+    const key = keyOf(group, dimension);
+    if (key === null || key === undefined) return '-';
+    return dimension === 'state' ? (said.states[key as keyof Catalogue['states']] ?? key) : key;
+  };
   const columns = keyColumns(dimensions);
   const table = new Table({
-    head: [...columns.map((dimension) => reportHeadings[dimension]), 'Count', 'Sum'].map((text) => style.heading(text)),
+    head: [...columns.map((dimension) => head[dimension]), head.count, head.sum].map((text) => style.heading(text)),
     colAligns: [...columns.map(() => 'left' as const), 'right', 'right'],
     style: { head: [], border: [] },
     chars: tableChars(style.enabled),
@@ -18,10 +26,11 @@ export function reportTable(report: ReportLines, style: Style): string {
     if (line.kind === 'group') {
       const { group } = line;
       // Service and operator came from a gateway or a person: shown through shownText.
-      table.push([...columns.map((dimension) => shownText(keyOf(group, dimension) ?? '-')), String(group.count), group.sum]);
+      table.push([...columns.map((dimension) => shownText(keyCell(group, dimension))), said.number(String(group.count)), said.amount(group.sum)]);
     } else {
       const { total } = line;
-      table.push([...columns.map((_, index) => shownText(totalKeyCell(total, columns, index))), String(total.count), total.sum].map((cell) => style.strong(cell)));
+      const cells = columns.map((_, index) => shownText(totalKeyCell(total, columns, index, said.report.total)));
+      table.push([...cells, said.number(String(total.count)), said.amount(total.sum)].map((cell) => style.strong(cell)));
     }
   }
   return table.toString();

@@ -31,7 +31,7 @@ export interface ReportLines {
   dimensions: readonly ReportDimension[];
 }
 
-export const reportHeadings: Record<ReportDimension, string> = { service: 'Service', operator: 'Operator', currency: 'Currency', state: 'State' };
+const reportHeadings: Record<ReportDimension, string> = { service: 'Service', operator: 'Operator', currency: 'Currency', state: 'State' };
 
 /** The columns: the dimensions asked for, then Currency (unless asked for among them), Count and Sum. */
 export function keyColumns(dimensions: readonly ReportDimension[]): ReportDimension[] {
@@ -57,9 +57,9 @@ export function reportLines({ groups, totals, dimensions }: ReportLines, options
 }
 
 /** A key cell of a total row in a table or CSV: its currency, "Total" in the label column, else empty. */
-export function totalKeyCell(total: ReportTotal, columns: readonly ReportDimension[], index: number): string {
+export function totalKeyCell(total: ReportTotal, columns: readonly ReportDimension[], index: number, label = 'Total'): string {
   if (columns[index] === 'currency') return total.currency;
-  return index === totalLabelColumn(columns) ? 'Total' : '';
+  return index === totalLabelColumn(columns) ? label : '';
 }
 
 /**

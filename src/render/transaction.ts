@@ -35,7 +35,7 @@ export type ReceiptNoun = 'payment' | 'transaction';
 export function receiptHeading(view: TransactionView, style: Style, noun: ReceiptNoun = 'payment', said: Catalogue = en): Piece[] {
   const [mark, role] = marks[view.state];
   const { receipt } = said;
-  return [{ text: mark, paint: style[role] }, { text: ' ' }, { text: receipt.heading(receipt[noun], receipt.headlines[view.state]), paint: style.strong }];
+  return [{ text: mark, paint: style[role] }, { text: ' ' }, { text: receipt.heading(noun, view.state), paint: style.strong }];
 }
 
 /** A receipt's rows for one transaction: what the gateway said of it (its Message as sent; layoutReceipt shows it). */
@@ -52,7 +52,10 @@ export function receiptRows(view: TransactionView, style: Style, said: Catalogue
     [labels.amount, plain(moneyText(view.amount, view.currency, said))],
   ];
   if (view.exchangeRate !== null || view.serviceCurrency !== null) {
-    rows.push([labels.exchangeRate, plain(`${view.exchangeRate ?? '-'}${view.serviceCurrency ? said.receipt.creditedIn(view.serviceCurrency) : ''}`)]);
+    rows.push([
+      labels.exchangeRate,
+      plain(`${view.exchangeRate === null ? '-' : said.number(view.exchangeRate)}${view.serviceCurrency ? said.receipt.creditedIn(view.serviceCurrency) : ''}`),
+    ]);
   }
   rows.push([labels.message, plain(view.message || '-')]);
   // After the gateway's own words, so the Amount above it is read with the warning in mind.

@@ -1,3 +1,5 @@
+import { t } from '../i18n/current.js';
+import type { Catalogue } from '../i18n/en.js';
 import type { CodeList, CodeTable } from '../protocol/codes.js';
 
 /**
@@ -21,11 +23,8 @@ export function codeTableEnvironment(table: CodeTable): Record<string, string> {
  * The hint for a code the table does not hold: which setting classifies it, flag and profile
  * key alike, so a person can copy either.
  */
-export function classifyHint(status: string): string {
-  const lists = (['failed', 'pending', 'notFound'] as const).map((list) => codeListSettings[list]);
-  return (
-    `classify ResponseStatus ${status} once the gateway's operator says what it means: ` +
-    `${lists.map((setting) => `${setting.flag} ${status} (${setting.meaning})`).join(', ')}; ` +
-    `profile keys ${lists.map((setting) => setting.key).join(', ')}`
-  );
+export function classifyHint(status: string, said: Catalogue = t()): string {
+  const lists = (['failed', 'pending', 'notFound'] as const).map((list) => [list, codeListSettings[list]] as const);
+  const flags = lists.map(([list, setting]) => `${setting.flag} ${status} (${said.reconcile.meanings[list]})`).join(', ');
+  return said.reconcile.classifyHint(status, flags, lists.map(([, setting]) => setting.key).join(', '));
 }

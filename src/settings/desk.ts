@@ -15,8 +15,8 @@ export type LimitKind = 'maxAmount' | 'dailyLimit' | 'accountDailyLimit';
 export interface LimitRule {
   amount: string;
   currency: string;
-  /** `profile "desk"` or `--max-amount`. */
-  setBy: string;
+  /** The profile that set it (`desk`), or the flag (`--max-amount`); the catalogue words it. */
+  setBy: { profile: string } | { flag: string };
 }
 
 /** The live profile a command would pay through. */
@@ -83,11 +83,11 @@ function liveTarget({ inputs, sandbox, profileName, baseUrl, profiles }: DeskInp
 }
 
 /** A rule of each profile that sets it, read as the settings table reads that key (not under --sandbox: profiles describe real gateways). */
-function fromProfiles<T>(name: 'maxAmount' | 'dailyLimit' | 'accountDailyLimit' | 'duplicateWindow', sources: readonly RuleSource[]): { value: T; setBy: string }[] {
+function fromProfiles<T>(name: 'maxAmount' | 'dailyLimit' | 'accountDailyLimit' | 'duplicateWindow', sources: readonly RuleSource[]): { value: T; setBy: LimitRule['setBy'] }[] {
   const setting = settingsTable[name];
   return sources.flatMap(({ name: profile, profile: values }) => {
     const raw = values[setting.profile.key];
-    return raw === undefined ? [] : [{ value: setting.parse(raw, 'profile') as T, setBy: `profile ${JSON.stringify(profile)}` }];
+    return raw === undefined ? [] : [{ value: setting.parse(raw, 'profile') as T, setBy: { profile } }];
   });
 }
 
@@ -103,7 +103,7 @@ function limitOf(kind: LimitKind, inputs: SourceInputs, sources: readonly RuleSo
       if (amount !== undefined) rules.push({ amount, currency, setBy });
     }
     const flagAmount = fromFlag?.get(currency) ?? fromFlag?.get('*');
-    if (flagAmount !== undefined) rules.push({ amount: flagAmount, currency, setBy: flagName(setting) ?? kind });
+    if (flagAmount !== undefined) rules.push({ amount: flagAmount, currency, setBy: { flag: flagName(setting) ?? kind } });
     return rules.reduce<LimitRule | undefined>((lowest, rule) => (lowest === undefined || compareDecimals(rule.amount, lowest.amount) < 0 ? rule : lowest), undefined);
   };
 }

@@ -20,16 +20,17 @@ const allowed = new Set([
   ...['maxAmount', 'dailyLimit', 'accountDailyLimit', 'RequestDate', 'YYYY', 'MM', 'DD', 'HH', 'mm', 'ss', 'UTC', 'ISO', 'cron', 'examples', 'spec'],
 ]);
 /** The gateway's own words (the sandbox's refusal Message), and the names of its services and vouchers: shown as sent, never translated. */
-const gatewayMessages = [/account \d+ is refused by the provider/g];
-const names = sandboxServices
+const gatewayMessages = [/account \d+ is refused by the provider/g, /transaction \d+ not found/g];
+const sandboxNames = sandboxServices
   .flatMap((service) => [service.name, ...('vouchers' in service ? service.vouchers.map((voucher) => voucher.name) : [])])
   .sort((a, b) => b.length - a.length);
 
 /** Every token of three or more Latin letters that is not a name, a code, a flag or the gateway's. */
-export function englishLeft(screen: string): string[] {
+export function englishLeft(screen: string, alsoAllowed: Iterable<string> = []): string[] {
+  const given = new Set(alsoAllowed);
   let text = screen;
   for (const message of gatewayMessages) text = text.replace(message, '');
-  for (const name of names) {
+  for (const name of sandboxNames) {
     text = text.replaceAll(name, '');
     // A picker cuts a long name to fit its line: "2500 GameCoins with the Legendary Drago…".
     for (let length = name.length - 1; length >= 4; length--) text = text.replaceAll(`${name.slice(0, length).trimEnd()}…`, '');
@@ -42,5 +43,5 @@ export function englishLeft(screen: string): string[] {
     .replace(/--?[\w-]+/g, '') // flags
     .replace(/\b[A-Z][A-Z_\d]+\b/g, '') // environment variables and codes
     .replace(/https?:\/\/\S+|\S+\.(?:json|jsonl|txt|csv|md)\b|\$\S+/g, ''); // URLs and paths
-  return [...new Set((text.match(/[A-Za-z]{3,}/g) ?? []).filter((word) => !allowed.has(word)))];
+  return [...new Set((text.match(/[A-Za-z]{3,}/g) ?? []).filter((word) => !allowed.has(word) && !given.has(word)))];
 }

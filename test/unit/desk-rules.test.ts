@@ -73,9 +73,13 @@ describe('limits', () => {
   });
 
   it("a flag lowers the profile's limit for a run and never raises it; a bare amount holds for any currency", () => {
-    expect(desk({ maxAmount: { KZT: '50000.00' } }, { maxAmount: '90000' }).limit('maxAmount', 'KZT')).toEqual({ amount: '50000.00', currency: 'KZT', setBy: 'profile "desk"' });
-    expect(desk({ maxAmount: { KZT: '50000.00' } }, { maxAmount: 'KZT=100' }).limit('maxAmount', 'KZT')).toEqual({ amount: '100', currency: 'KZT', setBy: '--max-amount' });
-    expect(desk({}, { maxAmount: '7' }).limit('maxAmount', 'USD')).toEqual({ amount: '7', currency: 'USD', setBy: '--max-amount' });
+    expect(desk({ maxAmount: { KZT: '50000.00' } }, { maxAmount: '90000' }).limit('maxAmount', 'KZT')).toEqual({ amount: '50000.00', currency: 'KZT', setBy: { profile: 'desk' } });
+    expect(desk({ maxAmount: { KZT: '50000.00' } }, { maxAmount: 'KZT=100' }).limit('maxAmount', 'KZT')).toEqual({
+      amount: '100',
+      currency: 'KZT',
+      setBy: { flag: '--max-amount' },
+    });
+    expect(desk({}, { maxAmount: '7' }).limit('maxAmount', 'USD')).toEqual({ amount: '7', currency: 'USD', setBy: { flag: '--max-amount' } });
     // The profile describes a real gateway: under --sandbox only the flag holds.
     expect(desk({ maxAmount: { KZT: '5' } }, {}, true).limit('maxAmount', 'KZT')).toBeUndefined();
   });
@@ -121,7 +125,7 @@ describe('the desk settings', () => {
     for (const url of ['http://pay.example/api', 'http://PAY.example:80/api/', 'http://pay.example/x/../api/']) {
       const desk = fromEnv(url);
       expect(desk.live).toEqual({ profile: 'prod', chosenBy: 'AGENTPAY_BASE_URL' });
-      expect(desk.limit('maxAmount', 'KZT')).toEqual({ amount: '100', currency: 'KZT', setBy: 'profile "prod"' });
+      expect(desk.limit('maxAmount', 'KZT')).toEqual({ amount: '100', currency: 'KZT', setBy: { profile: 'prod' } });
       expect(desk.duplicateWindowMs.value).toBe(3_600_000);
     }
     expect(fromEnv('http://pay.example/other').live).toBeUndefined();

@@ -84,6 +84,19 @@ describe('Russian plurals and amounts', () => {
     expect(ru.localTime({ year: '2026', month: '03', day: '04', time: '18:05:06', offset: '+03:00' })).toBe('04.03.2026 18:05:06 +03:00');
   });
 
+  it('agrees each noun with its verb and case, and words what set a limit', () => {
+    expect(ru.receipt.heading('payment', 'success')).toBe('Платёж прошёл');
+    expect(ru.receipt.heading('transaction', 'success')).toBe('Транзакция прошла');
+    expect(ru.receipt.heading('transaction', 'failed')).toBe('Транзакция отклонена');
+    expect(en.receipt.heading('transaction', 'failed')).toBe('Transaction failed');
+    const payment = { id: '1795', amount: '10.00', currency: 'KZT', account: '77', service: '101', when: '1 мин назад', operator: undefined, state: 'success' };
+    expect(ru.bulk.cell.duplicate(ru.desk.duplicate(payment, 'object'))).toMatch(/^повторяет транзакцию 1795, 10,00 KZT/);
+    expect(ru.desk.duplicate(payment)).toMatch(/^транзакция 1795/);
+    expect(ru.desk.setBy({ profile: 'desk' })).toBe('профиль «desk»');
+    expect(en.desk.setBy({ profile: 'desk' })).toBe('profile "desk"');
+    expect(ru.number('470.15')).toBe('470,15');
+  });
+
   it('says a refused field in Russian from its problem, the value as typed', () => {
     let error: unknown;
     try {

@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
 import { AgentpayError, LedgerUnreachableError } from '../../errors.js';
+import { t } from '../../i18n/current.js';
 import { type CodeTable, classifyCode } from '../../protocol/codes.js';
 import { generateTransactionId } from '../../protocol/transaction-id.js';
 import { doctorJson, type GatewayCheck, type LedgerCheck, renderDoctorReport } from '../../render/doctor.js';
@@ -94,7 +95,7 @@ export async function runDoctor(_rawOptions: unknown, context: CommandContext): 
   const shown = describeSettings(settings, { isTerminal: out.stdin.isTTY === true, wasAsked: session?.passwordSource.source === 'prompt' });
   const ledger = await checkLedger(settings);
   const report = { settings: shown, gateway, ledger: ledger.check };
-  out.data(out.json ? doctorJson(report) : renderDoctorReport(report, out.style));
+  out.data(out.json ? doctorJson(report) : renderDoctorReport(report, out.style, t()));
   if (failure) throw failure;
   if (ledger.failure) throw ledger.failure;
 }

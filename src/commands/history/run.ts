@@ -1,3 +1,4 @@
+import { t } from '../../i18n/current.js';
 import { untilInterrupted } from '../../interrupts.js';
 import type { JournalEntry, Ledger, LedgerEntry, LedgerHistory } from '../../ledger/ledger.js';
 import { parseOptions } from '../../options/definition.js';
@@ -62,7 +63,7 @@ async function showEntries(entries: LedgerHistory, ledger: Ledger, out: CommandC
   if (format === 'json') return showJson(entries, out);
   if (format === 'csv') return showCsv(entries, out, bom);
   const { historyTableLines } = await import('../../render/history.js');
-  const options = { style: out.style, showGateway: entries.gateways.length > 1, showRecordedBy: ledger.location.kind === 'postgres' };
+  const options = { style: out.style, showGateway: entries.gateways.length > 1, showRecordedBy: ledger.location.kind === 'postgres', said: t() };
   let lines = 0;
   for await (const line of historyTableLines(rowsOf(entries), options)) {
     out.data(line);
@@ -83,6 +84,6 @@ export async function runHistory(rawOptions: unknown, context: CommandContext): 
   // JSON and CSV say nothing more for no rows (CSV: its header row alone); a table says why it is empty.
   if ((await showEntries(entries, ledger, out, options.output)) > 0 || options.output.format !== 'table') return;
   const filtered = options.state || options.since || options.gateway || options.operator;
-  out.note(`no transactions in ${ledger.location.shown}${filtered ? ' match' : ''}`);
-  if (options.gateway !== undefined && entries.allGateways.length > 0) out.note(out.errorStyle.dim(`gateways in the ledger: ${entries.allGateways.join(', ')}`));
+  out.note(t().history.none(ledger.location.shown, Boolean(filtered)));
+  if (options.gateway !== undefined && entries.allGateways.length > 0) out.note(out.errorStyle.dim(t().history.gateways(entries.allGateways.join(', '))));
 }

@@ -1,17 +1,14 @@
 import { errnoCodeOf, LocalStorageError, UsageError } from '../../errors.js';
+import { t } from '../../i18n/current.js';
 import { type CompactionReport, compactJournal } from '../../ledger/file/compact.js';
 import type { CommandContext } from '../context.js';
 
-const plural = (count: number, word: string) => `${count.toLocaleString('en-US')} ${word}${count === 1 ? '' : 's'}`;
-
 function summary(report: CompactionReport): string {
-  if (report.cuts.length === 0) return `nothing to compact in ${report.journal}`;
-  const parts = [
-    `${plural(report.archived.transactions, 'closed transaction')} (${plural(report.archived.records, 'record')}) moved to ${report.journal}.archive/`,
-    `${plural(report.open.transactions, 'open transaction')} kept in ${report.open.file}`,
-  ];
-  if (report.damaged.lines > 0) parts.push(`${plural(report.damaged.lines, 'damaged line')} moved to ${report.damaged.file}`);
-  return `compacted ${report.journal}: ${parts.join('; ')}`;
+  const said = t().ledger;
+  if (report.cuts.length === 0) return said.nothingToCompact(report.journal);
+  const parts = [said.archived(report.archived.transactions, report.archived.records, `${report.journal}.archive/`), said.kept(report.open.transactions, `${report.open.file}`)];
+  if (report.damaged.lines > 0) parts.push(said.damaged(report.damaged.lines, `${report.damaged.file}`));
+  return said.compacted(report.journal, parts.join('; '));
 }
 
 /** The journal file to compact: a PostgreSQL ledger has none. */

@@ -1,5 +1,6 @@
 import { statSync } from 'node:fs';
 import { LocalStorageError, UsageError } from '../../errors.js';
+import { t } from '../../i18n/current.js';
 import { untilInterrupted } from '../../interrupts.js';
 import { journalRecords } from '../../ledger/file/record-stream.js';
 import type { LedgerLocation } from '../../ledger/location.js';
@@ -31,8 +32,8 @@ export async function runMigrate(_raw: unknown, context: CommandContext): Promis
   try {
     const applied = await migrate(client);
     if (out.json) out.data(JSON.stringify({ ledger: location.shown, version: schemaVersion, applied }));
-    else if (applied.length === 0) out.note(`the ledger ${location.shown} is up to date (schema version ${schemaVersion})`);
-    else for (const { version, name } of applied) out.note(`${location.shown}: applied migration ${version} (${name})`);
+    else if (applied.length === 0) out.note(t().ledger.upToDate(location.shown, schemaVersion));
+    else for (const { version, name } of applied) out.note(t().ledger.applied(location.shown, version, name));
   } finally {
     await client.end().catch(() => undefined);
   }
@@ -57,10 +58,10 @@ export async function runImport(raw: unknown, context: CommandContext): Promise<
     ),
   );
   for (const transactionId of conflicts) {
-    out.warn(`transaction ${transactionId} is in the ledger for another purchase: its records in ${path} were left out`);
+    out.warn(t().ledger.otherPurchase(transactionId, path));
   }
   if (out.json) out.data(JSON.stringify({ journal: path, ledger: ledger.location.shown, added, conflicts }));
-  else out.note(`${path} → ${ledger.location.shown}: ${added} record${added === 1 ? '' : 's'} added${added === 0 ? ' (all were there already)' : ''}`);
+  else out.note(t().ledger.imported(path, ledger.location.shown, added));
 }
 
 /** `agentpay ledger export`: the ledger as journal lines on stdout. */

@@ -32,7 +32,7 @@ function checkOptionsGoTogether(options: ReconcileOptions): void {
 /** After the run: each code the table did not classify, how often, and the settings to add. */
 function reportUnclassified(counts: ReadonlyMap<string, number>, out: CommandContext['out']): void {
   for (const [code, count] of counts) {
-    out.warn(`${count} transaction${count === 1 ? '' : 's'} left open on ResponseStatus ${code}: ${classifyHint(code)}`);
+    out.warn(t().reconcile.leftOpen(count, code, classifyHint(code)));
   }
 }
 
@@ -41,10 +41,8 @@ function noteOthers(owners: readonly OwnerCount[], mine: Owner, out: CommandCont
   const others = owners.filter((owner) => owner.gateway !== mine.gateway || owner.agentId !== mine.agentId);
   const count = others.reduce((sum, owner) => sum + owner.count, 0);
   if (count === 0) return;
-  const names = others.map((owner) => `${owner.gateway} (agent ${owner.agentId})`);
-  out.note(
-    `${count} open transaction${count === 1 ? ' belongs' : 's belong'} to another gateway or agent: ${names.join(', ')}; run reconcile with that configuration to settle ${count === 1 ? 'it' : 'them'}`,
-  );
+  const names = others.map((owner) => t().reconcile.owner(owner.gateway, owner.agentId));
+  out.note(t().reconcile.others(count, names.join(', ')));
 }
 
 /** `agentpay reconcile`: Status for every ledger entry not yet final; safe to run from cron, and from several machines at once. */
@@ -65,7 +63,7 @@ export async function runReconcile(rawOptions: unknown, context: CommandContext)
   const mine = owners.find((owner) => owner.gateway === gateway && owner.agentId === agentId);
   noteOthers(owners, { gateway: gateway ?? '', agentId: agentId ?? '' }, out);
   if (mine === undefined) {
-    out.note(out.errorStyle.dim(`nothing to reconcile in ${ledger.location.shown}`));
+    out.note(out.errorStyle.dim(t().reconcile.nothing(ledger.location.shown)));
     return;
   }
 
@@ -100,5 +98,5 @@ export async function runReconcile(rawOptions: unknown, context: CommandContext)
   const failure = unrecordedFailure(unrecorded, ledger, out.json ? 'on stdout' : 'above');
   if (signal !== undefined && failure === undefined) throw new InterruptedError(signal, t().errors.stoppedReconcile(signal, learned));
   // An outcome the ledger could not take is still printed above; the run then ends with exit 6.
-  tally.finish(`reconciled ${reconciled}`, out, failure);
+  tally.finish(t().batch.reconciled(reconciled), out, failure);
 }

@@ -1,3 +1,4 @@
+import { t } from '../../i18n/current.js';
 import { untilInterrupted } from '../../interrupts.js';
 import type { LedgerEntry, LedgerHistory } from '../../ledger/ledger.js';
 import { parseOptions } from '../../options/definition.js';
@@ -40,12 +41,12 @@ async function countEntries(entries: LedgerHistory, range: ReportRange, tally: R
 }
 
 const shownRange = (range: ReportRange) =>
-  range.day === undefined ? `${range.from === null ? 'the beginning' : range.from.toISOString()} to ${range.until.toISOString()}` : `${range.day} (local day)`;
+  range.day === undefined ? t().report.span(range.from === null ? null : range.from.toISOString(), range.until.toISOString()) : t().report.day(range.day);
 
 async function show(report: ReportLines, range: ReportRange, out: CommandContext['out'], { format, bom }: DataFormatChoice): Promise<void> {
   if (format === 'table') {
     const { reportTable } = await import('../../render/report-table.js');
-    out.data(reportTable(report, out.style));
+    out.data(reportTable(report, out.style, t()));
     return;
   }
   const { reportCsvColumns, reportJsonLine, reportLines } = await import('../../render/report.js');
@@ -70,8 +71,8 @@ export async function runReport(rawOptions: unknown, context: CommandContext): P
   await countEntries({ ...read, [Symbol.asyncIterator]: () => untilInterrupted(read, context.interrupts) }, range, counted);
   const report = { groups: counted.results(), totals: counted.totals(), dimensions };
   if (report.groups.length === 0) {
-    out.note(`no payments in ${ledger.location.shown} for ${shownRange(range)}`);
+    out.note(t().report.none(ledger.location.shown, shownRange(range)));
     if (output.format !== 'csv') return;
-  } else if (output.format === 'table') out.note(out.errorStyle.dim(`payments for ${shownRange(range)}`));
+  } else if (output.format === 'table') out.note(out.errorStyle.dim(t().report.paymentsFor(shownRange(range))));
   await show(report, range, out, output);
 }

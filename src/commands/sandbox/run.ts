@@ -1,4 +1,5 @@
 import { UsageError } from '../../errors.js';
+import { t } from '../../i18n/current.js';
 import { parseOptions } from '../../options/definition.js';
 import { choiceOption } from '../../options/values.js';
 import type { Output } from '../../output.js';
@@ -35,27 +36,25 @@ async function describeSandbox(baseUrl: string, breaks: readonly string[]) {
 
 function printBanner(out: Output, info: Awaited<ReturnType<typeof describeSandbox>>): void {
   const style = out.style;
-  out.data(`${style.success('●')} sandbox gateway listening on ${style.strong(info.baseUrl)}`);
-  if (info.breaks.length > 0) out.data(style.failure(`  breaking on purpose: ${info.breaks.join(', ')} (see docs/sandbox.md)`));
-  out.data(`  agent id ${info.agentId}, password ${info.password} (plain or MD5)`);
-  out.data('  services:');
-  for (const service of info.services) out.data(`    ${service.id}  ${service.kind.padEnd(7)}  ${service.currency}  ${service.name}`);
-  out.data('  accounts:');
+  const said = t().sandbox;
+  out.data(`${style.success('●')} ${said.listening} ${style.strong(info.baseUrl)}`);
+  if (info.breaks.length > 0) out.data(style.failure(said.breaking(info.breaks.join(', '))));
+  out.data(said.credentials(info.agentId, info.password));
+  out.data(said.services);
+  const kinds = t().buy.kinds;
+  const kindWidth = Math.max(...Object.values(kinds).map((kind) => kind.length));
+  for (const service of info.services) {
+    out.data(`    ${service.id}  ${(kinds[service.kind] ?? service.kind).padEnd(kindWidth)}  ${service.currency}  ${service.name}`);
+  }
+  out.data(said.accounts);
   for (const account of info.accounts) out.data(`    ${account.account.padEnd(12)}  ${account.note}`);
-  out.data(
-    `  codes: 10 success, ${info.codes.pendingCodes?.join(',')} in progress, ${info.codes.notFoundCodes?.join(',')} not found, ${info.codes.failedCodes?.join(',')} refused`,
-  );
-  out.data(
-    style.dim(`  try: AGENTPAY_BASE_URL=${info.baseUrl} AGENTPAY_AGENT_ID=${info.agentId} AGENTPAY_PASSWORD=${info.password} agentpay check --service 101 --account 7011234567`),
-  );
-  out.data(
-    style.dim(
-      `  before paying through it by URL, give agentpay its codes: ${Object.entries(info.codeEnvironment)
-        .map(([name, value]) => `${name}=${value}`)
-        .join(' ')}`,
-    ),
-  );
-  out.data(style.dim('  Ctrl+C stops it.'));
+  const { pendingCodes, notFoundCodes, failedCodes } = info.codes;
+  out.data(said.codes(`${pendingCodes?.join(',')}`, `${notFoundCodes?.join(',')}`, `${failedCodes?.join(',')}`));
+  const example = `AGENTPAY_BASE_URL=${info.baseUrl} AGENTPAY_AGENT_ID=${info.agentId} AGENTPAY_PASSWORD=${info.password} agentpay check --service 101 --account 7011234567`;
+  out.data(style.dim(`${said.tryIt} ${example}`));
+  const codes = Object.entries(info.codeEnvironment).map(([name, value]) => `${name}=${value}`);
+  out.data(style.dim(`${said.giveCodes} ${codes.join(' ')}`));
+  out.data(style.dim(said.stop));
 }
 
 function faultLines(options: { latency: number; dropAfterCommit: number; failRate: number; garbage?: string | undefined }): string[] {

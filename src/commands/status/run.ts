@@ -103,6 +103,5 @@ export async function runStatus(rawOptions: unknown, context: CommandContext): P
     if (error) throw error;
     return;
   }
-  const notIds = tally.notIds === 0 ? '' : tally.notIds === 1 ? ', 1 line not an id' : `, ${tally.notIds} lines not ids`;
-  tally.finish(`${tally.total} looked up${notIds}`, out);
+  tally.finish(t().batch.lookedUp(tally.total, tally.notIds), out);
 }

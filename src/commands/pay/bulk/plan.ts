@@ -232,7 +232,7 @@ export function deskProblems(
       problems.push({
         line: row.line,
         column: undefined,
-        message: t().bulk.cell.duplicate(duplicates.map((payment) => duplicateText(payment, now)).join('; ')),
+        message: t().bulk.cell.duplicate(duplicates.map((payment) => duplicateText(payment, now, t(), 'object')).join('; ')),
       });
     } else if (duplicates.length > 0 && !row.lifted.includes('allow-duplicate')) row.lifted.push('allow-duplicate');
     // The file's sums so far weigh only against a daily limit.
