@@ -375,12 +375,15 @@ const en = {
         `${JSON.stringify(value)} has more digits than an amount may (at most ${whole} before the point and ${fraction} after)`,
       fieldTwice: 'is given twice in the object: which one is meant would be a guess',
     },
-  } /** Spreadsheet notation of CSV in and out: --delimiter, --decimal-comma, --encoding, DD.MM.YYYY dates. */,
+  },
+  /** Spreadsheet notation of CSV in and out: --delimiter, --decimal-comma, --encoding, DD.MM.YYYY dates. */
   sheet: {
     delimiter: (given: string) => `--delimiter ${JSON.stringify(given)} is not a delimiter: give , or ; or tab`,
     encoding: (given: string) => `--encoding ${JSON.stringify(given)} is not an encoding this program knows`,
     encodingHint: 'give a WHATWG encoding label, such as windows-1251, koi8-r, utf-16le or utf-8',
     notEncoded: (encoding: string) => `the file is not ${encoding}: some bytes have no character in it`,
+    goesWithCsv: (flag: string) => `${flag} goes with --format csv`,
+    goesWithCsvHint: (flag: string) => `add --format csv, or leave ${flag} out`,
     notADay: (flag: string, given: string) => `${flag} ${JSON.stringify(given)} is not a day`,
     dayHint: 'give a local date as YYYY-MM-DD or DD.MM.YYYY, such as 2026-11-22 or 22.11.2026, or today, yesterday',
     notADate: (flag: string, given: string) => `${flag} ${JSON.stringify(given)} is not a date`,

@@ -418,6 +418,8 @@ const ru: Catalogue = {
     encoding: (given) => `--encoding ${JSON.stringify(given)} — неизвестная программе кодировка`,
     encodingHint: 'укажите метку кодировки WHATWG, например `windows-1251`, `koi8-r`, `utf-16le` или `utf-8`',
     notEncoded: (encoding) => `файл не в кодировке ${encoding}: для некоторых байтов в ней нет символа`,
+    goesWithCsv: (flag) => `${flag} применяется только с --format csv`,
+    goesWithCsvHint: (flag) => `добавьте --format csv или уберите ${flag}`,
     notADay: (flag, given) => `${flag} ${JSON.stringify(given)} — не дата`,
     dayHint: 'укажите местную дату в виде ГГГГ-ММ-ДД или ДД.ММ.ГГГГ, например 2026-11-22 или 22.11.2026, либо `today`, `yesterday`',
     notADate: (flag, given) => `${flag} ${JSON.stringify(given)} — не дата`,

@@ -33,8 +33,8 @@ export type CsvDelimiter = ',' | ';' | '\t';
 
 /** How cells are written: the delimiter between them, and the decimal mark of `number` cells. */
 export interface CsvNotation {
-  delimiter?: CsvDelimiter;
-  decimalComma?: boolean;
+  delimiter?: CsvDelimiter | undefined;
+  decimalComma?: boolean | undefined;
 }
 
 // RFC 4180: a cell holding the delimiter, a quote or a line break is quoted, its quotes doubled.

@@ -8,7 +8,7 @@ import { amountMaxDigits, forbiddenCharacterIn, isAmountWithinBounds, isServiceI
 import { isPlainDecimal, parseCurrency } from '../../../protocol/money.js';
 import { InvalidFieldError } from '../../../protocol/problems.js';
 import { type BadRow, badRowsText } from '../../../render/bulk.js';
-import type { CsvDelimiter, CsvNotation } from '../../../render/csv.js';
+import type { CsvDelimiter } from '../../../render/csv.js';
 import { linesOf } from '../../../text-lines.js';
 import { FirstSeen } from './first-seen.js';
 import { parseJsonRow } from './json-row.js';
@@ -144,6 +144,12 @@ function hasLoneCr(bytes: Buffer): boolean {
   return false;
 }
 
+/** How an order file was written: its delimiter, and whether its amounts have a decimal comma. */
+interface FileNotation {
+  delimiter: CsvDelimiter;
+  decimalComma: boolean;
+}
+
 /**
  * The delimiter of a CSV order file: the one the header line holds most of, of a comma, a
  * semicolon and a tab (a column's name holds none of them); a comma when it holds none.
@@ -156,7 +162,7 @@ function headerDelimiter(bytes: Buffer): CsvDelimiter {
   return found ?? ',';
 }
 
-function readCsv(bytes: Buffer, notation: Required<CsvNotation>, rows: OrderStore, problems: BadRow[]): void {
+function readCsv(bytes: Buffer, notation: FileNotation, rows: OrderStore, problems: BadRow[]): void {
   let columns: (OrderColumn | undefined)[] | undefined;
   const take = (record: string[], line: number) => {
     if (columns === undefined) {
@@ -256,7 +262,7 @@ export async function readOrders(
   given: OrderFormat | undefined,
   stdin: () => NodeJS.ReadableStream,
   notation: OrderNotation = { delimiter: undefined, decimalComma: false, encoding: undefined },
-): Promise<{ rows: OrderStore; format: OrderFormat; written: Required<CsvNotation> }> {
+): Promise<{ rows: OrderStore; format: OrderFormat; written: FileNotation }> {
   const { bytes, problems: notUtf8 } = await orderBytes(path, stdin, notation.encoding);
   refuseBadRows(path, notUtf8, t().bulk.notUtf8Hint);
   const format = formatOf(path, given, firstCharacter(bytes));
