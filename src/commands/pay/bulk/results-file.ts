@@ -32,7 +32,7 @@ export interface ResultRow {
   currency: string;
   invoiceId: string | undefined;
   invoicePosition: number | undefined;
-  /** The amount as the input gave it. */
+  /** The amount as the input gave it, an exact decimal with a point (a decimal comma read as one). */
   amount: string | undefined;
   transactionId: string;
   /** What the Payment carries: the voucher's OrderAmount or the static amount; empty until known. */
