@@ -1,8 +1,10 @@
 import { UsageError } from './errors.js';
+import { t } from './i18n/current.js';
 
 /**
  * Local days (this machine's time zone, `TZ`), as `YYYY-MM-DD`: what `--date` names for
- * `report` and `reconcile --registry`, and the days a registry's rows are compared on.
+ * `report` and `reconcile --registry`, and the days a registry's rows are compared on. A day is
+ * given as `YYYY-MM-DD` or, as the desk and its registries write it, `DD.MM.YYYY`.
  */
 
 const pad = (value: number) => String(value).padStart(2, '0');
@@ -18,10 +20,18 @@ export function startOfDay(day: string, offset = 0): Date {
   return new Date(year, month - 1, date + offset);
 }
 
-/** `--date`: `YYYY-MM-DD` (a day that exists), `today` or `yesterday`, as a local day. */
+/** `YYYY-MM-DD` or `DD.MM.YYYY` as `YYYY-MM-DD` when it is a day that exists, else undefined. */
+export function givenDay(text: string): string | undefined {
+  const dotted = /^(\d{2})\.(\d{2})\.(\d{4})$/.exec(text);
+  const day = dotted === null ? text : `${dotted[3]}-${dotted[2]}-${dotted[1]}`;
+  return /^\d{4}-\d{2}-\d{2}$/.test(day) && localDay(startOfDay(day)) === day ? day : undefined;
+}
+
+/** `--date`: `YYYY-MM-DD` or `DD.MM.YYYY` (a day that exists), `today` or `yesterday`, as a local day. */
 export function dayOption(text: string, now: Date = new Date()): string {
   if (text === 'today') return localDay(now);
   if (text === 'yesterday') return localDay(new Date(now.getFullYear(), now.getMonth(), now.getDate() - 1));
-  if (/^\d{4}-\d{2}-\d{2}$/.test(text) && localDay(startOfDay(text)) === text) return text;
-  throw new UsageError(`--date ${JSON.stringify(text)} is not a day`, { hint: 'give a local date as YYYY-MM-DD, such as 2026-11-22, or today, yesterday' });
+  const day = givenDay(text);
+  if (day !== undefined) return day;
+  throw new UsageError(t().sheet.notADay('--date', text), { hint: t().sheet.dayHint });
 }

@@ -1,13 +1,16 @@
 import { UsageError } from '../errors.js';
+import { t } from '../i18n/current.js';
 import type { OptionDefinitions } from '../options/definition.js';
 import { choiceOption, switchOption } from '../options/values.js';
 import type { Output } from '../output.js';
+import type { CsvNotation } from '../render/csv.js';
+import { delimiterDefinitions, delimiterOption } from './spreadsheet-options.js';
 
 /** How history and report write their data: `--format table|csv|json` (`--json` is `--format json`), `--bom` for CSV. */
 const dataFormats = ['table', 'csv', 'json'] as const;
 type DataFormat = (typeof dataFormats)[number];
 
-/** history's and report's `--format` and `--bom`, which dataFormatOption reads. */
+/** history's and report's `--format`, `--bom`, `--delimiter` and `--decimal-comma`, which dataFormatOption reads. */
 export const dataFormatDefinitions = {
   format: {
     flags: '--format <format>',
@@ -24,12 +27,15 @@ export const dataFormatDefinitions = {
       ru: 'с --format csv: начать с метки порядка байтов (BOM), для табличных программ, которым она нужна, чтобы прочесть UTF-8 (кириллицу)',
     },
   },
+  ...delimiterDefinitions,
 } as const satisfies OptionDefinitions;
 
 export interface DataFormatChoice {
   format: DataFormat;
   /** A byte order mark before the CSV, for spreadsheet programs that need it to read UTF-8. */
   bom: boolean;
+  /** The CSV's delimiter and decimal mark (`--delimiter ';'`, `--decimal-comma`): the same data in another notation. */
+  notation: CsvNotation;
 }
 
 /** `--format` and `--bom` as given, checked against `--json` (the global flag: out.json). */
@@ -39,7 +45,10 @@ export function dataFormatOption(options: Record<string, unknown>, out: Pick<Out
   const format = given ?? (out.json ? 'json' : 'table');
   const bom = switchOption(options.bom, '--bom');
   if (bom && format !== 'csv') throw new UsageError('--bom goes with --format csv', { hint: 'add --format csv, or leave --bom out' });
-  return { format, bom };
+  const notation = { delimiter: delimiterOption(options.delimiter), decimalComma: switchOption(options.decimalComma, '--decimal-comma') };
+  const stray = notation.delimiter !== undefined ? '--delimiter' : notation.decimalComma ? '--decimal-comma' : undefined;
+  if (stray !== undefined && format !== 'csv') throw new UsageError(t().sheet.goesWithCsv(stray), { hint: t().sheet.goesWithCsvHint(stray) });
+  return { format, bom, notation };
 }
 
 /** A CSV line (render/csv.ts, ending CRLF) as a data line: Output ends each line with LF, so its own LF is left to it. */

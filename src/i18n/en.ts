@@ -423,10 +423,11 @@ const en = {
     line: (line: number) => `line ${line}`,
     /** A column of the orders file, after its line: `line 4, amount: ...`. */
     column: (column: string) => `, ${column}`,
-    andMore: (count: number) => `; and ${count} more`,
-    badRows: (where: string, count: number, named: string) => `${where} has ${count === 1 ? '1 bad row' : `${count} bad rows`}, nothing was sent: ${named}`,
+    andMore: (count: number) => `and ${count} more`,
+    badRows: (where: string, count: number, named: string) => `${where} has ${count === 1 ? '1 bad row' : `${count} bad rows`}, nothing was sent:${named}`,
     badRowsHint: 'fix the rows named and run the same command again; no payment was sent',
-    notUtf8Hint: 'an order file must be UTF-8 (a BOM is fine): save it as UTF-8 (in Excel, "CSV UTF-8") and run the same command again; no payment was sent',
+    notUtf8Hint:
+      'an order file is read as UTF-8 (a BOM is fine): if it was saved in another encoding, name it, as --encoding windows-1251 for Excel\'s Cyrillic "CSV (semicolon delimited)", and run the same command again; no payment was sent',
     lineGone: (line: number) => `line ${line} is gone`,
     changedRows: (input: string, results: string, named: string) =>
       `${input} changed since ${results} was written (${named}); refusing to guess which payments are which, nothing was sent`,
@@ -498,6 +499,19 @@ const en = {
         `${JSON.stringify(value)} has more digits than an amount may (at most ${whole} before the point and ${fraction} after)`,
       fieldTwice: 'is given twice in the object: which one is meant would be a guess',
     },
+  },
+  /** Spreadsheet notation of CSV in and out: --delimiter, --decimal-comma, --encoding, DD.MM.YYYY dates. */
+  sheet: {
+    delimiter: (given: string) => `--delimiter ${JSON.stringify(given)} is not a delimiter: give , or ; or tab`,
+    encoding: (given: string) => `--encoding ${JSON.stringify(given)} is not an encoding this program knows`,
+    encodingHint: 'give a WHATWG encoding label, such as windows-1251, koi8-r, utf-16le or utf-8',
+    notEncoded: (encoding: string) => `the file is not ${encoding}: some bytes have no character in it`,
+    goesWithCsv: (flag: string) => `${flag} goes with --format csv`,
+    goesWithCsvHint: (flag: string) => `add --format csv, or leave ${flag} out`,
+    notADay: (flag: string, given: string) => `${flag} ${JSON.stringify(given)} is not a day`,
+    dayHint: 'give a local date as YYYY-MM-DD or DD.MM.YYYY, such as 2026-11-22 or 22.11.2026, or today, yesterday',
+    notADate: (flag: string, given: string) => `${flag} ${JSON.stringify(given)} is not a date`,
+    dateHint: 'give 2026-11-21, 21.11.2026, 2026-11-21T08:00:00Z, or an age such as 30m, 12h, 7d',
   },
 };
 

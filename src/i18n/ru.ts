@@ -453,11 +453,12 @@ const ru: Catalogue = {
   bulk: {
     line: (line) => `строка ${line}`,
     column: (column) => `, столбец «${column}»`,
-    andMore: (count) => `; и ещё ${count}`,
+    andMore: (count) => `и ещё ${count}`,
     badRows: (where, count, named) =>
-      `в ${where} ${plural('ru', count, { one: 'плохая строка', few: 'плохие строки', many: 'плохих строк', other: 'плохой строки' })}, ничего не отправлялось: ${named}`,
+      `в ${where} ${plural('ru', count, { one: 'плохая строка', few: 'плохие строки', many: 'плохих строк', other: 'плохой строки' })}, ничего не отправлялось:${named}`,
     badRowsHint: 'исправьте названные строки и запустите ту же команду снова; платежи не отправлялись',
-    notUtf8Hint: 'файл заказов должен быть в UTF-8 (BOM допустим): сохраните его в UTF-8 (в Excel — «CSV UTF-8») и запустите ту же команду снова; платежи не отправлялись',
+    notUtf8Hint:
+      'файл заказов читается как UTF-8 (BOM допустим): если он сохранён в другой кодировке, укажите её, например `--encoding windows-1251` для «CSV (разделители — точка с запятой)» из Excel с кириллицей, и запустите ту же команду снова; платежи не отправлялись',
     lineGone: (line) => `строки ${line} больше нет`,
     changedRows: (input, results, named) => `${input} изменился с тех пор, как записан ${results} (${named}); угадывать, какой платёж чей, не буду, ничего не отправлялось`,
     changedRowsHint: (results) => `запустите исходный файл снова, чтобы его закончить, или дайте изменённому новый файл --results (строки из ${results} могли быть оплачены)`,
@@ -522,6 +523,18 @@ const ru: Catalogue = {
       amountDigits: (value, whole, fraction) => `${JSON.stringify(value)}: в сумме больше цифр, чем можно (до ${whole} до точки и ${fraction} после)`,
       fieldTwice: 'указано в объекте дважды: какое из значений имелось в виду — догадка',
     },
+  },
+  sheet: {
+    delimiter: (given) => `--delimiter ${JSON.stringify(given)} — не разделитель: укажите \`,\` или \`;\` или \`tab\``,
+    encoding: (given) => `--encoding ${JSON.stringify(given)} — неизвестная программе кодировка`,
+    encodingHint: 'укажите метку кодировки WHATWG, например `windows-1251`, `koi8-r`, `utf-16le` или `utf-8`',
+    notEncoded: (encoding) => `файл не в кодировке ${encoding}: для некоторых байтов в ней нет символа`,
+    goesWithCsv: (flag) => `${flag} применяется только с --format csv`,
+    goesWithCsvHint: (flag) => `добавьте --format csv или уберите ${flag}`,
+    notADay: (flag, given) => `${flag} ${JSON.stringify(given)} — не дата`,
+    dayHint: 'укажите местную дату в виде ГГГГ-ММ-ДД или ДД.ММ.ГГГГ, например 2026-11-22 или 22.11.2026, либо `today`, `yesterday`',
+    notADate: (flag, given) => `${flag} ${JSON.stringify(given)} — не дата`,
+    dateHint: 'укажите 2026-11-21, 21.11.2026, 2026-11-21T08:00:00Z или давность, например 30m, 12h, 7d',
   },
 };
 

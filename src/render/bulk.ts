@@ -19,14 +19,17 @@ export interface BadRow {
 /** How many bad rows a message names before "and N more". */
 const shownBadRows = 20;
 
-/** `orders.csv has 2 bad rows, nothing was sent: line 4, amount: "1,5" is not ...; line 7: ...` (one line, in file order). */
+/**
+ * `orders.csv has 2 bad rows, nothing was sent:` and each bad row on a line of its own below it,
+ * indented, in file order: the first 20, then how many more.
+ */
 export function badRowsText(where: string, problems: readonly BadRow[], said: Catalogue = en): string {
   const sorted = [...problems].sort((a, b) => a.line - b.line);
   const named = sorted
     .slice(0, shownBadRows)
     .map(({ line, column, message }) => `${said.bulk.line(line)}${column === undefined ? '' : said.bulk.column(shownText(column))}: ${shownText(message)}`);
-  const more = sorted.length > shownBadRows ? said.bulk.andMore(sorted.length - shownBadRows) : '';
-  return said.bulk.badRows(where, sorted.length, `${named.join('; ')}${more}`);
+  if (sorted.length > shownBadRows) named.push(said.bulk.andMore(sorted.length - shownBadRows));
+  return said.bulk.badRows(where, sorted.length, named.map((line) => `\n  ${line}`).join(''));
 }
 
 /** A row whose input changed since the results file recorded it: which cells, before and after. */
@@ -43,7 +46,7 @@ export function changedRowsText(input: string, results: string, rows: readonly C
         ? said.bulk.lineGone(line)
         : `${said.bulk.line(line)} ${changes.map(({ column, was, now }) => shownText(`${column} ${JSON.stringify(was)} → ${JSON.stringify(now)}`)).join(', ')}`,
     );
-  const more = rows.length > shownBadRows ? said.bulk.andMore(rows.length - shownBadRows) : '';
+  const more = rows.length > shownBadRows ? `; ${said.bulk.andMore(rows.length - shownBadRows)}` : '';
   return said.bulk.changedRows(input, results, `${named.join('; ')}${more}`);
 }
 

@@ -1,6 +1,10 @@
+import { toDecimalComma } from '../protocol/decimal-comma.js';
+
 /**
  * CSV as every command writes it (history, report, reconcile --registry, a bulk run's results),
  * defined once: RFC 4180 quoting, a header row, CRLF line ends (what spreadsheet programs expect),
+ * a comma between cells or the delimiter asked for (`--delimiter ';'`), amounts with a decimal
+ * point or, asked for (`--decimal-comma`), a comma: the same exact decimal in another notation,
  * UTF-8 with an optional BOM (`--bom`, for programs that need it to read Cyrillic), and
  * spreadsheet safety: a text cell that a spreadsheet would run as a formula is written as text.
  */
@@ -25,33 +29,50 @@ export function spreadsheetSafe(text: string): string {
 
 const byteOrderMark = '\uFEFF';
 
+export type CsvDelimiter = ',' | ';' | '\t';
+
+/** How cells are written: the delimiter between them, and the decimal mark of `number` cells. */
+export interface CsvNotation {
+  delimiter?: CsvDelimiter | undefined;
+  decimalComma?: boolean | undefined;
+}
+
 // RFC 4180: a cell holding the delimiter, a quote or a line break is quoted, its quotes doubled.
-const needsQuotes = /[",\r\n]/;
+const needsQuotes: Record<CsvDelimiter, RegExp> = { ',': /[",\r\n]/, ';': /[";\r\n]/, '\t': /["\t\r\n]/ };
 
 /**
  * One record and its CRLF. By hand, not with csv-stringify, which sets itself up on every call
  * while a bulk run writes a line per row; a test holds the two equal.
  */
-function line(cells: readonly string[]): string {
+function line(cells: readonly string[], delimiter: CsvDelimiter = ','): string {
+  const quoted = needsQuotes[delimiter];
   let text = '';
   for (let i = 0; i < cells.length; i++) {
     const cell = cells[i]!;
-    text += `${i === 0 ? '' : ','}${needsQuotes.test(cell) ? `"${cell.replaceAll('"', '""')}"` : cell}`;
+    text += `${i === 0 ? '' : delimiter}${quoted.test(cell) ? `"${cell.replaceAll('"', '""')}"` : cell}`;
   }
   return `${text}\r\n`;
 }
 
 /** The header row (after a BOM when asked), one line with its line end. */
-export function csvHeader<Row>(columns: readonly CsvColumn<Row>[], options: { bom?: boolean } = {}): string {
-  return `${options.bom ? byteOrderMark : ''}${line(columns.map((column) => column.header))}`;
+export function csvHeader<Row>(columns: readonly CsvColumn<Row>[], options: { bom?: boolean } & CsvNotation = {}): string {
+  return `${options.bom ? byteOrderMark : ''}${line(
+    columns.map((column) => column.header),
+    options.delimiter,
+  )}`;
 }
 
-/** One row, one line with its line end; a missing value is an empty cell, a text cell made spreadsheet-safe. */
-export function csvRow<Row>(columns: readonly CsvColumn<Row>[], row: Row): string {
+/**
+ * One row, one line with its line end; a missing value is an empty cell, a text cell made
+ * spreadsheet-safe, a number cell with a decimal comma when asked for.
+ */
+export function csvRow<Row>(columns: readonly CsvColumn<Row>[], row: Row, notation: CsvNotation = {}): string {
   return line(
     columns.map((column) => {
       const value = column.value(row) ?? '';
-      return column.kind === 'text' ? spreadsheetSafe(value) : value;
+      if (column.kind === 'text') return spreadsheetSafe(value);
+      return column.kind === 'number' && notation.decimalComma ? toDecimalComma(value) : value;
     }),
+    notation.delimiter,
   );
 }

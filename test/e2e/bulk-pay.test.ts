@@ -88,7 +88,7 @@ describe('pay --from-file', () => {
     const orders = ordersFile(['service,account,amount,invoice-id', '201,ok-1,100.00,', '201,,100.00,', '201,ok-2,"1,5",', '101,ok-3,,x1', '201,ok-4,100.00,']);
     const result = await runCli(['pay', '--from-file', orders, '--yes'], { env });
     expect(result.code).toBe(2);
-    expect(result.stderr).toContain('has 3 bad rows, nothing was sent: line 3, account: is empty; line 4, amount: "1,5" is not a plain decimal');
+    expect(result.stderr).toContain('has 3 bad rows, nothing was sent:\n  line 3, account: is empty\n  line 4, amount: "1,5" is not a plain decimal');
     expect(result.stderr).toContain('line 5, invoice-id: "x1" is not an InvoiceId');
     expect(result.stdout).toBe('');
     expect(sandbox.received).toHaveLength(0);

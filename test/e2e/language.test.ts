@@ -170,7 +170,7 @@ describe('choosing the language', () => {
     writeFileSync(bad, 'service,account,amount\n202,7011234567,1,5\n202,,100\n');
     const refused = await ru(['pay', '--from-file', bad, '--yes'], env);
     expect(refused.code).toBe(2);
-    expect(refused.stderr).toContain('2 плохие строки, ничего не отправлялось: строка 2');
+    expect(refused.stderr).toContain('2 плохие строки, ничего не отправлялось:\n  строка 2');
     expectRussian(refused);
   });
 });

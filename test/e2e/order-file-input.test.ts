@@ -34,8 +34,8 @@ describe('pay --from-file refuses input that is not what it claims', () => {
     const received = sandbox.received.length;
     const result = await runCli(['pay', '--from-file', orders, '--yes'], { env: envFor(sandbox) });
     expect(result.code).toBe(2);
-    expect(result.stderr).toContain('has 1 bad row, nothing was sent: line 3: byte 0xFF at column 7 is not UTF-8');
-    expect(result.stderr).toContain('an order file must be UTF-8');
+    expect(result.stderr).toContain('has 1 bad row, nothing was sent:\n  line 3: byte 0xFF at column 7 is not UTF-8');
+    expect(result.stderr).toContain('--encoding windows-1251');
     expect(result.stdout).toBe('');
     expect(sandbox.received.length).toBe(received);
   });
@@ -52,7 +52,7 @@ describe('pay --from-file refuses input that is not what it claims', () => {
     const received = sandbox.received.length;
     const result = await runCli(['pay', '--from-file', orders, '--yes'], { env: envFor(sandbox) });
     expect(result.code).toBe(2);
-    expect(result.stderr).toContain('has 4 bad rows, nothing was sent: line 2, account: holds the control character U+0000 at character 3');
+    expect(result.stderr).toContain('has 4 bad rows, nothing was sent:\n  line 2, account: holds the control character U+0000 at character 3');
     expect(result.stderr).toContain('line 3, account: is given twice in the object');
     expect(result.stderr).toContain('line 4, account: is longer than 64 characters');
     expect(result.stderr).toContain('line 5, service: "mobile" is not a service id');

@@ -101,6 +101,26 @@ describe('reconcile --registry', () => {
     expect(result.stderr).toContain('disagree on 5 payments');
   });
 
+  it('the lists as CSV with --delimiter ";" --decimal-comma: the same findings, amounts with a decimal comma', async () => {
+    const registry = registryFile('day-sheet.tsv', tsvOf(listed(), 'Total: 5 2147.50'));
+    const result = await runCli(['reconcile', '--registry', registry, '--format', 'csv', '--delimiter', ';', '--decimal-comma'], { env });
+    expect(result.code, result.stderr).toBe(1);
+    expect(result.stdout.split('\r\n')[0]).toBe('List;TransactionID;Date;Account;RegistryAmount;LedgerAmount;RegistryState;LedgerState');
+    const [, ...rows] = parse(result.stdout, { delimiter: ';' }) as string[][];
+    const point = (amount: string | undefined) => amount?.replace(',', '.');
+    expect(
+      rows.map(([list, txnId, , , registryAmount, ledgerAmount, registryState, ledgerState]) => [
+        list,
+        txnId,
+        point(registryAmount),
+        point(ledgerAmount),
+        registryState,
+        ledgerState,
+      ]),
+    ).toEqual(expectedBeforeSettle());
+    expect(result.stdout).toContain(';205,50;250,50;');
+  });
+
   it('a mapping file: windows-1251, semicolons, a Russian header and decimal commas give the same lists as JSON lines', async () => {
     const mapping = registryFile(
       'kassa.yaml',

@@ -54,3 +54,22 @@ describe('CSV, defined once', () => {
     expect(row).toEqual(['12', '-5', "'=1+1"]);
   });
 });
+
+describe('CSV in a spreadsheet notation (--delimiter, --decimal-comma)', () => {
+  const rows: Row[] = [
+    { id: '17', amount: '1500.50', name: 'Кино; 2 билета' },
+    { id: '18', amount: '10.630', name: '=1+1' },
+  ];
+  it('semicolons between cells, a decimal comma in number cells only; a cell holding ";" quoted; read back to the same data', () => {
+    const notation = { delimiter: ';', decimalComma: true } as const;
+    const text = csvHeader(columns, notation) + rows.map((row) => csvRow(columns, row, notation)).join('');
+    expect(text).toBe('TransactionID;Amount;Voucher\r\n17;1500,50;"Кино; 2 билета"\r\n18;10,630;\'=1+1\r\n');
+    const back = parse(text, { delimiter: ';', columns: true }) as Record<string, string>[];
+    expect(back.map((row) => row.Amount!.replace(',', '.'))).toEqual(['1500.50', '10.630']);
+  });
+
+  it('a tab delimiter with decimal points; a comma delimiter with a decimal comma quotes the amount', () => {
+    expect(csvRow(columns, rows[0]!, { delimiter: '\t' })).toBe('17\t1500.50\tКино; 2 билета\r\n');
+    expect(csvRow(columns, rows[0]!, { decimalComma: true })).toBe('17,"1500,50",Кино; 2 билета\r\n');
+  });
+});

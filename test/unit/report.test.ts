@@ -96,12 +96,14 @@ describe('report: the range', () => {
     expect(reportRange({ date: '2026-03-01' }, now)).toEqual({ from: new Date(2026, 2, 1), until: new Date(2026, 2, 2), day: '2026-03-01' });
     expect(reportRange({ date: 'today' }, now).day).toBe('2026-11-23');
     expect(reportRange({ date: 'yesterday' }, new Date(2026, 0, 1, 0, 5)).day).toBe('2025-12-31');
+    expect(reportRange({ date: '01.03.2026' }, now)).toEqual({ from: new Date(2026, 2, 1), until: new Date(2026, 2, 2), day: '2026-03-01' });
   });
 
   it('--since and --until as history reads them; --until defaults to now', () => {
     expect(reportRange({ since: '2026-11-20', until: '2026-11-22' }, now)).toEqual({ from: new Date(2026, 10, 20), until: new Date(2026, 10, 22) });
     expect(reportRange({ since: '12h' }, now)).toEqual({ from: new Date(now.getTime() - 12 * 3_600_000), until: now });
     expect(reportRange({ until: '2026-11-22' }, now)).toEqual({ from: null, until: new Date(2026, 10, 22) });
+    expect(reportRange({ since: '20.11.2026', until: '22.11.2026' }, now)).toEqual({ from: new Date(2026, 10, 20), until: new Date(2026, 10, 22) });
   });
 
   it('refuses a day that does not exist, --date with --since, an empty range, a bad --until (exit 2, named)', () => {
@@ -114,7 +116,9 @@ describe('report: the range', () => {
       return undefined;
     };
     expect(usage({ date: '2026-02-30' })).toEqual([2, '--date "2026-02-30" is not a day']);
-    expect(usage({ date: '22.11.2026' })).toEqual([2, '--date "22.11.2026" is not a day']);
+    expect(usage({ date: '30.02.2026' })).toEqual([2, '--date "30.02.2026" is not a day']);
+    expect(usage({ date: '2.11.2026' })).toEqual([2, '--date "2.11.2026" is not a day']);
+    expect(usage({ since: '31.11.2026' })).toEqual([2, '--since "31.11.2026" is not a date']);
     expect(usage({ date: '2026-11-22', since: '1h' })?.[1]).toContain('not both');
     expect(usage({ since: '2026-11-22', until: '2026-11-21' })?.[1]).toContain('is not before --until');
     expect(usage({ since: '1h', until: 'soon' })).toEqual([2, '--until "soon" is not a date']);

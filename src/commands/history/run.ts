@@ -43,13 +43,13 @@ async function showJson(entries: LedgerHistory, out: CommandContext['out']): Pro
 }
 
 /** The entries as CSV (render/history-csv.ts): the header row, then one row each as it comes. */
-async function showCsv(entries: LedgerHistory, out: CommandContext['out'], bom: boolean): Promise<number> {
+async function showCsv(entries: LedgerHistory, out: CommandContext['out'], { bom, notation }: DataFormatChoice): Promise<number> {
   const [{ csvHeader, csvRow }, { historyCsvColumns }] = await Promise.all([import('../../render/csv.js'), import('../../render/history-csv.js')]);
-  writeCsvLine(out, csvHeader(historyCsvColumns, { bom }));
+  writeCsvLine(out, csvHeader(historyCsvColumns, { bom, ...notation }));
   let lines = 0;
   for await (const entry of entries) {
     const { intent } = entry;
-    writeCsvLine(out, csvRow(historyCsvColumns, { ...rowOf(entry), agentId: intent.agentId, voucher: intent.voucher, invoiceId: intent.invoiceId }));
+    writeCsvLine(out, csvRow(historyCsvColumns, { ...rowOf(entry), agentId: intent.agentId, voucher: intent.voucher, invoiceId: intent.invoiceId }, notation));
     lines++;
   }
   return lines;
@@ -59,9 +59,10 @@ async function showCsv(entries: LedgerHistory, out: CommandContext['out'], bom: 
  * The entries in the format asked for, each written as it comes: nothing here holds them,
  * whichever ledger streams them. Returns how many transactions it wrote.
  */
-async function showEntries(entries: LedgerHistory, ledger: Ledger, out: CommandContext['out'], { format, bom }: DataFormatChoice): Promise<number> {
+async function showEntries(entries: LedgerHistory, ledger: Ledger, out: CommandContext['out'], output: DataFormatChoice): Promise<number> {
+  const { format } = output;
   if (format === 'json') return showJson(entries, out);
-  if (format === 'csv') return showCsv(entries, out, bom);
+  if (format === 'csv') return showCsv(entries, out, output);
   const { historyTableLines } = await import('../../render/history.js');
   const options = { style: out.style, showGateway: entries.gateways.length > 1, showRecordedBy: ledger.location.kind === 'postgres', said: t() };
   let lines = 0;

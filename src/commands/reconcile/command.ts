@@ -5,6 +5,7 @@ import { choiceOption, lookupConcurrencyDefinition, optionalNonBlankText, wholeN
 import { builtInLayouts } from '../../registry/layout.js';
 import type { LazyAction } from '../define.js';
 import { addOptions } from '../option.js';
+import { delimiterDefinitions } from '../spreadsheet-options.js';
 
 const description: Said = {
   en: "settle every journaled payment not yet final with Status; or, with --registry, compare the ledger with the provider's registry; safe to run from cron",
@@ -78,6 +79,7 @@ export const reconcileOptions = {
       ru: 'с --format csv: начать с метки порядка байтов (BOM), для табличных программ, которым она нужна, чтобы прочесть кириллицу',
     },
   },
+  ...delimiterDefinitions,
 } as const satisfies OptionDefinitions;
 
 export function reconcileCommand(lazyAction: LazyAction, language: Language): Command {

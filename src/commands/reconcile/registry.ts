@@ -104,9 +104,10 @@ async function writeFindings(findings: AsyncIterable<Finding>, options: Registry
   } else if (format === 'csv') {
     const { csvHeader, csvRow } = await import('../../render/csv.js');
     // out.data adds the line end; the CSV writer's own (CRLF) is kept but for its last \n.
-    out.data(csvHeader(render.registryCsvColumns, { bom: options.bom }).slice(0, -1));
+    const notation = { delimiter: options.delimiter, decimalComma: options.decimalComma };
+    out.data(csvHeader(render.registryCsvColumns, { bom: options.bom, ...notation }).slice(0, -1));
     for await (const finding of findings) {
-      out.data(csvRow(render.registryCsvColumns, finding).slice(0, -1));
+      out.data(csvRow(render.registryCsvColumns, finding, notation).slice(0, -1));
       if (written++ % 1024 === 1023) await out.drained();
     }
   } else {

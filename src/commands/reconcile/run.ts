@@ -21,6 +21,8 @@ function checkOptionsGoTogether(options: ReconcileOptions): void {
     ['--settle', options.settle || undefined],
     ['--format', options.format],
     ['--bom', options.bom || undefined],
+    ['--delimiter', options.delimiter],
+    ['--decimal-comma', options.decimalComma || undefined],
   ] as const;
   const given = registryOnly.find(([, value]) => value !== undefined);
   if (options.registry === undefined && given !== undefined) throw new UsageError(`${given[0]} goes with --registry <file>`);

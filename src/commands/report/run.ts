@@ -43,7 +43,7 @@ async function countEntries(entries: LedgerHistory, range: ReportRange, tally: R
 const shownRange = (range: ReportRange) =>
   range.day === undefined ? t().report.span(range.from === null ? null : range.from.toISOString(), range.until.toISOString()) : t().report.day(range.day);
 
-async function show(report: ReportLines, range: ReportRange, out: CommandContext['out'], { format, bom }: DataFormatChoice): Promise<void> {
+async function show(report: ReportLines, range: ReportRange, out: CommandContext['out'], { format, bom, notation }: DataFormatChoice): Promise<void> {
   if (format === 'table') {
     const { reportTable } = await import('../../render/report-table.js');
     out.data(reportTable(report, out.style, t()));
@@ -56,8 +56,8 @@ async function show(report: ReportLines, range: ReportRange, out: CommandContext
   }
   const { csvHeader, csvRow } = await import('../../render/csv.js');
   const columns = reportCsvColumns(report.dimensions);
-  writeCsvLine(out, csvHeader(columns, { bom }));
-  for (const line of reportLines(report, { labelledTotals: true })) writeCsvLine(out, csvRow(columns, line));
+  writeCsvLine(out, csvHeader(columns, { bom, ...notation }));
+  for (const line of reportLines(report, { labelledTotals: true })) writeCsvLine(out, csvRow(columns, line, notation));
 }
 
 /** `agentpay report`: counts and exact sums of the ledger's payments in a range, grouped, a total per currency. Reads only; sends nothing. */

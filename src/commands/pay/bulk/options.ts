@@ -2,6 +2,8 @@ import { UsageError } from '../../../errors.js';
 import { t } from '../../../i18n/current.js';
 import type { OptionDefinition, OptionDefinitions } from '../../../options/definition.js';
 import { choiceOption, concurrencyOption, defaultConcurrency, optionalNonBlankText, optionRecord, switchOption } from '../../../options/values.js';
+import { delimiterDefinitions, delimiterOption, encodingDefinitions, encodingOption } from '../../spreadsheet-options.js';
+import type { OrderNotation } from './rows.js';
 
 const orderFormats = ['csv', 'jsonl'] as const;
 export type OrderFormat = (typeof orderFormats)[number];
@@ -39,6 +41,8 @@ export const bulkOnlyDefinitions = {
       ru: `с --from-file: сколько строк в работе одновременно (по умолчанию ${defaultConcurrency})`,
     },
   },
+  ...delimiterDefinitions,
+  ...encodingDefinitions,
 } as const satisfies OptionDefinitions;
 
 /** `pay --from-file`'s options; the one-payment options belong in the file's rows. */
@@ -47,6 +51,8 @@ export interface BulkOptions {
   fromFormat: OrderFormat | undefined;
   results: string | undefined;
   concurrency: number;
+  /** How the order file is written; the results file is written as the order file is. */
+  notation: OrderNotation;
   dryRun: boolean;
   yes: boolean;
   overLimit: boolean;
@@ -67,6 +73,9 @@ const bulkOnly = [
   ['fromFormat', '--from-format'],
   ['results', '--results'],
   ['concurrency', '--concurrency'],
+  ['delimiter', '--delimiter'],
+  ['decimalComma', '--decimal-comma'],
+  ['encoding', '--encoding'],
 ] as const;
 
 /** The options of one payment that have no place beside --from-file, or of a bulk run without it. */
@@ -93,6 +102,11 @@ export function bulkOptions(raw: unknown): BulkOptions {
     fromFormat: choiceOption(options.fromFormat, orderFormats, `--from-format must be one of: ${orderFormats.join(', ')}`),
     results: optionalNonBlankText(options.results, '--results'),
     concurrency: concurrencyOption(options.concurrency),
+    notation: {
+      delimiter: delimiterOption(options.delimiter),
+      decimalComma: switchOption(options.decimalComma, '--decimal-comma'),
+      encoding: encodingOption(options.encoding),
+    },
     dryRun: switchOption(options.dryRun, '--dry-run'),
     yes: switchOption(options.yes, '--yes'),
     overLimit: switchOption(options.overLimit, '--over-limit'),

@@ -8,12 +8,15 @@ import type { BadRow } from '../../../render/bulk.js';
  * The whole input of `pay --from-file` as bytes that are UTF-8 (a byte order mark kept): a file
  * read at once, stdin to its end (every row is checked before any is paid). The rows read the
  * text from them a piece at a time (textPieces): the bytes are held, not a string of them too.
- * Bytes that are not UTF-8 are not guessed at: each line holding some is a problem, named by its
- * line and column, and the text is not read further (every cell of a file in another encoding
- * would be read wrong, and an account read wrong is paid wrong).
+ * With `encoding` (--encoding windows-1251), the file is decoded from it (strictly: a byte with
+ * no character in it refuses the file) and held as UTF-8. Without it, bytes that are not UTF-8
+ * are not guessed at: each line holding some is a problem, named by its line and column, and
+ * the text is not read further (every cell of a file in another encoding would be read wrong,
+ * and an account read wrong is paid wrong).
  */
-export async function orderBytes(path: string, stdin: () => NodeJS.ReadableStream): Promise<{ bytes: Buffer; problems: BadRow[] }> {
+export async function orderBytes(path: string, stdin: () => NodeJS.ReadableStream, encoding?: string): Promise<{ bytes: Buffer; problems: BadRow[] }> {
   const bytes = await bytesOf(path, stdin);
+  if (encoding !== undefined && encoding !== 'utf-8') return decoded(bytes, encoding);
   if (isUtf8(bytes)) return { bytes, problems: [] };
   const problems = notUtf8(bytes).map(({ line, column, byte }) => ({
     line,
@@ -21,6 +24,15 @@ export async function orderBytes(path: string, stdin: () => NodeJS.ReadableStrea
     message: t().bulk.cell.notUtf8(`0x${byte.toString(16).toUpperCase().padStart(2, '0')}`, column),
   }));
   return { bytes: Buffer.alloc(0), problems };
+}
+
+/** Bytes in `encoding` as UTF-8 bytes; TextDecoder drops the encoding's own byte order mark. */
+function decoded(bytes: Buffer, encoding: string): { bytes: Buffer; problems: BadRow[] } {
+  try {
+    return { bytes: Buffer.from(new TextDecoder(encoding, { fatal: true }).decode(bytes), 'utf8'), problems: [] };
+  } catch {
+    return { bytes: Buffer.alloc(0), problems: [{ line: 1, column: undefined, message: t().sheet.notEncoded(encoding) }] };
+  }
 }
 
 const pieceBytes = 1 << 20;

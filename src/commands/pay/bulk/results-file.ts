@@ -4,8 +4,9 @@ import { parse } from 'csv-parse/sync';
 import { syncDirectory, writeAll } from '../../../durable.js';
 import { errnoCodeOf, LocalStorageError, UsageError } from '../../../errors.js';
 import { t } from '../../../i18n/current.js';
+import { fromDecimalComma } from '../../../protocol/decimal-comma.js';
 import type { TransactionState } from '../../../protocol/transaction-view.js';
-import { type CsvColumn, csvHeader, csvRow } from '../../../render/csv.js';
+import { type CsvColumn, type CsvDelimiter, type CsvNotation, csvHeader, csvRow } from '../../../render/csv.js';
 import type { OrderRow } from './rows.js';
 
 /**
@@ -16,7 +17,10 @@ import type { OrderRow } from './rows.js';
  * appended to in between (the lines of rows that end together in one write(2)), so a SIGKILL at
  * any point leaves every row's TransactionID on disk; a line cut short by the kill is the last
  * one and is passed over. A row's word a kill kept from the file is in the ledger, and the next
- * run takes it from there.
+ * run takes it from there. It is written in the order file's notation (its delimiter, and a
+ * decimal comma when the order file's amounts have one); a later run reads the delimiter from
+ * its header line and either decimal mark in its amounts, so a resume reads back the exact
+ * amounts whatever notation wrote them.
  */
 type ResultState = 'planned' | TransactionState;
 
@@ -28,7 +32,7 @@ export interface ResultRow {
   currency: string;
   invoiceId: string | undefined;
   invoicePosition: number | undefined;
-  /** The amount as the input gave it. */
+  /** The amount as the input gave it, an exact decimal with a point (a decimal comma read as one). */
   amount: string | undefined;
   transactionId: string;
   /** What the Payment carries: the voucher's OrderAmount or the static amount; empty until known. */
@@ -71,6 +75,18 @@ const unsafe = (text: string) => (/^'[=+\-@\t\r]/.test(text) ? text.slice(1) : t
 const optional = (text: string | undefined) => (text === undefined || text === '' ? undefined : unsafe(text));
 const states: readonly ResultState[] = ['planned', 'success', 'failed', 'pending', 'unknown'];
 
+/** An amount cell as this file wrote it, with a point or a comma (never grouped): the exact decimal with a point. */
+const amountCell = (text: string | undefined) => {
+  const value = optional(text);
+  return value === undefined ? undefined : fromDecimalComma(value);
+};
+
+/** The delimiter the header line was written with: the character after its first column, `line`. */
+function delimiterOf(text: string): CsvDelimiter {
+  const after = text.replace(/^\uFEFF/, '').charAt(columns[0]!.header.length);
+  return after === ';' || after === '\t' ? after : ',';
+}
+
 /** The rows of an earlier run by line: the last line of each row wins. Undefined when there is no results file. */
 export function readResults(path: string): Map<number, ResultRow> | undefined {
   let text: string;
@@ -84,7 +100,7 @@ export function readResults(path: string): Map<number, ResultRow> | undefined {
   const whole = text.slice(0, text.lastIndexOf('\n') + 1);
   let records: Record<string, string>[];
   try {
-    records = parse(whole, { columns: true, skip_empty_lines: true, relax_column_count: true });
+    records = parse(whole, { columns: true, delimiter: delimiterOf(whole), skip_empty_lines: true, relax_column_count: true });
   } catch (error) {
     throw new UsageError(t().bulk.resultsUnreadable(path, (error as Error).message), {
       hint: t().bulk.resultsUnreadableHint,
@@ -103,9 +119,9 @@ export function readResults(path: string): Map<number, ResultRow> | undefined {
       currency: record.currency ?? '',
       invoiceId: optional(record['invoice-id']),
       invoicePosition: record.invoice ? Number(record.invoice) : undefined,
-      amount: optional(record.amount),
+      amount: amountCell(record.amount),
       transactionId: record['transaction-id'],
-      paidAmount: optional(record['paid-amount']),
+      paidAmount: amountCell(record['paid-amount']),
       paidInvoiceId: optional(record['paid-invoice-id']),
       voucher: optional(record.voucher),
       state,
@@ -136,7 +152,10 @@ export class ResultsWriter {
   private pending = '';
   private flushing: NodeJS.Immediate | undefined;
   private failure: LocalStorageError | undefined;
-  constructor(readonly path: string) {}
+  constructor(
+    readonly path: string,
+    private readonly notation: CsvNotation = {},
+  ) {}
 
   /** Writes every row whole (temporary file, fsync, rename, directory fsync), then appends from there. */
   rewrite(rows: Iterable<ResultRow>): void {
@@ -146,9 +165,9 @@ export class ResultsWriter {
       this.closeFile();
       const fd = openSync(temporary, 'w');
       try {
-        let chunk = csvHeader(columns);
+        let chunk = csvHeader(columns, this.notation);
         for (const row of rows) {
-          chunk += csvRow(columns, row);
+          chunk += csvRow(columns, row, this.notation);
           if (chunk.length > 64 * 1024) {
             writeAll(fd, Buffer.from(chunk, 'utf8'));
             chunk = '';
@@ -177,7 +196,7 @@ export class ResultsWriter {
   append(row: ResultRow): void {
     if (this.fd === undefined) return;
     this.throwFailure();
-    this.pending += csvRow(columns, row);
+    this.pending += csvRow(columns, row, this.notation);
     this.flushing ??= setImmediate(() => this.flush());
   }
 

@@ -3,10 +3,12 @@ import { parse } from 'csv-parse/sync';
 import { UsageError } from '../../../errors.js';
 import { t } from '../../../i18n/current.js';
 import { defaultCurrency } from '../../../options/purchase.js';
+import { fromDecimalComma } from '../../../protocol/decimal-comma.js';
 import { amountMaxDigits, forbiddenCharacterIn, isAmountWithinBounds, isServiceId, serviceIdMaxDigits } from '../../../protocol/field-bounds.js';
 import { isPlainDecimal, parseCurrency } from '../../../protocol/money.js';
 import { InvalidFieldError } from '../../../protocol/problems.js';
 import { type BadRow, badRowsText } from '../../../render/bulk.js';
+import type { CsvDelimiter } from '../../../render/csv.js';
 import { linesOf } from '../../../text-lines.js';
 import { FirstSeen } from './first-seen.js';
 import { parseJsonRow } from './json-row.js';
@@ -43,8 +45,11 @@ function formatOf(path: string, given: OrderFormat | undefined, firstChar: strin
   return firstChar === '{' ? 'jsonl' : 'csv';
 }
 
-/** One row's cells by column name, checked into an order, or the problems found in it. */
-function orderOf(line: number, cells: Partial<Record<OrderColumn, string>>, problems: BadRow[]): OrderRow | undefined {
+/**
+ * One row's cells by column name, checked into an order, or the problems found in it. With
+ * `decimalComma`, an amount written `1500,00` or `1 500,00` is the amount `1500.00`.
+ */
+function orderOf(line: number, cells: Partial<Record<OrderColumn, string>>, problems: BadRow[], decimalComma: boolean): OrderRow | undefined {
   const before = problems.length;
   const bad = (column: OrderColumn | undefined, message: string) => problems.push({ line, column, message });
   // A cell too long, or holding a control character, is not read on: its rule would quote it, or pass it on.
@@ -76,8 +81,9 @@ function orderOf(line: number, cells: Partial<Record<OrderColumn, string>>, prob
   const position = cells.invoice || undefined;
   if (position !== undefined && !/^[1-9]\d{0,5}$/.test(position)) bad('invoice', t().bulk.cell.position(position));
   if (invoiceId !== undefined && position !== undefined) bad('invoice', t().bulk.cell.invoiceBoth);
-  const amount = cells.amount || undefined;
-  if (amount !== undefined && !isPlainDecimal(amount)) bad('amount', t().bulk.cell.amount(amount));
+  const written = cells.amount || undefined;
+  const amount = written !== undefined && decimalComma ? fromDecimalComma(written) : written;
+  if (amount !== undefined && !isPlainDecimal(amount)) bad('amount', t().bulk.cell.amount(written ?? amount));
   else if (amount !== undefined && !isAmountWithinBounds(amount)) bad('amount', t().bulk.cell.amountDigits(amount, amountMaxDigits.whole, amountMaxDigits.fraction));
   if (invoiceId === undefined && position === undefined && amount === undefined) bad(undefined, t().bulk.cell.nothingToPay);
   const key = cells.key || undefined;
@@ -106,7 +112,7 @@ function headerColumns(header: readonly string[], line: number, problems: BadRow
  * record and splitting it at commas is all there is (as the registry reader does,
  * registry/records.ts); otherwise csv-parse reads it, a record at a time. Empty lines are passed over.
  */
-function csvRecords(bytes: Buffer, each: (cells: string[], line: number) => void): void {
+function csvRecords(bytes: Buffer, delimiter: CsvDelimiter, each: (cells: string[], line: number) => void): void {
   if (bytes.indexOf(0x22) === -1 && !hasLoneCr(bytes)) {
     let line = 1;
     for (const text of textPieces(bytes)) {
@@ -114,13 +120,14 @@ function csvRecords(bytes: Buffer, each: (cells: string[], line: number) => void
         const newline = text.indexOf('\n', start);
         const end = newline === -1 ? text.length : newline;
         const bare = text.slice(start, end > start && text.charCodeAt(end - 1) === 13 ? end - 1 : end);
-        if (bare !== '') each(bare.split(','), line);
+        if (bare !== '') each(bare.split(delimiter), line);
         start = end + 1;
       }
     }
     return;
   }
   parse([...textPieces(bytes)].join(''), {
+    delimiter,
     relax_column_count: true,
     skip_empty_lines: true,
     // The line each record starts on; nothing is kept (null drops the record from parse's list).
@@ -137,7 +144,25 @@ function hasLoneCr(bytes: Buffer): boolean {
   return false;
 }
 
-function readCsv(bytes: Buffer, rows: OrderStore, problems: BadRow[]): void {
+/** How an order file was written: its delimiter, and whether its amounts have a decimal comma. */
+interface FileNotation {
+  delimiter: CsvDelimiter;
+  decimalComma: boolean;
+}
+
+/**
+ * The delimiter of a CSV order file: the one the header line holds most of, of a comma, a
+ * semicolon and a tab (a column's name holds none of them); a comma when it holds none.
+ */
+function headerDelimiter(bytes: Buffer): CsvDelimiter {
+  const first = textPieces(bytes).next().value ?? '';
+  const header = first.trimStart().split(/\r?\n|\r/, 1)[0] ?? '';
+  const count = (delimiter: CsvDelimiter) => header.split(delimiter).length - 1;
+  const found = ([';', '\t'] as const).find((delimiter) => count(delimiter) > count(','));
+  return found ?? ',';
+}
+
+function readCsv(bytes: Buffer, notation: FileNotation, rows: OrderStore, problems: BadRow[]): void {
   let columns: (OrderColumn | undefined)[] | undefined;
   const take = (record: string[], line: number) => {
     if (columns === undefined) {
@@ -154,11 +179,11 @@ function readCsv(bytes: Buffer, rows: OrderStore, problems: BadRow[]): void {
       const column = columns[index];
       if (column !== undefined) cells[column] = record[index]!;
     }
-    const row = orderOf(line, cells, problems);
+    const row = orderOf(line, cells, problems, notation.decimalComma);
     if (row) rows.push(row);
   };
   try {
-    csvRecords(bytes, take);
+    csvRecords(bytes, notation.delimiter, take);
   } catch (error) {
     const { lines, message } = error as { lines?: number; message: string };
     problems.push({ line: lines ?? 0, column: undefined, message: t().bulk.cell.notCsv(message) });
@@ -167,7 +192,7 @@ function readCsv(bytes: Buffer, rows: OrderStore, problems: BadRow[]): void {
   if (columns === undefined) problems.push({ line: 1, column: undefined, message: t().bulk.cell.noHeader });
 }
 
-async function readJsonLines(bytes: Buffer, rows: OrderStore, problems: BadRow[]): Promise<void> {
+async function readJsonLines(bytes: Buffer, decimalComma: boolean, rows: OrderStore, problems: BadRow[]): Promise<void> {
   let line = 0;
   for await (const lines of linesOf(textPieces(bytes), 'utf8')) {
     for (const text of lines) {
@@ -195,7 +220,7 @@ async function readJsonLines(bytes: Buffer, rows: OrderStore, problems: BadRow[]
         else if (typeof cell !== 'string') problems.push({ line, column: name, message: t().bulk.cell.notString });
         else cells[name as OrderColumn] = cell;
       }
-      const row = orderOf(line, cells, problems);
+      const row = orderOf(line, cells, problems, decimalComma);
       if (row) rows.push(row);
     }
   }
@@ -220,19 +245,37 @@ function checkKeys(rows: OrderStore, problems: BadRow[]): void {
   }
 }
 
-/** Every order of the file, or exit 2 naming every bad row's line (and column): nothing sent. */
-export async function readOrders(path: string, given: OrderFormat | undefined, stdin: () => NodeJS.ReadableStream): Promise<{ rows: OrderStore; format: OrderFormat }> {
-  const { bytes, problems: notUtf8 } = await orderBytes(path, stdin);
+/** How the order file is written, as --delimiter, --decimal-comma and --encoding give it (each may be left out). */
+export interface OrderNotation {
+  delimiter: CsvDelimiter | undefined;
+  decimalComma: boolean;
+  encoding: string | undefined;
+}
+
+/**
+ * Every order of the file, or exit 2 naming every bad row's line (and column): nothing sent.
+ * With it, the notation the file was read in (the delimiter given or found, and a decimal comma
+ * when given or when the delimiter is not a comma): the results file is written in it.
+ */
+export async function readOrders(
+  path: string,
+  given: OrderFormat | undefined,
+  stdin: () => NodeJS.ReadableStream,
+  notation: OrderNotation = { delimiter: undefined, decimalComma: false, encoding: undefined },
+): Promise<{ rows: OrderStore; format: OrderFormat; written: FileNotation }> {
+  const { bytes, problems: notUtf8 } = await orderBytes(path, stdin, notation.encoding);
   refuseBadRows(path, notUtf8, t().bulk.notUtf8Hint);
   const format = formatOf(path, given, firstCharacter(bytes));
   const rows = new OrderStore();
   const problems: BadRow[] = [];
-  if (format === 'csv') readCsv(bytes, rows, problems);
-  else await readJsonLines(bytes, rows, problems);
+  const delimiter = notation.delimiter ?? (format === 'csv' ? headerDelimiter(bytes) : ',');
+  const written = { delimiter, decimalComma: notation.decimalComma || delimiter !== ',' };
+  if (format === 'csv') readCsv(bytes, written, rows, problems);
+  else await readJsonLines(bytes, notation.decimalComma, rows, problems);
   checkKeys(rows, problems);
   if (problems.length === 0 && rows.length === 0) problems.push({ line: 1, column: undefined, message: t().bulk.cell.noOrders });
   refuseBadRows(path, problems);
-  return { rows, format };
+  return { rows, format, written };
 }
 
 /** The first character that is not white space, if any. */

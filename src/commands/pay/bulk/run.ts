@@ -162,7 +162,7 @@ export async function runBulkPay(rawOptions: unknown, context: CommandContext): 
   let runLock: HeldLock | undefined;
   try {
     runLock = dryRun || resultsPath === undefined ? undefined : lockRun(options.fromFile, resultsPath);
-    const { rows: orders } = await readOrders(options.fromFile, options.fromFormat, () => out.stdin);
+    const { rows: orders, written } = await readOrders(options.fromFile, options.fromFormat, () => out.stdin, options.notation);
     const prior = resultsPath === undefined ? undefined : readResults(resultsPath);
     if (prior !== undefined && resultsPath !== undefined) refuseChanged(options.fromFile === '-' ? 'stdin' : options.fromFile, resultsPath, orders, prior);
     // The first signal lets the rows in flight settle: only the second cuts their look-ups short.
@@ -178,7 +178,7 @@ export async function runBulkPay(rawOptions: unknown, context: CommandContext): 
         row.transactionId = generateTransactionId();
         rows.put(index, row);
       }
-      const writer = new ResultsWriter(resultsPath!);
+      const writer = new ResultsWriter(resultsPath!, written);
       writer.rewrite(latestRows(rows));
       const count = (start: BulkRow['start']) => {
         let found = 0;

@@ -1,0 +1,61 @@
+import { UsageError } from '../errors.js';
+import { t } from '../i18n/current.js';
+import type { OptionDefinitions } from '../options/definition.js';
+import { optionalText, switchOption } from '../options/values.js';
+import type { CsvDelimiter } from '../render/csv.js';
+
+/**
+ * The notation of CSV as a spreadsheet reads and writes it, defined once: `--delimiter` and
+ * `--decimal-comma` for every CSV the program reads or writes, `--encoding` for the files it
+ * reads (the order files of `pay --from-file`). Data stays exact: only how it is written changes.
+ */
+
+/** `,` `;` or a tab (`tab`, or a tab character as given). */
+export function delimiterOption(raw: unknown): CsvDelimiter | undefined {
+  const given = optionalText(raw, '--delimiter');
+  if (given === undefined) return undefined;
+  if (given === ',' || given === ';') return given;
+  if (given === 'tab' || given === '\t' || given === '\\t') return '\t';
+  throw new UsageError(t().sheet.delimiter(given));
+}
+
+/** A WHATWG encoding label TextDecoder knows (`windows-1251`, `cp1251`, `koi8-r`), as its canonical name. */
+export function encodingOption(raw: unknown): string | undefined {
+  const given = optionalText(raw, '--encoding');
+  if (given === undefined) return undefined;
+  try {
+    return new TextDecoder(given).encoding;
+  } catch {
+    throw new UsageError(t().sheet.encoding(given), { hint: t().sheet.encodingHint });
+  }
+}
+
+export const delimiterDefinitions = {
+  delimiter: {
+    flags: '--delimiter <char>',
+    help: {
+      en: 'CSV delimiter: , or ; or tab (default: a comma out; in, what the header line uses)',
+      ru: 'разделитель CSV: `,` или `;` или `tab` (по умолчанию: запятая на выходе; на входе — тот, что в строке заголовков)',
+    },
+    parse: delimiterOption,
+  },
+  decimalComma: {
+    flags: '--decimal-comma',
+    help: {
+      en: 'CSV amounts with a decimal comma (1500,00), as a Russian spreadsheet writes them (default: with a delimiter other than a comma, in)',
+      ru: 'суммы в CSV с десятичной запятой (1500,00), как пишет русская электронная таблица (по умолчанию — на входе при разделителе, отличном от запятой)',
+    },
+    parse: (raw: unknown) => switchOption(raw, '--decimal-comma'),
+  },
+} as const satisfies OptionDefinitions;
+
+export const encodingDefinitions = {
+  encoding: {
+    flags: '--encoding <label>',
+    help: {
+      en: "with --from-file: the file's encoding, such as windows-1251 (default: UTF-8; a BOM is dropped)",
+      ru: 'с --from-file: кодировка файла, например `windows-1251` (по умолчанию UTF-8; BOM отбрасывается)',
+    },
+    parse: encodingOption,
+  },
+} as const satisfies OptionDefinitions;
