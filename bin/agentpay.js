@@ -9,5 +9,7 @@
 require('node:module').enableCompileCache?.();
 const dist = `${__dirname}/../dist`;
 const argv = process.argv.slice(2);
-const answered = argv[0] === '__complete' && require(`${dist}/completion.cjs`).answerFromBuild(`${dist}/completion.json`, argv, process.stdout, process.env);
+const answered =
+  argv[0] === '__complete' &&
+  require(`${dist}/completion.cjs`).answerFromBuild(`${dist}/completion.json`, argv, process.stdout, process.env);
 if (!answered) require(`${dist}/agentpay.cjs`);

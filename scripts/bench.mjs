@@ -33,7 +33,12 @@ const runsFor = (standard) => runsOverride ?? standard;
 const only = values.only === undefined ? undefined : new Set(values.only.split(','));
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-const paths = { node: process.execPath, bin: join(root, 'bin/agentpay.js'), floors: join(root, 'scripts/bench'), work: mkdtempSync(join(tmpdir(), 'agentpay-bench-')) };
+const paths = {
+  node: process.execPath,
+  bin: join(root, 'bin/agentpay.js'),
+  floors: join(root, 'scripts/bench'),
+  work: mkdtempSync(join(tmpdir(), 'agentpay-bench-')),
+};
 const { work } = paths;
 
 const firstId = 1795289214527958198n;

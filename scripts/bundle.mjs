@@ -36,6 +36,8 @@ const result = await build({
 // cannot follow, an import.meta field left empty, ...).
 if (result.warnings.length > 0) {
   const text = await formatMessages(result.warnings, { kind: 'warning' });
-  process.stderr.write(`bundle: esbuild warned; the bundle could behave differently from tsc's output:\n${text.join('\n')}`);
+  process.stderr.write(
+    `bundle: esbuild warned; the bundle could behave differently from tsc's output:\n${text.join('\n')}`,
+  );
   process.exitCode = 1;
 }

@@ -9,5 +9,8 @@ if (!path || !/^\d+$/.test(count ?? '')) {
   console.error('usage: node scripts/journal-fixture.mjs <path> <transactions>');
   process.exit(2);
 }
-const open = await writeJournal(path, 'sandbox', Number(count), { firstId: 1795289214527958198n, unknownToGateway: 1_000_000_000 });
+const open = await writeJournal(path, 'sandbox', Number(count), {
+  firstId: 1795289214527958198n,
+  unknownToGateway: 1_000_000_000,
+});
 console.log(JSON.stringify({ path, transactions: Number(count), open }));

@@ -49,10 +49,14 @@ export async function startPostgres() {
   const password = 'test-password';
   const passwordFile = join(directory, 'password');
   writeFileSync(passwordFile, `${password}\n`, { mode: 0o644 });
-  const init = spawnSync(initdb, ['-D', data, '-U', user, '--pwfile', passwordFile, '-A', 'scram-sha-256', '--no-sync', '-E', 'UTF8', '--locale=C'], {
-    ...asServerUser(),
-    encoding: 'utf8',
-  });
+  const init = spawnSync(
+    initdb,
+    ['-D', data, '-U', user, '--pwfile', passwordFile, '-A', 'scram-sha-256', '--no-sync', '-E', 'UTF8', '--locale=C'],
+    {
+      ...asServerUser(),
+      encoding: 'utf8',
+    },
+  );
   if (init.status !== 0) throw new Error(`initdb failed (${init.status}): ${init.stderr}`);
   const port = await freePort();
   let server;
@@ -61,7 +65,20 @@ export async function startPostgres() {
   const start = () =>
     new Promise((resolve, reject) => {
       // fsync off: the tests kill agentpay, never the machine; the server's own crash safety is not what they test.
-      const args = ['-D', data, '-p', String(port), '-c', 'listen_addresses=127.0.0.1', '-k', directory, '-c', 'fsync=off', '-c', 'max_connections=200'];
+      const args = [
+        '-D',
+        data,
+        '-p',
+        String(port),
+        '-c',
+        'listen_addresses=127.0.0.1',
+        '-k',
+        directory,
+        '-c',
+        'fsync=off',
+        '-c',
+        'max_connections=200',
+      ];
       server = spawn(postgres, args, { ...asServerUser(), stdio: ['ignore', 'ignore', 'pipe'] });
       server.stderr.setEncoding('utf8').on('data', (chunk) => {
         log += chunk;

@@ -14,7 +14,12 @@ import { parseArgs } from 'node:util';
 import { seededRandom } from './seeded-random.mjs';
 
 const { values } = parseArgs({
-  options: { files: { type: 'string', default: '20' }, rows: { type: 'string', default: '20' }, kills: { type: 'string', default: '3' }, seed: { type: 'string', default: '1' } },
+  options: {
+    files: { type: 'string', default: '20' },
+    rows: { type: 'string', default: '20' },
+    kills: { type: 'string', default: '3' },
+    seed: { type: 'string', default: '1' },
+  },
 });
 const [files, rows, kills] = [Number(values.files), Number(values.rows), Number(values.kills)];
 const random = seededRandom(Number(values.seed));
@@ -42,7 +47,11 @@ const env = {
 
 function run(orders, killAfterMs) {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [bin, 'pay', '--from-file', orders, '--yes', '--json', '--concurrency', '4'], { env, stdio: ['ignore', 'pipe', 'ignore'] });
+    const child = spawn(
+      process.execPath,
+      [bin, 'pay', '--from-file', orders, '--yes', '--json', '--concurrency', '4'],
+      { env, stdio: ['ignore', 'pipe', 'ignore'] },
+    );
     let stdout = '';
     child.stdout.on('data', (chunk) => (stdout += chunk));
     const timer = killAfterMs === undefined ? undefined : setTimeout(() => child.kill('SIGKILL'), killAfterMs);

@@ -78,7 +78,10 @@ async function trial(kind) {
 
   // A full run of one file here, now: kills are drawn across [0, 1.5 × that].
   const probe = join(base, 'probe.csv');
-  writeFileSync(probe, `key,service,account,invoice-id\n${Array.from({ length: rows }, (_, i) => `P${i},101,probe-${i},5002`).join('\n')}\n`);
+  writeFileSync(
+    probe,
+    `key,service,account,invoice-id\n${Array.from({ length: rows }, (_, i) => `P${i},101,probe-${i},5002`).join('\n')}\n`,
+  );
   const probeStarted = performance.now();
   await run(terminal(), bulk(probe));
   const killWindowMs = Math.round((performance.now() - probeStarted) * 1.5);
@@ -88,7 +91,10 @@ async function trial(kind) {
     const path = join(base, `day-${file}.csv`);
     const accounts = Array.from({ length: rows }, (_, i) => `${kind}-f${file}-${i}`);
     fileAccounts.push(...accounts);
-    writeFileSync(path, `key,service,account,invoice-id\n${accounts.map((account, i) => `K${i},101,${account},5002`).join('\n')}\n`);
+    writeFileSync(
+      path,
+      `key,service,account,invoice-id\n${accounts.map((account, i) => `K${i},101,${account},5002`).join('\n')}\n`,
+    );
     const starts = [path, path, ...(random() < 0.5 ? [path] : [])];
     if (random() < 0.5) {
       const copy = join(base, `day-${file}-copy.csv`);
@@ -113,7 +119,9 @@ async function trial(kind) {
     const account = `${kind}-p${pair}`;
     pairAccounts.push(account);
     const args = ['pay', '--service', '101', '--account', account, '--invoice-id', '5002'];
-    const results = await Promise.all([0, 1].map(() => run(terminal(), args, random() < 0.2 ? Math.floor(random() * 600) : undefined)));
+    const results = await Promise.all(
+      [0, 1].map(() => run(terminal(), args, random() < 0.2 ? Math.floor(random() * 600) : undefined)),
+    );
     for (const result of results) count(`single pay: ${result.signal ?? `exit ${result.code}`}`);
   }
 
@@ -158,7 +166,9 @@ async function intentIds(homes, postgres) {
   const client = new pg.Client(postgres.url('postgres'));
   await client.connect();
   try {
-    return new Set((await client.query('SELECT transaction_id FROM agentpay_transactions')).rows.map((row) => row.transaction_id));
+    return new Set(
+      (await client.query('SELECT transaction_id FROM agentpay_transactions')).rows.map((row) => row.transaction_id),
+    );
   } finally {
     await client.end();
   }

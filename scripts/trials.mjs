@@ -35,7 +35,8 @@ const { codeTableEnvironment } = await import(join(root, 'dist/settings/code-lis
 
 const home = mkdtempSync(join(tmpdir(), 'agentpay-trials-'));
 const sandbox = await startSandbox({});
-const postgres = values.ledger === 'postgres' ? await (await import('./postgres-server.mjs')).startPostgres() : undefined;
+const postgres =
+  values.ledger === 'postgres' ? await (await import('./postgres-server.mjs')).startPostgres() : undefined;
 const env = {
   PATH: process.env.PATH,
   HOME: home,
@@ -52,13 +53,20 @@ const env = {
 const journal = join(home, 'state', 'agentpay', 'journal.jsonl');
 if (postgres) env.AGENTPAY_LEDGER = postgres.url();
 /** The second terminal of a team ledger: its own HOME and state, the same ledger. */
-const otherTerminal = { HOME: join(home, 'terminal-2'), XDG_STATE_HOME: join(home, 'terminal-2', 'state'), AGENTPAY_OPERATOR: 'terminal-2' };
+const otherTerminal = {
+  HOME: join(home, 'terminal-2'),
+  XDG_STATE_HOME: join(home, 'terminal-2', 'state'),
+  AGENTPAY_OPERATOR: 'terminal-2',
+};
 let turn = 0;
 const nextTerminal = () => (postgres && turn++ % 2 === 1 ? otherTerminal : {});
 
 function run(args, extraEnv = {}, killAfterMs) {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [bin, ...args], { env: { ...env, ...nextTerminal(), ...extraEnv }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [bin, ...args], {
+      env: { ...env, ...nextTerminal(), ...extraEnv },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stdout = '';
     child.stdout.on('data', (chunk) => (stdout += chunk));
     child.stderr.resume();
@@ -76,7 +84,16 @@ const count = (kind, result) => {
   exits.set(key, (exits.get(key) ?? 0) + 1);
 };
 let purchase = 0;
-const pay = (extra = []) => ['pay', '--service', '201', '--account', `trial-${purchase++}`, '--amount', '100.00', ...extra];
+const pay = (extra = []) => [
+  'pay',
+  '--service',
+  '201',
+  '--account',
+  `trial-${purchase++}`,
+  '--amount',
+  '100.00',
+  ...extra,
+];
 
 sandbox.faults.latencyMs = 40;
 // A full pay run on this machine, now (median of five, unkilled, the same latency): kill delays
@@ -104,7 +121,8 @@ for (let i = 0; i < Number(values.drops); i++) {
 }
 sandbox.faults.dropAfterCommit = 0;
 sandbox.faults.latencyMs = 300;
-for (let i = 0; i < Number(values.timeouts); i++) count('timeout', await run(pay(['--timeout', '150', '--settle-attempts', '1'])));
+for (let i = 0; i < Number(values.timeouts); i++)
+  count('timeout', await run(pay(['--timeout', '150', '--settle-attempts', '1'])));
 sandbox.faults.latencyMs = 0;
 
 /** Every record of the ledger as journal lines: the file, or `ledger export` of the team ledger. */
@@ -115,7 +133,11 @@ const readJournal = async () =>
     .filter(Boolean)
     .map((line) => JSON.parse(line));
 const before = await readJournal();
-const final = new Set(before.filter((r) => r.kind === 'outcome' && ['success', 'failed'].includes(r.view.state)).map((r) => r.transactionId));
+const final = new Set(
+  before
+    .filter((r) => r.kind === 'outcome' && ['success', 'failed'].includes(r.view.state))
+    .map((r) => r.transactionId),
+);
 const leftOpen = before.filter((r) => r.kind === 'intent' && !final.has(r.transactionId)).map((r) => r.transactionId);
 const committedIds = new Set(sandbox.store.all().map((t) => t.transactionId));
 const reconcile = await run(['reconcile', '--json', '--grace', '0']);
@@ -132,16 +154,20 @@ const accounts = committed.map((t) => t.account);
 
 const checks = {
   'committed payments missing from the ledger': committed.filter((t) => !intents.has(t.transactionId)).length,
-  'ledger entries not final after reconcile': history.filter((h) => h.state !== 'success' && h.state !== 'failed').length,
+  'ledger entries not final after reconcile': history.filter((h) => h.state !== 'success' && h.state !== 'failed')
+    .length,
   'committed payments not settled as success': committed.filter((t) => !success.has(t.transactionId)).length,
-  'successes the sandbox never committed': [...success].filter((id) => !committed.some((t) => t.transactionId === id)).length,
+  'successes the sandbox never committed': [...success].filter((id) => !committed.some((t) => t.transactionId === id))
+    .length,
   'purchases charged twice': accounts.length - new Set(accounts).size,
 };
 console.log(`ledger: ${postgres ? 'PostgreSQL (two terminals)' : 'journal file'}; seed ${values.seed}`);
 console.log(
   `trials: ${purchase} purchases (${fullRuns.length} full runs, ${values.kills} killed, ${values.drops} dropped, ${values.timeouts} timed out); reconcile exit ${reconcile.code}`,
 );
-console.log(`full pay run (median of ${fullRuns.length}, 40 ms latency): ${Math.round(fullRunMs)} ms; kills drawn across [0, ${killWindowMs}] ms`);
+console.log(
+  `full pay run (median of ${fullRuns.length}, 40 ms latency): ${Math.round(fullRunMs)} ms; kills drawn across [0, ${killWindowMs}] ms`,
+);
 console.log(`sandbox committed ${committed.length}; ledger holds ${intents.size} intents`);
 for (const [key, n] of [...exits].sort()) console.log(`  ${key.padEnd(24)} ${n}`);
 const intentAccounts = new Set(records.filter((r) => r.kind === 'intent').map((r) => r.account));

@@ -19,7 +19,10 @@ function globalOptionHelp(option: Option, t: Catalogue): string | undefined {
   const help = setting.help[t.locale];
   if ('switch' in setting) return help;
   const plainDefault = /^`([^`]+)`$/.exec(setting.defaultText)?.[1];
-  const parts = [...('env' in setting ? [`${t.help.env} ${setting.env.join(', ')}`] : []), ...(plainDefault === undefined ? [] : [`${t.help.default} ${plainDefault}`])];
+  const parts = [
+    ...('env' in setting ? [`${t.help.env} ${setting.env.join(', ')}`] : []),
+    ...(plainDefault === undefined ? [] : [`${t.help.default} ${plainDefault}`]),
+  ];
   return parts.length === 0 ? help : `${help} (${parts.join('; ')})`;
 }
 
@@ -44,11 +47,17 @@ function helpConfiguration(t: Catalogue): Partial<Help> {
     styleTitle: (title: string) => t.help.titles[title] ?? title,
     // `check [options]` in the list of commands: commander's word for the options, in the catalogue's.
     subcommandTerm: (command: Command) =>
-      [command.name(), ...(command.options.length > 0 ? [t.help.optionsTerm] : []), ...command.registeredArguments.map((argument) => argumentTerm(argument, t))].join(' '),
+      [
+        command.name(),
+        ...(command.options.length > 0 ? [t.help.optionsTerm] : []),
+        ...command.registeredArguments.map((argument) => argumentTerm(argument, t)),
+      ].join(' '),
     optionDescription(option: Option) {
       const extra = [
         ...(option.argChoices ? [`${t.help.choices}: ${option.argChoices.join(', ')}`] : []),
-        ...(option.defaultValue !== undefined && !option.negate && !option.isBoolean() ? [`${t.help.default}: ${String(option.defaultValue)}`] : []),
+        ...(option.defaultValue !== undefined && !option.negate && !option.isBoolean()
+          ? [`${t.help.default}: ${String(option.defaultValue)}`]
+          : []),
       ];
       return extra.length === 0 ? option.description : `${option.description} (${extra.join(', ')})`;
     },

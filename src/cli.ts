@@ -59,7 +59,9 @@ function version(): string {
 
 export function buildProgram(io: ProcessIo, options: { jsonErrors?: boolean; t?: Catalogue } = {}): Command {
   const t = options.t ?? en;
-  const program = addGlobalOptions(new Command('agentpay').description(t.help.program).version(version(), '-V, --version'))
+  const program = addGlobalOptions(
+    new Command('agentpay').description(t.help.program).version(version(), '-V, --version'),
+  )
     .usage(t.help.programUsage)
     .showSuggestionAfterError(true)
     // Under --json the error boundary's one JSON line is the whole story: no usage text.
@@ -85,7 +87,10 @@ export function buildProgram(io: ProcessIo, options: { jsonErrors?: boolean; t?:
       const context = await createContext(command.optsWithGlobals<GlobalFlags>(), io);
       const positional = command.processedArgs[0] as string[] | undefined;
       try {
-        await (await loading)({ ...command.opts(), ...(positional === undefined ? {} : { [positionalName]: positional }) }, context);
+        await (await loading)(
+          { ...command.opts(), ...(positional === undefined ? {} : { [positionalName]: positional }) },
+          context,
+        );
       } finally {
         // Data still gathered for stdout goes out before any error message (main.ts).
         context.out.flush();
@@ -111,11 +116,17 @@ export async function runCli(argv: readonly string[], io: ProcessIo): Promise<vo
   // commander parses anything, and without settings, gateway or ledger.
   // (bin/agentpay.js answers it from the build's dist/completion.json when it has one.)
   if (argv[0] === '__complete') {
-    const [{ completionData }, { writeCompletion }] = await Promise.all([import('./completion/tree.js'), import('./completion/answer.js')]);
+    const [{ completionData }, { writeCompletion }] = await Promise.all([
+      import('./completion/tree.js'),
+      import('./completion/answer.js'),
+    ]);
     writeCompletion(completionData(buildProgram(io)), argv.slice(1), io.stdout, io.env);
     return;
   }
-  const [{ languageOfCommandLine }, { useLanguage }] = await Promise.all([import('./settings/language.js'), import('./i18n/current.js')]);
+  const [{ languageOfCommandLine }, { useLanguage }] = await Promise.all([
+    import('./settings/language.js'),
+    import('./i18n/current.js'),
+  ]);
   const t = await useLanguage(languageOfCommandLine(argv, io.env));
   await buildProgram(io, { jsonErrors: argv.includes('--json'), t }).parseAsync([...argv], { from: 'user' });
 }

@@ -93,10 +93,14 @@ export class LedgerUnreachableError extends AgentpayError {
   /** What it meant for the payment at hand, when the message says so ("no payment was sent"). */
   readonly consequence: string | undefined;
   constructor(ledger: string, reason: string, options: { consequence?: string; hint?: string; cause?: unknown } = {}) {
-    super(`${t().errors.ledgerUnreachable(ledger, reason)}${options.consequence ? `; ${options.consequence}` : ''}`, ExitCode.unreachable, {
-      cause: options.cause,
-      hint: options.hint ?? t().errors.ledgerUnreachableHint,
-    });
+    super(
+      `${t().errors.ledgerUnreachable(ledger, reason)}${options.consequence ? `; ${options.consequence}` : ''}`,
+      ExitCode.unreachable,
+      {
+        cause: options.cause,
+        hint: options.hint ?? t().errors.ledgerUnreachableHint,
+      },
+    );
     this.ledger = ledger;
     this.reason = reason;
     this.consequence = options.consequence;
@@ -104,7 +108,11 @@ export class LedgerUnreachableError extends AgentpayError {
 
   /** The same failure, saying what it meant for the payment at hand. */
   withConsequence(consequence: string): LedgerUnreachableError {
-    return new LedgerUnreachableError(this.ledger, this.reason, { consequence, cause: this.cause, ...(this.hint ? { hint: this.hint } : {}) });
+    return new LedgerUnreachableError(this.ledger, this.reason, {
+      consequence,
+      cause: this.cause,
+      ...(this.hint ? { hint: this.hint } : {}),
+    });
   }
 }
 
@@ -130,7 +138,11 @@ export class PaymentOutcomeUnknownError extends AgentpayError {
   /** The gateway's fault behind it, when the Payment's own exchange went wrong (the client's). */
   readonly fault: GatewayFault | undefined;
   /** `why`: the words of the purchase layer, or the gateway's fault, said here in the chosen language. */
-  constructor(transactionId: string, why: string | GatewayFault, options: { cause?: unknown; bodySample?: string | undefined; hint?: string } = {}) {
+  constructor(
+    transactionId: string,
+    why: string | GatewayFault,
+    options: { cause?: unknown; bodySample?: string | undefined; hint?: string } = {},
+  ) {
     const reason = typeof why === 'string' ? why : lostAnswerReason(why, t());
     super(t().errors.outcomeUnknown(transactionId, reason), ExitCode.pendingOrUnknown, {
       ...options,
@@ -207,10 +219,14 @@ export class LocalStorageError extends AgentpayError {
   constructor(what: string, path: string, cause: unknown, options: { consequence?: string; hint?: string } = {}) {
     const code = errnoCodeOf(cause);
     const reason = code ?? (cause instanceof Error ? cause.message : String(cause));
-    super(`${t().errors.localStorage(what, path, reason)}${options.consequence ? `; ${options.consequence}` : ''}`, ExitCode.localStorage, {
-      cause,
-      hint: options.hint ?? localStorageHint(code),
-    });
+    super(
+      `${t().errors.localStorage(what, path, reason)}${options.consequence ? `; ${options.consequence}` : ''}`,
+      ExitCode.localStorage,
+      {
+        cause,
+        hint: options.hint ?? localStorageHint(code),
+      },
+    );
     this.what = what;
     this.path = path;
     this.code = code;

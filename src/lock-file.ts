@@ -103,7 +103,13 @@ function thisHolder(): LockHolder {
 function parseHolder(text: string): LockHolder | undefined {
   try {
     const value = JSON.parse(text) as Partial<LockHolder>;
-    if (typeof value.pid !== 'number' || typeof value.host !== 'string' || typeof value.since !== 'string' || typeof value.token !== 'string') return undefined;
+    if (
+      typeof value.pid !== 'number' ||
+      typeof value.host !== 'string' ||
+      typeof value.since !== 'string' ||
+      typeof value.token !== 'string'
+    )
+      return undefined;
     return value as LockHolder;
   } catch {
     return undefined;
@@ -126,7 +132,10 @@ function holderIsGone(holder: LockHolder): boolean {
   return start !== undefined && start !== holder.start;
 }
 
-type Seen = { kind: 'free' } | { kind: 'held'; holder: LockHolder | undefined } | { kind: 'stale'; holder: LockHolder | undefined };
+type Seen =
+  | { kind: 'free' }
+  | { kind: 'held'; holder: LockHolder | undefined }
+  | { kind: 'stale'; holder: LockHolder | undefined };
 
 /** What is at the lock's path now. */
 function look(path: string): Seen {

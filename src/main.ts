@@ -12,8 +12,19 @@ import type { Interrupts } from './interrupts.js';
  * Nothing is imported up front: commander and everything else load when the command line asks
  * for them. (`--version` and `--help` are answered before this file, by bin/agentpay.js.)
  */
-async function report(error: unknown, argv: readonly string[], stderr: NodeJS.WriteStream, signal: StopSignal | undefined): Promise<ExitCodeValue> {
-  const [{ CommanderError }, { AgentpayError, ExitCode, InterruptedError }, { InvalidFieldError }, { redactSecrets }, { t }] = await Promise.all([
+async function report(
+  error: unknown,
+  argv: readonly string[],
+  stderr: NodeJS.WriteStream,
+  signal: StopSignal | undefined,
+): Promise<ExitCodeValue> {
+  const [
+    { CommanderError },
+    { AgentpayError, ExitCode, InterruptedError },
+    { InvalidFieldError },
+    { redactSecrets },
+    { t },
+  ] = await Promise.all([
     import('commander'),
     import('./errors.js'),
     import('./protocol/problems.js'),
@@ -33,19 +44,28 @@ async function report(error: unknown, argv: readonly string[], stderr: NodeJS.Wr
       // "error: unknown command 'chek'\n(Did you mean check?)" -> message and hint.
       const [message = '', ...rest] = error.message.replace(/^error: /, '').split('\n');
       const hint = rest.join(' ').trim();
-      stderr.write(`${JSON.stringify({ error: { exitCode: ExitCode.usage, type: 'UsageError', message, ...(hint ? { hint } : {}) } })}\n`);
+      stderr.write(
+        `${JSON.stringify({ error: { exitCode: ExitCode.usage, type: 'UsageError', message, ...(hint ? { hint } : {}) } })}\n`,
+      );
     }
     return ExitCode.usage;
   }
   // After SIGINT or SIGTERM, "cannot reach the gateway" is what the signal did (it cut the
   // exchange short): the signal's one line instead. Anything else stands as the command said
   // it: a payment left unknown (3), an outcome recorded nowhere (6), the gateway's refusal.
-  if (signal !== undefined && error instanceof AgentpayError && error.exitCode === ExitCode.unreachable) error = new InterruptedError(signal);
+  if (signal !== undefined && error instanceof AgentpayError && error.exitCode === ExitCode.unreachable)
+    error = new InterruptedError(signal);
   const write = (text: string) => stderr.write(redactSecrets(text));
   const known = error instanceof AgentpayError || error instanceof InvalidFieldError;
-  const exitCode: ExitCodeValue = error instanceof AgentpayError ? error.exitCode : known ? ExitCode.usage : ExitCode.internal;
+  const exitCode: ExitCodeValue =
+    error instanceof AgentpayError ? error.exitCode : known ? ExitCode.usage : ExitCode.internal;
   const verbose = argv.includes('-v') || argv.includes('--verbose');
-  const message = error instanceof InvalidFieldError ? said.options.field(error) : error instanceof Error ? error.message : String(error);
+  const message =
+    error instanceof InvalidFieldError
+      ? said.options.field(error)
+      : error instanceof Error
+        ? error.message
+        : String(error);
   const hint = error instanceof AgentpayError ? error.hint : known ? undefined : said.boundary.internalErrorHint;
   if (argv.includes('--json')) {
     const type = known ? (error as Error).name : 'InternalError';
@@ -98,7 +118,11 @@ async function stopAtOnce(signal: StopSignal, argv: readonly string[]): Promise<
   const [{ exitCodeOfSignal }, { t }] = await Promise.all([import('./errors.js'), import('./i18n/current.js')]);
   const exitCode = exitCodeOfSignal(signal);
   const message = t().errors.stoppedAtOnce(signal);
-  process.stderr.write(argv.includes('--json') ? `${JSON.stringify({ error: { exitCode, type: 'InterruptedError', message } })}\n` : `agentpay: ${message}\n`);
+  process.stderr.write(
+    argv.includes('--json')
+      ? `${JSON.stringify({ error: { exitCode, type: 'InterruptedError', message } })}\n`
+      : `agentpay: ${message}\n`,
+  );
   finished = true;
   process.exit(exitCode);
 }
@@ -160,14 +184,21 @@ process.on('exit', () => {
     // Written out, as below: 130 for SIGINT, 143 for SIGTERM (errors.ts exitCodeOfSignal).
     const exitCode: ExitCodeValue = stopped.signal === 'SIGTERM' ? 143 : 130;
     const { message } = stopped;
-    process.stderr.write(argv.includes('--json') ? `${JSON.stringify({ error: { exitCode, type: 'InterruptedError', message } })}\n` : `agentpay: ${message}\n`);
+    process.stderr.write(
+      argv.includes('--json')
+        ? `${JSON.stringify({ error: { exitCode, type: 'InterruptedError', message } })}\n`
+        : `agentpay: ${message}\n`,
+    );
     process.exitCode = exitCode;
     return;
   }
-  const message = 'the command stopped before it finished (nothing was left to wait for); if it was paying, run `agentpay reconcile`';
+  const message =
+    'the command stopped before it finished (nothing was left to wait for); if it was paying, run `agentpay reconcile`';
   const internal: ExitCodeValue = 70;
   process.stderr.write(
-    argv.includes('--json') ? `${JSON.stringify({ error: { exitCode: internal, type: 'InternalError', message } })}\n` : `agentpay: internal error: ${message}\n`,
+    argv.includes('--json')
+      ? `${JSON.stringify({ error: { exitCode: internal, type: 'InternalError', message } })}\n`
+      : `agentpay: internal error: ${message}\n`,
   );
   process.exitCode = internal;
 });

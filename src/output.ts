@@ -129,14 +129,18 @@ export class Output {
   note(text: string): void {
     this.flush();
     this.clearSpinnerLine();
-    this.io.stderr.write(this.json ? `${terminalSafeJson(JSON.stringify({ note: redactSecrets(text) }))}\n` : `${this.shown(text)}\n`);
+    this.io.stderr.write(
+      this.json ? `${terminalSafeJson(JSON.stringify({ note: redactSecrets(text) }))}\n` : `${this.shown(text)}\n`,
+    );
   }
 
   warn(text: string): void {
     this.flush();
     this.clearSpinnerLine();
     this.io.stderr.write(
-      this.json ? `${terminalSafeJson(JSON.stringify({ warning: redactSecrets(text) }))}\n` : `${this.errorStyle.pending(t().boundary.warning)} ${this.shown(text)}\n`,
+      this.json
+        ? `${terminalSafeJson(JSON.stringify({ warning: redactSecrets(text) }))}\n`
+        : `${this.errorStyle.pending(t().boundary.warning)} ${this.shown(text)}\n`,
     );
   }
 

@@ -29,38 +29,59 @@ function stripFinalNewline(value: string): string {
  * warning. The mode is read from the
  * opened file itself, so it is the file that was checked that is read.
  */
-function readProtectedFile(path: string, where: string, allowWorldReadable: boolean, warn: (message: string) => void): string {
+function readProtectedFile(
+  path: string,
+  where: string,
+  allowWorldReadable: boolean,
+  warn: (message: string) => void,
+): string {
   let fd: number;
   try {
     fd = openSync(path, 'r');
   } catch (error) {
-    throw new UsageError(`cannot read the password file ${path} (${where}): ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+    throw new UsageError(
+      `cannot read the password file ${path} (${where}): ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`,
+    );
   }
   try {
     const stats = fstatSync(fd);
     if (stats.isFile() && (stats.mode & 0o004) !== 0 && !allowWorldReadable) {
-      throw new UsageError(`the password file ${path} (${where}) can be read by anyone (mode ${(stats.mode & 0o777).toString(8).padStart(4, '0')}); refusing to use it`, {
-        hint: `run: chmod 600 ${path}  (or pass --insecure-password-file to use it anyway)`,
-      });
+      throw new UsageError(
+        `the password file ${path} (${where}) can be read by anyone (mode ${(stats.mode & 0o777).toString(8).padStart(4, '0')}); refusing to use it`,
+        {
+          hint: `run: chmod 600 ${path}  (or pass --insecure-password-file to use it anyway)`,
+        },
+      );
     }
     if (stats.isFile() && (stats.mode & 0o040) !== 0 && (stats.mode & 0o004) === 0) {
       // Readable by its group only: used (a shared service group may be meant), with the same
       // advice ssh gives for a key and agentpay for a config file holding a password.
-      warn(`the password file ${path} (${where}) can be read by its group (mode ${(stats.mode & 0o777).toString(8).padStart(4, '0')}); run: chmod 600 ${path}`);
+      warn(
+        `the password file ${path} (${where}) can be read by its group (mode ${(stats.mode & 0o777).toString(8).padStart(4, '0')}); run: chmod 600 ${path}`,
+      );
     }
     return readFileSync(fd, 'utf8');
   } catch (error) {
     if (error instanceof UsageError) throw error;
-    throw new UsageError(`cannot read the password file ${path} (${where}): ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+    throw new UsageError(
+      `cannot read the password file ${path} (${where}): ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`,
+    );
   } finally {
     closeSync(fd);
   }
 }
 
-async function readPasswordFile(path: string, where: string, io: PasswordIo, allowWorldReadable: boolean): Promise<string> {
+async function readPasswordFile(
+  path: string,
+  where: string,
+  io: PasswordIo,
+  allowWorldReadable: boolean,
+): Promise<string> {
   // A built-in taken when a password is read from stdin, not loaded with this module.
   const content =
-    path === '-' ? await process.getBuiltinModule('node:stream/consumers').text(io.stdin) : readProtectedFile(path, where, allowWorldReadable, io.warn ?? (() => undefined));
+    path === '-'
+      ? await process.getBuiltinModule('node:stream/consumers').text(io.stdin)
+      : readProtectedFile(path, where, allowWorldReadable, io.warn ?? (() => undefined));
   const password = stripFinalNewline(content);
   if (password === '') throw new UsageError(`the password file ${path} (${where}) is empty`);
   return password;

@@ -65,7 +65,9 @@ type SelectMethods = { render(): Promise<void>; pointer(...args: unknown[]): unk
 let filterPrompt: EnquirerPromptClass | undefined;
 function filterPromptClass(enquirer: EnquirerModule): EnquirerPromptClass {
   if (filterPrompt) return filterPrompt;
-  const AutoComplete = enquirer.AutoComplete as unknown as new (options: Record<string, unknown>) => EnquirerPrompt & SelectMethods;
+  const AutoComplete = enquirer.AutoComplete as unknown as new (
+    options: Record<string, unknown>,
+  ) => EnquirerPrompt & SelectMethods;
   const select = (enquirer.Select as unknown as { prototype: SelectMethods }).prototype;
   filterPrompt = class FilterPrompt extends AutoComplete {
     override render(): Promise<void> {
@@ -137,10 +139,17 @@ interface PromptState {
 }
 
 const answered = (prompt: PromptState) => prompt.state.submitted && !prompt.state.cancelled;
-const promptBase = (message: string, color: boolean) => ({ name: 'answer', message: shownText(message), styles: { enabled: color } });
+const promptBase = (message: string, color: boolean) => ({
+  name: 'answer',
+  message: shownText(message),
+  styles: { enabled: color },
+});
 
 /** A select (a filter past a few choices), answered with the choice's label, never its value. */
-function selectPrompt(question: Parameters<Prompter['select']>[0], streams: PromptStreams & { color: boolean }): Promise<string> {
+function selectPrompt(
+  question: Parameters<Prompter['select']>[0],
+  streams: PromptStreams & { color: boolean },
+): Promise<string> {
   const labels = new Map(question.choices.map((choice) => [choice.value, shownText(choice.label)]));
   const choices = question.choices.map((choice) => ({ name: choice.value, message: shownText(choice.label) }));
   const initial =

@@ -15,7 +15,14 @@ const secrets = new Set<string>();
 export function secretVariants(secret: string): string[] {
   if (secret === '') return [];
   const md5 = md5Hex(secret);
-  const variants = [secret, md5, md5.toUpperCase(), new URLSearchParams([['', secret]]).toString().slice(1), encodeURIComponent(secret), JSON.stringify(secret).slice(1, -1)];
+  const variants = [
+    secret,
+    md5,
+    md5.toUpperCase(),
+    new URLSearchParams([['', secret]]).toString().slice(1),
+    encodeURIComponent(secret),
+    JSON.stringify(secret).slice(1, -1),
+  ];
   return [...new Set(variants.filter((variant) => variant !== ''))];
 }
 
@@ -29,7 +36,10 @@ export function registerSecret(secret: string): void {
 
 /** Replaces every registered secret, longest first, so no spelling leaves a partial trace. */
 export function redactSecrets(text: string, extra: readonly string[] = []): string {
-  const all = extra.length === 0 ? longestFirst : [...secrets, ...extra.flatMap(secretVariants)].sort((a, b) => b.length - a.length);
+  const all =
+    extra.length === 0
+      ? longestFirst
+      : [...secrets, ...extra.flatMap(secretVariants)].sort((a, b) => b.length - a.length);
   let result = text;
   for (const secret of all) if (result.includes(secret)) result = result.split(secret).join(redactedText);
   return result;

@@ -32,12 +32,18 @@ export interface LineBatch {
  * The lines of a stream, a chunk's worth at a time, as readline would give them one by one.
  * Chunks of bytes are read as UTF-8 (split characters joined), or as latin1 "byte text".
  */
-export async function* linesOf(chunks: AsyncIterable<string | Buffer> | Iterable<string | Buffer>, bytesAs: 'utf8' | 'latin1'): AsyncGenerator<string[]> {
+export async function* linesOf(
+  chunks: AsyncIterable<string | Buffer> | Iterable<string | Buffer>,
+  bytesAs: 'utf8' | 'latin1',
+): AsyncGenerator<string[]> {
   for await (const batch of lineBatchesOf(chunks, bytesAs)) yield batch.lines;
 }
 
 /** linesOf, with each line's break: in byte text (latin1) a line's bytes are its length plus its break. */
-export async function* lineBatchesOf(chunks: AsyncIterable<string | Buffer> | Iterable<string | Buffer>, bytesAs: 'utf8' | 'latin1'): AsyncGenerator<LineBatch> {
+export async function* lineBatchesOf(
+  chunks: AsyncIterable<string | Buffer> | Iterable<string | Buffer>,
+  bytesAs: 'utf8' | 'latin1',
+): AsyncGenerator<LineBatch> {
   const decoder = new StringDecoder(bytesAs);
   let rest = '';
   for await (const chunk of chunks) {

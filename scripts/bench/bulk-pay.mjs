@@ -25,8 +25,15 @@ async function inPool(items, work) {
 }
 
 await inPool(rows, async (row) => {
-  const check = await exchange(baseUrl, 'AccountCheck', { service: row.service, amount: '0', currency: 'KZT', account: row.account }, agent);
-  row.voucher = (check.TransactionContent?.Extras ?? []).map((item) => JSON.parse(item.FieldValue)).find((v) => String(v.InvoiceId) === row['invoice-id']);
+  const check = await exchange(
+    baseUrl,
+    'AccountCheck',
+    { service: row.service, amount: '0', currency: 'KZT', account: row.account },
+    agent,
+  );
+  row.voucher = (check.TransactionContent?.Extras ?? [])
+    .map((item) => JSON.parse(item.FieldValue))
+    .find((v) => String(v.InvoiceId) === row['invoice-id']);
   if (!row.voucher) throw new Error(`invoice ${row['invoice-id']} is not in the list`);
 });
 const out = [];
@@ -35,7 +42,14 @@ await inPool(rows, async (row) => {
   const paid = await exchange(
     baseUrl,
     'Payment',
-    { service: row.service, amount: row.voucher.OrderAmount, currency: 'KZT', account: row.account, transactionId, invoiceId: row['invoice-id'] },
+    {
+      service: row.service,
+      amount: row.voucher.OrderAmount,
+      currency: 'KZT',
+      account: row.account,
+      transactionId,
+      invoiceId: row['invoice-id'],
+    },
     agent,
   );
   out.push(`${JSON.stringify({ key: row.key, transactionId, status: String(paid.ResponseStatus) })}\n`);

@@ -29,14 +29,23 @@ const body = new URLSearchParams([
 ]).toString();
 const url = new URL(`${baseUrl}/home/index`);
 const text = await new Promise((resolve, reject) => {
-  const sent = request(url, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', 'content-length': Buffer.byteLength(body) } }, (response) => {
-    let received = '';
-    response.setEncoding('utf8');
-    response.on('data', (chunk) => (received += chunk));
-    response.on('end', () => resolve(received));
-  });
+  const sent = request(
+    url,
+    {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', 'content-length': Buffer.byteLength(body) },
+    },
+    (response) => {
+      let received = '';
+      response.setEncoding('utf8');
+      response.on('data', (chunk) => (received += chunk));
+      response.on('end', () => resolve(received));
+    },
+  );
   sent.on('error', reject);
   sent.end(body);
 });
 const answer = parse(text);
-process.stdout.write(`${JSON.stringify({ transactionId, status: String(answer.ResponseStatus), message: answer.Message })}\n`);
+process.stdout.write(
+  `${JSON.stringify({ transactionId, status: String(answer.ResponseStatus), message: answer.Message })}\n`,
+);

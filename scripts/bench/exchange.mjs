@@ -6,7 +6,8 @@ import { Agent, request } from 'node:http';
 const agent = new Agent({ keepAlive: true, maxSockets: 1 });
 const pad = (n) => String(n).padStart(2, '0');
 
-export const freshTransactionId = () => `${BigInt(Date.now()) * 1_000_000n + BigInt(Math.floor(Math.random() * 1_000_000))}`;
+export const freshTransactionId = () =>
+  `${BigInt(Date.now()) * 1_000_000n + BigInt(Math.floor(Math.random() * 1_000_000))}`;
 
 function requestDate() {
   const now = new Date();
@@ -14,7 +15,12 @@ function requestDate() {
 }
 
 /** Sends a purchase request (spec 4.1-4.2) and resolves with the parsed answer. */
-export function exchange(baseUrl, requestType, { service, amount, currency, account, transactionId = freshTransactionId(), invoiceId }, via = agent) {
+export function exchange(
+  baseUrl,
+  requestType,
+  { service, amount, currency, account, transactionId = freshTransactionId(), invoiceId },
+  via = agent,
+) {
   const fields = [
     ['AgentID', '1001'],
     ['AgentPassword', 'sandbox-demo-password'],
@@ -31,7 +37,11 @@ export function exchange(baseUrl, requestType, { service, amount, currency, acco
   return new Promise((resolve, reject) => {
     const req = request(
       `${baseUrl}/home/index`,
-      { method: 'POST', agent: via, headers: { 'content-type': 'application/x-www-form-urlencoded', 'content-length': Buffer.byteLength(body) } },
+      {
+        method: 'POST',
+        agent: via,
+        headers: { 'content-type': 'application/x-www-form-urlencoded', 'content-length': Buffer.byteLength(body) },
+      },
       (res) => {
         let text = '';
         res.setEncoding('utf8');

@@ -7,7 +7,9 @@ import { children } from './measure.mjs';
 
 /** The sandbox of scripts/bench/sandbox.mjs, its store holding `count` paid transactions from `firstId`, answering after `latencyMs`. */
 export async function startGateway({ node, floors }, firstId, count, latencyMs = 0) {
-  const child = spawn(node, [join(floors, 'sandbox.mjs'), firstId.toString(), String(count), String(latencyMs)], { stdio: ['pipe', 'pipe', 'inherit'] });
+  const child = spawn(node, [join(floors, 'sandbox.mjs'), firstId.toString(), String(count), String(latencyMs)], {
+    stdio: ['pipe', 'pipe', 'inherit'],
+  });
   children.add(child);
   const line = await new Promise((resolve, reject) => {
     let text = '';
@@ -65,9 +67,11 @@ export function writeJournal(path, gateway, entries, { firstId, unknownToGateway
     const at = new Date(Date.UTC(2026, 0, 1) + i * 1000).toISOString();
     const owner = { transactionId, gateway, agentId: '1001' };
     chunk += `${JSON.stringify({ kind: 'intent', ...owner, service: '201', account: `bench-${i}`, amount: '100.00', currency: 'KZT', invoiceId: null, at })}\n`;
-    if (i % 10_000 === 0) chunk += `${JSON.stringify({ kind: 'outcome', ...owner, at, source: 'payment', view: view(transactionId, i, 'unknown') })}\n`;
+    if (i % 10_000 === 0)
+      chunk += `${JSON.stringify({ kind: 'outcome', ...owner, at, source: 'payment', view: view(transactionId, i, 'unknown') })}\n`;
     if (i % 5000 === 0 || neverArrived) open++;
-    else chunk += `${JSON.stringify({ kind: 'outcome', ...owner, at, source: 'payment', view: view(transactionId, i, 'success') })}\n`;
+    else
+      chunk += `${JSON.stringify({ kind: 'outcome', ...owner, at, source: 'payment', view: view(transactionId, i, 'success') })}\n`;
     if (chunk.length > 1 << 20) {
       stream.write(chunk);
       chunk = '';

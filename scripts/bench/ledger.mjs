@@ -20,7 +20,10 @@ export async function startLedgerServer({ node, bin }, env) {
   async function migrated(name) {
     await admin(`DROP DATABASE IF EXISTS ${name}`);
     await admin(`CREATE DATABASE ${name}`);
-    const result = spawnSync(node, [bin, 'ledger', 'migrate'], { env: { ...env, AGENTPAY_LEDGER: server.url(name) }, encoding: 'utf8' });
+    const result = spawnSync(node, [bin, 'ledger', 'migrate'], {
+      env: { ...env, AGENTPAY_LEDGER: server.url(name) },
+      encoding: 'utf8',
+    });
     if (result.status !== 0) throw new Error(`ledger migrate: ${result.stderr}`);
     return server.url(name);
   }

@@ -7,7 +7,13 @@ import { writeJournal } from './inputs.mjs';
 import { compare } from './measure.mjs';
 
 /** `bench` (scripts/bench.mjs): the run's paths, `runsFor(standard)`, its sizes and ids. */
-export function lookupComparisons({ paths, runsFor, firstId, concurrency, sizes: { journalEntries, memoryBatchSize } }) {
+export function lookupComparisons({
+  paths,
+  runsFor,
+  firstId,
+  concurrency,
+  sizes: { journalEntries, memoryBatchSize },
+}) {
   const { node, bin, floors, work } = paths;
   return {
     async status({ env, gateway }) {
@@ -22,37 +28,92 @@ export function lookupComparisons({ paths, runsFor, firstId, concurrency, sizes:
         check: expectAnswer('"status":"10"'),
       });
       return [
-        { target: 'single', what: '`agentpay status <id> --json`', floorLabel: 'bare `node:http` POST', floor, value: status, limit: 1.6 },
-        { target: '(single)', what: 'reference, not agentpay: commander + lossless-json alone, same POST', floorLabel: 'bare `node:http` POST', floor, value: depsOnly },
+        {
+          target: 'single',
+          what: '`agentpay status <id> --json`',
+          floorLabel: 'bare `node:http` POST',
+          floor,
+          value: status,
+          limit: 1.6,
+        },
+        {
+          target: '(single)',
+          what: 'reference, not agentpay: commander + lossless-json alone, same POST',
+          floorLabel: 'bare `node:http` POST',
+          floor,
+          value: depsOnly,
+        },
       ];
     },
 
     async batch({ env, gateway, ids }) {
       const [floor, status] = await compare({
         runs: runsFor(7),
-        floor: { label: 'node:http', command: [node, [join(floors, 'status-batch.mjs'), gateway.baseUrl, ids, String(concurrency)], { env }] },
-        candidates: [{ label: 'agentpay', command: [node, [bin, 'status', '--from-file', ids, '--concurrency', String(concurrency), '--json'], { env }] }],
+        floor: {
+          label: 'node:http',
+          command: [node, [join(floors, 'status-batch.mjs'), gateway.baseUrl, ids, String(concurrency)], { env }],
+        },
+        candidates: [
+          {
+            label: 'agentpay',
+            command: [
+              node,
+              [bin, 'status', '--from-file', ids, '--concurrency', String(concurrency), '--json'],
+              { env },
+            ],
+          },
+        ],
         check: ok(batchSize),
       });
       const what = `\`status --from-file\` ${batchSize.toLocaleString('en')} ids \`--concurrency ${concurrency} --json\``;
-      return [{ target: 'batch', what, floorLabel: `bare \`node:http\` keep-alive, ${concurrency} at a time`, floor, value: status, limit: 1.2 }];
+      return [
+        {
+          target: 'batch',
+          what,
+          floorLabel: `bare \`node:http\` keep-alive, ${concurrency} at a time`,
+          floor,
+          value: status,
+          limit: 1.2,
+        },
+      ];
     },
 
     async reconcile({ env, gateway }) {
       const journal = join(work, 'journal.jsonl');
       const journalCopy = join(work, 'journal-run.jsonl');
-      const openEntries = await writeJournal(journal, gateway.baseUrl, journalEntries, { firstId, unknownToGateway: memoryBatchSize });
+      const openEntries = await writeJournal(journal, gateway.baseUrl, journalEntries, {
+        firstId,
+        unknownToGateway: memoryBatchSize,
+      });
       const [floor, reconcile] = await compare({
         runs: runsFor(7),
         floor: { label: 'read once', command: [node, [join(floors, 'read-journal.mjs'), journal], { env }] },
         // The bench gateway is not the embedded sandbox: its "not found" code is given, as for any gateway.
-        candidates: [{ label: 'agentpay', command: [node, [bin, 'reconcile', '--not-found-codes', '25', '--json'], { env: { ...env, AGENTPAY_JOURNAL: journalCopy } }] }],
+        candidates: [
+          {
+            label: 'agentpay',
+            command: [
+              node,
+              [bin, 'reconcile', '--not-found-codes', '25', '--json'],
+              { env: { ...env, AGENTPAY_JOURNAL: journalCopy } },
+            ],
+          },
+        ],
         // Each reconcile starts from the same journal: the last run's outcomes are not in it.
         before: (side) => side.label === 'agentpay' && copyFileSync(journal, journalCopy),
         check: (side, result) => ok(side.label === 'agentpay' ? openEntries : 1)(side, result),
       });
       const what = `\`reconcile\`, journal of ${journalEntries.toLocaleString('en')} transactions (${openEntries} open)`;
-      return [{ target: 'reconcile', what, floorLabel: 'read the file once (stream, split lines)', floor, value: reconcile, limit: 2 }];
+      return [
+        {
+          target: 'reconcile',
+          what,
+          floorLabel: 'read the file once (stream, split lines)',
+          floor,
+          value: reconcile,
+          limit: 2,
+        },
+      ];
     },
   };
 }

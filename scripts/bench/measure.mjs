@@ -68,10 +68,16 @@ export async function compare({ runs, warmUp = 2, floor, candidates, before, che
 export async function peakRss({ node, bin, floors, work }, args, env) {
   const output = join(work, 'time.txt');
   if (existsSync('/usr/bin/time')) {
-    const result = await run('/usr/bin/time', ['-f', '%M', '-o', output, node, bin, ...args], { env, timeoutMs: 600_000 });
+    const result = await run('/usr/bin/time', ['-f', '%M', '-o', output, node, bin, ...args], {
+      env,
+      timeoutMs: 600_000,
+    });
     return { result, kilobytes: Number(readFileSync(output, 'utf8').trim().split('\n').at(-1)), how: '/usr/bin/time' };
   }
   // Without GNU time: the child reports its own getrusage() peak as it exits.
-  const result = await run(node, ['--import', join(floors, 'max-rss.mjs'), bin, ...args], { env: { ...env, AGENTPAY_BENCH_RSS_FILE: output }, timeoutMs: 600_000 });
+  const result = await run(node, ['--import', join(floors, 'max-rss.mjs'), bin, ...args], {
+    env: { ...env, AGENTPAY_BENCH_RSS_FILE: output },
+    timeoutMs: 600_000,
+  });
   return { result, kilobytes: Number(readFileSync(output, 'utf8').trim()), how: 'process.resourceUsage().maxRSS' };
 }

@@ -7,9 +7,20 @@ import { exchange, freshTransactionId } from './exchange.mjs';
 
 const [baseUrl, service, account, currency, invoiceId] = process.argv.slice(2);
 const check = await exchange(baseUrl, 'AccountCheck', { service, amount: '0', currency, account });
-const voucher = (check.TransactionContent?.Extras ?? []).map((item) => JSON.parse(item.FieldValue)).find((v) => String(v.InvoiceId) === invoiceId);
+const voucher = (check.TransactionContent?.Extras ?? [])
+  .map((item) => JSON.parse(item.FieldValue))
+  .find((v) => String(v.InvoiceId) === invoiceId);
 if (!voucher) throw new Error(`invoice ${invoiceId} is not in the list`);
 const transactionId = freshTransactionId();
-const paid = await exchange(baseUrl, 'Payment', { service, amount: voucher.OrderAmount, currency, account, transactionId, invoiceId });
-process.stdout.write(`${JSON.stringify({ transactionId, status: String(paid.ResponseStatus), message: paid.Message })}\n`);
+const paid = await exchange(baseUrl, 'Payment', {
+  service,
+  amount: voucher.OrderAmount,
+  currency,
+  account,
+  transactionId,
+  invoiceId,
+});
+process.stdout.write(
+  `${JSON.stringify({ transactionId, status: String(paid.ResponseStatus), message: paid.Message })}\n`,
+);
 process.exit(0);

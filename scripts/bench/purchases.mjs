@@ -20,28 +20,69 @@ export function purchaseComparisons({ paths, runsFor, concurrency }) {
   async function checkRows(env, gateway, { target, limit }) {
     const [floor, check] = await compare({
       runs: runsFor(15),
-      floor: { label: 'node:http', command: [node, [join(floors, 'check-one.mjs'), gateway.baseUrl, service, account, currency], { env }] },
+      floor: {
+        label: 'node:http',
+        command: [node, [join(floors, 'check-one.mjs'), gateway.baseUrl, service, account, currency], { env }],
+      },
       candidates: [
         {
           label: 'agentpay',
-          command: [node, [bin, 'check', '--service', service, '--account', account, '--currency', currency, '--json'], { env: { ...env, AGENTPAY_BASE_URL: gateway.baseUrl } }],
+          command: [
+            node,
+            [bin, 'check', '--service', service, '--account', account, '--currency', currency, '--json'],
+            { env: { ...env, AGENTPAY_BASE_URL: gateway.baseUrl } },
+          ],
         },
       ],
       check: expectAnswer('"status":"10"'),
     });
-    return [{ target, what: '`agentpay check --json` (AccountCheck, voucher list)', floorLabel: 'bare `node:http`, same AccountCheck', floor, value: check, limit }];
+    return [
+      {
+        target,
+        what: '`agentpay check --json` (AccountCheck, voucher list)',
+        floorLabel: 'bare `node:http`, same AccountCheck',
+        floor,
+        value: check,
+        limit,
+      },
+    ];
   }
 
   async function payRows(env, gateway, { target, limit }) {
-    const payArgs = ['pay', '--service', service, '--account', account, '--currency', currency, '--invoice-id', invoiceId, '--allow-duplicate', '--json'];
+    const payArgs = [
+      'pay',
+      '--service',
+      service,
+      '--account',
+      account,
+      '--currency',
+      currency,
+      '--invoice-id',
+      invoiceId,
+      '--allow-duplicate',
+      '--json',
+    ];
     const [floor, pay] = await compare({
       runs: runsFor(15),
-      floor: { label: 'node:http', command: [node, [join(floors, 'pay-invoice.mjs'), gateway.baseUrl, service, account, currency, invoiceId], { env }] },
+      floor: {
+        label: 'node:http',
+        command: [
+          node,
+          [join(floors, 'pay-invoice.mjs'), gateway.baseUrl, service, account, currency, invoiceId],
+          { env },
+        ],
+      },
       // The same purchase each run: let the duplicate check find the earlier ones, and pay (what it costs is measured).
-      candidates: [{ label: 'agentpay', command: [node, [bin, ...payArgs], { env: { ...env, AGENTPAY_BASE_URL: gateway.baseUrl } }] }],
+      candidates: [
+        {
+          label: 'agentpay',
+          command: [node, [bin, ...payArgs], { env: { ...env, AGENTPAY_BASE_URL: gateway.baseUrl } }],
+        },
+      ],
       check: expectAnswer('"status":"10"'),
     });
-    const what = '`agentpay pay --invoice-id --json` (AccountCheck, the duplicate check, Payment, two journal lines fsynced)';
+    const what =
+      '`agentpay pay --invoice-id --json` (AccountCheck, the duplicate check, Payment, two journal lines fsynced)';
     return [{ target, what, floorLabel: 'bare `node:http`, same two exchanges, no journal', floor, value: pay, limit }];
   }
 
@@ -52,7 +93,10 @@ export function purchaseComparisons({ paths, runsFor, concurrency }) {
     const orders = join(work, 'orders.csv');
     const writeOrders = (rows) => {
       round++;
-      const lines = Array.from({ length: rows }, (_, i) => `K${i + 1},${service},bulk-${target}-${round}-${i + 1},${invoiceId}`);
+      const lines = Array.from(
+        { length: rows },
+        (_, i) => `K${i + 1},${service},bulk-${target}-${round}-${i + 1},${invoiceId}`,
+      );
       writeFileSync(orders, `key,service,account,invoice-id\n${lines.join('\n')}\n`);
       rmSync(join(work, 'orders.results.csv'), { force: true });
     };
@@ -61,12 +105,24 @@ export function purchaseComparisons({ paths, runsFor, concurrency }) {
       runs: runsFor(5),
       warmUp: 1,
       before: () => writeOrders(bulkRows),
-      floor: { label: 'node:http', command: [node, [join(floors, 'bulk-pay.mjs'), gateway.baseUrl, orders, String(concurrency)], { env }] },
+      floor: {
+        label: 'node:http',
+        command: [node, [join(floors, 'bulk-pay.mjs'), gateway.baseUrl, orders, String(concurrency)], { env }],
+      },
       candidates: [{ label: 'agentpay', command: [node, [bin, ...bulkArgs], { env: bulkEnv }] }],
       check: ok(bulkRows),
     });
     const what = `\`pay --from-file\` ${bulkRows.toLocaleString('en')} rows, --concurrency ${concurrency} (AccountCheck + Payment a row, intents and outcomes fsynced, results file)`;
-    const rows = [{ target, what, floorLabel: `bare \`node:http\`, same exchanges, ${concurrency} at a time, no journal`, floor, value: bulk, limit }];
+    const rows = [
+      {
+        target,
+        what,
+        floorLabel: `bare \`node:http\`, same exchanges, ${concurrency} at a time, no journal`,
+        floor,
+        value: bulk,
+        limit,
+      },
+    ];
     if (!memory) return rows;
     writeOrders(bulkMemoryRows);
     const peak = await peakRss(paths, bulkArgs, bulkEnv);

@@ -10,16 +10,31 @@ import { compare, peakRss } from './measure.mjs';
  * `bench` (scripts/bench.mjs): the run's paths, `runsFor(standard)`, its sizes and ids;
  * `ledgerServerFor(env)` gives the one PostgreSQL server, started on first use.
  */
-export function scaleComparisons({ paths, runsFor, firstId, concurrency, ledgerServerFor, sizes: { batchSize, memoryBatchSize, historyEntries, registryEntries } }) {
+export function scaleComparisons({
+  paths,
+  runsFor,
+  firstId,
+  concurrency,
+  ledgerServerFor,
+  sizes: { batchSize, memoryBatchSize, historyEntries, registryEntries },
+}) {
   const { node, bin, floors, work } = paths;
   return {
     async memory({ env, ids }) {
       const manyIds = join(work, 'ids-100000.txt');
       await writeIds(manyIds, firstId, memoryBatchSize);
-      const memory = await peakRss(paths, ['status', '--from-file', manyIds, '--concurrency', String(concurrency), '--json'], env);
+      const memory = await peakRss(
+        paths,
+        ['status', '--from-file', manyIds, '--concurrency', String(concurrency), '--json'],
+        env,
+      );
       const memoryProblem = ok(memoryBatchSize)(undefined, memory.result);
       if (memoryProblem) throw new Error(`peak RSS run: ${memoryProblem}\n${memory.result.stderr}`);
-      const small = await peakRss(paths, ['status', '--from-file', ids, '--concurrency', String(concurrency), '--json'], env);
+      const small = await peakRss(
+        paths,
+        ['status', '--from-file', ids, '--concurrency', String(concurrency), '--json'],
+        env,
+      );
       const megabytes = memory.kilobytes / 1024;
       const what = `peak RSS, \`status --from-file\` ${memoryBatchSize.toLocaleString('en')} ids (${batchSize.toLocaleString('en')} ids: ${(small.kilobytes / 1024).toFixed(0)} MB)`;
       return [{ target: 'memory', what, floorLabel: memory.how, megabytes, limitMb: 120 }];
@@ -36,17 +51,25 @@ export function scaleComparisons({ paths, runsFor, firstId, concurrency, ledgerS
         const seconds = memory.result.ms / 1000;
         // A line per transaction; the table adds its top border, its heading and its bottom border.
         const { code, lines } = memory.result;
-        if (code !== 0 || lines !== historyEntries + (json ? 0 : 3)) throw new Error(`history run: exit ${code}, ${lines} lines\n${memory.result.stderr}`);
+        if (code !== 0 || lines !== historyEntries + (json ? 0 : 3))
+          throw new Error(`history run: exit ${code}, ${lines} lines\n${memory.result.stderr}`);
         const what = `peak RSS, \`history${json ? ' --json' : ''}\` of ${historyEntries.toLocaleString('en')} records (${seconds.toFixed(1)} s)`;
         rows.push({ target: 'memory', what, floorLabel: memory.how, megabytes: memory.kilobytes / 1024, limitMb: 150 });
       }
       rmSync(journal);
       // The same in a PostgreSQL ledger: the rows stream a page at a time.
       const ledgerServer = await ledgerServerFor(env);
-      const teamLedger = await ledgerServer.template('bench_history', { gateway: 'sandbox', firstId, count: historyEntries, settled: true });
+      const teamLedger = await ledgerServer.template('bench_history', {
+        gateway: 'sandbox',
+        firstId,
+        count: historyEntries,
+        settled: true,
+      });
       const memory = await peakRss(paths, ['--json', 'history'], { ...env, AGENTPAY_LEDGER: teamLedger });
       if (memory.result.code !== 0 || memory.result.lines !== historyEntries)
-        throw new Error(`history run (PostgreSQL): exit ${memory.result.code}, ${memory.result.lines} lines\n${memory.result.stderr}`);
+        throw new Error(
+          `history run (PostgreSQL): exit ${memory.result.code}, ${memory.result.lines} lines\n${memory.result.stderr}`,
+        );
       const what = `peak RSS, \`history --json\` of ${historyEntries.toLocaleString('en')} transactions in PostgreSQL (${(memory.result.ms / 1000).toFixed(1)} s)`;
       rows.push({ target: 'memory', what, floorLabel: memory.how, megabytes: memory.kilobytes / 1024, limitMb: 150 });
       return rows;
@@ -73,13 +96,17 @@ export function scaleComparisons({ paths, runsFor, firstId, concurrency, ledgerS
               : undefined;
       const [floor, reconcile] = await compare({
         runs: runsFor(5),
-        floor: { label: 'floor', command: [node, [join(floors, 'read-registry.mjs'), registry, journal], { env: registryEnv }] },
+        floor: {
+          label: 'floor',
+          command: [node, [join(floors, 'read-registry.mjs'), registry, journal], { env: registryEnv }],
+        },
         candidates: [{ label: 'agentpay', command: [node, [bin, ...args], { env: registryEnv }] }],
         check: agrees,
       });
       const memory = await peakRss(paths, args, registryEnv);
       const memoryProblem = agrees(undefined, memory.result);
-      if (memoryProblem) throw new Error(`reconcile --registry peak RSS run: ${memoryProblem}\n${memory.result.stderr}`);
+      if (memoryProblem)
+        throw new Error(`reconcile --registry peak RSS run: ${memoryProblem}\n${memory.result.stderr}`);
       const count = registryEntries.toLocaleString('en');
       return [
         {
@@ -90,7 +117,13 @@ export function scaleComparisons({ paths, runsFor, firstId, concurrency, ledgerS
           value: reconcile,
           limit: 2,
         },
-        { target: 'memory', what: `peak RSS, the same \`reconcile --registry\``, floorLabel: memory.how, megabytes: memory.kilobytes / 1024, limitMb: 200 },
+        {
+          target: 'memory',
+          what: `peak RSS, the same \`reconcile --registry\``,
+          floorLabel: memory.how,
+          megabytes: memory.kilobytes / 1024,
+          limitMb: 200,
+        },
       ];
     },
   };

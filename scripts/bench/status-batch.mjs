@@ -24,12 +24,20 @@ function status(transactionId) {
     ['RequestDate', requestDate],
   ]).toString();
   return new Promise((resolve, reject) => {
-    const req = request(url, { agent, method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', 'content-length': Buffer.byteLength(body) } }, (res) => {
-      let text = '';
-      res.setEncoding('utf8');
-      res.on('data', (chunk) => (text += chunk));
-      res.on('end', () => resolve(JSON.parse(text)));
-    });
+    const req = request(
+      url,
+      {
+        agent,
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded', 'content-length': Buffer.byteLength(body) },
+      },
+      (res) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk) => (text += chunk));
+        res.on('end', () => resolve(JSON.parse(text)));
+      },
+    );
     req.on('error', reject);
     req.end(body);
   });
@@ -40,7 +48,9 @@ async function worker() {
   while (next < ids.length) {
     const transactionId = ids[next++];
     const answer = await status(transactionId);
-    process.stdout.write(`${JSON.stringify({ transactionId, status: String(answer.ResponseStatus), message: answer.Message })}\n`);
+    process.stdout.write(
+      `${JSON.stringify({ transactionId, status: String(answer.ResponseStatus), message: answer.Message })}\n`,
+    );
   }
 }
 await Promise.all(Array.from({ length: Number(concurrency) }, worker));

@@ -16,14 +16,19 @@ const body = new URLSearchParams([
 ]).toString();
 const req = request(
   `${baseUrl}/home/index`,
-  { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', 'content-length': Buffer.byteLength(body) } },
+  {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded', 'content-length': Buffer.byteLength(body) },
+  },
   (res) => {
     let text = '';
     res.setEncoding('utf8');
     res.on('data', (chunk) => (text += chunk));
     res.on('end', () => {
       const answer = JSON.parse(text);
-      process.stdout.write(`${JSON.stringify({ transactionId, status: String(answer.ResponseStatus), message: answer.Message })}\n`);
+      process.stdout.write(
+        `${JSON.stringify({ transactionId, status: String(answer.ResponseStatus), message: answer.Message })}\n`,
+      );
     });
   },
 );

@@ -16,12 +16,29 @@ export function teamComparisons({ paths, runsFor, firstId, purchase, ledgerServe
     async teamPay({ env }) {
       const ledgerServer = await ledgerServerFor(env);
       const { service, account, currency, invoiceId } = purchase;
-      const payArgs = ['pay', '--service', service, '--account', account, '--currency', currency, '--invoice-id', invoiceId, '--allow-duplicate', '--json'];
+      const payArgs = [
+        'pay',
+        '--service',
+        service,
+        '--account',
+        account,
+        '--currency',
+        currency,
+        '--invoice-id',
+        invoiceId,
+        '--allow-duplicate',
+        '--json',
+      ];
       const teamLedger = await ledgerServer.migrated('bench_pay');
       const [file, team] = await compare({
         runs: runsFor(15),
-        floor: { label: 'file', command: [node, [bin, ...payArgs], { env: { ...env, AGENTPAY_LEDGER: join(work, 'pay-journal.jsonl') } }] },
-        candidates: [{ label: 'postgres', command: [node, [bin, ...payArgs], { env: { ...env, AGENTPAY_LEDGER: teamLedger } }] }],
+        floor: {
+          label: 'file',
+          command: [node, [bin, ...payArgs], { env: { ...env, AGENTPAY_LEDGER: join(work, 'pay-journal.jsonl') } }],
+        },
+        candidates: [
+          { label: 'postgres', command: [node, [bin, ...payArgs], { env: { ...env, AGENTPAY_LEDGER: teamLedger } }] },
+        ],
         check: expectAnswer('"status":"10"'),
       });
       return [
@@ -42,19 +59,39 @@ export function teamComparisons({ paths, runsFor, firstId, purchase, ledgerServe
       const journal = join(work, 'open-journal.jsonl');
       const journalCopy = join(work, 'open-journal-run.jsonl');
       await writeOpenJournal(journal, gateway.baseUrl, openEntries, firstId);
-      await ledgerServer.template('bench_open_template', { gateway: gateway.baseUrl, firstId, count: openEntries, settled: false });
+      await ledgerServer.template('bench_open_template', {
+        gateway: gateway.baseUrl,
+        firstId,
+        count: openEntries,
+        settled: false,
+      });
       const reconcileArgs = ['reconcile', '--not-found-codes', '25', '--json'];
       const teamEnv = { ...env, AGENTPAY_LEDGER: ledgerServer.url('bench_open') };
       const [fileReconcile, teamReconcile] = await compare({
         runs: runsFor(3),
         warmUp: 0,
-        floor: { label: 'file', command: [node, [bin, ...reconcileArgs], { env: { ...env, AGENTPAY_LEDGER: journalCopy } }] },
+        floor: {
+          label: 'file',
+          command: [node, [bin, ...reconcileArgs], { env: { ...env, AGENTPAY_LEDGER: journalCopy } }],
+        },
         candidates: [{ label: 'postgres', command: [node, [bin, ...reconcileArgs], { env: teamEnv }] }],
-        before: async (side) => (side.label === 'file' ? copyFileSync(journal, journalCopy) : await ledgerServer.copy('bench_open_template', 'bench_open')),
+        before: async (side) =>
+          side.label === 'file'
+            ? copyFileSync(journal, journalCopy)
+            : await ledgerServer.copy('bench_open_template', 'bench_open'),
         check: ok(openEntries),
       });
       const what = `\`reconcile\` of ${openEntries.toLocaleString('en')} open transactions, the ledger in PostgreSQL`;
-      return [{ target: 'team', what, floorLabel: 'the same `reconcile`, the journal file', floor: fileReconcile, value: teamReconcile, limit: 1.5 }];
+      return [
+        {
+          target: 'team',
+          what,
+          floorLabel: 'the same `reconcile`, the journal file',
+          floor: fileReconcile,
+          value: teamReconcile,
+          limit: 1.5,
+        },
+      ];
     },
   };
 }

@@ -90,7 +90,9 @@ export async function createContext(flags: GlobalFlags, io: ProcessIo): Promise<
     interrupts,
     openGateway: (options) => openGateway(settings, out, { stop: interrupts.signal, ...options }),
     openLedger: () => {
-      ledger ??= import('../ledger/open-ledger.js').then(({ openLedger }) => openLedger(settings, out, interrupts.signal));
+      ledger ??= import('../ledger/open-ledger.js').then(({ openLedger }) =>
+        openLedger(settings, out, interrupts.signal),
+      );
       return ledger;
     },
     close: async () => {
@@ -112,7 +114,11 @@ function traceExchange(out: Output) {
       const body = event.body.length > 2000 ? `${event.body.slice(0, 2000)}… (${event.body.length} chars)` : event.body;
       out.note(style.dim(`  ${shownText(body)}`));
     } else {
-      out.note(style.dim(`✗ ${event.operation} failed after ${event.elapsedMs} ms: ${shownText(exchangeProblemText(event.problem, t()))}`));
+      out.note(
+        style.dim(
+          `✗ ${event.operation} failed after ${event.elapsedMs} ms: ${shownText(exchangeProblemText(event.problem, t()))}`,
+        ),
+      );
     }
   };
 }
@@ -121,14 +127,22 @@ function traceExchange(out: Output) {
 export function proxyRouteOf(network: NetworkSettings): { route: ProxyRoute; description: string } {
   if (network.proxy) {
     const where = network.proxy.source === 'flag' ? '--proxy' : 'profile proxy';
-    return { route: { kind: 'explicit', url: network.proxy.value }, description: `${redactUrlCredentials(network.proxy.value)} (${where})` };
+    return {
+      route: { kind: 'explicit', url: network.proxy.value },
+      description: `${redactUrlCredentials(network.proxy.value)} (${where})`,
+    };
   }
   if (network.httpProxy || network.httpsProxy) {
     const named = [network.httpsProxy, network.httpProxy, network.noProxy]
       .filter((value) => value !== undefined)
       .map((value) => `${value.origin}=${redactUrlCredentials(value.value)}`);
     return {
-      route: { kind: 'env', httpProxy: network.httpProxy?.value ?? '', httpsProxy: network.httpsProxy?.value ?? '', noProxy: network.noProxy?.value ?? '' },
+      route: {
+        kind: 'env',
+        httpProxy: network.httpProxy?.value ?? '',
+        httpsProxy: network.httpsProxy?.value ?? '',
+        noProxy: network.noProxy?.value ?? '',
+      },
       description: named.join(', '),
     };
   }
@@ -144,10 +158,14 @@ function readCaFile(network: NetworkSettings): string | undefined {
   try {
     pem = readFileSync(path, 'utf8');
   } catch (error) {
-    throw new UsageError(`cannot read the CA file ${path} (${where}): ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+    throw new UsageError(
+      `cannot read the CA file ${path} (${where}): ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`,
+    );
   }
   if (!pem.includes('-----BEGIN CERTIFICATE-----')) {
-    throw new UsageError(`the CA file ${path} (${where}) holds no PEM certificate`, { hint: 'give a file with -----BEGIN CERTIFICATE----- blocks' });
+    throw new UsageError(`the CA file ${path} (${where}) holds no PEM certificate`, {
+      hint: 'give a file with -----BEGIN CERTIFICATE----- blocks',
+    });
   }
   return pem;
 }
@@ -164,7 +182,10 @@ interface Endpoint {
 }
 
 async function sandboxEndpoint(settings: Settings): Promise<Endpoint> {
-  const [{ startSandbox }, { sandboxCredentials }] = await Promise.all([import('../sandbox/server.js'), import('../sandbox/catalogue.js')]);
+  const [{ startSandbox }, { sandboxCredentials }] = await Promise.all([
+    import('../sandbox/server.js'),
+    import('../sandbox/catalogue.js'),
+  ]);
   // State on disk, so `pay` and a later `status` in another process agree. The embedded
   // sandbox is on loopback in this process: no proxy, no TLS.
   const sandbox = await startSandbox({ statePath: join(stateDirectory(settings.env), 'sandbox-state.jsonl') });
@@ -199,17 +220,38 @@ async function configuredEndpoint(settings: Settings, out: Output): Promise<Endp
   }; // stdin made only if read
   const resolved = await resolvePassword(settings, io);
   const passwordSource = { source: resolved.source, origin: resolved.origin };
-  return { baseUrl: settings.baseUrl.value, agentId: settings.agentId.value, password: resolved.value, passwordSource, network, ca };
+  return {
+    baseUrl: settings.baseUrl.value,
+    agentId: settings.agentId.value,
+    password: resolved.value,
+    passwordSource,
+    network,
+    ca,
+  };
 }
 
 async function openGateway(settings: Settings, out: Output, options: OpenGatewayOptions): Promise<GatewaySession> {
-  const [{ GatewayClient }, { openTransport }] = await Promise.all([import('../gateway/client.js'), import('../gateway/open-transport.js')]);
+  const [{ GatewayClient }, { openTransport }] = await Promise.all([
+    import('../gateway/client.js'),
+    import('../gateway/open-transport.js'),
+  ]);
   const endpoint = settings.sandbox ? await sandboxEndpoint(settings) : await configuredEndpoint(settings, out);
   const { baseUrl, agentId, password, network } = endpoint;
   const timeoutMs = settings.timeoutMs.value;
-  const transport = await openTransport({ timeoutMs, connections: options.connections, ca: endpoint.ca, proxy: network.route, batch: options.batch });
-  const listeners = [settings.verbose ? traceExchange(out) : undefined, options.onExchange].filter((l) => l !== undefined);
-  const wireCredentials = (id: string, secret: string) => ({ agentId: id, wirePassword: passwordOnWire(secret, settings.passwordFormat.value) });
+  const transport = await openTransport({
+    timeoutMs,
+    connections: options.connections,
+    ca: endpoint.ca,
+    proxy: network.route,
+    batch: options.batch,
+  });
+  const listeners = [settings.verbose ? traceExchange(out) : undefined, options.onExchange].filter(
+    (l) => l !== undefined,
+  );
+  const wireCredentials = (id: string, secret: string) => ({
+    agentId: id,
+    wirePassword: passwordOnWire(secret, settings.passwordFormat.value),
+  });
   const client = new GatewayClient({
     baseUrl,
     credentials: wireCredentials(agentId, password),
@@ -219,7 +261,9 @@ async function openGateway(settings: Settings, out: Output, options: OpenGateway
     transport,
     ...(options.stop === undefined ? {} : { stop: options.stop }),
     ...(network.route.kind === 'direct' ? {} : { routeDescription: network.description }),
-    ...(listeners.length > 0 ? { onExchange: (event: ExchangeEvent) => listeners.forEach((listener) => listener(event)) } : {}),
+    ...(listeners.length > 0
+      ? { onExchange: (event: ExchangeEvent) => listeners.forEach((listener) => listener(event)) }
+      : {}),
   });
   const session = (sessionClient: GatewayClient, sessionAgentId: string): GatewaySession => ({
     client: sessionClient,
@@ -232,7 +276,10 @@ async function openGateway(settings: Settings, out: Output, options: OpenGateway
       const otherId = override.agentId ?? agentId;
       const otherPassword = override.password ?? password;
       registerSecret(otherPassword);
-      return session(client.withCredentials(wireCredentials(otherId, otherPassword), [otherPassword, md5Hex(otherPassword)]), otherId);
+      return session(
+        client.withCredentials(wireCredentials(otherId, otherPassword), [otherPassword, md5Hex(otherPassword)]),
+        otherId,
+      );
     },
     close: async ({ abort = false } = {}) => {
       if (abort) await transport.destroy();

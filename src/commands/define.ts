@@ -14,7 +14,10 @@ type CommandRunner = (options: unknown, context: CommandContext) => Promise<void
  * Turns a lazily loaded runner into a commander action. cli.ts supplies it: it alone knows
  * the process's streams and builds the context. `positionalName` names the variadic argument.
  */
-export type LazyAction = (load: () => Promise<CommandRunner>, positionalName?: string) => (...args: unknown[]) => Promise<void>;
+export type LazyAction = (
+  load: () => Promise<CommandRunner>,
+  positionalName?: string,
+) => (...args: unknown[]) => Promise<void>;
 
 /**
  * Required options are checked in a preAction hook, not by commander's requiredOption:
@@ -33,7 +36,10 @@ export function checkRequiredOptions(_program: Command, action: Command): void {
   for (const { option, unless } of requiredOptions.get(action) ?? []) {
     if (unless !== undefined && action.getOptionValue(unless) !== undefined) continue;
     if (action.getOptionValue(option.attributeName()) === undefined) {
-      action.error(`error: required option '${option.flags}' not specified`, { code: 'commander.missingMandatoryOptionValue', exitCode: 2 });
+      action.error(`error: required option '${option.flags}' not specified`, {
+        code: 'commander.missingMandatoryOptionValue',
+        exitCode: 2,
+      });
     }
   }
 }

@@ -21,7 +21,8 @@ export function receiptOf(entry: JournalEntry, view: TransactionView = latestVie
 }
 
 /** Minutes east of UTC on this machine at `iso` (its summer or winter time). */
-export const utcOffsetAt = (iso: string | undefined): number => (iso === undefined ? 0 : -new Date(iso).getTimezoneOffset());
+export const utcOffsetAt = (iso: string | undefined): number =>
+  iso === undefined ? 0 : -new Date(iso).getTimezoneOffset();
 
 const reasonOf = (error: unknown) => errnoCodeOf(error) ?? (error instanceof Error ? error.message : String(error));
 
@@ -30,7 +31,12 @@ const reasonOf = (error: unknown) => errnoCodeOf(error) ?? (error instanceof Err
  * this purchase (a TransactionID the ledger holds for another purchase is not this one's), with
  * `view`, the answer, when there is one.
  */
-async function purchaseReceipt(context: CommandContext, owner: Owner, input: PaymentInput, view: TransactionView | undefined): Promise<LedgerReceipt | undefined> {
+async function purchaseReceipt(
+  context: CommandContext,
+  owner: Owner,
+  input: PaymentInput,
+  view: TransactionView | undefined,
+): Promise<LedgerReceipt | undefined> {
   try {
     const ledger = await context.openLedger();
     const [entry] = await ledger.transaction(input.transactionId, owner);
@@ -39,7 +45,9 @@ async function purchaseReceipt(context: CommandContext, owner: Owner, input: Pay
   } catch (error) {
     if (view === undefined) throw error;
     // The ledger cannot be read now: the receipt from the answer alone.
-    context.out.warn(`the receipt leaves out the voucher, the operator and the time: the ledger cannot be read (${reasonOf(error)})`);
+    context.out.warn(
+      `the receipt leaves out the voucher, the operator and the time: the ledger cannot be read (${reasonOf(error)})`,
+    );
   }
   return view && { view };
 }
@@ -49,7 +57,13 @@ async function purchaseReceipt(context: CommandContext, owner: Owner, input: Pay
  * the payment happened whatever becomes of its receipt, so its exit code stands; a file that
  * cannot be written is a warning.
  */
-export async function writeReceiptFile(context: CommandContext, path: string, owner: Owner, input: PaymentInput, view: TransactionView | undefined): Promise<void> {
+export async function writeReceiptFile(
+  context: CommandContext,
+  path: string,
+  owner: Owner,
+  input: PaymentInput,
+  view: TransactionView | undefined,
+): Promise<void> {
   const { out } = context;
   const id = input.transactionId;
   try {
@@ -59,7 +73,10 @@ export async function writeReceiptFile(context: CommandContext, path: string, ow
       return;
     }
     const { renderLedgerReceipt } = await import('../render/receipt.js');
-    await writeFile(path, `${renderLedgerReceipt(receipt, plainStyle, { utcOffsetMinutes: utcOffsetAt(receipt.at) }, t())}\n`);
+    await writeFile(
+      path,
+      `${renderLedgerReceipt(receipt, plainStyle, { utcOffsetMinutes: utcOffsetAt(receipt.at) }, t())}\n`,
+    );
   } catch (error) {
     const later = view === undefined ? '' : `; the payment stands, and \`agentpay receipt ${id}\` prints its receipt`;
     out.warn(`cannot write the receipt to ${path} (${reasonOf(error)})${later}`);

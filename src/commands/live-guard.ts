@@ -23,7 +23,12 @@ export function liveLineOf(settings: Pick<Settings, 'desk' | 'baseUrl' | 'agentI
   const live = settings.desk.live;
   if (live === undefined) return undefined;
   const baseUrl = settings.baseUrl?.value;
-  return { profile: live.profile, host: baseUrl === undefined ? undefined : new URL(baseUrl).host, agentId: settings.agentId?.value, chosenBy: live.chosenBy };
+  return {
+    profile: live.profile,
+    host: baseUrl === undefined ? undefined : new URL(baseUrl).host,
+    agentId: settings.agentId?.value,
+    chosenBy: live.chosenBy,
+  };
 }
 
 /** Shows the LIVE line (also under --json, as a note on stderr) when the profile is live. */
@@ -47,7 +52,10 @@ const unguarded: PayLiveGuard = { overrides: [] };
  * pay's guard, before anything is sent (not even the AccountCheck): the LIVE line, then from a
  * script a refusal without --yes. A dry run sends nothing, so it only shows the line.
  */
-export function guardLivePay(context: Pick<CommandContext, 'settings' | 'out'>, options: { yes: boolean; dryRun: boolean }): PayLiveGuard {
+export function guardLivePay(
+  context: Pick<CommandContext, 'settings' | 'out'>,
+  options: { yes: boolean; dryRun: boolean },
+): PayLiveGuard {
   const line = announceLive(context);
   if (line === undefined || options.dryRun) return unguarded;
   if (options.yes) return { overrides: ['yes'] };
@@ -64,7 +72,8 @@ export function guardLivePay(context: Pick<CommandContext, 'settings' | 'out'>, 
       const prompter = terminalPrompter({ stdin: out.stdin, stderr: out.stderr, color: out.errorStyle.enabled });
       const { amount, currency, account, service } = payment;
       const message = t().desk.live.confirm({ amount, currency, account, service, profile: line.profile });
-      if (!(await prompter.confirm({ message, initial: false, answers: { yes: t().yes, no: t().no } }))) throw new CancelledError(t().errors.cancelledNothingPaid);
+      if (!(await prompter.confirm({ message, initial: false, answers: { yes: t().yes, no: t().no } })))
+        throw new CancelledError(t().errors.cancelledNothingPaid);
     },
   };
 }
@@ -77,7 +86,10 @@ export function guardLiveScenario(context: Pick<CommandContext, 'settings' | 'ou
   const line = announceLive(context);
   if (line === undefined) return [];
   if (yes) return ['yes'];
-  throw new UsageError(`scenario runs its payments unattended: through the live profile ${JSON.stringify(line.profile)} it needs --yes; nothing was sent`, {
-    hint: `add --yes if the scenario is meant for the live gateway, ${t().desk.live.otherWays}`,
-  });
+  throw new UsageError(
+    `scenario runs its payments unattended: through the live profile ${JSON.stringify(line.profile)} it needs --yes; nothing was sent`,
+    {
+      hint: `add --yes if the scenario is meant for the live gateway, ${t().desk.live.otherWays}`,
+    },
+  );
 }

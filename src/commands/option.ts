@@ -43,9 +43,17 @@ function optionOf(definition: OptionDefinition, language: Language): Option {
 export function addOptions(command: Command, language: Language, definitions: OptionDefinitions): Command {
   for (const [name, definition] of Object.entries(definitions)) {
     const option = optionOf(definition, language);
-    if (option.attributeName() !== name) throw new Error(`${command.name()}: the option ${definition.flags} is defined as ${name}, not ${option.attributeName()}`);
+    if (option.attributeName() !== name)
+      throw new Error(
+        `${command.name()}: the option ${definition.flags} is defined as ${name}, not ${option.attributeName()}`,
+      );
     const { required } = definition;
-    if (required !== undefined) requireOption(command, option, typeof required === 'object' ? new Option(required.unless.flags).attributeName() : undefined);
+    if (required !== undefined)
+      requireOption(
+        command,
+        option,
+        typeof required === 'object' ? new Option(required.unless.flags).attributeName() : undefined,
+      );
     command.addOption(option);
   }
   return command;

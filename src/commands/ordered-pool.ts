@@ -4,7 +4,12 @@
  * input nor the results are ever held whole: at most `concurrency * 4` results wait for a
  * slow predecessor, which keeps memory flat for batches of any size.
  */
-export async function forEachOrdered<T, R>(source: AsyncIterable<T> | Iterable<T>, concurrency: number, work: (item: T) => Promise<R>, emit: (result: R) => void): Promise<void> {
+export async function forEachOrdered<T, R>(
+  source: AsyncIterable<T> | Iterable<T>,
+  concurrency: number,
+  work: (item: T) => Promise<R>,
+  emit: (result: R) => void,
+): Promise<void> {
   interface Slot {
     done: boolean;
     result?: R;

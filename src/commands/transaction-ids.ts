@@ -10,7 +10,11 @@ export type IdEntry = { id: string } | { invalid: string };
  * then those in --from-file, one a line, read as a stream. Blank lines and `#` comments
  * are skipped; a bad line is reported in its place and does not stop the batch.
  */
-export async function* transactionIdsFrom(positional: readonly string[], fromFile: string | undefined, stdin: () => NodeJS.ReadableStream): AsyncGenerator<IdEntry> {
+export async function* transactionIdsFrom(
+  positional: readonly string[],
+  fromFile: string | undefined,
+  stdin: () => NodeJS.ReadableStream,
+): AsyncGenerator<IdEntry> {
   const checked = positional.map((id) => parseTransactionId(id));
   yield* checked.map((id) => ({ id }));
   if (fromFile === undefined) return;
@@ -20,7 +24,9 @@ export async function* transactionIdsFrom(positional: readonly string[], fromFil
     const stream = createReadStream(fromFile, { encoding: 'utf8' });
     await new Promise<void>((resolve, reject) => {
       stream.once('open', () => resolve());
-      stream.once('error', (error: NodeJS.ErrnoException) => reject(new UsageError(`cannot read --from-file ${fromFile}: ${error.code ?? error.message}`)));
+      stream.once('error', (error: NodeJS.ErrnoException) =>
+        reject(new UsageError(`cannot read --from-file ${fromFile}: ${error.code ?? error.message}`)),
+      );
     });
     input = stream;
   }
@@ -31,7 +37,10 @@ export async function* transactionIdsFrom(positional: readonly string[], fromFil
       const line = rawLine.trim();
       if (line === '' || line.startsWith('#')) continue;
       if (isLongId(line)) yield { id: line };
-      else yield { invalid: `${fromFile === '-' ? 'stdin' : fromFile} line ${lineNumber}: ${JSON.stringify(line)} is not a transaction id` };
+      else
+        yield {
+          invalid: `${fromFile === '-' ? 'stdin' : fromFile} line ${lineNumber}: ${JSON.stringify(line)} is not a transaction id`,
+        };
     }
   }
 }

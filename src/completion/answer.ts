@@ -52,13 +52,22 @@ function splitAssignment(word: string): [string, string | undefined] {
 
 /** Walks the words before the cursor as commander parses them. */
 function positionAfter(tree: CommandNode, words: readonly string[]): Position {
-  const position: Position = { lineage: [tree], given: new Map(), operands: 0, awaiting: undefined, operandsOnly: false };
+  const position: Position = {
+    lineage: [tree],
+    given: new Map(),
+    operands: 0,
+    awaiting: undefined,
+    operandsOnly: false,
+  };
   for (const word of words) {
     if (position.awaiting !== undefined) {
       position.given.set(position.awaiting.attribute, word);
       position.awaiting = undefined;
     } else if (position.operandsOnly || !word.startsWith('-') || word === '-') {
-      const sub = position.operandsOnly || position.operands > 0 ? undefined : commandOf(position).commands.find((each) => each.name === word || each.aliases.includes(word));
+      const sub =
+        position.operandsOnly || position.operands > 0
+          ? undefined
+          : commandOf(position).commands.find((each) => each.name === word || each.aliases.includes(word));
       if (sub === undefined) position.operands += 1;
       else position.lineage.push(sub);
     } else if (word === '--') {
@@ -77,11 +86,17 @@ function positionAfter(tree: CommandNode, words: readonly string[]): Position {
 const plain = (values: readonly string[]): Candidate[] => values.map((value) => ({ value, description: '' }));
 
 /** Values an option takes: its choices, else what the config file or the sandbox knows, else files for a path. */
-function optionValues(option: OptionNode, given: Position['given'], data: CompletionData, env: NodeJS.ProcessEnv): Answer {
+function optionValues(
+  option: OptionNode,
+  given: Position['given'],
+  data: CompletionData,
+  env: NodeJS.ProcessEnv,
+): Answer {
   if (option.choices !== undefined) return plain(option.choices);
   if (option.flags.includes('--profile')) return plain(Object.keys(readProfiles(env)));
   if (option.flags.includes('--service')) {
-    if (given.get('sandbox') === true) return data.sandboxServices.map(({ id, name }) => ({ value: id, description: name }));
+    if (given.get('sandbox') === true)
+      return data.sandboxServices.map(({ id, name }) => ({ value: id, description: name }));
     return profileServices(env, given);
   }
   return fileValue.test(option.value ?? '') ? 'files' : [];
@@ -117,14 +132,17 @@ function operandValues(position: Position): Answer {
 
 function startingWith(answer: Answer, prefix: string, addBefore = ''): Answer {
   if (answer === 'files') return answer;
-  return answer.filter(({ value }) => value.startsWith(prefix)).map((candidate) => ({ ...candidate, value: `${addBefore}${candidate.value}` }));
+  return answer
+    .filter(({ value }) => value.startsWith(prefix))
+    .map((candidate) => ({ ...candidate, value: `${addBefore}${candidate.value}` }));
 }
 
 /** What may complete the last of `words` (the words after the program's name; '' after a space). */
 function completeWords(data: CompletionData, words: readonly string[], env: NodeJS.ProcessEnv): Answer {
   const current = words.at(-1) ?? '';
   const position = positionAfter(data.tree, words.slice(0, -1));
-  if (position.awaiting !== undefined) return startingWith(optionValues(position.awaiting, position.given, data, env), current);
+  if (position.awaiting !== undefined)
+    return startingWith(optionValues(position.awaiting, position.given, data, env), current);
   if (!position.operandsOnly && current.startsWith('--') && current.includes('=')) {
     const [flag, value = ''] = splitAssignment(current);
     const option = findOption(position.lineage, flag);
@@ -152,7 +170,8 @@ function readProfiles(env: NodeJS.ProcessEnv): Record<string, unknown> {
   }
 }
 
-const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /**
  * The chosen profile's `services` ({"101": "GameCoins top-up"}, or {"601": {"name": …}}): --profile
@@ -177,10 +196,16 @@ function profileServices(env: NodeJS.ProcessEnv, given: Position['given']): Cand
  * Writes the answer: one candidate a line, `value<TAB>description` (the description may be
  * empty), or the one line `:files`. Values never start with ':'.
  */
-export function writeCompletion(data: CompletionData, words: readonly string[], stdout: { write(text: string): unknown }, env: NodeJS.ProcessEnv): void {
+export function writeCompletion(
+  data: CompletionData,
+  words: readonly string[],
+  stdout: { write(text: string): unknown },
+  env: NodeJS.ProcessEnv,
+): void {
   const answer = completeWords(data, words, env);
   if (answer === 'files') stdout.write(':files\n');
-  else stdout.write(answer.map(({ value, description }) => `${value}\t${description.replace(/[\t\n]/g, ' ')}\n`).join(''));
+  else
+    stdout.write(answer.map(({ value, description }) => `${value}\t${description.replace(/[\t\n]/g, ' ')}\n`).join(''));
 }
 
 /**
@@ -188,7 +213,12 @@ export function writeCompletion(data: CompletionData, words: readonly string[], 
  * false without that file. bin/agentpay.js calls it, in dist/completion.cjs.
  * @public
  */
-export function answerFromBuild(dataPath: string, argv: readonly string[], stdout: NodeJS.WriteStream, env: NodeJS.ProcessEnv): boolean {
+export function answerFromBuild(
+  dataPath: string,
+  argv: readonly string[],
+  stdout: NodeJS.WriteStream,
+  env: NodeJS.ProcessEnv,
+): boolean {
   let data: CompletionData;
   try {
     data = JSON.parse(readFileSync(dataPath, 'utf8')) as CompletionData;

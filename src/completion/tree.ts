@@ -36,7 +36,10 @@ function commandNode(command: Command): CommandNode {
     name: command.name(),
     aliases: command.aliases(),
     description: shortDescription(command.description()),
-    options: [...visible.map((option) => optionNode(option, false)), ...hidden.map((option) => optionNode(option, true))],
+    options: [
+      ...visible.map((option) => optionNode(option, false)),
+      ...hidden.map((option) => optionNode(option, true)),
+    ],
     arguments: command.registeredArguments.map((argument) => ({
       name: argument.name(),
       variadic: argument.variadic,

@@ -1,6 +1,15 @@
 import { GatewayProtocolError, GatewayUnreachableError, PaymentOutcomeUnknownError } from '../errors.js';
 import { type GatewayAnswer, parseEnvelope } from '../protocol/envelope.js';
-import { buildAccountCheckForm, buildPaymentForm, buildStatusForm, type Credentials, encodeForm, type FormField, maskForm, type PaymentRequest } from '../protocol/form.js';
+import {
+  buildAccountCheckForm,
+  buildPaymentForm,
+  buildStatusForm,
+  type Credentials,
+  encodeForm,
+  type FormField,
+  maskForm,
+  type PaymentRequest,
+} from '../protocol/form.js';
 import { MalformedAnswerError } from '../protocol/problems.js';
 import { formatRequestDate, type RequestDateFormat } from '../protocol/request-date.js';
 import { generateTransactionId, namesNoTransaction } from '../protocol/transaction-id.js';
@@ -78,7 +87,11 @@ export class GatewayClient {
     this.endpoint = `${options.baseUrl.replace(/\/+$/, '')}/home/index`;
     this.ownsTransport = options.transport === undefined;
     this.transport = options.transport ?? new DirectTransport({ timeoutMs: options.timeoutMs });
-    this.errors = new ExchangeErrors({ endpoint: this.endpoint, routeDescription: options.routeDescription, redact: (text) => this.redact(text) });
+    this.errors = new ExchangeErrors({
+      endpoint: this.endpoint,
+      routeDescription: options.routeDescription,
+      redact: (text) => this.redact(text),
+    });
   }
 
   /**
@@ -101,7 +114,11 @@ export class GatewayClient {
   /** spec 4.1. AccountCheck needs a TransactionID of its own; a fresh one is used. */
   async accountCheck(input: PurchaseInput): Promise<AccountCheckResult> {
     const transactionId = generateTransactionId();
-    const form = buildAccountCheckForm(this.options.credentials, { ...input, transactionId, requestDate: this.requestDate() });
+    const form = buildAccountCheckForm(this.options.credentials, {
+      ...input,
+      transactionId,
+      requestDate: this.requestDate(),
+    });
     const answer = await this.exchangeReadOnly('AccountCheck', form, transactionId);
     try {
       return { transactionId, answer, vouchers: parseVoucherList(answer.extras) };
@@ -136,17 +153,30 @@ export class GatewayClient {
       }
       // Anything else (a time-out, a cut connection, an answer over the size limit) may
       // have followed a committed payment.
-      const fault = error instanceof BodyTooLargeError ? this.errors.tooLarge(error) : this.errors.brokenExchange(error, { noPaymentSent: false });
-      throw new PaymentOutcomeUnknownError(input.transactionId, fault, { cause: error, bodySample: this.errors.sampleOf(error) });
+      const fault =
+        error instanceof BodyTooLargeError
+          ? this.errors.tooLarge(error)
+          : this.errors.brokenExchange(error, { noPaymentSent: false });
+      throw new PaymentOutcomeUnknownError(input.transactionId, fault, {
+        cause: error,
+        bodySample: this.errors.sampleOf(error),
+      });
     }
     if (http.statusCode >= 500) {
-      throw new PaymentOutcomeUnknownError(input.transactionId, { kind: 'unavailable', status: http.statusCode }, { bodySample: this.errors.sample(http.body) });
+      throw new PaymentOutcomeUnknownError(
+        input.transactionId,
+        { kind: 'unavailable', status: http.statusCode },
+        { bodySample: this.errors.sample(http.body) },
+      );
     }
     try {
       return this.checkEcho(await parseEnvelope(http.body), input.transactionId);
     } catch (error) {
       const fault: NotUnderstoodFault = { kind: 'notUnderstood', detail: (error as Error).message };
-      throw new PaymentOutcomeUnknownError(input.transactionId, fault, { cause: error, bodySample: this.errors.sample(http.body) });
+      throw new PaymentOutcomeUnknownError(input.transactionId, fault, {
+        cause: error,
+        bodySample: this.errors.sample(http.body),
+      });
     }
   }
 
@@ -154,17 +184,28 @@ export class GatewayClient {
     if (this.ownsTransport) await this.transport.close();
   }
 
-  private async exchangeReadOnly(operation: Operation, form: FormField[], transactionId: string): Promise<GatewayAnswer> {
+  private async exchangeReadOnly(
+    operation: Operation,
+    form: FormField[],
+    transactionId: string,
+  ): Promise<GatewayAnswer> {
     let http: HttpAnswer;
     try {
       http = await this.send(operation, form, this.options.stop);
     } catch (error) {
-      if (error instanceof BodyTooLargeError) throw new GatewayProtocolError(this.errors.tooLarge(error), { cause: error, bodySample: this.errors.sample(error.bodySample) });
+      if (error instanceof BodyTooLargeError)
+        throw new GatewayProtocolError(this.errors.tooLarge(error), {
+          cause: error,
+          bodySample: this.errors.sample(error.bodySample),
+        });
       throw this.errors.unreachable(error, { noPaymentSent: false });
     }
     if (http.statusCode >= 500) {
       // An error page from the gateway or a proxy in front of it: down for now, not broken.
-      throw new GatewayUnreachableError({ kind: 'unavailable', status: http.statusCode }, { bodySample: this.errors.sample(http.body) });
+      throw new GatewayUnreachableError(
+        { kind: 'unavailable', status: http.statusCode },
+        { bodySample: this.errors.sample(http.body) },
+      );
     }
     try {
       return this.checkEcho(await parseEnvelope(http.body), transactionId);
@@ -179,7 +220,8 @@ export class GatewayClient {
    * the answer stands, and the echo is dropped so that nothing takes 0 for our TransactionID.
    */
   private checkEcho(answer: GatewayAnswer, transactionId: string): GatewayAnswer {
-    if (answer.transactionId !== undefined && namesNoTransaction(answer.transactionId)) return { ...answer, transactionId: undefined };
+    if (answer.transactionId !== undefined && namesNoTransaction(answer.transactionId))
+      return { ...answer, transactionId: undefined };
     if (answer.transactionId !== undefined && answer.transactionId !== transactionId) {
       throw new MalformedAnswerError(`the answer is about transaction ${answer.transactionId}, not ${transactionId}`);
     }

@@ -16,7 +16,10 @@ export class Deadline extends EventEmitter {
 
   constructor(timeoutMs: number, stopEarly: AbortSignal | undefined) {
     super();
-    this.timer = setTimeout(() => this.abort(new DOMException('The operation was aborted due to timeout', 'TimeoutError')), timeoutMs).unref();
+    this.timer = setTimeout(
+      () => this.abort(new DOMException('The operation was aborted due to timeout', 'TimeoutError')),
+      timeoutMs,
+    ).unref();
     this.stopEarly = stopEarly;
     if (stopEarly?.aborted) this.abort(stopEarly.reason);
     else stopEarly?.addEventListener('abort', this.onStop, { once: true });

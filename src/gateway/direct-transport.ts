@@ -4,7 +4,14 @@ import type { Socket } from 'node:net';
 import type { TLSSocket } from 'node:tls';
 import { Deadline } from './deadline.js';
 import { ExchangeFailure, exchangeFailureOf } from './exchange-failure.js';
-import { formHeaders, type HttpAnswer, type PostOptions, Targets, type Transport, type TransportOptions } from './http.js';
+import {
+  formHeaders,
+  type HttpAnswer,
+  type PostOptions,
+  Targets,
+  type Transport,
+  type TransportOptions,
+} from './http.js';
 import { readLimited } from './read-answer.js';
 
 /**
@@ -63,11 +70,18 @@ export class DirectTransport implements Transport {
     await this.close();
   }
 
-  private exchange(url: string, formBody: string, { timeoutMs, maxBodyBytes, signal }: PostOptions): Promise<HttpAnswer> {
+  private exchange(
+    url: string,
+    formBody: string,
+    { timeoutMs, maxBodyBytes, signal }: PostOptions,
+  ): Promise<HttpAnswer> {
     return new Promise((resolve, reject) => {
       const target = this.targets.of(url);
       if (target.protocol !== 'http:' && target.protocol !== 'https:') {
-        throw new ExchangeFailure('notSent', { kind: 'other', message: `cannot send to a ${target.protocol} URL: the gateway is reached over http or https` });
+        throw new ExchangeFailure('notSent', {
+          kind: 'other',
+          message: `cannot send to a ${target.protocol} URL: the gateway is reached over http or https`,
+        });
       }
       const secure = target.protocol === 'https:';
       const deadline = new Deadline(timeoutMs, signal);
@@ -123,7 +137,11 @@ export class DirectTransport implements Transport {
   }
 
   private agentForHttp(): http.Agent {
-    this.httpAgent ??= new http.Agent({ keepAlive: true, maxSockets: this.options.connections ?? Infinity, timeout: idleSocketMs });
+    this.httpAgent ??= new http.Agent({
+      keepAlive: true,
+      maxSockets: this.options.connections ?? Infinity,
+      timeout: idleSocketMs,
+    });
     return this.httpAgent;
   }
 

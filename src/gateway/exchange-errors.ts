@@ -22,11 +22,17 @@ export class ExchangeErrors {
   }
 
   unreachable(error: unknown, payment: { noPaymentSent: boolean }): GatewayUnreachableError {
-    return new GatewayUnreachableError(this.brokenExchange(error, payment), { cause: error, bodySample: this.sampleOf(error) });
+    return new GatewayUnreachableError(this.brokenExchange(error, payment), {
+      cause: error,
+      bodySample: this.sampleOf(error),
+    });
   }
 
   /** An exchange that broke: where, why, and whether a Payment provably never left. */
-  brokenExchange(error: unknown, payment: { noPaymentSent: boolean }): Extract<GatewayFault, { problem: ExchangeProblem }> {
+  brokenExchange(
+    error: unknown,
+    payment: { noPaymentSent: boolean },
+  ): Extract<GatewayFault, { problem: ExchangeProblem }> {
     return {
       kind: error instanceof ExchangeFailure && error.timedOut ? 'timedOut' : 'unreachable',
       endpoint: this.context.endpoint,
@@ -41,7 +47,10 @@ export class ExchangeErrors {
   }
 
   notUnderstood(error: unknown, body: string | undefined): GatewayProtocolError {
-    return new GatewayProtocolError({ kind: 'notUnderstood', detail: (error as Error).message }, { cause: error, bodySample: body === undefined ? undefined : this.sample(body) });
+    return new GatewayProtocolError(
+      { kind: 'notUnderstood', detail: (error as Error).message },
+      { cause: error, bodySample: body === undefined ? undefined : this.sample(body) },
+    );
   }
 
   /** The first bytes of a body, with every secret blanked, for --verbose. */
@@ -51,7 +60,8 @@ export class ExchangeErrors {
   }
 
   sampleOf(error: unknown): string | undefined {
-    const sample = error instanceof ExchangeFailure || error instanceof BodyTooLargeError ? error.bodySample : undefined;
+    const sample =
+      error instanceof ExchangeFailure || error instanceof BodyTooLargeError ? error.bodySample : undefined;
     return sample === undefined ? undefined : this.context.redact(sample);
   }
 }

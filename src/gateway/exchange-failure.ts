@@ -21,9 +21,16 @@ export class ExchangeFailure extends Error {
   readonly bodySample: string | undefined;
   /** The time-out ran out (connecting, or waiting for the answer). */
   readonly timedOut: boolean;
-  constructor(kind: ExchangeFailureKind, problem: ExchangeProblem, options: { cause?: unknown; bodySample?: string | undefined; timedOut?: boolean } = {}) {
+  constructor(
+    kind: ExchangeFailureKind,
+    problem: ExchangeProblem,
+    options: { cause?: unknown; bodySample?: string | undefined; timedOut?: boolean } = {},
+  ) {
     // Never shown to a person (the client turns it into a fault); for a stack trace, the data.
-    super(problem.kind === 'other' ? problem.message : JSON.stringify(problem), options.cause === undefined ? undefined : { cause: options.cause });
+    super(
+      problem.kind === 'other' ? problem.message : JSON.stringify(problem),
+      options.cause === undefined ? undefined : { cause: options.cause },
+    );
     this.name = 'ExchangeFailure';
     this.kind = kind;
     this.problem = problem;
@@ -89,7 +96,9 @@ function proxyRefusal(error: unknown): ExchangeProblem | undefined {
 /** Whether the failure is the time-out running out: the hint then offers more time. */
 function isTimeOut(error: unknown): boolean {
   if (error instanceof Error && error.name === 'TimeoutError') return true;
-  return ['UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT'].includes(errorCodes(error)[0] ?? '');
+  return ['UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT'].includes(
+    errorCodes(error)[0] ?? '',
+  );
 }
 
 function problemOf(error: unknown, timeoutMs: number, connected: boolean): ExchangeProblem {
@@ -101,7 +110,12 @@ function problemOf(error: unknown, timeoutMs: number, connected: boolean): Excha
   if (refusal) return refusal;
   if (error instanceof Error && error.name === 'AbortError') return { kind: 'interrupted' };
   const certificate = codes.find((code) => certificateCodes.has(code));
-  if (certificate) return { kind: 'certificate', otherHost: certificate === 'ERR_TLS_CERT_ALTNAME_INVALID' || certificate === 'HOSTNAME_MISMATCH', code: certificate };
+  if (certificate)
+    return {
+      kind: 'certificate',
+      otherHost: certificate === 'ERR_TLS_CERT_ALTNAME_INVALID' || certificate === 'HOSTNAME_MISMATCH',
+      code: certificate,
+    };
   switch (codes[0]) {
     case 'ECONNREFUSED':
       return { kind: 'refused' };
@@ -133,13 +147,25 @@ function problemOf(error: unknown, timeoutMs: number, connected: boolean): Excha
  */
 export function exchangeFailureOf(
   error: unknown,
-  options: { timeoutMs: number; connected?: boolean | undefined; chunks: readonly Buffer[]; contentType?: string | undefined },
+  options: {
+    timeoutMs: number;
+    connected?: boolean | undefined;
+    chunks: readonly Buffer[];
+    contentType?: string | undefined;
+  },
 ): Error {
   if (error instanceof BodyTooLargeError) return error;
-  const notSent = options.connected === false || errorCodes(error).some((code) => connectPhaseCodes.has(code)) || proxyRefusal(error) !== undefined;
-  return new ExchangeFailure(notSent ? 'notSent' : 'maybeSent', problemOf(error, options.timeoutMs, options.connected ?? true), {
-    cause: error,
-    bodySample: options.chunks.length > 0 ? sampleOf(options.chunks, options.contentType) : undefined,
-    timedOut: isTimeOut(error),
-  });
+  const notSent =
+    options.connected === false ||
+    errorCodes(error).some((code) => connectPhaseCodes.has(code)) ||
+    proxyRefusal(error) !== undefined;
+  return new ExchangeFailure(
+    notSent ? 'notSent' : 'maybeSent',
+    problemOf(error, options.timeoutMs, options.connected ?? true),
+    {
+      cause: error,
+      bodySample: options.chunks.length > 0 ? sampleOf(options.chunks, options.contentType) : undefined,
+      timedOut: isTimeOut(error),
+    },
+  );
 }

@@ -36,7 +36,13 @@ export type ExchangeProblem =
  * protocol's or the transport's own account of it.
  */
 export type GatewayFault =
-  | { kind: 'unreachable' | 'timedOut'; endpoint: string; problem: ExchangeProblem; noPaymentSent: boolean; route: string | undefined }
+  | {
+      kind: 'unreachable' | 'timedOut';
+      endpoint: string;
+      problem: ExchangeProblem;
+      noPaymentSent: boolean;
+      route: string | undefined;
+    }
   | { kind: 'unavailable'; status: number }
   | { kind: 'notUnderstood' | 'tooLarge'; detail: string };
 

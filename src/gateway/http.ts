@@ -68,7 +68,10 @@ export const formHeaders = { 'content-type': 'application/x-www-form-urlencoded'
  * How requests reach the gateway: directly, through one explicit proxy (--proxy), or through
  * the proxies the environment names (HTTP_PROXY, HTTPS_PROXY, NO_PROXY).
  */
-export type ProxyRoute = { kind: 'direct' } | { kind: 'explicit'; url: string } | { kind: 'env'; httpProxy: string; httpsProxy: string; noProxy: string };
+export type ProxyRoute =
+  | { kind: 'direct' }
+  | { kind: 'explicit'; url: string }
+  | { kind: 'env'; httpProxy: string; httpsProxy: string; noProxy: string };
 
 export interface TransportOptions {
   timeoutMs: number;

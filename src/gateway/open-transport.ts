@@ -8,7 +8,11 @@ import type { Transport, TransportOptions } from './http.js';
  * run: undici's pool, which costs less per exchange and wins that back over many. Every proxy:
  * undici's proxy agents.
  */
-export async function openTransport({ proxy = { kind: 'direct' }, batch = false, ...options }: TransportOptions & { batch?: boolean | undefined }): Promise<Transport> {
+export async function openTransport({
+  proxy = { kind: 'direct' },
+  batch = false,
+  ...options
+}: TransportOptions & { batch?: boolean | undefined }): Promise<Transport> {
   if (proxy.kind === 'direct' && !batch) return new DirectTransport(options);
   const { undiciTransport } = await import('./undici-transport.js');
   return undiciTransport(options, proxy);

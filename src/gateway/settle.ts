@@ -1,7 +1,15 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { AgentpayError, GatewayUnreachableError, PaymentOutcomeUnknownError } from '../errors.js';
 import { type CodeTable, classifyCode } from '../protocol/codes.js';
-import { describesTransaction, isFinalState, speaksOfPayment, type TransactionView, unknownView, viewOfAnswer, viewOfStatusAnswer } from '../protocol/transaction-view.js';
+import {
+  describesTransaction,
+  isFinalState,
+  speaksOfPayment,
+  type TransactionView,
+  unknownView,
+  viewOfAnswer,
+  viewOfStatusAnswer,
+} from '../protocol/transaction-view.js';
 import type { GatewayClient, PaymentInput } from './client.js';
 
 export interface SettlePolicy {
@@ -46,14 +54,16 @@ async function sendPayment(
   } catch (error) {
     if (!(error instanceof PaymentOutcomeUnknownError)) throw error;
     const view = unknownView(input, 'Payment', error.reason);
-    if (error.fault !== undefined && 'problem' in error.fault && error.fault.problem.kind === 'interrupted') cutShort.add(view);
+    if (error.fault !== undefined && 'problem' in error.fault && error.fault.problem.kind === 'interrupted')
+      cutShort.add(view);
     return view;
   }
 }
 
 /** Why a look-up (or the re-send after one) told us nothing. */
 function failureReason(error: AgentpayError, resending: boolean): string {
-  if (resending) return `the same Payment could not be sent again (${error.message}); the first one's outcome is still unknown`;
+  if (resending)
+    return `the same Payment could not be sent again (${error.message}); the first one's outcome is still unknown`;
   return error instanceof PaymentOutcomeUnknownError ? error.reason : error.message;
 }
 
@@ -67,7 +77,11 @@ function failureReason(error: AgentpayError, resending: boolean): string {
  * last word on the payment stands (pending, unknown), never replaced by a later "not found"
  * or a refused look-up. Errors that prove the first Payment never left are thrown.
  */
-export async function payAndSettle(client: GatewayClient, input: PaymentInput, policy: SettlePolicy): Promise<SettledPayment> {
+export async function payAndSettle(
+  client: GatewayClient,
+  input: PaymentInput,
+  policy: SettlePolicy,
+): Promise<SettledPayment> {
   const { codes, signal } = policy;
   // Decided on the fault, not on the reason's words: those are in the user's language.
   const cutShort = new WeakSet<TransactionView>();
@@ -122,7 +136,8 @@ export async function payAndSettle(client: GatewayClient, input: PaymentInput, p
       // A re-send that provably never left is no re-send: it may be tried again.
       if (resending && error instanceof GatewayUnreachableError) resent = false;
       // The look-up failed: what the gateway said last still stands; a lost answer stays lost.
-      if (known === undefined && latest.status === null) latest = unknownView(input, 'Payment', failureReason(error, resending));
+      if (known === undefined && latest.status === null)
+        latest = unknownView(input, 'Payment', failureReason(error, resending));
     }
   }
   return outcome();

@@ -1,7 +1,15 @@
 import { Agent, type Dispatcher, EnvHttpProxyAgent, Pool, ProxyAgent } from 'undici';
 import { Deadline } from './deadline.js';
 import { exchangeFailureOf } from './exchange-failure.js';
-import { formHeaders, type HttpAnswer, type PostOptions, type ProxyRoute, Targets, type Transport, type TransportOptions } from './http.js';
+import {
+  formHeaders,
+  type HttpAnswer,
+  type PostOptions,
+  type ProxyRoute,
+  Targets,
+  type Transport,
+  type TransportOptions,
+} from './http.js';
 import { BodyCollector, contentTypeOf } from './read-answer.js';
 
 /**
@@ -15,9 +23,18 @@ import { BodyCollector, contentTypeOf } from './read-answer.js';
  * verification off. A CA file replaces the built-in CAs for the gateway, as curl's --cacert does.
  */
 export function undiciTransport(options: Omit<TransportOptions, 'proxy'>, route: ProxyRoute): Transport {
-  const tls = { timeout: options.timeoutMs, rejectUnauthorized: true, ...(options.ca === undefined ? {} : { ca: options.ca }) };
+  const tls = {
+    timeout: options.timeoutMs,
+    rejectUnauthorized: true,
+    ...(options.ca === undefined ? {} : { ca: options.ca }),
+  };
   // No allowH2: every connection speaks HTTP/1.1, as node:http does for a single command.
-  const pool = { headersTimeout: options.timeoutMs, bodyTimeout: options.timeoutMs, keepAliveTimeout: 10_000, connections: options.connections ?? null };
+  const pool = {
+    headersTimeout: options.timeoutMs,
+    bodyTimeout: options.timeoutMs,
+    keepAliveTimeout: 10_000,
+    connections: options.connections ?? null,
+  };
   if (route.kind === 'direct') return new UndiciTransport(new Agent({ ...pool, connect: tls }));
   const proxied = {
     ...pool,
@@ -33,7 +50,14 @@ export function undiciTransport(options: Omit<TransportOptions, 'proxy'>, route:
   };
   if (route.kind === 'explicit') return new UndiciTransport(new ProxyAgent({ ...proxied, uri: route.url }));
   // Every value is passed, even empty, so undici never reads process.env on its own.
-  return new UndiciTransport(new EnvHttpProxyAgent({ ...proxied, httpProxy: route.httpProxy, httpsProxy: route.httpsProxy, noProxy: route.noProxy }));
+  return new UndiciTransport(
+    new EnvHttpProxyAgent({
+      ...proxied,
+      httpProxy: route.httpProxy,
+      httpsProxy: route.httpsProxy,
+      noProxy: route.noProxy,
+    }),
+  );
 }
 
 class UndiciTransport implements Transport {
@@ -51,7 +75,18 @@ class UndiciTransport implements Transport {
       if (answer.settled) return;
       try {
         const { origin, path } = this.targets.of(url);
-        this.dispatcher.dispatch({ origin, path, method: 'POST', body: formBody, headers: formHeaders, headersTimeout: options.timeoutMs, bodyTimeout: options.timeoutMs }, answer);
+        this.dispatcher.dispatch(
+          {
+            origin,
+            path,
+            method: 'POST',
+            body: formBody,
+            headers: formHeaders,
+            headersTimeout: options.timeoutMs,
+            bodyTimeout: options.timeoutMs,
+          },
+          answer,
+        );
       } catch (error) {
         // A URL that does not parse, a dispatcher already closed: sorted like any other failure.
         answer.onResponseError(undefined, error as Error);
@@ -104,10 +139,18 @@ class AnswerHandler implements Dispatcher.DispatchHandler {
     if (this.done) controller.abort(new DOMException('This operation was aborted', 'AbortError'));
   }
 
-  onResponseStart(_controller: Dispatcher.DispatchController, statusCode: number, headers: Record<string, string | string[] | undefined>): void {
+  onResponseStart(
+    _controller: Dispatcher.DispatchController,
+    statusCode: number,
+    headers: Record<string, string | string[] | undefined>,
+  ): void {
     // An informational answer (1xx) comes before the one that counts.
     if (statusCode < 200) return;
-    this.body = new BodyCollector({ statusCode, contentType: contentTypeOf(headers['content-type']) }, this.options.maxBodyBytes, []);
+    this.body = new BodyCollector(
+      { statusCode, contentType: contentTypeOf(headers['content-type']) },
+      this.options.maxBodyBytes,
+      [],
+    );
   }
 
   onResponseData(controller: Dispatcher.DispatchController, chunk: Buffer): void {
@@ -138,6 +181,13 @@ class AnswerHandler implements Dispatcher.DispatchHandler {
     this.deadline.clear();
     if (answer !== undefined) this.resolve(answer);
     // undici tells a refused connection or tunnel only by its error codes and messages.
-    else this.reject(exchangeFailureOf(error, { timeoutMs: this.options.timeoutMs, chunks: this.body.chunks, contentType: this.body.head.contentType }));
+    else
+      this.reject(
+        exchangeFailureOf(error, {
+          timeoutMs: this.options.timeoutMs,
+          chunks: this.body.chunks,
+          contentType: this.body.head.contentType,
+        }),
+      );
   }
 }

@@ -21,13 +21,15 @@ const en = {
   /** Any other decimal shown to a person (an exchange rate, a count's sum): exactly as given. */
   number: (decimal: string) => decimal,
   /** A local time for a person: `2025-03-04 18:05:06 +03:00`, from its parts. */
-  localTime: (date: { year: string; month: string; day: string; time: string; offset: string }) => `${date.year}-${date.month}-${date.day} ${date.time} ${date.offset}`,
+  localTime: (date: { year: string; month: string; day: string; time: string; offset: string }) =>
+    `${date.year}-${date.month}-${date.day} ${date.time} ${date.offset}`,
   yes: 'yes',
   no: 'no',
 
   boundary: {
     internalError: 'internal error: ',
-    internalErrorHint: 'this is a bug in agentpay; if it was paying, the payment may have been made: run `agentpay reconcile` before paying again',
+    internalErrorHint:
+      'this is a bug in agentpay; if it was paying, the payment may have been made: run `agentpay reconcile` before paying again',
     firstBytes: 'first bytes of the answer:',
     warning: 'warning:',
   },
@@ -38,7 +40,13 @@ const en = {
     version: 'output the version number',
     help: 'display help for command',
     helpCommand: 'display help for command',
-    titles: { 'Usage:': 'Usage:', 'Options:': 'Options:', 'Commands:': 'Commands:', 'Arguments:': 'Arguments:', 'Global Options:': 'Global Options:' } as Record<string, string>,
+    titles: {
+      'Usage:': 'Usage:',
+      'Options:': 'Options:',
+      'Commands:': 'Commands:',
+      'Arguments:': 'Arguments:',
+      'Global Options:': 'Global Options:',
+    } as Record<string, string>,
     choices: 'choices',
     default: 'default',
     env: 'env',
@@ -47,7 +55,8 @@ const en = {
     argumentNames: {} as Record<string, string>,
     olderName: (flag: string) => `older name of ${flag}`,
     afterError: '(agentpay --help lists the commands and options)',
-    usageAfterError: (command: string, usage: string) => `usage: agentpay ${command} ${usage}  (agentpay ${command} --help for more)`,
+    usageAfterError: (command: string, usage: string) =>
+      `usage: agentpay ${command} ${usage}  (agentpay ${command} --help for more)`,
     /** Commander's own error lines, as it writes them: English already. */
     commanderError: (text: string) => text,
   },
@@ -61,7 +70,8 @@ const en = {
     outcomeUnknownHint: (id: string) =>
       `it may have been made and is kept in the journal; look it up with \`agentpay status ${id}\` or settle it with \`agentpay reconcile\`; to try again without paying twice, repeat the same command with --txn-id ${id}`,
     ledgerUnreachable: (ledger: string, reason: string) => `the ledger ${ledger} cannot be reached (${reason})`,
-    ledgerUnreachableHint: 'check that the database server is up and the URL, user and password are right (`agentpay doctor` shows them, the password as ***)',
+    ledgerUnreachableHint:
+      'check that the database server is up and the URL, user and password are right (`agentpay doctor` shows them, the password as ***)',
     localStorage: (what: string, path: string, reason: string) => `cannot ${what} ${path} (${reason})`,
     localStorageHints: {
       EROFS: 'the file system is mounted read-only: remount it read-write, or choose another journal with --journal',
@@ -70,14 +80,17 @@ const en = {
       EISDIR: 'that path is a directory: give the journal file itself with --journal',
       other: 'fix the file, or choose another journal with --journal',
     },
-    stoppedEarly: 'the command stopped before it finished (nothing was left to wait for); if it was paying, run `agentpay reconcile`',
+    stoppedEarly:
+      'the command stopped before it finished (nothing was left to wait for); if it was paying, run `agentpay reconcile`',
     /** SIGINT or SIGTERM stopped the command (errors.ts InterruptedError); one line, no hint. */
     stopped: (signal: 'SIGINT' | 'SIGTERM') => `stopped by ${signalText(signal)} before it finished`,
-    stoppedNothingPaid: (signal: 'SIGINT' | 'SIGTERM') => `stopped by ${signalText(signal)} before the payment: nothing was paid`,
+    stoppedNothingPaid: (signal: 'SIGINT' | 'SIGTERM') =>
+      `stopped by ${signalText(signal)} before the payment: nothing was paid`,
     stoppedReconcile: (signal: 'SIGINT' | 'SIGTERM', recorded: number) =>
       `stopped by ${signalText(signal)}: ${plural('en', recorded, { one: 'outcome', other: 'outcomes' })} learned so far recorded in the ledger and printed above; run \`agentpay reconcile\` again for the rest`,
     /** A third signal: main.ts stops the process without waiting for the command. */
-    stoppedAtOnce: (signal: 'SIGINT' | 'SIGTERM') => `stopped at once by a third ${signalText(signal)}; if it was paying, run \`agentpay reconcile\` before paying again`,
+    stoppedAtOnce: (signal: 'SIGINT' | 'SIGTERM') =>
+      `stopped at once by a third ${signalText(signal)}; if it was paying, run \`agentpay reconcile\` before paying again`,
   },
 
   options: {
@@ -101,7 +114,8 @@ const en = {
     noPassword: 'no agent password is set',
     noPasswordEntered: 'no password was entered',
     passwordPrompt: 'Agent password',
-    noPasswordHint: 'set AGENTPAY_PASSWORD, or use --password-file <path> (- reads stdin), or a profile; or try --sandbox',
+    noPasswordHint:
+      'set AGENTPAY_PASSWORD, or use --password-file <path> (- reads stdin), or a profile; or try --sandbox',
     ledgerPasswordOnCommandLine: (flag: string) =>
       `the ${flag} URL holds a password, which anyone on this machine can see in \`ps\`: put it in PGPASSWORD or ~/.pgpass, or give the URL in AGENTPAY_LEDGER`,
   },
@@ -112,7 +126,8 @@ const en = {
     noPaymentSentSuffix: '; no payment was sent',
     caHint: 'if the gateway uses a private CA, give its certificate with --ca-file <pem> (or AGENTPAY_CA_FILE)',
     timeoutHint: 'try again later, or allow more time with --timeout <ms>',
-    networkHint: (route: string | undefined) => `check --base-url${route ? `, the proxy (${route})` : ''} and the network, then try again`,
+    networkHint: (route: string | undefined) =>
+      `check --base-url${route ? `, the proxy (${route})` : ''} and the network, then try again`,
     unavailable: (status: number) => `the gateway is unavailable (HTTP ${status})`,
     tryLater: 'try again later',
     answeredHttp: (status: number) => `the gateway answered HTTP ${status}`,
@@ -125,7 +140,8 @@ const en = {
       proxyTunnel: (status: string) => `the proxy refused to open a tunnel to the gateway (HTTP ${status})`,
       proxyAuth: 'the proxy asks for credentials (HTTP 407): put them in the proxy URL',
       interrupted: 'interrupted before the answer arrived',
-      certificate: (otherHost: boolean, code: string) => `the TLS certificate ${otherHost ? 'is for another host name' : 'is not trusted'} (${code}); nothing was sent`,
+      certificate: (otherHost: boolean, code: string) =>
+        `the TLS certificate ${otherHost ? 'is for another host name' : 'is not trusted'} (${code}); nothing was sent`,
       refused: 'connection refused',
       hostNotFound: 'host name not found',
       closed: 'the connection was closed before the answer arrived',
@@ -137,51 +153,76 @@ const en = {
 
   purchase: {
     noMessage: 'no message',
-    checkRefused: (message: string, status: string) => `the gateway refused the account check: ${message} (ResponseStatus ${status})`,
-    checkRefusedHint: 'check --service, --account and --currency; if the message is about the agent id or password, check them with `agentpay doctor`',
-    checkRefusedNothingSent: (message: string, status: string) => `the gateway refused the account check, so no payment was sent: ${message} (ResponseStatus ${status})`,
-    emptyList: (service: string, account: string) => `the voucher list of service ${service} is empty for account ${account} now; no payment was sent`,
-    emptyListHint: 'the gateway has no vouchers for this account at the moment: try again later, or another account or service',
-    invoiceNotInList: (wanted: string, service: string) => `invoice ${wanted} is not in the voucher list of service ${service}; no payment was sent`,
+    checkRefused: (message: string, status: string) =>
+      `the gateway refused the account check: ${message} (ResponseStatus ${status})`,
+    checkRefusedHint:
+      'check --service, --account and --currency; if the message is about the agent id or password, check them with `agentpay doctor`',
+    checkRefusedNothingSent: (message: string, status: string) =>
+      `the gateway refused the account check, so no payment was sent: ${message} (ResponseStatus ${status})`,
+    emptyList: (service: string, account: string) =>
+      `the voucher list of service ${service} is empty for account ${account} now; no payment was sent`,
+    emptyListHint:
+      'the gateway has no vouchers for this account at the moment: try again later, or another account or service',
+    invoiceNotInList: (wanted: string, service: string) =>
+      `invoice ${wanted} is not in the voucher list of service ${service}; no payment was sent`,
     invoiceIdsThere: (known: string) => `InvoiceIds there: ${known}`,
     noListPayWithAmount: 'the service has no voucher list: pay it with --amount',
     amountNotOrderAmount: (amount: string, invoiceId: string, orderAmount: string) =>
       `--amount ${amount} is not the OrderAmount of invoice ${invoiceId}, ${orderAmount}; no payment was sent`,
-    amountsMustMatch: (orderAmount: string) => `amounts must match to the last digit (spec 4.2): drop --amount or give ${orderAmount}`,
-    refused: (id: string, message: string, status: string) => `the gateway refused transaction ${id}: ${message} (ResponseStatus ${status})`,
+    amountsMustMatch: (orderAmount: string) =>
+      `amounts must match to the last digit (spec 4.2): drop --amount or give ${orderAmount}`,
+    refused: (id: string, message: string, status: string) =>
+      `the gateway refused transaction ${id}: ${message} (ResponseStatus ${status})`,
     pending: (id: string, status: string) => `transaction ${id} is still in progress (ResponseStatus ${status})`,
     pendingHint: (id: string) => `follow it with: agentpay status --wait 120 ${id}`,
-    lookUpRefused: (said: string) => `the gateway refused the look-up itself (${said}), which says nothing of the payment`,
+    lookUpRefused: (said: string) =>
+      `the gateway refused the look-up itself (${said}), which says nothing of the payment`,
     lookUpRefusedHint: 'check the agent id and password with `agentpay doctor`, then look again',
     notFound: (said: string) => `not found at the gateway (${said})`,
     notFoundHint: (id: string) =>
       `a payment made moments ago may not have reached it yet: look again with \`agentpay status ${id}\`; \`agentpay reconcile\` closes a journaled one as never made once it is older than --grace`,
-    unclassified: (said: string) => `the gateway answered ${said}, a code not classified for this gateway, so it is not final`,
-    unclassifiedHint: (classify: string) => `${classify}; until then it stays open and \`agentpay reconcile\` asks the gateway again`,
-    replay: (id: string, at: string, differing: string) => `transaction ${id} was already used on ${at} for another purchase (${differing}); nothing was sent`,
-    replayHint: (differing: string) => `to retry the earlier purchase safely, repeat it exactly (${differing}); only for a new, separate payment drop --txn-id`,
+    unclassified: (said: string) =>
+      `the gateway answered ${said}, a code not classified for this gateway, so it is not final`,
+    unclassifiedHint: (classify: string) =>
+      `${classify}; until then it stays open and \`agentpay reconcile\` asks the gateway again`,
+    replay: (id: string, at: string, differing: string) =>
+      `transaction ${id} was already used on ${at} for another purchase (${differing}); nothing was sent`,
+    replayHint: (differing: string) =>
+      `to retry the earlier purchase safely, repeat it exactly (${differing}); only for a new, separate payment drop --txn-id`,
     none: 'none',
     notSentOnDisk: (hint: string) => `a payment is only sent once its intent is on disk; ${hint}`,
     meaning: { pending: 'in progress', notFound: 'not found', unclassified: 'not classified' },
-    answerLost: (id: string, reason: string) => `the answer to payment ${id} was lost (${reason}); asking the gateway with Status`,
-    notFinal: (id: string, answer: string) => `payment ${id} is not final yet (${answer}); asking the gateway with Status`,
-    resending: 'the gateway does not know it: sending the same payment again (same TransactionID, so it cannot pay twice)',
-    retrying: (id: string) => `transaction ${id} is in the ledger for this purchase: asking the gateway again (a repeat pays nothing twice)`,
-    outcomeNotRecorded: (message: string, id: string) => `${message}: the outcome of ${id} is not recorded; \`agentpay reconcile\` will settle it from the gateway`,
+    answerLost: (id: string, reason: string) =>
+      `the answer to payment ${id} was lost (${reason}); asking the gateway with Status`,
+    notFinal: (id: string, answer: string) =>
+      `payment ${id} is not final yet (${answer}); asking the gateway with Status`,
+    resending:
+      'the gateway does not know it: sending the same payment again (same TransactionID, so it cannot pay twice)',
+    retrying: (id: string) =>
+      `transaction ${id} is in the ledger for this purchase: asking the gateway again (a repeat pays nothing twice)`,
+    outcomeNotRecorded: (message: string, id: string) =>
+      `${message}: the outcome of ${id} is not recorded; \`agentpay reconcile\` will settle it from the gateway`,
   },
 
   desk: {
-    limitNames: { maxAmount: 'the limit for one payment', dailyLimit: 'the daily limit', accountDailyLimit: "the account's daily limit" },
-    limit: (name: string, amount: string, currency: string, setBy: string) => `${name} of ${amount} ${currency} (${setBy})`,
+    limitNames: {
+      maxAmount: 'the limit for one payment',
+      dailyLimit: 'the daily limit',
+      accountDailyLimit: "the account's daily limit",
+    },
+    limit: (name: string, amount: string, currency: string, setBy: string) =>
+      `${name} of ${amount} ${currency} (${setBy})`,
     /** What set a limit: a profile by its name, or a flag. */
-    setBy: (by: { profile: string } | { flag: string }) => ('profile' in by ? `profile ${JSON.stringify(by.profile)}` : by.flag),
+    setBy: (by: { profile: string } | { flag: string }) =>
+      'profile' in by ? `profile ${JSON.stringify(by.profile)}` : by.flag,
     overSingle: (amount: string, currency: string, limit: string) => `${amount} ${currency} is over ${limit}`,
     operatorToday: (whose: string) => `${whose}'s payments today`,
     accountToday: (whose: string) => `account ${whose}'s payments today`,
     overDaily: (amount: string, currency: string, of: string, from: string, to: string, limit: string) =>
       `${amount} ${currency} would take ${of} from ${from} to ${to} ${currency}, over ${limit}`,
     refusedLimits: (breaches: string) => `refused: ${breaches}; nothing was sent`,
-    refusedLimitsHint: 'check the amount and the account; if the payment is right, repeat it with --over-limit (the ledger records it, with your name)',
+    refusedLimitsHint:
+      'check the amount and the account; if the payment is right, repeat it with --over-limit (the ledger records it, with your name)',
     refusedDuplicate: (count: number, payments: string) =>
       `refused as a duplicate top-up: the same payment was made ${count === 1 ? 'once' : `${count} times`} recently (${payments}); nothing was sent`,
     refusedDuplicateHint: (id: string) =>
@@ -189,7 +230,16 @@ const en = {
     minutesAgo: (minutes: number) => (minutes === 0 ? 'less than a minute ago' : `${minutes} min ago`),
     /** An earlier like payment; `as`: the noun's role in the sentence it is put in (a subject, or the object of "repeats"). */
     duplicate: (
-      p: { id: string; amount: string; currency: string; account: string; service: string; when: string; operator: string | undefined; state: string | undefined },
+      p: {
+        id: string;
+        amount: string;
+        currency: string;
+        account: string;
+        service: string;
+        when: string;
+        operator: string | undefined;
+        state: string | undefined;
+      },
       _as: 'subject' | 'object' = 'subject',
     ) =>
       `transaction ${p.id}, ${p.amount} ${p.currency} to account ${p.account} on service ${p.service}, ${p.when}${p.operator ? ` by ${p.operator}` : ''}, ${p.state ?? 'no answer yet'}`,
@@ -198,7 +248,8 @@ const en = {
       agent: (id: string | undefined) => `agent ${id ?? 'not set'}`,
       chosenBy: (by: string) => `chosen by ${by}`,
       otherWays: 'or choose a test gateway (--profile, --sandbox)',
-      payNeedsYes: (profile: string) => `pay through the live profile ${profile} from a script needs --yes (stdin is not a terminal); nothing was sent`,
+      payNeedsYes: (profile: string) =>
+        `pay through the live profile ${profile} from a script needs --yes (stdin is not a terminal); nothing was sent`,
       payNeedsYesHint: (otherWays: string) => `add --yes if this payment is meant for the live gateway, ${otherWays}`,
       confirm: (p: { amount: string; currency: string; account: string; service: string; profile: string }) =>
         `Pay ${p.amount} ${p.currency} to account ${p.account}, service ${p.service}, through the LIVE profile ${p.profile}?`,
@@ -211,7 +262,8 @@ const en = {
     journalWaiting: (path: string, holder: string) => `waiting for the journal's lock ${path}, held by ${holder}`,
     journalBusyHint: (path: string) =>
       `another agentpay process has held it for 30 s: try again; if that process is gone (on another machine or in another container, agentpay cannot tell), remove ${path}`,
-    notReleased: (path: string, reason: string) => `could not remove the lock ${path} (${reason}); remove it by hand once this command has ended`,
+    notReleased: (path: string, reason: string) =>
+      `could not remove the lock ${path} (${reason}); remove it by hand once this command has ended`,
     purchaseBusy: 'another terminal has held this account for 30 s (stopped between its check and its commit?)',
     journalBusy: (path: string, holder: string) => `the journal's lock ${path} is held by ${holder}`,
     runBusy: (file: string, holder: string) => `${file} is being paid by another run: ${holder}; nothing was sent`,
@@ -219,7 +271,10 @@ const en = {
       `wait for that run to end, then run the file again (it resumes from ${results}); a lock left by a run that died on this machine is taken over; one from another machine or container: remove ${results}.lock once that run is gone`,
   },
 
-  states: { success: 'success', failed: 'failed', pending: 'pending', unknown: 'unknown' } as Record<'success' | 'failed' | 'pending' | 'unknown', string>,
+  states: { success: 'success', failed: 'failed', pending: 'pending', unknown: 'unknown' } as Record<
+    'success' | 'failed' | 'pending' | 'unknown',
+    string
+  >,
 
   receipt: {
     /** The whole heading per noun and state, so a language agrees its noun and verb (Платёж прошёл, Транзакция прошла). */
@@ -247,9 +302,12 @@ const en = {
   check: {
     exchangeRate: (text: string) => `Exchange rate ${text}`,
     subject: (service: string, account: string) => `service ${service}, account ${account}`,
-    staticService: (subject: string, command: string) => `No voucher list for ${subject}: a static service. Pay it with: ${command} --amount <amount>`,
-    emptyList: (subject: string) => `No vouchers available for ${subject} now: the gateway's voucher list is empty (not a static service). Try again later, or another account.`,
-    count: (count: number, subject: string) => `${plural('en', count, { one: 'voucher', other: 'vouchers' })} for ${subject}`,
+    staticService: (subject: string, command: string) =>
+      `No voucher list for ${subject}: a static service. Pay it with: ${command} --amount <amount>`,
+    emptyList: (subject: string) =>
+      `No vouchers available for ${subject} now: the gateway's voucher list is empty (not a static service). Try again later, or another account.`,
+    count: (count: number, subject: string) =>
+      `${plural('en', count, { one: 'voucher', other: 'vouchers' })} for ${subject}`,
     payOne: (command: string) => `Pay one with: ${command} --invoice-id <InvoiceId>`,
     head: { position: '#', invoiceId: 'InvoiceId', name: 'Name', orderAmount: 'OrderAmount', currency: 'Currency' },
     exchange: (rate: string | undefined, paidIn: string, creditedIn: string | undefined) =>
@@ -262,28 +320,39 @@ const en = {
 
   buy: {
     aboutToPay: 'About to pay',
-    labels: { service: 'Service', account: 'Account', voucher: 'Voucher', amount: 'Amount', exchangeRate: 'Exchange rate', invoiceId: 'InvoiceId', transactionId: 'TransactionID' },
+    labels: {
+      service: 'Service',
+      account: 'Account',
+      voucher: 'Voucher',
+      amount: 'Amount',
+      exchangeRate: 'Exchange rate',
+      invoiceId: 'InvoiceId',
+      transactionId: 'TransactionID',
+    },
     staticVoucher: 'static (no voucher list)',
     orderAmountExactly: ' (the OrderAmount, exactly)',
     payNow: (amount: string, currency: string) => `Pay ${amount} ${currency} now?`,
     checking: (subject: string) => `Checking ${subject}…`,
     paying: (amount: string, currency: string, id: string) => `Paying ${amount} ${currency}, TransactionID ${id}…`,
     sameTopUp: 'The same top-up was made recently; the customer may have it already:',
-    typeDigits: (count: number) => `To pay again anyway, type the last ${count === 1 ? 'digit' : `${count} characters`} of the account (Enter: do not pay)`,
+    typeDigits: (count: number) =>
+      `To pay again anyway, type the last ${count === 1 ? 'digit' : `${count} characters`} of the account (Enter: do not pay)`,
     service: 'Service',
     serviceId: 'Service id',
     anotherService: 'another service id…',
     account: 'Customer account',
     currency: 'Currency',
     amount: (currency: string) => `Amount (${currency})`,
-    mustNotBeEmpty: (what: 'service' | 'account') => `${what === 'service' ? 'the service id' : 'the account'} must not be empty`,
+    mustNotBeEmpty: (what: 'service' | 'account') =>
+      `${what === 'service' ? 'the service id' : 'the account'} must not be empty`,
     moreThanZero: 'the amount must be more than zero',
     whatNow: 'What now?',
     tryAccount: 'try another account',
     tryService: 'try another service',
     tryCurrency: 'try another currency',
     quit: 'quit',
-    staticService: (service: string) => `No voucher list for service ${service}: a static service, paid with an amount.`,
+    staticService: (service: string) =>
+      `No voucher list for service ${service}: a static service, paid with an amount.`,
     voucher: 'Voucher',
     keys: (filter: boolean) => `↑/↓ to move${filter ? ', type to filter' : ''}, Enter to choose, Esc to cancel`,
     noVoucherCosts: (amount: string) => `no voucher costs exactly ${amount}; pick one`,
@@ -298,12 +367,15 @@ const en = {
     kinds: { dynamic: 'dynamic', static: 'static' } as Record<'dynamic' | 'static', string>,
     checkRefusedStatic: (service: string, message: string, status: string) =>
       `the gateway refused the account check of service ${service} (${message}, ResponseStatus ${status}); the profile declares it static, so it is paid with an amount`,
-    amountNotListed: (amount: string, service: string) => `--amount ${amount} is not one of the amounts the profile lists for service ${service}; nothing was paid`,
+    amountNotListed: (amount: string, service: string) =>
+      `--amount ${amount} is not one of the amounts the profile lists for service ${service}; nothing was paid`,
     amountNotListedHint: (listed: string) => `give one of them exactly as written: ${listed}`,
     notInteractive: 'buy is interactive and has no --json output',
-    needsTerminal: (missing: string) => `buy is interactive and needs a person at a terminal (${missing}); nothing was sent`,
+    needsTerminal: (missing: string) =>
+      `buy is interactive and needs a person at a terminal (${missing}); nothing was sent`,
     missing: { stdin: 'stdin is not a terminal', stdout: 'stdout is not a terminal', ci: 'CI is set' },
-    scriptsHint: 'scripts use `agentpay check` to list the vouchers, then `agentpay pay --invoice-id <id>` (or --amount)',
+    scriptsHint:
+      'scripts use `agentpay check` to list the vouchers, then `agentpay pay --invoice-id <id>` (or --amount)',
   },
 
   /** history: render/history.ts and commands/history (its CSV and --json are data, in English). */
@@ -326,7 +398,14 @@ const en = {
 
   /** report: render/report-table.ts and commands/report (its CSV and --json are data, in English). */
   report: {
-    head: { service: 'Service', operator: 'Operator', currency: 'Currency', state: 'State', count: 'Count', sum: 'Sum' },
+    head: {
+      service: 'Service',
+      operator: 'Operator',
+      currency: 'Currency',
+      state: 'State',
+      count: 'Count',
+      sum: 'Sum',
+    },
     total: 'Total',
     /** The range a report covers: a local day, or from a time (or the beginning) to a time. */
     day: (day: string) => `${day} (local day)`,
@@ -339,13 +418,15 @@ const en = {
   batch: {
     summary: (heading: string, counts: { success: number; failed: number; pending: number; unknown: number }) =>
       `${heading}: ${counts.success} success, ${counts.failed} failed, ${counts.pending} pending, ${counts.unknown} unknown`,
-    lookedUp: (total: number, notIds: number) => `${total} looked up${notIds === 0 ? '' : notIds === 1 ? ', 1 line not an id' : `, ${notIds} lines not ids`}`,
+    lookedUp: (total: number, notIds: number) =>
+      `${total} looked up${notIds === 0 ? '' : notIds === 1 ? ', 1 line not an id' : `, ${notIds} lines not ids`}`,
     reconciled: (count: number) => `reconciled ${count}`,
   },
 
   /** reconcile (without --registry): commands/reconcile/run.ts. */
   reconcile: {
-    leftOpen: (count: number, code: string, hint: string) => `${count} transaction${count === 1 ? '' : 's'} left open on ResponseStatus ${code}: ${hint}`,
+    leftOpen: (count: number, code: string, hint: string) =>
+      `${count} transaction${count === 1 ? '' : 's'} left open on ResponseStatus ${code}: ${hint}`,
     classifyHint: (status: string, flags: string, keys: string) =>
       `classify ResponseStatus ${status} once the gateway's operator says what it means: ${flags}; profile keys ${keys}`,
     /** The meanings of the code lists, as classifyHint names them beside their flags. */
@@ -360,11 +441,13 @@ const en = {
   ledger: {
     upToDate: (ledger: string, version: number) => `the ledger ${ledger} is up to date (schema version ${version})`,
     applied: (ledger: string, version: number, name: string) => `${ledger}: applied migration ${version} (${name})`,
-    otherPurchase: (id: string, path: string) => `transaction ${id} is in the ledger for another purchase: its records in ${path} were left out`,
+    otherPurchase: (id: string, path: string) =>
+      `transaction ${id} is in the ledger for another purchase: its records in ${path} were left out`,
     imported: (path: string, ledger: string, added: number) =>
       `${path} → ${ledger}: ${added} record${added === 1 ? '' : 's'} added${added === 0 ? ' (all were there already)' : ''}`,
     nothingToCompact: (journal: string) => `nothing to compact in ${journal}`,
-    archived: (transactions: number, records: number, archive: string) => `${count(transactions, 'closed transaction')} (${count(records, 'record')}) moved to ${archive}`,
+    archived: (transactions: number, records: number, archive: string) =>
+      `${count(transactions, 'closed transaction')} (${count(records, 'record')}) moved to ${archive}`,
     kept: (transactions: number, file: string) => `${count(transactions, 'open transaction')} kept in ${file}`,
     damaged: (lines: number, file: string) => `${count(lines, 'damaged line')} moved to ${file}`,
     compacted: (journal: string, parts: string) => `compacted ${journal}: ${parts}`,
@@ -377,7 +460,8 @@ const en = {
     credentials: (agentId: string, password: string) => `  agent id ${agentId}, password ${password} (plain or MD5)`,
     services: '  services:',
     accounts: '  accounts:',
-    codes: (pending: string, notFound: string, failed: string) => `  codes: 10 success, ${pending} in progress, ${notFound} not found, ${failed} refused`,
+    codes: (pending: string, notFound: string, failed: string) =>
+      `  codes: 10 success, ${pending} in progress, ${notFound} not found, ${failed} refused`,
     tryIt: '  try:',
     giveCodes: '  before paying through it by URL, give agentpay its codes:',
     stop: '  Ctrl+C stops it.',
@@ -386,17 +470,30 @@ const en = {
   /** doctor: render/doctor.ts. Setting keys, flags, codes and the gateway's Message stay as they are. */
   doctor: {
     settings: 'Settings (flag > env > profile > default)',
-    sources: { flag: 'flag', env: 'env', profile: 'profile', default: 'default', sandbox: 'sandbox', prompt: 'prompt', unset: 'not set' } as Record<string, string>,
+    sources: {
+      flag: 'flag',
+      env: 'env',
+      profile: 'profile',
+      default: 'default',
+      sandbox: 'sandbox',
+      prompt: 'prompt',
+      unset: 'not set',
+    } as Record<string, string>,
     /** A profile as a setting's origin: its name and the config file holding it. */
     profileIn: (name: string, path: string) => `${name} in ${path}`,
     none: '(none)',
     /** The words settings/report.ts puts in place of a value (kept so in --json), said for a person. */
-    values: { '(the embedded sandbox)': '(the embedded sandbox)', '(asked for)': '(asked for)', direct: 'direct' } as Record<string, string>,
+    values: {
+      '(the embedded sandbox)': '(the embedded sandbox)',
+      '(asked for)': '(asked for)',
+      direct: 'direct',
+    } as Record<string, string>,
     notFoundSuffix: ' (not found)',
     gateway: 'Gateway',
     route: 'route',
     endpoint: 'endpoint',
-    answered: (id: string, ms: number, status: string, message: string) => `Status for ${id} answered in ${ms} ms: ResponseStatus ${status} ${message}`,
+    answered: (id: string, ms: number, status: string, message: string) =>
+      `Status for ${id} answered in ${ms} ms: ResponseStatus ${status} ${message}`,
     verdicts: {
       notFound: 'not found, as expected for a made-up id',
       unclassified: "a code not in this gateway's table",
@@ -414,8 +511,10 @@ const en = {
     ledger: 'Ledger',
     journalFile: 'journal file',
     notMadeYet: ' (not made yet: the first payment makes it)',
-    reached: (version: number) => `reached; schema version ${version}${version === 0 ? ' (empty: set up on first use, or by `agentpay ledger migrate`)' : ''}`,
-    waiting: (count: number) => `${count} outcome${count === 1 ? '' : 's'} kept on this machine wait for the ledger: the next command that reaches it delivers them`,
+    reached: (version: number) =>
+      `reached; schema version ${version}${version === 0 ? ' (empty: set up on first use, or by `agentpay ledger migrate`)' : ''}`,
+    waiting: (count: number) =>
+      `${count} outcome${count === 1 ? '' : 's'} kept on this machine wait for the ledger: the next command that reaches it delivers them`,
   },
 
   /** pay --from-file (bulk top-ups): render/bulk.ts and commands/pay/bulk. */
@@ -424,14 +523,16 @@ const en = {
     /** A column of the orders file, after its line: `line 4, amount: ...`. */
     column: (column: string) => `, ${column}`,
     andMore: (count: number) => `and ${count} more`,
-    badRows: (where: string, count: number, named: string) => `${where} has ${count === 1 ? '1 bad row' : `${count} bad rows`}, nothing was sent:${named}`,
+    badRows: (where: string, count: number, named: string) =>
+      `${where} has ${count === 1 ? '1 bad row' : `${count} bad rows`}, nothing was sent:${named}`,
     badRowsHint: 'fix the rows named and run the same command again; no payment was sent',
     notUtf8Hint:
       'an order file is read as UTF-8 (a BOM is fine): if it was saved in another encoding, name it, as --encoding windows-1251 for Excel\'s Cyrillic "CSV (semicolon delimited)", and run the same command again; no payment was sent',
     lineGone: (line: number) => `line ${line} is gone`,
     changedRows: (input: string, results: string, named: string) =>
       `${input} changed since ${results} was written (${named}); refusing to guess which payments are which, nothing was sent`,
-    changedRowsHint: (results: string) => `run the original file again to finish it, or give the changed one a new --results file (the rows in ${results} may have been paid)`,
+    changedRowsHint: (results: string) =>
+      `run the original file again to finish it, or give the changed one a new --results file (the rows in ${results} may have been paid)`,
     planAmount: 'amount',
     planVoucher: (voucher: string, invoiceId: string) => `${voucher} (invoice ${invoiceId})`,
     already: (state: string) => `already ${state}`,
@@ -443,29 +544,39 @@ const en = {
       `dry run: ${toPay} payment${toPay === 1 ? '' : 's'} would be sent (${totals})${done === 0 ? '' : `; ${done} already final, skipped`}; nothing was paid. Add --yes to pay.`,
     skipped: '(already final, skipped)',
     /** A row's state as the table and the summary name it (--json keeps the English word). */
-    states: { success: 'success', failed: 'failed', pending: 'pending', unknown: 'unknown', 'not-sent': 'not-sent', skipped: 'skipped' } as Record<
-      'success' | 'failed' | 'pending' | 'unknown' | 'not-sent' | 'skipped',
-      string
-    >,
-    progress: (done: number, total: number, failed: number, elapsed: string, left: string) => ` ${done}/${total}  ${failed} failed  ${elapsed} elapsed  ${left} left`,
+    states: {
+      success: 'success',
+      failed: 'failed',
+      pending: 'pending',
+      unknown: 'unknown',
+      'not-sent': 'not-sent',
+      skipped: 'skipped',
+    } as Record<'success' | 'failed' | 'pending' | 'unknown' | 'not-sent' | 'skipped', string>,
+    progress: (done: number, total: number, failed: number, elapsed: string, left: string) =>
+      ` ${done}/${total}  ${failed} failed  ${elapsed} elapsed  ${left} left`,
     summary: (rows: number, stoppedBy: string | undefined, parts: string, notStarted: number) =>
       `${rows} row${rows === 1 ? '' : 's'}${stoppedBy === undefined ? '' : ` (stopped by ${stoppedBy})`}: ${parts || 'none done'}${notStarted === 0 ? '' : `; ${notStarted} not started`}`,
-    summaryHint: 'run the same command again to finish the file: final rows are skipped, open ones settled by Status, the rest paid with their same TransactionIDs',
+    summaryHint:
+      'run the same command again to finish the file: final rows are skipped, open ones settled by Status, the rest paid with their same TransactionIDs',
     resume: (results: string, final: number, open: number, toPay: number) =>
       `resuming from ${results}: ${final} row${final === 1 ? '' : 's'} already final (skipped), ${open} open (settled by Status), ${toPay} to pay`,
     results: (path: string) => `results: ${path}`,
-    interrupt: (by: string) => `${by}: no new rows start; the rows in flight settle (${by} again stops settling them, leaving them unknown)`,
+    interrupt: (by: string) =>
+      `${by}: no new rows start; the rows in flight settle (${by} again stops settling them, leaving them unknown)`,
     scriptNeedsYes: 'pay --from-file from a script pays only with --yes (stdin is not a terminal); nothing was sent',
     scriptNeedsYesHint: 'add --dry-run to see the plan, or --yes to pay it',
-    stdinNeedsResults: '--from-file - needs --results <path>: where the TransactionIDs of the rows are kept for a later run',
+    stdinNeedsResults:
+      '--from-file - needs --results <path>: where the TransactionIDs of the rows are kept for a later run',
     stdinTwice: 'stdin cannot hold both the password and the orders (--password-file - and --from-file -)',
     stdinTwiceHint: 'put the orders in a file, or the password in AGENTPAY_PASSWORD or a file of its own',
     stoppedStarting: (reason: string) => `${reason}: no new rows start; run the same command again once it is fixed`,
     goesWithFromFile: (flag: string) => `${flag} goes with --from-file <orders.csv|.jsonl|->`,
     notWithFromFile: (flag: string) => `${flag} does not go with --from-file: each row of the file names its own`,
     notWithFromFileHint: 'put it in a column of the file (docs/commands.md "pay --from-file")',
-    resultsUnreadable: (path: string, reason: string) => `the results file ${path} cannot be read as CSV (${reason}); nothing was sent`,
-    resultsUnreadableHint: 'give another --results path, or move the damaged file away once its TransactionIDs are settled (`agentpay reconcile`)',
+    resultsUnreadable: (path: string, reason: string) =>
+      `the results file ${path} cannot be read as CSV (${reason}); nothing was sent`,
+    resultsUnreadableHint:
+      'give another --results path, or move the damaged file away once its TransactionIDs are settled (`agentpay reconcile`)',
     cannotRead: (path: string, reason: string) => `cannot read --from-file ${path}: ${reason}`,
     /** What is wrong with a row's cell or line (after "line N, column: "). */
     cell: {
@@ -493,8 +604,10 @@ const en = {
       notUtf8: (byte: string, column: number) => `byte ${byte} at column ${column} is not UTF-8`,
       tooLong: (max: number) => `is longer than ${max} characters`,
       control: (code: string, position: number) => `holds the control character ${code} at character ${position}`,
-      loneSurrogate: (code: string, position: number) => `holds ${code} at character ${position}: half of a surrogate pair, not a character`,
-      service: (value: string, digits: number) => `${JSON.stringify(value)} is not a service id (digits, at most ${digits})`,
+      loneSurrogate: (code: string, position: number) =>
+        `holds ${code} at character ${position}: half of a surrogate pair, not a character`,
+      service: (value: string, digits: number) =>
+        `${JSON.stringify(value)} is not a service id (digits, at most ${digits})`,
       amountDigits: (value: string, whole: number, fraction: number) =>
         `${JSON.stringify(value)} has more digits than an amount may (at most ${whole} before the point and ${fraction} after)`,
       fieldTwice: 'is given twice in the object: which one is meant would be a guess',

@@ -23,9 +23,11 @@ function amount(decimal: string): string {
 const signalText = (signal: 'SIGINT' | 'SIGTERM') => (signal === 'SIGINT' ? 'Ctrl+C (SIGINT)' : 'SIGTERM');
 /** A count grouped as Russian writes it (1 234), and its noun in the form the count wants. */
 const counted = (n: number, forms: PluralForms) => plural('ru', n, forms).replace(/^\d+/, n.toLocaleString('ru-RU'));
-const vouchers = (count: number) => plural('ru', count, { one: 'ваучер', few: 'ваучера', many: 'ваучеров', other: 'ваучера' });
+const vouchers = (count: number) =>
+  plural('ru', count, { one: 'ваучер', few: 'ваучера', many: 'ваучеров', other: 'ваучера' });
 const times = (count: number) => plural('ru', count, { one: 'раз', few: 'раза', many: 'раз', other: 'раза' });
-const characters = (count: number) => plural('ru', count, { one: 'символ', few: 'символа', many: 'символов', other: 'символа' });
+const characters = (count: number) =>
+  plural('ru', count, { one: 'символ', few: 'символа', many: 'символов', other: 'символа' });
 
 /** Commander's error lines (English in commander 14), said in Russian; anything else as it came. */
 const commanderErrors: [RegExp, string][] = [
@@ -34,8 +36,14 @@ const commanderErrors: [RegExp, string][] = [
   [/^error: option '(.+?)' argument missing/m, "ошибка: у флага '$1' нет значения"],
   [/^error: required option '(.+?)' not specified/m, "ошибка: не задан обязательный флаг '$1'"],
   [/^error: missing required argument '(.+?)'/m, "ошибка: не хватает обязательного аргумента '$1'"],
-  [/^error: too many arguments(?: for '(.+?)')?\. Expected (\d+) arguments? but got (\d+)\./m, 'ошибка: слишком много аргументов (ожидалось $2, получено $3)'],
-  [/^error: option '(.+?)' argument '(.*?)' is invalid\. Allowed choices are (.+)\./m, "ошибка: недопустимое значение '$2' флага '$1'; допустимы: $3"],
+  [
+    /^error: too many arguments(?: for '(.+?)')?\. Expected (\d+) arguments? but got (\d+)\./m,
+    'ошибка: слишком много аргументов (ожидалось $2, получено $3)',
+  ],
+  [
+    /^error: option '(.+?)' argument '(.*?)' is invalid\. Allowed choices are (.+)\./m,
+    "ошибка: недопустимое значение '$2' флага '$1'; допустимы: $3",
+  ],
   [/^error: option '(.+?)' argument '(.*?)' is invalid\./m, "ошибка: недопустимое значение '$2' флага '$1'."],
   [/\(Did you mean (.+?)\?\)/, '(Может быть, $1?)'],
   [/^error: /m, 'ошибка: '],
@@ -79,7 +87,8 @@ const ru: Catalogue = {
 
   boundary: {
     internalError: 'внутренняя ошибка: ',
-    internalErrorHint: 'это ошибка в agentpay; если шла оплата, платёж мог пройти: выполните `agentpay reconcile`, прежде чем платить снова',
+    internalErrorHint:
+      'это ошибка в agentpay; если шла оплата, платёж мог пройти: выполните `agentpay reconcile`, прежде чем платить снова',
     firstBytes: 'первые байты ответа:',
     warning: 'внимание:',
   },
@@ -90,7 +99,13 @@ const ru: Catalogue = {
     version: 'показать номер версии',
     help: 'показать справку по команде',
     helpCommand: 'показать справку по команде',
-    titles: { 'Usage:': 'Использование:', 'Options:': 'Флаги:', 'Commands:': 'Команды:', 'Arguments:': 'Аргументы:', 'Global Options:': 'Общие флаги:' },
+    titles: {
+      'Usage:': 'Использование:',
+      'Options:': 'Флаги:',
+      'Commands:': 'Команды:',
+      'Arguments:': 'Аргументы:',
+      'Global Options:': 'Общие флаги:',
+    },
     choices: 'варианты',
     default: 'по умолчанию',
     env: 'переменная',
@@ -98,8 +113,10 @@ const ru: Catalogue = {
     argumentNames: { command: 'команда', file: 'файл', journal: 'журнал' },
     olderName: (flag) => `прежнее имя ${flag}`,
     afterError: '(agentpay --help покажет команды и флаги)',
-    usageAfterError: (command, usage) => `использование: agentpay ${command} ${usage}  (подробнее: agentpay ${command} --help)`,
-    commanderError: (text) => commanderErrors.reduce((said, [pattern, replacement]) => said.replace(pattern, replacement), text),
+    usageAfterError: (command, usage) =>
+      `использование: agentpay ${command} ${usage}  (подробнее: agentpay ${command} --help)`,
+    commanderError: (text) =>
+      commanderErrors.reduce((said, [pattern, replacement]) => said.replace(pattern, replacement), text),
   },
 
   errors: {
@@ -111,21 +128,25 @@ const ru: Catalogue = {
     outcomeUnknownHint: (id) =>
       `он мог пройти и сохранён в журнале; узнайте его через \`agentpay status ${id}\` или доведите через \`agentpay reconcile\`; чтобы повторить без двойной оплаты, запустите ту же команду с --txn-id ${id}`,
     ledgerUnreachable: (ledger, reason) => `журнал ${ledger} недоступен (${reason})`,
-    ledgerUnreachableHint: 'проверьте, что сервер базы данных работает, а URL, пользователь и пароль верны (`agentpay doctor` покажет их, пароль как ***)',
+    ledgerUnreachableHint:
+      'проверьте, что сервер базы данных работает, а URL, пользователь и пароль верны (`agentpay doctor` покажет их, пароль как ***)',
     localStorage: (what, path, reason) => `не удалось ${localStorageActions[what] ?? what} ${path} (${reason})`,
     localStorageHints: {
-      EROFS: 'файловая система смонтирована только для чтения: перемонтируйте её на запись или выберите другой журнал через --journal',
+      EROFS:
+        'файловая система смонтирована только для чтения: перемонтируйте её на запись или выберите другой журнал через --journal',
       ENOSPC: 'диск (или квота) заполнен: освободите место или выберите другой журнал через --journal',
       EACCES: 'этому пользователю нельзя работать с файлом: исправьте права или выберите другой журнал через --journal',
       EISDIR: 'этот путь — каталог: укажите сам файл журнала через --journal',
       other: 'исправьте файл или выберите другой журнал через --journal',
     },
-    stoppedEarly: 'команда остановилась, не закончив (ждать было больше нечего); если шла оплата, выполните `agentpay reconcile`',
+    stoppedEarly:
+      'команда остановилась, не закончив (ждать было больше нечего); если шла оплата, выполните `agentpay reconcile`',
     stopped: (signal) => `остановлено по ${signalText(signal)}, команда не закончена`,
     stoppedNothingPaid: (signal) => `остановлено по ${signalText(signal)} до платежа: ничего не оплачено`,
     stoppedReconcile: (signal, recorded) =>
       `остановлено по ${signalText(signal)}: ${plural('ru', recorded, { one: 'исход', few: 'исхода', many: 'исходов', other: 'исхода' })} из уже полученных записаны в журнал и показаны выше; для остальных снова выполните \`agentpay reconcile\``,
-    stoppedAtOnce: (signal) => `остановлено сразу, по третьему ${signalText(signal)}; если шла оплата, выполните \`agentpay reconcile\`, прежде чем платить снова`,
+    stoppedAtOnce: (signal) =>
+      `остановлено сразу, по третьему ${signalText(signal)}; если шла оплата, выполните \`agentpay reconcile\`, прежде чем платить снова`,
   },
 
   options: {
@@ -148,7 +169,8 @@ const ru: Catalogue = {
     noPassword: 'пароль агента не задан',
     noPasswordEntered: 'пароль не введён',
     passwordPrompt: 'Пароль агента',
-    noPasswordHint: 'задайте AGENTPAY_PASSWORD, или укажите --password-file <путь> (- читает stdin), или профиль; или попробуйте --sandbox',
+    noPasswordHint:
+      'задайте AGENTPAY_PASSWORD, или укажите --password-file <путь> (- читает stdin), или профиль; или попробуйте --sandbox',
     ledgerPasswordOnCommandLine: (flag) =>
       `в URL ${flag} есть пароль, а его видит в \`ps\` любой пользователь этой машины: храните его в PGPASSWORD или ~/.pgpass либо задайте URL в AGENTPAY_LEDGER`,
   },
@@ -172,7 +194,8 @@ const ru: Catalogue = {
       proxyTunnel: (status) => `прокси отказался открыть туннель к шлюзу (HTTP ${status})`,
       proxyAuth: 'прокси требует учётные данные (HTTP 407): добавьте их в URL прокси',
       interrupted: 'прервано до прихода ответа',
-      certificate: (otherHost, code) => `сертификат TLS ${otherHost ? 'выдан для другого имени хоста' : 'не вызывает доверия'} (${code}); ничего не отправлялось`,
+      certificate: (otherHost, code) =>
+        `сертификат TLS ${otherHost ? 'выдан для другого имени хоста' : 'не вызывает доверия'} (${code}); ничего не отправлялось`,
       refused: 'в соединении отказано',
       hostNotFound: 'имя хоста не найдено',
       closed: 'соединение закрылось до прихода ответа',
@@ -185,15 +208,21 @@ const ru: Catalogue = {
   purchase: {
     noMessage: 'без сообщения',
     checkRefused: (message, status) => `шлюз отказал в проверке счёта: ${message} (ResponseStatus ${status})`,
-    checkRefusedHint: 'проверьте --service, --account и --currency; если сообщение про id агента или пароль, проверьте их через `agentpay doctor`',
-    checkRefusedNothingSent: (message, status) => `шлюз отказал в проверке счёта, поэтому платёж не отправлялся: ${message} (ResponseStatus ${status})`,
-    emptyList: (service, account) => `список ваучеров услуги ${service} для счёта ${account} сейчас пуст; платёж не отправлялся`,
+    checkRefusedHint:
+      'проверьте --service, --account и --currency; если сообщение про id агента или пароль, проверьте их через `agentpay doctor`',
+    checkRefusedNothingSent: (message, status) =>
+      `шлюз отказал в проверке счёта, поэтому платёж не отправлялся: ${message} (ResponseStatus ${status})`,
+    emptyList: (service, account) =>
+      `список ваучеров услуги ${service} для счёта ${account} сейчас пуст; платёж не отправлялся`,
     emptyListHint: 'у шлюза сейчас нет ваучеров для этого счёта: попробуйте позже или другой счёт или услугу',
-    invoiceNotInList: (wanted, service) => `счёта ${wanted} нет в списке ваучеров услуги ${service}; платёж не отправлялся`,
+    invoiceNotInList: (wanted, service) =>
+      `счёта ${wanted} нет в списке ваучеров услуги ${service}; платёж не отправлялся`,
     invoiceIdsThere: (known) => `InvoiceId в списке: ${known}`,
     noListPayWithAmount: 'у услуги нет списка ваучеров: оплатите её через --amount',
-    amountNotOrderAmount: (amountGiven, invoiceId, orderAmount) => `--amount ${amountGiven} не равен OrderAmount счёта ${invoiceId}, ${orderAmount}; платёж не отправлялся`,
-    amountsMustMatch: (orderAmount) => `суммы должны совпадать до последней цифры (spec 4.2): уберите --amount или укажите ${orderAmount}`,
+    amountNotOrderAmount: (amountGiven, invoiceId, orderAmount) =>
+      `--amount ${amountGiven} не равен OrderAmount счёта ${invoiceId}, ${orderAmount}; платёж не отправлялся`,
+    amountsMustMatch: (orderAmount) =>
+      `суммы должны совпадать до последней цифры (spec 4.2): уберите --amount или укажите ${orderAmount}`,
     refused: (id, message, status) => `шлюз отказал в транзакции ${id}: ${message} (ResponseStatus ${status})`,
     pending: (id, status) => `транзакция ${id} ещё в обработке (ResponseStatus ${status})`,
     pendingHint: (id) => `следите за ней: agentpay status --wait 120 ${id}`,
@@ -203,30 +232,42 @@ const ru: Catalogue = {
     notFoundHint: (id) =>
       `платёж, сделанный только что, мог ещё не дойти: запросите снова через \`agentpay status ${id}\`; \`agentpay reconcile\` закроет записанный в журнал платёж как несостоявшийся, когда он станет старше --grace`,
     unclassified: (said) => `шлюз ответил ${said}: этот код для шлюза не классифицирован, поэтому исход не окончателен`,
-    unclassifiedHint: (classify) => `${classify}; до тех пор платёж остаётся открытым, и \`agentpay reconcile\` спросит шлюз снова`,
-    replay: (id, at, differing) => `транзакция ${id} уже использована ${at} для другой покупки (${differing}); ничего не отправлялось`,
-    replayHint: (differing) => `чтобы безопасно повторить прежнюю покупку, повторите её в точности (${differing}); только для нового, отдельного платежа уберите --txn-id`,
+    unclassifiedHint: (classify) =>
+      `${classify}; до тех пор платёж остаётся открытым, и \`agentpay reconcile\` спросит шлюз снова`,
+    replay: (id, at, differing) =>
+      `транзакция ${id} уже использована ${at} для другой покупки (${differing}); ничего не отправлялось`,
+    replayHint: (differing) =>
+      `чтобы безопасно повторить прежнюю покупку, повторите её в точности (${differing}); только для нового, отдельного платежа уберите --txn-id`,
     none: 'нет',
     notSentOnDisk: (hint) => `платёж отправляется только после записи намерения на диск; ${hint}`,
     meaning: { pending: 'в обработке', notFound: 'не найдена', unclassified: 'не классифицирован' },
     answerLost: (id, reason) => `ответ на платёж ${id} потерян (${reason}); спрашиваю шлюз через Status`,
     notFinal: (id, answer) => `платёж ${id} ещё не окончателен (${answer}); спрашиваю шлюз через Status`,
     resending: 'шлюз о нём не знает: отправляю тот же платёж снова (тот же TransactionID, дважды он не пройдёт)',
-    retrying: (id) => `транзакция ${id} уже есть в журнале для этой покупки: спрашиваю шлюз снова (повтор не платит дважды)`,
-    outcomeNotRecorded: (message, id) => `${message}: исход ${id} не записан; \`agentpay reconcile\` получит его у шлюза`,
+    retrying: (id) =>
+      `транзакция ${id} уже есть в журнале для этой покупки: спрашиваю шлюз снова (повтор не платит дважды)`,
+    outcomeNotRecorded: (message, id) =>
+      `${message}: исход ${id} не записан; \`agentpay reconcile\` получит его у шлюза`,
   },
 
   desk: {
-    limitNames: { maxAmount: 'лимит одного платежа', dailyLimit: 'дневной лимит', accountDailyLimit: 'дневной лимит счёта' },
+    limitNames: {
+      maxAmount: 'лимит одного платежа',
+      dailyLimit: 'дневной лимит',
+      accountDailyLimit: 'дневной лимит счёта',
+    },
     limit: (name, limitAmount, currency, setBy) => `${name} ${amount(limitAmount)} ${currency} (${setBy})`,
     setBy: (by) => ('profile' in by ? `профиль «${by.profile}»` : by.flag),
     overSingle: (given, currency, limit) => `${amount(given)} ${currency} превышает ${limit}`,
     operatorToday: (whose) => `платежи оператора ${whose} за сегодня`,
     accountToday: (whose) => `платежи на счёт ${whose} за сегодня`,
-    overDaily: (given, currency, of, from, to, limit) => `${amount(given)} ${currency} поднимет ${of} с ${amount(from)} до ${amount(to)} ${currency}, сверх: ${limit}`,
+    overDaily: (given, currency, of, from, to, limit) =>
+      `${amount(given)} ${currency} поднимет ${of} с ${amount(from)} до ${amount(to)} ${currency}, сверх: ${limit}`,
     refusedLimits: (breaches) => `отказано: ${breaches}; ничего не отправлялось`,
-    refusedLimitsHint: 'проверьте сумму и счёт; если платёж верен, повторите его с --over-limit (журнал запишет это вместе с вашим именем)',
-    refusedDuplicate: (count, payments) => `отказано как дубль пополнения: такой же платёж недавно прошёл ${times(count)} (${payments}); ничего не отправлялось`,
+    refusedLimitsHint:
+      'проверьте сумму и счёт; если платёж верен, повторите его с --over-limit (журнал запишет это вместе с вашим именем)',
+    refusedDuplicate: (count, payments) =>
+      `отказано как дубль пополнения: такой же платёж недавно прошёл ${times(count)} (${payments}); ничего не отправлялось`,
     refusedDuplicateHint: (id) =>
       `чтобы узнать исход прежнего, \`agentpay status ${id}\`; чтобы безопасно его повторить, \`pay\` с --txn-id ${id}; только чтобы намеренно заплатить ещё раз, \`pay\` с --allow-duplicate или снова \`buy\` (он спросит)`,
     minutesAgo: (minutes) => (minutes === 0 ? 'меньше минуты назад' : `${minutes} мин назад`),
@@ -237,9 +278,11 @@ const ru: Catalogue = {
       agent: (id) => `агент ${id ?? 'не задан'}`,
       chosenBy: (by) => `выбран через ${by}`,
       otherWays: 'или выберите тестовый шлюз (--profile, --sandbox)',
-      payNeedsYes: (profile) => `для оплаты через боевой профиль ${profile} из скрипта нужен --yes (stdin — не терминал); ничего не отправлялось`,
+      payNeedsYes: (profile) =>
+        `для оплаты через боевой профиль ${profile} из скрипта нужен --yes (stdin — не терминал); ничего не отправлялось`,
       payNeedsYesHint: (otherWays) => `добавьте --yes, если этот платёж предназначен боевому шлюзу, ${otherWays}`,
-      confirm: (p) => `Оплатить ${amount(p.amount)} ${p.currency} на счёт ${p.account}, услуга ${p.service}, через БОЕВОЙ профиль ${p.profile}?`,
+      confirm: (p) =>
+        `Оплатить ${amount(p.amount)} ${p.currency} на счёт ${p.account}, услуга ${p.service}, через БОЕВОЙ профиль ${p.profile}?`,
     },
   },
 
@@ -249,10 +292,12 @@ const ru: Catalogue = {
     journalWaiting: (path: string, holder: string) => `жду блокировку журнала ${path}, её держит ${holder}`,
     journalBusyHint: (path: string) =>
       `другой процесс agentpay держит её уже 30 с: попробуйте снова; если того процесса нет (на другой машине или в другом контейнере agentpay этого не видит), удалите ${path}`,
-    notReleased: (path: string, reason: string) => `не удалось снять блокировку ${path} (${reason}); удалите её вручную, когда команда закончится`,
+    notReleased: (path: string, reason: string) =>
+      `не удалось снять блокировку ${path} (${reason}); удалите её вручную, когда команда закончится`,
     purchaseBusy: 'другой терминал держит этот счёт уже 30 с (остановлен между проверкой и записью?)',
     journalBusy: (path: string, holder: string) => `блокировку журнала ${path} держит ${holder}`,
-    runBusy: (file: string, holder: string) => `${file} уже оплачивается другим запуском: ${holder}; ничего не отправлено`,
+    runBusy: (file: string, holder: string) =>
+      `${file} уже оплачивается другим запуском: ${holder}; ничего не отправлено`,
     runBusyHint: (results: string) =>
       `дождитесь конца того запуска и запустите файл снова (он продолжится по ${results}); блокировку запуска, умершего на этой машине, agentpay снимет сам; с другой машины или из другого контейнера — удалите ${results}.lock, когда того запуска уже нет`,
   },
@@ -262,8 +307,18 @@ const ru: Catalogue = {
   receipt: {
     heading: (noun, state) =>
       ({
-        payment: { success: 'Платёж прошёл', failed: 'Платёж отклонён', pending: 'Платёж в обработке', unknown: 'Исход платежа неизвестен' },
-        transaction: { success: 'Транзакция прошла', failed: 'Транзакция отклонена', pending: 'Транзакция в обработке', unknown: 'Исход транзакции неизвестен' },
+        payment: {
+          success: 'Платёж прошёл',
+          failed: 'Платёж отклонён',
+          pending: 'Платёж в обработке',
+          unknown: 'Исход платежа неизвестен',
+        },
+        transaction: {
+          success: 'Транзакция прошла',
+          failed: 'Транзакция отклонена',
+          pending: 'Транзакция в обработке',
+          unknown: 'Исход транзакции неизвестен',
+        },
       })[noun][state],
     labels: {
       transactionId: 'TransactionID',
@@ -287,8 +342,10 @@ const ru: Catalogue = {
   check: {
     exchangeRate: (text) => `Курс ${text}`,
     subject: (service, account) => `услуга ${service}, счёт ${account}`,
-    staticService: (subject, command) => `Нет списка ваучеров (${subject}): статическая услуга. Оплатить: ${command} --amount <сумма>`,
-    emptyList: (subject) => `Сейчас нет доступных ваучеров (${subject}): список ваучеров шлюза пуст (это не статическая услуга). Попробуйте позже или другой счёт.`,
+    staticService: (subject, command) =>
+      `Нет списка ваучеров (${subject}): статическая услуга. Оплатить: ${command} --amount <сумма>`,
+    emptyList: (subject) =>
+      `Сейчас нет доступных ваучеров (${subject}): список ваучеров шлюза пуст (это не статическая услуга). Попробуйте позже или другой счёт.`,
     count: (count, subject) => `${vouchers(count)}: ${subject}`,
     payOne: (command) => `Оплатить один из них: ${command} --invoice-id <InvoiceId>`,
     head: { position: '№', invoiceId: 'InvoiceId', name: 'Название', orderAmount: 'OrderAmount', currency: 'Валюта' },
@@ -302,14 +359,23 @@ const ru: Catalogue = {
 
   buy: {
     aboutToPay: 'К оплате',
-    labels: { service: 'Услуга', account: 'Счёт', voucher: 'Ваучер', amount: 'Сумма', exchangeRate: 'Курс', invoiceId: 'InvoiceId', transactionId: 'TransactionID' },
+    labels: {
+      service: 'Услуга',
+      account: 'Счёт',
+      voucher: 'Ваучер',
+      amount: 'Сумма',
+      exchangeRate: 'Курс',
+      invoiceId: 'InvoiceId',
+      transactionId: 'TransactionID',
+    },
     staticVoucher: 'статическая (без списка ваучеров)',
     orderAmountExactly: ' (OrderAmount, в точности)',
     payNow: (given, currency) => `Оплатить ${amount(given)} ${currency} сейчас?`,
     checking: (subject) => `Проверяю: ${subject}…`,
     paying: (given, currency, id) => `Оплачиваю ${amount(given)} ${currency}, TransactionID ${id}…`,
     sameTopUp: 'Такое же пополнение было недавно; возможно, клиент его уже получил:',
-    typeDigits: (count) => `Чтобы всё же оплатить снова, введите ${count === 1 ? 'последнюю цифру' : `последние ${characters(count)}`} счёта (Enter: не платить)`,
+    typeDigits: (count) =>
+      `Чтобы всё же оплатить снова, введите ${count === 1 ? 'последнюю цифру' : `последние ${characters(count)}`} счёта (Enter: не платить)`,
     service: 'Услуга',
     serviceId: 'Id услуги',
     anotherService: 'другой id услуги…',
@@ -338,12 +404,15 @@ const ru: Catalogue = {
     kinds: { dynamic: 'динамическая', static: 'статическая' },
     checkRefusedStatic: (service, message, status) =>
       `шлюз отказал в проверке счёта для услуги ${service} (${message}, ResponseStatus ${status}); в профиле она объявлена статической, поэтому оплачивается суммой`,
-    amountNotListed: (amount, service) => `--amount ${amount} нет среди сумм, указанных в профиле для услуги ${service}; ничего не оплачено`,
+    amountNotListed: (amount, service) =>
+      `--amount ${amount} нет среди сумм, указанных в профиле для услуги ${service}; ничего не оплачено`,
     amountNotListedHint: (listed) => `укажите одну из них точно так, как она записана: ${listed}`,
     notInteractive: 'buy работает в диалоге, вывода --json у него нет',
-    needsTerminal: (missing) => `buy работает в диалоге, за терминалом нужен человек (${missing}); ничего не отправлялось`,
+    needsTerminal: (missing) =>
+      `buy работает в диалоге, за терминалом нужен человек (${missing}); ничего не отправлялось`,
     missing: { stdin: 'stdin — не терминал', stdout: 'stdout — не терминал', ci: 'задана переменная CI' },
-    scriptsHint: 'скрипты получают ваучеры через `agentpay check`, затем платят через `agentpay pay --invoice-id <id>` (или --amount)',
+    scriptsHint:
+      'скрипты получают ваучеры через `agentpay check`, затем платят через `agentpay pay --invoice-id <id>` (или --amount)',
   },
 
   history: {
@@ -364,7 +433,14 @@ const ru: Catalogue = {
   },
 
   report: {
-    head: { service: 'Услуга', operator: 'Оператор', currency: 'Валюта', state: 'Состояние', count: 'Число', sum: 'Сумма' },
+    head: {
+      service: 'Услуга',
+      operator: 'Оператор',
+      currency: 'Валюта',
+      state: 'Состояние',
+      count: 'Число',
+      sum: 'Сумма',
+    },
     total: 'Итого',
     day: (day) => `${day} (местные сутки)`,
     span: (from, until) => (from === null ? `с начала до ${until}` : `с ${from} до ${until}`),
@@ -373,15 +449,18 @@ const ru: Catalogue = {
   },
 
   batch: {
-    summary: (heading, counts) => `${heading}: успех — ${counts.success}, отказ — ${counts.failed}, в обработке — ${counts.pending}, неизвестно — ${counts.unknown}`,
-    lookedUp: (total, notIds) => `проверено: ${total}${notIds === 0 ? '' : `, не id: ${plural('ru', notIds, { one: 'строка', few: 'строки', many: 'строк', other: 'строки' })}`}`,
+    summary: (heading, counts) =>
+      `${heading}: успех — ${counts.success}, отказ — ${counts.failed}, в обработке — ${counts.pending}, неизвестно — ${counts.unknown}`,
+    lookedUp: (total, notIds) =>
+      `проверено: ${total}${notIds === 0 ? '' : `, не id: ${plural('ru', notIds, { one: 'строка', few: 'строки', many: 'строк', other: 'строки' })}`}`,
     reconciled: (count) => `сверено: ${count}`,
   },
 
   reconcile: {
     leftOpen: (count, code, hint) =>
       `${plural('ru', count, { one: 'транзакция осталась', few: 'транзакции остались', many: 'транзакций остались', other: 'транзакции остались' })} открытыми на ResponseStatus ${code}: ${hint}`,
-    classifyHint: (status, flags, keys) => `классифицируйте ResponseStatus ${status}, когда оператор шлюза скажет, что он значит: ${flags}; ключи профиля ${keys}`,
+    classifyHint: (status, flags, keys) =>
+      `классифицируйте ResponseStatus ${status}, когда оператор шлюза скажет, что он значит: ${flags}; ключи профиля ${keys}`,
     meanings: { pending: 'в обработке', notFound: 'такой транзакции нет', failed: 'окончательный отказ' },
     others: (count, names) =>
       `${plural('ru', count, { one: 'открытая транзакция относится', few: 'открытые транзакции относятся', many: 'открытых транзакций относятся', other: 'открытые транзакции относятся' })} к другому шлюзу или агенту: ${names}; чтобы их закрыть, запустите reconcile с той конфигурацией`,
@@ -392,7 +471,8 @@ const ru: Catalogue = {
   ledger: {
     upToDate: (ledger, version) => `журнал ${ledger} в актуальном состоянии (версия схемы ${version})`,
     applied: (ledger, version, name) => `${ledger}: применена миграция ${version} (${name})`,
-    otherPurchase: (id, path) => `транзакция ${id} уже есть в журнале для другой покупки: её записи из ${path} пропущены`,
+    otherPurchase: (id, path) =>
+      `транзакция ${id} уже есть в журнале для другой покупки: её записи из ${path} пропущены`,
     imported: (path, ledger, added) =>
       `${path} → ${ledger}: ${added === 0 ? 'ничего не добавлено (всё уже было там)' : `добавлено: ${counted(added, { one: 'запись', few: 'записи', many: 'записей', other: 'записи' })}`}`,
     nothingToCompact: (journal) => `в ${journal} нечего сжимать`,
@@ -411,7 +491,8 @@ const ru: Catalogue = {
     credentials: (agentId, password) => `  id агента ${agentId}, пароль ${password} (plain или MD5)`,
     services: '  услуги:',
     accounts: '  счета:',
-    codes: (pending, notFound, failed) => `  коды: 10 — успех, ${pending} — в обработке, ${notFound} — не найдена, ${failed} — отказ`,
+    codes: (pending, notFound, failed) =>
+      `  коды: 10 — успех, ${pending} — в обработке, ${notFound} — не найдена, ${failed} — отказ`,
     tryIt: '  попробуйте:',
     giveCodes: '  прежде чем платить через неё по URL, передайте agentpay её коды:',
     stop: '  Ctrl+C останавливает её.',
@@ -419,7 +500,15 @@ const ru: Catalogue = {
 
   doctor: {
     settings: 'Настройки (флаг > переменная окружения > профиль > по умолчанию)',
-    sources: { flag: 'флаг', env: 'переменная', profile: 'профиль', default: 'по умолчанию', sandbox: 'песочница', prompt: 'введён', unset: 'не задано' },
+    sources: {
+      flag: 'флаг',
+      env: 'переменная',
+      profile: 'профиль',
+      default: 'по умолчанию',
+      sandbox: 'песочница',
+      prompt: 'введён',
+      unset: 'не задано',
+    },
     profileIn: (name, path) => `${name} в ${path}`,
     none: '(нет)',
     values: { '(the embedded sandbox)': '(встроенная песочница)', '(asked for)': '(запрошен)', direct: 'напрямую' },
@@ -441,11 +530,13 @@ const ru: Catalogue = {
     suggestProfile: 'профиль:',
     suggestFlag: 'флаг:',
     suggestEnv: 'переменная',
-    untilThen: 'до тех пор платёж, которого Status не находит, остаётся «неизвестно», и reconcile никогда не закроет его как несостоявшийся',
+    untilThen:
+      'до тех пор платёж, которого Status не находит, остаётся «неизвестно», и reconcile никогда не закроет его как несостоявшийся',
     ledger: 'Журнал',
     journalFile: 'файл журнала',
     notMadeYet: ' (ещё не создан: его создаст первый платёж)',
-    reached: (version) => `доступен; версия схемы ${version}${version === 0 ? ' (пустая: создаётся при первом использовании или командой `agentpay ledger migrate`)' : ''}`,
+    reached: (version) =>
+      `доступен; версия схемы ${version}${version === 0 ? ' (пустая: создаётся при первом использовании или командой `agentpay ledger migrate`)' : ''}`,
     waiting: (count) =>
       `${plural('ru', count, { one: 'исход, сохранённый на этой машине, ждёт', few: 'исхода, сохранённых на этой машине, ждут', many: 'исходов, сохранённых на этой машине, ждут', other: 'исхода, сохранённых на этой машине, ждут' })} журнала: их доставит следующая команда, которая до него дотянется`,
   },
@@ -460,8 +551,10 @@ const ru: Catalogue = {
     notUtf8Hint:
       'файл заказов читается как UTF-8 (BOM допустим): если он сохранён в другой кодировке, укажите её, например `--encoding windows-1251` для «CSV (разделители — точка с запятой)» из Excel с кириллицей, и запустите ту же команду снова; платежи не отправлялись',
     lineGone: (line) => `строки ${line} больше нет`,
-    changedRows: (input, results, named) => `${input} изменился с тех пор, как записан ${results} (${named}); угадывать, какой платёж чей, не буду, ничего не отправлялось`,
-    changedRowsHint: (results) => `запустите исходный файл снова, чтобы его закончить, или дайте изменённому новый файл --results (строки из ${results} могли быть оплачены)`,
+    changedRows: (input, results, named) =>
+      `${input} изменился с тех пор, как записан ${results} (${named}); угадывать, какой платёж чей, не буду, ничего не отправлялось`,
+    changedRowsHint: (results) =>
+      `запустите исходный файл снова, чтобы его закончить, или дайте изменённому новый файл --results (строки из ${results} могли быть оплачены)`,
     planAmount: 'сумма',
     planVoucher: (voucher, invoiceId) => `${voucher} (InvoiceId ${invoiceId})`,
     already: (state) => `уже ${state}`,
@@ -472,26 +565,40 @@ const ru: Catalogue = {
     planSummary: (toPay, totals, done) =>
       `пробный прогон: было бы отправлено ${plural('ru', toPay, { one: 'платёж', few: 'платежа', many: 'платежей', other: 'платежа' })} (${totals})${done === 0 ? '' : `; ${done} уже завершены, пропущены`}; ничего не оплачено. Добавьте --yes, чтобы оплатить.`,
     skipped: '(уже завершена, пропущена)',
-    states: { success: 'успех', failed: 'отказ', pending: 'в обработке', unknown: 'неизвестно', 'not-sent': 'не отправлен', skipped: 'пропущено' },
-    progress: (done, total, failed, elapsed, left) => ` ${done}/${total}  отказов: ${failed}  прошло ${elapsed}  осталось ${left}`,
+    states: {
+      success: 'успех',
+      failed: 'отказ',
+      pending: 'в обработке',
+      unknown: 'неизвестно',
+      'not-sent': 'не отправлен',
+      skipped: 'пропущено',
+    },
+    progress: (done, total, failed, elapsed, left) =>
+      ` ${done}/${total}  отказов: ${failed}  прошло ${elapsed}  осталось ${left}`,
     summary: (rows, stoppedBy, parts, notStarted) =>
       `${plural('ru', rows, { one: 'строка', few: 'строки', many: 'строк', other: 'строки' })}${stoppedBy === undefined ? '' : ` (остановлено: ${stoppedBy})`}: ${parts || 'ничего не сделано'}${notStarted === 0 ? '' : `; не начато: ${notStarted}`}`,
     summaryHint:
       'запустите ту же команду снова, чтобы закончить файл: завершённые строки пропускаются, открытые доводятся через Status, остальные оплачиваются с теми же TransactionID',
-    resume: (results, final, open, toPay) => `продолжаю по ${results}: уже завершено ${final} (пропущены), открыто ${open} (доводятся через Status), к оплате ${toPay}`,
+    resume: (results, final, open, toPay) =>
+      `продолжаю по ${results}: уже завершено ${final} (пропущены), открыто ${open} (доводятся через Status), к оплате ${toPay}`,
     results: (path) => `результаты: ${path}`,
-    interrupt: (by) => `${by}: новые строки не начинаются; строки в работе доводятся до конца (ещё раз ${by} прекратит это, и они останутся неизвестными)`,
+    interrupt: (by) =>
+      `${by}: новые строки не начинаются; строки в работе доводятся до конца (ещё раз ${by} прекратит это, и они останутся неизвестными)`,
     scriptNeedsYes: 'pay --from-file из скрипта платит только с --yes (stdin — не терминал); ничего не отправлялось',
     scriptNeedsYesHint: 'добавьте --dry-run, чтобы увидеть план, или --yes, чтобы его оплатить',
-    stdinNeedsResults: '--from-file - требует --results <путь>: там хранятся TransactionID строк для следующего запуска',
+    stdinNeedsResults:
+      '--from-file - требует --results <путь>: там хранятся TransactionID строк для следующего запуска',
     stdinTwice: 'в stdin не поместятся и пароль, и заказы (--password-file - и --from-file -)',
     stdinTwiceHint: 'положите заказы в файл, а пароль — в AGENTPAY_PASSWORD или в отдельный файл',
-    stoppedStarting: (reason) => `${reason}: новые строки не начинаются; запустите ту же команду снова, когда это будет исправлено`,
+    stoppedStarting: (reason) =>
+      `${reason}: новые строки не начинаются; запустите ту же команду снова, когда это будет исправлено`,
     goesWithFromFile: (flag) => `${flag} работает только вместе с --from-file <заказы.csv|.jsonl|->`,
     notWithFromFile: (flag) => `${flag} не сочетается с --from-file: каждая строка файла называет своё`,
     notWithFromFileHint: 'вынесите это в столбец файла (docs/commands.md, раздел про pay --from-file)',
-    resultsUnreadable: (path, reason) => `файл результатов ${path} не читается как CSV (${reason}); ничего не отправлялось`,
-    resultsUnreadableHint: 'укажите другой путь --results или уберите повреждённый файл, когда его TransactionID будут доведены (`agentpay reconcile`)',
+    resultsUnreadable: (path, reason) =>
+      `файл результатов ${path} не читается как CSV (${reason}); ничего не отправлялось`,
+    resultsUnreadableHint:
+      'укажите другой путь --results или уберите повреждённый файл, когда его TransactionID будут доведены (`agentpay reconcile`)',
     cannotRead: (path, reason) => `не удаётся прочитать --from-file ${path}: ${reason}`,
     cell: {
       empty: 'пусто',
@@ -518,9 +625,11 @@ const ru: Catalogue = {
       notUtf8: (byte, column) => `байт ${byte} в позиции ${column} — не UTF-8`,
       tooLong: (max) => `длиннее ${max} символов`,
       control: (code, position) => `содержит управляющий символ ${code} (символ ${position})`,
-      loneSurrogate: (code, position) => `содержит ${code} (символ ${position}): половину суррогатной пары, а не символ`,
+      loneSurrogate: (code, position) =>
+        `содержит ${code} (символ ${position}): половину суррогатной пары, а не символ`,
       service: (value, digits) => `${JSON.stringify(value)} — не номер услуги (цифры, не больше ${digits})`,
-      amountDigits: (value, whole, fraction) => `${JSON.stringify(value)}: в сумме больше цифр, чем можно (до ${whole} до точки и ${fraction} после)`,
+      amountDigits: (value, whole, fraction) =>
+        `${JSON.stringify(value)}: в сумме больше цифр, чем можно (до ${whole} до точки и ${fraction} после)`,
       fieldTwice: 'указано в объекте дважды: какое из значений имелось в виду — догадка',
     },
   },
@@ -532,7 +641,8 @@ const ru: Catalogue = {
     goesWithCsv: (flag) => `${flag} применяется только с --format csv`,
     goesWithCsvHint: (flag) => `добавьте --format csv или уберите ${flag}`,
     notADay: (flag, given) => `${flag} ${JSON.stringify(given)} — не дата`,
-    dayHint: 'укажите местную дату в виде ГГГГ-ММ-ДД или ДД.ММ.ГГГГ, например 2026-11-22 или 22.11.2026, либо `today`, `yesterday`',
+    dayHint:
+      'укажите местную дату в виде ГГГГ-ММ-ДД или ДД.ММ.ГГГГ, например 2026-11-22 или 22.11.2026, либо `today`, `yesterday`',
     notADate: (flag, given) => `${flag} ${JSON.stringify(given)} — не дата`,
     dateHint: 'укажите 2026-11-21, 21.11.2026, 2026-11-21T08:00:00Z или давность, например 30m, 12h, 7d',
   },

@@ -46,7 +46,9 @@ export class ClaimQueue {
 }
 
 /** The claims' owners as one look-back: the widest reach, the accounts of all of them. */
-export function lookBackOfClaims(claims: readonly Claim[]): { since: Date; operator: string | undefined; accounts: string[] } | undefined {
+export function lookBackOfClaims(
+  claims: readonly Claim[],
+): { since: Date; operator: string | undefined; accounts: string[] } | undefined {
   let since: Date | undefined;
   let operator: string | undefined;
   const accounts = new Set<string>();

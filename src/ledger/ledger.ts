@@ -92,7 +92,10 @@ export type Intent = Omit<IntentRecord, 'kind' | 'at' | 'operator' | 'host'>;
  */
 export type AttemptRef = string | undefined;
 
-export type IntentResult = { kind: 'new'; attempt?: AttemptRef } | { kind: 'retry'; attempt?: AttemptRef } | { kind: 'conflict'; earlier: IntentRecord };
+export type IntentResult =
+  | { kind: 'new'; attempt?: AttemptRef }
+  | { kind: 'retry'; attempt?: AttemptRef }
+  | { kind: 'conflict'; earlier: IntentRecord };
 
 export interface Owner {
   gateway: string;

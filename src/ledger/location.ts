@@ -6,7 +6,9 @@ import { redactedText, registerSecret } from '../secrets.js';
  * machine, or a PostgreSQL database the whole desk shares. `shown` is how messages and
  * `doctor` name it: a path, or the URL with its password as ***.
  */
-export type LedgerLocation = { kind: 'file'; path: string; shown: string } | { kind: 'postgres'; url: string; shown: string };
+export type LedgerLocation =
+  | { kind: 'file'; path: string; shown: string }
+  | { kind: 'postgres'; url: string; shown: string };
 
 const postgresScheme = /^postgres(?:ql)?:\/\//i;
 const anyScheme = /^[a-z][a-z0-9+.-]*:\/\//i;
@@ -35,20 +37,26 @@ function registerPasswords(url: URL): void {
 
 export function parseLedgerLocation(raw: string, where: string): LedgerLocation {
   const text = raw.trim();
-  if (text === '') throw new UsageError(`ledger (${where}) is empty`, { hint: 'give a journal file path or a postgres:// URL' });
+  if (text === '')
+    throw new UsageError(`ledger (${where}) is empty`, { hint: 'give a journal file path or a postgres:// URL' });
   if (!anyScheme.test(text)) return { kind: 'file', path: raw, shown: raw };
   if (!postgresScheme.test(text)) {
     // Everything between the scheme and the last @ may be a user and password (a / in it included).
     const withoutCredentials = text.includes('@') ? text.replace(/^([a-z][a-z0-9+.-]*:\/\/).*@/i, '$1***@') : text;
-    throw new UsageError(`ledger ${JSON.stringify(withoutCredentials)} (${where}) is neither a file path nor a postgres:// URL`, {
-      hint: 'give a journal file path, or postgres://user@host:5432/database for a team ledger',
-    });
+    throw new UsageError(
+      `ledger ${JSON.stringify(withoutCredentials)} (${where}) is neither a file path nor a postgres:// URL`,
+      {
+        hint: 'give a journal file path, or postgres://user@host:5432/database for a team ledger',
+      },
+    );
   }
   let url: URL;
   try {
     url = new URL(text);
   } catch {
-    throw new UsageError(`ledger URL (${where}) is not a URL`, { hint: 'postgres://user@host:5432/database; a password with @, : or / in it must be percent-encoded' });
+    throw new UsageError(`ledger URL (${where}) is not a URL`, {
+      hint: 'postgres://user@host:5432/database; a password with @, : or / in it must be percent-encoded',
+    });
   }
   registerPasswords(url);
   return { kind: 'postgres', url: text, shown: shownUrl(url) };

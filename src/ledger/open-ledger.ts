@@ -9,9 +9,19 @@ import type { Ledger } from './ledger.js';
  * The ledger the settings name. The PostgreSQL driver is loaded only for a postgres:// ledger:
  * a journal file costs nothing more at start-up.
  */
-export async function openLedger(settings: Pick<Settings, 'ledger' | 'operator' | 'env'>, out: Output, stop?: AbortSignal): Promise<Ledger> {
+export async function openLedger(
+  settings: Pick<Settings, 'ledger' | 'operator' | 'env'>,
+  out: Output,
+  stop?: AbortSignal,
+): Promise<Ledger> {
   const location = settings.ledger.value;
-  if (location.kind === 'file') return new FileLedger(location, (message) => out.warn(message), { operator: settings.operator.value, host: hostname() }, stop);
+  if (location.kind === 'file')
+    return new FileLedger(
+      location,
+      (message) => out.warn(message),
+      { operator: settings.operator.value, host: hostname() },
+      stop,
+    );
   const { PostgresLedger } = await import('./postgres/postgres-ledger.js');
   return PostgresLedger.open(location, {
     env: settings.env,

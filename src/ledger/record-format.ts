@@ -92,9 +92,15 @@ type ValueOf<F> = F extends { kind: 'text' | 'optionalText' }
         : F extends { kind: 'record'; fields: infer R }
           ? RecordOf<R>
           : never;
-type OptionalKeys<R> = { [K in keyof R]: R[K] extends { kind: 'optionalTextList' | 'optionalText' } ? K : never }[keyof R];
+type OptionalKeys<R> = {
+  [K in keyof R]: R[K] extends { kind: 'optionalTextList' | 'optionalText' } ? K : never;
+}[keyof R];
 type Flat<T> = { [K in keyof T]: T[K] };
-type RecordOf<R> = Flat<{ -readonly [K in Exclude<keyof R, OptionalKeys<R>>]: ValueOf<R[K]> } & { -readonly [K in OptionalKeys<R>]?: ValueOf<R[K]> }>;
+type RecordOf<R> = Flat<
+  { -readonly [K in Exclude<keyof R, OptionalKeys<R>>]: ValueOf<R[K]> } & {
+    -readonly [K in OptionalKeys<R>]?: ValueOf<R[K]>;
+  }
+>;
 
 // ---------------------------------------------------------------- reading and writing
 
@@ -150,7 +156,8 @@ export type JournalRecord = IntentRecord | OutcomeRecord;
 
 /** A parsed journal line as a record, its keys in table order; a ShapeError if it is not one. */
 export function readRecord(value: unknown): JournalRecord {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new ShapeError('the line', 'an object', value);
+  if (typeof value !== 'object' || value === null || Array.isArray(value))
+    throw new ShapeError('the line', 'an object', value);
   const kind = memberOf(value, 'kind');
   if (kind === 'intent') return readFields(intentFields, value, '') as IntentRecord;
   if (kind === 'outcome') return readFields(outcomeFields, value, '') as OutcomeRecord;

@@ -10,9 +10,20 @@ import type { IntentRecord } from './record-format.js';
 export type { IntentRecord, JournalRecord, OutcomeRecord } from './record-format.js';
 
 /** The parameters that make a purchase: a TransactionID reused with others is refused. */
-export const purchaseParameters = ['gateway', 'agentId', 'service', 'account', 'amount', 'currency', 'invoiceId'] as const;
+export const purchaseParameters = [
+  'gateway',
+  'agentId',
+  'service',
+  'account',
+  'amount',
+  'currency',
+  'invoiceId',
+] as const;
 
-export function differingParameters(a: IntentRecord, b: Omit<IntentRecord, 'kind' | 'at'>): (typeof purchaseParameters)[number][] {
+export function differingParameters(
+  a: IntentRecord,
+  b: Omit<IntentRecord, 'kind' | 'at'>,
+): (typeof purchaseParameters)[number][] {
   return purchaseParameters.filter((key) => a[key] !== b[key]);
 }
 

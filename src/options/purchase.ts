@@ -4,7 +4,14 @@ import { t } from '../i18n/current.js';
 import { parseAmount, parseCurrency } from '../protocol/money.js';
 import { parseTransactionId } from '../protocol/transaction-id.js';
 import type { OptionDefinition } from './definition.js';
-import { optionalNonBlankText, optionalText, optionRecord, requiredText, switchOption, wholeNumberOption } from './values.js';
+import {
+  optionalNonBlankText,
+  optionalText,
+  optionRecord,
+  requiredText,
+  switchOption,
+  wholeNumberOption,
+} from './values.js';
 
 /**
  * The options of a purchase, shared by check, pay, buy and a scenario's steps: one parser per
@@ -22,10 +29,16 @@ export interface PurchaseOptions {
 export const defaultCurrency = 'KZT';
 
 /** --service of check and pay; each says whether it is required (buy's is asked when not given: its own). */
-export const serviceDefinition = { flags: '--service <id>', help: { en: 'service id', ru: 'id услуги' } } as const satisfies OptionDefinition;
+export const serviceDefinition = {
+  flags: '--service <id>',
+  help: { en: 'service id', ru: 'id услуги' },
+} as const satisfies OptionDefinition;
 
 /** --account of check and pay. */
-export const accountDefinition = { flags: '--account <account>', help: { en: 'customer account', ru: 'счёт клиента' } } as const satisfies OptionDefinition;
+export const accountDefinition = {
+  flags: '--account <account>',
+  help: { en: 'customer account', ru: 'счёт клиента' },
+} as const satisfies OptionDefinition;
 
 /** --currency of check and pay. */
 export const currencyDefinition = {
@@ -67,7 +80,8 @@ export function transactionIdOption(raw: unknown): string | undefined {
 }
 
 /** --wait: seconds to poll a transaction that is not final (status, and a scenario's status and wait steps). */
-export const waitOption = (raw: unknown): number => wholeNumberOption(raw, { fallback: '0', maxDigits: 6, message: '--wait takes a whole number of seconds' });
+export const waitOption = (raw: unknown): number =>
+  wholeNumberOption(raw, { fallback: '0', maxDigits: 6, message: '--wait takes a whole number of seconds' });
 
 /** check's options (and a scenario's check step): the purchase, and the Amount sent with the check (0). */
 export function checkOptions(raw: unknown): PurchaseInput {
@@ -101,7 +115,10 @@ export const receiptFileDefinition = {
 } as const satisfies OptionDefinition;
 
 function deskOverrides(options: Record<string, unknown>): DeskOverrides {
-  return { overLimit: switchOption(options.overLimit, '--over-limit'), allowDuplicate: switchOption(options.allowDuplicate, '--allow-duplicate') };
+  return {
+    overLimit: switchOption(options.overLimit, '--over-limit'),
+    allowDuplicate: switchOption(options.allowDuplicate, '--allow-duplicate'),
+  };
 }
 
 interface PayOptions extends PurchaseOptions, DeskOverrides {

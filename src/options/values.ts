@@ -10,7 +10,10 @@ import type { OptionDefinition } from './definition.js';
  */
 
 /** A whole number within bounds, or a UsageError with the rule's message. */
-export function wholeNumberOption(raw: unknown, rule: { fallback: string; maxDigits: number; min?: number; max?: number; message: string }): number {
+export function wholeNumberOption(
+  raw: unknown,
+  rule: { fallback: string; maxDigits: number; min?: number; max?: number; message: string },
+): number {
   const text = raw === undefined ? rule.fallback : raw;
   if (typeof text === 'string' && /^\d+$/.test(text) && text.length <= rule.maxDigits) {
     const value = Number(text);
@@ -24,13 +27,22 @@ export const defaultConcurrency = 4;
 
 /** --concurrency of status, reconcile and a bulk pay. */
 export function concurrencyOption(raw: unknown): number {
-  return wholeNumberOption(raw, { fallback: String(defaultConcurrency), maxDigits: 3, min: 1, max: 256, message: '--concurrency takes a whole number from 1 to 256' });
+  return wholeNumberOption(raw, {
+    fallback: String(defaultConcurrency),
+    maxDigits: 3,
+    min: 1,
+    max: 256,
+    message: '--concurrency takes a whole number from 1 to 256',
+  });
 }
 
 /** --concurrency of status and reconcile: Status look-ups. */
 export const lookupConcurrencyDefinition = {
   flags: '--concurrency <n>',
-  help: { en: `look-ups in flight at once (default ${defaultConcurrency})`, ru: `сколько запросов одновременно (по умолчанию ${defaultConcurrency})` },
+  help: {
+    en: `look-ups in flight at once (default ${defaultConcurrency})`,
+    ru: `сколько запросов одновременно (по умолчанию ${defaultConcurrency})`,
+  },
   parse: concurrencyOption,
 } as const satisfies OptionDefinition;
 

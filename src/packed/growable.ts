@@ -12,7 +12,12 @@ interface ResizableBuffer extends ArrayBuffer {
 
 /** An empty array of `Kind` that may grow up to 2^32 bytes (address space reserved, not memory). */
 export function growable<K extends Kind>(Kind: K): InstanceType<K> {
-  const buffer = new (ArrayBuffer as unknown as new (length: number, options: { maxByteLength: number }) => ArrayBuffer)(0, { maxByteLength: 2 ** 32 });
+  const buffer = new (
+    ArrayBuffer as unknown as new (
+      length: number,
+      options: { maxByteLength: number },
+    ) => ArrayBuffer
+  )(0, { maxByteLength: 2 ** 32 });
   return new Kind(buffer) as InstanceType<K>;
 }
 

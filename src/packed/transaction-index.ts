@@ -60,7 +60,8 @@ export class TransactionIndex {
     let ownerNumber = this.owners.get(owner);
     if (ownerNumber === undefined) this.owners.set(owner, (ownerNumber = this.owners.size));
     // Held in 16 bits: owners are a few gateways and agents (an id with spaces adds some).
-    if (ownerNumber > 0xffff) throw new Error(`more than 65,536 owners (gateway and agent) in one journal: beyond what history indexes`);
+    if (ownerNumber > 0xffff)
+      throw new Error(`more than 65,536 owners (gateway and agent) in one journal: beyond what history indexes`);
     return ownerNumber;
   }
 

@@ -14,7 +14,9 @@ import { sameDecimal } from './money.js';
 export function amountWarnings(answer: GatewayAnswer, sent: { amount?: string | undefined }): string[] {
   if (answer.status !== successStatus || answer.type === 'AccountCheck') return [];
   if (answer.amount === undefined || sent.amount === undefined || sameDecimal(answer.amount, sent.amount)) return [];
-  return [`the gateway reports Amount ${answer.amount}, not the ${sent.amount} that was sent: ask the gateway which amount was charged`];
+  return [
+    `the gateway reports Amount ${answer.amount}, not the ${sent.amount} that was sent: ask the gateway which amount was charged`,
+  ];
 }
 
 /** The view's optional `warnings` field: absent when there is nothing to say. */

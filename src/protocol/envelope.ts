@@ -37,12 +37,14 @@ export interface GatewayAnswer {
 }
 
 /** A text field of `object` that may be absent or null (both read as undefined). */
-const textOf = (object: object, at: string, key: string): string | undefined => optionalTextAt(memberOf(object, key), pathOf(at, key));
+const textOf = (object: object, at: string, key: string): string | undefined =>
+  optionalTextAt(memberOf(object, key), pathOf(at, key));
 
 function readExtraItem(item: unknown, at: string): ExtraItem {
   const object = objectAt(item, at);
   const fieldValue = memberOf(object, 'FieldValue');
-  if (typeof fieldValue !== 'string') throw new ShapeError(pathOf(at, 'FieldValue'), 'a string holding a JSON document', fieldValue);
+  if (typeof fieldValue !== 'string')
+    throw new ShapeError(pathOf(at, 'FieldValue'), 'a string holding a JSON document', fieldValue);
   return { FieldName: textOf(object, at, 'FieldName'), FieldValue: fieldValue };
 }
 
@@ -72,7 +74,8 @@ function readAnswer(raw: unknown): GatewayAnswer {
   const status = readStatus(envelope);
   const contentValue = memberOf(envelope, 'TransactionContent');
   // A JSON number there comes from the lossless parser as an object without these fields.
-  const content = contentValue === undefined || contentValue === null ? {} : objectAt(contentValue, 'TransactionContent');
+  const content =
+    contentValue === undefined || contentValue === null ? {} : objectAt(contentValue, 'TransactionContent');
   const field = (key: string) => textOf(envelope, '', key);
   const inContent = (key: string) => textOf(content, 'TransactionContent', key);
   const transactinId = field('TransactinID');

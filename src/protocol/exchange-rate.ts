@@ -18,7 +18,10 @@ const given = (text: string | undefined) => (text === undefined || text.trim() =
  * decimal (`1`, `1.0` and `1.00` are all 1), or whose ServiceCurrency, when given, is not the
  * Currency paid. Undefined when neither: a plain purchase in one currency.
  */
-export function foreignExchangeOf(answer: Pick<GatewayAnswer, 'exchangeRate' | 'serviceCurrency' | 'currency'>, sentCurrency: string): ForeignExchange | undefined {
+export function foreignExchangeOf(
+  answer: Pick<GatewayAnswer, 'exchangeRate' | 'serviceCurrency' | 'currency'>,
+  sentCurrency: string,
+): ForeignExchange | undefined {
   const paidIn = given(answer.currency) ?? sentCurrency;
   const exchangeRate = given(answer.exchangeRate);
   const creditedIn = given(answer.serviceCurrency);

@@ -44,7 +44,9 @@ export function charactersUpTo(text: string, limit: number): number {
  * 1), or undefined: a control character (C0, DEL, C1; a NUL the team ledger's PostgreSQL cannot
  * even store), or half of a UTF-16 surrogate pair (JSON's "\ud800" escape): no character at all.
  */
-export function forbiddenCharacterIn(text: string): { position: number; code: number; kind: 'control' | 'loneSurrogate' } | undefined {
+export function forbiddenCharacterIn(
+  text: string,
+): { position: number; code: number; kind: 'control' | 'loneSurrogate' } | undefined {
   for (let index = 0, position = 1; index < text.length; index++, position++) {
     const code = text.charCodeAt(index);
     if (code < 0x20 || (code >= 0x7f && code <= 0x9f)) return { position, code, kind: 'control' };

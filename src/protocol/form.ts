@@ -62,7 +62,11 @@ export function buildAccountCheckForm(credentials: Credentials, request: Account
  * example sends `Payment` (spec 2.1).
  */
 export function buildPaymentForm(credentials: Credentials, request: PaymentRequest): FormField[] {
-  const fields: FormField[] = [...credentialFields(credentials), ['RequestType', 'Payment'], ...purchaseFields(request)];
+  const fields: FormField[] = [
+    ...credentialFields(credentials),
+    ['RequestType', 'Payment'],
+    ...purchaseFields(request),
+  ];
   if (request.invoiceId !== undefined) {
     fields.push(['Extra[0].Name', 'InvoiceId'], ['Extra[0].Value', request.invoiceId]);
   }
@@ -71,7 +75,12 @@ export function buildPaymentForm(credentials: Credentials, request: PaymentReque
 
 /** spec 4.4: Service, Amount, Currency and Account are not sent. */
 export function buildStatusForm(credentials: Credentials, request: StatusRequest): FormField[] {
-  return [...credentialFields(credentials), ['RequestType', 'Status'], ['TransactionID', request.transactionId], ['RequestDate', request.requestDate]];
+  return [
+    ...credentialFields(credentials),
+    ['RequestType', 'Status'],
+    ['TransactionID', request.transactionId],
+    ['RequestDate', request.requestDate],
+  ];
 }
 
 /**

@@ -20,7 +20,8 @@ export class ShapeError extends Error {
 function describeValue(value: unknown): string {
   if (value === undefined) return 'nothing';
   if (value === null) return 'null';
-  if (typeof value === 'string') return value.length > 40 ? `${JSON.stringify(value.slice(0, 40))}...` : JSON.stringify(value);
+  if (typeof value === 'string')
+    return value.length > 40 ? `${JSON.stringify(value.slice(0, 40))}...` : JSON.stringify(value);
   if (Array.isArray(value)) return 'a list';
   const text = typeof value === 'number' ? String(value) : exactTextOf(value);
   if (text !== undefined) return `the number ${text.length > 40 ? `${text.slice(0, 40)}...` : text}`;

@@ -24,14 +24,22 @@ function describeBadAmount(text: string): [FieldProblem['kind'], string] {
   if (/^\d+,\d+$/.test(text)) return ['comma', `${shown} uses a comma: use a dot, as in ${text.replace(',', '.')}`];
   if (text.startsWith('-')) return ['negative', `${shown} is negative: amounts are plain non-negative decimals`];
   if (text !== text.trim()) return ['spaces', `${shown} has spaces around it: give the digits only`];
-  if (/^0\d/.test(text)) return ['leadingZero', `${shown} has a leading zero: write it without, as in ${text.replace(/^0+(?=\d)/, '')}`];
-  return ['notPlainDecimal', `${shown} is not a plain decimal such as 2497.00 (digits, at most one dot; no exponent, sign or hex)`];
+  if (/^0\d/.test(text))
+    return ['leadingZero', `${shown} has a leading zero: write it without, as in ${text.replace(/^0+(?=\d)/, '')}`];
+  return [
+    'notPlainDecimal',
+    `${shown} is not a plain decimal such as 2497.00 (digits, at most one dot; no exponent, sign or hex)`,
+  ];
 }
 
 /** The currency code as the gateway expects it (spec 2.1; examples use KZT and USD). */
 export function parseCurrency(text: string): string {
   if (/^[A-Za-z]{3}$/.test(text)) return text.toUpperCase();
-  throw new InvalidFieldError('--currency', `--currency ${JSON.stringify(text)} is not a three-letter code such as KZT or USD`, { kind: 'notCurrency', value: text });
+  throw new InvalidFieldError(
+    '--currency',
+    `--currency ${JSON.stringify(text)} is not a three-letter code such as KZT or USD`,
+    { kind: 'notCurrency', value: text },
+  );
 }
 
 /**

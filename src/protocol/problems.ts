@@ -5,7 +5,16 @@
  */
 /** What is wrong with a field, for a message in another language than `message`'s English. */
 export interface FieldProblem {
-  kind: 'empty' | 'comma' | 'negative' | 'spaces' | 'leadingZero' | 'notPlainDecimal' | 'notCurrency' | 'tooLarge' | 'notTransactionId';
+  kind:
+    | 'empty'
+    | 'comma'
+    | 'negative'
+    | 'spaces'
+    | 'leadingZero'
+    | 'notPlainDecimal'
+    | 'notCurrency'
+    | 'tooLarge'
+    | 'notTransactionId';
   /** The value as typed. */
   value: string;
 }

@@ -24,9 +24,17 @@ export function parseTransactionId(text: string, field = 'transaction id'): stri
   if (fault === undefined) return text;
   const shown = JSON.stringify(text);
   if (fault === 'tooLarge') {
-    throw new InvalidFieldError(field, `${field} ${shown} is too large: it must fit a signed 64-bit Long (at most ${longMax})`, { kind: 'tooLarge', value: text });
+    throw new InvalidFieldError(
+      field,
+      `${field} ${shown} is too large: it must fit a signed 64-bit Long (at most ${longMax})`,
+      { kind: 'tooLarge', value: text },
+    );
   }
-  throw new InvalidFieldError(field, `${field} ${shown} is not valid: a TransactionID is digits only, no sign, dot or leading zero`, { kind: 'notTransactionId', value: text });
+  throw new InvalidFieldError(
+    field,
+    `${field} ${shown} is not valid: a TransactionID is digits only, no sign, dot or leading zero`,
+    { kind: 'notTransactionId', value: text },
+  );
 }
 
 /**

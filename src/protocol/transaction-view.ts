@@ -78,7 +78,12 @@ export function viewOfAnswer(answer: GatewayAnswer, sent: SentFields, codes: Cod
  */
 export function describesTransaction(answer: GatewayAnswer): boolean {
   const requestId = answer.requestId;
-  return (requestId !== undefined && !/^0+$/.test(requestId)) || answer.service !== undefined || answer.account !== undefined || answer.amount !== undefined;
+  return (
+    (requestId !== undefined && !/^0+$/.test(requestId)) ||
+    answer.service !== undefined ||
+    answer.account !== undefined ||
+    answer.amount !== undefined
+  );
 }
 
 /**

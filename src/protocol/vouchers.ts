@@ -79,5 +79,11 @@ function readVoucher(item: ExtraItem, index: number): Voucher {
     if (!(error instanceof ShapeError)) throw error;
     throw new MalformedAnswerError(`voucher ${fieldName}: ${error.message}`, { cause: error });
   }
-  return { position: positionOf(fieldName, index), fieldName, invoiceId: read.invoiceId, orderAmount: read.orderAmount, name: read.name ?? '' };
+  return {
+    position: positionOf(fieldName, index),
+    fieldName,
+    invoiceId: read.invoiceId,
+    orderAmount: read.orderAmount,
+    name: read.name ?? '',
+  };
 }

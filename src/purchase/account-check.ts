@@ -21,10 +21,18 @@ export async function checkPurchase(
   purchase: PurchaseOptions,
   { declaredStatic = false }: { declaredStatic?: boolean } = {},
 ): Promise<{ answer: GatewayAnswer; vouchers: VoucherList; refused: boolean }> {
-  const { answer, vouchers } = await client.accountCheck({ service: purchase.service, account: purchase.account, amount: '0', currency: purchase.currency });
+  const { answer, vouchers } = await client.accountCheck({
+    service: purchase.service,
+    account: purchase.account,
+    amount: '0',
+    currency: purchase.currency,
+  });
   if (answer.status !== successStatus) {
     if (declaredStatic) return { answer, vouchers: null, refused: true };
-    throw new GatewayRefusedError(t().purchase.checkRefusedNothingSent(answer.message || t().purchase.noMessage, answer.status), answer.status);
+    throw new GatewayRefusedError(
+      t().purchase.checkRefusedNothingSent(answer.message || t().purchase.noMessage, answer.status),
+      answer.status,
+    );
   }
   return { answer, vouchers: declaredStatic && vouchers?.length === 0 ? null : vouchers, refused: false };
 }
@@ -42,6 +50,10 @@ export function emptyVoucherListError(purchase: Pick<PurchaseOptions, 'service' 
  * money: anything but 10 is a refusal, whatever the code table says.
  */
 export function accountCheckLine({ answer, vouchers, transactionId }: AccountCheckResult, purchase: PurchaseInput) {
-  const { serviceCurrency: _notInAccountCheck, ...view } = viewOfAnswer(answer, { transactionId, ...purchase }, emptyCodeTable);
+  const { serviceCurrency: _notInAccountCheck, ...view } = viewOfAnswer(
+    answer,
+    { transactionId, ...purchase },
+    emptyCodeTable,
+  );
   return { ...view, state: answer.status === successStatus ? ('success' as const) : ('failed' as const), vouchers };
 }

@@ -27,10 +27,17 @@ export interface DeskFindings {
 
 type DeskContext = { settings: Pick<Settings, 'desk' | 'operator'> };
 
-const windowOf = (context: DeskContext, policy: DeskPolicy) => (policy.duplicates === 'skip' ? 0 : context.settings.desk.duplicateWindowMs.value);
+const windowOf = (context: DeskContext, policy: DeskPolicy) =>
+  policy.duplicates === 'skip' ? 0 : context.settings.desk.duplicateWindowMs.value;
 
 /** What the rules find for this purchase among these recent payments. */
-function findingsOf(context: DeskContext, intent: Intent, policy: DeskPolicy, payments: readonly RecentPayment[], now: Date): DeskFindings {
+function findingsOf(
+  context: DeskContext,
+  intent: Intent,
+  policy: DeskPolicy,
+  payments: readonly RecentPayment[],
+  now: Date,
+): DeskFindings {
   const windowMs = windowOf(context, policy);
   return {
     breaches: limitBreaches(context.settings.desk, intent, context.settings.operator.value, payments, now),
@@ -39,9 +46,29 @@ function findingsOf(context: DeskContext, intent: Intent, policy: DeskPolicy, pa
 }
 
 /** What the rules find for this purchase; the ledger is read only when a rule needs it. */
-export async function deskFindings(context: DeskContext, ledger: () => Promise<Ledger>, intent: Intent, policy: DeskPolicy, now = new Date()): Promise<DeskFindings> {
-  const look = lookBackOf(context.settings.desk, context.settings.operator.value, [intent.currency], windowOf(context, policy), now);
-  const payments = look === undefined ? [] : await (await ledger()).recentPayments({ gateway: intent.gateway, agentId: intent.agentId, accounts: [intent.account], ...look });
+export async function deskFindings(
+  context: DeskContext,
+  ledger: () => Promise<Ledger>,
+  intent: Intent,
+  policy: DeskPolicy,
+  now = new Date(),
+): Promise<DeskFindings> {
+  const look = lookBackOf(
+    context.settings.desk,
+    context.settings.operator.value,
+    [intent.currency],
+    windowOf(context, policy),
+    now,
+  );
+  const payments =
+    look === undefined
+      ? []
+      : await (await ledger()).recentPayments({
+          gateway: intent.gateway,
+          agentId: intent.agentId,
+          accounts: [intent.account],
+          ...look,
+        });
   return findingsOf(context, intent, policy, payments, now);
 }
 
@@ -50,12 +77,29 @@ export async function deskFindings(context: DeskContext, ledger: () => Promise<L
  * one step with it (ledger.ts IntentGuard): two terminals paying the same at once cannot both
  * pass. Undefined when no rule reads the ledger; then `enforceDeskAlone` applies them now.
  */
-export function deskGuard(context: DeskContext, intent: Intent, policy: DeskPolicy, now = new Date()): IntentGuard | undefined {
-  const look = lookBackOf(context.settings.desk, context.settings.operator.value, [intent.currency], windowOf(context, policy), now);
+export function deskGuard(
+  context: DeskContext,
+  intent: Intent,
+  policy: DeskPolicy,
+  now = new Date(),
+): IntentGuard | undefined {
+  const look = lookBackOf(
+    context.settings.desk,
+    context.settings.operator.value,
+    [intent.currency],
+    windowOf(context, policy),
+    now,
+  );
   if (look === undefined) return undefined;
   const { desk } = context.settings;
-  const sums = desk.limit('dailyLimit', intent.currency) !== undefined || desk.limit('accountDailyLimit', intent.currency) !== undefined;
-  return { ...look, sums, decide: (recent, at) => enforceDesk(findingsOf(context, intent, policy, recent, at), policy, at) };
+  const sums =
+    desk.limit('dailyLimit', intent.currency) !== undefined ||
+    desk.limit('accountDailyLimit', intent.currency) !== undefined;
+  return {
+    ...look,
+    sums,
+    decide: (recent, at) => enforceDesk(findingsOf(context, intent, policy, recent, at), policy, at),
+  };
 }
 
 /** The rules that read nothing of the ledger (the limit for one payment), when deskGuard gave none. */
@@ -80,9 +124,15 @@ export function enforceDesk(findings: DeskFindings, policy: DeskPolicy, now = ne
   if (findings.duplicates.length > 0 && policy.duplicates !== 'skip') {
     if (policy.duplicates === 'refuse') {
       const [latest] = findings.duplicates.slice(-1);
-      throw new UsageError(t().desk.refusedDuplicate(findings.duplicates.length, findings.duplicates.map((payment) => duplicateText(payment, now)).join('; ')), {
-        hint: t().desk.refusedDuplicateHint(latest!.intent.transactionId),
-      });
+      throw new UsageError(
+        t().desk.refusedDuplicate(
+          findings.duplicates.length,
+          findings.duplicates.map((payment) => duplicateText(payment, now)).join('; '),
+        ),
+        {
+          hint: t().desk.refusedDuplicateHint(latest!.intent.transactionId),
+        },
+      );
     }
     lifted.push('allow-duplicate');
   }

@@ -41,23 +41,43 @@ export interface LookBack {
  * What the rules need of the ledger for payments in these currencies: the duplicate window, or
  * the whole day when a daily limit is set; undefined when no rule needs anything.
  */
-export function lookBackOf(desk: DeskSettings, operator: string, currencies: Iterable<string>, windowMs: number, now: Date): LookBack | undefined {
+export function lookBackOf(
+  desk: DeskSettings,
+  operator: string,
+  currencies: Iterable<string>,
+  windowMs: number,
+  now: Date,
+): LookBack | undefined {
   const list = [...new Set(currencies)];
   const operatorsDay = list.some((currency) => desk.limit('dailyLimit', currency) !== undefined);
   const daily = operatorsDay || list.some((currency) => desk.limit('accountDailyLimit', currency) !== undefined);
   if (!daily && windowMs <= 0) return undefined;
   const windowStart = new Date(now.getTime() - windowMs);
-  return { since: daily && startOfDay(now) < windowStart ? startOfDay(now) : windowStart, operator: operatorsDay ? operator : undefined };
+  return {
+    since: daily && startOfDay(now) < windowStart ? startOfDay(now) : windowStart,
+    operator: operatorsDay ? operator : undefined,
+  };
 }
 
-export function limitBreaches(desk: DeskSettings, intent: Intent, operator: string, payments: readonly RecentPayment[], now: Date): LimitBreach[] {
+export function limitBreaches(
+  desk: DeskSettings,
+  intent: Intent,
+  operator: string,
+  payments: readonly RecentPayment[],
+  now: Date,
+): LimitBreach[] {
   const { amount, currency } = intent;
   const breaches: LimitBreach[] = [];
   const single = desk.limit('maxAmount', currency);
-  if (single !== undefined && compareDecimals(amount, single.amount) > 0) breaches.push({ kind: 'maxAmount', rule: single, sumSoFar: '0', amount, whose: undefined });
+  if (single !== undefined && compareDecimals(amount, single.amount) > 0)
+    breaches.push({ kind: 'maxAmount', rule: single, sumSoFar: '0', amount, whose: undefined });
   const today = startOfDay(now).getTime();
   const todays = payments.filter(
-    (payment) => counts(payment) && payment.intent.currency === currency && payment.intent.transactionId !== intent.transactionId && Date.parse(payment.intent.at) >= today,
+    (payment) =>
+      counts(payment) &&
+      payment.intent.currency === currency &&
+      payment.intent.transactionId !== intent.transactionId &&
+      Date.parse(payment.intent.at) >= today,
   );
   const daily: [LimitKind, (payment: RecentPayment) => boolean, string][] = [
     ['dailyLimit', (payment) => payment.intent.operator === operator, operator],
@@ -67,7 +87,8 @@ export function limitBreaches(desk: DeskSettings, intent: Intent, operator: stri
     const rule = desk.limit(kind, currency);
     if (rule === undefined) continue;
     const sumSoFar = addDecimals('0', ...todays.filter(whose).map((payment) => payment.intent.amount));
-    if (compareDecimals(addDecimals(sumSoFar, amount), rule.amount) > 0) breaches.push({ kind, rule, sumSoFar, amount, whose: name });
+    if (compareDecimals(addDecimals(sumSoFar, amount), rule.amount) > 0)
+      breaches.push({ kind, rule, sumSoFar, amount, whose: name });
   }
   return breaches;
 }
@@ -100,8 +121,16 @@ export function breachText({ kind, rule, sumSoFar, amount, whose }: LimitBreach,
 }
 
 /** An earlier payment as a person needs it to decide: when, who, its TransactionID and state. */
-export function duplicateText({ intent, state }: RecentPayment, now: Date, said: Catalogue = t(), as: 'subject' | 'object' = 'subject'): string {
+export function duplicateText(
+  { intent, state }: RecentPayment,
+  now: Date,
+  said: Catalogue = t(),
+  as: 'subject' | 'object' = 'subject',
+): string {
   const ago = Math.max(0, Math.round((now.getTime() - Date.parse(intent.at)) / 60_000));
   const { transactionId: id, amount, currency, account, service, operator } = intent;
-  return said.desk.duplicate({ id, amount, currency, account, service, when: said.desk.minutesAgo(ago), operator, state: state ?? undefined }, as);
+  return said.desk.duplicate(
+    { id, amount, currency, account, service, when: said.desk.minutesAgo(ago), operator, state: state ?? undefined },
+    as,
+  );
 }

@@ -1,4 +1,11 @@
-import { AgentpayError, GatewayUnreachableError, LedgerUnreachableError, LocalStorageError, noPaymentSent, UsageError } from '../errors.js';
+import {
+  AgentpayError,
+  GatewayUnreachableError,
+  LedgerUnreachableError,
+  LocalStorageError,
+  noPaymentSent,
+  UsageError,
+} from '../errors.js';
 import type { PaymentInput } from '../gateway/client.js';
 import { payAndSettle, type SettleEvent } from '../gateway/settle.js';
 import { t } from '../i18n/current.js';
@@ -36,7 +43,8 @@ async function recordIntent(
     const ledger = await context.openLedger();
     if (confirm !== undefined) {
       // Nobody is asked about a payment then refused: the rules first, as a preview.
-      if (desk !== undefined && !(options.checkReplay && (await isSafeRetry(ledger, intent)))) enforceDesk(await deskFindings(context, async () => ledger, intent, desk), desk);
+      if (desk !== undefined && !(options.checkReplay && (await isSafeRetry(ledger, intent))))
+        enforceDesk(await deskFindings(context, async () => ledger, intent, desk), desk);
       await confirm();
     }
     const guard = desk === undefined ? undefined : deskGuard(context, intent, desk);
@@ -62,7 +70,11 @@ async function isSafeRetry(ledger: Ledger, intent: Intent): Promise<boolean> {
  * An intent the caller recorded already (a bulk run writes its next rows' intents ahead): the
  * same answers as recordIntent once it is on disk, or an error that says no payment was sent.
  */
-async function recordedAhead(context: PurchaseContext, intent: Intent, recorded: Promise<IntentResult>): Promise<{ ledger: Ledger; attempt: 'new' | 'retry'; ref: AttemptRef }> {
+async function recordedAhead(
+  context: PurchaseContext,
+  intent: Intent,
+  recorded: Promise<IntentResult>,
+): Promise<{ ledger: Ledger; attempt: 'new' | 'retry'; ref: AttemptRef }> {
   try {
     const result = await recorded;
     if (result.kind === 'conflict') throw replayRefusal(intent, result.earlier);
@@ -87,7 +99,8 @@ export function nothingSent(error: unknown): unknown {
 function openAnswerText(view: TransactionView, codes: CodeTable): string {
   const codeClass = view.status === null ? 'unclassified' : classifyCode(view.status, codes);
   const meanings = t().purchase.meaning;
-  const meaning = codeClass === 'pending' ? meanings.pending : codeClass === 'notFound' ? meanings.notFound : meanings.unclassified;
+  const meaning =
+    codeClass === 'pending' ? meanings.pending : codeClass === 'notFound' ? meanings.notFound : meanings.unclassified;
   return `${meaning}, ${answerText(view)}`;
 }
 
@@ -137,7 +150,8 @@ function settleNotes(context: PurchaseContext, transactionId: string) {
   return (event: SettleEvent) => {
     const said = t().purchase;
     if (event.kind === 'lost') out.note(out.errorStyle.pending(said.answerLost(transactionId, event.reason)));
-    else if (event.kind === 'open') out.note(out.errorStyle.pending(said.notFinal(transactionId, openAnswerText(event.view, settings.codes.table))));
+    else if (event.kind === 'open')
+      out.note(out.errorStyle.pending(said.notFinal(transactionId, openAnswerText(event.view, settings.codes.table))));
     else if (event.kind === 'not-found-resend') out.note(out.errorStyle.pending(said.resending));
   };
 }
@@ -186,7 +200,9 @@ export async function executePayment(
   const intent = intentOf(session, input, options.notes);
   const exclusive = options.exclusive ?? ((work) => work());
   const { ledger, attempt, ref } = await exclusive(() =>
-    options.recorded === undefined ? recordIntent(context, intent, options) : recordedAhead(context, intent, options.recorded),
+    options.recorded === undefined
+      ? recordIntent(context, intent, options)
+      : recordedAhead(context, intent, options.recorded),
   );
   if (attempt === 'retry') {
     out.note(out.errorStyle.dim(t().purchase.retrying(input.transactionId)));
@@ -222,7 +238,10 @@ export async function executePayment(
     // Proven not sent (e.g. connection refused): closed in the journal as failed, unless an
     // earlier attempt with this TransactionID may have been paid; then it stays open for reconcile.
     if (error instanceof GatewayUnreachableError && attempt === 'new') {
-      await recordOutcome({ ...unknownView(input, 'Payment', `not sent: ${error.message}`), state: 'failed' }, 'payment');
+      await recordOutcome(
+        { ...unknownView(input, 'Payment', `not sent: ${error.message}`), state: 'failed' },
+        'payment',
+      );
     }
     throw error;
   } finally {

@@ -17,7 +17,10 @@ export function errorOfView(view: TransactionView, codes: CodeTable): PaymentOut
     case 'success':
       return undefined;
     case 'failed':
-      return new GatewayRefusedError(t().purchase.refused(view.transactionId, view.message || t().purchase.noMessage, view.status ?? '-'), view.status ?? '');
+      return new GatewayRefusedError(
+        t().purchase.refused(view.transactionId, view.message || t().purchase.noMessage, view.status ?? '-'),
+        view.status ?? '',
+      );
     case 'pending':
       return new TransactionPendingError(t().purchase.pending(view.transactionId, view.status ?? '-'), {
         hint: t().purchase.pendingHint(view.transactionId),

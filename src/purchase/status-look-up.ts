@@ -55,7 +55,8 @@ export async function lookUpStatus(
   options: { signal?: AbortSignal | undefined; pollWhile?: PollWhile } = {},
 ): Promise<LookUpResult> {
   const { signal, pollWhile = 'open' } = options;
-  const polling = (view: TransactionView) => (pollWhile === 'pending' ? view.state === 'pending' : !isFinalState(view.state));
+  const polling = (view: TransactionView) =>
+    pollWhile === 'pending' ? view.state === 'pending' : !isFinalState(view.state);
   let delayMs = 500;
   for (;;) {
     let view: TransactionView;

@@ -25,7 +25,9 @@ export interface PurchaseRequest extends PurchaseOptions {
  */
 export function voucherOf(vouchers: VoucherList, request: PurchaseRequest): Voucher {
   if (vouchers?.length === 0) throw emptyVoucherListError(request);
-  const voucher = vouchers?.find((v) => (request.invoiceId === undefined ? v.position === request.invoicePosition : v.invoiceId === request.invoiceId));
+  const voucher = vouchers?.find((v) =>
+    request.invoiceId === undefined ? v.position === request.invoicePosition : v.invoiceId === request.invoiceId,
+  );
   if (!voucher) {
     const known = vouchers?.map((v) => v.invoiceId).join(', ');
     const wanted = request.invoiceId === undefined ? `#${request.invoicePosition}` : request.invoiceId;
@@ -60,6 +62,13 @@ export async function resolvePurchase(client: GatewayClient, request: PurchaseRe
 export function paymentInputOf(purchase: PurchaseOptions, choice: PurchaseChoice, transactionId: string): PaymentInput {
   const { service, account, currency } = purchase;
   return choice.kind === 'voucher'
-    ? { service, account, currency, transactionId, amount: choice.voucher.orderAmount, invoiceId: choice.voucher.invoiceId }
+    ? {
+        service,
+        account,
+        currency,
+        transactionId,
+        amount: choice.voucher.orderAmount,
+        invoiceId: choice.voucher.invoiceId,
+      }
     : { service, account, currency, transactionId, amount: choice.amount, invoiceId: undefined };
 }

@@ -59,13 +59,24 @@ export class RegistryComparison {
     const row = this.registry.take(payment.transactionId);
     if (row === undefined) {
       if (payment.state === 'failed' || !this.days.has(localDay(new Date(payment.at)))) return undefined;
-      return this.count({ list: 'only-in-ledger', ...this.ledgerSide(payment), registryAmount: null, registryState: null });
+      return this.count({
+        list: 'only-in-ledger',
+        ...this.ledgerSide(payment),
+        registryAmount: null,
+        registryState: null,
+      });
     }
     if (payment.state === 'success' && (row.amount === payment.amount || sameDecimal(row.amount, payment.amount))) {
       this.agreed++;
       return undefined;
     }
-    return this.count({ list: 'different', ...this.ledgerSide(payment), date: row.date, registryAmount: row.amount, registryState: 'paid' });
+    return this.count({
+      list: 'different',
+      ...this.ledgerSide(payment),
+      date: row.date,
+      registryAmount: row.amount,
+      registryState: 'paid',
+    });
   }
 
   /** The rows no ledger entry matched, counted as they go. */
@@ -82,7 +93,8 @@ export class RegistryComparison {
     tally.count++;
     // Amounts the ledger holds are plain decimals (money.ts parseAmount); anything else is left out of a sum rather than guessed.
     if (finding.registryAmount !== null) tally.registrySum = addDecimals(tally.registrySum, finding.registryAmount);
-    if (finding.ledgerAmount !== null && isPlainDecimal(finding.ledgerAmount)) tally.ledgerSum = addDecimals(tally.ledgerSum, finding.ledgerAmount);
+    if (finding.ledgerAmount !== null && isPlainDecimal(finding.ledgerAmount))
+      tally.ledgerSum = addDecimals(tally.ledgerSum, finding.ledgerAmount);
     return finding;
   }
 }

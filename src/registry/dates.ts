@@ -3,7 +3,14 @@
  * when the date cell holds the time too) between literal characters, such as `DD.MM.YYYY` or
  * `YYYY-MM-DD HH:mm:ss`. A date is kept as `YYYY-MM-DD`, the form the ledger's days take.
  */
-const tokens = { YYYY: '(\\d{4})', MM: '(\\d{2})', DD: '(\\d{2})', HH: '(\\d{2})', mm: '(\\d{2})', ss: '(\\d{2})' } as const;
+const tokens = {
+  YYYY: '(\\d{4})',
+  MM: '(\\d{2})',
+  DD: '(\\d{2})',
+  HH: '(\\d{2})',
+  mm: '(\\d{2})',
+  ss: '(\\d{2})',
+} as const;
 type Token = keyof typeof tokens;
 const tokenPattern = /YYYY|MM|DD|HH|mm|ss/g;
 
@@ -16,9 +23,12 @@ export interface DatePattern {
 /** A pattern as a regular expression; undefined when it lacks YYYY, MM or DD, or repeats one. */
 export function compileDatePattern(text: string): DatePattern | undefined {
   const order = (text.match(tokenPattern) ?? []) as Token[];
-  if (!['YYYY', 'MM', 'DD'].every((token) => order.includes(token as Token)) || new Set(order).size !== order.length) return undefined;
+  if (!['YYYY', 'MM', 'DD'].every((token) => order.includes(token as Token)) || new Set(order).size !== order.length)
+    return undefined;
   const source = text.split(tokenPattern).map((literal) => literal.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
-  const regex = new RegExp(`^${source.map((literal, index) => `${literal}${index < order.length ? tokens[order[index]!] : ''}`).join('')}$`);
+  const regex = new RegExp(
+    `^${source.map((literal, index) => `${literal}${index < order.length ? tokens[order[index]!] : ''}`).join('')}$`,
+  );
   return { text, regex, order };
 }
 

@@ -23,7 +23,13 @@ export interface RegistryLayout {
   /** Date patterns (dates.ts), tried in order. */
   dates: string[];
   /** A column from 1, or a header's name. */
-  columns: { transactionId: ColumnRef; date: ColumnRef; time?: ColumnRef | undefined; account: ColumnRef; amount: ColumnRef };
+  columns: {
+    transactionId: ColumnRef;
+    date: ColumnRef;
+    time?: ColumnRef | undefined;
+    account: ColumnRef;
+    amount: ColumnRef;
+  };
   /** The word a closing line starts with, followed by the rows' count and the sum of their amounts. */
   total?: string | undefined;
 }

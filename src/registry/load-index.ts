@@ -3,7 +3,10 @@ import { RegistryFileError, type RegistrySummary, readRegistry } from './read.js
 import { RegistryIndex, RepeatedRowError } from './registry-index.js';
 
 /** The registry at `path` read into an index, with its count and sum of rows. */
-export async function loadRegistryIndex(path: string, layout: RegistryLayout): Promise<{ index: RegistryIndex; read: RegistrySummary }> {
+export async function loadRegistryIndex(
+  path: string,
+  layout: RegistryLayout,
+): Promise<{ index: RegistryIndex; read: RegistrySummary }> {
   const index = new RegistryIndex(path);
   try {
     return { index, read: await readRegistry(path, layout, (row) => index.add(row)) };

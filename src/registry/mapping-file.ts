@@ -10,7 +10,10 @@ import type { RegistryLayout } from './layout.js';
  * built-in `tsv` and `csv` do not describe. This schema is the one place it is checked; each
  * refusal names the key and what was expected there.
  */
-const columnRef = z.union([z.number().int().min(1, 'a column number counts from 1'), z.string().min(1, 'a header name must not be empty')]);
+const columnRef = z.union([
+  z.number().int().min(1, 'a column number counts from 1'),
+  z.string().min(1, 'a header name must not be empty'),
+]);
 
 const knownEncoding = (label: string) => {
   try {
@@ -30,13 +33,25 @@ const mappingSchema = z
     quote: z.union([z.string().length(1, "one character, such as '\"'"), z.literal(false)]).default('"'),
     header: z.boolean(),
     skipLines: z.number().int().min(0).default(0),
-    encoding: z.string().refine(knownEncoding, 'a character set TextDecoder knows, such as utf-8 or windows-1251').default('utf-8'),
+    encoding: z
+      .string()
+      .refine(knownEncoding, 'a character set TextDecoder knows, such as utf-8 or windows-1251')
+      .default('utf-8'),
     decimal: z.enum(['point', 'comma']).default('point'),
     date: z
       .union([z.string(), z.array(z.string()).min(1)])
       .transform((value) => (typeof value === 'string' ? [value] : value))
-      .refine((patterns) => patterns.every((pattern) => compileDatePattern(pattern) !== undefined), 'a date pattern with YYYY, MM and DD once each, such as DD.MM.YYYY'),
-    columns: z.strictObject({ transactionId: columnRef, date: columnRef, time: columnRef.optional(), account: columnRef, amount: columnRef }),
+      .refine(
+        (patterns) => patterns.every((pattern) => compileDatePattern(pattern) !== undefined),
+        'a date pattern with YYYY, MM and DD once each, such as DD.MM.YYYY',
+      ),
+    columns: z.strictObject({
+      transactionId: columnRef,
+      date: columnRef,
+      time: columnRef.optional(),
+      account: columnRef,
+      amount: columnRef,
+    }),
     total: z.string().min(1).optional(),
   })
   .refine((mapping) => mapping.header || Object.values(mapping.columns).every((column) => typeof column !== 'string'), {
@@ -50,14 +65,21 @@ export function parseMapping(source: string, file: string): RegistryLayout {
   try {
     value = parseYaml(source, { uniqueKeys: true });
   } catch (error) {
-    throw new UsageError(`registry mapping ${file} is not valid YAML or JSON: ${(error as Error).message.split('\n')[0]}`);
+    throw new UsageError(
+      `registry mapping ${file} is not valid YAML or JSON: ${(error as Error).message.split('\n')[0]}`,
+    );
   }
   const parsed = mappingSchema.safeParse(value);
   if (!parsed.success) {
     const issue = parsed.error.issues.find((i) => i.code === 'unrecognized_keys') ?? parsed.error.issues[0];
     const at = issue && issue.path.length > 0 ? ` ${issue.path.map(String).join('.')}:` : '';
-    const message = issue?.code === 'invalid_type' && issue.message.endsWith('received undefined') ? 'is required' : (issue?.message ?? 'invalid');
-    throw new UsageError(`registry mapping ${file}:${at} ${message}`, { hint: 'see docs/registries.md for the keys of a mapping file' });
+    const message =
+      issue?.code === 'invalid_type' && issue.message.endsWith('received undefined')
+        ? 'is required'
+        : (issue?.message ?? 'invalid');
+    throw new UsageError(`registry mapping ${file}:${at} ${message}`, {
+      hint: 'see docs/registries.md for the keys of a mapping file',
+    });
   }
   const { date, ...layout } = parsed.data;
   return { name: file, ...layout, dates: date };
@@ -69,9 +91,12 @@ export function readMappingFile(file: string): RegistryLayout {
     source = readFileSync(file, 'utf8');
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
-    throw new UsageError(`--registry-format ${JSON.stringify(file)} is neither tsv, csv nor a readable mapping file (${code})`, {
-      hint: 'give tsv, csv, or the path of a JSON or YAML mapping file (docs/registries.md)',
-    });
+    throw new UsageError(
+      `--registry-format ${JSON.stringify(file)} is neither tsv, csv nor a readable mapping file (${code})`,
+      {
+        hint: 'give tsv, csv, or the path of a JSON or YAML mapping file (docs/registries.md)',
+      },
+    );
   }
   return parseMapping(source, file);
 }

@@ -34,10 +34,21 @@ export class RegistryFileError extends UsageError {
 type Field = keyof RegistryLayout['columns'];
 type Columns = Record<Field, number | undefined>;
 
-const fieldNames: Record<Field, string> = { transactionId: 'TransactionID', date: 'date', time: 'time', account: 'account', amount: 'amount' };
+const fieldNames: Record<Field, string> = {
+  transactionId: 'TransactionID',
+  date: 'date',
+  time: 'time',
+  account: 'account',
+  amount: 'amount',
+};
 
 /** Column indexes (from 0) of the layout's fields; names looked up in the header row. */
-function resolveColumns(layout: RegistryLayout, header: readonly string[] | undefined, where: (line: number) => string, line: number): Columns {
+function resolveColumns(
+  layout: RegistryLayout,
+  header: readonly string[] | undefined,
+  where: (line: number) => string,
+  line: number,
+): Columns {
   const resolve = (field: Field, ref: ColumnRef | undefined): number | undefined => {
     if (ref === undefined) return undefined;
     if (typeof ref === 'number') return ref - 1;
@@ -45,9 +56,12 @@ function resolveColumns(layout: RegistryLayout, header: readonly string[] | unde
     // A time is shown, never compared: a registry without one is read all the same.
     if (index < 0 && field !== 'time') {
       const names = (header ?? []).map((name) => JSON.stringify(name.trim())).join(', ');
-      throw new RegistryFileError(`${where(line)}: the header has no column ${JSON.stringify(ref)} (the ${fieldNames[field]}); it has ${names}`, {
-        hint: `name the columns in a mapping file (--registry-format; docs/registries.md)`,
-      });
+      throw new RegistryFileError(
+        `${where(line)}: the header has no column ${JSON.stringify(ref)} (the ${fieldNames[field]}); it has ${names}`,
+        {
+          hint: `name the columns in a mapping file (--registry-format; docs/registries.md)`,
+        },
+      );
     }
     return index < 0 ? undefined : index;
   };
@@ -84,33 +98,61 @@ function cellOf(reader: RowReader, record: readonly string[], field: Field, line
   return value.trim();
 }
 
-function badCell(reader: RowReader, field: Field, expected: string, value: string, line: number, why = `is not ${expected}`): RegistryFileError {
-  return new RegistryFileError(`${reader.where(line)}, column ${reader.columns[field]! + 1} (${fieldNames[field]}): ${shownCell(value)} ${why}`, {
-    hint: 'fix the row, or describe the layout in a mapping file (--registry-format)',
-  });
+function badCell(
+  reader: RowReader,
+  field: Field,
+  expected: string,
+  value: string,
+  line: number,
+  why = `is not ${expected}`,
+): RegistryFileError {
+  return new RegistryFileError(
+    `${reader.where(line)}, column ${reader.columns[field]! + 1} (${fieldNames[field]}): ${shownCell(value)} ${why}`,
+    {
+      hint: 'fix the row, or describe the layout in a mapping file (--registry-format)',
+    },
+  );
 }
 
 /** A cell as a message quotes it: a cell gone wrong may be a whole file long. */
 function shownCell(value: string): string {
-  return value.length > 60 ? `${JSON.stringify(value.slice(0, 60))}... (${value.length} characters)` : JSON.stringify(value);
+  return value.length > 60
+    ? `${JSON.stringify(value.slice(0, 60))}... (${value.length} characters)`
+    : JSON.stringify(value);
 }
 
 function readRow(reader: RowReader, record: readonly string[], line: number): RegistryRow {
   const { layout, columns } = reader;
   const transactionId = cellOf(reader, record, 'transactionId', line);
   const idProblem = transactionIdProblem(transactionId);
-  if (idProblem !== undefined) throw badCell(reader, 'transactionId', 'a TransactionID', transactionId, line, idProblem);
+  if (idProblem !== undefined)
+    throw badCell(reader, 'transactionId', 'a TransactionID', transactionId, line, idProblem);
   const dateCell = cellOf(reader, record, 'date', line);
   // Rows come in date order: a day's rows share their date cell, read once.
   const date = dateCell === reader.lastDate?.cell ? reader.lastDate.date : readDate(dateCell, reader.dates);
   if (date === undefined) throw badCell(reader, 'date', `a date (${layout.dates.join(' or ')})`, dateCell, line);
   if (dateCell !== reader.lastDate?.cell) reader.lastDate = { cell: dateCell, date };
   const time = columns.time === undefined ? undefined : cellOf(reader, record, 'time', line);
-  if (time !== undefined && time !== '' && !isTimeOfDay(time)) throw badCell(reader, 'time', 'a time (HH:mm:ss)', time, line);
+  if (time !== undefined && time !== '' && !isTimeOfDay(time))
+    throw badCell(reader, 'time', 'a time (HH:mm:ss)', time, line);
   const amountCell = cellOf(reader, record, 'amount', line);
   const amount = readAmount(amountCell, layout.decimal);
-  if (amount === undefined) throw badCell(reader, 'amount', `an amount such as ${layout.decimal === 'comma' ? '1500,00' : '1500.00'}`, amountCell, line);
-  return { transactionId, date, time: time || undefined, account: cellOf(reader, record, 'account', line), amount, line };
+  if (amount === undefined)
+    throw badCell(
+      reader,
+      'amount',
+      `an amount such as ${layout.decimal === 'comma' ? '1500,00' : '1500.00'}`,
+      amountCell,
+      line,
+    );
+  return {
+    transactionId,
+    date,
+    time: time || undefined,
+    account: cellOf(reader, record, 'account', line),
+    amount,
+    line,
+  };
 }
 
 /** The closing total line's count and sum, checked against what the rows gave. */
@@ -120,7 +162,9 @@ function checkTotal(reader: RowReader, record: readonly string[], line: number, 
   const match = /^(\d+)\s+(.+)$/.exec(rest);
   const stated = match ? readAmount(match[2]!, reader.layout.decimal) : undefined;
   if (!match || stated === undefined) {
-    throw new RegistryFileError(`${reader.where(line)}: the ${label} line should give the count of rows and the sum of their amounts, as in "${label} 3 4500.00"`);
+    throw new RegistryFileError(
+      `${reader.where(line)}: the ${label} line should give the count of rows and the sum of their amounts, as in "${label} 3 4500.00"`,
+    );
   }
   if (Number(match[1]) !== rows || !sameDecimal(stated, sum)) {
     throw new RegistryFileError(
@@ -144,10 +188,20 @@ export interface RegistrySummary {
 }
 
 /** Reads the registry at `path`, calling `onRow` for each payment row, in order. */
-export async function readRegistry(path: string, layout: RegistryLayout, onRow: (row: RegistryRow) => void): Promise<RegistrySummary> {
+export async function readRegistry(
+  path: string,
+  layout: RegistryLayout,
+  onRow: (row: RegistryRow) => void,
+): Promise<RegistrySummary> {
   const where = (line: number) => `registry ${path} line ${line}`;
   // With a header the columns are known once it is read; without, they are numbers.
-  const noColumns: Columns = { transactionId: undefined, date: undefined, time: undefined, account: undefined, amount: undefined };
+  const noColumns: Columns = {
+    transactionId: undefined,
+    date: undefined,
+    time: undefined,
+    account: undefined,
+    amount: undefined,
+  };
   const columns = layout.header ? noColumns : resolveColumns(layout, undefined, where, 0);
   const reader: RowReader = { layout, dates: layout.dates.map((text) => compileDatePattern(text)!), columns, where };
   let rows = 0;
@@ -164,7 +218,10 @@ export async function readRegistry(path: string, layout: RegistryLayout, onRow: 
           continue;
         }
         if (isBlank(record)) continue;
-        if (totalLine !== undefined) throw new RegistryFileError(`${where(line)}: a row after the ${layout.total} line (line ${totalLine}); the total closes the registry`);
+        if (totalLine !== undefined)
+          throw new RegistryFileError(
+            `${where(line)}: a row after the ${layout.total} line (line ${totalLine}); the total closes the registry`,
+          );
         if (layout.total !== undefined && record[0]?.trim().startsWith(layout.total)) {
           checkTotal(reader, record, line, rows, sum.value());
           totalLine = line;
@@ -192,6 +249,9 @@ function failureOf(error: unknown, path: string, where: (line: number) => string
   if (error instanceof RegistryFileError) return error;
   if ((error as CsvError).code?.startsWith('CSV_')) return csvFailure(error as CsvError, where);
   const code = (error as NodeJS.ErrnoException).code;
-  if (code !== undefined) return new RegistryFileError(`cannot read the registry ${path} (${code})`, { hint: 'check the path given to --registry' });
+  if (code !== undefined)
+    return new RegistryFileError(`cannot read the registry ${path} (${code})`, {
+      hint: 'check the path given to --registry',
+    });
   return error as Error;
 }

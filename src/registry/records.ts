@@ -80,19 +80,25 @@ async function* parsedRecords(
     (async function* () {
       yield text;
       if (done) return;
-      for (let next = await chunks.next(); !next.done; next = await chunks.next()) yield decoder.decode(next.value, { stream: true });
+      for (let next = await chunks.next(); !next.done; next = await chunks.next())
+        yield decoder.decode(next.value, { stream: true });
       yield decoder.decode();
     })(),
   );
   rest.on('error', (error) => parser.destroy(error));
   rest.pipe(parser);
   try {
-    for await (const record of parser as AsyncIterable<string[]>) yield { lines: [Number(record.pop())], records: [record] };
+    for await (const record of parser as AsyncIterable<string[]>)
+      yield { lines: [Number(record.pop())], records: [record] };
   } catch (error) {
     // Its lines count from where it took over; so do the ones its messages name.
     const failure = error as CsvError & { lines?: number };
     if (typeof failure.lines === 'number') failure.lines += linesBefore;
-    if (linesBefore > 0) failure.message = failure.message.replace(/\bline (\d+)/g, (_, line: string) => `line ${Number(line) + linesBefore}`);
+    if (linesBefore > 0)
+      failure.message = failure.message.replace(
+        /\bline (\d+)/g,
+        (_, line: string) => `line ${Number(line) + linesBefore}`,
+      );
     throw error;
   } finally {
     rest.destroy();

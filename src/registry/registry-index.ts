@@ -85,8 +85,21 @@ export class RegistryIndex {
       // Every row's account is read, in order: each is held as it differs from the one before.
       const account = accountOf(isLeft);
       if (!isLeft) continue;
-      const [transactionId, date, registryAmount] = [this.ids.idOf(number), this.dayNames[this.dayOf[number]!]!, this.amountOf(number)];
-      yield { list: 'only-in-registry', transactionId, date, account, registryAmount, ledgerAmount: null, registryState: 'paid', ledgerState: null };
+      const [transactionId, date, registryAmount] = [
+        this.ids.idOf(number),
+        this.dayNames[this.dayOf[number]!]!,
+        this.amountOf(number),
+      ];
+      yield {
+        list: 'only-in-registry',
+        transactionId,
+        date,
+        account,
+        registryAmount,
+        ledgerAmount: null,
+        registryState: 'paid',
+        ledgerState: null,
+      };
     }
   }
 
@@ -110,9 +123,12 @@ export class RegistryIndex {
     let number = this.dayNumbers.get(date);
     if (number === undefined) {
       if (this.dayNames.length > 0xffff) {
-        throw new RegistryFileError(`registry ${this.path} line ${line}: more than 65,536 different days; a registry covers a few`, {
-          hint: 'split the registry by period; nothing was compared',
-        });
+        throw new RegistryFileError(
+          `registry ${this.path} line ${line}: more than 65,536 different days; a registry covers a few`,
+          {
+            hint: 'split the registry by period; nothing was compared',
+          },
+        );
       }
       this.dayNumbers.set(date, (number = this.dayNames.length));
       this.dayNames.push(date);

@@ -27,7 +27,10 @@ export function badRowsText(where: string, problems: readonly BadRow[], said: Ca
   const sorted = [...problems].sort((a, b) => a.line - b.line);
   const named = sorted
     .slice(0, shownBadRows)
-    .map(({ line, column, message }) => `${said.bulk.line(line)}${column === undefined ? '' : said.bulk.column(shownText(column))}: ${shownText(message)}`);
+    .map(
+      ({ line, column, message }) =>
+        `${said.bulk.line(line)}${column === undefined ? '' : said.bulk.column(shownText(column))}: ${shownText(message)}`,
+    );
   if (sorted.length > shownBadRows) named.push(said.bulk.andMore(sorted.length - shownBadRows));
   return said.bulk.badRows(where, sorted.length, named.map((line) => `\n  ${line}`).join(''));
 }
@@ -38,7 +41,12 @@ export interface ChangedRow {
   changes: { column: string; was: string; now: string }[];
 }
 
-export function changedRowsText(input: string, results: string, rows: readonly ChangedRow[], said: Catalogue = en): string {
+export function changedRowsText(
+  input: string,
+  results: string,
+  rows: readonly ChangedRow[],
+  said: Catalogue = en,
+): string {
   const named = rows
     .slice(0, shownBadRows)
     .map(({ line, changes }) =>
@@ -66,7 +74,10 @@ export interface PlanRow {
 
 export function planLine(row: PlanRow, style: Style, said: Catalogue = en): string {
   const { bulk } = said;
-  const what = row.voucher === undefined ? bulk.planAmount : bulk.planVoucher(shownText(row.voucher), shownText(row.invoiceId ?? ''));
+  const what =
+    row.voucher === undefined
+      ? bulk.planAmount
+      : bulk.planVoucher(shownText(row.voucher), shownText(row.invoiceId ?? ''));
   const done = row.done === undefined ? '' : `  ${style.dim(bulk.already(shownText(stateWord(row.done, said))))}`;
   const money = shownText(`${said.amount(row.amount)} ${row.currency}`);
   return `${bulk.line(row.line)}  ${shownText(row.key ?? '-')}  ${bulk.service(shownText(row.service))}  ${bulk.account(shownText(row.account))}  ${what}  ${money}${done}`;
@@ -122,7 +133,8 @@ export interface RowResult {
   exitCode: number;
 }
 
-const stateColour = (state: RowState, style: Style) => (state === 'success' ? style.success : state === 'failed' || state === 'not-sent' ? style.failure : style.pending);
+const stateColour = (state: RowState, style: Style) =>
+  state === 'success' ? style.success : state === 'failed' || state === 'not-sent' ? style.failure : style.pending;
 
 export function resultLine(result: RowResult, style: Style, said: Catalogue = en): string {
   const mark = stateColour(result.state, style)(stateWord(result.state, said).padEnd(style.enabled ? 0 : 8));
@@ -143,7 +155,12 @@ export function resultLine(result: RowResult, style: Style, said: Catalogue = en
 
 export function resultJson(result: RowResult): string {
   const { exitCode: _exitCode, ...fields } = result;
-  return JSON.stringify({ ...fields, key: fields.key ?? null, invoiceId: fields.invoiceId ?? null, voucher: fields.voucher ?? null });
+  return JSON.stringify({
+    ...fields,
+    key: fields.key ?? null,
+    invoiceId: fields.invoiceId ?? null,
+    voucher: fields.voucher ?? null,
+  });
 }
 
 export interface Progress {
@@ -171,7 +188,11 @@ export function progressBar(progress: Progress, width: number, said: Catalogue =
 /** Per state: how many rows, and their sums per currency. */
 export type StateTotals = ReadonlyMap<RowState | 'skipped', CurrencyTotals>;
 
-export function summaryText(totals: StateTotals, counts: { rows: number; notStarted: number; interrupted: string | undefined }, said: Catalogue = en): string {
+export function summaryText(
+  totals: StateTotals,
+  counts: { rows: number; notStarted: number; interrupted: string | undefined },
+  said: Catalogue = en,
+): string {
   const parts = [...totals].map(([state, byCurrency]) => {
     const rows = [...byCurrency.values()].reduce((sum, { rows }) => sum + rows, 0);
     const sums = [...byCurrency].map(([currency, { sum }]) => `${said.amount(sum)} ${currency}`).join(' + ');
@@ -181,7 +202,10 @@ export function summaryText(totals: StateTotals, counts: { rows: number; notStar
 }
 
 /** The next step after a batch that did not end well, or undefined. */
-export function summaryHint(counts: { open: number; notSent: number; notStarted: number }, said: Catalogue = en): string | undefined {
+export function summaryHint(
+  counts: { open: number; notSent: number; notStarted: number },
+  said: Catalogue = en,
+): string | undefined {
   if (counts.open + counts.notSent + counts.notStarted === 0) return undefined;
   return said.bulk.summaryHint;
 }

@@ -55,7 +55,10 @@ function line(cells: readonly string[], delimiter: CsvDelimiter = ','): string {
 }
 
 /** The header row (after a BOM when asked), one line with its line end. */
-export function csvHeader<Row>(columns: readonly CsvColumn<Row>[], options: { bom?: boolean } & CsvNotation = {}): string {
+export function csvHeader<Row>(
+  columns: readonly CsvColumn<Row>[],
+  options: { bom?: boolean } & CsvNotation = {},
+): string {
   return `${options.bom ? byteOrderMark : ''}${line(
     columns.map((column) => column.header),
     options.delimiter,

@@ -22,7 +22,14 @@ export type GatewayCheck =
       /** What must hold for the suggestion to be right (a credentials refusal is no "not found"). */
       suggestOnlyIf?: string;
     }
-  | { ok: false; endpoint: string | null; route: string | null; exitCode: number; message: string; hint: string | null };
+  | {
+      ok: false;
+      endpoint: string | null;
+      route: string | null;
+      exitCode: number;
+      message: string;
+      hint: string | null;
+    };
 
 /** What `doctor` found of the ledger: a journal file, or a team ledger reached (or not). */
 export type LedgerCheck =
@@ -38,7 +45,11 @@ export interface DoctorReport {
 
 /** The ledger's lines: where it is, whether it answers, and outcomes waiting on this machine for it. */
 function ledgerLines(check: LedgerCheck, style: Style, said: Catalogue['doctor']): string[] {
-  if (check.kind === 'file') return [said.ledger, `  ${said.journalFile}  ${shownText(check.where)}${check.exists ? '' : style.dim(said.notMadeYet)}`];
+  if (check.kind === 'file')
+    return [
+      said.ledger,
+      `  ${said.journalFile}  ${shownText(check.where)}${check.exists ? '' : style.dim(said.notMadeYet)}`,
+    ];
   const lines = [said.ledger, `  PostgreSQL  ${shownText(check.where)}`];
   if (check.ok) lines.push(`  ${style.success('✓')} ${said.reached(check.schemaVersion)}`);
   else lines.push(`  ${style.failure('✗')} ${shownText(check.message)}`);
@@ -68,12 +79,18 @@ function valueText(value: string, said: Catalogue['doctor']): string {
 function gatewayLines(check: GatewayCheck, style: Style, said: Catalogue['doctor']): string[] {
   const labelWidth = Math.max(said.route.length, said.endpoint.length);
   const lines = [said.gateway];
-  if (check.route !== null) lines.push(`  ${said.route.padEnd(labelWidth)}  ${shownText(valueText(check.route, said))}`);
+  if (check.route !== null)
+    lines.push(`  ${said.route.padEnd(labelWidth)}  ${shownText(valueText(check.route, said))}`);
   if (check.endpoint !== null) lines.push(`  ${said.endpoint.padEnd(labelWidth)}  ${shownText(check.endpoint)}`);
   if (!check.ok) return [...lines, `  ${style.failure('✗')} ${shownText(check.message)}`];
   const status = shownText(check.status);
   // JSON quotes the Message and escapes its C0 controls; shownText the rest (C1, bidi).
-  const answered = said.answered(check.transactionId, check.elapsedMs, status, shownText(JSON.stringify(check.message)));
+  const answered = said.answered(
+    check.transactionId,
+    check.elapsedMs,
+    status,
+    shownText(JSON.stringify(check.message)),
+  );
   lines.push(`  ${style.success('✓')} ${answered} (${said.verdicts[check.codeClass]})`);
   if (check.codeClass !== 'notFound') lines.push(style.dim(`    ${said.credentialsHint}`));
   if (check.suggest) {
@@ -94,11 +111,14 @@ export function renderDoctorReport(report: DoctorReport, style: Style, catalogue
   const said = catalogue.doctor;
   const width = Math.max(...report.settings.map((s) => s.key.length));
   // An empty code list is a value (nothing classified yet), not an unset setting.
-  const shown = (setting: SettingReport) => (setting.value === null ? '-' : setting.value === '' ? said.none : shownText(valueText(setting.value, said)));
+  const shown = (setting: SettingReport) =>
+    setting.value === null ? '-' : setting.value === '' ? said.none : shownText(valueText(setting.value, said));
   const valueWidth = Math.min(72, Math.max(...report.settings.map((s) => shown(s).length)));
   const lines = [said.settings];
   for (const setting of report.settings) {
-    lines.push(`  ${setting.key.padEnd(width)}  ${shown(setting).padEnd(valueWidth)}  ${style.dim(sourceText(setting, said))}`);
+    lines.push(
+      `  ${setting.key.padEnd(width)}  ${shown(setting).padEnd(valueWidth)}  ${style.dim(sourceText(setting, said))}`,
+    );
   }
   lines.push(...gatewayLines(report.gateway, style, said), ...ledgerLines(report.ledger, style, said));
   return lines.join('\n');

@@ -45,7 +45,10 @@ export function gatewayFaultMessage(fault: UnreachableFault | NotUnderstoodFault
   switch (fault.kind) {
     case 'unreachable':
     case 'timedOut': {
-      const text = (fault.kind === 'timedOut' ? said.timedOut : said.unreachable)(fault.endpoint, exchangeProblemText(fault.problem, t));
+      const text = (fault.kind === 'timedOut' ? said.timedOut : said.unreachable)(
+        fault.endpoint,
+        exchangeProblemText(fault.problem, t),
+      );
       return fault.noPaymentSent ? `${text}${said.noPaymentSentSuffix}` : text;
     }
     case 'unavailable':

@@ -14,7 +14,8 @@ export interface HistoryCsvRow extends HistoryRow {
  * An amount as written, plain, so a spreadsheet sums it; one that is not a decimal (a gateway's
  * answer can hold anything) is text, made safe like any other.
  */
-const amountCell = (amount: string | null) => (amount === null || isDecimalNumber(amount) ? amount : spreadsheetSafe(amount));
+const amountCell = (amount: string | null) =>
+  amount === null || isDecimalNumber(amount) ? amount : spreadsheetSafe(amount);
 
 /**
  * history's CSV columns (`history --format csv`), one row per transaction, latest state. Every

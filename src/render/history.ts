@@ -75,9 +75,11 @@ export function historyTable(sample: readonly HistoryRow[], options: HistoryTabl
     head.requestId,
   ];
   const widths = heading.map((text) => widthOf(text));
-  for (const row of sample) cellsOf(row).forEach((cell, column) => (widths[column] = Math.max(widths[column]!, widthOf(cell))));
+  for (const row of sample)
+    cellsOf(row).forEach((cell, column) => (widths[column] = Math.max(widths[column]!, widthOf(cell))));
   const borders = style.enabled ? boxBorders : asciiBorders;
-  const rule = ([left, line, middle, right]: string[]) => `${left}${widths.map((width) => line!.repeat(width + 2)).join(middle)}${right}`;
+  const rule = ([left, line, middle, right]: string[]) =>
+    `${left}${widths.map((width) => line!.repeat(width + 2)).join(middle)}${right}`;
   const line = (cells: string[]) =>
     `${borders.side}${cells.map((cell, column) => ` ${cell}${' '.repeat(Math.max(0, widths[column]! - widthOf(cell)))} `).join(borders.side)}${borders.side}`;
   return {
@@ -92,7 +94,10 @@ export function historyTable(sample: readonly HistoryRow[], options: HistoryTabl
  * cursor), line by line: the first historyTableSample rows are held to set the widths, the
  * rest go out as they come. Nothing for no rows.
  */
-export async function* historyTableLines(rows: AsyncIterable<HistoryRow>, options: HistoryTableOptions): AsyncGenerator<string> {
+export async function* historyTableLines(
+  rows: AsyncIterable<HistoryRow>,
+  options: HistoryTableOptions,
+): AsyncGenerator<string> {
   const sample: HistoryRow[] = [];
   let table: HistoryTable | undefined;
   for await (const row of rows) {

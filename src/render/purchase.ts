@@ -42,7 +42,12 @@ export function wrapWords(text: string, width: number): string[] {
  * in aligned columns. Long names are cut so that every label fits `width` (a wrapped line
  * would make the picker redraw in the wrong place).
  */
-export function voucherChoiceLabels(given: readonly Voucher[], givenCurrency: string, width: number, said: Catalogue = en): string[] {
+export function voucherChoiceLabels(
+  given: readonly Voucher[],
+  givenCurrency: string,
+  width: number,
+  said: Catalogue = en,
+): string[] {
   // The gateway's texts as shown (shownText) before they are measured and cut.
   const vouchers = given.map((v) => ({ ...v, name: shownText(v.name), orderAmount: shownText(v.orderAmount) }));
   const currency = shownText(givenCurrency);
@@ -55,7 +60,10 @@ export function voucherChoiceLabels(given: readonly Voucher[], givenCurrency: st
   const nameWidth = Math.max(4, Math.min(Math.max(...vouchers.map((v) => v.name.length)), 40, width - fixed));
   return vouchers.map((v, index) => {
     const name = truncate(v.name || said.receipt.noName, nameWidth).padEnd(nameWidth);
-    return truncate(`#${String(v.position).padEnd(positionWidth)}  ${name}  ${(amounts[index] ?? v.orderAmount).padStart(amountWidth)} ${currency}`, width);
+    return truncate(
+      `#${String(v.position).padEnd(positionWidth)}  ${name}  ${(amounts[index] ?? v.orderAmount).padStart(amountWidth)} ${currency}`,
+      width,
+    );
   });
 }
 
@@ -90,14 +98,22 @@ export interface PurchaseSummary {
  * What is about to be paid, shown before the confirmation: every value exactly as it will
  * be sent. Values too long for the terminal wrap under themselves.
  */
-export function renderPurchaseSummary(summary: PurchaseSummary, style: Style, columns: number, said: Catalogue = en): string {
+export function renderPurchaseSummary(
+  summary: PurchaseSummary,
+  style: Style,
+  columns: number,
+  said: Catalogue = en,
+): string {
   const { labels } = said.buy;
   // Every value from outside shown through shownText (the gateway's, the person's, the order's).
   const rows: [string, string][] = [
     [labels.service, shownText(summary.serviceName ? `${summary.service} (${summary.serviceName})` : summary.service)],
     [labels.account, shownText(summary.account)],
     [labels.voucher, summary.voucher ? shownText(summary.voucher.name) || said.receipt.noName : said.buy.staticVoucher],
-    [labels.amount, `${style.strong(shownText(said.amount(summary.amount)))} ${shownText(summary.currency)}${summary.voucher ? style.dim(said.buy.orderAmountExactly) : ''}`],
+    [
+      labels.amount,
+      `${style.strong(shownText(said.amount(summary.amount)))} ${shownText(summary.currency)}${summary.voucher ? style.dim(said.buy.orderAmountExactly) : ''}`,
+    ],
   ];
   if (summary.exchange) rows.push([labels.exchangeRate, exchangeText(summary.exchange, said)]);
   if (summary.voucher) rows.push([labels.invoiceId, shownText(summary.voucher.invoiceId)]);
@@ -105,7 +121,10 @@ export function renderPurchaseSummary(summary: PurchaseSummary, style: Style, co
   const labelWidth = Math.max(...rows.map(([label]) => label.length));
   const indent = 2 + labelWidth + 2;
   const valueWidth = Math.max(16, columns - indent - 1);
-  const lines = [...(summary.live ? [renderLiveLine(summary.live, style, said)] : []), style.strong(said.buy.aboutToPay)];
+  const lines = [
+    ...(summary.live ? [renderLiveLine(summary.live, style, said)] : []),
+    style.strong(said.buy.aboutToPay),
+  ];
   for (const [label, value] of rows) {
     // Only plain values are wrapped; the styled Amount line is short.
     const parts = value.includes('\x1b') ? [value] : wrapWords(value, valueWidth);

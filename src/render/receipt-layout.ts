@@ -48,9 +48,16 @@ function wrapPieces(pieces: readonly Piece[], width: number): string[] {
  * A value that does not fit beside its label wraps under itself; where the label column leaves
  * too little room, it goes on the lines under its label instead.
  */
-export function layoutReceipt(heading: readonly Piece[], rows: readonly ReceiptRow[], style: Style, width = Number.POSITIVE_INFINITY): string {
+export function layoutReceipt(
+  heading: readonly Piece[],
+  rows: readonly ReceiptRow[],
+  style: Style,
+  width = Number.POSITIVE_INFINITY,
+): string {
   // Every value is shown here, once: a gateway's Message, a voucher's name, an account.
-  const shownRows = rows.map(([label, value]): ReceiptRow => [label, value.map(({ text, paint }) => ({ text: shownText(text), paint }))]);
+  const shownRows = rows.map(
+    ([label, value]): ReceiptRow => [label, value.map(({ text, paint }) => ({ text: shownText(text), paint }))],
+  );
   const labelWidth = Math.max(...shownRows.map(([label]) => label.length));
   const indent = 2 + labelWidth + 2;
   const valueWidth = width - indent;

@@ -43,7 +43,12 @@ function localTimeText(iso: string, offsetMinutes: number, said: Catalogue): str
   });
 }
 
-export function renderLedgerReceipt(receipt: LedgerReceipt, style: Style, layout: ReceiptLayout = {}, said: Catalogue = en): string {
+export function renderLedgerReceipt(
+  receipt: LedgerReceipt,
+  style: Style,
+  layout: ReceiptLayout = {},
+  said: Catalogue = en,
+): string {
   const rows = receiptRows(receipt.view, style, said);
   const { labels } = said.receipt;
   if (receipt.voucher !== undefined) {
@@ -51,12 +56,17 @@ export function renderLedgerReceipt(receipt: LedgerReceipt, style: Style, layout
     rows.splice(afterAccount, 0, [labels.voucher, [{ text: receipt.voucher || said.receipt.noName }]]);
   }
   const extra: ReceiptRow[] = [];
-  if (receipt.at !== undefined) extra.push([labels.time, [{ text: localTimeText(receipt.at, layout.utcOffsetMinutes ?? 0, said) }]]);
+  if (receipt.at !== undefined)
+    extra.push([labels.time, [{ text: localTimeText(receipt.at, layout.utcOffsetMinutes ?? 0, said) }]]);
   if (receipt.operator !== undefined) extra.push([labels.operator, [{ text: receipt.operator }]]);
   return layoutReceipt(receiptHeading(receipt.view, style, 'payment', said), [...rows, ...extra], style, layout.width);
 }
 
 /** The transaction JSON (docs/commands.md "JSON output"), with the voucher, operator and time: null when not recorded. */
 export function ledgerReceiptJson(receipt: LedgerReceipt): string {
-  return transactionJson(receipt.view, { voucher: receipt.voucher ?? null, operator: receipt.operator ?? null, at: receipt.at ?? null });
+  return transactionJson(receipt.view, {
+    voucher: receipt.voucher ?? null,
+    operator: receipt.operator ?? null,
+    at: receipt.at ?? null,
+  });
 }

@@ -1,6 +1,14 @@
 import Table from 'cli-table3';
 import { type Catalogue, en } from '../i18n/en.js';
-import { keyColumns, keyOf, type ReportDimension, type ReportGroup, type ReportLines, reportLines, totalKeyCell } from './report.js';
+import {
+  keyColumns,
+  keyOf,
+  type ReportDimension,
+  type ReportGroup,
+  type ReportLines,
+  reportLines,
+  totalKeyCell,
+} from './report.js';
 import { shownText } from './sanitize.js';
 import type { Style } from './style.js';
 import { tableChars } from './table-chars.js';
@@ -26,11 +34,17 @@ export function reportTable(report: ReportLines, style: Style, said: Catalogue =
     if (line.kind === 'group') {
       const { group } = line;
       // Service and operator came from a gateway or a person: shown through shownText.
-      table.push([...columns.map((dimension) => shownText(keyCell(group, dimension))), said.number(String(group.count)), said.amount(group.sum)]);
+      table.push([
+        ...columns.map((dimension) => shownText(keyCell(group, dimension))),
+        said.number(String(group.count)),
+        said.amount(group.sum),
+      ]);
     } else {
       const { total } = line;
       const cells = columns.map((_, index) => shownText(totalKeyCell(total, columns, index, said.report.total)));
-      table.push([...cells, said.number(String(total.count)), said.amount(total.sum)].map((cell) => style.strong(cell)));
+      table.push(
+        [...cells, said.number(String(total.count)), said.amount(total.sum)].map((cell) => style.strong(cell)),
+      );
     }
   }
   return table.toString();

@@ -31,14 +31,20 @@ export interface ReportLines {
   dimensions: readonly ReportDimension[];
 }
 
-const reportHeadings: Record<ReportDimension, string> = { service: 'Service', operator: 'Operator', currency: 'Currency', state: 'State' };
+const reportHeadings: Record<ReportDimension, string> = {
+  service: 'Service',
+  operator: 'Operator',
+  currency: 'Currency',
+  state: 'State',
+};
 
 /** The columns: the dimensions asked for, then Currency (unless asked for among them), Count and Sum. */
 export function keyColumns(dimensions: readonly ReportDimension[]): ReportDimension[] {
   return dimensions.includes('currency') ? [...dimensions] : [...dimensions, 'currency'];
 }
 
-export const keyOf = (group: ReportGroup, dimension: ReportDimension) => (dimension === 'currency' ? group.currency : group.keys[dimension]);
+export const keyOf = (group: ReportGroup, dimension: ReportDimension) =>
+  dimension === 'currency' ? group.currency : group.keys[dimension];
 
 /** A report line as CSV and JSON write it: a group, or a currency's total. */
 export type ReportLine = { kind: 'group'; group: ReportGroup } | { kind: 'total'; total: ReportTotal };
@@ -48,16 +54,28 @@ export type ReportLine = { kind: 'group'; group: ReportGroup } | { kind: 'total'
  * Grouped by currency alone there is none, and each group row is its currency's total already:
  * the table and CSV then show no total rows (JSON always does).
  */
-const totalLabelColumn = (columns: readonly ReportDimension[]): number => columns.findIndex((dimension) => dimension !== 'currency');
+const totalLabelColumn = (columns: readonly ReportDimension[]): number =>
+  columns.findIndex((dimension) => dimension !== 'currency');
 
 /** The lines in order: the groups, then the totals (in a table or CSV, only when a total row can say so). */
-export function reportLines({ groups, totals, dimensions }: ReportLines, options: { labelledTotals: boolean }): ReportLine[] {
+export function reportLines(
+  { groups, totals, dimensions }: ReportLines,
+  options: { labelledTotals: boolean },
+): ReportLine[] {
   const withTotals = !options.labelledTotals || totalLabelColumn(keyColumns(dimensions)) !== -1;
-  return [...groups.map((group) => ({ kind: 'group' as const, group })), ...(withTotals ? totals.map((total) => ({ kind: 'total' as const, total })) : [])];
+  return [
+    ...groups.map((group) => ({ kind: 'group' as const, group })),
+    ...(withTotals ? totals.map((total) => ({ kind: 'total' as const, total })) : []),
+  ];
 }
 
 /** A key cell of a total row in a table or CSV: its currency, "Total" in the label column, else empty. */
-export function totalKeyCell(total: ReportTotal, columns: readonly ReportDimension[], index: number, label = 'Total'): string {
+export function totalKeyCell(
+  total: ReportTotal,
+  columns: readonly ReportDimension[],
+  index: number,
+  label = 'Total',
+): string {
   if (columns[index] === 'currency') return total.currency;
   return index === totalLabelColumn(columns) ? label : '';
 }
@@ -74,10 +92,15 @@ export function reportCsvColumns(dimensions: readonly ReportDimension[]): CsvCol
       (dimension, index): CsvColumn<ReportLine> => ({
         header: reportHeadings[dimension],
         kind: dimension === 'service' || dimension === 'operator' ? 'text' : 'id',
-        value: (line) => (line.kind === 'group' ? keyOf(line.group, dimension) : totalKeyCell(line.total, columns, index)),
+        value: (line) =>
+          line.kind === 'group' ? keyOf(line.group, dimension) : totalKeyCell(line.total, columns, index),
       }),
     ),
-    { header: 'Count', kind: 'number', value: (line) => String(line.kind === 'group' ? line.group.count : line.total.count) },
+    {
+      header: 'Count',
+      kind: 'number',
+      value: (line) => String(line.kind === 'group' ? line.group.count : line.total.count),
+    },
     { header: 'Sum', kind: 'number', value: (line) => (line.kind === 'group' ? line.group.sum : line.total.sum) },
   ];
 }
@@ -90,7 +113,14 @@ export function reportCsvColumns(dimensions: readonly ReportDimension[]): CsvCol
  */
 export function reportJsonLine(line: ReportLine, range: { from: Date | null; until: Date }): string {
   const bounds = { from: range.from?.toISOString() ?? null, until: range.until.toISOString() };
-  if (line.kind === 'total') return JSON.stringify({ kind: 'total', currency: line.total.currency, count: line.total.count, sum: line.total.sum, ...bounds });
+  if (line.kind === 'total')
+    return JSON.stringify({
+      kind: 'total',
+      currency: line.total.currency,
+      count: line.total.count,
+      sum: line.total.sum,
+      ...bounds,
+    });
   const { keys, currency, count, sum } = line.group;
   return JSON.stringify({ kind: 'group', ...keys, currency, count, sum, ...bounds });
 }

@@ -33,7 +33,8 @@ export function shownText(text: string): string {
 
 // What a message built by us may hold of its own: line breaks (LF, left out of the class), and
 // when the stream has colour the SGR sequences our Style wrote. The class is `control`'s otherwise.
-const messageControls = /\u001b\[[0-9;]*m|[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+const messageControls =
+  /\u001b\[[0-9;]*m|[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
 const messageControl = new RegExp(messageControls.source);
 
 /**
@@ -45,7 +46,9 @@ const messageControl = new RegExp(messageControls.source);
  */
 export function shownMessage(text: string, colour: boolean): string {
   if (!messageControl.test(text)) return text;
-  return text.replace(messageControls, (match) => (match.length > 1 ? (colour ? match : shownText(match)) : escapeOf(match)));
+  return text.replace(messageControls, (match) =>
+    match.length > 1 ? (colour ? match : shownText(match)) : escapeOf(match),
+  );
 }
 
 // What JSON.stringify leaves raw that a terminal acts on: DEL, C1 and the bidi controls (C0 it escapes itself).
@@ -58,5 +61,7 @@ const jsonRaw = /[\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
  */
 export function terminalSafeJson(line: string): string {
   jsonRaw.lastIndex = 0;
-  return jsonRaw.test(line) ? line.replace(jsonRaw, (character) => `\\u${character.charCodeAt(0).toString(16).padStart(4, '0')}`) : line;
+  return jsonRaw.test(line)
+    ? line.replace(jsonRaw, (character) => `\\u${character.charCodeAt(0).toString(16).padStart(4, '0')}`)
+    : line;
 }

@@ -5,7 +5,11 @@
  */
 export type ColorLevel = 0 | 1 | 2 | 3;
 
-export function colorLevelFor(stream: { isTTY?: boolean }, env: NodeJS.ProcessEnv, colorFlag: boolean | undefined): ColorLevel {
+export function colorLevelFor(
+  stream: { isTTY?: boolean },
+  env: NodeJS.ProcessEnv,
+  colorFlag: boolean | undefined,
+): ColorLevel {
   if (colorFlag === false) return 0;
   if (env.NO_COLOR !== undefined && env.NO_COLOR !== '') return 0;
   const force = env.FORCE_COLOR;
@@ -33,7 +37,15 @@ export interface Style {
 const same = (text: string) => text;
 
 /** No colour: what chalk at level 0 returns, without loading chalk. */
-export const plainStyle: Style = { enabled: false, success: same, failure: same, pending: same, dim: same, strong: same, heading: same };
+export const plainStyle: Style = {
+  enabled: false,
+  success: same,
+  failure: same,
+  pending: same,
+  dim: same,
+  strong: same,
+  heading: same,
+};
 
 export async function loadStyle(level: ColorLevel): Promise<Style> {
   if (level === 0) return plainStyle;

@@ -8,7 +8,8 @@
 // Made when first needed: building one loads ICU's break rules (milliseconds), which a receipt
 // of plain letters never needs.
 let segmenter: Intl.Segmenter | undefined;
-const graphemes = (text: string) => (segmenter ??= new Intl.Segmenter(undefined, { granularity: 'grapheme' })).segment(text);
+const graphemes = (text: string) =>
+  (segmenter ??= new Intl.Segmenter(undefined, { granularity: 'grapheme' })).segment(text);
 
 /** Text whose every character is one column and one grapheme: printable Latin, Greek and Cyrillic, nothing combining. */
 const oneColumnEach = /^[\u0020-\u007e\u00a0-\u02ff\u0370-\u03ff\u0400-\u0482\u048a-\u052f]*$/;

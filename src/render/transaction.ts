@@ -16,7 +16,8 @@ export function stateMark(state: TransactionState, style: Style): string {
   return style[role](mark);
 }
 
-const stateRole = (state: TransactionState) => (state === 'success' ? 'success' : state === 'failed' ? 'failure' : 'pending');
+const stateRole = (state: TransactionState) =>
+  state === 'success' ? 'success' : state === 'failed' ? 'failure' : 'pending';
 
 function colourState(state: TransactionState, style: Style, said: Catalogue): string {
   return style[stateRole(state)](said.states[state]);
@@ -32,10 +33,19 @@ function moneyText(amount: string | null, currency: string | null, said: Catalog
 export type ReceiptNoun = 'payment' | 'transaction';
 
 /** A receipt's heading: the state's mark and what became of the payment. */
-export function receiptHeading(view: TransactionView, style: Style, noun: ReceiptNoun = 'payment', said: Catalogue = en): Piece[] {
+export function receiptHeading(
+  view: TransactionView,
+  style: Style,
+  noun: ReceiptNoun = 'payment',
+  said: Catalogue = en,
+): Piece[] {
   const [mark, role] = marks[view.state];
   const { receipt } = said;
-  return [{ text: mark, paint: style[role] }, { text: ' ' }, { text: receipt.heading(noun, view.state), paint: style.strong }];
+  return [
+    { text: mark, paint: style[role] },
+    { text: ' ' },
+    { text: receipt.heading(noun, view.state), paint: style.strong },
+  ];
 }
 
 /** A receipt's rows for one transaction: what the gateway said of it (its Message as sent; layoutReceipt shows it). */
@@ -54,17 +64,25 @@ export function receiptRows(view: TransactionView, style: Style, said: Catalogue
   if (view.exchangeRate !== null || view.serviceCurrency !== null) {
     rows.push([
       labels.exchangeRate,
-      plain(`${view.exchangeRate === null ? '-' : said.number(view.exchangeRate)}${view.serviceCurrency ? said.receipt.creditedIn(view.serviceCurrency) : ''}`),
+      plain(
+        `${view.exchangeRate === null ? '-' : said.number(view.exchangeRate)}${view.serviceCurrency ? said.receipt.creditedIn(view.serviceCurrency) : ''}`,
+      ),
     ]);
   }
   rows.push([labels.message, plain(view.message || '-')]);
   // After the gateway's own words, so the Amount above it is read with the warning in mind.
-  for (const warning of view.warnings ?? []) rows.push([labels.warning, [{ text: `! ${warning}`, paint: style.pending }]]);
+  for (const warning of view.warnings ?? [])
+    rows.push([labels.warning, [{ text: `! ${warning}`, paint: style.pending }]]);
   return rows;
 }
 
 /** A receipt for one transaction, for a person. */
-export function renderReceipt(view: TransactionView, style: Style, noun: ReceiptNoun = 'payment', said: Catalogue = en): string {
+export function renderReceipt(
+  view: TransactionView,
+  style: Style,
+  noun: ReceiptNoun = 'payment',
+  said: Catalogue = en,
+): string {
   return layoutReceipt(receiptHeading(view, style, noun, said), receiptRows(view, style, said), style);
 }
 

@@ -21,7 +21,12 @@ const minimumNameWidth = 8;
 /** The gateway's texts of a voucher and the currency as a person is shown them (shownText), the position as it is. */
 function shownVouchers(vouchers: readonly Voucher[], currency: string): { vouchers: Voucher[]; currency: string } {
   return {
-    vouchers: vouchers.map((v) => ({ ...v, name: shownText(v.name), invoiceId: shownText(v.invoiceId), orderAmount: shownText(v.orderAmount) })),
+    vouchers: vouchers.map((v) => ({
+      ...v,
+      name: shownText(v.name),
+      invoiceId: shownText(v.invoiceId),
+      orderAmount: shownText(v.orderAmount),
+    })),
     currency: shownText(currency),
   };
 }
@@ -62,7 +67,13 @@ export function renderVoucherTable(given: readonly Voucher[], givenOptions: Vouc
     chars: tableChars(style.enabled),
   });
   for (const [index, voucher] of vouchers.entries()) {
-    table.push([String(voucher.position), voucher.invoiceId, voucher.name, style.strong(amounts[index] ?? voucher.orderAmount), options.currency]);
+    table.push([
+      String(voucher.position),
+      voucher.invoiceId,
+      voucher.name,
+      style.strong(amounts[index] ?? voucher.orderAmount),
+      options.currency,
+    ]);
   }
   return table.toString();
 }

@@ -44,7 +44,11 @@ export const sandboxServices: readonly SandboxService[] = [
       { invoiceId: '5001', name: '100 GameCoins', orderAmount: '499.00' },
       { invoiceId: '5002', name: '550 GameCoins', orderAmount: '2497.00' },
       { invoiceId: '5003', name: '1200 GameCoins', orderAmount: '4990.50' },
-      { invoiceId: '5004', name: '2500 GameCoins with the Legendary Dragon Rider bonus bundle and a season pass', orderAmount: '9990.00' },
+      {
+        invoiceId: '5004',
+        name: '2500 GameCoins with the Legendary Dragon Rider bonus bundle and a season pass',
+        orderAmount: '9990.00',
+      },
     ],
   },
   {

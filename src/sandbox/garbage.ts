@@ -38,10 +38,20 @@ export function sendGarbage(kind: GarbageKind, response: ServerResponse, envelop
       return;
     case 'badjson':
       // The real answer cut in half, as a proxy or a crash mid-write would leave it.
-      send(response, 200, 'application/json; charset=utf-8', envelopeText.slice(0, Math.floor(envelopeText.length / 2)));
+      send(
+        response,
+        200,
+        'application/json; charset=utf-8',
+        envelopeText.slice(0, Math.floor(envelopeText.length / 2)),
+      );
       return;
     case 'shape':
-      send(response, 200, 'application/json; charset=utf-8', '{"success":true,"data":{"items":[],"total":0},"error":null}');
+      send(
+        response,
+        200,
+        'application/json; charset=utf-8',
+        '{"success":true,"data":{"items":[],"total":0},"error":null}',
+      );
       return;
     case 'huge': {
       // A well-formed envelope, padded: only its size is wrong.

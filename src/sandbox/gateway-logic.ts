@@ -31,7 +31,13 @@ const decimalNumber = (text: string) => (isPlainDecimal(text) ? new LosslessNumb
 
 const successMessage = 'Успех';
 
-function envelope(form: URLSearchParams, type: string, status: number, message: string, extra: { requestId?: string; content?: Envelope } = {}): Envelope {
+function envelope(
+  form: URLSearchParams,
+  type: string,
+  status: number,
+  message: string,
+  extra: { requestId?: string; content?: Envelope } = {},
+): Envelope {
   return {
     // spec 2.2: spelled without the second "o".
     TransactinID: longNumber(form.get('TransactionID') ?? ''),
@@ -61,7 +67,8 @@ function transactionEnvelope(form: URLSearchParams, type: string, transaction: S
   });
 }
 
-const passwordAccepted = (sent: string) => sent === sandboxCredentials.password || sent.toLowerCase() === md5Hex(sandboxCredentials.password);
+const passwordAccepted = (sent: string) =>
+  sent === sandboxCredentials.password || sent.toLowerCase() === md5Hex(sandboxCredentials.password);
 
 interface PurchaseCheck {
   service: SandboxService;
@@ -76,7 +83,10 @@ function checkPurchase(form: URLSearchParams): PurchaseCheck | [number, string] 
   if (!service) return [sandboxCodes.unknownService, `unknown service ${JSON.stringify(form.get('Service') ?? '')}`];
   const currency = form.get('Currency') ?? '';
   if (currency !== service.currency) {
-    return [sandboxCodes.currencyNotAccepted, `service ${service.id} is billed in ${service.currency}, not ${JSON.stringify(currency)}`];
+    return [
+      sandboxCodes.currencyNotAccepted,
+      `service ${service.id} is billed in ${service.currency}, not ${JSON.stringify(currency)}`,
+    ];
   }
   const account = form.get('Account') ?? '';
   if (account.trim() === '') return [sandboxCodes.badRequest, 'Account is required'];
@@ -101,23 +111,36 @@ function accountCheck(form: URLSearchParams): Envelope {
     content.Extras = service.vouchers.map((voucher, index) => ({
       FieldName: `Invoice-${index + 1}`,
       // spec 2.4: FieldValue is a JSON document held in a string.
-      FieldValue: JSON.stringify({ InvoiceId: Number(voucher.invoiceId), OrderAmount: voucher.orderAmount, InvoiceName: voucher.name }),
+      FieldValue: JSON.stringify({
+        InvoiceId: Number(voucher.invoiceId),
+        OrderAmount: voucher.orderAmount,
+        InvoiceName: voucher.name,
+      }),
     }));
   }
   return envelope(form, 'AccountCheck', sandboxCodes.success, successMessage, { content });
 }
 
 /** Why a payment is refused, or undefined when it goes through. */
-function paymentRefusal(form: URLSearchParams, checked: PurchaseCheck, behaviour: SandboxBehaviour): [number, string] | undefined {
+function paymentRefusal(
+  form: URLSearchParams,
+  checked: PurchaseCheck,
+  behaviour: SandboxBehaviour,
+): [number, string] | undefined {
   const { service, amount } = checked;
   if (service.kind === 'dynamic') {
-    if (form.get('Extra[0].Name') !== 'InvoiceId') return [sandboxCodes.badRequest, 'Extra[0].Name must be InvoiceId for a dynamic voucher'];
+    if (form.get('Extra[0].Name') !== 'InvoiceId')
+      return [sandboxCodes.badRequest, 'Extra[0].Name must be InvoiceId for a dynamic voucher'];
     const invoiceId = form.get('Extra[0].Value') ?? '';
     const voucher = service.vouchers.find((v) => v.invoiceId === invoiceId);
-    if (!voucher) return [sandboxCodes.unknownInvoice, `unknown InvoiceId ${JSON.stringify(invoiceId)} for service ${service.id}`];
+    if (!voucher)
+      return [sandboxCodes.unknownInvoice, `unknown InvoiceId ${JSON.stringify(invoiceId)} for service ${service.id}`];
     // spec 4.2: to the last decimal digit, so the strings must be identical.
     if (amount !== voucher.orderAmount && !behaviour.breaks.includes('amount-check')) {
-      return [sandboxCodes.amountMismatch, `Amount ${amount} does not equal OrderAmount ${voucher.orderAmount} of invoice ${invoiceId}`];
+      return [
+        sandboxCodes.amountMismatch,
+        `Amount ${amount} does not equal OrderAmount ${voucher.orderAmount} of invoice ${invoiceId}`,
+      ];
     }
     return undefined;
   }
@@ -164,7 +187,12 @@ function payment(form: URLSearchParams, store: TransactionStore, behaviour: Sand
 function status(form: URLSearchParams, store: TransactionStore): Envelope {
   const transaction = store.find(form.get('AgentID') ?? '', form.get('TransactionID') ?? '');
   if (!transaction) {
-    return refusal(form, 'Status', sandboxCodes.transactionNotFound, `transaction ${form.get('TransactionID')} not found`);
+    return refusal(
+      form,
+      'Status',
+      sandboxCodes.transactionNotFound,
+      `transaction ${form.get('TransactionID')} not found`,
+    );
   }
   if (transaction.pendingPollsLeft > 0) {
     const left = transaction.pendingPollsLeft - 1;
@@ -191,7 +219,12 @@ export function answerRequest(form: URLSearchParams, store: TransactionStore, be
 function answerAsSpecified(form: URLSearchParams, store: TransactionStore, behaviour: SandboxBehaviour): Envelope {
   const type = form.get('RequestType') ?? '';
   if (type !== 'AccountCheck' && type !== 'Payment' && type !== 'Status') {
-    return refusal(form, type || 'Unknown', sandboxCodes.unknownRequestType, `unknown RequestType ${JSON.stringify(type)}`);
+    return refusal(
+      form,
+      type || 'Unknown',
+      sandboxCodes.unknownRequestType,
+      `unknown RequestType ${JSON.stringify(type)}`,
+    );
   }
   if (form.get('AgentID') !== sandboxCredentials.agentId || !passwordAccepted(form.get('AgentPassword') ?? '')) {
     return refusal(form, type, sandboxCodes.badCredentials, 'wrong AgentID or AgentPassword');

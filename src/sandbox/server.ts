@@ -65,7 +65,13 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
   const store = new TransactionStore(options.statePath);
   const behaviour: SandboxBehaviour = { pendingPolls: 0, breaks: [], ...options.behaviour };
   const received: URLSearchParams[] = [];
-  const faults: SandboxFaults = { latencyMs: 0, dropAfterCommit: 0, failRate: 0, garbage: undefined, ...options.faults };
+  const faults: SandboxFaults = {
+    latencyMs: 0,
+    dropAfterCommit: 0,
+    failRate: 0,
+    garbage: undefined,
+    ...options.faults,
+  };
 
   const server: Server = createServer((request, response) => {
     void (async () => {
@@ -93,13 +99,19 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
           return;
         }
         if (faults.failRate > 0 && Math.random() < faults.failRate) {
-          send(response, 500, 'text/html; charset=utf-8', '<html><body><h1>500 Internal Server Error</h1></body></html>\n');
+          send(
+            response,
+            500,
+            'text/html; charset=utf-8',
+            '<html><body><h1>500 Internal Server Error</h1></body></html>\n',
+          );
           return;
         }
       }
       send(response, 200, 'application/json; charset=utf-8', stringifyLosslessJson(answer));
     })().catch((error: unknown) => {
-      if (!response.headersSent) send(response, 500, 'text/plain; charset=utf-8', `Sandbox error: ${(error as Error).message}\n`);
+      if (!response.headersSent)
+        send(response, 500, 'text/plain; charset=utf-8', `Sandbox error: ${(error as Error).message}\n`);
     });
   });
 

@@ -54,7 +54,11 @@ export class TransactionStore {
   }
 
   /** Returns the existing transaction for this id, or creates one: never two (spec 3, rule 2). */
-  createOnce(agentId: string, transactionId: string, make: (requestId: string) => StoredTransaction): { transaction: StoredTransaction; created: boolean } {
+  createOnce(
+    agentId: string,
+    transactionId: string,
+    make: (requestId: string) => StoredTransaction,
+  ): { transaction: StoredTransaction; created: boolean } {
     return this.locked(() => {
       const existing = this.byKey.get(keyOf(agentId, transactionId));
       if (existing) return { transaction: existing, created: false };
@@ -163,7 +167,12 @@ export class TransactionStore {
  * would, without one: what the bench looks up (scripts/bench/sandbox.mjs, from dist/).
  * @public
  */
-export function seedPaidTransaction(store: TransactionStore, agentId: string, transactionId: string, account: string): StoredTransaction {
+export function seedPaidTransaction(
+  store: TransactionStore,
+  agentId: string,
+  transactionId: string,
+  account: string,
+): StoredTransaction {
   return store.createOnce(agentId, transactionId, (requestId) => ({
     agentId,
     transactionId,

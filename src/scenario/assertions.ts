@@ -30,9 +30,15 @@ const matcherObjectSchema = z
     'same-as': z.string().optional(),
     'decimal-equals': z.string({ error: 'decimal-equals takes a decimal such as 1500.00' }).optional(),
   })
-  .refine((m) => Object.keys(m).length > 0, 'give a check: equals, not-equals, matches, contains, exists, type, one-of, same-as or decimal-equals');
+  .refine(
+    (m) => Object.keys(m).length > 0,
+    'give a check: equals, not-equals, matches, contains, exists, type, one-of, same-as or decimal-equals',
+  );
 
-export const matcherSchema = z.union([z.union([z.string(), z.boolean(), z.null()]).transform((value) => ({ equals: value })), matcherObjectSchema]);
+export const matcherSchema = z.union([
+  z.union([z.string(), z.boolean(), z.null()]).transform((value) => ({ equals: value })),
+  matcherObjectSchema,
+]);
 type Matcher = z.infer<typeof matcherObjectSchema>;
 type MatcherCheck = keyof Matcher;
 
@@ -52,7 +58,8 @@ export interface AssertionResult {
   actual: string;
 }
 
-const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value) && !isLosslessNumber(value);
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value) && !isLosslessNumber(value);
 
 function canonical(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(canonical);
@@ -82,7 +89,11 @@ export interface EvaluationContext {
 }
 
 /** Runs one expectation against a record; one result per check and per value reached. */
-export function evaluateExpectation(expectation: Expectation, record: unknown, context: EvaluationContext): AssertionResult[] {
+export function evaluateExpectation(
+  expectation: Expectation,
+  record: unknown,
+  context: EvaluationContext,
+): AssertionResult[] {
   const results: AssertionResult[] = [];
   for (const found of resolvePath(record, expectation.segments)) {
     let matcher: Matcher;
@@ -101,13 +112,28 @@ export function evaluateExpectation(expectation: Expectation, record: unknown, c
   return results;
 }
 
-function runCheck(check: MatcherCheck, matcher: Matcher, found: PathValue, context: EvaluationContext): AssertionResult {
+function runCheck(
+  check: MatcherCheck,
+  matcher: Matcher,
+  found: PathValue,
+  context: EvaluationContext,
+): AssertionResult {
   const expectedValue = (matcher as Record<string, unknown>)[check];
-  const result = (ok: boolean, expected: string, actual = actualOf(found)): AssertionResult => ({ path: found.path, check, ok, expected, actual });
+  const result = (ok: boolean, expected: string, actual = actualOf(found)): AssertionResult => ({
+    path: found.path,
+    check,
+    ok,
+    expected,
+    actual,
+  });
   const present = found.missing === undefined;
   if (check === 'exists') {
     const exists = present && found.value !== null;
-    return result(exists === expectedValue, expectedValue ? 'present' : 'absent', exists ? actualOf(found) : present ? 'null' : found.missing!);
+    return result(
+      exists === expectedValue,
+      expectedValue ? 'present' : 'absent',
+      exists ? actualOf(found) : present ? 'null' : found.missing!,
+    );
   }
   const value = found.value;
   switch (check) {
@@ -116,9 +142,16 @@ function runCheck(check: MatcherCheck, matcher: Matcher, found: PathValue, conte
     case 'not-equals':
       return result(present && !sameValue(value, expectedValue), `anything but ${showValue(expectedValue)}`);
     case 'one-of':
-      return result(present && (expectedValue as unknown[]).some((option) => sameValue(value, option)), `one of ${(expectedValue as unknown[]).map(showValue).join(', ')}`);
+      return result(
+        present && (expectedValue as unknown[]).some((option) => sameValue(value, option)),
+        `one of ${(expectedValue as unknown[]).map(showValue).join(', ')}`,
+      );
     case 'type':
-      return result(present && typeOfValue(value) === expectedValue, `a ${String(expectedValue)}`, present ? `a ${typeOfValue(value)}: ${actualOf(found)}` : actualOf(found));
+      return result(
+        present && typeOfValue(value) === expectedValue,
+        `a ${String(expectedValue)}`,
+        present ? `a ${typeOfValue(value)}: ${actualOf(found)}` : actualOf(found),
+      );
     case 'matches': {
       let pattern: RegExp;
       try {
@@ -131,12 +164,22 @@ function runCheck(check: MatcherCheck, matcher: Matcher, found: PathValue, conte
     }
     case 'contains': {
       const wanted = valueText(expectedValue);
-      const ok = present && (Array.isArray(value) ? value.some((item) => sameValue(item, expectedValue)) : typeof value === 'string' && value.includes(wanted));
-      return result(ok, Array.isArray(value) ? `a list holding ${showValue(expectedValue)}` : `text containing ${showValue(wanted)}`);
+      const ok =
+        present &&
+        (Array.isArray(value)
+          ? value.some((item) => sameValue(item, expectedValue))
+          : typeof value === 'string' && value.includes(wanted));
+      return result(
+        ok,
+        Array.isArray(value) ? `a list holding ${showValue(expectedValue)}` : `text containing ${showValue(wanted)}`,
+      );
     }
     case 'decimal-equals': {
       const scalar = present && (typeof value === 'string' || isLosslessNumber(value));
-      return result(scalar && sameDecimal(valueText(value), String(expectedValue)), `the decimal ${String(expectedValue)}`);
+      return result(
+        scalar && sameDecimal(valueText(value), String(expectedValue)),
+        `the decimal ${String(expectedValue)}`,
+      );
     }
     case 'same-as': {
       const name = String(expectedValue);

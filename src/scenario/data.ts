@@ -43,20 +43,31 @@ function dataFormatOf(file: string): DataFormat {
 function csvRows(source: string, file: string): ScenarioData {
   let records: { record: string[]; info: { lines: number } }[];
   try {
-    records = parseCsv(source, { bom: true, info: true, skip_empty_lines: true, relax_column_count: false }) as unknown as typeof records;
+    records = parseCsv(source, {
+      bom: true,
+      info: true,
+      skip_empty_lines: true,
+      relax_column_count: false,
+    }) as unknown as typeof records;
   } catch (error) {
     if (!(error instanceof CsvError)) throw error;
     const line = (error as CsvError & { lines?: number }).lines;
     const counts = /expect (\d+), got (\d+)/.exec(error.message);
-    const why = counts ? `the row has ${counts[2]} cells, the header ${counts[1]} columns` : `not valid CSV: ${error.message}`;
+    const why = counts
+      ? `the row has ${counts[2]} cells, the header ${counts[1]} columns`
+      : `not valid CSV: ${error.message}`;
     throw new ScenarioDataError(`${file}${line === undefined ? '' : `: line ${line}`}: ${why}`);
   }
   const [header, ...body] = records;
-  if (header === undefined) throw new ScenarioDataError(`${file}: no header row: the first line names the columns, such as service,account,amount`);
+  if (header === undefined)
+    throw new ScenarioDataError(
+      `${file}: no header row: the first line names the columns, such as service,account,amount`,
+    );
   const columns = header.record.map((name) => name.trim());
   columns.forEach((name, i) => {
     if (name === '') throw new ScenarioDataError(`${file}: line ${header.info.lines}: column ${i + 1} has no name`);
-    if (columns.indexOf(name) !== i) throw new ScenarioDataError(`${file}: line ${header.info.lines}: two columns are called ${JSON.stringify(name)}`);
+    if (columns.indexOf(name) !== i)
+      throw new ScenarioDataError(`${file}: line ${header.info.lines}: two columns are called ${JSON.stringify(name)}`);
   });
   // info.lines is the line a record ends on; a quoted cell may hold line breaks of its own.
   const rows = body.map(({ record, info }, index) => {
@@ -72,9 +83,15 @@ function yamlRows(source: string, file: string): ScenarioData {
   const document = parseDocument(source, { lineCounter: lines, uniqueKeys: true, prettyErrors: false });
   const lineOf = (offset: number | undefined) => (offset === undefined ? 1 : lines.linePos(offset).line);
   const [error] = document.errors;
-  if (error) throw new ScenarioDataError(`${file}: line ${lineOf(error.pos[0])}: not valid JSON or YAML: ${error.message.split('\n')[0]}`);
+  if (error)
+    throw new ScenarioDataError(
+      `${file}: line ${lineOf(error.pos[0])}: not valid JSON or YAML: ${error.message.split('\n')[0]}`,
+    );
   const list = document.contents;
-  if (!isSeq(list)) throw new ScenarioDataError(`${file}: the file is a list of rows, such as [{"service": "101", "account": "7011234567"}]`);
+  if (!isSeq(list))
+    throw new ScenarioDataError(
+      `${file}: the file is a list of rows, such as [{"service": "101", "account": "7011234567"}]`,
+    );
   const columns: string[] = [];
   const rows = list.items.map((item, index): DataRow => {
     const line = lineOf((item as { range?: [number, number, number] } | null)?.range?.[0]);
@@ -91,7 +108,10 @@ function yamlRows(source: string, file: string): ScenarioData {
           `${where}: a value is text, a number or true/false, not ${value === null || (isScalar(value) && value.value === null) ? 'empty' : 'a list or map'}`,
         );
       // A number as the text it was written with: amounts and ids stay exact.
-      values[key] = typeof value.value === 'number' || typeof value.value === 'bigint' ? (value.source ?? String(value.value)) : String(value.value);
+      values[key] =
+        typeof value.value === 'number' || typeof value.value === 'bigint'
+          ? (value.source ?? String(value.value))
+          : String(value.value);
       if (!columns.includes(key)) columns.push(key);
     }
     return { number: index + 1, line, values };
@@ -112,7 +132,9 @@ export function checkDataFor(suites: readonly Suite[], data: ScenarioData | unde
       const [first] = definition.rowColumns;
       if (first === undefined) continue;
       if (data === undefined) {
-        throw new ScenarioDataError(`${suite.file}: case ${JSON.stringify(definition.name)} uses \${row.${first}}: give its rows with --data <rows.csv|.json|.yaml>`);
+        throw new ScenarioDataError(
+          `${suite.file}: case ${JSON.stringify(definition.name)} uses \${row.${first}}: give its rows with --data <rows.csv|.json|.yaml>`,
+        );
       }
       for (const column of definition.rowColumns) {
         const missing = data.rows.find((row) => !Object.hasOwn(row.values, column));

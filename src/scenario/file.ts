@@ -42,17 +42,39 @@ const optionSchemas = {
       /** Send the fields as written: no AccountCheck first, no amount check (conformance). */
       raw: z.boolean().optional(),
     })
-    .refine((o) => o['invoice-id'] === undefined || o.invoice === undefined, 'give invoice-id or invoice (a position), not both')
-    .refine((o) => o['invoice-id'] !== undefined || o.invoice !== undefined || o.amount !== undefined, 'give invoice-id, invoice (a position from 1) or amount')
+    .refine(
+      (o) => o['invoice-id'] === undefined || o.invoice === undefined,
+      'give invoice-id or invoice (a position), not both',
+    )
+    .refine(
+      (o) => o['invoice-id'] !== undefined || o.invoice !== undefined || o.amount !== undefined,
+      'give invoice-id, invoice (a position from 1) or amount',
+    )
     .refine((o) => !o.raw || o.amount !== undefined, 'raw sends Amount as written: give amount')
-    .refine((o) => !o.raw || o.invoice === undefined, 'raw sends the fields as written: give invoice-id, not a position'),
+    .refine(
+      (o) => !o.raw || o.invoice === undefined,
+      'raw sends the fields as written: give invoice-id, not a position',
+    ),
   status: z.strictObject({ 'txn-id': optionalText, wait: optionalText }),
   wait: z.strictObject({ 'txn-id': optionalText, seconds: optionalText }),
   'repeat-pay': z.strictObject({ of: optionalText }),
 } satisfies Record<StepKind, z.ZodType>;
 
 /** What a step's record holds, for catching a misspelt path before anything is sent. */
-const viewFields = ['transactionId', 'requestId', 'type', 'status', 'state', 'message', 'service', 'account', 'amount', 'currency', 'exchangeRate', 'serviceCurrency'];
+const viewFields = [
+  'transactionId',
+  'requestId',
+  'type',
+  'status',
+  'state',
+  'message',
+  'service',
+  'account',
+  'amount',
+  'currency',
+  'exchangeRate',
+  'serviceCurrency',
+];
 const rawFields = ['envelope', 'request', 'error'];
 const recordFields: Record<StepKind, readonly string[]> = {
   check: [...viewFields.filter((f) => f !== 'serviceCurrency'), 'vouchers', ...rawFields],
@@ -69,7 +91,10 @@ export const varNamePattern = /^[A-Za-z_][A-Za-z0-9_]*$/;
 const commonSchema = z.strictObject({
   id: text
     .regex(namePattern, 'id is a name: letters, digits, _ and -')
-    .refine((id) => !reservedNames.includes(id) && !(stepKinds as readonly string[]).includes(id), `id must not be ${[...reservedNames, ...stepKinds].join(', ')}`)
+    .refine(
+      (id) => !reservedNames.includes(id) && !(stepKinds as readonly string[]).includes(id),
+      `id must not be ${[...reservedNames, ...stepKinds].join(', ')}`,
+    )
     .optional(),
   name: optionalText,
   credentials: z.strictObject({ 'agent-id': optionalText, password: optionalText }).optional(),
@@ -110,7 +135,12 @@ export interface Suite {
 const fileSchema = z.strictObject({
   name: optionalText,
   description: optionalText,
-  vars: z.record(z.string().regex(varNamePattern, 'a var name is letters, digits and _'), z.union([text, z.boolean()]).transform(String)).optional(),
+  vars: z
+    .record(
+      z.string().regex(varNamePattern, 'a var name is letters, digits and _'),
+      z.union([text, z.boolean()]).transform(String),
+    )
+    .optional(),
   cases: z.array(z.unknown()).min(1, 'a scenario needs at least one case'),
 });
 
@@ -126,7 +156,10 @@ function parseWith<T extends z.ZodType>(schema: T, value: unknown, where: string
   // A misspelt key explains a missing one, so it is told first.
   const issue = parsed.error.issues.find((i) => i.code === 'unrecognized_keys') ?? parsed.error.issues[0];
   const at = issue && issue.path.length > 0 ? ` ${issue.path.map(String).join('.')}:` : '';
-  const message = issue?.code === 'invalid_type' && issue.message.endsWith('received undefined') ? 'is required' : (issue?.message ?? 'invalid');
+  const message =
+    issue?.code === 'invalid_type' && issue.message.endsWith('received undefined')
+      ? 'is required'
+      : (issue?.message ?? 'invalid');
   throw new ScenarioFileError(`${where}:${at} ${message}`);
 }
 
@@ -137,7 +170,8 @@ function parseYaml(source: string, file: string): unknown {
   if (error) throw new ScenarioFileError(`${file}: not valid YAML or JSON: ${error.message.split('\n')[0]}`);
   visit(document, {
     Scalar(_key, node) {
-      if ((typeof node.value === 'number' || typeof node.value === 'bigint') && typeof node.source === 'string') node.value = node.source;
+      if ((typeof node.value === 'number' || typeof node.value === 'bigint') && typeof node.source === 'string')
+        node.value = node.source;
     },
   });
   return document.toJS({ maxAliasCount: 1000 });
@@ -159,7 +193,9 @@ function parseStep(raw: unknown, number: number, where: string): StepDefinition 
   }
   const kinds = stepKinds.filter((kind) => Object.hasOwn(raw, kind));
   if (kinds.length !== 1) {
-    throw new ScenarioFileError(`${at}: ${kinds.length === 0 ? 'say what it does' : `one thing per step, not ${kinds.join(' and ')}`}: ${stepKinds.join(', ')}`);
+    throw new ScenarioFileError(
+      `${at}: ${kinds.length === 0 ? 'say what it does' : `one thing per step, not ${kinds.join(' and ')}`}: ${stepKinds.join(', ')}`,
+    );
   }
   const kind = kinds[0]!;
   const { [kind]: rawOptions, ...rest } = raw as Record<string, unknown>;
@@ -195,11 +231,13 @@ function checkRoots(value: unknown, allowed: ReadonlySet<string>, at: string, us
     const root = (segments[0] as { name: string }).name;
     if (root === 'var') {
       const name = segments[1]?.kind === 'field' ? segments[1].name : '';
-      if (segments.length !== 2 || !varNamePattern.test(name)) throw new ScenarioFileError(`${at}: \${${placeholder}}: a var is \${var.<name>}`);
+      if (segments.length !== 2 || !varNamePattern.test(name))
+        throw new ScenarioFileError(`${at}: \${${placeholder}}: a var is \${var.<name>}`);
       used.vars.add(name);
     } else if (root === 'row') {
       const name = segments[1]?.kind === 'field' ? segments[1].name : '';
-      if (segments.length !== 2 || name === '') throw new ScenarioFileError(`${at}: \${${placeholder}}: a column of --data is \${row.<column>}`);
+      if (segments.length !== 2 || name === '')
+        throw new ScenarioFileError(`${at}: \${${placeholder}}: a column of --data is \${row.<column>}`);
       used.rows.add(name);
     } else if (!allowed.has(root)) {
       const earlier = [...allowed].filter((name) => name !== 'self' && name !== 'each').join(', ') || 'none yet';
@@ -209,17 +247,28 @@ function checkRoots(value: unknown, allowed: ReadonlySet<string>, at: string, us
 }
 
 /** One expectation: its placeholders, the field it reads, and the literal its matcher holds. */
-function checkExpectation(step: StepDefinition, expectation: StepDefinition['expect'][number], known: ReadonlySet<string>, at: string, used: Used): void {
+function checkExpectation(
+  step: StepDefinition,
+  expectation: StepDefinition['expect'][number],
+  known: ReadonlySet<string>,
+  at: string,
+  used: Used,
+): void {
   const where = `${at}: expect ${expectation.path}`;
   const allowed = new Set([...known, 'self', ...(expectation.segments.some((s) => s.kind === 'each') ? ['each'] : [])]);
   checkRoots(expectation.matcher, allowed, where, used);
   const root = (expectation.segments[0] as { name: string }).name;
-  if (!recordFields[step.kind].includes(root)) throw new ScenarioFileError(`${where}: a ${step.kind} step has no ${root}; it has ${recordFields[step.kind].join(', ')}`);
+  if (!recordFields[step.kind].includes(root))
+    throw new ScenarioFileError(
+      `${where}: a ${step.kind} step has no ${root}; it has ${recordFields[step.kind].join(', ')}`,
+    );
   const literal = (value: string | undefined) => (value !== undefined && !value.includes('${') ? value : undefined);
   const sameAs = literal(expectation.matcher['same-as']);
-  if (sameAs !== undefined && !known.has(sameAs)) throw new ScenarioFileError(`${where}: same-as ${JSON.stringify(sameAs)} names no earlier step of this case`);
+  if (sameAs !== undefined && !known.has(sameAs))
+    throw new ScenarioFileError(`${where}: same-as ${JSON.stringify(sameAs)} names no earlier step of this case`);
   const decimal = literal(expectation.matcher['decimal-equals']);
-  if (decimal !== undefined && !isDecimalNumber(decimal)) throw new ScenarioFileError(`${where}: decimal-equals ${JSON.stringify(decimal)} is not a decimal`);
+  if (decimal !== undefined && !isDecimalNumber(decimal))
+    throw new ScenarioFileError(`${where}: decimal-equals ${JSON.stringify(decimal)} is not a decimal`);
   const pattern = literal(expectation.matcher.matches);
   if (pattern === undefined) return;
   try {
@@ -236,23 +285,34 @@ function checkReferences(steps: readonly StepDefinition[], where: string, used: 
   const ids = new Set<string>();
   for (const step of steps) {
     const at = `${where}, step ${step.number} (${step.kind})`;
-    checkRoots({ options: step.options, credentials: step.credentials, name: step.name }, known, `${at}: options`, used);
+    checkRoots(
+      { options: step.options, credentials: step.credentials, name: step.name },
+      known,
+      `${at}: options`,
+      used,
+    );
     for (const expectation of step.expect) checkExpectation(step, expectation, known, at, used);
     const of = step.kind === 'repeat-pay' ? step.options.of : undefined;
     if (typeof of === 'string' && !of.includes('${') && !payments.has(of)) {
       throw new ScenarioFileError(`${at}: of ${JSON.stringify(of)} names no earlier payment of this case`);
     }
-    const needsPayment = (step.kind === 'repeat-pay' && of === undefined) || ((step.kind === 'status' || step.kind === 'wait') && step.options['txn-id'] === undefined);
+    const needsPayment =
+      (step.kind === 'repeat-pay' && of === undefined) ||
+      ((step.kind === 'status' || step.kind === 'wait') && step.options['txn-id'] === undefined);
     if (needsPayment && payments.size === 0) {
-      throw new ScenarioFileError(`${at}: it refers to the case's last payment, and there is none before it: give ${step.kind === 'repeat-pay' ? 'of' : 'txn-id'}`);
+      throw new ScenarioFileError(
+        `${at}: it refers to the case's last payment, and there is none before it: give ${step.kind === 'repeat-pay' ? 'of' : 'txn-id'}`,
+      );
     }
     if (step.id !== undefined) {
-      if (ids.has(step.id)) throw new ScenarioFileError(`${at}: id ${JSON.stringify(step.id)} is used twice in this case`);
+      if (ids.has(step.id))
+        throw new ScenarioFileError(`${at}: id ${JSON.stringify(step.id)} is used twice in this case`);
       ids.add(step.id);
     }
     const names = [step.kind, ...(step.id === undefined ? [] : [step.id])];
     names.forEach((name) => known.add(name));
-    if (step.kind === 'repeat-pay' || (step.kind === 'pay' && step.options['dry-run'] !== true)) names.forEach((name) => payments.add(name));
+    if (step.kind === 'repeat-pay' || (step.kind === 'pay' && step.options['dry-run'] !== true))
+      names.forEach((name) => payments.add(name));
   }
 }
 
@@ -263,7 +323,10 @@ export function parseScenario(source: string, file: string): Suite {
   const cases = content.cases.map((rawCase, index) => {
     const parsed = parseWith(caseSchema, rawCase, `${file}: cases[${index}]`);
     const where = `${file}: case ${JSON.stringify(parsed.name)}`;
-    if (caseNames.has(parsed.name)) throw new ScenarioFileError(`${where}: two cases have this name; names must differ (they name the JUnit testcases)`);
+    if (caseNames.has(parsed.name))
+      throw new ScenarioFileError(
+        `${where}: two cases have this name; names must differ (they name the JUnit testcases)`,
+      );
     caseNames.add(parsed.name);
     const steps = parsed.steps.map((raw, i) => parseStep(raw, i + 1, where));
     const rows = new Set<string>();

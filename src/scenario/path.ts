@@ -10,7 +10,11 @@ import { isLosslessNumber, parseLosslessJson, stringifyLosslessJson } from '../p
  * - `.length` of a list or a string.
  * Numbers from the gateway stay exact: they are compared and shown by their text.
  */
-export type PathSegment = { kind: 'field'; name: string } | { kind: 'index'; index: number } | { kind: 'each' } | { kind: 'json' };
+export type PathSegment =
+  | { kind: 'field'; name: string }
+  | { kind: 'index'; index: number }
+  | { kind: 'each' }
+  | { kind: 'json' };
 
 export class PathSyntaxError extends Error {
   constructor(path: string, reason: string) {
@@ -33,7 +37,8 @@ export function parsePath(path: string): PathSegment[] {
     if ((match = /^\.([A-Za-z_$][\w$-]*)/.exec(rest))) segments.push({ kind: 'field', name: match[1]! });
     else if ((match = /^\[(\d{1,9})\]/.exec(rest))) segments.push({ kind: 'index', index: Number(match[1]) });
     else if ((match = /^\[\*\]/.exec(rest))) segments.push({ kind: 'each' });
-    else if ((match = /^\["((?:[^"\\]|\\.)*)"\]/.exec(rest))) segments.push({ kind: 'field', name: JSON.parse(`"${match[1]!}"`) as string });
+    else if ((match = /^\["((?:[^"\\]|\\.)*)"\]/.exec(rest)))
+      segments.push({ kind: 'field', name: JSON.parse(`"${match[1]!}"`) as string });
     else if ((match = /^@json/.exec(rest))) segments.push({ kind: 'json' });
     else throw new PathSyntaxError(path, `cannot read ${JSON.stringify(rest)}: use .name, [n], [*], ["name"] or @json`);
     rest = rest.slice(match[0].length);
@@ -71,7 +76,8 @@ export interface PathValue {
   each?: { index: number; position: number };
 }
 
-const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value) && !isLosslessNumber(value);
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value) && !isLosslessNumber(value);
 
 /** Every value `segments` lead to from `root` (more than one only through `[*]`). */
 export function resolvePath(root: unknown, segments: readonly PathSegment[]): PathValue[] {
@@ -84,19 +90,28 @@ export function resolvePath(root: unknown, segments: readonly PathSegment[]): Pa
     const next = (v: unknown) => walk(v, at + 1, [...done, segment], each);
     switch (segment.kind) {
       case 'field':
-        if ((Array.isArray(value) || typeof value === 'string') && segment.name === 'length') return next(String(value.length));
+        if ((Array.isArray(value) || typeof value === 'string') && segment.name === 'length')
+          return next(String(value.length));
         if (isRecord(value) && Object.hasOwn(value, segment.name)) return next(value[segment.name]);
         return void results.push(lost('missing', [...done, segment]));
       case 'index':
         if (Array.isArray(value) && segment.index < value.length) return next(value[segment.index]);
-        return void results.push(lost(Array.isArray(value) ? `missing (the list has ${value.length})` : 'missing (not a list)', [...done, segment]));
+        return void results.push(
+          lost(Array.isArray(value) ? `missing (the list has ${value.length})` : 'missing (not a list)', [
+            ...done,
+            segment,
+          ]),
+        );
       case 'each':
         if (!Array.isArray(value)) return void results.push(lost('not a list'));
         if (value.length === 0) return void results.push(lost('an empty list'));
-        value.forEach((item, index) => walk(item, at + 1, [...done, { kind: 'index', index }], { index, position: index + 1 }));
+        value.forEach((item, index) =>
+          walk(item, at + 1, [...done, { kind: 'index', index }], { index, position: index + 1 }),
+        );
         return;
       case 'json':
-        if (typeof value !== 'string') return void results.push(lost(`not a string holding JSON (${typeOfValue(value)})`));
+        if (typeof value !== 'string')
+          return void results.push(lost(`not a string holding JSON (${typeOfValue(value)})`));
         try {
           return next(parseLosslessJson(value));
         } catch {

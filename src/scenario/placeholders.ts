@@ -29,7 +29,8 @@ function placeholdersIn(text: string): { text: string; segments: PathSegment[] }
 export function placeholdersInValue(value: unknown): { text: string; segments: PathSegment[] }[] {
   if (typeof value === 'string') return placeholdersIn(value);
   if (Array.isArray(value)) return value.flatMap(placeholdersInValue);
-  if (typeof value === 'object' && value !== null && !isLosslessNumber(value)) return Object.values(value).flatMap(placeholdersInValue);
+  if (typeof value === 'object' && value !== null && !isLosslessNumber(value))
+    return Object.values(value).flatMap(placeholdersInValue);
   return [];
 }
 
@@ -39,11 +40,15 @@ export type PlaceholderScope = ReadonlyMap<string, unknown>;
 function lookUp(text: string, scope: PlaceholderScope): unknown {
   const segments = parsePath(text);
   const root = segments[0] as { name: string };
-  if (segments.some((s) => s.kind === 'each')) throw new PlaceholderError(`\${${text}}: [*] has no single value; name one element, such as [0]`);
-  if (!scope.has(root.name)) throw new PlaceholderError(`\${${text}}: nothing is called ${JSON.stringify(root.name)} here`);
+  if (segments.some((s) => s.kind === 'each'))
+    throw new PlaceholderError(`\${${text}}: [*] has no single value; name one element, such as [0]`);
+  if (!scope.has(root.name))
+    throw new PlaceholderError(`\${${text}}: nothing is called ${JSON.stringify(root.name)} here`);
   const [found] = resolvePath(scope.get(root.name), segments.slice(1));
   if (!found || found.missing !== undefined) {
-    throw new PlaceholderError(`\${${text}}: ${root.name}${found?.path ? (found.path.startsWith('[') ? '' : '.') + found.path : ''} is ${found?.missing ?? 'missing'}`);
+    throw new PlaceholderError(
+      `\${${text}}: ${root.name}${found?.path ? (found.path.startsWith('[') ? '' : '.') + found.path : ''} is ${found?.missing ?? 'missing'}`,
+    );
   }
   return found.value;
 }
@@ -54,7 +59,9 @@ function interpolateText(text: string, scope: PlaceholderScope): unknown {
     const value = lookUp(whole[1]!.trim(), scope);
     return typeof value === 'object' && value !== null && !isLosslessNumber(value) ? value : valueText(value);
   }
-  return text.replace(placeholderPattern, (_match, path: string | undefined) => (path === undefined ? '${' : valueText(lookUp(path.trim(), scope))));
+  return text.replace(placeholderPattern, (_match, path: string | undefined) =>
+    path === undefined ? '${' : valueText(lookUp(path.trim(), scope)),
+  );
 }
 
 /** The value with every placeholder filled in; throws PlaceholderError when one cannot be. */

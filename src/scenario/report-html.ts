@@ -10,7 +10,12 @@ import { type CaseOutcome, countCases, type Outcome, type RunResult, type StepOu
  * anything ever slip through.
  */
 export function escapeHtml(text: string): string {
-  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
+  return text
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/"/g, '&quot;')
+    .replace(/'/g, '&#39;');
 }
 
 const styles = `
@@ -52,13 +57,18 @@ function stepSection(step: StepOutcome): string {
   const bad = step.outcome === 'failed' || step.outcome === 'error';
   const tries = step.attempts > 1 ? `, ${step.attempts} attempts` : '';
   // A skipped step never ran: its outcome says so, with no time after it.
-  const meta = step.outcome === 'skipped' ? [step.label, step.outcome] : [step.label, step.outcome, `${step.ms} ms${tries}`];
+  const meta =
+    step.outcome === 'skipped' ? [step.label, step.outcome] : [step.label, step.outcome, `${step.ms} ms${tries}`];
   const { request, envelope, ...seen } = step.record ?? {};
   const parts = [
     `<h3><span class="mark">${marks[step.outcome]}</span>${escapeHtml(`${step.number} ${step.name}`)} <span class="meta">${escapeHtml(meta.join(', '))}</span></h3>`,
     failuresTable(step),
-    step.error ? `<p class="problem">${escapeHtml(`${step.error.reason} (${step.error.type}, exit ${step.error.exitCode})`)}</p>` : '',
-    step.retried.length > 0 ? `<ol class="retried">${step.retried.map((why, i) => `<li>${escapeHtml(`attempt ${i + 1}: ${why}`)}</li>`).join('')}</ol>` : '',
+    step.error
+      ? `<p class="problem">${escapeHtml(`${step.error.reason} (${step.error.type}, exit ${step.error.exitCode})`)}</p>`
+      : '',
+    step.retried.length > 0
+      ? `<ol class="retried">${step.retried.map((why, i) => `<li>${escapeHtml(`attempt ${i + 1}: ${why}`)}</li>`).join('')}</ol>`
+      : '',
     block('request sent', request, bad),
     block("the gateway's answer", envelope, bad),
     block('record', step.record === undefined ? undefined : seen, false),
@@ -71,7 +81,9 @@ function caseSection(file: string, outcome: CaseOutcome): string {
   const row =
     outcome.row === undefined
       ? ''
-      : `<table class="row"><tr><th>row ${outcome.row.number} (line ${outcome.row.line})</th>${Object.entries(outcome.row.values)
+      : `<table class="row"><tr><th>row ${outcome.row.number} (line ${outcome.row.line})</th>${Object.entries(
+          outcome.row.values,
+        )
           .map(([column, value]) => `<td>${escapeHtml(`${column}: ${value}`)}</td>`)
           .join('')}</tr></table>`;
   const summary = `<summary><span class="mark">${marks[outcome.outcome]}</span>${escapeHtml(outcome.name)} <span class="meta">${escapeHtml(`${outcome.outcome}, ${file}, ${outcome.ms} ms`)}</span></summary>`;
@@ -84,7 +96,9 @@ export function htmlReport(result: RunResult, ms: number, title = 'agentpay scen
     .flatMap((suite) => suite.cases.map((outcome) => ({ file: suite.file, outcome })))
     .map((entry, position) => ({ ...entry, position }))
     .sort((a, b) => order[a.outcome.outcome] - order[b.outcome.outcome] || a.position - b.position);
-  const files = result.suites.map((suite) => `<li>${escapeHtml(suite.name === suite.file ? suite.file : `${suite.name} (${suite.file})`)}</li>`).join('');
+  const files = result.suites
+    .map((suite) => `<li>${escapeHtml(suite.name === suite.file ? suite.file : `${suite.name} (${suite.file})`)}</li>`)
+    .join('');
   return [
     '<!doctype html>',
     '<html lang="en"><head><meta charset="utf-8">',

@@ -22,7 +22,13 @@ export function stepJson(suite: Suite, caseName: string, step: StepOutcome): str
     attempts: step.attempts,
     retried: step.retried,
     checks: step.checks,
-    failures: step.failures.map(({ path, check, expected, actual, message }) => ({ path, check, expected, actual, message })),
+    failures: step.failures.map(({ path, check, expected, actual, message }) => ({
+      path,
+      check,
+      expected,
+      actual,
+      message,
+    })),
     error: step.error ? { exitCode: step.error.exitCode, type: step.error.type, message: step.error.message } : null,
     record: step.record ?? null,
   });
@@ -43,5 +49,11 @@ export function caseJson(suite: Suite, outcome: CaseOutcome): string {
 }
 
 export function summaryJson(result: RunResult, ms: number): string {
-  return JSON.stringify({ type: 'summary', ...countCases(result.suites.flatMap((suite) => suite.cases)), ms, exitCode: result.exitCode, interrupted: result.interrupted });
+  return JSON.stringify({
+    type: 'summary',
+    ...countCases(result.suites.flatMap((suite) => suite.cases)),
+    ms,
+    exitCode: result.exitCode,
+    interrupted: result.interrupted,
+  });
 }

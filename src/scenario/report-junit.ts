@@ -9,7 +9,13 @@ import { type CaseOutcome, countCases, type RunResult } from './runner.js';
 const invalidXmlChars = /[^\t\n\r\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu;
 
 function xmlEscape(text: string): string {
-  return text.replace(invalidXmlChars, '').replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&apos;');
+  return text
+    .replace(invalidXmlChars, '')
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/"/g, '&quot;')
+    .replace(/'/g, '&apos;');
 }
 
 const seconds = (ms: number) => (ms / 1000).toFixed(3);
@@ -34,10 +40,14 @@ function testcase(suiteName: string, outcome: CaseOutcome, skipReason: string): 
   if (outcome.outcome === 'skipped') body.push(`      <skipped${attributes({ message: skipReason })}/>`);
   if (errors.length > 0) {
     const [first] = errors;
-    body.push(`      <error${attributes({ message: first!.message, type: first!.type })}>${xmlEscape(errors.map((e) => e.message).join('\n'))}</error>`);
+    body.push(
+      `      <error${attributes({ message: first!.message, type: first!.type })}>${xmlEscape(errors.map((e) => e.message).join('\n'))}</error>`,
+    );
   }
   if (failures.length > 0) {
-    body.push(`      <failure${attributes({ message: failures[0]!, type: 'AssertionFailure' })}>${xmlEscape(failures.join('\n'))}</failure>`);
+    body.push(
+      `      <failure${attributes({ message: failures[0]!, type: 'AssertionFailure' })}>${xmlEscape(failures.join('\n'))}</failure>`,
+    );
   }
   if (outcome.outcome !== 'skipped') body.push(`      <system-out>${xmlEscape(steps)}</system-out>`);
   return `${open}>\n${body.join('\n')}\n    </testcase>`;
@@ -50,7 +60,9 @@ export function junitXml(result: RunResult, name = 'agentpay scenario'): string 
   const suites = result.suites.map((suite) => {
     const counts = countCases(suite.cases);
     const head = `  <testsuite${attributes({ name: suite.name, file: suite.file, tests: counts.cases, failures: counts.failed, errors: counts.errors, skipped: counts.skipped, time: seconds(suite.ms) })}>`;
-    const skipReason = result.interrupted ? 'not run: the run was interrupted (Ctrl+C)' : 'not run: --bail stopped the run at an earlier case';
+    const skipReason = result.interrupted
+      ? 'not run: the run was interrupted (Ctrl+C)'
+      : 'not run: --bail stopped the run at an earlier case';
     return [head, ...suite.cases.map((c) => testcase(suite.name, c, skipReason)), '  </testsuite>'].join('\n');
   });
   return [

@@ -35,7 +35,9 @@ function describeStep(kind: StepKind, options: StepOptions): string {
     case 'status':
     case 'wait': {
       const id = o('txn-id') === 'fresh' ? 'a fresh TransactionID' : o('txn-id');
-      return kind === 'wait' ? `wait for ${id} to be final` : `status ${id}${o('wait') === undefined ? '' : ` --wait ${o('wait')}`}`;
+      return kind === 'wait'
+        ? `wait for ${id} to be final`
+        : `status ${id}${o('wait') === undefined ? '' : ` --wait ${o('wait')}`}`;
     }
     case 'repeat-pay':
       return `repeat-pay of ${o('of')}`;
@@ -61,20 +63,33 @@ export interface CaseScope {
 }
 
 function scopeOf(scope: CaseScope, extra: [string, unknown][] = []): Map<string, unknown> {
-  return new Map<string, unknown>([['var', scope.vars], ...(scope.row === undefined ? [] : [['row', scope.row] as [string, unknown]]), ...scope.records, ...extra]);
+  return new Map<string, unknown>([
+    ['var', scope.vars],
+    ...(scope.row === undefined ? [] : [['row', scope.row] as [string, unknown]]),
+    ...scope.records,
+    ...extra,
+  ]);
 }
 
 type StepResultWithExit = StepOutcome & { exitCode: ExitCodeValue };
 
 /** The step as it will run: placeholders filled, the payment to repeat found; or why it cannot run. */
-function prepareRun(step: StepDefinition, scope: CaseScope): { run: StepRun; name: string } | { problem: string; name: string } {
+function prepareRun(
+  step: StepDefinition,
+  scope: CaseScope,
+): { run: StepRun; name: string } | { problem: string; name: string } {
   let name = step.name ?? step.kind;
   try {
     const options = { ...(interpolate(step.options, scopeOf(scope)) as StepOptions) };
     if ((step.kind === 'status' || step.kind === 'wait') && options['txn-id'] === undefined) {
       options['txn-id'] = String(scope.lastPayment?.transactionId ?? '');
     }
-    const repeated = step.kind !== 'repeat-pay' ? undefined : typeof options.of === 'string' ? scope.replays.get(options.of) : scope.lastPayment;
+    const repeated =
+      step.kind !== 'repeat-pay'
+        ? undefined
+        : typeof options.of === 'string'
+          ? scope.replays.get(options.of)
+          : scope.lastPayment;
     if (step.kind === 'repeat-pay') {
       options.of = typeof options.of === 'string' ? options.of : scope.lastPayment?.name;
       if (repeated === undefined) {
@@ -84,9 +99,13 @@ function prepareRun(step: StepDefinition, scope: CaseScope): { run: StepRun; nam
         };
       }
     }
-    const written = step.credentials === undefined ? undefined : (interpolate(step.credentials, scopeOf(scope)) as NonNullable<StepDefinition['credentials']>);
+    const written =
+      step.credentials === undefined
+        ? undefined
+        : (interpolate(step.credentials, scopeOf(scope)) as NonNullable<StepDefinition['credentials']>);
     // A repeat is the same Payment: with the credentials of the step it repeats, unless it says otherwise.
-    const credentials = written === undefined ? repeated?.credentials : { agentId: written['agent-id'], password: written.password };
+    const credentials =
+      written === undefined ? repeated?.credentials : { agentId: written['agent-id'], password: written.password };
     name = step.name === undefined ? describeStep(step.kind, options) : String(interpolate(step.name, scopeOf(scope)));
     return { run: { kind: step.kind, options, credentials, replay: repeated?.replay }, name };
   } catch (error) {
@@ -96,28 +115,72 @@ function prepareRun(step: StepDefinition, scope: CaseScope): { run: StepRun; nam
 }
 
 /** What the step's answer says against its expectations: passed, failed (with each failure), or an error. */
-const errorIsDataFor = (step: StepDefinition) => step.expect.some((e) => (e.segments[0] as { name: string }).name === 'error');
+const errorIsDataFor = (step: StepDefinition) =>
+  step.expect.some((e) => (e.segments[0] as { name: string }).name === 'error');
 
-function judge(step: StepDefinition, result: Awaited<ReturnType<StepExecutor>>, where: string, label: string, scope: CaseScope) {
+function judge(
+  step: StepDefinition,
+  result: Awaited<ReturnType<StepExecutor>>,
+  where: string,
+  label: string,
+  scope: CaseScope,
+) {
   const errorIsData = errorIsDataFor(step);
   const exitCodes: ExitCodeValue[] = [result.exitCode ?? ExitCode.success];
   if (result.error && !errorIsData) {
     exitCodes.push(result.error.exitCode);
-    const error = { ...result.error, message: `${where}, ${label}: ${result.error.message}`, reason: result.error.message };
-    return { outcome: 'error' as Outcome, error, checks: 0, failures: [] as Failure[], exitCode: mostSevere(exitCodes) };
+    const error = {
+      ...result.error,
+      message: `${where}, ${label}: ${result.error.message}`,
+      reason: result.error.message,
+    };
+    return {
+      outcome: 'error' as Outcome,
+      error,
+      checks: 0,
+      failures: [] as Failure[],
+      exitCode: mostSevere(exitCodes),
+    };
   }
-  const context = { scope: scopeOf(scope, [['self', result.record]]), recordOf: (other: string) => scope.records.get(other) };
-  const results: AssertionResult[] = step.expect.flatMap((expectation) => evaluateExpectation(expectation, result.record, context));
-  const failures = results.filter((r) => !r.ok).map((r): Failure => ({ ...r, message: `${where}, ${label}: ${r.path}: expected ${r.expected}, actual ${r.actual}` }));
+  const context = {
+    scope: scopeOf(scope, [['self', result.record]]),
+    recordOf: (other: string) => scope.records.get(other),
+  };
+  const results: AssertionResult[] = step.expect.flatMap((expectation) =>
+    evaluateExpectation(expectation, result.record, context),
+  );
+  const failures = results
+    .filter((r) => !r.ok)
+    .map(
+      (r): Failure => ({ ...r, message: `${where}, ${label}: ${r.path}: expected ${r.expected}, actual ${r.actual}` }),
+    );
   if (failures.length > 0) exitCodes.push(ExitCode.declined);
-  return { outcome: (failures.length > 0 ? 'failed' : 'passed') as Outcome, error: undefined, checks: results.length, failures, exitCode: mostSevere(exitCodes) };
+  return {
+    outcome: (failures.length > 0 ? 'failed' : 'passed') as Outcome,
+    error: undefined,
+    checks: results.length,
+    failures,
+    exitCode: mostSevere(exitCodes),
+  };
 }
 
 /** The step's record under its kind and id, and the payment it made for a later repeat-pay. */
-function remember(step: StepDefinition, run: StepRun, result: Awaited<ReturnType<StepExecutor>>, scope: CaseScope): void {
+function remember(
+  step: StepDefinition,
+  run: StepRun,
+  result: Awaited<ReturnType<StepExecutor>>,
+  scope: CaseScope,
+): void {
   const { record } = result;
   const replay: Replay | undefined =
-    result.replay === undefined ? undefined : { name: step.id ?? step.kind, transactionId: record.transactionId, replay: result.replay, credentials: run.credentials };
+    result.replay === undefined
+      ? undefined
+      : {
+          name: step.id ?? step.kind,
+          transactionId: record.transactionId,
+          replay: result.replay,
+          credentials: run.credentials,
+        };
   for (const key of [step.kind, ...(step.id === undefined ? [] : [step.id])]) {
     scope.records.set(key, record);
     // A dry run, or a payment that could not be made, leaves nothing to repeat under its name.
@@ -145,24 +208,40 @@ export interface RetryPolicy {
 function retryReason(step: StepDefinition, result: Awaited<ReturnType<StepExecutor>>): string | undefined {
   if (errorIsDataFor(step)) return undefined;
   if (result.error !== undefined) {
-    return result.error.exitCode === ExitCode.unreachable || result.error.exitCode === ExitCode.notUnderstood ? result.error.message : undefined;
+    return result.error.exitCode === ExitCode.unreachable || result.error.exitCode === ExitCode.notUnderstood
+      ? result.error.message
+      : undefined;
   }
   if (result.exitCode !== ExitCode.pendingOrUnknown) return undefined;
   const { transactionId, message } = result.record;
   return `the outcome of payment ${String(transactionId)} is unknown${typeof message === 'string' && message !== '' ? ` (${message})` : ''}`;
 }
 
-async function runWithRetries(step: StepDefinition, run: StepRun, label: string, execute: StepExecutor, retry: RetryPolicy | undefined) {
+async function runWithRetries(
+  step: StepDefinition,
+  run: StepRun,
+  label: string,
+  execute: StepExecutor,
+  retry: RetryPolicy | undefined,
+) {
   const kept: Record<string, unknown> = {};
   const retried: string[] = [];
   let attempt = 1;
   let result = await execute({ ...run, attempt, kept });
-  for (let reason = retryReason(step, result); reason !== undefined && retry !== undefined && attempt <= retry.retries; reason = retryReason(step, result)) {
+  for (
+    let reason = retryReason(step, result);
+    reason !== undefined && retry !== undefined && attempt <= retry.retries;
+    reason = retryReason(step, result)
+  ) {
     if (retry.signal?.aborted) break;
     retried.push(reason);
     retry.onRetry?.(label, attempt + 1, reason);
     try {
-      await sleep(Math.min(retry.delayMs * 2 ** (attempt - 1), 8000), undefined, retry.signal ? { signal: retry.signal } : {});
+      await sleep(
+        Math.min(retry.delayMs * 2 ** (attempt - 1), 8000),
+        undefined,
+        retry.signal ? { signal: retry.signal } : {},
+      );
     } catch {
       break;
     }
@@ -172,14 +251,45 @@ async function runWithRetries(step: StepDefinition, run: StepRun, label: string,
   return { result, attempts: attempt, retried };
 }
 
-export async function runStep(step: StepDefinition, where: string, scope: CaseScope, execute: StepExecutor, retry?: RetryPolicy): Promise<StepResultWithExit> {
+export async function runStep(
+  step: StepDefinition,
+  where: string,
+  scope: CaseScope,
+  execute: StepExecutor,
+  retry?: RetryPolicy,
+): Promise<StepResultWithExit> {
   const started = performance.now();
   const label = stepLabel(step);
-  const base = { number: step.number, kind: step.kind, id: step.id, label, record: undefined, checks: 0, failures: [], error: undefined, attempts: 1, retried: [] };
+  const base = {
+    number: step.number,
+    kind: step.kind,
+    id: step.id,
+    label,
+    record: undefined,
+    checks: 0,
+    failures: [],
+    error: undefined,
+    attempts: 1,
+    retried: [],
+  };
   const prepared = prepareRun(step, scope);
   if ('problem' in prepared) {
-    const failure = { path: '', check: 'equals' as const, ok: false, expected: prepared.problem, actual: '', message: `${where}, ${label}: ${prepared.problem}` };
-    return { ...base, name: prepared.name, outcome: 'failed', ms: elapsed(started), failures: [failure], exitCode: ExitCode.declined };
+    const failure = {
+      path: '',
+      check: 'equals' as const,
+      ok: false,
+      expected: prepared.problem,
+      actual: '',
+      message: `${where}, ${label}: ${prepared.problem}`,
+    };
+    return {
+      ...base,
+      name: prepared.name,
+      outcome: 'failed',
+      ms: elapsed(started),
+      failures: [failure],
+      exitCode: ExitCode.declined,
+    };
   }
   const { result, attempts, retried } = await runWithRetries(step, prepared.run, label, execute, retry);
   const verdict = judge(step, result, where, label, scope);

@@ -149,12 +149,17 @@ function unitsOf(inputs: readonly SuiteInput[]): Unit[] {
   return inputs.flatMap(({ suite, vars, data }, suiteIndex) =>
     suite.cases.flatMap((definition): Unit[] => {
       const base = { suiteIndex, suite, vars, definition };
-      if (data === undefined || definition.rowColumns.length === 0) return [{ ...base, name: definition.name, row: undefined }];
+      if (data === undefined || definition.rowColumns.length === 0)
+        return [{ ...base, name: definition.name, row: undefined }];
       const columns = data.columns.filter((column) => definition.rowColumns.includes(column));
       return data.rows.map((row: DataRow) => ({
         ...base,
         name: iterationName(definition.name, row, columns),
-        row: { number: row.number, line: row.line, values: Object.fromEntries(columns.map((column) => [column, row.values[column] ?? ''])) },
+        row: {
+          number: row.number,
+          line: row.line,
+          values: Object.fromEntries(columns.map((column) => [column, row.values[column] ?? ''])),
+        },
       }));
     }),
   );
@@ -176,7 +181,13 @@ async function runCase(unit: Unit, run: CaseRun): Promise<CaseOutcome> {
   const { suite, definition, name } = unit;
   const caseStarted = performance.now();
   const where = `case ${JSON.stringify(name)}`;
-  const scope: CaseScope = { vars: Object.fromEntries(unit.vars), row: unit.row?.values, records: new Map(), replays: new Map(), lastPayment: undefined };
+  const scope: CaseScope = {
+    vars: Object.fromEntries(unit.vars),
+    row: unit.row?.values,
+    records: new Map(),
+    replays: new Map(),
+    lastPayment: undefined,
+  };
   const retry: RetryPolicy = {
     retries: options.retries ?? 0,
     delayMs: options.retryDelayMs ?? 500,
@@ -209,7 +220,11 @@ async function runCase(unit: Unit, run: CaseRun): Promise<CaseOutcome> {
   return outcome;
 }
 
-export async function runSuites(inputs: readonly SuiteInput[], execute: StepExecutor, options: RunOptions): Promise<RunResult> {
+export async function runSuites(
+  inputs: readonly SuiteInput[],
+  execute: StepExecutor,
+  options: RunOptions,
+): Promise<RunResult> {
   const units = unitsOf(inputs);
   const order = inFileOrder(units.length);
   const outcomes: CaseOutcome[] = [];
@@ -251,5 +266,11 @@ export interface OutcomeCounts {
 
 export function countCases(cases: readonly CaseOutcome[]): OutcomeCounts {
   const count = (outcome: Outcome) => cases.filter((c) => c.outcome === outcome).length;
-  return { cases: cases.length, passed: count('passed'), failed: count('failed'), errors: count('error'), skipped: count('skipped') };
+  return {
+    cases: cases.length,
+    passed: count('passed'),
+    failed: count('failed'),
+    errors: count('error'),
+    skipped: count('skipped'),
+  };
 }

@@ -1,7 +1,14 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { AgentpayError, ExitCode, UsageError } from '../errors.js';
 import type { ExchangeEvent, PaymentInput } from '../gateway/client.js';
-import { amountOption, checkOptions, invoiceIdOption, purchaseOptions, transactionIdOption, waitOption } from '../options/purchase.js';
+import {
+  amountOption,
+  checkOptions,
+  invoiceIdOption,
+  purchaseOptions,
+  transactionIdOption,
+  waitOption,
+} from '../options/purchase.js';
 import { optionalText, switchOption } from '../options/values.js';
 import { successStatus } from '../protocol/codes.js';
 import { type FormField, formToObject, maskForm } from '../protocol/form.js';
@@ -49,7 +56,9 @@ export function exchangeRecorder() {
      * Runs a step's work with its own record of exchanges; `raw()` then gives `envelope`, the last
      * answer as received (numbers exact), and `request`, the last form sent.
      */
-    async recording<T>(work: () => Promise<T>): Promise<{ value: T; raw: () => { envelope: unknown; request: Record<string, string> | null } }> {
+    async recording<T>(
+      work: () => Promise<T>,
+    ): Promise<{ value: T; raw: () => { envelope: unknown; request: Record<string, string> | null } }> {
       const seen: Seen = { request: undefined, body: undefined };
       const raw = () => {
         let envelope: unknown = null;
@@ -82,7 +91,12 @@ type ExchangeRecorder = ReturnType<typeof exchangeRecorder>;
 
 /** The step's options under the names the commands' parsers read (`invoice-id` -> invoiceId). */
 function camelCased(options: StepRun['options']): Record<string, unknown> {
-  return Object.fromEntries(Object.entries(options).map(([key, value]) => [key.replace(/-([a-z])/g, (_m, c: string) => c.toUpperCase()), value]));
+  return Object.fromEntries(
+    Object.entries(options).map(([key, value]) => [
+      key.replace(/-([a-z])/g, (_m, c: string) => c.toUpperCase()),
+      value,
+    ]),
+  );
 }
 
 /** `fresh`, or no txn-id at all: a new TransactionID, never used before. */
@@ -103,7 +117,8 @@ function payStepOptions(step: StepRun): PayStep {
   if (amount === '') throw new UsageError('amount must not be empty');
   const invoiceId = invoiceIdOption(options.invoiceId);
   const position = optionalText(options.invoice, 'invoice');
-  if (position !== undefined && !/^[1-9]\d{0,5}$/.test(position)) throw new UsageError('invoice is a position in the voucher list, from 1');
+  if (position !== undefined && !/^[1-9]\d{0,5}$/.test(position))
+    throw new UsageError('invoice is a position in the voucher list, from 1');
   return {
     ...purchase,
     amount,
@@ -121,13 +136,18 @@ function payStepOptions(step: StepRun): PayStep {
  * AccountCheck is the gateway's answer, data for the step's expectations as a check step's
  * (docs/scenarios.md): its record, and no Payment.
  */
-async function paymentOfStep(options: PayStep, client: PaymentSession['client'], transactionId: string): Promise<PaymentInput | { refusedCheck: StepResult }> {
+async function paymentOfStep(
+  options: PayStep,
+  client: PaymentSession['client'],
+  transactionId: string,
+): Promise<PaymentInput | { refusedCheck: StepResult }> {
   if (options.raw) {
     const { service, account, currency, invoiceId } = options;
     return { service, account, currency, transactionId, amount: options.amount ?? '', invoiceId };
   }
   const request = { ...options, amount: amountOption(options.amount, 'amount') };
-  if (request.invoiceId === undefined && request.invoicePosition === undefined) return paymentInputOf(options, await resolvePurchase(client, request), transactionId);
+  if (request.invoiceId === undefined && request.invoicePosition === undefined)
+    return paymentInputOf(options, await resolvePurchase(client, request), transactionId);
   const purchase = { service: options.service, account: options.account, amount: '0', currency: options.currency };
   const checked = await client.accountCheck(purchase);
   if (checked.answer.status !== successStatus) return { refusedCheck: { record: accountCheckLine(checked, purchase) } };
@@ -136,7 +156,8 @@ async function paymentOfStep(options: PayStep, client: PaymentSession['client'],
 
 function stepErrorOf(error: unknown): StepError {
   if (error instanceof AgentpayError) return { exitCode: error.exitCode, type: error.name, message: error.message };
-  if (error instanceof InvalidFieldError) return { exitCode: ExitCode.usage, type: 'UsageError', message: error.message };
+  if (error instanceof InvalidFieldError)
+    return { exitCode: ExitCode.usage, type: 'UsageError', message: error.message };
   throw error;
 }
 
@@ -165,7 +186,13 @@ function oneAtATime() {
   };
 }
 
-export function gatewayStepExecutor({ context, session, recorder, signal, lifted = [] }: GatewayStepsOptions): StepExecutor {
+export function gatewayStepExecutor({
+  context,
+  session,
+  recorder,
+  signal,
+  lifted = [],
+}: GatewayStepsOptions): StepExecutor {
   const { settings, out } = context;
   const codes = settings.codes.table;
   const exclusive = oneAtATime();
@@ -173,12 +200,21 @@ export function gatewayStepExecutor({ context, session, recorder, signal, lifted
   const paid = async (active: PaymentSession, input: PaymentInput, checkReplay: boolean): Promise<StepResult> => {
     // Limits hold for a scenario too; its payments repeat one another on purpose (docs/desk-safety.md).
     const desk = { overLimit: false, duplicates: 'skip' } as const;
-    const { view } = await executePayment(context, active, input, { checkReplay, notes: { overrides: lifted }, desk, exclusive });
+    const { view } = await executePayment(context, active, input, {
+      checkReplay,
+      notes: { overrides: lifted },
+      desk,
+      exclusive,
+    });
     // Unknown is worth a word beside the record (the gateway's code, the setting to classify it);
     // pending is left to the scenario's own wait steps and assertions.
     const error = view.state === 'unknown' ? errorOfView(view, codes) : undefined;
     if (error) out.warn(`${error.message}${error.hint ? `; ${error.hint}` : ''}`);
-    return { record: { ...view }, replay: input, ...(view.state === 'unknown' ? { exitCode: ExitCode.pendingOrUnknown } : {}) };
+    return {
+      record: { ...view },
+      replay: input,
+      ...(view.state === 'unknown' ? { exitCode: ExitCode.pendingOrUnknown } : {}),
+    };
   };
 
   const steps: Record<StepRun['kind'], (step: StepRun, active: PaymentSession) => Promise<StepResult>> = {
@@ -197,7 +233,13 @@ export function gatewayStepExecutor({ context, session, recorder, signal, lifted
       const input = tried ?? (await paymentOfStep(options, active.client, kept.transactionId as string));
       if ('refusedCheck' in input) return input.refusedCheck;
       if (options.dryRun) {
-        return { record: { dryRun: true, endpoint: active.client.endpoint, form: formToObject(maskForm(active.client.paymentForm(input))) } };
+        return {
+          record: {
+            dryRun: true,
+            endpoint: active.client.endpoint,
+            form: formToObject(maskForm(active.client.paymentForm(input))),
+          },
+        };
       }
       kept.payment = input;
       return paid(active, input, options.txnId !== undefined || tried !== undefined);

@@ -20,7 +20,9 @@ export function parseVarFlags(flags: readonly string[]): Map<string, string> {
     const equals = flag.indexOf('=');
     const name = equals < 0 ? flag : flag.slice(0, equals);
     if (equals < 0 || !varNamePattern.test(name)) {
-      throw new VarError(`--var ${JSON.stringify(flag)} is not name=value (a name is letters, digits and _, such as service=101)`);
+      throw new VarError(
+        `--var ${JSON.stringify(flag)} is not name=value (a name is letters, digits and _, such as service=101)`,
+      );
     }
     vars.set(name, flag.slice(equals + 1));
   }

@@ -8,7 +8,12 @@ import type { CodeList, CodeTable } from '../protocol/codes.js';
  */
 export const codeListSettings = {
   pending: { key: 'pendingCodes', flag: '--pending-codes', env: 'AGENTPAY_PENDING_CODES', meaning: 'in progress' },
-  notFound: { key: 'notFoundCodes', flag: '--not-found-codes', env: 'AGENTPAY_NOT_FOUND_CODES', meaning: 'no such transaction' },
+  notFound: {
+    key: 'notFoundCodes',
+    flag: '--not-found-codes',
+    env: 'AGENTPAY_NOT_FOUND_CODES',
+    meaning: 'no such transaction',
+  },
   failed: { key: 'failedCodes', flag: '--failed-codes', env: 'AGENTPAY_FAILED_CODES', meaning: 'a final refusal' },
 } as const satisfies Record<CodeList, { key: string; flag: string; env: string; meaning: string }>;
 
@@ -25,6 +30,8 @@ export function codeTableEnvironment(table: CodeTable): Record<string, string> {
  */
 export function classifyHint(status: string, said: Catalogue = t()): string {
   const lists = (['failed', 'pending', 'notFound'] as const).map((list) => [list, codeListSettings[list]] as const);
-  const flags = lists.map(([list, setting]) => `${setting.flag} ${status} (${said.reconcile.meanings[list]})`).join(', ');
+  const flags = lists
+    .map(([list, setting]) => `${setting.flag} ${status} (${said.reconcile.meanings[list]})`)
+    .join(', ');
   return said.reconcile.classifyHint(status, flags, lists.map(([, setting]) => setting.key).join(', '));
 }

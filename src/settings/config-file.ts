@@ -16,17 +16,24 @@ interface ConfigFile {
 
 const fileShapes = new Map(
   settingEntries.flatMap(([, { profile, alias }]) =>
-    profile === undefined ? [] : [[profile.key, profile.shape] as const, ...(alias ? [[alias.profileKey, profile.shape] as const] : [])],
+    profile === undefined
+      ? []
+      : [[profile.key, profile.shape] as const, ...(alias ? [[alias.profileKey, profile.shape] as const] : [])],
   ),
 );
 
-const isPlainObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isPlainObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** Describes a JSON value's type for "expected …, got …". */
 function typeOf(value: unknown): string {
   if (value === null) return 'null';
   if (Array.isArray(value)) return 'a list';
-  return typeof value === 'object' ? 'an object' : typeof value === 'string' ? `text ${JSON.stringify(value)}` : `${typeof value} ${String(value)}`;
+  return typeof value === 'object'
+    ? 'an object'
+    : typeof value === 'string'
+      ? `text ${JSON.stringify(value)}`
+      : `${typeof value} ${String(value)}`;
 }
 
 const isText = (value: unknown): value is string => typeof value === 'string';
@@ -45,13 +52,17 @@ function shapeMismatch(value: unknown, shape: FileShape): string | undefined {
   if (shape === 'services by id') {
     // Each entry's content (kind, amounts) is checked where the setting is parsed (settings/services.ts).
     const fits = isPlainObject(value) && Object.values(value).every((entry) => isText(entry) || isPlainObject(entry));
-    return fits ? undefined : 'services by id, as {"101": "GameCoins top-up"} or {"601": {"name": "Cinema voucher", "kind": "static"}}';
+    return fits
+      ? undefined
+      : 'services by id, as {"101": "GameCoins top-up"} or {"601": {"name": "Cinema voucher", "kind": "static"}}';
   }
   if (shape === 'code list') {
     const fits = isText(value) || (Array.isArray(value) && value.every((item) => isText(item) || isNumber(item)));
     return fits ? undefined : 'codes as text ("11,12") or a list ([11, "12"])';
   }
-  return (shape as readonly unknown[]).includes(value) ? undefined : `one of ${shape.map((choice) => JSON.stringify(choice)).join(', ')}`;
+  return (shape as readonly unknown[]).includes(value)
+    ? undefined
+    : `one of ${shape.map((choice) => JSON.stringify(choice)).join(', ')}`;
 }
 
 /** Where the file departs from its format, what belongs there, and what is there (unless secret or obvious). */
@@ -74,9 +85,18 @@ function checkProfile(name: string, value: unknown): Profile {
   const profile: Record<string, RawValue> = {};
   for (const [key, setting] of Object.entries(value)) {
     const shape = fileShapes.get(key);
-    if (shape === undefined) throw new ConfigShapeError(`${path}.${segment(key)}`, `a known key instead (${[...fileShapes.keys()].join(', ')})`);
+    if (shape === undefined)
+      throw new ConfigShapeError(
+        `${path}.${segment(key)}`,
+        `a known key instead (${[...fileShapes.keys()].join(', ')})`,
+      );
     const mismatch = shapeMismatch(setting, shape);
-    if (mismatch !== undefined) throw new ConfigShapeError(`${path}.${segment(key)}`, mismatch, key === 'password' ? undefined : { value: setting });
+    if (mismatch !== undefined)
+      throw new ConfigShapeError(
+        `${path}.${segment(key)}`,
+        mismatch,
+        key === 'password' ? undefined : { value: setting },
+      );
     profile[key] = setting as RawValue;
   }
   return profile;
@@ -85,11 +105,17 @@ function checkProfile(name: string, value: unknown): Profile {
 /** The config file's JSON as profiles, or a ConfigShapeError naming the first thing wrong. */
 function checkConfigFile(json: unknown): ConfigFile {
   if (!isPlainObject(json)) throw new ConfigShapeError('the file', 'an object {"profiles": {...}}', { value: json });
-  for (const key of Object.keys(json)) if (key !== 'profiles') throw new ConfigShapeError(segment(key), 'only the key "profiles" at the top');
+  for (const key of Object.keys(json))
+    if (key !== 'profiles') throw new ConfigShapeError(segment(key), 'only the key "profiles" at the top');
   const profiles = json.profiles === undefined ? {} : json.profiles;
-  if (!isPlainObject(profiles)) throw new ConfigShapeError('profiles', 'an object of named profiles', { value: profiles });
+  if (!isPlainObject(profiles))
+    throw new ConfigShapeError('profiles', 'an object of named profiles', { value: profiles });
   // fromEntries makes own properties, so a profile named "__proto__" stays one.
-  return { profiles: Object.fromEntries(Object.entries(profiles).map(([name, profile]) => [name, checkProfile(name, profile)])) };
+  return {
+    profiles: Object.fromEntries(
+      Object.entries(profiles).map(([name, profile]) => [name, checkProfile(name, profile)]),
+    ),
+  };
 }
 
 /** The config file and what to warn about it, or undefined when there is none. */
@@ -99,14 +125,18 @@ export function readConfigFile(path: string): { file: ConfigFile; warnings: stri
     text = readFileSync(path, 'utf8');
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw new UsageError(`cannot read the config file ${path}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+    throw new UsageError(
+      `cannot read the config file ${path}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`,
+    );
   }
   let json: unknown;
   try {
     json = JSON.parse(text);
   } catch (error) {
     // V8's message quotes the text around the fault, which may be the password: say where only.
-    throw new UsageError(`the config file ${path} is not valid JSON${jsonErrorPlace(text, error)}`, { hint: `check it with: jq . ${path}` });
+    throw new UsageError(`the config file ${path} is not valid JSON${jsonErrorPlace(text, error)}`, {
+      hint: `check it with: jq . ${path}`,
+    });
   }
   try {
     const file = checkConfigFile(json);
@@ -133,5 +163,7 @@ function configFileWarnings(path: string, file: ConfigFile): string[] {
   if (!Object.values(file.profiles).some((profile) => profile.password !== undefined)) return [];
   const mode = statSync(path).mode & 0o777;
   if ((mode & 0o077) === 0) return [];
-  return [`the config file ${path} holds a password and can be read by group or others (mode ${mode.toString(8).padStart(4, '0')}); run: chmod 600 ${path}`];
+  return [
+    `the config file ${path} holds a password and can be read by group or others (mode ${mode.toString(8).padStart(4, '0')}); run: chmod 600 ${path}`,
+  ];
 }

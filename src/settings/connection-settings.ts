@@ -6,10 +6,20 @@ import { codeListSettings } from './code-lists.js';
 import type { SettingDefinition } from './definition.js';
 import * as parse from './parsers.js';
 
-const sandboxDefaults: Record<CodeList, string> = { pending: '`11` under `--sandbox`', notFound: '`25` under `--sandbox`', failed: "the sandbox's refusals under `--sandbox`" };
+const sandboxDefaults: Record<CodeList, string> = {
+  pending: '`11` under `--sandbox`',
+  notFound: '`25` under `--sandbox`',
+  failed: "the sandbox's refusals under `--sandbox`",
+};
 const codeHelp: Record<CodeList, Said> = {
-  pending: { en: 'ResponseStatus codes that mean in progress, comma-separated', ru: 'коды ResponseStatus, означающие «в обработке», через запятую' },
-  notFound: { en: 'Status codes meaning "no such transaction", comma-separated', ru: 'коды Status, означающие «нет такой транзакции», через запятую' },
+  pending: {
+    en: 'ResponseStatus codes that mean in progress, comma-separated',
+    ru: 'коды ResponseStatus, означающие «в обработке», через запятую',
+  },
+  notFound: {
+    en: 'Status codes meaning "no such transaction", comma-separated',
+    ru: 'коды Status, означающие «нет такой транзакции», через запятую',
+  },
   failed: {
     en: 'ResponseStatus codes that are final refusals, comma-separated: only these, and 10, make a payment final',
     ru: 'коды ResponseStatus окончательного отказа, через запятую: только они и 10 делают платёж окончательным',
@@ -38,7 +48,10 @@ export const connectionSettings = {
     parse: parse.text,
     fallback: () => 'default',
     defaultText: '`default`',
-    help: { en: 'profile in $XDG_CONFIG_HOME/agentpay/config.json', ru: 'профиль в $XDG_CONFIG_HOME/agentpay/config.json' },
+    help: {
+      en: 'profile in $XDG_CONFIG_HOME/agentpay/config.json',
+      ru: 'профиль в $XDG_CONFIG_HOME/agentpay/config.json',
+    },
     docs: 'profile in the config file',
   },
   baseUrl: {
@@ -48,7 +61,10 @@ export const connectionSettings = {
     parse: parse.baseUrl,
     defaultText: 'none',
     underSandbox: 'embedded',
-    help: { en: 'gateway base URL; requests go to POST <url>/home/index', ru: 'базовый URL шлюза; запросы идут на POST <url>/home/index' },
+    help: {
+      en: 'gateway base URL; requests go to POST <url>/home/index',
+      ru: 'базовый URL шлюза; запросы идут на POST <url>/home/index',
+    },
     docs: 'requests go to `POST <url>/home/index`',
   },
   agentId: {
@@ -67,7 +83,10 @@ export const connectionSettings = {
     defaultText: 'prompt',
     secret: true,
     underSandbox: 'embedded',
-    help: { en: 'the agent password; never a flag (it would show in ps)', ru: 'пароль агента; никогда не флаг (его было бы видно в ps)' },
+    help: {
+      en: 'the agent password; never a flag (it would show in ps)',
+      ru: 'пароль агента; никогда не флаг (его было бы видно в ps)',
+    },
     docs: 'the agent password; never a flag (it would show in `ps`), looked for in the order below',
   },
   passwordFile: {
@@ -116,7 +135,10 @@ export const connectionSettings = {
     parse: parse.oneOf(requestDateFormats, 'date format'),
     fallback: () => 'local',
     defaultText: '`local`',
-    help: { en: 'RequestDate as local "YYYY-MM-DD HH:mm:ss" or UTC ISO 8601', ru: 'RequestDate как местное «YYYY-MM-DD HH:mm:ss» или UTC ISO 8601' },
+    help: {
+      en: 'RequestDate as local "YYYY-MM-DD HH:mm:ss" or UTC ISO 8601',
+      ru: 'RequestDate как местное «YYYY-MM-DD HH:mm:ss» или UTC ISO 8601',
+    },
     docs: 'RequestDate as local `YYYY-MM-DD HH:mm:ss`, or UTC ISO 8601',
   },
 } as const satisfies Record<string, SettingDefinition>;

@@ -4,7 +4,14 @@ import type { Said } from '../i18n/language.js';
 import type { Parse } from './parsers.js';
 
 /** What a config file may hold for a profile key (settings/config-file.ts checks it). */
-export type FileShape = 'text' | 'text or number' | 'code list' | 'true or false' | 'amounts per currency' | 'services by id' | readonly string[];
+export type FileShape =
+  | 'text'
+  | 'text or number'
+  | 'code list'
+  | 'true or false'
+  | 'amounts per currency'
+  | 'services by id'
+  | readonly string[];
 
 /**
  * One setting, declared once. From this come the global options (options.ts), resolution and

@@ -104,7 +104,10 @@ export const deskSettings = {
     parse: parse.wholeNumberBetween('settle attempts', 0, 100),
     fallback: () => 5,
     defaultText: '`5`',
-    help: { en: 'Status look-ups after a payment answer that is lost or not final', ru: 'запросов Status после ответа на платёж, который потерян или не окончателен' },
+    help: {
+      en: 'Status look-ups after a payment answer that is lost or not final',
+      ru: 'запросов Status после ответа на платёж, который потерян или не окончателен',
+    },
   },
   settleDelay: {
     flag: '--settle-delay <ms>',
@@ -113,6 +116,9 @@ export const deskSettings = {
     fallback: () => 500,
     defaultText: '`500`',
     report: 'settleDelayMs',
-    help: { en: 'first wait before such a look-up, doubling each time up to 10 s', ru: 'первая пауза перед таким запросом, удваивается до 10 с' },
+    help: {
+      en: 'first wait before such a look-up, doubling each time up to 10 s',
+      ru: 'первая пауза перед таким запросом, удваивается до 10 с',
+    },
   },
 } as const satisfies Record<string, SettingDefinition>;

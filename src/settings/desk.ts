@@ -64,11 +64,22 @@ interface RuleSource {
  * an environment variable never points a command at the live gateway without the line that says
  * so. Never under --sandbox.
  */
-function liveTarget({ inputs, sandbox, profileName, baseUrl, profiles }: DeskInputs): (LiveTarget & { matched?: RuleSource }) | undefined {
+function liveTarget({
+  inputs,
+  sandbox,
+  profileName,
+  baseUrl,
+  profiles,
+}: DeskInputs): (LiveTarget & { matched?: RuleSource }) | undefined {
   if (sandbox) return undefined;
   if (inputs.profile?.live === true) {
     const name = profileName.value;
-    const chosenBy = profileName.source === 'env' ? `${profileName.origin}=${name}` : profileName.source === 'flag' ? `--profile ${name}` : undefined;
+    const chosenBy =
+      profileName.source === 'env'
+        ? `${profileName.origin}=${name}`
+        : profileName.source === 'flag'
+          ? `--profile ${name}`
+          : undefined;
     return { profile: name, chosenBy };
   }
   if (baseUrl === undefined || baseUrl.source === 'profile') return undefined;
@@ -76,14 +87,21 @@ function liveTarget({ inputs, sandbox, profileName, baseUrl, profiles }: DeskInp
   for (const [name, profile] of Object.entries(profiles ?? {})) {
     if (profile.live !== true || typeof profile.baseUrl !== 'string') continue;
     if (inUse !== undefined && sameGatewayForm(profile.baseUrl) === inUse) {
-      return { profile: name, chosenBy: baseUrl.source === 'env' ? String(baseUrl.origin) : '--base-url', matched: { name, profile } };
+      return {
+        profile: name,
+        chosenBy: baseUrl.source === 'env' ? String(baseUrl.origin) : '--base-url',
+        matched: { name, profile },
+      };
     }
   }
   return undefined;
 }
 
 /** A rule of each profile that sets it, read as the settings table reads that key (not under --sandbox: profiles describe real gateways). */
-function fromProfiles<T>(name: 'maxAmount' | 'dailyLimit' | 'accountDailyLimit' | 'duplicateWindow', sources: readonly RuleSource[]): { value: T; setBy: LimitRule['setBy'] }[] {
+function fromProfiles<T>(
+  name: 'maxAmount' | 'dailyLimit' | 'accountDailyLimit' | 'duplicateWindow',
+  sources: readonly RuleSource[],
+): { value: T; setBy: LimitRule['setBy'] }[] {
   const setting = settingsTable[name];
   return sources.flatMap(({ name: profile, profile: values }) => {
     const raw = values[setting.profile.key];
@@ -103,8 +121,12 @@ function limitOf(kind: LimitKind, inputs: SourceInputs, sources: readonly RuleSo
       if (amount !== undefined) rules.push({ amount, currency, setBy });
     }
     const flagAmount = fromFlag?.get(currency) ?? fromFlag?.get('*');
-    if (flagAmount !== undefined) rules.push({ amount: flagAmount, currency, setBy: { flag: flagName(setting) ?? kind } });
-    return rules.reduce<LimitRule | undefined>((lowest, rule) => (lowest === undefined || compareDecimals(rule.amount, lowest.amount) < 0 ? rule : lowest), undefined);
+    if (flagAmount !== undefined)
+      rules.push({ amount: flagAmount, currency, setBy: { flag: flagName(setting) ?? kind } });
+    return rules.reduce<LimitRule | undefined>(
+      (lowest, rule) => (lowest === undefined || compareDecimals(rule.amount, lowest.amount) < 0 ? rule : lowest),
+      undefined,
+    );
   };
 }
 
@@ -116,14 +138,20 @@ function limitOf(kind: LimitKind, inputs: SourceInputs, sources: readonly RuleSo
 function duplicateWindowOf(inputs: SourceInputs, sources: readonly RuleSource[]): Sourced<number> {
   const setting = settingsTable.duplicateWindow;
   const profiles = fromProfiles<number>('duplicateWindow', sources);
-  const base: Sourced<number> = profiles.length === 0 ? { value: setting.fallback(), source: 'default' } : { value: Math.max(...profiles.map((p) => p.value)), source: 'profile' };
+  const base: Sourced<number> =
+    profiles.length === 0
+      ? { value: setting.fallback(), source: 'default' }
+      : { value: Math.max(...profiles.map((p) => p.value)), source: 'profile' };
   const flag = pickSourced('duplicateWindow', setting, inputs, ['flag']) as Sourced<number> | undefined;
   return flag !== undefined && flag.value > base.value ? flag : base;
 }
 
 export function resolveDesk(desk: DeskInputs): DeskSettings {
   const live = liveTarget(desk);
-  const chosen: RuleSource[] = desk.sandbox || desk.inputs.profile === undefined ? [] : [{ name: desk.profileName.value, profile: desk.inputs.profile }];
+  const chosen: RuleSource[] =
+    desk.sandbox || desk.inputs.profile === undefined
+      ? []
+      : [{ name: desk.profileName.value, profile: desk.inputs.profile }];
   // A live profile reached through its base URL brings its rules along: its limits hold for its gateway.
   const sources = live?.matched === undefined ? chosen : [...chosen, live.matched];
   const limits = {

@@ -33,6 +33,7 @@ function settingsMarkdownTable(): string {
 export function withSettingsTable(document: string): string {
   const start = document.indexOf(settingsBlockMarkers.start);
   const end = document.indexOf(settingsBlockMarkers.end);
-  if (start === -1 || end < start) throw new Error(`the document has no ${settingsBlockMarkers.start} … ${settingsBlockMarkers.end} block`);
+  if (start === -1 || end < start)
+    throw new Error(`the document has no ${settingsBlockMarkers.start} … ${settingsBlockMarkers.end} block`);
   return `${document.slice(0, start + settingsBlockMarkers.start.length)}\n${settingsMarkdownTable()}\n${document.slice(end)}`;
 }

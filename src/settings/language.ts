@@ -33,8 +33,12 @@ export function languageOfCommandLine(argv: readonly string[], env: NodeJS.Proce
     if (lang !== undefined) flags.lang = lang;
     if (profileFlag !== undefined) flags.profile = profileFlag;
     const needsProfile = lang === undefined && !env.AGENTPAY_LANG;
-    const profileName = String(resolveSourced('profile', settingsTable.profile, { flags, env, profile: undefined })?.value);
-    const profiles = needsProfile ? readConfigFile(join(configDirectory(env), 'config.json'))?.file.profiles : undefined;
+    const profileName = String(
+      resolveSourced('profile', settingsTable.profile, { flags, env, profile: undefined })?.value,
+    );
+    const profiles = needsProfile
+      ? readConfigFile(join(configDirectory(env), 'config.json'))?.file.profiles
+      : undefined;
     const profile = profiles && Object.hasOwn(profiles, profileName) ? profiles[profileName] : undefined;
     return resolveSourced('lang', settingsTable.lang, { flags, env, profile })?.value as Language;
   } catch {

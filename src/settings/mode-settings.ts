@@ -8,21 +8,30 @@ export const modeSettings = {
     flag: '--sandbox',
     switch: true,
     defaultText: 'off',
-    help: { en: 'talk to the embedded sandbox gateway with its demo credentials', ru: 'работать со встроенным шлюзом-песочницей и его демо-учётными данными' },
+    help: {
+      en: 'talk to the embedded sandbox gateway with its demo credentials',
+      ru: 'работать со встроенным шлюзом-песочницей и его демо-учётными данными',
+    },
     docs: 'use the embedded sandbox and its demo credentials; ignores base URL and agent settings from env and profile, and reaches it directly (no proxy, no TLS: it is on loopback in the same process)',
   },
   json: {
     flag: '--json',
     switch: true,
     defaultText: 'off',
-    help: { en: 'print JSON on stdout, one object a line; messages stay on stderr', ru: 'печатать JSON в stdout, по объекту в строке; сообщения остаются в stderr' },
+    help: {
+      en: 'print JSON on stdout, one object a line; messages stay on stderr',
+      ru: 'печатать JSON в stdout, по объекту в строке; сообщения остаются в stderr',
+    },
     docs: 'stdout carries only JSON, one object a line; messages and errors go to stderr',
   },
   verbose: {
     flag: '-v, --verbose',
     switch: true,
     defaultText: 'off',
-    help: { en: 'show each request and response on stderr (the password as ***)', ru: 'показывать каждый запрос и ответ в stderr (пароль как ***)' },
+    help: {
+      en: 'show each request and response on stderr (the password as ***)',
+      ru: 'показывать каждый запрос и ответ в stderr (пароль как ***)',
+    },
     docs: "each request and response on stderr, the password as `***`; the first bytes of an answer not understood; an internal error's stack trace (an expected refusal has none)",
   },
   color: {
@@ -30,7 +39,10 @@ export const modeSettings = {
     switch: true,
     defaultText: 'colour on a terminal only',
     docsEnv: '`NO_COLOR`, `FORCE_COLOR`',
-    help: { en: 'no colour, even on a terminal (NO_COLOR and FORCE_COLOR are honoured too)', ru: 'без цвета, даже в терминале (NO_COLOR и FORCE_COLOR тоже учитываются)' },
+    help: {
+      en: 'no colour, even on a terminal (NO_COLOR and FORCE_COLOR are honoured too)',
+      ru: 'без цвета, даже в терминале (NO_COLOR и FORCE_COLOR тоже учитываются)',
+    },
     docs: 'no colour, even on a terminal; see the environment below',
   },
   lang: {
@@ -41,7 +53,10 @@ export const modeSettings = {
     parse: parse.oneOf(languages, 'language'),
     fallback: (env) => languageOfLocale(env),
     defaultText: 'the locale (`LC_ALL`, `LC_MESSAGES`, `LANG`): `ru` for `ru_RU.UTF-8`, else `en`',
-    help: { en: 'language of the messages, en or ru', ru: 'язык сообщений: en или ru; по умолчанию из LC_ALL, LC_MESSAGES или LANG' },
+    help: {
+      en: 'language of the messages, en or ru',
+      ru: 'язык сообщений: en или ru; по умолчанию из LC_ALL, LC_MESSAGES или LANG',
+    },
     docs: "language of what a person reads: prompts, tables, receipts, errors, help (docs/language.md); an explicit setting wins over the locale; `--json` output, the ledger and the gateway's own Messages are never translated",
   },
 } as const satisfies Record<string, SettingDefinition>;

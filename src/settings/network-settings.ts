@@ -51,7 +51,10 @@ export const networkSettings = {
     flag: '--insecure-password-file',
     switch: true,
     defaultText: 'off',
-    help: { en: 'accept a password file that anyone on the machine can read', ru: 'принять файл пароля, который может прочитать любой на этой машине' },
+    help: {
+      en: 'accept a password file that anyone on the machine can read',
+      ru: 'принять файл пароля, который может прочитать любой на этой машине',
+    },
     docs: 'accept a password file that anyone on the machine can read (refused otherwise)',
   },
 } as const satisfies Record<string, SettingDefinition>;

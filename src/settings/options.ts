@@ -7,7 +7,10 @@ function helpOf(setting: SettingDefinition): string {
   if (setting.switch) return setting.help.en;
   // The docs' markdown as plain text: a lone word is quoted ("default"), code marks go.
   const defaultText = setting.defaultText.replace(/^`([a-z]+)`$/, '"$1"').replaceAll('`', '');
-  const parts = [...(setting.env === undefined ? [] : [`env ${setting.env.join(', ')}`]), ...(defaultText === 'none' ? [] : [`default ${defaultText}`])];
+  const parts = [
+    ...(setting.env === undefined ? [] : [`env ${setting.env.join(', ')}`]),
+    ...(defaultText === 'none' ? [] : [`default ${defaultText}`]),
+  ];
   return parts.length === 0 ? setting.help.en : `${setting.help.en} (${parts.join('; ')})`;
 }
 

@@ -29,9 +29,15 @@ export const yesOrNo: Parse<boolean> = (raw, where) => {
 export function amountsPerCurrency(name: string): Parse<AmountsPerCurrency> {
   return (raw, where) => {
     const fail = (what: string): never => {
-      throw new UsageError(`${name} ${typeof raw === 'string' ? JSON.stringify(raw) : ''} (${where}): ${what}`.replace('  (', ' ('), {
-        hint: where === 'profile' ? `write it as {"KZT": "50000.00"}` : 'give KZT=50000.00 (several: KZT=50000.00,USD=100), or one amount for any currency',
-      });
+      throw new UsageError(
+        `${name} ${typeof raw === 'string' ? JSON.stringify(raw) : ''} (${where}): ${what}`.replace('  (', ' ('),
+        {
+          hint:
+            where === 'profile'
+              ? `write it as {"KZT": "50000.00"}`
+              : 'give KZT=50000.00 (several: KZT=50000.00,USD=100), or one amount for any currency',
+        },
+      );
     };
     const pairs: [string, unknown][] =
       typeof raw === 'string'
@@ -51,7 +57,9 @@ export function amountsPerCurrency(name: string): Parse<AmountsPerCurrency> {
             ? currency.toUpperCase()
             : fail(`${JSON.stringify(currency)} is not a three-letter currency code`);
       if (typeof amount !== 'string' || !isPlainDecimal(amount))
-        fail(`the amount for ${code === '*' ? 'any currency' : code} must be a plain decimal such as "50000.00"${typeof amount === 'number' ? ', written as text' : ''}`);
+        fail(
+          `the amount for ${code === '*' ? 'any currency' : code} must be a plain decimal such as "50000.00"${typeof amount === 'number' ? ', written as text' : ''}`,
+        );
       if (limits.has(code)) fail(`${code} is given twice`);
       limits.set(code, amount as string);
     }
@@ -71,7 +79,9 @@ export function duration(name: string): Parse<number> {
     if (given === 'off' || given === '0') return 0;
     const match = /^(\d{1,6})([smh]?)$/.exec(given);
     if (match) return Number(match[1]) * durationUnits[match[2] || 's']!;
-    throw new UsageError(`${name} ${JSON.stringify(raw)} (${where}) is not a span of time`, { hint: 'give 30s, 10m or 1h (0 or off for none)' });
+    throw new UsageError(`${name} ${JSON.stringify(raw)} (${where}) is not a span of time`, {
+      hint: 'give 30s, 10m or 1h (0 or off for none)',
+    });
   };
 }
 
@@ -80,7 +90,10 @@ export const ledgerLocation: Parse<LedgerLocation> = (raw, where) => parseLedger
 export function wholeMilliseconds(name: string): Parse<number> {
   return (raw, where) => {
     const digits = String(raw);
-    if (!/^[1-9]\d{0,8}$/.test(digits)) throw new UsageError(`${name} ${JSON.stringify(digits)} (${where}) must be a whole number of milliseconds from 1 to 999999999`);
+    if (!/^[1-9]\d{0,8}$/.test(digits))
+      throw new UsageError(
+        `${name} ${JSON.stringify(digits)} (${where}) must be a whole number of milliseconds from 1 to 999999999`,
+      );
     return Number(digits);
   };
 }
@@ -107,7 +120,8 @@ export function codeList(list: CodeList): Parse<ReadonlySet<string>> {
     const items = typeof raw === 'string' ? raw.split(',') : Array.isArray(raw) ? raw.map(String) : [String(raw)];
     const codes = items.map((item) => item.trim()).filter((item) => item !== '');
     for (const code of codes) {
-      if (!/^-?\d+$/.test(code)) throw new UsageError(`${key}: code ${JSON.stringify(code)} (${where}) is not an integer`);
+      if (!/^-?\d+$/.test(code))
+        throw new UsageError(`${key}: code ${JSON.stringify(code)} (${where}) is not an integer`);
       if (code === '10') throw new UsageError(`${key} (${where}) cannot include 10: it means success (spec 7)`);
     }
     return new Set(codes);
@@ -123,7 +137,9 @@ export const agentId: Parse<string> = (raw, where) => {
 export const baseUrl: Parse<string> = (raw, where) => {
   const shown = JSON.stringify(raw);
   // `127.0.0.1:8080` or `gateway.example`: a scheme is all that is missing.
-  const schemeHint = /^[a-z][a-z0-9+.-]*:\/\//i.test(String(raw)) ? 'give one such as https://gateway.example/' : `give it as https://${String(raw)} (or http://)`;
+  const schemeHint = /^[a-z][a-z0-9+.-]*:\/\//i.test(String(raw))
+    ? 'give one such as https://gateway.example/'
+    : `give it as https://${String(raw)} (or http://)`;
   let url: URL;
   try {
     url = new URL(String(raw));
@@ -143,7 +159,9 @@ export const baseUrl: Parse<string> = (raw, where) => {
   const base = String(raw).replace(/\/+$/, '');
   // spec 4: every request goes to {base_url}/home/index; a URL copied with it would double it.
   if (/\/home\/index$/i.test(base)) {
-    throw new UsageError(`base URL ${shown} (${where}) ends in /home/index, which agentpay adds itself`, { hint: `give ${base.replace(/\/home\/index$/i, '') || url.origin}` });
+    throw new UsageError(`base URL ${shown} (${where}) ends in /home/index, which agentpay adds itself`, {
+      hint: `give ${base.replace(/\/home\/index$/i, '') || url.origin}`,
+    });
   }
   return base;
 };
@@ -156,10 +174,14 @@ export const proxyUrl: Parse<string> = (raw, where) => {
   try {
     url = new URL(withScheme);
   } catch {
-    throw new UsageError(`proxy ${JSON.stringify(redactUrlCredentials(given))} (${where}) is not a URL`, { hint: 'give one such as http://proxy.example:3128' });
+    throw new UsageError(`proxy ${JSON.stringify(redactUrlCredentials(given))} (${where}) is not a URL`, {
+      hint: 'give one such as http://proxy.example:3128',
+    });
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw new UsageError(`proxy ${JSON.stringify(redactUrlCredentials(withScheme))} (${where}) must start with http:// or https://`);
+    throw new UsageError(
+      `proxy ${JSON.stringify(redactUrlCredentials(withScheme))} (${where}) must start with http:// or https://`,
+    );
   }
   // Proxy credentials are secrets too: kept out of every message from here on.
   if (url.password) {

@@ -27,9 +27,12 @@ export function locatePassword(settings: Pick<Settings, 'sources'>, stdinIsTermi
       const raw = rawAt(name, setting, level, settings.sources);
       // An empty password (or path) in a profile is no password: the next source is asked.
       if (raw === undefined || (raw.source === 'profile' && raw.value === '')) continue;
-      const origin = raw.origin ?? (level === 'flag' ? flagName(setting) : undefined) ?? `profile ${setting.profile.key}`;
+      const origin =
+        raw.origin ?? (level === 'flag' ? flagName(setting) : undefined) ?? `profile ${setting.profile.key}`;
       const value = String(raw.value);
-      return kind === 'file' ? { kind, path: value, source: raw.source, origin } : { kind, value, source: raw.source, origin };
+      return kind === 'file'
+        ? { kind, path: value, source: raw.source, origin }
+        : { kind, value, source: raw.source, origin };
     }
   }
   return stdinIsTerminal ? { kind: 'prompt', source: 'prompt' } : { kind: 'none' };

@@ -23,7 +23,10 @@ function profileOrigin(settings: Pick<Settings, 'profileName' | 'configPath'>): 
 function shown(value: unknown): string {
   if (value instanceof Set) return [...(value as Set<string>)].join(',');
   // Amounts per currency as the flag takes them: KZT=50000.00,USD=100.
-  if (value instanceof Map) return [...(value as Map<string, string>)].map(([currency, amount]) => (currency === '*' ? amount : `${currency}=${amount}`)).join(',');
+  if (value instanceof Map)
+    return [...(value as Map<string, string>)]
+      .map(([currency, amount]) => (currency === '*' ? amount : `${currency}=${amount}`))
+      .join(',');
   // A ledger location names itself without its password (ledger/location.ts).
   if (typeof value === 'object' && value !== null && 'shown' in value) return String(value.shown);
   return redactUrlCredentials(String(value));
@@ -34,10 +37,14 @@ function passwordReport(settings: Settings, stdin: { isTerminal: boolean; wasAsk
   if (settings.sandbox) return { key: 'password', value: redactedText, source: 'sandbox' };
   const location = locatePassword(settings, stdin.isTerminal);
   if (location.kind === 'none') return { key: 'password', value: null, source: 'unset' };
-  if (location.kind === 'prompt') return { key: 'password', value: stdin.wasAsked ? redactedText : '(asked for)', source: 'prompt' };
+  if (location.kind === 'prompt')
+    return { key: 'password', value: stdin.wasAsked ? redactedText : '(asked for)', source: 'prompt' };
   // Shown after the source: "profile "default" in <file>", not "profile <file>".
   const where = location.source === 'profile' ? profileOrigin(settings) : location.origin;
-  const origin = location.kind === 'file' ? `${where}${location.source === 'profile' ? ': passwordFile' : ''} ${location.path}` : where;
+  const origin =
+    location.kind === 'file'
+      ? `${where}${location.source === 'profile' ? ': passwordFile' : ''} ${location.path}`
+      : where;
   return { key: 'password', value: redactedText, source: location.source, origin };
 }
 
@@ -45,7 +52,9 @@ function configFileReport(settings: Settings): SettingReport {
   return {
     key: 'configFile',
     value: settings.configFileFound ? settings.configPath : `${settings.configPath} (not found)`,
-    ...(settings.env.XDG_CONFIG_HOME ? { source: 'env' as const, origin: 'XDG_CONFIG_HOME' } : { source: 'default' as const }),
+    ...(settings.env.XDG_CONFIG_HOME
+      ? { source: 'env' as const, origin: 'XDG_CONFIG_HOME' }
+      : { source: 'default' as const }),
   };
 }
 
@@ -53,21 +62,32 @@ function configFileReport(settings: Settings): SettingReport {
  * Every setting of the table with its source, for `doctor`, in the table's order; the config
  * file after the profile. Secrets are masked; proxy URLs shown without credentials.
  */
-export function describeSettings(settings: Settings, stdin: { isTerminal: boolean; wasAsked: boolean }): SettingReport[] {
+export function describeSettings(
+  settings: Settings,
+  stdin: { isTerminal: boolean; wasAsked: boolean },
+): SettingReport[] {
   const rows: SettingReport[] = [];
   for (const [name, setting] of settingEntries) {
     if (setting.report === false || setting.switch) continue;
     const key = setting.report ?? name;
     if (setting.secret) rows.push(passwordReport(settings, stdin));
-    else if (settings.sandbox && setting.underSandbox === 'embedded') rows.push({ key, value: '(the embedded sandbox)', source: 'sandbox' });
+    else if (settings.sandbox && setting.underSandbox === 'embedded')
+      rows.push({ key, value: '(the embedded sandbox)', source: 'sandbox' });
     else rows.push(reportOf(key, flagName(setting), settings.resolved[name], settings));
     if (name === 'profile') rows.push(configFileReport(settings));
   }
   return rows;
 }
 
-function reportOf(key: string, flag: string | undefined, sourced: Sourced<unknown> | undefined, settings: Settings): SettingReport {
+function reportOf(
+  key: string,
+  flag: string | undefined,
+  sourced: Sourced<unknown> | undefined,
+  settings: Settings,
+): SettingReport {
   if (sourced === undefined) return { key, value: null, source: 'unset' };
-  const origin = sourced.origin ?? (sourced.source === 'flag' ? flag : sourced.source === 'profile' ? profileOrigin(settings) : undefined);
+  const origin =
+    sourced.origin ??
+    (sourced.source === 'flag' ? flag : sourced.source === 'profile' ? profileOrigin(settings) : undefined);
   return { key, value: shown(sourced.value), source: sourced.source, ...(origin === undefined ? {} : { origin }) };
 }

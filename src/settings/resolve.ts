@@ -88,7 +88,12 @@ function resolveCodes(inputs: SourceInputs, sandboxTable: CodeTable | undefined)
   const resolveList = (list: CodeList): Sourced<ReadonlySet<string>> => {
     const name = codeListSettings[list].key;
     if (sandboxTable === undefined) return resolveWithDefault(name, inputs);
-    return (pickSourced(name, settingsTable[name], inputs, ['flag']) as Sourced<ReadonlySet<string>> | undefined) ?? { value: sandboxTable[list], source: 'sandbox' };
+    return (
+      (pickSourced(name, settingsTable[name], inputs, ['flag']) as Sourced<ReadonlySet<string>> | undefined) ?? {
+        value: sandboxTable[list],
+        source: 'sandbox',
+      }
+    );
   };
   const codes = { pending: resolveList('pending'), notFound: resolveList('notFound'), failed: resolveList('failed') };
   const lists = codeLists;
@@ -103,11 +108,18 @@ function resolveCodes(inputs: SourceInputs, sandboxTable: CodeTable | undefined)
       }
     }
   }
-  return { ...codes, table: { pending: codes.pending.value, notFound: codes.notFound.value, failed: codes.failed.value } };
+  return {
+    ...codes,
+    table: { pending: codes.pending.value, notFound: codes.notFound.value, failed: codes.failed.value },
+  };
 }
 
 /** The chosen profile of the config file, refusing a name the file does not hold. */
-function chooseProfile(profileName: Sourced<string>, configPath: string, profiles: Readonly<Record<string, Profile>> | undefined): Profile | undefined {
+function chooseProfile(
+  profileName: Sourced<string>,
+  configPath: string,
+  profiles: Readonly<Record<string, Profile>> | undefined,
+): Profile | undefined {
   // Own keys only: "constructor" or "__proto__" must not find Object.prototype's members.
   const profile = profiles && Object.hasOwn(profiles, profileName.value) ? profiles[profileName.value] : undefined;
   // Naming "default" where there is no config file at all is the default itself (the cron line
@@ -115,7 +127,9 @@ function chooseProfile(profileName: Sourced<string>, configPath: string, profile
   const defaultWithoutFile = profileName.value === 'default' && profiles === undefined;
   if (profile === undefined && profileName.source !== 'default' && !defaultWithoutFile) {
     throw new UsageError(`profile ${JSON.stringify(profileName.value)} is not in ${configPath}`, {
-      hint: profiles ? `profiles there: ${Object.keys(profiles).join(', ') || 'none'}` : 'create the file or drop --profile',
+      hint: profiles
+        ? `profiles there: ${Object.keys(profiles).join(', ') || 'none'}`
+        : 'create the file or drop --profile',
     });
   }
   return profile;

@@ -24,19 +24,32 @@ export const sourceLevels = ['flag', 'env', 'profile'] as const;
 type SourceLevel = (typeof sourceLevels)[number];
 
 /** A raw value found at one level, before parsing; undefined when that level says nothing. */
-export function rawAt(name: SettingName, setting: SettingDefinition, level: SourceLevel, inputs: SourceInputs): Sourced<RawValue> | undefined {
+export function rawAt(
+  name: SettingName,
+  setting: SettingDefinition,
+  level: SourceLevel,
+  inputs: SourceInputs,
+): Sourced<RawValue> | undefined {
   if (level === 'flag') {
     const flags = inputs.flags as Record<string, unknown>;
-    const flag = setting.flag === undefined ? undefined : (flags[name] ?? (setting.alias && flags[attributeOf(setting.alias.flag)]));
+    const flag =
+      setting.flag === undefined
+        ? undefined
+        : (flags[name] ?? (setting.alias && flags[attributeOf(setting.alias.flag)]));
     return typeof flag === 'string' ? { value: flag, source: 'flag' } : undefined;
   }
   if (level === 'env') {
     // An empty variable does not count as set (`AGENTPAY_BASE_URL= agentpay …` unsets it).
-    const envName = setting.env?.find((candidate) => inputs.env[candidate] !== undefined && inputs.env[candidate] !== '');
+    const envName = setting.env?.find(
+      (candidate) => inputs.env[candidate] !== undefined && inputs.env[candidate] !== '',
+    );
     return envName === undefined ? undefined : { value: inputs.env[envName]!, source: 'env', origin: envName };
   }
   const profile = inputs.profile as Readonly<Record<string, RawValue>> | undefined;
-  const fromProfile = setting.profile === undefined ? undefined : (profile?.[setting.profile.key] ?? (setting.alias && profile?.[setting.alias.profileKey]));
+  const fromProfile =
+    setting.profile === undefined
+      ? undefined
+      : (profile?.[setting.profile.key] ?? (setting.alias && profile?.[setting.alias.profileKey]));
   return fromProfile === undefined ? undefined : { value: fromProfile, source: 'profile' };
 }
 
@@ -47,7 +60,12 @@ export function attributeOf(flag: string): string {
 }
 
 /** flag > env > profile, parsed, remembering which one won; undefined when none is set. */
-export function pickSourced(name: SettingName, setting: SettingDefinition, inputs: SourceInputs, levels: readonly SourceLevel[] = sourceLevels): Sourced<unknown> | undefined {
+export function pickSourced(
+  name: SettingName,
+  setting: SettingDefinition,
+  inputs: SourceInputs,
+  levels: readonly SourceLevel[] = sourceLevels,
+): Sourced<unknown> | undefined {
   for (const level of levels) {
     const raw = rawAt(name, setting, level, inputs);
     if (raw === undefined) continue;
@@ -62,7 +80,11 @@ export function pickSourced(name: SettingName, setting: SettingDefinition, input
  * defaults ask the system (the operator is the user name, a passwd look-up), and most commands
  * never read them.
  */
-export function resolveSourced(name: SettingName, setting: SettingDefinition, inputs: SourceInputs): Sourced<unknown> | undefined {
+export function resolveSourced(
+  name: SettingName,
+  setting: SettingDefinition,
+  inputs: SourceInputs,
+): Sourced<unknown> | undefined {
   const picked = pickSourced(name, setting, inputs);
   const { fallback } = setting;
   if (picked !== undefined || fallback === undefined) return picked;

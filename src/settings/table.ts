@@ -28,6 +28,8 @@ type WithFlag = { [K in SettingName]: SettingsTable[K] extends { flag: string } 
 export type GlobalFlags = { [K in WithFlag]?: SettingsTable[K] extends { switch: true } ? boolean : string };
 
 /** The settings a profile may hold, as the config file gives them. */
-type ProfileKeyOf<K extends SettingName> = SettingsTable[K] extends { profile: { key: infer P extends string } } ? P : never;
+type ProfileKeyOf<K extends SettingName> = SettingsTable[K] extends { profile: { key: infer P extends string } }
+  ? P
+  : never;
 type ProfileKey = { [K in SettingName]: ProfileKeyOf<K> }[SettingName];
 export type Profile = { readonly [K in ProfileKey]?: parse.RawValue };

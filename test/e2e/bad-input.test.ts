@@ -46,7 +46,17 @@ describe('amounts', () => {
   });
 
   it('pay --invoice-id with a bad --amount is refused before the account check', async () => {
-    const { stderr } = await refused(['pay', '--service', '101', '--account', 'a', '--invoice-id', '5002', '--amount', '2497,00']);
+    const { stderr } = await refused([
+      'pay',
+      '--service',
+      '101',
+      '--account',
+      'a',
+      '--invoice-id',
+      '5002',
+      '--amount',
+      '2497,00',
+    ]);
     expect(stderr).toContain('use a dot, as in 2497.00');
   });
 });
@@ -106,7 +116,9 @@ describe('usage errors', () => {
   it('a missing required option is named, with the usage line', async () => {
     const { stderr } = await refused(['pay', '--account', 'a', '--amount', '1']);
     expect(stderr).toContain("required option '--service <id>' not specified");
-    expect(stderr).toContain('usage: agentpay pay --service <id> --account <account> (--invoice-id <id> | --amount <decimal>)');
+    expect(stderr).toContain(
+      'usage: agentpay pay --service <id> --account <account> (--invoice-id <id> | --amount <decimal>)',
+    );
   });
 
   it('check names its missing --account, with its usage line', async () => {
@@ -121,7 +133,11 @@ describe('usage errors', () => {
   });
 
   it.each([
-    [['pay', '--servce', '201', '--account', 'a', '--amount', '1'], "unknown option '--servce'", '(Did you mean --service?)'],
+    [
+      ['pay', '--servce', '201', '--account', 'a', '--amount', '1'],
+      "unknown option '--servce'",
+      '(Did you mean --service?)',
+    ],
     [['--verbos', 'status', '1'], "unknown option '--verbos'", '(Did you mean --verbose?)'],
     [['status', '1', '--form-file', 'x'], "unknown option '--form-file'", '(Did you mean --from-file?)'],
     [['chek', '--service', '101'], "unknown command 'chek'", '(Did you mean check?)'],
@@ -145,13 +161,26 @@ describe('values reach the gateway exactly as typed', () => {
     expect(form.get('Account')).toBe(odd);
     expect(form.get('Amount')).toBe('100.00');
     // Nine fields, in the order spec 4.3 lists them: nothing split into another field.
-    expect([...form.keys()]).toEqual(['AgentID', 'AgentPassword', 'RequestType', 'Service', 'Amount', 'Currency', 'RequestDate', 'TransactionID', 'Account']);
+    expect([...form.keys()]).toEqual([
+      'AgentID',
+      'AgentPassword',
+      'RequestType',
+      'Service',
+      'Amount',
+      'Currency',
+      'RequestDate',
+      'TransactionID',
+      'Account',
+    ]);
     expect(jsonLines(result.stdout)[0]).toMatchObject({ account: odd, state: 'success' });
   });
 
   it('a value that looks like more fields cannot add or replace one', async () => {
     const before = sandbox.received.length;
-    const result = await runCli(['check', '--service', '201&Amount=999&Service=101', '--account', 'x=1&Account=y', '--amount', '5'], { env });
+    const result = await runCli(
+      ['check', '--service', '201&Amount=999&Service=101', '--account', 'x=1&Account=y', '--amount', '5'],
+      { env },
+    );
     // The sandbox knows no such service: refused, and refused as the one field it was.
     expect(result.code).toBe(1);
     const [form] = sandbox.received.slice(before);
@@ -162,9 +191,15 @@ describe('values reach the gateway exactly as typed', () => {
 
   it('--dry-run shows the value as it would be sent, and sends no Payment', async () => {
     const before = paymentsReceived(sandbox).length;
-    const result = await runCli(['pay', '--service', '201', '--account', odd, '--amount', '1.50', '--dry-run', '--json'], { env });
+    const result = await runCli(
+      ['pay', '--service', '201', '--account', odd, '--amount', '1.50', '--dry-run', '--json'],
+      { env },
+    );
     expect(result.code).toBe(0);
-    expect(jsonLines(result.stdout)[0]).toMatchObject({ dryRun: true, form: { Account: odd, Amount: '1.50', AgentPassword: '***' } });
+    expect(jsonLines(result.stdout)[0]).toMatchObject({
+      dryRun: true,
+      form: { Account: odd, Amount: '1.50', AgentPassword: '***' },
+    });
     expect(paymentsReceived(sandbox).length).toBe(before);
   });
 });

@@ -19,15 +19,24 @@ import { answerWith, envelopeAnswer, type ScriptedServer, startScriptedServer } 
  */
 const expected: Record<GarbageKind, { code: 4 | 5; message: string; sample: string }> = {
   html500: { code: 4, message: 'the gateway is unavailable (HTTP 500)', sample: '<!DOCTYPE html>' },
-  badjson: { code: 5, message: "the gateway's answer was not understood: the answer is not JSON", sample: '{"TransactinID":' },
-  shape: { code: 5, message: "the gateway's answer was not understood: the answer is not the gateway envelope", sample: '{"success":true' },
+  badjson: {
+    code: 5,
+    message: "the gateway's answer was not understood: the answer is not JSON",
+    sample: '{"TransactinID":',
+  },
+  shape: {
+    code: 5,
+    message: "the gateway's answer was not understood: the answer is not the gateway envelope",
+    sample: '{"success":true',
+  },
   huge: { code: 5, message: `the answer is larger than ${maxAnswerBytes} bytes`, sample: '"Padding":"xxx' },
   slow: { code: 4, message: 'timed out: no complete answer within 800 ms', sample: '{ ' },
 };
 const kinds = Object.keys(expected) as GarbageKind[];
 
 const journalOf = (env: Record<string, string>) => join(env.XDG_STATE_HOME!, 'agentpay', 'journal.jsonl');
-const firstBytesLine = (stderr: string) => stderr.split('\n').find((line) => line.includes('first bytes of the answer:')) ?? '';
+const firstBytesLine = (stderr: string) =>
+  stderr.split('\n').find((line) => line.includes('first bytes of the answer:')) ?? '';
 
 let sandbox: RunningSandbox;
 let env: Record<string, string>;
@@ -74,7 +83,9 @@ describe('pay with a broken answer: unknown, settled by Status, never failed', (
   it.each(kinds)('%s: exit 3, state unknown, and the payment it made is in the journal as unknown', async (kind) => {
     sandbox.faults.garbage = kind;
     const account = `garbage-${kind}`;
-    const result = await runCli(['pay', '--service', '201', '--account', account, '--amount', '100.00', '--json'], { env });
+    const result = await runCli(['pay', '--service', '201', '--account', account, '--amount', '100.00', '--json'], {
+      env,
+    });
     expect(result.code).toBe(3);
     const [view] = jsonLines(result.stdout);
     expect(view).toMatchObject({ state: 'unknown', account, amount: '100.00', status: null });
@@ -84,20 +95,29 @@ describe('pay with a broken answer: unknown, settled by Status, never failed', (
     const made = sandbox.store.all().filter((t) => t.account === account);
     expect(made).toHaveLength(1);
     expect(made[0]!.status).toBe(10);
-    const [payment, settle, ...more] = sandbox.received.filter((form) => form.get('TransactionID') === view!.transactionId);
+    const [payment, settle, ...more] = sandbox.received.filter(
+      (form) => form.get('TransactionID') === view!.transactionId,
+    );
     expect([payment?.get('RequestType'), settle?.get('RequestType'), more.length]).toEqual(['Payment', 'Status', 0]);
-    const journal = jsonLines(readFileSync(journalOf(env), 'utf8')).filter((record) => record.transactionId === view!.transactionId);
+    const journal = jsonLines(readFileSync(journalOf(env), 'utf8')).filter(
+      (record) => record.transactionId === view!.transactionId,
+    );
     expect(journal.map((record) => record.kind)).toEqual(['intent', 'outcome']);
     expect(journal[1]).toMatchObject({ view: { state: 'unknown' } });
   });
 
   it('once the gateway answers again, status and reconcile see the payment made', async () => {
     sandbox.faults.garbage = 'badjson';
-    const paid = await runCli(['pay', '--service', '201', '--account', 'garbage-then-fine', '--amount', '7.00', '--json'], { env });
+    const paid = await runCli(
+      ['pay', '--service', '201', '--account', 'garbage-then-fine', '--amount', '7.00', '--json'],
+      { env },
+    );
     expect(paid.code).toBe(3);
     sandbox.faults.garbage = undefined;
     const reconciled = await runCli(['reconcile', '--json'], { env });
-    expect(jsonLines(reconciled.stdout)).toContainEqual(expect.objectContaining({ transactionId: jsonLines(paid.stdout)[0]!.transactionId, state: 'success' }));
+    expect(jsonLines(reconciled.stdout)).toContainEqual(
+      expect.objectContaining({ transactionId: jsonLines(paid.stdout)[0]!.transactionId, state: 'success' }),
+    );
   });
 });
 
@@ -118,14 +138,54 @@ describe('a misbehaving gateway', () => {
     });
 
   it.each([
-    { name: 'an HTML page with 200', respond: answerWith(200, 'text/html', '<html><body>Welcome</body></html>'), code: 5, message: 'not understood: the answer is not JSON' },
-    { name: 'an HTML 404', respond: answerWith(404, 'text/html', '<html><body>Not Found</body></html>'), code: 5, message: 'not understood: the answer is not JSON' },
-    { name: 'a 400 with JSON of another shape', respond: answerWith(400, 'application/json', '{"error":"bad request"}'), code: 5, message: 'not the gateway envelope' },
-    { name: 'an empty 200', respond: answerWith(200, 'application/json', ''), code: 5, message: 'not understood: the answer is not JSON' },
-    { name: 'an envelope about another transaction', respond: envelopeAnswer(25, { echoedId: '999' }), code: 5, message: 'the answer is about transaction 999, not 42' },
-    { name: 'a 503 page', respond: answerWith(503, 'text/html', '<h1>Service Unavailable</h1>'), code: 4, message: 'the gateway is unavailable (HTTP 503)' },
-    { name: 'a 502 from a proxy in front', respond: answerWith(502, 'text/plain', 'Bad Gateway'), code: 4, message: 'the gateway is unavailable (HTTP 502)' },
-    { name: 'no headers, ever', respond: () => undefined, code: 4, message: 'timed out: no complete answer within 800 ms' },
+    {
+      name: 'an HTML page with 200',
+      respond: answerWith(200, 'text/html', '<html><body>Welcome</body></html>'),
+      code: 5,
+      message: 'not understood: the answer is not JSON',
+    },
+    {
+      name: 'an HTML 404',
+      respond: answerWith(404, 'text/html', '<html><body>Not Found</body></html>'),
+      code: 5,
+      message: 'not understood: the answer is not JSON',
+    },
+    {
+      name: 'a 400 with JSON of another shape',
+      respond: answerWith(400, 'application/json', '{"error":"bad request"}'),
+      code: 5,
+      message: 'not the gateway envelope',
+    },
+    {
+      name: 'an empty 200',
+      respond: answerWith(200, 'application/json', ''),
+      code: 5,
+      message: 'not understood: the answer is not JSON',
+    },
+    {
+      name: 'an envelope about another transaction',
+      respond: envelopeAnswer(25, { echoedId: '999' }),
+      code: 5,
+      message: 'the answer is about transaction 999, not 42',
+    },
+    {
+      name: 'a 503 page',
+      respond: answerWith(503, 'text/html', '<h1>Service Unavailable</h1>'),
+      code: 4,
+      message: 'the gateway is unavailable (HTTP 503)',
+    },
+    {
+      name: 'a 502 from a proxy in front',
+      respond: answerWith(502, 'text/plain', 'Bad Gateway'),
+      code: 4,
+      message: 'the gateway is unavailable (HTTP 502)',
+    },
+    {
+      name: 'no headers, ever',
+      respond: () => undefined,
+      code: 4,
+      message: 'timed out: no complete answer within 800 ms',
+    },
   ])('status against $name exits $code', async ({ respond, code, message }) => {
     server = await startScriptedServer(respond);
     const result = await runCli(['status', '42'], { env: envFor(server.baseUrl) });
@@ -165,14 +225,22 @@ describe('a misbehaving gateway', () => {
 describe('agentpay sandbox --garbage (the command)', () => {
   it('serves garbage to every request until stopped', async () => {
     const home = isolatedEnv();
-    const child = spawn(process.execPath, [binPath, 'sandbox', '--port', '0', '--json', '--garbage', 'shape'], { env: home, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [binPath, 'sandbox', '--port', '0', '--json', '--garbage', 'shape'], {
+      env: home,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stderr = '';
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
     const closed = new Promise<number | null>((resolve) => child.once('close', resolve));
     try {
       const [first] = (await once(createInterface({ input: child.stdout }), 'line')) as [string];
       const { baseUrl } = JSON.parse(first) as { baseUrl: string };
-      const env = { ...home, AGENTPAY_BASE_URL: baseUrl, AGENTPAY_AGENT_ID: sandboxCredentials.agentId, AGENTPAY_PASSWORD: sandboxCredentials.password };
+      const env = {
+        ...home,
+        AGENTPAY_BASE_URL: baseUrl,
+        AGENTPAY_AGENT_ID: sandboxCredentials.agentId,
+        AGENTPAY_PASSWORD: sandboxCredentials.password,
+      };
       const result = await runCli(['check', '--service', '101', '--account', 'a'], { env });
       expect(result.code).toBe(5);
       expect(result.stderr).toContain('not the gateway envelope');

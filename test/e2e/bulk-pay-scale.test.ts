@@ -33,10 +33,14 @@ describe('pay --from-file at scale', () => {
     const env = isolatedEnv();
     const [orders, rssFile] = [join(env.HOME!, 'orders.csv'), join(env.HOME!, 'rss.txt')];
     await writeOrders(orders);
-    const child = spawn(process.execPath, ['--import', maxRssScript, binPath, '--sandbox', '--json', 'pay', '--from-file', orders, '--dry-run'], {
-      env: { ...env, AGENTPAY_BENCH_RSS_FILE: rssFile },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const child = spawn(
+      process.execPath,
+      ['--import', maxRssScript, binPath, '--sandbox', '--json', 'pay', '--from-file', orders, '--dry-run'],
+      {
+        env: { ...env, AGENTPAY_BENCH_RSS_FILE: rssFile },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
     let lines = 0;
     let [first, last] = ['', ''];
     child.stdout.on('data', (chunk: Buffer) => {
@@ -50,7 +54,9 @@ describe('pay --from-file at scale', () => {
     expect(code, stderr).toBe(0);
     expect(lines).toBe(rows);
     expect(first).toMatch(/^\{"dryRun":true,.*"line":2,.*"key":"order-0".*"account":"7000000000"/);
-    expect(last).toMatch(new RegExp(`"line":${rows + 1},.*"key":"order-${rows - 1}".*"account":"${7_000_000_000 + rows - 1}"`));
+    expect(last).toMatch(
+      new RegExp(`"line":${rows + 1},.*"key":"order-${rows - 1}".*"account":"${7_000_000_000 + rows - 1}"`),
+    );
     expect(stderr).toContain(`${rows} payments would be sent`);
     const peakMb = Number(readFileSync(rssFile, 'utf8').trim()) / 1024;
     expect(peakMb).toBeLessThan(200);

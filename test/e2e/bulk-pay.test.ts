@@ -33,7 +33,10 @@ function ordersFile(lines: string[], name = 'orders.csv'): string {
   return path;
 }
 /** n rows of the sandbox's dynamic service 101 (voucher 5002, 2497.00), one account each. */
-const dynamicRows = (n: number, prefix = 'acc') => ['key,service,account,invoice-id', ...Array.from({ length: n }, (_, i) => `K${i + 1},101,${prefix}-${i + 1},5002`)];
+const dynamicRows = (n: number, prefix = 'acc') => [
+  'key,service,account,invoice-id',
+  ...Array.from({ length: n }, (_, i) => `K${i + 1},101,${prefix}-${i + 1},5002`),
+];
 const resultsOf = (orders: string) => orders.replace(/\.csv$/, '.results.csv');
 const ofType = (s: RunningSandbox, type: string) => s.received.filter((form) => form.get('RequestType') === type);
 const journalOf = (env: Record<string, string>) => join(env.XDG_STATE_HOME!, 'agentpay', 'journal.jsonl');
@@ -45,7 +48,8 @@ describe('pay --from-file', () => {
     const paid = await runCli(['--json', 'pay', '--from-file', orders, '--yes', '--concurrency', '32'], { env });
     expect(paid.code, paid.stderr).toBe(0);
     expect(paid.stderr).not.toContain('MaxListenersExceededWarning');
-    for (const line of paid.stderr.split('\n').filter((text) => text !== '')) expect(() => JSON.parse(line), line).not.toThrow();
+    for (const line of paid.stderr.split('\n').filter((text) => text !== ''))
+      expect(() => JSON.parse(line), line).not.toThrow();
     expect(jsonLines(paid.stdout).filter((line) => line.state === 'success')).toHaveLength(40);
   });
 
@@ -69,26 +73,41 @@ describe('pay --from-file', () => {
       [5, 'D', 'success', '10.630', 'Gift card 10 EUR'],
     ]);
     for (const line of lines) expect(typeof line.transactionId).toBe('string');
-    expect(paymentsReceived(sandbox).map((form) => form.get('Amount'))).toEqual(expect.arrayContaining(['2497.00', '499.00', '1500.00', '10.630']));
+    expect(paymentsReceived(sandbox).map((form) => form.get('Amount'))).toEqual(
+      expect.arrayContaining(['2497.00', '499.00', '1500.00', '10.630']),
+    );
     expect(paymentsReceived(sandbox)).toHaveLength(4);
     const results = readFileSync(resultsOf(orders), 'utf8');
     for (const line of lines) expect(results).toContain(`${line.transactionId},`);
     const intents = jsonLines(readFileSync(journalOf(env), 'utf8')).filter((record) => record.kind === 'intent');
-    expect(new Set(intents.map((intent) => intent.transactionId))).toEqual(new Set(lines.map((line) => line.transactionId)));
+    expect(new Set(intents.map((intent) => intent.transactionId))).toEqual(
+      new Set(lines.map((line) => line.transactionId)),
+    );
 
     const again = await runCli(['pay', '--from-file', orders, '--yes', '--json'], { env });
     expect(again.code).toBe(0);
-    expect(jsonLines(again.stdout).map((line) => [line.transactionId, line.skipped])).toEqual(lines.map((line) => [line.transactionId, true]));
+    expect(jsonLines(again.stdout).map((line) => [line.transactionId, line.skipped])).toEqual(
+      lines.map((line) => [line.transactionId, true]),
+    );
     expect(again.stderr).toContain('4 rows already final (skipped)');
     expect(paymentsReceived(sandbox)).toHaveLength(4);
   });
 
   it('a bad row refuses the whole file: exit 2 naming each line and column, and the gateway saw no request at all', async () => {
     const { sandbox, env } = await setUp();
-    const orders = ordersFile(['service,account,amount,invoice-id', '201,ok-1,100.00,', '201,,100.00,', '201,ok-2,"1,5",', '101,ok-3,,x1', '201,ok-4,100.00,']);
+    const orders = ordersFile([
+      'service,account,amount,invoice-id',
+      '201,ok-1,100.00,',
+      '201,,100.00,',
+      '201,ok-2,"1,5",',
+      '101,ok-3,,x1',
+      '201,ok-4,100.00,',
+    ]);
     const result = await runCli(['pay', '--from-file', orders, '--yes'], { env });
     expect(result.code).toBe(2);
-    expect(result.stderr).toContain('has 3 bad rows, nothing was sent:\n  line 3, account: is empty\n  line 4, amount: "1,5" is not a plain decimal');
+    expect(result.stderr).toContain(
+      'has 3 bad rows, nothing was sent:\n  line 3, account: is empty\n  line 4, amount: "1,5" is not a plain decimal',
+    );
     expect(result.stderr).toContain('line 5, invoice-id: "x1" is not an InvoiceId');
     expect(result.stdout).toBe('');
     expect(sandbox.received).toHaveLength(0);
@@ -96,7 +115,8 @@ describe('pay --from-file', () => {
 
   it('JSON Lines from stdin need --results; a JSON number for an amount is refused', async () => {
     const { sandbox, env } = await setUp();
-    const input = '{"service":"201","account":"j-1","amount":"100.00"}\n{"service":"201","account":"j-2","amount":100.5}\n';
+    const input =
+      '{"service":"201","account":"j-1","amount":"100.00"}\n{"service":"201","account":"j-2","amount":100.5}\n';
     const noResults = await runCli(['pay', '--from-file', '-', '--yes'], { env, input });
     expect(noResults.code).toBe(2);
     expect(noResults.stderr).toContain('--from-file - needs --results <path>');
@@ -105,7 +125,10 @@ describe('pay --from-file', () => {
     expect(refused.code).toBe(2);
     expect(refused.stderr).toContain('stdin has 2 bad rows');
     expect(refused.stderr).toContain('line 2, amount: must be a string');
-    const good = await runCli(['pay', '--from-file', '-', '--yes', '--results', results, '--json'], { env, input: input.split('\n')[0]! });
+    const good = await runCli(['pay', '--from-file', '-', '--yes', '--results', results, '--json'], {
+      env,
+      input: input.split('\n')[0]!,
+    });
     expect(good.code).toBe(0);
     expect(jsonLines(good.stdout)).toEqual([expect.objectContaining({ line: 1, state: 'success', amount: '100.00' })]);
     expect(sandbox.store.all()).toHaveLength(1);
@@ -129,16 +152,28 @@ describe('pay --from-file', () => {
     expect(over.code).toBe(0);
     expect(paymentsReceived(sandbox)).toHaveLength(4);
     const intents = jsonLines(readFileSync(journalOf(env), 'utf8')).filter((record) => record.kind === 'intent');
-    expect(intents.filter((intent) => (intent.overrides as string[] | undefined)?.includes('over-limit')).map((intent) => intent.account)).toEqual(['l-2', 'l-1']);
+    expect(
+      intents
+        .filter((intent) => (intent.overrides as string[] | undefined)?.includes('over-limit'))
+        .map((intent) => intent.account),
+    ).toEqual(['l-2', 'l-1']);
   });
 
   it("an account's daily limit weighs the ledger's payments to the file's accounts, whoever made them", async () => {
     const { sandbox, env } = await setUp();
-    expect((await runCli(['pay', '--service', '201', '--account', 'm-1', '--amount', '200.00'], { env: { ...env, AGENTPAY_OPERATOR: 'bob' } })).code).toBe(0);
+    expect(
+      (
+        await runCli(['pay', '--service', '201', '--account', 'm-1', '--amount', '200.00'], {
+          env: { ...env, AGENTPAY_OPERATOR: 'bob' },
+        })
+      ).code,
+    ).toBe(0);
     const orders = ordersFile(['service,account,amount', '201,m-2,240.00', '201,m-1,100.00']);
     const refused = await runCli(['pay', '--from-file', orders, '--yes', '--account-daily-limit', 'KZT=250'], { env });
     expect(refused.code).toBe(2);
-    expect(refused.stderr).toContain("line 3, amount: 100.00 KZT would take account m-1's payments today from 200.00 to 300.00 KZT");
+    expect(refused.stderr).toContain(
+      "line 3, amount: 100.00 KZT would take account m-1's payments today from 200.00 to 300.00 KZT",
+    );
     expect(refused.stderr).not.toContain('line 2,');
     expect(paymentsReceived(sandbox)).toHaveLength(1);
   });
@@ -166,7 +201,13 @@ describe('pay --from-file', () => {
     const dry = await runCli(['pay', '--from-file', orders, '--dry-run', '--json'], { env });
     expect(dry.code).toBe(0);
     expect(jsonLines(dry.stdout)).toEqual([
-      expect.objectContaining({ dryRun: true, line: 2, voucher: '1200 GameCoins', amount: '4990.50', invoiceId: '5003' }),
+      expect.objectContaining({
+        dryRun: true,
+        line: 2,
+        voucher: '1200 GameCoins',
+        amount: '4990.50',
+        invoiceId: '5003',
+      }),
       expect.objectContaining({ dryRun: true, line: 3, voucher: null, amount: '1500.00' }),
     ]);
     expect(dry.stderr).toContain('2 rows 6490.50 KZT');
@@ -177,7 +218,9 @@ describe('pay --from-file', () => {
   it('exits as a batch: a refused row 1, a row in progress 3 (the most severe), the others paid', async () => {
     const { sandbox, env } = await setUp({ behaviour: { pendingPolls: 50 } });
     const orders = ordersFile(['service,account,amount', '201,e-1,100.00', '202,e-2,999.00']);
-    const result = await runCli(['pay', '--from-file', orders, '--yes', '--json'], { env: { ...env, AGENTPAY_SETTLE_ATTEMPTS: '1' } });
+    const result = await runCli(['pay', '--from-file', orders, '--yes', '--json'], {
+      env: { ...env, AGENTPAY_SETTLE_ATTEMPTS: '1' },
+    });
     const states = jsonLines(result.stdout).map((line) => line.state);
     expect(states).toEqual(['pending', 'failed']);
     expect(result.code).toBe(3);
@@ -198,7 +241,11 @@ describe('pay --from-file', () => {
 
 /** Starts the bin paying `orders`; resolves with its output once it closes. */
 function startBulk(orders: string, env: Record<string, string>, extra: string[] = [], nodeArgs: string[] = []) {
-  const child = spawn(process.execPath, [...nodeArgs, binPath, 'pay', '--from-file', orders, '--yes', '--json', ...extra], { env, stdio: ['pipe', 'pipe', 'pipe'] });
+  const child = spawn(
+    process.execPath,
+    [...nodeArgs, binPath, 'pay', '--from-file', orders, '--yes', '--json', ...extra],
+    { env, stdio: ['pipe', 'pipe', 'pipe'] },
+  );
   child.stdin.end();
   const done = new Promise<CliResult>((resolve, reject) => collectOutput(child, resolve, reject));
   return { child, done };
@@ -221,10 +268,16 @@ describe('Ctrl+C', () => {
     expect(sandbox.store.all()).toHaveLength(paidFirst.length);
     // Intents written ahead of rows that never started are closed as not sent: no intent is left open.
     const records = jsonLines(readFileSync(journalOf(env), 'utf8'));
-    const answered = new Set(records.filter((record) => record.kind === 'outcome').map((record) => record.transactionId));
+    const answered = new Set(
+      records.filter((record) => record.kind === 'outcome').map((record) => record.transactionId),
+    );
     const intents = records.filter((record) => record.kind === 'intent');
     expect(intents.filter((intent) => !answered.has(intent.transactionId))).toEqual([]);
-    const notSent = records.filter((record) => record.kind === 'outcome' && (record.view as { message: string }).message === 'not sent: the run stopped before this row');
+    const notSent = records.filter(
+      (record) =>
+        record.kind === 'outcome' &&
+        (record.view as { message: string }).message === 'not sent: the run stopped before this row',
+    );
     expect(notSent.length).toBeGreaterThan(0);
     expect(notSent).toHaveLength(intents.length - paidFirst.length);
 
@@ -259,10 +312,18 @@ describe('a purpose-built gateway that loses answers', () => {
         committed.set(id, form.get('Account')!);
         return answer(response, 200, envelopeText(form));
       }
-      if (type === 'Status') return answer(response, 200, envelopeText(form, committed.has(id) ? {} : { status: 404, message: 'not found' }));
+      if (type === 'Status')
+        return answer(
+          response,
+          200,
+          envelopeText(form, committed.has(id) ? {} : { status: 404, message: 'not found' }),
+        );
       answer(response, 200, envelopeText(form));
     });
-    const env = envFor({ baseUrl: fake.baseUrl } as RunningSandbox, { AGENTPAY_SETTLE_ATTEMPTS: '0', AGENTPAY_NOT_FOUND_CODES: '404' });
+    const env = envFor({ baseUrl: fake.baseUrl } as RunningSandbox, {
+      AGENTPAY_SETTLE_ATTEMPTS: '0',
+      AGENTPAY_NOT_FOUND_CODES: '404',
+    });
     const orders = ordersFile(['service,account,amount', '201,f-1,10.00', '201,f-2,20.00']);
     const first = await runCli(['pay', '--from-file', orders, '--yes', '--json'], { env });
     expect(first.code).toBe(3);
@@ -276,7 +337,9 @@ describe('a purpose-built gateway that loses answers', () => {
       [ids[1], 'success'],
     ]);
     expect(second.code).toBe(0);
-    const payments = fake.received.filter((form) => form.get('RequestType') === 'Payment').map((form) => form.get('TransactionID'));
+    const payments = fake.received
+      .filter((form) => form.get('RequestType') === 'Payment')
+      .map((form) => form.get('TransactionID'));
     // f-2: one Payment (Status found it); f-1: sent again, same TransactionID, after "not found".
     expect(payments.sort()).toEqual([ids[0], ids[0], ids[1]].sort());
     expect(new Set(committed.keys())).toEqual(new Set(ids));
@@ -303,7 +366,12 @@ describe('killed at seeded random points', () => {
       // Killed twice at random points, then run to the end.
       for (let kill = 0; kill < 2; kill++) {
         const point = 1 + Math.floor(random() * calls);
-        const killed = await startBulk(orders, { ...env, AGENTPAY_TEST_KILL_AT: String(point) }, [], ['--require', killAt]).done;
+        const killed = await startBulk(
+          orders,
+          { ...env, AGENTPAY_TEST_KILL_AT: String(point) },
+          [],
+          ['--require', killAt],
+        ).done;
         expect([null, 0]).toContain(killed.code);
         // What was written by then: every row in the results file is final or open, or has its id before any Payment.
       }
@@ -314,7 +382,9 @@ describe('killed at seeded random points', () => {
       expect(lines.every((line) => line.state === 'success')).toBe(true);
       const mine = sandbox.store.all().filter((t) => t.account.startsWith(`t${trial}-`));
       // Paid once each: one committed payment per account, under the row's TransactionID.
-      expect(mine.map((t) => t.account).sort()).toEqual(Array.from({ length: rows }, (_, i) => `t${trial}-${i + 1}`).sort());
+      expect(mine.map((t) => t.account).sort()).toEqual(
+        Array.from({ length: rows }, (_, i) => `t${trial}-${i + 1}`).sort(),
+      );
       expect(new Set(mine.map((t) => t.transactionId))).toEqual(new Set(lines.map((line) => line.transactionId)));
       const results = readFileSync(resultsOf(orders), 'utf8').trim().split('\n').slice(1);
       expect(results).toHaveLength(rows);
@@ -322,6 +392,7 @@ describe('killed at seeded random points', () => {
     }
     const history = jsonLines((await runCli(['history', '--json'], { env })).stdout);
     const committed = new Set(sandbox.store.all().map((t) => t.transactionId));
-    for (const id of committed) expect(history.some((entry) => entry.transactionId === id && entry.state === 'success')).toBe(true);
+    for (const id of committed)
+      expect(history.some((entry) => entry.transactionId === id && entry.state === 'success')).toBe(true);
   }, 120_000);
 });

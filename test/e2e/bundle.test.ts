@@ -27,7 +27,10 @@ describe('the bundle, dist/agentpay.cjs', () => {
       at: '2026-11-23T00:00:00.000Z',
     };
     appendFileSync(journal, `${JSON.stringify(intent)}\n`);
-    const result = await runCli(['history', '--verbose'], { env, nodeArgs: ['--enable-source-maps', '--require', fault] });
+    const result = await runCli(['history', '--verbose'], {
+      env,
+      nodeArgs: ['--enable-source-maps', '--require', fault],
+    });
     expect(result.code).toBe(70);
     expect(result.stderr).toMatch(/at chunksOf \(\S*src\/ledger\/file\/reader\.ts:\d+:\d+\)/);
   });

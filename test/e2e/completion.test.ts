@@ -27,23 +27,33 @@ function completionEnv(): Record<string, string> {
   const env = isolatedEnv();
   env.PATH = `${bin}:${env.PATH}`;
   mkdirSync(join(env.XDG_CONFIG_HOME!, 'agentpay'), { recursive: true });
-  const profiles = { default: { services: { '301': 'Water bill', '9007199254740993': 'Power' } }, 'kassa 2': { services: { '777': 'Parking' } } };
+  const profiles = {
+    default: { services: { '301': 'Water bill', '9007199254740993': 'Power' } },
+    'kassa 2': { services: { '777': 'Parking' } },
+  };
   writeFileSync(join(env.XDG_CONFIG_HOME!, 'agentpay', 'config.json'), JSON.stringify({ profiles }));
   return env;
 }
 
 /** COMPREPLY after bash's completion function ran for these words (the last one being typed). */
 async function bashCompletes(env: Record<string, string>, words: string[]): Promise<string[]> {
-  const script = ['source <(agentpay completion bash)', 'COMP_WORDS=("$@"); COMP_CWORD=$((${#COMP_WORDS[@]} - 1))', '_agentpay_complete', 'printf "%s\\n" "${COMPREPLY[@]}"'].join(
-    '\n',
-  );
+  const script = [
+    'source <(agentpay completion bash)',
+    'COMP_WORDS=("$@"); COMP_CWORD=$((${#COMP_WORDS[@]} - 1))',
+    '_agentpay_complete',
+    'printf "%s\\n" "${COMPREPLY[@]}"',
+  ].join('\n');
   const { stdout } = await run('bash', ['--norc', '--noprofile', '-c', script, 'bash', 'agentpay', ...words], { env });
   return stdout.split('\n').filter((line) => line !== '');
 }
 
 /** What fish offers for this command line: value<TAB>description lines. */
 async function fishCompletes(env: Record<string, string>, line: string, cwd?: string): Promise<string[]> {
-  const { stdout } = await run('fish', ['--no-config', '-c', 'agentpay completion fish | source; complete -C $argv[1]', `agentpay ${line}`], { env, ...(cwd ? { cwd } : {}) });
+  const { stdout } = await run(
+    'fish',
+    ['--no-config', '-c', 'agentpay completion fish | source; complete -C $argv[1]', `agentpay ${line}`],
+    { env, ...(cwd ? { cwd } : {}) },
+  );
   return stdout.split('\n').filter((each) => each !== '');
 }
 
@@ -101,7 +111,10 @@ describe.skipIf(skipped)('completion in fish', () => {
       'receipt\tprint the receipt of a transaction in the ledger: what pay printed, with the voucher, the operator and the time',
       'reconcile\tsettle every journaled payment not yet final with Status',
     ]);
-    expect(await fishCompletes(env, '--sandbox check --service 10')).toEqual(['101\tGameCoins top-up', '102\tGlobal gift card (USD)']);
+    expect(await fishCompletes(env, '--sandbox check --service 10')).toEqual([
+      '101\tGameCoins top-up',
+      '102\tGlobal gift card (USD)',
+    ]);
     expect(await fishCompletes(env, 'history --format=j')).toEqual(['--format=json']);
   });
 
@@ -119,7 +132,8 @@ describe.skipIf(skipped)('a completion request', () => {
     // What the process loaded: Node's built-ins, and the files Node's require read (the packages
     // outside the bundle, scripts/bundle.mjs `external`).
     const probe = join(mkdtempSync(join(tmpdir(), 'agentpay-probe-')), 'probe.cjs');
-    const report = "process.moduleLoadList.filter((m) => m.startsWith('NativeModule ')).map((m) => m.slice(13)).concat(Object.keys(require.cache)).join(' ')";
+    const report =
+      "process.moduleLoadList.filter((m) => m.startsWith('NativeModule ')).map((m) => m.slice(13)).concat(Object.keys(require.cache)).join(' ')";
     writeFileSync(probe, `process.on('exit', () => process.stderr.write(\`loaded \${${report}}\\n\`));\n`);
     const loaded = async (args: string[]) => {
       const result = await runCli(args, { env, nodeArgs: ['--require', probe] });
@@ -131,7 +145,9 @@ describe.skipIf(skipped)('a completion request', () => {
     // Answered by dist/completion.cjs from dist/completion.json: not even the bundle is read.
     expect(request.loaded.some((file) => file.endsWith('completion.cjs'))).toBe(true);
     expect(request.loaded.filter((file) => file.endsWith('agentpay.cjs'))).toEqual([]);
-    const heavy = (file: string) => ['http', 'https', '_http_client', 'tls'].includes(file) || /node_modules[\\/](undici|zod|yaml|cli-table3|pg)[\\/]/.test(file);
+    const heavy = (file: string) =>
+      ['http', 'https', '_http_client', 'tls'].includes(file) ||
+      /node_modules[\\/](undici|zod|yaml|cli-table3|pg)[\\/]/.test(file);
     expect(request.loaded.filter(heavy)).toEqual([]);
     // The probe does see them when a command loads them.
     const check = await loaded(['--sandbox', 'check', '--service', '101', '--account', '7011234567', '--json']);

@@ -41,7 +41,9 @@ const lastAgentId = () => sandbox.received.at(-1)?.get('AgentID');
 
 describe('precedence: flag > env > profile > default', () => {
   it('the profile alone is enough', async () => {
-    const env = withConfig(isolatedEnv(), { profiles: { default: { baseUrl: sandbox.baseUrl, agentId: '1001', password } } });
+    const env = withConfig(isolatedEnv(), {
+      profiles: { default: { baseUrl: sandbox.baseUrl, agentId: '1001', password } },
+    });
     const result = await runCli(check, { env });
     expect(result.code).toBe(0);
     expect(lastAgentId()).toBe('1001');
@@ -60,9 +62,12 @@ describe('precedence: flag > env > profile > default', () => {
   });
 
   it('a flag beats env and profile, placed after the command name too', async () => {
-    const env = withConfig(isolatedEnv({ AGENTPAY_BASE_URL: deadUrl, AGENTPAY_AGENT_ID: '8', AGENTPAY_PASSWORD: password }), {
-      profiles: { default: { baseUrl: deadUrl, agentId: '9' } },
-    });
+    const env = withConfig(
+      isolatedEnv({ AGENTPAY_BASE_URL: deadUrl, AGENTPAY_AGENT_ID: '8', AGENTPAY_PASSWORD: password }),
+      {
+        profiles: { default: { baseUrl: deadUrl, agentId: '9' } },
+      },
+    );
     const result = await runCli([...check, '--base-url', sandbox.baseUrl, '--agent-id', '1001', '--json'], { env });
     expect(result.code).toBe(0);
     expect(jsonLines(result.stdout)[0]).toMatchObject({ status: '10', service: '201' });
@@ -71,7 +76,10 @@ describe('precedence: flag > env > profile > default', () => {
 
   it('--profile picks another profile; an unknown one is exit 2', async () => {
     const env = withConfig(isolatedEnv(), {
-      profiles: { default: { baseUrl: deadUrl, agentId: '9', password }, qa: { baseUrl: sandbox.baseUrl, agentId: '1001', password } },
+      profiles: {
+        default: { baseUrl: deadUrl, agentId: '9', password },
+        qa: { baseUrl: sandbox.baseUrl, agentId: '1001', password },
+      },
     });
     const chosen = await runCli(['--profile', 'qa', ...check], { env });
     expect(chosen.code).toBe(0);
@@ -110,7 +118,11 @@ describe('precedence: flag > env > profile > default', () => {
   });
 
   it('a config file that is not JSON is exit 2, naming the file', async () => {
-    const env = isolatedEnv({ AGENTPAY_BASE_URL: sandbox.baseUrl, AGENTPAY_AGENT_ID: '1001', AGENTPAY_PASSWORD: password });
+    const env = isolatedEnv({
+      AGENTPAY_BASE_URL: sandbox.baseUrl,
+      AGENTPAY_AGENT_ID: '1001',
+      AGENTPAY_PASSWORD: password,
+    });
     mkdirSync(join(env.XDG_CONFIG_HOME!, 'agentpay'), { recursive: true });
     writeFileSync(join(env.XDG_CONFIG_HOME!, 'agentpay', 'config.json'), '{"profiles": ');
     const result = await runCli(check, { env });
@@ -163,7 +175,9 @@ describe('the password', () => {
   });
 
   it('--password-format md5 sends the MD5 and the sandbox accepts it', async () => {
-    const result = await runCli(['--password-format', 'md5', ...check], { env: { ...base(), AGENTPAY_PASSWORD: password } });
+    const result = await runCli(['--password-format', 'md5', ...check], {
+      env: { ...base(), AGENTPAY_PASSWORD: password },
+    });
     expect(result.code).toBe(0);
     expect(sandbox.received.at(-1)?.get('AgentPassword')).toBe(md5Hex(password));
     expect(sandbox.received.at(-1)?.get('AgentPassword')).toBe('f86b4a1de5997aa1ca228f3c9a4dbcdc');

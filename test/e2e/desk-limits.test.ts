@@ -17,34 +17,58 @@ let sandbox: RunningSandbox;
 let foreign: ForeignGateway;
 
 beforeAll(async () => {
-  [server, sandbox, foreign] = await Promise.all([startPostgres(), startSandbox({ recordRequests: true }), startForeignGateway('refused')]);
+  [server, sandbox, foreign] = await Promise.all([
+    startPostgres(),
+    startSandbox({ recordRequests: true }),
+    startForeignGateway('refused'),
+  ]);
 }, 30_000);
 
 afterAll(async () => {
   await Promise.all([server?.remove(), sandbox?.close(), foreign?.close()]);
 });
 
-const payStatic = (account: string, amount: string, extra: string[] = []) => ['pay', '--service', '201', '--account', account, '--amount', amount, ...extra];
+const payStatic = (account: string, amount: string, extra: string[] = []) => [
+  'pay',
+  '--service',
+  '201',
+  '--account',
+  account,
+  '--amount',
+  amount,
+  ...extra,
+];
 const paymentsTo = (account: string) => paymentsReceived(sandbox).filter((form) => form.get('Account') === account);
 
 /** A terminal whose default profile is the desk's: the sandbox by URL, limits from the profile. */
 function deskTerminal(profile: Record<string, unknown>, extra: Record<string, string> = {}): Record<string, string> {
-  const env = isolatedEnv({ ...sandboxCodeEnv, AGENTPAY_PASSWORD: sandboxCredentials.password, AGENTPAY_SETTLE_DELAY: '20', ...extra });
+  const env = isolatedEnv({
+    ...sandboxCodeEnv,
+    AGENTPAY_PASSWORD: sandboxCredentials.password,
+    AGENTPAY_SETTLE_DELAY: '20',
+    ...extra,
+  });
   mkdirSync(join(env.XDG_CONFIG_HOME!, 'agentpay'), { recursive: true });
-  const config = { profiles: { default: { baseUrl: sandbox.baseUrl, agentId: sandboxCredentials.agentId, ...profile } } };
+  const config = {
+    profiles: { default: { baseUrl: sandbox.baseUrl, agentId: sandboxCredentials.agentId, ...profile } },
+  };
   writeFileSync(join(env.XDG_CONFIG_HOME!, 'agentpay', 'config.json'), JSON.stringify(config));
   return env;
 }
 
 const journalIntents = (env: Record<string, string>) =>
-  jsonLines(readFileSync(join(env.XDG_STATE_HOME!, 'agentpay', 'journal.jsonl'), 'utf8')).filter((record) => record.kind === 'intent');
+  jsonLines(readFileSync(join(env.XDG_STATE_HOME!, 'agentpay', 'journal.jsonl'), 'utf8')).filter(
+    (record) => record.kind === 'intent',
+  );
 
 describe('limits, with the journal file', () => {
   it('maxAmount: refused with the limit and the amount, a flag cannot raise it, --over-limit pays and is recorded with the operator', async () => {
     const env = deskTerminal({ maxAmount: { KZT: '100.00' }, operator: 'ann' });
     const refused = await runCli(payStatic('max-1', '150.00', ['--max-amount', 'KZT=1000']), { env });
     expect(refused.code).toBe(2);
-    expect(refused.stderr).toContain('150.00 KZT is over the limit for one payment of 100.00 KZT (profile "default"); nothing was sent');
+    expect(refused.stderr).toContain(
+      '150.00 KZT is over the limit for one payment of 100.00 KZT (profile "default"); nothing was sent',
+    );
     expect(refused.stderr).toContain('--over-limit');
     expect(paymentsTo('max-1')).toHaveLength(0);
 
@@ -66,10 +90,14 @@ describe('limits, with the journal file', () => {
     expect((await runCli(payStatic('day-2', '150', limit), { env })).code).toBe(0);
     const third = await runCli(payStatic('day-3', '0.01', limit), { env });
     expect(third.code).toBe(2);
-    expect(third.stderr).toContain("0.01 KZT would take ann's payments today from 300.00 to 300.01 KZT, over the daily limit of 300.00 KZT (--daily-limit)");
+    expect(third.stderr).toContain(
+      "0.01 KZT would take ann's payments today from 300.00 to 300.01 KZT, over the daily limit of 300.00 KZT (--daily-limit)",
+    );
     expect(paymentsTo('day-3')).toHaveLength(0);
     // Another operator on this machine has a day of their own.
-    expect((await runCli(payStatic('day-3', '0.01', limit), { env: { ...env, AGENTPAY_OPERATOR: 'bob' } })).code).toBe(0);
+    expect((await runCli(payStatic('day-3', '0.01', limit), { env: { ...env, AGENTPAY_OPERATOR: 'bob' } })).code).toBe(
+      0,
+    );
   });
 });
 
@@ -82,7 +110,9 @@ describe('duplicate top-ups, with the journal file', () => {
 
     const again = await runCli(payStatic('dup-1', '150'), { env });
     expect(again.code).toBe(2);
-    expect(again.stderr).toContain(`refused as a duplicate top-up: the same payment was made once recently (transaction ${earlier}, 150.00 KZT to account dup-1 on service 201`);
+    expect(again.stderr).toContain(
+      `refused as a duplicate top-up: the same payment was made once recently (transaction ${earlier}, 150.00 KZT to account dup-1 on service 201`,
+    );
     expect(again.stderr).toContain('by ann, success); nothing was sent');
     expect(again.stderr).toContain(`--txn-id ${earlier}`);
     expect(paymentsTo('dup-1')).toHaveLength(1);
@@ -101,7 +131,12 @@ describe('duplicate top-ups, with the journal file', () => {
   });
 
   it('against a gateway with other codes: its refusal (configured as failed) is no duplicate; an answer it has not classified is', async () => {
-    const base = { AGENTPAY_BASE_URL: foreign.baseUrl, AGENTPAY_AGENT_ID: '77', AGENTPAY_PASSWORD: 'x', AGENTPAY_SETTLE_ATTEMPTS: '0' };
+    const base = {
+      AGENTPAY_BASE_URL: foreign.baseUrl,
+      AGENTPAY_AGENT_ID: '77',
+      AGENTPAY_PASSWORD: 'x',
+      AGENTPAY_SETTLE_ATTEMPTS: '0',
+    };
     const classified = isolatedEnv({ ...base, AGENTPAY_FAILED_CODES: String(foreignCodes.refused) });
     expect((await runCli(payStatic('f-1', '10.00'), { env: classified })).code).toBe(1);
     expect((await runCli(payStatic('f-1', '10.00'), { env: classified })).code).toBe(1);
@@ -110,12 +145,15 @@ describe('duplicate top-ups, with the journal file', () => {
     const again = await runCli(payStatic('f-2', '10.00'), { env: unclassified });
     expect(again.code).toBe(2);
     expect(again.stderr).toContain('unknown); nothing was sent');
-    expect(foreign.received.filter((form) => form.get('RequestType') === 'Payment' && form.get('Account') === 'f-2')).toHaveLength(1);
+    expect(
+      foreign.received.filter((form) => form.get('RequestType') === 'Payment' && form.get('Account') === 'f-2'),
+    ).toHaveLength(1);
   });
 });
 
 describe('with a PostgreSQL ledger, across the desk', () => {
-  const terminal = (ledger: string, operator: string) => envFor(sandbox, { AGENTPAY_LEDGER: ledger, AGENTPAY_OPERATOR: operator, AGENTPAY_SETTLE_DELAY: '20' });
+  const terminal = (ledger: string, operator: string) =>
+    envFor(sandbox, { AGENTPAY_LEDGER: ledger, AGENTPAY_OPERATOR: operator, AGENTPAY_SETTLE_DELAY: '20' });
 
   it("another terminal's payment is a duplicate, and counts toward the account's day; --allow-duplicate is recorded with the operator", async () => {
     const ledger = await freshDatabase(server);
@@ -128,10 +166,15 @@ describe('with a PostgreSQL ledger, across the desk', () => {
     expect(duplicate.stderr).toContain('by ann, success); nothing was sent');
     const overAccount = await runCli(payStatic('pg-1', '60.00', ['--account-daily-limit', 'KZT=200']), { env: bob });
     expect(overAccount.code).toBe(2);
-    expect(overAccount.stderr).toContain("60.00 KZT would take account pg-1's payments today from 150.00 to 210.00 KZT");
+    expect(overAccount.stderr).toContain(
+      "60.00 KZT would take account pg-1's payments today from 150.00 to 210.00 KZT",
+    );
     expect(paymentsTo('pg-1')).toHaveLength(1);
 
-    expect((await runCli(payStatic('pg-1', '150.00', ['--allow-duplicate', '--daily-limit', 'KZT=150.00']), { env: bob })).code).toBe(0);
+    expect(
+      (await runCli(payStatic('pg-1', '150.00', ['--allow-duplicate', '--daily-limit', 'KZT=150.00']), { env: bob }))
+        .code,
+    ).toBe(0);
     // bob's own day: 150.00 so far; one more is over his limit, not ann's.
     expect((await runCli(payStatic('pg-2', '1', ['--daily-limit', 'KZT=150.00']), { env: bob })).code).toBe(2);
     expect((await runCli(payStatic('pg-2', '1', ['--daily-limit', 'KZT=150.00']), { env: ann })).code).toBe(2);
@@ -154,11 +197,14 @@ describe('with a PostgreSQL ledger, across the desk', () => {
     expect((await runCli(payStatic('pb-1', '100.00'), { env: ann })).code).toBe(0);
     const orders = join(bob.HOME!, 'orders.csv');
     writeFileSync(orders, 'service,account,amount\n201,pb-1,60.00\n201,pb-2,70.00\n201,pb-3,80.00\n');
-    const bulk = (limit: string) => runCli(['pay', '--from-file', orders, '--yes', '--json', '--account-daily-limit', limit], { env: bob });
+    const bulk = (limit: string) =>
+      runCli(['pay', '--from-file', orders, '--yes', '--json', '--account-daily-limit', limit], { env: bob });
 
     const refused = await bulk('KZT=150');
     expect(refused.code).toBe(2);
-    expect(refused.stderr).toContain("line 2, amount: 60.00 KZT would take account pb-1's payments today from 100.00 to 160.00 KZT");
+    expect(refused.stderr).toContain(
+      "line 2, amount: 60.00 KZT would take account pb-1's payments today from 100.00 to 160.00 KZT",
+    );
     expect([...paymentsTo('pb-2'), ...paymentsTo('pb-3')]).toEqual([]);
 
     const paid = await bulk('KZT=200');
@@ -173,7 +219,9 @@ describe('with a PostgreSQL ledger, across the desk', () => {
     expect(jsonLines(again.stdout).map((line) => line.skipped)).toEqual([true, true, true]);
     expect([paymentsTo('pb-1').length, paymentsTo('pb-2').length, paymentsTo('pb-3').length]).toEqual([2, 1, 1]);
     // Each row's attempt and its outcome in the shared ledger, and nothing left open.
-    expect(await sql(ledger, 'SELECT kind, count(*)::int AS records FROM agentpay_records GROUP BY kind ORDER BY kind')).toEqual([
+    expect(
+      await sql(ledger, 'SELECT kind, count(*)::int AS records FROM agentpay_records GROUP BY kind ORDER BY kind'),
+    ).toEqual([
       { kind: 'attempt', records: 4 },
       { kind: 'outcome', records: 4 },
     ]);

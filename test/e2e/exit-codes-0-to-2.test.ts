@@ -22,11 +22,28 @@ describe('exit 0: success', () => {
     expect(result.stdout).toContain('9990.00');
     expect(result.stdout).not.toContain('vouchers for');
     expect(result.stderr).toContain('4 vouchers for service 101, account 7011234567');
-    expect(result.stderr).toContain('Pay one with: agentpay pay --service 101 --account 7011234567 --currency KZT --invoice-id <InvoiceId>');
+    expect(result.stderr).toContain(
+      'Pay one with: agentpay pay --service 101 --account 7011234567 --currency KZT --invoice-id <InvoiceId>',
+    );
   });
 
   it('pay a dynamic voucher: its OrderAmount goes byte for byte, the receipt shows the exact RequestID', async () => {
-    const result = await runCli(['pay', '--service', '102', '--currency', 'USD', '--account', 'player-42', '--invoice-id', '7010', '--txn-id', '700100'], { env });
+    const result = await runCli(
+      [
+        'pay',
+        '--service',
+        '102',
+        '--currency',
+        'USD',
+        '--account',
+        'player-42',
+        '--invoice-id',
+        '7010',
+        '--txn-id',
+        '700100',
+      ],
+      { env },
+    );
     expect(result.code).toBe(0);
     const sent = paymentsReceived(sandbox).find((form) => form.get('TransactionID') === '700100')!;
     expect(sent.get('Amount')).toBe('10.630');
@@ -39,10 +56,18 @@ describe('exit 0: success', () => {
   });
 
   it('status of a paid transaction, as a receipt and as JSON', async () => {
-    const paid = await runCli(['--json', 'pay', '--service', '201', '--account', '7011234567', '--amount', '150.50'], { env });
+    const paid = await runCli(['--json', 'pay', '--service', '201', '--account', '7011234567', '--amount', '150.50'], {
+      env,
+    });
     expect(paid.code).toBe(0);
     const [payment] = jsonLines(paid.stdout);
-    expect(payment).toMatchObject({ type: 'Payment', status: '10', state: 'success', amount: '150.50', currency: 'KZT' });
+    expect(payment).toMatchObject({
+      type: 'Payment',
+      status: '10',
+      state: 'success',
+      amount: '150.50',
+      currency: 'KZT',
+    });
     const id = payment!.transactionId as string;
     expect(id).toMatch(/^\d+$/);
 
@@ -62,7 +87,9 @@ describe('exit 1: the gateway answered with a final error', () => {
     const result = await runCli(['check', '--service', '101', '--account', '0000000000'], { env });
     expect(result.code).toBe(1);
     expect(result.stdout).toBe('');
-    expect(result.stderr).toMatch(/^agentpay: the gateway refused the account check: .*account 0000000000 is refused.* \(ResponseStatus 22\)\n/);
+    expect(result.stderr).toMatch(
+      /^agentpay: the gateway refused the account check: .*account 0000000000 is refused.* \(ResponseStatus 22\)\n/,
+    );
   });
 
   it('a refused payment', async () => {
@@ -76,12 +103,32 @@ describe('exit 1: the gateway answered with a final error', () => {
 describe('exit 2: invalid input or usage, nothing sent', () => {
   const usage: [string, string[], RegExp][] = [
     // Amounts: test/e2e/bad-input.test.ts (wiring) and test/unit/hardening.test.ts (every rule).
-    ['a missing --service', ['pay', '--account', 'a', '--amount', '1'], /required option '--service <id>' not specified/],
-    ['neither --invoice-id nor --amount', ['pay', '--service', '201', '--account', 'a'], /give --invoice-id <id> for a dynamic voucher, or --amount/],
+    [
+      'a missing --service',
+      ['pay', '--account', 'a', '--amount', '1'],
+      /required option '--service <id>' not specified/,
+    ],
+    [
+      'neither --invoice-id nor --amount',
+      ['pay', '--service', '201', '--account', 'a'],
+      /give --invoice-id <id> for a dynamic voucher, or --amount/,
+    ],
     ['an unknown option', ['check', '--service', '101', '--account', 'a', '--colour'], /unknown option '--colour'/],
-    ['an unknown command, with a suggestion', ['chek', '--service', '101'], /unknown command 'chek'\n\(Did you mean check\?\)/],
-    ['a txn id that is not a Long', ['status', '9223372036854775808'], /transaction id "9223372036854775808" is too large/],
-    ['a --txn-id with a sign', ['pay', '--service', '201', '--account', 'a', '--amount', '1', '--txn-id', '-1'], /--txn-id "-1" is not valid: a TransactionID is digits only/],
+    [
+      'an unknown command, with a suggestion',
+      ['chek', '--service', '101'],
+      /unknown command 'chek'\n\(Did you mean check\?\)/,
+    ],
+    [
+      'a txn id that is not a Long',
+      ['status', '9223372036854775808'],
+      /transaction id "9223372036854775808" is too large/,
+    ],
+    [
+      'a --txn-id with a sign',
+      ['pay', '--service', '201', '--account', 'a', '--amount', '1', '--txn-id', '-1'],
+      /--txn-id "-1" is not valid: a TransactionID is digits only/,
+    ],
     ['no ids for status', ['status'], /give at least one transaction id/],
   ];
 
@@ -96,23 +143,33 @@ describe('exit 2: invalid input or usage, nothing sent', () => {
 
   it('--amount 2497 for an OrderAmount of 2497.00: refused, no Payment sent', async () => {
     const before = paymentsReceived(sandbox).length;
-    const result = await runCli(['pay', '--service', '101', '--account', '7011234567', '--invoice-id', '5002', '--amount', '2497'], { env });
+    const result = await runCli(
+      ['pay', '--service', '101', '--account', '7011234567', '--invoice-id', '5002', '--amount', '2497'],
+      { env },
+    );
     expect(result.code).toBe(2);
     expect(result.stdout).toBe('');
-    expect(result.stderr).toContain('--amount 2497 is not the OrderAmount of invoice 5002, 2497.00; no payment was sent');
+    expect(result.stderr).toContain(
+      '--amount 2497 is not the OrderAmount of invoice 5002, 2497.00; no payment was sent',
+    );
     expect(paymentsReceived(sandbox).length).toBe(before);
     expect(sandbox.received.at(-1)?.get('RequestType')).toBe('AccountCheck');
   });
 
   it('--amount 2497.00 for the same voucher is paid', async () => {
-    const result = await runCli(['pay', '--service', '101', '--account', '7011234567', '--invoice-id', '5002', '--amount', '2497.00'], { env });
+    const result = await runCli(
+      ['pay', '--service', '101', '--account', '7011234567', '--invoice-id', '5002', '--amount', '2497.00'],
+      { env },
+    );
     expect(result.code).toBe(0);
     expect(paymentsReceived(sandbox).at(-1)?.get('Amount')).toBe('2497.00');
   });
 
   it('an invoice id not in the voucher list: refused, no Payment sent', async () => {
     const before = paymentsReceived(sandbox).length;
-    const result = await runCli(['pay', '--service', '101', '--account', '7011234567', '--invoice-id', '9999'], { env });
+    const result = await runCli(['pay', '--service', '101', '--account', '7011234567', '--invoice-id', '9999'], {
+      env,
+    });
     expect(result.code).toBe(2);
     expect(result.stderr).toContain('invoice 9999 is not in the voucher list of service 101; no payment was sent');
     expect(result.stderr).toContain('InvoiceIds there: 5001, 5002, 5003, 5004');

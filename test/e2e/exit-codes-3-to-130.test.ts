@@ -18,7 +18,8 @@ afterAll(async () => {
 });
 
 /** Env for a gateway that is not the sandbox. */
-const envAt = (baseUrl: string) => isolatedEnv({ AGENTPAY_BASE_URL: baseUrl, AGENTPAY_AGENT_ID: '1001', AGENTPAY_PASSWORD: 'pw' });
+const envAt = (baseUrl: string) =>
+  isolatedEnv({ AGENTPAY_BASE_URL: baseUrl, AGENTPAY_AGENT_ID: '1001', AGENTPAY_PASSWORD: 'pw' });
 
 describe('exit 3: pending, or a payment whose outcome is unknown', () => {
   it('a pending payment exits 3; status --wait follows it to success', async () => {
@@ -49,9 +50,17 @@ describe('exit 3: pending, or a payment whose outcome is unknown', () => {
   it('status of an unknown id: not found at the gateway, not refused', async () => {
     const result = await runCli(['--json', 'status', '31337'], { env });
     expect(result.code).toBe(3);
-    expect(jsonLines(result.stdout)).toEqual([expect.objectContaining({ transactionId: '31337', status: '25', state: 'unknown' })]);
+    expect(jsonLines(result.stdout)).toEqual([
+      expect.objectContaining({ transactionId: '31337', status: '25', state: 'unknown' }),
+    ]);
     expect(jsonLines(result.stderr)).toEqual([
-      { error: expect.objectContaining({ exitCode: 3, type: 'PaymentOutcomeUnknownError', message: expect.stringContaining('not found at the gateway (ResponseStatus 25') }) },
+      {
+        error: expect.objectContaining({
+          exitCode: 3,
+          type: 'PaymentOutcomeUnknownError',
+          message: expect.stringContaining('not found at the gateway (ResponseStatus 25'),
+        }),
+      },
     ]);
     const human = await runCli(['status', '31337'], { env });
     expect(human.stderr).toMatch(/not found at the gateway/);
@@ -63,14 +72,28 @@ describe('exit 3: pending, or a payment whose outcome is unknown', () => {
     const fake = await startFakeGateway((_form, request) => request.socket.destroy());
     try {
       const env = { ...envAt(fake.baseUrl), AGENTPAY_SETTLE_ATTEMPTS: '1', AGENTPAY_SETTLE_DELAY: '10' };
-      const result = await runCli(['--json', 'pay', '--service', '201', '--account', 'a', '--amount', '5', '--txn-id', '123456789'], { env });
+      const result = await runCli(
+        ['--json', 'pay', '--service', '201', '--account', 'a', '--amount', '5', '--txn-id', '123456789'],
+        { env },
+      );
       expect(result.code).toBe(3);
       expect(jsonLines(result.stdout)).toEqual([
-        expect.objectContaining({ transactionId: '123456789', state: 'unknown', status: null, requestId: null, amount: '5', service: '201' }),
+        expect.objectContaining({
+          transactionId: '123456789',
+          state: 'unknown',
+          status: null,
+          requestId: null,
+          amount: '5',
+          service: '201',
+        }),
       ]);
       const stderrLines = jsonLines(result.stderr);
       expect(stderrLines.at(-1)).toEqual({
-        error: expect.objectContaining({ exitCode: 3, type: 'PaymentOutcomeUnknownError', hint: expect.stringContaining('agentpay status 123456789') }),
+        error: expect.objectContaining({
+          exitCode: 3,
+          type: 'PaymentOutcomeUnknownError',
+          hint: expect.stringContaining('agentpay status 123456789'),
+        }),
       });
       expect(stderrLines.slice(0, -1)).toEqual([{ note: expect.stringContaining('was lost') }]);
       expect(result.stdout + result.stderr).not.toMatch(/fail/i);
@@ -81,13 +104,19 @@ describe('exit 3: pending, or a payment whose outcome is unknown', () => {
   });
 
   it('a lost answer in human form says how to look it up', async () => {
-    const fake = await startFakeGateway((_form, _request, response) => answer(response, 502, 'Bad Gateway', 'text/plain'));
+    const fake = await startFakeGateway((_form, _request, response) =>
+      answer(response, 502, 'Bad Gateway', 'text/plain'),
+    );
     try {
       const env = { ...envAt(fake.baseUrl), AGENTPAY_SETTLE_ATTEMPTS: '1', AGENTPAY_SETTLE_DELAY: '10' };
-      const result = await runCli(['pay', '--service', '201', '--account', 'a', '--amount', '5', '--txn-id', '987'], { env });
+      const result = await runCli(['pay', '--service', '201', '--account', 'a', '--amount', '5', '--txn-id', '987'], {
+        env,
+      });
       expect(result.code).toBe(3);
       expect(result.stdout).toContain('? Payment outcome is unknown');
-      expect(result.stderr).toContain('it may have been made and is kept in the journal; look it up with `agentpay status 987`');
+      expect(result.stderr).toContain(
+        'it may have been made and is kept in the journal; look it up with `agentpay status 987`',
+      );
     } finally {
       await fake.close();
     }
@@ -102,11 +131,15 @@ describe('exit 4: the gateway could not be reached', () => {
     const result = await runCli(args, { env: envAt(await closedPortUrl()) });
     expect(result.code).toBe(4);
     expect(result.stdout).toBe('');
-    expect(result.stderr).toMatch(/^agentpay: cannot reach the gateway at http:\/\/127\.0\.0\.1:\d+\/home\/index: connection refused\n/);
+    expect(result.stderr).toMatch(
+      /^agentpay: cannot reach the gateway at http:\/\/127\.0\.0\.1:\d+\/home\/index: connection refused\n/,
+    );
   });
 
   it('connection refused on pay says no payment was sent', async () => {
-    const result = await runCli(['pay', '--service', '201', '--account', 'a', '--amount', '5'], { env: envAt(await closedPortUrl()) });
+    const result = await runCli(['pay', '--service', '201', '--account', 'a', '--amount', '5'], {
+      env: envAt(await closedPortUrl()),
+    });
     expect(result.code).toBe(4);
     expect(result.stderr).toContain('no payment was sent');
   });
@@ -125,7 +158,9 @@ describe('exit 4: the gateway could not be reached', () => {
 
 describe('exit 5: the answer could not be understood', () => {
   it('a garbage answer on check', async () => {
-    const fake = await startFakeGateway((_form, _request, response) => answer(response, 200, 'Hello, world', 'text/html'));
+    const fake = await startFakeGateway((_form, _request, response) =>
+      answer(response, 200, 'Hello, world', 'text/html'),
+    );
     try {
       const result = await runCli(['check', '--service', '101', '--account', 'a'], { env: envAt(fake.baseUrl) });
       expect(result.code).toBe(5);
@@ -138,7 +173,9 @@ describe('exit 5: the answer could not be understood', () => {
   });
 
   it('with --verbose the first bytes of the answer are shown', async () => {
-    const fake = await startFakeGateway((_form, _request, response) => answer(response, 200, 'Hello, world', 'text/html'));
+    const fake = await startFakeGateway((_form, _request, response) =>
+      answer(response, 200, 'Hello, world', 'text/html'),
+    );
     try {
       const result = await runCli(['-v', 'status', '42'], { env: envAt(fake.baseUrl) });
       expect(result.code).toBe(5);
@@ -154,10 +191,15 @@ describe('130: interrupted', () => {
     let fake: FakeGateway | undefined;
     fake = await startFakeGateway(() => undefined);
     try {
-      const child = spawn(process.execPath, [binPath, 'status', '42'], { env: envAt(fake.baseUrl), stdio: ['ignore', 'pipe', 'pipe'] });
+      const child = spawn(process.execPath, [binPath, 'status', '42'], {
+        env: envAt(fake.baseUrl),
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
       let stdout = '';
       child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
-      const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.on('exit', (code, signal) => resolve({ code, signal })));
+      const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+        child.on('exit', (code, signal) => resolve({ code, signal })),
+      );
       for (let i = 0; i < 400 && fake.received.length === 0; i++) await sleep(25);
       expect(fake.received).toHaveLength(1);
       child.kill('SIGINT');

@@ -2,7 +2,12 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { isolatedEnv, jsonLines, runCli } from '../helpers/cli.js';
-import { type ForeignGateway, type ForeignPaymentBehaviour, foreignCodes, startForeignGateway } from '../helpers/foreign-gateway.js';
+import {
+  type ForeignGateway,
+  type ForeignPaymentBehaviour,
+  foreignCodes,
+  startForeignGateway,
+} from '../helpers/foreign-gateway.js';
 
 /**
  * A gateway whose codes are not the sandbox's, reached as a new user would: no code settings.
@@ -16,9 +21,27 @@ afterEach(async () => {
 });
 
 const envAt = (baseUrl: string, extra: Record<string, string> = {}) =>
-  isolatedEnv({ AGENTPAY_BASE_URL: baseUrl, AGENTPAY_AGENT_ID: '77', AGENTPAY_PASSWORD: 'pw', AGENTPAY_SETTLE_ATTEMPTS: '2', AGENTPAY_SETTLE_DELAY: '10', ...extra });
-const journalOf = (env: Record<string, string>) => jsonLines(readFileSync(join(env.XDG_STATE_HOME!, 'agentpay', 'journal.jsonl'), 'utf8'));
-const pay = (txnId: string) => ['pay', '--service', '501', '--account', '87010000001', '--amount', '2500.00', '--txn-id', txnId];
+  isolatedEnv({
+    AGENTPAY_BASE_URL: baseUrl,
+    AGENTPAY_AGENT_ID: '77',
+    AGENTPAY_PASSWORD: 'pw',
+    AGENTPAY_SETTLE_ATTEMPTS: '2',
+    AGENTPAY_SETTLE_DELAY: '10',
+    ...extra,
+  });
+const journalOf = (env: Record<string, string>) =>
+  jsonLines(readFileSync(join(env.XDG_STATE_HOME!, 'agentpay', 'journal.jsonl'), 'utf8'));
+const pay = (txnId: string) => [
+  'pay',
+  '--service',
+  '501',
+  '--account',
+  '87010000001',
+  '--amount',
+  '2500.00',
+  '--txn-id',
+  txnId,
+];
 
 const cases: [ForeignPaymentBehaviour, string, string][] = [
   ['in-progress', String(foreignCodes.inProgress), 'Платёж в обработке'],
@@ -27,53 +50,72 @@ const cases: [ForeignPaymentBehaviour, string, string][] = [
 ];
 
 describe('a gateway with its own codes and no code settings', () => {
-  it.each(cases)('%s: pay exits 3, never "failed"; the journal keeps it open; reconcile settles it once the gateway says 10', async (behaviour, code, message) => {
-    gateway = await startForeignGateway(behaviour);
-    const env = envAt(gateway.baseUrl);
+  it.each(cases)(
+    '%s: pay exits 3, never "failed"; the journal keeps it open; reconcile settles it once the gateway says 10',
+    async (behaviour, code, message) => {
+      gateway = await startForeignGateway(behaviour);
+      const env = envAt(gateway.baseUrl);
 
-    const human = await runCli(pay('424242001'), { env });
-    expect(human.code).toBe(3);
-    expect(human.stdout).not.toMatch(/failed/i);
-    expect(human.stderr).not.toMatch(/payment failed|refused|✗/i);
-    expect(human.stdout).toContain('Payment outcome is unknown');
-    // The gateway's code and Message, exactly, and the setting that classifies the code.
-    expect(human.stderr).toContain(`ResponseStatus ${code} ${JSON.stringify(message)}`);
-    expect(human.stderr).toContain(`--failed-codes ${code}`);
-    expect(human.stderr).toContain(`--pending-codes ${code}`);
-    // Settled with Status as a lost answer is: the same TransactionID, never a new one.
-    const statuses = gateway.received.filter((form) => form.get('RequestType') === 'Status');
-    expect(statuses).toHaveLength(2);
-    expect(new Set(gateway.received.map((form) => form.get('TransactionID')))).toEqual(new Set(['424242001']));
-    expect(gateway.received.filter((form) => form.get('RequestType') === 'Payment')).toHaveLength(1);
+      const human = await runCli(pay('424242001'), { env });
+      expect(human.code).toBe(3);
+      expect(human.stdout).not.toMatch(/failed/i);
+      expect(human.stderr).not.toMatch(/payment failed|refused|✗/i);
+      expect(human.stdout).toContain('Payment outcome is unknown');
+      // The gateway's code and Message, exactly, and the setting that classifies the code.
+      expect(human.stderr).toContain(`ResponseStatus ${code} ${JSON.stringify(message)}`);
+      expect(human.stderr).toContain(`--failed-codes ${code}`);
+      expect(human.stderr).toContain(`--pending-codes ${code}`);
+      // Settled with Status as a lost answer is: the same TransactionID, never a new one.
+      const statuses = gateway.received.filter((form) => form.get('RequestType') === 'Status');
+      expect(statuses).toHaveLength(2);
+      expect(new Set(gateway.received.map((form) => form.get('TransactionID')))).toEqual(new Set(['424242001']));
+      expect(gateway.received.filter((form) => form.get('RequestType') === 'Payment')).toHaveLength(1);
 
-    const journal = journalOf(env);
-    expect(journal.map((record) => record.kind)).toEqual(['intent', 'outcome']);
-    expect((journal[1]!.view as { state: string }).state).toBe('unknown');
+      const journal = journalOf(env);
+      expect(journal.map((record) => record.kind)).toEqual(['intent', 'outcome']);
+      expect((journal[1]!.view as { state: string }).state).toBe('unknown');
 
-    // Still open at the gateway: reconcile leaves it open and names the setting to add.
-    const early = await runCli(['reconcile', '--grace', '0'], { env });
-    expect(early.code).toBe(3);
-    expect(early.stdout).toContain('unknown');
-    expect(early.stdout).not.toContain('failed');
-    expect(early.stderr).toMatch(new RegExp(`1 transaction left open on ResponseStatus ${code}: .*--failed-codes ${code}`));
+      // Still open at the gateway: reconcile leaves it open and names the setting to add.
+      const early = await runCli(['reconcile', '--grace', '0'], { env });
+      expect(early.code).toBe(3);
+      expect(early.stdout).toContain('unknown');
+      expect(early.stdout).not.toContain('failed');
+      expect(early.stderr).toMatch(
+        new RegExp(`1 transaction left open on ResponseStatus ${code}: .*--failed-codes ${code}`),
+      );
 
-    gateway.complete('424242001');
-    const settled = await runCli(['--json', 'reconcile'], { env });
-    expect(settled.code).toBe(0);
-    expect(jsonLines(settled.stdout)).toEqual([expect.objectContaining({ transactionId: '424242001', state: 'success', status: '10' })]);
-    const history = await runCli(['--json', 'history'], { env });
-    expect(jsonLines(history.stdout)).toEqual([expect.objectContaining({ transactionId: '424242001', state: 'success' })]);
-    expect(journalOf(env).some((record) => (record.view as { state?: string } | undefined)?.state === 'failed')).toBe(false);
-  });
+      gateway.complete('424242001');
+      const settled = await runCli(['--json', 'reconcile'], { env });
+      expect(settled.code).toBe(0);
+      expect(jsonLines(settled.stdout)).toEqual([
+        expect.objectContaining({ transactionId: '424242001', state: 'success', status: '10' }),
+      ]);
+      const history = await runCli(['--json', 'history'], { env });
+      expect(jsonLines(history.stdout)).toEqual([
+        expect.objectContaining({ transactionId: '424242001', state: 'success' }),
+      ]);
+      expect(journalOf(env).some((record) => (record.view as { state?: string } | undefined)?.state === 'failed')).toBe(
+        false,
+      );
+    },
+  );
 
   it("--json: the transaction is unknown with the gateway's code, the error exit 3", async () => {
     gateway = await startForeignGateway('refused');
     const result = await runCli(['--json', ...pay('424242002')], { env: envAt(gateway.baseUrl) });
     expect(result.code).toBe(3);
-    expect(jsonLines(result.stdout)).toEqual([expect.objectContaining({ state: 'unknown', status: '115', message: 'Ошибка: отказ провайдера' })]);
+    expect(jsonLines(result.stdout)).toEqual([
+      expect.objectContaining({ state: 'unknown', status: '115', message: 'Ошибка: отказ провайдера' }),
+    ]);
     const errors = jsonLines(result.stderr).filter((line) => 'error' in line);
     expect(errors).toEqual([
-      { error: expect.objectContaining({ exitCode: 3, type: 'PaymentOutcomeUnknownError', hint: expect.stringContaining('--failed-codes 115 (a final refusal)') }) },
+      {
+        error: expect.objectContaining({
+          exitCode: 3,
+          type: 'PaymentOutcomeUnknownError',
+          hint: expect.stringContaining('--failed-codes 115 (a final refusal)'),
+        }),
+      },
     ]);
   });
 
@@ -82,7 +124,8 @@ describe('a gateway with its own codes and no code settings', () => {
     const env = envAt(gateway.baseUrl, { AGENTPAY_SETTLE_ATTEMPTS: '20', AGENTPAY_SETTLE_DELAY: '20' });
     const running = runCli(pay('424242003'), { env });
     const started = Date.now();
-    while (!gateway.received.some((form) => form.get('RequestType') === 'Status') && Date.now() - started < 10_000) await new Promise((r) => setTimeout(r, 10));
+    while (!gateway.received.some((form) => form.get('RequestType') === 'Status') && Date.now() - started < 10_000)
+      await new Promise((r) => setTimeout(r, 10));
     gateway.complete('424242003');
     const result = await running;
     expect(result.code).toBe(0);
@@ -109,9 +152,13 @@ describe('a retry that cannot reach the gateway', () => {
     gateway = undefined;
     const retry = await runCli(pay('424242009'), { env });
     expect(retry.code).toBe(4);
-    expect(journalOf(env).some((record) => (record.view as { state?: string } | undefined)?.state === 'failed')).toBe(false);
+    expect(journalOf(env).some((record) => (record.view as { state?: string } | undefined)?.state === 'failed')).toBe(
+      false,
+    );
     const history = await runCli(['--json', 'history'], { env });
-    expect(jsonLines(history.stdout)).toEqual([expect.objectContaining({ transactionId: '424242009', state: 'unknown' })]);
+    expect(jsonLines(history.stdout)).toEqual([
+      expect.objectContaining({ transactionId: '424242009', state: 'unknown' }),
+    ]);
   });
 });
 

@@ -17,15 +17,24 @@ afterEach(async () => {
 async function gatewayAt(handler: FakeHandler): Promise<{ fake: FakeGateway; env: Record<string, string> }> {
   const fake = await startFakeGateway(handler);
   fakes.push(fake);
-  return { fake, env: isolatedEnv({ AGENTPAY_BASE_URL: fake.baseUrl, AGENTPAY_AGENT_ID: '1001', AGENTPAY_PASSWORD: 'pw' }) };
+  return {
+    fake,
+    env: isolatedEnv({ AGENTPAY_BASE_URL: fake.baseUrl, AGENTPAY_AGENT_ID: '1001', AGENTPAY_PASSWORD: 'pw' }),
+  };
 }
 
-const journalOf = (env: Record<string, string>) => jsonLines(readFileSync(join(env.XDG_STATE_HOME!, 'agentpay', 'journal.jsonl'), 'utf8'));
+const journalOf = (env: Record<string, string>) =>
+  jsonLines(readFileSync(join(env.XDG_STATE_HOME!, 'agentpay', 'journal.jsonl'), 'utf8'));
 
 describe('an answer in the charset its Content-Type declares', () => {
   const refusal = 'Ошибка: счёт не найден';
   const refusingIn1251: FakeHandler = (form, _req, res) =>
-    answer(res, 200, windows1251(envelopeText(form, { status: 20, message: refusal })), 'application/json; charset=windows-1251');
+    answer(
+      res,
+      200,
+      windows1251(envelopeText(form, { status: 20, message: refusal })),
+      'application/json; charset=windows-1251',
+    );
 
   it('check --json: a windows-1251 refusal Message comes out byte for byte in UTF-8, exit 1', async () => {
     const { env } = await gatewayAt(refusingIn1251);
@@ -35,7 +44,13 @@ describe('an answer in the charset its Content-Type declares', () => {
     // Not escaped, not mangled: the very UTF-8 bytes of the text.
     expect(Buffer.from(result.stdout, 'utf8').includes(Buffer.from(`"message":"${refusal}"`, 'utf8'))).toBe(true);
     const [error] = jsonLines(result.stderr);
-    expect(error).toEqual({ error: expect.objectContaining({ exitCode: 1, type: 'GatewayRefusedError', message: expect.stringContaining(`${refusal} (ResponseStatus 20)`) }) });
+    expect(error).toEqual({
+      error: expect.objectContaining({
+        exitCode: 1,
+        type: 'GatewayRefusedError',
+        message: expect.stringContaining(`${refusal} (ResponseStatus 20)`),
+      }),
+    });
   });
 
   it('check: the same refusal for a person', async () => {
@@ -48,13 +63,23 @@ describe('an answer in the charset its Content-Type declares', () => {
   it('pay: a koi8-r Message is shown and journaled as written', async () => {
     const { env } = await gatewayAt((form, _req, res) => {
       const envelope = `{"TransactinID":${form.get('TransactionID')},"RequestID":77,"ResponseType":"Payment","ResponseStatus":10,"Message":"`;
-      answer(res, 200, Buffer.concat([Buffer.from(envelope), paymentAcceptedKoi8r.bytes, Buffer.from('"}')]), 'application/json; charset=KOI8-R');
+      answer(
+        res,
+        200,
+        Buffer.concat([Buffer.from(envelope), paymentAcceptedKoi8r.bytes, Buffer.from('"}')]),
+        'application/json; charset=KOI8-R',
+      );
     });
-    const result = await runCli(['pay', '--service', '201', '--account', 'a', '--amount', '5', '--txn-id', '5150'], { env });
+    const result = await runCli(['pay', '--service', '201', '--account', 'a', '--amount', '5', '--txn-id', '5150'], {
+      env,
+    });
     expect(result.code).toBe(0);
     expect(result.stdout).toMatch(new RegExp(`Message\\s+${paymentAcceptedKoi8r.text}\\n?$`));
     const outcome = journalOf(env).find((record) => record.kind === 'outcome');
-    expect(outcome).toMatchObject({ transactionId: '5150', view: { state: 'success', message: paymentAcceptedKoi8r.text } });
+    expect(outcome).toMatchObject({
+      transactionId: '5150',
+      view: { state: 'success', message: paymentAcceptedKoi8r.text },
+    });
   });
 });
 
@@ -80,7 +105,14 @@ describe('an error envelope that echoes TransactinID 0', () => {
     const [line] = jsonLines(json.stdout);
     expect(line).toMatchObject({ status: '30', message: 'Счёт не найден' });
     expect(line!.transactionId).toMatch(/^[1-9]\d+$/);
-    expect(jsonLines(json.stderr)).toEqual([{ error: expect.objectContaining({ exitCode: 1, message: expect.stringContaining('Счёт не найден (ResponseStatus 30)') }) }]);
+    expect(jsonLines(json.stderr)).toEqual([
+      {
+        error: expect.objectContaining({
+          exitCode: 1,
+          message: expect.stringContaining('Счёт не найден (ResponseStatus 30)'),
+        }),
+      },
+    ]);
   });
 
   it('pay --amount: a success echoing 0 is a success under our TransactionID, in the receipt, --json and the journal', async () => {
@@ -92,11 +124,20 @@ describe('an error envelope that echoes TransactinID 0', () => {
     expect(human.stdout).toContain('Payment succeeded');
     expect(human.stdout).toMatch(new RegExp(`TransactionID\\s+${ours}\\n`));
     expect(journalOf(env).filter((record) => record.kind === 'outcome')).toEqual([
-      expect.objectContaining({ transactionId: ours, view: expect.objectContaining({ transactionId: ours, state: 'success' }) }),
+      expect.objectContaining({
+        transactionId: ours,
+        view: expect.objectContaining({ transactionId: ours, state: 'success' }),
+      }),
     ]);
 
     const json = await runCli(['--json', 'pay', '--service', '201', '--account', 'b', '--amount', '5'], { env });
     expect(json.code).toBe(0);
-    expect(jsonLines(json.stdout)).toEqual([expect.objectContaining({ transactionId: fake.received[1]!.get('TransactionID'), state: 'success', status: '10' })]);
+    expect(jsonLines(json.stdout)).toEqual([
+      expect.objectContaining({
+        transactionId: fake.received[1]!.get('TransactionID'),
+        state: 'success',
+        status: '10',
+      }),
+    ]);
   });
 });

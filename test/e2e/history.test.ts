@@ -13,7 +13,10 @@ beforeAll(async () => {
   ({ sandbox: second } = await sandboxWithEnv());
   expect(second.baseUrl).not.toBe(first.baseUrl);
   const pay = (baseUrl: string, txnId: string) =>
-    runCli(['--base-url', baseUrl, 'pay', '--service', '201', '--account', `a-${txnId}`, '--amount', '5', '--txn-id', txnId], { env });
+    runCli(
+      ['--base-url', baseUrl, 'pay', '--service', '201', '--account', `a-${txnId}`, '--amount', '5', '--txn-id', txnId],
+      { env },
+    );
   expect((await pay(first.baseUrl, '7000001')).code).toBe(0);
   expect((await pay(second.baseUrl, '7000002')).code).toBe(0);
   expect((await pay(first.baseUrl, '7000003')).code).toBe(0);
@@ -55,7 +58,9 @@ describe('history across gateways', () => {
     expect(head).not.toContain('Gateway');
     expect(rows.map((row) => row[1])).toEqual(['7000001', '7000003']);
     const json = await runCli(['history', '--json', '--gateway', second.baseUrl], { env });
-    expect(jsonLines(json.stdout)).toEqual([expect.objectContaining({ transactionId: '7000002', gateway: second.baseUrl })]);
+    expect(jsonLines(json.stdout)).toEqual([
+      expect.objectContaining({ transactionId: '7000002', gateway: second.baseUrl }),
+    ]);
   });
 
   it('--gateway that matches nothing says so and lists the gateways the journal holds', async () => {
@@ -68,16 +73,28 @@ describe('history across gateways', () => {
   });
 
   it('a journal of one gateway has no Gateway column', async () => {
-    const only = isolatedEnv({ AGENTPAY_BASE_URL: first.baseUrl, AGENTPAY_AGENT_ID: env.AGENTPAY_AGENT_ID!, AGENTPAY_PASSWORD: env.AGENTPAY_PASSWORD! });
-    expect((await runCli(['pay', '--service', '201', '--account', 'a-1', '--amount', '5'], { env: only })).code).toBe(0);
+    const only = isolatedEnv({
+      AGENTPAY_BASE_URL: first.baseUrl,
+      AGENTPAY_AGENT_ID: env.AGENTPAY_AGENT_ID!,
+      AGENTPAY_PASSWORD: env.AGENTPAY_PASSWORD!,
+    });
+    expect((await runCli(['pay', '--service', '201', '--account', 'a-1', '--amount', '5'], { env: only })).code).toBe(
+      0,
+    );
     const [head] = cells((await runCli(['history'], { env: only })).stdout);
     expect(head).toEqual(['When', 'TransactionID', 'State', 'Service', 'Account', 'Amount', 'RequestID']);
   });
 
   it("a journal names who paid: operator and host in JSON, and --operator keeps one person's payments", async () => {
-    const shared = isolatedEnv({ AGENTPAY_BASE_URL: first.baseUrl, AGENTPAY_AGENT_ID: env.AGENTPAY_AGENT_ID!, AGENTPAY_PASSWORD: env.AGENTPAY_PASSWORD! });
+    const shared = isolatedEnv({
+      AGENTPAY_BASE_URL: first.baseUrl,
+      AGENTPAY_AGENT_ID: env.AGENTPAY_AGENT_ID!,
+      AGENTPAY_PASSWORD: env.AGENTPAY_PASSWORD!,
+    });
     for (const operator of ['ann', 'bob']) {
-      const paid = await runCli(['pay', '--service', '201', '--account', `by-${operator}`, '--amount', '5'], { env: { ...shared, AGENTPAY_OPERATOR: operator } });
+      const paid = await runCli(['pay', '--service', '201', '--account', `by-${operator}`, '--amount', '5'], {
+        env: { ...shared, AGENTPAY_OPERATOR: operator },
+      });
       expect(paid.code).toBe(0);
     }
     const bob = jsonLines((await runCli(['history', '--json', '--operator', 'bob'], { env: shared })).stdout);

@@ -19,20 +19,32 @@ const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
 const packageVersion = (await import('../../package.json', { with: { type: 'json' } })).default.version;
 
 describe('the packed tarball', () => {
-  it('installs into a prefix and runs --version, --sandbox check and completion bash from elsewhere', { timeout: 240_000 }, async () => {
+  it('installs into a prefix and runs --version, --sandbox check and completion bash from elsewhere', {
+    timeout: 240_000,
+  }, async () => {
     const work = mkdtempSync(join(tmpdir(), 'agentpay-install-'));
-    const npmEnv = { ...process.env, npm_config_update_notifier: 'false', npm_config_fund: 'false', npm_config_audit: 'false' };
+    const npmEnv = {
+      ...process.env,
+      npm_config_update_notifier: 'false',
+      npm_config_fund: 'false',
+      npm_config_audit: 'false',
+    };
     await run('npm', ['pack', '--ignore-scripts', '--pack-destination', work], { cwd: repoRoot, env: npmEnv });
     const tarball = join(work, `agentpay-${packageVersion}.tgz`);
     expect(existsSync(tarball)).toBe(true);
     const prefix = join(work, 'prefix');
-    await run('npm', ['install', '--global', '--prefix', prefix, tarball], { cwd: work, env: npmEnv, timeout: 200_000 });
+    await run('npm', ['install', '--global', '--prefix', prefix, tarball], {
+      cwd: work,
+      env: npmEnv,
+      timeout: 200_000,
+    });
 
     // Only the runtime dependencies came along: no compiler, bundler or test runner.
     const installed = join(prefix, 'lib', 'node_modules', 'agentpay');
     const dependencies = readdirSync(join(installed, 'node_modules'));
     expect(dependencies).toContain('commander');
-    for (const devOnly of ['typescript', 'esbuild', 'vitest', '@biomejs', 'knip']) expect(dependencies).not.toContain(devOnly);
+    for (const devOnly of ['typescript', 'esbuild', 'vitest', '@biomejs', 'knip'])
+      expect(dependencies).not.toContain(devOnly);
     expect(existsSync(join(installed, 'src'))).toBe(false);
 
     // From a directory of its own, with the prefix's bin first on PATH: agentpay under its name.
@@ -42,21 +54,36 @@ describe('the packed tarball', () => {
     env.PATH = `${join(prefix, 'bin')}:${env.PATH}`;
     const agentpay = (args: string[]) => run('agentpay', args, { cwd: elsewhere, env });
     expect((await agentpay(['--version'])).stdout).toBe(`${packageVersion}\n`);
-    const check = JSON.parse((await agentpay(['--sandbox', 'check', '--service', '101', '--account', '7011234567', '--json'])).stdout) as Record<string, unknown>;
+    const check = JSON.parse(
+      (await agentpay(['--sandbox', 'check', '--service', '101', '--account', '7011234567', '--json'])).stdout,
+    ) as Record<string, unknown>;
     expect(check).toMatchObject({ state: 'success', service: '101' });
     expect((await agentpay(['completion', 'bash'])).stdout).toContain('complete -F _agentpay_complete agentpay');
-    expect((await agentpay(['__complete', '--sandbox', 'check', '--service', '10'])).stdout).toBe('101\tGameCoins top-up\n102\tGlobal gift card (USD)\n');
+    expect((await agentpay(['__complete', '--sandbox', 'check', '--service', '10'])).stdout).toBe(
+      '101\tGameCoins top-up\n102\tGlobal gift card (USD)\n',
+    );
   });
 
   it('carries every examples/ file the README and docs point to', { timeout: 60_000 }, async () => {
     const npmEnv = { ...process.env, npm_config_update_notifier: 'false' };
-    const { stdout } = await run('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: repoRoot, env: npmEnv });
+    const { stdout } = await run('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], {
+      cwd: repoRoot,
+      env: npmEnv,
+    });
     const packed = new Set((JSON.parse(stdout) as [{ files: { path: string }[] }])[0].files.map((file) => file.path));
     const documents = ['README.md', ...readdirSync(join(repoRoot, 'docs')).map((name) => join('docs', name))];
-    const mentioned = new Set(documents.flatMap((document) => readFileSync(join(repoRoot, document), 'utf8').match(/examples\/[\w./-]*[\w/]/g) ?? []));
+    const mentioned = new Set(
+      documents.flatMap(
+        (document) => readFileSync(join(repoRoot, document), 'utf8').match(/examples\/[\w./-]*[\w/]/g) ?? [],
+      ),
+    );
     // What a command writes beside its input, not a file of the package.
     const written = new Set(['examples/orders.results.csv']);
-    const missing = [...mentioned].filter((path) => !written.has(path) && (path.endsWith('/') ? ![...packed].some((file) => file.startsWith(path)) : !packed.has(path)));
+    const missing = [...mentioned].filter(
+      (path) =>
+        !written.has(path) &&
+        (path.endsWith('/') ? ![...packed].some((file) => file.startsWith(path)) : !packed.has(path)),
+    );
     expect(mentioned.size).toBeGreaterThan(5);
     expect(missing).toEqual([]);
   });

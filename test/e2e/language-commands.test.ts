@@ -17,7 +17,9 @@ let paid = '';
 beforeAll(async () => {
   sandbox = await startSandbox({ recordRequests: true });
   env = envFor(sandbox, { AGENTPAY_OPERATOR: 'кассир' });
-  const result = await runCli(['pay', '--service', '202', '--account', '7011234567', '--amount', '1500.00', '--json'], { env });
+  const result = await runCli(['pay', '--service', '202', '--account', '7011234567', '--amount', '1500.00', '--json'], {
+    env,
+  });
   paid = /"transactionId":"(\d+)"/i.exec(result.stdout)?.[1] ?? '';
 });
 afterAll(async () => {
@@ -31,14 +33,21 @@ function expectRussian(result: CliResult, allowed: Iterable<string> = []): void 
 
 describe('agentpay --lang ru: every command a desk reads', () => {
   it('doctor: headings, sources, the verdict and the ledger in Russian; the settings keyed as the config file names them', async () => {
-    const json = JSON.parse((await runCli(['doctor', '--json'], { env })).stdout) as { settings: Record<string, { value: string | null }> };
+    const json = JSON.parse((await runCli(['doctor', '--json'], { env })).stdout) as {
+      settings: Record<string, { value: string | null }>;
+    };
     const keys = Object.keys(json.settings);
-    const values = Object.values(json.settings).flatMap(({ value }) => (value === null ? [] : (value.match(/[A-Za-z]{3,}/g) ?? [])));
+    const values = Object.values(json.settings).flatMap(({ value }) =>
+      value === null ? [] : (value.match(/[A-Za-z]{3,}/g) ?? []),
+    );
     const result = await ru(['doctor']);
     expect(result.code).toBe(0);
     expect(result.stdout).toContain('Настройки');
     expect(result.stdout).toContain('Журнал');
-    expectRussian(result, [...keys, ...values.filter((word) => !['not', 'found', 'the', 'embedded', 'sandbox', 'asked', 'for'].includes(word))]);
+    expectRussian(result, [
+      ...keys,
+      ...values.filter((word) => !['not', 'found', 'the', 'embedded', 'sandbox', 'asked', 'for'].includes(word)),
+    ]);
   });
 
   it('history and report: headings, states, amounts with a comma, Итого', async () => {

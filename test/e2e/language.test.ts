@@ -100,7 +100,9 @@ describe('agentpay --lang ru', () => {
     expect(comma.code).toBe(2);
     expect(comma.stderr).toContain('с запятой');
     expectRussian(comma);
-    const bare = await runCli(['--lang', 'ru', 'check', '--service', '1', '--account', '2'], { env: { PATH: base.PATH ?? '', HOME: base.HOME ?? '' } });
+    const bare = await runCli(['--lang', 'ru', 'check', '--service', '1', '--account', '2'], {
+      env: { PATH: base.PATH ?? '', HOME: base.HOME ?? '' },
+    });
     expect(bare.code).toBe(2);
     expect(bare.stderr).toContain('шлюз не задан');
     expectRussian(bare);
@@ -120,9 +122,13 @@ describe('choosing the language', () => {
   it('the locale speaks Russian, even for the cached --help; an explicit English wins over it', async () => {
     const locale = { ...base, LANG: 'ru_RU.UTF-8' };
     expect((await runCli(['--help'], { env: locale })).stdout).toMatch(/^Использование: agentpay/);
-    expect((await runCli(['check', '--service', '101', '--account', '7011234567'], { env: locale })).stdout).toContain('Название');
+    expect((await runCli(['check', '--service', '101', '--account', '7011234567'], { env: locale })).stdout).toContain(
+      'Название',
+    );
     expect((await runCli(['--help'], { env: { ...locale, AGENTPAY_LANG: 'en' } })).stdout).toMatch(/^Usage: agentpay/);
-    const english = await runCli(['--lang', 'en', 'check', '--service', '101', '--account', '7011234567'], { env: locale });
+    const english = await runCli(['--lang', 'en', 'check', '--service', '101', '--account', '7011234567'], {
+      env: locale,
+    });
     expect(english.stdout).toContain('Name');
   });
 
@@ -139,7 +145,9 @@ describe('choosing the language', () => {
   });
 
   it('the default stays English without a locale (the tests run without LANG)', async () => {
-    const result = await runCli(['--sandbox', 'check', '--service', '101', '--account', '7011234567'], { env: { ...base, XDG_STATE_HOME: join(base.HOME ?? '', 'x') } });
+    const result = await runCli(['--sandbox', 'check', '--service', '101', '--account', '7011234567'], {
+      env: { ...base, XDG_STATE_HOME: join(base.HOME ?? '', 'x') },
+    });
     expect(result.stdout).toContain('Name');
     expect(result.stderr).toContain('4 vouchers for service 101');
   });
@@ -148,7 +156,10 @@ describe('choosing the language', () => {
     const work = mkdtempSync(join(tmpdir(), 'agentpay-bulk-ru-'));
     const env = envFor(sandbox, { AGENTPAY_OPERATOR: 'кассир', AGENTPAY_LEDGER: join(work, 'journal.jsonl') });
     const orders = join(work, 'orders.csv');
-    writeFileSync(orders, 'key,service,account,invoice-id,amount\nА-1,101,7011234567,5002,\nА-2,202,7011234568,,1500.00\n');
+    writeFileSync(
+      orders,
+      'key,service,account,invoice-id,amount\nА-1,101,7011234567,5002,\nА-2,202,7011234568,,1500.00\n',
+    );
     const plan = await ru(['pay', '--from-file', orders, '--dry-run'], env);
     expect(plan.code, plan.stderr).toBe(0);
     expect(plan.stdout).toContain('строка 2');

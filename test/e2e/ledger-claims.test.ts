@@ -55,7 +55,12 @@ async function postgresPair(setting?: string): Promise<[Ledger, Ledger]> {
   const url = await freshDatabase(server);
   if (setting !== undefined) await sql(url, `ALTER DATABASE ${new URL(url).pathname.slice(1)} ${setting}`);
   const open = (operator: string) =>
-    PostgresLedger.open(parseLedgerLocation(url, 'test') as never, { env: {}, operator, stateDirectory: isolatedEnv().XDG_STATE_HOME!, note: () => undefined });
+    PostgresLedger.open(parseLedgerLocation(url, 'test') as never, {
+      env: {},
+      operator,
+      stateDirectory: isolatedEnv().XDG_STATE_HOME!,
+      note: () => undefined,
+    });
   const pair: [Ledger, Ledger] = [await open('anna'), await open('boris')];
   opened.push(...pair);
   return pair;
@@ -66,7 +71,8 @@ const stores: { name: string; pair: () => Promise<[Ledger, Ledger]> }[] = [
     name: 'the journal file',
     pair: async () => {
       const path = join(isolatedEnv().HOME!, 'journal.jsonl');
-      const open = (operator: string) => new FileLedger(parseLedgerLocation(path, 'test') as never, () => undefined, { operator, host: 'test' });
+      const open = (operator: string) =>
+        new FileLedger(parseLedgerLocation(path, 'test') as never, () => undefined, { operator, host: 'test' });
       const pair: [Ledger, Ledger] = [open('anna'), open('boris')];
       opened.push(...pair);
       return pair;
@@ -94,7 +100,13 @@ describe.each(stores)('check-and-record in one step, with $name', ({ pair }) => 
     expect(results.map((result) => result.status).sort()).toEqual(['fulfilled', 'rejected']);
     const refused = results.find((result) => result.status === 'rejected') as PromiseRejectedResult;
     expect(String(refused.reason)).toMatch(/duplicate of 100[12]/);
-    const recorded = await anna.recentPayments({ gateway: 'https://gateway.test/', agentId: '5120', since: new Date(0), accounts: ['7770001'], operator: undefined });
+    const recorded = await anna.recentPayments({
+      gateway: 'https://gateway.test/',
+      agentId: '5120',
+      since: new Date(0),
+      accounts: ['7770001'],
+      operator: undefined,
+    });
     expect(recorded).toHaveLength(1);
     // What the guard lifted is recorded with the intent.
     expect(recorded[0]!.intent.overrides).toEqual(['checked']);
@@ -102,13 +114,22 @@ describe.each(stores)('check-and-record in one step, with $name', ({ pair }) => 
 
   it('claims of one process on other accounts go together, each weighed with those before it', async () => {
     const [anna] = await pair();
-    const quick: IntentGuard = { ...slowGuard(''), decide: (recent) => (recent.some((payment) => payment.intent.account === '7770009') ? [] : ['first']) };
+    const quick: IntentGuard = {
+      ...slowGuard(''),
+      decide: (recent) => (recent.some((payment) => payment.intent.account === '7770009') ? [] : ['first']),
+    };
     const results = await Promise.all([
       anna.recordIntent(intent('2001', '7770009'), { checkReplay: false, guard: quick }),
       anna.recordIntent(intent('2002', '7770009'), { checkReplay: false, guard: quick }),
     ]);
     expect(results.map((result) => result.kind)).toEqual(['new', 'new']);
-    const recorded = await anna.recentPayments({ gateway: 'https://gateway.test/', agentId: '5120', since: new Date(0), accounts: ['7770009'], operator: undefined });
+    const recorded = await anna.recentPayments({
+      gateway: 'https://gateway.test/',
+      agentId: '5120',
+      since: new Date(0),
+      accounts: ['7770009'],
+      operator: undefined,
+    });
     expect(recorded.map((payment) => payment.intent.overrides ?? [])).toEqual([['first'], []]);
   });
 
@@ -122,8 +143,13 @@ describe.each(stores)('check-and-record in one step, with $name', ({ pair }) => 
         throw new Error('the guard was asked');
       },
     };
-    expect((await boris.recordIntent(intent('3001', '7770003'), { checkReplay: true, guard: refusing })).kind).toBe('retry');
-    const other = await boris.recordIntent({ ...intent('3001', '7770003'), amount: '351.00' }, { checkReplay: true, guard: refusing });
+    expect((await boris.recordIntent(intent('3001', '7770003'), { checkReplay: true, guard: refusing })).kind).toBe(
+      'retry',
+    );
+    const other = await boris.recordIntent(
+      { ...intent('3001', '7770003'), amount: '351.00' },
+      { checkReplay: true, guard: refusing },
+    );
     expect(other.kind).toBe('conflict');
   });
 });

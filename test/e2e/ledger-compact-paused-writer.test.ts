@@ -40,14 +40,29 @@ interface Run {
 function setUp(): Run {
   const directory = mkdtempSync(join(tmpdir(), 'agentpay-paused-'));
   const o1 = { ...outcome(T, 'failed'), at: '2026-11-21T10:00:02.000Z' };
-  return { directory, journal: join(directory, 'journal.jsonl'), me: new JournalWriter(join(directory, 'journal.jsonl')), o1 };
+  return {
+    directory,
+    journal: join(directory, 'journal.jsonl'),
+    me: new JournalWriter(join(directory, 'journal.jsonl')),
+    o1,
+  };
 }
 
 const attempt = (at: string): IntentRecord => intent(T, at);
 
-function start(run: Run, script: string, pause: string, records?: { first: JournalRecord; next: JournalRecord }): Promise<number | null> {
+function start(
+  run: Run,
+  script: string,
+  pause: string,
+  records?: { first: JournalRecord; next: JournalRecord },
+): Promise<number | null> {
   const child = spawn(process.execPath, ['--require', helper('pause-at.cjs'), helper(script), run.journal], {
-    env: { ...process.env, AGENTPAY_TEST_PAUSE_DIR: run.directory, AGENTPAY_TEST_PAUSE: pause, AGENTPAY_TEST_RECORDS: JSON.stringify(records ?? {}) },
+    env: {
+      ...process.env,
+      AGENTPAY_TEST_PAUSE_DIR: run.directory,
+      AGENTPAY_TEST_PAUSE: pause,
+      AGENTPAY_TEST_RECORDS: JSON.stringify(records ?? {}),
+    },
     stdio: ['ignore', 'inherit', 'inherit'],
   });
   children.push(child);
@@ -69,7 +84,9 @@ const go = (run: Run, name: string) => writeFileSync(join(run.directory, name), 
 /** What history shows for T, whether reconcile sees it open, and how often each record of T is read (import). */
 async function seen(run: Run) {
   const warn = () => {};
-  const history = (await gathered(allEntries(run.journal, {}, warn))).filter((e) => e.intent.transactionId === T).map((e) => e.outcome?.view.state ?? 'unknown');
+  const history = (await gathered(allEntries(run.journal, {}, warn)))
+    .filter((e) => e.intent.transactionId === T)
+    .map((e) => e.outcome?.view.state ?? 'unknown');
   const open = (await openEntries(run.journal, {}, warn)).some((e) => e.intent.transactionId === T);
   const times = new Map<string, number>();
   for await (const record of journalRecords(run.journal, warn)) {
@@ -77,13 +94,21 @@ async function seen(run: Run) {
     const line = lineOf(record);
     times.set(line, (times.get(line) ?? 0) + 1);
   }
-  return { history, open, repeated: [...times.values()].some((count) => count > 1), o1: times.get(lineOf(run.o1)) ?? 0 };
+  return {
+    history,
+    open,
+    repeated: [...times.values()].some((count) => count > 1),
+    o1: times.get(lineOf(run.o1)) ?? 0,
+  };
 }
 
 /** Attempt 1 of T in the journal, and a reconcile holding the journal open, about to write O1. */
 async function attemptOneAndReconcile(run: Run): Promise<{ writer: Promise<number | null> }> {
   run.me.append(attempt('2026-11-21T10:00:00.000Z'));
-  const writer = start(run, 'paused-writer.mjs', 'writer-after-fsync', { first: intent('777999', '2026-11-21T10:00:01.000Z'), next: run.o1 });
+  const writer = start(run, 'paused-writer.mjs', 'writer-after-fsync', {
+    first: intent('777999', '2026-11-21T10:00:01.000Z'),
+    next: run.o1,
+  });
   await reached(run, 'writer.ready');
   // In an object: a promise returned from an async function would be awaited with it.
   return { writer };
@@ -104,8 +129,10 @@ describe('ledger compact with a writer paused between its write and its check', 
 
       // The agent sees "failed" and makes the safe retry, same TransactionID.
       run.me.append(attempt('2026-11-21T10:00:03.000Z'));
-      if (retry === 'success') run.me.append({ ...outcome(T, 'success'), at: '2026-11-21T10:00:04.000Z', source: 'payment' });
-      const expected = retry === 'success' ? { history: ['success'], open: false } : { history: ['unknown'], open: true };
+      if (retry === 'success')
+        run.me.append({ ...outcome(T, 'success'), at: '2026-11-21T10:00:04.000Z', source: 'payment' });
+      const expected =
+        retry === 'success' ? { history: ['success'], open: false } : { history: ['unknown'], open: true };
       expect(await seen(run)).toEqual({ ...expected, repeated: false, o1: 1 });
 
       go(run, 'writer.go'); // the writer goes on: its line is in the cut's length, it writes nothing again

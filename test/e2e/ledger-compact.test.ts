@@ -11,7 +11,12 @@ import type { RunningSandbox } from '../../src/sandbox/server.js';
 import { type CliResult, collectOutput, isolatedEnv, jsonLines, runCli } from '../helpers/cli.js';
 import { sandboxWithEnv } from '../helpers/gateway-env.js';
 import { gathered } from '../helpers/gathered.js';
-import { appenderOutcome, appenderOwner, appenderTransactions, expectedOf } from '../helpers/journal-appender-records.mjs';
+import {
+  appenderOutcome,
+  appenderOwner,
+  appenderTransactions,
+  expectedOf,
+} from '../helpers/journal-appender-records.mjs';
 import { seededRandom } from '../helpers/seeded-random.js';
 
 const appenderPath = fileURLToPath(new URL('../helpers/journal-appender.mjs', import.meta.url));
@@ -34,7 +39,9 @@ function runNode(args: readonly string[], env: Record<string, string>): Promise<
 async function readersSee(journal: string) {
   const warnings: string[] = [];
   const warn = (message: string) => warnings.push(message);
-  const history = (await gathered(allEntries(journal, {}, warn))).filter((e) => e.intent.gateway === appenderOwner.gateway);
+  const history = (await gathered(allEntries(journal, {}, warn))).filter(
+    (e) => e.intent.gateway === appenderOwner.gateway,
+  );
   const open = (await openEntries(journal, {}, warn)).filter((e) => e.intent.gateway === appenderOwner.gateway);
   return {
     states: new Map(history.map((e) => [e.intent.transactionId, e.outcome?.view.state ?? 'unknown'])),
@@ -90,12 +97,32 @@ describe('ledger compact while payments are made', () => {
     let writing = true;
     // Odd seeds append in groups (JournalWriter.appendGrouped), as pay --from-file does.
     const appenders = Promise.all(
-      batches.map(({ seed, first, count }) => runNode([appenderPath, journal, String(seed), String(first), String(count), ...(seed % 2 === 1 ? ['grouped'] : [])], env)),
+      batches.map(({ seed, first, count }) =>
+        runNode(
+          [appenderPath, journal, String(seed), String(first), String(count), ...(seed % 2 === 1 ? ['grouped'] : [])],
+          env,
+        ),
+      ),
     );
     const payments: Record<string, unknown>[] = [];
     const payLoop = async () => {
       for (let i = 0; i < 4; i++) {
-        const paid = await runCli(['pay', '--service', '101', '--account', 'player-42', '--invoice-id', '5002', '--settle-attempts', '0', '--allow-duplicate', '--json'], { env });
+        const paid = await runCli(
+          [
+            'pay',
+            '--service',
+            '101',
+            '--account',
+            'player-42',
+            '--invoice-id',
+            '5002',
+            '--settle-attempts',
+            '0',
+            '--allow-duplicate',
+            '--json',
+          ],
+          { env },
+        );
         expect([0, 3]).toContain(paid.code);
         payments.push(jsonLines(paid.stdout)[0]!);
       }
@@ -110,7 +137,9 @@ describe('ledger compact while payments are made', () => {
     await Promise.all(loops);
     for (const result of writers[0]) expect(result).toMatchObject({ code: 0, stderr: '' });
     for (const result of compactions) expect(result).toMatchObject({ code: 0, stderr: '' });
-    expect(compactions.filter((result) => (JSON.parse(result.stdout) as { cuts: number[] }).cuts.length > 0).length).toBeGreaterThan(1);
+    expect(
+      compactions.filter((result) => (JSON.parse(result.stdout) as { cuts: number[] }).cuts.length > 0).length,
+    ).toBeGreaterThan(1);
 
     // What every appender wrote is in the files, and the readers make of it what they would of one journal.
     const transactions = batches.flatMap(({ seed, first, count }) => appenderTransactions(seed, first, count));
@@ -138,10 +167,18 @@ describe('ledger compact while payments are made', () => {
     expect(history.map((row) => String(row.transactionId)).sort()).toEqual([...ids].sort());
     const reconciled = await runCli(['reconcile', '--json'], { env });
     expect(reconciled.code).toBe(0);
-    expect(jsonLines(reconciled.stdout).map((row) => [String(row.transactionId), row.state])).toEqual(expect.arrayContaining(unknown.map((id) => [id, 'success'])));
+    expect(jsonLines(reconciled.stdout).map((row) => [String(row.transactionId), row.state])).toEqual(
+      expect.arrayContaining(unknown.map((id) => [id, 'success'])),
+    );
     expect(jsonLines(reconciled.stdout)).toHaveLength(3);
-    for (const transactionId of ids) expect(await findIntent(journal, { gateway: sandbox.baseUrl, agentId: '1001', transactionId }, () => {})).toBeDefined();
-    const replay = await runCli(['pay', '--service', '101', '--account', 'player-42', '--invoice-id', '5001', '--txn-id', ids[0]!], { env });
+    for (const transactionId of ids)
+      expect(
+        await findIntent(journal, { gateway: sandbox.baseUrl, agentId: '1001', transactionId }, () => {}),
+      ).toBeDefined();
+    const replay = await runCli(
+      ['pay', '--service', '101', '--account', 'player-42', '--invoice-id', '5001', '--txn-id', ids[0]!],
+      { env },
+    );
     expect(replay.code).toBe(2);
     expect(replay.stderr).toContain('already used');
     expect(sandbox.store.all()).toHaveLength(8);
@@ -182,7 +219,10 @@ describe('ledger compact killed at any point', () => {
         const env = isolatedEnv();
         const journal = join(env.HOME!, 'journal.jsonl');
         const compact = (killAt: number) =>
-          runCli(['ledger', 'compact'], { env: { ...env, AGENTPAY_JOURNAL: journal, AGENTPAY_TEST_KILL_AT: String(killAt) }, nodeArgs: ['--require', killAtPath] });
+          runCli(['ledger', 'compact'], {
+            env: { ...env, AGENTPAY_JOURNAL: journal, AGENTPAY_TEST_KILL_AT: String(killAt) },
+            nodeArgs: ['--require', killAtPath],
+          });
         const transactions = writeJournal(journal, 100 + round);
         // Killed once with nothing compacted before, once after more records came, then run to its end.
         const first = await compact(1 + Math.floor(random() * 45));
@@ -202,7 +242,11 @@ describe('ledger compact killed at any point', () => {
         for (const line of transactions.flat().map(lineOf)) expect(lines).toContain(line);
         expect(leftovers(journal)).toEqual([expect.stringMatching(/\.open-\d+$/)]);
         const damaged = readFileSync(`${journal}.damaged`, 'utf8').split('\n');
-        expect(damaged.filter((line) => !line.startsWith('#'))).toEqual(['a damaged line', '{"kind":"intent","transactionId":"1"}', '']);
+        expect(damaged.filter((line) => !line.startsWith('#'))).toEqual([
+          'a damaged line',
+          '{"kind":"intent","transactionId":"1"}',
+          '',
+        ]);
       }),
     );
   });
@@ -212,7 +256,10 @@ describe('ledger compact killed at any point', () => {
     const journal = join(env.HOME!, 'journal.jsonl');
     const transactions = writeJournal(journal, 7);
     const envWithJournal = { ...env, AGENTPAY_JOURNAL: journal };
-    const since = async () => jsonLines((await runCli(['history', '--json', '--since', '2026-11-20T00:00:00Z'], { env: envWithJournal })).stdout).map((row) => row.transactionId);
+    const since = async () =>
+      jsonLines(
+        (await runCli(['history', '--json', '--since', '2026-11-20T00:00:00Z'], { env: envWithJournal })).stdout,
+      ).map((row) => row.transactionId);
     const before = await since();
     expect((await runCli(['ledger', 'compact'], { env: envWithJournal })).code).toBe(0);
     expect(
@@ -221,7 +268,9 @@ describe('ledger compact killed at any point', () => {
         .sort(),
     ).toEqual(['2026-11-19.1.jsonl', '2026-11-20.1.jsonl', '2026-11-21.1.jsonl']);
     expect((await since()).sort()).toEqual([...before].sort());
-    const lastDays = transactions.filter((records) => records.filter((r) => r.kind === 'intent').at(-1)!.at >= '2026-11-20');
+    const lastDays = transactions.filter(
+      (records) => records.filter((r) => r.kind === 'intent').at(-1)!.at >= '2026-11-20',
+    );
     expect(before).toHaveLength(lastDays.length);
   });
 });

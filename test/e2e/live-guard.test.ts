@@ -25,7 +25,10 @@ async function liveSandbox(): Promise<{ sandbox: RunningSandbox; host: string }>
 const credentials = { agentId: sandboxCredentials.agentId, password: sandboxCredentials.password };
 
 /** An env with no gateway of its own: everything comes from the config file's profiles. */
-function envWithProfiles(profiles: Record<string, unknown>, extra: Record<string, string> = {}): Record<string, string> {
+function envWithProfiles(
+  profiles: Record<string, unknown>,
+  extra: Record<string, string> = {},
+): Record<string, string> {
   const env = isolatedEnv({ ...sandboxCodeEnv, ...extra });
   mkdirSync(join(env.XDG_CONFIG_HOME!, 'agentpay'), { recursive: true });
   // Owner-only: a config file holding a password that others can read draws a warning.
@@ -48,7 +51,9 @@ describe('pay through a live profile, from a script', () => {
     expect(result.code).toBe(2);
     // The default profile: nothing else chose it, so no "chosen by".
     expect(result.stderr.split('\n')[0]).toBe(`LIVE  default · ${host} · agent ${credentials.agentId}`);
-    expect(result.stderr).toContain('pay through the live profile "default" from a script needs --yes (stdin is not a terminal); nothing was sent');
+    expect(result.stderr).toContain(
+      'pay through the live profile "default" from a script needs --yes (stdin is not a terminal); nothing was sent',
+    );
     expect(result.stderr).toContain('add --yes');
     expect(result.stdout).toBe('');
     expect(sandbox.received).toHaveLength(0);
@@ -70,12 +75,17 @@ describe('pay through a live profile, from a script', () => {
   it('chosen by AGENTPAY_PROFILE: the line says so, under --json too (a note on stderr, data on stdout)', async () => {
     const { sandbox, host } = await liveSandbox();
     const env = envWithProfiles(
-      { default: { baseUrl: await closedPortUrl(), ...credentials }, prod: { baseUrl: sandbox.baseUrl, ...credentials, live: true } },
+      {
+        default: { baseUrl: await closedPortUrl(), ...credentials },
+        prod: { baseUrl: sandbox.baseUrl, ...credentials, live: true },
+      },
       { AGENTPAY_PROFILE: 'prod' },
     );
     const result = await runCli([...pay, '--yes', '--json'], { env });
     expect(result.code).toBe(0);
-    expect(jsonLines(result.stderr)[0]).toEqual({ note: `LIVE  prod · ${host} · agent ${credentials.agentId} · chosen by AGENTPAY_PROFILE=prod` });
+    expect(jsonLines(result.stderr)[0]).toEqual({
+      note: `LIVE  prod · ${host} · agent ${credentials.agentId} · chosen by AGENTPAY_PROFILE=prod`,
+    });
     expect(jsonLines(result.stdout)[0]).toMatchObject({ state: 'success' });
     expect(paymentsReceived(sandbox)).toHaveLength(1);
   });
@@ -83,21 +93,31 @@ describe('pay through a live profile, from a script', () => {
   it("chosen by AGENTPAY_BASE_URL naming the live profile's gateway while the default profile is not live: refused without --yes", async () => {
     const { sandbox, host } = await liveSandbox();
     const env = envWithProfiles(
-      { default: { baseUrl: await closedPortUrl(), ...credentials }, prod: { baseUrl: sandbox.baseUrl, ...credentials, live: true } },
+      {
+        default: { baseUrl: await closedPortUrl(), ...credentials },
+        prod: { baseUrl: sandbox.baseUrl, ...credentials, live: true },
+      },
       { AGENTPAY_BASE_URL: sandbox.baseUrl },
     );
     const result = await runCli(pay, { env });
     expect(result.code).toBe(2);
-    expect(result.stderr.split('\n')[0]).toBe(`LIVE  prod · ${host} · agent ${credentials.agentId} · chosen by AGENTPAY_BASE_URL`);
+    expect(result.stderr.split('\n')[0]).toBe(
+      `LIVE  prod · ${host} · agent ${credentials.agentId} · chosen by AGENTPAY_BASE_URL`,
+    );
     expect(sandbox.received).toHaveLength(0);
   });
 
   it('--dry-run sends no Payment: the line (chosen by --profile), and no --yes needed', async () => {
     const { sandbox, host } = await liveSandbox();
-    const env = envWithProfiles({ default: { baseUrl: await closedPortUrl(), ...credentials }, prod: { baseUrl: sandbox.baseUrl, ...credentials, live: true } });
+    const env = envWithProfiles({
+      default: { baseUrl: await closedPortUrl(), ...credentials },
+      prod: { baseUrl: sandbox.baseUrl, ...credentials, live: true },
+    });
     const result = await runCli(['--profile', 'prod', ...pay, '--dry-run'], { env });
     expect(result.code).toBe(0);
-    expect(result.stderr.split('\n')[0]).toBe(`LIVE  prod · ${host} · agent ${credentials.agentId} · chosen by --profile prod`);
+    expect(result.stderr.split('\n')[0]).toBe(
+      `LIVE  prod · ${host} · agent ${credentials.agentId} · chosen by --profile prod`,
+    );
     expect(result.stdout).toContain('Amount');
     expect(paymentsReceived(sandbox)).toHaveLength(0);
   });
@@ -106,7 +126,10 @@ describe('pay through a live profile, from a script', () => {
 describe('a profile that is not live', () => {
   it('shows no LIVE line and pays from a script without --yes, recording no lifted guard', async () => {
     const { sandbox } = await liveSandbox();
-    const env = envWithProfiles({ default: { baseUrl: sandbox.baseUrl, ...credentials }, prod: { baseUrl: await closedPortUrl(), ...credentials, live: true } });
+    const env = envWithProfiles({
+      default: { baseUrl: sandbox.baseUrl, ...credentials },
+      prod: { baseUrl: await closedPortUrl(), ...credentials, live: true },
+    });
     const result = await runCli(pay, { env });
     expect(result.code).toBe(0);
     expect(result.stderr).not.toContain('LIVE');
@@ -122,7 +145,9 @@ describe('scenario through a live profile', () => {
     const refused = await runCli(['scenario', 'examples/smoke.yaml'], { env });
     expect(refused.code).toBe(2);
     expect(refused.stderr.split('\n')[0]).toBe(`LIVE  default · ${host} · agent ${credentials.agentId}`);
-    expect(refused.stderr).toContain('scenario runs its payments unattended: through the live profile "default" it needs --yes; nothing was sent');
+    expect(refused.stderr).toContain(
+      'scenario runs its payments unattended: through the live profile "default" it needs --yes; nothing was sent',
+    );
     expect(sandbox.received).toHaveLength(0);
 
     const ran = await runCli(['scenario', 'examples/smoke.yaml', '--yes'], { env });

@@ -17,14 +17,17 @@ afterEach(async () => {
   sandbox = undefined;
 });
 
-async function setUp(options: Parameters<typeof sandboxWithEnv>[0] = {}): Promise<{ sandbox: RunningSandbox; env: Record<string, string> }> {
+async function setUp(
+  options: Parameters<typeof sandboxWithEnv>[0] = {},
+): Promise<{ sandbox: RunningSandbox; env: Record<string, string> }> {
   const started = await sandboxWithEnv(options);
   sandbox = started.sandbox;
   return { sandbox: started.sandbox, env: { ...started.env, AGENTPAY_SETTLE_DELAY: '50' } };
 }
 
 const journalOf = (env: Record<string, string>) => join(env.XDG_STATE_HOME!, 'agentpay', 'journal.jsonl');
-const statusesReceived = (gateway: RunningSandbox) => gateway.received.filter((form) => form.get('RequestType') === 'Status');
+const statusesReceived = (gateway: RunningSandbox) =>
+  gateway.received.filter((form) => form.get('RequestType') === 'Status');
 const payStatic = ['pay', '--service', '201', '--account', 'player-42', '--amount', '150.50', '--json'];
 
 describe('reconcile with a journal on a read-only file system', () => {
@@ -40,7 +43,9 @@ describe('reconcile with a journal on a read-only file system', () => {
 
     const result = await runCliReadOnly(['reconcile', '--json'], { env, readOnly: [dirname(journal)] });
     expect(result.code).toBe(6);
-    expect(jsonLines(result.stdout)).toEqual([expect.objectContaining({ transactionId: id, state: 'success', status: '10' })]);
+    expect(jsonLines(result.stdout)).toEqual([
+      expect.objectContaining({ transactionId: id, state: 'success', status: '10' }),
+    ]);
     const stderr = jsonLines(result.stderr);
     expect(stderr.at(-1)).toEqual({
       error: expect.objectContaining({
@@ -56,7 +61,9 @@ describe('reconcile with a journal on a read-only file system', () => {
     const human = await runCliReadOnly(['reconcile'], { env, readOnly: [dirname(journal)] });
     expect(human.code).toBe(6);
     expect(human.stdout).toContain(id);
-    expect(human.stderr).toContain(`agentpay: cannot write the journal ${journal} (EROFS); 1 outcome learned from the gateway is printed above but not recorded`);
+    expect(human.stderr).toContain(
+      `agentpay: cannot write the journal ${journal} (EROFS); 1 outcome learned from the gateway is printed above but not recorded`,
+    );
     expect(human.stderr).not.toContain('internal error');
 
     const again = await runCli(['reconcile', '--json'], { env });
@@ -75,7 +82,11 @@ describe('pay with a journal it cannot write', () => {
     const result = await runCliReadOnly([...payStatic, '--journal', journal], { env, emptyReadOnly: [mountPoint] });
     expect(result.code).toBe(6);
     expect(jsonLines(result.stderr).at(-1)).toEqual({
-      error: expect.objectContaining({ exitCode: 6, type: 'LocalStorageError', message: `cannot write the journal ${journal} (EROFS); no payment was sent` }),
+      error: expect.objectContaining({
+        exitCode: 6,
+        type: 'LocalStorageError',
+        message: `cannot write the journal ${journal} (EROFS); no payment was sent`,
+      }),
     });
     expect(paymentsReceived(sandbox)).toHaveLength(0);
   });
@@ -85,7 +96,11 @@ describe('pay with a journal it cannot write', () => {
     const result = await runCli([...payStatic, '--journal', '/dev/full'], { env });
     expect(result.code).toBe(6);
     expect(jsonLines(result.stderr).at(-1)).toEqual({
-      error: expect.objectContaining({ exitCode: 6, message: 'cannot write the journal /dev/full (ENOSPC); no payment was sent', hint: expect.stringContaining('full') }),
+      error: expect.objectContaining({
+        exitCode: 6,
+        message: 'cannot write the journal /dev/full (ENOSPC); no payment was sent',
+        hint: expect.stringContaining('full'),
+      }),
     });
     expect(paymentsReceived(sandbox)).toHaveLength(0);
   });
@@ -105,7 +120,11 @@ describe('a journal that cannot be read (a directory where the file should be: E
     const result = await runCli(['--json', 'reconcile', '--journal', env.HOME!], { env });
     expect(result.code).toBe(6);
     expect(jsonLines(result.stderr).at(-1)).toEqual({
-      error: expect.objectContaining({ exitCode: 6, type: 'LocalStorageError', message: `cannot read the journal ${env.HOME} (EISDIR)` }),
+      error: expect.objectContaining({
+        exitCode: 6,
+        type: 'LocalStorageError',
+        message: `cannot read the journal ${env.HOME} (EISDIR)`,
+      }),
     });
     expect(statusesReceived(sandbox)).toHaveLength(0);
   });

@@ -12,7 +12,10 @@ import { isolatedEnv } from '../helpers/cli.js';
 const worker = fileURLToPath(new URL('../helpers/lock-worker.mjs', import.meta.url));
 
 function start(env: Record<string, string>): { child: ChildProcess; done: Promise<number | null> } {
-  const child = spawn(process.execPath, [worker], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, [worker], {
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   return { child, done: new Promise((resolve) => child.on('close', resolve)) };
 }
 
@@ -68,7 +71,10 @@ describe('the lock file between processes', () => {
 
   it('a stale lock is removed by one taker at a time: not while another holds <lock>.break, and a break left by a dead taker is cleared', () => {
     const path = join(isolatedEnv().HOME!, 'results.csv.lock');
-    writeFileSync(path, JSON.stringify({ pid: 999_999_999, host: hostname(), since: '2026-01-01T00:00:00.000Z', token: 'dead' }));
+    writeFileSync(
+      path,
+      JSON.stringify({ pid: 999_999_999, host: hostname(), since: '2026-01-01T00:00:00.000Z', token: 'dead' }),
+    );
     writeFileSync(`${path}.break`, '');
     expect(lockNow(path)).toBeInstanceOf(LockBusy);
     expect(JSON.parse(readFileSync(path, 'utf8')).token).toBe('dead');
@@ -81,7 +87,8 @@ describe('the lock file between processes', () => {
 
   it('a break whose taker was killed in the middle of a takeover is cleared at once, and the stale lock taken over', () => {
     const path = join(isolatedEnv().HOME!, 'killed.csv.lock');
-    const dead = (token: string) => JSON.stringify({ pid: 999_999_999, host: hostname(), since: '2026-01-01T00:00:00.000Z', token });
+    const dead = (token: string) =>
+      JSON.stringify({ pid: 999_999_999, host: hostname(), since: '2026-01-01T00:00:00.000Z', token });
     writeFileSync(path, dead('dead-run'));
     writeFileSync(`${path}.break`, dead('dead-taker'));
     expect(lockNow(path)).not.toBeInstanceOf(LockBusy);

@@ -49,14 +49,18 @@ describe('proxies', () => {
   });
 
   it('--proxy sets one explicitly, whatever the environment says', async () => {
-    const result = await runCli(['--proxy', proxy.url, ...pay('explicit-proxy')], { env: { ...env, NO_PROXY: '127.0.0.1' } });
+    const result = await runCli(['--proxy', proxy.url, ...pay('explicit-proxy')], {
+      env: { ...env, NO_PROXY: '127.0.0.1' },
+    });
     expect(result.code).toBe(0);
     expect(proxy.forwarded).toEqual([`${sandbox.baseUrl}/home/index`]);
   });
 
   it('a proxy that is down: exit 4, the payment was not sent, and the hint names the proxy', async () => {
     const before = paymentsReceived(sandbox).length;
-    const result = await runCli(pay('proxy-down'), { env: { ...env, HTTP_PROXY: 'http://user:proxy-secret@127.0.0.1:9' } });
+    const result = await runCli(pay('proxy-down'), {
+      env: { ...env, HTTP_PROXY: 'http://user:proxy-secret@127.0.0.1:9' },
+    });
     expect(result.code).toBe(4);
     expect(result.stderr).toContain('connection refused; no payment was sent');
     expect(result.stderr).toContain('the proxy (HTTP_PROXY=http://***:***@127.0.0.1:9/)');
@@ -88,8 +92,18 @@ describe('agentpay doctor', () => {
   it('shows where each setting came from, the password masked, and that the gateway answers', async () => {
     const configHome = join(env.HOME!, 'doctor-config');
     mkdirSync(join(configHome, 'agentpay'), { recursive: true });
-    writeFileSync(join(configHome, 'agentpay', 'config.json'), JSON.stringify({ profiles: { default: { timeout: 4000, agentId: '5' } } }), { mode: 0o600 });
-    const doctorEnv = { ...env, XDG_CONFIG_HOME: configHome, AGENTPAY_PENDING_CODES: '11,12', HTTP_PROXY: proxy.url, NO_PROXY: 'localhost' };
+    writeFileSync(
+      join(configHome, 'agentpay', 'config.json'),
+      JSON.stringify({ profiles: { default: { timeout: 4000, agentId: '5' } } }),
+      { mode: 0o600 },
+    );
+    const doctorEnv = {
+      ...env,
+      XDG_CONFIG_HOME: configHome,
+      AGENTPAY_PENDING_CODES: '11,12',
+      HTTP_PROXY: proxy.url,
+      NO_PROXY: 'localhost',
+    };
     const human = await runCli(['--base-url', sandbox.baseUrl, 'doctor'], { env: doctorEnv });
     expect(human.code).toBe(0);
     const line = (key: string) => human.stdout.split('\n').find((l) => l.trim().startsWith(`${key} `)) ?? '';
@@ -138,7 +152,9 @@ describe('agentpay doctor', () => {
     });
     const suggested = await runCli(['doctor'], { env: undescribed });
     expect(suggested.code).toBe(0);
-    expect(suggested.stdout).toContain('ResponseStatus 25 is not in notFoundCodes. If, and only if, its Message means "no such transaction" (not a refusal of your credentials)');
+    expect(suggested.stdout).toContain(
+      'ResponseStatus 25 is not in notFoundCodes. If, and only if, its Message means "no such transaction" (not a refusal of your credentials)',
+    );
     expect(suggested.stdout).toContain('profile:  "notFoundCodes": ["25"]');
     expect(suggested.stdout).toContain('flag:     --not-found-codes 25');
   });
@@ -149,7 +165,11 @@ describe('agentpay doctor', () => {
     const configPath = join(configHome, 'agentpay', 'config.json');
     const passwordFile = join(env.HOME!, 'doctor-password');
     writeFileSync(passwordFile, `${sandboxCredentials.password}\n`, { mode: 0o600 });
-    writeFileSync(configPath, JSON.stringify({ profiles: { qa: { baseUrl: sandbox.baseUrl, agentId: '1001', passwordFile } } }), { mode: 0o600 });
+    writeFileSync(
+      configPath,
+      JSON.stringify({ profiles: { qa: { baseUrl: sandbox.baseUrl, agentId: '1001', passwordFile } } }),
+      { mode: 0o600 },
+    );
     const profileEnv = isolatedEnv({ XDG_CONFIG_HOME: configHome });
     const human = await runCli(['--profile', 'qa', 'doctor'], { env: profileEnv });
     expect(human.code).toBe(0);
@@ -169,7 +189,12 @@ describe('agentpay doctor', () => {
 
   it.each([
     { name: 'no gateway set', extra: { AGENTPAY_BASE_URL: '' }, code: 2, message: 'no gateway is set' },
-    { name: 'nothing listening', extra: { AGENTPAY_BASE_URL: 'http://127.0.0.1:9' }, code: 4, message: 'connection refused' },
+    {
+      name: 'nothing listening',
+      extra: { AGENTPAY_BASE_URL: 'http://127.0.0.1:9' },
+      code: 4,
+      message: 'connection refused',
+    },
     { name: 'an answer not understood', garbage: 'shape' as const, extra: {}, code: 5, message: 'not understood' },
   ])('exits $code with $name, after the settings', async ({ extra, garbage, code, message }) => {
     sandbox.faults.garbage = garbage;
@@ -190,6 +215,9 @@ describe('agentpay doctor', () => {
   it('under --sandbox the password source is the sandbox, and nothing needs configuring', async () => {
     const result = await runCli(['--sandbox', '--json', 'doctor'], { env: isolatedEnv() });
     expect(result.code).toBe(0);
-    expect(JSON.parse(result.stdout)).toMatchObject({ settings: { password: { value: '***', source: 'sandbox' } }, gateway: { ok: true } });
+    expect(JSON.parse(result.stdout)).toMatchObject({
+      settings: { password: { value: '***', source: 'sandbox' } },
+      gateway: { ok: true },
+    });
   });
 });

@@ -60,12 +60,26 @@ const ledgers: { name: string; terminals: () => Promise<[Record<string, string>,
   },
 ];
 
-const payArgs = (account: string) => ['pay', '--service', service, '--account', account, '--invoice-id', barrierVoucher.invoiceId];
+const payArgs = (account: string) => [
+  'pay',
+  '--service',
+  service,
+  '--account',
+  account,
+  '--invoice-id',
+  barrierVoucher.invoiceId,
+];
 
 function orderFile(directory: string, name: string, accounts: readonly string[]): string {
   mkdirSync(directory, { recursive: true });
   const path = join(directory, name);
-  writeFileSync(path, ['key,service,account,invoice-id', ...accounts.map((account, index) => `row-${index + 1},${service},${account},${barrierVoucher.invoiceId}`)].join('\n'));
+  writeFileSync(
+    path,
+    [
+      'key,service,account,invoice-id',
+      ...accounts.map((account, index) => `row-${index + 1},${service},${account},${barrierVoucher.invoiceId}`),
+    ].join('\n'),
+  );
   return path;
 }
 
@@ -78,7 +92,10 @@ describe.each(ledgers)('never twice, with $name', ({ terminals }) => {
     for (let round = 0; round < 3; round++) {
       const account = freshAccount();
       gateway.holdChecks(2);
-      const results = await Promise.all([runCli(payArgs(account), { env: anna }), runCli(payArgs(account), { env: boris })]);
+      const results = await Promise.all([
+        runCli(payArgs(account), { env: anna }),
+        runCli(payArgs(account), { env: boris }),
+      ]);
       gateway.holdChecks(0);
       const paid = paidTo(account);
       expect(paid).toHaveLength(1);
@@ -96,7 +113,8 @@ describe.each(ledgers)('never twice, with $name', ({ terminals }) => {
     const file = orderFile(directory, 'day.csv', rows);
     const copy = join(directory, 'day-copy.csv');
     copyFileSync(file, copy);
-    const bulk = (path: string, env: Record<string, string>) => runCli(['--json', 'pay', '--from-file', path, '--yes', '--concurrency', '10'], { env });
+    const bulk = (path: string, env: Record<string, string>) =>
+      runCli(['--json', 'pay', '--from-file', path, '--yes', '--concurrency', '10'], { env });
     // Each run's ten AccountChecks wait for the other's: both plans pass before either pays. The
     // same file's second run starts while they wait (were it let in, its checks would wait too).
     gateway.holdChecks(Number.POSITIVE_INFINITY);
@@ -110,7 +128,9 @@ describe.each(ledgers)('never twice, with $name', ({ terminals }) => {
 
     expect(second.code).toBe(2);
     expect(jsonLines(second.stderr)[0]).toMatchObject({ error: { exitCode: 2 } });
-    expect(second.stderr).toMatch(new RegExp(`is being paid by another run: process \\d+ on ${hostname()}, since \\d{4}-`));
+    expect(second.stderr).toMatch(
+      new RegExp(`is being paid by another run: process \\d+ on ${hostname()}, since \\d{4}-`),
+    );
     for (const account of rows) expect(paidTo(account)).toHaveLength(1);
     const states = [...statesOf(one), ...statesOf(two)];
     expect(states.filter((state) => state === 'success')).toHaveLength(rows.length);
@@ -121,7 +141,8 @@ describe.each(ledgers)('never twice, with $name', ({ terminals }) => {
     // PostgreSQL's driver is never given two queries at once (it warns, and its next major refuses).
     for (const result of [one, two, second]) {
       expect(result.stderr).not.toContain('DeprecationWarning');
-      for (const line of result.stderr.split('\n').filter((text) => text !== '')) expect(() => JSON.parse(line)).not.toThrow();
+      for (const line of result.stderr.split('\n').filter((text) => text !== ''))
+        expect(() => JSON.parse(line)).not.toThrow();
     }
   });
 
@@ -148,7 +169,8 @@ describe('locks left behind', () => {
     return Number(child.stdout.trim());
   }
 
-  const lockOf = (pid: number) => JSON.stringify({ pid, host: hostname(), since: '2026-01-01T00:00:00.000Z', token: `token-${pid}` });
+  const lockOf = (pid: number) =>
+    JSON.stringify({ pid, host: hostname(), since: '2026-01-01T00:00:00.000Z', token: `token-${pid}` });
 
   it("a run's lock left by a killed process is taken over; one held by a live one is refused naming it", async () => {
     const env = terminal(undefined, 'anna');
@@ -159,7 +181,9 @@ describe('locks left behind', () => {
     writeFileSync(lockPath, lockOf(process.pid));
     const refused = await runCli(['pay', '--from-file', file, '--yes'], { env });
     expect(refused.code).toBe(2);
-    expect(refused.stderr).toContain(`is being paid by another run: process ${process.pid} on ${hostname()}, since 2026-01-01T00:00:00.000Z`);
+    expect(refused.stderr).toContain(
+      `is being paid by another run: process ${process.pid} on ${hostname()}, since 2026-01-01T00:00:00.000Z`,
+    );
 
     writeFileSync(lockPath, lockOf(deadPid()));
     const taken = await runCli(['pay', '--from-file', file, '--yes'], { env });

@@ -17,7 +17,11 @@ afterEach(closeSandbox);
 describe('killed at random points', () => {
   it('every payment the sandbox committed is journaled and settled by reconcile; none twice', async () => {
     const { sandbox, env } = await setUp({ faults: { latencyMs: 40 } });
-    const pay = (account: string) => spawn(process.execPath, [binPath, 'pay', '--service', '201', '--account', account, '--amount', '100.00'], { env, stdio: 'ignore' });
+    const pay = (account: string) =>
+      spawn(process.execPath, [binPath, 'pay', '--service', '201', '--account', account, '--amount', '100.00'], {
+        env,
+        stdio: 'ignore',
+      });
     await payKilledAtRandomPoints(pay, 8);
     const reconcile = await runCli(['reconcile', '--json', '--grace', '0'], { env });
     expect(reconcile.code).toBe(0);
@@ -65,7 +69,9 @@ describe('the journal under concurrent writers', () => {
     `;
     const run = (prefix: string) =>
       new Promise<number | null>((resolve) => {
-        const child = spawn(process.execPath, ['--input-type=module', '-e', writerScript, path, prefix], { stdio: 'inherit' });
+        const child = spawn(process.execPath, ['--input-type=module', '-e', writerScript, path, prefix], {
+          stdio: 'inherit',
+        });
         child.once('close', resolve);
       });
     expect(await Promise.all([run('1'), run('2'), run('3')])).toEqual([0, 0, 0]);
@@ -89,7 +95,9 @@ describe('the journal under concurrent writers', () => {
     `;
     const run = (...args: string[]) =>
       new Promise<number | null>((resolve) => {
-        const child = spawn(process.execPath, ['--input-type=module', '-e', writerScript, path, ...args], { stdio: 'inherit' });
+        const child = spawn(process.execPath, ['--input-type=module', '-e', writerScript, path, ...args], {
+          stdio: 'inherit',
+        });
         child.once('close', resolve);
       });
     expect(await Promise.all([run('long', '40', '1000000', 'no'), run('short', '200', '10', 'yes')])).toEqual([0, 0]);
@@ -124,15 +132,26 @@ describe('SIGTERM while the payment is out (cron, a service manager stopping it)
     // A gateway that received the Payment and never answers it.
     const server = await startSpecServer({ hold: ['Payment'] });
     try {
-      const env = isolatedEnv({ AGENTPAY_BASE_URL: server.baseUrl, AGENTPAY_AGENT_ID: '7', AGENTPAY_PASSWORD: 'secret' });
-      const child = spawn(process.execPath, [binPath, 'pay', '--service', '201', '--account', 'a-1', '--amount', '150.50'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+      const env = isolatedEnv({
+        AGENTPAY_BASE_URL: server.baseUrl,
+        AGENTPAY_AGENT_ID: '7',
+        AGENTPAY_PASSWORD: 'secret',
+      });
+      const child = spawn(
+        process.execPath,
+        [binPath, 'pay', '--service', '201', '--account', 'a-1', '--amount', '150.50'],
+        { env, stdio: ['ignore', 'pipe', 'pipe'] },
+      );
       let stdout = '';
       let stderr = '';
       child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
       child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-      const closed = new Promise<[number | null, NodeJS.Signals | null]>((resolve) => child.once('close', (code, signal) => resolve([code, signal])));
+      const closed = new Promise<[number | null, NodeJS.Signals | null]>((resolve) =>
+        child.once('close', (code, signal) => resolve([code, signal])),
+      );
       const deadline = Date.now() + 10_000;
-      while (formsOfType(server.received, 'Payment').length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+      while (formsOfType(server.received, 'Payment').length === 0 && Date.now() < deadline)
+        await new Promise((r) => setTimeout(r, 20));
       const id = formsOfType(server.received, 'Payment')[0]?.get('TransactionID');
       expect(id).toMatch(/^\d+$/);
       child.kill('SIGTERM');
@@ -148,7 +167,11 @@ describe('SIGTERM while the payment is out (cron, a service manager stopping it)
         ['outcome', 'unknown'],
       ]);
       // Still open: reconcile would ask about it.
-      expect(jsonLines((await runCli(['history', '--json', '--state', 'unknown'], { env })).stdout).map((h) => h.transactionId)).toEqual([id]);
+      expect(
+        jsonLines((await runCli(['history', '--json', '--state', 'unknown'], { env })).stdout).map(
+          (h) => h.transactionId,
+        ),
+      ).toEqual([id]);
     } finally {
       await server.close();
     }
@@ -162,7 +185,9 @@ describe('a journal that cannot be written', () => {
     const result = await runCli([...payDynamic, '--journal', '/dev/full'], { env });
     expect(result.code).toBe(6);
     expect(jsonLines(result.stderr).at(-1)).toEqual({
-      error: expect.objectContaining({ message: expect.stringContaining('cannot write the journal /dev/full (ENOSPC); no payment was sent') }),
+      error: expect.objectContaining({
+        message: expect.stringContaining('cannot write the journal /dev/full (ENOSPC); no payment was sent'),
+      }),
     });
     expect(paymentsReceived(sandbox)).toHaveLength(0);
   });

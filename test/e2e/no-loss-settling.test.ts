@@ -18,7 +18,9 @@ describe('settling a lost answer inside pay', () => {
     expect(line).toMatchObject({ state: 'success', amount: '2497.00', requestId: '9007199254740993' });
     expect(result.stderr).toContain('was lost');
     expect(sandbox.store.all()).toHaveLength(1);
-    expect(new Set(paymentsReceived(sandbox).map((f) => f.get('TransactionID')))).toEqual(new Set([line!.transactionId]));
+    expect(new Set(paymentsReceived(sandbox).map((f) => f.get('TransactionID')))).toEqual(
+      new Set([line!.transactionId]),
+    );
     const journal = jsonLines(readFileSync(journalOf(env), 'utf8'));
     expect(journal.map((r) => r.kind)).toEqual(['intent', 'outcome']);
     expect(JSON.stringify(journal)).not.toContain('sandbox-demo-password');
@@ -47,7 +49,9 @@ describe('settling a lost answer inside pay', () => {
     // reconcile then settles it from the journal.
     const reconcile = await runCli(['reconcile', '--json'], { env });
     expect(reconcile.code).toBe(0);
-    expect(jsonLines(reconcile.stdout)).toEqual([expect.objectContaining({ transactionId: line!.transactionId, state: 'success' })]);
+    expect(jsonLines(reconcile.stdout)).toEqual([
+      expect.objectContaining({ transactionId: line!.transactionId, state: 'success' }),
+    ]);
     const again = await runCli(['reconcile'], { env });
     expect(again.code).toBe(0);
     expect(again.stderr).toContain('nothing to reconcile');
@@ -58,7 +62,9 @@ describe('pending payments', () => {
   it('pay exits 3, then status --wait and reconcile see it through', async () => {
     const { env } = await setUp({ behaviour: { pendingPolls: 3 } });
     // One look-up while paying: still in progress, so pay leaves it open.
-    const paid = await runCli(payDynamic, { env: { ...env, AGENTPAY_SETTLE_ATTEMPTS: '1', AGENTPAY_SETTLE_DELAY: '10' } });
+    const paid = await runCli(payDynamic, {
+      env: { ...env, AGENTPAY_SETTLE_ATTEMPTS: '1', AGENTPAY_SETTLE_DELAY: '10' },
+    });
     expect(paid.code).toBe(3);
     const [line] = jsonLines(paid.stdout);
     expect(line).toMatchObject({ state: 'pending', status: '11' });
@@ -86,12 +92,17 @@ describe('the replay guard', () => {
     const first = await runCli([...payDynamic, '--txn-id', '777001'], { env });
     expect(first.code).toBe(0);
 
-    const other = await runCli(['pay', '--service', '101', '--account', 'player-42', '--invoice-id', '5001', '--txn-id', '777001'], { env });
+    const other = await runCli(
+      ['pay', '--service', '101', '--account', 'player-42', '--invoice-id', '5001', '--txn-id', '777001'],
+      { env },
+    );
     expect(other.code).toBe(2);
     expect(other.stderr).toContain('already used');
     expect(other.stderr).toContain('amount 2497.00');
     // The hint leads to the safe retry first, never only to a fresh (second) payment.
-    expect(other.stderr).toContain('to retry the earlier purchase safely, repeat it exactly (amount 2497.00, invoiceId 5002)');
+    expect(other.stderr).toContain(
+      'to retry the earlier purchase safely, repeat it exactly (amount 2497.00, invoiceId 5002)',
+    );
     expect(paymentsReceived(sandbox)).toHaveLength(1);
 
     const retry = await runCli([...payDynamic, '--txn-id', '777001'], { env });

@@ -30,7 +30,14 @@ function ordersFile(content: string | Buffer, name: string): string {
 
 describe('pay --from-file refuses input that is not what it claims', () => {
   it('bytes that are not UTF-8: exit 2 naming the line and column, the hint says UTF-8, no request sent', async () => {
-    const orders = ordersFile(Buffer.concat([Buffer.from('service,account,amount\n201,ok-1,10.00\n201,12'), Buffer.from([0xff, 0xfe]), Buffer.from('34,10.00\n')]), 'orders.csv');
+    const orders = ordersFile(
+      Buffer.concat([
+        Buffer.from('service,account,amount\n201,ok-1,10.00\n201,12'),
+        Buffer.from([0xff, 0xfe]),
+        Buffer.from('34,10.00\n'),
+      ]),
+      'orders.csv',
+    );
     const received = sandbox.received.length;
     const result = await runCli(['pay', '--from-file', orders, '--yes'], { env: envFor(sandbox) });
     expect(result.code).toBe(2);
@@ -48,11 +55,16 @@ describe('pay --from-file refuses input that is not what it claims', () => {
       { service: '201', account: '7'.repeat(10 << 20), amount: '10.00' },
       { service: 'mobile', account: 'ok-2', amount: '10.00' },
     ];
-    const orders = ordersFile(`${rows.map((row) => (typeof row === 'string' ? row : JSON.stringify(row))).join('\n')}\n`, 'orders.jsonl');
+    const orders = ordersFile(
+      `${rows.map((row) => (typeof row === 'string' ? row : JSON.stringify(row))).join('\n')}\n`,
+      'orders.jsonl',
+    );
     const received = sandbox.received.length;
     const result = await runCli(['pay', '--from-file', orders, '--yes'], { env: envFor(sandbox) });
     expect(result.code).toBe(2);
-    expect(result.stderr).toContain('has 4 bad rows, nothing was sent:\n  line 2, account: holds the control character U+0000 at character 3');
+    expect(result.stderr).toContain(
+      'has 4 bad rows, nothing was sent:\n  line 2, account: holds the control character U+0000 at character 3',
+    );
     expect(result.stderr).toContain('line 3, account: is given twice in the object');
     expect(result.stderr).toContain('line 4, account: is longer than 64 characters');
     expect(result.stderr).toContain('line 5, service: "mobile" is not a service id');

@@ -29,13 +29,24 @@ function expectJsonLinesOnly(text: string): Record<string, unknown>[] {
 
 describe('--json', () => {
   it('check: one line, the vouchers with exact amounts, the envelope as received', async () => {
-    const result = await runCli(['--json', 'check', '--service', '102', '--currency', 'USD', '--account', 'player-42'], { env });
+    const result = await runCli(
+      ['--json', 'check', '--service', '102', '--currency', 'USD', '--account', 'player-42'],
+      { env },
+    );
     expect(result.code).toBe(0);
     expect(result.stderr).toBe('');
     const lines = expectJsonLinesOnly(result.stdout);
     expect(lines).toHaveLength(1);
     const [line] = lines;
-    expect(line).toMatchObject({ type: 'AccountCheck', status: '10', state: 'success', service: '102', account: 'player-42', currency: 'USD', exchangeRate: '0.921' });
+    expect(line).toMatchObject({
+      type: 'AccountCheck',
+      status: '10',
+      state: 'success',
+      service: '102',
+      account: 'player-42',
+      currency: 'USD',
+      exchangeRate: '0.921',
+    });
     expect(line!.vouchers).toEqual([
       { position: 1, fieldName: 'Invoice-1', invoiceId: '7010', orderAmount: '10.630', name: 'Gift card 10 EUR' },
       { position: 2, fieldName: 'Invoice-2', invoiceId: '7025', orderAmount: '26.575', name: 'Gift card 25 EUR' },
@@ -60,7 +71,8 @@ describe('--json', () => {
     expect(errors).toHaveLength(1);
     expect(errors[0]).toEqual({ error: expect.objectContaining({ exitCode, message: expect.any(String) }) });
     if (type) expect((errors[0]!.error as { type: string }).type).toBe(type);
-    if (args[0] === 'chek') expect(errors[0]!.error).toMatchObject({ message: "unknown command 'chek'", hint: '(Did you mean check?)' });
+    if (args[0] === 'chek')
+      expect(errors[0]!.error).toMatchObject({ message: "unknown command 'chek'", hint: '(Did you mean check?)' });
   });
 
   it('--json after the command name counts too', async () => {
@@ -74,7 +86,10 @@ describe('--json', () => {
 describe('--dry-run', () => {
   it('prints the Payment form with AgentPassword *** and sends nothing', async () => {
     const before = sandbox.received.length;
-    const result = await runCli(['pay', '--service', '201', '--account', 'a b&c', '--amount', '150.50', '--txn-id', '555', '--dry-run'], { env });
+    const result = await runCli(
+      ['pay', '--service', '201', '--account', 'a b&c', '--amount', '150.50', '--txn-id', '555', '--dry-run'],
+      { env },
+    );
     expect(result.code).toBe(0);
     expect(sandbox.received.length).toBe(before);
     expect(result.stdout).toMatch(new RegExp(`^POST ${sandbox.baseUrl}/home/index\\n`));
@@ -90,14 +105,38 @@ describe('--dry-run', () => {
 
   it('with --json and --invoice-id: the exact OrderAmount and Extra fields, and only the AccountCheck sent', async () => {
     const before = sandbox.received.length;
-    const result = await runCli(['--json', '--password-format', 'md5', 'pay', '--service', '102', '--currency', 'USD', '--account', 'a', '--invoice-id', '7010', '--dry-run'], {
-      env,
-    });
+    const result = await runCli(
+      [
+        '--json',
+        '--password-format',
+        'md5',
+        'pay',
+        '--service',
+        '102',
+        '--currency',
+        'USD',
+        '--account',
+        'a',
+        '--invoice-id',
+        '7010',
+        '--dry-run',
+      ],
+      {
+        env,
+      },
+    );
     expect(result.code).toBe(0);
     const [line] = expectJsonLinesOnly(result.stdout);
     expect(line).toMatchObject({
       dryRun: true,
-      form: { AgentID: '1001', AgentPassword: '***', RequestType: 'Payment', Amount: '10.630', 'Extra[0].Name': 'InvoiceId', 'Extra[0].Value': '7010' },
+      form: {
+        AgentID: '1001',
+        AgentPassword: '***',
+        RequestType: 'Payment',
+        Amount: '10.630',
+        'Extra[0].Name': 'InvoiceId',
+        'Extra[0].Value': '7010',
+      },
     });
     expect(sandbox.received.slice(before).map((form) => form.get('RequestType'))).toEqual(['AccountCheck']);
     expect(result.stdout + result.stderr).not.toContain(digest);
@@ -105,20 +144,38 @@ describe('--dry-run', () => {
 });
 
 describe('--verbose', () => {
-  it.each(['plain', 'md5'])('traces each exchange on stderr; the password (%s) and its MD5 appear nowhere', async (format) => {
-    const result = await runCli(['-v', '--password-format', format, 'pay', '--service', '101', '--account', '7011234567', '--invoice-id', '5001', '--allow-duplicate'], { env });
-    expect(result.code).toBe(0);
-    expect(result.stderr).toMatch(new RegExp(`→ POST ${sandbox.baseUrl}/home/index AccountCheck`));
-    expect(result.stderr).toMatch(new RegExp(`→ POST ${sandbox.baseUrl}/home/index Payment`));
-    expect(result.stderr).toMatch(/← HTTP 200 in \d+ ms/);
-    expect(result.stderr).toContain('"AgentPassword":"***"');
-    expect(result.stdout).not.toContain('→');
-    for (const secret of [password, digest]) {
-      expect(result.stdout).not.toContain(secret);
-      expect(result.stderr).not.toContain(secret);
-    }
-    expect(sandbox.received.at(-1)?.get('AgentPassword')).toBe(format === 'md5' ? digest : password);
-  });
+  it.each(['plain', 'md5'])(
+    'traces each exchange on stderr; the password (%s) and its MD5 appear nowhere',
+    async (format) => {
+      const result = await runCli(
+        [
+          '-v',
+          '--password-format',
+          format,
+          'pay',
+          '--service',
+          '101',
+          '--account',
+          '7011234567',
+          '--invoice-id',
+          '5001',
+          '--allow-duplicate',
+        ],
+        { env },
+      );
+      expect(result.code).toBe(0);
+      expect(result.stderr).toMatch(new RegExp(`→ POST ${sandbox.baseUrl}/home/index AccountCheck`));
+      expect(result.stderr).toMatch(new RegExp(`→ POST ${sandbox.baseUrl}/home/index Payment`));
+      expect(result.stderr).toMatch(/← HTTP 200 in \d+ ms/);
+      expect(result.stderr).toContain('"AgentPassword":"***"');
+      expect(result.stdout).not.toContain('→');
+      for (const secret of [password, digest]) {
+        expect(result.stdout).not.toContain(secret);
+        expect(result.stderr).not.toContain(secret);
+      }
+      expect(sandbox.received.at(-1)?.get('AgentPassword')).toBe(format === 'md5' ? digest : password);
+    },
+  );
 
   it('a refusal under --verbose shows the trace and the one-line message, no stack: it is no crash', async () => {
     const result = await runCli(['--verbose', 'check', '--service', '101', '--account', '0000000000'], { env });
@@ -154,7 +211,15 @@ describe('--verbose', () => {
     expect(verbose.stderr).toMatch(/TypeError: injected fault[^\n]*\n\s+at /);
     const json = await runCli(['--json', 'history'], { env, nodeArgs: fault });
     expect(json.code).toBe(70);
-    expect(jsonLines(json.stderr)).toEqual([{ error: expect.objectContaining({ exitCode: 70, type: 'InternalError', message: 'injected fault: read is broken' }) }]);
+    expect(jsonLines(json.stderr)).toEqual([
+      {
+        error: expect.objectContaining({
+          exitCode: 70,
+          type: 'InternalError',
+          message: 'injected fault: read is broken',
+        }),
+      },
+    ]);
   });
 });
 

@@ -42,7 +42,10 @@ describe('agentpay receipt (file ledger)', () => {
   it('pay --receipt writes the receipt that `agentpay receipt` prints again, plain; --json adds voucher, operator and at', async () => {
     const env = envFor(sandbox, { AGENTPAY_OPERATOR: 'Ольга', AGENTPAY_SETTLE_DELAY: '20' });
     const file = receiptPath();
-    const paid = await runCli(['pay', '--service', '101', '--account', '7011234567', '--invoice-id', '5002', '--receipt', file], { env });
+    const paid = await runCli(
+      ['pay', '--service', '101', '--account', '7011234567', '--invoice-id', '5002', '--receipt', file],
+      { env },
+    );
     expect(paid.code).toBe(0);
     const written = readFileSync(file, 'utf8');
     const id = transactionIdOf(paid.stdout);
@@ -65,7 +68,14 @@ describe('agentpay receipt (file ledger)', () => {
     expect(json.code).toBe(0);
     const [line, ...more] = jsonLines(json.stdout);
     expect(more).toHaveLength(0);
-    expect(line).toMatchObject({ transactionId: id, state: 'success', amount: '2497.00', currency: 'KZT', voucher: '550 GameCoins', operator: 'Ольга' });
+    expect(line).toMatchObject({
+      transactionId: id,
+      state: 'success',
+      amount: '2497.00',
+      currency: 'KZT',
+      voucher: '550 GameCoins',
+      operator: 'Ольга',
+    });
     expect(Date.parse(String(line?.at))).not.toBeNaN();
     // Reprinting sends nothing.
     expect(paymentsReceived(sandbox).filter((form) => form.get('TransactionID') === id)).toHaveLength(1);
@@ -118,16 +128,29 @@ describe('agentpay receipt (file ledger)', () => {
   it('an id two gateways hold: exit 2 naming both unless the settings name one', async () => {
     const home = isolatedEnv({ AGENTPAY_SETTLE_DELAY: '20' });
     const id = '8800000000000001';
-    const viaSandbox = await runCli(['pay', '--service', '201', '--account', 'player-42', '--amount', '150.00', '--txn-id', id], {
-      env: { ...home, AGENTPAY_BASE_URL: sandbox.baseUrl, AGENTPAY_AGENT_ID: sandboxCredentials.agentId, AGENTPAY_PASSWORD: sandboxCredentials.password },
-    });
-    const viaOther = await runCli(['pay', '--service', '301', '--account', 'игрок-42', '--invoice-id', '9001', '--txn-id', id], { env: cyrillicEnv(home) });
+    const viaSandbox = await runCli(
+      ['pay', '--service', '201', '--account', 'player-42', '--amount', '150.00', '--txn-id', id],
+      {
+        env: {
+          ...home,
+          AGENTPAY_BASE_URL: sandbox.baseUrl,
+          AGENTPAY_AGENT_ID: sandboxCredentials.agentId,
+          AGENTPAY_PASSWORD: sandboxCredentials.password,
+        },
+      },
+    );
+    const viaOther = await runCli(
+      ['pay', '--service', '301', '--account', 'игрок-42', '--invoice-id', '9001', '--txn-id', id],
+      { env: cyrillicEnv(home) },
+    );
     expect([viaSandbox.code, viaOther.code]).toEqual([0, 0]);
 
     const ambiguous = await runCli(['receipt', id], { env: home });
     expect(ambiguous.code).toBe(2);
     expect(ambiguous.stdout).toBe('');
-    expect(ambiguous.stderr).toContain(`transaction ${id} is in the ledger for 2 gateways (${sandbox.baseUrl} agent ${sandboxCredentials.agentId}, ${cyrillic.baseUrl} agent 77)`);
+    expect(ambiguous.stderr).toContain(
+      `transaction ${id} is in the ledger for 2 gateways (${sandbox.baseUrl} agent ${sandboxCredentials.agentId}, ${cyrillic.baseUrl} agent 77)`,
+    );
     expect(ambiguous.stderr).toContain('--base-url <url> --agent-id <id>');
 
     const chosen = await runCli(['receipt', id], { env: cyrillicEnv(home) });
@@ -135,14 +158,19 @@ describe('agentpay receipt (file ledger)', () => {
     expect(chosen.stdout).toMatch(/Amount\s+1500\.00 KZT\n/);
     const elsewhere = await runCli(['--sandbox', 'receipt', id], { env: home });
     expect(elsewhere.code).toBe(2);
-    expect(elsewhere.stderr).toContain(`transaction ${id} is not in the ledger for sandbox agent ${sandboxCredentials.agentId}; it is for`);
+    expect(elsewhere.stderr).toContain(
+      `transaction ${id} is not in the ledger for sandbox agent ${sandboxCredentials.agentId}; it is for`,
+    );
   });
 
   it('pay --receipt: a refused payment gets a receipt that says failed, exit 1 unchanged', async () => {
     const env = envFor(sandbox);
     const file = receiptPath();
     // The sandbox refuses a static amount that is not the service's fixed denomination.
-    const refused = await runCli(['pay', '--service', '202', '--account', 'player-42', '--amount', '1499.99', '--receipt', file], { env });
+    const refused = await runCli(
+      ['pay', '--service', '202', '--account', 'player-42', '--amount', '1499.99', '--receipt', file],
+      { env },
+    );
     expect(refused.code).toBe(1);
     expect(readFileSync(file, 'utf8')).toMatch(/^✗ Payment failed\n[\s\S]*State\s+failed \(ResponseStatus 23\)/);
   });
@@ -158,7 +186,10 @@ describe('agentpay receipt (file ledger)', () => {
         AGENTPAY_SETTLE_ATTEMPTS: '0',
       });
       const file = receiptPath();
-      const lost = await runCli(['pay', '--service', '201', '--account', 'player-42', '--amount', '10.00', '--receipt', file], { env });
+      const lost = await runCli(
+        ['pay', '--service', '201', '--account', 'player-42', '--amount', '10.00', '--receipt', file],
+        { env },
+      );
       expect(lost.code, lost.stderr).toBe(3);
       expect(formsOfType(held.received, 'Payment')).toHaveLength(1);
       expect(readFileSync(file, 'utf8')).toMatch(/^\? Payment outcome is unknown\n[\s\S]*State\s+unknown/);
@@ -168,15 +199,37 @@ describe('agentpay receipt (file ledger)', () => {
   });
 
   it('pay --receipt: a Payment proven not sent gets a receipt that says failed (not sent); a refused --txn-id gets none', async () => {
-    const env = isolatedEnv({ AGENTPAY_BASE_URL: await closedPortUrl(), AGENTPAY_AGENT_ID: '77', AGENTPAY_PASSWORD: 'spec-password' });
+    const env = isolatedEnv({
+      AGENTPAY_BASE_URL: await closedPortUrl(),
+      AGENTPAY_AGENT_ID: '77',
+      AGENTPAY_PASSWORD: 'spec-password',
+    });
     const file = receiptPath();
-    const refused = await runCli(['pay', '--service', '201', '--account', 'player-42', '--amount', '10.00', '--receipt', file], { env });
+    const refused = await runCli(
+      ['pay', '--service', '201', '--account', 'player-42', '--amount', '10.00', '--receipt', file],
+      { env },
+    );
     expect(refused.code).toBe(4);
     const written = readFileSync(file, 'utf8');
     expect(written).toMatch(/^✗ Payment failed\n[\s\S]*Message\s+not sent: /);
     // The same TransactionID for another purchase is refused before anything is recorded: no receipt, said so.
     const other = receiptPath();
-    const reused = await runCli(['pay', '--service', '201', '--account', 'player-43', '--amount', '10.00', '--txn-id', transactionIdOf(written), '--receipt', other], { env });
+    const reused = await runCli(
+      [
+        'pay',
+        '--service',
+        '201',
+        '--account',
+        'player-43',
+        '--amount',
+        '10.00',
+        '--txn-id',
+        transactionIdOf(written),
+        '--receipt',
+        other,
+      ],
+      { env },
+    );
     expect(reused.code).toBe(2);
     expect(existsSync(other)).toBe(false);
     expect(reused.stderr).toContain(`no receipt written to ${other}`);
@@ -185,7 +238,10 @@ describe('agentpay receipt (file ledger)', () => {
   it('pay --receipt to a file that cannot be written: a warning, the payment stands (exit 0)', async () => {
     const env = envFor(sandbox);
     const file = join(receiptPath(), 'missing-directory', 'receipt.txt');
-    const paid = await runCli(['pay', '--service', '201', '--account', 'player-42', '--amount', '20.00', '--receipt', file], { env });
+    const paid = await runCli(
+      ['pay', '--service', '201', '--account', 'player-42', '--amount', '20.00', '--receipt', file],
+      { env },
+    );
     expect(paid.code).toBe(0);
     expect(paid.stdout).toContain('Payment succeeded');
     expect(paid.stderr).toContain(`cannot write the receipt to ${file} (ENOENT); the payment stands`);
@@ -203,7 +259,8 @@ describe('agentpay receipt (PostgreSQL ledger)', () => {
 
   it("shows the latest attempt's operator; pay --receipt writes the same text", async () => {
     const ledger = await freshDatabase(server);
-    const terminal = (operator: string) => envFor(sandbox, { AGENTPAY_LEDGER: ledger, AGENTPAY_OPERATOR: operator, AGENTPAY_SETTLE_DELAY: '20' });
+    const terminal = (operator: string) =>
+      envFor(sandbox, { AGENTPAY_LEDGER: ledger, AGENTPAY_OPERATOR: operator, AGENTPAY_SETTLE_DELAY: '20' });
     const id = '8800000000000002';
     const pay = ['pay', '--service', '101', '--account', 'player-42', '--invoice-id', '5001', '--txn-id', id];
     expect((await runCli(pay, { env: terminal('ann') })).code).toBe(0);
@@ -220,7 +277,9 @@ describe('agentpay receipt (PostgreSQL ledger)', () => {
     expect(readFileSync(file, 'utf8')).toBe(shown.stdout);
 
     const json = jsonLines((await runCli(['--json', 'receipt', id], { env: terminal('cid') })).stdout);
-    expect(json).toEqual([expect.objectContaining({ transactionId: id, voucher: '100 GameCoins', operator: 'bob', amount: '499.00' })]);
+    expect(json).toEqual([
+      expect.objectContaining({ transactionId: id, voucher: '100 GameCoins', operator: 'bob', amount: '499.00' }),
+    ]);
     const missing = await runCli(['receipt', '4242424242'], { env: terminal('cid') });
     expect(missing.code).toBe(2);
     expect(missing.stderr).toContain('transaction 4242424242 is not in the ledger');

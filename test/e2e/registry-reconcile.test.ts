@@ -21,14 +21,25 @@ let day: string;
 const work = mkdtempSync(join(tmpdir(), 'agentpay-registry-e2e-'));
 
 /** TransactionIDs: paid on the sandbox (p), appended as failed (f), one only in the registry (x). */
-const id = { agree: '7300001', otherAmount: '7300002', notListed: '7300003', open: '7300004', failedListed: '7300005', failedNotListed: '7300006', x: '7300009' };
+const id = {
+  agree: '7300001',
+  otherAmount: '7300002',
+  notListed: '7300003',
+  open: '7300004',
+  failedListed: '7300005',
+  failedNotListed: '7300006',
+  x: '7300009',
+};
 
 beforeAll(async () => {
   ({ sandbox, env } = await sandboxWithEnv());
   journal = join(work, 'journal.jsonl');
   env = { ...env, AGENTPAY_LEDGER: journal, TZ: 'UTC' };
   const pay = async (txnId: string, amount: string, ledger = journal) => {
-    const paid = await runCli(['pay', '--service', '201', '--account', `reg-${txnId}`, '--amount', amount, '--txn-id', txnId], { env: { ...env, AGENTPAY_LEDGER: ledger } });
+    const paid = await runCli(
+      ['pay', '--service', '201', '--account', `reg-${txnId}`, '--amount', amount, '--txn-id', txnId],
+      { env: { ...env, AGENTPAY_LEDGER: ledger } },
+    );
     expect(paid.code, paid.stderr).toBe(0);
   };
   await pay(id.agree, '1500.00');
@@ -63,7 +74,10 @@ const listed = (): [string, string, string][] => [
 function tsvOf(rows: [string, string, string][], total?: string): string {
   const [year, month, date] = day.split('-');
   // Both date forms of the tsv layout.
-  const lines = rows.map(([txnId, account, amount], n) => `${txnId}\t${n % 2 ? `${date}.${month}.${year}` : day}\t10:00:0${n}\t${account}\t${amount}`);
+  const lines = rows.map(
+    ([txnId, account, amount], n) =>
+      `${txnId}\t${n % 2 ? `${date}.${month}.${year}` : day}\t10:00:0${n}\t${account}\t${amount}`,
+  );
   return `${[...lines, ...(total ? [total] : [])].join('\n')}\n`;
 }
 
@@ -89,9 +103,25 @@ describe('reconcile --registry', () => {
     expect(result.code, result.stderr).toBe(1);
     const [header, ...rows] = parse(result.stdout) as string[][];
     expect(result.stdout).toContain('\r\n');
-    expect(header).toEqual(['List', 'TransactionID', 'Date', 'Account', 'RegistryAmount', 'LedgerAmount', 'RegistryState', 'LedgerState']);
+    expect(header).toEqual([
+      'List',
+      'TransactionID',
+      'Date',
+      'Account',
+      'RegistryAmount',
+      'LedgerAmount',
+      'RegistryState',
+      'LedgerState',
+    ]);
     expect(
-      rows.map(([list, txnId, , , registryAmount, ledgerAmount, registryState, ledgerState]) => [list, txnId, registryAmount, ledgerAmount, registryState, ledgerState]),
+      rows.map(([list, txnId, , , registryAmount, ledgerAmount, registryState, ledgerState]) => [
+        list,
+        txnId,
+        registryAmount,
+        ledgerAmount,
+        registryState,
+        ledgerState,
+      ]),
     ).toEqual(expectedBeforeSettle());
     expect(rows.every((row) => row[2] === day)).toBe(true);
     expect(result.stderr).toContain(`registry ${registry}: 5 rows, 2147.50; ledger days ${day}; 1 agree`);
@@ -103,9 +133,14 @@ describe('reconcile --registry', () => {
 
   it('the lists as CSV with --delimiter ";" --decimal-comma: the same findings, amounts with a decimal comma', async () => {
     const registry = registryFile('day-sheet.tsv', tsvOf(listed(), 'Total: 5 2147.50'));
-    const result = await runCli(['reconcile', '--registry', registry, '--format', 'csv', '--delimiter', ';', '--decimal-comma'], { env });
+    const result = await runCli(
+      ['reconcile', '--registry', registry, '--format', 'csv', '--delimiter', ';', '--decimal-comma'],
+      { env },
+    );
     expect(result.code, result.stderr).toBe(1);
-    expect(result.stdout.split('\r\n')[0]).toBe('List;TransactionID;Date;Account;RegistryAmount;LedgerAmount;RegistryState;LedgerState');
+    expect(result.stdout.split('\r\n')[0]).toBe(
+      'List;TransactionID;Date;Account;RegistryAmount;LedgerAmount;RegistryState;LedgerState',
+    );
     const [, ...rows] = parse(result.stdout, { delimiter: ';' }) as string[][];
     const point = (amount: string | undefined) => amount?.replace(',', '.');
     expect(
@@ -127,14 +162,24 @@ describe('reconcile --registry', () => {
       'delimiter: ";"\nheader: true\nencoding: windows-1251\ndecimal: comma\ndate: DD.MM.YYYY\ncolumns: { transactionId: Номер, date: Дата, account: Счёт, amount: Сумма }\n',
     );
     const [year, month, date] = day.split('-');
-    const rows = listed().map(([txnId, account, amount]) => `${date}.${month}.${year};${txnId};${account.replace('reg-x', 'Пётр')};${amount.replace('.', ',')}`);
+    const rows = listed().map(
+      ([txnId, account, amount]) =>
+        `${date}.${month}.${year};${txnId};${account.replace('reg-x', 'Пётр')};${amount.replace('.', ',')}`,
+    );
     const registry = registryFile('kassa.csv', windows1251(`Дата;Номер;Счёт;Сумма\r\n${rows.join('\r\n')}\r\n`));
     const result = await runCli(['--json', 'reconcile', '--registry', registry, '--registry-format', mapping], { env });
     expect(result.code, result.stderr).toBe(1);
     const findings = jsonLines(result.stdout);
-    expect(findings.map((f) => [f.list, f.transactionId, f.registryAmount ?? '', f.ledgerAmount ?? '', f.registryState ?? '', f.ledgerState ?? ''])).toEqual(
-      expectedBeforeSettle().map((row) => (row[1] === id.x ? [row[0], row[1], '42.00', '', 'paid', ''] : row)),
-    );
+    expect(
+      findings.map((f) => [
+        f.list,
+        f.transactionId,
+        f.registryAmount ?? '',
+        f.ledgerAmount ?? '',
+        f.registryState ?? '',
+        f.ledgerState ?? '',
+      ]),
+    ).toEqual(expectedBeforeSettle().map((row) => (row[1] === id.x ? [row[0], row[1], '42.00', '', 'paid', ''] : row)));
     expect(findings[0]).toEqual({
       list: 'only-in-registry',
       transactionId: id.x,
@@ -154,35 +199,62 @@ describe('reconcile --registry', () => {
       const imported = await runCli(['ledger', 'import', journal], { env: { ...env, AGENTPAY_LEDGER: ledger } });
       expect(imported.code, imported.stderr).toBe(0);
       const registry = registryFile('team.tsv', tsvOf(listed()));
-      const result = await runCli(['--json', 'reconcile', '--registry', registry], { env: { ...env, AGENTPAY_LEDGER: ledger } });
+      const result = await runCli(['--json', 'reconcile', '--registry', registry], {
+        env: { ...env, AGENTPAY_LEDGER: ledger },
+      });
       expect(result.code, result.stderr).toBe(1);
       const findings = jsonLines(result.stdout);
-      expect(findings.map((f) => [f.list, f.transactionId, f.registryAmount ?? '', f.ledgerAmount ?? '', f.registryState ?? '', f.ledgerState ?? ''])).toEqual(
-        expectedBeforeSettle(),
-      );
+      expect(
+        findings.map((f) => [
+          f.list,
+          f.transactionId,
+          f.registryAmount ?? '',
+          f.ledgerAmount ?? '',
+          f.registryState ?? '',
+          f.ledgerState ?? '',
+        ]),
+      ).toEqual(expectedBeforeSettle());
     } finally {
       await server.stop();
     }
   });
 
   it('a registry that cannot be read is exit 2 naming the line: a Total line that contradicts the rows, a malformed row, a bad mapping', async () => {
-    const total = await runCli(['reconcile', '--registry', registryFile('total.tsv', tsvOf(listed(), 'Total: 5 2147.51'))], { env });
+    const total = await runCli(
+      ['reconcile', '--registry', registryFile('total.tsv', tsvOf(listed(), 'Total: 5 2147.51'))],
+      { env },
+    );
     expect(total.code).toBe(2);
-    expect(total.stderr).toContain("line 6: the Total: line says 5 rows summing 2147.51, but the registry's rows are 5 summing 2147.50; the registry contradicts itself");
+    expect(total.stderr).toContain(
+      "line 6: the Total: line says 5 rows summing 2147.51, but the registry's rows are 5 summing 2147.50; the registry contradicts itself",
+    );
     expect(total.stdout).toBe('');
     const malformed = registryFile('bad.tsv', tsvOf(listed()).replace('\t205.50', '\t205.5O'));
     const bad = await runCli(['reconcile', '--registry', malformed], { env });
     expect(bad.code).toBe(2);
-    expect(bad.stderr).toContain(`registry ${malformed} line 2, column 5 (amount): "205.5O" is not an amount such as 1500.00`);
-    const mapping = await runCli(['reconcile', '--registry', malformed, '--registry-format', registryFile('m.yaml', 'delimiter: ";;"\n')], { env });
+    expect(bad.stderr).toContain(
+      `registry ${malformed} line 2, column 5 (amount): "205.5O" is not an amount such as 1500.00`,
+    );
+    const mapping = await runCli(
+      ['reconcile', '--registry', malformed, '--registry-format', registryFile('m.yaml', 'delimiter: ";;"\n')],
+      { env },
+    );
     expect(mapping.code).toBe(2);
     expect(mapping.stderr).toContain('m.yaml: delimiter: one character');
   });
 
   it('a TransactionID beside its twin with leading zeros, or beyond a signed 64-bit Long: exit 2 naming line and column, nothing compared', async () => {
     for (const [name, txnId, why] of [
-      ['zeros.tsv', `000${id.agree}`, `"000${id.agree}" is written with a leading zero: a TransactionID is written without (${id.agree})`],
-      ['long.tsv', '9223372036854775808', '"9223372036854775808" is beyond a signed 64-bit Long (at most 9223372036854775807)'],
+      [
+        'zeros.tsv',
+        `000${id.agree}`,
+        `"000${id.agree}" is written with a leading zero: a TransactionID is written without (${id.agree})`,
+      ],
+      [
+        'long.tsv',
+        '9223372036854775808',
+        '"9223372036854775808" is beyond a signed 64-bit Long (at most 9223372036854775807)',
+      ],
     ] as const) {
       const registry = registryFile(name, tsvOf([...listed(), [txnId, 'reg-twin', '1500.00']]));
       const result = await runCli(['reconcile', '--registry', registry], { env });
@@ -198,9 +270,18 @@ describe('reconcile --registry', () => {
     expect(result.code, result.stderr).toBe(1);
     expect(result.stderr).toContain(`settled ${id.open}: success`);
     const table = result.stdout.split('\n').filter((line) => line.startsWith('|'));
-    expect(table[0]).toMatch(/^\| List +\| TransactionID +\| Date +\| Account +\| Registry amount +\| Ledger amount +\| Registry state +\| Ledger state +\|$/);
-    expect(table.slice(1).map((line) => line.split('|')[2]?.trim())).toEqual([id.x, id.notListed, id.otherAmount, id.failedListed]);
-    expect(readFileSync(journal, 'utf8')).toMatch(new RegExp(`"kind":"outcome","transactionId":"${id.open}".*"source":"reconcile".*"state":"success"`));
+    expect(table[0]).toMatch(
+      /^\| List +\| TransactionID +\| Date +\| Account +\| Registry amount +\| Ledger amount +\| Registry state +\| Ledger state +\|$/,
+    );
+    expect(table.slice(1).map((line) => line.split('|')[2]?.trim())).toEqual([
+      id.x,
+      id.notListed,
+      id.otherAmount,
+      id.failedListed,
+    ]);
+    expect(readFileSync(journal, 'utf8')).toMatch(
+      new RegExp(`"kind":"outcome","transactionId":"${id.open}".*"source":"reconcile".*"state":"success"`),
+    );
   });
 
   it('a registry that agrees with the ledger: exit 0, nothing on stdout', async () => {
@@ -210,7 +291,10 @@ describe('reconcile --registry', () => {
       [id.notListed, `reg-${id.notListed}`, '700.00'],
       [id.open, `reg-${id.open}`, '300'],
     ];
-    const result = await runCli(['reconcile', '--registry', registryFile('agree.tsv', tsvOf(agreeing, 'Total: 4 2750.50')), '--date', day], { env });
+    const result = await runCli(
+      ['reconcile', '--registry', registryFile('agree.tsv', tsvOf(agreeing, 'Total: 4 2750.50')), '--date', day],
+      { env },
+    );
     expect(result.code, result.stderr).toBe(0);
     expect(result.stdout).toBe('');
     expect(result.stderr).toContain('4 agree');

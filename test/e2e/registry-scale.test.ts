@@ -34,13 +34,32 @@ async function writeRegistry(path: string): Promise<void> {
 describe('reconcile --registry at scale', () => {
   it(`holds a ${rows.toLocaleString('en')}-row registry in under 150 MB, every row listed back exactly`, async () => {
     const env: Record<string, string> = { ...isolatedEnv(), TZ: 'UTC' };
-    const [registry, journal, rssFile] = [join(env.HOME!, 'registry.tsv'), join(env.HOME!, 'journal.jsonl'), join(env.HOME!, 'rss.txt')];
+    const [registry, journal, rssFile] = [
+      join(env.HOME!, 'registry.tsv'),
+      join(env.HOME!, 'journal.jsonl'),
+      join(env.HOME!, 'rss.txt'),
+    ];
     await writeRegistry(registry);
     writeFileSync(journal, '');
-    const child = spawn(process.execPath, ['--import', maxRssScript, binPath, '--sandbox', '--json', 'reconcile', '--registry', registry, '--journal', journal], {
-      env: { ...env, AGENTPAY_BENCH_RSS_FILE: rssFile },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const child = spawn(
+      process.execPath,
+      [
+        '--import',
+        maxRssScript,
+        binPath,
+        '--sandbox',
+        '--json',
+        'reconcile',
+        '--registry',
+        registry,
+        '--journal',
+        journal,
+      ],
+      {
+        env: { ...env, AGENTPAY_BENCH_RSS_FILE: rssFile },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
     let lines = 0;
     let [first, last] = ['', ''];
     child.stdout.on('data', (chunk: Buffer) => {
@@ -53,9 +72,13 @@ describe('reconcile --registry at scale', () => {
     const code = await new Promise((resolve) => child.on('close', resolve));
     expect(code, stderr).toBe(1);
     expect(lines).toBe(rows);
-    expect(first).toContain(`"transactionId":"${firstId}","date":"2026-01-01","account":"счёт-0","registryAmount":"0.00"`);
+    expect(first).toContain(
+      `"transactionId":"${firstId}","date":"2026-01-01","account":"счёт-0","registryAmount":"0.00"`,
+    );
     const lastId = firstId + BigInt(rows - 1);
-    expect(last).toContain(`"transactionId":"${lastId}","date":"2026-01-12","account":"счёт-${rows - 1}","registryAmount":"99.${String((rows - 1) % 97).padStart(2, '0')}"`);
+    expect(last).toContain(
+      `"transactionId":"${lastId}","date":"2026-01-12","account":"счёт-${rows - 1}","registryAmount":"99.${String((rows - 1) % 97).padStart(2, '0')}"`,
+    );
     const peakMb = Number(readFileSync(rssFile, 'utf8').trim()) / 1024;
     expect(peakMb).toBeLessThan(150);
   }, 90_000);
@@ -113,9 +136,11 @@ async function writeSamePayments(registry: string, journal: string, payments: nu
     lines += journalLines(i);
     const [kind, at] = [kindOf(i), atOf(i)];
     const amount = kind === 'other-amount' || kind === 'retried' ? '99.90' : '100.00';
-    if (kind !== 'only-in-ledger') rows += `${idOf(i)}\t${at.slice(0, 10)}\t${at.slice(11, 19)}\t${accountOf(i)}\t${amount}\n`;
+    if (kind !== 'only-in-ledger')
+      rows += `${idOf(i)}\t${at.slice(0, 10)}\t${at.slice(11, 19)}\t${accountOf(i)}\t${amount}\n`;
     // Every 2,000th row is the provider's alone.
-    if (i % 2000 === 1999) rows += `${idOf(payments + i)}\t${at.slice(0, 10)}\t${at.slice(11, 19)}\t${accountOf(payments + i)}\t7.00\n`;
+    if (i % 2000 === 1999)
+      rows += `${idOf(payments + i)}\t${at.slice(0, 10)}\t${at.slice(11, 19)}\t${accountOf(payments + i)}\t7.00\n`;
     if (lines.length > 1 << 20) {
       journalStream.write(lines);
       lines = '';
@@ -125,7 +150,10 @@ async function writeSamePayments(registry: string, journal: string, payments: nu
       rows = '';
     }
   }
-  await Promise.all([new Promise<void>((resolve) => registryStream.end(rows, () => resolve())), new Promise<void>((resolve) => journalStream.end(lines, () => resolve()))]);
+  await Promise.all([
+    new Promise<void>((resolve) => registryStream.end(rows, () => resolve())),
+    new Promise<void>((resolve) => journalStream.end(lines, () => resolve())),
+  ]);
 }
 
 /** The lists reconcile --registry must give, in their order. */
@@ -138,17 +166,25 @@ function expectedFindings(payments: number): string {
     }
     const [kind, id, date, account] = [kindOf(i), idOf(i), atOf(i).slice(0, 10), accountOf(i)];
     if (kind === 'open') different.push(finding('different', id, date, account, '100.00', '100.00', 'paid', 'unknown'));
-    if (kind === 'other-amount') different.push(finding('different', id, date, account, '99.90', '100.00', 'paid', 'success'));
+    if (kind === 'other-amount')
+      different.push(finding('different', id, date, account, '99.90', '100.00', 'paid', 'success'));
     if (kind === 'retried') {
       const state = i + retryAfter < payments ? 'success' : 'failed';
       different.push(finding('different', id, date, account, '99.90', '100.00', 'paid', state));
     }
-    if (kind === 'only-in-ledger') onlyInLedger.push(finding('only-in-ledger', id, date, account, null, '100.00', null, 'success'));
+    if (kind === 'only-in-ledger')
+      onlyInLedger.push(finding('only-in-ledger', id, date, account, null, '100.00', null, 'success'));
   }
   return [...only, ...onlyInLedger, ...different].join('');
 }
 
-function finding(list: string, transactionId: string, date: string, account: string, ...rest: (string | null)[]): string {
+function finding(
+  list: string,
+  transactionId: string,
+  date: string,
+  account: string,
+  ...rest: (string | null)[]
+): string {
   const [registryAmount, ledgerAmount, registryState, ledgerState] = rest;
   return `${JSON.stringify({ list, transactionId, date, account, registryAmount, ledgerAmount, registryState, ledgerState })}\n`;
 }
@@ -166,20 +202,34 @@ process.on('exit', () => {
 });
 `;
 
-async function reconcileSamePayments(payments: number): Promise<{ code: unknown; stdout: string; stderr: string; peakMb: number }> {
+async function reconcileSamePayments(
+  payments: number,
+): Promise<{ code: unknown; stdout: string; stderr: string; peakMb: number }> {
   const env: Record<string, string> = { ...isolatedEnv(), TZ: 'UTC' };
-  const [registry, journal, rssFile, peakScript] = ['registry.tsv', 'journal.jsonl', 'rss.txt', 'own-peak.mjs'].map((name) => join(env.HOME!, name)) as [
-    string,
-    string,
-    string,
-    string,
-  ];
+  const [registry, journal, rssFile, peakScript] = ['registry.tsv', 'journal.jsonl', 'rss.txt', 'own-peak.mjs'].map(
+    (name) => join(env.HOME!, name),
+  ) as [string, string, string, string];
   await writeSamePayments(registry, journal, payments);
   writeFileSync(peakScript, ownPeakScript);
-  const child = spawn(process.execPath, ['--import', pathToFileURL(peakScript).href, binPath, '--sandbox', '--json', 'reconcile', '--registry', registry, '--journal', journal], {
-    env: { ...env, AGENTPAY_BENCH_RSS_FILE: rssFile },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child = spawn(
+    process.execPath,
+    [
+      '--import',
+      pathToFileURL(peakScript).href,
+      binPath,
+      '--sandbox',
+      '--json',
+      'reconcile',
+      '--registry',
+      registry,
+      '--journal',
+      journal,
+    ],
+    {
+      env: { ...env, AGENTPAY_BENCH_RSS_FILE: rssFile },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   let [stdout, stderr] = ['', ''];
   child.stdout.on('data', (chunk: Buffer) => (stdout += chunk));
   child.stderr.on('data', (chunk: Buffer) => (stderr += chunk));

@@ -20,10 +20,14 @@ const localDayOf = (iso: string) => {
   return `${at.getFullYear()}-${String(at.getMonth() + 1).padStart(2, '0')}-${String(at.getDate()).padStart(2, '0')}`;
 };
 
-const pay = (operator: string, args: string[]) => runCli(['pay', ...args], { env: { ...env, AGENTPAY_OPERATOR: operator } });
+const pay = (operator: string, args: string[]) =>
+  runCli(['pay', ...args], { env: { ...env, AGENTPAY_OPERATOR: operator } });
 
 beforeAll(async () => {
-  [{ sandbox, env }, formulaGateway] = await Promise.all([sandboxWithEnv(), startSpecServer({ vouchers: [{ invoiceId: '9001', orderAmount: '1500.00', name: formulaVoucher }] })]);
+  [{ sandbox, env }, formulaGateway] = await Promise.all([
+    sandboxWithEnv(),
+    startSpecServer({ vouchers: [{ invoiceId: '9001', orderAmount: '1500.00', name: formulaVoucher }] }),
+  ]);
   const paid = [
     await pay('ann', ['--service', '201', '--account', '7011234567', '--amount', '150.00']),
     await pay('ann', ['--service', '201', '--account', '7011234567', '--amount', '150.00', '--allow-duplicate']),
@@ -35,8 +39,16 @@ beforeAll(async () => {
   // Always refused by the sandbox: a failed payment, counted apart.
   expect((await pay('bob', ['--service', '201', '--account', '0000000000', '--amount', '100'])).code).toBe(1);
   // The same journal, through the purpose-built gateway: its voucher's name starts with `=`.
-  const other = { ...env, AGENTPAY_BASE_URL: formulaGateway.baseUrl, AGENTPAY_AGENT_ID: '77', AGENTPAY_PASSWORD: 'spec-password', AGENTPAY_OPERATOR: 'ann' };
-  expect((await runCli(['pay', '--service', '101', '--account', 'player-42', '--invoice-id', '9001'], { env: other })).code).toBe(0);
+  const other = {
+    ...env,
+    AGENTPAY_BASE_URL: formulaGateway.baseUrl,
+    AGENTPAY_AGENT_ID: '77',
+    AGENTPAY_PASSWORD: 'spec-password',
+    AGENTPAY_OPERATOR: 'ann',
+  };
+  expect(
+    (await runCli(['pay', '--service', '101', '--account', 'player-42', '--invoice-id', '9001'], { env: other })).code,
+  ).toBe(0);
 }, 60_000);
 
 afterAll(async () => {
@@ -96,7 +108,14 @@ describe('agentpay report (journal file)', () => {
       { kind: 'total', currency: 'KZT', count: 5, sum: '1900.50' },
       { kind: 'total', currency: 'USD', count: 2, sum: '37.205' },
     ]);
-    expect(rows).toEqual(json.map((line) => ({ Operator: line.kind === 'total' ? 'Total' : line.operator, Currency: line.currency, Count: String(line.count), Sum: line.sum })));
+    expect(rows).toEqual(
+      json.map((line) => ({
+        Operator: line.kind === 'total' ? 'Total' : line.operator,
+        Currency: line.currency,
+        Count: String(line.count),
+        Sum: line.sum,
+      })),
+    );
     const withBom = await runCli([...args, '--format', 'csv', '--bom'], { env });
     expect(withBom.stdout).toBe(`\uFEFF${csv.stdout}`);
   });
@@ -104,8 +123,12 @@ describe('agentpay report (journal file)', () => {
   it('--since and --until bound the range; by default yesterday, which holds none of today’s payments', async () => {
     const history = jsonLines((await runCli(['--json', 'history'], { env })).stdout);
     const third = String(history[2]!.recordedAt);
-    const before = jsonLines((await runCli(['--json', 'report', '--since', '1d', '--until', third, '--by', 'currency'], { env })).stdout);
-    expect(before.filter((line) => line.kind === 'total')).toEqual([expect.objectContaining({ currency: 'KZT', count: 2, sum: '300.00', until: new Date(third).toISOString() })]);
+    const before = jsonLines(
+      (await runCli(['--json', 'report', '--since', '1d', '--until', third, '--by', 'currency'], { env })).stdout,
+    );
+    expect(before.filter((line) => line.kind === 'total')).toEqual([
+      expect.objectContaining({ currency: 'KZT', count: 2, sum: '300.00', until: new Date(third).toISOString() }),
+    ]);
 
     const day = await paymentDay();
     const yesterday = await runCli(['report'], { env });
@@ -153,7 +176,9 @@ describe('agentpay history --format', () => {
   it('--bom starts the CSV with a byte order mark; --format json is --json; --bom alone is refused', async () => {
     const plain = await runCli(['history', '--format', 'csv'], { env });
     expect((await runCli(['history', '--format', 'csv', '--bom'], { env })).stdout).toBe(`\uFEFF${plain.stdout}`);
-    expect((await runCli(['history', '--format', 'json'], { env })).stdout).toBe((await runCli(['--json', 'history'], { env })).stdout);
+    expect((await runCli(['history', '--format', 'json'], { env })).stdout).toBe(
+      (await runCli(['--json', 'history'], { env })).stdout,
+    );
     const table = await runCli(['history', '--format', 'table'], { env });
     expect(table.stdout).toBe((await runCli(['history'], { env })).stdout);
     const refused = await runCli(['history', '--bom'], { env });
@@ -163,7 +188,9 @@ describe('agentpay history --format', () => {
   it('csv of an empty ledger is its header row alone', async () => {
     const result = await runCli(['history', '--format', 'csv'], { env: isolatedEnv() });
     expect(result.code).toBe(0);
-    expect(result.stdout).toBe('When,Gateway,AgentID,Operator,Host,TransactionID,State,Status,Service,Account,Amount,Currency,InvoiceID,Voucher,RequestID,Message\r\n');
+    expect(result.stdout).toBe(
+      'When,Gateway,AgentID,Operator,Host,TransactionID,State,Status,Service,Account,Amount,Currency,InvoiceID,Voucher,RequestID,Message\r\n',
+    );
   });
 });
 
@@ -179,15 +206,20 @@ describe('agentpay report (PostgreSQL ledger)', () => {
 
   it("the desk's payments from several terminals, by operator and state; CSV parsed back", async () => {
     const ledger = await freshDatabase(server);
-    const terminal = (operator: string) => envFor(shared, { AGENTPAY_LEDGER: ledger, AGENTPAY_OPERATOR: operator, AGENTPAY_SETTLE_DELAY: '20' });
+    const terminal = (operator: string) =>
+      envFor(shared, { AGENTPAY_LEDGER: ledger, AGENTPAY_OPERATOR: operator, AGENTPAY_SETTLE_DELAY: '20' });
     const results = await Promise.all([
       runCli(['pay', '--service', '201', '--account', '7011234567', '--amount', '150.00'], { env: terminal('ann') }),
       runCli(['pay', '--service', '201', '--account', 'player-42', '--amount', '0.75'], { env: terminal('bob') }),
-      runCli(['pay', '--service', '102', '--account', 'player-42', '--invoice-id', '7050', '--currency', 'USD'], { env: terminal('bob') }),
+      runCli(['pay', '--service', '102', '--account', 'player-42', '--invoice-id', '7050', '--currency', 'USD'], {
+        env: terminal('bob'),
+      }),
       runCli(['pay', '--service', '201', '--account', '0000000000', '--amount', '5'], { env: terminal('ann') }),
     ]);
     expect(results.map((result) => result.code)).toEqual([0, 0, 0, 1]);
-    const result = await runCli(['report', '--since', '1d', '--by', 'operator', '--by', 'state', '--format', 'csv'], { env: terminal('cid') });
+    const result = await runCli(['report', '--since', '1d', '--by', 'operator', '--by', 'state', '--format', 'csv'], {
+      env: terminal('cid'),
+    });
     expect(result.code).toBe(0);
     expect(parse(result.stdout)).toEqual([
       ['Operator', 'State', 'Currency', 'Count', 'Sum'],

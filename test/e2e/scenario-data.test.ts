@@ -18,7 +18,11 @@ const exampleRows = 'examples/data-driven/top-ups.csv';
 
 function testcaseNames(xml: string): string[] {
   expect(XMLValidator.validate(xml)).toBe(true);
-  const parsed = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '', isArray: (name) => name === 'testcase' }).parse(xml) as {
+  const parsed = new XMLParser({
+    ignoreAttributes: false,
+    attributeNamePrefix: '',
+    isArray: (name) => name === 'testcase',
+  }).parse(xml) as {
     testsuites: { testsuite: { testcase: { name: string }[] } };
   };
   return parsed.testsuites.testsuite.testcase.map((c) => c.name);
@@ -29,7 +33,10 @@ describe('agentpay scenario --data --jobs', () => {
     const started = await sandboxWithEnv();
     sandbox = started.sandbox;
     const report = join(started.env.HOME!, 'reports', 'rows.xml');
-    const result = await runCli(['--json', 'scenario', example, '--data', exampleRows, '--jobs', '4', '--report', `junit:${report}`], { env: started.env });
+    const result = await runCli(
+      ['--json', 'scenario', example, '--data', exampleRows, '--jobs', '4', '--report', `junit:${report}`],
+      { env: started.env },
+    );
     expect(jsonLines(result.stderr)).toEqual([{ note: `JUnit report written to ${report}` }]);
     expect(result.code).toBe(0);
     const rows = readFileSync(exampleRows, 'utf8').trim().split('\n').slice(1);
@@ -41,7 +48,9 @@ describe('agentpay scenario --data --jobs', () => {
     const lines = jsonLines(result.stdout);
     expect(lines.filter((l) => l.type === 'case').map((l) => l.case)).toEqual(names);
     // A case's lines come together, in file order, whatever finished first.
-    expect(lines.filter((l) => l.type === 'step').map((l) => `${String(l.case)} ${String(l.step)}`)).toEqual(names.flatMap((name) => [`${name} 1`, `${name} 2`]));
+    expect(lines.filter((l) => l.type === 'step').map((l) => `${String(l.case)} ${String(l.step)}`)).toEqual(
+      names.flatMap((name) => [`${name} 1`, `${name} 2`]),
+    );
     const payments = paymentsReceived(started.sandbox);
     expect(payments).toHaveLength(rows.length);
     expect(new Set(payments.map((form) => form.get('TransactionID'))).size).toBe(rows.length);
@@ -72,12 +81,16 @@ describe('agentpay scenario --data --jobs', () => {
     writeFileSync(rows, 'service,account,currency,invoice,amount\n101,7011234567,KZT,1,499.00\n');
     const missing = await runCli(['scenario', example, '--data', rows], { env: started.env });
     expect(missing.code).toBe(2);
-    expect(missing.stderr).toContain(`agentpay: ${rows}: line 1: no column "state", which case "a top-up" of ${example} uses as \${row.state}`);
+    expect(missing.stderr).toContain(
+      `agentpay: ${rows}: line 1: no column "state", which case "a top-up" of ${example} uses as \${row.state}`,
+    );
     writeFileSync(rows, 'service,account,currency,invoice,amount,state\n101,7011234567,KZT,1,499.00,success\n102,x\n');
     const short = await runCli(['scenario', example, '--data', rows], { env: started.env });
     expect(short.code).toBe(2);
     expect(short.stderr).toContain(`${rows}: line 3: the row has 2 cells, the header 6 columns`);
-    const unreadable = await runCli(['scenario', example, '--data', join(started.env.HOME!, 'none.json')], { env: started.env });
+    const unreadable = await runCli(['scenario', example, '--data', join(started.env.HOME!, 'none.json')], {
+      env: started.env,
+    });
     expect(unreadable.code).toBe(2);
     expect(unreadable.stderr).toContain('cannot read the data file');
     const noData = await runCli(['scenario', example], { env: started.env });
@@ -108,7 +121,11 @@ describe('agentpay scenario --retry', () => {
     expect(started.sandbox.store.size).toBe(1);
     expect(started.sandbox.store.find(sandboxCredentials.agentId, sent[0]!)).toBeDefined();
     const [step] = jsonLines(result.stdout).filter((l) => l.type === 'step');
-    expect(step).toMatchObject({ outcome: 'passed', attempts: 2, retried: [expect.stringContaining(`the outcome of payment ${sent[0]} is unknown`)] });
+    expect(step).toMatchObject({
+      outcome: 'passed',
+      attempts: 2,
+      retried: [expect.stringContaining(`the outcome of payment ${sent[0]} is unknown`)],
+    });
     expect(result.stderr).toContain('step 1 (pay): trying again (attempt 2 of 3)');
     expect(readFileSync(report, 'utf8')).toContain('2 attempts');
   });

@@ -56,14 +56,20 @@ async function open(path: string): Promise<{ facts: PageFacts; dialogs: string[]
 }
 
 describe.skipIf(skipped)('agentpay scenario --report html: in a browser', () => {
-  it('shows the failed case first with its expected and actual values; a voucher name with markup is text and runs nothing', { timeout: 60_000 }, async () => {
+  it('shows the failed case first with its expected and actual values; a voucher name with markup is text and runs nothing', {
+    timeout: 60_000,
+  }, async () => {
     server = await startSpecServer({
       vouchers: [
         { invoiceId: '5001', orderAmount: '499.00', name: injected },
         { invoiceId: '5002', orderAmount: '2497.00', name: retitling },
       ],
     });
-    const env = isolatedEnv({ AGENTPAY_BASE_URL: server.baseUrl, AGENTPAY_AGENT_ID: '7', AGENTPAY_PASSWORD: 'html-report-secret' });
+    const env = isolatedEnv({
+      AGENTPAY_BASE_URL: server.baseUrl,
+      AGENTPAY_AGENT_ID: '7',
+      AGENTPAY_PASSWORD: 'html-report-secret',
+    });
     const file = join(env.HOME!, 'report.yaml');
     writeFileSync(
       file,
@@ -94,7 +100,16 @@ cases:
     expect(facts.cases[1]).toContain('pays the first voucher');
     expect(facts.text).toContain('<i>report</i> suite');
     // The failed case's expected and actual values, rendered (its section open).
-    expect(facts.cells).toEqual(['vouchers[0].orderAmount', 'equals', '"500.00"', '"499.00"', 'vouchers[0].name', 'equals', '"500 coins"', `"${injected}"`]);
+    expect(facts.cells).toEqual([
+      'vouchers[0].orderAmount',
+      'equals',
+      '"500.00"',
+      '"499.00"',
+      'vouchers[0].name',
+      'equals',
+      '"500 coins"',
+      `"${injected}"`,
+    ]);
     // The voucher names are shown as text; no image was made, no script ran, no dialog opened.
     expect(facts.text).toContain(injected);
     // The second voucher is in the record's section (closed), as JSON text: there as text too.
@@ -111,7 +126,10 @@ cases:
   it('the same checks catch markup that was not escaped (the test can fail)', { timeout: 60_000 }, async () => {
     const env = isolatedEnv();
     const raw = join(env.HOME!, 'raw.html');
-    writeFileSync(raw, `<!doctype html><html><head><title>agentpay scenario</title></head><body><p>${injected}</p><p>${retitling}</p></body></html>`);
+    writeFileSync(
+      raw,
+      `<!doctype html><html><head><title>agentpay scenario</title></head><body><p>${injected}</p><p>${retitling}</p></body></html>`,
+    );
     const { facts, dialogs } = await open(raw);
     expect(facts.images).toBe(2);
     expect(facts.text).not.toContain(injected);

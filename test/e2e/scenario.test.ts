@@ -29,7 +29,8 @@ afterEach(async () => {
 
 /** The arguments `npm run conformance` gives agentpay, read from package.json so the two cannot drift. */
 function conformanceArgs(): string[] {
-  const script = (JSON.parse(readFileSync('package.json', 'utf8')) as { scripts: Record<string, string> }).scripts.conformance!;
+  const script = (JSON.parse(readFileSync('package.json', 'utf8')) as { scripts: Record<string, string> }).scripts
+    .conformance!;
   const command = script.split('&&').at(-1)!.trim().split(/\s+/);
   expect(command.slice(0, 2)).toEqual(['node', 'bin/agentpay.js']);
   return command.slice(2);
@@ -48,8 +49,18 @@ interface JunitCase {
 
 function parseJunit(xml: string) {
   expect(XMLValidator.validate(xml)).toBe(true);
-  const parsed = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '', isArray: (name) => name === 'testcase' }).parse(xml) as {
-    testsuites: { tests: string; failures: string; errors: string; skipped: string; testsuite: { name: string; testcase: JunitCase[] } };
+  const parsed = new XMLParser({
+    ignoreAttributes: false,
+    attributeNamePrefix: '',
+    isArray: (name) => name === 'testcase',
+  }).parse(xml) as {
+    testsuites: {
+      tests: string;
+      failures: string;
+      errors: string;
+      skipped: string;
+      testsuite: { name: string; testcase: JunitCase[] };
+    };
   };
   return parsed.testsuites;
 }
@@ -84,39 +95,74 @@ describe('agentpay scenario: the conformance suite', () => {
     const started = await sandboxWithEnv({ behaviour: { breaks: [rule] } });
     sandbox = started.sandbox;
     const report = join(started.env.HOME!, 'junit.xml');
-    const result = await runCli(['scenario', 'examples/conformance.yaml', ...conformanceVars(), '--json', '--report', `junit:${report}`], { env: started.env });
+    const result = await runCli(
+      ['scenario', 'examples/conformance.yaml', ...conformanceVars(), '--json', '--report', `junit:${report}`],
+      { env: started.env },
+    );
     expect(result.code).toBe(1);
     const cases = caseLines(result.stdout);
     expect(cases).toHaveLength(9);
-    expect(cases.filter((c) => c.outcome !== 'passed').map((c) => [c.case, c.outcome])).toEqual([[failingCase, 'failed']]);
+    expect(cases.filter((c) => c.outcome !== 'passed').map((c) => [c.case, c.outcome])).toEqual([
+      [failingCase, 'failed'],
+    ]);
     const junit = parseJunit(readFileSync(report, 'utf8'));
     expect(junit).toMatchObject({ tests: '9', failures: '1', errors: '0' });
     expect(junit.testsuite.testcase.filter((c) => c.failure).map((c) => c.name)).toEqual([failingCase]);
     // Under --json stderr is JSON lines too (notes, then the error last).
     const stderrLines = jsonLines(result.stderr);
-    expect(stderrLines.at(-1)).toEqual({ error: { exitCode: 1, type: 'AgentpayError', message: '1 of 9 cases did not pass' } });
+    expect(stderrLines.at(-1)).toEqual({
+      error: { exitCode: 1, type: 'AgentpayError', message: '1 of 9 cases did not pass' },
+    });
     expect(stderrLines.slice(0, -1).every((line) => typeof line.note === 'string')).toBe(true);
   });
 
   it('a sandbox started with `agentpay sandbox --break echo` fails exactly the echo case, naming case, step, expected and actual', async () => {
     const env = isolatedEnv();
-    child = spawn(process.execPath, [binPath, 'sandbox', '--port', '0', '--json', '--break', 'echo'], { env, stdio: ['ignore', 'pipe', 'inherit'] });
+    child = spawn(process.execPath, [binPath, 'sandbox', '--port', '0', '--json', '--break', 'echo'], {
+      env,
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
     const [banner] = await createInterface({ input: child.stdout! })
       [Symbol.asyncIterator]()
       .next()
       .then((r) => [r.value as string]);
-    const { baseUrl, breaks, codes } = JSON.parse(banner!) as { baseUrl: string; breaks: string[]; codes: Record<string, string[]> };
+    const { baseUrl, breaks, codes } = JSON.parse(banner!) as {
+      baseUrl: string;
+      breaks: string[];
+      codes: Record<string, string[]>;
+    };
     expect(breaks).toEqual(['echo']);
     expect(baseUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
     // Its code table, as the banner gives it, for a client that reaches it by URL.
-    const table = ['--pending-codes', codes.pendingCodes!.join(','), '--not-found-codes', codes.notFoundCodes!.join(','), '--failed-codes', codes.failedCodes!.join(',')];
-    const result = await runCli(['--base-url', baseUrl, '--agent-id', sandboxCredentials.agentId, ...table, 'scenario', 'examples/conformance.yaml', ...conformanceVars()], {
-      env: { ...env, AGENTPAY_PASSWORD: sandboxCredentials.password },
-    });
+    const table = [
+      '--pending-codes',
+      codes.pendingCodes!.join(','),
+      '--not-found-codes',
+      codes.notFoundCodes!.join(','),
+      '--failed-codes',
+      codes.failedCodes!.join(','),
+    ];
+    const result = await runCli(
+      [
+        '--base-url',
+        baseUrl,
+        '--agent-id',
+        sandboxCredentials.agentId,
+        ...table,
+        'scenario',
+        'examples/conformance.yaml',
+        ...conformanceVars(),
+      ],
+      {
+        env: { ...env, AGENTPAY_PASSWORD: sandboxCredentials.password },
+      },
+    );
     expect(result.code).toBe(1);
     const failed = [...result.stdout.matchAll(/^ {2}✗ (.*)$/gm)].map((m) => m[1]);
     expect(failed).toHaveLength(1);
-    expect(failed[0]).toMatch(/^case "the TransactinID echo", step 1 \(check\): envelope\.TransactinID: expected "\d{19}", actual missing$/);
+    expect(failed[0]).toMatch(
+      /^case "the TransactinID echo", step 1 \(check\): envelope\.TransactinID: expected "\d{19}", actual missing$/,
+    );
     expect(result.stdout).toContain('9 cases: 8 passed, 1 failed, 0 errors, 0 skipped');
   });
 });
@@ -149,7 +195,9 @@ describe('agentpay scenario: amounts compared as decimals', () => {
     const result = await runCli(['scenario', 'examples/conformance.yaml', ...conformanceVars(), '--json'], { env });
     const steps = jsonLines(result.stdout).filter((line) => line.type === 'step');
     // The gateway did write the short form, and the Amount sent was the exact one.
-    const staticPay = steps.find((line) => line.case === 'a static payment with its denomination succeeds' && line.kind === 'pay');
+    const staticPay = steps.find(
+      (line) => line.case === 'a static payment with its denomination succeeds' && line.kind === 'pay',
+    );
     expect(staticPay?.record).toMatchObject({ amount: '1500', request: { Amount: '1500.00' } });
     expect(steps.some((line) => (line.record as { amount?: string } | undefined)?.amount === '499')).toBe(true);
     expect(caseLines(result.stdout).filter((c) => c.outcome !== 'passed')).toEqual([]);
@@ -161,10 +209,16 @@ describe('agentpay scenario: refusals before anything is sent', () => {
   it('exits 2 on a missing var or a bad file, and sends nothing', async () => {
     const started = await sandboxWithEnv();
     sandbox = started.sandbox;
-    const missing = await runCli(['scenario', 'examples/conformance.yaml', '--var', 'service=101'], { env: started.env });
+    const missing = await runCli(['scenario', 'examples/conformance.yaml', '--var', 'service=101'], {
+      env: started.env,
+    });
     expect(missing.code).toBe(2);
-    expect(missing.stderr).toContain('needs --var account=<value> --var currency=<value> --var static_service=<value> --var static_amount=<value>');
-    const bad = await runCli(['scenario', 'examples/smoke.yaml', 'package.json', '--report', 'xml:out'], { env: started.env });
+    expect(missing.stderr).toContain(
+      'needs --var account=<value> --var currency=<value> --var static_service=<value> --var static_amount=<value>',
+    );
+    const bad = await runCli(['scenario', 'examples/smoke.yaml', 'package.json', '--report', 'xml:out'], {
+      env: started.env,
+    });
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain('--report takes junit:<path>');
     expect(started.sandbox.received).toHaveLength(0);
@@ -175,19 +229,27 @@ describe('agentpay scenario: SIGTERM while a payment step is out', () => {
   it('the payment is unknown (its TransactionID and reconcile named), no later step starts, the report is written: exit 143', async () => {
     const server = await startSpecServer({ hold: ['Payment'] });
     try {
-      const env = isolatedEnv({ AGENTPAY_BASE_URL: server.baseUrl, AGENTPAY_AGENT_ID: '7', AGENTPAY_PASSWORD: 'secret' });
+      const env = isolatedEnv({
+        AGENTPAY_BASE_URL: server.baseUrl,
+        AGENTPAY_AGENT_ID: '7',
+        AGENTPAY_PASSWORD: 'secret',
+      });
       const file = join(env.HOME!, 'held.yaml');
       writeFileSync(
         file,
         'name: held\ncases:\n  - name: pay then look up\n    steps:\n      - pay: { service: "201", account: a-1, currency: KZT, amount: "150.50" }\n      - status:\n',
       );
       const report = join(env.HOME!, 'junit.xml');
-      child = spawn(process.execPath, [binPath, 'scenario', file, '--report', `junit:${report}`], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+      child = spawn(process.execPath, [binPath, 'scenario', file, '--report', `junit:${report}`], {
+        env,
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
       let stderr = '';
       child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
       const closed = new Promise<number | null>((resolve) => child!.once('close', resolve));
       const deadline = Date.now() + 10_000;
-      while (formsOfType(server.received, 'Payment').length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+      while (formsOfType(server.received, 'Payment').length === 0 && Date.now() < deadline)
+        await new Promise((r) => setTimeout(r, 20));
       const id = formsOfType(server.received, 'Payment')[0]?.get('TransactionID');
       expect(id).toMatch(/^\d+$/);
       child.kill('SIGTERM');

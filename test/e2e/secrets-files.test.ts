@@ -22,7 +22,9 @@ describe('config and password files', () => {
     const path = configFile(env, { password: 'in-the-config-file', agentId: '1' }, 0o644);
     const open = await runCli(['history'], { env });
     expect(open.code).toBe(0);
-    expect(open.stderr).toContain(`warning: the config file ${path} holds a password and can be read by group or others (mode 0644); run: chmod 600 ${path}`);
+    expect(open.stderr).toContain(
+      `warning: the config file ${path} holds a password and can be read by group or others (mode 0644); run: chmod 600 ${path}`,
+    );
     chmodSync(path, 0o640);
     expect((await runCli(['history'], { env })).stderr).toContain('chmod 600');
     chmodSync(path, 0o600);
@@ -35,7 +37,9 @@ describe('config and password files', () => {
     const env = isolatedEnv();
     const dir = join(env.XDG_CONFIG_HOME!, 'agentpay');
     mkdirSync(dir, { recursive: true });
-    writeFileSync(join(dir, 'config.json'), '{"profiles": {"default": {\n  "password": hunter2-in-broken-json}}}', { mode: 0o600 });
+    writeFileSync(join(dir, 'config.json'), '{"profiles": {"default": {\n  "password": hunter2-in-broken-json}}}', {
+      mode: 0o600,
+    });
     const result = await runCli(['--sandbox', 'status', '1'], { env });
     expect(result.code).toBe(2);
     expect(result.stderr).toContain('is not valid JSON');
@@ -79,7 +83,9 @@ describe('config and password files', () => {
       const before = paymentsReceived(sandbox).length;
       const result = await runCli(['--password-file', path, ...pay], { env });
       expect(result.code).toBe(0);
-      expect(result.stderr).toContain(`warning: the password file ${path} (--password-file) can be read by its group (mode 0640); run: chmod 600 ${path}`);
+      expect(result.stderr).toContain(
+        `warning: the password file ${path} (--password-file) can be read by its group (mode 0640); run: chmod 600 ${path}`,
+      );
       expect(paymentsReceived(sandbox).length).toBe(before + 1);
       const quiet = await runCli(['--password-file', passwordFile(0o600), ...pay, '--allow-duplicate'], { env });
       expect(quiet.code).toBe(0);
@@ -88,8 +94,17 @@ describe('config and password files', () => {
 
     it('takes it with --insecure-password-file, and a 0600 file as it is', async () => {
       const before = paymentsReceived(sandbox).length;
-      expect((await runCli(['--password-file', passwordFile(0o644), '--insecure-password-file', ...pay, '--allow-duplicate'], { env })).code).toBe(0);
-      expect((await runCli(['--password-file', passwordFile(0o600), ...pay, '--allow-duplicate'], { env })).code).toBe(0);
+      expect(
+        (
+          await runCli(
+            ['--password-file', passwordFile(0o644), '--insecure-password-file', ...pay, '--allow-duplicate'],
+            { env },
+          )
+        ).code,
+      ).toBe(0);
+      expect((await runCli(['--password-file', passwordFile(0o600), ...pay, '--allow-duplicate'], { env })).code).toBe(
+        0,
+      );
       expect(paymentsReceived(sandbox).length).toBe(before + 2);
     });
   });

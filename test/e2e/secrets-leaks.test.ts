@@ -12,13 +12,21 @@ import { answerWith, type Responder, type ScriptedServer, startScriptedServer } 
 function spellings(password: string): string[] {
   const md5 = md5Hex(password);
   return [
-    ...new Set([password, md5, md5.toUpperCase(), new URLSearchParams({ p: password }).toString().slice(2), encodeURIComponent(password), JSON.stringify(password).slice(1, -1)]),
+    ...new Set([
+      password,
+      md5,
+      md5.toUpperCase(),
+      new URLSearchParams({ p: password }).toString().slice(2),
+      encodeURIComponent(password),
+      JSON.stringify(password).slice(1, -1),
+    ]),
   ];
 }
 
 function expectNoSecret(texts: readonly string[], password: string): void {
   const all = texts.join('\n');
-  for (const secret of spellings(password)) expect(all.includes(secret), `${JSON.stringify(secret)} leaked`).toBe(false);
+  for (const secret of spellings(password))
+    expect(all.includes(secret), `${JSON.stringify(secret)} leaked`).toBe(false);
 }
 
 const outputs = (results: readonly CliResult[]) => results.flatMap((r) => [r.stdout, r.stderr]);
@@ -65,7 +73,9 @@ describe('the password and its MD5 appear nowhere', () => {
     await run(['-v', 'reconcile', '--grace', '0'], 0);
     await run(['history'], 0);
     // Unreachable (nothing listens on port 9), and the embedded sandbox with its state file.
-    await run(['-v', 'pay', '--service', '201', '--account', 'a', '--amount', '5'], 4, { AGENTPAY_BASE_URL: 'http://127.0.0.1:9' });
+    await run(['-v', 'pay', '--service', '201', '--account', 'a', '--amount', '5'], 4, {
+      AGENTPAY_BASE_URL: 'http://127.0.0.1:9',
+    });
     await run(['-v', '--sandbox', 'pay', '--service', '201', '--account', 'a', '--amount', '5'], 0);
     await run(['-v', '--sandbox', 'status', '1'], 3);
 
@@ -94,7 +104,11 @@ describe('a gateway that echoes the password back', () => {
   const echoForm: (status: number, type: string) => Responder = (status, type) => (_form, response, request) => {
     void request;
     const form = server!.received.at(-1)!;
-    answerWith(status, type, `<html>bad request: ${form.toString()} / ${form.get('AgentPassword')} / ${JSON.stringify(Object.fromEntries(form))}</html>`)(form, response, request);
+    answerWith(
+      status,
+      type,
+      `<html>bad request: ${form.toString()} / ${form.get('AgentPassword')} / ${JSON.stringify(Object.fromEntries(form))}</html>`,
+    )(form, response, request);
   };
 
   it.each([
@@ -104,7 +118,12 @@ describe('a gateway that echoes the password back', () => {
     server = await startScriptedServer((form, response, request) => respond()(form, response, request));
     const results: CliResult[] = [];
     for (const format of ['plain', 'md5']) {
-      const env = isolatedEnv({ AGENTPAY_BASE_URL: server.baseUrl, AGENTPAY_AGENT_ID: '7', AGENTPAY_PASSWORD: password, AGENTPAY_PASSWORD_FORMAT: format });
+      const env = isolatedEnv({
+        AGENTPAY_BASE_URL: server.baseUrl,
+        AGENTPAY_AGENT_ID: '7',
+        AGENTPAY_PASSWORD: password,
+        AGENTPAY_PASSWORD_FORMAT: format,
+      });
       for (const args of [
         ['-v', 'status', '42'],
         ['-v', '--json', 'status', '42'],
@@ -114,7 +133,12 @@ describe('a gateway that echoes the password back', () => {
         results.push(result);
       }
     }
-    expect(server.received.map((form) => form.get('AgentPassword'))).toEqual([password, password, md5Hex(password), md5Hex(password)]);
+    expect(server.received.map((form) => form.get('AgentPassword'))).toEqual([
+      password,
+      password,
+      md5Hex(password),
+      md5Hex(password),
+    ]);
     expect(results[0]!.stderr).toContain('first bytes of the answer: "<html>bad request: ');
     expectNoSecret(outputs(results), password);
   });
@@ -122,7 +146,14 @@ describe('a gateway that echoes the password back', () => {
   it('in the Message of an envelope, shown on a receipt', async () => {
     server = await startScriptedServer((form, response) => {
       response.writeHead(200, { 'content-type': 'application/json' });
-      response.end(JSON.stringify({ TransactinID: form.get('TransactionID'), ResponseType: 'Status', ResponseStatus: 20, Message: `wrong password ${form.get('AgentPassword')}` }));
+      response.end(
+        JSON.stringify({
+          TransactinID: form.get('TransactionID'),
+          ResponseType: 'Status',
+          ResponseStatus: 20,
+          Message: `wrong password ${form.get('AgentPassword')}`,
+        }),
+      );
     });
     const env = isolatedEnv({ AGENTPAY_BASE_URL: server.baseUrl, AGENTPAY_AGENT_ID: '7', AGENTPAY_PASSWORD: password });
     const results = [await runCli(['status', '42'], { env }), await runCli(['--json', 'status', '42'], { env })];

@@ -5,7 +5,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sandboxCredentials } from '../../src/sandbox/catalogue.js';
 import { type CliResult, isolatedEnv, jsonLines, runCli } from '../helpers/cli.js';
 import type { FakeGateway } from '../helpers/fake-gateway.js';
-import { hostileMessage, hostileRefusal, hostileSequences, hostileVouchers, rawAnswerId, startHostileGateway } from '../helpers/hostile-gateway.js';
+import {
+  hostileMessage,
+  hostileRefusal,
+  hostileSequences,
+  hostileVouchers,
+  rawAnswerId,
+  startHostileGateway,
+} from '../helpers/hostile-gateway.js';
 
 // A gateway's texts reach a person through one sanitizer (src/render/sanitize.ts): every
 // command that shows them, in English and Russian, writes no character a terminal would act on,
@@ -65,7 +72,17 @@ describe.each(['en', 'ru'])('--lang %s: a hostile gateway cannot take over the t
   });
 
   it('pay: the receipt shows the Message with its escapes', async () => {
-    const result = await run(['pay', '--service', '101', '--account', `player-${lang}`, '--invoice-id', '5001', '--txn-id', txnId]);
+    const result = await run([
+      'pay',
+      '--service',
+      '101',
+      '--account',
+      `player-${lang}`,
+      '--invoice-id',
+      '5001',
+      '--txn-id',
+      txnId,
+    ]);
     expect(result.code).toBe(0);
     expectShownSafely(result);
     expectEverySequenceShown(result.stdout);
@@ -96,7 +113,16 @@ describe.each(['en', 'ru'])('--lang %s: a hostile gateway cannot take over the t
   });
 
   it('--verbose: the trace of each answer, and an answer of raw control bytes with its first bytes', async () => {
-    const paid = await run(['--verbose', 'pay', '--service', '101', '--account', `verbose-${lang}`, '--invoice-id', '5003']);
+    const paid = await run([
+      '--verbose',
+      'pay',
+      '--service',
+      '101',
+      '--account',
+      `verbose-${lang}`,
+      '--invoice-id',
+      '5003',
+    ]);
     expect(paid.code).toBe(0);
     expectShownSafely(paid);
     expect(paid.stderr).toContain('← HTTP 200');
@@ -111,7 +137,9 @@ describe.each(['en', 'ru'])('--lang %s: a hostile gateway cannot take over the t
     const orders = ordersFile([
       'key,service,account,invoice-id',
       // A cell may not hold a control character (the row is refused), a bidi override it may.
-      ...hostileVouchers.map((v, index) => `K${index + 1},101,acct-${lang}-${index}${index === 2 ? '\u202e' : ''},${v.invoiceId}`),
+      ...hostileVouchers.map(
+        (v, index) => `K${index + 1},101,acct-${lang}-${index}${index === 2 ? '\u202e' : ''},${v.invoiceId}`,
+      ),
     ]);
     const plan = await run(['pay', '--from-file', orders, '--dry-run']);
     expect(plan.code).toBe(0);
@@ -136,13 +164,24 @@ describe('on a colour terminal too', () => {
     // Ours: SGR sequences, which the Style writes; nothing else may be raw, and the gateway's colour is not ours.
     const ourColour = /\u001b\[[0-9;]*m/g;
     expect(result.stdout).toMatch(ourColour);
-    expectShownSafely({ ...result, stdout: result.stdout.replace(ourColour, ''), stderr: result.stderr.replace(ourColour, '') });
+    expectShownSafely({
+      ...result,
+      stdout: result.stdout.replace(ourColour, ''),
+      stderr: result.stderr.replace(ourColour, ''),
+    });
     expect(result.stdout).not.toContain('\u001b[31mred');
     expectEverySequenceShown(result.stdout);
-    const refused = await runCli(['--verbose', 'pay', '--service', '101', '--account', 'refuse', '--invoice-id', '5002'], { env });
+    const refused = await runCli(
+      ['--verbose', 'pay', '--service', '101', '--account', 'refuse', '--invoice-id', '5002'],
+      { env },
+    );
     expect(refused.code).toBe(1);
     expect(refused.stdout + refused.stderr).not.toContain('\u001b[31mred');
-    expectShownSafely({ ...refused, stdout: refused.stdout.replace(ourColour, ''), stderr: refused.stderr.replace(ourColour, '') });
+    expectShownSafely({
+      ...refused,
+      stdout: refused.stdout.replace(ourColour, ''),
+      stderr: refused.stderr.replace(ourColour, ''),
+    });
     expectEverySequenceShown(refused.stderr);
   });
 });
@@ -154,7 +193,10 @@ describe('--json keeps the exact text', () => {
   });
 
   it("pay, status, receipt and check lines round-trip the gateway's Message and voucher names", async () => {
-    const paid = await runCli(['--json', 'pay', '--service', '101', '--account', 'json', '--invoice-id', '5004', '--txn-id', '424242010'], { env });
+    const paid = await runCli(
+      ['--json', 'pay', '--service', '101', '--account', 'json', '--invoice-id', '5004', '--txn-id', '424242010'],
+      { env },
+    );
     expect(paid.code).toBe(0);
     expect(jsonLines(paid.stdout)[0]?.message).toBe(hostileMessage);
     const status = await runCli(['--json', 'status', '424242010'], { env });
@@ -171,6 +213,8 @@ describe('--json keeps the exact text', () => {
     const orders = ordersFile(['key,service,account,invoice-id', `J1,101,${account},5005`]);
     const paid = await runCli(['--json', 'pay', '--from-file', orders, '--yes'], { env });
     expect(paid.code).toBe(0);
-    expect(jsonLines(paid.stdout)).toEqual([expect.objectContaining({ message: hostileMessage, voucher: hostileVouchers[4]!.name, account })]);
+    expect(jsonLines(paid.stdout)).toEqual([
+      expect.objectContaining({ message: hostileMessage, voucher: hostileVouchers[4]!.name, account }),
+    ]);
   });
 });

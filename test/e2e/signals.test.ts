@@ -21,18 +21,27 @@ afterAll(async () => {
   await postgres?.remove();
 });
 
-const envAt = (baseUrl: string, extra: Record<string, string> = {}) => isolatedEnv({ AGENTPAY_BASE_URL: baseUrl, AGENTPAY_AGENT_ID: '7', AGENTPAY_PASSWORD: 'secret', ...extra });
+const envAt = (baseUrl: string, extra: Record<string, string> = {}) =>
+  isolatedEnv({ AGENTPAY_BASE_URL: baseUrl, AGENTPAY_AGENT_ID: '7', AGENTPAY_PASSWORD: 'secret', ...extra });
 
-const requestsOf = (gateway: FakeGateway, type: string) => gateway.received.filter((form) => form.get('RequestType') === type);
+const requestsOf = (gateway: FakeGateway, type: string) =>
+  gateway.received.filter((form) => form.get('RequestType') === type);
 
 /** Runs the command, sends `signal` once `ready()` holds (at most 10 s), and gathers what it said and how it ended. */
-async function stoppedWhile(args: readonly string[], env: Record<string, string>, ready: () => boolean, signal: NodeJS.Signals): Promise<CliResult & { signal: string | null }> {
+async function stoppedWhile(
+  args: readonly string[],
+  env: Record<string, string>,
+  ready: () => boolean,
+  signal: NodeJS.Signals,
+): Promise<CliResult & { signal: string | null }> {
   const child = spawn(process.execPath, [binPath, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
   child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
   child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
-  const closed = new Promise<[number | null, string | null]>((resolve) => child.once('close', (code, by) => resolve([code, by])));
+  const closed = new Promise<[number | null, string | null]>((resolve) =>
+    child.once('close', (code, by) => resolve([code, by])),
+  );
   const deadline = Date.now() + 10_000;
   while (!ready() && Date.now() < deadline) await sleep(20);
   expect(ready(), `ready before the signal; stderr so far: ${stderr}`).toBe(true);
@@ -65,113 +74,131 @@ const cases = [
   { signal: 'SIGTERM', exitCode: 143, named: 'SIGTERM' },
 ] as const;
 
-describe.each(cases)('$signal while a command waits for the gateway: exit $exitCode and one line', ({ signal, exitCode, named }) => {
-  it('status', async () => {
-    const gateway = await startFakeGateway(() => undefined);
-    try {
-      const result = await stoppedWhile(['status', '42'], envAt(gateway.baseUrl), () => gateway.received.length === 1, signal);
-      expect([result.code, result.signal]).toEqual([exitCode, null]);
-      expect(result.stderr).toBe(`agentpay: stopped by ${named} before it finished\n`);
-      expect(result.stdout).toBe('');
-    } finally {
-      await gateway.close();
-    }
-  });
-
-  it('check', async () => {
-    const gateway = await startFakeGateway(() => undefined);
-    try {
-      const result = await stoppedWhile(['check', '--service', '101', '--account', 'a-1'], envAt(gateway.baseUrl), () => gateway.received.length === 1, signal);
-      expect([result.code, result.signal]).toEqual([exitCode, null]);
-      expect(result.stderr).toBe(`agentpay: stopped by ${named} before it finished\n`);
-      expect(result.stdout).toBe('');
-    } finally {
-      await gateway.close();
-    }
-  });
-
-  it('pay during its account check, on a PostgreSQL ledger: nothing paid, nothing recorded', async () => {
-    const gateway = await startFakeGateway(() => undefined);
-    try {
-      const ledger = await freshDatabase(postgres);
-      const env = envAt(gateway.baseUrl, { AGENTPAY_LEDGER: ledger });
-      expect((await runCli(['ledger', 'migrate'], { env })).code).toBe(0);
-      const pay = ['pay', '--service', '101', '--account', 'a-1', '--invoice-id', '1'];
-      const result = await stoppedWhile(pay, env, () => requestsOf(gateway, 'AccountCheck').length === 1, signal);
-      expect([result.code, result.signal]).toEqual([exitCode, null]);
-      expect(result.stderr).toBe(`agentpay: stopped by ${named} before the payment: nothing was paid\n`);
-      expect(requestsOf(gateway, 'Payment')).toHaveLength(0);
-      expect(await sql(ledger, 'SELECT count(*)::int AS n FROM agentpay_transactions')).toEqual([{ n: 0 }]);
-    } finally {
-      await gateway.close();
-    }
-  });
-
-  // Five open transactions: the gateway answers three (success) and holds two.
-  const ids = ['880000001', '880000002', '880000003', '880000004', '880000005'];
-  const answered = new Set(['880000001', '880000003', '880000005']);
-  const holdingGateway = () =>
-    startFakeGateway((form, _request, response) => {
-      if (answered.has(form.get('TransactionID') ?? '')) answer(response, 200, envelopeText(form, { status: 10 }));
+describe.each(cases)(
+  '$signal while a command waits for the gateway: exit $exitCode and one line',
+  ({ signal, exitCode, named }) => {
+    it('status', async () => {
+      const gateway = await startFakeGateway(() => undefined);
+      try {
+        const result = await stoppedWhile(
+          ['status', '42'],
+          envAt(gateway.baseUrl),
+          () => gateway.received.length === 1,
+          signal,
+        );
+        expect([result.code, result.signal]).toEqual([exitCode, null]);
+        expect(result.stderr).toBe(`agentpay: stopped by ${named} before it finished\n`);
+        expect(result.stdout).toBe('');
+      } finally {
+        await gateway.close();
+      }
     });
-  const reconcileStopped = (count: number) =>
-    `agentpay: stopped by ${named}: ${count} outcomes learned so far recorded in the ledger and printed above; run \`agentpay reconcile\` again for the rest\n`;
 
-  it('reconcile on the journal file: what it printed is what the journal recorded', async () => {
-    const gateway = await holdingGateway();
-    try {
-      const env = envAt(gateway.baseUrl);
-      const journal = join(env.XDG_STATE_HOME!, 'agentpay', 'journal.jsonl');
-      mkdirSync(join(env.XDG_STATE_HOME!, 'agentpay'), { recursive: true });
-      writeFileSync(journal, openJournal(gateway.baseUrl, ids));
-      // Once every look-up is out (and the three answers had time to arrive), the signal.
-      let out = 0;
-      const ready = () => (requestsOf(gateway, 'Status').length === ids.length ? (out ||= Date.now()) + 300 < Date.now() : false);
-      const result = await stoppedWhile(['--json', 'reconcile', '--concurrency', '10'], env, ready, signal);
-      expect([result.code, result.signal]).toEqual([exitCode, null]);
-      const printed = jsonLines(result.stdout).map((line) => [line.transactionId, line.state]);
-      const recorded = jsonLines(readFileSync(journal, 'utf8'))
-        .filter((record) => record.kind === 'outcome')
-        .map((record) => [record.transactionId, (record.view as { state: string }).state]);
-      expect(printed.sort()).toEqual(recorded.sort());
-      expect(printed).toEqual([...answered].map((id) => [id, 'success']));
-      expect(result.stderr).toBe(
-        reconcileStopped(answered.size).replace(/^agentpay: (.*)\n$/, (_, message: string) => `${JSON.stringify({ error: { exitCode, type: 'InterruptedError', message } })}\n`),
-      );
-    } finally {
-      await gateway.close();
-    }
-  });
+    it('check', async () => {
+      const gateway = await startFakeGateway(() => undefined);
+      try {
+        const result = await stoppedWhile(
+          ['check', '--service', '101', '--account', 'a-1'],
+          envAt(gateway.baseUrl),
+          () => gateway.received.length === 1,
+          signal,
+        );
+        expect([result.code, result.signal]).toEqual([exitCode, null]);
+        expect(result.stderr).toBe(`agentpay: stopped by ${named} before it finished\n`);
+        expect(result.stdout).toBe('');
+      } finally {
+        await gateway.close();
+      }
+    });
 
-  it('reconcile on PostgreSQL: the outcomes it printed are committed before it ends, and only those', async () => {
-    const gateway = await holdingGateway();
-    try {
-      const ledger = await freshDatabase(postgres);
-      const env = envAt(gateway.baseUrl, { AGENTPAY_LEDGER: ledger });
-      const journal = join(env.HOME!, 'open.jsonl');
-      writeFileSync(journal, openJournal(gateway.baseUrl, ids));
-      expect((await runCli(['ledger', 'import', journal], { env })).code).toBe(0);
-      let out = 0;
-      const ready = () => (requestsOf(gateway, 'Status').length === ids.length ? (out ||= Date.now()) + 300 < Date.now() : false);
-      const result = await stoppedWhile(['reconcile', '--concurrency', '10'], env, ready, signal);
-      expect([result.code, result.signal]).toEqual([exitCode, null]);
-      const printed = result.stdout
-        .split('\n')
-        .filter((line) => line !== '')
-        .map((line) => /\b(\d{9})\b/.exec(line)?.[1]);
-      const rows = await sql<{ transaction_id: string; state: string }>(
-        ledger,
-        `SELECT t.transaction_id, r.state FROM agentpay_records r JOIN agentpay_transactions t ON t.seq = r.transaction_seq
+    it('pay during its account check, on a PostgreSQL ledger: nothing paid, nothing recorded', async () => {
+      const gateway = await startFakeGateway(() => undefined);
+      try {
+        const ledger = await freshDatabase(postgres);
+        const env = envAt(gateway.baseUrl, { AGENTPAY_LEDGER: ledger });
+        expect((await runCli(['ledger', 'migrate'], { env })).code).toBe(0);
+        const pay = ['pay', '--service', '101', '--account', 'a-1', '--invoice-id', '1'];
+        const result = await stoppedWhile(pay, env, () => requestsOf(gateway, 'AccountCheck').length === 1, signal);
+        expect([result.code, result.signal]).toEqual([exitCode, null]);
+        expect(result.stderr).toBe(`agentpay: stopped by ${named} before the payment: nothing was paid\n`);
+        expect(requestsOf(gateway, 'Payment')).toHaveLength(0);
+        expect(await sql(ledger, 'SELECT count(*)::int AS n FROM agentpay_transactions')).toEqual([{ n: 0 }]);
+      } finally {
+        await gateway.close();
+      }
+    });
+
+    // Five open transactions: the gateway answers three (success) and holds two.
+    const ids = ['880000001', '880000002', '880000003', '880000004', '880000005'];
+    const answered = new Set(['880000001', '880000003', '880000005']);
+    const holdingGateway = () =>
+      startFakeGateway((form, _request, response) => {
+        if (answered.has(form.get('TransactionID') ?? '')) answer(response, 200, envelopeText(form, { status: 10 }));
+      });
+    const reconcileStopped = (count: number) =>
+      `agentpay: stopped by ${named}: ${count} outcomes learned so far recorded in the ledger and printed above; run \`agentpay reconcile\` again for the rest\n`;
+
+    it('reconcile on the journal file: what it printed is what the journal recorded', async () => {
+      const gateway = await holdingGateway();
+      try {
+        const env = envAt(gateway.baseUrl);
+        const journal = join(env.XDG_STATE_HOME!, 'agentpay', 'journal.jsonl');
+        mkdirSync(join(env.XDG_STATE_HOME!, 'agentpay'), { recursive: true });
+        writeFileSync(journal, openJournal(gateway.baseUrl, ids));
+        // Once every look-up is out (and the three answers had time to arrive), the signal.
+        let out = 0;
+        const ready = () =>
+          requestsOf(gateway, 'Status').length === ids.length ? (out ||= Date.now()) + 300 < Date.now() : false;
+        const result = await stoppedWhile(['--json', 'reconcile', '--concurrency', '10'], env, ready, signal);
+        expect([result.code, result.signal]).toEqual([exitCode, null]);
+        const printed = jsonLines(result.stdout).map((line) => [line.transactionId, line.state]);
+        const recorded = jsonLines(readFileSync(journal, 'utf8'))
+          .filter((record) => record.kind === 'outcome')
+          .map((record) => [record.transactionId, (record.view as { state: string }).state]);
+        expect(printed.sort()).toEqual(recorded.sort());
+        expect(printed).toEqual([...answered].map((id) => [id, 'success']));
+        expect(result.stderr).toBe(
+          reconcileStopped(answered.size).replace(
+            /^agentpay: (.*)\n$/,
+            (_, message: string) => `${JSON.stringify({ error: { exitCode, type: 'InterruptedError', message } })}\n`,
+          ),
+        );
+      } finally {
+        await gateway.close();
+      }
+    });
+
+    it('reconcile on PostgreSQL: the outcomes it printed are committed before it ends, and only those', async () => {
+      const gateway = await holdingGateway();
+      try {
+        const ledger = await freshDatabase(postgres);
+        const env = envAt(gateway.baseUrl, { AGENTPAY_LEDGER: ledger });
+        const journal = join(env.HOME!, 'open.jsonl');
+        writeFileSync(journal, openJournal(gateway.baseUrl, ids));
+        expect((await runCli(['ledger', 'import', journal], { env })).code).toBe(0);
+        let out = 0;
+        const ready = () =>
+          requestsOf(gateway, 'Status').length === ids.length ? (out ||= Date.now()) + 300 < Date.now() : false;
+        const result = await stoppedWhile(['reconcile', '--concurrency', '10'], env, ready, signal);
+        expect([result.code, result.signal]).toEqual([exitCode, null]);
+        const printed = result.stdout
+          .split('\n')
+          .filter((line) => line !== '')
+          .map((line) => /\b(\d{9})\b/.exec(line)?.[1]);
+        const rows = await sql<{ transaction_id: string; state: string }>(
+          ledger,
+          `SELECT t.transaction_id, r.state FROM agentpay_records r JOIN agentpay_transactions t ON t.seq = r.transaction_seq
          WHERE r.kind = 'outcome' AND r.source = 'reconcile' ORDER BY t.transaction_id`,
-      );
-      expect(rows).toEqual([...answered].map((id) => ({ transaction_id: id, state: 'success' })));
-      expect(printed).toEqual(rows.map((row) => row.transaction_id));
-      expect(result.stderr).toBe(reconcileStopped(answered.size));
-    } finally {
-      await gateway.close();
-    }
-  });
-});
+        );
+        expect(rows).toEqual([...answered].map((id) => ({ transaction_id: id, state: 'success' })));
+        expect(printed).toEqual(rows.map((row) => row.transaction_id));
+        expect(result.stderr).toBe(reconcileStopped(answered.size));
+      } finally {
+        await gateway.close();
+      }
+    });
+  },
+);
 
 describe('a password in the ledger URL', () => {
   const url = 'postgres://ann:s3cret-pw@127.0.0.1:1/ledger';

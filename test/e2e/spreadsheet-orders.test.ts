@@ -22,7 +22,12 @@ const excelRows = ['key;service;account;amount', 'Заказ-1;201;Ёлка-7;15
 const excelBytes = (rows: string[]) =>
   Buffer.concat(
     rows.map((row) =>
-      Buffer.concat([...row.split('\u00a0').flatMap((part, at) => (at === 0 ? [windows1251(part)] : [Buffer.from([0xa0]), windows1251(part)])), Buffer.from('\r\n')]),
+      Buffer.concat([
+        ...row
+          .split('\u00a0')
+          .flatMap((part, at) => (at === 0 ? [windows1251(part)] : [Buffer.from([0xa0]), windows1251(part)])),
+        Buffer.from('\r\n'),
+      ]),
     ),
   );
 const journalOf = (env: Record<string, string>) => join(env.XDG_STATE_HOME!, 'agentpay', 'journal.jsonl');
@@ -59,7 +64,9 @@ describe('pay --from-file with a spreadsheet export', () => {
       ]),
     );
     const results = readFileSync(orders.replace(/\.csv$/, '.results.csv'), 'utf8');
-    expect(results.split('\r\n')[0]).toMatch(/^line;key;service;account;currency;invoice-id;invoice;amount;transaction-id;paid-amount;/);
+    expect(results.split('\r\n')[0]).toMatch(
+      /^line;key;service;account;currency;invoice-id;invoice;amount;transaction-id;paid-amount;/,
+    );
     expect(results).toMatch(/\r\n3;Заказ-2;201;Счёт-8;KZT;;;1234,5;\d+;1234,5;;;success;/);
     const intents = jsonLines(readFileSync(journalOf(env), 'utf8')).filter((record) => record.kind === 'intent');
     expect(intents.map((intent) => [intent.account, intent.amount]).sort()).toEqual([
@@ -68,7 +75,9 @@ describe('pay --from-file with a spreadsheet export', () => {
     ]);
 
     // The results file read back in its decimal-comma notation: every row final, nothing sent again.
-    const again = await runCli(['pay', '--from-file', orders, '--encoding', 'windows-1251', '--yes', '--json'], { env });
+    const again = await runCli(['pay', '--from-file', orders, '--encoding', 'windows-1251', '--yes', '--json'], {
+      env,
+    });
     expect(again.code, again.stderr).toBe(0);
     expect(jsonLines(again.stdout).map((line) => line.skipped)).toEqual([true, true]);
     expect(paymentsReceived(sandbox)).toHaveLength(2);

@@ -21,16 +21,24 @@ describe('CSV out in a spreadsheet notation', () => {
     const started = await sandboxWithEnv();
     sandbox = started.sandbox;
     const env = { ...started.env, AGENTPAY_SETTLE_DELAY: '20' };
-    const paid = await runCli(['pay', '--service', '201', '--account', '7011234567', '--amount', '1500.50', '--yes'], { env });
+    const paid = await runCli(['pay', '--service', '201', '--account', '7011234567', '--amount', '1500.50', '--yes'], {
+      env,
+    });
     expect(paid.code, paid.stderr).toBe(0);
 
-    const history = await runCli(['history', '--format', 'csv', '--delimiter', ';', '--decimal-comma', '--since', today()], { env });
+    const history = await runCli(
+      ['history', '--format', 'csv', '--delimiter', ';', '--decimal-comma', '--since', today()],
+      { env },
+    );
     expect(history.code, history.stderr).toBe(0);
     const [header, row] = history.stdout.split('\r\n');
     expect(header).toContain(';Amount;Currency;');
     expect(row).toContain(';7011234567;1500,50;KZT;');
 
-    const report = await runCli(['report', '--format', 'csv', '--delimiter', ';', '--decimal-comma', '--date', today()], { env });
+    const report = await runCli(
+      ['report', '--format', 'csv', '--delimiter', ';', '--decimal-comma', '--date', today()],
+      { env },
+    );
     expect(report.code, report.stderr).toBe(0);
     expect(report.stdout).toMatch(/;1;1500,50\r?\n/);
     expect(report.stdout).not.toContain('1500.50');

@@ -5,25 +5,41 @@ import { describe, expect, it } from 'vitest';
 import { type CliResult, jsonLines, runCli } from '../helpers/cli.js';
 import { sandboxWithEnv } from '../helpers/gateway-env.js';
 
-const packageVersion = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+const packageVersion = (
+  JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }
+).version;
 
 /**
  * Runs bin/agentpay.js with a preloaded probe that lists, at exit, the npm packages the process
  * required and Node's built-ins it loaded: what a command costs at start-up is what it loads.
  */
-async function runProbed(args: readonly string[], env: Record<string, string>): Promise<CliResult & { packages: string[]; builtins: string[] }> {
+async function runProbed(
+  args: readonly string[],
+  env: Record<string, string>,
+): Promise<CliResult & { packages: string[]; builtins: string[] }> {
   const probe = join(mkdtempSync(join(tmpdir(), 'agentpay-probe-')), 'probe.cjs');
-  const report = "JSON.stringify({ required: Object.keys(require.cache), builtins: process.moduleLoadList.filter((m) => m.startsWith('NativeModule ')).map((m) => m.slice(13)) })";
+  const report =
+    "JSON.stringify({ required: Object.keys(require.cache), builtins: process.moduleLoadList.filter((m) => m.startsWith('NativeModule ')).map((m) => m.slice(13)) })";
   writeFileSync(probe, `process.on('exit', () => process.stderr.write(\`probe \${${report}}\\n\`));\n`);
   const result = await runCli(args, { env, nodeArgs: ['--require', probe] });
-  const { required, builtins } = JSON.parse(/^probe (.*)$/m.exec(result.stderr)?.[1] ?? '{}') as { required: string[]; builtins: string[] };
-  const packages = [...new Set(required.map((path) => /\/node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(path)?.[1]).filter((name) => name !== undefined))];
+  const { required, builtins } = JSON.parse(/^probe (.*)$/m.exec(result.stderr)?.[1] ?? '{}') as {
+    required: string[];
+    builtins: string[];
+  };
+  const packages = [
+    ...new Set(
+      required
+        .map((path) => /\/node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(path)?.[1])
+        .filter((name) => name !== undefined),
+    ),
+  ];
   return { ...result, packages, builtins };
 }
 
 describe('start-up answers', () => {
   it('--version and -V print the package version', async () => {
-    for (const flag of ['--version', '-V']) expect(await runCli([flag])).toEqual({ code: 0, stdout: `${packageVersion}\n`, stderr: '' });
+    for (const flag of ['--version', '-V'])
+      expect(await runCli([flag])).toEqual({ code: 0, stdout: `${packageVersion}\n`, stderr: '' });
   });
 
   it('--help and -h print the program help', async () => {

@@ -15,7 +15,10 @@ beforeAll(async () => {
   ({ sandbox, env } = await sandboxWithEnv());
   // Two transactions to look up, made through the client the CLI uses.
   for (const txn of ['1001001', '1001002']) {
-    const result = await runCli(['pay', '--service', '201', '--account', `a-${txn}`, '--amount', '5', '--txn-id', txn], { env });
+    const result = await runCli(
+      ['pay', '--service', '201', '--account', `a-${txn}`, '--amount', '5', '--txn-id', txn],
+      { env },
+    );
     expect(result.code).toBe(0);
     paid.push(txn);
   }
@@ -44,7 +47,12 @@ describe('status batches', () => {
     const errors = jsonLines(result.stderr);
     expect(errors).toHaveLength(1);
     // The bad line is no look-up: counted apart (its exit 2 still counts toward the batch).
-    expect(errors[0]).toEqual({ error: expect.objectContaining({ exitCode: 3, message: '3 looked up, 1 line not an id: 2 success, 0 failed, 0 pending, 1 unknown' }) });
+    expect(errors[0]).toEqual({
+      error: expect.objectContaining({
+        exitCode: 3,
+        message: '3 looked up, 1 line not an id: 2 success, 0 failed, 0 pending, 1 unknown',
+      }),
+    });
   });
 
   it('--from-file - reads stdin after the ids on the command line; one line each, summary on stderr', async () => {
@@ -70,7 +78,10 @@ describe('status batches', () => {
     const before = sandbox.received.length;
     for (const passwordFrom of [['--password-file', '-'], []]) {
       const extra = passwordFrom.length === 0 ? { AGENTPAY_PASSWORD_FILE: '-' } : {};
-      const result = await runCli([...passwordFrom, 'status', '--from-file', '-'], { env: { ...withoutPassword, ...extra }, input: `${password}\n${paid[0]}\n` });
+      const result = await runCli([...passwordFrom, 'status', '--from-file', '-'], {
+        env: { ...withoutPassword, ...extra },
+        input: `${password}\n${paid[0]}\n`,
+      });
       expect(result.code).toBe(2);
       expect(result.stderr).toContain('stdin cannot hold both the password and the ids');
       expect(result.stdout).toBe('');
@@ -96,19 +107,26 @@ describe('status batches', () => {
   });
 
   it('an unreachable gateway makes a batch exit 4', async () => {
-    const result = await runCli(['--json', 'status', '1', '2'], { env: envFor(sandbox, { AGENTPAY_BASE_URL: await closedPortUrl() }) });
+    const result = await runCli(['--json', 'status', '1', '2'], {
+      env: envFor(sandbox, { AGENTPAY_BASE_URL: await closedPortUrl() }),
+    });
     expect(result.code).toBe(4);
-    expect(jsonLines(result.stdout).map((line) => [line.state, (line.error as { exitCode: number }).exitCode])).toEqual([
-      ['unknown', 4],
-      ['unknown', 4],
-    ]);
+    expect(jsonLines(result.stdout).map((line) => [line.state, (line.error as { exitCode: number }).exitCode])).toEqual(
+      [
+        ['unknown', 4],
+        ['unknown', 4],
+      ],
+    );
   });
 });
 
 describe('--sandbox', () => {
   it('pay, then status in another process with the same XDG_STATE_HOME: they agree', async () => {
     const shared = isolatedEnv();
-    const payment = await runCli(['--sandbox', '--json', 'pay', '--service', '101', '--account', '7011234567', '--invoice-id', '5002'], { env: shared });
+    const payment = await runCli(
+      ['--sandbox', '--json', 'pay', '--service', '101', '--account', '7011234567', '--invoice-id', '5002'],
+      { env: shared },
+    );
     expect(payment.code).toBe(0);
     const [paidView] = jsonLines(payment.stdout);
     expect(paidView).toMatchObject({ state: 'success', amount: '2497.00', requestId: '9007199254740993' });
@@ -124,9 +142,12 @@ describe('--sandbox', () => {
   });
 
   it('ignores a gateway configured in the environment; takes its demo password as MD5 too', async () => {
-    const result = await runCli(['--sandbox', '--password-format', 'md5', 'check', '--service', '101', '--account', 'a'], {
-      env: isolatedEnv({ AGENTPAY_BASE_URL: await closedPortUrl(), AGENTPAY_AGENT_ID: '9' }),
-    });
+    const result = await runCli(
+      ['--sandbox', '--password-format', 'md5', 'check', '--service', '101', '--account', 'a'],
+      {
+        env: isolatedEnv({ AGENTPAY_BASE_URL: await closedPortUrl(), AGENTPAY_AGENT_ID: '9' }),
+      },
+    );
     expect(result.code).toBe(0);
   });
 
@@ -139,7 +160,10 @@ describe('--sandbox', () => {
 
 describe('agentpay sandbox', () => {
   it('--json prints one line describing itself first, serves requests, and stops on SIGTERM', async () => {
-    const child = spawn(process.execPath, [binPath, 'sandbox', '--port', '0', '--json'], { env: isolatedEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [binPath, 'sandbox', '--port', '0', '--json'], {
+      env: isolatedEnv(),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
     try {
       let stdout = '';
@@ -173,7 +197,11 @@ describe('agentpay sandbox', () => {
       expect(info.accounts.find((a) => a.account === '0000000000')?.accepted).toBe(false);
 
       const result = await runCli(['check', '--service', '102', '--currency', 'USD', '--account', 'a', '--json'], {
-        env: isolatedEnv({ AGENTPAY_BASE_URL: info.baseUrl, AGENTPAY_AGENT_ID: info.agentId, AGENTPAY_PASSWORD: info.password }),
+        env: isolatedEnv({
+          AGENTPAY_BASE_URL: info.baseUrl,
+          AGENTPAY_AGENT_ID: info.agentId,
+          AGENTPAY_PASSWORD: info.password,
+        }),
       });
       expect(result.code).toBe(0);
       expect((jsonLines(result.stdout)[0]!.vouchers as { orderAmount: string }[])[0]?.orderAmount).toBe('10.630');

@@ -29,7 +29,9 @@ describe('status --from-file streams its lines', () => {
         const answer = () => {
           if (id === lastId) events.push('last answered');
           response.setHeader('content-type', 'application/json');
-          response.end(`{"TransactinID":${id},"RequestID":9007199254740993,"ResponseType":"Status","ResponseStatus":10,"Message":"ok"}`);
+          response.end(
+            `{"TransactinID":${id},"RequestID":9007199254740993,"ResponseType":"Status","ResponseStatus":10,"Message":"ok"}`,
+          );
         };
         if (id !== lastId) return answer();
         events.push('last asked');
@@ -44,7 +46,10 @@ describe('status --from-file streams its lines', () => {
     const file = join(mkdtempSync(join(tmpdir(), 'agentpay-stream-')), 'ids.txt');
     writeFileSync(file, `${ids.join('\n')}\n`);
     const env = isolatedEnv({ AGENTPAY_BASE_URL: baseUrl, AGENTPAY_AGENT_ID: '1', AGENTPAY_PASSWORD: 'pw' });
-    const child = spawn(process.execPath, [binPath, 'status', '--from-file', file, '--concurrency', '4', '--json'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [binPath, 'status', '--from-file', file, '--concurrency', '4', '--json'], {
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stdout = '';
     child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
       if (stdout === '' && chunk.includes('\n')) {

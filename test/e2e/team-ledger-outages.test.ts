@@ -18,7 +18,9 @@ describe('a team ledger on PostgreSQL when its database goes away', () => {
     try {
       const result = await runCli(payStatic('db-down'), { env });
       expect(result.code).toBe(4);
-      expect(result.stderr).toMatch(/the ledger postgres:\/\/agentpay:\*\*\*@127\.0\.0\.1:\d+\/\w+ cannot be reached \(ECONNREFUSED\); no payment was sent/);
+      expect(result.stderr).toMatch(
+        /the ledger postgres:\/\/agentpay:\*\*\*@127\.0\.0\.1:\d+\/\w+ cannot be reached \(ECONNREFUSED\); no payment was sent/,
+      );
       expect(result.stderr).not.toContain(rig.server.password);
       expect(paymentsFor('db-down')).toHaveLength(0);
       const doctor = await runCli(['doctor'], { env });
@@ -40,7 +42,8 @@ describe('a team ledger on PostgreSQL when its database goes away', () => {
       const before = paymentsFor('mid-payment').length;
       paying = runCli(payStatic('mid-payment'), { env });
       // The Payment is at the gateway (its intent committed): the database goes away now.
-      for (let waited = 0; paymentsFor('mid-payment').length === before && waited < 10_000; waited += 20) await new Promise((resolve) => setTimeout(resolve, 20));
+      for (let waited = 0; paymentsFor('mid-payment').length === before && waited < 10_000; waited += 20)
+        await new Promise((resolve) => setTimeout(resolve, 20));
       await rig.server.stop();
     } finally {
       rig.sandbox.faults.latencyMs = 0;
@@ -49,12 +52,19 @@ describe('a team ledger on PostgreSQL when its database goes away', () => {
     await rig.server.start();
     expect(paid.code, paid.stderr).toBe(0);
     expect(paid.stdout).toContain('Payment succeeded');
-    expect(paid.stderr).toContain('kept on this machine and delivered by the next agentpay command that reaches the ledger');
+    expect(paid.stderr).toContain(
+      'kept on this machine and delivered by the next agentpay command that reaches the ledger',
+    );
     const fallback = join(env.XDG_STATE_HOME!, 'agentpay', 'ledger-fallback');
     expect(readdirSync(fallback)).toHaveLength(1);
 
     const doctor = await runCli(['--json', 'doctor'], { env });
-    expect(jsonLines(doctor.stdout)[0]?.ledger).toMatchObject({ kind: 'postgres', ok: true, schemaVersion: 2, waiting: 1 });
+    expect(jsonLines(doctor.stdout)[0]?.ledger).toMatchObject({
+      kind: 'postgres',
+      ok: true,
+      schemaVersion: 2,
+      waiting: 1,
+    });
     const history = await runCli(['--json', 'history'], { env });
     expect(history.stderr).toContain('delivered 1 outcome kept on this machine');
     expect(jsonLines(history.stdout).map((line) => [line.account, line.state])).toEqual([['mid-payment', 'success']]);

@@ -27,8 +27,17 @@ afterAll(async () => {
   await Promise.all(opened.map((ledger) => ledger.close()));
 });
 
-async function terminal(url: string, operator: string, stateDirectory = isolatedEnv().XDG_STATE_HOME!): Promise<PostgresLedger> {
-  const ledger = await PostgresLedger.open(parseLedgerLocation(url, 'test') as never, { env: {}, operator, stateDirectory, note: () => {} });
+async function terminal(
+  url: string,
+  operator: string,
+  stateDirectory = isolatedEnv().XDG_STATE_HOME!,
+): Promise<PostgresLedger> {
+  const ledger = await PostgresLedger.open(parseLedgerLocation(url, 'test') as never, {
+    env: {},
+    operator,
+    stateDirectory,
+    note: () => {},
+  });
   opened.push(ledger);
   return ledger;
 }
@@ -44,18 +53,36 @@ const intent = (transactionId: string, account = '7011234567'): Intent => ({
   invoiceId: null,
 });
 
-function outcome(transactionId: string, state: TransactionState, at = new Date().toISOString(), message = 'answer'): OutcomeRecord {
-  const view = { ...unknownView({ transactionId, service: '201', account: '7011234567', amount: '150.00', currency: 'KZT' }, 'Payment', message), state };
+function outcome(
+  transactionId: string,
+  state: TransactionState,
+  at = new Date().toISOString(),
+  message = 'answer',
+): OutcomeRecord {
+  const view = {
+    ...unknownView(
+      { transactionId, service: '201', account: '7011234567', amount: '150.00', currency: 'KZT' },
+      'Payment',
+      message,
+    ),
+    state,
+  };
   return { kind: 'outcome', transactionId, gateway: 'sandbox', agentId: '1001', at, source: 'payment', view };
 }
 
 async function stateOf(ledger: Ledger, transactionId: string): Promise<string | undefined> {
-  for await (const entry of await ledger.entries({})) if (entry.intent.transactionId === transactionId) return entry.outcome?.view.state ?? 'none';
+  for await (const entry of await ledger.entries({}))
+    if (entry.intent.transactionId === transactionId) return entry.outcome?.view.state ?? 'none';
   return undefined;
 }
 
 const openIds = async (url: string) =>
-  (await sql(url, 'SELECT t.transaction_id FROM agentpay_open o JOIN agentpay_transactions t ON t.seq = o.transaction_seq')).map((row) => row.transaction_id);
+  (
+    await sql(
+      url,
+      'SELECT t.transaction_id FROM agentpay_open o JOIN agentpay_transactions t ON t.seq = o.transaction_seq',
+    )
+  ).map((row) => row.transaction_id);
 
 describe('the team ledger when answers arrive out of order', () => {
   it('a "not sent" delivered late after a retry elsewhere was paid: success stands, and nothing is left open', async () => {
@@ -65,7 +92,10 @@ describe('the team ledger when answers arrive out of order', () => {
     const retry = await bob.recordIntent(intent('900001'), { checkReplay: true });
     expect([first.kind, retry.kind]).toEqual(['new', 'retry']);
     await bob.recordOutcome(outcome('900001', 'success'), retry.kind === 'retry' ? retry.attempt : undefined);
-    await ann.recordOutcome(outcome('900001', 'failed', undefined, 'not sent'), first.kind === 'new' ? first.attempt : undefined);
+    await ann.recordOutcome(
+      outcome('900001', 'failed', undefined, 'not sent'),
+      first.kind === 'new' ? first.attempt : undefined,
+    );
     expect(await stateOf(ann, '900001')).toBe('success');
     expect(await openIds(url)).toEqual([]);
   });
@@ -75,7 +105,10 @@ describe('the team ledger when answers arrive out of order', () => {
     const [ann, bob] = [await terminal(url, 'ann'), await terminal(url, 'bob')];
     const first = await ann.recordIntent(intent('900002'), { checkReplay: true });
     await bob.recordIntent(intent('900002'), { checkReplay: true });
-    await ann.recordOutcome(outcome('900002', 'failed', undefined, 'not sent'), first.kind === 'new' ? first.attempt : undefined);
+    await ann.recordOutcome(
+      outcome('900002', 'failed', undefined, 'not sent'),
+      first.kind === 'new' ? first.attempt : undefined,
+    );
     expect(await openIds(url)).toEqual(['900002']);
     expect(await stateOf(bob, '900002')).toBe('none');
   });
@@ -105,7 +138,11 @@ describe('the team ledger when answers arrive out of order', () => {
     const base = { operator: 'ann', host: 'desk-1' };
     keepWaiting(where, [
       { ...base, recordId: '00000000-0000-4000-8000-000000000004', record: outcome('900004', 'success', 'not a time') },
-      { ...base, recordId: '00000000-0000-4000-8000-000000000005', record: outcome('900005', 'success', undefined, 'Успех\u0000') },
+      {
+        ...base,
+        recordId: '00000000-0000-4000-8000-000000000005',
+        record: outcome('900005', 'success', undefined, 'Успех\u0000'),
+      },
     ]);
     const result = await runCli(['--json', 'history'], { env });
     expect(result.code, result.stderr).toBe(0);
@@ -122,8 +159,13 @@ describe('the team ledger when answers arrive out of order', () => {
     await bob.recordIntent(intent('900006', 'bob-account'), { checkReplay: true });
     const journal = join(isolatedEnv().HOME!, 'journal.jsonl');
     const annIntent = { kind: 'intent', ...intent('900006', 'ann-account'), at: '2026-11-23T09:00:00.000Z' };
-    writeFileSync(journal, `${[annIntent, outcome('900006', 'failed', '2026-11-23T09:00:01.000Z')].map((record) => JSON.stringify(record)).join('\n')}\n`);
-    const result = await runCli(['--json', 'ledger', 'import', journal], { env: isolatedEnv({ AGENTPAY_LEDGER: url }) });
+    writeFileSync(
+      journal,
+      `${[annIntent, outcome('900006', 'failed', '2026-11-23T09:00:01.000Z')].map((record) => JSON.stringify(record)).join('\n')}\n`,
+    );
+    const result = await runCli(['--json', 'ledger', 'import', journal], {
+      env: isolatedEnv({ AGENTPAY_LEDGER: url }),
+    });
     expect(jsonLines(result.stdout)[0]).toMatchObject({ added: 0, conflicts: ['900006'] });
     expect(await openIds(url)).toEqual(['900006']);
     expect(await stateOf(bob, '900006')).toBe('none');
@@ -133,7 +175,10 @@ describe('the team ledger when answers arrive out of order', () => {
     const url = await freshDatabase(server);
     const journal = join(isolatedEnv().HOME!, 'journal.jsonl');
     const old = { kind: 'intent', ...intent('900007'), at: '2020-01-01T00:00:00.000Z' };
-    writeFileSync(journal, `${[old, outcome('900007', 'pending', '2020-01-01T00:00:01.000Z')].map((record) => JSON.stringify(record)).join('\n')}\n`);
+    writeFileSync(
+      journal,
+      `${[old, outcome('900007', 'pending', '2020-01-01T00:00:01.000Z')].map((record) => JSON.stringify(record)).join('\n')}\n`,
+    );
     const env = isolatedEnv({ AGENTPAY_LEDGER: url });
     expect((await runCli(['ledger', 'import', journal], { env })).code).toBe(0);
     const started = Date.now();

@@ -28,11 +28,15 @@ describe('a team ledger on PostgreSQL: moving in, choosing it, its password', ()
     expect(await sql(ledger, 'SELECT count(*)::int AS n FROM agentpay_records')).toEqual([{ n: 4 }]);
 
     const reconciled = await runCli(['--json', 'reconcile'], { env: terminal(ledger, 'ann') });
-    expect(jsonLines(reconciled.stdout).map((line) => [line.account, line.state])).toEqual([['moving-in-2', 'success']]);
+    expect(jsonLines(reconciled.stdout).map((line) => [line.account, line.state])).toEqual([
+      ['moving-in-2', 'success'],
+    ]);
 
     const exported = await runCli(['ledger', 'export'], { env: terminal(ledger, 'ann') });
     const records = jsonLines(exported.stdout);
-    expect(records.map((record) => [record.kind, record.account ?? (record.view as Record<string, unknown>).account])).toEqual([
+    expect(
+      records.map((record) => [record.kind, record.account ?? (record.view as Record<string, unknown>).account]),
+    ).toEqual([
       ['intent', 'moving-in-1'],
       ['outcome', 'moving-in-1'],
       ['intent', 'moving-in-2'],
@@ -46,7 +50,9 @@ describe('a team ledger on PostgreSQL: moving in, choosing it, its password', ()
     const env = terminal(ledger, 'ann');
     const paid = await runCli(['--sandbox', '--json', ...payStatic('embedded')], { env });
     expect(paid.code).toBe(0);
-    expect(await sql(ledger, 'SELECT gateway, account FROM agentpay_transactions')).toEqual([{ gateway: 'sandbox', account: 'embedded' }]);
+    expect(await sql(ledger, 'SELECT gateway, account FROM agentpay_transactions')).toEqual([
+      { gateway: 'sandbox', account: 'embedded' },
+    ]);
     const { AGENTPAY_LEDGER: _ledger, ...fileEnv } = env;
     expect((await runCli(['--sandbox', ...payStatic('file')], { env: fileEnv })).code).toBe(0);
     expect(existsSync(join(env.XDG_STATE_HOME!, 'agentpay', 'journal.jsonl'))).toBe(true);
@@ -55,7 +61,11 @@ describe('a team ledger on PostgreSQL: moving in, choosing it, its password', ()
   it('reads the password from ~/.pgpass when the URL leaves it out, as psql does', async () => {
     const ledger = new URL(await freshDatabase(rig.server));
     const env = terminal('', 'ann');
-    writeFileSync(join(env.HOME!, '.pgpass'), `127.0.0.1:${ledger.port}:*:${ledger.username}:${rig.server.password}\n`, { mode: 0o600 });
+    writeFileSync(
+      join(env.HOME!, '.pgpass'),
+      `127.0.0.1:${ledger.port}:*:${ledger.username}:${rig.server.password}\n`,
+      { mode: 0o600 },
+    );
     ledger.password = '';
     const result = await runCli(['--ledger', ledger.href, ...payStatic('pgpass')], { env });
     expect(result.code, result.stderr).toBe(0);

@@ -16,11 +16,16 @@ const { terminal, payStatic, paymentsFor } = rig;
 describe('a team ledger on PostgreSQL shared by several terminals', () => {
   it('is set up on first use from an empty database, once when two processes start at once', async () => {
     const ledger = await freshDatabase(rig.server);
-    const results = await Promise.all([1, 2, 3].map(() => runCli(['--json', 'ledger', 'migrate'], { env: terminal(ledger, 'ann') })));
+    const results = await Promise.all(
+      [1, 2, 3].map(() => runCli(['--json', 'ledger', 'migrate'], { env: terminal(ledger, 'ann') })),
+    );
     expect(results.map((result) => result.code)).toEqual([0, 0, 0]);
     const applied = results.flatMap((result) => jsonLines(result.stdout)).flatMap((line) => line.applied as unknown[]);
     expect(applied, 'each migration applied by exactly one of them').toHaveLength(2);
-    expect(await sql(ledger, 'SELECT version FROM agentpay_schema_migrations ORDER BY version')).toEqual([{ version: 1 }, { version: 2 }]);
+    expect(await sql(ledger, 'SELECT version FROM agentpay_schema_migrations ORDER BY version')).toEqual([
+      { version: 1 },
+      { version: 2 },
+    ]);
     const again = await runCli(['ledger', 'migrate'], { env: terminal(ledger, 'ann') });
     expect(again.stderr).toContain('is up to date (schema version 2)');
   });
@@ -28,9 +33,14 @@ describe('a team ledger on PostgreSQL shared by several terminals', () => {
   it('takes payments from several terminals at once; history shows the whole team with Operator and Host, --operator filters', async () => {
     const ledger = await freshDatabase(rig.server);
     const operators = ['ann', 'bob', 'cid', 'dee', 'eve', 'fay'];
-    const results = await Promise.all(operators.map((operator) => runCli(payStatic(`team-${operator}`), { env: terminal(ledger, operator) })));
+    const results = await Promise.all(
+      operators.map((operator) => runCli(payStatic(`team-${operator}`), { env: terminal(ledger, operator) })),
+    );
     expect(results.map((result) => result.code)).toEqual(operators.map(() => 0));
-    const rows = await sql(ledger, 'SELECT operator, count(*)::int AS n FROM agentpay_transactions GROUP BY operator ORDER BY operator');
+    const rows = await sql(
+      ledger,
+      'SELECT operator, count(*)::int AS n FROM agentpay_transactions GROUP BY operator ORDER BY operator',
+    );
     expect(rows).toEqual(operators.map((operator) => ({ operator, n: 1 })));
 
     const table = await runCli(['history'], { env: terminal(ledger, 'ann') });
@@ -38,7 +48,9 @@ describe('a team ledger on PostgreSQL shared by several terminals', () => {
     expect(table.stdout).toMatch(/\| When +\| Operator +\| Host +\| TransactionID/);
     for (const operator of operators) expect(table.stdout).toContain(`| ${operator} `);
     const bobs = await runCli(['--json', 'history', '--operator', 'bob'], { env: terminal(ledger, 'ann') });
-    expect(jsonLines(bobs.stdout).map((line) => [line.account, line.operator, line.state])).toEqual([['team-bob', 'bob', 'success']]);
+    expect(jsonLines(bobs.stdout).map((line) => [line.account, line.operator, line.state])).toEqual([
+      ['team-bob', 'bob', 'success'],
+    ]);
   });
 
   it('refuses a TransactionID another terminal used for another purchase: exit 2, nothing sent', async () => {
@@ -66,7 +78,10 @@ describe('a team ledger on PostgreSQL shared by several terminals', () => {
     expect(await sql(ledger, 'SELECT count(*)::int AS n FROM agentpay_open')).toEqual([{ n: 12 }]);
 
     const before = rig.sandbox.received.length;
-    const [a, b] = await Promise.all([runCli(['--json', 'reconcile'], { env: terminal(ledger, 'cron-1') }), runCli(['--json', 'reconcile'], { env: terminal(ledger, 'cron-2') })]);
+    const [a, b] = await Promise.all([
+      runCli(['--json', 'reconcile'], { env: terminal(ledger, 'cron-1') }),
+      runCli(['--json', 'reconcile'], { env: terminal(ledger, 'cron-2') }),
+    ]);
     expect([a.code, b.code]).toEqual([0, 0]);
     const asked = rig.sandbox.received.slice(before).filter((form) => form.get('RequestType') === 'Status');
     expect(asked, 'one Status per open transaction across both reconcilers').toHaveLength(12);
@@ -87,19 +102,27 @@ describe('a team ledger on PostgreSQL shared by several terminals', () => {
         envFor(own, { AGENTPAY_LEDGER: ledger, AGENTPAY_OPERATOR: 'ann' }),
         envFor(own, { AGENTPAY_LEDGER: ledger, AGENTPAY_OPERATOR: 'bob' }),
       ];
-      const pay = (account: string, index: number) => spawn(process.execPath, [binPath, ...payStatic(account)], { env: terminals[index % 2 === 0 ? 0 : 1], stdio: 'ignore' });
+      const pay = (account: string, index: number) =>
+        spawn(process.execPath, [binPath, ...payStatic(account)], {
+          env: terminals[index % 2 === 0 ? 0 : 1],
+          stdio: 'ignore',
+        });
       await payKilledAtRandomPoints(pay, 8);
       const reconcile = await runCli(['reconcile', '--json', '--grace', '0'], { env: terminals[0] });
       expect(reconcile.code).toBe(0);
 
       const committed = own.store.all();
-      const intents = new Set((await sql(ledger, 'SELECT transaction_id FROM agentpay_transactions')).map((row) => row.transaction_id));
+      const intents = new Set(
+        (await sql(ledger, 'SELECT transaction_id FROM agentpay_transactions')).map((row) => row.transaction_id),
+      );
       for (const transaction of committed) expect(intents.has(transaction.transactionId)).toBe(true);
       const accounts = committed.map((t) => t.account);
       expect(new Set(accounts).size, 'no purchase paid twice').toBe(accounts.length);
       const history = jsonLines((await runCli(['history', '--json'], { env: terminals[1] })).stdout);
       expect(history.every((h) => h.state === 'success' || h.state === 'failed')).toBe(true);
-      expect(new Set(history.filter((h) => h.state === 'success').map((h) => h.transactionId))).toEqual(new Set(committed.map((t) => t.transactionId)));
+      expect(new Set(history.filter((h) => h.state === 'success').map((h) => h.transactionId))).toEqual(
+        new Set(committed.map((t) => t.transactionId)),
+      );
     } finally {
       await own.close();
     }
@@ -125,14 +148,41 @@ describe('a team ledger on PostgreSQL shared by several terminals', () => {
         AGENTPAY_SETTLE_ATTEMPTS: '1',
         AGENTPAY_SETTLE_DELAY: '10',
       });
-      const paid = await runCli(['pay', '--service', '5', '--account', 'foreign-1', '--amount', '10.00', '--currency', 'KZT', '--txn-id', '880001'], { env });
+      const paid = await runCli(
+        [
+          'pay',
+          '--service',
+          '5',
+          '--account',
+          'foreign-1',
+          '--amount',
+          '10.00',
+          '--currency',
+          'KZT',
+          '--txn-id',
+          '880001',
+        ],
+        { env },
+      );
       expect(paid.code).toBe(3);
-      expect(await sql(ledger, 'SELECT t.transaction_id FROM agentpay_open o JOIN agentpay_transactions t ON t.seq = o.transaction_seq')).toEqual([{ transaction_id: '880001' }]);
+      expect(
+        await sql(
+          ledger,
+          'SELECT t.transaction_id FROM agentpay_open o JOIN agentpay_transactions t ON t.seq = o.transaction_seq',
+        ),
+      ).toEqual([{ transaction_id: '880001' }]);
       gateway.complete('880001');
       // Another machine's cron, with the same gateway settings, settles it.
-      const reconciled = await runCli(['--json', 'reconcile'], { env: { ...env, HOME: `${env.HOME}-cron`, XDG_STATE_HOME: `${env.HOME}-cron/state` } });
-      expect(jsonLines(reconciled.stdout).map((line) => [line.transactionId, line.state])).toEqual([['880001', 'success']]);
-      expect(await sql(ledger, "SELECT state FROM agentpay_records WHERE kind = 'outcome' ORDER BY seq")).toEqual([{ state: 'pending' }, { state: 'success' }]);
+      const reconciled = await runCli(['--json', 'reconcile'], {
+        env: { ...env, HOME: `${env.HOME}-cron`, XDG_STATE_HOME: `${env.HOME}-cron/state` },
+      });
+      expect(jsonLines(reconciled.stdout).map((line) => [line.transactionId, line.state])).toEqual([
+        ['880001', 'success'],
+      ]);
+      expect(await sql(ledger, "SELECT state FROM agentpay_records WHERE kind = 'outcome' ORDER BY seq")).toEqual([
+        { state: 'pending' },
+        { state: 'success' },
+      ]);
     } finally {
       await gateway.close();
     }

@@ -14,7 +14,11 @@ describe('TLS is verified', () => {
     const certificate = selfSignedCertificate();
     certPath = certificate.certPath;
     server = await startScriptedServer(sandboxResponder(), certificate);
-    env = isolatedEnv({ AGENTPAY_BASE_URL: server.baseUrl, AGENTPAY_AGENT_ID: sandboxCredentials.agentId, AGENTPAY_PASSWORD: sandboxCredentials.password });
+    env = isolatedEnv({
+      AGENTPAY_BASE_URL: server.baseUrl,
+      AGENTPAY_AGENT_ID: sandboxCredentials.agentId,
+      AGENTPAY_PASSWORD: sandboxCredentials.password,
+    });
   });
   afterAll(() => server.close());
   const pay = ['pay', '--service', '201', '--account', 'tls', '--amount', '5', '--json'];
@@ -25,7 +29,9 @@ describe('TLS is verified', () => {
   ])('a self-signed certificate is refused $name: exit 4, nothing sent', async ({ extra }) => {
     const result = await runCli(pay, { env: { ...env, ...extra } });
     expect(result.code).toBe(4);
-    expect(result.stderr).toContain('the TLS certificate is not trusted (DEPTH_ZERO_SELF_SIGNED_CERT); nothing was sent');
+    expect(result.stderr).toContain(
+      'the TLS certificate is not trusted (DEPTH_ZERO_SELF_SIGNED_CERT); nothing was sent',
+    );
     expect(result.stderr).toContain('--ca-file <pem>');
     expect(server.received).toHaveLength(0);
   });
@@ -36,7 +42,10 @@ describe('TLS is verified', () => {
     expect(jsonLines(result.stdout)[0]).toMatchObject({ state: 'success', account: 'tls' });
     const viaEnv = await runCli(['--json', 'doctor'], { env: { ...env, AGENTPAY_CA_FILE: certPath } });
     expect(viaEnv.code).toBe(0);
-    expect(JSON.parse(viaEnv.stdout)).toMatchObject({ settings: { caFile: { value: certPath, source: 'env', origin: 'AGENTPAY_CA_FILE' } }, gateway: { ok: true } });
+    expect(JSON.parse(viaEnv.stdout)).toMatchObject({
+      settings: { caFile: { value: certPath, source: 'env', origin: 'AGENTPAY_CA_FILE' } },
+      gateway: { ok: true },
+    });
   });
 
   it('a --ca-file without a certificate is a usage error', async () => {

@@ -20,11 +20,16 @@ afterEach(async () => {
 
 async function gatewayWith(handler: FakeHandler): Promise<{ gateway: FakeGateway; env: Record<string, string> }> {
   gateway = await startFakeGateway(handler);
-  const env = isolatedEnv({ AGENTPAY_BASE_URL: gateway.baseUrl, AGENTPAY_AGENT_ID: sandboxCredentials.agentId, AGENTPAY_PASSWORD: sandboxCredentials.password });
+  const env = isolatedEnv({
+    AGENTPAY_BASE_URL: gateway.baseUrl,
+    AGENTPAY_AGENT_ID: sandboxCredentials.agentId,
+    AGENTPAY_PASSWORD: sandboxCredentials.password,
+  });
   return { gateway, env };
 }
 
-const ofType = (received: readonly URLSearchParams[], type: string) => received.filter((form) => form.get('RequestType') === type);
+const ofType = (received: readonly URLSearchParams[], type: string) =>
+  received.filter((form) => form.get('RequestType') === type);
 const journalOf = (env: Record<string, string>) =>
   readFileSync(join(env.XDG_STATE_HOME!, 'agentpay', 'journal.jsonl'), 'utf8')
     .split('\n')
@@ -53,10 +58,16 @@ describe('a reported Amount that is not the decimal sent', () => {
     expect(ofType(gateway.received, 'Payment').map((form) => form.get('Amount'))).toEqual(['2497.00']);
     expect(result.stdout).toContain('✓ Payment succeeded');
     expect(result.stdout).toMatch(/Amount +24970 KZT\n/);
-    expect(result.stdout).toMatch(/Warning +! the gateway reports Amount 24970, not the 2497\.00 that was sent: ask the gateway which amount was charged\n?$/);
+    expect(result.stdout).toMatch(
+      /Warning +! the gateway reports Amount 24970, not the 2497\.00 that was sent: ask the gateway which amount was charged\n?$/,
+    );
     // The journal keeps it with the outcome, for history and for whoever looks later.
     const outcome = journalOf(env).find((record) => record.kind === 'outcome');
-    expect(outcome?.view).toMatchObject({ state: 'success', amount: '24970', warnings: [expect.stringContaining('Amount 24970, not the 2497.00')] });
+    expect(outcome?.view).toMatchObject({
+      state: 'success',
+      amount: '24970',
+      warnings: [expect.stringContaining('Amount 24970, not the 2497.00')],
+    });
   });
 
   it('--json: the transaction line gains "warnings"', async () => {
@@ -66,7 +77,9 @@ describe('a reported Amount that is not the decimal sent', () => {
     const [line, ...more] = jsonLines(result.stdout);
     expect(more).toEqual([]);
     expect(line).toMatchObject({ state: 'success', status: '10', amount: '24970' });
-    expect(line?.warnings).toEqual(['the gateway reports Amount 24970, not the 2497.00 that was sent: ask the gateway which amount was charged']);
+    expect(line?.warnings).toEqual([
+      'the gateway reports Amount 24970, not the 2497.00 that was sent: ask the gateway which amount was charged',
+    ]);
     const history = await runCli(['--json', 'history'], { env });
     expect(jsonLines(history.stdout)[0]?.warnings).toEqual(line?.warnings);
   });
@@ -128,10 +141,14 @@ describe('an empty voucher list is not a static service', () => {
 
   it('pay --invoice-id refuses before any Payment, saying the list is empty for this account now (exit 2)', async () => {
     const { gateway, env } = await gatewayWith(checkAnswering('[]'));
-    const result = await runCli(['pay', '--service', '101', '--account', '7011234567', '--invoice-id', '5002'], { env });
+    const result = await runCli(['pay', '--service', '101', '--account', '7011234567', '--invoice-id', '5002'], {
+      env,
+    });
     expect(result.code).toBe(2);
     expect(result.stdout).toBe('');
-    expect(result.stderr).toContain('agentpay: the voucher list of service 101 is empty for account 7011234567 now; no payment was sent');
+    expect(result.stderr).toContain(
+      'agentpay: the voucher list of service 101 is empty for account 7011234567 now; no payment was sent',
+    );
     expect(ofType(gateway.received, 'AccountCheck')).toHaveLength(1);
     expect(ofType(gateway.received, 'Payment')).toEqual([]);
   });
@@ -140,9 +157,14 @@ describe('an empty voucher list is not a static service', () => {
 describe('foreign exchange heads the voucher list of check', () => {
   it('the sandbox gift card: the rate 0.921 before the table; GameCoins at 1: no such line', async () => {
     const env = isolatedEnv();
-    const usd = await runCli(['--sandbox', 'check', '--service', '102', '--account', 'player-42', '--currency', 'USD'], { env });
+    const usd = await runCli(
+      ['--sandbox', 'check', '--service', '102', '--account', 'player-42', '--currency', 'USD'],
+      { env },
+    );
     expect(usd.code).toBe(0);
-    expect(usd.stderr).toMatch(/^Exchange rate 0\.921: paid in USD, crediting currency not given\n3 vouchers for service 102/m);
+    expect(usd.stderr).toMatch(
+      /^Exchange rate 0\.921: paid in USD, crediting currency not given\n3 vouchers for service 102/m,
+    );
     expect(usd.stdout).toContain('10.630');
     const kzt = await runCli(['--sandbox', 'check', '--service', '101', '--account', 'player-42'], { env });
     expect(kzt.code).toBe(0);
@@ -152,10 +174,16 @@ describe('foreign exchange heads the voucher list of check', () => {
   it('a gateway that says it credits in EUR: the crediting currency too, for a static service as well', async () => {
     const server = await startSpecServer({ exchangeRate: '0.00191', serviceCurrency: 'EUR' });
     try {
-      const env = isolatedEnv({ AGENTPAY_BASE_URL: server.baseUrl, AGENTPAY_AGENT_ID: sandboxCredentials.agentId, AGENTPAY_PASSWORD: sandboxCredentials.password });
+      const env = isolatedEnv({
+        AGENTPAY_BASE_URL: server.baseUrl,
+        AGENTPAY_AGENT_ID: sandboxCredentials.agentId,
+        AGENTPAY_PASSWORD: sandboxCredentials.password,
+      });
       const result = await runCli(['check', '--service', '201', '--account', 'player-42'], { env });
       expect(result.code).toBe(0);
-      expect(result.stderr).toContain('Exchange rate 0.00191: paid in KZT, credited in EUR\nNo voucher list for service 201');
+      expect(result.stderr).toContain(
+        'Exchange rate 0.00191: paid in KZT, credited in EUR\nNo voucher list for service 201',
+      );
     } finally {
       await server.close();
     }

@@ -11,7 +11,8 @@ import { failure, payment, transportRoutes } from '../helpers/transport-routes.j
 const { routes, gateway, makeClient } = transportRoutes();
 
 describe.each(routes)('over %s', (_name, route) => {
-  const client = (baseUrl: string, options: Partial<GatewayClientOptions> = {}) => makeClient(baseUrl, route.transport(options.timeoutMs ?? 5000), options);
+  const client = (baseUrl: string, options: Partial<GatewayClientOptions> = {}) =>
+    makeClient(baseUrl, route.transport(options.timeoutMs ?? 5000), options);
   const refusedClient = async (options: Partial<GatewayClientOptions> = {}) => {
     const { baseUrl, transport } = await route.refused(options.timeoutMs ?? 5000);
     return makeClient(baseUrl, transport, options);
@@ -32,7 +33,9 @@ describe.each(routes)('over %s', (_name, route) => {
       expect(error).toBeInstanceOf(GatewayProtocolError);
       expect(error.exitCode).toBe(5);
       expect((error as GatewayProtocolError).bodySample).toBe('<html>maintenance ***</html>');
-      const checkError = await failure(client(fake.baseUrl).accountCheck({ service: '101', account: 'a', amount: '0', currency: 'KZT' }));
+      const checkError = await failure(
+        client(fake.baseUrl).accountCheck({ service: '101', account: 'a', amount: '0', currency: 'KZT' }),
+      );
       expect(checkError.exitCode).toBe(5);
     });
 
@@ -44,14 +47,24 @@ describe.each(routes)('over %s', (_name, route) => {
     });
 
     it('a voucher list that cannot be parsed is exit 5', async () => {
-      const fake = await gateway((form, _req, res) => answer(res, 200, envelopeText(form, { content: '{"Extras":[{"FieldName":"Invoice-1","FieldValue":"{broken"}]}' })));
-      const error = await failure(client(fake.baseUrl).accountCheck({ service: '101', account: 'a', amount: '0', currency: 'KZT' }));
+      const fake = await gateway((form, _req, res) =>
+        answer(
+          res,
+          200,
+          envelopeText(form, { content: '{"Extras":[{"FieldName":"Invoice-1","FieldValue":"{broken"}]}' }),
+        ),
+      );
+      const error = await failure(
+        client(fake.baseUrl).accountCheck({ service: '101', account: 'a', amount: '0', currency: 'KZT' }),
+      );
       expect(error).toBeInstanceOf(GatewayProtocolError);
       expect(error.message).toMatch(/Invoice-1/);
     });
 
     it('an answer over the size limit is exit 5', async () => {
-      const fake = await gateway((_form, _req, res) => answer(res, 200, `{"ResponseStatus": 10, "Message": "${'x'.repeat(4096)}"}`));
+      const fake = await gateway((_form, _req, res) =>
+        answer(res, 200, `{"ResponseStatus": 10, "Message": "${'x'.repeat(4096)}"}`),
+      );
       const error = await failure(client(fake.baseUrl, { maxBodyBytes: 1024 }).status('4242'));
       expect(error.exitCode).toBe(5);
     });
@@ -76,9 +89,21 @@ describe.each(routes)('over %s', (_name, route) => {
       ['HTTP 500', (_form, _req, res) => answer(res, 500, 'oops', 'text/plain'), /HTTP 500/],
       ['a connection destroyed after the request', (_form, req) => req.socket.destroy(), /connection was closed/],
       ['garbage', (_form, _req, res) => answer(res, 200, 'garbage\u0000\u0001'), /not understood/],
-      ['an envelope without ResponseStatus', (form, _req, res) => answer(res, 200, `{"TransactinID": ${form.get('TransactionID')}}`), /not understood/],
-      ['an answer about another transaction', (_form, _req, res) => answer(res, 200, '{"TransactinID": 1, "ResponseStatus": 10}'), /not 4242/],
-      ['an answer over the size limit', (_form, _req, res) => answer(res, 200, `{"Padding":"${'x'.repeat(2 * 1024 * 1024)}"}`), /larger than 1048576 bytes/],
+      [
+        'an envelope without ResponseStatus',
+        (form, _req, res) => answer(res, 200, `{"TransactinID": ${form.get('TransactionID')}}`),
+        /not understood/,
+      ],
+      [
+        'an answer about another transaction',
+        (_form, _req, res) => answer(res, 200, '{"TransactinID": 1, "ResponseStatus": 10}'),
+        /not 4242/,
+      ],
+      [
+        'an answer over the size limit',
+        (_form, _req, res) => answer(res, 200, `{"Padding":"${'x'.repeat(2 * 1024 * 1024)}"}`),
+        /larger than 1048576 bytes/,
+      ],
     ];
 
     it.each(lostAnswers)('%s', async (_name, handler, why) => {
@@ -114,7 +139,13 @@ describe.each(routes)('over %s', (_name, route) => {
 
     it.each(['plain', 'md5'] as const)('never holds the password nor its MD5 (format %s)', async (format) => {
       // A gateway that echoes everything it was sent, credentials included, in every answer.
-      const fake = await gateway((form, _req, res) => answer(res, 200, envelopeText(form, { message: `you sent ${form.get('AgentPassword')} (also ${password} and ${digest})` })));
+      const fake = await gateway((form, _req, res) =>
+        answer(
+          res,
+          200,
+          envelopeText(form, { message: `you sent ${form.get('AgentPassword')} (also ${password} and ${digest})` }),
+        ),
+      );
       const events: ExchangeEvent[] = [];
       const c = client(fake.baseUrl, {
         credentials: { agentId: '77', wirePassword: format === 'md5' ? digest : password },
@@ -144,8 +175,12 @@ describe.each(routes)('over %s', (_name, route) => {
     it('the body sample of an answer not understood holds no part of the password, wherever the cut falls', async () => {
       const secret = 'correct-horse-battery-staple';
       for (const offset of [0, 180, 190, 199]) {
-        const fake = await gateway((_form, _req, res) => answer(res, 200, `${'x'.repeat(offset)}${secret} and more`, 'text/html'));
-        const error = (await failure(client(fake.baseUrl, { credentials: { agentId: '77', wirePassword: secret } }).status('1'))) as GatewayProtocolError;
+        const fake = await gateway((_form, _req, res) =>
+          answer(res, 200, `${'x'.repeat(offset)}${secret} and more`, 'text/html'),
+        );
+        const error = (await failure(
+          client(fake.baseUrl, { credentials: { agentId: '77', wirePassword: secret } }).status('1'),
+        )) as GatewayProtocolError;
         expect(error.bodySample, `offset ${offset}`).not.toContain(secret.slice(0, 8));
         expect(error.bodySample).toContain(offset > 0 ? 'x' : '***');
       }

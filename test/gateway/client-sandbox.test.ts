@@ -53,23 +53,49 @@ describe('GatewayClient against the sandbox', () => {
     const { vouchers } = await c.accountCheck({ service: '102', account: 'player-42', amount: '0', currency: 'USD' });
     const voucher = vouchers!.find((v) => v.invoiceId === '7010')!;
     const transactionId = generateTransactionId();
-    const paid = await c.payment({ service: '102', account: 'player-42', amount: voucher.orderAmount, currency: 'USD', transactionId, invoiceId: '7010' });
+    const paid = await c.payment({
+      service: '102',
+      account: 'player-42',
+      amount: voucher.orderAmount,
+      currency: 'USD',
+      transactionId,
+      invoiceId: '7010',
+    });
     const form = lastForm();
     expect(form.get('RequestType')).toBe('Payment');
     expect(form.get('Amount')).toBe('10.630');
     expect(form.get('Extra[0].Name')).toBe('InvoiceId');
     expect(form.get('Extra[0].Value')).toBe('7010');
-    expect(paid).toMatchObject({ status: '10', transactionId, amount: '10.630', exchangeRate: '0.921', serviceCurrency: 'EUR', account: 'player-42' });
+    expect(paid).toMatchObject({
+      status: '10',
+      transactionId,
+      amount: '10.630',
+      exchangeRate: '0.921',
+      serviceCurrency: 'EUR',
+      account: 'player-42',
+    });
     expect(BigInt(paid.requestId!)).toBeGreaterThanOrEqual(9007199254740993n);
 
     const status = await c.status(transactionId);
-    expect(status).toMatchObject({ status: '10', type: 'Status', transactionId, requestId: paid.requestId, amount: '10.630' });
+    expect(status).toMatchObject({
+      status: '10',
+      type: 'Status',
+      transactionId,
+      requestId: paid.requestId,
+      amount: '10.630',
+    });
     expect([...lastForm().keys()]).toEqual(['AgentID', 'AgentPassword', 'RequestType', 'TransactionID', 'RequestDate']);
   });
 
   it('a static payment sends no Extra fields', async () => {
     const transactionId = generateTransactionId();
-    const paid = await client().payment({ service: '201', account: '7011234567', amount: '150.50', currency: 'KZT', transactionId });
+    const paid = await client().payment({
+      service: '201',
+      account: '7011234567',
+      amount: '150.50',
+      currency: 'KZT',
+      transactionId,
+    });
     expect(paid.status).toBe('10');
     expect([...lastForm().keys()].some((key) => key.startsWith('Extra'))).toBe(false);
     expect(lastForm().get('Amount')).toBe('150.50');
@@ -79,7 +105,14 @@ describe('GatewayClient against the sandbox', () => {
     const c = client();
     const transactionId = generateTransactionId();
     const before = sandbox.store.size;
-    const input = { service: '101', account: '7011234567', amount: '499.00', currency: 'KZT', transactionId, invoiceId: '5001' };
+    const input = {
+      service: '101',
+      account: '7011234567',
+      amount: '499.00',
+      currency: 'KZT',
+      transactionId,
+      invoiceId: '5001',
+    };
     const first = await c.payment(input);
     const second = await c.payment(input);
     expect(second.requestId).toBe(first.requestId);

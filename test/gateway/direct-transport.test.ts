@@ -14,8 +14,12 @@ afterEach(async () => {
 });
 
 /** An HTTP(S) server on loopback that counts connections and how many are open at once. */
-async function countingServer(handle: (form: URLSearchParams, response: ServerResponse, request: IncomingMessage) => void, tls?: { key: string; cert: string }) {
-  const handler = (request: IncomingMessage, response: ServerResponse) => onForm(request, (form) => handle(form, response, request));
+async function countingServer(
+  handle: (form: URLSearchParams, response: ServerResponse, request: IncomingMessage) => void,
+  tls?: { key: string; cert: string },
+) {
+  const handler = (request: IncomingMessage, response: ServerResponse) =>
+    onForm(request, (form) => handle(form, response, request));
   const server: Server = tls ? createHttpsServer(tls, handler) : createHttpServer(handler);
   const stats = { connections: 0, open: 0, mostOpen: 0 };
   server.on(tls ? 'secureConnection' : 'connection', (socket: Socket) => {
@@ -82,7 +86,9 @@ describe('the direct transport (node:http)', () => {
     });
     const answer = await transport().post(url, 'Amount=10.630&TransactionID=9007199254740993', post);
     expect(answer).toEqual({ statusCode: 201, body: '{"ok":true}' });
-    expect(received).toBe('POST /home/index application/x-www-form-urlencoded Amount=10.630&TransactionID=9007199254740993');
+    expect(received).toBe(
+      'POST /home/index application/x-www-form-urlencoded Amount=10.630&TransactionID=9007199254740993',
+    );
   });
 
   it('keeps one connection alive for requests one after another', async () => {
@@ -121,7 +127,10 @@ describe('the direct transport (node:http)', () => {
       if (form.get('n') === '1') echo(form, response); // the second is never answered
     });
     const client = transport({ timeoutMs: 5000, connections: 1 });
-    const [first, second] = await Promise.allSettled([client.post(url, 'n=1', post), client.post(url, 'n=2', { ...post, timeoutMs: 300 })]);
+    const [first, second] = await Promise.allSettled([
+      client.post(url, 'n=1', post),
+      client.post(url, 'n=2', { ...post, timeoutMs: 300 }),
+    ]);
     expect(first).toMatchObject({ status: 'fulfilled', value: { body: '{"n":1}' } });
     expect(received).toEqual(['n=1', 'n=2']);
     expect(second.status).toBe('rejected');
@@ -146,7 +155,9 @@ describe('the direct transport (node:http)', () => {
 
   it('a server that accepts and never answers: maybe sent, at the deadline', async () => {
     const { port, sockets } = await silentTcpServer();
-    const failure = await failureOf(transport().post(`http://127.0.0.1:${port}/home/index`, 'a=1', { ...post, timeoutMs: 200 }));
+    const failure = await failureOf(
+      transport().post(`http://127.0.0.1:${port}/home/index`, 'a=1', { ...post, timeoutMs: 200 }),
+    );
     expect(failure.kind).toBe('maybeSent');
     expect(failure.problem).toEqual({ kind: 'noAnswerWithin', ms: 200 });
     expect(sockets.size).toBe(1);
@@ -154,7 +165,9 @@ describe('the direct transport (node:http)', () => {
 
   it('a TLS handshake that never completes: not sent, nothing was written', async () => {
     const { port, sockets } = await silentTcpServer();
-    const failure = await failureOf(transport().post(`https://127.0.0.1:${port}/home/index`, 'a=1', { ...post, timeoutMs: 200 }));
+    const failure = await failureOf(
+      transport().post(`https://127.0.0.1:${port}/home/index`, 'a=1', { ...post, timeoutMs: 200 }),
+    );
     expect(failure.kind).toBe('notSent');
     expect(failure.problem).toEqual({ kind: 'couldNotConnectWithin', ms: 200 });
     expect(sockets.size).toBe(1);

@@ -12,13 +12,19 @@ import { type StoredTransaction, TransactionStore } from '../../src/sandbox/stat
 let sandbox: RunningSandbox;
 
 /** Posts a raw form, so the sandbox can be asked what the client would never send. */
-async function post(fields: Record<string, string>): Promise<{ statusCode: number; contentType: string | null; text: string }> {
+async function post(
+  fields: Record<string, string>,
+): Promise<{ statusCode: number; contentType: string | null; text: string }> {
   const response = await fetch(`${sandbox.baseUrl}/home/index`, {
     method: 'POST',
     headers: { 'content-type': 'application/x-www-form-urlencoded' },
     body: new URLSearchParams(fields).toString(),
   });
-  return { statusCode: response.status, contentType: response.headers.get('content-type'), text: await response.text() };
+  return {
+    statusCode: response.status,
+    contentType: response.headers.get('content-type'),
+    text: await response.text(),
+  };
 }
 
 const base = () => ({
@@ -27,7 +33,14 @@ const base = () => ({
   RequestDate: '2025-01-02 03:04:05',
   TransactionID: generateTransactionId(),
 });
-const purchase = (fields: Record<string, string>) => ({ ...base(), Service: '101', Amount: '0', Currency: 'KZT', Account: '7011234567', ...fields });
+const purchase = (fields: Record<string, string>) => ({
+  ...base(),
+  Service: '101',
+  Amount: '0',
+  Currency: 'KZT',
+  Account: '7011234567',
+  ...fields,
+});
 
 /** ResponseStatus of the answer, read from the raw text (no lossy parse involved). */
 const statusOf = (text: string) => /"ResponseStatus":(-?\d+)/.exec(text)?.[1];
@@ -52,7 +65,11 @@ describe('the sandbox gateway', () => {
     const first = parsed.TransactionContent.Extras[0]!;
     expect(first.FieldName).toBe('Invoice-1');
     expect(typeof first.FieldValue).toBe('string');
-    expect(JSON.parse(first.FieldValue as string)).toEqual({ InvoiceId: 5001, OrderAmount: '499.00', InvoiceName: '100 GameCoins' });
+    expect(JSON.parse(first.FieldValue as string)).toEqual({
+      InvoiceId: 5001,
+      OrderAmount: '499.00',
+      InvoiceName: '100 GameCoins',
+    });
     expect(statusOf(text)).toBe('10');
   });
 
@@ -67,16 +84,36 @@ describe('the sandbox gateway', () => {
     expect(statusOf((await post(purchase({ RequestType: 'AccountCheck', AgentID: '1002' }))).text)).toBe('20');
     const digest = md5Hex(sandboxCredentials.password);
     expect(statusOf((await post(purchase({ RequestType: 'AccountCheck', AgentPassword: digest }))).text)).toBe('10');
-    expect(statusOf((await post(purchase({ RequestType: 'AccountCheck', AgentPassword: digest.toUpperCase() }))).text)).toBe('10');
+    expect(
+      statusOf((await post(purchase({ RequestType: 'AccountCheck', AgentPassword: digest.toUpperCase() }))).text),
+    ).toBe('10');
   });
 
   it.each<[string, Record<string, string>, string]>([
     ['refused account 0000000000 at AccountCheck', { RequestType: 'AccountCheck', Account: '0000000000' }, '22'],
-    ['refused account 0000000000 at Payment', { RequestType: 'Payment', Account: '0000000000', Amount: '499.00', 'Extra[0].Name': 'InvoiceId', 'Extra[0].Value': '5001' }, '22'],
-    ['an amount that is not the OrderAmount', { RequestType: 'Payment', Amount: '2497', 'Extra[0].Name': 'InvoiceId', 'Extra[0].Value': '5002' }, '23'],
+    [
+      'refused account 0000000000 at Payment',
+      {
+        RequestType: 'Payment',
+        Account: '0000000000',
+        Amount: '499.00',
+        'Extra[0].Name': 'InvoiceId',
+        'Extra[0].Value': '5001',
+      },
+      '22',
+    ],
+    [
+      'an amount that is not the OrderAmount',
+      { RequestType: 'Payment', Amount: '2497', 'Extra[0].Name': 'InvoiceId', 'Extra[0].Value': '5002' },
+      '23',
+    ],
     ['an amount that is not the fixed denomination', { RequestType: 'Payment', Service: '202', Amount: '1500' }, '23'],
     ['a zero static amount', { RequestType: 'Payment', Service: '201', Amount: '0.00' }, '23'],
-    ['an unknown invoice', { RequestType: 'Payment', Amount: '499.00', 'Extra[0].Name': 'InvoiceId', 'Extra[0].Value': '9999' }, '24'],
+    [
+      'an unknown invoice',
+      { RequestType: 'Payment', Amount: '499.00', 'Extra[0].Name': 'InvoiceId', 'Extra[0].Value': '9999' },
+      '24',
+    ],
     ['an unknown service', { RequestType: 'AccountCheck', Service: '999' }, '21'],
     ['the wrong currency', { RequestType: 'AccountCheck', Service: '102', Currency: 'KZT' }, '27'],
     ['an unknown RequestType', { RequestType: 'Pay' }, '28'],
@@ -86,17 +123,35 @@ describe('the sandbox gateway', () => {
   });
 
   it('accepts the exact amounts', async () => {
-    const dynamic = await post(purchase({ RequestType: 'Payment', Service: '102', Currency: 'USD', Amount: '10.630', 'Extra[0].Name': 'InvoiceId', 'Extra[0].Value': '7010' }));
+    const dynamic = await post(
+      purchase({
+        RequestType: 'Payment',
+        Service: '102',
+        Currency: 'USD',
+        Amount: '10.630',
+        'Extra[0].Name': 'InvoiceId',
+        'Extra[0].Value': '7010',
+      }),
+    );
     expect(statusOf(dynamic.text)).toBe('10');
     expect(dynamic.text).toContain('"Amount":10.630');
-    expect(statusOf((await post(purchase({ RequestType: 'Payment', Service: '202', Amount: '1500.00' }))).text)).toBe('10');
+    expect(statusOf((await post(purchase({ RequestType: 'Payment', Service: '202', Amount: '1500.00' }))).text)).toBe(
+      '10',
+    );
   });
 
   it('Status of an unknown TransactionID is 25; of a refused payment, its code', async () => {
     expect(statusOf((await post({ ...base(), RequestType: 'Status' })).text)).toBe('25');
-    const refused = purchase({ RequestType: 'Payment', Amount: '1', 'Extra[0].Name': 'InvoiceId', 'Extra[0].Value': '5001' });
+    const refused = purchase({
+      RequestType: 'Payment',
+      Amount: '1',
+      'Extra[0].Name': 'InvoiceId',
+      'Extra[0].Value': '5001',
+    });
     expect(statusOf((await post(refused)).text)).toBe('23');
-    expect(statusOf((await post({ ...base(), TransactionID: refused.TransactionID, RequestType: 'Status' })).text)).toBe('23');
+    expect(
+      statusOf((await post({ ...base(), TransactionID: refused.TransactionID, RequestType: 'Status' })).text),
+    ).toBe('23');
   });
 
   it('a refused request naming no valid purchase is not recorded', async () => {
@@ -129,7 +184,9 @@ describe('pending payments (behaviour pendingPolls)', () => {
       for (let i = 0; i < 4; i++) polls.push((await client.status(transactionId)).status);
       expect(polls).toEqual(['11', '11', '10', '10']);
       // A repeated Payment reports the settled state and creates nothing.
-      expect((await client.payment({ service: '201', account: 'a', amount: '5', currency: 'KZT', transactionId })).status).toBe('10');
+      expect(
+        (await client.payment({ service: '201', account: 'a', amount: '5', currency: 'KZT', transactionId })).status,
+      ).toBe('10');
       expect(pending.store.size).toBe(1);
     } finally {
       await client.close();
@@ -169,7 +226,9 @@ describe('TransactionStore on a file', () => {
     expect(again.created).toBe(false);
     expect(again.transaction.requestId).toBe('9007199254740993');
     // RequestIDs keep counting across both.
-    expect(b.createOnce('1001', '2', (requestId) => record('2', requestId)).transaction.requestId).toBe('9007199254740994');
+    expect(b.createOnce('1001', '2', (requestId) => record('2', requestId)).transaction.requestId).toBe(
+      '9007199254740994',
+    );
     expect(a.find('1001', '2')?.requestId).toBe('9007199254740994');
     // An update by one is seen by the other; the last record wins.
     a.update({ ...record('2', '9007199254740994'), status: 23 });
@@ -190,15 +249,34 @@ describe('TransactionStore on a file', () => {
     const one = await startSandbox({ statePath: path });
     const two = await startSandbox({ statePath: path });
     const clientOf = (baseUrl: string) =>
-      new GatewayClient({ baseUrl, credentials: { agentId: '1001', wirePassword: sandboxCredentials.password }, timeoutMs: 5000, dateFormat: 'local' });
+      new GatewayClient({
+        baseUrl,
+        credentials: { agentId: '1001', wirePassword: sandboxCredentials.password },
+        timeoutMs: 5000,
+        dateFormat: 'local',
+      });
     const c1 = clientOf(one.baseUrl);
     const c2 = clientOf(two.baseUrl);
     try {
       const transactionId = generateTransactionId();
-      const paid = await c1.payment({ service: '101', account: 'a', amount: '499.00', currency: 'KZT', transactionId, invoiceId: '5001' });
+      const paid = await c1.payment({
+        service: '101',
+        account: 'a',
+        amount: '499.00',
+        currency: 'KZT',
+        transactionId,
+        invoiceId: '5001',
+      });
       const seen = await c2.status(transactionId);
       expect(seen).toMatchObject({ status: '10', requestId: paid.requestId, amount: '499.00' });
-      const repeated = await c2.payment({ service: '101', account: 'a', amount: '499.00', currency: 'KZT', transactionId, invoiceId: '5001' });
+      const repeated = await c2.payment({
+        service: '101',
+        account: 'a',
+        amount: '499.00',
+        currency: 'KZT',
+        transactionId,
+        invoiceId: '5001',
+      });
       expect(repeated.requestId).toBe(paid.requestId);
       expect(two.store.size).toBe(1);
     } finally {

@@ -25,13 +25,23 @@ afterEach(async () => {
 async function setUp(
   options: SandboxOptions = {},
   extraEnv: Record<string, string> = {},
-): Promise<{ execute: StepExecutor; sandbox: RunningSandbox; journal: () => Record<string, unknown>[]; stderr: () => string }> {
+): Promise<{
+  execute: StepExecutor;
+  sandbox: RunningSandbox;
+  journal: () => Record<string, unknown>[];
+  stderr: () => string;
+}> {
   const started = await sandboxWithEnv(options);
   sandbox = started.sandbox;
   let stderr = '';
   const errors = new PassThrough().setEncoding('utf8');
   errors.on('data', (chunk: string) => (stderr += chunk));
-  const io = { stdin: new PassThrough(), stdout: new PassThrough(), stderr: errors, env: { ...started.env, ...extraEnv } } as unknown as ProcessIo;
+  const io = {
+    stdin: new PassThrough(),
+    stdout: new PassThrough(),
+    stderr: errors,
+    env: { ...started.env, ...extraEnv },
+  } as unknown as ProcessIo;
   const context = await createContext({}, io);
   const recorder = exchangeRecorder();
   session = await context.openGateway({ onExchange: recorder.listen });
@@ -59,14 +69,26 @@ describe('scenario steps against the sandbox', () => {
     const paid = await execute(step('pay', { ...dynamic, invoice: '2' }));
     expect(paid.error).toBeUndefined();
     expect(paid.record).toMatchObject({ state: 'success', amount: '2497.00', requestId: '9007199254740993' });
-    expect(paid.record.request).toMatchObject({ AgentPassword: '***', Amount: '2497.00', 'Extra[0].Name': 'InvoiceId', 'Extra[0].Value': '5002' });
+    expect(paid.record.request).toMatchObject({
+      AgentPassword: '***',
+      Amount: '2497.00',
+      'Extra[0].Name': 'InvoiceId',
+      'Extra[0].Value': '5002',
+    });
     const envelope = paid.record.envelope as Record<string, unknown>;
     expect(isLosslessNumber(envelope.RequestID) && envelope.RequestID.value).toBe('9007199254740993');
 
     const again = await execute(step('repeat-pay', { of: 'pay' }, { replay: paid.replay }));
     expect(again.error).toBeUndefined();
-    expect(again.record).toMatchObject({ transactionId: paid.record.transactionId, requestId: '9007199254740993', state: 'success' });
-    expect(paymentsReceived(sandbox).map((f) => f.get('TransactionID'))).toEqual([paid.record.transactionId, paid.record.transactionId]);
+    expect(again.record).toMatchObject({
+      transactionId: paid.record.transactionId,
+      requestId: '9007199254740993',
+      state: 'success',
+    });
+    expect(paymentsReceived(sandbox).map((f) => f.get('TransactionID'))).toEqual([
+      paid.record.transactionId,
+      paid.record.transactionId,
+    ]);
     expect(sandbox.store.all()).toHaveLength(1);
     // Each Payment has its intent on disk first and its outcome after: the journal's safe retry.
     expect(journal().map((r) => [r.kind, r.transactionId, r.amount ?? (r.view as { state: string }).state])).toEqual([
@@ -88,7 +110,12 @@ describe('scenario steps against the sandbox', () => {
     expect(paymentsReceived(sandbox).map((f) => f.get('Amount'))).toEqual(['499.001']);
     expect(sandbox.received.filter((f) => f.get('RequestType') === 'AccountCheck')).toHaveLength(1);
     expect(journal()).toEqual([
-      expect.objectContaining({ kind: 'intent', transactionId: raw.record.transactionId, amount: '499.001', invoiceId: '5001' }),
+      expect.objectContaining({
+        kind: 'intent',
+        transactionId: raw.record.transactionId,
+        amount: '499.001',
+        invoiceId: '5001',
+      }),
       expect.objectContaining({ kind: 'outcome', view: expect.objectContaining({ state: 'failed', status: '23' }) }),
     ]);
   });
@@ -99,11 +126,17 @@ describe('scenario steps against the sandbox', () => {
     const check = await execute(step('check', dynamic, { credentials: wrong }));
     // A refusal carries no Extras: no voucher list at all (null), not an empty one.
     expect(check.record).toMatchObject({ state: 'failed', status: '20', vouchers: null });
-    const pay = await execute(step('pay', { ...dynamic, 'invoice-id': '5001', amount: '499.00', raw: true }, { credentials: wrong }));
+    const pay = await execute(
+      step('pay', { ...dynamic, 'invoice-id': '5001', amount: '499.00', raw: true }, { credentials: wrong }),
+    );
     expect(pay.record).toMatchObject({ state: 'failed', status: '20' });
     const right = await execute(step('check', dynamic));
     expect(right.record).toMatchObject({ state: 'success' });
-    expect(sandbox.received.map((f) => f.get('AgentPassword'))).toEqual([wrong.password, wrong.password, 'sandbox-demo-password']);
+    expect(sandbox.received.map((f) => f.get('AgentPassword'))).toEqual([
+      wrong.password,
+      wrong.password,
+      'sandbox-demo-password',
+    ]);
     expect(JSON.stringify([check.record, pay.record, journal()])).not.toContain(wrong.password);
     expect(journal()[0]).toMatchObject({ kind: 'intent', agentId: '1001' });
   });
@@ -114,7 +147,11 @@ describe('scenario steps against the sandbox', () => {
     const paid = await execute(step('pay', { ...refused, invoice: '1' }));
     const checked = await execute(step('check', refused));
     expect(paid.error).toBeUndefined();
-    expect(paid.record).toMatchObject({ state: 'failed', status: checked.record.status, message: checked.record.message });
+    expect(paid.record).toMatchObject({
+      state: 'failed',
+      status: checked.record.status,
+      message: checked.record.message,
+    });
     expect(paid.record.request).toMatchObject({ Account: refusedAccount });
     expect(paymentsReceived(sandbox)).toEqual([]);
     expect(() => journal()).toThrow(/ENOENT/);
@@ -144,8 +181,14 @@ describe('scenario steps against the sandbox', () => {
 
   it('a step that cannot do its job carries the error and its exit code', async () => {
     const { execute, sandbox: running } = await setUp();
-    expect((await execute(step('pay', { ...dynamic, 'invoice-id': '9999' }))).error).toMatchObject({ exitCode: 2, message: expect.stringContaining('not in the voucher list') });
-    expect((await execute(step('status', { 'txn-id': '12x' }))).error).toMatchObject({ exitCode: 2, type: 'UsageError' });
+    expect((await execute(step('pay', { ...dynamic, 'invoice-id': '9999' }))).error).toMatchObject({
+      exitCode: 2,
+      message: expect.stringContaining('not in the voucher list'),
+    });
+    expect((await execute(step('status', { 'txn-id': '12x' }))).error).toMatchObject({
+      exitCode: 2,
+      type: 'UsageError',
+    });
     await running.close();
     const unreachable = await execute(step('check', dynamic));
     expect(unreachable.error).toMatchObject({ exitCode: 4, type: 'GatewayUnreachableError' });

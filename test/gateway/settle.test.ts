@@ -24,7 +24,9 @@ async function forgetfulGateway(): Promise<{ baseUrl: string; requests: URLSearc
       if (type === 'Payment') committed = true;
       const status = type === 'Status' && !committed ? 25 : 10;
       response.setHeader('content-type', 'text/html');
-      response.end(`{"TransactinID":${id},"RequestID":9007199254740995,"ResponseType":"${type}","ResponseStatus":${status},"Message":"m"}`);
+      response.end(
+        `{"TransactinID":${id},"RequestID":9007199254740995,"ResponseType":"${type}","ResponseStatus":${status},"Message":"m"}`,
+      );
     });
   });
   const listener = await listenOnLoopback(server);
@@ -60,14 +62,26 @@ describe('payAndSettle', () => {
     expect(gateway.requests.map((f) => f.get('RequestType'))).toEqual(['Payment', 'Status', 'Payment']);
     // Never a new TransactionID, and the amount byte for byte each time.
     expect(new Set(gateway.requests.map((f) => f.get('TransactionID')))).toEqual(new Set(['123456789']));
-    expect(gateway.requests.filter((f) => f.get('RequestType') === 'Payment').map((f) => f.get('Amount'))).toEqual(['10.630', '10.630']);
+    expect(gateway.requests.filter((f) => f.get('RequestType') === 'Payment').map((f) => f.get('Amount'))).toEqual([
+      '10.630',
+      '10.630',
+    ]);
   });
 
   it('stays unknown, never failed, when no look-up gets an answer', async () => {
     const gateway = await forgetfulGateway();
-    const client = new GatewayClient({ baseUrl: gateway.baseUrl, credentials: { agentId: '1', wirePassword: 'pw' }, timeoutMs: 2000, dateFormat: 'local' });
+    const client = new GatewayClient({
+      baseUrl: gateway.baseUrl,
+      credentials: { agentId: '1', wirePassword: 'pw' },
+      timeoutMs: 2000,
+      dateFormat: 'local',
+    });
     const input = { service: '201', account: 'a', amount: '1', currency: 'KZT', transactionId: '99' };
-    const settled = await payAndSettle(client, input, { attempts: 0, delayMs: 10, codes: { pending: new Set(), notFound: new Set(['25']), failed: new Set() } });
+    const settled = await payAndSettle(client, input, {
+      attempts: 0,
+      delayMs: 10,
+      codes: { pending: new Set(), notFound: new Set(['25']), failed: new Set() },
+    });
     await client.close();
     expect(settled.view.state).toBe('unknown');
     expect(settled.view.message).toContain('connection was closed');
@@ -84,7 +98,12 @@ describe('payAndSettle', () => {
       ['ru', 'прервано до прихода ответа'],
     ] as const) {
       await useLanguage(language);
-      const client = new GatewayClient({ baseUrl: `http://127.0.0.1:${listener.port}`, credentials: { agentId: '1', wirePassword: 'pw' }, timeoutMs: 5000, dateFormat: 'local' });
+      const client = new GatewayClient({
+        baseUrl: `http://127.0.0.1:${listener.port}`,
+        credentials: { agentId: '1', wirePassword: 'pw' },
+        timeoutMs: 5000,
+        dateFormat: 'local',
+      });
       const stop = new AbortController();
       const settling = payAndSettle(client, input, { attempts: 3, delayMs: 10, codes, signal: stop.signal });
       const before = held.length;
@@ -100,7 +119,10 @@ describe('payAndSettle', () => {
 type Reply = 'drop' | { status: number; message?: string; close?: boolean };
 
 /** A gateway whose answers are a script: the reply for the n-th request of each RequestType. */
-async function scriptedGateway(script: { Payment: Reply[]; Status: Reply[] }): Promise<{ baseUrl: string; requests: URLSearchParams[] }> {
+async function scriptedGateway(script: {
+  Payment: Reply[];
+  Status: Reply[];
+}): Promise<{ baseUrl: string; requests: URLSearchParams[] }> {
   const requests: URLSearchParams[] = [];
   const listener = await listenOnLoopback(
     createServer((request, response) => {
@@ -113,7 +135,10 @@ async function scriptedGateway(script: { Payment: Reply[]; Status: Reply[] }): P
         if (reply === 'drop') return void request.socket.destroy();
         const content = reply.status === 10 || reply.message === 'ours' ? ',"TransactionContent":{"Amount":1}' : '';
         const body = `{"TransactinID":${form.get('TransactionID')},"RequestID":0,"ResponseType":"${type}","ResponseStatus":${reply.status},"Message":"${reply.message ?? 'm'}"${content}}`;
-        response.writeHead(200, { 'content-type': 'application/json', ...(reply.close ? { connection: 'close' } : {}) });
+        response.writeHead(200, {
+          'content-type': 'application/json',
+          ...(reply.close ? { connection: 'close' } : {}),
+        });
         // After this answer nothing listens any more: the next connection is refused.
         if (reply.close) response.once('finish', () => void listener.close());
         response.end(body);
@@ -128,7 +153,12 @@ describe('payAndSettle: what the gateway said of the payment stands', () => {
   const codes = { pending: new Set(['11']), notFound: new Set(['25']), failed: new Set(['20']) };
   const input = { service: '201', account: 'a', amount: '1.00', currency: 'KZT', transactionId: '4242' };
   const settle = async (baseUrl: string, attempts: number) => {
-    const client = new GatewayClient({ baseUrl, credentials: { agentId: '1', wirePassword: 'pw' }, timeoutMs: 2000, dateFormat: 'local' });
+    const client = new GatewayClient({
+      baseUrl,
+      credentials: { agentId: '1', wirePassword: 'pw' },
+      timeoutMs: 2000,
+      dateFormat: 'local',
+    });
     try {
       return await payAndSettle(client, input, { attempts, delayMs: 5, codes });
     } finally {
@@ -138,7 +168,10 @@ describe('payAndSettle: what the gateway said of the payment stands', () => {
   const types = (requests: URLSearchParams[]) => requests.map((f) => f.get('RequestType'));
 
   it('an in-progress answer is not replaced by look-ups that fail, "not found", or a refused look-up', async () => {
-    const gateway = await scriptedGateway({ Payment: [{ status: 11 }], Status: ['drop', { status: 25 }, { status: 20, message: 'wrong password' }] });
+    const gateway = await scriptedGateway({
+      Payment: [{ status: 11 }],
+      Status: ['drop', { status: 25 }, { status: 20, message: 'wrong password' }],
+    });
     const settled = await settle(gateway.baseUrl, 3);
     expect(settled.view).toMatchObject({ state: 'pending', status: '11', type: 'Payment' });
     // The gateway answered the Payment: "not found" later is a lag, never a reason to send it again.
@@ -146,9 +179,21 @@ describe('payAndSettle: what the gateway said of the payment stands', () => {
   });
 
   it("with no code table, a Status that does not describe the payment never replaces the gateway's answer to it", async () => {
-    const gateway = await scriptedGateway({ Payment: [{ status: 22, message: 'account refused' }], Status: [{ status: 25, message: 'not found' }] });
-    const client = new GatewayClient({ baseUrl: gateway.baseUrl, credentials: { agentId: '1', wirePassword: 'pw' }, timeoutMs: 2000, dateFormat: 'local' });
-    const settled = await payAndSettle(client, input, { attempts: 2, delayMs: 5, codes: { pending: new Set(), notFound: new Set(), failed: new Set() } });
+    const gateway = await scriptedGateway({
+      Payment: [{ status: 22, message: 'account refused' }],
+      Status: [{ status: 25, message: 'not found' }],
+    });
+    const client = new GatewayClient({
+      baseUrl: gateway.baseUrl,
+      credentials: { agentId: '1', wirePassword: 'pw' },
+      timeoutMs: 2000,
+      dateFormat: 'local',
+    });
+    const settled = await payAndSettle(client, input, {
+      attempts: 2,
+      delayMs: 5,
+      codes: { pending: new Set(), notFound: new Set(), failed: new Set() },
+    });
     await client.close();
     expect(settled.view).toMatchObject({ state: 'unknown', status: '22', message: 'account refused' });
   });
@@ -177,7 +222,9 @@ describe('payAndSettle: what the gateway said of the payment stands', () => {
     const gateway = await scriptedGateway({ Payment: ['drop'], Status: [{ status: 25, close: true }] });
     const settled = await settle(gateway.baseUrl, 1);
     expect(settled.view.state).toBe('unknown');
-    expect(settled.view.message).toMatch(/^the same Payment could not be sent again \(.*\); the first one's outcome is still unknown$/);
+    expect(settled.view.message).toMatch(
+      /^the same Payment could not be sent again \(.*\); the first one's outcome is still unknown$/,
+    );
     expect(types(gateway.requests)).toEqual(['Payment', 'Status']);
   });
 });

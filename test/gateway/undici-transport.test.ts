@@ -58,7 +58,11 @@ const routes = [
       const gateway = await startGateway(delayMs);
       const proxy = await startForwardProxy();
       cleanups.push(proxy.close);
-      return { ...gateway, connections: proxy.connections, transport: undiciTransport({ timeoutMs: 5000, connections }, { kind: 'explicit', url: proxy.url }) };
+      return {
+        ...gateway,
+        connections: proxy.connections,
+        transport: undiciTransport({ timeoutMs: 5000, connections }, { kind: 'explicit', url: proxy.url }),
+      };
     },
   },
 ];

@@ -48,7 +48,11 @@ export async function startBarrierGateway(): Promise<BarrierGateway> {
   const voucherList = JSON.stringify([
     {
       FieldName: 'Invoice-1',
-      FieldValue: JSON.stringify({ InvoiceId: Number(barrierVoucher.invoiceId), OrderAmount: barrierVoucher.orderAmount, InvoiceName: barrierVoucher.name }),
+      FieldValue: JSON.stringify({
+        InvoiceId: Number(barrierVoucher.invoiceId),
+        OrderAmount: barrierVoucher.orderAmount,
+        InvoiceName: barrierVoucher.name,
+      }),
     },
   ]);
   const onCheck = (form: URLSearchParams, response: ServerResponse) => {
@@ -66,7 +70,8 @@ export async function startBarrierGateway(): Promise<BarrierGateway> {
       if (type === 'Payment') {
         payments.push(form);
         if (!paid.has(id)) paid.set(id, form);
-      } else if (!paid.has(id)) return answer(response, 200, envelopeText(form, { status: 2, message: 'Транзакция не найдена' }));
+      } else if (!paid.has(id))
+        return answer(response, 200, envelopeText(form, { status: 2, message: 'Транзакция не найдена' }));
       answer(response, 200, envelopeText(form, { message: 'Успех', content: content(paid.get(id)!) }));
     });
   });

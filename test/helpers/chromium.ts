@@ -13,7 +13,10 @@ import { installCommand, toolPath } from './system-tools.js';
  */
 export function chromiumPath(): string {
   const path = toolPath('chromium');
-  if (path === undefined) throw new Error(`chromium is not installed: ${installCommand(['chromium'])} (.ci/run installs it) to run the HTML report tests`);
+  if (path === undefined)
+    throw new Error(
+      `chromium is not installed: ${installCommand(['chromium'])} (.ci/run installs it) to run the HTML report tests`,
+    );
   return path;
 }
 
@@ -25,7 +28,14 @@ interface Page {
   close(): Promise<void>;
 }
 
-type Message = { id?: number; method?: string; params?: Record<string, unknown>; result?: Record<string, unknown>; error?: { message: string }; sessionId?: string };
+type Message = {
+  id?: number;
+  method?: string;
+  params?: Record<string, unknown>;
+  result?: Record<string, unknown>;
+  error?: { message: string };
+  sessionId?: string;
+};
 
 export async function openInChromium(url: string): Promise<Page> {
   const profile = mkdtempSync(join(tmpdir(), 'agentpay-chromium-'));

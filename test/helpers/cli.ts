@@ -27,7 +27,11 @@ export function isolatedEnv(extra: Record<string, string> = {}): Record<string, 
 }
 
 /** Gathers a child's stdout and stderr, and hands them over with its exit code when it closes. */
-export function collectOutput(child: ChildProcess, resolve: (result: CliResult) => void, reject: (error: Error) => void): void {
+export function collectOutput(
+  child: ChildProcess,
+  resolve: (result: CliResult) => void,
+  reject: (error: Error) => void,
+): void {
   let stdout = '';
   let stderr = '';
   child.stdout?.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
@@ -40,7 +44,10 @@ export function collectOutput(child: ChildProcess, resolve: (result: CliResult) 
  * Runs bin/agentpay.js with the given args, env and stdin, and collects everything.
  * `nodeArgs` go to node before the script (`--require`, `--enable-source-maps`).
  */
-export function runCli(args: readonly string[], options: { env?: Record<string, string>; input?: string; nodeArgs?: readonly string[] } = {}): Promise<CliResult> {
+export function runCli(
+  args: readonly string[],
+  options: { env?: Record<string, string>; input?: string; nodeArgs?: readonly string[] } = {},
+): Promise<CliResult> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [...(options.nodeArgs ?? []), binPath, ...args], {
       env: options.env ?? isolatedEnv(),

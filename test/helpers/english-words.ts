@@ -7,9 +7,52 @@ import { sandboxServices } from '../../src/sandbox/catalogue.js';
  * sandbox's voucher names, or the gateway's own Message, which is shown as sent.
  */
 const allowed = new Set([
-  ...['agentpay', 'TransactionID', 'RequestID', 'ResponseStatus', 'InvoiceId', 'OrderAmount', 'AccountCheck', 'Payment', 'Status', 'Amount'],
-  ...['KZT', 'USD', 'EUR', 'HTTP', 'MD5', 'URL', 'PEM', 'TLS', 'JSON', 'CI', 'stdin', 'stdout', 'postgres', 'XDG_CONFIG_HOME', 'XDG_STATE_HOME'],
-  ...['check', 'pay', 'buy', 'status', 'reconcile', 'history', 'report', 'receipt', 'ledger', 'doctor', 'scenario', 'sandbox', 'help', 'completion', 'PostgreSQL'],
+  ...[
+    'agentpay',
+    'TransactionID',
+    'RequestID',
+    'ResponseStatus',
+    'InvoiceId',
+    'OrderAmount',
+    'AccountCheck',
+    'Payment',
+    'Status',
+    'Amount',
+  ],
+  ...[
+    'KZT',
+    'USD',
+    'EUR',
+    'HTTP',
+    'MD5',
+    'URL',
+    'PEM',
+    'TLS',
+    'JSON',
+    'CI',
+    'stdin',
+    'stdout',
+    'postgres',
+    'XDG_CONFIG_HOME',
+    'XDG_STATE_HOME',
+  ],
+  ...[
+    'check',
+    'pay',
+    'buy',
+    'status',
+    'reconcile',
+    'history',
+    'report',
+    'receipt',
+    'ledger',
+    'doctor',
+    'scenario',
+    'sandbox',
+    'help',
+    'completion',
+    'PostgreSQL',
+  ],
   // Shells by their names.
   ...['bash', 'zsh', 'fish'],
   ...['local', 'iso', 'plain', 'md5', 'stderr', 'default'],
@@ -17,12 +60,31 @@ const allowed = new Set([
   ...['csv', 'jsonl', 'Lines'],
   // Keys as printed on the keyboard.
   ...['Enter', 'Esc', 'Ctrl', 'Tab'],
-  ...['maxAmount', 'dailyLimit', 'accountDailyLimit', 'RequestDate', 'YYYY', 'MM', 'DD', 'HH', 'mm', 'ss', 'UTC', 'ISO', 'cron', 'examples', 'spec'],
+  ...[
+    'maxAmount',
+    'dailyLimit',
+    'accountDailyLimit',
+    'RequestDate',
+    'YYYY',
+    'MM',
+    'DD',
+    'HH',
+    'mm',
+    'ss',
+    'UTC',
+    'ISO',
+    'cron',
+    'examples',
+    'spec',
+  ],
 ]);
 /** The gateway's own words (the sandbox's refusal Message), and the names of its services and vouchers: shown as sent, never translated. */
 const gatewayMessages = [/account \d+ is refused by the provider/g, /transaction \d+ not found/g];
 const sandboxNames = sandboxServices
-  .flatMap((service) => [service.name, ...('vouchers' in service ? service.vouchers.map((voucher) => voucher.name) : [])])
+  .flatMap((service) => [
+    service.name,
+    ...('vouchers' in service ? service.vouchers.map((voucher) => voucher.name) : []),
+  ])
   .sort((a, b) => b.length - a.length);
 
 /** Every token of three or more Latin letters that is not a name, a code, a flag or the gateway's. */
@@ -33,7 +95,8 @@ export function englishLeft(screen: string, alsoAllowed: Iterable<string> = []):
   for (const name of sandboxNames) {
     text = text.replaceAll(name, '');
     // A picker cuts a long name to fit its line: "2500 GameCoins with the Legendary Drago…".
-    for (let length = name.length - 1; length >= 4; length--) text = text.replaceAll(`${name.slice(0, length).trimEnd()}…`, '');
+    for (let length = name.length - 1; length >= 4; length--)
+      text = text.replaceAll(`${name.slice(0, length).trimEnd()}…`, '');
   }
   text = text
     .replace(/`[^`]*`/g, '') // commands as typed

@@ -34,7 +34,10 @@ export async function closedPortUrl(): Promise<string> {
 }
 
 /** An envelope echoing the request's TransactionID, written as raw JSON so Longs stay exact. */
-export function envelopeText(form: URLSearchParams, fields: { requestId?: string; status?: number; message?: string; content?: string } = {}): string {
+export function envelopeText(
+  form: URLSearchParams,
+  fields: { requestId?: string; status?: number; message?: string; content?: string } = {},
+): string {
   const transactionId = form.get('TransactionID') ?? '0';
   return (
     `{"TransactinID":${transactionId},"RequestID":${fields.requestId ?? '9007199254740993'},` +
@@ -46,7 +49,12 @@ export function envelopeText(form: URLSearchParams, fields: { requestId?: string
 }
 
 /** Answers with this status and body: a string goes as UTF-8, bytes as they are (another charset). */
-export function answer(response: ServerResponse, statusCode: number, body: string | Buffer, contentType = 'application/json; charset=utf-8'): void {
+export function answer(
+  response: ServerResponse,
+  statusCode: number,
+  body: string | Buffer,
+  contentType = 'application/json; charset=utf-8',
+): void {
   response.writeHead(statusCode, { 'content-type': contentType, 'content-length': Buffer.byteLength(body) });
   response.end(body);
 }

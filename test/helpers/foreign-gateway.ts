@@ -38,29 +38,67 @@ export async function startForeignGateway(behaviour: ForeignPaymentBehaviour): P
   const payments = new Map<string, Payment>();
   const completed = new Set<string>();
   const content = (form: URLSearchParams) =>
-    JSON.stringify({ Service: form.get('Service'), account: form.get('Account'), Amount: form.get('Amount'), Currency: form.get('Currency'), ExchangeRate: '1' });
+    JSON.stringify({
+      Service: form.get('Service'),
+      account: form.get('Account'),
+      Amount: form.get('Amount'),
+      Currency: form.get('Currency'),
+      ExchangeRate: '1',
+    });
   const server = createServer((request, response) => {
     onForm(request, (form) => {
       received.push(form);
       const id = form.get('TransactionID') ?? '';
       if (form.get('RequestType') === 'Payment') {
         const known = payments.get(id);
-        if (known) return answer(response, 200, envelopeText(form, { status: completed.has(id) ? 10 : known.status, message: known.message, content: content(known.form) }));
+        if (known)
+          return answer(
+            response,
+            200,
+            envelopeText(form, {
+              status: completed.has(id) ? 10 : known.status,
+              message: known.message,
+              content: content(known.form),
+            }),
+          );
         const made: Payment =
           behaviour === 'refused'
             ? { status: foreignCodes.refused, message: 'Ошибка: отказ провайдера', form }
             : { status: foreignCodes.inProgress, message: 'Платёж в обработке', form };
         payments.set(id, made);
         if (behaviour === 'lagging') return void request.socket.destroy();
-        return answer(response, 200, envelopeText(form, { status: made.status, message: made.message, content: content(form) }));
+        return answer(
+          response,
+          200,
+          envelopeText(form, { status: made.status, message: made.message, content: content(form) }),
+        );
       }
       // Status
       const known = payments.get(id);
-      if (completed.has(id) && known) return answer(response, 200, envelopeText(form, { status: 10, message: 'Успех', content: content(known.form) }));
-      if (!known || behaviour === 'lagging') return answer(response, 200, envelopeText(form, { status: foreignCodes.notFound, message: 'Транзакция не найдена' }));
-      answer(response, 200, envelopeText(form, { status: known.status, message: known.message, content: content(known.form) }));
+      if (completed.has(id) && known)
+        return answer(
+          response,
+          200,
+          envelopeText(form, { status: 10, message: 'Успех', content: content(known.form) }),
+        );
+      if (!known || behaviour === 'lagging')
+        return answer(
+          response,
+          200,
+          envelopeText(form, { status: foreignCodes.notFound, message: 'Транзакция не найдена' }),
+        );
+      answer(
+        response,
+        200,
+        envelopeText(form, { status: known.status, message: known.message, content: content(known.form) }),
+      );
     });
   });
   const listener = await listenOnLoopback(server);
-  return { baseUrl: `http://127.0.0.1:${listener.port}`, received, complete: (id) => void completed.add(id), close: listener.close };
+  return {
+    baseUrl: `http://127.0.0.1:${listener.port}`,
+    received,
+    complete: (id) => void completed.add(id),
+    close: listener.close,
+  };
 }

@@ -32,7 +32,13 @@ export function startForwardProxy(): Promise<ForwardProxy> {
     }
     forwarded.push(target.href);
     const upstream = httpRequest(
-      { host: target.hostname, port: target.port, path: `${target.pathname}${target.search}`, method: request.method, headers: request.headers },
+      {
+        host: target.hostname,
+        port: target.port,
+        path: `${target.pathname}${target.search}`,
+        method: request.method,
+        headers: request.headers,
+      },
       (answer) => {
         response.writeHead(answer.statusCode ?? 502, answer.headers);
         answer.pipe(response);

@@ -11,7 +11,9 @@ import { isolatedEnv } from './cli.js';
 export const sandboxCodeEnv = codeTableEnvironment(sandboxCodeTable);
 
 /** A sandbox on a free loopback port that records what it received, and the env to reach it. */
-export async function sandboxWithEnv(options: SandboxOptions = {}): Promise<{ sandbox: RunningSandbox; env: Record<string, string> }> {
+export async function sandboxWithEnv(
+  options: SandboxOptions = {},
+): Promise<{ sandbox: RunningSandbox; env: Record<string, string> }> {
   const sandbox = await startSandbox({ recordRequests: true, ...options });
   const env = isolatedEnv({
     AGENTPAY_BASE_URL: sandbox.baseUrl,

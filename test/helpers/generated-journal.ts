@@ -14,7 +14,20 @@ export const owners = [
   { gateway: 'sandbox', agentId: '1001 7' },
   { gateway: 'https://шлюз.example/путь', agentId: '5' },
 ];
-const texts = ['', 'plain', 'Успех', 'say "hi"', 'back\\slash', 'tab\there', 'line\nbreak', 'emoji 🙂', 'sep\u2028arator', 'nul\u0000', 'del\u007f', 'c1\u0085'];
+const texts = [
+  '',
+  'plain',
+  'Успех',
+  'say "hi"',
+  'back\\slash',
+  'tab\there',
+  'line\nbreak',
+  'emoji 🙂',
+  'sep\u2028arator',
+  'nul\u0000',
+  'del\u007f',
+  'c1\u0085',
+];
 const states = ['success', 'failed', 'pending', 'unknown'] as const;
 
 export function generateJournal(seed: number): string {
@@ -58,7 +71,14 @@ export function generateJournal(seed: number): string {
         // A view may carry warnings (amount-check.ts): none, one, two, or an empty list from another writer.
         ...pick([{}, {}, { warnings: [pick(texts)] }, { warnings: [pick(texts), pick(texts)] }, { warnings: [] }]),
       };
-      record = { kind: 'outcome', transactionId, ...owner, at, source: pick(['payment', 'settle', 'reconcile'] as const), view } satisfies OutcomeRecord;
+      record = {
+        kind: 'outcome',
+        transactionId,
+        ...owner,
+        at,
+        source: pick(['payment', 'settle', 'reconcile'] as const),
+        view,
+      } satisfies OutcomeRecord;
     }
     const own = lineOf(record);
     const form = next();
@@ -85,5 +105,7 @@ export function generateJournal(seed: number): string {
     lines.push(line);
   }
   const breaks = ['\n', '\n', '\n', '\r\n', '\r'];
-  return lines.map((line) => line + pick(breaks)).join('') + (next() < 0.5 ? '{"kind":"intent","transactionId":"9"' : '');
+  return (
+    lines.map((line) => line + pick(breaks)).join('') + (next() < 0.5 ? '{"kind":"intent","transactionId":"9"' : '')
+  );
 }

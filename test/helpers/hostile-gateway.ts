@@ -22,7 +22,11 @@ export const hostileSequences = [
 export const hostileMessage = `Платёж принят ${hostileSequences.map(({ sent }) => sent).join(' ')}`;
 
 /** One voucher per sequence, InvoiceId 5001 on, 100.00 each: its name carries it. */
-export const hostileVouchers = hostileSequences.map(({ sent }, index) => ({ invoiceId: String(5001 + index), orderAmount: '100.00', name: `Coins ${index + 1} ${sent}` }));
+export const hostileVouchers = hostileSequences.map(({ sent }, index) => ({
+  invoiceId: String(5001 + index),
+  orderAmount: '100.00',
+  name: `Coins ${index + 1} ${sent}`,
+}));
 
 /** The refusal code account `refuse` draws; classify it with AGENTPAY_FAILED_CODES. */
 export const hostileRefusal = '115';
@@ -49,7 +53,11 @@ export async function startHostileGateway(): Promise<FakeGateway> {
         ? {
             Extras: hostileVouchers.map((v, index) => ({
               FieldName: `Invoice-${index + 1}`,
-              FieldValue: JSON.stringify({ InvoiceId: Number(v.invoiceId), OrderAmount: v.orderAmount, InvoiceName: v.name }),
+              FieldValue: JSON.stringify({
+                InvoiceId: Number(v.invoiceId),
+                OrderAmount: v.orderAmount,
+                InvoiceName: v.name,
+              }),
             })),
           }
         : { ServiceCurrency: 'KZT' }),

@@ -26,7 +26,14 @@ const view = (transactionId, state) => ({
 const at = (day, second) => new Date(Date.UTC(2026, 10, 19 + day, 8, 0, 0) + second * 1000).toISOString();
 
 /** An outcome of an appender's transaction, as reconcile would write it. */
-export const appenderOutcome = (transactionId, state, at) => ({ kind: 'outcome', transactionId, ...owner, at, source: 'reconcile', view: view(transactionId, state) });
+export const appenderOutcome = (transactionId, state, at) => ({
+  kind: 'outcome',
+  transactionId,
+  ...owner,
+  at,
+  source: 'reconcile',
+  view: view(transactionId, state),
+});
 
 export function appenderTransactions(seed, firstId, count) {
   const random = seededRandom(seed);
@@ -34,15 +41,38 @@ export function appenderTransactions(seed, firstId, count) {
   for (let i = 0; i < count; i++) {
     const transactionId = String(firstId + i);
     const day = Math.floor(random() * 3);
-    const intent = { kind: 'intent', transactionId, ...owner, service: '101', account: `a${i}`, amount: '10.00', currency: 'KZT', invoiceId: null, at: at(day, i * 2) };
-    const outcome = (state, second) => ({ kind: 'outcome', transactionId, ...owner, at: at(day, i * 2 + second), source: 'reconcile', view: view(transactionId, state) });
+    const intent = {
+      kind: 'intent',
+      transactionId,
+      ...owner,
+      service: '101',
+      account: `a${i}`,
+      amount: '10.00',
+      currency: 'KZT',
+      invoiceId: null,
+      at: at(day, i * 2),
+    };
+    const outcome = (state, second) => ({
+      kind: 'outcome',
+      transactionId,
+      ...owner,
+      at: at(day, i * 2 + second),
+      source: 'reconcile',
+      view: view(transactionId, state),
+    });
     const roll = random();
     if (roll < 0.5) transactions.push([intent, outcome('success', 1)]);
     else if (roll < 0.65) transactions.push([intent, outcome('pending', 1), outcome('failed', 1)]);
     else if (roll < 0.8) transactions.push([intent, outcome('pending', 1)]);
     else if (roll < 0.9) transactions.push([intent]);
     // The safe retry: an attempt not sent (failed), then the same purchase again, open or settled.
-    else transactions.push([intent, outcome('failed', 1), { ...intent, at: at(day, i * 2 + 1) }, ...(random() < 0.5 ? [outcome('success', 1)] : [])]);
+    else
+      transactions.push([
+        intent,
+        outcome('failed', 1),
+        { ...intent, at: at(day, i * 2 + 1) },
+        ...(random() < 0.5 ? [outcome('success', 1)] : []),
+      ]);
   }
   return transactions;
 }

@@ -19,7 +19,9 @@ if (mode === 'grouped') {
       writer.close();
       writer = new JournalWriter(path);
     }
-    await Promise.all(transactions.slice(index, index + 5).flatMap((records) => records.map((record) => writer.appendGrouped(record))));
+    await Promise.all(
+      transactions.slice(index, index + 5).flatMap((records) => records.map((record) => writer.appendGrouped(record))),
+    );
   }
 } else {
   for (const [index, records] of transactions.entries()) {

@@ -6,7 +6,17 @@ import { unknownView } from '../../src/protocol/transaction-view.js';
 export const owner = { gateway: 'sandbox', agentId: '1001' };
 
 export function intent(transactionId: string, at = '2026-11-21T10:00:00.000Z'): IntentRecord {
-  return { kind: 'intent', ...owner, transactionId, service: '101', account: 'a', amount: '499.00', currency: 'KZT', invoiceId: null, at };
+  return {
+    kind: 'intent',
+    ...owner,
+    transactionId,
+    service: '101',
+    account: 'a',
+    amount: '499.00',
+    currency: 'KZT',
+    invoiceId: null,
+    at,
+  };
 }
 
 export function outcome(transactionId: string, state: 'success' | 'failed' | 'pending' | 'unknown'): OutcomeRecord {
@@ -14,4 +24,5 @@ export function outcome(transactionId: string, state: 'success' | 'failed' | 'pe
   return { kind: 'outcome', ...owner, transactionId, at: '2026-11-21T10:00:01.000Z', source: 'reconcile', view };
 }
 
-export const linesOf = (records: readonly (IntentRecord | OutcomeRecord | string)[]) => `${records.map((r) => (typeof r === 'string' ? r : lineOf(r))).join('\n')}\n`;
+export const linesOf = (records: readonly (IntentRecord | OutcomeRecord | string)[]) =>
+  `${records.map((r) => (typeof r === 'string' ? r : lineOf(r))).join('\n')}\n`;

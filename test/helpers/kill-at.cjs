@@ -12,7 +12,17 @@ const countFile = process.env.AGENTPAY_TEST_KILL_COUNT_FILE;
 const writeFileSync = fs.writeFileSync;
 let calls = 0;
 
-for (const name of ['writeSync', 'fsyncSync', 'fsync', 'renameSync', 'linkSync', 'unlinkSync', 'rmdirSync', 'rmSync', 'mkdirSync']) {
+for (const name of [
+  'writeSync',
+  'fsyncSync',
+  'fsync',
+  'renameSync',
+  'linkSync',
+  'unlinkSync',
+  'rmdirSync',
+  'rmSync',
+  'mkdirSync',
+]) {
   const original = fs[name];
   fs[name] = function counted(...args) {
     calls++;

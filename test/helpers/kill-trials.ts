@@ -9,7 +9,10 @@ import { seededRandom } from './seeded-random.js';
  * exchange and after it are all hit every run. A new seed each run, printed on failure:
  * AGENTPAY_TEST_SEED=<seed> replays that run's kills. `npm run trials` kills hundreds of times.
  */
-export async function payKilledAtRandomPoints(pay: (label: string, index: number) => ChildProcess, trials: number): Promise<void> {
+export async function payKilledAtRandomPoints(
+  pay: (label: string, index: number) => ChildProcess,
+  trials: number,
+): Promise<void> {
   const closed = (child: ChildProcess) => new Promise((resolve) => child.once('close', resolve));
   const fullRuns: number[] = [];
   for (let run = 0; run < 3; run++) {

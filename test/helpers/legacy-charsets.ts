@@ -17,7 +17,10 @@ export function windows1251(text: string): Buffer {
 }
 
 /** 'Платёж принят' in KOI8-R, whose letters are not in alphabetical order. */
-export const paymentAcceptedKoi8r = { text: 'Платёж принят', bytes: Buffer.from([0xf0, 0xcc, 0xc1, 0xd4, 0xa3, 0xd6, 0x20, 0xd0, 0xd2, 0xc9, 0xce, 0xd1, 0xd4]) };
+export const paymentAcceptedKoi8r = {
+  text: 'Платёж принят',
+  bytes: Buffer.from([0xf0, 0xcc, 0xc1, 0xd4, 0xa3, 0xd6, 0x20, 0xd0, 0xd2, 0xc9, 0xce, 0xd1, 0xd4]),
+};
 
 /** UTF-16 big-endian: Node writes only little-endian, so each pair of bytes is swapped. */
 export function utf16be(text: string): Buffer {

@@ -20,7 +20,10 @@ export interface ScriptedServer {
   close(): Promise<void>;
 }
 
-export async function startScriptedServer(respond: Responder, tls?: { key: string; cert: string }): Promise<ScriptedServer> {
+export async function startScriptedServer(
+  respond: Responder,
+  tls?: { key: string; cert: string },
+): Promise<ScriptedServer> {
   const state: ScriptedServer = { baseUrl: '', received: [], abandoned: 0, close: async () => undefined };
   const handler = (request: IncomingMessage, response: ServerResponse) => {
     const chunks: Buffer[] = [];
@@ -56,7 +59,9 @@ export function envelopeAnswer(status: number, options: { message?: string; echo
   return (form, response) => {
     const id = options.echoedId ?? form.get('TransactionID') ?? '0';
     response.writeHead(200, { 'content-type': 'application/json' });
-    response.end(`{"TransactinID":${id},"RequestID":9007199254740993,"ResponseType":"${form.get('RequestType')}","ResponseStatus":${status},"Message":${JSON.stringify(message)}}`);
+    response.end(
+      `{"TransactinID":${id},"RequestID":9007199254740993,"ResponseType":"${form.get('RequestType')}","ResponseStatus":${status},"Message":${JSON.stringify(message)}}`,
+    );
   };
 }
 

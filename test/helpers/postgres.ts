@@ -14,7 +14,11 @@ export async function freshDatabase(server: PostgresServer): Promise<string> {
 }
 
 /** Runs one statement on the database at `url` and gives its rows. */
-export async function sql<Row extends Record<string, unknown> = Record<string, unknown>>(url: string, text: string, values: unknown[] = []): Promise<Row[]> {
+export async function sql<Row extends Record<string, unknown> = Record<string, unknown>>(
+  url: string,
+  text: string,
+  values: unknown[] = [],
+): Promise<Row[]> {
   const client = new pg.Client(url);
   await client.connect();
   try {

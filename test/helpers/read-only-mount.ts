@@ -16,15 +16,21 @@ export function runCliReadOnly(
   options: { env: Record<string, string>; readOnly?: readonly string[]; emptyReadOnly?: readonly string[] },
 ): Promise<CliResult> {
   const mounts = [
-    ...(options.readOnly ?? []).map((dir) => `mount --bind ${quote(dir)} ${quote(dir)} && mount -o remount,bind,ro ${quote(dir)}`),
+    ...(options.readOnly ?? []).map(
+      (dir) => `mount --bind ${quote(dir)} ${quote(dir)} && mount -o remount,bind,ro ${quote(dir)}`,
+    ),
     ...(options.emptyReadOnly ?? []).map((dir) => `mount -t tmpfs -o ro,size=64k tmpfs ${quote(dir)}`),
   ];
   const script = `set -e; ${mounts.join('; ')}; exec "$@"`;
   return new Promise((resolve, reject) => {
-    const child = spawn('unshare', ['--mount', '--map-root-user', 'sh', '-c', script, 'sh', process.execPath, binPath, ...args], {
-      env: options.env,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const child = spawn(
+      'unshare',
+      ['--mount', '--map-root-user', 'sh', '-c', script, 'sh', process.execPath, binPath, ...args],
+      {
+        env: options.env,
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
     collectOutput(child, resolve, reject);
   });
 }

@@ -30,9 +30,14 @@ async function* referenceRecords(path: string, warn: (message: string) => void):
   }
 }
 
-const wanted = (intent: IntentRecord, filter: LedgerFilter) => filter.since === undefined || Date.parse(intent.at) >= filter.since.getTime();
+const wanted = (intent: IntentRecord, filter: LedgerFilter) =>
+  filter.since === undefined || Date.parse(intent.at) >= filter.since.getTime();
 
-export async function referenceOpen(path: string, filter: LedgerFilter, warn: (message: string) => void): Promise<JournalEntry[]> {
+export async function referenceOpen(
+  path: string,
+  filter: LedgerFilter,
+  warn: (message: string) => void,
+): Promise<JournalEntry[]> {
   const open = new Map<string, JournalEntry>();
   const closed = new Set<string>();
   for await (const record of referenceRecords(path, warn)) {
@@ -54,7 +59,11 @@ export async function referenceOpen(path: string, filter: LedgerFilter, warn: (m
   return [...open.values()];
 }
 
-export async function referenceAll(path: string, filter: LedgerFilter, warn: (message: string) => void): Promise<JournalEntry[]> {
+export async function referenceAll(
+  path: string,
+  filter: LedgerFilter,
+  warn: (message: string) => void,
+): Promise<JournalEntry[]> {
   const entries = new Map<string, JournalEntry>();
   for await (const record of referenceRecords(path, warn)) {
     const key = ownerKey(record);
@@ -63,7 +72,11 @@ export async function referenceAll(path: string, filter: LedgerFilter, warn: (me
       if (!entry && wanted(record, filter)) entries.set(key, { intent: record, outcome: undefined });
       // A retry after a failure is open until its own answer; a success stands whatever follows.
       else if (entry?.outcome?.view.state === 'failed') entry.outcome = undefined;
-    } else if (entry && entry.outcome?.view.state !== 'success' && (entry.outcome === undefined || !isFinalState(entry.outcome.view.state) || isFinalState(record.view.state))) {
+    } else if (
+      entry &&
+      entry.outcome?.view.state !== 'success' &&
+      (entry.outcome === undefined || !isFinalState(entry.outcome.view.state) || isFinalState(record.view.state))
+    ) {
       entry.outcome = record;
     }
   }

@@ -14,7 +14,10 @@ export const fileOf = (content: string | Buffer) => {
 };
 
 /** The rows a registry of this content gives, as readRegistry hands them over, and their sum. */
-export async function rowsOf(content: string | Buffer, layout: RegistryLayout): Promise<{ rows: RegistryRow[]; sum: string }> {
+export async function rowsOf(
+  content: string | Buffer,
+  layout: RegistryLayout,
+): Promise<{ rows: RegistryRow[]; sum: string }> {
   const rows: RegistryRow[] = [];
   const { sum } = await readRegistry(fileOf(content), layout, (row) => rows.push(row));
   return { rows, sum };

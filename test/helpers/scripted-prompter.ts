@@ -15,7 +15,10 @@ export type ScriptedAnswer =
   | { confirm: boolean; expect?: RegExp }
   | { cancel: 'select' | 'input' | 'confirm'; expect?: RegExp };
 
-export type AskedQuestion = ({ kind: 'select' } & SelectQuestion) | ({ kind: 'input' } & InputQuestion) | ({ kind: 'confirm' } & ConfirmQuestion);
+export type AskedQuestion =
+  | ({ kind: 'select' } & SelectQuestion)
+  | ({ kind: 'input' } & InputQuestion)
+  | ({ kind: 'confirm' } & ConfirmQuestion);
 
 export interface ScriptedPrompter extends Prompter {
   asked: AskedQuestion[];
@@ -23,7 +26,10 @@ export interface ScriptedPrompter extends Prompter {
   remaining(): number;
 }
 
-export function scriptedPrompter(script: ScriptedAnswer[], onAsk?: (question: AskedQuestion) => void): ScriptedPrompter {
+export function scriptedPrompter(
+  script: ScriptedAnswer[],
+  onAsk?: (question: AskedQuestion) => void,
+): ScriptedPrompter {
   const queue = [...script];
   const asked: AskedQuestion[] = [];
   const next = (question: AskedQuestion): ScriptedAnswer => {
@@ -35,7 +41,8 @@ export function scriptedPrompter(script: ScriptedAnswer[], onAsk?: (question: As
       throw new Error(`expected a question matching ${answer.expect}, got ${question.kind} "${question.message}"`);
     }
     if ('cancel' in answer) {
-      if (answer.cancel !== question.kind) throw new Error(`script cancels a ${answer.cancel}, got ${question.kind} "${question.message}"`);
+      if (answer.cancel !== question.kind)
+        throw new Error(`script cancels a ${answer.cancel}, got ${question.kind} "${question.message}"`);
       throw new CancelledError();
     }
     const kind = 'select' in answer ? 'select' : 'input' in answer ? 'input' : 'confirm';
@@ -47,9 +54,13 @@ export function scriptedPrompter(script: ScriptedAnswer[], onAsk?: (question: As
     remaining: () => queue.length,
     async select(question) {
       const answer = next({ kind: 'select', ...question }) as { select: RegExp | string };
-      const matches = question.choices.filter((choice) => (typeof answer.select === 'string' ? choice.value === answer.select : answer.select.test(choice.label)));
+      const matches = question.choices.filter((choice) =>
+        typeof answer.select === 'string' ? choice.value === answer.select : answer.select.test(choice.label),
+      );
       if (matches.length !== 1) {
-        throw new Error(`${matches.length} choices of "${question.message}" match ${String(answer.select)}: ${question.choices.map((c) => c.label).join(' | ')}`);
+        throw new Error(
+          `${matches.length} choices of "${question.message}" match ${String(answer.select)}: ${question.choices.map((c) => c.label).join(' | ')}`,
+        );
       }
       return matches[0]!.value;
     },
@@ -91,7 +102,11 @@ export function capturedOutput(options: { columns?: number; color?: boolean } = 
   const [stdout, stderr] = [sink('stdout'), sink('stderr')];
   const out = new Output(
     { stdin: new PassThrough() as unknown as NodeJS.ReadStream, stdout, stderr, env },
-    { json: false, style: styles[colorLevelFor(stdout, env, undefined)]!, errorStyle: styles[colorLevelFor(stderr, env, undefined)]! },
+    {
+      json: false,
+      style: styles[colorLevelFor(stdout, env, undefined)]!,
+      errorStyle: styles[colorLevelFor(stderr, env, undefined)]!,
+    },
   );
   const flushed = () => {
     out.flush();

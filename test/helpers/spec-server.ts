@@ -73,14 +73,20 @@ export async function startSpecServer(options: SpecServerOptions = {}): Promise<
       };
       if (type === 'AccountCheck' && options.staticRefusedCheck?.includes(form.get('Service') ?? '')) {
         response.writeHead(200, { 'content-type': 'application/json' });
-        response.end(envelope(form, { ResponseStatus: noVoucherListRefusal.status, Message: noVoucherListRefusal.message }));
+        response.end(
+          envelope(form, { ResponseStatus: noVoucherListRefusal.status, Message: noVoucherListRefusal.message }),
+        );
         return;
       }
       if (type === 'AccountCheck' && options.emptyListFor?.includes(form.get('Account') ?? '')) content.Extras = [];
       else if (type === 'AccountCheck' && options.vouchers && options.vouchers.length > 0) {
         content.Extras = options.vouchers.map((v, index) => ({
           FieldName: `Invoice-${index + 1}`,
-          FieldValue: JSON.stringify({ InvoiceId: Number(v.invoiceId), OrderAmount: v.orderAmount, InvoiceName: v.name }),
+          FieldValue: JSON.stringify({
+            InvoiceId: Number(v.invoiceId),
+            OrderAmount: v.orderAmount,
+            InvoiceName: v.name,
+          }),
         }));
       }
       response.writeHead(200, { 'content-type': 'application/json' });

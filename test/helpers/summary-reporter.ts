@@ -18,7 +18,10 @@ export default class SummaryReporter implements Reporter {
       }
     }
     const missing = process.env.CI === 'true' ? [] : missingTools(Object.keys(systemTools) as SystemTool[]);
-    const tools = missing.length === 0 ? '' : `\nskipped the tests that need ${missing.join(', ')} (not installed): ${installCommand(missing)}`;
+    const tools =
+      missing.length === 0
+        ? ''
+        : `\nskipped the tests that need ${missing.join(', ')} (not installed): ${installCommand(missing)}`;
     process.stdout.write(`${tools}\n${counts.passed} passed, ${counts.failed} failed, ${counts.skipped} skipped\n`);
   }
 }

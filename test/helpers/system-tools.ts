@@ -33,7 +33,8 @@ export function toolPath(tool: SystemTool): string | undefined {
   return undefined;
 }
 
-export const missingTools = (tools: readonly SystemTool[]): SystemTool[] => tools.filter((tool) => toolPath(tool) === undefined);
+export const missingTools = (tools: readonly SystemTool[]): SystemTool[] =>
+  tools.filter((tool) => toolPath(tool) === undefined);
 
 /** What installs the tools (Debian's package names are the tools' own). */
 export const installCommand = (tools: readonly SystemTool[]) => `apt-get install -y ${tools.join(' ')}`;
@@ -46,6 +47,7 @@ export const installCommand = (tools: readonly SystemTool[]) => `apt-get install
 export function skipWithout(...tools: SystemTool[]): boolean {
   const missing = missingTools(tools);
   if (missing.length === 0) return false;
-  if (process.env.CI === 'true') throw new Error(`these tests need ${missing.join(', ')}: ${installCommand(missing)} (.ci/run installs them)`);
+  if (process.env.CI === 'true')
+    throw new Error(`these tests need ${missing.join(', ')}: ${installCommand(missing)} (.ci/run installs them)`);
   return true;
 }

@@ -30,9 +30,25 @@ export function teamLedgerRig() {
     },
     /** A terminal: its own HOME and state, the team ledger, an operator name. */
     terminal(ledger: string, operator: string, extra: Record<string, string> = {}): Record<string, string> {
-      return envFor(rig.sandbox, { AGENTPAY_LEDGER: ledger, AGENTPAY_OPERATOR: operator, AGENTPAY_SETTLE_DELAY: '20', ...extra });
+      return envFor(rig.sandbox, {
+        AGENTPAY_LEDGER: ledger,
+        AGENTPAY_OPERATOR: operator,
+        AGENTPAY_SETTLE_DELAY: '20',
+        ...extra,
+      });
     },
-    payStatic: (account: string, extra: string[] = []) => ['pay', '--service', '201', '--account', account, '--amount', '150.00', '--currency', 'KZT', ...extra],
+    payStatic: (account: string, extra: string[] = []) => [
+      'pay',
+      '--service',
+      '201',
+      '--account',
+      account,
+      '--amount',
+      '150.00',
+      '--currency',
+      'KZT',
+      ...extra,
+    ],
     paymentsFor: (account: string) => paymentsReceived(rig.sandbox).filter((form) => form.get('Account') === account),
   };
   return rig;

@@ -55,8 +55,22 @@ export class TerminalSession {
     const env = { TERM: 'screen-256color', ...options.env };
     const assignments = Object.entries(env).map(([name, value]) => shellQuote(`${name}=${value}`));
     const script = `set -o pipefail; ${options.command}; echo EXIT=$?`;
-    const paneCommand = [...(options.cwd ? [`cd ${shellQuote(options.cwd)} &&`] : []), 'exec env -i', ...assignments, 'bash --norc --noprofile -c', shellQuote(script)].join(' ');
-    await session.tmux('new-session', '-d', '-x', String(options.columns ?? 100), '-y', String(options.rows ?? 40), paneCommand);
+    const paneCommand = [
+      ...(options.cwd ? [`cd ${shellQuote(options.cwd)} &&`] : []),
+      'exec env -i',
+      ...assignments,
+      'bash --norc --noprofile -c',
+      shellQuote(script),
+    ].join(' ');
+    await session.tmux(
+      'new-session',
+      '-d',
+      '-x',
+      String(options.columns ?? 100),
+      '-y',
+      String(options.rows ?? 40),
+      paneCommand,
+    );
     session.socketPath = (await session.tmux('display-message', '-p', '#{socket_path}')).trim() || undefined;
     return session;
   }
@@ -108,7 +122,8 @@ export class TerminalSession {
   async commandPid(): Promise<number> {
     const shell = (await this.tmux('display-message', '-p', '#{pane_pid}')).trim();
     const children = readFileSync(`/proc/${shell}/task/${shell}/children`, 'utf8').trim().split(/\s+/);
-    if (children.length !== 1 || !/^\d+$/.test(children[0]!)) throw new Error(`the pane's shell ${shell} runs ${JSON.stringify(children)}, not one command`);
+    if (children.length !== 1 || !/^\d+$/.test(children[0]!))
+      throw new Error(`the pane's shell ${shell} runs ${JSON.stringify(children)}, not one command`);
     return Number(children[0]);
   }
 

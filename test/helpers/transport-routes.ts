@@ -41,14 +41,20 @@ export function transportRoutes() {
       'a direct connection (node:http)',
       {
         transport: (timeoutMs) => new DirectTransport({ timeoutMs }),
-        refused: async (timeoutMs) => ({ baseUrl: await closedPortUrl(), transport: new DirectTransport({ timeoutMs }) }),
+        refused: async (timeoutMs) => ({
+          baseUrl: await closedPortUrl(),
+          transport: new DirectTransport({ timeoutMs }),
+        }),
       },
     ],
     [
       'a direct connection, in a batch (undici)',
       {
         transport: (timeoutMs) => undiciTransport({ timeoutMs }, { kind: 'direct' }),
-        refused: async (timeoutMs) => ({ baseUrl: await closedPortUrl(), transport: undiciTransport({ timeoutMs }, { kind: 'direct' }) }),
+        refused: async (timeoutMs) => ({
+          baseUrl: await closedPortUrl(),
+          transport: undiciTransport({ timeoutMs }, { kind: 'direct' }),
+        }),
       },
     ],
     [
@@ -56,12 +62,19 @@ export function transportRoutes() {
       {
         transport: (timeoutMs) => undiciTransport({ timeoutMs }, { kind: 'explicit', url: proxy.url }),
         // The proxy itself refuses: the request never left this machine.
-        refused: async (timeoutMs) => ({ baseUrl: 'http://127.0.0.1:9', transport: undiciTransport({ timeoutMs }, { kind: 'explicit', url: await closedPortUrl() }) }),
+        refused: async (timeoutMs) => ({
+          baseUrl: 'http://127.0.0.1:9',
+          transport: undiciTransport({ timeoutMs }, { kind: 'explicit', url: await closedPortUrl() }),
+        }),
       },
     ],
   ];
 
-  function makeClient(baseUrl: string, transport: Transport, options: Partial<GatewayClientOptions> = {}): GatewayClient {
+  function makeClient(
+    baseUrl: string,
+    transport: Transport,
+    options: Partial<GatewayClientOptions> = {},
+  ): GatewayClient {
     const made = new GatewayClient({
       baseUrl,
       credentials: { agentId: '77', wirePassword: 'pw' },
@@ -87,5 +100,12 @@ export async function failure(promise: Promise<unknown>): Promise<AgentpayError>
   throw new Error('expected the call to fail');
 }
 
-export const payment = { service: '201', account: '7011234567', amount: '150.50', currency: 'KZT', transactionId: '4242' };
-export const content = '{"Service":"201","account":"7011234567","Amount":150.50,"Currency":"KZT","ExchangeRate":1,"ServiceCurrency":"KZT"}';
+export const payment = {
+  service: '201',
+  account: '7011234567',
+  amount: '150.50',
+  currency: 'KZT',
+  transactionId: '4242',
+};
+export const content =
+  '{"Service":"201","account":"7011234567","Amount":150.50,"Currency":"KZT","ExchangeRate":1,"ServiceCurrency":"KZT"}';

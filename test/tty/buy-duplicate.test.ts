@@ -35,7 +35,18 @@ afterAll(async () => {
 const run = (args: string[], env: Record<string, string>) => terminals.run(args, env);
 const finish = (session: TerminalSession) => terminals.finish(session);
 
-const buy = (account: string, extra: string[] = []) => ['buy', '--service', '201', '--account', account, '--currency', 'KZT', '--amount', '150.00', ...extra];
+const buy = (account: string, extra: string[] = []) => [
+  'buy',
+  '--service',
+  '201',
+  '--account',
+  account,
+  '--currency',
+  'KZT',
+  '--amount',
+  '150.00',
+  ...extra,
+];
 const paymentsTo = (account: string) => paymentsReceived(sandbox).filter((form) => form.get('Account') === account);
 const intentsOf = (env: Record<string, string>) => {
   const path = join(env.XDG_STATE_HOME!, 'agentpay', 'journal.jsonl');
@@ -46,7 +57,9 @@ const secondQuestion = 'To pay again anyway, type the last 4 characters of the a
 describe.skipIf(skipped)('buy when the same top-up was made recently', () => {
   it('shows the earlier payment after the yes; a wrong answer sends nothing, the last four digits pay and are recorded', async () => {
     const env = { ...baseEnv, AGENTPAY_OPERATOR: 'ann' };
-    const first = await runCli(['--json', 'pay', '--service', '201', '--account', '7015550123', '--amount', '150.00'], { env });
+    const first = await runCli(['--json', 'pay', '--service', '201', '--account', '7015550123', '--amount', '150.00'], {
+      env,
+    });
     expect(first.code).toBe(0);
     const earlier = String(jsonLines(first.stdout)[0]?.transactionId);
 
@@ -60,7 +73,9 @@ describe.skipIf(skipped)('buy when the same top-up was made recently', () => {
     expect(shown).toContain('by ann, success');
     await declined.type('0124');
     await declined.press('Enter');
-    expect(await declined.waitFor(/^EXIT=\d+$/m)).toContain('cancelled: nothing was paid (the same top-up was made recently)');
+    expect(await declined.waitFor(/^EXIT=\d+$/m)).toContain(
+      'cancelled: nothing was paid (the same top-up was made recently)',
+    );
     expect(await finish(declined)).toBe(130);
     expect(paymentsTo('7015550123')).toHaveLength(1);
 
@@ -72,7 +87,11 @@ describe.skipIf(skipped)('buy when the same top-up was made recently', () => {
     await paid.press('Enter');
     expect(await finish(paid)).toBe(0);
     expect(paymentsTo('7015550123')).toHaveLength(2);
-    expect(intentsOf(env).at(-1)).toMatchObject({ account: '7015550123', operator: 'ann', overrides: ['allow-duplicate'] });
+    expect(intentsOf(env).at(-1)).toMatchObject({
+      account: '7015550123',
+      operator: 'ann',
+      overrides: ['allow-duplicate'],
+    });
   });
 
   it('a purchase over a limit is refused before the summary, nothing sent; --over-limit asks as usual and is recorded', async () => {

@@ -24,15 +24,25 @@ afterAll(async () => {
   for (const close of closers.splice(0)) await close();
 });
 
-const services = { '101': 'GameCoins', '601': { name: 'Cinema voucher', kind: 'static', amounts: ['1500.00', '3000.00'] } };
+const services = {
+  '101': 'GameCoins',
+  '601': { name: 'Cinema voucher', kind: 'static', amounts: ['1500.00', '3000.00'] },
+};
 
 async function gatewayAndProfile(): Promise<{ server: SpecServer; env: Record<string, string> }> {
-  const server = await startSpecServer({ vouchers: [{ invoiceId: '5002', orderAmount: '2497.00', name: '550 GameCoins' }], staticRefusedCheck: ['601'] });
+  const server = await startSpecServer({
+    vouchers: [{ invoiceId: '5002', orderAmount: '2497.00', name: '550 GameCoins' }],
+    staticRefusedCheck: ['601'],
+  });
   closers.push(server.close);
   const env = isolatedEnv({ AGENTPAY_AGENT_ID: '7', AGENTPAY_PASSWORD: 'secret' });
   mkdirSync(join(env.XDG_CONFIG_HOME!, 'agentpay'), { recursive: true });
   const profile = { baseUrl: server.baseUrl, services };
-  writeFileSync(join(env.XDG_CONFIG_HOME!, 'agentpay', 'config.json'), JSON.stringify({ profiles: { default: profile } }), { mode: 0o600 });
+  writeFileSync(
+    join(env.XDG_CONFIG_HOME!, 'agentpay', 'config.json'),
+    JSON.stringify({ profiles: { default: profile } }),
+    { mode: 0o600 },
+  );
   return { server, env };
 }
 
@@ -51,7 +61,9 @@ describe.skipIf(skipped)("buy in a terminal: a static service from the profile's
     await screen.press('Enter');
     const amounts = await screen.waitFor('? Amount (KZT)');
     // The warning is longer than the terminal is wide: tmux wraps it.
-    expect(amounts.replace(/\n/g, '')).toContain(`(${noVoucherListRefusal.message}, ResponseStatus 115); the profile declares it static`);
+    expect(amounts.replace(/\n/g, '')).toContain(
+      `(${noVoucherListRefusal.message}, ResponseStatus 115); the profile declares it static`,
+    );
     expect(amounts).toMatch(/1500\.00 KZT[\s\S]*3000\.00 KZT/);
     await screen.press('Down', 'Enter');
     await screen.waitFor('Pay 3000.00 KZT now?');
@@ -68,7 +80,10 @@ describe.skipIf(skipped)("buy in a terminal: a static service from the profile's
 
   it('with every flag given (--amount 1500.00) asks only the yes and pays 1500.00 byte for byte', async () => {
     const { server, env } = await gatewayAndProfile();
-    const screen = await terminals.run(['buy', '--service', '601', '--account', '7011234567', '--currency', 'KZT', '--amount', '1500.00'], env);
+    const screen = await terminals.run(
+      ['buy', '--service', '601', '--account', '7011234567', '--currency', 'KZT', '--amount', '1500.00'],
+      env,
+    );
     await screen.waitFor('Pay 1500.00 KZT now?');
     await screen.press('y');
     expect(await terminals.finish(screen)).toBe(0);

@@ -32,7 +32,9 @@ async function terminal(options: TerminalOptions): Promise<TerminalSession> {
   return session;
 }
 
-async function sandbox(options: Parameters<typeof sandboxWithEnv>[0] = {}): Promise<{ sandbox: RunningSandbox; env: Record<string, string> }> {
+async function sandbox(
+  options: Parameters<typeof sandboxWithEnv>[0] = {},
+): Promise<{ sandbox: RunningSandbox; env: Record<string, string> }> {
   const started = await sandboxWithEnv(options);
   closers.push(started.sandbox.close);
   return started;
@@ -83,7 +85,10 @@ describe.skipIf(skipped)('buy in a terminal', () => {
 
   it('shows the receipt after paying', async () => {
     const { sandbox: gateway, env } = await sandbox();
-    const screen = await terminal({ command: agentpayCommand(['buy', '--service', '101', '--account', 'player-42', '--currency', 'KZT']), env });
+    const screen = await terminal({
+      command: agentpayCommand(['buy', '--service', '101', '--account', 'player-42', '--currency', 'KZT']),
+      env,
+    });
     await screen.waitFor('? Voucher');
     await screen.press('Down', 'Enter');
     await screen.waitFor('now?');
@@ -106,7 +111,12 @@ describe.skipIf(skipped)('buy in a terminal', () => {
 describe.skipIf(skipped)('cancelling in a terminal sends nothing and exits 130', () => {
   const cases = [
     { step: 'service', prompt: '? Service id', before: [] as string[][], key: 'Escape' },
-    { step: 'confirmation', prompt: 'now?', before: [['type', '101'], ['type', '7011234567'], ['press'], ['press', 'Down']], key: 'C-c' },
+    {
+      step: 'confirmation',
+      prompt: 'now?',
+      before: [['type', '101'], ['type', '7011234567'], ['press'], ['press', 'Down']],
+      key: 'C-c',
+    },
   ];
 
   it.concurrent.each(cases)('$key at the $step prompt', async ({ prompt, before, key, step }) => {
@@ -126,7 +136,9 @@ describe.skipIf(skipped)('cancelling in a terminal sends nothing and exits 130',
     expect(last).toMatch(/^agentpay: cancelled$/m);
     expect(paymentsReceived(gateway)).toHaveLength(0);
     // Cancelling at the voucher or the confirmation happens after the account check.
-    expect(formsOfType(gateway.received, 'AccountCheck')).toHaveLength(['voucher', 'confirmation'].includes(step) ? 1 : 0);
+    expect(formsOfType(gateway.received, 'AccountCheck')).toHaveLength(
+      ['voucher', 'confirmation'].includes(step) ? 1 : 0,
+    );
   });
 
   it('SIGTERM at a prompt (a service manager stopping it): one line, exit 143, nothing sent', async () => {
@@ -176,12 +188,22 @@ describe.skipIf(skipped)('npm start: the sandbox, nothing configured', () => {
       .split('\n')
       .map((line) => JSON.parse(line) as Record<string, unknown>);
     expect(state).toHaveLength(1);
-    expect(state[0]).toMatchObject({ service: '101', account: '7011234567', invoiceId: '5002', amount: '2497.00', status: 10 });
+    expect(state[0]).toMatchObject({
+      service: '101',
+      account: '7011234567',
+      invoiceId: '5002',
+      amount: '2497.00',
+      status: 10,
+    });
   });
 
   it('under NO_COLOR draws no colour and an ASCII table that fits 80 columns', async () => {
     const env = isolatedEnv();
-    const screen = await terminal({ command: agentpayCommand(['--sandbox', 'buy', '--service', '101', '--account', '7011234567']), env, columns: 80 });
+    const screen = await terminal({
+      command: agentpayCommand(['--sandbox', 'buy', '--service', '101', '--account', '7011234567']),
+      env,
+      columns: 80,
+    });
     await screen.waitFor('? Currency');
     await screen.press('Enter');
     await screen.waitFor('? Voucher');
@@ -200,11 +222,18 @@ describe.skipIf(skipped)('npm start: the sandbox, nothing configured', () => {
 describe.skipIf(skipped)('buy in a terminal, the other edges', () => {
   it('a long list against a spec-following server: typing filters it', async () => {
     const server = await startSpecServer({
-      vouchers: Array.from({ length: 12 }, (_, i) => ({ invoiceId: String(9000 + i), orderAmount: `${(i + 1) * 100}.00`, name: `Voucher number ${i + 1}` })),
+      vouchers: Array.from({ length: 12 }, (_, i) => ({
+        invoiceId: String(9000 + i),
+        orderAmount: `${(i + 1) * 100}.00`,
+        name: `Voucher number ${i + 1}`,
+      })),
     });
     closers.push(server.close);
     const env = isolatedEnv({ AGENTPAY_BASE_URL: server.baseUrl, AGENTPAY_AGENT_ID: '7', AGENTPAY_PASSWORD: 'secret' });
-    const screen = await terminal({ command: agentpayCommand(['buy', '--service', '500', '--account', 'a-1', '--currency', 'KZT']), env });
+    const screen = await terminal({
+      command: agentpayCommand(['buy', '--service', '500', '--account', 'a-1', '--currency', 'KZT']),
+      env,
+    });
     await screen.waitFor('type to filter');
     await screen.waitFor('? Voucher');
     await screen.type('number 11');
@@ -224,7 +253,10 @@ describe.skipIf(skipped)('buy in a terminal, the other edges', () => {
     const { sandbox: gateway, env } = await sandbox({ behaviour: { pendingPolls: 1000 } });
     // One quick look-up while paying, then buy follows it.
     const quickSettle = { AGENTPAY_SETTLE_ATTEMPTS: '1', AGENTPAY_SETTLE_DELAY: '10' };
-    const screen = await terminal({ command: agentpayCommand(['buy', '--service', '101', '--account', '7011234567', '--currency', 'KZT']), env: { ...env, ...quickSettle } });
+    const screen = await terminal({
+      command: agentpayCommand(['buy', '--service', '101', '--account', '7011234567', '--currency', 'KZT']),
+      env: { ...env, ...quickSettle },
+    });
     await screen.waitFor('? Voucher');
     await screen.press('Down', 'Enter');
     await screen.waitFor('now?');
@@ -237,7 +269,10 @@ describe.skipIf(skipped)('buy in a terminal, the other edges', () => {
 
   it.each([
     ['Ctrl+C', (screen: TerminalSession) => screen.press('C-c')],
-    ['SIGTERM (ends as Ctrl+C does)', async (screen: TerminalSession) => void process.kill(await screen.commandPid(), 'SIGTERM')],
+    [
+      'SIGTERM (ends as Ctrl+C does)',
+      async (screen: TerminalSession) => void process.kill(await screen.commandPid(), 'SIGTERM'),
+    ],
   ])('%s while following a pending payment: the TransactionID and how to look it up, exit 3', async (_how, stop) => {
     const { gateway, screen } = await followingPendingPayment();
     await stop(screen);

@@ -25,10 +25,19 @@ async function zshWithCompletion(): Promise<TerminalSession> {
   symlinkSync(binPath, join(bin, 'agentpay'));
   const env = isolatedEnv();
   mkdirSync(join(env.XDG_CONFIG_HOME!, 'agentpay'), { recursive: true });
-  writeFileSync(join(env.XDG_CONFIG_HOME!, 'agentpay', 'config.json'), JSON.stringify({ profiles: { default: {}, night: {} } }));
+  writeFileSync(
+    join(env.XDG_CONFIG_HOME!, 'agentpay', 'config.json'),
+    JSON.stringify({ profiles: { default: {}, night: {} } }),
+  );
   const zdotdir = mkdtempSync(join(tmpdir(), 'agentpay-zsh-'));
-  writeFileSync(join(zdotdir, '.zshrc'), "autoload -U compinit && compinit -u\nsource <(agentpay completion zsh)\nPROMPT='zsh%% '\n");
-  const session = await terminals.start({ command: 'exec zsh -i', env: { ...env, PATH: `${bin}:${env.PATH}`, ZDOTDIR: zdotdir } });
+  writeFileSync(
+    join(zdotdir, '.zshrc'),
+    "autoload -U compinit && compinit -u\nsource <(agentpay completion zsh)\nPROMPT='zsh%% '\n",
+  );
+  const session = await terminals.start({
+    command: 'exec zsh -i',
+    env: { ...env, PATH: `${bin}:${env.PATH}`, ZDOTDIR: zdotdir },
+  });
   await session.waitFor('zsh%');
   return session;
 }

@@ -32,9 +32,22 @@ async function liveProfile(): Promise<{ sandbox: RunningSandbox; env: Record<str
   sandboxes.push(sandbox);
   const env = isolatedEnv(sandboxCodeEnv);
   mkdirSync(join(env.XDG_CONFIG_HOME!, 'agentpay'), { recursive: true });
-  const profile = { baseUrl: sandbox.baseUrl, agentId: sandboxCredentials.agentId, password: sandboxCredentials.password, live: true };
-  writeFileSync(join(env.XDG_CONFIG_HOME!, 'agentpay', 'config.json'), JSON.stringify({ profiles: { default: profile } }), { mode: 0o600 });
-  return { sandbox, env, line: `LIVE  default · ${new URL(sandbox.baseUrl).host} · agent ${sandboxCredentials.agentId}` };
+  const profile = {
+    baseUrl: sandbox.baseUrl,
+    agentId: sandboxCredentials.agentId,
+    password: sandboxCredentials.password,
+    live: true,
+  };
+  writeFileSync(
+    join(env.XDG_CONFIG_HOME!, 'agentpay', 'config.json'),
+    JSON.stringify({ profiles: { default: profile } }),
+    { mode: 0o600 },
+  );
+  return {
+    sandbox,
+    env,
+    line: `LIVE  default · ${new URL(sandbox.baseUrl).host} · agent ${sandboxCredentials.agentId}`,
+  };
 }
 
 const run = (args: string[], env: Record<string, string>) => terminals.run(args, env);
@@ -114,7 +127,10 @@ describe.skipIf(skipped)('pay through a live profile, while the person decides',
 describe.skipIf(skipped)('buy through a live profile', () => {
   it('names the profile before anything is sent and again at the head of the summary', async () => {
     const { sandbox, env, line } = await liveProfile();
-    const screen = await run(['buy', '--service', '201', '--account', '7011234567', '--currency', 'KZT', '--amount', '150.00'], env);
+    const screen = await run(
+      ['buy', '--service', '201', '--account', '7011234567', '--currency', 'KZT', '--amount', '150.00'],
+      env,
+    );
     const summary = await screen.waitFor('Pay 150.00 KZT now?');
     expect(summary.split('\n')[0]).toBe(line);
     expect(summary).toMatch(new RegExp(`^${line.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\n\\s*About to pay`, 'm'));

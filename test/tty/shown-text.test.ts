@@ -31,8 +31,15 @@ afterAll(async () => {
 
 describe.skipIf(skipped)('buy against a hostile gateway', () => {
   it('the voucher table, the picker and the summary show every sequence as its escape; the title stays', async () => {
-    const env = isolatedEnv({ AGENTPAY_BASE_URL: gateway!.baseUrl, AGENTPAY_AGENT_ID: sandboxCredentials.agentId, AGENTPAY_PASSWORD: sandboxCredentials.password });
-    const screen = await terminals.run(['buy', '--service', '101', '--account', 'player-tty', '--currency', 'KZT'], env);
+    const env = isolatedEnv({
+      AGENTPAY_BASE_URL: gateway!.baseUrl,
+      AGENTPAY_AGENT_ID: sandboxCredentials.agentId,
+      AGENTPAY_PASSWORD: sandboxCredentials.password,
+    });
+    const screen = await terminals.run(
+      ['buy', '--service', '101', '--account', 'player-tty', '--currency', 'KZT'],
+      env,
+    );
     const titleBefore = await screen.title();
     const picker = await screen.waitFor('? Voucher');
     for (const { kind, shown } of hostileSequences) expect(picker, kind).toContain(shown);

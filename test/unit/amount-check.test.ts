@@ -35,7 +35,9 @@ describe('amountWarnings: a reported Amount that is not the decimal sent', () =>
     ['9007199254740993', '9007199254740992'],
   ])('one when the gateway reports %s for %s sent, naming both exactly', async (reported, sent) => {
     const warnings = amountWarnings(await answerOf({ amount: reported }), { amount: sent });
-    expect(warnings).toEqual([`the gateway reports Amount ${reported.replace(/"/g, '')}, not the ${sent} that was sent: ask the gateway which amount was charged`]);
+    expect(warnings).toEqual([
+      `the gateway reports Amount ${reported.replace(/"/g, '')}, not the ${sent} that was sent: ask the gateway which amount was charged`,
+    ]);
   });
 
   it('only for a success answer to a Payment or Status whose sent amount is known', async () => {
@@ -59,7 +61,9 @@ describe('warnings on the transaction view', () => {
   it("are on the view, its JSON and its receipt when there are some; the state stays the gateway's", async () => {
     const view = viewOfAnswer(await answerOf({ amount: '24970' }), { transactionId: '7', amount: '2497.00' }, codes);
     expect(view.state).toBe('success');
-    expect(view.warnings).toEqual(['the gateway reports Amount 24970, not the 2497.00 that was sent: ask the gateway which amount was charged']);
+    expect(view.warnings).toEqual([
+      'the gateway reports Amount 24970, not the 2497.00 that was sent: ask the gateway which amount was charged',
+    ]);
     expect(JSON.parse(transactionJson(view))).toMatchObject({ amount: '24970', warnings: view.warnings });
     expect(renderReceipt(view, plainStyle)).toMatchInlineSnapshot(`
       "✓ Payment succeeded

@@ -19,9 +19,12 @@ describe('charsetOf: the charset parameter of a Content-Type', () => {
     expect(charsetOf(header)).toBe(charset);
   });
 
-  it.each([undefined, 'application/json', 'application/json; charset=', 'application/json; xcharset=koi8-r'])('%s has none', (header) => {
-    expect(charsetOf(header)).toBeUndefined();
-  });
+  it.each([undefined, 'application/json', 'application/json; charset=', 'application/json; xcharset=koi8-r'])(
+    '%s has none',
+    (header) => {
+      expect(charsetOf(header)).toBeUndefined();
+    },
+  );
 });
 
 describe('decodeAnswer: the declared charset, else UTF-8; a byte order mark first', () => {
@@ -38,11 +41,15 @@ describe('decodeAnswer: the declared charset, else UTF-8; a byte order mark firs
   });
 
   it('koi8-r', () => {
-    expect(decodeAnswer(paymentAcceptedKoi8r.bytes, 'application/json; charset=koi8-r')).toBe(paymentAcceptedKoi8r.text);
+    expect(decodeAnswer(paymentAcceptedKoi8r.bytes, 'application/json; charset=koi8-r')).toBe(
+      paymentAcceptedKoi8r.text,
+    );
   });
 
   it('the bytes themselves: Ошибка in windows-1251 is CE F8 E8 E1 EA E0', () => {
-    expect(decodeAnswer(Buffer.from([0xce, 0xf8, 0xe8, 0xe1, 0xea, 0xe0]), 'application/json; charset=windows-1251')).toBe('Ошибка');
+    expect(
+      decodeAnswer(Buffer.from([0xce, 0xf8, 0xe8, 0xe1, 0xea, 0xe0]), 'application/json; charset=windows-1251'),
+    ).toBe('Ошибка');
   });
 
   it.each([
@@ -60,7 +67,9 @@ describe('decodeAnswer: the declared charset, else UTF-8; a byte order mark firs
   });
 
   it('a UTF-16 byte order mark names the byte order, whatever the header says', () => {
-    expect(decodeAnswer(withBom(bom.utf16le, utf16le(message)), 'application/json; charset=windows-1251')).toBe(message);
+    expect(decodeAnswer(withBom(bom.utf16le, utf16le(message)), 'application/json; charset=windows-1251')).toBe(
+      message,
+    );
     expect(decodeAnswer(withBom(bom.utf16be, utf16be(message)), 'application/json')).toBe(message);
     expect(decodeAnswer(withBom(bom.utf16be, utf16be(message)), 'application/json; charset=utf-16le')).toBe(message);
   });

@@ -14,7 +14,12 @@ let files = 0;
 const ordersOf = async (text: string | Buffer, extension = 'csv') => {
   const path = join(folder, `orders-${++files}.${extension}`);
   writeFileSync(path, text);
-  return [...(await readOrders(path, undefined, () => process.stdin)).rows].map(({ line, key, account, amount }) => ({ line, key, account, amount }));
+  return [...(await readOrders(path, undefined, () => process.stdin)).rows].map(({ line, key, account, amount }) => ({
+    line,
+    key,
+    account,
+    amount,
+  }));
 };
 
 describe('reading a CSV order file', () => {
@@ -24,12 +29,18 @@ describe('reading a CSV order file', () => {
       { line: 2, key: 'K1', account: 'a-1', amount: '10.00' },
       { line: 4, key: 'K2', account: 'a-2', amount: '20.00' },
     ]);
-    expect(await ordersOf('\uFEFFkey,service,account,amount\r\n"K1",201,a-1,10.00\r\n\r\nK2,"201","a-2",20.00\r\n')).toEqual(plain);
+    expect(
+      await ordersOf('\uFEFFkey,service,account,amount\r\n"K1",201,a-1,10.00\r\n\r\nK2,"201","a-2",20.00\r\n'),
+    ).toEqual(plain);
   });
 
   it('a quoted cell over two lines is refused (a line break is a control character); each row keeps the line it starts on', async () => {
-    const error = await rejection(() => ordersOf('key,service,account,amount\nK1,201,a-1,10.00\n"K\n2",201,a-2,20.00\nK3,201,a-3,x\n'));
-    expect(error.message).toContain('has 2 bad rows, nothing was sent:\n  line 3, key: holds the control character U+000A at character 2\n  line 5, amount: "x" is not');
+    const error = await rejection(() =>
+      ordersOf('key,service,account,amount\nK1,201,a-1,10.00\n"K\n2",201,a-2,20.00\nK3,201,a-3,x\n'),
+    );
+    expect(error.message).toContain(
+      'has 2 bad rows, nothing was sent:\n  line 3, key: holds the control character U+000A at character 2\n  line 5, amount: "x" is not',
+    );
   });
 
   it('a row with too few cells, or CSV that cannot be read, refuses the file naming the line', async () => {
@@ -40,7 +51,11 @@ describe('reading a CSV order file', () => {
 
 describe('reading a JSON-lines order file', () => {
   it('as a CSV file: a BOM, CRLF and empty lines change nothing, and each order keeps its line', async () => {
-    const lines = ['{"key":"K1","service":"201","account":"a-1","amount":"10.00"}', '', '{"key":"K2","service":"201","account":"a-2","amount":"20.00"}'];
+    const lines = [
+      '{"key":"K1","service":"201","account":"a-1","amount":"10.00"}',
+      '',
+      '{"key":"K2","service":"201","account":"a-2","amount":"20.00"}',
+    ];
     const expected = [
       { line: 1, key: 'K1', account: 'a-1', amount: '10.00' },
       { line: 3, key: 'K2', account: 'a-2', amount: '20.00' },
@@ -63,16 +78,31 @@ const refusal = async (text: string | Buffer, extension = 'csv') => {
   expect(error).toBeInstanceOf(UsageError);
   return { message: error.message, hint: (error as UsageError).hint };
 };
-const bytes = (...parts: (string | number[])[]) => Buffer.concat(parts.map((part) => (typeof part === 'string' ? Buffer.from(part) : Buffer.from(part))));
+const bytes = (...parts: (string | number[])[]) =>
+  Buffer.concat(parts.map((part) => (typeof part === 'string' ? Buffer.from(part) : Buffer.from(part))));
 
 describe('an order file that is not UTF-8 is refused whole, naming each line and column', () => {
   it('bad bytes in a CSV or JSON-lines file: the first of each line, by its column in characters; the hint says the file must be UTF-8', async () => {
-    const csv = bytes('\uFEFFservice,account,amount\n201,12', [0xff, 0xfe], '34,10.00\n201,ёлка,1.00\r\n201,ё', [0xc3, 0x28], ',1.00\n');
+    const csv = bytes(
+      '\uFEFFservice,account,amount\n201,12',
+      [0xff, 0xfe],
+      '34,10.00\n201,ёлка,1.00\r\n201,ё',
+      [0xc3, 0x28],
+      ',1.00\n',
+    );
     const { message, hint } = await refusal(csv);
-    expect(message).toMatch(/has 2 bad rows, nothing was sent:\n {2}line 2: byte 0xFF at column 7 is not UTF-8\n {2}line 4: byte 0xC3 at column 6 is not UTF-8$/);
+    expect(message).toMatch(
+      /has 2 bad rows, nothing was sent:\n {2}line 2: byte 0xFF at column 7 is not UTF-8\n {2}line 4: byte 0xC3 at column 6 is not UTF-8$/,
+    );
     expect(hint).toMatch(/read as UTF-8 \(a BOM is fine\).*--encoding windows-1251/);
-    const jsonl = bytes('{"service":"201","account":"a","amount":"1.00"}\n{"service":"201","account":"', [0xe9], '","amount":"1.00"}\n');
-    expect((await refusal(jsonl, 'jsonl')).message).toMatch(/has 1 bad row, nothing was sent:\n {2}line 2: byte 0xE9 at column 29 is not UTF-8$/);
+    const jsonl = bytes(
+      '{"service":"201","account":"a","amount":"1.00"}\n{"service":"201","account":"',
+      [0xe9],
+      '","amount":"1.00"}\n',
+    );
+    expect((await refusal(jsonl, 'jsonl')).message).toMatch(
+      /has 1 bad row, nothing was sent:\n {2}line 2: byte 0xE9 at column 29 is not UTF-8$/,
+    );
   });
 
   it.each([
@@ -88,15 +118,25 @@ describe('an order file that is not UTF-8 is refused whole, naming each line and
 
   it('agrees with Node on 2,000 seeded random byte strings (seed 25): a problem found exactly when the bytes are not UTF-8', () => {
     const random = seededRandom(25);
-    const interesting = [0x00, 0x0a, 0x0d, 0x41, 0x7f, 0x80, 0xbf, 0xc0, 0xc2, 0xdf, 0xe0, 0xed, 0xef, 0xf0, 0xf4, 0xf5, 0xff, 0xa0, 0x90, 0x8f];
+    const interesting = [
+      0x00, 0x0a, 0x0d, 0x41, 0x7f, 0x80, 0xbf, 0xc0, 0xc2, 0xdf, 0xe0, 0xed, 0xef, 0xf0, 0xf4, 0xf5, 0xff, 0xa0, 0x90,
+      0x8f,
+    ];
     for (let i = 0; i < 2000; i++) {
-      const sample = Buffer.from(Array.from({ length: 1 + Math.floor(random() * 12) }, () => interesting[Math.floor(random() * interesting.length)]!));
+      const sample = Buffer.from(
+        Array.from(
+          { length: 1 + Math.floor(random() * 12) },
+          () => interesting[Math.floor(random() * interesting.length)]!,
+        ),
+      );
       expect(notUtf8(sample).length === 0, sample.toString('hex')).toBe(isUtf8(sample));
     }
   });
 
   it('UTF-8 with a BOM, Cyrillic and an emoji is read as before', async () => {
-    expect(await ordersOf('\uFEFFservice,account,amount\n201,Иванов 😀,1.00\n')).toEqual([{ line: 2, key: undefined, account: 'Иванов 😀', amount: '1.00' }]);
+    expect(await ordersOf('\uFEFFservice,account,amount\n201,Иванов 😀,1.00\n')).toEqual([
+      { line: 2, key: undefined, account: 'Иванов 😀', amount: '1.00' },
+    ]);
   });
 });
 
@@ -109,7 +149,9 @@ describe('a cell with a control character is refused, whatever its column', () =
     ['ESC', 'a\u001b[2J', 'U+001B at character 2'],
   ])('%s in an account (CSV)', async (_, account, where) => {
     expect((await refusal(`service,account,amount\n201,ok,1.00\n201,${account},1.00\n`)).message).toMatch(
-      new RegExp(`has 1 bad row, nothing was sent:\\n {2}line 3, account: holds the control character ${where.replace('+', '\\+')}$`),
+      new RegExp(
+        `has 1 bad row, nothing was sent:\\n {2}line 3, account: holds the control character ${where.replace('+', '\\+')}$`,
+      ),
     );
   });
 
@@ -137,17 +179,22 @@ describe('a JSON-lines row that gives a field twice is refused, not read as its 
     ['one of them escaped', '{"service":"201","account":"1","acc\\u006funt":"2","amount":"1.00"}', 'account'],
     ['an unknown field', '{"service":"201","account":"1","amount":"1.00","x":"1","x":"2"}', 'x'],
   ])('%s', async (_, line, field) => {
-    expect((await refusal(`${line}\n`, 'jsonl')).message).toMatch(new RegExp(`line 1, ${field}: is given twice in the object`));
+    expect((await refusal(`${line}\n`, 'jsonl')).message).toMatch(
+      new RegExp(`line 1, ${field}: is given twice in the object`),
+    );
   });
 
   it('strings that look like keys, braces and colons inside values, white space: one key each, read', async () => {
     const line = '{ "service" : "201" , "account":"a\\":\\"account\\": {x}", "amount":"1.00" }';
-    expect(await ordersOf(`${line}\n`, 'jsonl')).toEqual([{ line: 1, key: undefined, account: 'a":"account": {x}', amount: '1.00' }]);
+    expect(await ordersOf(`${line}\n`, 'jsonl')).toEqual([
+      { line: 1, key: undefined, account: 'a":"account": {x}', amount: '1.00' },
+    ]);
   });
 });
 
 describe('a cell over its bound is refused, and never quoted whole', () => {
-  const row = (cells: Record<string, string>) => `${JSON.stringify({ service: '201', account: 'a', amount: '1.00', ...cells })}\n`;
+  const row = (cells: Record<string, string>) =>
+    `${JSON.stringify({ service: '201', account: 'a', amount: '1.00', ...cells })}\n`;
   it.each([
     ['account', 'x'.repeat(64), 'x'.repeat(65), 'account: is longer than 64 characters'],
     ['account', '😀'.repeat(64), '😀'.repeat(65), 'account: is longer than 64 characters'],

@@ -3,15 +3,25 @@ import { badRowsText, progressBar, summaryText } from '../../src/render/bulk.js'
 
 describe('bulk renderers', () => {
   it('names every bad row in file order, one a line, at most 20 then a count', () => {
-    const problems = Array.from({ length: 22 }, (_, i) => ({ line: 23 - i, column: i % 2 === 0 ? 'amount' : undefined, message: 'bad' }));
+    const problems = Array.from({ length: 22 }, (_, i) => ({
+      line: 23 - i,
+      column: i % 2 === 0 ? 'amount' : undefined,
+      message: 'bad',
+    }));
     const lines = badRowsText('orders.csv', problems).split('\n');
     expect(lines).toHaveLength(22);
-    expect(lines.slice(0, 3)).toEqual(['orders.csv has 22 bad rows, nothing was sent:', '  line 2: bad', '  line 3, amount: bad']);
+    expect(lines.slice(0, 3)).toEqual([
+      'orders.csv has 22 bad rows, nothing was sent:',
+      '  line 2: bad',
+      '  line 3, amount: bad',
+    ]);
     expect(lines.slice(-2)).toEqual(['  line 21, amount: bad', '  and 2 more']);
   });
 
   it('draws the progress bar within the width, with an estimate once a row is done', () => {
-    expect(progressBar({ done: 0, total: 10, failed: 0, elapsedMs: 0 }, 80)).toBe('[------------------------------] 0/10  0 failed  0:00 elapsed  ~? left');
+    expect(progressBar({ done: 0, total: 10, failed: 0, elapsedMs: 0 }, 80)).toBe(
+      '[------------------------------] 0/10  0 failed  0:00 elapsed  ~? left',
+    );
     const half = progressBar({ done: 5, total: 10, failed: 1, elapsedMs: 10_000 }, 60);
     expect(half).toContain('5/10  1 failed  0:10 elapsed  ~0:10 left');
     expect(half.length).toBeLessThan(60);
@@ -27,6 +37,8 @@ describe('bulk renderers', () => {
         ]),
       ],
     ] as const);
-    expect(summaryText(totals, { rows: 4, notStarted: 1, interrupted: 'Ctrl+C' })).toBe('4 rows (stopped by Ctrl+C): 3 success (2996.00 KZT + 10.630 USD); 1 not started');
+    expect(summaryText(totals, { rows: 4, notStarted: 1, interrupted: 'Ctrl+C' })).toBe(
+      '4 rows (stopped by Ctrl+C): 3 success (2996.00 KZT + 10.630 USD); 1 not started',
+    );
   });
 });

@@ -7,7 +7,14 @@ import { profileCatalogue, sandboxCatalogue } from '../../src/commands/buy/run.j
 import type { BuyDependencies, BuyOptions } from '../../src/commands/buy/types.js';
 import type { CommandContext } from '../../src/commands/context.js';
 import { writeReceiptFile } from '../../src/commands/ledger-receipt.js';
-import { CancelledError, EmptyVoucherListError, GatewayRefusedError, PaymentOutcomeUnknownError, TransactionPendingError, UsageError } from '../../src/errors.js';
+import {
+  CancelledError,
+  EmptyVoucherListError,
+  GatewayRefusedError,
+  PaymentOutcomeUnknownError,
+  TransactionPendingError,
+  UsageError,
+} from '../../src/errors.js';
 import { GatewayClient } from '../../src/gateway/client.js';
 import { useLanguage } from '../../src/i18n/current.js';
 import { noInterrupts } from '../../src/interrupts.js';
@@ -21,7 +28,12 @@ import { sandboxCodeTable } from '../../src/sandbox/codes.js';
 import { type SandboxOptions, startSandbox } from '../../src/sandbox/server.js';
 import { resolveSettings } from '../../src/settings/resolve.js';
 import { serviceEntries } from '../../src/settings/services.js';
-import { type AskedQuestion, capturedOutput, type ScriptedAnswer, scriptedPrompter } from '../helpers/scripted-prompter.js';
+import {
+  type AskedQuestion,
+  capturedOutput,
+  type ScriptedAnswer,
+  scriptedPrompter,
+} from '../helpers/scripted-prompter.js';
 import { formsOfType, noVoucherListRefusal, type SpecServerOptions, startSpecServer } from '../helpers/spec-server.js';
 
 /**
@@ -68,7 +80,11 @@ function startBuy(
   baseUrl: string,
   options: BuyOptions,
   script: ScriptedAnswer[],
-  extra: Partial<BuyDependencies> & { onAsk?: (question: AskedQuestion, stderr: string) => void; columns?: number; receiptFile?: string } = {},
+  extra: Partial<BuyDependencies> & {
+    onAsk?: (question: AskedQuestion, stderr: string) => void;
+    columns?: number;
+    receiptFile?: string;
+  } = {},
 ): { done: Promise<BuyRun>; abort: () => void } {
   const { onAsk, columns, receiptFile, ...deps } = extra;
   const output = capturedOutput({ columns: columns ?? 80 });
@@ -99,9 +115,17 @@ function startBuy(
 }
 
 /** pay's own journaled path, with the journal in a fresh temp dir; with `receiptFile`, buy's --receipt as run.ts wires it. */
-function journaledPay(client: GatewayClient, baseUrl: string, out: Output, receiptFile?: string): Pick<BuyDependencies, 'pay' | 'writeReceipt'> {
+function journaledPay(
+  client: GatewayClient,
+  baseUrl: string,
+  out: Output,
+  receiptFile?: string,
+): Pick<BuyDependencies, 'pay' | 'writeReceipt'> {
   const home = mkdtempSync(join(tmpdir(), 'agentpay-buy-'));
-  const settings = resolveSettings({ settleDelay: '20', sandbox: true }, { XDG_STATE_HOME: join(home, 'state'), XDG_CONFIG_HOME: join(home, 'config') });
+  const settings = resolveSettings(
+    { settleDelay: '20', sandbox: true },
+    { XDG_STATE_HOME: join(home, 'state'), XDG_CONFIG_HOME: join(home, 'config') },
+  );
   const session = { client, gateway: baseUrl, agentId: sandboxCredentials.agentId };
   const contextOf = async (): Promise<CommandContext> => {
     const resolved = await settings;
@@ -116,7 +140,8 @@ function journaledPay(client: GatewayClient, baseUrl: string, out: Output, recei
     };
   };
   return {
-    pay: async (input, signal, { notes, desk }) => executePayment(await contextOf(), session, input, { checkReplay: false, signal, notes, desk }),
+    pay: async (input, signal, { notes, desk }) =>
+      executePayment(await contextOf(), session, input, { checkReplay: false, signal, notes, desk }),
     writeReceipt:
       receiptFile === undefined
         ? undefined
@@ -213,12 +238,29 @@ describe('buy: the happy path', () => {
 
   it('under --sandbox offers the catalogue, with its account and the service currency as defaults', async () => {
     const gateway = await sandbox();
-    const run = await buy(gateway.baseUrl, {}, [{ select: /Global gift card/ }, { input: null }, { input: null }, { select: /Gift card 25 EUR/ }, { confirm: true }], {
-      catalogue: await sandboxCatalogue(),
-    });
+    const run = await buy(
+      gateway.baseUrl,
+      {},
+      [
+        { select: /Global gift card/ },
+        { input: null },
+        { input: null },
+        { select: /Gift card 25 EUR/ },
+        { confirm: true },
+      ],
+      {
+        catalogue: await sandboxCatalogue(),
+      },
+    );
     expect(run.error).toBeUndefined();
     const services = run.asked[0];
-    expect(services?.kind === 'select' && services.choices.map((c) => c.value)).toEqual(['101', '102', '201', '202', expect.any(String)]);
+    expect(services?.kind === 'select' && services.choices.map((c) => c.value)).toEqual([
+      '101',
+      '102',
+      '201',
+      '202',
+      expect.any(String),
+    ]);
     expect(run.asked[1]).toMatchObject({ initial: '7011234567' });
     expect(run.asked[2]).toMatchObject({ initial: 'USD' });
     const [payment] = payments(gateway.received);
@@ -231,9 +273,15 @@ describe('buy: the happy path', () => {
 
   it('--amount starts the list on the voucher that costs exactly that, and warns when none does', async () => {
     const gateway = await sandbox();
-    const exact = await buy(gateway.baseUrl, { ...gameCoins, amount: '4990.50' }, [{ select: /1200 GameCoins/ }, { confirm: false }]);
+    const exact = await buy(gateway.baseUrl, { ...gameCoins, amount: '4990.50' }, [
+      { select: /1200 GameCoins/ },
+      { confirm: false },
+    ]);
     expect(exact.asked[0]).toMatchObject({ kind: 'select', initial: '2' });
-    const loose = await buy(gateway.baseUrl, { ...gameCoins, amount: '4990.5' }, [{ select: /1200 GameCoins/ }, { confirm: false }]);
+    const loose = await buy(gateway.baseUrl, { ...gameCoins, amount: '4990.5' }, [
+      { select: /1200 GameCoins/ },
+      { confirm: false },
+    ]);
     expect(loose.asked[0]).toMatchObject({ kind: 'select', initial: undefined });
     expect(loose.stderr).toContain('no voucher costs exactly 4990.5');
     expect(payments(gateway.received)).toHaveLength(0);
@@ -243,7 +291,10 @@ describe('buy: the happy path', () => {
 describe('buy: a static service', () => {
   it('goes straight to the amount, checked by the amount rules, and pays it with no Extra fields', async () => {
     const gateway = await sandbox();
-    const run = await buy(gateway.baseUrl, { service: '201', account: 'player-42', currency: 'KZT' }, [{ input: '150.50', expect: /Amount/ }, { confirm: true }]);
+    const run = await buy(gateway.baseUrl, { service: '201', account: 'player-42', currency: 'KZT' }, [
+      { input: '150.50', expect: /Amount/ },
+      { confirm: true },
+    ]);
     expect(run.error).toBeUndefined();
     expect(run.stderr).toContain('static service');
     const amountQuestion = run.asked[0];
@@ -266,7 +317,11 @@ describe('buy: a static service', () => {
 
   it('takes --amount without asking', async () => {
     const gateway = await sandbox();
-    const run = await buy(gateway.baseUrl, { service: '202', account: 'player-42', currency: 'KZT', amount: '1500.00' }, [{ confirm: true }]);
+    const run = await buy(
+      gateway.baseUrl,
+      { service: '202', account: 'player-42', currency: 'KZT', amount: '1500.00' },
+      [{ confirm: true }],
+    );
     expect(run.error).toBeUndefined();
     expect(payments(gateway.received)[0]?.get('Amount')).toBe('1500.00');
   });
@@ -278,18 +333,24 @@ describe('buy: cancelling before the confirmation sends nothing', () => {
     { step: 'account', script: [{ input: '101' }, { cancel: 'input' }] },
     { step: 'currency', script: [{ input: '101' }, { input: '7011234567' }, { cancel: 'input' }] },
     { step: 'voucher', script: [{ input: '101' }, { input: '7011234567' }, { input: null }, { cancel: 'select' }] },
-    { step: 'confirmation', script: [{ input: '101' }, { input: '7011234567' }, { input: null }, { select: /550/ }, { cancel: 'confirm' }] },
+    {
+      step: 'confirmation',
+      script: [{ input: '101' }, { input: '7011234567' }, { input: null }, { select: /550/ }, { cancel: 'confirm' }],
+    },
   ];
-  it.each(steps)('Ctrl+C or Esc at the $step prompt: CancelledError (exit 130), no Payment', async ({ step, script }) => {
-    const gateway = await sandbox();
-    const run = await buy(gateway.baseUrl, {}, script);
-    expect(run.error).toBeInstanceOf(CancelledError);
-    expect((run.error as CancelledError).exitCode).toBe(130);
-    expect(payments(gateway.received)).toHaveLength(0);
-    // Cancelling at the voucher or the confirmation happens after the account check.
-    const accountChecks = gateway.received.filter((form) => form.get('RequestType') === 'AccountCheck');
-    expect(accountChecks).toHaveLength(['voucher', 'confirmation'].includes(step) ? 1 : 0);
-  });
+  it.each(steps)(
+    'Ctrl+C or Esc at the $step prompt: CancelledError (exit 130), no Payment',
+    async ({ step, script }) => {
+      const gateway = await sandbox();
+      const run = await buy(gateway.baseUrl, {}, script);
+      expect(run.error).toBeInstanceOf(CancelledError);
+      expect((run.error as CancelledError).exitCode).toBe(130);
+      expect(payments(gateway.received)).toHaveLength(0);
+      // Cancelling at the voucher or the confirmation happens after the account check.
+      const accountChecks = gateway.received.filter((form) => form.get('RequestType') === 'AccountCheck');
+      expect(accountChecks).toHaveLength(['voucher', 'confirmation'].includes(step) ? 1 : 0);
+    },
+  );
 
   it('answering No (or Enter) at the confirmation pays nothing', async () => {
     const gateway = await sandbox();
@@ -321,7 +382,10 @@ describe('buy: a refused account check', () => {
     ]);
     expect(run.error).toBeUndefined();
     expect(run.stderr).toMatch(/refused.*account 0000000000 is refused by the provider \(ResponseStatus 22\)/);
-    expect(formsOfType(gateway.received, 'AccountCheck').map((f) => f.get('Account'))).toEqual(['0000000000', '7011234567']);
+    expect(formsOfType(gateway.received, 'AccountCheck').map((f) => f.get('Account'))).toEqual([
+      '0000000000',
+      '7011234567',
+    ]);
     const [payment, ...more] = payments(gateway.received);
     expect(more).toHaveLength(0);
     expect(payment?.get('Account')).toBe('7011234567');
@@ -362,10 +426,15 @@ describe('buy: an empty voucher list', () => {
       { confirm: true },
     ]);
     expect(run.error).toBeUndefined();
-    expect(run.stderr).toContain('✗ the voucher list of service 101 is empty for account 7011234567 now; no payment was sent');
+    expect(run.stderr).toContain(
+      '✗ the voucher list of service 101 is empty for account 7011234567 now; no payment was sent',
+    );
     expect(run.stderr).not.toContain('static service');
     expect(run.asked.map((q) => q.message)).not.toContain('Amount (KZT)');
-    expect(formsOfType(server.received, 'AccountCheck').map((f) => f.get('Account'))).toEqual(['7011234567', 'player-42']);
+    expect(formsOfType(server.received, 'AccountCheck').map((f) => f.get('Account'))).toEqual([
+      '7011234567',
+      'player-42',
+    ]);
     const [payment, ...more] = payments(server.received);
     expect(more).toHaveLength(0);
     expect(payment?.get('Account')).toBe('player-42');
@@ -375,7 +444,9 @@ describe('buy: an empty voucher list', () => {
 
   it('with --amount given still never pays a free amount; quitting ends with nothing sent (exit 2)', async () => {
     const server = await specServer({ vouchers, emptyListFor: ['7011234567'] });
-    const run = await buy(server.baseUrl, { ...gameCoins, amount: '2497.00' }, [{ select: /quit/, expect: /What now/ }]);
+    const run = await buy(server.baseUrl, { ...gameCoins, amount: '2497.00' }, [
+      { select: /quit/, expect: /What now/ },
+    ]);
     expect(run.error).toBeInstanceOf(EmptyVoucherListError);
     expect((run.error as EmptyVoucherListError).exitCode).toBe(2);
     expect(run.asked.map((q) => q.kind)).toEqual(['select']);
@@ -386,21 +457,35 @@ describe('buy: an empty voucher list', () => {
 describe('buy: foreign exchange is shown before the yes', () => {
   const summaryAtConfirm = () => {
     const seen: { stderr?: string } = {};
-    return { seen, onAsk: (question: AskedQuestion, stderr: string) => void (question.kind === 'confirm' && (seen.stderr = stderr)) };
+    return {
+      seen,
+      onAsk: (question: AskedQuestion, stderr: string) => void (question.kind === 'confirm' && (seen.stderr = stderr)),
+    };
   };
 
   it('the sandbox gift card (USD at 0.921): the rate and the currency paid in, in the summary', async () => {
     const gateway = await sandbox();
     const { seen, onAsk } = summaryAtConfirm();
-    const run = await buy(gateway.baseUrl, { service: '102', account: 'player-42', currency: 'USD' }, [{ select: /Gift card 10 EUR/ }, { confirm: false }], { onAsk });
+    const run = await buy(
+      gateway.baseUrl,
+      { service: '102', account: 'player-42', currency: 'USD' },
+      [{ select: /Gift card 10 EUR/ }, { confirm: false }],
+      { onAsk },
+    );
     expect(run.error).toBeInstanceOf(CancelledError);
     // The sandbox's AccountCheck has no ServiceCurrency (spec 2.3 lists it for Payment and Status).
-    expect(seen.stderr).toMatch(/Amount +10\.630 USD \(the OrderAmount, exactly\)\n +Exchange rate +0\.921: paid in USD, crediting currency not given\n/);
+    expect(seen.stderr).toMatch(
+      /Amount +10\.630 USD \(the OrderAmount, exactly\)\n +Exchange rate +0\.921: paid in USD, crediting currency not given\n/,
+    );
     expect(payments(gateway.received)).toHaveLength(0);
   });
 
   it('a gateway that credits in another currency at 1.00: the crediting currency in the summary', async () => {
-    const server = await specServer({ vouchers: [{ invoiceId: '9001', orderAmount: '5000.00', name: 'Gift card 10 EUR' }], exchangeRate: '1.00', serviceCurrency: 'EUR' });
+    const server = await specServer({
+      vouchers: [{ invoiceId: '9001', orderAmount: '5000.00', name: 'Gift card 10 EUR' }],
+      exchangeRate: '1.00',
+      serviceCurrency: 'EUR',
+    });
     const { seen, onAsk } = summaryAtConfirm();
     const run = await buy(server.baseUrl, gameCoins, [{ select: /Gift card/ }, { confirm: true }], { onAsk });
     expect(run.error).toBeUndefined();
@@ -409,7 +494,11 @@ describe('buy: foreign exchange is shown before the yes', () => {
   });
 
   it('a rate written 1.0 in the same currency is no exchange: no line', async () => {
-    const server = await specServer({ vouchers: [{ invoiceId: '9001', orderAmount: '5000.00', name: 'Voucher' }], exchangeRate: '1.0', serviceCurrency: 'KZT' });
+    const server = await specServer({
+      vouchers: [{ invoiceId: '9001', orderAmount: '5000.00', name: 'Voucher' }],
+      exchangeRate: '1.0',
+      serviceCurrency: 'KZT',
+    });
     const { seen, onAsk } = summaryAtConfirm();
     await buy(server.baseUrl, gameCoins, [{ select: /Voucher/ }, { confirm: false }], { onAsk });
     expect(seen.stderr).toContain('About to pay');
@@ -446,7 +535,9 @@ describe('buy: after the payment went out', () => {
 
   it('Ctrl+C while the Payment is out: outcome unknown, exit 3, never "nothing happened"', async () => {
     const server = await specServer({ hold: ['Payment'] });
-    const run = startBuy(server.baseUrl, { service: '201', account: 'player-42', currency: 'KZT', amount: '10.00' }, [{ confirm: true }]);
+    const run = startBuy(server.baseUrl, { service: '201', account: 'player-42', currency: 'KZT', amount: '10.00' }, [
+      { confirm: true },
+    ]);
     await vi.waitFor(() => expect(payments(server.received)).toHaveLength(1));
     run.abort();
     const { error } = await run.done;
@@ -459,7 +550,11 @@ describe('buy: after the payment went out', () => {
   it('a refused payment shows its receipt and ends with exit 1', async () => {
     // The sandbox refuses a static amount that is not the service's fixed denomination.
     const gateway = await sandbox();
-    const run = await buy(gateway.baseUrl, { service: '202', account: 'player-42', currency: 'KZT', amount: '1499.99' }, [{ confirm: true }]);
+    const run = await buy(
+      gateway.baseUrl,
+      { service: '202', account: 'player-42', currency: 'KZT', amount: '1499.99' },
+      [{ confirm: true }],
+    );
     expect(run.error).toBeInstanceOf(GatewayRefusedError);
     expect(run.stdout).toContain('Payment failed');
     expect(run.stdout).toMatch(/ResponseStatus 23/);
@@ -472,7 +567,9 @@ describe('buy --receipt <file>', () => {
   it("writes the receipt, plain, with the voucher's name as the ledger recorded it", async () => {
     const gateway = await sandbox();
     const file = receiptPath();
-    const run = await buy(gateway.baseUrl, gameCoins, [{ select: /550 GameCoins/ }, { confirm: true }], { receiptFile: file });
+    const run = await buy(gateway.baseUrl, gameCoins, [{ select: /550 GameCoins/ }, { confirm: true }], {
+      receiptFile: file,
+    });
     expect(run.error).toBeUndefined();
     const receipt = readFileSync(file, 'utf8');
     expect(receipt).toMatch(/^✓ Payment succeeded\n/);
@@ -494,7 +591,12 @@ describe('buy --receipt <file>', () => {
   it('a refused payment: the receipt says failed, and the exit stays 1', async () => {
     const gateway = await sandbox();
     const file = receiptPath();
-    const run = await buy(gateway.baseUrl, { service: '202', account: 'player-42', currency: 'KZT', amount: '1499.99' }, [{ confirm: true }], { receiptFile: file });
+    const run = await buy(
+      gateway.baseUrl,
+      { service: '202', account: 'player-42', currency: 'KZT', amount: '1499.99' },
+      [{ confirm: true }],
+      { receiptFile: file },
+    );
     expect(run.error).toBeInstanceOf(GatewayRefusedError);
     expect(readFileSync(file, 'utf8')).toMatch(/^✗ Payment failed\n[\s\S]*State\s+failed \(ResponseStatus 23\)/);
   });
@@ -515,13 +617,17 @@ describe('buy: a long voucher list', () => {
     const vouchers = Array.from({ length: 12 }, (_, i) => ({
       invoiceId: String(9000 + i),
       orderAmount: `${(i + 1) * 100}.00`,
-      name: i === 10 ? 'Voucher eleven, with a name far too long to fit in any sensible table column at all' : `Voucher ${i + 1}`,
+      name:
+        i === 10
+          ? 'Voucher eleven, with a name far too long to fit in any sensible table column at all'
+          : `Voucher ${i + 1}`,
     }));
     const server = await specServer({ vouchers });
     const run = await buy(server.baseUrl, gameCoins, [{ select: /eleven/ }, { confirm: true }], { columns: 80 });
     const picker = run.asked[0];
     expect(picker?.kind === 'select' && picker.filter).toBe(true);
-    if (picker?.kind === 'select') for (const choice of picker.choices) expect(choice.label.length).toBeLessThanOrEqual(76);
+    if (picker?.kind === 'select')
+      for (const choice of picker.choices) expect(choice.label.length).toBeLessThanOrEqual(76);
     const [payment] = payments(server.received);
     expect(payment?.get('Extra[0].Value')).toBe('9010');
     expect(payment?.get('Amount')).toBe('1100.00');
@@ -530,16 +636,28 @@ describe('buy: a long voucher list', () => {
 
 describe('buy: a static service the profile declares, on a gateway that refuses its account check', () => {
   // Unlike the sandbox, this gateway answers the AccountCheck of 601 with a refusal (ResponseStatus 115).
-  const gateway = () => specServer({ vouchers: [{ invoiceId: '5002', orderAmount: '2497.00', name: '550 GameCoins' }], staticRefusedCheck: ['601'] });
-  const profile = (entry: unknown) => profileCatalogue(serviceEntries({ '101': 'GameCoins', '601': entry } as Record<string, unknown>, 'profile'));
+  const gateway = () =>
+    specServer({
+      vouchers: [{ invoiceId: '5002', orderAmount: '2497.00', name: '550 GameCoins' }],
+      staticRefusedCheck: ['601'],
+    });
+  const profile = (entry: unknown) =>
+    profileCatalogue(serviceEntries({ '101': 'GameCoins', '601': entry } as Record<string, unknown>, 'profile'));
   const cinema = { name: 'Cinema voucher', kind: 'static', amounts: ['1500.00', '3000.00'] };
   const flags = { service: '601', account: '7011234567', currency: 'KZT' };
 
   it('with every flag given asks only the yes, and pays exactly 1500.00 with no Extra fields', async () => {
     const server = await gateway();
-    const run = await buy(server.baseUrl, { ...flags, amount: '1500.00' }, [{ confirm: true, expect: /Pay 1500\.00 KZT now/ }], { catalogue: profile(cinema) });
+    const run = await buy(
+      server.baseUrl,
+      { ...flags, amount: '1500.00' },
+      [{ confirm: true, expect: /Pay 1500\.00 KZT now/ }],
+      { catalogue: profile(cinema) },
+    );
     expect(run.error).toBeUndefined();
-    expect(run.stderr).toContain(`refused the account check of service 601 (${noVoucherListRefusal.message}, ResponseStatus 115); the profile declares it static`);
+    expect(run.stderr).toContain(
+      `refused the account check of service 601 (${noVoucherListRefusal.message}, ResponseStatus 115); the profile declares it static`,
+    );
     expect(formsOfType(server.received, 'AccountCheck')).toHaveLength(1);
     const [payment, ...more] = payments(server.received);
     expect(more).toHaveLength(0);
@@ -555,14 +673,22 @@ describe('buy: a static service the profile declares, on a gateway that refuses 
     const run = await buy(
       server.baseUrl,
       { account: '7011234567', currency: 'KZT' },
-      [{ select: /Cinema voucher/, expect: /Service/ }, { select: '3000.00', expect: /Amount \(KZT\)/ }, { confirm: true }],
+      [
+        { select: /Cinema voucher/, expect: /Service/ },
+        { select: '3000.00', expect: /Amount \(KZT\)/ },
+        { confirm: true },
+      ],
       {
         catalogue: profile(cinema),
       },
     );
     expect(run.error).toBeUndefined();
     const [services, amounts] = run.asked;
-    expect(services?.kind === 'select' && services.choices.map((c) => c.label)).toEqual(['101  GameCoins', '601  Cinema voucher (static)', 'another service id…']);
+    expect(services?.kind === 'select' && services.choices.map((c) => c.label)).toEqual([
+      '101  GameCoins',
+      '601  Cinema voucher (static)',
+      'another service id…',
+    ]);
     expect(amounts?.kind === 'select' && amounts.choices.map((c) => c.value)).toEqual(['1500.00', '3000.00']);
     expect(payments(server.received).map((form) => form.get('Amount'))).toEqual(['3000.00']);
   });
@@ -571,7 +697,9 @@ describe('buy: a static service the profile declares, on a gateway that refuses 
     const server = await gateway();
     const run = await buy(server.baseUrl, { ...flags, amount: '1500' }, [], { catalogue: profile(cinema) });
     expect(run.error).toBeInstanceOf(UsageError);
-    expect((run.error as UsageError).message).toBe('--amount 1500 is not one of the amounts the profile lists for service 601; nothing was paid');
+    expect((run.error as UsageError).message).toBe(
+      '--amount 1500 is not one of the amounts the profile lists for service 601; nothing was paid',
+    );
     expect((run.error as UsageError).hint).toBe('give one of them exactly as written: 1500.00, 3000.00');
     expect(payments(server.received)).toHaveLength(0);
   });
@@ -584,7 +712,9 @@ describe('buy: a static service the profile declares, on a gateway that refuses 
       expect(run.stderr).toContain(
         `шлюз отказал в проверке счёта для услуги 601 (${noVoucherListRefusal.message}, ResponseStatus 115); в профиле она объявлена статической, поэтому оплачивается суммой`,
       );
-      expect((run.error as UsageError).message).toBe('--amount 1500 нет среди сумм, указанных в профиле для услуги 601; ничего не оплачено');
+      expect((run.error as UsageError).message).toBe(
+        '--amount 1500 нет среди сумм, указанных в профиле для услуги 601; ничего не оплачено',
+      );
       expect((run.error as UsageError).hint).toBe('укажите одну из них точно так, как она записана: 1500.00, 3000.00');
     } finally {
       await useLanguage('en');
@@ -593,22 +723,30 @@ describe('buy: a static service the profile declares, on a gateway that refuses 
 
   it('without listed amounts asks for one, checked by the amount rules', async () => {
     const server = await gateway();
-    const run = await buy(server.baseUrl, flags, [{ input: '2000.50', expect: /Amount \(KZT\)/ }, { confirm: true }], { catalogue: profile({ kind: 'static' }) });
+    const run = await buy(server.baseUrl, flags, [{ input: '2000.50', expect: /Amount \(KZT\)/ }, { confirm: true }], {
+      catalogue: profile({ kind: 'static' }),
+    });
     expect(run.error).toBeUndefined();
     expect(payments(server.received).map((form) => form.get('Amount'))).toEqual(['2000.50']);
   });
 
   it('a service the profile does not declare static: the refusal stays a refusal, nothing paid', async () => {
     const server = await gateway();
-    const run = await buy(server.baseUrl, { ...flags, amount: '1500.00' }, [{ select: /quit/, expect: /What now/ }], { catalogue: profile('Cinema voucher') });
+    const run = await buy(server.baseUrl, { ...flags, amount: '1500.00' }, [{ select: /quit/, expect: /What now/ }], {
+      catalogue: profile('Cinema voucher'),
+    });
     expect(run.error).toBeInstanceOf(GatewayRefusedError);
     expect(run.stderr).toContain(noVoucherListRefusal.message);
     expect(payments(server.received)).toHaveLength(0);
   });
 
   it("declared static, yet the gateway's check lists vouchers: the gateway's list wins, paid by voucher", async () => {
-    const server = await specServer({ vouchers: [{ invoiceId: '5002', orderAmount: '2497.00', name: '550 GameCoins' }] });
-    const run = await buy(server.baseUrl, flags, [{ select: /550 GameCoins/ }, { confirm: true }], { catalogue: profile(cinema) });
+    const server = await specServer({
+      vouchers: [{ invoiceId: '5002', orderAmount: '2497.00', name: '550 GameCoins' }],
+    });
+    const run = await buy(server.baseUrl, flags, [{ select: /550 GameCoins/ }, { confirm: true }], {
+      catalogue: profile(cinema),
+    });
     expect(run.error).toBeUndefined();
     expect(payments(server.received)[0]?.get('Extra[0].Value')).toBe('5002');
   });
@@ -618,28 +756,44 @@ describe('buy: a voucher over the desk limit for one payment', () => {
   /** The desk's maxAmount of KZT 2500.00 as settings resolve it, and its breach as the desk rules find it. */
   async function limited() {
     const home = mkdtempSync(join(tmpdir(), 'agentpay-buy-limit-'));
-    const settings = await resolveSettings({ sandbox: true, maxAmount: 'KZT=2500.00' }, { XDG_STATE_HOME: join(home, 'state'), XDG_CONFIG_HOME: join(home, 'config') });
+    const settings = await resolveSettings(
+      { sandbox: true, maxAmount: 'KZT=2500.00' },
+      { XDG_STATE_HOME: join(home, 'state'), XDG_CONFIG_HOME: join(home, 'config') },
+    );
     const limit = (currency: string) => settings.desk.limit('maxAmount', currency);
     return {
       maxAmount: (currency: string) => limit(currency)?.amount,
       deskFindings: async (input: { amount: string; currency?: string | undefined }) => {
         // Only the amount and currency matter to the limit for one payment; no earlier payments.
-        const intent = { amount: input.amount, currency: input.currency ?? 'KZT', account: gameCoins.account, transactionId: txnId, at: new Date().toISOString() };
-        return { breaches: limitBreaches(settings.desk, intent as unknown as Intent, 'desk', [], new Date()), duplicates: [] };
+        const intent = {
+          amount: input.amount,
+          currency: input.currency ?? 'KZT',
+          account: gameCoins.account,
+          transactionId: txnId,
+          at: new Date().toISOString(),
+        };
+        return {
+          breaches: limitBreaches(settings.desk, intent as unknown as Intent, 'desk', [], new Date()),
+          duplicates: [],
+        };
       },
     };
   }
 
   it('is marked in the list, and choosing it says why in one line and returns to the list', async () => {
     const gateway = await sandbox();
-    const run = await buy(gateway.baseUrl, gameCoins, [{ select: /1200 GameCoins/ }, { select: /550 GameCoins/ }, { confirm: true }], await limited());
+    const run = await buy(
+      gateway.baseUrl,
+      gameCoins,
+      [{ select: /1200 GameCoins/ }, { select: /550 GameCoins/ }, { confirm: true }],
+      await limited(),
+    );
     expect(run.error).toBeUndefined();
     const selects = run.asked.flatMap((question) => (question.kind === 'select' ? [question] : []));
     const labels = selects[0]!.choices.map((choice) => choice.label);
-    expect(labels.filter((label) => label.endsWith('(over the limit)')).map((label) => label.split(/\s{2,}/)[1])).toEqual([
-      '1200 GameCoins',
-      expect.stringMatching(/^2500 GameCoins/),
-    ]);
+    expect(
+      labels.filter((label) => label.endsWith('(over the limit)')).map((label) => label.split(/\s{2,}/)[1]),
+    ).toEqual(['1200 GameCoins', expect.stringMatching(/^2500 GameCoins/)]);
     expect(labels.find((label) => label.includes('550 GameCoins'))).not.toContain('over the limit');
     expect(selects).toHaveLength(2);
     expect(run.stderr.split('\n').filter((line) => line.includes('--over-limit'))).toHaveLength(1);
@@ -651,7 +805,12 @@ describe('buy: a voucher over the desk limit for one payment', () => {
     await useLanguage('ru');
     try {
       const gateway = await sandbox();
-      const run = await buy(gateway.baseUrl, gameCoins, [{ select: /1200 GameCoins/ }, { cancel: 'select' }], await limited());
+      const run = await buy(
+        gateway.baseUrl,
+        gameCoins,
+        [{ select: /1200 GameCoins/ }, { cancel: 'select' }],
+        await limited(),
+      );
       expect(run.error).toBeInstanceOf(CancelledError);
       const [first] = run.asked.flatMap((question) => (question.kind === 'select' ? [question] : []));
       expect(first!.choices.filter((choice) => choice.label.endsWith('(сверх лимита)'))).toHaveLength(2);
@@ -664,7 +823,12 @@ describe('buy: a voucher over the desk limit for one payment', () => {
 
   it('is paid as chosen with --over-limit', async () => {
     const gateway = await sandbox();
-    const run = await buy(gateway.baseUrl, { ...gameCoins, overLimit: true }, [{ select: /1200 GameCoins/ }, { confirm: true }], await limited());
+    const run = await buy(
+      gateway.baseUrl,
+      { ...gameCoins, overLimit: true },
+      [{ select: /1200 GameCoins/ }, { confirm: true }],
+      await limited(),
+    );
     expect(run.error).toBeUndefined();
     expect(payments(gateway.received).map((form) => form.get('Amount'))).toEqual(['4990.50']);
   });

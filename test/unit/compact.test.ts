@@ -1,4 +1,13 @@
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -15,16 +24,22 @@ function journalPath(): string {
   return join(mkdtempSync(join(tmpdir(), 'agentpay-compact-')), 'journal.jsonl');
 }
 
-const on = (day: string, record: IntentRecord | OutcomeRecord) => ({ ...record, at: `${day}T10:00:00.000Z` }) as typeof record;
+const on = (day: string, record: IntentRecord | OutcomeRecord) =>
+  ({ ...record, at: `${day}T10:00:00.000Z` }) as typeof record;
 
 /** What every reader makes of the journal: history's last words, the open ones, and the replay guard's finds. */
 async function readersSee(journal: string, ids: readonly string[]) {
   const warnings: string[] = [];
   const warn = (message: string) => warnings.push(message);
-  const history = (await gathered(allEntries(journal, {}, warn))).map((e) => `${e.intent.transactionId} ${e.outcome?.view.state ?? 'unknown'}`).sort();
-  const open = (await openEntries(journal, {}, warn)).map((e) => `${e.intent.transactionId} ${e.outcome?.view.state ?? 'unknown'}`).sort();
+  const history = (await gathered(allEntries(journal, {}, warn)))
+    .map((e) => `${e.intent.transactionId} ${e.outcome?.view.state ?? 'unknown'}`)
+    .sort();
+  const open = (await openEntries(journal, {}, warn))
+    .map((e) => `${e.intent.transactionId} ${e.outcome?.view.state ?? 'unknown'}`)
+    .sort();
   const found: string[] = [];
-  for (const transactionId of ids) if (await findIntent(journal, { ...owner, transactionId }, warn)) found.push(transactionId);
+  for (const transactionId of ids)
+    if (await findIntent(journal, { ...owner, transactionId }, warn)) found.push(transactionId);
   return { history, open, found, warnings };
 }
 
@@ -56,14 +71,23 @@ describe('ledger compact (the file journal)', () => {
     expect(before.open).toEqual(['2 pending', '4 unknown']);
 
     const report = await compactJournal(journal);
-    expect(report).toMatchObject({ cuts: [1], archived: { transactions: 3, records: 8 }, open: { transactions: 2, records: 5, file: `${journal}.open-1` } });
+    expect(report).toMatchObject({
+      cuts: [1],
+      archived: { transactions: 3, records: 8 },
+      open: { transactions: 2, records: 5, file: `${journal}.open-1` },
+    });
     expect(
       readdirSync(`${journal}.archive`)
         .filter((name) => name.endsWith('.jsonl'))
         .sort(),
     ).toEqual(['2026-11-19.1.jsonl', '2026-11-20.1.jsonl', '2026-11-21.1.jsonl']);
     expect(readFileSync(`${journal}.archive/2026-11-21.1.jsonl`, 'utf8')).toBe(
-      linesOf([on('2026-11-20', intent('5')), on('2026-11-20', outcome('5', 'failed')), on('2026-11-21', intent('5')), on('2026-11-21', outcome('5', 'success'))]),
+      linesOf([
+        on('2026-11-20', intent('5')),
+        on('2026-11-20', outcome('5', 'failed')),
+        on('2026-11-21', intent('5')),
+        on('2026-11-21', outcome('5', 'success')),
+      ]),
     );
     expect(existsSync(journal)).toBe(false);
     expect(await readersSee(journal, ids)).toEqual(before);
@@ -79,7 +103,13 @@ describe('ledger compact (the file journal)', () => {
       readdirSync(`${journal}.archive`)
         .filter((name) => name.endsWith('.jsonl'))
         .sort(),
-    ).toEqual(['2026-11-19.1.jsonl', '2026-11-19.2.jsonl', '2026-11-20.1.jsonl', '2026-11-21.1.jsonl', '2026-11-21.2.jsonl']);
+    ).toEqual([
+      '2026-11-19.1.jsonl',
+      '2026-11-19.2.jsonl',
+      '2026-11-20.1.jsonl',
+      '2026-11-21.1.jsonl',
+      '2026-11-21.2.jsonl',
+    ]);
     expect(readdirSync(join(journal, '..')).sort()).toEqual(['journal.jsonl.archive', 'journal.jsonl.open-2']);
     const after = await readersSee(journal, [...ids, '7']);
     expect(after.history).toEqual(['1 success', '2 success', '3 failed', '4 success', '5 success', '7 unknown']);
@@ -91,10 +121,16 @@ describe('ledger compact (the file journal)', () => {
     const journal = journalPath();
     writeFileSync(
       journal,
-      linesOf([on('2026-11-19', intent('1')), on('2026-11-19', outcome('1', 'success')), on('2026-11-21', intent('2')), on('2026-11-21', outcome('2', 'success'))]),
+      linesOf([
+        on('2026-11-19', intent('1')),
+        on('2026-11-19', outcome('1', 'success')),
+        on('2026-11-21', intent('2')),
+        on('2026-11-21', outcome('2', 'success')),
+      ]),
     );
     await compactJournal(journal);
-    const since = async (text: string) => (await gathered(allEntries(journal, { since: new Date(text) }, () => {}))).map((e) => e.intent.transactionId);
+    const since = async (text: string) =>
+      (await gathered(allEntries(journal, { since: new Date(text) }, () => {}))).map((e) => e.intent.transactionId);
     expect(await since('2026-11-21T00:00:00Z')).toEqual(['2']);
     expect(await since('2026-11-19T09:00:00Z')).toEqual(['1', '2']);
     expect(await since('2026-11-19T11:00:00Z')).toEqual(['2']);
@@ -102,7 +138,10 @@ describe('ledger compact (the file journal)', () => {
 
   it('moves damaged lines to <journal>.damaged once, after which the readers stop warning', async () => {
     const journal = journalPath();
-    writeFileSync(journal, linesOf([intent('1'), 'not json', outcome('1', 'success'), '{"kind":"outcome"}', intent('2')]));
+    writeFileSync(
+      journal,
+      linesOf([intent('1'), 'not json', outcome('1', 'success'), '{"kind":"outcome"}', intent('2')]),
+    );
     expect((await readersSee(journal, [])).warnings).toHaveLength(4);
     const report = await compactJournal(journal);
     expect(report.damaged).toEqual({ lines: 2, file: `${journal}.damaged` });
@@ -118,9 +157,26 @@ describe('ledger compact (the file journal)', () => {
     const journal = journalPath();
     // As a writer whose check raced a compaction leaves it: the same lines in the cut and in J.
     mkdirSync(join(cutDirectory(journal, 1), 'ab'), { recursive: true });
-    writeFileSync(segmentPath(journal, 1, 'ab'), linesOf([intent('1'), intent('2'), outcome('2', 'success'), intent('3'), outcome('3', 'pending')]));
-    writeFileSync(journal, linesOf([intent('1'), outcome('2', 'success'), outcome('3', 'pending'), outcome('3', 'success'), outcome('3', 'pending')]));
-    const expected = { history: ['1 unknown', '2 success', '3 success'], open: ['1 unknown'], found: ['1', '2', '3'], warnings: [] };
+    writeFileSync(
+      segmentPath(journal, 1, 'ab'),
+      linesOf([intent('1'), intent('2'), outcome('2', 'success'), intent('3'), outcome('3', 'pending')]),
+    );
+    writeFileSync(
+      journal,
+      linesOf([
+        intent('1'),
+        outcome('2', 'success'),
+        outcome('3', 'pending'),
+        outcome('3', 'success'),
+        outcome('3', 'pending'),
+      ]),
+    );
+    const expected = {
+      history: ['1 unknown', '2 success', '3 success'],
+      open: ['1 unknown'],
+      found: ['1', '2', '3'],
+      warnings: [],
+    };
     expect(await readersSee(journal, ['1', '2', '3'])).toEqual(expected);
     // The left-over cut is compacted first, then the journal.
     expect((await compactJournal(journal)).cuts).toEqual([1, 2]);
@@ -147,13 +203,21 @@ describe('ledger compact (the file journal)', () => {
     expect((await readersSee(journal, ['1', '2', '3', '4'])).open).toEqual(['3 unknown', '4 unknown']);
     expect((await compactJournal(journal)).cuts).toEqual([2, 3]);
     const after = await readersSee(journal, ['1', '2', '3', '4']);
-    expect(after).toEqual({ history: ['1 success', '2 success', '3 unknown', '4 unknown'], open: ['3 unknown', '4 unknown'], found: ['1', '2', '3', '4'], warnings: [] });
+    expect(after).toEqual({
+      history: ['1 success', '2 success', '3 unknown', '4 unknown'],
+      open: ['3 unknown', '4 unknown'],
+      found: ['1', '2', '3', '4'],
+      warnings: [],
+    });
     expect(readdirSync(join(journal, '..')).sort()).toEqual(['journal.jsonl.archive', 'journal.jsonl.open-3']);
   });
 
   it('three compactions at once, while a writer appends: the readers see every transaction once', async () => {
     const journal = journalPath();
-    const records = Array.from({ length: 300 }, (_, i) => [intent(String(i)), ...(i % 7 === 0 ? [] : [outcome(String(i), i % 5 === 0 ? 'pending' : 'success')])]).flat();
+    const records = Array.from({ length: 300 }, (_, i) => [
+      intent(String(i)),
+      ...(i % 7 === 0 ? [] : [outcome(String(i), i % 5 === 0 ? 'pending' : 'success')]),
+    ]).flat();
     writeFileSync(journal, linesOf(records.slice(0, 200)));
     const ids = ['0', '5', '6', '299'];
     const compactions = Promise.all([compactJournal(journal), compactJournal(journal), compactJournal(journal)]);
@@ -165,10 +229,14 @@ describe('ledger compact (the file journal)', () => {
     expect(reports.flatMap((report) => report.cuts)).toContain(1);
     const seen = await readersSee(journal, ids);
     expect(seen.history).toHaveLength(300);
-    expect(seen.open).toHaveLength(Array.from({ length: 300 }, (_, i) => i).filter((i) => i % 7 === 0 || i % 5 === 0).length);
+    expect(seen.open).toHaveLength(
+      Array.from({ length: 300 }, (_, i) => i).filter((i) => i % 7 === 0 || i % 5 === 0).length,
+    );
     expect(seen.found).toEqual(ids);
     expect(seen.warnings).toEqual([]);
-    expect(readdirSync(join(journal, '..')).filter((name) => /\.(cut|tmp|open)-/.test(name))).toEqual([expect.stringMatching(/\.open-\d+$/)]);
+    expect(readdirSync(join(journal, '..')).filter((name) => /\.(cut|tmp|open)-/.test(name))).toEqual([
+      expect.stringMatching(/\.open-\d+$/),
+    ]);
   });
 
   it('archives by the UTC day of a time written with an offset, and refuses a journal that is a symbolic link', async () => {
@@ -203,12 +271,21 @@ describe('ledger compact (the file journal)', () => {
 describe('ledger compact after the open records were removed by hand', () => {
   it('refuses rather than number cuts again from 1 over the archive it kept (exit 6, nothing compacted)', async () => {
     const journal = journalPath();
-    writeFileSync(journal, linesOf([on('2026-11-19', intent('1')), on('2026-11-19', outcome('1', 'success')), on('2026-11-19', intent('2'))]));
+    writeFileSync(
+      journal,
+      linesOf([
+        on('2026-11-19', intent('1')),
+        on('2026-11-19', outcome('1', 'success')),
+        on('2026-11-19', intent('2')),
+      ]),
+    );
     await compactJournal(journal);
     // "Start over, keep the history": the live files go, the archive stays.
     renameSync(`${journal}.open-1`, `${journal}.open-1.moved`);
     writeFileSync(journal, linesOf([on('2026-11-20', intent('3'))]));
-    await expect(compactJournal(journal)).rejects.toThrow(/its archive holds cut 1 but the newest journal\.jsonl\.open-<n> is 0\); nothing was compacted/);
+    await expect(compactJournal(journal)).rejects.toThrow(
+      /its archive holds cut 1 but the newest journal\.jsonl\.open-<n> is 0\); nothing was compacted/,
+    );
     expect(readFileSync(journal, 'utf8')).toContain('"transactionId":"3"');
   });
 });

@@ -17,7 +17,14 @@ const configHome = mkdtempSync(join(tmpdir(), 'agentpay-completion-'));
 mkdirSync(join(configHome, 'agentpay'));
 writeFileSync(
   join(configHome, 'agentpay', 'config.json'),
-  JSON.stringify({ profiles: { default: { services: { '301': 'Water bill', '601': { name: 'Cinema voucher', kind: 'static', amounts: ['1500.00'] } } }, night: {} } }),
+  JSON.stringify({
+    profiles: {
+      default: {
+        services: { '301': 'Water bill', '601': { name: 'Cinema voucher', kind: 'static', amounts: ['1500.00'] } },
+      },
+      night: {},
+    },
+  }),
 );
 
 /** The values offered for a command line ('|' for the cursor: the line's end), or ':files'. */
@@ -65,7 +72,9 @@ describe('completion from the program definition', () => {
           .filter((each) => each !== program && everyCommand(each).includes(command))
           .map((each) => each.name());
         expect(complete([...path, option.long, ''].join(' '))).toEqual(option.argChoices);
-        expect(complete([...path, `${option.long}=`].join(' '))).toEqual(option.argChoices!.map((choice) => `${option.long}=${choice}`));
+        expect(complete([...path, `${option.long}=`].join(' '))).toEqual(
+          option.argChoices!.map((choice) => `${option.long}=${choice}`),
+        );
       }
     }
     expect(complete('--password-format ')).toEqual(['plain', 'md5']);
@@ -82,9 +91,12 @@ describe('completion from the program definition', () => {
   });
 
   it('lists the choices without refusing a comma list or a mapping file, which the command reads', () => {
-    const optionOf = (name: string, flag: string) => program.commands.find((command) => command.name() === name)!.options.find((option) => option.long === flag)!;
+    const optionOf = (name: string, flag: string) =>
+      program.commands.find((command) => command.name() === name)!.options.find((option) => option.long === flag)!;
     expect(optionOf('report', '--by').parseArg!('service,state', undefined)).toEqual(['service,state']);
-    expect(optionOf('reconcile', '--registry-format').parseArg!('kassa-mapping.yaml', undefined)).toBe('kassa-mapping.yaml');
+    expect(optionOf('reconcile', '--registry-format').parseArg!('kassa-mapping.yaml', undefined)).toBe(
+      'kassa-mapping.yaml',
+    );
     expect(() => optionOf('reconcile', '--format').parseArg!('xml', undefined)).toThrow(/Allowed choices/);
   });
 

@@ -13,7 +13,10 @@ function envWithConfig(config?: unknown, extra: Record<string, string> = {}): No
   const configHome = join(home, 'config');
   if (config !== undefined) {
     mkdirSync(join(configHome, 'agentpay'), { recursive: true });
-    writeFileSync(join(configHome, 'agentpay', 'config.json'), typeof config === 'string' ? config : JSON.stringify(config));
+    writeFileSync(
+      join(configHome, 'agentpay', 'config.json'),
+      typeof config === 'string' ? config : JSON.stringify(config),
+    );
   }
   return { HOME: home, XDG_CONFIG_HOME: configHome, ...extra };
 }
@@ -30,7 +33,14 @@ async function usageError(action: () => unknown): Promise<UsageError> {
 
 const profiles = {
   profiles: {
-    default: { baseUrl: 'http://profile.invalid', agentId: '3', passwordFormat: 'md5', timeout: 1234, pendingCodes: [11, '12'], dateFormat: 'iso' },
+    default: {
+      baseUrl: 'http://profile.invalid',
+      agentId: '3',
+      passwordFormat: 'md5',
+      timeout: 1234,
+      pendingCodes: [11, '12'],
+      dateFormat: 'iso',
+    },
     qa: { baseUrl: 'http://qa.invalid/', agentId: '4' },
   },
 };
@@ -48,8 +58,15 @@ describe('resolveSettings: the code table', () => {
   });
 
   it('takes failedCodes from a profile as a list of numbers and strings', async () => {
-    const settings = await resolveSettings({}, envWithConfig({ profiles: { default: { failedCodes: [20, '21'], notFoundCodes: '404' } } }));
-    expect(settings.codes.table).toEqual({ pending: new Set(), notFound: new Set(['404']), failed: new Set(['20', '21']) });
+    const settings = await resolveSettings(
+      {},
+      envWithConfig({ profiles: { default: { failedCodes: [20, '21'], notFoundCodes: '404' } } }),
+    );
+    expect(settings.codes.table).toEqual({
+      pending: new Set(),
+      notFound: new Set(['404']),
+      failed: new Set(['20', '21']),
+    });
   });
 });
 
@@ -92,7 +109,13 @@ describe('resolveSettings: flag > env > profile > default', () => {
     expect(fromEnv.timeoutMs).toMatchObject({ value: 999, source: 'env' });
     expect([...fromEnv.codes.pending.value]).toEqual(['13']);
 
-    const flags: GlobalFlags = { baseUrl: 'http://flag.invalid/', agentId: '1', passwordFormat: 'md5', timeout: '300', pendingCodes: '14, 15' };
+    const flags: GlobalFlags = {
+      baseUrl: 'http://flag.invalid/',
+      agentId: '1',
+      passwordFormat: 'md5',
+      timeout: '300',
+      pendingCodes: '14, 15',
+    };
     const fromFlags = await resolveSettings(flags, env);
     expect(fromFlags.baseUrl).toEqual({ value: 'http://flag.invalid', source: 'flag' });
     expect(fromFlags.agentId).toEqual({ value: '1', source: 'flag' });
@@ -107,19 +130,29 @@ describe('resolveSettings: flag > env > profile > default', () => {
   });
 
   it('--profile and AGENTPAY_PROFILE choose the profile, the flag first', async () => {
-    expect((await resolveSettings({}, envWithConfig(profiles, { AGENTPAY_PROFILE: 'qa' }))).baseUrl?.value).toBe('http://qa.invalid');
-    expect((await resolveSettings({ profile: 'default' }, envWithConfig(profiles, { AGENTPAY_PROFILE: 'qa' }))).baseUrl?.value).toBe('http://profile.invalid');
+    expect((await resolveSettings({}, envWithConfig(profiles, { AGENTPAY_PROFILE: 'qa' }))).baseUrl?.value).toBe(
+      'http://qa.invalid',
+    );
+    expect(
+      (await resolveSettings({ profile: 'default' }, envWithConfig(profiles, { AGENTPAY_PROFILE: 'qa' }))).baseUrl
+        ?.value,
+    ).toBe('http://profile.invalid');
   });
 
-  it.each(['nope', 'constructor', '__proto__', 'toString', 'hasOwnProperty'])('a profile %j that the file does not hold is a UsageError', async (name) => {
-    const error = await usageError(() => resolveSettings({ profile: name }, envWithConfig(profiles)));
-    expect(error.message).toContain(`profile ${JSON.stringify(name)} is not in`);
-    expect(error.hint).toContain('default, qa');
-    expect(error.exitCode).toBe(2);
-  });
+  it.each(['nope', 'constructor', '__proto__', 'toString', 'hasOwnProperty'])(
+    'a profile %j that the file does not hold is a UsageError',
+    async (name) => {
+      const error = await usageError(() => resolveSettings({ profile: name }, envWithConfig(profiles)));
+      expect(error.message).toContain(`profile ${JSON.stringify(name)} is not in`);
+      expect(error.hint).toContain('default, qa');
+      expect(error.exitCode).toBe(2);
+    },
+  );
 
   it('a named profile without any config file is a UsageError', async () => {
-    expect((await usageError(() => resolveSettings({}, envWithConfig(undefined, { AGENTPAY_PROFILE: 'qa' })))).message).toMatch(/profile "qa" is not in/);
+    expect(
+      (await usageError(() => resolveSettings({}, envWithConfig(undefined, { AGENTPAY_PROFILE: 'qa' })))).message,
+    ).toMatch(/profile "qa" is not in/);
   });
 
   it('no config file and no profile asked for is fine', async () => {
@@ -139,8 +172,14 @@ describe('resolveSettings: flag > env > profile > default', () => {
   });
 
   it('--sandbox with --base-url is refused; with env and profile they are ignored', async () => {
-    expect((await usageError(() => resolveSettings({ sandbox: true, baseUrl: 'http://x.invalid' }, envWithConfig()))).message).toMatch(/--sandbox and --base-url/);
-    const settings = await resolveSettings({ sandbox: true }, envWithConfig(profiles, { AGENTPAY_BASE_URL: 'http://env.invalid', AGENTPAY_AGENT_ID: '2' }));
+    expect(
+      (await usageError(() => resolveSettings({ sandbox: true, baseUrl: 'http://x.invalid' }, envWithConfig())))
+        .message,
+    ).toMatch(/--sandbox and --base-url/);
+    const settings = await resolveSettings(
+      { sandbox: true },
+      envWithConfig(profiles, { AGENTPAY_BASE_URL: 'http://env.invalid', AGENTPAY_AGENT_ID: '2' }),
+    );
     expect(settings.sandbox).toBe(true);
     expect(settings.baseUrl).toBeUndefined();
     expect(settings.agentId).toBeUndefined();
@@ -160,7 +199,11 @@ describe('resolveSettings: flag > env > profile > default', () => {
     [{ pendingCodes: '10' }, {}, /^pendingCodes \(flag\) cannot include 10/],
     [{ notFoundCodes: '10' }, {}, /^notFoundCodes \(flag\) cannot include 10/],
     [{}, { AGENTPAY_FAILED_CODES: '20,10' }, /^failedCodes \(AGENTPAY_FAILED_CODES\) cannot include 10/],
-    [{ pendingCodes: '11', failedCodes: '11' }, {}, /ResponseStatus 11 is in both pendingCodes \(flag\) and failedCodes \(flag\)/],
+    [
+      { pendingCodes: '11', failedCodes: '11' },
+      {},
+      /ResponseStatus 11 is in both pendingCodes \(flag\) and failedCodes \(flag\)/,
+    ],
     [{}, { AGENTPAY_PASSWORD_FORMAT: 'sha1' }, /password format "sha1"/],
     [{}, { AGENTPAY_DATE_FORMAT: 'unix' }, /date format "unix"/],
   ])('%j with env %j is a UsageError', async (flags, env, why) => {
@@ -209,7 +252,9 @@ describe('colorLevelFor', () => {
 
 describe('base URL hints', () => {
   it('a URL copied with /home/index is refused with the base to give; a missing scheme is named', async () => {
-    const doubled = await usageError(() => resolveSettings({ baseUrl: 'https://gateway.example/pay/home/index' }, envWithConfig()));
+    const doubled = await usageError(() =>
+      resolveSettings({ baseUrl: 'https://gateway.example/pay/home/index' }, envWithConfig()),
+    );
     expect(doubled.hint).toBe('give https://gateway.example/pay');
     const bare = await usageError(() => resolveSettings({ baseUrl: '127.0.0.1:8080' }, envWithConfig()));
     expect(bare.message).toMatch(/base URL "127.0.0.1:8080" \(flag\) is not a URL/);

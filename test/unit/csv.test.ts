@@ -21,7 +21,8 @@ describe('CSV, defined once', () => {
     const random = seededRandom(7);
     const next = () => Math.floor(random() * 2 ** 31);
     const cellOf = () => Array.from({ length: next() % 6 }, () => alphabet[next() % alphabet.length]).join('');
-    const idColumns = (count: number): CsvColumn<string[]>[] => Array.from({ length: count }, (_, i) => ({ header: `c${i}`, kind: 'id', value: (row) => row[i] }));
+    const idColumns = (count: number): CsvColumn<string[]>[] =>
+      Array.from({ length: count }, (_, i) => ({ header: `c${i}`, kind: 'id', value: (row) => row[i] }));
     for (let round = 0; round < 2000; round++) {
       const cells = Array.from({ length: 1 + (next() % 4) }, cellOf);
       const written = csvRow(idColumns(cells.length), cells);
@@ -48,7 +49,8 @@ describe('CSV, defined once', () => {
   });
 
   it('writes a text cell that could start a formula as text (OWASP), and leaves numbers and ids plain', () => {
-    for (const dangerous of ['=HYPERLINK("http://x")', '+1', '-2+3', '@SUM(A1)', '\t=1', '\r=1']) expect(spreadsheetSafe(dangerous)).toBe(`'${dangerous}`);
+    for (const dangerous of ['=HYPERLINK("http://x")', '+1', '-2+3', '@SUM(A1)', '\t=1', '\r=1'])
+      expect(spreadsheetSafe(dangerous)).toBe(`'${dangerous}`);
     expect(spreadsheetSafe('Успех')).toBe('Успех');
     const [row] = parse(csvRow(columns, { id: '12', amount: '-5', name: '=1+1' }));
     expect(row).toEqual(['12', '-5', "'=1+1"]);

@@ -43,7 +43,11 @@ describe("the journal's recent payments, read from its end back", () => {
     );
     expect(ids(await recentPayments(journal, query))).toEqual(['1 success', '2 failed', 'retried -']);
     // Several accounts (a bulk file's), and no operator when no daily limit weighs the operator's payments.
-    expect(ids(await recentPayments(journal, { ...query, accounts: ['a', 'c'], operator: undefined }))).toEqual(['2 failed', '3 -', 'retried -']);
+    expect(ids(await recentPayments(journal, { ...query, accounts: ['a', 'c'], operator: undefined }))).toEqual([
+      '2 failed',
+      '3 -',
+      'retried -',
+    ]);
     expect(ids(await recentPayments(journal, { ...query, accounts: [], operator: undefined }))).toEqual([]);
   });
 
@@ -72,7 +76,8 @@ describe("the journal's recent payments, read from its end back", () => {
         outcome('quoted', 'success'),
       ]),
     );
-    const found = (accounts: string[]) => recentPayments(journal, { ...query, accounts, operator: undefined }).then(ids);
+    const found = (accounts: string[]) =>
+      recentPayments(journal, { ...query, accounts, operator: undefined }).then(ids);
     expect(await found(['a"b', 'a\nb', 'счёт-1'])).toEqual(['cyrillic -', 'newline -', 'quoted success']);
     expect(await found(['a'])).toEqual(['foreign -']);
     expect(await found(['a\\', 'a', 'b', 'счёт'])).toEqual(['foreign -']);
@@ -96,7 +101,9 @@ describe("the journal's recent payments, read from its end back", () => {
   it('a retry filed in a newer archive file than its failed first attempt is seen as the retry left it', async () => {
     const journal = journalWith(linesOf([{ ...intent('x', minutesAgo(40)), operator: 'ann' }, outcome('x', 'failed')]));
     await compactJournal(journal);
-    writeFileSync(journal, linesOf([{ ...intent('x', minutesAgo(30)), operator: 'ann' }, outcome('x', 'success')]), { flag: 'a' });
+    writeFileSync(journal, linesOf([{ ...intent('x', minutesAgo(30)), operator: 'ann' }, outcome('x', 'success')]), {
+      flag: 'a',
+    });
     await compactJournal(journal);
     expect(ids(await recentPayments(journal, query))).toEqual(['x success']);
   });
@@ -130,8 +137,17 @@ describe('the look-back against a plain reading of the whole journal', () => {
       else latest.get(ownerKey(record))?.answers.push(record.view.state);
     }
     return [...latest.values()]
-      .filter(({ intent }) => Date.parse(intent.at) >= query.since.getTime() && intent.gateway === owner.gateway && intent.agentId === owner.agentId)
-      .filter(({ intent }) => query.accounts.includes(intent.account) || (query.operator !== undefined && intent.operator === query.operator))
+      .filter(
+        ({ intent }) =>
+          Date.parse(intent.at) >= query.since.getTime() &&
+          intent.gateway === owner.gateway &&
+          intent.agentId === owner.agentId,
+      )
+      .filter(
+        ({ intent }) =>
+          query.accounts.includes(intent.account) ||
+          (query.operator !== undefined && intent.operator === query.operator),
+      )
       .map(
         ({ intent, answers }) =>
           `${intent.transactionId} ${answers.reduce<TransactionState | undefined>((state, next) => (replacesOutcome(state, next) ? next : state), undefined) ?? '-'}`,
@@ -152,11 +168,18 @@ describe('the look-back against a plain reading of the whole journal', () => {
       const count = 600 + Math.floor(random() * 900);
       for (let n = 0; n < count; n++) {
         // Forty minutes of journal, in time order but for up to 20 s of skew.
-        const at = new Date(now.getTime() - 40 * 60_000 + (n / count) * 40 * 60_000 + (random() - 0.5) * 40_000).toISOString();
+        const at = new Date(
+          now.getTime() - 40 * 60_000 + (n / count) * 40 * 60_000 + (random() - 0.5) * 40_000,
+        ).toISOString();
         const roll = random();
         let line: string;
         if (roll < 0.4 || made.length === 0) {
-          const record = { ...intent(`t${seed}-${n}`, at), account: pick(accounts), operator: pick(operators), voucher: 'x'.repeat(Math.floor(random() * 200)) };
+          const record = {
+            ...intent(`t${seed}-${n}`, at),
+            account: pick(accounts),
+            operator: pick(operators),
+            voucher: 'x'.repeat(Math.floor(random() * 200)),
+          };
           if (random() < 0.05) record.gateway = 'elsewhere';
           made.push(record);
           line = linesOf([record]).trimEnd();
@@ -178,7 +201,9 @@ describe('the look-back against a plain reading of the whole journal', () => {
         accounts: accounts.filter(() => random() < 0.4),
         operator: random() < 0.5 ? pick(operators) : undefined,
       };
-      const found = (await recentPayments(journal, { ...owner, ...query })).map((payment) => `${payment.intent.transactionId} ${payment.state ?? '-'}`).sort();
+      const found = (await recentPayments(journal, { ...owner, ...query }))
+        .map((payment) => `${payment.intent.transactionId} ${payment.state ?? '-'}`)
+        .sort();
       expect(found, `seed ${seed}`).toEqual(reference(text, query));
     }
   });

@@ -9,15 +9,33 @@ import { minutesAgo, now, yesterday } from '../helpers/desk-clock.js';
 import { intent, owner } from '../helpers/journal-lines.js';
 import { seededRandom } from '../helpers/seeded-random.js';
 
-function paid(id: string, fields: Partial<IntentRecord>, state: TransactionState | undefined = 'success'): RecentPayment {
+function paid(
+  id: string,
+  fields: Partial<IntentRecord>,
+  state: TransactionState | undefined = 'success',
+): RecentPayment {
   return { intent: { ...intent(id, minutesAgo(5)), operator: 'ann', ...fields }, state };
 }
 
-const purchase: Intent = { ...owner, transactionId: 'new', service: '101', account: 'a', amount: '499.00', currency: 'KZT', invoiceId: null };
+const purchase: Intent = {
+  ...owner,
+  transactionId: 'new',
+  service: '101',
+  account: 'a',
+  amount: '499.00',
+  currency: 'KZT',
+  invoiceId: null,
+};
 
 /** The desk's settings as resolve.ts makes them, from a profile and flags. */
 function desk(profile: Record<string, unknown>, flags: Record<string, string> = {}, sandbox = false) {
-  return resolveDesk({ inputs: { flags, env: {}, profile }, sandbox, profileName: { value: 'desk', source: 'flag' }, baseUrl: undefined, profiles: { desk: profile } });
+  return resolveDesk({
+    inputs: { flags, env: {}, profile },
+    sandbox,
+    profileName: { value: 'desk', source: 'flag' },
+    baseUrl: undefined,
+    profiles: { desk: profile },
+  });
 }
 
 describe('exact decimals for sums', () => {
@@ -73,13 +91,21 @@ describe('limits', () => {
   });
 
   it("a flag lowers the profile's limit for a run and never raises it; a bare amount holds for any currency", () => {
-    expect(desk({ maxAmount: { KZT: '50000.00' } }, { maxAmount: '90000' }).limit('maxAmount', 'KZT')).toEqual({ amount: '50000.00', currency: 'KZT', setBy: { profile: 'desk' } });
+    expect(desk({ maxAmount: { KZT: '50000.00' } }, { maxAmount: '90000' }).limit('maxAmount', 'KZT')).toEqual({
+      amount: '50000.00',
+      currency: 'KZT',
+      setBy: { profile: 'desk' },
+    });
     expect(desk({ maxAmount: { KZT: '50000.00' } }, { maxAmount: 'KZT=100' }).limit('maxAmount', 'KZT')).toEqual({
       amount: '100',
       currency: 'KZT',
       setBy: { flag: '--max-amount' },
     });
-    expect(desk({}, { maxAmount: '7' }).limit('maxAmount', 'USD')).toEqual({ amount: '7', currency: 'USD', setBy: { flag: '--max-amount' } });
+    expect(desk({}, { maxAmount: '7' }).limit('maxAmount', 'USD')).toEqual({
+      amount: '7',
+      currency: 'USD',
+      setBy: { flag: '--max-amount' },
+    });
     // The profile describes a real gateway: under --sandbox only the flag holds.
     expect(desk({ maxAmount: { KZT: '5' } }, {}, true).limit('maxAmount', 'KZT')).toBeUndefined();
   });
@@ -99,7 +125,9 @@ describe('limits', () => {
     ];
     expect(limitBreaches(rules, { ...purchase, amount: '499.50' }, 'ann', payments, now)).toEqual([]);
     const [breach] = limitBreaches(rules, { ...purchase, amount: '499.51' }, 'ann', payments, now);
-    expect(breachText(breach!)).toBe('499.51 KZT would take ann\'s payments today from 500.50 to 1000.01 KZT, over the daily limit of 1000.00 KZT (profile "desk")');
+    expect(breachText(breach!)).toBe(
+      '499.51 KZT would take ann\'s payments today from 500.50 to 1000.01 KZT, over the daily limit of 1000.00 KZT (profile "desk")',
+    );
   });
 
   it("the account's day counts every operator's payments to it", () => {
@@ -111,7 +139,13 @@ describe('limits', () => {
 });
 
 describe('the desk settings', () => {
-  const live = { baseUrl: 'http://pay.example:80/api/', agentId: '5', live: true, maxAmount: { KZT: '100' }, duplicateWindow: '1h' };
+  const live = {
+    baseUrl: 'http://pay.example:80/api/',
+    agentId: '5',
+    live: true,
+    maxAmount: { KZT: '100' },
+    duplicateWindow: '1h',
+  };
   const fromEnv = (url: string) =>
     resolveDesk({
       inputs: { flags: {}, env: {}, profile: { baseUrl: 'http://test.example' } },
@@ -134,7 +168,10 @@ describe('the desk settings', () => {
   it('the duplicate window: a flag lengthens it, never shortens it; the profile may', () => {
     expect(desk({}, { duplicateWindow: '0' }).duplicateWindowMs.value).toBe(600_000);
     expect(desk({}, { duplicateWindow: '1h' }).duplicateWindowMs).toMatchObject({ value: 3_600_000, source: 'flag' });
-    expect(desk({ duplicateWindow: '30s' }, { duplicateWindow: '10s' }).duplicateWindowMs).toMatchObject({ value: 30_000, source: 'profile' });
+    expect(desk({ duplicateWindow: '30s' }, { duplicateWindow: '10s' }).duplicateWindowMs).toMatchObject({
+      value: 30_000,
+      source: 'profile',
+    });
     expect(desk({ duplicateWindow: 0 }).duplicateWindowMs.value).toBe(0);
   });
 });
@@ -158,7 +195,11 @@ describe('duplicates', () => {
     );
     expect(found).toEqual([same]);
     expect(
-      duplicatesOf({ ...purchase, invoiceId: '5001' }, [paid('7', { invoiceId: '5001' }), paid('8', { invoiceId: '5002' })], since).map((p) => p.intent.transactionId),
+      duplicatesOf(
+        { ...purchase, invoiceId: '5001' },
+        [paid('7', { invoiceId: '5001' }), paid('8', { invoiceId: '5002' })],
+        since,
+      ).map((p) => p.intent.transactionId),
     ).toEqual(['7']);
   });
 });
@@ -166,17 +207,30 @@ describe('duplicates', () => {
 describe('what the rules read of the ledger', () => {
   const tenMinutes = 600_000;
   it('the duplicate window alone, without the operator, when no daily limit is set; nothing when neither rule holds', () => {
-    expect(lookBackOf(desk({}), 'ann', ['KZT'], tenMinutes, now)).toEqual({ since: new Date(now.getTime() - tenMinutes), operator: undefined });
+    expect(lookBackOf(desk({}), 'ann', ['KZT'], tenMinutes, now)).toEqual({
+      since: new Date(now.getTime() - tenMinutes),
+      operator: undefined,
+    });
     expect(lookBackOf(desk({}), 'ann', ['KZT'], 0, now)).toBeUndefined();
   });
 
   it("the whole day with a daily limit in one of the currencies; the operator's payments only for the operator's limit", () => {
     const accountLimit = desk({ accountDailyLimit: { USD: '100' } });
-    expect(lookBackOf(accountLimit, 'ann', ['KZT'], tenMinutes, now)?.since).toEqual(new Date(now.getTime() - tenMinutes));
-    expect(lookBackOf(accountLimit, 'ann', ['KZT', 'USD'], 0, now)).toEqual({ since: startOfDay(now), operator: undefined });
-    expect(lookBackOf(desk({ dailyLimit: { KZT: '100' } }), 'ann', ['KZT'], 0, now)).toEqual({ since: startOfDay(now), operator: 'ann' });
+    expect(lookBackOf(accountLimit, 'ann', ['KZT'], tenMinutes, now)?.since).toEqual(
+      new Date(now.getTime() - tenMinutes),
+    );
+    expect(lookBackOf(accountLimit, 'ann', ['KZT', 'USD'], 0, now)).toEqual({
+      since: startOfDay(now),
+      operator: undefined,
+    });
+    expect(lookBackOf(desk({ dailyLimit: { KZT: '100' } }), 'ann', ['KZT'], 0, now)).toEqual({
+      since: startOfDay(now),
+      operator: 'ann',
+    });
     // A window reaching past midnight is longer than the day.
     const early = new Date(2026, 10, 23, 0, 5, 0);
-    expect(lookBackOf(desk({ dailyLimit: { KZT: '100' } }), 'ann', ['KZT'], tenMinutes, early)?.since).toEqual(new Date(early.getTime() - tenMinutes));
+    expect(lookBackOf(desk({ dailyLimit: { KZT: '100' } }), 'ann', ['KZT'], tenMinutes, early)?.since).toEqual(
+      new Date(early.getTime() - tenMinutes),
+    );
   });
 });

@@ -59,7 +59,8 @@ describe('links in the README and docs/', () => {
       const target = path === '' ? resolve(document) : resolve(dirname(document), decodeURI(path));
       if (relative(root, target).startsWith('..')) broken.push(`${link}: outside the repository`);
       else if (!existsSync(target)) broken.push(`${link}: no such file`);
-      else if (anchor !== undefined && !anchorsOf(readFileSync(target, 'utf8')).has(anchor)) broken.push(`${link}: no such heading`);
+      else if (anchor !== undefined && !anchorsOf(readFileSync(target, 'utf8')).has(anchor))
+        broken.push(`${link}: no such heading`);
     }
     expect(broken).toEqual([]);
   });

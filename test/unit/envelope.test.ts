@@ -31,12 +31,18 @@ describe('parseEnvelope (spec 2.2, 2.3)', () => {
   });
 
   it('reads the lower-case account of answers, and Account too', async () => {
-    expect((await parseEnvelope('{"ResponseStatus": 10, "TransactionContent": {"account": "a-1"}}')).account).toBe('a-1');
-    expect((await parseEnvelope('{"ResponseStatus": 10, "TransactionContent": {"Account": "A-2"}}')).account).toBe('A-2');
+    expect((await parseEnvelope('{"ResponseStatus": 10, "TransactionContent": {"account": "a-1"}}')).account).toBe(
+      'a-1',
+    );
+    expect((await parseEnvelope('{"ResponseStatus": 10, "TransactionContent": {"Account": "A-2"}}')).account).toBe(
+      'A-2',
+    );
   });
 
   it('takes ExchangeRate and ServiceCurrency from the envelope when the content lacks them (spec 4.4)', async () => {
-    const answer = await parseEnvelope('{"ResponseStatus": "10", "ExchangeRate": 1.000, "ServiceCurrency": "KZT", "TransactionContent": null}');
+    const answer = await parseEnvelope(
+      '{"ResponseStatus": "10", "ExchangeRate": 1.000, "ServiceCurrency": "KZT", "TransactionContent": null}',
+    );
     expect(answer.exchangeRate).toBe('1.000');
     expect(answer.serviceCurrency).toBe('KZT');
     expect(answer.status).toBe('10');
@@ -72,8 +78,14 @@ describe('what the envelope reader refuses, it explains', () => {
     ['{"ResponseStatus":10,"TransactionContent":[]}', '(TransactionContent: expected an object, got a list)'],
     ['{"ResponseStatus":10,"TransactionContent":"x"}', '(TransactionContent: expected an object, got "x")'],
     ['{"ResponseStatus":10,"Message":{"ru":"x"}}', '(Message: expected a string or a number, got an object)'],
-    ['{"ResponseStatus":10,"TransactionContent":{"Amount":false}}', '(TransactionContent.Amount: expected a string or a number, got a boolean)'],
-    ['{"ResponseStatus":10,"TransactionContent":{"Extras":{}}}', '(TransactionContent.Extras: expected a list of Extras items, got an object)'],
+    [
+      '{"ResponseStatus":10,"TransactionContent":{"Amount":false}}',
+      '(TransactionContent.Amount: expected a string or a number, got a boolean)',
+    ],
+    [
+      '{"ResponseStatus":10,"TransactionContent":{"Extras":{}}}',
+      '(TransactionContent.Extras: expected a list of Extras items, got an object)',
+    ],
     [
       '{"ResponseStatus":10,"TransactionContent":{"Extras":[{"FieldValue":"{}"},{"FieldValue":5}]}}',
       '(TransactionContent.Extras.1.FieldValue: expected a string holding a JSON document, got the number 5)',
@@ -88,8 +100,14 @@ describe('what the envelope reader refuses, it explains', () => {
   });
 
   it('takes a number as TransactionContent as content without fields, and unknown keys as they come', async () => {
-    await expect(parseEnvelope('{"ResponseStatus":10,"TransactionContent":5}')).resolves.toMatchObject({ status: '10', extras: null, service: undefined });
-    const answer = await parseEnvelope('{"ResponseStatus":10,"Other":{"x":true},"TransactionContent":{"Extra":[1],"Extras":[{"FieldValue":"{}","Note":1}]}}');
+    await expect(parseEnvelope('{"ResponseStatus":10,"TransactionContent":5}')).resolves.toMatchObject({
+      status: '10',
+      extras: null,
+      service: undefined,
+    });
+    const answer = await parseEnvelope(
+      '{"ResponseStatus":10,"Other":{"x":true},"TransactionContent":{"Extra":[1],"Extras":[{"FieldValue":"{}","Note":1}]}}',
+    );
     expect(answer.extras).toStrictEqual([{ FieldName: undefined, FieldValue: '{}' }]);
     expect(answer.raw).toMatchObject({ Other: { x: true } });
   });
@@ -113,6 +131,8 @@ describe('what the envelope reader refuses, it explains', () => {
       exchangeRate: '0.921',
       serviceCurrency: 'EUR',
     });
-    expect(answer.extras).toStrictEqual([expect.objectContaining({ FieldName: 'Invoice-1', FieldValue: '{"InvoiceId":7010}' })]);
+    expect(answer.extras).toStrictEqual([
+      expect.objectContaining({ FieldName: 'Invoice-1', FieldValue: '{"InvoiceId":7010}' }),
+    ]);
   });
 });

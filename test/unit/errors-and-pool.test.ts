@@ -25,17 +25,28 @@ describe('exit codes of the error classes', () => {
     expect(new PaymentOutcomeUnknownError('42', 'lost').exitCode).toBe(3);
     expect(new GatewayUnreachableError({ kind: 'unavailable', status: 503 }).exitCode).toBe(4);
     expect(new GatewayProtocolError({ kind: 'notUnderstood', detail: 'x' }).exitCode).toBe(5);
-    expect(new LocalStorageError('write the journal', '/j', Object.assign(new Error('x'), { code: 'EROFS' })).exitCode).toBe(6);
+    expect(
+      new LocalStorageError('write the journal', '/j', Object.assign(new Error('x'), { code: 'EROFS' })).exitCode,
+    ).toBe(6);
     expect(new CancelledError().exitCode).toBe(130);
   });
 
   it('a local storage failure names the path and the errno code, with a hint fit for it', () => {
-    const full = new LocalStorageError('write the journal', '/var/j.jsonl', Object.assign(new Error('no space left'), { code: 'ENOSPC' }), { consequence: 'no payment was sent' });
+    const full = new LocalStorageError(
+      'write the journal',
+      '/var/j.jsonl',
+      Object.assign(new Error('no space left'), { code: 'ENOSPC' }),
+      { consequence: 'no payment was sent' },
+    );
     expect(full.message).toBe('cannot write the journal /var/j.jsonl (ENOSPC); no payment was sent');
     expect(full.code).toBe('ENOSPC');
     expect(full.hint).toContain('disk');
-    expect(new LocalStorageError('read the journal', '/j', Object.assign(new Error('x'), { code: 'EACCES' })).hint).toContain('permissions');
-    expect(new LocalStorageError('read the journal', '/j', new Error('odd')).message).toBe('cannot read the journal /j (odd)');
+    expect(
+      new LocalStorageError('read the journal', '/j', Object.assign(new Error('x'), { code: 'EACCES' })).hint,
+    ).toContain('permissions');
+    expect(new LocalStorageError('read the journal', '/j', new Error('odd')).message).toBe(
+      'cannot read the journal /j (odd)',
+    );
   });
 
   it('an unknown payment outcome points at status, never says failed', () => {
@@ -52,7 +63,10 @@ describe('error names', () => {
   // (scripts/bundle.mjs), so each class says its own: a class the bundle renamed, or one that
   // forgot to say it, would show another type here.
   const classes = [errors, tally, registry].flatMap((module) =>
-    Object.values(module).filter((value): value is new (...args: string[]) => Error => typeof value === 'function' && value.prototype instanceof Error),
+    Object.values(module).filter(
+      (value): value is new (...args: string[]) => Error =>
+        typeof value === 'function' && value.prototype instanceof Error,
+    ),
   );
 
   it.each(classes.map((errorClass) => [errorClass.name, errorClass]))('%s names itself', (name, errorClass) => {
@@ -175,24 +189,27 @@ describe('forEachOrdered', () => {
     [1, [0]],
     [2, [0, 1]],
     [3, [4]],
-  ])('with concurrency %i, failing work items %j reject the whole run instead of hanging', async (concurrency, failing) => {
-    const run = forEachOrdered(
-      [0, 1, 2, 3, 4, 5, 6, 7],
-      concurrency,
-      async (item) => {
-        await sleep(failing.includes(item) ? 1 : 10);
-        if (failing.includes(item)) throw new Error(`boom ${item}`);
-        return item;
-      },
-      () => undefined,
-    );
-    const outcome = await Promise.race([
-      run.then(
-        () => 'resolved',
-        (error: Error) => error.message,
-      ),
-      sleep(3000, 'hung'),
-    ]);
-    expect(outcome).toBe(`boom ${failing[0]}`);
-  });
+  ])(
+    'with concurrency %i, failing work items %j reject the whole run instead of hanging',
+    async (concurrency, failing) => {
+      const run = forEachOrdered(
+        [0, 1, 2, 3, 4, 5, 6, 7],
+        concurrency,
+        async (item) => {
+          await sleep(failing.includes(item) ? 1 : 10);
+          if (failing.includes(item)) throw new Error(`boom ${item}`);
+          return item;
+        },
+        () => undefined,
+      );
+      const outcome = await Promise.race([
+        run.then(
+          () => 'resolved',
+          (error: Error) => error.message,
+        ),
+        sleep(3000, 'hung'),
+      ]);
+      expect(outcome).toBe(`boom ${failing[0]}`);
+    },
+  );
 });

@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { buildAccountCheckForm, buildPaymentForm, buildStatusForm, encodeForm, type FormField, formToObject, maskForm } from '../../src/protocol/form.js';
+import {
+  buildAccountCheckForm,
+  buildPaymentForm,
+  buildStatusForm,
+  encodeForm,
+  type FormField,
+  formToObject,
+  maskForm,
+} from '../../src/protocol/form.js';
 
 const credentials = { agentId: '1001', wirePassword: 's3cret' };
 const purchase = {
@@ -16,7 +24,17 @@ const names = (fields: readonly FormField[]) => fields.map(([name]) => name);
 describe('request forms (spec 4)', () => {
   it('AccountCheck carries the fields of spec 4.1 in its order', () => {
     const form = buildAccountCheckForm(credentials, purchase);
-    expect(names(form)).toEqual(['AgentID', 'AgentPassword', 'RequestType', 'Service', 'Amount', 'Currency', 'RequestDate', 'TransactionID', 'Account']);
+    expect(names(form)).toEqual([
+      'AgentID',
+      'AgentPassword',
+      'RequestType',
+      'Service',
+      'Amount',
+      'Currency',
+      'RequestDate',
+      'TransactionID',
+      'Account',
+    ]);
     expect(formToObject(form)).toEqual({
       AgentID: '1001',
       AgentPassword: 's3cret',
@@ -55,7 +73,17 @@ describe('request forms (spec 4)', () => {
   it('a static Payment (spec 4.3) has no Extra fields at all', () => {
     for (const request of [purchase, { ...purchase, invoiceId: undefined }]) {
       const form = buildPaymentForm(credentials, request);
-      expect(names(form)).toEqual(['AgentID', 'AgentPassword', 'RequestType', 'Service', 'Amount', 'Currency', 'RequestDate', 'TransactionID', 'Account']);
+      expect(names(form)).toEqual([
+        'AgentID',
+        'AgentPassword',
+        'RequestType',
+        'Service',
+        'Amount',
+        'Currency',
+        'RequestDate',
+        'TransactionID',
+        'Account',
+      ]);
       expect(names(form).some((name) => name.startsWith('Extra'))).toBe(false);
       expect(formToObject(form).RequestType).toBe('Payment');
     }
@@ -114,13 +142,27 @@ describe('encodeForm', () => {
       '10.630',
     ];
     for (let round = 0; round < 5000; round++) {
-      const text = () => Array.from({ length: Math.floor(next() * 6) }, () => pieces[Math.floor(next() * pieces.length)]).join('');
+      const text = () =>
+        Array.from({ length: Math.floor(next() * 6) }, () => pieces[Math.floor(next() * pieces.length)]).join('');
       const fields: FormField[] = Array.from({ length: 1 + Math.floor(next() * 4) }, () => [text(), text()]);
-      expect(encodeForm(fields), JSON.stringify(fields)).toBe(new URLSearchParams(fields.map(([n, v]): [string, string] => [n, v])).toString());
+      expect(encodeForm(fields), JSON.stringify(fields)).toBe(
+        new URLSearchParams(fields.map(([n, v]): [string, string] => [n, v])).toString(),
+      );
     }
   });
 
-  const hostile = ['a&b=c', '1+1 = 2', 'x&AgentID=666', 'Иван Петров', 'пароль&RequestType=Status', '🎮 coins 💰', '%41%26', '  leading and trailing  ', 'new\nline', ''];
+  const hostile = [
+    'a&b=c',
+    '1+1 = 2',
+    'x&AgentID=666',
+    'Иван Петров',
+    'пароль&RequestType=Status',
+    '🎮 coins 💰',
+    '%41%26',
+    '  leading and trailing  ',
+    'new\nline',
+    '',
+  ];
 
   it.each(hostile)('a value like %j comes back whole and splits into no other field', (value) => {
     const fields: FormField[] = [
@@ -157,7 +199,9 @@ describe('maskForm', () => {
     const masked = maskForm(form);
     expect(formToObject(masked).AgentPassword).toBe('***');
     expect(JSON.stringify(masked)).not.toContain('s3cret');
-    expect(masked.filter(([name]) => name !== 'AgentPassword')).toEqual(form.filter(([name]) => name !== 'AgentPassword'));
+    expect(masked.filter(([name]) => name !== 'AgentPassword')).toEqual(
+      form.filter(([name]) => name !== 'AgentPassword'),
+    );
     expect(formToObject(form).AgentPassword).toBe('s3cret');
   });
 });

@@ -17,9 +17,12 @@ import { rejection } from '../helpers/thrown.js';
 
 /** The validation behind the CLI's exit-2 cases, exhaustively and in-process. */
 describe('amounts are plain non-negative decimals, never floats', () => {
-  it.each(['0', '0.00', '1', '2497.00', '10.630', '9007199254740993.123456789'])('%j is taken byte for byte', (text) => {
-    expect(parseAmount(text)).toBe(text);
-  });
+  it.each(['0', '0.00', '1', '2497.00', '10.630', '9007199254740993.123456789'])(
+    '%j is taken byte for byte',
+    (text) => {
+      expect(parseAmount(text)).toBe(text);
+    },
+  );
 
   it.each([
     ['1e3', 'not a plain decimal'],
@@ -91,7 +94,9 @@ describe('secrets', () => {
   });
 
   it('an unregistered secret passed along is blanked too; other text is left alone', () => {
-    expect(redactSecrets('RequestID 9007199254740993 for hunter2x', ['hunter2x'])).toBe('RequestID 9007199254740993 for ***');
+    expect(redactSecrets('RequestID 9007199254740993 for hunter2x', ['hunter2x'])).toBe(
+      'RequestID 9007199254740993 for ***',
+    );
   });
 
   it('URL credentials are masked for display', () => {
@@ -132,29 +137,76 @@ describe('settings', () => {
   });
 
   it('the password is looked for in order, and located without being read', async () => {
-    const env = { ...home({ password: 'from-profile', passwordFile: '/nowhere' }), AGENTPAY_PASSWORD_FILE: '/also/nowhere' };
-    expect(locatePassword(await resolveSettings({ passwordFile: '/flag' }, env), false)).toMatchObject({ kind: 'file', path: '/flag', source: 'flag' });
-    expect(locatePassword(await resolveSettings({}, { ...env, AGENTPAY_PASSWORD: 'e' }), false)).toMatchObject({ kind: 'value', source: 'env', origin: 'AGENTPAY_PASSWORD' });
-    expect(locatePassword(await resolveSettings({}, env), false)).toMatchObject({ kind: 'file', source: 'env', origin: 'AGENTPAY_PASSWORD_FILE' });
-    expect(locatePassword(await resolveSettings({}, { ...env, AGENTPAY_PASSWORD_FILE: '' }), false)).toMatchObject({ kind: 'value', source: 'profile' });
+    const env = {
+      ...home({ password: 'from-profile', passwordFile: '/nowhere' }),
+      AGENTPAY_PASSWORD_FILE: '/also/nowhere',
+    };
+    expect(locatePassword(await resolveSettings({ passwordFile: '/flag' }, env), false)).toMatchObject({
+      kind: 'file',
+      path: '/flag',
+      source: 'flag',
+    });
+    expect(locatePassword(await resolveSettings({}, { ...env, AGENTPAY_PASSWORD: 'e' }), false)).toMatchObject({
+      kind: 'value',
+      source: 'env',
+      origin: 'AGENTPAY_PASSWORD',
+    });
+    expect(locatePassword(await resolveSettings({}, env), false)).toMatchObject({
+      kind: 'file',
+      source: 'env',
+      origin: 'AGENTPAY_PASSWORD_FILE',
+    });
+    expect(locatePassword(await resolveSettings({}, { ...env, AGENTPAY_PASSWORD_FILE: '' }), false)).toMatchObject({
+      kind: 'value',
+      source: 'profile',
+    });
     expect(locatePassword(await resolveSettings({}, home()), true)).toEqual({ kind: 'prompt', source: 'prompt' });
     expect(locatePassword(await resolveSettings({}, home()), false)).toEqual({ kind: 'none' });
   });
 
   it('proxies: --proxy, else the environment (lower-case first), else direct', async () => {
-    const env = { ...home({ proxy: 'http://profile-proxy:1' }), HTTPS_PROXY: 'http://upper:2', https_proxy: 'lower:3', NO_PROXY: '127.0.0.1' };
-    expect(proxyRouteOf((await resolveSettings({ proxy: 'http://flag-proxy:4' }, env)).network).route).toEqual({ kind: 'explicit', url: 'http://flag-proxy:4' });
-    expect(proxyRouteOf((await resolveSettings({}, env)).network).route).toEqual({ kind: 'explicit', url: 'http://profile-proxy:1' });
-    const fromEnv = proxyRouteOf((await resolveSettings({}, { ...home(), HTTPS_PROXY: 'http://upper:2', https_proxy: 'lower:3', NO_PROXY: '127.0.0.1' })).network);
+    const env = {
+      ...home({ proxy: 'http://profile-proxy:1' }),
+      HTTPS_PROXY: 'http://upper:2',
+      https_proxy: 'lower:3',
+      NO_PROXY: '127.0.0.1',
+    };
+    expect(proxyRouteOf((await resolveSettings({ proxy: 'http://flag-proxy:4' }, env)).network).route).toEqual({
+      kind: 'explicit',
+      url: 'http://flag-proxy:4',
+    });
+    expect(proxyRouteOf((await resolveSettings({}, env)).network).route).toEqual({
+      kind: 'explicit',
+      url: 'http://profile-proxy:1',
+    });
+    const fromEnv = proxyRouteOf(
+      (
+        await resolveSettings(
+          {},
+          { ...home(), HTTPS_PROXY: 'http://upper:2', https_proxy: 'lower:3', NO_PROXY: '127.0.0.1' },
+        )
+      ).network,
+    );
     expect(fromEnv.route).toEqual({ kind: 'env', httpProxy: '', httpsProxy: 'http://lower:3', noProxy: '127.0.0.1' });
     expect(fromEnv.description).toBe('https_proxy=http://lower:3, NO_PROXY=127.0.0.1');
     expect(proxyRouteOf((await resolveSettings({}, home())).network).route).toEqual({ kind: 'direct' });
-    await expect(resolveSettings({ proxy: 'socks5://x:1' }, home())).rejects.toThrow('must start with http:// or https://');
+    await expect(resolveSettings({ proxy: 'socks5://x:1' }, home())).rejects.toThrow(
+      'must start with http:// or https://',
+    );
   });
 
   it('doctor sees each setting with its source; proxy credentials never', async () => {
-    const env = { ...home({ timeout: 1234, dateFormat: 'iso' }), AGENTPAY_AGENT_ID: '77', HTTP_PROXY: 'http://me:proxy-pass@p:1' };
-    const shown = Object.fromEntries(describeSettings(await resolveSettings({ baseUrl: 'https://g.example' }, env), { isTerminal: false, wasAsked: false }).map((s) => [s.key, s]));
+    const env = {
+      ...home({ timeout: 1234, dateFormat: 'iso' }),
+      AGENTPAY_AGENT_ID: '77',
+      HTTP_PROXY: 'http://me:proxy-pass@p:1',
+    };
+    const shown = Object.fromEntries(
+      describeSettings(await resolveSettings({ baseUrl: 'https://g.example' }, env), {
+        isTerminal: false,
+        wasAsked: false,
+      }).map((s) => [s.key, s]),
+    );
     expect(shown.baseUrl).toEqual({ key: 'baseUrl', value: 'https://g.example', source: 'flag', origin: '--base-url' });
     expect(shown.agentId).toEqual({ key: 'agentId', value: '77', source: 'env', origin: 'AGENTPAY_AGENT_ID' });
     expect(shown.timeoutMs).toMatchObject({ value: '1234', source: 'profile' });

@@ -16,12 +16,29 @@ import { gathered } from '../helpers/gathered.js';
 const owner = { gateway: 'sandbox', agentId: '1001' };
 
 function intent(transactionId: string, at: string, account = 'a', amount = '100.00'): IntentRecord {
-  return { kind: 'intent', ...owner, transactionId, service: '201', account, amount, currency: 'KZT', invoiceId: null, at };
+  return {
+    kind: 'intent',
+    ...owner,
+    transactionId,
+    service: '201',
+    account,
+    amount,
+    currency: 'KZT',
+    invoiceId: null,
+    at,
+  };
 }
 
 function outcome(transactionId: string, state: TransactionState): string {
   const view = { ...unknownView({ transactionId }, 'Status', state), state };
-  return lineOf({ kind: 'outcome', ...owner, transactionId, at: '2026-01-02T23:00:00.000Z', source: 'reconcile', view });
+  return lineOf({
+    kind: 'outcome',
+    ...owner,
+    transactionId,
+    at: '2026-01-02T23:00:00.000Z',
+    source: 'reconcile',
+    view,
+  });
 }
 
 describe('journalPayments holds its payments as bytes', () => {
@@ -47,11 +64,23 @@ describe('journalPayments holds its payments as bytes', () => {
     const query = { since: new Date(Date.UTC(2026, 0, 2)), until: new Date(Date.UTC(2026, 0, 3)) };
     const payments = (await gathered(journalPayments(path, query, () => {}))).flat();
     expect(payments).toEqual([
-      { transactionId: '9223372036854775807', account: long, amount: '1.5', at: '2026-01-02T08:00:00.000Z', state: 'success' },
+      {
+        transactionId: '9223372036854775807',
+        account: long,
+        amount: '1.5',
+        at: '2026-01-02T08:00:00.000Z',
+        state: 'success',
+      },
       { transactionId: '7 7', account: 'счёт-7', amount: '100.00', at: '2026-01-02T09:00:00.000Z', state: 'failed' },
       { transactionId: '12', account: 'счёт\u0001b', amount: '5', at: '2026-01-02T10:00:00Z', state: 'unknown' },
       { transactionId: '0012', account: 'again', amount: '100.00', at: '2026-01-02T11:00:00.000Z', state: 'pending' },
-      { transactionId: '13', account: 'a'.repeat(70), amount: '100.00', at: '2026-01-02T11:00:00.001Z', state: 'unknown' },
+      {
+        transactionId: '13',
+        account: 'a'.repeat(70),
+        amount: '100.00',
+        at: '2026-01-02T11:00:00.001Z',
+        state: 'unknown',
+      },
     ]);
   });
 });

@@ -21,7 +21,8 @@ describe('the defaults --help shows', () => {
         const entries = help.split(/\n(?= {2}-)/);
         for (const entry of entries) {
           const flat = entry.replace(/\s+/g, ' ');
-          if (/\(default: \[\]\)|по умолчанию: \)|default: \)/.test(flat)) problems.push(`${command.name()}: empty default in ${flat}`);
+          if (/\(default: \[\]\)|по умолчанию: \)|default: \)/.test(flat))
+            problems.push(`${command.name()}: empty default in ${flat}`);
           if ((flat.match(note) ?? []).length > 1) problems.push(`${command.name()}: default twice in ${flat}`);
         }
       }

@@ -30,11 +30,14 @@ const row = (fields: Partial<HistoryCsvRow> = {}, viewFields: Partial<Transactio
   ...fields,
 });
 
-const csvOf = (rows: HistoryCsvRow[]) => csvHeader(historyCsvColumns) + rows.map((one) => csvRow(historyCsvColumns, one)).join('');
+const csvOf = (rows: HistoryCsvRow[]) =>
+  csvHeader(historyCsvColumns) + rows.map((one) => csvRow(historyCsvColumns, one)).join('');
 
 describe('history as CSV', () => {
   it('a header row, every column whatever the ledger, Long ids and amounts as written, Cyrillic as is; read back the same', () => {
-    const [header, first, second] = parse(csvOf([row(), row({ recordedBy: undefined, voucher: undefined, invoiceId: null }, { requestId: null })])) as string[][];
+    const [header, first, second] = parse(
+      csvOf([row(), row({ recordedBy: undefined, voucher: undefined, invoiceId: null }, { requestId: null })]),
+    ) as string[][];
     expect(header).toEqual([
       'When',
       'Gateway',
@@ -76,7 +79,11 @@ describe('history as CSV', () => {
   });
 
   it('what a gateway or a person wrote never runs as a formula: account, voucher, message, an amount that is not a decimal', () => {
-    const [, cells] = parse(csvOf([row({ voucher: '=HYPERLINK("http://x","win")' }, { account: '=1+1', message: '@SUM(A1)', amount: '-1500+cmd' })])) as string[][];
+    const [, cells] = parse(
+      csvOf([
+        row({ voucher: '=HYPERLINK("http://x","win")' }, { account: '=1+1', message: '@SUM(A1)', amount: '-1500+cmd' }),
+      ]),
+    ) as string[][];
     expect(cells?.[9]).toBe("'=1+1");
     expect(cells?.[10]).toBe("'-1500+cmd");
     expect(cells?.[13]).toBe('\'=HYPERLINK("http://x","win")');

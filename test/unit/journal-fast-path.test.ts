@@ -51,7 +51,11 @@ describe('reading the journal fast', () => {
           const query = { since: filter.since ?? new Date(0), until, ...owner };
           const payments = (await gathered(journalPayments(path, query, () => {}))).flat();
           const expected = expectedAll
-            .filter(({ intent }) => Date.parse(intent.at) < until.getTime() && (owner === undefined || (intent.gateway === owner.gateway && intent.agentId === owner.agentId)))
+            .filter(
+              ({ intent }) =>
+                Date.parse(intent.at) < until.getTime() &&
+                (owner === undefined || (intent.gateway === owner.gateway && intent.agentId === owner.agentId)),
+            )
             .map(({ intent, outcome }) => ({
               transactionId: intent.transactionId,
               account: intent.account,
@@ -66,7 +70,9 @@ describe('reading the journal fast', () => {
       const everything = await referenceAll(path, {}, () => {});
       for (const owner of owners) {
         for (const transactionId of ['1', '7', '7 7', '2 3']) {
-          const expected = everything.find((entry) => ownerKey(entry.intent) === ownerKey({ ...owner, transactionId }))?.intent;
+          const expected = everything.find(
+            (entry) => ownerKey(entry.intent) === ownerKey({ ...owner, transactionId }),
+          )?.intent;
           expect(exact(await findIntent(path, { ...owner, transactionId }, () => {}))).toBe(exact(expected));
         }
       }
@@ -90,9 +96,19 @@ describe('reading the journal fast', () => {
       serviceCurrency: 'KZT',
       warnings: ['the gateway reports Amount 24970, not 2497.00'],
     };
-    const record: OutcomeRecord = { kind: 'outcome', transactionId: '7', gateway: 'sandbox', agentId: '1001', at: '2026-11-21T00:00:00.000Z', source: 'payment', view };
+    const record: OutcomeRecord = {
+      kind: 'outcome',
+      transactionId: '7',
+      gateway: 'sandbox',
+      agentId: '1001',
+      at: '2026-11-21T00:00:00.000Z',
+      source: 'payment',
+      view,
+    };
     const line = lineOf(record);
-    expect(line).toMatch(/"serviceCurrency":"KZT","warnings":\["the gateway reports Amount 24970, not 2497\.00"\]\}\}$/);
+    expect(line).toMatch(
+      /"serviceCurrency":"KZT","warnings":\["the gateway reports Amount 24970, not 2497\.00"\]\}\}$/,
+    );
     const scanned = new OwnLineScanner().scan(Buffer.from(line, 'utf8').toString('latin1'));
     expect(typeof scanned?.content).toBe('string');
     expect(exact(recordOf(scanned!))).toBe(exact(readRecord(JSON.parse(line))));
@@ -109,7 +125,10 @@ describe('reading the journal fast', () => {
       '{"kind":"intent","transactionId":"7","gateway":"g","agentId":"1","service":"1","account":"a","amount":"1.00","currency":"KZT","invoiceId":false,"at":"t"}',
       'invoiceId: expected a string or null, got a boolean',
     ],
-    ['{"kind":"outcome","transactionId":"7","gateway":"g","agentId":"1","at":"t","source":"payment","view":null}', 'view: expected an object, got null'],
+    [
+      '{"kind":"outcome","transactionId":"7","gateway":"g","agentId":"1","at":"t","source":"payment","view":null}',
+      'view: expected an object, got null',
+    ],
     [
       '{"kind":"outcome","transactionId":"7","gateway":"g","agentId":"1","at":"t","source":"later","view":{}}',
       'source: expected "payment" or "settle" or "reconcile", got "later"',
@@ -141,7 +160,8 @@ describe('reading the journal fast', () => {
         at += size;
       }
       const expected: string[] = [];
-      for await (const line of createInterface({ input: Readable.from(chunks), crlfDelay: Infinity })) expected.push(line);
+      for await (const line of createInterface({ input: Readable.from(chunks), crlfDelay: Infinity }))
+        expected.push(line);
       const lines: string[] = [];
       for await (const batch of linesOf(Readable.from(chunks), 'utf8')) lines.push(...batch);
       expect(lines, JSON.stringify(text)).toEqual(expected);

@@ -12,7 +12,17 @@ import { gathered } from '../helpers/gathered.js';
 const owner = { gateway: 'sandbox', agentId: '1001' };
 
 function intent(transactionId: string, at = '2026-11-21T10:00:00.000Z'): IntentRecord {
-  return { kind: 'intent', ...owner, transactionId, service: '101', account: 'a', amount: '499.00', currency: 'KZT', invoiceId: '5001', at };
+  return {
+    kind: 'intent',
+    ...owner,
+    transactionId,
+    service: '101',
+    account: 'a',
+    amount: '499.00',
+    currency: 'KZT',
+    invoiceId: '5001',
+    at,
+  };
 }
 
 function outcome(transactionId: string, state: 'success' | 'failed' | 'pending' | 'unknown'): OutcomeRecord {
@@ -28,7 +38,14 @@ describe('journal', () => {
   it('keeps open only the transactions without a final outcome', async () => {
     const path = journalPath();
     const writer = new JournalWriter(path);
-    for (const record of [intent('1'), intent('2'), outcome('1', 'unknown'), intent('3'), outcome('2', 'success'), outcome('3', 'pending')]) {
+    for (const record of [
+      intent('1'),
+      intent('2'),
+      outcome('1', 'unknown'),
+      intent('3'),
+      outcome('2', 'success'),
+      outcome('3', 'pending'),
+    ]) {
       writer.append(record);
     }
     writer.close();
@@ -53,7 +70,15 @@ describe('journal', () => {
     const writer = new JournalWriter(path);
     // 8: the first attempt was not sent (failed), the retry's answer was lost.
     // 9: the retry of a paid payment, killed before its answer: open, so reconcile asks; its success stands.
-    const records = [intent('8'), outcome('8', 'failed'), intent('8'), outcome('8', 'unknown'), intent('9'), outcome('9', 'success'), intent('9')];
+    const records = [
+      intent('8'),
+      outcome('8', 'failed'),
+      intent('8'),
+      outcome('8', 'unknown'),
+      intent('9'),
+      outcome('9', 'success'),
+      intent('9'),
+    ];
     for (const record of records) writer.append(record);
     writer.close();
     const open = await openEntries(path, {}, () => {});
@@ -71,7 +96,15 @@ describe('journal', () => {
   it('a success stands: a "not sent" or "never made" written after it (a retry elsewhere, a reconcile that asked early) does not replace it', async () => {
     const path = journalPath();
     const writer = new JournalWriter(path);
-    for (const record of [intent('10'), outcome('10', 'success'), outcome('10', 'failed'), intent('11'), outcome('11', 'failed'), outcome('11', 'success')]) writer.append(record);
+    for (const record of [
+      intent('10'),
+      outcome('10', 'success'),
+      outcome('10', 'failed'),
+      intent('11'),
+      outcome('11', 'failed'),
+      outcome('11', 'success'),
+    ])
+      writer.append(record);
     writer.close();
     const all = await gathered(allEntries(path, {}, () => {}));
     expect(all.map((e) => [e.intent.transactionId, e.outcome?.view.state])).toEqual([
@@ -111,8 +144,17 @@ describe('journal', () => {
   it('history takes an outcome far after its intent (read at its offset), across "\\r\\n" breaks too', async () => {
     const path = journalPath();
     mkdirSync(dirname(path), { recursive: true });
-    const filler = Array.from({ length: 5000 }, (_, i) => [lineOf(intent(`f${i}`)), lineOf(outcome(`f${i}`, 'success'))]).flat();
-    const lines = [lineOf(intent('1')), lineOf(outcome('1', 'unknown')), ...filler, lineOf(outcome('1', 'success')), lineOf(intent('2'))];
+    const filler = Array.from({ length: 5000 }, (_, i) => [
+      lineOf(intent(`f${i}`)),
+      lineOf(outcome(`f${i}`, 'success')),
+    ]).flat();
+    const lines = [
+      lineOf(intent('1')),
+      lineOf(outcome('1', 'unknown')),
+      ...filler,
+      lineOf(outcome('1', 'success')),
+      lineOf(intent('2')),
+    ];
     writeFileSync(path, `${lines.join('\r\n')}\n`);
     const all = await gathered(allEntries(path, {}, () => {}));
     expect(all).toHaveLength(5002);
@@ -124,10 +166,20 @@ describe('journal', () => {
     const path = journalPath();
     const writer = new JournalWriter(path);
     const other = (record: IntentRecord | OutcomeRecord) => ({ ...record, gateway: 'https://gw.example' });
-    for (const record of [intent('1'), outcome('1', 'success'), other(intent('2')), intent('3'), outcome('3', 'failed')]) writer.append(record);
+    for (const record of [
+      intent('1'),
+      outcome('1', 'success'),
+      other(intent('2')),
+      intent('3'),
+      outcome('3', 'failed'),
+    ])
+      writer.append(record);
     writer.close();
     const unknown = await allEntries(path, { state: 'unknown' }, () => {});
-    expect([unknown.gateways, unknown.allGateways]).toEqual([['https://gw.example'], ['sandbox', 'https://gw.example']]);
+    expect([unknown.gateways, unknown.allGateways]).toEqual([
+      ['https://gw.example'],
+      ['sandbox', 'https://gw.example'],
+    ]);
     expect((await gathered(unknown)).map((e) => e.intent.transactionId)).toEqual(['2']);
     const sandbox = await allEntries(path, { gateway: 'sandbox' }, () => {});
     expect((await gathered(sandbox)).map((e) => [e.intent.transactionId, e.outcome?.view.state])).toEqual([
@@ -148,6 +200,8 @@ describe('journal', () => {
     writer.append(intent('42'));
     writer.close();
     expect((await findIntent(path, { ...owner, transactionId: '42' }, () => {}))?.amount).toBe('499.00');
-    expect(await findIntent(path, { gateway: 'https://other', agentId: '1001', transactionId: '42' }, () => {})).toBeUndefined();
+    expect(
+      await findIntent(path, { gateway: 'https://other', agentId: '1001', transactionId: '42' }, () => {}),
+    ).toBeUndefined();
   });
 });

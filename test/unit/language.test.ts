@@ -43,7 +43,9 @@ describe('the language: --lang > AGENTPAY_LANG > profile lang > LC_ALL/LC_MESSAG
     expect(languageOfCommandLine([], { ...ruProfile, AGENTPAY_PROFILE: 'desk' })).toBe('en');
     expect(languageOfCommandLine([], { ...ruProfile, AGENTPAY_LANG: 'en' })).toBe('en');
     expect(languageOfCommandLine(['--lang', 'ru'], { ...ruProfile, AGENTPAY_LANG: 'en' })).toBe('ru');
-    expect(languageOfCommandLine(['--lang=en', 'check'], { ...homeWith(), AGENTPAY_LANG: 'ru', LANG: 'ru_RU.UTF-8' })).toBe('en');
+    expect(
+      languageOfCommandLine(['--lang=en', 'check'], { ...homeWith(), AGENTPAY_LANG: 'ru', LANG: 'ru_RU.UTF-8' }),
+    ).toBe('en');
   });
 
   it('speaks English under --json, and when a setting cannot be read (resolveSettings reports it)', () => {
@@ -81,7 +83,9 @@ describe('Russian plurals and amounts', () => {
     expect(ru.amount('0.5')).toBe('0,5');
     expect(ru.amount('not an amount')).toBe('not an amount');
     expect(en.amount('12345.670')).toBe('12345.670');
-    expect(ru.localTime({ year: '2026', month: '03', day: '04', time: '18:05:06', offset: '+03:00' })).toBe('04.03.2026 18:05:06 +03:00');
+    expect(ru.localTime({ year: '2026', month: '03', day: '04', time: '18:05:06', offset: '+03:00' })).toBe(
+      '04.03.2026 18:05:06 +03:00',
+    );
   });
 
   it('agrees each noun with its verb and case, and words what set a limit', () => {
@@ -89,8 +93,19 @@ describe('Russian plurals and amounts', () => {
     expect(ru.receipt.heading('transaction', 'success')).toBe('Транзакция прошла');
     expect(ru.receipt.heading('transaction', 'failed')).toBe('Транзакция отклонена');
     expect(en.receipt.heading('transaction', 'failed')).toBe('Transaction failed');
-    const payment = { id: '1795', amount: '10.00', currency: 'KZT', account: '77', service: '101', when: '1 мин назад', operator: undefined, state: 'success' };
-    expect(ru.bulk.cell.duplicate(ru.desk.duplicate(payment, 'object'))).toMatch(/^повторяет транзакцию 1795, 10,00 KZT/);
+    const payment = {
+      id: '1795',
+      amount: '10.00',
+      currency: 'KZT',
+      account: '77',
+      service: '101',
+      when: '1 мин назад',
+      operator: undefined,
+      state: 'success',
+    };
+    expect(ru.bulk.cell.duplicate(ru.desk.duplicate(payment, 'object'))).toMatch(
+      /^повторяет транзакцию 1795, 10,00 KZT/,
+    );
     expect(ru.desk.duplicate(payment)).toMatch(/^транзакция 1795/);
     expect(ru.desk.setBy({ profile: 'desk' })).toBe('профиль «desk»');
     expect(en.desk.setBy({ profile: 'desk' })).toBe('profile "desk"');
@@ -105,8 +120,12 @@ describe('Russian plurals and amounts', () => {
       error = thrown;
     }
     expect(error).toBeInstanceOf(InvalidFieldError);
-    expect(ru.options.field(error as InvalidFieldError)).toBe('--amount "1500,00" с запятой: пишите через точку, как 1500.00');
-    expect(en.options.field(error as InvalidFieldError)).toBe('--amount "1500,00" uses a comma: use a dot, as in 1500.00');
+    expect(ru.options.field(error as InvalidFieldError)).toBe(
+      '--amount "1500,00" с запятой: пишите через точку, как 1500.00',
+    );
+    expect(en.options.field(error as InvalidFieldError)).toBe(
+      '--amount "1500,00" uses a comma: use a dot, as in 1500.00',
+    );
   });
 });
 
@@ -115,16 +134,22 @@ describe('the Russian help covers what the program defines', () => {
   // a missing translation fails tsc; this checks that the languages build the same program.
   it('builds every command with the same options in each language, each said in that language', () => {
     const io = { stdin: process.stdin, stdout: process.stdout, stderr: process.stderr, env: {} };
-    const commandsOf = (program: Command): Command[] => program.commands.flatMap((command) => [command, ...commandsOf(command)]);
+    const commandsOf = (program: Command): Command[] =>
+      program.commands.flatMap((command) => [command, ...commandsOf(command)]);
     const everyCommand = (program: Command): Command[] => [program, ...commandsOf(program)];
     const english = everyCommand(buildProgram(io));
     const russian = everyCommand(buildProgram(io, { t: ru }));
     expect(russian.map((command) => command.name())).toEqual(english.map((command) => command.name()));
     for (const [index, command] of russian.entries()) {
       const flags = (of: Command) => of.options.map((option) => option.flags);
-      expect({ name: command.name(), flags: flags(command) }).toEqual({ name: command.name(), flags: flags(english[index]!) });
+      expect({ name: command.name(), flags: flags(command) }).toEqual({
+        name: command.name(),
+        flags: flags(english[index]!),
+      });
       const shown = command.options.filter((option) => !option.hidden);
-      const notRussian = [command.description(), ...shown.map((option) => option.description)].filter((text) => !/[а-яё]/i.test(text));
+      const notRussian = [command.description(), ...shown.map((option) => option.description)].filter(
+        (text) => !/[а-яё]/i.test(text),
+      );
       expect({ name: command.name(), notRussian }).toEqual({ name: command.name(), notRussian: [] });
     }
   });

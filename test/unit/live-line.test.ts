@@ -20,7 +20,9 @@ describe('renderLiveLine', () => {
   });
 
   it('still names the profile when the gateway or the agent is not set', () => {
-    expect(renderLiveLine({ ...line, host: undefined, agentId: undefined }, plainStyle)).toBe('LIVE  prod · no gateway set · agent not set');
+    expect(renderLiveLine({ ...line, host: undefined, agentId: undefined }, plainStyle)).toBe(
+      'LIVE  prod · no gateway set · agent not set',
+    );
   });
 
   it('is coloured only when colour is on', async () => {
@@ -30,7 +32,11 @@ describe('renderLiveLine', () => {
 });
 
 describe('liveLineOf', () => {
-  const desk = (live: DeskSettings['live']): DeskSettings => ({ live, limit: () => undefined, duplicateWindowMs: { value: 0, source: 'default' } });
+  const desk = (live: DeskSettings['live']): DeskSettings => ({
+    live,
+    limit: () => undefined,
+    duplicateWindowMs: { value: 0, source: 'default' },
+  });
 
   it('takes the host from the base URL and the agent id from the settings', () => {
     const settings = {
@@ -38,7 +44,12 @@ describe('liveLineOf', () => {
       baseUrl: { value: 'https://pay.example.kz:8443/api/', source: 'profile' as const },
       agentId: { value: '1001', source: 'profile' as const },
     };
-    expect(liveLineOf(settings)).toEqual({ profile: 'prod', host: 'pay.example.kz:8443', agentId: '1001', chosenBy: '--profile prod' });
+    expect(liveLineOf(settings)).toEqual({
+      profile: 'prod',
+      host: 'pay.example.kz:8443',
+      agentId: '1001',
+      chosenBy: '--profile prod',
+    });
   });
 
   it('is undefined when the profile is not live', () => {
@@ -48,9 +59,19 @@ describe('liveLineOf', () => {
 
 describe('the purchase summary through a live profile', () => {
   it('is headed by the LIVE line', () => {
-    const summary = { service: '201', account: '7011234567', voucher: undefined, amount: '150.00', currency: 'KZT', transactionId: '1' };
+    const summary = {
+      service: '201',
+      account: '7011234567',
+      voucher: undefined,
+      amount: '150.00',
+      currency: 'KZT',
+      transactionId: '1',
+    };
     const text = renderPurchaseSummary({ ...summary, live: { ...line, chosenBy: '--profile prod' } }, plainStyle, 80);
-    expect(text.split('\n').slice(0, 2)).toEqual(['LIVE  prod · pay.example.kz:8443 · agent 1001 · chosen by --profile prod', 'About to pay']);
+    expect(text.split('\n').slice(0, 2)).toEqual([
+      'LIVE  prod · pay.example.kz:8443 · agent 1001 · chosen by --profile prod',
+      'About to pay',
+    ]);
     expect(renderPurchaseSummary(summary, plainStyle, 80)).not.toContain('LIVE');
   });
 });

@@ -17,8 +17,33 @@ describe('lossless JSON', () => {
     const random = seededRandom(11);
     const next = (below: number) => Math.floor(random() * below);
     const pick = <T>(items: readonly T[]) => items[next(items.length)]!;
-    const numbers = ['0', '-0', '7', '10.630', '1795484143928524253', '9007199254740993', '1e5', '1E+2', '-0.5e-3', '01', '1.', '-', '.5'];
-    const strings = ['""', '"a"', '"Успех"', '"a\\"1"', '"\\\\"', '"\\u0001x"', '"5002"', '"\\n"', '"unterminated', '"{\\"InvoiceId\\":5001}"'];
+    const numbers = [
+      '0',
+      '-0',
+      '7',
+      '10.630',
+      '1795484143928524253',
+      '9007199254740993',
+      '1e5',
+      '1E+2',
+      '-0.5e-3',
+      '01',
+      '1.',
+      '-',
+      '.5',
+    ];
+    const strings = [
+      '""',
+      '"a"',
+      '"Успех"',
+      '"a\\"1"',
+      '"\\\\"',
+      '"\\u0001x"',
+      '"5002"',
+      '"\\n"',
+      '"unterminated',
+      '"{\\"InvoiceId\\":5001}"',
+    ];
     const keys = ['"a"', '"b"', '"1"', '"__proto__"', '"TransactinID"', '"a"'];
     const space = () => pick(['', '', ' ', '\n ']);
     const value = (depth: number): string => {
@@ -41,7 +66,9 @@ describe('lossless JSON', () => {
   });
 
   it('keeps every digit of Longs and amounts in a gateway answer', () => {
-    const answer = parseLosslessJson('{"TransactinID":1795484143928524253,"Amount":10.630,"Message":"Успех 5"}') as Record<string, unknown>;
+    const answer = parseLosslessJson(
+      '{"TransactinID":1795484143928524253,"Amount":10.630,"Message":"Успех 5"}',
+    ) as Record<string, unknown>;
     expect(answer.TransactinID).toEqual(expect.objectContaining({ value: '1795484143928524253' }));
     expect(answer.Amount).toEqual(expect.objectContaining({ value: '10.630' }));
     expect(answer.Message).toBe('Успех 5');

@@ -4,7 +4,12 @@ import { isDecimalNumber, parseAmount, parseCurrency, sameDecimal } from '../../
 import { md5Hex, passwordOnWire } from '../../src/protocol/password.js';
 import { InvalidFieldError } from '../../src/protocol/problems.js';
 import { formatRequestDate } from '../../src/protocol/request-date.js';
-import { generateTransactionId, isLongId, namesNoTransaction, parseTransactionId } from '../../src/protocol/transaction-id.js';
+import {
+  generateTransactionId,
+  isLongId,
+  namesNoTransaction,
+  parseTransactionId,
+} from '../../src/protocol/transaction-id.js';
 import { thrown } from '../helpers/thrown.js';
 
 describe('parseAmount', () => {
@@ -85,7 +90,15 @@ describe('sameDecimal: the same number, compared as text (spec 2.3: a reported A
 
   it('isDecimalNumber takes what sameDecimal can compare', () => {
     expect(['1500', '-0.5', '1.5e3', '.5', '5.'].map(isDecimalNumber)).toEqual([true, true, true, true, true]);
-    expect(['', '.', 'e3', '1e', '1..2', 'NaN', '1 500'].map(isDecimalNumber)).toEqual([false, false, false, false, false, false, false]);
+    expect(['', '.', 'e3', '1e', '1..2', 'NaN', '1 500'].map(isDecimalNumber)).toEqual([
+      false,
+      false,
+      false,
+      false,
+      false,
+      false,
+      false,
+    ]);
   });
 });
 

@@ -13,29 +13,52 @@ describe('option parsers', () => {
 
   it('a purchase: --service and --account required and not blank, --currency KZT unless given', () => {
     expect(checkOptions(purchase)).toEqual({ ...purchase, currency: 'KZT', amount: '0' });
-    expect(checkOptions({ ...purchase, currency: 'USD', amount: '10.630' })).toEqual({ ...purchase, currency: 'USD', amount: '10.630' });
+    expect(checkOptions({ ...purchase, currency: 'USD', amount: '10.630' })).toEqual({
+      ...purchase,
+      currency: 'USD',
+      amount: '10.630',
+    });
     expect(thrown(() => checkOptions({ account: 'a' })).message).toBe('--service is required');
     expect(thrown(() => checkOptions({ service: ' ', account: 'a' })).message).toBe('--service must not be empty');
     expect(thrown(() => checkOptions({ service: '1', account: '' })).message).toBe('--account must not be empty');
-    expect(thrown(() => checkOptions({ ...purchase, currency: 'usdollar' })).message).toMatch(/^--currency "usdollar" is not a three-letter code/);
+    expect(thrown(() => checkOptions({ ...purchase, currency: 'usdollar' })).message).toMatch(
+      /^--currency "usdollar" is not a three-letter code/,
+    );
   });
 
   it('pay: an amount is kept byte for byte; a bad one is refused with the amount rule', () => {
-    expect(payOptions({ ...purchase, amount: '2497.00' })).toMatchObject({ amount: '2497.00', invoiceId: undefined, txnId: undefined, dryRun: false });
+    expect(payOptions({ ...purchase, amount: '2497.00' })).toMatchObject({
+      amount: '2497.00',
+      invoiceId: undefined,
+      txnId: undefined,
+      dryRun: false,
+    });
     const error = thrown(() => payOptions({ ...purchase, amount: '2497,00', invoiceId: '5002' }));
     expect(error).toBeInstanceOf(InvalidFieldError);
     expect(error.message).toContain('use a dot, as in 2497.00');
   });
 
   it('pay: --invoice-id digits, --txn-id a transaction id, and one of --invoice-id or --amount', () => {
-    expect(payOptions({ ...purchase, invoiceId: '9223372036854775807', txnId: '42', dryRun: true })).toMatchObject({ invoiceId: '9223372036854775807', txnId: '42', dryRun: true });
-    expect(thrown(() => payOptions({ ...purchase, invoiceId: '12a' })).message).toBe('--invoice-id must be digits, as in the check list');
-    expect(thrown(() => payOptions({ ...purchase, amount: '1', txnId: '-1' })).message).toMatch(/^--txn-id "-1" is not valid: a TransactionID is digits only/);
-    expect(thrown(() => payOptions(purchase)).message).toBe('give --invoice-id <id> for a dynamic voucher, or --amount <decimal> for a static one');
+    expect(payOptions({ ...purchase, invoiceId: '9223372036854775807', txnId: '42', dryRun: true })).toMatchObject({
+      invoiceId: '9223372036854775807',
+      txnId: '42',
+      dryRun: true,
+    });
+    expect(thrown(() => payOptions({ ...purchase, invoiceId: '12a' })).message).toBe(
+      '--invoice-id must be digits, as in the check list',
+    );
+    expect(thrown(() => payOptions({ ...purchase, amount: '1', txnId: '-1' })).message).toMatch(
+      /^--txn-id "-1" is not valid: a TransactionID is digits only/,
+    );
+    expect(thrown(() => payOptions(purchase)).message).toBe(
+      'give --invoice-id <id> for a dynamic voucher, or --amount <decimal> for a static one',
+    );
   });
 
   it('the first bad option in the order the options are listed is the one reported', () => {
-    expect(thrown(() => payOptions({ service: '', account: '', amount: 'x' })).message).toBe('--service must not be empty');
+    expect(thrown(() => payOptions({ service: '', account: '', amount: 'x' })).message).toBe(
+      '--service must not be empty',
+    );
   });
 
   it('small value rules: wait, choices, switches, lists', () => {
@@ -43,7 +66,9 @@ describe('option parsers', () => {
     expect(waitOption('120')).toBe(120);
     expect(thrown(() => waitOption('1.5')).message).toBe('--wait takes a whole number of seconds');
     expect(choiceOption('failed', ['success', 'failed'] as const, 'no')).toBe('failed');
-    expect(thrown(() => choiceOption('gone', ['success'], '--state must be one of: success'))).toBeInstanceOf(UsageError);
+    expect(thrown(() => choiceOption('gone', ['success'], '--state must be one of: success'))).toBeInstanceOf(
+      UsageError,
+    );
     expect(switchOption(undefined, '--bail')).toBe(false);
     expect(textListOption(['a=1', 'b=2'], '--var')).toEqual(['a=1', 'b=2']);
     expect(thrown(() => requiredText(undefined, 'txn-id')).message).toBe('txn-id is required');
@@ -51,15 +76,31 @@ describe('option parsers', () => {
 });
 
 describe('a chosen purchase', () => {
-  const voucher: Voucher = { position: 2, fieldName: 'Invoice-2', invoiceId: '5002', orderAmount: '2497.00', name: '25 GB' };
+  const voucher: Voucher = {
+    position: 2,
+    fieldName: 'Invoice-2',
+    invoiceId: '5002',
+    orderAmount: '2497.00',
+    name: '25 GB',
+  };
   const purchase = { service: '101', account: 'player-42', currency: 'KZT' };
 
   it('a voucher pays with its own InvoiceId and OrderAmount, together (spec 4.2)', () => {
-    expect(paymentInputOf(purchase, { kind: 'voucher', voucher }, '7')).toEqual({ ...purchase, transactionId: '7', amount: '2497.00', invoiceId: '5002' });
+    expect(paymentInputOf(purchase, { kind: 'voucher', voucher }, '7')).toEqual({
+      ...purchase,
+      transactionId: '7',
+      amount: '2497.00',
+      invoiceId: '5002',
+    });
   });
 
   it('a static amount pays with no InvoiceId at all (spec 4.3)', () => {
-    expect(paymentInputOf(purchase, { kind: 'amount', amount: '1500.00' }, '8')).toEqual({ ...purchase, transactionId: '8', amount: '1500.00', invoiceId: undefined });
+    expect(paymentInputOf(purchase, { kind: 'amount', amount: '1500.00' }, '8')).toEqual({
+      ...purchase,
+      transactionId: '8',
+      amount: '1500.00',
+      invoiceId: undefined,
+    });
   });
 
   it('a voucher picked by position is the voucher at that position, InvoiceId included', () => {

@@ -21,7 +21,9 @@ const read = async (bytes: string | Buffer, notation: Partial<OrderNotation> = {
 
 describe('an order file as a spreadsheet writes it', () => {
   it('semicolons found from the header line, decimal commas read as the exact amount with a point (BOM, CRLF)', async () => {
-    const { rows, written } = await read('\uFEFFkey;service;account;amount\r\nK1;201;a-1;1500,00\r\nK2;201;a-2;1 500,5\r\nK3;201;a-3;1\u00a0234\u00a0567,01\r\nK4;201;a-4;7\r\n');
+    const { rows, written } = await read(
+      '\uFEFFkey;service;account;amount\r\nK1;201;a-1;1500,00\r\nK2;201;a-2;1 500,5\r\nK3;201;a-3;1\u00a0234\u00a0567,01\r\nK4;201;a-4;7\r\n',
+    );
     expect(rows.map((row) => row.amount)).toEqual(['1500.00', '1500.5', '1234567.01', '7']);
     expect(written).toEqual({ delimiter: ';', decimalComma: true });
   });
@@ -38,7 +40,9 @@ describe('an order file as a spreadsheet writes it', () => {
     expect(plain.rows[0]!.amount).toBe('1.50');
     expect(plain.written).toEqual({ delimiter: ',', decimalComma: false });
     await expect(read('service,account,amount\n201,a-1,"1,50"\n')).rejects.toThrow(/"1,50" is not a plain decimal/);
-    expect((await read('service,account,amount\n201,a-1,"1,50"\n', { decimalComma: true })).rows[0]!.amount).toBe('1.50');
+    expect((await read('service,account,amount\n201,a-1,"1,50"\n', { decimalComma: true })).rows[0]!.amount).toBe(
+      '1.50',
+    );
   });
 
   it('grouping that is not by threes, a point and a comma together, two commas: refused as written', async () => {
@@ -51,16 +55,24 @@ describe('an order file as a spreadsheet writes it', () => {
 
   it('windows-1251 bytes with --encoding windows-1251: the Cyrillic key intact; without it, refused', async () => {
     const bytes = windows1251('key;service;account;amount\r\nЗаказ-1;201;Ёлка-7;1500,00\r\n');
-    expect((await read(bytes, { encoding: 'windows-1251' })).rows).toEqual([{ line: 2, key: 'Заказ-1', account: 'Ёлка-7', amount: '1500.00' }]);
+    expect((await read(bytes, { encoding: 'windows-1251' })).rows).toEqual([
+      { line: 2, key: 'Заказ-1', account: 'Ёлка-7', amount: '1500.00' },
+    ]);
     const error = await rejection(() => read(bytes));
     expect(error.message).toContain('line 2: byte 0xC7 at column 1 is not UTF-8');
     expect((error as UsageError).hint).toContain('--encoding windows-1251');
   });
 
   it('a UTF-8 BOM is dropped with --encoding utf-8 too; bytes with no character in the encoding refuse the file', async () => {
-    expect((await read('\uFEFFservice;account;amount\n201;a;1,00\n', { encoding: 'utf-8' })).rows[0]!.amount).toBe('1.00');
+    expect((await read('\uFEFFservice;account;amount\n201;a;1,00\n', { encoding: 'utf-8' })).rows[0]!.amount).toBe(
+      '1.00',
+    );
     // An odd byte left over is half a UTF-16 code unit.
-    const error = await rejection(() => read(Buffer.concat([Buffer.from('service;account;amount\n201;a;1,00\n', 'utf16le'), Buffer.from([0x41])]), { encoding: 'utf-16le' }));
+    const error = await rejection(() =>
+      read(Buffer.concat([Buffer.from('service;account;amount\n201;a;1,00\n', 'utf16le'), Buffer.from([0x41])]), {
+        encoding: 'utf-16le',
+      }),
+    );
     expect(error.message).toContain('the file is not utf-16le');
   });
 

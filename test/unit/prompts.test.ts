@@ -21,12 +21,20 @@ function fakeTerminal(color = false): { prompter: Prompter; press(...input: stri
     }),
     { columns: 80, rows: 24 },
   );
-  const prompter = terminalPrompter({ stdin: stdin as unknown as NodeJS.ReadStream, stderr: stderr as unknown as NodeJS.WriteStream, color });
+  const prompter = terminalPrompter({
+    stdin: stdin as unknown as NodeJS.ReadStream,
+    stderr: stderr as unknown as NodeJS.WriteStream,
+    color,
+  });
   return {
     prompter,
     // Each key in its own tick, as a person types.
     press: (...input) => {
-      void input.reduce((previous, key) => previous.then(() => new Promise<void>((resolve) => setTimeout(() => (stdin.write(key), resolve()), 10))), Promise.resolve());
+      void input.reduce(
+        (previous, key) =>
+          previous.then(() => new Promise<void>((resolve) => setTimeout(() => (stdin.write(key), resolve()), 10))),
+        Promise.resolve(),
+      );
     },
     drawn: () => drawn,
   };
@@ -86,7 +94,10 @@ describe('terminalPrompter', () => {
     const byDefault = terminal.prompter.input({ message: 'Currency', initial: 'KZT' });
     terminal.press(keys.enter);
     expect(await byDefault).toBe('KZT');
-    const typed = terminal.prompter.input({ message: 'Amount', validate: (v) => (/^\d+\.\d\d$/.test(v) ? undefined : 'two decimals, please') });
+    const typed = terminal.prompter.input({
+      message: 'Amount',
+      validate: (v) => (/^\d+\.\d\d$/.test(v) ? undefined : 'two decimals, please'),
+    });
     terminal.press('1', '2', keys.enter, '.', '5', '0', keys.enter);
     expect(await typed).toBe('12.50');
     expect(terminal.drawn()).toContain('two decimals, please');

@@ -21,7 +21,11 @@ describe('truncate and wrapWords', () => {
   it('cut with an ellipsis and wrap at spaces, splitting only words longer than the width', () => {
     expect(truncate('550 GameCoins', 20)).toBe('550 GameCoins');
     expect(truncate('550 GameCoins', 8)).toBe('550 Gam…');
-    expect(wrapWords('2500 GameCoins with the Legendary Dragon', 16)).toEqual(['2500 GameCoins', 'with the', 'Legendary Dragon']);
+    expect(wrapWords('2500 GameCoins with the Legendary Dragon', 16)).toEqual([
+      '2500 GameCoins',
+      'with the',
+      'Legendary Dragon',
+    ]);
     expect(wrapWords('x'.repeat(20), 8)).toEqual(['xxxxxxxx', 'xxxxxxxx', 'xxxx']);
   });
 });
@@ -72,7 +76,11 @@ describe('renderPurchaseSummary', () => {
   });
 
   it('says so for a static service, with no InvoiceId', () => {
-    const text = renderPurchaseSummary({ ...summary, service: '201', serviceName: undefined, voucher: undefined, amount: '150.5' }, plainStyle, 80);
+    const text = renderPurchaseSummary(
+      { ...summary, service: '201', serviceName: undefined, voucher: undefined, amount: '150.5' },
+      plainStyle,
+      80,
+    );
     expect(text).toContain('Voucher        static (no voucher list)');
     expect(text).toContain('Amount         150.5 KZT\n');
     expect(text).not.toContain('InvoiceId');
@@ -93,7 +101,11 @@ describe('renderPurchaseSummary', () => {
       80,
     );
     expect(text).toContain('  Amount         10.630 USD\n  Exchange rate  0.921: paid in USD, credited in EUR\n');
-    const unstated = renderPurchaseSummary({ ...summary, exchange: { exchangeRate: '0.921', paidIn: 'USD', creditedIn: undefined } }, plainStyle, 80);
+    const unstated = renderPurchaseSummary(
+      { ...summary, exchange: { exchangeRate: '0.921', paidIn: 'USD', creditedIn: undefined } },
+      plainStyle,
+      80,
+    );
     expect(unstated).toContain('Exchange rate  0.921: paid in USD, crediting currency not given');
     expect(renderPurchaseSummary(summary, plainStyle, 80)).not.toContain('Exchange rate');
   });

@@ -78,7 +78,9 @@ describe('renderLedgerReceipt', () => {
   });
 
   it('shows a negative or part-hour offset, and what an older record lacks is left out', () => {
-    const west = renderLedgerReceipt({ ...receipt, at: '2025-01-01T02:00:00.000Z' }, plainStyle, { utcOffsetMinutes: -210 });
+    const west = renderLedgerReceipt({ ...receipt, at: '2025-01-01T02:00:00.000Z' }, plainStyle, {
+      utcOffsetMinutes: -210,
+    });
     expect(west).toContain('Time           2024-12-31 22:30:00 -03:30');
     const older = renderLedgerReceipt({ view }, plainStyle);
     expect(older).toBe(renderReceipt(view, plainStyle));
@@ -134,7 +136,10 @@ describe('renderLedgerReceipt', () => {
 
   it('in colour wraps the same text, the colour following the words', async () => {
     const style = await loadStyle(1);
-    const warned = { ...receipt, view: { ...view, state: 'pending' as const, warnings: ['the gateway answered another Amount than was sent'] } };
+    const warned = {
+      ...receipt,
+      view: { ...view, state: 'pending' as const, warnings: ['the gateway answered another Amount than was sent'] },
+    };
     for (const width of [20, 32, 48]) {
       const coloured = renderLedgerReceipt(warned, style, { width });
       expect(coloured).toMatch(/\u001b\[/);
@@ -152,7 +157,12 @@ describe('renderLedgerReceipt', () => {
 
 describe('ledgerReceiptJson', () => {
   it('is the transaction JSON with voucher, operator and at; null where the record lacks them', () => {
-    expect(JSON.parse(ledgerReceiptJson(receipt))).toEqual({ ...view, voucher: receipt.voucher, operator: receipt.operator, at: receipt.at });
+    expect(JSON.parse(ledgerReceiptJson(receipt))).toEqual({
+      ...view,
+      voucher: receipt.voucher,
+      operator: receipt.operator,
+      at: receipt.at,
+    });
     const older = JSON.parse(ledgerReceiptJson({ view }));
     expect(Object.keys(older).slice(-3)).toEqual(['voucher', 'operator', 'at']);
     expect([older.voucher, older.operator, older.at]).toEqual([null, null, null]);

@@ -15,7 +15,13 @@ import { seededRandom } from '../helpers/seeded-random.js';
 const owner = { gateway: 'https://gateway.test/', agentId: '5120' };
 const states = ['success', 'failed', 'pending', 'unknown'] as const;
 
-function intentAt(transactionId: string, account: string, at: Date, operator: string, gateway = owner.gateway): IntentRecord {
+function intentAt(
+  transactionId: string,
+  account: string,
+  at: Date,
+  operator: string,
+  gateway = owner.gateway,
+): IntentRecord {
   return {
     kind: 'intent',
     gateway,
@@ -50,13 +56,19 @@ describe('RecentView: the look-back kept up to date', () => {
       const id = String(1_000 + i);
       ids.push(id);
       accountOf.set(id, `acc-${i % 7}`);
-      lines.push(lineOf(intentAt(id, `acc-${i % 7}`, new Date(now - 20 * 60_000 + i * 20_000), i % 2 ? 'anna' : 'boris')));
+      lines.push(
+        lineOf(intentAt(id, `acc-${i % 7}`, new Date(now - 20 * 60_000 + i * 20_000), i % 2 ? 'anna' : 'boris')),
+      );
     }
     writeFileSync(journal, `${lines.join('\n')}\n`);
     const view = new RecentView(journal, owner);
     const since = new Date(now - 10 * 60_000);
     for (let round = 0; round < 30; round++) {
-      const query = { since, accounts: [`acc-${Math.floor(random() * 7)}`, `acc-${Math.floor(random() * 7)}`], operator: random() < 0.3 ? 'anna' : undefined };
+      const query = {
+        since,
+        accounts: [`acc-${Math.floor(random() * 7)}`, `acc-${Math.floor(random() * 7)}`],
+        operator: random() < 0.3 ? 'anna' : undefined,
+      };
       expect(await view.payments(query)).toEqual(await recentPayments(journal, { ...owner, ...query }));
       const appended: string[] = [];
       for (let n = Math.floor(random() * 5); n >= 0; n--) {
@@ -66,13 +78,27 @@ describe('RecentView: the look-back kept up to date', () => {
           const id = String(5_000 + round * 10 + n);
           ids.push(id);
           accountOf.set(id, `acc-${Math.floor(random() * 7)}`);
-          appended.push(lineOf(intentAt(id, accountOf.get(id)!, at, random() < 0.5 ? 'anna' : 'boris', random() < 0.1 ? 'https://other.test/' : owner.gateway)));
+          appended.push(
+            lineOf(
+              intentAt(
+                id,
+                accountOf.get(id)!,
+                at,
+                random() < 0.5 ? 'anna' : 'boris',
+                random() < 0.1 ? 'https://other.test/' : owner.gateway,
+              ),
+            ),
+          );
         } else if (pick < 0.45) {
           // A retry: the same purchase, a new attempt.
           const id = ids[Math.floor(random() * ids.length)]!;
           appended.push(lineOf(intentAt(id, accountOf.get(id)!, at, 'anna')));
         } else {
-          appended.push(lineOf(outcomeOf(ids[Math.floor(random() * ids.length)]!, states[Math.floor(random() * states.length)]!, at)));
+          appended.push(
+            lineOf(
+              outcomeOf(ids[Math.floor(random() * ids.length)]!, states[Math.floor(random() * states.length)]!, at),
+            ),
+          );
         }
       }
       appendFileSync(journal, `${appended.join('\n')}\n`);

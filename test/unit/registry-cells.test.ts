@@ -20,14 +20,16 @@ describe('registry cells', () => {
     expect(readDate('2026-11-21', patterns)).toBe('2026-11-21');
     expect(readDate('21.11.2026', patterns)).toBe('2026-11-21');
     expect(readDate('21/11/2026 23:59:59', patterns)).toBe('2026-11-21');
-    for (const bad of ['31.11.2026', '2026-13-01', '21/11/2026 24:00:00', '21-11-2026']) expect(readDate(bad, patterns)).toBeUndefined();
+    for (const bad of ['31.11.2026', '2026-13-01', '21/11/2026 24:00:00', '21-11-2026'])
+      expect(readDate(bad, patterns)).toBeUndefined();
     expect(compileDatePattern('DD.MM')).toBeUndefined();
   });
 });
 
 describe('registry mapping files', () => {
   it('reads a YAML mapping (defaults filled in) and refuses mistakes naming the key and what was expected', () => {
-    const mapping = 'delimiter: tab\nheader: false\ndecimal: comma\ndate: DD.MM.YYYY\ncolumns: { transactionId: 1, date: 2, account: 3, amount: 4 }\n';
+    const mapping =
+      'delimiter: tab\nheader: false\ndecimal: comma\ndate: DD.MM.YYYY\ncolumns: { transactionId: 1, date: 2, account: 3, amount: 4 }\n';
     expect(parseMapping(mapping, 'm.yaml')).toEqual({
       name: 'm.yaml',
       delimiter: '\t',
@@ -40,11 +42,21 @@ describe('registry mapping files', () => {
       columns: { transactionId: 1, date: 2, account: 3, amount: 4 },
     });
     const refusal = (text: string) => thrown(() => parseMapping(text, 'm.yaml')).message;
-    expect(refusal(mapping.replace('decimal: comma', 'decimal: dot'))).toMatch(/^registry mapping m\.yaml: decimal: .*"point"/);
-    expect(refusal(`${mapping}encoding: klingon\n`)).toBe('registry mapping m.yaml: encoding: a character set TextDecoder knows, such as utf-8 or windows-1251');
-    expect(refusal(mapping.replace('amount: 4', 'amount: 0'))).toBe('registry mapping m.yaml: columns.amount: a column number counts from 1');
-    expect(refusal(mapping.replace('amount: 4', 'amount: Сумма'))).toBe('registry mapping m.yaml: columns: without a header row, columns are numbers counted from 1');
-    expect(refusal(mapping.replace('date: DD.MM.YYYY', 'date: MM.YYYY'))).toMatch(/^registry mapping m\.yaml: date: a date pattern with YYYY, MM and DD/);
+    expect(refusal(mapping.replace('decimal: comma', 'decimal: dot'))).toMatch(
+      /^registry mapping m\.yaml: decimal: .*"point"/,
+    );
+    expect(refusal(`${mapping}encoding: klingon\n`)).toBe(
+      'registry mapping m.yaml: encoding: a character set TextDecoder knows, such as utf-8 or windows-1251',
+    );
+    expect(refusal(mapping.replace('amount: 4', 'amount: 0'))).toBe(
+      'registry mapping m.yaml: columns.amount: a column number counts from 1',
+    );
+    expect(refusal(mapping.replace('amount: 4', 'amount: Сумма'))).toBe(
+      'registry mapping m.yaml: columns: without a header row, columns are numbers counted from 1',
+    );
+    expect(refusal(mapping.replace('date: DD.MM.YYYY', 'date: MM.YYYY'))).toMatch(
+      /^registry mapping m\.yaml: date: a date pattern with YYYY, MM and DD/,
+    );
     expect(refusal(mapping.replace('header: false', 'headers: false'))).toMatch(/^registry mapping m\.yaml: .*headers/);
     expect(refusal(mapping.replace('columns:', 'columns: 5 #'))).toMatch(/^registry mapping m\.yaml: columns: /);
   });

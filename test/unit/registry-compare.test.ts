@@ -11,18 +11,37 @@ import { fileOf, tsv } from '../helpers/registry-files.js';
 describe('comparing a registry with the ledger', () => {
   const day = '2026-11-21';
   const at = new Date(2026, 10, 21, 12).toISOString();
-  const entry = (id: string, state: 'success' | 'failed' | 'pending' | 'unknown' | undefined, amount = '499.00', when = at): PaymentRow => ({
+  const entry = (
+    id: string,
+    state: 'success' | 'failed' | 'pending' | 'unknown' | undefined,
+    amount = '499.00',
+    when = at,
+  ): PaymentRow => ({
     transactionId: id,
     account: `acct-${id}`,
     amount,
     at: when,
     state: state ?? 'unknown',
   });
-  const row = (transactionId: string, amount: string, line: number): RegistryRow => ({ transactionId, date: day, time: undefined, account: `acct-${transactionId}`, amount, line });
+  const row = (transactionId: string, amount: string, line: number): RegistryRow => ({
+    transactionId,
+    date: day,
+    time: undefined,
+    account: `acct-${transactionId}`,
+    amount,
+    line,
+  });
 
   it('sorts every case into its list, amounts compared and summed as exact decimals', () => {
     const index = new RegistryIndex('r.tsv');
-    [row('1', '499', 1), row('2', '500.00', 2), row('3', '499.00', 3), row('4', '499.00', 4), row('9', '1.50', 5), row('7', '499.00', 6)].forEach((r) => index.add(r));
+    [
+      row('1', '499', 1),
+      row('2', '500.00', 2),
+      row('3', '499.00', 3),
+      row('4', '499.00', 4),
+      row('9', '1.50', 5),
+      row('7', '499.00', 6),
+    ].forEach((r) => index.add(r));
     const comparison = new RegistryComparison(index, new Set([day]));
     const nextDay = new Date(2026, 10, 22, 0, 0, 5).toISOString();
     const found = [
@@ -49,7 +68,16 @@ describe('comparing a registry with the ledger', () => {
     ]);
     const left = [...comparison.onlyInRegistry()];
     expect(left).toEqual([
-      { list: 'only-in-registry', transactionId: '9', date: day, account: 'acct-9', registryAmount: '1.50', ledgerAmount: null, registryState: 'paid', ledgerState: null },
+      {
+        list: 'only-in-registry',
+        transactionId: '9',
+        date: day,
+        account: 'acct-9',
+        registryAmount: '1.50',
+        ledgerAmount: null,
+        registryState: 'paid',
+        ledgerState: null,
+      },
     ]);
     expect(comparison.agreed).toBe(2);
     expect(comparison.tallies).toEqual({
@@ -70,11 +98,22 @@ describe('comparing a registry with the ledger', () => {
 
   it('rows no payment matched are listed with their TransactionIDs exactly as written (kept packed, not as strings)', () => {
     const index = new RegistryIndex('r.tsv');
-    const ids = ['012', '12', '0', '9223372036854775807', '12345678901234567890', '123456789012345678901', 'ab-1', 'ИД7'];
+    const ids = [
+      '012',
+      '12',
+      '0',
+      '9223372036854775807',
+      '12345678901234567890',
+      '123456789012345678901',
+      'ab-1',
+      'ИД7',
+    ];
     ids.forEach((id, n) => index.add(row(id, '1.00', n + 1)));
     const comparison = new RegistryComparison(index, new Set([day]));
     comparison.visit(entry('12', 'success', '1.00'));
-    expect([...comparison.onlyInRegistry()].map((finding) => finding.transactionId)).toEqual(ids.filter((id) => id !== '12'));
+    expect([...comparison.onlyInRegistry()].map((finding) => finding.transactionId)).toEqual(
+      ids.filter((id) => id !== '12'),
+    );
   });
 
   it('rows no payment matched give back their accounts and amounts exactly (kept as bytes, not strings)', () => {
@@ -93,9 +132,14 @@ describe('comparing a registry with the ledger', () => {
     expect(index.days).toEqual(new Set([day, '2026-11-22']));
     expect(index.take('5')).toEqual({ date: day, amount: '8.00' });
     expect(index.take('5')).toBeUndefined();
-    expect([...index.left()].map(({ transactionId, date, account, registryAmount }) => [transactionId, date, account, registryAmount])).toEqual(
-      rows.filter((r) => r.transactionId !== '5').map((r) => [r.transactionId, r.date, r.account, r.amount]),
-    );
+    expect(
+      [...index.left()].map(({ transactionId, date, account, registryAmount }) => [
+        transactionId,
+        date,
+        account,
+        registryAmount,
+      ]),
+    ).toEqual(rows.filter((r) => r.transactionId !== '5').map((r) => [r.transactionId, r.date, r.account, r.amount]));
   });
 
   it('a TransactionID listed twice is a registry that contradicts itself, both lines named (the first read again)', async () => {
@@ -104,6 +148,8 @@ describe('comparing a registry with the ledger', () => {
       () => undefined,
       (error: Error) => error,
     );
-    expect(failure?.message).toBe(`registry ${path} line 5: TransactionID 1 is listed again (first on line 2); the registry contradicts itself`);
+    expect(failure?.message).toBe(
+      `registry ${path} line 5: TransactionID 1 is listed again (first on line 2); the registry contradicts itself`,
+    );
   });
 });

@@ -41,10 +41,17 @@ const unknown: TransactionView = {
 
 function vouchersOf(serviceId: string): Voucher[] {
   const service = sandboxServices.find((s) => s.id === serviceId) as DynamicService;
-  return service.vouchers.map((v, i) => ({ position: i + 1, fieldName: `Invoice-${i + 1}`, invoiceId: v.invoiceId, orderAmount: v.orderAmount, name: v.name }));
+  return service.vouchers.map((v, i) => ({
+    position: i + 1,
+    fieldName: `Invoice-${i + 1}`,
+    invoiceId: v.invoiceId,
+    orderAmount: v.orderAmount,
+    name: v.name,
+  }));
 }
 
-const width = (text: string) => Math.max(...text.split('\n').map((line) => [...line.replace(/\u001b\[[0-9;]*m/g, '')].length));
+const width = (text: string) =>
+  Math.max(...text.split('\n').map((line) => [...line.replace(/\u001b\[[0-9;]*m/g, '')].length));
 
 describe('renderReceipt', () => {
   it('a success, every id and amount exact', () => {
@@ -77,7 +84,13 @@ describe('renderReceipt', () => {
   });
 
   it('a status look-up names itself', () => {
-    expect(renderReceipt({ ...success, state: 'failed', status: '25', message: 'not found' }, plainStyle, 'transaction').split('\n')[0]).toBe('✗ Transaction failed');
+    expect(
+      renderReceipt(
+        { ...success, state: 'failed', status: '25', message: 'not found' },
+        plainStyle,
+        'transaction',
+      ).split('\n')[0],
+    ).toBe('✗ Transaction failed');
   });
 
   it('plain style has no escapes; a colour style has', async () => {
@@ -88,8 +101,12 @@ describe('renderReceipt', () => {
 
 describe('renderTransactionLine', () => {
   it('one line per transaction', () => {
-    expect(renderTransactionLine(success, plainStyle)).toMatchInlineSnapshot(`"✓  1795289214527958198  success  10  9007199254740993  10.630 USD  Успех"`);
-    expect(renderTransactionLine({ ...unknown, message: '' }, plainStyle)).toMatchInlineSnapshot(`"?  42  unknown  -  -  150.50 KZT  -"`);
+    expect(renderTransactionLine(success, plainStyle)).toMatchInlineSnapshot(
+      `"✓  1795289214527958198  success  10  9007199254740993  10.630 USD  Успех"`,
+    );
+    expect(renderTransactionLine({ ...unknown, message: '' }, plainStyle)).toMatchInlineSnapshot(
+      `"?  42  unknown  -  -  150.50 KZT  -"`,
+    );
     expect(renderTransactionLine(success, plainStyle)).not.toContain('\n');
   });
 });
@@ -113,13 +130,18 @@ describe('transactionJson', () => {
     ]);
     expect(parsed.requestId).toBe('9007199254740993');
     expect(parsed.amount).toBe('10.630');
-    expect(JSON.parse(transactionJson(unknown, { error: { exitCode: 4, message: 'x' } }))).toMatchObject({ state: 'unknown', error: { exitCode: 4 } });
+    expect(JSON.parse(transactionJson(unknown, { error: { exitCode: 4, message: 'x' } }))).toMatchObject({
+      state: 'unknown',
+      error: { exitCode: 4 },
+    });
   });
 });
 
 describe('renderVoucherTable', () => {
   it('the USD gift cards, amounts exactly as sent', () => {
-    expect(renderVoucherTable(vouchersOf('102'), { currency: 'USD', columns: 80, style: plainStyle })).toMatchInlineSnapshot(`
+    expect(
+      renderVoucherTable(vouchersOf('102'), { currency: 'USD', columns: 80, style: plainStyle }),
+    ).toMatchInlineSnapshot(`
       "+---+-----------+------------------+-------------+----------+
       | # | InvoiceId | Name             | OrderAmount | Currency |
       | 1 |      7010 | Gift card 10 EUR |      10.630 | USD      |
@@ -182,7 +204,9 @@ describe('renderVoucherTable', () => {
   });
 
   it('no escapes in plain style', () => {
-    expect(renderVoucherTable(vouchersOf('101'), { currency: 'KZT', columns: 80, style: plainStyle })).not.toMatch(ansi);
+    expect(renderVoucherTable(vouchersOf('101'), { currency: 'KZT', columns: 80, style: plainStyle })).not.toMatch(
+      ansi,
+    );
   });
 });
 
@@ -225,11 +249,13 @@ describe('historyTable', () => {
   it('streamed: the widths from the first 1,000 rows, every row after them, nothing for no rows', async () => {
     // The first 1,000 rows hold short ids; those after them an id wider than its column.
     async function* stream(count: number) {
-      for (let i = 0; i < count; i++) yield { ...rows[0]!, view: { ...success, transactionId: i < 1000 ? String(i) : `${i}`.repeat(5) } };
+      for (let i = 0; i < count; i++)
+        yield { ...rows[0]!, view: { ...success, transactionId: i < 1000 ? String(i) : `${i}`.repeat(5) } };
     }
     const linesOf = async (count: number) => {
       const lines: string[] = [];
-      for await (const text of historyTableLines(stream(count), { style: plainStyle, showGateway: false })) lines.push(...text.split('\n'));
+      for await (const text of historyTableLines(stream(count), { style: plainStyle, showGateway: false }))
+        lines.push(...text.split('\n'));
       return lines;
     };
     expect(await linesOf(0)).toEqual([]);

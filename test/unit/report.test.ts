@@ -1,7 +1,12 @@
 import { parse } from 'csv-parse/sync';
 import { describe, expect, it } from 'vitest';
 import { reportRange } from '../../src/commands/report/range.js';
-import { parseDimensions, type ReportPayment, ReportTally, UnsummableAmountError } from '../../src/commands/report/tally.js';
+import {
+  parseDimensions,
+  type ReportPayment,
+  ReportTally,
+  UnsummableAmountError,
+} from '../../src/commands/report/tally.js';
 import { csvHeader, csvRow } from '../../src/render/csv.js';
 import { type ReportLines, reportCsvColumns, reportJsonLine, reportLines } from '../../src/render/report.js';
 import { reportTable } from '../../src/render/report-table.js';
@@ -41,7 +46,9 @@ describe('report: grouping and exact sums', () => {
   it('groups by service and state by default, currency always in the key, in report order; exact sums', () => {
     const report = tallied(parseDimensions([]));
     expect(report.dimensions).toEqual(['service', 'state']);
-    expect(report.groups.map(({ keys, currency, count, sum }) => [keys.service, keys.state, currency, count, sum])).toEqual([
+    expect(
+      report.groups.map(({ keys, currency, count, sum }) => [keys.service, keys.state, currency, count, sum]),
+    ).toEqual([
       ['101', 'success', 'KZT', 2, '0.3'],
       ['102', 'success', 'USD', 2, '37.205'],
       ['201', 'success', 'KZT', 2, '150.50'],
@@ -92,18 +99,36 @@ describe('report: the range', () => {
   const now = new Date(2026, 10, 23, 10, 30);
 
   it('is yesterday by default, a local day for --date (today, yesterday too), midnight to midnight', () => {
-    expect(reportRange({}, now)).toEqual({ from: new Date(2026, 10, 22), until: new Date(2026, 10, 23), day: '2026-11-22' });
-    expect(reportRange({ date: '2026-03-01' }, now)).toEqual({ from: new Date(2026, 2, 1), until: new Date(2026, 2, 2), day: '2026-03-01' });
+    expect(reportRange({}, now)).toEqual({
+      from: new Date(2026, 10, 22),
+      until: new Date(2026, 10, 23),
+      day: '2026-11-22',
+    });
+    expect(reportRange({ date: '2026-03-01' }, now)).toEqual({
+      from: new Date(2026, 2, 1),
+      until: new Date(2026, 2, 2),
+      day: '2026-03-01',
+    });
     expect(reportRange({ date: 'today' }, now).day).toBe('2026-11-23');
     expect(reportRange({ date: 'yesterday' }, new Date(2026, 0, 1, 0, 5)).day).toBe('2025-12-31');
-    expect(reportRange({ date: '01.03.2026' }, now)).toEqual({ from: new Date(2026, 2, 1), until: new Date(2026, 2, 2), day: '2026-03-01' });
+    expect(reportRange({ date: '01.03.2026' }, now)).toEqual({
+      from: new Date(2026, 2, 1),
+      until: new Date(2026, 2, 2),
+      day: '2026-03-01',
+    });
   });
 
   it('--since and --until as history reads them; --until defaults to now', () => {
-    expect(reportRange({ since: '2026-11-20', until: '2026-11-22' }, now)).toEqual({ from: new Date(2026, 10, 20), until: new Date(2026, 10, 22) });
+    expect(reportRange({ since: '2026-11-20', until: '2026-11-22' }, now)).toEqual({
+      from: new Date(2026, 10, 20),
+      until: new Date(2026, 10, 22),
+    });
     expect(reportRange({ since: '12h' }, now)).toEqual({ from: new Date(now.getTime() - 12 * 3_600_000), until: now });
     expect(reportRange({ until: '2026-11-22' }, now)).toEqual({ from: null, until: new Date(2026, 10, 22) });
-    expect(reportRange({ since: '20.11.2026', until: '22.11.2026' }, now)).toEqual({ from: new Date(2026, 10, 20), until: new Date(2026, 10, 22) });
+    expect(reportRange({ since: '20.11.2026', until: '22.11.2026' }, now)).toEqual({
+      from: new Date(2026, 10, 20),
+      until: new Date(2026, 10, 22),
+    });
   });
 
   it('refuses a day that does not exist, --date with --since, an empty range, a bad --until (exit 2, named)', () => {
@@ -145,7 +170,10 @@ describe('report: renderers', () => {
 
   it('CSV: header, groups, totals, parsed back the same; an operator that could start a formula is text', () => {
     const columns = reportCsvColumns(['operator', 'state']);
-    const sneaky = tallied(['operator', 'state'], [payment({ operator: '=1+1', amount: '5' }), payment({ operator: 'ann', currency: 'USD', amount: '1.50' })]);
+    const sneaky = tallied(
+      ['operator', 'state'],
+      [payment({ operator: '=1+1', amount: '5' }), payment({ operator: 'ann', currency: 'USD', amount: '1.50' })],
+    );
     const text =
       csvHeader(columns, { bom: true }) +
       reportLines(sneaky, { labelledTotals: true })
@@ -165,7 +193,12 @@ describe('report: renderers', () => {
     const byCurrency = tallied(['currency']);
     expect(reportLines(byCurrency, { labelledTotals: true }).map((line) => line.kind)).toEqual(['group', 'group']);
     expect(reportTable(byCurrency, plainStyle)).not.toContain('Total');
-    expect(reportLines(byCurrency, { labelledTotals: false }).map((line) => line.kind)).toEqual(['group', 'group', 'total', 'total']);
+    expect(reportLines(byCurrency, { labelledTotals: false }).map((line) => line.kind)).toEqual([
+      'group',
+      'group',
+      'total',
+      'total',
+    ]);
   });
 
   it('JSON: one object per group line and per total line, sums as strings, the range as ISO instants', () => {
@@ -181,7 +214,21 @@ describe('report: renderers', () => {
       from: '2026-11-21T19:00:00.000Z',
       until: '2026-11-22T19:00:00.000Z',
     });
-    expect(lines.at(-1)).toEqual({ kind: 'total', currency: 'USD', count: 2, sum: '37.205', from: '2026-11-21T19:00:00.000Z', until: '2026-11-22T19:00:00.000Z' });
-    expect(JSON.parse(reportJsonLine({ kind: 'total', total: { currency: 'KZT', count: 0, sum: '0' } }, { from: null, until: range.until })).from).toBeNull();
+    expect(lines.at(-1)).toEqual({
+      kind: 'total',
+      currency: 'USD',
+      count: 2,
+      sum: '37.205',
+      from: '2026-11-21T19:00:00.000Z',
+      until: '2026-11-22T19:00:00.000Z',
+    });
+    expect(
+      JSON.parse(
+        reportJsonLine(
+          { kind: 'total', total: { currency: 'KZT', count: 0, sum: '0' } },
+          { from: null, until: range.until },
+        ),
+      ).from,
+    ).toBeNull();
   });
 });

@@ -64,7 +64,8 @@ describe('data output keeps the exact text (--json is checked end to end: test/e
 
   it('a CSV cell holds every control as it came, and reads back the same (RFC 4180 quoting untouched)', () => {
     const columns: CsvColumn<string>[] = [{ header: 'Voucher', kind: 'text', value: (cell) => cell }];
-    for (const cell of [hostile, `${hostile}, "quoted"\r\nline`]) expect(parse(csvRow(columns, cell))).toEqual([[cell]]);
+    for (const cell of [hostile, `${hostile}, "quoted"\r\nline`])
+      expect(parse(csvRow(columns, cell))).toEqual([[cell]]);
   });
 });
 

@@ -26,9 +26,14 @@ const context = {
 };
 
 function check(path: string, matcher: unknown): AssertionResult[] {
-  return evaluateExpectation({ path, segments: parsePath(path), matcher: matcherSchema.parse(matcher) }, record, context);
+  return evaluateExpectation(
+    { path, segments: parsePath(path), matcher: matcherSchema.parse(matcher) },
+    record,
+    context,
+  );
 }
-const passes = (path: string, matcher: unknown) => check(path, matcher).every((r) => r.ok) && check(path, matcher).length > 0;
+const passes = (path: string, matcher: unknown) =>
+  check(path, matcher).every((r) => r.ok) && check(path, matcher).length > 0;
 
 describe('assertions', () => {
   it('equals compares text, so 10 is "10" and a gateway 10.630 stays 10.630', () => {
@@ -42,8 +47,12 @@ describe('assertions', () => {
   });
 
   it('names the path, the expected and the actual value when it fails', () => {
-    expect(check('state', 'failed')).toEqual([{ path: 'state', check: 'equals', ok: false, expected: '"failed"', actual: '"success"' }]);
-    expect(check('envelope.TransactinID', { equals: '43' })).toEqual([{ path: 'envelope.TransactinID', check: 'equals', ok: false, expected: '"43"', actual: '42' }]);
+    expect(check('state', 'failed')).toEqual([
+      { path: 'state', check: 'equals', ok: false, expected: '"failed"', actual: '"success"' },
+    ]);
+    expect(check('envelope.TransactinID', { equals: '43' })).toEqual([
+      { path: 'envelope.TransactinID', check: 'equals', ok: false, expected: '"43"', actual: '42' },
+    ]);
     expect(check('envelope.Nope', 'x')[0]).toMatchObject({ ok: false, path: 'envelope.Nope', actual: 'missing' });
   });
 
@@ -57,9 +66,16 @@ describe('assertions', () => {
     expect(passes('message', { contains: 'does not equal' })).toBe(true);
     expect(passes('message', { contains: 'Успех' })).toBe(false);
     expect(passes('vouchers', { contains: { invoiceId: '5002' } })).toBe(true);
-    expect(check('vouchers', { contains: { invoiceId: '5003' } })[0]).toMatchObject({ ok: false, expected: 'a list holding {"invoiceId":"5003"}' });
+    expect(check('vouchers', { contains: { invoiceId: '5003' } })[0]).toMatchObject({
+      ok: false,
+      expected: 'a list holding {"invoiceId":"5003"}',
+    });
     expect(passes('envelope.RequestID', { type: 'number' })).toBe(true);
-    expect(check('requestId', { type: 'number' })[0]).toMatchObject({ ok: false, expected: 'a number', actual: 'a string: "9007199254740993"' });
+    expect(check('requestId', { type: 'number' })[0]).toMatchObject({
+      ok: false,
+      expected: 'a number',
+      actual: 'a string: "9007199254740993"',
+    });
   });
 
   it('exists: present and not null; a missing value fails every other check', () => {
@@ -68,7 +84,10 @@ describe('assertions', () => {
     expect(passes('envelope.TransactionID', { exists: false })).toBe(true);
     expect(passes('envelope.TransactinID', { exists: false })).toBe(false);
     expect(passes('envelope.TransactionID', { 'not-equals': 'x' })).toBe(false);
-    expect(check('envelope.TransactionID', { exists: true })[0]).toMatchObject({ expected: 'present', actual: 'missing' });
+    expect(check('envelope.TransactionID', { exists: true })[0]).toMatchObject({
+      expected: 'present',
+      actual: 'missing',
+    });
   });
 
   it('same-as compares with the same path in an earlier step', () => {
@@ -110,6 +129,9 @@ describe('assertions', () => {
   });
 
   it('a placeholder that cannot be filled fails the check instead of passing it', () => {
-    expect(check('state', '${self.nothing}')[0]).toMatchObject({ ok: false, expected: expect.stringContaining('self.nothing is missing') });
+    expect(check('state', '${self.nothing}')[0]).toMatchObject({
+      ok: false,
+      expected: expect.stringContaining('self.nothing is missing'),
+    });
   });
 });

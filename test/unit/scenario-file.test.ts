@@ -57,7 +57,12 @@ cases:
         cases: [
           {
             name: 'short',
-            steps: [{ pay: { service: '201', account: 'a', amount: '1.00' } }, { 'repeat-pay': 'pay' }, { status: '${pay.transactionId}' }, { wait: null }],
+            steps: [
+              { pay: { service: '201', account: 'a', amount: '1.00' } },
+              { 'repeat-pay': 'pay' },
+              { status: '${pay.transactionId}' },
+              { wait: null },
+            ],
           },
         ],
       }),
@@ -85,12 +90,32 @@ cases:
   it.each([
     ['not YAML', 'cases: [', 'not valid YAML or JSON'],
     ['no cases', 'name: x', 'cases'],
-    ['a misspelt option', 'cases: [{name: a, steps: [{check: {service: "1", acount: x}}]}]', 'case "a", step 1 (check): Unrecognized key: "acount"'],
-    ['a missing option', 'cases: [{name: a, steps: [{check: {service: "1"}}]}]', 'case "a", step 1 (check): account: is required'],
-    ['two things in a step', 'cases: [{name: a, steps: [{check: {service: "1", account: x}, status: "1"}]}]', 'one thing per step, not check and status'],
+    [
+      'a misspelt option',
+      'cases: [{name: a, steps: [{check: {service: "1", acount: x}}]}]',
+      'case "a", step 1 (check): Unrecognized key: "acount"',
+    ],
+    [
+      'a missing option',
+      'cases: [{name: a, steps: [{check: {service: "1"}}]}]',
+      'case "a", step 1 (check): account: is required',
+    ],
+    [
+      'two things in a step',
+      'cases: [{name: a, steps: [{check: {service: "1", account: x}, status: "1"}]}]',
+      'one thing per step, not check and status',
+    ],
     ['a step that does nothing', 'cases: [{name: a, steps: [{id: x}]}]', 'say what it does'],
-    ['invoice and invoice-id together', 'cases: [{name: a, steps: [{pay: {service: "1", account: x, invoice: 1, invoice-id: 5}}]}]', 'not both'],
-    ['raw without amount', 'cases: [{name: a, steps: [{pay: {service: "1", account: x, invoice-id: 5, raw: true}}]}]', 'raw sends Amount as written'],
+    [
+      'invoice and invoice-id together',
+      'cases: [{name: a, steps: [{pay: {service: "1", account: x, invoice: 1, invoice-id: 5}}]}]',
+      'not both',
+    ],
+    [
+      'raw without amount',
+      'cases: [{name: a, steps: [{pay: {service: "1", account: x, invoice-id: 5, raw: true}}]}]',
+      'raw sends Amount as written',
+    ],
     [
       'a reference to a later step',
       'cases: [{name: a, steps: [{status: "${pay.transactionId}"}, {pay: {service: "1", account: x, amount: 1}}]}]',
@@ -101,22 +126,58 @@ cases:
       'cases: [{name: a, steps: [{pay: {service: "1", account: x, amount: 1}, id: p}]}, {name: b, steps: [{status: "${p.transactionId}"}]}]',
       'case "b", step 1 (status)',
     ],
-    ['same-as an unknown step', 'cases: [{name: a, steps: [{check: {service: "1", account: x}, expect: {requestId: {same-as: nope}}}]}]', 'same-as "nope"'],
+    [
+      'same-as an unknown step',
+      'cases: [{name: a, steps: [{check: {service: "1", account: x}, expect: {requestId: {same-as: nope}}}]}]',
+      'same-as "nope"',
+    ],
     ['status with no payment before it', 'cases: [{name: a, steps: [{status: null}]}]', 'there is none before it'],
-    ['repeat-pay of a check', 'cases: [{name: a, steps: [{check: {service: "1", account: x}, id: c}, {repeat-pay: c}]}]', 'names no earlier payment'],
-    ['a bad path', 'cases: [{name: a, steps: [{check: {service: "1", account: x}, expect: {"vouchers[x]": {exists: true}}}]}]', 'path "vouchers[x]"'],
-    ['a field the step does not have', 'cases: [{name: a, steps: [{check: {service: "1", account: x}, expect: {stat: success}}]}]', 'a check step has no stat'],
-    ['a bad pattern', 'cases: [{name: a, steps: [{check: {service: "1", account: x}, expect: {message: {matches: "(("}}}]}]', 'matches:'],
+    [
+      'repeat-pay of a check',
+      'cases: [{name: a, steps: [{check: {service: "1", account: x}, id: c}, {repeat-pay: c}]}]',
+      'names no earlier payment',
+    ],
+    [
+      'a bad path',
+      'cases: [{name: a, steps: [{check: {service: "1", account: x}, expect: {"vouchers[x]": {exists: true}}}]}]',
+      'path "vouchers[x]"',
+    ],
+    [
+      'a field the step does not have',
+      'cases: [{name: a, steps: [{check: {service: "1", account: x}, expect: {stat: success}}]}]',
+      'a check step has no stat',
+    ],
+    [
+      'a bad pattern',
+      'cases: [{name: a, steps: [{check: {service: "1", account: x}, expect: {message: {matches: "(("}}}]}]',
+      'matches:',
+    ],
     [
       'a decimal-equals that is not a decimal',
       'cases: [{name: a, steps: [{pay: {service: "1", account: x, amount: 1}, expect: {amount: {decimal-equals: "1,5"}}}]}]',
       'decimal-equals "1,5" is not a decimal',
     ],
-    ['an unknown check', 'cases: [{name: a, steps: [{check: {service: "1", account: x}, expect: {message: {like: x}}}]}]', 'like'],
-    ['each outside [*]', 'cases: [{name: a, steps: [{check: {service: "1", account: x}, expect: {message: "${each.position}"}}]}]', 'names no earlier step'],
-    ['an id used twice', 'cases: [{name: a, steps: [{check: {service: "1", account: x}, id: c}, {check: {service: "1", account: x}, id: c}]}]', 'used twice'],
+    [
+      'an unknown check',
+      'cases: [{name: a, steps: [{check: {service: "1", account: x}, expect: {message: {like: x}}}]}]',
+      'like',
+    ],
+    [
+      'each outside [*]',
+      'cases: [{name: a, steps: [{check: {service: "1", account: x}, expect: {message: "${each.position}"}}]}]',
+      'names no earlier step',
+    ],
+    [
+      'an id used twice',
+      'cases: [{name: a, steps: [{check: {service: "1", account: x}, id: c}, {check: {service: "1", account: x}, id: c}]}]',
+      'used twice',
+    ],
     ['a reserved id', 'cases: [{name: a, steps: [{check: {service: "1", account: x}, id: var}]}]', 'id must not be'],
-    ['two cases of one name', 'cases: [{name: a, steps: [{status: fresh}]}, {name: a, steps: [{status: fresh}]}]', 'two cases have this name'],
+    [
+      'two cases of one name',
+      'cases: [{name: a, steps: [{status: fresh}]}, {name: a, steps: [{status: fresh}]}]',
+      'two cases have this name',
+    ],
   ])('refuses %s, saying where', (_what, source, message) => {
     expect(fails(source)).toContain(message);
   });
@@ -135,7 +196,13 @@ cases:
       expect(suite.cases.length).toBeGreaterThan(0);
     }
     const conformance = parseScenario(readFileSync('examples/conformance.yaml', 'utf8'), 'c');
-    expect([...conformance.varsUsed].sort()).toEqual(['account', 'currency', 'service', 'static_amount', 'static_service']);
+    expect([...conformance.varsUsed].sort()).toEqual([
+      'account',
+      'currency',
+      'service',
+      'static_amount',
+      'static_service',
+    ]);
   });
 });
 
@@ -146,7 +213,10 @@ cases: [{name: a, steps: [{check: {service: "\${var.service}", account: "\${var.
 `);
 
   it('take --var over the environment over the file', () => {
-    const vars = varsFor(suite, parseVarFlags(['account=7011234567', 'service=102']), { AGENTPAY_VAR_SERVICE: '201', AGENTPAY_VAR_CURRENCY: 'USD' });
+    const vars = varsFor(suite, parseVarFlags(['account=7011234567', 'service=102']), {
+      AGENTPAY_VAR_SERVICE: '201',
+      AGENTPAY_VAR_CURRENCY: 'USD',
+    });
     expect(Object.fromEntries(vars)).toEqual({ service: '102', currency: 'USD', account: '7011234567' });
     expect(varsFor(suite, new Map(), { AGENTPAY_VAR_ACCOUNT: 'x' }).get('service')).toBe('101');
   });

@@ -43,7 +43,10 @@ function slowGateway() {
         services.set(transactionId, run.options.service);
         return { record: { transactionId, service: run.options.service, state: 'success' }, replay: { transactionId } };
       }
-      if (run.kind === 'status') return { record: { transactionId: run.options['txn-id'], service: services.get(String(run.options['txn-id'])) } };
+      if (run.kind === 'status')
+        return {
+          record: { transactionId: run.options['txn-id'], service: services.get(String(run.options['txn-id'])) },
+        };
       return { record: { state: 'success' } };
     } finally {
       inFlight--;
@@ -58,7 +61,13 @@ describe('data-driven and parallel scenarios', () => {
     const result = await runSuites([input], gateway.execute, { bail: false, jobs: 1 });
     const cases = result.suites[0]!.cases;
     expect(result.exitCode).toBe(0);
-    expect(cases.map((c) => c.name)).toEqual(['once', 'per row [row 1: 501/1/30]', 'per row [row 2: 502/2/0]', 'per row [row 3: 503/3/15]', 'per row [row 4: 504/4/0]']);
+    expect(cases.map((c) => c.name)).toEqual([
+      'once',
+      'per row [row 1: 501/1/30]',
+      'per row [row 2: 502/2/0]',
+      'per row [row 3: 503/3/15]',
+      'per row [row 4: 504/4/0]',
+    ]);
     expect(cases[2]!.row).toEqual({ number: 2, line: 3, values: { service: '502', account: '2', wait: '0' } });
     // The status step of each iteration looked up its own payment.
     const statuses = gateway.runs.filter((r) => r.kind === 'status').map((r) => r.options['txn-id']);
@@ -66,10 +75,15 @@ describe('data-driven and parallel scenarios', () => {
     const junit = junitXml(result);
     expect(XMLValidator.validate(junit)).toBe(true);
     const names = (
-      new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '' }).parse(junit) as { testsuites: { testsuite: { testcase: { name: string }[] } } }
+      new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '' }).parse(junit) as {
+        testsuites: { testsuite: { testcase: { name: string }[] } };
+      }
     ).testsuites.testsuite.testcase.map((c) => c.name);
     expect(names).toEqual(cases.map((c) => c.name));
-    expect(JSON.parse(caseJson(suite, cases[1]!))).toMatchObject({ case: 'per row [row 1: 501/1/30]', row: { number: 1, line: 2, values: { service: '501' } } });
+    expect(JSON.parse(caseJson(suite, cases[1]!))).toMatchObject({
+      case: 'per row [row 1: 501/1/30]',
+      row: { number: 1, line: 2, values: { service: '501' } },
+    });
   });
 
   it('--jobs runs that many at once; outcomes and what the listener hears stay in file order', async () => {
@@ -92,7 +106,11 @@ describe('data-driven and parallel scenarios', () => {
     expect(result.exitCode).toBe(0);
     const names = result.suites[0]!.cases.map((c) => c.name);
     expect(finishedAt).toEqual(names);
-    const expected = names.flatMap((name, i) => [`start ${name}`, ...(i === 0 ? [`step ${name} 1`] : [`step ${name} 1`, `step ${name} 2`]), `end ${name}`]);
+    const expected = names.flatMap((name, i) => [
+      `start ${name}`,
+      ...(i === 0 ? [`step ${name} 1`] : [`step ${name} 1`, `step ${name} 2`]),
+      `end ${name}`,
+    ]);
     expect(heard).toEqual(expected);
     // Each iteration's status still named its own payment, whichever finished first.
     const payments = gateway.runs.filter((r) => r.kind === 'pay').length;
@@ -112,7 +130,13 @@ describe('data-driven and parallel scenarios', () => {
       's.yaml',
     );
     const result = await runSuites([{ suite: bad, vars: new Map(), data }], failing, { bail: true, jobs: 2 });
-    expect(result.suites[0]!.cases.map((c) => c.outcome)).toEqual(['failed', 'passed', 'skipped', 'skipped', 'skipped']);
+    expect(result.suites[0]!.cases.map((c) => c.outcome)).toEqual([
+      'failed',
+      'passed',
+      'skipped',
+      'skipped',
+      'skipped',
+    ]);
   });
 });
 
@@ -139,7 +163,11 @@ cases:
       const what = plan[key]?.[run.attempt! - 1] ?? 'ok';
       const kept = run.kept!;
       kept.transactionId ??= String(7000 + runs.length);
-      const record = { transactionId: kept.transactionId, state: what === 'refused' ? 'failed' : what === 'unknown' ? 'unknown' : 'success', message: 'the answer was lost' };
+      const record = {
+        transactionId: kept.transactionId,
+        state: what === 'refused' ? 'failed' : what === 'unknown' ? 'unknown' : 'success',
+        message: 'the answer was lost',
+      };
       const unreachable = { exitCode: 4 as const, type: 'GatewayUnreachableError', message: 'connection refused' };
       const usage = { exitCode: 2 as const, type: 'UsageError', message: 'bad amount' };
       if (what === 'unreachable') return { record: { ...record, error: unreachable }, error: unreachable };
@@ -150,11 +178,23 @@ cases:
   }
 
   it('tries a step that could not do its job again, with what it kept (the same TransactionID), and counts the attempts', async () => {
-    const gateway = planned({ pay1: ['unknown', 'unreachable', 'ok'], check1: ['unreachable', 'ok'], check2: ['unreachable', 'unreachable', 'unreachable'] });
-    const result = await runSuites([{ suite: retrySuite, vars: new Map() }], gateway.execute, { bail: false, retries: 2, retryDelayMs: 0 });
+    const gateway = planned({
+      pay1: ['unknown', 'unreachable', 'ok'],
+      check1: ['unreachable', 'ok'],
+      check2: ['unreachable', 'unreachable', 'unreachable'],
+    });
+    const result = await runSuites([{ suite: retrySuite, vars: new Map() }], gateway.execute, {
+      bail: false,
+      retries: 2,
+      retryDelayMs: 0,
+    });
     const [pay, check, expected] = result.suites[0]!.cases[0]!.steps;
     expect(result.exitCode).toBe(0);
-    expect(pay).toMatchObject({ outcome: 'passed', attempts: 3, retried: ['the outcome of payment 7001 is unknown (the answer was lost)', 'connection refused'] });
+    expect(pay).toMatchObject({
+      outcome: 'passed',
+      attempts: 3,
+      retried: ['the outcome of payment 7001 is unknown (the answer was lost)', 'connection refused'],
+    });
     const pays = gateway.runs.filter((r) => r.kind === 'pay');
     expect(pays.map((r) => r.attempt)).toEqual([1, 2, 3]);
     expect(new Set(pays.map((r) => r.kept))).toHaveLength(1);
@@ -162,19 +202,38 @@ cases:
     expect(check).toMatchObject({ outcome: 'passed', attempts: 2 });
     // A step that expects the error is not tried again.
     expect(expected).toMatchObject({ attempts: 1 });
-    expect(JSON.parse(stepJson(retrySuite, 'r', pay!))).toMatchObject({ attempts: 3, retried: [expect.stringContaining('unknown'), 'connection refused'] });
+    expect(JSON.parse(stepJson(retrySuite, 'r', pay!))).toMatchObject({
+      attempts: 3,
+      retried: [expect.stringContaining('unknown'), 'connection refused'],
+    });
   });
 
   it('never tries again a gateway refusal or input refused before sending; stops after n retries', async () => {
     const refused = planned({ pay1: ['refused'] });
-    const first = await runSuites([{ suite: retrySuite, vars: new Map() }], refused.execute, { bail: false, retries: 3, retryDelayMs: 0 });
+    const first = await runSuites([{ suite: retrySuite, vars: new Map() }], refused.execute, {
+      bail: false,
+      retries: 3,
+      retryDelayMs: 0,
+    });
     expect(first.suites[0]!.cases[0]!.steps[0]).toMatchObject({ attempts: 1 });
     const usage = planned({ pay1: ['usage'] });
-    const second = await runSuites([{ suite: retrySuite, vars: new Map() }], usage.execute, { bail: false, retries: 3, retryDelayMs: 0 });
+    const second = await runSuites([{ suite: retrySuite, vars: new Map() }], usage.execute, {
+      bail: false,
+      retries: 3,
+      retryDelayMs: 0,
+    });
     expect(second.suites[0]!.cases[0]!.steps[0]).toMatchObject({ attempts: 1, outcome: 'error' });
     const down = planned({ pay1: ['unreachable', 'unreachable', 'unreachable'] });
-    const third = await runSuites([{ suite: retrySuite, vars: new Map() }], down.execute, { bail: false, retries: 1, retryDelayMs: 0 });
-    expect(third.suites[0]!.cases[0]!.steps[0]).toMatchObject({ attempts: 2, outcome: 'error', retried: ['connection refused'] });
+    const third = await runSuites([{ suite: retrySuite, vars: new Map() }], down.execute, {
+      bail: false,
+      retries: 1,
+      retryDelayMs: 0,
+    });
+    expect(third.suites[0]!.cases[0]!.steps[0]).toMatchObject({
+      attempts: 2,
+      outcome: 'error',
+      retried: ['connection refused'],
+    });
     expect(third.exitCode).toBe(4);
   });
 });
@@ -196,7 +255,12 @@ cases:
     'h.yaml',
   );
   const execute: StepExecutor = async () => ({
-    record: { state: 'success', vouchers: [{ name: injected }], request: { AgentID: '1', AgentPassword: '***' }, envelope: { Message: `"quoted" ${injected}` } },
+    record: {
+      state: 'success',
+      vouchers: [{ name: injected }],
+      request: { AgentID: '1', AgentPassword: '***' },
+      envelope: { Message: `"quoted" ${injected}` },
+    },
   });
 
   it('escapes everything, shows failures first with expected and actual, and loads nothing', async () => {
@@ -211,7 +275,9 @@ cases:
     expect(html).not.toMatch(/(src|href)="/);
     expect(html.indexOf('fails &amp; &lt;script&gt;')).toBeLessThan(html.indexOf('passes first in the file'));
     expect(html).toMatch(/<details class="case failed" open>/);
-    expect(html).toMatch(/<td class="expected">&quot;500 coins&quot;<\/td><td class="actual">&quot;&lt;img src=x onerror=alert\(1\)&gt;&quot;<\/td>/);
+    expect(html).toMatch(
+      /<td class="expected">&quot;500 coins&quot;<\/td><td class="actual">&quot;&lt;img src=x onerror=alert\(1\)&gt;&quot;<\/td>/,
+    );
     expect(html).toContain('&quot;AgentPassword&quot;: &quot;***&quot;');
   });
 

@@ -48,7 +48,10 @@ describe('paths', () => {
       ['envelope.TransactionContent.Extras[0].FieldValue@json.OrderAmount', '10.630', undefined, 1],
       ['envelope.TransactionContent.Extras[1].FieldValue', undefined, 'not JSON', 2],
     ]);
-    expect(resolvePath(check, parsePath('vouchers[5]'))[0]).toMatchObject({ path: 'vouchers[5]', missing: 'missing (the list has 2)' });
+    expect(resolvePath(check, parsePath('vouchers[5]'))[0]).toMatchObject({
+      path: 'vouchers[5]',
+      missing: 'missing (the list has 2)',
+    });
     expect(resolvePath(check, parsePath('nothing.here'))[0]).toMatchObject({ path: 'nothing', missing: 'missing' });
     expect(resolvePath({ list: [] }, parsePath('list[*]'))[0]).toMatchObject({ missing: 'an empty list' });
   });
@@ -72,12 +75,19 @@ describe('placeholders', () => {
   it('keep a gateway number exact, and a whole list or object as it is', () => {
     expect(interpolate('${check.envelope.RequestID}', scope)).toBe('9007199254740993');
     expect(interpolate('${check.envelope.TransactionContent.ExchangeRate}', scope)).toBe('10.630');
-    expect(interpolate('${check.vouchers[0]}', scope)).toEqual({ position: 1, invoiceId: '5001', orderAmount: '499.00' });
+    expect(interpolate('${check.vouchers[0]}', scope)).toEqual({
+      position: 1,
+      invoiceId: '5001',
+      orderAmount: '499.00',
+    });
     expect(interpolate('${check.vouchers[0].position}', scope)).toBe('1');
   });
 
   it('reach into lists and maps, and leave everything else alone', () => {
-    expect(interpolate({ a: ['${var.service}', true, null], b: { c: 'x${pay.transactionId}' } }, scope)).toEqual({ a: ['101', true, null], b: { c: 'x42' } });
+    expect(interpolate({ a: ['${var.service}', true, null], b: { c: 'x${pay.transactionId}' } }, scope)).toEqual({
+      a: ['101', true, null],
+      b: { c: 'x42' },
+    });
   });
 
   it('read $${ as a literal ${', () => {

@@ -27,7 +27,12 @@ function fakeGateway() {
       const id = options['txn-id'] ?? String(1000 + next++);
       if (!requestIds.has(id)) requestIds.set(id, String(9000 + requestIds.size));
       return {
-        record: { transactionId: id, requestId: requestIds.get(id)!, state: run.credentials?.password === 'wrong' ? 'failed' : 'success', amount: options.amount },
+        record: {
+          transactionId: id,
+          requestId: requestIds.get(id)!,
+          state: run.credentials?.password === 'wrong' ? 'failed' : 'success',
+          amount: options.amount,
+        },
         replay: { ...options, 'txn-id': id },
       };
     }
@@ -47,7 +52,10 @@ function fakeGateway() {
   return { execute, runs };
 }
 
-const suiteOf = (source: string, file = 'suite.yaml') => ({ suite: parseScenario(source, file), vars: new Map([['service', '201']]) });
+const suiteOf = (source: string, file = 'suite.yaml') => ({
+  suite: parseScenario(source, file),
+  vars: new Map([['service', '201']]),
+});
 
 const suite = suiteOf(`
 cases:
@@ -77,16 +85,29 @@ describe('the scenario runner', () => {
     const gateway = fakeGateway();
     const result = await runSuites([suite], gateway.execute, { bail: false });
     const [pays, unreachable, expected] = result.suites[0]!.cases;
-    expect(gateway.runs[1]).toMatchObject({ kind: 'pay', options: { amount: '2497.00' }, credentials: { password: 'wrong' } });
-    expect(gateway.runs[2]).toMatchObject({ kind: 'repeat-pay', options: { of: 'first' }, credentials: { password: 'wrong' }, replay: { amount: '2497.00', 'txn-id': '1000' } });
+    expect(gateway.runs[1]).toMatchObject({
+      kind: 'pay',
+      options: { amount: '2497.00' },
+      credentials: { password: 'wrong' },
+    });
+    expect(gateway.runs[2]).toMatchObject({
+      kind: 'repeat-pay',
+      options: { of: 'first' },
+      credentials: { password: 'wrong' },
+      replay: { amount: '2497.00', 'txn-id': '1000' },
+    });
     // status with no txn-id looks up the case's last payment
     expect(gateway.runs[3]).toMatchObject({ kind: 'status', options: { 'txn-id': '1000' } });
     expect(pays!.steps.map((s) => s.outcome)).toEqual(['passed', 'passed', 'passed', 'failed', 'skipped']);
     expect(pays!.outcome).toBe('failed');
-    expect(pays!.steps[3]!.failures.map((f) => f.message)).toEqual(['case "pays & looks <up>", step 4 (status): state: expected "failed", actual "success"']);
+    expect(pays!.steps[3]!.failures.map((f) => f.message)).toEqual([
+      'case "pays & looks <up>", step 4 (status): state: expected "failed", actual "success"',
+    ]);
     expect(unreachable).toMatchObject({
       outcome: 'error',
-      steps: [{ outcome: 'error', error: { exitCode: 4, message: 'case "unreachable", step 1 (check): connection refused' } }],
+      steps: [
+        { outcome: 'error', error: { exitCode: 4, message: 'case "unreachable", step 1 (check): connection refused' } },
+      ],
     });
     expect(expected!.outcome).toBe('passed');
     expect(gateway.runs).toHaveLength(6);
@@ -97,7 +118,9 @@ describe('the scenario runner', () => {
   it('exits 1 when only assertions fail, 0 when all pass', async () => {
     const failing = suiteOf('cases: [{name: a, steps: [{check: {service: x, account: a}, expect: {state: failed}}]}]');
     expect((await runSuites([failing], fakeGateway().execute, { bail: false })).exitCode).toBe(1);
-    const passing = suiteOf('cases: [{name: a, steps: [{check: {service: x, account: a}, expect: {state: success, "vouchers[0].orderAmount": "499.00"}}]}]');
+    const passing = suiteOf(
+      'cases: [{name: a, steps: [{check: {service: x, account: a}, expect: {state: success, "vouchers[0].orderAmount": "499.00"}}]}]',
+    );
     const result = await runSuites([passing], fakeGateway().execute, { bail: false });
     expect(result.exitCode).toBe(0);
     expect(result.suites[0]!.cases[0]!.steps[0]!.checks).toBe(2);
@@ -130,7 +153,11 @@ cases:
   it('fails a step whose placeholder has nothing to fill it, without running it', async () => {
     const gateway = fakeGateway();
     const result = await runSuites(
-      [suiteOf('cases: [{name: a, steps: [{check: {service: x, account: a}}, {pay: {service: x, account: a, amount: "${check.vouchers[7].orderAmount}"}}]}]')],
+      [
+        suiteOf(
+          'cases: [{name: a, steps: [{check: {service: x, account: a}}, {pay: {service: x, account: a, amount: "${check.vouchers[7].orderAmount}"}}]}]',
+        ),
+      ],
       gateway.execute,
       { bail: false },
     );
@@ -160,7 +187,10 @@ cases:
 
 describe('scenario reports', () => {
   it('JUnit: valid XML, one testcase per case, failures and errors counted, names escaped', async () => {
-    const other = suiteOf('cases: [{name: "quotes \\" & \\u0001 control", steps: [{check: {service: x, account: a}}]}]', 'other.yaml');
+    const other = suiteOf(
+      'cases: [{name: "quotes \\" & \\u0001 control", steps: [{check: {service: x, account: a}}]}]',
+      'other.yaml',
+    );
     const result = await runSuites([suite, other], fakeGateway().execute, { bail: false });
     const xml = junitXml(result);
     expect(XMLValidator.validate(xml)).toBe(true);
@@ -169,7 +199,11 @@ describe('scenario reports', () => {
         tests: string;
         failures: string;
         errors: string;
-        testsuite: { name: string; tests: string; testcase: { name: string; failure?: { message: string }; error?: { message: string } }[] | { name: string } }[];
+        testsuite: {
+          name: string;
+          tests: string;
+          testcase: { name: string; failure?: { message: string }; error?: { message: string } }[] | { name: string };
+        }[];
       };
     };
     expect(parsed.testsuites).toMatchObject({ tests: '4', failures: '1', errors: '1' });
@@ -193,10 +227,14 @@ describe('scenario reports', () => {
     const result = await runSuites([suite], fakeGateway().execute, { bail: false });
     const steps = result.suites[0]!.cases[0]!.steps;
     expect(stepLines(steps[0]!, plainStyle)).toMatch(/^ {4}✓ 1 check 201 for a {2}\d+ ms$/);
-    expect(stepLines(steps[3]!, plainStyle)).toMatch(/✗ 4 status 1000 {2}\d+ ms\n {8}state: expected "failed", actual "success"/);
+    expect(stepLines(steps[3]!, plainStyle)).toMatch(
+      /✗ 4 status 1000 {2}\d+ ms\n {8}state: expected "failed", actual "success"/,
+    );
     expect(stepLines(steps[4]!, plainStyle)).toBe('    - 5 check  skipped');
     const summary = summaryLines(result, 1234, plainStyle);
-    expect(summary).toContain('✗ case "pays & looks <up>", step 4 (status): state: expected "failed", actual "success"');
+    expect(summary).toContain(
+      '✗ case "pays & looks <up>", step 4 (status): state: expected "failed", actual "success"',
+    );
     expect(summary).toContain('✗ case "unreachable", step 1 (check): connection refused');
     expect(summary).toMatch(/3 cases: 1 passed, 1 failed, 1 errors, 0 skipped \(1\.23 s\)$/);
   });
@@ -214,7 +252,22 @@ describe('scenario reports', () => {
       outcome: 'failed',
       failures: [{ path: 'state', expected: '"failed"', actual: '"success"' }],
     });
-    expect(JSON.parse(caseJson(suite.suite, theCase))).toMatchObject({ type: 'case', outcome: 'failed', steps: 5, failures: 1 });
-    expect(JSON.parse(summaryJson(result, 10))).toEqual({ type: 'summary', cases: 3, passed: 1, failed: 1, errors: 1, skipped: 0, ms: 10, exitCode: 4, interrupted: false });
+    expect(JSON.parse(caseJson(suite.suite, theCase))).toMatchObject({
+      type: 'case',
+      outcome: 'failed',
+      steps: 5,
+      failures: 1,
+    });
+    expect(JSON.parse(summaryJson(result, 10))).toEqual({
+      type: 'summary',
+      cases: 3,
+      passed: 1,
+      failed: 1,
+      errors: 1,
+      skipped: 0,
+      ms: 10,
+      exitCode: 4,
+      interrupted: false,
+    });
   });
 });

@@ -35,13 +35,17 @@ describe('the settings table', () => {
 
   it("names each flag's setting by the attribute commander gives it, so GlobalFlags is what commander hands over", () => {
     const program = addGlobalOptions(new Command());
-    const flagged = settingEntries.flatMap(([name, setting]) => (setting.flag === undefined ? [] : [name, ...(setting.alias ? [attributeOf(setting.alias.flag)] : [])]));
+    const flagged = settingEntries.flatMap(([name, setting]) =>
+      setting.flag === undefined ? [] : [name, ...(setting.alias ? [attributeOf(setting.alias.flag)] : [])],
+    );
     expect(program.options.map((option) => option.attributeName())).toEqual(flagged);
     expect(flagged).toContain('journal');
   });
 
   it('--not-found-codes 10 names notFoundCodes, not another list', async () => {
-    await expect(resolveSettings({ notFoundCodes: '10' }, envWithConfig('{}'))).rejects.toThrow(/^notFoundCodes \(flag\) cannot include 10/);
+    await expect(resolveSettings({ notFoundCodes: '10' }, envWithConfig('{}'))).rejects.toThrow(
+      /^notFoundCodes \(flag\) cannot include 10/,
+    );
   });
 });
 
@@ -50,9 +54,18 @@ describe('the config file: errors name the profile, the key and what was expecte
     ['{"profiles": {"default": {"baseUrl": 5}}}', 'profiles.default.baseUrl: expected text, got number 5'],
     ['{"profiles": {"qa": {"timeout": true}}}', 'profiles.qa.timeout: expected text or a number, got boolean true'],
     ['{"profiles": {"qa": {"timeout": 1e400}}}', 'profiles.qa.timeout: expected text or a number, got number Infinity'],
-    ['{"profiles": {"qa": {"failedCodes": [20, null]}}}', 'profiles.qa.failedCodes: expected codes as text ("11,12") or a list ([11, "12"]), got a list'],
-    ['{"profiles": {"qa": {"passwordFormat": "MD5"}}}', 'profiles.qa.passwordFormat: expected one of "plain", "md5", got text "MD5"'],
-    ['{"profiles": {"my qa": {"pasword": "x"}}}', 'profiles."my qa".pasword: expected a known key instead (baseUrl, agentId, password,'],
+    [
+      '{"profiles": {"qa": {"failedCodes": [20, null]}}}',
+      'profiles.qa.failedCodes: expected codes as text ("11,12") or a list ([11, "12"]), got a list',
+    ],
+    [
+      '{"profiles": {"qa": {"passwordFormat": "MD5"}}}',
+      'profiles.qa.passwordFormat: expected one of "plain", "md5", got text "MD5"',
+    ],
+    [
+      '{"profiles": {"my qa": {"pasword": "x"}}}',
+      'profiles."my qa".pasword: expected a known key instead (baseUrl, agentId, password,',
+    ],
     ['{"profiles": {"qa": "x"}}', 'profiles.qa: expected an object of settings, got text "x"'],
     ['{"profiles": null}', 'profiles: expected an object of named profiles, got null'],
     ['{"profile": {}}', 'profile: expected only the key "profiles" at the top'],
@@ -72,7 +85,10 @@ describe('the config file: errors name the profile, the key and what was expecte
 
   it('takes a file with no profiles, and a profile named like an Object member', async () => {
     expect((await resolveSettings({}, envWithConfig('{}'))).configFileFound).toBe(true);
-    const settings = await resolveSettings({ profile: '__proto__' }, envWithConfig('{"profiles": {"__proto__": {"agentId": "7"}}}'));
+    const settings = await resolveSettings(
+      { profile: '__proto__' },
+      envWithConfig('{"profiles": {"__proto__": {"agentId": "7"}}}'),
+    );
     expect(settings.agentId).toEqual({ value: '7', source: 'profile' });
   });
 });
@@ -80,14 +96,35 @@ describe('the config file: errors name the profile, the key and what was expecte
 describe("the password's source order", () => {
   it('an empty password or passwordFile in a profile is skipped; an empty --password-file is not', async () => {
     const env = envWithConfig('{"profiles": {"default": {"password": "", "passwordFile": "/from/profile"}}}');
-    expect(locatePassword(await resolveSettings({}, env), false)).toEqual({ kind: 'file', path: '/from/profile', source: 'profile', origin: 'profile passwordFile' });
-    expect(locatePassword(await resolveSettings({ passwordFile: '' }, env), false)).toMatchObject({ kind: 'file', path: '', source: 'flag', origin: '--password-file' });
-    expect(locatePassword(await resolveSettings({}, envWithConfig('{"profiles": {"default": {"passwordFile": ""}}}')), false)).toEqual({ kind: 'none' });
+    expect(locatePassword(await resolveSettings({}, env), false)).toEqual({
+      kind: 'file',
+      path: '/from/profile',
+      source: 'profile',
+      origin: 'profile passwordFile',
+    });
+    expect(locatePassword(await resolveSettings({ passwordFile: '' }, env), false)).toMatchObject({
+      kind: 'file',
+      path: '',
+      source: 'flag',
+      origin: '--password-file',
+    });
+    expect(
+      locatePassword(
+        await resolveSettings({}, envWithConfig('{"profiles": {"default": {"passwordFile": ""}}}')),
+        false,
+      ),
+    ).toEqual({ kind: 'none' });
   });
 
   it('stdin holds the password only with --password-file - (or the same from env or profile)', async () => {
     expect(passwordReadsStdin(await resolveSettings({ passwordFile: '-' }, envWithConfig('{}')))).toBe(true);
-    expect(passwordReadsStdin(await resolveSettings({}, { ...envWithConfig('{}'), AGENTPAY_PASSWORD_FILE: '-' }))).toBe(true);
-    expect(passwordReadsStdin(await resolveSettings({}, { ...envWithConfig('{}'), AGENTPAY_PASSWORD: 'x', AGENTPAY_PASSWORD_FILE: '-' }))).toBe(false);
+    expect(passwordReadsStdin(await resolveSettings({}, { ...envWithConfig('{}'), AGENTPAY_PASSWORD_FILE: '-' }))).toBe(
+      true,
+    );
+    expect(
+      passwordReadsStdin(
+        await resolveSettings({}, { ...envWithConfig('{}'), AGENTPAY_PASSWORD: 'x', AGENTPAY_PASSWORD_FILE: '-' }),
+      ),
+    ).toBe(false);
   });
 });

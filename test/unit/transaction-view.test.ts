@@ -7,7 +7,10 @@ import { paymentAnswer } from '../helpers/payment-answer.js';
 
 describe('the transaction view', async () => {
   const codes: CodeTable = { pending: new Set(['11', '12']), notFound: new Set(['25']), failed: new Set(['21', '-1']) };
-  const answerWith = (status: string) => parseEnvelope(`{"TransactinID": 5, "RequestID": 9007199254740993, "ResponseType": "Status", "ResponseStatus": ${status}, "Message": "m"}`);
+  const answerWith = (status: string) =>
+    parseEnvelope(
+      `{"TransactinID": 5, "RequestID": 9007199254740993, "ResponseType": "Status", "ResponseStatus": ${status}, "Message": "m"}`,
+    );
 
   it.each([
     ['10', 'success'],
@@ -43,7 +46,11 @@ describe('the transaction view', async () => {
   });
 
   it('fills what the answer left out from what was sent, else null', async () => {
-    const view = viewOfAnswer(await answerWith('10'), { transactionId: '5', service: '201', account: 'a', amount: '150.50', currency: 'KZT' }, codes);
+    const view = viewOfAnswer(
+      await answerWith('10'),
+      { transactionId: '5', service: '201', account: 'a', amount: '150.50', currency: 'KZT' },
+      codes,
+    );
     expect(view).toEqual({
       transactionId: '5',
       requestId: '9007199254740993',
@@ -67,7 +74,13 @@ describe('the transaction view', async () => {
   });
 
   it('unknownView knows only what was sent', () => {
-    expect(unknownView({ transactionId: '7', service: '101', account: 'x', amount: '499.00', currency: 'KZT' }, 'Payment', 'lost')).toEqual({
+    expect(
+      unknownView(
+        { transactionId: '7', service: '101', account: 'x', amount: '499.00', currency: 'KZT' },
+        'Payment',
+        'lost',
+      ),
+    ).toEqual({
       transactionId: '7',
       requestId: null,
       type: 'Payment',

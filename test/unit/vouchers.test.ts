@@ -19,7 +19,13 @@ describe('parseVoucherList (spec 2.4)', () => {
     expect(vouchers).toEqual([
       { position: 1, fieldName: 'Invoice-1', invoiceId: '7010', orderAmount: '10.630', name: 'Gift card 10 EUR' },
       { position: 2, fieldName: 'Invoice-2', invoiceId: '7025', orderAmount: '26.575', name: 'Gift card 25 EUR' },
-      { position: 3, fieldName: 'Invoice-3', invoiceId: '9007199254740993', orderAmount: '2497.00', name: 'Большой пакет' },
+      {
+        position: 3,
+        fieldName: 'Invoice-3',
+        invoiceId: '9007199254740993',
+        orderAmount: '2497.00',
+        name: 'Большой пакет',
+      },
     ]);
   });
 
@@ -39,7 +45,11 @@ describe('parseVoucherList (spec 2.4)', () => {
   it('reads an item seen before the same way: its position and name go with the item, and a bad one fails every time', () => {
     const item = { InvoiceId: 4, OrderAmount: '4.00', InvoiceName: 'same' };
     const first = parseVoucherList([extra(undefined, item), extra('Invoice-9', item)]);
-    const again = parseVoucherList([extra(undefined, { InvoiceId: 0, OrderAmount: '0.00' }), extra(undefined, item), extra('Invoice-9', item)]);
+    const again = parseVoucherList([
+      extra(undefined, { InvoiceId: 0, OrderAmount: '0.00' }),
+      extra(undefined, item),
+      extra('Invoice-9', item),
+    ]);
     expect(first?.map((v) => [v.position, v.fieldName])).toEqual([
       [1, 'Invoice-1'],
       [9, 'Invoice-9'],
@@ -48,7 +58,10 @@ describe('parseVoucherList (spec 2.4)', () => {
       [2, 'Invoice-2', '4'],
       [9, 'Invoice-9', '4'],
     ]);
-    for (let round = 0; round < 2; round++) expect(thrown(() => parseVoucherList([extra('Invoice-1', '{"InvoiceId": 1}')]))).toBeInstanceOf(MalformedAnswerError);
+    for (let round = 0; round < 2; round++)
+      expect(thrown(() => parseVoucherList([extra('Invoice-1', '{"InvoiceId": 1}')]))).toBeInstanceOf(
+        MalformedAnswerError,
+      );
   });
 
   it.each([
@@ -68,7 +81,9 @@ describe('parseVoucherList (spec 2.4)', () => {
     const body = JSON.stringify({
       TransactinID: 1,
       ResponseStatus: 10,
-      TransactionContent: { Extras: [extra('Invoice-1', { InvoiceId: 7010, OrderAmount: '10.630', InvoiceName: 'x' })] },
+      TransactionContent: {
+        Extras: [extra('Invoice-1', { InvoiceId: 7010, OrderAmount: '10.630', InvoiceName: 'x' })],
+      },
     });
     expect(parseVoucherList((await parseEnvelope(body)).extras)?.[0]?.orderAmount).toBe('10.630');
   });
@@ -84,7 +99,10 @@ describe('parseVoucherList (spec 2.4)', () => {
   });
 
   it('an answer with no TransactionContent (a refusal) has no voucher list at all', async () => {
-    for (const body of ['{"ResponseStatus": 20, "Message": "no"}', '{"ResponseStatus": 20, "TransactionContent": null}']) {
+    for (const body of [
+      '{"ResponseStatus": 20, "Message": "no"}',
+      '{"ResponseStatus": 20, "TransactionContent": null}',
+    ]) {
       expect(parseVoucherList((await parseEnvelope(body)).extras)).toBeNull();
     }
   });
@@ -96,9 +114,15 @@ describe('parseVoucherList (spec 2.4)', () => {
 
   it.each([
     ['{"InvoiceId": 1, "OrderAmount": "1,00"}', 'voucher Invoice-1: OrderAmount: expected a plain decimal, got "1,00"'],
-    ['{"InvoiceId": 1.5, "OrderAmount": "1.00"}', 'voucher Invoice-1: InvoiceId: expected an integer, got the number 1.5'],
+    [
+      '{"InvoiceId": 1.5, "OrderAmount": "1.00"}',
+      'voucher Invoice-1: InvoiceId: expected an integer, got the number 1.5',
+    ],
     ['{"OrderAmount": "1.00"}', 'voucher Invoice-1: InvoiceId: expected an integer, got nothing'],
-    ['{"InvoiceId": 1, "OrderAmount": "1.00", "InvoiceName": true}', 'voucher Invoice-1: InvoiceName: expected a string or a number, got a boolean'],
+    [
+      '{"InvoiceId": 1, "OrderAmount": "1.00", "InvoiceName": true}',
+      'voucher Invoice-1: InvoiceName: expected a string or a number, got a boolean',
+    ],
     ['[1]', 'voucher Invoice-1: FieldValue: expected an object, got a list'],
   ])('a refused FieldValue %j names the field and what was expected', (fieldValue, message) => {
     expect(thrown(() => parseVoucherList([extra('Invoice-1', fieldValue)])).message).toBe(message);

@@ -12,11 +12,20 @@ const description: Said = {
 
 /** buy asks for what is not given, so its purchase options say so. */
 const options: OptionDefinitions = {
-  service: { flags: '--service <id>', help: { en: 'service id (asked when not given)', ru: 'id услуги (спросит, если не задан)' } },
-  account: { flags: '--account <account>', help: { en: 'customer account (asked when not given)', ru: 'счёт клиента (спросит, если не задан)' } },
+  service: {
+    flags: '--service <id>',
+    help: { en: 'service id (asked when not given)', ru: 'id услуги (спросит, если не задан)' },
+  },
+  account: {
+    flags: '--account <account>',
+    help: { en: 'customer account (asked when not given)', ru: 'счёт клиента (спросит, если не задан)' },
+  },
   currency: {
     flags: '--currency <code>',
-    help: { en: `currency code (asked when not given; default ${defaultCurrency})`, ru: `код валюты (спросит, если не задан; по умолчанию ${defaultCurrency})` },
+    help: {
+      en: `currency code (asked when not given; default ${defaultCurrency})`,
+      ru: `код валюты (спросит, если не задан; по умолчанию ${defaultCurrency})`,
+    },
   },
   amount: {
     flags: '--amount <decimal>',
@@ -30,5 +39,7 @@ const options: OptionDefinitions = {
 };
 
 export function buyCommand(lazyAction: LazyAction, language: Language): Command {
-  return addOptions(new Command('buy').description(description[language]), language, options).action(lazyAction(async () => (await import('./run.js')).runBuy));
+  return addOptions(new Command('buy').description(description[language]), language, options).action(
+    lazyAction(async () => (await import('./run.js')).runBuy),
+  );
 }

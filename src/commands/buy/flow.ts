@@ -49,7 +49,10 @@ async function chooseWithinLimits(
 ): Promise<{ choice: PurchaseChoice; input: PaymentInput; findings: DeskFindings }> {
   const { deps, out } = scope;
   for (;;) {
-    const choice = checked.vouchers !== null ? await pickVoucher(scope, purchase, checked.vouchers, checked.currency) : await askStaticAmount(scope, purchase);
+    const choice =
+      checked.vouchers !== null
+        ? await pickVoucher(scope, purchase, checked.vouchers, checked.currency)
+        : await askStaticAmount(scope, purchase);
     const input = paymentInputOf(purchase, choice, (deps.newTransactionId ?? generateTransactionId)());
     const findings = await deps.deskFindings(input);
     if (overLimit || findings.breaches.length === 0 || checked.vouchers === null) return { choice, input, findings };
@@ -62,7 +65,11 @@ async function chooseWithinLimits(
  * question, the last four digits of the account typed; anything else sends nothing. 'allow' when
  * the person said so (the ledger records it), 'refuse' when there was nothing to ask about.
  */
-async function confirmDuplicate({ out, deps }: BuyScope, input: PaymentInput, findings: DeskFindings): Promise<'allow' | 'refuse'> {
+async function confirmDuplicate(
+  { out, deps }: BuyScope,
+  input: PaymentInput,
+  findings: DeskFindings,
+): Promise<'allow' | 'refuse'> {
   if (findings.duplicates.length === 0) return 'refuse';
   out.note('');
   const said = t();
@@ -112,14 +119,21 @@ async function check(scope: BuyScope, purchase: PurchaseOptions): Promise<Checke
   const spinner = out.startSpinner(said.buy.checking(said.check.subject(purchase.service, purchase.account)));
   try {
     const declaredStatic = scope.declaredStatic(purchase.service);
-    const { answer, vouchers, refused } = await untilInterrupted(checkPurchase(deps.client, purchase, { declaredStatic }), deps.signal);
+    const { answer, vouchers, refused } = await untilInterrupted(
+      checkPurchase(deps.client, purchase, { declaredStatic }),
+      deps.signal,
+    );
     spinner.stop();
     if (refused) {
       const message = answer.message || said.purchase.noMessage;
       out.warn(said.buy.checkRefusedStatic(purchase.service, message, answer.status));
       return { vouchers: null, currency: purchase.currency, exchange: undefined };
     }
-    return { vouchers, currency: answer.currency ?? purchase.currency, exchange: foreignExchangeOf(answer, purchase.currency) };
+    return {
+      vouchers,
+      currency: answer.currency ?? purchase.currency,
+      exchange: foreignExchangeOf(answer, purchase.currency),
+    };
   } catch (error) {
     spinner.stop();
     // Nothing has been paid yet: Ctrl+C here is a plain cancel.
@@ -129,7 +143,12 @@ async function check(scope: BuyScope, purchase: PurchaseOptions): Promise<Checke
 }
 
 /** Exactly what will be sent, then a yes or no (no is the default). */
-async function confirm({ out, deps, columns, offerOf }: BuyScope, input: PaymentInput, choice: PurchaseChoice, exchange: ForeignExchange | undefined): Promise<void> {
+async function confirm(
+  { out, deps, columns, offerOf }: BuyScope,
+  input: PaymentInput,
+  choice: PurchaseChoice,
+  exchange: ForeignExchange | undefined,
+): Promise<void> {
   const summary = {
     service: input.service,
     serviceName: offerOf(input.service)?.name,
@@ -144,13 +163,22 @@ async function confirm({ out, deps, columns, offerOf }: BuyScope, input: Payment
   out.note('');
   const said = t();
   out.note(renderPurchaseSummary(summary, out.errorStyle, columns, said));
-  const go = await deps.prompter.confirm({ message: said.buy.payNow(input.amount, input.currency), initial: false, answers: { yes: said.yes, no: said.no } });
+  const go = await deps.prompter.confirm({
+    message: said.buy.payNow(input.amount, input.currency),
+    initial: false,
+    answers: { yes: said.yes, no: said.no },
+  });
   if (!go) throw new CancelledError(said.errors.cancelledNothingPaid);
   if (deps.signal.aborted) throw new CancelledError();
 }
 
 /** Pays, shows the receipt (and writes it, with --receipt), and follows a payment still in progress. */
-async function payConfirmed(scope: BuyScope, input: PaymentInput, choice: PurchaseChoice, desk: DeskPolicy): Promise<void> {
+async function payConfirmed(
+  scope: BuyScope,
+  input: PaymentInput,
+  choice: PurchaseChoice,
+  desk: DeskPolicy,
+): Promise<void> {
   const { out, deps } = scope;
   const writeReceipt = async (view: TransactionView | undefined) => deps.writeReceipt?.(input, view);
   // From here on the payment may be out: Ctrl+C never means "nothing happened".
@@ -158,7 +186,10 @@ async function payConfirmed(scope: BuyScope, input: PaymentInput, choice: Purcha
   const spinner = out.startSpinner(said.buy.paying(input.amount, input.currency, input.transactionId));
   let outcome;
   try {
-    outcome = await deps.pay(input, deps.signal, { notes: { voucher: choice.kind === 'voucher' ? choice.voucher.name : undefined }, desk });
+    outcome = await deps.pay(input, deps.signal, {
+      notes: { voucher: choice.kind === 'voucher' ? choice.voucher.name : undefined },
+      desk,
+    });
   } catch (error) {
     spinner.stop();
     await writeReceipt(undefined);

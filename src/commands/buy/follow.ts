@@ -8,7 +8,11 @@ import { Interrupted, untilInterrupted } from './interrupt.js';
 import type { BuyScope } from './types.js';
 
 /** A pending payment: Status until final, or until Ctrl+C (the payment stands either way); `onFinal` sees the final view. */
-export async function followPending({ out, deps }: BuyScope, pending: TransactionView, onFinal: (view: TransactionView) => Promise<void>): Promise<void> {
+export async function followPending(
+  { out, deps }: BuyScope,
+  pending: TransactionView,
+  onFinal: (view: TransactionView) => Promise<void>,
+): Promise<void> {
   const id = pending.transactionId;
   const said = t();
   const lookItUp = said.buy.lookItUp(id);
@@ -16,7 +20,13 @@ export async function followPending({ out, deps }: BuyScope, pending: Transactio
   const spinner = out.startSpinner(said.buy.waiting(id));
   let result;
   try {
-    result = await untilInterrupted(lookUpStatus(deps.client, id, deps.codes, Number.POSITIVE_INFINITY, { signal: deps.signal, pollWhile: 'pending' }), deps.signal);
+    result = await untilInterrupted(
+      lookUpStatus(deps.client, id, deps.codes, Number.POSITIVE_INFINITY, {
+        signal: deps.signal,
+        pollWhile: 'pending',
+      }),
+      deps.signal,
+    );
   } catch (error) {
     if (error instanceof Interrupted) {
       throw new TransactionPendingError(said.buy.stoppedFollowing(id), { hint: lookItUp });

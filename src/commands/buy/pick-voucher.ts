@@ -12,7 +12,12 @@ import type { BuyScope } from './types.js';
 const filterThreshold = 7;
 
 /** The voucher list on stderr, then a pick; --amount starts the list on the voucher that costs exactly that. */
-export async function pickVoucher(scope: BuyScope, purchase: PurchaseOptions, vouchers: Voucher[], currency: string): Promise<PurchaseChoice> {
+export async function pickVoucher(
+  scope: BuyScope,
+  purchase: PurchaseOptions,
+  vouchers: Voucher[],
+  currency: string,
+): Promise<PurchaseChoice> {
   const { out, deps, options, columns } = scope;
   const said = t();
   const subject = said.check.subject(purchase.service, purchase.account);
@@ -31,7 +36,9 @@ export async function pickVoucher(scope: BuyScope, purchase: PurchaseOptions, vo
   const limit = scope.deps.maxAmount?.(currency);
   const over = (voucher: Voucher) => limit !== undefined && compareDecimals(voucher.orderAmount, limit) > 0;
   const mark = `  (${said.buy.overLimitMark})`;
-  const labels = voucherChoiceLabels(vouchers, currency, columns - 4 - mark.length, said).map((label, index) => (over(vouchers[index]!) ? `${label}${mark}` : label));
+  const labels = voucherChoiceLabels(vouchers, currency, columns - 4 - mark.length, said).map((label, index) =>
+    over(vouchers[index]!) ? `${label}${mark}` : label,
+  );
   const picked = await deps.prompter.select({
     message: said.buy.voucher,
     choices: labels.map((label, index) => ({ value: String(index), label })),

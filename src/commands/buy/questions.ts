@@ -23,7 +23,8 @@ function fieldProblem(check: () => unknown): string | undefined {
   }
 }
 
-const notEmpty = (what: 'service' | 'account') => (value: string) => (value.trim() === '' ? t().buy.mustNotBeEmpty(what) : undefined);
+const notEmpty = (what: 'service' | 'account') => (value: string) =>
+  value.trim() === '' ? t().buy.mustNotBeEmpty(what) : undefined;
 
 /** Service, account and currency: from the flags, or asked. */
 export async function askPurchase(scope: BuyScope): Promise<PurchaseOptions> {
@@ -71,7 +72,11 @@ async function askCurrency(scope: BuyScope, service: string): Promise<string> {
 }
 
 /** After a refused check (or an empty voucher list): show why, and let the person change what was refused. */
-export async function askAgain(scope: BuyScope, purchase: PurchaseOptions, refusal: GatewayRefusedError | EmptyVoucherListError): Promise<PurchaseOptions> {
+export async function askAgain(
+  scope: BuyScope,
+  purchase: PurchaseOptions,
+  refusal: GatewayRefusedError | EmptyVoucherListError,
+): Promise<PurchaseOptions> {
   const { out, deps } = scope;
   const said = t().buy;
   out.note(`${out.errorStyle.failure('✗')} ${shownText(refusal.message)}`);
@@ -110,7 +115,9 @@ export async function askStaticAmount(scope: BuyScope, purchase: PurchaseOptions
     (await deps.prompter.input({
       message: said.amount(purchase.currency),
       initial: scope.offerOf(purchase.service)?.denomination,
-      validate: (value) => fieldProblem(() => parseAmount(value, 'the amount')) ?? (/^0(\.0+)?$/.test(value) ? said.moreThanZero : undefined),
+      validate: (value) =>
+        fieldProblem(() => parseAmount(value, 'the amount')) ??
+        (/^0(\.0+)?$/.test(value) ? said.moreThanZero : undefined),
     }));
   return { kind: 'amount', amount };
 }
@@ -120,11 +127,17 @@ export async function askStaticAmount(scope: BuyScope, purchase: PurchaseOptions
  * one of them as written (`1500` is not `1500.00`: the amount is sent byte for byte). A desk
  * that lists its denominations sells no other; a typo is refused before anything is paid.
  */
-async function pickListedAmount({ options, deps }: BuyScope, purchase: PurchaseOptions, listed: readonly string[]): Promise<string> {
+async function pickListedAmount(
+  { options, deps }: BuyScope,
+  purchase: PurchaseOptions,
+  listed: readonly string[],
+): Promise<string> {
   const said = t().buy;
   if (options.amount !== undefined) {
     if (listed.includes(options.amount)) return options.amount;
-    throw new UsageError(said.amountNotListed(options.amount, purchase.service), { hint: said.amountNotListedHint(listed.join(', ')) });
+    throw new UsageError(said.amountNotListed(options.amount, purchase.service), {
+      hint: said.amountNotListedHint(listed.join(', ')),
+    });
   }
   return deps.prompter.select({
     message: said.amount(purchase.currency),

@@ -38,7 +38,13 @@ function refuseWithoutTerminal(out: Output): void {
   const said = t().buy;
   const scripts = said.scriptsHint;
   if (out.json) throw new UsageError(said.notInteractive, { hint: scripts });
-  const missing = !out.stdin.isTTY ? said.missing.stdin : !out.stdout.isTTY ? said.missing.stdout : isCi(out.env) ? said.missing.ci : undefined;
+  const missing = !out.stdin.isTTY
+    ? said.missing.stdin
+    : !out.stdout.isTTY
+      ? said.missing.stdout
+      : isCi(out.env)
+        ? said.missing.ci
+        : undefined;
   if (missing) throw new UsageError(said.needsTerminal(missing), { hint: scripts });
 }
 
@@ -86,12 +92,18 @@ export async function runBuy(rawOptions: unknown, context: CommandContext): Prom
         return executePayment(context, paying, input, { checkReplay: false, signal, notes, desk });
       },
       deskFindings: (input) =>
-        deskFindings(context, () => context.openLedger(), intentOf(paying, input), { overLimit: true, duplicates: 'refuse' }).catch((error: unknown) => {
+        deskFindings(context, () => context.openLedger(), intentOf(paying, input), {
+          overLimit: true,
+          duplicates: 'refuse',
+        }).catch((error: unknown) => {
           throw nothingSent(error);
         }),
       maxAmount: (currency) => settings.desk.limit('maxAmount', currency)?.amount,
       writeReceipt:
-        receiptFile === undefined ? undefined : (input, view) => writeReceiptFile(context, receiptFile, { gateway: paying.gateway, agentId: paying.agentId }, input, view),
+        receiptFile === undefined
+          ? undefined
+          : (input, view) =>
+              writeReceiptFile(context, receiptFile, { gateway: paying.gateway, agentId: paying.agentId }, input, view),
       prompter: terminalPrompter({ stdin: out.stdin, stderr: out.stderr, color: out.errorStyle.enabled }),
       out,
       codes: settings.codes.table,

@@ -54,7 +54,11 @@ export interface BuyDependencies {
   deskFindings: (input: PaymentInput) => Promise<DeskFindings>;
   /** The desk's limit for one payment in a currency (maxAmount), to mark the vouchers over it in the list. */
   maxAmount?: ((currency: string) => string | undefined) | undefined;
-  pay: (input: PaymentInput, signal: AbortSignal, purchase: { notes: PurchaseNotes; desk: DeskPolicy }) => Promise<PaymentOutcome>;
+  pay: (
+    input: PaymentInput,
+    signal: AbortSignal,
+    purchase: { notes: PurchaseNotes; desk: DeskPolicy },
+  ) => Promise<PaymentOutcome>;
   /**
    * `--receipt <file>`: writes the receipt of the payment once its outcome is known (again when
    * a pending one becomes final); `view` undefined when paying threw. Never throws.

@@ -5,13 +5,22 @@ import { accountDefinition, currencyDefinition, serviceDefinition } from '../../
 import type { LazyAction } from '../define.js';
 import { addOptions } from '../option.js';
 
-const description: Said = { en: 'list the vouchers of a service for an account (AccountCheck)', ru: 'список ваучеров услуги для счёта (AccountCheck)' };
-const usage: Said = { en: '--service <id> --account <account> [options]', ru: '--service <id> --account <счёт> [флаги]' };
+const description: Said = {
+  en: 'list the vouchers of a service for an account (AccountCheck)',
+  ru: 'список ваучеров услуги для счёта (AccountCheck)',
+};
+const usage: Said = {
+  en: '--service <id> --account <account> [options]',
+  ru: '--service <id> --account <счёт> [флаги]',
+};
 
 const options: OptionDefinitions = {
   service: { ...serviceDefinition, required: true },
   account: { ...accountDefinition, required: true },
-  amount: { flags: '--amount <decimal>', help: { en: 'Amount sent with the check (default 0)', ru: 'Amount, передаваемый с проверкой (по умолчанию 0)' } },
+  amount: {
+    flags: '--amount <decimal>',
+    help: { en: 'Amount sent with the check (default 0)', ru: 'Amount, передаваемый с проверкой (по умолчанию 0)' },
+  },
   currency: currencyDefinition,
 };
 

@@ -27,17 +27,25 @@ export async function runCheck(rawOptions: unknown, context: CommandContext): Pr
       out.data(stringifyLosslessJson({ ...line, envelope: answer.raw }));
     }
     if (answer.status !== successStatus) {
-      throw new GatewayRefusedError(said.purchase.checkRefused(answer.message || said.purchase.noMessage, answer.status), answer.status, {
-        hint: said.purchase.checkRefusedHint,
-      });
+      throw new GatewayRefusedError(
+        said.purchase.checkRefused(answer.message || said.purchase.noMessage, answer.status),
+        answer.status,
+        {
+          hint: said.purchase.checkRefusedHint,
+        },
+      );
     }
     if (out.json) return;
     const currency = answer.currency ?? purchase.currency;
     // The gateway may echo the service and account back: shown as a person reads them (shownText).
-    const subject = said.check.subject(shownText(answer.service ?? purchase.service), shownText(answer.account ?? purchase.account));
+    const subject = said.check.subject(
+      shownText(answer.service ?? purchase.service),
+      shownText(answer.account ?? purchase.account),
+    );
     // Heads the list: a rate other than 1 or another crediting currency is seen before anything is paid.
     const exchange = foreignExchangeOf(answer, purchase.currency);
-    if (exchange) out.note(said.check.exchangeRate((await import('../../render/purchase.js')).exchangeText(exchange, said)));
+    if (exchange)
+      out.note(said.check.exchangeRate((await import('../../render/purchase.js')).exchangeText(exchange, said)));
     if (vouchers === null) {
       out.note(said.check.staticService(subject, payCommand(purchase)));
       return;

@@ -15,8 +15,15 @@ const description: Said = {
  */
 export function completionCommand(stdout: { write(text: string): unknown }, language: Language): Command {
   const completion = new Command('completion').description(description[language]);
-  return addArgument(completion, language, { name: '<shell>', help: { en: 'the shell', ru: 'оболочка' }, choices: completionShells })
-    .addHelpText('after', `\nLoad it once per shell:\n${completionInstallLines.map((line) => `  ${line}`).join('\n')}\n`)
+  return addArgument(completion, language, {
+    name: '<shell>',
+    help: { en: 'the shell', ru: 'оболочка' },
+    choices: completionShells,
+  })
+    .addHelpText(
+      'after',
+      `\nLoad it once per shell:\n${completionInstallLines.map((line) => `  ${line}`).join('\n')}\n`,
+    )
     .action((shell: (typeof completionShells)[number]) => {
       stdout.write(completionScripts[shell]);
     });

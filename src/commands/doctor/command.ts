@@ -8,5 +8,7 @@ const description: Said = {
 };
 
 export function doctorCommand(lazyAction: LazyAction, language: Language): Command {
-  return new Command('doctor').description(description[language]).action(lazyAction(async () => (await import('./run.js')).runDoctor));
+  return new Command('doctor')
+    .description(description[language])
+    .action(lazyAction(async () => (await import('./run.js')).runDoctor));
 }

@@ -14,7 +14,10 @@ import type { CommandContext, GatewaySession } from '../context.js';
  * "not found" code (or a credentials refusal, which the Message tells). An unclassified code
  * is suggested for notFoundCodes; one already in another list is left to the person.
  */
-function suggestionFor(status: string, codes: CodeTable): { suggest?: { notFoundCodes: string[] }; suggestOnlyIf?: string } {
+function suggestionFor(
+  status: string,
+  codes: CodeTable,
+): { suggest?: { notFoundCodes: string[] }; suggestOnlyIf?: string } {
   if (classifyCode(status, codes) !== 'unclassified') return {};
   // A credentials refusal taken for "not found" would let reconcile close payments as never
   // made: the suggestion carries the condition a person must check in the Message.
@@ -29,7 +32,8 @@ const suggestionCondition = 'its Message says the transaction is unknown, not th
  */
 async function checkLedger(settings: Settings): Promise<{ check: LedgerCheck; failure?: AgentpayError }> {
   const location = settings.ledger.value;
-  if (location.kind === 'file') return { check: { kind: 'file', where: location.shown, exists: existsSync(location.path) } };
+  if (location.kind === 'file')
+    return { check: { kind: 'file', where: location.shown, exists: existsSync(location.path) } };
   const [{ connectLedger, reasonOf }, { versionOf }, { countWaiting, fallbackOf }] = await Promise.all([
     import('../../ledger/postgres/connect.js'),
     import('../../ledger/postgres/schema.js'),
@@ -39,7 +43,9 @@ async function checkLedger(settings: Settings): Promise<{ check: LedgerCheck; fa
   try {
     const { client } = await connectLedger(location, settings.env);
     try {
-      return { check: { kind: 'postgres', where: location.shown, ok: true, schemaVersion: await versionOf(client), waiting } };
+      return {
+        check: { kind: 'postgres', where: location.shown, ok: true, schemaVersion: await versionOf(client), waiting },
+      };
     } catch (error) {
       throw new LedgerUnreachableError(location.shown, reasonOf(error), { cause: error });
     } finally {
@@ -47,7 +53,10 @@ async function checkLedger(settings: Settings): Promise<{ check: LedgerCheck; fa
     }
   } catch (error) {
     if (!(error instanceof AgentpayError)) throw error;
-    return { check: { kind: 'postgres', where: location.shown, ok: false, message: error.message, waiting }, failure: error };
+    return {
+      check: { kind: 'postgres', where: location.shown, ok: false, message: error.message, waiting },
+      failure: error,
+    };
   }
 }
 
@@ -92,7 +101,10 @@ export async function runDoctor(_rawOptions: unknown, context: CommandContext): 
   } finally {
     await session?.close();
   }
-  const shown = describeSettings(settings, { isTerminal: out.stdin.isTTY === true, wasAsked: session?.passwordSource.source === 'prompt' });
+  const shown = describeSettings(settings, {
+    isTerminal: out.stdin.isTTY === true,
+    wasAsked: session?.passwordSource.source === 'prompt',
+  });
   const ledger = await checkLedger(settings);
   const report = { settings: shown, gateway, ledger: ledger.check };
   out.data(out.json ? doctorJson(report) : renderDoctorReport(report, out.style, t()));

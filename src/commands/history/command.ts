@@ -33,7 +33,8 @@ export const historyFilterOptions = {
     flags: '--state <state>',
     help: { en: 'only payments in this state', ru: 'только платежи в этом состоянии' },
     choices: transactionStates,
-    parse: (raw: unknown) => choiceOption(raw, transactionStates, `--state must be one of: ${transactionStates.join(', ')}`),
+    parse: (raw: unknown) =>
+      choiceOption(raw, transactionStates, `--state must be one of: ${transactionStates.join(', ')}`),
   },
   gateway: {
     flags: '--gateway <base-url|sandbox>',
@@ -54,5 +55,7 @@ export const historyFilterOptions = {
 
 export function historyCommand(lazyAction: LazyAction, language: Language): Command {
   const history = new Command('history').description(description[language]);
-  return addOptions(history, language, { ...historyFilterOptions, ...dataFormatDefinitions }).action(lazyAction(async () => (await import('./run.js')).runHistory));
+  return addOptions(history, language, { ...historyFilterOptions, ...dataFormatDefinitions }).action(
+    lazyAction(async () => (await import('./run.js')).runHistory),
+  );
 }

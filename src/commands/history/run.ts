@@ -22,10 +22,17 @@ function latestView(entry: JournalEntry): TransactionView {
 
 /** Who made the payment: the team ledger says for every one; the journal's intents since they name it. */
 function recordedByOf({ recordedBy, intent }: LedgerEntry): LedgerEntry['recordedBy'] {
-  return recordedBy ?? (intent.operator === undefined ? undefined : { operator: intent.operator, host: intent.host ?? '-' });
+  return (
+    recordedBy ?? (intent.operator === undefined ? undefined : { operator: intent.operator, host: intent.host ?? '-' })
+  );
 }
 
-const rowOf = (entry: LedgerEntry): HistoryRow => ({ at: entry.intent.at, gateway: entry.intent.gateway, view: latestView(entry), recordedBy: recordedByOf(entry) });
+const rowOf = (entry: LedgerEntry): HistoryRow => ({
+  at: entry.intent.at,
+  gateway: entry.intent.gateway,
+  view: latestView(entry),
+  recordedBy: recordedByOf(entry),
+});
 
 async function* rowsOf(entries: AsyncIterable<LedgerEntry>): AsyncGenerator<HistoryRow> {
   for await (const entry of entries) yield rowOf(entry);
@@ -36,20 +43,42 @@ async function showJson(entries: LedgerHistory, out: CommandContext['out']): Pro
   let lines = 0;
   for await (const entry of entries) {
     const { intent } = entry;
-    out.data(JSON.stringify({ ...latestView(entry), recordedAt: intent.at, gateway: intent.gateway, agentId: intent.agentId, ...(recordedByOf(entry) ?? {}) }));
+    out.data(
+      JSON.stringify({
+        ...latestView(entry),
+        recordedAt: intent.at,
+        gateway: intent.gateway,
+        agentId: intent.agentId,
+        ...(recordedByOf(entry) ?? {}),
+      }),
+    );
     lines++;
   }
   return lines;
 }
 
 /** The entries as CSV (render/history-csv.ts): the header row, then one row each as it comes. */
-async function showCsv(entries: LedgerHistory, out: CommandContext['out'], { bom, notation }: DataFormatChoice): Promise<number> {
-  const [{ csvHeader, csvRow }, { historyCsvColumns }] = await Promise.all([import('../../render/csv.js'), import('../../render/history-csv.js')]);
+async function showCsv(
+  entries: LedgerHistory,
+  out: CommandContext['out'],
+  { bom, notation }: DataFormatChoice,
+): Promise<number> {
+  const [{ csvHeader, csvRow }, { historyCsvColumns }] = await Promise.all([
+    import('../../render/csv.js'),
+    import('../../render/history-csv.js'),
+  ]);
   writeCsvLine(out, csvHeader(historyCsvColumns, { bom, ...notation }));
   let lines = 0;
   for await (const entry of entries) {
     const { intent } = entry;
-    writeCsvLine(out, csvRow(historyCsvColumns, { ...rowOf(entry), agentId: intent.agentId, voucher: intent.voucher, invoiceId: intent.invoiceId }, notation));
+    writeCsvLine(
+      out,
+      csvRow(
+        historyCsvColumns,
+        { ...rowOf(entry), agentId: intent.agentId, voucher: intent.voucher, invoiceId: intent.invoiceId },
+        notation,
+      ),
+    );
     lines++;
   }
   return lines;
@@ -59,12 +88,22 @@ async function showCsv(entries: LedgerHistory, out: CommandContext['out'], { bom
  * The entries in the format asked for, each written as it comes: nothing here holds them,
  * whichever ledger streams them. Returns how many transactions it wrote.
  */
-async function showEntries(entries: LedgerHistory, ledger: Ledger, out: CommandContext['out'], output: DataFormatChoice): Promise<number> {
+async function showEntries(
+  entries: LedgerHistory,
+  ledger: Ledger,
+  out: CommandContext['out'],
+  output: DataFormatChoice,
+): Promise<number> {
   const { format } = output;
   if (format === 'json') return showJson(entries, out);
   if (format === 'csv') return showCsv(entries, out, output);
   const { historyTableLines } = await import('../../render/history.js');
-  const options = { style: out.style, showGateway: entries.gateways.length > 1, showRecordedBy: ledger.location.kind === 'postgres', said: t() };
+  const options = {
+    style: out.style,
+    showGateway: entries.gateways.length > 1,
+    showRecordedBy: ledger.location.kind === 'postgres',
+    said: t(),
+  };
   let lines = 0;
   for await (const line of historyTableLines(rowsOf(entries), options)) {
     out.data(line);
@@ -78,7 +117,12 @@ export async function runHistory(rawOptions: unknown, context: CommandContext): 
   const { out } = context;
   const options = historyOptions(rawOptions, out);
   const ledger = await context.openLedger();
-  const filter = { since: parseSince(options.since), state: options.state, gateway: options.gateway, operator: options.operator };
+  const filter = {
+    since: parseSince(options.since),
+    state: options.state,
+    gateway: options.gateway,
+    operator: options.operator,
+  };
   const read = await ledger.entries(filter);
   // Ctrl+C or SIGTERM stops the listing between two transactions.
   const entries: LedgerHistory = { ...read, [Symbol.asyncIterator]: () => untilInterrupted(read, context.interrupts) };
@@ -86,5 +130,6 @@ export async function runHistory(rawOptions: unknown, context: CommandContext): 
   if ((await showEntries(entries, ledger, out, options.output)) > 0 || options.output.format !== 'table') return;
   const filtered = options.state || options.since || options.gateway || options.operator;
   out.note(t().history.none(ledger.location.shown, Boolean(filtered)));
-  if (options.gateway !== undefined && entries.allGateways.length > 0) out.note(out.errorStyle.dim(t().history.gateways(entries.allGateways.join(', '))));
+  if (options.gateway !== undefined && entries.allGateways.length > 0)
+    out.note(out.errorStyle.dim(t().history.gateways(entries.allGateways.join(', '))));
 }

@@ -6,7 +6,10 @@ import type { CommandContext } from '../context.js';
 function summary(report: CompactionReport): string {
   const said = t().ledger;
   if (report.cuts.length === 0) return said.nothingToCompact(report.journal);
-  const parts = [said.archived(report.archived.transactions, report.archived.records, `${report.journal}.archive/`), said.kept(report.open.transactions, `${report.open.file}`)];
+  const parts = [
+    said.archived(report.archived.transactions, report.archived.records, `${report.journal}.archive/`),
+    said.kept(report.open.transactions, `${report.open.file}`),
+  ];
   if (report.damaged.lines > 0) parts.push(said.damaged(report.damaged.lines, `${report.damaged.file}`));
   return said.compacted(report.journal, parts.join('; '));
 }
@@ -15,9 +18,12 @@ function summary(report: CompactionReport): string {
 function journalFileOf(settings: CommandContext['settings']): string {
   const location = settings.ledger.value;
   if (location.kind === 'postgres') {
-    throw new UsageError('ledger compact is for a journal file: a PostgreSQL ledger keeps its records in the database', {
-      hint: "give --ledger <journal file> to compact a terminal's own journal",
-    });
+    throw new UsageError(
+      'ledger compact is for a journal file: a PostgreSQL ledger keeps its records in the database',
+      {
+        hint: "give --ledger <journal file> to compact a terminal's own journal",
+      },
+    );
   }
   return location.path;
 }

@@ -13,9 +13,12 @@ import type { CommandContext } from '../context.js';
 function postgresLocation(context: CommandContext, what: string): LedgerLocation & { kind: 'postgres' } {
   const location = context.settings.ledger.value;
   if (location.kind === 'postgres') return location;
-  throw new UsageError(`ledger ${what} is for a PostgreSQL ledger; the ledger here is the journal file ${location.shown}`, {
-    hint: 'give --ledger postgres://user@host/database (or AGENTPAY_LEDGER, or the profile key ledger)',
-  });
+  throw new UsageError(
+    `ledger ${what} is for a PostgreSQL ledger; the ledger here is the journal file ${location.shown}`,
+    {
+      hint: 'give --ledger postgres://user@host/database (or AGENTPAY_LEDGER, or the profile key ledger)',
+    },
+  );
 }
 
 async function openPostgres(context: CommandContext, what: string): Promise<PostgresLedger> {
@@ -27,7 +30,10 @@ async function openPostgres(context: CommandContext, what: string): Promise<Post
 export async function runMigrate(_raw: unknown, context: CommandContext): Promise<void> {
   const location = postgresLocation(context, 'migrate');
   const { out, settings } = context;
-  const [{ connectLedger }, { migrate, schemaVersion }] = await Promise.all([import('../../ledger/postgres/connect.js'), import('../../ledger/postgres/schema.js')]);
+  const [{ connectLedger }, { migrate, schemaVersion }] = await Promise.all([
+    import('../../ledger/postgres/connect.js'),
+    import('../../ledger/postgres/schema.js'),
+  ]);
   const { client } = await connectLedger(location, settings.env);
   try {
     const applied = await migrate(client);
@@ -44,7 +50,8 @@ export async function runImport(raw: unknown, context: CommandContext): Promise<
   const path = String(optionRecord(raw).journal);
   const { out } = context;
   try {
-    if (!statSync(path).isFile()) throw new UsageError(`${path} is not a file`, { hint: 'give the journal file itself' });
+    if (!statSync(path).isFile())
+      throw new UsageError(`${path} is not a file`, { hint: 'give the journal file itself' });
   } catch (error) {
     if (error instanceof UsageError) throw error;
     throw new LocalStorageError('read the journal', path, error);
@@ -67,5 +74,6 @@ export async function runImport(raw: unknown, context: CommandContext): Promise<
 /** `agentpay ledger export`: the ledger as journal lines on stdout. */
 export async function runExport(_raw: unknown, context: CommandContext): Promise<void> {
   const ledger = await openPostgres(context, 'export');
-  for await (const record of untilInterrupted(ledger.exportRecords(), context.interrupts)) context.out.data(lineOf(record));
+  for await (const record of untilInterrupted(ledger.exportRecords(), context.interrupts))
+    context.out.data(lineOf(record));
 }

@@ -1,7 +1,13 @@
 import { Command } from 'commander';
 import type { Language, Said } from '../../i18n/language.js';
 import type { OptionDefinitions } from '../../options/definition.js';
-import { accountDefinition, currencyDefinition, overLimitDefinition, receiptFileDefinition, serviceDefinition } from '../../options/purchase.js';
+import {
+  accountDefinition,
+  currencyDefinition,
+  overLimitDefinition,
+  receiptFileDefinition,
+  serviceDefinition,
+} from '../../options/purchase.js';
 import type { LazyAction } from '../define.js';
 import { addOptions } from '../option.js';
 import { bulkOnlyDefinitions, fromFileDefinition } from './bulk/options.js';
@@ -20,7 +26,13 @@ const options: OptionDefinitions = {
   service: { ...serviceDefinition, required: { unless: fromFileDefinition } },
   account: { ...accountDefinition, required: { unless: fromFileDefinition } },
   currency: currencyDefinition,
-  invoiceId: { flags: '--invoice-id <id>', help: { en: 'InvoiceId from `agentpay check` (dynamic voucher)', ru: 'InvoiceId из `agentpay check` (динамический ваучер)' } },
+  invoiceId: {
+    flags: '--invoice-id <id>',
+    help: {
+      en: 'InvoiceId from `agentpay check` (dynamic voucher)',
+      ru: 'InvoiceId из `agentpay check` (динамический ваучер)',
+    },
+  },
   amount: {
     flags: '--amount <decimal>',
     help: {

@@ -16,7 +16,10 @@ const receiptWriter = () => import('../ledger-receipt.js');
 
 function dryRunLines(endpoint: string, form: readonly FormField[]): string[] {
   const width = Math.max(...form.map(([name]) => name.length));
-  return [`POST ${shownText(endpoint)}`, ...form.map(([name, value]) => `  ${name.padEnd(width)}  ${shownText(value)}`)];
+  return [
+    `POST ${shownText(endpoint)}`,
+    ...form.map(([name, value]) => `  ${name.padEnd(width)}  ${shownText(value)}`),
+  ];
 }
 
 /**
@@ -25,7 +28,8 @@ function dryRunLines(endpoint: string, form: readonly FormField[]): string[] {
  */
 function stoppedBeforePayment(error: unknown, context: CommandContext): unknown {
   const signal = stoppedBy(context.interrupts);
-  if (signal === undefined || !(error instanceof AgentpayError) || error.exitCode !== ExitCode.unreachable) return error;
+  if (signal === undefined || !(error instanceof AgentpayError) || error.exitCode !== ExitCode.unreachable)
+    return error;
   return new InterruptedError(signal, t().errors.stoppedNothingPaid(signal));
 }
 
@@ -65,16 +69,23 @@ export async function runPay(rawOptions: unknown, context: CommandContext): Prom
     const owner = { gateway: session.gateway, agentId: session.agentId };
     let outcome: PaymentOutcome;
     try {
-      outcome = await executePayment(context, session, input, { checkReplay: options.txnId !== undefined, notes, desk, confirm });
+      outcome = await executePayment(context, session, input, {
+        checkReplay: options.txnId !== undefined,
+        notes,
+        desk,
+        confirm,
+      });
     } catch (error) {
       // A Payment proven not sent, or whose outcome could not be recorded: the ledger's receipt, if it has one.
-      if (receiptFile !== undefined) await (await receiptWriter()).writeReceiptFile(context, receiptFile, owner, input, undefined);
+      if (receiptFile !== undefined)
+        await (await receiptWriter()).writeReceiptFile(context, receiptFile, owner, input, undefined);
       throw error;
     }
     const { view, error } = outcome;
     const { renderReceipt, transactionJson } = await import('../../render/transaction.js');
     out.data(out.json ? transactionJson(view) : renderReceipt(view, out.style, 'payment', t()));
-    if (receiptFile !== undefined) await (await receiptWriter()).writeReceiptFile(context, receiptFile, owner, input, view);
+    if (receiptFile !== undefined)
+      await (await receiptWriter()).writeReceiptFile(context, receiptFile, owner, input, view);
     if (error) throw error;
   } catch (error) {
     throw stoppedBeforePayment(error, context);

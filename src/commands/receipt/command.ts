@@ -21,7 +21,13 @@ export const receiptOptions = {
     parse: (raw: unknown) =>
       raw === undefined
         ? undefined
-        : wholeNumberOption(raw, { fallback: '', maxDigits: 4, min: 20, max: 1000, message: '--width takes a whole number of columns from 20 to 1000' }),
+        : wholeNumberOption(raw, {
+            fallback: '',
+            maxDigits: 4,
+            min: 20,
+            max: 1000,
+            message: '--width takes a whole number of columns from 20 to 1000',
+          }),
   },
 } as const satisfies OptionDefinitions;
 

@@ -16,18 +16,22 @@ interface ReceiptOptions {
 
 function parseReceiptOptions(raw: unknown): ReceiptOptions {
   const options = optionRecord(raw);
-  if (typeof options.txnId !== 'string') throw new UsageError('give the TransactionID of the receipt: agentpay receipt <txn-id>');
+  if (typeof options.txnId !== 'string')
+    throw new UsageError('give the TransactionID of the receipt: agentpay receipt <txn-id>');
   return { txnId: parseTransactionId(options.txnId), ...parseOptions(raw, receiptOptions) };
 }
 
 /** The gateway and agent the settings name, if any: a TransactionID is unique only per gateway and agent. */
 async function chosenOwner(settings: Settings): Promise<{ gateway: string; agentId: string | undefined } | undefined> {
   if (!settings.sandbox && settings.baseUrl === undefined) return undefined;
-  const agentId = settings.sandbox ? (await import('../../sandbox/catalogue.js')).sandboxCredentials.agentId : settings.agentId?.value;
+  const agentId = settings.sandbox
+    ? (await import('../../sandbox/catalogue.js')).sandboxCredentials.agentId
+    : settings.agentId?.value;
   return { gateway: journalGatewayOf(settings, settings.baseUrl?.value ?? ''), agentId };
 }
 
-const ownerText = ({ gateway, agentId }: { gateway: string; agentId?: string | undefined }) => (agentId === undefined ? gateway : `${gateway} agent ${agentId}`);
+const ownerText = ({ gateway, agentId }: { gateway: string; agentId?: string | undefined }) =>
+  agentId === undefined ? gateway : `${gateway} agent ${agentId}`;
 const chooseHint = 'name the gateway: --base-url <url> --agent-id <id> (or a --profile), or --sandbox';
 
 /** The one entry the receipt is of, or a UsageError saying why there is none. */
@@ -35,16 +39,27 @@ async function entryOf(context: CommandContext, id: string): Promise<JournalEntr
   const owner = await chosenOwner(context.settings);
   const ledger = await context.openLedger();
   const all = await ledger.transaction(id);
-  const mine = owner === undefined ? all : all.filter(({ intent }) => intent.gateway === owner.gateway && (owner.agentId === undefined || intent.agentId === owner.agentId));
+  const mine =
+    owner === undefined
+      ? all
+      : all.filter(
+          ({ intent }) =>
+            intent.gateway === owner.gateway && (owner.agentId === undefined || intent.agentId === owner.agentId),
+        );
   const held = all.map(({ intent }) => ownerText(intent)).join(', ');
   if (mine.length === 1) return mine[0]!;
   if (mine.length > 1) {
-    throw new UsageError(`transaction ${id} is in the ledger for ${mine.length} gateways (${mine.map(({ intent }) => ownerText(intent)).join(', ')}): which one is meant?`, {
-      hint: chooseHint,
-    });
+    throw new UsageError(
+      `transaction ${id} is in the ledger for ${mine.length} gateways (${mine.map(({ intent }) => ownerText(intent)).join(', ')}): which one is meant?`,
+      {
+        hint: chooseHint,
+      },
+    );
   }
   if (owner !== undefined && all.length > 0) {
-    throw new UsageError(`transaction ${id} is not in the ledger for ${ownerText(owner)}; it is for ${held}`, { hint: chooseHint });
+    throw new UsageError(`transaction ${id} is not in the ledger for ${ownerText(owner)}; it is for ${held}`, {
+      hint: chooseHint,
+    });
   }
   throw new UsageError(`transaction ${id} is not in the ledger ${ledger.location.shown}`, {
     hint: 'check the TransactionID with agentpay history, and the ledger with agentpay doctor',
@@ -57,5 +72,14 @@ export async function runReceipt(rawOptions: unknown, context: CommandContext): 
   const { out } = context;
   const receipt = receiptOf(await entryOf(context, options.txnId));
   const { renderLedgerReceipt, ledgerReceiptJson } = await import('../../render/receipt.js');
-  out.data(out.json ? ledgerReceiptJson(receipt) : renderLedgerReceipt(receipt, out.style, { width: options.width, utcOffsetMinutes: utcOffsetAt(receipt.at) }, t()));
+  out.data(
+    out.json
+      ? ledgerReceiptJson(receipt)
+      : renderLedgerReceipt(
+          receipt,
+          out.style,
+          { width: options.width, utcOffsetMinutes: utcOffsetAt(receipt.at) },
+          t(),
+        ),
+  );
 }

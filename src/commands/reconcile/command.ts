@@ -1,7 +1,12 @@
 import { Command } from 'commander';
 import type { Language, Said } from '../../i18n/language.js';
 import type { OptionDefinitions } from '../../options/definition.js';
-import { choiceOption, lookupConcurrencyDefinition, optionalNonBlankText, wholeNumberOption } from '../../options/values.js';
+import {
+  choiceOption,
+  lookupConcurrencyDefinition,
+  optionalNonBlankText,
+  wholeNumberOption,
+} from '../../options/values.js';
 import { builtInLayouts } from '../../registry/layout.js';
 import type { LazyAction } from '../define.js';
 import { addOptions } from '../option.js';
@@ -29,7 +34,8 @@ export const reconcileOptions = {
       en: '"not found" becomes final ("never made") only after this age (default 120)',
       ru: '«не найдено» становится окончательным («не проводился») только после такого возраста (по умолчанию 120)',
     },
-    parse: (raw: unknown) => wholeNumberOption(raw, { fallback: '120', maxDigits: 6, message: '--grace takes a whole number of seconds' }),
+    parse: (raw: unknown) =>
+      wholeNumberOption(raw, { fallback: '120', maxDigits: 6, message: '--grace takes a whole number of seconds' }),
   },
   concurrency: lookupConcurrencyDefinition,
   /** Compare the ledger with the provider's registry (registry.ts) instead. */
@@ -68,9 +74,13 @@ export const reconcileOptions = {
   },
   format: {
     flags: '--format <format>',
-    help: { en: 'the lists as table (default), csv or json (one object a line)', ru: 'списки как table (по умолчанию), csv или json (по объекту в строке)' },
+    help: {
+      en: 'the lists as table (default), csv or json (one object a line)',
+      ru: 'списки как table (по умолчанию), csv или json (по объекту в строке)',
+    },
     choices: registryOutputFormats,
-    parse: (raw: unknown) => choiceOption(raw, registryOutputFormats, `--format must be one of: ${registryOutputFormats.join(', ')}`),
+    parse: (raw: unknown) =>
+      choiceOption(raw, registryOutputFormats, `--format must be one of: ${registryOutputFormats.join(', ')}`),
   },
   bom: {
     flags: '--bom',
@@ -84,5 +94,7 @@ export const reconcileOptions = {
 
 export function reconcileCommand(lazyAction: LazyAction, language: Language): Command {
   const reconcile = new Command('reconcile').description(description[language]);
-  return addOptions(reconcile, language, reconcileOptions).action(lazyAction(async () => (await import('./run.js')).runReconcile));
+  return addOptions(reconcile, language, reconcileOptions).action(
+    lazyAction(async () => (await import('./run.js')).runReconcile),
+  );
 }

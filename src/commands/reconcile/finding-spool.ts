@@ -35,7 +35,10 @@ export class FindingSpool {
     if (this.file === undefined) return;
     this.flush();
     // A chunk's lines at a time, pulled as they are listed (readline's iterator queued lines ahead of a slow reader).
-    for await (const lines of linesOf(createReadStream(join(this.file.directory, spoolName), { highWaterMark: 64 * 1024 }), 'utf8')) {
+    for await (const lines of linesOf(
+      createReadStream(join(this.file.directory, spoolName), { highWaterMark: 64 * 1024 }),
+      'utf8',
+    )) {
       for (const line of lines) if (line !== '') yield JSON.parse(line) as Finding;
     }
   }

@@ -1,4 +1,11 @@
-import { AgentpayError, ExitCode, type ExitCodeValue, InterruptedError, type LocalStorageError, mostSevere } from '../../errors.js';
+import {
+  AgentpayError,
+  ExitCode,
+  type ExitCodeValue,
+  InterruptedError,
+  type LocalStorageError,
+  mostSevere,
+} from '../../errors.js';
 import { stoppedBy } from '../../interrupts.js';
 import type { JournalEntry, Ledger } from '../../ledger/ledger.js';
 import { dayOption, localDay, startOfDay } from '../../local-day.js';
@@ -34,7 +41,9 @@ function windowOf(days: ReadonlySet<string>): LedgerWindow | undefined {
 /** Whose payments the registry lists: the configured gateway and agent, when set. */
 async function ownerOf(context: CommandContext): Promise<{ gateway: string | undefined; agentId: string | undefined }> {
   const { settings } = context;
-  const agentId = settings.sandbox ? (await import('../../sandbox/catalogue.js')).sandboxCredentials.agentId : settings.agentId?.value;
+  const agentId = settings.sandbox
+    ? (await import('../../sandbox/catalogue.js')).sandboxCredentials.agentId
+    : settings.agentId?.value;
   return { gateway: journalGatewayOf(settings, settings.baseUrl?.value), agentId };
 }
 
@@ -46,15 +55,32 @@ type RegistryRun = ReconcileOptions & { registry: string };
  * batches, so another reconciler skips them meanwhile). Returns the exit codes of gateway
  * trouble met, and the failure to end with if an answer could be recorded nowhere.
  */
-async function settleOpen(options: RegistryRun, context: CommandContext, ledger: Ledger, index: RegistryIndex, window: LedgerWindow) {
+async function settleOpen(
+  options: RegistryRun,
+  context: CommandContext,
+  ledger: Ledger,
+  index: RegistryIndex,
+  window: LedgerWindow,
+) {
   const { out, settings } = context;
   const session = await context.openGateway({ connections: options.concurrency });
   const troubles: ExitCodeValue[] = [];
   const unrecorded = { count: 0, failure: undefined as unknown };
-  const wanted = ({ intent }: JournalEntry) => index.has(intent.transactionId) || (Date.parse(intent.at) < window.until && window.days.has(localDay(new Date(intent.at))));
+  const wanted = ({ intent }: JournalEntry) =>
+    index.has(intent.transactionId) ||
+    (Date.parse(intent.at) < window.until && window.days.has(localDay(new Date(intent.at))));
   try {
-    const how = { session, codes: settings.codes.table, graceMs: options.grace * 1000, concurrency: options.concurrency, stop: context.interrupts.signal };
-    for await (const batch of ledger.claimOpen({ gateway: session.gateway, agentId: session.agentId }, { since: window.since })) {
+    const how = {
+      session,
+      codes: settings.codes.table,
+      graceMs: options.grace * 1000,
+      concurrency: options.concurrency,
+      stop: context.interrupts.signal,
+    };
+    for await (const batch of ledger.claimOpen(
+      { gateway: session.gateway, agentId: session.agentId },
+      { since: window.since },
+    )) {
       // A line is shown once its outcome is in the ledger (settle-batch.ts).
       const done = await settleBatch(batch, batch.entries.filter(wanted), how, ({ view, exitCode }) => {
         if (exitCode >= ExitCode.unreachable) troubles.push(exitCode);
@@ -80,7 +106,8 @@ async function compareLedger(
 ): Promise<void> {
   const { out } = context;
   const owner = await ownerOf(context);
-  if (owner.gateway === undefined) out.note(out.errorStyle.dim('no gateway is set: the payments of every gateway in the ledger are compared'));
+  if (owner.gateway === undefined)
+    out.note(out.errorStyle.dim('no gateway is set: the payments of every gateway in the ledger are compared'));
   for await (const payments of ledger.payments({ since: window.since, until: new Date(window.until), ...owner })) {
     for (const payment of payments) {
       const finding = comparison.visit(payment);
@@ -126,7 +153,10 @@ export async function runRegistryReconcile(options: RegistryRun, context: Comman
   const days = options.date === undefined ? index.days : new Set([dayOption(options.date)]);
   const window = windowOf(days);
   const ledger = await context.openLedger();
-  const settled = options.settle && window !== undefined ? await settleOpen(options, context, ledger, index, window) : { troubles: [], failure: undefined };
+  const settled =
+    options.settle && window !== undefined
+      ? await settleOpen(options, context, ledger, index, window)
+      : { troubles: [], failure: undefined };
   // Stopped while settling: the answers learned are recorded (and noted); no lists from half a settle.
   const signal = stoppedBy(context.interrupts);
   if (signal !== undefined && settled.failure === undefined) throw new InterruptedError(signal);
@@ -148,19 +178,35 @@ export async function runRegistryReconcile(options: RegistryRun, context: Comman
     for (const spool of Object.values(ledgerSide)) spool.remove();
   }
   const { registrySummaryLines } = await import('../../render/registry.js');
-  const summary = { registry: options.registry, rows: read.rows, sum: read.sum, days: [...days].sort(), agreed: comparison.agreed, tallies: comparison.tallies };
+  const summary = {
+    registry: options.registry,
+    rows: read.rows,
+    sum: read.sum,
+    days: [...days].sort(),
+    agreed: comparison.agreed,
+    tallies: comparison.tallies,
+  };
   for (const line of registrySummaryLines(summary)) out.note(line);
   finish(comparison, settled);
 }
 
 /** The exit code: 0 when the two sides agree, 1 when a list is not empty; gateway trouble while settling (4, 5) or an answer recorded nowhere (6) weighs more. */
-function finish(comparison: RegistryComparison, settled: { troubles: ExitCodeValue[]; failure: LocalStorageError | undefined }): void {
+function finish(
+  comparison: RegistryComparison,
+  settled: { troubles: ExitCodeValue[]; failure: LocalStorageError | undefined },
+): void {
   if (settled.failure !== undefined) throw settled.failure;
   const disagreeing = Object.values(comparison.tallies).reduce((sum, tally) => sum + tally.count, 0);
   const exitCode = mostSevere([disagreeing > 0 ? ExitCode.declined : ExitCode.success, ...settled.troubles]);
   if (exitCode === ExitCode.success) return;
-  const trouble = settled.troubles.length > 0 ? `; ${settled.troubles.length} open payment${settled.troubles.length === 1 ? '' : 's'} could not be settled (gateway trouble)` : '';
-  const what = disagreeing > 0 ? `the registry and the ledger disagree on ${disagreeing} payment${disagreeing === 1 ? '' : 's'}` : 'the registry and the ledger agree';
+  const trouble =
+    settled.troubles.length > 0
+      ? `; ${settled.troubles.length} open payment${settled.troubles.length === 1 ? '' : 's'} could not be settled (gateway trouble)`
+      : '';
+  const what =
+    disagreeing > 0
+      ? `the registry and the ledger disagree on ${disagreeing} payment${disagreeing === 1 ? '' : 's'}`
+      : 'the registry and the ledger agree';
   throw new AgentpayError(`${what}${trouble}`, exitCode, {
     hint:
       disagreeing > 0

@@ -25,9 +25,12 @@ function checkOptionsGoTogether(options: ReconcileOptions): void {
     ['--decimal-comma', options.decimalComma || undefined],
   ] as const;
   const given = registryOnly.find(([, value]) => value !== undefined);
-  if (options.registry === undefined && given !== undefined) throw new UsageError(`${given[0]} goes with --registry <file>`);
+  if (options.registry === undefined && given !== undefined)
+    throw new UsageError(`${given[0]} goes with --registry <file>`);
   if (options.registry !== undefined && options.since !== undefined) {
-    throw new UsageError('--since does not go with --registry', { hint: 'the registry decides the days compared; give --date <day> to choose one' });
+    throw new UsageError('--since does not go with --registry', {
+      hint: 'the registry decides the days compared; give --date <day> to choose one',
+    });
   }
 }
 
@@ -60,7 +63,9 @@ export async function runReconcile(rawOptions: unknown, context: CommandContext)
   const ledger = await context.openLedger();
 
   const gateway = journalGatewayOf(settings, settings.baseUrl?.value);
-  const agentId = settings.sandbox ? (await import('../../sandbox/catalogue.js')).sandboxCredentials.agentId : settings.agentId?.value;
+  const agentId = settings.sandbox
+    ? (await import('../../sandbox/catalogue.js')).sandboxCredentials.agentId
+    : settings.agentId?.value;
   const owners = await ledger.openOwners(filter);
   const mine = owners.find((owner) => owner.gateway === gateway && owner.agentId === agentId);
   noteOthers(owners, { gateway: gateway ?? '', agentId: agentId ?? '' }, out);
@@ -76,7 +81,13 @@ export async function runReconcile(rawOptions: unknown, context: CommandContext)
   const unrecorded = { count: 0, failure: undefined as unknown };
   let reconciled = 0;
   let learned = 0;
-  const how = { session, codes: settings.codes.table, graceMs: options.grace * 1000, concurrency: options.concurrency, stop: context.interrupts.signal };
+  const how = {
+    session,
+    codes: settings.codes.table,
+    graceMs: options.grace * 1000,
+    concurrency: options.concurrency,
+    stop: context.interrupts.signal,
+  };
   try {
     // Each batch is claimed by this process until it is done: another reconciler skips it.
     for await (const batch of ledger.claimOpen(mine, filter)) {
@@ -98,7 +109,8 @@ export async function runReconcile(rawOptions: unknown, context: CommandContext)
   reportUnclassified(unclassified, out);
   const signal = stoppedBy(context.interrupts);
   const failure = unrecordedFailure(unrecorded, ledger, out.json ? 'on stdout' : 'above');
-  if (signal !== undefined && failure === undefined) throw new InterruptedError(signal, t().errors.stoppedReconcile(signal, learned));
+  if (signal !== undefined && failure === undefined)
+    throw new InterruptedError(signal, t().errors.stoppedReconcile(signal, learned));
   // An outcome the ledger could not take is still printed above; the run then ends with exit 6.
   tally.finish(t().batch.reconciled(reconciled), out, failure);
 }

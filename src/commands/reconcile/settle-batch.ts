@@ -54,7 +54,15 @@ export async function settleBatch(
         let recorded: Promise<void> | undefined;
         if (settled.learned) {
           const { transactionId, gateway, agentId } = settled.entry.intent;
-          recorded = batch.record({ kind: 'outcome', transactionId, gateway, agentId, at: new Date().toISOString(), source: 'reconcile', view: settled.view });
+          recorded = batch.record({
+            kind: 'outcome',
+            transactionId,
+            gateway,
+            agentId,
+            at: new Date().toISOString(),
+            source: 'reconcile',
+            view: settled.view,
+          });
           learned++;
           // Awaited below, after done(); a failure here is not an unhandled rejection meanwhile.
           recorded.catch(() => undefined);

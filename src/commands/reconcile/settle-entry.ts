@@ -1,7 +1,13 @@
 import { AgentpayError, ExitCode, type ExitCodeValue, LocalStorageError } from '../../errors.js';
 import type { JournalEntry, Ledger } from '../../ledger/ledger.js';
 import { type CodeTable, classifyCode } from '../../protocol/codes.js';
-import { isRefusedLookUp, speaksOfPayment, type TransactionView, unknownView, viewOfStatusAnswer } from '../../protocol/transaction-view.js';
+import {
+  isRefusedLookUp,
+  speaksOfPayment,
+  type TransactionView,
+  unknownView,
+  viewOfStatusAnswer,
+} from '../../protocol/transaction-view.js';
 import { answerText } from '../../purchase/outcome.js';
 import type { GatewaySession } from '../context.js';
 
@@ -21,11 +27,22 @@ export interface Settled {
  * The exit code of a settled payment, as `reconcile` reports it: a refusal closes the entry
  * and is work done, success (status, whose refusal is "declined", has its own table).
  */
-const reconcileExitCodeOfState = { success: ExitCode.success, failed: ExitCode.success, pending: ExitCode.pendingOrUnknown, unknown: ExitCode.pendingOrUnknown };
+const reconcileExitCodeOfState = {
+  success: ExitCode.success,
+  failed: ExitCode.success,
+  pending: ExitCode.pendingOrUnknown,
+  unknown: ExitCode.pendingOrUnknown,
+};
 
 function sentFieldsOf(entry: JournalEntry) {
   const { intent } = entry;
-  return { transactionId: intent.transactionId, service: intent.service, account: intent.account, amount: intent.amount, currency: intent.currency };
+  return {
+    transactionId: intent.transactionId,
+    service: intent.service,
+    account: intent.account,
+    amount: intent.amount,
+    currency: intent.currency,
+  };
 }
 
 /**
@@ -35,7 +52,12 @@ function sentFieldsOf(entry: JournalEntry) {
  * (a lagging gateway may lose sight of a payment it took). A code the table does not classify,
  * or a refused look-up, leaves it open.
  */
-export async function settleEntry(session: GatewaySession, entry: JournalEntry, codes: CodeTable, graceMs: number): Promise<Settled> {
+export async function settleEntry(
+  session: GatewaySession,
+  entry: JournalEntry,
+  codes: CodeTable,
+  graceMs: number,
+): Promise<Settled> {
   const sent = sentFieldsOf(entry);
   let answer;
   try {
@@ -47,18 +69,30 @@ export async function settleEntry(session: GatewaySession, entry: JournalEntry, 
   const view = viewOfStatusAnswer(answer, sent, codes);
   const codeClass = classifyCode(answer.status, codes);
   if (isRefusedLookUp(view, codes)) {
-    const refused = unknownView(sent, 'Status', `the gateway refused the look-up itself (${answerText(view)}); check the agent id and password`);
+    const refused = unknownView(
+      sent,
+      'Status',
+      `the gateway refused the look-up itself (${answerText(view)}); check the agent id and password`,
+    );
     return { entry, view: refused, exitCode: ExitCode.pendingOrUnknown, learned: false };
   }
   if (codeClass === 'notFound') {
     const age = Date.now() - Date.parse(entry.intent.at);
     const earlier = entry.outcome?.view;
     if (earlier !== undefined && speaksOfPayment(earlier, codes)) {
-      const lost = unknownView(sent, 'Status', `not found at the gateway now, though it answered ${answerText(earlier)} for it before; ask the gateway`);
+      const lost = unknownView(
+        sent,
+        'Status',
+        `not found at the gateway now, though it answered ${answerText(earlier)} for it before; ask the gateway`,
+      );
       return { entry, view: lost, exitCode: ExitCode.pendingOrUnknown, learned: false };
     }
     if (age < graceMs) {
-      const waiting = unknownView(sent, 'Status', `not found at the gateway yet (${Math.round(age / 1000)} s old; final after ${graceMs / 1000} s)`);
+      const waiting = unknownView(
+        sent,
+        'Status',
+        `not found at the gateway yet (${Math.round(age / 1000)} s old; final after ${graceMs / 1000} s)`,
+      );
       return { entry, view: waiting, exitCode: ExitCode.pendingOrUnknown, learned: false };
     }
     const neverMade: TransactionView = {
@@ -69,16 +103,34 @@ export async function settleEntry(session: GatewaySession, entry: JournalEntry, 
     return { entry, view: neverMade, exitCode: ExitCode.success, learned: true };
   }
   const learned = view.state !== entry.outcome?.view.state || view.status !== entry.outcome.view.status;
-  return { entry, view, exitCode: reconcileExitCodeOfState[view.state], learned, ...(codeClass === 'unclassified' ? { unclassified: answer.status } : {}) };
+  return {
+    entry,
+    view,
+    exitCode: reconcileExitCodeOfState[view.state],
+    learned,
+    ...(codeClass === 'unclassified' ? { unclassified: answer.status } : {}),
+  };
 }
 
 /** The error to end with when some outcome learned was recorded nowhere: they were printed `where`. */
-export function unrecordedFailure(unrecorded: { count: number; failure: unknown }, ledger: Ledger, where: string): LocalStorageError | undefined {
+export function unrecordedFailure(
+  unrecorded: { count: number; failure: unknown },
+  ledger: Ledger,
+  where: string,
+): LocalStorageError | undefined {
   if (unrecorded.count === 0) return undefined;
   const first = unrecorded.failure instanceof LocalStorageError ? unrecorded.failure : undefined;
-  const count = unrecorded.count === 1 ? '1 outcome learned from the gateway is' : `${unrecorded.count} outcomes learned from the gateway are`;
-  return new LocalStorageError('write the journal', first?.path ?? ledger.location.shown, first?.cause ?? unrecorded.failure, {
-    consequence: `${count} printed ${where} but not recorded`,
-    hint: `${first?.hint ?? 'free the space or fix the permissions'}; then run reconcile again (it asks the gateway again)`,
-  });
+  const count =
+    unrecorded.count === 1
+      ? '1 outcome learned from the gateway is'
+      : `${unrecorded.count} outcomes learned from the gateway are`;
+  return new LocalStorageError(
+    'write the journal',
+    first?.path ?? ledger.location.shown,
+    first?.cause ?? unrecorded.failure,
+    {
+      consequence: `${count} printed ${where} but not recorded`,
+      hint: `${first?.hint ?? 'free the space or fix the permissions'}; then run reconcile again (it asks the gateway again)`,
+    },
+  );
 }

@@ -13,13 +13,15 @@ const description: Said = {
   en: "counts and exact sums of the ledger's payments over a day or a range, grouped, with a total per currency; reads only",
   ru: 'число и точные суммы платежей журнала за день или период, по группам, с итогом по каждой валюте; только чтение',
 };
-const choices = '[--date <day> | --since <time> --until <time>] [--by service|operator|currency|state] [--format table|csv|json]';
+const choices =
+  '[--date <day> | --since <time> --until <time>] [--by service|operator|currency|state] [--format table|csv|json]';
 const usage: Said = { en: `${choices} [options]`, ru: `${choices} [флаги]` };
 
 /** --by: the dimensions to group by, in the order given, the default when none. */
 function dimensionsOption(raw: unknown): ReportDimension[] {
   const dimensions = parseDimensions(textListOption(raw, '--by'));
-  if (typeof dimensions === 'string') throw new UsageError(`--by ${JSON.stringify(dimensions)} is not one of: ${reportDimensions.join(', ')}`);
+  if (typeof dimensions === 'string')
+    throw new UsageError(`--by ${JSON.stringify(dimensions)} is not one of: ${reportDimensions.join(', ')}`);
   return dimensions;
 }
 
@@ -60,5 +62,7 @@ export const reportOptions = {
 
 export function reportCommand(lazyAction: LazyAction, language: Language): Command {
   const report = new Command('report').description(description[language]).usage(usage[language]);
-  return addOptions(report, language, { ...reportOptions, ...dataFormatDefinitions }).action(lazyAction(async () => (await import('./run.js')).runReport));
+  return addOptions(report, language, { ...reportOptions, ...dataFormatDefinitions }).action(
+    lazyAction(async () => (await import('./run.js')).runReport),
+  );
 }

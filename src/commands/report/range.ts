@@ -20,16 +20,22 @@ function parseDay(text: string, now: Date): ReportRange {
  * The report's range from its options: `--date` (a local day), `--since` and `--until` (as
  * history's --since reads them; `--until` defaults to now), or by default yesterday (local).
  */
-export function reportRange(options: { date?: string | undefined; since?: string | undefined; until?: string | undefined }, now: Date = new Date()): ReportRange {
+export function reportRange(
+  options: { date?: string | undefined; since?: string | undefined; until?: string | undefined },
+  now: Date = new Date(),
+): ReportRange {
   const { date, since, until } = options;
   if (date !== undefined) {
-    if (since !== undefined || until !== undefined) throw new UsageError('--date is a whole day: give it, or --since and --until, not both');
+    if (since !== undefined || until !== undefined)
+      throw new UsageError('--date is a whole day: give it, or --since and --until, not both');
     return parseDay(date, now);
   }
   if (since === undefined && until === undefined) return parseDay('yesterday', now);
   const range = { from: parseSince(since, now) ?? null, until: parseSince(until, now, '--until') ?? now };
   if (range.from !== null && range.from.getTime() >= range.until.getTime()) {
-    throw new UsageError(`--since ${since} is not before --until ${until ?? '(now)'}: the range is empty`, { hint: 'give --since earlier than --until' });
+    throw new UsageError(`--since ${since} is not before --until ${until ?? '(now)'}: the range is empty`, {
+      hint: 'give --since earlier than --until',
+    });
   }
   return range;
 }

@@ -12,7 +12,11 @@ import { type ReportPayment, ReportTally } from './tally.js';
 
 function parseReportOptions(raw: unknown, out: CommandContext['out']) {
   const { by, date, since, until } = parseOptions(raw, reportOptions);
-  return { dimensions: by, range: reportRange({ date, since, until }), output: dataFormatOption(optionRecord(raw), out) };
+  return {
+    dimensions: by,
+    range: reportRange({ date, since, until }),
+    output: dataFormatOption(optionRecord(raw), out),
+  };
 }
 
 /**
@@ -41,9 +45,16 @@ async function countEntries(entries: LedgerHistory, range: ReportRange, tally: R
 }
 
 const shownRange = (range: ReportRange) =>
-  range.day === undefined ? t().report.span(range.from === null ? null : range.from.toISOString(), range.until.toISOString()) : t().report.day(range.day);
+  range.day === undefined
+    ? t().report.span(range.from === null ? null : range.from.toISOString(), range.until.toISOString())
+    : t().report.day(range.day);
 
-async function show(report: ReportLines, range: ReportRange, out: CommandContext['out'], { format, bom, notation }: DataFormatChoice): Promise<void> {
+async function show(
+  report: ReportLines,
+  range: ReportRange,
+  out: CommandContext['out'],
+  { format, bom, notation }: DataFormatChoice,
+): Promise<void> {
   if (format === 'table') {
     const { reportTable } = await import('../../render/report-table.js');
     out.data(reportTable(report, out.style, t()));
@@ -68,7 +79,11 @@ export async function runReport(rawOptions: unknown, context: CommandContext): P
   const counted = new ReportTally(dimensions);
   const read = await ledger.entries({ since: range.from ?? undefined });
   // Ctrl+C or SIGTERM stops the count between two transactions: no report from part of the range.
-  await countEntries({ ...read, [Symbol.asyncIterator]: () => untilInterrupted(read, context.interrupts) }, range, counted);
+  await countEntries(
+    { ...read, [Symbol.asyncIterator]: () => untilInterrupted(read, context.interrupts) },
+    range,
+    counted,
+  );
   const report = { groups: counted.results(), totals: counted.totals(), dimensions };
   if (report.groups.length === 0) {
     out.note(t().report.none(ledger.location.shown, shownRange(range)));

@@ -31,9 +31,13 @@ export interface ReportPayment {
 export class UnsummableAmountError extends AgentpayError {
   override name = 'UnsummableAmountError';
   constructor(transactionId: string, amount: string) {
-    super(`transaction ${transactionId} has the amount ${JSON.stringify(amount)} in the ledger, not a plain decimal: no sum is printed`, ExitCode.localStorage, {
-      hint: 'agentpay history shows the record; fix the ledger, or report a range without it',
-    });
+    super(
+      `transaction ${transactionId} has the amount ${JSON.stringify(amount)} in the ledger, not a plain decimal: no sum is printed`,
+      ExitCode.localStorage,
+      {
+        hint: 'agentpay history shows the record; fix the ledger, or report a range without it',
+      },
+    );
   }
 }
 
@@ -95,7 +99,8 @@ export class ReportTally {
     const totals = new Map<string, ReportTotal>();
     for (const group of this.groups.values()) {
       const total = totals.get(group.currency);
-      if (total === undefined) totals.set(group.currency, { currency: group.currency, count: group.count, sum: group.sum });
+      if (total === undefined)
+        totals.set(group.currency, { currency: group.currency, count: group.count, sum: group.sum });
       else {
         total.count += group.count;
         total.sum = addDecimals(total.sum, group.sum);

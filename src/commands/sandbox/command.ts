@@ -8,16 +8,26 @@ import { sandboxBreaks } from '../../sandbox/gateway-logic.js';
 import type { LazyAction } from '../define.js';
 import { addOptions } from '../option.js';
 
-const description: Said = { en: 'run the sandbox gateway in the foreground', ru: 'запустить шлюз-песочницу на переднем плане' };
+const description: Said = {
+  en: 'run the sandbox gateway in the foreground',
+  ru: 'запустить шлюз-песочницу на переднем плане',
+};
 
 /** A value given as text that must pass `valid`, or the default; then a number. */
-function numberOption(raw: unknown, flag: string, fallback: string, valid: (text: string) => boolean, message: string): number {
+function numberOption(
+  raw: unknown,
+  flag: string,
+  fallback: string,
+  valid: (text: string) => boolean,
+  message: string,
+): number {
   const text = optionalText(raw, flag) ?? fallback;
   if (!valid(text)) throw new UsageError(message);
   return Number(text);
 }
 
-const countOption = (flag: string, unit: string) => (raw: unknown) => numberOption(raw, flag, '0', (v) => /^\d{1,7}$/.test(v), `${flag} takes a whole number of ${unit}`);
+const countOption = (flag: string, unit: string) => (raw: unknown) =>
+  numberOption(raw, flag, '0', (v) => /^\d{1,7}$/.test(v), `${flag} takes a whole number of ${unit}`);
 
 /** The sandbox's options; --break's rules are checked by run.ts against the sandbox's own list. */
 export const sandboxOptions = {
@@ -28,13 +38,32 @@ export const sandboxOptions = {
   },
   port: {
     flags: '--port <port>',
-    help: { en: 'port to listen on, 0 for a free one (default 8080)', ru: 'порт, на котором слушать, 0 — любой свободный (по умолчанию 8080)' },
-    parse: (raw: unknown) => numberOption(raw, '--port', '8080', (v) => /^\d{1,5}$/.test(v) && Number(v) <= 65535, '--port takes a number from 0 to 65535'),
+    help: {
+      en: 'port to listen on, 0 for a free one (default 8080)',
+      ru: 'порт, на котором слушать, 0 — любой свободный (по умолчанию 8080)',
+    },
+    parse: (raw: unknown) =>
+      numberOption(
+        raw,
+        '--port',
+        '8080',
+        (v) => /^\d{1,5}$/.test(v) && Number(v) <= 65535,
+        '--port takes a number from 0 to 65535',
+      ),
   },
-  state: { flags: '--state <path>', help: { en: 'keep transactions in this file (default: in memory)', ru: 'хранить транзакции в этом файле (по умолчанию: в памяти)' } },
+  state: {
+    flags: '--state <path>',
+    help: {
+      en: 'keep transactions in this file (default: in memory)',
+      ru: 'хранить транзакции в этом файле (по умолчанию: в памяти)',
+    },
+  },
   pending: {
     flags: '--pending <n>',
-    help: { en: 'payments stay in progress for n Status polls (default 0)', ru: 'платежи остаются в обработке n опросов Status (по умолчанию 0)' },
+    help: {
+      en: 'payments stay in progress for n Status polls (default 0)',
+      ru: 'платежи остаются в обработке n опросов Status (по умолчанию 0)',
+    },
     parse: countOption('--pending', 'Status polls'),
   },
   latency: {
@@ -52,8 +81,18 @@ export const sandboxOptions = {
   },
   failRate: {
     flags: '--fail-rate <0..1>',
-    help: { en: 'fault: answer this share of committed payments with HTTP 500', ru: 'сбой: отвечать HTTP 500 на такую долю проведённых платежей' },
-    parse: (raw: unknown) => numberOption(raw, '--fail-rate', '0', (v) => /^(0(\.\d+)?|1(\.0+)?)$/.test(v), '--fail-rate takes a number from 0 to 1, such as 0.2'),
+    help: {
+      en: 'fault: answer this share of committed payments with HTTP 500',
+      ru: 'сбой: отвечать HTTP 500 на такую долю проведённых платежей',
+    },
+    parse: (raw: unknown) =>
+      numberOption(
+        raw,
+        '--fail-rate',
+        '0',
+        (v) => /^(0(\.\d+)?|1(\.0+)?)$/.test(v),
+        '--fail-rate takes a number from 0 to 1, such as 0.2',
+      ),
   },
   garbage: {
     flags: '--garbage <kind>',
@@ -77,5 +116,7 @@ export const sandboxOptions = {
 
 export function sandboxCommand(lazyAction: LazyAction, language: Language): Command {
   const sandbox = new Command('sandbox').description(description[language]);
-  return addOptions(sandbox, language, sandboxOptions).action(lazyAction(async () => (await import('./run.js')).runSandbox));
+  return addOptions(sandbox, language, sandboxOptions).action(
+    lazyAction(async () => (await import('./run.js')).runSandbox),
+  );
 }

@@ -11,7 +11,12 @@ import { sandboxOptions } from './command.js';
 function parseSandboxOptions(raw: unknown) {
   const options = parseOptions(raw, sandboxOptions);
   const breaks = options.break.map(
-    (rule) => choiceOption(rule, sandboxBreaks, `--break ${JSON.stringify(rule)} is not a rule the sandbox can break: give ${sandboxBreaks.join(', ')}`)!,
+    (rule) =>
+      choiceOption(
+        rule,
+        sandboxBreaks,
+        `--break ${JSON.stringify(rule)} is not a rule the sandbox can break: give ${sandboxBreaks.join(', ')}`,
+      )!,
   );
   return { ...options, break: breaks };
 }
@@ -44,7 +49,9 @@ function printBanner(out: Output, info: Awaited<ReturnType<typeof describeSandbo
   const kinds = t().buy.kinds;
   const kindWidth = Math.max(...Object.values(kinds).map((kind) => kind.length));
   for (const service of info.services) {
-    out.data(`    ${service.id}  ${(kinds[service.kind] ?? service.kind).padEnd(kindWidth)}  ${service.currency}  ${service.name}`);
+    out.data(
+      `    ${service.id}  ${(kinds[service.kind] ?? service.kind).padEnd(kindWidth)}  ${service.currency}  ${service.name}`,
+    );
   }
   out.data(said.accounts);
   for (const account of info.accounts) out.data(`    ${account.account.padEnd(12)}  ${account.note}`);
@@ -57,11 +64,18 @@ function printBanner(out: Output, info: Awaited<ReturnType<typeof describeSandbo
   out.data(style.dim(said.stop));
 }
 
-function faultLines(options: { latency: number; dropAfterCommit: number; failRate: number; garbage?: string | undefined }): string[] {
+function faultLines(options: {
+  latency: number;
+  dropAfterCommit: number;
+  failRate: number;
+  garbage?: string | undefined;
+}): string[] {
   const lines: string[] = [];
-  if (options.garbage !== undefined) lines.push(`every request is processed, then answered with garbage: ${options.garbage}`);
+  if (options.garbage !== undefined)
+    lines.push(`every request is processed, then answered with garbage: ${options.garbage}`);
   if (options.latency > 0) lines.push(`every answer waits ${options.latency} ms`);
-  if (options.dropAfterCommit > 0) lines.push(`the next ${options.dropAfterCommit} Payment answers are dropped after commit`);
+  if (options.dropAfterCommit > 0)
+    lines.push(`the next ${options.dropAfterCommit} Payment answers are dropped after commit`);
   if (options.failRate > 0) lines.push(`${options.failRate} of committed Payments are answered with HTTP 500`);
   return lines;
 }
@@ -78,12 +92,20 @@ export async function runSandbox(rawOptions: unknown, context: CommandContext): 
       port: options.port,
       ...(options.state === undefined ? {} : { statePath: options.state }),
       behaviour: { pendingPolls: options.pending, breaks: options.break },
-      faults: { latencyMs: options.latency, dropAfterCommit: options.dropAfterCommit, failRate: options.failRate, garbage: options.garbage },
+      faults: {
+        latencyMs: options.latency,
+        dropAfterCommit: options.dropAfterCommit,
+        failRate: options.failRate,
+        garbage: options.garbage,
+      },
     });
   } catch (error) {
-    throw new UsageError(`cannot listen on ${options.host}:${options.port}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`, {
-      hint: 'choose another --port (0 picks a free one)',
-    });
+    throw new UsageError(
+      `cannot listen on ${options.host}:${options.port}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`,
+      {
+        hint: 'choose another --port (0 picks a free one)',
+      },
+    );
   }
   const info = await describeSandbox(sandbox.baseUrl, options.break);
   if (out.json) out.data(JSON.stringify(info));

@@ -15,10 +15,14 @@ const description: Said = {
 function reportsOption(raw: unknown): { format: 'junit' | 'html'; path: string }[] {
   const reports = textListOption(raw, '--report').map((value) => {
     const match = /^(junit|html):(.+)$/.exec(value);
-    if (!match) throw new UsageError('--report takes junit:<path> or html:<path>, such as junit:reports/conformance.xml (- for stdout)');
+    if (!match)
+      throw new UsageError(
+        '--report takes junit:<path> or html:<path>, such as junit:reports/conformance.xml (- for stdout)',
+      );
     return { format: match[1] as 'junit' | 'html', path: match[2]! };
   });
-  if (reports.filter((report) => report.path === '-').length > 1) throw new UsageError('only one --report can go to stdout (-); give the others a path');
+  if (reports.filter((report) => report.path === '-').length > 1)
+    throw new UsageError('only one --report can go to stdout (-); give the others a path');
   return reports;
 }
 
@@ -53,7 +57,14 @@ export const scenarioOptions = {
       en: 'cases and iterations run n at a time (default 1); reports stay in file order',
       ru: 'случаи и итерации выполняются по n одновременно (по умолчанию 1); отчёты сохраняют порядок файлов',
     },
-    parse: (raw: unknown) => wholeNumberOption(raw, { fallback: '1', maxDigits: 3, min: 1, max: 64, message: '--jobs takes a whole number from 1 to 64' }),
+    parse: (raw: unknown) =>
+      wholeNumberOption(raw, {
+        fallback: '1',
+        maxDigits: 3,
+        min: 1,
+        max: 64,
+        message: '--jobs takes a whole number from 1 to 64',
+      }),
   },
   retry: {
     flags: '--retry <n>',
@@ -61,17 +72,35 @@ export const scenarioOptions = {
       en: 'try a step that could not do its job (unreachable, not understood) again up to n times; a payment with the same TransactionID',
       ru: 'повторить шаг, который не смог сделать своё (шлюз недоступен, ответ не понят), до n раз; платёж — с тем же TransactionID',
     },
-    parse: (raw: unknown) => wholeNumberOption(raw, { fallback: '0', maxDigits: 2, min: 0, max: 10, message: '--retry takes a whole number from 0 to 10' }),
+    parse: (raw: unknown) =>
+      wholeNumberOption(raw, {
+        fallback: '0',
+        maxDigits: 2,
+        min: 0,
+        max: 10,
+        message: '--retry takes a whole number from 0 to 10',
+      }),
   },
   yes: {
     flags: '--yes',
-    help: { en: 'through a live profile: run its payments (always needed there)', ru: 'через боевой профиль: выполнить его платежи (там нужен всегда)' },
+    help: {
+      en: 'through a live profile: run its payments (always needed there)',
+      ru: 'через боевой профиль: выполнить его платежи (там нужен всегда)',
+    },
   },
-  bail: { flags: '--bail', help: { en: 'stop at the first case that does not pass', ru: 'остановиться на первом непройденном случае' } },
+  bail: {
+    flags: '--bail',
+    help: { en: 'stop at the first case that does not pass', ru: 'остановиться на первом непройденном случае' },
+  },
 } as const satisfies OptionDefinitions;
 
 export function scenarioCommand(lazyAction: LazyAction, language: Language): Command {
   const scenario = new Command('scenario').description(description[language]);
-  addArgument(scenario, language, { name: '<file...>', help: { en: 'scenario files, YAML or JSON', ru: 'файлы сценариев, YAML или JSON' } });
-  return addOptions(scenario, language, scenarioOptions).action(lazyAction(async () => (await import('./run.js')).runScenario, 'files'));
+  addArgument(scenario, language, {
+    name: '<file...>',
+    help: { en: 'scenario files, YAML or JSON', ru: 'файлы сценариев, YAML или JSON' },
+  });
+  return addOptions(scenario, language, scenarioOptions).action(
+    lazyAction(async () => (await import('./run.js')).runScenario, 'files'),
+  );
 }

@@ -28,14 +28,18 @@ async function loadData(path: string | undefined, suites: readonly Suite[]): Pro
       try {
         source = await readFile(path, 'utf8');
       } catch (error) {
-        throw new UsageError(`cannot read the data file ${path}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`, { hint: 'nothing was sent' });
+        throw new UsageError(
+          `cannot read the data file ${path}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`,
+          { hint: 'nothing was sent' },
+        );
       }
       data = parseScenarioData(source, path);
     }
     checkDataFor(suites, data);
     return data;
   } catch (error) {
-    if (error instanceof ScenarioDataError) throw new UsageError(error.message, { hint: 'see docs/scenarios.md#data-driven-scenarios; nothing was sent' });
+    if (error instanceof ScenarioDataError)
+      throw new UsageError(error.message, { hint: 'see docs/scenarios.md#data-driven-scenarios; nothing was sent' });
     throw error;
   }
 }
@@ -46,12 +50,15 @@ async function loadSuite(file: string) {
   try {
     source = await readFile(file, 'utf8');
   } catch (error) {
-    throw new UsageError(`cannot read the scenario file ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+    throw new UsageError(
+      `cannot read the scenario file ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`,
+    );
   }
   try {
     return parseScenario(source, file);
   } catch (error) {
-    if (error instanceof ScenarioFileError) throw new UsageError(error.message, { hint: 'see docs/scenarios.md for the file format; nothing was sent' });
+    if (error instanceof ScenarioFileError)
+      throw new UsageError(error.message, { hint: 'see docs/scenarios.md for the file format; nothing was sent' });
     throw error;
   }
 }
@@ -74,7 +81,11 @@ async function loadSuites(files: string[], varFlags: string[], env: NodeJS.Proce
 }
 
 /** Each --report, JUnit or HTML, to its path; - is stdout. */
-function writeReports(render: Record<'junit' | 'html', () => string>, reports: ReturnType<typeof parseScenarioOptions>['report'], out: CommandContext['out']): void {
+function writeReports(
+  render: Record<'junit' | 'html', () => string>,
+  reports: ReturnType<typeof parseScenarioOptions>['report'],
+  out: CommandContext['out'],
+): void {
   for (const { format, path } of reports) {
     const text = render[format]();
     if (path === '-') out.stdout.write(text);
@@ -97,14 +108,15 @@ export async function runScenario(rawOptions: unknown, context: CommandContext):
   );
   const lifted = guardLiveScenario(context, options.yes);
 
-  const [{ runSuites }, { exchangeRecorder, gatewayStepExecutor }, human, json, { junitXml }, { htmlReport }] = await Promise.all([
-    import('../../scenario/runner.js'),
-    import('../../scenario/steps.js'),
-    import('../../scenario/report-human.js'),
-    import('../../scenario/report-json.js'),
-    import('../../scenario/report-junit.js'),
-    import('../../scenario/report-html.js'),
-  ]);
+  const [{ runSuites }, { exchangeRecorder, gatewayStepExecutor }, human, json, { junitXml }, { htmlReport }] =
+    await Promise.all([
+      import('../../scenario/runner.js'),
+      import('../../scenario/steps.js'),
+      import('../../scenario/report-human.js'),
+      import('../../scenario/report-json.js'),
+      import('../../scenario/report-junit.js'),
+      import('../../scenario/report-html.js'),
+    ]);
   // With the report on stdout, the live lines move to stderr.
   const reportOnStdout = options.report.some((report) => report.path === '-');
   const live = reportOnStdout ? (text: string) => out.note(text) : (text: string) => out.data(text);
@@ -136,11 +148,16 @@ export async function runScenario(rawOptions: unknown, context: CommandContext):
           live(out.json ? json.stepJson(suite, caseName, step) : human.stepLines(step, style));
         },
         stepRetrying: (_suite, caseName, label, attempt, reason) => {
-          out.note(out.errorStyle.pending(`case ${JSON.stringify(caseName)}, ${label}: trying again (attempt ${attempt} of ${options.retry + 1}): ${reason}`));
+          out.note(
+            out.errorStyle.pending(
+              `case ${JSON.stringify(caseName)}, ${label}: trying again (attempt ${attempt} of ${options.retry + 1}): ${reason}`,
+            ),
+          );
         },
         caseFinished: (suite, outcome) => {
           if (out.json) live(json.caseJson(suite, outcome));
-          else if (outcome.outcome === 'skipped') live(human.skippedCaseLine(outcome, stop.aborted ? stoppedAfter() : '--bail', style));
+          else if (outcome.outcome === 'skipped')
+            live(human.skippedCaseLine(outcome, stop.aborted ? stoppedAfter() : '--bail', style));
         },
       },
     });
@@ -165,6 +182,9 @@ export async function runScenario(rawOptions: unknown, context: CommandContext):
 function notPassedError(result: RunResult): AgentpayError {
   const cases = result.suites.flatMap((suite) => suite.cases);
   const bad = cases.filter((c) => c.outcome === 'failed' || c.outcome === 'error').length;
-  const message = bad > 0 ? `${bad} of ${cases.length} cases did not pass` : "every case passed, but a payment's outcome is unknown: it is in the journal for `agentpay reconcile`";
+  const message =
+    bad > 0
+      ? `${bad} of ${cases.length} cases did not pass`
+      : "every case passed, but a payment's outcome is unknown: it is in the journal for `agentpay reconcile`";
   return new AgentpayError(message, result.exitCode);
 }

@@ -6,11 +6,23 @@ import { lookupConcurrencyDefinition } from '../../options/values.js';
 import type { LazyAction } from '../define.js';
 import { addArgument, addOptions } from '../option.js';
 
-const description: Said = { en: 'look transactions up by TransactionID (Status)', ru: 'найти транзакции по TransactionID (Status)' };
-const usage: Said = { en: '[options] <txn-id...>  (or --from-file <path|->)', ru: '[флаги] <txn-id...>  (или --from-file <путь|->)' };
+const description: Said = {
+  en: 'look transactions up by TransactionID (Status)',
+  ru: 'найти транзакции по TransactionID (Status)',
+};
+const usage: Said = {
+  en: '[options] <txn-id...>  (or --from-file <path|->)',
+  ru: '[флаги] <txn-id...>  (или --from-file <путь|->)',
+};
 
 export const statusOptions = {
-  fromFile: { flags: '--from-file <path>', help: { en: 'read ids from a file, one a line; - reads stdin', ru: 'читать id из файла, по одному в строке; - читает stdin' } },
+  fromFile: {
+    flags: '--from-file <path>',
+    help: {
+      en: 'read ids from a file, one a line; - reads stdin',
+      ru: 'читать id из файла, по одному в строке; - читает stdin',
+    },
+  },
   wait: {
     flags: '--wait <seconds>',
     help: {
@@ -25,5 +37,7 @@ export const statusOptions = {
 export function statusCommand(lazyAction: LazyAction, language: Language): Command {
   const status = new Command('status').description(description[language]).usage(usage[language]);
   addArgument(status, language, { name: '[txn-id...]', help: { en: 'transaction ids', ru: 'id транзакций' } });
-  return addOptions(status, language, statusOptions).action(lazyAction(async () => (await import('./run.js')).runStatus));
+  return addOptions(status, language, statusOptions).action(
+    lazyAction(async () => (await import('./run.js')).runStatus),
+  );
 }

@@ -26,7 +26,8 @@ interface StatusOptions {
 function parseStatusOptions(raw: unknown): StatusOptions {
   const options = optionRecord(raw);
   const ids = options.ids ?? [];
-  if (!Array.isArray(ids) || !ids.every((id) => typeof id === 'string')) throw new UsageError('transaction ids must be text');
+  if (!Array.isArray(ids) || !ids.every((id) => typeof id === 'string'))
+    throw new UsageError('transaction ids must be text');
   return { ids, ...parseOptions(raw, statusOptions) };
 }
 
@@ -67,7 +68,12 @@ export async function runStatus(rawOptions: unknown, context: CommandContext): P
   const lookUp = async (entry: IdEntry): Promise<LookUpResult> => {
     if ('invalid' in entry) {
       const error = new UsageError(entry.invalid);
-      return { view: unknownView({ transactionId: '' }, 'Status', entry.invalid), exitCode: error.exitCode, error, notAnId: true };
+      return {
+        view: unknownView({ transactionId: '' }, 'Status', entry.invalid),
+        exitCode: error.exitCode,
+        error,
+        notAnId: true,
+      };
     }
     return lookUpStatus(session.client, entry.id, settings.codes.table, Date.now() + waitMs);
   };
@@ -83,10 +89,17 @@ export async function runStatus(rawOptions: unknown, context: CommandContext): P
       return;
     }
     if (out.json) {
-      out.data(transactionJson(result.view, result.error ? { error: { exitCode: result.exitCode, message: result.error.message } } : undefined));
+      out.data(
+        transactionJson(
+          result.view,
+          result.error ? { error: { exitCode: result.exitCode, message: result.error.message } } : undefined,
+        ),
+      );
     } else if (result.error) {
       // The look-up failed: a message for the person, not a data line.
-      out.note(`${out.errorStyle.failure('✗')} ${shownText(result.view.transactionId || 'input')}: ${shownText(result.error.message)}`);
+      out.note(
+        `${out.errorStyle.failure('✗')} ${shownText(result.view.transactionId || 'input')}: ${shownText(result.error.message)}`,
+      );
     } else {
       out.data(renderTransactionLine(result.view, out.style, t()));
     }

@@ -3,7 +3,14 @@ import { dirname, join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { syncDirectory } from '../../durable.js';
 import { errnoCodeOf } from '../../errors.js';
-import { currentGeneration, cutDirectory, journalState, randomId, segmentPath, temporaryPath } from './journal-files.js';
+import {
+  currentGeneration,
+  cutDirectory,
+  journalState,
+  randomId,
+  segmentPath,
+  temporaryPath,
+} from './journal-files.js';
 
 /**
  * Step 1 of a compaction (compact.ts): cut n claimed by renaming a directory prepared aside

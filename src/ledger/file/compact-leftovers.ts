@@ -15,7 +15,8 @@ import { cutDirectory, type JournalState, openRecordsPath, segmentPath } from '.
 const abandonedAfterMs = 3_600_000;
 
 /** Where an earlier version kept a cut's length: removed with the cut. */
-const lengthPath = (journal: string, generation: number, id: string) => join(cutDirectory(journal, generation), id, 'length');
+const lengthPath = (journal: string, generation: number, id: string) =>
+  join(cutDirectory(journal, generation), id, 'length');
 
 /** Removes cut n once compacted, and the open records it replaced. */
 export function removeCompactedCut(journal: string, generation: number, id: string): void {

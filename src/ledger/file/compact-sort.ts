@@ -61,10 +61,17 @@ interface Input {
 }
 
 /** Each line of the inputs in order, read as a record or kept as damaged (byte text). */
-async function scanInputs(inputs: readonly Input[], visit: (line: string, record: ScannedRecord | undefined) => void): Promise<void> {
+async function scanInputs(
+  inputs: readonly Input[],
+  visit: (line: string, record: ScannedRecord | undefined) => void,
+): Promise<void> {
   const ownLines = new OwnLineScanner();
   for (const { path, fd, end } of inputs) {
-    for await (const { lines } of journalLines(path, { fd, ...(end === undefined ? {} : { end }), chunkBytes: streamChunkBytes })) {
+    for await (const { lines } of journalLines(path, {
+      fd,
+      ...(end === undefined ? {} : { end }),
+      chunkBytes: streamChunkBytes,
+    })) {
       for (const line of lines) {
         if (line === '') continue;
         const record = recordOn(line, ownLines);
@@ -93,15 +100,29 @@ export async function sortCut(journal: string, generation: number, id: string): 
   if (length === undefined) return undefined;
   const inputs: Input[] = [];
   try {
-    if (generation > 1) inputs.push({ path: openRecordsPath(journal, generation - 1), fd: openSync(openRecordsPath(journal, generation - 1), 'r'), end: undefined });
-    inputs.push({ path: segmentPath(journal, generation, id), fd: openSync(segmentPath(journal, generation, id), 'r'), end: length });
+    if (generation > 1)
+      inputs.push({
+        path: openRecordsPath(journal, generation - 1),
+        fd: openSync(openRecordsPath(journal, generation - 1), 'r'),
+        end: undefined,
+      });
+    inputs.push({
+      path: segmentPath(journal, generation, id),
+      fd: openSync(segmentPath(journal, generation, id), 'r'),
+      end: length,
+    });
     return await sortRecords(journal, generation, id, inputs);
   } finally {
     for (const { fd } of inputs) closeSync(fd);
   }
 }
 
-async function sortRecords(journal: string, generation: number, id: string, inputs: readonly Input[]): Promise<CutSummary> {
+async function sortRecords(
+  journal: string,
+  generation: number,
+  id: string,
+  inputs: readonly Input[],
+): Promise<CutSummary> {
   const summary: CutSummary = {
     archived: { transactions: 0, records: 0, files: [] },
     open: { transactions: 0, records: 0, file: openRecordsPath(journal, generation) },

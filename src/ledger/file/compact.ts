@@ -54,14 +54,22 @@ function refuseLostGenerations(journal: string): void {
     if (errnoCodeOf(error) === 'ENOENT') return;
     throw error;
   }
-  const archived = Math.max(0, ...names.map((name) => Number(/^cut-(\d{1,9})\./.exec(name)?.[1] ?? /\.(\d{1,9})\.jsonl$/.exec(name)?.[1] ?? 0)));
+  const archived = Math.max(
+    0,
+    ...names.map((name) => Number(/^cut-(\d{1,9})\./.exec(name)?.[1] ?? /\.(\d{1,9})\.jsonl$/.exec(name)?.[1] ?? 0)),
+  );
   const current = currentGeneration(journalState(journal));
   const cutsUnderWay = journalState(journal).cuts.some((cut) => cut.generation > current);
   if (archived > current && !cutsUnderWay) {
-    throw new LocalStorageError('compact the journal', journal, new Error(`its archive holds cut ${archived} but the newest ${basename(journal)}.open-<n> is ${current}`), {
-      consequence: 'nothing was compacted',
-      hint: `the journal's open records were removed by hand? put ${basename(journal)}.open-${archived} back, or move ${basename(journal)}.archive aside`,
-    });
+    throw new LocalStorageError(
+      'compact the journal',
+      journal,
+      new Error(`its archive holds cut ${archived} but the newest ${basename(journal)}.open-<n> is ${current}`),
+      {
+        consequence: 'nothing was compacted',
+        hint: `the journal's open records were removed by hand? put ${basename(journal)}.open-${archived} back, or move ${basename(journal)}.archive aside`,
+      },
+    );
   }
 }
 
@@ -110,9 +118,12 @@ function refuseLink(journal: string): void {
     if (errnoCodeOf(error) === 'ENOENT') return;
     throw error;
   }
-  throw new UsageError(`the journal ${journal} is a symbolic link: ledger compact renames the journal itself, so give the path of the file it names`, {
-    hint: `agentpay --journal ${realpathSync(journal)} ledger compact`,
-  });
+  throw new UsageError(
+    `the journal ${journal} is a symbolic link: ledger compact renames the journal itself, so give the path of the file it names`,
+    {
+      hint: `agentpay --journal ${realpathSync(journal)} ledger compact`,
+    },
+  );
 }
 
 /** Compacts cut n (step 2 to 4 above), adding what it did to the report. */

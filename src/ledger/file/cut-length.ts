@@ -1,8 +1,26 @@
-import { closeSync, existsSync, fstatSync, fsyncSync, mkdirSync, openSync, readFileSync, readSync, statSync } from 'node:fs';
+import {
+  closeSync,
+  existsSync,
+  fstatSync,
+  fsyncSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  readSync,
+  statSync,
+} from 'node:fs';
 import { dirname } from 'node:path';
 import { publish, syncDirectory, writeAll } from '../../durable.js';
 import { errnoCodeOf, LocalStorageError } from '../../errors.js';
-import { archiveDirectory, cutLengthPath, journalState, listDirectory, randomId, segmentPath, temporaryPath } from './journal-files.js';
+import {
+  archiveDirectory,
+  cutLengthPath,
+  journalState,
+  listDirectory,
+  randomId,
+  segmentPath,
+  temporaryPath,
+} from './journal-files.js';
 
 /**
  * The length of a cut (journal-files.ts names the files): the bytes of `J.cut-<n>` that count,
@@ -87,7 +105,8 @@ export function readerCutLength(journal: string, generation: number, fd: number)
   } catch (error) {
     if (errnoCodeOf(error) === undefined) throw error;
     throw new LocalStorageError('read the journal', journal, error, {
-      consequence: 'a compaction is under way and this user cannot write beside the journal to read it safely; nothing was sent',
+      consequence:
+        'a compaction is under way and this user cannot write beside the journal to read it safely; nothing was sent',
       hint: 'run it again in a moment, or as the user that owns the journal',
     });
   }

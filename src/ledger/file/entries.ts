@@ -28,7 +28,9 @@ const detached = (text: string): string => (text.length < 13 ? text : Buffer.fro
 
 /** A scanned record that keeps no chunk of the file alive. */
 function kept<T extends ScannedRecord>(record: T): T {
-  return typeof record.content === 'string' ? { ...record, id: detached(record.id), content: detached(record.content) } : { ...record, id: detached(record.id) };
+  return typeof record.content === 'string'
+    ? { ...record, id: detached(record.id), content: detached(record.content) }
+    : { ...record, id: detached(record.id) };
 }
 
 /**
@@ -67,7 +69,9 @@ function wanted(intent: ScannedIntent, filter: LedgerFilter): boolean {
 
 /** The kept entries in journal order, their records read whole. */
 const entriesOf = (entries: readonly ScannedEntry[]): JournalEntry[] =>
-  [...entries].sort((a, b) => a.order - b.order).map(({ intent, outcome }) => ({ intent: recordOf(intent), outcome: outcome && recordOf(outcome) }));
+  [...entries]
+    .sort((a, b) => a.order - b.order)
+    .map(({ intent, outcome }) => ({ intent: recordOf(intent), outcome: outcome && recordOf(outcome) }));
 
 /**
  * The transactions not yet final, in journal order. Only open ones are held: a final outcome
@@ -114,7 +118,11 @@ export async function allEntries(path: string, filter: HistoryFilter, warn: Jour
  * The first intent recorded for this transaction, if any (the replay guard): in the live files
  * or in the archive, since a TransactionID once used stays used.
  */
-export async function findIntent(path: string, owner: { gateway: string; agentId: string; transactionId: string }, warn: JournalWarning): Promise<IntentRecord | undefined> {
+export async function findIntent(
+  path: string,
+  owner: { gateway: string; agentId: string; transactionId: string },
+  warn: JournalWarning,
+): Promise<IntentRecord | undefined> {
   const key = ownerKey(owner);
   let found: ScannedIntent | undefined;
   const visit = (record: ScannedRecord) => {

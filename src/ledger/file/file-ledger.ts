@@ -91,7 +91,13 @@ export class FileLedger implements Ledger {
 
   private recordOf(intent: Intent, lifted: readonly string[], at: Date): IntentRecord {
     const overrides = [...new Set([...(intent.overrides ?? []), ...lifted])];
-    return { kind: 'intent', ...intent, ...(overrides.length > 0 ? { overrides } : {}), ...this.by, at: at.toISOString() };
+    return {
+      kind: 'intent',
+      ...intent,
+      ...(overrides.length > 0 ? { overrides } : {}),
+      ...this.by,
+      at: at.toISOString(),
+    };
   }
 
   /**
@@ -101,20 +107,28 @@ export class FileLedger implements Ledger {
    */
   private async settleClaims(batch: readonly Claim[]): Promise<void> {
     const lockPath = `${this.location.path}.lock`;
-    const whoHolds = (holder: LockHolder | undefined) => (holder === undefined ? t().lock.unknownHolder : t().lock.holder(String(holder.pid), holder.host, holder.since));
+    const whoHolds = (holder: LockHolder | undefined) =>
+      holder === undefined ? t().lock.unknownHolder : t().lock.holder(String(holder.pid), holder.host, holder.since);
     const lock = await lockWaiting(lockPath, journalLockWaitMs, {
       signal: this.stop,
       // A wait a person notices is said, with whose lock it is.
       onLongWait: (holder) => this.warn(t().lock.journalWaiting(lockPath, whoHolds(holder))),
     }).catch((error: unknown) => {
       // Its directory cannot be made or written (EROFS, EACCES): no more can the journal.
-      throw errnoCodeOf(error) === undefined ? error : new LocalStorageError('write the journal', this.location.path, error);
+      throw errnoCodeOf(error) === undefined
+        ? error
+        : new LocalStorageError('write the journal', this.location.path, error);
     });
     if (lock instanceof LockBusy) {
       if (this.stop?.aborted) throw new InterruptedError(this.stop.reason as StopSignal);
-      throw new LocalStorageError('write the journal', this.location.path, new Error(t().lock.journalBusy(lockPath, whoHolds(lock.holder))), {
-        hint: t().lock.journalBusyHint(lockPath),
-      });
+      throw new LocalStorageError(
+        'write the journal',
+        this.location.path,
+        new Error(t().lock.journalBusy(lockPath, whoHolds(lock.holder))),
+        {
+          hint: t().lock.journalBusyHint(lockPath),
+        },
+      );
     }
     let accepted: Accepted[];
     try {
@@ -168,13 +182,16 @@ export class FileLedger implements Ledger {
       const recent = reach === undefined ? [] : await view.payments(reach);
       for (const claim of group) {
         try {
-          const earlier = claim.options.checkReplay ? await (await readers()).findIntent(this.location.path, claim.intent, this.warn) : undefined;
+          const earlier = claim.options.checkReplay
+            ? await (await readers()).findIntent(this.location.path, claim.intent, this.warn)
+            : undefined;
           if (earlier !== undefined && differingParameters(earlier, claim.intent).length > 0) {
             claim.resolve({ kind: 'conflict', earlier });
             continue;
           }
           // The same purchase again (the safe retry) passes the desk's rules: it can never pay twice.
-          const lifted = earlier === undefined && claim.options.guard !== undefined ? claim.options.guard.decide(recent, now) : [];
+          const lifted =
+            earlier === undefined && claim.options.guard !== undefined ? claim.options.guard.decide(recent, now) : [];
           const record = this.recordOf(claim.intent, lifted, now);
           if (earlier === undefined) recent.push({ intent: record, state: undefined });
           // The view keeps this process's own intents only for rules that add payments up.
@@ -194,7 +211,8 @@ export class FileLedger implements Ledger {
 
   private async openEntries(filter: LedgerFilter): Promise<JournalEntry[]> {
     const since = filter.since?.getTime();
-    if (this.open?.since !== since || this.open === undefined) this.open = { since, entries: await (await readers()).openEntries(this.location.path, filter, this.warn) };
+    if (this.open?.since !== since || this.open === undefined)
+      this.open = { since, entries: await (await readers()).openEntries(this.location.path, filter, this.warn) };
     return this.open.entries;
   }
 

@@ -12,7 +12,11 @@ import { type JournalWarning, scanJournal, streamChunkBytes } from './reader.js'
  * own answer. Reads every file of the journal, the archive too, in order; only the lines of
  * this id are read whole.
  */
-export async function findTransaction(path: string, transactionId: string, warn: JournalWarning): Promise<JournalEntry[]> {
+export async function findTransaction(
+  path: string,
+  transactionId: string,
+  warn: JournalWarning,
+): Promise<JournalEntry[]> {
   // A scanned record's id is the part of the TransactionID after its last space (line-format.ts keyed).
   const idTail = transactionId.slice(transactionId.lastIndexOf(' ') + 1);
   const found = new Map<string, JournalEntry>();

@@ -41,7 +41,8 @@ export class HeldPayments {
     this.lastNumber = number;
     const { content } = record;
     if (typeof content !== 'string') {
-      for (const [field, text] of [content.transactionId, content.account, content.amount].entries()) this.write(field, text);
+      for (const [field, text] of [content.transactionId, content.account, content.amount].entries())
+        this.write(field, text);
     } else {
       // An own line (line-format.ts) is byte text, the file's UTF-8 one byte a character, and
       // none of its strings holds a quote: `"account":"` can only be the key. The account and
@@ -100,7 +101,8 @@ export class HeldPayments {
 
   /** A string as UTF-8, as field `field`: ASCII as byte text, anything else encoded first. */
   private write(field: number, text: string): void {
-    for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) >= 0x80) return this.writeEncoded(field, Buffer.from(text, 'utf8'));
+    for (let i = 0; i < text.length; i++)
+      if (text.charCodeAt(i) >= 0x80) return this.writeEncoded(field, Buffer.from(text, 'utf8'));
     this.writeByteText(field, text, 0, text.length);
   }
 

@@ -27,12 +27,15 @@ import { errnoCodeOf, LocalStorageError } from '../../errors.js';
 
 export const openRecordsPath = (journal: string, generation: number) => `${journal}.open-${generation}`;
 export const cutDirectory = (journal: string, generation: number) => `${journal}.cut-${generation}`;
-export const segmentPath = (journal: string, generation: number, id: string) => join(cutDirectory(journal, generation), id, 'journal');
+export const segmentPath = (journal: string, generation: number, id: string) =>
+  join(cutDirectory(journal, generation), id, 'journal');
 export const archiveDirectory = (journal: string) => `${journal}.archive`;
-export const archivePath = (journal: string, day: string, generation: number) => join(archiveDirectory(journal), `${day}.${generation}.jsonl`);
+export const archivePath = (journal: string, day: string, generation: number) =>
+  join(archiveDirectory(journal), `${day}.${generation}.jsonl`);
 export const damagedPath = (journal: string) => `${journal}.damaged`;
 export const temporaryPath = (journal: string, id: string) => `${journal}.tmp-${id}`;
-export const cutLengthPath = (journal: string, generation: number, inode: number) => join(archiveDirectory(journal), `cut-${generation}.${inode}.length`);
+export const cutLengthPath = (journal: string, generation: number, inode: number) =>
+  join(archiveDirectory(journal), `cut-${generation}.${inode}.length`);
 export const randomId = () => randomBytes(6).toString('hex');
 
 /** A cut's directory and what is in it: normally one holder, with the journal it cut once it has. */

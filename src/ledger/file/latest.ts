@@ -62,10 +62,15 @@ async function planEntries(opened: readonly OpenedFile[], filter: LedgerFilter, 
               places.intentLine[added] = line;
               const gateway = intentGateway(record);
               let gatewayNumber = gatewayNumbers.get(gateway);
-              if (gatewayNumber === undefined) gatewayNumbers.set(gateway, (gatewayNumber = gateways.push(gateway) - 1));
-              if (gatewayNumber > 0xffff) throw new Error('more than 65,536 gateways in one journal: beyond what history indexes');
+              if (gatewayNumber === undefined)
+                gatewayNumbers.set(gateway, (gatewayNumber = gateways.push(gateway) - 1));
+              if (gatewayNumber > 0xffff)
+                throw new Error('more than 65,536 gateways in one journal: beyond what history indexes');
               places.gateway[added] = gatewayNumber;
-            } else if (places.state[number] !== noState && attemptReopens(transactionStates[places.state[number]! - 1]!)) {
+            } else if (
+              places.state[number] !== noState &&
+              attemptReopens(transactionStates[places.state[number]! - 1]!)
+            ) {
               places.clearOutcome(number);
             }
             return;
@@ -91,7 +96,11 @@ async function planEntries(opened: readonly OpenedFile[], filter: LedgerFilter, 
 }
 
 /** Every transaction with its latest outcome, in order of first intent, in two passes (see above). */
-export async function latestEntries(opened: readonly OpenedFile[], filter: HistoryFilter, warn: JournalWarning): Promise<HistoryEntries> {
+export async function latestEntries(
+  opened: readonly OpenedFile[],
+  filter: HistoryFilter,
+  warn: JournalWarning,
+): Promise<HistoryEntries> {
   const { count, places, gateways, files } = await planEntries(opened, filter, warn);
   const gatewayWanted = gateways.map((gateway) => filter.gateway === undefined || gateway === filter.gateway);
   const wantedState = filter.state === undefined ? undefined : stateNumber(filter.state);
@@ -124,7 +133,12 @@ export async function latestEntries(opened: readonly OpenedFile[], filter: Histo
 }
 
 /** The second pass. */
-async function* readEntries(files: readonly OpenFile[], places: EntryPlaces, count: number, shownCount: number): AsyncGenerator<JournalEntry> {
+async function* readEntries(
+  files: readonly OpenFile[],
+  places: EntryPlaces,
+  count: number,
+  shownCount: number,
+): AsyncGenerator<JournalEntry> {
   if (shownCount === 0) return;
   const ownLines = new OwnLineScanner();
   const read = (line: string): ScannedRecord => {
@@ -151,10 +165,14 @@ async function* readEntries(files: readonly OpenFile[], places: EntryPlaces, cou
           while (next < count && places.intentLine[next] === hidden) next++;
           if (next === count || places.intentLine[next] !== lineNumber) continue;
           const number = next++;
-          const item = { entry: { intent: recordOf(read(line)) as JournalEntry['intent'], outcome: undefined } as JournalEntry, ready: true };
+          const item = {
+            entry: { intent: recordOf(read(line)) as JournalEntry['intent'], outcome: undefined } as JournalEntry,
+            ready: true,
+          };
           const distance = places.outcomeDistance[number]!;
           const far = places.far.get(number);
-          if (far !== undefined) item.entry.outcome = recordOf(read(readAt(files[far.file]!, far))) as JournalEntry['outcome'];
+          if (far !== undefined)
+            item.entry.outcome = recordOf(read(readAt(files[far.file]!, far))) as JournalEntry['outcome'];
           else if (distance !== noOutcome) {
             item.ready = false;
             waiting.set(lineNumber + distance, item);

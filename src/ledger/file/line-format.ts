@@ -1,5 +1,13 @@
 import type { TransactionState } from '../../protocol/transaction-view.js';
-import { type IntentRecord, intentFields, type JournalRecord, type OutcomeRecord, outcomeFields, ownLinePattern, readRecord } from '../record-format.js';
+import {
+  type IntentRecord,
+  intentFields,
+  type JournalRecord,
+  type OutcomeRecord,
+  outcomeFields,
+  ownLinePattern,
+  readRecord,
+} from '../record-format.js';
 
 /**
  * Reading the journal's own lines fast. The writer always writes a record's keys in the order
@@ -102,7 +110,9 @@ export function scanRecord(record: JournalRecord): ScannedRecord {
 export function intentTime(scanned: Extract<ScannedRecord, { kind: 'intent' }>): string {
   const { content } = scanned;
   // `"at":"` can only be the key: no string in an own line holds a quote.
-  return typeof content === 'string' ? utf8OfByteText(content.slice(content.lastIndexOf('"at":"') + 6, -2)) : content.at;
+  return typeof content === 'string'
+    ? utf8OfByteText(content.slice(content.lastIndexOf('"at":"') + 6, -2))
+    : content.at;
 }
 
 /** The gateway an intent was paid through. */
@@ -137,7 +147,13 @@ export const intentBytes = {
   time(bytes: Buffer, start: number, end: number): string | undefined {
     if (!bytesStartWith(bytes, start, end, intentStartBytes)) return undefined;
     const at = end - 2 - 24 - atBytes.length;
-    if (at < start || bytes[end - 1] !== 0x7d || bytes[end - 2] !== 0x22 || bytes.compare(atBytes, 0, atBytes.length, at, at + atBytes.length) !== 0) return undefined;
+    if (
+      at < start ||
+      bytes[end - 1] !== 0x7d ||
+      bytes[end - 2] !== 0x22 ||
+      bytes.compare(atBytes, 0, atBytes.length, at, at + atBytes.length) !== 0
+    )
+      return undefined;
     const time = bytes.toString('latin1', at + atBytes.length, end - 2);
     return isoTime.test(time) ? time : undefined;
   },
@@ -161,7 +177,10 @@ const operatorMarker = Buffer.from('"operator":"', 'latin1');
  * A string field of an intent (`account`, `operator`), or undefined when it has none: what a
  * reader filters on before reading the whole record.
  */
-export function intentText(scanned: Extract<ScannedRecord, { kind: 'intent' }>, key: 'account' | 'operator'): string | undefined {
+export function intentText(
+  scanned: Extract<ScannedRecord, { kind: 'intent' }>,
+  key: 'account' | 'operator',
+): string | undefined {
   const { content } = scanned;
   if (typeof content !== 'string') return content[key];
   // An own intent is flat and none of its strings holds a quote: `"account":"` can only be the key.

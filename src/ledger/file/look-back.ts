@@ -4,7 +4,15 @@ import type { TransactionState } from '../../protocol/transaction-view.js';
 import type { LookBackQuery, RecentPayment } from '../ledger.js';
 import { type IntentRecord, replacesOutcome } from '../records.js';
 import { archiveDirectory } from './journal-files.js';
-import { bytesStartWith, intentBytes, intentText, intentTime, OwnLineScanner, recordOf, type ScannedRecord } from './line-format.js';
+import {
+  bytesStartWith,
+  intentBytes,
+  intentText,
+  intentTime,
+  OwnLineScanner,
+  recordOf,
+  type ScannedRecord,
+} from './line-format.js';
 import { closeAll, type OpenedFile, openJournalFiles } from './open-for-reading.js';
 import { recordOn } from './reader.js';
 
@@ -21,7 +29,11 @@ import { recordOn } from './reader.js';
  * stream again, read the answers, of those transactions alone, and it ends once each one's latest
  * attempt is behind it. Each file is read to the length it had in the first pass.
  */
-export async function recentPayments(journal: string, query: LookBackQuery, everyAccount = false): Promise<RecentPayment[]> {
+export async function recentPayments(
+  journal: string,
+  query: LookBackQuery,
+  everyAccount = false,
+): Promise<RecentPayment[]> {
   const files = openJournalFiles(journal, query.since.toISOString().slice(0, 10));
   try {
     const archive = `${archiveDirectory(journal)}/`;
@@ -36,7 +48,9 @@ export async function recentPayments(journal: string, query: LookBackQuery, ever
     if (attempts.weighed.size === 0) return [];
     const answers = new AnswersAfter(new Set(attempts.weighed.keys()));
     readBack(stream, answers, query.since.getTime());
-    return [...attempts.weighed].map(([key, intent]) => ({ intent, state: answers.stateOf(key) })).sort((a, b) => Date.parse(a.intent.at) - Date.parse(b.intent.at));
+    return [...attempts.weighed]
+      .map(([key, intent]) => ({ intent, state: answers.stateOf(key) }))
+      .sort((a, b) => Date.parse(a.intent.at) - Date.parse(b.intent.at));
   } catch (error) {
     throw error instanceof LocalStorageError ? error : new LocalStorageError('read the journal', journal, error);
   } finally {
@@ -180,7 +194,10 @@ class AnswersAfter implements Pass {
    * same payment).
    */
   stateOf(key: string): TransactionState | undefined {
-    return (this.answers.get(key) ?? []).reduceRight<TransactionState | undefined>((current, next) => (replacesOutcome(current, next) ? next : current), undefined);
+    return (this.answers.get(key) ?? []).reduceRight<TransactionState | undefined>(
+      (current, next) => (replacesOutcome(current, next) ? next : current),
+      undefined,
+    );
   }
 }
 
@@ -193,7 +210,11 @@ const nothing = Buffer.alloc(0);
  * progress or torn: not a record yet, passed over. Lines are found in the bytes, and a line
  * `passOver` rejects from its first bytes never becomes a string.
  */
-function linesBackward(file: OpenedFile, visit: (line: string) => boolean, passOver: (bytes: Buffer, start: number, end: number) => boolean): boolean {
+function linesBackward(
+  file: OpenedFile,
+  visit: (line: string) => boolean,
+  passOver: (bytes: Buffer, start: number, end: number) => boolean,
+): boolean {
   let position = file.end ?? fstatSync(file.fd).size;
   const buffer = Buffer.allocUnsafe(backwardChunk);
   // The end of a line whose start is in the chunk before (a copy: the buffer is read into again).
@@ -215,7 +236,11 @@ function linesBackward(file: OpenedFile, visit: (line: string) => boolean, passO
       if (end === -1) continue;
       unended = false;
     }
-    for (let newline = end === 0 ? -1 : chunk.lastIndexOf(0x0a, end - 1); newline !== -1; newline = end === 0 ? -1 : chunk.lastIndexOf(0x0a, end - 1)) {
+    for (
+      let newline = end === 0 ? -1 : chunk.lastIndexOf(0x0a, end - 1);
+      newline !== -1;
+      newline = end === 0 ? -1 : chunk.lastIndexOf(0x0a, end - 1)
+    ) {
       // The line running on into the next chunk is put together; the others are read where they lie.
       const whole = end === size && rest.length > 0 ? Buffer.concat([chunk.subarray(newline + 1), rest]) : undefined;
       if (!(whole === undefined ? take(chunk, newline + 1, end) : take(whole, 0, whole.length))) return false;

@@ -2,7 +2,15 @@ import { closeSync, fstatSync, openSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { errnoCodeOf, LocalStorageError } from '../../errors.js';
 import { readerCutLength } from './cut-length.js';
-import { archiveDirectory, currentGeneration, type JournalState, journalState, listDirectory, openRecordsPath, segmentPath } from './journal-files.js';
+import {
+  archiveDirectory,
+  currentGeneration,
+  type JournalState,
+  journalState,
+  listDirectory,
+  openRecordsPath,
+  segmentPath,
+} from './journal-files.js';
 
 /**
  * A journal's files (journal-files.ts names them) opened for reading: the live ones as at one
@@ -22,7 +30,8 @@ function liveFilesOf(journal: string, state: JournalState): LiveFile[] {
   const files: LiveFile[] = generation > 0 ? [{ path: openRecordsPath(journal, generation), cut: undefined }] : [];
   for (const cut of state.cuts) {
     if (cut.generation <= generation) continue;
-    for (const holder of cut.holders) if (holder.cut) files.push({ path: segmentPath(journal, cut.generation, holder.id), cut: cut.generation });
+    for (const holder of cut.holders)
+      if (holder.cut) files.push({ path: segmentPath(journal, cut.generation, holder.id), cut: cut.generation });
   }
   return files;
 }
@@ -112,7 +121,11 @@ function openLiveSet(journal: string): LiveSet {
     }
     closeAll(opened);
   }
-  throw new LocalStorageError('read the journal', journal, new Error('its files kept changing while they were opened (compactions running back to back?)'));
+  throw new LocalStorageError(
+    'read the journal',
+    journal,
+    new Error('its files kept changing while they were opened (compactions running back to back?)'),
+  );
 }
 
 /** The live files, opened as at one moment (openLiveSet). */
@@ -129,8 +142,15 @@ export function openLiveFiles(journal: string): OpenedFile[] {
 export function archiveFiles(journal: string, fromDay = '', throughCut = Number.POSITIVE_INFINITY): string[] {
   return listDirectory(archiveDirectory(journal), "read the journal's archive")
     .map((name) => ({ name, match: /^(\d{4}-\d{2}-\d{2}|undated)\.(\d{1,9})\.jsonl$/.exec(name) }))
-    .filter(({ match }) => match !== null && (match[1] === 'undated' || match[1]! >= fromDay) && Number(match[2]) <= throughCut)
-    .map(({ name, match }) => ({ path: join(archiveDirectory(journal), name), day: match![1]!, generation: Number(match![2]) }))
+    .filter(
+      ({ match }) =>
+        match !== null && (match[1] === 'undated' || match[1]! >= fromDay) && Number(match[2]) <= throughCut,
+    )
+    .map(({ name, match }) => ({
+      path: join(archiveDirectory(journal), name),
+      day: match![1]!,
+      generation: Number(match![2]),
+    }))
     .sort((a, b) => (a.day === b.day ? a.generation - b.generation : a.day < b.day ? -1 : 1))
     .map(({ path }) => path);
 }

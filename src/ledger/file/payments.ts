@@ -34,7 +34,11 @@ const noState = 0;
 const batchSize = 256;
 
 /** What the journal's payments of the span are, read once; yielded in order of first intent, in batches. */
-export async function* journalPayments(journal: string, query: PaymentsQuery, warn: JournalWarning): AsyncGenerator<PaymentRow[]> {
+export async function* journalPayments(
+  journal: string,
+  query: PaymentsQuery,
+  warn: JournalWarning,
+): AsyncGenerator<PaymentRow[]> {
   const index = new TransactionIndex();
   // Per transaction, in typed arrays (no JS value a transaction): what the pass knows of it,
   // and its latest state's number (0: none yet). The shown ones' fields are held in `held`
@@ -49,45 +53,54 @@ export async function* journalPayments(journal: string, query: PaymentsQuery, wa
   let [lastOwner, lastId, lastNumber] = ['', '', -1];
   try {
     // Read in this thread: the pass has nothing else to do meanwhile (reader.ts ReadRange).
-    await scanFiles(openJournalFiles(journal, query.since.toISOString().slice(0, 10)), warn, { blocking: true }, (record) => {
-      if (record.kind === 'outcome') {
-        const number = record.id === lastId && record.owner === lastOwner ? lastNumber : index.get(record.owner, record.id);
-        if (number === undefined || fates[number] !== shown) return;
-        const current = states[number]!;
-        if (replacesOutcome(current === noState ? undefined : transactionStates[current - 1], record.state)) states[number] = 1 + transactionStates.indexOf(record.state);
-        return;
-      }
-      const known = index.size;
-      const number = index.numberOf(record.owner, record.id);
-      [lastOwner, lastId, lastNumber] = [record.owner, record.id, number];
-      if (number === known) {
-        if (number >= fates.length) for (const array of [fates, states]) ensureLength(array, number + 1);
-      } else if (fates[number] !== undecided) {
-        // A new attempt after a failure is open again until its own answer.
-        const current = states[number]!;
-        if (current !== noState && attemptReopens(transactionStates[current - 1])) states[number] = noState;
-        return;
-      }
-      states[number] = noState;
-      const at = intentTime(record);
-      // The writer's times (toISOString) compare as text, without Date.parse; any other spelling is parsed.
-      const canonical = at.length === 24 && at.endsWith('Z');
-      if (canonical ? at < sinceText : !(Date.parse(at) >= since)) return;
-      // Its first intent since `since` (as history's entries): shown if it is the owner's and before `until`.
-      // The owner's text names one gateway and agent only when it has one space (records.ts ownerKey).
-      const unambiguous = record.owner.indexOf(' ') === record.owner.lastIndexOf(' ');
-      let wanted = unambiguous ? ownerWanted.get(record.owner) : undefined;
-      if (wanted === undefined) {
-        wanted = isWanted(record, query);
-        if (unambiguous) ownerWanted.set(record.owner, wanted);
-      }
-      fates[number] = wanted && (canonical ? at < untilText : Date.parse(at) < until) ? shown : notShown;
-      if (fates[number] === shown) held.add(number, record, at);
-    });
+    await scanFiles(
+      openJournalFiles(journal, query.since.toISOString().slice(0, 10)),
+      warn,
+      { blocking: true },
+      (record) => {
+        if (record.kind === 'outcome') {
+          const number =
+            record.id === lastId && record.owner === lastOwner ? lastNumber : index.get(record.owner, record.id);
+          if (number === undefined || fates[number] !== shown) return;
+          const current = states[number]!;
+          if (replacesOutcome(current === noState ? undefined : transactionStates[current - 1], record.state))
+            states[number] = 1 + transactionStates.indexOf(record.state);
+          return;
+        }
+        const known = index.size;
+        const number = index.numberOf(record.owner, record.id);
+        [lastOwner, lastId, lastNumber] = [record.owner, record.id, number];
+        if (number === known) {
+          if (number >= fates.length) for (const array of [fates, states]) ensureLength(array, number + 1);
+        } else if (fates[number] !== undecided) {
+          // A new attempt after a failure is open again until its own answer.
+          const current = states[number]!;
+          if (current !== noState && attemptReopens(transactionStates[current - 1])) states[number] = noState;
+          return;
+        }
+        states[number] = noState;
+        const at = intentTime(record);
+        // The writer's times (toISOString) compare as text, without Date.parse; any other spelling is parsed.
+        const canonical = at.length === 24 && at.endsWith('Z');
+        if (canonical ? at < sinceText : !(Date.parse(at) >= since)) return;
+        // Its first intent since `since` (as history's entries): shown if it is the owner's and before `until`.
+        // The owner's text names one gateway and agent only when it has one space (records.ts ownerKey).
+        const unambiguous = record.owner.indexOf(' ') === record.owner.lastIndexOf(' ');
+        let wanted = unambiguous ? ownerWanted.get(record.owner) : undefined;
+        if (wanted === undefined) {
+          wanted = isWanted(record, query);
+          if (unambiguous) ownerWanted.set(record.owner, wanted);
+        }
+        fates[number] = wanted && (canonical ? at < untilText : Date.parse(at) < until) ? shown : notShown;
+        if (fates[number] === shown) held.add(number, record, at);
+      },
+    );
     // Only the shown payments and their states are given: the rest goes before they are.
     index.release();
     release(fates);
-    yield* held.batches(batchSize, (number) => (states[number] === noState ? 'unknown' : transactionStates[states[number]! - 1]!));
+    yield* held.batches(batchSize, (number) =>
+      states[number] === noState ? 'unknown' : transactionStates[states[number]! - 1]!,
+    );
   } finally {
     index.release();
     held.release();
@@ -105,6 +118,9 @@ function stringAfter(line: string, key: string): string {
 /** Whether an intent's gateway and agent are the ones asked for. */
 function isWanted(record: ScannedIntent, { gateway, agentId }: PaymentsQuery): boolean {
   const { content } = record;
-  const owner = typeof content === 'string' ? { gateway: stringAfter(content, '"gateway":"'), agentId: stringAfter(content, '"agentId":"') } : content;
+  const owner =
+    typeof content === 'string'
+      ? { gateway: stringAfter(content, '"gateway":"'), agentId: stringAfter(content, '"agentId":"') }
+      : content;
   return (gateway === undefined || owner.gateway === gateway) && (agentId === undefined || owner.agentId === agentId);
 }

@@ -41,7 +41,12 @@ interface ReadRange {
  * whole record only for what it keeps; any other line is decoded, parsed and read by
  * readRecord (record-format.ts), whose refusal the warning quotes.
  */
-export async function scanJournal(path: string, warn: JournalWarning, visit: (record: ScannedRecord, at: LinePosition) => boolean | void, range: ReadRange): Promise<number> {
+export async function scanJournal(
+  path: string,
+  warn: JournalWarning,
+  visit: (record: ScannedRecord, at: LinePosition) => boolean | void,
+  range: ReadRange,
+): Promise<number> {
   const ownLines = new OwnLineScanner();
   const at: LinePosition = { line: 0, offset: 0, length: 0 };
   let next = 0;
@@ -106,21 +111,29 @@ export async function* journalLines(path: string, range: ReadRange): AsyncGenera
 const readAt = promisify(read);
 
 /** An open file's bytes from its start up to `end` (a read stream would close the descriptor when done). */
-async function* chunksOf(fd: number, end = Number.POSITIVE_INFINITY, size = chunkBytes, blocking = false): AsyncGenerator<Buffer> {
+async function* chunksOf(
+  fd: number,
+  end = Number.POSITIVE_INFINITY,
+  size = chunkBytes,
+  blocking = false,
+): AsyncGenerator<Buffer> {
   let position = 0;
   // Read in this thread, a chunk is decoded (lineBatchesOf) before the next is read: one buffer serves them all.
   const shared = blocking ? Buffer.allocUnsafe(Math.min(size, end)) : undefined;
   while (position < end) {
     const length = Math.min(size, end - position);
     const buffer = shared ?? Buffer.allocUnsafe(length);
-    const bytesRead = blocking ? readSync(fd, buffer, 0, length, position) : (await readAt(fd, buffer, 0, length, position)).bytesRead;
+    const bytesRead = blocking
+      ? readSync(fd, buffer, 0, length, position)
+      : (await readAt(fd, buffer, 0, length, position)).bytesRead;
     if (bytesRead === 0) return;
     position += bytesRead;
     yield buffer.subarray(0, bytesRead);
   }
 }
 
-export const damagedLineWarning = (path: string, line: number, reason: string) => `journal ${path} line ${line} is damaged (a crash mid-write?): ${reason}; skipped`;
+export const damagedLineWarning = (path: string, line: number, reason: string) =>
+  `journal ${path} line ${line} is damaged (a crash mid-write?): ${reason}; skipped`;
 
 // History's reads stay below V8's large-object size, so that a read chunk's text dies young;
 // reconcile, the replay guard and compaction read more at once (docs/performance.md).

@@ -40,7 +40,13 @@ export class RecentView {
   async payments(query: Pick<LookBackQuery, 'since' | 'accounts' | 'operator'>): Promise<RecentPayment[]> {
     const since = query.since.getTime();
     const identity = this.identityNow();
-    if (this.view === undefined || identity === undefined || !sameFile(this.view.identity, identity) || since < this.view.since || identity.size < this.view.offset) {
+    if (
+      this.view === undefined ||
+      identity === undefined ||
+      !sameFile(this.view.identity, identity) ||
+      since < this.view.since ||
+      identity.size < this.view.offset
+    ) {
       this.view = await this.readBack(query.since, identity);
     } else {
       this.readOn(this.view, identity.size);
@@ -50,7 +56,8 @@ export class RecentView {
     const found = new Set<Payment>();
     for (const account of query.accounts) for (const payment of view.byAccount.get(account) ?? []) found.add(payment);
     // An operator's daily limit weighs their payments to any account: all of them are looked at then.
-    if (query.operator !== undefined) for (const payment of view.payments.values()) if (payment.intent.operator === query.operator) found.add(payment);
+    if (query.operator !== undefined)
+      for (const payment of view.payments.values()) if (payment.intent.operator === query.operator) found.add(payment);
     return [...found]
       .filter(({ intent }) => Date.parse(intent.at) >= since)
       .map(({ intent, state }) => ({ intent, state }))
@@ -133,7 +140,8 @@ export class RecentView {
     // Lines are read whole only when they concern a payment kept: most of a bulk run's are its own.
     if (scanned.kind === 'outcome') {
       const payment = view.payments.get(scanned.id);
-      if (payment === undefined || !replacesOutcome(payment.state, scanned.state) || !this.isOwners(recordOf(scanned))) return;
+      if (payment === undefined || !replacesOutcome(payment.state, scanned.state) || !this.isOwners(recordOf(scanned)))
+        return;
       payment.state = scanned.state;
       return;
     }

@@ -15,7 +15,10 @@ export async function* journalRecords(path: string, warn: JournalWarning): Async
   try {
     for (const file of files) {
       let lineNumber = 0;
-      for await (const { lines } of journalLines(file.path, { fd: file.fd, ...(file.end === undefined ? {} : { end: file.end }) })) {
+      for await (const { lines } of journalLines(file.path, {
+        fd: file.fd,
+        ...(file.end === undefined ? {} : { end: file.end }),
+      })) {
         for (const line of lines) {
           lineNumber++;
           if (line === '') continue;

@@ -37,7 +37,12 @@ const lockTimedOut = (error: unknown) => (error as { cause?: { code?: unknown } 
  * taken one is a retry of the same purchase, or a conflict. One written by a transaction not
  * yet committed is found by the next look. In a turn held already.
  */
-export async function insertOrRetry(ledger: IntentRecorder, intent: Intent, at: string, notSent: string): Promise<IntentResult> {
+export async function insertOrRetry(
+  ledger: IntentRecorder,
+  intent: Intent,
+  at: string,
+  notSent: string,
+): Promise<IntentResult> {
   const { queryNow, by } = ledger;
   const values = intentValues(intent, at, by);
   for (let look = 0; look < 3; look++) {
@@ -48,10 +53,18 @@ export async function insertOrRetry(ledger: IntentRecorder, intent: Intent, at: 
     if (row === undefined) continue;
     const earlier = intentOfRow(row);
     if (differingParameters(earlier, intent).length > 0) return { kind: 'conflict', earlier };
-    const [attempt] = await queryNow(sql.insertAttempt, [randomUUID(), row.seq, at, by.operator, by.host, intent.overrides ?? null], notSent);
+    const [attempt] = await queryNow(
+      sql.insertAttempt,
+      [randomUUID(), row.seq, at, by.operator, by.host, intent.overrides ?? null],
+      notSent,
+    );
     return { kind: 'retry', attempt: attempt === undefined ? undefined : text(attempt.attempt_seq) };
   }
-  throw new LedgerUnreachableError(ledger.shown, `transaction ${intent.transactionId} is being recorded by another terminal right now`, { consequence: notSent });
+  throw new LedgerUnreachableError(
+    ledger.shown,
+    `transaction ${intent.transactionId} is being recorded by another terminal right now`,
+    { consequence: notSent },
+  );
 }
 
 /**
@@ -71,7 +84,9 @@ export async function settleClaims(ledger: IntentRecorder, batch: readonly Claim
     // A terminal stopped between its BEGIN and COMMIT holds the account's lock: wait so long, no longer.
     await queryNow(`SET LOCAL lock_timeout = '${claimLockTimeoutMs}ms'`, [], notSent);
     await queryNow(sql.lockPurchases, [lockKeysOf(batch)], notSent).catch((error: unknown) => {
-      throw lockTimedOut(error) ? new LedgerUnreachableError(ledger.shown, t().lock.purchaseBusy, { cause: error, consequence: notSent }) : error;
+      throw lockTimedOut(error)
+        ? new LedgerUnreachableError(ledger.shown, t().lock.purchaseBusy, { cause: error, consequence: notSent })
+        : error;
     });
     // The database's clock, once the locks are held: the desk's terminals agree on it, and a
     // claim recorded after another's is later than it. The rules' reach moves with it.
@@ -81,7 +96,10 @@ export async function settleClaims(ledger: IntentRecorder, batch: readonly Claim
     for (const group of groupedByOwner(batch)) {
       const reach = lookBackOfClaims(group);
       const owner = { gateway: group[0]!.intent.gateway, agentId: group[0]!.intent.agentId };
-      const recent = reach === undefined ? [] : await recentPaymentsOf(queryNow, { ...owner, ...reach, since: new Date(reach.since.getTime() + skewMs) });
+      const recent =
+        reach === undefined
+          ? []
+          : await recentPaymentsOf(queryNow, { ...owner, ...reach, since: new Date(reach.since.getTime() + skewMs) });
       for (const claim of group) {
         const result = await settleClaim(ledger, claim, recent, at, notSent);
         if (result !== undefined) answered.push([claim, result]);
@@ -99,18 +117,27 @@ export async function settleClaims(ledger: IntentRecorder, batch: readonly Claim
  * One claim inside the batch's transaction, under a savepoint of its own: a claim the rules
  * refuse, or whose insert fails, is answered alone (undefined) and the others go on.
  */
-async function settleClaim(ledger: IntentRecorder, claim: Claim, recent: RecentPayment[], at: Date, notSent: string): Promise<IntentResult | undefined> {
+async function settleClaim(
+  ledger: IntentRecorder,
+  claim: Claim,
+  recent: RecentPayment[],
+  at: Date,
+  notSent: string,
+): Promise<IntentResult | undefined> {
   const { queryNow } = ledger;
   await queryNow('SAVEPOINT claim', [], notSent);
   try {
     const { intent: asked, options } = claim;
-    const earlier = options.checkReplay ? await queryNow(sql.selectIntent, [asked.gateway, asked.agentId, asked.transactionId], notSent) : [];
+    const earlier = options.checkReplay
+      ? await queryNow(sql.selectIntent, [asked.gateway, asked.agentId, asked.transactionId], notSent)
+      : [];
     // The same purchase again (the safe retry) passes the desk's rules: it can never pay twice.
     const lifted = earlier.length === 0 && options.guard !== undefined ? options.guard.decide(recent, at) : [];
     const overrides = [...new Set([...(asked.overrides ?? []), ...lifted])];
     const intent = { ...asked, ...(overrides.length > 0 ? { overrides } : {}) };
     const result = await insertOrRetry(ledger, intent, at.toISOString(), notSent);
-    if (result.kind === 'new') recent.push({ intent: { kind: 'intent', ...intent, ...ledger.by, at: at.toISOString() }, state: undefined });
+    if (result.kind === 'new')
+      recent.push({ intent: { kind: 'intent', ...intent, ...ledger.by, at: at.toISOString() }, state: undefined });
     await queryNow('RELEASE SAVEPOINT claim', [], notSent);
     return result;
   } catch (error) {

@@ -17,12 +17,19 @@ const sslModes = ['disable', 'allow', 'prefer', 'require', 'verify-ca', 'verify-
 type SslMode = (typeof sslModes)[number];
 
 /** The URL's TLS parameters as node's TLS options; the URL without them for pg, which would read them its own way. */
-function tlsOf(url: URL, env: NodeJS.ProcessEnv): { ssl: pg.ClientConfig['ssl']; mode: SslMode; connectionString: string } {
+function tlsOf(
+  url: URL,
+  env: NodeJS.ProcessEnv,
+): { ssl: pg.ClientConfig['ssl']; mode: SslMode; connectionString: string } {
   const given = url.searchParams.get('sslmode') ?? env.PGSSLMODE ?? 'disable';
   if (!(sslModes as readonly string[]).includes(given)) {
-    throw new LedgerUnreachableError(url.host, `sslmode ${JSON.stringify(given)} is not one of ${sslModes.join(', ')}`, {
-      hint: 'give sslmode=require (encrypted) or verify-full (encrypted and verified)',
-    });
+    throw new LedgerUnreachableError(
+      url.host,
+      `sslmode ${JSON.stringify(given)} is not one of ${sslModes.join(', ')}`,
+      {
+        hint: 'give sslmode=require (encrypted) or verify-full (encrypted and verified)',
+      },
+    );
   }
   const mode = given as SslMode;
   // libpq's defaults: ~/.postgresql/root.crt (and postgresql.crt, .key) when the URL and PG* say nothing.
@@ -33,22 +40,34 @@ function tlsOf(url: URL, env: NodeJS.ProcessEnv): { ssl: pg.ClientConfig['ssl'];
     return readFileSync(path, 'utf8');
   };
   const stripped = new URL(url.href);
-  for (const name of ['sslmode', 'sslrootcert', 'sslcert', 'sslkey', 'uselibpqcompat']) stripped.searchParams.delete(name);
+  for (const name of ['sslmode', 'sslrootcert', 'sslcert', 'sslkey', 'uselibpqcompat'])
+    stripped.searchParams.delete(name);
   const connectionString = stripped.href;
   if (mode === 'disable' || mode === 'allow') return { ssl: false, mode, connectionString };
-  const [ca, cert, key] = [file('sslrootcert', 'PGSSLROOTCERT', 'root.crt'), file('sslcert', 'PGSSLCERT', 'postgresql.crt'), file('sslkey', 'PGSSLKEY', 'postgresql.key')];
+  const [ca, cert, key] = [
+    file('sslrootcert', 'PGSSLROOTCERT', 'root.crt'),
+    file('sslcert', 'PGSSLCERT', 'postgresql.crt'),
+    file('sslkey', 'PGSSLKEY', 'postgresql.key'),
+  ];
   const files = { ...(ca ? { ca } : {}), ...(cert ? { cert } : {}), ...(key ? { key } : {}) };
   // prefer and require: encrypted, the certificate not checked, except that require checks it
   // against a root certificate when there is one (libpq); verify-ca: checked against the CA, not
   // the host name; verify-full: both. Without a root certificate file, verify-ca and verify-full
   // check against Node's public CAs, where libpq would refuse to connect.
-  if (mode === 'prefer' || (mode === 'require' && !ca)) return { ssl: { ...files, rejectUnauthorized: false }, mode, connectionString };
-  if (mode === 'verify-ca' || mode === 'require') return { ssl: { ...files, checkServerIdentity: () => undefined }, mode, connectionString };
+  if (mode === 'prefer' || (mode === 'require' && !ca))
+    return { ssl: { ...files, rejectUnauthorized: false }, mode, connectionString };
+  if (mode === 'verify-ca' || mode === 'require')
+    return { ssl: { ...files, checkServerIdentity: () => undefined }, mode, connectionString };
   return { ssl: files, mode, connectionString };
 }
 
 /** The password from ~/.pgpass (or PGPASSFILE) for the host, port, database and user the connection ends up with. */
-function passwordFile(parameters: { host: string; port: number; database: string; user: string }): Promise<string | undefined> {
+function passwordFile(parameters: {
+  host: string;
+  port: number;
+  database: string;
+  user: string;
+}): Promise<string | undefined> {
   return new Promise((resolve) => pgPass(parameters, resolve));
 }
 
@@ -66,7 +85,10 @@ export interface LedgerConnection {
 }
 
 /** Connects, or throws LedgerUnreachableError naming the ledger (its password as ***). */
-export async function connectLedger(location: LedgerLocation & { kind: 'postgres' }, env: NodeJS.ProcessEnv): Promise<LedgerConnection> {
+export async function connectLedger(
+  location: LedgerLocation & { kind: 'postgres' },
+  env: NodeJS.ProcessEnv,
+): Promise<LedgerConnection> {
   const url = new URL(location.url);
   let tls: ReturnType<typeof tlsOf>;
   try {

@@ -29,16 +29,23 @@ export async function deliverFallback({ fallback, insertOutcomes, note, lost }: 
       for (const outcome of outcomes) await insertOutcomes([outcome]).catch(() => refused.push(outcome));
       if (refused.length > 0) {
         const path = setAside(fallback, refused);
-        note(`the ledger refused ${refused.length} outcome${refused.length === 1 ? '' : 's'} kept on this machine (${reasonOf(error)}): set aside in ${path}`);
+        note(
+          `the ledger refused ${refused.length} outcome${refused.length === 1 ? '' : 's'} kept on this machine (${reasonOf(error)}): set aside in ${path}`,
+        );
       }
       return outcomes.length - refused.length;
     }
   };
   try {
     const delivered = await deliverWaiting(fallback, deliver);
-    if (delivered > 0) note(`delivered ${delivered} outcome${delivered === 1 ? '' : 's'} kept on this machine while the ledger was unreachable`);
+    if (delivered > 0)
+      note(
+        `delivered ${delivered} outcome${delivered === 1 ? '' : 's'} kept on this machine while the ledger was unreachable`,
+      );
   } catch (error) {
     if (!(error instanceof AgentpayError) && lost.error === undefined) throw error;
-    note(`outcomes kept on this machine wait for a later command: ${error instanceof Error ? error.message : String(error)}`);
+    note(
+      `outcomes kept on this machine wait for a later command: ${error instanceof Error ? error.message : String(error)}`,
+    );
   }
 }

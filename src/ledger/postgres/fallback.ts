@@ -1,5 +1,16 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { closeSync, fstatSync, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync } from 'node:fs';
+import {
+  closeSync,
+  fstatSync,
+  fsyncSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  statSync,
+  unlinkSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { writeAll } from '../../durable.js';
 import { errnoCodeOf, LocalStorageError } from '../../errors.js';
@@ -24,19 +35,28 @@ export interface WaitingOutcome {
 
 /** The fallback of one ledger: a directory and the name its files start with (from the URL without its password). */
 export function fallbackOf(stateDirectory: string, shownUrl: string): { directory: string; stem: string } {
-  return { directory: join(stateDirectory, 'ledger-fallback'), stem: createHash('sha256').update(shownUrl).digest('hex').slice(0, 16) };
+  return {
+    directory: join(stateDirectory, 'ledger-fallback'),
+    stem: createHash('sha256').update(shownUrl).digest('hex').slice(0, 16),
+  };
 }
 
 type Fallback = ReturnType<typeof fallbackOf>;
 const livePath = ({ directory, stem }: Fallback) => join(directory, `${stem}.jsonl`);
 
-const linesOf = (outcomes: readonly WaitingOutcome[]) => Buffer.from(outcomes.map((outcome) => `${JSON.stringify(outcome)}\n`).join(''), 'utf8');
+const linesOf = (outcomes: readonly WaitingOutcome[]) =>
+  Buffer.from(outcomes.map((outcome) => `${JSON.stringify(outcome)}\n`).join(''), 'utf8');
 
 /**
  * Appends the bytes to `path` (0600, in the fallback's 0700 directory) and fsyncs them; then
  * asks `landed` about the file, still open (so its inode number is still its own).
  */
-function appendFsynced(fallback: Fallback, path: string, bytes: Buffer, landed: (fd: number) => boolean = () => true): boolean {
+function appendFsynced(
+  fallback: Fallback,
+  path: string,
+  bytes: Buffer,
+  landed: (fd: number) => boolean = () => true,
+): boolean {
   mkdirSync(fallback.directory, { recursive: true, mode: 0o700 });
   const fd = openSync(path, 'a', 0o600);
   try {
@@ -84,7 +104,10 @@ function stillThere(path: string, inode: number): boolean {
 function filesOf(fallback: Fallback): string[] {
   try {
     return readdirSync(fallback.directory)
-      .filter((name) => name === `${fallback.stem}.jsonl` || (name.startsWith(`${fallback.stem}.`) && name.endsWith('.delivering')))
+      .filter(
+        (name) =>
+          name === `${fallback.stem}.jsonl` || (name.startsWith(`${fallback.stem}.`) && name.endsWith('.delivering')),
+      )
       .map((name) => join(fallback.directory, name));
   } catch (error) {
     if (errnoCodeOf(error) === 'ENOENT') return [];
@@ -103,7 +126,13 @@ function readWaiting(path: string): { outcomes: WaitingOutcome[]; damaged: numbe
       const record = readRecord(value.record);
       if (record.kind !== 'outcome' || typeof value.recordId !== 'string') throw new Error('not an outcome');
       const answers = typeof value.answers === 'string' ? { answers: value.answers } : {};
-      outcomes.push({ recordId: value.recordId, operator: String(value.operator), host: String(value.host), record, ...answers });
+      outcomes.push({
+        recordId: value.recordId,
+        operator: String(value.operator),
+        host: String(value.host),
+        record,
+        ...answers,
+      });
     } catch {
       damaged++;
     }
@@ -131,10 +160,16 @@ export function countWaiting(fallback: Fallback): number {
  * name of this process's own, so appenders start a new one (keepWaiting); a file is removed
  * only once delivered. Returns how many were delivered (`deliver` may say how many it took).
  */
-export async function deliverWaiting(fallback: Fallback, deliver: (outcomes: WaitingOutcome[]) => Promise<number | void>): Promise<number> {
+export async function deliverWaiting(
+  fallback: Fallback,
+  deliver: (outcomes: WaitingOutcome[]) => Promise<number | void>,
+): Promise<number> {
   const live = livePath(fallback);
   try {
-    renameSync(live, join(fallback.directory, `${fallback.stem}.${process.pid}-${randomBytes(4).toString('hex')}.delivering`));
+    renameSync(
+      live,
+      join(fallback.directory, `${fallback.stem}.${process.pid}-${randomBytes(4).toString('hex')}.delivering`),
+    );
   } catch (error) {
     if (errnoCodeOf(error) !== 'ENOENT') throw new LocalStorageError('take the ledger fallback file', live, error);
   }
@@ -147,7 +182,8 @@ export async function deliverWaiting(fallback: Fallback, deliver: (outcomes: Wai
       unlinkSync(path);
     } catch (error) {
       // Another command delivered the same file at the same time: nothing left to do.
-      if (errnoCodeOf(error) !== 'ENOENT') throw new LocalStorageError('remove the delivered ledger fallback file', path, error);
+      if (errnoCodeOf(error) !== 'ENOENT')
+        throw new LocalStorageError('remove the delivered ledger fallback file', path, error);
     }
   }
   return delivered;

@@ -11,7 +11,11 @@ import { intentOfRow, intentValues, outcomeColumns, type Query } from './rows.js
  * Open transactions stay open for reconcile. A TransactionID the ledger holds for another
  * purchase is left out, counted in `conflicts`. `query` waits for the connection's turn.
  */
-export async function importJournalRecords(query: Query, by: RecordedBy, records: AsyncIterable<JournalRecord>): Promise<{ added: number; conflicts: string[] }> {
+export async function importJournalRecords(
+  query: Query,
+  by: RecordedBy,
+  records: AsyncIterable<JournalRecord>,
+): Promise<{ added: number; conflicts: string[] }> {
   const seen = new Map<string, number>();
   const idOf = (record: JournalRecord) => {
     const line = lineOf(record);
@@ -44,7 +48,17 @@ export async function importJournalRecords(query: Query, by: RecordedBy, records
         if (row !== undefined && differingParameters(intentOfRow(row), intent).length > 0) {
           conflicts.push(intent.transactionId);
           refused.add(ownerOf(record));
-        } else if (row !== undefined) added += (await query(sql.insertAttempt, [recordId, row.seq, at, madeBy.operator, madeBy.host, intent.overrides ?? null])).length;
+        } else if (row !== undefined)
+          added += (
+            await query(sql.insertAttempt, [
+              recordId,
+              row.seq,
+              at,
+              madeBy.operator,
+              madeBy.host,
+              intent.overrides ?? null,
+            ])
+          ).length;
       }
     }
     if (++inTransaction === 500) {

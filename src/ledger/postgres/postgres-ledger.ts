@@ -63,7 +63,11 @@ export class PostgresLedger implements Ledger {
   private tail: Promise<unknown> = Promise.resolve();
   private readonly claims = new ClaimQueue((batch) => this.inTurn(() => settleClaims(this.recorder, batch)));
 
-  private constructor(location: LedgerLocation & { kind: 'postgres' }, connection: LedgerConnection, options: PostgresLedgerOptions) {
+  private constructor(
+    location: LedgerLocation & { kind: 'postgres' },
+    connection: LedgerConnection,
+    options: PostgresLedgerOptions,
+  ) {
     this.location = location;
     this.connection = connection;
     this.options = options;
@@ -72,13 +76,21 @@ export class PostgresLedger implements Ledger {
     this.recorder = { connection, shown: location.shown, by: this.by, queryNow: this.queryNow };
   }
 
-  static async open(location: LedgerLocation & { kind: 'postgres' }, options: PostgresLedgerOptions): Promise<PostgresLedger> {
+  static async open(
+    location: LedgerLocation & { kind: 'postgres' },
+    options: PostgresLedgerOptions,
+  ): Promise<PostgresLedger> {
     const connection = await connectLedger(location, options.env);
     const ledger = new PostgresLedger(location, connection, options);
     try {
       await ensureSchema(connection.client, location.shown);
       const insertOutcomes = (outcomes: readonly WaitingOutcome[]) => ledger.insertOutcomes(outcomes);
-      await deliverFallback({ fallback: ledger.fallback, insertOutcomes, note: (message) => options.note(message), lost: connection.lost });
+      await deliverFallback({
+        fallback: ledger.fallback,
+        insertOutcomes,
+        note: (message) => options.note(message),
+        lost: connection.lost,
+      });
     } catch (error) {
       await ledger.close();
       throw error;
@@ -98,14 +110,18 @@ export class PostgresLedger implements Ledger {
   }
 
   /** A query whose failure is the ledger's (exit 4), saying what it means for the payment. */
-  private readonly query: Query = (text, values, consequence) => this.inTurn(() => this.queryNow(text, values, consequence));
+  private readonly query: Query = (text, values, consequence) =>
+    this.inTurn(() => this.queryNow(text, values, consequence));
 
   /** A query sent now: inside a turn already held. */
   private readonly queryNow: Query = async (text, values, consequence) => {
     try {
       return (await this.connection.client.query(text, values)).rows as Row[];
     } catch (error) {
-      throw new LedgerUnreachableError(this.location.shown, reasonOf(this.connection.lost.error ?? error), { cause: error, ...(consequence ? { consequence } : {}) });
+      throw new LedgerUnreachableError(this.location.shown, reasonOf(this.connection.lost.error ?? error), {
+        cause: error,
+        ...(consequence ? { consequence } : {}),
+      });
     }
   };
 
@@ -128,7 +144,10 @@ export class PostgresLedger implements Ledger {
   /** Outcomes the database did not take: kept on this machine; throws LocalStorageError when even that fails. */
   private keepForLater(outcomes: readonly WaitingOutcome[], error: unknown): void {
     keepWaiting(this.fallback, outcomes);
-    const count = outcomes.length === 1 ? `the outcome of ${outcomes[0]!.record.transactionId} is` : `${outcomes.length} outcomes are`;
+    const count =
+      outcomes.length === 1
+        ? `the outcome of ${outcomes[0]!.record.transactionId} is`
+        : `${outcomes.length} outcomes are`;
     this.options.note(
       `the ledger ${this.location.shown} did not take it (${reasonOf(this.connection.lost.error ?? error)}): ${count} kept on this machine and delivered by the next agentpay command that reaches the ledger`,
     );
@@ -151,7 +170,13 @@ export class PostgresLedger implements Ledger {
     let after = '0';
     for (;;) {
       await this.query('BEGIN', []);
-      const rows = await this.query(sql.claimOpen, [owner.gateway, owner.agentId, after, claimSize, filter.since ?? null]);
+      const rows = await this.query(sql.claimOpen, [
+        owner.gateway,
+        owner.agentId,
+        after,
+        claimSize,
+        filter.since ?? null,
+      ]);
       if (rows.length === 0) {
         await this.query('COMMIT', []);
         return;
@@ -195,7 +220,10 @@ export class PostgresLedger implements Ledger {
       return { unrecorded: 0 };
     } catch (error) {
       await this.inTurn(() => this.connection.client.query('ROLLBACK')).catch(() => undefined);
-      if (learned.length === 0) throw new LedgerUnreachableError(this.location.shown, reasonOf(this.connection.lost.error ?? error), { cause: error });
+      if (learned.length === 0)
+        throw new LedgerUnreachableError(this.location.shown, reasonOf(this.connection.lost.error ?? error), {
+          cause: error,
+        });
       try {
         this.keepForLater(learned, error);
         return { unrecorded: 0 };
@@ -236,6 +264,8 @@ export class PostgresLedger implements Ledger {
    */
   async close(): Promise<void> {
     void this.connection.client.end().catch(() => undefined);
-    (this.connection.client as unknown as { connection?: { stream?: { unref?: () => void } } }).connection?.stream?.unref?.();
+    (
+      this.connection.client as unknown as { connection?: { stream?: { unref?: () => void } } }
+    ).connection?.stream?.unref?.();
   }
 }

@@ -5,10 +5,22 @@
  */
 
 /** What the ledger reads of a record (attemptsAndOutcomesOf, and recentTransactions' aggregate of them). */
-const recordFields = ['seq', 'transaction_seq', 'kind', 'at', 'source', 'view', 'answers_attempt', 'operator', 'host', 'overrides'] as const;
+const recordFields = [
+  'seq',
+  'transaction_seq',
+  'kind',
+  'at',
+  'source',
+  'view',
+  'answers_attempt',
+  'operator',
+  'host',
+  'overrides',
+] as const;
 /** Read as text, as the driver gives bigint columns: in JSON they would be numbers, past 2^53 inexact. */
 const bigints = new Set<string>(['seq', 'transaction_seq', 'answers_attempt']);
-const transactionColumns = 't.seq, t.gateway, t.agent_id, t.transaction_id, t.service, t.account, t.amount, t.currency, t.invoice_id, t.at, t.operator, t.host, t.voucher';
+const transactionColumns =
+  't.seq, t.gateway, t.agent_id, t.transaction_id, t.service, t.account, t.amount, t.currency, t.invoice_id, t.at, t.operator, t.host, t.voucher';
 
 /**
  * $1..$11 the intent and who made it, $12 the attempt's record id, $13 the voucher's name, $14

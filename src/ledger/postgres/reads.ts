@@ -14,7 +14,16 @@ import type {
 } from '../ledger.js';
 import type { JournalRecord } from '../records.js';
 import * as sql from './queries.js';
-import { intentOfRow, inWindow, latestOutcome, latestWordOf, outcomeOfRow, type Query, type Row, text } from './rows.js';
+import {
+  intentOfRow,
+  inWindow,
+  latestOutcome,
+  latestWordOf,
+  outcomeOfRow,
+  type Query,
+  type Row,
+  text,
+} from './rows.js';
 
 /**
  * The team ledger's reading side: history, export, the payments of a span, one transaction,
@@ -33,7 +42,10 @@ export async function entriesOf(query: Query, filter: LedgerHistoryFilter): Prom
     (await query(sql.gatewaysOf, [since, operatorFilter, gateway])).map((row) => text(row.gateway));
   const allGateways = await gatewaysFor(null, null);
   // The same query when nothing but --since filters: asked once.
-  const gateways = operator === null && filter.gateway === undefined ? allGateways : await gatewaysFor(operator, filter.gateway ?? null);
+  const gateways =
+    operator === null && filter.gateway === undefined
+      ? allGateways
+      : await gatewaysFor(operator, filter.gateway ?? null);
   const pages = entryPages(query, filter);
   return { gateways, allGateways, [Symbol.asyncIterator]: () => pages };
 }
@@ -42,7 +54,13 @@ export async function entriesOf(query: Query, filter: LedgerHistoryFilter): Prom
 async function* entryPages(query: Query, filter: LedgerHistoryFilter): AsyncGenerator<LedgerEntry> {
   let after = '0';
   for (;;) {
-    const page = await query(sql.transactionPage, [after, pageSize, filter.since ?? null, filter.operator ?? null, filter.gateway ?? null]);
+    const page = await query(sql.transactionPage, [
+      after,
+      pageSize,
+      filter.since ?? null,
+      filter.operator ?? null,
+      filter.gateway ?? null,
+    ]);
     if (page.length === 0) return;
     after = text(page.at(-1)!.seq);
     const records = await query(sql.recordsOf, [page.map((row) => row.seq)]);
@@ -80,11 +98,20 @@ export async function* exportedRecords(query: Query): AsyncGenerator<JournalReco
 }
 
 /** The span's transactions as history pages them, cut to the agent and the span's end. */
-export async function* paymentsOf(query: Query, { since, until, gateway, agentId }: PaymentsQuery): AsyncGenerator<PaymentRow[]> {
+export async function* paymentsOf(
+  query: Query,
+  { since, until, gateway, agentId }: PaymentsQuery,
+): AsyncGenerator<PaymentRow[]> {
   let batch: PaymentRow[] = [];
   for await (const { intent, outcome } of entryPages(query, { since, gateway })) {
     if ((agentId !== undefined && intent.agentId !== agentId) || Date.parse(intent.at) >= until.getTime()) continue;
-    batch.push({ transactionId: intent.transactionId, account: intent.account, amount: intent.amount, at: intent.at, state: outcome?.view.state ?? 'unknown' });
+    batch.push({
+      transactionId: intent.transactionId,
+      account: intent.account,
+      amount: intent.amount,
+      at: intent.at,
+      state: outcome?.view.state ?? 'unknown',
+    });
     if (batch.length === pageSize) {
       yield batch;
       batch = [];
@@ -94,7 +121,11 @@ export async function* paymentsOf(query: Query, { since, until, gateway, agentId
 }
 
 /** The transactions with this id (of the owner, when given), each as its latest attempt's intent and latest word. */
-export async function transactionsById(query: Query, transactionId: string, owner: Owner | undefined): Promise<JournalEntry[]> {
+export async function transactionsById(
+  query: Query,
+  transactionId: string,
+  owner: Owner | undefined,
+): Promise<JournalEntry[]> {
   const rows = await query(sql.transactionsById, [transactionId, owner?.gateway ?? null, owner?.agentId ?? null]);
   if (rows.length === 0) return [];
   return latestWordOf(rows, await query(sql.attemptsAndOutcomesOf, [rows.map((row) => row.seq)]));
@@ -103,8 +134,14 @@ export async function transactionsById(query: Query, transactionId: string, owne
 /** The payments a look-back weighs; `queryNow` in a turn held already (a claim's, or one of its own). */
 export async function recentPaymentsOf(queryNow: Query, query: LookBackQuery): Promise<RecentPayment[]> {
   // One round trip before the intent: each transaction comes with its records (as JSON, their times as text).
-  const rows = await queryNow(sql.recentTransactions, [query.gateway, query.agentId, query.since.toISOString(), query.operator ?? null, [...query.accounts]], noPaymentSent());
-  const records = rows.flatMap((row) => ((row.records as Row[] | null) ?? []).map((record) => ({ ...record, at: new Date(String(record.at)) })));
+  const rows = await queryNow(
+    sql.recentTransactions,
+    [query.gateway, query.agentId, query.since.toISOString(), query.operator ?? null, [...query.accounts]],
+    noPaymentSent(),
+  );
+  const records = rows.flatMap((row) =>
+    ((row.records as Row[] | null) ?? []).map((record) => ({ ...record, at: new Date(String(record.at)) })),
+  );
   const entries = latestWordOf(rows, records);
   return entries.map(({ intent, outcome }) => ({ intent, state: outcome?.view.state }));
 }

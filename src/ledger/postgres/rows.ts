@@ -40,7 +40,22 @@ export function intentOfRow(row: Row, at: unknown = row.at): IntentRecord {
 /** The parameters of insertIntent ($1..$11, $13, $14; $12 is the record id): an intent as recorded at `at` by `by`. */
 export function intentValues(intent: Intent, at: string, by: RecordedBy): unknown[] {
   const { gateway, agentId, transactionId, service, account, amount, currency, invoiceId } = intent;
-  return [gateway, agentId, transactionId, service, account, amount, currency, invoiceId, at, by.operator, by.host, undefined, intent.voucher ?? null, intent.overrides ?? null];
+  return [
+    gateway,
+    agentId,
+    transactionId,
+    service,
+    account,
+    amount,
+    currency,
+    invoiceId,
+    at,
+    by.operator,
+    by.host,
+    undefined,
+    intent.voucher ?? null,
+    intent.overrides ?? null,
+  ];
 }
 
 /** An outcome as the journal has it; the view checked and in the journal's key order (readRecord). */
@@ -61,7 +76,11 @@ export function outcomeColumns(outcomes: readonly WaitingOutcome[]): unknown[][]
     column((o) => o.record.source),
     column((o) => o.record.view.state),
     // PostgreSQL text cannot hold NUL: a gateway Message with one keeps the rest, NUL as U+FFFD.
-    column((o) => JSON.stringify(o.record.view, (_key, value: unknown) => (typeof value === 'string' ? value.replaceAll('\u0000', '\uFFFD') : value))),
+    column((o) =>
+      JSON.stringify(o.record.view, (_key, value: unknown) =>
+        typeof value === 'string' ? value.replaceAll('\u0000', '\uFFFD') : value,
+      ),
+    ),
     column((o) => o.operator),
     column((o) => o.host),
     column((o) => o.answers ?? null),
@@ -71,7 +90,9 @@ export function outcomeColumns(outcomes: readonly WaitingOutcome[]): unknown[][]
 /** A transaction's records from its first attempt at or after `since` (history --since), as the journal reads them. */
 export function inWindow(records: readonly Row[], since: Date | undefined): readonly Row[] {
   if (since === undefined) return records;
-  const first = records.findIndex((record) => record.kind === 'attempt' && new Date(iso(record.at)).getTime() >= since.getTime());
+  const first = records.findIndex(
+    (record) => record.kind === 'attempt' && new Date(iso(record.at)).getTime() >= since.getTime(),
+  );
   return first === -1 ? [] : records.slice(first);
 }
 
@@ -109,7 +130,12 @@ export function latestWordOf(rows: Row[], records: Row[]): JournalEntry[] {
     // The latest attempt: who made it, when, and the guards lifted for it.
     const attempt = own.filter((record) => record.kind === 'attempt').at(-1);
     const intent =
-      attempt === undefined ? intentOfRow(row) : intentOfRow({ ...row, record_operator: attempt.operator, record_host: attempt.host, overrides: attempt.overrides }, attempt.at);
+      attempt === undefined
+        ? intentOfRow(row)
+        : intentOfRow(
+            { ...row, record_operator: attempt.operator, record_host: attempt.host, overrides: attempt.overrides },
+            attempt.at,
+          );
     return { intent, outcome: latestOutcome(intent, own) };
   });
 }
@@ -118,6 +144,12 @@ export function latestWordOf(rows: Row[], records: Row[]): JournalEntry[] {
 export function claimedEntriesOf(rows: Row[]): JournalEntry[] {
   return rows.map((row) => {
     const intent = intentOfRow(row, row.attempted_at);
-    return { intent, outcome: row.outcome_view === null ? undefined : outcomeOfRow(intent, row.outcome_at, row.outcome_source, row.outcome_view) };
+    return {
+      intent,
+      outcome:
+        row.outcome_view === null
+          ? undefined
+          : outcomeOfRow(intent, row.outcome_at, row.outcome_source, row.outcome_view),
+    };
   });
 }

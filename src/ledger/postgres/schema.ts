@@ -78,7 +78,9 @@ const migrationLock = 'SELECT pg_advisory_xact_lock(1095189584, 1)';
 /** The version the database is at: 0 for an empty one. One round trip when it is set up (every command asks). */
 export async function versionOf(client: pg.Client): Promise<number> {
   try {
-    const result = await client.query<{ version: number | null }>('SELECT max(version) AS version FROM agentpay_schema_migrations');
+    const result = await client.query<{ version: number | null }>(
+      'SELECT max(version) AS version FROM agentpay_schema_migrations',
+    );
     return result.rows[0]?.version ?? 0;
   } catch (error) {
     // 42P01 undefined_table: nothing set up yet.
@@ -100,11 +102,16 @@ export async function migrate(client: pg.Client): Promise<{ version: number; nam
     // is told so (exit 4, nothing sent) instead of stalling with its intents queued.
     await client.query("SET LOCAL lock_timeout = '10s'");
     await client.query(migrationLock);
-    await client.query('CREATE TABLE IF NOT EXISTS agentpay_schema_migrations (version integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())');
+    await client.query(
+      'CREATE TABLE IF NOT EXISTS agentpay_schema_migrations (version integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())',
+    );
     const current = await versionOf(client);
     for (const migration of migrations.filter(({ version }) => version > current)) {
       await client.query(migration.sql);
-      await client.query('INSERT INTO agentpay_schema_migrations (version, name) VALUES ($1, $2)', [migration.version, migration.name]);
+      await client.query('INSERT INTO agentpay_schema_migrations (version, name) VALUES ($1, $2)', [
+        migration.version,
+        migration.name,
+      ]);
       applied.push({ version: migration.version, name: migration.name });
     }
     await client.query('COMMIT');
@@ -122,10 +129,14 @@ export async function migrate(client: pg.Client): Promise<{ version: number; nam
 export async function ensureSchema(client: pg.Client, shown: string): Promise<void> {
   const version = await versionOf(client);
   if (version > schemaVersion) {
-    throw new LedgerUnreachableError(shown, `its schema is version ${version}, newer than this agentpay knows (${schemaVersion})`, {
-      consequence: 'nothing was written',
-      hint: 'upgrade agentpay on this machine to the version the rest of the desk runs',
-    });
+    throw new LedgerUnreachableError(
+      shown,
+      `its schema is version ${version}, newer than this agentpay knows (${schemaVersion})`,
+      {
+        consequence: 'nothing was written',
+        hint: 'upgrade agentpay on this machine to the version the rest of the desk runs',
+      },
+    );
   }
   if (version < schemaVersion) {
     try {

@@ -55,7 +55,8 @@ export class BulkRows {
     const order = this.orders.get(index);
     const prior = this.prior?.get(order.line);
     const paid = this.paid?.[index] ?? -1;
-    const [paidAmount, paidInvoiceId, voucher] = paid === -1 ? [order.amount, order.invoiceId, undefined] : this.paidTable.at(paid);
+    const [paidAmount, paidInvoiceId, voucher] =
+      paid === -1 ? [order.amount, order.invoiceId, undefined] : this.paidTable.at(paid);
     const bits = this.lifted[index]!;
     const lifted: string[] = [];
     if (bits & fileDuplicate) lifted.push('allow-duplicate');
@@ -86,10 +87,16 @@ export class BulkRows {
   put(index: number, row: BulkRow): void {
     this.start[index] = starts.indexOf(row.start);
     const id = row.transactionId;
-    if (id !== undefined && /^[1-9]\d{0,19}$/.test(id) && BigInt(id) < 2n ** 64n) (this.ids ??= new BigUint64Array(this.length))[index] = BigInt(id);
+    if (id !== undefined && /^[1-9]\d{0,19}$/.test(id) && BigInt(id) < 2n ** 64n)
+      (this.ids ??= new BigUint64Array(this.length))[index] = BigInt(id);
     else if (id !== undefined) this.oddIds.set(index, id);
     const plain = row.paidAmount === row.amount && row.paidInvoiceId === row.invoiceId && row.voucher === undefined;
-    if (!plain) (this.paid ??= new Int32Array(this.length).fill(-1))[index] = this.paidTable.indexOf([row.paidAmount, row.paidInvoiceId, row.voucher]);
+    if (!plain)
+      (this.paid ??= new Int32Array(this.length).fill(-1))[index] = this.paidTable.indexOf([
+        row.paidAmount,
+        row.paidInvoiceId,
+        row.voucher,
+      ]);
     else if (this.paid !== undefined) this.paid[index] = -1;
     let bits = 0;
     const duplicates = row.lifted.filter((guard) => guard === 'allow-duplicate').length;

@@ -1,8 +1,20 @@
 import { UsageError } from '../../../errors.js';
 import { t } from '../../../i18n/current.js';
 import type { OptionDefinition, OptionDefinitions } from '../../../options/definition.js';
-import { choiceOption, concurrencyOption, defaultConcurrency, optionalNonBlankText, optionRecord, switchOption } from '../../../options/values.js';
-import { delimiterDefinitions, delimiterOption, encodingDefinitions, encodingOption } from '../../spreadsheet-options.js';
+import {
+  choiceOption,
+  concurrencyOption,
+  defaultConcurrency,
+  optionalNonBlankText,
+  optionRecord,
+  switchOption,
+} from '../../../options/values.js';
+import {
+  delimiterDefinitions,
+  delimiterOption,
+  encodingDefinitions,
+  encodingOption,
+} from '../../spreadsheet-options.js';
 import type { OrderNotation } from './rows.js';
 
 const orderFormats = ['csv', 'jsonl'] as const;
@@ -99,7 +111,11 @@ export function bulkOptions(raw: unknown): BulkOptions {
   const options = optionRecord(raw);
   return {
     fromFile: optionalNonBlankText(options.fromFile, '--from-file')!,
-    fromFormat: choiceOption(options.fromFormat, orderFormats, `--from-format must be one of: ${orderFormats.join(', ')}`),
+    fromFormat: choiceOption(
+      options.fromFormat,
+      orderFormats,
+      `--from-format must be one of: ${orderFormats.join(', ')}`,
+    ),
     results: optionalNonBlankText(options.results, '--results'),
     concurrency: concurrencyOption(options.concurrency),
     notation: {

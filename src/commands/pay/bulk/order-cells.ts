@@ -1,5 +1,11 @@
 import { t } from '../../../i18n/current.js';
-import { accountMaxCharacters, amountMaxDigits, charactersUpTo, forbiddenCharacterIn, serviceIdMaxDigits } from '../../../protocol/field-bounds.js';
+import {
+  accountMaxCharacters,
+  amountMaxDigits,
+  charactersUpTo,
+  forbiddenCharacterIn,
+  serviceIdMaxDigits,
+} from '../../../protocol/field-bounds.js';
 
 /** The columns of an order (docs/commands.md "pay --from-file"), in the order messages list them. */
 export const orderColumns = ['service', 'account', 'currency', 'invoice-id', 'invoice', 'amount', 'key'] as const;
@@ -37,9 +43,15 @@ export function cellTextProblem(column: OrderColumn, value: string): string | un
 }
 
 /** A character no field may hold, and where, as a message says it: `holds the control character U+0000 at character 3`. */
-export function forbiddenCharacterText({ code, position, kind }: NonNullable<ReturnType<typeof forbiddenCharacterIn>>): string {
+export function forbiddenCharacterText({
+  code,
+  position,
+  kind,
+}: NonNullable<ReturnType<typeof forbiddenCharacterIn>>): string {
   const codePoint = `U+${code.toString(16).toUpperCase().padStart(4, '0')}`;
-  return kind === 'control' ? t().bulk.cell.control(codePoint, position) : t().bulk.cell.loneSurrogate(codePoint, position);
+  return kind === 'control'
+    ? t().bulk.cell.control(codePoint, position)
+    : t().bulk.cell.loneSurrogate(codePoint, position);
 }
 
 /** A column or field name as a message shows it: a name gone wrong may be long. */

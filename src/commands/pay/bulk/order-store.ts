@@ -23,7 +23,15 @@ export class OrderStore implements Iterable<OrderRow> {
   }
 
   push(row: OrderRow): void {
-    const text = [row.key ?? '', row.service, row.account, row.currency, row.invoiceId ?? '', row.invoicePosition ?? '', row.amount ?? ''].join(separator);
+    const text = [
+      row.key ?? '',
+      row.service,
+      row.account,
+      row.currency,
+      row.invoiceId ?? '',
+      row.invoicePosition ?? '',
+      row.amount ?? '',
+    ].join(separator);
     const room = Buffer.byteLength(text, 'utf8');
     if (room > chunkBytes) throw new RangeError(`an order of ${room} bytes`);
     if (this.chunks.length === 0 || (this.used % chunkBytes) + room > chunkBytes) {
@@ -52,7 +60,15 @@ export class OrderStore implements Iterable<OrderRow> {
     const chunk = this.chunks[Math.floor(start / chunkBytes)]!;
     const from = start % chunkBytes;
     const text = chunk.toString('utf8', from, from + this.ends[index]! - start);
-    const [key, service, account, currency, invoiceId, position, amount] = text.split(separator) as [string, string, string, string, string, string, string];
+    const [key, service, account, currency, invoiceId, position, amount] = text.split(separator) as [
+      string,
+      string,
+      string,
+      string,
+      string,
+      string,
+      string,
+    ];
     return {
       line: this.lines[index]!,
       key: key || undefined,

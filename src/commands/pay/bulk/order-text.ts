@@ -14,7 +14,11 @@ import type { BadRow } from '../../../render/bulk.js';
  * the text is not read further (every cell of a file in another encoding would be read wrong,
  * and an account read wrong is paid wrong).
  */
-export async function orderBytes(path: string, stdin: () => NodeJS.ReadableStream, encoding?: string): Promise<{ bytes: Buffer; problems: BadRow[] }> {
+export async function orderBytes(
+  path: string,
+  stdin: () => NodeJS.ReadableStream,
+  encoding?: string,
+): Promise<{ bytes: Buffer; problems: BadRow[] }> {
   const bytes = await bytesOf(path, stdin);
   if (encoding !== undefined && encoding !== 'utf-8') return decoded(bytes, encoding);
   if (isUtf8(bytes)) return { bytes, problems: [] };
@@ -31,7 +35,10 @@ function decoded(bytes: Buffer, encoding: string): { bytes: Buffer; problems: Ba
   try {
     return { bytes: Buffer.from(new TextDecoder(encoding, { fatal: true }).decode(bytes), 'utf8'), problems: [] };
   } catch {
-    return { bytes: Buffer.alloc(0), problems: [{ line: 1, column: undefined, message: t().sheet.notEncoded(encoding) }] };
+    return {
+      bytes: Buffer.alloc(0),
+      problems: [{ line: 1, column: undefined, message: t().sheet.notEncoded(encoding) }],
+    };
   }
 }
 
@@ -57,7 +64,8 @@ export function* textPieces(bytes: Buffer): Generator<string> {
 async function bytesOf(path: string, stdin: () => NodeJS.ReadableStream): Promise<Buffer> {
   if (path === '-') {
     const chunks: Buffer[] = [];
-    for await (const chunk of stdin() as AsyncIterable<Buffer | string>) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk);
+    for await (const chunk of stdin() as AsyncIterable<Buffer | string>)
+      chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk);
     return Buffer.concat(chunks);
   }
   try {

@@ -4,7 +4,14 @@ import { t } from '../../../i18n/current.js';
 import type { Intent, JournalEntry, Ledger, Owner, RecentPayment } from '../../../ledger/ledger.js';
 import { addDecimals } from '../../../protocol/money.js';
 import { checkPurchase } from '../../../purchase/account-check.js';
-import { breachText, duplicatesOf, duplicateText, type LookBack, limitBreaches, lookBackOf } from '../../../purchase/desk-rules.js';
+import {
+  breachText,
+  duplicatesOf,
+  duplicateText,
+  type LookBack,
+  limitBreaches,
+  lookBackOf,
+} from '../../../purchase/desk-rules.js';
 import { voucherOf } from '../../../purchase/voucher-choice.js';
 import type { BadRow } from '../../../render/bulk.js';
 import type { Settings } from '../../../settings/resolve.js';
@@ -37,11 +44,15 @@ export interface BulkRow extends OrderRow {
 }
 
 /** A failure without an answer from the gateway (status null) is "not sent": the row is paid again, with the same TransactionID. */
-const isGatewaysFailure = (entry: JournalEntry | undefined) => entry?.outcome?.view.state === 'failed' && entry.outcome.view.status !== null;
+const isGatewaysFailure = (entry: JournalEntry | undefined) =>
+  entry?.outcome?.view.state === 'failed' && entry.outcome.view.status !== null;
 
 export function bulkRowOf(order: OrderRow, prior: ResultRow | undefined, entry: JournalEntry | undefined): BulkRow {
   const state = entry?.outcome?.view.state;
-  const final = state === 'success' || isGatewaysFailure(entry) || (entry === undefined && (prior?.state === 'success' || prior?.state === 'failed'));
+  const final =
+    state === 'success' ||
+    isGatewaysFailure(entry) ||
+    (entry === undefined && (prior?.state === 'success' || prior?.state === 'failed'));
   const start = final ? 'final' : entry !== undefined ? 'open' : 'new';
   // Spelled out, not spread: a file of many rows makes one of these per row, mostly before V8 has optimised anything.
   return {
@@ -78,13 +89,15 @@ export async function readLedger(
   orders: OrderStore,
 ): Promise<{ byId: Map<string, JournalEntry>; recent: RecentPayment[] }> {
   const byId = new Map<string, JournalEntry>();
-  if (ids.size === 0) return { byId, recent: look === undefined ? [] : await recentToAccounts(ledger, owner, look, orders) };
+  if (ids.size === 0)
+    return { byId, recent: look === undefined ? [] : await recentToAccounts(ledger, owner, look, orders) };
   const recent: RecentPayment[] = [];
   for await (const entry of await ledger.entries({ gateway: owner.gateway })) {
     const { intent } = entry;
     if (intent.agentId !== owner.agentId || intent.gateway !== owner.gateway) continue;
     if (ids.has(intent.transactionId)) byId.set(intent.transactionId, entry);
-    if (look !== undefined && Date.parse(intent.at) >= look.since.getTime()) recent.push({ intent, state: entry.outcome?.view.state });
+    if (look !== undefined && Date.parse(intent.at) >= look.since.getTime())
+      recent.push({ intent, state: entry.outcome?.view.state });
   }
   return { byId, recent };
 }
@@ -98,9 +111,15 @@ const accountsAsked = 10_000;
  * account in two slices, or a payment of the operator's to one of them, is met twice: each
  * payment is kept once.
  */
-async function recentToAccounts(ledger: Ledger, owner: Owner, look: LookBack, orders: OrderStore): Promise<RecentPayment[]> {
+async function recentToAccounts(
+  ledger: Ledger,
+  owner: Owner,
+  look: LookBack,
+  orders: OrderStore,
+): Promise<RecentPayment[]> {
   const query = { gateway: owner.gateway, agentId: owner.agentId, since: look.since };
-  const recent = look.operator === undefined ? [] : await ledger.recentPayments({ ...query, accounts: [], operator: look.operator });
+  const recent =
+    look.operator === undefined ? [] : await ledger.recentPayments({ ...query, accounts: [], operator: look.operator });
   const kept = new Set(recent.map((payment) => payment.intent.transactionId));
   let accounts = new Set<string>();
   const ask = async () => {
@@ -120,7 +139,11 @@ async function recentToAccounts(ledger: Ledger, owner: Owner, look: LookBack, or
 }
 
 /** What the desk's rules read of the ledger for these rows (desk-rules.ts lookBackOf). */
-export function lookBackFor(settings: Pick<Settings, 'desk' | 'operator'>, rows: OrderStore, now: Date): LookBack | undefined {
+export function lookBackFor(
+  settings: Pick<Settings, 'desk' | 'operator'>,
+  rows: OrderStore,
+  now: Date,
+): LookBack | undefined {
   const currencies = new Set<string>();
   for (const row of rows) currencies.add(row.currency);
   return lookBackOf(settings.desk, settings.operator.value, currencies, settings.desk.duplicateWindowMs.value, now);
@@ -133,7 +156,15 @@ interface FilePolicy {
 }
 
 /** What makes two rows the same purchase (desk-rules.ts duplicatesOf, within the file). */
-const purchaseKey = (row: OrderRow) => JSON.stringify([row.service, row.account, row.currency, row.invoiceId ?? null, row.invoicePosition ?? null, row.amount ?? null]);
+const purchaseKey = (row: OrderRow) =>
+  JSON.stringify([
+    row.service,
+    row.account,
+    row.currency,
+    row.invoiceId ?? null,
+    row.invoicePosition ?? null,
+    row.amount ?? null,
+  ]);
 
 /** The rows that repeat an earlier row's purchase, each with the line of the first: few, so kept in a Map. */
 export function repeatedPurchases(orders: OrderStore): Map<number, number> {
@@ -180,14 +211,27 @@ export function deskProblems(
   const rulesOf = (currency: string) => {
     let rules = rulesByCurrency.get(currency);
     if (rules === undefined) {
-      const daily = desk.limit('dailyLimit', currency) !== undefined || desk.limit('accountDailyLimit', currency) !== undefined;
+      const daily =
+        desk.limit('dailyLimit', currency) !== undefined || desk.limit('accountDailyLimit', currency) !== undefined;
       rules = { daily, limited: daily || desk.limit('maxAmount', currency) !== undefined };
       rulesByCurrency.set(currency, rules);
     }
     return rules;
   };
   const synthetic = (account: string, amount: string, currency: string): RecentPayment => ({
-    intent: { kind: 'intent', transactionId: '', gateway: owner.gateway, agentId: owner.agentId, service: '', account, amount, currency, invoiceId: null, at, operator },
+    intent: {
+      kind: 'intent',
+      transactionId: '',
+      gateway: owner.gateway,
+      agentId: owner.agentId,
+      service: '',
+      account,
+      amount,
+      currency,
+      invoiceId: null,
+      at,
+      operator,
+    },
     state: undefined,
   });
   for (let index = 0; index < rows.length; index++) {
@@ -197,7 +241,12 @@ export function deskProblems(
     if (first === undefined) {
       // The first row of its purchase.
     } else if (policy.allowDuplicate) row.lifted.push('allow-duplicate');
-    else problems.push({ line: row.line, column: undefined, message: `the same purchase as line ${first} (give --allow-duplicate if both are meant)` });
+    else
+      problems.push({
+        line: row.line,
+        column: undefined,
+        message: `the same purchase as line ${first} (give --allow-duplicate if both are meant)`,
+      });
     weighRow(row);
     rows.put(index, row);
   }
@@ -221,10 +270,20 @@ export function deskProblems(
     const accountSum = so.byAccount.get(row.account) ?? '0';
     if (limited) {
       const others = daily ? addDecimals(so.all, `-${accountSum}`) : '0';
-      const weighed = daily ? [...new Set([...mine, ...byOperator]), synthetic(row.account, accountSum, row.currency), synthetic(`${row.account} `, others, row.currency)] : [];
+      const weighed = daily
+        ? [
+            ...new Set([...mine, ...byOperator]),
+            synthetic(row.account, accountSum, row.currency),
+            synthetic(`${row.account} `, others, row.currency),
+          ]
+        : [];
       const breaches = limitBreaches(desk, intent, operator, weighed, now);
       if (breaches.length > 0 && !policy.overLimit)
-        problems.push({ line: row.line, column: 'amount', message: t().bulk.cell.overLimit(breaches.map((breach) => breachText(breach)).join('; ')) });
+        problems.push({
+          line: row.line,
+          column: 'amount',
+          message: t().bulk.cell.overLimit(breaches.map((breach) => breachText(breach)).join('; ')),
+        });
       else if (breaches.length > 0) row.lifted.push('over-limit');
     }
     const duplicates = windowMs > 0 && mine.length > 0 ? duplicatesOf(intent, mine, windowStart) : [];
@@ -232,7 +291,9 @@ export function deskProblems(
       problems.push({
         line: row.line,
         column: undefined,
-        message: t().bulk.cell.duplicate(duplicates.map((payment) => duplicateText(payment, now, t(), 'object')).join('; ')),
+        message: t().bulk.cell.duplicate(
+          duplicates.map((payment) => duplicateText(payment, now, t(), 'object')).join('; '),
+        ),
       });
     } else if (duplicates.length > 0 && !row.lifted.includes('allow-duplicate')) row.lifted.push('allow-duplicate');
     // The file's sums so far weigh only against a daily limit.
@@ -250,7 +311,12 @@ export function deskProblems(
  * the list or an amount that is not its OrderAmount makes the row bad. A gateway that cannot be
  * reached (or answers what cannot be read) ends the run: nothing was paid.
  */
-export async function resolveVouchers(client: GatewayClient, rows: BulkRows, concurrency: number, stopped: () => boolean): Promise<BadRow[]> {
+export async function resolveVouchers(
+  client: GatewayClient,
+  rows: BulkRows,
+  concurrency: number,
+  stopped: () => boolean,
+): Promise<BadRow[]> {
   const problems: BadRow[] = [];
   const column = (row: BulkRow) => (row.invoiceId === undefined ? 'invoice' : 'invoice-id');
   await forEachOrdered(
@@ -273,7 +339,11 @@ export async function resolveVouchers(client: GatewayClient, rows: BulkRows, con
       } catch (error) {
         if (!(error instanceof AgentpayError) || error.exitCode > 2) throw error;
         const message = error.message.replace(/[;,] no payment was sent$/, '');
-        problems.push({ line: row.line, column: message.startsWith('--amount') ? 'amount' : column(row), message: message.replace(/^--amount/, 'amount') });
+        problems.push({
+          line: row.line,
+          column: message.startsWith('--amount') ? 'amount' : column(row),
+          message: message.replace(/^--amount/, 'amount'),
+        });
       }
     },
     () => undefined,

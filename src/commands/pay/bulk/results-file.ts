@@ -44,7 +44,8 @@ export interface ResultRow {
   message: string | undefined;
 }
 
-const cell = (value: string | number | undefined | null) => (value === undefined || value === null ? '' : String(value));
+const cell = (value: string | number | undefined | null) =>
+  value === undefined || value === null ? '' : String(value);
 
 const columns: CsvColumn<ResultRow>[] = [
   { header: 'line', kind: 'number', value: (row) => cell(row.line) },
@@ -100,7 +101,12 @@ export function readResults(path: string): Map<number, ResultRow> | undefined {
   const whole = text.slice(0, text.lastIndexOf('\n') + 1);
   let records: Record<string, string>[];
   try {
-    records = parse(whole, { columns: true, delimiter: delimiterOf(whole), skip_empty_lines: true, relax_column_count: true });
+    records = parse(whole, {
+      columns: true,
+      delimiter: delimiterOf(whole),
+      skip_empty_lines: true,
+      relax_column_count: true,
+    });
   } catch (error) {
     throw new UsageError(t().bulk.resultsUnreadable(path, (error as Error).message), {
       hint: t().bulk.resultsUnreadableHint,
@@ -133,7 +139,9 @@ export function readResults(path: string): Map<number, ResultRow> | undefined {
 }
 
 /** The cells of an order a later run must find unchanged, by column name. */
-export function orderCells(row: Pick<OrderRow, 'key' | 'service' | 'account' | 'currency' | 'invoiceId' | 'invoicePosition' | 'amount'>): Record<string, string> {
+export function orderCells(
+  row: Pick<OrderRow, 'key' | 'service' | 'account' | 'currency' | 'invoiceId' | 'invoicePosition' | 'amount'>,
+): Record<string, string> {
   return {
     key: cell(row.key),
     service: row.service,

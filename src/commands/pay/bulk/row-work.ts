@@ -119,7 +119,13 @@ function priorView(row: BulkRow): TransactionView {
   const prior = row.prior!;
   return {
     ...unknownView(
-      { transactionId: prior.transactionId, service: row.service, account: row.account, amount: prior.paidAmount ?? '', currency: row.currency },
+      {
+        transactionId: prior.transactionId,
+        service: row.service,
+        account: row.account,
+        amount: prior.paidAmount ?? '',
+        currency: row.currency,
+      },
       'Payment',
       prior.message ?? '',
     ),
@@ -129,12 +135,27 @@ function priorView(row: BulkRow): TransactionView {
 }
 
 function paymentInputOf(row: BulkRow): PaymentInput {
-  return { service: row.service, account: row.account, currency: row.currency, transactionId: row.transactionId!, amount: row.paidAmount!, invoiceId: row.paidInvoiceId };
+  return {
+    service: row.service,
+    account: row.account,
+    currency: row.currency,
+    transactionId: row.transactionId!,
+    amount: row.paidAmount!,
+    invoiceId: row.paidInvoiceId,
+  };
 }
 
-const notesOf = (work: RowWork, row: BulkRow): PurchaseNotes => ({ voucher: row.voucher, overrides: [...work.overrides, ...row.lifted] });
+const notesOf = (work: RowWork, row: BulkRow): PurchaseNotes => ({
+  voucher: row.voucher,
+  overrides: [...work.overrides, ...row.lifted],
+});
 
-async function pay(work: RowWork, row: BulkRow, checkReplay: boolean, recorded?: Promise<IntentResult>): Promise<TransactionView> {
+async function pay(
+  work: RowWork,
+  row: BulkRow,
+  checkReplay: boolean,
+  recorded?: Promise<IntentResult>,
+): Promise<TransactionView> {
   const outcome = await executePayment(work.context, work.session, paymentInputOf(row), {
     checkReplay,
     signal: work.hardStop,
@@ -178,7 +199,10 @@ export class IntentsAhead {
       const row = rows.get(this.next);
       if (row.start !== 'new' || row.prior !== undefined) continue;
       const intent = intentOf(work.session, paymentInputOf(row), notesOf(work, row));
-      const recorded = work.ledger.recordIntent(intent, { checkReplay: false, guard: deskGuard(work.context, intent, work.desk) });
+      const recorded = work.ledger.recordIntent(intent, {
+        checkReplay: false,
+        guard: deskGuard(work.context, intent, work.desk),
+      });
       // Handled when the row starts (or is closed); never an unhandled rejection meanwhile.
       recorded.catch(() => undefined);
       this.recorded.set(this.next, { row, recorded });
@@ -195,9 +219,19 @@ export class IntentsAhead {
       const result = await recorded.catch(() => undefined);
       if (result === undefined || result.kind === 'conflict') continue;
       const input = paymentInputOf(row);
-      const view = { ...unknownView(input, 'Payment', 'not sent: the run stopped before this row'), state: 'failed' as const };
-      const owner = { transactionId: input.transactionId, gateway: work.session.gateway, agentId: work.session.agentId };
-      const written = work.ledger.recordOutcome({ kind: 'outcome', ...owner, at: new Date().toISOString(), source: 'payment', view }, result.attempt);
+      const view = {
+        ...unknownView(input, 'Payment', 'not sent: the run stopped before this row'),
+        state: 'failed' as const,
+      };
+      const owner = {
+        transactionId: input.transactionId,
+        gateway: work.session.gateway,
+        agentId: work.session.agentId,
+      };
+      const written = work.ledger.recordOutcome(
+        { kind: 'outcome', ...owner, at: new Date().toISOString(), source: 'payment', view },
+        result.attempt,
+      );
       // As for any outcome (execute-payment.ts): one that cannot be written leaves the row open, for the next run to settle.
       work.outcomes.take(
         written.catch((error: unknown) => {
@@ -227,7 +261,13 @@ async function settleOpen(work: RowWork, row: BulkRow): Promise<TransactionView>
       amount: view.amount ?? row.paidAmount ?? null,
       currency: view.currency ?? row.currency,
     };
-    await ledger.recordOutcome({ kind: 'outcome', ...owner, at: new Date().toISOString(), source: 'settle', view: full });
+    await ledger.recordOutcome({
+      kind: 'outcome',
+      ...owner,
+      at: new Date().toISOString(),
+      source: 'settle',
+      view: full,
+    });
     return full;
   }
   return pay(work, row, true);
@@ -237,7 +277,8 @@ async function settleOpen(work: RowWork, row: BulkRow): Promise<TransactionView>
 export async function workOnRow(work: RowWork, row: BulkRow, recorded?: Promise<IntentResult>): Promise<RowResult> {
   if (row.start === 'final') return resultOf(row, row.entry?.outcome?.view ?? priorView(row), true);
   try {
-    const view = row.start === 'open' ? await settleOpen(work, row) : await pay(work, row, row.prior !== undefined, recorded);
+    const view =
+      row.start === 'open' ? await settleOpen(work, row) : await pay(work, row, row.prior !== undefined, recorded);
     return resultOf(row, view, false);
   } catch (error) {
     if (!(error instanceof AgentpayError)) throw error;

@@ -4,7 +4,13 @@ import { UsageError } from '../../../errors.js';
 import { t } from '../../../i18n/current.js';
 import { defaultCurrency } from '../../../options/purchase.js';
 import { fromDecimalComma } from '../../../protocol/decimal-comma.js';
-import { amountMaxDigits, forbiddenCharacterIn, isAmountWithinBounds, isServiceId, serviceIdMaxDigits } from '../../../protocol/field-bounds.js';
+import {
+  amountMaxDigits,
+  forbiddenCharacterIn,
+  isAmountWithinBounds,
+  isServiceId,
+  serviceIdMaxDigits,
+} from '../../../protocol/field-bounds.js';
 import { isPlainDecimal, parseCurrency } from '../../../protocol/money.js';
 import { InvalidFieldError } from '../../../protocol/problems.js';
 import { type BadRow, badRowsText } from '../../../render/bulk.js';
@@ -49,7 +55,12 @@ function formatOf(path: string, given: OrderFormat | undefined, firstChar: strin
  * One row's cells by column name, checked into an order, or the problems found in it. With
  * `decimalComma`, an amount written `1500,00` or `1 500,00` is the amount `1500.00`.
  */
-function orderOf(line: number, cells: Partial<Record<OrderColumn, string>>, problems: BadRow[], decimalComma: boolean): OrderRow | undefined {
+function orderOf(
+  line: number,
+  cells: Partial<Record<OrderColumn, string>>,
+  problems: BadRow[],
+  decimalComma: boolean,
+): OrderRow | undefined {
   const before = problems.length;
   const bad = (column: OrderColumn | undefined, message: string) => problems.push({ line, column, message });
   // A cell too long, or holding a control character, is not read on: its rule would quote it, or pass it on.
@@ -65,7 +76,8 @@ function orderOf(line: number, cells: Partial<Record<OrderColumn, string>>, prob
     return value ?? '';
   };
   const service = required('service');
-  if (problems.length === before && !isServiceId(service)) bad('service', t().bulk.cell.service(service, serviceIdMaxDigits));
+  if (problems.length === before && !isServiceId(service))
+    bad('service', t().bulk.cell.service(service, serviceIdMaxDigits));
   const account = required('account');
   let currency = defaultCurrency;
   if (cells.currency !== undefined && cells.currency !== '') {
@@ -84,11 +96,22 @@ function orderOf(line: number, cells: Partial<Record<OrderColumn, string>>, prob
   const written = cells.amount || undefined;
   const amount = written !== undefined && decimalComma ? fromDecimalComma(written) : written;
   if (amount !== undefined && !isPlainDecimal(amount)) bad('amount', t().bulk.cell.amount(written ?? amount));
-  else if (amount !== undefined && !isAmountWithinBounds(amount)) bad('amount', t().bulk.cell.amountDigits(amount, amountMaxDigits.whole, amountMaxDigits.fraction));
-  if (invoiceId === undefined && position === undefined && amount === undefined) bad(undefined, t().bulk.cell.nothingToPay);
+  else if (amount !== undefined && !isAmountWithinBounds(amount))
+    bad('amount', t().bulk.cell.amountDigits(amount, amountMaxDigits.whole, amountMaxDigits.fraction));
+  if (invoiceId === undefined && position === undefined && amount === undefined)
+    bad(undefined, t().bulk.cell.nothingToPay);
   const key = cells.key || undefined;
   if (problems.length > before) return undefined;
-  return { line, key, service, account, currency, invoiceId, invoicePosition: position === undefined ? undefined : Number(position), amount };
+  return {
+    line,
+    key,
+    service,
+    account,
+    currency,
+    invoiceId,
+    invoicePosition: position === undefined ? undefined : Number(position),
+    amount,
+  };
 }
 
 /** The header's columns, each known and named once; the unknown ones are problems of line 1. */
@@ -140,7 +163,8 @@ function csvRecords(bytes: Buffer, delimiter: CsvDelimiter, each: (cells: string
 
 /** A CR not followed by LF: a line end of its own, which csv-parse knows and a split at "\n" does not. */
 function hasLoneCr(bytes: Buffer): boolean {
-  for (let at = bytes.indexOf(0x0d); at !== -1; at = bytes.indexOf(0x0d, at + 1)) if (bytes[at + 1] !== 0x0a) return true;
+  for (let at = bytes.indexOf(0x0d); at !== -1; at = bytes.indexOf(0x0d, at + 1))
+    if (bytes[at + 1] !== 0x0a) return true;
   return false;
 }
 
@@ -167,7 +191,8 @@ function readCsv(bytes: Buffer, notation: FileNotation, rows: OrderStore, proble
   const take = (record: string[], line: number) => {
     if (columns === undefined) {
       columns = headerColumns(record, line, problems);
-      if (!columns.includes('service') || !columns.includes('account')) problems.push({ line, column: undefined, message: t().bulk.cell.headerNeeds });
+      if (!columns.includes('service') || !columns.includes('account'))
+        problems.push({ line, column: undefined, message: t().bulk.cell.headerNeeds });
       return;
     }
     if (record.length !== columns.length) {
@@ -192,7 +217,12 @@ function readCsv(bytes: Buffer, notation: FileNotation, rows: OrderStore, proble
   if (columns === undefined) problems.push({ line: 1, column: undefined, message: t().bulk.cell.noHeader });
 }
 
-async function readJsonLines(bytes: Buffer, decimalComma: boolean, rows: OrderStore, problems: BadRow[]): Promise<void> {
+async function readJsonLines(
+  bytes: Buffer,
+  decimalComma: boolean,
+  rows: OrderStore,
+  problems: BadRow[],
+): Promise<void> {
   let line = 0;
   for await (const lines of linesOf(textPieces(bytes), 'utf8')) {
     for (const text of lines) {
@@ -216,7 +246,12 @@ async function readJsonLines(bytes: Buffer, decimalComma: boolean, rows: OrderSt
       }
       const cells: Partial<Record<OrderColumn, string>> = {};
       for (const [name, cell] of Object.entries(value)) {
-        if (!(orderColumns as readonly string[]).includes(name)) problems.push({ line, column: shownName(name), message: t().bulk.cell.unknownField(orderColumns.join(', ')) });
+        if (!(orderColumns as readonly string[]).includes(name))
+          problems.push({
+            line,
+            column: shownName(name),
+            message: t().bulk.cell.unknownField(orderColumns.join(', ')),
+          });
         else if (typeof cell !== 'string') problems.push({ line, column: name, message: t().bulk.cell.notString });
         else cells[name as OrderColumn] = cell;
       }
@@ -230,7 +265,9 @@ async function readJsonLines(bytes: Buffer, decimalComma: boolean, rows: OrderSt
 function notJsonMessage(text: string): string {
   const forbidden = forbiddenCharacterIn(text);
   // A tab may be white space between JSON's tokens.
-  return forbidden === undefined || forbidden.kind !== 'control' || forbidden.code === 0x09 ? t().bulk.cell.notObject : forbiddenCharacterText(forbidden);
+  return forbidden === undefined || forbidden.kind !== 'control' || forbidden.code === 0x09
+    ? t().bulk.cell.notObject
+    : forbiddenCharacterText(forbidden);
 }
 
 /** Rows that repeat another's key: which order is which would be a guess. */
@@ -273,7 +310,8 @@ export async function readOrders(
   if (format === 'csv') readCsv(bytes, written, rows, problems);
   else await readJsonLines(bytes, notation.decimalComma, rows, problems);
   checkKeys(rows, problems);
-  if (problems.length === 0 && rows.length === 0) problems.push({ line: 1, column: undefined, message: t().bulk.cell.noOrders });
+  if (problems.length === 0 && rows.length === 0)
+    problems.push({ line: 1, column: undefined, message: t().bulk.cell.noOrders });
   refuseBadRows(path, problems);
   return { rows, format, written };
 }

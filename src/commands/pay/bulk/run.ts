@@ -1,5 +1,14 @@
 import { setMaxListeners } from 'node:events';
-import { AgentpayError, CancelledError, ExitCode, type ExitCodeValue, exitCodeOfSignal, mostSevere, type StopSignal, UsageError } from '../../../errors.js';
+import {
+  AgentpayError,
+  CancelledError,
+  ExitCode,
+  type ExitCodeValue,
+  exitCodeOfSignal,
+  mostSevere,
+  type StopSignal,
+  UsageError,
+} from '../../../errors.js';
 import { t } from '../../../i18n/current.js';
 import { type Interrupts, stoppedBy } from '../../../interrupts.js';
 import type { Ledger } from '../../../ledger/ledger.js';
@@ -54,14 +63,23 @@ function listenForInterrupts(out: Output, signals: Interrupts) {
     exitCode: () => exitCodeOfSignal(first ?? 'SIGINT'),
     /** Before any Payment: an interrupt ends the run, nothing paid. */
     check: () => {
-      if (first !== undefined) throw new CancelledError(`${name(first)}: stopped before any payment; nothing was paid`, exitCodeOfSignal(first));
+      if (first !== undefined)
+        throw new CancelledError(
+          `${name(first)}: stopped before any payment; nothing was paid`,
+          exitCodeOfSignal(first),
+        );
     },
     release,
   };
 }
 
 /** Refuses a file whose rows differ from what the results file recorded of them. */
-function refuseChanged(input: string, resultsPath: string, rows: OrderStore, prior: ReadonlyMap<number, ResultRow>): void {
+function refuseChanged(
+  input: string,
+  resultsPath: string,
+  rows: OrderStore,
+  prior: ReadonlyMap<number, ResultRow>,
+): void {
   const changed: text.ChangedRow[] = [];
   for (const row of rows) {
     const before = prior.get(row.line);
@@ -90,7 +108,8 @@ function checkModes(options: BulkOptions, context: CommandContext): { dryRun: bo
   const { out, settings } = context;
   const dryRun = options.dryRun || (!options.yes && out.stdin.isTTY === true);
   if (!dryRun && !options.yes) throw new UsageError(t().bulk.scriptNeedsYes, { hint: t().bulk.scriptNeedsYesHint });
-  if (options.fromFile === '-' && options.results === undefined && !dryRun) throw new UsageError(t().bulk.stdinNeedsResults);
+  if (options.fromFile === '-' && options.results === undefined && !dryRun)
+    throw new UsageError(t().bulk.stdinNeedsResults);
   if (options.fromFile === '-' && !settings.sandbox && passwordReadsStdin(settings)) {
     throw new UsageError(t().bulk.stdinTwice, { hint: t().bulk.stdinTwiceHint });
   }
@@ -162,9 +181,15 @@ export async function runBulkPay(rawOptions: unknown, context: CommandContext): 
   let runLock: HeldLock | undefined;
   try {
     runLock = dryRun || resultsPath === undefined ? undefined : lockRun(options.fromFile, resultsPath);
-    const { rows: orders, written } = await readOrders(options.fromFile, options.fromFormat, () => out.stdin, options.notation);
+    const { rows: orders, written } = await readOrders(
+      options.fromFile,
+      options.fromFormat,
+      () => out.stdin,
+      options.notation,
+    );
     const prior = resultsPath === undefined ? undefined : readResults(resultsPath);
-    if (prior !== undefined && resultsPath !== undefined) refuseChanged(options.fromFile === '-' ? 'stdin' : options.fromFile, resultsPath, orders, prior);
+    if (prior !== undefined && resultsPath !== undefined)
+      refuseChanged(options.fromFile === '-' ? 'stdin' : options.fromFile, resultsPath, orders, prior);
     // The first signal lets the rows in flight settle: only the second cuts their look-ups short.
     const session = await context.openGateway({ connections: options.concurrency, batch: true, stop: interrupts.hard });
     try {
@@ -187,7 +212,15 @@ export async function runBulkPay(rawOptions: unknown, context: CommandContext): 
       };
       if (prior !== undefined) out.note(t().bulk.resume(resultsPath!, count('final'), count('open'), count('new')));
       const desk = { overLimit: options.overLimit, duplicates: options.allowDuplicate ? 'allow' : 'refuse' } as const;
-      const work = { context, session, ledger, hardStop: interrupts.hard, overrides: live === undefined ? [] : ['yes'], outcomes: new OutcomeWrites(), desk };
+      const work = {
+        context,
+        session,
+        ledger,
+        hardStop: interrupts.hard,
+        overrides: live === undefined ? [] : ['yes'],
+        outcomes: new OutcomeWrites(),
+        desk,
+      };
       try {
         await payRows(out, rows, work, writer, options.concurrency, interrupts);
       } finally {
@@ -208,8 +241,11 @@ function lockRun(input: string, resultsPath: string): HeldLock {
   const lock = lockNow(`${resultsPath}.lock`);
   if (!(lock instanceof LockBusy)) return lock;
   const { holder } = lock;
-  const who = holder === undefined ? t().lock.unknownHolder : t().lock.holder(String(holder.pid), holder.host, holder.since);
-  throw new UsageError(t().lock.runBusy(input === '-' ? 'stdin' : input, who), { hint: t().lock.runBusyHint(resultsPath) });
+  const who =
+    holder === undefined ? t().lock.unknownHolder : t().lock.holder(String(holder.pid), holder.host, holder.since);
+  throw new UsageError(t().lock.runBusy(input === '-' ? 'stdin' : input, who), {
+    hint: t().lock.runBusyHint(resultsPath),
+  });
 }
 
 async function payRows(
@@ -278,7 +314,11 @@ async function payRows(
   const summary = text.summaryText(totals, { rows: rows.length, notStarted, interrupted: interruptedBy }, t());
   out.note(t().bulk.results(writer.path));
   const exitCode: ExitCodeValue =
-    interruptedBy !== undefined ? (open > 0 ? ExitCode.pendingOrUnknown : interrupts.exitCode()) : mostSevere([...codes, ...(stopReason ? [stopReason.exitCode] : [])]);
+    interruptedBy !== undefined
+      ? open > 0
+        ? ExitCode.pendingOrUnknown
+        : interrupts.exitCode()
+      : mostSevere([...codes, ...(stopReason ? [stopReason.exitCode] : [])]);
   if (exitCode === ExitCode.success) return out.note(out.errorStyle.dim(summary));
   const hint = text.summaryHint({ open, notSent, notStarted }, t());
   throw new AgentpayError(summary, exitCode, hint === undefined ? {} : { hint });
