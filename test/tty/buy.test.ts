@@ -106,7 +106,7 @@ describe.skipIf(skipped)('buy in a terminal', () => {
 });
 
 // The wiring, end to end: each key once, at the first prompt and at the last. That every
-// prompt cancels is tested in test/unit/buy-flow.test.ts, and that Ctrl+C and Esc cancel each
+// prompt cancels is tested in test/unit/buy-cancel-and-refusal.test.ts, and that Ctrl+C and Esc cancel each
 // kind of prompt in test/unit/prompts.test.ts.
 describe.skipIf(skipped)('cancelling in a terminal sends nothing and exits 130', () => {
   const cases = [

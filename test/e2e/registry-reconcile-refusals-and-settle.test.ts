@@ -1,0 +1,100 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { runCli } from '../helpers/cli.js';
+import { id, listed, registryLedger } from '../helpers/registry-ledger.js';
+
+// `reconcile --registry` against a ledger made by real `pay` runs on the sandbox
+// (test/helpers/registry-ledger.ts): registries refused (exit 2), --settle shrinking the lists,
+// and a registry that agrees (exit 0), which holds only after --settle has run.
+const fixture = registryLedger();
+
+describe('reconcile --registry', () => {
+  it('a registry that cannot be read is exit 2 naming the line: a Total line that contradicts the rows, a malformed row, a bad mapping', async () => {
+    const total = await runCli(
+      ['reconcile', '--registry', fixture.registryFile('total.tsv', fixture.tsvOf(listed(), 'Total: 5 2147.51'))],
+      { env: fixture.env },
+    );
+    expect(total.code).toBe(2);
+    expect(total.stderr).toContain(
+      "line 6: the Total: line says 5 rows summing 2147.51, but the registry's rows are 5 summing 2147.50; the registry contradicts itself",
+    );
+    expect(total.stdout).toBe('');
+    const malformed = fixture.registryFile('bad.tsv', fixture.tsvOf(listed()).replace('\t205.50', '\t205.5O'));
+    const bad = await runCli(['reconcile', '--registry', malformed], { env: fixture.env });
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain(
+      `registry ${malformed} line 2, column 5 (amount): "205.5O" is not an amount such as 1500.00`,
+    );
+    const mapping = await runCli(
+      ['reconcile', '--registry', malformed, '--registry-format', fixture.registryFile('m.yaml', 'delimiter: ";;"\n')],
+      { env: fixture.env },
+    );
+    expect(mapping.code).toBe(2);
+    expect(mapping.stderr).toContain('m.yaml: delimiter: one character');
+  });
+
+  it('a TransactionID beside its twin with leading zeros, or beyond a signed 64-bit Long: exit 2 naming line and column, nothing compared', async () => {
+    for (const [name, txnId, why] of [
+      [
+        'zeros.tsv',
+        `000${id.agree}`,
+        `"000${id.agree}" is written with a leading zero: a TransactionID is written without (${id.agree})`,
+      ],
+      [
+        'long.tsv',
+        '9223372036854775808',
+        '"9223372036854775808" is beyond a signed 64-bit Long (at most 9223372036854775807)',
+      ],
+    ] as const) {
+      const registry = fixture.registryFile(name, fixture.tsvOf([...listed(), [txnId, 'reg-twin', '1500.00']]));
+      const result = await runCli(['reconcile', '--registry', registry], { env: fixture.env });
+      expect(result.code).toBe(2);
+      expect(result.stderr).toContain(`registry ${registry} line 6, column 1 (TransactionID): ${why}`);
+      expect(result.stdout).toBe('');
+    }
+  });
+
+  it('--settle asks Status for the open one the registry lists, records the answer, and the lists shrink (a table)', async () => {
+    const registry = fixture.registryFile('settle.tsv', fixture.tsvOf(listed()));
+    const result = await runCli(['reconcile', '--registry', registry, '--settle', '--date', fixture.day], {
+      env: fixture.env,
+    });
+    expect(result.code, result.stderr).toBe(1);
+    expect(result.stderr).toContain(`settled ${id.open}: success`);
+    const table = result.stdout.split('\n').filter((line) => line.startsWith('|'));
+    expect(table[0]).toMatch(
+      /^\| List +\| TransactionID +\| Date +\| Account +\| Registry amount +\| Ledger amount +\| Registry state +\| Ledger state +\|$/,
+    );
+    expect(table.slice(1).map((line) => line.split('|')[2]?.trim())).toEqual([
+      id.x,
+      id.notListed,
+      id.otherAmount,
+      id.failedListed,
+    ]);
+    expect(readFileSync(fixture.journal, 'utf8')).toMatch(
+      new RegExp(`"kind":"outcome","transactionId":"${id.open}".*"source":"reconcile".*"state":"success"`),
+    );
+  });
+
+  it('a registry that agrees with the ledger: exit 0, nothing on stdout', async () => {
+    const agreeing: [string, string, string][] = [
+      [id.agree, `reg-${id.agree}`, '1500.00'],
+      [id.otherAmount, `reg-${id.otherAmount}`, '250.5'],
+      [id.notListed, `reg-${id.notListed}`, '700.00'],
+      [id.open, `reg-${id.open}`, '300'],
+    ];
+    const result = await runCli(
+      [
+        'reconcile',
+        '--registry',
+        fixture.registryFile('agree.tsv', fixture.tsvOf(agreeing, 'Total: 4 2750.50')),
+        '--date',
+        fixture.day,
+      ],
+      { env: fixture.env },
+    );
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toContain('4 agree');
+  });
+});
