@@ -1,5 +1,5 @@
-import type { StepDefinition } from './file.js';
 import type { StepExecutor, StepRun } from './runner.js';
+import type { StepDefinition } from './step-schema.js';
 
 interface Replay {
   /** The step's id, or its kind: what messages call it. */

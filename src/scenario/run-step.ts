@@ -2,9 +2,9 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { ExitCode, type ExitCodeValue, mostSevere } from '../errors.js';
 import { type AssertionResult, evaluateExpectation } from './assertions.js';
 import { type CaseScope, remember, scopeOf } from './case-scope.js';
-import type { StepDefinition, StepKind, StepOptions } from './file.js';
 import { interpolate, PlaceholderError } from './placeholders.js';
 import type { Failure, Outcome, StepExecutor, StepOutcome, StepRun } from './runner.js';
+import type { StepDefinition, StepKind, StepOptions } from './step-schema.js';
 
 /**
  * One step of a case: its placeholders filled from the vars and earlier records, run by the
