@@ -1,9 +1,11 @@
 import { type ExitCodeValue, mostSevere } from '../errors.js';
 import type { AssertionResult } from './assertions.js';
+import type { CaseScope } from './case-scope.js';
 import { type DataRow, iterationName, type ScenarioData } from './data.js';
-import type { CaseDefinition, StepKind, StepOptions, Suite } from './file.js';
-import { type CaseScope, elapsed, type RetryPolicy, runStep, skippedStep } from './run-step.js';
+import type { CaseDefinition, Suite } from './file.js';
+import { elapsed, type RetryPolicy, runStep, skippedStep } from './run-step.js';
 import { inFileOrder, runPool } from './schedule.js';
+import type { StepKind, StepOptions } from './step-schema.js';
 
 /**
  * Runs suites case by case and step by step: fills in placeholders from the vars and the
