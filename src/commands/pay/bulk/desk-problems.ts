@@ -6,9 +6,9 @@ import type { BadRow } from '../../../render/bulk.js';
 import type { Settings } from '../../../settings/resolve.js';
 import type { BulkRows } from './bulk-rows.js';
 import { FirstSeen } from './first-seen.js';
+import type { OrderRow } from './order-row.js';
 import type { OrderStore } from './order-store.js';
 import type { BulkRow } from './plan.js';
-import type { OrderRow } from './rows.js';
 
 type DeskContext = { settings: Pick<Settings, 'desk' | 'operator'> };
 interface FilePolicy {

@@ -8,9 +8,9 @@ import type { BadRow } from '../../../render/bulk.js';
 import type { Settings } from '../../../settings/resolve.js';
 import { forEachOrdered } from '../../ordered-pool.js';
 import type { BulkRows } from './bulk-rows.js';
+import type { OrderRow } from './order-row.js';
 import type { OrderStore } from './order-store.js';
 import type { ResultRow } from './results-file.js';
-import type { OrderRow } from './rows.js';
 
 /**
  * The plan of a bulk run, made before any Payment leaves: where each row stands after an earlier
