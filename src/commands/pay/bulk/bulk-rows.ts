@@ -11,7 +11,7 @@ import type { ResultRow } from './results-file.js';
  * kept a row, so a file of 1,000,000 rows holds ~20 bytes a row here.
  */
 const starts = ['new', 'open', 'final'] as const;
-/** The guards lifted, in the order plan.ts lifts them: a duplicate in the file, the limits, a duplicate in the ledger. */
+/** The guards lifted, in the order desk-problems.ts lifts them: a duplicate in the file, the limits, a duplicate in the ledger. */
 const [fileDuplicate, overLimit, ledgerDuplicate] = [1, 2, 4];
 
 export class BulkRows {

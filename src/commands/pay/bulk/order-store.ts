@@ -1,4 +1,4 @@
-import type { OrderRow } from './rows.js';
+import type { OrderRow } from './order-row.js';
 
 /**
  * The checked orders of a file, packed: each row's cells as UTF-8 in one growing buffer (cells

@@ -7,7 +7,7 @@ import { t } from '../../../i18n/current.js';
 import { fromDecimalComma } from '../../../protocol/decimal-comma.js';
 import type { TransactionState } from '../../../protocol/transaction-view.js';
 import { type CsvColumn, type CsvDelimiter, type CsvNotation, csvHeader, csvRow } from '../../../render/csv.js';
-import type { OrderRow } from './rows.js';
+import type { OrderRow } from './order-row.js';
 
 /**
  * The results file of a bulk run (`orders.results.csv` beside the input, or --results): one

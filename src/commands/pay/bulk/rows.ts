@@ -2,45 +2,17 @@ import { extname } from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { UsageError } from '../../../errors.js';
 import { t } from '../../../i18n/current.js';
-import { defaultCurrency } from '../../../options/purchase.js';
-import { fromDecimalComma } from '../../../protocol/decimal-comma.js';
-import {
-  amountMaxDigits,
-  forbiddenCharacterIn,
-  isAmountWithinBounds,
-  isServiceId,
-  serviceIdMaxDigits,
-} from '../../../protocol/field-bounds.js';
-import { isPlainDecimal, parseCurrency } from '../../../protocol/money.js';
-import { InvalidFieldError } from '../../../protocol/problems.js';
+import { forbiddenCharacterIn } from '../../../protocol/field-bounds.js';
 import { type BadRow, badRowsText } from '../../../render/bulk.js';
 import type { CsvDelimiter } from '../../../render/csv.js';
 import { linesOf } from '../../../text-lines.js';
 import { FirstSeen } from './first-seen.js';
 import { parseJsonRow } from './json-row.js';
 import type { OrderFormat } from './options.js';
-import { cellTextProblem, forbiddenCharacterText, type OrderColumn, orderColumns, shownName } from './order-cells.js';
+import { forbiddenCharacterText, type OrderColumn, orderColumns, shownName } from './order-cells.js';
+import { orderOf } from './order-row.js';
 import { OrderStore } from './order-store.js';
 import { orderBytes, textPieces } from './order-text.js';
-
-/**
- * The orders of `pay --from-file` (docs/commands.md "pay --from-file"): CSV with a header or
- * JSON Lines, every row checked on its own before anything is sent. A row is known by the line
- * of the file it starts on.
- */
-export interface OrderRow {
-  line: number;
-  key: string | undefined;
-  service: string;
-  account: string;
-  currency: string;
-  /** A dynamic voucher by InvoiceId (spec 4.2) ... */
-  invoiceId: string | undefined;
-  /** ... or by its position in the list (`Invoice-<n>`, spec 2.4) ... */
-  invoicePosition: number | undefined;
-  /** ... and/or an amount: a static one (spec 4.3), or the OrderAmount the voucher must have. */
-  amount: string | undefined;
-}
 
 /** The format of the input: --from-format, else the file's extension, else its first character (`{`: JSON Lines). */
 function formatOf(path: string, given: OrderFormat | undefined, firstChar: string | undefined): OrderFormat {
@@ -49,69 +21,6 @@ function formatOf(path: string, given: OrderFormat | undefined, firstChar: strin
   if (extension === '.csv') return 'csv';
   if (extension === '.jsonl' || extension === '.ndjson') return 'jsonl';
   return firstChar === '{' ? 'jsonl' : 'csv';
-}
-
-/**
- * One row's cells by column name, checked into an order, or the problems found in it. With
- * `decimalComma`, an amount written `1500,00` or `1 500,00` is the amount `1500.00`.
- */
-function orderOf(
-  line: number,
-  cells: Partial<Record<OrderColumn, string>>,
-  problems: BadRow[],
-  decimalComma: boolean,
-): OrderRow | undefined {
-  const before = problems.length;
-  const bad = (column: OrderColumn | undefined, message: string) => problems.push({ line, column, message });
-  // A cell too long, or holding a control character, is not read on: its rule would quote it, or pass it on.
-  for (const column of orderColumns) {
-    const problem = cells[column] === undefined ? undefined : cellTextProblem(column, cells[column]);
-    if (problem !== undefined) bad(column, problem);
-  }
-  if (problems.length > before) return undefined;
-  const required = (column: 'service' | 'account') => {
-    const value = cells[column];
-    if (value === undefined || value.trim() === '') bad(column, t().bulk.cell.empty);
-    else if (value !== value.trim()) bad(column, t().bulk.cell.spaces(value));
-    return value ?? '';
-  };
-  const service = required('service');
-  if (problems.length === before && !isServiceId(service))
-    bad('service', t().bulk.cell.service(service, serviceIdMaxDigits));
-  const account = required('account');
-  let currency = defaultCurrency;
-  if (cells.currency !== undefined && cells.currency !== '') {
-    try {
-      currency = parseCurrency(cells.currency);
-    } catch (error) {
-      if (!(error instanceof InvalidFieldError)) throw error;
-      bad('currency', t().bulk.cell.currency(cells.currency));
-    }
-  }
-  const invoiceId = cells['invoice-id'] || undefined;
-  if (invoiceId !== undefined && !/^\d{1,19}$/.test(invoiceId)) bad('invoice-id', t().bulk.cell.invoiceId(invoiceId));
-  const position = cells.invoice || undefined;
-  if (position !== undefined && !/^[1-9]\d{0,5}$/.test(position)) bad('invoice', t().bulk.cell.position(position));
-  if (invoiceId !== undefined && position !== undefined) bad('invoice', t().bulk.cell.invoiceBoth);
-  const written = cells.amount || undefined;
-  const amount = written !== undefined && decimalComma ? fromDecimalComma(written) : written;
-  if (amount !== undefined && !isPlainDecimal(amount)) bad('amount', t().bulk.cell.amount(written ?? amount));
-  else if (amount !== undefined && !isAmountWithinBounds(amount))
-    bad('amount', t().bulk.cell.amountDigits(amount, amountMaxDigits.whole, amountMaxDigits.fraction));
-  if (invoiceId === undefined && position === undefined && amount === undefined)
-    bad(undefined, t().bulk.cell.nothingToPay);
-  const key = cells.key || undefined;
-  if (problems.length > before) return undefined;
-  return {
-    line,
-    key,
-    service,
-    account,
-    currency,
-    invoiceId,
-    invoicePosition: position === undefined ? undefined : Number(position),
-    amount,
-  };
 }
 
 /** The header's columns, each known and named once; the unknown ones are problems of line 1. */

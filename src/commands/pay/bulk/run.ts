@@ -1,77 +1,30 @@
-import { setMaxListeners } from 'node:events';
-import {
-  AgentpayError,
-  CancelledError,
-  ExitCode,
-  type ExitCodeValue,
-  exitCodeOfSignal,
-  mostSevere,
-  type StopSignal,
-  UsageError,
-} from '../../../errors.js';
+import { UsageError } from '../../../errors.js';
 import { t } from '../../../i18n/current.js';
-import { type Interrupts, stoppedBy } from '../../../interrupts.js';
 import type { Ledger } from '../../../ledger/ledger.js';
 import { type HeldLock, LockBusy, lockNow } from '../../../lock-file.js';
 import type { Output } from '../../../output.js';
 import { addDecimals } from '../../../protocol/money.js';
 import { generateTransactionId } from '../../../protocol/transaction-id.js';
 import * as text from '../../../render/bulk.js';
-import { shownText } from '../../../render/sanitize.js';
 import { passwordReadsStdin } from '../../../settings/password.js';
 import type { CommandContext, GatewaySession } from '../../context.js';
 import { announceLive } from '../../live-guard.js';
-import { forEachOrdered } from '../../ordered-pool.js';
 import { BulkRows } from './bulk-rows.js';
+import { deskProblems, repeatedPurchases } from './desk-problems.js';
 import { type BulkOptions, bulkOptions } from './options.js';
 import type { OrderStore } from './order-store.js';
-import { type BulkRow, deskProblems, lookBackFor, readLedger, repeatedPurchases, resolveVouchers } from './plan.js';
-import { startProgress } from './progress.js';
+import { payRows } from './pay-rows.js';
+import { type BulkRow, lookBackFor, readLedger, resolveVouchers } from './plan.js';
 import { orderCells, type ResultRow, ResultsWriter, readResults, resultsPathOf } from './results-file.js';
-import { IntentsAhead, OutcomeWrites, resultRowOf, stopsTheRunCode, workOnRow } from './row-work.js';
+import { OutcomeWrites, resultRowOf } from './row-work.js';
 import { readOrders, refuseBadRows } from './rows.js';
+import { listenForInterrupts } from './run-interrupts.js';
 
 /**
  * `agentpay pay --from-file`: bulk top-ups (docs/commands.md "pay --from-file"). The whole file
  * is checked before anything is sent; each row gets its TransactionID, kept in the results file,
  * before any Payment leaves; running the same file again resumes it.
  */
-
-/** Ctrl+C (or SIGTERM) once: no new rows start; twice: the rows in flight stop settling. */
-function listenForInterrupts(out: Output, signals: Interrupts) {
-  const soft = new AbortController();
-  const hard = new AbortController();
-  // Each row in flight listens to the hard stop: more than Node's 10 at a higher --concurrency.
-  setMaxListeners(0, hard.signal);
-  let first: StopSignal | undefined;
-  const name = (signal: StopSignal) => (signal === 'SIGINT' ? 'Ctrl+C' : 'SIGTERM');
-  const on = (signal: StopSignal) => {
-    if (first !== undefined) return hard.abort();
-    first = signal;
-    soft.abort();
-    out.note(t().bulk.interrupt(name(signal)));
-  };
-  // main.ts hears the signals; one that came before this run listened counts as its first.
-  const release = signals.listen(on);
-  const before = stoppedBy(signals);
-  if (before !== undefined) on(before);
-  return {
-    soft: soft.signal,
-    hard: hard.signal,
-    by: () => (first === undefined ? undefined : name(first)),
-    /** The exit code of a run the signal stopped: 130 for SIGINT, 143 for SIGTERM. */
-    exitCode: () => exitCodeOfSignal(first ?? 'SIGINT'),
-    /** Before any Payment: an interrupt ends the run, nothing paid. */
-    check: () => {
-      if (first !== undefined)
-        throw new CancelledError(
-          `${name(first)}: stopped before any payment; nothing was paid`,
-          exitCodeOfSignal(first),
-        );
-    },
-    release,
-  };
-}
 
 /** Refuses a file whose rows differ from what the results file recorded of them. */
 function refuseChanged(
@@ -246,80 +199,4 @@ function lockRun(input: string, resultsPath: string): HeldLock {
   throw new UsageError(t().lock.runBusy(input === '-' ? 'stdin' : input, who), {
     hint: t().lock.runBusyHint(resultsPath),
   });
-}
-
-async function payRows(
-  out: Output,
-  rows: BulkRows,
-  work: Parameters<typeof workOnRow>[0],
-  writer: ResultsWriter,
-  concurrency: number,
-  interrupts: ReturnType<typeof listenForInterrupts>,
-): Promise<void> {
-  const progress = startProgress(out, rows.length);
-  let stopReason: AgentpayError | undefined;
-  const codes = new Set<ExitCodeValue>();
-  const totals = new Map<text.RowState | 'skipped', Map<string, { rows: number; sum: string }>>();
-  let done = 0;
-  let open = 0;
-  let notSent = 0;
-  const source = function* () {
-    for (let index = 0; index < rows.length; index++) {
-      if (interrupts.soft.aborted || stopReason !== undefined) return;
-      yield { row: rows.get(index), index };
-    }
-  };
-  const ahead = new IntentsAhead(work, rows, concurrency);
-  const work1 = async ({ row, index }: { row: BulkRow; index: number }) => {
-    const result = await workOnRow(work, row, ahead.start(index));
-    if (result.state === 'not-sent' && stopsTheRunCode(result.exitCode) && stopReason === undefined) {
-      stopReason = new AgentpayError(result.message, result.exitCode as ExitCodeValue);
-      out.warn(t().bulk.stoppedStarting(shownText(result.message)));
-    }
-    const latest = resultRowOf(row, result);
-    rows.setWord(index, latest);
-    // A skipped row is written again only when the results file lagged behind the ledger (a kill between the two).
-    if (!result.skipped || row.prior?.state !== result.state) {
-      try {
-        writer.append(latest);
-      } catch (error) {
-        if (!(error instanceof AgentpayError)) throw error;
-        stopReason ??= error;
-      }
-    }
-    progress.rowDone(result.state === 'failed' || result.state === 'not-sent');
-    return result;
-  };
-  const emit = (result: text.RowResult) => {
-    done++;
-    codes.add(result.exitCode as ExitCodeValue);
-    if (result.state === 'pending' || result.state === 'unknown') open++;
-    if (result.state === 'not-sent') notSent++;
-    const key = result.skipped ? 'skipped' : result.state;
-    const byCurrency = totals.get(key) ?? new Map<string, { rows: number; sum: string }>();
-    const total = byCurrency.get(result.currency) ?? { rows: 0, sum: '0' };
-    byCurrency.set(result.currency, { rows: total.rows + 1, sum: addDecimals(total.sum, result.amount || '0') });
-    totals.set(key, byCurrency);
-    progress.around(() => out.data(out.json ? text.resultJson(result) : text.resultLine(result, out.style, t())));
-  };
-  try {
-    await forEachOrdered(source(), concurrency, work1, emit);
-  } finally {
-    progress.stop();
-    await ahead.closeUnstarted();
-    await work.outcomes.settled();
-  }
-  const interruptedBy = interrupts.by();
-  const notStarted = rows.length - done;
-  const summary = text.summaryText(totals, { rows: rows.length, notStarted, interrupted: interruptedBy }, t());
-  out.note(t().bulk.results(writer.path));
-  const exitCode: ExitCodeValue =
-    interruptedBy !== undefined
-      ? open > 0
-        ? ExitCode.pendingOrUnknown
-        : interrupts.exitCode()
-      : mostSevere([...codes, ...(stopReason ? [stopReason.exitCode] : [])]);
-  if (exitCode === ExitCode.success) return out.note(out.errorStyle.dim(summary));
-  const hint = text.summaryHint({ open, notSent, notStarted }, t());
-  throw new AgentpayError(summary, exitCode, hint === undefined ? {} : { hint });
 }

@@ -1,0 +1,167 @@
+import { t } from '../../../i18n/current.js';
+import type { Intent, Owner, RecentPayment } from '../../../ledger/ledger.js';
+import { addDecimals } from '../../../protocol/money.js';
+import { breachText, duplicatesOf, duplicateText, limitBreaches } from '../../../purchase/desk-rules.js';
+import type { BadRow } from '../../../render/bulk.js';
+import type { Settings } from '../../../settings/resolve.js';
+import type { BulkRows } from './bulk-rows.js';
+import { FirstSeen } from './first-seen.js';
+import type { OrderRow } from './order-row.js';
+import type { OrderStore } from './order-store.js';
+import type { BulkRow } from './plan.js';
+
+type DeskContext = { settings: Pick<Settings, 'desk' | 'operator'> };
+interface FilePolicy {
+  overLimit: boolean;
+  allowDuplicate: boolean;
+}
+
+/** What makes two rows the same purchase (desk-rules.ts duplicatesOf, within the file). */
+const purchaseKey = (row: OrderRow) =>
+  JSON.stringify([
+    row.service,
+    row.account,
+    row.currency,
+    row.invoiceId ?? null,
+    row.invoicePosition ?? null,
+    row.amount ?? null,
+  ]);
+
+/** The rows that repeat an earlier row's purchase, each with the line of the first: few, so kept in a Map. */
+export function repeatedPurchases(orders: OrderStore): Map<number, number> {
+  const firstOf = new FirstSeen((index) => purchaseKey(orders.get(index)), orders.length);
+  const repeats = new Map<number, number>();
+  for (let index = 0; index < orders.length; index++) {
+    const first = firstOf.firstOrAdd(index, purchaseKey(orders.get(index)));
+    if (first !== -1) repeats.set(index, orders.lineOf(first));
+  }
+  return repeats;
+}
+
+/**
+ * The desk's rules over the rows to pay, in file order, each weighed with the ledger's payments
+ * and the file's rows before it (rows whose amount is not known yet are left for the second
+ * pass, after the AccountChecks). Sets each row's lifted guards; returns the rows refused.
+ */
+export function deskProblems(
+  context: DeskContext,
+  owner: Owner,
+  rows: BulkRows,
+  repeats: ReadonlyMap<number, number>,
+  recent: readonly RecentPayment[],
+  policy: FilePolicy,
+  now: Date,
+): BadRow[] {
+  const { desk } = context.settings;
+  const operator = context.settings.operator.value;
+  const problems: BadRow[] = [];
+  const windowMs = desk.duplicateWindowMs.value;
+  const windowStart = new Date(now.getTime() - windowMs);
+  const byAccount = new Map<string, RecentPayment[]>();
+  for (const payment of recent) {
+    const payments = byAccount.get(payment.intent.account);
+    if (payments === undefined) byAccount.set(payment.intent.account, [payment]);
+    else payments.push(payment);
+  }
+  const byOperator = recent.filter((payment) => payment.intent.operator === operator);
+  // The file's rows so far, per currency: all of them, and per account.
+  const sums = new Map<string, { all: string; byAccount: Map<string, string> }>();
+  const at = now.toISOString();
+  // Which rules hold for a currency, asked once per currency rather than once per row.
+  const rulesByCurrency = new Map<string, { limited: boolean; daily: boolean }>();
+  const rulesOf = (currency: string) => {
+    let rules = rulesByCurrency.get(currency);
+    if (rules === undefined) {
+      const daily =
+        desk.limit('dailyLimit', currency) !== undefined || desk.limit('accountDailyLimit', currency) !== undefined;
+      rules = { daily, limited: daily || desk.limit('maxAmount', currency) !== undefined };
+      rulesByCurrency.set(currency, rules);
+    }
+    return rules;
+  };
+  const synthetic = (account: string, amount: string, currency: string): RecentPayment => ({
+    intent: {
+      kind: 'intent',
+      transactionId: '',
+      gateway: owner.gateway,
+      agentId: owner.agentId,
+      service: '',
+      account,
+      amount,
+      currency,
+      invoiceId: null,
+      at,
+      operator,
+    },
+    state: undefined,
+  });
+  for (let index = 0; index < rows.length; index++) {
+    const row = rows.get(index);
+    row.lifted = [];
+    const first = repeats.get(index);
+    if (first === undefined) {
+      // The first row of its purchase.
+    } else if (policy.allowDuplicate) row.lifted.push('allow-duplicate');
+    else
+      problems.push({
+        line: row.line,
+        column: undefined,
+        message: `the same purchase as line ${first} (give --allow-duplicate if both are meant)`,
+      });
+    weighRow(row);
+    rows.put(index, row);
+  }
+  return problems;
+
+  function weighRow(row: BulkRow): void {
+    if (row.start !== 'new' || row.paidAmount === undefined) return;
+    const intent: Intent = {
+      transactionId: row.transactionId ?? `line ${row.line}`,
+      gateway: owner.gateway,
+      agentId: owner.agentId,
+      service: row.service,
+      account: row.account,
+      amount: row.paidAmount,
+      currency: row.currency,
+      invoiceId: row.paidInvoiceId ?? null,
+    };
+    const mine = byAccount.get(row.account) ?? [];
+    const { limited, daily } = rulesOf(row.currency);
+    const so = sums.get(row.currency) ?? { all: '0', byAccount: new Map<string, string>() };
+    const accountSum = so.byAccount.get(row.account) ?? '0';
+    if (limited) {
+      const others = daily ? addDecimals(so.all, `-${accountSum}`) : '0';
+      const weighed = daily
+        ? [
+            ...new Set([...mine, ...byOperator]),
+            synthetic(row.account, accountSum, row.currency),
+            synthetic(`${row.account} `, others, row.currency),
+          ]
+        : [];
+      const breaches = limitBreaches(desk, intent, operator, weighed, now);
+      if (breaches.length > 0 && !policy.overLimit)
+        problems.push({
+          line: row.line,
+          column: 'amount',
+          message: t().bulk.cell.overLimit(breaches.map((breach) => breachText(breach)).join('; ')),
+        });
+      else if (breaches.length > 0) row.lifted.push('over-limit');
+    }
+    const duplicates = windowMs > 0 && mine.length > 0 ? duplicatesOf(intent, mine, windowStart) : [];
+    if (duplicates.length > 0 && !policy.allowDuplicate) {
+      problems.push({
+        line: row.line,
+        column: undefined,
+        message: t().bulk.cell.duplicate(
+          duplicates.map((payment) => duplicateText(payment, now, t(), 'object')).join('; '),
+        ),
+      });
+    } else if (duplicates.length > 0 && !row.lifted.includes('allow-duplicate')) row.lifted.push('allow-duplicate');
+    // The file's sums so far weigh only against a daily limit.
+    if (daily) {
+      so.all = addDecimals(so.all, row.paidAmount);
+      so.byAccount.set(row.account, addDecimals(accountSum, row.paidAmount));
+      sums.set(row.currency, so);
+    }
+  }
+}

@@ -1,0 +1,95 @@
+import { t } from '../../../i18n/current.js';
+import { defaultCurrency } from '../../../options/purchase.js';
+import { fromDecimalComma } from '../../../protocol/decimal-comma.js';
+import {
+  amountMaxDigits,
+  isAmountWithinBounds,
+  isServiceId,
+  serviceIdMaxDigits,
+} from '../../../protocol/field-bounds.js';
+import { isPlainDecimal, parseCurrency } from '../../../protocol/money.js';
+import { InvalidFieldError } from '../../../protocol/problems.js';
+import type { BadRow } from '../../../render/bulk.js';
+import { cellTextProblem, type OrderColumn, orderColumns } from './order-cells.js';
+
+/**
+ * The orders of `pay --from-file` (docs/commands.md "pay --from-file"): CSV with a header or
+ * JSON Lines, every row checked on its own before anything is sent. A row is known by the line
+ * of the file it starts on.
+ */
+export interface OrderRow {
+  line: number;
+  key: string | undefined;
+  service: string;
+  account: string;
+  currency: string;
+  /** A dynamic voucher by InvoiceId (spec 4.2) ... */
+  invoiceId: string | undefined;
+  /** ... or by its position in the list (`Invoice-<n>`, spec 2.4) ... */
+  invoicePosition: number | undefined;
+  /** ... and/or an amount: a static one (spec 4.3), or the OrderAmount the voucher must have. */
+  amount: string | undefined;
+}
+
+/**
+ * One row's cells by column name, checked into an order, or the problems found in it. With
+ * `decimalComma`, an amount written `1500,00` or `1 500,00` is the amount `1500.00`.
+ */
+export function orderOf(
+  line: number,
+  cells: Partial<Record<OrderColumn, string>>,
+  problems: BadRow[],
+  decimalComma: boolean,
+): OrderRow | undefined {
+  const before = problems.length;
+  const bad = (column: OrderColumn | undefined, message: string) => problems.push({ line, column, message });
+  // A cell too long, or holding a control character, is not read on: its rule would quote it, or pass it on.
+  for (const column of orderColumns) {
+    const problem = cells[column] === undefined ? undefined : cellTextProblem(column, cells[column]);
+    if (problem !== undefined) bad(column, problem);
+  }
+  if (problems.length > before) return undefined;
+  const required = (column: 'service' | 'account') => {
+    const value = cells[column];
+    if (value === undefined || value.trim() === '') bad(column, t().bulk.cell.empty);
+    else if (value !== value.trim()) bad(column, t().bulk.cell.spaces(value));
+    return value ?? '';
+  };
+  const service = required('service');
+  if (problems.length === before && !isServiceId(service))
+    bad('service', t().bulk.cell.service(service, serviceIdMaxDigits));
+  const account = required('account');
+  let currency = defaultCurrency;
+  if (cells.currency !== undefined && cells.currency !== '') {
+    try {
+      currency = parseCurrency(cells.currency);
+    } catch (error) {
+      if (!(error instanceof InvalidFieldError)) throw error;
+      bad('currency', t().bulk.cell.currency(cells.currency));
+    }
+  }
+  const invoiceId = cells['invoice-id'] || undefined;
+  if (invoiceId !== undefined && !/^\d{1,19}$/.test(invoiceId)) bad('invoice-id', t().bulk.cell.invoiceId(invoiceId));
+  const position = cells.invoice || undefined;
+  if (position !== undefined && !/^[1-9]\d{0,5}$/.test(position)) bad('invoice', t().bulk.cell.position(position));
+  if (invoiceId !== undefined && position !== undefined) bad('invoice', t().bulk.cell.invoiceBoth);
+  const written = cells.amount || undefined;
+  const amount = written !== undefined && decimalComma ? fromDecimalComma(written) : written;
+  if (amount !== undefined && !isPlainDecimal(amount)) bad('amount', t().bulk.cell.amount(written ?? amount));
+  else if (amount !== undefined && !isAmountWithinBounds(amount))
+    bad('amount', t().bulk.cell.amountDigits(amount, amountMaxDigits.whole, amountMaxDigits.fraction));
+  if (invoiceId === undefined && position === undefined && amount === undefined)
+    bad(undefined, t().bulk.cell.nothingToPay);
+  const key = cells.key || undefined;
+  if (problems.length > before) return undefined;
+  return {
+    line,
+    key,
+    service,
+    account,
+    currency,
+    invoiceId,
+    invoicePosition: position === undefined ? undefined : Number(position),
+    amount,
+  };
+}
