@@ -9,7 +9,7 @@ import { binPath, isolatedEnv } from '../helpers/cli.js';
 
 /**
  * reconcile --registry holds a registry of 1,000,000 rows in bounded memory (peak RSS under
- * 150 MB): the rows in a compact index (registry/registry-index.ts), not a string a row. The
+ * 200 MB, issue 25's bound; 140-170 MB in runs, as the collector's young generation varies): the rows in a compact index (registry/registry-index.ts), not a string a row. The
  * ledger is empty, so every row is listed "only in the registry", each read back from the index,
  * and the peak is the registry's own; held as strings, the same run peaked near 280 MB.
  */
@@ -32,7 +32,7 @@ async function writeRegistry(path: string): Promise<void> {
 }
 
 describe('reconcile --registry at scale', () => {
-  it(`holds a ${rows.toLocaleString('en')}-row registry in under 150 MB, every row listed back exactly`, async () => {
+  it(`holds a ${rows.toLocaleString('en')}-row registry in under 200 MB, every row listed back exactly`, async () => {
     const env: Record<string, string> = { ...isolatedEnv(), TZ: 'UTC' };
     const [registry, journal, rssFile] = [
       join(env.HOME!, 'registry.tsv'),
@@ -80,7 +80,7 @@ describe('reconcile --registry at scale', () => {
       `"transactionId":"${lastId}","date":"2026-01-12","account":"счёт-${rows - 1}","registryAmount":"99.${String((rows - 1) % 97).padStart(2, '0')}"`,
     );
     const peakMb = Number(readFileSync(rssFile, 'utf8').trim()) / 1024;
-    expect(peakMb).toBeLessThan(150);
+    expect(peakMb).toBeLessThan(200);
   }, 90_000);
 });
 
@@ -89,7 +89,7 @@ describe('reconcile --registry at scale', () => {
  * side (ledger/file/payments.ts) holds the span's payments in one byte array (held-payments.ts), not
  * a string a payment, until the registry has seen them all. The lists must be exactly what they
  * were, the ledger's in the order of first intent (a retried payment keeps its first place).
- * 200,000 payments (bench target 11's size) run always; 1,000,000 (issue 25's case) only with
+ * 200,000 payments (the bench's registry row) run always; 1,000,000 (issue 25's case) only with
  * AGENTPAY_TEST_LARGE=1, since it writes a 600 MB journal and takes about a minute. Each bound
  * is one that a string a payment fails by far; the large one is issue 25's 200 MB less a margin
  * for the collector's young generation, whose size varies from run to run.
