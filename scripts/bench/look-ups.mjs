@@ -12,7 +12,7 @@ export function lookupComparisons({
   runsFor,
   firstId,
   concurrency,
-  sizes: { journalEntries, memoryBatchSize },
+  sizes: { batchSize, journalEntries, memoryBatchSize },
 }) {
   const { node, bin, floors, work } = paths;
   return {
