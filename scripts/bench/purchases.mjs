@@ -8,6 +8,20 @@ import { compare, peakRss } from './measure.mjs';
 
 /** A dynamic service of the sandbox, an account it accepts, and one of its vouchers. */
 const purchase = { service: '101', account: '7011234567', currency: 'KZT', invoiceId: '5002' };
+/** The one `pay` both the pay rows and the team rows time (a repeat is allowed: every run pays it again). */
+purchase.payArgs = [
+  'pay',
+  '--service',
+  purchase.service,
+  '--account',
+  purchase.account,
+  '--currency',
+  purchase.currency,
+  '--invoice-id',
+  purchase.invoiceId,
+  '--allow-duplicate',
+  '--json',
+];
 /** Rows of the orders file `pay --from-file` pays, and of the one its peak RSS is taken on. */
 const bulkRows = 1_000;
 const bulkMemoryRows = 10_000;
@@ -49,19 +63,7 @@ export function purchaseComparisons({ paths, runsFor, concurrency }) {
   }
 
   async function payRows(env, gateway, { target, limit }) {
-    const payArgs = [
-      'pay',
-      '--service',
-      service,
-      '--account',
-      account,
-      '--currency',
-      currency,
-      '--invoice-id',
-      invoiceId,
-      '--allow-duplicate',
-      '--json',
-    ];
+    const { payArgs } = purchase;
     const [floor, pay] = await compare({
       runs: runsFor(15),
       floor: {

@@ -15,20 +15,7 @@ export function teamComparisons({ paths, runsFor, firstId, purchase, ledgerServe
   return {
     async teamPay({ env }) {
       const ledgerServer = await ledgerServerFor(env);
-      const { service, account, currency, invoiceId } = purchase;
-      const payArgs = [
-        'pay',
-        '--service',
-        service,
-        '--account',
-        account,
-        '--currency',
-        currency,
-        '--invoice-id',
-        invoiceId,
-        '--allow-duplicate',
-        '--json',
-      ];
+      const { payArgs } = purchase;
       const teamLedger = await ledgerServer.migrated('bench_pay');
       const [file, team] = await compare({
         runs: runsFor(15),
