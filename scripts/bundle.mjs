@@ -23,9 +23,8 @@ const result = await build({
   // need them: schemas that must decide, tables, scenario files, a batch's or a proxy's HTTP
   // client, a PostgreSQL ledger. Everything else loads with every command and is in the bundle.
   external: ['zod', 'yaml', 'cli-table3', 'undici', 'pg', 'pgpass'],
-  // A CommonJS file has no import.meta; cli.ts finds ../package.json from import.meta.url.
-  banner: { js: "const importMetaUrl = require('node:url').pathToFileURL(__filename).href;" },
-  define: { 'import.meta.url': 'importMetaUrl' },
+  // A CommonJS file has no import.meta; cli.ts finds ../package.json from import.meta.dirname.
+  define: { 'import.meta.dirname': '__dirname' },
   // tsc's maps are chained: with --enable-source-maps, stack traces point into src/*.ts.
   sourcemap: 'linked',
   // Without indentation and comments the file is ~30% smaller to read and compile. Names stay.

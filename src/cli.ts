@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { Command } from 'commander';
 import { localiseProgram } from './cli-language.js';
 import { buyCommand } from './commands/buy/command.js';
@@ -15,7 +16,9 @@ import { reportCommand } from './commands/report/command.js';
 import { sandboxCommand } from './commands/sandbox/command.js';
 import { scenarioCommand } from './commands/scenario/command.js';
 import { statusCommand } from './commands/status/command.js';
+import { commandsNeeded } from './commands-needed.js';
 import { type Catalogue, en } from './i18n/en.js';
+import type { Language } from './i18n/language.js';
 import type { ProcessIo } from './output.js';
 import { addGlobalOptions } from './settings/options.js';
 import type { GlobalFlags } from './settings/table.js';
@@ -24,23 +27,24 @@ import type { GlobalFlags } from './settings/table.js';
  * argv -> typed options -> a command. Each command defines its own options in
  * commands/<name>/command.ts, with their help in every language, and is built in the one this
  * process speaks; this file adds the global options and assembles them. Command
- * actions are imported only when their command runs, so `--help` and `--version` load
- * nothing but commander.
+ * actions are imported only when their command runs, and only the commands a command line
+ * needs are built (commands-needed.ts). In the order `--help` lists them.
  */
-const commandDefinitions = [
-  checkCommand,
-  payCommand,
-  buyCommand,
-  statusCommand,
-  reconcileCommand,
-  historyCommand,
-  reportCommand,
-  receiptCommand,
-  ledgerCommand,
-  doctorCommand,
-  scenarioCommand,
-  sandboxCommand,
-];
+const commandDefinitions = {
+  check: checkCommand,
+  pay: payCommand,
+  buy: buyCommand,
+  status: statusCommand,
+  reconcile: reconcileCommand,
+  history: historyCommand,
+  report: reportCommand,
+  receipt: receiptCommand,
+  ledger: ledgerCommand,
+  doctor: doctorCommand,
+  scenario: scenarioCommand,
+  sandbox: sandboxCommand,
+} satisfies Record<string, (run: LazyAction, language: Language) => Command>;
+const commandNames = [...Object.keys(commandDefinitions), 'completion'];
 
 /** After any usage error of a command: its usage line, so the fix is in sight. */
 function showUsageAfterErrors(command: Command, t: Catalogue): Command {
@@ -53,11 +57,16 @@ function scrubPasswordLikeOptions(text: string): string {
 }
 
 function version(): string {
-  const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
+  // import.meta.dirname is a plain path (the bundle defines it as __dirname): no URL to build.
+  const pkg = JSON.parse(readFileSync(join(import.meta.dirname, '..', 'package.json'), 'utf8')) as { version: string };
   return pkg.version;
 }
 
-export function buildProgram(io: ProcessIo, options: { jsonErrors?: boolean; t?: Catalogue } = {}): Command {
+/** `argv`: build only the commands it needs; every command without it (help, completion data, tests). */
+export function buildProgram(
+  io: ProcessIo,
+  options: { jsonErrors?: boolean; t?: Catalogue; argv?: readonly string[] } = {},
+): Command {
   const t = options.t ?? en;
   const program = addGlobalOptions(
     new Command('agentpay').description(t.help.program).version(version(), '-V, --version'),
@@ -98,13 +107,16 @@ export function buildProgram(io: ProcessIo, options: { jsonErrors?: boolean; t?:
       }
     };
 
-  for (const define of commandDefinitions) {
+  const needed = options.argv === undefined ? { all: true } : commandsNeeded(program, options.argv, commandNames);
+  const built = (name: string) => 'all' in needed || ('only' in needed && needed.only === name);
+  for (const [name, define] of Object.entries(commandDefinitions)) {
+    if (!built(name)) continue;
     const command = define(run, t.locale).copyInheritedSettings(program);
     // A command's own subcommands (ledger migrate, import, ...) behave as the command does.
     for (const sub of command.commands) sub.copyInheritedSettings(command);
     program.addCommand(command);
   }
-  program.addCommand(completionCommand(io.stdout, t.locale).copyInheritedSettings(program));
+  if (built('completion')) program.addCommand(completionCommand(io.stdout, t.locale).copyInheritedSettings(program));
 
   localiseProgram(program, t);
   if (!options.jsonErrors) for (const command of program.commands) showUsageAfterErrors(command, t);
@@ -128,5 +140,5 @@ export async function runCli(argv: readonly string[], io: ProcessIo): Promise<vo
     import('./i18n/current.js'),
   ]);
   const t = await useLanguage(languageOfCommandLine(argv, io.env));
-  await buildProgram(io, { jsonErrors: argv.includes('--json'), t }).parseAsync([...argv], { from: 'user' });
+  await buildProgram(io, { jsonErrors: argv.includes('--json'), t, argv }).parseAsync([...argv], { from: 'user' });
 }

@@ -10,7 +10,7 @@ import type { Interrupts } from './interrupts.js';
  * carry the password.
  *
  * Nothing is imported up front: commander and everything else load when the command line asks
- * for them. (`--version` and `--help` are answered before this file, by bin/agentpay.js.)
+ * for them, and cli.ts builds only the commands the command line needs.
  */
 async function report(
   error: unknown,

@@ -42,7 +42,11 @@ export class UnsummableAmountError extends AgentpayError {
 }
 
 const stateRank = (state: string | null | undefined) => transactionStates.indexOf(state as TransactionState);
-const collator = new Intl.Collator('en', { numeric: true });
+// Made on first use: building an ICU collator costs milliseconds, and every command's start-up
+// loads this module through report's option parser, while only a report sorts.
+let collator: Intl.Collator | undefined;
+const compareText = (left: string, right: string) =>
+  (collator ??= new Intl.Collator('en', { numeric: true })).compare(left, right);
 
 /** Two groups in report order: dimension by dimension (states in their own order, ids numerically), then currency. */
 function compareGroups(dimensions: readonly ReportDimension[]) {
@@ -50,10 +54,10 @@ function compareGroups(dimensions: readonly ReportDimension[]) {
     for (const dimension of dimensions) {
       const left = a.keys[dimension] ?? '';
       const right = b.keys[dimension] ?? '';
-      const order = dimension === 'state' ? stateRank(left) - stateRank(right) : collator.compare(left, right);
+      const order = dimension === 'state' ? stateRank(left) - stateRank(right) : compareText(left, right);
       if (order !== 0) return order;
     }
-    return collator.compare(a.currency, b.currency);
+    return compareText(a.currency, b.currency);
   };
 }
 
@@ -106,6 +110,6 @@ export class ReportTally {
         total.sum = addDecimals(total.sum, group.sum);
       }
     }
-    return [...totals.values()].sort((a, b) => collator.compare(a.currency, b.currency));
+    return [...totals.values()].sort((a, b) => compareText(a.currency, b.currency));
   }
 }
