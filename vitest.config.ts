@@ -2,7 +2,6 @@ import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
     testTimeout: 20_000,
     hookTimeout: 20_000,
     // e2e tests spawn the CLI; two workers match the CI machine's two cores.
@@ -10,5 +9,15 @@ export default defineConfig({
     reporters: ['default', './test/helpers/summary-reporter.ts'],
     // Every temporary file of the run under one directory, removed at the end.
     globalSetup: ['./test/helpers/temp-root.ts'],
+    projects: [
+      {
+        extends: true,
+        // Unit tests share one module graph per worker: importing src again for each file was
+        // most of their time. So a unit test puts back any process-wide state it changes (the
+        // language: useLanguage('en') in a finally).
+        test: { name: 'unit', include: ['test/unit/**/*.test.ts'], isolate: false },
+      },
+      { extends: true, test: { name: 'system', include: ['test/{e2e,gateway,tty}/**/*.test.ts'] } },
+    ],
   },
 });
