@@ -1,4 +1,5 @@
 import { createServer, type ServerResponse } from 'node:http';
+import { windows1251 } from './legacy-charsets.js';
 import { listenOnLoopback, onForm } from './loopback.js';
 
 /**
@@ -29,10 +30,18 @@ export interface SpecServerOptions {
    * voucher list`. Their Payments are taken as any other.
    */
   staticRefusedCheck?: readonly string[];
+  /**
+   * Answer as an older Russian gateway does: every Message in Russian, the body in windows-1251
+   * and `charset=windows-1251` in its Content-Type (UTF-8 JSON by default).
+   */
+  windows1251?: boolean;
 }
 
 /** What the gateway says when it refuses the AccountCheck of a static service. */
 export const noVoucherListRefusal = { status: 115, message: 'Service has no voucher list' } as const;
+
+/** The Messages of a gateway that answers in Russian (`windows1251`). */
+export const russianMessages = { success: 'Операция выполнена', noVoucherList: 'Услуга без списка ваучеров' } as const;
 
 export interface SpecServer {
   baseUrl: string;
@@ -40,8 +49,8 @@ export interface SpecServer {
   close(): Promise<void>;
 }
 
-function envelope(form: URLSearchParams, extra: Record<string, unknown>): string {
-  return JSON.stringify({
+function envelope(form: URLSearchParams, extra: Record<string, unknown>): Record<string, unknown> {
+  return {
     // spec 2.2: spelled without the second "o".
     TransactinID: form.get('TransactionID'),
     RequestID: '9007199254740995',
@@ -49,7 +58,20 @@ function envelope(form: URLSearchParams, extra: Record<string, unknown>): string
     ResponseStatus: 10,
     Message: 'Success',
     ...extra,
-  });
+  };
+}
+
+/** The answer's body and Content-Type: UTF-8 JSON, or in Russian and windows-1251. */
+function answer(response: ServerResponse, body: Record<string, unknown>, options: SpecServerOptions): void {
+  if (!options.windows1251) {
+    response.writeHead(200, { 'content-type': 'application/json' });
+    response.end(JSON.stringify(body));
+    return;
+  }
+  const message =
+    body.ResponseStatus === noVoucherListRefusal.status ? russianMessages.noVoucherList : russianMessages.success;
+  response.writeHead(200, { 'content-type': 'application/json; charset=windows-1251' });
+  response.end(windows1251(JSON.stringify({ ...body, Message: message })));
 }
 
 export async function startSpecServer(options: SpecServerOptions = {}): Promise<SpecServer> {
@@ -72,10 +94,8 @@ export async function startSpecServer(options: SpecServerOptions = {}): Promise<
         ...(options.serviceCurrency === undefined ? {} : { ServiceCurrency: options.serviceCurrency }),
       };
       if (type === 'AccountCheck' && options.staticRefusedCheck?.includes(form.get('Service') ?? '')) {
-        response.writeHead(200, { 'content-type': 'application/json' });
-        response.end(
-          envelope(form, { ResponseStatus: noVoucherListRefusal.status, Message: noVoucherListRefusal.message }),
-        );
+        const refusal = { ResponseStatus: noVoucherListRefusal.status, Message: noVoucherListRefusal.message };
+        answer(response, envelope(form, refusal), options);
         return;
       }
       if (type === 'AccountCheck' && options.emptyListFor?.includes(form.get('Account') ?? '')) content.Extras = [];
@@ -89,8 +109,7 @@ export async function startSpecServer(options: SpecServerOptions = {}): Promise<
           }),
         }));
       }
-      response.writeHead(200, { 'content-type': 'application/json' });
-      response.end(envelope(form, { TransactionContent: content }));
+      answer(response, envelope(form, { TransactionContent: content }), options);
     });
   });
   const listener = await listenOnLoopback(server);

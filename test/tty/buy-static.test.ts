@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { isolatedEnv } from '../helpers/cli.js';
-import { formsOfType, noVoucherListRefusal, type SpecServer, startSpecServer } from '../helpers/spec-server.js';
+import { formsOfType, russianMessages, type SpecServer, startSpecServer } from '../helpers/spec-server.js';
 import { skipWithout } from '../helpers/system-tools.js';
 import { Terminals } from '../helpers/tmux.js';
 
@@ -13,8 +13,9 @@ const skipped = skipWithout('tmux');
 /**
  * `agentpay buy` in a real pseudo-terminal against a gateway unlike the sandbox: it refuses the
  * AccountCheck of its static service 601 (`Service has no voucher list`, ResponseStatus 115),
- * which the profile declares static with its amounts. What counts: the screen, the exit code,
- * and the Payment the gateway received.
+ * which the profile declares static with its amounts. The first test's gateway answers as an
+ * older Russian one does, in windows-1251. What counts: the screen, the exit code, and the
+ * Payment the gateway received.
  */
 const terminals = new Terminals({ cwd: fileURLToPath(new URL('../..', import.meta.url)), columns: 100, rows: 40 });
 const closers: (() => Promise<void>)[] = [];
@@ -29,10 +30,11 @@ const services = {
   '601': { name: 'Cinema voucher', kind: 'static', amounts: ['1500.00', '3000.00'] },
 };
 
-async function gatewayAndProfile(): Promise<{ server: SpecServer; env: Record<string, string> }> {
+async function gatewayAndProfile(windows1251 = false): Promise<{ server: SpecServer; env: Record<string, string> }> {
   const server = await startSpecServer({
     vouchers: [{ invoiceId: '5002', orderAmount: '2497.00', name: '550 GameCoins' }],
     staticRefusedCheck: ['601'],
+    windows1251,
   });
   closers.push(server.close);
   const env = isolatedEnv({ AGENTPAY_AGENT_ID: '7', AGENTPAY_PASSWORD: 'secret' });
@@ -47,8 +49,8 @@ async function gatewayAndProfile(): Promise<{ server: SpecServer; env: Record<st
 }
 
 describe.skipIf(skipped)("buy in a terminal: a static service from the profile's list", () => {
-  it('picks the static service from the list, then an amount from its list, and pays exactly that amount', async () => {
-    const { server, env } = await gatewayAndProfile();
+  it('picks the static service from the list, then an amount from its list, and pays exactly that amount (a windows-1251 gateway)', async () => {
+    const { server, env } = await gatewayAndProfile(true);
     const screen = await terminals.run(['buy'], env);
     const picker = await screen.waitFor('? Service');
     expect(picker).toMatch(/101\s+GameCoins/);
@@ -62,13 +64,15 @@ describe.skipIf(skipped)("buy in a terminal: a static service from the profile's
     const amounts = await screen.waitFor('? Amount (KZT)');
     // The warning is longer than the terminal is wide: tmux wraps it.
     expect(amounts.replace(/\n/g, '')).toContain(
-      `(${noVoucherListRefusal.message}, ResponseStatus 115); the profile declares it static`,
+      `(${russianMessages.noVoucherList}, ResponseStatus 115); the profile declares it static`,
     );
     expect(amounts).toMatch(/1500\.00 KZT[\s\S]*3000\.00 KZT/);
     await screen.press('Down', 'Enter');
     await screen.waitFor('Pay 3000.00 KZT now?');
     expect(formsOfType(server.received, 'Payment')).toHaveLength(0);
     await screen.press('y');
+    // The gateway's own Message, decoded from windows-1251 and shown as it was sent.
+    expect(await screen.waitFor(russianMessages.success)).not.toContain('\ufffd');
     expect(await terminals.finish(screen)).toBe(0);
 
     const [payment, ...more] = formsOfType(server.received, 'Payment');
