@@ -34,9 +34,12 @@ export const delimiterDefinitions = {
   delimiter: {
     flags: '--delimiter <char>',
     help: {
-      en: 'CSV delimiter: , or ; or tab (default: a comma out; in, what the header line uses)',
-      ru: 'разделитель CSV: `,` или `;` или `tab` (по умолчанию: запятая на выходе; на входе — тот, что в строке заголовков)',
+      en: 'CSV delimiter (default: a comma out; in, what the header line uses)',
+      ru: 'разделитель CSV (по умолчанию: запятая на выходе; на входе — тот, что в строке заголовков)',
     },
+    // Listed for --help and completion; a tab character as typed is taken too (delimiterOption).
+    choices: [',', ';', 'tab'],
+    open: true,
     parse: delimiterOption,
   },
   decimalComma: {
@@ -53,9 +56,12 @@ export const encodingDefinitions = {
   encoding: {
     flags: '--encoding <label>',
     help: {
-      en: "with --from-file: the file's encoding, such as windows-1251 (default: UTF-8; a BOM is dropped)",
-      ru: 'с --from-file: кодировка файла, например `windows-1251` (по умолчанию UTF-8; BOM отбрасывается)',
+      en: "with --from-file: the file's encoding, these or another WHATWG label (default: UTF-8; a BOM is dropped)",
+      ru: 'с --from-file: кодировка файла, одна из этих или другая метка WHATWG (по умолчанию UTF-8; BOM отбрасывается)',
     },
+    // The labels a desk meets, offered by completion; any other label TextDecoder knows is taken too.
+    choices: ['utf-8', 'windows-1251', 'koi8-r', 'ibm866', 'utf-16le', 'utf-16be'],
+    open: true,
     parse: encodingOption,
   },
 } as const satisfies OptionDefinitions;

@@ -88,6 +88,9 @@ describe('completion from the program definition', () => {
     expect(complete('reconcile --format ')).toEqual(['table', 'csv', 'json']);
     expect(complete('pay --from-format ')).toEqual(['csv', 'jsonl']);
     expect(complete('sandbox --break ')).toEqual(['idempotency', 'amount-check', 'echo']);
+    // A spreadsheet's notation: a delimiter, and the encodings a desk meets (any other label is taken).
+    expect(complete('history --format csv --delimiter ')).toEqual([',', ';', 'tab']);
+    expect(complete('pay --from-file orders.csv --encoding w')).toEqual(['windows-1251']);
   });
 
   it('lists the choices without refusing a comma list or a mapping file, which the command reads', () => {
@@ -97,6 +100,8 @@ describe('completion from the program definition', () => {
     expect(optionOf('reconcile', '--registry-format').parseArg!('kassa-mapping.yaml', undefined)).toBe(
       'kassa-mapping.yaml',
     );
+    expect(optionOf('pay', '--encoding').parseArg!('cp1251', undefined)).toBe('cp1251');
+    expect(optionOf('pay', '--delimiter').parseArg!('\t', undefined)).toBe('\t');
     expect(() => optionOf('reconcile', '--format').parseArg!('xml', undefined)).toThrow(/Allowed choices/);
   });
 
