@@ -1,9 +1,12 @@
-import { existsSync, readdirSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { closeBulkSandbox, folder, ordersFile, setUp } from '../helpers/bulk-orders.js';
-import { runCli } from '../helpers/cli.js';
+import { binPath, isolatedEnv, runCli } from '../helpers/cli.js';
+import { startFakeGateway } from '../helpers/fake-gateway.js';
 import { paymentsReceived } from '../helpers/gateway-env.js';
+import { linesOf } from '../helpers/journal-lines.js';
 import { readMetrics } from '../helpers/metrics-file.js';
 import { listed, registryLedger } from '../helpers/registry-ledger.js';
 
@@ -131,5 +134,39 @@ describe('reconcile --registry --metrics-file', () => {
     expect(values.get('agentpay_last_success_timestamp_seconds')).toBe(
       values.get('agentpay_last_run_timestamp_seconds'),
     );
+  });
+});
+
+describe('a run stopped by SIGTERM', () => {
+  it('still writes its file: the last run and exit 143, no success', async () => {
+    // A gateway that holds every answer: reconcile waits on its one Status until the signal.
+    const gateway = await startFakeGateway(() => undefined);
+    try {
+      const env = isolatedEnv({
+        AGENTPAY_BASE_URL: gateway.baseUrl,
+        AGENTPAY_AGENT_ID: '7',
+        AGENTPAY_PASSWORD: 'secret',
+      });
+      mkdirSync(join(env.XDG_STATE_HOME!, 'agentpay'), { recursive: true });
+      const at = new Date(Date.now() - 600_000).toISOString();
+      const intent = { kind: 'intent' as const, gateway: gateway.baseUrl, agentId: '7', transactionId: '880000009' };
+      const payment = { service: '101', account: 'a-1', amount: '499.00', currency: 'KZT', invoiceId: null, at };
+      writeFileSync(join(env.XDG_STATE_HOME!, 'agentpay', 'journal.jsonl'), linesOf([{ ...intent, ...payment }]));
+      const metrics = join(folder(), 'agentpay-reconcile.prom');
+      const child = spawn(process.execPath, [binPath, 'reconcile', '--metrics-file', metrics], {
+        env,
+        stdio: 'ignore',
+      });
+      const closed = new Promise<number | null>((resolve) => child.once('close', resolve));
+      await expect.poll(() => gateway.received.length, { timeout: 10_000 }).toBe(1);
+      child.kill('SIGTERM');
+      expect(await closed).toBe(143);
+      const values = readMetrics(metrics, 'reconcile');
+      expect(values.get('agentpay_last_exit_code')).toBe(143);
+      expect(values.get('agentpay_last_run_timestamp_seconds')).toBeGreaterThan(0);
+      expect(values.has('agentpay_last_success_timestamp_seconds')).toBe(false);
+    } finally {
+      await gateway.close();
+    }
   });
 });
