@@ -1,5 +1,7 @@
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { lastSuccessIn, renderMetrics } from '../../src/metrics/exposition.js';
+import { parse } from 'yaml';
+import { bulkRowStates, lastSuccessIn, openPaymentStates, renderMetrics } from '../../src/metrics/exposition.js';
 
 // The metrics file's text (src/metrics/exposition.ts): what each family holds, which are left
 // out, label values quoted, and the last success read back from an earlier file.
@@ -52,5 +54,27 @@ describe('lastSuccessIn', () => {
     ).toBeUndefined();
     expect(lastSuccessIn('agentpay_last_success_timestamp_seconds{job="reconcile"} -1\n', 'reconcile')).toBeUndefined();
     expect(lastSuccessIn('\u0000\u00ff garbage', 'reconcile')).toBeUndefined();
+  });
+});
+
+describe('examples/alerts.yml', () => {
+  it('asks only for metrics and states a metrics file holds', () => {
+    const file = parse(readFileSync('examples/alerts.yml', 'utf8')) as {
+      groups: { rules: { alert: string; expr: string }[] }[];
+    };
+    const rules = file.groups.flatMap((group) => group.rules);
+    expect(rules.map((rule) => rule.alert)).toHaveLength(3);
+    const zeros = <K extends string>(keys: readonly K[]) =>
+      Object.fromEntries(keys.map((key) => [key, 0])) as Record<K, number>;
+    const everything = renderMetrics({
+      ...base,
+      lastSuccessAt: base.endedAt,
+      figures: { openPayments: zeros(openPaymentStates), bulkRows: zeros(bulkRowStates) },
+    });
+    for (const { expr } of rules) {
+      for (const [name] of expr.matchAll(/agentpay_[a-z_]+/g)) expect(everything, name).toContain(`\n${name}{`);
+      for (const [, states] of expr.matchAll(/state=~?"([^"]+)"/g))
+        for (const state of states!.split('|')) expect(everything, state).toContain(`state="${state}"`);
+    }
   });
 });
