@@ -15,7 +15,7 @@ export const metricsOptions = {
     flags: '--metrics-file <path>',
     help: {
       en: "write the run's metrics for Prometheus (node_exporter's textfile collector) to this file, whole, also when it fails (docs/metrics.md)",
-      ru: 'записать метрики запуска для Prometheus (textfile collector у node_exporter) в этот файл целиком, и при неудаче тоже (docs/metrics.md)',
+      ru: 'записать метрики запуска для Prometheus (сборщик текстовых файлов `node_exporter`) в этот файл целиком, и при неудаче тоже (docs/metrics.md)',
     },
     parse: (raw: unknown) => optionalNonBlankText(raw, '--metrics-file'),
   },
@@ -23,7 +23,7 @@ export const metricsOptions = {
     flags: '--metrics-job <name>',
     help: {
       en: "with --metrics-file: the job label (default: the command's, such as reconcile); one for each cron job",
-      ru: 'с --metrics-file: метка job (по умолчанию — по команде, например reconcile); своя для каждого задания cron',
+      ru: 'с --metrics-file: метка «job» (по умолчанию — по команде, например reconcile); своя для каждого задания cron',
     },
     parse: (raw: unknown) => {
       const name = optionalNonBlankText(raw, '--metrics-job');

@@ -451,7 +451,7 @@ const ru: Catalogue = {
 
   metrics: {
     badJob: (name) =>
-      `--metrics-job ${JSON.stringify(name)} — не метка job: нужны строчные латинские буквы, цифры и _, первой — буква (например, reconcile_nightly)`,
+      `--metrics-job ${JSON.stringify(name)} — не метка «job»: нужны строчные латинские буквы, цифры и _, первой — буква (например, reconcile_nightly)`,
     jobWithoutFile: '--metrics-job указывается только вместе с --metrics-file <путь>',
     writeHint: 'создайте каталог или исправьте его права либо укажите другой путь через --metrics-file',
   },

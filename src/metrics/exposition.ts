@@ -9,11 +9,11 @@
  * once such a state exists (issue 21): a new value here, and a line in docs/metrics.md.
  */
 export const openPaymentStates = ['pending', 'unknown'] as const;
-export type OpenPaymentState = (typeof openPaymentStates)[number];
+type OpenPaymentState = (typeof openPaymentStates)[number];
 
 /** The lists of `reconcile --registry`, and the rows on which both sides agree. */
-export const registryLists = ['only_in_registry', 'only_in_ledger', 'different', 'agreeing'] as const;
-export type RegistryList = (typeof registryLists)[number];
+const registryLists = ['only_in_registry', 'only_in_ledger', 'different', 'agreeing'] as const;
+type RegistryList = (typeof registryLists)[number];
 
 /**
  * The rows of a bulk run by what became of them, as its summary counts them: a row's state, or
