@@ -77,19 +77,14 @@ export function measured(jobOf: (rawOptions: unknown) => string, run: MeasuredRu
       if (failure) throw failure.error;
       return;
     }
-    const exitCode = exitCodeOf(failure?.error, stoppedBy(context.interrupts));
-    const succeeded = stoppedBy(context.interrupts) === undefined && ranThrough.has(exitCode);
+    const durationMs = performance.now() - started;
     const endedAt = Date.now();
+    const signal = stoppedBy(context.interrupts);
+    const exitCode = exitCodeOf(failure?.error, signal);
+    const succeeded = signal === undefined && ranThrough.has(exitCode);
     const lastSuccessAt = succeeded ? endedAt : file.previousLastSuccess(path, job);
     try {
-      file.writeMetricsFile(path, {
-        job,
-        endedAt,
-        lastSuccessAt,
-        durationMs: performance.now() - started,
-        exitCode,
-        figures,
-      });
+      file.writeMetricsFile(path, { job, endedAt, lastSuccessAt, durationMs, exitCode, figures });
     } catch (error) {
       const problem = storageError(path, error);
       // The job's own failure is what the run ends with; the file's is told beside it.
