@@ -1,4 +1,4 @@
-import { closeSync, fsyncSync, linkSync, mkdirSync, openSync, unlinkSync, writeSync } from 'node:fs';
+import { closeSync, fsyncSync, linkSync, mkdirSync, openSync, renameSync, unlinkSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { errnoCodeOf } from './errors.js';
 
@@ -22,6 +22,29 @@ export function syncDirectory(directory: string): void {
 export function writeAll(fd: number, bytes: Buffer): void {
   let written = 0;
   while (written < bytes.length) written += writeSync(fd, bytes, written, bytes.length - written);
+}
+
+/**
+ * Writes a file whole under its name, replacing what was there: a temporary file beside it
+ * (`<name>.<pid>.tmp`), fsynced, renamed over the name, the directory fsynced. A reader sees
+ * the old file or the new one, never part of either; a failed write leaves the old one.
+ */
+export function replaceFile(path: string, bytes: Buffer, mode = 0o644): void {
+  const temporary = `${path}.${process.pid}.tmp`;
+  try {
+    const fd = openSync(temporary, 'w', mode);
+    try {
+      writeAll(fd, bytes);
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+    renameSync(temporary, path);
+  } catch (error) {
+    removeFile(temporary);
+    throw error;
+  }
+  syncDirectory(dirname(path));
 }
 
 /**

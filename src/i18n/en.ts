@@ -414,6 +414,14 @@ const en = {
     paymentsFor: (range: string) => `payments for ${range}`,
   },
 
+  /** --metrics-file and --metrics-job: commands/measured-run.ts, commands/metrics-options.ts. */
+  metrics: {
+    badJob: (name: string) =>
+      `--metrics-job ${JSON.stringify(name)} is not a job label: lowercase Latin letters, digits and _, starting with a letter (such as reconcile_nightly)`,
+    jobWithoutFile: '--metrics-job goes with --metrics-file <path>',
+    writeHint: 'create the directory or fix its permissions, or give another path with --metrics-file',
+  },
+
   /** The summary line of a batch (status of many ids, reconcile): what was done, then a count per state. */
   batch: {
     summary: (heading: string, counts: { success: number; failed: number; pending: number; unknown: number }) =>

@@ -75,6 +75,7 @@ const localStorageActions: Record<string, string> = {
   'write the ledger fallback file': 'записать запасной файл журнала',
   'take the ledger fallback file': 'забрать запасной файл журнала',
   'remove the delivered ledger fallback file': 'удалить доставленный запасной файл журнала',
+  'write the metrics file': 'записать файл метрик',
 };
 
 const ru: Catalogue = {
@@ -446,6 +447,13 @@ const ru: Catalogue = {
     span: (from, until) => (from === null ? `с начала до ${until}` : `с ${from} до ${until}`),
     none: (ledger, range) => `в ${ledger} нет платежей за ${range}`,
     paymentsFor: (range) => `платежи за ${range}`,
+  },
+
+  metrics: {
+    badJob: (name) =>
+      `--metrics-job ${JSON.stringify(name)} — не метка «job»: нужны строчные латинские буквы, цифры и _, первой — буква (например, reconcile_nightly)`,
+    jobWithoutFile: '--metrics-job указывается только вместе с --metrics-file <путь>',
+    writeHint: 'создайте каталог или исправьте его права либо укажите другой путь через --metrics-file',
   },
 
   batch: {

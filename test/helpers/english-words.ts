@@ -52,6 +52,7 @@ const allowed = new Set([
     'help',
     'completion',
     'PostgreSQL',
+    'Prometheus',
   ],
   // Shells by their names.
   ...['bash', 'zsh', 'fish'],

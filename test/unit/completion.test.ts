@@ -112,6 +112,9 @@ describe('completion from the program definition', () => {
     expect(complete('scenario a.yaml ')).toBe(':files');
     expect(complete('ledger import ')).toBe(':files');
     expect(complete('sandbox --state ')).toBe(':files');
+    for (const command of ['reconcile', 'report', 'pay --from-file o.csv'])
+      expect(complete(`${command} --metrics-file `), command).toBe(':files');
+    expect(complete('reconcile --metrics-job ')).toEqual([]);
   });
 
   it("offers profile names from the config file, and service ids: the sandbox's under --sandbox, else the profile's", () => {

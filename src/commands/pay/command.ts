@@ -9,6 +9,7 @@ import {
   serviceDefinition,
 } from '../../options/purchase.js';
 import type { LazyAction } from '../define.js';
+import { metricsOptions } from '../metrics-options.js';
 import { addOptions } from '../option.js';
 import { bulkOnlyDefinitions, fromFileDefinition } from './bulk/options.js';
 
@@ -72,6 +73,7 @@ const options: OptionDefinitions = {
   },
   fromFile: fromFileDefinition,
   ...bulkOnlyDefinitions,
+  ...metricsOptions,
 };
 
 export function payCommand(lazyAction: LazyAction, language: Language): Command {

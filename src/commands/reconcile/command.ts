@@ -9,6 +9,7 @@ import {
 } from '../../options/values.js';
 import { builtInLayouts } from '../../registry/layout.js';
 import type { LazyAction } from '../define.js';
+import { metricsOptions } from '../metrics-options.js';
 import { addOptions } from '../option.js';
 import { delimiterDefinitions } from '../spreadsheet-options.js';
 
@@ -90,6 +91,7 @@ export const reconcileOptions = {
     },
   },
   ...delimiterDefinitions,
+  ...metricsOptions,
 } as const satisfies OptionDefinitions;
 
 export function reconcileCommand(lazyAction: LazyAction, language: Language): Command {

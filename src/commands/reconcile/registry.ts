@@ -9,6 +9,7 @@ import {
 import { stoppedBy } from '../../interrupts.js';
 import type { JournalEntry, Ledger } from '../../ledger/ledger.js';
 import { dayOption, localDay, startOfDay } from '../../local-day.js';
+import type { JobFigures } from '../../metrics/exposition.js';
 import type { Output } from '../../output.js';
 import { type Finding, RegistryComparison } from '../../registry/compare.js';
 import { registryLayoutOf } from '../../registry/layout.js';
@@ -146,7 +147,11 @@ async function writeFindings(findings: AsyncIterable<Finding>, options: Registry
 }
 
 /** `agentpay reconcile --registry <file>`: the provider's registry against the ledger; exit 0 when they agree, 1 when not. */
-export async function runRegistryReconcile(options: RegistryRun, context: CommandContext): Promise<void> {
+export async function runRegistryReconcile(
+  options: RegistryRun,
+  context: CommandContext,
+  figures: JobFigures,
+): Promise<void> {
   const { out } = context;
   const layout = await registryLayoutOf(options.registryFormat, options.registry);
   const { index, read } = await loadRegistryIndex(options.registry, layout);
@@ -187,6 +192,13 @@ export async function runRegistryReconcile(options: RegistryRun, context: Comman
     tallies: comparison.tallies,
   };
   for (const line of registrySummaryLines(summary)) out.note(line);
+  const { tallies } = comparison;
+  figures.registryRows = {
+    only_in_registry: tallies['only-in-registry'].count,
+    only_in_ledger: tallies['only-in-ledger'].count,
+    different: tallies.different.count,
+    agreeing: comparison.agreed,
+  };
   finish(comparison, settled);
 }
 

@@ -2,10 +2,13 @@ import { InterruptedError, UsageError } from '../../errors.js';
 import { t } from '../../i18n/current.js';
 import { stoppedBy } from '../../interrupts.js';
 import type { Owner, OwnerCount } from '../../ledger/ledger.js';
+import type { JobFigures } from '../../metrics/exposition.js';
 import { type OptionValues, parseOptions } from '../../options/definition.js';
+import { optionRecord } from '../../options/values.js';
 import { classifyHint } from '../../settings/code-lists.js';
 import { BatchTally } from '../batch-tally.js';
 import { type CommandContext, journalGatewayOf } from '../context.js';
+import { measured } from '../measured-run.js';
 import { parseSince } from '../since.js';
 import { reconcileOptions } from './command.js';
 import { settleBatch } from './settle-batch.js';
@@ -51,11 +54,12 @@ function noteOthers(owners: readonly OwnerCount[], mine: Owner, out: CommandCont
 }
 
 /** `agentpay reconcile`: Status for every ledger entry not yet final; safe to run from cron, and from several machines at once. */
-export async function runReconcile(rawOptions: unknown, context: CommandContext): Promise<void> {
+async function reconcile(rawOptions: unknown, context: CommandContext, figures: JobFigures): Promise<void> {
   const options = parseOptions(rawOptions, reconcileOptions);
   checkOptionsGoTogether(options);
   if (options.registry !== undefined) {
-    await (await import('./registry.js')).runRegistryReconcile({ ...options, registry: options.registry }, context);
+    const { runRegistryReconcile } = await import('./registry.js');
+    await runRegistryReconcile({ ...options, registry: options.registry }, context, figures);
     return;
   }
   const { out, settings } = context;
@@ -70,6 +74,7 @@ export async function runReconcile(rawOptions: unknown, context: CommandContext)
   const mine = owners.find((owner) => owner.gateway === gateway && owner.agentId === agentId);
   noteOthers(owners, { gateway: gateway ?? '', agentId: agentId ?? '' }, out);
   if (mine === undefined) {
+    figures.openPayments = { pending: 0, unknown: 0 };
     out.note(out.errorStyle.dim(t().reconcile.nothing(ledger.location.shown)));
     return;
   }
@@ -111,6 +116,13 @@ export async function runReconcile(rawOptions: unknown, context: CommandContext)
   const failure = unrecordedFailure(unrecorded, ledger, out.json ? 'on stdout' : 'above');
   if (signal !== undefined && failure === undefined)
     throw new InterruptedError(signal, t().errors.stoppedReconcile(signal, learned));
+  figures.openPayments = { pending: tally.counts.pending, unknown: tally.counts.unknown };
   // An outcome the ledger could not take is still printed above; the run then ends with exit 6.
   tally.finish(t().batch.reconciled(reconciled), out, failure);
 }
+
+/** The job label of a run's metrics (--metrics-file): reconcile, or reconcile_registry with --registry. */
+const jobOf = (rawOptions: unknown) =>
+  optionRecord(rawOptions).registry === undefined ? 'reconcile' : 'reconcile_registry';
+
+export const runReconcile = measured(jobOf, reconcile);

@@ -5,6 +5,7 @@ import type { OptionDefinitions } from '../../options/definition.js';
 import { textListOption } from '../../options/values.js';
 import { type ReportDimension, reportDimensions } from '../../render/report.js';
 import type { LazyAction } from '../define.js';
+import { metricsOptions } from '../metrics-options.js';
 import { addOptions } from '../option.js';
 import { dataFormatDefinitions } from '../output-format.js';
 import { parseDimensions } from './tally.js';
@@ -62,7 +63,7 @@ export const reportOptions = {
 
 export function reportCommand(lazyAction: LazyAction, language: Language): Command {
   const report = new Command('report').description(description[language]).usage(usage[language]);
-  return addOptions(report, language, { ...reportOptions, ...dataFormatDefinitions }).action(
+  return addOptions(report, language, { ...reportOptions, ...dataFormatDefinitions, ...metricsOptions }).action(
     lazyAction(async () => (await import('./run.js')).runReport),
   );
 }

@@ -1,10 +1,12 @@
 import { t } from '../../i18n/current.js';
 import { untilInterrupted } from '../../interrupts.js';
 import type { LedgerEntry, LedgerHistory } from '../../ledger/ledger.js';
+import type { JobFigures } from '../../metrics/exposition.js';
 import { parseOptions } from '../../options/definition.js';
 import { optionRecord } from '../../options/values.js';
 import type { ReportLines } from '../../render/report.js';
 import type { CommandContext } from '../context.js';
+import { measured } from '../measured-run.js';
 import { type DataFormatChoice, dataFormatOption, writeCsvLine } from '../output-format.js';
 import { reportOptions } from './command.js';
 import { type ReportRange, reportRange } from './range.js';
@@ -39,9 +41,19 @@ function paymentOf({ intent, outcome, recordedBy }: LedgerEntry): ReportPayment 
  * The entries of the range, counted as they stream: the ledger is asked from the range's start
  * (a payment's time is its attempt's, entry.intent.at), and the end is filtered here.
  */
-async function countEntries(entries: LedgerHistory, range: ReportRange, tally: ReportTally): Promise<void> {
+async function countEntries(
+  entries: LedgerHistory,
+  range: ReportRange,
+  tally: ReportTally,
+  open: Record<'pending' | 'unknown', number>,
+): Promise<void> {
   const until = range.until.getTime();
-  for await (const entry of entries) if (Date.parse(entry.intent.at) < until) tally.add(paymentOf(entry));
+  for await (const entry of entries) {
+    if (Date.parse(entry.intent.at) >= until) continue;
+    const payment = paymentOf(entry);
+    tally.add(payment);
+    if (payment.state === 'pending' || payment.state === 'unknown') open[payment.state]++;
+  }
 }
 
 const shownRange = (range: ReportRange) =>
@@ -72,18 +84,22 @@ async function show(
 }
 
 /** `agentpay report`: counts and exact sums of the ledger's payments in a range, grouped, a total per currency. Reads only; sends nothing. */
-export async function runReport(rawOptions: unknown, context: CommandContext): Promise<void> {
+async function reportLedger(rawOptions: unknown, context: CommandContext, figures: JobFigures): Promise<void> {
   const { out } = context;
   const { dimensions, range, output } = parseReportOptions(rawOptions, out);
   const ledger = await context.openLedger();
   const counted = new ReportTally(dimensions);
+  const open = { pending: 0, unknown: 0 };
   const read = await ledger.entries({ since: range.from ?? undefined });
   // Ctrl+C or SIGTERM stops the count between two transactions: no report from part of the range.
   await countEntries(
     { ...read, [Symbol.asyncIterator]: () => untilInterrupted(read, context.interrupts) },
     range,
     counted,
+    open,
   );
+  // The payments of the range still open, as the ledger last heard of them (a monitor's gauge).
+  figures.openPayments = open;
   const report = { groups: counted.results(), totals: counted.totals(), dimensions };
   if (report.groups.length === 0) {
     out.note(t().report.none(ledger.location.shown, shownRange(range)));
@@ -91,3 +107,5 @@ export async function runReport(rawOptions: unknown, context: CommandContext): P
   } else if (output.format === 'table') out.note(out.errorStyle.dim(t().report.paymentsFor(shownRange(range))));
   await show(report, range, out, output);
 }
+
+export const runReport = measured(() => 'report', reportLedger);

@@ -88,6 +88,8 @@ const bulkOnly = [
   ['delimiter', '--delimiter'],
   ['decimalComma', '--decimal-comma'],
   ['encoding', '--encoding'],
+  ['metricsFile', '--metrics-file'],
+  ['metricsJob', '--metrics-job'],
 ] as const;
 
 /** The options of one payment that have no place beside --from-file, or of a bulk run without it. */

@@ -1,5 +1,6 @@
 import { AgentpayError, ExitCode, type ExitCodeValue, mostSevere } from '../../../errors.js';
 import { t } from '../../../i18n/current.js';
+import type { BulkRowState, JobFigures } from '../../../metrics/exposition.js';
 import type { Output } from '../../../output.js';
 import { addDecimals } from '../../../protocol/money.js';
 import * as text from '../../../render/bulk.js';
@@ -12,6 +13,24 @@ import type { ResultsWriter } from './results-file.js';
 import { IntentsAhead, resultRowOf, stopsTheRunCode, workOnRow } from './row-work.js';
 import type { listenForInterrupts } from './run-interrupts.js';
 
+type Totals = Map<text.RowState | 'skipped', Map<string, { rows: number; sum: string }>>;
+
+/** The rows of a run by what became of them, as --metrics-file counts them (docs/metrics.md). */
+export function bulkRowsOf(totals: Totals, notStarted: number): Record<BulkRowState, number> {
+  const rowsIn = (key: text.RowState | 'skipped') =>
+    [...(totals.get(key)?.values() ?? [])].reduce((sum, { rows }) => sum + rows, 0);
+  return {
+    success: rowsIn('success'),
+    failed: rowsIn('failed'),
+    pending: rowsIn('pending'),
+    unknown: rowsIn('unknown'),
+    not_sent: rowsIn('not-sent'),
+    skipped: rowsIn('skipped'),
+    not_started: notStarted,
+    refused: 0,
+  };
+}
+
 export async function payRows(
   out: Output,
   rows: BulkRows,
@@ -19,11 +38,12 @@ export async function payRows(
   writer: ResultsWriter,
   concurrency: number,
   interrupts: ReturnType<typeof listenForInterrupts>,
+  figures: JobFigures,
 ): Promise<void> {
   const progress = startProgress(out, rows.length);
   let stopReason: AgentpayError | undefined;
   const codes = new Set<ExitCodeValue>();
-  const totals = new Map<text.RowState | 'skipped', Map<string, { rows: number; sum: string }>>();
+  const totals: Totals = new Map();
   let done = 0;
   let open = 0;
   let notSent = 0;
@@ -75,6 +95,8 @@ export async function payRows(
   }
   const interruptedBy = interrupts.by();
   const notStarted = rows.length - done;
+  figures.bulkRows = bulkRowsOf(totals, notStarted);
+  figures.openPayments = { pending: figures.bulkRows.pending, unknown: figures.bulkRows.unknown };
   const summary = text.summaryText(totals, { rows: rows.length, notStarted, interrupted: interruptedBy }, t());
   out.note(t().bulk.results(writer.path));
   const exitCode: ExitCodeValue =

@@ -2,6 +2,7 @@ import { UsageError } from '../../../errors.js';
 import { t } from '../../../i18n/current.js';
 import type { Ledger } from '../../../ledger/ledger.js';
 import { type HeldLock, LockBusy, lockNow } from '../../../lock-file.js';
+import type { JobFigures } from '../../../metrics/exposition.js';
 import type { Output } from '../../../output.js';
 import { addDecimals } from '../../../protocol/money.js';
 import { generateTransactionId } from '../../../protocol/transaction-id.js';
@@ -9,15 +10,16 @@ import * as text from '../../../render/bulk.js';
 import { passwordReadsStdin } from '../../../settings/password.js';
 import type { CommandContext, GatewaySession } from '../../context.js';
 import { announceLive } from '../../live-guard.js';
+import { measured } from '../../measured-run.js';
 import { BulkRows } from './bulk-rows.js';
 import { deskProblems, repeatedPurchases } from './desk-problems.js';
 import { type BulkOptions, bulkOptions } from './options.js';
 import type { OrderStore } from './order-store.js';
-import { payRows } from './pay-rows.js';
+import { bulkRowsOf, payRows } from './pay-rows.js';
 import { type BulkRow, lookBackFor, readLedger, resolveVouchers } from './plan.js';
 import { orderCells, type ResultRow, ResultsWriter, readResults, resultsPathOf } from './results-file.js';
 import { OutcomeWrites, resultRowOf } from './row-work.js';
-import { readOrders, refuseBadRows } from './rows.js';
+import { BadRowsError, readOrders, refuseBadRows } from './rows.js';
 import { listenForInterrupts } from './run-interrupts.js';
 
 /**
@@ -121,10 +123,12 @@ function* latestRows(rows: BulkRows): Generator<ResultRow> {
   for (let index = 0; index < rows.length; index++) yield rows.latest(index, resultRowOf(rows.get(index)));
 }
 
-export async function runBulkPay(rawOptions: unknown, context: CommandContext): Promise<void> {
+async function payFile(rawOptions: unknown, context: CommandContext, figures: JobFigures): Promise<void> {
   const options = bulkOptions(rawOptions);
   const { out } = context;
   const { dryRun } = checkModes(options, context);
+  // A dry run pays nothing: no run of the job a monitor watches, so no metrics file.
+  if (dryRun) figures.notAJob = true;
   const live = announceLive(context);
   const resultsPath = options.results ?? (options.fromFile === '-' ? undefined : resultsPathOf(options.fromFile));
   const interrupts = listenForInterrupts(out, context.interrupts);
@@ -175,7 +179,7 @@ export async function runBulkPay(rawOptions: unknown, context: CommandContext): 
         desk,
       };
       try {
-        await payRows(out, rows, work, writer, options.concurrency, interrupts);
+        await payRows(out, rows, work, writer, options.concurrency, interrupts, figures);
       } finally {
         writer.rewrite(latestRows(rows));
         writer.close();
@@ -188,6 +192,19 @@ export async function runBulkPay(rawOptions: unknown, context: CommandContext): 
     interrupts.release();
   }
 }
+
+/** `agentpay pay --from-file`, measured for --metrics-file: a file refused for its bad rows counts them. */
+export const runBulkPay = measured(
+  () => 'pay_from_file',
+  async (rawOptions, context, figures) => {
+    try {
+      await payFile(rawOptions, context, figures);
+    } catch (error) {
+      if (error instanceof BadRowsError) figures.bulkRows = { ...bulkRowsOf(new Map(), 0), refused: error.rows };
+      throw error;
+    }
+  },
+);
 
 /** The lock of a file's run, held on its results file for the run's length; exit 2 naming the holder when another run has it. */
 function lockRun(input: string, resultsPath: string): HeldLock {

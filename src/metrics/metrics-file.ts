@@ -1,0 +1,31 @@
+import { accessSync, constants, readFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { replaceFile } from '../durable.js';
+import { type JobMetrics, lastSuccessIn, renderMetrics } from './exposition.js';
+
+/**
+ * The metrics file of `--metrics-file` on disk: written whole (durable.ts replaceFile), so a
+ * scraper never reads half of one. Its temporary name ends in `.tmp`, which node_exporter's
+ * textfile collector (it reads `*.prom`) passes over. Readable by all (0644): the collector
+ * often runs as another user, and the file holds counts and times, nothing secret.
+ */
+
+/** Throws the system's error when the file's directory is missing or not writable: checked before the job runs. */
+export function checkMetricsDirectory(path: string): void {
+  accessSync(dirname(resolve(path)), constants.W_OK);
+}
+
+/** The last success the file now on disk records for `job`; undefined when there is none, or no file to read. */
+export function previousLastSuccess(path: string, job: string): number | undefined {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch {
+    return undefined;
+  }
+  return lastSuccessIn(text, job);
+}
+
+export function writeMetricsFile(path: string, metrics: JobMetrics): void {
+  replaceFile(path, Buffer.from(renderMetrics(metrics), 'utf8'));
+}
