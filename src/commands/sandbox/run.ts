@@ -6,6 +6,7 @@ import type { Output } from '../../output.js';
 import { sandboxBreaks } from '../../sandbox/gateway-logic.js';
 import { codeListSettings, codeLists, codeTableEnvironment } from '../../settings/code-lists.js';
 import type { CommandContext } from '../context.js';
+import { loadReplay } from '../embedded-endpoint.js';
 import { sandboxOptions } from './command.js';
 
 function parseSandboxOptions(raw: unknown) {
@@ -85,12 +86,16 @@ export async function runSandbox(rawOptions: unknown, context: CommandContext): 
   const options = parseSandboxOptions(rawOptions);
   const { out } = context;
   const { startSandbox } = await import('../../sandbox/server.js');
+  const { replay: replaying } = context.settings;
+  // Served from one process: which payment each new TransactionID stands for is kept in memory.
+  const replay = replaying && (await loadReplay(replaying, undefined));
   let sandbox;
   try {
     sandbox = await startSandbox({
       host: options.host,
       port: options.port,
       ...(options.state === undefined ? {} : { statePath: options.state }),
+      replay,
       behaviour: { pendingPolls: options.pending, breaks: options.break },
       faults: {
         latencyMs: options.latency,
@@ -108,8 +113,13 @@ export async function runSandbox(rawOptions: unknown, context: CommandContext): 
     );
   }
   const info = await describeSandbox(sandbox.baseUrl, options.break);
-  if (out.json) out.data(JSON.stringify(info));
-  else printBanner(out, info);
+  const replayInfo = replaying &&
+    replay && { directory: replaying.directory, recordings: replay.size, fallback: replay.fallback };
+  if (out.json) out.data(JSON.stringify(replayInfo ? { ...info, replay: replayInfo } : info));
+  else {
+    printBanner(out, info);
+    if (replayInfo) out.data(t().replay.serving(replayInfo.recordings, replayInfo.directory, replayInfo.fallback));
+  }
   for (const line of faultLines(options)) out.warn(`fault: ${line}`);
   // SIGINT or SIGTERM (main.ts hears them) is how a sandbox ends: exit 0.
   const { signal } = context.interrupts;
