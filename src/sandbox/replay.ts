@@ -64,9 +64,8 @@ class ReplayedTransactions {
       return;
     }
     for (const line of text.split('\n')) {
-      if (line === '') continue;
-      const entry = JSON.parse(line) as { replay: string; transactionId: string; recorded: string };
-      if (entry.replay === directory) this.recorded.set(entry.transactionId, entry.recorded);
+      const entry = entryOf(line);
+      if (entry?.replay === directory) this.recorded.set(entry.transactionId, entry.recorded);
     }
   }
 
@@ -81,6 +80,19 @@ class ReplayedTransactions {
     mkdirSync(dirname(this.path), { recursive: true, mode: 0o700 });
     appendFileSync(this.path, `${JSON.stringify({ replay: this.directory, transactionId, recorded })}\n`);
   }
+}
+
+/** A line of the state file; undefined for one cut short by a process that stopped mid-write. */
+function entryOf(line: string): { replay: string; transactionId: string; recorded: string } | undefined {
+  try {
+    const entry = JSON.parse(line) as Record<string, unknown>;
+    const { replay, transactionId, recorded } = entry;
+    if (typeof replay === 'string' && typeof transactionId === 'string' && typeof recorded === 'string')
+      return { replay, transactionId, recorded };
+  } catch {
+    // Not a whole line: skipped, as the sandbox's state skips one.
+  }
+  return undefined;
 }
 
 /**

@@ -116,6 +116,20 @@ describe('--record', () => {
     expect(readdirSync(other)).toEqual([`0001-AccountCheck-${service}.json`, `0002-Payment-${service}.json`]);
   });
 
+  it("records a batch too (undici's pool): status --from-file", async () => {
+    const batch = join(mkdtempSync(join(tmpdir(), 'agentpay-replay-')), 'batch');
+    const ids = ['1795000000000000011', '1795000000000000012'];
+    const result = await runCli(['--record', batch, 'status', '--from-file', '-'], {
+      env: liveEnv(),
+      input: `${ids.join('\n')}\n`,
+    });
+    expect(result.stdout).toContain('Транзакция не найдена');
+    const files = readdirSync(batch).sort();
+    expect(files).toEqual(['0001-Status.json', '0002-Status.json']);
+    const asked = files.map((file) => JSON.parse(readFileSync(join(batch, file), 'utf8')).request.TransactionID);
+    expect(asked.sort()).toEqual(ids);
+  });
+
   it('refuses a directory it cannot write before anything is sent, exit 2', async () => {
     const file = join(mkdtempSync(join(tmpdir(), 'agentpay-replay-')), 'a-file');
     writeFileSync(file, '');
