@@ -166,9 +166,20 @@ describe('--replay', () => {
     const result = await runCli(['--replay', cassettes, '-v', 'check', '--service', '999', '--account', account], {
       env: isolatedEnv(codes),
     });
-    expect(result.code).not.toBe(0);
+    // An answer agentpay does not understand: exit 5, the refusal under --verbose.
+    expect(result.code).toBe(5);
     expect(result.stderr).toContain('← HTTP 404');
     expect(result.stderr).toContain(`No recording of AccountCheck with Service=999, Account=${account}`);
+  });
+
+  it('an unrecorded Payment is never taken for failed: unknown, exit 3', async () => {
+    // A static payment: no AccountCheck first, the Payment itself is what was never recorded.
+    const args = ['pay', '--service', service, '--account', account, '--amount', '10.00'];
+    // One Status to settle it, at once: its answer is a refusal too.
+    const env = isolatedEnv({ ...codes, AGENTPAY_SETTLE_ATTEMPTS: '1', AGENTPAY_SETTLE_DELAY: '0' });
+    const result = await runCli(['--replay', cassettes, ...args], { env });
+    expect(result.stderr).toContain('is unknown');
+    expect(result.code).toBe(3);
   });
 
   it('--replay-fallback: the sandbox answers what was not recorded, the recordings the rest', async () => {
