@@ -511,7 +511,7 @@ const ru: Catalogue = {
     notRecorded: (problem) =>
       `не удалось записать обмен (${problem}); обмены продолжились, но следующие уже не записывались`,
     serving: (count, directory, fallback) =>
-      `  воспроизводится ${counted(count, { one: 'запись', few: 'записи', many: 'записей', other: 'записи' })} из ${directory}; ${fallback ? 'на остальное отвечает песочница' : 'на всё остальное — HTTP 404'}`,
+      `  воспроизведение записей из ${directory}: ${counted(count, { one: 'запись', few: 'записи', many: 'записей', other: 'записи' })}; ${fallback ? 'на остальное отвечает песочница' : 'на всё остальное — HTTP 404'}`,
   },
 
   doctor: {

@@ -40,7 +40,13 @@ async function describeSandbox(baseUrl: string, breaks: readonly string[]) {
   };
 }
 
-function printBanner(out: Output, info: Awaited<ReturnType<typeof describeSandbox>>): void {
+interface ReplayInfo {
+  directory: string;
+  recordings: number;
+  fallback: boolean;
+}
+
+function printBanner(out: Output, info: Awaited<ReturnType<typeof describeSandbox>>, replay?: ReplayInfo): void {
   const style = out.style;
   const said = t().sandbox;
   out.data(`${style.success('●')} ${said.listening} ${style.strong(info.baseUrl)}`);
@@ -62,6 +68,7 @@ function printBanner(out: Output, info: Awaited<ReturnType<typeof describeSandbo
   out.data(style.dim(`${said.tryIt} ${example}`));
   const codes = Object.entries(info.codeEnvironment).map(([name, value]) => `${name}=${value}`);
   out.data(style.dim(`${said.giveCodes} ${codes.join(' ')}`));
+  if (replay) out.data(t().replay.serving(replay.recordings, replay.directory, replay.fallback));
   out.data(style.dim(said.stop));
 }
 
@@ -113,13 +120,12 @@ export async function runSandbox(rawOptions: unknown, context: CommandContext): 
     );
   }
   const info = await describeSandbox(sandbox.baseUrl, options.break);
-  const replayInfo = replaying &&
-    replay && { directory: replaying.directory, recordings: replay.size, fallback: replay.fallback };
+  const replayInfo: ReplayInfo | undefined =
+    replaying && replay
+      ? { directory: replaying.directory, recordings: replay.size, fallback: replay.fallback }
+      : undefined;
   if (out.json) out.data(JSON.stringify(replayInfo ? { ...info, replay: replayInfo } : info));
-  else {
-    printBanner(out, info);
-    if (replayInfo) out.data(t().replay.serving(replayInfo.recordings, replayInfo.directory, replayInfo.fallback));
-  }
+  else printBanner(out, info, replayInfo);
   for (const line of faultLines(options)) out.warn(`fault: ${line}`);
   // SIGINT or SIGTERM (main.ts hears them) is how a sandbox ends: exit 0.
   const { signal } = context.interrupts;
