@@ -1,5 +1,4 @@
 import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { UsageError } from '../errors.js';
 import type { ExchangeEvent, GatewayClient } from '../gateway/client.js';
 import type { ProxyRoute } from '../gateway/http.js';
@@ -12,10 +11,10 @@ import { md5Hex, passwordOnWire } from '../protocol/password.js';
 import { exchangeProblemText } from '../render/gateway-fault.js';
 import { shownText } from '../render/sanitize.js';
 import { redactUrlCredentials, registerSecret } from '../secrets.js';
-import { stateDirectory } from '../settings/definition.js';
 import { type NetworkSettings, resolveSettings, type Settings } from '../settings/resolve.js';
 import type { SettingSource } from '../settings/sources.js';
 import type { GlobalFlags } from '../settings/table.js';
+import { type Endpoint, embeddedEndpoint, openRecorder, warnUnrecorded } from './embedded-endpoint.js';
 
 /** What every command gets: validated settings, the output streams, and a way to the gateway. */
 export interface CommandContext {
@@ -73,10 +72,16 @@ export interface GatewaySession {
  * The gateway name the journal files transactions under: the base URL, or "sandbox" for the
  * embedded one (its port changes every run). pay writes it and reconcile matches it.
  */
-export function journalGatewayOf(settings: Pick<Settings, 'sandbox'>, baseUrl: string): string;
-export function journalGatewayOf(settings: Pick<Settings, 'sandbox'>, baseUrl: string | undefined): string | undefined;
-export function journalGatewayOf(settings: Pick<Settings, 'sandbox'>, baseUrl: string | undefined): string | undefined {
-  return settings.sandbox ? 'sandbox' : baseUrl;
+export function journalGatewayOf(settings: Pick<Settings, 'sandbox' | 'replay'>, baseUrl: string): string;
+export function journalGatewayOf(
+  settings: Pick<Settings, 'sandbox' | 'replay'>,
+  baseUrl: string | undefined,
+): string | undefined;
+export function journalGatewayOf(
+  settings: Pick<Settings, 'sandbox' | 'replay'>,
+  baseUrl: string | undefined,
+): string | undefined {
+  return settings.replay ? 'replay' : settings.sandbox ? 'sandbox' : baseUrl;
 }
 
 export async function createContext(flags: GlobalFlags, io: ProcessIo): Promise<CommandContext> {
@@ -170,37 +175,6 @@ function readCaFile(network: NetworkSettings): string | undefined {
   return pem;
 }
 
-/** Where requests go and as whom: the embedded sandbox, or the configured gateway. */
-interface Endpoint {
-  baseUrl: string;
-  agentId: string;
-  password: string;
-  passwordSource: GatewaySession['passwordSource'];
-  network: { route: ProxyRoute; description: string };
-  ca: string | undefined;
-  stop?: () => Promise<void>;
-}
-
-async function sandboxEndpoint(settings: Settings): Promise<Endpoint> {
-  const [{ startSandbox }, { sandboxCredentials }] = await Promise.all([
-    import('../sandbox/server.js'),
-    import('../sandbox/catalogue.js'),
-  ]);
-  // State on disk, so `pay` and a later `status` in another process agree. The embedded
-  // sandbox is on loopback in this process: no proxy, no TLS.
-  const sandbox = await startSandbox({ statePath: join(stateDirectory(settings.env), 'sandbox-state.jsonl') });
-  registerSecret(sandboxCredentials.password);
-  return {
-    baseUrl: sandbox.baseUrl,
-    agentId: sandboxCredentials.agentId,
-    password: sandboxCredentials.password,
-    passwordSource: { source: 'sandbox' },
-    network: { route: { kind: 'direct' }, description: 'direct' },
-    ca: undefined,
-    stop: sandbox.close,
-  };
-}
-
 async function configuredEndpoint(settings: Settings, out: Output): Promise<Endpoint> {
   if (!settings.baseUrl) {
     throw new UsageError(t().settings.noGateway, { hint: t().settings.noGatewayHint });
@@ -235,8 +209,9 @@ async function openGateway(settings: Settings, out: Output, options: OpenGateway
     import('../gateway/client.js'),
     import('../gateway/open-transport.js'),
   ]);
-  const endpoint = settings.sandbox ? await sandboxEndpoint(settings) : await configuredEndpoint(settings, out);
+  const endpoint = settings.sandbox ? await embeddedEndpoint(settings) : await configuredEndpoint(settings, out);
   const { baseUrl, agentId, password, network } = endpoint;
+  const recorder = settings.record === undefined ? undefined : await openRecorder(settings.record, password);
   const timeoutMs = settings.timeoutMs.value;
   const transport = await openTransport({
     timeoutMs,
@@ -259,6 +234,7 @@ async function openGateway(settings: Settings, out: Output, options: OpenGateway
     timeoutMs,
     dateFormat: settings.dateFormat.value,
     transport,
+    ...(recorder === undefined ? {} : { recorder }),
     ...(options.stop === undefined ? {} : { stop: options.stop }),
     ...(network.route.kind === 'direct' ? {} : { routeDescription: network.description }),
     ...(listeners.length > 0
@@ -285,6 +261,7 @@ async function openGateway(settings: Settings, out: Output, options: OpenGateway
       if (abort) await transport.destroy();
       else await transport.close();
       await endpoint.stop?.();
+      warnUnrecorded(recorder, out);
     },
   });
   return session(client, agentId);

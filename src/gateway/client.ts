@@ -1,4 +1,5 @@
 import { GatewayProtocolError, GatewayUnreachableError, PaymentOutcomeUnknownError } from '../errors.js';
+import type { RecordedExchange } from '../protocol/cassette.js';
 import { type GatewayAnswer, parseEnvelope } from '../protocol/envelope.js';
 import {
   buildAccountCheckForm,
@@ -52,6 +53,8 @@ export interface GatewayClientOptions {
    */
   stop?: AbortSignal;
   onExchange?: (event: ExchangeEvent) => void;
+  /** --record: each answered exchange, as sent and as it arrived (recorder.ts); never fails one. */
+  recorder?: { record(exchange: RecordedExchange): void };
   now?: () => Date;
 }
 
@@ -238,6 +241,13 @@ export class GatewayClient {
         timeoutMs: this.options.timeoutMs,
         maxBodyBytes: this.options.maxBodyBytes ?? maxAnswerBytes,
         ...(signal ? { signal } : {}),
+      });
+      this.options.recorder?.record({
+        form,
+        status: answer.statusCode,
+        contentType: answer.contentType,
+        bytes: answer.bytes,
+        text: answer.body,
       });
       this.options.onExchange?.({
         direction: 'response',

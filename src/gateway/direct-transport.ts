@@ -122,7 +122,7 @@ export class DirectTransport implements Transport {
         const statusCode = response.statusCode ?? 0;
         contentType = response.headers['content-type'];
         readLimited(response, { statusCode, contentType }, maxBodyBytes, chunks).then(
-          (body) => finish(undefined, { statusCode, body }),
+          ({ bytes, text }) => finish(undefined, { statusCode, body: text, bytes, contentType }),
           (error: unknown) => finish(error),
         );
       });

@@ -8,7 +8,11 @@
 
 export interface HttpAnswer {
   statusCode: number;
+  /** The body decoded by its charset (answer-charset.ts). */
   body: string;
+  /** The body's bytes as they arrived and the Content-Type they came with, for --record. */
+  bytes: Buffer;
+  contentType: string | undefined;
 }
 
 export interface PostOptions {

@@ -78,16 +78,23 @@ export class BodyCollector {
     return new BodyTooLargeError(this.maxBytes, this.head.statusCode, sampleOf(this.chunks, this.head.contentType));
   }
 
-  text(): string {
-    return decodeAnswer(Buffer.concat(this.chunks, this.size), this.head.contentType);
+  /** The body whole: its bytes, and its text decoded by the charset its head declares. */
+  answer(): { bytes: Buffer; text: string } {
+    const bytes = Buffer.concat(this.chunks, this.size);
+    return { bytes, text: decodeAnswer(bytes, this.head.contentType) };
   }
 }
 
 /**
- * The body of a readable answer (node:http's) as text, refused past maxBytes (BodyCollector).
+ * The body of a readable answer (node:http's), its bytes and its text, refused past maxBytes (BodyCollector).
  * Events, not an async iterator: a batch reads thousands.
  */
-export function readLimited(body: AnswerBody, head: AnswerHead, maxBytes: number, chunks: Buffer[]): Promise<string> {
+export function readLimited(
+  body: AnswerBody,
+  head: AnswerHead,
+  maxBytes: number,
+  chunks: Buffer[],
+): Promise<{ bytes: Buffer; text: string }> {
   return new Promise((resolve, reject) => {
     const collector = new BodyCollector(head, maxBytes, chunks);
     body.on('data', (chunk: Buffer) => {
@@ -97,7 +104,7 @@ export function readLimited(body: AnswerBody, head: AnswerHead, maxBytes: number
       body.destroy();
       reject(tooLarge);
     });
-    body.once('end', () => resolve(collector.text()));
+    body.once('end', () => resolve(collector.answer()));
     body.on('error', reject);
   });
 }

@@ -162,7 +162,9 @@ class AnswerHandler implements Dispatcher.DispatchHandler {
   }
 
   onResponseEnd(): void {
-    this.settle(undefined, { statusCode: this.body.head.statusCode, body: this.body.text() });
+    const { bytes, text } = this.body.answer();
+    const { statusCode, contentType } = this.body.head;
+    this.settle(undefined, { statusCode, body: text, bytes, contentType });
   }
 
   onResponseError(_controller: Dispatcher.DispatchController | undefined, error: Error): void {

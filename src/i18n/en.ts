@@ -475,6 +475,23 @@ const en = {
     stop: '  Ctrl+C stops it.',
   },
 
+  /** --record and --replay: gateway/recorder.ts, sandbox/replay.ts, commands/embedded-endpoint.ts (docs/replay.md). */
+  replay: {
+    andBaseUrl: '--replay and --base-url cannot be used together',
+    fallbackAlone: '--replay-fallback needs --replay <dir>',
+    fallbackAloneHint: 'give the directory of recordings with --replay, or drop --replay-fallback',
+    cannotRead: (directory: string, code: string) => `cannot read the recordings in ${directory}: ${code}`,
+    badCassette: (directory: string, problem: string) => `a recording in ${directory} is not readable: ${problem}`,
+    empty: (directory: string) => `${directory} holds no recordings`,
+    emptyHint: 'record some with --record <dir>, or add --replay-fallback to let the sandbox answer',
+    cannotRecord: (directory: string, code: string) => `cannot record into ${directory}: ${code}`,
+    nothingSent: 'nothing was sent',
+    notRecorded: (problem: string) =>
+      `a recording could not be written (${problem}); the exchanges went on, later ones were not recorded`,
+    serving: (count: number, directory: string, fallback: boolean) =>
+      `  replaying ${plural('en', count, { one: 'recording', other: 'recordings' })} from ${directory}; ${fallback ? 'the sandbox answers the rest' : 'anything else gets HTTP 404'}`,
+  },
+
   /** doctor: render/doctor.ts. Setting keys, flags, codes and the gateway's Message stay as they are. */
   doctor: {
     settings: 'Settings (flag > env > profile > default)',

@@ -506,6 +506,22 @@ const ru: Catalogue = {
     stop: '  Ctrl+C останавливает её.',
   },
 
+  replay: {
+    andBaseUrl: '--replay и --base-url нельзя указывать вместе',
+    fallbackAlone: '--replay-fallback работает только вместе с --replay <dir>',
+    fallbackAloneHint: 'укажите каталог записей в --replay или уберите --replay-fallback',
+    cannotRead: (directory, code) => `не удалось прочитать записи в ${directory}: ${code}`,
+    badCassette: (directory, problem) => `одну из записей в ${directory} нельзя прочитать: ${problem}`,
+    empty: (directory) => `в ${directory} нет ни одной записи`,
+    emptyHint: 'запишите их с --record <dir> или добавьте --replay-fallback, чтобы отвечала песочница',
+    cannotRecord: (directory, code) => `не удалось вести запись в ${directory}: ${code}`,
+    nothingSent: 'ничего не отправлено',
+    notRecorded: (problem) =>
+      `не удалось записать обмен (${problem}); обмены продолжились, но следующие уже не записывались`,
+    serving: (count, directory, fallback) =>
+      `  воспроизведение записей из ${directory}: ${counted(count, { one: 'запись', few: 'записи', many: 'записей', other: 'записи' })}; ${fallback ? 'на остальное отвечает песочница' : 'на всё остальное — HTTP 404'}`,
+  },
+
   doctor: {
     settings: 'Настройки (флаг > переменная окружения > профиль > по умолчанию)',
     sources: {

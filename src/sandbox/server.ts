@@ -4,6 +4,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { stringifyLosslessJson } from '../protocol/lossless.js';
 import { type GarbageKind, sendGarbage } from './garbage.js';
 import { answerRequest, type SandboxBehaviour } from './gateway-logic.js';
+import type { Replay, ReplayedAnswer } from './replay.js';
 import { TransactionStore } from './state.js';
 
 /**
@@ -31,6 +32,8 @@ export interface SandboxOptions {
   faults?: Partial<SandboxFaults>;
   /** Keep every received form in `received` (tests); off for long runs. */
   recordRequests?: boolean;
+  /** Answer with these recordings (--replay); the sandbox answers only what they lack, and only with their fallback. */
+  replay?: Replay | undefined;
 }
 
 export interface RunningSandbox {
@@ -61,6 +64,15 @@ function send(response: ServerResponse, statusCode: number, contentType: string,
   response.end(body);
 }
 
+/** A recorded answer: its status, its Content-Type as recorded (none if it had none), its bytes. */
+function sendReplayed(response: ServerResponse, answer: ReplayedAnswer): void {
+  response.writeHead(answer.status, {
+    ...(answer.contentType === undefined ? {} : { 'content-type': answer.contentType }),
+    'content-length': answer.bytes.length,
+  });
+  response.end(answer.bytes);
+}
+
 export async function startSandbox(options: SandboxOptions = {}): Promise<RunningSandbox> {
   const store = new TransactionStore(options.statePath);
   const behaviour: SandboxBehaviour = { pendingPolls: 0, breaks: [], ...options.behaviour };
@@ -86,6 +98,14 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
       }
       const form = new URLSearchParams(body);
       if (options.recordRequests) received.push(form);
+      const { replay } = options;
+      const replayed = replay?.answer(form);
+      if (replay && (replayed || !replay.fallback)) {
+        if (faults.latencyMs > 0) await sleep(faults.latencyMs);
+        if (replayed) sendReplayed(response, replayed);
+        else send(response, 404, 'text/plain; charset=utf-8', replay.refusal(form));
+        return;
+      }
       const answer = answerRequest(form, store, behaviour);
       if (faults.latencyMs > 0) await sleep(faults.latencyMs);
       if (faults.garbage !== undefined) {

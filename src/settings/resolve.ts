@@ -29,8 +29,19 @@ export interface NetworkSettings {
 /** Each list of the code table with where it came from; `table` is what classifies. */
 type CodeSettings = { [list in CodeList]: Sourced<ReadonlySet<string>> } & { table: CodeTable };
 
+/** --replay: the embedded gateway answers with the recordings in `directory` (docs/replay.md). */
+export interface ReplaySettings {
+  directory: string;
+  /** --replay-fallback: the sandbox answers what was not recorded. */
+  fallback: boolean;
+}
+
 export interface Settings {
+  /** An embedded gateway: --sandbox, or --replay (its recordings). */
   sandbox: boolean;
+  replay: ReplaySettings | undefined;
+  /** --record: the directory each exchange is written to (gateway/recorder.ts). */
+  record: string | undefined;
   json: boolean;
   verbose: boolean;
   profileName: Sourced<string>;
@@ -152,18 +163,35 @@ function ledgerPasswordWarning(ledger: Sourced<LedgerLocation>, flags: GlobalFla
   return [t().settings.ledgerPasswordOnCommandLine(flags.ledger === undefined ? '--journal' : '--ledger')];
 }
 
+/** --replay and --replay-fallback; the fallback alone is a mistake, refused. */
+function replayOf(flags: GlobalFlags): ReplaySettings | undefined {
+  const fallback = flags.replayFallback === true;
+  if (flags.replay === undefined) {
+    if (fallback) throw new UsageError(t().replay.fallbackAlone, { hint: t().replay.fallbackAloneHint });
+    return undefined;
+  }
+  return { directory: flags.replay, fallback };
+}
+
 export async function resolveSettings(flags: GlobalFlags, env: NodeJS.ProcessEnv): Promise<Settings> {
   const configPath = join(configDirectory(env), 'config.json');
   const profileName = resolveWithDefault('profile', { flags, env, profile: undefined });
   const read = readConfigFile(configPath);
   const inputs: SourceInputs = { flags, env, profile: chooseProfile(profileName, configPath, read?.file.profiles) };
-  const sandbox = flags.sandbox === true;
+  const replay = replayOf(flags);
+  const sandbox = flags.sandbox === true || replay !== undefined;
   if (sandbox && flags.baseUrl !== undefined) {
-    throw new UsageError(t().settings.sandboxAndBaseUrl, { hint: t().settings.dropOne });
+    throw new UsageError(replay ? t().replay.andBaseUrl : t().settings.sandboxAndBaseUrl, {
+      hint: t().settings.dropOne,
+    });
   }
   // Under --sandbox the connection settings come from the embedded sandbox alone, so a real
-  // gateway configured in the environment is never reached by accident.
-  const codes = resolveCodes(inputs, sandbox ? (await import('../sandbox/codes.js')).sandboxCodeTable : undefined);
+  // gateway configured in the environment is never reached by accident. A replay's answers
+  // are a real gateway's: its codes are the ones configured for it.
+  const codes = resolveCodes(
+    inputs,
+    sandbox && !replay ? (await import('../sandbox/codes.js')).sandboxCodeTable : undefined,
+  );
   const baseUrlInUse = sandbox ? undefined : resolveOne('baseUrl', inputs);
   const desk = resolveDesk({ inputs, sandbox, profileName, baseUrl: baseUrlInUse, profiles: read?.file.profiles });
   const resolved = {
@@ -192,10 +220,14 @@ export async function resolveSettings(flags: GlobalFlags, env: NodeJS.ProcessEnv
     noProxy: resolveOne('noProxy', inputs),
     caFile: resolveOne('caFile', inputs),
     lang: resolveWithDefault('lang', inputs),
+    record: resolveOne('record', inputs),
+    replay: resolveOne('replay', inputs),
   } satisfies Settings['resolved'];
   const { baseUrl, agentId, passwordFormat, dateFormat, proxy, httpProxy, httpsProxy, noProxy, caFile } = resolved;
   return {
     sandbox,
+    replay,
+    record: resolved.record?.value,
     json: flags.json === true,
     verbose: flags.verbose === true,
     profileName,

@@ -4,6 +4,7 @@ import { deskSettings } from './desk-settings.js';
 import { modeSettings } from './mode-settings.js';
 import { networkSettings } from './network-settings.js';
 import type * as parse from './parsers.js';
+import { recordingSettings } from './recording-settings.js';
 
 /**
  * Every setting, in the order --help, doctor and the docs list them. Each group declares its
@@ -14,6 +15,7 @@ export const settingsTable = {
   ...deskSettings,
   ...networkSettings,
   ...modeSettings,
+  ...recordingSettings,
 } as const satisfies Record<string, SettingDefinition>;
 
 export type SettingsTable = typeof settingsTable;

@@ -85,7 +85,12 @@ describe('the direct transport (node:http)', () => {
       response.writeHead(201).end('\u{feff}{"ok":true}');
     });
     const answer = await transport().post(url, 'Amount=10.630&TransactionID=9007199254740993', post);
-    expect(answer).toEqual({ statusCode: 201, body: '{"ok":true}' });
+    expect(answer).toEqual({
+      statusCode: 201,
+      body: '{"ok":true}',
+      bytes: Buffer.from('\u{feff}{"ok":true}'),
+      contentType: undefined,
+    });
     expect(received).toBe(
       'POST /home/index application/x-www-form-urlencoded Amount=10.630&TransactionID=9007199254740993',
     );

@@ -57,6 +57,13 @@ describe('resolveSettings: the code table', () => {
     expect(real.codes.failed.source).toBe('profile');
   });
 
+  it("is the one configured for a real gateway under --replay: the answers are a real gateway's", async () => {
+    const env = envWithConfig({ profiles: { default: { failedCodes: '33' } } }, { AGENTPAY_PENDING_CODES: '40' });
+    const replaying = await resolveSettings({ replay: 'cassettes' }, env);
+    expect(replaying.codes.table).toEqual({ pending: new Set(['40']), notFound: new Set(), failed: new Set(['33']) });
+    expect(replaying).toMatchObject({ sandbox: true, replay: { directory: 'cassettes', fallback: false } });
+  });
+
   it('takes failedCodes from a profile as a list of numbers and strings', async () => {
     const settings = await resolveSettings(
       {},

@@ -6,6 +6,7 @@ import type { Output } from '../../output.js';
 import { sandboxBreaks } from '../../sandbox/gateway-logic.js';
 import { codeListSettings, codeLists, codeTableEnvironment } from '../../settings/code-lists.js';
 import type { CommandContext } from '../context.js';
+import { loadReplay } from '../embedded-endpoint.js';
 import { sandboxOptions } from './command.js';
 
 function parseSandboxOptions(raw: unknown) {
@@ -39,7 +40,13 @@ async function describeSandbox(baseUrl: string, breaks: readonly string[]) {
   };
 }
 
-function printBanner(out: Output, info: Awaited<ReturnType<typeof describeSandbox>>): void {
+interface ReplayInfo {
+  directory: string;
+  recordings: number;
+  fallback: boolean;
+}
+
+function printBanner(out: Output, info: Awaited<ReturnType<typeof describeSandbox>>, replay?: ReplayInfo): void {
   const style = out.style;
   const said = t().sandbox;
   out.data(`${style.success('●')} ${said.listening} ${style.strong(info.baseUrl)}`);
@@ -61,6 +68,7 @@ function printBanner(out: Output, info: Awaited<ReturnType<typeof describeSandbo
   out.data(style.dim(`${said.tryIt} ${example}`));
   const codes = Object.entries(info.codeEnvironment).map(([name, value]) => `${name}=${value}`);
   out.data(style.dim(`${said.giveCodes} ${codes.join(' ')}`));
+  if (replay) out.data(t().replay.serving(replay.recordings, replay.directory, replay.fallback));
   out.data(style.dim(said.stop));
 }
 
@@ -85,12 +93,16 @@ export async function runSandbox(rawOptions: unknown, context: CommandContext): 
   const options = parseSandboxOptions(rawOptions);
   const { out } = context;
   const { startSandbox } = await import('../../sandbox/server.js');
+  const { replay: replaying } = context.settings;
+  // Served from one process: which payment each new TransactionID stands for is kept in memory.
+  const replay = replaying && (await loadReplay(replaying, undefined));
   let sandbox;
   try {
     sandbox = await startSandbox({
       host: options.host,
       port: options.port,
       ...(options.state === undefined ? {} : { statePath: options.state }),
+      replay,
       behaviour: { pendingPolls: options.pending, breaks: options.break },
       faults: {
         latencyMs: options.latency,
@@ -108,8 +120,12 @@ export async function runSandbox(rawOptions: unknown, context: CommandContext): 
     );
   }
   const info = await describeSandbox(sandbox.baseUrl, options.break);
-  if (out.json) out.data(JSON.stringify(info));
-  else printBanner(out, info);
+  const replayInfo: ReplayInfo | undefined =
+    replaying && replay
+      ? { directory: replaying.directory, recordings: replay.size, fallback: replay.fallback }
+      : undefined;
+  if (out.json) out.data(JSON.stringify(replayInfo ? { ...info, replay: replayInfo } : info));
+  else printBanner(out, info, replayInfo);
   for (const line of faultLines(options)) out.warn(`fault: ${line}`);
   // SIGINT or SIGTERM (main.ts hears them) is how a sandbox ends: exit 0.
   const { signal } = context.interrupts;

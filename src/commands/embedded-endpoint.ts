@@ -1,0 +1,87 @@
+import { join } from 'node:path';
+import { UsageError } from '../errors.js';
+import type { ProxyRoute } from '../gateway/http.js';
+import type { CassetteRecorder } from '../gateway/recorder.js';
+import { t } from '../i18n/current.js';
+import type { Output } from '../output.js';
+import { redactSecrets, registerSecret } from '../secrets.js';
+import { stateDirectory } from '../settings/definition.js';
+import type { ReplaySettings, Settings } from '../settings/resolve.js';
+import type { SettingSource } from '../settings/sources.js';
+
+/** Where requests go and as whom: the embedded sandbox or replay, or the configured gateway. */
+export interface Endpoint {
+  baseUrl: string;
+  agentId: string;
+  password: string;
+  passwordSource: { source: SettingSource; origin?: string | undefined };
+  network: { route: ProxyRoute; description: string };
+  ca: string | undefined;
+  stop?: () => Promise<void>;
+}
+
+/** The recordings of --replay, checked whole before anything is sent (docs/replay.md). */
+export async function loadReplay(replay: ReplaySettings, statePath: string | undefined) {
+  const [{ loadCassettes, Replay }, { CassetteError }] = await Promise.all([
+    import('../sandbox/replay.js'),
+    import('../protocol/cassette.js'),
+  ]);
+  const said = t().replay;
+  let cassettes;
+  try {
+    cassettes = loadCassettes(replay.directory);
+  } catch (error) {
+    if (error instanceof CassetteError)
+      throw new UsageError(said.badCassette(replay.directory, error.message), { hint: said.nothingSent });
+    const code = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
+    throw new UsageError(said.cannotRead(replay.directory, code), { hint: said.nothingSent });
+  }
+  if (cassettes.length === 0 && !replay.fallback)
+    throw new UsageError(said.empty(replay.directory), { hint: said.emptyHint });
+  return new Replay(cassettes, replay.fallback, { directory: replay.directory, statePath });
+}
+
+/**
+ * The embedded gateway of --sandbox, or of --replay: its recordings, and the sandbox behind
+ * them for --replay-fallback. State on disk, so `pay` and a later `status` in another process
+ * agree. On loopback in this process: no proxy, no TLS.
+ */
+export async function embeddedEndpoint(settings: Settings): Promise<Endpoint> {
+  const [{ startSandbox }, { sandboxCredentials }] = await Promise.all([
+    import('../sandbox/server.js'),
+    import('../sandbox/catalogue.js'),
+  ]);
+  const state = stateDirectory(settings.env);
+  const replay = settings.replay && (await loadReplay(settings.replay, join(state, 'replay-state.jsonl')));
+  const sandbox = await startSandbox({ statePath: join(state, 'sandbox-state.jsonl'), replay });
+  registerSecret(sandboxCredentials.password);
+  return {
+    baseUrl: sandbox.baseUrl,
+    agentId: sandboxCredentials.agentId,
+    password: sandboxCredentials.password,
+    passwordSource: { source: 'sandbox' },
+    network: { route: { kind: 'direct' }, description: 'direct' },
+    ca: undefined,
+    stop: sandbox.close,
+  };
+}
+
+/**
+ * --record's directory, made and proved writable before anything is sent: a payment is never
+ * made unrecorded because the directory turned out unwritable after it (docs/replay.md).
+ */
+export async function openRecorder(directory: string, password: string): Promise<CassetteRecorder> {
+  const { CassetteRecorder, RecordDirectoryError } = await import('../gateway/recorder.js');
+  try {
+    return CassetteRecorder.open(directory, (text) => redactSecrets(text, [password]));
+  } catch (error) {
+    if (error instanceof RecordDirectoryError)
+      throw new UsageError(t().replay.cannotRecord(error.directory, error.code), { hint: t().replay.nothingSent });
+    throw error;
+  }
+}
+
+/** A cassette that could not be written is told once the command is done: the exchange itself went on. */
+export function warnUnrecorded(recorder: CassetteRecorder | undefined, out: Output): void {
+  if (recorder?.failure !== undefined) out.warn(t().replay.notRecorded(recorder.failure));
+}

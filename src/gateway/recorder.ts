@@ -1,0 +1,77 @@
+import { mkdirSync, readdirSync, unlinkSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { cassetteFileName, cassetteOf, type RecordedExchange, sequenceOf } from '../protocol/cassette.js';
+
+/** The directory cannot take cassettes: refused before anything is sent. */
+export class RecordDirectoryError extends Error {
+  readonly directory: string;
+  readonly code: string;
+  constructor(directory: string, code: string) {
+    super(`cannot record into ${directory}: ${code}`);
+    this.name = 'RecordDirectoryError';
+    this.directory = directory;
+    this.code = code;
+  }
+}
+
+/**
+ * --record: every answered exchange written as one cassette file (protocol/cassette.ts) in a
+ * directory, numbered on from the highest number already there, so a second run adds to the
+ * first. A file is written whole, once the answer is in and before the client reads it, and
+ * never over another (two runs recording into one directory each take the next free number).
+ * A write that fails does not fail the exchange: a payment made is never reported otherwise
+ * because its cassette could not be kept. The first such failure is kept for the command to tell.
+ */
+export class CassetteRecorder {
+  private next: number;
+  private failed: string | undefined;
+
+  private constructor(
+    readonly directory: string,
+    private readonly redact: (text: string) => string,
+  ) {
+    this.next = highestSequence(directory) + 1;
+  }
+
+  /** The directory made if missing, and proved writable by writing into it. */
+  static open(directory: string, redact: (text: string) => string): CassetteRecorder {
+    const probe = join(directory, `.agentpay-probe-${process.pid}`);
+    try {
+      mkdirSync(directory, { recursive: true });
+      writeFileSync(probe, '');
+      unlinkSync(probe);
+    } catch (error) {
+      throw new RecordDirectoryError(directory, (error as NodeJS.ErrnoException).code ?? (error as Error).message);
+    }
+    return new CassetteRecorder(directory, redact);
+  }
+
+  /** Why a cassette could not be written, if one could not. */
+  get failure(): string | undefined {
+    return this.failed;
+  }
+
+  record(exchange: RecordedExchange): void {
+    if (this.failed !== undefined) return;
+    const cassette = cassetteOf(exchange, this.redact);
+    const text = `${JSON.stringify(cassette, null, 2)}\n`;
+    for (;;) {
+      const file = join(this.directory, cassetteFileName(this.next++, cassette.request));
+      try {
+        writeFileSync(file, text, { flag: 'wx' });
+        return;
+      } catch (error) {
+        const code = (error as NodeJS.ErrnoException).code;
+        if (code === 'EEXIST') continue;
+        this.failed = `${file}: ${code ?? (error as Error).message}`;
+        return;
+      }
+    }
+  }
+}
+
+function highestSequence(directory: string): number {
+  let highest = 0;
+  for (const name of readdirSync(directory)) highest = Math.max(highest, sequenceOf(name) ?? 0);
+  return highest;
+}

@@ -1,0 +1,119 @@
+/*
+ * A cassette: one exchange with a gateway as --record keeps it and `--replay` serves it
+ * (docs/replay.md). The request's form without the password (spec 5: no other field is derived
+ * from it), and the answer as it arrived: its HTTP status, its Content-Type (the charset its
+ * bytes are in) and its body's bytes, in base64 so that a windows-1251 body survives JSON.
+ * This file is the format's one definition: what writes cassettes builds them here, what
+ * reads them checks them here.
+ */
+import type { FormField } from './form.js';
+
+const cassetteFormat = 'agentpay-cassette/1';
+
+/** The field no cassette holds: the password, plain or as its MD5 (spec 5). */
+const passwordField = 'AgentPassword';
+
+export interface Cassette {
+  format: typeof cassetteFormat;
+  /** The request's fields in the order they were sent, AgentPassword left out. */
+  request: Record<string, string>;
+  answer: {
+    status: number;
+    /** The headers that decide how the body reads: its Content-Type, with its charset. */
+    headers: { 'content-type'?: string };
+    /** The body's bytes exactly as they arrived, in base64. */
+    body: string;
+    /** The body as agentpay read it, for a person reviewing the file; replay never reads it. */
+    text: string;
+    /** Set when the answer repeated the password: the text is kept in UTF-8 with *** in its place. */
+    redacted?: true;
+  };
+}
+
+/** What a cassette is built from: the form as sent and the answer as it arrived. */
+export interface RecordedExchange {
+  form: readonly FormField[];
+  status: number;
+  contentType: string | undefined;
+  bytes: Uint8Array;
+  text: string;
+}
+
+/**
+ * A cassette of an exchange. `redact` blanks the password in every spelling (secrets.ts): a
+ * field or an answer that holds it is kept with *** in its place, never as it was.
+ */
+export function cassetteOf(exchange: RecordedExchange, redact: (text: string) => string): Cassette {
+  const request: Record<string, string> = {};
+  for (const [name, value] of exchange.form) if (name !== passwordField) request[name] = redact(value);
+  const text = redact(exchange.text);
+  const repeated = text !== exchange.text;
+  const contentType = repeated ? 'application/json; charset=utf-8' : exchange.contentType;
+  return {
+    format: cassetteFormat,
+    request,
+    answer: {
+      status: exchange.status,
+      headers: contentType === undefined ? {} : { 'content-type': contentType },
+      body: (repeated ? Buffer.from(text, 'utf8') : Buffer.from(exchange.bytes)).toString('base64'),
+      text,
+      ...(repeated ? { redacted: true as const } : {}),
+    },
+  };
+}
+
+/** A name a person can read, safe in any file system: `0007-Payment-101.json`. */
+export function cassetteFileName(sequence: number, request: Readonly<Record<string, string>>): string {
+  const type = safeNamePart(request.RequestType ?? 'Unknown');
+  const service = request.Service === undefined ? '' : `-${safeNamePart(request.Service)}`;
+  return `${String(sequence).padStart(4, '0')}-${type}${service}.json`;
+}
+
+/** The sequence number a cassette's file name starts with; undefined for another file. */
+export function sequenceOf(fileName: string): number | undefined {
+  const match = /^(\d{1,9})-[\w-]*\.json$/.exec(fileName);
+  return match ? Number(match[1]) : undefined;
+}
+
+function safeNamePart(text: string): string {
+  return text.replace(/[^\w-]/g, '_').slice(0, 40) || '_';
+}
+
+export class CassetteError extends Error {
+  constructor(file: string, what: string) {
+    super(`${file}: ${what}`);
+    this.name = 'CassetteError';
+  }
+}
+
+/** A cassette file's text checked whole; the error names the file and what was expected. */
+export function parseCassette(text: string, file: string): Cassette {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch (error) {
+    throw new CassetteError(file, `not JSON (${(error as Error).message})`);
+  }
+  const fail = (what: string): never => {
+    throw new CassetteError(file, what);
+  };
+  if (!isRecord(parsed)) return fail('expected an object');
+  if (parsed.format !== cassetteFormat) fail(`format: expected "${cassetteFormat}"`);
+  const { request, answer } = parsed;
+  if (!isRecord(request) || !Object.values(request).every((value) => typeof value === 'string'))
+    fail('request: expected an object of text fields');
+  if (typeof (request as Record<string, unknown>).RequestType !== 'string') fail('request.RequestType: missing');
+  if (!isRecord(answer)) return fail('answer: expected an object');
+  const { status, headers, body } = answer;
+  if (typeof status !== 'number' || !Number.isInteger(status) || status < 100 || status > 599)
+    fail('answer.status: expected an HTTP status code');
+  if (!isRecord(headers)) return fail('answer.headers: expected an object');
+  const contentType = headers['content-type'];
+  if (contentType !== undefined && typeof contentType !== 'string') fail('answer.headers.content-type: expected text');
+  if (typeof body !== 'string' || !/^[A-Za-z0-9+/]*={0,2}$/.test(body)) fail('answer.body: expected base64');
+  return parsed as unknown as Cassette;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}

@@ -1,0 +1,128 @@
+import { describe, expect, it } from 'vitest';
+import { type Cassette, cassetteFileName, cassetteOf, parseCassette } from '../../src/protocol/cassette.js';
+import { Replay } from '../../src/sandbox/replay.js';
+import { redactSecrets } from '../../src/secrets.js';
+import { utf16be, windows1251 } from '../helpers/legacy-charsets.js';
+
+const password = 'hunter2-secret';
+const redact = (text: string) => redactSecrets(text, [password]);
+
+/** A cassette as --record writes it: the request's fields, and a body in the given bytes. */
+function recorded(fields: Record<string, string>, bytes: Buffer, contentType = 'application/json'): Cassette {
+  return cassetteOf(
+    { form: Object.entries(fields), status: 200, contentType, bytes, text: bytes.toString('latin1') },
+    redact,
+  );
+}
+
+const form = (fields: Record<string, string>) => new URLSearchParams(fields);
+
+describe('cassetteOf', () => {
+  it('leaves AgentPassword out and keeps the bytes as they came, in base64', () => {
+    const bytes = windows1251('{"Message":"Успех"}');
+    const cassette = cassetteOf(
+      {
+        form: [
+          ['AgentID', '1'],
+          ['AgentPassword', password],
+          ['RequestType', 'Status'],
+        ],
+        status: 200,
+        contentType: 'application/json; charset=windows-1251',
+        bytes,
+        text: '{"Message":"Успех"}',
+      },
+      redact,
+    );
+    expect(cassette.request).toEqual({ AgentID: '1', RequestType: 'Status' });
+    expect(Buffer.from(cassette.answer.body, 'base64')).toEqual(bytes);
+    expect(cassette.answer.headers).toEqual({ 'content-type': 'application/json; charset=windows-1251' });
+    expect(cassette.answer.redacted).toBeUndefined();
+  });
+
+  it('an answer that repeats the password is kept with *** in its place, as UTF-8', () => {
+    const text = `{"Message":"bad password ${password}"}`;
+    const cassette = cassetteOf(
+      { form: [], status: 200, contentType: 'text/plain', bytes: Buffer.from(text), text },
+      redact,
+    );
+    expect(cassette.answer.redacted).toBe(true);
+    expect(Buffer.from(cassette.answer.body, 'base64').toString('utf8')).toBe('{"Message":"bad password ***"}');
+    expect(cassette.answer.headers).toEqual({ 'content-type': 'application/json; charset=utf-8' });
+    expect(JSON.stringify(cassette)).not.toContain(password);
+  });
+});
+
+describe('cassetteFileName', () => {
+  it('numbers, then the RequestType and the Service, each safe in a file name', () => {
+    expect(cassetteFileName(7, { RequestType: 'Payment', Service: '101' })).toBe('0007-Payment-101.json');
+    expect(cassetteFileName(12, { RequestType: 'Status' })).toBe('0012-Status.json');
+    expect(cassetteFileName(1, { RequestType: 'AccountCheck', Service: '../x y' })).toBe(
+      '0001-AccountCheck-___x_y.json',
+    );
+  });
+});
+
+describe('parseCassette', () => {
+  it.each([
+    ['[]', 'f.json: expected an object'],
+    ['{"format":"other"}', 'f.json: format: expected "agentpay-cassette/1"'],
+    [
+      '{"format":"agentpay-cassette/1","request":{"RequestType":"Status"},"answer":{"status":200,"headers":{},"body":"%%"}}',
+      'f.json: answer.body: expected base64',
+    ],
+    [
+      '{"format":"agentpay-cassette/1","request":{"RequestType":1},"answer":{}}',
+      'f.json: request: expected an object of text fields',
+    ],
+  ])('refuses %s', (text, message) => {
+    expect(() => parseCassette(text, 'f.json')).toThrow(message);
+  });
+});
+
+describe('Replay', () => {
+  const check = { RequestType: 'AccountCheck', Service: '101', Account: 'a', TransactionID: '111' };
+  const payment = { ...check, RequestType: 'Payment', Amount: '10.00', 'Extra[0].Name': 'InvoiceId' };
+  const pay = { ...payment, 'Extra[0].Value': '5', TransactionID: '222' };
+  const echo = (id: string, status: number) => Buffer.from(`{"TransactinID":${id},"ResponseStatus":${status}}`);
+  const replayOf = (cassettes: Cassette[]) => new Replay(cassettes, false, { directory: 'cassettes' });
+
+  it('matches without TransactionID or RequestDate and echoes the new TransactionID', () => {
+    const replay = replayOf([recorded(check, echo('111', 10))]);
+    const answer = replay.answer(form({ ...check, TransactionID: '999', RequestDate: 'now' }));
+    expect(answer?.bytes.toString()).toBe('{"TransactinID":999,"ResponseStatus":10}');
+    expect(replay.answer(form({ ...check, Account: 'b' }))).toBeUndefined();
+  });
+
+  it('a payment is told by its InvoiceId and Amount; its Status by the payment it stands for', () => {
+    const replay = replayOf([
+      recorded(pay, echo('222', 11)),
+      recorded({ RequestType: 'Status', TransactionID: '222' }, echo('222', 11)),
+      recorded({ RequestType: 'Status', TransactionID: '222' }, echo('222', 10)),
+    ]);
+    expect(replay.answer(form({ ...pay, 'Extra[0].Value': '6', TransactionID: '7' }))).toBeUndefined();
+    expect(replay.answer(form({ ...pay, Amount: '10.0', TransactionID: '7' }))).toBeUndefined();
+    expect(replay.answer(form({ ...pay, TransactionID: '7' }))?.bytes.toString()).toContain('"TransactinID":7,');
+    const status = () => replay.answer(form({ RequestType: 'Status', TransactionID: '7' }))?.bytes.toString();
+    // The recorded polls in order, then the last again.
+    expect([status(), status(), status()]).toEqual([
+      '{"TransactinID":7,"ResponseStatus":11}',
+      '{"TransactinID":7,"ResponseStatus":10}',
+      '{"TransactinID":7,"ResponseStatus":10}',
+    ]);
+    expect(replay.answer(form({ RequestType: 'Status', TransactionID: '8' }))).toBeUndefined();
+  });
+
+  it('rewrites the id in a UTF-16 answer too, and only where it stands whole', () => {
+    const text = '{"TransactinID":111,"RequestID":51110,"Message":"111"}';
+    const replay = replayOf([recorded(check, utf16be(text), 'application/json; charset=utf-16be')]);
+    const answer = replay.answer(form({ ...check, TransactionID: '42' }));
+    expect(answer?.bytes).toEqual(utf16be('{"TransactinID":42,"RequestID":51110,"Message":"42"}'));
+  });
+
+  it('names what was asked when nothing was recorded', () => {
+    expect(replayOf([]).refusal(form({ ...pay }))).toBe(
+      'No recording of Payment with Service=101, Account=a, InvoiceId=5, Amount=10.00: record it with --record, or replay with --replay-fallback\n',
+    );
+  });
+});
