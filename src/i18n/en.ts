@@ -437,6 +437,58 @@ const en = {
     nothing: (ledger: string) => `nothing to reconcile in ${ledger}`,
   },
 
+  /** reconcile --registry: commands/reconcile/registry.ts and render/registry.ts (its CSV and --json are data, in English). */
+  registry: {
+    /** The lists by their names in the table and the summary. */
+    lists: {
+      'only-in-registry': 'only in the registry',
+      'only-in-ledger': 'only in the ledger',
+      different: 'different',
+      'dated-another-day': 'dated another day',
+    },
+    head: {
+      list: 'List',
+      transactionId: 'TransactionID',
+      date: 'Date',
+      account: 'Account',
+      registryAmount: 'Registry amount',
+      ledgerAmount: 'Ledger amount',
+      registryState: 'Registry state',
+      ledgerState: 'Ledger state',
+    },
+    /** The registry's state of a row it lists. */
+    paid: 'paid',
+    /** The summary's first line: the registry's rows and sum, the ledger's days, how many agree. */
+    compared: (registry: string, rows: number, sum: string, days: string, agreed: number) =>
+      `registry ${registry}: ${count(rows, 'row')}, ${sum}; ledger days ${days}; ${agreed.toLocaleString('en-US')} agree`,
+    daySpan: (first: string, last: string, days: number) => `${first} to ${last} (${count(days, 'day')})`,
+    /** A list's line of the summary: its name, count and the sum of the side that has amounts. */
+    listSum: (list: string, rows: number, sum: string) => `${list}: ${rows.toLocaleString('en-US')} (${sum})`,
+    differentSums: (list: string, rows: number, registrySum: string, ledgerSum: string) =>
+      `${list}: ${rows.toLocaleString('en-US')} (registry ${registrySum}, ledger ${ledgerSum})`,
+    noGateway: 'no gateway is set: the payments of every gateway in the ledger are compared',
+    settled: (transactionId: string, state: string, message: string) =>
+      `settled ${transactionId}: ${state} (${message})`,
+    /** The first row dated other than --date, on stderr, and how many such rows are listed apart. */
+    firstAnotherDay: (registry: string, line: number, date: string, day: string, rows: number) =>
+      `registry ${registry} line ${line} is dated ${date}, not ${day} (--date): ${count(rows, 'row')} of another day listed apart as "dated another day", none compared`,
+    /** A registry whose every row is of another day than --date: one line, nothing compared. */
+    wholly: (registry: string, dates: string, day: string) =>
+      `the registry ${registry} is of ${dates}, not ${day} (--date): nothing compared`,
+    whollyHint: (date: string, day: string) =>
+      `give --date ${date} (or leave --date out) to compare the registry's own day, or ask the provider for the registry of ${day}`,
+    disagree: (payments: number) => `the registry and the ledger disagree on ${count(payments, 'payment')}`,
+    agree: 'the registry and the ledger agree',
+    anotherDay: (rows: number, day: string) =>
+      `${count(rows, 'row')} of the registry ${rows === 1 ? 'is' : 'are'} dated another day than ${day}`,
+    notSettled: (payments: number) => `${count(payments, 'open payment')} could not be settled (gateway trouble)`,
+    listsHint:
+      'the lists are on stdout: raise them with the provider before its deadline; open payments settle with agentpay reconcile',
+    anotherDayHint: (day: string) =>
+      `rows dated another day are not ${day}'s: reconcile them with --date of their day, or ask the provider why they are in this registry`,
+    settleHint: 'run it again with --settle when the gateway answers',
+  },
+
   /** ledger migrate, import and compact: commands/ledger (their --json is data, in English). */
   ledger: {
     upToDate: (ledger: string, version: number) => `the ledger ${ledger} is up to date (schema version ${version})`,

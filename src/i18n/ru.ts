@@ -468,6 +468,67 @@ const ru: Catalogue = {
     nothing: (ledger) => `в ${ledger} нечего сверять`,
   },
 
+  registry: {
+    lists: {
+      'only-in-registry': 'только в реестре',
+      'only-in-ledger': 'только в журнале',
+      different: 'расхождение',
+      'dated-another-day': 'за другой день',
+    },
+    head: {
+      list: 'Список',
+      transactionId: 'TransactionID',
+      date: 'Дата',
+      account: 'Счёт',
+      registryAmount: 'Сумма в реестре',
+      ledgerAmount: 'Сумма в журнале',
+      registryState: 'Состояние в реестре',
+      ledgerState: 'Состояние в журнале',
+    },
+    paid: 'оплачен',
+    compared: (registry, rows, sum, days, agreed) =>
+      `реестр ${registry}: ${counted(rows, { one: 'строка', few: 'строки', many: 'строк', other: 'строки' })}, ${sum}; дни журнала ${days}; сходятся: ${agreed.toLocaleString('ru-RU')}`,
+    daySpan: (first, last, days) =>
+      `с ${first} по ${last} (${counted(days, { one: 'день', few: 'дня', many: 'дней', other: 'дня' })})`,
+    listSum: (list, rows, sum) => `${list}: ${rows.toLocaleString('ru-RU')} (${sum})`,
+    differentSums: (list, rows, registrySum, ledgerSum) =>
+      `${list}: ${rows.toLocaleString('ru-RU')} (в реестре ${registrySum}, в журнале ${ledgerSum})`,
+    noGateway: 'шлюз не задан: сверяются платежи всех шлюзов журнала',
+    settled: (transactionId, state, message) => `транзакция ${transactionId} проверена: ${state} (${message})`,
+    firstAnotherDay: (registry, line, date, day, rows) =>
+      `реестр ${registry}, строка ${line}: дата ${date}, а не ${day} (--date); ${counted(rows, {
+        one: 'строка за другой день вынесена отдельно («за другой день») и не сверялась',
+        few: 'строки за другой день вынесены отдельно («за другой день») и не сверялись',
+        many: 'строк за другой день вынесены отдельно («за другой день») и не сверялись',
+        other: 'строки за другой день вынесены отдельно («за другой день») и не сверялись',
+      })}`,
+    wholly: (registry, dates, day) => `реестр ${registry} — за ${dates}, а не за ${day} (--date): ничего не сверялось`,
+    whollyHint: (date, day) =>
+      `укажите --date ${date} (или уберите --date), чтобы сверить реестр за его собственный день, или запросите у провайдера реестр за ${day}`,
+    disagree: (payments) =>
+      `реестр и журнал расходятся в ${counted(payments, { one: 'платеже', few: 'платежах', many: 'платежах', other: 'платежах' })}`,
+    agree: 'реестр и журнал сходятся',
+    anotherDay: (rows, day) =>
+      `${counted(rows, {
+        one: 'строка реестра датирована',
+        few: 'строки реестра датированы',
+        many: 'строк реестра датированы',
+        other: 'строки реестра датированы',
+      })} другим днём, а не ${day}`,
+    notSettled: (payments) =>
+      `${counted(payments, {
+        one: 'открытый платёж не удалось',
+        few: 'открытых платежа не удалось',
+        many: 'открытых платежей не удалось',
+        other: 'открытого платежа не удалось',
+      })} довести до конца (сбой шлюза)`,
+    listsHint:
+      'списки — в stdout: сообщите о расхождениях провайдеру до его срока; открытые платежи доводит до конца `agentpay reconcile`',
+    anotherDayHint: (day) =>
+      `строки с другой датой не относятся к ${day}: сверьте их с --date их дня или спросите провайдера, почему они в этом реестре`,
+    settleHint: 'запустите команду снова с --settle, когда шлюз будет отвечать',
+  },
+
   ledger: {
     upToDate: (ledger, version) => `журнал ${ledger} в актуальном состоянии (версия схемы ${version})`,
     applied: (ledger, version, name) => `${ledger}: применена миграция ${version} (${name})`,

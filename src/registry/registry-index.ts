@@ -77,11 +77,14 @@ export class RegistryIndex {
     return { date: this.dayNames[this.dayOf[number]!]!, amount: this.amountOf(number) };
   }
 
-  /** The rows no ledger entry matched, in the registry's order. */
-  *left(): Generator<Finding> {
+  /** The rows no ledger entry matched, of the days `select` picks, in the registry's order. */
+  *left(select: (date: string) => boolean): Generator<Finding> {
+    // Decided once a day, not once a row.
+    const selected = this.dayNames.map(select);
+    if (!selected.includes(true)) return;
     const accountOf = this.accounts.reader();
     for (let number = 0; number < this.ids.size; number++) {
-      const isLeft = !this.isTaken(number);
+      const isLeft = !this.isTaken(number) && selected[this.dayOf[number]!] === true;
       // Every row's account is read, in order: each is held as it differs from the one before.
       const account = accountOf(isLeft);
       if (!isLeft) continue;
