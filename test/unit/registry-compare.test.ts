@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
+import { en } from '../../src/i18n/en.js';
+import { ru } from '../../src/i18n/ru.js';
 import type { PaymentRow } from '../../src/ledger/ledger.js';
 import { RegistryComparison } from '../../src/registry/compare.js';
 import { loadRegistryIndex } from '../../src/registry/load-index.js';
 import type { RegistryRow } from '../../src/registry/read.js';
 import { RegistryIndex } from '../../src/registry/registry-index.js';
-import { en } from '../../src/i18n/en.js';
-import { ru } from '../../src/i18n/ru.js';
 import { registryTableLines } from '../../src/render/registry.js';
 import { plainStyle } from '../../src/render/style.js';
 import { fileOf, tsv } from '../helpers/registry-files.js';
