@@ -1,3 +1,4 @@
+import { t } from '../i18n/current.js';
 import type { RegistryLayout } from './layout.js';
 import { RegistryFileError, type RegistryRow, type RegistrySummary, readRegistry } from './read.js';
 import { RegistryIndex, RepeatedRowError } from './registry-index.js';
@@ -31,10 +32,10 @@ export async function loadRegistryIndex(
   } catch (error) {
     if (!(error instanceof RepeatedRowError)) throw error;
     const first = await firstLineOf(path, layout, error.transactionId);
-    throw new RegistryFileError(
-      `registry ${path} line ${error.line}: TransactionID ${error.transactionId} is listed again (first on line ${first}); the registry contradicts itself`,
-      { hint: 'ask the provider for a corrected registry; nothing was compared' },
-    );
+    const said = t().registry;
+    throw new RegistryFileError(said.listedAgain(said.line(path, error.line), error.transactionId, first), {
+      hint: said.correctedHint,
+    });
   }
 }
 

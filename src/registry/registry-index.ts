@@ -1,3 +1,4 @@
+import { t } from '../i18n/current.js';
 import { ensureLength, growable } from '../packed/growable.js';
 import { TransactionIndex } from '../packed/transaction-index.js';
 import type { Finding } from './compare.js';
@@ -126,12 +127,8 @@ export class RegistryIndex {
     let number = this.dayNumbers.get(date);
     if (number === undefined) {
       if (this.dayNames.length > 0xffff) {
-        throw new RegistryFileError(
-          `registry ${this.path} line ${line}: more than 65,536 different days; a registry covers a few`,
-          {
-            hint: 'split the registry by period; nothing was compared',
-          },
-        );
+        const said = t().registry;
+        throw new RegistryFileError(said.tooManyDays(said.line(this.path, line)), { hint: said.splitHint });
       }
       this.dayNumbers.set(date, (number = this.dayNames.length));
       this.dayNames.push(date);

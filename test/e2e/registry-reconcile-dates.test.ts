@@ -146,4 +146,23 @@ describe('reconcile --registry --date: registry dates are never silently crossed
     expect(wholly.stderr).toContain('ничего не сверялось');
     expect(englishLeft(screen(wholly.stderr))).toEqual([]);
   });
+
+  it('--lang ru: a registry that cannot be read, a bad mapping file and options that do not go together, in Russian', async () => {
+    const ru = (args: string[]) => runCli(['--lang', 'ru', 'reconcile', ...args], { env: fixture.env });
+    const malformed = fixture.registryFile('bad-ru.tsv', tsvOf(mixed()).replace('\t205.50', '\t205.5O'));
+    const mapping = fixture.registryFile('bad-ru.yaml', 'delimiter: ";;"\nheader: false\n');
+    const results = [
+      [await ru(['--registry', malformed]), 'строка 2, столбец 5 (сумма): "205.5O" — не сумма вида 1500.00'],
+      [await ru(['--registry', malformed, '--registry-format', mapping]), 'delimiter: один символ, например'],
+      [await ru(['--registry', malformed, '--since', '1d']), '--since не сочетается с --registry'],
+      [await ru(['--date', 'today']), '--date используется только вместе с --registry'],
+    ] as const;
+    for (const [result, expected] of results) {
+      expect(result.code, result.stderr).toBe(2);
+      expect(result.stderr).toContain(expected);
+      const screen = result.stderr.replaceAll(malformed, '<registry>').replaceAll(mapping, '<mapping>');
+      // A mapping file's keys and the word tab are the file's own.
+      expect(englishLeft(screen, ['delimiter', 'tab'])).toEqual([]);
+    }
+  });
 });
