@@ -460,12 +460,12 @@ const en = {
     paid: 'paid',
     /** The summary's first line: the registry's rows and sum, the ledger's days, how many agree. */
     compared: (registry: string, rows: number, sum: string, days: string, agreed: number) =>
-      `registry ${registry}: ${count(rows, 'row')}, ${sum}; ledger days ${days}; ${agreed.toLocaleString('en-US')} agree`,
-    daySpan: (first: string, last: string, days: number) => `${first} to ${last} (${count(days, 'day')})`,
+      `registry ${registry}: ${rows} row${rows === 1 ? '' : 's'}, ${sum}; ledger days ${days}; ${agreed} agree`,
+    daySpan: (first: string, last: string, days: number) => `${first} to ${last} (${days} days)`,
     /** A list's line of the summary: its name, count and the sum of the side that has amounts. */
-    listSum: (list: string, rows: number, sum: string) => `${list}: ${rows.toLocaleString('en-US')} (${sum})`,
+    listSum: (list: string, rows: number, sum: string) => `${list}: ${rows} (${sum})`,
     differentSums: (list: string, rows: number, registrySum: string, ledgerSum: string) =>
-      `${list}: ${rows.toLocaleString('en-US')} (registry ${registrySum}, ledger ${ledgerSum})`,
+      `${list}: ${rows} (registry ${registrySum}, ledger ${ledgerSum})`,
     noGateway: 'no gateway is set: the payments of every gateway in the ledger are compared',
     settled: (transactionId: string, state: string, message: string) =>
       `settled ${transactionId}: ${state} (${message})`,
@@ -477,11 +477,13 @@ const en = {
       `the registry ${registry} is of ${dates}, not ${day} (--date): nothing compared`,
     whollyHint: (date: string, day: string) =>
       `give --date ${date} (or leave --date out) to compare the registry's own day, or ask the provider for the registry of ${day}`,
-    disagree: (payments: number) => `the registry and the ledger disagree on ${count(payments, 'payment')}`,
+    disagree: (payments: number) =>
+      `the registry and the ledger disagree on ${payments} payment${payments === 1 ? '' : 's'}`,
     agree: 'the registry and the ledger agree',
     anotherDay: (rows: number, day: string) =>
       `${count(rows, 'row')} of the registry ${rows === 1 ? 'is' : 'are'} dated another day than ${day}`,
-    notSettled: (payments: number) => `${count(payments, 'open payment')} could not be settled (gateway trouble)`,
+    notSettled: (payments: number) =>
+      `${payments} open payment${payments === 1 ? '' : 's'} could not be settled (gateway trouble)`,
     listsHint:
       'the lists are on stdout: raise them with the provider before its deadline; open payments settle with agentpay reconcile',
     anotherDayHint: (day: string) =>
