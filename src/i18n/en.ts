@@ -445,6 +445,118 @@ const en = {
     nothing: (ledger: string) => `nothing to reconcile in ${ledger}`,
   },
 
+  /** reconcile --registry: commands/reconcile/registry.ts and render/registry.ts (its CSV and --json are data, in English). */
+  registry: {
+    /** The lists by their names in the table and the summary. */
+    lists: {
+      'only-in-registry': 'only in the registry',
+      'only-in-ledger': 'only in the ledger',
+      different: 'different',
+      'dated-another-day': 'dated another day',
+    },
+    head: {
+      list: 'List',
+      transactionId: 'TransactionID',
+      date: 'Date',
+      account: 'Account',
+      registryAmount: 'Registry amount',
+      ledgerAmount: 'Ledger amount',
+      registryState: 'Registry state',
+      ledgerState: 'Ledger state',
+    },
+    /** The registry's state of a row it lists. */
+    paid: 'paid',
+    /** The summary's first line: the registry's rows and sum, the ledger's days, how many agree. */
+    compared: (registry: string, rows: number, sum: string, days: string, agreed: number) =>
+      `registry ${registry}: ${rows} row${rows === 1 ? '' : 's'}, ${sum}; ledger days ${days}; ${agreed} agree`,
+    daySpan: (first: string, last: string, days: number) => `${first} to ${last} (${days} days)`,
+    /** A list's line of the summary: its name, count and the sum of the side that has amounts. */
+    listSum: (list: string, rows: number, sum: string) => `${list}: ${rows} (${sum})`,
+    differentSums: (list: string, rows: number, registrySum: string, ledgerSum: string) =>
+      `${list}: ${rows} (registry ${registrySum}, ledger ${ledgerSum})`,
+    noGateway: 'no gateway is set: the payments of every gateway in the ledger are compared',
+    settled: (transactionId: string, state: string, message: string) =>
+      `settled ${transactionId}: ${state} (${message})`,
+    /** The first row dated other than --date, on stderr, and how many such rows are listed apart. */
+    firstAnotherDay: (registry: string, line: number, date: string, day: string, rows: number) =>
+      `registry ${registry} line ${line} is dated ${date}, not ${day} (--date): ${count(rows, 'row')} of another day listed apart as "dated another day", none compared`,
+    /** A registry whose every row is of another day than --date: one line, nothing compared. */
+    wholly: (registry: string, dates: string, day: string) =>
+      `the registry ${registry} is of ${dates}, not ${day} (--date): nothing compared`,
+    whollyHint: (date: string, day: string) =>
+      `give --date ${date} (or leave --date out) to compare the registry's own day, or ask the provider for the registry of ${day}`,
+    disagree: (payments: number) =>
+      `the registry and the ledger disagree on ${payments} payment${payments === 1 ? '' : 's'}`,
+    agree: 'the registry and the ledger agree',
+    anotherDay: (rows: number, day: string) =>
+      `${count(rows, 'row')} of the registry ${rows === 1 ? 'is' : 'are'} dated another day than ${day}`,
+    notSettled: (payments: number) =>
+      `${payments} open payment${payments === 1 ? '' : 's'} could not be settled (gateway trouble)`,
+    listsHint:
+      'the lists are on stdout: raise them with the provider before its deadline; open payments settle with agentpay reconcile',
+    anotherDayHint: (day: string) =>
+      `rows dated another day are not ${day}'s: reconcile them with --date of their day, or ask the provider why they are in this registry`,
+    settleHint: 'run it again with --settle when the gateway answers',
+    goesWithRegistry: (flag: string) => `${flag} goes with --registry <file>`,
+    sinceWithRegistry: '--since does not go with --registry',
+    sinceWithRegistryHint: 'the registry decides the days compared; give --date <day> to choose one',
+
+    /** Reading the registry (registry/read.ts and beside it): where, then what is wrong there. */
+    line: (registry: string, line: number) => `registry ${registry} line ${line}`,
+    cell: (where: string, column: number, field: string) => `${where}, column ${column} (${field})`,
+    atColumn: (column: number) => `, column ${column}`,
+    fields: { transactionId: 'TransactionID', date: 'date', time: 'time', account: 'account', amount: 'amount' },
+    /** A column as the file's header names it. */
+    columnName: (name: string) => JSON.stringify(name),
+    noColumn: (where: string, name: string, field: string, names: string) =>
+      `${where}: the header has no column ${name} (the ${field}); it has ${names}`,
+    nameColumnsHint: 'name the columns in a mapping file (--registry-format; docs/registries.md)',
+    missingCell: (where: string, columns: number) => `${where}: missing; the row has ${count(columns, 'column')}`,
+    fixRowHint: 'fix the row, or describe the layout in a mapping file (--registry-format)',
+    fixLineHint: 'fix the line, or describe the layout in a mapping file (--registry-format)',
+    badCell: (where: string, shown: string, why: string) => `${where}: ${shown} ${why}`,
+    longCell: (start: string, length: number) => `${start}... (${length} character${length === 1 ? '' : 's'})`,
+    notDate: (patterns: string) => `is not a date (${patterns})`,
+    orBetween: ' or ',
+    notTime: 'is not a time (HH:mm:ss)',
+    notAmount: (example: string) => `is not an amount such as ${example}`,
+    zeroId: 'is not a TransactionID: 0 names no transaction',
+    leadingZero: (written: string) => `is written with a leading zero: a TransactionID is written without (${written})`,
+    beyondLong: (max: string) => `is beyond a signed 64-bit Long (at most ${max}): not a TransactionID`,
+    notId: 'is not a TransactionID (digits only: a signed 64-bit Long)',
+    totalShape: (where: string, label: string) =>
+      `${where}: the ${label} line should give the count of rows and the sum of their amounts, as in "${label} 3 4500.00"`,
+    totalMismatch: (where: string, label: string, statedRows: string, stated: string, rows: number, sum: string) =>
+      `${where}: the ${label} line says ${statedRows} rows summing ${stated}, but the registry's rows are ${rows} summing ${sum}; the registry contradicts itself`,
+    rowAfterTotal: (where: string, label: string, totalLine: number) =>
+      `${where}: a row after the ${label} line (line ${totalLine}); the total closes the registry`,
+    listedAgain: (where: string, transactionId: string, first: number) =>
+      `${where}: TransactionID ${transactionId} is listed again (first on line ${first}); the registry contradicts itself`,
+    correctedHint: 'ask the provider for a corrected registry; nothing was compared',
+    tooManyDays: (where: string) => `${where}: more than 65,536 different days; a registry covers a few`,
+    splitHint: 'split the registry by period; nothing was compared',
+    cannotRead: (registry: string, code: string) => `cannot read the registry ${registry} (${code})`,
+    cannotReadHint: 'check the path given to --registry',
+
+    /** A mapping file (registry/mapping-file.ts): its file, the key, what was expected there. */
+    mapping: {
+      notYaml: (file: string, detail: string) => `registry mapping ${file} is not valid YAML or JSON: ${detail}`,
+      invalid: (file: string, key: string, problem: string) => `registry mapping ${file}:${key} ${problem}`,
+      hint: 'see docs/registries.md for the keys of a mapping file',
+      required: 'is required',
+      columnFrom1: 'a column number counts from 1',
+      emptyName: 'a header name must not be empty',
+      oneCharacter: 'one character, such as ";" or "," (or the word tab)',
+      oneQuote: "one character, such as '\"'",
+      encoding: 'a character set TextDecoder knows, such as utf-8 or windows-1251',
+      datePattern: 'a date pattern with YYYY, MM and DD once each, such as DD.MM.YYYY',
+      numbered: 'without a header row, columns are numbers counted from 1',
+      unreadable: (file: string, code: string) =>
+        `--registry-format ${file} is neither tsv, csv nor a readable mapping file (${code})`,
+      unreadableHint: 'give tsv, csv, or the path of a JSON or YAML mapping file (docs/registries.md)',
+    },
+  },
+
   /** ledger migrate, import and compact: commands/ledger (their --json is data, in English). */
   ledger: {
     upToDate: (ledger: string, version: number) => `the ledger ${ledger} is up to date (schema version ${version})`,

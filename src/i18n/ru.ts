@@ -476,6 +476,123 @@ const ru: Catalogue = {
     nothing: (ledger) => `в ${ledger} нечего сверять`,
   },
 
+  registry: {
+    lists: {
+      'only-in-registry': 'только в реестре',
+      'only-in-ledger': 'только в журнале',
+      different: 'расхождение',
+      'dated-another-day': 'за другой день',
+    },
+    head: {
+      list: 'Список',
+      transactionId: 'TransactionID',
+      date: 'Дата',
+      account: 'Счёт',
+      registryAmount: 'Сумма в реестре',
+      ledgerAmount: 'Сумма в журнале',
+      registryState: 'Состояние в реестре',
+      ledgerState: 'Состояние в журнале',
+    },
+    paid: 'оплачен',
+    compared: (registry, rows, sum, days, agreed) =>
+      `реестр ${registry}: ${counted(rows, { one: 'строка', few: 'строки', many: 'строк', other: 'строки' })}, ${sum}; дни журнала ${days}; сходятся: ${agreed.toLocaleString('ru-RU')}`,
+    daySpan: (first, last, days) =>
+      `с ${first} по ${last} (${counted(days, { one: 'день', few: 'дня', many: 'дней', other: 'дня' })})`,
+    listSum: (list, rows, sum) => `${list}: ${rows.toLocaleString('ru-RU')} (${sum})`,
+    differentSums: (list, rows, registrySum, ledgerSum) =>
+      `${list}: ${rows.toLocaleString('ru-RU')} (в реестре ${registrySum}, в журнале ${ledgerSum})`,
+    noGateway: 'шлюз не задан: сверяются платежи всех шлюзов журнала',
+    settled: (transactionId, state, message) => `транзакция ${transactionId} проверена: ${state} (${message})`,
+    firstAnotherDay: (registry, line, date, day, rows) =>
+      `реестр ${registry}, строка ${line}: дата ${date}, а не ${day} (--date); ${counted(rows, {
+        one: 'строка за другой день вынесена отдельно («за другой день») и не сверялась',
+        few: 'строки за другой день вынесены отдельно («за другой день») и не сверялись',
+        many: 'строк за другой день вынесены отдельно («за другой день») и не сверялись',
+        other: 'строки за другой день вынесены отдельно («за другой день») и не сверялись',
+      })}`,
+    wholly: (registry, dates, day) => `реестр ${registry} — за ${dates}, а не за ${day} (--date): ничего не сверялось`,
+    whollyHint: (date, day) =>
+      `укажите --date ${date} (или уберите --date), чтобы сверить реестр за его собственный день, или запросите у провайдера реестр за ${day}`,
+    disagree: (payments) =>
+      `реестр и журнал расходятся в ${counted(payments, { one: 'платеже', few: 'платежах', many: 'платежах', other: 'платежах' })}`,
+    agree: 'реестр и журнал сходятся',
+    anotherDay: (rows, day) =>
+      `${counted(rows, {
+        one: 'строка реестра датирована',
+        few: 'строки реестра датированы',
+        many: 'строк реестра датированы',
+        other: 'строки реестра датированы',
+      })} другим днём, а не ${day}`,
+    notSettled: (payments) =>
+      `${counted(payments, {
+        one: 'открытый платёж не удалось',
+        few: 'открытых платежа не удалось',
+        many: 'открытых платежей не удалось',
+        other: 'открытого платежа не удалось',
+      })} довести до конца (сбой шлюза)`,
+    listsHint:
+      'списки — в stdout: сообщите о расхождениях провайдеру до его срока; открытые платежи доводит до конца `agentpay reconcile`',
+    anotherDayHint: (day) =>
+      `строки с другой датой не относятся к ${day}: сверьте их с --date их дня или спросите провайдера, почему они в этом реестре`,
+    settleHint: 'запустите команду снова с --settle, когда шлюз будет отвечать',
+    goesWithRegistry: (flag) => `${flag} используется только вместе с --registry <file>`,
+    sinceWithRegistry: '--since не сочетается с --registry',
+    sinceWithRegistryHint: 'дни сверки задаёт реестр; чтобы выбрать день, укажите --date <day>',
+
+    line: (registry, line) => `реестр ${registry}, строка ${line}`,
+    cell: (where, column, field) => `${where}, столбец ${column} (${field})`,
+    atColumn: (column) => `, столбец ${column}`,
+    fields: { transactionId: 'TransactionID', date: 'дата', time: 'время', account: 'счёт', amount: 'сумма' },
+    columnName: (name) => `«${name}»`,
+    noColumn: (where, name, field, names) =>
+      `${where}: в заголовке нет столбца ${name} (${field}); есть столбцы ${names}`,
+    nameColumnsHint: 'назовите столбцы в файле соответствия (--registry-format; docs/registries.md)',
+    missingCell: (where, columns) =>
+      `${where}: нет значения; в строке всего ${counted(columns, { one: 'столбец', few: 'столбца', many: 'столбцов', other: 'столбца' })}`,
+    fixRowHint: 'исправьте строку или опишите раскладку в файле соответствия (--registry-format)',
+    fixLineHint: 'исправьте эту строку файла или опишите раскладку в файле соответствия (--registry-format)',
+    badCell: (where, shown, why) => `${where}: ${shown} ${why}`,
+    longCell: (start, length) => `${start}… (${characters(length)})`,
+    notDate: (patterns) => `— не дата (${patterns})`,
+    orBetween: ' или ',
+    notTime: '— не время (HH:mm:ss)',
+    notAmount: (example) => `— не сумма вида ${example}`,
+    zeroId: '— не TransactionID: номер 0 не обозначает никакой транзакции',
+    leadingZero: (written) => `записан с ведущим нулём: TransactionID пишется без ведущих нулей (${written})`,
+    beyondLong: (max) => `— больше знакового 64-битного Long (не более ${max}): не TransactionID`,
+    notId: '— не TransactionID (только цифры: знаковый 64-битный Long)',
+    totalShape: (where, label) =>
+      `${where}: итоговая строка ${label} должна содержать число строк и сумму, как в «${label} 3 4500.00»`,
+    totalMismatch: (where, label, statedRows, stated, rows, sum) =>
+      `${where}: в итоговой строке ${label} строк — ${statedRows}, сумма — ${stated}, а в самом реестре строк — ${rows}, сумма — ${sum}; реестр противоречит сам себе`,
+    rowAfterTotal: (where, label, totalLine) =>
+      `${where}: строка после итоговой строки ${label} (строка ${totalLine}); итог закрывает реестр`,
+    listedAgain: (where, transactionId, first) =>
+      `${where}: TransactionID ${transactionId} указан повторно (впервые — в строке ${first}); реестр противоречит сам себе`,
+    correctedHint: 'запросите у провайдера исправленный реестр; ничего не сверялось',
+    tooManyDays: (where) => `${where}: больше 65${nbsp}536 разных дней; реестр охватывает несколько дней`,
+    splitHint: 'разделите реестр по периодам; ничего не сверялось',
+    cannotRead: (registry, code) => `не удалось прочитать реестр ${registry} (${code})`,
+    cannotReadHint: 'проверьте путь, указанный в --registry',
+
+    mapping: {
+      notYaml: (file, detail) => `файл соответствия реестра ${file} — не YAML и не JSON: ${detail}`,
+      invalid: (file, key, problem) => `файл соответствия реестра ${file}:${key} ${problem}`,
+      hint: 'ключи файла соответствия описаны в docs/registries.md',
+      required: 'обязателен',
+      columnFrom1: 'номер столбца считается с 1',
+      emptyName: 'имя столбца в заголовке не может быть пустым',
+      oneCharacter: 'один символ, например ";" или "," (или слово tab)',
+      oneQuote: "один символ, например '\"'",
+      encoding: 'кодировка, которую знает TextDecoder, например utf-8 или windows-1251',
+      datePattern: 'шаблон даты, где YYYY, MM и DD встречаются по одному разу, например DD.MM.YYYY',
+      numbered: 'без строки заголовка столбцы задаются номерами, считая с 1',
+      unreadable: (file, code) =>
+        `--registry-format ${file} — не tsv, не csv и не читаемый файл соответствия (${code})`,
+      unreadableHint: 'укажите tsv, csv или путь к файлу соответствия в формате JSON или YAML (docs/registries.md)',
+    },
+  },
+
   ledger: {
     upToDate: (ledger, version) => `журнал ${ledger} в актуальном состоянии (версия схемы ${version})`,
     applied: (ledger, version, name) => `${ledger}: применена миграция ${version} (${name})`,

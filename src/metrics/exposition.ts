@@ -12,7 +12,7 @@ export const openPaymentStates = ['pending', 'unknown'] as const;
 type OpenPaymentState = (typeof openPaymentStates)[number];
 
 /** The lists of `reconcile --registry`, and the rows on which both sides agree. */
-const registryLists = ['only_in_registry', 'only_in_ledger', 'different', 'agreeing'] as const;
+const registryLists = ['only_in_registry', 'only_in_ledger', 'different', 'dated_another_day', 'agreeing'] as const;
 type RegistryList = (typeof registryLists)[number];
 
 /**

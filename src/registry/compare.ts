@@ -14,9 +14,10 @@ import type { RegistryIndex } from './registry-index.js';
  * amount (as exact decimals) agrees; at another amount, or a ledger failure or open transaction
  * it lists, is "different"; a ledger success or open transaction of the compared days it does
  * not list is "only in the ledger"; a ledger failure it does not list agrees; a row matching no
- * ledger entry is "only in the registry".
+ * ledger entry is "only in the registry". A row dated outside the compared days (`--date`) is
+ * never compared: it is "dated another day", with the ledger's side when the ledger has it.
  */
-const findingLists = ['only-in-registry', 'only-in-ledger', 'different'] as const;
+const findingLists = ['only-in-registry', 'only-in-ledger', 'different', 'dated-another-day'] as const;
 export type FindingList = (typeof findingLists)[number];
 
 export interface Finding {
@@ -44,11 +45,15 @@ export class RegistryComparison {
     'only-in-registry': { count: 0, registrySum: '0', ledgerSum: '0' },
     'only-in-ledger': { count: 0, registrySum: '0', ledgerSum: '0' },
     different: { count: 0, registrySum: '0', ledgerSum: '0' },
+    'dated-another-day': { count: 0, registrySum: '0', ledgerSum: '0' },
   };
   /** Ledger entries that matched a row and agree. */
   agreed = 0;
 
-  /** `days`: the days compared (the ledger's entries of other days count only when the registry lists them). */
+  /**
+   * `days`: the days compared. The ledger's entries of other days count only when the registry
+   * lists them; the registry's rows of other days are listed apart, never as agreeing.
+   */
   constructor(
     private readonly registry: RegistryIndex,
     private readonly days: ReadonlySet<string>,
@@ -66,6 +71,15 @@ export class RegistryComparison {
         registryState: null,
       });
     }
+    if (!this.days.has(row.date)) {
+      return this.count({
+        list: 'dated-another-day',
+        ...this.ledgerSide(payment),
+        date: row.date,
+        registryAmount: row.amount,
+        registryState: 'paid',
+      });
+    }
     if (payment.state === 'success' && (row.amount === payment.amount || sameDecimal(row.amount, payment.amount))) {
       this.agreed++;
       return undefined;
@@ -79,9 +93,15 @@ export class RegistryComparison {
     });
   }
 
-  /** The rows no ledger entry matched, counted as they go. */
+  /** The rows of the compared days no ledger entry matched, counted as they go. */
   *onlyInRegistry(): Generator<Finding> {
-    for (const finding of this.registry.left()) yield this.count(finding);
+    for (const finding of this.registry.left((date) => this.days.has(date))) yield this.count(finding);
+  }
+
+  /** The rows of other days no ledger entry matched, counted as they go. */
+  *unmatchedOfAnotherDay(): Generator<Finding> {
+    for (const finding of this.registry.left((date) => !this.days.has(date)))
+      yield this.count({ ...finding, list: 'dated-another-day' });
   }
 
   private ledgerSide({ transactionId, at, account, amount, state }: PaymentRow) {

@@ -1,22 +1,41 @@
+import { t } from '../i18n/current.js';
 import type { RegistryLayout } from './layout.js';
-import { RegistryFileError, type RegistrySummary, readRegistry } from './read.js';
+import { RegistryFileError, type RegistryRow, type RegistrySummary, readRegistry } from './read.js';
 import { RegistryIndex, RepeatedRowError } from './registry-index.js';
 
-/** The registry at `path` read into an index, with its count and sum of rows. */
+/** How many rows are dated another day than the one compared (`--date`), and the first of them. */
+export interface AnotherDay {
+  rows: number;
+  first: { line: number; date: string } | undefined;
+}
+
+/**
+ * The registry at `path` read into an index, with its count and sum of rows; given the day
+ * compared, also how many rows are dated another day, and the first such (counted as they
+ * come, nothing held a row).
+ */
 export async function loadRegistryIndex(
   path: string,
   layout: RegistryLayout,
-): Promise<{ index: RegistryIndex; read: RegistrySummary }> {
+  comparedDay?: string,
+): Promise<{ index: RegistryIndex; read: RegistrySummary; anotherDay: AnotherDay }> {
   const index = new RegistryIndex(path);
+  const anotherDay: AnotherDay = { rows: 0, first: undefined };
+  const add = (row: RegistryRow) => {
+    index.add(row);
+    if (comparedDay === undefined || row.date === comparedDay) return;
+    anotherDay.rows++;
+    anotherDay.first ??= { line: row.line, date: row.date };
+  };
   try {
-    return { index, read: await readRegistry(path, layout, (row) => index.add(row)) };
+    return { index, read: await readRegistry(path, layout, add), anotherDay };
   } catch (error) {
     if (!(error instanceof RepeatedRowError)) throw error;
     const first = await firstLineOf(path, layout, error.transactionId);
-    throw new RegistryFileError(
-      `registry ${path} line ${error.line}: TransactionID ${error.transactionId} is listed again (first on line ${first}); the registry contradicts itself`,
-      { hint: 'ask the provider for a corrected registry; nothing was compared' },
-    );
+    const said = t().registry;
+    throw new RegistryFileError(said.listedAgain(said.line(path, error.line), error.transactionId, first), {
+      hint: said.correctedHint,
+    });
   }
 }
 

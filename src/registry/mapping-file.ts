@@ -2,17 +2,23 @@ import { readFileSync } from 'node:fs';
 import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
 import { UsageError } from '../errors.js';
+import { t } from '../i18n/current.js';
 import { compileDatePattern } from './dates.js';
 import type { RegistryLayout } from './layout.js';
 
 /**
  * A registry mapping file (JSON or YAML; docs/registries.md): the layout of any registry the
  * built-in `tsv` and `csv` do not describe. This schema is the one place it is checked; each
- * refusal names the key and what was expected there.
+ * refusal names the key and what was expected there, in the language chosen (each message a
+ * function, so it is worded when a file is checked, not when this module loads).
  */
+const said = () => t().registry.mapping;
 const columnRef = z.union([
-  z.number().int().min(1, 'a column number counts from 1'),
-  z.string().min(1, 'a header name must not be empty'),
+  z
+    .number()
+    .int()
+    .min(1, { error: () => said().columnFrom1 }),
+  z.string().min(1, { error: () => said().emptyName }),
 ]);
 
 const knownEncoding = (label: string) => {
@@ -29,22 +35,21 @@ const mappingSchema = z
     delimiter: z
       .string()
       .transform((text) => (text === 'tab' ? '\t' : text))
-      .refine((text) => text.length === 1, 'one character, such as ";" or "," (or the word tab)'),
-    quote: z.union([z.string().length(1, "one character, such as '\"'"), z.literal(false)]).default('"'),
+      .refine((text) => text.length === 1, { error: () => said().oneCharacter }),
+    quote: z.union([z.string().length(1, { error: () => said().oneQuote }), z.literal(false)]).default('"'),
     header: z.boolean(),
     skipLines: z.number().int().min(0).default(0),
     encoding: z
       .string()
-      .refine(knownEncoding, 'a character set TextDecoder knows, such as utf-8 or windows-1251')
+      .refine(knownEncoding, { error: () => said().encoding })
       .default('utf-8'),
     decimal: z.enum(['point', 'comma']).default('point'),
     date: z
       .union([z.string(), z.array(z.string()).min(1)])
       .transform((value) => (typeof value === 'string' ? [value] : value))
-      .refine(
-        (patterns) => patterns.every((pattern) => compileDatePattern(pattern) !== undefined),
-        'a date pattern with YYYY, MM and DD once each, such as DD.MM.YYYY',
-      ),
+      .refine((patterns) => patterns.every((pattern) => compileDatePattern(pattern) !== undefined), {
+        error: () => said().datePattern,
+      }),
     columns: z.strictObject({
       transactionId: columnRef,
       date: columnRef,
@@ -56,7 +61,7 @@ const mappingSchema = z
   })
   .refine((mapping) => mapping.header || Object.values(mapping.columns).every((column) => typeof column !== 'string'), {
     path: ['columns'],
-    message: 'without a header row, columns are numbers counted from 1',
+    error: () => said().numbered,
   });
 
 /** A mapping file's text as a layout; a UsageError naming the file, the key and what was expected. */
@@ -65,9 +70,7 @@ export function parseMapping(source: string, file: string): RegistryLayout {
   try {
     value = parseYaml(source, { uniqueKeys: true });
   } catch (error) {
-    throw new UsageError(
-      `registry mapping ${file} is not valid YAML or JSON: ${(error as Error).message.split('\n')[0]}`,
-    );
+    throw new UsageError(said().notYaml(file, (error as Error).message.split('\n')[0] ?? ''));
   }
   const parsed = mappingSchema.safeParse(value);
   if (!parsed.success) {
@@ -75,11 +78,9 @@ export function parseMapping(source: string, file: string): RegistryLayout {
     const at = issue && issue.path.length > 0 ? ` ${issue.path.map(String).join('.')}:` : '';
     const message =
       issue?.code === 'invalid_type' && issue.message.endsWith('received undefined')
-        ? 'is required'
+        ? said().required
         : (issue?.message ?? 'invalid');
-    throw new UsageError(`registry mapping ${file}:${at} ${message}`, {
-      hint: 'see docs/registries.md for the keys of a mapping file',
-    });
+    throw new UsageError(said().invalid(file, at, message), { hint: said().hint });
   }
   const { date, ...layout } = parsed.data;
   return { name: file, ...layout, dates: date };
@@ -91,12 +92,7 @@ export function readMappingFile(file: string): RegistryLayout {
     source = readFileSync(file, 'utf8');
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
-    throw new UsageError(
-      `--registry-format ${JSON.stringify(file)} is neither tsv, csv nor a readable mapping file (${code})`,
-      {
-        hint: 'give tsv, csv, or the path of a JSON or YAML mapping file (docs/registries.md)',
-      },
-    );
+    throw new UsageError(said().unreadable(JSON.stringify(file), code), { hint: said().unreadableHint });
   }
   return parseMapping(source, file);
 }

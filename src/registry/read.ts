@@ -1,5 +1,6 @@
 import type { CsvError } from 'csv-parse';
 import { UsageError } from '../errors.js';
+import { t } from '../i18n/current.js';
 import { sameDecimal } from '../protocol/money.js';
 import { DecimalSum, readAmount } from './amounts.js';
 import { compileDatePattern, type DatePattern, isTimeOfDay, readDate } from './dates.js';
@@ -34,14 +35,6 @@ export class RegistryFileError extends UsageError {
 type Field = keyof RegistryLayout['columns'];
 type Columns = Record<Field, number | undefined>;
 
-const fieldNames: Record<Field, string> = {
-  transactionId: 'TransactionID',
-  date: 'date',
-  time: 'time',
-  account: 'account',
-  amount: 'amount',
-};
-
 /** Column indexes (from 0) of the layout's fields; names looked up in the header row. */
 function resolveColumns(
   layout: RegistryLayout,
@@ -55,13 +48,11 @@ function resolveColumns(
     const index = header?.findIndex((name) => name.trim() === ref) ?? -1;
     // A time is shown, never compared: a registry without one is read all the same.
     if (index < 0 && field !== 'time') {
-      const names = (header ?? []).map((name) => JSON.stringify(name.trim())).join(', ');
-      throw new RegistryFileError(
-        `${where(line)}: the header has no column ${JSON.stringify(ref)} (the ${fieldNames[field]}); it has ${names}`,
-        {
-          hint: `name the columns in a mapping file (--registry-format; docs/registries.md)`,
-        },
-      );
+      const said = t().registry;
+      const names = (header ?? []).map((name) => said.columnName(name.trim())).join(', ');
+      throw new RegistryFileError(said.noColumn(where(line), said.columnName(ref), said.fields[field], names), {
+        hint: said.nameColumnsHint,
+      });
     }
     return index < 0 ? undefined : index;
   };
@@ -88,36 +79,28 @@ function cellOf(reader: RowReader, record: readonly string[], field: Field, line
   const index = reader.columns[field]!;
   const value = record[index];
   if (value === undefined) {
+    const said = t().registry;
     throw new RegistryFileError(
-      `${reader.where(line)}, column ${index + 1} (${fieldNames[field]}): missing; the row has ${record.length} column${record.length === 1 ? '' : 's'}`,
+      said.missingCell(said.cell(reader.where(line), index + 1, said.fields[field]), record.length),
       {
-        hint: 'fix the row, or describe the layout in a mapping file (--registry-format)',
+        hint: said.fixRowHint,
       },
     );
   }
   return value.trim();
 }
 
-function badCell(
-  reader: RowReader,
-  field: Field,
-  expected: string,
-  value: string,
-  line: number,
-  why = `is not ${expected}`,
-): RegistryFileError {
-  return new RegistryFileError(
-    `${reader.where(line)}, column ${reader.columns[field]! + 1} (${fieldNames[field]}): ${shownCell(value)} ${why}`,
-    {
-      hint: 'fix the row, or describe the layout in a mapping file (--registry-format)',
-    },
-  );
+/** A cell that is not what its column holds: `why` says what it should be (from the catalogue). */
+function badCell(reader: RowReader, field: Field, value: string, line: number, why: string): RegistryFileError {
+  const said = t().registry;
+  const where = said.cell(reader.where(line), reader.columns[field]! + 1, said.fields[field]);
+  return new RegistryFileError(said.badCell(where, shownCell(value), why), { hint: said.fixRowHint });
 }
 
 /** A cell as a message quotes it: a cell gone wrong may be a whole file long. */
 function shownCell(value: string): string {
   return value.length > 60
-    ? `${JSON.stringify(value.slice(0, 60))}... (${value.length} characters)`
+    ? t().registry.longCell(JSON.stringify(value.slice(0, 60)), value.length)
     : JSON.stringify(value);
 }
 
@@ -125,25 +108,25 @@ function readRow(reader: RowReader, record: readonly string[], line: number): Re
   const { layout, columns } = reader;
   const transactionId = cellOf(reader, record, 'transactionId', line);
   const idProblem = transactionIdProblem(transactionId);
-  if (idProblem !== undefined)
-    throw badCell(reader, 'transactionId', 'a TransactionID', transactionId, line, idProblem);
+  if (idProblem !== undefined) throw badCell(reader, 'transactionId', transactionId, line, idProblem);
   const dateCell = cellOf(reader, record, 'date', line);
   // Rows come in date order: a day's rows share their date cell, read once.
   const date = dateCell === reader.lastDate?.cell ? reader.lastDate.date : readDate(dateCell, reader.dates);
-  if (date === undefined) throw badCell(reader, 'date', `a date (${layout.dates.join(' or ')})`, dateCell, line);
+  if (date === undefined)
+    throw badCell(reader, 'date', dateCell, line, t().registry.notDate(layout.dates.join(t().registry.orBetween)));
   if (dateCell !== reader.lastDate?.cell) reader.lastDate = { cell: dateCell, date };
   const time = columns.time === undefined ? undefined : cellOf(reader, record, 'time', line);
   if (time !== undefined && time !== '' && !isTimeOfDay(time))
-    throw badCell(reader, 'time', 'a time (HH:mm:ss)', time, line);
+    throw badCell(reader, 'time', time, line, t().registry.notTime);
   const amountCell = cellOf(reader, record, 'amount', line);
   const amount = readAmount(amountCell, layout.decimal);
   if (amount === undefined)
     throw badCell(
       reader,
       'amount',
-      `an amount such as ${layout.decimal === 'comma' ? '1500,00' : '1500.00'}`,
       amountCell,
       line,
+      t().registry.notAmount(layout.decimal === 'comma' ? '1500,00' : '1500.00'),
     );
   return {
     transactionId,
@@ -161,24 +144,21 @@ function checkTotal(reader: RowReader, record: readonly string[], line: number, 
   const rest = record.join(' ').trim().slice(label.length).trim();
   const match = /^(\d+)\s+(.+)$/.exec(rest);
   const stated = match ? readAmount(match[2]!, reader.layout.decimal) : undefined;
-  if (!match || stated === undefined) {
-    throw new RegistryFileError(
-      `${reader.where(line)}: the ${label} line should give the count of rows and the sum of their amounts, as in "${label} 3 4500.00"`,
-    );
-  }
+  const said = t().registry;
+  if (!match || stated === undefined) throw new RegistryFileError(said.totalShape(reader.where(line), label));
   if (Number(match[1]) !== rows || !sameDecimal(stated, sum)) {
-    throw new RegistryFileError(
-      `${reader.where(line)}: the ${label} line says ${match[1]} rows summing ${stated}, but the registry's rows are ${rows} summing ${sum}; the registry contradicts itself`,
-      { hint: 'ask the provider for a corrected registry; nothing was compared' },
-    );
+    throw new RegistryFileError(said.totalMismatch(reader.where(line), label, match[1]!, stated, rows, sum), {
+      hint: said.correctedHint,
+    });
   }
 }
 
 function csvFailure(error: CsvError, where: (line: number) => string): RegistryFileError {
   const { lines, column } = error as CsvError & { lines?: number; column?: number | string };
-  const at = typeof column === 'number' ? `, column ${column + 1}` : '';
+  const at = typeof column === 'number' ? t().registry.atColumn(column + 1) : '';
+  // The rest is csv-parse's own wording.
   return new RegistryFileError(`${where(lines ?? 0)}${at}: ${error.message.replace(/^Invalid Record Length: /, '')}`, {
-    hint: 'fix the line, or describe the layout in a mapping file (--registry-format)',
+    hint: t().registry.fixLineHint,
   });
 }
 
@@ -193,7 +173,7 @@ export async function readRegistry(
   layout: RegistryLayout,
   onRow: (row: RegistryRow) => void,
 ): Promise<RegistrySummary> {
-  const where = (line: number) => `registry ${path} line ${line}`;
+  const where = (line: number) => t().registry.line(path, line);
   // With a header the columns are known once it is read; without, they are numbers.
   const noColumns: Columns = {
     transactionId: undefined,
@@ -219,9 +199,7 @@ export async function readRegistry(
         }
         if (isBlank(record)) continue;
         if (totalLine !== undefined)
-          throw new RegistryFileError(
-            `${where(line)}: a row after the ${layout.total} line (line ${totalLine}); the total closes the registry`,
-          );
+          throw new RegistryFileError(t().registry.rowAfterTotal(where(line), layout.total!, totalLine));
         if (layout.total !== undefined && record[0]?.trim().startsWith(layout.total)) {
           checkTotal(reader, record, line, rows, sum.value());
           totalLine = line;
@@ -250,8 +228,6 @@ function failureOf(error: unknown, path: string, where: (line: number) => string
   if ((error as CsvError).code?.startsWith('CSV_')) return csvFailure(error as CsvError, where);
   const code = (error as NodeJS.ErrnoException).code;
   if (code !== undefined)
-    return new RegistryFileError(`cannot read the registry ${path} (${code})`, {
-      hint: 'check the path given to --registry',
-    });
+    return new RegistryFileError(t().registry.cannotRead(path, code), { hint: t().registry.cannotReadHint });
   return error as Error;
 }

@@ -1,3 +1,4 @@
+import { t } from '../i18n/current.js';
 import { ensureLength, growable } from '../packed/growable.js';
 import { TransactionIndex } from '../packed/transaction-index.js';
 import type { Finding } from './compare.js';
@@ -77,11 +78,14 @@ export class RegistryIndex {
     return { date: this.dayNames[this.dayOf[number]!]!, amount: this.amountOf(number) };
   }
 
-  /** The rows no ledger entry matched, in the registry's order. */
-  *left(): Generator<Finding> {
+  /** The rows no ledger entry matched, of the days `select` picks, in the registry's order. */
+  *left(select: (date: string) => boolean): Generator<Finding> {
+    // Decided once a day, not once a row.
+    const selected = this.dayNames.map(select);
+    if (!selected.includes(true)) return;
     const accountOf = this.accounts.reader();
     for (let number = 0; number < this.ids.size; number++) {
-      const isLeft = !this.isTaken(number);
+      const isLeft = !this.isTaken(number) && selected[this.dayOf[number]!] === true;
       // Every row's account is read, in order: each is held as it differs from the one before.
       const account = accountOf(isLeft);
       if (!isLeft) continue;
@@ -123,12 +127,8 @@ export class RegistryIndex {
     let number = this.dayNumbers.get(date);
     if (number === undefined) {
       if (this.dayNames.length > 0xffff) {
-        throw new RegistryFileError(
-          `registry ${this.path} line ${line}: more than 65,536 different days; a registry covers a few`,
-          {
-            hint: 'split the registry by period; nothing was compared',
-          },
-        );
+        const said = t().registry;
+        throw new RegistryFileError(said.tooManyDays(said.line(this.path, line)), { hint: said.splitHint });
       }
       this.dayNumbers.set(date, (number = this.dayNames.length));
       this.dayNames.push(date);

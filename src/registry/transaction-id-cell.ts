@@ -1,3 +1,4 @@
+import { t } from '../i18n/current.js';
 import { longMax, transactionIdFault } from '../protocol/transaction-id.js';
 
 /**
@@ -6,14 +7,18 @@ import { longMax, transactionIdFault } from '../protocol/transaction-id.js';
  * never a second row for the ledger's `1`.
  */
 export function transactionIdProblem(cell: string): string | undefined {
-  switch (transactionIdFault(cell)) {
+  const fault = transactionIdFault(cell);
+  if (fault === undefined && cell !== '0') return undefined;
+  // Worded only for a cell gone wrong: rows are many.
+  const said = t().registry;
+  switch (fault) {
     case undefined:
-      return cell === '0' ? 'is not a TransactionID: 0 names no transaction' : undefined;
+      return said.zeroId;
     case 'leadingZero':
-      return `is written with a leading zero: a TransactionID is written without (${cell.replace(/^0+(?=\d)/, '')})`;
+      return said.leadingZero(cell.replace(/^0+(?=\d)/, ''));
     case 'tooLarge':
-      return `is beyond a signed 64-bit Long (at most ${longMax}): not a TransactionID`;
+      return said.beyondLong(String(longMax));
     default:
-      return 'is not a TransactionID (digits only: a signed 64-bit Long)';
+      return said.notId;
   }
 }

@@ -1,3 +1,4 @@
+import type { Catalogue } from '../i18n/en.js';
 import type { Finding, FindingList, ListTally } from '../registry/compare.js';
 import type { CsvColumn } from './csv.js';
 import { shownText } from './sanitize.js';
@@ -6,46 +7,28 @@ import { displayWidth } from './text-width.js';
 
 /** `reconcile --registry`'s lists as a table, CSV columns or JSON lines, and its summary: pure string builders. */
 
-const listNames: Record<FindingList, string> = {
-  'only-in-registry': 'only in the registry',
-  'only-in-ledger': 'only in the ledger',
-  different: 'different',
-};
-
-const dash = (value: string | null) => value ?? '-';
-
 /** A finding's cells for a person: the registry's and the ledger's texts shown through shownText. */
-const cellsOf = (finding: Finding): string[] => [
-  listNames[finding.list],
+const cellsOf = (finding: Finding, said: Catalogue): string[] => [
+  said.registry.lists[finding.list],
   ...[
     finding.transactionId,
     finding.date,
     finding.account,
-    dash(finding.registryAmount),
-    dash(finding.ledgerAmount),
-    dash(finding.registryState),
-    dash(finding.ledgerState),
+    finding.registryAmount === null ? '-' : said.amount(finding.registryAmount),
+    finding.ledgerAmount === null ? '-' : said.amount(finding.ledgerAmount),
+    finding.registryState === null ? '-' : said.registry.paid,
+    finding.ledgerState === null ? '-' : said.states[finding.ledgerState],
   ].map(shownText),
-];
-
-const heading = [
-  'List',
-  'TransactionID',
-  'Date',
-  'Account',
-  'Registry amount',
-  'Ledger amount',
-  'Registry state',
-  'Ledger state',
 ];
 
 const asciiBorders = { top: ['+', '-', '+', '+'], bottom: ['+', '-', '+', '+'], side: '|' };
 const boxBorders = { top: ['┌', '─', '┬', '┐'], bottom: ['└', '─', '┴', '┘'], side: '│' };
 
 /** The findings as a bordered table (ASCII without colour), one row each, in the order given. Nothing for none. */
-export function registryTableLines(findings: readonly Finding[], style: Style): string[] {
+export function registryTableLines(findings: readonly Finding[], style: Style, said: Catalogue): string[] {
   if (findings.length === 0) return [];
-  const rows = findings.map(cellsOf);
+  const rows = findings.map((finding) => cellsOf(finding, said));
+  const heading = Object.values(said.registry.head);
   const widths = heading.map((text, column) =>
     Math.max(displayWidth(text), ...rows.map((cells) => displayWidth(cells[column]!))),
   );
@@ -94,21 +77,27 @@ export interface RegistrySummaryInput {
 }
 
 /** The summary for a person (stderr): what was compared, then each list's count and sums. */
-export function registrySummaryLines(input: RegistrySummaryInput): string[] {
+export function registrySummaryLines(input: RegistrySummaryInput, said: Catalogue): string[] {
   const { tallies } = input;
+  const { registry } = said;
   const days =
     input.days.length <= 3
       ? input.days.join(', ')
-      : `${input.days[0]} to ${input.days.at(-1)} (${input.days.length} days)`;
-  const lines = [
-    `registry ${input.registry}: ${input.rows} row${input.rows === 1 ? '' : 's'}, ${input.sum}; ledger days ${days || '-'}; ${input.agreed} agree`,
-  ];
-  const only = (list: 'only-in-registry' | 'only-in-ledger', sum: string) =>
-    `${listNames[list]}: ${tallies[list].count} (${sum})`;
-  lines.push(only('only-in-registry', tallies['only-in-registry'].registrySum));
-  lines.push(only('only-in-ledger', tallies['only-in-ledger'].ledgerSum));
+      : registry.daySpan(input.days[0]!, input.days.at(-1)!, input.days.length);
+  const sum = (list: FindingList, side: 'registrySum' | 'ledgerSum') =>
+    registry.listSum(registry.lists[list], tallies[list].count, said.amount(tallies[list][side]));
+  const lines = [registry.compared(input.registry, input.rows, said.amount(input.sum), days || '-', input.agreed)];
+  lines.push(sum('only-in-registry', 'registrySum'), sum('only-in-ledger', 'ledgerSum'));
+  const { different } = tallies;
   lines.push(
-    `different: ${tallies.different.count} (registry ${tallies.different.registrySum}, ledger ${tallies.different.ledgerSum})`,
+    registry.differentSums(
+      registry.lists.different,
+      different.count,
+      said.amount(different.registrySum),
+      said.amount(different.ledgerSum),
+    ),
   );
+  // Rows of another day exist only when --date names one day: a line for them only then.
+  if (tallies['dated-another-day'].count > 0) lines.push(sum('dated-another-day', 'registrySum'));
   return lines;
 }

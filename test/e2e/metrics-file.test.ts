@@ -131,6 +131,7 @@ describe('reconcile --registry --metrics-file', () => {
     expect(values.get('agentpay_registry_rows{list=only_in_ledger}')).toBe(1);
     expect(values.get('agentpay_registry_rows{list=different}')).toBe(3);
     expect(values.get('agentpay_registry_rows{list=agreeing}')).toBe(1);
+    expect(values.get('agentpay_registry_rows{list=dated_another_day}')).toBe(0);
     expect(values.get('agentpay_last_success_timestamp_seconds')).toBe(
       values.get('agentpay_last_run_timestamp_seconds'),
     );

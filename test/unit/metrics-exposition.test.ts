@@ -30,7 +30,7 @@ describe('renderMetrics', () => {
       lastSuccessAt: 1_795_000_000_000,
       figures: {
         openPayments: { pending: 2, unknown: 0 },
-        registryRows: { only_in_registry: 1, only_in_ledger: 0, different: 3, agreeing: 7 },
+        registryRows: { only_in_registry: 1, only_in_ledger: 0, different: 3, dated_another_day: 2, agreeing: 7 },
       },
     });
     expect(text).toContain('agentpay_last_success_timestamp_seconds{job="a\\"b\\\\c"} 1795000000.000\n');

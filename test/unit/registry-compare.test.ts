@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { en } from '../../src/i18n/en.js';
+import { ru } from '../../src/i18n/ru.js';
 import type { PaymentRow } from '../../src/ledger/ledger.js';
 import { RegistryComparison } from '../../src/registry/compare.js';
 import { loadRegistryIndex } from '../../src/registry/load-index.js';
@@ -84,8 +86,9 @@ describe('comparing a registry with the ledger', () => {
       'only-in-registry': { count: 1, registrySum: '1.50', ledgerSum: '0' },
       'only-in-ledger': { count: 2, registrySum: '0', ledgerSum: '13.25' },
       different: { count: 3, registrySum: '1498.00', ledgerSum: '1497.00' },
+      'dated-another-day': { count: 0, registrySum: '0', ledgerSum: '0' },
     });
-    expect(registryTableLines([left[0]!, found[1]!], plainStyle)).toMatchInlineSnapshot(`
+    expect(registryTableLines([left[0]!, found[1]!], plainStyle, en)).toMatchInlineSnapshot(`
       [
         "+----------------------+---------------+------------+---------+-----------------+---------------+----------------+--------------+",
         "| List                 | TransactionID | Date       | Account | Registry amount | Ledger amount | Registry state | Ledger state |",
@@ -94,6 +97,42 @@ describe('comparing a registry with the ledger', () => {
         "+----------------------+---------------+------------+---------+-----------------+---------------+----------------+--------------+",
       ]
     `);
+  });
+
+  it('rows dated outside the compared days are never agreeing: listed apart, with the ledger side when it matched', () => {
+    const index = new RegistryIndex('r.tsv');
+    const yesterday = '2026-11-20';
+    [
+      row('1', '499.00', 1),
+      { ...row('2', '499.00', 2), date: yesterday },
+      { ...row('3', '7.50', 3), date: yesterday },
+      row('4', '1.00', 4),
+    ].forEach((r) => index.add(r));
+    const comparison = new RegistryComparison(index, new Set([day]));
+    // 2 matches a payment of the day at the same amount: it would agree, were it not dated the day before.
+    const found = [entry('1', 'success'), entry('2', 'success')].map((e) => comparison.visit(e));
+    expect(found[0]).toBeUndefined();
+    expect(found[1]).toEqual({
+      list: 'dated-another-day',
+      transactionId: '2',
+      date: yesterday,
+      account: 'acct-2',
+      registryAmount: '499.00',
+      ledgerAmount: '499.00',
+      registryState: 'paid',
+      ledgerState: 'success',
+    });
+    expect([...comparison.onlyInRegistry()].map((finding) => [finding.list, finding.transactionId])).toEqual([
+      ['only-in-registry', '4'],
+    ]);
+    expect([...comparison.unmatchedOfAnotherDay()].map((finding) => [finding.list, finding.transactionId])).toEqual([
+      ['dated-another-day', '3'],
+    ]);
+    expect(comparison.agreed).toBe(1);
+    expect(comparison.tallies['dated-another-day']).toEqual({ count: 2, registrySum: '506.50', ledgerSum: '499.00' });
+    expect(registryTableLines([found[1]!], plainStyle, ru)[2]).toBe(
+      '| за другой день | 2             | 2026-11-20 | acct-2 | 499,00          | 499,00          | оплачен             | успех               |',
+    );
   });
 
   it('rows no payment matched are listed with their TransactionIDs exactly as written (kept packed, not as strings)', () => {
@@ -133,7 +172,7 @@ describe('comparing a registry with the ledger', () => {
     expect(index.take('5')).toEqual({ date: day, amount: '8.00' });
     expect(index.take('5')).toBeUndefined();
     expect(
-      [...index.left()].map(({ transactionId, date, account, registryAmount }) => [
+      [...index.left(() => true)].map(({ transactionId, date, account, registryAmount }) => [
         transactionId,
         date,
         account,

@@ -61,8 +61,8 @@ export const reconcileOptions = {
   date: {
     flags: '--date <day>',
     help: {
-      en: "the ledger's day to compare (2026-11-21, today, yesterday; default: the registry's own dates)",
-      ru: 'день журнала для сверки (2026-11-21, today, yesterday; по умолчанию — даты самого реестра)',
+      en: "the day to compare (2026-11-21, 21.11.2026, today, yesterday; default: the registry's own dates); rows of another day are listed apart",
+      ru: 'день для сверки (2026-11-21, 21.11.2026, today, yesterday; по умолчанию — даты самого реестра); строки за другой день выносятся отдельно',
     },
     parse: (raw: unknown) => optionalNonBlankText(raw, '--date'),
   },

@@ -6,14 +6,16 @@ import {
   type LocalStorageError,
   mostSevere,
 } from '../../errors.js';
+import { t } from '../../i18n/current.js';
 import { stoppedBy } from '../../interrupts.js';
 import type { JournalEntry, Ledger } from '../../ledger/ledger.js';
 import { dayOption, localDay, startOfDay } from '../../local-day.js';
 import type { JobFigures } from '../../metrics/exposition.js';
 import type { Output } from '../../output.js';
-import { type Finding, RegistryComparison } from '../../registry/compare.js';
+import { type Finding, type FindingList, RegistryComparison } from '../../registry/compare.js';
 import { registryLayoutOf } from '../../registry/layout.js';
-import { loadRegistryIndex } from '../../registry/load-index.js';
+import { type AnotherDay, loadRegistryIndex } from '../../registry/load-index.js';
+import { RegistryFileError, type RegistrySummary } from '../../registry/read.js';
 import type { RegistryIndex } from '../../registry/registry-index.js';
 import { shownText } from '../../render/sanitize.js';
 import { type CommandContext, journalGatewayOf } from '../context.js';
@@ -85,7 +87,7 @@ async function settleOpen(
       // A line is shown once its outcome is in the ledger (settle-batch.ts).
       const done = await settleBatch(batch, batch.entries.filter(wanted), how, ({ view, exitCode }) => {
         if (exitCode >= ExitCode.unreachable) troubles.push(exitCode);
-        out.note(`settled ${shownText(view.transactionId)}: ${view.state} (${shownText(view.message)})`);
+        out.note(t().registry.settled(shownText(view.transactionId), t().states[view.state], shownText(view.message)));
       });
       unrecorded.count += done.unrecorded;
       unrecorded.failure ??= done.failure;
@@ -97,18 +99,20 @@ async function settleOpen(
   return { troubles, failure: unrecordedFailure(unrecorded, ledger, 'in the lists') };
 }
 
+/** The lists a ledger payment's finding can be in: the registry's side alone is never one. */
+type LedgerSideList = Exclude<FindingList, 'only-in-registry'>;
+
 /** The ledger's payments of the window streamed past the registry, what disagrees kept in its list's spool. */
 async function compareLedger(
   comparison: RegistryComparison,
-  ledgerSide: Record<'only-in-ledger' | 'different', FindingSpool>,
+  ledgerSide: Record<LedgerSideList, FindingSpool>,
   ledger: Ledger,
   window: LedgerWindow,
   context: CommandContext,
 ): Promise<void> {
   const { out } = context;
   const owner = await ownerOf(context);
-  if (owner.gateway === undefined)
-    out.note(out.errorStyle.dim('no gateway is set: the payments of every gateway in the ledger are compared'));
+  if (owner.gateway === undefined) out.note(out.errorStyle.dim(t().registry.noGateway));
   for await (const payments of ledger.payments({ since: window.since, until: new Date(window.until), ...owner })) {
     for (const payment of payments) {
       const finding = comparison.visit(payment);
@@ -142,8 +146,28 @@ async function writeFindings(findings: AsyncIterable<Finding>, options: Registry
     // A table's widths need every row: a person's table is short, a long list asks for --format.
     const rows: Finding[] = [];
     for await (const finding of findings) rows.push(finding);
-    for (const line of render.registryTableLines(rows, out.style)) out.data(line);
+    for (const line of render.registryTableLines(rows, out.style, t())) out.data(line);
   }
+}
+
+/**
+ * A registry whose every row is dated another day than `--date`: said in one line, exit 2,
+ * before the ledger is opened (a registry of the wrong day, or the wrong --date, is not a list of
+ * thousands of differences).
+ */
+function refuseWhollyAnotherDay(
+  registry: string,
+  read: RegistrySummary,
+  index: RegistryIndex,
+  anotherDay: AnotherDay,
+  day: string,
+): void {
+  if (anotherDay.first === undefined || anotherDay.rows < read.rows) return;
+  const dates = [...index.days].sort();
+  const shown = dates.length <= 3 ? dates.join(', ') : t().registry.daySpan(dates[0]!, dates.at(-1)!, dates.length);
+  throw new RegistryFileError(t().registry.wholly(registry, shown, day), {
+    hint: t().registry.whollyHint(anotherDay.first.date, day),
+  });
 }
 
 /** `agentpay reconcile --registry <file>`: the provider's registry against the ledger; exit 0 when they agree, 1 when not. */
@@ -154,8 +178,10 @@ export async function runRegistryReconcile(
 ): Promise<void> {
   const { out } = context;
   const layout = await registryLayoutOf(options.registryFormat, options.registry);
-  const { index, read } = await loadRegistryIndex(options.registry, layout);
-  const days = options.date === undefined ? index.days : new Set([dayOption(options.date)]);
+  const day = options.date === undefined ? undefined : dayOption(options.date);
+  const { index, read, anotherDay } = await loadRegistryIndex(options.registry, layout, day);
+  if (day !== undefined) refuseWhollyAnotherDay(options.registry, read, index, anotherDay, day);
+  const days = day === undefined ? index.days : new Set([day]);
   const window = windowOf(days);
   const ledger = await context.openLedger();
   const settled =
@@ -167,7 +193,11 @@ export async function runRegistryReconcile(
   if (signal !== undefined && settled.failure === undefined) throw new InterruptedError(signal);
 
   const comparison = new RegistryComparison(index, days);
-  const ledgerSide = { 'only-in-ledger': new FindingSpool(), different: new FindingSpool() };
+  const ledgerSide = {
+    'only-in-ledger': new FindingSpool(),
+    different: new FindingSpool(),
+    'dated-another-day': new FindingSpool(),
+  };
   try {
     if (window !== undefined) await compareLedger(comparison, ledgerSide, ledger, window, context);
     await writeFindings(
@@ -175,6 +205,9 @@ export async function runRegistryReconcile(
         yield* comparison.onlyInRegistry();
         yield* ledgerSide['only-in-ledger'].findings();
         yield* ledgerSide.different.findings();
+        // Rows of another day: those a ledger payment matched (both sides shown), then the rest.
+        yield* ledgerSide['dated-another-day'].findings();
+        yield* comparison.unmatchedOfAnotherDay();
       })(),
       options,
       out,
@@ -191,38 +224,45 @@ export async function runRegistryReconcile(
     agreed: comparison.agreed,
     tallies: comparison.tallies,
   };
-  for (const line of registrySummaryLines(summary)) out.note(line);
+  for (const line of registrySummaryLines(summary, t())) out.note(line);
+  if (day !== undefined && anotherDay.first !== undefined) {
+    const { line, date } = anotherDay.first;
+    out.warn(t().registry.firstAnotherDay(options.registry, line, date, day, anotherDay.rows));
+  }
   const { tallies } = comparison;
   figures.registryRows = {
     only_in_registry: tallies['only-in-registry'].count,
     only_in_ledger: tallies['only-in-ledger'].count,
     different: tallies.different.count,
+    dated_another_day: tallies['dated-another-day'].count,
     agreeing: comparison.agreed,
   };
-  finish(comparison, settled);
+  finish(comparison, settled, day);
 }
 
-/** The exit code: 0 when the two sides agree, 1 when a list is not empty; gateway trouble while settling (4, 5) or an answer recorded nowhere (6) weighs more. */
+/**
+ * The exit code: 0 when the two sides agree, 1 when a list is not empty (rows dated another day
+ * too: a person must look); gateway trouble while settling (4, 5) or an answer recorded nowhere
+ * (6) weighs more.
+ */
 function finish(
   comparison: RegistryComparison,
   settled: { troubles: ExitCodeValue[]; failure: LocalStorageError | undefined },
+  day: string | undefined,
 ): void {
   if (settled.failure !== undefined) throw settled.failure;
-  const disagreeing = Object.values(comparison.tallies).reduce((sum, tally) => sum + tally.count, 0);
-  const exitCode = mostSevere([disagreeing > 0 ? ExitCode.declined : ExitCode.success, ...settled.troubles]);
+  const { 'dated-another-day': anotherDay, ...lists } = comparison.tallies;
+  const disagreeing = Object.values(lists).reduce((sum, tally) => sum + tally.count, 0);
+  const looked = disagreeing + anotherDay.count;
+  const exitCode = mostSevere([looked > 0 ? ExitCode.declined : ExitCode.success, ...settled.troubles]);
   if (exitCode === ExitCode.success) return;
-  const trouble =
-    settled.troubles.length > 0
-      ? `; ${settled.troubles.length} open payment${settled.troubles.length === 1 ? '' : 's'} could not be settled (gateway trouble)`
-      : '';
-  const what =
-    disagreeing > 0
-      ? `the registry and the ledger disagree on ${disagreeing} payment${disagreeing === 1 ? '' : 's'}`
-      : 'the registry and the ledger agree';
-  throw new AgentpayError(`${what}${trouble}`, exitCode, {
-    hint:
-      disagreeing > 0
-        ? 'the lists are on stdout: raise them with the provider before its deadline; open payments settle with agentpay reconcile'
-        : 'run it again with --settle when the gateway answers',
-  });
+  const said = t().registry;
+  const parts = [
+    disagreeing > 0 ? said.disagree(disagreeing) : anotherDay.count === 0 ? said.agree : undefined,
+    anotherDay.count > 0 && day !== undefined ? said.anotherDay(anotherDay.count, day) : undefined,
+    settled.troubles.length > 0 ? said.notSettled(settled.troubles.length) : undefined,
+  ];
+  const hint =
+    looked === 0 ? said.settleHint : disagreeing === 0 && day !== undefined ? said.anotherDayHint(day) : said.listsHint;
+  throw new AgentpayError(parts.filter((part) => part !== undefined).join('; '), exitCode, { hint });
 }

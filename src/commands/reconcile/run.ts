@@ -29,12 +29,9 @@ function checkOptionsGoTogether(options: ReconcileOptions): void {
   ] as const;
   const given = registryOnly.find(([, value]) => value !== undefined);
   if (options.registry === undefined && given !== undefined)
-    throw new UsageError(`${given[0]} goes with --registry <file>`);
-  if (options.registry !== undefined && options.since !== undefined) {
-    throw new UsageError('--since does not go with --registry', {
-      hint: 'the registry decides the days compared; give --date <day> to choose one',
-    });
-  }
+    throw new UsageError(t().registry.goesWithRegistry(given[0]));
+  if (options.registry !== undefined && options.since !== undefined)
+    throw new UsageError(t().registry.sinceWithRegistry, { hint: t().registry.sinceWithRegistryHint });
 }
 
 /** After the run: each code the table did not classify, how often, and the settings to add. */
