@@ -104,6 +104,7 @@ export function englishLeft(screen: string, alsoAllowed: Iterable<string> = []):
     .replace(/«[^»]*»/g, '') // names quoted the Russian way (a file's columns)
     .replace(/agentpay(?: [a-z]+)?/g, '') // the program and its command
     .replace(/<[^>]*>|\[txn-id\.*\]|\/home\/index/g, '') // placeholders, the gateway's path
+    .replace(/\((?:варианты|choices): [^)]*\)/g, '') // the values a flag takes, typed as listed
     .replace(/--?[\w-]+/g, '') // flags
     .replace(/\b[A-Z][A-Z_\d]+\b/g, '') // environment variables and codes
     .replace(/https?:\/\/\S+|\S+\.(?:json|jsonl|txt|csv|md)\b|\$\S+/g, ''); // URLs and paths

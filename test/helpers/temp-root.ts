@@ -8,7 +8,14 @@ import { join } from 'node:path';
  * certificates and reports the tests make do not pile up in /tmp.
  */
 export default function setup(): () => void {
+  // Each vitest project runs the setup it extends: the first makes the directory, the others
+  // keep it (a directory nested in another of mode 0700 is one PostgreSQL's user cannot reach).
+  if (process.env.AGENTPAY_TEST_ROOT !== undefined) return () => {};
   const root = mkdtempSync(join(tmpdir(), 'agentpay-tests-'));
   process.env.TMPDIR = root;
-  return () => rmSync(root, { recursive: true, force: true });
+  process.env.AGENTPAY_TEST_ROOT = root;
+  return () => {
+    rmSync(root, { recursive: true, force: true });
+    delete process.env.AGENTPAY_TEST_ROOT;
+  };
 }
