@@ -21,7 +21,8 @@ function identifyingFields(type: string, field: Fields): [string, string][] {
   const named = (...names: string[]) => names.map((name): [string, string] => [name, field(name) ?? '']);
   if (type === 'AccountCheck') return named('Service', 'Account');
   if (type === 'Payment')
-    return [...named('Service', 'Account'), ['InvoiceId', invoiceIdOf(field)], ...named('Amount')];
+    // The same Amount in another Currency is another payment: never answered with this one's outcome.
+    return [...named('Service', 'Account'), ['InvoiceId', invoiceIdOf(field)], ...named('Amount', 'Currency')];
   if (type === 'Status') return named('TransactionID');
   return [];
 }

@@ -82,7 +82,7 @@ describe('parseCassette', () => {
 
 describe('Replay', () => {
   const check = { RequestType: 'AccountCheck', Service: '101', Account: 'a', TransactionID: '111' };
-  const payment = { ...check, RequestType: 'Payment', Amount: '10.00', 'Extra[0].Name': 'InvoiceId' };
+  const payment = { ...check, RequestType: 'Payment', Amount: '10.00', Currency: 'KZT', 'Extra[0].Name': 'InvoiceId' };
   const pay = { ...payment, 'Extra[0].Value': '5', TransactionID: '222' };
   const echo = (id: string, status: number) => Buffer.from(`{"TransactinID":${id},"ResponseStatus":${status}}`);
   const replayOf = (cassettes: Cassette[]) => new Replay(cassettes, false, { directory: 'cassettes' });
@@ -94,7 +94,7 @@ describe('Replay', () => {
     expect(replay.answer(form({ ...check, Account: 'b' }))).toBeUndefined();
   });
 
-  it('a payment is told by its InvoiceId and Amount; its Status by the payment it stands for', () => {
+  it('a payment is told by its InvoiceId, Amount and Currency; its Status by the payment it stands for', () => {
     const replay = replayOf([
       recorded(pay, echo('222', 11)),
       recorded({ RequestType: 'Status', TransactionID: '222' }, echo('222', 11)),
@@ -102,6 +102,8 @@ describe('Replay', () => {
     ]);
     expect(replay.answer(form({ ...pay, 'Extra[0].Value': '6', TransactionID: '7' }))).toBeUndefined();
     expect(replay.answer(form({ ...pay, Amount: '10.0', TransactionID: '7' }))).toBeUndefined();
+    // The same figure in another currency is another payment: never answered with this one's success.
+    expect(replay.answer(form({ ...pay, Currency: 'USD', TransactionID: '7' }))).toBeUndefined();
     expect(replay.answer(form({ ...pay, TransactionID: '7' }))?.bytes.toString()).toContain('"TransactinID":7,');
     const status = () => replay.answer(form({ RequestType: 'Status', TransactionID: '7' }))?.bytes.toString();
     // The recorded polls in order, then the last again.
@@ -122,7 +124,7 @@ describe('Replay', () => {
 
   it('names what was asked when nothing was recorded', () => {
     expect(replayOf([]).refusal(form({ ...pay }))).toBe(
-      'No recording of Payment with Service=101, Account=a, InvoiceId=5, Amount=10.00: record it with --record, or replay with --replay-fallback\n',
+      'No recording of Payment with Service=101, Account=a, InvoiceId=5, Amount=10.00, Currency=KZT: record it with --record, or replay with --replay-fallback\n',
     );
   });
 });
