@@ -133,6 +133,8 @@ const en = {
     answeredHttp: (status: number) => `the gateway answered HTTP ${status}`,
     notUnderstood: (reason: string) => `the answer was not understood: ${reason}`,
     answerNotUnderstood: (reason: string) => `the gateway's answer was not understood: ${reason}`,
+    answeredHttpNotEnvelope: (status: number, text: string | undefined, reason: string) =>
+      `the gateway answered HTTP ${status} instead of a protocol answer: ${text === undefined ? reason : `"${text}"`}`,
     verboseHint: 'run with --verbose to see the first bytes of the answer',
     failures: {
       couldNotConnectWithin: (ms: number) => `could not connect within ${ms} ms`,

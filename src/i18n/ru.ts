@@ -188,6 +188,8 @@ const ru: Catalogue = {
     answeredHttp: (status) => `шлюз ответил HTTP ${status}`,
     notUnderstood: (reason) => `ответ не удалось разобрать: ${reason}`,
     answerNotUnderstood: (reason) => `ответ шлюза не удалось разобрать: ${reason}`,
+    answeredHttpNotEnvelope: (status, text, reason) =>
+      `шлюз вернул HTTP ${status} вместо ответа протокола: ${text === undefined ? reason : `«${text}»`}`,
     verboseHint: 'запустите с --verbose, чтобы увидеть первые байты ответа',
     failures: {
       couldNotConnectWithin: (ms) => `не удалось подключиться за ${ms} мс`,
