@@ -48,6 +48,8 @@ const en = {
       'Global Options:': 'Global Options:',
     } as Record<string, string>,
     choices: 'choices',
+    /** One of an option's choices in its help, as commander quotes it: ",", "tab". */
+    choice: (value: string) => JSON.stringify(value),
     default: 'default',
     env: 'env',
     optionsTerm: '[options]',

@@ -108,6 +108,8 @@ const ru: Catalogue = {
       'Global Options:': 'Общие флаги:',
     },
     choices: 'варианты',
+    // Quoted, as values typed: «,», «;», «tab» (unquoted, a comma value reads as a separator).
+    choice: (value) => `«${value}»`,
     default: 'по умолчанию',
     env: 'переменная',
     optionsTerm: '[флаги]',
