@@ -604,6 +604,9 @@ const en = {
     nothingSent: 'nothing was sent',
     notRecorded: (problem: string) =>
       `a recording could not be written (${problem}); the exchanges went on, later ones were not recorded`,
+    listening: 'replayed gateway listening on',
+    anyCredentials:
+      "  any agent id and password will do; give agentpay the recorded gateway's code table (docs/configuration.md)",
     serving: (count: number, directory: string, fallback: boolean) =>
       `  replaying ${plural('en', count, { one: 'recording', other: 'recordings' })} from ${directory}; ${fallback ? 'the sandbox answers the rest' : 'anything else gets HTTP 404'}`,
   },

@@ -639,6 +639,9 @@ const ru: Catalogue = {
     nothingSent: 'ничего не отправлено',
     notRecorded: (problem) =>
       `не удалось записать обмен (${problem}); обмены продолжились, но следующие уже не записывались`,
+    listening: 'воспроизводимый шлюз слушает',
+    anyCredentials:
+      '  подойдут любой id агента и любой пароль; передайте agentpay таблицу кодов записанного шлюза (docs/configuration.md)',
     serving: (count, directory, fallback) =>
       `  воспроизведение записей из ${directory}: ${counted(count, { one: 'запись', few: 'записи', many: 'записей', other: 'записи' })}; ${fallback ? 'на остальное отвечает песочница' : 'на всё остальное — HTTP 404'}`,
   },

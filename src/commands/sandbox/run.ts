@@ -46,7 +46,17 @@ interface ReplayInfo {
   fallback: boolean;
 }
 
+/** Without --replay-fallback only the recordings answer, whoever asks: nothing of the sandbox's to offer. */
+function printReplayBanner(out: Output, baseUrl: string, replay: ReplayInfo): void {
+  const said = t().replay;
+  out.data(`${out.style.success('●')} ${said.listening} ${out.style.strong(baseUrl)}`);
+  out.data(said.serving(replay.recordings, replay.directory, replay.fallback));
+  out.data(out.style.dim(said.anyCredentials));
+  out.data(out.style.dim(t().sandbox.stop));
+}
+
 function printBanner(out: Output, info: Awaited<ReturnType<typeof describeSandbox>>, replay?: ReplayInfo): void {
+  if (replay && !replay.fallback) return printReplayBanner(out, info.baseUrl, replay);
   const style = out.style;
   const said = t().sandbox;
   out.data(`${style.success('●')} ${said.listening} ${style.strong(info.baseUrl)}`);

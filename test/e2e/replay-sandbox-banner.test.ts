@@ -1,0 +1,76 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { binPath, isolatedEnv } from '../helpers/cli.js';
+
+/**
+ * `agentpay sandbox --replay <dir>`'s banner (docs/replay.md): without --replay-fallback nothing
+ * but the recordings answers, so the sandbox's services, accounts, credentials and codes are not
+ * offered; with it they are, as the sandbox's own.
+ */
+const cassettes = mkdtempSync(join(tmpdir(), 'agentpay-replay-banner-'));
+const answer = '{"TransactinID":1795000000000000001,"ResponseStatus":10}';
+writeFileSync(
+  join(cassettes, '0001-AccountCheck-3101.json'),
+  JSON.stringify({
+    format: 'agentpay-cassette/1',
+    request: {
+      RequestType: 'AccountCheck',
+      Service: '3101',
+      Account: '700000001',
+      TransactionID: '1795000000000000001',
+    },
+    answer: {
+      status: 200,
+      headers: { 'content-type': 'application/json' },
+      body: Buffer.from(answer).toString('base64'),
+    },
+  }),
+);
+
+/** The banner up to its last line, then SIGTERM; exit 0. */
+async function banner(...extra: string[]): Promise<string> {
+  const args = [binPath, 'sandbox', '--replay', cassettes, '--port', '0', ...extra];
+  const child = spawn(process.execPath, args, { env: isolatedEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  try {
+    return await new Promise<string>((resolve, reject) => {
+      let stdout = '';
+      child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+        stdout += chunk;
+        if (/Ctrl\+C.*\n/.test(stdout)) resolve(stdout);
+      });
+      child.on('exit', () => reject(new Error(`exited before its banner: ${stdout}`)));
+    });
+  } finally {
+    child.kill('SIGTERM');
+    expect(await exited).toBe(0);
+  }
+}
+
+describe('agentpay sandbox --replay: its banner', () => {
+  it('offers only the recordings when nothing else answers', async () => {
+    const text = await banner();
+    expect(text).toMatch(/^● replayed gateway listening on http:\/\/127\.0\.0\.1:\d+\n/);
+    expect(text).toContain(`replaying 1 recording from ${cassettes}; anything else gets HTTP 404`);
+    expect(text).toContain('any agent id and password will do');
+    for (const sandboxOnly of ['sandbox-demo-password', 'services:', 'accounts:', 'try:', '7011234567', 'codes:'])
+      expect(text).not.toContain(sandboxOnly);
+  });
+
+  it("with --replay-fallback, the sandbox's services and credentials as well", async () => {
+    const text = await banner('--replay-fallback');
+    expect(text).toContain('sandbox-demo-password');
+    expect(text).toContain('try:');
+    expect(text).toContain(`replaying 1 recording from ${cassettes}; the sandbox answers the rest`);
+  });
+
+  it('in Russian too', async () => {
+    const text = await banner('--lang', 'ru');
+    expect(text).toMatch(/^● воспроизводимый шлюз слушает http:/);
+    expect(text).toContain('подойдут любой id агента и любой пароль');
+    expect(text).not.toContain('sandbox-demo-password');
+  });
+});
