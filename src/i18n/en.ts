@@ -620,6 +620,7 @@ const en = {
       profile: 'profile',
       default: 'default',
       sandbox: 'sandbox',
+      replay: 'replay',
       prompt: 'prompt',
       unset: 'not set',
     } as Record<string, string>,
@@ -629,6 +630,7 @@ const en = {
     /** The words settings/report.ts puts in place of a value (kept so in --json), said for a person. */
     values: {
       '(the embedded sandbox)': '(the embedded sandbox)',
+      '(the embedded replay)': '(the embedded replay)',
       '(asked for)': '(asked for)',
       direct: 'direct',
     } as Record<string, string>,

@@ -3,12 +3,13 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { binPath, isolatedEnv } from '../helpers/cli.js';
+import { binPath, isolatedEnv, runCli } from '../helpers/cli.js';
 
 /**
- * `agentpay sandbox --replay <dir>`'s banner (docs/replay.md): without --replay-fallback nothing
- * but the recordings answers, so the sandbox's services, accounts, credentials and codes are not
- * offered; with it they are, as the sandbox's own.
+ * What agentpay says of the embedded replay (docs/replay.md). `sandbox --replay <dir>`'s banner:
+ * without --replay-fallback nothing but the recordings answers, so the sandbox's services,
+ * accounts, credentials and codes are not offered; with it they are, as the sandbox's own.
+ * `doctor --replay <dir>`: the connection settings are the replay's, not the sandbox's.
  */
 const cassettes = mkdtempSync(join(tmpdir(), 'agentpay-replay-banner-'));
 const answer = '{"TransactinID":1795000000000000001,"ResponseStatus":10}';
@@ -72,5 +73,19 @@ describe('agentpay sandbox --replay: its banner', () => {
     expect(text).toMatch(/^● воспроизводимый шлюз слушает http:/);
     expect(text).toContain('подойдут любой id агента и любой пароль');
     expect(text).not.toContain('sandbox-demo-password');
+  });
+});
+
+describe('agentpay --replay doctor', () => {
+  it("names the replay, not the sandbox, as where the connection settings come from", async () => {
+    const result = await runCli(['--replay', cassettes, '--json', 'doctor'], { env: isolatedEnv() });
+    const { settings } = JSON.parse(result.stdout.split('\n')[0] ?? '') as {
+      settings: Record<string, { value: string | null; source: string }>;
+    };
+    for (const key of ['baseUrl', 'agentId', 'live'])
+      expect(settings[key], key).toEqual({ value: '(the embedded replay)', source: 'replay' });
+    expect(settings.password).toEqual({ value: '***', source: 'replay' });
+    const russian = await runCli(['--replay', cassettes, '--lang', 'ru', 'doctor'], { env: isolatedEnv() });
+    expect(russian.stdout).toMatch(/baseUrl +\(встроенное воспроизведение\) +воспроизведение\n/);
   });
 });
