@@ -648,6 +648,8 @@ const en = {
       success: 'success for a made-up id: check the base URL',
     } as Record<'notFound' | 'unclassified' | 'failed' | 'pending' | 'success', string>,
     credentialsHint: 'if that message is about credentials, check the agent id and password',
+    replaying: (recordings: number, directory: string) =>
+      `${plural('en', recordings, { one: 'recording', other: 'recordings' })} from ${directory}; not asked: a made-up id has no recording`,
     suggest: (status: string, key: string) =>
       `ResponseStatus ${status} is not in ${key}. If, and only if, its Message means "no such transaction" (not a refusal of your credentials), add it:`,
     suggestProfile: 'profile:',

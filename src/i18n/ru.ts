@@ -679,6 +679,8 @@ const ru: Catalogue = {
       success: 'успех для выдуманного id: проверьте базовый URL',
     },
     credentialsHint: 'если это сообщение об учётных данных, проверьте id агента и пароль',
+    replaying: (recordings, directory) =>
+      `${counted(recordings, { one: 'запись', few: 'записи', many: 'записей', other: 'записи' })} из ${directory}; шлюз не спрошен: у выдуманного id нет записи`,
     suggest: (status, key) =>
       `ResponseStatus ${status} нет в ${key}. Если, и только если, его Message значит «такой транзакции нет» (а не отказ в ваших учётных данных), добавьте его:`,
     suggestProfile: 'профиль:',

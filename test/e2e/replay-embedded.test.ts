@@ -79,13 +79,19 @@ describe('agentpay sandbox --replay: its banner', () => {
 describe('agentpay --replay doctor', () => {
   it("names the replay, not the sandbox, as where the connection settings come from", async () => {
     const result = await runCli(['--replay', cassettes, '--json', 'doctor'], { env: isolatedEnv() });
-    const { settings } = JSON.parse(result.stdout.split('\n')[0] ?? '') as {
+    const { settings, gateway } = JSON.parse(result.stdout.split('\n')[0] ?? '') as {
       settings: Record<string, { value: string | null; source: string }>;
+      gateway: unknown;
     };
+    // A made-up id has no recording: nothing to ask, and no exit 5 for a replay that works.
+    expect(result.code, result.stderr).toBe(0);
+    expect(gateway).toMatchObject({ ok: true, replay: { directory: cassettes, recordings: 1 } });
     for (const key of ['baseUrl', 'agentId', 'live'])
       expect(settings[key], key).toEqual({ value: '(the embedded replay)', source: 'replay' });
     expect(settings.password).toEqual({ value: '***', source: 'replay' });
     const russian = await runCli(['--replay', cassettes, '--lang', 'ru', 'doctor'], { env: isolatedEnv() });
+    expect(russian.code, russian.stderr).toBe(0);
+    expect(russian.stdout).toContain(`✓ 1 запись из ${cassettes}; шлюз не спрошен: у выдуманного id нет записи`);
     expect(russian.stdout).toMatch(/baseUrl +\(встроенное воспроизведение\) +воспроизведение\n/);
   });
 });
