@@ -75,6 +75,16 @@ describe('parseCassette', () => {
       '{"format":"agentpay-cassette/1","request":{"RequestType":1},"answer":{}}',
       'f.json: request: expected an object of text fields',
     ],
+    [
+      // A header no HTTP answer can carry: served, it became the replay's HTTP 500.
+      '{"format":"agentpay-cassette/1","request":{"RequestType":"Status"},"answer":{"status":200,"headers":{"content-type":"text/plain\\r\\nX-Evil: 1"},"body":""}}',
+      'f.json: answer.headers.content-type: expected text an HTTP header can carry',
+    ],
+    [
+      // 1xx is never a final answer: served, the client waited for one until its time-out.
+      '{"format":"agentpay-cassette/1","request":{"RequestType":"Status"},"answer":{"status":100,"headers":{},"body":""}}',
+      'f.json: answer.status: expected the HTTP status code of a final answer (200 to 599)',
+    ],
   ])('refuses %s', (text, message) => {
     expect(() => parseCassette(text, 'f.json')).toThrow(message);
   });
