@@ -36,6 +36,9 @@ function invoiceIdOf(field: Fields): string {
 
 const keyOf = (type: string, fields: [string, string][]) => JSON.stringify([type, ...fields]);
 
+/** What a TransactionID of a Payment no recording answered stands for: no recorded TransactionID. */
+const unanswered = '';
+
 /** The cassettes of a directory, in the order they were recorded; each checked whole (protocol/cassette.ts). */
 export function loadCassettes(directory: string): Cassette[] {
   return readdirSync(directory)
@@ -132,9 +135,18 @@ export class Replay {
     const field: Fields = (name) => form.get(name) ?? undefined;
     const transactionId = form.get('TransactionID') ?? '';
     let fields = identifyingFields(type, field);
-    if (type === 'Status') fields = [['TransactionID', this.transactions.get(transactionId) ?? transactionId]];
+    if (type === 'Status') {
+      const standsFor = this.transactions.get(transactionId);
+      if (standsFor === unanswered) return undefined;
+      fields = [['TransactionID', standsFor ?? transactionId]];
+    }
     const cassette = this.next(type, keyOf(type, fields), transactionId);
-    if (cassette === undefined) return undefined;
+    if (cassette === undefined) {
+      // A Payment no recording answered stands for no recorded payment: its Status is none of
+      // theirs, even when its TransactionID is a recorded one (reused for another payment).
+      if (type === 'Payment') this.transactions.remember(transactionId, unanswered);
+      return undefined;
+    }
     const recordedId = cassette.request.TransactionID;
     if (type === 'Payment' && recordedId !== undefined) this.transactions.remember(transactionId, recordedId);
     const contentType = cassette.answer.headers['content-type'];

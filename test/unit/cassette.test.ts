@@ -125,6 +125,16 @@ describe('Replay', () => {
     expect(replay.answer(form({ RequestType: 'Status', TransactionID: '8' }))).toBeUndefined();
   });
 
+  it("a recorded TransactionID sent with a Payment nothing answered: its Status is not the recorded payment's", () => {
+    const replay = replayOf([
+      recorded(pay, echo('222', 10)),
+      recorded({ RequestType: 'Status', TransactionID: '222' }, echo('222', 10)),
+    ]);
+    // The recorded id, reused for another amount: that payment was never recorded, nor is its Status.
+    expect(replay.answer(form({ ...pay, Amount: '999.00' }))).toBeUndefined();
+    expect(replay.answer(form({ RequestType: 'Status', TransactionID: '222' }))).toBeUndefined();
+  });
+
   it('rewrites the id in a UTF-16 answer too, and only where it stands whole', () => {
     const text = '{"TransactinID":111,"RequestID":51110,"Message":"111"}';
     const replay = replayOf([recorded(check, utf16be(text), 'application/json; charset=utf-16be')]);
