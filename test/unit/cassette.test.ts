@@ -53,6 +53,23 @@ describe('cassetteOf', () => {
   });
 });
 
+describe('cassetteOf, an echo in JSON that escapes all but ASCII', () => {
+  it.each([
+    ['\\u00e4 and \\/ (PHP json_encode)', 'P\\u00e4\\/ss'],
+    ['\\u00E4', 'P\\u00E4/ss'],
+    ['\\u00e4 (Python json.dumps)', 'P\\u00e4/ss'],
+  ])('keeps no password spelled with %s', (_, echoed) => {
+    const secret = 'Pä/ss';
+    const text = `{"Message":"wrong password ${echoed}"}`;
+    const cassette = cassetteOf(
+      { form: [], status: 200, contentType: 'application/json', bytes: Buffer.from(text), text },
+      (said) => redactSecrets(said, [secret]),
+    );
+    expect(cassette.answer.redacted).toBe(true);
+    expect(Buffer.from(cassette.answer.body, 'base64').toString('utf8')).toBe('{"Message":"wrong password ***"}');
+  });
+});
+
 describe('cassetteFileName', () => {
   it('numbers, then the RequestType and the Service, each safe in a file name', () => {
     expect(cassetteFileName(7, { RequestType: 'Payment', Service: '101' })).toBe('0007-Payment-101.json');
