@@ -605,6 +605,8 @@ const en = {
     notRecorded: (problem: string) =>
       `a recording could not be written (${problem}); the exchanges went on, later ones were not recorded`,
     listening: 'replayed gateway listening on',
+    faultWithoutFallback: (flag: string) =>
+      `${flag} breaks only what the sandbox answers: add --replay-fallback, or leave ${flag} out to serve the recordings as recorded`,
     anyCredentials:
       "  any agent id and password will do; give agentpay the recorded gateway's code table (docs/configuration.md)",
     serving: (count: number, directory: string, fallback: boolean) =>

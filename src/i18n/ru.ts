@@ -640,6 +640,8 @@ const ru: Catalogue = {
     notRecorded: (problem) =>
       `не удалось записать обмен (${problem}); обмены продолжились, но следующие уже не записывались`,
     listening: 'воспроизводимый шлюз слушает',
+    faultWithoutFallback: (flag) =>
+      `${flag} портит только ответы песочницы: добавьте --replay-fallback или уберите ${flag}, чтобы записи отдавались как записаны`,
     anyCredentials:
       '  подойдут любой id агента и любой пароль; передайте agentpay таблицу кодов записанного шлюза (docs/configuration.md)',
     serving: (count, directory, fallback) =>

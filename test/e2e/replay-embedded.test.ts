@@ -68,6 +68,19 @@ describe('agentpay sandbox --replay: its banner', () => {
     expect(text).toContain(`replaying 1 recording from ${cassettes}; the sandbox answers the rest`);
   });
 
+  it("refuses the sandbox's faults, which break none of the recordings' answers, without --replay-fallback", async () => {
+    for (const fault of [
+      ['--garbage', 'shape'],
+      ['--break', 'echo'],
+      ['--drop-after-commit', '1'],
+      ['--fail-rate', '1'],
+    ]) {
+      const result = await runCli(['sandbox', '--replay', cassettes, '--port', '0', ...fault], { env: isolatedEnv() });
+      expect(result.code, fault.join(' ')).toBe(2);
+      expect(result.stderr).toContain(`${fault[0]} breaks only what the sandbox answers: add --replay-fallback`);
+    }
+  });
+
   it('in Russian too', async () => {
     const text = await banner('--lang', 'ru');
     expect(text).toMatch(/^● воспроизводимый шлюз слушает http:/);
@@ -77,7 +90,7 @@ describe('agentpay sandbox --replay: its banner', () => {
 });
 
 describe('agentpay --replay doctor', () => {
-  it("names the replay, not the sandbox, as where the connection settings come from", async () => {
+  it('names the replay, not the sandbox, as where the connection settings come from', async () => {
     const result = await runCli(['--replay', cassettes, '--json', 'doctor'], { env: isolatedEnv() });
     const { settings, gateway } = JSON.parse(result.stdout.split('\n')[0] ?? '') as {
       settings: Record<string, { value: string | null; source: string }>;

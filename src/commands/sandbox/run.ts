@@ -98,12 +98,28 @@ function faultLines(options: {
   return lines;
 }
 
+/**
+ * Without --replay-fallback only the recordings answer, as recorded: the sandbox's faults would
+ * break nothing, though its banner said they were on. --latency delays the recordings too.
+ */
+function refuseFaultsOfNothing(options: ReturnType<typeof parseSandboxOptions>): void {
+  const given = [
+    ['--garbage', options.garbage !== undefined],
+    ['--break', options.break.length > 0],
+    ['--drop-after-commit', options.dropAfterCommit > 0],
+    ['--fail-rate', options.failRate > 0],
+  ] as const;
+  const flag = given.find(([, on]) => on)?.[0];
+  if (flag !== undefined) throw new UsageError(t().replay.faultWithoutFallback(flag));
+}
+
 /** `agentpay sandbox`: the sandbox gateway in the foreground, until SIGINT or SIGTERM. */
 export async function runSandbox(rawOptions: unknown, context: CommandContext): Promise<void> {
   const options = parseSandboxOptions(rawOptions);
   const { out } = context;
   const { startSandbox } = await import('../../sandbox/server.js');
   const { replay: replaying } = context.settings;
+  if (replaying && !replaying.fallback) refuseFaultsOfNothing(options);
   // Served from one process: which payment each new TransactionID stands for is kept in memory.
   const replay = replaying && (await loadReplay(replaying, undefined));
   let sandbox;
