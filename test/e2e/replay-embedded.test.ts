@@ -31,7 +31,7 @@ writeFileSync(
   }),
 );
 
-/** The banner up to its last line, then SIGTERM; exit 0. */
+/** The banner up to its last line (its one line under --json), then SIGTERM; exit 0. */
 async function banner(...extra: string[]): Promise<string> {
   const args = [binPath, 'sandbox', '--replay', cassettes, '--port', '0', ...extra];
   const child = spawn(process.execPath, args, { env: isolatedEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
@@ -41,7 +41,8 @@ async function banner(...extra: string[]): Promise<string> {
       let stdout = '';
       child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
         stdout += chunk;
-        if (/Ctrl\+C.*\n/.test(stdout)) resolve(stdout);
+        // The banner ends with how to stop it; --json is one line.
+        if (/Ctrl\+C.*\n/.test(stdout) || (extra.includes('--json') && stdout.includes('\n'))) resolve(stdout);
       });
       child.on('exit', () => reject(new Error(`exited before its banner: ${stdout}`)));
     });
@@ -59,6 +60,12 @@ describe('agentpay sandbox --replay: its banner', () => {
     expect(text).toContain('any agent id and password will do');
     for (const sandboxOnly of ['sandbox-demo-password', 'services:', 'accounts:', 'try:', '7011234567', 'codes:'])
       expect(text).not.toContain(sandboxOnly);
+  });
+
+  it('--json: the address and the recordings alone, as the banner', async () => {
+    const line = JSON.parse((await banner('--json')).split('\n')[0] ?? '') as Record<string, unknown>;
+    expect(Object.keys(line)).toEqual(['baseUrl', 'replay']);
+    expect(line.replay).toEqual({ directory: cassettes, recordings: 1, fallback: false });
   });
 
   it("with --replay-fallback, the sandbox's services and credentials as well", async () => {

@@ -98,6 +98,12 @@ function faultLines(options: {
   return lines;
 }
 
+/** The --json line: as the banner, the recordings alone when nothing of the sandbox's answers. */
+function jsonLine(info: Awaited<ReturnType<typeof describeSandbox>>, replay: ReplayInfo | undefined): object {
+  if (replay === undefined) return info;
+  return replay.fallback ? { ...info, replay } : { baseUrl: info.baseUrl, replay };
+}
+
 /**
  * Without --replay-fallback only the recordings answer, as recorded: the sandbox's faults would
  * break nothing, though its banner said they were on. --latency delays the recordings too.
@@ -150,7 +156,7 @@ export async function runSandbox(rawOptions: unknown, context: CommandContext): 
     replaying && replay
       ? { directory: replaying.directory, recordings: replay.size, fallback: replay.fallback }
       : undefined;
-  if (out.json) out.data(JSON.stringify(replayInfo ? { ...info, replay: replayInfo } : info));
+  if (out.json) out.data(JSON.stringify(jsonLine(info, replayInfo)));
   else printBanner(out, info, replayInfo);
   for (const line of faultLines(options)) out.warn(`fault: ${line}`);
   // SIGINT or SIGTERM (main.ts hears them) is how a sandbox ends: exit 0.
