@@ -19,7 +19,8 @@ type Fields = (name: string) => string | undefined;
  */
 function identifyingFields(type: string, field: Fields): [string, string][] {
   const named = (...names: string[]) => names.map((name): [string, string] => [name, field(name) ?? '']);
-  if (type === 'AccountCheck') return named('Service', 'Account');
+  // Currency too: a gateway refuses a service's wrong currency, and another's list is not this one.
+  if (type === 'AccountCheck') return named('Service', 'Account', 'Currency');
   if (type === 'Payment')
     // The same Amount in another Currency is another payment: never answered with this one's outcome.
     return [...named('Service', 'Account'), ['InvoiceId', invoiceIdOf(field)], ...named('Amount', 'Currency')];

@@ -177,7 +177,7 @@ describe('--replay', () => {
     const result = await runCli(args, { env: isolatedEnv(codes) });
     expect(result.code).toBe(5);
     expect(result.stderr).toContain(
-      `agentpay: the gateway answered HTTP 404 instead of a protocol answer: "No recording of AccountCheck with Service=999, Account=${account}: record it with --record, or replay with --replay-fallback"\n`,
+      `agentpay: the gateway answered HTTP 404 instead of a protocol answer: "No recording of AccountCheck with Service=999, Account=${account}, Currency=KZT: record it with --record, or replay with --replay-fallback"\n`,
     );
   });
 
@@ -254,7 +254,12 @@ describe('agentpay sandbox --replay', () => {
       });
       const info = JSON.parse(firstLine) as { baseUrl: string; replay: { recordings: number; fallback: boolean } };
       expect(info.replay).toMatchObject({ recordings: 4, fallback: false });
-      const form = new URLSearchParams({ RequestType: 'AccountCheck', Service: service, Account: account });
+      const form = new URLSearchParams({
+        RequestType: 'AccountCheck',
+        Service: service,
+        Account: account,
+        Currency: 'KZT',
+      });
       form.set('TransactionID', '1795000000000000777');
       const response = await fetch(`${info.baseUrl}/home/index`, { method: 'POST', body: form });
       expect(response.status).toBe(200);

@@ -108,8 +108,8 @@ describe('parseCassette', () => {
 });
 
 describe('Replay', () => {
-  const check = { RequestType: 'AccountCheck', Service: '101', Account: 'a', TransactionID: '111' };
-  const payment = { ...check, RequestType: 'Payment', Amount: '10.00', Currency: 'KZT', 'Extra[0].Name': 'InvoiceId' };
+  const check = { RequestType: 'AccountCheck', Service: '101', Account: 'a', Currency: 'KZT', TransactionID: '111' };
+  const payment = { ...check, RequestType: 'Payment', Amount: '10.00', 'Extra[0].Name': 'InvoiceId' };
   const pay = { ...payment, 'Extra[0].Value': '5', TransactionID: '222' };
   const echo = (id: string, status: number) => Buffer.from(`{"TransactinID":${id},"ResponseStatus":${status}}`);
   const replayOf = (cassettes: Cassette[]) => new Replay(cassettes, false, { directory: 'cassettes' });
@@ -119,6 +119,8 @@ describe('Replay', () => {
     const answer = replay.answer(form({ ...check, TransactionID: '999', RequestDate: 'now' }));
     expect(answer?.bytes.toString()).toBe('{"TransactinID":999,"ResponseStatus":10}');
     expect(replay.answer(form({ ...check, Account: 'b' }))).toBeUndefined();
+    // Another currency's voucher list is not this one: a gateway refuses a service's wrong currency.
+    expect(replay.answer(form({ ...check, Currency: 'USD' }))).toBeUndefined();
   });
 
   it('a payment is told by its InvoiceId, Amount and Currency; its Status by the payment it stands for', () => {
