@@ -54,7 +54,7 @@ function helpConfiguration(t: Catalogue): Partial<Help> {
       ].join(' '),
     optionDescription(option: Option) {
       const extra = [
-        ...(option.argChoices ? [`${t.help.choices}: ${option.argChoices.join(', ')}`] : []),
+        ...(option.argChoices ? [`${t.help.choices}: ${option.argChoices.map(t.help.choice).join(', ')}`] : []),
         ...(option.defaultValue !== undefined && !option.negate && !option.isBoolean()
           ? [`${t.help.default}: ${String(option.defaultValue)}`]
           : []),

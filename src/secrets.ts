@@ -21,9 +21,22 @@ export function secretVariants(secret: string): string[] {
     md5.toUpperCase(),
     new URLSearchParams([['', secret]]).toString().slice(1),
     encodeURIComponent(secret),
-    JSON.stringify(secret).slice(1, -1),
+    ...jsonSpellings(secret),
   ];
   return [...new Set(variants.filter((variant) => variant !== ''))];
+}
+
+/**
+ * A secret inside a JSON string, as writers spell it: as is but for `"` and `\`; with all but
+ * ASCII as `\u00e4` or `\u00E4` (PHP's json_encode, Python's json.dumps); PHP's with `/` as `\/`
+ * too. A gateway that echoes a request writes one of them.
+ */
+function jsonSpellings(secret: string): string[] {
+  const json = JSON.stringify(secret).slice(1, -1);
+  const hex = (character: string) => character.charCodeAt(0).toString(16).padStart(4, '0');
+  const lower = json.replace(/[\u007f-\uffff]/g, (character) => `\\u${hex(character)}`);
+  const upper = json.replace(/[\u007f-\uffff]/g, (character) => `\\u${hex(character).toUpperCase()}`);
+  return [json, lower, upper].flatMap((spelling) => [spelling, spelling.replaceAll('/', '\\/')]);
 }
 
 /** The registered spellings, longest first; sorted once per registration, not once per line. */

@@ -23,8 +23,8 @@ interface Candidate {
 /** Candidates, or "let the shell complete a file name here". */
 type Answer = Candidate[] | 'files';
 
-/** A value placeholder that names a file: `<path>`, `<path|->`, `<pem>`, `<journal>`, `<file...>`. */
-const fileValue = /^[<[](?:[\w-]*\|)*(?:path|file|pem|journal)(?:\|[\w-]*)*(?:\.\.\.)?[>\]]$/;
+/** A value placeholder that names a file: `<path>`, `<path|->`, `<pem>`, `<journal>`, `<dir>`, `<file...>`. */
+const fileValue = /^[<[](?:[\w-]*\|)*(?:path|file|pem|journal|dir)(?:\|[\w-]*)*(?:\.\.\.)?[>\]]$/;
 
 interface Position {
   /** The command reached, after its ancestors (the program first): their options count too. */

@@ -19,7 +19,7 @@ import { redactSecrets } from '../secrets.js';
 import { DirectTransport } from './direct-transport.js';
 import { ExchangeErrors, problemOf } from './exchange-errors.js';
 import { ExchangeFailure } from './exchange-failure.js';
-import type { ExchangeProblem, NotUnderstoodFault } from './fault.js';
+import type { ExchangeProblem } from './fault.js';
 import type { HttpAnswer, Transport } from './http.js';
 import { BodyTooLargeError, maxAnswerBytes } from './read-answer.js';
 
@@ -175,8 +175,7 @@ export class GatewayClient {
     try {
       return this.checkEcho(await parseEnvelope(http.body), input.transactionId);
     } catch (error) {
-      const fault: NotUnderstoodFault = { kind: 'notUnderstood', detail: (error as Error).message };
-      throw new PaymentOutcomeUnknownError(input.transactionId, fault, {
+      throw new PaymentOutcomeUnknownError(input.transactionId, this.errors.notUnderstoodFault(error, http), {
         cause: error,
         bodySample: this.errors.sample(http.body),
       });
@@ -213,7 +212,7 @@ export class GatewayClient {
     try {
       return this.checkEcho(await parseEnvelope(http.body), transactionId);
     } catch (error) {
-      throw this.errors.notUnderstood(error, http.body);
+      throw this.errors.notUnderstood(error, http);
     }
   }
 

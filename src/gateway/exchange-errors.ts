@@ -1,6 +1,7 @@
 import { GatewayProtocolError, GatewayUnreachableError } from '../errors.js';
 import { ExchangeFailure } from './exchange-failure.js';
 import type { ExchangeProblem, GatewayFault, NotUnderstoodFault } from './fault.js';
+import type { HttpAnswer } from './http.js';
 import { answerSampleBytes, BodyTooLargeError } from './read-answer.js';
 
 /** Where the client's requests go, and how it blanks its secrets out of what it shows. */
@@ -46,11 +47,23 @@ export class ExchangeErrors {
     return { kind: 'tooLarge', detail: error.message };
   }
 
-  notUnderstood(error: unknown, body: string | undefined): GatewayProtocolError {
-    return new GatewayProtocolError(
-      { kind: 'notUnderstood', detail: (error as Error).message },
-      { cause: error, bodySample: body === undefined ? undefined : this.sample(body) },
-    );
+  /** `answer`: the HTTP answer whose body was no envelope; none when the envelope's content was at fault. */
+  notUnderstood(error: unknown, answer: HttpAnswer | undefined): GatewayProtocolError {
+    if (answer === undefined)
+      return new GatewayProtocolError({ kind: 'notUnderstood', detail: (error as Error).message });
+    return new GatewayProtocolError(this.notUnderstoodFault(error, answer), {
+      cause: error,
+      bodySample: this.sample(answer.body),
+    });
+  }
+
+  /** Why an answer is not understood; with its HTTP status (and plain text) when that is not 2xx. */
+  notUnderstoodFault(error: unknown, answer: HttpAnswer): NotUnderstoodFault {
+    const detail = (error as Error).message;
+    if (answer.statusCode >= 200 && answer.statusCode < 300) return { kind: 'notUnderstood', detail };
+    const plain = /^text\/plain\b/i.test(answer.contentType ?? '');
+    const firstLine = plain ? this.sample(answer.body.trim()).split(/\r?\n/)[0]?.trim() : undefined;
+    return { kind: 'notUnderstood', detail, http: { status: answer.statusCode, text: firstLine || undefined } };
   }
 
   /** The first bytes of a body, with every secret blanked, for --verbose. */

@@ -44,7 +44,17 @@ export type GatewayFault =
       route: string | undefined;
     }
   | { kind: 'unavailable'; status: number }
-  | { kind: 'notUnderstood' | 'tooLarge'; detail: string };
+  | { kind: 'notUnderstood' | 'tooLarge'; detail: string; http?: HttpStatusAnswer };
+
+/**
+ * An answer not understood that came with an HTTP status other than 2xx (a proxy's or a
+ * replay's refusal, a gateway's error page): its status, and its first line when it is plain
+ * text (secrets blanked), which says more than the envelope's absence does.
+ */
+export interface HttpStatusAnswer {
+  status: number;
+  text: string | undefined;
+}
 
 /** The faults of a gateway that could not be asked (GatewayUnreachableError, exit 4). */
 export type UnreachableFault = Extract<GatewayFault, { kind: 'unreachable' | 'timedOut' | 'unavailable' }>;

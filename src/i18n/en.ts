@@ -48,6 +48,8 @@ const en = {
       'Global Options:': 'Global Options:',
     } as Record<string, string>,
     choices: 'choices',
+    /** One of an option's choices in its help, as commander quotes it: ",", "tab". */
+    choice: (value: string) => JSON.stringify(value),
     default: 'default',
     env: 'env',
     optionsTerm: '[options]',
@@ -133,6 +135,8 @@ const en = {
     answeredHttp: (status: number) => `the gateway answered HTTP ${status}`,
     notUnderstood: (reason: string) => `the answer was not understood: ${reason}`,
     answerNotUnderstood: (reason: string) => `the gateway's answer was not understood: ${reason}`,
+    answeredHttpNotEnvelope: (status: number, text: string | undefined, reason: string) =>
+      `the gateway answered HTTP ${status} instead of a protocol answer: ${text === undefined ? reason : `"${text}"`}`,
     verboseHint: 'run with --verbose to see the first bytes of the answer',
     failures: {
       couldNotConnectWithin: (ms: number) => `could not connect within ${ms} ms`,
@@ -600,6 +604,11 @@ const en = {
     nothingSent: 'nothing was sent',
     notRecorded: (problem: string) =>
       `a recording could not be written (${problem}); the exchanges went on, later ones were not recorded`,
+    listening: 'replayed gateway listening on',
+    faultWithoutFallback: (flag: string) =>
+      `${flag} breaks only what the sandbox answers: add --replay-fallback, or leave ${flag} out to serve the recordings as recorded`,
+    anyCredentials:
+      "  any agent id and password will do; give agentpay the recorded gateway's code table (docs/configuration.md)",
     serving: (count: number, directory: string, fallback: boolean) =>
       `  replaying ${plural('en', count, { one: 'recording', other: 'recordings' })} from ${directory}; ${fallback ? 'the sandbox answers the rest' : 'anything else gets HTTP 404'}`,
   },
@@ -613,6 +622,7 @@ const en = {
       profile: 'profile',
       default: 'default',
       sandbox: 'sandbox',
+      replay: 'replay',
       prompt: 'prompt',
       unset: 'not set',
     } as Record<string, string>,
@@ -622,6 +632,7 @@ const en = {
     /** The words settings/report.ts puts in place of a value (kept so in --json), said for a person. */
     values: {
       '(the embedded sandbox)': '(the embedded sandbox)',
+      '(the embedded replay)': '(the embedded replay)',
       '(asked for)': '(asked for)',
       direct: 'direct',
     } as Record<string, string>,
@@ -639,6 +650,8 @@ const en = {
       success: 'success for a made-up id: check the base URL',
     } as Record<'notFound' | 'unclassified' | 'failed' | 'pending' | 'success', string>,
     credentialsHint: 'if that message is about credentials, check the agent id and password',
+    replaying: (recordings: number, directory: string) =>
+      `${plural('en', recordings, { one: 'recording', other: 'recordings' })} from ${directory}; not asked: a made-up id has no recording`,
     suggest: (status: string, key: string) =>
       `ResponseStatus ${status} is not in ${key}. If, and only if, its Message means "no such transaction" (not a refusal of your credentials), add it:`,
     suggestProfile: 'profile:',

@@ -108,6 +108,8 @@ const ru: Catalogue = {
       'Global Options:': 'Общие флаги:',
     },
     choices: 'варианты',
+    // Quoted, as values typed: «,», «;», «tab» (unquoted, a comma value reads as a separator).
+    choice: (value) => `«${value}»`,
     default: 'по умолчанию',
     env: 'переменная',
     optionsTerm: '[флаги]',
@@ -188,6 +190,8 @@ const ru: Catalogue = {
     answeredHttp: (status) => `шлюз ответил HTTP ${status}`,
     notUnderstood: (reason) => `ответ не удалось разобрать: ${reason}`,
     answerNotUnderstood: (reason) => `ответ шлюза не удалось разобрать: ${reason}`,
+    answeredHttpNotEnvelope: (status, text, reason) =>
+      `шлюз вернул HTTP ${status} вместо ответа протокола: ${text === undefined ? reason : `«${text}»`}`,
     verboseHint: 'запустите с --verbose, чтобы увидеть первые байты ответа',
     failures: {
       couldNotConnectWithin: (ms) => `не удалось подключиться за ${ms} мс`,
@@ -635,6 +639,11 @@ const ru: Catalogue = {
     nothingSent: 'ничего не отправлено',
     notRecorded: (problem) =>
       `не удалось записать обмен (${problem}); обмены продолжились, но следующие уже не записывались`,
+    listening: 'воспроизводимый шлюз слушает',
+    faultWithoutFallback: (flag) =>
+      `${flag} портит только ответы песочницы: добавьте --replay-fallback или уберите ${flag}, чтобы записи отдавались как записаны`,
+    anyCredentials:
+      '  подойдут любой id агента и любой пароль; передайте agentpay таблицу кодов записанного шлюза (docs/configuration.md)',
     serving: (count, directory, fallback) =>
       `  воспроизведение записей из ${directory}: ${counted(count, { one: 'запись', few: 'записи', many: 'записей', other: 'записи' })}; ${fallback ? 'на остальное отвечает песочница' : 'на всё остальное — HTTP 404'}`,
   },
@@ -647,12 +656,18 @@ const ru: Catalogue = {
       profile: 'профиль',
       default: 'по умолчанию',
       sandbox: 'песочница',
+      replay: 'воспроизведение',
       prompt: 'введён',
       unset: 'не задано',
     },
     profileIn: (name, path) => `${name} в ${path}`,
     none: '(нет)',
-    values: { '(the embedded sandbox)': '(встроенная песочница)', '(asked for)': '(запрошен)', direct: 'напрямую' },
+    values: {
+      '(the embedded sandbox)': '(встроенная песочница)',
+      '(the embedded replay)': '(встроенное воспроизведение)',
+      '(asked for)': '(запрошен)',
+      direct: 'напрямую',
+    },
     notFoundSuffix: ' (не найден)',
     gateway: 'Шлюз',
     route: 'маршрут',
@@ -666,6 +681,8 @@ const ru: Catalogue = {
       success: 'успех для выдуманного id: проверьте базовый URL',
     },
     credentialsHint: 'если это сообщение об учётных данных, проверьте id агента и пароль',
+    replaying: (recordings, directory) =>
+      `${counted(recordings, { one: 'запись', few: 'записи', many: 'записей', other: 'записи' })} из ${directory}; шлюз не спрошен: у выдуманного id нет записи`,
     suggest: (status, key) =>
       `ResponseStatus ${status} нет в ${key}. Если, и только если, его Message значит «такой транзакции нет» (а не отказ в ваших учётных данных), добавьте его:`,
     suggestProfile: 'профиль:',

@@ -105,11 +105,15 @@ export function parseCassette(text: string, file: string): Cassette {
   if (typeof (request as Record<string, unknown>).RequestType !== 'string') fail('request.RequestType: missing');
   if (!isRecord(answer)) return fail('answer: expected an object');
   const { status, headers, body } = answer;
-  if (typeof status !== 'number' || !Number.isInteger(status) || status < 100 || status > 599)
-    fail('answer.status: expected an HTTP status code');
+  // 1xx is never a final answer: served, it would leave the client waiting for one.
+  if (typeof status !== 'number' || !Number.isInteger(status) || status < 200 || status > 599)
+    fail('answer.status: expected the HTTP status code of a final answer (200 to 599)');
   if (!isRecord(headers)) return fail('answer.headers: expected an object');
   const contentType = headers['content-type'];
   if (contentType !== undefined && typeof contentType !== 'string') fail('answer.headers.content-type: expected text');
+  // What an HTTP header value may hold (RFC 9110 5.5): a line break or control would fail the replay's answer.
+  if (typeof contentType === 'string' && !/^[\t\x20-\x7e]*$/.test(contentType))
+    fail('answer.headers.content-type: expected text an HTTP header can carry');
   if (typeof body !== 'string' || !/^[A-Za-z0-9+/]*={0,2}$/.test(body)) fail('answer.body: expected base64');
   return parsed as unknown as Cassette;
 }

@@ -22,6 +22,8 @@ export type GatewayCheck =
       /** What must hold for the suggestion to be right (a credentials refusal is no "not found"). */
       suggestOnlyIf?: string;
     }
+  /** --replay without its fallback: a made-up id has no recording, so nothing is asked; what answers instead. */
+  | { ok: true; endpoint: string; route: string; replay: { directory: string; recordings: number } }
   | {
       ok: false;
       endpoint: string | null;
@@ -83,6 +85,11 @@ function gatewayLines(check: GatewayCheck, style: Style, said: Catalogue['doctor
     lines.push(`  ${said.route.padEnd(labelWidth)}  ${shownText(valueText(check.route, said))}`);
   if (check.endpoint !== null) lines.push(`  ${said.endpoint.padEnd(labelWidth)}  ${shownText(check.endpoint)}`);
   if (!check.ok) return [...lines, `  ${style.failure('✗')} ${shownText(check.message)}`];
+  if ('replay' in check)
+    return [
+      ...lines,
+      `  ${style.success('✓')} ${said.replaying(check.replay.recordings, shownText(check.replay.directory))}`,
+    ];
   const status = shownText(check.status);
   // JSON quotes the Message and escapes its C0 controls; shownText the rest (C1, bidi).
   const answered = said.answered(

@@ -1,5 +1,12 @@
-import type { ExchangeProblem, GatewayFault, NotUnderstoodFault, UnreachableFault } from '../gateway/fault.js';
+import type {
+  ExchangeProblem,
+  GatewayFault,
+  HttpStatusAnswer,
+  NotUnderstoodFault,
+  UnreachableFault,
+} from '../gateway/fault.js';
 import type { Catalogue } from '../i18n/en.js';
+import { shownText } from './sanitize.js';
 
 /*
  * The gateway's faults (gateway/fault.ts) in words, in the catalogue's language: what the error
@@ -39,6 +46,15 @@ export function exchangeProblemText(problem: ExchangeProblem, t: Catalogue): str
   }
 }
 
+/** An HTTP status other than 2xx instead of an envelope: its plain text, passed through the sanitizer, else why it is none. */
+function httpStatusText(http: HttpStatusAnswer, detail: string, t: Catalogue): string {
+  return t.gateway.answeredHttpNotEnvelope(
+    http.status,
+    http.text === undefined ? undefined : shownText(http.text),
+    detail,
+  );
+}
+
 /** The message of a gateway that could not be asked, or whose answer was not understood. */
 export function gatewayFaultMessage(fault: UnreachableFault | NotUnderstoodFault, t: Catalogue): string {
   const said = t.gateway;
@@ -54,6 +70,7 @@ export function gatewayFaultMessage(fault: UnreachableFault | NotUnderstoodFault
     case 'unavailable':
       return said.unavailable(fault.status);
     case 'notUnderstood':
+      return fault.http ? httpStatusText(fault.http, fault.detail, t) : said.answerNotUnderstood(fault.detail);
     case 'tooLarge':
       return said.answerNotUnderstood(fault.detail);
   }
@@ -84,7 +101,7 @@ export function lostAnswerReason(fault: GatewayFault, t: Catalogue): string {
     case 'unavailable':
       return t.gateway.answeredHttp(fault.status);
     case 'notUnderstood':
-      return t.gateway.notUnderstood(fault.detail);
+      return fault.http ? httpStatusText(fault.http, fault.detail, t) : t.gateway.notUnderstood(fault.detail);
     case 'tooLarge':
       return fault.detail;
   }

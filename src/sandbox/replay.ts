@@ -19,9 +19,11 @@ type Fields = (name: string) => string | undefined;
  */
 function identifyingFields(type: string, field: Fields): [string, string][] {
   const named = (...names: string[]) => names.map((name): [string, string] => [name, field(name) ?? '']);
-  if (type === 'AccountCheck') return named('Service', 'Account');
+  // Currency too: a gateway refuses a service's wrong currency, and another's list is not this one.
+  if (type === 'AccountCheck') return named('Service', 'Account', 'Currency');
   if (type === 'Payment')
-    return [...named('Service', 'Account'), ['InvoiceId', invoiceIdOf(field)], ...named('Amount')];
+    // The same Amount in another Currency is another payment: never answered with this one's outcome.
+    return [...named('Service', 'Account'), ['InvoiceId', invoiceIdOf(field)], ...named('Amount', 'Currency')];
   if (type === 'Status') return named('TransactionID');
   return [];
 }
@@ -34,6 +36,9 @@ function invoiceIdOf(field: Fields): string {
 }
 
 const keyOf = (type: string, fields: [string, string][]) => JSON.stringify([type, ...fields]);
+
+/** What a TransactionID of a Payment no recording answered stands for: no recorded TransactionID. */
+const unanswered = '';
 
 /** The cassettes of a directory, in the order they were recorded; each checked whole (protocol/cassette.ts). */
 export function loadCassettes(directory: string): Cassette[] {
@@ -131,9 +136,18 @@ export class Replay {
     const field: Fields = (name) => form.get(name) ?? undefined;
     const transactionId = form.get('TransactionID') ?? '';
     let fields = identifyingFields(type, field);
-    if (type === 'Status') fields = [['TransactionID', this.transactions.get(transactionId) ?? transactionId]];
+    if (type === 'Status') {
+      const standsFor = this.transactions.get(transactionId);
+      if (standsFor === unanswered) return undefined;
+      fields = [['TransactionID', standsFor ?? transactionId]];
+    }
     const cassette = this.next(type, keyOf(type, fields), transactionId);
-    if (cassette === undefined) return undefined;
+    if (cassette === undefined) {
+      // A Payment no recording answered stands for no recorded payment: its Status is none of
+      // theirs, even when its TransactionID is a recorded one (reused for another payment).
+      if (type === 'Payment') this.transactions.remember(transactionId, unanswered);
+      return undefined;
+    }
     const recordedId = cassette.request.TransactionID;
     if (type === 'Payment' && recordedId !== undefined) this.transactions.remember(transactionId, recordedId);
     const contentType = cassette.answer.headers['content-type'];

@@ -9,7 +9,8 @@ import { settingEntries } from './table.js';
 export interface SettingReport {
   key: string;
   value: string | null;
-  source: SettingSource | 'unset';
+  /** `replay`: the embedded gateway of --replay gives it, as the sandbox does under --sandbox. */
+  source: SettingSource | 'unset' | 'replay';
   /** The flag, environment variable or file the value came from. */
   origin?: string;
 }
@@ -34,7 +35,7 @@ function shown(value: unknown): string {
 
 /** The password as doctor shows it: masked, with where it was (or would be) read from. */
 function passwordReport(settings: Settings, stdin: { isTerminal: boolean; wasAsked: boolean }): SettingReport {
-  if (settings.sandbox) return { key: 'password', value: redactedText, source: 'sandbox' };
+  if (settings.sandbox) return { key: 'password', value: redactedText, source: embeddedOf(settings).source };
   const location = locatePassword(settings, stdin.isTerminal);
   if (location.kind === 'none') return { key: 'password', value: null, source: 'unset' };
   if (location.kind === 'prompt')
@@ -58,6 +59,13 @@ function configFileReport(settings: Settings): SettingReport {
   };
 }
 
+/** The embedded gateway that gives the connection settings: the replay's recordings, or the sandbox. */
+function embeddedOf(settings: Settings) {
+  return settings.replay
+    ? { value: '(the embedded replay)', source: 'replay' as const }
+    : { value: '(the embedded sandbox)', source: 'sandbox' as const };
+}
+
 /**
  * Every setting of the table with its source, for `doctor`, in the table's order; the config
  * file after the profile. Secrets are masked; proxy URLs shown without credentials.
@@ -71,8 +79,7 @@ export function describeSettings(
     if (setting.report === false || setting.switch) continue;
     const key = setting.report ?? name;
     if (setting.secret) rows.push(passwordReport(settings, stdin));
-    else if (settings.sandbox && setting.underSandbox === 'embedded')
-      rows.push({ key, value: '(the embedded sandbox)', source: 'sandbox' });
+    else if (settings.sandbox && setting.underSandbox === 'embedded') rows.push({ key, ...embeddedOf(settings) });
     else rows.push(reportOf(key, flagName(setting), settings.resolved[name], settings));
     if (name === 'profile') rows.push(configFileReport(settings));
   }

@@ -148,7 +148,7 @@ describe('a misbehaving gateway', () => {
       name: 'an HTML 404',
       respond: answerWith(404, 'text/html', '<html><body>Not Found</body></html>'),
       code: 5,
-      message: 'not understood: the answer is not JSON',
+      message: 'answered HTTP 404 instead of a protocol answer: the answer is not JSON',
     },
     {
       name: 'a 400 with JSON of another shape',

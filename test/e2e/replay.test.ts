@@ -172,6 +172,15 @@ describe('--replay', () => {
     expect(result.stderr).toContain(`No recording of AccountCheck with Service=999, Account=${account}`);
   });
 
+  it('says what the refusal says without --verbose, in the message', async () => {
+    const args = ['--replay', cassettes, 'check', '--service', '999', '--account', account];
+    const result = await runCli(args, { env: isolatedEnv(codes) });
+    expect(result.code).toBe(5);
+    expect(result.stderr).toContain(
+      `agentpay: the gateway answered HTTP 404 instead of a protocol answer: "No recording of AccountCheck with Service=999, Account=${account}, Currency=KZT: record it with --record, or replay with --replay-fallback"\n`,
+    );
+  });
+
   it('an unrecorded Payment is never taken for failed: unknown, exit 3', async () => {
     // A static payment: no AccountCheck first, the Payment itself is what was never recorded.
     const args = ['pay', '--service', service, '--account', account, '--amount', '10.00'];
@@ -179,6 +188,7 @@ describe('--replay', () => {
     const env = isolatedEnv({ ...codes, AGENTPAY_SETTLE_ATTEMPTS: '1', AGENTPAY_SETTLE_DELAY: '0' });
     const result = await runCli(['--replay', cassettes, ...args], { env });
     expect(result.stderr).toContain('is unknown');
+    expect(result.stderr).toContain('HTTP 404 instead of a protocol answer: "No recording of Payment with Service=');
     expect(result.code).toBe(3);
   });
 
@@ -244,7 +254,12 @@ describe('agentpay sandbox --replay', () => {
       });
       const info = JSON.parse(firstLine) as { baseUrl: string; replay: { recordings: number; fallback: boolean } };
       expect(info.replay).toMatchObject({ recordings: 4, fallback: false });
-      const form = new URLSearchParams({ RequestType: 'AccountCheck', Service: service, Account: account });
+      const form = new URLSearchParams({
+        RequestType: 'AccountCheck',
+        Service: service,
+        Account: account,
+        Currency: 'KZT',
+      });
       form.set('TransactionID', '1795000000000000777');
       const response = await fetch(`${info.baseUrl}/home/index`, { method: 'POST', body: form });
       expect(response.status).toBe(200);

@@ -53,6 +53,23 @@ describe('cassetteOf', () => {
   });
 });
 
+describe('cassetteOf, an echo in JSON that escapes all but ASCII', () => {
+  it.each([
+    ['\\u00e4 and \\/ (PHP json_encode)', 'P\\u00e4\\/ss'],
+    ['\\u00E4', 'P\\u00E4/ss'],
+    ['\\u00e4 (Python json.dumps)', 'P\\u00e4/ss'],
+  ])('keeps no password spelled with %s', (_, echoed) => {
+    const secret = 'Pä/ss';
+    const text = `{"Message":"wrong password ${echoed}"}`;
+    const cassette = cassetteOf(
+      { form: [], status: 200, contentType: 'application/json', bytes: Buffer.from(text), text },
+      (said) => redactSecrets(said, [secret]),
+    );
+    expect(cassette.answer.redacted).toBe(true);
+    expect(Buffer.from(cassette.answer.body, 'base64').toString('utf8')).toBe('{"Message":"wrong password ***"}');
+  });
+});
+
 describe('cassetteFileName', () => {
   it('numbers, then the RequestType and the Service, each safe in a file name', () => {
     expect(cassetteFileName(7, { RequestType: 'Payment', Service: '101' })).toBe('0007-Payment-101.json');
@@ -75,13 +92,23 @@ describe('parseCassette', () => {
       '{"format":"agentpay-cassette/1","request":{"RequestType":1},"answer":{}}',
       'f.json: request: expected an object of text fields',
     ],
+    [
+      // A header no HTTP answer can carry: served, it became the replay's HTTP 500.
+      '{"format":"agentpay-cassette/1","request":{"RequestType":"Status"},"answer":{"status":200,"headers":{"content-type":"text/plain\\r\\nX-Evil: 1"},"body":""}}',
+      'f.json: answer.headers.content-type: expected text an HTTP header can carry',
+    ],
+    [
+      // 1xx is never a final answer: served, the client waited for one until its time-out.
+      '{"format":"agentpay-cassette/1","request":{"RequestType":"Status"},"answer":{"status":100,"headers":{},"body":""}}',
+      'f.json: answer.status: expected the HTTP status code of a final answer (200 to 599)',
+    ],
   ])('refuses %s', (text, message) => {
     expect(() => parseCassette(text, 'f.json')).toThrow(message);
   });
 });
 
 describe('Replay', () => {
-  const check = { RequestType: 'AccountCheck', Service: '101', Account: 'a', TransactionID: '111' };
+  const check = { RequestType: 'AccountCheck', Service: '101', Account: 'a', Currency: 'KZT', TransactionID: '111' };
   const payment = { ...check, RequestType: 'Payment', Amount: '10.00', 'Extra[0].Name': 'InvoiceId' };
   const pay = { ...payment, 'Extra[0].Value': '5', TransactionID: '222' };
   const echo = (id: string, status: number) => Buffer.from(`{"TransactinID":${id},"ResponseStatus":${status}}`);
@@ -92,9 +119,11 @@ describe('Replay', () => {
     const answer = replay.answer(form({ ...check, TransactionID: '999', RequestDate: 'now' }));
     expect(answer?.bytes.toString()).toBe('{"TransactinID":999,"ResponseStatus":10}');
     expect(replay.answer(form({ ...check, Account: 'b' }))).toBeUndefined();
+    // Another currency's voucher list is not this one: a gateway refuses a service's wrong currency.
+    expect(replay.answer(form({ ...check, Currency: 'USD' }))).toBeUndefined();
   });
 
-  it('a payment is told by its InvoiceId and Amount; its Status by the payment it stands for', () => {
+  it('a payment is told by its InvoiceId, Amount and Currency; its Status by the payment it stands for', () => {
     const replay = replayOf([
       recorded(pay, echo('222', 11)),
       recorded({ RequestType: 'Status', TransactionID: '222' }, echo('222', 11)),
@@ -102,6 +131,8 @@ describe('Replay', () => {
     ]);
     expect(replay.answer(form({ ...pay, 'Extra[0].Value': '6', TransactionID: '7' }))).toBeUndefined();
     expect(replay.answer(form({ ...pay, Amount: '10.0', TransactionID: '7' }))).toBeUndefined();
+    // The same figure in another currency is another payment: never answered with this one's success.
+    expect(replay.answer(form({ ...pay, Currency: 'USD', TransactionID: '7' }))).toBeUndefined();
     expect(replay.answer(form({ ...pay, TransactionID: '7' }))?.bytes.toString()).toContain('"TransactinID":7,');
     const status = () => replay.answer(form({ RequestType: 'Status', TransactionID: '7' }))?.bytes.toString();
     // The recorded polls in order, then the last again.
@@ -113,6 +144,16 @@ describe('Replay', () => {
     expect(replay.answer(form({ RequestType: 'Status', TransactionID: '8' }))).toBeUndefined();
   });
 
+  it("a recorded TransactionID sent with a Payment nothing answered: its Status is not the recorded payment's", () => {
+    const replay = replayOf([
+      recorded(pay, echo('222', 10)),
+      recorded({ RequestType: 'Status', TransactionID: '222' }, echo('222', 10)),
+    ]);
+    // The recorded id, reused for another amount: that payment was never recorded, nor is its Status.
+    expect(replay.answer(form({ ...pay, Amount: '999.00' }))).toBeUndefined();
+    expect(replay.answer(form({ RequestType: 'Status', TransactionID: '222' }))).toBeUndefined();
+  });
+
   it('rewrites the id in a UTF-16 answer too, and only where it stands whole', () => {
     const text = '{"TransactinID":111,"RequestID":51110,"Message":"111"}';
     const replay = replayOf([recorded(check, utf16be(text), 'application/json; charset=utf-16be')]);
@@ -122,7 +163,7 @@ describe('Replay', () => {
 
   it('names what was asked when nothing was recorded', () => {
     expect(replayOf([]).refusal(form({ ...pay }))).toBe(
-      'No recording of Payment with Service=101, Account=a, InvoiceId=5, Amount=10.00: record it with --record, or replay with --replay-fallback\n',
+      'No recording of Payment with Service=101, Account=a, InvoiceId=5, Amount=10.00, Currency=KZT: record it with --record, or replay with --replay-fallback\n',
     );
   });
 });

@@ -115,6 +115,10 @@ describe('completion from the program definition', () => {
     for (const command of ['reconcile', 'report', 'pay --from-file o.csv'])
       expect(complete(`${command} --metrics-file `), command).toBe(':files');
     expect(complete('reconcile --metrics-job ')).toEqual([]);
+    // A directory of recordings: the shell's file names, which take it into directories.
+    expect(complete('--record ')).toBe(':files');
+    expect(complete('--replay ')).toBe(':files');
+    expect(complete('sandbox --replay ')).toBe(':files');
   });
 
   it("offers profile names from the config file, and service ids: the sandbox's under --sandbox, else the profile's", () => {

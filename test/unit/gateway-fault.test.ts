@@ -73,6 +73,20 @@ describe('a gateway fault in words', () => {
     );
   });
 
+  it('an HTTP status other than 2xx instead of an envelope: its plain text through the sanitizer, else why', () => {
+    const refused = {
+      kind: 'notUnderstood',
+      detail: 'not JSON',
+      http: { status: 404, text: 'No \u001b[31mrecording\u202e' },
+    };
+    expect(gatewayFaultMessage(refused as GatewayFault & { kind: 'notUnderstood' }, en)).toBe(
+      'the gateway answered HTTP 404 instead of a protocol answer: "No \\x1b[31mrecording\\u202e"',
+    );
+    expect(
+      lostAnswerReason({ kind: 'notUnderstood', detail: 'not JSON', http: { status: 403, text: undefined } }, ru),
+    ).toBe('шлюз вернул HTTP 403 вместо ответа протокола: not JSON');
+  });
+
   it("a Payment's lost answer: the reason alone, for the outcome-unknown sentence", () => {
     expect(lostAnswerReason(broken({ kind: 'closed' }), en)).toBe(
       'the connection was closed before the answer arrived',

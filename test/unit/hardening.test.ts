@@ -88,8 +88,12 @@ describe('secrets', () => {
       new URLSearchParams({ p: password }).toString().slice(2),
       encodeURIComponent(password),
       JSON.stringify(password).slice(1, -1),
+      // JSON that escapes all but ASCII, in either case of hex digits (PHP, Python).
+      JSON.stringify(password).slice(1, -1).replace('ö', '\\u00f6'),
+      JSON.stringify(password).slice(1, -1).replace('ö', '\\u00F6'),
     ];
     expect(new Set(secretVariants(password))).toEqual(new Set(spelled));
+    expect(redactSecrets('a\\/b', ['a/b'])).toBe('***');
     for (const spelling of spelled) expect(redactSecrets(`before ${spelling} after`)).toBe('before *** after');
   });
 

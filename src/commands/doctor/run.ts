@@ -61,6 +61,39 @@ async function checkLedger(settings: Settings): Promise<{ check: LedgerCheck; fa
 }
 
 /**
+ * A Status for a made-up id. Under --replay without its fallback a made-up id has no recording
+ * (HTTP 404, exit 5 for a replay that works): the recordings that answer are named instead.
+ */
+async function checkGateway(session: GatewaySession, settings: Settings): Promise<GatewayCheck> {
+  const { endpoint } = session.client;
+  if (settings.replay && !settings.replay.fallback) {
+    // Read and checked whole already, by the replay the session started.
+    const { loadCassettes } = await import('../../sandbox/replay.js');
+    const { directory } = settings.replay;
+    return {
+      ok: true,
+      endpoint,
+      route: session.route,
+      replay: { directory, recordings: loadCassettes(directory).length },
+    };
+  }
+  const transactionId = generateTransactionId();
+  const started = performance.now();
+  const answer = await session.client.status(transactionId);
+  return {
+    ok: true,
+    endpoint,
+    route: session.route,
+    transactionId,
+    elapsedMs: Math.round(performance.now() - started),
+    status: answer.status,
+    message: answer.message,
+    codeClass: classifyCode(answer.status, settings.codes.table),
+    ...suggestionFor(answer.status, settings.codes.table),
+  };
+}
+
+/**
  * `agentpay doctor`: each setting and where it came from, then a Status for a made-up id to
  * see that the gateway answers. Any understood envelope is healthy (a made-up id is
  * normally "not found"). Exit 0, or the usual codes: 2 a setting is missing or wrong,
@@ -73,20 +106,7 @@ export async function runDoctor(_rawOptions: unknown, context: CommandContext): 
   let failure: AgentpayError | undefined;
   try {
     session = await context.openGateway();
-    const transactionId = generateTransactionId();
-    const started = performance.now();
-    const answer = await session.client.status(transactionId);
-    gateway = {
-      ok: true,
-      endpoint: session.client.endpoint,
-      route: session.route,
-      transactionId,
-      elapsedMs: Math.round(performance.now() - started),
-      status: answer.status,
-      message: answer.message,
-      codeClass: classifyCode(answer.status, settings.codes.table),
-      ...suggestionFor(answer.status, settings.codes.table),
-    };
+    gateway = await checkGateway(session, settings);
   } catch (error) {
     if (!(error instanceof AgentpayError)) throw error;
     failure = error;

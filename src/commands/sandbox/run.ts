@@ -46,7 +46,17 @@ interface ReplayInfo {
   fallback: boolean;
 }
 
+/** Without --replay-fallback only the recordings answer, whoever asks: nothing of the sandbox's to offer. */
+function printReplayBanner(out: Output, baseUrl: string, replay: ReplayInfo): void {
+  const said = t().replay;
+  out.data(`${out.style.success('●')} ${said.listening} ${out.style.strong(baseUrl)}`);
+  out.data(said.serving(replay.recordings, replay.directory, replay.fallback));
+  out.data(out.style.dim(said.anyCredentials));
+  out.data(out.style.dim(t().sandbox.stop));
+}
+
 function printBanner(out: Output, info: Awaited<ReturnType<typeof describeSandbox>>, replay?: ReplayInfo): void {
+  if (replay && !replay.fallback) return printReplayBanner(out, info.baseUrl, replay);
   const style = out.style;
   const said = t().sandbox;
   out.data(`${style.success('●')} ${said.listening} ${style.strong(info.baseUrl)}`);
@@ -88,12 +98,34 @@ function faultLines(options: {
   return lines;
 }
 
+/** The --json line: as the banner, the recordings alone when nothing of the sandbox's answers. */
+function jsonLine(info: Awaited<ReturnType<typeof describeSandbox>>, replay: ReplayInfo | undefined): object {
+  if (replay === undefined) return info;
+  return replay.fallback ? { ...info, replay } : { baseUrl: info.baseUrl, replay };
+}
+
+/**
+ * Without --replay-fallback only the recordings answer, as recorded: the sandbox's faults would
+ * break nothing, though its banner said they were on. --latency delays the recordings too.
+ */
+function refuseFaultsOfNothing(options: ReturnType<typeof parseSandboxOptions>): void {
+  const given = [
+    ['--garbage', options.garbage !== undefined],
+    ['--break', options.break.length > 0],
+    ['--drop-after-commit', options.dropAfterCommit > 0],
+    ['--fail-rate', options.failRate > 0],
+  ] as const;
+  const flag = given.find(([, on]) => on)?.[0];
+  if (flag !== undefined) throw new UsageError(t().replay.faultWithoutFallback(flag));
+}
+
 /** `agentpay sandbox`: the sandbox gateway in the foreground, until SIGINT or SIGTERM. */
 export async function runSandbox(rawOptions: unknown, context: CommandContext): Promise<void> {
   const options = parseSandboxOptions(rawOptions);
   const { out } = context;
   const { startSandbox } = await import('../../sandbox/server.js');
   const { replay: replaying } = context.settings;
+  if (replaying && !replaying.fallback) refuseFaultsOfNothing(options);
   // Served from one process: which payment each new TransactionID stands for is kept in memory.
   const replay = replaying && (await loadReplay(replaying, undefined));
   let sandbox;
@@ -124,7 +156,7 @@ export async function runSandbox(rawOptions: unknown, context: CommandContext): 
     replaying && replay
       ? { directory: replaying.directory, recordings: replay.size, fallback: replay.fallback }
       : undefined;
-  if (out.json) out.data(JSON.stringify(replayInfo ? { ...info, replay: replayInfo } : info));
+  if (out.json) out.data(JSON.stringify(jsonLine(info, replayInfo)));
   else printBanner(out, info, replayInfo);
   for (const line of faultLines(options)) out.warn(`fault: ${line}`);
   // SIGINT or SIGTERM (main.ts hears them) is how a sandbox ends: exit 0.
