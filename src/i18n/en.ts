@@ -1,4 +1,6 @@
 import type { InvalidFieldError } from '../protocol/problems.js';
+import type { Found, Wanted } from '../scenario/assertions.js';
+import type { Absence } from '../scenario/path.js';
 import type { Language } from './language.js';
 import { plural } from './plural.js';
 
@@ -625,6 +627,110 @@ const en = {
     dayHint: 'give a local date as YYYY-MM-DD or DD.MM.YYYY, such as 2026-11-22 or 22.11.2026, or today, yesterday',
     notADate: (flag: string, given: string) => `${flag} ${JSON.stringify(given)} is not a date`,
     dateHint: 'give 2026-11-21, 21.11.2026, 2026-11-21T08:00:00Z, or an age such as 30m, 12h, 7d',
+  },
+  /**
+   * scenario's human output: scenario/report-human.ts and commands/scenario. The English
+   * forms of `expected`, `actual` and a step's made-up name are also what the report files
+   * and --json keep (data: the same in every language).
+   */
+  scenario: {
+    cases: (count: number) => plural('en', count, { one: 'case', other: 'cases' }),
+    attempts: (count: number) => `, ${count} attempts`,
+    ms: (ms: number) => `${ms} ms`,
+    seconds: (ms: number) => `${(ms / 1000).toFixed(2)} s`,
+    skipped: 'skipped',
+    skippedCase: (why: string) => `skipped (${why})`,
+    /** Where a failure is: `case "x", step 2 (pay "first")`. */
+    where: (caseName: string, step: number, kind: string, id: string | undefined) =>
+      `case ${JSON.stringify(caseName)}, step ${step} (${kind}${id === undefined ? '' : ` ${JSON.stringify(id)}`})`,
+    failure: (path: string, expected: string, actual: string) => `${path}: expected ${expected}, actual ${actual}`,
+    stepError: (reason: string, type: string, exitCode: number) => `${reason} (${type}, exit ${exitCode})`,
+    failures: 'Failures:',
+    summary: (
+      cases: string,
+      counts: { passed: number; failed: number; errors: number; skipped: number },
+      time: string,
+    ) =>
+      `${cases}: ${counts.passed} passed, ${counts.failed} failed, ${counts.errors} errors, ${counts.skipped} skipped (${time})`,
+    interrupted: 'interrupted: the steps after Ctrl+C did not run',
+    /** What a check wanted, as the failure line says it. */
+    expected: (wanted: Wanted): string => {
+      switch (wanted.check) {
+        case 'equals':
+          return wanted.value;
+        case 'not-equals':
+          return `anything but ${wanted.value}`;
+        case 'one-of':
+          return `one of ${wanted.values.join(', ')}`;
+        case 'type':
+          return `a ${wanted.type}`;
+        case 'matches':
+          return `text matching /${wanted.pattern}/${wanted.error === undefined ? '' : ` (${wanted.error})`}`;
+        case 'contains':
+          return wanted.inList ? `a list holding ${wanted.value}` : `text containing ${wanted.value}`;
+        case 'decimal-equals':
+          return `the decimal ${wanted.value}`;
+        case 'exists':
+          return wanted.present ? 'present' : 'absent';
+        case 'same-as':
+          return `${en.scenario.actual(wanted.other)} (the ${wanted.path} of step ${wanted.step})`;
+        case 'placeholder':
+          return wanted.problem;
+        case 'repeat':
+          return `there is no payment ${JSON.stringify(wanted.of)} to repeat (a dry run, or a payment that could not be made, leaves none)`;
+      }
+    },
+    /** What was there instead. */
+    actual: (found: Found): string =>
+      'absence' in found
+        ? en.scenario.absence(found.absence)
+        : found.type === undefined
+          ? found.value
+          : `a ${found.type}: ${found.value}`,
+    /** Why a path leads to nothing. */
+    absence: (absence: Absence): string =>
+      ({
+        missing: 'missing',
+        null: 'null',
+        listHas: `missing (the list has ${absence.length ?? 0})`,
+        notList: 'missing (not a list)',
+        eachNotList: 'not a list',
+        emptyList: 'an empty list',
+        notJsonString: `not a string holding JSON (${absence.type ?? ''})`,
+        notJson: 'not JSON',
+      })[absence.why],
+    /** A step's name made up from its options, when the file gives it none. */
+    step: {
+      target: (service: string, account: string) => `${service} for ${account}`,
+      check: (target: string) => `check ${target}`,
+      raw: (amount: string, invoiceId: string | undefined) =>
+        `raw ${amount}${invoiceId === undefined ? '' : ` for invoice ${invoiceId}`}`,
+      invoice: (invoiceId: string) => `invoice ${invoiceId}`,
+      position: (position: string) => `invoice #${position}`,
+      amount: (amount: string, currency: string | undefined) =>
+        `${amount}${currency === undefined ? '' : ` ${currency}`}`,
+      pay: (what: string, target: string, dryRun: boolean) => `pay ${what} to ${target}${dryRun ? ' (dry run)' : ''}`,
+      fresh: 'a fresh TransactionID',
+      wait: (id: string) => `wait for ${id} to be final`,
+      status: (id: string, wait: string | undefined) => `status ${id}${wait === undefined ? '' : ` --wait ${wait}`}`,
+      repeatPay: (of: string) => `repeat-pay of ${of}`,
+    },
+    retrying: (where: string, attempt: number, of: number, reason: string) =>
+      `${where}: trying again (attempt ${attempt} of ${of}): ${reason}`,
+    reportWritten: (format: 'junit' | 'html', path: string) =>
+      `${format === 'junit' ? 'JUnit' : 'HTML'} report written to ${path}`,
+    stopped: (by: string) => `interrupted: the scenario stopped after ${by}; payments made so far are in the journal`,
+    notPassed: (bad: number, total: number) => `${bad} of ${total} cases did not pass`,
+    outcomeUnknown:
+      "every case passed, but a payment's outcome is unknown: it is in the journal for `agentpay reconcile`",
+    noFiles: 'give at least one scenario file',
+    oneReportOnStdout: 'only one --report can go to stdout (-); give the others a path',
+    reportFormat: '--report takes junit:<path> or html:<path>, such as junit:reports/conformance.xml (- for stdout)',
+    cannotReadFile: (path: string, reason: string) => `cannot read the scenario file ${path}: ${reason}`,
+    cannotReadData: (path: string, reason: string) => `cannot read the data file ${path}: ${reason}`,
+    nothingSent: 'nothing was sent',
+    fileFormatHint: 'see docs/scenarios.md for the file format; nothing was sent',
+    dataHint: 'see docs/scenarios.md#data-driven-scenarios; nothing was sent',
   },
 };
 

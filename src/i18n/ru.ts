@@ -646,6 +646,95 @@ const ru: Catalogue = {
     notADate: (flag, given) => `${flag} ${JSON.stringify(given)} — не дата`,
     dateHint: 'укажите 2026-11-21, 21.11.2026, 2026-11-21T08:00:00Z или давность, например 30m, 12h, 7d',
   },
+  scenario: {
+    cases: (count) => plural('ru', count, { one: 'случай', few: 'случая', many: 'случаев', other: 'случая' }),
+    attempts: (count) => `, попыток: ${count}`,
+    ms: (ms) => `${ms} мс`,
+    seconds: (ms) => `${amount((ms / 1000).toFixed(2))} с`,
+    skipped: 'пропущен',
+    skippedCase: (why) => `пропущен (${why})`,
+    where: (caseName, step, kind, id) =>
+      `случай «${caseName}», шаг ${step} (${kind}${id === undefined ? '' : ` «${id}»`})`,
+    failure: (path, expected, actual) => `${path}: ожидалось — ${expected}, получено — ${actual}`,
+    stepError: (reason, type, exitCode) => `${reason} (${type}, код выхода ${exitCode})`,
+    failures: 'Не прошло:',
+    summary: (cases, counts, time) =>
+      `${cases}: пройдено — ${counts.passed}, не пройдено — ${counts.failed}, с ошибкой — ${counts.errors}, пропущено — ${counts.skipped} (${time})`,
+    interrupted: 'прервано: шаги после Ctrl+C не выполнялись',
+    expected: (wanted) => {
+      switch (wanted.check) {
+        case 'equals':
+          return wanted.value;
+        case 'not-equals':
+          return `что угодно, кроме ${wanted.value}`;
+        case 'one-of':
+          return `одно из: ${wanted.values.join(', ')}`;
+        case 'type':
+          return `тип «${wanted.type}»`;
+        case 'matches':
+          return `текст под шаблон /${wanted.pattern}/${wanted.error === undefined ? '' : ` (${wanted.error})`}`;
+        case 'contains':
+          return wanted.inList ? `список, в котором есть ${wanted.value}` : `текст, в котором есть ${wanted.value}`;
+        case 'decimal-equals':
+          return `десятичное число ${wanted.value}`;
+        case 'exists':
+          return wanted.present ? 'значение' : 'отсутствие значения';
+        case 'same-as':
+          return `${ru.scenario.actual(wanted.other)} (${wanted.path} шага «${wanted.step}»)`;
+        case 'placeholder':
+          return wanted.problem;
+        case 'repeat':
+          return `нет платежа «${wanted.of}», который можно повторить (пробный запуск или платёж, который не удалось провести, его не оставляют)`;
+      }
+    },
+    actual: (found) =>
+      'absence' in found
+        ? ru.scenario.absence(found.absence)
+        : found.type === undefined
+          ? found.value
+          : `${found.value} (тип «${found.type}»)`,
+    absence: (absence) =>
+      ({
+        missing: 'нет значения',
+        null: 'null',
+        listHas: `нет значения (в списке ${plural('ru', absence.length ?? 0, { one: 'элемент', few: 'элемента', many: 'элементов', other: 'элемента' })})`,
+        notList: 'нет значения (это не список)',
+        eachNotList: 'не список',
+        emptyList: 'пустой список',
+        notJsonString: `не строка с JSON (тип «${absence.type ?? ''}»)`,
+        notJson: 'не JSON',
+      })[absence.why],
+    step: {
+      target: (service, account) => `услуга ${service}, счёт ${account}`,
+      check: (target) => `проверка: ${target}`,
+      raw: (given, invoiceId) =>
+        `${amount(given)} без проверок${invoiceId === undefined ? '' : ` (InvoiceId ${invoiceId})`}`,
+      // The three below follow «оплата»: in the genitive.
+      invoice: (invoiceId) => `ваучера с InvoiceId ${invoiceId}`,
+      position: (position) => `ваучера №${position}`,
+      amount: (given, currency) => `${amount(given)}${currency === undefined ? '' : ` ${currency}`}`,
+      pay: (what, target, dryRun) => `оплата ${what}: ${target}${dryRun ? ' (пробный запуск)' : ''}`,
+      fresh: 'новый TransactionID',
+      wait: (id) => `ожидание окончательного исхода ${id}`,
+      status: (id, wait) => `запрос Status ${id}${wait === undefined ? '' : ` --wait ${wait}`}`,
+      repeatPay: (of) => `повтор платежа «${of}»`,
+    },
+    retrying: (where, attempt, of, reason) => `${where}: пробую снова (попытка ${attempt} из ${of}): ${reason}`,
+    reportWritten: (format, path) => `отчёт ${format === 'junit' ? 'JUnit' : 'HTML'} записан в ${path}`,
+    stopped: (by) => `прервано: сценарий остановлен по ${by}; платежи, проведённые до этого, есть в журнале`,
+    notPassed: (bad, total) => `не пройдено случаев: ${bad} из ${total}`,
+    outcomeUnknown:
+      'все случаи пройдены, но исход одного из платежей неизвестен: он сохранён в журнале, его доведёт `agentpay reconcile`',
+    noFiles: 'укажите хотя бы один файл сценария',
+    oneReportOnStdout: 'в stdout (-) может идти только один --report; для остальных укажите путь',
+    reportFormat:
+      '--report принимает junit:<путь> или html:<путь>, например junit:reports/conformance.xml (- — в stdout)',
+    cannotReadFile: (path, reason) => `не удаётся прочитать файл сценария ${path}: ${reason}`,
+    cannotReadData: (path, reason) => `не удаётся прочитать файл данных ${path}: ${reason}`,
+    nothingSent: 'ничего не отправлялось',
+    fileFormatHint: 'формат файла описан в docs/scenarios.md; ничего не отправлялось',
+    dataHint: 'см. docs/scenarios.md#data-driven-scenarios; ничего не отправлялось',
+  },
 };
 
 export { ru };

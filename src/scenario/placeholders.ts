@@ -1,3 +1,4 @@
+import { en } from '../i18n/en.js';
 import { isLosslessNumber } from '../protocol/lossless.js';
 import { type PathSegment, parsePath, resolvePath, valueText } from './path.js';
 
@@ -45,9 +46,9 @@ function lookUp(text: string, scope: PlaceholderScope): unknown {
   if (!scope.has(root.name))
     throw new PlaceholderError(`\${${text}}: nothing is called ${JSON.stringify(root.name)} here`);
   const [found] = resolvePath(scope.get(root.name), segments.slice(1));
-  if (!found || found.missing !== undefined) {
+  if (!found || found.absence !== undefined) {
     throw new PlaceholderError(
-      `\${${text}}: ${root.name}${found?.path ? (found.path.startsWith('[') ? '' : '.') + found.path : ''} is ${found?.missing ?? 'missing'}`,
+      `\${${text}}: ${root.name}${found?.path ? (found.path.startsWith('[') ? '' : '.') + found.path : ''} is ${en.scenario.absence(found?.absence ?? { why: 'missing' })}`,
     );
   }
   return found.value;

@@ -1,5 +1,6 @@
 import { Command } from 'commander';
 import { UsageError } from '../../errors.js';
+import { t } from '../../i18n/current.js';
 import type { Language, Said } from '../../i18n/language.js';
 import type { OptionDefinitions } from '../../options/definition.js';
 import { textListOption, wholeNumberOption } from '../../options/values.js';
@@ -15,14 +16,10 @@ const description: Said = {
 function reportsOption(raw: unknown): { format: 'junit' | 'html'; path: string }[] {
   const reports = textListOption(raw, '--report').map((value) => {
     const match = /^(junit|html):(.+)$/.exec(value);
-    if (!match)
-      throw new UsageError(
-        '--report takes junit:<path> or html:<path>, such as junit:reports/conformance.xml (- for stdout)',
-      );
+    if (!match) throw new UsageError(t().scenario.reportFormat);
     return { format: match[1] as 'junit' | 'html', path: match[2]! };
   });
-  if (reports.filter((report) => report.path === '-').length > 1)
-    throw new UsageError('only one --report can go to stdout (-); give the others a path');
+  if (reports.filter((report) => report.path === '-').length > 1) throw new UsageError(t().scenario.oneReportOnStdout);
   return reports;
 }
 
