@@ -1,5 +1,6 @@
 import type { GatewayFault, NotUnderstoodFault, UnreachableFault } from './gateway/fault.js';
 import { t } from './i18n/current.js';
+import type { StorageAction } from './i18n/en.js';
 import { gatewayFaultHint, gatewayFaultMessage, lostAnswerReason } from './render/gateway-fault.js';
 
 /**
@@ -210,13 +211,18 @@ export class TransactionPendingError extends AgentpayError {
 export class LocalStorageError extends AgentpayError {
   override name = 'LocalStorageError';
   /** What could not be done: "write the journal", "read the journal". */
-  readonly what: string;
+  readonly what: StorageAction;
   readonly path: string;
   /** The errno code (EROFS, ENOSPC, ...), or undefined when the system gave none. */
   readonly code: string | undefined;
   /** What the failure meant, as its message states it ("no payment was sent"). */
   readonly consequence: string | undefined;
-  constructor(what: string, path: string, cause: unknown, options: { consequence?: string; hint?: string } = {}) {
+  constructor(
+    what: StorageAction,
+    path: string,
+    cause: unknown,
+    options: { consequence?: string; hint?: string } = {},
+  ) {
     const code = errnoCodeOf(cause);
     const reason = code ?? (cause instanceof Error ? cause.message : String(cause));
     super(

@@ -8,6 +8,23 @@ import { plural } from './plural.js';
 /** A count and its noun, the count grouped as English writes it (1,234 records). */
 const count = (n: number, word: string) => `${n.toLocaleString('en-US')} ${word}${n === 1 ? '' : 's'}`;
 
+/** What could not be done with a local file (errors.ts LocalStorageError): each said in every language. */
+export type StorageAction =
+  | 'read the journal'
+  | 'write the journal'
+  | 'compact the journal'
+  | "read the journal's directory"
+  | "read the journal's archive"
+  | 'read the journal cut'
+  | 'write the ledger fallback file'
+  | 'take the ledger fallback file'
+  | 'remove the delivered ledger fallback file'
+  | 'read the results file'
+  | 'write the results file';
+
+/** What a whole-number option counts, as its message names it. */
+export type NumberUnit = 'milliseconds' | 'payments' | 'polls' | 'seconds' | 'columns';
+
 const signalText = (signal: 'SIGINT' | 'SIGTERM') => (signal === 'SIGINT' ? 'Ctrl+C (SIGINT)' : 'SIGTERM');
 
 /**
@@ -74,7 +91,7 @@ const en = {
     ledgerUnreachable: (ledger: string, reason: string) => `the ledger ${ledger} cannot be reached (${reason})`,
     ledgerUnreachableHint:
       'check that the database server is up and the URL, user and password are right (`agentpay doctor` shows them, the password as ***)',
-    localStorage: (what: string, path: string, reason: string) => `cannot ${what} ${path} (${reason})`,
+    localStorage: (what: StorageAction, path: string, reason: string) => `cannot ${what} ${path} (${reason})`,
     localStorageHints: {
       EROFS: 'the file system is mounted read-only: remount it read-write, or choose another journal with --journal',
       ENOSPC: 'the disk (or your quota) is full: free some space, or choose another journal with --journal',
@@ -731,6 +748,77 @@ const en = {
     nothingSent: 'nothing was sent',
     fileFormatHint: 'see docs/scenarios.md for the file format; nothing was sent',
     dataHint: 'see docs/scenarios.md#data-driven-scenarios; nothing was sent',
+  },
+  /** Errors and notes of the commands that have no section of their own to say them in. */
+  commands: {
+    sandboxFault: {
+      garbage: (kind: string) => `every request is processed, then answered with garbage: ${kind}`,
+      latency: (ms: number) => `every answer waits ${ms} ms`,
+      drop: (count: number) =>
+        `the next ${plural('en', count, { one: 'Payment answer is', other: 'Payment answers are' })} dropped after commit`,
+      failRate: (share: string) => `${share} of committed Payments are answered with HTTP 500`,
+    },
+    fault: (line: string) => `fault: ${line}`,
+    cannotListen: (where: string, reason: string) => `cannot listen on ${where}: ${reason}`,
+    cannotListenHint: 'choose another --port (0 picks a free one)',
+    notABreak: (rule: string, rules: string) =>
+      `--break ${JSON.stringify(rule)} is not a rule the sandbox can break: give ${rules}`,
+    /** A flag that takes a whole number: of what, and between which bounds. */
+    wholeNumber: (flag: string, unit: NumberUnit | undefined, range?: { min: number; max: number }) =>
+      `${flag} takes a whole number${unit === undefined ? '' : ` of ${{ milliseconds: 'milliseconds', payments: 'payments', polls: 'Status polls', seconds: 'seconds', columns: 'columns' }[unit]}`}${range === undefined ? '' : ` from ${range.min} to ${range.max}`}`,
+    numberFromTo: (flag: string, from: string, to: string, example?: string) =>
+      `${flag} takes a number from ${from} to ${to}${example === undefined ? '' : `, such as ${example}`}`,
+    oneOf: (flag: string, choices: string) => `${flag} takes one of: ${choices}`,
+    idsAsText: 'transaction ids must be text',
+    noIds: 'give at least one transaction id, or --from-file <path|->',
+    stdinTwice: 'stdin cannot hold both the password and the ids (--password-file - and --from-file -)',
+    stdinTwiceHint: 'put the ids in a file for --from-file, or the password in AGENTPAY_PASSWORD or a file of its own',
+    cannotReadFromFile: (path: string, reason: string) => `cannot read --from-file ${path}: ${reason}`,
+    receiptWhich: 'give the TransactionID of the receipt: agentpay receipt <txn-id>',
+    owner: (gateway: string, agentId: string | undefined) =>
+      agentId === undefined ? gateway : `${gateway} agent ${agentId}`,
+    chooseGatewayHint: 'name the gateway: --base-url <url> --agent-id <id> (or a --profile), or --sandbox',
+    inLedgerForMany: (id: string, count: number, owners: string) =>
+      `transaction ${id} is in the ledger for ${count} gateways (${owners}): which one is meant?`,
+    inLedgerForOther: (id: string, owner: string, held: string) =>
+      `transaction ${id} is not in the ledger for ${owner}; it is for ${held}`,
+    notInLedger: (id: string, ledger: string) => `transaction ${id} is not in the ledger ${ledger}`,
+    notInLedgerHint: 'check the TransactionID with agentpay history, and the ledger with agentpay doctor',
+    jsonIsFormat: (given: string) => `--json is --format json: give one of --json and --format ${given}`,
+    gatewayFilter: '--gateway takes a base URL or sandbox',
+    dateOrRange: '--date is a whole day: give it, or --since and --until, not both',
+    emptyRange: (since: string, until: string | undefined) =>
+      `--since ${since} is not before --until ${until ?? '(now)'}: the range is empty`,
+    emptyRangeHint: 'give --since earlier than --until',
+    byChoices: (given: string, choices: string) => `--by ${JSON.stringify(given)} is not one of: ${choices}`,
+    goesWithRegistry: (flag: string) => `${flag} goes with --registry <file>`,
+    sinceNotWithRegistry: '--since does not go with --registry',
+    sinceNotWithRegistryHint: 'the registry decides the days compared; give --date <day> to choose one',
+    notAFile: (path: string) => `${path} is not a file`,
+    notAFileHint: 'give the journal file itself',
+    compactNotPostgres: 'ledger compact is for a journal file: a PostgreSQL ledger keeps its records in the database',
+    compactNotPostgresHint: "give --ledger <journal file> to compact a terminal's own journal",
+    postgresOnly: (what: string, journal: string) =>
+      `ledger ${what} is for a PostgreSQL ledger; the ledger here is the journal file ${journal}`,
+    postgresOnlyHint: 'give --ledger postgres://user@host/database (or AGENTPAY_LEDGER, or the profile key ledger)',
+    compactNothingLost: 'nothing is lost: what it did is finished by the next `agentpay ledger compact`',
+    caUnreadable: (path: string, where: string, reason: string) =>
+      `cannot read the CA file ${path} (${where}): ${reason}`,
+    caNoCertificate: (path: string, where: string) => `the CA file ${path} (${where}) holds no PEM certificate`,
+    caHint: 'give a file with -----BEGIN CERTIFICATE----- blocks',
+    profileKey: (key: string) => `profile ${key}`,
+    passwordUnreadable: (path: string, where: string, reason: string) =>
+      `cannot read the password file ${path} (${where}): ${reason}`,
+    passwordEmpty: (path: string, where: string) => `the password file ${path} (${where}) is empty`,
+    receiptLeftOut: (reason: string) =>
+      `the receipt leaves out the voucher, the operator and the time: the ledger cannot be read (${reason})`,
+    receiptNotWritten: (path: string, id: string) =>
+      `no receipt written to ${path}: the ledger holds no payment ${id} for this purchase`,
+    receiptCannotWrite: (path: string, reason: string, id: string | undefined) =>
+      `cannot write the receipt to ${path} (${reason})${id === undefined ? '' : `; the payment stands, and \`agentpay receipt ${id}\` prints its receipt`}`,
+    scenarioLive: (profile: string) =>
+      `scenario runs its payments unattended: through the live profile ${JSON.stringify(profile)} it needs --yes; nothing was sent`,
+    scenarioLiveHint: (otherWays: string) => `add --yes if the scenario is meant for the live gateway, ${otherWays}`,
   },
 };
 

@@ -1,5 +1,5 @@
 import type { FieldProblem, InvalidFieldError } from '../protocol/problems.js';
-import type { Catalogue } from './en.js';
+import type { Catalogue, StorageAction } from './en.js';
 import { type PluralForms, plural } from './plural.js';
 
 /**
@@ -68,10 +68,15 @@ function fieldProblem({ field, problem, message }: InvalidFieldError): string {
 }
 
 /** What could not be done with a local file, as LocalStorageError names it. */
-const localStorageActions: Record<string, string> = {
+const localStorageActions: Record<StorageAction, string> = {
   'read the journal': 'прочитать журнал',
   'write the journal': 'записать журнал',
   'compact the journal': 'сжать журнал',
+  "read the journal's directory": 'прочитать каталог журнала',
+  "read the journal's archive": 'прочитать архив журнала',
+  'read the journal cut': 'прочитать срез журнала',
+  'read the results file': 'прочитать файл результатов',
+  'write the results file': 'записать файл результатов',
   'write the ledger fallback file': 'записать запасной файл журнала',
   'take the ledger fallback file': 'забрать запасной файл журнала',
   'remove the delivered ledger fallback file': 'удалить доставленный запасной файл журнала',
@@ -110,7 +115,7 @@ const ru: Catalogue = {
     default: 'по умолчанию',
     env: 'переменная',
     optionsTerm: '[флаги]',
-    argumentNames: { command: 'команда', file: 'файл', journal: 'журнал' },
+    argumentNames: { command: 'команда', file: 'файл', journal: 'журнал', shell: 'оболочка', 'txn-id': 'id' },
     olderName: (flag) => `прежнее имя ${flag}`,
     afterError: '(agentpay --help покажет команды и флаги)',
     usageAfterError: (command, usage) =>
@@ -130,7 +135,7 @@ const ru: Catalogue = {
     ledgerUnreachable: (ledger, reason) => `журнал ${ledger} недоступен (${reason})`,
     ledgerUnreachableHint:
       'проверьте, что сервер базы данных работает, а URL, пользователь и пароль верны (`agentpay doctor` покажет их, пароль как ***)',
-    localStorage: (what, path, reason) => `не удалось ${localStorageActions[what] ?? what} ${path} (${reason})`,
+    localStorage: (what, path, reason) => `не удалось ${localStorageActions[what]} ${path} (${reason})`,
     localStorageHints: {
       EROFS:
         'файловая система смонтирована только для чтения: перемонтируйте её на запись или выберите другой журнал через --journal',
@@ -734,6 +739,67 @@ const ru: Catalogue = {
     nothingSent: 'ничего не отправлялось',
     fileFormatHint: 'формат файла описан в docs/scenarios.md; ничего не отправлялось',
     dataHint: 'см. docs/scenarios.md#data-driven-scenarios; ничего не отправлялось',
+  },
+  commands: {
+    sandboxFault: {
+      garbage: (kind) => `каждый запрос обрабатывается, а в ответ идёт мусор: ${kind}`,
+      latency: (ms) => `каждый ответ ждёт ${ms} мс`,
+      drop: (count) =>
+        `${count === 1 ? 'ответ на следующий Payment обрывается' : `ответы на следующие ${count} Payment обрываются`} после проведения`,
+      failRate: (share) => `на долю ${amount(share)} проведённых Payment приходит ответ HTTP 500`,
+    },
+    fault: (line) => `сбой: ${line}`,
+    cannotListen: (where, reason) => `не удаётся слушать ${where}: ${reason}`,
+    cannotListenHint: 'выберите другой --port (0 — любой свободный)',
+    notABreak: (rule, rules) =>
+      `--break ${JSON.stringify(rule)} — не правило, которое песочница умеет нарушать: укажите ${rules}`,
+    wholeNumber: (flag, unit, range) =>
+      `${flag} принимает целое число${unit === undefined ? '' : ` ${{ milliseconds: 'миллисекунд', payments: 'платежей', polls: 'опросов Status', seconds: 'секунд', columns: 'столбцов' }[unit]}`}${range === undefined ? '' : ` от ${range.min} до ${range.max}`}`,
+    numberFromTo: (flag, from, to, example) =>
+      `${flag} принимает число от ${amount(from)} до ${amount(to)}${example === undefined ? '' : `, например ${amount(example)}`}`,
+    oneOf: (flag, choices) => `${flag} принимает одно из: ${choices}`,
+    idsAsText: 'id транзакций должны быть текстом',
+    noIds: 'укажите хотя бы один id транзакции или --from-file <путь|->',
+    stdinTwice: 'в stdin не поместятся и пароль, и id (--password-file - и --from-file -)',
+    stdinTwiceHint: 'положите id в файл для --from-file, а пароль — в AGENTPAY_PASSWORD или в отдельный файл',
+    cannotReadFromFile: (path, reason) => `не удаётся прочитать --from-file ${path}: ${reason}`,
+    receiptWhich: 'укажите TransactionID чека: agentpay receipt <txn-id>',
+    owner: (gateway, agentId) => (agentId === undefined ? gateway : `${gateway}, агент ${agentId}`),
+    chooseGatewayHint: 'укажите шлюз: --base-url <url> --agent-id <id> (или --profile) либо --sandbox',
+    inLedgerForMany: (id, count, owners) =>
+      `транзакция ${id} есть в журнале для ${plural('ru', count, { one: 'шлюза', few: 'шлюзов', many: 'шлюзов', other: 'шлюза' })} (${owners}): какая имеется в виду?`,
+    inLedgerForOther: (id, owner, held) => `транзакции ${id} нет в журнале для ${owner}; она есть для ${held}`,
+    notInLedger: (id, ledger) => `транзакции ${id} нет в журнале ${ledger}`,
+    notInLedgerHint: 'проверьте TransactionID через `agentpay history`, а журнал — через `agentpay doctor`',
+    jsonIsFormat: (given) => `--json — это --format json: укажите что-то одно, --json или --format ${given}`,
+    gatewayFilter: '--gateway принимает базовый URL или слово sandbox',
+    dateOrRange: '--date — это целые сутки: укажите его или --since и --until, но не всё вместе',
+    emptyRange: (since, until) => `--since ${since} не раньше --until ${until ?? '(сейчас)'}: промежуток пуст`,
+    emptyRangeHint: 'укажите --since раньше, чем --until',
+    byChoices: (given, choices) => `--by ${JSON.stringify(given)} — не одно из: ${choices}`,
+    goesWithRegistry: (flag) => `${flag} применяется только с --registry <файл>`,
+    sinceNotWithRegistry: '--since не сочетается с --registry',
+    sinceNotWithRegistryHint: 'сверяемые дни задаёт реестр; чтобы выбрать день, укажите --date <день>',
+    notAFile: (path) => `${path} — не файл`,
+    notAFileHint: 'укажите сам файл журнала',
+    compactNotPostgres: 'ledger compact — для файла журнала: журнал в PostgreSQL хранит записи в базе данных',
+    compactNotPostgresHint: 'чтобы сжать собственный журнал терминала, укажите --ledger <файл журнала>',
+    postgresOnly: (what, journal) => `ledger ${what} — для журнала в PostgreSQL, а здесь журнал — файл ${journal}`,
+    postgresOnlyHint: 'укажите --ledger postgres://user@host/database (или AGENTPAY_LEDGER, или ключ профиля ledger)',
+    compactNothingLost: 'ничего не потеряно: начатое доделает следующий запуск `agentpay ledger compact`',
+    caUnreadable: (path, where, reason) => `не удаётся прочитать файл CA ${path} (${where}): ${reason}`,
+    caNoCertificate: (path, where) => `в файле CA ${path} (${where}) нет сертификата PEM`,
+    caHint: 'укажите файл с блоками -----BEGIN CERTIFICATE-----',
+    profileKey: (key) => `ключ профиля ${key}`,
+    passwordUnreadable: (path, where, reason) => `не удаётся прочитать файл пароля ${path} (${where}): ${reason}`,
+    passwordEmpty: (path, where) => `файл пароля ${path} (${where}) пуст`,
+    receiptLeftOut: (reason) => `в чеке нет ваучера, оператора и времени: журнал не читается (${reason})`,
+    receiptNotWritten: (path, id) => `чек в ${path} не записан: в журнале нет платежа ${id} для этой покупки`,
+    receiptCannotWrite: (path, reason, id) =>
+      `не удаётся записать чек в ${path} (${reason})${id === undefined ? '' : `; платёж остаётся в силе, а \`agentpay receipt ${id}\` напечатает его чек`}`,
+    scenarioLive: (profile) =>
+      `scenario проводит платежи без участия человека: через боевой профиль «${profile}» ему нужен --yes; ничего не отправлялось`,
+    scenarioLiveHint: (otherWays) => `добавьте --yes, если сценарий предназначен боевому шлюзу, ${otherWays}`,
   },
 };
 

@@ -1,5 +1,6 @@
 import { Command } from 'commander';
 import { UsageError } from '../../errors.js';
+import { t } from '../../i18n/current.js';
 import type { Language, Said } from '../../i18n/language.js';
 import type { OptionDefinitions } from '../../options/definition.js';
 import { choiceOption, optionalText } from '../../options/values.js';
@@ -16,7 +17,7 @@ const description: Said = {
 /** --gateway as the journal names gateways: the base URL without trailing slashes (settings/parsers.ts), or "sandbox". */
 function gatewayOption(raw: unknown): string | undefined {
   const gateway = optionalText(raw, '--gateway')?.trim().replace(/\/+$/, '');
-  if (gateway === '') throw new UsageError('--gateway takes a base URL or sandbox');
+  if (gateway === '') throw new UsageError(t().commands.gatewayFilter);
   return gateway;
 }
 

@@ -26,11 +26,9 @@ function checkOptionsGoTogether(options: ReconcileOptions): void {
   ] as const;
   const given = registryOnly.find(([, value]) => value !== undefined);
   if (options.registry === undefined && given !== undefined)
-    throw new UsageError(`${given[0]} goes with --registry <file>`);
+    throw new UsageError(t().commands.goesWithRegistry(given[0]));
   if (options.registry !== undefined && options.since !== undefined) {
-    throw new UsageError('--since does not go with --registry', {
-      hint: 'the registry decides the days compared; give --date <day> to choose one',
-    });
+    throw new UsageError(t().commands.sinceNotWithRegistry, { hint: t().commands.sinceNotWithRegistryHint });
   }
 }
 

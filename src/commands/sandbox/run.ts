@@ -11,12 +11,7 @@ import { sandboxOptions } from './command.js';
 function parseSandboxOptions(raw: unknown) {
   const options = parseOptions(raw, sandboxOptions);
   const breaks = options.break.map(
-    (rule) =>
-      choiceOption(
-        rule,
-        sandboxBreaks,
-        `--break ${JSON.stringify(rule)} is not a rule the sandbox can break: give ${sandboxBreaks.join(', ')}`,
-      )!,
+    (rule) => choiceOption(rule, sandboxBreaks, t().commands.notABreak(rule as string, sandboxBreaks.join(', ')))!,
   );
   return { ...options, break: breaks };
 }
@@ -70,13 +65,12 @@ function faultLines(options: {
   failRate: number;
   garbage?: string | undefined;
 }): string[] {
+  const said = t().commands.sandboxFault;
   const lines: string[] = [];
-  if (options.garbage !== undefined)
-    lines.push(`every request is processed, then answered with garbage: ${options.garbage}`);
-  if (options.latency > 0) lines.push(`every answer waits ${options.latency} ms`);
-  if (options.dropAfterCommit > 0)
-    lines.push(`the next ${options.dropAfterCommit} Payment answers are dropped after commit`);
-  if (options.failRate > 0) lines.push(`${options.failRate} of committed Payments are answered with HTTP 500`);
+  if (options.garbage !== undefined) lines.push(said.garbage(options.garbage));
+  if (options.latency > 0) lines.push(said.latency(options.latency));
+  if (options.dropAfterCommit > 0) lines.push(said.drop(options.dropAfterCommit));
+  if (options.failRate > 0) lines.push(said.failRate(String(options.failRate)));
   return lines;
 }
 
@@ -100,17 +94,15 @@ export async function runSandbox(rawOptions: unknown, context: CommandContext): 
       },
     });
   } catch (error) {
-    throw new UsageError(
-      `cannot listen on ${options.host}:${options.port}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`,
-      {
-        hint: 'choose another --port (0 picks a free one)',
-      },
-    );
+    const reason = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
+    throw new UsageError(t().commands.cannotListen(`${options.host}:${options.port}`, reason), {
+      hint: t().commands.cannotListenHint,
+    });
   }
   const info = await describeSandbox(sandbox.baseUrl, options.break);
   if (out.json) out.data(JSON.stringify(info));
   else printBanner(out, info);
-  for (const line of faultLines(options)) out.warn(`fault: ${line}`);
+  for (const line of faultLines(options)) out.warn(t().commands.fault(line));
   // SIGINT or SIGTERM (main.ts hears them) is how a sandbox ends: exit 0.
   const { signal } = context.interrupts;
   await new Promise<void>((resolve) => {

@@ -60,7 +60,7 @@ export const scenarioOptions = {
         maxDigits: 3,
         min: 1,
         max: 64,
-        message: '--jobs takes a whole number from 1 to 64',
+        flag: '--jobs',
       }),
   },
   retry: {
@@ -75,7 +75,7 @@ export const scenarioOptions = {
         maxDigits: 2,
         min: 0,
         max: 10,
-        message: '--retry takes a whole number from 0 to 10',
+        flag: '--retry',
       }),
   },
   yes: {
