@@ -733,7 +733,7 @@ const ru: Catalogue = {
     noFiles: 'укажите хотя бы один файл сценария',
     oneReportOnStdout: 'в stdout (-) может идти только один --report; для остальных укажите путь',
     reportFormat:
-      '--report принимает junit:<путь> или html:<путь>, например junit:reports/conformance.xml (- — в stdout)',
+      '--report принимает junit:<путь> или html:<путь>, например `junit:reports/conformance.xml` (- — в stdout)',
     cannotReadFile: (path, reason) => `не удаётся прочитать файл сценария ${path}: ${reason}`,
     cannotReadData: (path, reason) => `не удаётся прочитать файл данных ${path}: ${reason}`,
     nothingSent: 'ничего не отправлялось',
@@ -785,7 +785,7 @@ const ru: Catalogue = {
     compactNotPostgres: 'ledger compact — для файла журнала: журнал в PostgreSQL хранит записи в базе данных',
     compactNotPostgresHint: 'чтобы сжать собственный журнал терминала, укажите --ledger <файл журнала>',
     postgresOnly: (what, journal) => `ledger ${what} — для журнала в PostgreSQL, а здесь журнал — файл ${journal}`,
-    postgresOnlyHint: 'укажите --ledger postgres://user@host/database (или AGENTPAY_LEDGER, или ключ профиля ledger)',
+    postgresOnlyHint: 'укажите --ledger `postgres://user@host/database` (или AGENTPAY_LEDGER, или ключ профиля ledger)',
     compactNothingLost: 'ничего не потеряно: начатое доделает следующий запуск `agentpay ledger compact`',
     caUnreadable: (path, where, reason) => `не удаётся прочитать файл CA ${path} (${where}): ${reason}`,
     caNoCertificate: (path, where) => `в файле CA ${path} (${where}) нет сертификата PEM`,

@@ -41,7 +41,7 @@ export const historyFilterOptions = {
     flags: '--gateway <base-url|sandbox>',
     help: {
       en: 'only payments made through this gateway (a Gateway column shows when several are listed)',
-      ru: 'только платежи через этот шлюз (когда в списке их несколько, появляется столбец Gateway)',
+      ru: 'только платежи через этот шлюз (когда в списке их несколько, появляется столбец «Шлюз»)',
     },
     parse: gatewayOption,
   },

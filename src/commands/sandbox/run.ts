@@ -1,5 +1,6 @@
 import { UsageError } from '../../errors.js';
 import { t } from '../../i18n/current.js';
+import type { Said } from '../../i18n/language.js';
 import { parseOptions } from '../../options/definition.js';
 import { choiceOption } from '../../options/values.js';
 import type { Output } from '../../output.js';
@@ -26,7 +27,7 @@ async function describeSandbox(baseUrl: string, breaks: readonly string[]) {
     agentId: sandboxCredentials.agentId,
     password: sandboxCredentials.password,
     services: sandboxServices.map(({ id, kind, name, currency }) => ({ id, kind, name, currency })),
-    accounts: sandboxAccounts.map(({ account, accepted, note }) => ({ account, accepted, note })),
+    accounts: sandboxAccounts.map(({ account, accepted, note }) => ({ account, accepted, note: note.en })),
     breaks,
     // Its code table, as a client reaching it by URL is to be told (README "Connecting to a real gateway").
     codes: Object.fromEntries(codeLists.map((list) => [codeListSettings[list].key, [...sandboxCodeTable[list]]])),
@@ -34,7 +35,11 @@ async function describeSandbox(baseUrl: string, breaks: readonly string[]) {
   };
 }
 
-function printBanner(out: Output, info: Awaited<ReturnType<typeof describeSandbox>>): void {
+function printBanner(
+  out: Output,
+  info: Awaited<ReturnType<typeof describeSandbox>>,
+  notes: readonly { account: string; note: Said }[],
+): void {
   const style = out.style;
   const said = t().sandbox;
   out.data(`${style.success('●')} ${said.listening} ${style.strong(info.baseUrl)}`);
@@ -49,7 +54,7 @@ function printBanner(out: Output, info: Awaited<ReturnType<typeof describeSandbo
     );
   }
   out.data(said.accounts);
-  for (const account of info.accounts) out.data(`    ${account.account.padEnd(12)}  ${account.note}`);
+  for (const { account, note } of notes) out.data(`    ${account.padEnd(12)}  ${note[t().locale]}`);
   const { pendingCodes, notFoundCodes, failedCodes } = info.codes;
   out.data(said.codes(`${pendingCodes?.join(',')}`, `${notFoundCodes?.join(',')}`, `${failedCodes?.join(',')}`));
   const example = `AGENTPAY_BASE_URL=${info.baseUrl} AGENTPAY_AGENT_ID=${info.agentId} AGENTPAY_PASSWORD=${info.password} agentpay check --service 101 --account 7011234567`;
@@ -101,7 +106,7 @@ export async function runSandbox(rawOptions: unknown, context: CommandContext): 
   }
   const info = await describeSandbox(sandbox.baseUrl, options.break);
   if (out.json) out.data(JSON.stringify(info));
-  else printBanner(out, info);
+  else printBanner(out, info, (await import('../../sandbox/catalogue.js')).sandboxAccounts);
   for (const line of faultLines(options)) out.warn(t().commands.fault(line));
   // SIGINT or SIGTERM (main.ts hears them) is how a sandbox ends: exit 0.
   const { signal } = context.interrupts;

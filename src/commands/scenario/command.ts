@@ -36,7 +36,7 @@ export const scenarioOptions = {
     flags: '--report <junit:path|html:path>',
     help: {
       en: 'also write a JUnit XML or a self-contained HTML report to path; - prints it on stdout and moves the live lines to stderr (repeatable)',
-      ru: 'записать ещё и отчёт JUnit XML или самодостаточный HTML в path; - печатает его в stdout, а текущие строки переносит в stderr (можно повторять)',
+      ru: 'записать ещё и отчёт JUnit XML или самодостаточный HTML в файл, названный после двоеточия; - печатает его в stdout, а текущие строки переносит в stderr (можно повторять)',
     },
     repeatable: true,
     parse: reportsOption,
