@@ -60,7 +60,22 @@ export class UsageError extends AgentpayError {
  * A dynamic service whose voucher list is empty for this account now: nothing can be bought,
  * and nothing was sent. Not a static service (vouchers.ts), so never paid with a free amount.
  */
-export class EmptyVoucherListError extends UsageError {
+/**
+ * The voucher a purchase names cannot be had, found before anything is sent: the reason alone
+ * (a bulk row states it under its column) and the field it is about; the message adds that
+ * no payment was sent.
+ */
+export class VoucherChoiceError extends UsageError {
+  readonly reason: string;
+  readonly field: 'amount' | 'invoice';
+  constructor(reason: string, field: 'amount' | 'invoice', options: { hint?: string; rowReason?: string } = {}) {
+    super(`${reason}; ${t().errors.noPaymentSent}`, options.hint === undefined ? {} : { hint: options.hint });
+    this.reason = options.rowReason ?? reason;
+    this.field = field;
+  }
+}
+
+export class EmptyVoucherListError extends VoucherChoiceError {
   override name = 'EmptyVoucherListError';
 }
 

@@ -178,16 +178,18 @@ const en = {
       'check --service, --account and --currency; if the message is about the agent id or password, check them with `agentpay doctor`',
     checkRefusedNothingSent: (message: string, status: string) =>
       `the gateway refused the account check, so no payment was sent: ${message} (ResponseStatus ${status})`,
+    /** This and the two below are reasons alone: errors.ts VoucherChoiceError adds "; no payment was sent". */
     emptyList: (service: string, account: string) =>
-      `the voucher list of service ${service} is empty for account ${account} now; no payment was sent`,
+      `the voucher list of service ${service} is empty for account ${account} now`,
     emptyListHint:
       'the gateway has no vouchers for this account at the moment: try again later, or another account or service',
-    invoiceNotInList: (wanted: string, service: string) =>
-      `invoice ${wanted} is not in the voucher list of service ${service}; no payment was sent`,
+    invoiceNotInList: (wanted: { invoiceId: string } | { position: number }, service: string) =>
+      `invoice ${'invoiceId' in wanted ? wanted.invoiceId : `#${wanted.position}`} is not in the voucher list of service ${service}`,
     invoiceIdsThere: (known: string) => `InvoiceIds there: ${known}`,
     noListPayWithAmount: 'the service has no voucher list: pay it with --amount',
-    amountNotOrderAmount: (amount: string, invoiceId: string, orderAmount: string) =>
-      `--amount ${amount} is not the OrderAmount of invoice ${invoiceId}, ${orderAmount}; no payment was sent`,
+    /** `flag`: --amount as typed; none in a bulk row, whose column names it. */
+    amountNotOrderAmount: (amount: string, invoiceId: string, orderAmount: string, flag?: string) =>
+      `${flag === undefined ? '' : `${flag} `}${amount} is not the OrderAmount of invoice ${invoiceId}, ${orderAmount}`,
     amountsMustMatch: (orderAmount: string) =>
       `amounts must match to the last digit (spec 4.2): drop --amount or give ${orderAmount}`,
     refused: (id: string, message: string, status: string) =>

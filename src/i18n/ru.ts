@@ -217,15 +217,14 @@ const ru: Catalogue = {
       'проверьте --service, --account и --currency; если сообщение про id агента или пароль, проверьте их через `agentpay doctor`',
     checkRefusedNothingSent: (message, status) =>
       `шлюз отказал в проверке счёта, поэтому платёж не отправлялся: ${message} (ResponseStatus ${status})`,
-    emptyList: (service, account) =>
-      `список ваучеров услуги ${service} для счёта ${account} сейчас пуст; платёж не отправлялся`,
+    emptyList: (service, account) => `список ваучеров услуги ${service} для счёта ${account} сейчас пуст`,
     emptyListHint: 'у шлюза сейчас нет ваучеров для этого счёта: попробуйте позже или другой счёт или услугу',
     invoiceNotInList: (wanted, service) =>
-      `счёта ${wanted} нет в списке ваучеров услуги ${service}; платёж не отправлялся`,
+      `${'invoiceId' in wanted ? `ваучера с InvoiceId ${wanted.invoiceId}` : `ваучера №${wanted.position}`} нет в списке ваучеров услуги ${service}`,
     invoiceIdsThere: (known) => `InvoiceId в списке: ${known}`,
     noListPayWithAmount: 'у услуги нет списка ваучеров: оплатите её через --amount',
-    amountNotOrderAmount: (amountGiven, invoiceId, orderAmount) =>
-      `--amount ${amountGiven} не равен OrderAmount счёта ${invoiceId}, ${orderAmount}; платёж не отправлялся`,
+    amountNotOrderAmount: (given, invoiceId, orderAmount, flag) =>
+      `${flag === undefined ? '' : `${flag} `}${given} не совпадает с OrderAmount ваучера с InvoiceId ${invoiceId}, ${orderAmount}`,
     amountsMustMatch: (orderAmount) =>
       `суммы должны совпадать до последней цифры (spec 4.2): уберите --amount или укажите ${orderAmount}`,
     refused: (id, message, status) => `шлюз отказал в транзакции ${id}: ${message} (ResponseStatus ${status})`,

@@ -149,6 +149,23 @@ describe('agentpay --lang ru: help, scenario, the sandbox and errors', () => {
     expectRussian({ code: 0, stdout, stderr }, ['echo', 'plain', 'player']); // player-42: an account
   });
 
+  it('pay --from-file: a row whose voucher cannot be had is named under its column in either language', async () => {
+    const orders = join(work, 'orders.csv');
+    writeFileSync(orders, 'service,account,invoice-id,amount\n101,7011234567,5002,2497\n101,7011234567,9999,\n');
+    const russian = await ru(['pay', '--from-file', orders, '--dry-run']);
+    expect(russian.code).toBe(2);
+    expect(russian.stderr).toContain(
+      'строка 2, столбец «amount»: 2497 не совпадает с OrderAmount ваучера с InvoiceId 5002, 2497.00\n' +
+        '  строка 3, столбец «invoice-id»: ваучера с InvoiceId 9999 нет в списке ваучеров услуги 101\n',
+    );
+    expectRussian(russian);
+    const english = await runCli(['--lang', 'en', 'pay', '--from-file', orders, '--dry-run'], { env });
+    expect(english.stderr).toContain(
+      'line 2, amount: 2497 is not the OrderAmount of invoice 5002, 2497.00\n' +
+        '  line 3, invoice-id: invoice 9999 is not in the voucher list of service 101\n',
+    );
+  });
+
   it('errors and their hints, command by command', async () => {
     const runs = [
       ['report', '--date', 'вчера'],
