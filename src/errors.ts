@@ -66,6 +66,7 @@ export class UsageError extends AgentpayError {
  * no payment was sent.
  */
 export class VoucherChoiceError extends UsageError {
+  override name = 'VoucherChoiceError';
   readonly reason: string;
   readonly field: 'amount' | 'invoice';
   constructor(reason: string, field: 'amount' | 'invoice', options: { hint?: string; rowReason?: string } = {}) {

@@ -149,7 +149,7 @@ const ru: Catalogue = {
     stopped: (signal) => `остановлено по ${signalText(signal)}, команда не закончена`,
     stoppedNothingPaid: (signal) => `остановлено по ${signalText(signal)} до платежа: ничего не оплачено`,
     stoppedReconcile: (signal, recorded) =>
-      `остановлено по ${signalText(signal)}: ${plural('ru', recorded, { one: 'исход', few: 'исхода', many: 'исходов', other: 'исхода' })} из уже полученных записаны в журнал и показаны выше; для остальных снова выполните \`agentpay reconcile\``,
+      `остановлено по ${signalText(signal)}: уже полученные исходы (${recorded}) записаны в журнал и показаны выше; для остальных снова выполните \`agentpay reconcile\``,
     stoppedAtOnce: (signal) =>
       `остановлено сразу, по третьему ${signalText(signal)}; если шла оплата, выполните \`agentpay reconcile\`, прежде чем платить снова`,
   },
@@ -301,7 +301,7 @@ const ru: Catalogue = {
     purchaseBusy: 'другой терминал держит этот счёт уже 30 с (остановлен между проверкой и записью?)',
     journalBusy: (path: string, holder: string) => `блокировку журнала ${path} держит ${holder}`,
     runBusy: (file: string, holder: string) =>
-      `${file} уже оплачивается другим запуском: ${holder}; ничего не отправлено`,
+      `${file} уже оплачивается другим запуском: ${holder}; ничего не отправлялось`,
     runBusyHint: (results: string) =>
       `дождитесь конца того запуска и запустите файл снова (он продолжится по ${results}); блокировку запуска, умершего на этой машине, agentpay снимет сам; с другой машины или из другого контейнера — удалите ${results}.lock, когда того запуска уже нет`,
   },
@@ -358,7 +358,7 @@ const ru: Catalogue = {
   },
 
   pay: {
-    dryRun: 'пробный запуск: был бы отправлен этот Payment; ничего не отправлено.',
+    dryRun: 'пробный запуск: был бы отправлен этот Payment; ничего не отправлялось.',
   },
 
   buy: {
@@ -442,7 +442,7 @@ const ru: Catalogue = {
       operator: 'Оператор',
       currency: 'Валюта',
       state: 'Состояние',
-      count: 'Число',
+      count: 'Количество',
       sum: 'Сумма',
     },
     total: 'Итого',
@@ -462,12 +462,12 @@ const ru: Catalogue = {
 
   reconcile: {
     leftOpen: (count, code, hint) =>
-      `${plural('ru', count, { one: 'транзакция осталась', few: 'транзакции остались', many: 'транзакций остались', other: 'транзакции остались' })} открытыми на ResponseStatus ${code}: ${hint}`,
+      `${plural('ru', count, { one: 'транзакция осталась открытой', few: 'транзакции остались открытыми', many: 'транзакций осталось открытыми', other: 'транзакции осталось открытыми' })} на ResponseStatus ${code}: ${hint}`,
     classifyHint: (status, flags, keys) =>
       `классифицируйте ResponseStatus ${status}, когда оператор шлюза скажет, что он значит: ${flags}; ключи профиля ${keys}`,
     meanings: { pending: 'в обработке', notFound: 'такой транзакции нет', failed: 'окончательный отказ' },
     others: (count, names) =>
-      `${plural('ru', count, { one: 'открытая транзакция относится', few: 'открытые транзакции относятся', many: 'открытых транзакций относятся', other: 'открытые транзакции относятся' })} к другому шлюзу или агенту: ${names}; чтобы их закрыть, запустите reconcile с той конфигурацией`,
+      `${plural('ru', count, { one: 'открытая транзакция относится', few: 'открытые транзакции относятся', many: 'открытых транзакций относятся', other: 'открытые транзакции относятся' })} к другому шлюзу или агенту: ${names}; чтобы ${count === 1 ? 'её' : 'их'} закрыть, запустите reconcile с той конфигурацией`,
     owner: (gateway, agentId) => `${gateway} (агент ${agentId})`,
     nothing: (ledger) => `в ${ledger} нечего сверять`,
   },
@@ -481,16 +481,16 @@ const ru: Catalogue = {
       `${path} → ${ledger}: ${added === 0 ? 'ничего не добавлено (всё уже было там)' : `добавлено: ${counted(added, { one: 'запись', few: 'записи', many: 'записей', other: 'записи' })}`}`,
     nothingToCompact: (journal) => `в ${journal} нечего сжимать`,
     archived: (transactions, records, archive) =>
-      `${counted(transactions, { one: 'закрытая транзакция', few: 'закрытые транзакции', many: 'закрытых транзакций', other: 'закрытой транзакции' })} (${counted(records, { one: 'запись', few: 'записи', many: 'записей', other: 'записи' })}) перенесено в ${archive}`,
+      `${counted(transactions, { one: 'закрытая транзакция перенесена', few: 'закрытые транзакции перенесены', many: 'закрытых транзакций перенесено', other: 'закрытой транзакции перенесено' })} в ${archive} (${counted(records, { one: 'запись', few: 'записи', many: 'записей', other: 'записи' })})`,
     kept: (transactions, file) =>
-      `${counted(transactions, { one: 'открытая транзакция', few: 'открытые транзакции', many: 'открытых транзакций', other: 'открытой транзакции' })} оставлено в ${file}`,
+      `${counted(transactions, { one: 'открытая транзакция оставлена', few: 'открытые транзакции оставлены', many: 'открытых транзакций оставлено', other: 'открытой транзакции оставлено' })} в ${file}`,
     damaged: (lines, file) =>
-      `${counted(lines, { one: 'повреждённая строка', few: 'повреждённые строки', many: 'повреждённых строк', other: 'повреждённой строки' })} перенесено в ${file}`,
+      `${counted(lines, { one: 'повреждённая строка перенесена', few: 'повреждённые строки перенесены', many: 'повреждённых строк перенесено', other: 'повреждённой строки перенесено' })} в ${file}`,
     compacted: (journal, parts) => `${journal} сжат: ${parts}`,
   },
 
   sandbox: {
-    listening: 'песочница шлюза слушает',
+    listening: 'шлюз-песочница слушает',
     breaking: (faults) => `  нарочно ломается: ${faults} (см. docs/sandbox.md)`,
     credentials: (agentId, password) => `  id агента ${agentId}, пароль ${password} (plain или MD5)`,
     services: '  услуги:',
@@ -498,8 +498,8 @@ const ru: Catalogue = {
     codes: (pending, notFound, failed) =>
       `  коды: 10 — успех, ${pending} — в обработке, ${notFound} — не найдена, ${failed} — отказ`,
     tryIt: '  попробуйте:',
-    giveCodes: '  прежде чем платить через неё по URL, передайте agentpay её коды:',
-    stop: '  Ctrl+C останавливает её.',
+    giveCodes: '  прежде чем платить через него по URL, передайте agentpay его коды:',
+    stop: '  Ctrl+C останавливает его.',
   },
 
   doctor: {
@@ -567,7 +567,7 @@ const ru: Catalogue = {
     rows: (count) => plural('ru', count, { one: 'строка', few: 'строки', many: 'строк', other: 'строки' }),
     nothing: 'ничего',
     planSummary: (toPay, totals, done) =>
-      `пробный прогон: было бы отправлено ${plural('ru', toPay, { one: 'платёж', few: 'платежа', many: 'платежей', other: 'платежа' })} (${totals})${done === 0 ? '' : `; ${done} уже завершены, пропущены`}; ничего не оплачено. Добавьте --yes, чтобы оплатить.`,
+      `пробный запуск: ${toPay === 1 ? 'был бы отправлен' : 'было бы отправлено'} ${plural('ru', toPay, { one: 'платёж', few: 'платежа', many: 'платежей', other: 'платежа' })} (${totals})${done === 0 ? '' : `; уже завершено и пропущено: ${done}`}; ничего не оплачено. Добавьте --yes, чтобы оплатить.`,
     skipped: '(уже завершена, пропущена)',
     states: {
       success: 'успех',
@@ -584,7 +584,7 @@ const ru: Catalogue = {
     summaryHint:
       'запустите ту же команду снова, чтобы закончить файл: завершённые строки пропускаются, открытые доводятся через Status, остальные оплачиваются с теми же TransactionID',
     resume: (results, final, open, toPay) =>
-      `продолжаю по ${results}: уже завершено ${final} (пропущены), открыто ${open} (доводятся через Status), к оплате ${toPay}`,
+      `продолжаю по ${results}: уже завершено: ${final} (пропускаются), открыто: ${open} (доводятся через Status), к оплате: ${toPay}`,
     results: (path) => `результаты: ${path}`,
     interrupt: (by) =>
       `${by}: новые строки не начинаются; строки в работе доводятся до конца (ещё раз ${by} прекратит это, и они останутся неизвестными)`,
@@ -621,13 +621,15 @@ const ru: Catalogue = {
       noHeader: 'нет заголовка: первая строка называет столбцы (service,account,invoice-id,...)',
       notObject: '— не объект JSON',
       unknownField: (fields) => `— не поле заказа (поля: ${fields})`,
-      notString: 'должно быть строкой (число JSON теряет цифры: пишите "2497.00")',
-      keyTwice: (key, first) => `${JSON.stringify(key)} — ключ и строки ${first}`,
+      notString: 'значение должно быть строкой (число JSON теряет цифры: пишите "2497.00")',
+      keyTwice: (key, first) => `${JSON.stringify(key)} — это ещё и ключ строки ${first}`,
       noOrders: 'в файле нет заказов',
       overLimit: (breaches) => `${breaches} (дайте --over-limit, если так и надо)`,
       duplicate: (payments) => `повторяет ${payments} (дайте --allow-duplicate, если это намеренно)`,
       notUtf8: (byte, column) => `байт ${byte} в позиции ${column} — не UTF-8`,
-      tooLong: (max) => `длиннее ${max} символов`,
+      // After «длиннее» the genitive: 21 символа, 64 символов.
+      tooLong: (max) =>
+        `длиннее ${plural('ru', max, { one: 'символа', few: 'символов', many: 'символов', other: 'символа' })}`,
       control: (code, position) => `содержит управляющий символ ${code} (символ ${position})`,
       loneSurrogate: (code, position) =>
         `содержит ${code} (символ ${position}): половину суррогатной пары, а не символ`,
