@@ -456,6 +456,13 @@ const en = {
       `${count} open transaction${count === 1 ? ' belongs' : 's belong'} to another gateway or agent: ${names}; run reconcile with that configuration to settle ${count === 1 ? 'it' : 'them'}`,
     owner: (gateway: string, agentId: string) => `${gateway} (agent ${agentId})`,
     nothing: (ledger: string) => `nothing to reconcile in ${ledger}`,
+    /** What a look-up left open says in its line (not recorded: the ledger keeps only what was learned). */
+    lookUpRefused: (answer: string) =>
+      `the gateway refused the look-up itself (${answer}); check the agent id and password`,
+    lostNow: (answer: string) =>
+      `not found at the gateway now, though it answered ${answer} for it before; ask the gateway`,
+    notFoundYet: (ageSeconds: number, graceSeconds: number) =>
+      `not found at the gateway yet (${ageSeconds} s old; final after ${graceSeconds} s)`,
   },
 
   /** ledger migrate, import and compact: commands/ledger (their --json is data, in English). */

@@ -470,6 +470,10 @@ const ru: Catalogue = {
       `${plural('ru', count, { one: 'открытая транзакция относится', few: 'открытые транзакции относятся', many: 'открытых транзакций относятся', other: 'открытые транзакции относятся' })} к другому шлюзу или агенту: ${names}; чтобы ${count === 1 ? 'её' : 'их'} закрыть, запустите reconcile с той конфигурацией`,
     owner: (gateway, agentId) => `${gateway} (агент ${agentId})`,
     nothing: (ledger) => `в ${ledger} нечего сверять`,
+    lookUpRefused: (answer) => `шлюз отказал в самом запросе (${answer}); проверьте id агента и пароль`,
+    lostNow: (answer) => `сейчас шлюз её не находит, хотя раньше ответил на неё ${answer}; выясните у оператора шлюза`,
+    notFoundYet: (ageSeconds, graceSeconds) =>
+      `шлюз её пока не находит (прошло ${ageSeconds} с; окончательно — когда пройдёт ${graceSeconds} с)`,
   },
 
   ledger: {
