@@ -135,6 +135,44 @@ const en = {
     passwordPrompt: 'Agent password',
     noPasswordHint:
       'set AGENTPAY_PASSWORD, or use --password-file <path> (- reads stdin), or a profile; or try --sandbox',
+    /** Where a value came from, as settings/sources.ts names it: a flag, a variable, or the level. */
+    where: (where: string) => where,
+    yesOrNo: (shown: string, where: string) => `${shown} (${where}) must be true or false`,
+    amounts: {
+      notAmounts: 'expected amounts per currency',
+      notCurrency: (currency: string) => `${JSON.stringify(currency)} is not a three-letter currency code`,
+      notDecimal: (currency: string | undefined, number: boolean) =>
+        `the amount for ${currency ?? 'any currency'} must be a plain decimal such as "50000.00"${number ? ', written as text' : ''}`,
+      twice: (currency: string) => `${currency} is given twice`,
+      profileHint: 'write it as {"KZT": "50000.00"}',
+      flagHint: 'give KZT=50000.00 (several: KZT=50000.00,USD=100), or one amount for any currency',
+    },
+    notDuration: (name: string, shown: string, where: string) => `${name} ${shown} (${where}) is not a span of time`,
+    durationHint: 'give 30s, 10m or 1h (0 or off for none)',
+    wholeNumber: (name: string, shown: string, where: string, min: number, max: number, unit?: 'milliseconds') =>
+      `${name} ${shown} (${where}) must be a whole number${unit === undefined ? '' : ` of ${unit}`} from ${min} to ${max}`,
+    oneOf: (name: string, shown: string, where: string, allowed: string) =>
+      `${name} ${shown} (${where}) must be one of: ${allowed}`,
+    codeNotInteger: (key: string, code: string, where: string) =>
+      `${key}: code ${JSON.stringify(code)} (${where}) is not an integer`,
+    codeTen: (key: string, where: string) => `${key} (${where}) cannot include 10: it means success (spec 7)`,
+    agentIdDigits: (shown: string, where: string) => `agent id ${shown} (${where}) must be digits only`,
+    /** A URL setting: `base URL` or `proxy`, by `what`. */
+    url: {
+      names: { base: 'base URL', proxy: 'proxy' } as Record<'base' | 'proxy', string>,
+      notUrl: (what: string, shown: string, where: string) => `${what} ${shown} (${where}) is not a URL`,
+      scheme: (what: string, shown: string, where: string) =>
+        `${what} ${shown} (${where}) must start with http:// or https://`,
+      queryOrFragment: (shown: string, where: string) =>
+        `base URL ${shown} (${where}) must not carry a query or fragment`,
+      credentials: (where: string) => `base URL (${where}) must not carry a user name or password`,
+      credentialsHint: 'the gateway takes AgentID and AgentPassword as form fields: drop the user:password@ part',
+      homeIndex: (shown: string, where: string) =>
+        `base URL ${shown} (${where}) ends in /home/index, which agentpay adds itself`,
+      give: (example: string) => `give ${example}`,
+      giveAs: (url: string) => `give it as https://${url} (or http://)`,
+      giveOne: (example: string) => `give one such as ${example}`,
+    },
     ledgerPasswordOnCommandLine: (flag: string) =>
       `the ${flag} URL holds a password, which anyone on this machine can see in \`ps\`: put it in PGPASSWORD or ~/.pgpass, or give the URL in AGENTPAY_LEDGER`,
   },
@@ -819,6 +857,12 @@ const en = {
     passwordUnreadable: (path: string, where: string, reason: string) =>
       `cannot read the password file ${path} (${where}): ${reason}`,
     passwordEmpty: (path: string, where: string) => `the password file ${path} (${where}) is empty`,
+    passwordWorldReadable: (path: string, where: string, mode: string) =>
+      `the password file ${path} (${where}) can be read by anyone (mode ${mode}); refusing to use it`,
+    passwordWorldReadableHint: (path: string) =>
+      `run: chmod 600 ${path}  (or pass --insecure-password-file to use it anyway)`,
+    passwordGroupReadable: (path: string, where: string, mode: string) =>
+      `the password file ${path} (${where}) can be read by its group (mode ${mode}); run: chmod 600 ${path}`,
     receiptLeftOut: (reason: string) =>
       `the receipt leaves out the voucher, the operator and the time: the ledger cannot be read (${reason})`,
     receiptNotWritten: (path: string, id: string) =>

@@ -176,6 +176,39 @@ const ru: Catalogue = {
     passwordPrompt: 'Пароль агента',
     noPasswordHint:
       'задайте AGENTPAY_PASSWORD, или укажите --password-file <путь> (- читает stdin), или профиль; или попробуйте --sandbox',
+    where: (where) =>
+      ({ flag: 'флаг', env: 'переменная окружения', profile: 'профиль', default: 'по умолчанию' })[where] ?? where,
+    yesOrNo: (shown, where) => `${shown} (${where}): нужно true или false`,
+    amounts: {
+      notAmounts: 'ожидались суммы по валютам',
+      notCurrency: (currency) => `${JSON.stringify(currency)} — не трёхбуквенный код валюты`,
+      notDecimal: (currency, number) =>
+        `сумма ${currency === undefined ? 'для любой валюты' : `в ${currency}`} должна быть простым десятичным числом вроде "50000.00"${number ? ', записанным текстом' : ''}`,
+      twice: (currency) => `${currency} указана дважды`,
+      profileHint: 'запишите её как {"KZT": "50000.00"}',
+      flagHint: 'укажите KZT=50000.00 (несколько: KZT=50000.00,USD=100) или одну сумму для любой валюты',
+    },
+    notDuration: (name, shown, where) => `${name} ${shown} (${where}) — не промежуток времени`,
+    durationHint: 'укажите 30s, 10m или 1h (0 или off — без него)',
+    wholeNumber: (name, shown, where, min, max, unit) =>
+      `${name} ${shown} (${where}): нужно целое число${unit === undefined ? '' : ' миллисекунд'} от ${min} до ${max}`,
+    oneOf: (name, shown, where, allowed) => `${name} ${shown} (${where}): нужно одно из: ${allowed}`,
+    codeNotInteger: (key, code, where) => `${key}: код ${JSON.stringify(code)} (${where}) — не целое число`,
+    codeTen: (key, where) => `${key} (${where}) не может включать 10: это успех (spec 7)`,
+    agentIdDigits: (shown, where) => `id агента ${shown} (${where}) должен состоять только из цифр`,
+    url: {
+      names: { base: 'базовый URL', proxy: 'прокси' },
+      notUrl: (what, shown, where) => `${what} ${shown} (${where}) — не URL`,
+      scheme: (what, shown, where) => `${what} ${shown} (${where}) должен начинаться с http:// или https://`,
+      queryOrFragment: (shown, where) => `базовый URL ${shown} (${where}) не должен содержать запрос или фрагмент`,
+      credentials: (where) => `базовый URL (${where}) не должен содержать имя пользователя или пароль`,
+      credentialsHint: 'шлюз принимает AgentID и AgentPassword полями формы: уберите часть `user:password@`',
+      homeIndex: (shown, where) =>
+        `базовый URL ${shown} (${where}) оканчивается на /home/index, а его agentpay добавляет сам`,
+      give: (example) => `укажите ${example}`,
+      giveAs: (url) => `укажите его как https://${url} (или http://)`,
+      giveOne: (example) => `укажите, например, ${example}`,
+    },
     ledgerPasswordOnCommandLine: (flag) =>
       `в URL ${flag} есть пароль, а его видит в \`ps\` любой пользователь этой машины: храните его в PGPASSWORD или ~/.pgpass либо задайте URL в AGENTPAY_LEDGER`,
   },
@@ -798,6 +831,12 @@ const ru: Catalogue = {
     profileKey: (key) => `ключ профиля ${key}`,
     passwordUnreadable: (path, where, reason) => `не удаётся прочитать файл пароля ${path} (${where}): ${reason}`,
     passwordEmpty: (path, where) => `файл пароля ${path} (${where}) пуст`,
+    passwordWorldReadable: (path, where, mode) =>
+      `файл пароля ${path} (${where}) может прочитать кто угодно (права ${mode}); использовать его не буду`,
+    passwordWorldReadableHint: (path) =>
+      `выполните \`chmod 600 ${path}\` (или передайте --insecure-password-file, чтобы всё же его использовать)`,
+    passwordGroupReadable: (path, where, mode) =>
+      `файл пароля ${path} (${where}) может прочитать его группа (права ${mode}); выполните \`chmod 600 ${path}\``,
     receiptLeftOut: (reason) => `в чеке нет ваучера, оператора и времени: журнал не читается (${reason})`,
     receiptNotWritten: (path, id) => `чек в ${path} не записан: в журнале нет платежа ${id} для этой покупки`,
     receiptCannotWrite: (path, reason, id) =>

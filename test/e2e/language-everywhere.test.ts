@@ -201,4 +201,22 @@ describe('agentpay --lang ru: help, scenario, the sandbox and errors', () => {
       expectRussian(result, ['pdf', 'xml', 'nothing', 'none', 'pem', 'tmp', 'yaml', ...typedValues]); // as typed
     }
   });
+
+  it('settings given wrong: the value, where it came from and what to give, in Russian', async () => {
+    const wrong: Record<string, [string, string]> = {
+      AGENTPAY_TIMEOUT: ['abc', '"abc" (AGENTPAY_TIMEOUT): нужно целое число миллисекунд от 1 до 999999999'],
+      AGENTPAY_BASE_URL: ['gw.example', 'базовый URL "gw.example" (AGENTPAY_BASE_URL) — не URL'],
+      AGENTPAY_AGENT_ID: ['agent', 'id агента "agent" (AGENTPAY_AGENT_ID) должен состоять только из цифр'],
+      AGENTPAY_PENDING_CODES: ['10', '(AGENTPAY_PENDING_CODES) не может включать 10: это успех'],
+    };
+    for (const [name, [value, said]] of Object.entries(wrong)) {
+      const result = await runCli(['--lang', 'ru', 'check', '--service', '101', '--account', '7011234567'], {
+        env: { ...env, [name]: value },
+      });
+      expect(result.code, name).toBe(2);
+      expect(result.stderr).toContain(said);
+      // The values as given; a setting's own name (timeout) is still English (docs/language.md).
+      expectRussian(result, ['abc', 'gw', 'example', 'agent', 'pendingCodes', 'timeout']);
+    }
+  });
 });
