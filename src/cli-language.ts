@@ -70,6 +70,12 @@ function helpConfiguration(t: Catalogue): Partial<Help> {
       const choices = argument.argChoices ? ` (${t.help.choices}: ${argument.argChoices.join(', ')})` : '';
       return `${argument.description}${choices}`;
     },
+    // `--from-file <path>`: the value's words in the catalogue's, the flag as typed.
+    optionTerm: (option: Option) =>
+      option.flags.replace(
+        /<([^>]+)>/g,
+        (_, value: string) => `<${value.replace(/[\w-]+/g, (word) => t.help.valueNames[word] ?? word)}>`,
+      ),
     optionDescription(option: Option) {
       const extra = [
         ...(option.argChoices ? [`${t.help.choices}: ${option.argChoices.join(', ')}`] : []),

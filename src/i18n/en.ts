@@ -72,6 +72,8 @@ const en = {
     optionsTerm: '[options]',
     /** Arguments' names in the usage lines (`<txn-id>`), by their name in the definitions. */
     argumentNames: {} as Record<string, string>,
+    /** The words of an option's value in the list of options (`--from-file <path>`), by the definition's word. */
+    valueNames: {} as Record<string, string>,
     olderName: (flag: string) => `older name of ${flag}`,
     afterError: '(agentpay --help lists the commands and options)',
     usageAfterError: (command: string, usage: string) =>
