@@ -30,12 +30,18 @@ const characters = (count: number) =>
   plural('ru', count, { one: 'символ', few: 'символа', many: 'символов', other: 'символа' });
 
 /** Commander's error lines (English in commander 14), said in Russian; anything else as it came. */
-const commanderErrors: [RegExp, string][] = [
+/** An argument as help names it (`<оболочка>`), by its definition's name. */
+const argumentName = (name: string) => ru.help.argumentNames[name] ?? name;
+type Replacement = string | ((match: string, ...groups: string[]) => string);
+const commanderErrors: [RegExp, Replacement][] = [
   [/^error: unknown option '(.+?)'/m, "ошибка: неизвестный флаг '$1'"],
   [/^error: unknown command '(.+?)'/m, "ошибка: неизвестная команда '$1'"],
   [/^error: option '(.+?)' argument missing/m, "ошибка: у флага '$1' нет значения"],
   [/^error: required option '(.+?)' not specified/m, "ошибка: не задан обязательный флаг '$1'"],
-  [/^error: missing required argument '(.+?)'/m, "ошибка: не хватает обязательного аргумента '$1'"],
+  [
+    /^error: missing required argument '(.+?)'/m,
+    (_, name: string) => `ошибка: не хватает обязательного аргумента '${argumentName(name)}'`,
+  ],
   [
     /^error: too many arguments(?: for '(.+?)')?\. Expected (\d+) arguments? but got (\d+)\./m,
     'ошибка: слишком много аргументов (ожидалось $2, получено $3)',
@@ -45,6 +51,11 @@ const commanderErrors: [RegExp, string][] = [
     "ошибка: недопустимое значение '$2' флага '$1'; допустимы: $3",
   ],
   [/^error: option '(.+?)' argument '(.*?)' is invalid\./m, "ошибка: недопустимое значение '$2' флага '$1'."],
+  [
+    /^error: command-argument value '(.*?)' is invalid for argument '(.+?)'\. Allowed choices are (.+)\./m,
+    (_, value: string, name: string, allowed: string) =>
+      `ошибка: недопустимое значение '${value}' аргумента '${argumentName(name)}'; допустимы: ${allowed}`,
+  ],
   [/\(Did you mean (.+?)\?\)/, '(Может быть, $1?)'],
   [/^error: /m, 'ошибка: '],
 ];
@@ -152,7 +163,11 @@ const ru: Catalogue = {
     usageAfterError: (command, usage) =>
       `использование: agentpay ${command} ${usage}  (подробнее: agentpay ${command} --help)`,
     commanderError: (text) =>
-      commanderErrors.reduce((said, [pattern, replacement]) => said.replace(pattern, replacement), text),
+      commanderErrors.reduce(
+        (said, [pattern, replacement]) =>
+          typeof replacement === 'string' ? said.replace(pattern, replacement) : said.replace(pattern, replacement),
+        text,
+      ),
   },
 
   errors: {

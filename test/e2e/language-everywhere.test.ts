@@ -191,6 +191,8 @@ describe('agentpay --lang ru: help, scenario, the sandbox and errors', () => {
       ['sandbox', '--break', 'nothing'],
       ['sandbox', '--latency', 'x'],
       ['sandbox', '--fail-rate', '2'],
+      ['completion', 'tcsh'],
+      ['receipt'],
       ['status', '--from-file', join(work, 'none.txt')],
       ['check', '--service', '101', '--account', '7011234567', '--ca-file', join(work, 'none.pem')],
     ];
@@ -198,7 +200,7 @@ describe('agentpay --lang ru: help, scenario, the sandbox and errors', () => {
       const result = await ru(args);
       expect(result.code, args.join(' ')).not.toBe(0);
       expect(result.stderr).toMatch(/[А-Яа-яЁё]/);
-      expectRussian(result, ['pdf', 'xml', 'nothing', 'none', 'pem', 'tmp', 'yaml', ...typedValues]); // as typed
+      expectRussian(result, ['pdf', 'xml', 'nothing', 'none', 'pem', 'tmp', 'yaml', 'tcsh', ...typedValues]); // as typed
     }
   });
 
