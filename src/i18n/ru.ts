@@ -804,8 +804,8 @@ const ru: Catalogue = {
       amount: (given, currency) => `${amount(given)}${currency === undefined ? '' : ` ${currency}`}`,
       pay: (what, target, dryRun) => `оплата ${what}: ${target}${dryRun ? ' (пробный запуск)' : ''}`,
       fresh: 'новый TransactionID',
-      wait: (id) => `ожидание окончательного исхода ${id}`,
-      status: (id, wait) => `запрос Status ${id}${wait === undefined ? '' : ` --wait ${wait}`}`,
+      wait: (id) => `ожидание окончательного исхода: ${id}`,
+      status: (id, wait) => `запрос Status: ${id}${wait === undefined ? '' : ` --wait ${wait}`}`,
       repeatPay: (of) => `повтор платежа «${of}»`,
     },
     retrying: (where, attempt, of, reason) => `${where}: пробую снова (попытка ${attempt} из ${of}): ${reason}`,
@@ -830,13 +830,13 @@ const ru: Catalogue = {
       latency: (ms) => `каждый ответ ждёт ${ms} мс`,
       drop: (count) =>
         `${count === 1 ? 'ответ на следующий Payment обрывается' : `ответы на следующие ${count} Payment обрываются`} после проведения`,
-      failRate: (share) => `на долю ${amount(share)} проведённых Payment приходит ответ HTTP 500`,
+      failRate: (share) => `доля проведённых Payment, на которые приходит ответ HTTP 500: ${amount(share)}`,
     },
     fault: (line) => `сбой: ${line}`,
     cannotListen: (where, reason) => `не удаётся слушать ${where}: ${reason}`,
     cannotListenHint: 'выберите другой --port (0 — любой свободный)',
     notABreak: (rule, rules) =>
-      `--break ${JSON.stringify(rule)} — не правило, которое песочница умеет нарушать: укажите ${rules}`,
+      `--break ${JSON.stringify(rule)} — не правило, которое умеет нарушать шлюз-песочница: укажите ${rules}`,
     wholeNumber: (flag, unit, range) =>
       `${flag} принимает целое число${unit === undefined ? '' : ` ${{ milliseconds: 'миллисекунд', payments: 'платежей', polls: 'опросов Status', seconds: 'секунд', columns: 'столбцов' }[unit]}`}${range === undefined ? '' : ` от ${range.min} до ${range.max}`}`,
     numberFromTo: (flag, from, to, example) =>
@@ -851,7 +851,7 @@ const ru: Catalogue = {
     owner: (gateway, agentId) => (agentId === undefined ? gateway : `${gateway}, агент ${agentId}`),
     chooseGatewayHint: 'укажите шлюз: --base-url <url> --agent-id <id> (или --profile) либо --sandbox',
     inLedgerForMany: (id, count, owners) =>
-      `транзакция ${id} есть в журнале для ${plural('ru', count, { one: 'шлюза', few: 'шлюзов', many: 'шлюзов', other: 'шлюза' })} (${owners}): какая имеется в виду?`,
+      `транзакция ${id} есть в журнале для ${plural('ru', count, { one: 'шлюза', few: 'шлюзов', many: 'шлюзов', other: 'шлюза' })} (${owners}): о каком из них речь?`,
     inLedgerForOther: (id, owner, held) => `транзакции ${id} нет в журнале для ${owner}; она есть для ${held}`,
     notInLedger: (id, ledger) => `транзакции ${id} нет в журнале ${ledger}`,
     notInLedgerHint: 'проверьте TransactionID через `agentpay history`, а журнал — через `agentpay doctor`',

@@ -145,7 +145,7 @@ describe('agentpay --lang ru: help, scenario, the sandbox and errors', () => {
     expect(stdout).toContain('всегда отказ (код 22)');
     expect(stderr).toContain('сбой: каждый ответ ждёт 5 мс');
     expect(stderr).toContain('ответы на следующие 2 Payment обрываются после проведения');
-    expect(stderr).toContain('на долю 0,25 проведённых Payment приходит ответ HTTP 500');
+    expect(stderr).toContain('доля проведённых Payment, на которые приходит ответ HTTP 500: 0,25');
     expectRussian({ code: 0, stdout, stderr }, ['echo', 'plain', 'player']); // player-42: an account
   });
 
