@@ -781,6 +781,9 @@ const en = {
       status: (id: string, wait: string | undefined) => `status ${id}${wait === undefined ? '' : ` --wait ${wait}`}`,
       repeatPay: (of: string) => `repeat-pay of ${of}`,
     },
+    /** Why a step is tried again: its payment's outcome is unknown (the gateway's or our words after it). */
+    retryUnknown: (id: string, message: string | undefined) =>
+      `the outcome of payment ${id} is unknown${message === undefined ? '' : ` (${message})`}`,
     retrying: (where: string, attempt: number, of: number, reason: string) =>
       `${where}: trying again (attempt ${attempt} of ${of}): ${reason}`,
     reportWritten: (format: 'junit' | 'html', path: string) =>

@@ -808,6 +808,7 @@ const ru: Catalogue = {
       status: (id, wait) => `запрос Status: ${id}${wait === undefined ? '' : ` --wait ${wait}`}`,
       repeatPay: (of) => `повтор платежа «${of}»`,
     },
+    retryUnknown: (id, message) => `исход платежа ${id} неизвестен${message === undefined ? '' : ` (${message})`}`,
     retrying: (where, attempt, of, reason) => `${where}: пробую снова (попытка ${attempt} из ${of}): ${reason}`,
     reportWritten: (format, path) => `отчёт ${format === 'junit' ? 'JUnit' : 'HTML'} записан в ${path}`,
     stopped: (by) => `прервано: сценарий остановлен по ${by}; платежи, проведённые до этого, есть в журнале`,

@@ -1,5 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { ExitCode, type ExitCodeValue, mostSevere } from '../errors.js';
+import { t } from '../i18n/current.js';
 import { type Catalogue, en } from '../i18n/en.js';
 import { type AssertionResult, evaluateExpectation, type Wanted } from './assertions.js';
 import { type CaseScope, remember, scopeOf } from './case-scope.js';
@@ -172,7 +173,11 @@ function retryReason(step: StepDefinition, result: Awaited<ReturnType<StepExecut
   }
   if (result.exitCode !== ExitCode.pendingOrUnknown) return undefined;
   const { transactionId, message } = result.record;
-  return `the outcome of payment ${String(transactionId)} is unknown${typeof message === 'string' && message !== '' ? ` (${message})` : ''}`;
+  // Said like the step's errors, in the language of the run (--json runs speak English).
+  return t().scenario.retryUnknown(
+    String(transactionId),
+    typeof message === 'string' && message !== '' ? message : undefined,
+  );
 }
 
 async function runWithRetries(
