@@ -781,6 +781,12 @@ const en = {
       status: (id: string, wait: string | undefined) => `status ${id}${wait === undefined ? '' : ` --wait ${wait}`}`,
       repeatPay: (of: string) => `repeat-pay of ${of}`,
     },
+    /** A placeholder that finds no value: `${text}` as written, and why. */
+    placeholder: {
+      each: (text: string) => `\${${text}}: [*] has no single value; name one element, such as [0]`,
+      unknownRoot: (text: string, root: string) => `\${${text}}: nothing is called ${JSON.stringify(root)} here`,
+      absent: (text: string, path: string, why: string) => `\${${text}}: ${path} is ${why}`,
+    },
     /** Why a step is tried again: its payment's outcome is unknown (the gateway's or our words after it). */
     retryUnknown: (id: string, message: string | undefined) =>
       `the outcome of payment ${id} is unknown${message === undefined ? '' : ` (${message})`}`,

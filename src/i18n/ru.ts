@@ -808,6 +808,11 @@ const ru: Catalogue = {
       status: (id, wait) => `запрос Status: ${id}${wait === undefined ? '' : ` --wait ${wait}`}`,
       repeatPay: (of) => `повтор платежа «${of}»`,
     },
+    placeholder: {
+      each: (text) => `\${${text}}: у [*] нет одного значения; назовите один элемент, например [0]`,
+      unknownRoot: (text, root) => `\${${text}}: здесь нет ничего с именем «${root}»`,
+      absent: (text, path, why) => `\${${text}}: ${path} — ${why}`,
+    },
     retryUnknown: (id, message) => `исход платежа ${id} неизвестен${message === undefined ? '' : ` (${message})`}`,
     retrying: (where, attempt, of, reason) => `${where}: пробую снова (попытка ${attempt} из ${of}): ${reason}`,
     reportWritten: (format, path) => `отчёт ${format === 'junit' ? 'JUnit' : 'HTML'} записан в ${path}`,
