@@ -21,8 +21,9 @@ function amount(decimal: string): string {
 
 /** Как сообщение называет сигнал, остановивший команду. */
 const signalText = (signal: 'SIGINT' | 'SIGTERM') => (signal === 'SIGINT' ? 'Ctrl+C (SIGINT)' : 'SIGTERM');
-/** A count grouped as Russian writes it (1 234), and its noun in the form the count wants. */
-const counted = (n: number, forms: PluralForms) => plural('ru', n, forms).replace(/^\d+/, n.toLocaleString('ru-RU'));
+/** A count grouped as amounts are (12 345, from five digits on), and its noun in the form the count wants. */
+const whole = (n: number) => amount(String(n));
+const counted = (n: number, forms: PluralForms) => plural('ru', n, forms).replace(/^\d+/, whole(n));
 const vouchers = (count: number) =>
   plural('ru', count, { one: 'ваучер', few: 'ваучера', many: 'ваучеров', other: 'ваучера' });
 const times = (count: number) => plural('ru', count, { one: 'раз', few: 'раза', many: 'раз', other: 'раза' });
@@ -533,10 +534,10 @@ const ru: Catalogue = {
 
   batch: {
     summary: (heading, counts) =>
-      `${heading}: успех — ${counts.success}, отказ — ${counts.failed}, в обработке — ${counts.pending}, неизвестно — ${counts.unknown}`,
+      `${heading}: успех — ${whole(counts.success)}, отказ — ${whole(counts.failed)}, в обработке — ${whole(counts.pending)}, неизвестно — ${whole(counts.unknown)}`,
     lookedUp: (total, notIds) =>
-      `проверено: ${total}${notIds === 0 ? '' : `, не id: ${plural('ru', notIds, { one: 'строка', few: 'строки', many: 'строк', other: 'строки' })}`}`,
-    reconciled: (count) => `сверено: ${count}`,
+      `проверено: ${whole(total)}${notIds === 0 ? '' : `, не id: ${counted(notIds, { one: 'строка', few: 'строки', many: 'строк', other: 'строки' })}`}`,
+    reconciled: (count) => `сверено: ${whole(count)}`,
   },
 
   reconcile: {
@@ -647,7 +648,7 @@ const ru: Catalogue = {
     already: (state) => `уже ${state}`,
     service: (id) => `услуга ${id}`,
     account: (account) => `счёт ${account}`,
-    rows: (count) => plural('ru', count, { one: 'строка', few: 'строки', many: 'строк', other: 'строки' }),
+    rows: (count) => counted(count, { one: 'строка', few: 'строки', many: 'строк', other: 'строки' }),
     nothing: 'ничего',
     planSummary: (toPay, totals, done) =>
       `пробный запуск: ${toPay === 1 ? 'был бы отправлен' : 'было бы отправлено'} ${plural('ru', toPay, { one: 'платёж', few: 'платежа', many: 'платежей', other: 'платежа' })} (${totals})${done === 0 ? '' : `; уже завершено и пропущено: ${done}`}; ничего не оплачено. Добавьте --yes, чтобы оплатить.`,
@@ -661,9 +662,9 @@ const ru: Catalogue = {
       skipped: 'пропущено',
     },
     progress: (done, total, failed, elapsed, left) =>
-      ` ${done}/${total}  отказов: ${failed}  прошло ${elapsed}  осталось ${left}`,
+      ` ${whole(done)}/${whole(total)}  отказов: ${whole(failed)}  прошло ${elapsed}  осталось ${left}`,
     summary: (rows, stoppedBy, parts, notStarted) =>
-      `${plural('ru', rows, { one: 'строка', few: 'строки', many: 'строк', other: 'строки' })}${stoppedBy === undefined ? '' : ` (остановлено: ${stoppedBy})`}: ${parts || 'ничего не сделано'}${notStarted === 0 ? '' : `; не начато: ${notStarted}`}`,
+      `${counted(rows, { one: 'строка', few: 'строки', many: 'строк', other: 'строки' })}${stoppedBy === undefined ? '' : ` (остановлено: ${stoppedBy})`}: ${parts || 'ничего не сделано'}${notStarted === 0 ? '' : `; не начато: ${whole(notStarted)}`}`,
     summaryHint:
       'запустите ту же команду снова, чтобы закончить файл: завершённые строки пропускаются, открытые доводятся через Status, остальные оплачиваются с теми же TransactionID',
     resume: (results, final, open, toPay) =>
