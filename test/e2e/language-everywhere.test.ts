@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -202,6 +203,23 @@ describe('agentpay --lang ru: help, scenario, the sandbox and errors', () => {
       expect(result.stderr).toMatch(/[А-Яа-яЁё]/);
       expectRussian(result, ['pdf', 'xml', 'nothing', 'none', 'pem', 'tmp', 'yaml', 'tcsh', ...typedValues]); // as typed
     }
+  });
+
+  it('a payment proven not sent: said in Russian, recorded in the ledger in English (data)', async () => {
+    const closedPort = await new Promise<number>((resolve) => {
+      const server = createServer().listen(0, '127.0.0.1', () => {
+        const { port } = server.address() as { port: number };
+        server.close(() => resolve(port));
+      });
+    });
+    const home = envFor(sandbox, { AGENTPAY_BASE_URL: `http://127.0.0.1:${closedPort}` });
+    const args = ['--lang', 'ru', 'pay', '--service', '202', '--account', '7011234567', '--amount', '1500.00'];
+    const result = await runCli(args, { env: home });
+    expect(result.code).toBe(4);
+    expect(result.stderr).toContain('не удалось связаться со шлюзом');
+    const journal = readFileSync(join(home.XDG_STATE_HOME ?? '', 'agentpay', 'journal.jsonl'), 'utf8');
+    expect(journal).toContain('not sent: cannot reach the gateway at');
+    expect(journal).not.toMatch(/[А-Яа-яЁё]/);
   });
 
   it('settings given wrong: the value, where it came from and what to give, in Russian', async () => {
