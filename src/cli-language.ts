@@ -28,8 +28,20 @@ function globalOptionHelp(option: Option, t: Catalogue): string | undefined {
 
 /** A command's own words come from its definition, built in the chosen language; commander's are put in here. */
 function localiseCommand(command: Command, t: Catalogue): void {
-  command.usage(command.usage().replace('[options]', t.help.optionsTerm));
+  const commandTerm = `[${t.help.argumentNames.command ?? 'command'}]`;
+  let usage = command.usage().replace('[options]', t.help.optionsTerm).replace('[command]', commandTerm);
+  for (const argument of command.registeredArguments) {
+    const asCommanderSaysIt = `${argument.name()}${argument.variadic ? '...' : ''}`;
+    usage = usage.replace(
+      argument.required ? `<${asCommanderSaysIt}>` : `[${asCommanderSaysIt}]`,
+      argumentTerm(argument, t),
+    );
+  }
+  command.usage(usage);
   command.helpOption('-h, --help', t.help.help);
+  // A command with subcommands (ledger) has commander's own `help [command]` among them.
+  if (command.commands.length > 0 && command.parent !== null)
+    command.helpCommand(`help ${commandTerm}`, t.help.helpCommand);
   command.configureHelp(helpConfiguration(t));
   for (const sub of command.commands) localiseCommand(sub, t);
 }
@@ -52,6 +64,18 @@ function helpConfiguration(t: Catalogue): Partial<Help> {
         ...(command.options.length > 0 ? [t.help.optionsTerm] : []),
         ...command.registeredArguments.map((argument) => argumentTerm(argument, t)),
       ].join(' '),
+    // An argument in the list of arguments, by its name in the catalogue's words.
+    argumentTerm: (argument: Argument) => t.help.argumentNames[argument.name()] ?? argument.name(),
+    argumentDescription(argument: Argument) {
+      const choices = argument.argChoices ? ` (${t.help.choices}: ${argument.argChoices.join(', ')})` : '';
+      return `${argument.description}${choices}`;
+    },
+    // `--from-file <path>`: the value's words in the catalogue's, the flag as typed.
+    optionTerm: (option: Option) =>
+      option.flags.replace(
+        /<([^>]+)>/g,
+        (_, value: string) => `<${value.replace(/[\w-]+/g, (word) => t.help.valueNames[word] ?? word)}>`,
+      ),
     optionDescription(option: Option) {
       const extra = [
         ...(option.argChoices ? [`${t.help.choices}: ${option.argChoices.map(t.help.choice).join(', ')}`] : []),

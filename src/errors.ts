@@ -1,5 +1,6 @@
 import type { GatewayFault, NotUnderstoodFault, UnreachableFault } from './gateway/fault.js';
 import { t } from './i18n/current.js';
+import type { StorageAction } from './i18n/en.js';
 import { gatewayFaultHint, gatewayFaultMessage, lostAnswerReason } from './render/gateway-fault.js';
 
 /**
@@ -59,7 +60,23 @@ export class UsageError extends AgentpayError {
  * A dynamic service whose voucher list is empty for this account now: nothing can be bought,
  * and nothing was sent. Not a static service (vouchers.ts), so never paid with a free amount.
  */
-export class EmptyVoucherListError extends UsageError {
+/**
+ * The voucher a purchase names cannot be had, found before anything is sent: the reason alone
+ * (a bulk row states it under its column) and the field it is about; the message adds that
+ * no payment was sent.
+ */
+export class VoucherChoiceError extends UsageError {
+  override name = 'VoucherChoiceError';
+  readonly reason: string;
+  readonly field: 'amount' | 'invoice';
+  constructor(reason: string, field: 'amount' | 'invoice', options: { hint?: string; rowReason?: string } = {}) {
+    super(`${reason}; ${t().errors.noPaymentSent}`, options.hint === undefined ? {} : { hint: options.hint });
+    this.reason = options.rowReason ?? reason;
+    this.field = field;
+  }
+}
+
+export class EmptyVoucherListError extends VoucherChoiceError {
   override name = 'EmptyVoucherListError';
 }
 
@@ -210,13 +227,18 @@ export class TransactionPendingError extends AgentpayError {
 export class LocalStorageError extends AgentpayError {
   override name = 'LocalStorageError';
   /** What could not be done: "write the journal", "read the journal". */
-  readonly what: string;
+  readonly what: StorageAction;
   readonly path: string;
   /** The errno code (EROFS, ENOSPC, ...), or undefined when the system gave none. */
   readonly code: string | undefined;
   /** What the failure meant, as its message states it ("no payment was sent"). */
   readonly consequence: string | undefined;
-  constructor(what: string, path: string, cause: unknown, options: { consequence?: string; hint?: string } = {}) {
+  constructor(
+    what: StorageAction,
+    path: string,
+    cause: unknown,
+    options: { consequence?: string; hint?: string } = {},
+  ) {
     const code = errnoCodeOf(cause);
     const reason = code ?? (cause instanceof Error ? cause.message : String(cause));
     super(

@@ -23,6 +23,10 @@ function stripFinalNewline(value: string): string {
   return value.replace(/\r?\n$/, '');
 }
 
+/** A file's permission bits as chmod writes them (0644). */
+const modeOf = (mode: number) => (mode & 0o777).toString(8).padStart(4, '0');
+const reasonOf = (error: unknown) => (error as NodeJS.ErrnoException).code ?? (error as Error).message;
+
 /**
  * Reads a password file. One that anyone on the machine may read holds no secret, so it is
  * refused unless --insecure-password-file says the user knows; one its group may read draws a
@@ -39,33 +43,24 @@ function readProtectedFile(
   try {
     fd = openSync(path, 'r');
   } catch (error) {
-    throw new UsageError(
-      `cannot read the password file ${path} (${where}): ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`,
-    );
+    throw new UsageError(t().commands.passwordUnreadable(path, where, reasonOf(error)));
   }
   try {
     const stats = fstatSync(fd);
     if (stats.isFile() && (stats.mode & 0o004) !== 0 && !allowWorldReadable) {
-      throw new UsageError(
-        `the password file ${path} (${where}) can be read by anyone (mode ${(stats.mode & 0o777).toString(8).padStart(4, '0')}); refusing to use it`,
-        {
-          hint: `run: chmod 600 ${path}  (or pass --insecure-password-file to use it anyway)`,
-        },
-      );
+      throw new UsageError(t().commands.passwordWorldReadable(path, where, modeOf(stats.mode)), {
+        hint: t().commands.passwordWorldReadableHint(path),
+      });
     }
     if (stats.isFile() && (stats.mode & 0o040) !== 0 && (stats.mode & 0o004) === 0) {
       // Readable by its group only: used (a shared service group may be meant), with the same
       // advice ssh gives for a key and agentpay for a config file holding a password.
-      warn(
-        `the password file ${path} (${where}) can be read by its group (mode ${(stats.mode & 0o777).toString(8).padStart(4, '0')}); run: chmod 600 ${path}`,
-      );
+      warn(t().commands.passwordGroupReadable(path, where, modeOf(stats.mode)));
     }
     return readFileSync(fd, 'utf8');
   } catch (error) {
     if (error instanceof UsageError) throw error;
-    throw new UsageError(
-      `cannot read the password file ${path} (${where}): ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`,
-    );
+    throw new UsageError(t().commands.passwordUnreadable(path, where, reasonOf(error)));
   } finally {
     closeSync(fd);
   }
@@ -83,7 +78,7 @@ async function readPasswordFile(
       ? await process.getBuiltinModule('node:stream/consumers').text(io.stdin)
       : readProtectedFile(path, where, allowWorldReadable, io.warn ?? (() => undefined));
   const password = stripFinalNewline(content);
-  if (password === '') throw new UsageError(`the password file ${path} (${where}) is empty`);
+  if (password === '') throw new UsageError(t().commands.passwordEmpty(path, where));
   return password;
 }
 

@@ -131,7 +131,7 @@ function traceExchange(out: Output) {
 /** The proxy route the settings ask for: --proxy, else HTTP(S)_PROXY and NO_PROXY, else none. */
 export function proxyRouteOf(network: NetworkSettings): { route: ProxyRoute; description: string } {
   if (network.proxy) {
-    const where = network.proxy.source === 'flag' ? '--proxy' : 'profile proxy';
+    const where = network.proxy.source === 'flag' ? '--proxy' : t().commands.profileKey('proxy');
     return {
       route: { kind: 'explicit', url: network.proxy.value },
       description: `${redactUrlCredentials(network.proxy.value)} (${where})`,
@@ -158,19 +158,17 @@ export function proxyRouteOf(network: NetworkSettings): { route: ProxyRoute; des
 function readCaFile(network: NetworkSettings): string | undefined {
   if (!network.caFile) return undefined;
   const path = network.caFile.value;
-  const where = network.caFile.origin ?? (network.caFile.source === 'flag' ? '--ca-file' : 'profile caFile');
+  const where =
+    network.caFile.origin ?? (network.caFile.source === 'flag' ? '--ca-file' : t().commands.profileKey('caFile'));
   let pem: string;
   try {
     pem = readFileSync(path, 'utf8');
   } catch (error) {
-    throw new UsageError(
-      `cannot read the CA file ${path} (${where}): ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`,
-    );
+    const reason = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
+    throw new UsageError(t().commands.caUnreadable(path, where, reason));
   }
   if (!pem.includes('-----BEGIN CERTIFICATE-----')) {
-    throw new UsageError(`the CA file ${path} (${where}) holds no PEM certificate`, {
-      hint: 'give a file with -----BEGIN CERTIFICATE----- blocks',
-    });
+    throw new UsageError(t().commands.caNoCertificate(path, where), { hint: t().commands.caHint });
   }
   return pem;
 }

@@ -45,9 +45,7 @@ async function purchaseReceipt(
   } catch (error) {
     if (view === undefined) throw error;
     // The ledger cannot be read now: the receipt from the answer alone.
-    context.out.warn(
-      `the receipt leaves out the voucher, the operator and the time: the ledger cannot be read (${reasonOf(error)})`,
-    );
+    context.out.warn(t().commands.receiptLeftOut(reasonOf(error)));
   }
   return view && { view };
 }
@@ -69,7 +67,7 @@ export async function writeReceiptFile(
   try {
     const receipt = await purchaseReceipt(context, owner, input, view);
     if (receipt === undefined) {
-      out.warn(`no receipt written to ${path}: the ledger holds no payment ${id} for this purchase`);
+      out.warn(t().commands.receiptNotWritten(path, id));
       return;
     }
     const { renderLedgerReceipt } = await import('../render/receipt.js');
@@ -78,7 +76,6 @@ export async function writeReceiptFile(
       `${renderLedgerReceipt(receipt, plainStyle, { utcOffsetMinutes: utcOffsetAt(receipt.at) }, t())}\n`,
     );
   } catch (error) {
-    const later = view === undefined ? '' : `; the payment stands, and \`agentpay receipt ${id}\` prints its receipt`;
-    out.warn(`cannot write the receipt to ${path} (${reasonOf(error)})${later}`);
+    out.warn(t().commands.receiptCannotWrite(path, reasonOf(error), view === undefined ? undefined : id));
   }
 }

@@ -86,10 +86,7 @@ export function guardLiveScenario(context: Pick<CommandContext, 'settings' | 'ou
   const line = announceLive(context);
   if (line === undefined) return [];
   if (yes) return ['yes'];
-  throw new UsageError(
-    `scenario runs its payments unattended: through the live profile ${JSON.stringify(line.profile)} it needs --yes; nothing was sent`,
-    {
-      hint: `add --yes if the scenario is meant for the live gateway, ${t().desk.live.otherWays}`,
-    },
-  );
+  throw new UsageError(t().commands.scenarioLive(line.profile), {
+    hint: t().commands.scenarioLiveHint(t().desk.live.otherWays),
+  });
 }

@@ -40,13 +40,12 @@ export interface DataFormatChoice {
 
 /** `--format` and `--bom` as given, checked against `--json` (the global flag: out.json). */
 export function dataFormatOption(options: Record<string, unknown>, out: Pick<Output, 'json'>): DataFormatChoice {
-  const given = choiceOption(options.format, dataFormats, `--format must be one of: ${dataFormats.join(', ')}`);
-  if (out.json && given !== undefined && given !== 'json')
-    throw new UsageError(`--json is --format json: give one of --json and --format ${given}`);
+  const given = choiceOption(options.format, dataFormats, t().commands.oneOf('--format', dataFormats.join(', ')));
+  if (out.json && given !== undefined && given !== 'json') throw new UsageError(t().commands.jsonIsFormat(given));
   const format = given ?? (out.json ? 'json' : 'table');
   const bom = switchOption(options.bom, '--bom');
   if (bom && format !== 'csv')
-    throw new UsageError('--bom goes with --format csv', { hint: 'add --format csv, or leave --bom out' });
+    throw new UsageError(t().sheet.goesWithCsv('--bom'), { hint: t().sheet.goesWithCsvHint('--bom') });
   const notation = {
     delimiter: delimiterOption(options.delimiter),
     decimalComma: switchOption(options.decimalComma, '--decimal-comma'),

@@ -1,5 +1,6 @@
 import { createReadStream } from 'node:fs';
 import { UsageError } from '../errors.js';
+import { t } from '../i18n/current.js';
 import { isLongId, parseTransactionId } from '../protocol/transaction-id.js';
 import { linesOf } from '../text-lines.js';
 
@@ -25,7 +26,7 @@ export async function* transactionIdsFrom(
     await new Promise<void>((resolve, reject) => {
       stream.once('open', () => resolve());
       stream.once('error', (error: NodeJS.ErrnoException) =>
-        reject(new UsageError(`cannot read --from-file ${fromFile}: ${error.code ?? error.message}`)),
+        reject(new UsageError(t().commands.cannotReadFromFile(fromFile, error.code ?? error.message))),
       );
     });
     input = stream;

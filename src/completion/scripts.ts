@@ -1,3 +1,4 @@
+import type { Language } from '../i18n/language.js';
 /**
  * The completion scripts `agentpay completion <shell>` prints. Each is a thin shim: it passes
  * the words before the cursor to `agentpay __complete` (request.ts) and hands the answer to the
@@ -105,8 +106,15 @@ complete -c agentpay -f -a '(__agentpay_complete)'
 export const completionScripts: Record<CompletionShell, string> = { bash, zsh, fish };
 
 /** How to load each script, for `completion --help` and docs/completion.md. */
-export const completionInstallLines = [
-  'bash: add to ~/.bashrc:                    source <(agentpay completion bash)',
-  'zsh:  add to ~/.zshrc, after compinit:     source <(agentpay completion zsh)',
-  'fish: agentpay completion fish > ~/.config/fish/completions/agentpay.fish',
-];
+export const completionInstallLines: Readonly<Record<Language, readonly string[]>> = {
+  en: [
+    'bash: add to ~/.bashrc:                    source <(agentpay completion bash)',
+    'zsh:  add to ~/.zshrc, after compinit:     source <(agentpay completion zsh)',
+    'fish: agentpay completion fish > ~/.config/fish/completions/agentpay.fish',
+  ],
+  ru: [
+    'bash: добавьте в ~/.bashrc:                    source <(agentpay completion bash)',
+    'zsh:  добавьте в ~/.zshrc, после compinit:     source <(agentpay completion zsh)',
+    'fish: agentpay completion fish > ~/.config/fish/completions/agentpay.fish',
+  ],
+};

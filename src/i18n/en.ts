@@ -1,10 +1,29 @@
 import type { InvalidFieldError } from '../protocol/problems.js';
+import type { Found, Wanted } from '../scenario/assertions.js';
+import type { Absence } from '../scenario/path.js';
 import type { Language } from './language.js';
 import { plural } from './plural.js';
 
 /** How a message names the signal that stopped a command. */
 /** A count and its noun, the count grouped as English writes it (1,234 records). */
 const count = (n: number, word: string) => `${n.toLocaleString('en-US')} ${word}${n === 1 ? '' : 's'}`;
+
+/** What could not be done with a local file (errors.ts LocalStorageError): each said in every language. */
+export type StorageAction =
+  | 'read the journal'
+  | 'write the journal'
+  | 'compact the journal'
+  | "read the journal's directory"
+  | "read the journal's archive"
+  | 'read the journal cut'
+  | 'write the ledger fallback file'
+  | 'take the ledger fallback file'
+  | 'remove the delivered ledger fallback file'
+  | 'read the results file'
+  | 'write the results file';
+
+/** What a whole-number option counts, as its message names it. */
+export type NumberUnit = 'milliseconds' | 'payments' | 'polls' | 'seconds' | 'columns';
 
 const signalText = (signal: 'SIGINT' | 'SIGTERM') => (signal === 'SIGINT' ? 'Ctrl+C (SIGINT)' : 'SIGTERM');
 
@@ -55,6 +74,8 @@ const en = {
     optionsTerm: '[options]',
     /** Arguments' names in the usage lines (`<txn-id>`), by their name in the definitions. */
     argumentNames: {} as Record<string, string>,
+    /** The words of an option's value in the list of options (`--from-file <path>`), by the definition's word. */
+    valueNames: {} as Record<string, string>,
     olderName: (flag: string) => `older name of ${flag}`,
     afterError: '(agentpay --help lists the commands and options)',
     usageAfterError: (command: string, usage: string) =>
@@ -74,7 +95,7 @@ const en = {
     ledgerUnreachable: (ledger: string, reason: string) => `the ledger ${ledger} cannot be reached (${reason})`,
     ledgerUnreachableHint:
       'check that the database server is up and the URL, user and password are right (`agentpay doctor` shows them, the password as ***)',
-    localStorage: (what: string, path: string, reason: string) => `cannot ${what} ${path} (${reason})`,
+    localStorage: (what: StorageAction, path: string, reason: string) => `cannot ${what} ${path} (${reason})`,
     localStorageHints: {
       EROFS: 'the file system is mounted read-only: remount it read-write, or choose another journal with --journal',
       ENOSPC: 'the disk (or your quota) is full: free some space, or choose another journal with --journal',
@@ -118,6 +139,44 @@ const en = {
     passwordPrompt: 'Agent password',
     noPasswordHint:
       'set AGENTPAY_PASSWORD, or use --password-file <path> (- reads stdin), or a profile; or try --sandbox',
+    /** Where a value came from, as settings/sources.ts names it: a flag, a variable, or the level. */
+    where: (where: string) => where,
+    yesOrNo: (shown: string, where: string) => `${shown} (${where}) must be true or false`,
+    amounts: {
+      notAmounts: 'expected amounts per currency',
+      notCurrency: (currency: string) => `${JSON.stringify(currency)} is not a three-letter currency code`,
+      notDecimal: (currency: string | undefined, number: boolean) =>
+        `the amount for ${currency ?? 'any currency'} must be a plain decimal such as "50000.00"${number ? ', written as text' : ''}`,
+      twice: (currency: string) => `${currency} is given twice`,
+      profileHint: 'write it as {"KZT": "50000.00"}',
+      flagHint: 'give KZT=50000.00 (several: KZT=50000.00,USD=100), or one amount for any currency',
+    },
+    notDuration: (name: string, shown: string, where: string) => `${name} ${shown} (${where}) is not a span of time`,
+    durationHint: 'give 30s, 10m or 1h (0 or off for none)',
+    wholeNumber: (name: string, shown: string, where: string, min: number, max: number, unit?: 'milliseconds') =>
+      `${name} ${shown} (${where}) must be a whole number${unit === undefined ? '' : ` of ${unit}`} from ${min} to ${max}`,
+    oneOf: (name: string, shown: string, where: string, allowed: string) =>
+      `${name} ${shown} (${where}) must be one of: ${allowed}`,
+    codeNotInteger: (key: string, code: string, where: string) =>
+      `${key}: code ${JSON.stringify(code)} (${where}) is not an integer`,
+    codeTen: (key: string, where: string) => `${key} (${where}) cannot include 10: it means success (spec 7)`,
+    agentIdDigits: (shown: string, where: string) => `agent id ${shown} (${where}) must be digits only`,
+    /** A URL setting: `base URL` or `proxy`, by `what`. */
+    url: {
+      names: { base: 'base URL', proxy: 'proxy' } as Record<'base' | 'proxy', string>,
+      notUrl: (what: string, shown: string, where: string) => `${what} ${shown} (${where}) is not a URL`,
+      scheme: (what: string, shown: string, where: string) =>
+        `${what} ${shown} (${where}) must start with http:// or https://`,
+      queryOrFragment: (shown: string, where: string) =>
+        `base URL ${shown} (${where}) must not carry a query or fragment`,
+      credentials: (where: string) => `base URL (${where}) must not carry a user name or password`,
+      credentialsHint: 'the gateway takes AgentID and AgentPassword as form fields: drop the user:password@ part',
+      homeIndex: (shown: string, where: string) =>
+        `base URL ${shown} (${where}) ends in /home/index, which agentpay adds itself`,
+      give: (example: string) => `give ${example}`,
+      giveAs: (url: string) => `give it as https://${url} (or http://)`,
+      giveOne: (example: string) => `give one such as ${example}`,
+    },
     ledgerPasswordOnCommandLine: (flag: string) =>
       `the ${flag} URL holds a password, which anyone on this machine can see in \`ps\`: put it in PGPASSWORD or ~/.pgpass, or give the URL in AGENTPAY_LEDGER`,
   },
@@ -163,16 +222,18 @@ const en = {
       'check --service, --account and --currency; if the message is about the agent id or password, check them with `agentpay doctor`',
     checkRefusedNothingSent: (message: string, status: string) =>
       `the gateway refused the account check, so no payment was sent: ${message} (ResponseStatus ${status})`,
+    /** This and the two below are reasons alone: errors.ts VoucherChoiceError adds "; no payment was sent". */
     emptyList: (service: string, account: string) =>
-      `the voucher list of service ${service} is empty for account ${account} now; no payment was sent`,
+      `the voucher list of service ${service} is empty for account ${account} now`,
     emptyListHint:
       'the gateway has no vouchers for this account at the moment: try again later, or another account or service',
-    invoiceNotInList: (wanted: string, service: string) =>
-      `invoice ${wanted} is not in the voucher list of service ${service}; no payment was sent`,
+    invoiceNotInList: (wanted: { invoiceId: string } | { position: number }, service: string) =>
+      `invoice ${'invoiceId' in wanted ? wanted.invoiceId : `#${wanted.position}`} is not in the voucher list of service ${service}`,
     invoiceIdsThere: (known: string) => `InvoiceIds there: ${known}`,
     noListPayWithAmount: 'the service has no voucher list: pay it with --amount',
-    amountNotOrderAmount: (amount: string, invoiceId: string, orderAmount: string) =>
-      `--amount ${amount} is not the OrderAmount of invoice ${invoiceId}, ${orderAmount}; no payment was sent`,
+    /** `flag`: --amount as typed; none in a bulk row, whose column names it. */
+    amountNotOrderAmount: (amount: string, invoiceId: string, orderAmount: string, flag?: string) =>
+      `${flag === undefined ? '' : `${flag} `}${amount} is not the OrderAmount of invoice ${invoiceId}, ${orderAmount}`,
     amountsMustMatch: (orderAmount: string) =>
       `amounts must match to the last digit (spec 4.2): drop --amount or give ${orderAmount}`,
     refused: (id: string, message: string, status: string) =>
@@ -447,6 +508,13 @@ const en = {
       `${count} open transaction${count === 1 ? ' belongs' : 's belong'} to another gateway or agent: ${names}; run reconcile with that configuration to settle ${count === 1 ? 'it' : 'them'}`,
     owner: (gateway: string, agentId: string) => `${gateway} (agent ${agentId})`,
     nothing: (ledger: string) => `nothing to reconcile in ${ledger}`,
+    /** What a look-up left open says in its line (not recorded: the ledger keeps only what was learned). */
+    lookUpRefused: (answer: string) =>
+      `the gateway refused the look-up itself (${answer}); check the agent id and password`,
+    lostNow: (answer: string) =>
+      `not found at the gateway now, though it answered ${answer} for it before; ask the gateway`,
+    notFoundYet: (ageSeconds: number, graceSeconds: number) =>
+      `not found at the gateway yet (${ageSeconds} s old; final after ${graceSeconds} s)`,
   },
 
   /** reconcile --registry: commands/reconcile/registry.ts and render/registry.ts (its CSV and --json are data, in English). */
@@ -775,6 +843,193 @@ const en = {
     dayHint: 'give a local date as YYYY-MM-DD or DD.MM.YYYY, such as 2026-11-22 or 22.11.2026, or today, yesterday',
     notADate: (flag: string, given: string) => `${flag} ${JSON.stringify(given)} is not a date`,
     dateHint: 'give 2026-11-21, 21.11.2026, 2026-11-21T08:00:00Z, or an age such as 30m, 12h, 7d',
+  },
+  /**
+   * scenario's human output: scenario/report-human.ts and commands/scenario. The English
+   * forms of `expected`, `actual` and a step's made-up name are also what the report files
+   * and --json keep (data: the same in every language).
+   */
+  scenario: {
+    cases: (count: number) => plural('en', count, { one: 'case', other: 'cases' }),
+    attempts: (count: number) => `, ${count} attempts`,
+    ms: (ms: number) => `${ms} ms`,
+    seconds: (ms: number) => `${(ms / 1000).toFixed(2)} s`,
+    skipped: 'skipped',
+    skippedCase: (why: string) => `skipped (${why})`,
+    /** Where a failure is: `case "x", step 2 (pay "first")`. */
+    where: (caseName: string, step: number, kind: string, id: string | undefined) =>
+      `case ${JSON.stringify(caseName)}, step ${step} (${kind}${id === undefined ? '' : ` ${JSON.stringify(id)}`})`,
+    failure: (path: string, expected: string, actual: string) => `${path}: expected ${expected}, actual ${actual}`,
+    stepError: (reason: string, type: string, exitCode: number) => `${reason} (${type}, exit ${exitCode})`,
+    failures: 'Failures:',
+    summary: (
+      cases: string,
+      counts: { passed: number; failed: number; errors: number; skipped: number },
+      time: string,
+    ) =>
+      `${cases}: ${counts.passed} passed, ${counts.failed} failed, ${counts.errors} errors, ${counts.skipped} skipped (${time})`,
+    interrupted: 'interrupted: the steps after Ctrl+C did not run',
+    /** What a check wanted, as the failure line says it. */
+    expected: (wanted: Wanted): string => {
+      switch (wanted.check) {
+        case 'equals':
+          return wanted.value;
+        case 'not-equals':
+          return `anything but ${wanted.value}`;
+        case 'one-of':
+          return `one of ${wanted.values.join(', ')}`;
+        case 'type':
+          return `a ${wanted.type}`;
+        case 'matches':
+          return `text matching /${wanted.pattern}/${wanted.error === undefined ? '' : ` (${wanted.error})`}`;
+        case 'contains':
+          return wanted.inList ? `a list holding ${wanted.value}` : `text containing ${wanted.value}`;
+        case 'decimal-equals':
+          return `the decimal ${wanted.value}`;
+        case 'exists':
+          return wanted.present ? 'present' : 'absent';
+        case 'same-as':
+          return `${en.scenario.actual(wanted.other)} (the ${wanted.path} of step ${wanted.step})`;
+        case 'placeholder':
+          return wanted.problem;
+        case 'repeat':
+          return `there is no payment ${JSON.stringify(wanted.of)} to repeat (a dry run, or a payment that could not be made, leaves none)`;
+      }
+    },
+    /** What was there instead. */
+    actual: (found: Found): string =>
+      'absence' in found
+        ? en.scenario.absence(found.absence)
+        : found.type === undefined
+          ? found.value
+          : `a ${found.type}: ${found.value}`,
+    /** Why a path leads to nothing. */
+    absence: (absence: Absence): string =>
+      ({
+        missing: 'missing',
+        null: 'null',
+        listHas: `missing (the list has ${absence.length ?? 0})`,
+        notList: 'missing (not a list)',
+        eachNotList: 'not a list',
+        emptyList: 'an empty list',
+        notJsonString: `not a string holding JSON (${absence.type ?? ''})`,
+        notJson: 'not JSON',
+      })[absence.why],
+    /** A step's name made up from its options, when the file gives it none. */
+    step: {
+      target: (service: string, account: string) => `${service} for ${account}`,
+      check: (target: string) => `check ${target}`,
+      raw: (amount: string, invoiceId: string | undefined) =>
+        `raw ${amount}${invoiceId === undefined ? '' : ` for invoice ${invoiceId}`}`,
+      invoice: (invoiceId: string) => `invoice ${invoiceId}`,
+      position: (position: string) => `invoice #${position}`,
+      amount: (amount: string, currency: string | undefined) =>
+        `${amount}${currency === undefined ? '' : ` ${currency}`}`,
+      pay: (what: string, target: string, dryRun: boolean) => `pay ${what} to ${target}${dryRun ? ' (dry run)' : ''}`,
+      fresh: 'a fresh TransactionID',
+      wait: (id: string) => `wait for ${id} to be final`,
+      status: (id: string, wait: string | undefined) => `status ${id}${wait === undefined ? '' : ` --wait ${wait}`}`,
+      repeatPay: (of: string) => `repeat-pay of ${of}`,
+    },
+    /** A placeholder that finds no value: `${text}` as written, and why. */
+    placeholder: {
+      each: (text: string) => `\${${text}}: [*] has no single value; name one element, such as [0]`,
+      unknownRoot: (text: string, root: string) => `\${${text}}: nothing is called ${JSON.stringify(root)} here`,
+      absent: (text: string, path: string, why: string) => `\${${text}}: ${path} is ${why}`,
+    },
+    /** Why a step is tried again: its payment's outcome is unknown (the gateway's or our words after it). */
+    retryUnknown: (id: string, message: string | undefined) =>
+      `the outcome of payment ${id} is unknown${message === undefined ? '' : ` (${message})`}`,
+    retrying: (where: string, attempt: number, of: number, reason: string) =>
+      `${where}: trying again (attempt ${attempt} of ${of}): ${reason}`,
+    reportWritten: (format: 'junit' | 'html', path: string) =>
+      `${format === 'junit' ? 'JUnit' : 'HTML'} report written to ${path}`,
+    stopped: (by: string) => `interrupted: the scenario stopped after ${by}; payments made so far are in the journal`,
+    notPassed: (bad: number, total: number) => `${bad} of ${total} cases did not pass`,
+    outcomeUnknown:
+      "every case passed, but a payment's outcome is unknown: it is in the journal for `agentpay reconcile`",
+    noFiles: 'give at least one scenario file',
+    oneReportOnStdout: 'only one --report can go to stdout (-); give the others a path',
+    reportFormat: '--report takes junit:<path> or html:<path>, such as junit:reports/conformance.xml (- for stdout)',
+    cannotReadFile: (path: string, reason: string) => `cannot read the scenario file ${path}: ${reason}`,
+    cannotReadData: (path: string, reason: string) => `cannot read the data file ${path}: ${reason}`,
+    nothingSent: 'nothing was sent',
+    fileFormatHint: 'see docs/scenarios.md for the file format; nothing was sent',
+    dataHint: 'see docs/scenarios.md#data-driven-scenarios; nothing was sent',
+  },
+  /** Errors and notes of the commands that have no section of their own to say them in. */
+  commands: {
+    sandboxFault: {
+      garbage: (kind: string) => `every request is processed, then answered with garbage: ${kind}`,
+      latency: (ms: number) => `every answer waits ${ms} ms`,
+      drop: (count: number) =>
+        `the next ${plural('en', count, { one: 'Payment answer is', other: 'Payment answers are' })} dropped after commit`,
+      failRate: (share: string) => `${share} of committed Payments are answered with HTTP 500`,
+    },
+    fault: (line: string) => `fault: ${line}`,
+    cannotListen: (where: string, reason: string) => `cannot listen on ${where}: ${reason}`,
+    cannotListenHint: 'choose another --port (0 picks a free one)',
+    notABreak: (rule: string, rules: string) =>
+      `--break ${JSON.stringify(rule)} is not a rule the sandbox can break: give ${rules}`,
+    /** A flag that takes a whole number: of what, and between which bounds. */
+    wholeNumber: (flag: string, unit: NumberUnit | undefined, range?: { min: number; max: number }) =>
+      `${flag} takes a whole number${unit === undefined ? '' : ` of ${{ milliseconds: 'milliseconds', payments: 'payments', polls: 'Status polls', seconds: 'seconds', columns: 'columns' }[unit]}`}${range === undefined ? '' : ` from ${range.min} to ${range.max}`}`,
+    numberFromTo: (flag: string, from: string, to: string, example?: string) =>
+      `${flag} takes a number from ${from} to ${to}${example === undefined ? '' : `, such as ${example}`}`,
+    oneOf: (flag: string, choices: string) => `${flag} takes one of: ${choices}`,
+    idsAsText: 'transaction ids must be text',
+    noIds: 'give at least one transaction id, or --from-file <path|->',
+    stdinTwice: 'stdin cannot hold both the password and the ids (--password-file - and --from-file -)',
+    stdinTwiceHint: 'put the ids in a file for --from-file, or the password in AGENTPAY_PASSWORD or a file of its own',
+    cannotReadFromFile: (path: string, reason: string) => `cannot read --from-file ${path}: ${reason}`,
+    receiptWhich: 'give the TransactionID of the receipt: agentpay receipt <txn-id>',
+    owner: (gateway: string, agentId: string | undefined) =>
+      agentId === undefined ? gateway : `${gateway} agent ${agentId}`,
+    chooseGatewayHint: 'name the gateway: --base-url <url> --agent-id <id> (or a --profile), or --sandbox',
+    inLedgerForMany: (id: string, count: number, owners: string) =>
+      `transaction ${id} is in the ledger for ${count} gateways (${owners}): which one is meant?`,
+    inLedgerForOther: (id: string, owner: string, held: string) =>
+      `transaction ${id} is not in the ledger for ${owner}; it is for ${held}`,
+    notInLedger: (id: string, ledger: string) => `transaction ${id} is not in the ledger ${ledger}`,
+    notInLedgerHint: 'check the TransactionID with agentpay history, and the ledger with agentpay doctor',
+    jsonIsFormat: (given: string) => `--json is --format json: give one of --json and --format ${given}`,
+    gatewayFilter: '--gateway takes a base URL or sandbox',
+    dateOrRange: '--date is a whole day: give it, or --since and --until, not both',
+    emptyRange: (since: string, until: string | undefined) =>
+      `--since ${since} is not before --until ${until ?? '(now)'}: the range is empty`,
+    emptyRangeHint: 'give --since earlier than --until',
+    byChoices: (given: string, choices: string) => `--by ${JSON.stringify(given)} is not one of: ${choices}`,
+    notAFile: (path: string) => `${path} is not a file`,
+    notAFileHint: 'give the journal file itself',
+    compactNotPostgres: 'ledger compact is for a journal file: a PostgreSQL ledger keeps its records in the database',
+    compactNotPostgresHint: "give --ledger <journal file> to compact a terminal's own journal",
+    postgresOnly: (what: string, journal: string) =>
+      `ledger ${what} is for a PostgreSQL ledger; the ledger here is the journal file ${journal}`,
+    postgresOnlyHint: 'give --ledger postgres://user@host/database (or AGENTPAY_LEDGER, or the profile key ledger)',
+    compactNothingLost: 'nothing is lost: what it did is finished by the next `agentpay ledger compact`',
+    caUnreadable: (path: string, where: string, reason: string) =>
+      `cannot read the CA file ${path} (${where}): ${reason}`,
+    caNoCertificate: (path: string, where: string) => `the CA file ${path} (${where}) holds no PEM certificate`,
+    caHint: 'give a file with -----BEGIN CERTIFICATE----- blocks',
+    profileKey: (key: string) => `profile ${key}`,
+    passwordUnreadable: (path: string, where: string, reason: string) =>
+      `cannot read the password file ${path} (${where}): ${reason}`,
+    passwordEmpty: (path: string, where: string) => `the password file ${path} (${where}) is empty`,
+    passwordWorldReadable: (path: string, where: string, mode: string) =>
+      `the password file ${path} (${where}) can be read by anyone (mode ${mode}); refusing to use it`,
+    passwordWorldReadableHint: (path: string) =>
+      `run: chmod 600 ${path}  (or pass --insecure-password-file to use it anyway)`,
+    passwordGroupReadable: (path: string, where: string, mode: string) =>
+      `the password file ${path} (${where}) can be read by its group (mode ${mode}); run: chmod 600 ${path}`,
+    receiptLeftOut: (reason: string) =>
+      `the receipt leaves out the voucher, the operator and the time: the ledger cannot be read (${reason})`,
+    receiptNotWritten: (path: string, id: string) =>
+      `no receipt written to ${path}: the ledger holds no payment ${id} for this purchase`,
+    receiptCannotWrite: (path: string, reason: string, id: string | undefined) =>
+      `cannot write the receipt to ${path} (${reason})${id === undefined ? '' : `; the payment stands, and \`agentpay receipt ${id}\` prints its receipt`}`,
+    scenarioLive: (profile: string) =>
+      `scenario runs its payments unattended: through the live profile ${JSON.stringify(profile)} it needs --yes; nothing was sent`,
+    scenarioLiveHint: (otherWays: string) => `add --yes if the scenario is meant for the live gateway, ${otherWays}`,
   },
 };
 

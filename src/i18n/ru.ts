@@ -1,5 +1,5 @@
 import type { FieldProblem, InvalidFieldError } from '../protocol/problems.js';
-import type { Catalogue } from './en.js';
+import type { Catalogue, StorageAction } from './en.js';
 import { type PluralForms, plural } from './plural.js';
 
 /**
@@ -21,8 +21,9 @@ function amount(decimal: string): string {
 
 /** Как сообщение называет сигнал, остановивший команду. */
 const signalText = (signal: 'SIGINT' | 'SIGTERM') => (signal === 'SIGINT' ? 'Ctrl+C (SIGINT)' : 'SIGTERM');
-/** A count grouped as Russian writes it (1 234), and its noun in the form the count wants. */
-const counted = (n: number, forms: PluralForms) => plural('ru', n, forms).replace(/^\d+/, n.toLocaleString('ru-RU'));
+/** A count grouped as amounts are (12 345, from five digits on), and its noun in the form the count wants. */
+const whole = (n: number) => amount(String(n));
+const counted = (n: number, forms: PluralForms) => plural('ru', n, forms).replace(/^\d+/, whole(n));
 const vouchers = (count: number) =>
   plural('ru', count, { one: 'ваучер', few: 'ваучера', many: 'ваучеров', other: 'ваучера' });
 const times = (count: number) => plural('ru', count, { one: 'раз', few: 'раза', many: 'раз', other: 'раза' });
@@ -30,12 +31,18 @@ const characters = (count: number) =>
   plural('ru', count, { one: 'символ', few: 'символа', many: 'символов', other: 'символа' });
 
 /** Commander's error lines (English in commander 14), said in Russian; anything else as it came. */
-const commanderErrors: [RegExp, string][] = [
+/** An argument as help names it (`<оболочка>`), by its definition's name. */
+const argumentName = (name: string) => ru.help.argumentNames[name] ?? name;
+type Replacement = string | ((match: string, ...groups: string[]) => string);
+const commanderErrors: [RegExp, Replacement][] = [
   [/^error: unknown option '(.+?)'/m, "ошибка: неизвестный флаг '$1'"],
   [/^error: unknown command '(.+?)'/m, "ошибка: неизвестная команда '$1'"],
   [/^error: option '(.+?)' argument missing/m, "ошибка: у флага '$1' нет значения"],
   [/^error: required option '(.+?)' not specified/m, "ошибка: не задан обязательный флаг '$1'"],
-  [/^error: missing required argument '(.+?)'/m, "ошибка: не хватает обязательного аргумента '$1'"],
+  [
+    /^error: missing required argument '(.+?)'/m,
+    (_, name: string) => `ошибка: не хватает обязательного аргумента '${argumentName(name)}'`,
+  ],
   [
     /^error: too many arguments(?: for '(.+?)')?\. Expected (\d+) arguments? but got (\d+)\./m,
     'ошибка: слишком много аргументов (ожидалось $2, получено $3)',
@@ -45,6 +52,11 @@ const commanderErrors: [RegExp, string][] = [
     "ошибка: недопустимое значение '$2' флага '$1'; допустимы: $3",
   ],
   [/^error: option '(.+?)' argument '(.*?)' is invalid\./m, "ошибка: недопустимое значение '$2' флага '$1'."],
+  [
+    /^error: command-argument value '(.*?)' is invalid for argument '(.+?)'\. Allowed choices are (.+)\./m,
+    (_, value: string, name: string, allowed: string) =>
+      `ошибка: недопустимое значение '${value}' аргумента '${argumentName(name)}'; допустимы: ${allowed}`,
+  ],
   [/\(Did you mean (.+?)\?\)/, '(Может быть, $1?)'],
   [/^error: /m, 'ошибка: '],
 ];
@@ -68,10 +80,15 @@ function fieldProblem({ field, problem, message }: InvalidFieldError): string {
 }
 
 /** What could not be done with a local file, as LocalStorageError names it. */
-const localStorageActions: Record<string, string> = {
+const localStorageActions: Record<StorageAction, string> = {
   'read the journal': 'прочитать журнал',
   'write the journal': 'записать журнал',
   'compact the journal': 'сжать журнал',
+  "read the journal's directory": 'прочитать каталог журнала',
+  "read the journal's archive": 'прочитать архив журнала',
+  'read the journal cut': 'прочитать срез журнала',
+  'read the results file': 'прочитать файл результатов',
+  'write the results file': 'записать файл результатов',
   'write the ledger fallback file': 'записать запасной файл журнала',
   'take the ledger fallback file': 'забрать запасной файл журнала',
   'remove the delivered ledger fallback file': 'удалить доставленный запасной файл журнала',
@@ -113,13 +130,48 @@ const ru: Catalogue = {
     default: 'по умолчанию',
     env: 'переменная',
     optionsTerm: '[флаги]',
-    argumentNames: { command: 'команда', file: 'файл', journal: 'журнал' },
+    argumentNames: { command: 'команда', file: 'файл', journal: 'журнал', shell: 'оболочка', 'txn-id': 'id' },
+    valueNames: {
+      account: 'счёт',
+      char: 'символ',
+      code: 'код',
+      columns: 'столбцы',
+      date: 'дата',
+      day: 'день',
+      decimal: 'сумма',
+      digits: 'цифры',
+      dimension: 'измерение',
+      file: 'файл',
+      format: 'формат',
+      host: 'хост',
+      kind: 'вид',
+      label: 'метка',
+      lang: 'язык',
+      limits: 'лимиты',
+      ms: 'мс',
+      name: 'имя',
+      path: 'путь',
+      port: 'порт',
+      rows: 'строки',
+      rule: 'правило',
+      seconds: 'секунды',
+      span: 'промежуток',
+      state: 'состояние',
+      time: 'время',
+      url: 'URL',
+      'base-url': 'базовый-URL',
+      value: 'значение',
+    },
     olderName: (flag) => `прежнее имя ${flag}`,
     afterError: '(agentpay --help покажет команды и флаги)',
     usageAfterError: (command, usage) =>
       `использование: agentpay ${command} ${usage}  (подробнее: agentpay ${command} --help)`,
     commanderError: (text) =>
-      commanderErrors.reduce((said, [pattern, replacement]) => said.replace(pattern, replacement), text),
+      commanderErrors.reduce(
+        (said, [pattern, replacement]) =>
+          typeof replacement === 'string' ? said.replace(pattern, replacement) : said.replace(pattern, replacement),
+        text,
+      ),
   },
 
   errors: {
@@ -133,7 +185,7 @@ const ru: Catalogue = {
     ledgerUnreachable: (ledger, reason) => `журнал ${ledger} недоступен (${reason})`,
     ledgerUnreachableHint:
       'проверьте, что сервер базы данных работает, а URL, пользователь и пароль верны (`agentpay doctor` покажет их, пароль как ***)',
-    localStorage: (what, path, reason) => `не удалось ${localStorageActions[what] ?? what} ${path} (${reason})`,
+    localStorage: (what, path, reason) => `не удалось ${localStorageActions[what]} ${path} (${reason})`,
     localStorageHints: {
       EROFS:
         'файловая система смонтирована только для чтения: перемонтируйте её на запись или выберите другой журнал через --journal',
@@ -147,7 +199,7 @@ const ru: Catalogue = {
     stopped: (signal) => `остановлено по ${signalText(signal)}, команда не закончена`,
     stoppedNothingPaid: (signal) => `остановлено по ${signalText(signal)} до платежа: ничего не оплачено`,
     stoppedReconcile: (signal, recorded) =>
-      `остановлено по ${signalText(signal)}: ${plural('ru', recorded, { one: 'исход', few: 'исхода', many: 'исходов', other: 'исхода' })} из уже полученных записаны в журнал и показаны выше; для остальных снова выполните \`agentpay reconcile\``,
+      `остановлено по ${signalText(signal)}: уже полученные исходы (${recorded}) записаны в журнал и показаны выше; для остальных снова выполните \`agentpay reconcile\``,
     stoppedAtOnce: (signal) =>
       `остановлено сразу, по третьему ${signalText(signal)}; если шла оплата, выполните \`agentpay reconcile\`, прежде чем платить снова`,
   },
@@ -174,6 +226,39 @@ const ru: Catalogue = {
     passwordPrompt: 'Пароль агента',
     noPasswordHint:
       'задайте AGENTPAY_PASSWORD, или укажите --password-file <путь> (- читает stdin), или профиль; или попробуйте --sandbox',
+    where: (where) =>
+      ({ flag: 'флаг', env: 'переменная окружения', profile: 'профиль', default: 'по умолчанию' })[where] ?? where,
+    yesOrNo: (shown, where) => `${shown} (${where}): нужно true или false`,
+    amounts: {
+      notAmounts: 'ожидались суммы по валютам',
+      notCurrency: (currency) => `${JSON.stringify(currency)} — не трёхбуквенный код валюты`,
+      notDecimal: (currency, number) =>
+        `сумма ${currency === undefined ? 'для любой валюты' : `в ${currency}`} должна быть простым десятичным числом вроде "50000.00"${number ? ', записанным текстом' : ''}`,
+      twice: (currency) => `${currency} указана дважды`,
+      profileHint: 'запишите её как {"KZT": "50000.00"}',
+      flagHint: 'укажите KZT=50000.00 (несколько: KZT=50000.00,USD=100) или одну сумму для любой валюты',
+    },
+    notDuration: (name, shown, where) => `${name} ${shown} (${where}) — не промежуток времени`,
+    durationHint: 'укажите 30s, 10m или 1h (0 или off — без него)',
+    wholeNumber: (name, shown, where, min, max, unit) =>
+      `${name} ${shown} (${where}): нужно целое число${unit === undefined ? '' : ' миллисекунд'} от ${min} до ${max}`,
+    oneOf: (name, shown, where, allowed) => `${name} ${shown} (${where}): нужно одно из: ${allowed}`,
+    codeNotInteger: (key, code, where) => `${key}: код ${JSON.stringify(code)} (${where}) — не целое число`,
+    codeTen: (key, where) => `${key} (${where}) не может включать 10: это успех (spec 7)`,
+    agentIdDigits: (shown, where) => `id агента ${shown} (${where}) должен состоять только из цифр`,
+    url: {
+      names: { base: 'базовый URL', proxy: 'прокси' },
+      notUrl: (what, shown, where) => `${what} ${shown} (${where}) — не URL`,
+      scheme: (what, shown, where) => `${what} ${shown} (${where}) должен начинаться с http:// или https://`,
+      queryOrFragment: (shown, where) => `базовый URL ${shown} (${where}) не должен содержать запрос или фрагмент`,
+      credentials: (where) => `базовый URL (${where}) не должен содержать имя пользователя или пароль`,
+      credentialsHint: 'шлюз принимает AgentID и AgentPassword полями формы: уберите часть `user:password@`',
+      homeIndex: (shown, where) =>
+        `базовый URL ${shown} (${where}) оканчивается на /home/index, а его agentpay добавляет сам`,
+      give: (example) => `укажите ${example}`,
+      giveAs: (url) => `укажите его как https://${url} (или http://)`,
+      giveOne: (example) => `укажите, например, ${example}`,
+    },
     ledgerPasswordOnCommandLine: (flag) =>
       `в URL ${flag} есть пароль, а его видит в \`ps\` любой пользователь этой машины: храните его в PGPASSWORD или ~/.pgpass либо задайте URL в AGENTPAY_LEDGER`,
   },
@@ -217,15 +302,14 @@ const ru: Catalogue = {
       'проверьте --service, --account и --currency; если сообщение про id агента или пароль, проверьте их через `agentpay doctor`',
     checkRefusedNothingSent: (message, status) =>
       `шлюз отказал в проверке счёта, поэтому платёж не отправлялся: ${message} (ResponseStatus ${status})`,
-    emptyList: (service, account) =>
-      `список ваучеров услуги ${service} для счёта ${account} сейчас пуст; платёж не отправлялся`,
+    emptyList: (service, account) => `список ваучеров услуги ${service} для счёта ${account} сейчас пуст`,
     emptyListHint: 'у шлюза сейчас нет ваучеров для этого счёта: попробуйте позже или другой счёт или услугу',
     invoiceNotInList: (wanted, service) =>
-      `счёта ${wanted} нет в списке ваучеров услуги ${service}; платёж не отправлялся`,
+      `${'invoiceId' in wanted ? `ваучера с InvoiceId ${wanted.invoiceId}` : `ваучера №${wanted.position}`} нет в списке ваучеров услуги ${service}`,
     invoiceIdsThere: (known) => `InvoiceId в списке: ${known}`,
     noListPayWithAmount: 'у услуги нет списка ваучеров: оплатите её через --amount',
-    amountNotOrderAmount: (amountGiven, invoiceId, orderAmount) =>
-      `--amount ${amountGiven} не равен OrderAmount счёта ${invoiceId}, ${orderAmount}; платёж не отправлялся`,
+    amountNotOrderAmount: (given, invoiceId, orderAmount, flag) =>
+      `${flag === undefined ? '' : `${flag} `}${given} не совпадает с OrderAmount ваучера с InvoiceId ${invoiceId}, ${orderAmount}`,
     amountsMustMatch: (orderAmount) =>
       `суммы должны совпадать до последней цифры (spec 4.2): уберите --amount или укажите ${orderAmount}`,
     refused: (id, message, status) => `шлюз отказал в транзакции ${id}: ${message} (ResponseStatus ${status})`,
@@ -302,7 +386,7 @@ const ru: Catalogue = {
     purchaseBusy: 'другой терминал держит этот счёт уже 30 с (остановлен между проверкой и записью?)',
     journalBusy: (path: string, holder: string) => `блокировку журнала ${path} держит ${holder}`,
     runBusy: (file: string, holder: string) =>
-      `${file} уже оплачивается другим запуском: ${holder}; ничего не отправлено`,
+      `${file} уже оплачивается другим запуском: ${holder}; ничего не отправлялось`,
     runBusyHint: (results: string) =>
       `дождитесь конца того запуска и запустите файл снова (он продолжится по ${results}); блокировку запуска, умершего на этой машине, agentpay снимет сам; с другой машины или из другого контейнера — удалите ${results}.lock, когда того запуска уже нет`,
   },
@@ -359,7 +443,7 @@ const ru: Catalogue = {
   },
 
   pay: {
-    dryRun: 'пробный запуск: был бы отправлен этот Payment; ничего не отправлено.',
+    dryRun: 'пробный запуск: был бы отправлен этот Payment; ничего не отправлялось.',
   },
 
   buy: {
@@ -443,7 +527,7 @@ const ru: Catalogue = {
       operator: 'Оператор',
       currency: 'Валюта',
       state: 'Состояние',
-      count: 'Число',
+      count: 'Количество',
       sum: 'Сумма',
     },
     total: 'Итого',
@@ -462,22 +546,26 @@ const ru: Catalogue = {
 
   batch: {
     summary: (heading, counts) =>
-      `${heading}: успех — ${counts.success}, отказ — ${counts.failed}, в обработке — ${counts.pending}, неизвестно — ${counts.unknown}`,
+      `${heading}: успех — ${whole(counts.success)}, отказ — ${whole(counts.failed)}, в обработке — ${whole(counts.pending)}, неизвестно — ${whole(counts.unknown)}`,
     lookedUp: (total, notIds) =>
-      `проверено: ${total}${notIds === 0 ? '' : `, не id: ${plural('ru', notIds, { one: 'строка', few: 'строки', many: 'строк', other: 'строки' })}`}`,
-    reconciled: (count) => `сверено: ${count}`,
+      `проверено: ${whole(total)}${notIds === 0 ? '' : `, не id: ${counted(notIds, { one: 'строка', few: 'строки', many: 'строк', other: 'строки' })}`}`,
+    reconciled: (count) => `сверено: ${whole(count)}`,
   },
 
   reconcile: {
     leftOpen: (count, code, hint) =>
-      `${plural('ru', count, { one: 'транзакция осталась', few: 'транзакции остались', many: 'транзакций остались', other: 'транзакции остались' })} открытыми на ResponseStatus ${code}: ${hint}`,
+      `${plural('ru', count, { one: 'транзакция осталась открытой', few: 'транзакции остались открытыми', many: 'транзакций осталось открытыми', other: 'транзакции осталось открытыми' })} на ResponseStatus ${code}: ${hint}`,
     classifyHint: (status, flags, keys) =>
       `классифицируйте ResponseStatus ${status}, когда оператор шлюза скажет, что он значит: ${flags}; ключи профиля ${keys}`,
     meanings: { pending: 'в обработке', notFound: 'такой транзакции нет', failed: 'окончательный отказ' },
     others: (count, names) =>
-      `${plural('ru', count, { one: 'открытая транзакция относится', few: 'открытые транзакции относятся', many: 'открытых транзакций относятся', other: 'открытые транзакции относятся' })} к другому шлюзу или агенту: ${names}; чтобы их закрыть, запустите reconcile с той конфигурацией`,
+      `${plural('ru', count, { one: 'открытая транзакция относится', few: 'открытые транзакции относятся', many: 'открытых транзакций относятся', other: 'открытые транзакции относятся' })} к другому шлюзу или агенту: ${names}; чтобы ${count === 1 ? 'её' : 'их'} закрыть, запустите reconcile с той конфигурацией`,
     owner: (gateway, agentId) => `${gateway} (агент ${agentId})`,
     nothing: (ledger) => `в ${ledger} нечего сверять`,
+    lookUpRefused: (answer) => `шлюз отказал в самом запросе (${answer}); проверьте id агента и пароль`,
+    lostNow: (answer) => `сейчас шлюз её не находит, хотя раньше ответил на неё ${answer}; выясните у оператора шлюза`,
+    notFoundYet: (ageSeconds, graceSeconds) =>
+      `шлюз её пока не находит (прошло ${ageSeconds} с; окончательно — когда пройдёт ${graceSeconds} с)`,
   },
 
   registry: {
@@ -606,16 +694,16 @@ const ru: Catalogue = {
       `${path} → ${ledger}: ${added === 0 ? 'ничего не добавлено (всё уже было там)' : `добавлено: ${counted(added, { one: 'запись', few: 'записи', many: 'записей', other: 'записи' })}`}`,
     nothingToCompact: (journal) => `в ${journal} нечего сжимать`,
     archived: (transactions, records, archive) =>
-      `${counted(transactions, { one: 'закрытая транзакция', few: 'закрытые транзакции', many: 'закрытых транзакций', other: 'закрытой транзакции' })} (${counted(records, { one: 'запись', few: 'записи', many: 'записей', other: 'записи' })}) перенесено в ${archive}`,
+      `${counted(transactions, { one: 'закрытая транзакция перенесена', few: 'закрытые транзакции перенесены', many: 'закрытых транзакций перенесено', other: 'закрытой транзакции перенесено' })} в ${archive} (${counted(records, { one: 'запись', few: 'записи', many: 'записей', other: 'записи' })})`,
     kept: (transactions, file) =>
-      `${counted(transactions, { one: 'открытая транзакция', few: 'открытые транзакции', many: 'открытых транзакций', other: 'открытой транзакции' })} оставлено в ${file}`,
+      `${counted(transactions, { one: 'открытая транзакция оставлена', few: 'открытые транзакции оставлены', many: 'открытых транзакций оставлено', other: 'открытой транзакции оставлено' })} в ${file}`,
     damaged: (lines, file) =>
-      `${counted(lines, { one: 'повреждённая строка', few: 'повреждённые строки', many: 'повреждённых строк', other: 'повреждённой строки' })} перенесено в ${file}`,
+      `${counted(lines, { one: 'повреждённая строка перенесена', few: 'повреждённые строки перенесены', many: 'повреждённых строк перенесено', other: 'повреждённой строки перенесено' })} в ${file}`,
     compacted: (journal, parts) => `${journal} сжат: ${parts}`,
   },
 
   sandbox: {
-    listening: 'песочница шлюза слушает',
+    listening: 'шлюз-песочница слушает',
     breaking: (faults) => `  нарочно ломается: ${faults} (см. docs/sandbox.md)`,
     credentials: (agentId, password) => `  id агента ${agentId}, пароль ${password} (plain или MD5)`,
     services: '  услуги:',
@@ -623,8 +711,8 @@ const ru: Catalogue = {
     codes: (pending, notFound, failed) =>
       `  коды: 10 — успех, ${pending} — в обработке, ${notFound} — не найдена, ${failed} — отказ`,
     tryIt: '  попробуйте:',
-    giveCodes: '  прежде чем платить через неё по URL, передайте agentpay её коды:',
-    stop: '  Ctrl+C останавливает её.',
+    giveCodes: '  прежде чем платить через него по URL, передайте agentpay его коды:',
+    stop: '  Ctrl+C останавливает его.',
   },
 
   replay: {
@@ -718,10 +806,10 @@ const ru: Catalogue = {
     already: (state) => `уже ${state}`,
     service: (id) => `услуга ${id}`,
     account: (account) => `счёт ${account}`,
-    rows: (count) => plural('ru', count, { one: 'строка', few: 'строки', many: 'строк', other: 'строки' }),
+    rows: (count) => counted(count, { one: 'строка', few: 'строки', many: 'строк', other: 'строки' }),
     nothing: 'ничего',
     planSummary: (toPay, totals, done) =>
-      `пробный прогон: было бы отправлено ${plural('ru', toPay, { one: 'платёж', few: 'платежа', many: 'платежей', other: 'платежа' })} (${totals})${done === 0 ? '' : `; ${done} уже завершены, пропущены`}; ничего не оплачено. Добавьте --yes, чтобы оплатить.`,
+      `пробный запуск: ${toPay === 1 ? 'был бы отправлен' : 'было бы отправлено'} ${plural('ru', toPay, { one: 'платёж', few: 'платежа', many: 'платежей', other: 'платежа' })} (${totals})${done === 0 ? '' : `; уже завершено и пропущено: ${done}`}; ничего не оплачено. Добавьте --yes, чтобы оплатить.`,
     skipped: '(уже завершена, пропущена)',
     states: {
       success: 'успех',
@@ -732,13 +820,13 @@ const ru: Catalogue = {
       skipped: 'пропущено',
     },
     progress: (done, total, failed, elapsed, left) =>
-      ` ${done}/${total}  отказов: ${failed}  прошло ${elapsed}  осталось ${left}`,
+      ` ${whole(done)}/${whole(total)}  отказов: ${whole(failed)}  прошло ${elapsed}  осталось ${left}`,
     summary: (rows, stoppedBy, parts, notStarted) =>
-      `${plural('ru', rows, { one: 'строка', few: 'строки', many: 'строк', other: 'строки' })}${stoppedBy === undefined ? '' : ` (остановлено: ${stoppedBy})`}: ${parts || 'ничего не сделано'}${notStarted === 0 ? '' : `; не начато: ${notStarted}`}`,
+      `${counted(rows, { one: 'строка', few: 'строки', many: 'строк', other: 'строки' })}${stoppedBy === undefined ? '' : ` (остановлено: ${stoppedBy})`}: ${parts || 'ничего не сделано'}${notStarted === 0 ? '' : `; не начато: ${whole(notStarted)}`}`,
     summaryHint:
       'запустите ту же команду снова, чтобы закончить файл: завершённые строки пропускаются, открытые доводятся через Status, остальные оплачиваются с теми же TransactionID',
     resume: (results, final, open, toPay) =>
-      `продолжаю по ${results}: уже завершено ${final} (пропущены), открыто ${open} (доводятся через Status), к оплате ${toPay}`,
+      `продолжаю по ${results}: уже завершено: ${final} (пропускаются), открыто: ${open} (доводятся через Status), к оплате: ${toPay}`,
     results: (path) => `результаты: ${path}`,
     interrupt: (by) =>
       `${by}: новые строки не начинаются; строки в работе доводятся до конца (ещё раз ${by} прекратит это, и они останутся неизвестными)`,
@@ -775,13 +863,15 @@ const ru: Catalogue = {
       noHeader: 'нет заголовка: первая строка называет столбцы (service,account,invoice-id,...)',
       notObject: '— не объект JSON',
       unknownField: (fields) => `— не поле заказа (поля: ${fields})`,
-      notString: 'должно быть строкой (число JSON теряет цифры: пишите "2497.00")',
-      keyTwice: (key, first) => `${JSON.stringify(key)} — ключ и строки ${first}`,
+      notString: 'значение должно быть строкой (число JSON теряет цифры: пишите "2497.00")',
+      keyTwice: (key, first) => `${JSON.stringify(key)} — это ещё и ключ строки ${first}`,
       noOrders: 'в файле нет заказов',
       overLimit: (breaches) => `${breaches} (дайте --over-limit, если так и надо)`,
       duplicate: (payments) => `повторяет ${payments} (дайте --allow-duplicate, если это намеренно)`,
       notUtf8: (byte, column) => `байт ${byte} в позиции ${column} — не UTF-8`,
-      tooLong: (max) => `длиннее ${max} символов`,
+      // After «длиннее» the genitive: 21 символа, 64 символов.
+      tooLong: (max) =>
+        `длиннее ${plural('ru', max, { one: 'символа', few: 'символов', many: 'символов', other: 'символа' })}`,
       control: (code, position) => `содержит управляющий символ ${code} (символ ${position})`,
       loneSurrogate: (code, position) =>
         `содержит ${code} (символ ${position}): половину суррогатной пары, а не символ`,
@@ -803,6 +893,165 @@ const ru: Catalogue = {
       'укажите местную дату в виде ГГГГ-ММ-ДД или ДД.ММ.ГГГГ, например 2026-11-22 или 22.11.2026, либо `today`, `yesterday`',
     notADate: (flag, given) => `${flag} ${JSON.stringify(given)} — не дата`,
     dateHint: 'укажите 2026-11-21, 21.11.2026, 2026-11-21T08:00:00Z или давность, например 30m, 12h, 7d',
+  },
+  scenario: {
+    cases: (count) => plural('ru', count, { one: 'случай', few: 'случая', many: 'случаев', other: 'случая' }),
+    attempts: (count) => `, попыток: ${count}`,
+    ms: (ms) => `${ms} мс`,
+    seconds: (ms) => `${amount((ms / 1000).toFixed(2))} с`,
+    skipped: 'пропущен',
+    skippedCase: (why) => `пропущен (${why})`,
+    where: (caseName, step, kind, id) =>
+      `случай «${caseName}», шаг ${step} (${kind}${id === undefined ? '' : ` «${id}»`})`,
+    failure: (path, expected, actual) => `${path}: ожидалось — ${expected}, получено — ${actual}`,
+    stepError: (reason, type, exitCode) => `${reason} (${type}, код выхода ${exitCode})`,
+    failures: 'Не прошло:',
+    summary: (cases, counts, time) =>
+      `${cases}: пройдено — ${counts.passed}, не пройдено — ${counts.failed}, с ошибкой — ${counts.errors}, пропущено — ${counts.skipped} (${time})`,
+    interrupted: 'прервано: шаги после Ctrl+C не выполнялись',
+    expected: (wanted) => {
+      switch (wanted.check) {
+        case 'equals':
+          return wanted.value;
+        case 'not-equals':
+          return `что угодно, кроме ${wanted.value}`;
+        case 'one-of':
+          return `одно из: ${wanted.values.join(', ')}`;
+        case 'type':
+          return `тип «${wanted.type}»`;
+        case 'matches':
+          return `текст под шаблон /${wanted.pattern}/${wanted.error === undefined ? '' : ` (${wanted.error})`}`;
+        case 'contains':
+          return wanted.inList ? `список, в котором есть ${wanted.value}` : `текст, в котором есть ${wanted.value}`;
+        case 'decimal-equals':
+          return `десятичное число ${wanted.value}`;
+        case 'exists':
+          return wanted.present ? 'значение' : 'отсутствие значения';
+        case 'same-as':
+          return `${ru.scenario.actual(wanted.other)} (${wanted.path} шага «${wanted.step}»)`;
+        case 'placeholder':
+          return wanted.problem;
+        case 'repeat':
+          return `нет платежа «${wanted.of}», который можно повторить (пробный запуск или платёж, который не удалось провести, его не оставляют)`;
+      }
+    },
+    actual: (found) =>
+      'absence' in found
+        ? ru.scenario.absence(found.absence)
+        : found.type === undefined
+          ? found.value
+          : `${found.value} (тип «${found.type}»)`,
+    absence: (absence) =>
+      ({
+        missing: 'нет значения',
+        null: 'null',
+        listHas: `нет значения (в списке ${plural('ru', absence.length ?? 0, { one: 'элемент', few: 'элемента', many: 'элементов', other: 'элемента' })})`,
+        notList: 'нет значения (это не список)',
+        eachNotList: 'не список',
+        emptyList: 'пустой список',
+        notJsonString: `не строка с JSON (тип «${absence.type ?? ''}»)`,
+        notJson: 'не JSON',
+      })[absence.why],
+    step: {
+      target: (service, account) => `услуга ${service}, счёт ${account}`,
+      check: (target) => `проверка: ${target}`,
+      raw: (given, invoiceId) =>
+        `${amount(given)} без проверок${invoiceId === undefined ? '' : ` (InvoiceId ${invoiceId})`}`,
+      // The three below follow «оплата»: in the genitive.
+      invoice: (invoiceId) => `ваучера с InvoiceId ${invoiceId}`,
+      position: (position) => `ваучера №${position}`,
+      amount: (given, currency) => `${amount(given)}${currency === undefined ? '' : ` ${currency}`}`,
+      pay: (what, target, dryRun) => `оплата ${what}: ${target}${dryRun ? ' (пробный запуск)' : ''}`,
+      fresh: 'новый TransactionID',
+      wait: (id) => `ожидание окончательного исхода: ${id}`,
+      status: (id, wait) => `запрос Status: ${id}${wait === undefined ? '' : ` --wait ${wait}`}`,
+      repeatPay: (of) => `повтор платежа «${of}»`,
+    },
+    placeholder: {
+      each: (text) => `\${${text}}: у [*] нет одного значения; назовите один элемент, например [0]`,
+      unknownRoot: (text, root) => `\${${text}}: здесь нет ничего с именем «${root}»`,
+      absent: (text, path, why) => `\${${text}}: ${path} — ${why}`,
+    },
+    retryUnknown: (id, message) => `исход платежа ${id} неизвестен${message === undefined ? '' : ` (${message})`}`,
+    retrying: (where, attempt, of, reason) => `${where}: пробую снова (попытка ${attempt} из ${of}): ${reason}`,
+    reportWritten: (format, path) => `отчёт ${format === 'junit' ? 'JUnit' : 'HTML'} записан в ${path}`,
+    stopped: (by) => `прервано: сценарий остановлен по ${by}; платежи, проведённые до этого, есть в журнале`,
+    notPassed: (bad, total) => `не пройдено случаев: ${bad} из ${total}`,
+    outcomeUnknown:
+      'все случаи пройдены, но исход одного из платежей неизвестен: он сохранён в журнале, его доведёт `agentpay reconcile`',
+    noFiles: 'укажите хотя бы один файл сценария',
+    oneReportOnStdout: 'в stdout (-) может идти только один --report; для остальных укажите путь',
+    reportFormat:
+      '--report принимает junit:<путь> или html:<путь>, например `junit:reports/conformance.xml` (- — в stdout)',
+    cannotReadFile: (path, reason) => `не удаётся прочитать файл сценария ${path}: ${reason}`,
+    cannotReadData: (path, reason) => `не удаётся прочитать файл данных ${path}: ${reason}`,
+    nothingSent: 'ничего не отправлялось',
+    fileFormatHint: 'формат файла описан в docs/scenarios.md; ничего не отправлялось',
+    dataHint: 'см. docs/scenarios.md#data-driven-scenarios; ничего не отправлялось',
+  },
+  commands: {
+    sandboxFault: {
+      garbage: (kind) => `каждый запрос обрабатывается, а в ответ идёт мусор: ${kind}`,
+      latency: (ms) => `каждый ответ ждёт ${ms} мс`,
+      drop: (count) =>
+        `${count === 1 ? 'ответ на следующий Payment обрывается' : `ответы на следующие ${count} Payment обрываются`} после проведения`,
+      failRate: (share) => `доля проведённых Payment, на которые приходит ответ HTTP 500: ${amount(share)}`,
+    },
+    fault: (line) => `сбой: ${line}`,
+    cannotListen: (where, reason) => `не удаётся слушать ${where}: ${reason}`,
+    cannotListenHint: 'выберите другой --port (0 — любой свободный)',
+    notABreak: (rule, rules) =>
+      `--break ${JSON.stringify(rule)} — не правило, которое умеет нарушать шлюз-песочница: укажите ${rules}`,
+    wholeNumber: (flag, unit, range) =>
+      `${flag} принимает целое число${unit === undefined ? '' : ` ${{ milliseconds: 'миллисекунд', payments: 'платежей', polls: 'опросов Status', seconds: 'секунд', columns: 'столбцов' }[unit]}`}${range === undefined ? '' : ` от ${range.min} до ${range.max}`}`,
+    numberFromTo: (flag, from, to, example) =>
+      `${flag} принимает число от ${amount(from)} до ${amount(to)}${example === undefined ? '' : `, например ${amount(example)}`}`,
+    oneOf: (flag, choices) => `${flag} принимает одно из: ${choices}`,
+    idsAsText: 'id транзакций должны быть текстом',
+    noIds: 'укажите хотя бы один id транзакции или --from-file <путь|->',
+    stdinTwice: 'в stdin не поместятся и пароль, и id (--password-file - и --from-file -)',
+    stdinTwiceHint: 'положите id в файл для --from-file, а пароль — в AGENTPAY_PASSWORD или в отдельный файл',
+    cannotReadFromFile: (path, reason) => `не удаётся прочитать --from-file ${path}: ${reason}`,
+    receiptWhich: 'укажите TransactionID чека: agentpay receipt <txn-id>',
+    owner: (gateway, agentId) => (agentId === undefined ? gateway : `${gateway}, агент ${agentId}`),
+    chooseGatewayHint: 'укажите шлюз: --base-url <url> --agent-id <id> (или --profile) либо --sandbox',
+    inLedgerForMany: (id, count, owners) =>
+      `транзакция ${id} есть в журнале для ${plural('ru', count, { one: 'шлюза', few: 'шлюзов', many: 'шлюзов', other: 'шлюза' })} (${owners}): о каком из них речь?`,
+    inLedgerForOther: (id, owner, held) => `транзакции ${id} нет в журнале для ${owner}; она есть для ${held}`,
+    notInLedger: (id, ledger) => `транзакции ${id} нет в журнале ${ledger}`,
+    notInLedgerHint: 'проверьте TransactionID через `agentpay history`, а журнал — через `agentpay doctor`',
+    jsonIsFormat: (given) => `--json — это --format json: укажите что-то одно, --json или --format ${given}`,
+    gatewayFilter: '--gateway принимает базовый URL или слово sandbox',
+    dateOrRange: '--date — это целые сутки: укажите его или --since и --until, но не всё вместе',
+    emptyRange: (since, until) => `--since ${since} не раньше --until ${until ?? '(сейчас)'}: промежуток пуст`,
+    emptyRangeHint: 'укажите --since раньше, чем --until',
+    byChoices: (given, choices) => `--by ${JSON.stringify(given)} — не одно из: ${choices}`,
+    notAFile: (path) => `${path} — не файл`,
+    notAFileHint: 'укажите сам файл журнала',
+    compactNotPostgres: 'ledger compact — для файла журнала: журнал в PostgreSQL хранит записи в базе данных',
+    compactNotPostgresHint: 'чтобы сжать собственный журнал терминала, укажите --ledger <файл журнала>',
+    postgresOnly: (what, journal) => `ledger ${what} — для журнала в PostgreSQL, а здесь журнал — файл ${journal}`,
+    postgresOnlyHint: 'укажите --ledger `postgres://user@host/database` (или AGENTPAY_LEDGER, или ключ профиля ledger)',
+    compactNothingLost: 'ничего не потеряно: начатое доделает следующий запуск `agentpay ledger compact`',
+    caUnreadable: (path, where, reason) => `не удаётся прочитать файл CA ${path} (${where}): ${reason}`,
+    caNoCertificate: (path, where) => `в файле CA ${path} (${where}) нет сертификата PEM`,
+    caHint: 'укажите файл с блоками -----BEGIN CERTIFICATE-----',
+    profileKey: (key) => `ключ профиля ${key}`,
+    passwordUnreadable: (path, where, reason) => `не удаётся прочитать файл пароля ${path} (${where}): ${reason}`,
+    passwordEmpty: (path, where) => `файл пароля ${path} (${where}) пуст`,
+    passwordWorldReadable: (path, where, mode) =>
+      `файл пароля ${path} (${where}) может прочитать кто угодно (права ${mode}); использовать его не буду`,
+    passwordWorldReadableHint: (path) =>
+      `выполните \`chmod 600 ${path}\` (или передайте --insecure-password-file, чтобы всё же его использовать)`,
+    passwordGroupReadable: (path, where, mode) =>
+      `файл пароля ${path} (${where}) может прочитать его группа (права ${mode}); выполните \`chmod 600 ${path}\``,
+    receiptLeftOut: (reason) => `в чеке нет ваучера, оператора и времени: журнал не читается (${reason})`,
+    receiptNotWritten: (path, id) => `чек в ${path} не записан: в журнале нет платежа ${id} для этой покупки`,
+    receiptCannotWrite: (path, reason, id) =>
+      `не удаётся записать чек в ${path} (${reason})${id === undefined ? '' : `; платёж остаётся в силе, а \`agentpay receipt ${id}\` напечатает его чек`}`,
+    scenarioLive: (profile) =>
+      `scenario проводит платежи без участия человека: через боевой профиль «${profile}» ему нужен --yes; ничего не отправлялось`,
+    scenarioLiveHint: (otherWays) => `добавьте --yes, если сценарий предназначен боевому шлюзу, ${otherWays}`,
   },
 };
 

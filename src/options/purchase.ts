@@ -81,7 +81,7 @@ export function transactionIdOption(raw: unknown): string | undefined {
 
 /** --wait: seconds to poll a transaction that is not final (status, and a scenario's status and wait steps). */
 export const waitOption = (raw: unknown): number =>
-  wholeNumberOption(raw, { fallback: '0', maxDigits: 6, message: '--wait takes a whole number of seconds' });
+  wholeNumberOption(raw, { fallback: '0', maxDigits: 6, flag: '--wait', unit: 'seconds' });
 
 /** check's options (and a scenario's check step): the purchase, and the Amount sent with the check (0). */
 export function checkOptions(raw: unknown): PurchaseInput {

@@ -1,5 +1,6 @@
 import { UsageError } from '../errors.js';
 import { t } from '../i18n/current.js';
+import type { NumberUnit } from '../i18n/en.js';
 import type { OptionDefinition } from './definition.js';
 
 /*
@@ -12,14 +13,15 @@ import type { OptionDefinition } from './definition.js';
 /** A whole number within bounds, or a UsageError with the rule's message. */
 export function wholeNumberOption(
   raw: unknown,
-  rule: { fallback: string; maxDigits: number; min?: number; max?: number; message: string },
+  rule: { fallback: string; maxDigits: number; min?: number; max?: number; flag: string; unit?: NumberUnit },
 ): number {
   const text = raw === undefined ? rule.fallback : raw;
   if (typeof text === 'string' && /^\d+$/.test(text) && text.length <= rule.maxDigits) {
     const value = Number(text);
     if (value >= (rule.min ?? 0) && value <= (rule.max ?? Number.MAX_SAFE_INTEGER)) return value;
   }
-  throw new UsageError(rule.message);
+  const range = rule.min === undefined || rule.max === undefined ? undefined : { min: rule.min, max: rule.max };
+  throw new UsageError(t().commands.wholeNumber(rule.flag, rule.unit, range));
 }
 
 /** Look-ups in flight at once when --concurrency is not given. */
@@ -32,7 +34,7 @@ export function concurrencyOption(raw: unknown): number {
     maxDigits: 3,
     min: 1,
     max: 256,
-    message: '--concurrency takes a whole number from 1 to 256',
+    flag: '--concurrency',
   });
 }
 

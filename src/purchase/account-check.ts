@@ -39,7 +39,7 @@ export async function checkPurchase(
 
 /** A dynamic service with nothing for this account now (vouchers.ts): nothing to pay, nothing sent. */
 export function emptyVoucherListError(purchase: Pick<PurchaseOptions, 'service' | 'account'>): EmptyVoucherListError {
-  return new EmptyVoucherListError(t().purchase.emptyList(purchase.service, purchase.account), {
+  return new EmptyVoucherListError(t().purchase.emptyList(purchase.service, purchase.account), 'invoice', {
     hint: t().purchase.emptyListHint,
   });
 }

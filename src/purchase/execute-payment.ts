@@ -9,10 +9,12 @@ import {
 import type { PaymentInput } from '../gateway/client.js';
 import { payAndSettle, type SettleEvent } from '../gateway/settle.js';
 import { t } from '../i18n/current.js';
+import { en } from '../i18n/en.js';
 import type { AttemptRef, Intent, IntentResult, Ledger } from '../ledger/ledger.js';
 import { differingParameters, type IntentRecord } from '../ledger/records.js';
 import { type CodeTable, classifyCode } from '../protocol/codes.js';
 import { type TransactionView, unknownView } from '../protocol/transaction-view.js';
+import { gatewayFaultMessage } from '../render/gateway-fault.js';
 import { type DeskPolicy, deskFindings, deskGuard, enforceDesk, enforceDeskAlone } from './desk-guard.js';
 import { answerText, errorOfView, type PaymentOutcome } from './outcome.js';
 import type { PaymentSession, PurchaseContext } from './session.js';
@@ -239,7 +241,8 @@ export async function executePayment(
     // earlier attempt with this TransactionID may have been paid; then it stays open for reconcile.
     if (error instanceof GatewayUnreachableError && attempt === 'new') {
       await recordOutcome(
-        { ...unknownView(input, 'Payment', `not sent: ${error.message}`), state: 'failed' },
+        // The ledger is data: its words in English, whatever language this run speaks.
+        { ...unknownView(input, 'Payment', `not sent: ${gatewayFaultMessage(error.fault, en)}`), state: 'failed' },
         'payment',
       );
     }

@@ -1,4 +1,4 @@
-import { UsageError } from '../errors.js';
+import { UsageError, VoucherChoiceError } from '../errors.js';
 import type { GatewayClient, PaymentInput } from '../gateway/client.js';
 import { t } from '../i18n/current.js';
 import type { PurchaseOptions } from '../options/purchase.js';
@@ -30,14 +30,19 @@ export function voucherOf(vouchers: VoucherList, request: PurchaseRequest): Vouc
   );
   if (!voucher) {
     const known = vouchers?.map((v) => v.invoiceId).join(', ');
-    const wanted = request.invoiceId === undefined ? `#${request.invoicePosition}` : request.invoiceId;
-    throw new UsageError(t().purchase.invoiceNotInList(wanted, request.service), {
+    const wanted =
+      request.invoiceId === undefined ? { position: request.invoicePosition ?? 0 } : { invoiceId: request.invoiceId };
+    throw new VoucherChoiceError(t().purchase.invoiceNotInList(wanted, request.service), 'invoice', {
       hint: known ? t().purchase.invoiceIdsThere(known) : t().purchase.noListPayWithAmount,
     });
   }
   if (request.amount !== undefined && request.amount !== voucher.orderAmount) {
-    throw new UsageError(t().purchase.amountNotOrderAmount(request.amount, voucher.invoiceId, voucher.orderAmount), {
+    const { amount } = request;
+    const said = (flag?: string) =>
+      t().purchase.amountNotOrderAmount(amount, voucher.invoiceId, voucher.orderAmount, flag);
+    throw new VoucherChoiceError(said('--amount'), 'amount', {
       hint: t().purchase.amountsMustMatch(voucher.orderAmount),
+      rowReason: said(),
     });
   }
   return voucher;

@@ -1,3 +1,4 @@
+import type { Said } from '../i18n/language.js';
 /**
  * What the sandbox sells. Two dynamic services (one billed in USD with three-decimal
  * amounts and an exchange rate), two static ones, and one account that is always refused.
@@ -84,11 +85,16 @@ export const sandboxServices: readonly SandboxService[] = [
   },
 ];
 
+/** The sandbox's accounts; a note for the banner in every language (--json gives the English one). */
 export const sandboxAccounts = [
-  { account: '7011234567', accepted: true, note: 'a phone-number account' },
-  { account: 'player-42', accepted: true, note: 'a game login' },
-  { account: '0000000000', accepted: false, note: 'always refused (code 22)' },
-] as const;
+  { account: '7011234567', accepted: true, note: { en: 'a phone-number account', ru: 'счёт по номеру телефона' } },
+  { account: 'player-42', accepted: true, note: { en: 'a game login', ru: 'игровой логин' } },
+  {
+    account: '0000000000',
+    accepted: false,
+    note: { en: 'always refused (code 22)', ru: 'всегда отказ (код 22)' },
+  },
+] as const satisfies readonly { account: string; accepted: boolean; note: Said }[];
 
 export const refusedAccount = '0000000000';
 

@@ -1,7 +1,17 @@
 import { z } from 'zod';
+import { en } from '../i18n/en.js';
 import { isLosslessNumber } from '../protocol/lossless.js';
 import { sameDecimal } from '../protocol/money.js';
-import { type PathSegment, type PathValue, resolvePath, showValue, typeOfValue, valueText } from './path.js';
+import {
+  type Absence,
+  type PathSegment,
+  type PathValue,
+  resolvePath,
+  showValue,
+  typeOfValue,
+  type ValueType,
+  valueText,
+} from './path.js';
 import { interpolate, PlaceholderError, type PlaceholderScope } from './placeholders.js';
 
 /**
@@ -49,13 +59,32 @@ export interface Expectation {
   matcher: Matcher;
 }
 
+/** What a check wanted, for the catalogue to word (`scenario.expected`); values shown as the file or record has them. */
+export type Wanted =
+  | { check: 'equals' | 'not-equals' | 'decimal-equals'; value: string }
+  | { check: 'one-of'; values: string[] }
+  | { check: 'type'; type: string }
+  | { check: 'matches'; pattern: string; error?: string }
+  | { check: 'contains'; value: string; inList: boolean }
+  | { check: 'exists'; present: boolean }
+  | { check: 'same-as'; other: Found; path: string; step: string }
+  | { check: 'placeholder'; problem: string }
+  /** A repeat-pay with no payment to repeat (run-step.ts), before anything runs. */
+  | { check: 'repeat'; of: string };
+
+/** What was there: a value as text (with its type, for a type check), or why there was none. */
+export type Found = { value: string; type?: ValueType } | { absence: Absence };
+
 export interface AssertionResult {
   /** The concrete path checked (`[*]` resolved to each index). */
   path: string;
   check: MatcherCheck;
   ok: boolean;
+  /** `wanted` and `found` in English: what reports and --json keep, the same in every language. */
   expected: string;
   actual: string;
+  wanted: Wanted;
+  found: Found;
 }
 
 const isRecord = (value: unknown): value is Record<string, unknown> =>
@@ -77,8 +106,20 @@ function sameValue(a: unknown, b: unknown): boolean {
   return JSON.stringify(canonical(a)) === JSON.stringify(canonical(b));
 }
 
-function actualOf(found: PathValue): string {
-  return found.missing === undefined ? showValue(found.value) : found.missing;
+function foundOf(found: PathValue): Found {
+  return found.absence === undefined ? { value: showValue(found.value) } : { absence: found.absence };
+}
+
+function resultOf(path: string, check: MatcherCheck, ok: boolean, wanted: Wanted, found: Found): AssertionResult {
+  return {
+    path,
+    check,
+    ok,
+    expected: en.scenario.expected(wanted),
+    actual: en.scenario.actual(found),
+    wanted,
+    found,
+  };
 }
 
 export interface EvaluationContext {
@@ -102,7 +143,9 @@ export function evaluateExpectation(
       matcher = interpolate(expectation.matcher, scope) as Matcher;
     } catch (error) {
       if (!(error instanceof PlaceholderError)) throw error;
-      results.push({ path: found.path, check: 'equals', ok: false, expected: error.message, actual: actualOf(found) });
+      results.push(
+        resultOf(found.path, 'equals', false, { check: 'placeholder', problem: error.message }, foundOf(found)),
+      );
       continue;
     }
     for (const check of Object.keys(matcher) as MatcherCheck[]) {
@@ -119,74 +162,66 @@ function runCheck(
   context: EvaluationContext,
 ): AssertionResult {
   const expectedValue = (matcher as Record<string, unknown>)[check];
-  const result = (ok: boolean, expected: string, actual = actualOf(found)): AssertionResult => ({
-    path: found.path,
-    check,
-    ok,
-    expected,
-    actual,
-  });
-  const present = found.missing === undefined;
+  const result = (ok: boolean, wanted: Wanted, got = foundOf(found)) => resultOf(found.path, check, ok, wanted, got);
+  const present = found.absence === undefined;
   if (check === 'exists') {
     const exists = present && found.value !== null;
-    return result(
-      exists === expectedValue,
-      expectedValue ? 'present' : 'absent',
-      exists ? actualOf(found) : present ? 'null' : found.missing!,
-    );
+    const got: Found = exists ? foundOf(found) : { absence: found.absence ?? { why: 'null' } };
+    return result(exists === expectedValue, { check, present: expectedValue === true }, got);
   }
   const value = found.value;
   switch (check) {
     case 'equals':
-      return result(present && sameValue(value, expectedValue), showValue(expectedValue));
     case 'not-equals':
-      return result(present && !sameValue(value, expectedValue), `anything but ${showValue(expectedValue)}`);
+      return result(present && sameValue(value, expectedValue) === (check === 'equals'), {
+        check,
+        value: showValue(expectedValue),
+      });
     case 'one-of':
-      return result(
-        present && (expectedValue as unknown[]).some((option) => sameValue(value, option)),
-        `one of ${(expectedValue as unknown[]).map(showValue).join(', ')}`,
-      );
+      return result(present && (expectedValue as unknown[]).some((option) => sameValue(value, option)), {
+        check,
+        values: (expectedValue as unknown[]).map(showValue),
+      });
     case 'type':
       return result(
         present && typeOfValue(value) === expectedValue,
-        `a ${String(expectedValue)}`,
-        present ? `a ${typeOfValue(value)}: ${actualOf(found)}` : actualOf(found),
+        { check, type: String(expectedValue) },
+        present ? { value: showValue(value), type: typeOfValue(value) } : foundOf(found),
       );
     case 'matches': {
-      let pattern: RegExp;
+      const pattern = String(expectedValue);
+      let compiled: RegExp;
       try {
-        pattern = new RegExp(String(expectedValue), 'u');
+        compiled = new RegExp(pattern, 'u');
       } catch (error) {
-        return result(false, `text matching /${String(expectedValue)}/ (${(error as Error).message})`);
+        return result(false, { check, pattern, error: (error as Error).message });
       }
       const scalar = present && !Array.isArray(value) && !isRecord(value);
-      return result(scalar && pattern.test(valueText(value)), `text matching /${String(expectedValue)}/`);
+      return result(scalar && compiled.test(valueText(value)), { check, pattern });
     }
     case 'contains': {
       const wanted = valueText(expectedValue);
+      const inList = Array.isArray(value);
       const ok =
         present &&
-        (Array.isArray(value)
+        (inList
           ? value.some((item) => sameValue(item, expectedValue))
           : typeof value === 'string' && value.includes(wanted));
-      return result(
-        ok,
-        Array.isArray(value) ? `a list holding ${showValue(expectedValue)}` : `text containing ${showValue(wanted)}`,
-      );
+      return result(ok, { check, inList, value: inList ? showValue(expectedValue) : showValue(wanted) });
     }
     case 'decimal-equals': {
       const scalar = present && (typeof value === 'string' || isLosslessNumber(value));
-      return result(
-        scalar && sameDecimal(valueText(value), String(expectedValue)),
-        `the decimal ${String(expectedValue)}`,
-      );
+      return result(scalar && sameDecimal(valueText(value), String(expectedValue)), {
+        check,
+        value: String(expectedValue),
+      });
     }
     case 'same-as': {
       const name = String(expectedValue);
       const [other] = resolvePath(context.recordOf(name), found.segments);
-      const otherText = other === undefined ? 'missing' : actualOf(other);
-      const ok = present && other !== undefined && other.missing === undefined && sameValue(value, other.value);
-      return result(ok, `${otherText} (the ${found.path} of step ${name})`);
+      const ok = present && other !== undefined && other.absence === undefined && sameValue(value, other.value);
+      const otherFound: Found = other === undefined ? { absence: { why: 'missing' } } : foundOf(other);
+      return result(ok, { check, other: otherFound, path: found.path, step: name });
     }
   }
 }

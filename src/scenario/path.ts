@@ -64,13 +64,22 @@ export function formatPath(segments: readonly PathSegment[]): string {
     .join('');
 }
 
+/** Why a path leads to nothing (worded by the catalogue's `scenario.absence`). */
+export interface Absence {
+  why: 'missing' | 'null' | 'listHas' | 'notList' | 'eachNotList' | 'emptyList' | 'notJsonString' | 'notJson';
+  /** listHas: how long the list is. */
+  length?: number;
+  /** notJsonString: what is there instead of a string. */
+  type?: ValueType;
+}
+
 /** One value a path leads to: where exactly, what is there (or why nothing is), and for `[*]` which element. */
 export interface PathValue {
   /** The concrete path (`[*]` resolved to an index), and as text. */
   segments: PathSegment[];
   path: string;
-  /** Set when nothing is there: "missing", "not JSON", ... */
-  missing?: string;
+  /** Set when nothing is there: missing, not JSON, ... */
+  absence?: Absence;
   value?: unknown;
   /** For `[*]`: the innermost element's index from 0, and position from 1. */
   each?: { index: number; position: number };
@@ -84,7 +93,7 @@ export function resolvePath(root: unknown, segments: readonly PathSegment[]): Pa
   const results: PathValue[] = [];
   const walk = (value: unknown, at: number, done: PathSegment[], each: PathValue['each']): void => {
     const place = (path: PathSegment[]) => ({ segments: path, path: formatPath(path), ...(each ? { each } : {}) });
-    const lost = (why: string, path = done): PathValue => ({ ...place(path), missing: why });
+    const lost = (absence: Absence, path = done): PathValue => ({ ...place(path), absence });
     if (at === segments.length) return void results.push({ ...place(done), value });
     const segment = segments[at]!;
     const next = (v: unknown) => walk(v, at + 1, [...done, segment], each);
@@ -93,29 +102,29 @@ export function resolvePath(root: unknown, segments: readonly PathSegment[]): Pa
         if ((Array.isArray(value) || typeof value === 'string') && segment.name === 'length')
           return next(String(value.length));
         if (isRecord(value) && Object.hasOwn(value, segment.name)) return next(value[segment.name]);
-        return void results.push(lost('missing', [...done, segment]));
+        return void results.push(lost({ why: 'missing' }, [...done, segment]));
       case 'index':
         if (Array.isArray(value) && segment.index < value.length) return next(value[segment.index]);
         return void results.push(
-          lost(Array.isArray(value) ? `missing (the list has ${value.length})` : 'missing (not a list)', [
+          lost(Array.isArray(value) ? { why: 'listHas', length: value.length } : { why: 'notList' }, [
             ...done,
             segment,
           ]),
         );
       case 'each':
-        if (!Array.isArray(value)) return void results.push(lost('not a list'));
-        if (value.length === 0) return void results.push(lost('an empty list'));
+        if (!Array.isArray(value)) return void results.push(lost({ why: 'eachNotList' }));
+        if (value.length === 0) return void results.push(lost({ why: 'emptyList' }));
         value.forEach((item, index) =>
           walk(item, at + 1, [...done, { kind: 'index', index }], { index, position: index + 1 }),
         );
         return;
       case 'json':
         if (typeof value !== 'string')
-          return void results.push(lost(`not a string holding JSON (${typeOfValue(value)})`));
+          return void results.push(lost({ why: 'notJsonString', type: typeOfValue(value) }));
         try {
           return next(parseLosslessJson(value));
         } catch {
-          return void results.push(lost('not JSON'));
+          return void results.push(lost({ why: 'notJson' }));
         }
     }
   };

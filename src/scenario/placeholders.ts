@@ -1,3 +1,4 @@
+import { t } from '../i18n/current.js';
 import { isLosslessNumber } from '../protocol/lossless.js';
 import { type PathSegment, parsePath, resolvePath, valueText } from './path.js';
 
@@ -40,15 +41,13 @@ export type PlaceholderScope = ReadonlyMap<string, unknown>;
 function lookUp(text: string, scope: PlaceholderScope): unknown {
   const segments = parsePath(text);
   const root = segments[0] as { name: string };
-  if (segments.some((s) => s.kind === 'each'))
-    throw new PlaceholderError(`\${${text}}: [*] has no single value; name one element, such as [0]`);
-  if (!scope.has(root.name))
-    throw new PlaceholderError(`\${${text}}: nothing is called ${JSON.stringify(root.name)} here`);
+  if (segments.some((s) => s.kind === 'each')) throw new PlaceholderError(t().scenario.placeholder.each(text));
+  if (!scope.has(root.name)) throw new PlaceholderError(t().scenario.placeholder.unknownRoot(text, root.name));
   const [found] = resolvePath(scope.get(root.name), segments.slice(1));
-  if (!found || found.missing !== undefined) {
-    throw new PlaceholderError(
-      `\${${text}}: ${root.name}${found?.path ? (found.path.startsWith('[') ? '' : '.') + found.path : ''} is ${found?.missing ?? 'missing'}`,
-    );
+  if (!found || found.absence !== undefined) {
+    const path = `${root.name}${found?.path ? (found.path.startsWith('[') ? '' : '.') + found.path : ''}`;
+    const said = t().scenario;
+    throw new PlaceholderError(said.placeholder.absent(text, path, said.absence(found?.absence ?? { why: 'missing' })));
   }
   return found.value;
 }

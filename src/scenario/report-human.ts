@@ -1,16 +1,19 @@
+import type { Catalogue } from '../i18n/en.js';
 import { shownText } from '../render/sanitize.js';
 import type { Style } from '../render/style.js';
 import type { Suite } from './file.js';
-import { type CaseOutcome, countCases, type RunResult, type StepOutcome } from './runner.js';
+import { describeStep } from './run-step.js';
+import { type CaseOutcome, countCases, type Failure, type RunResult, type StepOutcome } from './runner.js';
 
 /**
  * What a person reads while a scenario runs: a heading per suite and case, a line per step
  * as it ends (✓ or ✗ and its time), what went wrong under a step that failed, and at the
- * end a summary with every failure again, each naming its case and step. Names come from the
- * scenario file, values and reasons from the gateway: each shown through shownText.
+ * end a summary with every failure again, each naming its case and step. Worded by the
+ * catalogue (the reports and --json keep the English words: they are data). Names come
+ * from the scenario file, values and reasons from the gateway: each shown through shownText.
  */
-export function suiteHeading(suite: Suite, style: Style): string {
-  const cases = `${suite.cases.length} case${suite.cases.length === 1 ? '' : 's'}`;
+export function suiteHeading(suite: Suite, style: Style, said: Catalogue): string {
+  const cases = said.scenario.cases(suite.cases.length);
   return style.heading(
     shownText(suite.name === suite.file ? `${suite.file} (${cases})` : `${suite.name} — ${suite.file} (${cases})`),
   );
@@ -27,50 +30,53 @@ const marks = (style: Style) => ({
   skipped: style.dim('-'),
 });
 
-export function stepLines(step: StepOutcome, style: Style): string {
+/** A failed check: its path, what was wanted and what was there. */
+function failureText(failure: Failure, said: Catalogue): string {
+  const expected = said.scenario.expected(failure.wanted);
+  return failure.path ? said.scenario.failure(failure.path, expected, said.scenario.actual(failure.found)) : expected;
+}
+
+export function stepLines(step: StepOutcome, style: Style, said: Catalogue): string {
+  const words = said.scenario;
   const mark = marks(style)[step.outcome];
-  const tries = step.attempts > 1 ? `, ${step.attempts} attempts` : '';
-  const time = step.outcome === 'skipped' ? style.dim('skipped') : style.dim(`${step.ms} ms${tries}`);
-  const lines = [`    ${mark} ${step.number} ${shownText(step.name)}  ${time}`];
-  for (const failure of step.failures) {
-    lines.push(
-      `        ${style.failure(shownText(failure.path ? `${failure.path}: expected ${failure.expected}, actual ${failure.actual}` : failure.expected))}`,
-    );
-  }
+  const tries = step.attempts > 1 ? words.attempts(step.attempts) : '';
+  const time = step.outcome === 'skipped' ? style.dim(words.skipped) : style.dim(`${words.ms(step.ms)}${tries}`);
+  const name = step.nameFrom === undefined ? step.name : describeStep(step.kind, step.nameFrom, words.step);
+  const lines = [`    ${mark} ${step.number} ${shownText(name)}  ${time}`];
+  for (const failure of step.failures) lines.push(`        ${style.failure(shownText(failureText(failure, said)))}`);
   if (step.error)
     lines.push(
-      `        ${style.failure(`${shownText(step.error.reason)} (${step.error.type}, exit ${step.error.exitCode})`)}`,
+      `        ${style.failure(shownText(words.stepError(step.error.reason, step.error.type, step.error.exitCode)))}`,
     );
   return lines.join('\n');
 }
 
-export function skippedCaseLine(outcome: CaseOutcome, why: string, style: Style): string {
-  return `  ${marks(style).skipped} ${shownText(outcome.name)}  ${style.dim(`skipped (${why})`)}`;
+export function skippedCaseLine(outcome: CaseOutcome, why: string, style: Style, said: Catalogue): string {
+  return `  ${marks(style).skipped} ${shownText(outcome.name)}  ${style.dim(said.scenario.skippedCase(why))}`;
 }
 
-export function summaryLines(result: RunResult, ms: number, style: Style): string {
+export function summaryLines(result: RunResult, ms: number, style: Style, said: Catalogue): string {
+  const words = said.scenario;
   const cases = result.suites.flatMap((suite) => suite.cases);
   const counts = countCases(cases);
-  const problems = cases
-    .flatMap((c) => c.steps)
-    .flatMap((step) => [...step.failures.map((f) => f.message), ...(step.error ? [step.error.message] : [])]);
-  const parts = [
-    `${counts.passed} passed`,
-    `${counts.failed} failed`,
-    `${counts.errors} errors`,
-    `${counts.skipped} skipped`,
-  ];
+  const problems = cases.flatMap((c) =>
+    c.steps.flatMap((step) => {
+      const where = words.where(c.name, step.number, step.kind, step.id);
+      return [
+        ...step.failures.map((failure) => `${where}: ${failureText(failure, said)}`),
+        ...(step.error ? [`${where}: ${step.error.reason}`] : []),
+      ];
+    }),
+  );
   const colour = counts.failed + counts.errors > 0 ? style.failure : style.success;
-  const lines = [
-    colour(`${counts.cases} case${counts.cases === 1 ? '' : 's'}: ${parts.join(', ')} (${(ms / 1000).toFixed(2)} s)`),
-  ];
+  const lines = [colour(words.summary(words.cases(counts.cases), counts, words.seconds(ms)))];
   if (problems.length > 0)
     lines.unshift(
       '',
-      style.strong('Failures:'),
+      style.strong(words.failures),
       ...problems.map((message) => `  ${style.failure('✗')} ${shownText(message)}`),
       '',
     );
-  if (result.interrupted) lines.push(style.pending('interrupted: the steps after Ctrl+C did not run'));
+  if (result.interrupted) lines.push(style.pending(words.interrupted));
   return lines.join('\n');
 }

@@ -1,9 +1,11 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { ExitCode, type ExitCodeValue, mostSevere } from '../errors.js';
-import { type AssertionResult, evaluateExpectation } from './assertions.js';
+import { t } from '../i18n/current.js';
+import { type Catalogue, en } from '../i18n/en.js';
+import { type AssertionResult, evaluateExpectation, type Wanted } from './assertions.js';
 import { type CaseScope, remember, scopeOf } from './case-scope.js';
 import { interpolate, PlaceholderError } from './placeholders.js';
-import type { Failure, Outcome, StepExecutor, StepOutcome, StepRun } from './runner.js';
+import type { Failure, Outcome, StepExecutor, StepOutcome, StepPlace, StepRun } from './runner.js';
 import type { StepDefinition, StepKind, StepOptions } from './step-schema.js';
 
 /**
@@ -16,32 +18,39 @@ function stepLabel(step: Pick<StepDefinition, 'number' | 'kind' | 'id'>): string
   return `step ${step.number} (${step.kind}${step.id === undefined ? '' : ` ${JSON.stringify(step.id)}`})`;
 }
 
-/** A name for a step that has none, from its options once filled in. */
-function describeStep(kind: StepKind, options: StepOptions): string {
+/**
+ * A name for a step that has none, from its options once filled in, in the catalogue's words:
+ * English for the reports and --json (data), the chosen language on the screen.
+ */
+export function describeStep(
+  kind: StepKind,
+  options: StepOptions,
+  said: Catalogue['scenario']['step'] = en.scenario.step,
+): string {
   const o = (key: string) => (typeof options[key] === 'string' ? (options[key] as string) : undefined);
-  const target = `${o('service') ?? '?'} for ${o('account') ?? '?'}`;
+  const target = said.target(o('service') ?? '?', o('account') ?? '?');
   switch (kind) {
     case 'check':
-      return `check ${target}`;
+      return said.check(target);
     case 'pay': {
+      const invoiceId = o('invoice-id');
+      const position = o('invoice');
       const what = options.raw
-        ? `raw ${o('amount')}${o('invoice-id') === undefined ? '' : ` for invoice ${o('invoice-id')}`}`
-        : o('invoice-id') !== undefined
-          ? `invoice ${o('invoice-id')}`
-          : o('invoice') !== undefined
-            ? `invoice #${o('invoice')}`
-            : `${o('amount')}${o('currency') === undefined ? '' : ` ${o('currency')}`}`;
-      return `pay ${what} to ${target}${options['dry-run'] ? ' (dry run)' : ''}`;
+        ? said.raw(o('amount') ?? '', invoiceId)
+        : invoiceId !== undefined
+          ? said.invoice(invoiceId)
+          : position !== undefined
+            ? said.position(position)
+            : said.amount(o('amount') ?? '', o('currency'));
+      return said.pay(what, target, options['dry-run'] === true);
     }
     case 'status':
     case 'wait': {
-      const id = o('txn-id') === 'fresh' ? 'a fresh TransactionID' : o('txn-id');
-      return kind === 'wait'
-        ? `wait for ${id} to be final`
-        : `status ${id}${o('wait') === undefined ? '' : ` --wait ${o('wait')}`}`;
+      const id = o('txn-id') === 'fresh' ? said.fresh : (o('txn-id') ?? '');
+      return kind === 'wait' ? said.wait(id) : said.status(id, o('wait'));
     }
     case 'repeat-pay':
-      return `repeat-pay of ${o('of')}`;
+      return said.repeatPay(o('of') ?? '');
   }
 }
 
@@ -51,7 +60,9 @@ type StepResultWithExit = StepOutcome & { exitCode: ExitCodeValue };
 function prepareRun(
   step: StepDefinition,
   scope: CaseScope,
-): { run: StepRun; name: string } | { problem: string; name: string } {
+):
+  | { run: StepRun; name: string; options: StepOptions | undefined }
+  | { problem: Wanted; name: string; options: StepOptions | undefined } {
   let name = step.name ?? step.kind;
   try {
     const options = { ...(interpolate(step.options, scopeOf(scope)) as StepOptions) };
@@ -67,10 +78,8 @@ function prepareRun(
     if (step.kind === 'repeat-pay') {
       options.of = typeof options.of === 'string' ? options.of : scope.lastPayment?.name;
       if (repeated === undefined) {
-        return {
-          problem: `there is no payment ${JSON.stringify(options.of)} to repeat (a dry run, or a payment that could not be made, leaves none)`,
-          name: `repeat-pay of ${options.of}`,
-        };
+        const of = String(options.of);
+        return { problem: { check: 'repeat', of }, name: describeStep('repeat-pay', options), options };
       }
     }
     const written =
@@ -81,9 +90,11 @@ function prepareRun(
     const credentials =
       written === undefined ? repeated?.credentials : { agentId: written['agent-id'], password: written.password };
     name = step.name === undefined ? describeStep(step.kind, options) : String(interpolate(step.name, scopeOf(scope)));
-    return { run: { kind: step.kind, options, credentials, replay: repeated?.replay }, name };
+    const madeUp = step.name === undefined ? options : undefined;
+    return { run: { kind: step.kind, options, credentials, replay: repeated?.replay }, name, options: madeUp };
   } catch (error) {
-    if (error instanceof PlaceholderError) return { problem: error.message, name };
+    if (error instanceof PlaceholderError)
+      return { problem: { check: 'placeholder', problem: error.message }, name, options: undefined };
     throw error;
   }
 }
@@ -144,7 +155,7 @@ export interface RetryPolicy {
   /** Before the first retry; doubled for each one after, up to 8 s. */
   delayMs: number;
   signal?: AbortSignal | undefined;
-  onRetry?(label: string, attempt: number, reason: string): void;
+  onRetry?(step: StepPlace, attempt: number, reason: string): void;
 }
 
 /**
@@ -162,13 +173,16 @@ function retryReason(step: StepDefinition, result: Awaited<ReturnType<StepExecut
   }
   if (result.exitCode !== ExitCode.pendingOrUnknown) return undefined;
   const { transactionId, message } = result.record;
-  return `the outcome of payment ${String(transactionId)} is unknown${typeof message === 'string' && message !== '' ? ` (${message})` : ''}`;
+  // Said like the step's errors, in the language of the run (--json runs speak English).
+  return t().scenario.retryUnknown(
+    String(transactionId),
+    typeof message === 'string' && message !== '' ? message : undefined,
+  );
 }
 
 async function runWithRetries(
   step: StepDefinition,
   run: StepRun,
-  label: string,
   execute: StepExecutor,
   retry: RetryPolicy | undefined,
 ) {
@@ -183,7 +197,7 @@ async function runWithRetries(
   ) {
     if (retry.signal?.aborted) break;
     retried.push(reason);
-    retry.onRetry?.(label, attempt + 1, reason);
+    retry.onRetry?.(step, attempt + 1, reason);
     try {
       await sleep(
         Math.min(retry.delayMs * 2 ** (attempt - 1), 8000),
@@ -222,27 +236,40 @@ export async function runStep(
   };
   const prepared = prepareRun(step, scope);
   if ('problem' in prepared) {
-    const failure = {
+    const expected = en.scenario.expected(prepared.problem);
+    const failure: Failure = {
       path: '',
-      check: 'equals' as const,
+      check: 'equals',
       ok: false,
-      expected: prepared.problem,
+      expected,
       actual: '',
-      message: `${where}, ${label}: ${prepared.problem}`,
+      wanted: prepared.problem,
+      found: { value: '' },
+      message: `${where}, ${label}: ${expected}`,
     };
     return {
       ...base,
       name: prepared.name,
+      nameFrom: prepared.options,
       outcome: 'failed',
       ms: elapsed(started),
       failures: [failure],
       exitCode: ExitCode.declined,
     };
   }
-  const { result, attempts, retried } = await runWithRetries(step, prepared.run, label, execute, retry);
+  const { result, attempts, retried } = await runWithRetries(step, prepared.run, execute, retry);
   const verdict = judge(step, result, where, label, scope);
   remember(step, prepared.run, result, scope);
-  return { ...base, ...verdict, name: prepared.name, ms: elapsed(started), record: result.record, attempts, retried };
+  return {
+    ...base,
+    ...verdict,
+    name: prepared.name,
+    nameFrom: prepared.options,
+    ms: elapsed(started),
+    record: result.record,
+    attempts,
+    retried,
+  };
 }
 
 export const skippedStep = (step: StepDefinition): StepOutcome => ({
@@ -250,6 +277,7 @@ export const skippedStep = (step: StepDefinition): StepOutcome => ({
   kind: step.kind,
   id: step.id,
   name: step.name ?? step.kind,
+  nameFrom: undefined,
   label: stepLabel(step),
   outcome: 'skipped',
   ms: 0,

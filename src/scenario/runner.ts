@@ -49,6 +49,9 @@ export interface StepResult {
   exitCode?: ExitCodeValue;
 }
 
+/** A step as messages name it: its number, kind and id. */
+export type StepPlace = Pick<StepOutcome, 'number' | 'kind' | 'id'>;
+
 export type StepExecutor = (step: StepRun) => Promise<StepResult>;
 
 export type Outcome = 'passed' | 'failed' | 'error' | 'skipped';
@@ -62,8 +65,10 @@ export interface StepOutcome {
   number: number;
   kind: StepKind;
   id: string | undefined;
-  /** What a person reads: the step's `name`, or one made from its options. */
+  /** The step's `name`, or one made from its options (in English: reports and --json keep it). */
   name: string;
+  /** The options it was made from, when the file gave no name: the screen says it in its language. */
+  nameFrom: StepOptions | undefined;
   /** `step 2 (pay "first")`: how messages name it. */
   label: string;
   outcome: Outcome;
@@ -107,7 +112,7 @@ interface RunListener {
   stepFinished?(suite: Suite, caseName: string, step: StepOutcome): void;
   caseFinished?(suite: Suite, outcome: CaseOutcome): void;
   /** A step is tried again (--retry); heard as it happens, not in file order. */
-  stepRetrying?(suite: Suite, caseName: string, label: string, attempt: number, reason: string): void;
+  stepRetrying?(suite: Suite, caseName: string, step: StepPlace, attempt: number, reason: string): void;
 }
 
 export interface RunOptions {
@@ -194,7 +199,7 @@ async function runCase(unit: Unit, run: CaseRun): Promise<CaseOutcome> {
     retries: options.retries ?? 0,
     delayMs: options.retryDelayMs ?? 500,
     signal: options.signal,
-    onRetry: (label, attempt, reason) => listener.stepRetrying?.(suite, name, label, attempt, reason),
+    onRetry: (step, attempt, reason) => listener.stepRetrying?.(suite, name, step, attempt, reason),
   };
   const steps: StepOutcome[] = [];
   if (!run.skipWhole) emit(() => listener.caseStarted?.(suite, name));

@@ -1,6 +1,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { AgentpayError, ExitCode, UsageError } from '../errors.js';
 import type { ExchangeEvent, PaymentInput } from '../gateway/client.js';
+import { t } from '../i18n/current.js';
 import {
   amountOption,
   checkOptions,
@@ -157,7 +158,7 @@ async function paymentOfStep(
 function stepErrorOf(error: unknown): StepError {
   if (error instanceof AgentpayError) return { exitCode: error.exitCode, type: error.name, message: error.message };
   if (error instanceof InvalidFieldError)
-    return { exitCode: ExitCode.usage, type: 'UsageError', message: error.message };
+    return { exitCode: ExitCode.usage, type: 'UsageError', message: t().options.field(error) };
   throw error;
 }
 

@@ -1,4 +1,5 @@
 import { UsageError } from '../errors.js';
+import { t } from '../i18n/current.js';
 import { type LedgerLocation, parseLedgerLocation } from '../ledger/location.js';
 import type { CodeList } from '../protocol/codes.js';
 import { isPlainDecimal } from '../protocol/money.js';
@@ -15,10 +16,14 @@ export type Parse<T> = (raw: RawValue, where: string) => T;
 
 export const text: Parse<string> = (raw) => String(raw);
 
+/** The settings' words of the chosen catalogue, and where a value came from, as it names it. */
+const said = () => t().settings;
+const from = (where: string) => said().where(where);
+
 /** true or false (a profile's `"live": true`). */
 export const yesOrNo: Parse<boolean> = (raw, where) => {
   if (typeof raw === 'boolean') return raw;
-  throw new UsageError(`${JSON.stringify(raw)} (${where}) must be true or false`);
+  throw new UsageError(said().yesOrNo(JSON.stringify(raw), from(where)));
 };
 
 /**
@@ -30,13 +35,8 @@ export function amountsPerCurrency(name: string): Parse<AmountsPerCurrency> {
   return (raw, where) => {
     const fail = (what: string): never => {
       throw new UsageError(
-        `${name} ${typeof raw === 'string' ? JSON.stringify(raw) : ''} (${where}): ${what}`.replace('  (', ' ('),
-        {
-          hint:
-            where === 'profile'
-              ? `write it as {"KZT": "50000.00"}`
-              : 'give KZT=50000.00 (several: KZT=50000.00,USD=100), or one amount for any currency',
-        },
+        `${name} ${typeof raw === 'string' ? JSON.stringify(raw) : ''} (${from(where)}): ${what}`.replace('  (', ' ('),
+        { hint: where === 'profile' ? said().amounts.profileHint : said().amounts.flagHint },
       );
     };
     const pairs: [string, unknown][] =
@@ -47,7 +47,7 @@ export function amountsPerCurrency(name: string): Parse<AmountsPerCurrency> {
           })
         : typeof raw === 'object' && !Array.isArray(raw)
           ? Object.entries(raw)
-          : fail('expected amounts per currency');
+          : fail(said().amounts.notAmounts);
     const limits = new Map<string, string>();
     for (const [currency, amount] of pairs) {
       const code =
@@ -55,12 +55,10 @@ export function amountsPerCurrency(name: string): Parse<AmountsPerCurrency> {
           ? '*'
           : /^[A-Za-z]{3}$/.test(currency)
             ? currency.toUpperCase()
-            : fail(`${JSON.stringify(currency)} is not a three-letter currency code`);
+            : fail(said().amounts.notCurrency(currency));
       if (typeof amount !== 'string' || !isPlainDecimal(amount))
-        fail(
-          `the amount for ${code === '*' ? 'any currency' : code} must be a plain decimal such as "50000.00"${typeof amount === 'number' ? ', written as text' : ''}`,
-        );
-      if (limits.has(code)) fail(`${code} is given twice`);
+        fail(said().amounts.notDecimal(code === '*' ? undefined : code, typeof amount === 'number'));
+      if (limits.has(code)) fail(said().amounts.twice(code));
       limits.set(code, amount as string);
     }
     return limits;
@@ -79,9 +77,7 @@ export function duration(name: string): Parse<number> {
     if (given === 'off' || given === '0') return 0;
     const match = /^(\d{1,6})([smh]?)$/.exec(given);
     if (match) return Number(match[1]) * durationUnits[match[2] || 's']!;
-    throw new UsageError(`${name} ${JSON.stringify(raw)} (${where}) is not a span of time`, {
-      hint: 'give 30s, 10m or 1h (0 or off for none)',
-    });
+    throw new UsageError(said().notDuration(name, JSON.stringify(raw), from(where)), { hint: said().durationHint });
   };
 }
 
@@ -91,9 +87,7 @@ export function wholeMilliseconds(name: string): Parse<number> {
   return (raw, where) => {
     const digits = String(raw);
     if (!/^[1-9]\d{0,8}$/.test(digits))
-      throw new UsageError(
-        `${name} ${JSON.stringify(digits)} (${where}) must be a whole number of milliseconds from 1 to 999999999`,
-      );
+      throw new UsageError(said().wholeNumber(name, JSON.stringify(digits), from(where), 1, 999999999, 'milliseconds'));
     return Number(digits);
   };
 }
@@ -102,14 +96,14 @@ export function wholeNumberBetween(name: string, min: number, max: number): Pars
   return (raw, where) => {
     const digits = String(raw);
     if (/^\d{1,7}$/.test(digits) && Number(digits) >= min && Number(digits) <= max) return Number(digits);
-    throw new UsageError(`${name} ${JSON.stringify(digits)} (${where}) must be a whole number from ${min} to ${max}`);
+    throw new UsageError(said().wholeNumber(name, JSON.stringify(digits), from(where), min, max));
   };
 }
 
 export function oneOf<T extends string>(allowed: readonly T[], name: string): Parse<T> {
   return (raw, where) => {
     if ((allowed as readonly unknown[]).includes(raw)) return raw as T;
-    throw new UsageError(`${name} ${JSON.stringify(raw)} (${where}) must be one of: ${allowed.join(', ')}`);
+    throw new UsageError(said().oneOf(name, JSON.stringify(raw), from(where), allowed.join(', ')));
   };
 }
 
@@ -120,9 +114,8 @@ export function codeList(list: CodeList): Parse<ReadonlySet<string>> {
     const items = typeof raw === 'string' ? raw.split(',') : Array.isArray(raw) ? raw.map(String) : [String(raw)];
     const codes = items.map((item) => item.trim()).filter((item) => item !== '');
     for (const code of codes) {
-      if (!/^-?\d+$/.test(code))
-        throw new UsageError(`${key}: code ${JSON.stringify(code)} (${where}) is not an integer`);
-      if (code === '10') throw new UsageError(`${key} (${where}) cannot include 10: it means success (spec 7)`);
+      if (!/^-?\d+$/.test(code)) throw new UsageError(said().codeNotInteger(key, code, from(where)));
+      if (code === '10') throw new UsageError(said().codeTen(key, from(where)));
     }
     return new Set(codes);
   };
@@ -131,36 +124,36 @@ export function codeList(list: CodeList): Parse<ReadonlySet<string>> {
 export const agentId: Parse<string> = (raw, where) => {
   // spec 2.1: AgentID is numeric.
   if (typeof raw === 'string' && /^\d{1,19}$/.test(raw)) return raw;
-  throw new UsageError(`agent id ${JSON.stringify(raw)} (${where}) must be digits only`);
+  throw new UsageError(said().agentIdDigits(JSON.stringify(raw), from(where)));
 };
 
 export const baseUrl: Parse<string> = (raw, where) => {
   const shown = JSON.stringify(raw);
+  const words = said().url;
+  const here = from(where);
   // `127.0.0.1:8080` or `gateway.example`: a scheme is all that is missing.
   const schemeHint = /^[a-z][a-z0-9+.-]*:\/\//i.test(String(raw))
-    ? 'give one such as https://gateway.example/'
-    : `give it as https://${String(raw)} (or http://)`;
+    ? words.giveOne('https://gateway.example/')
+    : words.giveAs(String(raw));
   let url: URL;
   try {
     url = new URL(String(raw));
   } catch {
-    throw new UsageError(`base URL ${shown} (${where}) is not a URL`, { hint: schemeHint });
+    throw new UsageError(words.notUrl(words.names.base, shown, here), { hint: schemeHint });
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw new UsageError(`base URL ${shown} (${where}) must start with http:// or https://`, { hint: schemeHint });
+    throw new UsageError(words.scheme(words.names.base, shown, here), { hint: schemeHint });
   }
-  if (url.search || url.hash) throw new UsageError(`base URL ${shown} (${where}) must not carry a query or fragment`);
+  if (url.search || url.hash) throw new UsageError(words.queryOrFragment(shown, here));
   if (url.username || url.password) {
     // spec 5: the credentials are form fields; a password in the URL would end up in messages.
-    throw new UsageError(`base URL (${where}) must not carry a user name or password`, {
-      hint: 'the gateway takes AgentID and AgentPassword as form fields: drop the user:password@ part',
-    });
+    throw new UsageError(words.credentials(here), { hint: words.credentialsHint });
   }
   const base = String(raw).replace(/\/+$/, '');
   // spec 4: every request goes to {base_url}/home/index; a URL copied with it would double it.
   if (/\/home\/index$/i.test(base)) {
-    throw new UsageError(`base URL ${shown} (${where}) ends in /home/index, which agentpay adds itself`, {
-      hint: `give ${base.replace(/\/home\/index$/i, '') || url.origin}`,
+    throw new UsageError(words.homeIndex(shown, here), {
+      hint: words.give(base.replace(/\/home\/index$/i, '') || url.origin),
     });
   }
   return base;
@@ -174,14 +167,14 @@ export const proxyUrl: Parse<string> = (raw, where) => {
   try {
     url = new URL(withScheme);
   } catch {
-    throw new UsageError(`proxy ${JSON.stringify(redactUrlCredentials(given))} (${where}) is not a URL`, {
-      hint: 'give one such as http://proxy.example:3128',
+    const { names, notUrl, giveOne } = said().url;
+    throw new UsageError(notUrl(names.proxy, JSON.stringify(redactUrlCredentials(given)), from(where)), {
+      hint: giveOne('http://proxy.example:3128'),
     });
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw new UsageError(
-      `proxy ${JSON.stringify(redactUrlCredentials(withScheme))} (${where}) must start with http:// or https://`,
-    );
+    const { names, scheme } = said().url;
+    throw new UsageError(scheme(names.proxy, JSON.stringify(redactUrlCredentials(withScheme)), from(where)));
   }
   // Proxy credentials are secrets too: kept out of every message from here on.
   if (url.password) {

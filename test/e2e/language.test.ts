@@ -163,7 +163,7 @@ describe('choosing the language', () => {
     const plan = await ru(['pay', '--from-file', orders, '--dry-run'], env);
     expect(plan.code, plan.stderr).toBe(0);
     expect(plan.stdout).toContain('строка 2');
-    expect(plan.stderr).toContain('пробный прогон: было бы отправлено 2 платежа');
+    expect(plan.stderr).toContain('пробный запуск: было бы отправлено 2 платежа');
     expectRussian(plan);
     const paid = await ru(['pay', '--from-file', orders, '--yes'], env);
     expect(paid.code, paid.stderr).toBe(0);

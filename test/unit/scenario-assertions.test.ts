@@ -48,9 +48,17 @@ describe('assertions', () => {
 
   it('names the path, the expected and the actual value when it fails', () => {
     expect(check('state', 'failed')).toEqual([
-      { path: 'state', check: 'equals', ok: false, expected: '"failed"', actual: '"success"' },
+      {
+        path: 'state',
+        check: 'equals',
+        ok: false,
+        expected: '"failed"',
+        actual: '"success"',
+        wanted: { check: 'equals', value: '"failed"' },
+        found: { value: '"success"' },
+      },
     ]);
-    expect(check('envelope.TransactinID', { equals: '43' })).toEqual([
+    expect(check('envelope.TransactinID', { equals: '43' })).toMatchObject([
       { path: 'envelope.TransactinID', check: 'equals', ok: false, expected: '"43"', actual: '42' },
     ]);
     expect(check('envelope.Nope', 'x')[0]).toMatchObject({ ok: false, path: 'envelope.Nope', actual: 'missing' });
@@ -102,7 +110,7 @@ describe('assertions', () => {
     expect(passes('envelope.TransactionContent.Amount', { 'decimal-equals': '10.603' })).toBe(false);
     expect(passes('status', { 'decimal-equals': '10.0' })).toBe(true);
     expect(passes('status', { 'decimal-equals': '${var.code}' })).toBe(true);
-    expect(check('envelope.TransactionContent.Amount', { 'decimal-equals': '106.3' })[0]).toEqual({
+    expect(check('envelope.TransactionContent.Amount', { 'decimal-equals': '106.3' })[0]).toMatchObject({
       path: 'envelope.TransactionContent.Amount',
       check: 'decimal-equals',
       ok: false,

@@ -44,16 +44,19 @@ describe('paths', () => {
 
   it('give every element under [*] with its position, and say why a value is missing', () => {
     const found = resolvePath(check, parsePath('envelope.TransactionContent.Extras[*].FieldValue@json.OrderAmount'));
-    expect(found.map((f) => [f.path, f.value, f.missing, f.each?.position])).toEqual([
+    expect(found.map((f) => [f.path, f.value, f.absence?.why, f.each?.position])).toEqual([
       ['envelope.TransactionContent.Extras[0].FieldValue@json.OrderAmount', '10.630', undefined, 1],
-      ['envelope.TransactionContent.Extras[1].FieldValue', undefined, 'not JSON', 2],
+      ['envelope.TransactionContent.Extras[1].FieldValue', undefined, 'notJson', 2],
     ]);
     expect(resolvePath(check, parsePath('vouchers[5]'))[0]).toMatchObject({
       path: 'vouchers[5]',
-      missing: 'missing (the list has 2)',
+      absence: { why: 'listHas', length: 2 },
     });
-    expect(resolvePath(check, parsePath('nothing.here'))[0]).toMatchObject({ path: 'nothing', missing: 'missing' });
-    expect(resolvePath({ list: [] }, parsePath('list[*]'))[0]).toMatchObject({ missing: 'an empty list' });
+    expect(resolvePath(check, parsePath('nothing.here'))[0]).toMatchObject({
+      path: 'nothing',
+      absence: { why: 'missing' },
+    });
+    expect(resolvePath({ list: [] }, parsePath('list[*]'))[0]).toMatchObject({ absence: { why: 'emptyList' } });
   });
 
   it('refuse what they cannot read', () => {

@@ -1,5 +1,7 @@
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { describe, expect, it } from 'vitest';
+import { en } from '../../src/i18n/en.js';
+import { ru } from '../../src/i18n/ru.js';
 import { parseLosslessJson } from '../../src/protocol/lossless.js';
 import { plainStyle } from '../../src/render/style.js';
 import { parseScenario } from '../../src/scenario/file.js';
@@ -226,17 +228,33 @@ describe('scenario reports', () => {
   it('a line per step for a person, and a summary that repeats each failure with its case and step', async () => {
     const result = await runSuites([suite], fakeGateway().execute, { bail: false });
     const steps = result.suites[0]!.cases[0]!.steps;
-    expect(stepLines(steps[0]!, plainStyle)).toMatch(/^ {4}✓ 1 check 201 for a {2}\d+ ms$/);
-    expect(stepLines(steps[3]!, plainStyle)).toMatch(
+    expect(stepLines(steps[0]!, plainStyle, en)).toMatch(/^ {4}✓ 1 check 201 for a {2}\d+ ms$/);
+    expect(stepLines(steps[3]!, plainStyle, en)).toMatch(
       /✗ 4 status 1000 {2}\d+ ms\n {8}state: expected "failed", actual "success"/,
     );
-    expect(stepLines(steps[4]!, plainStyle)).toBe('    - 5 check  skipped');
-    const summary = summaryLines(result, 1234, plainStyle);
+    expect(stepLines(steps[4]!, plainStyle, en)).toBe('    - 5 check  skipped');
+    const summary = summaryLines(result, 1234, plainStyle, en);
     expect(summary).toContain(
       '✗ case "pays & looks <up>", step 4 (status): state: expected "failed", actual "success"',
     );
     expect(summary).toContain('✗ case "unreachable", step 1 (check): connection refused');
     expect(summary).toMatch(/3 cases: 1 passed, 1 failed, 1 errors, 0 skipped \(1\.23 s\)$/);
+  });
+
+  it('the same lines in Russian: the made-up step names, the checks and the counts in its words and numbers', async () => {
+    const result = await runSuites([suite], fakeGateway().execute, { bail: false });
+    const steps = result.suites[0]!.cases[0]!.steps;
+    expect(stepLines(steps[0]!, plainStyle, ru)).toMatch(/^ {4}✓ 1 проверка: услуга 201, счёт a {2}\d+ мс$/);
+    expect(stepLines(steps[3]!, plainStyle, ru)).toMatch(/\n {8}state: ожидалось — "failed", получено — "success"/);
+    expect(stepLines(steps[4]!, plainStyle, ru)).toBe('    - 5 check  пропущен');
+    const summary = summaryLines(result, 1234, plainStyle, ru);
+    expect(summary).toContain(
+      '✗ случай «pays & looks <up>», шаг 4 (status): state: ожидалось — "failed", получено — "success"',
+    );
+    expect(summary).toMatch(/3 случая: пройдено — 1, не пройдено — 1, с ошибкой — 1, пропущено — 0 \(1,23 с\)$/);
+    // The report files keep the English words: data, the same in every language.
+    expect(steps[3]!.failures[0]).toMatchObject({ expected: '"failed"', actual: '"success"' });
+    expect(steps[0]!.name).toBe('check 201 for a');
   });
 
   it('--json: a line per step with its record (numbers exact), per case, and a summary', async () => {

@@ -3,6 +3,8 @@ import { completionInstallLines, completionScripts, completionShells } from '../
 import type { Language, Said } from '../../i18n/language.js';
 import { addArgument } from '../option.js';
 
+const loadOnce: Said = { en: 'Load it once per shell:', ru: 'Подключите его один раз в каждой оболочке:' };
+
 const description: Said = {
   en: 'print the shell completion script for bash, zsh or fish (how to load it: agentpay completion --help)',
   ru: 'напечатать скрипт дополнения по Tab для bash, zsh или fish (как подключить: agentpay completion --help)',
@@ -22,7 +24,7 @@ export function completionCommand(stdout: { write(text: string): unknown }, lang
   })
     .addHelpText(
       'after',
-      `\nLoad it once per shell:\n${completionInstallLines.map((line) => `  ${line}`).join('\n')}\n`,
+      `\n${loadOnce[language]}\n${completionInstallLines[language].map((line) => `  ${line}`).join('\n')}\n`,
     )
     .action((shell: (typeof completionShells)[number]) => {
       stdout.write(completionScripts[shell]);

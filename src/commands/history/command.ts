@@ -1,5 +1,6 @@
 import { Command } from 'commander';
 import { UsageError } from '../../errors.js';
+import { t } from '../../i18n/current.js';
 import type { Language, Said } from '../../i18n/language.js';
 import type { OptionDefinitions } from '../../options/definition.js';
 import { choiceOption, optionalText } from '../../options/values.js';
@@ -16,7 +17,7 @@ const description: Said = {
 /** --gateway as the journal names gateways: the base URL without trailing slashes (settings/parsers.ts), or "sandbox". */
 function gatewayOption(raw: unknown): string | undefined {
   const gateway = optionalText(raw, '--gateway')?.trim().replace(/\/+$/, '');
-  if (gateway === '') throw new UsageError('--gateway takes a base URL or sandbox');
+  if (gateway === '') throw new UsageError(t().commands.gatewayFilter);
   return gateway;
 }
 
@@ -40,7 +41,7 @@ export const historyFilterOptions = {
     flags: '--gateway <base-url|sandbox>',
     help: {
       en: 'only payments made through this gateway (a Gateway column shows when several are listed)',
-      ru: 'только платежи через этот шлюз (когда в списке их несколько, появляется столбец Gateway)',
+      ru: 'только платежи через этот шлюз (когда в списке их несколько, появляется столбец «Шлюз»)',
     },
     parse: gatewayOption,
   },

@@ -1,4 +1,5 @@
 import { t } from '../../i18n/current.js';
+import { en } from '../../i18n/en.js';
 import { untilInterrupted } from '../../interrupts.js';
 import type { JournalEntry, Ledger, LedgerEntry, LedgerHistory } from '../../ledger/ledger.js';
 import { parseOptions } from '../../options/definition.js';
@@ -17,7 +18,8 @@ function historyOptions(raw: unknown, out: CommandContext['out']) {
 function latestView(entry: JournalEntry): TransactionView {
   if (entry.outcome) return entry.outcome.view;
   const { intent } = entry;
-  return unknownView(intent, 'Payment', 'no answer recorded: run agentpay reconcile');
+  // Data (CSV, --json): the catalogue's English words.
+  return unknownView(intent, 'Payment', en.receipt.noAnswerRecorded);
 }
 
 /** Who made the payment: the team ledger says for every one; the journal's intents since they name it. */

@@ -18,12 +18,9 @@ function summary(report: CompactionReport): string {
 function journalFileOf(settings: CommandContext['settings']): string {
   const location = settings.ledger.value;
   if (location.kind === 'postgres') {
-    throw new UsageError(
-      'ledger compact is for a journal file: a PostgreSQL ledger keeps its records in the database',
-      {
-        hint: "give --ledger <journal file> to compact a terminal's own journal",
-      },
-    );
+    throw new UsageError(t().commands.compactNotPostgres, {
+      hint: t().commands.compactNotPostgresHint,
+    });
   }
   return location.path;
 }
@@ -42,7 +39,7 @@ export async function runCompact(_options: unknown, context: CommandContext): Pr
   } catch (error) {
     if (errnoCodeOf(error) === undefined || error instanceof LocalStorageError) throw error;
     throw new LocalStorageError('compact the journal', (error as NodeJS.ErrnoException).path ?? journal, error, {
-      consequence: 'nothing is lost: what it did is finished by the next `agentpay ledger compact`',
+      consequence: t().commands.compactNothingLost,
     });
   }
   if (out.json) out.data(JSON.stringify(report));

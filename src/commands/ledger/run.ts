@@ -13,12 +13,7 @@ import type { CommandContext } from '../context.js';
 function postgresLocation(context: CommandContext, what: string): LedgerLocation & { kind: 'postgres' } {
   const location = context.settings.ledger.value;
   if (location.kind === 'postgres') return location;
-  throw new UsageError(
-    `ledger ${what} is for a PostgreSQL ledger; the ledger here is the journal file ${location.shown}`,
-    {
-      hint: 'give --ledger postgres://user@host/database (or AGENTPAY_LEDGER, or the profile key ledger)',
-    },
-  );
+  throw new UsageError(t().commands.postgresOnly(what, location.shown), { hint: t().commands.postgresOnlyHint });
 }
 
 async function openPostgres(context: CommandContext, what: string): Promise<PostgresLedger> {
@@ -51,7 +46,7 @@ export async function runImport(raw: unknown, context: CommandContext): Promise<
   const { out } = context;
   try {
     if (!statSync(path).isFile())
-      throw new UsageError(`${path} is not a file`, { hint: 'give the journal file itself' });
+      throw new UsageError(t().commands.notAFile(path), { hint: t().commands.notAFileHint });
   } catch (error) {
     if (error instanceof UsageError) throw error;
     throw new LocalStorageError('read the journal', path, error);

@@ -26,7 +26,8 @@ export const receiptOptions = {
             maxDigits: 4,
             min: 20,
             max: 1000,
-            message: '--width takes a whole number of columns from 20 to 1000',
+            flag: '--width',
+            unit: 'columns',
           }),
   },
 } as const satisfies OptionDefinitions;

@@ -16,8 +16,7 @@ interface ReceiptOptions {
 
 function parseReceiptOptions(raw: unknown): ReceiptOptions {
   const options = optionRecord(raw);
-  if (typeof options.txnId !== 'string')
-    throw new UsageError('give the TransactionID of the receipt: agentpay receipt <txn-id>');
+  if (typeof options.txnId !== 'string') throw new UsageError(t().commands.receiptWhich);
   return { txnId: parseTransactionId(options.txnId), ...parseOptions(raw, receiptOptions) };
 }
 
@@ -31,8 +30,7 @@ async function chosenOwner(settings: Settings): Promise<{ gateway: string; agent
 }
 
 const ownerText = ({ gateway, agentId }: { gateway: string; agentId?: string | undefined }) =>
-  agentId === undefined ? gateway : `${gateway} agent ${agentId}`;
-const chooseHint = 'name the gateway: --base-url <url> --agent-id <id> (or a --profile), or --sandbox';
+  t().commands.owner(gateway, agentId);
 
 /** The one entry the receipt is of, or a UsageError saying why there is none. */
 async function entryOf(context: CommandContext, id: string): Promise<JournalEntry> {
@@ -49,21 +47,17 @@ async function entryOf(context: CommandContext, id: string): Promise<JournalEntr
   const held = all.map(({ intent }) => ownerText(intent)).join(', ');
   if (mine.length === 1) return mine[0]!;
   if (mine.length > 1) {
-    throw new UsageError(
-      `transaction ${id} is in the ledger for ${mine.length} gateways (${mine.map(({ intent }) => ownerText(intent)).join(', ')}): which one is meant?`,
-      {
-        hint: chooseHint,
-      },
-    );
-  }
-  if (owner !== undefined && all.length > 0) {
-    throw new UsageError(`transaction ${id} is not in the ledger for ${ownerText(owner)}; it is for ${held}`, {
-      hint: chooseHint,
+    const owners = mine.map(({ intent }) => ownerText(intent)).join(', ');
+    throw new UsageError(t().commands.inLedgerForMany(id, mine.length, owners), {
+      hint: t().commands.chooseGatewayHint,
     });
   }
-  throw new UsageError(`transaction ${id} is not in the ledger ${ledger.location.shown}`, {
-    hint: 'check the TransactionID with agentpay history, and the ledger with agentpay doctor',
-  });
+  if (owner !== undefined && all.length > 0) {
+    throw new UsageError(t().commands.inLedgerForOther(id, ownerText(owner), held), {
+      hint: t().commands.chooseGatewayHint,
+    });
+  }
+  throw new UsageError(t().commands.notInLedger(id, ledger.location.shown), { hint: t().commands.notInLedgerHint });
 }
 
 /** `agentpay receipt <txn-id>`: a transaction's receipt reprinted from the ledger; nothing is sent. */

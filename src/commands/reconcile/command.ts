@@ -36,7 +36,7 @@ export const reconcileOptions = {
       ru: '«не найдено» становится окончательным («не проводился») только после такого возраста (по умолчанию 120)',
     },
     parse: (raw: unknown) =>
-      wholeNumberOption(raw, { fallback: '120', maxDigits: 6, message: '--grace takes a whole number of seconds' }),
+      wholeNumberOption(raw, { fallback: '120', maxDigits: 6, flag: '--grace', unit: 'seconds' }),
   },
   concurrency: lookupConcurrencyDefinition,
   /** Compare the ledger with the provider's registry (registry.ts) instead. */

@@ -1,4 +1,5 @@
 import { AgentpayError, ExitCode, type ExitCodeValue, LocalStorageError } from '../../errors.js';
+import { t } from '../../i18n/current.js';
 import type { JournalEntry, Ledger } from '../../ledger/ledger.js';
 import { type CodeTable, classifyCode } from '../../protocol/codes.js';
 import {
@@ -69,30 +70,18 @@ export async function settleEntry(
   const view = viewOfStatusAnswer(answer, sent, codes);
   const codeClass = classifyCode(answer.status, codes);
   if (isRefusedLookUp(view, codes)) {
-    const refused = unknownView(
-      sent,
-      'Status',
-      `the gateway refused the look-up itself (${answerText(view)}); check the agent id and password`,
-    );
+    const refused = unknownView(sent, 'Status', t().reconcile.lookUpRefused(answerText(view)));
     return { entry, view: refused, exitCode: ExitCode.pendingOrUnknown, learned: false };
   }
   if (codeClass === 'notFound') {
     const age = Date.now() - Date.parse(entry.intent.at);
     const earlier = entry.outcome?.view;
     if (earlier !== undefined && speaksOfPayment(earlier, codes)) {
-      const lost = unknownView(
-        sent,
-        'Status',
-        `not found at the gateway now, though it answered ${answerText(earlier)} for it before; ask the gateway`,
-      );
+      const lost = unknownView(sent, 'Status', t().reconcile.lostNow(answerText(earlier)));
       return { entry, view: lost, exitCode: ExitCode.pendingOrUnknown, learned: false };
     }
     if (age < graceMs) {
-      const waiting = unknownView(
-        sent,
-        'Status',
-        `not found at the gateway yet (${Math.round(age / 1000)} s old; final after ${graceMs / 1000} s)`,
-      );
+      const waiting = unknownView(sent, 'Status', t().reconcile.notFoundYet(Math.round(age / 1000), graceMs / 1000));
       return { entry, view: waiting, exitCode: ExitCode.pendingOrUnknown, learned: false };
     }
     const neverMade: TransactionView = {

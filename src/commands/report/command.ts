@@ -1,5 +1,6 @@
 import { Command } from 'commander';
 import { UsageError } from '../../errors.js';
+import { t } from '../../i18n/current.js';
 import type { Language, Said } from '../../i18n/language.js';
 import type { OptionDefinitions } from '../../options/definition.js';
 import { textListOption } from '../../options/values.js';
@@ -22,7 +23,7 @@ const usage: Said = { en: `${choices} [options]`, ru: `${choices} [флаги]` 
 function dimensionsOption(raw: unknown): ReportDimension[] {
   const dimensions = parseDimensions(textListOption(raw, '--by'));
   if (typeof dimensions === 'string')
-    throw new UsageError(`--by ${JSON.stringify(dimensions)} is not one of: ${reportDimensions.join(', ')}`);
+    throw new UsageError(t().commands.byChoices(dimensions, reportDimensions.join(', ')));
   return dimensions;
 }
 

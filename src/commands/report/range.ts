@@ -1,4 +1,5 @@
 import { UsageError } from '../../errors.js';
+import { t } from '../../i18n/current.js';
 import { dayOption, startOfDay } from '../../local-day.js';
 import { parseSince } from '../since.js';
 
@@ -26,16 +27,13 @@ export function reportRange(
 ): ReportRange {
   const { date, since, until } = options;
   if (date !== undefined) {
-    if (since !== undefined || until !== undefined)
-      throw new UsageError('--date is a whole day: give it, or --since and --until, not both');
+    if (since !== undefined || until !== undefined) throw new UsageError(t().commands.dateOrRange);
     return parseDay(date, now);
   }
   if (since === undefined && until === undefined) return parseDay('yesterday', now);
   const range = { from: parseSince(since, now) ?? null, until: parseSince(until, now, '--until') ?? now };
   if (range.from !== null && range.from.getTime() >= range.until.getTime()) {
-    throw new UsageError(`--since ${since} is not before --until ${until ?? '(now)'}: the range is empty`, {
-      hint: 'give --since earlier than --until',
-    });
+    throw new UsageError(t().commands.emptyRange(String(since), until), { hint: t().commands.emptyRangeHint });
   }
   return range;
 }

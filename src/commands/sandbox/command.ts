@@ -1,5 +1,6 @@
 import { Command } from 'commander';
 import { UsageError } from '../../errors.js';
+import { t } from '../../i18n/current.js';
 import type { Language, Said } from '../../i18n/language.js';
 import type { OptionDefinitions } from '../../options/definition.js';
 import { choiceOption, optionalText } from '../../options/values.js';
@@ -26,8 +27,8 @@ function numberOption(
   return Number(text);
 }
 
-const countOption = (flag: string, unit: string) => (raw: unknown) =>
-  numberOption(raw, flag, '0', (v) => /^\d{1,7}$/.test(v), `${flag} takes a whole number of ${unit}`);
+const countOption = (flag: string, unit: 'milliseconds' | 'payments' | 'polls') => (raw: unknown) =>
+  numberOption(raw, flag, '0', (v) => /^\d{1,7}$/.test(v), t().commands.wholeNumber(flag, unit));
 
 /** The sandbox's options; --break's rules are checked by run.ts against the sandbox's own list. */
 export const sandboxOptions = {
@@ -48,7 +49,7 @@ export const sandboxOptions = {
         '--port',
         '8080',
         (v) => /^\d{1,5}$/.test(v) && Number(v) <= 65535,
-        '--port takes a number from 0 to 65535',
+        t().commands.numberFromTo('--port', '0', '65535'),
       ),
   },
   state: {
@@ -64,7 +65,7 @@ export const sandboxOptions = {
       en: 'payments stay in progress for n Status polls (default 0)',
       ru: 'платежи остаются в обработке n опросов Status (по умолчанию 0)',
     },
-    parse: countOption('--pending', 'Status polls'),
+    parse: countOption('--pending', 'polls'),
   },
   latency: {
     flags: '--latency <ms>',
@@ -91,7 +92,7 @@ export const sandboxOptions = {
         '--fail-rate',
         '0',
         (v) => /^(0(\.\d+)?|1(\.0+)?)$/.test(v),
-        '--fail-rate takes a number from 0 to 1, such as 0.2',
+        t().commands.numberFromTo('--fail-rate', '0', '1', '0.2'),
       ),
   },
   garbage: {
@@ -101,7 +102,7 @@ export const sandboxOptions = {
       ru: 'сбой: отвечать на каждый запрос (после его обработки) испорченным ответом',
     },
     choices: garbageKinds,
-    parse: (raw: unknown) => choiceOption(raw, garbageKinds, `--garbage takes one of: ${garbageKinds.join(', ')}`),
+    parse: (raw: unknown) => choiceOption(raw, garbageKinds, t().commands.oneOf('--garbage', garbageKinds.join(', '))),
   },
   break: {
     flags: '--break <rule>',

@@ -1,23 +1,19 @@
 import { UsageError } from '../../errors.js';
 import { t } from '../../i18n/current.js';
+import type { Said } from '../../i18n/language.js';
 import { parseOptions } from '../../options/definition.js';
 import { choiceOption } from '../../options/values.js';
 import type { Output } from '../../output.js';
 import { sandboxBreaks } from '../../sandbox/gateway-logic.js';
 import { codeListSettings, codeLists, codeTableEnvironment } from '../../settings/code-lists.js';
-import type { CommandContext } from '../context.js';
 import { loadReplay } from '../embedded-endpoint.js';
+import type { CommandContext } from '../context.js';
 import { sandboxOptions } from './command.js';
 
 function parseSandboxOptions(raw: unknown) {
   const options = parseOptions(raw, sandboxOptions);
   const breaks = options.break.map(
-    (rule) =>
-      choiceOption(
-        rule,
-        sandboxBreaks,
-        `--break ${JSON.stringify(rule)} is not a rule the sandbox can break: give ${sandboxBreaks.join(', ')}`,
-      )!,
+    (rule) => choiceOption(rule, sandboxBreaks, t().commands.notABreak(rule as string, sandboxBreaks.join(', ')))!,
   );
   return { ...options, break: breaks };
 }
@@ -32,7 +28,7 @@ async function describeSandbox(baseUrl: string, breaks: readonly string[]) {
     agentId: sandboxCredentials.agentId,
     password: sandboxCredentials.password,
     services: sandboxServices.map(({ id, kind, name, currency }) => ({ id, kind, name, currency })),
-    accounts: sandboxAccounts.map(({ account, accepted, note }) => ({ account, accepted, note })),
+    accounts: sandboxAccounts.map(({ account, accepted, note }) => ({ account, accepted, note: note.en })),
     breaks,
     // Its code table, as a client reaching it by URL is to be told (README "Connecting to a real gateway").
     codes: Object.fromEntries(codeLists.map((list) => [codeListSettings[list].key, [...sandboxCodeTable[list]]])),
@@ -55,7 +51,12 @@ function printReplayBanner(out: Output, baseUrl: string, replay: ReplayInfo): vo
   out.data(out.style.dim(t().sandbox.stop));
 }
 
-function printBanner(out: Output, info: Awaited<ReturnType<typeof describeSandbox>>, replay?: ReplayInfo): void {
+function printBanner(
+  out: Output,
+  info: Awaited<ReturnType<typeof describeSandbox>>,
+  notes: readonly { account: string; note: Said }[],
+  replay?: ReplayInfo,
+): void {
   if (replay && !replay.fallback) return printReplayBanner(out, info.baseUrl, replay);
   const style = out.style;
   const said = t().sandbox;
@@ -71,7 +72,7 @@ function printBanner(out: Output, info: Awaited<ReturnType<typeof describeSandbo
     );
   }
   out.data(said.accounts);
-  for (const account of info.accounts) out.data(`    ${account.account.padEnd(12)}  ${account.note}`);
+  for (const { account, note } of notes) out.data(`    ${account.padEnd(12)}  ${note[t().locale]}`);
   const { pendingCodes, notFoundCodes, failedCodes } = info.codes;
   out.data(said.codes(`${pendingCodes?.join(',')}`, `${notFoundCodes?.join(',')}`, `${failedCodes?.join(',')}`));
   const example = `AGENTPAY_BASE_URL=${info.baseUrl} AGENTPAY_AGENT_ID=${info.agentId} AGENTPAY_PASSWORD=${info.password} agentpay check --service 101 --account 7011234567`;
@@ -88,13 +89,12 @@ function faultLines(options: {
   failRate: number;
   garbage?: string | undefined;
 }): string[] {
+  const said = t().commands.sandboxFault;
   const lines: string[] = [];
-  if (options.garbage !== undefined)
-    lines.push(`every request is processed, then answered with garbage: ${options.garbage}`);
-  if (options.latency > 0) lines.push(`every answer waits ${options.latency} ms`);
-  if (options.dropAfterCommit > 0)
-    lines.push(`the next ${options.dropAfterCommit} Payment answers are dropped after commit`);
-  if (options.failRate > 0) lines.push(`${options.failRate} of committed Payments are answered with HTTP 500`);
+  if (options.garbage !== undefined) lines.push(said.garbage(options.garbage));
+  if (options.latency > 0) lines.push(said.latency(options.latency));
+  if (options.dropAfterCommit > 0) lines.push(said.drop(options.dropAfterCommit));
+  if (options.failRate > 0) lines.push(said.failRate(String(options.failRate)));
   return lines;
 }
 
@@ -144,12 +144,10 @@ export async function runSandbox(rawOptions: unknown, context: CommandContext): 
       },
     });
   } catch (error) {
-    throw new UsageError(
-      `cannot listen on ${options.host}:${options.port}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`,
-      {
-        hint: 'choose another --port (0 picks a free one)',
-      },
-    );
+    const reason = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
+    throw new UsageError(t().commands.cannotListen(`${options.host}:${options.port}`, reason), {
+      hint: t().commands.cannotListenHint,
+    });
   }
   const info = await describeSandbox(sandbox.baseUrl, options.break);
   const replayInfo: ReplayInfo | undefined =
@@ -157,8 +155,8 @@ export async function runSandbox(rawOptions: unknown, context: CommandContext): 
       ? { directory: replaying.directory, recordings: replay.size, fallback: replay.fallback }
       : undefined;
   if (out.json) out.data(JSON.stringify(jsonLine(info, replayInfo)));
-  else printBanner(out, info, replayInfo);
-  for (const line of faultLines(options)) out.warn(`fault: ${line}`);
+  else printBanner(out, info, (await import('../../sandbox/catalogue.js')).sandboxAccounts, replayInfo);
+  for (const line of faultLines(options)) out.warn(t().commands.fault(line));
   // SIGINT or SIGTERM (main.ts hears them) is how a sandbox ends: exit 0.
   const { signal } = context.interrupts;
   await new Promise<void>((resolve) => {

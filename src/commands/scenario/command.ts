@@ -1,5 +1,6 @@
 import { Command } from 'commander';
 import { UsageError } from '../../errors.js';
+import { t } from '../../i18n/current.js';
 import type { Language, Said } from '../../i18n/language.js';
 import type { OptionDefinitions } from '../../options/definition.js';
 import { textListOption, wholeNumberOption } from '../../options/values.js';
@@ -15,14 +16,10 @@ const description: Said = {
 function reportsOption(raw: unknown): { format: 'junit' | 'html'; path: string }[] {
   const reports = textListOption(raw, '--report').map((value) => {
     const match = /^(junit|html):(.+)$/.exec(value);
-    if (!match)
-      throw new UsageError(
-        '--report takes junit:<path> or html:<path>, such as junit:reports/conformance.xml (- for stdout)',
-      );
+    if (!match) throw new UsageError(t().scenario.reportFormat);
     return { format: match[1] as 'junit' | 'html', path: match[2]! };
   });
-  if (reports.filter((report) => report.path === '-').length > 1)
-    throw new UsageError('only one --report can go to stdout (-); give the others a path');
+  if (reports.filter((report) => report.path === '-').length > 1) throw new UsageError(t().scenario.oneReportOnStdout);
   return reports;
 }
 
@@ -39,7 +36,7 @@ export const scenarioOptions = {
     flags: '--report <junit:path|html:path>',
     help: {
       en: 'also write a JUnit XML or a self-contained HTML report to path; - prints it on stdout and moves the live lines to stderr (repeatable)',
-      ru: 'записать ещё и отчёт JUnit XML или самодостаточный HTML в path; - печатает его в stdout, а текущие строки переносит в stderr (можно повторять)',
+      ru: 'записать ещё и отчёт JUnit XML или самодостаточный HTML в файл, названный после двоеточия; - печатает его в stdout, а текущие строки переносит в stderr (можно повторять)',
     },
     repeatable: true,
     parse: reportsOption,
@@ -63,7 +60,7 @@ export const scenarioOptions = {
         maxDigits: 3,
         min: 1,
         max: 64,
-        message: '--jobs takes a whole number from 1 to 64',
+        flag: '--jobs',
       }),
   },
   retry: {
@@ -78,7 +75,7 @@ export const scenarioOptions = {
         maxDigits: 2,
         min: 0,
         max: 10,
-        message: '--retry takes a whole number from 0 to 10',
+        flag: '--retry',
       }),
   },
   yes: {

@@ -2,6 +2,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { AgentpayError, CancelledError, exitCodeOfSignal, UsageError } from '../../errors.js';
+import { t } from '../../i18n/current.js';
 import { stoppedBy } from '../../interrupts.js';
 import { parseOptions } from '../../options/definition.js';
 import { optionRecord, textListOption } from '../../options/values.js';
@@ -14,9 +15,12 @@ import { scenarioOptions } from './command.js';
 
 function parseScenarioOptions(raw: unknown) {
   const files = textListOption(optionRecord(raw).files, 'scenario files');
-  if (files.length === 0) throw new UsageError('give at least one scenario file');
+  if (files.length === 0) throw new UsageError(t().scenario.noFiles);
   return { files, ...parseOptions(raw, scenarioOptions) };
 }
+
+/** Why a file could not be read: its error code (ENOENT), else the message. */
+const errorCode = (error: unknown) => (error as NodeJS.ErrnoException).code ?? (error as Error).message;
 
 /** --data read and checked against every case that uses `${row.x}`, before anything is sent. */
 async function loadData(path: string | undefined, suites: readonly Suite[]): Promise<ScenarioData | undefined> {
@@ -28,18 +32,14 @@ async function loadData(path: string | undefined, suites: readonly Suite[]): Pro
       try {
         source = await readFile(path, 'utf8');
       } catch (error) {
-        throw new UsageError(
-          `cannot read the data file ${path}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`,
-          { hint: 'nothing was sent' },
-        );
+        throw new UsageError(t().scenario.cannotReadData(path, errorCode(error)), { hint: t().scenario.nothingSent });
       }
       data = parseScenarioData(source, path);
     }
     checkDataFor(suites, data);
     return data;
   } catch (error) {
-    if (error instanceof ScenarioDataError)
-      throw new UsageError(error.message, { hint: 'see docs/scenarios.md#data-driven-scenarios; nothing was sent' });
+    if (error instanceof ScenarioDataError) throw new UsageError(error.message, { hint: t().scenario.dataHint });
     throw error;
   }
 }
@@ -50,15 +50,12 @@ async function loadSuite(file: string) {
   try {
     source = await readFile(file, 'utf8');
   } catch (error) {
-    throw new UsageError(
-      `cannot read the scenario file ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`,
-    );
+    throw new UsageError(t().scenario.cannotReadFile(file, errorCode(error)));
   }
   try {
     return parseScenario(source, file);
   } catch (error) {
-    if (error instanceof ScenarioFileError)
-      throw new UsageError(error.message, { hint: 'see docs/scenarios.md for the file format; nothing was sent' });
+    if (error instanceof ScenarioFileError) throw new UsageError(error.message, { hint: t().scenario.fileFormatHint });
     throw error;
   }
 }
@@ -74,7 +71,7 @@ async function loadSuites(files: string[], varFlags: string[], env: NodeJS.Proce
       suites.push({ suite, vars: varsFor(suite, flags, env) });
     }
   } catch (error) {
-    if (error instanceof VarError) throw new UsageError(error.message, { hint: 'nothing was sent' });
+    if (error instanceof VarError) throw new UsageError(error.message, { hint: t().scenario.nothingSent });
     throw error;
   }
   return suites;
@@ -92,7 +89,7 @@ function writeReports(
     else {
       mkdirSync(dirname(path), { recursive: true });
       writeFileSync(path, text);
-      out.note(out.errorStyle.dim(`${format === 'junit' ? 'JUnit' : 'HTML'} report written to ${path}`));
+      out.note(out.errorStyle.dim(t().scenario.reportWritten(format, path)));
     }
   }
 }
@@ -122,6 +119,7 @@ export async function runScenario(rawOptions: unknown, context: CommandContext):
   const live = reportOnStdout ? (text: string) => out.note(text) : (text: string) => out.data(text);
   const style = reportOnStdout ? out.errorStyle : out.style;
   const headed = new Set<string>();
+  const said = t();
 
   const recorder = exchangeRecorder();
   const session = await context.openGateway({ onExchange: recorder.listen });
@@ -140,24 +138,21 @@ export async function runScenario(rawOptions: unknown, context: CommandContext):
       listener: {
         caseStarted: (suite, caseName) => {
           if (out.json) return;
-          if (!headed.has(suite.file)) live(human.suiteHeading(suite, style));
+          if (!headed.has(suite.file)) live(human.suiteHeading(suite, style, said));
           headed.add(suite.file);
           live(human.caseHeading(caseName, style));
         },
         stepFinished: (suite, caseName, step) => {
-          live(out.json ? json.stepJson(suite, caseName, step) : human.stepLines(step, style));
+          live(out.json ? json.stepJson(suite, caseName, step) : human.stepLines(step, style, said));
         },
-        stepRetrying: (_suite, caseName, label, attempt, reason) => {
-          out.note(
-            out.errorStyle.pending(
-              `case ${JSON.stringify(caseName)}, ${label}: trying again (attempt ${attempt} of ${options.retry + 1}): ${reason}`,
-            ),
-          );
+        stepRetrying: (_suite, caseName, step, attempt, reason) => {
+          const where = said.scenario.where(caseName, step.number, step.kind, step.id);
+          out.note(out.errorStyle.pending(said.scenario.retrying(where, attempt, options.retry + 1, reason)));
         },
         caseFinished: (suite, outcome) => {
           if (out.json) live(json.caseJson(suite, outcome));
           else if (outcome.outcome === 'skipped')
-            live(human.skippedCaseLine(outcome, stop.aborted ? stoppedAfter() : '--bail', style));
+            live(human.skippedCaseLine(outcome, stop.aborted ? stoppedAfter() : '--bail', style, said));
         },
       },
     });
@@ -165,13 +160,13 @@ export async function runScenario(rawOptions: unknown, context: CommandContext):
     await session.close();
   }
   const ms = Math.round(performance.now() - started);
-  live(out.json ? json.summaryJson(result, ms) : human.summaryLines(result, ms, style));
+  live(out.json ? json.summaryJson(result, ms) : human.summaryLines(result, ms, style, said));
 
   const ended = result;
   writeReports({ junit: () => junitXml(ended), html: () => htmlReport(ended, ms) }, options.report, out);
   if (result.interrupted) {
     throw new CancelledError(
-      `interrupted: the scenario stopped after ${stoppedAfter()}; payments made so far are in the journal`,
+      said.scenario.stopped(stoppedAfter()),
       exitCodeOfSignal(stoppedBy(context.interrupts) ?? 'SIGINT'),
     );
   }
@@ -182,9 +177,6 @@ export async function runScenario(rawOptions: unknown, context: CommandContext):
 function notPassedError(result: RunResult): AgentpayError {
   const cases = result.suites.flatMap((suite) => suite.cases);
   const bad = cases.filter((c) => c.outcome === 'failed' || c.outcome === 'error').length;
-  const message =
-    bad > 0
-      ? `${bad} of ${cases.length} cases did not pass`
-      : "every case passed, but a payment's outcome is unknown: it is in the journal for `agentpay reconcile`";
+  const message = bad > 0 ? t().scenario.notPassed(bad, cases.length) : t().scenario.outcomeUnknown;
   return new AgentpayError(message, result.exitCode);
 }

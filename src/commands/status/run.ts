@@ -26,8 +26,7 @@ interface StatusOptions {
 function parseStatusOptions(raw: unknown): StatusOptions {
   const options = optionRecord(raw);
   const ids = options.ids ?? [];
-  if (!Array.isArray(ids) || !ids.every((id) => typeof id === 'string'))
-    throw new UsageError('transaction ids must be text');
+  if (!Array.isArray(ids) || !ids.every((id) => typeof id === 'string')) throw new UsageError(t().commands.idsAsText);
   return { ids, ...parseOptions(raw, statusOptions) };
 }
 
@@ -37,14 +36,12 @@ function parseStatusOptions(raw: unknown): StatusOptions {
  */
 function commandLineIds(options: StatusOptions, settings: Settings): string[] {
   if (options.ids.length === 0 && options.fromFile === undefined) {
-    throw new UsageError('give at least one transaction id, or --from-file <path|->');
+    throw new UsageError(t().commands.noIds);
   }
   const ids = options.ids.map((id) => parseTransactionId(id));
   if (options.fromFile === '-' && !settings.sandbox && passwordReadsStdin(settings)) {
     // The password would swallow the ids (or the ids the password): refuse before either is read.
-    throw new UsageError('stdin cannot hold both the password and the ids (--password-file - and --from-file -)', {
-      hint: 'put the ids in a file for --from-file, or the password in AGENTPAY_PASSWORD or a file of its own',
-    });
+    throw new UsageError(t().commands.stdinTwice, { hint: t().commands.stdinTwiceHint });
   }
   return ids;
 }

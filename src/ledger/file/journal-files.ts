@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, readdirSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { errnoCodeOf, LocalStorageError } from '../../errors.js';
+import type { StorageAction } from '../../i18n/en.js';
 
 /**
  * The files one journal is kept in once `ledger compact` has run (docs/reliability.md,
@@ -54,7 +55,7 @@ export interface JournalState {
 
 export const currentGeneration = (state: JournalState): number => state.openGenerations.at(-1) ?? 0;
 
-export function listDirectory(directory: string, what: string): string[] {
+export function listDirectory(directory: string, what: StorageAction): string[] {
   try {
     return readdirSync(directory);
   } catch (error) {

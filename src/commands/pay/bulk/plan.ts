@@ -1,4 +1,4 @@
-import { AgentpayError } from '../../../errors.js';
+import { AgentpayError, VoucherChoiceError } from '../../../errors.js';
 import type { GatewayClient } from '../../../gateway/client.js';
 import type { JournalEntry, Ledger, Owner, RecentPayment } from '../../../ledger/ledger.js';
 import { checkPurchase } from '../../../purchase/account-check.js';
@@ -172,11 +172,12 @@ export async function resolveVouchers(
         rows.put(index, row);
       } catch (error) {
         if (!(error instanceof AgentpayError) || error.exitCode > 2) throw error;
-        const message = error.message.replace(/[;,] no payment was sent$/, '');
+        // Said for the row, under its column: the reason alone ("nothing was sent" is the file's, once).
+        const choice = error instanceof VoucherChoiceError ? error : undefined;
         problems.push({
           line: row.line,
-          column: message.startsWith('--amount') ? 'amount' : column(row),
-          message: message.replace(/^--amount/, 'amount'),
+          column: choice?.field === 'amount' ? 'amount' : column(row),
+          message: choice?.reason ?? error.message,
         });
       }
     },

@@ -1,0 +1,242 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { garbageKinds } from '../../src/sandbox/garbage.js';
+import { sandboxBreaks } from '../../src/sandbox/gateway-logic.js';
+import type { RunningSandbox } from '../../src/sandbox/server.js';
+import { binPath, type CliResult, isolatedEnv, runCli } from '../helpers/cli.js';
+import { englishLeft } from '../helpers/english-words.js';
+import { envFor, sandboxWithEnv } from '../helpers/gateway-env.js';
+
+/**
+ * `--lang ru` over what the other language tests leave out: the help of every command and
+ * subcommand, scenario's screen, the sandbox's banner and fault lines, and the errors (with
+ * their hints) of every command. Each screen is scanned for English words left; allowed,
+ * besides what english-words.ts allows: the values a flag or a scenario file takes as typed
+ * (choices, a record's paths and values), and error class names (a scenario's error.type).
+ */
+let sandbox: RunningSandbox;
+let env: Record<string, string>;
+let work: string;
+beforeAll(async () => {
+  ({ sandbox } = await sandboxWithEnv());
+  env = envFor(sandbox, { AGENTPAY_OPERATOR: 'кассир' });
+  work = mkdtempSync(join(tmpdir(), 'agentpay-ru-'));
+});
+afterAll(async () => {
+  await sandbox.close();
+});
+
+const ru = (args: string[]) => runCli(['--lang', 'ru', ...args], { env });
+function expectRussian(result: CliResult, allowed: Iterable<string> = []): void {
+  expect(englishLeft(`${result.stdout}\n${result.stderr}`, allowed), `${result.stdout}\n${result.stderr}`).toEqual([]);
+}
+
+/** The values flags take as typed, which help lists as choices and examples. */
+const typedValues = [
+  ...['table', 'json', 'csv', 'tsv', 'today', 'yesterday', 'tab', 'html', 'junit', 'JUnit'],
+  ...['success', 'failed', 'pending', 'unknown', 'service', 'operator', 'currency', 'state'],
+  ...garbageKinds,
+  ...sandboxBreaks.flatMap((rule) => rule.split('-')),
+  // File names the help gives: the journal's damaged lines, a shell's rc files.
+  ...['damaged', 'bashrc', 'zshrc', 'compinit', 'source', 'config', 'completions'],
+  // ledger's subcommands, as typed.
+  ...['migrate', 'import', 'export', 'compact'],
+];
+
+describe('agentpay --lang ru: help, scenario, the sandbox and errors', () => {
+  it('the help of every command and subcommand', async () => {
+    const commands = [
+      [],
+      ...['check', 'pay', 'buy', 'status', 'receipt', 'history', 'report', 'reconcile', 'doctor'].map((c) => [c]),
+      ...['sandbox', 'scenario', 'completion', 'ledger'].map((c) => [c]),
+      ...['migrate', 'import', 'export', 'compact'].map((c) => ['ledger', c]),
+    ];
+    for (const command of commands) {
+      const help = await ru([...command, '--help']);
+      expect(help.code).toBe(0);
+      expect(help.stdout).toMatch(/^Использование: agentpay/);
+      expectRussian(help, typedValues);
+    }
+  });
+
+  it('scenario: step lines, failures, errors and the summary; its counts and times as Russian writes them', async () => {
+    const file = join(work, 'смоук.yaml');
+    writeFileSync(
+      file,
+      [
+        'name: смоук',
+        'cases:',
+        '  - name: проходит',
+        '    steps:',
+        '      - check: { service: "101", account: "7011234567" }',
+        '        expect: { state: success }',
+        '      - pay: { service: "101", account: "7011234567", invoice: 1 }',
+        '        expect: { state: { one-of: [success, pending] } }',
+        '      - wait:',
+        '        expect: { state: success }',
+        '  - name: не сходится',
+        '    steps:',
+        '      - pay: { service: "202", account: "7011234567", amount: "1500.00", currency: KZT }',
+        '        expect:',
+        '          state: { not-equals: success }',
+        '          amount: { decimal-equals: "1" }',
+        '          message: { contains: "нет" }',
+        '          requestId: { exists: false }',
+        '          envelope.Extra: { exists: true }',
+        '      - check: { service: "101", account: "7011234567" }',
+        '  - name: ошибка',
+        '    steps:',
+        '      - pay: { service: "202", account: "7011234567", amount: "1,5" }',
+        '      - repeat-pay:',
+        '',
+      ].join('\n'),
+    );
+    const result = await ru(['scenario', file]);
+    expect(result.code, result.stderr).toBe(2);
+    expect(result.stdout).toMatch(/✓ 2 оплата ваучера №1: услуга 101, счёт 7011234567 {2}\d+ мс/);
+    expect(result.stdout).toContain('state: ожидалось — что угодно, кроме "success", получено — "success"');
+    expect(result.stdout).toContain('envelope.Extra: ожидалось — значение, получено — нет значения');
+    expect(result.stdout).toContain('случай «не сходится», шаг 1 (pay): amount: ожидалось — десятичное число 1');
+    expect(result.stdout).toMatch(
+      /3 случая: пройдено — 1, не пройдено — 1, с ошибкой — 1, пропущено — 0 \(\d+,\d\d с\)/,
+    );
+    expect(result.stderr).toContain('не пройдено случаев: 2 из 3');
+    // The file by its path; the steps, paths and values it names, and the error's class (what `error.type` matches).
+    expectRussian(result, [
+      'tmp',
+      'yaml',
+      'repeat',
+      'state',
+      'success',
+      'amount',
+      'message',
+      'requestId',
+      'envelope',
+      'Extra',
+      'UsageError',
+    ]);
+  });
+
+  it('the sandbox: its banner, its accounts and the faults it was asked for', async () => {
+    const args = ['--lang', 'ru', 'sandbox', '--port', '0', '--latency', '5', '--drop-after-commit', '2'];
+    const child = spawn(process.execPath, [binPath, ...args, '--fail-rate', '0.25', '--break', 'echo'], {
+      env: isolatedEnv(),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+    try {
+      await new Promise<void>((resolve, reject) => {
+        const ready = () => stdout.includes('Ctrl+C') && (stderr.match(/сбой:/g) ?? []).length === 3 && resolve();
+        child.stdout.on('data', ready);
+        child.stderr.on('data', ready);
+        child.on('exit', () => reject(new Error(`exited early:\n${stdout}\n${stderr}`)));
+      });
+    } finally {
+      child.kill('SIGINT');
+    }
+    expect(await exited).toBe(0);
+    expect(stdout).toContain('всегда отказ (код 22)');
+    expect(stderr).toContain('сбой: каждый ответ ждёт 5 мс');
+    expect(stderr).toContain('ответы на следующие 2 Payment обрываются после проведения');
+    expect(stderr).toContain('доля проведённых Payment, на которые приходит ответ HTTP 500: 0,25');
+    expectRussian({ code: 0, stdout, stderr }, ['echo', 'plain', 'player']); // player-42: an account
+  });
+
+  it('pay --from-file: a row whose voucher cannot be had is named under its column in either language', async () => {
+    const orders = join(work, 'orders.csv');
+    writeFileSync(orders, 'service,account,invoice-id,amount\n101,7011234567,5002,2497\n101,7011234567,9999,\n');
+    const russian = await ru(['pay', '--from-file', orders, '--dry-run']);
+    expect(russian.code).toBe(2);
+    expect(russian.stderr).toContain(
+      'строка 2, столбец «amount»: 2497 не совпадает с OrderAmount ваучера с InvoiceId 5002, 2497.00\n' +
+        '  строка 3, столбец «invoice-id»: ваучера с InvoiceId 9999 нет в списке ваучеров услуги 101\n',
+    );
+    expectRussian(russian);
+    const english = await runCli(['--lang', 'en', 'pay', '--from-file', orders, '--dry-run'], { env });
+    expect(english.stderr).toContain(
+      'line 2, amount: 2497 is not the OrderAmount of invoice 5002, 2497.00\n' +
+        '  line 3, invoice-id: invoice 9999 is not in the voucher list of service 101\n',
+    );
+  });
+
+  it('errors and their hints, command by command', async () => {
+    const runs = [
+      ['report', '--date', 'вчера'],
+      ['report', '--by', 'x'],
+      ['report', '--date', 'today', '--since', '1d'],
+      ['report', '--since', '1d', '--until', '2d'],
+      ['receipt', '1795000000000000001'],
+      ['receipt', '--width', '5', '1795000000000000001'],
+      ['status'],
+      ['status', '--wait', 'x', '1795000000000000001'],
+      ['history', '--gateway', ''],
+      ['history', '--bom'],
+      ['history', '--format', 'xml'],
+      ['scenario', join(work, 'none.yaml')],
+      ['scenario', '--jobs', '0', join(work, 'none.yaml')],
+      ['scenario', '--report', 'pdf:x', join(work, 'none.yaml')],
+      ['reconcile', '--since', '1d', '--registry', 'x.tsv'],
+      ['reconcile', '--grace', 'x'],
+      ['ledger', 'import', work],
+      ['ledger', 'import', join(work, 'none.jsonl')],
+      ['ledger', 'migrate'],
+      ['sandbox', '--port', '99999'],
+      ['sandbox', '--break', 'nothing'],
+      ['sandbox', '--latency', 'x'],
+      ['sandbox', '--fail-rate', '2'],
+      ['completion', 'tcsh'],
+      ['receipt'],
+      ['status', '--from-file', join(work, 'none.txt')],
+      ['check', '--service', '101', '--account', '7011234567', '--ca-file', join(work, 'none.pem')],
+    ];
+    for (const args of runs) {
+      const result = await ru(args);
+      expect(result.code, args.join(' ')).not.toBe(0);
+      expect(result.stderr).toMatch(/[А-Яа-яЁё]/);
+      expectRussian(result, ['pdf', 'xml', 'nothing', 'none', 'pem', 'tmp', 'yaml', 'tcsh', ...typedValues]); // as typed
+    }
+  });
+
+  it('a payment proven not sent: said in Russian, recorded in the ledger in English (data)', async () => {
+    const closedPort = await new Promise<number>((resolve) => {
+      const server = createServer().listen(0, '127.0.0.1', () => {
+        const { port } = server.address() as { port: number };
+        server.close(() => resolve(port));
+      });
+    });
+    const home = envFor(sandbox, { AGENTPAY_BASE_URL: `http://127.0.0.1:${closedPort}` });
+    const args = ['--lang', 'ru', 'pay', '--service', '202', '--account', '7011234567', '--amount', '1500.00'];
+    const result = await runCli(args, { env: home });
+    expect(result.code).toBe(4);
+    expect(result.stderr).toContain('не удалось связаться со шлюзом');
+    const journal = readFileSync(join(home.XDG_STATE_HOME ?? '', 'agentpay', 'journal.jsonl'), 'utf8');
+    expect(journal).toContain('not sent: cannot reach the gateway at');
+    expect(journal).not.toMatch(/[А-Яа-яЁё]/);
+  });
+
+  it('settings given wrong: the value, where it came from and what to give, in Russian', async () => {
+    const wrong: Record<string, [string, string]> = {
+      AGENTPAY_TIMEOUT: ['abc', '"abc" (AGENTPAY_TIMEOUT): нужно целое число миллисекунд от 1 до 999999999'],
+      AGENTPAY_BASE_URL: ['gw.example', 'базовый URL "gw.example" (AGENTPAY_BASE_URL) — не URL'],
+      AGENTPAY_AGENT_ID: ['agent', 'id агента "agent" (AGENTPAY_AGENT_ID) должен состоять только из цифр'],
+      AGENTPAY_PENDING_CODES: ['10', '(AGENTPAY_PENDING_CODES) не может включать 10: это успех'],
+    };
+    for (const [name, [value, said]] of Object.entries(wrong)) {
+      const result = await runCli(['--lang', 'ru', 'check', '--service', '101', '--account', '7011234567'], {
+        env: { ...env, [name]: value },
+      });
+      expect(result.code, name).toBe(2);
+      expect(result.stderr).toContain(said);
+      // The values as given; a setting's own name (timeout) is still English (docs/language.md).
+      expectRussian(result, ['abc', 'gw', 'example', 'agent', 'pendingCodes', 'timeout']);
+    }
+  });
+});
