@@ -20,7 +20,8 @@ export type StorageAction =
   | 'take the ledger fallback file'
   | 'remove the delivered ledger fallback file'
   | 'read the results file'
-  | 'write the results file';
+  | 'write the results file'
+  | 'write the metrics file';
 
 /** What a whole-number option counts, as its message names it. */
 export type NumberUnit = 'milliseconds' | 'payments' | 'polls' | 'seconds' | 'columns';

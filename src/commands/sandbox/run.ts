@@ -6,8 +6,8 @@ import { choiceOption } from '../../options/values.js';
 import type { Output } from '../../output.js';
 import { sandboxBreaks } from '../../sandbox/gateway-logic.js';
 import { codeListSettings, codeLists, codeTableEnvironment } from '../../settings/code-lists.js';
-import { loadReplay } from '../embedded-endpoint.js';
 import type { CommandContext } from '../context.js';
+import { loadReplay } from '../embedded-endpoint.js';
 import { sandboxOptions } from './command.js';
 
 function parseSandboxOptions(raw: unknown) {
