@@ -451,6 +451,25 @@ const en = {
     kept: (transactions: number, file: string) => `${count(transactions, 'open transaction')} kept in ${file}`,
     damaged: (lines: number, file: string) => `${count(lines, 'damaged line')} moved to ${file}`,
     compacted: (journal: string, parts: string) => `compacted ${journal}: ${parts}`,
+    operatorAdded: (role: string, supervisor: boolean, ledger: string) =>
+      `${ledger}: operator role ${role} added${supervisor ? ' (a supervisor: may approve)' : ''}`,
+    operatorRemoved: (role: string, ledger: string) =>
+      `${ledger}: operator role ${role} removed (what it recorded keeps its name)`,
+    noOperators: (ledger: string) => `${ledger} has no operator roles yet`,
+    operatorColumns: { role: 'Role', supervisor: 'Supervisor', login: 'Can log in' },
+    badRoleName: (role: string) =>
+      `${JSON.stringify(role)} cannot be an operator role: a role is lower-case letters, digits and _, at most 63, not starting with a digit or pg_`,
+    badRoleNameHint: 'name the role after the person, such as anna or b_ivanov',
+    emptyPassword: 'the password read from stdin is empty',
+    passwordStdinHint:
+      'give the password on stdin: printf %s "$PASSWORD" | agentpay ledger add-operator <role> --password-stdin',
+    roleExists: (role: string) => `the database already has a role ${role}: nothing was changed`,
+    roleExistsHint: 'choose another name, or remove the operator first with `agentpay ledger remove-operator`',
+    notAnOperator: (role: string) => `${role} is not an operator role of agentpay: nothing was removed`,
+    notAnOperatorHint: 'see the operator roles with `agentpay ledger operators`',
+    refusedByDatabase: (what: string, reason: string) => `the database refused to ${what}: ${reason}`,
+    needsAdministrator: "run it with an administrator's URL (a role with CREATEROLE that owns the ledger's tables)",
+    operatorWhat: { add: 'add the operator', remove: 'remove the operator', list: 'list the operators' },
   },
 
   /** The sandbox's banner (commands/sandbox): its services' names and accounts' notes are the sandbox's own. */

@@ -483,6 +483,26 @@ const ru: Catalogue = {
     damaged: (lines, file) =>
       `${counted(lines, { one: 'повреждённая строка', few: 'повреждённые строки', many: 'повреждённых строк', other: 'повреждённой строки' })} перенесено в ${file}`,
     compacted: (journal, parts) => `${journal} сжат: ${parts}`,
+    operatorAdded: (role, supervisor, ledger) =>
+      `${ledger}: роль оператора ${role} добавлена${supervisor ? ' (старший кассир: может одобрять)' : ''}`,
+    operatorRemoved: (role, ledger) =>
+      `${ledger}: роль оператора ${role} удалена (записанное ею остаётся под её именем)`,
+    noOperators: (ledger) => `в ${ledger} пока нет ролей операторов`,
+    operatorColumns: { role: 'Роль', supervisor: 'Старший', login: 'Вход разрешён' },
+    badRoleName: (role) =>
+      `${JSON.stringify(role)} не может быть ролью оператора: роль — это строчные латинские буквы, цифры и _, не больше 63, не с цифры и не с pg_`,
+    badRoleNameHint: 'назовите роль по человеку, например anna или b_ivanov',
+    emptyPassword: 'пароль, прочитанный из stdin, пуст',
+    passwordStdinHint:
+      'передайте пароль через stdin: printf %s "$PASSWORD" | agentpay ledger add-operator <роль> --password-stdin',
+    roleExists: (role) => `в базе данных уже есть роль ${role}: ничего не изменено`,
+    roleExistsHint: 'выберите другое имя или сначала удалите оператора командой `agentpay ledger remove-operator`',
+    notAnOperator: (role) => `${role} не является ролью оператора agentpay: ничего не удалено`,
+    notAnOperatorHint: 'роли операторов показывает `agentpay ledger operators`',
+    refusedByDatabase: (what, reason) => `база данных отказалась ${what}: ${reason}`,
+    needsAdministrator:
+      'запустите команду с URL администратора (роль с правом CREATEROLE, владеющая таблицами журнала)',
+    operatorWhat: { add: 'добавить оператора', remove: 'удалить оператора', list: 'показать операторов' },
   },
 
   sandbox: {

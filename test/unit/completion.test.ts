@@ -51,7 +51,16 @@ describe('completion from the program definition', () => {
     expect(complete('')).toEqual(listed);
     expect(listed).toContain('completion');
     expect(complete('re')).toEqual(['reconcile', 'report', 'receipt']);
-    expect(complete('ledger ')).toEqual(['migrate', 'import', 'compact', 'export', 'help']);
+    expect(complete('ledger ')).toEqual([
+      'migrate',
+      'import',
+      'compact',
+      'export',
+      'add-operator',
+      'operators',
+      'remove-operator',
+      'help',
+    ]);
   });
 
   it('offers options by prefix, with the global ones after a command, never a hidden one or one given already', () => {
