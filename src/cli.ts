@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { Command } from 'commander';
 import { localiseProgram } from './cli-language.js';
+import { approvalsCommand, approveCommand, declineCommand } from './commands/approvals/command.js';
 import { buyCommand } from './commands/buy/command.js';
 import { checkCommand } from './commands/check/command.js';
 import { completionCommand } from './commands/completion/command.js';
@@ -36,6 +37,9 @@ const commandDefinitions = [
   historyCommand,
   reportCommand,
   receiptCommand,
+  approvalsCommand,
+  approveCommand,
+  declineCommand,
   ledgerCommand,
   doctorCommand,
   scenarioCommand,

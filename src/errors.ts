@@ -202,6 +202,14 @@ export class TransactionPendingError extends AgentpayError {
   }
 }
 
+/** A purchase recorded for a supervisor's approval: nothing was sent yet (exit 3, as a payment not final). */
+export class AwaitingApprovalError extends AgentpayError {
+  override name = 'AwaitingApprovalError';
+  constructor(message: string, options: { hint?: string } = {}) {
+    super(message, ExitCode.pendingOrUnknown, options);
+  }
+}
+
 /**
  * A file agentpay keeps on this machine (the journal) cannot be read or written: a full disk
  * (ENOSPC), a read-only file system (EROFS), permissions (EACCES), a directory where the file

@@ -209,6 +209,7 @@ const en = {
       maxAmount: 'the limit for one payment',
       dailyLimit: 'the daily limit',
       accountDailyLimit: "the account's daily limit",
+      approvalOver: 'the approval threshold',
     },
     limit: (name: string, amount: string, currency: string, setBy: string) =>
       `${name} of ${amount} ${currency} (${setBy})`,
@@ -254,6 +255,59 @@ const en = {
       confirm: (p: { amount: string; currency: string; account: string; service: string; profile: string }) =>
         `Pay ${p.amount} ${p.currency} to account ${p.account}, service ${p.service}, through the LIVE profile ${p.profile}?`,
     },
+  },
+
+  /** The two-person rule (docs/desk-safety.md, Approval): requests, decisions, paying an approved one. */
+  approvals: {
+    needed: (breach: string) => `needs a second person: ${breach}; nothing was sent`,
+    neededHint:
+      'ask a supervisor: repeat it with --request-approval; once approved, `agentpay pay --approved <txn>` sends it',
+    teamLedgerOnly:
+      "a second person's approval needs the team ledger on PostgreSQL: a journal file cannot tell one person from another; nothing was sent",
+    teamLedgerOnlyHint: 'give --ledger postgres://<role>@<host>/<database> (docs/desk-safety.md, "Approval")',
+    requested: (id: string, expires: string) =>
+      `transaction ${id} awaits a supervisor's approval until ${expires}; nothing was sent`,
+    requestedHint: (id: string) =>
+      `a supervisor other than you runs \`agentpay approve ${id}\`; then \`agentpay pay --approved ${id}\` sends it`,
+    approved: (id: string, requester: string) =>
+      `transaction ${id}, requested by ${requester}, is approved: \`agentpay pay --approved ${id}\` sends it`,
+    declined: (id: string, requester: string) =>
+      `transaction ${id}, requested by ${requester}, is declined: it will not be sent`,
+    noneOpen: 'no requests await approval',
+    columns: {
+      transactionId: 'TransactionID',
+      purchase: 'Purchase',
+      needs: 'Needs',
+      requestedBy: 'Requested by',
+      expires: 'Expires',
+    },
+    purchase: (amount: string, currency: string, account: string, service: string) =>
+      `${amount} ${currency} to ${account}, service ${service}`,
+    needs: {
+      'approval-over': 'over the approval threshold',
+      duplicate: 'a duplicate top-up',
+      asked: 'asked for',
+    } as Record<string, string>,
+    refused: (reason: string, sent: boolean) =>
+      `refused: ${reason}; ${sent ? 'nothing was sent' : 'nothing was changed'}`,
+    reasons: {
+      notSupervisor: (role: string) => `${role} is not a supervisor role, and only a supervisor approves or declines`,
+      ownRequest: (role: string) => `${role} asked for this payment, so a second person must decide it`,
+      expired: (id: string) => `the request for ${id} has expired`,
+      decided: (id: string) => `the request for ${id} was decided already`,
+      none: (id: string) => `there is no request for approval of ${id} on this gateway`,
+      waiting: (id: string) => `${id} still awaits a supervisor's approval`,
+      declined: (id: string) => `${id} was declined`,
+      taken: (id: string) => `transaction ${id} is in the ledger already`,
+    },
+    approvedAlone: (flag: string) =>
+      `--approved sends the purchase as it was approved: ${flag} cannot change it; nothing was sent`,
+    reasonHint: 'see the open requests with `agentpay approvals`',
+    sentAlready: (id: string, state: string) =>
+      `transaction ${id} was sent under this approval already (${state}); it was not sent again`,
+    sentAlreadyHint: (id: string) => `its answer: \`agentpay status ${id}\``,
+    requestedBy: 'Requested by',
+    approvedBy: 'Approved by',
   },
 
   lock: {

@@ -255,6 +255,7 @@ const ru: Catalogue = {
       maxAmount: 'лимит одного платежа',
       dailyLimit: 'дневной лимит',
       accountDailyLimit: 'дневной лимит счёта',
+      approvalOver: 'порог одобрения',
     },
     limit: (name, limitAmount, currency, setBy) => `${name} ${amount(limitAmount)} ${currency} (${setBy})`,
     setBy: (by) => ('profile' in by ? `профиль «${by.profile}»` : by.flag),
@@ -284,6 +285,54 @@ const ru: Catalogue = {
       confirm: (p) =>
         `Оплатить ${amount(p.amount)} ${p.currency} на счёт ${p.account}, услуга ${p.service}, через БОЕВОЙ профиль ${p.profile}?`,
     },
+  },
+
+  approvals: {
+    needed: (breach) => `нужен второй человек: ${breach}; ничего не отправлено`,
+    neededHint:
+      'попросите старшего кассира: повторите с --request-approval; после одобрения платёж отправит `agentpay pay --approved <txn>`',
+    teamLedgerOnly:
+      'одобрение вторым человеком требует общего журнала в PostgreSQL: файл журнала не отличает одного человека от другого; ничего не отправлено',
+    teamLedgerOnlyHint: 'укажите --ledger postgres://<роль>@<хост>/<база> (docs/desk-safety.md, «Approval»)',
+    requested: (id, expires) => `транзакция ${id} ждёт одобрения старшего кассира до ${expires}; ничего не отправлено`,
+    requestedHint: (id) =>
+      `другой старший кассир (не вы) запускает \`agentpay approve ${id}\`; затем \`agentpay pay --approved ${id}\` отправит платёж`,
+    approved: (id, requester) =>
+      `транзакция ${id}, запрошенная ролью ${requester}, одобрена: её отправит \`agentpay pay --approved ${id}\``,
+    declined: (id, requester) => `транзакция ${id}, запрошенная ролью ${requester}, отклонена: она не будет отправлена`,
+    noneOpen: 'нет запросов, ждущих одобрения',
+    columns: {
+      transactionId: 'TransactionID',
+      purchase: 'Покупка',
+      needs: 'Почему',
+      requestedBy: 'Запросил',
+      expires: 'Действует до',
+    },
+    purchase: (sum, currency, account, service) => `${amount(sum)} ${currency} на счёт ${account}, услуга ${service}`,
+    needs: {
+      'approval-over': 'выше порога одобрения',
+      duplicate: 'повторное пополнение',
+      asked: 'по просьбе оператора',
+    },
+    refused: (reason, sent) => `отказано: ${reason}; ${sent ? 'ничего не отправлено' : 'ничего не изменено'}`,
+    reasons: {
+      notSupervisor: (role) => `${role} — не роль старшего кассира, а одобрять и отклонять может только старший кассир`,
+      ownRequest: (role) => `этот платёж запросила роль ${role}, поэтому решать должен другой человек`,
+      expired: (id) => `срок запроса на ${id} истёк`,
+      decided: (id) => `по запросу на ${id} уже принято решение`,
+      none: (id) => `запроса на одобрение ${id} для этого шлюза нет`,
+      waiting: (id) => `${id} всё ещё ждёт одобрения старшего кассира`,
+      declined: (id) => `${id} отклонена`,
+      taken: (id) => `транзакция ${id} уже есть в журнале`,
+    },
+    approvedAlone: (flag) =>
+      `--approved отправляет покупку в том виде, в каком её одобрили: ${flag} не может её изменить; ничего не отправлено`,
+    reasonHint: 'открытые запросы показывает `agentpay approvals`',
+    sentAlready: (id, state) =>
+      `транзакция ${id} уже была отправлена по этому одобрению (${state}); повторно не отправлена`,
+    sentAlreadyHint: (id) => `её ответ: \`agentpay status ${id}\``,
+    requestedBy: 'Запросил',
+    approvedBy: 'Одобрил',
   },
 
   lock: {

@@ -183,6 +183,8 @@ export async function resolveSettings(flags: GlobalFlags, env: NodeJS.ProcessEnv
     maxAmount: resolveOne('maxAmount', inputs),
     dailyLimit: resolveOne('dailyLimit', inputs),
     accountDailyLimit: resolveOne('accountDailyLimit', inputs),
+    approvalOver: resolveOne('approvalOver', inputs),
+    approvalTtl: resolveWithDefault('approvalTtl', inputs),
     duplicateWindow: desk.duplicateWindowMs,
     settleAttempts: resolveWithDefault('settleAttempts', inputs),
     settleDelay: resolveWithDefault('settleDelay', inputs),

@@ -26,7 +26,7 @@ const refusal = (promise: Promise<unknown>) =>
     (error: { code?: string }) => error.code,
   );
 
-describe('operators are database roles', () => {
+describe('operators are database roles', { timeout: 60_000 }, () => {
   it('records the role the database saw, not the name the profile claims', async () => {
     const admin = await freshDatabase(rig.server);
     const adminEnv = terminal(admin, 'root');

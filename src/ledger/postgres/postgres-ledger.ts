@@ -144,6 +144,14 @@ export class PostgresLedger implements Ledger {
     }
   };
 
+  /**
+   * One statement in the connection's turn, for the desk's own tables (approvals.ts): throws
+   * LedgerUnreachableError with the server's error as its cause (its SQLSTATE says a refusal).
+   */
+  run(text: string, values: unknown[]): Promise<Row[]> {
+    return this.query(text, values);
+  }
+
   async recordIntent(intent: Intent, options: IntentOptions): Promise<IntentResult> {
     if (options.guard !== undefined) return this.claims.submit(intent, options);
     const notSent = noPaymentSent();

@@ -46,6 +46,10 @@ const operatorRights = [
   `GRANT SELECT, INSERT, UPDATE, DELETE ON agentpay_open TO ${operatorGroup}`,
   `GRANT SELECT ON agentpay_schema_migrations TO ${operatorGroup}`,
   `GRANT USAGE ON SEQUENCE agentpay_transactions_seq_seq, agentpay_records_seq_seq TO ${operatorGroup}`,
+  // Approvals: read, and changed only through the functions that check who is asking.
+  `GRANT SELECT ON agentpay_approvals TO ${operatorGroup}`,
+  `GRANT EXECUTE ON FUNCTION agentpay_request_approval(text, text, text, text, text, text, text, text, text, text[], integer),
+    agentpay_decide_approval(text, text, text), agentpay_use_approval(text, text, text, uuid, text) TO ${operatorGroup}`,
 ];
 
 /** Whether the cluster has the operator groups. */

@@ -1,5 +1,6 @@
 import type pg from 'pg';
 import { LedgerUnreachableError } from '../../errors.js';
+import { approvalsMigration } from './approvals-schema.js';
 import { reasonOf } from './connect.js';
 import { grantOperatorRights, operatorRolesMigration } from './roles.js';
 
@@ -70,6 +71,7 @@ CREATE INDEX agentpay_attempts_by_time ON agentpay_records (at) WHERE kind = 'at
 `,
   },
   { version: 3, name: 'operators as database roles: who is session_user', sql: operatorRolesMigration },
+  { version: 4, name: 'approvals: the two-person rule', sql: approvalsMigration },
 ];
 
 export const schemaVersion = migrations.at(-1)!.version;
