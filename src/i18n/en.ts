@@ -455,6 +455,7 @@ const en = {
     head: {
       service: 'Service',
       operator: 'Operator',
+      approvedBy: 'Approved by',
       currency: 'Currency',
       state: 'State',
       count: 'Count',

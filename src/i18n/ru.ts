@@ -485,6 +485,7 @@ const ru: Catalogue = {
     head: {
       service: 'Услуга',
       operator: 'Оператор',
+      approvedBy: 'Одобрил',
       currency: 'Валюта',
       state: 'Состояние',
       count: 'Число',

@@ -1,7 +1,8 @@
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
-import { jsonLines, runCli } from '../helpers/cli.js';
+import { isolatedEnv, jsonLines, runCli } from '../helpers/cli.js';
 import { addOperator, asRole, passwordOf, roleUrl } from '../helpers/desk-roles.js';
+import { foreignCodes, startForeignGateway } from '../helpers/foreign-gateway.js';
 import { freshDatabase, sql } from '../helpers/postgres.js';
 import { teamLedgerRig } from '../helpers/team-ledger.js';
 
@@ -71,6 +72,8 @@ describe('the two-person rule, enforced by the database', { timeout: 60_000 }, (
     expect(history).toEqual([
       expect.objectContaining({ transactionId: id, requestedBy: names.anna, approvedBy: names.boris }),
     ]);
+    const report = await runCli(['report', '--since', '1h', '--by', 'approvedBy', '--format', 'json'], { env: boris });
+    expect(jsonLines(report.stdout)).toContainEqual(expect.objectContaining({ approvedBy: names.boris, count: 1 }));
     const receipt = await runCli(['receipt', id], { env: boris });
     expect(receipt.stdout).toMatch(new RegExp(`Approved by\\s+${names.boris}`));
   });
@@ -218,5 +221,42 @@ describe('the two-person rule, enforced by the database', { timeout: 60_000 }, (
     expect(results.map((result) => result.code).sort()).toEqual([0, expect.toBeOneOf([0, 3])]);
     expect(results.filter((result) => result.stderr.includes('was sent under this approval already'))).toHaveLength(1);
     expect(paymentsFor('twice-1').map((form) => form.get('TransactionID'))).toEqual([id]);
+  });
+
+  it('on a gateway that leaves the approved payment in progress: the repeat sends nothing, reconcile settles it', async () => {
+    const { admin, names } = await desk('g');
+    const gateway = await startForeignGateway('in-progress');
+    try {
+      const env = (role: string) =>
+        asRole(
+          isolatedEnv({
+            AGENTPAY_BASE_URL: gateway.baseUrl,
+            AGENTPAY_AGENT_ID: '77',
+            AGENTPAY_PASSWORD: 'pw',
+            AGENTPAY_PENDING_CODES: String(foreignCodes.inProgress),
+            AGENTPAY_SETTLE_ATTEMPTS: '1',
+            AGENTPAY_SETTLE_DELAY: '10',
+          }),
+          admin,
+          role,
+        );
+      const purchase = ['pay', '--service', '5', '--account', 'foreign-9', '--amount', '500.00', '--txn-id', '990001'];
+      const asked = await runCli([...purchase, ...over, '--request-approval'], { env: env(names.anna) });
+      expect(asked.code, asked.stderr).toBe(3);
+      expect((await runCli(['approve', '990001'], { env: env(names.boris) })).code).toBe(0);
+      const first = await runCli(['pay', '--approved', '990001'], { env: env(names.anna) });
+      const second = await runCli(['pay', '--approved', '990001'], { env: env(names.anna) });
+      expect([first.code, second.code]).toEqual([3, 3]);
+      expect(second.stderr).toContain('was sent under this approval already');
+      const payments = gateway.received.filter((form) => form.get('RequestType') === 'Payment');
+      expect(payments.map((form) => [form.get('TransactionID'), form.get('Amount')])).toEqual([['990001', '500.00']]);
+      gateway.complete('990001');
+      const reconciled = await runCli(['--json', 'reconcile'], { env: env(names.boris) });
+      expect(jsonLines(reconciled.stdout).map((line) => [line.transactionId, line.state])).toEqual([
+        ['990001', 'success'],
+      ]);
+    } finally {
+      await gateway.close();
+    }
   });
 });

@@ -6,6 +6,7 @@ import {
   currencyDefinition,
   overLimitDefinition,
   receiptFileDefinition,
+  requestApprovalDefinition,
   serviceDefinition,
 } from '../../options/purchase.js';
 import type { LazyAction } from '../define.js';
@@ -78,13 +79,7 @@ const options: OptionDefinitions = {
       ru: 'платить даже если такой же платёж был в окне дублей; журнал это запишет',
     },
   },
-  requestApproval: {
-    flags: '--request-approval',
-    help: {
-      en: "over the approval threshold, or a duplicate: record the purchase for a supervisor's approval and send nothing (exit 3; team ledger)",
-      ru: 'выше порога одобрения или дубль: записать покупку на одобрение старшему кассиру и ничего не отправлять (код 3; общий журнал)',
-    },
-  },
+  requestApproval: requestApprovalDefinition,
   approved: approvedDefinition,
   fromFile: fromFileDefinition,
   ...bulkOnlyDefinitions,

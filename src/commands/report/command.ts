@@ -14,7 +14,7 @@ const description: Said = {
   ru: 'число и точные суммы платежей журнала за день или период, по группам, с итогом по каждой валюте; только чтение',
 };
 const choices =
-  '[--date <day> | --since <time> --until <time>] [--by service|operator|currency|state] [--format table|csv|json]';
+  '[--date <day> | --since <time> --until <time>] [--by service|operator|approvedBy|currency|state] [--format table|csv|json]';
 const usage: Said = { en: `${choices} [options]`, ru: `${choices} [флаги]` };
 
 /** --by: the dimensions to group by, in the order given, the default when none. */
@@ -51,8 +51,8 @@ export const reportOptions = {
   by: {
     flags: '--by <dimension>',
     help: {
-      en: 'group by service, operator, currency or state; repeat or separate with commas (default: service,state)',
-      ru: 'группировать по service, operator, currency или state; повторите флаг или перечислите через запятую (по умолчанию: service,state)',
+      en: 'group by service, operator, approvedBy (the supervisor), currency or state; repeat or separate with commas (default: service,state)',
+      ru: 'группировать по service, operator, approvedBy (старший кассир), currency или state; повторите флаг или перечислите через запятую (по умолчанию: service,state)',
     },
     choices: reportDimensions,
     repeatable: true,

@@ -1,5 +1,6 @@
 import { t } from '../../i18n/current.js';
 import { untilInterrupted } from '../../interrupts.js';
+import { approvalMarksOf } from '../../ledger/approval-marks.js';
 import type { LedgerEntry, LedgerHistory } from '../../ledger/ledger.js';
 import { parseOptions } from '../../options/definition.js';
 import { optionRecord } from '../../options/values.js';
@@ -29,6 +30,7 @@ function paymentOf({ intent, outcome, recordedBy }: LedgerEntry): ReportPayment 
     transactionId: intent.transactionId,
     service: intent.service,
     operator: recordedBy?.operator ?? intent.operator ?? null,
+    approvedBy: approvalMarksOf(intent)?.approvedBy ?? null,
     currency: intent.currency,
     amount: intent.amount,
     state: outcome?.view.state ?? 'unknown',
