@@ -15,6 +15,7 @@ import { reconcileCommand } from './commands/reconcile/command.js';
 import { reportCommand } from './commands/report/command.js';
 import { sandboxCommand } from './commands/sandbox/command.js';
 import { scenarioCommand } from './commands/scenario/command.js';
+import { shiftCommand } from './commands/shift/command.js';
 import { statusCommand } from './commands/status/command.js';
 import { type Catalogue, en } from './i18n/en.js';
 import type { ProcessIo } from './output.js';
@@ -40,6 +41,7 @@ const commandDefinitions = [
   approvalsCommand,
   approveCommand,
   declineCommand,
+  shiftCommand,
   ledgerCommand,
   doctorCommand,
   scenarioCommand,

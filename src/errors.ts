@@ -202,6 +202,14 @@ export class TransactionPendingError extends AgentpayError {
   }
 }
 
+/** A Z-report is not as it was made (shift verify): exit 1, naming the first that is not. */
+export class ZReportChainError extends AgentpayError {
+  override name = 'ZReportChainError';
+  constructor(message: string, options: { hint?: string } = {}) {
+    super(message, ExitCode.declined, options);
+  }
+}
+
 /** A purchase recorded for a supervisor's approval: nothing was sent yet (exit 3, as a payment not final). */
 export class AwaitingApprovalError extends AgentpayError {
   override name = 'AwaitingApprovalError';

@@ -310,6 +310,45 @@ const en = {
     approvedBy: 'Approved by',
   },
 
+  /** Shifts and their X and Z reports (docs/desk-safety.md, Shifts). */
+  shifts: {
+    teamLedgerOnly: 'shifts are kept by the team ledger on PostgreSQL: a journal file has none; nothing was changed',
+    opened: (role: string, at: string) => `shift of ${role} open since ${at}`,
+    alreadyOpen: 'your role has a shift open already: nothing was changed',
+    alreadyOpenHint: '`agentpay shift x` shows it; `agentpay shift close` closes it',
+    noShift: (role: string) => `${role} has no open shift`,
+    noShiftHint: '`agentpay shift open` opens one',
+    outside: (role: string) =>
+      `payments need an open shift here (profile key shifts), and ${role} has none; nothing was sent`,
+    openItem: (id: string, state: string) => `${id} (${state})`,
+    closeRefused: (items: string) => `the shift cannot close while these are not final: ${items}; nothing was changed`,
+    closeRefusedHint:
+      'settle them (`agentpay reconcile`, `agentpay status <id>`, `agentpay approvals`), or close with --carry-over to carry them into the next shift',
+    closeRaced: 'the shift changed, or another Z-report was made, at the same moment: nothing was changed',
+    closeRacedHint: 'run `agentpay shift close` again',
+    closed: (number: number, hash: string) => `shift closed: Z-report ${number}, SHA-256 ${hash}`,
+    chainIntact: (count: number) =>
+      count === 0 ? 'no Z-reports yet' : `the ${count} Z-report${count === 1 ? ' is' : 's are'} intact`,
+    chainBroken: (number: string, why: string) => `Z-report ${number} is not as it was made: ${why}`,
+    breaks: {
+      content: 'its content is not JSON',
+      number: 'its number is out of sequence',
+      hash: 'its content does not match its hash',
+      link: "it does not name the previous report's hash",
+    } as Record<string, string>,
+    chainBrokenHint: 'the reports before it are intact; ask the database administrator who changed the table',
+    xTitle: 'X-report (the shift is open)',
+    zTitle: (number: number) => `Z-report ${number}`,
+    approvedLine: (id: string, requestedBy: string, approvedBy: string) =>
+      `${id}: asked ${requestedBy}, approved ${approvedBy}`,
+    approvalsHeading: 'Approved',
+    openHeading: 'Not final',
+    carriedHeading: 'Carried into the next shift',
+    noPayments: 'no payments',
+    hash: 'SHA-256',
+    previous: 'Previous',
+  },
+
   lock: {
     holder: (pid: string, host: string, since: string) => `process ${pid} on ${host}, since ${since}`,
     unknownHolder: 'a process that has not said who it is yet',

@@ -335,6 +335,42 @@ const ru: Catalogue = {
     approvedBy: 'Одобрил',
   },
 
+  shifts: {
+    teamLedgerOnly: 'смены ведёт общий журнал в PostgreSQL: у файла журнала их нет; ничего не изменено',
+    opened: (role, at) => `смена ${role} открыта с ${at}`,
+    alreadyOpen: 'у вашей роли уже открыта смена: ничего не изменено',
+    alreadyOpenHint: '`agentpay shift x` покажет её; `agentpay shift close` закроет',
+    noShift: (role) => `у ${role} нет открытой смены`,
+    noShiftHint: 'её открывает `agentpay shift open`',
+    outside: (role) =>
+      `здесь для платежа нужна открытая смена (ключ профиля shifts), а у ${role} её нет; ничего не отправлено`,
+    openItem: (id, state) => `${id} (${state})`,
+    closeRefused: (items) => `смену нельзя закрыть, пока эти платежи не окончательны: ${items}; ничего не изменено`,
+    closeRefusedHint:
+      'урегулируйте их (`agentpay reconcile`, `agentpay status <id>`, `agentpay approvals`) или закройте с --carry-over, чтобы перенести их в следующую смену',
+    closeRaced: 'смена изменилась или в тот же момент был сделан другой Z-отчёт: ничего не изменено',
+    closeRacedHint: 'запустите `agentpay shift close` ещё раз',
+    closed: (number, hash) => `смена закрыта: Z-отчёт ${number}, SHA-256 ${hash}`,
+    chainIntact: (count) => (count === 0 ? 'Z-отчётов пока нет' : `цепочка Z-отчётов цела (отчётов: ${count})`),
+    chainBroken: (number, why) => `Z-отчёт ${number} не такой, каким был сделан: ${why}`,
+    breaks: {
+      content: 'его содержимое — не JSON',
+      number: 'его номер нарушает последовательность',
+      hash: 'его содержимое не совпадает с его хешем',
+      link: 'в нём нет хеша предыдущего отчёта',
+    },
+    chainBrokenHint: 'отчёты до него целы; спросите администратора базы данных, кто менял таблицу',
+    xTitle: 'X-отчёт (смена открыта)',
+    zTitle: (number) => `Z-отчёт ${number}`,
+    approvedLine: (id, requestedBy, approvedBy) => `${id}: запросил ${requestedBy}, одобрил ${approvedBy}`,
+    approvalsHeading: 'Одобрено',
+    openHeading: 'Не окончательны',
+    carriedHeading: 'Перенесено в следующую смену',
+    noPayments: 'платежей нет',
+    hash: 'SHA-256',
+    previous: 'Предыдущий',
+  },
+
   lock: {
     holder: (pid: string, host: string, since: string) => `процесс ${pid} на ${host}, с ${since}`,
     unknownHolder: 'процесс, который ещё не записал, кто он',

@@ -108,6 +108,17 @@ export const deskSettings = {
     },
     docs: "how long a request for approval, and then the approval, stay good, by the database's clock: `30m`, `2h`, a number of seconds (at least a minute, at most 24 hours)",
   },
+  shifts: {
+    profile: { key: 'shifts', shape: 'true or false' },
+    parse: parse.yesOrNo,
+    fallback: () => false,
+    defaultText: '`false`',
+    help: {
+      en: "a payment needs the operator's open shift (`agentpay shift open`; team ledger)",
+      ru: 'для платежа нужна открытая смена оператора (`agentpay shift open`; общий журнал)',
+    },
+    docs: "a payment (pay, buy, a bulk run's rows, pay --approved) needs the operator role's open shift on the team ledger (`agentpay shift open`, docs/desk-safety.md, Shifts); refused otherwise (exit 2)",
+  },
   duplicateWindow: {
     flag: '--duplicate-window <span>',
     profile: { key: 'duplicateWindow', shape: 'text or number' },

@@ -34,6 +34,8 @@ export interface DeskSettings {
   duplicateWindowMs: Sourced<number>;
   /** How long a request for approval, and the approval, stay good (the database caps it). */
   approvalTtlMs: number;
+  /** A payment needs the operator's open shift (team ledger). */
+  shifts: boolean;
 }
 
 interface DeskInputs {
@@ -169,5 +171,6 @@ export function resolveDesk(desk: DeskInputs): DeskSettings {
     approvalTtlMs:
       (pickSourced('approvalTtl', settingsTable.approvalTtl, desk.inputs, ['profile'])?.value as number | undefined) ??
       settingsTable.approvalTtl.fallback(),
+    shifts: pickSourced('shifts', settingsTable.shifts, desk.inputs, ['profile'])?.value === true,
   };
 }

@@ -185,6 +185,7 @@ export async function resolveSettings(flags: GlobalFlags, env: NodeJS.ProcessEnv
     accountDailyLimit: resolveOne('accountDailyLimit', inputs),
     approvalOver: resolveOne('approvalOver', inputs),
     approvalTtl: resolveWithDefault('approvalTtl', inputs),
+    shifts: resolveWithDefault('shifts', inputs),
     duplicateWindow: desk.duplicateWindowMs,
     settleAttempts: resolveWithDefault('settleAttempts', inputs),
     settleDelay: resolveWithDefault('settleDelay', inputs),

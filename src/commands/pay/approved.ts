@@ -7,6 +7,7 @@ import { parseTransactionId } from '../../protocol/transaction-id.js';
 import { teamLedgerOf } from '../../purchase/approval.js';
 import { executePayment, nothingSent } from '../../purchase/execute-payment.js';
 import { errorOfView } from '../../purchase/outcome.js';
+import { requireOpenShift } from '../../purchase/shift-guard.js';
 import type { CommandContext } from '../context.js';
 import { guardLivePay, yesOption } from '../live-guard.js';
 
@@ -48,6 +49,10 @@ export async function runApprovedPay(rawOptions: unknown, context: CommandContex
       const request = await approvals.approvalRequest(ledger, owner, transactionId);
       if (request !== undefined) await live.confirm(request);
     }
+    // Before the approval is taken: taken, it is the intent, and the payment must then go.
+    await requireOpenShift(context).catch((error: unknown) => {
+      throw nothingSent(error);
+    });
     const approved = await approvals.useApproval(ledger, owner, transactionId).catch((error: unknown) => {
       throw nothingSent(error);
     });

@@ -50,6 +50,9 @@ const operatorRights = [
   `GRANT SELECT ON agentpay_approvals TO ${operatorGroup}`,
   `GRANT EXECUTE ON FUNCTION agentpay_request_approval(text, text, text, text, text, text, text, text, text, text[], integer),
     agentpay_decide_approval(text, text, text), agentpay_use_approval(text, text, text, uuid, text) TO ${operatorGroup}`,
+  // Shifts and Z-reports: read, and opened and closed only through the functions.
+  `GRANT SELECT ON agentpay_shifts, agentpay_z_reports TO ${operatorGroup}`,
+  `GRANT EXECUTE ON FUNCTION agentpay_open_shift(), agentpay_close_shift(bigint, timestamptz, text, text) TO ${operatorGroup}`,
 ];
 
 /** Whether the cluster has the operator groups. */

@@ -3,6 +3,7 @@ import { LedgerUnreachableError } from '../../errors.js';
 import { approvalsMigration } from './approvals-schema.js';
 import { reasonOf } from './connect.js';
 import { grantOperatorRights, operatorRolesMigration } from './roles.js';
+import { shiftsMigration } from './shifts-schema.js';
 
 /**
  * The team ledger's schema, as numbered migrations applied in order, each once. Records are
@@ -72,6 +73,7 @@ CREATE INDEX agentpay_attempts_by_time ON agentpay_records (at) WHERE kind = 'at
   },
   { version: 3, name: 'operators as database roles: who is session_user', sql: operatorRolesMigration },
   { version: 4, name: 'approvals: the two-person rule', sql: approvalsMigration },
+  { version: 5, name: 'shifts and their Z-reports', sql: shiftsMigration },
 ];
 
 export const schemaVersion = migrations.at(-1)!.version;
