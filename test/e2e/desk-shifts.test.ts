@@ -61,28 +61,39 @@ describe('shifts and their Z-reports', { timeout: 90_000 }, () => {
     const refused = await runCli(['shift', 'close'], { env: anna });
     expect([refused.code, refused.stderr]).toEqual([3, expect.stringContaining(`${pendingId} (unknown)`)]);
     expect(await sql(admin, 'SELECT count(*)::int AS n FROM agentpay_z_reports')).toEqual([{ n: 0 }]);
-    const closed = await runCli(['--json', 'shift', 'close', '--carry-over'], { env: anna });
+    // --settle asks the gateway first: the payment whose answer was lost had gone through.
+    const closed = await runCli(['--json', 'shift', 'close', '--settle'], { env: anna });
     expect(closed.code, closed.stderr).toBe(0);
     const first = jsonLines(closed.stdout)[0]!;
     expect(first).toMatchObject({
       number: 1,
       previousHash: '0'.repeat(64),
       operator: 'anna_s',
-      carried: [{ transactionId: pendingId, state: 'unknown' }],
+      totals: [{ currency: 'KZT', state: 'success', count: 2, sum: '300.00' }],
+      carried: [],
     });
     expect(first.hash).toMatch(/^[0-9a-f]{64}$/);
-    const zText = await runCli(['shift', 'x'], { env: boris });
-    expect(zText.code).toBe(2);
     const afterClose = await runCli(payStatic('shift-3'), { env: anna });
     expect([afterClose.code, afterClose.stderr]).toEqual([2, expect.stringContaining('need an open shift')]);
 
+    // --carry-over closes over a payment not final, and lists it as carried.
     expect((await runCli(['shift', 'open'], { env: boris })).code).toBe(0);
-    expect((await runCli(payStatic('shift-4'), { env: boris })).code).toBe(0);
-    const second = jsonLines((await runCli(['--json', 'shift', 'close'], { env: boris })).stdout)[0]!;
-    expect(second).toMatchObject({
+    rig.sandbox.faults.dropAfterCommit = 1;
+    expect((await runCli(payStatic('shift-4'), { env: { ...boris, AGENTPAY_SETTLE_ATTEMPTS: '0' } })).code).toBe(3);
+    const carriedId = String(
+      (await sql(admin, "SELECT transaction_id FROM agentpay_transactions WHERE account = 'shift-4'"))[0]!
+        .transaction_id,
+    );
+    expect((await runCli(['shift', 'close'], { env: boris })).code).toBe(3);
+    const zText = await runCli(['shift', 'close', '--carry-over'], { env: boris });
+    expect([zText.code, zText.stderr]).toEqual([0, expect.stringContaining('shift closed: Z-report 2')]);
+    expect(zText.stdout).toContain(carriedId);
+    expect(Math.max(...zText.stdout.split('\n').map((line) => line.length))).toBeLessThanOrEqual(48);
+    const [second] = await sql<{ content: string }>(admin, 'SELECT content FROM agentpay_z_reports WHERE number = 2');
+    expect(JSON.parse(second!.content)).toMatchObject({
       number: 2,
       previousHash: first.hash,
-      totals: [expect.objectContaining({ count: 1 })],
+      carried: [{ transactionId: carriedId, state: 'unknown' }],
     });
     const intact = await runCli(['shift', 'verify'], { env: boris });
     expect([intact.code, intact.stderr]).toEqual([0, expect.stringContaining('2 Z-reports are intact')]);
@@ -115,7 +126,7 @@ describe('shifts and their Z-reports', { timeout: 90_000 }, () => {
     // An administrator rewrites a total of report 1: verify names it.
     await sql(
       admin,
-      'UPDATE agentpay_z_reports SET content = replace(content, \'"150.00"\', \'"15.00"\') WHERE number = 1',
+      'UPDATE agentpay_z_reports SET content = replace(content, \'"300.00"\', \'"30.00"\') WHERE number = 1',
     );
     const broken = await runCli(['--json', 'shift', 'verify'], { env: boris });
     expect(broken.code).toBe(1);

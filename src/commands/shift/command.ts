@@ -27,6 +27,13 @@ const descriptions = {
 } as const satisfies Record<string, Said>;
 
 const closeOptions = {
+  settle: {
+    flags: '--settle',
+    help: {
+      en: "first ask the gateway (Status) about the shift's payments not final, as reconcile does, and record the answers",
+      ru: 'сначала спросить шлюз (Status) о неокончательных платежах смены, как это делает reconcile, и записать ответы',
+    },
+  },
   carryOver: {
     flags: '--carry-over',
     help: {

@@ -22,13 +22,57 @@ async function currentShift(context: CommandContext, ledger: PostgresLedger): Pr
   });
 }
 
-/** The shift's payments (first recorded by its role from its opening until `until`) and its open requests. */
-async function summaryOf(ledger: PostgresLedger, shift: Shift, until: string): Promise<ShiftSummary> {
+/** The shift's payments: those its role first recorded from its opening until `until`. */
+async function shiftEntries(ledger: PostgresLedger, shift: Shift, until: string): Promise<LedgerEntry[]> {
   const history = await ledger.entries({ since: new Date(shift.openedAt), operator: shift.operator });
   const entries: LedgerEntry[] = [];
   for await (const entry of history) if (Date.parse(entry.intent.at) < Date.parse(until)) entries.push(entry);
+  return entries;
+}
+
+/** The shift's payments and its open requests, summed. */
+async function summaryOf(ledger: PostgresLedger, shift: Shift, until: string): Promise<ShiftSummary> {
+  const entries = await shiftEntries(ledger, shift, until);
   const awaiting = await (await shifts()).awaitingRequests(ledger, shift);
   return shiftSummary({ operator: shift.operator, openedAt: shift.openedAt, until }, entries, awaiting);
+}
+
+/** How long a payment the gateway does not know yet may still be on its way (reconcile's default --grace). */
+const settleGraceMs = 120_000;
+
+/**
+ * `shift close --settle`: the shift's payments not final asked about by Status first, as
+ * `reconcile` asks (commands/reconcile/settle-entry.ts), each answer recorded; those of another
+ * gateway than the settings name are left as they are.
+ */
+async function settleOpen(context: CommandContext, ledger: PostgresLedger, shift: Shift, until: string): Promise<void> {
+  const open = (await shiftEntries(ledger, shift, until)).filter(
+    (entry) =>
+      entry.outcome === undefined || entry.outcome.view.state === 'pending' || entry.outcome.view.state === 'unknown',
+  );
+  if (open.length === 0) return;
+  const { settleEntry } = await import('../reconcile/settle-entry.js');
+  const session = await context.openGateway();
+  try {
+    for (const entry of open) {
+      if (entry.intent.gateway !== session.gateway || entry.intent.agentId !== session.agentId) continue;
+      const settled = await settleEntry(session, entry, context.settings.codes.table, settleGraceMs);
+      if (!settled.learned) continue;
+      const { transactionId, gateway, agentId } = entry.intent;
+      const at = new Date().toISOString();
+      await ledger.recordOutcome({
+        kind: 'outcome',
+        transactionId,
+        gateway,
+        agentId,
+        at,
+        source: 'reconcile',
+        view: settled.view,
+      });
+    }
+  } finally {
+    await session.close();
+  }
 }
 
 async function show(
@@ -65,13 +109,15 @@ export async function runShiftX(raw: unknown, context: CommandContext): Promise<
 /**
  * Closes the shift with the next Z-report: refused (exit 3, naming them) while any of its
  * payments is not final or a request of it awaits approval, unless --carry-over lists them as
- * carried. The database numbers the report and checks its link to the last one.
+ * carried; --settle asks the gateway about them first. The database numbers the report and checks its link to the last one.
  */
 export async function runShiftClose(raw: unknown, context: CommandContext): Promise<void> {
   const carryOver = switchOption(optionRecord(raw).carryOver, '--carry-over');
+  const settle = switchOption(optionRecord(raw).settle, '--settle');
   const ledger = await shiftLedgerOf(context);
   const shift = await currentShift(context, ledger);
   const store = await shifts();
+  if (settle) await settleOpen(context, ledger, shift, await store.databaseNow(ledger));
   const summary = await summaryOf(ledger, shift, await store.databaseNow(ledger));
   if (summary.open.length > 0 && !carryOver) {
     const items = summary.open.map((item) => t().shifts.openItem(item.transactionId, item.state)).join(', ');
