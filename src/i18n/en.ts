@@ -337,6 +337,9 @@ const en = {
       link: "it does not name the previous report's hash",
     } as Record<string, string>,
     chainBrokenHint: 'the reports before it are intact; ask the database administrator who changed the table',
+    shiftAlone: '--shift names the span itself: leave out --date, --since and --until',
+    noSuchReport: (number: number) => `there is no Z-report ${number} in this ledger`,
+    noSuchReportHint: '`agentpay shift verify --json` counts the reports',
     xTitle: 'X-report (the shift is open)',
     zTitle: (number: number) => `Z-report ${number}`,
     approvedLine: (id: string, requestedBy: string, approvedBy: string) =>

@@ -95,6 +95,13 @@ describe('shifts and their Z-reports', { timeout: 90_000 }, () => {
       previousHash: first.hash,
       carried: [{ transactionId: carriedId, state: 'unknown' }],
     });
+    const ofShift = await runCli(['report', '--shift', '1', '--by', 'operator', '--format', 'json'], { env: boris });
+    expect(jsonLines(ofShift.stdout).filter((line) => line.kind === 'group')).toEqual([
+      expect.objectContaining({ operator: 'anna_s', currency: 'KZT', count: 2, sum: '300.00' }),
+    ]);
+    const noSuch = await runCli(['report', '--shift', '9'], { env: boris });
+    expect([noSuch.code, noSuch.stderr]).toEqual([2, expect.stringContaining('no Z-report 9')]);
+    expect((await runCli(['report', '--shift', '1', '--date', 'today'], { env: boris })).code).toBe(2);
     const intact = await runCli(['shift', 'verify'], { env: boris });
     expect([intact.code, intact.stderr]).toEqual([0, expect.stringContaining('2 Z-reports are intact')]);
 

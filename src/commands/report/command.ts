@@ -2,7 +2,7 @@ import { Command } from 'commander';
 import { UsageError } from '../../errors.js';
 import type { Language, Said } from '../../i18n/language.js';
 import type { OptionDefinitions } from '../../options/definition.js';
-import { textListOption } from '../../options/values.js';
+import { textListOption, wholeNumberOption } from '../../options/values.js';
 import { type ReportDimension, reportDimensions } from '../../render/report.js';
 import type { LazyAction } from '../define.js';
 import { addOptions } from '../option.js';
@@ -47,6 +47,22 @@ export const reportOptions = {
       en: 'with --since: the payments before this date, time or age (default: now)',
       ru: 'с --since: платежи до этой даты, времени или срока (по умолчанию: сейчас)',
     },
+  },
+  shift: {
+    flags: '--shift <number>',
+    help: {
+      en: 'the payments of the shift Z-report <number> closed (team ledger); instead of --date, --since and --until',
+      ru: 'платежи смены, закрытой Z-отчётом <номер> (общий журнал); вместо --date, --since и --until',
+    },
+    parse: (raw: unknown) =>
+      raw === undefined
+        ? undefined
+        : wholeNumberOption(raw, {
+            fallback: '',
+            maxDigits: 12,
+            min: 1,
+            message: '--shift takes the number of a Z-report',
+          }),
   },
   by: {
     flags: '--by <dimension>',

@@ -71,6 +71,24 @@ export async function closeShift(
   return { text, hash };
 }
 
+/** The shift Z-report `number` closed: whose, and when it was open; undefined when there is no such report. */
+export async function shiftOfZReport(
+  ledger: PostgresLedger,
+  number: number,
+): Promise<{ operator: string; openedAt: Date; closedAt: Date } | undefined> {
+  const [row] = await ledger.run(
+    `SELECT s.operator, s.opened_at, s.closed_at FROM agentpay_z_reports z JOIN agentpay_shifts s ON s.seq = z.shift_seq
+     WHERE z.number = $1`,
+    [number],
+  );
+  if (row === undefined) return undefined;
+  return {
+    operator: String(row.operator),
+    openedAt: new Date(iso(row.opened_at)),
+    closedAt: new Date(iso(row.closed_at)),
+  };
+}
+
 /** Every Z-report in number order, as stored. */
 export async function zReports(ledger: PostgresLedger): Promise<StoredZReport[]> {
   const rows = await ledger.run(
