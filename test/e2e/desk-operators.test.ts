@@ -144,4 +144,32 @@ describe('operators are database roles', { timeout: 60_000 }, () => {
       await sql(rig.server.url(), "SELECT count(*)::int AS n FROM pg_authid WHERE rolpassword LIKE '%secret-pw%'"),
     ).toEqual([{ n: 0 }]);
   });
+
+  it('upgrades a ledger made before roles, approvals and shifts, its payments kept', async () => {
+    const admin = await freshDatabase(rig.server);
+    const adminEnv = terminal(admin, 'root');
+    expect((await runCli(payStatic('before-upgrade'), { env: adminEnv })).code).toBe(0);
+    // Back to schema version 2, as an agentpay before issue 28 left it, its payment in it.
+    await sql(
+      admin,
+      `DROP TABLE agentpay_z_reports, agentpay_shifts, agentpay_approvals CASCADE;
+       DROP TRIGGER agentpay_transactions_recorded_by ON agentpay_transactions;
+       DROP TRIGGER agentpay_records_recorded_by ON agentpay_records;
+       DROP TRIGGER agentpay_records_approved ON agentpay_records;
+       DROP FUNCTION agentpay_recorded_by(), agentpay_approved_attempt(), agentpay_is_operator(name),
+         agentpay_is_supervisor(name), agentpay_request_approval(text, text, text, text, text, text, text, text, text, text[], integer),
+         agentpay_use_approval(text, text, text, uuid, text);
+       DELETE FROM agentpay_schema_migrations WHERE version > 2`,
+    );
+    expect(await sql(admin, 'SELECT max(version) AS v FROM agentpay_schema_migrations')).toEqual([{ v: 2 }]);
+    await addOperator(adminEnv, 'anna_4');
+    expect(await sql(admin, 'SELECT max(version) AS v FROM agentpay_schema_migrations')).toEqual([{ v: 5 }]);
+    const anna = asRole(terminal('', 'anna_4'), admin, 'anna_4');
+    expect((await runCli(payStatic('after-upgrade'), { env: anna })).code).toBe(0);
+    const history = jsonLines((await runCli(['--json', 'history'], { env: anna })).stdout);
+    expect(history.map((line) => [line.account, line.operator, line.state])).toEqual([
+      ['before-upgrade', 'root', 'success'],
+      ['after-upgrade', 'anna_4', 'success'],
+    ]);
+  });
 });
