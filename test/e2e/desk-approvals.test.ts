@@ -51,6 +51,9 @@ describe('the two-person rule, enforced by the database', { timeout: 60_000 }, (
 
     const listed = jsonLines((await runCli(['--json', 'approvals'], { env: boris })).stdout);
     expect(listed).toEqual([expect.objectContaining({ transactionId: id, requestedBy: names.anna, decision: null })]);
+    const table = await runCli(['approvals'], { env: boris });
+    expect(table.stdout).toContain(id);
+    expect(table.stdout).toContain('over the approval threshold');
     const early = await runCli(['pay', '--approved', id], { env: anna });
     expect([early.code, early.stderr]).toEqual([2, expect.stringContaining('still awaits')]);
     const byAnna = await runCli(['approve', id], { env: anna });
