@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Command } from 'commander';
 import { localiseProgram } from './cli-language.js';
+import { approvalsCommand, approveCommand, declineCommand } from './commands/approvals/command.js';
 import { buyCommand } from './commands/buy/command.js';
 import { checkCommand } from './commands/check/command.js';
 import { completionCommand } from './commands/completion/command.js';
@@ -15,6 +16,7 @@ import { reconcileCommand } from './commands/reconcile/command.js';
 import { reportCommand } from './commands/report/command.js';
 import { sandboxCommand } from './commands/sandbox/command.js';
 import { scenarioCommand } from './commands/scenario/command.js';
+import { shiftCommand } from './commands/shift/command.js';
 import { statusCommand } from './commands/status/command.js';
 import { commandsNeeded } from './commands-needed.js';
 import { type Catalogue, en } from './i18n/en.js';
@@ -39,6 +41,10 @@ const commandDefinitions = {
   history: historyCommand,
   report: reportCommand,
   receipt: receiptCommand,
+  approvals: approvalsCommand,
+  approve: approveCommand,
+  decline: declineCommand,
+  shift: shiftCommand,
   ledger: ledgerCommand,
   doctor: doctorCommand,
   scenario: scenarioCommand,

@@ -219,6 +219,22 @@ export class TransactionPendingError extends AgentpayError {
   }
 }
 
+/** A Z-report is not as it was made (shift verify): exit 1, naming the first that is not. */
+export class ZReportChainError extends AgentpayError {
+  override name = 'ZReportChainError';
+  constructor(message: string, options: { hint?: string } = {}) {
+    super(message, ExitCode.declined, options);
+  }
+}
+
+/** A purchase recorded for a supervisor's approval: nothing was sent yet (exit 3, as a payment not final). */
+export class AwaitingApprovalError extends AgentpayError {
+  override name = 'AwaitingApprovalError';
+  constructor(message: string, options: { hint?: string } = {}) {
+    super(message, ExitCode.pendingOrUnknown, options);
+  }
+}
+
 /**
  * A file agentpay keeps on this machine (the journal) cannot be read or written: a full disk
  * (ENOSPC), a read-only file system (EROFS), permissions (EACCES), a directory where the file

@@ -95,9 +95,13 @@ export async function createContext(flags: GlobalFlags, io: ProcessIo): Promise<
     interrupts,
     openGateway: (options) => openGateway(settings, out, { stop: interrupts.signal, ...options }),
     openLedger: () => {
-      ledger ??= import('../ledger/open-ledger.js').then(({ openLedger }) =>
-        openLedger(settings, out, interrupts.signal),
-      );
+      ledger ??= import('../ledger/open-ledger.js')
+        .then(({ openLedger }) => openLedger(settings, out, interrupts.signal))
+        .then((opened) => {
+          // An operator role is who the ledger records, so it is who the desk's rules weigh.
+          if (opened.recordsAs !== undefined) settings.operator = { ...settings.operator, value: opened.recordsAs };
+          return opened;
+        });
       return ledger;
     },
     close: async () => {

@@ -24,17 +24,17 @@ export type LazyAction = (
  * commander checks those before unknown options, so `pay --servce 101` would say "--service
  * not specified" instead of suggesting the typo's fix. The hook runs after that check.
  */
-const requiredOptions = new WeakMap<Command, { option: Option; unless: string | undefined }[]>();
+const requiredOptions = new WeakMap<Command, { option: Option; unless: readonly string[] }[]>();
 
-/** `unless`: another option's attribute name that, when given, makes this one not required. */
-export function requireOption(command: Command, option: Option, unless: string | undefined): void {
+/** `unless`: the attribute names of other options that, any of them given, make this one not required. */
+export function requireOption(command: Command, option: Option, unless: readonly string[]): void {
   requiredOptions.set(command, [...(requiredOptions.get(command) ?? []), { option, unless }]);
 }
 
 /** The program's preAction hook: the first required option the command ran without is a usage error. */
 export function checkRequiredOptions(_program: Command, action: Command): void {
   for (const { option, unless } of requiredOptions.get(action) ?? []) {
-    if (unless !== undefined && action.getOptionValue(unless) !== undefined) continue;
+    if (unless.some((other) => action.getOptionValue(other) !== undefined)) continue;
     if (action.getOptionValue(option.attributeName()) === undefined) {
       action.error(`error: required option '${option.flags}' not specified`, {
         code: 'commander.missingMandatoryOptionValue',

@@ -2,6 +2,7 @@ import { writeFile } from 'node:fs/promises';
 import { errnoCodeOf } from '../errors.js';
 import type { PaymentInput } from '../gateway/client.js';
 import { t } from '../i18n/current.js';
+import { approvalMarksOf } from '../ledger/approval-marks.js';
 import type { JournalEntry, Owner } from '../ledger/ledger.js';
 import { differingParameters } from '../ledger/records.js';
 import { type TransactionView, unknownView } from '../protocol/transaction-view.js';
@@ -17,7 +18,7 @@ function latestView(entry: JournalEntry): TransactionView {
 /** A ledger entry's receipt; `view`, the answer just received, when there is one. */
 export function receiptOf(entry: JournalEntry, view: TransactionView = latestView(entry)): LedgerReceipt {
   const { voucher, operator, at } = entry.intent;
-  return { view, voucher, operator, at };
+  return { view, voucher, operator, at, ...approvalMarksOf(entry.intent) };
 }
 
 /** Minutes east of UTC on this machine at `iso` (its summer or winter time). */

@@ -9,10 +9,18 @@ import { requireOption } from './define.js';
  */
 
 /** The note after a required option's help: `(required)`, `(required without --from-file)`. */
-const requiredNote: Record<Language, (unless: string | undefined) => string> = {
-  en: (unless) => (unless === undefined ? '(required)' : `(required without ${unless})`),
-  ru: (unless) => (unless === undefined ? '(обязательно)' : `(обязательно без ${unless})`),
+const requiredNote: Record<Language, (unless: readonly string[]) => string> = {
+  en: (unless) => (unless.length === 0 ? '(required)' : `(required without ${unless.join(' or ')})`),
+  ru: (unless) => (unless.length === 0 ? '(обязательно)' : `(обязательно без ${unless.join(' или ')})`),
 };
+
+/** The options that, given, make a required one not required. */
+function unlessOptions(definition: OptionDefinition): Option[] {
+  const { required } = definition;
+  if (typeof required !== 'object') return [];
+  const unless = Array.isArray(required.unless) ? required.unless : [required.unless as OptionDefinition];
+  return unless.map((other) => new Option(other.flags));
+}
 
 /**
  * A repeatable option's parser: each use adds its value. No default list is set, so --help
@@ -24,9 +32,8 @@ const collect = (value: string, previous: string[] | undefined) => [...(previous
 export const isRepeatable = (option: Option): boolean => option.variadic || option.parseArg === collect;
 
 function optionOf(definition: OptionDefinition, language: Language): Option {
-  const { required } = definition;
-  const unless = typeof required === 'object' ? new Option(required.unless.flags) : undefined;
-  const note = required === undefined ? '' : ` ${requiredNote[language](unless?.long)}`;
+  const unless = unlessOptions(definition).map((other) => other.long ?? other.flags);
+  const note = definition.required === undefined ? '' : ` ${requiredNote[language](unless)}`;
   const option = new Option(definition.flags, `${definition.help[language]}${note}`);
   if (definition.choices !== undefined) option.choices(definition.choices);
   // A parser after choices() takes its place: the choices stay listed, not enforced.
@@ -47,12 +54,11 @@ export function addOptions(command: Command, language: Language, definitions: Op
       throw new Error(
         `${command.name()}: the option ${definition.flags} is defined as ${name}, not ${option.attributeName()}`,
       );
-    const { required } = definition;
-    if (required !== undefined)
+    if (definition.required !== undefined)
       requireOption(
         command,
         option,
-        typeof required === 'object' ? new Option(required.unless.flags).attributeName() : undefined,
+        unlessOptions(definition).map((other) => other.attributeName()),
       );
     command.addOption(option);
   }

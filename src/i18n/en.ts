@@ -275,6 +275,7 @@ const en = {
       maxAmount: 'the limit for one payment',
       dailyLimit: 'the daily limit',
       accountDailyLimit: "the account's daily limit",
+      approvalOver: 'the approval threshold',
     },
     limit: (name: string, amount: string, currency: string, setBy: string) =>
       `${name} of ${amount} ${currency} (${setBy})`,
@@ -320,6 +321,101 @@ const en = {
       confirm: (p: { amount: string; currency: string; account: string; service: string; profile: string }) =>
         `Pay ${p.amount} ${p.currency} to account ${p.account}, service ${p.service}, through the LIVE profile ${p.profile}?`,
     },
+  },
+
+  /** The two-person rule (docs/desk-safety.md, Approval): requests, decisions, paying an approved one. */
+  approvals: {
+    needed: (breach: string) => `needs a second person: ${breach}; nothing was sent`,
+    neededHint:
+      'ask a supervisor: repeat it with --request-approval; once approved, `agentpay pay --approved <txn>` sends it',
+    teamLedgerOnly:
+      "a second person's approval needs the team ledger on PostgreSQL: a journal file cannot tell one person from another; nothing was sent",
+    teamLedgerOnlyHint: 'give --ledger postgres://<role>@<host>/<database> (docs/desk-safety.md, "Approval")',
+    requested: (id: string, expires: string) =>
+      `transaction ${id} awaits a supervisor's approval until ${expires}; nothing was sent`,
+    requestedHint: (id: string) =>
+      `a supervisor other than you runs \`agentpay approve ${id}\`; then \`agentpay pay --approved ${id}\` sends it`,
+    approved: (id: string, requester: string) =>
+      `transaction ${id}, requested by ${requester}, is approved: \`agentpay pay --approved ${id}\` sends it`,
+    declined: (id: string, requester: string) =>
+      `transaction ${id}, requested by ${requester}, is declined: it will not be sent`,
+    noneOpen: 'no requests await approval',
+    columns: {
+      transactionId: 'TransactionID',
+      purchase: 'Purchase',
+      needs: 'Needs',
+      requestedBy: 'Requested by',
+      expires: 'Expires',
+    },
+    purchase: (amount: string, currency: string, account: string, service: string) =>
+      `${amount} ${currency} to ${account}, service ${service}`,
+    needs: {
+      'approval-over': 'over the approval threshold',
+      duplicate: 'a duplicate top-up',
+      asked: 'asked for',
+    } as Record<string, string>,
+    refused: (reason: string, sent: boolean) =>
+      `refused: ${reason}; ${sent ? 'nothing was sent' : 'nothing was changed'}`,
+    reasons: {
+      notSupervisor: (role: string) => `${role} is not a supervisor role, and only a supervisor approves or declines`,
+      ownRequest: (role: string) => `${role} asked for this payment, so a second person must decide it`,
+      expired: (id: string) => `the request for ${id} has expired`,
+      decided: (id: string) => `the request for ${id} was decided already`,
+      none: (id: string) => `there is no request for approval of ${id} on this gateway`,
+      waiting: (id: string) => `${id} still awaits a supervisor's approval`,
+      declined: (id: string) => `${id} was declined`,
+      taken: (id: string) => `transaction ${id} is in the ledger already`,
+    },
+    approvedAlone: (flag: string) =>
+      `--approved sends the purchase as it was approved: ${flag} cannot change it; nothing was sent`,
+    reasonHint: 'see the open requests with `agentpay approvals`',
+    sentAlready: (id: string, state: string) =>
+      `transaction ${id} was sent under this approval already (${state}); it was not sent again`,
+    sentAlreadyHint: (id: string) => `its answer: \`agentpay status ${id}\``,
+    requestedBy: 'Requested by',
+    approvedBy: 'Approved by',
+  },
+
+  /** Shifts and their X and Z reports (docs/desk-safety.md, Shifts). */
+  shifts: {
+    teamLedgerOnly: 'shifts are kept by the team ledger on PostgreSQL: a journal file has none; nothing was changed',
+    opened: (role: string, at: string) => `shift of ${role} open since ${at}`,
+    alreadyOpen: 'your role has a shift open already: nothing was changed',
+    alreadyOpenHint: '`agentpay shift x` shows it; `agentpay shift close` closes it',
+    noShift: (role: string) => `${role} has no open shift`,
+    noShiftHint: '`agentpay shift open` opens one',
+    outside: (role: string) =>
+      `payments need an open shift here (profile key shifts), and ${role} has none; nothing was sent`,
+    openItem: (id: string, state: string) => `${id} (${state})`,
+    closeRefused: (items: string) => `the shift cannot close while these are not final: ${items}; nothing was changed`,
+    closeRefusedHint:
+      'settle them (`agentpay reconcile`, `agentpay status <id>`, `agentpay approvals`), or close with --carry-over to carry them into the next shift',
+    closeRaced: 'the shift changed, or another Z-report was made, at the same moment: nothing was changed',
+    closeRacedHint: 'run `agentpay shift close` again',
+    closed: (number: number, hash: string) => `shift closed: Z-report ${number}, SHA-256 ${hash}`,
+    chainIntact: (count: number) =>
+      count === 0 ? 'no Z-reports yet' : `the ${count} Z-report${count === 1 ? ' is' : 's are'} intact`,
+    chainBroken: (number: string, why: string) => `Z-report ${number} is not as it was made: ${why}`,
+    breaks: {
+      content: 'its content is not JSON',
+      number: 'its number is out of sequence',
+      hash: 'its content does not match its hash',
+      link: "it does not name the previous report's hash",
+    } as Record<string, string>,
+    chainBrokenHint: 'the reports before it are intact; ask the database administrator who changed the table',
+    shiftAlone: '--shift names the span itself: leave out --date, --since and --until',
+    noSuchReport: (number: number) => `there is no Z-report ${number} in this ledger`,
+    noSuchReportHint: '`agentpay shift verify --json` counts the reports',
+    xTitle: 'X-report (the shift is open)',
+    zTitle: (number: number) => `Z-report ${number}`,
+    approvedLine: (id: string, requestedBy: string, approvedBy: string) =>
+      `${id}: asked ${requestedBy}, approved ${approvedBy}`,
+    approvalsHeading: 'Approved',
+    openHeading: 'Not final',
+    carriedHeading: 'Carried into the next shift',
+    noPayments: 'no payments',
+    hash: 'SHA-256',
+    previous: 'Previous',
   },
 
   lock: {
@@ -467,6 +563,7 @@ const en = {
     head: {
       service: 'Service',
       operator: 'Operator',
+      approvedBy: 'Approved by',
       currency: 'Currency',
       state: 'State',
       count: 'Count',
@@ -644,6 +741,25 @@ const en = {
     kept: (transactions: number, file: string) => `${count(transactions, 'open transaction')} kept in ${file}`,
     damaged: (lines: number, file: string) => `${count(lines, 'damaged line')} moved to ${file}`,
     compacted: (journal: string, parts: string) => `compacted ${journal}: ${parts}`,
+    operatorAdded: (role: string, supervisor: boolean, ledger: string) =>
+      `${ledger}: operator role ${role} added${supervisor ? ' (a supervisor: may approve)' : ''}`,
+    operatorRemoved: (role: string, ledger: string) =>
+      `${ledger}: operator role ${role} removed (what it recorded keeps its name)`,
+    noOperators: (ledger: string) => `${ledger} has no operator roles yet`,
+    operatorColumns: { role: 'Role', supervisor: 'Supervisor', login: 'Can log in' },
+    badRoleName: (role: string) =>
+      `${JSON.stringify(role)} cannot be an operator role: a role is lower-case letters, digits and _, at most 63, not starting with a digit or pg_`,
+    badRoleNameHint: 'name the role after the person, such as anna or b_ivanov',
+    emptyPassword: 'the password read from stdin is empty',
+    passwordStdinHint:
+      'give the password on stdin: printf %s "$PASSWORD" | agentpay ledger add-operator <role> --password-stdin',
+    roleExists: (role: string) => `the database already has a role ${role}: nothing was changed`,
+    roleExistsHint: 'choose another name, or remove the operator first with `agentpay ledger remove-operator`',
+    notAnOperator: (role: string) => `${role} is not an operator role of agentpay: nothing was removed`,
+    notAnOperatorHint: 'see the operator roles with `agentpay ledger operators`',
+    refusedByDatabase: (what: string, reason: string) => `the database refused to ${what}: ${reason}`,
+    needsAdministrator: "run it with an administrator's URL (a role with CREATEROLE that owns the ledger's tables)",
+    operatorWhat: { add: 'add the operator', remove: 'remove the operator', list: 'list the operators' },
   },
 
   /** The sandbox's banner (commands/sandbox): its services' names and accounts' notes are the sandbox's own. */

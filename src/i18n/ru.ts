@@ -130,7 +130,14 @@ const ru: Catalogue = {
     default: 'по умолчанию',
     env: 'переменная',
     optionsTerm: '[флаги]',
-    argumentNames: { command: 'команда', file: 'файл', journal: 'журнал', shell: 'оболочка', 'txn-id': 'id' },
+    argumentNames: {
+      command: 'команда',
+      file: 'файл',
+      journal: 'журнал',
+      shell: 'оболочка',
+      'txn-id': 'id',
+      role: 'роль',
+    },
     valueNames: {
       account: 'счёт',
       char: 'символ',
@@ -344,6 +351,7 @@ const ru: Catalogue = {
       maxAmount: 'лимит одного платежа',
       dailyLimit: 'дневной лимит',
       accountDailyLimit: 'дневной лимит счёта',
+      approvalOver: 'порог одобрения',
     },
     limit: (name, limitAmount, currency, setBy) => `${name} ${amount(limitAmount)} ${currency} (${setBy})`,
     setBy: (by) => ('profile' in by ? `профиль «${by.profile}»` : by.flag),
@@ -373,6 +381,93 @@ const ru: Catalogue = {
       confirm: (p) =>
         `Оплатить ${amount(p.amount)} ${p.currency} на счёт ${p.account}, услуга ${p.service}, через БОЕВОЙ профиль ${p.profile}?`,
     },
+  },
+
+  approvals: {
+    needed: (breach) => `нужен второй человек: ${breach}; ничего не отправлено`,
+    neededHint:
+      'попросите старшего кассира: повторите с --request-approval; после одобрения платёж отправит `agentpay pay --approved <txn>`',
+    teamLedgerOnly:
+      'одобрение вторым человеком требует общего журнала в PostgreSQL: файл журнала не отличает одного человека от другого; ничего не отправлено',
+    teamLedgerOnlyHint: 'укажите --ledger postgres://<роль>@<хост>/<база> (docs/desk-safety.md, «Approval»)',
+    requested: (id, expires) => `транзакция ${id} ждёт одобрения старшего кассира до ${expires}; ничего не отправлено`,
+    requestedHint: (id) =>
+      `другой старший кассир (не вы) запускает \`agentpay approve ${id}\`; затем \`agentpay pay --approved ${id}\` отправит платёж`,
+    approved: (id, requester) =>
+      `транзакция ${id}, запрошенная ролью ${requester}, одобрена: её отправит \`agentpay pay --approved ${id}\``,
+    declined: (id, requester) => `транзакция ${id}, запрошенная ролью ${requester}, отклонена: она не будет отправлена`,
+    noneOpen: 'нет запросов, ждущих одобрения',
+    columns: {
+      transactionId: 'TransactionID',
+      purchase: 'Покупка',
+      needs: 'Почему',
+      requestedBy: 'Запросил',
+      expires: 'Действует до',
+    },
+    purchase: (sum, currency, account, service) => `${amount(sum)} ${currency} на счёт ${account}, услуга ${service}`,
+    needs: {
+      'approval-over': 'выше порога одобрения',
+      duplicate: 'повторное пополнение',
+      asked: 'по просьбе оператора',
+    },
+    refused: (reason, sent) => `отказано: ${reason}; ${sent ? 'ничего не отправлено' : 'ничего не изменено'}`,
+    reasons: {
+      notSupervisor: (role) => `${role} — не роль старшего кассира, а одобрять и отклонять может только старший кассир`,
+      ownRequest: (role) => `этот платёж запросила роль ${role}, поэтому решать должен другой человек`,
+      expired: (id) => `срок запроса на ${id} истёк`,
+      decided: (id) => `по запросу на ${id} уже принято решение`,
+      none: (id) => `запроса на одобрение ${id} для этого шлюза нет`,
+      waiting: (id) => `${id} всё ещё ждёт одобрения старшего кассира`,
+      declined: (id) => `${id} отклонена`,
+      taken: (id) => `транзакция ${id} уже есть в журнале`,
+    },
+    approvedAlone: (flag) =>
+      `--approved отправляет покупку в том виде, в каком её одобрили: ${flag} не может её изменить; ничего не отправлено`,
+    reasonHint: 'открытые запросы показывает `agentpay approvals`',
+    sentAlready: (id, state) =>
+      `транзакция ${id} уже была отправлена по этому одобрению (${state}); повторно не отправлена`,
+    sentAlreadyHint: (id) => `её ответ: \`agentpay status ${id}\``,
+    requestedBy: 'Запросил',
+    approvedBy: 'Одобрил',
+  },
+
+  shifts: {
+    teamLedgerOnly: 'смены ведёт общий журнал в PostgreSQL: у файла журнала их нет; ничего не изменено',
+    opened: (role, at) => `смена ${role} открыта с ${at}`,
+    alreadyOpen: 'у вашей роли уже открыта смена: ничего не изменено',
+    alreadyOpenHint: '`agentpay shift x` покажет её; `agentpay shift close` закроет',
+    noShift: (role) => `у ${role} нет открытой смены`,
+    noShiftHint: 'её открывает `agentpay shift open`',
+    outside: (role) =>
+      `здесь для платежа нужна открытая смена (ключ профиля shifts), а у ${role} её нет; ничего не отправлено`,
+    openItem: (id, state) => `${id} (${state})`,
+    closeRefused: (items) => `смену нельзя закрыть, пока эти платежи не окончательны: ${items}; ничего не изменено`,
+    closeRefusedHint:
+      'урегулируйте их (`agentpay reconcile`, `agentpay status <id>`, `agentpay approvals`) или закройте с --carry-over, чтобы перенести их в следующую смену',
+    closeRaced: 'смена изменилась или в тот же момент был сделан другой Z-отчёт: ничего не изменено',
+    closeRacedHint: 'запустите `agentpay shift close` ещё раз',
+    closed: (number, hash) => `смена закрыта: Z-отчёт ${number}, SHA-256 ${hash}`,
+    chainIntact: (count) => (count === 0 ? 'Z-отчётов пока нет' : `цепочка Z-отчётов цела (отчётов: ${count})`),
+    chainBroken: (number, why) => `Z-отчёт ${number} не такой, каким был сделан: ${why}`,
+    breaks: {
+      content: 'его содержимое — не JSON',
+      number: 'его номер нарушает последовательность',
+      hash: 'его содержимое не совпадает с его хешем',
+      link: 'в нём нет хеша предыдущего отчёта',
+    },
+    chainBrokenHint: 'отчёты до него целы; спросите администратора базы данных, кто менял таблицу',
+    shiftAlone: '--shift сам задаёт период: уберите --date, --since и --until',
+    noSuchReport: (number) => `в этом журнале нет Z-отчёта ${number}`,
+    noSuchReportHint: 'число отчётов покажет `agentpay shift verify --json`',
+    xTitle: 'X-отчёт (смена открыта)',
+    zTitle: (number) => `Z-отчёт ${number}`,
+    approvedLine: (id, requestedBy, approvedBy) => `${id}: запросил ${requestedBy}, одобрил ${approvedBy}`,
+    approvalsHeading: 'Одобрено',
+    openHeading: 'Не окончательны',
+    carriedHeading: 'Перенесено в следующую смену',
+    noPayments: 'платежей нет',
+    hash: 'SHA-256',
+    previous: 'Предыдущий',
   },
 
   lock: {
@@ -525,6 +620,7 @@ const ru: Catalogue = {
     head: {
       service: 'Услуга',
       operator: 'Оператор',
+      approvedBy: 'Одобрил',
       currency: 'Валюта',
       state: 'Состояние',
       count: 'Количество',
@@ -700,6 +796,26 @@ const ru: Catalogue = {
     damaged: (lines, file) =>
       `${counted(lines, { one: 'повреждённая строка перенесена', few: 'повреждённые строки перенесены', many: 'повреждённых строк перенесено', other: 'повреждённой строки перенесено' })} в ${file}`,
     compacted: (journal, parts) => `${journal} сжат: ${parts}`,
+    operatorAdded: (role, supervisor, ledger) =>
+      `${ledger}: роль оператора ${role} добавлена${supervisor ? ' (старший кассир: может одобрять)' : ''}`,
+    operatorRemoved: (role, ledger) =>
+      `${ledger}: роль оператора ${role} удалена (записанное ею остаётся под её именем)`,
+    noOperators: (ledger) => `в ${ledger} пока нет ролей операторов`,
+    operatorColumns: { role: 'Роль', supervisor: 'Старший', login: 'Вход разрешён' },
+    badRoleName: (role) =>
+      `${JSON.stringify(role)} не может быть ролью оператора: роль — это строчные латинские буквы, цифры и _, не больше 63, не с цифры и не с pg_`,
+    badRoleNameHint: 'назовите роль по человеку, например anna или b_ivanov',
+    emptyPassword: 'пароль, прочитанный из stdin, пуст',
+    passwordStdinHint:
+      'передайте пароль через stdin: printf %s "$PASSWORD" | agentpay ledger add-operator <роль> --password-stdin',
+    roleExists: (role) => `в базе данных уже есть роль ${role}: ничего не изменено`,
+    roleExistsHint: 'выберите другое имя или сначала удалите оператора командой `agentpay ledger remove-operator`',
+    notAnOperator: (role) => `${role} не является ролью оператора agentpay: ничего не удалено`,
+    notAnOperatorHint: 'роли операторов показывает `agentpay ledger operators`',
+    refusedByDatabase: (what, reason) => `база данных отказалась ${what}: ${reason}`,
+    needsAdministrator:
+      'запустите команду с URL администратора (роль с правом CREATEROLE, владеющая таблицами журнала)',
+    operatorWhat: { add: 'добавить оператора', remove: 'удалить оператора', list: 'показать операторов' },
   },
 
   sandbox: {

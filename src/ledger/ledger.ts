@@ -11,6 +11,12 @@ import type { IntentRecord, OutcomeRecord } from './records.js';
 export interface Ledger {
   readonly location: LedgerLocation;
   /**
+   * Who the ledger records as the operator whatever the profile says, where the backend decides
+   * it: the PostgreSQL operator role the connection logged in as (postgres/roles.ts). The desk's
+   * rules weigh that name's payments.
+   */
+  readonly recordsAs?: string | undefined;
+  /**
    * The intent, recorded before a Payment may leave; throws when it cannot be (nothing may be
    * sent then). A TransactionID already recorded for another purchase is a conflict, and
    * nothing is recorded; for the same purchase it is a retry (the safe retry, `--txn-id`).

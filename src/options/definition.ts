@@ -22,7 +22,7 @@ export interface OptionDefinition {
   /** Each use adds a value: `--var a=1 --var b=2` gives ['a=1', 'b=2'], none gives []. */
   readonly repeatable?: true;
   /** It must be given; `unless`: another option that, given, makes this one not required. */
-  readonly required?: true | { readonly unless: OptionDefinition };
+  readonly required?: true | { readonly unless: OptionDefinition | readonly OptionDefinition[] };
   /**
    * The value the command gets from what commander gave (undefined when not given): checked,
    * its default filled in. Without it: the text as given, a switch's true or false, a

@@ -105,6 +105,15 @@ export const overLimitDefinition = {
   },
 } as const satisfies OptionDefinition;
 
+/** --request-approval of pay and buy: a purchase that needs a second person is recorded for a supervisor (purchase/approval.ts). */
+export const requestApprovalDefinition = {
+  flags: '--request-approval',
+  help: {
+    en: "over the approval threshold, or a duplicate: record the purchase for a supervisor's approval and send nothing (exit 3; team ledger)",
+    ru: 'выше порога одобрения или дубль: записать покупку на одобрение старшему кассиру и ничего не отправлять (код 3; общий журнал)',
+  },
+} as const satisfies OptionDefinition;
+
 /** --receipt of pay and buy: a file the receipt is written to as well. */
 export const receiptFileDefinition = {
   flags: '--receipt <file>',

@@ -2,7 +2,15 @@ import { UsageError } from '../errors.js';
 import { t } from '../i18n/current.js';
 import type { Intent, IntentGuard, Ledger, RecentPayment } from '../ledger/ledger.js';
 import type { Settings } from '../settings/resolve.js';
-import { breachText, duplicatesOf, duplicateText, type LimitBreach, limitBreaches, lookBackOf } from './desk-rules.js';
+import {
+  approvalBreach,
+  breachText,
+  duplicatesOf,
+  duplicateText,
+  type LimitBreach,
+  limitBreaches,
+  lookBackOf,
+} from './desk-rules.js';
 
 /**
  * The desk's limits and duplicate check, before anything is sent (docs/desk-safety.md). They
@@ -23,6 +31,8 @@ export interface DeskPolicy {
 export interface DeskFindings {
   breaches: LimitBreach[];
   duplicates: RecentPayment[];
+  /** Over the approval threshold: a second person must approve it first. */
+  approval?: LimitBreach | undefined;
 }
 
 type DeskContext = { settings: Pick<Settings, 'desk' | 'operator'> };
@@ -42,6 +52,7 @@ function findingsOf(
   return {
     breaches: limitBreaches(context.settings.desk, intent, context.settings.operator.value, payments, now),
     duplicates: windowMs > 0 ? duplicatesOf(intent, payments, new Date(now.getTime() - windowMs)) : [],
+    approval: approvalBreach(context.settings.desk, intent),
   };
 }
 
@@ -113,6 +124,9 @@ export function enforceDeskAlone(context: DeskContext, intent: Intent, policy: D
  */
 export function enforceDesk(findings: DeskFindings, policy: DeskPolicy, now = new Date()): string[] {
   const lifted: string[] = [];
+  if (findings.approval !== undefined) {
+    throw new UsageError(t().approvals.needed(breachText(findings.approval)), { hint: t().approvals.neededHint });
+  }
   if (findings.breaches.length > 0) {
     if (!policy.overLimit) {
       throw new UsageError(t().desk.refusedLimits(findings.breaches.map((breach) => breachText(breach)).join('; ')), {

@@ -93,6 +93,13 @@ export function limitBreaches(
   return breaches;
 }
 
+/** The approval threshold this payment is over (approvalOver): it needs a second person (docs/desk-safety.md, Approval). */
+export function approvalBreach(desk: DeskSettings, intent: Intent): LimitBreach | undefined {
+  const rule = desk.limit('approvalOver', intent.currency);
+  if (rule === undefined || compareDecimals(intent.amount, rule.amount) <= 0) return undefined;
+  return { kind: 'approvalOver', rule, sumSoFar: '0', amount: intent.amount, whose: undefined };
+}
+
 /**
  * Earlier payments this one would repeat: the same service, account and amount (`1500` =
  * `1500.00`), and the same InvoiceId (none for a static amount), at or after `since`, not failed.
@@ -115,7 +122,7 @@ export function duplicatesOf(intent: Intent, payments: readonly RecentPayment[],
 export function breachText({ kind, rule, sumSoFar, amount, whose }: LimitBreach, said: Catalogue = t()): string {
   const { desk } = said;
   const limit = desk.limit(desk.limitNames[kind], rule.amount, rule.currency, desk.setBy(rule.setBy));
-  if (kind === 'maxAmount') return desk.overSingle(amount, rule.currency, limit);
+  if (kind === 'maxAmount' || kind === 'approvalOver') return desk.overSingle(amount, rule.currency, limit);
   const of = kind === 'dailyLimit' ? desk.operatorToday(whose ?? '') : desk.accountToday(whose ?? '');
   return desk.overDaily(amount, rule.currency, of, sumSoFar, addDecimals(sumSoFar, amount), limit);
 }

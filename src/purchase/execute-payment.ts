@@ -200,6 +200,10 @@ export async function executePayment(
 ): Promise<PaymentOutcome> {
   const { settings, out } = context;
   const intent = intentOf(session, input, options.notes);
+  if (settings.desk.shifts)
+    await (await import('./shift-guard.js')).requireOpenShift(context).catch((error: unknown) => {
+      throw nothingSent(error);
+    });
   const exclusive = options.exclusive ?? ((work) => work());
   const { ledger, attempt, ref } = await exclusive(() =>
     options.recorded === undefined

@@ -16,6 +16,9 @@ export interface LedgerReceipt {
   operator?: string | undefined;
   /** When the payment was recorded, ISO 8601 (its latest attempt). */
   at?: string | undefined;
+  /** A payment a supervisor approved (ledger/approval-marks.ts): who asked, who approved. */
+  requestedBy?: string | undefined;
+  approvedBy?: string | undefined;
 }
 
 interface ReceiptLayout {
@@ -28,7 +31,7 @@ interface ReceiptLayout {
 const twoDigits = (value: number) => String(value).padStart(2, '0');
 
 /** `2025-03-04 18:05:06 +03:00` (`04.03.2025 …` in Russian): the instant `iso` at a UTC offset of `offsetMinutes`. */
-function localTimeText(iso: string, offsetMinutes: number, said: Catalogue): string {
+export function localTimeText(iso: string, offsetMinutes: number, said: Catalogue): string {
   const instant = Date.parse(iso);
   if (Number.isNaN(instant)) return iso;
   const shifted = new Date(instant + offsetMinutes * 60_000).toISOString();
@@ -59,6 +62,8 @@ export function renderLedgerReceipt(
   if (receipt.at !== undefined)
     extra.push([labels.time, [{ text: localTimeText(receipt.at, layout.utcOffsetMinutes ?? 0, said) }]]);
   if (receipt.operator !== undefined) extra.push([labels.operator, [{ text: receipt.operator }]]);
+  if (receipt.requestedBy !== undefined) extra.push([said.approvals.requestedBy, [{ text: receipt.requestedBy }]]);
+  if (receipt.approvedBy !== undefined) extra.push([said.approvals.approvedBy, [{ text: receipt.approvedBy }]]);
   return layoutReceipt(receiptHeading(receipt.view, style, 'payment', said), [...rows, ...extra], style, layout.width);
 }
 
@@ -68,5 +73,6 @@ export function ledgerReceiptJson(receipt: LedgerReceipt): string {
     voucher: receipt.voucher ?? null,
     operator: receipt.operator ?? null,
     at: receipt.at ?? null,
+    ...(receipt.approvedBy === undefined ? {} : { requestedBy: receipt.requestedBy, approvedBy: receipt.approvedBy }),
   });
 }

@@ -7,7 +7,7 @@ import type { CsvColumn } from './csv.js';
  */
 
 /** What a report can group by (`--by`); currency is a key whether asked for or not. */
-export const reportDimensions = ['service', 'operator', 'currency', 'state'] as const;
+export const reportDimensions = ['service', 'operator', 'approvedBy', 'currency', 'state'] as const;
 export type ReportDimension = (typeof reportDimensions)[number];
 
 export interface ReportGroup {
@@ -34,6 +34,7 @@ export interface ReportLines {
 const reportHeadings: Record<ReportDimension, string> = {
   service: 'Service',
   operator: 'Operator',
+  approvedBy: 'Approved by',
   currency: 'Currency',
   state: 'State',
 };
@@ -91,7 +92,7 @@ export function reportCsvColumns(dimensions: readonly ReportDimension[]): CsvCol
     ...columns.map(
       (dimension, index): CsvColumn<ReportLine> => ({
         header: reportHeadings[dimension],
-        kind: dimension === 'service' || dimension === 'operator' ? 'text' : 'id',
+        kind: dimension === 'service' || dimension === 'operator' || dimension === 'approvedBy' ? 'text' : 'id',
         value: (line) =>
           line.kind === 'group' ? keyOf(line.group, dimension) : totalKeyCell(line.total, columns, index),
       }),

@@ -85,6 +85,40 @@ export const deskSettings = {
     },
     docs: "refuse a payment that would take one customer account's payments of the day, by anyone, above this, per currency; as `maxAmount` for the flag",
   },
+  approvalOver: {
+    flag: '--approval-over <limits>',
+    profile: { key: 'approvalOver', shape: 'amounts per currency' },
+    parse: parse.amountsPerCurrency('approval threshold'),
+    defaultText: 'none',
+    help: {
+      en: "a payment above this, per currency, needs a supervisor's approval (team ledger); a flag only lowers the profile's",
+      ru: 'платёж больше этой суммы, по валютам, требует одобрения старшего кассира (общий журнал); флаг может только понизить порог профиля',
+    },
+    docs: 'a payment above this amount, per currency, needs a second person: `pay --request-approval` records it for a supervisor, `pay --approved <txn>` sends it once approved (docs/desk-safety.md, Approval; team ledger only); as `maxAmount` for the flag',
+  },
+  approvalTtl: {
+    profile: { key: 'approvalTtl', shape: 'text or number' },
+    parse: parse.duration('approval time to live'),
+    fallback: () => 1_800_000,
+    defaultText: '`30m`',
+    report: 'approvalTtlMs',
+    help: {
+      en: 'how long a request for approval, and the approval, stay good: 30m, 2h (the database caps it at 24h)',
+      ru: 'сколько действуют запрос на одобрение и само одобрение: 30m, 2h (база данных ограничивает 24 часами)',
+    },
+    docs: "how long a request for approval, and then the approval, stay good, by the database's clock: `30m`, `2h`, a number of seconds (at least a minute, at most 24 hours)",
+  },
+  shifts: {
+    profile: { key: 'shifts', shape: 'true or false' },
+    parse: parse.yesOrNo,
+    fallback: () => false,
+    defaultText: '`false`',
+    help: {
+      en: "a payment needs the operator's open shift (`agentpay shift open`; team ledger)",
+      ru: 'для платежа нужна открытая смена оператора (`agentpay shift open`; общий журнал)',
+    },
+    docs: "a payment (pay, buy, a bulk run's rows, pay --approved) needs the operator role's open shift on the team ledger (`agentpay shift open`, docs/desk-safety.md, Shifts); refused otherwise (exit 2)",
+  },
   duplicateWindow: {
     flag: '--duplicate-window <span>',
     profile: { key: 'duplicateWindow', shape: 'text or number' },

@@ -9,7 +9,7 @@ import { type Profile, settingsTable } from './table.js';
  * through, the limits, the duplicate window. The rules that apply them are purchase/desk-guard.ts.
  */
 
-export type LimitKind = 'maxAmount' | 'dailyLimit' | 'accountDailyLimit';
+export type LimitKind = 'maxAmount' | 'dailyLimit' | 'accountDailyLimit' | 'approvalOver';
 
 /** A limit in force for one currency, and what set it, for the message that refuses. */
 export interface LimitRule {
@@ -32,6 +32,10 @@ export interface DeskSettings {
   limit(kind: LimitKind, currency: string): LimitRule | undefined;
   /** A like payment this recent is a duplicate; 0: no check. */
   duplicateWindowMs: Sourced<number>;
+  /** How long a request for approval, and the approval, stay good (the database caps it). */
+  approvalTtlMs: number;
+  /** A payment needs the operator's open shift (team ledger). */
+  shifts: boolean;
 }
 
 interface DeskInputs {
@@ -99,7 +103,7 @@ function liveTarget({
 
 /** A rule of each profile that sets it, read as the settings table reads that key (not under --sandbox: profiles describe real gateways). */
 function fromProfiles<T>(
-  name: 'maxAmount' | 'dailyLimit' | 'accountDailyLimit' | 'duplicateWindow',
+  name: LimitKind | 'duplicateWindow',
   sources: readonly RuleSource[],
 ): { value: T; setBy: LimitRule['setBy'] }[] {
   const setting = settingsTable[name];
@@ -158,10 +162,15 @@ export function resolveDesk(desk: DeskInputs): DeskSettings {
     maxAmount: limitOf('maxAmount', desk.inputs, sources),
     dailyLimit: limitOf('dailyLimit', desk.inputs, sources),
     accountDailyLimit: limitOf('accountDailyLimit', desk.inputs, sources),
+    approvalOver: limitOf('approvalOver', desk.inputs, sources),
   };
   return {
     live: live === undefined ? undefined : { profile: live.profile, chosenBy: live.chosenBy },
     limit: (kind, currency) => limits[kind](currency),
     duplicateWindowMs: duplicateWindowOf(desk.inputs, sources),
+    approvalTtlMs:
+      (pickSourced('approvalTtl', settingsTable.approvalTtl, desk.inputs, ['profile'])?.value as number | undefined) ??
+      settingsTable.approvalTtl.fallback(),
+    shifts: pickSourced('shifts', settingsTable.shifts, desk.inputs, ['profile'])?.value === true,
   };
 }

@@ -51,7 +51,16 @@ describe('completion from the program definition', () => {
     expect(complete('')).toEqual(listed);
     expect(listed).toContain('completion');
     expect(complete('re')).toEqual(['reconcile', 'report', 'receipt']);
-    expect(complete('ledger ')).toEqual(['migrate', 'import', 'compact', 'export', 'help']);
+    expect(complete('ledger ')).toEqual([
+      'migrate',
+      'import',
+      'compact',
+      'export',
+      'add-operator',
+      'operators',
+      'remove-operator',
+      'help',
+    ]);
   });
 
   it('offers options by prefix, with the global ones after a command, never a hidden one or one given already', () => {
@@ -82,7 +91,7 @@ describe('completion from the program definition', () => {
     expect(complete('report --format=c')).toEqual(['--format=csv']);
     expect(complete('completion ')).toEqual(['bash', 'zsh', 'fish']);
     // Fixed-choice options commander cannot enforce alone: a list, or a name or a file (issue 27).
-    expect(complete('report --by ')).toEqual(['service', 'operator', 'currency', 'state']);
+    expect(complete('report --by ')).toEqual(['service', 'operator', 'approvedBy', 'currency', 'state']);
     expect(complete('report --by service --by o')).toEqual(['operator']);
     expect(complete('reconcile --registry-format ')).toEqual(['tsv', 'csv']);
     expect(complete('reconcile --format ')).toEqual(['table', 'csv', 'json']);

@@ -33,6 +33,8 @@ describe('the defaults --help shows', () => {
   it('shows report --by with its one default', () => {
     const report = languages[0]!.program.commands.find((command) => command.name() === 'report')!;
     const help = report.helpInformation().replace(/\s+/g, ' ');
-    expect(help).toContain('(default: service,state) (choices: "service", "operator", "currency", "state") --format');
+    expect(help).toContain(
+      '(default: service,state) (choices: "service", "operator", "approvedBy", "currency", "state") --format',
+    );
   });
 });

@@ -36,6 +36,8 @@ describe('liveLineOf', () => {
     live,
     limit: () => undefined,
     duplicateWindowMs: { value: 0, source: 'default' },
+    approvalTtlMs: 1_800_000,
+    shifts: false,
   });
 
   it('takes the host from the base URL and the agent id from the settings', () => {

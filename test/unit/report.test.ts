@@ -17,6 +17,7 @@ const payment = (fields: Partial<ReportPayment>): ReportPayment => ({
   transactionId: String(nextId++),
   service: '201',
   operator: 'ann',
+  approvedBy: null,
   currency: 'KZT',
   amount: '150.00',
   state: 'success',

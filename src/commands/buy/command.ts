@@ -1,7 +1,12 @@
 import { Command } from 'commander';
 import type { Language, Said } from '../../i18n/language.js';
 import type { OptionDefinitions } from '../../options/definition.js';
-import { defaultCurrency, overLimitDefinition, receiptFileDefinition } from '../../options/purchase.js';
+import {
+  defaultCurrency,
+  overLimitDefinition,
+  receiptFileDefinition,
+  requestApprovalDefinition,
+} from '../../options/purchase.js';
 import type { LazyAction } from '../define.js';
 import { addOptions } from '../option.js';
 
@@ -35,6 +40,7 @@ const options: OptionDefinitions = {
     },
   },
   overLimit: overLimitDefinition,
+  requestApproval: requestApprovalDefinition,
   receipt: receiptFileDefinition,
 };
 

@@ -30,7 +30,11 @@ export async function runBuyFlow(options: BuyOptions, deps: BuyDependencies): Pr
   const overLimit = options.overLimit === true;
   const { choice, input, findings } = await chooseWithinLimits(scope, purchase, checked, overLimit);
   // Over a limit is refused before the person is asked anything more (unless --over-limit).
-  enforceDesk(findings, { overLimit, duplicates: 'skip' });
+  // With --request-approval the approval threshold is the supervisor's to weigh (the pay step asks).
+  enforceDesk(options.requestApproval ? { ...findings, approval: undefined } : findings, {
+    overLimit,
+    duplicates: 'skip',
+  });
   await confirm(scope, input, choice, checked.exchange);
   const duplicates = await confirmDuplicate(scope, input, findings);
   await payConfirmed(scope, input, choice, { overLimit, duplicates });

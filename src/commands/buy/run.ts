@@ -24,6 +24,7 @@ function buyOptions(raw: unknown): BuyOptions {
     currency: currency === undefined ? undefined : parseCurrency(currency),
     amount: amountOption(options.amount),
     overLimit: switchOption(options.overLimit, '--over-limit'),
+    requestApproval: switchOption(options.requestApproval, '--request-approval'),
   };
 }
 
@@ -87,7 +88,12 @@ export async function runBuy(rawOptions: unknown, context: CommandContext): Prom
     const paying = session;
     const flow = runBuyFlow(options, {
       client: session.client,
-      pay: (input, signal, { notes, desk }) => {
+      pay: async (input, signal, { notes, desk }) => {
+        if (options.requestApproval) {
+          // Recorded for a supervisor, nothing sent: ends with exit 3 (purchase/approval.ts).
+          const { requestPurchaseApproval } = await import('../../purchase/approval.js');
+          return requestPurchaseApproval(context, intentOf(paying, input, notes), desk, () => undefined);
+        }
         terminated.paymentStarts();
         return executePayment(context, paying, input, { checkReplay: false, signal, notes, desk });
       },

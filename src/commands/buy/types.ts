@@ -16,6 +16,8 @@ export interface BuyOptions {
   amount?: string | undefined;
   /** --over-limit: pay even over a limit (the ledger records it). */
   overLimit?: boolean | undefined;
+  /** --request-approval: a purchase over the approval threshold is recorded for a supervisor, not paid. */
+  requestApproval?: boolean | undefined;
 }
 
 /** A service the person can pick from a list (the sandbox's catalogue, or the profile's `services`). */

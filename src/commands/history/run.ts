@@ -1,6 +1,7 @@
 import { t } from '../../i18n/current.js';
 import { en } from '../../i18n/en.js';
 import { untilInterrupted } from '../../interrupts.js';
+import { approvalMarksOf } from '../../ledger/approval-marks.js';
 import type { JournalEntry, Ledger, LedgerEntry, LedgerHistory } from '../../ledger/ledger.js';
 import { parseOptions } from '../../options/definition.js';
 import { optionRecord } from '../../options/values.js';
@@ -52,6 +53,7 @@ async function showJson(entries: LedgerHistory, out: CommandContext['out']): Pro
         gateway: intent.gateway,
         agentId: intent.agentId,
         ...(recordedByOf(entry) ?? {}),
+        ...approvalMarksOf(intent),
       }),
     );
     lines++;

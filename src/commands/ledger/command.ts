@@ -1,7 +1,8 @@
 import { Command } from 'commander';
 import type { Language, Said } from '../../i18n/language.js';
+import type { OptionDefinitions } from '../../options/definition.js';
 import type { LazyAction } from '../define.js';
-import { addArgument } from '../option.js';
+import { addArgument, addOptions } from '../option.js';
 
 const descriptions = {
   ledger: {
@@ -24,7 +25,45 @@ const descriptions = {
     en: 'write every record of the ledger to stdout as journal lines (JSON Lines), in the order they were recorded',
     ru: 'вывести каждую запись журнала в stdout строками журнала (JSON Lines), в порядке записи',
   },
+  addOperator: {
+    en: "add a person's login role to the PostgreSQL ledger, with only an operator's rights (run with an administrator's URL)",
+    ru: 'добавить в журнал PostgreSQL роль для входа одного человека, только с правами оператора (запускать с URL администратора)',
+  },
+  operators: {
+    en: "list the PostgreSQL ledger's operator roles, and which of them may approve",
+    ru: 'показать роли операторов журнала PostgreSQL и какие из них могут одобрять',
+  },
+  removeOperator: {
+    en: "remove an operator role (run with an administrator's URL); what it recorded keeps its name",
+    ru: 'удалить роль оператора (запускать с URL администратора); записанное ею остаётся под её именем',
+  },
 } as const satisfies Record<string, Said>;
+
+const roleArgument = {
+  name: '<role>',
+  help: {
+    en: 'the database role, one per person: lower-case letters, digits and _',
+    ru: 'роль в базе данных, по одной на человека: строчные латинские буквы, цифры и _',
+  },
+};
+
+const addOperatorOptions = {
+  supervisor: {
+    flags: '--supervisor',
+    help: {
+      en: "the role may also approve another operator's request (never its own)",
+      ru: 'роль может ещё и одобрять запросы других операторов (но не свои)',
+    },
+  },
+  passwordStdin: {
+    flags: '--password-stdin',
+    help: {
+      en: "read the role's password from stdin (one trailing newline is dropped); only its SCRAM verifier is sent",
+      ru: 'прочитать пароль роли из stdin (один перевод строки в конце отбрасывается); отправляется только его SCRAM-хеш',
+    },
+    required: true,
+  },
+} as const satisfies OptionDefinitions;
 
 const journalArgument = {
   name: '<journal>',
@@ -52,5 +91,15 @@ export function ledgerCommand(lazyAction: LazyAction, language: Language): Comma
     .command('export')
     .description(descriptions.export[language])
     .action(lazyAction(async () => (await import('./run.js')).runExport));
+  addOptions(addArgument(ledger.command('add-operator'), language, roleArgument), language, addOperatorOptions)
+    .description(descriptions.addOperator[language])
+    .action(lazyAction(async () => (await import('./operators.js')).runAddOperator, 'role'));
+  ledger
+    .command('operators')
+    .description(descriptions.operators[language])
+    .action(lazyAction(async () => (await import('./operators.js')).runOperators));
+  addArgument(ledger.command('remove-operator'), language, roleArgument)
+    .description(descriptions.removeOperator[language])
+    .action(lazyAction(async () => (await import('./operators.js')).runRemoveOperator, 'role'));
   return ledger;
 }

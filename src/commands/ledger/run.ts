@@ -10,7 +10,7 @@ import { optionRecord } from '../../options/values.js';
 import type { CommandContext } from '../context.js';
 
 /** The PostgreSQL ledger the settings name; a journal file is told these subcommands are for a team ledger. */
-function postgresLocation(context: CommandContext, what: string): LedgerLocation & { kind: 'postgres' } {
+export function postgresLocation(context: CommandContext, what: string): LedgerLocation & { kind: 'postgres' } {
   const location = context.settings.ledger.value;
   if (location.kind === 'postgres') return location;
   throw new UsageError(t().commands.postgresOnly(what, location.shown), { hint: t().commands.postgresOnlyHint });

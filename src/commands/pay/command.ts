@@ -6,6 +6,7 @@ import {
   currencyDefinition,
   overLimitDefinition,
   receiptFileDefinition,
+  requestApprovalDefinition,
   serviceDefinition,
 } from '../../options/purchase.js';
 import type { LazyAction } from '../define.js';
@@ -18,14 +19,22 @@ const description: Said = {
   ru: 'оплатить ваучер: --invoice-id для динамического (отправляется его точный OrderAmount), --amount для статического',
 };
 const usage: Said = {
-  en: '--service <id> --account <account> (--invoice-id <id> | --amount <decimal>) [options]\n       agentpay pay --from-file <orders.csv|orders.jsonl|-> [--dry-run | --yes] [options]',
-  ru: '--service <id> --account <счёт> (--invoice-id <id> | --amount <сумма>) [флаги]\n       agentpay pay --from-file <заказы.csv|заказы.jsonl|-> [--dry-run | --yes] [флаги]',
+  en: '--service <id> --account <account> (--invoice-id <id> | --amount <decimal>) [options]\n       agentpay pay --approved <txn-id> [options]\n       agentpay pay --from-file <orders.csv|orders.jsonl|-> [--dry-run | --yes] [options]',
+  ru: '--service <id> --account <счёт> (--invoice-id <id> | --amount <сумма>) [флаги]\n       agentpay pay --approved <txn-id> [флаги]\n       agentpay pay --from-file <заказы.csv|заказы.jsonl|-> [--dry-run | --yes] [флаги]',
 };
+
+const approvedDefinition = {
+  flags: '--approved <txn-id>',
+  help: {
+    en: 'send the purchase a supervisor approved, exactly as it was asked for, under its TransactionID; a repeat sends nothing',
+    ru: 'отправить покупку, одобренную старшим кассиром, ровно в том виде, в каком её запросили, с её TransactionID; повтор ничего не отправит',
+  },
+} as const;
 
 /** One payment's options; a bulk run takes them from its file's rows instead. */
 const options: OptionDefinitions = {
-  service: { ...serviceDefinition, required: { unless: fromFileDefinition } },
-  account: { ...accountDefinition, required: { unless: fromFileDefinition } },
+  service: { ...serviceDefinition, required: { unless: [fromFileDefinition, approvedDefinition] } },
+  account: { ...accountDefinition, required: { unless: [fromFileDefinition, approvedDefinition] } },
   currency: currencyDefinition,
   invoiceId: {
     flags: '--invoice-id <id>',
@@ -71,6 +80,8 @@ const options: OptionDefinitions = {
       ru: 'платить даже если такой же платёж был в окне дублей; журнал это запишет',
     },
   },
+  requestApproval: requestApprovalDefinition,
+  approved: approvedDefinition,
   fromFile: fromFileDefinition,
   ...bulkOnlyDefinitions,
   ...metricsOptions,

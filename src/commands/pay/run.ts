@@ -2,9 +2,10 @@ import { AgentpayError, ExitCode, InterruptedError } from '../../errors.js';
 import { t } from '../../i18n/current.js';
 import { stoppedBy } from '../../interrupts.js';
 import { payOptions } from '../../options/purchase.js';
+import { optionRecord } from '../../options/values.js';
 import { type FormField, formToObject, maskForm } from '../../protocol/form.js';
 import { generateTransactionId } from '../../protocol/transaction-id.js';
-import { executePayment } from '../../purchase/execute-payment.js';
+import { executePayment, intentOf } from '../../purchase/execute-payment.js';
 import type { PaymentOutcome } from '../../purchase/outcome.js';
 import { paymentInputOf, resolvePurchase } from '../../purchase/voucher-choice.js';
 import { shownText } from '../../render/sanitize.js';
@@ -37,9 +38,13 @@ function stoppedBeforePayment(error: unknown, context: CommandContext): unknown 
 export async function runPay(rawOptions: unknown, context: CommandContext): Promise<void> {
   const { checkBulkOrSingle } = await import('./bulk/options.js');
   if (checkBulkOrSingle(rawOptions)) return (await import('./bulk/run.js')).runBulkPay(rawOptions, context);
+  if (optionRecord(rawOptions).approved !== undefined)
+    return (await import('./approved.js')).runApprovedPay(rawOptions, context);
   const options = payOptions(rawOptions);
+  const requestApproval = optionRecord(rawOptions).requestApproval === true;
   const { out } = context;
-  const live = guardLivePay(context, { yes: yesOption(rawOptions), dryRun: options.dryRun });
+  // A request for approval sends nothing: like a dry run, it needs no --yes.
+  const live = guardLivePay(context, { yes: yesOption(rawOptions), dryRun: options.dryRun || requestApproval });
   // A team ledger's connection opens while the gateway is asked about the account; a failure
   // is met where the intent is written (nothing sent then), not here.
   if (!options.dryRun && context.settings.ledger.value.kind === 'postgres') context.openLedger().catch(() => undefined);
@@ -65,6 +70,13 @@ export async function runPay(rawOptions: unknown, context: CommandContext): Prom
     // Without a question the checks are made once (executePayment checks again after an answer).
     const { confirm: ask } = live;
     const confirm = ask === undefined ? undefined : () => ask(input);
+    if (requestApproval) {
+      const { requestPurchaseApproval } = await import('../../purchase/approval.js');
+      const intent = intentOf(session, input, notes);
+      await requestPurchaseApproval(context, intent, desk, ({ needs, expiresAt }) => {
+        if (out.json) out.data(JSON.stringify({ ...intent, state: 'awaiting-approval', needs, expiresAt }));
+      });
+    }
     const receiptFile = options.receipt;
     const owner = { gateway: session.gateway, agentId: session.agentId };
     let outcome: PaymentOutcome;

@@ -3,7 +3,7 @@ import { UsageError } from '../../errors.js';
 import { t } from '../../i18n/current.js';
 import type { Language, Said } from '../../i18n/language.js';
 import type { OptionDefinitions } from '../../options/definition.js';
-import { textListOption } from '../../options/values.js';
+import { textListOption, wholeNumberOption } from '../../options/values.js';
 import { type ReportDimension, reportDimensions } from '../../render/report.js';
 import type { LazyAction } from '../define.js';
 import { metricsOptions } from '../metrics-options.js';
@@ -16,7 +16,7 @@ const description: Said = {
   ru: 'число и точные суммы платежей журнала за день или период, по группам, с итогом по каждой валюте; только чтение',
 };
 const choices =
-  '[--date <day> | --since <time> --until <time>] [--by service|operator|currency|state] [--format table|csv|json]';
+  '[--date <day> | --since <time> --until <time>] [--by service|operator|approvedBy|currency|state] [--format table|csv|json]';
 const usage: Said = { en: `${choices} [options]`, ru: `${choices} [флаги]` };
 
 /** --by: the dimensions to group by, in the order given, the default when none. */
@@ -50,11 +50,27 @@ export const reportOptions = {
       ru: 'с --since: платежи до этой даты, времени или срока (по умолчанию: сейчас)',
     },
   },
+  shift: {
+    flags: '--shift <number>',
+    help: {
+      en: 'the payments of the shift Z-report <number> closed (team ledger); instead of --date, --since and --until',
+      ru: 'платежи смены, закрытой Z-отчётом <номер> (общий журнал); вместо --date, --since и --until',
+    },
+    parse: (raw: unknown) =>
+      raw === undefined
+        ? undefined
+        : wholeNumberOption(raw, {
+            fallback: '',
+            maxDigits: 12,
+            min: 1,
+            flag: '--shift',
+          }),
+  },
   by: {
     flags: '--by <dimension>',
     help: {
-      en: 'group by service, operator, currency or state; repeat or separate with commas (default: service,state)',
-      ru: 'группировать по service, operator, currency или state; повторите флаг или перечислите через запятую (по умолчанию: service,state)',
+      en: 'group by service, operator, approvedBy (the supervisor), currency or state; repeat or separate with commas (default: service,state)',
+      ru: 'группировать по service, operator, approvedBy (старший кассир), currency или state; повторите флаг или перечислите через запятую (по умолчанию: service,state)',
     },
     choices: reportDimensions,
     repeatable: true,

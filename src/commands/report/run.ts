@@ -1,9 +1,12 @@
+import { UsageError } from '../../errors.js';
 import { t } from '../../i18n/current.js';
 import { untilInterrupted } from '../../interrupts.js';
+import { approvalMarksOf } from '../../ledger/approval-marks.js';
 import type { LedgerEntry, LedgerHistory } from '../../ledger/ledger.js';
 import type { JobFigures } from '../../metrics/exposition.js';
 import { parseOptions } from '../../options/definition.js';
 import { optionRecord } from '../../options/values.js';
+import { shiftLedgerOf } from '../../purchase/shift-guard.js';
 import type { ReportLines } from '../../render/report.js';
 import type { CommandContext } from '../context.js';
 import { measured } from '../measured-run.js';
@@ -13,12 +16,22 @@ import { type ReportRange, reportRange } from './range.js';
 import { type ReportPayment, ReportTally } from './tally.js';
 
 function parseReportOptions(raw: unknown, out: CommandContext['out']) {
-  const { by, date, since, until } = parseOptions(raw, reportOptions);
+  const { by, date, since, until, shift } = parseOptions(raw, reportOptions);
+  if (shift !== undefined && (date ?? since ?? until) !== undefined) throw new UsageError(t().shifts.shiftAlone);
   return {
     dimensions: by,
     range: reportRange({ date, since, until }),
+    shift,
     output: dataFormatOption(optionRecord(raw), out),
   };
+}
+
+/** `--shift N`: the range the shift Z-report N closed was open, and its role's payments only. */
+async function shiftRange(context: CommandContext, number: number): Promise<{ range: ReportRange; operator: string }> {
+  const ledger = await shiftLedgerOf(context);
+  const shift = await (await import('../../ledger/postgres/shifts.js')).shiftOfZReport(ledger, number);
+  if (shift === undefined) throw new UsageError(t().shifts.noSuchReport(number), { hint: t().shifts.noSuchReportHint });
+  return { range: { from: shift.openedAt, until: shift.closedAt }, operator: shift.operator };
 }
 
 /**
@@ -31,6 +44,7 @@ function paymentOf({ intent, outcome, recordedBy }: LedgerEntry): ReportPayment 
     transactionId: intent.transactionId,
     service: intent.service,
     operator: recordedBy?.operator ?? intent.operator ?? null,
+    approvedBy: approvalMarksOf(intent)?.approvedBy ?? null,
     currency: intent.currency,
     amount: intent.amount,
     state: outcome?.view.state ?? 'unknown',
@@ -86,11 +100,14 @@ async function show(
 /** `agentpay report`: counts and exact sums of the ledger's payments in a range, grouped, a total per currency. Reads only; sends nothing. */
 async function reportLedger(rawOptions: unknown, context: CommandContext, figures: JobFigures): Promise<void> {
   const { out } = context;
-  const { dimensions, range, output } = parseReportOptions(rawOptions, out);
+  const options = parseReportOptions(rawOptions, out);
+  const { dimensions, output } = options;
+  const ofShift = options.shift === undefined ? undefined : await shiftRange(context, options.shift);
+  const range = ofShift?.range ?? options.range;
   const ledger = await context.openLedger();
   const counted = new ReportTally(dimensions);
   const open = { pending: 0, unknown: 0 };
-  const read = await ledger.entries({ since: range.from ?? undefined });
+  const read = await ledger.entries({ since: range.from ?? undefined, operator: ofShift?.operator });
   // Ctrl+C or SIGTERM stops the count between two transactions: no report from part of the range.
   await countEntries(
     { ...read, [Symbol.asyncIterator]: () => untilInterrupted(read, context.interrupts) },

@@ -18,6 +18,8 @@ export interface ReportPayment {
   service: string;
   /** Who made it, where the ledger records it. */
   operator: string | null;
+  /** The supervisor who approved it (ledger/approval-marks.ts); null for a payment that needed none. */
+  approvedBy: string | null;
   currency: string;
   amount: string;
   state: TransactionState;

@@ -21,6 +21,7 @@ export interface IntentRecorder {
   connection: LedgerConnection;
   /** The ledger as errors name it. */
   shown: string;
+  /** Who made the records: the operator role once the ledger has learnt it is one. */
   by: RecordedBy;
   /** A query sent now, in the turn held already. */
   queryNow: Query;

@@ -54,7 +54,9 @@ export class PostgresLedger implements Ledger {
   readonly location: LedgerLocation & { kind: 'postgres' };
   private readonly connection: LedgerConnection;
   private readonly options: PostgresLedgerOptions;
-  private readonly by: RecordedBy;
+  private by: RecordedBy;
+  /** The operator role this connection is (ledger.ts recordsAs), undefined for another database user. */
+  recordsAs: string | undefined;
   /** Where this machine keeps the outcomes the database did not take (fallback.ts). */
   private readonly fallback: ReturnType<typeof fallbackOf>;
   /** What the claim path (claims.ts) needs of this ledger. */
@@ -84,6 +86,7 @@ export class PostgresLedger implements Ledger {
     const ledger = new PostgresLedger(location, connection, options);
     try {
       await ensureSchema(connection.client, location.shown);
+      await ledger.learnRole();
       const insertOutcomes = (outcomes: readonly WaitingOutcome[]) => ledger.insertOutcomes(outcomes);
       await deliverFallback({
         fallback: ledger.fallback,
@@ -96,6 +99,22 @@ export class PostgresLedger implements Ledger {
       throw error;
     }
     return ledger;
+  }
+
+  /**
+   * Whether the database user is one of the desk's operator roles (postgres/roles.ts): then the
+   * database records it as the operator of every row, and this ledger says so, so the desk's
+   * rules weigh that role's payments and not the name a profile gives.
+   */
+  private async learnRole(): Promise<void> {
+    const { rows } = await this.connection.client.query<{ role: string; operator: boolean }>(
+      'SELECT session_user AS role, agentpay_is_operator(session_user) AS operator',
+    );
+    const [row] = rows;
+    if (row?.operator !== true) return;
+    this.recordsAs = row.role;
+    this.by = { ...this.by, operator: row.role };
+    this.recorder.by = this.by;
   }
 
   /**
@@ -124,6 +143,14 @@ export class PostgresLedger implements Ledger {
       });
     }
   };
+
+  /**
+   * One statement in the connection's turn, for the desk's own tables (approvals.ts): throws
+   * LedgerUnreachableError with the server's error as its cause (its SQLSTATE says a refusal).
+   */
+  run(text: string, values: unknown[]): Promise<Row[]> {
+    return this.query(text, values);
+  }
 
   async recordIntent(intent: Intent, options: IntentOptions): Promise<IntentResult> {
     if (options.guard !== undefined) return this.claims.submit(intent, options);

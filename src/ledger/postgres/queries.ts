@@ -143,9 +143,9 @@ SELECT t.gateway FROM agentpay_transactions t
 WHERE ${since('$1')} AND ($2::text IS NULL OR t.operator = $2) AND ($3::text IS NULL OR t.gateway = $3)
 GROUP BY t.gateway ORDER BY min(t.seq)`;
 
-/** The records of the transactions $1 (seqs), in order. */
+/** The records of the transactions $1 (seqs), in order, with the guards lifted for each attempt. */
 export const recordsOf = `
-SELECT seq, transaction_seq, kind, at, source, view, answers_attempt FROM agentpay_records
+SELECT seq, transaction_seq, kind, at, source, view, answers_attempt, overrides FROM agentpay_records
 WHERE transaction_seq = ANY($1::bigint[]) ORDER BY transaction_seq, seq`;
 
 /** Every record after $1 seq, at most $2, with its transaction (ledger export). */

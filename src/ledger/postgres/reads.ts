@@ -74,7 +74,12 @@ async function* entryPages(query: Query, filter: LedgerHistoryFilter): AsyncGene
     for (const row of page) {
       const records = inWindow(bySeq.get(text(row.seq)) ?? [], filter.since);
       // As the journal shows it: from its first attempt in the window, at that attempt's time.
-      const intent = intentOfRow(row, filter.since === undefined ? row.at : records[0]?.at);
+      // The first attempt's marks (who asked and who approved, ledger/approval-marks.ts) go with it.
+      const first = records.find((record) => record.kind === 'attempt');
+      const intent = intentOfRow(
+        first?.overrides === undefined ? row : { ...row, overrides: first.overrides },
+        filter.since === undefined ? row.at : records[0]?.at,
+      );
       const outcome = latestOutcome(intent, records);
       // A transaction with no outcome on record counts as unknown (ledger.ts HistoryFilter).
       if (filter.state !== undefined && (outcome?.view.state ?? 'unknown') !== filter.state) continue;

@@ -1,6 +1,9 @@
 import type pg from 'pg';
 import { LedgerUnreachableError } from '../../errors.js';
+import { approvalsMigration } from './approvals-schema.js';
 import { reasonOf } from './connect.js';
+import { grantOperatorRights, operatorRolesMigration } from './roles.js';
+import { shiftsMigration } from './shifts-schema.js';
 
 /**
  * The team ledger's schema, as numbered migrations applied in order, each once. Records are
@@ -68,6 +71,9 @@ ALTER TABLE agentpay_records ADD COLUMN overrides text[];
 CREATE INDEX agentpay_attempts_by_time ON agentpay_records (at) WHERE kind = 'attempt';
 `,
   },
+  { version: 3, name: 'operators as database roles: who is session_user', sql: operatorRolesMigration },
+  { version: 4, name: 'approvals: the two-person rule', sql: approvalsMigration },
+  { version: 5, name: 'shifts and their Z-reports', sql: shiftsMigration },
 ];
 
 export const schemaVersion = migrations.at(-1)!.version;
@@ -114,6 +120,8 @@ export async function migrate(client: pg.Client): Promise<{ version: number; nam
       ]);
       applied.push({ version: migration.version, name: migration.name });
     }
+    // Tables a migration made are the operators' to use too, once a desk has operator roles.
+    if (applied.length > 0) await grantOperatorRights(client, { ifRolesExist: true });
     await client.query('COMMIT');
   } catch (error) {
     await client.query('ROLLBACK').catch(() => undefined);

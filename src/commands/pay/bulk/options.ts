@@ -79,6 +79,8 @@ const perPayment = [
   ['amount', '--amount'],
   ['txnId', '--txn-id'],
   ['receipt', '--receipt'],
+  ['requestApproval', '--request-approval'],
+  ['approved', '--approved'],
 ] as const;
 
 const bulkOnly = [

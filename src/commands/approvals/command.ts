@@ -1,0 +1,51 @@
+import { Command } from 'commander';
+import type { Language, Said } from '../../i18n/language.js';
+import type { OptionDefinitions } from '../../options/definition.js';
+import type { LazyAction } from '../define.js';
+import { addArgument, addOptions } from '../option.js';
+
+/** `approvals`, `approve`, `decline`: the two-person rule on the team ledger (docs/desk-safety.md, Approval). */
+const descriptions = {
+  approvals: {
+    en: "list the purchases that await a supervisor's approval (team ledger)",
+    ru: 'показать покупки, которые ждут одобрения старшего кассира (общий журнал)',
+  },
+  approve: {
+    en: "approve another operator's request (a supervisor role, never your own); then `pay --approved <txn-id>` sends it",
+    ru: 'одобрить запрос другого оператора (роль старшего кассира, никогда не свой); затем его отправит `pay --approved <txn-id>`',
+  },
+  decline: {
+    en: "decline another operator's request (a supervisor role, never your own): it is never sent",
+    ru: 'отклонить запрос другого оператора (роль старшего кассира, никогда не свой): он никогда не будет отправлен',
+  },
+} as const satisfies Record<string, Said>;
+
+const transactionArgument = {
+  name: '<txn-id>',
+  help: { en: 'the TransactionID of the request', ru: 'TransactionID запроса' },
+};
+
+const declineOptions = {
+  reason: {
+    flags: '--reason <text>',
+    help: { en: 'why, kept with the decision', ru: 'почему; сохраняется вместе с решением' },
+  },
+} as const satisfies OptionDefinitions;
+
+export function approvalsCommand(lazyAction: LazyAction, language: Language): Command {
+  return new Command('approvals')
+    .description(descriptions.approvals[language])
+    .action(lazyAction(async () => (await import('./run.js')).runApprovals));
+}
+
+export function approveCommand(lazyAction: LazyAction, language: Language): Command {
+  return addArgument(new Command('approve'), language, transactionArgument)
+    .description(descriptions.approve[language])
+    .action(lazyAction(async () => (await import('./run.js')).runApprove, 'txnId'));
+}
+
+export function declineCommand(lazyAction: LazyAction, language: Language): Command {
+  return addOptions(addArgument(new Command('decline'), language, transactionArgument), language, declineOptions)
+    .description(descriptions.decline[language])
+    .action(lazyAction(async () => (await import('./run.js')).runDecline, 'txnId'));
+}

@@ -1,0 +1,153 @@
+import { TransactionPendingError, UsageError, ZReportChainError } from '../../errors.js';
+import { t } from '../../i18n/current.js';
+import type { LedgerEntry } from '../../ledger/ledger.js';
+import type { PostgresLedger } from '../../ledger/postgres/postgres-ledger.js';
+import type { Shift } from '../../ledger/postgres/shifts.js';
+import { firstPreviousHash, type ShiftSummary, shiftSummary, type ZReportContent } from '../../ledger/z-report.js';
+import { optionRecord, switchOption } from '../../options/values.js';
+import { shiftLedgerOf } from '../../purchase/shift-guard.js';
+import type { CommandContext } from '../context.js';
+import { dataFormatOption, writeCsvLine } from '../output-format.js';
+
+/** `agentpay shift open|x|close|verify` (docs/desk-safety.md, Shifts): thin, over ledger/postgres/shifts.ts. */
+
+const shifts = () => import('../../ledger/postgres/shifts.js');
+
+/** This role's open shift, or a refusal naming how to open one (exit 2). */
+async function currentShift(context: CommandContext, ledger: PostgresLedger): Promise<Shift> {
+  const shift = await (await shifts()).openShiftOf(ledger);
+  if (shift !== undefined) return shift;
+  throw new UsageError(t().shifts.noShift(ledger.recordsAs ?? context.settings.operator.value), {
+    hint: t().shifts.noShiftHint,
+  });
+}
+
+/** The shift's payments: those its role first recorded from its opening until `until`. */
+async function shiftEntries(ledger: PostgresLedger, shift: Shift, until: string): Promise<LedgerEntry[]> {
+  const history = await ledger.entries({ since: new Date(shift.openedAt), operator: shift.operator });
+  const entries: LedgerEntry[] = [];
+  for await (const entry of history) if (Date.parse(entry.intent.at) < Date.parse(until)) entries.push(entry);
+  return entries;
+}
+
+/** The shift's payments and its open requests, summed. */
+async function summaryOf(ledger: PostgresLedger, shift: Shift, until: string): Promise<ShiftSummary> {
+  const entries = await shiftEntries(ledger, shift, until);
+  const awaiting = await (await shifts()).awaitingRequests(ledger, shift);
+  return shiftSummary({ operator: shift.operator, openedAt: shift.openedAt, until }, entries, awaiting);
+}
+
+/** How long a payment the gateway does not know yet may still be on its way (reconcile's default --grace). */
+const settleGraceMs = 120_000;
+
+/**
+ * `shift close --settle`: the shift's payments not final asked about by Status first, as
+ * `reconcile` asks (commands/reconcile/settle-entry.ts), each answer recorded; those of another
+ * gateway than the settings name are left as they are.
+ */
+async function settleOpen(context: CommandContext, ledger: PostgresLedger, shift: Shift, until: string): Promise<void> {
+  const open = (await shiftEntries(ledger, shift, until)).filter(
+    (entry) =>
+      entry.outcome === undefined || entry.outcome.view.state === 'pending' || entry.outcome.view.state === 'unknown',
+  );
+  if (open.length === 0) return;
+  const { settleEntry } = await import('../reconcile/settle-entry.js');
+  const session = await context.openGateway();
+  try {
+    for (const entry of open) {
+      if (entry.intent.gateway !== session.gateway || entry.intent.agentId !== session.agentId) continue;
+      const settled = await settleEntry(session, entry, context.settings.codes.table, settleGraceMs);
+      if (!settled.learned) continue;
+      const { transactionId, gateway, agentId } = entry.intent;
+      const at = new Date().toISOString();
+      await ledger.recordOutcome({
+        kind: 'outcome',
+        transactionId,
+        gateway,
+        agentId,
+        at,
+        source: 'reconcile',
+        view: settled.view,
+      });
+    }
+  } finally {
+    await session.close();
+  }
+}
+
+async function show(
+  context: CommandContext,
+  report: ShiftSummary | (ZReportContent & { hash: string }),
+  raw: unknown,
+): Promise<void> {
+  const { out } = context;
+  const { format, bom, notation } = dataFormatOption(optionRecord(raw), out);
+  if (format === 'json') return out.data(JSON.stringify(report));
+  const render = await import('../../render/shift-report.js');
+  if (format === 'csv') for (const line of render.shiftTotalsCsv(report, { bom, ...notation })) writeCsvLine(out, line);
+  else out.data(render.shiftReportText(report, t()));
+}
+
+export async function runShiftOpen(_raw: unknown, context: CommandContext): Promise<void> {
+  const ledger = await shiftLedgerOf(context);
+  const shift = await (await shifts()).openShift(ledger);
+  const { out } = context;
+  if (out.json) out.data(JSON.stringify({ operator: shift.operator, openedAt: shift.openedAt }));
+  else {
+    const { localTimeText } = await import('../../render/receipt.js');
+    const at = localTimeText(shift.openedAt, -new Date(shift.openedAt).getTimezoneOffset(), t());
+    out.note(t().shifts.opened(shift.operator, at));
+  }
+}
+
+export async function runShiftX(raw: unknown, context: CommandContext): Promise<void> {
+  const ledger = await shiftLedgerOf(context);
+  const shift = await currentShift(context, ledger);
+  await show(context, await summaryOf(ledger, shift, await (await shifts()).databaseNow(ledger)), raw);
+}
+
+/**
+ * Closes the shift with the next Z-report: refused (exit 3, naming them) while any of its
+ * payments is not final or a request of it awaits approval, unless --carry-over lists them as
+ * carried; --settle asks the gateway about them first. The database numbers the report and checks its link to the last one.
+ */
+export async function runShiftClose(raw: unknown, context: CommandContext): Promise<void> {
+  const carryOver = switchOption(optionRecord(raw).carryOver, '--carry-over');
+  const settle = switchOption(optionRecord(raw).settle, '--settle');
+  const ledger = await shiftLedgerOf(context);
+  const shift = await currentShift(context, ledger);
+  const store = await shifts();
+  if (settle) await settleOpen(context, ledger, shift, await store.databaseNow(ledger));
+  const summary = await summaryOf(ledger, shift, await store.databaseNow(ledger));
+  if (summary.open.length > 0 && !carryOver) {
+    const items = summary.open.map((item) => t().shifts.openItem(item.transactionId, item.state)).join(', ');
+    throw new TransactionPendingError(t().shifts.closeRefused(items), { hint: t().shifts.closeRefusedHint });
+  }
+  const last = await store.lastZReport(ledger);
+  const content: ZReportContent = {
+    number: (last?.number ?? 0) + 1,
+    previousHash: last?.hash ?? firstPreviousHash,
+    ...summary,
+    carried: summary.open,
+  };
+  const { hash } = await store.closeShift(ledger, shift, content);
+  if (!context.out.json) context.out.note(t().shifts.closed(content.number, hash));
+  await show(context, { ...content, hash }, raw);
+}
+
+export async function runShiftVerify(_raw: unknown, context: CommandContext): Promise<void> {
+  const ledger = await shiftLedgerOf(context);
+  const reports = await (await shifts()).zReports(ledger);
+  const { chainBreak } = await import('../../ledger/z-report.js');
+  const broken = chainBreak(reports);
+  const { out } = context;
+  if (out.json)
+    out.data(JSON.stringify({ reports: reports.length, intact: broken === undefined, break: broken ?? null }));
+  if (broken === undefined) {
+    if (!out.json) out.note(t().shifts.chainIntact(reports.length));
+    return;
+  }
+  throw new ZReportChainError(t().shifts.chainBroken(broken.number, t().shifts.breaks[broken.why] ?? broken.why), {
+    hint: t().shifts.chainBrokenHint,
+  });
+}

@@ -1,0 +1,62 @@
+import { AwaitingApprovalError, UsageError } from '../errors.js';
+import { t } from '../i18n/current.js';
+import type { Intent } from '../ledger/ledger.js';
+import type { PostgresLedger } from '../ledger/postgres/postgres-ledger.js';
+import { type DeskPolicy, deskFindings, enforceDesk } from './desk-guard.js';
+import { nothingSent } from './execute-payment.js';
+import type { PurchaseContext } from './session.js';
+
+/**
+ * The two-person rule in the purchase layer (docs/desk-safety.md, Approval): a purchase over the
+ * approval threshold (or a duplicate top-up) recorded frozen for a supervisor, nothing sent. The
+ * database decides who may approve (ledger/postgres/approvals-schema.ts); the journal file cannot
+ * tell people apart, so there a rule that needs a second person is refused.
+ */
+
+/** The team ledger, or a refusal naming why the journal file cannot do this (exit 2, nothing sent). */
+export async function teamLedgerOf(context: Pick<PurchaseContext, 'openLedger'>): Promise<PostgresLedger> {
+  const ledger = await context.openLedger();
+  if (ledger.location.kind !== 'postgres')
+    throw new UsageError(t().approvals.teamLedgerOnly, { hint: t().approvals.teamLedgerOnlyHint });
+  return ledger as PostgresLedger;
+}
+
+export interface ApprovalRequested {
+  needs: string[];
+  expiresAt: string;
+}
+
+/**
+ * Records the purchase for approval; throws AwaitingApprovalError (exit 3) once it is recorded.
+ * The desk's other limits hold as for a payment (a supervisor approves a threshold or a
+ * duplicate, not a breach of the desk's limits, which --over-limit is for).
+ */
+export async function requestPurchaseApproval(
+  context: PurchaseContext,
+  intent: Intent,
+  policy: DeskPolicy,
+  told: (request: ApprovalRequested) => void,
+): Promise<never> {
+  let request: ApprovalRequested;
+  try {
+    const ledger = await teamLedgerOf(context);
+    const findings = await deskFindings(context, async () => ledger, intent, { ...policy, duplicates: 'allow' });
+    enforceDesk({ breaches: findings.breaches, duplicates: [] }, policy);
+    const needs = [
+      ...(findings.approval === undefined ? [] : ['approval-over']),
+      ...(findings.duplicates.length === 0 ? [] : ['duplicate']),
+    ];
+    if (needs.length === 0) needs.push('asked');
+    const { requestApproval } = await import('../ledger/postgres/approvals.js');
+    const expiresAt = await requestApproval(ledger, intent, needs, context.settings.desk.approvalTtlMs);
+    request = { needs, expiresAt };
+  } catch (error) {
+    throw nothingSent(error);
+  }
+  told(request);
+  const { localTimeText } = await import('../render/receipt.js');
+  const expires = localTimeText(request.expiresAt, -new Date(request.expiresAt).getTimezoneOffset(), t());
+  throw new AwaitingApprovalError(t().approvals.requested(intent.transactionId, expires), {
+    hint: t().approvals.requestedHint(intent.transactionId),
+  });
+}
