@@ -547,6 +547,7 @@ const en = {
       gateway: 'Gateway',
       operator: 'Operator',
       host: 'Host',
+      approvedBy: 'Approved by',
       transactionId: 'TransactionID',
       state: 'State',
       service: 'Service',

@@ -605,6 +605,7 @@ const ru: Catalogue = {
       gateway: 'Шлюз',
       operator: 'Оператор',
       host: 'Машина',
+      approvedBy: 'Одобрил',
       transactionId: 'TransactionID',
       state: 'Состояние',
       service: 'Услуга',

@@ -41,4 +41,7 @@ export const historyCsvColumns: readonly CsvColumn<HistoryCsvRow>[] = [
   { header: 'Voucher', kind: 'text', value: (row) => row.voucher },
   { header: 'RequestID', kind: 'text', value: (row) => row.view.requestId },
   { header: 'Message', kind: 'text', value: (row) => row.view.message },
+  // Last, so the columns before them keep their places: empty unless a second person approved it.
+  { header: 'RequestedBy', kind: 'text', value: (row) => row.approval?.requestedBy },
+  { header: 'ApprovedBy', kind: 'text', value: (row) => row.approval?.approvedBy },
 ];

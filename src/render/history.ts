@@ -1,4 +1,5 @@
 import { type Catalogue, en } from '../i18n/en.js';
+import type { ApprovalMarks } from '../ledger/approval-marks.js';
 import type { TransactionView } from '../protocol/transaction-view.js';
 import { shownText } from './sanitize.js';
 import type { Style } from './style.js';
@@ -12,12 +13,14 @@ export interface HistoryRow {
   view: TransactionView;
   /** Who made the payment and on which machine, where the ledger records it (a team ledger). */
   recordedBy?: { operator: string; host: string } | undefined;
+  /** Who asked for it and which supervisor approved it, for a payment a second person approved (team ledger). */
+  approval?: ApprovalMarks | undefined;
 }
 
 export interface HistoryTableOptions {
   style: Style;
   showGateway: boolean;
-  /** Operator and Host columns: the ledger is shared by a team. */
+  /** Operator, Host and Approved-by columns: the ledger is shared by a team. */
   showRecordedBy?: boolean;
   /** The catalogue the headings and states are said in (English by default). */
   said?: Catalogue;
@@ -52,10 +55,16 @@ export function historyTable(sample: readonly HistoryRow[], options: HistoryTabl
   const { style, showGateway, showRecordedBy = false, said = en } = options;
   const head = said.history.head;
   // The ledger's fields came from gateways and other operators' machines: each shown through shownText.
-  const cellsOf = ({ at, gateway, view, recordedBy }: HistoryRow): string[] => [
+  const cellsOf = ({ at, gateway, view, recordedBy, approval }: HistoryRow): string[] => [
     shownText(at.replace('T', ' ').slice(0, 19)),
     ...(showGateway ? [shownText(gateway)] : []),
-    ...(showRecordedBy ? [shownText(recordedBy?.operator ?? '-'), shownText(recordedBy?.host ?? '-')] : []),
+    ...(showRecordedBy
+      ? [
+          shownText(recordedBy?.operator ?? '-'),
+          shownText(recordedBy?.host ?? '-'),
+          shownText(approval?.approvedBy ?? '-'),
+        ]
+      : []),
     shownText(view.transactionId),
     `${stateMark(view.state, style)} ${said.states[view.state]}`,
     shownText(view.service ?? '-'),
@@ -66,7 +75,7 @@ export function historyTable(sample: readonly HistoryRow[], options: HistoryTabl
   const heading = [
     head.when,
     ...(showGateway ? [head.gateway] : []),
-    ...(showRecordedBy ? [head.operator, head.host] : []),
+    ...(showRecordedBy ? [head.operator, head.host, head.approvedBy] : []),
     head.transactionId,
     head.state,
     head.service,

@@ -75,6 +75,13 @@ describe('the two-person rule, enforced by the database', { timeout: 60_000 }, (
     expect(history).toEqual([
       expect.objectContaining({ transactionId: id, requestedBy: names.anna, approvedBy: names.boris }),
     ]);
+    // The table and CSV say it too: an Approved-by column on a team ledger, RequestedBy and ApprovedBy last in CSV.
+    const historyTable = (await runCli(['history'], { env: boris })).stdout;
+    expect(historyTable).toContain('Approved by');
+    expect(historyTable.split('\n').find((line) => line.includes(id))).toContain(names.boris);
+    const historyCsv = (await runCli(['history', '--format', 'csv'], { env: boris })).stdout.trim().split('\r\n');
+    expect(historyCsv[0]).toMatch(/,Message,RequestedBy,ApprovedBy$/);
+    expect(historyCsv.find((line) => line.includes(id))).toMatch(new RegExp(`,${names.anna},${names.boris}$`));
     const report = await runCli(['report', '--since', '1h', '--by', 'approvedBy', '--format', 'json'], { env: boris });
     expect(jsonLines(report.stdout)).toContainEqual(expect.objectContaining({ approvedBy: names.boris, count: 1 }));
     const receipt = await runCli(['receipt', id], { env: boris });

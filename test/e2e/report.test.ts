@@ -189,7 +189,7 @@ describe('agentpay history --format', () => {
     const result = await runCli(['history', '--format', 'csv'], { env: isolatedEnv() });
     expect(result.code).toBe(0);
     expect(result.stdout).toBe(
-      'When,Gateway,AgentID,Operator,Host,TransactionID,State,Status,Service,Account,Amount,Currency,InvoiceID,Voucher,RequestID,Message\r\n',
+      'When,Gateway,AgentID,Operator,Host,TransactionID,State,Status,Service,Account,Amount,Currency,InvoiceID,Voucher,RequestID,Message,RequestedBy,ApprovedBy\r\n',
     );
   });
 });

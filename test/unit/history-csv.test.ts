@@ -55,6 +55,8 @@ describe('history as CSV', () => {
       'Voucher',
       'RequestID',
       'Message',
+      'RequestedBy',
+      'ApprovedBy',
     ]);
     expect(first).toEqual([
       '2026-11-22T08:00:00.000Z',
@@ -73,6 +75,8 @@ describe('history as CSV', () => {
       '550 GameCoins',
       '18446744073709551615',
       'Успех',
+      '',
+      '',
     ]);
     // What the ledger does not know is an empty cell.
     expect([second?.[3], second?.[4], second?.[12], second?.[13], second?.[14]]).toEqual(['', '', '', '', '']);

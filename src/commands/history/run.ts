@@ -35,6 +35,7 @@ const rowOf = (entry: LedgerEntry): HistoryRow => ({
   gateway: entry.intent.gateway,
   view: latestView(entry),
   recordedBy: recordedByOf(entry),
+  approval: approvalMarksOf(entry.intent),
 });
 
 async function* rowsOf(entries: AsyncIterable<LedgerEntry>): AsyncGenerator<HistoryRow> {
