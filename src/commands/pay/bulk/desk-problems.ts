@@ -23,6 +23,7 @@ export function repeatedPurchases(orders: OrderStore): Map<number, number> {
     const first = firstOf.firstOrAdd(index, orders.purchaseOf(index));
     if (first !== -1) repeats.set(index, orders.lineOf(first));
   }
+  firstOf.release();
   return repeats;
 }
 

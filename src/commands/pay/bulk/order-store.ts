@@ -1,3 +1,4 @@
+import { ensureLength, growable } from '../../../packed/growable.js';
 import type { OrderRow } from './order-row.js';
 
 /**
@@ -13,9 +14,10 @@ export class OrderStore implements Iterable<OrderRow> {
   private readonly chunks: Buffer[] = [];
   /** Where the next row's bytes go: chunk * chunkBytes + offset. */
   private used = 0;
-  private starts = new Uint32Array(1024);
-  private ends = new Uint32Array(1024);
-  private lines = new Uint32Array(1024);
+  /** On resizable buffers: they grow in place, no copy beside them (packed/growable.ts). */
+  private readonly starts = growable(Uint32Array);
+  private readonly ends = growable(Uint32Array);
+  private readonly lines = growable(Uint32Array);
   private count = 0;
 
   get length(): number {
@@ -39,11 +41,7 @@ export class OrderStore implements Iterable<OrderRow> {
       this.chunks.push(Buffer.allocUnsafeSlow(chunkBytes));
     }
     const chunk = this.chunks.at(-1)!;
-    if (this.count === this.ends.length) {
-      this.starts = grown(this.starts);
-      this.ends = grown(this.ends);
-      this.lines = grown(this.lines);
-    }
+    for (const array of [this.starts, this.ends, this.lines]) ensureLength(array, this.count + 1);
     this.starts[this.count] = this.used;
     this.used += chunk.write(text, this.used % chunkBytes, 'utf8');
     this.ends[this.count] = this.used;
@@ -149,10 +147,4 @@ export class OrderStore implements Iterable<OrderRow> {
   *[Symbol.iterator](): Iterator<OrderRow> {
     for (let index = 0; index < this.count; index++) yield this.get(index);
   }
-}
-
-function grown(array: Uint32Array): Uint32Array<ArrayBuffer> {
-  const bigger = new Uint32Array(array.length * 2);
-  bigger.set(array);
-  return bigger;
 }

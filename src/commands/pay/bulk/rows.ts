@@ -191,6 +191,7 @@ function checkKeys(rows: OrderStore, problems: BadRow[]): void {
         message: t().bulk.cell.keyTwice(key, rows.lineOf(first)),
       });
   }
+  keys?.release();
 }
 
 /** How the order file is written, as --delimiter, --decimal-comma and --encoding give it (each may be left out). */
