@@ -117,7 +117,11 @@ export class BulkRows {
     const word = this.word?.[index] ?? -1;
     if (word === -1) return planned;
     const [state, status, message] = this.wordTable.at(word);
-    return { ...planned, state, status, message };
+    // Assigned, not spread: one of these per row each time the results file is written whole.
+    planned.state = state;
+    planned.status = status;
+    planned.message = message;
+    return planned;
   }
 }
 

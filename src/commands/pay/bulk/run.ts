@@ -102,8 +102,15 @@ async function showPlan(out: Output, rows: BulkRows): Promise<void> {
   let toPay = 0;
   for (let index = 0; index < rows.length; index++) {
     const row = rows.get(index);
+    // Spelled out, not spread: spreading a row into another object here promoted ~20% of what the
+    // loop made to the old generation, per row (V8 made it through a path that is no fast clone).
     const plan: text.PlanRow = {
-      ...row,
+      line: row.line,
+      key: row.key,
+      service: row.service,
+      account: row.account,
+      currency: row.currency,
+      voucher: row.voucher,
       invoiceId: row.paidInvoiceId,
       amount: row.paidAmount ?? '',
       done: row.start === 'final' ? (row.entry?.outcome?.view.state ?? row.prior?.state) : undefined,
