@@ -74,7 +74,7 @@ export function bulkRowOf(order: OrderRow, prior: ResultRow | undefined, entry: 
 export async function readLedger(
   ledger: Ledger,
   owner: Owner,
-  ids: ReadonlySet<string>,
+  ids: { readonly size: number; has(id: string): boolean },
   look: LookBack | undefined,
   orders: OrderStore,
 ): Promise<{ byId: Map<string, JournalEntry>; recent: RecentPayment[] }> {
