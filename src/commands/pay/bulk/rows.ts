@@ -1,5 +1,6 @@
 import { extname } from 'node:path';
-import { parse } from 'csv-parse/sync';
+import { Readable } from 'node:stream';
+import { parse } from 'csv-parse';
 import { UsageError } from '../../../errors.js';
 import { t } from '../../../i18n/current.js';
 import { forbiddenCharacterIn } from '../../../protocol/field-bounds.js';
@@ -42,9 +43,14 @@ function headerColumns(header: readonly string[], line: number, problems: BadRow
  * The records of CSV text, each with the line it starts on, handed to `each` one at a time (a
  * file of 1,000,000 rows is never held as cells). Without a quote or a lone CR, a line is its
  * record and splitting it at commas is all there is (as the registry reader does,
- * registry/records.ts); otherwise csv-parse reads it, a record at a time. Empty lines are passed over.
+ * registry/records.ts); otherwise csv-parse reads it as a stream of the pieces, a record at a
+ * time (the text is not held whole either). Empty lines are passed over.
  */
-function csvRecords(input: OrderText, delimiter: CsvDelimiter, each: (cells: string[], line: number) => void): void {
+async function csvRecords(
+  input: OrderText,
+  delimiter: CsvDelimiter,
+  each: (cells: string[], line: number) => void,
+): Promise<void> {
   if (input.plain) {
     let line = 1;
     for (const text of input.pieces()) {
@@ -58,16 +64,19 @@ function csvRecords(input: OrderText, delimiter: CsvDelimiter, each: (cells: str
     }
     return;
   }
-  parse([...input.pieces()].join(''), {
-    delimiter,
-    relax_column_count: true,
-    skip_empty_lines: true,
-    // The line each record starts on; nothing is kept (null drops the record from parse's list).
-    on_record: (record: string[], context) => {
-      each(record, context.lines - (record.join('').match(/\n/g)?.length ?? 0));
-      return null;
-    },
-  });
+  const parser = Readable.from(input.pieces()).pipe(
+    parse({
+      delimiter,
+      relax_column_count: true,
+      skip_empty_lines: true,
+      // The line each record starts on; nothing is kept (null passes nothing on).
+      on_record: (record: string[], context) => {
+        each(record, context.lines - (record.join('').match(/\n/g)?.length ?? 0));
+        return null;
+      },
+    }),
+  );
+  for await (const _ of parser);
 }
 
 /** How an order file was written: its delimiter, and whether its amounts have a decimal comma. */
@@ -92,7 +101,7 @@ function headerDelimiter(input: OrderText): CsvDelimiter {
   return found ?? ',';
 }
 
-function readCsv(input: OrderText, notation: FileNotation, rows: OrderStore, problems: BadRow[]): void {
+async function readCsv(input: OrderText, notation: FileNotation, rows: OrderStore, problems: BadRow[]): Promise<void> {
   let columns: (OrderColumn | undefined)[] | undefined;
   const take = (record: string[], line: number) => {
     if (columns === undefined) {
@@ -114,7 +123,7 @@ function readCsv(input: OrderText, notation: FileNotation, rows: OrderStore, pro
     if (row) rows.push(row);
   };
   try {
-    csvRecords(input, notation.delimiter, take);
+    await csvRecords(input, notation.delimiter, take);
   } catch (error) {
     const { lines, message } = error as { lines?: number; message: string };
     problems.push({ line: lines ?? 0, column: undefined, message: t().bulk.cell.notCsv(message) });
@@ -219,7 +228,7 @@ export async function readOrders(
   const problems: BadRow[] = [];
   const delimiter = notation.delimiter ?? (format === 'csv' ? headerDelimiter(text) : ',');
   const written = { delimiter, decimalComma: notation.decimalComma || delimiter !== ',' };
-  if (format === 'csv') readCsv(text, written, rows, problems);
+  if (format === 'csv') await readCsv(text, written, rows, problems);
   else await readJsonLines(text, notation.decimalComma, rows, problems);
   checkKeys(rows, problems);
   if (problems.length === 0 && rows.length === 0)
