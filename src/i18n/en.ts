@@ -914,6 +914,8 @@ const en = {
     resultsUnreadableHint:
       'give another --results path, or move the damaged file away once its TransactionIDs are settled (`agentpay reconcile`)',
     cannotRead: (path: string, reason: string) => `cannot read --from-file ${path}: ${reason}`,
+    changedWhileRead: (path: string) =>
+      `--from-file ${path} changed while it was read: run again once it is written in whole; nothing was sent`,
     /** What is wrong with a row's cell or line (after "line N, column: "). */
     cell: {
       empty: 'is empty',

@@ -963,6 +963,8 @@ const ru: Catalogue = {
     resultsUnreadableHint:
       'укажите другой путь --results или уберите повреждённый файл, когда его TransactionID будут доведены (`agentpay reconcile`)',
     cannotRead: (path, reason) => `не удаётся прочитать --from-file ${path}: ${reason}`,
+    changedWhileRead: (path) =>
+      `файл --from-file ${path} изменился, пока его читали: запустите снова, когда он будет записан целиком; ничего не отправлено`,
     cell: {
       empty: 'пусто',
       spaces: (value) => `${JSON.stringify(value)}: пробелы по краям`,

@@ -2,6 +2,7 @@ import type { JournalEntry } from '../../../ledger/ledger.js';
 import type { OrderStore } from './order-store.js';
 import { type BulkRow, bulkRowOf } from './plan.js';
 import type { ResultRow } from './results-file.js';
+import type { PriorRows } from './results-read.js';
 
 /**
  * Every row of a bulk run as compact state beside the packed orders (order-store.ts): where
@@ -30,7 +31,7 @@ export class BulkRows {
 
   constructor(
     readonly orders: OrderStore,
-    private readonly prior: ReadonlyMap<number, ResultRow> | undefined,
+    private readonly prior: PriorRows | undefined,
     private readonly byId: ReadonlyMap<string, JournalEntry>,
   ) {
     const count = orders.length;
@@ -117,7 +118,11 @@ export class BulkRows {
     const word = this.word?.[index] ?? -1;
     if (word === -1) return planned;
     const [state, status, message] = this.wordTable.at(word);
-    return { ...planned, state, status, message };
+    // Assigned, not spread: one of these per row each time the results file is written whole.
+    planned.state = state;
+    planned.status = status;
+    planned.message = message;
+    return planned;
   }
 }
 

@@ -6,7 +6,6 @@ import type { BadRow } from '../../../render/bulk.js';
 import type { Settings } from '../../../settings/resolve.js';
 import type { BulkRows } from './bulk-rows.js';
 import { FirstSeen } from './first-seen.js';
-import type { OrderRow } from './order-row.js';
 import type { OrderStore } from './order-store.js';
 import type { BulkRow } from './plan.js';
 
@@ -16,25 +15,15 @@ interface FilePolicy {
   allowDuplicate: boolean;
 }
 
-/** What makes two rows the same purchase (desk-rules.ts duplicatesOf, within the file). */
-const purchaseKey = (row: OrderRow) =>
-  JSON.stringify([
-    row.service,
-    row.account,
-    row.currency,
-    row.invoiceId ?? null,
-    row.invoicePosition ?? null,
-    row.amount ?? null,
-  ]);
-
 /** The rows that repeat an earlier row's purchase, each with the line of the first: few, so kept in a Map. */
 export function repeatedPurchases(orders: OrderStore): Map<number, number> {
-  const firstOf = new FirstSeen((index) => purchaseKey(orders.get(index)), orders.length);
+  const firstOf = new FirstSeen((index) => orders.purchaseOf(index), orders.length);
   const repeats = new Map<number, number>();
   for (let index = 0; index < orders.length; index++) {
-    const first = firstOf.firstOrAdd(index, purchaseKey(orders.get(index)));
+    const first = firstOf.firstOrAdd(index, orders.purchaseOf(index));
     if (first !== -1) repeats.set(index, orders.lineOf(first));
   }
+  firstOf.release();
   return repeats;
 }
 

@@ -1,13 +1,16 @@
+import { ensureLength, growable, release } from '../../../packed/growable.js';
+
 /**
  * The first row of each text (a key, a purchase, an account) among many rows, in typed arrays:
  * open addressing by a 32-bit FNV-1a hash of the text, a hit confirmed against the text of the
  * row it names (read back through `textOf`), so no string is kept per row. A Map of 1,000,000
- * strings held ~100 MB; this holds 8 bytes a slot, two slots a row.
+ * strings held ~100 MB; this holds 8 bytes a slot, two slots a row, on resizable buffers given
+ * back at once by `release` (packed/growable.ts), not when V8 next collects.
  */
 export class FirstSeen {
   /** Row index + 1 per slot; 0 is an empty slot. */
-  private slots: Int32Array<ArrayBuffer>;
-  private hashes: Uint32Array<ArrayBuffer>;
+  private slots: Int32Array;
+  private hashes: Uint32Array;
   private count = 0;
 
   /** Made for `expected` rows at most, it never grows (no copy beside itself). */
@@ -17,8 +20,12 @@ export class FirstSeen {
   ) {
     let size = 1024;
     while (size < expected * 2) size *= 2;
-    this.slots = new Int32Array(size);
-    this.hashes = new Uint32Array(size);
+    [this.slots, this.hashes] = tables(size);
+  }
+
+  /** Gives the tables' memory back: the rows' firsts are known, nothing more is asked. */
+  release(): void {
+    release(this.slots, this.hashes);
   }
 
   /** The first row whose text is `text`, or -1 when there was none (and `index` is now that row). */
@@ -40,8 +47,7 @@ export class FirstSeen {
 
   private grow(): void {
     const [slots, hashes] = [this.slots, this.hashes];
-    this.slots = new Int32Array(slots.length * 2);
-    this.hashes = new Uint32Array(slots.length * 2);
+    [this.slots, this.hashes] = tables(slots.length * 2);
     const mask = this.slots.length - 1;
     for (let from = 0; from < slots.length; from++) {
       if (slots[from] === 0) continue;
@@ -50,6 +56,7 @@ export class FirstSeen {
       this.slots[slot] = slots[from]!;
       this.hashes[slot] = hashes[from]!;
     }
+    release(slots, hashes);
   }
 }
 
@@ -57,4 +64,11 @@ function hashOf(text: string): number {
   let hash = 0x811c9dc5;
   for (let index = 0; index < text.length; index++) hash = Math.imul(hash ^ text.charCodeAt(index), 0x01000193);
   return hash >>> 0;
+}
+
+function tables(size: number): [Int32Array, Uint32Array] {
+  const [slots, hashes] = [growable(Int32Array), growable(Uint32Array)];
+  ensureLength(slots, size);
+  ensureLength(hashes, size);
+  return [slots, hashes];
 }

@@ -1,3 +1,4 @@
+import { ensureLength, growable } from '../../../packed/growable.js';
 import type { OrderRow } from './order-row.js';
 
 /**
@@ -13,9 +14,10 @@ export class OrderStore implements Iterable<OrderRow> {
   private readonly chunks: Buffer[] = [];
   /** Where the next row's bytes go: chunk * chunkBytes + offset. */
   private used = 0;
-  private starts = new Uint32Array(1024);
-  private ends = new Uint32Array(1024);
-  private lines = new Uint32Array(1024);
+  /** On resizable buffers: they grow in place, no copy beside them (packed/growable.ts). */
+  private readonly starts = growable(Uint32Array);
+  private readonly ends = growable(Uint32Array);
+  private readonly lines = growable(Uint32Array);
   private count = 0;
 
   get length(): number {
@@ -39,11 +41,7 @@ export class OrderStore implements Iterable<OrderRow> {
       this.chunks.push(Buffer.allocUnsafeSlow(chunkBytes));
     }
     const chunk = this.chunks.at(-1)!;
-    if (this.count === this.ends.length) {
-      this.starts = grown(this.starts);
-      this.ends = grown(this.ends);
-      this.lines = grown(this.lines);
-    }
+    for (const array of [this.starts, this.ends, this.lines]) ensureLength(array, this.count + 1);
     this.starts[this.count] = this.used;
     this.used += chunk.write(text, this.used % chunkBytes, 'utf8');
     this.ends[this.count] = this.used;
@@ -53,6 +51,58 @@ export class OrderStore implements Iterable<OrderRow> {
 
   lineOf(index: number): number {
     return this.lines[index]!;
+  }
+
+  /** The row's key, if it has one: one cell decoded, not the row (a step over every row reads just this). */
+  keyOf(index: number): string | undefined {
+    return this.cells(index, 0, 1) || undefined;
+  }
+
+  accountOf(index: number): string {
+    return this.cells(index, 2, 3);
+  }
+
+  currencyOf(index: number): string {
+    return this.cells(index, 3, 4);
+  }
+
+  /** Whether the row names a dynamic voucher (an InvoiceId or a position in the list): its amount comes from a check. */
+  namesVoucher(index: number): boolean {
+    const [from, to] = this.cellRange(index, 4, 6);
+    return to - from > 1;
+  }
+
+  /**
+   * What makes two rows the same purchase (desk-rules.ts duplicatesOf, within the file): every
+   * cell but the key, as one text. An empty cell stands for one left out, which no given cell is.
+   */
+  purchaseOf(index: number): string {
+    return this.cells(index, 1, 7);
+  }
+
+  /** The text of cells `first` up to (not with) `last`, their separators kept. */
+  private cells(index: number, first: number, last: number): string {
+    const [from, to] = this.cellRange(index, first, last);
+    return this.chunkOf(index).toString('utf8', from, to);
+  }
+
+  /** Where cells `first` up to `last` lie in the row's chunk. */
+  private cellRange(index: number, first: number, last: number): [number, number] {
+    const chunk = this.chunkOf(index);
+    const start = this.starts[index]! % chunkBytes;
+    const end = start + this.ends[index]! - this.starts[index]!;
+    let from = start;
+    for (let cell = 0; cell < first; cell++) from = chunk.indexOf(0x1f, from) + 1;
+    let to = from - 1;
+    for (let cell = first; cell < last && to < end; cell++) {
+      to = chunk.indexOf(0x1f, to + 1);
+      if (to === -1 || to > end) to = end;
+    }
+    return [from, to];
+  }
+
+  private chunkOf(index: number): Buffer {
+    return this.chunks[Math.floor(this.starts[index]! / chunkBytes)]!;
   }
 
   get(index: number): OrderRow {
@@ -97,10 +147,4 @@ export class OrderStore implements Iterable<OrderRow> {
   *[Symbol.iterator](): Iterator<OrderRow> {
     for (let index = 0; index < this.count; index++) yield this.get(index);
   }
-}
-
-function grown(array: Uint32Array): Uint32Array<ArrayBuffer> {
-  const bigger = new Uint32Array(array.length * 2);
-  bigger.set(array);
-  return bigger;
 }

@@ -1,54 +1,156 @@
 import { isUtf8 } from 'node:buffer';
-import { readFileSync } from 'node:fs';
+import { closeSync, openSync, readFileSync, readSync } from 'node:fs';
 import { UsageError } from '../../../errors.js';
 import { t } from '../../../i18n/current.js';
 import type { BadRow } from '../../../render/bulk.js';
 
 /**
- * The whole input of `pay --from-file` as bytes that are UTF-8 (a byte order mark kept): a file
- * read at once, stdin to its end (every row is checked before any is paid). The rows read the
- * text from them a piece at a time (textPieces): the bytes are held, not a string of them too.
- * With `encoding` (--encoding windows-1251), the file is decoded from it (strictly: a byte with
- * no character in it refuses the file) and held as UTF-8. Without it, bytes that are not UTF-8
- * are not guessed at: each line holding some is a problem, named by its line and column, and
- * the text is not read further (every cell of a file in another encoding would be read wrong,
- * and an account read wrong is paid wrong).
+ * The input of `pay --from-file`, text that is UTF-8 (a byte order mark dropped), read again by
+ * each step that needs it, a piece at a time (`pieces`): a file is read from disk in pieces of
+ * about 1 MiB each time and never held whole, so memory does not follow its size. Stdin is read
+ * to its end and held as bytes (every row is checked before any is paid, and stdin cannot be
+ * read twice), as is a file given with `encoding` (--encoding windows-1251): decoded from it
+ * strictly (a byte with no character in it refuses the file) and held as UTF-8. Without it,
+ * bytes that are not UTF-8 are not guessed at: each line holding some is a problem, named by its
+ * line and column, and the text is not read further (every cell of a file in another encoding
+ * would be read wrong, and an account read wrong is paid wrong).
  */
-export async function orderBytes(
+export interface OrderText {
+  /** The text in pieces of about 1 MiB, each ending at a line end ("\n" is never a byte of a longer character). */
+  pieces(): Generator<string>;
+  /** No quote and no lone CR anywhere: each line is a record, split at its delimiter. */
+  readonly plain: boolean;
+}
+
+export async function orderText(
   path: string,
   stdin: () => NodeJS.ReadableStream,
   encoding?: string,
-): Promise<{ bytes: Buffer; problems: BadRow[] }> {
+): Promise<{ text: OrderText; problems: BadRow[] }> {
+  const utf8 = encoding === undefined || encoding === 'utf-8';
+  if (path !== '-' && utf8) {
+    const scan = scanFile(path);
+    if (scan.utf8) return { text: { pieces: () => filePieces(path), plain: scan.plain }, problems: [] };
+  }
   const bytes = await bytesOf(path, stdin);
-  if (encoding !== undefined && encoding !== 'utf-8') return decoded(bytes, encoding);
-  if (isUtf8(bytes)) return { bytes, problems: [] };
+  if (!utf8) return decoded(bytes, encoding);
+  if (isUtf8(bytes)) return { text: textOfBytes(bytes), problems: [] };
   const problems = notUtf8(bytes).map(({ line, column, byte }) => ({
     line,
     column: undefined,
     message: t().bulk.cell.notUtf8(`0x${byte.toString(16).toUpperCase().padStart(2, '0')}`, column),
   }));
-  return { bytes: Buffer.alloc(0), problems };
+  return { text: textOfBytes(Buffer.alloc(0)), problems };
 }
 
+const textOfBytes = (bytes: Buffer): OrderText => ({
+  pieces: () => textPieces(bytes),
+  plain: bytes.indexOf(0x22) === -1 && !hasLoneCr(bytes),
+});
+
 /** Bytes in `encoding` as UTF-8 bytes; TextDecoder drops the encoding's own byte order mark. */
-function decoded(bytes: Buffer, encoding: string): { bytes: Buffer; problems: BadRow[] } {
+function decoded(bytes: Buffer, encoding: string): { text: OrderText; problems: BadRow[] } {
   try {
-    return { bytes: Buffer.from(new TextDecoder(encoding, { fatal: true }).decode(bytes), 'utf8'), problems: [] };
+    return {
+      text: textOfBytes(Buffer.from(new TextDecoder(encoding, { fatal: true }).decode(bytes), 'utf8')),
+      problems: [],
+    };
   } catch {
     return {
-      bytes: Buffer.alloc(0),
+      text: textOfBytes(Buffer.alloc(0)),
       problems: [{ line: 1, column: undefined, message: t().sheet.notEncoded(encoding) }],
     };
+  }
+}
+
+/** A CR not followed by LF: a line end of its own, which csv-parse knows and a split at "\n" does not. */
+function hasLoneCr(bytes: Buffer): boolean {
+  for (let at = bytes.indexOf(0x0d); at !== -1; at = bytes.indexOf(0x0d, at + 1))
+    if (bytes[at + 1] !== 0x0a) return true;
+  return false;
+}
+
+/** One reading of a file before its rows are: whether it is all UTF-8, and plain (hasLoneCr). */
+function scanFile(path: string): { utf8: boolean; plain: boolean } {
+  let plain = true;
+  for (const chunk of fileChunks(path)) {
+    if (!isUtf8(chunk)) return { utf8: false, plain };
+    plain &&= chunk.indexOf(0x22) === -1 && !hasLoneCr(chunk);
+  }
+  return { utf8: true, plain };
+}
+
+/** The text of a file scanned before: a file changed since (no longer UTF-8) is refused rather than read wrong. */
+function* filePieces(path: string): Generator<string> {
+  let first = true;
+  for (const chunk of fileChunks(path)) {
+    if (!isUtf8(chunk)) throw new UsageError(t().bulk.changedWhileRead(path));
+    const bom = first && chunk[0] === 0xef && chunk[1] === 0xbb && chunk[2] === 0xbf ? 3 : 0;
+    first = false;
+    yield chunk.toString('utf8', bom);
   }
 }
 
 const pieceBytes = 1 << 20;
 
 /**
+ * A file's bytes in pieces of about 1 MiB, each ending after a "\n" (the last one where the file
+ * ends): one buffer, reused, so a piece is good until the next is asked for.
+ */
+function* fileChunks(path: string): Generator<Buffer> {
+  const fd = opened(path);
+  try {
+    let buffer = Buffer.allocUnsafeSlow(pieceBytes);
+    let held = 0;
+    for (;;) {
+      if (held === buffer.length) {
+        const bigger = Buffer.allocUnsafeSlow(buffer.length * 2);
+        buffer.copy(bigger, 0, 0, held);
+        buffer = bigger;
+      }
+      const read = readPiece(path, fd, buffer, held);
+      if (read === 0) {
+        if (held > 0) yield buffer.subarray(0, held);
+        return;
+      }
+      held += read;
+      const newline = buffer.lastIndexOf(0x0a, held - 1);
+      if (newline === -1) continue;
+      yield buffer.subarray(0, newline + 1);
+      buffer.copyWithin(0, newline + 1, held);
+      held -= newline + 1;
+    }
+  } finally {
+    closeSync(fd);
+  }
+}
+
+const cannotRead = (path: string, error: unknown) => {
+  const { code, message } = error as NodeJS.ErrnoException;
+  return new UsageError(t().bulk.cannotRead(path, code ?? message));
+};
+
+function opened(path: string): number {
+  try {
+    return openSync(path, 'r');
+  } catch (error) {
+    throw cannotRead(path, error);
+  }
+}
+
+function readPiece(path: string, fd: number, buffer: Buffer, held: number): number {
+  try {
+    return readSync(fd, buffer, held, buffer.length - held, null);
+  } catch (error) {
+    throw cannotRead(path, error);
+  }
+}
+
+/**
  * The text of UTF-8 bytes, the byte order mark dropped, in pieces of about 1 MiB, each ending
  * at a line end ("\n" is never a byte of a longer character), so a line is never cut.
  */
-export function* textPieces(bytes: Buffer): Generator<string> {
+function* textPieces(bytes: Buffer): Generator<string> {
   let start = bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0;
   while (start < bytes.length) {
     let end = bytes.length;
@@ -71,8 +173,7 @@ async function bytesOf(path: string, stdin: () => NodeJS.ReadableStream): Promis
   try {
     return readFileSync(path);
   } catch (error) {
-    const { code, message } = error as NodeJS.ErrnoException;
-    throw new UsageError(t().bulk.cannotRead(path, code ?? message));
+    throw cannotRead(path, error);
   }
 }
 

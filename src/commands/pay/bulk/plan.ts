@@ -74,7 +74,7 @@ export function bulkRowOf(order: OrderRow, prior: ResultRow | undefined, entry: 
 export async function readLedger(
   ledger: Ledger,
   owner: Owner,
-  ids: ReadonlySet<string>,
+  ids: { readonly size: number; has(id: string): boolean },
   look: LookBack | undefined,
   orders: OrderStore,
 ): Promise<{ byId: Map<string, JournalEntry>; recent: RecentPayment[] }> {
@@ -121,7 +121,7 @@ async function recentToAccounts(
     accounts = new Set();
   };
   for (let index = 0; index < orders.length; index++) {
-    accounts.add(orders.get(index).account);
+    accounts.add(orders.accountOf(index));
     if (accounts.size === accountsAsked) await ask();
   }
   if (accounts.size > 0) await ask();
@@ -135,7 +135,7 @@ export function lookBackFor(
   now: Date,
 ): LookBack | undefined {
   const currencies = new Set<string>();
-  for (const row of rows) currencies.add(row.currency);
+  for (let index = 0; index < rows.length; index++) currencies.add(rows.currencyOf(index));
   return lookBackOf(settings.desk, settings.operator.value, currencies, settings.desk.duplicateWindowMs.value, now);
 }
 
@@ -156,9 +156,7 @@ export async function resolveVouchers(
   await forEachOrdered(
     (function* () {
       for (let index = 0; index < rows.length && !stopped(); index++) {
-        if (rows.startOf(index) !== 'new') continue;
-        const row = rows.get(index);
-        if (row.invoiceId !== undefined || row.invoicePosition !== undefined) yield { row, index };
+        if (rows.startOf(index) === 'new' && rows.orders.namesVoucher(index)) yield { row: rows.get(index), index };
       }
     })(),
     concurrency,

@@ -1,12 +1,9 @@
-import { closeSync, fsyncSync, openSync, readFileSync, renameSync } from 'node:fs';
+import { closeSync, fsyncSync, openSync, renameSync } from 'node:fs';
 import { basename, dirname, extname, join } from 'node:path';
-import { parse } from 'csv-parse/sync';
 import { syncDirectory, writeAll } from '../../../durable.js';
-import { errnoCodeOf, LocalStorageError, UsageError } from '../../../errors.js';
-import { t } from '../../../i18n/current.js';
-import { fromDecimalComma } from '../../../protocol/decimal-comma.js';
+import { errnoCodeOf, LocalStorageError } from '../../../errors.js';
 import type { TransactionState } from '../../../protocol/transaction-view.js';
-import { type CsvColumn, type CsvDelimiter, type CsvNotation, csvHeader, csvRow } from '../../../render/csv.js';
+import { type CsvColumn, type CsvNotation, csvHeader, csvRow } from '../../../render/csv.js';
 import type { OrderRow } from './order-row.js';
 
 /**
@@ -69,73 +66,6 @@ const columns: CsvColumn<ResultRow>[] = [
 export function resultsPathOf(input: string): string {
   const extension = extname(input);
   return join(dirname(input), `${basename(input, extension)}.results.csv`);
-}
-
-/** A text cell as csv.ts wrote it: the apostrophe spreadsheetSafe put before a formula's first character taken off. */
-const unsafe = (text: string) => (/^'[=+\-@\t\r]/.test(text) ? text.slice(1) : text);
-const optional = (text: string | undefined) => (text === undefined || text === '' ? undefined : unsafe(text));
-const states: readonly ResultState[] = ['planned', 'success', 'failed', 'pending', 'unknown'];
-
-/** An amount cell as this file wrote it, with a point or a comma (never grouped): the exact decimal with a point. */
-const amountCell = (text: string | undefined) => {
-  const value = optional(text);
-  return value === undefined ? undefined : fromDecimalComma(value);
-};
-
-/** The delimiter the header line was written with: the character after its first column, `line`. */
-function delimiterOf(text: string): CsvDelimiter {
-  const after = text.replace(/^\uFEFF/, '').charAt(columns[0]!.header.length);
-  return after === ';' || after === '\t' ? after : ',';
-}
-
-/** The rows of an earlier run by line: the last line of each row wins. Undefined when there is no results file. */
-export function readResults(path: string): Map<number, ResultRow> | undefined {
-  let text: string;
-  try {
-    text = readFileSync(path, 'utf8');
-  } catch (error) {
-    if (errnoCodeOf(error) === 'ENOENT') return undefined;
-    throw new LocalStorageError('read the results file', path, error);
-  }
-  // What follows the last line end is a line a kill cut short: never a row's first line (those are renamed in whole).
-  const whole = text.slice(0, text.lastIndexOf('\n') + 1);
-  let records: Record<string, string>[];
-  try {
-    records = parse(whole, {
-      columns: true,
-      delimiter: delimiterOf(whole),
-      skip_empty_lines: true,
-      relax_column_count: true,
-    });
-  } catch (error) {
-    throw new UsageError(t().bulk.resultsUnreadable(path, (error as Error).message), {
-      hint: t().bulk.resultsUnreadableHint,
-    });
-  }
-  const rows = new Map<number, ResultRow>();
-  for (const record of records) {
-    const line = Number(record.line);
-    const state = record.state as ResultState;
-    if (!Number.isSafeInteger(line) || !record['transaction-id'] || !states.includes(state)) continue;
-    rows.set(line, {
-      line,
-      key: optional(record.key),
-      service: unsafe(record.service ?? ''),
-      account: unsafe(record.account ?? ''),
-      currency: record.currency ?? '',
-      invoiceId: optional(record['invoice-id']),
-      invoicePosition: record.invoice ? Number(record.invoice) : undefined,
-      amount: amountCell(record.amount),
-      transactionId: record['transaction-id'],
-      paidAmount: amountCell(record['paid-amount']),
-      paidInvoiceId: optional(record['paid-invoice-id']),
-      voucher: optional(record.voucher),
-      state,
-      status: optional(record.status),
-      message: optional(record.message),
-    });
-  }
-  return rows;
 }
 
 /** The cells of an order a later run must find unchanged, by column name. */

@@ -1,5 +1,6 @@
 import { extname } from 'node:path';
-import { parse } from 'csv-parse/sync';
+import { Readable } from 'node:stream';
+import { parse } from 'csv-parse';
 import { UsageError } from '../../../errors.js';
 import { t } from '../../../i18n/current.js';
 import { forbiddenCharacterIn } from '../../../protocol/field-bounds.js';
@@ -12,7 +13,7 @@ import type { OrderFormat } from './options.js';
 import { forbiddenCharacterText, type OrderColumn, orderColumns, shownName } from './order-cells.js';
 import { orderOf } from './order-row.js';
 import { OrderStore } from './order-store.js';
-import { orderBytes, textPieces } from './order-text.js';
+import { type OrderText, orderText } from './order-text.js';
 
 /** The format of the input: --from-format, else the file's extension, else its first character (`{`: JSON Lines). */
 function formatOf(path: string, given: OrderFormat | undefined, firstChar: string | undefined): OrderFormat {
@@ -42,12 +43,17 @@ function headerColumns(header: readonly string[], line: number, problems: BadRow
  * The records of CSV text, each with the line it starts on, handed to `each` one at a time (a
  * file of 1,000,000 rows is never held as cells). Without a quote or a lone CR, a line is its
  * record and splitting it at commas is all there is (as the registry reader does,
- * registry/records.ts); otherwise csv-parse reads it, a record at a time. Empty lines are passed over.
+ * registry/records.ts); otherwise csv-parse reads it as a stream of the pieces, a record at a
+ * time (the text is not held whole either). Empty lines are passed over.
  */
-function csvRecords(bytes: Buffer, delimiter: CsvDelimiter, each: (cells: string[], line: number) => void): void {
-  if (bytes.indexOf(0x22) === -1 && !hasLoneCr(bytes)) {
+async function csvRecords(
+  input: OrderText,
+  delimiter: CsvDelimiter,
+  each: (cells: string[], line: number) => void,
+): Promise<void> {
+  if (input.plain) {
     let line = 1;
-    for (const text of textPieces(bytes)) {
+    for (const text of input.pieces()) {
       for (let start = 0; start < text.length; line++) {
         const newline = text.indexOf('\n', start);
         const end = newline === -1 ? text.length : newline;
@@ -58,23 +64,19 @@ function csvRecords(bytes: Buffer, delimiter: CsvDelimiter, each: (cells: string
     }
     return;
   }
-  parse([...textPieces(bytes)].join(''), {
-    delimiter,
-    relax_column_count: true,
-    skip_empty_lines: true,
-    // The line each record starts on; nothing is kept (null drops the record from parse's list).
-    on_record: (record: string[], context) => {
-      each(record, context.lines - (record.join('').match(/\n/g)?.length ?? 0));
-      return null;
-    },
-  });
-}
-
-/** A CR not followed by LF: a line end of its own, which csv-parse knows and a split at "\n" does not. */
-function hasLoneCr(bytes: Buffer): boolean {
-  for (let at = bytes.indexOf(0x0d); at !== -1; at = bytes.indexOf(0x0d, at + 1))
-    if (bytes[at + 1] !== 0x0a) return true;
-  return false;
+  const parser = Readable.from(input.pieces()).pipe(
+    parse({
+      delimiter,
+      relax_column_count: true,
+      skip_empty_lines: true,
+      // The line each record starts on; nothing is kept (null passes nothing on).
+      on_record: (record: string[], context) => {
+        each(record, context.lines - (record.join('').match(/\n/g)?.length ?? 0));
+        return null;
+      },
+    }),
+  );
+  for await (const _ of parser);
 }
 
 /** How an order file was written: its delimiter, and whether its amounts have a decimal comma. */
@@ -87,15 +89,19 @@ interface FileNotation {
  * The delimiter of a CSV order file: the one the header line holds most of, of a comma, a
  * semicolon and a tab (a column's name holds none of them); a comma when it holds none.
  */
-function headerDelimiter(bytes: Buffer): CsvDelimiter {
-  const first = textPieces(bytes).next().value ?? '';
+function headerDelimiter(input: OrderText): CsvDelimiter {
+  let first = '';
+  for (const piece of input.pieces()) {
+    first = piece;
+    break;
+  }
   const header = first.trimStart().split(/\r?\n|\r/, 1)[0] ?? '';
   const count = (delimiter: CsvDelimiter) => header.split(delimiter).length - 1;
   const found = ([';', '\t'] as const).find((delimiter) => count(delimiter) > count(','));
   return found ?? ',';
 }
 
-function readCsv(bytes: Buffer, notation: FileNotation, rows: OrderStore, problems: BadRow[]): void {
+async function readCsv(input: OrderText, notation: FileNotation, rows: OrderStore, problems: BadRow[]): Promise<void> {
   let columns: (OrderColumn | undefined)[] | undefined;
   const take = (record: string[], line: number) => {
     if (columns === undefined) {
@@ -117,7 +123,7 @@ function readCsv(bytes: Buffer, notation: FileNotation, rows: OrderStore, proble
     if (row) rows.push(row);
   };
   try {
-    csvRecords(bytes, notation.delimiter, take);
+    await csvRecords(input, notation.delimiter, take);
   } catch (error) {
     const { lines, message } = error as { lines?: number; message: string };
     problems.push({ line: lines ?? 0, column: undefined, message: t().bulk.cell.notCsv(message) });
@@ -127,13 +133,13 @@ function readCsv(bytes: Buffer, notation: FileNotation, rows: OrderStore, proble
 }
 
 async function readJsonLines(
-  bytes: Buffer,
+  input: OrderText,
   decimalComma: boolean,
   rows: OrderStore,
   problems: BadRow[],
 ): Promise<void> {
   let line = 0;
-  for await (const lines of linesOf(textPieces(bytes), 'utf8')) {
+  for await (const lines of linesOf(input.pieces(), 'utf8')) {
     for (const text of lines) {
       line++;
       if (text.trim() === '') continue;
@@ -183,12 +189,18 @@ function notJsonMessage(text: string): string {
 function checkKeys(rows: OrderStore, problems: BadRow[]): void {
   let keys: FirstSeen | undefined;
   for (let index = 0; index < rows.length; index++) {
-    const { key, line } = rows.get(index);
+    const key = rows.keyOf(index);
     if (key === undefined) continue;
-    keys ??= new FirstSeen((other) => rows.get(other).key ?? '', rows.length);
+    keys ??= new FirstSeen((other) => rows.keyOf(other) ?? '', rows.length);
     const first = keys.firstOrAdd(index, key);
-    if (first !== -1) problems.push({ line, column: 'key', message: t().bulk.cell.keyTwice(key, rows.lineOf(first)) });
+    if (first !== -1)
+      problems.push({
+        line: rows.lineOf(index),
+        column: 'key',
+        message: t().bulk.cell.keyTwice(key, rows.lineOf(first)),
+      });
   }
+  keys?.release();
 }
 
 /** How the order file is written, as --delimiter, --decimal-comma and --encoding give it (each may be left out). */
@@ -209,15 +221,15 @@ export async function readOrders(
   stdin: () => NodeJS.ReadableStream,
   notation: OrderNotation = { delimiter: undefined, decimalComma: false, encoding: undefined },
 ): Promise<{ rows: OrderStore; format: OrderFormat; written: FileNotation }> {
-  const { bytes, problems: notUtf8 } = await orderBytes(path, stdin, notation.encoding);
+  const { text, problems: notUtf8 } = await orderText(path, stdin, notation.encoding);
   refuseBadRows(path, notUtf8, t().bulk.notUtf8Hint);
-  const format = formatOf(path, given, firstCharacter(bytes));
+  const format = formatOf(path, given, firstCharacter(text));
   const rows = new OrderStore();
   const problems: BadRow[] = [];
-  const delimiter = notation.delimiter ?? (format === 'csv' ? headerDelimiter(bytes) : ',');
+  const delimiter = notation.delimiter ?? (format === 'csv' ? headerDelimiter(text) : ',');
   const written = { delimiter, decimalComma: notation.decimalComma || delimiter !== ',' };
-  if (format === 'csv') readCsv(bytes, written, rows, problems);
-  else await readJsonLines(bytes, notation.decimalComma, rows, problems);
+  if (format === 'csv') await readCsv(text, written, rows, problems);
+  else await readJsonLines(text, notation.decimalComma, rows, problems);
   checkKeys(rows, problems);
   if (problems.length === 0 && rows.length === 0)
     problems.push({ line: 1, column: undefined, message: t().bulk.cell.noOrders });
@@ -226,8 +238,8 @@ export async function readOrders(
 }
 
 /** The first character that is not white space, if any. */
-function firstCharacter(bytes: Buffer): string | undefined {
-  for (const piece of textPieces(bytes)) {
+function firstCharacter(input: OrderText): string | undefined {
+  for (const piece of input.pieces()) {
     const trimmed = piece.trimStart();
     if (trimmed !== '') return trimmed[0];
   }
