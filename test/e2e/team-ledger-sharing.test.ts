@@ -48,7 +48,7 @@ describe('a team ledger on PostgreSQL shared by several terminals', () => {
 
     const table = await runCli(['history'], { env: terminal(ledger, 'ann') });
     expect(table.code).toBe(0);
-    expect(table.stdout).toMatch(/\| When +\| Operator +\| Host +\| TransactionID/);
+    expect(table.stdout).toMatch(/\| When +\| Operator +\| Host +\| Approved by +\| TransactionID/);
     for (const operator of operators) expect(table.stdout).toContain(`| ${operator} `);
     const bobs = await runCli(['--json', 'history', '--operator', 'bob'], { env: terminal(ledger, 'ann') });
     expect(jsonLines(bobs.stdout).map((line) => [line.account, line.operator, line.state])).toEqual([
