@@ -1151,6 +1151,42 @@ const en = {
       `scenario runs its payments unattended: through the live profile ${JSON.stringify(profile)} it needs --yes; nothing was sent`,
     scenarioLiveHint: (otherWays: string) => `add --yes if the scenario is meant for the live gateway, ${otherWays}`,
   },
+
+  /** The config file (settings/config-file.ts) and its profiles (settings/resolve.ts). */
+  config: {
+    cannotRead: (path: string, reason: string) => `cannot read the config file ${path}: ${reason}`,
+    notJson: (path: string, place: { line: number; column: number } | undefined) =>
+      `the config file ${path} is not valid JSON${place ? ` (line ${place.line}, column ${place.column})` : ''}`,
+    notJsonHint: (path: string) => `check it with: jq . ${path}`,
+    notValid: (path: string, at: string, expected: string, got: string | undefined) =>
+      `the config file ${path} is not valid: ${at}: expected ${expected}${got === undefined ? '' : `, got ${got}`}`,
+    notValidHint:
+      'it holds {"profiles": {"default": {"baseUrl", "agentId", "passwordFile", "passwordFormat", ...}}} (docs/configuration.md)',
+    readableByOthers: (path: string, mode: string) =>
+      `the config file ${path} holds a password and can be read by group or others (mode ${mode}); run: chmod 600 ${path}`,
+    /** Where in the file: the file as a whole (other places are paths such as profiles.default.timeout). */
+    theFile: 'the file',
+    expected: {
+      text: 'text',
+      textOrNumber: 'text or a number',
+      trueOrFalse: 'true or false',
+      amountsPerCurrency: 'amounts per currency, as {"KZT": "50000.00"}',
+      servicesById:
+        'services by id, as {"101": "GameCoins top-up"} or {"601": {"name": "Cinema voucher", "kind": "static"}}',
+      codeList: 'codes as text ("11,12") or a list ([11, "12"])',
+      oneOf: (choices: string) => `one of ${choices}`,
+      settings: 'an object of settings',
+      knownKey: (keys: string) => `a known key instead (${keys})`,
+      profilesObject: 'an object {"profiles": {...}}',
+      onlyProfiles: 'only the key "profiles" at the top',
+      namedProfiles: 'an object of named profiles',
+    },
+    got: { null: 'null', list: 'a list', object: 'an object', text: 'text', number: 'number', boolean: 'boolean' },
+    noProfile: (name: string, path: string) => `profile ${JSON.stringify(name)} is not in ${path}`,
+    profilesThere: (names: string) => `profiles there: ${names}`,
+    noProfiles: 'none',
+    createOrDrop: 'create the file or drop --profile',
+  },
 };
 
 export type Catalogue = typeof en;

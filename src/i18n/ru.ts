@@ -1172,6 +1172,47 @@ const ru: Catalogue = {
       `scenario проводит платежи без участия человека: через боевой профиль «${profile}» ему нужен --yes; ничего не отправлялось`,
     scenarioLiveHint: (otherWays) => `добавьте --yes, если сценарий предназначен боевому шлюзу, ${otherWays}`,
   },
+
+  config: {
+    cannotRead: (path, reason) => `не удаётся прочитать файл настроек ${path}: ${reason}`,
+    notJson: (path, place) =>
+      `файл настроек ${path} — не корректный JSON${place ? ` (строка ${place.line}, столбец ${place.column})` : ''}`,
+    notJsonHint: (path) => `проверьте его командой: jq . ${path}`,
+    notValid: (path, at, expected, got) =>
+      `файл настроек ${path} составлен неверно: ${at}: ожидалось — ${expected}${got === undefined ? '' : `, получено — ${got}`}`,
+    notValidHint:
+      'в нём лежит {"profiles": {"default": {"baseUrl", "agentId", "passwordFile", "passwordFormat", ...}}} (docs/configuration.md)',
+    readableByOthers: (path, mode) =>
+      `в файле настроек ${path} есть пароль, а читать файл могут группа или остальные (права ${mode}); выполните: chmod 600 ${path}`,
+    theFile: 'файл',
+    expected: {
+      text: 'текст',
+      textOrNumber: 'текст или число',
+      trueOrFalse: 'true или false',
+      amountsPerCurrency: 'суммы по валютам, как {"KZT": "50000.00"}',
+      servicesById:
+        'услуги по id, как {"101": "GameCoins top-up"} или {"601": {"name": "Cinema voucher", "kind": "static"}}',
+      codeList: 'коды текстом ("11,12") или списком ([11, "12"])',
+      oneOf: (choices) => `одно из: ${choices}`,
+      settings: 'объект с настройками',
+      knownKey: (keys) => `известный ключ (${keys})`,
+      profilesObject: 'объект {"profiles": {...}}',
+      onlyProfiles: 'на верхнем уровне только ключ "profiles"',
+      namedProfiles: 'объект с именованными профилями',
+    },
+    got: {
+      null: 'null',
+      list: 'список',
+      object: 'объект',
+      text: 'текст',
+      number: 'число',
+      boolean: 'логическое значение',
+    },
+    noProfile: (name, path) => `профиля ${JSON.stringify(name)} нет в ${path}`,
+    profilesThere: (names) => `профили в файле: ${names}`,
+    noProfiles: 'нет ни одного',
+    createOrDrop: 'создайте файл или уберите --profile',
+  },
 };
 
 export { ru };

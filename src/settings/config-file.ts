@@ -1,5 +1,7 @@
 import { readFileSync, statSync } from 'node:fs';
 import { UsageError } from '../errors.js';
+import { t } from '../i18n/current.js';
+import type { Catalogue } from '../i18n/en.js';
 import type { FileShape } from './definition.js';
 import type { RawValue } from './parsers.js';
 import { type Profile, settingEntries } from './table.js';
@@ -25,54 +27,57 @@ const fileShapes = new Map(
 const isPlainObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
-/** Describes a JSON value's type for "expected …, got …". */
-function typeOf(value: unknown): string {
-  if (value === null) return 'null';
-  if (Array.isArray(value)) return 'a list';
-  return typeof value === 'object'
-    ? 'an object'
-    : typeof value === 'string'
-      ? `text ${JSON.stringify(value)}`
-      : `${typeof value} ${String(value)}`;
+/** Describes a JSON value's type for "expected …, got …", in the catalogue's words. */
+function typeOf(value: unknown, said: Catalogue): string {
+  const got = said.config.got;
+  if (value === null) return got.null;
+  if (Array.isArray(value)) return got.list;
+  if (typeof value === 'object') return got.object;
+  if (typeof value === 'string') return `${got.text} ${JSON.stringify(value)}`;
+  return `${typeof value === 'number' ? got.number : got.boolean} ${String(value)}`;
 }
+
+/** What belongs at a place in the file, said in the catalogue's words when the error is shown. */
+type Expected = (said: Catalogue) => string;
 
 const isText = (value: unknown): value is string => typeof value === 'string';
 // JSON's 1e400 parses to Infinity: not a number a setting can use.
 const isNumber = (value: unknown): value is number => typeof value === 'number' && Number.isFinite(value);
 
 /** What `shape` says of `value`: undefined when it fits, else what was expected. */
-function shapeMismatch(value: unknown, shape: FileShape): string | undefined {
-  if (shape === 'text') return isText(value) ? undefined : 'text';
-  if (shape === 'text or number') return isText(value) || isNumber(value) ? undefined : 'text or a number';
-  if (shape === 'true or false') return typeof value === 'boolean' ? undefined : 'true or false';
+function shapeMismatch(value: unknown, shape: FileShape): Expected | undefined {
+  if (shape === 'text') return isText(value) ? undefined : (said) => said.config.expected.text;
+  if (shape === 'text or number')
+    return isText(value) || isNumber(value) ? undefined : (said) => said.config.expected.textOrNumber;
+  if (shape === 'true or false')
+    return typeof value === 'boolean' ? undefined : (said) => said.config.expected.trueOrFalse;
   if (shape === 'amounts per currency') {
     const fits = isPlainObject(value) && Object.values(value).every((amount) => isText(amount) || isNumber(amount));
-    return fits ? undefined : 'amounts per currency, as {"KZT": "50000.00"}';
+    return fits ? undefined : (said) => said.config.expected.amountsPerCurrency;
   }
   if (shape === 'services by id') {
     // Each entry's content (kind, amounts) is checked where the setting is parsed (settings/services.ts).
     const fits = isPlainObject(value) && Object.values(value).every((entry) => isText(entry) || isPlainObject(entry));
-    return fits
-      ? undefined
-      : 'services by id, as {"101": "GameCoins top-up"} or {"601": {"name": "Cinema voucher", "kind": "static"}}';
+    return fits ? undefined : (said) => said.config.expected.servicesById;
   }
   if (shape === 'code list') {
     const fits = isText(value) || (Array.isArray(value) && value.every((item) => isText(item) || isNumber(item)));
-    return fits ? undefined : 'codes as text ("11,12") or a list ([11, "12"])';
+    return fits ? undefined : (said) => said.config.expected.codeList;
   }
   return (shape as readonly unknown[]).includes(value)
     ? undefined
-    : `one of ${shape.map((choice) => JSON.stringify(choice)).join(', ')}`;
+    : (said) => said.config.expected.oneOf(shape.map((choice) => JSON.stringify(choice)).join(', '));
 }
 
 /** Where the file departs from its format, what belongs there, and what is there (unless secret or obvious). */
 class ConfigShapeError extends Error {
   constructor(
-    readonly path: string,
-    readonly expected: string,
+    /** A path in the file, or undefined for the file as a whole. */
+    readonly path: string | undefined,
+    readonly expected: Expected,
     readonly got?: { value: unknown },
   ) {
-    super(`${path}: expected ${expected}`);
+    super(`${path ?? 'the file'}: expected ${expected(t())}`);
   }
 }
 
@@ -81,14 +86,13 @@ const segment = (name: string) => (/^[\w-]+$/.test(name) ? name : JSON.stringify
 
 function checkProfile(name: string, value: unknown): Profile {
   const path = `profiles.${segment(name)}`;
-  if (!isPlainObject(value)) throw new ConfigShapeError(path, 'an object of settings', { value });
+  if (!isPlainObject(value)) throw new ConfigShapeError(path, (said) => said.config.expected.settings, { value });
   const profile: Record<string, RawValue> = {};
   for (const [key, setting] of Object.entries(value)) {
     const shape = fileShapes.get(key);
     if (shape === undefined)
-      throw new ConfigShapeError(
-        `${path}.${segment(key)}`,
-        `a known key instead (${[...fileShapes.keys()].join(', ')})`,
+      throw new ConfigShapeError(`${path}.${segment(key)}`, (said) =>
+        said.config.expected.knownKey([...fileShapes.keys()].join(', ')),
       );
     const mismatch = shapeMismatch(setting, shape);
     if (mismatch !== undefined)
@@ -104,12 +108,13 @@ function checkProfile(name: string, value: unknown): Profile {
 
 /** The config file's JSON as profiles, or a ConfigShapeError naming the first thing wrong. */
 function checkConfigFile(json: unknown): ConfigFile {
-  if (!isPlainObject(json)) throw new ConfigShapeError('the file', 'an object {"profiles": {...}}', { value: json });
+  if (!isPlainObject(json))
+    throw new ConfigShapeError(undefined, (said) => said.config.expected.profilesObject, { value: json });
   for (const key of Object.keys(json))
-    if (key !== 'profiles') throw new ConfigShapeError(segment(key), 'only the key "profiles" at the top');
+    if (key !== 'profiles') throw new ConfigShapeError(segment(key), (said) => said.config.expected.onlyProfiles);
   const profiles = json.profiles === undefined ? {} : json.profiles;
   if (!isPlainObject(profiles))
-    throw new ConfigShapeError('profiles', 'an object of named profiles', { value: profiles });
+    throw new ConfigShapeError('profiles', (said) => said.config.expected.namedProfiles, { value: profiles });
   // fromEntries makes own properties, so a profile named "__proto__" stays one.
   return {
     profiles: Object.fromEntries(
@@ -126,7 +131,7 @@ export function readConfigFile(path: string): { file: ConfigFile; warnings: stri
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw new UsageError(
-      `cannot read the config file ${path}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`,
+      t().config.cannotRead(path, (error as NodeJS.ErrnoException).code ?? (error as Error).message),
     );
   }
   let json: unknown;
@@ -134,28 +139,26 @@ export function readConfigFile(path: string): { file: ConfigFile; warnings: stri
     json = JSON.parse(text);
   } catch (error) {
     // V8's message quotes the text around the fault, which may be the password: say where only.
-    throw new UsageError(`the config file ${path} is not valid JSON${jsonErrorPlace(text, error)}`, {
-      hint: `check it with: jq . ${path}`,
-    });
+    throw new UsageError(t().config.notJson(path, jsonErrorPlace(text, error)), { hint: t().config.notJsonHint(path) });
   }
   try {
     const file = checkConfigFile(json);
     return { file, warnings: configFileWarnings(path, file) };
   } catch (error) {
     if (!(error instanceof ConfigShapeError)) throw error;
-    const got = error.got === undefined ? '' : `, got ${typeOf(error.got.value)}`;
-    throw new UsageError(`the config file ${path} is not valid: ${error.path}: expected ${error.expected}${got}`, {
-      hint: 'it holds {"profiles": {"default": {"baseUrl", "agentId", "passwordFile", "passwordFormat", ...}}} (docs/configuration.md)',
+    const said = t();
+    const got = error.got === undefined ? undefined : typeOf(error.got.value, said);
+    throw new UsageError(said.config.notValid(path, error.path ?? said.config.theFile, error.expected(said), got), {
+      hint: said.config.notValidHint,
     });
   }
 }
 
-function jsonErrorPlace(text: string, error: unknown): string {
+function jsonErrorPlace(text: string, error: unknown): { line: number; column: number } | undefined {
   const position = /at position (\d+)/.exec((error as Error).message)?.[1];
-  if (position === undefined) return '';
+  if (position === undefined) return undefined;
   const before = text.slice(0, Number(position));
-  const line = before.split('\n').length;
-  return ` (line ${line}, column ${Number(position) - before.lastIndexOf('\n')})`;
+  return { line: before.split('\n').length, column: Number(position) - before.lastIndexOf('\n') };
 }
 
 /** As ssh does for a private key: a password that others can read is no secret. */
@@ -163,7 +166,5 @@ function configFileWarnings(path: string, file: ConfigFile): string[] {
   if (!Object.values(file.profiles).some((profile) => profile.password !== undefined)) return [];
   const mode = statSync(path).mode & 0o777;
   if ((mode & 0o077) === 0) return [];
-  return [
-    `the config file ${path} holds a password and can be read by group or others (mode ${mode.toString(8).padStart(4, '0')}); run: chmod 600 ${path}`,
-  ];
+  return [t().config.readableByOthers(path, mode.toString(8).padStart(4, '0'))];
 }

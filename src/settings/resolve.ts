@@ -137,10 +137,11 @@ function chooseProfile(
   // of docs/commands.md names it): only another name, or a profile missing from an existing file, is a mistake.
   const defaultWithoutFile = profileName.value === 'default' && profiles === undefined;
   if (profile === undefined && profileName.source !== 'default' && !defaultWithoutFile) {
-    throw new UsageError(`profile ${JSON.stringify(profileName.value)} is not in ${configPath}`, {
+    const said = t();
+    throw new UsageError(said.config.noProfile(profileName.value, configPath), {
       hint: profiles
-        ? `profiles there: ${Object.keys(profiles).join(', ') || 'none'}`
-        : 'create the file or drop --profile',
+        ? said.config.profilesThere(Object.keys(profiles).join(', ') || said.config.noProfiles)
+        : said.config.createOrDrop,
     });
   }
   return profile;

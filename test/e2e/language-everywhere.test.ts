@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -9,6 +9,7 @@ import { buildProgram } from '../../src/cli.js';
 import { garbageKinds } from '../../src/sandbox/garbage.js';
 import { sandboxBreaks } from '../../src/sandbox/gateway-logic.js';
 import type { RunningSandbox } from '../../src/sandbox/server.js';
+import { settingEntries } from '../../src/settings/table.js';
 import { binPath, type CliResult, isolatedEnv, runCli } from '../helpers/cli.js';
 import { englishLeft } from '../helpers/english-words.js';
 import { envFor, sandboxWithEnv } from '../helpers/gateway-env.js';
@@ -243,6 +244,37 @@ describe('agentpay --lang ru: help, scenario, the sandbox and errors', () => {
       expect(result.stderr).toContain(said);
       // The values as given; a setting's own name (timeout) is still English (docs/language.md).
       expectRussian(result, ['abc', 'gw', 'example', 'agent', 'pendingCodes', 'timeout']);
+    }
+  });
+
+  it('a config file that is broken, of the wrong shape, or without the profile named, in Russian', async () => {
+    const home = isolatedEnv();
+    const configDirectory = join(home.XDG_CONFIG_HOME ?? '', 'agentpay');
+    const config = join(configDirectory, 'config.json');
+    mkdirSync(configDirectory, { recursive: true });
+    const cases: [string, string[], string][] = [
+      ['{"profiles": {', [], 'не корректный JSON'],
+      [
+        '{"profiles": {"default": {"timeout": true}}}',
+        [],
+        'profiles.default.timeout: ожидалось — текст или число, получено — логическое значение true',
+      ],
+      ['{"profiles": {"default": {"colour": 1}}}', [], 'ожидалось — известный ключ'],
+      ['{"profiles": {"desk": {}}}', ['--profile', 'night'], 'профиля "night" нет в'],
+    ];
+    for (const [text, flags, said] of cases) {
+      writeFileSync(config, text, { mode: 0o600 });
+      const result = await runCli(['--lang', 'ru', ...flags, 'check', '--service', '101', '--account', '1'], {
+        env: { ...home, AGENTPAY_AGENT_ID: '1', AGENTPAY_PASSWORD: 'x' },
+      });
+      expect([result.code, result.stderr], text).toEqual([2, expect.stringContaining(said)]);
+      // The file's own keys (every profile key, as the known-key error lists them) and values as written.
+      const keys = settingEntries.flatMap(([, { profile, alias }]) => [
+        ...(profile ? [profile.key] : []),
+        ...(alias ? [alias.profileKey] : []),
+      ]);
+      const asWritten = ['profiles', 'colour', 'night', 'desk', 'true', 'jq', 'docs', 'configuration'];
+      expectRussian(result, [...typedValues, ...keys, ...asWritten]);
     }
   });
 });
