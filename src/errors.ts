@@ -57,10 +57,6 @@ export class UsageError extends AgentpayError {
 }
 
 /**
- * A dynamic service whose voucher list is empty for this account now: nothing can be bought,
- * and nothing was sent. Not a static service (vouchers.ts), so never paid with a free amount.
- */
-/**
  * The voucher a purchase names cannot be had, found before anything is sent: the reason alone
  * (a bulk row states it under its column) and the field it is about; the message adds that
  * no payment was sent.
@@ -76,6 +72,10 @@ export class VoucherChoiceError extends UsageError {
   }
 }
 
+/**
+ * A dynamic service whose voucher list is empty for this account now: nothing can be bought,
+ * and nothing was sent. Not a static service (vouchers.ts), so never paid with a free amount.
+ */
 export class EmptyVoucherListError extends VoucherChoiceError {
   override name = 'EmptyVoucherListError';
 }
@@ -219,22 +219,6 @@ export class TransactionPendingError extends AgentpayError {
   }
 }
 
-/** A Z-report is not as it was made (shift verify): exit 1, naming the first that is not. */
-export class ZReportChainError extends AgentpayError {
-  override name = 'ZReportChainError';
-  constructor(message: string, options: { hint?: string } = {}) {
-    super(message, ExitCode.declined, options);
-  }
-}
-
-/** A purchase recorded for a supervisor's approval: nothing was sent yet (exit 3, as a payment not final). */
-export class AwaitingApprovalError extends AgentpayError {
-  override name = 'AwaitingApprovalError';
-  constructor(message: string, options: { hint?: string } = {}) {
-    super(message, ExitCode.pendingOrUnknown, options);
-  }
-}
-
 /**
  * A file agentpay keeps on this machine (the journal) cannot be read or written: a full disk
  * (ENOSPC), a read-only file system (EROFS), permissions (EACCES), a directory where the file
@@ -278,22 +262,20 @@ export function errnoCodeOf(error: unknown): string | undefined {
   return typeof code === 'string' && /^E[A-Z0-9]+$/.test(code) ? code : undefined;
 }
 
+/** The hint for a system call's failure, by its errno code; a quota is a full disk, EPERM is EACCES. */
+const hintOfCode = {
+  EROFS: 'EROFS',
+  ENOSPC: 'ENOSPC',
+  EDQUOT: 'ENOSPC',
+  EACCES: 'EACCES',
+  EPERM: 'EACCES',
+  EISDIR: 'EISDIR',
+} as const;
+
 function localStorageHint(code: string | undefined): string {
-  const hints = t().errors.localStorageHints;
-  switch (code) {
-    case 'EROFS':
-      return hints.EROFS;
-    case 'ENOSPC':
-    case 'EDQUOT':
-      return hints.ENOSPC;
-    case 'EACCES':
-    case 'EPERM':
-      return hints.EACCES;
-    case 'EISDIR':
-      return hints.EISDIR;
-    default:
-      return hints.other;
-  }
+  const key =
+    code !== undefined && Object.hasOwn(hintOfCode, code) ? hintOfCode[code as keyof typeof hintOfCode] : 'other';
+  return t().errors.localStorageHints[key];
 }
 
 /** A batch's exit code: the most severe of its items (70 > 6 > 5 > 4 > 3 > 2 > 1 > 143 > 130 > 0). */

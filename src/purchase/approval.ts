@@ -1,10 +1,18 @@
-import { AwaitingApprovalError, UsageError } from '../errors.js';
+import { AgentpayError, ExitCode, UsageError } from '../errors.js';
 import { t } from '../i18n/current.js';
 import type { Intent } from '../ledger/ledger.js';
 import type { PostgresLedger } from '../ledger/postgres/postgres-ledger.js';
 import { type DeskPolicy, deskFindings, enforceDesk } from './desk-guard.js';
 import { nothingSent } from './execute-payment.js';
 import type { PurchaseContext } from './session.js';
+
+/** A purchase recorded for a supervisor's approval: nothing was sent yet (exit 3, as a payment not final). */
+class AwaitingApprovalError extends AgentpayError {
+  override name = 'AwaitingApprovalError';
+  constructor(message: string, options: { hint?: string } = {}) {
+    super(message, ExitCode.pendingOrUnknown, options);
+  }
+}
 
 /**
  * The two-person rule in the purchase layer (docs/desk-safety.md, Approval): a purchase over the

@@ -1,4 +1,4 @@
-import { TransactionPendingError, UsageError, ZReportChainError } from '../../errors.js';
+import { AgentpayError, ExitCode, TransactionPendingError, UsageError } from '../../errors.js';
 import { t } from '../../i18n/current.js';
 import type { LedgerEntry } from '../../ledger/ledger.js';
 import type { PostgresLedger } from '../../ledger/postgres/postgres-ledger.js';
@@ -8,6 +8,14 @@ import { optionRecord, switchOption } from '../../options/values.js';
 import { shiftLedgerOf } from '../../purchase/shift-guard.js';
 import type { CommandContext } from '../context.js';
 import { dataFormatOption, writeCsvLine } from '../output-format.js';
+
+/** A Z-report is not as it was made (shift verify): exit 1, naming the first that is not. */
+class ZReportChainError extends AgentpayError {
+  override name = 'ZReportChainError';
+  constructor(message: string, options: { hint?: string } = {}) {
+    super(message, ExitCode.declined, options);
+  }
+}
 
 /** `agentpay shift open|x|close|verify` (docs/desk-safety.md, Shifts): thin, over ledger/postgres/shifts.ts. */
 
