@@ -7,7 +7,7 @@ import { nothingSent } from './execute-payment.js';
 import type { PurchaseContext } from './session.js';
 
 /** A purchase recorded for a supervisor's approval: nothing was sent yet (exit 3, as a payment not final). */
-class AwaitingApprovalError extends AgentpayError {
+export class AwaitingApprovalError extends AgentpayError {
   override name = 'AwaitingApprovalError';
   constructor(message: string, options: { hint?: string } = {}) {
     super(message, ExitCode.pendingOrUnknown, options);

@@ -2,6 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
 import { forEachOrdered } from '../../src/commands/ordered-pool.js';
 import * as tally from '../../src/commands/report/tally.js';
+import * as shift from '../../src/commands/shift/run.js';
 import * as errors from '../../src/errors.js';
 import {
   CancelledError,
@@ -15,6 +16,7 @@ import {
   TransactionPendingError,
   UsageError,
 } from '../../src/errors.js';
+import * as approval from '../../src/purchase/approval.js';
 import * as registry from '../../src/registry/read.js';
 
 describe('exit codes of the error classes', () => {
@@ -62,7 +64,7 @@ describe('error names', () => {
   // The type a scenario report and --json show. The bundle keeps no function names
   // (scripts/bundle.mjs), so each class says its own: a class the bundle renamed, or one that
   // forgot to say it, would show another type here.
-  const classes = [errors, tally, registry].flatMap((module) =>
+  const classes = [errors, tally, registry, approval, shift].flatMap((module) =>
     Object.values(module).filter(
       (value): value is new (...args: string[]) => Error =>
         typeof value === 'function' && value.prototype instanceof Error,
@@ -74,7 +76,7 @@ describe('error names', () => {
   });
 
   it('covers every error class of those modules', () => {
-    expect(classes.length).toBeGreaterThanOrEqual(13);
+    expect(classes.length).toBeGreaterThanOrEqual(15);
   });
 });
 

@@ -10,7 +10,7 @@ import type { CommandContext } from '../context.js';
 import { dataFormatOption, writeCsvLine } from '../output-format.js';
 
 /** A Z-report is not as it was made (shift verify): exit 1, naming the first that is not. */
-class ZReportChainError extends AgentpayError {
+export class ZReportChainError extends AgentpayError {
   override name = 'ZReportChainError';
   constructor(message: string, options: { hint?: string } = {}) {
     super(message, ExitCode.declined, options);
