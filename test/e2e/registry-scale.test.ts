@@ -239,7 +239,9 @@ async function reconcileSamePayments(
 
 describe('reconcile --registry against a journal of the same payments', () => {
   for (const [payments, boundMb] of [
-    [200_000, 140],
+    // 115-118 MB in most runs; 150-152 MB in some on Node 24, when V8 grows its young generation
+    // mid-run (seen in 2 of 7 runs both before and after issue 27's registry dates). 140 failed CI.
+    [200_000, 165],
     [1_000_000, 185],
   ] as const) {
     const large = payments > 200_000;
