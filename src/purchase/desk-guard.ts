@@ -40,6 +40,10 @@ type DeskContext = { settings: Pick<Settings, 'desk' | 'operator'> };
 const windowOf = (context: DeskContext, policy: DeskPolicy) =>
   policy.duplicates === 'skip' ? 0 : context.settings.desk.duplicateWindowMs.value;
 
+/** What the ledger is asked for this purchase's rules (desk-rules.ts), or undefined when no rule reads it. */
+const lookBackFor = (context: DeskContext, intent: Intent, policy: DeskPolicy, now: Date) =>
+  lookBackOf(context.settings.desk, context.settings.operator.value, [intent.currency], windowOf(context, policy), now);
+
 /** What the rules find for this purchase among these recent payments. */
 function findingsOf(
   context: DeskContext,
@@ -64,13 +68,7 @@ export async function deskFindings(
   policy: DeskPolicy,
   now = new Date(),
 ): Promise<DeskFindings> {
-  const look = lookBackOf(
-    context.settings.desk,
-    context.settings.operator.value,
-    [intent.currency],
-    windowOf(context, policy),
-    now,
-  );
+  const look = lookBackFor(context, intent, policy, now);
   const payments =
     look === undefined
       ? []
@@ -94,13 +92,7 @@ export function deskGuard(
   policy: DeskPolicy,
   now = new Date(),
 ): IntentGuard | undefined {
-  const look = lookBackOf(
-    context.settings.desk,
-    context.settings.operator.value,
-    [intent.currency],
-    windowOf(context, policy),
-    now,
-  );
+  const look = lookBackFor(context, intent, policy, now);
   if (look === undefined) return undefined;
   const { desk } = context.settings;
   const sums =

@@ -21,7 +21,7 @@ import { shownText } from '../../render/sanitize.js';
 import { type CommandContext, journalGatewayOf } from '../context.js';
 import { FindingSpool } from './finding-spool.js';
 import type { ReconcileOptions } from './run.js';
-import { settleBatch } from './settle-batch.js';
+import { batchSettling, settleBatch } from './settle-batch.js';
 import { unrecordedFailure } from './settle-entry.js';
 
 /**
@@ -65,7 +65,7 @@ async function settleOpen(
   index: RegistryIndex,
   window: LedgerWindow,
 ) {
-  const { out, settings } = context;
+  const { out } = context;
   const session = await context.openGateway({ connections: options.concurrency });
   const troubles: ExitCodeValue[] = [];
   const unrecorded = { count: 0, failure: undefined as unknown };
@@ -73,13 +73,7 @@ async function settleOpen(
     index.has(intent.transactionId) ||
     (Date.parse(intent.at) < window.until && window.days.has(localDay(new Date(intent.at))));
   try {
-    const how = {
-      session,
-      codes: settings.codes.table,
-      graceMs: options.grace * 1000,
-      concurrency: options.concurrency,
-      stop: context.interrupts.signal,
-    };
+    const how = batchSettling(context, session, options);
     for await (const batch of ledger.claimOpen(
       { gateway: session.gateway, agentId: session.agentId },
       { since: window.since },

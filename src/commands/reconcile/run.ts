@@ -11,7 +11,7 @@ import { type CommandContext, journalGatewayOf } from '../context.js';
 import { measured } from '../measured-run.js';
 import { parseSince } from '../since.js';
 import { reconcileOptions } from './command.js';
-import { settleBatch } from './settle-batch.js';
+import { batchSettling, settleBatch } from './settle-batch.js';
 import { unrecordedFailure } from './settle-entry.js';
 
 export type ReconcileOptions = OptionValues<typeof reconcileOptions>;
@@ -83,13 +83,7 @@ async function reconcile(rawOptions: unknown, context: CommandContext, figures: 
   const unrecorded = { count: 0, failure: undefined as unknown };
   let reconciled = 0;
   let learned = 0;
-  const how = {
-    session,
-    codes: settings.codes.table,
-    graceMs: options.grace * 1000,
-    concurrency: options.concurrency,
-    stop: context.interrupts.signal,
-  };
+  const how = batchSettling(context, session, options);
   try {
     // Each batch is claimed by this process until it is done: another reconciler skips it.
     for await (const batch of ledger.claimOpen(mine, filter)) {

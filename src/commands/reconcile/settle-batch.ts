@@ -1,6 +1,6 @@
 import type { ClaimedBatch } from '../../ledger/ledger.js';
 import type { CodeTable } from '../../protocol/codes.js';
-import type { GatewaySession } from '../context.js';
+import type { CommandContext, GatewaySession } from '../context.js';
 import { forEachOrdered } from '../ordered-pool.js';
 import { type Settled, settleEntry } from './settle-entry.js';
 
@@ -11,6 +11,21 @@ export interface BatchSettling {
   concurrency: number;
   /** SIGINT or SIGTERM: no new look-up starts, and those it cut short are neither recorded nor shown. */
   stop: AbortSignal;
+}
+
+/** How reconcile and reconcile --registry settle: the session, the code table, --grace and --concurrency. */
+export function batchSettling(
+  context: CommandContext,
+  session: GatewaySession,
+  options: { grace: number; concurrency: number },
+): BatchSettling {
+  return {
+    session,
+    codes: context.settings.codes.table,
+    graceMs: options.grace * 1000,
+    concurrency: options.concurrency,
+    stop: context.interrupts.signal,
+  };
 }
 
 export interface BatchSettled {
