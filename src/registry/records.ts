@@ -1,6 +1,7 @@
 import { createReadStream } from 'node:fs';
 import { Readable } from 'node:stream';
 import { type CsvError, parse } from 'csv-parse';
+import { longPassChunkBytes } from '../text-lines.js';
 import type { RegistryLayout } from './layout.js';
 
 /** Records (arrays of cells) and the line each ends on, from 1. */
@@ -18,7 +19,9 @@ export interface RecordBatch {
  * not yet read, goes to csv-parse with the same settings; its line numbers carry on from there.
  */
 export async function* registryRecords(path: string, layout: RegistryLayout): AsyncGenerator<RecordBatch> {
-  const chunks = createReadStream(path, { highWaterMark: 64 * 1024 })[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
+  const chunks = createReadStream(path, { highWaterMark: longPassChunkBytes })[
+    Symbol.asyncIterator
+  ]() as AsyncIterator<Buffer>;
   // A TextDecoder drops a UTF-8 byte order mark, as csv-parse's `bom` would.
   const decoder = new TextDecoder(layout.encoding);
   let linesBefore = 0;

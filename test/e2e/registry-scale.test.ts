@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { createWriteStream, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { lineOf } from '../../src/ledger/record-format.js';
 import { unknownView } from '../../src/protocol/transaction-view.js';
@@ -92,7 +92,10 @@ describe('reconcile --registry at scale', () => {
  * 200,000 payments (the bench's registry row) run always; 1,000,000 (issue 25's case) only with
  * AGENTPAY_TEST_LARGE=1, since it writes a 600 MB journal and takes about a minute. Each bound
  * is one that a string a payment fails by far; the large one is issue 25's 200 MB less a margin
- * for the collector's young generation, whose size varies from run to run.
+ * for the collector's young generation, whose size varies from run to run. Read 64 KiB at a time
+ * (text-lines.ts longPassChunkBytes), the large case grew that generation to 64 MB on Node 24
+ * and peaked at 205-212 MB there (165-194 MB on Node 20); 16 KiB at a time, at 171-175 MB (Node
+ * 20: 152-165 MB).
  */
 const owner = { gateway: 'sandbox', agentId: '1001' };
 const startMs = Date.UTC(2026, 0, 1);
@@ -189,33 +192,19 @@ function finding(
   return `${JSON.stringify({ list, transactionId, date, account, registryAmount, ledgerAmount, registryState, ledgerState })}\n`;
 }
 
-/**
- * Records the process's own peak RSS as it exits: VmHWM where /proc has it. getrusage's maxRSS
- * (max-rss.mjs) counts, on Linux, the peak of the test's worker it was forked from too (the
- * high-water mark is carried across exec), which is large once the worker has written the files.
- */
-const ownPeakScript = `import { readFileSync, writeFileSync } from 'node:fs';
-process.on('exit', () => {
-  let kilobytes = process.resourceUsage().maxRSS;
-  try { kilobytes = Number(/VmHWM:\\s*(\\d+)/.exec(readFileSync('/proc/self/status', 'utf8'))[1]); } catch {}
-  writeFileSync(process.env.AGENTPAY_BENCH_RSS_FILE, kilobytes + '\\n');
-});
-`;
-
 async function reconcileSamePayments(
   payments: number,
 ): Promise<{ code: unknown; stdout: string; stderr: string; peakMb: number }> {
   const env: Record<string, string> = { ...isolatedEnv(), TZ: 'UTC' };
-  const [registry, journal, rssFile, peakScript] = ['registry.tsv', 'journal.jsonl', 'rss.txt', 'own-peak.mjs'].map(
-    (name) => join(env.HOME!, name),
-  ) as [string, string, string, string];
+  const [registry, journal, rssFile] = ['registry.tsv', 'journal.jsonl', 'rss.txt'].map((name) =>
+    join(env.HOME!, name),
+  ) as [string, string, string];
   await writeSamePayments(registry, journal, payments);
-  writeFileSync(peakScript, ownPeakScript);
   const child = spawn(
     process.execPath,
     [
       '--import',
-      pathToFileURL(peakScript).href,
+      maxRssScript,
       binPath,
       '--sandbox',
       '--json',

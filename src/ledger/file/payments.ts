@@ -1,6 +1,7 @@
 import { ensureLength, growable, release } from '../../packed/growable.js';
 import { TransactionIndex } from '../../packed/transaction-index.js';
 import { transactionStates } from '../../protocol/transaction-view.js';
+import { longPassChunkBytes } from '../../text-lines.js';
 import type { PaymentRow, PaymentsQuery } from '../ledger.js';
 import { attemptReopens, replacesOutcome } from '../records.js';
 import { HeldPayments } from './held-payments.js';
@@ -56,7 +57,7 @@ export async function* journalPayments(
     await scanFiles(
       openJournalFiles(journal, query.since.toISOString().slice(0, 10)),
       warn,
-      { blocking: true },
+      { blocking: true, chunkBytes: longPassChunkBytes },
       (record) => {
         if (record.kind === 'outcome') {
           const number =

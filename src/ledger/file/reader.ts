@@ -136,7 +136,8 @@ export const damagedLineWarning = (path: string, line: number, reason: string) =
   `journal ${path} line ${line} is damaged (a crash mid-write?): ${reason}; skipped`;
 
 // History's reads stay below V8's large-object size, so that a read chunk's text dies young;
-// reconcile, the replay guard and compaction read more at once (docs/performance.md).
+// reconcile, the replay guard and compaction read more at once, reconcile --registry's long
+// pass less (text-lines.ts longPassChunkBytes; docs/performance.md).
 const chunkBytes = 64 * 1024;
 export const streamChunkBytes = 256 * 1024;
 
