@@ -12,8 +12,8 @@ import { listenOnLoopback, onForm } from '../helpers/loopback.js';
  * lines printed in order as they come, and nothing made for one look-up outlives it. A Set of
  * the requests in flight, and a listener an exchange on the stop signal, each made the young
  * collections keep every finished look-up alive once one had been promoted: this batch then
- * peaked at 146, 156, 250 and 189 MB on Node 20, 22, 24 and 26, and at 106, 111, 128 and
- * 124 MB without them (V8 13 and later size the young generation from the machine's memory).
+ * peaked at 146, 156, 250 and 189 MB on Node 20, 22, 24 and 26; it peaks at 105, 109, 123 and
+ * 122 MB now (V8 13 and later size the young generation from the machine's memory).
  */
 const count = 30_000;
 const firstId = 1795289214527958198n;
