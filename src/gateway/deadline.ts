@@ -1,6 +1,40 @@
 import { EventEmitter } from 'node:events';
 
 /**
+ * The deadlines each stop signal would end, behind one 'abort' listener per signal, not one
+ * per exchange. An AbortSignal keeps its listeners in a linked list whose removed entries
+ * still point to their neighbours: with a listener per exchange, once one removed entry was
+ * promoted the young collections kept every exchange after it alive, and a batch's memory
+ * grew with its length. Arrays, not Sets, for the same reason (direct-transport.ts).
+ */
+const stoppable = new WeakMap<AbortSignal, Deadline[]>();
+
+function stopOn(signal: AbortSignal, deadline: Deadline): void {
+  let deadlines = stoppable.get(signal);
+  if (deadlines === undefined) {
+    const waiting: Deadline[] = [];
+    signal.addEventListener(
+      'abort',
+      () => {
+        for (const each of waiting.splice(0)) each.stop(signal.reason);
+      },
+      { once: true },
+    );
+    stoppable.set(signal, waiting);
+    deadlines = waiting;
+  }
+  deadlines.push(deadline);
+}
+
+/** Takes `item` out of `items`, the last put in its place. */
+export function removeFrom<T>(items: T[], item: T): void {
+  const index = items.indexOf(item);
+  if (index === -1) return;
+  items[index] = items.at(-1)!;
+  items.pop();
+}
+
+/**
  * One deadline for a whole exchange (connect, headers and body: a body that trickles forever
  * is ended only by this), or an earlier stop (Ctrl+C), as an emitter of 'abort' (undici takes
  * it as its signal). A batch sets thousands of these; AbortSignal.timeout costs several times
@@ -12,20 +46,20 @@ export class Deadline extends EventEmitter {
   reason: unknown = undefined;
   private readonly timer: NodeJS.Timeout;
   private readonly stopEarly: AbortSignal | undefined;
-  private readonly onStop = () => this.abort(this.stopEarly?.reason);
 
   constructor(timeoutMs: number, stopEarly: AbortSignal | undefined) {
     super();
     this.timer = setTimeout(
-      () => this.abort(new DOMException('The operation was aborted due to timeout', 'TimeoutError')),
+      () => this.stop(new DOMException('The operation was aborted due to timeout', 'TimeoutError')),
       timeoutMs,
     ).unref();
     this.stopEarly = stopEarly;
-    if (stopEarly?.aborted) this.abort(stopEarly.reason);
-    else stopEarly?.addEventListener('abort', this.onStop, { once: true });
+    if (stopEarly?.aborted) this.stop(stopEarly.reason);
+    else if (stopEarly !== undefined) stopOn(stopEarly, this);
   }
 
-  private abort(reason: unknown): void {
+  /** Ends the exchange now: its time ran out, or the stop signal came. */
+  stop(reason: unknown): void {
     if (this.aborted) return;
     this.aborted = true;
     this.reason = reason;
@@ -34,6 +68,7 @@ export class Deadline extends EventEmitter {
 
   clear(): void {
     clearTimeout(this.timer);
-    this.stopEarly?.removeEventListener('abort', this.onStop);
+    const deadlines = this.stopEarly && stoppable.get(this.stopEarly);
+    if (deadlines !== undefined) removeFrom(deadlines, this);
   }
 }

@@ -2,7 +2,7 @@ import * as http from 'node:http';
 import type * as Https from 'node:https';
 import type { Socket } from 'node:net';
 import type { TLSSocket } from 'node:tls';
-import { Deadline } from './deadline.js';
+import { Deadline, removeFrom } from './deadline.js';
 import { ExchangeFailure, exchangeFailureOf } from './exchange-failure.js';
 import {
   formHeaders,
@@ -39,9 +39,18 @@ export class DirectTransport implements Transport {
   private readonly options: Omit<TransportOptions, 'proxy'>;
   private httpAgent: http.Agent | undefined;
   private httpsAgent: Https.Agent | undefined;
-  private readonly inFlight = new Set<http.ClientRequest>();
-  /** Settles when an exchange in flight does, whatever its outcome (for close). */
-  private readonly settling = new Set<Promise<void>>();
+  /**
+   * The requests in flight (for destroy), and a count of the exchanges not yet settled (for
+   * close). An array and a count, not Sets: a Set that churns through thousands of requests
+   * replaces its table again and again, and each discarded table still points to the next one
+   * and to the requests it held; once one is promoted, the young collections keep every
+   * request after it alive, and a batch's memory follows its length.
+   */
+  private readonly inFlight: http.ClientRequest[] = [];
+  private unsettled = 0;
+  /** Settles when the last exchange in flight does (for close). */
+  private allSettled: Promise<void> | undefined;
+  private settleAll: (() => void) | undefined;
   private readonly targets = new Targets();
 
   constructor(options: Omit<TransportOptions, 'proxy'>) {
@@ -50,23 +59,28 @@ export class DirectTransport implements Transport {
 
   post(url: string, formBody: string, options: PostOptions): Promise<HttpAnswer> {
     const exchange = this.exchange(url, formBody, options);
-    const settled = exchange.then(
-      () => undefined,
-      () => undefined,
-    );
-    this.settling.add(settled);
-    void settled.then(() => this.settling.delete(settled));
+    this.unsettled++;
+    const settled = () => {
+      if (--this.unsettled > 0) return;
+      this.settleAll?.();
+      this.allSettled = this.settleAll = undefined;
+    };
+    exchange.then(settled, settled);
     return exchange;
   }
 
   async close(): Promise<void> {
-    await Promise.all(this.settling);
+    if (this.unsettled > 0) {
+      this.allSettled ??= new Promise((resolve) => (this.settleAll = resolve));
+      await this.allSettled;
+    }
     this.httpAgent?.destroy();
     this.httpsAgent?.destroy();
   }
 
   async destroy(): Promise<void> {
-    for (const request of this.inFlight) request.destroy(new DOMException('This operation was aborted', 'AbortError'));
+    for (const request of [...this.inFlight])
+      request.destroy(new DOMException('This operation was aborted', 'AbortError'));
     await this.close();
   }
 
@@ -102,12 +116,12 @@ export class DirectTransport implements Transport {
         path: target.path,
         headers: { ...formHeaders, 'content-length': String(Buffer.byteLength(formBody)) },
       });
-      this.inFlight.add(request);
+      this.inFlight.push(request);
       const finish = (error: unknown, answer?: HttpAnswer) => {
         if (done) return;
         done = true;
         deadline.clear();
-        this.inFlight.delete(request);
+        removeFrom(this.inFlight, request);
         if (answer) return resolve(answer);
         request.destroy();
         reject(exchangeFailureOf(error, { timeoutMs, connected, chunks, contentType }));

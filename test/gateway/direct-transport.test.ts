@@ -1,3 +1,4 @@
+import { getEventListeners } from 'node:events';
 import { createServer as createHttpServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import { createServer as createTcpServer, type Socket } from 'node:net';
@@ -229,6 +230,37 @@ describe('the direct transport (node:http)', () => {
     const failure = await failureOf(cut);
     expect(failure.kind).toBe('maybeSent');
     expect(failure.problem).toEqual({ kind: 'interrupted' });
+  });
+
+  it('a stop signal ends every exchange in flight, through one listener however many there are', async () => {
+    const arrived: string[] = [];
+    const { url } = await countingServer((form) => arrived.push(form.toString()));
+    const client = transport({ timeoutMs: 5000, connections: 4 });
+    const stop = new AbortController();
+    const exchanges = Array.from({ length: 4 }, (_, n) => client.post(url, `n=${n}`, { ...post, signal: stop.signal }));
+    await until(() => arrived.length === 4);
+    // A listener an exchange, each removed from the signal's list as it ended, made a batch's
+    // memory grow with its length (deadline.ts).
+    expect(getEventListeners(stop.signal, 'abort')).toHaveLength(1);
+    stop.abort();
+    for (const exchange of exchanges) {
+      const failure = await failureOf(exchange);
+      expect(failure.kind).toBe('maybeSent');
+      expect(failure.problem).toEqual({ kind: 'interrupted' });
+    }
+  });
+
+  it('close() called twice waits for every exchange in flight', async () => {
+    const { url } = await countingServer((form, response) => setTimeout(() => echo(form, response), 50));
+    const client = transport({ timeoutMs: 5000, connections: 2 });
+    const answers = [1, 2, 3].map((n) => client.post(url, `n=${n}`, post));
+    await Promise.all([client.close(), client.close()]);
+    const settled = await Promise.allSettled(answers);
+    expect(settled.map((each) => (each.status === 'fulfilled' ? each.value.body : 'failed'))).toEqual([
+      '{"n":1}',
+      '{"n":2}',
+      '{"n":3}',
+    ]);
   });
 
   it('refuses a URL that is not http or https, sending nothing', async () => {
