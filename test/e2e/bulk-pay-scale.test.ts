@@ -81,7 +81,7 @@ describe('pay --from-file at scale', () => {
  * its results file and in the ledger. The ledger's entry of each row is kept packed by row
  * (resume-ledger.ts), and the recent payments only to accounts still to pay (none here); with an
  * entry object a row and every payment of the look-back's window held, this case peaked near
- * 220 MB (it peaks near 130 MB now).
+ * 220 MB on Node 20 and 380 MB on Node 24 (it peaks near 130 and 160 MB now).
  */
 const finished = 100_000;
 const firstId = 1_795_798_738_946_608_922n;
@@ -125,7 +125,7 @@ async function writeFinishedRun(home: string): Promise<string> {
 }
 
 describe('pay --from-file resumed at scale', () => {
-  it(`resumes a finished run of ${finished.toLocaleString('en')} rows against its own journal in under 160 MB, every row skipped with the ledger's word`, async () => {
+  it(`resumes a finished run of ${finished.toLocaleString('en')} rows against its own journal in under 200 MB, every row skipped with the ledger's word`, async () => {
     const env = isolatedEnv();
     const orders = await writeFinishedRun(env.HOME!);
     const { code, lines, first, last, stderr, peakMb } = await measuredRun(env, [
@@ -144,6 +144,6 @@ describe('pay --from-file resumed at scale', () => {
     expect(last).toMatch(new RegExp(`"line":${finished + 1},.*"transactionId":"${lastId}","state":"success"`));
     expect(stderr).toContain(`${finished} rows already final (skipped), 0 open (settled by Status), 0 to pay`);
     expect(stderr).toContain(`${finished} rows: ${finished} skipped`);
-    expect(peakMb()).toBeLessThan(160);
+    expect(peakMb()).toBeLessThan(200);
   }, 90_000);
 });

@@ -123,6 +123,9 @@ export async function readResumeLedger(
   orders: OrderStore,
 ): Promise<{ held: LedgerRows; recent: RecentPayment[] }> {
   const held = new LedgerRows(orders, orders.length);
+  // The ledger's first pass over its files first: its index of every transaction is given back
+  // before the rows' tables are made, so the two are not held at once.
+  const entries = await ledger.entries({ gateway: owner.gateway });
   const idOf = (index: number) => prior.transactionIdOf(orders.lineOf(index)) ?? '';
   const ids = new FirstSeen(idOf, prior.size);
   /** Rows with the TransactionID of an earlier row (none that agentpay writes): they read the same entry. */
@@ -136,7 +139,7 @@ export async function readResumeLedger(
   const open = look === undefined ? undefined : new FileAccounts(orders, (index) => mayBePaid(prior, index, orders));
   const recent: RecentPayment[] = [];
   try {
-    for await (const entry of await ledger.entries({ gateway: owner.gateway })) {
+    for await (const entry of entries) {
       const { intent } = entry;
       if (intent.agentId !== owner.agentId || intent.gateway !== owner.gateway) continue;
       const first = ids.find(intent.transactionId);
