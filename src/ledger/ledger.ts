@@ -44,7 +44,7 @@ export interface Ledger {
    * account or by this operator, with their state: what the desk's limits and duplicate check
    * weigh (purchase/desk-guard.ts).
    */
-  recentPayments(query: LookBackQuery): Promise<RecentPayment[]>;
+  recentPayments(query: LookBackQuery | SetLookBackQuery): Promise<RecentPayment[]>;
   /**
    * The payments whose first intent falls in [since, until), of this gateway and agent when
    * given, light (TransactionID, account, amount, time, latest state), in order of first
@@ -202,6 +202,21 @@ export interface LookBackQuery {
   accounts: readonly string[];
   /** ...or made by this operator (what the operator's daily limit weighs; none when no such limit is set). */
   operator: string | undefined;
+}
+
+/** A look-back over the accounts of a set rather than a list: a bulk file's. */
+export interface SetLookBackQuery extends Omit<LookBackQuery, 'accounts'> {
+  accounts: AccountSet;
+}
+
+/**
+ * Accounts a look-back weighs, asked one at a time rather than listed: a bulk file's, read from
+ * its packed rows (commands/pay/bulk/file-accounts.ts), so that no list of 1,000,000 of them is made.
+ */
+export interface AccountSet {
+  has(account: string): boolean;
+  /** Every account once, `size` at a time: what a database is sent as a query's parameter. */
+  slices(size: number): Iterable<readonly string[]>;
 }
 
 /** The payments of a span of time, light: what registry reconciliation compares (file/payments.ts reads them in one pass). */

@@ -44,10 +44,12 @@ describe('reading an earlier run back', () => {
       account: 'a-1',
     });
     expect(prior.get(3)).toMatchObject({ transactionId: '00042', state: 'planned', status: undefined });
-    const ids = prior.transactionIds();
-    expect([ids.has('18446744073709551615'), ids.has('00042'), ids.has('42'), ids.has('18446744073709551614')]).toEqual(
-      [true, true, false, false],
-    );
+    expect([prior.transactionIdOf(2), prior.transactionIdOf(3), prior.transactionIdOf(4)]).toEqual([
+      '18446744073709551615',
+      '00042',
+      undefined,
+    ]);
+    expect([prior.stateOf(2), prior.stateOf(3), prior.stateOf(4)]).toEqual(['success', 'planned', undefined]);
   });
 
   it('names a row whose order changed, and a line the file no longer has', async () => {

@@ -19,6 +19,7 @@ import type {
   PaymentsQuery,
   RecentPayment,
   RecordedBy,
+  SetLookBackQuery,
 } from '../ledger.js';
 import type { LedgerLocation } from '../location.js';
 import { differingParameters, type IntentRecord, type OutcomeRecord } from '../records.js';
@@ -266,7 +267,7 @@ export class FileLedger implements Ledger {
     };
   }
 
-  async recentPayments(query: LookBackQuery): Promise<RecentPayment[]> {
+  async recentPayments(query: LookBackQuery | SetLookBackQuery): Promise<RecentPayment[]> {
     return (await import('./look-back.js')).recentPayments(this.location.path, query);
   }
 

@@ -132,6 +132,9 @@ export async function latestEntries(
   };
 }
 
+/** A slot of the queue whose entry was yielded. */
+const passed = { entry: undefined as unknown as JournalEntry, ready: true };
+
 /** The second pass. */
 async function* readEntries(
   files: readonly OpenFile[],
@@ -179,7 +182,13 @@ async function* readEntries(
           }
           queue.push(item);
         }
-        while (head < queue.length && queue[head]!.ready) yield queue[head++]!.entry;
+        while (head < queue.length && queue[head]!.ready) {
+          const { entry } = queue[head]!;
+          // The slot lets go of what it yields: an entry the reader has done with is garbage at once,
+          // not held by the queue until it is cut (V8 would carry it into the old generation).
+          queue[head++] = passed;
+          yield entry;
+        }
         if (head > 1024) {
           queue.splice(0, head);
           head = 0;

@@ -1,7 +1,7 @@
 import { fstatSync, readSync } from 'node:fs';
 import { LocalStorageError } from '../../errors.js';
 import type { TransactionState } from '../../protocol/transaction-view.js';
-import type { LookBackQuery, RecentPayment } from '../ledger.js';
+import type { AccountSet, LookBackQuery, RecentPayment, SetLookBackQuery } from '../ledger.js';
 import { type IntentRecord, replacesOutcome } from '../records.js';
 import { archiveDirectory } from './journal-files.js';
 import {
@@ -12,6 +12,7 @@ import {
   OwnLineScanner,
   recordOf,
   type ScannedRecord,
+  utf8OfByteText,
 } from './line-format.js';
 import { closeAll, type OpenedFile, openJournalFiles } from './open-for-reading.js';
 import { recordOn } from './reader.js';
@@ -31,7 +32,7 @@ import { recordOn } from './reader.js';
  */
 export async function recentPayments(
   journal: string,
-  query: LookBackQuery,
+  query: LookBackQuery | SetLookBackQuery,
   everyAccount = false,
 ): Promise<RecentPayment[]> {
   const files = openJournalFiles(journal, query.since.toISOString().slice(0, 10));
@@ -100,21 +101,31 @@ class LatestAttempts implements Pass {
   readonly weighed = new Map<string, IntentRecord>();
   private readonly seen = new Set<string>();
   private readonly since: number;
-  private readonly accounts: ReadonlySet<string>;
-  /** The accounts as byte text (UTF-8 read as latin1), as a line's bytes give them. */
-  private readonly accountBytes: ReadonlySet<string>;
+  /** Whether an account is weighed, asked with the account's text, or with its byte text (UTF-8 read as latin1). */
+  private readonly hasAccount: (account: string) => boolean;
+  private readonly hasAccountBytes: (bytes: string) => boolean;
   /** An intent written before this (ISO time) may end the pass: such a line is read whole. */
   private readonly stopBefore: string;
   readonly finished = false;
 
   /** `everyAccount`: the payments to any account (recent-view.ts keeps them all), not the query's alone. */
   constructor(
-    private readonly query: LookBackQuery,
+    private readonly query: LookBackQuery | SetLookBackQuery,
     private readonly everyAccount: boolean,
   ) {
     this.since = query.since.getTime();
-    this.accounts = new Set(query.accounts);
-    this.accountBytes = new Set(query.accounts.map((account) => Buffer.from(account, 'utf8').toString('latin1')));
+    const { accounts } = query;
+    if (Array.isArray(accounts)) {
+      const listed = new Set<string>(accounts);
+      const bytes = new Set(accounts.map((account: string) => Buffer.from(account, 'utf8').toString('latin1')));
+      this.hasAccount = (account) => listed.has(account);
+      this.hasAccountBytes = (account) => bytes.has(account);
+    } else {
+      // A set asked one account at a time (a bulk file's): no list of them is made here either.
+      const set = accounts as AccountSet;
+      this.hasAccount = (account) => set.has(account);
+      this.hasAccountBytes = (account) => set.has(utf8OfByteText(account));
+    }
     this.stopBefore = new Date(this.since - appendSkewMs).toISOString();
   }
 
@@ -132,7 +143,7 @@ class LatestAttempts implements Pass {
       if (time === undefined || time < this.stopBefore) return false;
     }
     const account = intentBytes.text(bytes, start, end, 'account');
-    return account !== undefined && !this.accountBytes.has(account);
+    return account !== undefined && !this.hasAccountBytes(account);
   }
 
   outcome(): boolean {
@@ -152,7 +163,7 @@ class LatestAttempts implements Pass {
   private weighs(scanned: Intent): boolean {
     if (this.everyAccount) return true;
     const account = intentText(scanned, 'account');
-    if (account !== undefined && this.accounts.has(account)) return true;
+    if (account !== undefined && this.hasAccount(account)) return true;
     return this.query.operator !== undefined && intentText(scanned, 'operator') === this.query.operator;
   }
 }

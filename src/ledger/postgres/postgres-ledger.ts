@@ -20,6 +20,7 @@ import type {
   PaymentsQuery,
   RecentPayment,
   RecordedBy,
+  SetLookBackQuery,
 } from '../ledger.js';
 import type { LedgerLocation } from '../location.js';
 import type { JournalRecord, OutcomeRecord } from '../records.js';
@@ -277,7 +278,7 @@ export class PostgresLedger implements Ledger {
     return paymentsOf(this.query, query);
   }
 
-  recentPayments(query: LookBackQuery): Promise<RecentPayment[]> {
+  recentPayments(query: LookBackQuery | SetLookBackQuery): Promise<RecentPayment[]> {
     return this.inTurn(() => recentPaymentsOf(this.queryNow, query));
   }
 

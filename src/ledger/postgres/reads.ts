@@ -1,5 +1,6 @@
 import { noPaymentSent } from '../../errors.js';
 import type {
+  AccountSet,
   JournalEntry,
   LedgerEntry,
   LedgerFilter,
@@ -11,6 +12,7 @@ import type {
   PaymentRow,
   PaymentsQuery,
   RecentPayment,
+  SetLookBackQuery,
 } from '../ledger.js';
 import type { JournalRecord } from '../records.js';
 import * as sql from './queries.js';
@@ -136,12 +138,41 @@ export async function transactionsById(
   return latestWordOf(rows, await query(sql.attemptsAndOutcomesOf, [rows.map((row) => row.seq)]));
 }
 
-/** The payments a look-back weighs; `queryNow` in a turn held already (a claim's, or one of its own). */
-export async function recentPaymentsOf(queryNow: Query, query: LookBackQuery): Promise<RecentPayment[]> {
+/** A set of accounts is sent this many at a time: a query's parameter is a list the server holds. */
+const accountsSent = 10_000;
+
+/**
+ * The payments a look-back weighs; `queryNow` in a turn held already (a claim's, or one of its
+ * own). A set of accounts (a bulk file's) is sent a slice at a time, and what two slices both
+ * return (the operator's payments) is kept once, oldest first as one query gives them.
+ */
+export async function recentPaymentsOf(
+  queryNow: Query,
+  query: LookBackQuery | SetLookBackQuery,
+): Promise<RecentPayment[]> {
+  const { accounts } = query;
+  if (Array.isArray(accounts)) return recentOf(queryNow, query, accounts);
+  const found = new Map<string, RecentPayment>();
+  let asked = false;
+  for (const slice of (accounts as AccountSet).slices(accountsSent)) {
+    asked = true;
+    for (const payment of await recentOf(queryNow, query, slice)) found.set(payment.intent.transactionId, payment);
+  }
+  // No account at all: the operator's payments are still asked for.
+  if (!asked)
+    for (const payment of await recentOf(queryNow, query, [])) found.set(payment.intent.transactionId, payment);
+  return [...found.values()].sort((a, b) => Date.parse(a.intent.at) - Date.parse(b.intent.at));
+}
+
+async function recentOf(
+  queryNow: Query,
+  query: Omit<LookBackQuery, 'accounts'>,
+  accounts: readonly string[],
+): Promise<RecentPayment[]> {
   // One round trip before the intent: each transaction comes with its records (as JSON, their times as text).
   const rows = await queryNow(
     sql.recentTransactions,
-    [query.gateway, query.agentId, query.since.toISOString(), query.operator ?? null, [...query.accounts]],
+    [query.gateway, query.agentId, query.since.toISOString(), query.operator ?? null, [...accounts]],
     noPaymentSent(),
   );
   const records = rows.flatMap((row) =>

@@ -1,8 +1,9 @@
-import type { JournalEntry } from '../../../ledger/ledger.js';
+import { Interned } from '../../../packed/interned.js';
 import type { OrderStore } from './order-store.js';
 import { type BulkRow, bulkRowOf } from './plan.js';
 import type { ResultRow } from './results-file.js';
 import type { PriorRows } from './results-read.js';
+import type { LedgerRows } from './resume-ledger.js';
 
 /**
  * Every row of a bulk run as compact state beside the packed orders (order-store.ts): where
@@ -32,7 +33,7 @@ export class BulkRows {
   constructor(
     readonly orders: OrderStore,
     private readonly prior: PriorRows | undefined,
-    private readonly byId: ReadonlyMap<string, JournalEntry>,
+    private readonly held: LedgerRows,
   ) {
     const count = orders.length;
     this.start = new Uint8Array(count);
@@ -40,7 +41,8 @@ export class BulkRows {
     for (let index = 0; index < count; index++) {
       const before = prior?.get(orders.lineOf(index));
       if (before === undefined) continue;
-      this.put(index, bulkRowOf(orders.get(index), before, byId.get(before.transactionId)));
+      const order = orders.get(index);
+      this.put(index, bulkRowOf(order, before, held.entryOf(index, order, before.transactionId)));
     }
   }
 
@@ -76,7 +78,7 @@ export class BulkRows {
       transactionId: id === 0n ? this.oddIds.get(index) : id.toString(),
       start: this.startOf(index),
       prior,
-      entry: prior === undefined ? undefined : this.byId.get(prior.transactionId),
+      entry: prior === undefined ? undefined : this.held.entryOf(index, order, prior.transactionId),
       paidAmount,
       paidInvoiceId,
       voucher,
@@ -123,25 +125,5 @@ export class BulkRows {
     planned.status = status;
     planned.message = message;
     return planned;
-  }
-}
-
-/** A table of distinct values (tuples of strings), each kept once however many rows name it. */
-class Interned<T extends readonly unknown[]> {
-  private readonly values: T[] = [];
-  private readonly indexes = new Map<string, number>();
-
-  indexOf(value: T): number {
-    const key = JSON.stringify(value);
-    let index = this.indexes.get(key);
-    if (index === undefined) {
-      index = this.values.push(value) - 1;
-      this.indexes.set(key, index);
-    }
-    return index;
-  }
-
-  at(index: number): T {
-    return this.values[index]!;
   }
 }

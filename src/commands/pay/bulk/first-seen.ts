@@ -45,6 +45,17 @@ export class FirstSeen {
     }
   }
 
+  /** The first row whose text is `text`, or -1 when there is none (nothing is added). */
+  find(text: string): number {
+    const hash = hashOf(text);
+    const mask = this.slots.length - 1;
+    for (let slot = hash & mask; ; slot = (slot + 1) & mask) {
+      const held = this.slots[slot]!;
+      if (held === 0) return -1;
+      if (this.hashes[slot] === hash && this.textOf(held - 1) === text) return held - 1;
+    }
+  }
+
   private grow(): void {
     const [slots, hashes] = [this.slots, this.hashes];
     [this.slots, this.hashes] = tables(slots.length * 2);

@@ -1,6 +1,6 @@
 import { AgentpayError, VoucherChoiceError } from '../../../errors.js';
 import type { GatewayClient } from '../../../gateway/client.js';
-import type { JournalEntry, Ledger, Owner, RecentPayment } from '../../../ledger/ledger.js';
+import type { Ledger, Owner, RecentPayment } from '../../../ledger/ledger.js';
 import { checkPurchase } from '../../../purchase/account-check.js';
 import { type LookBack, lookBackOf } from '../../../purchase/desk-rules.js';
 import { voucherOf } from '../../../purchase/voucher-choice.js';
@@ -8,9 +8,12 @@ import type { BadRow } from '../../../render/bulk.js';
 import type { Settings } from '../../../settings/resolve.js';
 import { forEachOrdered } from '../../ordered-pool.js';
 import type { BulkRows } from './bulk-rows.js';
+import { FileAccounts } from './file-accounts.js';
 import type { OrderRow } from './order-row.js';
 import type { OrderStore } from './order-store.js';
 import type { ResultRow } from './results-file.js';
+import type { PriorRows } from './results-read.js';
+import { LedgerRows, type LedgerWord, readResumeLedger } from './resume-ledger.js';
 
 /**
  * The plan of a bulk run, made before any Payment leaves: where each row stands after an earlier
@@ -24,8 +27,8 @@ export interface BulkRow extends OrderRow {
   /** final: skipped; open: an intent in the ledger without a final word (settled by Status); new: to pay. */
   start: 'final' | 'open' | 'new';
   prior: ResultRow | undefined;
-  /** The ledger's entry for the TransactionID, when it has one. */
-  entry: JournalEntry | undefined;
+  /** The ledger's entry for the TransactionID, when it has one (what the run reads of it: resume-ledger.ts). */
+  entry: LedgerWord | undefined;
   paidAmount: string | undefined;
   paidInvoiceId: string | undefined;
   voucher: string | undefined;
@@ -34,10 +37,10 @@ export interface BulkRow extends OrderRow {
 }
 
 /** A failure without an answer from the gateway (status null) is "not sent": the row is paid again, with the same TransactionID. */
-const isGatewaysFailure = (entry: JournalEntry | undefined) =>
+const isGatewaysFailure = (entry: LedgerWord | undefined) =>
   entry?.outcome?.view.state === 'failed' && entry.outcome.view.status !== null;
 
-export function bulkRowOf(order: OrderRow, prior: ResultRow | undefined, entry: JournalEntry | undefined): BulkRow {
+export function bulkRowOf(order: OrderRow, prior: ResultRow | undefined, entry: LedgerWord | undefined): BulkRow {
   const state = entry?.outcome?.view.state;
   const final =
     state === 'success' ||
@@ -67,39 +70,27 @@ export function bulkRowOf(order: OrderRow, prior: ResultRow | undefined, entry: 
 
 /**
  * One reading of the ledger for the whole file. Resuming: the entries of the earlier run's
- * TransactionIDs (of any age), and the recent payments from the same reading. A new file: only
- * what the desk's rules weigh (desk-rules.ts lookBackOf), read from the journal's end back: the
- * recent payments to the file's accounts, and the operator's when a daily limit is set on them.
+ * TransactionIDs (of any age), and the recent payments from the same reading (resume-ledger.ts).
+ * A new file: only what the desk's rules weigh (desk-rules.ts lookBackOf), read from the
+ * journal's end back: the recent payments to the file's accounts, and the operator's when a
+ * daily limit is set on them.
  */
 export async function readLedger(
   ledger: Ledger,
   owner: Owner,
-  ids: { readonly size: number; has(id: string): boolean },
+  prior: PriorRows | undefined,
   look: LookBack | undefined,
   orders: OrderStore,
-): Promise<{ byId: Map<string, JournalEntry>; recent: RecentPayment[] }> {
-  const byId = new Map<string, JournalEntry>();
-  if (ids.size === 0)
-    return { byId, recent: look === undefined ? [] : await recentToAccounts(ledger, owner, look, orders) };
-  const recent: RecentPayment[] = [];
-  for await (const entry of await ledger.entries({ gateway: owner.gateway })) {
-    const { intent } = entry;
-    if (intent.agentId !== owner.agentId || intent.gateway !== owner.gateway) continue;
-    if (ids.has(intent.transactionId)) byId.set(intent.transactionId, entry);
-    if (look !== undefined && Date.parse(intent.at) >= look.since.getTime())
-      recent.push({ intent, state: entry.outcome?.view.state });
-  }
-  return { byId, recent };
+): Promise<{ held: LedgerRows; recent: RecentPayment[] }> {
+  if (prior !== undefined && prior.size > 0) return readResumeLedger(ledger, owner, prior, look, orders);
+  const recent = look === undefined ? [] : await recentToAccounts(ledger, owner, look, orders);
+  return { held: new LedgerRows(orders, 0), recent };
 }
-
-/** The file's distinct accounts are asked for this many at a time: a look-back holds each asked account twice. */
-const accountsAsked = 10_000;
 
 /**
  * The recent payments to the file's accounts (and the operator's, when a daily limit is set on
- * them), the accounts asked for a slice at a time so that no list of them all is made. An
- * account in two slices, or a payment of the operator's to one of them, is met twice: each
- * payment is kept once.
+ * them), in one look-back: the ledger asks the file's own packed rows whether an account is one
+ * of them (file-accounts.ts), rather than being handed lists of them.
  */
 async function recentToAccounts(
   ledger: Ledger,
@@ -107,25 +98,12 @@ async function recentToAccounts(
   look: LookBack,
   orders: OrderStore,
 ): Promise<RecentPayment[]> {
-  const query = { gateway: owner.gateway, agentId: owner.agentId, since: look.since };
-  const recent =
-    look.operator === undefined ? [] : await ledger.recentPayments({ ...query, accounts: [], operator: look.operator });
-  const kept = new Set(recent.map((payment) => payment.intent.transactionId));
-  let accounts = new Set<string>();
-  const ask = async () => {
-    for (const payment of await ledger.recentPayments({ ...query, accounts: [...accounts], operator: undefined })) {
-      if (kept.has(payment.intent.transactionId)) continue;
-      kept.add(payment.intent.transactionId);
-      recent.push(payment);
-    }
-    accounts = new Set();
-  };
-  for (let index = 0; index < orders.length; index++) {
-    accounts.add(orders.accountOf(index));
-    if (accounts.size === accountsAsked) await ask();
+  const accounts = new FileAccounts(orders);
+  try {
+    return await ledger.recentPayments({ ...owner, since: look.since, accounts, operator: look.operator });
+  } finally {
+    accounts.release();
   }
-  if (accounts.size > 0) await ask();
-  return recent.sort((a, b) => Date.parse(a.intent.at) - Date.parse(b.intent.at));
 }
 
 /** What the desk's rules read of the ledger for these rows (desk-rules.ts lookBackOf). */

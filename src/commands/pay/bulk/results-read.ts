@@ -90,29 +90,15 @@ export class PriorRows {
     return this.oddIds.get(slot) ?? ((BigInt(this.ids[2 * slot]!) << 32n) | BigInt(this.ids[2 * slot + 1]!)).toString();
   }
 
-  /** The rows' TransactionIDs, to be asked about one at a time (a Set of 1,000,000 of them held ~70 MB). */
-  transactionIds(): { readonly size: number; has(id: string): boolean } {
-    const sorted = new BigUint64Array(this.count);
-    for (let slot = 0; slot < this.count; slot++)
-      sorted[slot] = (BigInt(this.ids[2 * slot]!) << 32n) | BigInt(this.ids[2 * slot + 1]!);
-    sorted.sort();
-    const odd = new Set(this.oddIds.values());
-    return {
-      size: this.count,
-      has(id) {
-        const number = idNumber(id);
-        if (number === undefined) return odd.has(id);
-        let [low, high] = [0, sorted.length - 1];
-        while (low <= high) {
-          const middle = (low + high) >>> 1;
-          const at = sorted[middle]!;
-          if (at === number) return true;
-          if (at < number) low = middle + 1;
-          else high = middle - 1;
-        }
-        return false;
-      },
-    };
+  /** The row's TransactionID and state, without making the row (a resume asks them of every row). */
+  transactionIdOf(line: number): string | undefined {
+    const slot = line < this.slotByLine.length ? this.slotByLine[line]! - 1 : -1;
+    return slot === -1 ? undefined : this.idOf(slot);
+  }
+
+  stateOf(line: number): ResultState | undefined {
+    const slot = line < this.slotByLine.length ? this.slotByLine[line]! - 1 : -1;
+    return slot === -1 ? undefined : states[this.state[slot]!];
   }
 }
 

@@ -67,9 +67,8 @@ async function planRows(
 ) {
   const owner = { gateway: session.gateway, agentId: session.agentId };
   const now = new Date();
-  const ids = prior?.transactionIds() ?? new Set<string>();
-  const { byId, recent } = await readLedger(ledger, owner, ids, lookBackFor(context.settings, orders, now), orders);
-  const rows = new BulkRows(orders, prior, byId);
+  const { held, recent } = await readLedger(ledger, owner, prior, lookBackFor(context.settings, orders, now), orders);
+  const rows = new BulkRows(orders, prior, held);
   const where = options.fromFile === '-' ? 'stdin' : options.fromFile;
   const repeats = repeatedPurchases(orders);
   const policy = { overLimit: options.overLimit, allowDuplicate: options.allowDuplicate };

@@ -1,0 +1,158 @@
+import type { Ledger, Owner, RecentPayment } from '../../../ledger/ledger.js';
+import type { IntentRecord } from '../../../ledger/records.js';
+import { Interned } from '../../../packed/interned.js';
+import { type TransactionView, transactionStates, unknownView } from '../../../protocol/transaction-view.js';
+import type { LookBack } from '../../../purchase/desk-rules.js';
+import { FileAccounts } from './file-accounts.js';
+import { FirstSeen } from './first-seen.js';
+import type { OrderRow } from './order-row.js';
+import type { OrderStore } from './order-store.js';
+import type { PriorRows } from './results-read.js';
+
+/**
+ * What a resumed run reads of the ledger, in one reading of its entries for the whole file:
+ * for each row whose TransactionID the ledger holds, what the run reads of that entry later,
+ * packed by row index (a byte for its state, its word and what it paid as indexes into tables
+ * of the distinct values, its RequestID as a 64-bit integer); and the recent payments the desk's rules
+ * will weigh, which are those to the accounts of rows that may still be paid. A finished run of
+ * 1,000,000 rows held an entry object a row and a payment object a row here before.
+ */
+
+/** A row's entry as the run reads it: what its intent paid, and its latest word. */
+export interface LedgerWord {
+  intent: Pick<IntentRecord, 'amount' | 'invoiceId' | 'voucher'>;
+  /** The view's state, status, RequestID and message are the ledger's; the rest is what the row sent. */
+  outcome: { view: TransactionView } | undefined;
+}
+
+/** A row's entry: none, an intent without an outcome, or an outcome of state `transactionStates[kind - 2]`. */
+const [noEntry, noOutcome] = [0, 1];
+
+export class LedgerRows {
+  private readonly kind: Uint8Array;
+  /** The outcome's status and message, as an index into `words`. */
+  private said: Int32Array | undefined;
+  private readonly words = new Interned<[string | null, string]>();
+  /** What the intent paid: -1 is what the order says (its amount and InvoiceId, no voucher name). */
+  private paid: Int32Array | undefined;
+  private readonly paidTable = new Interned<[string, string | null, string | undefined]>();
+  /** The outcome's RequestID as a 64-bit integer (a Long, spec 2.3); 0 is none, or one kept as text. */
+  private requestIds: BigUint64Array | undefined;
+  private readonly oddRequestIds = new Map<number, string>();
+
+  constructor(
+    private readonly orders: OrderStore,
+    rows: number,
+  ) {
+    this.kind = new Uint8Array(rows);
+  }
+
+  /** The ledger's entry for the row's TransactionID: what it paid, and its latest word. */
+  put(index: number, intent: IntentRecord, view: TransactionView | undefined): void {
+    const order = this.orders.get(index);
+    const plain =
+      intent.amount === order.amount && intent.invoiceId === (order.invoiceId ?? null) && intent.voucher === undefined;
+    if (!plain)
+      (this.paid ??= new Int32Array(this.kind.length).fill(-1))[index] = this.paidTable.indexOf([
+        intent.amount,
+        intent.invoiceId,
+        intent.voucher,
+      ]);
+    else if (this.paid !== undefined) this.paid[index] = -1;
+    if (view === undefined) {
+      this.kind[index] = noOutcome;
+      return;
+    }
+    this.kind[index] = 2 + transactionStates.indexOf(view.state);
+    (this.said ??= new Int32Array(this.kind.length))[index] = this.words.indexOf([view.status, view.message]);
+    const requestId = view.requestId ?? undefined;
+    const number = requestId === undefined ? 0n : longNumber(requestId);
+    if (number !== 0n || this.requestIds !== undefined)
+      (this.requestIds ??= new BigUint64Array(this.kind.length))[index] = number;
+    if (requestId !== undefined && number === 0n) this.oddRequestIds.set(index, requestId);
+    else this.oddRequestIds.delete(index);
+  }
+
+  /** The row's entry, made when a step reads it; `transactionId` is the row's. */
+  entryOf(index: number, order: OrderRow, transactionId: string): LedgerWord | undefined {
+    const kind = this.kind[index] ?? noEntry;
+    if (kind === noEntry) return undefined;
+    const paid = this.paid?.[index] ?? -1;
+    const [amount, invoiceId, voucher] =
+      paid === -1 ? [order.amount ?? '', order.invoiceId ?? null, undefined] : this.paidTable.at(paid);
+    const intent = voucher === undefined ? { amount, invoiceId } : { amount, invoiceId, voucher };
+    if (kind === noOutcome) return { intent, outcome: undefined };
+    const [status, message] = this.words.at(this.said?.[index] ?? 0);
+    const number = this.requestIds?.[index] ?? 0n;
+    const sent = { transactionId, service: order.service, account: order.account, amount, currency: order.currency };
+    const view: TransactionView = {
+      ...unknownView(sent, 'Payment', message),
+      state: transactionStates[kind - 2]!,
+      status,
+      requestId: number === 0n ? (this.oddRequestIds.get(index) ?? null) : number.toString(),
+    };
+    return { intent, outcome: { view } };
+  }
+}
+
+/** A RequestID as the 64-bit integer it writes, if it is one written so (no leading zero); else 0. */
+function longNumber(text: string): bigint {
+  if (!/^[1-9]\d{0,19}$/.test(text)) return 0n;
+  const number = BigInt(text);
+  return number < 2n ** 64n ? number : 0n;
+}
+
+/** Whether a row may still be paid: no earlier word, or none final (a success or failure is never paid again). */
+const mayBePaid = (prior: PriorRows, index: number, orders: OrderStore) => {
+  const state = prior.stateOf(orders.lineOf(index));
+  return state === undefined || (state !== 'success' && state !== 'failed');
+};
+
+/**
+ * Resuming: one reading of the ledger's entries (of any age) for the rows' TransactionIDs, and
+ * the recent payments since the look-back to the accounts of the rows that may still be paid
+ * (or the operator's, when a daily limit is set on them): the desk's rules weigh those alone
+ * (desk-problems.ts), so a finished run keeps none. TransactionIDs and accounts are looked up in
+ * hash tables over the rows (first-seen.ts, file-accounts.ts), given back when the reading ends.
+ */
+export async function readResumeLedger(
+  ledger: Ledger,
+  owner: Owner,
+  prior: PriorRows,
+  look: LookBack | undefined,
+  orders: OrderStore,
+): Promise<{ held: LedgerRows; recent: RecentPayment[] }> {
+  const held = new LedgerRows(orders, orders.length);
+  // The ledger's first pass over its files first: its index of every transaction is given back
+  // before the rows' tables are made, so the two are not held at once.
+  const entries = await ledger.entries({ gateway: owner.gateway });
+  const idOf = (index: number) => prior.transactionIdOf(orders.lineOf(index)) ?? '';
+  const ids = new FirstSeen(idOf, prior.size);
+  /** Rows with the TransactionID of an earlier row (none that agentpay writes): they read the same entry. */
+  const sameId = new Map<number, number[]>();
+  for (let index = 0; index < orders.length; index++) {
+    const id = prior.transactionIdOf(orders.lineOf(index));
+    if (id === undefined) continue;
+    const first = ids.firstOrAdd(index, id);
+    if (first !== -1) sameId.set(first, [...(sameId.get(first) ?? []), index]);
+  }
+  const open = look === undefined ? undefined : new FileAccounts(orders, (index) => mayBePaid(prior, index, orders));
+  const recent: RecentPayment[] = [];
+  try {
+    for await (const entry of entries) {
+      const { intent } = entry;
+      if (intent.agentId !== owner.agentId || intent.gateway !== owner.gateway) continue;
+      const first = ids.find(intent.transactionId);
+      if (first !== -1)
+        for (const index of [first, ...(sameId.get(first) ?? [])]) held.put(index, intent, entry.outcome?.view);
+      if (look === undefined || Date.parse(intent.at) < look.since.getTime()) continue;
+      const weighed =
+        open?.has(intent.account) === true || (look.operator !== undefined && intent.operator === look.operator);
+      if (weighed) recent.push({ intent, state: entry.outcome?.view.state });
+    }
+  } finally {
+    ids.release();
+    open?.release();
+  }
+  return { held, recent };
+}

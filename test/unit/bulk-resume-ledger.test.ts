@@ -1,0 +1,120 @@
+import { describe, expect, it } from 'vitest';
+import { FileAccounts } from '../../src/commands/pay/bulk/file-accounts.js';
+import type { OrderRow } from '../../src/commands/pay/bulk/order-row.js';
+import { OrderStore } from '../../src/commands/pay/bulk/order-store.js';
+import { LedgerRows } from '../../src/commands/pay/bulk/resume-ledger.js';
+import type { IntentRecord } from '../../src/ledger/records.js';
+import { type TransactionView, unknownView } from '../../src/protocol/transaction-view.js';
+
+const order = (line: number, account: string, more: Partial<OrderRow> = {}): OrderRow => ({
+  line,
+  key: `k-${line}`,
+  service: '202',
+  account,
+  currency: 'KZT',
+  invoiceId: undefined,
+  invoicePosition: undefined,
+  amount: '1500.00',
+  ...more,
+});
+
+const storeOf = (rows: OrderRow[]) => {
+  const store = new OrderStore();
+  for (const row of rows) store.push(row);
+  return store;
+};
+
+const intentOf = (row: OrderRow, more: Partial<IntentRecord> = {}): IntentRecord => ({
+  kind: 'intent',
+  transactionId: `${row.line}`,
+  gateway: 'sandbox',
+  agentId: '1001',
+  service: row.service,
+  account: row.account,
+  amount: row.amount ?? '',
+  currency: row.currency,
+  invoiceId: row.invoiceId ?? null,
+  operator: 'ann',
+  host: 'vm',
+  at: '2026-01-01T00:00:00.000Z',
+  ...more,
+});
+
+const viewOf = (row: OrderRow, more: Partial<TransactionView>): TransactionView => ({
+  ...unknownView({ transactionId: `${row.line}` }, 'Payment', ''),
+  ...more,
+});
+
+describe("a resumed run's ledger entries, packed by row", () => {
+  it('gives back what the run reads of each entry: what the intent paid, the state, status, RequestID and message', () => {
+    const rows = [
+      order(2, 'a'),
+      order(3, 'b', { amount: undefined, invoicePosition: 1 }),
+      order(4, 'c'),
+      order(5, 'd'),
+      order(6, 'e'),
+    ];
+    const held = new LedgerRows(storeOf(rows), rows.length);
+    held.put(
+      0,
+      intentOf(rows[0]!),
+      viewOf(rows[0]!, { state: 'success', status: '10', requestId: '77', message: 'Успех' }),
+    );
+    held.put(1, intentOf(rows[1]!, { amount: '990.00', invoiceId: 'INV-1', voucher: 'Тариф «Мини»' }), undefined);
+    held.put(
+      2,
+      intentOf(rows[2]!),
+      viewOf(rows[2]!, { state: 'failed', status: null, requestId: null, message: 'not sent' }),
+    );
+    held.put(3, intentOf(rows[3]!), viewOf(rows[3]!, { state: 'pending', status: '1', requestId: 'R-ё', message: '' }));
+
+    const first = held.entryOf(0, rows[0]!, '2');
+    expect(first?.intent).toEqual({ amount: '1500.00', invoiceId: null });
+    expect(first?.outcome?.view).toMatchObject({
+      transactionId: '2',
+      state: 'success',
+      status: '10',
+      requestId: '77',
+      message: 'Успех',
+      account: 'a',
+    });
+    expect(held.entryOf(1, rows[1]!, '3')).toEqual({
+      intent: { amount: '990.00', invoiceId: 'INV-1', voucher: 'Тариф «Мини»' },
+      outcome: undefined,
+    });
+    expect(held.entryOf(2, rows[2]!, '4')?.outcome?.view).toMatchObject({
+      state: 'failed',
+      status: null,
+      requestId: null,
+      message: 'not sent',
+    });
+    expect(held.entryOf(3, rows[3]!, '5')?.outcome?.view).toMatchObject({ state: 'pending', requestId: 'R-ё' });
+    expect(held.entryOf(4, rows[4]!, '6')).toBeUndefined();
+    // A new file's: no row has an entry.
+    expect(new LedgerRows(storeOf(rows), 0).entryOf(0, rows[0]!, '2')).toBeUndefined();
+  });
+});
+
+describe("a file's accounts as a set", () => {
+  it('answers whether an account is one of the rows chosen, and lists each once, a slice at a time', () => {
+    const accounts = ['a', 'b', 'a', 'счёт', 'c', 'b', 'd'];
+    const store = storeOf(accounts.map((account, i) => order(i + 2, account)));
+    const all = new FileAccounts(store);
+    expect(['a', 'b', 'c', 'd', 'счёт', 'e', 'сч', ''].map((account) => all.has(account))).toEqual([
+      true,
+      true,
+      true,
+      true,
+      true,
+      false,
+      false,
+      false,
+    ]);
+    expect([...all.slices(2)]).toEqual([['a', 'b'], ['счёт', 'c'], ['d']]);
+    const some = new FileAccounts(store, (index) => index >= 4);
+    expect(['a', 'b', 'c', 'd'].map((account) => some.has(account))).toEqual([false, true, true, true]);
+    expect([...some.slices(10)]).toEqual([['c', 'b', 'd']]);
+    all.release();
+    some.release();
+  });
+});
