@@ -1,5 +1,6 @@
-import { appendFileSync, closeSync, mkdirSync, openSync, readSync, rmdirSync, statSync } from 'node:fs';
+import { mkdirSync, rmdirSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { StateFile } from './state-file.js';
 
 /** One transaction as the sandbox remembers it. No credential is ever stored. */
 export interface StoredTransaction {
@@ -26,31 +27,35 @@ const firstRequestId = 9007199254740993n;
 const keyOf = (agentId: string, transactionId: string) => `${agentId}:${transactionId}`;
 
 /**
- * The sandbox's transactions: in memory, or also in an append-only JSON Lines file so that
- * several processes (each `--sandbox` run starts its own server) see one state. Every change
- * appends the whole record; the last record for a key wins. Changes run under a lock
- * directory so two processes cannot both create the same TransactionID.
+ * The sandbox's transactions: in memory, or in an append-only JSON Lines file so that several
+ * processes (each `--sandbox` run starts its own server) see one state. Every change appends
+ * the whole record; the last record for a key wins. On a file, memory holds only where each
+ * transaction's latest record is (state-file.ts), so that a long run's payments do not pile up
+ * in the process. Changes run under a lock directory so two processes cannot both create the
+ * same TransactionID.
  */
 export class TransactionStore {
+  /** Without a state file: the transactions themselves. */
   private readonly byKey = new Map<string, StoredTransaction>();
+  private readonly file: StateFile | undefined;
   private readonly path: string | undefined;
-  private offset = 0;
   /** The highest RequestID handed out, so the next one is always new (also across processes). */
   private lastRequestId = firstRequestId - 1n;
 
   constructor(path?: string) {
     this.path = path;
     if (path) mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+    this.file = path === undefined ? undefined : new StateFile(path);
   }
 
   get size(): number {
     this.refresh();
-    return this.byKey.size;
+    return this.file?.size ?? this.byKey.size;
   }
 
   find(agentId: string, transactionId: string): StoredTransaction | undefined {
     this.refresh();
-    return this.byKey.get(keyOf(agentId, transactionId));
+    return this.known(agentId, transactionId);
   }
 
   /** Returns the existing transaction for this id, or creates one: never two (spec 3, rule 2). */
@@ -60,7 +65,7 @@ export class TransactionStore {
     make: (requestId: string) => StoredTransaction,
   ): { transaction: StoredTransaction; created: boolean } {
     return this.locked(() => {
-      const existing = this.byKey.get(keyOf(agentId, transactionId));
+      const existing = this.known(agentId, transactionId);
       if (existing) return { transaction: existing, created: false };
       return { transaction: this.createNew(make), created: true };
     });
@@ -80,7 +85,11 @@ export class TransactionStore {
 
   all(): StoredTransaction[] {
     this.refresh();
-    return [...this.byKey.values()];
+    return this.file?.all() ?? [...this.byKey.values()];
+  }
+
+  private known(agentId: string, transactionId: string): StoredTransaction | undefined {
+    return this.file ? this.file.find(agentId, transactionId) : this.byKey.get(keyOf(agentId, transactionId));
   }
 
   private createNew(make: (requestId: string) => StoredTransaction): StoredTransaction {
@@ -90,47 +99,19 @@ export class TransactionStore {
   }
 
   private write(transaction: StoredTransaction): void {
-    if (this.path) appendFileSync(this.path, `${JSON.stringify(transaction)}\n`, { mode: 0o600 });
-    this.remember(transaction);
-    if (this.path) this.offset = statSync(this.path).size;
+    if (this.file) this.file.append(transaction);
+    else this.byKey.set(keyOf(transaction.agentId, transaction.transactionId), transaction);
+    this.noteRequestId(transaction);
   }
 
-  private remember(transaction: StoredTransaction): void {
-    this.byKey.set(keyOf(transaction.agentId, transaction.transactionId), transaction);
+  private noteRequestId(transaction: StoredTransaction): void {
     const requestId = BigInt(transaction.requestId);
     if (requestId > this.lastRequestId) this.lastRequestId = requestId;
   }
 
-  /** Reads what other processes appended since the last look. */
+  /** Takes in what other processes appended since the last look. */
   private refresh(): void {
-    if (!this.path) return;
-    let fd: number;
-    try {
-      fd = openSync(this.path, 'r');
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return;
-      throw error;
-    }
-    try {
-      const size = statSync(this.path).size;
-      if (size <= this.offset) return;
-      const buffer = Buffer.alloc(size - this.offset);
-      readSync(fd, buffer, 0, buffer.length, this.offset);
-      const text = buffer.toString('utf8');
-      const end = text.lastIndexOf('\n');
-      if (end < 0) return;
-      for (const line of text.slice(0, end).split('\n')) {
-        if (line.trim() === '') continue;
-        try {
-          this.remember(JSON.parse(line) as StoredTransaction);
-        } catch {
-          // A line torn by a crash: the record it held was never acknowledged to a client.
-        }
-      }
-      this.offset += Buffer.byteLength(text.slice(0, end + 1), 'utf8');
-    } finally {
-      closeSync(fd);
-    }
+    this.file?.refresh((transaction) => this.noteRequestId(transaction));
   }
 
   private locked<T>(action: () => T): T {

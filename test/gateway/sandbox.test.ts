@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { appendFileSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -242,6 +242,23 @@ describe('TransactionStore on a file', () => {
         .sort(),
     ).toEqual(['1', '2']);
     expect(readFileSync(path, 'utf8')).not.toContain('sandbox-demo-password');
+  });
+
+  it('a record after a line a crash cut short starts a line of its own, and is read back', () => {
+    const path = join(mkdtempSync(join(tmpdir(), 'agentpay-state-')), 'sandbox-state.jsonl');
+    const store = new TransactionStore(path);
+    store.createOnce('1001', '1', (requestId) => record('1', requestId));
+    appendFileSync(path, '{"agentId":"1001","transactionId":"2","requ');
+    store.createOnce('1001', '3', (requestId) => record('3', requestId));
+    // The torn line was never acknowledged: another process knows 1 and 3, not 2.
+    const other = new TransactionStore(path);
+    expect(other.find('1001', '3')?.requestId).toBe('9007199254740994');
+    expect(other.find('1001', '2')).toBeUndefined();
+    expect(other.all().map((t) => t.transactionId)).toEqual(['1', '3']);
+    // An update replaces what a look-up reads, in this process and the next.
+    store.update({ ...record('1', '9007199254740993'), status: 23 });
+    expect(store.find('1001', '1')?.status).toBe(23);
+    expect(new TransactionStore(path).find('1001', '1')?.status).toBe(23);
   });
 
   it('two sandboxes on one state file agree over HTTP', async () => {
