@@ -33,12 +33,17 @@ const writeOrders = (path: string, count = rows) =>
   writeLines(path, 'key,service,account,amount\n', count, (i) => `order-${i},202,${7_000_000_000 + i},1500.00\n`);
 
 /** Runs agentpay with its peak RSS recorded; the lines of stdout are counted, its first and last 400 characters kept. */
-async function measuredRun(env: Record<string, string>, args: string[]) {
+/** A run of agentpay, its output counted; `readerWaitsMs`: stdout is not read for that long at first (a slow reader). */
+async function measuredRun(env: Record<string, string>, args: string[], readerWaitsMs = 0) {
   const rssFile = join(env.HOME!, 'rss.txt');
   const child = spawn(process.execPath, ['--import', maxRssScript, binPath, ...args], {
     env: { ...env, AGENTPAY_BENCH_RSS_FILE: rssFile },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+  if (readerWaitsMs > 0) {
+    child.stdout.pause();
+    setTimeout(() => child.stdout.resume(), readerWaitsMs);
+  }
   let lines = 0;
   let [first, last] = ['', ''];
   child.stdout.on('data', (chunk: Buffer) => {
@@ -146,4 +151,19 @@ describe('pay --from-file resumed at scale', () => {
     expect(stderr).toContain(`0 payments would be sent (nothing); ${finished} already final, skipped`);
     expect(peakMb()).toBeLessThan(180);
   }, 90_000);
+
+  it('pays (--yes) the same resume to a reader that waits: the result lines wait for it, not in memory', async () => {
+    const env = isolatedEnv();
+    const orders = await writeFinishedRun(env.HOME!);
+    // Written without waiting, the 100,000 lines queued in memory while the reader waited: ~275 MB on Node 20.
+    const { code, lines, last, stderr, peakMb } = await measuredRun(
+      env,
+      ['--sandbox', '--json', 'pay', '--from-file', orders, '--yes'],
+      12_000,
+    );
+    expect(code, stderr).toBe(0);
+    expect(lines).toBe(finished);
+    expect(last).toMatch(new RegExp(`"line":${finished + 1},"key":"order-${finished - 1}",`));
+    expect(peakMb()).toBeLessThan(180);
+  }, 120_000);
 });

@@ -55,6 +55,8 @@ export async function payRows(
   };
   const ahead = new IntentsAhead(work, rows, concurrency);
   const work1 = async ({ row, index }: { row: BulkRow; index: number }) => {
+    // Result lines wait for a slow reader every 1,024 rows, as the plan's do, rather than queue in memory.
+    if (index % 1024 === 1023) await out.drained();
     const result = await workOnRow(work, row, ahead.start(index));
     if (result.state === 'not-sent' && stopsTheRunCode(result.exitCode) && stopReason === undefined) {
       stopReason = new AgentpayError(result.message, result.exitCode as ExitCodeValue);
