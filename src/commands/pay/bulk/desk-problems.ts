@@ -9,6 +9,8 @@ import { FirstSeen } from './first-seen.js';
 import type { OrderStore } from './order-store.js';
 import type { BulkRow } from './plan.js';
 
+const noPayments: readonly RecentPayment[] = [];
+
 type DeskContext = { settings: Pick<Settings, 'desk' | 'operator'> };
 interface FilePolicy {
   overLimit: boolean;
@@ -104,6 +106,12 @@ export function deskProblems(
 
   function weighRow(row: BulkRow): void {
     if (row.start !== 'new' || row.paidAmount === undefined) return;
+    const mine = byAccount.get(row.account) ?? noPayments;
+    const { limited, daily } = rulesOf(row.currency);
+    // Nothing to weigh (no limit, no recent payment to the account): no intent made. Its
+    // `line N` text went through V8's number-to-string cache, which lives in the old generation,
+    // so a text a row survived the young one's collections until V8 doubled it, twice.
+    if (!limited && mine.length === 0) return;
     const intent: Intent = {
       transactionId: row.transactionId ?? `line ${row.line}`,
       gateway: owner.gateway,
@@ -114,8 +122,6 @@ export function deskProblems(
       currency: row.currency,
       invoiceId: row.paidInvoiceId ?? null,
     };
-    const mine = byAccount.get(row.account) ?? [];
-    const { limited, daily } = rulesOf(row.currency);
     const so = sums.get(row.currency) ?? { all: '0', byAccount: new Map<string, string>() };
     const accountSum = so.byAccount.get(row.account) ?? '0';
     if (limited) {
