@@ -1,9 +1,8 @@
-import { spawn } from 'node:child_process';
-import { createWriteStream, mkdirSync, readFileSync } from 'node:fs';
+import { createWriteStream, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { binPath, isolatedEnv } from '../helpers/cli.js';
+import { isolatedEnv } from '../helpers/cli.js';
+import { measuredRun } from '../helpers/measured-run.js';
 
 /**
  * pay --from-file holds a file of 300,000 rows in bounded memory (peak RSS under 200 MB) through
@@ -13,7 +12,6 @@ import { binPath, isolatedEnv } from '../helpers/cli.js';
  * peaked near 480 MB (it peaks near 160 MB now). 1,000,000 rows stay under 200 MB too.
  */
 const rows = 300_000;
-const maxRssScript = fileURLToPath(new URL('../../scripts/bench/max-rss.mjs', import.meta.url));
 
 /** Writes `count` lines, made one at a time, to `path` in pieces of ~1 MiB. */
 async function writeLines(path: string, first: string, count: number, line: (i: number) => string): Promise<void> {
@@ -31,31 +29,6 @@ async function writeLines(path: string, first: string, count: number, line: (i: 
 
 const writeOrders = (path: string, count = rows) =>
   writeLines(path, 'key,service,account,amount\n', count, (i) => `order-${i},202,${7_000_000_000 + i},1500.00\n`);
-
-/** Runs agentpay with its peak RSS recorded; the lines of stdout are counted, its first and last 400 characters kept. */
-/** A run of agentpay, its output counted; `readerWaitsMs`: stdout is not read for that long at first (a slow reader). */
-async function measuredRun(env: Record<string, string>, args: string[], readerWaitsMs = 0) {
-  const rssFile = join(env.HOME!, 'rss.txt');
-  const child = spawn(process.execPath, ['--import', maxRssScript, binPath, ...args], {
-    env: { ...env, AGENTPAY_BENCH_RSS_FILE: rssFile },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  if (readerWaitsMs > 0) {
-    child.stdout.pause();
-    setTimeout(() => child.stdout.resume(), readerWaitsMs);
-  }
-  let lines = 0;
-  let [first, last] = ['', ''];
-  child.stdout.on('data', (chunk: Buffer) => {
-    for (let i = chunk.indexOf(10); i !== -1; i = chunk.indexOf(10, i + 1)) lines++;
-    if (first.length < 400) first += chunk.toString().slice(0, 400);
-    last = (last + chunk.toString()).slice(-400);
-  });
-  let stderr = '';
-  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk));
-  const code = await new Promise((resolve) => child.on('close', resolve));
-  return { code, lines, first, last, stderr, peakMb: () => Number(readFileSync(rssFile, 'utf8').trim()) / 1024 };
-}
 
 describe('pay --from-file at scale', () => {
   it(`checks and plans ${rows.toLocaleString('en')} rows (--dry-run) in under 200 MB, every row in file order`, async () => {

@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { lineOf } from '../../src/ledger/record-format.js';
 import { unknownView } from '../../src/protocol/transaction-view.js';
 import { binPath, isolatedEnv } from '../helpers/cli.js';
+import { measuredRun } from '../helpers/measured-run.js';
 
 /**
  * reconcile --registry holds a registry of 1,000,000 rows in bounded memory (peak RSS under
@@ -34,42 +35,18 @@ async function writeRegistry(path: string): Promise<void> {
 describe('reconcile --registry at scale', () => {
   it(`holds a ${rows.toLocaleString('en')}-row registry in under 200 MB, every row listed back exactly`, async () => {
     const env: Record<string, string> = { ...isolatedEnv(), TZ: 'UTC' };
-    const [registry, journal, rssFile] = [
-      join(env.HOME!, 'registry.tsv'),
-      join(env.HOME!, 'journal.jsonl'),
-      join(env.HOME!, 'rss.txt'),
-    ];
+    const [registry, journal] = [join(env.HOME!, 'registry.tsv'), join(env.HOME!, 'journal.jsonl')];
     await writeRegistry(registry);
     writeFileSync(journal, '');
-    const child = spawn(
-      process.execPath,
-      [
-        '--import',
-        maxRssScript,
-        binPath,
-        '--sandbox',
-        '--json',
-        'reconcile',
-        '--registry',
-        registry,
-        '--journal',
-        journal,
-      ],
-      {
-        env: { ...env, AGENTPAY_BENCH_RSS_FILE: rssFile },
-        stdio: ['ignore', 'pipe', 'pipe'],
-      },
-    );
-    let lines = 0;
-    let [first, last] = ['', ''];
-    child.stdout.on('data', (chunk: Buffer) => {
-      for (let i = chunk.indexOf(10); i !== -1; i = chunk.indexOf(10, i + 1)) lines++;
-      if (first.length < 400) first += chunk.toString().slice(0, 400);
-      last = (last + chunk.toString()).slice(-400);
-    });
-    let stderr = '';
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk));
-    const code = await new Promise((resolve) => child.on('close', resolve));
+    const { code, lines, first, last, stderr, peakMb } = await measuredRun(env, [
+      '--sandbox',
+      '--json',
+      'reconcile',
+      '--registry',
+      registry,
+      '--journal',
+      journal,
+    ]);
     expect(code, stderr).toBe(1);
     expect(lines).toBe(rows);
     expect(first).toContain(
@@ -79,8 +56,7 @@ describe('reconcile --registry at scale', () => {
     expect(last).toContain(
       `"transactionId":"${lastId}","date":"2026-01-12","account":"счёт-${rows - 1}","registryAmount":"99.${String((rows - 1) % 97).padStart(2, '0')}"`,
     );
-    const peakMb = Number(readFileSync(rssFile, 'utf8').trim()) / 1024;
-    expect(peakMb).toBeLessThan(200);
+    expect(peakMb()).toBeLessThan(200);
   }, 90_000);
 });
 
