@@ -58,8 +58,12 @@ function refuseLostGenerations(journal: string): void {
     0,
     ...names.map((name) => Number(/^cut-(\d{1,9})\./.exec(name)?.[1] ?? /\.(\d{1,9})\.jsonl$/.exec(name)?.[1] ?? 0)),
   );
-  const current = currentGeneration(journalState(journal));
-  const cutsUnderWay = journalState(journal).cuts.some((cut) => cut.generation > current);
+  // One look at the journal's files for both: read twice, another compaction could finish its
+  // cut in between, first showing its open records missing, then its cut gone, both from one
+  // moment that never was (its archive written, the open records not yet).
+  const state = journalState(journal);
+  const current = currentGeneration(state);
+  const cutsUnderWay = state.cuts.some((cut) => cut.generation > current);
   if (archived > current && !cutsUnderWay) {
     throw new LocalStorageError(
       'compact the journal',
