@@ -1,4 +1,5 @@
 import { Interned } from '../../../packed/interned.js';
+import { longNumber } from '../../../packed/long-number.js';
 import type { OrderStore } from './order-store.js';
 import { type BulkRow, bulkRowOf } from './plan.js';
 import type { ResultRow } from './results-file.js';
@@ -90,8 +91,8 @@ export class BulkRows {
   put(index: number, row: BulkRow): void {
     this.start[index] = starts.indexOf(row.start);
     const id = row.transactionId;
-    if (id !== undefined && /^[1-9]\d{0,19}$/.test(id) && BigInt(id) < 2n ** 64n)
-      (this.ids ??= new BigUint64Array(this.length))[index] = BigInt(id);
+    const number = id === undefined ? undefined : longNumber(id);
+    if (number !== undefined) (this.ids ??= new BigUint64Array(this.length))[index] = number;
     else if (id !== undefined) this.oddIds.set(index, id);
     const plain = row.paidAmount === row.amount && row.paidInvoiceId === row.invoiceId && row.voucher === undefined;
     if (!plain)

@@ -3,6 +3,8 @@ import { parse } from 'csv-parse';
 import { errnoCodeOf, LocalStorageError, UsageError } from '../../../errors.js';
 import { t } from '../../../i18n/current.js';
 import { ensureLength, growable } from '../../../packed/growable.js';
+import { Interned } from '../../../packed/interned.js';
+import { longNumber } from '../../../packed/long-number.js';
 import { fromDecimalComma } from '../../../protocol/decimal-comma.js';
 import type { ChangedRow } from '../../../render/bulk.js';
 import type { OrderStore } from './order-store.js';
@@ -28,8 +30,7 @@ export class PriorRows {
   private readonly oddIds = new Map<number, string>();
   private readonly state = growable(Uint8Array);
   private readonly said = growable(Int32Array);
-  private readonly saidTable: Said[] = [];
-  private readonly saidIndex = new Map<string, number>();
+  private readonly saidTable = new Interned<Said>();
 
   constructor(private readonly orders: OrderStore) {}
 
@@ -47,26 +48,20 @@ export class PriorRows {
       ensureLength(this.state, slot + 1);
       ensureLength(this.said, slot + 1);
     }
-    const number = idNumber(id);
+    const number = longNumber(id);
     this.ids[2 * slot] = number === undefined ? 0 : Number(number >> 32n);
     this.ids[2 * slot + 1] = number === undefined ? 0 : Number(number & 0xffffffffn);
     if (number === undefined) this.oddIds.set(slot, id);
     else this.oddIds.delete(slot);
     this.state[slot] = states.indexOf(state);
-    const key = JSON.stringify(said);
-    let index = this.saidIndex.get(key);
-    if (index === undefined) {
-      index = this.saidTable.push(said) - 1;
-      this.saidIndex.set(key, index);
-    }
-    this.said[slot] = index;
+    this.said[slot] = this.saidTable.indexOf(said);
   }
 
   get(line: number): ResultRow | undefined {
-    const slot = line < this.slotByLine.length ? this.slotByLine[line]! - 1 : -1;
+    const slot = this.slotOf(line);
     if (slot === -1) return undefined;
     const order = this.orders.get(this.orders.indexOfLine(line));
-    const [paidAmount, paidInvoiceId, voucher, status, message] = this.saidTable[this.said[slot]!]!;
+    const [paidAmount, paidInvoiceId, voucher, status, message] = this.saidTable.at(this.said[slot]!);
     return {
       line,
       key: order.key,
@@ -92,21 +87,19 @@ export class PriorRows {
 
   /** The row's TransactionID and state, without making the row (a resume asks them of every row). */
   transactionIdOf(line: number): string | undefined {
-    const slot = line < this.slotByLine.length ? this.slotByLine[line]! - 1 : -1;
+    const slot = this.slotOf(line);
     return slot === -1 ? undefined : this.idOf(slot);
   }
 
   stateOf(line: number): ResultState | undefined {
-    const slot = line < this.slotByLine.length ? this.slotByLine[line]! - 1 : -1;
+    const slot = this.slotOf(line);
     return slot === -1 ? undefined : states[this.state[slot]!];
   }
-}
 
-/** A TransactionID as the 64-bit integer it writes, if it is one written so (no leading zero; 0 is none). */
-function idNumber(id: string): bigint | undefined {
-  if (!/^[1-9]\d{0,19}$/.test(id)) return undefined;
-  const number = BigInt(id);
-  return number < 2n ** 64n ? number : undefined;
+  /** The row's place in the tables, or -1 when the results file has no row of that line. */
+  private slotOf(line: number): number {
+    return line < this.slotByLine.length ? this.slotByLine[line]! - 1 : -1;
+  }
 }
 
 /** A text cell as csv.ts wrote it: the apostrophe spreadsheetSafe put before a formula's first character taken off. */

@@ -1,6 +1,7 @@
 import type { Ledger, Owner, RecentPayment } from '../../../ledger/ledger.js';
 import type { IntentRecord } from '../../../ledger/records.js';
 import { Interned } from '../../../packed/interned.js';
+import { longNumber } from '../../../packed/long-number.js';
 import { type TransactionView, transactionStates, unknownView } from '../../../protocol/transaction-view.js';
 import type { LookBack } from '../../../purchase/desk-rules.js';
 import { FileAccounts } from './file-accounts.js';
@@ -66,7 +67,7 @@ export class LedgerRows {
     this.kind[index] = 2 + transactionStates.indexOf(view.state);
     (this.said ??= new Int32Array(this.kind.length))[index] = this.words.indexOf([view.status, view.message]);
     const requestId = view.requestId ?? undefined;
-    const number = requestId === undefined ? 0n : longNumber(requestId);
+    const number = requestId === undefined ? 0n : (longNumber(requestId) ?? 0n);
     if (number !== 0n || this.requestIds !== undefined)
       (this.requestIds ??= new BigUint64Array(this.kind.length))[index] = number;
     if (requestId !== undefined && number === 0n) this.oddRequestIds.set(index, requestId);
@@ -93,13 +94,6 @@ export class LedgerRows {
     };
     return { intent, outcome: { view } };
   }
-}
-
-/** A RequestID as the 64-bit integer it writes, if it is one written so (no leading zero); else 0. */
-function longNumber(text: string): bigint {
-  if (!/^[1-9]\d{0,19}$/.test(text)) return 0n;
-  const number = BigInt(text);
-  return number < 2n ** 64n ? number : 0n;
 }
 
 /** Whether a row may still be paid: no earlier word, or none final (a success or failure is never paid again). */
