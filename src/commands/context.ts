@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { UsageError } from '../errors.js';
 import type { ExchangeEvent, GatewayClient } from '../gateway/client.js';
-import type { ProxyRoute } from '../gateway/http.js';
+import type { ProxyRoute, Transport } from '../gateway/http.js';
+import type { CassetteRecorder } from '../gateway/recorder.js';
 import { t } from '../i18n/current.js';
 import { type Interrupts, noInterrupts } from '../interrupts.js';
 import type { Ledger } from '../ledger/ledger.js';
@@ -213,15 +214,24 @@ async function openGateway(settings: Settings, out: Output, options: OpenGateway
   ]);
   const endpoint = settings.sandbox ? await embeddedEndpoint(settings) : await configuredEndpoint(settings, out);
   const { baseUrl, agentId, password, network } = endpoint;
-  const recorder = settings.record === undefined ? undefined : await openRecorder(settings.record, password);
   const timeoutMs = settings.timeoutMs.value;
-  const transport = await openTransport({
-    timeoutMs,
-    connections: options.connections,
-    ca: endpoint.ca,
-    proxy: network.route,
-    batch: options.batch,
-  });
+  let recorder: CassetteRecorder | undefined;
+  let transport: Transport;
+  try {
+    recorder = settings.record === undefined ? undefined : await openRecorder(settings.record, password);
+    transport = await openTransport({
+      timeoutMs,
+      connections: options.connections,
+      ca: endpoint.ca,
+      proxy: network.route,
+      batch: options.batch,
+    });
+  } catch (error) {
+    // The embedded sandbox listens in this process: left open, it would keep the process alive
+    // after the error was reported (`--sandbox --record <a directory it cannot write>` hung).
+    await endpoint.stop?.();
+    throw error;
+  }
   const listeners = [settings.verbose ? traceExchange(out) : undefined, options.onExchange].filter(
     (l) => l !== undefined,
   );

@@ -140,6 +140,25 @@ describe('--record', () => {
     expect(result.stderr).toContain('nothing was sent');
     expect(gateway.bodies.length).toBe(before);
   });
+
+  it('with --sandbox, ends after refusing such a directory (the embedded gateway is stopped)', async () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'agentpay-replay-')), 'a-file');
+    writeFileSync(file, '');
+    // Before, the sandbox listening in the process kept it alive once the error was printed:
+    // this run never ended, and the test timed out.
+    const result = await runCli([
+      '--sandbox',
+      '--record',
+      join(file, 'under'),
+      'check',
+      '--service',
+      '101',
+      '--account',
+      '7011234567',
+    ]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain(`cannot record into ${join(file, 'under')}: ENOTDIR`);
+  });
 });
 
 describe('--replay', () => {
