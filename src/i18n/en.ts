@@ -3,6 +3,7 @@ import type { Found, Wanted } from '../scenario/assertions.js';
 import type { Absence } from '../scenario/path.js';
 import type { Language } from './language.js';
 import { plural } from './plural.js';
+import { wholeNumberText } from './whole-number.js';
 
 /** How a message names the signal that stopped a command. */
 /** A count and its noun, the count grouped as English writes it (1,234 records). */
@@ -855,7 +856,7 @@ const en = {
 
   /** pay --from-file (bulk top-ups): render/bulk.ts and commands/pay/bulk. */
   bulk: {
-    line: (line: number) => `line ${line}`,
+    line: (line: number) => `line ${wholeNumberText(line)}`,
     /** A column of the orders file, after its line: `line 4, amount: ...`. */
     column: (column: string) => `, ${column}`,
     andMore: (count: number) => `and ${count} more`,

@@ -1,6 +1,7 @@
 import type { FieldProblem, InvalidFieldError } from '../protocol/problems.js';
 import type { Catalogue, StorageAction } from './en.js';
 import { type PluralForms, plural } from './plural.js';
+import { wholeNumberText } from './whole-number.js';
 
 /**
  * The human text in Russian, typed by en.ts: a key it lacks fails the type-check. Names the
@@ -905,7 +906,7 @@ const ru: Catalogue = {
   },
 
   bulk: {
-    line: (line) => `строка ${line}`,
+    line: (line) => `строка ${wholeNumberText(line)}`,
     column: (column) => `, столбец «${column}»`,
     andMore: (count) => `и ещё ${count}`,
     badRows: (where, count, named) =>
