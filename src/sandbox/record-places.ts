@@ -2,16 +2,18 @@ import { ensureLength, growable, release } from '../packed/growable.js';
 
 /**
  * Where each transaction's latest record is in the sandbox's state file, found by its key
- * (owner and id) in ~18 bytes a transaction: by number, the record's offset (48 bits) and the
- * key's 32-bit hash; the numbers in an open-addressing table on that hash, filled up to three
- * quarters. No key is kept: a transaction whose hash is the key's is a candidate, confirmed by
- * its record (`matches`, which reads it), so two transactions are never confused, and a
- * look-up of a new id reads nothing from the file but for a hash collision (~1 in 4 billion a
- * probe). Holding each id besides (TransactionIndex), a paid bulk run against `--sandbox`
- * kept ~30 bytes a payment in the client's own process.
+ * (owner and id) in 8 bytes a transaction and 4 a slot: by number, the record's offset (32
+ * bits; 16 more once the file passes 4 GiB) and the key's 32-bit hash; the numbers in an
+ * open-addressing table on that hash, filled up to three quarters. No key is kept: a
+ * transaction whose hash is the key's is a candidate, confirmed by its record (`matches`,
+ * which reads it), so two transactions are never confused, and a look-up of a new id reads
+ * nothing from the file but for a hash collision (~1 in 4 billion a probe). Holding each id
+ * besides (TransactionIndex), a paid bulk run against `--sandbox` kept ~36 bytes a payment in
+ * the client's own process (~26 now).
  */
 export class RecordPlaces {
   private readonly offsetLow = growable(Uint32Array);
+  /** An offset's high 16 bits: allocated only once a record lies past 4 GiB (until then every one is 0). */
   private readonly offsetHigh = growable(Uint16Array);
   private readonly hashes = growable(Uint32Array);
   /** Each slot a transaction's number, or -1: free. */
@@ -31,17 +33,21 @@ export class RecordPlaces {
     let number = this.slots[slot]!;
     if (number === -1) {
       number = this.size++;
-      for (const array of [this.offsetLow, this.offsetHigh, this.hashes]) ensureLength(array, number + 1);
+      for (const array of [this.offsetLow, this.hashes]) ensureLength(array, number + 1);
       this.hashes[number] = hash;
       this.slots[slot] = number;
       if (this.size * 4 > this.slots.length * 3) this.grow();
     }
     this.offsetLow[number] = offset % 2 ** 32;
-    this.offsetHigh[number] = Math.floor(offset / 2 ** 32);
+    const high = Math.floor(offset / 2 ** 32);
+    if (high === 0 && this.offsetHigh.length <= number) return;
+    // Grown zeroed: the records before the first one past 4 GiB are all below it.
+    ensureLength(this.offsetHigh, this.size);
+    this.offsetHigh[number] = high;
   }
 
   offsetOf(number: number): number {
-    return this.offsetHigh[number]! * 2 ** 32 + this.offsetLow[number]!;
+    return (this.offsetHigh[number] ?? 0) * 2 ** 32 + this.offsetLow[number]!;
   }
 
   /** The slot holding the transaction of this hash that `matches`, or the free slot where it would go. */

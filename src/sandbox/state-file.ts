@@ -11,7 +11,7 @@ const recordBytes = 1024;
 /**
  * The sandbox's transactions as its state file holds them (JSON Lines, the last record of a
  * transaction wins), with in memory only where each one's latest record is (record-places.ts),
- * ~18 bytes a transaction where the record as an object takes ~350. `--sandbox` runs the sandbox in the
+ * ~20-26 bytes a transaction where the record as an object takes ~350. `--sandbox` runs the sandbox in the
  * client's own process, so a paid bulk run's memory followed its rows while it held them whole.
  * A record is read back from the file (the page cache, mostly) when asked for.
  */

@@ -44,7 +44,7 @@ describe("the sandbox's record places", () => {
     expect(places.offsetOf(7)).toBe(99_999_999_999);
   });
 
-  it('holds a transaction in under 31 bytes of memory (with each id besides, as TransactionIndex keeps them, ~36)', () => {
+  it('holds a transaction in under 30 bytes of memory (with each id besides, as TransactionIndex keeps them, ~36)', () => {
     const count = 1_000_000;
     // Outside V8's heap, where the keys made here are garbage: the typed arrays' pages.
     const outsideHeap = () => process.memoryUsage().rss - process.memoryUsage().heapTotal;
