@@ -1,42 +1,47 @@
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { writeAll } from '../durable.js';
-import { ensureLength, growable } from '../packed/growable.js';
-import { TransactionIndex } from '../packed/transaction-index.js';
+import { RecordPlaces } from './record-places.js';
 import type { StoredTransaction } from './state.js';
 
 /** Records read from the file at most this many bytes at a time. */
 const chunkBytes = 1 << 20;
+/** A record is read back this many bytes at a time until its newline (a payment's takes ~370). */
+const recordBytes = 1024;
 
 /**
  * The sandbox's transactions as its state file holds them (JSON Lines, the last record of a
- * transaction wins), with in memory only where each one's latest record is: its number in a
- * packed index (packed/transaction-index.ts) and the record's offset and length, ~30 bytes a
- * transaction where the record as an object takes ~350. `--sandbox` runs the sandbox in the
+ * transaction wins), with in memory only where each one's latest record is (record-places.ts),
+ * ~20-26 bytes a transaction where the record as an object takes ~350. `--sandbox` runs the sandbox in the
  * client's own process, so a paid bulk run's memory followed its rows while it held them whole.
  * A record is read back from the file (the page cache, mostly) when asked for.
  */
 export class StateFile {
-  private readonly index = new TransactionIndex();
-  private readonly offsetLow = growable(Uint32Array);
-  private readonly offsetHigh = growable(Uint16Array);
-  private readonly lengths = growable(Uint32Array);
+  private readonly places = new RecordPlaces();
   /** Read up to here: every whole line before it is in the index. */
   private offset = 0;
 
   constructor(private readonly path: string) {}
 
   get size(): number {
-    return this.index.size;
+    return this.places.size;
   }
 
   find(agentId: string, transactionId: string): StoredTransaction | undefined {
-    const number = this.index.get(agentId, transactionId);
-    return number === undefined ? undefined : this.withFile((fd) => this.recordAt(fd, number));
+    return this.withFile((fd) => {
+      let found: StoredTransaction | undefined;
+      this.places.get(keyOf(agentId, transactionId), (number) => {
+        const record = this.recordAt(fd, number);
+        if (record.agentId !== agentId || record.transactionId !== transactionId) return false;
+        found = record;
+        return true;
+      });
+      return found;
+    });
   }
 
   all(): StoredTransaction[] {
     return (
-      this.withFile((fd) => Array.from({ length: this.index.size }, (_, number) => this.recordAt(fd, number))) ?? []
+      this.withFile((fd) => Array.from({ length: this.places.size }, (_, number) => this.recordAt(fd, number))) ?? []
     );
   }
 
@@ -51,7 +56,7 @@ export class StateFile {
       const torn = size > this.offset ? '\n' : '';
       const bytes = Buffer.from(`${torn}${JSON.stringify(transaction)}\n`, 'utf8');
       writeAll(fd, bytes);
-      this.place(transaction, size + torn.length, bytes.length - torn.length - 1);
+      this.place(transaction, size + torn.length);
       this.offset = size + bytes.length;
     } finally {
       closeSync(fd);
@@ -74,7 +79,7 @@ export class StateFile {
         for (let newline = bytes.indexOf(0x0a); newline >= 0; newline = bytes.indexOf(0x0a, start)) {
           const transaction = parsed(bytes.toString('utf8', start, newline));
           if (transaction !== undefined) {
-            this.place(transaction, from + start, newline - start);
+            this.place(transaction, from + start);
             seen(transaction);
           }
           start = newline + 1;
@@ -85,24 +90,29 @@ export class StateFile {
     });
   }
 
-  private place(transaction: StoredTransaction, offset: number, length: number): void {
-    const number = this.index.numberOf(transaction.agentId, transaction.transactionId);
-    for (const array of [this.offsetLow, this.offsetHigh, this.lengths]) ensureLength(array, number + 1);
-    this.offsetLow[number] = offset % 2 ** 32;
-    this.offsetHigh[number] = Math.floor(offset / 2 ** 32);
-    this.lengths[number] = length;
+  /** The transaction's latest record is the one at `offset`. */
+  private place(transaction: StoredTransaction, offset: number): void {
+    const { agentId, transactionId } = transaction;
+    this.places.set(keyOf(agentId, transactionId), offset, (number) => {
+      // Only when the hash of an earlier transaction's key is this one's: a later record of it, mostly.
+      const earlier = this.withFile((fd) => this.recordAt(fd, number));
+      return earlier?.agentId === agentId && earlier.transactionId === transactionId;
+    });
   }
 
+  /** Transaction `number`'s latest record, read from its offset to its newline. */
   private recordAt(fd: number, number: number): StoredTransaction {
-    const offset = this.offsetHigh[number]! * 2 ** 32 + this.offsetLow[number]!;
-    const bytes = Buffer.allocUnsafe(this.lengths[number]!);
+    const offset = this.places.offsetOf(number);
+    let bytes = Buffer.allocUnsafe(recordBytes);
     let read = 0;
-    while (read < bytes.length) {
+    for (;;) {
       const got = readSync(fd, bytes, read, bytes.length - read, offset + read);
-      if (got === 0) break;
+      const newline = bytes.indexOf(0x0a, read);
       read += got;
+      if (newline >= 0 && newline < read) return JSON.parse(bytes.toString('utf8', 0, newline)) as StoredTransaction;
+      if (got === 0) return JSON.parse(bytes.toString('utf8', 0, read)) as StoredTransaction;
+      if (read === bytes.length) bytes = Buffer.concat([bytes, Buffer.allocUnsafe(bytes.length)]);
     }
-    return JSON.parse(bytes.toString('utf8', 0, read)) as StoredTransaction;
   }
 
   /** The file open for reading; nothing to do while it does not exist. */
@@ -121,6 +131,9 @@ export class StateFile {
     }
   }
 }
+
+/** What a transaction's place is found by (hashed only: the record itself confirms it). */
+const keyOf = (agentId: string, transactionId: string) => `${agentId}\n${transactionId}`;
 
 /** A line as a record; a blank line, or one torn by a crash (never acknowledged to a client), is none. */
 function parsed(line: string): StoredTransaction | undefined {

@@ -1,5 +1,6 @@
 import { Interned } from '../../../packed/interned.js';
 import { longNumber } from '../../../packed/long-number.js';
+import { PackedIds, SmallIndexes } from '../../../packed/small-indexes.js';
 import type { OrderStore } from './order-store.js';
 import { type BulkRow, bulkRowOf } from './plan.js';
 import type { ResultRow } from './results-file.js';
@@ -11,7 +12,7 @@ import type { LedgerRows } from './resume-ledger.js';
  * it starts, its TransactionID as a 64-bit integer, what it pays and its latest word as indexes
  * into tables of the distinct values, the desk's guards lifted as bits. A step makes a row's
  * BulkRow when it reaches the row (`get`) and writes back what it learned (`put`); no object is
- * kept a row, so a file of 1,000,000 rows holds ~20 bytes a row here.
+ * kept a row, so a file of 1,000,000 rows holds ~10 bytes a row here.
  */
 const starts = ['new', 'open', 'final'] as const;
 /** The guards lifted, in the order desk-problems.ts lifts them: a duplicate in the file, the limits, a duplicate in the ledger. */
@@ -20,15 +21,15 @@ const [fileDuplicate, overLimit, ledgerDuplicate] = [1, 2, 4];
 export class BulkRows {
   private readonly start: Uint8Array;
   /** Made once a row has a TransactionID (not in a dry run of a new file), as `word` once a row ends. */
-  private ids: BigUint64Array | undefined;
+  private ids: PackedIds | undefined;
   /** TransactionIDs a 64-bit integer does not give back as written (none that agentpay makes). */
   private readonly oddIds = new Map<number, string>();
   private readonly lifted: Uint8Array;
   /** What a row pays: -1 is what its order says (amount, invoice-id, no voucher name). */
   private paid: Int32Array | undefined;
   private readonly paidTable = new Interned<[string | undefined, string | undefined, string | undefined]>();
-  /** Its latest word in the results file: -1 is none yet this run. */
-  private word: Int32Array | undefined;
+  /** Its latest word in the results file: none yet this run, or an index into `wordTable`. */
+  private word: SmallIndexes | undefined;
   private readonly wordTable = new Interned<[ResultRow['state'], string | undefined, string | undefined]>();
 
   constructor(
@@ -66,7 +67,7 @@ export class BulkRows {
     if (bits & fileDuplicate) lifted.push('allow-duplicate');
     if (bits & overLimit) lifted.push('over-limit');
     if (bits & ledgerDuplicate && !(bits & fileDuplicate)) lifted.push('allow-duplicate');
-    const id = this.ids?.[index] ?? 0n;
+    const id = this.ids?.get(index) ?? 0n;
     return {
       line: order.line,
       key: order.key,
@@ -92,7 +93,7 @@ export class BulkRows {
     this.start[index] = starts.indexOf(row.start);
     const id = row.transactionId;
     const number = id === undefined ? undefined : longNumber(id);
-    if (number !== undefined) (this.ids ??= new BigUint64Array(this.length))[index] = number;
+    if (number !== undefined) (this.ids ??= new PackedIds(this.length)).set(index, number);
     else if (id !== undefined) this.oddIds.set(index, id);
     const plain = row.paidAmount === row.amount && row.paidInvoiceId === row.invoiceId && row.voucher === undefined;
     if (!plain)
@@ -112,14 +113,14 @@ export class BulkRows {
 
   /** The row's latest word this run, as the results file keeps it. */
   setWord(index: number, result: ResultRow): void {
-    this.word ??= new Int32Array(this.length).fill(-1);
-    this.word[index] = this.wordTable.indexOf([result.state, result.status, result.message]);
+    this.word ??= new SmallIndexes(this.length);
+    this.word.set(index, this.wordTable.indexOf([result.state, result.status, result.message]));
   }
 
   /** The row as the results file keeps it: its latest word this run over what `planned` says. */
   latest(index: number, planned: ResultRow): ResultRow {
-    const word = this.word?.[index] ?? -1;
-    if (word === -1) return planned;
+    const word = this.word?.get(index);
+    if (word === undefined) return planned;
     const [state, status, message] = this.wordTable.at(word);
     // Assigned, not spread: one of these per row each time the results file is written whole.
     planned.state = state;
