@@ -1,9 +1,9 @@
 import type { InvalidFieldError } from '../protocol/problems.js';
 import type { Found, Wanted } from '../scenario/assertions.js';
 import type { Absence } from '../scenario/path.js';
+import { wholeNumberText } from '../whole-number-text.js';
 import type { Language } from './language.js';
 import { plural } from './plural.js';
-import { wholeNumberText } from './whole-number.js';
 
 /** How a message names the signal that stopped a command. */
 /** A count and its noun, the count grouped as English writes it (1,234 records). */

@@ -1,7 +1,7 @@
 import type { FieldProblem, InvalidFieldError } from '../protocol/problems.js';
+import { wholeNumberText } from '../whole-number-text.js';
 import type { Catalogue, StorageAction } from './en.js';
 import { type PluralForms, plural } from './plural.js';
-import { wholeNumberText } from './whole-number.js';
 
 /**
  * The human text in Russian, typed by en.ts: a key it lacks fails the type-check. Names the

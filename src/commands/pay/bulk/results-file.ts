@@ -4,6 +4,7 @@ import { syncDirectory, writeAll } from '../../../durable.js';
 import { errnoCodeOf, LocalStorageError } from '../../../errors.js';
 import type { TransactionState } from '../../../protocol/transaction-view.js';
 import { type CsvColumn, type CsvNotation, csvHeader, csvRow } from '../../../render/csv.js';
+import { wholeNumberText } from '../../../whole-number-text.js';
 import type { OrderRow } from './order-row.js';
 
 /**
@@ -41,14 +42,9 @@ export interface ResultRow {
   message: string | undefined;
 }
 
-/**
- * A number's cell by toFixed, which makes a new string: String(number) goes through V8's
- * number-to-string cache, which lives in the old generation and so kept each row's line
- * number alive through the young collections (a rewrite of 1,000,000 rows grew the heap by
- * ~30 MB at once, at the start of a run and at its end).
- */
+/** A number's cell made afresh, not through V8's cache of number texts (whole-number-text.ts). */
 const cell = (value: string | number | undefined | null) =>
-  value === undefined || value === null ? '' : typeof value === 'number' ? value.toFixed(0) : value;
+  value === undefined || value === null ? '' : typeof value === 'number' ? wholeNumberText(value) : value;
 
 const columns: CsvColumn<ResultRow>[] = [
   { header: 'line', kind: 'number', value: (row) => cell(row.line) },
