@@ -200,3 +200,31 @@ describe('a resumed run decides each row by the ledger', () => {
     await expectStarts(env, resumeFiles());
   });
 });
+
+describe("a resumed run weighs the ledger's recent payments", () => {
+  it('to the accounts of its rows still to pay: a duplicate is refused, and paid with --allow-duplicate', async () => {
+    const env = envFor(sandbox, { AGENTPAY_SETTLE_DELAY: '20' });
+    const earlier = await runCli(['pay', '--service', '201', '--account', 'r-1', '--amount', '10.00'], { env });
+    expect(earlier.code, earlier.stderr).toBe(0);
+    const orders = ordersFile(['key,service,account,amount', 'k-1,201,r-1,10.00', 'k-2,201,r-2,20.00']);
+    const header =
+      'line,key,service,account,currency,invoice-id,invoice,amount,transaction-id,paid-amount,paid-invoice-id,voucher,state,status,message';
+    writeFileSync(
+      resultsOf(orders),
+      [
+        header,
+        `2,k-1,201,r-1,KZT,,,10.00,${idOf('R')},10.00,,,unknown,,`,
+        `3,k-2,201,r-2,KZT,,,20.00,${idOf('S')},20.00,,,success,10,Успех`,
+        '',
+      ].join('\n'),
+    );
+    const refused = await runCli(['pay', '--from-file', orders, '--yes'], { env });
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain('line 2: repeats transaction');
+    const before = sandbox.received.length;
+    const paid = await runCli(['pay', '--from-file', orders, '--yes', '--json', '--allow-duplicate'], { env });
+    expect(paid.code, paid.stderr).toBe(0);
+    const payments = sandbox.received.slice(before).filter((form) => form.get('RequestType') === 'Payment');
+    expect(payments.map((form) => form.get('TransactionID'))).toEqual([idOf('R')]);
+  });
+});
