@@ -103,6 +103,25 @@ describe("a resumed run's ledger entries, packed by row", () => {
   });
 });
 
+describe("a resumed run's ledger words, many of them", () => {
+  it('keeps each row its own word and RequestID past 256 distinct words', () => {
+    const rows = Array.from({ length: 600 }, (_, i) => order(i + 2, `a-${i}`));
+    const held = new LedgerRows(storeOf(rows), rows.length);
+    const requestId = (i: number) => `${2n ** 63n + BigInt(i) * 3n}`;
+    rows.forEach((row, i) => {
+      held.intent(i, intentOf(row));
+      held.outcome(
+        i,
+        viewOf(row, { state: 'success', status: '10', requestId: requestId(i), message: `word ${i % 400}` }),
+      );
+    });
+    const words = rows.map((row, i) => held.entryOf(i, row, `${row.line}`)?.outcome?.view);
+    expect(words.map((view) => [view?.message, view?.requestId])).toEqual(
+      rows.map((_, i) => [`word ${i % 400}`, requestId(i)]),
+    );
+  });
+});
+
 describe("a file's accounts as a set", () => {
   it('answers whether an account is one of the rows chosen, and lists each once, a slice at a time', () => {
     const accounts = ['a', 'b', 'a', 'счёт', 'c', 'b', 'd'];
