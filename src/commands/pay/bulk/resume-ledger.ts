@@ -2,7 +2,7 @@ import type { Ledger, Owner } from '../../../ledger/ledger.js';
 import type { IntentRecord } from '../../../ledger/records.js';
 import { Interned } from '../../../packed/interned.js';
 import { longNumber } from '../../../packed/long-number.js';
-import { type TransactionView, transactionStates, unknownView } from '../../../protocol/transaction-view.js';
+import { type TransactionView, transactionStates } from '../../../protocol/transaction-view.js';
 import { FirstSeen } from './first-seen.js';
 import type { OrderRow } from './order-row.js';
 import type { OrderStore } from './order-store.js';
@@ -90,12 +90,20 @@ export class LedgerRows {
     if (kind === noOutcome) return { intent, outcome: undefined };
     const [status, message] = this.words.at(this.said?.[index] ?? 0);
     const number = this.requestIds?.[index] ?? 0n;
-    const sent = { transactionId, service: order.service, account: order.account, amount, currency: order.currency };
+    // Spelled out (unknownView's fields, in its order), not spread: a run makes one a row.
     const view: TransactionView = {
-      ...unknownView(sent, 'Payment', message),
-      state: transactionStates[kind - 2]!,
-      status,
+      transactionId,
       requestId: number === 0n ? (this.oddRequestIds.get(index) ?? null) : number.toString(),
+      type: 'Payment',
+      status,
+      state: transactionStates[kind - 2]!,
+      message,
+      service: order.service ?? null,
+      account: order.account ?? null,
+      amount,
+      currency: order.currency ?? null,
+      exchangeRate: null,
+      serviceCurrency: null,
     };
     return { intent, outcome: { view } };
   }
