@@ -40,6 +40,13 @@ export interface Ledger {
   /** Every transaction with its latest state, in order of first intent, streamed (iterated once). */
   entries(filter: LedgerHistoryFilter): Promise<LedgerHistory>;
   /**
+   * The entries of chosen TransactionIDs of one gateway and agent (a resumed bulk run's rows), of
+   * any age, in one reading of the whole ledger, told to `chosen` by the number it gives each:
+   * the same entries as `entries` gives (the first intent, the latest word), and nothing kept
+   * of the transactions not chosen.
+   */
+  chosenEntries(owner: Owner, chosen: ChosenTransactions): Promise<void>;
+  /**
    * The payments of one gateway and agent whose latest attempt is at or after `since`, to this
    * account or by this operator, with their state: what the desk's limits and duplicate check
    * weigh (purchase/desk-guard.ts).
@@ -152,6 +159,21 @@ export interface ClaimedBatch {
 export interface JournalEntry {
   intent: IntentRecord;
   outcome: OutcomeRecord | undefined;
+}
+
+/**
+ * TransactionIDs a reader of the ledger asks for, each by a number of its own (a row's index).
+ * Each chosen transaction is told its first intent once, then each outcome that becomes its
+ * latest word as the ledger reads on (records.ts replacesOutcome), and undefined when a later
+ * attempt reopens it (attemptReopens): what it was told last is its entry's outcome.
+ */
+export interface ChosenTransactions {
+  /** The number of this TransactionID, or -1 when it is not chosen. */
+  numberOf(transactionId: string): number;
+  /** Numbers are from 0 to below this. */
+  readonly count: number;
+  intent(number: number, intent: IntentRecord): void;
+  outcome(number: number, outcome: OutcomeRecord | undefined): void;
 }
 
 export interface LedgerFilter {

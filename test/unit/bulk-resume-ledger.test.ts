@@ -55,18 +55,18 @@ describe("a resumed run's ledger entries, packed by row", () => {
       order(6, 'e'),
     ];
     const held = new LedgerRows(storeOf(rows), rows.length);
-    held.put(
-      0,
-      intentOf(rows[0]!),
-      viewOf(rows[0]!, { state: 'success', status: '10', requestId: '77', message: 'Успех' }),
-    );
-    held.put(1, intentOf(rows[1]!, { amount: '990.00', invoiceId: 'INV-1', voucher: 'Тариф «Мини»' }), undefined);
-    held.put(
+    const put = (index: number, intent: IntentRecord, view: TransactionView | undefined) => {
+      held.intent(index, intent);
+      held.outcome(index, view);
+    };
+    put(0, intentOf(rows[0]!), viewOf(rows[0]!, { state: 'success', status: '10', requestId: '77', message: 'Успех' }));
+    put(1, intentOf(rows[1]!, { amount: '990.00', invoiceId: 'INV-1', voucher: 'Тариф «Мини»' }), undefined);
+    put(
       2,
       intentOf(rows[2]!),
       viewOf(rows[2]!, { state: 'failed', status: null, requestId: null, message: 'not sent' }),
     );
-    held.put(3, intentOf(rows[3]!), viewOf(rows[3]!, { state: 'pending', status: '1', requestId: 'R-ё', message: '' }));
+    put(3, intentOf(rows[3]!), viewOf(rows[3]!, { state: 'pending', status: '1', requestId: 'R-ё', message: '' }));
 
     const first = held.entryOf(0, rows[0]!, '2');
     expect(first?.intent).toEqual({ amount: '1500.00', invoiceId: null });
@@ -90,8 +90,35 @@ describe("a resumed run's ledger entries, packed by row", () => {
     });
     expect(held.entryOf(3, rows[3]!, '5')?.outcome?.view).toMatchObject({ state: 'pending', requestId: 'R-ё' });
     expect(held.entryOf(4, rows[4]!, '6')).toBeUndefined();
+    // A later word replaces the one before; none (a new attempt after a failure) leaves the intent open.
+    held.outcome(2, viewOf(rows[2]!, { state: 'unknown', status: null, requestId: '5', message: 'no answer' }));
+    expect(held.entryOf(2, rows[2]!, '4')?.outcome?.view).toMatchObject({ state: 'unknown', requestId: '5' });
+    held.outcome(2, undefined);
+    expect(held.entryOf(2, rows[2]!, '4')).toEqual({
+      intent: { amount: '1500.00', invoiceId: null },
+      outcome: undefined,
+    });
     // A new file's: no row has an entry.
     expect(new LedgerRows(storeOf(rows), 0).entryOf(0, rows[0]!, '2')).toBeUndefined();
+  });
+});
+
+describe("a resumed run's ledger words, many of them", () => {
+  it('keeps each row its own word and RequestID past 256 distinct words', () => {
+    const rows = Array.from({ length: 600 }, (_, i) => order(i + 2, `a-${i}`));
+    const held = new LedgerRows(storeOf(rows), rows.length);
+    const requestId = (i: number) => `${2n ** 63n + BigInt(i) * 3n}`;
+    rows.forEach((row, i) => {
+      held.intent(i, intentOf(row));
+      held.outcome(
+        i,
+        viewOf(row, { state: 'success', status: '10', requestId: requestId(i), message: `word ${i % 400}` }),
+      );
+    });
+    const words = rows.map((row, i) => held.entryOf(i, row, `${row.line}`)?.outcome?.view);
+    expect(words.map((view) => [view?.message, view?.requestId])).toEqual(
+      rows.map((_, i) => [`word ${i % 400}`, requestId(i)]),
+    );
   });
 });
 

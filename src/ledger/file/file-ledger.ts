@@ -3,6 +3,7 @@ import { t } from '../../i18n/current.js';
 import { type HeldLock, LockBusy, type LockHolder, lockWaiting } from '../../lock-file.js';
 import { type Claim, ClaimQueue, groupedByOwner, lookBackOfClaims } from '../claim-queue.js';
 import type {
+  ChosenTransactions,
   ClaimedBatch,
   Intent,
   IntentOptions,
@@ -265,6 +266,10 @@ export class FileLedger implements Ledger {
         for await (const entry of all) if (entry.intent.operator === operator) yield entry;
       },
     };
+  }
+
+  async chosenEntries(owner: Owner, chosen: ChosenTransactions): Promise<void> {
+    await (await import('./chosen-entries.js')).chosenEntries(this.location.path, owner, chosen, this.warn);
   }
 
   async recentPayments(query: LookBackQuery | SetLookBackQuery): Promise<RecentPayment[]> {

@@ -118,11 +118,12 @@ async function* chunksOf(
   blocking = false,
 ): AsyncGenerator<Buffer> {
   let position = 0;
-  // Read in this thread, a chunk is decoded (lineBatchesOf) before the next is read: one buffer serves them all.
-  const shared = blocking ? Buffer.allocUnsafe(Math.min(size, end)) : undefined;
+  // A chunk is decoded (lineBatchesOf) before the next is read, in this thread or in libuv's pool:
+  // one buffer serves them all. A buffer a chunk, given back only when V8 next collected it, left
+  // the C heap fragmented: a few MB more RSS over a journal of 1,000,000 payments.
+  const buffer = Buffer.allocUnsafe(Math.min(size, end));
   while (position < end) {
     const length = Math.min(size, end - position);
-    const buffer = shared ?? Buffer.allocUnsafe(length);
     const bytesRead = blocking
       ? readSync(fd, buffer, 0, length, position)
       : (await readAt(fd, buffer, 0, length, position)).bytesRead;

@@ -91,6 +91,15 @@ export function keepWaiting(fallback: Fallback, outcomes: readonly WaitingOutcom
   });
 }
 
+/** What the person is told of outcomes kept here (the ledger `shown` did not take them, for `reason`). */
+export function keptNote(shown: string, reason: string, outcomes: readonly WaitingOutcome[]): string {
+  const count =
+    outcomes.length === 1
+      ? `the outcome of ${outcomes[0]!.record.transactionId} is`
+      : `${outcomes.length} outcomes are`;
+  return `the ledger ${shown} did not take it (${reason}): ${count} kept on this machine and delivered by the next agentpay command that reaches the ledger`;
+}
+
 function stillThere(path: string, inode: number): boolean {
   try {
     return statSync(path).ino === inode;

@@ -4,6 +4,7 @@ import { LedgerUnreachableError, LocalStorageError, noPaymentSent } from '../../
 import { ClaimQueue } from '../claim-queue.js';
 import type {
   AttemptRef,
+  ChosenTransactions,
   ClaimedBatch,
   Intent,
   IntentOptions,
@@ -27,10 +28,10 @@ import type { JournalRecord, OutcomeRecord } from '../records.js';
 import { type IntentRecorder, insertOrRetry, settleClaims } from './claims.js';
 import { connectLedger, type LedgerConnection, reasonOf } from './connect.js';
 import { deliverFallback } from './deliver-fallback.js';
-import { fallbackOf, keepWaiting, type WaitingOutcome } from './fallback.js';
+import { fallbackOf, keepWaiting, keptNote, type WaitingOutcome } from './fallback.js';
 import { importJournalRecords } from './import-records.js';
 import * as sql from './queries.js';
-import { entriesOf, exportedRecords, openOwnersOf, paymentsOf, recentPaymentsOf, transactionsById } from './reads.js';
+import * as reads from './reads.js';
 import { claimedEntriesOf, outcomeColumns, type Query, type Row, text } from './rows.js';
 import { ensureSchema } from './schema.js';
 
@@ -172,13 +173,7 @@ export class PostgresLedger implements Ledger {
   /** Outcomes the database did not take: kept on this machine; throws LocalStorageError when even that fails. */
   private keepForLater(outcomes: readonly WaitingOutcome[], error: unknown): void {
     keepWaiting(this.fallback, outcomes);
-    const count =
-      outcomes.length === 1
-        ? `the outcome of ${outcomes[0]!.record.transactionId} is`
-        : `${outcomes.length} outcomes are`;
-    this.options.note(
-      `the ledger ${this.location.shown} did not take it (${reasonOf(this.connection.lost.error ?? error)}): ${count} kept on this machine and delivered by the next agentpay command that reaches the ledger`,
-    );
+    this.options.note(keptNote(this.location.shown, reasonOf(this.connection.lost.error ?? error), outcomes));
   }
 
   async recordOutcome(outcome: OutcomeRecord, answers?: AttemptRef): Promise<void> {
@@ -191,7 +186,7 @@ export class PostgresLedger implements Ledger {
   }
 
   openOwners(filter: LedgerFilter): Promise<OwnerCount[]> {
-    return openOwnersOf(this.query, filter);
+    return reads.openOwnersOf(this.query, filter);
   }
 
   async *claimOpen(owner: Owner, filter: LedgerFilter): AsyncIterable<ClaimedBatch> {
@@ -263,7 +258,11 @@ export class PostgresLedger implements Ledger {
   }
 
   entries(filter: LedgerHistoryFilter): Promise<LedgerHistory> {
-    return entriesOf(this.query, filter);
+    return reads.entriesOf(this.query, filter);
+  }
+
+  chosenEntries(owner: Owner, chosen: ChosenTransactions): Promise<void> {
+    return reads.chosenEntriesOf(this.query, owner, chosen);
   }
 
   importRecords(records: AsyncIterable<JournalRecord>): Promise<{ added: number; conflicts: string[] }> {
@@ -271,19 +270,19 @@ export class PostgresLedger implements Ledger {
   }
 
   exportRecords(): AsyncGenerator<JournalRecord> {
-    return exportedRecords(this.query);
+    return reads.exportedRecords(this.query);
   }
 
   payments(query: PaymentsQuery): AsyncGenerator<PaymentRow[]> {
-    return paymentsOf(this.query, query);
+    return reads.paymentsOf(this.query, query);
   }
 
   recentPayments(query: LookBackQuery | SetLookBackQuery): Promise<RecentPayment[]> {
-    return this.inTurn(() => recentPaymentsOf(this.queryNow, query));
+    return this.inTurn(() => reads.recentPaymentsOf(this.queryNow, query));
   }
 
   transaction(transactionId: string, owner?: Owner): Promise<JournalEntry[]> {
-    return transactionsById(this.query, transactionId, owner);
+    return reads.transactionsById(this.query, transactionId, owner);
   }
 
   /**

@@ -1,6 +1,7 @@
 import { noPaymentSent } from '../../errors.js';
 import type {
   AccountSet,
+  ChosenTransactions,
   JournalEntry,
   LedgerEntry,
   LedgerFilter,
@@ -87,6 +88,19 @@ async function* entryPages(query: Query, filter: LedgerHistoryFilter): AsyncGene
       if (filter.state !== undefined && (outcome?.view.state ?? 'unknown') !== filter.state) continue;
       yield { intent, outcome, recordedBy: { operator: text(row.operator), host: text(row.host) } };
     }
+  }
+}
+
+/**
+ * The entries of chosen TransactionIDs (ledger.ts chosenEntries): the gateway's transactions as
+ * history pages them, the agent's chosen ones told; memory follows the page.
+ */
+export async function chosenEntriesOf(query: Query, owner: Owner, chosen: ChosenTransactions): Promise<void> {
+  for await (const { intent, outcome } of entryPages(query, { gateway: owner.gateway })) {
+    const number = intent.agentId === owner.agentId ? chosen.numberOf(intent.transactionId) : -1;
+    if (number === -1) continue;
+    chosen.intent(number, intent);
+    chosen.outcome(number, outcome);
   }
 }
 

@@ -13,7 +13,7 @@ import type { OrderRow } from './order-row.js';
 import type { OrderStore } from './order-store.js';
 import type { ResultRow } from './results-file.js';
 import type { PriorRows } from './results-read.js';
-import { LedgerRows, type LedgerWord, readResumeLedger } from './resume-ledger.js';
+import { LedgerRows, type LedgerWord, mayBePaid, readResumeLedger } from './resume-ledger.js';
 
 /**
  * The plan of a bulk run, made before any Payment leaves: where each row stands after an earlier
@@ -69,11 +69,11 @@ export function bulkRowOf(order: OrderRow, prior: ResultRow | undefined, entry: 
 }
 
 /**
- * One reading of the ledger for the whole file. Resuming: the entries of the earlier run's
- * TransactionIDs (of any age), and the recent payments from the same reading (resume-ledger.ts).
- * A new file: only what the desk's rules weigh (desk-rules.ts lookBackOf), read from the
- * journal's end back: the recent payments to the file's accounts, and the operator's when a
- * daily limit is set on them.
+ * What the run reads of the ledger for the whole file. Resuming: the entries of the earlier
+ * run's TransactionIDs, of any age (resume-ledger.ts). Then only what the desk's rules weigh
+ * (desk-rules.ts lookBackOf), read from the journal's end back: the recent payments to the
+ * accounts of the rows that may still be paid (all of a new file's; none of a finished run's),
+ * and the operator's when a daily limit is set on them.
  */
 export async function readLedger(
   ledger: Ledger,
@@ -82,23 +82,28 @@ export async function readLedger(
   look: LookBack | undefined,
   orders: OrderStore,
 ): Promise<{ held: LedgerRows; recent: RecentPayment[] }> {
-  if (prior !== undefined && prior.size > 0) return readResumeLedger(ledger, owner, prior, look, orders);
-  const recent = look === undefined ? [] : await recentToAccounts(ledger, owner, look, orders);
-  return { held: new LedgerRows(orders, 0), recent };
+  const resumed = prior !== undefined && prior.size > 0 ? prior : undefined;
+  const held =
+    resumed === undefined ? new LedgerRows(orders, 0) : await readResumeLedger(ledger, owner, resumed, orders);
+  const toPay = resumed === undefined ? undefined : (index: number) => mayBePaid(resumed, index, orders);
+  const recent = look === undefined ? [] : await recentToAccounts(ledger, owner, look, orders, toPay);
+  return { held, recent };
 }
 
 /**
- * The recent payments to the file's accounts (and the operator's, when a daily limit is set on
- * them), in one look-back: the ledger asks the file's own packed rows whether an account is one
- * of them (file-accounts.ts), rather than being handed lists of them.
+ * The recent payments to the accounts of the file's rows (those `rows` chooses), and the
+ * operator's when a daily limit is set on them, in one look-back: the ledger asks the file's
+ * own packed rows whether an account is one of them (file-accounts.ts), rather than being
+ * handed lists of them.
  */
 async function recentToAccounts(
   ledger: Ledger,
   owner: Owner,
   look: LookBack,
   orders: OrderStore,
+  rows: ((index: number) => boolean) | undefined,
 ): Promise<RecentPayment[]> {
-  const accounts = new FileAccounts(orders);
+  const accounts = new FileAccounts(orders, rows);
   try {
     return await ledger.recentPayments({ ...owner, since: look.since, accounts, operator: look.operator });
   } finally {

@@ -1,22 +1,19 @@
-import type { Ledger, Owner, RecentPayment } from '../../../ledger/ledger.js';
+import type { Ledger, Owner } from '../../../ledger/ledger.js';
 import type { IntentRecord } from '../../../ledger/records.js';
 import { Interned } from '../../../packed/interned.js';
 import { longNumber } from '../../../packed/long-number.js';
-import { type TransactionView, transactionStates, unknownView } from '../../../protocol/transaction-view.js';
-import type { LookBack } from '../../../purchase/desk-rules.js';
-import { FileAccounts } from './file-accounts.js';
+import { type TransactionView, transactionStates } from '../../../protocol/transaction-view.js';
 import { FirstSeen } from './first-seen.js';
 import type { OrderRow } from './order-row.js';
 import type { OrderStore } from './order-store.js';
 import type { PriorRows } from './results-read.js';
 
 /**
- * What a resumed run reads of the ledger, in one reading of its entries for the whole file:
- * for each row whose TransactionID the ledger holds, what the run reads of that entry later,
- * packed by row index (a byte for its state, its word and what it paid as indexes into tables
- * of the distinct values, its RequestID as a 64-bit integer); and the recent payments the desk's rules
- * will weigh, which are those to the accounts of rows that may still be paid. A finished run of
- * 1,000,000 rows held an entry object a row and a payment object a row here before.
+ * What a resumed run reads of the ledger's entries for the whole file, in one reading: for each
+ * row whose TransactionID the ledger holds, what the run reads of that entry later, packed by
+ * row index (a byte for its state, its word and what it paid as indexes into tables of the
+ * distinct values, its RequestID as a 64-bit integer). A finished run of 1,000,000 rows held an
+ * entry object a row here before.
  */
 
 /** A row's entry as the run reads it: what its intent paid, and its latest word. */
@@ -31,8 +28,8 @@ const [noEntry, noOutcome] = [0, 1];
 
 export class LedgerRows {
   private readonly kind: Uint8Array;
-  /** The outcome's status and message, as an index into `words`. */
-  private said: Int32Array | undefined;
+  /** The outcome's status and message, as an index into `words`: a byte until there are more than 256 of them. */
+  private said: Uint8Array | Int32Array | undefined;
   private readonly words = new Interned<[string | null, string]>();
   /** What the intent paid: -1 is what the order says (its amount and InvoiceId, no voucher name). */
   private paid: Int32Array | undefined;
@@ -48,8 +45,8 @@ export class LedgerRows {
     this.kind = new Uint8Array(rows);
   }
 
-  /** The ledger's entry for the row's TransactionID: what it paid, and its latest word. */
-  put(index: number, intent: IntentRecord, view: TransactionView | undefined): void {
+  /** The first intent the ledger holds for the row's TransactionID: what it paid; no word on it yet. */
+  intent(index: number, intent: IntentRecord): void {
     const order = this.orders.get(index);
     const plain =
       intent.amount === order.amount && intent.invoiceId === (order.invoiceId ?? null) && intent.voucher === undefined;
@@ -60,12 +57,20 @@ export class LedgerRows {
         intent.voucher,
       ]);
     else if (this.paid !== undefined) this.paid[index] = -1;
+    this.kind[index] = noOutcome;
+  }
+
+  /** The entry's latest word as the ledger reads on: undefined when there is none (again: a new attempt). */
+  outcome(index: number, view: TransactionView | undefined): void {
     if (view === undefined) {
       this.kind[index] = noOutcome;
       return;
     }
     this.kind[index] = 2 + transactionStates.indexOf(view.state);
-    (this.said ??= new Int32Array(this.kind.length))[index] = this.words.indexOf([view.status, view.message]);
+    const said = this.words.indexOf([view.status, view.message]);
+    this.said ??= new Uint8Array(this.kind.length);
+    if (said > 0xff && this.said instanceof Uint8Array) this.said = Int32Array.from(this.said);
+    this.said[index] = said;
     const requestId = view.requestId ?? undefined;
     const number = requestId === undefined ? 0n : (longNumber(requestId) ?? 0n);
     if (number !== 0n || this.requestIds !== undefined)
@@ -85,41 +90,44 @@ export class LedgerRows {
     if (kind === noOutcome) return { intent, outcome: undefined };
     const [status, message] = this.words.at(this.said?.[index] ?? 0);
     const number = this.requestIds?.[index] ?? 0n;
-    const sent = { transactionId, service: order.service, account: order.account, amount, currency: order.currency };
+    // Spelled out (unknownView's fields, in its order), not spread: a run makes one a row.
     const view: TransactionView = {
-      ...unknownView(sent, 'Payment', message),
-      state: transactionStates[kind - 2]!,
-      status,
+      transactionId,
       requestId: number === 0n ? (this.oddRequestIds.get(index) ?? null) : number.toString(),
+      type: 'Payment',
+      status,
+      state: transactionStates[kind - 2]!,
+      message,
+      service: order.service ?? null,
+      account: order.account ?? null,
+      amount,
+      currency: order.currency ?? null,
+      exchangeRate: null,
+      serviceCurrency: null,
     };
     return { intent, outcome: { view } };
   }
 }
 
 /** Whether a row may still be paid: no earlier word, or none final (a success or failure is never paid again). */
-const mayBePaid = (prior: PriorRows, index: number, orders: OrderStore) => {
+export const mayBePaid = (prior: PriorRows, index: number, orders: OrderStore): boolean => {
   const state = prior.stateOf(orders.lineOf(index));
   return state === undefined || (state !== 'success' && state !== 'failed');
 };
 
 /**
- * Resuming: one reading of the ledger's entries (of any age) for the rows' TransactionIDs, and
- * the recent payments since the look-back to the accounts of the rows that may still be paid
- * (or the operator's, when a daily limit is set on them): the desk's rules weigh those alone
- * (desk-problems.ts), so a finished run keeps none. TransactionIDs and accounts are looked up in
- * hash tables over the rows (first-seen.ts, file-accounts.ts), given back when the reading ends.
+ * Resuming: the ledger's entries (of any age) for the rows' TransactionIDs, in one reading of
+ * the ledger keyed by the rows themselves (ledger.ts chosenEntries): a TransactionID is looked
+ * up in a hash table over the rows (first-seen.ts), given back when the reading ends, and the
+ * ledger keeps nothing of the transactions that are not the rows'.
  */
 export async function readResumeLedger(
   ledger: Ledger,
   owner: Owner,
   prior: PriorRows,
-  look: LookBack | undefined,
   orders: OrderStore,
-): Promise<{ held: LedgerRows; recent: RecentPayment[] }> {
+): Promise<LedgerRows> {
   const held = new LedgerRows(orders, orders.length);
-  // The ledger's first pass over its files first: its index of every transaction is given back
-  // before the rows' tables are made, so the two are not held at once.
-  const entries = await ledger.entries({ gateway: owner.gateway });
   const idOf = (index: number) => prior.transactionIdOf(orders.lineOf(index)) ?? '';
   const ids = new FirstSeen(idOf, prior.size);
   /** Rows with the TransactionID of an earlier row (none that agentpay writes): they read the same entry. */
@@ -130,23 +138,22 @@ export async function readResumeLedger(
     const first = ids.firstOrAdd(index, id);
     if (first !== -1) sameId.set(first, [...(sameId.get(first) ?? []), index]);
   }
-  const open = look === undefined ? undefined : new FileAccounts(orders, (index) => mayBePaid(prior, index, orders));
-  const recent: RecentPayment[] = [];
+  const none: number[] = [];
   try {
-    for await (const entry of entries) {
-      const { intent } = entry;
-      if (intent.agentId !== owner.agentId || intent.gateway !== owner.gateway) continue;
-      const first = ids.find(intent.transactionId);
-      if (first !== -1)
-        for (const index of [first, ...(sameId.get(first) ?? [])]) held.put(index, intent, entry.outcome?.view);
-      if (look === undefined || Date.parse(intent.at) < look.since.getTime()) continue;
-      const weighed =
-        open?.has(intent.account) === true || (look.operator !== undefined && intent.operator === look.operator);
-      if (weighed) recent.push({ intent, state: entry.outcome?.view.state });
-    }
+    await ledger.chosenEntries(owner, {
+      count: orders.length,
+      numberOf: (transactionId) => ids.find(transactionId),
+      intent: (first, intent) => {
+        held.intent(first, intent);
+        for (const index of sameId.get(first) ?? none) held.intent(index, intent);
+      },
+      outcome: (first, outcome) => {
+        held.outcome(first, outcome?.view);
+        for (const index of sameId.get(first) ?? none) held.outcome(index, outcome?.view);
+      },
+    });
   } finally {
     ids.release();
-    open?.release();
   }
-  return { held, recent };
+  return held;
 }
