@@ -1,7 +1,8 @@
+import { spawn } from 'node:child_process';
 import { createWriteStream, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { isolatedEnv } from '../helpers/cli.js';
+import { binPath, isolatedEnv } from '../helpers/cli.js';
 import { measuredRun } from '../helpers/measured-run.js';
 
 /**
@@ -64,7 +65,8 @@ describe('pay --from-file at scale', () => {
 const finished = 100_000;
 const firstId = 1_795_798_738_946_608_922n;
 
-async function writeFinishedRun(home: string): Promise<string> {
+/** Every 1,000th row's word did not reach the results file (a kill between the ledger and it) unless `lagging` says which. */
+async function writeFinishedRun(home: string, lagging = (i: number) => i % 1000 === 999): Promise<string> {
   const orders = join(home, 'orders.csv');
   await writeOrders(orders, finished);
   const header =
@@ -73,10 +75,9 @@ async function writeFinishedRun(home: string): Promise<string> {
     join(home, 'orders.results.csv'),
     header,
     finished,
-    // Every 1,000th row's word did not reach the results file (a kill between the ledger and it):
-    // the ledger's success makes it final.
+    // A lagging row's word is the ledger's: its success makes the row final.
     (i) =>
-      `${i + 2},order-${i},202,${7_000_000_000 + i},KZT,,,1500.00,${firstId + BigInt(i)},1500.00,,,${i % 1000 === 999 ? 'pending,,' : 'success,10,Успех'}\n`,
+      `${i + 2},order-${i},202,${7_000_000_000 + i},KZT,,,1500.00,${firstId + BigInt(i)},1500.00,,,${lagging(i) ? 'pending,,' : 'success,10,Успех'}\n`,
   );
   mkdirSync(join(home, 'state', 'agentpay'), { recursive: true });
   // Paid a moment ago, inside the duplicate window: each is a recent payment to the file's accounts.
@@ -138,5 +139,27 @@ describe('pay --from-file resumed at scale', () => {
     expect(lines).toBe(finished);
     expect(last).toMatch(new RegExp(`"line":${finished + 1},"key":"order-${finished - 1}",`));
     expect(peakMb()).toBeLessThan(180);
+  }, 120_000);
+
+  it('stops at Ctrl+C within a stretch of rows that end at once (a resume whose results lag the ledger on every row)', async () => {
+    const env = isolatedEnv();
+    const orders = await writeFinishedRun(env.HOME!, () => true);
+    const child = spawn(process.execPath, [binPath, '--sandbox', '--json', 'pay', '--from-file', orders, '--yes'], {
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let [lines, stderr] = [0, ''];
+    child.stdout.on('data', (chunk: Buffer) => {
+      for (let i = chunk.indexOf(10); i !== -1; i = chunk.indexOf(10, i + 1)) lines++;
+    });
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk));
+    await new Promise<void>((resolve) => child.stdout.once('data', () => resolve()));
+    child.kill('SIGINT');
+    const code = await new Promise((resolve) => child.on('close', resolve));
+    // These rows end without waiting on anything: before, they all ended in one turn of the event
+    // loop, the signal was handled only after the last, and every row was done (exit 0).
+    expect(code, stderr).toBe(130);
+    expect(stderr).toContain('Ctrl+C: no new rows start');
+    expect(lines).toBeLessThan(finished / 2);
   }, 120_000);
 });

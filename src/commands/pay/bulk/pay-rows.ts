@@ -55,8 +55,12 @@ export async function payRows(
   };
   const ahead = new IntentsAhead(work, rows, concurrency);
   const work1 = async ({ row, index }: { row: BulkRow; index: number }) => {
-    // Result lines wait for a slow reader every 1,024 rows, as the plan's do, rather than queue in memory.
-    if (index % 1024 === 1023) await out.drained();
+    // Every 1,024 rows: result lines wait for a slow reader, as the plan's do, rather than queue in
+    // memory; and the event loop gets a turn. Rows that end without waiting on anything (a resume's
+    // skipped rows) would otherwise all end in one turn: Ctrl+C handled only after the last of them.
+    if (index % 1024 === 1023)
+      await Promise.all([out.drained(), new Promise<void>((resolve) => setImmediate(resolve))]);
+    await Promise.all([out.drained(), new Promise<void>((resolve) => setImmediate(resolve))]);
     const result = await workOnRow(work, row, ahead.start(index));
     if (result.state === 'not-sent' && stopsTheRunCode(result.exitCode) && stopReason === undefined) {
       stopReason = new AgentpayError(result.message, result.exitCode as ExitCodeValue);
