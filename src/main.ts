@@ -98,6 +98,9 @@ function listenForSignals(argv: readonly string[]): Interrupts {
   const listeners = new Set<(signal: StopSignal) => void>();
   let heard = 0;
   const on = (signal: StopSignal) => () => {
+    // The command has settled and said how it ended: whatever still keeps the process alive
+    // (a bug: a server or timer left open) must not outlast a signal. Its exit code stands.
+    if (finished) process.exit();
     heard++;
     if (!stop.signal.aborted) stop.abort(signal);
     for (const listener of [...listeners]) listener(signal);

@@ -226,3 +226,30 @@ describe('a password in the ledger URL', () => {
     expect(result.stderr).not.toContain('s3cret-pw');
   });
 });
+
+describe('a signal after the command has settled', () => {
+  it('ends a process something left alive (a bug), with the exit code the command gave', async () => {
+    const env = isolatedEnv();
+    // Stands for a handle a bug left open after the command ended: it keeps the event loop alive.
+    const keepAlive = join(env.HOME!, 'keep-alive.cjs');
+    writeFileSync(keepAlive, 'setInterval(() => {}, 1 << 30);\n');
+    const child = spawn(
+      process.execPath,
+      ['--require', keepAlive, binPath, 'check', '--service', '101', '--account', '7011234567'],
+      {
+        env,
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
+    let stderr = '';
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+    const ended = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
+    for (let waited = 0; !stderr.includes('\n') && waited < 10_000; waited += 20) await sleep(20);
+    expect(stderr).toContain('agentpay: no gateway is set');
+    child.kill('SIGTERM');
+    // Before, the first two signals were taken for the settled command's and the process stayed.
+    const code = await Promise.race([ended, sleep(5_000).then(() => 'still running')]);
+    if (code === 'still running') child.kill('SIGKILL');
+    expect(code).toBe(2);
+  });
+});
