@@ -32,3 +32,10 @@ export function ensureLength(array: Growable, length: number): void {
 export function release(...arrays: Growable[]): void {
   for (const array of arrays) (array.buffer as ResizableBuffer).resize(0);
 }
+
+/** A hash table's slots, `length` of them (a power of two), each -1: free. */
+export function freeSlots(length: number): Int32Array {
+  const slots = growable(Int32Array);
+  ensureLength(slots, length);
+  return slots.fill(-1);
+}

@@ -1,4 +1,4 @@
-import { ensureLength, growable, release } from './growable.js';
+import { ensureLength, freeSlots, growable, release } from './growable.js';
 
 /**
  * Transactions numbered in the order they were first added, found again by owner and id
@@ -23,7 +23,7 @@ export class TransactionIndex {
    */
   private readonly ownerOf = growable(Uint16Array);
   private manyOwners = false;
-  private slots = emptySlots(2048);
+  private slots = freeSlots(2048);
   private readonly packed = new Uint8Array(idBytes);
   private readonly digits = Buffer.alloc(2 * idBytes);
   size = 0;
@@ -152,7 +152,7 @@ export class TransactionIndex {
 
   private rehash(): void {
     const old = this.slots;
-    this.slots = emptySlots(old.length * 2);
+    this.slots = freeSlots(old.length * 2);
     release(old);
     const mask = this.slots.length - 1;
     for (let number = 0; number < this.size; number++) {
@@ -161,13 +161,6 @@ export class TransactionIndex {
       this.slots[slot] = number;
     }
   }
-}
-
-/** A table of `length` free slots (a power of two). */
-function emptySlots(length: number): Int32Array {
-  const slots = growable(Int32Array);
-  ensureLength(slots, length);
-  return slots.fill(-1);
 }
 
 /** FNV-1a of the owner and the packed id (or, for an id kept whole, of its text). */

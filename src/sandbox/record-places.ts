@@ -1,4 +1,4 @@
-import { ensureLength, growable, release } from '../packed/growable.js';
+import { ensureLength, freeSlots, growable, release } from '../packed/growable.js';
 
 /**
  * Where each transaction's latest record is in the sandbox's state file, found by its key
@@ -71,13 +71,6 @@ export class RecordPlaces {
       this.slots[slot] = number;
     }
   }
-}
-
-/** A table of `length` free slots (a power of two). */
-function freeSlots(length: number): Int32Array {
-  const slots = growable(Int32Array);
-  ensureLength(slots, length);
-  return slots.fill(-1);
 }
 
 /** FNV-1a of the key's UTF-16 code units, its bits mixed (murmur3's finalizer) so that the low ones spread. */
