@@ -133,7 +133,7 @@ describe('pay --from-file resumed at scale', () => {
     const { code, lines, last, stderr, peakMb } = await measuredRun(
       env,
       ['--sandbox', '--json', 'pay', '--from-file', orders, '--yes'],
-      12_000,
+      { readerWaitsMs: 12_000 },
     );
     expect(code, stderr).toBe(0);
     expect(lines).toBe(finished);

@@ -1,11 +1,9 @@
-import { spawn } from 'node:child_process';
-import { createWriteStream, readFileSync, writeFileSync } from 'node:fs';
+import { createWriteStream, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { lineOf } from '../../src/ledger/record-format.js';
 import { unknownView } from '../../src/protocol/transaction-view.js';
-import { binPath, isolatedEnv } from '../helpers/cli.js';
+import { isolatedEnv } from '../helpers/cli.js';
 import { measuredRun } from '../helpers/measured-run.js';
 
 /**
@@ -16,7 +14,6 @@ import { measuredRun } from '../helpers/measured-run.js';
  */
 const rows = 1_000_000;
 const firstId = 1795289214527958198n;
-const maxRssScript = fileURLToPath(new URL('../../scripts/bench/max-rss.mjs', import.meta.url));
 
 async function writeRegistry(path: string): Promise<void> {
   const stream = createWriteStream(path);
@@ -172,34 +169,14 @@ async function reconcileSamePayments(
   payments: number,
 ): Promise<{ code: unknown; stdout: string; stderr: string; peakMb: number }> {
   const env: Record<string, string> = { ...isolatedEnv(), TZ: 'UTC' };
-  const [registry, journal, rssFile] = ['registry.tsv', 'journal.jsonl', 'rss.txt'].map((name) =>
-    join(env.HOME!, name),
-  ) as [string, string, string];
+  const [registry, journal] = [join(env.HOME!, 'registry.tsv'), join(env.HOME!, 'journal.jsonl')];
   await writeSamePayments(registry, journal, payments);
-  const child = spawn(
-    process.execPath,
-    [
-      '--import',
-      maxRssScript,
-      binPath,
-      '--sandbox',
-      '--json',
-      'reconcile',
-      '--registry',
-      registry,
-      '--journal',
-      journal,
-    ],
-    {
-      env: { ...env, AGENTPAY_BENCH_RSS_FILE: rssFile },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    },
+  const { code, stdout, stderr, peakMb } = await measuredRun(
+    env,
+    ['--sandbox', '--json', 'reconcile', '--registry', registry, '--journal', journal],
+    { wholeStdout: true },
   );
-  let [stdout, stderr] = ['', ''];
-  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk));
-  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk));
-  const code = await new Promise((resolve) => child.on('close', resolve));
-  return { code, stdout, stderr, peakMb: Number(readFileSync(rssFile, 'utf8').trim()) / 1024 };
+  return { code, stdout, stderr, peakMb: peakMb() };
 }
 
 describe('reconcile --registry against a journal of the same payments', () => {

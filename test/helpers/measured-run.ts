@@ -8,10 +8,15 @@ const maxRssScript = fileURLToPath(new URL('../../scripts/bench/max-rss.mjs', im
 
 /**
  * Runs agentpay with its peak RSS recorded (scripts/bench/max-rss.mjs): the lines of stdout are
- * counted and its first and last 400 characters kept, not the whole of it. `readerWaitsMs`:
- * stdout is not read for that long at first, as a slow reader would.
+ * counted and its first and last 400 characters kept, not the whole of it unless `wholeStdout`
+ * (then `stdout` holds it). `readerWaitsMs`: stdout is not read for that long at first, as a
+ * slow reader would.
  */
-export async function measuredRun(env: Record<string, string>, args: string[], readerWaitsMs = 0) {
+export async function measuredRun(
+  env: Record<string, string>,
+  args: string[],
+  { readerWaitsMs = 0, wholeStdout = false } = {},
+) {
   const rssFile = join(env.HOME!, 'rss.txt');
   const child = spawn(process.execPath, ['--import', maxRssScript, binPath, ...args], {
     env: { ...env, AGENTPAY_BENCH_RSS_FILE: rssFile },
@@ -22,8 +27,9 @@ export async function measuredRun(env: Record<string, string>, args: string[], r
     setTimeout(() => child.stdout.resume(), readerWaitsMs);
   }
   let lines = 0;
-  let [first, last] = ['', ''];
+  let [first, last, stdout] = ['', '', ''];
   child.stdout.on('data', (chunk: Buffer) => {
+    if (wholeStdout) stdout += chunk;
     for (let i = chunk.indexOf(10); i !== -1; i = chunk.indexOf(10, i + 1)) lines++;
     if (first.length < 400) first += chunk.toString().slice(0, 400);
     last = (last + chunk.toString()).slice(-400);
@@ -31,5 +37,13 @@ export async function measuredRun(env: Record<string, string>, args: string[], r
   let stderr = '';
   child.stderr.on('data', (chunk: Buffer) => (stderr += chunk));
   const code = await new Promise((resolve) => child.on('close', resolve));
-  return { code, lines, first, last, stderr, peakMb: () => Number(readFileSync(rssFile, 'utf8').trim()) / 1024 };
+  return {
+    code,
+    lines,
+    first,
+    last,
+    stdout,
+    stderr,
+    peakMb: () => Number(readFileSync(rssFile, 'utf8').trim()) / 1024,
+  };
 }
