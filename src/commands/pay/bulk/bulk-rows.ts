@@ -25,8 +25,8 @@ export class BulkRows {
   /** TransactionIDs a 64-bit integer does not give back as written (none that agentpay makes). */
   private readonly oddIds = new Map<number, string>();
   private readonly lifted: Uint8Array;
-  /** What a row pays: -1 is what its order says (amount, invoice-id, no voucher name). */
-  private paid: Int32Array | undefined;
+  /** What a row pays: none is what its order says (amount, invoice-id, no voucher name). */
+  private paid: SmallIndexes | undefined;
   private readonly paidTable = new Interned<[string | undefined, string | undefined, string | undefined]>();
   /** Its latest word in the results file: none yet this run, or an index into `wordTable`. */
   private word: SmallIndexes | undefined;
@@ -59,9 +59,9 @@ export class BulkRows {
   get(index: number): BulkRow {
     const order = this.orders.get(index);
     const prior = this.prior?.get(order.line);
-    const paid = this.paid?.[index] ?? -1;
+    const paid = this.paid?.get(index);
     const [paidAmount, paidInvoiceId, voucher] =
-      paid === -1 ? [order.amount, order.invoiceId, undefined] : this.paidTable.at(paid);
+      paid === undefined ? [order.amount, order.invoiceId, undefined] : this.paidTable.at(paid);
     const bits = this.lifted[index]!;
     const lifted: string[] = [];
     if (bits & fileDuplicate) lifted.push('allow-duplicate');
@@ -97,12 +97,11 @@ export class BulkRows {
     else if (id !== undefined) this.oddIds.set(index, id);
     const plain = row.paidAmount === row.amount && row.paidInvoiceId === row.invoiceId && row.voucher === undefined;
     if (!plain)
-      (this.paid ??= new Int32Array(this.length).fill(-1))[index] = this.paidTable.indexOf([
-        row.paidAmount,
-        row.paidInvoiceId,
-        row.voucher,
-      ]);
-    else if (this.paid !== undefined) this.paid[index] = -1;
+      (this.paid ??= new SmallIndexes(this.length)).set(
+        index,
+        this.paidTable.indexOf([row.paidAmount, row.paidInvoiceId, row.voucher]),
+      );
+    else this.paid?.set(index, undefined);
     let bits = 0;
     const duplicates = row.lifted.filter((guard) => guard === 'allow-duplicate').length;
     if (row.lifted[0] === 'allow-duplicate') bits |= fileDuplicate;

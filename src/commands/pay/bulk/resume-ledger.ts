@@ -2,6 +2,7 @@ import type { Ledger, Owner } from '../../../ledger/ledger.js';
 import type { IntentRecord } from '../../../ledger/records.js';
 import { Interned } from '../../../packed/interned.js';
 import { longNumber } from '../../../packed/long-number.js';
+import { SmallIndexes } from '../../../packed/small-indexes.js';
 import { type TransactionView, transactionStates } from '../../../protocol/transaction-view.js';
 import { FirstSeen } from './first-seen.js';
 import type { OrderRow } from './order-row.js';
@@ -28,11 +29,11 @@ const [noEntry, noOutcome] = [0, 1];
 
 export class LedgerRows {
   private readonly kind: Uint8Array;
-  /** The outcome's status and message, as an index into `words`: a byte until there are more than 256 of them. */
-  private said: Uint8Array | Int32Array | undefined;
+  /** The outcome's status and message, as an index into `words` (a byte a row while there are few). */
+  private said: SmallIndexes | undefined;
   private readonly words = new Interned<[string | null, string]>();
-  /** What the intent paid: -1 is what the order says (its amount and InvoiceId, no voucher name). */
-  private paid: Int32Array | undefined;
+  /** What the intent paid: none is what the order says (its amount and InvoiceId, no voucher name). */
+  private paid: SmallIndexes | undefined;
   private readonly paidTable = new Interned<[string, string | null, string | undefined]>();
   /** The outcome's RequestID as a 64-bit integer (a Long, spec 2.3); 0 is none, or one kept as text. */
   private requestIds: BigUint64Array | undefined;
@@ -51,12 +52,11 @@ export class LedgerRows {
     const plain =
       intent.amount === order.amount && intent.invoiceId === (order.invoiceId ?? null) && intent.voucher === undefined;
     if (!plain)
-      (this.paid ??= new Int32Array(this.kind.length).fill(-1))[index] = this.paidTable.indexOf([
-        intent.amount,
-        intent.invoiceId,
-        intent.voucher,
-      ]);
-    else if (this.paid !== undefined) this.paid[index] = -1;
+      (this.paid ??= new SmallIndexes(this.kind.length)).set(
+        index,
+        this.paidTable.indexOf([intent.amount, intent.invoiceId, intent.voucher]),
+      );
+    else this.paid?.set(index, undefined);
     this.kind[index] = noOutcome;
   }
 
@@ -67,10 +67,7 @@ export class LedgerRows {
       return;
     }
     this.kind[index] = 2 + transactionStates.indexOf(view.state);
-    const said = this.words.indexOf([view.status, view.message]);
-    this.said ??= new Uint8Array(this.kind.length);
-    if (said > 0xff && this.said instanceof Uint8Array) this.said = Int32Array.from(this.said);
-    this.said[index] = said;
+    (this.said ??= new SmallIndexes(this.kind.length)).set(index, this.words.indexOf([view.status, view.message]));
     const requestId = view.requestId ?? undefined;
     const number = requestId === undefined ? 0n : (longNumber(requestId) ?? 0n);
     if (number !== 0n || this.requestIds !== undefined)
@@ -83,12 +80,12 @@ export class LedgerRows {
   entryOf(index: number, order: OrderRow, transactionId: string): LedgerWord | undefined {
     const kind = this.kind[index] ?? noEntry;
     if (kind === noEntry) return undefined;
-    const paid = this.paid?.[index] ?? -1;
+    const paid = this.paid?.get(index);
     const [amount, invoiceId, voucher] =
-      paid === -1 ? [order.amount ?? '', order.invoiceId ?? null, undefined] : this.paidTable.at(paid);
+      paid === undefined ? [order.amount ?? '', order.invoiceId ?? null, undefined] : this.paidTable.at(paid);
     const intent = voucher === undefined ? { amount, invoiceId } : { amount, invoiceId, voucher };
     if (kind === noOutcome) return { intent, outcome: undefined };
-    const [status, message] = this.words.at(this.said?.[index] ?? 0);
+    const [status, message] = this.words.at(this.said?.get(index) ?? 0);
     const number = this.requestIds?.[index] ?? 0n;
     // Spelled out (unknownView's fields, in its order), not spread: a run makes one a row.
     const view: TransactionView = {
