@@ -7,9 +7,8 @@ import type { Settings } from '../../../settings/resolve.js';
 import type { BulkRows } from './bulk-rows.js';
 import { FirstSeen } from './first-seen.js';
 import type { OrderStore } from './order-store.js';
+import { PaymentsByAccount } from './payments-by-account.js';
 import type { BulkRow } from './plan.js';
-
-const noPayments: readonly RecentPayment[] = [];
 
 type DeskContext = { settings: Pick<Settings, 'desk' | 'operator'> };
 interface FilePolicy {
@@ -48,12 +47,7 @@ export function deskProblems(
   const problems: BadRow[] = [];
   const windowMs = desk.duplicateWindowMs.value;
   const windowStart = new Date(now.getTime() - windowMs);
-  const byAccount = new Map<string, RecentPayment[]>();
-  for (const payment of recent) {
-    const payments = byAccount.get(payment.intent.account);
-    if (payments === undefined) byAccount.set(payment.intent.account, [payment]);
-    else payments.push(payment);
-  }
+  const byAccount = new PaymentsByAccount(recent);
   const byOperator = recent.filter((payment) => payment.intent.operator === operator);
   // The file's rows so far, per currency: all of them, and per account.
   const sums = new Map<string, { all: string; byAccount: Map<string, string> }>();
@@ -106,7 +100,7 @@ export function deskProblems(
 
   function weighRow(row: BulkRow): void {
     if (row.start !== 'new' || row.paidAmount === undefined) return;
-    const mine = byAccount.get(row.account) ?? noPayments;
+    const mine = byAccount.of(row.account);
     const { limited, daily } = rulesOf(row.currency);
     // Nothing to weigh (no limit, no recent payment to the account): no intent made. Its
     // `line N` text went through V8's number-to-string cache, which lives in the old generation,
