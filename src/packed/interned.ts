@@ -16,6 +16,16 @@ export class Interned<T extends readonly unknown[]> {
     return index;
   }
 
+  /** How many distinct values the table holds. */
+  get size(): number {
+    return this.values.length;
+  }
+
+  /** The value's index, when the table holds it (nothing is added). */
+  find(value: T): number | undefined {
+    return this.indexes.get(JSON.stringify(value));
+  }
+
   at(index: number): T {
     return this.values[index]!;
   }

@@ -15,6 +15,15 @@ import type { LedgerRows } from './resume-ledger.js';
  * kept a row, so a file of 1,000,000 rows holds ~10 bytes a row here.
  */
 const starts = ['new', 'open', 'final'] as const;
+/**
+ * The distinct words (state, status, Message) a run keeps for the end's rewrite at most. A
+ * gateway that puts something of each payment in its Message (its id, a time) makes a word a
+ * row: kept, ~350 bytes a row (a 1,000,000-row run ~350 MB). Past this many the run keeps none,
+ * and its results file is left as appended: every row's last line is still its word.
+ */
+export const wordsKeptAtMost = 4096;
+/** A row's word as the results file keeps it: its state, status and Message. */
+type Word = [ResultRow['state'], string | undefined, string | undefined];
 /** The guards lifted, in the order desk-problems.ts lifts them: a duplicate in the file, the limits, a duplicate in the ledger. */
 const [fileDuplicate, overLimit, ledgerDuplicate] = [1, 2, 4];
 
@@ -30,7 +39,9 @@ export class BulkRows {
   private readonly paidTable = new Interned<[string | undefined, string | undefined, string | undefined]>();
   /** Its latest word in the results file: none yet this run, or an index into `wordTable`. */
   private word: SmallIndexes | undefined;
-  private readonly wordTable = new Interned<[ResultRow['state'], string | undefined, string | undefined]>();
+  private wordTable = new Interned<Word>();
+  /** Whether every row's latest word is kept (`latest`): false once the words outgrew `wordsKeptAtMost`. */
+  keepsWords = true;
 
   constructor(
     readonly orders: OrderStore,
@@ -112,12 +123,21 @@ export class BulkRows {
 
   /** The row's latest word this run, as the results file keeps it. */
   setWord(index: number, result: ResultRow): void {
+    if (!this.keepsWords) return;
+    const word: Word = [result.state, result.status, result.message];
+    if (this.wordTable.size >= wordsKeptAtMost && this.wordTable.find(word) === undefined) {
+      this.keepsWords = false;
+      this.word = undefined;
+      this.wordTable = new Interned();
+      return;
+    }
     this.word ??= new SmallIndexes(this.length);
-    this.word.set(index, this.wordTable.indexOf([result.state, result.status, result.message]));
+    this.word.set(index, this.wordTable.indexOf(word));
   }
 
   /** The row as the results file keeps it: its latest word this run over what `planned` says. */
   latest(index: number, planned: ResultRow): ResultRow {
+    if (!this.keepsWords) throw new Error('the rows no longer keep their words');
     const word = this.word?.get(index);
     if (word === undefined) return planned;
     const [state, status, message] = this.wordTable.at(word);

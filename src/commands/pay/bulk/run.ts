@@ -172,7 +172,8 @@ async function payFile(rawOptions: unknown, context: CommandContext, figures: Jo
       try {
         await payRows(out, rows, work, writer, options.concurrency, interrupts, figures);
       } finally {
-        writer.rewrite(latestRows(rows));
+        // Left as appended when the rows' words were too many to keep (bulk-rows.ts wordsKeptAtMost).
+        if (rows.keepsWords) writer.rewrite(latestRows(rows));
         writer.close();
       }
     } finally {
