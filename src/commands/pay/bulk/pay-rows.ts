@@ -1,3 +1,4 @@
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import { AgentpayError, ExitCode, type ExitCodeValue, mostSevere } from '../../../errors.js';
 import { t } from '../../../i18n/current.js';
 import type { BulkRowState, JobFigures } from '../../../metrics/exposition.js';
@@ -58,9 +59,7 @@ export async function payRows(
     // Every 1,024 rows: result lines wait for a slow reader, as the plan's do, rather than queue in
     // memory; and the event loop gets a turn. Rows that end without waiting on anything (a resume's
     // skipped rows) would otherwise all end in one turn: Ctrl+C handled only after the last of them.
-    if (index % 1024 === 1023)
-      await Promise.all([out.drained(), new Promise<void>((resolve) => setImmediate(resolve))]);
-    await Promise.all([out.drained(), new Promise<void>((resolve) => setImmediate(resolve))]);
+    if (index % 1024 === 1023) await Promise.all([out.drained(), nextTurn()]);
     const result = await workOnRow(work, row, ahead.start(index));
     if (result.state === 'not-sent' && stopsTheRunCode(result.exitCode) && stopReason === undefined) {
       stopReason = new AgentpayError(result.message, result.exitCode as ExitCodeValue);
