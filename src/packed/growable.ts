@@ -3,8 +3,13 @@
  * one while growing) and give their memory back at once when released, rather than when V8
  * next collects (docs/performance.md, "History and reconcile at scale").
  */
-type Kind = Uint8ArrayConstructor | Uint16ArrayConstructor | Uint32ArrayConstructor | Int32ArrayConstructor;
-type Growable = Uint8Array | Uint16Array | Uint32Array | Int32Array;
+type Kind =
+  | Uint8ArrayConstructor
+  | Uint16ArrayConstructor
+  | Uint32ArrayConstructor
+  | Int32ArrayConstructor
+  | Float64ArrayConstructor;
+type Growable = Uint8Array | Uint16Array | Uint32Array | Int32Array | Float64Array;
 
 interface ResizableBuffer extends ArrayBuffer {
   resize(byteLength: number): void;

@@ -64,10 +64,20 @@ describe('a gateway whose every Message is its own', () => {
     expect(payments()).toBe(count);
     const second = await runCli(['pay', '--from-file', orders, '--yes', '--json'], { env });
     expect(second.code, second.stderr).toBe(0);
-    expect(jsonLines(second.stdout).every((row) => row.state === 'success')).toBe(true);
     expect(payments()).toBe(count);
-    // Every row final, the second run wrote the file whole at its start and appended nothing.
-    expect(resultLines(orders)).toHaveLength(count);
+    // Each row's own word given back, though the resume kept none of them (results-read.ts,
+    // resume-ledger.ts): read again from the results file, where the ledger says the same.
+    const resumed = jsonLines(second.stdout);
+    expect(resumed.map((row) => [row.line, row.state, row.skipped, row.message])).toEqual(
+      paid.map((row) => [row.line, 'success', true, messageOf(row.transactionId as string)]),
+    );
+    // Every row final, the second run wrote the file whole at its start, each row's word in it, and appended nothing.
+    const rewritten = resultLines(orders);
+    expect(rewritten).toHaveLength(count);
+    for (const row of paid)
+      expect(rewritten[(row.line as number) - 2]).toMatch(
+        new RegExp(`,${row.transactionId},.*,success,10,${messageOf(row.transactionId as string)}$`),
+      );
   }, 60_000);
 
   it('writes the results file whole, a line a row, while the words are few enough', async () => {

@@ -55,7 +55,7 @@ export class BulkRows {
       const before = prior?.get(orders.lineOf(index));
       if (before === undefined) continue;
       const order = orders.get(index);
-      this.put(index, bulkRowOf(order, before, held.entryOf(index, order, before.transactionId)));
+      this.put(index, bulkRowOf(order, before, held.entryOf(index, order, before)));
     }
   }
 
@@ -91,7 +91,7 @@ export class BulkRows {
       transactionId: id === 0n ? this.oddIds.get(index) : id.toString(),
       start: this.startOf(index),
       prior,
-      entry: prior === undefined ? undefined : this.held.entryOf(index, order, prior.transactionId),
+      entry: prior === undefined ? undefined : this.held.entryOf(index, order, prior),
       paidAmount,
       paidInvoiceId,
       voucher,

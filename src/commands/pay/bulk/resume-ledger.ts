@@ -7,6 +7,7 @@ import { type TransactionView, transactionStates } from '../../../protocol/trans
 import { FirstSeen } from './first-seen.js';
 import type { OrderRow } from './order-row.js';
 import type { OrderStore } from './order-store.js';
+import type { ResultRow } from './results-file.js';
 import type { PriorRows } from './results-read.js';
 
 /**
@@ -29,7 +30,12 @@ const [noEntry, noOutcome] = [0, 1];
 
 export class LedgerRows {
   private readonly kind: Uint8Array;
-  /** The outcome's status and message, as an index into `words` (a byte a row while there are few). */
+  /**
+   * The outcome's status and message, as an index into `words` (a byte a row while there are
+   * few); none when they are the results file's for the row, as they are but for a row whose
+   * outcome came after its line (a kill between the two, a later `reconcile`). So a gateway
+   * that names each payment in its Message makes no word a row here.
+   */
   private said: SmallIndexes | undefined;
   private readonly words = new Interned<[string | null, string]>();
   /** What the intent paid: none is what the order says (its amount and InvoiceId, no voucher name). */
@@ -42,6 +48,7 @@ export class LedgerRows {
   constructor(
     private readonly orders: OrderStore,
     rows: number,
+    private readonly prior?: PriorRows,
   ) {
     this.kind = new Uint8Array(rows);
   }
@@ -67,7 +74,10 @@ export class LedgerRows {
       return;
     }
     this.kind[index] = 2 + transactionStates.indexOf(view.state);
-    (this.said ??= new SmallIndexes(this.kind.length)).set(index, this.words.indexOf([view.status, view.message]));
+    const inFile = this.prior?.wordOf(this.orders.lineOf(index));
+    if (inFile !== undefined && view.status === (inFile[0] ?? null) && view.message === (inFile[1] ?? ''))
+      this.said?.set(index, undefined);
+    else (this.said ??= new SmallIndexes(this.kind.length)).set(index, this.words.indexOf([view.status, view.message]));
     const requestId = view.requestId ?? undefined;
     const number = requestId === undefined ? 0n : (longNumber(requestId) ?? 0n);
     if (number !== 0n || this.requestIds !== undefined)
@@ -76,8 +86,8 @@ export class LedgerRows {
     else this.oddRequestIds.delete(index);
   }
 
-  /** The row's entry, made when a step reads it; `transactionId` is the row's. */
-  entryOf(index: number, order: OrderRow, transactionId: string): LedgerWord | undefined {
+  /** The row's entry, made when a step reads it; `inFile` is the row as the results file has it. */
+  entryOf(index: number, order: OrderRow, inFile: ResultRow): LedgerWord | undefined {
     const kind = this.kind[index] ?? noEntry;
     if (kind === noEntry) return undefined;
     const paid = this.paid?.get(index);
@@ -85,11 +95,12 @@ export class LedgerRows {
       paid === undefined ? [order.amount ?? '', order.invoiceId ?? null, undefined] : this.paidTable.at(paid);
     const intent = voucher === undefined ? { amount, invoiceId } : { amount, invoiceId, voucher };
     if (kind === noOutcome) return { intent, outcome: undefined };
-    const [status, message] = this.words.at(this.said?.get(index) ?? 0);
+    const own = this.said?.get(index);
+    const [status, message] = own === undefined ? [inFile.status ?? null, inFile.message ?? ''] : this.words.at(own);
     const number = this.requestIds?.[index] ?? 0n;
     // Spelled out (unknownView's fields, in its order), not spread: a run makes one a row.
     const view: TransactionView = {
-      transactionId,
+      transactionId: inFile.transactionId,
       requestId: number === 0n ? (this.oddRequestIds.get(index) ?? null) : number.toString(),
       type: 'Payment',
       status,
@@ -124,7 +135,7 @@ export async function readResumeLedger(
   prior: PriorRows,
   orders: OrderStore,
 ): Promise<LedgerRows> {
-  const held = new LedgerRows(orders, orders.length);
+  const held = new LedgerRows(orders, orders.length, prior);
   const idOf = (index: number) => prior.transactionIdOf(orders.lineOf(index)) ?? '';
   const ids = new FirstSeen(idOf, prior.size);
   /** Rows with the TransactionID of an earlier row (none that agentpay writes): they read the same entry. */

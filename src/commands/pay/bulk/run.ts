@@ -126,6 +126,7 @@ async function payFile(rawOptions: unknown, context: CommandContext, figures: Jo
   // before it reads anything. A renamed copy has results of its own: its rows meet the first
   // run's in the ledger, where the duplicate check and the intent are one step.
   let runLock: HeldLock | undefined;
+  let read: Awaited<ReturnType<typeof readResults>>;
   try {
     runLock = dryRun || resultsPath === undefined ? undefined : lockRun(options.fromFile, resultsPath);
     const { rows: orders, written } = await readOrders(
@@ -134,7 +135,7 @@ async function payFile(rawOptions: unknown, context: CommandContext, figures: Jo
       () => out.stdin,
       options.notation,
     );
-    const read = resultsPath === undefined ? undefined : await readResults(resultsPath, orders);
+    read = resultsPath === undefined ? undefined : await readResults(resultsPath, orders);
     if (read !== undefined && resultsPath !== undefined)
       refuseChanged(options.fromFile === '-' ? 'stdin' : options.fromFile, resultsPath, read.changed);
     const prior = read?.prior;
@@ -180,6 +181,7 @@ async function payFile(rawOptions: unknown, context: CommandContext, figures: Jo
       await session.close({ abort: interrupts.hard.aborted });
     }
   } finally {
+    read?.prior.release();
     runLock?.release();
     interrupts.release();
   }
