@@ -73,3 +73,32 @@ describe("a bulk run's rows", () => {
     expect(perRow).toBeLessThan(10);
   });
 });
+
+describe("a file's orders, packed", () => {
+  it('gives every row back whole across 1 MiB chunks, its line too, and finds it by line', () => {
+    const rows = Array.from({ length: 60_000 }, (_, i) => ({
+      ...order(i),
+      key: i % 1_000 === 0 ? undefined : `order-${i}-${'ё'.repeat(i % 7)}`,
+      invoiceId: i % 3 === 0 ? `${900 + i}` : undefined,
+      invoicePosition: i % 3 === 1 ? (i % 5) + 1 : undefined,
+      amount: i % 3 === 2 ? `${i}.50` : undefined,
+    }));
+    const orders = new OrderStore();
+    for (const row of rows) orders.push(row);
+    expect([...orders]).toEqual(rows);
+    expect(rows.map((row) => orders.indexOfLine(row.line))).toEqual(rows.map((_, i) => i));
+    expect([0, 1, 60_002, 2.5, -1].map((line) => orders.indexOfLine(line))).toEqual([-1, -1, -1, -1, -1]);
+    expect(rows.map((_, i) => [orders.accountOf(i), orders.currencyOf(i), orders.keyOf(i)])).toEqual(
+      rows.map((row) => [row.account, row.currency, row.key]),
+    );
+  });
+
+  it('keeps the lines of a file whose rows are not a line each (blank lines, a quoted line break)', () => {
+    const lines = [2, 3, 4, 7, 8, 12, 13, 14];
+    const orders = new OrderStore();
+    lines.forEach((line, i) => orders.push({ ...order(i), line }));
+    expect(lines.map((_, i) => orders.lineOf(i))).toEqual(lines);
+    expect([...orders].map((row) => row.line)).toEqual(lines);
+    expect([2, 4, 5, 7, 13, 15].map((line) => orders.indexOfLine(line))).toEqual([0, 2, -1, 3, 6, -1]);
+  });
+});

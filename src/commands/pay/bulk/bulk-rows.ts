@@ -52,7 +52,7 @@ export class BulkRows {
     this.start = new Uint8Array(count);
     this.lifted = new Uint8Array(count);
     for (let index = 0; index < count; index++) {
-      const before = prior?.get(orders.lineOf(index));
+      const before = prior?.get(index);
       if (before === undefined) continue;
       const order = orders.get(index);
       this.put(index, bulkRowOf(order, before, held.entryOf(index, order, before)));
@@ -69,7 +69,7 @@ export class BulkRows {
 
   get(index: number): BulkRow {
     const order = this.orders.get(index);
-    const prior = this.prior?.get(order.line);
+    const prior = this.prior?.get(index);
     const paid = this.paid?.get(index);
     const [paidAmount, paidInvoiceId, voucher] =
       paid === undefined ? [order.amount, order.invoiceId, undefined] : this.paidTable.at(paid);

@@ -5,7 +5,7 @@ import type { OrderRow } from './order-row.js';
  * The checked orders of a file, packed: each row's cells as UTF-8 in one growing buffer (cells
  * apart by U+001F, which no cell may hold: order-cells.ts refuses control characters), with the
  * row's line. An order is made an object again only when a step reads it (`get`), so a file of
- * 1,000,000 rows holds ~40 MB here rather than an object and strings a row.
+ * 1,000,000 rows holds ~45 MB here rather than an object and strings a row.
  */
 const separator = '\u001f';
 const chunkBytes = 1 << 20;
@@ -14,10 +14,18 @@ export class OrderStore implements Iterable<OrderRow> {
   private readonly chunks: Buffer[] = [];
   /** Where the next row's bytes go: chunk * chunkBytes + offset. */
   private used = 0;
-  /** On resizable buffers: they grow in place, no copy beside them (packed/growable.ts). */
+  /**
+   * Where each row starts, on a resizable buffer: it grows in place, no copy beside it
+   * (packed/growable.ts). A row ends where the next one starts, or where its chunk's bytes end.
+   */
   private readonly starts = growable(Uint32Array);
-  private readonly ends = growable(Uint32Array);
-  private readonly lines = growable(Uint32Array);
+  private readonly chunkEnds: number[] = [];
+  /**
+   * Each row's line, kept only once a row's line is not the one after the row before's (blank
+   * lines, a quoted line break, a JSON row over lines): until then it is `firstLine` + index.
+   */
+  private lines: Uint32Array | undefined;
+  private firstLine = 0;
   private count = 0;
 
   get length(): number {
@@ -41,16 +49,28 @@ export class OrderStore implements Iterable<OrderRow> {
       this.chunks.push(Buffer.allocUnsafeSlow(chunkBytes));
     }
     const chunk = this.chunks.at(-1)!;
-    for (const array of [this.starts, this.ends, this.lines]) ensureLength(array, this.count + 1);
+    ensureLength(this.starts, this.count + 1);
     this.starts[this.count] = this.used;
     this.used += chunk.write(text, this.used % chunkBytes, 'utf8');
-    this.ends[this.count] = this.used;
-    this.lines[this.count] = row.line;
+    this.chunkEnds[this.chunks.length - 1] = this.used;
+    this.keepLine(row.line);
     this.count++;
   }
 
+  private keepLine(line: number): void {
+    if (this.count === 0) this.firstLine = line;
+    if (this.lines === undefined && line !== this.firstLine + this.count) {
+      this.lines = growable(Uint32Array);
+      ensureLength(this.lines, this.count);
+      for (let index = 0; index < this.count; index++) this.lines[index] = this.firstLine + index;
+    }
+    if (this.lines === undefined) return;
+    ensureLength(this.lines, this.count + 1);
+    this.lines[this.count] = line;
+  }
+
   lineOf(index: number): number {
-    return this.lines[index]!;
+    return this.lines === undefined ? this.firstLine + index : this.lines[index]!;
   }
 
   /** The row's key, if it has one: one cell decoded, not the row (a step over every row reads just this). */
@@ -90,7 +110,7 @@ export class OrderStore implements Iterable<OrderRow> {
   private cellRange(index: number, first: number, last: number): [number, number] {
     const chunk = this.chunkOf(index);
     const start = this.starts[index]! % chunkBytes;
-    const end = start + this.ends[index]! - this.starts[index]!;
+    const end = start + this.endOf(index) - this.starts[index]!;
     let from = start;
     for (let cell = 0; cell < first; cell++) from = chunk.indexOf(0x1f, from) + 1;
     let to = from - 1;
@@ -105,11 +125,18 @@ export class OrderStore implements Iterable<OrderRow> {
     return this.chunks[Math.floor(this.starts[index]! / chunkBytes)]!;
   }
 
+  /** Where the row's bytes end: where the next row starts, unless that one starts a new chunk. */
+  private endOf(index: number): number {
+    const chunk = Math.floor(this.starts[index]! / chunkBytes);
+    const next = index + 1 < this.count ? this.starts[index + 1]! : -1;
+    return next !== -1 && Math.floor(next / chunkBytes) === chunk ? next : this.chunkEnds[chunk]!;
+  }
+
   get(index: number): OrderRow {
     const start = this.starts[index]!;
     const chunk = this.chunks[Math.floor(start / chunkBytes)]!;
     const from = start % chunkBytes;
-    const text = chunk.toString('utf8', from, from + this.ends[index]! - start);
+    const text = chunk.toString('utf8', from, from + this.endOf(index) - start);
     const [key, service, account, currency, invoiceId, position, amount] = text.split(separator) as [
       string,
       string,
@@ -120,7 +147,7 @@ export class OrderStore implements Iterable<OrderRow> {
       string,
     ];
     return {
-      line: this.lines[index]!,
+      line: this.lineOf(index),
       key: key || undefined,
       service,
       account,
@@ -133,10 +160,15 @@ export class OrderStore implements Iterable<OrderRow> {
 
   /** The index of the row that starts on `line`, or -1 (rows are in the order of their lines). */
   indexOfLine(line: number): number {
+    const lines = this.lines;
+    if (lines === undefined) {
+      const index = line - this.firstLine;
+      return Number.isInteger(index) && index >= 0 && index < this.count ? index : -1;
+    }
     let [low, high] = [0, this.count - 1];
     while (low <= high) {
       const middle = (low + high) >>> 1;
-      const at = this.lines[middle]!;
+      const at = lines[middle]!;
       if (at === line) return middle;
       if (at < line) low = middle + 1;
       else high = middle - 1;

@@ -85,7 +85,7 @@ export async function readLedger(
   const resumed = prior !== undefined && prior.size > 0 ? prior : undefined;
   const held =
     resumed === undefined ? new LedgerRows(orders, 0) : await readResumeLedger(ledger, owner, resumed, orders);
-  const toPay = resumed === undefined ? undefined : (index: number) => mayBePaid(resumed, index, orders);
+  const toPay = resumed === undefined ? undefined : (index: number) => mayBePaid(resumed, index);
   const recent = look === undefined ? [] : await recentToAccounts(ledger, owner, look, orders, toPay);
   return { held, recent };
 }

@@ -5,6 +5,7 @@ import { t } from '../../../i18n/current.js';
 import { ensureLength, growable } from '../../../packed/growable.js';
 import { Interned } from '../../../packed/interned.js';
 import { longNumber } from '../../../packed/long-number.js';
+import { PackedIds } from '../../../packed/small-indexes.js';
 import { fromDecimalComma } from '../../../protocol/decimal-comma.js';
 import type { ChangedRow } from '../../../render/bulk.js';
 import { wordsKeptAtMost } from './bulk-rows.js';
@@ -34,15 +35,14 @@ interface RecordPlace {
 }
 
 export class PriorRows {
-  /** Slot + 1 of each line (0: none); slots are kept in the order their lines were first met. */
-  private readonly slotByLine = growable(Int32Array);
+  /** By the order's row index: 0 when the file has no line of the row, else 1 + its state's index in `states`. */
+  private readonly state: Uint8Array;
   private count = 0;
   /** TransactionIDs as 64-bit integers; one written otherwise (none agentpay makes) is kept as text. */
-  private readonly ids = growable(Uint32Array);
+  private readonly ids: PackedIds;
   private readonly oddIds = new Map<number, string>();
-  private readonly state = growable(Uint8Array);
   /** An index into `saidTable`, or -1 - n: the word of the nth record whose word is read again (`places`). */
-  private readonly said = growable(Int32Array);
+  private readonly said: Int32Array;
   private readonly saidTable = new Interned<Said>();
   private readonly placeStarts = growable(Float64Array);
   private readonly placeLengths = growable(Uint32Array);
@@ -51,8 +51,13 @@ export class PriorRows {
   constructor(
     private readonly orders: OrderStore,
     private readonly file?: RecordsOnDisk,
-  ) {}
+  ) {
+    this.state = new Uint8Array(orders.length);
+    this.ids = new PackedIds(orders.length);
+    this.said = new Int32Array(orders.length);
+  }
 
+  /** How many of the order's rows the file has a line of. */
   get size(): number {
     return this.count;
   }
@@ -62,48 +67,41 @@ export class PriorRows {
     return this.places > 0;
   }
 
-  set(line: number, id: string, state: ResultState, said: Said, place: RecordPlace): void {
-    ensureLength(this.slotByLine, line + 1);
-    let slot = this.slotByLine[line]! - 1;
-    const fresh = slot === -1;
-    if (fresh) {
-      slot = this.count++;
-      this.slotByLine[line] = slot + 1;
-      ensureLength(this.ids, 2 * slot + 2);
-      ensureLength(this.state, slot + 1);
-      ensureLength(this.said, slot + 1);
-    }
+  /** A line of the row at `index` of the orders; a later line of a row replaces what an earlier one said. */
+  set(index: number, id: string, state: ResultState, said: Said, place: RecordPlace): void {
+    const fresh = this.state[index] === 0;
+    if (fresh) this.count++;
+    this.state[index] = 1 + states.indexOf(state);
     const number = longNumber(id);
-    this.ids[2 * slot] = number === undefined ? 0 : Number(number >> 32n);
-    this.ids[2 * slot + 1] = number === undefined ? 0 : Number(number & 0xffffffffn);
-    if (number === undefined) this.oddIds.set(slot, id);
-    else this.oddIds.delete(slot);
-    this.state[slot] = states.indexOf(state);
+    if (number === undefined || number === 0n) this.oddIds.set(index, id);
+    else this.oddIds.delete(index);
+    this.ids.set(index, number ?? 0n);
     const word =
       this.saidTable.size < wordsKeptAtMost || this.file === undefined
         ? this.saidTable.indexOf(said)
         : this.saidTable.find(said);
     if (word !== undefined) {
-      this.said[slot] = word;
+      this.said[index] = word;
       return;
     }
     // A line of a row that had one already takes its place.
-    const kept = this.said[slot]!;
+    const kept = this.said[index]!;
     const at = !fresh && kept < 0 ? -1 - kept : this.places++;
     ensureLength(this.placeStarts, at + 1);
     ensureLength(this.placeLengths, at + 1);
     this.placeStarts[at] = place.start;
     this.placeLengths[at] = place.length;
-    this.said[slot] = -1 - at;
+    this.said[index] = -1 - at;
   }
 
-  get(line: number): ResultRow | undefined {
-    const slot = this.slotOf(line);
-    if (slot === -1) return undefined;
-    const order = this.orders.get(this.orders.indexOfLine(line));
-    const [paidAmount, paidInvoiceId, voucher, status, message] = this.saidOf(slot);
+  /** The row at `index` of the orders as the file has it, or undefined when it has no line of it. */
+  get(index: number): ResultRow | undefined {
+    const state = this.stateOf(index);
+    if (state === undefined) return undefined;
+    const order = this.orders.get(index);
+    const [paidAmount, paidInvoiceId, voucher, status, message] = this.saidOf(index);
     return {
-      line,
+      line: order.line,
       key: order.key,
       service: order.service,
       account: order.account,
@@ -111,22 +109,31 @@ export class PriorRows {
       invoiceId: order.invoiceId,
       invoicePosition: order.invoicePosition,
       amount: order.amount,
-      transactionId: this.idOf(slot),
+      transactionId: this.idOf(index),
       paidAmount,
       paidInvoiceId,
       voucher,
-      state: states[this.state[slot]!]!,
+      state,
       status,
       message,
     };
   }
 
   /** The row's status and Message as the file has them, without making the row. */
-  wordOf(line: number): [string | undefined, string | undefined] | undefined {
-    const slot = this.slotOf(line);
-    if (slot === -1) return undefined;
-    const said = this.saidOf(slot);
+  wordOf(index: number): [string | undefined, string | undefined] | undefined {
+    if (!this.state[index]) return undefined;
+    const said = this.saidOf(index);
     return [said[3], said[4]];
+  }
+
+  /** The row's TransactionID and state, without making the row (a resume asks them of every row). */
+  transactionIdOf(index: number): string | undefined {
+    return this.state[index] ? this.idOf(index) : undefined;
+  }
+
+  stateOf(index: number): ResultState | undefined {
+    const state = this.state[index] ?? 0;
+    return state === 0 ? undefined : states[state - 1];
   }
 
   /** Closes the file the words are read again from; none is read after. */
@@ -134,31 +141,15 @@ export class PriorRows {
     this.file?.close();
   }
 
-  private saidOf(slot: number): Said {
-    const word = this.said[slot]!;
+  private saidOf(index: number): Said {
+    const word = this.said[index]!;
     if (word >= 0) return this.saidTable.at(word);
     const at = -1 - word;
     return this.file!.said(this.placeStarts[at]!, this.placeLengths[at]!);
   }
 
-  private idOf(slot: number): string {
-    return this.oddIds.get(slot) ?? ((BigInt(this.ids[2 * slot]!) << 32n) | BigInt(this.ids[2 * slot + 1]!)).toString();
-  }
-
-  /** The row's TransactionID and state, without making the row (a resume asks them of every row). */
-  transactionIdOf(line: number): string | undefined {
-    const slot = this.slotOf(line);
-    return slot === -1 ? undefined : this.idOf(slot);
-  }
-
-  stateOf(line: number): ResultState | undefined {
-    const slot = this.slotOf(line);
-    return slot === -1 ? undefined : states[this.state[slot]!];
-  }
-
-  /** The row's place in the tables, or -1 when the results file has no row of that line. */
-  private slotOf(line: number): number {
-    return line < this.slotByLine.length ? this.slotByLine[line]! - 1 : -1;
+  private idOf(index: number): string {
+    return this.oddIds.get(index) ?? this.ids.get(index).toString();
   }
 }
 
@@ -318,7 +309,7 @@ function take(
     changed.set(line, { line, changes: [] });
     return;
   }
-  prior.set(line, record['transaction-id'], state, saidOf(record), place);
+  prior.set(index, record['transaction-id'], state, saidOf(record), place);
   if (changed.has(line)) return;
   const now = orderCells(orders.get(index));
   const was = orderCells({

@@ -2,7 +2,7 @@ import type { Ledger, Owner } from '../../../ledger/ledger.js';
 import type { IntentRecord } from '../../../ledger/records.js';
 import { Interned } from '../../../packed/interned.js';
 import { longNumber } from '../../../packed/long-number.js';
-import { SmallIndexes } from '../../../packed/small-indexes.js';
+import { PackedIds, SmallIndexes } from '../../../packed/small-indexes.js';
 import { type TransactionView, transactionStates } from '../../../protocol/transaction-view.js';
 import { FirstSeen } from './first-seen.js';
 import type { OrderRow } from './order-row.js';
@@ -42,7 +42,7 @@ export class LedgerRows {
   private paid: SmallIndexes | undefined;
   private readonly paidTable = new Interned<[string, string | null, string | undefined]>();
   /** The outcome's RequestID as a 64-bit integer (a Long, spec 2.3); 0 is none, or one kept as text. */
-  private requestIds: BigUint64Array | undefined;
+  private requestIds: PackedIds | undefined;
   private readonly oddRequestIds = new Map<number, string>();
 
   constructor(
@@ -74,14 +74,14 @@ export class LedgerRows {
       return;
     }
     this.kind[index] = 2 + transactionStates.indexOf(view.state);
-    const inFile = this.prior?.wordOf(this.orders.lineOf(index));
+    const inFile = this.prior?.wordOf(index);
     if (inFile !== undefined && view.status === (inFile[0] ?? null) && view.message === (inFile[1] ?? ''))
       this.said?.set(index, undefined);
     else (this.said ??= new SmallIndexes(this.kind.length)).set(index, this.words.indexOf([view.status, view.message]));
     const requestId = view.requestId ?? undefined;
     const number = requestId === undefined ? 0n : (longNumber(requestId) ?? 0n);
     if (number !== 0n || this.requestIds !== undefined)
-      (this.requestIds ??= new BigUint64Array(this.kind.length))[index] = number;
+      (this.requestIds ??= new PackedIds(this.kind.length)).set(index, number);
     if (requestId !== undefined && number === 0n) this.oddRequestIds.set(index, requestId);
     else this.oddRequestIds.delete(index);
   }
@@ -97,7 +97,7 @@ export class LedgerRows {
     if (kind === noOutcome) return { intent, outcome: undefined };
     const own = this.said?.get(index);
     const [status, message] = own === undefined ? [inFile.status ?? null, inFile.message ?? ''] : this.words.at(own);
-    const number = this.requestIds?.[index] ?? 0n;
+    const number = this.requestIds?.get(index) ?? 0n;
     // Spelled out (unknownView's fields, in its order), not spread: a run makes one a row.
     const view: TransactionView = {
       transactionId: inFile.transactionId,
@@ -118,8 +118,8 @@ export class LedgerRows {
 }
 
 /** Whether a row may still be paid: no earlier word, or none final (a success or failure is never paid again). */
-export const mayBePaid = (prior: PriorRows, index: number, orders: OrderStore): boolean => {
-  const state = prior.stateOf(orders.lineOf(index));
+export const mayBePaid = (prior: PriorRows, index: number): boolean => {
+  const state = prior.stateOf(index);
   return state === undefined || (state !== 'success' && state !== 'failed');
 };
 
@@ -136,12 +136,12 @@ export async function readResumeLedger(
   orders: OrderStore,
 ): Promise<LedgerRows> {
   const held = new LedgerRows(orders, orders.length, prior);
-  const idOf = (index: number) => prior.transactionIdOf(orders.lineOf(index)) ?? '';
+  const idOf = (index: number) => prior.transactionIdOf(index) ?? '';
   const ids = new FirstSeen(idOf, prior.size);
   /** Rows with the TransactionID of an earlier row (none that agentpay writes): they read the same entry. */
   const sameId = new Map<number, number[]>();
   for (let index = 0; index < orders.length; index++) {
-    const id = prior.transactionIdOf(orders.lineOf(index));
+    const id = prior.transactionIdOf(index);
     if (id === undefined) continue;
     const first = ids.firstOrAdd(index, id);
     if (first !== -1) sameId.set(first, [...(sameId.get(first) ?? []), index]);
