@@ -7,13 +7,7 @@ export class Interned<T extends readonly unknown[]> {
   private readonly indexes = new Map<string, number>();
 
   indexOf(value: T): number {
-    const key = JSON.stringify(value);
-    let index = this.indexes.get(key);
-    if (index === undefined) {
-      index = this.values.push(value) - 1;
-      this.indexes.set(key, index);
-    }
-    return index;
+    return this.indexWithin(value, Number.POSITIVE_INFINITY)!;
   }
 
   /** How many distinct values the table holds. */
@@ -21,9 +15,18 @@ export class Interned<T extends readonly unknown[]> {
     return this.values.length;
   }
 
-  /** The value's index, when the table holds it (nothing is added). */
-  find(value: T): number | undefined {
-    return this.indexes.get(JSON.stringify(value));
+  /**
+   * The value's index, added while the table holds fewer than `most` values; undefined when the
+   * table is full and does not hold it (a run that meets a value a row keeps none past a bound).
+   */
+  indexWithin(value: T, most: number): number | undefined {
+    const key = JSON.stringify(value);
+    let index = this.indexes.get(key);
+    if (index === undefined && this.values.length < most) {
+      index = this.values.push(value) - 1;
+      this.indexes.set(key, index);
+    }
+    return index;
   }
 
   at(index: number): T {

@@ -124,15 +124,15 @@ export class BulkRows {
   /** The row's latest word this run, as the results file keeps it. */
   setWord(index: number, result: ResultRow): void {
     if (!this.keepsWords) return;
-    const word: Word = [result.state, result.status, result.message];
-    if (this.wordTable.size >= wordsKeptAtMost && this.wordTable.find(word) === undefined) {
+    const word = this.wordTable.indexWithin([result.state, result.status, result.message], wordsKeptAtMost);
+    if (word === undefined) {
       this.keepsWords = false;
       this.word = undefined;
       this.wordTable = new Interned();
       return;
     }
     this.word ??= new SmallIndexes(this.length);
-    this.word.set(index, this.wordTable.indexOf(word));
+    this.word.set(index, word);
   }
 
   /** The row as the results file keeps it: its latest word this run over what `planned` says. */

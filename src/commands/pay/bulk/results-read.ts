@@ -76,10 +76,7 @@ export class PriorRows {
     if (number === undefined || number === 0n) this.oddIds.set(index, id);
     else this.oddIds.delete(index);
     this.ids.set(index, number ?? 0n);
-    const word =
-      this.saidTable.size < wordsKeptAtMost || this.file === undefined
-        ? this.saidTable.indexOf(said)
-        : this.saidTable.find(said);
+    const word = this.saidTable.indexWithin(said, this.file === undefined ? Number.POSITIVE_INFINITY : wordsKeptAtMost);
     if (word !== undefined) {
       this.said[index] = word;
       return;
@@ -185,7 +182,7 @@ class RecordsOnDisk {
     if (start < this.blockStart || start + length > this.blockStart + this.blockLength) this.readBlock(start, length);
     const from = start - this.blockStart;
     const cells = recordCells(this.block.subarray(from, from + length), this.delimiter, this.slots, wordColumns.length);
-    return [amountCell(cells[0]), optional(cells[1]), optional(cells[2]), optional(cells[3]), optional(cells[4])];
+    return saidOf(cells);
   }
 
   private readBlock(start: number, length: number): void {
@@ -226,13 +223,13 @@ function recordOf(names: readonly string[], cells: readonly string[]): Record<st
   return record;
 }
 
-/** What a record says the row paid, and its word. */
-const saidOf = (record: Record<string, string>): Said => [
-  amountCell(record['paid-amount']),
-  optional(record['paid-invoice-id']),
-  optional(record.voucher),
-  optional(record.status),
-  optional(record.message),
+/** What a record says the row paid, and its word, from the cells of its `wordColumns` in their order. */
+const saidOf = (cells: readonly (string | undefined)[]): Said => [
+  amountCell(cells[0]),
+  optional(cells[1]),
+  optional(cells[2]),
+  optional(cells[3]),
+  optional(cells[4]),
 ];
 
 /**
@@ -309,7 +306,7 @@ function take(
     changed.set(line, { line, changes: [] });
     return;
   }
-  prior.set(index, record['transaction-id'], state, saidOf(record), place);
+  prior.set(index, record['transaction-id'], state, saidOf(wordColumns.map((name) => record[name])), place);
   if (changed.has(line)) return;
   const now = orderCells(orders.get(index));
   const was = orderCells({
