@@ -327,6 +327,10 @@ const en = {
   /** The two-person rule (docs/desk-safety.md, Approval): requests, decisions, paying an approved one. */
   approvals: {
     needed: (breach: string) => `needs a second person: ${breach}; nothing was sent`,
+    neededByLedger: (over: string) =>
+      `needs a second person: the amount is over the team ledger's approval threshold of ${over} (set by its administrator); nothing was sent`,
+    heldByRequest:
+      'this TransactionID is held by a request for approval: only its purchase, once approved, is sent, by `agentpay pay --approved <txn-id>`; nothing was sent',
     neededHint:
       'ask a supervisor: repeat it with --request-approval; once approved, `agentpay pay --approved <txn>` sends it',
     teamLedgerOnly:
@@ -347,9 +351,18 @@ const en = {
       needs: 'Needs',
       requestedBy: 'Requested by',
       expires: 'Expires',
+      where: 'Gateway',
     },
     purchase: (amount: string, currency: string, account: string, service: string) =>
       `${amount} ${currency} to ${account}, service ${service}`,
+    voucher: (name: string) => `voucher ${name}`,
+    askedBy: (role: string) => `requested by ${role}`,
+    where: (gateway: string, agentId: string) => `${gateway}, agent ${agentId}`,
+    deciding: (approve: boolean, request: string) => `${approve ? 'approving' : 'declining'} ${request}`,
+    notDecided: 'not decided: nothing was changed',
+    ambiguous: (id: string, candidates: string) =>
+      `TransactionID ${id} stands in more than one request: ${candidates}; nothing was changed`,
+    ambiguousHint: 'name the gateway and agent of the one you mean with --base-url and --agent-id (or --profile)',
     needs: {
       'approval-over': 'over the approval threshold',
       duplicate: 'a duplicate top-up',
@@ -385,6 +398,8 @@ const en = {
     alreadyOpenHint: '`agentpay shift x` shows it; `agentpay shift close` closes it',
     noShift: (role: string) => `${role} has no open shift`,
     noShiftHint: '`agentpay shift open` opens one',
+    outsideByLedger: (role: string) =>
+      `payments need an open shift on this team ledger (set by its administrator), and ${role} has none; nothing was sent`,
     outside: (role: string) =>
       `payments need an open shift here (profile key shifts), and ${role} has none; nothing was sent`,
     openItem: (id: string, state: string) => `${id} (${state})`,
@@ -761,7 +776,19 @@ const en = {
     notAnOperatorHint: 'see the operator roles with `agentpay ledger operators`',
     refusedByDatabase: (what: string, reason: string) => `the database refused to ${what}: ${reason}`,
     needsAdministrator: "run it with an administrator's URL (a role with CREATEROLE that owns the ledger's tables)",
-    operatorWhat: { add: 'add the operator', remove: 'remove the operator', list: 'list the operators' },
+    operatorWhat: {
+      add: 'add the operator',
+      remove: 'remove the operator',
+      list: 'list the operators',
+      policy: "change the ledger's policy",
+    },
+    policyNeedsCurrency:
+      'the team ledger keeps an approval threshold per currency: give KZT=150000.00, not an amount alone',
+    policyNeedsCurrencyHint: 'for example --approval-threshold KZT=150000.00,USD=500',
+    policyThreshold: (over: string, currency: string, by: string) => `approval over ${over} ${currency} (set by ${by})`,
+    policyNoThreshold: 'no approval threshold',
+    policyShiftsRequired: 'payments need an open shift',
+    policyShiftsOptional: 'shifts are not required',
   },
 
   /** The sandbox's banner (commands/sandbox): its services' names and accounts' notes are the sandbox's own. */

@@ -386,6 +386,10 @@ const ru: Catalogue = {
 
   approvals: {
     needed: (breach) => `нужен второй человек: ${breach}; ничего не отправлено`,
+    neededByLedger: (over) =>
+      `нужен второй человек: сумма выше порога одобрения общего журнала ${over} (его задал администратор); ничего не отправлено`,
+    heldByRequest:
+      'этот TransactionID занят запросом на одобрение: отправляется только его покупка, когда её одобрят, командой `agentpay pay --approved <txn-id>`; ничего не отправлено',
     neededHint:
       'попросите старшего кассира: повторите с --request-approval; после одобрения платёж отправит `agentpay pay --approved <txn>`',
     teamLedgerOnly:
@@ -404,8 +408,16 @@ const ru: Catalogue = {
       needs: 'Почему',
       requestedBy: 'Запросил',
       expires: 'Действует до',
+      where: 'Шлюз',
     },
     purchase: (sum, currency, account, service) => `${amount(sum)} ${currency} на счёт ${account}, услуга ${service}`,
+    voucher: (name) => `ваучер ${name}`,
+    askedBy: (role) => `запросил ${role}`,
+    where: (gateway, agentId) => `${gateway}, агент ${agentId}`,
+    deciding: (approve, request) => `${approve ? 'одобряется' : 'отклоняется'} ${request}`,
+    notDecided: 'решение не принято: ничего не изменено',
+    ambiguous: (id, candidates) => `TransactionID ${id} есть в нескольких запросах: ${candidates}; ничего не изменено`,
+    ambiguousHint: 'укажите шлюз и агента нужного запроса: --base-url и --agent-id (или --profile)',
     needs: {
       'approval-over': 'выше порога одобрения',
       duplicate: 'повторное пополнение',
@@ -439,6 +451,8 @@ const ru: Catalogue = {
     alreadyOpenHint: '`agentpay shift x` покажет её; `agentpay shift close` закроет',
     noShift: (role) => `у ${role} нет открытой смены`,
     noShiftHint: 'её открывает `agentpay shift open`',
+    outsideByLedger: (role) =>
+      `в этом общем журнале для платежа нужна открытая смена (так задал администратор), а у ${role} её нет; ничего не отправлено`,
     outside: (role) =>
       `здесь для платежа нужна открытая смена (ключ профиля shifts), а у ${role} её нет; ничего не отправлено`,
     openItem: (id, state) => `${id} (${state})`,
@@ -817,7 +831,19 @@ const ru: Catalogue = {
     refusedByDatabase: (what, reason) => `база данных отказалась ${what}: ${reason}`,
     needsAdministrator:
       'запустите команду с URL администратора (роль с правом CREATEROLE, владеющая таблицами журнала)',
-    operatorWhat: { add: 'добавить оператора', remove: 'удалить оператора', list: 'показать операторов' },
+    operatorWhat: {
+      add: 'добавить оператора',
+      remove: 'удалить оператора',
+      list: 'показать операторов',
+      policy: 'изменить правила журнала',
+    },
+    policyNeedsCurrency:
+      'общий журнал хранит порог одобрения для каждой валюты: укажите KZT=150000.00, а не одну сумму',
+    policyNeedsCurrencyHint: 'например --approval-threshold KZT=150000.00,USD=500',
+    policyThreshold: (over, currency, by) => `одобрение свыше ${over} ${currency} (задал ${by})`,
+    policyNoThreshold: 'порога одобрения нет',
+    policyShiftsRequired: 'для платежей нужна открытая смена',
+    policyShiftsOptional: 'смены не обязательны',
   },
 
   sandbox: {

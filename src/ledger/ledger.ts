@@ -132,6 +132,8 @@ export interface LedgerEntry extends JournalEntry {
 export interface LedgerHistoryFilter extends HistoryFilter {
   /** Only payments this operator made (a team ledger records who made each). */
   operator?: string | undefined;
+  /** Only payments that joined this shift (its seq; a team ledger's shifts). */
+  shift?: string | undefined;
 }
 
 /** history's entries as any ledger streams them (ledger/file/entries.ts HistoryEntries), with who made each where known. */

@@ -172,7 +172,10 @@ describe('the two-person rule, enforced by the database', { timeout: 60_000 }, (
         [names.carl],
       ],
       'DELETE the request': ['DELETE FROM agentpay_approvals'],
-      'decide its own request': ["SELECT * FROM agentpay_decide_approval($1, 'approved', null)", [id]],
+      'decide its own request': [
+        "SELECT d.* FROM agentpay_approvals a, LATERAL agentpay_decide_approval(a.gateway, a.agent_id, $1, 'approved', null) d",
+        [id],
+      ],
       'SET ROLE to another supervisor': [`SET ROLE ${names.carl}`],
       'use the approval unapproved': [
         `SELECT u.* FROM agentpay_approvals a,
@@ -186,10 +189,15 @@ describe('the two-person rule, enforced by the database', { timeout: 60_000 }, (
     try {
       for (const [name, [statement, values]] of Object.entries(attempts))
         outcomes[name] = await outcome(statement, values);
-      // An attempt that claims an approval no supervisor gave, in a transaction of its own.
-      await client.query(
+      // The request's purchase written as an intent by hand, unapproved: its TransactionID is the request's.
+      outcomes['write the requested intent'] = await outcome(
         `INSERT INTO agentpay_transactions (gateway, agent_id, transaction_id, service, account, amount, currency, at, operator, host)
          SELECT gateway, agent_id, transaction_id, service, account, amount, currency, now(), 'x', 'h' FROM agentpay_approvals`,
+      );
+      // An attempt that claims an approval no supervisor gave, on an intent of its own.
+      await client.query(
+        `INSERT INTO agentpay_transactions (gateway, agent_id, transaction_id, service, account, amount, currency, at, operator, host)
+         SELECT gateway, agent_id, '77' || transaction_id, service, account, '1.00', currency, now(), 'x', 'h' FROM agentpay_approvals`,
       );
       outcomes['forge the approval marks'] = await outcome(
         `INSERT INTO agentpay_records (record_id, transaction_seq, kind, at, operator, host, overrides)
@@ -208,6 +216,7 @@ describe('the two-person rule, enforced by the database', { timeout: 60_000 }, (
       'use the approval unapproved': 'APWAI',
       'ALTER the function': '42501',
       'DROP the check': '42501',
+      'write the requested intent': 'APREQ',
       'forge the approval marks': 'APNON',
     });
     // Even the tables' owner cannot record a request approved by its own requester.

@@ -122,7 +122,7 @@ describe('shifts and their Z-reports', { timeout: 90_000 }, () => {
       await client.query('SELECT * FROM agentpay_open_shift()');
       expect(
         await outcome(
-          'SELECT * FROM agentpay_close_shift((SELECT seq FROM agentpay_shifts WHERE closed_at IS NULL), now(), \'{"number":1}\', $1)',
+          'SELECT * FROM agentpay_close_shift((SELECT seq FROM agentpay_shifts WHERE closed_at IS NULL), \'{"number":1}\', $1)',
           ['0'.repeat(64)],
         ),
       ).toBe('APZCH');

@@ -25,7 +25,18 @@ const transactionArgument = {
   help: { en: 'the TransactionID of the request', ru: 'TransactionID запроса' },
 };
 
+const approveOptions = {
+  yes: {
+    flags: '--yes',
+    help: {
+      en: 'decide without asking at a terminal (the purchase is still shown)',
+      ru: 'решить без вопроса в терминале (покупка всё равно показывается)',
+    },
+  },
+} as const satisfies OptionDefinitions;
+
 const declineOptions = {
+  ...approveOptions,
   reason: {
     flags: '--reason <text>',
     help: { en: 'why, kept with the decision', ru: 'почему; сохраняется вместе с решением' },
@@ -39,7 +50,7 @@ export function approvalsCommand(lazyAction: LazyAction, language: Language): Co
 }
 
 export function approveCommand(lazyAction: LazyAction, language: Language): Command {
-  return addArgument(new Command('approve'), language, transactionArgument)
+  return addOptions(addArgument(new Command('approve'), language, transactionArgument), language, approveOptions)
     .description(descriptions.approve[language])
     .action(lazyAction(async () => (await import('./run.js')).runApprove, 'txnId'));
 }

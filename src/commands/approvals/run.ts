@@ -1,15 +1,20 @@
+import { CancelledError, UsageError } from '../../errors.js';
 import { t } from '../../i18n/current.js';
-import { optionalText, optionRecord } from '../../options/values.js';
+import type { ApprovalRequest } from '../../ledger/postgres/approvals.js';
+import type { PostgresLedger } from '../../ledger/postgres/postgres-ledger.js';
+import { optionalText, optionRecord, switchOption } from '../../options/values.js';
 import { parseTransactionId } from '../../protocol/transaction-id.js';
 import { teamLedgerOf } from '../../purchase/approval.js';
 import type { CommandContext } from '../context.js';
+import { journalGatewayOf } from '../context.js';
+
+const approvals = () => import('../../ledger/postgres/approvals.js');
 
 /** `agentpay approvals`: the open requests, oldest first (a JSON object a line under --json). */
 export async function runApprovals(_raw: unknown, context: CommandContext): Promise<void> {
   const { out } = context;
   const ledger = await teamLedgerOf(context);
-  const { openApprovals } = await import('../../ledger/postgres/approvals.js');
-  const requests = await openApprovals(ledger);
+  const requests = await (await approvals()).openApprovals(ledger);
   if (out.json) {
     for (const request of requests) out.data(JSON.stringify(request));
     return;
@@ -19,15 +24,54 @@ export async function runApprovals(_raw: unknown, context: CommandContext): Prom
   out.data(approvalsTable(requests, out.style, t()));
 }
 
+/**
+ * The one request a decision means. A TransactionID is an agent's on one gateway, so two may
+ * share it: then the settings' gateway and agent choose, or the candidates are named (exit 2).
+ */
+async function requestMeant(context: CommandContext, ledger: PostgresLedger, id: string): Promise<ApprovalRequest> {
+  const all = await (await approvals()).requestsById(ledger, id);
+  const undecided = all.filter((request) => request.decision === null);
+  const candidates = undecided.length > 0 ? undecided : all;
+  if (candidates.length === 1) return candidates[0]!;
+  if (candidates.length === 0)
+    throw new UsageError(t().approvals.refused(t().approvals.reasons.none(id), false), {
+      hint: t().approvals.reasonHint,
+    });
+  const { settings } = context;
+  const gateway = journalGatewayOf(settings, settings.baseUrl?.value);
+  const mine = candidates.filter(
+    (request) => request.gateway === gateway && request.agentId === settings.agentId?.value,
+  );
+  if (mine.length === 1) return mine[0]!;
+  const { requestText } = await import('../../render/approvals.js');
+  throw new UsageError(t().approvals.ambiguous(id, candidates.map((request) => requestText(request, t())).join('; ')), {
+    hint: t().approvals.ambiguousHint,
+  });
+}
+
+/** The purchase shown before it is decided; at a terminal, asked about unless --yes. */
+async function confirmDecision(context: CommandContext, request: ApprovalRequest, decision: string, yes: boolean) {
+  const { out } = context;
+  const { requestText } = await import('../../render/approvals.js');
+  const shown = t().approvals.deciding(decision === 'approved', requestText(request, t()));
+  if (yes || !out.stdin.isTTY) return out.note(shown);
+  const { terminalPrompter } = await import('../../prompts.js');
+  const prompter = terminalPrompter({ stdin: out.stdin, stderr: out.stderr, color: out.errorStyle.enabled });
+  if (!(await prompter.confirm({ message: `${shown}?`, initial: false, answers: { yes: t().yes, no: t().no } })))
+    throw new CancelledError(t().approvals.notDecided);
+}
+
 /** approve and decline: one call of the database's function, which alone decides who may. */
 async function decide(raw: unknown, context: CommandContext, decision: 'approved' | 'declined'): Promise<void> {
   const options = optionRecord(raw);
   const transactionId = parseTransactionId(String(options.txnId), '<txn-id>');
   const reason = optionalText(options.reason, '--reason');
+  const yes = switchOption(options.yes, '--yes');
   const { out } = context;
   const ledger = await teamLedgerOf(context);
-  const { decideApproval } = await import('../../ledger/postgres/approvals.js');
-  const request = await decideApproval(ledger, transactionId, decision, reason);
+  const meant = await requestMeant(context, ledger, transactionId);
+  await confirmDecision(context, meant, decision, yes);
+  const request = await (await approvals()).decideApproval(ledger, meant, decision, reason);
   if (out.json) out.data(JSON.stringify(request));
   else {
     const said = decision === 'approved' ? t().approvals.approved : t().approvals.declined;

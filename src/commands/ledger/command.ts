@@ -33,6 +33,10 @@ const descriptions = {
     en: "list the PostgreSQL ledger's operator roles, and which of them may approve",
     ru: 'показать роли операторов журнала PostgreSQL и какие из них могут одобрять',
   },
+  policy: {
+    en: "show or set the rules the team ledger's database applies to every payment: approval thresholds, shifts (set with an administrator's URL)",
+    ru: 'показать или задать правила, которые база общего журнала применяет к каждому платежу: пороги одобрения, смены (задаются с URL администратора)',
+  },
   removeOperator: {
     en: "remove an operator role (run with an administrator's URL); what it recorded keeps its name",
     ru: 'удалить роль оператора (запускать с URL администратора); записанное ею остаётся под её именем',
@@ -62,6 +66,28 @@ const addOperatorOptions = {
       ru: 'прочитать пароль роли из stdin (один перевод строки в конце отбрасывается); отправляется только его SCRAM-хеш',
     },
     required: true,
+  },
+} as const satisfies OptionDefinitions;
+
+const policyOptions = {
+  approvalThreshold: {
+    flags: '--approval-threshold <limits>',
+    help: {
+      en: "per currency, a payment above this needs a supervisor's approval: KZT=150000.00,USD=500",
+      ru: 'для каждой валюты: платёж выше этой суммы требует одобрения старшего кассира: KZT=150000.00,USD=500',
+    },
+  },
+  clearApprovalThreshold: {
+    flags: '--clear-approval-threshold <currencies>',
+    help: { en: 'drop the thresholds of these currencies: KZT,USD', ru: 'убрать пороги этих валют: KZT,USD' },
+  },
+  shifts: {
+    flags: '--shifts <rule>',
+    choices: ['required', 'optional'],
+    help: {
+      en: 'whether every payment needs its operator role to have an open shift',
+      ru: 'нужна ли для каждого платежа открытая смена его роли',
+    },
   },
 } as const satisfies OptionDefinitions;
 
@@ -98,6 +124,9 @@ export function ledgerCommand(lazyAction: LazyAction, language: Language): Comma
     .command('operators')
     .description(descriptions.operators[language])
     .action(lazyAction(async () => (await import('./operators.js')).runOperators));
+  addOptions(ledger.command('policy'), language, policyOptions)
+    .description(descriptions.policy[language])
+    .action(lazyAction(async () => (await import('./policy.js')).runPolicy));
   addArgument(ledger.command('remove-operator'), language, roleArgument)
     .description(descriptions.removeOperator[language])
     .action(lazyAction(async () => (await import('./operators.js')).runRemoveOperator, 'role'));

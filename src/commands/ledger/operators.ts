@@ -23,7 +23,7 @@ function checkedRole(raw: unknown): string {
 }
 
 /** The server's refusal of the administrator's statement, said as such (42501: not allowed). */
-function refused(error: unknown, what: keyof ReturnType<typeof t>['ledger']['operatorWhat']): never {
+export function refused(error: unknown, what: keyof ReturnType<typeof t>['ledger']['operatorWhat']): never {
   const { code, message } = (error ?? {}) as { code?: unknown; message?: unknown };
   if (typeof code !== 'string' || !/^[0-9A-Z]{5}$/.test(code) || typeof message !== 'string') throw error;
   throw new UsageError(t().ledger.refusedByDatabase(t().ledger.operatorWhat[what], message), {
@@ -32,7 +32,7 @@ function refused(error: unknown, what: keyof ReturnType<typeof t>['ledger']['ope
   });
 }
 
-async function adminConnection(context: CommandContext, what: string) {
+export async function adminConnection(context: CommandContext, what: string) {
   const location: LedgerLocation & { kind: 'postgres' } = postgresLocation(context, what);
   const [{ connectLedger }, roles] = await Promise.all([
     import('../../ledger/postgres/connect.js'),

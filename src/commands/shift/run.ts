@@ -30,17 +30,16 @@ async function currentShift(context: CommandContext, ledger: PostgresLedger): Pr
   });
 }
 
-/** The shift's payments: those its role first recorded from its opening until `until`. */
-async function shiftEntries(ledger: PostgresLedger, shift: Shift, until: string): Promise<LedgerEntry[]> {
-  const history = await ledger.entries({ since: new Date(shift.openedAt), operator: shift.operator });
+/** The shift's payments: those the database made members of it as their intents were written. */
+async function shiftEntries(ledger: PostgresLedger, shift: Shift): Promise<LedgerEntry[]> {
   const entries: LedgerEntry[] = [];
-  for await (const entry of history) if (Date.parse(entry.intent.at) < Date.parse(until)) entries.push(entry);
+  for await (const entry of await ledger.entries({ shift: shift.seq })) entries.push(entry);
   return entries;
 }
 
 /** The shift's payments and its open requests, summed. */
 async function summaryOf(ledger: PostgresLedger, shift: Shift, until: string): Promise<ShiftSummary> {
-  const entries = await shiftEntries(ledger, shift, until);
+  const entries = await shiftEntries(ledger, shift);
   const awaiting = await (await shifts()).awaitingRequests(ledger, shift);
   return shiftSummary({ operator: shift.operator, openedAt: shift.openedAt, until }, entries, awaiting);
 }
@@ -53,8 +52,8 @@ const settleGraceMs = 120_000;
  * `reconcile` asks (commands/reconcile/settle-entry.ts), each answer recorded; those of another
  * gateway than the settings name are left as they are.
  */
-async function settleOpen(context: CommandContext, ledger: PostgresLedger, shift: Shift, until: string): Promise<void> {
-  const open = (await shiftEntries(ledger, shift, until)).filter(
+async function settleOpen(context: CommandContext, ledger: PostgresLedger, shift: Shift): Promise<void> {
+  const open = (await shiftEntries(ledger, shift)).filter(
     (entry) =>
       entry.outcome === undefined || entry.outcome.view.state === 'pending' || entry.outcome.view.state === 'unknown',
   );
@@ -125,22 +124,26 @@ export async function runShiftClose(raw: unknown, context: CommandContext): Prom
   const ledger = await shiftLedgerOf(context);
   const shift = await currentShift(context, ledger);
   const store = await shifts();
-  if (settle) await settleOpen(context, ledger, shift, await store.databaseNow(ledger));
-  const summary = await summaryOf(ledger, shift, await store.databaseNow(ledger));
-  if (summary.open.length > 0 && !carryOver) {
-    const items = summary.open.map((item) => t().shifts.openItem(item.transactionId, item.state)).join(', ');
-    throw new TransactionPendingError(t().shifts.closeRefused(items), { hint: t().shifts.closeRefusedHint });
+  if (settle) await settleOpen(context, ledger, shift);
+  // A payment that joins the shift while its report is made fails the database's count: made again.
+  for (let attempt = 1; ; attempt++) {
+    const summary = await summaryOf(ledger, shift, await store.databaseNow(ledger));
+    if (summary.open.length > 0 && !carryOver) {
+      const items = summary.open.map((item) => t().shifts.openItem(item.transactionId, item.state)).join(', ');
+      throw new TransactionPendingError(t().shifts.closeRefused(items), { hint: t().shifts.closeRefusedHint });
+    }
+    const last = await store.lastZReport(ledger);
+    const content: ZReportContent = {
+      number: (last?.number ?? 0) + 1,
+      previousHash: last?.hash ?? firstPreviousHash,
+      ...summary,
+      carried: summary.open,
+    };
+    const closed = await store.closeShift(ledger, shift, content, attempt === 3);
+    if (closed === 'raced') continue;
+    if (!context.out.json) context.out.note(t().shifts.closed(content.number, closed.hash));
+    return show(context, { ...content, hash: closed.hash }, raw);
   }
-  const last = await store.lastZReport(ledger);
-  const content: ZReportContent = {
-    number: (last?.number ?? 0) + 1,
-    previousHash: last?.hash ?? firstPreviousHash,
-    ...summary,
-    carried: summary.open,
-  };
-  const { hash } = await store.closeShift(ledger, shift, content);
-  if (!context.out.json) context.out.note(t().shifts.closed(content.number, hash));
-  await show(context, { ...content, hash }, raw);
 }
 
 export async function runShiftVerify(_raw: unknown, context: CommandContext): Promise<void> {

@@ -4,6 +4,7 @@ import { UsageError } from '../../errors.js';
 import { t } from '../../i18n/current.js';
 import type { Intent, Owner } from '../ledger.js';
 import type { PostgresLedger } from './postgres-ledger.js';
+import { sqlStateOf } from './refusals.js';
 import type { Row } from './rows.js';
 
 /**
@@ -69,12 +70,6 @@ const refusals: Record<string, (id: string, role: string) => string> = {
   APTXN: (id) => t().approvals.reasons.taken(id),
 };
 
-/** The SQLSTATE of the server's error behind a ledger error. */
-function sqlStateOf(error: unknown): string | undefined {
-  const code = (error as { cause?: { code?: unknown } } | undefined)?.cause?.code;
-  return typeof code === 'string' ? code : undefined;
-}
-
 /** A refusal of the database's as a usage error (exit 2); any other failure as it is. */
 function refusal(error: unknown, id: string, role: string, sent: boolean): unknown {
   const code = sqlStateOf(error);
@@ -113,19 +108,34 @@ export async function requestApproval(
   return String(iso(rows[0]?.expires_at));
 }
 
-/** A supervisor's decision, by the database's rules; the request as it now stands. */
+/** A supervisor's decision on the request of this gateway, agent and TransactionID; the request as it now stands. */
 export async function decideApproval(
   ledger: PostgresLedger,
-  transactionId: string,
+  request: Owner & { transactionId: string },
   decision: 'approved' | 'declined',
   reason: string | undefined,
 ): Promise<ApprovalRequest> {
+  const { gateway, agentId, transactionId } = request;
   const rows = await ledger
-    .run('SELECT * FROM agentpay_decide_approval($1, $2, $3)', [transactionId, decision, reason ?? null])
+    .run('SELECT * FROM agentpay_decide_approval($1, $2, $3, $4, $5)', [
+      gateway,
+      agentId,
+      transactionId,
+      decision,
+      reason ?? null,
+    ])
     .catch(async (error: unknown) => {
       throw refusal(error, transactionId, await sessionUser(ledger), false);
     });
   return requestOfRow(rows[0]!);
+}
+
+/** Every request under this TransactionID, on any gateway or agent, oldest first. */
+export async function requestsById(ledger: PostgresLedger, transactionId: string): Promise<ApprovalRequest[]> {
+  const rows = await ledger.run('SELECT * FROM agentpay_approvals a WHERE a.transaction_id = $1 ORDER BY a.seq', [
+    transactionId,
+  ]);
+  return rows.map(requestOfRow);
 }
 
 async function sessionUser(ledger: PostgresLedger): Promise<string> {

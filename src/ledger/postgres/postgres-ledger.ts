@@ -32,6 +32,7 @@ import { fallbackOf, keepWaiting, keptNote, type WaitingOutcome } from './fallba
 import { importJournalRecords } from './import-records.js';
 import * as sql from './queries.js';
 import * as reads from './reads.js';
+import { intentRefusalOf } from './refusals.js';
 import { claimedEntriesOf, outcomeColumns, type Query, type Row, text } from './rows.js';
 import { ensureSchema } from './schema.js';
 
@@ -139,6 +140,8 @@ export class PostgresLedger implements Ledger {
     try {
       return (await this.connection.client.query(text, values)).rows as Row[];
     } catch (error) {
+      const refused = intentRefusalOf(error);
+      if (refused !== undefined) throw refused;
       throw new LedgerUnreachableError(this.location.shown, reasonOf(this.connection.lost.error ?? error), {
         cause: error,
         ...(consequence ? { consequence } : {}),

@@ -70,10 +70,8 @@ SELECT seq AS attempt_seq FROM a`;
 
 /**
  * Outcomes, as parallel arrays ($1 record ids … $10 hosts, $11 the attempts they answer),
- * appended in order; a record id already there is skipped (a fallback delivered twice). A
- * success closes its transaction; a failure too, unless a newer attempt has gone out since the
- * one it answers (a retry elsewhere: its own answer decides). A transaction a reconciler holds is
- * left for it (SKIP LOCKED): a terminal never waits on a reconcile batch.
+ * appended in order; a record id already there is skipped (a fallback delivered twice). A final
+ * one closes its transaction, by the database's trigger (desk-rules-schema.ts).
  */
 export const insertOutcomes = `
 WITH input AS (
@@ -85,14 +83,7 @@ WITH input AS (
   FROM input i JOIN agentpay_transactions t ON t.gateway = i.gateway AND t.agent_id = i.agent_id AND t.transaction_id = i.transaction_id
   ORDER BY i.n
   ON CONFLICT (record_id) DO NOTHING
-  RETURNING transaction_seq, state, answers_attempt
-), closing AS (
-  SELECT r.transaction_seq FROM r
-  WHERE r.state = 'success' OR (r.state = 'failed' AND (r.answers_attempt IS NULL OR NOT EXISTS (
-    SELECT 1 FROM agentpay_records a WHERE a.transaction_seq = r.transaction_seq AND a.kind = 'attempt' AND a.seq > r.answers_attempt)))
-), closed AS (
-  DELETE FROM agentpay_open WHERE transaction_seq IN (
-    SELECT o.transaction_seq FROM agentpay_open o WHERE o.transaction_seq IN (SELECT transaction_seq FROM closing) FOR UPDATE SKIP LOCKED)
+  RETURNING transaction_seq
 )
 SELECT (SELECT count(*) FROM r) AS inserted`;
 
@@ -131,10 +122,11 @@ ORDER BY o.transaction_seq
 LIMIT $4
 FOR UPDATE OF o SKIP LOCKED`;
 
-/** A page of transactions after $1 seq, at most $2, $3 since, $4 operator, $5 gateway (null: all). */
+/** A page of transactions after $1 seq, at most $2, $3 since, $4 operator, $5 gateway, $6 shift (null: all). */
 export const transactionPage = `
 SELECT ${transactionColumns} FROM agentpay_transactions t
 WHERE t.seq > $1 AND ${since('$3')} AND ($4::text IS NULL OR t.operator = $4) AND ($5::text IS NULL OR t.gateway = $5)
+  AND ($6::bigint IS NULL OR t.shift_seq = $6)
 ORDER BY t.seq LIMIT $2`;
 
 /** The gateways of the transactions $1 since, $2 operator, $3 gateway (null: all), in order of first appearance. */

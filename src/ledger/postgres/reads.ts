@@ -63,6 +63,7 @@ async function* entryPages(query: Query, filter: LedgerHistoryFilter): AsyncGene
       filter.since ?? null,
       filter.operator ?? null,
       filter.gateway ?? null,
+      filter.shift ?? null,
     ]);
     if (page.length === 0) return;
     after = text(page.at(-1)!.seq);

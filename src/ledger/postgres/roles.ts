@@ -43,16 +43,20 @@ CREATE TRIGGER agentpay_records_recorded_by BEFORE INSERT ON agentpay_records
  */
 const operatorRights = [
   `GRANT SELECT, INSERT ON agentpay_transactions, agentpay_records TO ${operatorGroup}`,
-  `GRANT SELECT, INSERT, UPDATE, DELETE ON agentpay_open TO ${operatorGroup}`,
+  // No DELETE: only a final outcome closes a payment (desk-rules-schema.ts); UPDATE for FOR UPDATE alone.
+  `GRANT SELECT, INSERT, UPDATE ON agentpay_open TO ${operatorGroup}`,
+  `REVOKE DELETE, TRUNCATE ON agentpay_open FROM ${operatorGroup}`,
   `GRANT SELECT ON agentpay_schema_migrations TO ${operatorGroup}`,
   `GRANT USAGE ON SEQUENCE agentpay_transactions_seq_seq, agentpay_records_seq_seq TO ${operatorGroup}`,
   // Approvals: read, and changed only through the functions that check who is asking.
   `GRANT SELECT ON agentpay_approvals TO ${operatorGroup}`,
   `GRANT EXECUTE ON FUNCTION agentpay_request_approval(text, text, text, text, text, text, text, text, text, text[], integer),
-    agentpay_decide_approval(text, text, text), agentpay_use_approval(text, text, text, uuid, text) TO ${operatorGroup}`,
+    agentpay_decide_approval(text, text, text, text, text), agentpay_use_approval(text, text, text, uuid, text) TO ${operatorGroup}`,
   // Shifts and Z-reports: read, and opened and closed only through the functions.
   `GRANT SELECT ON agentpay_shifts, agentpay_z_reports TO ${operatorGroup}`,
-  `GRANT EXECUTE ON FUNCTION agentpay_open_shift(), agentpay_close_shift(bigint, timestamptz, text, text) TO ${operatorGroup}`,
+  `GRANT EXECUTE ON FUNCTION agentpay_open_shift(), agentpay_close_shift(bigint, text, text) TO ${operatorGroup}`,
+  // The desk's policy: the administrator's to set (ledger policy), everyone's to read.
+  `GRANT SELECT ON agentpay_approval_thresholds, agentpay_desk_policy TO ${operatorGroup}`,
 ];
 
 /** Whether the cluster has the operator groups. */

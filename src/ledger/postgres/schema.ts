@@ -2,6 +2,7 @@ import type pg from 'pg';
 import { LedgerUnreachableError } from '../../errors.js';
 import { approvalsMigration } from './approvals-schema.js';
 import { reasonOf } from './connect.js';
+import { deskRulesMigration } from './desk-rules-schema.js';
 import { grantOperatorRights, operatorRolesMigration } from './roles.js';
 import { shiftsMigration } from './shifts-schema.js';
 
@@ -74,6 +75,7 @@ CREATE INDEX agentpay_attempts_by_time ON agentpay_records (at) WHERE kind = 'at
   { version: 3, name: 'operators as database roles: who is session_user', sql: operatorRolesMigration },
   { version: 4, name: 'approvals: the two-person rule', sql: approvalsMigration },
   { version: 5, name: 'shifts and their Z-reports', sql: shiftsMigration },
+  { version: 6, name: "the desk's rules kept by the database", sql: deskRulesMigration },
 ];
 
 export const schemaVersion = migrations.at(-1)!.version;

@@ -53,17 +53,22 @@ export async function lastZReport(ledger: PostgresLedger): Promise<{ number: num
   return row === undefined ? undefined : { number: Number(row.number), hash: String(row.hash) };
 }
 
-/** Stores the Z-report and closes the shift, in one call of the database's; the text stored and its hash. */
+/**
+ * Stores the Z-report and closes the shift, in one call of the database's; the text stored and
+ * its hash. 'raced' when the report missed what happened meanwhile (unless this is the last try).
+ */
 export async function closeShift(
   ledger: PostgresLedger,
   shift: Shift,
   content: ZReportContent,
-): Promise<{ text: string; hash: string }> {
+  lastTry: boolean,
+): Promise<{ text: string; hash: string } | 'raced'> {
   const text = canonicalJson(content);
   const hash = sha256Hex(text);
   try {
-    await ledger.run('SELECT number FROM agentpay_close_shift($1, $2, $3, $4)', [shift.seq, content.until, text, hash]);
+    await ledger.run('SELECT number FROM agentpay_close_shift($1, $2, $3)', [shift.seq, text, hash]);
   } catch (error) {
+    if (codeOf(error) === 'APZCH' && !lastTry) return 'raced';
     if (codeOf(error) === 'APZCH' || codeOf(error) === 'APSHN')
       throw new UsageError(t().shifts.closeRaced, { cause: error, hint: t().shifts.closeRacedHint });
     throw error;

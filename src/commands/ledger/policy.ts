@@ -1,0 +1,46 @@
+import { UsageError } from '../../errors.js';
+import { t } from '../../i18n/current.js';
+import { optionRecord } from '../../options/values.js';
+import { amountsPerCurrency } from '../../settings/parsers.js';
+import type { CommandContext } from '../context.js';
+import { adminConnection, refused } from './operators.js';
+
+/**
+ * `agentpay ledger policy [--approval-threshold …] [--clear-approval-threshold …] [--shifts …]`: the rules
+ * the team ledger's database applies to every intent (docs/desk-safety.md). With no option it
+ * shows them; a change needs the administrator's URL (operators may only read). Not
+ * --approval-over: that global flag lowers the threshold for one run, as a profile's does.
+ */
+export async function runPolicy(raw: unknown, context: CommandContext): Promise<void> {
+  const options = optionRecord(raw);
+  const approvalOver =
+    options.approvalThreshold === undefined
+      ? new Map<string, string>()
+      : amountsPerCurrency('--approval-threshold')(String(options.approvalThreshold), 'flag');
+  if (approvalOver.has('*'))
+    throw new UsageError(t().ledger.policyNeedsCurrency, { hint: t().ledger.policyNeedsCurrencyHint });
+  const clearApprovalOver = String(options.clearApprovalThreshold ?? '')
+    .split(',')
+    .map((code) => code.trim().toUpperCase())
+    .filter((code) => code !== '');
+  const shiftsRequired = options.shifts === undefined ? undefined : options.shifts === 'required';
+  const { out } = context;
+  const { client, location } = await adminConnection(context, 'policy');
+  try {
+    const [{ ensureSchema }, policy] = await Promise.all([
+      import('../../ledger/postgres/schema.js'),
+      import('../../ledger/postgres/policy.js'),
+    ]);
+    await ensureSchema(client, location.shown);
+    if (approvalOver.size > 0 || clearApprovalOver.length > 0 || shiftsRequired !== undefined)
+      await policy
+        .changeDeskPolicy(client, { approvalOver, clearApprovalOver, shiftsRequired })
+        .catch((error) => refused(error, 'policy'));
+    const now = await policy.deskPolicyOf(client);
+    if (out.json) return out.data(JSON.stringify({ ledger: location.shown, ...now }));
+    const { policyText } = await import('../../render/policy.js');
+    out.data(policyText(now, t()));
+  } finally {
+    await client.end().catch(() => undefined);
+  }
+}

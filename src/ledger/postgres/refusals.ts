@@ -1,0 +1,39 @@
+import { UsageError } from '../../errors.js';
+import { t } from '../../i18n/current.js';
+
+/**
+ * The refusals the database's own rules raise where an intent is written (desk-rules-schema.ts),
+ * worded for a person (exit 2, nothing sent). The server's error stays the cause: its SQLSTATE
+ * is what approvals.ts reads for the approval functions' own refusals.
+ */
+
+/** The SQLSTATE of a server's error, or of the one behind a ledger error. */
+export function sqlStateOf(error: unknown): string | undefined {
+  const own = (error as { code?: unknown } | undefined)?.code;
+  if (typeof own === 'string') return own;
+  const code = (error as { cause?: { code?: unknown } } | undefined)?.cause?.code;
+  return typeof code === 'string' ? code : undefined;
+}
+
+const detailOf = (error: unknown) => String((error as { detail?: unknown }).detail ?? '');
+const sessionRoleOf = (error: unknown) => String((error as { message?: unknown }).message ?? '').split(' ')[0] ?? '';
+
+/** The database's refusal of an intent as a UsageError; undefined for any other error. */
+export function intentRefusalOf(error: unknown): UsageError | undefined {
+  switch (sqlStateOf(error)) {
+    case 'APTHR':
+      return new UsageError(t().approvals.neededByLedger(detailOf(error)), {
+        cause: error,
+        hint: t().approvals.neededHint,
+      });
+    case 'APREQ':
+      return new UsageError(t().approvals.heldByRequest, { cause: error, hint: t().approvals.reasonHint });
+    case 'APSHF':
+      return new UsageError(t().shifts.outsideByLedger(sessionRoleOf(error)), {
+        cause: error,
+        hint: t().shifts.noShiftHint,
+      });
+    default:
+      return undefined;
+  }
+}

@@ -1,0 +1,15 @@
+import { type Catalogue, en } from '../i18n/en.js';
+import type { DeskPolicy } from '../ledger/postgres/policy.js';
+import { shownText } from './sanitize.js';
+
+/** `agentpay ledger policy`: the team ledger's rules, a line each. */
+export function policyText(policy: DeskPolicy, said: Catalogue = en): string {
+  const { ledger } = said;
+  const thresholds =
+    policy.approvalOver.length === 0
+      ? [ledger.policyNoThreshold]
+      : policy.approvalOver.map(({ currency, over, setBy }) =>
+          ledger.policyThreshold(said.amount(over), currency, shownText(setBy)),
+        );
+  return [...thresholds, policy.shiftsRequired ? ledger.policyShiftsRequired : ledger.policyShiftsOptional].join('\n');
+}
