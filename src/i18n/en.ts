@@ -785,6 +785,8 @@ const en = {
     fallbackAloneHint: 'give the directory of recordings with --replay, or drop --replay-fallback',
     cannotRead: (directory: string, code: string) => `cannot read the recordings in ${directory}: ${code}`,
     badCassette: (directory: string, problem: string) => `a recording in ${directory} is not readable: ${problem}`,
+    cutShort: (directory: string, problem: string) =>
+      `a recording in ${directory} was cut short while written (${problem}): skipped; record that exchange again if it is needed`,
     empty: (directory: string) => `${directory} holds no recordings`,
     emptyHint: 'record some with --record <dir>, or add --replay-fallback to let the sandbox answer',
     cannotRecord: (directory: string, code: string) => `cannot record into ${directory}: ${code}`,

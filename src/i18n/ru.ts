@@ -839,6 +839,8 @@ const ru: Catalogue = {
     fallbackAloneHint: 'укажите каталог записей в --replay или уберите --replay-fallback',
     cannotRead: (directory, code) => `не удалось прочитать записи в ${directory}: ${code}`,
     badCassette: (directory, problem) => `одну из записей в ${directory} нельзя прочитать: ${problem}`,
+    cutShort: (directory, problem) =>
+      `одна из записей в ${directory} оборвалась при записи (${problem}): пропущена; если этот обмен нужен, запишите его заново`,
     empty: (directory) => `в ${directory} нет ни одной записи`,
     emptyHint: 'запишите их с --record <dir> или добавьте --replay-fallback, чтобы отвечала песочница',
     cannotRecord: (directory, code) => `не удалось вести запись в ${directory}: ${code}`,
