@@ -865,6 +865,8 @@ const en = {
     badRows: (where: string, count: number, named: string) =>
       `${where} has ${count === 1 ? '1 bad row' : `${count} bad rows`}, nothing was sent:${named}`,
     badRowsHint: 'fix the rows named and run the same command again; no payment was sent',
+    resultsFileHint:
+      "free some space or fix the permissions of the results file's directory, then run the same command again: it resumes, and pays nothing twice",
     notUtf8Hint:
       'an order file is read as UTF-8 (a BOM is fine): if it was saved in another encoding, name it, as --encoding windows-1251 for Excel\'s Cyrillic "CSV (semicolon delimited)", and run the same command again; no payment was sent',
     lineGone: (line: number) => `line ${line} is gone`,
