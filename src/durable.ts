@@ -73,6 +73,15 @@ export function removeFile(path: string): void {
   }
 }
 
+/** Removes what a failed write left, if it can: the failure to tell is the write's, never this one's. */
+export function removeLeftover(path: string): void {
+  try {
+    unlinkSync(path);
+  } catch {
+    // Gone already, or on a file system that refuses this too (EROFS): the write's error stands.
+  }
+}
+
 /**
  * mkdir -p (0700), failing with the real cause: Node's recursive mkdir reports ENOENT when a
  * missing directory cannot be made on a read-only file system, where EROFS is the truth.

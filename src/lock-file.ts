@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { readFileSync, readlinkSync, statSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { dirname } from 'node:path';
-import { makeDirectory, publish, removeFile } from './durable.js';
+import { makeDirectory, publish, removeFile, removeLeftover } from './durable.js';
 import { errnoCodeOf } from './errors.js';
 
 /**
@@ -182,14 +182,25 @@ function takeOver(path: string, stale: LockHolder | undefined, mine: LockHolder)
 function placeLock(path: string, holder: LockHolder): boolean {
   const temporary = `${path}.${holder.token}.tmp`;
   try {
-    writeFileSync(temporary, JSON.stringify(holder), { mode: 0o600, flag: 'wx' });
+    writeLock(temporary, holder);
   } catch (error) {
     if (errnoCodeOf(error) !== 'ENOENT') throw error;
     // The first lock of a new state directory (the journal's writer makes it the same way).
     makeDirectory(dirname(path));
-    writeFileSync(temporary, JSON.stringify(holder), { mode: 0o600, flag: 'wx' });
+    writeLock(temporary, holder);
   }
   return publish(temporary, path);
+}
+
+/** The holder written to a file of its own; one that could not be written whole (a full disk) is removed. */
+function writeLock(temporary: string, holder: LockHolder): void {
+  try {
+    writeFileSync(temporary, JSON.stringify(holder), { mode: 0o600, flag: 'wx' });
+  } catch (error) {
+    // Made empty by the failed write (a full disk), or never made (no directory).
+    removeLeftover(temporary);
+    throw error;
+  }
 }
 
 /** One try: the lock taken, or who holds it. */

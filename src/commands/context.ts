@@ -212,7 +212,7 @@ async function openGateway(settings: Settings, out: Output, options: OpenGateway
     import('../gateway/client.js'),
     import('../gateway/open-transport.js'),
   ]);
-  const endpoint = settings.sandbox ? await embeddedEndpoint(settings) : await configuredEndpoint(settings, out);
+  const endpoint = settings.sandbox ? await embeddedEndpoint(settings, out) : await configuredEndpoint(settings, out);
   const { baseUrl, agentId, password, network } = endpoint;
   const timeoutMs = settings.timeoutMs.value;
   let recorder: CassetteRecorder | undefined;

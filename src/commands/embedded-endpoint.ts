@@ -21,15 +21,18 @@ export interface Endpoint {
 }
 
 /** The recordings of --replay, checked whole before anything is sent (docs/replay.md). */
-export async function loadReplay(replay: ReplaySettings, statePath: string | undefined) {
-  const [{ loadCassettes, Replay }, { CassetteError }] = await Promise.all([
+export async function loadReplay(replay: ReplaySettings, statePath: string | undefined, warn: (text: string) => void) {
+  const [{ Replay }, { loadCassettes }, { CassetteError }] = await Promise.all([
     import('../sandbox/replay.js'),
+    import('../sandbox/cassette-files.js'),
     import('../protocol/cassette.js'),
   ]);
   const said = t().replay;
   let cassettes;
   try {
-    cassettes = loadCassettes(replay.directory);
+    const loaded = loadCassettes(replay.directory);
+    for (const problem of loaded.cutShort) warn(said.cutShort(replay.directory, problem));
+    cassettes = loaded.cassettes;
   } catch (error) {
     if (error instanceof CassetteError)
       throw new UsageError(said.badCassette(replay.directory, error.message), { hint: said.nothingSent });
@@ -46,13 +49,14 @@ export async function loadReplay(replay: ReplaySettings, statePath: string | und
  * them for --replay-fallback. State on disk, so `pay` and a later `status` in another process
  * agree. On loopback in this process: no proxy, no TLS.
  */
-export async function embeddedEndpoint(settings: Settings): Promise<Endpoint> {
+export async function embeddedEndpoint(settings: Settings, out: Output): Promise<Endpoint> {
   const [{ startSandbox }, { sandboxCredentials }] = await Promise.all([
     import('../sandbox/server.js'),
     import('../sandbox/catalogue.js'),
   ]);
   const state = stateDirectory(settings.env);
-  const replay = settings.replay && (await loadReplay(settings.replay, join(state, 'replay-state.jsonl')));
+  const replay =
+    settings.replay && (await loadReplay(settings.replay, join(state, 'replay-state.jsonl'), (text) => out.warn(text)));
   const sandbox = await startSandbox({ statePath: join(state, 'sandbox-state.jsonl'), replay });
   registerSecret(sandboxCredentials.password);
   return {

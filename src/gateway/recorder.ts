@@ -1,5 +1,8 @@
-import { mkdirSync, readdirSync, unlinkSync, writeFileSync } from 'node:fs';
+import { randomUUID } from 'node:crypto';
+import { closeSync, fsyncSync, linkSync, mkdirSync, openSync, readdirSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { removeLeftover, writeAll } from '../durable.js';
+import { errnoCodeOf } from '../errors.js';
 import { cassetteFileName, cassetteOf, type RecordedExchange, sequenceOf } from '../protocol/cassette.js';
 
 /** The directory cannot take cassettes: refused before anything is sent. */
@@ -17,8 +20,9 @@ export class RecordDirectoryError extends Error {
 /**
  * --record: every answered exchange written as one cassette file (protocol/cassette.ts) in a
  * directory, numbered on from the highest number already there, so a second run adds to the
- * first. A file is written whole, once the answer is in and before the client reads it, and
- * never over another (two runs recording into one directory each take the next free number).
+ * first. A file is written whole under a temporary name, once the answer is in and before the
+ * client reads it, then linked to its own, never over another's (two runs recording into one
+ * directory each take the next free number): a cassette is there whole or not at all.
  * A write that fails does not fail the exchange: a payment made is never reported otherwise
  * because its cassette could not be kept. The first such failure is kept for the command to tell.
  */
@@ -54,19 +58,43 @@ export class CassetteRecorder {
   record(exchange: RecordedExchange): void {
     if (this.failed !== undefined) return;
     const cassette = cassetteOf(exchange, this.redact);
-    const text = `${JSON.stringify(cassette, null, 2)}\n`;
-    for (;;) {
-      const file = join(this.directory, cassetteFileName(this.next++, cassette.request));
-      try {
-        writeFileSync(file, text, { flag: 'wx' });
-        return;
-      } catch (error) {
-        const code = (error as NodeJS.ErrnoException).code;
-        if (code === 'EEXIST') continue;
-        this.failed = `${file}: ${code ?? (error as Error).message}`;
-        return;
+    const bytes = Buffer.from(`${JSON.stringify(cassette, null, 2)}\n`, 'utf8');
+    // Named so no replay reads it as a cassette (protocol/cassette.ts sequenceOf).
+    const temporary = join(this.directory, `.recording.${process.pid}.${randomUUID()}.tmp`);
+    let file = join(this.directory, cassetteFileName(this.next, cassette.request));
+    try {
+      writeWhole(temporary, bytes);
+      for (;;) {
+        file = join(this.directory, cassetteFileName(this.next++, cassette.request));
+        if (publishAs(temporary, file)) return;
       }
+    } catch (error) {
+      this.failed = `${file}: ${errnoCodeOf(error) ?? (error as Error).message}`;
+    } finally {
+      removeLeftover(temporary);
     }
+  }
+}
+
+/** A file written whole and fsynced under a name of its own: a full disk leaves nothing behind. */
+function writeWhole(path: string, bytes: Buffer): void {
+  const fd = openSync(path, 'wx', 0o644);
+  try {
+    writeAll(fd, bytes);
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** The finished file given a cassette's name, never over another's (link(2) fails rather than replace). */
+function publishAs(temporary: string, file: string): boolean {
+  try {
+    linkSync(temporary, file);
+    return true;
+  } catch (error) {
+    if (errnoCodeOf(error) === 'EEXIST') return false;
+    throw error;
   }
 }
 

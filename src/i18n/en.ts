@@ -812,6 +812,8 @@ const en = {
     fallbackAloneHint: 'give the directory of recordings with --replay, or drop --replay-fallback',
     cannotRead: (directory: string, code: string) => `cannot read the recordings in ${directory}: ${code}`,
     badCassette: (directory: string, problem: string) => `a recording in ${directory} is not readable: ${problem}`,
+    cutShort: (directory: string, problem: string) =>
+      `a recording in ${directory} was cut short while written (${problem}): skipped; record that exchange again if it is needed`,
     empty: (directory: string) => `${directory} holds no recordings`,
     emptyHint: 'record some with --record <dir>, or add --replay-fallback to let the sandbox answer',
     cannotRecord: (directory: string, code: string) => `cannot record into ${directory}: ${code}`,
@@ -890,6 +892,8 @@ const en = {
     badRows: (where: string, count: number, named: string) =>
       `${where} has ${count === 1 ? '1 bad row' : `${count} bad rows`}, nothing was sent:${named}`,
     badRowsHint: 'fix the rows named and run the same command again; no payment was sent',
+    resultsFileHint:
+      "free some space or fix the permissions of the results file's directory, then run the same command again: it resumes, and pays nothing twice",
     notUtf8Hint:
       'an order file is read as UTF-8 (a BOM is fine): if it was saved in another encoding, name it, as --encoding windows-1251 for Excel\'s Cyrillic "CSV (semicolon delimited)", and run the same command again; no payment was sent',
     lineGone: (line: number) => `line ${line} is gone`,

@@ -865,6 +865,8 @@ const ru: Catalogue = {
     fallbackAloneHint: 'укажите каталог записей в --replay или уберите --replay-fallback',
     cannotRead: (directory, code) => `не удалось прочитать записи в ${directory}: ${code}`,
     badCassette: (directory, problem) => `одну из записей в ${directory} нельзя прочитать: ${problem}`,
+    cutShort: (directory, problem) =>
+      `одна из записей в ${directory} оборвалась при записи (${problem}): пропущена; если этот обмен нужен, запишите его заново`,
     empty: (directory) => `в ${directory} нет ни одной записи`,
     emptyHint: 'запишите их с --record <dir> или добавьте --replay-fallback, чтобы отвечала песочница',
     cannotRecord: (directory, code) => `не удалось вести запись в ${directory}: ${code}`,
@@ -938,6 +940,8 @@ const ru: Catalogue = {
     badRows: (where, count, named) =>
       `в ${where} ${plural('ru', count, { one: 'плохая строка', few: 'плохие строки', many: 'плохих строк', other: 'плохой строки' })}, ничего не отправлялось:${named}`,
     badRowsHint: 'исправьте названные строки и запустите ту же команду снова; платежи не отправлялись',
+    resultsFileHint:
+      'освободите место на диске или исправьте права на каталог файла результатов и запустите ту же команду снова: она продолжит с того же места и ничего не оплатит дважды',
     notUtf8Hint:
       'файл заказов читается как UTF-8 (BOM допустим): если он сохранён в другой кодировке, укажите её, например `--encoding windows-1251` для «CSV (разделители — точка с запятой)» из Excel с кириллицей, и запустите ту же команду снова; платежи не отправлялись',
     lineGone: (line) => `строки ${line} больше нет`,

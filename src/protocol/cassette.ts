@@ -79,20 +79,52 @@ function safeNamePart(text: string): string {
   return text.replace(/[^\w-]/g, '_').slice(0, 40) || '_';
 }
 
+/**
+ * The largest cassette read, in bytes (8 MiB): an answer is at most 1 MiB (gateway/read-answer.ts),
+ * kept as base64 (4/3 of it) beside its text, whose JSON escapes take at most 6 bytes a character.
+ */
+export const cassetteBytesAtMost = 8 * 1024 * 1024;
+
 export class CassetteError extends Error {
-  constructor(file: string, what: string) {
+  /** A file cut short while written (empty, or its JSON ends early): skipped by a replay, not refused. */
+  readonly cutShort: boolean;
+  constructor(file: string, what: string, options: { cutShort?: boolean } = {}) {
     super(`${file}: ${what}`);
     this.name = 'CassetteError';
+    this.cutShort = options.cutShort ?? false;
   }
 }
 
-/** A cassette file's text checked whole; the error names the file and what was expected. */
+/**
+ * Whether text that is not JSON is the start of some: empty, or it ends inside a string or with
+ * brackets left open, and never closes one it did not open. A cassette a crash cut short reads so.
+ */
+function endsEarly(text: string): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const char = text[i];
+    if (inString) {
+      if (char === '\\') i++;
+      else if (char === '"') inString = false;
+    } else if (char === '"') inString = true;
+    else if (char === '{' || char === '[') depth++;
+    else if ((char === '}' || char === ']') && --depth < 0) return false;
+  }
+  return text.trim() === '' || inString || depth > 0;
+}
+
+/**
+ * A cassette file's text checked whole; the error names the file and what was expected, and
+ * never quotes the text (a file that is not a cassette may be anything).
+ */
 export function parseCassette(text: string, file: string): Cassette {
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);
-  } catch (error) {
-    throw new CassetteError(file, `not JSON (${(error as Error).message})`);
+  } catch {
+    if (endsEarly(text)) throw new CassetteError(file, 'empty, or its JSON ends early', { cutShort: true });
+    throw new CassetteError(file, 'not JSON: expected a cassette, a JSON object');
   }
   const fail = (what: string): never => {
     throw new CassetteError(file, what);

@@ -1,7 +1,7 @@
-import { appendFileSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { appendFileSync, mkdirSync, readFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
 import { charsetOf } from '../gateway/answer-charset.js';
-import { type Cassette, parseCassette, sequenceOf } from '../protocol/cassette.js';
+import type { Cassette } from '../protocol/cassette.js';
 
 /** A recorded answer as it goes back on the wire. */
 export interface ReplayedAnswer {
@@ -39,15 +39,6 @@ const keyOf = (type: string, fields: [string, string][]) => JSON.stringify([type
 
 /** What a TransactionID of a Payment no recording answered stands for: no recorded TransactionID. */
 const unanswered = '';
-
-/** The cassettes of a directory, in the order they were recorded; each checked whole (protocol/cassette.ts). */
-export function loadCassettes(directory: string): Cassette[] {
-  return readdirSync(directory)
-    .map((name) => ({ name, sequence: sequenceOf(name) }))
-    .filter((file): file is { name: string; sequence: number } => file.sequence !== undefined)
-    .sort((a, b) => a.sequence - b.sequence)
-    .map(({ name }) => parseCassette(readFileSync(join(directory, name), 'utf8'), name));
-}
 
 /**
  * Which recorded transaction each new TransactionID stands for, so a Status of a payment

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { binPath, type CliResult, isolatedEnv, jsonLines, runCli } from '../helpers/cli.js';
+import { addOperator, asRole } from '../helpers/desk-roles.js';
 import { answer, envelopeText, type FakeGateway, startFakeGateway } from '../helpers/fake-gateway.js';
 import { linesOf } from '../helpers/journal-lines.js';
 import { freshDatabase, type PostgresServer, sql, startPostgres } from '../helpers/postgres.js';
@@ -199,6 +200,47 @@ describe.each(cases)(
     });
   },
 );
+
+describe.each(cases)('$signal while shift close --settle waits on a Status', ({ signal, exitCode, named }) => {
+  // Without --carry-over it ended as refused (exit 3); with it, it closed the shift (exit 0).
+  it.each([[[]], [['--carry-over']]])(
+    `exit ${exitCode} and one line; the shift stays open, no Z-report made (%j)`,
+    { timeout: 60_000 },
+    async (extra: string[]) => {
+      // Checks answered, a Payment answered with a code no table classifies (unknown), Status held.
+      const gateway = await startFakeGateway((form, _request, response) => {
+        const type = form.get('RequestType');
+        if (type === 'AccountCheck') answer(response, 200, envelopeText(form));
+        if (type === 'Payment') answer(response, 200, envelopeText(form, { status: 99, message: 'принят' }));
+      });
+      try {
+        const admin = await freshDatabase(postgres);
+        // Roles are the server's, not a database's: one for each signal's test.
+        const role = `anna_${signal.toLowerCase()}${extra.length}`;
+        await addOperator(envAt(gateway.baseUrl, { AGENTPAY_LEDGER: admin }), role);
+        const anna = asRole(envAt(gateway.baseUrl, { AGENTPAY_SETTLE_ATTEMPTS: '0' }), admin, role);
+        mkdirSync(join(anna.XDG_CONFIG_HOME!, 'agentpay'), { recursive: true });
+        writeFileSync(
+          join(anna.XDG_CONFIG_HOME!, 'agentpay', 'config.json'),
+          JSON.stringify({ profiles: { default: { shifts: true } } }),
+        );
+        expect((await runCli(['shift', 'open'], { env: anna })).code).toBe(0);
+        const pay = ['pay', '--service', '201', '--account', 'a-1', '--amount', '150.00', '--currency', 'KZT'];
+        const paid = await runCli(pay, { env: anna });
+        expect(paid.code, paid.stderr).toBe(3);
+        const close = ['shift', 'close', '--settle', ...extra];
+        const result = await stoppedWhile(close, anna, () => requestsOf(gateway, 'Status').length === 1, signal);
+        expect([result.code, result.signal]).toEqual([exitCode, null]);
+        expect(result.stderr).toBe(`agentpay: stopped by ${named} before it finished\n`);
+        expect(await sql(admin, 'SELECT count(*)::int AS n FROM agentpay_z_reports')).toEqual([{ n: 0 }]);
+        const x = await runCli(['--json', 'shift', 'x'], { env: anna });
+        expect(x.code, x.stderr).toBe(0);
+      } finally {
+        await gateway.close();
+      }
+    },
+  );
+});
 
 describe('a password in the ledger URL', () => {
   const url = 'postgres://ann:s3cret-pw@127.0.0.1:1/ledger';

@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { type Cassette, cassetteFileName, cassetteOf, parseCassette } from '../../src/protocol/cassette.js';
+import {
+  type Cassette,
+  type CassetteError,
+  cassetteFileName,
+  cassetteOf,
+  parseCassette,
+} from '../../src/protocol/cassette.js';
 import { Replay } from '../../src/sandbox/replay.js';
 import { redactSecrets } from '../../src/secrets.js';
 import { utf16be, windows1251 } from '../helpers/legacy-charsets.js';
@@ -104,6 +110,41 @@ describe('parseCassette', () => {
     ],
   ])('refuses %s', (text, message) => {
     expect(() => parseCassette(text, 'f.json')).toThrow(message);
+  });
+
+  const refusal = (text: string) => {
+    try {
+      parseCassette(text, 'f.json');
+    } catch (error) {
+      return error as CassetteError;
+    }
+    throw new Error('parsed');
+  };
+
+  it('never quotes a file that is not JSON: it may be anything (a password file a name was linked to)', () => {
+    const error = refusal('root:$6$Xq1secretsalt$hashhashhash:19000:0:99999:7:::\n');
+    expect(error.message).toBe('f.json: not JSON: expected a cassette, a JSON object');
+    expect(error.cutShort).toBe(false);
+  });
+
+  it.each([
+    ['empty', ''],
+    ['ending inside an object', '{\n  "format": "agentpay-cassette/1",\n  "request": {\n    "Reque'],
+    ['ending inside a string', '{"format": "agentpay-cas'],
+    ['ending after an inner object', '{"format":"agentpay-cassette/1","request":{"RequestType":"Status"}'],
+  ])('tells a file cut short while written (%s) from one that is no cassette', (_, text) => {
+    expect(refusal(text)).toMatchObject({ message: 'f.json: empty, or its JSON ends early', cutShort: true });
+  });
+
+  it.each([
+    ['closing what it never opened', '{"a":1}}'],
+    ['text, not JSON', 'hello'],
+    ['with more after its JSON', '{"a":1} x'],
+  ])('a file %s is no cassette, not one cut short', (_, text) => {
+    expect(refusal(text)).toMatchObject({
+      message: 'f.json: not JSON: expected a cassette, a JSON object',
+      cutShort: false,
+    });
   });
 });
 

@@ -68,13 +68,13 @@ async function checkGateway(session: GatewaySession, settings: Settings): Promis
   const { endpoint } = session.client;
   if (settings.replay && !settings.replay.fallback) {
     // Read and checked whole already, by the replay the session started.
-    const { loadCassettes } = await import('../../sandbox/replay.js');
+    const { loadCassettes } = await import('../../sandbox/cassette-files.js');
     const { directory } = settings.replay;
     return {
       ok: true,
       endpoint,
       route: session.route,
-      replay: { directory, recordings: loadCassettes(directory).length },
+      replay: { directory, recordings: loadCassettes(directory).cassettes.length },
     };
   }
   const transactionId = generateTransactionId();

@@ -127,7 +127,7 @@ export async function runSandbox(rawOptions: unknown, context: CommandContext): 
   const { replay: replaying } = context.settings;
   if (replaying && !replaying.fallback) refuseFaultsOfNothing(options);
   // Served from one process: which payment each new TransactionID stands for is kept in memory.
-  const replay = replaying && (await loadReplay(replaying, undefined));
+  const replay = replaying && (await loadReplay(replaying, undefined, (text) => out.warn(text)));
   let sandbox;
   try {
     sandbox = await startSandbox({

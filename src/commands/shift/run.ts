@@ -1,5 +1,6 @@
-import { AgentpayError, ExitCode, TransactionPendingError, UsageError } from '../../errors.js';
+import { AgentpayError, ExitCode, InterruptedError, TransactionPendingError, UsageError } from '../../errors.js';
 import { t } from '../../i18n/current.js';
+import { stoppedBy } from '../../interrupts.js';
 import type { LedgerEntry } from '../../ledger/ledger.js';
 import type { PostgresLedger } from '../../ledger/postgres/postgres-ledger.js';
 import type { Shift } from '../../ledger/postgres/shifts.js';
@@ -62,6 +63,8 @@ async function settleOpen(context: CommandContext, ledger: PostgresLedger, shift
   const session = await context.openGateway();
   try {
     for (const entry of open) {
+      // A signal cuts the look-up in flight short: the rest are not asked (runShiftClose says so).
+      if (stoppedBy(context.interrupts) !== undefined) break;
       if (entry.intent.gateway !== session.gateway || entry.intent.agentId !== session.agentId) continue;
       const settled = await settleEntry(session, entry, context.settings.codes.table, settleGraceMs);
       if (!settled.learned) continue;
@@ -125,6 +128,9 @@ export async function runShiftClose(raw: unknown, context: CommandContext): Prom
   const shift = await currentShift(context, ledger);
   const store = await shifts();
   if (settle) await settleOpen(context, ledger, shift);
+  // Stopped while settling: what was learned is recorded, the shift stays open (exit 130 or 143).
+  const signal = stoppedBy(context.interrupts);
+  if (signal !== undefined) throw new InterruptedError(signal);
   // A payment that joins the shift while its report is made fails the database's count: made again.
   for (let attempt = 1; ; attempt++) {
     const summary = await summaryOf(ledger, shift, await store.databaseNow(ledger));

@@ -1,7 +1,8 @@
 import { closeSync, fsyncSync, openSync, renameSync } from 'node:fs';
 import { basename, dirname, extname, join } from 'node:path';
-import { syncDirectory, writeAll } from '../../../durable.js';
+import { removeLeftover, syncDirectory, writeAll } from '../../../durable.js';
 import { errnoCodeOf, LocalStorageError } from '../../../errors.js';
+import { t } from '../../../i18n/current.js';
 import type { TransactionState } from '../../../protocol/transaction-view.js';
 import { type CsvColumn, type CsvNotation, csvHeader, csvRow } from '../../../render/csv.js';
 import { wholeNumberText } from '../../../whole-number-text.js';
@@ -122,6 +123,12 @@ class Encoder {
   }
 }
 
+/** The results file (or its lock beside it) cannot be written: exit 6, with a hint that names --results. */
+export function resultsFileError(path: string, cause: unknown, consequence?: string): LocalStorageError {
+  const hint = t().bulk.resultsFileHint;
+  return new LocalStorageError('write the results file', path, cause, consequence ? { hint, consequence } : { hint });
+}
+
 /** Bytes of appended lines that are written at once, whether or not the turn of the event loop ended. */
 const pendingLimit = 64 * 1024;
 
@@ -156,8 +163,10 @@ export class ResultsWriter {
       syncDirectory(dirname(this.path));
       this.fd = openSync(this.path, 'a');
     } catch (error) {
+      // A temporary file a full disk cut short is no results file: nothing of it is left behind.
+      removeLeftover(temporary);
       if (errnoCodeOf(error) === undefined) throw error;
-      throw new LocalStorageError('write the results file', this.path, error);
+      throw resultsFileError(this.path, error);
     }
   }
 
@@ -191,7 +200,7 @@ export class ResultsWriter {
       write();
     } catch (error) {
       if (errnoCodeOf(error) === undefined) throw error;
-      this.failure ??= new LocalStorageError('write the results file', this.path, error);
+      this.failure ??= resultsFileError(this.path, error);
     }
   }
 

@@ -1,4 +1,4 @@
-import { UsageError } from '../../../errors.js';
+import { errnoCodeOf, noPaymentSent, UsageError } from '../../../errors.js';
 import { t } from '../../../i18n/current.js';
 import type { Ledger } from '../../../ledger/ledger.js';
 import { type HeldLock, LockBusy, lockNow } from '../../../lock-file.js';
@@ -17,7 +17,7 @@ import { type BulkOptions, bulkOptions } from './options.js';
 import type { OrderStore } from './order-store.js';
 import { bulkRowsOf, payRows } from './pay-rows.js';
 import { type BulkRow, lookBackFor, readLedger, resolveVouchers } from './plan.js';
-import { type ResultRow, ResultsWriter, resultsPathOf } from './results-file.js';
+import { type ResultRow, ResultsWriter, resultsFileError, resultsPathOf } from './results-file.js';
 import { type PriorRows, readResults } from './results-read.js';
 import { OutcomeWrites, resultRowOf } from './row-work.js';
 import { BadRowsError, readOrders, refuseBadRows } from './rows.js';
@@ -202,7 +202,14 @@ export const runBulkPay = measured(
 
 /** The lock of a file's run, held on its results file for the run's length; exit 2 naming the holder when another run has it. */
 function lockRun(input: string, resultsPath: string): HeldLock {
-  const lock = lockNow(`${resultsPath}.lock`);
+  let lock: HeldLock | LockBusy;
+  try {
+    lock = lockNow(`${resultsPath}.lock`);
+  } catch (error) {
+    // Its directory cannot take the lock (a full disk, a read-only file system): nor the results file.
+    if (errnoCodeOf(error) === undefined) throw error;
+    throw resultsFileError(resultsPath, error, noPaymentSent());
+  }
   if (!(lock instanceof LockBusy)) return lock;
   const { holder } = lock;
   const who =
