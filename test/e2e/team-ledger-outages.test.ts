@@ -1,6 +1,7 @@
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { schemaVersion } from '../../src/ledger/postgres/schema.js';
 import { jsonLines, runCli } from '../helpers/cli.js';
 import { freshDatabase, sql } from '../helpers/postgres.js';
 import { teamLedgerRig } from '../helpers/team-ledger.js';
@@ -62,7 +63,7 @@ describe('a team ledger on PostgreSQL when its database goes away', () => {
     expect(jsonLines(doctor.stdout)[0]?.ledger).toMatchObject({
       kind: 'postgres',
       ok: true,
-      schemaVersion: 5,
+      schemaVersion,
       waiting: 1,
     });
     const history = await runCli(['--json', 'history'], { env });
