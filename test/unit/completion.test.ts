@@ -58,6 +58,7 @@ describe('completion from the program definition', () => {
       'export',
       'add-operator',
       'operators',
+      'policy',
       'remove-operator',
       'help',
     ]);
