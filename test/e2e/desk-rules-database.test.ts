@@ -109,8 +109,22 @@ describe("the desk's rules, kept by the database", { timeout: 90_000 }, () => {
     expect([raise.code, raise.stderr]).toEqual([2, expect.stringContaining('permission denied')]);
     expect(await sql(admin, 'SELECT count(*)::int AS n FROM agentpay_transactions')).toEqual([{ n: 0 }]);
 
-    // Under it, a payment goes.
+    // Under it, a payment goes; a file's row over it is refused alone, named, nothing sent for it.
     expect((await runCli(withAmount(payStatic('thr-4'), '99.99'), { env: anna })).code).toBe(0);
+    const orders = join(anna.HOME!, 'orders.csv');
+    writeFileSync(
+      orders,
+      'key,service,account,currency,invoice-id,amount\nR1,201,thr-5,KZT,,150.00\nR2,201,thr-6,KZT,,50.00\n',
+    );
+    const bulk = await runCli(['--json', 'pay', '--from-file', orders, '--yes'], { env: anna });
+    expect(bulk.code, bulk.stderr).toBe(2);
+    const rows = jsonLines(bulk.stdout).filter((line) => line.key !== undefined);
+    expect(rows.map((row) => [row.key, row.state])).toEqual([
+      ['R1', 'not-sent'],
+      ['R2', 'success'],
+    ]);
+    expect(JSON.stringify(rows[0])).toContain('approval threshold');
+    expect(paymentsFor('thr-5')).toEqual([]);
   });
 
   it('decides the request of the gateway meant, and refuses an ambiguous TransactionID', async () => {
