@@ -28,7 +28,8 @@ UPDATE agentpay_approvals a SET used_at = t.at FROM agentpay_transactions t
 ALTER TABLE agentpay_transactions ADD COLUMN shift_seq bigint REFERENCES agentpay_shifts (seq);
 ALTER TABLE agentpay_transactions DISABLE TRIGGER agentpay_transactions_append_only;
 UPDATE agentpay_transactions t SET shift_seq = s.seq FROM agentpay_shifts s
-  WHERE s.operator = t.operator AND t.at >= s.opened_at AND (s.closed_at IS NULL OR t.at < s.closed_at);
+  WHERE s.operator = t.operator AND t.at >= s.opened_at AND (s.closed_at IS NULL OR t.at < s.closed_at)
+    AND t.gateway NOT IN ('sandbox', 'replay');
 ALTER TABLE agentpay_transactions ENABLE TRIGGER agentpay_transactions_append_only;
 CREATE INDEX agentpay_transactions_by_shift ON agentpay_transactions (shift_seq) WHERE shift_seq IS NOT NULL;
 

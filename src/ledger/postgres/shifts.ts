@@ -3,6 +3,7 @@ import { t } from '../../i18n/current.js';
 import type { StoredZReport, ZReportContent } from '../z-report.js';
 import { canonicalJson, sha256Hex } from '../z-report.js';
 import type { PostgresLedger } from './postgres-ledger.js';
+import { sqlStateOf } from './refusals.js';
 
 /**
  * Shifts on the team ledger (shifts-schema.ts holds the SQL): the operator role's open shift,
@@ -16,7 +17,6 @@ export interface Shift {
 }
 
 const iso = (value: unknown) => (value instanceof Date ? value.toISOString() : String(value));
-const codeOf = (error: unknown) => (error as { cause?: { code?: unknown } } | undefined)?.cause?.code;
 
 /** This role's open shift (session_user's), if it has one. */
 export async function openShiftOf(ledger: PostgresLedger): Promise<Shift | undefined> {
@@ -35,7 +35,7 @@ export async function openShift(ledger: PostgresLedger): Promise<Shift> {
     const [row] = await ledger.run('SELECT * FROM agentpay_open_shift()', []);
     return { seq: String(row!.seq), operator: String(row!.operator), openedAt: iso(row!.opened_at) };
   } catch (error) {
-    if (codeOf(error) === 'APSHO')
+    if (sqlStateOf(error) === 'APSHO')
       throw new UsageError(t().shifts.alreadyOpen, { cause: error, hint: t().shifts.alreadyOpenHint });
     throw error;
   }
@@ -68,8 +68,8 @@ export async function closeShift(
   try {
     await ledger.run('SELECT number FROM agentpay_close_shift($1, $2, $3)', [shift.seq, text, hash]);
   } catch (error) {
-    if (codeOf(error) === 'APZCH' && !lastTry) return 'raced';
-    if (codeOf(error) === 'APZCH' || codeOf(error) === 'APSHN')
+    if (sqlStateOf(error) === 'APZCH' && !lastTry) return 'raced';
+    if (sqlStateOf(error) === 'APZCH' || sqlStateOf(error) === 'APSHN')
       throw new UsageError(t().shifts.closeRaced, { cause: error, hint: t().shifts.closeRacedHint });
     throw error;
   }
