@@ -891,6 +891,8 @@ const en = {
     } as Record<'success' | 'failed' | 'pending' | 'unknown' | 'not-sent' | 'skipped', string>,
     progress: (done: number, total: number, failed: number, elapsed: string, left: string) =>
       ` ${done}/${total}  ${failed} failed  ${elapsed} elapsed  ${left} left`,
+    skippedAs: (state: string) => `skipped, already ${state}`,
+    paidAgainAs: (state: string) => `${state}, paid again (never made before)`,
     summary: (rows: number, stoppedBy: string | undefined, parts: string, notStarted: number) =>
       `${rows} row${rows === 1 ? '' : 's'}${stoppedBy === undefined ? '' : ` (stopped by ${stoppedBy})`}: ${parts || 'none done'}${notStarted === 0 ? '' : `; ${notStarted} not started`}`,
     summaryHint:

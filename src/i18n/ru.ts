@@ -939,6 +939,8 @@ const ru: Catalogue = {
     },
     progress: (done, total, failed, elapsed, left) =>
       ` ${whole(done)}/${whole(total)}  отказов: ${whole(failed)}  прошло ${elapsed}  осталось ${left}`,
+    skippedAs: (state) => `пропущено, уже: ${state}`,
+    paidAgainAs: (state) => `${state}, оплачено повторно (ранее не проводился)`,
     summary: (rows, stoppedBy, parts, notStarted) =>
       `${counted(rows, { one: 'строка', few: 'строки', many: 'строк', other: 'строки' })}${stoppedBy === undefined ? '' : ` (остановлено: ${stoppedBy})`}: ${parts || 'ничего не сделано'}${notStarted === 0 ? '' : `; не начато: ${whole(notStarted)}`}`,
     summaryHint:

@@ -87,6 +87,7 @@ function resultOf(row: BulkRow, view: TransactionView | undefined, skipped: bool
     requestId: view?.requestId ?? null,
     message: error?.message ?? view?.message ?? (skipped ? (prior?.message ?? '') : ''),
     skipped,
+    paidAgain: row.start === 'open' && row.entry?.outcome?.view.state === 'failed',
     exitCode: error === undefined ? exitCodeOfState[state as Exclude<RowState, 'not-sent'>] : error.exitCode,
   };
 }
