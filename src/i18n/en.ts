@@ -136,6 +136,9 @@ const en = {
     noAgentIdHint: 'give --agent-id <id> or AGENTPAY_AGENT_ID, or use a --profile',
     sandboxAndBaseUrl: '--sandbox and --base-url cannot be used together',
     dropOne: 'drop one of them',
+    playLedgerFlag: (mode: string) => `${mode} records in a journal of its own: --ledger (--journal) cannot go with it`,
+    playLedgerFlagHint: (mode: string) =>
+      `drop it: ${mode} keeps play money out of the real books, in $XDG_STATE_HOME/agentpay (give another XDG_STATE_HOME for a separate one)`,
     noPassword: 'no agent password is set',
     noPasswordEntered: 'no password was entered',
     passwordPrompt: 'Agent password',
