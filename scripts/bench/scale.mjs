@@ -1,6 +1,6 @@
 // The bench's scale comparisons (scripts/bench.mjs): peak RSS of a large `status` batch and of
 // `history`, and `reconcile --registry` of a busy day's registry.
-import { rmSync } from 'node:fs';
+import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { ok } from './checks.mjs';
 import { writeIds, writeJournal, writeRegistry } from './inputs.mjs';
@@ -78,13 +78,16 @@ export function scaleComparisons({
     async registry({ env }) {
       // The provider's registry of a busy day (200,000 rows) against a journal of the same
       // payments; the ledger's days are UTC days here, as the registry's are written.
-      const journal = join(work, 'registry-journal.jsonl');
+      // The journal --sandbox reads is its own, in its state directory (docs/sandbox.md).
+      const registryState = join(work, 'registry-state');
+      mkdirSync(join(registryState, 'agentpay'), { recursive: true });
+      const journal = join(registryState, 'agentpay', 'sandbox-journal.jsonl');
       const registry = join(work, 'registry.tsv');
       const inputs = { firstId, unknownToGateway: 1_000_000_000 };
       await writeJournal(journal, 'sandbox', registryEntries, inputs);
       const different = await writeRegistry(registry, registryEntries, inputs);
-      const registryEnv = { ...env, TZ: 'UTC' };
-      const args = ['--sandbox', '--json', 'reconcile', '--registry', registry, '--journal', journal];
+      const registryEnv = { ...env, TZ: 'UTC', XDG_STATE_HOME: registryState };
+      const args = ['--sandbox', '--json', 'reconcile', '--registry', registry];
       // The open transactions are listed as paid: "different", exit 1; everything else agrees.
       const agrees = (side, result) =>
         side?.label === 'floor'

@@ -136,6 +136,9 @@ const en = {
     noAgentIdHint: 'give --agent-id <id> or AGENTPAY_AGENT_ID, or use a --profile',
     sandboxAndBaseUrl: '--sandbox and --base-url cannot be used together',
     dropOne: 'drop one of them',
+    playLedgerFlag: (mode: string) => `${mode} records in a journal of its own: --ledger (--journal) cannot go with it`,
+    playLedgerFlagHint: (mode: string) =>
+      `drop it: ${mode} keeps play money out of the real books, in $XDG_STATE_HOME/agentpay (give another XDG_STATE_HOME for a separate one)`,
     noPassword: 'no agent password is set',
     noPasswordEntered: 'no password was entered',
     passwordPrompt: 'Agent password',
@@ -922,6 +925,8 @@ const en = {
     } as Record<'success' | 'failed' | 'pending' | 'unknown' | 'not-sent' | 'skipped', string>,
     progress: (done: number, total: number, failed: number, elapsed: string, left: string) =>
       ` ${done}/${total}  ${failed} failed  ${elapsed} elapsed  ${left} left`,
+    skippedAs: (state: string) => `skipped, already ${state}`,
+    paidAgainAs: (state: string) => `${state}, paid again (never made before)`,
     summary: (rows: number, stoppedBy: string | undefined, parts: string, notStarted: number) =>
       `${rows} row${rows === 1 ? '' : 's'}${stoppedBy === undefined ? '' : ` (stopped by ${stoppedBy})`}: ${parts || 'none done'}${notStarted === 0 ? '' : `; ${notStarted} not started`}`,
     summaryHint:

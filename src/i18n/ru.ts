@@ -229,6 +229,9 @@ const ru: Catalogue = {
     noAgentIdHint: 'укажите --agent-id <id> или AGENTPAY_AGENT_ID, или выберите --profile',
     sandboxAndBaseUrl: '--sandbox и --base-url нельзя указывать вместе',
     dropOne: 'уберите один из них',
+    playLedgerFlag: (mode) => `${mode} ведёт свой собственный журнал: --ledger (--journal) с ним указать нельзя`,
+    playLedgerFlagHint: (mode) =>
+      `уберите его: ${mode} держит игровые платежи вне настоящего учёта, в $XDG_STATE_HOME/agentpay (для отдельного журнала задайте другой XDG_STATE_HOME)`,
     noPassword: 'пароль агента не задан',
     noPasswordEntered: 'пароль не введён',
     passwordPrompt: 'Пароль агента',
@@ -969,6 +972,8 @@ const ru: Catalogue = {
     },
     progress: (done, total, failed, elapsed, left) =>
       ` ${whole(done)}/${whole(total)}  отказов: ${whole(failed)}  прошло ${elapsed}  осталось ${left}`,
+    skippedAs: (state) => `пропущено, уже: ${state}`,
+    paidAgainAs: (state) => `${state}, оплачено повторно (ранее не проводился)`,
     summary: (rows, stoppedBy, parts, notStarted) =>
       `${counted(rows, { one: 'строка', few: 'строки', many: 'строк', other: 'строки' })}${stoppedBy === undefined ? '' : ` (остановлено: ${stoppedBy})`}: ${parts || 'ничего не сделано'}${notStarted === 0 ? '' : `; не начато: ${whole(notStarted)}`}`,
     summaryHint:

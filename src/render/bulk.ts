@@ -132,6 +132,8 @@ export interface RowResult {
   message: string;
   /** Final in an earlier run of the file: skipped, reported as it was. */
   skipped: boolean;
+  /** Closed earlier as failed without the gateway's word ("never made", "not sent"), and paid again this run. */
+  paidAgain: boolean;
   exitCode: number;
 }
 
@@ -197,18 +199,39 @@ export function progressBar(progress: Progress, width: number, said: Catalogue =
   return `[${'#'.repeat(filled)}${'-'.repeat(barWidth - filled)}]${tail}`.slice(0, Math.max(10, width - 1));
 }
 
-/** Per state: how many rows, and their sums per currency. */
-export type StateTotals = ReadonlyMap<RowState | 'skipped', CurrencyTotals>;
+/**
+ * What the summary counts a row as: its state this run; a skipped row by the state it had, and a
+ * row paid again (closed earlier without the gateway's word) apart, so that no failure hides in a
+ * count of skipped rows and no second Payment in a count of successes.
+ */
+export type SummaryKey = RowState | `skipped:${RowState}` | `again:${RowState}`;
+
+export function summaryKeyOf(result: RowResult): SummaryKey {
+  if (result.skipped) return `skipped:${result.state}`;
+  return result.paidAgain && result.state !== 'not-sent' ? `again:${result.state}` : result.state;
+}
+
+/** The row state a summary key counts (success for a row skipped as success). */
+export const stateOfKey = (key: SummaryKey): RowState => key.slice(key.indexOf(':') + 1) as RowState;
+
+function keyWord(key: SummaryKey, said: Catalogue): string {
+  const state = stateWord(stateOfKey(key), said);
+  if (key.startsWith('skipped:')) return said.bulk.skippedAs(state);
+  return key.startsWith('again:') ? said.bulk.paidAgainAs(state) : state;
+}
+
+/** Per summary key: how many rows, and their sums per currency. */
+export type StateTotals = ReadonlyMap<SummaryKey, CurrencyTotals>;
 
 export function summaryText(
   totals: StateTotals,
   counts: { rows: number; notStarted: number; interrupted: string | undefined },
   said: Catalogue = en,
 ): string {
-  const parts = [...totals].map(([state, byCurrency]) => {
+  const parts = [...totals].map(([key, byCurrency]) => {
     const rows = [...byCurrency.values()].reduce((sum, { rows }) => sum + rows, 0);
     const sums = [...byCurrency].map(([currency, { sum }]) => `${said.amount(sum)} ${currency}`).join(' + ');
-    return `${rows} ${stateWord(state, said)} (${sums})`;
+    return `${rows} ${keyWord(key, said)} (${sums})`;
   });
   return said.bulk.summary(counts.rows, counts.interrupted, parts.join(', '), counts.notStarted);
 }

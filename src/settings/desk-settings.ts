@@ -17,7 +17,7 @@ export const deskSettings = {
       en: 'where payments are recorded: a journal file, or a postgres:// URL for a team ledger',
       ru: 'куда записываются платежи: файл журнала или URL postgres:// общего журнала команды',
     },
-    docs: 'where payments are recorded: a JSON Lines journal file, or a `postgres://` (`postgresql://`) URL for a ledger the whole team shares (docs/team-ledger.md); `--journal`, `AGENTPAY_JOURNAL` and the profile key `journal` are older names for it',
+    docs: 'where payments are recorded: a JSON Lines journal file, or a `postgres://` (`postgresql://`) URL for a ledger the whole team shares (docs/team-ledger.md); `--journal`, `AGENTPAY_JOURNAL` and the profile key `journal` are older names for it; `--sandbox` and `--replay` record in a journal of their own instead (`sandbox-journal.jsonl`, `replay-journal.jsonl` in `$XDG_STATE_HOME/agentpay`; docs/sandbox.md), and refuse this flag',
   },
   operator: {
     env: ['AGENTPAY_OPERATOR'],

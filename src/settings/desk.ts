@@ -171,6 +171,7 @@ export function resolveDesk(desk: DeskInputs): DeskSettings {
     approvalTtlMs:
       (pickSourced('approvalTtl', settingsTable.approvalTtl, desk.inputs, ['profile'])?.value as number | undefined) ??
       settingsTable.approvalTtl.fallback(),
-    shifts: pickSourced('shifts', settingsTable.shifts, desk.inputs, ['profile'])?.value === true,
+    // Play money is in no shift: it is never in the team ledger (settings/play-ledger.ts).
+    shifts: !desk.sandbox && pickSourced('shifts', settingsTable.shifts, desk.inputs, ['profile'])?.value === true,
   };
 }

@@ -10,6 +10,7 @@ import { readConfigFile } from './config-file.js';
 import { configDirectory } from './definition.js';
 import { type DeskSettings, resolveDesk } from './desk.js';
 import type { Parse } from './parsers.js';
+import { playLedgerOf } from './play-ledger.js';
 import type { ServiceEntries } from './services.js';
 import { pickSourced, resolveSourced, type Sourced, type SourceInputs } from './sources.js';
 import { type GlobalFlags, type Profile, type SettingName, type SettingsTable, settingsTable } from './table.js';
@@ -205,7 +206,7 @@ export async function resolveSettings(flags: GlobalFlags, env: NodeJS.ProcessEnv
     notFoundCodes: codes.notFound,
     failedCodes: codes.failed,
     dateFormat: resolveWithDefault('dateFormat', inputs),
-    ledger: resolveWithDefault('ledger', inputs),
+    ledger: sandbox ? playLedgerOf(inputs, replay !== undefined) : resolveWithDefault('ledger', inputs),
     operator: resolveWithDefault('operator', inputs),
     services: resolveOne('services', inputs),
     live: sandbox ? undefined : resolveWithDefault('live', inputs),

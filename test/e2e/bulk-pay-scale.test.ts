@@ -82,7 +82,7 @@ async function writeFinishedRun(home: string, lagging = (i: number) => i % 1000 
   mkdirSync(join(home, 'state', 'agentpay'), { recursive: true });
   // Paid a moment ago, inside the duplicate window: each is a recent payment to the file's accounts.
   const start = Date.now() - finished;
-  await writeLines(join(home, 'state', 'agentpay', 'journal.jsonl'), '', finished, (i) => {
+  await writeLines(join(home, 'state', 'agentpay', 'sandbox-journal.jsonl'), '', finished, (i) => {
     const owner = { transactionId: (firstId + BigInt(i)).toString(), gateway: 'sandbox', agentId: '1001' };
     const [account, at] = [`${7_000_000_000 + i}`, new Date(start + i).toISOString()];
     const intent = { kind: 'intent', ...owner, service: '202', account, amount: '1500.00', currency: 'KZT' };

@@ -156,11 +156,16 @@ describe('agentpay receipt (file ledger)', () => {
     const chosen = await runCli(['receipt', id], { env: cyrillicEnv(home) });
     expect(chosen.code).toBe(0);
     expect(chosen.stdout).toMatch(/Amount\s+1500\.00 KZT\n/);
-    const elsewhere = await runCli(['--sandbox', 'receipt', id], { env: home });
+    const elsewhere = await runCli(['receipt', id], {
+      env: { ...home, AGENTPAY_BASE_URL: 'http://127.0.0.1:9', AGENTPAY_AGENT_ID: sandboxCredentials.agentId },
+    });
     expect(elsewhere.code).toBe(2);
     expect(elsewhere.stderr).toContain(
-      `transaction ${id} is not in the ledger for sandbox agent ${sandboxCredentials.agentId}; it is for`,
+      `transaction ${id} is not in the ledger for http://127.0.0.1:9 agent ${sandboxCredentials.agentId}; it is for`,
     );
+    // The embedded sandbox keeps a journal of its own (docs/sandbox.md): the live ledger is not its.
+    const played = await runCli(['--sandbox', 'receipt', id], { env: home });
+    expect([played.code, played.stderr]).toEqual([2, expect.stringContaining('sandbox-journal.jsonl')]);
   });
 
   it('pay --receipt: a refused payment gets a receipt that says failed, exit 1 unchanged', async () => {

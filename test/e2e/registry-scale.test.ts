@@ -1,4 +1,4 @@
-import { createWriteStream, writeFileSync } from 'node:fs';
+import { createWriteStream, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { lineOf } from '../../src/ledger/record-format.js';
@@ -32,7 +32,7 @@ async function writeRegistry(path: string): Promise<void> {
 describe('reconcile --registry at scale', () => {
   it(`holds a ${rows.toLocaleString('en')}-row registry in under 200 MB, every row listed back exactly`, async () => {
     const env: Record<string, string> = { ...isolatedEnv(), TZ: 'UTC' };
-    const [registry, journal] = [join(env.HOME!, 'registry.tsv'), join(env.HOME!, 'journal.jsonl')];
+    const [registry, journal] = [join(env.HOME!, 'registry.tsv'), playJournalOf(env)];
     await writeRegistry(registry);
     writeFileSync(journal, '');
     const { code, lines, first, last, stderr, peakMb } = await measuredRun(env, [
@@ -41,8 +41,6 @@ describe('reconcile --registry at scale', () => {
       'reconcile',
       '--registry',
       registry,
-      '--journal',
-      journal,
     ]);
     expect(code, stderr).toBe(1);
     expect(lines).toBe(rows);
@@ -71,6 +69,12 @@ describe('reconcile --registry at scale', () => {
  * 20: 152-165 MB).
  */
 const owner = { gateway: 'sandbox', agentId: '1001' };
+/** The journal --sandbox reads, whatever the ledger setting (docs/sandbox.md): where the payments are written. */
+function playJournalOf(env: Record<string, string>): string {
+  const directory = join(env.XDG_STATE_HOME!, 'agentpay');
+  mkdirSync(directory, { recursive: true });
+  return join(directory, 'sandbox-journal.jsonl');
+}
 const startMs = Date.UTC(2026, 0, 1);
 const idOf = (i: number) => `${firstId + BigInt(i)}`;
 const atOf = (i: number) => new Date(startMs + i * 1000).toISOString();
@@ -169,11 +173,11 @@ async function reconcileSamePayments(
   payments: number,
 ): Promise<{ code: unknown; stdout: string; stderr: string; peakMb: number }> {
   const env: Record<string, string> = { ...isolatedEnv(), TZ: 'UTC' };
-  const [registry, journal] = [join(env.HOME!, 'registry.tsv'), join(env.HOME!, 'journal.jsonl')];
+  const [registry, journal] = [join(env.HOME!, 'registry.tsv'), playJournalOf(env)];
   await writeSamePayments(registry, journal, payments);
   const { code, stdout, stderr, peakMb } = await measuredRun(
     env,
-    ['--sandbox', '--json', 'reconcile', '--registry', registry, '--journal', journal],
+    ['--sandbox', '--json', 'reconcile', '--registry', registry],
     { wholeStdout: true },
   );
   return { code, stdout, stderr, peakMb: peakMb() };

@@ -85,10 +85,12 @@ describe('the password and its MD5 appear nowhere', () => {
     expect(sent).toContain(md5Hex(password));
     const journal = readFileSync(join(env.XDG_STATE_HOME!, 'agentpay', 'journal.jsonl'), 'utf8');
     const embeddedState = readFileSync(join(env.XDG_STATE_HOME!, 'agentpay', 'sandbox-state.jsonl'), 'utf8');
+    const playJournal = readFileSync(join(env.XDG_STATE_HOME!, 'agentpay', 'sandbox-journal.jsonl'), 'utf8');
     expect(journal).not.toBe('');
+    expect(playJournal).not.toBe('');
     expect(readIfThere(statePath)).not.toBe('');
     expect(embeddedState).not.toBe('');
-    expectNoSecret([...outputs(results), journal, readIfThere(statePath), embeddedState], password);
+    expectNoSecret([...outputs(results), journal, playJournal, readIfThere(statePath), embeddedState], password);
     // And --verbose did trace the exchanges, with the password masked.
     expect(results[0]!.stderr).toContain('"AgentPassword":"***"');
   });

@@ -6,8 +6,8 @@ import { envFor } from '../helpers/gateway-env.js';
 import { freshDatabase, sql } from '../helpers/postgres.js';
 import { teamLedgerRig } from '../helpers/team-ledger.js';
 
-// Moving a terminal's journal into the team ledger and back, choosing the ledger (--sandbox,
-// the file default), and finding its password as psql does.
+// Moving a terminal's journal into the team ledger and back, choosing the ledger (--sandbox's
+// own, the file default), and finding its password as psql does.
 const rig = teamLedgerRig();
 const { terminal, payStatic } = rig;
 
@@ -45,16 +45,17 @@ describe('a team ledger on PostgreSQL: moving in, choosing it, its password', ()
     ]);
   });
 
-  it('works with --sandbox too, and a file ledger is still the default', async () => {
+  it('keeps --sandbox out of it (its own journal), and a file ledger is still the default', async () => {
     const ledger = await freshDatabase(rig.server);
     const env = terminal(ledger, 'ann');
     const paid = await runCli(['--sandbox', '--json', ...payStatic('embedded')], { env });
     expect(paid.code).toBe(0);
-    expect(await sql(ledger, 'SELECT gateway, account FROM agentpay_transactions')).toEqual([
-      { gateway: 'sandbox', account: 'embedded' },
+    expect(await sql(ledger, "SELECT count(*)::int AS n FROM pg_tables WHERE tablename LIKE 'agentpay%'")).toEqual([
+      { n: 0 },
     ]);
+    expect(existsSync(join(env.XDG_STATE_HOME!, 'agentpay', 'sandbox-journal.jsonl'))).toBe(true);
     const { AGENTPAY_LEDGER: _ledger, ...fileEnv } = env;
-    expect((await runCli(['--sandbox', ...payStatic('file')], { env: fileEnv })).code).toBe(0);
+    expect((await runCli(payStatic('file'), { env: fileEnv })).code).toBe(0);
     expect(existsSync(join(env.XDG_STATE_HOME!, 'agentpay', 'journal.jsonl'))).toBe(true);
   });
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { badRowsText, progressBar, summaryText } from '../../src/render/bulk.js';
+import { badRowsText, progressBar, type SummaryKey, summaryText } from '../../src/render/bulk.js';
 
 describe('bulk renderers', () => {
   it('names every bad row in file order, one a line, at most 20 then a count', () => {
@@ -39,6 +39,20 @@ describe('bulk renderers', () => {
     ] as const);
     expect(summaryText(totals, { rows: 4, notStarted: 1, interrupted: 'Ctrl+C' })).toBe(
       '4 rows (stopped by Ctrl+C): 3 success (2996.00 KZT + 10.630 USD); 1 not started',
+    );
+  });
+
+  it('names the state of every row it counts: skipped ones by the state they kept, rows paid again apart', () => {
+    const kzt = (rows: number, sum: string) => new Map([['KZT', { rows, sum }]]);
+    const totals = new Map<SummaryKey, ReturnType<typeof kzt>>([
+      ['skipped:success', kzt(20, '200.00')],
+      ['skipped:failed', kzt(1, '10.00')],
+      ['again:success', kzt(3, '30.00')],
+      ['success', kzt(16, '160.00')],
+    ]);
+    expect(summaryText(totals, { rows: 40, notStarted: 0, interrupted: undefined })).toBe(
+      '40 rows: 20 skipped, already success (200.00 KZT), 1 skipped, already failed (10.00 KZT), ' +
+        '3 success, paid again (never made before) (30.00 KZT), 16 success (160.00 KZT)',
     );
   });
 });

@@ -5,6 +5,7 @@ import { OrderStore } from '../../src/commands/pay/bulk/order-store.js';
 import { LedgerRows } from '../../src/commands/pay/bulk/resume-ledger.js';
 import { resultRowOf } from '../../src/commands/pay/bulk/row-work.js';
 import { PackedIds, SmallIndexes } from '../../src/packed/small-indexes.js';
+import { emptyCodeTable } from '../../src/protocol/codes.js';
 
 const order = (i: number): OrderRow => ({
   line: i + 2,
@@ -54,7 +55,7 @@ describe("a bulk run's rows", () => {
     for (let i = 0; i < count; i++) orders.push(order(i));
     const held = new LedgerRows(orders, 0);
     const before = process.memoryUsage().arrayBuffers;
-    const rows = new BulkRows(orders, undefined, held);
+    const rows = new BulkRows(orders, undefined, held, emptyCodeTable);
     const firstId = 1_795_810_799_084_675_198n;
     for (let index = 0; index < count; index++) {
       const row = rows.get(index);

@@ -1,6 +1,7 @@
 import { Interned } from '../../../packed/interned.js';
 import { longNumber } from '../../../packed/long-number.js';
 import { PackedIds, SmallIndexes } from '../../../packed/small-indexes.js';
+import type { CodeTable } from '../../../protocol/codes.js';
 import type { OrderStore } from './order-store.js';
 import { type BulkRow, bulkRowOf } from './plan.js';
 import type { ResultRow } from './results-file.js';
@@ -47,6 +48,7 @@ export class BulkRows {
     readonly orders: OrderStore,
     private readonly prior: PriorRows | undefined,
     private readonly held: LedgerRows,
+    codes: CodeTable,
   ) {
     const count = orders.length;
     this.start = new Uint8Array(count);
@@ -55,7 +57,7 @@ export class BulkRows {
       const before = prior?.get(index);
       if (before === undefined) continue;
       const order = orders.get(index);
-      this.put(index, bulkRowOf(order, before, held.entryOf(index, order, before)));
+      this.put(index, bulkRowOf(order, before, held.entryOf(index, order, before), codes));
     }
   }
 

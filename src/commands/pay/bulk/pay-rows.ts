@@ -14,22 +14,17 @@ import type { ResultsWriter } from './results-file.js';
 import { IntentsAhead, resultRowOf, stopsTheRunCode, workOnRow } from './row-work.js';
 import type { listenForInterrupts } from './run-interrupts.js';
 
-type Totals = Map<text.RowState | 'skipped', Map<string, { rows: number; sum: string }>>;
+type Totals = Map<text.SummaryKey, Map<string, { rows: number; sum: string }>>;
 
-/** The rows of a run by what became of them, as --metrics-file counts them (docs/metrics.md). */
+/** The rows of a run by what became of them, as --metrics-file counts them (docs/metrics.md): a row paid again by its state. */
 export function bulkRowsOf(totals: Totals, notStarted: number): Record<BulkRowState, number> {
-  const rowsIn = (key: text.RowState | 'skipped') =>
-    [...(totals.get(key)?.values() ?? [])].reduce((sum, { rows }) => sum + rows, 0);
-  return {
-    success: rowsIn('success'),
-    failed: rowsIn('failed'),
-    pending: rowsIn('pending'),
-    unknown: rowsIn('unknown'),
-    not_sent: rowsIn('not-sent'),
-    skipped: rowsIn('skipped'),
-    not_started: notStarted,
-    refused: 0,
-  };
+  const figures = { success: 0, failed: 0, pending: 0, unknown: 0, not_sent: 0, skipped: 0 };
+  for (const [key, byCurrency] of totals) {
+    const rows = [...byCurrency.values()].reduce((sum, { rows }) => sum + rows, 0);
+    const state = text.stateOfKey(key);
+    figures[key.startsWith('skipped:') ? 'skipped' : state === 'not-sent' ? 'not_sent' : state] += rows;
+  }
+  return { ...figures, not_started: notStarted, refused: 0 };
 }
 
 export async function payRows(
@@ -84,7 +79,7 @@ export async function payRows(
     codes.add(result.exitCode as ExitCodeValue);
     if (result.state === 'pending' || result.state === 'unknown') open++;
     if (result.state === 'not-sent') notSent++;
-    const key = result.skipped ? 'skipped' : result.state;
+    const key = text.summaryKeyOf(result);
     const byCurrency = totals.get(key) ?? new Map<string, { rows: number; sum: string }>();
     const total = byCurrency.get(result.currency) ?? { rows: 0, sum: '0' };
     byCurrency.set(result.currency, { rows: total.rows + 1, sum: addDecimals(total.sum, result.amount || '0') });

@@ -1,6 +1,7 @@
 import { AgentpayError, VoucherChoiceError } from '../../../errors.js';
 import type { GatewayClient } from '../../../gateway/client.js';
 import type { Ledger, Owner, RecentPayment } from '../../../ledger/ledger.js';
+import type { CodeTable } from '../../../protocol/codes.js';
 import { checkPurchase } from '../../../purchase/account-check.js';
 import { type LookBack, lookBackOf } from '../../../purchase/desk-rules.js';
 import { voucherOf } from '../../../purchase/voucher-choice.js';
@@ -13,7 +14,7 @@ import type { OrderRow } from './order-row.js';
 import type { OrderStore } from './order-store.js';
 import type { ResultRow } from './results-file.js';
 import type { PriorRows } from './results-read.js';
-import { LedgerRows, type LedgerWord, mayBePaid, readResumeLedger } from './resume-ledger.js';
+import { isGatewaysFailure, LedgerRows, type LedgerWord, mayBePaid, readResumeLedger } from './resume-ledger.js';
 
 /**
  * The plan of a bulk run, made before any Payment leaves: where each row stands after an earlier
@@ -36,16 +37,18 @@ export interface BulkRow extends OrderRow {
   lifted: string[];
 }
 
-/** A failure without an answer from the gateway (status null) is "not sent": the row is paid again, with the same TransactionID. */
-const isGatewaysFailure = (entry: LedgerWord | undefined) =>
-  entry?.outcome?.view.state === 'failed' && entry.outcome.view.status !== null;
-
-export function bulkRowOf(order: OrderRow, prior: ResultRow | undefined, entry: LedgerWord | undefined): BulkRow {
-  const state = entry?.outcome?.view.state;
+export function bulkRowOf(
+  order: OrderRow,
+  prior: ResultRow | undefined,
+  entry: LedgerWord | undefined,
+  codes: CodeTable,
+): BulkRow {
+  const view = entry?.outcome?.view;
   const final =
-    state === 'success' ||
-    isGatewaysFailure(entry) ||
-    (entry === undefined && (prior?.state === 'success' || prior?.state === 'failed'));
+    view?.state === 'success' ||
+    (view !== undefined && isGatewaysFailure(view.state, view.status, codes)) ||
+    (entry === undefined &&
+      (prior?.state === 'success' || isGatewaysFailure(prior?.state, prior?.status ?? null, codes)));
   const start = final ? 'final' : entry !== undefined ? 'open' : 'new';
   // Spelled out, not spread: a file of many rows makes one of these per row, mostly before V8 has optimised anything.
   return {
@@ -81,11 +84,12 @@ export async function readLedger(
   prior: PriorRows | undefined,
   look: LookBack | undefined,
   orders: OrderStore,
+  codes: CodeTable,
 ): Promise<{ held: LedgerRows; recent: RecentPayment[] }> {
   const resumed = prior !== undefined && prior.size > 0 ? prior : undefined;
   const held =
     resumed === undefined ? new LedgerRows(orders, 0) : await readResumeLedger(ledger, owner, resumed, orders);
-  const toPay = resumed === undefined ? undefined : (index: number) => mayBePaid(resumed, index);
+  const toPay = resumed === undefined ? undefined : (index: number) => mayBePaid(resumed, index, codes);
   const recent = look === undefined ? [] : await recentToAccounts(ledger, owner, look, orders, toPay);
   return { held, recent };
 }

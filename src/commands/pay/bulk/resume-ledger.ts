@@ -3,6 +3,7 @@ import type { IntentRecord } from '../../../ledger/records.js';
 import { Interned } from '../../../packed/interned.js';
 import { longNumber } from '../../../packed/long-number.js';
 import { PackedIds, SmallIndexes } from '../../../packed/small-indexes.js';
+import { type CodeTable, classifyCode } from '../../../protocol/codes.js';
 import { type TransactionView, transactionStates } from '../../../protocol/transaction-view.js';
 import { FirstSeen } from './first-seen.js';
 import type { OrderRow } from './order-row.js';
@@ -117,10 +118,20 @@ export class LedgerRows {
   }
 }
 
-/** Whether a row may still be paid: no earlier word, or none final (a success or failure is never paid again). */
-export const mayBePaid = (prior: PriorRows, index: number): boolean => {
+/**
+ * A failure that is the gateway's word on the payment: final, never paid again. Not so a "not
+ * sent" (no answer: no status) nor a "never made" (reconcile closed it: the gateway had no such
+ * transaction past the grace, a notFound code): the gateway never took that Payment, so the row
+ * is paid again, after a Status, with its same TransactionID (spec 3 rule 2).
+ */
+export const isGatewaysFailure = (state: string | undefined, status: string | null, codes: CodeTable): boolean =>
+  state === 'failed' && status !== null && classifyCode(status, codes) !== 'notFound';
+
+/** Whether a row may still be paid: no earlier word, or none final (a success or the gateway's failure never is). */
+export const mayBePaid = (prior: PriorRows, index: number, codes: CodeTable): boolean => {
   const state = prior.stateOf(index);
-  return state === undefined || (state !== 'success' && state !== 'failed');
+  if (state !== 'failed') return state !== 'success';
+  return !isGatewaysFailure(state, prior.wordOf(index)?.[0] ?? null, codes);
 };
 
 /**

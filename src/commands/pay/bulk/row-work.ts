@@ -87,6 +87,7 @@ function resultOf(row: BulkRow, view: TransactionView | undefined, skipped: bool
     requestId: view?.requestId ?? null,
     message: error?.message ?? view?.message ?? (skipped ? (prior?.message ?? '') : ''),
     skipped,
+    paidAgain: row.start === 'open' && row.entry?.outcome?.view.state === 'failed',
     exitCode: error === undefined ? exitCodeOfState[state as Exclude<RowState, 'not-sent'>] : error.exitCode,
   };
 }
@@ -172,9 +173,9 @@ async function pay(
  * The intents of the rows about to start, written ahead of them: a row's Payment then leaves
  * without waiting for its own fsync, which ran while the rows before it were paid. Only new
  * rows of a fresh run (a row of an earlier run is checked against the journal's TransactionIDs
- * first). A row written ahead that the run never started (Ctrl+C, a stop) is closed in the
- * ledger as not sent; after a SIGKILL it stays open, and running the file again settles it by
- * Status like any open row.
+ * first), and none when payments need an open shift. A row written ahead that the run never
+ * started (Ctrl+C, a stop) is closed in the ledger as not sent; after a SIGKILL it stays open,
+ * and running the file again settles it by Status like any open row.
  */
 export class IntentsAhead {
   /** Written ahead, not started yet. */
@@ -194,6 +195,9 @@ export class IntentsAhead {
    */
   start(index: number): Promise<IntentResult> | undefined {
     const { work, rows } = this;
+    // With shifts, a row's intent waits for its own shift check (executePayment): one written
+    // ahead would outlive a refusal, an intent open ("unknown") for a payment never sent.
+    if (work.context.settings.desk.shifts) return undefined;
     const until = this.next > index + this.window ? this.next : Math.min(rows.length, index + 1 + 2 * this.window);
     for (; this.next < until; this.next++) {
       const row = rows.get(this.next);

@@ -67,8 +67,10 @@ async function planRows(
 ) {
   const owner = { gateway: session.gateway, agentId: session.agentId };
   const now = new Date();
-  const { held, recent } = await readLedger(ledger, owner, prior, lookBackFor(context.settings, orders, now), orders);
-  const rows = new BulkRows(orders, prior, held);
+  const codes = context.settings.codes.table;
+  const look = lookBackFor(context.settings, orders, now);
+  const { held, recent } = await readLedger(ledger, owner, prior, look, orders, codes);
+  const rows = new BulkRows(orders, prior, held, codes);
   const where = options.fromFile === '-' ? 'stdin' : options.fromFile;
   const repeats = repeatedPurchases(orders);
   const policy = { overLimit: options.overLimit, allowDuplicate: options.allowDuplicate };
