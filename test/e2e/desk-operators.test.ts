@@ -152,7 +152,7 @@ describe('operators are database roles', { timeout: 60_000 }, () => {
     // Back to schema version 2, as an agentpay before issue 28 left it, its payment in it.
     await sql(
       admin,
-      `DROP TABLE agentpay_z_reports, agentpay_shifts, agentpay_approvals CASCADE;
+      `DROP TABLE agentpay_gateway_spellings, agentpay_z_reports, agentpay_shifts, agentpay_approvals CASCADE;
        DROP TRIGGER agentpay_transactions_recorded_by ON agentpay_transactions;
        DROP TRIGGER agentpay_records_recorded_by ON agentpay_records;
        DROP TRIGGER agentpay_records_approved ON agentpay_records;
@@ -163,7 +163,7 @@ describe('operators are database roles', { timeout: 60_000 }, () => {
     );
     expect(await sql(admin, 'SELECT max(version) AS v FROM agentpay_schema_migrations')).toEqual([{ v: 2 }]);
     await addOperator(adminEnv, 'anna_4');
-    expect(await sql(admin, 'SELECT max(version) AS v FROM agentpay_schema_migrations')).toEqual([{ v: 5 }]);
+    expect(await sql(admin, 'SELECT max(version) AS v FROM agentpay_schema_migrations')).toEqual([{ v: 7 }]);
     const anna = asRole(terminal('', 'anna_4'), admin, 'anna_4');
     expect((await runCli(payStatic('after-upgrade'), { env: anna })).code).toBe(0);
     const history = jsonLines((await runCli(['--json', 'history'], { env: anna })).stdout);

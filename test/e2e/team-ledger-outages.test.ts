@@ -62,7 +62,7 @@ describe('a team ledger on PostgreSQL when its database goes away', () => {
     expect(jsonLines(doctor.stdout)[0]?.ledger).toMatchObject({
       kind: 'postgres',
       ok: true,
-      schemaVersion: 5,
+      schemaVersion: 7,
       waiting: 1,
     });
     const history = await runCli(['--json', 'history'], { env });

@@ -21,16 +21,17 @@ describe('a team ledger on PostgreSQL shared by several terminals', () => {
     );
     expect(results.map((result) => result.code)).toEqual([0, 0, 0]);
     const applied = results.flatMap((result) => jsonLines(result.stdout)).flatMap((line) => line.applied as unknown[]);
-    expect(applied, 'each migration applied by exactly one of them').toHaveLength(5);
+    expect(applied, 'each migration applied by exactly one of them').toHaveLength(6);
     expect(await sql(ledger, 'SELECT version FROM agentpay_schema_migrations ORDER BY version')).toEqual([
       { version: 1 },
       { version: 2 },
       { version: 3 },
       { version: 4 },
       { version: 5 },
+      { version: 7 },
     ]);
     const again = await runCli(['ledger', 'migrate'], { env: terminal(ledger, 'ann') });
-    expect(again.stderr).toContain('is up to date (schema version 5)');
+    expect(again.stderr).toContain('is up to date (schema version 7)');
   });
 
   it('takes payments from several terminals at once; history shows the whole team with Operator and Host, --operator filters', async () => {
