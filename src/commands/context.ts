@@ -8,6 +8,7 @@ import { type Interrupts, noInterrupts } from '../interrupts.js';
 import type { Ledger } from '../ledger/ledger.js';
 import { Output, type ProcessIo } from '../output.js';
 import { formToObject } from '../protocol/form.js';
+import { gatewayIdentity } from '../protocol/gateway-identity.js';
 import { md5Hex, passwordOnWire } from '../protocol/password.js';
 import { exchangeProblemText } from '../render/gateway-fault.js';
 import { shownText } from '../render/sanitize.js';
@@ -70,8 +71,9 @@ export interface GatewaySession {
 }
 
 /**
- * The gateway name the journal files transactions under: the base URL, or "sandbox" for the
- * embedded one (its port changes every run). pay writes it and reconcile matches it.
+ * The gateway name the ledger files transactions under: the base URL's identity (one name
+ * however it is spelled, `localhost` as 127.0.0.1: protocol/gateway-identity.ts), or "sandbox"
+ * for the embedded one (its port changes every run). pay writes it and reconcile matches it.
  */
 export function journalGatewayOf(settings: Pick<Settings, 'sandbox' | 'replay'>, baseUrl: string): string;
 export function journalGatewayOf(
@@ -82,7 +84,9 @@ export function journalGatewayOf(
   settings: Pick<Settings, 'sandbox' | 'replay'>,
   baseUrl: string | undefined,
 ): string | undefined {
-  return settings.replay ? 'replay' : settings.sandbox ? 'sandbox' : baseUrl;
+  if (settings.replay) return 'replay';
+  if (settings.sandbox) return 'sandbox';
+  return baseUrl === undefined ? undefined : gatewayIdentity(baseUrl);
 }
 
 export async function createContext(flags: GlobalFlags, io: ProcessIo): Promise<CommandContext> {

@@ -122,6 +122,8 @@ const en = {
     required: (flag: string) => `${flag} is required`,
     notEmpty: (flag: string) => `${flag} must not be empty`,
     takesText: (flag: string) => `${flag} takes a text value`,
+    /** A flag's text refused as an order file's cell is (after the flag: "holds the control character ..."). */
+    badText: (flag: string, problem: string) => `${flag} ${problem}; nothing was sent`,
     isSwitch: (flag: string) => `${flag} is a switch and takes no value`,
     invoiceIdDigits: '--invoice-id must be digits, as in the check list',
     invoiceOrAmount: 'give --invoice-id <id> for a dynamic voucher, or --amount <decimal> for a static one',
@@ -727,6 +729,12 @@ const en = {
     splitHint: 'split the registry by period; nothing was compared',
     cannotRead: (registry: string, code: string) => `cannot read the registry ${registry} (${code})`,
     cannotReadHint: 'check the path given to --registry',
+    notUtf8: (where: string, byte: string, character: number) =>
+      `${where}: byte ${byte} at character ${character} is not UTF-8; nothing was compared`,
+    notEncoded: (registry: string, encoding: string) =>
+      `the registry ${registry} is not ${encoding}: some bytes have no character in it; nothing was compared`,
+    notEncodedHint:
+      'a registry is read as UTF-8 unless a mapping file names its encoding (--registry-format; docs/registries.md): save it as UTF-8, or name the encoding it is in',
 
     /** A mapping file (registry/mapping-file.ts): its file, the key, what was expected there. */
     mapping: {

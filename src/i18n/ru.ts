@@ -216,6 +216,7 @@ const ru: Catalogue = {
     required: (flag) => `нужен ${flag}`,
     notEmpty: (flag) => `${flag} не может быть пустым`,
     takesText: (flag) => `${flag} принимает текстовое значение`,
+    badText: (flag, problem) => `${flag} ${problem}; ничего не отправлено`,
     isSwitch: (flag) => `${flag} — переключатель, значение ему не нужно`,
     invoiceIdDigits: '--invoice-id должен состоять из цифр, как в списке check',
     invoiceOrAmount: 'укажите --invoice-id <id> для динамического ваучера или --amount <сумма> для статического',
@@ -781,6 +782,11 @@ const ru: Catalogue = {
     splitHint: 'разделите реестр по периодам; ничего не сверялось',
     cannotRead: (registry, code) => `не удалось прочитать реестр ${registry} (${code})`,
     cannotReadHint: 'проверьте путь, указанный в --registry',
+    notUtf8: (where, byte, character) => `${where}: байт ${byte} (символ ${character}) — не UTF-8; ничего не сверялось`,
+    notEncoded: (registry, encoding) =>
+      `реестр ${registry} — не ${encoding}: у некоторых байтов нет символа в этой кодировке; ничего не сверялось`,
+    notEncodedHint:
+      'реестр читается как UTF-8, если файл соответствия не называет его кодировку (--registry-format; docs/registries.md): сохраните его в UTF-8 или назовите кодировку, в которой он записан',
 
     mapping: {
       notYaml: (file, detail) => `файл соответствия реестра ${file} — не YAML и не JSON: ${detail}`,

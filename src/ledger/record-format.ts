@@ -1,3 +1,4 @@
+import { gatewayIdentity } from '../protocol/gateway-identity.js';
 import { memberOf, pathOf, ShapeError } from '../protocol/json-shape.js';
 import { transactionStates } from '../protocol/transaction-view.js';
 
@@ -11,6 +12,8 @@ import { transactionStates } from '../protocol/transaction-view.js';
  */
 type FieldFormat =
   | { kind: 'text' }
+  /** The gateway: text, read as its identity (protocol/gateway-identity.ts), however it was spelled. */
+  | { kind: 'gateway' }
   | { kind: 'nullableText' }
   /** A string that may be left out (what older versions did not write). */
   | { kind: 'optionalText' }
@@ -21,6 +24,7 @@ type FieldFormat =
 type RecordFormat = { readonly [key: string]: FieldFormat };
 
 const text = { kind: 'text' } as const;
+const gateway = { kind: 'gateway' } as const;
 const nullableText = { kind: 'nullableText' } as const;
 const optionalText = { kind: 'optionalText' } as const;
 const oneOf = <const T extends readonly string[]>(...values: T) => ({ kind: 'oneOf', values }) as const;
@@ -53,7 +57,7 @@ const viewFields = {
 export const intentFields = {
   kind: oneOf('intent'),
   transactionId: text,
-  gateway: text,
+  gateway,
   agentId: text,
   service: text,
   account: text,
@@ -72,7 +76,7 @@ const outcomeSources = ['payment', 'settle', 'reconcile'] as const;
 export const outcomeFields = {
   kind: oneOf('outcome'),
   transactionId: text,
-  gateway: text,
+  gateway,
   agentId: text,
   at: text,
   source: oneOf(...outcomeSources),
@@ -81,7 +85,7 @@ export const outcomeFields = {
 
 // ---------------------------------------------------------------- the types, from the table
 
-type ValueOf<F> = F extends { kind: 'text' | 'optionalText' }
+type ValueOf<F> = F extends { kind: 'text' | 'optionalText' | 'gateway' }
   ? string
   : F extends { kind: 'nullableText' }
     ? string | null
@@ -110,6 +114,10 @@ function readField(format: FieldFormat, value: unknown, at: string, key: string)
     case 'text':
     case 'optionalText':
       if (typeof value === 'string') return value;
+      throw new ShapeError(pathOf(at, key), 'a string', value);
+    case 'gateway':
+      // An older agentpay wrote the base URL as typed (`HTTP://...:80/`): one name for one gateway.
+      if (typeof value === 'string') return gatewayIdentity(value);
       throw new ShapeError(pathOf(at, key), 'a string', value);
     case 'nullableText':
       if (value === null || typeof value === 'string') return value;
@@ -178,6 +186,7 @@ const escaped = (word: string) => word.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 function fieldPattern(format: FieldFormat): string {
   switch (format.kind) {
     case 'text':
+    case 'gateway':
     case 'optionalText':
       return textPattern;
     case 'nullableText':

@@ -1,6 +1,7 @@
 import { UsageError } from '../errors.js';
 import type { PurchaseInput } from '../gateway/client.js';
 import { t } from '../i18n/current.js';
+import { accountMaxCharacters, charactersUpTo, forbiddenCharacterIn } from '../protocol/field-bounds.js';
 import { parseAmount, parseCurrency } from '../protocol/money.js';
 import { parseTransactionId } from '../protocol/transaction-id.js';
 import type { OptionDefinition } from './definition.js';
@@ -51,11 +52,44 @@ function currencyOption(raw: unknown): string {
   return parseCurrency(optionalText(raw, '--currency') ?? defaultCurrency);
 }
 
-/** --service, --account (both required, not blank) and --currency, in that order. */
+/** A character no field may hold, and where, as a message says it: `holds the control character U+0000 at character 3`. */
+export function forbiddenCharacterText({
+  code,
+  position,
+  kind,
+}: NonNullable<ReturnType<typeof forbiddenCharacterIn>>): string {
+  const codePoint = `U+${code.toString(16).toUpperCase().padStart(4, '0')}`;
+  return kind === 'control'
+    ? t().bulk.cell.control(codePoint, position)
+    : t().bulk.cell.loneSurrogate(codePoint, position);
+}
+
+/**
+ * What is wrong with a service or an account typed or given on the command line, as with an
+ * order file's cell (commands/pay/bulk/order-cells.ts): a control character (ESC, BEL: sent on,
+ * they would reach the gateway and every screen that shows the account), half a surrogate pair,
+ * or an account longer than an account may be. Undefined when it may be sent.
+ */
+export function purchaseTextProblem(field: 'service' | 'account', text: string): string | undefined {
+  const forbidden = forbiddenCharacterIn(text);
+  if (forbidden !== undefined) return forbiddenCharacterText(forbidden);
+  if (field === 'account' && charactersUpTo(text, accountMaxCharacters) > accountMaxCharacters)
+    return t().bulk.cell.tooLong(accountMaxCharacters);
+  return undefined;
+}
+
+/** A --service or --account given (not blank), checked by purchaseTextProblem; a UsageError (exit 2) if not. */
+export function checkedPurchaseText(field: 'service' | 'account', text: string): string {
+  const problem = purchaseTextProblem(field, text);
+  if (problem !== undefined) throw new UsageError(t().options.badText(`--${field}`, problem));
+  return text;
+}
+
+/** --service, --account (both required, not blank, no control character) and --currency, in that order. */
 export function purchaseOptions(options: Record<string, unknown>): PurchaseOptions {
   return {
-    service: requiredText(options.service, '--service'),
-    account: requiredText(options.account, '--account'),
+    service: checkedPurchaseText('service', requiredText(options.service, '--service')),
+    account: checkedPurchaseText('account', requiredText(options.account, '--account')),
     currency: currencyOption(options.currency),
   };
 }

@@ -5,7 +5,7 @@ import { sameDecimal } from '../protocol/money.js';
 import { DecimalSum, readAmount } from './amounts.js';
 import { compileDatePattern, type DatePattern, isTimeOfDay, readDate } from './dates.js';
 import type { ColumnRef, RegistryLayout } from './layout.js';
-import { registryRecords } from './records.js';
+import { RegistryNotEncodedError, registryRecords } from './records.js';
 import { transactionIdProblem } from './transaction-id-cell.js';
 
 /**
@@ -223,8 +223,18 @@ function isBlank(record: readonly string[]): boolean {
   return true;
 }
 
+/** A registry not in its encoding, named by its line and character when it is UTF-8 that it is not. */
+function notEncoded(error: RegistryNotEncodedError, path: string, where: (line: number) => string): RegistryFileError {
+  const said = t().registry;
+  const hint = { hint: said.notEncodedHint };
+  if (error.at === undefined) return new RegistryFileError(said.notEncoded(path, error.encoding), hint);
+  const byte = `0x${error.at.byte.toString(16).toUpperCase().padStart(2, '0')}`;
+  return new RegistryFileError(said.notUtf8(where(error.at.line), byte, error.at.column), hint);
+}
+
 function failureOf(error: unknown, path: string, where: (line: number) => string): Error {
   if (error instanceof RegistryFileError) return error;
+  if (error instanceof RegistryNotEncodedError) return notEncoded(error, path, where);
   if ((error as CsvError).code?.startsWith('CSV_')) return csvFailure(error as CsvError, where);
   const code = (error as NodeJS.ErrnoException).code;
   if (code !== undefined)

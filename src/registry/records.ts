@@ -1,6 +1,7 @@
 import { createReadStream } from 'node:fs';
 import { Readable } from 'node:stream';
 import { type CsvError, parse } from 'csv-parse';
+import { notUtf8, type TextPosition } from '../not-utf8.js';
 import { longPassChunkBytes } from '../text-lines.js';
 import type { RegistryLayout } from './layout.js';
 
@@ -22,8 +23,9 @@ export async function* registryRecords(path: string, layout: RegistryLayout): As
   const chunks = createReadStream(path, { highWaterMark: longPassChunkBytes })[
     Symbol.asyncIterator
   ]() as AsyncIterator<Buffer>;
-  // A TextDecoder drops a UTF-8 byte order mark, as csv-parse's `bom` would.
-  const decoder = new TextDecoder(layout.encoding);
+  // A TextDecoder drops a UTF-8 byte order mark, as csv-parse's `bom` would. It is fatal: a byte
+  // with no character is refused (RegistryNotEncodedError), never read as U+FFFD.
+  const decoder = new TextDecoder(layout.encoding, { fatal: true });
   let linesBefore = 0;
   let toSkip = layout.skipLines;
   let text = '';
@@ -56,9 +58,43 @@ export async function* registryRecords(path: string, layout: RegistryLayout): As
       if (batch.records.length > 0) yield batch;
       if (next.done) return;
     }
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ERR_ENCODING_INVALID_ENCODED_DATA') throw error;
+    const at = layout.encoding === 'utf-8' ? await firstNotUtf8(path) : undefined;
+    throw new RegistryNotEncodedError(layout.encoding, at);
   } finally {
     await chunks.return?.();
   }
+}
+
+/** A registry with bytes that have no character in its encoding; where, for UTF-8 (the line, and the character in it). */
+export class RegistryNotEncodedError extends Error {
+  override name = 'RegistryNotEncodedError';
+  constructor(
+    readonly encoding: string,
+    readonly at: { line: number; column: number; byte: number } | undefined,
+  ) {
+    super(`the registry is not ${encoding}`);
+  }
+}
+
+/**
+ * The first byte of the file at `path` that is not UTF-8, and where (not-utf8.ts, as an order
+ * file's are found), read again in pieces: each ends after its last ASCII byte but "\r", so no
+ * character, and no "\r\n", is cut in two.
+ */
+async function firstNotUtf8(path: string): Promise<{ line: number; column: number; byte: number } | undefined> {
+  const at: TextPosition = { line: 1, column: 1 };
+  let held: Buffer = Buffer.alloc(0);
+  for await (const chunk of createReadStream(path, { highWaterMark: longPassChunkBytes }) as AsyncIterable<Buffer>) {
+    const bytes = held.length === 0 ? chunk : Buffer.concat([held, chunk]);
+    let end = bytes.length;
+    while (end > 0 && (bytes[end - 1]! >= 0x80 || bytes[end - 1] === 0x0d)) end--;
+    const [found] = notUtf8(bytes.subarray(0, end), at);
+    if (found !== undefined) return found;
+    held = bytes.subarray(end);
+  }
+  return notUtf8(held, at)[0];
 }
 
 /** The rest of the registry, from `text` (its first unread line) on, through csv-parse. */

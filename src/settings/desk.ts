@@ -1,3 +1,4 @@
+import { gatewayIdentity } from '../protocol/gateway-identity.js';
 import { compareDecimals } from '../protocol/money.js';
 import { flagName } from './definition.js';
 import type * as parse from './parsers.js';
@@ -46,16 +47,6 @@ interface DeskInputs {
   profiles: Readonly<Record<string, Profile>> | undefined;
 }
 
-/** A base URL as a comparable form: scheme, host in lower case, no default port, no dot segments, no trailing slash. */
-function sameGatewayForm(url: string): string | undefined {
-  try {
-    const parsed = new URL(url);
-    return `${parsed.origin}${parsed.pathname.replace(/\/+$/, '')}`;
-  } catch {
-    return undefined;
-  }
-}
-
 /** A profile the desk's rules are read from: the chosen one, or a live one the base URL in use is. */
 interface RuleSource {
   name: string;
@@ -87,10 +78,10 @@ function liveTarget({
     return { profile: name, chosenBy };
   }
   if (baseUrl === undefined || baseUrl.source === 'profile') return undefined;
-  const inUse = sameGatewayForm(baseUrl.value);
+  const inUse = gatewayIdentity(baseUrl.value);
   for (const [name, profile] of Object.entries(profiles ?? {})) {
     if (profile.live !== true || typeof profile.baseUrl !== 'string') continue;
-    if (inUse !== undefined && sameGatewayForm(profile.baseUrl) === inUse) {
+    if (gatewayIdentity(profile.baseUrl) === inUse) {
       return {
         profile: name,
         chosenBy: baseUrl.source === 'env' ? String(baseUrl.origin) : '--base-url',

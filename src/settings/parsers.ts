@@ -2,6 +2,7 @@ import { UsageError } from '../errors.js';
 import { t } from '../i18n/current.js';
 import { type LedgerLocation, parseLedgerLocation } from '../ledger/location.js';
 import type { CodeList } from '../protocol/codes.js';
+import { baseUrlForm } from '../protocol/gateway-identity.js';
 import { isPlainDecimal } from '../protocol/money.js';
 import { redactUrlCredentials, registerSecret } from '../secrets.js';
 import { codeListSettings } from './code-lists.js';
@@ -149,7 +150,8 @@ export const baseUrl: Parse<string> = (raw, where) => {
     // spec 5: the credentials are form fields; a password in the URL would end up in messages.
     throw new UsageError(words.credentials(here), { hint: words.credentialsHint });
   }
-  const base = String(raw).replace(/\/+$/, '');
+  // One spelling of one gateway (protocol/gateway-identity.ts): what is sent to, shown and keyed by.
+  const base = baseUrlForm(url);
   // spec 4: every request goes to {base_url}/home/index; a URL copied with it would double it.
   if (/\/home\/index$/i.test(base)) {
     throw new UsageError(words.homeIndex(shown, here), {

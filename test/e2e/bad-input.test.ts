@@ -112,6 +112,30 @@ describe('transaction ids', () => {
   });
 });
 
+// An order file's account cell refuses control characters (bulk/order-cells.ts); the flags do too.
+describe('control characters in --account and --service', () => {
+  it.each([
+    ['ESC', '70\u001b12', 'U+001B at character 3'],
+    ['BEL', '7012\u0007', 'U+0007 at character 5'],
+  ])('pay --account with %s exits 2 and sends nothing', async (_, account, where) => {
+    const { stderr } = await refused(['pay', '--service', '201', '--account', account, '--amount', '100.00']);
+    expect(stderr).toContain(`--account holds the control character ${where}; nothing was sent`);
+    expect(stderr).not.toContain('\u001b');
+    expect(stderr.trim().split('\n')).toHaveLength(1);
+  });
+
+  it('check and --service refuse it too, before anything is sent', async () => {
+    await refused(['check', '--service', '101', '--account', 'a\u001b[2J']);
+    const { stderr } = await refused(['pay', '--service', '2\u001b01', '--account', 'a', '--amount', '1.00']);
+    expect(stderr).toContain('--service holds the control character U+001B at character 2');
+  });
+
+  it('an account longer than an order file allows (64 characters) is refused as there', async () => {
+    const { stderr } = await refused(['pay', '--service', '201', '--account', '7'.repeat(65), '--amount', '1.00']);
+    expect(stderr).toContain('--account is longer than 64 characters');
+  });
+});
+
 describe('usage errors', () => {
   it('a missing required option is named, with the usage line', async () => {
     const { stderr } = await refused(['pay', '--account', 'a', '--amount', '1']);

@@ -159,7 +159,7 @@ describe('operators are database roles', { timeout: 60_000 }, () => {
        DROP FUNCTION agentpay_guard_intent(), agentpay_close_on_outcome();
        ALTER TABLE agentpay_transactions DROP COLUMN shift_seq;
        DROP TABLE agentpay_approval_thresholds, agentpay_desk_policy;
-       DROP TABLE agentpay_z_reports, agentpay_shifts, agentpay_approvals CASCADE;
+       DROP TABLE agentpay_gateway_spellings, agentpay_z_reports, agentpay_shifts, agentpay_approvals CASCADE;
        DROP TRIGGER agentpay_transactions_recorded_by ON agentpay_transactions;
        DROP TRIGGER agentpay_records_recorded_by ON agentpay_records;
        DROP TRIGGER agentpay_records_approved ON agentpay_records;

@@ -25,7 +25,7 @@ afterAll(async () => {
 
 const intent = (transactionId: string, account: string): Intent => ({
   transactionId,
-  gateway: 'https://gateway.test/',
+  gateway: 'https://gateway.test',
   agentId: '5120',
   service: '301',
   account,
@@ -101,7 +101,7 @@ describe.each(stores)('check-and-record in one step, with $name', ({ pair }) => 
     const refused = results.find((result) => result.status === 'rejected') as PromiseRejectedResult;
     expect(String(refused.reason)).toMatch(/duplicate of 100[12]/);
     const recorded = await anna.recentPayments({
-      gateway: 'https://gateway.test/',
+      gateway: 'https://gateway.test',
       agentId: '5120',
       since: new Date(0),
       accounts: ['7770001'],
@@ -124,7 +124,7 @@ describe.each(stores)('check-and-record in one step, with $name', ({ pair }) => 
     ]);
     expect(results.map((result) => result.kind)).toEqual(['new', 'new']);
     const recorded = await anna.recentPayments({
-      gateway: 'https://gateway.test/',
+      gateway: 'https://gateway.test',
       agentId: '5120',
       since: new Date(0),
       accounts: ['7770009'],

@@ -33,6 +33,34 @@ describe('reconcile --registry', () => {
     expect(mapping.stderr).toContain('m.yaml: delimiter: one character');
   });
 
+  it('a registry with bytes that are not UTF-8 is exit 2 naming the line and character, not read with U+FFFD', async () => {
+    // The account of the third row holds a Latin-1 "ä" (0xE4) where "§" is; a Cyrillic account of
+    // 40 KB on the row before it (read again in pieces of 16 KB), and the first row's quotes in the
+    // CSV (read by csv-parse), change nothing.
+    const rows = listed().map(([txnId, account, amount], n): [string, string, string] => [
+      txnId,
+      n === 1 ? 'Счёт'.repeat(5_000) : n === 2 ? `${account}§` : account,
+      amount,
+    ]);
+    const tsv = fixture.tsvOf(rows);
+    const latinA = Buffer.from([0xe4]);
+    const csv = `TransactionID,Date,Time,Account,Amount\n${tsv.replaceAll('\t', ',').replace(/,(reg-[^,]*),/, ',"$1",')}`;
+    for (const [name, text, line] of [
+      ['latin1.tsv', tsv, 3],
+      ['latin1.csv', csv, 4],
+    ] as const) {
+      const shown = text.split('\n')[line - 1]!;
+      const [before, after] = text.split('§');
+      const registry = fixture.registryFile(name, Buffer.concat([Buffer.from(before!), latinA, Buffer.from(after!)]));
+      const result = await runCli(['reconcile', '--registry', registry], { env: fixture.env });
+      expect(result.code, result.stderr).toBe(2);
+      expect(result.stderr).toContain(
+        `registry ${registry} line ${line}: byte 0xE4 at character ${shown.indexOf('§') + 1} is not UTF-8; nothing was compared`,
+      );
+      expect(result.stdout).toBe('');
+    }
+  });
+
   it('a TransactionID beside its twin with leading zeros, or beyond a signed 64-bit Long: exit 2 naming line and column, nothing compared', async () => {
     for (const [name, txnId, why] of [
       [

@@ -109,6 +109,17 @@ describe.skipIf(skipped)('pay through a live profile at a terminal', () => {
   });
 });
 
+describe.skipIf(skipped)('the y/N question shows what the account holds', () => {
+  it('a zero-width space is shown as \\u200b: 70\u200b11234567 does not pass for 7011234567', async () => {
+    const { sandbox, env } = await liveProfile();
+    const screen = await run(['pay', '--service', '201', '--account', '70\u200b11234567', '--amount', '150.00'], env);
+    await screen.waitFor('Pay 150.00 KZT to account 70\\u200b11234567, service 201');
+    await screen.press('n');
+    expect(await finish(screen)).toBe(130);
+    expect(paymentsReceived(sandbox)).toHaveLength(0);
+  });
+});
+
 describe.skipIf(skipped)('pay through a live profile, while the person decides', () => {
   it('the same top-up made meanwhile from another terminal is caught after the yes: refused, nothing sent', async () => {
     const { sandbox, env } = await liveProfile();

@@ -3,9 +3,9 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { notUtf8 } from '../../src/commands/pay/bulk/order-text.js';
 import { readOrders } from '../../src/commands/pay/bulk/rows.js';
 import { UsageError } from '../../src/errors.js';
+import { notUtf8 } from '../../src/not-utf8.js';
 import { seededRandom } from '../helpers/seeded-random.js';
 import { rejection } from '../helpers/thrown.js';
 

@@ -8,7 +8,7 @@ const paymentTo = (account: string, transactionId: string): RecentPayment => ({
   intent: {
     kind: 'intent',
     transactionId,
-    gateway: 'http://127.0.0.1:1/',
+    gateway: 'http://127.0.0.1:1',
     agentId: '1',
     service: '202',
     account,

@@ -12,7 +12,7 @@ import { seededRandom } from '../helpers/seeded-random.js';
 // The incremental view a process keeps across its claims against the look-back's reading of
 // the whole window, after every append: they must weigh the same payments with the same states.
 
-const owner = { gateway: 'https://gateway.test/', agentId: '5120' };
+const owner = { gateway: 'https://gateway.test', agentId: '5120' };
 const states = ['success', 'failed', 'pending', 'unknown'] as const;
 
 function intentAt(

@@ -30,6 +30,29 @@ describe('reading a registry', () => {
     );
   });
 
+  it('bytes that are not UTF-8 are refused naming the line and character, whether the pieces cut a character or not', async () => {
+    const good = '11\t2026-11-21\t09:00:00\tСчёт\t1500\n';
+    // Rows enough that the reading again in pieces of 16 KiB cuts two-byte characters in two.
+    const many = good.repeat(1_000);
+    const bad = Buffer.concat([Buffer.from(`${many}12\t2026-11-21\t09:00:00\tab`), Buffer.from([0xc3, 0x28])]);
+    await expect(rowsOf(Buffer.concat([bad, Buffer.from('\t5\n')]), tsv)).rejects.toThrow(
+      /line 1001: byte 0xC3 at character 26 is not UTF-8; nothing was compared$/,
+    );
+    await expect(rowsOf(Buffer.from([0xef, 0xbb, 0xbf, 0x31, 0xff]), tsv)).rejects.toThrow(
+      /line 1: byte 0xFF at character 2 is not UTF-8/,
+    );
+  });
+
+  it('a registry in another encoding with a byte that has no character in it is refused, not read as U+FFFD', async () => {
+    const layout = parseMapping(
+      'delimiter: ";"\nheader: false\nencoding: iso-8859-8\ndate: DD.MM.YYYY\ncolumns: { transactionId: 1, date: 2, account: 3, amount: 4 }\n',
+      'kassa.yaml',
+    );
+    // ISO-8859-8 has no character at 0xBF (the WHATWG index).
+    const text = Buffer.concat([Buffer.from('11;21.11.2026;acct'), Buffer.from([0xbf]), Buffer.from(';1500\n')]);
+    await expect(rowsOf(text, layout)).rejects.toThrow(/is not iso-8859-8: some bytes have no character in it/);
+  });
+
   it('a malformed row is refused naming its line and column', async () => {
     const good = '11\t2026-11-21\t09:00:00\ta\t1500\n';
     const failure = (text: string) =>

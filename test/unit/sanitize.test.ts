@@ -3,8 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { type CsvColumn, csvRow } from '../../src/render/csv.js';
 import { shownMessage, shownText, terminalSafeJson } from '../../src/render/sanitize.js';
 
-/** Any character a terminal acts on instead of drawing: what no shown text may hold. */
-const raw = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/;
+/** Any character a terminal acts on instead of drawing, or draws as nothing: what no shown text may hold. */
+const raw = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/u;
 
 describe('shownText: outside text as a person is shown it', () => {
   it.each([
@@ -21,6 +21,11 @@ describe('shownText: outside text as a person is shown it', () => {
     ['bidi embeddings and pop', '\u202a\u202b\u202c\u202d', '\\u202a\\u202b\\u202c\\u202d'],
     ['bidi isolates', '\u2066\u2067\u2068\u2069', '\\u2066\\u2067\\u2068\\u2069'],
     ['LRM, RLM and the Arabic letter mark', '\u200e\u200f\u061c', '\\u200e\\u200f\\u061c'],
+    ['a zero-width space in an account', '70\u200b12', '70\\u200b12'],
+    ['zero-width non-joiner, joiner and word joiner', '\u200c\u200d\u2060', '\\u200c\\u200d\\u2060'],
+    ['a byte order mark and a soft hyphen', '\ufeff7012\u00ad', '\\ufeff7012\\xad'],
+    ['the line and paragraph separators', 'one\u2028two\u2029', 'one\\u2028two\\u2029'],
+    ['a tag character (beyond U+FFFF)', 'ok\u{e0041}', 'ok\\u{e0041}'],
   ])('shows %s as escapes', (_, text, shown) => {
     expect(shownText(text)).toBe(shown);
     expect(shownText(text)).not.toMatch(raw);
@@ -53,6 +58,12 @@ describe('shownMessage: a whole message at the output edge', () => {
     expect(shownMessage('\u001b[31mred\u001b[0m\nok', false)).toBe('\\x1b[31mred\\x1b[0m\nok');
   });
 
+  it('shows a zero-width space and a tag even on a colour stream', () => {
+    expect(shownMessage('\u001b[32m✓\u001b[39m 70\u200b12 \u{e0041}\u2028', true)).toBe(
+      '\u001b[32m✓\u001b[39m 70\\u200b12 \\u{e0041}\\u2028',
+    );
+  });
+
   it('returns a clean message itself', () => {
     const message = 'results: orders.results.csv\nрезультаты';
     expect(shownMessage(message, false)).toBe(message);
@@ -75,6 +86,13 @@ describe('terminalSafeJson', () => {
     const line = terminalSafeJson(JSON.stringify(value));
     expect(line).not.toMatch(/[\u007f-\u009f\u061c\u202a-\u202e\u2066-\u2069]/);
     expect(line).toContain('\\u202e');
+    expect(JSON.parse(line)).toEqual(value);
+  });
+
+  it('writes zero-width characters, line separators and tags as \\u escapes, parsed back the same', () => {
+    const value = { account: '70\u200b12\u2028\ufeff\u{e0041}' };
+    const line = terminalSafeJson(JSON.stringify(value));
+    expect(line).toBe('{"account":"70\\u200b12\\u2028\\ufeff\\udb40\\udc41"}');
     expect(JSON.parse(line)).toEqual(value);
   });
 

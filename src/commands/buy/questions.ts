@@ -1,6 +1,6 @@
 import { type EmptyVoucherListError, type GatewayRefusedError, UsageError } from '../../errors.js';
 import { t } from '../../i18n/current.js';
-import { defaultCurrency, type PurchaseOptions } from '../../options/purchase.js';
+import { defaultCurrency, type PurchaseOptions, purchaseTextProblem } from '../../options/purchase.js';
 import type { PromptChoice } from '../../prompts.js';
 import { parseAmount, parseCurrency } from '../../protocol/money.js';
 import { InvalidFieldError } from '../../protocol/problems.js';
@@ -23,8 +23,9 @@ function fieldProblem(check: () => unknown): string | undefined {
   }
 }
 
+/** A service or account typed: not blank, and no control character (as --service and --account). */
 const notEmpty = (what: 'service' | 'account') => (value: string) =>
-  value.trim() === '' ? t().buy.mustNotBeEmpty(what) : undefined;
+  value.trim() === '' ? t().buy.mustNotBeEmpty(what) : purchaseTextProblem(what, value.trim());
 
 /** Service, account and currency: from the flags, or asked. */
 export async function askPurchase(scope: BuyScope): Promise<PurchaseOptions> {

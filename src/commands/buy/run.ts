@@ -1,7 +1,7 @@
 import { InterruptedError, type StopSignal, UsageError } from '../../errors.js';
 import { t } from '../../i18n/current.js';
 import { stoppedBy } from '../../interrupts.js';
-import { amountOption } from '../../options/purchase.js';
+import { amountOption, checkedPurchaseText } from '../../options/purchase.js';
 import { optionalNonBlankText, optionalText, optionRecord, switchOption } from '../../options/values.js';
 import type { Output } from '../../output.js';
 import { parseCurrency } from '../../protocol/money.js';
@@ -18,9 +18,11 @@ import type { BuyOptions, ServiceCatalogue } from './types.js';
 function buyOptions(raw: unknown): BuyOptions {
   const options = optionRecord(raw);
   const currency = optionalText(options.currency, '--currency');
+  const service = optionalNonBlankText(options.service, '--service');
+  const account = optionalNonBlankText(options.account, '--account');
   return {
-    service: optionalNonBlankText(options.service, '--service'),
-    account: optionalNonBlankText(options.account, '--account'),
+    service: service === undefined ? undefined : checkedPurchaseText('service', service),
+    account: account === undefined ? undefined : checkedPurchaseText('account', account),
     currency: currency === undefined ? undefined : parseCurrency(currency),
     amount: amountOption(options.amount),
     overLimit: switchOption(options.overLimit, '--over-limit'),

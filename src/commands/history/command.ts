@@ -4,6 +4,7 @@ import { t } from '../../i18n/current.js';
 import type { Language, Said } from '../../i18n/language.js';
 import type { OptionDefinitions } from '../../options/definition.js';
 import { choiceOption, optionalText } from '../../options/values.js';
+import { gatewayIdentity } from '../../protocol/gateway-identity.js';
 import { transactionStates } from '../../protocol/transaction-view.js';
 import type { LazyAction } from '../define.js';
 import { addOptions } from '../option.js';
@@ -14,11 +15,11 @@ const description: Said = {
   ru: 'журнал: последнее состояние каждого платежа (всей команды, если журнал в PostgreSQL)',
 };
 
-/** --gateway as the journal names gateways: the base URL without trailing slashes (settings/parsers.ts), or "sandbox". */
+/** --gateway as the ledger names gateways: the base URL's identity, however spelled (protocol/gateway-identity.ts), or "sandbox". */
 function gatewayOption(raw: unknown): string | undefined {
   const gateway = optionalText(raw, '--gateway')?.trim().replace(/\/+$/, '');
   if (gateway === '') throw new UsageError(t().commands.gatewayFilter);
-  return gateway;
+  return gateway === undefined ? undefined : gatewayIdentity(gateway);
 }
 
 /** Which payments history lists; --format and --bom say how (output-format.ts). */

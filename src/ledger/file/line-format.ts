@@ -1,3 +1,4 @@
+import { gatewayIdentity } from '../../protocol/gateway-identity.js';
 import type { TransactionState } from '../../protocol/transaction-view.js';
 import {
   type IntentRecord,
@@ -15,8 +16,9 @@ import {
  * pattern compiled from that same table and reads what it needs from it without JSON.parse or
  * even decoding it (OwnLineScanner): the pattern admits only strings with nothing to unescape
  * and the values the table allows, so a line that matches is a valid record whose fields are
- * plain slices of it. Any other line, from another writer or with an escaped character, is
- * parsed and checked by readRecord (reader.ts).
+ * plain slices of it (the gateway read as its identity, as readRecord reads it). Any other
+ * line, from another writer or with an escaped character, is parsed and checked by readRecord
+ * (reader.ts).
  *
  * Lines come to the scanner as "byte text": the file's bytes read as latin1, one character per
  * byte. UTF-8 never puts an ASCII byte inside a multi-byte character, so the quotes,
@@ -80,7 +82,8 @@ export class OwnLineScanner {
       const agentIdEnd = line.indexOf('"', agentIdStart);
       // Up to and with the closing quote: no string here holds one, so a match is the same owner.
       this.lastOwnerBytes = line.slice(start, agentIdEnd + 1);
-      this.lastOwner = `${utf8OfByteText(line.slice(start, gatewayEnd))} ${utf8OfByteText(line.slice(agentIdStart, agentIdEnd))}`;
+      const gateway = gatewayIdentity(utf8OfByteText(line.slice(start, gatewayEnd)));
+      this.lastOwner = `${gateway} ${utf8OfByteText(line.slice(agentIdStart, agentIdEnd))}`;
     }
     return this.lastOwner;
   }
@@ -121,7 +124,7 @@ export function intentGateway(scanned: Extract<ScannedRecord, { kind: 'intent' }
   if (typeof content !== 'string') return content.gateway;
   // The fourth string of an own intent line: kind, transactionId, gateway (format table order).
   const start = content.indexOf('"gateway":"') + '"gateway":"'.length;
-  return utf8OfByteText(content.slice(start, content.indexOf('"', start)));
+  return gatewayIdentity(utf8OfByteText(content.slice(start, content.indexOf('"', start))));
 }
 
 // ---------------------------------------------------------------- before a line is a string

@@ -1,5 +1,6 @@
 import { ensureLength, growable, release } from '../../packed/growable.js';
 import { TransactionIndex } from '../../packed/transaction-index.js';
+import { gatewayIdentity } from '../../protocol/gateway-identity.js';
 import { transactionStates } from '../../protocol/transaction-view.js';
 import { longPassChunkBytes } from '../../text-lines.js';
 import type { PaymentRow, PaymentsQuery } from '../ledger.js';
@@ -121,7 +122,7 @@ function isWanted(record: ScannedIntent, { gateway, agentId }: PaymentsQuery): b
   const { content } = record;
   const owner =
     typeof content === 'string'
-      ? { gateway: stringAfter(content, '"gateway":"'), agentId: stringAfter(content, '"agentId":"') }
+      ? { gateway: gatewayIdentity(stringAfter(content, '"gateway":"')), agentId: stringAfter(content, '"agentId":"') }
       : content;
   return (gateway === undefined || owner.gateway === gateway) && (agentId === undefined || owner.agentId === agentId);
 }

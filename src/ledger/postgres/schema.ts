@@ -3,6 +3,7 @@ import { LedgerUnreachableError } from '../../errors.js';
 import { approvalsMigration } from './approvals-schema.js';
 import { reasonOf } from './connect.js';
 import { deskRulesMigration } from './desk-rules-schema.js';
+import { migrateGatewaySpellings } from './gateway-spellings-schema.js';
 import { grantOperatorRights, operatorRolesMigration } from './roles.js';
 import { shiftsMigration } from './shifts-schema.js';
 
@@ -14,7 +15,7 @@ import { shiftsMigration } from './shifts-schema.js';
  * answers (`answers_attempt`, the attempt's seq): one that answers an attempt older than the
  * latest is stale (a retry has gone out since) and closes nothing.
  */
-const migrations: readonly { version: number; name: string; sql: string }[] = [
+const migrations: readonly { version: number; name: string; sql: string | ((client: pg.Client) => Promise<void>) }[] = [
   {
     version: 1,
     name: 'transactions, records, open transactions',
@@ -76,6 +77,7 @@ CREATE INDEX agentpay_attempts_by_time ON agentpay_records (at) WHERE kind = 'at
   { version: 4, name: 'approvals: the two-person rule', sql: approvalsMigration },
   { version: 5, name: 'shifts and their Z-reports', sql: shiftsMigration },
   { version: 6, name: "the desk's rules kept by the database", sql: deskRulesMigration },
+  { version: 7, name: 'one name for one gateway', sql: migrateGatewaySpellings },
 ];
 
 export const schemaVersion = migrations.at(-1)!.version;
@@ -115,7 +117,8 @@ export async function migrate(client: pg.Client): Promise<{ version: number; nam
     );
     const current = await versionOf(client);
     for (const migration of migrations.filter(({ version }) => version > current)) {
-      await client.query(migration.sql);
+      // A migration that rewrites rows by a rule of agentpay's own (migration 7) is code, not SQL.
+      await (typeof migration.sql === 'string' ? client.query(migration.sql) : migration.sql(client));
       await client.query('INSERT INTO agentpay_schema_migrations (version, name) VALUES ($1, $2)', [
         migration.version,
         migration.name,

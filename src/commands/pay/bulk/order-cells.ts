@@ -1,4 +1,5 @@
 import { t } from '../../../i18n/current.js';
+import { forbiddenCharacterText } from '../../../options/purchase.js';
 import {
   accountMaxCharacters,
   amountMaxDigits,
@@ -40,18 +41,6 @@ export function cellTextProblem(column: OrderColumn, value: string): string | un
   if (charactersUpTo(value, max) > max) return t().bulk.cell.tooLong(max);
   const forbidden = forbiddenCharacterIn(value);
   return forbidden === undefined ? undefined : forbiddenCharacterText(forbidden);
-}
-
-/** A character no field may hold, and where, as a message says it: `holds the control character U+0000 at character 3`. */
-export function forbiddenCharacterText({
-  code,
-  position,
-  kind,
-}: NonNullable<ReturnType<typeof forbiddenCharacterIn>>): string {
-  const codePoint = `U+${code.toString(16).toUpperCase().padStart(4, '0')}`;
-  return kind === 'control'
-    ? t().bulk.cell.control(codePoint, position)
-    : t().bulk.cell.loneSurrogate(codePoint, position);
 }
 
 /** A column or field name as a message shows it: a name gone wrong may be long. */
