@@ -1,61 +1,101 @@
 import { md5Hex } from './protocol/password.js';
+import { secretPattern, startsToken } from './secret-spellings.js';
 
 /**
- * The secrets of this process (the agent password, and credentials in a proxy URL), kept so
- * that everything agentpay writes can be scrubbed of them: Output, the error boundary and
- * the --verbose trace all pass their text through redactSecrets. Each secret is registered
- * in every spelling it may take on its way out: as typed, its MD5 (spec 5), form-encoded as
- * the request body carries it, URI-encoded, and JSON-escaped.
+ * The secrets of this process (the agent password, and credentials in a proxy or ledger URL),
+ * kept so that everything agentpay writes or keeps can be scrubbed of them: Output, the error
+ * boundary, the --verbose trace, the gateway client's answers (and so the ledger) and --record
+ * cassettes all pass their text through redactSecrets. A secret is found as typed and as its
+ * MD5 (spec 5), in every spelling secret-spellings.ts knows, as a whole token.
  */
 export const redactedText = '***';
 
-const secrets = new Set<string>();
+/**
+ * Shorter than this, a secret as typed is not looked for (its MD5 always is): a word of two or
+ * three characters is found in ordinary text and numbers far too often (docs/security.md).
+ */
+export const shortestRedacted = 4;
 
-/** The spellings of one secret that could appear in a message, a trace or a JSON line. */
-export function secretVariants(secret: string): string[] {
-  if (secret === '') return [];
-  const md5 = md5Hex(secret);
-  const variants = [
-    secret,
-    md5,
-    md5.toUpperCase(),
-    new URLSearchParams([['', secret]]).toString().slice(1),
-    encodeURIComponent(secret),
-    ...jsonSpellings(secret),
-  ];
-  return [...new Set(variants.filter((variant) => variant !== ''))];
-}
+const registered = new Set<string>();
 
 /**
- * A secret inside a JSON string, as writers spell it: as is but for `"` and `\`; with all but
- * ASCII as `\u00e4` or `\u00E4` (PHP's json_encode, Python's json.dumps); PHP's with `/` as `\/`
- * too. A gateway that echoes a request writes one of them.
+ * The secrets as two expressions, for a start that must begin a token (startsToken) and one that
+ * need not, each with the longest secrets first, so that no spelling leaves a partial trace.
  */
-function jsonSpellings(secret: string): string[] {
-  const json = JSON.stringify(secret).slice(1, -1);
-  const hex = (character: string) => character.charCodeAt(0).toString(16).padStart(4, '0');
-  const lower = json.replace(/[\u007f-\uffff]/g, (character) => `\\u${hex(character)}`);
-  const upper = json.replace(/[\u007f-\uffff]/g, (character) => `\\u${hex(character).toUpperCase()}`);
-  return [json, lower, upper].flatMap((spelling) => [spelling, spelling.replaceAll('/', '\\/')]);
+interface Matchers {
+  /**
+   * Whether a text may hold a secret at all: every spelling but the one as typed (or with `+`
+   * for its spaces, or an MD5 in any case) has a `\\` or a `%`. Most lines have neither, and
+   * this test costs a fraction of the full expressions'.
+   */
+  mayHold: RegExp | null;
+  startingWord: RegExp | null;
+  other: RegExp | null;
 }
 
-/** The registered spellings, longest first; sorted once per registration, not once per line. */
-let longestFirst: readonly string[] = [];
+/** Matchers by the extra secrets they were made with ('' for none), made once each; cleared by registerSecret. */
+const matchers = new Map<string, Matchers>();
+const matchersKept = 16;
 
 export function registerSecret(secret: string): void {
-  for (const variant of secretVariants(secret)) secrets.add(variant);
-  longestFirst = [...secrets].sort((a, b) => b.length - a.length);
+  if (secret === '' || registered.has(secret)) return;
+  registered.add(secret);
+  matchers.clear();
 }
 
-/** Replaces every registered secret, longest first, so no spelling leaves a partial trace. */
+/** The patterns of one secret: as typed (unless too short to tell from ordinary text), and its MD5. */
+function patternsOf(secret: string): { length: number; pattern: string; startsWord: boolean }[] {
+  const md5 = md5Hex(secret);
+  const patterns = [{ length: md5.length, ...secretPattern(md5, true) }];
+  if ([...secret].length >= shortestRedacted) patterns.push({ length: secret.length, ...secretPattern(secret) });
+  return patterns;
+}
+
+const escapedForPattern = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+function matchersOf(extra: readonly string[]): Matchers {
+  const key = extra.join('\u0000');
+  const known = matchers.get(key);
+  if (known !== undefined) return known;
+  const secrets = new Set([...registered, ...extra.filter((secret) => secret !== '')]);
+  const patterns = [...secrets].flatMap(patternsOf).sort((a, b) => b.length - a.length);
+  const joined = (startsWord: boolean) => {
+    const chosen = patterns.filter((pattern) => pattern.startsWord === startsWord).map(({ pattern }) => pattern);
+    return chosen.length === 0 ? null : new RegExp(chosen.join('|'), 'gu');
+  };
+  const literals = [...secrets].flatMap((secret) =>
+    [...secret].length < shortestRedacted ? [md5Hex(secret)] : [secret, secret.replaceAll(' ', '+'), md5Hex(secret)],
+  );
+  const mayHold = new RegExp(['\\\\', '%', ...literals.map(escapedForPattern)].join('|'), 'i');
+  const made = { mayHold: patterns.length === 0 ? null : mayHold, startingWord: joined(true), other: joined(false) };
+  if (matchers.size >= matchersKept) matchers.clear();
+  matchers.set(key, made);
+  return made;
+}
+
+/** Every match of `matcher` that starts a token, replaced; one that does not is passed over by a character. */
+function redactTokens(text: string, matcher: RegExp): string {
+  let redacted = '';
+  let copied = 0;
+  matcher.lastIndex = 0;
+  for (let match = matcher.exec(text); match !== null; match = matcher.exec(text)) {
+    if (!startsToken(text, match.index)) {
+      matcher.lastIndex = match.index + 1;
+      continue;
+    }
+    redacted += `${text.slice(copied, match.index)}${redactedText}`;
+    copied = matcher.lastIndex;
+  }
+  return copied === 0 ? text : redacted + text.slice(copied);
+}
+
+/** Replaces every registered secret (and every one of `extra`), in every spelling, with ***. */
 export function redactSecrets(text: string, extra: readonly string[] = []): string {
-  const all =
-    extra.length === 0
-      ? longestFirst
-      : [...secrets, ...extra.flatMap(secretVariants)].sort((a, b) => b.length - a.length);
-  let result = text;
-  for (const secret of all) if (result.includes(secret)) result = result.split(secret).join(redactedText);
-  return result;
+  if (text === '') return text;
+  const { mayHold, startingWord, other } = matchersOf(extra);
+  if (mayHold === null || !mayHold.test(text)) return text;
+  const tokens = startingWord === null ? text : redactTokens(text, startingWord);
+  return other === null ? tokens : tokens.replace(other, redactedText);
 }
 
 /** A URL with its user name and password (if any) replaced, for messages and `doctor`. */

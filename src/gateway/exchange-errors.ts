@@ -50,16 +50,19 @@ export class ExchangeErrors {
   /** `answer`: the HTTP answer whose body was no envelope; none when the envelope's content was at fault. */
   notUnderstood(error: unknown, answer: HttpAnswer | undefined): GatewayProtocolError {
     if (answer === undefined)
-      return new GatewayProtocolError({ kind: 'notUnderstood', detail: (error as Error).message });
+      return new GatewayProtocolError({ kind: 'notUnderstood', detail: this.context.redact((error as Error).message) });
     return new GatewayProtocolError(this.notUnderstoodFault(error, answer), {
       cause: error,
       bodySample: this.sample(answer.body),
     });
   }
 
-  /** Why an answer is not understood; with its HTTP status (and plain text) when that is not 2xx. */
+  /**
+   * Why an answer is not understood; with its HTTP status (and plain text) when that is not 2xx.
+   * Redacted: the reason quotes what the answer held, and an unknown payment's reason is kept.
+   */
   notUnderstoodFault(error: unknown, answer: HttpAnswer): NotUnderstoodFault {
-    const detail = (error as Error).message;
+    const detail = this.context.redact((error as Error).message);
     if (answer.statusCode >= 200 && answer.statusCode < 300) return { kind: 'notUnderstood', detail };
     const plain = /^text\/plain\b/i.test(answer.contentType ?? '');
     const firstLine = plain ? this.sample(answer.body.trim()).split(/\r?\n/)[0]?.trim() : undefined;

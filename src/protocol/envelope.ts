@@ -121,3 +121,30 @@ export async function parseEnvelope(body: string): Promise<GatewayAnswer> {
     throw new MalformedAnswerError(`the answer is not the gateway envelope (${error.message})`, { cause: error });
   }
 }
+
+// A whole number or a plain decimal, as ids, amounts and rates are written: kept byte for byte.
+const numberText = /^-?\d+(?:\.\d+)?$/;
+
+/**
+ * The answer with every text the gateway chose passed through `redact` (secrets.ts), so that no
+ * view, ledger record, receipt or history made from it holds a secret the gateway echoed.
+ * ResponseStatus, and the ids, amounts and rates that are numbers, stay byte for byte. `extras`
+ * and `raw` stay as they came: the voucher list is redacted once parsed (vouchers.ts).
+ */
+export function redactedAnswer(answer: GatewayAnswer, redact: (text: string) => string): GatewayAnswer {
+  const text = (value: string | undefined) => (value === undefined ? undefined : redact(value));
+  const number = (value: string | undefined) => (value === undefined || numberText.test(value) ? value : redact(value));
+  return {
+    ...answer,
+    transactionId: number(answer.transactionId),
+    requestId: number(answer.requestId),
+    type: text(answer.type),
+    message: redact(answer.message),
+    service: text(answer.service),
+    account: text(answer.account),
+    amount: number(answer.amount),
+    currency: text(answer.currency),
+    exchangeRate: number(answer.exchangeRate),
+    serviceCurrency: text(answer.serviceCurrency),
+  };
+}
