@@ -4,7 +4,7 @@
  * as typed; form- or URI-encoded (`%C3%B6` in either case, `+` for a space); JSON-escaped
  * (`\"`, `\/`, `\u00f6` or `\u00F6`, `\u0023` for `#`, every character as `\uXXXX`), as deep
  * as JSON nests: a JSON document inside a JSON string (an Extras FieldValue, spec 2.4) and deeper.
- * It is found only as a whole token: never inside a longer word or number (docs/security.md).
+ * A short one is found only as a whole token: never inside a longer word or number (docs/security.md).
  */
 
 /** What goes on a word or a number: no token starts or ends next to one. */
@@ -75,13 +75,16 @@ function spelled(character: string, caseless: boolean): string {
 }
 
 /**
- * The pattern of `secret` in every spelling, ending as a token ends. `startsWord`: whether a
- * match must also pass startsToken (it starts with a letter or digit). `caseless`: its letters
- * in either case (an MD5 in hex is the same in upper and lower case).
+ * The pattern of `secret` in every spelling. `token`: found only as a whole token, ending as a
+ * token ends, and `startsWord` when a match must also pass startsToken (it starts with a letter
+ * or digit). `caseless`: its letters in either case (an MD5 in hex is one in either case).
  */
-export function secretPattern(secret: string, caseless = false): { pattern: string; startsWord: boolean } {
+export function secretPattern(
+  secret: string,
+  { token, caseless }: { token: boolean; caseless: boolean },
+): { pattern: string; startsWord: boolean } {
   const characters = [...secret];
   const body = characters.map((character) => spelled(character, caseless)).join('');
-  const end = wordCharacter.test(characters.at(-1) ?? '') ? tokenEnd : '';
-  return { pattern: `${body}${end}`, startsWord: wordCharacter.test(characters[0] ?? '') };
+  const end = token && wordCharacter.test(characters.at(-1) ?? '') ? tokenEnd : '';
+  return { pattern: `${body}${end}`, startsWord: token && wordCharacter.test(characters[0] ?? '') };
 }

@@ -6,7 +6,7 @@ import { secretPattern, startsToken } from './secret-spellings.js';
  * kept so that everything agentpay writes or keeps can be scrubbed of them: Output, the error
  * boundary, the --verbose trace, the gateway client's answers (and so the ledger) and --record
  * cassettes all pass their text through redactSecrets. A secret is found as typed and as its
- * MD5 (spec 5), in every spelling secret-spellings.ts knows, as a whole token.
+ * MD5 (spec 5), in every spelling secret-spellings.ts knows; a short one as a whole token only.
  */
 export const redactedText = '***';
 
@@ -14,7 +14,9 @@ export const redactedText = '***';
  * Shorter than this, a secret as typed is not looked for (its MD5 always is): a word of two or
  * three characters is found in ordinary text and numbers far too often (docs/security.md).
  */
-export const shortestRedacted = 4;
+const shortestRedacted = 4;
+/** Shorter than this, a secret is found only as a whole token, not inside a word or number; longer, anywhere. */
+const shortestFoundAnywhere = 8;
 
 const registered = new Set<string>();
 
@@ -46,8 +48,10 @@ export function registerSecret(secret: string): void {
 /** The patterns of one secret: as typed (unless too short to tell from ordinary text), and its MD5. */
 function patternsOf(secret: string): { length: number; pattern: string; startsWord: boolean }[] {
   const md5 = md5Hex(secret);
-  const patterns = [{ length: md5.length, ...secretPattern(md5, true) }];
-  if ([...secret].length >= shortestRedacted) patterns.push({ length: secret.length, ...secretPattern(secret) });
+  const patterns = [{ length: md5.length, ...secretPattern(md5, { token: false, caseless: true }) }];
+  const length = [...secret].length;
+  if (length >= shortestRedacted)
+    patterns.push({ length, ...secretPattern(secret, { token: length < shortestFoundAnywhere, caseless: false }) });
   return patterns;
 }
 

@@ -8,7 +8,7 @@ import { echoedSpellings } from '../helpers/echoing-gateway.js';
 const password = 'Ech#o wörd&"/+%x9';
 const redact = (text: string) => redactSecrets(text, [password]);
 
-describe('a secret is blanked in every spelling, as a whole token', () => {
+describe('a secret is blanked in every spelling', () => {
   // Each as written in an answer's JSON text, and as it reads once that JSON is parsed; the last
   // is a JSON echo of the form.
   const written = echoedSpellings(password);
@@ -39,14 +39,18 @@ describe('a secret is blanked in every spelling, as a whole token', () => {
       expect(redactSecrets(`[${spelling}]`, [emoji]), spelling).toBe('[***]');
   });
 
-  it('is not blanked inside a longer word or number, nor in the amounts and ids that hold it', () => {
+  it('of 8 characters or more, wherever it stands, even inside a word', () => {
+    expect(redactSecrets('xx-correct-horse-7xx', ['correct-horse-7'])).toBe('xx-***xx');
+  });
+
+  it('shorter, not inside a longer word or number, nor in the amounts and ids that hold it', () => {
     const line = '{"transactionId":"912345","amount":"12345.00","rate":"3.12345","message":"a12345 12345b"}';
     expect(redactSecrets(line, ['12345'])).toBe(line);
     expect(redactSecrets('pw 12345, "12345" and 12345.', ['12345'])).toBe('pw ***, "***" and ***.');
   });
 
-  it('after an escape or an encoded character, it starts a token', () => {
-    expect(redactSecrets('line\\nsecret-42 and x=%20secret-42', ['secret-42'])).toBe('line\\n*** and x=%20***');
+  it('shorter, after an escape or an encoded character: that starts a token', () => {
+    expect(redactSecrets('line\\nsec-42 and x=%20sec-42', ['sec-42'])).toBe('line\\n*** and x=%20***');
   });
 
   it('a secret shorter than 4 characters is left as typed (too common a word), its MD5 blanked', () => {
