@@ -44,6 +44,17 @@ const gatewayEnv = (extra: Record<string, string> = {}) =>
     ...extra,
   });
 
+/** Nothing any command printed, and no cassette, holds a spelling. */
+function expectNoSpellingIn(results: readonly CliResult[], cassettes: string): void {
+  for (const [index, result] of results.entries()) {
+    expectNoSpelling(`stdout of command ${index + 1}`, result.stdout);
+    expectNoSpelling(`stderr of command ${index + 1}`, result.stderr);
+  }
+  const recorded = cassetteTexts(cassettes);
+  expect(recorded.length).toBeGreaterThan(0);
+  for (const text of recorded) expectNoSpelling('a cassette', text);
+}
+
 /** check and pay (recorded), then receipt and history as a person reads them, without the password set. */
 async function payAndRead(env: Record<string, string>, cassettes: string) {
   const run = async (args: string[], runEnv = env) => {
@@ -72,55 +83,51 @@ async function payAndRead(env: Record<string, string>, cassettes: string) {
   const receipt = await run(['receipt', transactionId], reader);
   const history = await run(['--json', 'history'], reader);
   results.push(receipt, history, await run(['--json', 'receipt', transactionId], reader));
-  // What was paid is all there, with *** where the password was: redacted, not left out.
-  expect(receipt.stdout).toContain('wrong password? ***');
-  expect(receipt.stdout).toContain('Coins 5002 ***');
-  expect(jsonLines(history.stdout)).toMatchObject([{ transactionId, amount: '250.50', state: 'success' }]);
-  expect(gateway.received.at(-1)?.get('AgentPassword')).toBe(password);
-  return results;
-}
-
-function expectNoSpellingIn(results: readonly CliResult[], cassettes: string): void {
-  for (const [index, result] of results.entries()) {
-    expectNoSpelling(`stdout of command ${index + 1}`, result.stdout);
-    expectNoSpelling(`stderr of command ${index + 1}`, result.stderr);
-  }
-  const recorded = cassetteTexts(cassettes);
-  expect(recorded.length).toBeGreaterThan(0);
-  for (const text of recorded) expectNoSpelling('a cassette', text);
+  return {
+    results,
+    /** What was paid is all there, with *** where the password was: redacted, not left out. */
+    expectKeptRedacted() {
+      expect(receipt.stdout).toContain('wrong password? ***');
+      expect(receipt.stdout).toContain('Coins 5002 ***');
+      expect(jsonLines(history.stdout)).toMatchObject([{ transactionId, amount: '250.50', state: 'success' }]);
+      expect(gateway.received.at(-1)?.get('AgentPassword')).toBe(password);
+    },
+  };
 }
 
 describe('a gateway that echoes the password in every spelling', () => {
   it('leaves none in the journal, the cassettes, receipt or history --json', async () => {
     const env = gatewayEnv();
     const cassettes = mkdtempSync(join(tmpdir(), 'agentpay-echoed-'));
-    const results = await payAndRead(env, cassettes);
+    const { results, expectKeptRedacted } = await payAndRead(env, cassettes);
     const journal = readFileSync(join(env.XDG_STATE_HOME!, 'agentpay', 'journal.jsonl'), 'utf8');
-    expect(journal).toContain('Coins 5002 ***');
     expectNoSpelling('the journal', journal);
     expectNoSpellingIn(results, cassettes);
+    expect(journal).toContain('Coins 5002 ***');
+    expectKeptRedacted();
   });
 
   it('leaves none in any text or jsonb column of a PostgreSQL team ledger', async () => {
     const ledger = await freshDatabase(postgres);
     const env = gatewayEnv({ AGENTPAY_LEDGER: ledger, AGENTPAY_OPERATOR: 'ann' });
     const cassettes = mkdtempSync(join(tmpdir(), 'agentpay-echoed-'));
-    const results = await payAndRead(env, cassettes);
+    const { results, expectKeptRedacted } = await payAndRead(env, cassettes);
     const columns = await sql<{ table_name: string; column_name: string }>(
       ledger,
       `SELECT table_name, column_name FROM information_schema.columns
         WHERE table_schema = 'public' AND data_type IN ('text', 'character varying', 'json', 'jsonb')`,
     );
-    const stored: string[] = [];
+    const stored: { where: string; value: string }[] = [];
     for (const { table_name, column_name } of columns) {
       const rows = await sql<{ value: string | null }>(
         ledger,
         `SELECT "${column_name}"::text AS value FROM "${table_name}"`,
       );
-      stored.push(...rows.map((row) => row.value ?? ''));
+      stored.push(...rows.map((row) => ({ where: `${table_name}.${column_name}`, value: row.value ?? '' })));
     }
-    expect(stored.join('\n')).toContain('Coins 5002 ***');
-    for (const [index, value] of stored.entries()) expectNoSpelling(`column value ${index + 1}`, value);
+    for (const { where, value } of stored) expectNoSpelling(where, value);
     expectNoSpellingIn(results, cassettes);
+    expect(stored.map(({ value }) => value).join('\n')).toContain('Coins 5002 ***');
+    expectKeptRedacted();
   });
 });
