@@ -1,32 +1,31 @@
 /*
- * One secret as the source of a regular expression (flag `u`) that finds it in every spelling
+ * One secret as the source of a regular expression that finds it in every spelling
  * it may take in a gateway's answer, a form or a JSON line, in any mix character by character:
  * as typed; form- or URI-encoded (`%C3%B6` in either case, `+` for a space); JSON-escaped
  * (`\"`, `\/`, `\u00f6` or `\u00F6`, `\u0023` for `#`, every character as `\uXXXX`), as deep
  * as JSON nests: a JSON document inside a JSON string (an Extras FieldValue, spec 2.4) and deeper.
- * A short one is found only as a whole token: never inside a longer word or number (docs/security.md).
+ * A short one is taken only as a whole token (isWholeToken), never inside a longer word or number.
  */
 
-/** What goes on a word or a number: no token starts or ends next to one. */
+/** What goes on a word or a number: no short secret is found next to one. */
 const wordCharacter = /[\p{L}\p{N}]/u;
 
 // An escape just before a token (`\n`, `\u0020`, `%20`) ends the text before it, whatever its last character.
 const escapeBefore = /(?:\\[bfnrt]|\\u[0-9a-fA-F]{4}|%[0-9a-fA-F]{2})$/;
 const wordBefore = /(?:[\p{L}\p{N}]|\p{N}[.,])$/u;
+const wordAfter = /^(?:[\p{L}\p{N}]|[.,]\p{N})/u;
 
 /**
- * Whether a token may start at `index` of `text`: not after a letter or digit, nor after a
- * digit and a decimal point (`5.` of `5.00`). Checked on each match rather than in the
- * expression: a look-behind at its start would be tried at every position of every line.
+ * Whether a match of a short secret is a whole token: not after a letter or digit (nor a digit
+ * and a decimal point: `5.` of `5.00`) at `start`, not before one (nor `.0`) at `end`; -1 skips
+ * a side (the secret's own character there is no letter or digit). Checked on each match, not
+ * in the expression: Unicode classes and look-arounds there cost compiling in every command.
  */
-export function startsToken(text: string, index: number): boolean {
-  if (index === 0) return true;
-  if (escapeBefore.test(text.slice(Math.max(0, index - 6), index))) return true;
-  return !wordBefore.test(text.slice(Math.max(0, index - 3), index));
+export function isWholeToken(text: string, start: number, end: number): boolean {
+  if (end >= 0 && wordAfter.test(text.slice(end, end + 3))) return false;
+  if (start <= 0 || escapeBefore.test(text.slice(Math.max(0, start - 6), start))) return true;
+  return !wordBefore.test(text.slice(Math.max(0, start - 3), start));
 }
-
-/** After a token: not a letter or digit, nor a decimal point and a digit (`.00` of `5.00`). */
-const tokenEnd = String.raw`(?![\p{L}\p{N}]|[.,]\p{N})`;
 
 /** JSON's short escapes (RFC 8259 7), by the character each stands for; `\\` is escapeStart's. */
 const shortEscapes: Readonly<Record<string, string>> = {
@@ -49,9 +48,17 @@ const escapeStart = String.raw`\\(?:\\|u005[cC])*`;
 const hexDigits = (code: number, width: number) =>
   [...code.toString(16).padStart(width, '0')].map((digit) => literal(digit, true)).join('');
 
-/** The character itself; a letter in both cases when `caseless` (an MD5's or an escape's hex digit). */
+const unitsOf = (character: string) => [...Array(character.length).keys()].map((index) => character.charCodeAt(index));
+
+/**
+ * The character itself; a letter in both cases when `caseless` (an MD5's or an escape's hex
+ * digit). Any other character as `\uXXXX` (each half of a pair past U+FFFF): no syntax to escape.
+ */
 function literal(character: string, caseless: boolean): string {
-  if (!wordCharacter.test(character)) return `\\u{${character.codePointAt(0)!.toString(16)}}`;
+  if (!wordCharacter.test(character))
+    return unitsOf(character)
+      .map((unit) => `\\u${unit.toString(16).padStart(4, '0')}`)
+      .join('');
   const upper = character.toUpperCase();
   const lower = character.toLowerCase();
   return caseless && upper !== lower ? `[${lower}${upper}]` : character;
@@ -60,31 +67,34 @@ function literal(character: string, caseless: boolean): string {
 /** One character as typed or JSON-escaped at any depth: `\u00f6` (a surrogate pair past U+FFFF), `\"`. */
 function jsonSpelled(character: string, caseless: boolean): string {
   if (character === '\\') return escapeStart;
-  const units = [...Array(character.length).keys()].map((index) => character.charCodeAt(index));
-  const ways = [literal(character, caseless), units.map((unit) => `${escapeStart}u${hexDigits(unit, 4)}`).join('')];
+  const [first, second] = unitsOf(character).map((unit) => `u${hexDigits(unit, 4)}`);
   const short = shortEscapes[character];
-  if (short !== undefined) ways.push(`${escapeStart}${short}`);
-  return ways.join('|');
+  // One run of backslashes for both escapes of a character: each run costs V8 a loop to compile.
+  const escaped =
+    second !== undefined
+      ? `${escapeStart}${first}${escapeStart}${second}`
+      : `${escapeStart}${short === undefined ? first : `(?:${first}|${short})`}`;
+  return `${literal(character, caseless)}|${escaped}`;
 }
+
+const utf8 = new TextEncoder();
+
+// What neither URI nor form encoding writes as `%XX` (encodeURIComponent and URLSearchParams both leave these).
+const neverEncoded = /^[A-Za-z0-9*\-._]$/;
 
 /** One character in every spelling: JSON's, or form- or URI-encoded. */
 function spelled(character: string, caseless: boolean): string {
-  const percent = [...new TextEncoder().encode(character)].map((byte) => `%${hexDigits(byte, 2)}`).join('');
-  const ways = [jsonSpelled(character, caseless), percent, ...(character === ' ' ? ['\\+'] : [])];
+  const ways = [jsonSpelled(character, caseless)];
+  if (!neverEncoded.test(character))
+    ways.push([...utf8.encode(character)].map((byte) => `%${hexDigits(byte, 2)}`).join(''));
+  if (character === ' ') ways.push('\\+');
   return `(?:${ways.join('|')})`;
 }
 
 /**
- * The pattern of `secret` in every spelling. `token`: found only as a whole token, ending as a
- * token ends, and `startsWord` when a match must also pass startsToken (it starts with a letter
- * or digit). `caseless`: its letters in either case (an MD5 in hex is one in either case).
+ * The pattern of `secret` in every spelling (an expression without flag `u`). `caseless`: its
+ * letters in either case (an MD5 in hex is the same in either case).
  */
-export function secretPattern(
-  secret: string,
-  { token, caseless }: { token: boolean; caseless: boolean },
-): { pattern: string; startsWord: boolean } {
-  const characters = [...secret];
-  const body = characters.map((character) => spelled(character, caseless)).join('');
-  const end = token && wordCharacter.test(characters.at(-1) ?? '') ? tokenEnd : '';
-  return { pattern: `${body}${end}`, startsWord: token && wordCharacter.test(characters[0] ?? '') };
+export function secretPattern(secret: string, caseless: boolean): string {
+  return [...secret].map((character) => spelled(character, caseless)).join('');
 }

@@ -1,5 +1,5 @@
 import { md5Hex } from './protocol/password.js';
-import { secretPattern, startsToken } from './secret-spellings.js';
+import { isWholeToken, secretPattern } from './secret-spellings.js';
 
 /**
  * The secrets of this process (the agent password, and credentials in a proxy or ledger URL),
@@ -20,23 +20,35 @@ const shortestFoundAnywhere = 8;
 
 const registered = new Set<string>();
 
+/** A text looked for, in every spelling: a secret as typed, or an MD5 (its letters in either case). */
+interface LookedFor {
+  text: string;
+  caseless: boolean;
+}
+
 /**
- * The secrets as two expressions, for a start that must begin a token (startsToken) and one that
- * need not, each with the longest secrets first, so that no spelling leaves a partial trace.
+ * One secret's expression. A short one (4 to 7 characters) is taken only as a whole token: its
+ * first and last characters say whether a letter or digit may not stand before and after it.
+ */
+interface SecretMatcher {
+  matcher: RegExp;
+  token: { startsWord: boolean; endsWord: boolean } | undefined;
+}
+
+/**
+ * All the secrets of one redactSecrets call. `mayHold`: whether a text may hold one at all.
+ * Every spelling but the one as typed (with `+` for its spaces) or an MD5 in any case has a JSON
+ * escape or a `%XX`; most texts have none, and this test costs a fraction of the full
+ * expressions, which are made (and compiled by V8) only for a text that passes it: one each,
+ * longest first, so no spelling leaves a partial trace.
  */
 interface Matchers {
-  /**
-   * Whether a text may hold a secret at all: every spelling but the one as typed (or with `+`
-   * for its spaces, or an MD5 in any case) has a `\\` or a `%`. Most lines have neither, and
-   * this test costs a fraction of the full expressions'.
-   */
-  mayHold: RegExp | null;
-  startingWord: RegExp | null;
-  other: RegExp | null;
+  mayHold: RegExp;
+  full: () => SecretMatcher[];
 }
 
 /** Matchers by the extra secrets they were made with ('' for none), made once each; cleared by registerSecret. */
-const matchers = new Map<string, Matchers>();
+const matchers = new Map<string, Matchers | null>();
 const matchersKept = 16;
 
 export function registerSecret(secret: string): void {
@@ -45,45 +57,61 @@ export function registerSecret(secret: string): void {
   matchers.clear();
 }
 
-/** The patterns of one secret: as typed (unless too short to tell from ordinary text), and its MD5. */
-function patternsOf(secret: string): { length: number; pattern: string; startsWord: boolean }[] {
-  const md5 = md5Hex(secret);
-  const patterns = [{ length: md5.length, ...secretPattern(md5, { token: false, caseless: true }) }];
-  const length = [...secret].length;
-  if (length >= shortestRedacted)
-    patterns.push({ length, ...secretPattern(secret, { token: length < shortestFoundAnywhere, caseless: false }) });
-  return patterns;
-}
-
+const lengthOf = (text: string) => [...text].length;
+const goesOnWord = (character: string | undefined) => character !== undefined && /[\p{L}\p{N}]/u.test(character);
 const escapedForPattern = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
-function matchersOf(extra: readonly string[]): Matchers {
+/** Each secret as typed (unless too short to tell from ordinary text) and its MD5; an MD5 (the wire password) as itself. */
+function lookedFor(secrets: readonly string[]): LookedFor[] {
+  const found = new Map<string, LookedFor>();
+  const add = (text: string, caseless: boolean) => found.set(caseless ? text.toLowerCase() : text, { text, caseless });
+  for (const secret of secrets) {
+    if (/^[0-9a-f]{32}$/i.test(secret)) add(secret.toLowerCase(), true);
+    else {
+      if (lengthOf(secret) >= shortestRedacted) add(secret, false);
+      add(md5Hex(secret), true);
+    }
+  }
+  return [...found.values()].sort((a, b) => lengthOf(b.text) - lengthOf(a.text));
+}
+
+function matcherOf({ text, caseless }: LookedFor): SecretMatcher {
+  const characters = [...text];
+  const token =
+    characters.length < shortestFoundAnywhere
+      ? { startsWord: goesOnWord(characters[0]), endsWord: goesOnWord(characters.at(-1)) }
+      : undefined;
+  return { matcher: new RegExp(secretPattern(text, caseless), 'g'), token };
+}
+
+function matchersOf(extra: readonly string[]): Matchers | null {
   const key = extra.join('\u0000');
   const known = matchers.get(key);
   if (known !== undefined) return known;
-  const secrets = new Set([...registered, ...extra.filter((secret) => secret !== '')]);
-  const patterns = [...secrets].flatMap(patternsOf).sort((a, b) => b.length - a.length);
-  const joined = (startsWord: boolean) => {
-    const chosen = patterns.filter((pattern) => pattern.startsWord === startsWord).map(({ pattern }) => pattern);
-    return chosen.length === 0 ? null : new RegExp(chosen.join('|'), 'gu');
-  };
-  const literals = [...secrets].flatMap((secret) =>
-    [...secret].length < shortestRedacted ? [md5Hex(secret)] : [secret, secret.replaceAll(' ', '+'), md5Hex(secret)],
-  );
-  const mayHold = new RegExp(['\\\\', '%', ...literals.map(escapedForPattern)].join('|'), 'i');
-  const made = { mayHold: patterns.length === 0 ? null : mayHold, startingWord: joined(true), other: joined(false) };
+  const looked = lookedFor([...new Set([...registered, ...extra])].filter((secret) => secret !== ''));
+  const literals = looked.flatMap(({ text }) => [text, text.replaceAll(' ', '+')]).map(escapedForPattern);
+  let full: SecretMatcher[] | undefined;
+  const made =
+    looked.length === 0
+      ? null
+      : {
+          mayHold: new RegExp([String.raw`\\[\\u"/bfnrt]|%[0-9a-fA-F]{2}`, ...literals].join('|'), 'i'),
+          full: () => (full ??= looked.map(matcherOf)),
+        };
   if (matchers.size >= matchersKept) matchers.clear();
   matchers.set(key, made);
   return made;
 }
 
-/** Every match of `matcher` that starts a token, replaced; one that does not is passed over by a character. */
-function redactTokens(text: string, matcher: RegExp): string {
+/** Every match of a short secret that is a whole token, replaced; one that is not is passed over by a character. */
+function redactTokens(text: string, matcher: RegExp, token: { startsWord: boolean; endsWord: boolean }): string {
   let redacted = '';
   let copied = 0;
   matcher.lastIndex = 0;
   for (let match = matcher.exec(text); match !== null; match = matcher.exec(text)) {
-    if (!startsToken(text, match.index)) {
+    const start = token.startsWord ? match.index : -1;
+    const end = token.endsWord ? matcher.lastIndex : -1;
+    if (!isWholeToken(text, start, end)) {
       matcher.lastIndex = match.index + 1;
       continue;
     }
@@ -95,11 +123,12 @@ function redactTokens(text: string, matcher: RegExp): string {
 
 /** Replaces every registered secret (and every one of `extra`), in every spelling, with ***. */
 export function redactSecrets(text: string, extra: readonly string[] = []): string {
-  if (text === '') return text;
-  const { mayHold, startingWord, other } = matchersOf(extra);
-  if (mayHold === null || !mayHold.test(text)) return text;
-  const tokens = startingWord === null ? text : redactTokens(text, startingWord);
-  return other === null ? tokens : tokens.replace(other, redactedText);
+  const matchers = text === '' ? null : matchersOf(extra);
+  if (matchers === null || !matchers.mayHold.test(text)) return text;
+  let redacted = text;
+  for (const { matcher, token } of matchers.full())
+    redacted = token === undefined ? redacted.replace(matcher, redactedText) : redactTokens(redacted, matcher, token);
+  return redacted;
 }
 
 /** A URL with its user name and password (if any) replaced, for messages and `doctor`. */
