@@ -55,7 +55,7 @@ function expectNoSpellingIn(results: readonly CliResult[], cassettes: string): v
   for (const text of recorded) expectNoSpelling('a cassette', text);
 }
 
-/** check and pay (recorded), then receipt and history as a person reads them, without the password set. */
+/** check and pay (recorded, check traced), then receipt and history as a person reads them, without the password set. */
 async function payAndRead(env: Record<string, string>, cassettes: string) {
   const run = async (args: string[], runEnv = env) => {
     const result = await runCli(args, { env: runEnv });
@@ -63,7 +63,7 @@ async function payAndRead(env: Record<string, string>, cassettes: string) {
     return result;
   };
   const results: CliResult[] = [
-    await run(['--record', cassettes, 'check', '--service', '101', '--account', 'player-1']),
+    await run(['-v', '--record', cassettes, 'check', '--service', '101', '--account', 'player-1']),
     await run([
       '--record',
       cassettes,
@@ -87,6 +87,7 @@ async function payAndRead(env: Record<string, string>, cassettes: string) {
     results,
     /** What was paid is all there, with *** where the password was: redacted, not left out. */
     expectKeptRedacted() {
+      expect(results[0]!.stderr, 'the --verbose trace of the answer').toContain('Coins 5001 ***');
       expect(receipt.stdout).toContain('wrong password? ***');
       expect(receipt.stdout).toContain('Coins 5002 ***');
       expect(jsonLines(history.stdout)).toMatchObject([{ transactionId, amount: '250.50', state: 'success' }]);
