@@ -34,10 +34,12 @@ export class ExchangeErrors {
     error: unknown,
     payment: { noPaymentSent: boolean },
   ): Extract<GatewayFault, { problem: ExchangeProblem }> {
+    const problem = problemOf(error);
     return {
       kind: error instanceof ExchangeFailure && error.timedOut ? 'timedOut' : 'unreachable',
       endpoint: this.context.endpoint,
-      problem: problemOf(error),
+      // Words of an error we did not classify may quote what came in; a lost payment keeps them.
+      problem: problem.kind === 'other' ? { kind: 'other', message: this.context.redact(problem.message) } : problem,
       noPaymentSent: payment.noPaymentSent,
       route: this.context.routeDescription,
     };
