@@ -1,61 +1,134 @@
 import { md5Hex } from './protocol/password.js';
+import { isWholeToken, secretPattern } from './secret-spellings.js';
 
 /**
- * The secrets of this process (the agent password, and credentials in a proxy URL), kept so
- * that everything agentpay writes can be scrubbed of them: Output, the error boundary and
- * the --verbose trace all pass their text through redactSecrets. Each secret is registered
- * in every spelling it may take on its way out: as typed, its MD5 (spec 5), form-encoded as
- * the request body carries it, URI-encoded, and JSON-escaped.
+ * The secrets of this process (the agent password, and credentials in a proxy or ledger URL),
+ * kept so that everything agentpay writes or keeps can be scrubbed of them: Output, the error
+ * boundary, the --verbose trace, the gateway client's answers (and so the ledger) and --record
+ * cassettes all pass their text through redactSecrets. A secret is found as typed and as its
+ * MD5 (spec 5), in every spelling secret-spellings.ts knows; a short one as a whole token only.
  */
 export const redactedText = '***';
 
-const secrets = new Set<string>();
+/**
+ * Shorter than this, a secret as typed is not looked for (its MD5 always is): a word of two or
+ * three characters is found in ordinary text and numbers far too often (docs/security.md).
+ */
+const shortestRedacted = 4;
+/** Shorter than this, a secret is found only as a whole token, not inside a word or number; longer, anywhere. */
+const shortestFoundAnywhere = 8;
 
-/** The spellings of one secret that could appear in a message, a trace or a JSON line. */
-export function secretVariants(secret: string): string[] {
-  if (secret === '') return [];
-  const md5 = md5Hex(secret);
-  const variants = [
-    secret,
-    md5,
-    md5.toUpperCase(),
-    new URLSearchParams([['', secret]]).toString().slice(1),
-    encodeURIComponent(secret),
-    ...jsonSpellings(secret),
-  ];
-  return [...new Set(variants.filter((variant) => variant !== ''))];
+const registered = new Set<string>();
+
+/** A text looked for, in every spelling: a secret as typed, or an MD5 (its letters in either case). */
+interface LookedFor {
+  text: string;
+  caseless: boolean;
 }
 
 /**
- * A secret inside a JSON string, as writers spell it: as is but for `"` and `\`; with all but
- * ASCII as `\u00e4` or `\u00E4` (PHP's json_encode, Python's json.dumps); PHP's with `/` as `\/`
- * too. A gateway that echoes a request writes one of them.
+ * One secret's expression. A short one (4 to 7 characters) is taken only as a whole token: its
+ * first and last characters say whether a letter or digit may not stand before and after it.
  */
-function jsonSpellings(secret: string): string[] {
-  const json = JSON.stringify(secret).slice(1, -1);
-  const hex = (character: string) => character.charCodeAt(0).toString(16).padStart(4, '0');
-  const lower = json.replace(/[\u007f-\uffff]/g, (character) => `\\u${hex(character)}`);
-  const upper = json.replace(/[\u007f-\uffff]/g, (character) => `\\u${hex(character).toUpperCase()}`);
-  return [json, lower, upper].flatMap((spelling) => [spelling, spelling.replaceAll('/', '\\/')]);
+interface SecretMatcher {
+  matcher: RegExp;
+  token: { startsWord: boolean; endsWord: boolean } | undefined;
 }
 
-/** The registered spellings, longest first; sorted once per registration, not once per line. */
-let longestFirst: readonly string[] = [];
+/**
+ * All the secrets of one redactSecrets call. `mayHold`: whether a text may hold one at all.
+ * Every spelling but the one as typed (with `+` for its spaces) or an MD5 in any case has a JSON
+ * escape or a `%XX`; most texts have none, and this test costs a fraction of the full
+ * expressions, which are made (and compiled by V8) only for a text that passes it: one each,
+ * longest first, so no spelling leaves a partial trace.
+ */
+interface Matchers {
+  mayHold: RegExp;
+  full: () => SecretMatcher[];
+}
+
+/** Matchers by the extra secrets they were made with ('' for none), made once each; cleared by registerSecret. */
+const matchers = new Map<string, Matchers | null>();
+const matchersKept = 16;
 
 export function registerSecret(secret: string): void {
-  for (const variant of secretVariants(secret)) secrets.add(variant);
-  longestFirst = [...secrets].sort((a, b) => b.length - a.length);
+  if (secret === '' || registered.has(secret)) return;
+  registered.add(secret);
+  matchers.clear();
 }
 
-/** Replaces every registered secret, longest first, so no spelling leaves a partial trace. */
+const lengthOf = (text: string) => [...text].length;
+const goesOnWord = (character: string | undefined) => character !== undefined && /[\p{L}\p{N}]/u.test(character);
+const escapedForPattern = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/** Each secret as typed (unless too short to tell from ordinary text) and its MD5; an MD5 (the wire password) as itself. */
+function lookedFor(secrets: readonly string[]): LookedFor[] {
+  const found = new Map<string, LookedFor>();
+  const add = (text: string, caseless: boolean) => found.set(caseless ? text.toLowerCase() : text, { text, caseless });
+  for (const secret of secrets) {
+    if (/^[0-9a-f]{32}$/i.test(secret)) add(secret.toLowerCase(), true);
+    else {
+      if (lengthOf(secret) >= shortestRedacted) add(secret, false);
+      add(md5Hex(secret), true);
+    }
+  }
+  return [...found.values()].sort((a, b) => lengthOf(b.text) - lengthOf(a.text));
+}
+
+function matcherOf({ text, caseless }: LookedFor): SecretMatcher {
+  const characters = [...text];
+  const token =
+    characters.length < shortestFoundAnywhere
+      ? { startsWord: goesOnWord(characters[0]), endsWord: goesOnWord(characters.at(-1)) }
+      : undefined;
+  return { matcher: new RegExp(secretPattern(text, caseless), 'g'), token };
+}
+
+function matchersOf(extra: readonly string[]): Matchers | null {
+  const key = extra.join('\u0000');
+  const known = matchers.get(key);
+  if (known !== undefined) return known;
+  const looked = lookedFor([...new Set([...registered, ...extra])].filter((secret) => secret !== ''));
+  const literals = looked.flatMap(({ text }) => [text, text.replaceAll(' ', '+')]).map(escapedForPattern);
+  let full: SecretMatcher[] | undefined;
+  const made =
+    looked.length === 0
+      ? null
+      : {
+          mayHold: new RegExp([String.raw`\\[\\u"/bfnrt]|%[0-9a-fA-F]{2}`, ...literals].join('|'), 'i'),
+          full: () => (full ??= looked.map(matcherOf)),
+        };
+  if (matchers.size >= matchersKept) matchers.clear();
+  matchers.set(key, made);
+  return made;
+}
+
+/** Every match of a short secret that is a whole token, replaced; one that is not is passed over by a character. */
+function redactTokens(text: string, matcher: RegExp, token: { startsWord: boolean; endsWord: boolean }): string {
+  let redacted = '';
+  let copied = 0;
+  matcher.lastIndex = 0;
+  for (let match = matcher.exec(text); match !== null; match = matcher.exec(text)) {
+    const start = token.startsWord ? match.index : -1;
+    const end = token.endsWord ? matcher.lastIndex : -1;
+    if (!isWholeToken(text, start, end)) {
+      matcher.lastIndex = match.index + 1;
+      continue;
+    }
+    redacted += `${text.slice(copied, match.index)}${redactedText}`;
+    copied = matcher.lastIndex;
+  }
+  return copied === 0 ? text : redacted + text.slice(copied);
+}
+
+/** Replaces every registered secret (and every one of `extra`), in every spelling, with ***. */
 export function redactSecrets(text: string, extra: readonly string[] = []): string {
-  const all =
-    extra.length === 0
-      ? longestFirst
-      : [...secrets, ...extra.flatMap(secretVariants)].sort((a, b) => b.length - a.length);
-  let result = text;
-  for (const secret of all) if (result.includes(secret)) result = result.split(secret).join(redactedText);
-  return result;
+  const matchers = text === '' ? null : matchersOf(extra);
+  if (matchers === null || !matchers.mayHold.test(text)) return text;
+  let redacted = text;
+  for (const { matcher, token } of matchers.full())
+    redacted = token === undefined ? redacted.replace(matcher, redactedText) : redactTokens(redacted, matcher, token);
+  return redacted;
 }
 
 /** A URL with its user name and password (if any) replaced, for messages and `doctor`. */

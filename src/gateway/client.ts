@@ -1,6 +1,6 @@
 import { GatewayProtocolError, GatewayUnreachableError, PaymentOutcomeUnknownError } from '../errors.js';
 import type { RecordedExchange } from '../protocol/cassette.js';
-import { type GatewayAnswer, parseEnvelope } from '../protocol/envelope.js';
+import { type GatewayAnswer, parseEnvelope, redactedAnswer } from '../protocol/envelope.js';
 import {
   buildAccountCheckForm,
   buildPaymentForm,
@@ -14,7 +14,7 @@ import {
 import { MalformedAnswerError } from '../protocol/problems.js';
 import { formatRequestDate, type RequestDateFormat } from '../protocol/request-date.js';
 import { generateTransactionId, namesNoTransaction } from '../protocol/transaction-id.js';
-import { parseVoucherList, type VoucherList } from '../protocol/vouchers.js';
+import { parseVoucherList, redactedVoucherList, type VoucherList } from '../protocol/vouchers.js';
 import { redactSecrets } from '../secrets.js';
 import { DirectTransport } from './direct-transport.js';
 import { ExchangeErrors, problemOf } from './exchange-errors.js';
@@ -84,6 +84,8 @@ export class GatewayClient {
   private readonly transport: Transport;
   private readonly ownsTransport: boolean;
   private readonly errors: ExchangeErrors;
+  /** Blanks this client's secrets (and the process's) in every spelling: secrets.ts. */
+  private readonly redactor = (text: string) => this.redact(text);
 
   constructor(options: GatewayClientOptions) {
     this.options = options;
@@ -93,7 +95,7 @@ export class GatewayClient {
     this.errors = new ExchangeErrors({
       endpoint: this.endpoint,
       routeDescription: options.routeDescription,
-      redact: (text) => this.redact(text),
+      redact: this.redactor,
     });
   }
 
@@ -124,7 +126,7 @@ export class GatewayClient {
     });
     const answer = await this.exchangeReadOnly('AccountCheck', form, transactionId);
     try {
-      return { transactionId, answer, vouchers: parseVoucherList(answer.extras) };
+      return { transactionId, answer, vouchers: redactedVoucherList(parseVoucherList(answer.extras), this.redactor) };
     } catch (error) {
       throw this.errors.notUnderstood(error, undefined);
     }
@@ -173,7 +175,7 @@ export class GatewayClient {
       );
     }
     try {
-      return this.checkEcho(await parseEnvelope(http.body), input.transactionId);
+      return this.understood(await parseEnvelope(http.body), input.transactionId);
     } catch (error) {
       throw new PaymentOutcomeUnknownError(input.transactionId, this.errors.notUnderstoodFault(error, http), {
         cause: error,
@@ -210,10 +212,18 @@ export class GatewayClient {
       );
     }
     try {
-      return this.checkEcho(await parseEnvelope(http.body), transactionId);
+      return this.understood(await parseEnvelope(http.body), transactionId);
     } catch (error) {
       throw this.errors.notUnderstood(error, http);
     }
+  }
+
+  /**
+   * An answer as the rest of the program gets it: about our transaction, and with every secret
+   * the gateway echoed blanked (redactedAnswer), here once, so nothing kept or shown holds one.
+   */
+  private understood(answer: GatewayAnswer, transactionId: string): GatewayAnswer {
+    return redactedAnswer(this.checkEcho(answer, transactionId), this.redactor);
   }
 
   /**

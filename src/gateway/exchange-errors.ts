@@ -34,10 +34,12 @@ export class ExchangeErrors {
     error: unknown,
     payment: { noPaymentSent: boolean },
   ): Extract<GatewayFault, { problem: ExchangeProblem }> {
+    const problem = problemOf(error);
     return {
       kind: error instanceof ExchangeFailure && error.timedOut ? 'timedOut' : 'unreachable',
       endpoint: this.context.endpoint,
-      problem: problemOf(error),
+      // Words of an error we did not classify may quote what came in; a lost payment keeps them.
+      problem: problem.kind === 'other' ? { kind: 'other', message: this.context.redact(problem.message) } : problem,
       noPaymentSent: payment.noPaymentSent,
       route: this.context.routeDescription,
     };
@@ -50,16 +52,19 @@ export class ExchangeErrors {
   /** `answer`: the HTTP answer whose body was no envelope; none when the envelope's content was at fault. */
   notUnderstood(error: unknown, answer: HttpAnswer | undefined): GatewayProtocolError {
     if (answer === undefined)
-      return new GatewayProtocolError({ kind: 'notUnderstood', detail: (error as Error).message });
+      return new GatewayProtocolError({ kind: 'notUnderstood', detail: this.context.redact((error as Error).message) });
     return new GatewayProtocolError(this.notUnderstoodFault(error, answer), {
       cause: error,
       bodySample: this.sample(answer.body),
     });
   }
 
-  /** Why an answer is not understood; with its HTTP status (and plain text) when that is not 2xx. */
+  /**
+   * Why an answer is not understood; with its HTTP status (and plain text) when that is not 2xx.
+   * Redacted: the reason quotes what the answer held, and an unknown payment's reason is kept.
+   */
   notUnderstoodFault(error: unknown, answer: HttpAnswer): NotUnderstoodFault {
-    const detail = (error as Error).message;
+    const detail = this.context.redact((error as Error).message);
     if (answer.statusCode >= 200 && answer.statusCode < 300) return { kind: 'notUnderstood', detail };
     const plain = /^text\/plain\b/i.test(answer.contentType ?? '');
     const firstLine = plain ? this.sample(answer.body.trim()).split(/\r?\n/)[0]?.trim() : undefined;

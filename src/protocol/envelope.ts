@@ -121,3 +121,39 @@ export async function parseEnvelope(body: string): Promise<GatewayAnswer> {
     throw new MalformedAnswerError(`the answer is not the gateway envelope (${error.message})`, { cause: error });
   }
 }
+
+// A whole number or a plain decimal, as ids, amounts and rates are written: kept byte for byte.
+const numberText = /^-?\d+(?:\.\d+)?$/;
+
+/**
+ * The answer with every text the gateway chose passed through `redact` (secrets.ts), so that no
+ * view, ledger record, receipt or history made from it holds a secret the gateway echoed.
+ * ResponseStatus, and the ids, amounts and rates that are numbers, stay byte for byte. `extras`
+ * and `raw` stay as they came: the voucher list is redacted once parsed (vouchers.ts). An
+ * answer with nothing to blank (nearly all) is returned as it is, not copied.
+ */
+export function redactedAnswer(answer: GatewayAnswer, redact: (text: string) => string): GatewayAnswer {
+  let changed = false;
+  const text = (value: string | undefined) => {
+    const redacted = value === undefined || value === '' ? value : redact(value);
+    changed ||= redacted !== value;
+    return redacted;
+  };
+  const number = (value: string | undefined) => (value === undefined || numberText.test(value) ? value : text(value));
+  const redacted: GatewayAnswer = {
+    transactionId: number(answer.transactionId),
+    requestId: number(answer.requestId),
+    type: text(answer.type),
+    status: answer.status,
+    message: text(answer.message) ?? '',
+    service: text(answer.service),
+    account: text(answer.account),
+    amount: number(answer.amount),
+    currency: text(answer.currency),
+    exchangeRate: number(answer.exchangeRate),
+    serviceCurrency: text(answer.serviceCurrency),
+    extras: answer.extras,
+    raw: answer.raw,
+  };
+  return changed ? redacted : answer;
+}

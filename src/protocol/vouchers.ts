@@ -87,3 +87,19 @@ function readVoucher(item: ExtraItem, index: number): Voucher {
     name: read.name ?? '',
   };
 }
+
+/**
+ * The list with each voucher's name and field name passed through `redact` (secrets.ts): a
+ * voucher is kept (its name in the ledger) and shown. InvoiceId and OrderAmount are numbers,
+ * never touched; a voucher with nothing to blank is the same object.
+ */
+export function redactedVoucherList(list: VoucherList, redact: (text: string) => string): VoucherList {
+  if (list === null) return null;
+  return list.map((voucher) => {
+    const name = redact(voucher.name);
+    const fieldName = redact(voucher.fieldName);
+    return name === voucher.name && fieldName === voucher.fieldName
+      ? voucher
+      : Object.freeze({ ...voucher, name, fieldName });
+  });
+}

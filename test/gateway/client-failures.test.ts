@@ -28,7 +28,9 @@ describe.each(routes)('over %s', (_name, route) => {
     });
 
     it('a 200 that is not JSON is GatewayProtocolError (exit 5), with a sample of the body', async () => {
-      const fake = await gateway((_form, _req, res) => answer(res, 200, '<html>maintenance pw</html>', 'text/html'));
+      const fake = await gateway((_form, _req, res) =>
+        answer(res, 200, '<html>maintenance pw-of-the-routes</html>', 'text/html'),
+      );
       const error = await failure(client(fake.baseUrl).status('4242'));
       expect(error).toBeInstanceOf(GatewayProtocolError);
       expect(error.exitCode).toBe(5);

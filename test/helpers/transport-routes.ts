@@ -77,7 +77,7 @@ export function transportRoutes() {
   ): GatewayClient {
     const made = new GatewayClient({
       baseUrl,
-      credentials: { agentId: '77', wirePassword: 'pw' },
+      credentials: { agentId: '77', wirePassword: 'pw-of-the-routes' },
       timeoutMs: 5000,
       dateFormat: 'local',
       transport,

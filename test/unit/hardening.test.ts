@@ -9,7 +9,7 @@ import { parseAmount } from '../../src/protocol/money.js';
 import { md5Hex } from '../../src/protocol/password.js';
 import { InvalidFieldError } from '../../src/protocol/problems.js';
 import { parseTransactionId } from '../../src/protocol/transaction-id.js';
-import { redactSecrets, redactUrlCredentials, registerSecret, secretVariants } from '../../src/secrets.js';
+import { redactSecrets, redactUrlCredentials, registerSecret } from '../../src/secrets.js';
 import { locatePassword } from '../../src/settings/password.js';
 import { describeSettings } from '../../src/settings/report.js';
 import { resolveSettings } from '../../src/settings/resolve.js';
@@ -92,8 +92,7 @@ describe('secrets', () => {
       JSON.stringify(password).slice(1, -1).replace('ö', '\\u00f6'),
       JSON.stringify(password).slice(1, -1).replace('ö', '\\u00F6'),
     ];
-    expect(new Set(secretVariants(password))).toEqual(new Set(spelled));
-    expect(redactSecrets('a\\/b', ['a/b'])).toBe('***');
+    expect(redactSecrets('ab\\/cd', ['ab/cd'])).toBe('***');
     for (const spelling of spelled) expect(redactSecrets(`before ${spelling} after`)).toBe('before *** after');
   });
 
