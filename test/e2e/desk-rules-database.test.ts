@@ -64,7 +64,11 @@ const intentSql = `INSERT INTO agentpay_transactions (gateway, agent_id, transac
 
 describe("the desk's rules, kept by the database", { timeout: 90_000 }, () => {
   it("refuses an intent over the ledger's threshold from the CLI, an import, a retry and plain SQL", async () => {
-    const { admin, anna, names } = await desk('t', ['--approval-threshold', 'KZT=100']);
+    const { admin, adminEnv, anna, names } = await desk('t', []);
+    // Paid before the threshold was set: its safe retry stays possible after.
+    const before = jsonLines((await runCli(['--json', ...payStatic('thr-0')], { env: anna })).stdout)[0]!;
+    expect(before.state).toBe('success');
+    expect((await runCli(['ledger', 'policy', '--approval-threshold', 'KZT=100'], { env: adminEnv })).code).toBe(0);
     const shown = await runCli(['--json', 'ledger', 'policy'], { env: anna });
     expect(jsonLines(shown.stdout)[0]).toMatchObject({ approvalOver: [{ currency: 'KZT', over: '100' }] });
 
@@ -107,7 +111,9 @@ describe("the desk's rules, kept by the database", { timeout: 90_000 }, () => {
     }
     const raise = await runCli(['ledger', 'policy', '--approval-threshold', 'KZT=1000000'], { env: anna });
     expect([raise.code, raise.stderr]).toEqual([2, expect.stringContaining('permission denied')]);
-    expect(await sql(admin, 'SELECT count(*)::int AS n FROM agentpay_transactions')).toEqual([{ n: 0 }]);
+    expect(await sql(admin, 'SELECT count(*)::int AS n FROM agentpay_transactions')).toEqual([{ n: 1 }]);
+    const again = await runCli(payStatic('thr-0', ['--txn-id', String(before.transactionId)]), { env: anna });
+    expect([again.code, again.stderr]).toEqual([0, expect.stringContaining(String(before.transactionId))]);
 
     // Under it, a payment goes; a file's row over it is refused alone, named, nothing sent for it.
     expect((await runCli(withAmount(payStatic('thr-4'), '99.99'), { env: anna })).code).toBe(0);
@@ -192,9 +198,14 @@ describe("the desk's rules, kept by the database", { timeout: 90_000 }, () => {
     expect(await sql(admin, 'SELECT count(*)::int AS n FROM agentpay_open')).toEqual([{ n: 1 }]);
     const history = jsonLines((await runCli(['--json', 'history'], { env: boris })).stdout);
     expect(history.filter((line) => line.approvedBy !== undefined)).toEqual([]);
-    // The approved purchase itself still goes, once, and its success closes it.
+    // The approved purchase itself still goes, once, and its success closes it; its safe retry is no new intent.
     expect((await runCli(['pay', '--approved', txn], { env: anna })).code).toBe(0);
     expect(await sql(admin, 'SELECT count(*)::int AS n FROM agentpay_open')).toEqual([{ n: 1 }]);
+    const retry = await runCli(payStatic('forge-0', ['--txn-id', txn]), { env: anna });
+    expect([retry.code, retry.stderr]).toEqual([0, expect.stringContaining(txn)]);
+    expect(await sql(admin, "SELECT count(*)::int AS n FROM agentpay_transactions WHERE account = 'forge-0'")).toEqual([
+      { n: 1 },
+    ]);
   });
 
   it('puts every payment in its shift by the database: none outside one, none missed by the close', async () => {

@@ -41,6 +41,11 @@ DECLARE
   required boolean;
   shift bigint;
 BEGIN
+  -- A TransactionID recorded already: the insert cannot add it (the safe retry's ON CONFLICT).
+  IF EXISTS (SELECT 1 FROM agentpay_transactions t
+             WHERE t.gateway = NEW.gateway AND t.agent_id = NEW.agent_id AND t.transaction_id = NEW.transaction_id) THEN
+    RETURN NEW;
+  END IF;
   SELECT * INTO request FROM agentpay_approvals a
   WHERE a.gateway = NEW.gateway AND a.agent_id = NEW.agent_id AND a.transaction_id = NEW.transaction_id;
   IF FOUND THEN
