@@ -57,6 +57,11 @@ BEGIN
         NEW.transaction_id USING ERRCODE = 'APREQ';
     END IF;
   ELSE
+    -- A currency spelled otherwise (kzt, "KZT ") must not slip past the threshold keyed KZT.
+    IF NEW.currency !~ '^[A-Z]{3}$' AND EXISTS (SELECT 1 FROM agentpay_approval_thresholds) THEN
+      RAISE EXCEPTION 'currency % is not a code the thresholds can weigh', NEW.currency USING ERRCODE = 'APTHR',
+        DETAIL = (SELECT string_agg(t.over::text || ' ' || t.currency, ', ') FROM agentpay_approval_thresholds t);
+    END IF;
     SELECT t.over INTO threshold FROM agentpay_approval_thresholds t WHERE t.currency = NEW.currency;
     IF threshold IS NOT NULL AND (NEW.amount !~ '^[0-9]+(\\.[0-9]+)?$' OR NEW.amount::numeric > threshold) THEN
       RAISE EXCEPTION '% % is over the approval threshold of % %', NEW.amount, NEW.currency, threshold, NEW.currency
