@@ -285,9 +285,13 @@ const en = {
     },
     limit: (name: string, amount: string, currency: string, setBy: string) =>
       `${name} of ${amount} ${currency} (${setBy})`,
-    /** What set a limit: a profile by its name, or a flag. */
-    setBy: (by: { profile: string } | { flag: string }) =>
-      'profile' in by ? `profile ${JSON.stringify(by.profile)}` : by.flag,
+    /** What set a limit: a profile by its name, a flag, or the team ledger's policy (its administrator). */
+    setBy: (by: { profile: string } | { flag: string } | { ledger: string }) =>
+      'profile' in by
+        ? `profile ${JSON.stringify(by.profile)}`
+        : 'flag' in by
+          ? by.flag
+          : `the team ledger's policy, set by ${by.ledger}`,
     overSingle: (amount: string, currency: string, limit: string) => `${amount} ${currency} is over ${limit}`,
     operatorToday: (whose: string) => `${whose}'s payments today`,
     accountToday: (whose: string) => `account ${whose}'s payments today`,

@@ -359,7 +359,8 @@ const ru: Catalogue = {
       approvalOver: 'порог одобрения',
     },
     limit: (name, limitAmount, currency, setBy) => `${name} ${amount(limitAmount)} ${currency} (${setBy})`,
-    setBy: (by) => ('profile' in by ? `профиль «${by.profile}»` : by.flag),
+    setBy: (by) =>
+      'profile' in by ? `профиль «${by.profile}»` : 'flag' in by ? by.flag : `правила общего журнала, задал ${by.ledger}`,
     overSingle: (given, currency, limit) => `${amount(given)} ${currency} превышает ${limit}`,
     operatorToday: (whose) => `платежи оператора ${whose} за сегодня`,
     accountToday: (whose) => `платежи на счёт ${whose} за сегодня`,

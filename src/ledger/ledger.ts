@@ -65,6 +65,15 @@ export interface Ledger {
    * (ledger/records.ts replacesOutcome). Empty when no one did.
    */
   transaction(transactionId: string, owner?: Owner): Promise<JournalEntry[]>;
+  /** The rules a team ledger's database applies to every intent (postgres/policy.ts); a file keeps none. */
+  ledgerPolicy?(): Promise<LedgerPolicy>;
+}
+
+/** A team ledger's policy, set by its administrator (`ledger policy`). */
+export interface LedgerPolicy {
+  /** A payment above this, by currency, needs a supervisor's approval. */
+  approvalOver: { currency: string; over: string; setBy: string; setAt: string }[];
+  shiftsRequired: boolean;
 }
 
 export interface IntentOptions {

@@ -1,6 +1,7 @@
 import { UsageError } from '../errors.js';
 import { t } from '../i18n/current.js';
 import type { Intent, IntentGuard, Ledger, RecentPayment } from '../ledger/ledger.js';
+import { compareDecimals } from '../protocol/money.js';
 import type { Settings } from '../settings/resolve.js';
 import {
   approvalBreach,
@@ -60,7 +61,18 @@ function findingsOf(
   };
 }
 
-/** What the rules find for this purchase; the ledger is read only when a rule needs it. */
+/**
+ * The team ledger's own threshold (ledger.ts ledgerPolicy), which its database applies at the
+ * intent whatever the profile says: found here too, so a person is told before a question.
+ */
+async function ledgerApprovalBreach(ledger: Ledger, intent: Intent): Promise<LimitBreach | undefined> {
+  const threshold = (await ledger.ledgerPolicy?.())?.approvalOver.find(({ currency }) => currency === intent.currency);
+  if (threshold === undefined || compareDecimals(intent.amount, threshold.over) <= 0) return undefined;
+  const rule = { amount: threshold.over, currency: intent.currency, setBy: { ledger: threshold.setBy } };
+  return { kind: 'approvalOver', rule, sumSoFar: '0', amount: intent.amount, whose: undefined };
+}
+
+/** What the rules find for this purchase, with the team ledger's threshold where it has one. */
 export async function deskFindings(
   context: DeskContext,
   ledger: () => Promise<Ledger>,
@@ -78,7 +90,9 @@ export async function deskFindings(
           accounts: [intent.account],
           ...look,
         });
-  return findingsOf(context, intent, policy, payments, now);
+  const findings = findingsOf(context, intent, policy, payments, now);
+  findings.approval ??= await ledgerApprovalBreach(await ledger(), intent);
+  return findings;
 }
 
 /**

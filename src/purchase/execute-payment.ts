@@ -202,7 +202,7 @@ export async function executePayment(
   const intent = intentOf(session, input, options.notes);
   // Before the intent, never after it: an intent the caller recorded (pay --approved, which
   // checked the shift first) refused here would stay open, "unknown", for a payment never sent.
-  if (settings.desk.shifts && options.recorded === undefined)
+  if (options.recorded === undefined)
     await (await import('./shift-guard.js')).requireOpenShift(context).catch((error: unknown) => {
       throw nothingSent(error);
     });

@@ -11,15 +11,18 @@ export async function shiftLedgerOf(context: Pick<PurchaseContext, 'openLedger'>
 }
 
 /**
- * With the profile's `shifts: true`, a payment needs the operator role's open shift
- * (docs/desk-safety.md, Shifts): refused before anything is recorded or sent (exit 2).
+ * With the profile's `shifts: true`, or the team ledger's policy, a payment needs the operator
+ * role's open shift (docs/desk-safety.md, Shifts): refused before anything is recorded or sent
+ * (exit 2). The database checks it again where the intent is written.
  */
 export async function requireOpenShift(context: Pick<PurchaseContext, 'openLedger' | 'settings'>): Promise<void> {
-  if (!context.settings.desk.shifts) return;
+  const byProfile = context.settings.desk.shifts;
+  if (!byProfile && !(await (await context.openLedger()).ledgerPolicy?.())?.shiftsRequired) return;
   const ledger = await shiftLedgerOf(context);
   const { openShiftOf } = await import('../ledger/postgres/shifts.js');
   if ((await openShiftOf(ledger)) !== undefined) return;
-  throw new UsageError(t().shifts.outside(ledger.recordsAs ?? context.settings.operator.value), {
+  const role = ledger.recordsAs ?? context.settings.operator.value;
+  throw new UsageError(byProfile ? t().shifts.outside(role) : t().shifts.outsideByLedger(role), {
     hint: t().shifts.noShiftHint,
   });
 }

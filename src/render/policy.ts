@@ -1,9 +1,9 @@
 import { type Catalogue, en } from '../i18n/en.js';
-import type { DeskPolicy } from '../ledger/postgres/policy.js';
+import type { LedgerPolicy } from '../ledger/ledger.js';
 import { shownText } from './sanitize.js';
 
 /** `agentpay ledger policy`: the team ledger's rules, a line each. */
-export function policyText(policy: DeskPolicy, said: Catalogue = en): string {
+export function policyText(policy: LedgerPolicy, said: Catalogue = en): string {
   const { ledger } = said;
   const thresholds =
     policy.approvalOver.length === 0

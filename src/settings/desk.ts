@@ -17,7 +17,7 @@ export interface LimitRule {
   amount: string;
   currency: string;
   /** The profile that set it (`desk`), or the flag (`--max-amount`); the catalogue words it. */
-  setBy: { profile: string } | { flag: string };
+  setBy: { profile: string } | { flag: string } | { ledger: string };
 }
 
 /** The live profile a command would pay through. */

@@ -36,7 +36,7 @@ export async function runPolicy(raw: unknown, context: CommandContext): Promise<
       await policy
         .changeDeskPolicy(client, { approvalOver, clearApprovalOver, shiftsRequired })
         .catch((error) => refused(error, 'policy'));
-    const now = await policy.deskPolicyOf(client);
+    const now = await policy.ledgerPolicyOf(async (text) => (await client.query(text)).rows);
     if (out.json) return out.data(JSON.stringify({ ledger: location.shown, ...now }));
     const { policyText } = await import('../../render/policy.js');
     out.data(policyText(now, t()));

@@ -1,15 +1,12 @@
 import type pg from 'pg';
+import type { LedgerPolicy } from '../ledger.js';
+import type { Row } from './rows.js';
 
 /**
  * The desk's policy on the team ledger (desk-rules-schema.ts): approval thresholds per currency
  * and whether payments need an open shift. Set by the administrator (operators may only read
  * it); the database's trigger applies it to every intent, whoever writes it.
  */
-export interface DeskPolicy {
-  /** A payment above this, by currency, needs a supervisor's approval. */
-  approvalOver: { currency: string; over: string; setBy: string; setAt: string }[];
-  shiftsRequired: boolean;
-}
 
 export interface PolicyChange {
   approvalOver: ReadonlyMap<string, string>;
@@ -19,19 +16,20 @@ export interface PolicyChange {
 
 const iso = (value: unknown) => (value instanceof Date ? value.toISOString() : String(value));
 
-export async function deskPolicyOf(client: pg.Client): Promise<DeskPolicy> {
-  const thresholds = await client.query(
+/** The policy as it stands, read with `query` (a ledger's turn, or the administrator's client). */
+export async function ledgerPolicyOf(query: (text: string) => Promise<Row[]>): Promise<LedgerPolicy> {
+  const thresholds = await query(
     'SELECT currency, over::text AS over, set_by, set_at FROM agentpay_approval_thresholds ORDER BY currency',
   );
-  const policy = await client.query('SELECT shifts_required FROM agentpay_desk_policy');
+  const policy = await query('SELECT shifts_required FROM agentpay_desk_policy');
   return {
-    approvalOver: thresholds.rows.map((row) => ({
+    approvalOver: thresholds.map((row) => ({
       currency: String(row.currency),
       over: String(row.over),
       setBy: String(row.set_by),
       setAt: iso(row.set_at),
     })),
-    shiftsRequired: policy.rows[0]?.shifts_required === true,
+    shiftsRequired: policy[0]?.shifts_required === true,
   };
 }
 

@@ -14,6 +14,7 @@ import type {
   LedgerFilter,
   LedgerHistory,
   LedgerHistoryFilter,
+  LedgerPolicy,
   LookBackQuery,
   Owner,
   OwnerCount,
@@ -30,6 +31,7 @@ import { connectLedger, type LedgerConnection, reasonOf } from './connect.js';
 import { deliverFallback } from './deliver-fallback.js';
 import { fallbackOf, keepWaiting, keptNote, type WaitingOutcome } from './fallback.js';
 import { importJournalRecords } from './import-records.js';
+import { ledgerPolicyOf } from './policy.js';
 import * as sql from './queries.js';
 import * as reads from './reads.js';
 import { intentRefusalOf } from './refusals.js';
@@ -66,6 +68,7 @@ export class PostgresLedger implements Ledger {
   private readonly recorder: IntentRecorder;
   /** The connection's turn: one query (or one claims transaction) at a time, never overlapping. */
   private tail: Promise<unknown> = Promise.resolve();
+  private policy: Promise<LedgerPolicy> | undefined;
   private readonly claims = new ClaimQueue((batch) => this.inTurn(() => settleClaims(this.recorder, batch)));
 
   private constructor(
@@ -286,6 +289,12 @@ export class PostgresLedger implements Ledger {
 
   transaction(transactionId: string, owner?: Owner): Promise<JournalEntry[]> {
     return reads.transactionsById(this.query, transactionId, owner);
+  }
+
+  /** Read once a command: the administrator changes it between commands, not inside one. */
+  ledgerPolicy(): Promise<LedgerPolicy> {
+    this.policy ??= ledgerPolicyOf((text) => this.query(text, []));
+    return this.policy;
   }
 
   /**
