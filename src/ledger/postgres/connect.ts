@@ -141,3 +141,12 @@ export async function connectLedger(
     throw new LedgerUnreachableError(location.shown, reasonOf(error), { cause: error });
   }
 }
+
+/**
+ * Sends the server its Terminate and lets the process go: every write was awaited before, so
+ * waiting for the server to close the socket would only hold the command's exit.
+ */
+export function letGo(connection: LedgerConnection): void {
+  void connection.client.end().catch(() => undefined);
+  (connection.client as unknown as { connection?: { stream?: { unref?: () => void } } }).connection?.stream?.unref?.();
+}

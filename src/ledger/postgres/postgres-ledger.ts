@@ -27,7 +27,7 @@ import type {
 import type { LedgerLocation } from '../location.js';
 import type { JournalRecord, OutcomeRecord } from '../records.js';
 import { type IntentRecorder, insertOrRetry, settleClaims } from './claims.js';
-import { connectLedger, type LedgerConnection, reasonOf } from './connect.js';
+import { connectLedger, type LedgerConnection, letGo, reasonOf } from './connect.js';
 import { deliverFallback } from './deliver-fallback.js';
 import { fallbackOf, keepWaiting, keptNote, type WaitingOutcome } from './fallback.js';
 import { importJournalRecords } from './import-records.js';
@@ -69,6 +69,8 @@ export class PostgresLedger implements Ledger {
   /** The connection's turn: one query (or one claims transaction) at a time, never overlapping. */
   private tail: Promise<unknown> = Promise.resolve();
   private policy: Promise<LedgerPolicy> | undefined;
+  /** Read once a command: the administrator changes it between commands, not inside one. */
+  readonly ledgerPolicy = () => (this.policy ??= ledgerPolicyOf((text) => this.query(text, [])));
   private readonly claims = new ClaimQueue((batch) => this.inTurn(() => settleClaims(this.recorder, batch)));
 
   private constructor(
@@ -291,20 +293,7 @@ export class PostgresLedger implements Ledger {
     return reads.transactionsById(this.query, transactionId, owner);
   }
 
-  /** Read once a command: the administrator changes it between commands, not inside one. */
-  ledgerPolicy(): Promise<LedgerPolicy> {
-    this.policy ??= ledgerPolicyOf((text) => this.query(text, []));
-    return this.policy;
-  }
-
-  /**
-   * Sends the server its Terminate and lets the process go: every write was awaited before, so
-   * waiting for the server to close the socket would only hold the command's exit (a ms or more).
-   */
   async close(): Promise<void> {
-    void this.connection.client.end().catch(() => undefined);
-    (
-      this.connection.client as unknown as { connection?: { stream?: { unref?: () => void } } }
-    ).connection?.stream?.unref?.();
+    letGo(this.connection);
   }
 }
