@@ -167,7 +167,8 @@ const en = {
     codeNotInteger: (key: string, code: string, where: string) =>
       `${key}: code ${JSON.stringify(code)} (${where}) is not an integer`,
     codeTen: (key: string, where: string) => `${key} (${where}) cannot include 10: it means success (spec 7)`,
-    agentIdDigits: (shown: string, where: string) => `agent id ${shown} (${where}) must be digits only`,
+    agentIdDigits: (shown: string, where: string) =>
+      `agent id ${shown} (${where}) must be digits only, with no leading zero`,
     /** A URL setting: `base URL` or `proxy`, by `what`. */
     url: {
       names: { base: 'base URL', proxy: 'proxy' } as Record<'base' | 'proxy', string>,
@@ -338,6 +339,8 @@ const en = {
     needed: (breach: string) => `needs a second person: ${breach}; nothing was sent`,
     neededByLedger: (over: string) =>
       `needs a second person: the amount is over the team ledger's approval threshold of ${over} (set by its administrator); nothing was sent`,
+    notACurrencyCode:
+      'the team ledger weighs its approval thresholds by currency code: the currency must be three capital letters, the amount a plain decimal; nothing was sent',
     heldByRequest:
       'this TransactionID is held by a request for approval: only its purchase, once approved, is sent, by `agentpay pay --approved <txn-id>`; nothing was sent',
     neededHint:

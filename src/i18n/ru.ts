@@ -257,7 +257,7 @@ const ru: Catalogue = {
     oneOf: (name, shown, where, allowed) => `${name} ${shown} (${where}): нужно одно из: ${allowed}`,
     codeNotInteger: (key, code, where) => `${key}: код ${JSON.stringify(code)} (${where}) — не целое число`,
     codeTen: (key, where) => `${key} (${where}) не может включать 10: это успех (spec 7)`,
-    agentIdDigits: (shown, where) => `id агента ${shown} (${where}) должен состоять только из цифр`,
+    agentIdDigits: (shown, where) => `id агента ${shown} (${where}) должен состоять только из цифр, без ведущего нуля`,
     url: {
       names: { base: 'базовый URL', proxy: 'прокси' },
       notUrl: (what, shown, where) => `${what} ${shown} (${where}) — не URL`,
@@ -360,7 +360,11 @@ const ru: Catalogue = {
     },
     limit: (name, limitAmount, currency, setBy) => `${name} ${amount(limitAmount)} ${currency} (${setBy})`,
     setBy: (by) =>
-      'profile' in by ? `профиль «${by.profile}»` : 'flag' in by ? by.flag : `правила общего журнала, задал ${by.ledger}`,
+      'profile' in by
+        ? `профиль «${by.profile}»`
+        : 'flag' in by
+          ? by.flag
+          : `правила общего журнала, задал ${by.ledger}`,
     overSingle: (given, currency, limit) => `${amount(given)} ${currency} превышает ${limit}`,
     operatorToday: (whose) => `платежи оператора ${whose} за сегодня`,
     accountToday: (whose) => `платежи на счёт ${whose} за сегодня`,
@@ -393,6 +397,8 @@ const ru: Catalogue = {
     needed: (breach) => `нужен второй человек: ${breach}; ничего не отправлено`,
     neededByLedger: (over) =>
       `нужен второй человек: сумма выше порога одобрения общего журнала ${over} (его задал администратор); ничего не отправлено`,
+    notACurrencyCode:
+      'общий журнал сравнивает пороги одобрения по коду валюты: валюта — три заглавные латинские буквы, сумма — обычное десятичное число; ничего не отправлено',
     heldByRequest:
       'этот TransactionID занят запросом на одобрение: отправляется только его покупка, когда её одобрят, командой `agentpay pay --approved <txn-id>`; ничего не отправлено',
     neededHint:

@@ -48,6 +48,8 @@ async function recordIntent(
       if (desk !== undefined && !(options.checkReplay && (await isSafeRetry(ledger, intent))))
         enforceDesk(await deskFindings(context, async () => ledger, intent, desk), desk);
       await confirm();
+      // The question may have waited while the shift closed elsewhere: asked again after it.
+      await (await import('./shift-guard.js')).requireOpenShift(context);
     }
     const guard = desk === undefined ? undefined : deskGuard(context, intent, desk);
     if (desk !== undefined && guard === undefined) {

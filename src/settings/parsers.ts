@@ -123,8 +123,8 @@ export function codeList(list: CodeList): Parse<ReadonlySet<string>> {
 }
 
 export const agentId: Parse<string> = (raw, where) => {
-  // spec 2.1: AgentID is numeric.
-  if (typeof raw === 'string' && /^\d{1,19}$/.test(raw)) return raw;
+  // spec 2.1: AgentID is numeric, in one spelling (no leading zero: the ledger keys payments by it).
+  if (typeof raw === 'string' && /^(0|[1-9]\d{0,18})$/.test(raw)) return raw;
   throw new UsageError(said().agentIdDigits(JSON.stringify(raw), from(where)));
 };
 

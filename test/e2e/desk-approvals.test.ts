@@ -197,7 +197,7 @@ describe('the two-person rule, enforced by the database', { timeout: 60_000 }, (
       // An attempt that claims an approval no supervisor gave, on an intent of its own.
       await client.query(
         `INSERT INTO agentpay_transactions (gateway, agent_id, transaction_id, service, account, amount, currency, at, operator, host)
-         SELECT gateway, agent_id, '77' || transaction_id, service, account, '1.00', currency, now(), 'x', 'h' FROM agentpay_approvals`,
+         SELECT gateway, agent_id, '1796000000000000099', service, account, '1.00', currency, now(), 'x', 'h' FROM agentpay_approvals`,
       );
       outcomes['forge the approval marks'] = await outcome(
         `INSERT INTO agentpay_records (record_id, transaction_seq, kind, at, operator, host, overrides)

@@ -156,9 +156,12 @@ describe('operators are database roles', { timeout: 60_000 }, () => {
       `DROP TRIGGER agentpay_transactions_guarded ON agentpay_transactions;
        DROP TRIGGER agentpay_records_close_open ON agentpay_records;
        DROP TRIGGER agentpay_open_no_update ON agentpay_open;
-       DROP FUNCTION agentpay_guard_intent(), agentpay_close_on_outcome();
+       DROP TRIGGER agentpay_records_guarded ON agentpay_records;
+       DROP FUNCTION agentpay_guard_intent(), agentpay_close_on_outcome(), agentpay_guard_attempt();
        ALTER TABLE agentpay_transactions DROP COLUMN shift_seq;
        DROP TABLE agentpay_approval_thresholds, agentpay_desk_policy;
+       ALTER TABLE agentpay_transactions DROP CONSTRAINT agentpay_transactions_one_spelling,
+         DROP CONSTRAINT agentpay_transactions_id_digits;
        DROP TABLE agentpay_gateway_spellings, agentpay_z_reports, agentpay_shifts, agentpay_approvals CASCADE;
        DROP TRIGGER agentpay_transactions_recorded_by ON agentpay_transactions;
        DROP TRIGGER agentpay_records_recorded_by ON agentpay_records;

@@ -106,7 +106,7 @@ describe("the desk's rules, kept by the database", { timeout: 90_000 }, () => {
       expect(await codeOf(client, intentSql, [record.gateway, '1796000000000000002', 'thr-3', '150.00'])).toBe('APTHR');
       expect(await codeOf(client, intentSql, [record.gateway, '1796000000000000003', 'thr-3', '1e9'])).toBe('APTHR');
       const lowerCase = intentSql.replace("'KZT'", "'kzt'");
-      expect(await codeOf(client, lowerCase, [record.gateway, '1796000000000000004', 'thr-3', '150.00'])).toBe('APTHR');
+      expect(await codeOf(client, lowerCase, [record.gateway, '1796000000000000004', 'thr-3', '150.00'])).toBe('APCUR');
       expect(await codeOf(client, 'UPDATE agentpay_approval_thresholds SET over = 1e12')).toBe('42501');
       expect(await codeOf(client, 'DELETE FROM agentpay_approval_thresholds')).toBe('42501');
     } finally {

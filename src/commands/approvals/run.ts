@@ -26,21 +26,20 @@ export async function runApprovals(_raw: unknown, context: CommandContext): Prom
 
 /**
  * The one request a decision means. A TransactionID is an agent's on one gateway, so two may
- * share it: then the settings' gateway and agent choose, or the candidates are named (exit 2).
+ * share it: the settings' gateway and agent choose (else the only one); none or two are named (exit 2).
  */
 async function requestMeant(context: CommandContext, ledger: PostgresLedger, id: string): Promise<ApprovalRequest> {
-  const all = await (await approvals()).requestsById(ledger, id);
-  const undecided = all.filter((request) => request.decision === null);
-  const candidates = undecided.length > 0 ? undecided : all;
-  if (candidates.length === 1) return candidates[0]!;
+  const candidates = await (await approvals()).requestsById(ledger, id);
   if (candidates.length === 0)
     throw new UsageError(t().approvals.refused(t().approvals.reasons.none(id), false), {
       hint: t().approvals.reasonHint,
     });
   const { settings } = context;
   const gateway = journalGatewayOf(settings, settings.baseUrl?.value);
+  if (gateway === undefined && candidates.length === 1) return candidates[0]!;
+  const agentId = settings.agentId?.value;
   const mine = candidates.filter(
-    (request) => request.gateway === gateway && request.agentId === settings.agentId?.value,
+    (request) => request.gateway === gateway && (agentId === undefined || request.agentId === agentId),
   );
   if (mine.length === 1) return mine[0]!;
   const { requestText } = await import('../../render/approvals.js');

@@ -1,6 +1,6 @@
 import type pg from 'pg';
 import type { LedgerPolicy } from '../ledger.js';
-import type { Row } from './rows.js';
+import { iso, type Row } from './rows.js';
 
 /**
  * The desk's policy on the team ledger (desk-rules-schema.ts): approval thresholds per currency
@@ -13,8 +13,6 @@ export interface PolicyChange {
   clearApprovalOver: readonly string[];
   shiftsRequired?: boolean | undefined;
 }
-
-const iso = (value: unknown) => (value instanceof Date ? value.toISOString() : String(value));
 
 /** The policy as it stands, read with `query` (a ledger's turn, or the administrator's client). */
 export async function ledgerPolicyOf(query: (text: string) => Promise<Row[]>): Promise<LedgerPolicy> {

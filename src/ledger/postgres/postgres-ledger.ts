@@ -70,7 +70,11 @@ export class PostgresLedger implements Ledger {
   private tail: Promise<unknown> = Promise.resolve();
   private policy: Promise<LedgerPolicy> | undefined;
   /** Read once a command: the administrator changes it between commands, not inside one. */
-  readonly ledgerPolicy = () => (this.policy ??= ledgerPolicyOf((text) => this.query(text, [])));
+  readonly ledgerPolicy = () =>
+    (this.policy ??= ledgerPolicyOf((text) => this.query(text, [])).catch((error: unknown) => {
+      this.policy = undefined;
+      throw error;
+    }));
   private readonly claims = new ClaimQueue((batch) => this.inTurn(() => settleClaims(this.recorder, batch)));
 
   private constructor(

@@ -15,8 +15,8 @@ export function sqlStateOf(error: unknown): string | undefined {
   return typeof code === 'string' ? code : undefined;
 }
 
+/** What the database's function put in DETAIL: the threshold, or the role (desk-rules-schema.ts). */
 const detailOf = (error: unknown) => String((error as { detail?: unknown }).detail ?? '');
-const sessionRoleOf = (error: unknown) => String((error as { message?: unknown }).message ?? '').split(' ')[0] ?? '';
 
 /** The database's refusal of an intent as a UsageError; undefined for any other error. */
 export function intentRefusalOf(error: unknown): UsageError | undefined {
@@ -28,8 +28,10 @@ export function intentRefusalOf(error: unknown): UsageError | undefined {
       });
     case 'APREQ':
       return new UsageError(t().approvals.heldByRequest, { cause: error, hint: t().approvals.reasonHint });
+    case 'APCUR':
+      return new UsageError(t().approvals.notACurrencyCode, { cause: error });
     case 'APSHF':
-      return new UsageError(t().shifts.outsideByLedger(sessionRoleOf(error)), {
+      return new UsageError(t().shifts.outsideByLedger(detailOf(error)), {
         cause: error,
         hint: t().shifts.noShiftHint,
       });

@@ -42,10 +42,17 @@ CREATE TRIGGER agentpay_records_recorded_by BEFORE INSERT ON agentpay_records
  * keep the index of open transactions (reconcile's FOR UPDATE needs UPDATE on it).
  */
 const operatorRights = [
-  `GRANT SELECT, INSERT ON agentpay_transactions, agentpay_records TO ${operatorGroup}`,
-  // No DELETE: only a final outcome closes a payment (desk-rules-schema.ts); UPDATE for FOR UPDATE alone.
-  `GRANT SELECT, INSERT, UPDATE ON agentpay_open TO ${operatorGroup}`,
-  `REVOKE DELETE, TRUNCATE ON agentpay_open FROM ${operatorGroup}`,
+  // INSERT of the columns a record is made of, never its seq (the order others' records are told by).
+  `REVOKE INSERT ON agentpay_transactions, agentpay_records FROM ${operatorGroup}`,
+  `GRANT SELECT ON agentpay_transactions, agentpay_records TO ${operatorGroup}`,
+  `GRANT INSERT (gateway, agent_id, transaction_id, service, account, amount, currency, invoice_id, at, operator, host,
+    voucher) ON agentpay_transactions TO ${operatorGroup}`,
+  `GRANT INSERT (record_id, transaction_seq, kind, at, source, state, view, answers_attempt, operator, host, overrides)
+    ON agentpay_records TO ${operatorGroup}`,
+  // No DELETE: only a final outcome closes a payment (desk-rules-schema.ts). UPDATE of one column
+  // lets reconcile's FOR UPDATE lock its rows, and no LOCK TABLE of the whole set.
+  `REVOKE UPDATE, DELETE, TRUNCATE ON agentpay_open FROM ${operatorGroup}`,
+  `GRANT SELECT, INSERT, UPDATE (transaction_seq) ON agentpay_open TO ${operatorGroup}`,
   `GRANT SELECT ON agentpay_schema_migrations TO ${operatorGroup}`,
   `GRANT USAGE ON SEQUENCE agentpay_transactions_seq_seq, agentpay_records_seq_seq TO ${operatorGroup}`,
   // Approvals: read, and changed only through the functions that check who is asking.

@@ -15,7 +15,8 @@ export type Row = Record<string, unknown>;
 export type Query = (text: string, values: unknown[], consequence?: string) => Promise<Row[]>;
 
 export const text = (value: unknown) => String(value);
-const iso = (value: unknown) => (value instanceof Date ? value.toISOString() : String(value));
+/** A timestamptz as ISO text (the driver gives a Date). */
+export const iso = (value: unknown) => (value instanceof Date ? value.toISOString() : String(value));
 
 export function intentOfRow(row: Row, at: unknown = row.at): IntentRecord {
   const by = { operator: row.record_operator ?? row.operator, host: row.record_host ?? row.host };

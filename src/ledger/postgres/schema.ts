@@ -6,6 +6,7 @@ import { deskRulesMigration } from './desk-rules-schema.js';
 import { migrateGatewaySpellings } from './gateway-spellings-schema.js';
 import { grantOperatorRights, operatorRolesMigration } from './roles.js';
 import { shiftsMigration } from './shifts-schema.js';
+import { spellingsCheckedMigration } from './spellings-checked-schema.js';
 
 /**
  * The team ledger's schema, as numbered migrations applied in order, each once. Records are
@@ -78,6 +79,7 @@ CREATE INDEX agentpay_attempts_by_time ON agentpay_records (at) WHERE kind = 'at
   { version: 5, name: 'shifts and their Z-reports', sql: shiftsMigration },
   { version: 6, name: "the desk's rules kept by the database", sql: deskRulesMigration },
   { version: 7, name: 'one name for one gateway', sql: migrateGatewaySpellings },
+  { version: 8, name: 'one spelling for a gateway, an agent, a TransactionID', sql: spellingsCheckedMigration },
 ];
 
 export const schemaVersion = migrations.at(-1)!.version;

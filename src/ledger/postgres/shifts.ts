@@ -4,6 +4,7 @@ import type { StoredZReport, ZReportContent } from '../z-report.js';
 import { canonicalJson, sha256Hex } from '../z-report.js';
 import type { PostgresLedger } from './postgres-ledger.js';
 import { sqlStateOf } from './refusals.js';
+import { iso } from './rows.js';
 
 /**
  * Shifts on the team ledger (shifts-schema.ts holds the SQL): the operator role's open shift,
@@ -15,8 +16,6 @@ export interface Shift {
   operator: string;
   openedAt: string;
 }
-
-const iso = (value: unknown) => (value instanceof Date ? value.toISOString() : String(value));
 
 /** This role's open shift (session_user's), if it has one. */
 export async function openShiftOf(ledger: PostgresLedger): Promise<Shift | undefined> {
