@@ -18,7 +18,7 @@ const result = await build({
   // CommonJS: Node starts no ES module loader for it. main.ts has no top-level await for this.
   format: 'cjs',
   platform: 'node',
-  target: 'node20',
+  target: 'node22.19',
   // Required from node_modules through their public entry points, and only on the paths that
   // need them: schemas that must decide, tables, scenario files, a batch's or a proxy's HTTP
   // client, a PostgreSQL ledger. Everything else loads with every command and is in the bundle.

@@ -161,6 +161,22 @@ async function main(argv: readonly string[]): Promise<void> {
   }
 }
 
+/**
+ * Node 22 warns on stderr, once a process, that node:sqlite (the embedded ledger) is experimental:
+ * a user can do nothing about it. Node's own printer stays the 'warning' listener for every other
+ * warning (and keeps --no-warnings, --trace-warnings, --redirect-warnings); no flag is needed.
+ */
+function hideSqliteExperimentalWarning(): void {
+  for (const printWarning of process.listeners('warning')) {
+    process.removeListener('warning', printWarning);
+    process.on('warning', (warning) => {
+      const sqlite = warning.name === 'ExperimentalWarning' && warning.message.startsWith('SQLite is an experimental');
+      if (!sqlite) printWarning(warning);
+    });
+  }
+}
+hideSqliteExperimentalWarning();
+
 // A closed pipe (`agentpay status ... | head`) is not an error worth a stack trace.
 process.stdout.on('error', (error: NodeJS.ErrnoException) => {
   if (error.code !== 'EPIPE') throw error;
