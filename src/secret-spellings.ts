@@ -1,14 +1,10 @@
 /*
- * One secret as the source of a regular expression that finds it in every spelling
- * it may take in a gateway's answer, a form or a JSON line, in any mix character by character:
- * as typed; form- or URI-encoded (`%C3%B6` in either case, `+` for a space); JSON-escaped
- * (`\"`, `\/`, `\u00f6` or `\u00F6`, `\u0023` for `#`, every character as `\uXXXX`), as deep
- * as JSON nests: a JSON document inside a JSON string (an Extras FieldValue, spec 2.4) and deeper.
- * A short one is taken only as a whole token (isWholeToken), never inside a longer word or number.
+ * A secret as a regular expression that finds it in every spelling, mixed character by character:
+ * typed, form- or URI-encoded, JSON-escaped as deep as JSON nests (spec 2.4); docs/security.md lists them.
  */
 
 /** What goes on a word or a number: no short secret is found next to one. */
-const wordCharacter = /[\p{L}\p{N}]/u;
+export const wordCharacter = /[\p{L}\p{N}]/u;
 
 // An escape just before a token (`\n`, `\u0020`, `%20`) ends the text before it, whatever its last character.
 const escapeBefore = /(?:\\[bfnrt]|\\u[0-9a-fA-F]{4}|%[0-9a-fA-F]{2})$/;

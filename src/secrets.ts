@@ -1,5 +1,5 @@
 import { md5Hex } from './protocol/password.js';
-import { isWholeToken, secretPattern } from './secret-spellings.js';
+import { isWholeToken, secretPattern, wordCharacter } from './secret-spellings.js';
 
 /**
  * The secrets of this process (the agent password, and credentials in a proxy or ledger URL),
@@ -36,11 +36,8 @@ interface SecretMatcher {
 }
 
 /**
- * All the secrets of one redactSecrets call. `mayHold`: whether a text may hold one at all.
- * Every spelling but the one as typed (with `+` for its spaces) or an MD5 in any case has a JSON
- * escape or a `%XX`; most texts have none, and this test costs a fraction of the full
- * expressions, which are made (and compiled by V8) only for a text that passes it: one each,
- * longest first, so no spelling leaves a partial trace.
+ * All the secrets of one redactSecrets call: `mayHold`, a cheap test whether a text may hold one
+ * at all (most texts hold no escape), then the full expressions, longest first, made on first need.
  */
 interface Matchers {
   mayHold: RegExp;
@@ -58,19 +55,20 @@ export function registerSecret(secret: string): void {
 }
 
 const lengthOf = (text: string) => [...text].length;
-const goesOnWord = (character: string | undefined) => character !== undefined && /[\p{L}\p{N}]/u.test(character);
+const goesOnWord = (character: string | undefined) => character !== undefined && wordCharacter.test(character);
 const escapedForPattern = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
-/** Each secret as typed (unless too short to tell from ordinary text) and its MD5; an MD5 (the wire password) as itself. */
+/**
+ * Each secret as typed (unless too short to tell from ordinary text, or an MD5 itself, then in
+ * either case) and always its MD5: a password of 32 hex digits is sent as its own MD5 too.
+ */
 function lookedFor(secrets: readonly string[]): LookedFor[] {
   const found = new Map<string, LookedFor>();
   const add = (text: string, caseless: boolean) => found.set(caseless ? text.toLowerCase() : text, { text, caseless });
   for (const secret of secrets) {
     if (/^[0-9a-f]{32}$/i.test(secret)) add(secret.toLowerCase(), true);
-    else {
-      if (lengthOf(secret) >= shortestRedacted) add(secret, false);
-      add(md5Hex(secret), true);
-    }
+    else if (lengthOf(secret) >= shortestRedacted) add(secret, false);
+    add(md5Hex(secret), true);
   }
   return [...found.values()].sort((a, b) => lengthOf(b.text) - lengthOf(a.text));
 }

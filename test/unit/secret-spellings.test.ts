@@ -39,6 +39,12 @@ describe('a secret is blanked in every spelling', () => {
       expect(redactSecrets(`[${spelling}]`, [emoji]), spelling).toBe('[***]');
   });
 
+  it('a password of 32 hex digits: itself in either case, and its own MD5 (what --password-format md5 sends)', () => {
+    const hexPassword = '0123456789abcdef0123456789ABCDEF';
+    const echoed = `echo ${hexPassword.toLowerCase()} / ${md5Hex(hexPassword)} / ${md5Hex(hexPassword).toUpperCase()}`;
+    expect(redactSecrets(echoed, [hexPassword])).toBe('echo *** / *** / ***');
+  });
+
   it('of 8 characters or more, wherever it stands, even inside a word', () => {
     expect(redactSecrets('xx-correct-horse-7xx', ['correct-horse-7'])).toBe('xx-***xx');
   });

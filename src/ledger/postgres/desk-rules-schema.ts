@@ -1,13 +1,6 @@
 /**
- * Migration 6: the desk's rules kept by the database itself (docs/desk-safety.md, "What the
- * database enforces"), so neither a modified client nor plain SQL as an operator gets past them:
- * - the policy (approval thresholds, shifts required) is the administrator's table;
- * - every intent is weighed by a trigger: over a threshold, or under a TransactionID a request
- *   holds, it must be that request's frozen purchase, approved, unexpired, taken by
- *   agentpay_use_approval (which alone writes approval marks, naming the record it writes);
- * - an intent joins its role's open shift in its own transaction (FOR SHARE on the shift, which
- *   the close's FOR UPDATE waits for), and the close counts the shift's members itself;
- * - only a recorded final outcome takes a payment out of the open set (operators cannot DELETE).
+ * Migration 6: the desk's rules kept by the database itself, so neither a modified client nor
+ * plain SQL as an operator gets past them (docs/desk-safety.md, "What the database enforces").
  */
 export const deskRulesMigration = `
 CREATE TABLE agentpay_approval_thresholds (

@@ -2,18 +2,9 @@ import type pg from 'pg';
 import { gatewayIdentity } from '../../protocol/gateway-identity.js';
 
 /**
- * Migration 7: one name for one gateway (protocol/gateway-identity.ts). An older agentpay keyed
- * a payment by the base URL as typed, so `HTTP://127.0.0.1:8080`, `http://127.0.0.1:8080/` and
- * `http://localhost:8080` were three gateways to the ledger, and the replay guard and the
- * duplicate check each saw a part of its payments. Each spelling is rewritten to its identity
- * in the transactions and the approvals, run as the tables' owner inside the migration's
- * transaction, with the append-only trigger off for that transaction alone.
- *
- * A TransactionID that the identity already holds for the same agent (in either table) is not
- * rewritten: the two rows may be two different purchases that one TransactionID paid twice at
- * one gateway (the replay guard could not see it), and merging them would lose one. Such a row
- * keeps the spelling it was made under, nothing is lost, and agentpay_gateway_spellings lists it
- * for a person to settle with the provider (docs/team-ledger.md "Gateway spellings").
+ * Migration 7: each old spelling of a gateway rewritten to its identity (protocol/gateway-identity.ts),
+ * except a TransactionID the identity holds already: it may be another purchase, so it is kept
+ * apart and listed (docs/team-ledger.md "Gateway spellings").
  */
 const createSpellings = `
 CREATE TABLE agentpay_gateway_spellings (
