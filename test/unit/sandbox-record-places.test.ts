@@ -43,16 +43,4 @@ describe("the sandbox's record places", () => {
     expect(places.offsetOf(0)).toBe(0);
     expect(places.offsetOf(7)).toBe(99_999_999_999);
   });
-
-  it('holds a transaction in under 30 bytes of memory (with each id besides, as TransactionIndex keeps them, ~36)', () => {
-    const count = 1_000_000;
-    // Outside V8's heap, where the keys made here are garbage: the typed arrays' pages.
-    const outsideHeap = () => process.memoryUsage().rss - process.memoryUsage().heapTotal;
-    const before = outsideHeap();
-    const places = new RecordPlaces();
-    for (let i = 0; i < count; i++) places.set(`1001\n${4_000_000_000_000_000 + i}`, i * 400, () => false);
-    const perTransaction = (outsideHeap() - before) / count;
-    expect(places.size).toBe(count);
-    expect(perTransaction, `${perTransaction} bytes`).toBeLessThan(30);
-  });
 });
