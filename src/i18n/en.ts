@@ -348,6 +348,8 @@ const en = {
     teamLedgerOnly:
       "a second person's approval needs the team ledger on PostgreSQL: a journal file cannot tell one person from another; nothing was sent",
     teamLedgerOnlyHint: 'give --ledger postgres://<role>@<host>/<database> (docs/desk-safety.md, "Approval")',
+    playMoneyHint: (mode: string) =>
+      `${mode} is play money, kept in a journal of its own: approvals and shifts are a team ledger's, for a real gateway (docs/sandbox.md)`,
     requested: (id: string, expires: string) =>
       `transaction ${id} awaits a supervisor's approval until ${expires}; nothing was sent`,
     requestedHint: (id: string) =>

@@ -406,6 +406,8 @@ const ru: Catalogue = {
     teamLedgerOnly:
       'одобрение вторым человеком требует общего журнала в PostgreSQL: файл журнала не отличает одного человека от другого; ничего не отправлено',
     teamLedgerOnlyHint: 'укажите --ledger postgres://<роль>@<хост>/<база> (docs/desk-safety.md, «Approval»)',
+    playMoneyHint: (mode) =>
+      `${mode} — игровые деньги со своим журналом: одобрения и смены ведёт общий журнал, для настоящего шлюза (docs/sandbox.md)`,
     requested: (id, expires) => `транзакция ${id} ждёт одобрения старшего кассира до ${expires}; ничего не отправлено`,
     requestedHint: (id) =>
       `другой старший кассир (не вы) запускает \`agentpay approve ${id}\`; затем \`agentpay pay --approved ${id}\` отправит платёж`,

@@ -4,10 +4,11 @@ import { redactedText, registerSecret } from '../secrets.js';
 /**
  * Where payments are recorded (the `ledger` setting): a JSON Lines journal file on this
  * machine, or a PostgreSQL database the whole desk shares. `shown` is how messages and
- * `doctor` name it: a path, or the URL with its password as ***.
+ * `doctor` name it: a path, or the URL with its password as ***. `play`: the journal of
+ * --sandbox or --replay (settings/play-ledger.ts).
  */
 export type LedgerLocation =
-  | { kind: 'file'; path: string; shown: string }
+  | { kind: 'file'; path: string; shown: string; play?: '--sandbox' | '--replay' }
   | { kind: 'postgres'; url: string; shown: string };
 
 const postgresScheme = /^postgres(?:ql)?:\/\//i;

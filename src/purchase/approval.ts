@@ -24,8 +24,11 @@ export class AwaitingApprovalError extends AgentpayError {
 /** The team ledger, or a refusal naming why the journal file cannot do this (exit 2, nothing sent). */
 export async function teamLedgerOf(context: Pick<PurchaseContext, 'openLedger'>): Promise<PostgresLedger> {
   const ledger = await context.openLedger();
-  if (ledger.location.kind !== 'postgres')
-    throw new UsageError(t().approvals.teamLedgerOnly, { hint: t().approvals.teamLedgerOnlyHint });
+  if (ledger.location.kind !== 'postgres') {
+    const { play } = ledger.location;
+    const hint = play === undefined ? t().approvals.teamLedgerOnlyHint : t().approvals.playMoneyHint(play);
+    throw new UsageError(t().approvals.teamLedgerOnly, { hint });
+  }
   return ledger as PostgresLedger;
 }
 

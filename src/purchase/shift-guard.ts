@@ -6,7 +6,13 @@ import type { PurchaseContext } from './session.js';
 /** The team ledger shifts are kept in; a journal file is told it has none (exit 2). */
 export async function shiftLedgerOf(context: Pick<PurchaseContext, 'openLedger'>): Promise<PostgresLedger> {
   const ledger = await context.openLedger();
-  if (ledger.location.kind !== 'postgres') throw new UsageError(t().shifts.teamLedgerOnly);
+  if (ledger.location.kind !== 'postgres') {
+    const { play } = ledger.location;
+    throw new UsageError(
+      t().shifts.teamLedgerOnly,
+      play === undefined ? {} : { hint: t().approvals.playMoneyHint(play) },
+    );
+  }
   return ledger as PostgresLedger;
 }
 

@@ -17,5 +17,5 @@ export function playLedgerOf(inputs: SourceInputs, replay: boolean): Sourced<Led
   if (rawAt('ledger', settingsTable.ledger, 'flag', inputs) !== undefined)
     throw new UsageError(t().settings.playLedgerFlag(mode), { hint: t().settings.playLedgerFlagHint(mode) });
   const path = join(stateDirectory(inputs.env), replay ? 'replay-journal.jsonl' : 'sandbox-journal.jsonl');
-  return { value: { kind: 'file', path, shown: path }, source: 'sandbox' };
+  return { value: { kind: 'file', path, shown: path, play: mode }, source: 'sandbox' };
 }

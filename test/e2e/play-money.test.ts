@@ -56,6 +56,21 @@ describe('play money on a terminal whose ledger is the team ledger', { timeout: 
     const tables = await sql(ledger, "SELECT count(*)::int AS n FROM pg_tables WHERE tablename LIKE 'agentpay%'");
     expect(tables).toEqual([{ n: 0 }]);
   });
+
+  it('names play money, never a --ledger it refuses, when a second person or a shift is asked for', async () => {
+    const env = terminal('', 'ann');
+    const asked = await runCli(
+      ['--sandbox', 'pay', '--service', '202', '--account', '7011234567', '--amount', '1500.00', '--request-approval'],
+      {
+        env,
+      },
+    );
+    const shift = await runCli(['--sandbox', 'shift', 'open'], { env });
+    for (const refused of [asked, shift]) {
+      expect([refused.code, refused.stderr]).toEqual([2, expect.stringContaining('--sandbox is play money')]);
+      expect(refused.stderr).not.toContain('--ledger');
+    }
+  });
 });
 
 describe('a bulk run refused for want of an open shift', { timeout: 90_000 }, () => {
