@@ -157,7 +157,8 @@ describe('operators are database roles', { timeout: 60_000 }, () => {
        DROP TRIGGER agentpay_records_close_open ON agentpay_records;
        DROP TRIGGER agentpay_open_no_update ON agentpay_open;
        DROP TRIGGER agentpay_records_guarded ON agentpay_records;
-       DROP FUNCTION agentpay_guard_intent(), agentpay_close_on_outcome(), agentpay_guard_attempt();
+       DROP FUNCTION agentpay_guard_intent(), agentpay_close_on_outcome(), agentpay_guard_attempt(),
+         agentpay_session_shift();
        ALTER TABLE agentpay_transactions DROP COLUMN shift_seq;
        DROP TABLE agentpay_approval_thresholds, agentpay_desk_policy;
        ALTER TABLE agentpay_transactions DROP CONSTRAINT agentpay_transactions_one_spelling,

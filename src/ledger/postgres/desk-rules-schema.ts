@@ -32,13 +32,27 @@ ALTER TABLE agentpay_approvals ADD CONSTRAINT agentpay_approvals_id_digits
 REVOKE CREATE ON SCHEMA public FROM PUBLIC;
 CREATE INDEX agentpay_transactions_by_shift ON agentpay_transactions (shift_seq) WHERE shift_seq IS NOT NULL;
 
+-- The session's open shift, held FOR SHARE until the caller commits (a close waits for it); none
+-- is refused where the ledger requires shifts of operator roles.
+CREATE FUNCTION agentpay_session_shift() RETURNS bigint LANGUAGE plpgsql SECURITY DEFINER
+SET search_path = pg_catalog, pg_temp AS $$
+DECLARE shift bigint;
+BEGIN
+  SELECT s.seq INTO shift FROM public.agentpay_shifts s WHERE s.operator = session_user AND s.closed_at IS NULL FOR SHARE;
+  IF shift IS NULL AND (SELECT p.shifts_required FROM public.agentpay_desk_policy p) IS TRUE
+     AND public.agentpay_is_operator(session_user) THEN
+    RAISE EXCEPTION '% has no open shift, and the ledger requires one', session_user USING ERRCODE = 'APSHF',
+      DETAIL = session_user;
+  END IF;
+  RETURN shift;
+END $$;
+REVOKE ALL ON FUNCTION agentpay_session_shift() FROM PUBLIC;
+
 CREATE FUNCTION agentpay_guard_intent() RETURNS trigger LANGUAGE plpgsql SECURITY DEFINER
 SET search_path = pg_catalog, pg_temp AS $$
 DECLARE
   request public.agentpay_approvals;
   threshold numeric;
-  required boolean;
-  shift bigint;
 BEGIN
   -- A TransactionID recorded already: the insert cannot add it (the safe retry's ON CONFLICT).
   IF EXISTS (SELECT 1 FROM public.agentpay_transactions t
@@ -66,14 +80,7 @@ BEGIN
         USING ERRCODE = 'APTHR', DETAIL = threshold::text;
     END IF;
   END IF;
-  -- The shift is the role's own; FOR SHARE until this intent commits, so a close waits for it.
-  SELECT s.seq INTO shift FROM public.agentpay_shifts s WHERE s.operator = session_user AND s.closed_at IS NULL FOR SHARE;
-  NEW.shift_seq := shift;
-  SELECT p.shifts_required INTO required FROM public.agentpay_desk_policy p;
-  IF shift IS NULL AND required IS TRUE AND public.agentpay_is_operator(session_user) THEN
-    RAISE EXCEPTION '% has no open shift, and the ledger requires one', session_user USING ERRCODE = 'APSHF',
-      DETAIL = session_user;
-  END IF;
+  NEW.shift_seq := public.agentpay_session_shift();
   RETURN NEW;
 END $$;
 CREATE TRIGGER agentpay_transactions_guarded BEFORE INSERT ON agentpay_transactions
@@ -246,12 +253,7 @@ REVOKE ALL ON FUNCTION agentpay_close_shift(bigint, text, text),
 CREATE FUNCTION agentpay_guard_attempt() RETURNS trigger LANGUAGE plpgsql SECURITY DEFINER
 SET search_path = pg_catalog, pg_temp AS $$
 BEGIN
-  IF NEW.kind = 'attempt' AND (SELECT p.shifts_required FROM public.agentpay_desk_policy p) IS TRUE
-     AND public.agentpay_is_operator(session_user)
-     AND NOT EXISTS (SELECT 1 FROM public.agentpay_shifts s WHERE s.operator = session_user AND s.closed_at IS NULL) THEN
-    RAISE EXCEPTION '% has no open shift, and the ledger requires one', session_user USING ERRCODE = 'APSHF',
-      DETAIL = session_user;
-  END IF;
+  IF NEW.kind = 'attempt' THEN PERFORM public.agentpay_session_shift(); END IF;
   RETURN NEW;
 END $$;
 CREATE TRIGGER agentpay_records_guarded BEFORE INSERT ON agentpay_records
