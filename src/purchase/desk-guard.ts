@@ -1,7 +1,6 @@
 import { UsageError } from '../errors.js';
 import { t } from '../i18n/current.js';
 import type { Intent, IntentGuard, Ledger, RecentPayment } from '../ledger/ledger.js';
-import { compareDecimals } from '../protocol/money.js';
 import type { Settings } from '../settings/resolve.js';
 import {
   approvalBreach,
@@ -11,6 +10,7 @@ import {
   type LimitBreach,
   limitBreaches,
   lookBackOf,
+  thresholdBreach,
 } from './desk-rules.js';
 
 /**
@@ -67,9 +67,11 @@ function findingsOf(
  */
 async function ledgerApprovalBreach(ledger: Ledger, intent: Intent): Promise<LimitBreach | undefined> {
   const threshold = (await ledger.ledgerPolicy?.())?.approvalOver.find(({ currency }) => currency === intent.currency);
-  if (threshold === undefined || compareDecimals(intent.amount, threshold.over) <= 0) return undefined;
-  const rule = { amount: threshold.over, currency: intent.currency, setBy: { ledger: threshold.setBy } };
-  return { kind: 'approvalOver', rule, sumSoFar: '0', amount: intent.amount, whose: undefined };
+  if (threshold === undefined) return undefined;
+  return thresholdBreach(
+    { amount: threshold.over, currency: intent.currency, setBy: { ledger: threshold.setBy } },
+    intent,
+  );
 }
 
 /** What the rules find for this purchase, with the team ledger's threshold where it has one. */

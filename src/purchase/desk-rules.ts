@@ -95,7 +95,11 @@ export function limitBreaches(
 
 /** The approval threshold this payment is over (approvalOver): it needs a second person (docs/desk-safety.md, Approval). */
 export function approvalBreach(desk: DeskSettings, intent: Intent): LimitBreach | undefined {
-  const rule = desk.limit('approvalOver', intent.currency);
+  return thresholdBreach(desk.limit('approvalOver', intent.currency), intent);
+}
+
+/** The payment against one approval threshold (a profile's, a flag's, the team ledger's): the breach, if over it. */
+export function thresholdBreach(rule: LimitRule | undefined, intent: Intent): LimitBreach | undefined {
   if (rule === undefined || compareDecimals(intent.amount, rule.amount) <= 0) return undefined;
   return { kind: 'approvalOver', rule, sumSoFar: '0', amount: intent.amount, whose: undefined };
 }

@@ -1,7 +1,6 @@
-import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { isolatedEnv, jsonLines, runCli } from '../helpers/cli.js';
-import { addOperator, asRole, passwordOf, roleUrl } from '../helpers/desk-roles.js';
+import { addOperator, asRole, sessionAs } from '../helpers/desk-roles.js';
 import { foreignCodes, startForeignGateway } from '../helpers/foreign-gateway.js';
 import { freshDatabase, sql } from '../helpers/postgres.js';
 import { teamLedgerRig } from '../helpers/team-ledger.js';
@@ -153,10 +152,7 @@ describe('the two-person rule, enforced by the database', { timeout: 60_000 }, (
   it('refuses a requester who goes round the client with plain SQL, on every table and function', async () => {
     const { admin, boris, carl, names } = await desk('e');
     const id = await requested(boris, 'bypass-1');
-    const url = new URL(roleUrl(admin, names.boris));
-    url.password = passwordOf(names.boris);
-    const client = new pg.Client(url.href);
-    await client.connect();
+    const client = await sessionAs(admin, names.boris);
     const outcome = (statement: string, values: unknown[] = []) =>
       client.query(statement, values).then(
         () => 'done',

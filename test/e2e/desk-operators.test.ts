@@ -1,8 +1,7 @@
-import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { schemaVersion } from '../../src/ledger/postgres/schema.js';
 import { jsonLines, runCli } from '../helpers/cli.js';
-import { addOperator, asRole, passwordOf, roleUrl } from '../helpers/desk-roles.js';
+import { addOperator, asRole, sessionAs } from '../helpers/desk-roles.js';
 import { freshDatabase, sql } from '../helpers/postgres.js';
 import { teamLedgerRig } from '../helpers/team-ledger.js';
 
@@ -11,15 +10,6 @@ import { teamLedgerRig } from '../helpers/team-ledger.js';
 // the profile says, and a role can do nothing to the ledger beyond an operator's work.
 const rig = teamLedgerRig();
 const { terminal, payStatic } = rig;
-
-/** A plain SQL session as the role, as a modified client would have it. */
-async function sessionAs(adminUrl: string, role: string): Promise<pg.Client> {
-  const url = new URL(roleUrl(adminUrl, role));
-  url.password = passwordOf(role);
-  const client = new pg.Client(url.href);
-  await client.connect();
-  return client;
-}
 
 const refusal = (promise: Promise<unknown>) =>
   promise.then(

@@ -1,10 +1,10 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningSandbox, startSandbox } from '../../src/sandbox/server.js';
 import { jsonLines, runCli } from '../helpers/cli.js';
-import { addOperator, asRole, passwordOf, roleUrl } from '../helpers/desk-roles.js';
+import { codeOf } from '../helpers/desk-attacks.js';
+import { addOperator, asRole, sessionAs } from '../helpers/desk-roles.js';
 import { linesOf } from '../helpers/journal-lines.js';
 import { freshDatabase, sql } from '../helpers/postgres.js';
 import { teamLedgerRig } from '../helpers/team-ledger.js';
@@ -39,21 +39,6 @@ async function desk(tag: string, policy: string[]) {
     boris: asRole(terminal('', 'whoever'), admin, names.boris),
   };
 }
-
-/** A pg client logged in as the role, as an operator with psql would be. */
-async function asOperator(admin: string, role: string): Promise<pg.Client> {
-  const url = new URL(roleUrl(admin, role));
-  url.password = passwordOf(role);
-  const client = new pg.Client(url.href);
-  await client.connect();
-  return client;
-}
-
-const codeOf = (client: pg.Client, statement: string, values: unknown[] = []) =>
-  client.query(statement, values).then(
-    () => 'done',
-    (error: { code?: string }) => error.code,
-  );
 
 /** The rig's static payment, for another amount. */
 const withAmount = (args: string[], amount: string) =>
@@ -101,7 +86,7 @@ describe("the desk's rules, kept by the database", { timeout: 90_000 }, () => {
     expect([retry.code, retry.stderr]).toEqual([2, expect.stringContaining('approval threshold')]);
     expect([...paymentsFor('thr-1'), ...paymentsFor('thr-2')]).toEqual([]);
 
-    const client = await asOperator(admin, names.anna);
+    const client = await sessionAs(admin, names.anna);
     try {
       expect(await codeOf(client, intentSql, [record.gateway, '1796000000000000002', 'thr-3', '150.00'])).toBe('APTHR');
       expect(await codeOf(client, intentSql, [record.gateway, '1796000000000000003', 'thr-3', '1e9'])).toBe('APTHR');
@@ -172,7 +157,7 @@ describe("the desk's rules, kept by the database", { timeout: 90_000 }, () => {
     const txn = '1796000000000000021';
     expect((await runCli(payStatic('forge-0', ['--txn-id', txn, '--request-approval']), { env: anna })).code).toBe(3);
     expect((await runCli(['approve', txn], { env: boris })).code).toBe(0);
-    const client = await asOperator(admin, names.anna);
+    const client = await sessionAs(admin, names.anna);
     const forge = (id: string, account: string) =>
       codeOf(
         client,
@@ -219,7 +204,7 @@ describe("the desk's rules, kept by the database", { timeout: 90_000 }, () => {
     expect(await sql(admin, 'SELECT count(*)::int AS n FROM agentpay_transactions')).toEqual([{ n: 0 }]);
 
     expect((await runCli(['shift', 'open'], { env: anna })).code).toBe(0);
-    const client = await asOperator(admin, names.anna);
+    const client = await sessionAs(admin, names.anna);
     try {
       // An intent in flight when the close begins: the close waits for it, and its report counts it.
       await client.query('BEGIN');

@@ -1,9 +1,8 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { jsonLines, runCli } from '../helpers/cli.js';
-import { addOperator, asRole, passwordOf, roleUrl } from '../helpers/desk-roles.js';
+import { addOperator, asRole, sessionAs } from '../helpers/desk-roles.js';
 import { freshDatabase, sql } from '../helpers/postgres.js';
 import { teamLedgerRig } from '../helpers/team-ledger.js';
 
@@ -106,10 +105,7 @@ describe('shifts and their Z-reports', { timeout: 90_000 }, () => {
     expect([intact.code, intact.stderr]).toEqual([0, expect.stringContaining('2 Z-reports are intact')]);
 
     // An operator cannot touch the reports, nor store one that does not follow the chain.
-    const url = new URL(roleUrl(admin, 'anna_s'));
-    url.password = passwordOf('anna_s');
-    const client = new pg.Client(url.href);
-    await client.connect();
+    const client = await sessionAs(admin, 'anna_s');
     const outcome = (statement: string, values: unknown[] = []) =>
       client.query(statement, values).then(
         () => 'done',

@@ -1,7 +1,7 @@
-import pg from 'pg';
+import type pg from 'pg';
 import { expect } from 'vitest';
 import { runCli } from './cli.js';
-import { addOperator, passwordOf, roleUrl } from './desk-roles.js';
+import { addOperator, sessionAs } from './desk-roles.js';
 import { freshDatabase } from './postgres.js';
 import type { teamLedgerRig } from './team-ledger.js';
 
@@ -35,10 +35,7 @@ export async function attackedDesk(
   const set = await runCli(['ledger', 'policy', ...policy], { env: adminEnv });
   expect(set.code, set.stderr).toBe(0);
   const connect = async (role: string) => {
-    const url = new URL(roleUrl(admin, role));
-    url.password = passwordOf(role);
-    const client = new pg.Client(url.href);
-    await client.connect();
+    const client = await sessionAs(admin, role);
     opened.push(client);
     return client;
   };

@@ -1,5 +1,6 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import pg from 'pg';
 import { expect } from 'vitest';
 import { runCli } from './cli.js';
 
@@ -36,4 +37,13 @@ export function asRole(env: Record<string, string>, adminUrl: string, role: stri
     mode: 0o600,
   });
   return { ...env, AGENTPAY_LEDGER: roleUrl(adminUrl, role) };
+}
+
+/** A plain SQL session as the role, as psql or a modified client would have it. */
+export async function sessionAs(adminUrl: string, role: string): Promise<pg.Client> {
+  const url = new URL(roleUrl(adminUrl, role));
+  url.password = passwordOf(role);
+  const client = new pg.Client(url.href);
+  await client.connect();
+  return client;
 }
