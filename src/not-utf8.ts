@@ -10,11 +10,8 @@ export interface TextPosition {
 }
 
 /**
- * Where bytes stop being UTF-8 (RFC 3629: no overlong forms, no surrogates, nothing above
- * U+10FFFF): the first bad byte of each line that has one, with its line (lines end at "\n",
- * "\r\n" or a lone "\r", as the rows' lines do) and column (characters from 1, a bad byte one).
- * A file read in pieces passes one `at` to each piece, which it leaves where the piece ends; a
- * piece then ends after an ASCII byte other than "\r" (a character's end, not half a "\r\n").
+ * The first byte of each line that is not UTF-8 (RFC 3629), with its line and column. A file read
+ * in pieces passes one `at` to each, each ending after an ASCII byte other than "\r".
  */
 export function notUtf8(
   bytes: Uint8Array,

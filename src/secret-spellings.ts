@@ -12,10 +12,8 @@ const wordBefore = /(?:[\p{L}\p{N}]|\p{N}[.,])$/u;
 const wordAfter = /^(?:[\p{L}\p{N}]|[.,]\p{N})/u;
 
 /**
- * Whether a match of a short secret is a whole token: not after a letter or digit (nor a digit
- * and a decimal point: `5.` of `5.00`) at `start`, not before one (nor `.0`) at `end`; -1 skips
- * a side (the secret's own character there is no letter or digit). Checked on each match, not
- * in the expression: Unicode classes and look-arounds there cost compiling in every command.
+ * Whether a short secret's match is a whole token: no letter, digit or `5.`-like decimal on either
+ * side (-1 skips a side). Checked per match, not in the expression, which stays cheap to compile.
  */
 export function isWholeToken(text: string, start: number, end: number): boolean {
   if (end >= 0 && wordAfter.test(text.slice(end, end + 3))) return false;

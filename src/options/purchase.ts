@@ -65,10 +65,8 @@ export function forbiddenCharacterText({
 }
 
 /**
- * What is wrong with a service or an account typed or given on the command line, as with an
- * order file's cell (commands/pay/bulk/order-cells.ts): a control character (ESC, BEL: sent on,
- * they would reach the gateway and every screen that shows the account), half a surrogate pair,
- * or an account longer than an account may be. Undefined when it may be sent.
+ * What is wrong with a service or account from the command line, as with an order file's cell
+ * (order-cells.ts): a control character, half a surrogate pair, an account too long; else undefined.
  */
 export function purchaseTextProblem(field: 'service' | 'account', text: string): string | undefined {
   const forbidden = forbiddenCharacterIn(text);

@@ -126,11 +126,8 @@ export async function parseEnvelope(body: string): Promise<GatewayAnswer> {
 const numberText = /^-?\d+(?:\.\d+)?$/;
 
 /**
- * The answer with every text the gateway chose passed through `redact` (secrets.ts), so that no
- * view, ledger record, receipt or history made from it holds a secret the gateway echoed.
- * ResponseStatus, and the ids, amounts and rates that are numbers, stay byte for byte. `extras`
- * and `raw` stay as they came: the voucher list is redacted once parsed (vouchers.ts). An
- * answer with nothing to blank (nearly all) is returned as it is, not copied.
+ * The answer with every text the gateway chose passed through `redact` (secrets.ts); codes, ids,
+ * amounts and rates stay byte for byte, and an answer with nothing to blank is not copied.
  */
 export function redactedAnswer(answer: GatewayAnswer, redact: (text: string) => string): GatewayAnswer {
   let changed = false;

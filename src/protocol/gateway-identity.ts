@@ -1,9 +1,6 @@
 /**
- * One gateway, one name. Every request goes to `{base_url}/home/index` (spec 4), and a
- * TransactionID is unique per gateway and agent (spec 3), so the ledger keys payments by the
- * gateway: `HTTP://Gateway.example:443/`, `https://gateway.example` and `https://gateway.example/.`
- * must be one key, or the replay guard and the duplicate check would each see a third of the
- * payments (docs/configuration.md "One gateway, one name").
+ * One gateway, one name: a TransactionID is unique per gateway and agent (spec 3), so spellings of
+ * one base URL must be one ledger key (docs/configuration.md "One gateway, one name").
  */
 
 /**

@@ -7,10 +7,8 @@ import { rawAt, type Sourced, type SourceInputs } from './sources.js';
 import { settingsTable } from './table.js';
 
 /**
- * The ledger of play money. --sandbox and --replay record in a journal of their own beside the
- * embedded gateway's state, never in the ledger real payments go to (the environment's, the
- * profile's, a team ledger): no live history, report, reconcile, shift or approval counts them.
- * A --ledger (--journal) flag with them is refused: which books were meant would be a guess.
+ * Play money's own journal (--sandbox, --replay), never the ledger real payments go to; a --ledger
+ * or --journal flag with them is refused: which books were meant would be a guess (docs/sandbox.md).
  */
 export function playLedgerOf(inputs: SourceInputs, replay: boolean): Sourced<LedgerLocation> {
   const mode = replay ? '--replay' : '--sandbox';

@@ -6,10 +6,8 @@ import type { CommandContext } from '../context.js';
 import { adminConnection, refused } from './operators.js';
 
 /**
- * `agentpay ledger policy [--approval-threshold …] [--clear-approval-threshold …] [--shifts …]`: the rules
- * the team ledger's database applies to every intent (docs/desk-safety.md). With no option it
- * shows them; a change needs the administrator's URL (operators may only read). Not
- * --approval-over: that global flag lowers the threshold for one run, as a profile's does.
+ * `agentpay ledger policy`: shows, or with the administrator's URL sets, the rules the database
+ * applies to every intent (docs/desk-safety.md). Not --approval-over: that global flag is one run's.
  */
 export async function runPolicy(raw: unknown, context: CommandContext): Promise<void> {
   const options = optionRecord(raw);

@@ -1,8 +1,6 @@
 /**
- * Migration 8: one spelling for what keys a payment (a gateway, an agent, a TransactionID), kept
- * by CHECKs, so no one writes a request's TransactionID under another spelling of its gateway.
- * NOT VALID: rows migration 7 kept apart keep their spelling; "sandbox" and "replay" stay the
- * names an older agentpay's journal gave play money (an import keeps them apart by name).
+ * Migration 8: one spelling of a payment's key (gateway, agent), so no request's TransactionID is
+ * written under another; NOT VALID keeps migration 7's rows apart; "sandbox"/"replay" stay importable.
  */
 export const spellingsCheckedMigration = ['agentpay_transactions', 'agentpay_approvals']
   .map(

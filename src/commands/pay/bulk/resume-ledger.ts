@@ -119,10 +119,8 @@ export class LedgerRows {
 }
 
 /**
- * A failure that is the gateway's word on the payment: final, never paid again. Not so a "not
- * sent" (no answer: no status) nor a "never made" (reconcile closed it: the gateway had no such
- * transaction past the grace, a notFound code): the gateway never took that Payment, so the row
- * is paid again, after a Status, with its same TransactionID (spec 3 rule 2).
+ * A failure that is the gateway's word on the payment: final. A "not sent" (no status) or "never
+ * made" (a notFound code) was never taken, so it is paid again under its TransactionID (spec 3 rule 2).
  */
 export const isGatewaysFailure = (state: string | undefined, status: string | null, codes: CodeTable): boolean =>
   state === 'failed' && status !== null && classifyCode(status, codes) !== 'notFound';
