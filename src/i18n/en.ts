@@ -12,6 +12,9 @@ const count = (n: number, word: string) => `${n.toLocaleString('en-US')} ${word}
 /** What could not be done with a local file (errors.ts LocalStorageError): each said in every language. */
 export type StorageAction =
   | 'read the journal'
+  | 'open the ledger'
+  | 'read the ledger'
+  | 'write the ledger'
   | 'write the journal'
   | 'compact the journal'
   | "read the journal's directory"
@@ -458,6 +461,9 @@ const en = {
       `could not remove the lock ${path} (${reason}); remove it by hand once this command has ended`,
     purchaseBusy: 'another terminal has held this account for 30 s (stopped between its check and its commit?)',
     journalBusy: (path: string, holder: string) => `the journal's lock ${path} is held by ${holder}`,
+    ledgerWaiting: (path: string) => `waiting for ${path}: another agentpay is writing to it (Ctrl+C stops the wait)`,
+    ledgerBusy: (path: string) => `another agentpay process has held ${path} for 30 s`,
+    ledgerBusyHint: 'try again once the other agentpay command has ended (`ps` shows it); nothing was written',
     runBusy: (file: string, holder: string) => `${file} is being paid by another run: ${holder}; nothing was sent`,
     runBusyHint: (results: string) =>
       `wait for that run to end, then run the file again (it resumes from ${results}); a lock left by a run that died on this machine is taken over; one from another machine or container: remove ${results}.lock once that run is gone`,
@@ -766,6 +772,20 @@ const en = {
 
   /** ledger migrate, import and compact: commands/ledger (their --json is data, in English). */
   ledger: {
+    journalNotDatabase: (path: string) => `${path} is a journal of an earlier agentpay, not a ledger database`,
+    importHint: (path: string) =>
+      `load it into the ledger once with \`agentpay ledger import ${path}\`, then use the ledger (the default, or --ledger <file>.sqlite)`,
+    oldJournalFound: (path: string) =>
+      `${path} holds payments of an earlier agentpay: load them once with \`agentpay ledger import ${path}\``,
+    notADatabase: (path: string) => `${path} is neither an agentpay ledger database nor a journal`,
+    notADatabaseHint: 'give --ledger a new file name (agentpay creates it) or the ledger file itself',
+    onNetworkFileSystem: (path: string, kind: string) =>
+      `${path} is on a network file system (${kind}): a SQLite ledger there can be damaged by writers on two machines`,
+    onNetworkFileSystemHint:
+      'keep the ledger on a local disk; a desk that shares one ledger across machines uses PostgreSQL (--ledger postgres://…, docs/team-ledger.md)',
+    newerSchema: (ledger: string, version: number, known: number) =>
+      `the ledger ${ledger} has schema version ${version}, newer than this agentpay knows (${known}); nothing was written`,
+    newerSchemaHint: 'upgrade agentpay on this machine to the version that wrote it',
     upToDate: (ledger: string, version: number) => `the ledger ${ledger} is up to date (schema version ${version})`,
     applied: (ledger: string, version: number, name: string) => `${ledger}: applied migration ${version} (${name})`,
     otherPurchase: (id: string, path: string) =>

@@ -83,6 +83,9 @@ function fieldProblem({ field, problem, message }: InvalidFieldError): string {
 /** What could not be done with a local file, as LocalStorageError names it. */
 const localStorageActions: Record<StorageAction, string> = {
   'read the journal': 'прочитать журнал',
+  'open the ledger': 'открыть журнал',
+  'read the ledger': 'прочитать журнал',
+  'write the ledger': 'записать журнал',
   'write the journal': 'записать журнал',
   'compact the journal': 'сжать журнал',
   "read the journal's directory": 'прочитать каталог журнала',
@@ -508,6 +511,9 @@ const ru: Catalogue = {
       `не удалось снять блокировку ${path} (${reason}); удалите её вручную, когда команда закончится`,
     purchaseBusy: 'другой терминал держит этот счёт уже 30 с (остановлен между проверкой и записью?)',
     journalBusy: (path: string, holder: string) => `блокировку журнала ${path} держит ${holder}`,
+    ledgerWaiting: (path) => `ждём ${path}: в него сейчас пишет другой процесс agentpay (Ctrl+C прервёт ожидание)`,
+    ledgerBusy: (path) => `другой процесс agentpay держит ${path} уже 30 с`,
+    ledgerBusyHint: 'повторите, когда другая команда agentpay завершится (её покажет `ps`); ничего не записано',
     runBusy: (file: string, holder: string) =>
       `${file} уже оплачивается другим запуском: ${holder}; ничего не отправлялось`,
     runBusyHint: (results: string) =>
@@ -816,6 +822,20 @@ const ru: Catalogue = {
   },
 
   ledger: {
+    journalNotDatabase: (path) => `${path} — журнал прежней версии agentpay, а не база журнала`,
+    importHint: (path) =>
+      `загрузите его в журнал один раз: \`agentpay ledger import ${path}\`, затем работайте с журналом (по умолчанию или --ledger <файл>.sqlite)`,
+    oldJournalFound: (path) =>
+      `в ${path} есть платежи прежней версии agentpay: загрузите их один раз командой \`agentpay ledger import ${path}\``,
+    notADatabase: (path) => `${path} — не база журнала agentpay и не журнал`,
+    notADatabaseHint: 'укажите в --ledger новое имя файла (agentpay создаст его) или сам файл журнала',
+    onNetworkFileSystem: (path, kind) =>
+      `${path} лежит в сетевой файловой системе (${kind}): журнал SQLite там могут повредить записи с двух машин`,
+    onNetworkFileSystemHint:
+      'держите журнал на локальном диске; касса, которой нужен один журнал на несколько машин, использует PostgreSQL (--ledger postgres://…, docs/team-ledger.md)',
+    newerSchema: (ledger, version, known) =>
+      `у журнала ${ledger} версия схемы ${version}, новее, чем знает этот agentpay (${known}); ничего не записано`,
+    newerSchemaHint: 'обновите agentpay на этой машине до версии, которая его записала',
     upToDate: (ledger, version) => `журнал ${ledger} в актуальном состоянии (версия схемы ${version})`,
     applied: (ledger, version, name) => `${ledger}: применена миграция ${version} (${name})`,
     otherPurchase: (id, path) =>

@@ -1,6 +1,6 @@
 import type { TransactionState } from '../protocol/transaction-view.js';
 import type { LedgerLocation } from './location.js';
-import type { IntentRecord, OutcomeRecord } from './records.js';
+import type { IntentRecord, JournalRecord, OutcomeRecord } from './records.js';
 
 /**
  * The ledger: where every payment is recorded before it leaves and every answer after. Two
@@ -59,6 +59,13 @@ export interface Ledger {
    */
   payments(query: PaymentsQuery): AsyncIterable<readonly PaymentRow[]>;
   close(): Promise<void>;
+  /**
+   * Records of an earlier agentpay's journal loaded in their order (`ledger import`): each once,
+   * however often the journal is loaded; a TransactionID held for another purchase is left out.
+   */
+  importRecords(records: AsyncIterable<JournalRecord>): Promise<{ added: number; conflicts: string[] }>;
+  /** Every record in the order it was recorded, as journal records (`ledger export`). */
+  exportRecords(): AsyncIterable<JournalRecord>;
   /**
    * One TransactionID as the ledger holds it (a receipt reprinted): for each gateway and agent
    * that used it (only `owner`'s, when given), its latest attempt's intent and its latest word

@@ -1,13 +1,18 @@
+import { existsSync } from 'node:fs';
 import { hostname } from 'node:os';
+import { dirname, join } from 'node:path';
+import { t } from '../i18n/current.js';
 import type { Output } from '../output.js';
 import { stateDirectory } from '../settings/definition.js';
 import type { Settings } from '../settings/resolve.js';
-import { FileLedger } from './file/file-ledger.js';
 import type { Ledger } from './ledger.js';
 
+/** Where an earlier agentpay kept its journal by default, beside today's ledger. */
+const oldJournalName = 'journal.jsonl';
+
 /**
- * The ledger the settings name. The PostgreSQL driver is loaded only for a postgres:// ledger:
- * a journal file costs nothing more at start-up.
+ * The ledger the settings name: a SQLite file on this machine, or PostgreSQL. The PostgreSQL
+ * driver is loaded only for a postgres:// ledger: a local ledger costs nothing more at start-up.
  */
 export async function openLedger(
   settings: Pick<Settings, 'ledger' | 'operator' | 'env'>,
@@ -15,13 +20,18 @@ export async function openLedger(
   stop?: AbortSignal,
 ): Promise<Ledger> {
   const location = settings.ledger.value;
-  if (location.kind === 'file')
-    return new FileLedger(
-      location,
-      (message) => out.warn(message),
-      { operator: settings.operator.value, host: hostname() },
+  if (location.kind === 'file') {
+    const oldJournal = join(dirname(location.path), oldJournalName);
+    // An upgrade's first command: the payments of the journal are named, once a command, until imported.
+    if (settings.ledger.source === 'default' && !existsSync(location.path) && existsSync(oldJournal))
+      out.warn(t().ledger.oldJournalFound(oldJournal));
+    const { SqliteLedger } = await import('./sqlite/sqlite-ledger.js');
+    return SqliteLedger.open(location, {
+      by: { operator: settings.operator.value, host: hostname() },
+      note: (message) => out.warn(message),
       stop,
-    );
+    });
+  }
   const { PostgresLedger } = await import('./postgres/postgres-ledger.js');
   return PostgresLedger.open(location, {
     env: settings.env,

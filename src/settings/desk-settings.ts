@@ -11,13 +11,13 @@ export const deskSettings = {
     profile: { key: 'ledger', shape: 'text' },
     alias: { flag: '--journal <path>', profileKey: 'journal' },
     parse: parse.ledgerLocation,
-    fallback: (env) => parse.ledgerLocation(join(stateDirectory(env), 'journal.jsonl'), 'default'),
-    defaultText: '`$XDG_STATE_HOME/agentpay/journal.jsonl`',
+    fallback: (env) => parse.ledgerLocation(join(stateDirectory(env), 'ledger.sqlite'), 'default'),
+    defaultText: '`$XDG_STATE_HOME/agentpay/ledger.sqlite`',
     help: {
-      en: 'where payments are recorded: a journal file, or a postgres:// URL for a team ledger',
-      ru: 'куда записываются платежи: файл журнала или URL postgres:// общего журнала команды',
+      en: 'where payments are recorded: a SQLite ledger file, or a postgres:// URL for a team ledger',
+      ru: 'куда записываются платежи: файл журнала SQLite или URL postgres:// общего журнала команды',
     },
-    docs: 'where payments are recorded: a JSON Lines journal file, or a `postgres://` (`postgresql://`) URL for a ledger the whole team shares (docs/team-ledger.md); `--journal`, `AGENTPAY_JOURNAL` and the profile key `journal` are older names for it; `--sandbox` and `--replay` record in a journal of their own instead (`sandbox-journal.jsonl`, `replay-journal.jsonl` in `$XDG_STATE_HOME/agentpay`; docs/sandbox.md), and refuse this flag',
+    docs: 'where payments are recorded: a SQLite database file on this machine (created on first use, on a local disk), or a `postgres://` (`postgresql://`) URL for a ledger the whole team shares (docs/team-ledger.md); `--journal`, `AGENTPAY_JOURNAL` and the profile key `journal` are older names for it; a JSON Lines journal of an earlier agentpay is loaded with `agentpay ledger import`; `--sandbox` and `--replay` record in a ledger of their own instead (`sandbox-ledger.sqlite`, `replay-ledger.sqlite` in `$XDG_STATE_HOME/agentpay`; docs/sandbox.md), and refuse this flag',
   },
   operator: {
     env: ['AGENTPAY_OPERATOR'],

@@ -1,9 +1,9 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FileLedger } from '../../src/ledger/file/file-ledger.js';
 import type { Intent, IntentGuard, Ledger } from '../../src/ledger/ledger.js';
 import { parseLedgerLocation } from '../../src/ledger/location.js';
 import { PostgresLedger } from '../../src/ledger/postgres/postgres-ledger.js';
+import { SqliteLedger } from '../../src/ledger/sqlite/sqlite-ledger.js';
 import { isolatedEnv } from '../helpers/cli.js';
 import { freshDatabase, type PostgresServer, sql, startPostgres } from '../helpers/postgres.js';
 
@@ -68,12 +68,15 @@ async function postgresPair(setting?: string): Promise<[Ledger, Ledger]> {
 
 const stores: { name: string; pair: () => Promise<[Ledger, Ledger]> }[] = [
   {
-    name: 'the journal file',
+    name: 'the SQLite ledger',
     pair: async () => {
-      const path = join(isolatedEnv().HOME!, 'journal.jsonl');
+      const path = join(isolatedEnv().HOME!, 'ledger.sqlite');
       const open = (operator: string) =>
-        new FileLedger(parseLedgerLocation(path, 'test') as never, () => undefined, { operator, host: 'test' });
-      const pair: [Ledger, Ledger] = [open('anna'), open('boris')];
+        SqliteLedger.open(parseLedgerLocation(path, 'test') as never, {
+          by: { operator, host: 'test' },
+          note: () => undefined,
+        });
+      const pair: [Ledger, Ledger] = [await open('anna'), await open('boris')];
       opened.push(...pair);
       return pair;
     },

@@ -6,20 +6,16 @@ import { addArgument, addOptions } from '../option.js';
 
 const descriptions = {
   ledger: {
-    en: 'look after the ledger: set up a team ledger on PostgreSQL, move a journal into it, write it out; compact a journal file',
-    ru: 'обслуживание журнала: общий журнал в PostgreSQL, перенос файла журнала в него, выгрузка; сжатие файла журнала',
+    en: 'look after the ledger: load an earlier journal into it, write it out; set up a team ledger on PostgreSQL',
+    ru: 'обслуживание журнала: загрузка прежнего журнала, выгрузка; общий журнал в PostgreSQL',
   },
   migrate: {
     en: 'set up or update the PostgreSQL ledger schema (done on first use too; run it once as a user allowed to create tables)',
     ru: 'создать или обновить схему журнала в PostgreSQL (это делается и при первом использовании; запустите один раз от пользователя, которому можно создавать таблицы)',
   },
   import: {
-    en: 'load a journal file into the PostgreSQL ledger; importing it again adds nothing; open payments stay open for reconcile',
-    ru: 'загрузить файл журнала в журнал PostgreSQL; повторный импорт ничего не добавит; открытые платежи остаются открытыми для reconcile',
-  },
-  compact: {
-    en: 'move closed transactions of the journal file into its dated archive, and damaged lines into <journal>.damaged',
-    ru: 'перенести закрытые транзакции файла журнала в его архив по датам, а повреждённые строки — в <журнал>.damaged',
+    en: "load an earlier agentpay's journal file (plain or compacted) into the ledger; importing it again adds nothing; open payments stay open for reconcile",
+    ru: 'загрузить файл журнала прежней версии agentpay (обычный или сжатый) в журнал; повторный импорт ничего не добавит; открытые платежи остаются открытыми для reconcile',
   },
   export: {
     en: 'write every record of the ledger to stdout as journal lines (JSON Lines), in the order they were recorded',
@@ -94,8 +90,8 @@ const policyOptions = {
 const journalArgument = {
   name: '<journal>',
   help: {
-    en: "a journal file (JSON Lines), such as a terminal's $XDG_STATE_HOME/agentpay/journal.jsonl",
-    ru: 'файл журнала (JSON Lines), например $XDG_STATE_HOME/agentpay/journal.jsonl терминала',
+    en: "an earlier agentpay's journal file (JSON Lines), such as $XDG_STATE_HOME/agentpay/journal.jsonl",
+    ru: 'файл журнала прежней версии agentpay (JSON Lines), например $XDG_STATE_HOME/agentpay/journal.jsonl',
   },
 };
 
@@ -109,10 +105,6 @@ export function ledgerCommand(lazyAction: LazyAction, language: Language): Comma
   addArgument(ledger.command('import'), language, journalArgument)
     .description(descriptions.import[language])
     .action(lazyAction(async () => (await import('./run.js')).runImport, 'journal'));
-  ledger
-    .command('compact')
-    .description(descriptions.compact[language])
-    .action(lazyAction(async () => (await import('./compact.js')).runCompact));
   ledger
     .command('export')
     .description(descriptions.export[language])

@@ -4,7 +4,6 @@ import { t } from '../../i18n/current.js';
 import { untilInterrupted } from '../../interrupts.js';
 import { journalRecords } from '../../ledger/file/record-stream.js';
 import type { LedgerLocation } from '../../ledger/location.js';
-import type { PostgresLedger } from '../../ledger/postgres/postgres-ledger.js';
 import { lineOf } from '../../ledger/record-format.js';
 import { optionRecord } from '../../options/values.js';
 import type { CommandContext } from '../context.js';
@@ -14,11 +13,6 @@ export function postgresLocation(context: CommandContext, what: string): LedgerL
   const location = context.settings.ledger.value;
   if (location.kind === 'postgres') return location;
   throw new UsageError(t().commands.postgresOnly(what, location.shown), { hint: t().commands.postgresOnlyHint });
-}
-
-async function openPostgres(context: CommandContext, what: string): Promise<PostgresLedger> {
-  postgresLocation(context, what);
-  return (await context.openLedger()) as PostgresLedger;
 }
 
 /** `agentpay ledger migrate`: the schema migrations not yet applied, under the same advisory lock as on first use. */
@@ -40,7 +34,7 @@ export async function runMigrate(_raw: unknown, context: CommandContext): Promis
   }
 }
 
-/** `agentpay ledger import <journal>`: a terminal's journal into the team ledger, idempotent. */
+/** `agentpay ledger import <journal>`: an earlier agentpay's journal into the ledger, idempotent. */
 export async function runImport(raw: unknown, context: CommandContext): Promise<void> {
   const path = String(optionRecord(raw).journal);
   const { out } = context;
@@ -51,7 +45,7 @@ export async function runImport(raw: unknown, context: CommandContext): Promise<
     if (error instanceof UsageError) throw error;
     throw new LocalStorageError('read the journal', path, error);
   }
-  const ledger = await openPostgres(context, 'import');
+  const ledger = await context.openLedger();
   // Stopped between two records: what was committed stays, and importing again adds only the rest.
   const { added, conflicts } = await ledger.importRecords(
     untilInterrupted(
@@ -68,7 +62,7 @@ export async function runImport(raw: unknown, context: CommandContext): Promise<
 
 /** `agentpay ledger export`: the ledger as journal lines on stdout. */
 export async function runExport(_raw: unknown, context: CommandContext): Promise<void> {
-  const ledger = await openPostgres(context, 'export');
+  const ledger = await context.openLedger();
   for await (const record of untilInterrupted(ledger.exportRecords(), context.interrupts))
     context.out.data(lineOf(record));
 }

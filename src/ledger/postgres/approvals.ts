@@ -3,9 +3,9 @@ import { hostname } from 'node:os';
 import { UsageError } from '../../errors.js';
 import { t } from '../../i18n/current.js';
 import type { Intent, Owner } from '../ledger.js';
+import type { Row } from '../sql/rows.js';
 import type { PostgresLedger } from './postgres-ledger.js';
 import { sqlStateOf } from './refusals.js';
-import type { Row } from './rows.js';
 
 /**
  * The two-person rule on the team ledger (approvals-schema.ts holds the SQL that enforces it):

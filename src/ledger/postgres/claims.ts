@@ -4,10 +4,10 @@ import { t } from '../../i18n/current.js';
 import { type Claim, groupedByOwner, lookBackOfClaims } from '../claim-queue.js';
 import type { Intent, IntentResult, RecentPayment, RecordedBy } from '../ledger.js';
 import { differingParameters } from '../records.js';
+import { recentPaymentsOf } from '../sql/reads.js';
+import { intentOfRow, intentValues, type Query, text } from '../sql/rows.js';
 import type { LedgerConnection } from './connect.js';
 import * as sql from './queries.js';
-import { recentPaymentsOf } from './reads.js';
-import { intentOfRow, intentValues, type Query, text } from './rows.js';
 
 /**
  * Recording intents in the team ledger: the TransactionID checked and taken in one statement,
@@ -100,7 +100,10 @@ export async function settleClaims(ledger: IntentRecorder, batch: readonly Claim
       const recent =
         reach === undefined
           ? []
-          : await recentPaymentsOf(queryNow, { ...owner, ...reach, since: new Date(reach.since.getTime() + skewMs) });
+          : await recentPaymentsOf(
+              { query: queryNow, sql },
+              { ...owner, ...reach, since: new Date(reach.since.getTime() + skewMs) },
+            );
       for (const claim of group) {
         const result = await settleClaim(ledger, claim, recent, at, notSent);
         if (result !== undefined) answered.push([claim, result]);

@@ -15,7 +15,7 @@ import { join } from 'node:path';
 import { writeAll } from '../../durable.js';
 import { errnoCodeOf, LocalStorageError } from '../../errors.js';
 import { readRecord } from '../record-format.js';
-import type { OutcomeRecord } from '../records.js';
+import type { WaitingOutcome } from '../sql/rows.js';
 
 /**
  * Outcomes the team ledger could not take after their Payment had left (the database went
@@ -24,14 +24,7 @@ import type { OutcomeRecord } from '../records.js';
  * (postgres/deliver-fallback.ts), each once: a record's id is unique in the ledger, so a delivery cut
  * short and repeated adds nothing twice.
  */
-export interface WaitingOutcome {
-  recordId: string;
-  operator: string;
-  host: string;
-  record: OutcomeRecord;
-  /** The attempt it answers (postgres/postgres-ledger.ts), when known. */
-  answers?: string | undefined;
-}
+export type { WaitingOutcome } from '../sql/rows.js';
 
 /** The fallback of one ledger: a directory and the name its files start with (from the URL without its password). */
 export function fallbackOf(stateDirectory: string, shownUrl: string): { directory: string; stem: string } {

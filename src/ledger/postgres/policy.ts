@@ -1,6 +1,6 @@
 import type pg from 'pg';
 import type { LedgerPolicy } from '../ledger.js';
-import { iso, type Row } from './rows.js';
+import { iso, type Row } from '../sql/rows.js';
 
 /**
  * The desk's policy on the team ledger (desk-rules-schema.ts): approval thresholds per currency

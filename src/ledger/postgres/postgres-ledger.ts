@@ -26,16 +26,17 @@ import type {
 } from '../ledger.js';
 import type { LedgerLocation } from '../location.js';
 import type { JournalRecord, OutcomeRecord } from '../records.js';
+import { importJournalRecords } from '../sql/import-records.js';
+import * as reads from '../sql/reads.js';
+import { claimedEntriesOf, outcomeColumns, type Query, type Row, text } from '../sql/rows.js';
 import { type IntentRecorder, insertOrRetry, settleClaims } from './claims.js';
 import { connectLedger, type LedgerConnection, letGo, reasonOf } from './connect.js';
 import { deliverFallback } from './deliver-fallback.js';
 import { fallbackOf, keepWaiting, keptNote, type WaitingOutcome } from './fallback.js';
-import { importJournalRecords } from './import-records.js';
+import { importStoreOf } from './import-store.js';
 import { ledgerPolicyOf } from './policy.js';
 import * as sql from './queries.js';
-import * as reads from './reads.js';
 import { intentRefusalOf } from './refusals.js';
-import { claimedEntriesOf, outcomeColumns, type Query, type Row, text } from './rows.js';
 import { ensureSchema } from './schema.js';
 
 /** How many open transactions one claim takes. */
@@ -158,6 +159,9 @@ export class PostgresLedger implements Ledger {
     }
   };
 
+  /** The reads (sql/reads.ts) in this dialect, each query in the connection's turn. */
+  private readonly reader = { query: this.query, sql };
+
   /**
    * One statement in the connection's turn, for the desk's own tables (approvals.ts): throws
    * LedgerUnreachableError with the server's error as its cause (its SQLSTATE says a refusal).
@@ -198,7 +202,7 @@ export class PostgresLedger implements Ledger {
   }
 
   openOwners(filter: LedgerFilter): Promise<OwnerCount[]> {
-    return reads.openOwnersOf(this.query, filter);
+    return reads.openOwnersOf(this.reader, filter);
   }
 
   async *claimOpen(owner: Owner, filter: LedgerFilter): AsyncIterable<ClaimedBatch> {
@@ -270,31 +274,31 @@ export class PostgresLedger implements Ledger {
   }
 
   entries(filter: LedgerHistoryFilter): Promise<LedgerHistory> {
-    return reads.entriesOf(this.query, filter);
+    return reads.entriesOf(this.reader, filter);
   }
 
   chosenEntries(owner: Owner, chosen: ChosenTransactions): Promise<void> {
-    return reads.chosenEntriesOf(this.query, owner, chosen);
+    return reads.chosenEntriesOf(this.reader, owner, chosen);
   }
 
   importRecords(records: AsyncIterable<JournalRecord>): Promise<{ added: number; conflicts: string[] }> {
-    return importJournalRecords(this.query, this.by, records);
+    return importJournalRecords(importStoreOf(this.query), this.by, records);
   }
 
   exportRecords(): AsyncGenerator<JournalRecord> {
-    return reads.exportedRecords(this.query);
+    return reads.exportedRecords(this.reader);
   }
 
   payments(query: PaymentsQuery): AsyncGenerator<PaymentRow[]> {
-    return reads.paymentsOf(this.query, query);
+    return reads.paymentsOf(this.reader, query);
   }
 
   recentPayments(query: LookBackQuery | SetLookBackQuery): Promise<RecentPayment[]> {
-    return this.inTurn(() => reads.recentPaymentsOf(this.queryNow, query));
+    return this.inTurn(() => reads.recentPaymentsOf({ query: this.queryNow, sql }, query));
   }
 
   transaction(transactionId: string, owner?: Owner): Promise<JournalEntry[]> {
-    return reads.transactionsById(this.query, transactionId, owner);
+    return reads.transactionsById(this.reader, transactionId, owner);
   }
 
   async close(): Promise<void> {

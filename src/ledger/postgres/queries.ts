@@ -4,7 +4,7 @@
  * the open transactions; an outcome with, when final, the end of that place.
  */
 
-/** What the ledger reads of a record (attemptsAndOutcomesOf, and recentTransactions' aggregate of them). */
+/** What the ledger reads of a record (recordsOf, and recentTransactions' aggregate of them). */
 const recordFields = [
   'seq',
   'transaction_seq',
@@ -135,9 +135,9 @@ SELECT t.gateway FROM agentpay_transactions t
 WHERE ${since('$1')} AND ($2::text IS NULL OR t.operator = $2) AND ($3::text IS NULL OR t.gateway = $3)
 GROUP BY t.gateway ORDER BY min(t.seq)`;
 
-/** The records of the transactions $1 (seqs), in order, with the guards lifted for each attempt. */
+/** The records of the transactions $1 (seqs), in order, with who made each attempt and the guards lifted for it. */
 export const recordsOf = `
-SELECT seq, transaction_seq, kind, at, source, view, answers_attempt, overrides FROM agentpay_records
+SELECT ${recordFields.join(', ')} FROM agentpay_records
 WHERE transaction_seq = ANY($1::bigint[]) ORDER BY transaction_seq, seq`;
 
 /** Every record after $1 seq, at most $2, with its transaction (ledger export). */
@@ -149,7 +149,7 @@ WHERE r.seq > $1 ORDER BY r.seq LIMIT $2`;
 /**
  * The transactions of $1 gateway, $2 agent whose latest attempt is at or after $3, made by $4
  * operator (that attempt's; null: none) or to one of $5 accounts, oldest first. Their state is worked out from their
- * records (attemptsAndOutcomesOf) by the ledger's own rules, as for a receipt.
+ * records (recordsOf) by the ledger's own rules, as for a receipt.
  */
 export const recentTransactions = `
 WITH latest AS (
@@ -170,8 +170,3 @@ export const transactionsById = `
 SELECT ${transactionColumns} FROM agentpay_transactions t
 WHERE t.transaction_id = $1 AND ($2::text IS NULL OR t.gateway = $2) AND ($3::text IS NULL OR t.agent_id = $3)
 ORDER BY t.seq`;
-
-/** The records of the transactions $1 (seqs), in order, with who made each attempt and the guards lifted for it. */
-export const attemptsAndOutcomesOf = `
-SELECT ${recordFields.join(', ')} FROM agentpay_records
-WHERE transaction_seq = ANY($1::bigint[]) ORDER BY transaction_seq, seq`;

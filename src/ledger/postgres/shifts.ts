@@ -1,10 +1,10 @@
 import { UsageError } from '../../errors.js';
 import { t } from '../../i18n/current.js';
+import { iso } from '../sql/rows.js';
 import type { StoredZReport, ZReportContent } from '../z-report.js';
 import { canonicalJson, sha256Hex } from '../z-report.js';
 import type { PostgresLedger } from './postgres-ledger.js';
 import { sqlStateOf } from './refusals.js';
-import { iso } from './rows.js';
 
 /**
  * Shifts on the team ledger (shifts-schema.ts holds the SQL): the operator role's open shift,

@@ -16,7 +16,6 @@ import type {
   SetLookBackQuery,
 } from '../ledger.js';
 import type { JournalRecord } from '../records.js';
-import * as sql from './queries.js';
 import {
   intentOfRow,
   inWindow,
@@ -29,16 +28,32 @@ import {
 } from './rows.js';
 
 /**
- * The team ledger's reading side: history, export, the payments of a span, one transaction,
- * the owners with open transactions, and the look-back a claim weighs. Each takes the query
- * to send with: one that waits for the connection's turn, or, in a turn held already, one
- * sent now.
+ * A ledger's reading side, in either database: history, export, the payments of a span, one
+ * transaction, the owners with open transactions, and the look-back a claim weighs. Each takes
+ * the dialect's statements and the query to send them with (PostgreSQL: one that waits for the
+ * connection's turn, or, in a turn held already, one sent now).
  */
+
+/** The statements the reads send, in a dialect's spelling ($1.. placeholders in both). */
+export interface ReadStatements {
+  transactionPage: string;
+  gatewaysOf: string;
+  recordsOf: string;
+  recordPage: string;
+  recentTransactions: string;
+  transactionsById: string;
+  openOwners: string;
+}
+
+export interface SqlReader {
+  query: Query;
+  sql: ReadStatements;
+}
 
 /** How many transactions history reads at once. */
 const pageSize = 250;
 
-export async function entriesOf(query: Query, filter: LedgerHistoryFilter): Promise<LedgerHistory> {
+export async function entriesOf({ query, sql }: SqlReader, filter: LedgerHistoryFilter): Promise<LedgerHistory> {
   const since = filter.since ?? null;
   const operator = filter.operator ?? null;
   const gatewaysFor = async (operatorFilter: string | null, gateway: string | null) =>
@@ -49,12 +64,12 @@ export async function entriesOf(query: Query, filter: LedgerHistoryFilter): Prom
     operator === null && filter.gateway === undefined
       ? allGateways
       : await gatewaysFor(operator, filter.gateway ?? null);
-  const pages = entryPages(query, filter);
+  const pages = entryPages({ query, sql }, filter);
   return { gateways, allGateways, [Symbol.asyncIterator]: () => pages };
 }
 
 /** Transactions a page at a time (keyset on their seq), each with its latest state: memory follows the page. */
-async function* entryPages(query: Query, filter: LedgerHistoryFilter): AsyncGenerator<LedgerEntry> {
+async function* entryPages({ query, sql }: SqlReader, filter: LedgerHistoryFilter): AsyncGenerator<LedgerEntry> {
   let after = '0';
   for (;;) {
     const page = await query(sql.transactionPage, [
@@ -96,8 +111,8 @@ async function* entryPages(query: Query, filter: LedgerHistoryFilter): AsyncGene
  * The entries of chosen TransactionIDs (ledger.ts chosenEntries): the gateway's transactions as
  * history pages them, the agent's chosen ones told; memory follows the page.
  */
-export async function chosenEntriesOf(query: Query, owner: Owner, chosen: ChosenTransactions): Promise<void> {
-  for await (const { intent, outcome } of entryPages(query, { gateway: owner.gateway })) {
+export async function chosenEntriesOf(db: SqlReader, owner: Owner, chosen: ChosenTransactions): Promise<void> {
+  for await (const { intent, outcome } of entryPages(db, { gateway: owner.gateway })) {
     const number = intent.agentId === owner.agentId ? chosen.numberOf(intent.transactionId) : -1;
     if (number === -1) continue;
     chosen.intent(number, intent);
@@ -106,7 +121,7 @@ export async function chosenEntriesOf(query: Query, owner: Owner, chosen: Chosen
 }
 
 /** Every record, in the order it was recorded, as journal records (an attempt as an intent line). */
-export async function* exportedRecords(query: Query): AsyncGenerator<JournalRecord> {
+export async function* exportedRecords({ query, sql }: SqlReader): AsyncGenerator<JournalRecord> {
   let after = '0';
   for (;;) {
     const page = await query(sql.recordPage, [after, pageSize]);
@@ -121,11 +136,11 @@ export async function* exportedRecords(query: Query): AsyncGenerator<JournalReco
 
 /** The span's transactions as history pages them, cut to the agent and the span's end. */
 export async function* paymentsOf(
-  query: Query,
+  db: SqlReader,
   { since, until, gateway, agentId }: PaymentsQuery,
 ): AsyncGenerator<PaymentRow[]> {
   let batch: PaymentRow[] = [];
-  for await (const { intent, outcome } of entryPages(query, { since, gateway })) {
+  for await (const { intent, outcome } of entryPages(db, { since, gateway })) {
     if ((agentId !== undefined && intent.agentId !== agentId) || Date.parse(intent.at) >= until.getTime()) continue;
     batch.push({
       transactionId: intent.transactionId,
@@ -144,13 +159,13 @@ export async function* paymentsOf(
 
 /** The transactions with this id (of the owner, when given), each as its latest attempt's intent and latest word. */
 export async function transactionsById(
-  query: Query,
+  { query, sql }: SqlReader,
   transactionId: string,
   owner: Owner | undefined,
 ): Promise<JournalEntry[]> {
   const rows = await query(sql.transactionsById, [transactionId, owner?.gateway ?? null, owner?.agentId ?? null]);
   if (rows.length === 0) return [];
-  return latestWordOf(rows, await query(sql.attemptsAndOutcomesOf, [rows.map((row) => row.seq)]));
+  return latestWordOf(rows, await query(sql.recordsOf, [rows.map((row) => row.seq)]));
 }
 
 /** A set of accounts is sent this many at a time: a query's parameter is a list the server holds. */
@@ -162,25 +177,24 @@ const accountsSent = 10_000;
  * return (the operator's payments) is kept once, oldest first as one query gives them.
  */
 export async function recentPaymentsOf(
-  queryNow: Query,
+  now: SqlReader,
   query: LookBackQuery | SetLookBackQuery,
 ): Promise<RecentPayment[]> {
   const { accounts } = query;
-  if (Array.isArray(accounts)) return recentOf(queryNow, query, accounts);
+  if (Array.isArray(accounts)) return recentOf(now, query, accounts);
   const found = new Map<string, RecentPayment>();
   let asked = false;
   for (const slice of (accounts as AccountSet).slices(accountsSent)) {
     asked = true;
-    for (const payment of await recentOf(queryNow, query, slice)) found.set(payment.intent.transactionId, payment);
+    for (const payment of await recentOf(now, query, slice)) found.set(payment.intent.transactionId, payment);
   }
   // No account at all: the operator's payments are still asked for.
-  if (!asked)
-    for (const payment of await recentOf(queryNow, query, [])) found.set(payment.intent.transactionId, payment);
+  if (!asked) for (const payment of await recentOf(now, query, [])) found.set(payment.intent.transactionId, payment);
   return [...found.values()].sort((a, b) => Date.parse(a.intent.at) - Date.parse(b.intent.at));
 }
 
 async function recentOf(
-  queryNow: Query,
+  { query: queryNow, sql }: SqlReader,
   query: Omit<LookBackQuery, 'accounts'>,
   accounts: readonly string[],
 ): Promise<RecentPayment[]> {
@@ -198,7 +212,7 @@ async function recentOf(
 }
 
 /** How many transactions are open, by gateway and agent (reconcile names the others). */
-export async function openOwnersOf(query: Query, filter: LedgerFilter): Promise<OwnerCount[]> {
+export async function openOwnersOf({ query, sql }: SqlReader, filter: LedgerFilter): Promise<OwnerCount[]> {
   const rows = await query(sql.openOwners, [filter.since ?? null]);
   return rows.map((row) => ({ gateway: text(row.gateway), agentId: text(row.agent_id), count: Number(row.count) }));
 }

@@ -1,7 +1,6 @@
 import type { Intent, JournalEntry, RecordedBy } from '../ledger.js';
 import { readRecord } from '../record-format.js';
 import { attemptReopens, type IntentRecord, type OutcomeRecord, replacesOutcome } from '../records.js';
-import type { WaitingOutcome } from './fallback.js';
 
 /**
  * The team ledger's rows (postgres/queries.ts) as the journal's records, and records as the
@@ -10,6 +9,16 @@ import type { WaitingOutcome } from './fallback.js';
  */
 
 export type Row = Record<string, unknown>;
+
+/** An outcome on its way into the ledger, with the id that makes writing it twice a no-op. */
+export interface WaitingOutcome {
+  recordId: string;
+  operator: string;
+  host: string;
+  record: OutcomeRecord;
+  /** The attempt it answers (its record's seq), when known. */
+  answers?: string | undefined;
+}
 
 /** A query whose failure is the ledger's (exit 4), saying what it means for the payment: sent in the connection's turn, or now in a turn held already. */
 export type Query = (text: string, values: unknown[], consequence?: string) => Promise<Row[]>;

@@ -1,0 +1,116 @@
+import { closeSync, mkdirSync, openSync, readSync, statfsSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
+import { errnoCodeOf, LocalStorageError, UsageError } from '../../errors.js';
+import { t } from '../../i18n/current.js';
+import type { StorageAction } from '../../i18n/en.js';
+
+/**
+ * Opening the local ledger's SQLite file: created 0600 in a 0700 directory (SQLite gives its
+ * -wal and -shm files the database's mode), WAL with synchronous=FULL so a committed intent
+ * survives a crash of the machine, and a short busy timeout: a wait for another process's write
+ * lock is the ledger's own loop (write-turn.ts), so Ctrl+C is heard while it waits.
+ */
+
+/** The first bytes of every SQLite database file. */
+const sqliteHeader = 'SQLite format 3\u0000';
+
+/**
+ * statfs(2) types of network file systems, where WAL's shared memory cannot work across hosts:
+ * NFS, SMB/CIFS (three), 9p, Ceph, AFS, Lustre, GlusterFS/sshfs ride on FUSE and are let through.
+ */
+const networkFileSystems = new Map<number, string>([
+  [0x6969, 'NFS'],
+  [0xff534d42, 'CIFS'],
+  [0xfe534d42, 'SMB2'],
+  [0x517b, 'SMB'],
+  [0x01021997, '9p'],
+  [0x00c36400, 'Ceph'],
+  [0x5346414f, 'AFS'],
+  [0x0bd00bd0, 'Lustre'],
+]);
+
+/** The network file system a directory is on, if statfs names one. */
+export function networkFileSystemOf(type: number): string | undefined {
+  return networkFileSystems.get(type);
+}
+
+/** What a file at the ledger's path is: nothing yet, a SQLite database, an earlier agentpay's journal, or other. */
+export function kindOfFile(path: string): 'none' | 'sqlite' | 'journal' | 'other' {
+  let fd: number;
+  try {
+    fd = openSync(path, 'r');
+  } catch (error) {
+    if (errnoCodeOf(error) === 'ENOENT') return 'none';
+    throw new LocalStorageError('read the ledger', path, error);
+  }
+  try {
+    const head = Buffer.alloc(16);
+    const read = readSync(fd, head, 0, 16, 0);
+    if (read === 0) return 'none';
+    if (head.toString('latin1', 0, read) === sqliteHeader) return 'sqlite';
+    return head.toString('utf8', 0, read).trimStart().startsWith('{') ? 'journal' : 'other';
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** The ledger's file refused before SQLite touches it: a journal to import, a file of another kind, a network mount. */
+function refuseUnfit(path: string): void {
+  const kind = kindOfFile(path);
+  if (kind === 'journal')
+    throw new UsageError(t().ledger.journalNotDatabase(path), { hint: t().ledger.importHint(path) });
+  if (kind === 'other') throw new UsageError(t().ledger.notADatabase(path), { hint: t().ledger.notADatabaseHint });
+  const directory = dirname(path);
+  const network = networkFileSystemOf(statfsSync(directory).type);
+  if (network !== undefined)
+    throw new UsageError(t().ledger.onNetworkFileSystem(path, network), { hint: t().ledger.onNetworkFileSystemHint });
+}
+
+/** Creates the file 0600 (and its directory 0700) before SQLite opens it, so no other user ever reads a payment. */
+function createPrivately(path: string): void {
+  mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+  closeSync(openSync(path, 'a', 0o600));
+}
+
+/** How long SQLite itself waits for a lock before it says SQLITE_BUSY (write-turn.ts waits on). */
+const busyTimeoutMs = 20;
+
+export function openDatabase(path: string): DatabaseSync {
+  try {
+    mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+  } catch (error) {
+    throw new LocalStorageError('open the ledger', path, error);
+  }
+  refuseUnfit(path);
+  let database: DatabaseSync | undefined;
+  try {
+    createPrivately(path);
+    database = new DatabaseSync(path, { timeout: busyTimeoutMs });
+    database.exec('PRAGMA journal_mode = WAL');
+    database.exec('PRAGMA synchronous = FULL');
+    database.exec('PRAGMA foreign_keys = ON');
+    return database;
+  } catch (error) {
+    database?.close();
+    throw storageError('open the ledger', path, error);
+  }
+}
+
+/** SQLite's result codes (the primary ones) that mean what an errno would say. */
+const errnoOfSqlite: Record<number, string> = { 8: 'EROFS', 13: 'ENOSPC', 23: 'EACCES' };
+
+/** A SQLite or file system failure as LocalStorageError, its errno said where SQLite's code means one. */
+export function storageError(what: StorageAction, path: string, error: unknown, consequence?: string): unknown {
+  if (error instanceof UsageError || error instanceof LocalStorageError) return error;
+  const sqliteCode = (error as { errcode?: unknown }).errcode;
+  const errno = typeof sqliteCode === 'number' ? errnoOfSqlite[sqliteCode & 0xff] : undefined;
+  const cause = errno === undefined ? error : Object.assign(new Error((error as Error).message), { code: errno });
+  return new LocalStorageError(what, path, cause, consequence === undefined ? {} : { consequence });
+}
+
+/** Whether SQLite said another connection holds the lock (SQLITE_BUSY, SQLITE_LOCKED). */
+export function isBusy(error: unknown): boolean {
+  const code = (error as { errcode?: unknown }).errcode;
+  return typeof code === 'number' && ((code & 0xff) === 5 || (code & 0xff) === 6);
+}

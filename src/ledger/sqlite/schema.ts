@@ -1,0 +1,98 @@
+import type { DatabaseSync } from 'node:sqlite';
+import { UsageError } from '../../errors.js';
+import { t } from '../../i18n/current.js';
+
+/**
+ * The local ledger's schema: the team ledger's tables, columns and names (postgres/schema.ts)
+ * in SQLite's spelling, numbered by `PRAGMA user_version`. Records are append-only and a
+ * final outcome closes its transaction, by triggers as in PostgreSQL. `agentpay_leases` is
+ * SQLite's own: what PostgreSQL's row locks do for two reconcilers (queries.ts claimOpen).
+ */
+const migrations: readonly string[] = [
+  `
+CREATE TABLE agentpay_transactions (
+  seq INTEGER PRIMARY KEY,
+  gateway TEXT NOT NULL,
+  agent_id TEXT NOT NULL,
+  transaction_id TEXT NOT NULL,
+  service TEXT NOT NULL,
+  account TEXT NOT NULL,
+  amount TEXT NOT NULL,
+  currency TEXT NOT NULL,
+  invoice_id TEXT,
+  at TEXT NOT NULL,
+  operator TEXT NOT NULL,
+  host TEXT NOT NULL,
+  voucher TEXT,
+  shift_seq INTEGER,
+  CONSTRAINT agentpay_transactions_owner UNIQUE (gateway, agent_id, transaction_id)
+) STRICT;
+CREATE TABLE agentpay_records (
+  seq INTEGER PRIMARY KEY,
+  record_id TEXT NOT NULL UNIQUE,
+  transaction_seq INTEGER NOT NULL REFERENCES agentpay_transactions (seq),
+  kind TEXT NOT NULL CHECK (kind IN ('attempt', 'outcome')),
+  at TEXT NOT NULL,
+  source TEXT CHECK (source IN ('payment', 'settle', 'reconcile')),
+  state TEXT CHECK (state IN ('success', 'failed', 'pending', 'unknown')),
+  view TEXT CHECK (view IS NULL OR json_valid(view)),
+  answers_attempt INTEGER,
+  operator TEXT NOT NULL,
+  host TEXT NOT NULL,
+  overrides TEXT CHECK (overrides IS NULL OR json_valid(overrides)),
+  CHECK ((kind = 'attempt') = (view IS NULL))
+) STRICT;
+CREATE INDEX agentpay_records_by_transaction ON agentpay_records (transaction_seq, seq);
+CREATE INDEX agentpay_transactions_by_time ON agentpay_transactions (at);
+CREATE INDEX agentpay_attempts_by_time ON agentpay_records (at) WHERE kind = 'attempt';
+CREATE TABLE agentpay_open (
+  transaction_seq INTEGER PRIMARY KEY REFERENCES agentpay_transactions (seq)
+) STRICT;
+CREATE TABLE agentpay_leases (
+  transaction_seq INTEGER PRIMARY KEY REFERENCES agentpay_transactions (seq),
+  holder TEXT NOT NULL,
+  pid INTEGER NOT NULL,
+  until TEXT NOT NULL
+) STRICT;
+CREATE TRIGGER agentpay_transactions_no_update BEFORE UPDATE ON agentpay_transactions
+  BEGIN SELECT RAISE(ABORT, 'agentpay ledger records are append-only: UPDATE on agentpay_transactions refused'); END;
+CREATE TRIGGER agentpay_transactions_no_delete BEFORE DELETE ON agentpay_transactions
+  BEGIN SELECT RAISE(ABORT, 'agentpay ledger records are append-only: DELETE on agentpay_transactions refused'); END;
+CREATE TRIGGER agentpay_records_no_update BEFORE UPDATE ON agentpay_records
+  BEGIN SELECT RAISE(ABORT, 'agentpay ledger records are append-only: UPDATE on agentpay_records refused'); END;
+CREATE TRIGGER agentpay_records_no_delete BEFORE DELETE ON agentpay_records
+  BEGIN SELECT RAISE(ABORT, 'agentpay ledger records are append-only: DELETE on agentpay_records refused'); END;
+CREATE TRIGGER agentpay_records_close_open AFTER INSERT ON agentpay_records
+  WHEN NEW.kind = 'outcome' AND (NEW.state = 'success' OR (NEW.state = 'failed' AND (NEW.answers_attempt IS NULL
+    OR NOT EXISTS (SELECT 1 FROM agentpay_records a
+      WHERE a.transaction_seq = NEW.transaction_seq AND a.kind = 'attempt' AND a.seq > NEW.answers_attempt))))
+  BEGIN DELETE FROM agentpay_open WHERE transaction_seq = NEW.transaction_seq; END;
+`,
+];
+
+export const sqliteSchemaVersion = migrations.length;
+
+/**
+ * Applies what is missing in one write transaction (a second process opening a new file waits,
+ * then finds it done); a file a later agentpay migrated is refused rather than written in a
+ * shape this one does not know.
+ */
+export function ensureSqliteSchema(database: DatabaseSync, shown: string): void {
+  const versionOf = () =>
+    Number((database.prepare('PRAGMA user_version').get() as { user_version: number }).user_version);
+  if (versionOf() === sqliteSchemaVersion) return;
+  database.exec('BEGIN IMMEDIATE');
+  try {
+    const version = versionOf();
+    if (version > sqliteSchemaVersion)
+      throw new UsageError(t().ledger.newerSchema(shown, version, sqliteSchemaVersion), {
+        hint: t().ledger.newerSchemaHint,
+      });
+    for (const [index, sql] of migrations.entries()) if (index + 1 > version) database.exec(sql);
+    database.exec(`PRAGMA user_version = ${sqliteSchemaVersion}`);
+    database.exec('COMMIT');
+  } catch (error) {
+    database.exec('ROLLBACK');
+    throw error;
+  }
+}

@@ -1,0 +1,263 @@
+import { randomUUID } from 'node:crypto';
+import type { DatabaseSync } from 'node:sqlite';
+import { setImmediate as nextTurn } from 'node:timers/promises';
+import { noPaymentSent } from '../../errors.js';
+import { type Claim, ClaimQueue, groupedByOwner, lookBackOfClaims } from '../claim-queue.js';
+import type {
+  AttemptRef,
+  ChosenTransactions,
+  ClaimedBatch,
+  Intent,
+  IntentOptions,
+  IntentResult,
+  JournalEntry,
+  Ledger,
+  LedgerFilter,
+  LedgerHistory,
+  LedgerHistoryFilter,
+  LookBackQuery,
+  Owner,
+  OwnerCount,
+  PaymentRow,
+  PaymentsQuery,
+  RecentPayment,
+  RecordedBy,
+  SetLookBackQuery,
+} from '../ledger.js';
+import type { LedgerLocation } from '../location.js';
+import type { JournalRecord, OutcomeRecord } from '../records.js';
+import { importJournalRecords } from '../sql/import-records.js';
+import * as reads from '../sql/reads.js';
+import { claimedEntriesOf, type Row, text } from '../sql/rows.js';
+import { openDatabase } from './database.js';
+import * as sql from './queries.js';
+import { Statements } from './query.js';
+import { ensureSqliteSchema } from './schema.js';
+import { beginWrite, inWriteTurn, type WriteTurnPlace } from './write-turn.js';
+import { importStoreOf, insertOrRetry, insertOutcome } from './writes.js';
+
+/** How many open transactions one claim takes, and how long its lease lasts if its holder says nothing. */
+const claimSize = 500;
+const leaseMs = 15 * 60_000;
+
+export interface SqliteLedgerOptions {
+  by: RecordedBy;
+  /** A message for the person (a long wait for another process's write). */
+  note(message: string): void;
+  stop?: AbortSignal | undefined;
+}
+
+/**
+ * The ledger as a SQLite database on this machine (docs/reliability.md): the team ledger's
+ * schema, its reads (sql/reads.ts), and every check-and-record in one `BEGIN IMMEDIATE`
+ * transaction, so two processes on this machine never both pass a rule one payment would break.
+ */
+export class SqliteLedger implements Ledger {
+  readonly location: LedgerLocation & { kind: 'file' };
+  private readonly db: Statements;
+  private readonly place: WriteTurnPlace;
+  private readonly by: RecordedBy;
+  /** One write transaction of this process at a time on the connection. */
+  private tail: Promise<unknown> = Promise.resolve();
+  private readonly claims = new ClaimQueue((batch) => this.settleClaims(batch));
+  private readonly reader: reads.SqlReader;
+  /** This process's name on the leases it holds (reconcile's claims). */
+  private readonly holder = randomUUID();
+
+  private constructor(
+    location: LedgerLocation & { kind: 'file' },
+    database: DatabaseSync,
+    options: SqliteLedgerOptions,
+  ) {
+    this.location = location;
+    this.db = new Statements(database, location.path);
+    this.place = { database, path: location.path, note: options.note, stop: options.stop };
+    this.by = options.by;
+    this.reader = { query: this.db.query, sql: sql.reads };
+  }
+
+  static async open(location: LedgerLocation & { kind: 'file' }, options: SqliteLedgerOptions): Promise<SqliteLedger> {
+    const database = openDatabase(location.path);
+    try {
+      ensureSqliteSchema(database, location.shown);
+    } catch (error) {
+      database.close();
+      throw error;
+    }
+    return new SqliteLedger(location, database, options);
+  }
+
+  /** Work in this process's turn, in a write transaction of its own. */
+  private write<T>(work: () => T | Promise<T>, consequence?: string): Promise<T> {
+    const run = this.tail.then(() => inWriteTurn(this.place, work, consequence));
+    this.tail = run.catch(() => undefined);
+    return run;
+  }
+
+  recordIntent(intent: Intent, options: IntentOptions): Promise<IntentResult> {
+    return this.claims.submit(intent, options);
+  }
+
+  /**
+   * A batch of claims in one write transaction: one look-back for each owner's, each claim
+   * weighed with those accepted before it, then recorded; the callers hear once it is committed.
+   * Claims made in the same turn of the event loop (a bulk run's rows in flight) go together.
+   */
+  private async settleClaims(batch: readonly Claim[]): Promise<void> {
+    await nextTurn();
+    const notSent = noPaymentSent();
+    const answered = await this.write(async () => {
+      const results: [Claim, IntentResult][] = [];
+      const at = new Date();
+      for (const group of groupedByOwner(batch)) {
+        const reach = lookBackOfClaims(group);
+        const owner = { gateway: group[0]!.intent.gateway, agentId: group[0]!.intent.agentId };
+        const recent = reach === undefined ? [] : await reads.recentPaymentsOf(this.reader, { ...owner, ...reach });
+        for (const claim of group) {
+          const result = this.settleClaim(claim, recent, at);
+          if (result !== undefined) results.push([claim, result]);
+        }
+      }
+      return results;
+    }, notSent);
+    for (const [claim, result] of answered) claim.resolve(result);
+  }
+
+  /** One claim: refused by the desk's rules (answered alone, nothing recorded) or recorded. */
+  private settleClaim(claim: Claim, recent: RecentPayment[], at: Date): IntentResult | undefined {
+    const { intent: asked, options } = claim;
+    const earlier = options.checkReplay
+      ? this.db.get(sql.selectIntent, [asked.gateway, asked.agentId, asked.transactionId])
+      : undefined;
+    let lifted: readonly string[] = [];
+    try {
+      // The same purchase again (the safe retry) passes the desk's rules: it can never pay twice.
+      if (earlier === undefined && options.guard !== undefined) lifted = options.guard.decide(recent, at);
+    } catch (refusal) {
+      claim.reject(refusal);
+      return undefined;
+    }
+    const overrides = [...new Set([...(asked.overrides ?? []), ...lifted])];
+    const intent = { ...asked, ...(overrides.length > 0 ? { overrides } : {}) };
+    const result = insertOrRetry(this.db, intent, at.toISOString(), this.by);
+    if (result.kind === 'new')
+      recent.push({ intent: { kind: 'intent', ...intent, ...this.by, at: at.toISOString() }, state: undefined });
+    return result;
+  }
+
+  async recordOutcome(outcome: OutcomeRecord, answers?: AttemptRef): Promise<void> {
+    await this.write(() => insertOutcome(this.db, this.waiting(outcome, answers)));
+  }
+
+  private waiting(record: OutcomeRecord, answers: AttemptRef) {
+    return { recordId: randomUUID(), ...this.by, record, ...(answers === undefined ? {} : { answers }) };
+  }
+
+  openOwners(filter: LedgerFilter): Promise<OwnerCount[]> {
+    return reads.openOwnersOf(this.reader, filter);
+  }
+
+  /**
+   * Open transactions a batch at a time, each leased to this process until done(): another
+   * reconciler skips them. A lease whose holder died on this machine (WAL keeps the ledger to
+   * one machine) is free at once; any other after leaseMs.
+   */
+  async *claimOpen(owner: Owner, filter: LedgerFilter): AsyncIterable<ClaimedBatch> {
+    let after = 0;
+    for (;;) {
+      const rows = await this.write(() => this.lease(owner, filter, after));
+      if (rows.length === 0) return;
+      after = Number(rows.at(-1)!.seq);
+      const attempts = new Map(rows.map((row) => [text(row.transaction_id), text(row.attempt_seq)]));
+      yield this.claimedBatch(claimedEntriesOf(rows), attempts);
+    }
+  }
+
+  private lease(owner: Owner, filter: LedgerFilter, after: number): Row[] {
+    for (const { holder, pid } of this.db.all(sql.leaseHolders))
+      if (holder !== this.holder && !processAlive(Number(pid))) this.db.run(sql.releaseLeases, [holder]);
+    const now = new Date();
+    const rows = this.db.all(sql.claimOpen, [owner.gateway, owner.agentId, after, claimSize, filter.since, now]);
+    const until = new Date(now.getTime() + leaseMs);
+    if (rows.length > 0) this.db.run(sql.takeLeases, [rows.map((row) => row.seq), this.holder, process.pid, until]);
+    return rows;
+  }
+
+  /** A claimed batch: its outcomes written together at done(), with its leases let go. */
+  private claimedBatch(entries: JournalEntry[], attempts: ReadonlyMap<string, string>): ClaimedBatch {
+    const learned: ReturnType<SqliteLedger['waiting']>[] = [];
+    let written = () => undefined as void;
+    const committed = new Promise<void>((resolve) => (written = resolve));
+    return {
+      entries,
+      record: (outcome) => {
+        learned.push(this.waiting(outcome, attempts.get(outcome.transactionId)));
+        return committed;
+      },
+      done: async () => {
+        try {
+          await this.write(() => {
+            for (const outcome of learned) insertOutcome(this.db, outcome);
+            this.db.run(sql.releaseLeases, [this.holder]);
+          });
+          return { unrecorded: 0 };
+        } catch (failure) {
+          if (learned.length === 0) throw failure;
+          return { unrecorded: learned.length, failure };
+        } finally {
+          written();
+        }
+      },
+    };
+  }
+
+  entries(filter: LedgerHistoryFilter): Promise<LedgerHistory> {
+    return reads.entriesOf(this.reader, filter);
+  }
+
+  chosenEntries(owner: Owner, chosen: ChosenTransactions): Promise<void> {
+    return reads.chosenEntriesOf(this.reader, owner, chosen);
+  }
+
+  recentPayments(query: LookBackQuery | SetLookBackQuery): Promise<RecentPayment[]> {
+    return reads.recentPaymentsOf(this.reader, query);
+  }
+
+  payments(query: PaymentsQuery): AsyncIterable<readonly PaymentRow[]> {
+    return reads.paymentsOf(this.reader, query);
+  }
+
+  transaction(transactionId: string, owner?: Owner): Promise<JournalEntry[]> {
+    return reads.transactionsById(this.reader, transactionId, owner);
+  }
+
+  importRecords(records: AsyncIterable<JournalRecord>): Promise<{ added: number; conflicts: string[] }> {
+    const transaction = {
+      begin: () => beginWrite(this.place),
+      commit: async () => this.place.database.exec('COMMIT'),
+    };
+    return importJournalRecords(importStoreOf(this.db, transaction), this.by, records).catch((error: unknown) => {
+      if (this.place.database.isTransaction) this.place.database.exec('ROLLBACK');
+      throw error;
+    });
+  }
+
+  exportRecords(): AsyncGenerator<JournalRecord> {
+    return reads.exportedRecords(this.reader);
+  }
+
+  async close(): Promise<void> {
+    await this.tail;
+    if (this.place.database.isOpen) this.place.database.close();
+  }
+}
+
+/** Whether a process of this machine is running (signal 0 asks without sending one). */
+function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as { code?: unknown }).code === 'EPERM';
+  }
+}

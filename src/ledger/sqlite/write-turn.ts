@@ -1,0 +1,66 @@
+import type { DatabaseSync } from 'node:sqlite';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { InterruptedError, LocalStorageError, type StopSignal } from '../../errors.js';
+import { t } from '../../i18n/current.js';
+import { isBusy, storageError } from './database.js';
+
+/** Where a write transaction runs, and whom it tells of a long wait. */
+export interface WriteTurnPlace {
+  database: DatabaseSync;
+  path: string;
+  note(message: string): void;
+  /** Ends a wait (SIGINT, SIGTERM: main.ts), its reason the signal. */
+  stop?: AbortSignal | undefined;
+}
+
+/** A wait this long is said on stderr; one this long gives up (nothing was written, nothing sent). */
+const sayAfterMs = 1_000;
+const giveUpAfterMs = 30_000;
+
+/** Takes the write lock (`BEGIN IMMEDIATE`), waiting for another process's as inWriteTurn says. */
+export async function beginWrite(place: WriteTurnPlace, consequence?: string): Promise<void> {
+  const started = Date.now();
+  let said = false;
+  for (let pause = 2; ; pause = Math.min(pause * 2, 50)) {
+    if (place.stop?.aborted) throw new InterruptedError(place.stop.reason as StopSignal);
+    try {
+      place.database.exec('BEGIN IMMEDIATE');
+      return;
+    } catch (error) {
+      if (!isBusy(error)) throw storageError('write the ledger', place.path, error, consequence);
+    }
+    const waited = Date.now() - started;
+    if (waited >= giveUpAfterMs)
+      throw new LocalStorageError('write the ledger', place.path, new Error(t().lock.ledgerBusy(place.path)), {
+        hint: t().lock.ledgerBusyHint,
+        ...(consequence === undefined ? {} : { consequence }),
+      });
+    if (waited >= sayAfterMs && !said) {
+      said = true;
+      place.note(t().lock.ledgerWaiting(place.path));
+    }
+    await sleep(pause, undefined, place.stop === undefined ? {} : { signal: place.stop }).catch(() => undefined);
+  }
+}
+
+/**
+ * `body` in one `BEGIN IMMEDIATE` transaction, committed before this resolves. Another process's
+ * write lock is waited for here, a few ms at a time between which the event loop runs: Ctrl+C
+ * is heard, and a wait past a second says another agentpay holds the ledger. The caller keeps
+ * one turn at a time on its connection (sqlite-ledger.ts), so nothing comes between check and write.
+ */
+export async function inWriteTurn<T>(
+  place: WriteTurnPlace,
+  body: () => T | Promise<T>,
+  consequence?: string,
+): Promise<T> {
+  await beginWrite(place, consequence);
+  try {
+    const result = await body();
+    place.database.exec('COMMIT');
+    return result;
+  } catch (error) {
+    if (place.database.isTransaction) place.database.exec('ROLLBACK');
+    throw error instanceof Error && 'errcode' in error ? storageError('write the ledger', place.path, error) : error;
+  }
+}
