@@ -3,9 +3,15 @@ import { createInterface } from 'node:readline';
 import { errnoCodeOf, LocalStorageError } from '../../errors.js';
 import { ShapeError } from '../../protocol/json-shape.js';
 import { type JournalRecord, readRecord } from '../record-format.js';
-import { journalFiles } from './journal-files.js';
+import { type JournalFile, journalFiles } from './journal-files.js';
 
 export { isLegacyJournal } from './journal-files.js';
+
+/** A read the system refused (EACCES, EIO...) as a LocalStorageError naming the file; anything else as it is. */
+const unreadable = (path: string, error: unknown): unknown =>
+  error instanceof LocalStorageError || errnoCodeOf(error) === undefined
+    ? error
+    : new LocalStorageError('read the journal', path, error);
 
 /** The record on a journal line, or what is wrong with it. */
 function recordOn(line: string): JournalRecord | string {
@@ -32,7 +38,13 @@ export async function* legacyJournalRecords(
   journal: string,
   warn: (message: string) => void,
 ): AsyncGenerator<JournalRecord> {
-  for (const file of journalFiles(journal)) {
+  let files: JournalFile[];
+  try {
+    files = journalFiles(journal);
+  } catch (error) {
+    throw unreadable(journal, error);
+  }
+  for (const file of files) {
     if (file.end === 0) continue;
     // createReadStream's `end` is the last byte read, included.
     const stream = createReadStream(file.path, file.end === undefined ? {} : { end: file.end - 1 });
@@ -48,7 +60,7 @@ export async function* legacyJournalRecords(
         else yield record;
       }
     } catch (error) {
-      throw errnoCodeOf(error) === undefined ? error : new LocalStorageError('read the journal', file.path, error);
+      throw unreadable(file.path, error);
     } finally {
       lines.close();
       stream.destroy();
