@@ -1,8 +1,8 @@
 import { statSync } from 'node:fs';
-import { LocalStorageError, UsageError } from '../../errors.js';
+import { errnoCodeOf, LocalStorageError, UsageError } from '../../errors.js';
 import { t } from '../../i18n/current.js';
 import { untilInterrupted } from '../../interrupts.js';
-import { journalRecords } from '../../ledger/file/record-stream.js';
+import { isLegacyJournal, legacyJournalRecords } from '../../ledger/journal-import/journal-records.js';
 import type { LedgerLocation } from '../../ledger/location.js';
 import { lineOf } from '../../ledger/record-format.js';
 import { optionRecord } from '../../options/values.js';
@@ -43,13 +43,15 @@ export async function runImport(raw: unknown, context: CommandContext): Promise<
       throw new UsageError(t().commands.notAFile(path), { hint: t().commands.notAFileHint });
   } catch (error) {
     if (error instanceof UsageError) throw error;
-    throw new LocalStorageError('read the journal', path, error);
+    // A compaction killed once it had cut the journal may have left no J: its other files are read.
+    if (errnoCodeOf(error) !== 'ENOENT' || !isLegacyJournal(path))
+      throw new LocalStorageError('read the journal', path, error);
   }
   const ledger = await context.openLedger();
   // Stopped between two records: what was committed stays, and importing again adds only the rest.
   const { added, conflicts } = await ledger.importRecords(
     untilInterrupted(
-      journalRecords(path, (message) => out.warn(message)),
+      legacyJournalRecords(path, (message) => out.warn(message)),
       context.interrupts,
     ),
   );
