@@ -2,7 +2,7 @@ import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { jsonLines, runCli } from '../helpers/cli.js';
+import { isolatedEnv, jsonLines, runCli } from '../helpers/cli.js';
 import { freshDatabase } from '../helpers/postgres.js';
 import { teamLedgerRig } from '../helpers/team-ledger.js';
 
@@ -23,11 +23,16 @@ const latestOf = (rows: Record<string, unknown>[]) =>
     }))
     .sort((a, b) => (`${a.gateway} ${a.transactionId}` < `${b.gateway} ${b.transactionId}` ? -1 : 1));
 
-describe('ledger import of journals written by earlier versions', () => {
+/** A terminal's env on each backend: its own SQLite ledger, or a fresh team ledger. */
+const backends: { name: string; env: () => Promise<Record<string, string>> }[] = [
+  { name: 'the SQLite ledger', env: async () => isolatedEnv() },
+  { name: 'PostgreSQL', env: async () => rig.terminal(await freshDatabase(rig.server), 'ann') },
+];
+
+describe.each(backends)('ledger import of journals written by earlier versions, into $name', ({ env: envOf }) => {
   for (const name of ['plain', 'compacted', 'interrupted']) {
     it(`brings every transaction of the ${name} journal over with its state, once`, async () => {
-      const ledger = await freshDatabase(rig.server);
-      const env = rig.terminal(ledger, 'ann');
+      const env = await envOf();
       const journal = join(fixtures, name, 'journal.jsonl');
       const first = await runCli(['--json', 'ledger', 'import', journal], { env });
       expect(first.code, first.stderr).toBe(0);
@@ -48,7 +53,7 @@ describe('ledger import of journals written by earlier versions', () => {
     const journal = join(directory, 'journal.jsonl');
     cpSync(join(fixtures, 'compacted'), directory, { recursive: true });
     rmSync(journal);
-    const env = rig.terminal(await freshDatabase(rig.server), 'ann');
+    const env = await envOf();
     const imported = await runCli(['--json', 'ledger', 'import', journal], { env });
     expect(imported.code, imported.stderr).toBe(0);
     rmSync(directory, { recursive: true, force: true });
@@ -58,5 +63,24 @@ describe('ledger import of journals written by earlier versions', () => {
         .map(({ amount }) => amount)
         .sort(),
     ).toEqual(['710.00', '730.00', '740.00']);
+  });
+});
+
+describe('an old journal at the default path', () => {
+  it('is named with the command that imports it until it is imported, and refused as --ledger', async () => {
+    const env = isolatedEnv();
+    const journal = join(env.XDG_STATE_HOME!, 'agentpay', 'journal.jsonl');
+    cpSync(join(fixtures, 'plain', 'journal.jsonl'), journal, { recursive: true });
+    const before = await runCli(['history'], { env });
+    expect(before.stderr).toContain(`agentpay ledger import ${journal}`);
+    expect(before.stderr.split('ledger import')).toHaveLength(2);
+    const asLedger = await runCli(['--ledger', journal, 'history'], { env });
+    expect([asLedger.code, asLedger.stderr]).toEqual([2, expect.stringContaining(`agentpay ledger import ${journal}`)]);
+    expect((await runCli(['ledger', 'import', journal], { env })).code).toBe(0);
+    const after = await runCli(['--json', 'history'], { env });
+    expect(after.stderr).toBe('');
+    expect(jsonLines(after.stdout)).toHaveLength(
+      JSON.parse(readFileSync(join(fixtures, 'plain', 'expected.json'), 'utf8')).length,
+    );
   });
 });

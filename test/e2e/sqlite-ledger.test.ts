@@ -1,0 +1,87 @@
+import { spawn } from 'node:child_process';
+import { mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { networkFileSystemOf } from '../../src/ledger/sqlite/database.js';
+import type { RunningSandbox } from '../../src/sandbox/server.js';
+import { binPath, type CliResult, collectOutput, runCli } from '../helpers/cli.js';
+import { envFor, paymentsReceived, sandboxWithEnv } from '../helpers/gateway-env.js';
+import { defaultLedger, ledgerRecords } from '../helpers/ledger-file.js';
+
+// The local ledger's file as a user meets it (docs/reliability.md): private, one writer at a
+// time with the wait said and Ctrl+C heard, and refused where SQLite cannot keep it.
+let sandbox: RunningSandbox;
+beforeAll(async () => {
+  ({ sandbox } = await sandboxWithEnv());
+});
+afterAll(() => sandbox.close());
+
+const pay = [
+  '--json',
+  'pay',
+  '--service',
+  '202',
+  '--account',
+  '7011234567',
+  '--amount',
+  '1500.00',
+  '--currency',
+  'KZT',
+];
+
+describe('the SQLite ledger file', () => {
+  it('is made 0600 in a 0700 directory, with its -wal and -shm while a command runs', async () => {
+    const env = envFor(sandbox);
+    expect((await runCli(pay, { env })).code).toBe(0);
+    const ledger = defaultLedger(env);
+    expect(statSync(ledger).mode & 0o777).toBe(0o600);
+    expect(statSync(join(ledger, '..')).mode & 0o777).toBe(0o700);
+    // A reader keeps the WAL's files in place: SQLite makes them with the database's mode.
+    const reader = new DatabaseSync(ledger);
+    reader.exec('BEGIN; SELECT count(*) FROM agentpay_transactions;');
+    for (const suffix of ['-wal', '-shm']) expect(statSync(`${ledger}${suffix}`).mode & 0o777).toBe(0o600);
+    reader.exec('COMMIT');
+    reader.close();
+    expect(await ledgerRecords(ledger)).toHaveLength(2);
+  });
+
+  it("another process's write lock: the wait is said, and Ctrl+C ends it with nothing sent (exit 130)", async () => {
+    const env = envFor(sandbox);
+    expect((await runCli(['history'], { env })).code).toBe(0);
+    const holder = new DatabaseSync(defaultLedger(env));
+    holder.exec('BEGIN IMMEDIATE');
+    const before = paymentsReceived(sandbox).length;
+    const child = spawn(process.execPath, [binPath, ...pay], { env, stdio: ['pipe', 'pipe', 'pipe'] });
+    const done = new Promise<CliResult>((resolve, reject) => collectOutput(child, resolve, reject));
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString();
+      if (stderr.includes('another agentpay is writing')) child.kill('SIGINT');
+    });
+    const result = await done;
+    holder.exec('ROLLBACK');
+    holder.close();
+    expect(result.code, result.stderr).toBe(130);
+    expect(result.stderr).toContain(`waiting for ${defaultLedger(env)}`);
+    expect(paymentsReceived(sandbox).length).toBe(before);
+    expect(await ledgerRecords(defaultLedger(env))).toEqual([]);
+  });
+
+  it('a file that is not a ledger is refused (exit 2), never overwritten', async () => {
+    const env = envFor(sandbox);
+    const path = join(env.HOME!, 'notes.txt');
+    mkdirSync(env.HOME!, { recursive: true });
+    writeFileSync(path, 'my notes\n');
+    const result = await runCli(['--ledger', path, ...pay], { env });
+    expect([result.code, result.stderr]).toEqual([2, expect.stringContaining('neither an agentpay ledger')]);
+    expect(readFileSync(path, 'utf8')).toBe('my notes\n');
+  });
+
+  it('names the network file systems WAL cannot share memory across, and lets local ones through', () => {
+    expect(networkFileSystemOf(0x6969)).toBe('NFS');
+    expect(networkFileSystemOf(0xfe534d42)).toBe('SMB2');
+    expect(networkFileSystemOf(0xef53)).toBeUndefined(); // ext4
+    expect(networkFileSystemOf(0x01021994)).toBeUndefined(); // tmpfs
+  });
+});
