@@ -32,7 +32,7 @@ function splitLines(text: string): LineBatch & { rest: string } {
 export const longPassChunkBytes = 16 * 1024;
 
 /** Lines, and the length of the break that ended each (all 1, "\n", when undefined; 0 for a last line at the end). */
-export interface LineBatch {
+interface LineBatch {
   lines: string[];
   breaks: number[] | undefined;
 }
@@ -49,7 +49,7 @@ export async function* linesOf(
 }
 
 /** linesOf, with each line's break: in byte text (latin1) a line's bytes are its length plus its break. */
-export async function* lineBatchesOf(
+async function* lineBatchesOf(
   chunks: AsyncIterable<string | Buffer> | Iterable<string | Buffer>,
   bytesAs: 'utf8' | 'latin1',
 ): AsyncGenerator<LineBatch> {

@@ -4,9 +4,9 @@ import type { IntentRecord, JournalRecord, OutcomeRecord } from './records.js';
 
 /**
  * The ledger: where every payment is recorded before it leaves and every answer after. Two
- * backends keep the same promises (docs/team-ledger.md): the JSON Lines journal on this
- * machine (file-ledger.ts) and a PostgreSQL database a desk shares (postgres/postgres-ledger.ts).
- * Commands and the purchase layer see only this interface.
+ * backends keep the same promises with one schema (docs/team-ledger.md): a SQLite file on this
+ * machine (sqlite/sqlite-ledger.ts) and a PostgreSQL database a desk shares
+ * (postgres/postgres-ledger.ts). Commands and the purchase layer see only this interface.
  */
 export interface Ledger {
   readonly location: LedgerLocation;
@@ -21,7 +21,7 @@ export interface Ledger {
    * sent then). A TransactionID already recorded for another purchase is a conflict, and
    * nothing is recorded; for the same purchase it is a retry (the safe retry, `--txn-id`).
    * With a guard, the desk's rules weigh the ledger's recent payments first. The checks and the
-   * write are one atomic step in both backends (the journal's lock file, PostgreSQL's advisory
+   * write are one atomic step in both backends (SQLite's BEGIN IMMEDIATE, PostgreSQL's advisory
    * locks): two processes recording the same purchase at once cannot both pass.
    */
   recordIntent(intent: Intent, options: IntentOptions): Promise<IntentResult>;
@@ -55,7 +55,7 @@ export interface Ledger {
   /**
    * The payments whose first intent falls in [since, until), of this gateway and agent when
    * given, light (TransactionID, account, amount, time, latest state), in order of first
-   * intent: what `reconcile --registry` compares. The journal reads itself once for them.
+   * intent: what `reconcile --registry` compares.
    */
   payments(query: PaymentsQuery): AsyncIterable<readonly PaymentRow[]>;
   close(): Promise<void>;
@@ -146,24 +146,34 @@ export interface LedgerEntry extends JournalEntry {
   recordedBy?: RecordedBy | undefined;
 }
 
-export interface LedgerHistoryFilter extends HistoryFilter {
+/** What history asks of a ledger: LedgerFilter, and the latest state, gateway, operator and shift shown. */
+export interface LedgerHistoryFilter extends LedgerFilter {
+  /** The latest state; a transaction with no outcome on record counts as `unknown`. */
+  state?: TransactionState | undefined;
+  /** As the ledger names gateways: the base URL without trailing slashes, or "sandbox". */
+  gateway?: string | undefined;
   /** Only payments this operator made (a team ledger records who made each). */
   operator?: string | undefined;
   /** Only payments that joined this shift (its seq; a team ledger's shifts). */
   shift?: string | undefined;
 }
 
-/** history's entries as any ledger streams them (ledger/file/entries.ts HistoryEntries), with who made each where known. */
+/**
+ * What history shows: the entries one at a time, iterated once, in order of first intent, with
+ * who made each where known, and what a table must know before its first row.
+ */
 export interface LedgerHistory extends AsyncIterable<LedgerEntry> {
+  /** The gateways of the entries to come, in order of first appearance (more than one: a Gateway column). */
   readonly gateways: readonly string[];
+  /** The gateways of every transaction since `since`, whatever the other filters (named when none match). */
   readonly allGateways: readonly string[];
 }
 
 export interface ClaimedBatch {
   readonly entries: readonly JournalEntry[];
   /**
-   * An outcome learned for one of them (it answers the attempt the claim saw); written at once
-   * (the journal) or at done() (PostgreSQL, with its commit). Settles once it is written, kept
+   * An outcome learned for one of them (it answers the attempt the claim saw); written
+   * at done(), with the commit that lets the claim go. Settles once it is written, kept
    * in the fallback or counted by done() as kept nowhere: what shows it waits for that.
    */
   record(outcome: OutcomeRecord): Promise<void>;
@@ -174,7 +184,7 @@ export interface ClaimedBatch {
   done(): Promise<{ unrecorded: number; failure?: unknown }>;
 }
 
-/** What the journal knows of one transaction: what was meant, and the last word on it. */
+/** What the ledger knows of one transaction: what was meant, and the last word on it. */
 export interface JournalEntry {
   intent: IntentRecord;
   outcome: OutcomeRecord | undefined;
@@ -200,33 +210,10 @@ export interface LedgerFilter {
   since?: Date | undefined;
 }
 
-/** What history asks of a ledger: LedgerFilter, and the latest state and gateway shown. */
-export interface HistoryFilter extends LedgerFilter {
-  /** The latest state; a transaction with no outcome on record counts as `unknown`. */
-  state?: TransactionState | undefined;
-  /** As the ledger names gateways: the base URL without trailing slashes, or "sandbox". */
-  gateway?: string | undefined;
-}
-
 /**
- * What history shows: the entries one at a time, iterated once, in order of first intent
- * (any backend that can stream them, a file journal or a database cursor, can feed
- * commands/history), and what a table must know before its first row.
- */
-export interface HistoryEntries extends AsyncIterable<JournalEntry> {
-  /** The gateways of the entries to come, in order of first appearance (more than one: a Gateway column). */
-  readonly gateways: readonly string[];
-  /** The gateways of every transaction since `since`, whatever the other filters (named when none match). */
-  readonly allGateways: readonly string[];
-}
-
-/**
- * The recent payments of one gateway and agent, for the desk's limits and duplicate check
- * (purchase/desk-guard.ts), read from the end of the journal back: a payment is as recent as
- * its latest attempt, and intents are appended in time order, so the first one older than the
- * look-back (less a minute for processes appending at once) ends the reading. A pay reads the
- * last minutes (or today) of the journal, not all of it. The archive (closed transactions, filed
- * by the UTC day of their last attempt) is read for the days the look-back reaches.
+ * One of the recent payments of one gateway and agent, for the desk's limits and duplicate check
+ * (purchase/desk-guard.ts): a payment is as recent as its latest attempt (an index on the
+ * attempts' time finds them).
  */
 export interface RecentPayment {
   /** The latest attempt's intent: `at` is when it was made. */

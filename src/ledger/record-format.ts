@@ -3,12 +3,10 @@ import { memberOf, pathOf, ShapeError } from '../protocol/json-shape.js';
 import { transactionStates } from '../protocol/transaction-view.js';
 
 /**
- * The journal line format, defined once: a table of each record's fields, in the order the
- * writer puts them. Everything else comes from this table: the record types (records.ts),
- * readRecord (the checker of any parsed line, whose errors name the field and what was
- * expected), lineOf (the line the writer writes) and ownLinePattern (the regular expression
- * that recognises the writer's own lines without parsing them, line-format.ts). Hand-written
- * rather than zod: docs/performance.md, "Validators".
+ * The ledger's two records, defined once: a table of each record's fields, in order. The record
+ * types (records.ts), readRecord (the checker of any parsed record, whose errors name the field
+ * and what was expected) and lineOf (a record as a journal line: `ledger export`, an earlier
+ * agentpay's journal) come from it. Hand-written rather than zod: docs/performance.md, "Validators".
  */
 type FieldFormat =
   | { kind: 'text' }
@@ -47,14 +45,13 @@ const viewFields = {
 
 /**
  * Every record starts with kind, transactionId, gateway, agentId (the owner: TransactionIDs are
- * unique per gateway and agent; gateway is the base URL, or "sandbox"). The scanner
- * (line-format.ts) relies on that order, and on an intent ending with `at`.
+ * unique per gateway and agent; gateway is the base URL, or "sandbox").
  *
  * An intent may say which voucher it buys (its name, for the receipt), who made it and where
  * (the operator and host), and which of the desk's guards a person lifted for it (`overrides`:
  * "yes", "over-limit", "allow-duplicate"; docs/desk-safety.md). Older journals lack them.
  */
-export const intentFields = {
+const intentFields = {
   kind: oneOf('intent'),
   transactionId: text,
   gateway,
@@ -73,7 +70,7 @@ export const intentFields = {
 
 const outcomeSources = ['payment', 'settle', 'reconcile'] as const;
 
-export const outcomeFields = {
+const outcomeFields = {
   kind: oneOf('outcome'),
   transactionId: text,
   gateway,
@@ -135,7 +132,7 @@ function readField(format: FieldFormat, value: unknown, at: string, key: string)
 
 const isOptional = (format: FieldFormat) => format.kind === 'optionalTextList' || format.kind === 'optionalText';
 
-/** Each table's fields as a list, made once: every line the journal writes or reads goes through it. */
+/** Each table's fields as a list, made once: every record read or written goes through it. */
 const fieldLists = new WeakMap<RecordFormat, readonly (readonly [string, FieldFormat])[]>();
 function fieldListOf(fields: RecordFormat): readonly (readonly [string, FieldFormat])[] {
   let list = fieldLists.get(fields);
@@ -176,41 +173,3 @@ export function readRecord(value: unknown): JournalRecord {
 export function lineOf(record: JournalRecord): string {
   return JSON.stringify(readRecord(record));
 }
-
-// ---------------------------------------------------------------- the writer's own lines
-
-// A JSON string whose text is its value: no quote, backslash or control character inside.
-const textPattern = String.raw`"[^"\\\u0000-\u001f]*"`;
-const escaped = (word: string) => word.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-
-function fieldPattern(format: FieldFormat): string {
-  switch (format.kind) {
-    case 'text':
-    case 'gateway':
-    case 'optionalText':
-      return textPattern;
-    case 'nullableText':
-      return `(?:null|${textPattern})`;
-    case 'oneOf':
-      return `"(?:${format.values.map(escaped).join('|')})"`;
-    case 'optionalTextList':
-      return String.raw`\[(?:${textPattern}(?:,${textPattern})*)?\]`;
-    case 'record':
-      return recordPattern(format.fields);
-  }
-}
-
-function recordPattern(fields: RecordFormat): string {
-  const members = Object.entries(fields).map(([key, format], index) => {
-    const member = `${index === 0 ? '' : ','}"${key}":${fieldPattern(format)}`;
-    return isOptional(format) ? `(?:${member})?` : member;
-  });
-  return String.raw`\{${members.join('')}\}`;
-}
-
-/**
- * The whole line exactly as lineOf writes a record of `fields` whose strings hold nothing to
- * unescape: a line that matches is a valid record (readRecord would take it) whose strings are
- * plain slices of it.
- */
-export const ownLinePattern = (fields: RecordFormat): RegExp => new RegExp(`^${recordPattern(fields)}$`);

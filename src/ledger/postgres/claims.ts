@@ -101,7 +101,7 @@ export async function settleClaims(ledger: IntentRecorder, batch: readonly Claim
         reach === undefined
           ? []
           : await recentPaymentsOf(
-              { query: queryNow, sql },
+              { query: queryNow, sql: sql.reads },
               { ...owner, ...reach, since: new Date(reach.since.getTime() + skewMs) },
             );
       for (const claim of group) {

@@ -160,7 +160,7 @@ export class PostgresLedger implements Ledger {
   };
 
   /** The reads (sql/reads.ts) in this dialect, each query in the connection's turn. */
-  private readonly reader = { query: this.query, sql };
+  private readonly reader = { query: this.query, sql: sql.reads };
 
   /**
    * One statement in the connection's turn, for the desk's own tables (approvals.ts): throws
@@ -294,7 +294,7 @@ export class PostgresLedger implements Ledger {
   }
 
   recentPayments(query: LookBackQuery | SetLookBackQuery): Promise<RecentPayment[]> {
-    return this.inTurn(() => reads.recentPaymentsOf({ query: this.queryNow, sql }, query));
+    return this.inTurn(() => reads.recentPaymentsOf({ query: this.queryNow, sql: sql.reads }, query));
   }
 
   transaction(transactionId: string, owner?: Owner): Promise<JournalEntry[]> {

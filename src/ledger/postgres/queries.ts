@@ -1,3 +1,5 @@
+import type { ReadStatements } from '../sql/reads.js';
+
 /**
  * The SQL of the team ledger, in one place (schema.ts makes the tables). Every write is one
  * statement, so it is whole or absent: an intent with its first attempt and its place among
@@ -93,7 +95,7 @@ const attemptedSince = `($SINCE::timestamptz IS NULL OR EXISTS (
 const since = (placeholder: string) => attemptedSince.replaceAll('$SINCE', placeholder);
 
 /** Open transactions by gateway and agent. $1 since. */
-export const openOwners = `
+const openOwners = `
 SELECT t.gateway, t.agent_id, count(*)::text AS count
 FROM agentpay_open o JOIN agentpay_transactions t ON t.seq = o.transaction_seq
 WHERE ${since('$1')}
@@ -123,25 +125,25 @@ LIMIT $4
 FOR UPDATE OF o SKIP LOCKED`;
 
 /** A page of transactions after $1 seq, at most $2, $3 since, $4 operator, $5 gateway, $6 shift (null: all). */
-export const transactionPage = `
+const transactionPage = `
 SELECT ${transactionColumns} FROM agentpay_transactions t
 WHERE t.seq > $1 AND ${since('$3')} AND ($4::text IS NULL OR t.operator = $4) AND ($5::text IS NULL OR t.gateway = $5)
   AND ($6::bigint IS NULL OR t.shift_seq = $6)
 ORDER BY t.seq LIMIT $2`;
 
 /** The gateways of the transactions $1 since, $2 operator, $3 gateway (null: all), in order of first appearance. */
-export const gatewaysOf = `
+const gatewaysOf = `
 SELECT t.gateway FROM agentpay_transactions t
 WHERE ${since('$1')} AND ($2::text IS NULL OR t.operator = $2) AND ($3::text IS NULL OR t.gateway = $3)
 GROUP BY t.gateway ORDER BY min(t.seq)`;
 
 /** The records of the transactions $1 (seqs), in order, with who made each attempt and the guards lifted for it. */
-export const recordsOf = `
+const recordsOf = `
 SELECT ${recordFields.join(', ')} FROM agentpay_records
 WHERE transaction_seq = ANY($1::bigint[]) ORDER BY transaction_seq, seq`;
 
 /** Every record after $1 seq, at most $2, with its transaction (ledger export). */
-export const recordPage = `
+const recordPage = `
 SELECT r.seq AS record_seq, r.kind, r.at AS record_at, r.source, r.view, r.operator AS record_operator, r.host AS record_host, r.overrides, ${transactionColumns}
 FROM agentpay_records r JOIN agentpay_transactions t ON t.seq = r.transaction_seq
 WHERE r.seq > $1 ORDER BY r.seq LIMIT $2`;
@@ -151,7 +153,7 @@ WHERE r.seq > $1 ORDER BY r.seq LIMIT $2`;
  * operator (that attempt's; null: none) or to one of $5 accounts, oldest first. Their state is worked out from their
  * records (recordsOf) by the ledger's own rules, as for a receipt.
  */
-export const recentTransactions = `
+const recentTransactions = `
 WITH latest AS (
   SELECT DISTINCT ON (a.transaction_seq) a.transaction_seq, a.seq AS attempt_seq, a.operator AS record_operator
   FROM agentpay_records a
@@ -166,7 +168,18 @@ FROM latest l JOIN agentpay_transactions t ON t.seq = l.transaction_seq
 WHERE t.gateway = $1 AND t.agent_id = $2 AND (l.record_operator = $4 OR t.account = ANY($5::text[]))
 ORDER BY l.attempt_seq`;
 /** The transactions of $1 TransactionID, of $2 gateway and $3 agent (null: any), in order of first intent. */
-export const transactionsById = `
+const transactionsById = `
 SELECT ${transactionColumns} FROM agentpay_transactions t
 WHERE t.transaction_id = $1 AND ($2::text IS NULL OR t.gateway = $2) AND ($3::text IS NULL OR t.agent_id = $3)
 ORDER BY t.seq`;
+
+/** What the shared reads (sql/reads.ts) send to PostgreSQL. */
+export const reads: ReadStatements = {
+  openOwners,
+  transactionPage,
+  gatewaysOf,
+  recordsOf,
+  recordPage,
+  recentTransactions,
+  transactionsById,
+};

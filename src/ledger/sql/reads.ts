@@ -100,7 +100,7 @@ async function* entryPages({ query, sql }: SqlReader, filter: LedgerHistoryFilte
         filter.since === undefined ? row.at : records[0]?.at,
       );
       const outcome = latestOutcome(intent, records);
-      // A transaction with no outcome on record counts as unknown (ledger.ts HistoryFilter).
+      // A transaction with no outcome on record counts as unknown (ledger.ts LedgerHistoryFilter).
       if (filter.state !== undefined && (outcome?.view.state ?? 'unknown') !== filter.state) continue;
       yield { intent, outcome, recordedBy: { operator: text(row.operator), host: text(row.host) } };
     }

@@ -36,7 +36,7 @@ export function networkFileSystemOf(type: number): string | undefined {
 }
 
 /** What a file at the ledger's path is: nothing yet, a SQLite database, an earlier agentpay's journal, or other. */
-export function kindOfFile(path: string): 'none' | 'sqlite' | 'journal' | 'other' {
+function kindOfFile(path: string): 'none' | 'sqlite' | 'journal' | 'other' {
   let fd: number;
   try {
     fd = openSync(path, 'r');

@@ -70,7 +70,7 @@ CREATE TRIGGER agentpay_records_close_open AFTER INSERT ON agentpay_records
 `,
 ];
 
-export const sqliteSchemaVersion = migrations.length;
+const sqliteSchemaVersion = migrations.length;
 
 /**
  * Applies what is missing in one write transaction (a second process opening a new file waits,
