@@ -19,8 +19,14 @@ export class ClaimQueue {
   private waiting: Claim[] = [];
   private running = false;
 
-  /** `settle` answers every claim of the batch; a claim it leaves unanswered gets its error. */
-  constructor(private readonly settle: (batch: readonly Claim[]) => Promise<void>) {}
+  /**
+   * `settle` answers every claim of the batch; a claim it leaves unanswered gets its error.
+   * `gather`, when given, is awaited before a batch is taken, so claims made meanwhile join it.
+   */
+  constructor(
+    private readonly settle: (batch: readonly Claim[]) => Promise<void>,
+    private readonly gather?: () => Promise<void>,
+  ) {}
 
   submit(intent: Intent, options: IntentOptions): Promise<IntentResult> {
     return new Promise((resolve, reject) => {
@@ -32,6 +38,7 @@ export class ClaimQueue {
   private async drain(): Promise<void> {
     this.running = true;
     while (this.waiting.length > 0) {
+      if (this.gather !== undefined) await this.gather();
       const batch = this.waiting;
       this.waiting = [];
       try {

@@ -7,9 +7,9 @@ import type { StorageAction } from '../../i18n/en.js';
 
 /**
  * Opening the local ledger's SQLite file: created 0600 in a 0700 directory (SQLite gives its
- * -wal and -shm files the database's mode), WAL with synchronous=FULL so a committed intent
- * survives a crash of the machine, and a short busy timeout: a wait for another process's write
- * lock is the ledger's own loop (write-turn.ts), so Ctrl+C is heard while it waits.
+ * -wal and -shm files the database's mode), synchronous=FULL so a committed intent survives a
+ * crash of the machine, and a short busy timeout: a wait for another process's lock is the
+ * ledger's own loop (write-turn.ts), so Ctrl+C is heard while it waits. WAL is set with the schema.
  */
 
 /** The first bytes of every SQLite database file. */
@@ -87,7 +87,6 @@ export function openDatabase(path: string): DatabaseSync {
   try {
     createPrivately(path);
     database = new DatabaseSync(path, { timeout: busyTimeoutMs });
-    database.exec('PRAGMA journal_mode = WAL');
     database.exec('PRAGMA synchronous = FULL');
     database.exec('PRAGMA foreign_keys = ON');
     return database;

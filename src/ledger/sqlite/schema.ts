@@ -1,6 +1,6 @@
-import type { DatabaseSync } from 'node:sqlite';
 import { UsageError } from '../../errors.js';
 import { t } from '../../i18n/current.js';
+import { beginWrite, type WriteTurnPlace, whenFree } from './write-turn.js';
 
 /**
  * The local ledger's schema: the team ledger's tables, columns and names (postgres/schema.ts)
@@ -77,11 +77,15 @@ const sqliteSchemaVersion = migrations.length;
  * then finds it done); a file a later agentpay migrated is refused rather than written in a
  * shape this one does not know.
  */
-export function ensureSqliteSchema(database: DatabaseSync, shown: string): void {
+export async function ensureSqliteSchema(place: WriteTurnPlace, shown: string): Promise<void> {
+  const { database } = place;
+  // WAL is the file's own setting, kept once set: set when the file is new.
+  const mode = database.prepare('PRAGMA journal_mode').get() as { journal_mode: string };
+  if (mode.journal_mode !== 'wal') await whenFree(place, () => database.exec('PRAGMA journal_mode = WAL'));
   const versionOf = () =>
     Number((database.prepare('PRAGMA user_version').get() as { user_version: number }).user_version);
   if (versionOf() === sqliteSchemaVersion) return;
-  database.exec('BEGIN IMMEDIATE');
+  await beginWrite(place);
   try {
     const version = versionOf();
     if (version > sqliteSchemaVersion)
@@ -92,7 +96,7 @@ export function ensureSqliteSchema(database: DatabaseSync, shown: string): void 
     database.exec(`PRAGMA user_version = ${sqliteSchemaVersion}`);
     database.exec('COMMIT');
   } catch (error) {
-    database.exec('ROLLBACK');
+    if (database.isTransaction) database.exec('ROLLBACK');
     throw error;
   }
 }

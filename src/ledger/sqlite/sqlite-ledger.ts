@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import type { DatabaseSync } from 'node:sqlite';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { noPaymentSent } from '../../errors.js';
 import { type Claim, ClaimQueue, groupedByOwner, lookBackOfClaims } from '../claim-queue.js';
@@ -59,32 +58,37 @@ export class SqliteLedger implements Ledger {
   private readonly by: RecordedBy;
   /** One write transaction of this process at a time on the connection. */
   private tail: Promise<unknown> = Promise.resolve();
-  private readonly claims = new ClaimQueue((batch) => this.settleClaims(batch));
+  /** Claims made in the same turn of the event loop (a bulk run's rows in flight) share a transaction. */
+  private readonly claims = new ClaimQueue(
+    (batch) => this.settleClaims(batch),
+    () => nextTurn(),
+  );
   private readonly reader: reads.SqlReader;
   /** This process's name on the leases it holds (reconcile's claims). */
   private readonly holder = randomUUID();
 
   private constructor(
     location: LedgerLocation & { kind: 'file' },
-    database: DatabaseSync,
+    place: WriteTurnPlace,
     options: SqliteLedgerOptions,
   ) {
     this.location = location;
-    this.db = new Statements(database, location.path);
-    this.place = { database, path: location.path, note: options.note, stop: options.stop };
+    this.db = new Statements(place.database, location.path);
+    this.place = place;
     this.by = options.by;
     this.reader = { query: this.db.query, sql: sql.reads };
   }
 
   static async open(location: LedgerLocation & { kind: 'file' }, options: SqliteLedgerOptions): Promise<SqliteLedger> {
     const database = openDatabase(location.path);
+    const place = { database, path: location.path, note: options.note, stop: options.stop };
     try {
-      ensureSqliteSchema(database, location.shown);
+      await ensureSqliteSchema(place, location.shown);
     } catch (error) {
       database.close();
       throw error;
     }
-    return new SqliteLedger(location, database, options);
+    return new SqliteLedger(location, place, options);
   }
 
   /** Work in this process's turn, in a write transaction of its own. */
@@ -101,10 +105,8 @@ export class SqliteLedger implements Ledger {
   /**
    * A batch of claims in one write transaction: one look-back for each owner's, each claim
    * weighed with those accepted before it, then recorded; the callers hear once it is committed.
-   * Claims made in the same turn of the event loop (a bulk run's rows in flight) go together.
    */
   private async settleClaims(batch: readonly Claim[]): Promise<void> {
-    await nextTurn();
     const notSent = noPaymentSent();
     const answered = await this.write(async () => {
       const results: [Claim, IntentResult][] = [];

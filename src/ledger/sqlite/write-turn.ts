@@ -18,13 +18,18 @@ const sayAfterMs = 1_000;
 const giveUpAfterMs = 30_000;
 
 /** Takes the write lock (`BEGIN IMMEDIATE`), waiting for another process's as inWriteTurn says. */
-export async function beginWrite(place: WriteTurnPlace, consequence?: string): Promise<void> {
+export function beginWrite(place: WriteTurnPlace, consequence?: string): Promise<void> {
+  return whenFree(place, () => place.database.exec('BEGIN IMMEDIATE'), consequence);
+}
+
+/** `work` (a statement that takes a lock), tried again while another process holds the lock. */
+export async function whenFree(place: WriteTurnPlace, work: () => void, consequence?: string): Promise<void> {
   const started = Date.now();
   let said = false;
   for (let pause = 2; ; pause = Math.min(pause * 2, 50)) {
     if (place.stop?.aborted) throw new InterruptedError(place.stop.reason as StopSignal);
     try {
-      place.database.exec('BEGIN IMMEDIATE');
+      work();
       return;
     } catch (error) {
       if (!isBusy(error)) throw storageError('write the ledger', place.path, error, consequence);
