@@ -56,7 +56,7 @@ export const sandboxOptions = {
     flags: '--state <path>',
     help: {
       en: 'keep transactions in this SQLite file (default: in memory)',
-      ru: 'хранить транзакции в этом файле SQLite (по умолчанию: в памяти)',
+      ru: 'хранить транзакции в этом файле базы данных (по умолчанию: в памяти)',
     },
   },
   pending: {
