@@ -7,7 +7,8 @@
 //   npm run bench                        # build, then all comparisons
 //   npm run bench -- --runs 5            # fewer runs per comparison (quicker, noisier)
 //   npm run bench -- --only check,pay    # some comparisons: startup completion status batch reconcile check pay bulk
-//                                        #   slowCheck slowPay slowBulk teamPay teamReconcile memory history registry
+//                                        #   slowCheck slowPay slowBulk teamPay teamReconcile memory sandboxState
+//                                        #   history registry
 //
 // The slow* comparisons talk to a second bench gateway that answers after `latencyMs`, as one
 // across a network does: what a user waits on is then mostly the gateway, and agentpay's share
@@ -50,6 +51,8 @@ const journalEntries = 100_000;
 const openEntries = 100_000;
 /** Rows of the registry, and payments of the journal, `reconcile --registry` compares (target 11). */
 const registryEntries = 200_000;
+/** Payments in the `--sandbox` state a Status batch is answered from. */
+const sandboxEntries = 200_000;
 /** The team ledger's server, started by the first comparison that needs it. */
 let ledgerServer;
 const concurrency = 8;
@@ -67,13 +70,13 @@ const bench = {
   firstId,
   concurrency,
   purchase,
-  sizes: { batchSize, memoryBatchSize, historyEntries, journalEntries, openEntries, registryEntries },
+  sizes: { batchSize, memoryBatchSize, historyEntries, journalEntries, openEntries, registryEntries, sandboxEntries },
   /** The team ledger's server, started by the first comparison that needs it. */
   ledgerServerFor: async (env) => (ledgerServer ??= await startLedgerServer(paths, env)),
 };
 const { startup, completion } = startupComparisons(bench);
 const { status, batch, reconcile } = lookupComparisons(bench);
-const { memory, history, registry } = scaleComparisons(bench);
+const { memory, sandboxState, history, registry } = scaleComparisons(bench);
 const { teamPay, teamReconcile } = teamComparisons(bench);
 
 // ---------------------------------------------------------------- the comparisons, in the table's order
@@ -91,6 +94,7 @@ const comparisons = {
   bulk: ({ env, gateway }) => bulkRows(env, gateway, { target: '(bulk)', memory: true }),
   slowBulk: async ({ env }) => bulkRows(env, await slowGateway(), { target: `${latencyMs} ms`, limit: 1.08 }),
   memory,
+  sandboxState,
   teamPay,
   teamReconcile,
   history,

@@ -1,5 +1,5 @@
 // The bench's inputs (scripts/bench.mjs): its gateway in a process of its own, files of ids,
-// and a journal as agentpay writes it.
+// a journal as agentpay writes it, and the state of `--sandbox`.
 import { spawn } from 'node:child_process';
 import { createWriteStream } from 'node:fs';
 import { join } from 'node:path';
@@ -35,6 +35,14 @@ export function writeIds(path, firstId, count) {
   }
   stream.end(chunk);
   return new Promise((resolve) => stream.on('finish', resolve));
+}
+
+/** A `--sandbox` state file holding `count` paid transactions from `firstId` (the store as the CLI runs it, dist/). */
+export async function writeSandboxState(path, firstId, count) {
+  const { TransactionStore, seedPaidTransaction } = await import('../../dist/sandbox/state.js');
+  const store = new TransactionStore(path);
+  for (let i = 0; i < count; i++) seedPaidTransaction(store, '1001', (firstId + BigInt(i)).toString(), `bench-${i}`);
+  store.close();
 }
 
 /**

@@ -1,9 +1,9 @@
-// The bench's scale comparisons (scripts/bench.mjs): peak RSS of a large `status` batch and of
-// `history`, and `reconcile --registry` of a busy day's registry.
+// The bench's scale comparisons (scripts/bench.mjs): peak RSS of a large `status` batch, of
+// `history` and of `--sandbox` on a large state, and `reconcile --registry` of a busy day's registry.
 import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { ok } from './checks.mjs';
-import { writeIds, writeJournal, writeRegistry } from './inputs.mjs';
+import { writeIds, writeJournal, writeRegistry, writeSandboxState } from './inputs.mjs';
 import { compare, peakRss } from './measure.mjs';
 
 /**
@@ -16,7 +16,7 @@ export function scaleComparisons({
   firstId,
   concurrency,
   ledgerServerFor,
-  sizes: { batchSize, memoryBatchSize, historyEntries, registryEntries },
+  sizes: { batchSize, memoryBatchSize, historyEntries, registryEntries, sandboxEntries },
 }) {
   const { node, bin, floors, work } = paths;
   return {
@@ -38,6 +38,21 @@ export function scaleComparisons({
       const megabytes = memory.kilobytes / 1024;
       const what = `peak RSS, \`status --from-file\` ${memoryBatchSize.toLocaleString('en')} ids (${batchSize.toLocaleString('en')} ids: ${(small.kilobytes / 1024).toFixed(0)} MB)`;
       return [{ target: 'memory', what, floorLabel: memory.how, megabytes, limitMb: 120 }];
+    },
+
+    async sandboxState({ env, ids }) {
+      // The embedded sandbox's state (a SQLite file) holding 200,000 payments: a Status batch of
+      // 5,000 of them, each answered from the file; peak RSS must not follow the state.
+      const home = join(work, 'sandbox-state');
+      await writeSandboxState(join(home, 'agentpay', 'sandbox-state.sqlite'), firstId, sandboxEntries);
+      const args = ['--sandbox', '--json', 'status', '--from-file', ids, '--concurrency', String(concurrency)];
+      const memory = await peakRss(paths, args, { ...env, XDG_STATE_HOME: home });
+      const problem = ok(batchSize)(undefined, memory.result);
+      if (problem) throw new Error(`--sandbox status peak RSS run: ${problem}\n${memory.result.stderr}`);
+      rmSync(home, { recursive: true });
+      const held = `its state holding ${sandboxEntries.toLocaleString('en')} payments`;
+      const what = `peak RSS, \`--sandbox status --from-file\` ${batchSize.toLocaleString('en')} ids, ${held} (${(memory.result.ms / 1000).toFixed(1)} s)`;
+      return [{ target: 'memory', what, floorLabel: memory.how, megabytes: memory.kilobytes / 1024, limitMb: 150 }];
     },
 
     async history({ env }) {

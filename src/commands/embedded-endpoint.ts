@@ -50,14 +50,24 @@ export async function loadReplay(replay: ReplaySettings, statePath: string | und
  * agree. On loopback in this process: no proxy, no TLS.
  */
 export async function embeddedEndpoint(settings: Settings, out: Output): Promise<Endpoint> {
-  const [{ startSandbox }, { sandboxCredentials }] = await Promise.all([
+  const [{ startSandbox }, { sandboxCredentials }, { SandboxStateError }] = await Promise.all([
     import('../sandbox/server.js'),
     import('../sandbox/catalogue.js'),
+    import('../sandbox/state.js'),
   ]);
   const state = stateDirectory(settings.env);
   const replay =
     settings.replay && (await loadReplay(settings.replay, join(state, 'replay-state.jsonl'), (text) => out.warn(text)));
-  const sandbox = await startSandbox({ statePath: join(state, 'sandbox-state.jsonl'), replay });
+  let sandbox;
+  try {
+    sandbox = await startSandbox({ statePath: join(state, 'sandbox-state.sqlite'), replay });
+  } catch (error) {
+    if (!(error instanceof SandboxStateError)) throw error;
+    const said = t().commands;
+    throw new UsageError(said.cannotOpenSandboxState(error.path, error.reason), {
+      hint: said.cannotOpenEmbeddedStateHint,
+    });
+  }
   registerSecret(sandboxCredentials.password);
   return {
     baseUrl: sandbox.baseUrl,

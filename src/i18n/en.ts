@@ -1163,6 +1163,9 @@ const en = {
     fault: (line: string) => `fault: ${line}`,
     cannotListen: (where: string, reason: string) => `cannot listen on ${where}: ${reason}`,
     cannotListenHint: 'choose another --port (0 picks a free one)',
+    cannotOpenSandboxState: (path: string, reason: string) => `cannot open the sandbox state ${path}: ${reason}`,
+    cannotOpenSandboxStateHint: 'give --state a new file or a SQLite database the sandbox wrote',
+    cannotOpenEmbeddedStateHint: 'move that file away: --sandbox starts a new one (it holds only play money)',
     notABreak: (rule: string, rules: string) =>
       `--break ${JSON.stringify(rule)} is not a rule the sandbox can break: give ${rules}`,
     /** A flag that takes a whole number: of what, and between which bounds. */

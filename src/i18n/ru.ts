@@ -1190,6 +1190,9 @@ const ru: Catalogue = {
     fault: (line) => `сбой: ${line}`,
     cannotListen: (where, reason) => `не удаётся слушать ${where}: ${reason}`,
     cannotListenHint: 'выберите другой --port (0 — любой свободный)',
+    cannotOpenSandboxState: (path, reason) => `не удаётся открыть состояние песочницы ${path}: ${reason}`,
+    cannotOpenSandboxStateHint: 'укажите в --state новый файл или базу данных, записанную песочницей',
+    cannotOpenEmbeddedStateHint: 'уберите этот файл: --sandbox заведёт новый (в нём только игрушечные деньги)',
     notABreak: (rule, rules) =>
       `--break ${JSON.stringify(rule)} — не правило, которое умеет нарушать шлюз-песочница: укажите ${rules}`,
     wholeNumber: (flag, unit, range) =>

@@ -26,7 +26,7 @@ interface SandboxFaults {
 export interface SandboxOptions {
   host?: string;
   port?: number;
-  /** Keep state in this JSON Lines file (shared by processes); in memory when absent. */
+  /** Keep state in this SQLite file (shared by processes); in memory when absent. */
   statePath?: string;
   behaviour?: Partial<SandboxBehaviour>;
   faults?: Partial<SandboxFaults>;
@@ -148,7 +148,10 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     faults,
     close: () =>
       new Promise<void>((resolve) => {
-        server.close(() => resolve());
+        server.close(() => {
+          store.close();
+          resolve();
+        });
         server.closeAllConnections();
       }),
   };

@@ -1,6 +1,6 @@
-import { mkdirSync, rmdirSync, statSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { StateFile } from './state-file.js';
+import { DatabaseSync, type SQLInputValue, type StatementSync } from 'node:sqlite';
 
 /** One transaction as the sandbox remembers it. No credential is ever stored. */
 export interface StoredTransaction {
@@ -24,38 +24,81 @@ export interface StoredTransaction {
 /** RequestIDs start above 2^53 so that every client is tested on Longs a double cannot hold. */
 const firstRequestId = 9007199254740993n;
 
-const keyOf = (agentId: string, transactionId: string) => `${agentId}:${transactionId}`;
+/** A sandbox state file that cannot be opened as one (another kind of file, a directory, no access). */
+export class SandboxStateError extends Error {
+  constructor(
+    readonly path: string,
+    readonly reason: string,
+  ) {
+    super(`cannot open the sandbox state ${path}: ${reason}`);
+  }
+}
+
+// Amounts and ids are TEXT, as they came; the key is what spec 3, rule 2 makes unique.
+const schema = `
+CREATE TABLE IF NOT EXISTS transactions (
+  agent_id TEXT NOT NULL,
+  transaction_id TEXT NOT NULL,
+  request_id TEXT NOT NULL,
+  service TEXT NOT NULL,
+  account TEXT NOT NULL,
+  amount TEXT NOT NULL,
+  currency TEXT NOT NULL,
+  invoice_id TEXT,
+  status INTEGER NOT NULL,
+  message TEXT NOT NULL,
+  exchange_rate TEXT NOT NULL,
+  service_currency TEXT NOT NULL,
+  created_at TEXT NOT NULL,
+  pending_polls_left INTEGER NOT NULL,
+  PRIMARY KEY (agent_id, transaction_id)
+) STRICT;
+CREATE TABLE IF NOT EXISTS request_ids (last INTEGER NOT NULL) STRICT;
+`;
+
+const columns = `agent_id AS agentId, transaction_id AS transactionId, request_id AS requestId, service, account,
+  amount, currency, invoice_id AS invoiceId, status, message, exchange_rate AS exchangeRate,
+  service_currency AS serviceCurrency, created_at AS createdAt, pending_polls_left AS pendingPollsLeft`;
+
+const insert = `INSERT INTO transactions (agent_id, transaction_id, request_id, service, account, amount, currency,
+  invoice_id, status, message, exchange_rate, service_currency, created_at, pending_polls_left)
+  VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14)`;
+
+const replace = `${insert} ON CONFLICT (agent_id, transaction_id) DO UPDATE SET request_id = excluded.request_id,
+  service = excluded.service, account = excluded.account, amount = excluded.amount, currency = excluded.currency,
+  invoice_id = excluded.invoice_id, status = excluded.status, message = excluded.message,
+  exchange_rate = excluded.exchange_rate, service_currency = excluded.service_currency,
+  created_at = excluded.created_at, pending_polls_left = excluded.pending_polls_left`;
 
 /**
- * The sandbox's transactions: in memory, or in an append-only JSON Lines file so that several
- * processes (each `--sandbox` run starts its own server) see one state. Every change appends
- * the whole record; the last record for a key wins. On a file, memory holds only where each
- * transaction's latest record is (state-file.ts), so that a long run's payments do not pile up
- * in the process. Changes run under a lock directory so two processes cannot both create the
- * same TransactionID.
+ * The sandbox's transactions, in a SQLite database: a file shared by processes (each
+ * `--sandbox` run starts its own server, and a `status` follows a `pay`), or in memory. A
+ * change is one transaction under SQLite's write lock, so two processes never both create
+ * one TransactionID; a process waits for the other's (busy_timeout) rather than failing.
  */
 export class TransactionStore {
-  /** Without a state file: the transactions themselves. */
-  private readonly byKey = new Map<string, StoredTransaction>();
-  private readonly file: StateFile | undefined;
-  private readonly path: string | undefined;
-  /** The highest RequestID handed out, so the next one is always new (also across processes). */
-  private lastRequestId = firstRequestId - 1n;
+  private readonly db: DatabaseSync;
+  private readonly statements: Record<'find' | 'insert' | 'replace' | 'nextRequestId', StatementSync>;
 
   constructor(path?: string) {
-    this.path = path;
-    if (path) mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
-    this.file = path === undefined ? undefined : new StateFile(path);
+    this.db = openDatabase(path);
+    const nextRequestId = this.db.prepare('UPDATE request_ids SET last = last + 1 RETURNING last');
+    nextRequestId.setReadBigInts(true);
+    this.statements = {
+      find: this.db.prepare(`SELECT ${columns} FROM transactions WHERE agent_id = ?1 AND transaction_id = ?2`),
+      insert: this.db.prepare(insert),
+      replace: this.db.prepare(replace),
+      nextRequestId,
+    };
   }
 
   get size(): number {
-    this.refresh();
-    return this.file?.size ?? this.byKey.size;
+    return (this.db.prepare('SELECT count(*) AS n FROM transactions').get() as { n: number }).n;
   }
 
   find(agentId: string, transactionId: string): StoredTransaction | undefined {
-    this.refresh();
-    return this.known(agentId, transactionId);
+    const row = this.statements.find.get(agentId, transactionId);
+    return row === undefined ? undefined : { ...(row as unknown as StoredTransaction) };
   }
 
   /** Returns the existing transaction for this id, or creates one: never two (spec 3, rule 2). */
@@ -64,10 +107,13 @@ export class TransactionStore {
     transactionId: string,
     make: (requestId: string) => StoredTransaction,
   ): { transaction: StoredTransaction; created: boolean } {
-    return this.locked(() => {
-      const existing = this.known(agentId, transactionId);
+    return inWriteTransaction(this.db, () => {
+      const existing = this.find(agentId, transactionId);
       if (existing) return { transaction: existing, created: false };
-      return { transaction: this.createNew(make), created: true };
+      const transaction = make(this.nextRequestId());
+      // The primary key refuses a second one, should the look-up above ever miss it.
+      this.statements.insert.run(...valuesOf(transaction));
+      return { transaction, created: true };
     });
   }
 
@@ -76,71 +122,91 @@ export class TransactionStore {
    * known by it: what a gateway that breaks spec 3, rule 2 does (`--break idempotency`).
    */
   createAgain(make: (requestId: string) => StoredTransaction): { transaction: StoredTransaction; created: boolean } {
-    return this.locked(() => ({ transaction: this.createNew(make), created: true }));
+    return inWriteTransaction(this.db, () => {
+      const transaction = make(this.nextRequestId());
+      this.statements.replace.run(...valuesOf(transaction));
+      return { transaction, created: true };
+    });
   }
 
   update(transaction: StoredTransaction): void {
-    this.locked(() => this.write(transaction));
+    this.statements.replace.run(...valuesOf(transaction));
   }
 
+  /** Every transaction, in the order they were first created. */
   all(): StoredTransaction[] {
-    this.refresh();
-    return this.file?.all() ?? [...this.byKey.values()];
+    const rows = this.db.prepare(`SELECT ${columns} FROM transactions ORDER BY rowid`).all();
+    return rows.map((row) => ({ ...(row as unknown as StoredTransaction) }));
   }
 
-  private known(agentId: string, transactionId: string): StoredTransaction | undefined {
-    return this.file ? this.file.find(agentId, transactionId) : this.byKey.get(keyOf(agentId, transactionId));
+  close(): void {
+    if (this.db.isOpen) this.db.close();
   }
 
-  private createNew(make: (requestId: string) => StoredTransaction): StoredTransaction {
-    const transaction = make((this.lastRequestId + 1n).toString());
-    this.write(transaction);
-    return transaction;
+  private nextRequestId(): string {
+    return String((this.statements.nextRequestId.get() as { last: bigint }).last);
   }
+}
 
-  private write(transaction: StoredTransaction): void {
-    if (this.file) this.file.append(transaction);
-    else this.byKey.set(keyOf(transaction.agentId, transaction.transactionId), transaction);
-    this.noteRequestId(transaction);
+/** The state's database, its tables made if new; in memory without a path. */
+function openDatabase(path: string | undefined): DatabaseSync {
+  let db: DatabaseSync | undefined;
+  try {
+    db = new DatabaseSync(path === undefined ? ':memory:' : createdPrivate(path));
+    db.exec('PRAGMA busy_timeout = 10000; PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL;');
+    const opened = db;
+    inWriteTransaction(opened, () => {
+      opened.exec(schema);
+      opened
+        .prepare('INSERT INTO request_ids (last) SELECT ?1 WHERE NOT EXISTS (SELECT 1 FROM request_ids)')
+        .run(firstRequestId - 1n);
+    });
+    return db;
+  } catch (error) {
+    if (db?.isOpen) db.close();
+    if (path === undefined) throw error;
+    throw new SandboxStateError(path, (error as Error).message);
   }
+}
 
-  private noteRequestId(transaction: StoredTransaction): void {
-    const requestId = BigInt(transaction.requestId);
-    if (requestId > this.lastRequestId) this.lastRequestId = requestId;
+/** One write transaction, its lock taken at the start: another process's waits for it. */
+function inWriteTransaction<T>(db: DatabaseSync, action: () => T): T {
+  db.exec('BEGIN IMMEDIATE');
+  try {
+    const result = action();
+    db.exec('COMMIT');
+    return result;
+  } catch (error) {
+    db.exec('ROLLBACK');
+    throw error;
   }
+}
 
-  /** Takes in what other processes appended since the last look. */
-  private refresh(): void {
-    this.file?.refresh((transaction) => this.noteRequestId(transaction));
-  }
+/** The state file, made private (0600) before SQLite opens it: its -wal and -shm take the file's mode. */
+function createdPrivate(path: string): string {
+  mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+  closeSync(openSync(path, 'a', 0o600));
+  return path;
+}
 
-  private locked<T>(action: () => T): T {
-    if (!this.path) return action();
-    const lock = `${this.path}.lock`;
-    const deadline = Date.now() + 10_000;
-    for (;;) {
-      try {
-        mkdirSync(lock);
-        break;
-      } catch (error) {
-        if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-        // A lock older than a few seconds was left by a process that died holding it.
-        try {
-          if (Date.now() - statSync(lock).mtimeMs > 5_000) rmdirSync(lock);
-        } catch {
-          // gone already
-        }
-        if (Date.now() > deadline) throw new Error(`sandbox state is locked: ${lock}`);
-        Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 5);
-      }
-    }
-    try {
-      this.refresh();
-      return action();
-    } finally {
-      rmdirSync(lock);
-    }
-  }
+function valuesOf(transaction: StoredTransaction): SQLInputValue[] {
+  const t = transaction;
+  return [
+    t.agentId,
+    t.transactionId,
+    t.requestId,
+    t.service,
+    t.account,
+    t.amount,
+    t.currency,
+    t.invoiceId,
+    t.status,
+    t.message,
+    t.exchangeRate,
+    t.serviceCurrency,
+    t.createdAt,
+    t.pendingPollsLeft,
+  ];
 }
 
 /**

@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { md5Hex } from '../../src/protocol/password.js';
@@ -7,6 +7,7 @@ import type { RunningSandbox } from '../../src/sandbox/server.js';
 import { type CliResult, isolatedEnv, jsonLines, runCli } from '../helpers/cli.js';
 import { sandboxWithEnv } from '../helpers/gateway-env.js';
 import { answerWith, type Responder, type ScriptedServer, startScriptedServer } from '../helpers/misbehaving-server.js';
+import { embeddedStateOf, stateFileBytes, storedTransactions } from '../helpers/sandbox-state.js';
 
 /** Every spelling a password could leak in: as typed, MD5, form- and URI-encoded, JSON-escaped. */
 function spellings(password: string): string[] {
@@ -30,7 +31,6 @@ function expectNoSecret(texts: readonly string[], password: string): void {
 }
 
 const outputs = (results: readonly CliResult[]) => results.flatMap((r) => [r.stdout, r.stderr]);
-const readIfThere = (path: string) => (existsSync(path) ? readFileSync(path, 'utf8') : '');
 
 describe('the password and its MD5 appear nowhere', () => {
   let sandbox: RunningSandbox;
@@ -38,7 +38,7 @@ describe('the password and its MD5 appear nowhere', () => {
   let statePath: string;
   beforeAll(async () => {
     const home = isolatedEnv();
-    statePath = join(home.HOME!, 'gateway-state.jsonl');
+    statePath = join(home.HOME!, 'gateway-state.sqlite');
     ({ sandbox, env } = await sandboxWithEnv({ statePath }));
     env = { ...env, AGENTPAY_SETTLE_DELAY: '20', AGENTPAY_SETTLE_ATTEMPTS: '1', AGENTPAY_TIMEOUT: '2000' };
   });
@@ -84,13 +84,13 @@ describe('the password and its MD5 appear nowhere', () => {
     expect(sent).toContain(password);
     expect(sent).toContain(md5Hex(password));
     const journal = readFileSync(join(env.XDG_STATE_HOME!, 'agentpay', 'journal.jsonl'), 'utf8');
-    const embeddedState = readFileSync(join(env.XDG_STATE_HOME!, 'agentpay', 'sandbox-state.jsonl'), 'utf8');
+    const embeddedState = stateFileBytes(embeddedStateOf(env));
     const playJournal = readFileSync(join(env.XDG_STATE_HOME!, 'agentpay', 'sandbox-journal.jsonl'), 'utf8');
     expect(journal).not.toBe('');
     expect(playJournal).not.toBe('');
-    expect(readIfThere(statePath)).not.toBe('');
-    expect(embeddedState).not.toBe('');
-    expectNoSecret([...outputs(results), journal, playJournal, readIfThere(statePath), embeddedState], password);
+    expect(storedTransactions(statePath)).not.toEqual([]);
+    expect(storedTransactions(embeddedStateOf(env))).toHaveLength(1);
+    expectNoSecret([...outputs(results), journal, playJournal, stateFileBytes(statePath), embeddedState], password);
     // And --verbose did trace the exchanges, with the password masked.
     expect(results[0]!.stderr).toContain('"AgentPassword":"***"');
   });

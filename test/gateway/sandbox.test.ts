@@ -1,4 +1,4 @@
-import { appendFileSync, mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -7,7 +7,8 @@ import { md5Hex } from '../../src/protocol/password.js';
 import { generateTransactionId } from '../../src/protocol/transaction-id.js';
 import { sandboxCredentials } from '../../src/sandbox/catalogue.js';
 import { type RunningSandbox, startSandbox } from '../../src/sandbox/server.js';
-import { type StoredTransaction, TransactionStore } from '../../src/sandbox/state.js';
+import { SandboxStateError, type StoredTransaction, TransactionStore } from '../../src/sandbox/state.js';
+import { stateFileBytes } from '../helpers/sandbox-state.js';
 
 let sandbox: RunningSandbox;
 
@@ -213,8 +214,10 @@ describe('TransactionStore on a file', () => {
     pendingPollsLeft: 0,
   });
 
+  const newStatePath = () => join(mkdtempSync(join(tmpdir(), 'agentpay-state-')), 'sandbox-state.sqlite');
+
   it('two stores on one path agree, as two processes would', () => {
-    const path = join(mkdtempSync(join(tmpdir(), 'agentpay-state-')), 'nested', 'sandbox-state.jsonl');
+    const path = join(mkdtempSync(join(tmpdir(), 'agentpay-state-')), 'nested', 'sandbox-state.sqlite');
     const a = new TransactionStore(path);
     const b = new TransactionStore(path);
     const first = a.createOnce('1001', '1', (requestId) => record('1', requestId));
@@ -230,7 +233,7 @@ describe('TransactionStore on a file', () => {
       '9007199254740994',
     );
     expect(a.find('1001', '2')?.requestId).toBe('9007199254740994');
-    // An update by one is seen by the other; the last record wins.
+    // An update by one is seen by the other.
     a.update({ ...record('2', '9007199254740994'), status: 23 });
     expect(b.find('1001', '2')?.status).toBe(23);
     expect(a.size).toBe(2);
@@ -241,28 +244,54 @@ describe('TransactionStore on a file', () => {
         .map((t) => t.transactionId)
         .sort(),
     ).toEqual(['1', '2']);
-    expect(readFileSync(path, 'utf8')).not.toContain('sandbox-demo-password');
+    expect(stateFileBytes(path)).toContain('9007199254740994');
+    expect(stateFileBytes(path)).not.toContain('sandbox-demo-password');
   });
 
-  it('a record after a line a crash cut short starts a line of its own, and is read back', () => {
-    const path = join(mkdtempSync(join(tmpdir(), 'agentpay-state-')), 'sandbox-state.jsonl');
+  it('keeps each transaction as stored, across a reopening; the same id of another agent is another one', () => {
+    const path = newStatePath();
+    const store = new TransactionStore(path);
+    const withInvoice = { ...record('4000000000000001', '0'), amount: '1500.10', invoiceId: '5002', status: 23 };
+    store.createOnce('1001', '4000000000000001', (requestId) => ({ ...withInvoice, requestId }));
+    store.createOnce('1002', '4000000000000001', (requestId) => ({
+      ...record('4000000000000001', requestId),
+      agentId: '1002',
+    }));
+    store.close();
+    const reopened = new TransactionStore(path);
+    expect(reopened.find('1001', '4000000000000001')).toEqual({ ...withInvoice, requestId: '9007199254740993' });
+    expect(reopened.find('1002', '4000000000000001')).toMatchObject({ agentId: '1002', requestId: '9007199254740994' });
+    expect(reopened.find('1003', '4000000000000001')).toBeUndefined();
+    // A replaced transaction (--break idempotency) gets a new RequestID, after every one handed out.
+    const replaced = reopened.createAgain((requestId) => ({ ...withInvoice, requestId }));
+    expect(replaced.transaction.requestId).toBe('9007199254740995');
+    expect(reopened.find('1001', '4000000000000001')?.requestId).toBe('9007199254740995');
+    expect(reopened.all().map((t) => [t.agentId, t.requestId])).toEqual([
+      ['1001', '9007199254740995'],
+      ['1002', '9007199254740994'],
+    ]);
+    reopened.close();
+  });
+
+  it('is private to its owner: the file, its -wal and its -shm are mode 0600', () => {
+    const path = newStatePath();
     const store = new TransactionStore(path);
     store.createOnce('1001', '1', (requestId) => record('1', requestId));
-    appendFileSync(path, '{"agentId":"1001","transactionId":"2","requ');
-    store.createOnce('1001', '3', (requestId) => record('3', requestId));
-    // The torn line was never acknowledged: another process knows 1 and 3, not 2.
-    const other = new TransactionStore(path);
-    expect(other.find('1001', '3')?.requestId).toBe('9007199254740994');
-    expect(other.find('1001', '2')).toBeUndefined();
-    expect(other.all().map((t) => t.transactionId)).toEqual(['1', '3']);
-    // An update replaces what a look-up reads, in this process and the next.
-    store.update({ ...record('1', '9007199254740993'), status: 23 });
-    expect(store.find('1001', '1')?.status).toBe(23);
-    expect(new TransactionStore(path).find('1001', '1')?.status).toBe(23);
+    for (const file of [path, `${path}-wal`, `${path}-shm`]) expect(statSync(file).mode & 0o777, file).toBe(0o600);
+    store.close();
+  });
+
+  it('refuses a file that is no SQLite database (an old JSON Lines state) and leaves it as it was', () => {
+    const path = newStatePath();
+    const old = `${JSON.stringify(record('1', '9007199254740993'))}\n`;
+    writeFileSync(path, old);
+    expect(() => new TransactionStore(path)).toThrow(SandboxStateError);
+    expect(() => new TransactionStore(path)).toThrow(`cannot open the sandbox state ${path}`);
+    expect(readFileSync(path, 'utf8')).toBe(old);
   });
 
   it('two sandboxes on one state file agree over HTTP', async () => {
-    const path = join(mkdtempSync(join(tmpdir(), 'agentpay-state-')), 'sandbox-state.jsonl');
+    const path = newStatePath();
     const one = await startSandbox({ statePath: path });
     const two = await startSandbox({ statePath: path });
     const clientOf = (baseUrl: string) =>

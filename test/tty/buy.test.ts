@@ -1,10 +1,9 @@
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { RunningSandbox } from '../../src/sandbox/server.js';
 import { isolatedEnv } from '../helpers/cli.js';
 import { paymentsReceived, sandboxWithEnv } from '../helpers/gateway-env.js';
+import { embeddedStateOf, storedTransactions } from '../helpers/sandbox-state.js';
 import { formsOfType, startSpecServer } from '../helpers/spec-server.js';
 import { skipWithout } from '../helpers/system-tools.js';
 import { agentpayCommand, type TerminalOptions, TerminalSession } from '../helpers/tmux.js';
@@ -183,10 +182,7 @@ describe.skipIf(skipped)('npm start: the sandbox, nothing configured', () => {
     expect(table.join('\n')).toContain('Legendary');
 
     // The embedded sandbox keeps its state under XDG_STATE_HOME: the payment is there.
-    const state = readFileSync(join(env.XDG_STATE_HOME!, 'agentpay', 'sandbox-state.jsonl'), 'utf8')
-      .trim()
-      .split('\n')
-      .map((line) => JSON.parse(line) as Record<string, unknown>);
+    const state = storedTransactions(embeddedStateOf(env));
     expect(state).toHaveLength(1);
     expect(state[0]).toMatchObject({
       service: '101',

@@ -55,8 +55,8 @@ export const sandboxOptions = {
   state: {
     flags: '--state <path>',
     help: {
-      en: 'keep transactions in this file (default: in memory)',
-      ru: 'хранить транзакции в этом файле (по умолчанию: в памяти)',
+      en: 'keep transactions in this SQLite file (default: in memory)',
+      ru: 'хранить транзакции в этом файле базы данных (по умолчанию: в памяти)',
     },
   },
   pending: {

@@ -123,7 +123,10 @@ function refuseFaultsOfNothing(options: ReturnType<typeof parseSandboxOptions>):
 export async function runSandbox(rawOptions: unknown, context: CommandContext): Promise<void> {
   const options = parseSandboxOptions(rawOptions);
   const { out } = context;
-  const { startSandbox } = await import('../../sandbox/server.js');
+  const [{ startSandbox }, { SandboxStateError }] = await Promise.all([
+    import('../../sandbox/server.js'),
+    import('../../sandbox/state.js'),
+  ]);
   const { replay: replaying } = context.settings;
   if (replaying && !replaying.fallback) refuseFaultsOfNothing(options);
   // Served from one process: which payment each new TransactionID stands for is kept in memory.
@@ -144,6 +147,10 @@ export async function runSandbox(rawOptions: unknown, context: CommandContext): 
       },
     });
   } catch (error) {
+    if (error instanceof SandboxStateError)
+      throw new UsageError(t().commands.cannotOpenSandboxState(error.path, error.reason), {
+        hint: t().commands.cannotOpenSandboxStateHint,
+      });
     const reason = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
     throw new UsageError(t().commands.cannotListen(`${options.host}:${options.port}`, reason), {
       hint: t().commands.cannotListenHint,
