@@ -4,6 +4,7 @@ import type { Intent, IntentGuard, Ledger } from '../../src/ledger/ledger.js';
 import { parseLedgerLocation } from '../../src/ledger/location.js';
 import { PostgresLedger } from '../../src/ledger/postgres/postgres-ledger.js';
 import { SqliteLedger } from '../../src/ledger/sqlite/sqlite-ledger.js';
+import { unknownView } from '../../src/protocol/transaction-view.js';
 import { isolatedEnv } from '../helpers/cli.js';
 import { freshDatabase, type PostgresServer, sql, startPostgres } from '../helpers/postgres.js';
 
@@ -154,5 +155,35 @@ describe.each(stores)('check-and-record in one step, with $name', ({ pair }) => 
       { checkReplay: true, guard: refusing },
     );
     expect(other.kind).toBe('conflict');
+  });
+
+  it('two reconcilers at once never hold one open transaction; what one let go unsettled the other takes', async () => {
+    const [anna, boris] = await pair();
+    for (const id of ['4001', '4002', '4003']) await anna.recordIntent(intent(id, `777${id}`), { checkReplay: false });
+    const owner = { gateway: 'https://gateway.test', agentId: '5120' };
+    const first = anna.claimOpen(owner, {})[Symbol.asyncIterator]();
+    const held = await first.next();
+    expect(held.value!.entries.map((entry) => entry.intent.transactionId)).toEqual(['4001', '4002', '4003']);
+    const idsOf = async (ledger: Ledger) => {
+      const ids: string[] = [];
+      for await (const batch of ledger.claimOpen(owner, {})) {
+        ids.push(...batch.entries.map((entry) => entry.intent.transactionId));
+        await batch.done();
+      }
+      return ids;
+    };
+    expect(await idsOf(boris)).toEqual([]);
+    const success = { ...unknownView({ transactionId: '4002' }, 'Status', 'success'), state: 'success' as const };
+    void held.value!.record({
+      kind: 'outcome',
+      ...owner,
+      transactionId: '4002',
+      at: new Date().toISOString(),
+      source: 'reconcile',
+      view: success,
+    });
+    expect(await held.value!.done()).toEqual({ unrecorded: 0 });
+    await first.return?.();
+    expect(await idsOf(boris)).toEqual(['4001', '4003']);
   });
 });

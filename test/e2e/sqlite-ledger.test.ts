@@ -4,10 +4,12 @@ import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { networkFileSystemOf } from '../../src/ledger/sqlite/database.js';
+import { SqliteLedger } from '../../src/ledger/sqlite/sqlite-ledger.js';
 import type { RunningSandbox } from '../../src/sandbox/server.js';
 import { binPath, type CliResult, collectOutput, runCli } from '../helpers/cli.js';
 import { envFor, paymentsReceived, sandboxWithEnv } from '../helpers/gateway-env.js';
-import { defaultLedger, ledgerRecords } from '../helpers/ledger-file.js';
+import { intent } from '../helpers/journal-lines.js';
+import { defaultLedger, ledgerRecords, seedLedger } from '../helpers/ledger-file.js';
 
 // The local ledger's file as a user meets it (docs/reliability.md): private, one writer at a
 // time with the wait said and Ctrl+C heard, and refused where SQLite cannot keep it.
@@ -83,5 +85,44 @@ describe('the SQLite ledger file', () => {
     expect(networkFileSystemOf(0xfe534d42)).toBe('SMB2');
     expect(networkFileSystemOf(0xef53)).toBeUndefined(); // ext4
     expect(networkFileSystemOf(0x01021994)).toBeUndefined(); // tmpfs
+  });
+
+  it('a reconciler killed while it holds a claim leaves nothing held: the next one takes its transactions at once', async () => {
+    const env = envFor(sandbox);
+    const path = defaultLedger(env);
+    await seedLedger(path, [intent('5001'), intent('5002')]);
+    const ledgerModule = new URL('../../dist/ledger/sqlite/sqlite-ledger.js', import.meta.url).href;
+    const holder = spawn(
+      process.execPath,
+      [
+        '--input-type=module',
+        '-e',
+        `import { SqliteLedger } from ${JSON.stringify(ledgerModule)};
+         const ledger = await SqliteLedger.open({ kind: 'file', path: ${JSON.stringify(path)}, shown: 'l' }, { by: { operator: 'cron', host: 'h' }, note: () => {} });
+         for await (const batch of ledger.claimOpen({ gateway: 'sandbox', agentId: '1001' }, {})) {
+           console.log(batch.entries.length);
+           setInterval(() => {}, 1000);
+           await new Promise(() => {});
+         }`,
+      ],
+      { stdio: ['ignore', 'pipe', 'inherit'] },
+    );
+    const claimed = await new Promise<string>((resolve) =>
+      holder.stdout.once('data', (chunk: Buffer) => resolve(String(chunk))),
+    );
+    expect(claimed.trim()).toBe('2');
+    holder.kill('SIGKILL');
+    await new Promise((resolve) => holder.once('close', resolve));
+    const next = await SqliteLedger.open(
+      { kind: 'file', path, shown: path },
+      { by: { operator: 'cron', host: 'h' }, note: () => undefined },
+    );
+    const taken: string[] = [];
+    for await (const batch of next.claimOpen({ gateway: 'sandbox', agentId: '1001' }, {})) {
+      taken.push(...batch.entries.map((entry) => entry.intent.transactionId));
+      await batch.done();
+    }
+    await next.close();
+    expect(taken).toEqual(['5001', '5002']);
   });
 });
