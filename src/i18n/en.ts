@@ -16,7 +16,6 @@ export type StorageAction =
   | 'read the ledger'
   | 'write the ledger'
   | 'write the journal'
-  | 'compact the journal'
   | "read the journal's directory"
   | "read the journal's archive"
   | 'read the journal cut'
@@ -96,17 +95,17 @@ const en = {
     noPaymentSent: 'no payment was sent',
     outcomeUnknown: (id: string, reason: string) => `the outcome of payment ${id} is unknown: ${reason}`,
     outcomeUnknownHint: (id: string) =>
-      `it may have been made and is kept in the journal; look it up with \`agentpay status ${id}\` or settle it with \`agentpay reconcile\`; to try again without paying twice, repeat the same command with --txn-id ${id}`,
+      `it may have been made and is kept in the ledger; look it up with \`agentpay status ${id}\` or settle it with \`agentpay reconcile\`; to try again without paying twice, repeat the same command with --txn-id ${id}`,
     ledgerUnreachable: (ledger: string, reason: string) => `the ledger ${ledger} cannot be reached (${reason})`,
     ledgerUnreachableHint:
       'check that the database server is up and the URL, user and password are right (`agentpay doctor` shows them, the password as ***)',
     localStorage: (what: StorageAction, path: string, reason: string) => `cannot ${what} ${path} (${reason})`,
     localStorageHints: {
-      EROFS: 'the file system is mounted read-only: remount it read-write, or choose another journal with --journal',
-      ENOSPC: 'the disk (or your quota) is full: free some space, or choose another journal with --journal',
-      EACCES: 'this user may not use that file: fix its permissions, or choose another journal with --journal',
-      EISDIR: 'that path is a directory: give the journal file itself with --journal',
-      other: 'fix the file, or choose another journal with --journal',
+      EROFS: 'the file system is mounted read-only: remount it read-write, or choose another ledger file with --ledger',
+      ENOSPC: 'the disk (or your quota) is full: free some space, or choose another ledger file with --ledger',
+      EACCES: 'this user may not use that file: fix its permissions, or choose another ledger file with --ledger',
+      EISDIR: 'that path is a directory: give the ledger file itself with --ledger',
+      other: 'fix the file, or choose another ledger file with --ledger',
     },
     stoppedEarly:
       'the command stopped before it finished (nothing was left to wait for); if it was paying, run `agentpay reconcile`',
@@ -141,7 +140,7 @@ const en = {
     noAgentIdHint: 'give --agent-id <id> or AGENTPAY_AGENT_ID, or use a --profile',
     sandboxAndBaseUrl: '--sandbox and --base-url cannot be used together',
     dropOne: 'drop one of them',
-    playLedgerFlag: (mode: string) => `${mode} records in a journal of its own: --ledger (--journal) cannot go with it`,
+    playLedgerFlag: (mode: string) => `${mode} records in a ledger of its own: --ledger (--journal) cannot go with it`,
     playLedgerFlagHint: (mode: string) =>
       `drop it: ${mode} keeps play money out of the real books, in $XDG_STATE_HOME/agentpay (give another XDG_STATE_HOME for a separate one)`,
     noPassword: 'no agent password is set',
@@ -256,7 +255,7 @@ const en = {
     lookUpRefusedHint: 'check the agent id and password with `agentpay doctor`, then look again',
     notFound: (said: string) => `not found at the gateway (${said})`,
     notFoundHint: (id: string) =>
-      `a payment made moments ago may not have reached it yet: look again with \`agentpay status ${id}\`; \`agentpay reconcile\` closes a journaled one as never made once it is older than --grace`,
+      `a payment made moments ago may not have reached it yet: look again with \`agentpay status ${id}\`; \`agentpay reconcile\` closes a recorded one as never made once it is older than --grace`,
     unclassified: (said: string) =>
       `the gateway answered ${said}, a code not classified for this gateway, so it is not final`,
     unclassifiedHint: (classify: string) =>
@@ -349,10 +348,10 @@ const en = {
     neededHint:
       'ask a supervisor: repeat it with --request-approval; once approved, `agentpay pay --approved <txn>` sends it',
     teamLedgerOnly:
-      "a second person's approval needs the team ledger on PostgreSQL: a journal file cannot tell one person from another; nothing was sent",
+      "a second person's approval needs the team ledger on PostgreSQL: a ledger file on this machine cannot tell one person from another; nothing was sent",
     teamLedgerOnlyHint: 'give --ledger postgres://<role>@<host>/<database> (docs/desk-safety.md, "Approval")',
     playMoneyHint: (mode: string) =>
-      `${mode} is play money, kept in a journal of its own: approvals and shifts are a team ledger's, for a real gateway (docs/sandbox.md)`,
+      `${mode} is play money, kept in a ledger of its own: approvals and shifts are a team ledger's, for a real gateway (docs/sandbox.md)`,
     requested: (id: string, expires: string) =>
       `transaction ${id} awaits a supervisor's approval until ${expires}; nothing was sent`,
     requestedHint: (id: string) =>
@@ -409,7 +408,8 @@ const en = {
 
   /** Shifts and their X and Z reports (docs/desk-safety.md, Shifts). */
   shifts: {
-    teamLedgerOnly: 'shifts are kept by the team ledger on PostgreSQL: a journal file has none; nothing was changed',
+    teamLedgerOnly:
+      'shifts are kept by the team ledger on PostgreSQL: a ledger file on this machine has none; nothing was changed',
     opened: (role: string, at: string) => `shift of ${role} open since ${at}`,
     alreadyOpen: 'your role has a shift open already: nothing was changed',
     alreadyOpenHint: '`agentpay shift x` shows it; `agentpay shift close` closes it',
@@ -454,13 +454,7 @@ const en = {
   lock: {
     holder: (pid: string, host: string, since: string) => `process ${pid} on ${host}, since ${since}`,
     unknownHolder: 'a process that has not said who it is yet',
-    journalWaiting: (path: string, holder: string) => `waiting for the journal's lock ${path}, held by ${holder}`,
-    journalBusyHint: (path: string) =>
-      `another agentpay process has held it for 30 s: try again; if that process is gone (on another machine or in another container, agentpay cannot tell), remove ${path}`,
-    notReleased: (path: string, reason: string) =>
-      `could not remove the lock ${path} (${reason}); remove it by hand once this command has ended`,
     purchaseBusy: 'another terminal has held this account for 30 s (stopped between its check and its commit?)',
-    journalBusy: (path: string, holder: string) => `the journal's lock ${path} is held by ${holder}`,
     ledgerWaiting: (path: string) => `waiting for ${path}: another agentpay is writing to it (Ctrl+C stops the wait)`,
     ledgerBusy: (path: string) => `another agentpay process has held ${path} for 30 s`,
     ledgerBusyHint: 'try again once the other agentpay command has ended (`ps` shows it); nothing was written',
@@ -792,12 +786,6 @@ const en = {
       `transaction ${id} is in the ledger for another purchase: its records in ${path} were left out`,
     imported: (path: string, ledger: string, added: number) =>
       `${path} → ${ledger}: ${added} record${added === 1 ? '' : 's'} added${added === 0 ? ' (all were there already)' : ''}`,
-    nothingToCompact: (journal: string) => `nothing to compact in ${journal}`,
-    archived: (transactions: number, records: number, archive: string) =>
-      `${count(transactions, 'closed transaction')} (${count(records, 'record')}) moved to ${archive}`,
-    kept: (transactions: number, file: string) => `${count(transactions, 'open transaction')} kept in ${file}`,
-    damaged: (lines: number, file: string) => `${count(lines, 'damaged line')} moved to ${file}`,
-    compacted: (journal: string, parts: string) => `compacted ${journal}: ${parts}`,
     operatorAdded: (role: string, supervisor: boolean, ledger: string) =>
       `${ledger}: operator role ${role} added${supervisor ? ' (a supervisor: may approve)' : ''}`,
     operatorRemoved: (role: string, ledger: string) =>
@@ -915,7 +903,7 @@ const en = {
     suggestEnv: 'env',
     untilThen: 'until then a payment Status cannot find stays "unknown", and reconcile never closes it as never made',
     ledger: 'Ledger',
-    journalFile: 'journal file',
+    journalFile: 'ledger file',
     notMadeYet: ' (not made yet: the first payment makes it)',
     reached: (version: number) =>
       `reached; schema version ${version}${version === 0 ? ' (empty: set up on first use, or by `agentpay ledger migrate`)' : ''}`,
@@ -1138,10 +1126,10 @@ const en = {
       `${where}: trying again (attempt ${attempt} of ${of}): ${reason}`,
     reportWritten: (format: 'junit' | 'html', path: string) =>
       `${format === 'junit' ? 'JUnit' : 'HTML'} report written to ${path}`,
-    stopped: (by: string) => `interrupted: the scenario stopped after ${by}; payments made so far are in the journal`,
+    stopped: (by: string) => `interrupted: the scenario stopped after ${by}; payments made so far are in the ledger`,
     notPassed: (bad: number, total: number) => `${bad} of ${total} cases did not pass`,
     outcomeUnknown:
-      "every case passed, but a payment's outcome is unknown: it is in the journal for `agentpay reconcile`",
+      "every case passed, but a payment's outcome is unknown: it is in the ledger for `agentpay reconcile`",
     noFiles: 'give at least one scenario file',
     oneReportOnStdout: 'only one --report can go to stdout (-); give the others a path',
     reportFormat: '--report takes junit:<path> or html:<path>, such as junit:reports/conformance.xml (- for stdout)',
@@ -1197,11 +1185,9 @@ const en = {
     emptyRangeHint: 'give --since earlier than --until',
     byChoices: (given: string, choices: string) => `--by ${JSON.stringify(given)} is not one of: ${choices}`,
     notAFile: (path: string) => `${path} is not a file`,
-    notAFileHint: 'give the journal file itself',
-    compactNotPostgres: 'ledger compact is for a journal file: a PostgreSQL ledger keeps its records in the database',
-    compactNotPostgresHint: "give --ledger <journal file> to compact a terminal's own journal",
+    notAFileHint: 'give the journal file itself (journal.jsonl)',
     postgresOnly: (what: string, journal: string) =>
-      `ledger ${what} is for a PostgreSQL ledger; the ledger here is the journal file ${journal}`,
+      `ledger ${what} is for a PostgreSQL ledger; the ledger here is the file ${journal}`,
     postgresOnlyHint: 'give --ledger postgres://user@host/database (or AGENTPAY_LEDGER, or the profile key ledger)',
     compactNothingLost: 'nothing is lost: what it did is finished by the next `agentpay ledger compact`',
     caUnreadable: (path: string, where: string, reason: string) =>

@@ -87,7 +87,6 @@ const localStorageActions: Record<StorageAction, string> = {
   'read the ledger': 'прочитать журнал',
   'write the ledger': 'записать журнал',
   'write the journal': 'записать журнал',
-  'compact the journal': 'сжать журнал',
   "read the journal's directory": 'прочитать каталог журнала',
   "read the journal's archive": 'прочитать архив журнала',
   'read the journal cut': 'прочитать срез журнала',
@@ -199,11 +198,11 @@ const ru: Catalogue = {
     localStorage: (what, path, reason) => `не удалось ${localStorageActions[what]} ${path} (${reason})`,
     localStorageHints: {
       EROFS:
-        'файловая система смонтирована только для чтения: перемонтируйте её на запись или выберите другой журнал через --journal',
-      ENOSPC: 'диск (или квота) заполнен: освободите место или выберите другой журнал через --journal',
-      EACCES: 'этому пользователю нельзя работать с файлом: исправьте права или выберите другой журнал через --journal',
-      EISDIR: 'этот путь — каталог: укажите сам файл журнала через --journal',
-      other: 'исправьте файл или выберите другой журнал через --journal',
+        'файловая система смонтирована только для чтения: перемонтируйте её на запись или выберите другой журнал через --ledger',
+      ENOSPC: 'диск (или квота) заполнен: освободите место или выберите другой журнал через --ledger',
+      EACCES: 'этому пользователю нельзя работать с файлом: исправьте права или выберите другой журнал через --ledger',
+      EISDIR: 'этот путь — каталог: укажите сам файл журнала через --ledger',
+      other: 'исправьте файл или выберите другой журнал через --ledger',
     },
     stoppedEarly:
       'команда остановилась, не закончив (ждать было больше нечего); если шла оплата, выполните `agentpay reconcile`',
@@ -504,13 +503,7 @@ const ru: Catalogue = {
   lock: {
     holder: (pid: string, host: string, since: string) => `процесс ${pid} на ${host}, с ${since}`,
     unknownHolder: 'процесс, который ещё не записал, кто он',
-    journalWaiting: (path: string, holder: string) => `жду блокировку журнала ${path}, её держит ${holder}`,
-    journalBusyHint: (path: string) =>
-      `другой процесс agentpay держит её уже 30 с: попробуйте снова; если того процесса нет (на другой машине или в другом контейнере agentpay этого не видит), удалите ${path}`,
-    notReleased: (path: string, reason: string) =>
-      `не удалось снять блокировку ${path} (${reason}); удалите её вручную, когда команда закончится`,
     purchaseBusy: 'другой терминал держит этот счёт уже 30 с (остановлен между проверкой и записью?)',
-    journalBusy: (path: string, holder: string) => `блокировку журнала ${path} держит ${holder}`,
     ledgerWaiting: (path) => `ждём ${path}: в него сейчас пишет другой процесс agentpay (Ctrl+C прервёт ожидание)`,
     ledgerBusy: (path) => `другой процесс agentpay держит ${path} уже 30 с`,
     ledgerBusyHint: 'повторите, когда другая команда agentpay завершится (её покажет `ps`); ничего не записано',
@@ -842,14 +835,6 @@ const ru: Catalogue = {
       `транзакция ${id} уже есть в журнале для другой покупки: её записи из ${path} пропущены`,
     imported: (path, ledger, added) =>
       `${path} → ${ledger}: ${added === 0 ? 'ничего не добавлено (всё уже было там)' : `добавлено: ${counted(added, { one: 'запись', few: 'записи', many: 'записей', other: 'записи' })}`}`,
-    nothingToCompact: (journal) => `в ${journal} нечего сжимать`,
-    archived: (transactions, records, archive) =>
-      `${counted(transactions, { one: 'закрытая транзакция перенесена', few: 'закрытые транзакции перенесены', many: 'закрытых транзакций перенесено', other: 'закрытой транзакции перенесено' })} в ${archive} (${counted(records, { one: 'запись', few: 'записи', many: 'записей', other: 'записи' })})`,
-    kept: (transactions, file) =>
-      `${counted(transactions, { one: 'открытая транзакция оставлена', few: 'открытые транзакции оставлены', many: 'открытых транзакций оставлено', other: 'открытой транзакции оставлено' })} в ${file}`,
-    damaged: (lines, file) =>
-      `${counted(lines, { one: 'повреждённая строка перенесена', few: 'повреждённые строки перенесены', many: 'повреждённых строк перенесено', other: 'повреждённой строки перенесено' })} в ${file}`,
-    compacted: (journal, parts) => `${journal} сжат: ${parts}`,
     operatorAdded: (role, supervisor, ledger) =>
       `${ledger}: роль оператора ${role} добавлена${supervisor ? ' (старший кассир: может одобрять)' : ''}`,
     operatorRemoved: (role, ledger) =>
@@ -1221,8 +1206,6 @@ const ru: Catalogue = {
     byChoices: (given, choices) => `--by ${JSON.stringify(given)} — не одно из: ${choices}`,
     notAFile: (path) => `${path} — не файл`,
     notAFileHint: 'укажите сам файл журнала',
-    compactNotPostgres: 'ledger compact — для файла журнала: журнал в PostgreSQL хранит записи в базе данных',
-    compactNotPostgresHint: 'чтобы сжать собственный журнал терминала, укажите --ledger <файл журнала>',
     postgresOnly: (what, journal) => `ledger ${what} — для журнала в PostgreSQL, а здесь журнал — файл ${journal}`,
     postgresOnlyHint: 'укажите --ledger `postgres://user@host/database` (или AGENTPAY_LEDGER, или ключ профиля ledger)',
     compactNothingLost: 'ничего не потеряно: начатое доделает следующий запуск `agentpay ledger compact`',

@@ -2,9 +2,9 @@ import { UsageError } from '../errors.js';
 import { redactedText, registerSecret } from '../secrets.js';
 
 /**
- * Where payments are recorded (the `ledger` setting): a JSON Lines journal file on this
- * machine, or a PostgreSQL database the whole desk shares. `shown` is how messages and
- * `doctor` name it: a path, or the URL with its password as ***. `play`: the journal of
+ * Where payments are recorded (the `ledger` setting): a SQLite file on this machine, or a
+ * PostgreSQL database the whole desk shares. `shown` is how messages and
+ * `doctor` name it: a path, or the URL with its password as ***. `play`: the ledger of
  * --sandbox or --replay (settings/play-ledger.ts).
  */
 export type LedgerLocation =
@@ -39,7 +39,7 @@ function registerPasswords(url: URL): void {
 export function parseLedgerLocation(raw: string, where: string): LedgerLocation {
   const text = raw.trim();
   if (text === '')
-    throw new UsageError(`ledger (${where}) is empty`, { hint: 'give a journal file path or a postgres:// URL' });
+    throw new UsageError(`ledger (${where}) is empty`, { hint: 'give a ledger file path or a postgres:// URL' });
   if (!anyScheme.test(text)) return { kind: 'file', path: raw, shown: raw };
   if (!postgresScheme.test(text)) {
     // Everything between the scheme and the last @ may be a user and password (a / in it included).
@@ -47,7 +47,7 @@ export function parseLedgerLocation(raw: string, where: string): LedgerLocation 
     throw new UsageError(
       `ledger ${JSON.stringify(withoutCredentials)} (${where}) is neither a file path nor a postgres:// URL`,
       {
-        hint: 'give a journal file path, or postgres://user@host:5432/database for a team ledger',
+        hint: 'give a ledger file path, or postgres://user@host:5432/database for a team ledger',
       },
     );
   }

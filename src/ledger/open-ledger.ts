@@ -21,16 +21,17 @@ export async function openLedger(
 ): Promise<Ledger> {
   const location = settings.ledger.value;
   if (location.kind === 'file') {
-    const oldJournal = join(dirname(location.path), oldJournalName);
-    // An upgrade's first command: the payments of the journal are named, once a command, until imported.
-    if (settings.ledger.source === 'default' && !existsSync(location.path) && existsSync(oldJournal))
-      out.warn(t().ledger.oldJournalFound(oldJournal));
     const { SqliteLedger } = await import('./sqlite/sqlite-ledger.js');
-    return SqliteLedger.open(location, {
+    const ledger = await SqliteLedger.open(location, {
       by: { operator: settings.operator.value, host: hostname() },
       note: (message) => out.warn(message),
       stop,
     });
+    const oldJournal = join(dirname(location.path), oldJournalName);
+    // After an upgrade: the payments of the old journal are named, a line a command, until imported.
+    if (settings.ledger.source === 'default' && existsSync(oldJournal) && !ledger.hasImported(oldJournal))
+      out.warn(t().ledger.oldJournalFound(oldJournal));
+    return ledger;
   }
   const { PostgresLedger } = await import('./postgres/postgres-ledger.js');
   return PostgresLedger.open(location, {

@@ -27,7 +27,7 @@ export const historyFilterOptions = {
   since: {
     flags: '--since <date>',
     help: {
-      en: 'only payments journaled since a date, time or age (30m, 12h, 7d)',
+      en: 'only payments recorded since a date, time or age (30m, 12h, 7d)',
       ru: 'только платежи, записанные в журнал с даты, времени или за срок (30m, 12h, 7d)',
     },
   },

@@ -54,6 +54,7 @@ export async function runImport(raw: unknown, context: CommandContext): Promise<
       legacyJournalRecords(path, (message) => out.warn(message)),
       context.interrupts,
     ),
+    path,
   );
   for (const transactionId of conflicts) {
     out.warn(t().ledger.otherPurchase(transactionId, path));

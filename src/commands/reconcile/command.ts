@@ -14,7 +14,7 @@ import { addOptions } from '../option.js';
 import { delimiterDefinitions } from '../spreadsheet-options.js';
 
 const description: Said = {
-  en: "settle every journaled payment not yet final with Status; or, with --registry, compare the ledger with the provider's registry; safe to run from cron",
+  en: "settle every recorded payment not yet final with Status; or, with --registry, compare the ledger with the provider's registry; safe to run from cron",
   ru: 'довести до конца каждый незавершённый платёж журнала через Status; или, с --registry, сверить журнал с реестром провайдера; можно запускать из cron',
 };
 
@@ -24,7 +24,7 @@ export const reconcileOptions = {
   since: {
     flags: '--since <date>',
     help: {
-      en: 'only payments journaled since a date (2026-11-21), time (ISO 8601) or age (30m, 12h, 7d)',
+      en: 'only payments recorded since a date (2026-11-21), time (ISO 8601) or age (30m, 12h, 7d)',
       ru: 'только платежи, записанные в журнал с даты (2026-11-21), времени (ISO 8601) или за срок (30m, 12h, 7d)',
     },
   },

@@ -114,7 +114,7 @@ export function unrecordedFailure(
       ? '1 outcome learned from the gateway is'
       : `${unrecorded.count} outcomes learned from the gateway are`;
   return new LocalStorageError(
-    'write the journal',
+    'write the ledger',
     first?.path ?? ledger.location.shown,
     first?.cause ?? unrecorded.failure,
     {

@@ -70,6 +70,11 @@ export const takeLeases = `
 INSERT INTO agentpay_leases (transaction_seq, holder, pid, until) SELECT value, $2, $3, $4 FROM json_each($1) WHERE true
 ON CONFLICT (transaction_seq) DO UPDATE SET holder = excluded.holder, pid = excluded.pid, until = excluded.until`;
 
+/** $1 an earlier journal's real path, loaded whole at $2. */
+export const journalImported =
+  'INSERT INTO agentpay_imports (journal, at) VALUES ($1, $2) ON CONFLICT (journal) DO UPDATE SET at = excluded.at';
+export const importedJournal = 'SELECT at FROM agentpay_imports WHERE journal = $1';
+
 export const releaseLeases = 'DELETE FROM agentpay_leases WHERE holder = $1';
 export const leaseHolders = 'SELECT DISTINCT holder, pid FROM agentpay_leases';
 

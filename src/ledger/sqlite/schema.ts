@@ -5,8 +5,9 @@ import { beginWrite, type WriteTurnPlace, whenFree } from './write-turn.js';
 /**
  * The local ledger's schema: the team ledger's tables, columns and names (postgres/schema.ts)
  * in SQLite's spelling, numbered by `PRAGMA user_version`. Records are append-only and a
- * final outcome closes its transaction, by triggers as in PostgreSQL. `agentpay_leases` is
- * SQLite's own: what PostgreSQL's row locks do for two reconcilers (queries.ts claimOpen).
+ * final outcome closes its transaction, by triggers as in PostgreSQL. SQLite's own tables:
+ * `agentpay_leases`, what PostgreSQL's row locks do for two reconcilers (queries.ts claimOpen),
+ * and `agentpay_imports`, the earlier journals loaded whole (open-ledger.ts stops naming them).
  */
 const migrations: readonly string[] = [
   `
@@ -53,6 +54,10 @@ CREATE TABLE agentpay_leases (
   holder TEXT NOT NULL,
   pid INTEGER NOT NULL,
   until TEXT NOT NULL
+) STRICT;
+CREATE TABLE agentpay_imports (
+  journal TEXT PRIMARY KEY,
+  at TEXT NOT NULL
 ) STRICT;
 CREATE TRIGGER agentpay_transactions_no_update BEFORE UPDATE ON agentpay_transactions
   BEGIN SELECT RAISE(ABORT, 'agentpay ledger records are append-only: UPDATE on agentpay_transactions refused'); END;

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { realpathSync } from 'node:fs';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { noPaymentSent } from '../../errors.js';
 import { type Claim, ClaimQueue, groupedByOwner, lookBackOfClaims } from '../claim-queue.js';
@@ -233,15 +234,28 @@ export class SqliteLedger implements Ledger {
     return reads.transactionsById(this.reader, transactionId, owner);
   }
 
-  importRecords(records: AsyncIterable<JournalRecord>): Promise<{ added: number; conflicts: string[] }> {
+  async importRecords(
+    records: AsyncIterable<JournalRecord>,
+    journal?: string,
+  ): Promise<{ added: number; conflicts: string[] }> {
     const transaction = {
       begin: () => beginWrite(this.place),
       commit: async () => this.place.database.exec('COMMIT'),
     };
-    return importJournalRecords(importStoreOf(this.db, transaction), this.by, records).catch((error: unknown) => {
+    try {
+      const imported = await importJournalRecords(importStoreOf(this.db, transaction), this.by, records);
+      if (journal !== undefined)
+        await this.write(() => this.db.run(sql.journalImported, [realpathSync(journal), new Date()]));
+      return imported;
+    } catch (error) {
       if (this.place.database.isTransaction) this.place.database.exec('ROLLBACK');
       throw error;
-    });
+    }
+  }
+
+  /** Whether the journal at `path` (an earlier agentpay's) was loaded whole into this ledger. */
+  hasImported(path: string): boolean {
+    return this.db.get(sql.importedJournal, [realpathSync(path)]) !== undefined;
   }
 
   exportRecords(): AsyncGenerator<JournalRecord> {
