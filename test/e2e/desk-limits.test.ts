@@ -1,4 +1,4 @@
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sandboxCredentials } from '../../src/sandbox/catalogue.js';
@@ -7,10 +7,11 @@ import { startSandbox } from '../../src/sandbox/server.js';
 import { isolatedEnv, jsonLines, runCli } from '../helpers/cli.js';
 import { type ForeignGateway, foreignCodes, startForeignGateway } from '../helpers/foreign-gateway.js';
 import { envFor, paymentsReceived, sandboxCodeEnv } from '../helpers/gateway-env.js';
+import { defaultLedger, ledgerRecords } from '../helpers/ledger-file.js';
 import { freshDatabase, type PostgresServer, sql, startPostgres } from '../helpers/postgres.js';
 
 // Limits and duplicate top-ups (docs/desk-safety.md), through the bin, against the sandbox reached
-// by URL and a gateway with other codes, with the journal file and with a PostgreSQL ledger
+// by URL and a gateway with other codes, with the local ledger and with a PostgreSQL ledger
 // that several terminals share. Every refusal sends nothing.
 let server: PostgresServer;
 let sandbox: RunningSandbox;
@@ -56,12 +57,10 @@ function deskTerminal(profile: Record<string, unknown>, extra: Record<string, st
   return env;
 }
 
-const journalIntents = (env: Record<string, string>) =>
-  jsonLines(readFileSync(join(env.XDG_STATE_HOME!, 'agentpay', 'journal.jsonl'), 'utf8')).filter(
-    (record) => record.kind === 'intent',
-  );
+const ledgerIntents = async (env: Record<string, string>) =>
+  (await ledgerRecords(defaultLedger(env))).filter((record) => record.kind === 'intent');
 
-describe('limits, with the journal file', () => {
+describe('limits, with the local ledger', () => {
   it('maxAmount: refused with the limit and the amount, a flag cannot raise it, --over-limit pays and is recorded with the operator', async () => {
     const env = deskTerminal({ maxAmount: { KZT: '100.00' }, operator: 'ann' });
     const refused = await runCli(payStatic('max-1', '150.00', ['--max-amount', 'KZT=1000']), { env });
@@ -75,10 +74,14 @@ describe('limits, with the journal file', () => {
     const over = await runCli(payStatic('max-1', '150.00', ['--over-limit']), { env });
     expect(over.code).toBe(0);
     expect(paymentsTo('max-1')).toHaveLength(1);
-    expect(journalIntents(env).at(-1)).toMatchObject({ account: 'max-1', operator: 'ann', overrides: ['over-limit'] });
+    expect((await ledgerIntents(env)).at(-1)).toMatchObject({
+      account: 'max-1',
+      operator: 'ann',
+      overrides: ['over-limit'],
+    });
     // Lifting nothing records nothing.
     expect((await runCli(payStatic('max-2', '50.00', ['--over-limit']), { env })).code).toBe(0);
-    expect(journalIntents(env).at(-1)).not.toHaveProperty('overrides');
+    expect((await ledgerIntents(env)).at(-1)).not.toHaveProperty('overrides');
   });
 
   it("dailyLimit: the operator's payments of the day, exactly; a failed one does not count", async () => {
@@ -101,7 +104,7 @@ describe('limits, with the journal file', () => {
   });
 });
 
-describe('duplicate top-ups, with the journal file', () => {
+describe('duplicate top-ups, with the local ledger', () => {
   it('refused with the earlier transaction named; the same TransactionID is the safe retry; --allow-duplicate pays and is recorded', async () => {
     const env = envFor(sandbox, { AGENTPAY_OPERATOR: 'ann' });
     const first = await runCli(['--json', ...payStatic('dup-1', '150.00')], { env });
@@ -124,7 +127,7 @@ describe('duplicate top-ups, with the journal file', () => {
     expect(allowed.code).toBe(0);
     // Two payments: the retry sent the first one's TransactionID again, which pays nothing twice.
     expect(new Set(paymentsTo('dup-1').map((form) => form.get('TransactionID'))).size).toBe(2);
-    expect(journalIntents(env).at(-1)).toMatchObject({ account: 'dup-1', overrides: ['allow-duplicate'] });
+    expect((await ledgerIntents(env)).at(-1)).toMatchObject({ account: 'dup-1', overrides: ['allow-duplicate'] });
     // Another amount, or another account, is another payment.
     expect((await runCli(payStatic('dup-1', '151.00'), { env })).code).toBe(0);
     expect((await runCli(payStatic('dup-2', '150.00'), { env })).code).toBe(0);

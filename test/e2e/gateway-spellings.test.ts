@@ -7,9 +7,9 @@ import { freshDatabase, sql } from '../helpers/postgres.js';
 import { teamLedgerRig } from '../helpers/team-ledger.js';
 
 // One gateway, one name (protocol/gateway-identity.ts): `http://127.0.0.1:P`, `HTTP://127.0.0.1:P/`
-// and `http://LOCALHOST:P` are one gateway to the ledger, the journal and PostgreSQL alike, so
-// the duplicate check and the replay guard see every payment made through it; a ledger that
-// holds the old spellings is read (the journal) or migrated (PostgreSQL) into the one name.
+// and `http://LOCALHOST:P` are one gateway to the ledger, SQLite and PostgreSQL alike, so
+// the duplicate check and the replay guard see every payment made through it; old spellings
+// are read under the one name when a journal is imported, or migrated (PostgreSQL).
 const rig = teamLedgerRig();
 const { payStatic } = rig;
 
@@ -18,9 +18,9 @@ const spellingsOf = (baseUrl: string) => {
   return [`http://127.0.0.1:${port}`, `HTTP://127.0.0.1:${port}/`, `http://LOCALHOST:${port}`];
 };
 
-/** A terminal on the journal, or on a fresh team ledger, its base URL spelled as given. */
+/** A terminal on the local (SQLite) ledger, or on a fresh team ledger, its base URL spelled as given. */
 type Terminal = (baseUrl: string) => Record<string, string>;
-const onJournal = (): Terminal => {
+const onLocal = (): Terminal => {
   const env = envFor(rig.sandbox, { AGENTPAY_SETTLE_DELAY: '20' });
   return (baseUrl) => ({ ...env, AGENTPAY_BASE_URL: baseUrl });
 };
@@ -31,7 +31,7 @@ const onPostgres = async (): Promise<Terminal> => {
 };
 
 describe.each([
-  ['the journal', onJournal],
+  ['the local ledger', onLocal],
   ['PostgreSQL', onPostgres],
 ])('one gateway under three spellings, on %s', (_, ledgerOf) => {
   it('one top-up paid under each within the duplicate window: the second and third refused, one Payment sent', async () => {
@@ -66,18 +66,24 @@ describe.each([
 });
 
 describe('a journal written with old spellings', () => {
-  it('is read under the one name: history --gateway finds them, the duplicate check weighs them', async () => {
-    const terminal = onJournal();
+  it('is imported under the one name: history --gateway finds them, the duplicate check weighs them', async () => {
     const [first, second, third] = spellingsOf(rig.sandbox.baseUrl);
     const account = `old-journal-${Math.random().toString(36).slice(2, 10)}`;
-    expect((await runCli(payStatic(account), { env: terminal(first!) })).code).toBe(0);
-    // As an older agentpay wrote it: the base URL as it was typed.
-    const journal = join(terminal(first!).XDG_STATE_HOME!, 'agentpay', 'journal.jsonl');
-    writeFileSync(journal, readFileSync(journal, 'utf8').replaceAll(`"gateway":"${first}"`, `"gateway":"${second}"`));
+    const earlier = onLocal();
+    expect((await runCli(payStatic(account), { env: earlier(first!) })).code).toBe(0);
+    // As an older agentpay wrote it: the base URL as it was typed, in a journal file.
+    const exported = await runCli(['ledger', 'export'], { env: earlier(first!) });
+    expect(exported.code, exported.stderr).toBe(0);
+    const journal = join(earlier(first!).HOME!, 'journal.jsonl');
+    writeFileSync(journal, exported.stdout.replaceAll(`"gateway":"${first}"`, `"gateway":"${second}"`));
     expect(readFileSync(journal, 'utf8')).toContain(`"gateway":"${second}"`);
+    const terminal = onLocal();
+    const imported = await runCli(['ledger', 'import', journal], { env: terminal(third!) });
+    expect(imported.code, imported.stderr).toBe(0);
     const again = await runCli(payStatic(account), { env: terminal(third!) });
     expect(again.code).toBe(2);
     expect(again.stderr.replaceAll('\n', ' ')).toContain('refused as a duplicate top-up');
+    expect(rig.paymentsFor(account)).toHaveLength(1);
     const history = await runCli(['--json', 'history', '--gateway', third!], { env: terminal(first!) });
     expect(jsonLines(history.stdout).map((entry) => [entry.account, entry.gateway])).toEqual([[account, first]]);
   });

@@ -1,13 +1,17 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningSandbox } from '../../src/sandbox/server.js';
 import { startSandbox } from '../../src/sandbox/server.js';
 import { type CliResult, runCli } from '../helpers/cli.js';
 import { englishLeft } from '../helpers/english-words.js';
 import { envFor } from '../helpers/gateway-env.js';
+import { intent, linesOf, outcome } from '../helpers/journal-lines.js';
+import { ledgerRecords } from '../helpers/ledger-file.js';
 
 /**
  * `--lang ru` over the commands a desk reads daily (doctor, history, report, reconcile,
- * status of many ids), against the sandbox: each screen scanned for English words left.
+ * status of many ids, ledger import), against the sandbox: each screen scanned for English words left.
  * Allowed as in language.test.ts, and the settings' keys (`baseUrl`: the config file's words)
  * and the values doctor shows as they are (paths, `plain`, `local`).
  */
@@ -77,11 +81,19 @@ describe('agentpay --lang ru: every command a desk reads', () => {
     expectRussian(status);
   });
 
-  it('ledger compact: the summary in Russian, its counts in their plural forms', async () => {
-    const compact = await ru(['ledger', 'compact']);
-    expect(compact.code).toBe(0);
-    expect(compact.stderr).toContain('сжат: 1 закрытая транзакция');
-    expectRussian(compact, ['archive', 'jsonl', 'open']); // the journal's files by their names
+  it('ledger import: the summary in Russian, its count in its plural form; again, nothing added', async () => {
+    const journal = join(env.HOME ?? '', 'earlier.jsonl');
+    writeFileSync(journal, linesOf([intent('1795000000000000101'), outcome('1795000000000000101', 'success')]));
+    const ledger = join(env.HOME ?? '', 'imported.sqlite');
+    const imported = await ru(['--ledger', ledger, 'ledger', 'import', journal]);
+    expect(imported.code, imported.stderr).toBe(0);
+    expect(imported.stderr).toContain('добавлено: 2 записи');
+    expectRussian(imported);
+    const again = await ru(['--ledger', ledger, 'ledger', 'import', journal]);
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.stderr).toContain('ничего не добавлено (всё уже было там)');
+    expectRussian(again);
+    expect((await ledgerRecords(ledger)).map((record) => record.kind)).toEqual(['intent', 'outcome']);
   });
 
   it('the receipt heading agrees with its noun: Транзакция прошла', async () => {

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -13,6 +13,7 @@ import { settingEntries } from '../../src/settings/table.js';
 import { binPath, type CliResult, isolatedEnv, runCli } from '../helpers/cli.js';
 import { englishLeft } from '../helpers/english-words.js';
 import { envFor, sandboxWithEnv } from '../helpers/gateway-env.js';
+import { defaultLedger, ledgerRecords } from '../helpers/ledger-file.js';
 
 /**
  * `--lang ru` over what the other language tests leave out: the help of every command and
@@ -44,8 +45,8 @@ const typedValues = [
   ...['success', 'failed', 'pending', 'unknown', 'service', 'operator', 'currency', 'state'],
   ...garbageKinds,
   ...sandboxBreaks.flatMap((rule) => rule.split('-')),
-  // File names the help gives: the journal's damaged lines, a shell's rc files.
-  ...['damaged', 'bashrc', 'zshrc', 'compinit', 'source', 'config', 'completions'],
+  // File names the help gives: a shell's rc files.
+  ...['bashrc', 'zshrc', 'compinit', 'source', 'config', 'completions'],
 ];
 
 /** Every command and subcommand as typed (`ledger add-operator`), from the program itself: a new one is covered at once. */
@@ -224,9 +225,11 @@ describe('agentpay --lang ru: help, scenario, the sandbox and errors', () => {
     const result = await runCli(args, { env: home });
     expect(result.code).toBe(4);
     expect(result.stderr).toContain('не удалось связаться со шлюзом');
-    const journal = readFileSync(join(home.XDG_STATE_HOME ?? '', 'agentpay', 'journal.jsonl'), 'utf8');
-    expect(journal).toContain('not sent: cannot reach the gateway at');
-    expect(journal).not.toMatch(/[А-Яа-яЁё]/);
+    const records = await ledgerRecords(defaultLedger(home));
+    expect(records.map((record) => record.kind)).toEqual(['intent', 'outcome']);
+    const recorded = JSON.stringify(records);
+    expect(recorded).toContain('not sent: cannot reach the gateway at');
+    expect(recorded).not.toMatch(/[А-Яа-яЁё]/);
   });
 
   it('settings given wrong: the value, where it came from and what to give, in Russian', async () => {

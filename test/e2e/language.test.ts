@@ -154,7 +154,7 @@ describe('choosing the language', () => {
 
   it('pay --from-file: the plan, the rows, the summary and a bad row in Russian; the results file and --json as in English', async () => {
     const work = mkdtempSync(join(tmpdir(), 'agentpay-bulk-ru-'));
-    const env = envFor(sandbox, { AGENTPAY_OPERATOR: 'кассир', AGENTPAY_LEDGER: join(work, 'journal.jsonl') });
+    const env = envFor(sandbox, { AGENTPAY_OPERATOR: 'кассир', AGENTPAY_LEDGER: join(work, 'ledger.sqlite') });
     const orders = join(work, 'orders.csv');
     writeFileSync(
       orders,

@@ -5,11 +5,12 @@ import { describe, expect, it } from 'vitest';
 import { ordersFile } from '../helpers/bulk-orders.js';
 import { jsonLines, runCli } from '../helpers/cli.js';
 import { addOperator, asRole } from '../helpers/desk-roles.js';
+import { defaultLedger, ledgerRecords, sandboxLedger } from '../helpers/ledger-file.js';
 import { freshDatabase, sql } from '../helpers/postgres.js';
 import { teamLedgerRig } from '../helpers/team-ledger.js';
 
 // Play money stays out of the books (docs/sandbox.md, "Its own journal"): a --sandbox or a
-// --replay payment is recorded in a journal of its own, whatever ledger the terminal is set to,
+// --replay payment is recorded in a ledger of its own (sandbox-ledger.sqlite, replay-ledger.sqlite), whatever ledger the terminal is set to,
 // so no live history, report or team ledger counts it; a row refused for a shift leaves no intent.
 const rig = teamLedgerRig();
 const { terminal, payStatic } = rig;
@@ -41,9 +42,17 @@ describe('play money on a terminal whose ledger is the team ledger', { timeout: 
     // Each reads its own: history with --sandbox, or with --replay.
     expect(accountsOf((await runCli(['--sandbox', '--json', 'history'], { env })).stdout)).toEqual(['play-sandbox']);
     expect(accountsOf((await runCli([...replay, '--json', 'history'], { env })).stdout)).toEqual(['play-replay']);
-    expect(existsSync(stateFile(env, 'sandbox-journal.jsonl'))).toBe(true);
-    expect(existsSync(stateFile(env, 'replay-journal.jsonl'))).toBe(true);
-    expect(existsSync(stateFile(env, 'journal.jsonl'))).toBe(false);
+    for (const [file, account] of [
+      [sandboxLedger(env), 'play-sandbox'],
+      [stateFile(env, 'replay-ledger.sqlite'), 'play-replay'],
+    ] as const) {
+      const records = await ledgerRecords(file);
+      expect(records.map((record) => (record.kind === 'intent' ? record.account : record.kind))).toEqual([
+        account,
+        'outcome',
+      ]);
+    }
+    expect(existsSync(defaultLedger(env))).toBe(false);
   });
 
   it('refuses --sandbox with a --ledger or --journal flag: exit 2, nothing recorded', async () => {

@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { stripVTControlCharacters } from 'node:util';
@@ -33,7 +33,7 @@ const transactionIdOf = (receipt: string) => /TransactionID\s+(\d+)/.exec(receip
 /** Columns a line takes: no wide characters here, so one per code point. */
 const widest = (text: string) => Math.max(...text.split('\n').map((line) => [...line].length));
 
-/** A terminal's env pointed at the purpose-built gateway: its own HOME, journal and operator. */
+/** A terminal's env pointed at the purpose-built gateway: its own HOME, ledger and operator. */
 function cyrillicEnv(home: Record<string, string>): Record<string, string> {
   return { ...home, AGENTPAY_BASE_URL: cyrillic.baseUrl, AGENTPAY_AGENT_ID: '77', AGENTPAY_PASSWORD: 'spec-password' };
 }
@@ -102,21 +102,6 @@ describe('agentpay receipt (file ledger)', () => {
     expect(tooNarrow.stderr).toContain('--width takes a whole number of columns from 20 to 1000');
   });
 
-  it('finds a transaction `ledger compact` moved to the archive', async () => {
-    const env = envFor(sandbox, { AGENTPAY_SETTLE_DELAY: '20' });
-    const id = '8800000000000003';
-    const pay = ['pay', '--service', '201', '--account', 'player-42', '--amount', '30.00', '--txn-id', id];
-    expect((await runCli(pay, { env })).code).toBe(0);
-    expect((await runCli(['ledger', 'compact'], { env })).code).toBe(0);
-    const journal = join(env.XDG_STATE_HOME ?? '', 'agentpay', 'journal.jsonl');
-    expect(existsSync(journal) && readFileSync(journal, 'utf8').includes(id)).toBe(false);
-    expect(readdirSync(`${journal}.archive`).filter((name) => name.endsWith('.jsonl'))).toHaveLength(1);
-    const archived = await runCli(['receipt', id], { env });
-    expect(archived.code).toBe(0);
-    expect(archived.stdout).toMatch(/State\s+success/);
-    expect(archived.stdout).toMatch(/Amount\s+30\.00 KZT/);
-  });
-
   it('an id not in the ledger: exit 2, saying so', async () => {
     const env = envFor(sandbox);
     const result = await runCli(['receipt', '4242424242'], { env });
@@ -163,9 +148,9 @@ describe('agentpay receipt (file ledger)', () => {
     expect(elsewhere.stderr).toContain(
       `transaction ${id} is not in the ledger for http://127.0.0.1:9 agent ${sandboxCredentials.agentId}; it is for`,
     );
-    // The embedded sandbox keeps a journal of its own (docs/sandbox.md): the live ledger is not its.
+    // The embedded sandbox keeps a ledger of its own (docs/sandbox.md): the live ledger is not its.
     const played = await runCli(['--sandbox', 'receipt', id], { env: home });
-    expect([played.code, played.stderr]).toEqual([2, expect.stringContaining('sandbox-journal.jsonl')]);
+    expect([played.code, played.stderr]).toEqual([2, expect.stringContaining('sandbox-ledger.sqlite')]);
   });
 
   it('pay --receipt: a refused payment gets a receipt that says failed, exit 1 unchanged', async () => {

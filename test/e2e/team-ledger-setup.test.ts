@@ -3,22 +3,27 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { jsonLines, runCli } from '../helpers/cli.js';
 import { envFor } from '../helpers/gateway-env.js';
+import { defaultLedger, ledgerRecords, sandboxLedger } from '../helpers/ledger-file.js';
 import { freshDatabase, sql } from '../helpers/postgres.js';
 import { teamLedgerRig } from '../helpers/team-ledger.js';
 
-// Moving a terminal's journal into the team ledger and back, choosing the ledger (--sandbox's
-// own, the file default), and finding its password as psql does.
+// Moving a terminal's ledger into the team ledger and back, choosing the ledger (--sandbox's
+// own, the SQLite file default), and finding its password as psql does.
 const rig = teamLedgerRig();
 const { terminal, payStatic } = rig;
 
 describe('a team ledger on PostgreSQL: moving in, choosing it, its password', () => {
-  it('imports a terminal journal once (open ones stay open for reconcile) and exports it back as journal lines', async () => {
+  it("moves a terminal's ledger in once, as journal lines (open ones stay open for reconcile), and exports it back", async () => {
     const ledger = await freshDatabase(rig.server);
     const local = envFor(rig.sandbox, { AGENTPAY_SETTLE_DELAY: '20' });
-    const journal = join(local.XDG_STATE_HOME!, 'agentpay', 'journal.jsonl');
     expect((await runCli(payStatic('moving-in-1'), { env: local })).code).toBe(0);
     rig.sandbox.faults.dropAfterCommit = 1;
     expect((await runCli(payStatic('moving-in-2'), { env: { ...local, AGENTPAY_SETTLE_ATTEMPTS: '0' } })).code).toBe(3);
+    // The terminal's SQLite ledger goes out as journal lines, and in to the team's.
+    const journal = join(local.HOME!, 'terminal.jsonl');
+    const out = await runCli(['ledger', 'export'], { env: local });
+    expect(out.code, out.stderr).toBe(0);
+    writeFileSync(journal, out.stdout);
 
     const first = await runCli(['--json', 'ledger', 'import', journal], { env: terminal(ledger, 'ann') });
     expect(first.code).toBe(0);
@@ -45,7 +50,7 @@ describe('a team ledger on PostgreSQL: moving in, choosing it, its password', ()
     ]);
   });
 
-  it('keeps --sandbox out of it (its own journal), and a file ledger is still the default', async () => {
+  it('keeps --sandbox out of it (its own ledger), and a SQLite file ledger is still the default', async () => {
     const ledger = await freshDatabase(rig.server);
     const env = terminal(ledger, 'ann');
     const paid = await runCli(['--sandbox', '--json', ...payStatic('embedded')], { env });
@@ -53,10 +58,13 @@ describe('a team ledger on PostgreSQL: moving in, choosing it, its password', ()
     expect(await sql(ledger, "SELECT count(*)::int AS n FROM pg_tables WHERE tablename LIKE 'agentpay%'")).toEqual([
       { n: 0 },
     ]);
-    expect(existsSync(join(env.XDG_STATE_HOME!, 'agentpay', 'sandbox-journal.jsonl'))).toBe(true);
+    const intentsIn = async (path: string) =>
+      (await ledgerRecords(path)).flatMap((record) => (record.kind === 'intent' ? [record.account] : []));
+    expect(await intentsIn(sandboxLedger(env))).toEqual(['embedded']);
+    expect(existsSync(defaultLedger(env))).toBe(false);
     const { AGENTPAY_LEDGER: _ledger, ...fileEnv } = env;
     expect((await runCli(payStatic('file'), { env: fileEnv })).code).toBe(0);
-    expect(existsSync(join(env.XDG_STATE_HOME!, 'agentpay', 'journal.jsonl'))).toBe(true);
+    expect(await intentsIn(defaultLedger(env))).toEqual(['file']);
   });
 
   it('reads the password from ~/.pgpass when the URL leaves it out, as psql does', async () => {

@@ -1,18 +1,17 @@
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { isLosslessNumber } from 'lossless-json';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createContext, type GatewaySession } from '../../src/commands/context.js';
+import type { JournalRecord } from '../../src/ledger/records.js';
 import type { ProcessIo } from '../../src/output.js';
 import { refusedAccount } from '../../src/sandbox/catalogue.js';
 import type { RunningSandbox, SandboxOptions } from '../../src/sandbox/server.js';
 import type { StepExecutor, StepRun } from '../../src/scenario/runner.js';
 import { exchangeRecorder, gatewayStepExecutor } from '../../src/scenario/steps.js';
-import { jsonLines } from '../helpers/cli.js';
 import { paymentsReceived, sandboxWithEnv } from '../helpers/gateway-env.js';
+import { defaultLedger, ledgerRecords } from '../helpers/ledger-file.js';
 
-/** The scenario steps in-process, against the sandbox on a loopback port, with a fresh journal. */
+/** The scenario steps in-process, against the sandbox on a loopback port, with a fresh ledger. */
 let sandbox: RunningSandbox | undefined;
 let session: GatewaySession | undefined;
 afterEach(async () => {
@@ -28,7 +27,8 @@ async function setUp(
 ): Promise<{
   execute: StepExecutor;
   sandbox: RunningSandbox;
-  journal: () => Record<string, unknown>[];
+  /** What the ledger holds, read as `ledger export` reads it. */
+  recorded: () => Promise<JournalRecord[]>;
   stderr: () => string;
 }> {
   const started = await sandboxWithEnv(options);
@@ -45,11 +45,10 @@ async function setUp(
   const context = await createContext({}, io);
   const recorder = exchangeRecorder();
   session = await context.openGateway({ onExchange: recorder.listen });
-  const journalPath = join(started.env.XDG_STATE_HOME!, 'agentpay', 'journal.jsonl');
   return {
     execute: gatewayStepExecutor({ context, session, recorder, signal: new AbortController().signal }),
     sandbox: started.sandbox,
-    journal: () => jsonLines(readFileSync(journalPath, 'utf8')),
+    recorded: () => ledgerRecords(defaultLedger(started.env)),
     stderr: () => stderr,
   };
 }
@@ -64,8 +63,8 @@ const step = (kind: StepRun['kind'], options: StepRun['options'], extra: Partial
 const dynamic = { service: '101', account: 'player-42', currency: 'KZT' };
 
 describe('scenario steps against the sandbox', () => {
-  it('pay by position goes through the journal; repeat-pay sends the same Payment and the gateway makes one', async () => {
-    const { execute, sandbox, journal } = await setUp();
+  it('pay by position goes through the ledger; repeat-pay sends the same Payment and the gateway makes one', async () => {
+    const { execute, sandbox, recorded } = await setUp();
     const paid = await execute(step('pay', { ...dynamic, invoice: '2' }));
     expect(paid.error).toBeUndefined();
     expect(paid.record).toMatchObject({ state: 'success', amount: '2497.00', requestId: '9007199254740993' });
@@ -90,8 +89,9 @@ describe('scenario steps against the sandbox', () => {
       paid.record.transactionId,
     ]);
     expect(sandbox.store.all()).toHaveLength(1);
-    // Each Payment has its intent on disk first and its outcome after: the journal's safe retry.
-    expect(journal().map((r) => [r.kind, r.transactionId, r.amount ?? (r.view as { state: string }).state])).toEqual([
+    // Each Payment has its intent on disk first and its outcome after: the ledger's safe retry.
+    const records = await recorded();
+    expect(records.map((r) => [r.kind, r.transactionId, r.kind === 'intent' ? r.amount : r.view.state])).toEqual([
       ['intent', paid.record.transactionId, '2497.00'],
       ['outcome', paid.record.transactionId, 'success'],
       ['intent', paid.record.transactionId, '2497.00'],
@@ -99,8 +99,8 @@ describe('scenario steps against the sandbox', () => {
     ]);
   });
 
-  it('raw sends an Amount the CLI would refuse, and journals it; without raw nothing is sent', async () => {
-    const { execute, sandbox, journal } = await setUp();
+  it('raw sends an Amount the CLI would refuse, and records it; without raw nothing is sent', async () => {
+    const { execute, sandbox, recorded } = await setUp();
     const refusedByUs = await execute(step('pay', { ...dynamic, 'invoice-id': '5001', amount: '499.001' }));
     expect(refusedByUs.error).toMatchObject({ exitCode: 2, message: expect.stringContaining('not the OrderAmount') });
     expect(paymentsReceived(sandbox)).toHaveLength(0);
@@ -109,7 +109,7 @@ describe('scenario steps against the sandbox', () => {
     expect(raw.record).toMatchObject({ state: 'failed', status: '23', amount: '499.001' });
     expect(paymentsReceived(sandbox).map((f) => f.get('Amount'))).toEqual(['499.001']);
     expect(sandbox.received.filter((f) => f.get('RequestType') === 'AccountCheck')).toHaveLength(1);
-    expect(journal()).toEqual([
+    expect(await recorded()).toEqual([
       expect.objectContaining({
         kind: 'intent',
         transactionId: raw.record.transactionId,
@@ -120,8 +120,8 @@ describe('scenario steps against the sandbox', () => {
     ]);
   });
 
-  it('other credentials reach the gateway for that step only, and never the journal or the record', async () => {
-    const { execute, sandbox, journal } = await setUp();
+  it('other credentials reach the gateway for that step only, and never the ledger or the record', async () => {
+    const { execute, sandbox, recorded } = await setUp();
     const wrong = { password: 'conformance-wrong-password' };
     const check = await execute(step('check', dynamic, { credentials: wrong }));
     // A refusal carries no Extras: no voucher list at all (null), not an empty one.
@@ -137,12 +137,13 @@ describe('scenario steps against the sandbox', () => {
       wrong.password,
       'sandbox-demo-password',
     ]);
-    expect(JSON.stringify([check.record, pay.record, journal()])).not.toContain(wrong.password);
-    expect(journal()[0]).toMatchObject({ kind: 'intent', agentId: '1001' });
+    const records = await recorded();
+    expect(JSON.stringify([check.record, pay.record, records])).not.toContain(wrong.password);
+    expect(records[0]).toMatchObject({ kind: 'intent', agentId: '1001' });
   });
 
   it("a pay step's refused account check is data for its expectations, as a check step's: no error, no Payment", async () => {
-    const { execute, sandbox, journal } = await setUp();
+    const { execute, sandbox, recorded } = await setUp();
     const refused = { ...dynamic, account: refusedAccount };
     const paid = await execute(step('pay', { ...refused, invoice: '1' }));
     const checked = await execute(step('check', refused));
@@ -154,15 +155,16 @@ describe('scenario steps against the sandbox', () => {
     });
     expect(paid.record.request).toMatchObject({ Account: refusedAccount });
     expect(paymentsReceived(sandbox)).toEqual([]);
-    expect(() => journal()).toThrow(/ENOENT/);
+    expect(await recorded()).toEqual([]);
   });
 
-  it('dry-run resolves the voucher but sends no Payment and journals nothing', async () => {
-    const { execute, sandbox } = await setUp();
+  it('dry-run resolves the voucher but sends no Payment and records nothing', async () => {
+    const { execute, sandbox, recorded } = await setUp();
     const dry = await execute(step('pay', { ...dynamic, invoice: '1', 'dry-run': true }));
     expect(dry.record).toMatchObject({ dryRun: true, form: { Amount: '499.00', AgentPassword: '***' } });
     expect(dry.replay).toBeUndefined();
     expect(paymentsReceived(sandbox)).toHaveLength(0);
+    expect(await recorded()).toEqual([]);
   });
 
   it('status of a fresh TransactionID is data; wait sees a pending payment through', async () => {

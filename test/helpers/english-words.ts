@@ -57,6 +57,7 @@ const allowed = new Set([
     'shift',
     'approvedBy',
     'PostgreSQL',
+    'SQLite',
     'Prometheus',
   ],
   // Shells by their names.
@@ -112,6 +113,6 @@ export function englishLeft(screen: string, alsoAllowed: Iterable<string> = []):
     .replace(/\((?:варианты|choices): [^)]*\)/g, '') // the values a flag takes, typed as listed
     .replace(/--?[\w-]+/g, '') // flags
     .replace(/\b[A-Z][A-Z_\d]+\b/g, '') // environment variables and codes
-    .replace(/https?:\/\/\S+|\S+\.(?:json|jsonl|txt|csv|md)\b|\$\S+/g, ''); // URLs and paths
+    .replace(/https?:\/\/\S+|\S+\.(?:json|jsonl|sqlite|txt|csv|md)\b|\$\S+/g, ''); // URLs and paths
   return [...new Set((text.match(/[A-Za-z]{3,}/g) ?? []).filter((word) => !allowed.has(word) && !given.has(word)))];
 }

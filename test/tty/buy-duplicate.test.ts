@@ -1,10 +1,10 @@
-import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningSandbox } from '../../src/sandbox/server.js';
 import { jsonLines, runCli } from '../helpers/cli.js';
 import { paymentsReceived, sandboxWithEnv } from '../helpers/gateway-env.js';
+import { defaultLedger, ledgerRecords } from '../helpers/ledger-file.js';
 import { skipWithout } from '../helpers/system-tools.js';
 import { type TerminalSession, Terminals } from '../helpers/tmux.js';
 
@@ -15,7 +15,7 @@ const skipped = skipWithout('tmux');
  * buy at a terminal (tmux) when the same top-up was made recently: after the yes it shows the
  * earlier payment and asks a second, explicit question (the account's last four digits), No by
  * default; and a purchase over a limit is refused before the summary. What counts: the screen,
- * the exit code, what the sandbox received, the journal.
+ * the exit code, what the sandbox received, the ledger.
  */
 const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
 const terminals = new Terminals({ cwd: repoRoot, columns: 120, rows: 40 });
@@ -48,9 +48,10 @@ const buy = (account: string, extra: string[] = []) => [
   ...extra,
 ];
 const paymentsTo = (account: string) => paymentsReceived(sandbox).filter((form) => form.get('Account') === account);
-const intentsOf = (env: Record<string, string>) => {
-  const path = join(env.XDG_STATE_HOME!, 'agentpay', 'journal.jsonl');
-  return existsSync(path) ? jsonLines(readFileSync(path, 'utf8')).filter((record) => record.kind === 'intent') : [];
+/** The intents of the terminal's ledger; none, and no ledger made, when nothing was recorded. */
+const intentsOf = async (env: Record<string, string>) => {
+  const path = defaultLedger(env);
+  return existsSync(path) ? (await ledgerRecords(path)).filter((record) => record.kind === 'intent') : [];
 };
 const secondQuestion = 'To pay again anyway, type the last 4 characters of the account (Enter: do not pay)';
 
@@ -87,7 +88,7 @@ describe.skipIf(skipped)('buy when the same top-up was made recently', () => {
     await paid.press('Enter');
     expect(await finish(paid)).toBe(0);
     expect(paymentsTo('7015550123')).toHaveLength(2);
-    expect(intentsOf(env).at(-1)).toMatchObject({
+    expect((await intentsOf(env)).at(-1)).toMatchObject({
       account: '7015550123',
       operator: 'ann',
       overrides: ['allow-duplicate'],
@@ -107,6 +108,6 @@ describe.skipIf(skipped)('buy when the same top-up was made recently', () => {
     await over.press('y');
     expect(await finish(over)).toBe(0);
     expect(paymentsTo('7015550777')).toHaveLength(1);
-    expect(intentsOf(baseEnv).at(-1)).toMatchObject({ account: '7015550777', overrides: ['over-limit'] });
+    expect((await intentsOf(baseEnv)).at(-1)).toMatchObject({ account: '7015550777', overrides: ['over-limit'] });
   });
 });

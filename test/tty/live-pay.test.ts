@@ -1,11 +1,12 @@
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { sandboxCredentials } from '../../src/sandbox/catalogue.js';
 import type { RunningSandbox } from '../../src/sandbox/server.js';
-import { isolatedEnv, jsonLines, runCli } from '../helpers/cli.js';
+import { isolatedEnv, runCli } from '../helpers/cli.js';
 import { paymentsReceived, sandboxCodeEnv, sandboxWithEnv } from '../helpers/gateway-env.js';
+import { defaultLedger, ledgerRecords } from '../helpers/ledger-file.js';
 import { skipWithout } from '../helpers/system-tools.js';
 import { type TerminalSession, Terminals } from '../helpers/tmux.js';
 
@@ -15,7 +16,7 @@ const skipped = skipWithout('tmux');
 /**
  * The live guard at a terminal (tmux): `pay` through a live profile asks once, y/N, right
  * before the Payment would leave; `buy` names the profile before its first question and in its
- * summary. What counts: the screen, the exit code, what the sandbox received, the journal.
+ * summary. What counts: the screen, the exit code, what the sandbox received, the ledger.
  */
 const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
 const terminals = new Terminals({ cwd: repoRoot, columns: 120, rows: 40 });
@@ -56,9 +57,10 @@ const finish = (session: TerminalSession) => terminals.finish(session);
 const pay = ['pay', '--service', '201', '--account', '7011234567', '--amount', '150.00'];
 const question = 'Pay 150.00 KZT to account 7011234567, service 201, through the LIVE profile default? (y/N)';
 
-const intentsOf = (env: Record<string, string>) => {
-  const path = join(env.XDG_STATE_HOME!, 'agentpay', 'journal.jsonl');
-  return existsSync(path) ? jsonLines(readFileSync(path, 'utf8')).filter((record) => record.kind === 'intent') : [];
+/** The intents of the terminal's ledger; none, and no ledger made, when nothing was recorded. */
+const intentsOf = async (env: Record<string, string>) => {
+  const path = defaultLedger(env);
+  return existsSync(path) ? (await ledgerRecords(path)).filter((record) => record.kind === 'intent') : [];
 };
 
 describe.skipIf(skipped)('pay through a live profile at a terminal', () => {
@@ -73,7 +75,7 @@ describe.skipIf(skipped)('pay through a live profile at a terminal', () => {
     expect(await finish(screen)).toBe(130);
     expect(last).toContain('cancelled: nothing was paid');
     expect(paymentsReceived(sandbox)).toHaveLength(0);
-    expect(intentsOf(env)).toHaveLength(0);
+    expect(await intentsOf(env)).toHaveLength(0);
   });
 
   it('Enter alone is No', async () => {
@@ -94,8 +96,8 @@ describe.skipIf(skipped)('pay through a live profile at a terminal', () => {
     const [payment, ...more] = paymentsReceived(sandbox);
     expect(more).toHaveLength(0);
     expect(payment?.get('Amount')).toBe('150.00');
-    expect(intentsOf(env)).toHaveLength(1);
-    expect(intentsOf(env)[0]).not.toHaveProperty('overrides');
+    expect(await intentsOf(env)).toHaveLength(1);
+    expect((await intentsOf(env))[0]).not.toHaveProperty('overrides');
   });
 
   it('--yes does not ask', async () => {

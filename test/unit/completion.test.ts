@@ -54,7 +54,6 @@ describe('completion from the program definition', () => {
     expect(complete('ledger ')).toEqual([
       'migrate',
       'import',
-      'compact',
       'export',
       'add-operator',
       'operators',

@@ -28,19 +28,19 @@ describe('exit codes of the error classes', () => {
     expect(new GatewayUnreachableError({ kind: 'unavailable', status: 503 }).exitCode).toBe(4);
     expect(new GatewayProtocolError({ kind: 'notUnderstood', detail: 'x' }).exitCode).toBe(5);
     expect(
-      new LocalStorageError('write the journal', '/j', Object.assign(new Error('x'), { code: 'EROFS' })).exitCode,
+      new LocalStorageError('write the ledger', '/l', Object.assign(new Error('x'), { code: 'EROFS' })).exitCode,
     ).toBe(6);
     expect(new CancelledError().exitCode).toBe(130);
   });
 
   it('a local storage failure names the path and the errno code, with a hint fit for it', () => {
     const full = new LocalStorageError(
-      'write the journal',
-      '/var/j.jsonl',
+      'write the ledger',
+      '/var/ledger.sqlite',
       Object.assign(new Error('no space left'), { code: 'ENOSPC' }),
       { consequence: 'no payment was sent' },
     );
-    expect(full.message).toBe('cannot write the journal /var/j.jsonl (ENOSPC); no payment was sent');
+    expect(full.message).toBe('cannot write the ledger /var/ledger.sqlite (ENOSPC); no payment was sent');
     expect(full.code).toBe('ENOSPC');
     expect(full.hint).toContain('disk');
     expect(

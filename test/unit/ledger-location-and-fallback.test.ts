@@ -16,11 +16,11 @@ import { unknownView } from '../../src/protocol/transaction-view.js';
 import { redactSecrets } from '../../src/secrets.js';
 
 describe('the ledger setting', () => {
-  it('is a journal file unless it is a postgres:// URL', () => {
-    expect(parseLedgerLocation('/var/lib/agentpay/journal.jsonl', 'flag')).toEqual({
+  it('is a SQLite file unless it is a postgres:// URL', () => {
+    expect(parseLedgerLocation('/var/lib/agentpay/ledger.sqlite', 'flag')).toEqual({
       kind: 'file',
-      path: '/var/lib/agentpay/journal.jsonl',
-      shown: '/var/lib/agentpay/journal.jsonl',
+      path: '/var/lib/agentpay/ledger.sqlite',
+      shown: '/var/lib/agentpay/ledger.sqlite',
     });
     expect(parseLedgerLocation('postgresql://db.example/ledger', 'flag')).toMatchObject({
       kind: 'postgres',
