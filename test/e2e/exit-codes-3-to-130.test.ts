@@ -115,7 +115,7 @@ describe('exit 3: pending, or a payment whose outcome is unknown', () => {
       expect(result.code).toBe(3);
       expect(result.stdout).toContain('? Payment outcome is unknown');
       expect(result.stderr).toContain(
-        'it may have been made and is kept in the journal; look it up with `agentpay status 987`',
+        'it may have been made and is kept in the ledger; look it up with `agentpay status 987`',
       );
     } finally {
       await fake.close();

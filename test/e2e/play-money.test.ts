@@ -60,7 +60,7 @@ describe('play money on a terminal whose ledger is the team ledger', { timeout: 
     const env = terminal('', 'ann');
     for (const flag of ['--ledger', '--journal']) {
       const refused = await runCli(['--sandbox', flag, ledger, ...payStatic('play-flag')], { env });
-      expect([refused.code, refused.stderr]).toEqual([2, expect.stringContaining('records in a journal of its own')]);
+      expect([refused.code, refused.stderr]).toEqual([2, expect.stringContaining('records in a ledger of its own')]);
     }
     const tables = await sql(ledger, "SELECT count(*)::int AS n FROM pg_tables WHERE tablename LIKE 'agentpay%'");
     expect(tables).toEqual([{ n: 0 }]);

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { realpathSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { noPaymentSent } from '../../errors.js';
 import { type Claim, ClaimQueue, groupedByOwner, lookBackOfClaims } from '../claim-queue.js';
@@ -245,7 +246,7 @@ export class SqliteLedger implements Ledger {
     try {
       const imported = await importJournalRecords(importStoreOf(this.db, transaction), this.by, records);
       if (journal !== undefined)
-        await this.write(() => this.db.run(sql.journalImported, [realpathSync(journal), new Date()]));
+        await this.write(() => this.db.run(sql.journalImported, [journalIdentity(journal), new Date()]));
       return imported;
     } catch (error) {
       if (this.place.database.isTransaction) this.place.database.exec('ROLLBACK');
@@ -255,7 +256,7 @@ export class SqliteLedger implements Ledger {
 
   /** Whether the journal at `path` (an earlier agentpay's) was loaded whole into this ledger. */
   hasImported(path: string): boolean {
-    return this.db.get(sql.importedJournal, [realpathSync(path)]) !== undefined;
+    return this.db.get(sql.importedJournal, [journalIdentity(path)]) !== undefined;
   }
 
   exportRecords(): AsyncGenerator<JournalRecord> {
@@ -275,5 +276,14 @@ function processAlive(pid: number): boolean {
     return true;
   } catch (error) {
     return (error as { code?: unknown }).code === 'EPERM';
+  }
+}
+
+/** A journal's name wherever it was reached from: its real path, or (a compacted one whose J is gone) its absolute one. */
+function journalIdentity(path: string): string {
+  try {
+    return realpathSync(path);
+  } catch {
+    return resolve(path);
   }
 }
