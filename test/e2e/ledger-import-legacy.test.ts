@@ -74,6 +74,8 @@ describe('an old journal at the default path', () => {
     const before = await runCli(['history'], { env });
     expect(before.stderr).toContain(`agentpay ledger import ${journal}`);
     expect(before.stderr.split('ledger import')).toHaveLength(2);
+    // The first command made the ledger: the journal is still named until it is imported.
+    expect((await runCli(['history'], { env })).stderr).toContain(`agentpay ledger import ${journal}`);
     const asLedger = await runCli(['--ledger', journal, 'history'], { env });
     expect([asLedger.code, asLedger.stderr]).toEqual([2, expect.stringContaining(`agentpay ledger import ${journal}`)]);
     expect((await runCli(['ledger', 'import', journal], { env })).code).toBe(0);
