@@ -19,8 +19,9 @@ export function openScratchDatabase(prefix: string): ScratchDatabase {
     const path = join(directory, 'scratch.sqlite');
     writeFileSync(path, '', { mode: 0o600, flag: 'wx' });
     const database = new DatabaseSync(path);
-    database.exec(`PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF; PRAGMA temp_store = FILE;
-      PRAGMA locking_mode = EXCLUSIVE; PRAGMA cache_size = -16384;`);
+    database.exec(
+      'PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF; PRAGMA temp_store = FILE; PRAGMA locking_mode = EXCLUSIVE;',
+    );
     return {
       database,
       remove: () => {
