@@ -141,7 +141,7 @@ export class RegistryComparison {
     }
   }
 
-  /** A registry row; when its TransactionID was listed already, nothing is added and the first row's line is returned. */
+  /** A registry row; when its TransactionID was listed already, nothing is added: the first row's line is returned. */
   addRow(row: RegistryRow): number | undefined {
     this.begin();
     const { changes } = this.statements.row.run(row.line, row.transactionId, row.date, row.account, row.amount);
@@ -197,10 +197,12 @@ export class RegistryComparison {
     const { database } = this.scratch;
     const unmatched = database.prepare('SELECT * FROM unmatched_row WHERE compared = ?1 ORDER BY line');
     const ledgerSide = database.prepare('SELECT * FROM ledger_verdict WHERE verdict = ?1 ORDER BY seq');
-    for (const row of unmatched.iterate(1)) yield this.count(registrySide('only-in-registry', row as never));
+    const rowsOf = (compared: 0 | 1) => unmatched.iterate(compared) as Iterable<unknown> as Iterable<RowOfRegistry>;
+    for (const row of rowsOf(1)) yield this.count(registrySide('only-in-registry', row));
     for (const list of ['only-in-ledger', 'different', 'dated-another-day'] as const)
-      for (const row of ledgerSide.iterate(list)) yield this.count(ledgerFinding(list, row as never));
-    for (const row of unmatched.iterate(0)) yield this.count(registrySide('dated-another-day', row as never));
+      for (const row of ledgerSide.iterate(list) as Iterable<unknown> as Iterable<RowOfLedger>)
+        yield this.count(ledgerFinding(list, row));
+    for (const row of rowsOf(0)) yield this.count(registrySide('dated-another-day', row));
   }
 
   /** Removes the scratch database. */
@@ -224,7 +226,8 @@ export class RegistryComparison {
   private count(finding: Finding): Finding {
     const tally = this.tallies[finding.list];
     tally.count++;
-    // Amounts the ledger holds are plain decimals (money.ts parseAmount); anything else is left out of a sum rather than guessed.
+    // Amounts the ledger holds are plain decimals (money.ts parseAmount); anything else is left
+    // out of a sum rather than guessed.
     if (finding.registryAmount !== null) tally.registrySum = addDecimals(tally.registrySum, finding.registryAmount);
     if (finding.ledgerAmount !== null && isPlainDecimal(finding.ledgerAmount))
       tally.ledgerSum = addDecimals(tally.ledgerSum, finding.ledgerAmount);

@@ -168,7 +168,7 @@ describe('comparing a registry with the ledger', () => {
     expect(findings.map((finding) => finding.transactionId)).toEqual(ids.filter((id) => id !== '12'));
   });
 
-  it('rows no payment matched give back their accounts and amounts exactly; a TransactionID matches one payment', () => {
+  it('unmatched rows give back their accounts and amounts exactly; a TransactionID matches one payment', () => {
     const rows = [
       { ...row('1', '1500', 1), account: 'Иванов Пётр' },
       { ...row('2', '0.50', 2), account: 'a b\t"c"' },
