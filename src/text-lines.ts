@@ -22,13 +22,7 @@ function splitLines(text: string): LineBatch & { rest: string } {
   return { lines, breaks, rest: parts.at(-1)! + (held ? '\r' : '') };
 }
 
-/**
- * How much a long pass over a large file (a registry, the journal under reconcile --registry)
- * reads at a time. What a chunk leaves alive (its text, its lines) when V8's scavenger runs is
- * counted as surviving, and V8 doubles its young generation once as much as it holds has
- * survived since it last grew (up to 64 MB on Node 24 on a large machine). A small chunk keeps
- * that growth, and the peak memory of a run over a million rows, down (docs/performance.md, "History and reconcile at scale").
- */
+/** How much a long pass over a large file (a provider's registry) reads at a time. */
 export const longPassChunkBytes = 16 * 1024;
 
 /** Lines, and the length of the break that ended each (all 1, "\n", when undefined; 0 for a last line at the end). */

@@ -734,8 +734,6 @@ const en = {
     listedAgain: (where: string, transactionId: string, first: number) =>
       `${where}: TransactionID ${transactionId} is listed again (first on line ${first}); the registry contradicts itself`,
     correctedHint: 'ask the provider for a corrected registry; nothing was compared',
-    tooManyDays: (where: string) => `${where}: more than 65,536 different days; a registry covers a few`,
-    splitHint: 'split the registry by period; nothing was compared',
     cannotRead: (registry: string, code: string) => `cannot read the registry ${registry} (${code})`,
     cannotReadHint: 'check the path given to --registry',
     notUtf8: (where: string, byte: string, character: number) =>

@@ -786,8 +786,6 @@ const ru: Catalogue = {
     listedAgain: (where, transactionId, first) =>
       `${where}: TransactionID ${transactionId} указан повторно (впервые — в строке ${first}); реестр противоречит сам себе`,
     correctedHint: 'запросите у провайдера исправленный реестр; ничего не сверялось',
-    tooManyDays: (where) => `${where}: больше 65${nbsp}536 разных дней; реестр охватывает несколько дней`,
-    splitHint: 'разделите реестр по периодам; ничего не сверялось',
     cannotRead: (registry, code) => `не удалось прочитать реестр ${registry} (${code})`,
     cannotReadHint: 'проверьте путь, указанный в --registry',
     notUtf8: (where, byte, character) => `${where}: байт ${byte} (символ ${character}) — не UTF-8; ничего не сверялось`,

@@ -1,14 +1,15 @@
+import type { StatementSync } from 'node:sqlite';
 import type { PaymentRow } from '../ledger/ledger.js';
 import { localDay } from '../local-day.js';
 import { addDecimals, isPlainDecimal, sameDecimal } from '../protocol/money.js';
 import type { TransactionState } from '../protocol/transaction-view.js';
-import type { RegistryIndex } from './registry-index.js';
+import type { RegistryRow } from './read.js';
+import { openScratchDatabase, type ScratchDatabase } from './scratch-database.js';
 
 /**
- * Registry reconciliation, headless: the registry is held, the ledger streamed past it. The
- * registry's rows are read as a stream into a compact index (registry-index.ts: some 35 bytes
- * a row, no string a row); the ledger's entries, however many, are looked at one at a time and
- * only disagreements are kept.
+ * Registry reconciliation, headless: the registry's rows and the ledger's payments of the span
+ * are loaded into two tables of a scratch database (scratch-database.ts), and SQL pairs them by
+ * TransactionID; the lists are read back from it as they are written out.
  *
  * A registry lists what the provider counts as paid. So: a ledger success it lists at the same
  * amount (as exact decimals) agrees; at another amount, or a ledger failure or open transaction
@@ -16,7 +17,46 @@ import type { RegistryIndex } from './registry-index.js';
  * not list is "only in the ledger"; a ledger failure it does not list agrees; a row matching no
  * ledger entry is "only in the registry". A row dated outside the compared days (`--date`) is
  * never compared: it is "dated another day", with the ledger's side when the ledger has it.
+ * A TransactionID the ledger gives twice (two gateways') is matched by its first payment only.
  */
+const schema = `
+CREATE TABLE registry_row (
+  line INTEGER PRIMARY KEY,
+  transaction_id TEXT NOT NULL UNIQUE,
+  date TEXT NOT NULL,
+  account TEXT NOT NULL,
+  amount TEXT NOT NULL
+);
+CREATE TABLE registry_day (day TEXT PRIMARY KEY) WITHOUT ROWID;
+CREATE TABLE compared_day (day TEXT PRIMARY KEY) WITHOUT ROWID;
+CREATE TABLE ledger_payment (
+  seq INTEGER PRIMARY KEY,
+  transaction_id TEXT NOT NULL,
+  day TEXT NOT NULL,
+  account TEXT NOT NULL,
+  amount TEXT NOT NULL,
+  state TEXT NOT NULL,
+  first_of_id INTEGER NOT NULL
+);
+CREATE INDEX ledger_payment_by_id ON ledger_payment (transaction_id);
+-- The rules above, once: each ledger payment's verdict, beside the registry row it matched.
+CREATE VIEW ledger_verdict AS
+SELECT l.seq, l.transaction_id, l.day, l.account, l.amount, l.state,
+  r.date AS registry_date, r.amount AS registry_amount,
+  CASE
+    WHEN r.line IS NULL THEN CASE
+      WHEN l.state = 'failed' OR l.day NOT IN (SELECT day FROM compared_day) THEN 'agreed-or-not-compared'
+      ELSE 'only-in-ledger' END
+    WHEN r.date NOT IN (SELECT day FROM compared_day) THEN 'dated-another-day'
+    WHEN l.state = 'success' AND same_decimal(r.amount, l.amount) THEN 'agreed'
+    ELSE 'different'
+  END AS verdict
+FROM ledger_payment l LEFT JOIN registry_row r ON l.first_of_id AND r.transaction_id = l.transaction_id;
+CREATE VIEW unmatched_row AS
+SELECT line, transaction_id, date, account, amount, date IN (SELECT day FROM compared_day) AS compared
+FROM registry_row r WHERE NOT EXISTS (SELECT 1 FROM ledger_payment l WHERE l.transaction_id = r.transaction_id);
+`;
+
 const findingLists = ['only-in-registry', 'only-in-ledger', 'different', 'dated-another-day'] as const;
 export type FindingList = (typeof findingLists)[number];
 
@@ -40,6 +80,26 @@ export interface ListTally {
   ledgerSum: string;
 }
 
+/** Rows and payments are written this many to a transaction: one a row would cost more than the row. */
+const perTransaction = 4096;
+
+interface RowOfLedger {
+  transaction_id: string;
+  day: string;
+  account: string;
+  amount: string;
+  state: TransactionState;
+  registry_date: string | null;
+  registry_amount: string | null;
+}
+
+interface RowOfRegistry {
+  transaction_id: string;
+  date: string;
+  account: string;
+  amount: string;
+}
+
 export class RegistryComparison {
   readonly tallies: Record<FindingList, ListTally> = {
     'only-in-registry': { count: 0, registrySum: '0', ledgerSum: '0' },
@@ -47,74 +107,158 @@ export class RegistryComparison {
     different: { count: 0, registrySum: '0', ledgerSum: '0' },
     'dated-another-day': { count: 0, registrySum: '0', ledgerSum: '0' },
   };
-  /** Ledger entries that matched a row and agree. */
+  /** Ledger payments that matched a row of a compared day and agree (known once `compare` is called). */
   agreed = 0;
+  private readonly statements: Record<'row' | 'day' | 'firstLine' | 'has' | 'payment', StatementSync>;
+  private inTransaction = 0;
+  private lastDay: string | undefined;
+
+  private constructor(private readonly scratch: ScratchDatabase) {
+    const { database } = scratch;
+    database.function('same_decimal', { deterministic: true }, (a, b) =>
+      a === b || sameDecimal(String(a), String(b)) ? 1 : 0,
+    );
+    database.exec(schema);
+    this.statements = {
+      row: database.prepare(`INSERT INTO registry_row (line, transaction_id, date, account, amount)
+        VALUES (?1, ?2, ?3, ?4, ?5) ON CONFLICT (transaction_id) DO NOTHING`),
+      day: database.prepare('INSERT OR IGNORE INTO registry_day (day) VALUES (?1)'),
+      firstLine: database.prepare('SELECT line FROM registry_row WHERE transaction_id = ?1'),
+      has: database.prepare('SELECT 1 AS found FROM registry_row WHERE transaction_id = ?1'),
+      payment: database.prepare(`INSERT INTO ledger_payment (transaction_id, day, account, amount, state, first_of_id)
+        VALUES (?1, ?2, ?3, ?4, ?5, NOT EXISTS (SELECT 1 FROM ledger_payment WHERE transaction_id = ?1))`),
+    };
+  }
+
+  /** A comparison in a scratch database of its own: `close` it in a `finally`, so none is left behind. */
+  static open(): RegistryComparison {
+    const scratch = openScratchDatabase('agentpay-registry-');
+    try {
+      return new RegistryComparison(scratch);
+    } catch (error) {
+      scratch.remove();
+      throw error;
+    }
+  }
+
+  /** A registry row; when its TransactionID was listed already, nothing is added: the first row's line is returned. */
+  addRow(row: RegistryRow): number | undefined {
+    this.begin();
+    const { changes } = this.statements.row.run(row.line, row.transactionId, row.date, row.account, row.amount);
+    if (changes === 0) return (this.statements.firstLine.get(row.transactionId) as { line: number }).line;
+    // Rows come in date order: a day is written once, not once a row.
+    if (row.date !== this.lastDay) this.statements.day.run(row.date);
+    this.lastDay = row.date;
+    this.written();
+    return undefined;
+  }
+
+  /** One page of the ledger's payments of the span, in the ledger's order. */
+  addPayments(payments: readonly PaymentRow[]): void {
+    for (const { transactionId, at, account, amount, state } of payments) {
+      this.begin();
+      this.statements.payment.run(transactionId, localDay(new Date(at)), account, amount, state);
+      this.written();
+    }
+  }
+
+  has(transactionId: string): boolean {
+    this.commit();
+    return this.statements.has.get(transactionId) !== undefined;
+  }
+
+  /** The days the registry's rows are dated, in order. */
+  registryDays(): string[] {
+    this.commit();
+    const rows = this.scratch.database.prepare('SELECT day FROM registry_day ORDER BY day').all();
+    return rows.map((row) => row.day as string);
+  }
 
   /**
-   * `days`: the days compared. The ledger's entries of other days count only when the registry
-   * lists them; the registry's rows of other days are listed apart, never as agreeing.
+   * Fixes the days compared, once every payment is in: the ledger's payments of other days count
+   * only when the registry lists them; the registry's rows of other days are listed apart.
    */
-  constructor(
-    private readonly registry: RegistryIndex,
-    private readonly days: ReadonlySet<string>,
-  ) {}
-
-  /** One ledger payment (the latest word on a transaction): its finding, or undefined when the two sides agree or it is not of the compared days. */
-  visit(payment: PaymentRow): Finding | undefined {
-    const row = this.registry.take(payment.transactionId);
-    if (row === undefined) {
-      if (payment.state === 'failed' || !this.days.has(localDay(new Date(payment.at)))) return undefined;
-      return this.count({
-        list: 'only-in-ledger',
-        ...this.ledgerSide(payment),
-        registryAmount: null,
-        registryState: null,
-      });
-    }
-    if (!this.days.has(row.date)) {
-      return this.count({
-        list: 'dated-another-day',
-        ...this.ledgerSide(payment),
-        date: row.date,
-        registryAmount: row.amount,
-        registryState: 'paid',
-      });
-    }
-    if (payment.state === 'success' && (row.amount === payment.amount || sameDecimal(row.amount, payment.amount))) {
-      this.agreed++;
-      return undefined;
-    }
-    return this.count({
-      list: 'different',
-      ...this.ledgerSide(payment),
-      date: row.date,
-      registryAmount: row.amount,
-      registryState: 'paid',
-    });
+  compare(days: readonly string[]): void {
+    this.commit();
+    const { database } = this.scratch;
+    database.exec('DELETE FROM compared_day');
+    const insert = database.prepare('INSERT OR IGNORE INTO compared_day (day) VALUES (?1)');
+    for (const day of days) insert.run(day);
+    const agreed = database.prepare("SELECT count(*) AS n FROM ledger_verdict WHERE verdict = 'agreed'").get();
+    this.agreed = Number(agreed?.n);
   }
 
-  /** The rows of the compared days no ledger entry matched, counted as they go. */
-  *onlyInRegistry(): Generator<Finding> {
-    for (const finding of this.registry.left((date) => this.days.has(date))) yield this.count(finding);
+  /**
+   * The lists, counted as they go: only in the registry (the registry's order), only in the
+   * ledger, different, then the rows of another day a payment matched (the ledger's order) and
+   * those none did (the registry's).
+   */
+  *findings(): Generator<Finding> {
+    const { database } = this.scratch;
+    const unmatched = database.prepare('SELECT * FROM unmatched_row WHERE compared = ?1 ORDER BY line');
+    const ledgerSide = database.prepare('SELECT * FROM ledger_verdict WHERE verdict = ?1 ORDER BY seq');
+    const rowsOf = (compared: 0 | 1) => unmatched.iterate(compared) as Iterable<unknown> as Iterable<RowOfRegistry>;
+    for (const row of rowsOf(1)) yield this.count(registrySide('only-in-registry', row));
+    for (const list of ['only-in-ledger', 'different', 'dated-another-day'] as const)
+      for (const row of ledgerSide.iterate(list) as Iterable<unknown> as Iterable<RowOfLedger>)
+        yield this.count(ledgerFinding(list, row));
+    for (const row of rowsOf(0)) yield this.count(registrySide('dated-another-day', row));
   }
 
-  /** The rows of other days no ledger entry matched, counted as they go. */
-  *unmatchedOfAnotherDay(): Generator<Finding> {
-    for (const finding of this.registry.left((date) => !this.days.has(date)))
-      yield this.count({ ...finding, list: 'dated-another-day' });
+  /** Removes the scratch database. */
+  close(): void {
+    this.scratch.remove();
   }
 
-  private ledgerSide({ transactionId, at, account, amount, state }: PaymentRow) {
-    return { transactionId, date: localDay(new Date(at)), account, ledgerAmount: amount, ledgerState: state };
+  private begin(): void {
+    if (!this.scratch.database.isTransaction) this.scratch.database.exec('BEGIN');
+  }
+
+  private written(): void {
+    if (++this.inTransaction === perTransaction) this.commit();
+  }
+
+  private commit(): void {
+    if (this.scratch.database.isTransaction) this.scratch.database.exec('COMMIT');
+    this.inTransaction = 0;
   }
 
   private count(finding: Finding): Finding {
     const tally = this.tallies[finding.list];
     tally.count++;
-    // Amounts the ledger holds are plain decimals (money.ts parseAmount); anything else is left out of a sum rather than guessed.
+    // Amounts the ledger holds are plain decimals (money.ts parseAmount); anything else is left
+    // out of a sum rather than guessed.
     if (finding.registryAmount !== null) tally.registrySum = addDecimals(tally.registrySum, finding.registryAmount);
     if (finding.ledgerAmount !== null && isPlainDecimal(finding.ledgerAmount))
       tally.ledgerSum = addDecimals(tally.ledgerSum, finding.ledgerAmount);
     return finding;
   }
+}
+
+function registrySide(list: FindingList, row: RowOfRegistry): Finding {
+  const { transaction_id: transactionId, date, account, amount } = row;
+  return {
+    list,
+    transactionId,
+    date,
+    account,
+    registryAmount: amount,
+    ledgerAmount: null,
+    registryState: 'paid',
+    ledgerState: null,
+  };
+}
+
+function ledgerFinding(list: FindingList, row: RowOfLedger): Finding {
+  const listed = row.registry_amount !== null;
+  return {
+    list,
+    transactionId: row.transaction_id,
+    date: listed ? row.registry_date! : row.day,
+    account: row.account,
+    registryAmount: row.registry_amount,
+    ledgerAmount: row.amount,
+    registryState: listed ? 'paid' : null,
+    ledgerState: row.state,
+  };
 }

@@ -111,11 +111,14 @@ describe('reconcile --registry', () => {
     });
   });
 
-  it('the same lists with the ledger in PostgreSQL (the journal imported into it)', async () => {
+  it('the same lists with the ledger in PostgreSQL (the SQLite ledger exported, then imported into it)', async () => {
+    const exported = await runCli(['ledger', 'export'], { env: fixture.env });
+    expect(exported.code, exported.stderr).toBe(0);
+    const journal = fixture.registryFile('exported.jsonl', exported.stdout);
     const server = await startPostgres();
     try {
       const ledger = await freshDatabase(server);
-      const imported = await runCli(['ledger', 'import', fixture.journal], {
+      const imported = await runCli(['ledger', 'import', journal], {
         env: { ...fixture.env, AGENTPAY_LEDGER: ledger },
       });
       expect(imported.code, imported.stderr).toBe(0);

@@ -1,6 +1,9 @@
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.js';
+import { ledgerRecords } from '../helpers/ledger-file.js';
 import { id, listed, registryLedger } from '../helpers/registry-ledger.js';
 
 // `reconcile --registry` against a ledger made by real `pay` runs on the sandbox
@@ -31,6 +34,22 @@ describe('reconcile --registry', () => {
     );
     expect(mapping.code).toBe(2);
     expect(mapping.stderr).toContain('m.yaml: delimiter: one character');
+  });
+
+  it('leaves nothing in the temporary directory, whether it compares, refuses a registry, or is refused a day', async () => {
+    // The comparison's scratch database goes there (it holds accounts): gone when the run ends.
+    const scratch = mkdtempSync(join(tmpdir(), 'agentpay-scratch-'));
+    const env = { ...fixture.env, TMPDIR: scratch };
+    const twice = fixture.tsvOf([...listed(), [id.agree, 'reg-again', '1.00']]);
+    for (const [args, code] of [
+      [['--json', 'reconcile', '--registry', fixture.registryFile('scratch.tsv', fixture.tsvOf(listed()))], 1],
+      [['reconcile', '--registry', fixture.registryFile('twice.tsv', twice)], 2],
+      [['reconcile', '--registry', fixture.registryFile('day.tsv', fixture.tsvOf(listed())), '--date', 'x'], 2],
+    ] as const) {
+      const result = await runCli([...args], { env });
+      expect(result.code, result.stderr).toBe(code);
+      expect(readdirSync(scratch).filter((name) => name.startsWith('agentpay'))).toEqual([]);
+    }
   });
 
   it('a registry with bytes that are not UTF-8 is exit 2 naming the line and character, not read with U+FFFD', async () => {
@@ -99,9 +118,12 @@ describe('reconcile --registry', () => {
       id.otherAmount,
       id.failedListed,
     ]);
-    expect(readFileSync(fixture.journal, 'utf8')).toMatch(
-      new RegExp(`"kind":"outcome","transactionId":"${id.open}".*"source":"reconcile".*"state":"success"`),
+    const outcomes = (await ledgerRecords(fixture.ledger)).filter(
+      (record) => record.kind === 'outcome' && record.transactionId === id.open,
     );
+    expect(outcomes).toEqual([
+      expect.objectContaining({ source: 'reconcile', view: expect.objectContaining({ state: 'success' }) }),
+    ]);
   });
 
   it('a registry that agrees with the ledger: exit 0, nothing on stdout', async () => {

@@ -1,19 +1,20 @@
-import { appendFileSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect } from 'vitest';
 import type { RunningSandbox } from '../../src/sandbox/server.js';
 import { jsonLines, runCli } from './cli.js';
 import { sandboxWithEnv } from './gateway-env.js';
-import { intent, linesOf, outcome } from './journal-lines.js';
+import { intent, outcome } from './journal-lines.js';
+import { seedLedger } from './ledger-file.js';
 
 /*
- * For the test/e2e/registry-reconcile-*.test.ts files: a ledger made by real `pay` runs on the
- * sandbox, plus journal records appended to disagree in each way, and registries to hold against
- * it. Days are UTC days (TZ=UTC), the day of the payments.
+ * For the test/e2e/registry-reconcile-*.test.ts files: a ledger (a SQLite file) made by real
+ * `pay` runs on the sandbox, plus records imported to disagree in each way, and registries to
+ * hold against it. Days are UTC days (TZ=UTC), the day of the payments.
  */
 
-/** TransactionIDs: paid on the sandbox (p), appended as failed (f), one only in the registry (x). */
+/** TransactionIDs: paid on the sandbox (p), imported as failed (f), one only in the registry (x). */
 export const id = {
   agree: '7300001',
   otherAmount: '7300002',
@@ -42,29 +43,29 @@ export const expectedBeforeSettle = () => [
   ['different', id.open, '300.00', '300.00', 'paid', 'unknown'],
 ];
 
-/** Makes the ledger before the file's tests (and closes the sandbox after them); its env, journal and day, once made. */
+/** Makes the ledger before the file's tests (and closes the sandbox after them); its env, path and day, once made. */
 export function registryLedger() {
   let sandbox: RunningSandbox;
-  const made = { env: {} as Record<string, string>, journal: '', day: '' };
+  const made = { env: {} as Record<string, string>, ledger: '', day: '' };
   const work = mkdtempSync(join(tmpdir(), 'agentpay-registry-e2e-'));
 
   beforeAll(async () => {
     let env: Record<string, string>;
     ({ sandbox, env } = await sandboxWithEnv());
-    const journal = join(work, 'journal.jsonl');
-    env = { ...env, AGENTPAY_LEDGER: journal, TZ: 'UTC' };
-    const pay = async (txnId: string, amount: string, ledger = journal) => {
+    const ledger = join(work, 'ledger.sqlite');
+    env = { ...env, AGENTPAY_LEDGER: ledger, TZ: 'UTC' };
+    const pay = async (txnId: string, amount: string, payLedger = ledger) => {
       const paid = await runCli(
         ['pay', '--service', '201', '--account', `reg-${txnId}`, '--amount', amount, '--txn-id', txnId],
-        { env: { ...env, AGENTPAY_LEDGER: ledger } },
+        { env: { ...env, AGENTPAY_LEDGER: payLedger } },
       );
       expect(paid.code, paid.stderr).toBe(0);
     };
     await pay(id.agree, '1500.00');
     await pay(id.otherAmount, '250.50');
     await pay(id.notListed, '700');
-    // Paid on the sandbox, but with its answer recorded in another journal: this ledger holds only the intent (open).
-    await pay(id.open, '300.00', join(work, 'elsewhere.jsonl'));
+    // Paid on the sandbox, but with its answer recorded in another ledger: this ledger holds only the intent (open).
+    await pay(id.open, '300.00', join(work, 'elsewhere.sqlite'));
     const [first] = jsonLines((await runCli(['history', '--json'], { env })).stdout);
     const at = String(first?.recordedAt);
     const owner = { gateway: sandbox.baseUrl, agentId: '1001' };
@@ -73,8 +74,8 @@ export function registryLedger() {
       { ...outcome(txnId, 'failed'), ...owner },
     ];
     const open = { ...intent(id.open, at), ...owner, service: '201', account: `reg-${id.open}`, amount: '300.00' };
-    appendFileSync(journal, linesOf([...failed(id.failedListed), ...failed(id.failedNotListed), open]));
-    Object.assign(made, { env, journal, day: at.slice(0, 10) });
+    await seedLedger(ledger, [...failed(id.failedListed), ...failed(id.failedNotListed), open]);
+    Object.assign(made, { env, ledger, day: at.slice(0, 10) });
   });
   afterAll(async () => {
     await sandbox.close();
@@ -84,8 +85,8 @@ export function registryLedger() {
     get env() {
       return made.env;
     },
-    get journal() {
-      return made.journal;
+    get ledger() {
+      return made.ledger;
     },
     get day() {
       return made.day;

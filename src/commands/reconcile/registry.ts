@@ -12,14 +12,12 @@ import type { JournalEntry, Ledger } from '../../ledger/ledger.js';
 import { dayOption, localDay, startOfDay } from '../../local-day.js';
 import type { JobFigures } from '../../metrics/exposition.js';
 import type { Output } from '../../output.js';
-import { type Finding, type FindingList, RegistryComparison } from '../../registry/compare.js';
-import { registryLayoutOf } from '../../registry/layout.js';
-import { type AnotherDay, loadRegistryIndex } from '../../registry/load-index.js';
+import { type Finding, RegistryComparison } from '../../registry/compare.js';
+import { type RegistryLayout, registryLayoutOf } from '../../registry/layout.js';
+import { type AnotherDay, loadRegistry } from '../../registry/load-registry.js';
 import { RegistryFileError, type RegistrySummary } from '../../registry/read.js';
-import type { RegistryIndex } from '../../registry/registry-index.js';
 import { shownText } from '../../render/sanitize.js';
 import { type CommandContext, journalGatewayOf } from '../context.js';
-import { FindingSpool } from './finding-spool.js';
 import type { ReconcileOptions } from './run.js';
 import { batchSettling, settleBatch } from './settle-batch.js';
 import { unrecordedFailure } from './settle-entry.js';
@@ -35,10 +33,10 @@ interface LedgerWindow {
   until: number;
 }
 
-function windowOf(days: ReadonlySet<string>): LedgerWindow | undefined {
-  const sorted = [...days].sort();
-  if (sorted.length === 0) return undefined;
-  return { days, since: startOfDay(sorted[0]!, -1), until: startOfDay(sorted.at(-1)!, 2).getTime() };
+/** `days`: in order. */
+function windowOf(days: readonly string[]): LedgerWindow | undefined {
+  if (days.length === 0) return undefined;
+  return { days: new Set(days), since: startOfDay(days[0]!, -1), until: startOfDay(days.at(-1)!, 2).getTime() };
 }
 
 /** Whose payments the registry lists: the configured gateway and agent, when set. */
@@ -62,7 +60,7 @@ async function settleOpen(
   options: RegistryRun,
   context: CommandContext,
   ledger: Ledger,
-  index: RegistryIndex,
+  comparison: RegistryComparison,
   window: LedgerWindow,
 ) {
   const { out } = context;
@@ -70,7 +68,7 @@ async function settleOpen(
   const troubles: ExitCodeValue[] = [];
   const unrecorded = { count: 0, failure: undefined as unknown };
   const wanted = ({ intent }: JournalEntry) =>
-    index.has(intent.transactionId) ||
+    comparison.has(intent.transactionId) ||
     (Date.parse(intent.at) < window.until && window.days.has(localDay(new Date(intent.at))));
   try {
     const how = batchSettling(context, session, options);
@@ -93,13 +91,9 @@ async function settleOpen(
   return { troubles, failure: unrecordedFailure(unrecorded, ledger, 'in the lists') };
 }
 
-/** The lists a ledger payment's finding can be in: the registry's side alone is never one. */
-type LedgerSideList = Exclude<FindingList, 'only-in-registry'>;
-
-/** The ledger's payments of the window streamed past the registry, what disagrees kept in its list's spool. */
-async function compareLedger(
+/** The ledger's payments of the window, streamed into the comparison's table a page at a time. */
+async function loadLedger(
   comparison: RegistryComparison,
-  ledgerSide: Record<LedgerSideList, FindingSpool>,
   ledger: Ledger,
   window: LedgerWindow,
   context: CommandContext,
@@ -107,17 +101,12 @@ async function compareLedger(
   const { out } = context;
   const owner = await ownerOf(context);
   if (owner.gateway === undefined) out.note(out.errorStyle.dim(t().registry.noGateway));
-  for await (const payments of ledger.payments({ since: window.since, until: new Date(window.until), ...owner })) {
-    for (const payment of payments) {
-      const finding = comparison.visit(payment);
-      // The registry's side alone is never a ledger payment's finding.
-      if (finding !== undefined && finding.list !== 'only-in-registry') ledgerSide[finding.list].add(finding);
-    }
-  }
+  for await (const payments of ledger.payments({ since: window.since, until: new Date(window.until), ...owner }))
+    comparison.addPayments(payments);
 }
 
 /** The lists on stdout in the format asked for: only in the registry, only in the ledger, different. */
-async function writeFindings(findings: AsyncIterable<Finding>, options: RegistryRun, out: Output): Promise<void> {
+async function writeFindings(findings: Iterable<Finding>, options: RegistryRun, out: Output): Promise<void> {
   const format = options.format ?? (out.json ? 'json' : 'table');
   const render = await import('../../render/registry.js');
   // A list may be as long as the registry: a slow reader holds it back rather than it queueing in memory.
@@ -152,12 +141,11 @@ async function writeFindings(findings: AsyncIterable<Finding>, options: Registry
 function refuseWhollyAnotherDay(
   registry: string,
   read: RegistrySummary,
-  index: RegistryIndex,
+  dates: readonly string[],
   anotherDay: AnotherDay,
   day: string,
 ): void {
   if (anotherDay.first === undefined || anotherDay.rows < read.rows) return;
-  const dates = [...index.days].sort();
   const shown = dates.length <= 3 ? dates.join(', ') : t().registry.daySpan(dates[0]!, dates.at(-1)!, dates.length);
   throw new RegistryFileError(t().registry.wholly(registry, shown, day), {
     hint: t().registry.whollyHint(anotherDay.first.date, day),
@@ -170,51 +158,47 @@ export async function runRegistryReconcile(
   context: CommandContext,
   figures: JobFigures,
 ): Promise<void> {
-  const { out } = context;
   const layout = await registryLayoutOf(options.registryFormat, options.registry);
+  const comparison = RegistryComparison.open();
+  try {
+    await compareRegistry(options, context, figures, layout, comparison);
+  } finally {
+    comparison.close();
+  }
+}
+
+async function compareRegistry(
+  options: RegistryRun,
+  context: CommandContext,
+  figures: JobFigures,
+  layout: RegistryLayout,
+  comparison: RegistryComparison,
+): Promise<void> {
+  const { out } = context;
   const day = options.date === undefined ? undefined : dayOption(options.date);
-  const { index, read, anotherDay } = await loadRegistryIndex(options.registry, layout, day);
-  if (day !== undefined) refuseWhollyAnotherDay(options.registry, read, index, anotherDay, day);
-  const days = day === undefined ? index.days : new Set([day]);
+  const { read, anotherDay } = await loadRegistry(comparison, options.registry, layout, day);
+  const registryDays = comparison.registryDays();
+  if (day !== undefined) refuseWhollyAnotherDay(options.registry, read, registryDays, anotherDay, day);
+  const days = day === undefined ? registryDays : [day];
   const window = windowOf(days);
   const ledger = await context.openLedger();
   const settled =
     options.settle && window !== undefined
-      ? await settleOpen(options, context, ledger, index, window)
+      ? await settleOpen(options, context, ledger, comparison, window)
       : { troubles: [], failure: undefined };
   // Stopped while settling: the answers learned are recorded (and noted); no lists from half a settle.
   const signal = stoppedBy(context.interrupts);
   if (signal !== undefined && settled.failure === undefined) throw new InterruptedError(signal);
 
-  const comparison = new RegistryComparison(index, days);
-  const ledgerSide = {
-    'only-in-ledger': new FindingSpool(),
-    different: new FindingSpool(),
-    'dated-another-day': new FindingSpool(),
-  };
-  try {
-    if (window !== undefined) await compareLedger(comparison, ledgerSide, ledger, window, context);
-    await writeFindings(
-      (async function* () {
-        yield* comparison.onlyInRegistry();
-        yield* ledgerSide['only-in-ledger'].findings();
-        yield* ledgerSide.different.findings();
-        // Rows of another day: those a ledger payment matched (both sides shown), then the rest.
-        yield* ledgerSide['dated-another-day'].findings();
-        yield* comparison.unmatchedOfAnotherDay();
-      })(),
-      options,
-      out,
-    );
-  } finally {
-    for (const spool of Object.values(ledgerSide)) spool.remove();
-  }
+  if (window !== undefined) await loadLedger(comparison, ledger, window, context);
+  comparison.compare(days);
+  await writeFindings(comparison.findings(), options, out);
   const { registrySummaryLines } = await import('../../render/registry.js');
   const summary = {
     registry: options.registry,
     rows: read.rows,
     sum: read.sum,
-    days: [...days].sort(),
+    days,
     agreed: comparison.agreed,
     tallies: comparison.tallies,
   };

@@ -1,0 +1,36 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
+
+/**
+ * A SQLite database for one run's work, in a directory of its own (0700; the file 0600: it holds
+ * accounts) under the system's temporary directory, gone once `remove` is called. On disk, not in
+ * memory: a registry may have a million rows. Nothing in it outlives the run, so nothing is synced.
+ */
+export interface ScratchDatabase {
+  database: DatabaseSync;
+  remove(): void;
+}
+
+export function openScratchDatabase(prefix: string): ScratchDatabase {
+  const directory = mkdtempSync(join(tmpdir(), prefix));
+  try {
+    const path = join(directory, 'scratch.sqlite');
+    writeFileSync(path, '', { mode: 0o600, flag: 'wx' });
+    const database = new DatabaseSync(path);
+    database.exec(
+      'PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF; PRAGMA temp_store = FILE; PRAGMA locking_mode = EXCLUSIVE;',
+    );
+    return {
+      database,
+      remove: () => {
+        if (database.isOpen) database.close();
+        rmSync(directory, { recursive: true, force: true });
+      },
+    };
+  } catch (error) {
+    rmSync(directory, { recursive: true, force: true });
+    throw error;
+  }
+}
