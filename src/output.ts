@@ -96,6 +96,11 @@ export class Output {
     });
   }
 
+  /** drained(), every 1,024 lines a command has written: a long stream waits for its reader now and then. */
+  async drainedNowAndThen(lines: number): Promise<void> {
+    if (lines % 1024 === 0) await this.drained();
+  }
+
   /** A spinner on stderr while `text` is in progress; messages written meanwhile get lines of their own. */
   startSpinner(text: string): Spinner {
     const spinner = startSpinner(this.stderr, text, this.errorStyle);

@@ -57,7 +57,7 @@ async function showJson(entries: LedgerHistory, out: CommandContext['out']): Pro
         ...approvalMarksOf(intent),
       }),
     );
-    lines++;
+    await out.drainedNowAndThen(++lines);
   }
   return lines;
 }
@@ -84,7 +84,7 @@ async function showCsv(
         notation,
       ),
     );
-    lines++;
+    await out.drainedNowAndThen(++lines);
   }
   return lines;
 }
@@ -112,7 +112,7 @@ async function showEntries(
   let lines = 0;
   for await (const line of historyTableLines(rowsOf(entries), options)) {
     out.data(line);
-    lines++;
+    await out.drainedNowAndThen(++lines);
   }
   return lines;
 }

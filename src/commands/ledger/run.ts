@@ -66,6 +66,9 @@ export async function runImport(raw: unknown, context: CommandContext): Promise<
 /** `agentpay ledger export`: the ledger as journal lines on stdout. */
 export async function runExport(_raw: unknown, context: CommandContext): Promise<void> {
   const ledger = await context.openLedger();
-  for await (const record of untilInterrupted(ledger.exportRecords(), context.interrupts))
+  let lines = 0;
+  for await (const record of untilInterrupted(ledger.exportRecords(), context.interrupts)) {
     context.out.data(lineOf(record));
+    await context.out.drainedNowAndThen(++lines);
+  }
 }
