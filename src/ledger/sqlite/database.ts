@@ -46,7 +46,12 @@ function kindOfFile(path: string): 'none' | 'sqlite' | 'journal' | 'other' {
   }
   try {
     const head = Buffer.alloc(16);
-    const read = readSync(fd, head, 0, 16, 0);
+    let read: number;
+    try {
+      read = readSync(fd, head, 0, 16, 0);
+    } catch (error) {
+      throw new LocalStorageError('read the ledger', path, error);
+    }
     if (read === 0) return 'none';
     if (head.toString('latin1', 0, read) === sqliteHeader) return 'sqlite';
     return head.toString('utf8', 0, read).trimStart().startsWith('{') ? 'journal' : 'other';
