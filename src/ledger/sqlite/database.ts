@@ -1,6 +1,7 @@
 import { closeSync, mkdirSync, openSync, readSync, statfsSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
+import { makeDirectory } from '../../durable.js';
 import { errnoCodeOf, LocalStorageError, UsageError } from '../../errors.js';
 import { t } from '../../i18n/current.js';
 import type { StorageAction } from '../../i18n/en.js';
@@ -83,7 +84,8 @@ const busyTimeoutMs = 20;
 
 export function openDatabase(path: string): DatabaseSync {
   try {
-    mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+    // Not mkdirSync's recursive mode: it says ENOENT where a read-only file system is the cause.
+    makeDirectory(dirname(path));
   } catch (error) {
     throw new LocalStorageError('open the ledger', path, error);
   }
