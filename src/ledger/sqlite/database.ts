@@ -104,14 +104,18 @@ export function openDatabase(path: string): DatabaseSync {
   }
 }
 
-/** SQLite's result codes (the primary ones) that mean what an errno would say. */
-const errnoOfSqlite: Record<number, string> = { 8: 'EROFS', 13: 'ENOSPC', 23: 'EACCES' };
+/**
+ * SQLite's result codes that mean what an errno would say: primary ones, and SQLITE_IOERR_SHMSIZE
+ * (4874, extended, looked up first), the -shm file that cannot grow on a full disk.
+ */
+const errnoOfSqlite: Record<number, string> = { 8: 'EROFS', 13: 'ENOSPC', 23: 'EACCES', 4874: 'ENOSPC' };
 
 /** A SQLite or file system failure as LocalStorageError, its errno said where SQLite's code means one. */
 export function storageError(what: StorageAction, path: string, error: unknown, consequence?: string): unknown {
   if (error instanceof UsageError || error instanceof LocalStorageError) return error;
   const sqliteCode = (error as { errcode?: unknown }).errcode;
-  const errno = typeof sqliteCode === 'number' ? errnoOfSqlite[sqliteCode & 0xff] : undefined;
+  const errno =
+    typeof sqliteCode === 'number' ? (errnoOfSqlite[sqliteCode] ?? errnoOfSqlite[sqliteCode & 0xff]) : undefined;
   const cause = errno === undefined ? error : Object.assign(new Error((error as Error).message), { code: errno });
   return new LocalStorageError(what, path, cause, consequence === undefined ? {} : { consequence });
 }
