@@ -1,6 +1,6 @@
-import type { DatabaseSync } from 'node:sqlite';
 import { UsageError } from '../../errors.js';
 import { t } from '../../i18n/current.js';
+import { beginWrite, type WriteTurnPlace } from './write-turn.js';
 
 /**
  * The local ledger's schema: the team ledger's tables, columns and names (postgres/schema.ts)
@@ -77,11 +77,13 @@ const sqliteSchemaVersion = migrations.length;
  * then finds it done); a file a later agentpay migrated is refused rather than written in a
  * shape this one does not know.
  */
-export function ensureSqliteSchema(database: DatabaseSync, shown: string): void {
+export async function ensureSqliteSchema(place: WriteTurnPlace, shown: string): Promise<void> {
+  const { database } = place;
   const versionOf = () =>
     Number((database.prepare('PRAGMA user_version').get() as { user_version: number }).user_version);
   if (versionOf() === sqliteSchemaVersion) return;
-  database.exec('BEGIN IMMEDIATE');
+  // Waited for as any write is: two processes opening a new file at once (cron jobs) both go on.
+  await beginWrite(place);
   try {
     const version = versionOf();
     if (version > sqliteSchemaVersion)

@@ -79,7 +79,10 @@ export class SqliteLedger implements Ledger {
   static async open(location: LedgerLocation & { kind: 'file' }, options: SqliteLedgerOptions): Promise<SqliteLedger> {
     const database = openDatabase(location.path);
     try {
-      ensureSqliteSchema(database, location.shown);
+      await ensureSqliteSchema(
+        { database, path: location.path, note: options.note, stop: options.stop },
+        location.shown,
+      );
     } catch (error) {
       database.close();
       throw error;
