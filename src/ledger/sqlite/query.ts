@@ -1,4 +1,5 @@
 import type { DatabaseSync, SQLInputValue, StatementSync } from 'node:sqlite';
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { Query, Row } from '../sql/rows.js';
 import { storageError } from './database.js';
 
@@ -52,6 +53,9 @@ export class Statements {
 
   /** The shared reads' query: what SQLite cannot read is the ledger's storage failing (exit 5). */
   readonly query: Query = async (text, values, consequence) => {
+    // node:sqlite reads synchronously: a turn of the event loop first, as a read from a file or
+    // a server gives, so what a stream already wrote (history to a pipe) drains between pages.
+    await nextTurn();
     try {
       return this.all(text, values);
     } catch (error) {
