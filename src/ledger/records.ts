@@ -27,8 +27,6 @@ export function differingParameters(
   return purchaseParameters.filter((key) => a[key] !== b[key]);
 }
 
-export { isFinalState } from '../protocol/transaction-view.js';
-
 /**
  * The ledger's rules for a transaction's latest word, one place for every reader (the journal's
  * and PostgreSQL's): a success is the gateway's word that it took the money, never replaced (a

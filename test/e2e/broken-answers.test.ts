@@ -1,7 +1,5 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { maxAnswerBytes } from '../../src/gateway/read-answer.js';
@@ -10,6 +8,7 @@ import { type GarbageKind, hugeAnswerBytes } from '../../src/sandbox/garbage.js'
 import type { RunningSandbox } from '../../src/sandbox/server.js';
 import { binPath, isolatedEnv, jsonLines, runCli } from '../helpers/cli.js';
 import { sandboxWithEnv } from '../helpers/gateway-env.js';
+import { defaultLedger, ledgerRecords } from '../helpers/ledger-file.js';
 import { answerWith, envelopeAnswer, type ScriptedServer, startScriptedServer } from '../helpers/misbehaving-server.js';
 
 /**
@@ -34,7 +33,6 @@ const expected: Record<GarbageKind, { code: 4 | 5; message: string; sample: stri
 };
 const kinds = Object.keys(expected) as GarbageKind[];
 
-const journalOf = (env: Record<string, string>) => join(env.XDG_STATE_HOME!, 'agentpay', 'journal.jsonl');
 const firstBytesLine = (stderr: string) =>
   stderr.split('\n').find((line) => line.includes('first bytes of the answer:')) ?? '';
 
@@ -80,7 +78,7 @@ describe('sandbox --garbage, against check and status', () => {
 });
 
 describe('pay with a broken answer: unknown, settled by Status, never failed', () => {
-  it.each(kinds)('%s: exit 3, state unknown, and the payment it made is in the journal as unknown', async (kind) => {
+  it.each(kinds)('%s: exit 3, state unknown, and the payment it made is in the ledger as unknown', async (kind) => {
     sandbox.faults.garbage = kind;
     const account = `garbage-${kind}`;
     const result = await runCli(['pay', '--service', '201', '--account', account, '--amount', '100.00', '--json'], {
@@ -99,7 +97,7 @@ describe('pay with a broken answer: unknown, settled by Status, never failed', (
       (form) => form.get('TransactionID') === view!.transactionId,
     );
     expect([payment?.get('RequestType'), settle?.get('RequestType'), more.length]).toEqual(['Payment', 'Status', 0]);
-    const journal = jsonLines(readFileSync(journalOf(env), 'utf8')).filter(
+    const journal = (await ledgerRecords(defaultLedger(env))).filter(
       (record) => record.transactionId === view!.transactionId,
     );
     expect(journal.map((record) => record.kind)).toEqual(['intent', 'outcome']);
@@ -201,7 +199,7 @@ describe('a misbehaving gateway', () => {
     expect(result.code).toBe(3);
     expect(jsonLines(result.stdout)[0]).toMatchObject({ state: 'unknown' });
     expect(server.received.map((form) => form.get('RequestType'))).toEqual(['Payment', 'Status']);
-    const journal = jsonLines(readFileSync(journalOf(env), 'utf8'));
+    const journal = await ledgerRecords(defaultLedger(env));
     expect(journal.at(-1)).toMatchObject({ kind: 'outcome', view: { state: 'unknown' } });
   });
 

@@ -1,38 +1,25 @@
-import { appendFileSync, mkdirSync, readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { isolatedEnv, runCli } from '../helpers/cli.js';
+import { intent } from '../helpers/journal-lines.js';
+import { defaultLedger, seedLedger } from '../helpers/ledger-file.js';
 
 const code = readFileSync(fileURLToPath(new URL('../../dist/agentpay.cjs', import.meta.url)), 'utf8');
 
 describe('the bundle, dist/agentpay.cjs', () => {
   it('under --enable-source-maps stack traces point into src/*.ts', async () => {
     const env = isolatedEnv();
-    // Only an internal error has a stack trace (under --verbose): one injected where the journal is read.
+    // Only an internal error has a stack trace (under --verbose): one injected where the ledger's rows are read.
     const fault = fileURLToPath(new URL('../helpers/internal-fault.cjs', import.meta.url));
-    // A journal to read: a missing or empty one is not read at all.
-    const journal = join(env.XDG_STATE_HOME!, 'agentpay', 'journal.jsonl');
-    mkdirSync(dirname(journal), { recursive: true });
-    const intent = {
-      kind: 'intent',
-      transactionId: '1',
-      gateway: 'sandbox',
-      agentId: '1001',
-      service: '201',
-      account: 'a',
-      amount: '1.00',
-      currency: 'KZT',
-      invoiceId: null,
-      at: '2026-11-23T00:00:00.000Z',
-    };
-    appendFileSync(journal, `${JSON.stringify(intent)}\n`);
+    // A ledger with a payment in it, for history to read.
+    await seedLedger(defaultLedger(env), [intent('1', '2026-11-23T00:00:00.000Z')]);
     const result = await runCli(['history', '--verbose'], {
       env,
       nodeArgs: ['--enable-source-maps', '--require', fault],
     });
     expect(result.code).toBe(70);
-    expect(result.stderr).toMatch(/at chunksOf \(\S*src\/ledger\/file\/reader\.ts:\d+:\d+\)/);
+    expect(result.stderr).toMatch(/at Statements\.all \(\S*src\/ledger\/sqlite\/query\.ts:\d+:\d+\)/);
   });
 
   it('leaves zod, yaml, cli-table3, undici and pg to require from node_modules; holds commander, lossless-json, chalk and enquirer', () => {

@@ -1,5 +1,3 @@
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { isolatedEnv, jsonLines, runCli } from '../helpers/cli.js';
 import {
@@ -8,10 +6,11 @@ import {
   foreignCodes,
   startForeignGateway,
 } from '../helpers/foreign-gateway.js';
+import { defaultLedger, ledgerRecords } from '../helpers/ledger-file.js';
 
 /**
  * A gateway whose codes are not the sandbox's, reached as a new user would: no code settings.
- * Whatever it answers that is not 10, no payment it made is ever reported or journaled as
+ * Whatever it answers that is not 10, no payment it made is ever reported or recorded as
  * failed, and nothing exits 1; reconcile settles each once the gateway says 10.
  */
 let gateway: ForeignGateway | undefined;
@@ -29,8 +28,9 @@ const envAt = (baseUrl: string, extra: Record<string, string> = {}) =>
     AGENTPAY_SETTLE_DELAY: '10',
     ...extra,
   });
-const journalOf = (env: Record<string, string>) =>
-  jsonLines(readFileSync(join(env.XDG_STATE_HOME!, 'agentpay', 'journal.jsonl'), 'utf8'));
+/** The ledger's records, as `ledger export` gives them. */
+const recordsOf = async (env: Record<string, string>): Promise<Record<string, unknown>[]> =>
+  (await ledgerRecords(defaultLedger(env))).map((record) => ({ ...record }));
 const pay = (txnId: string) => [
   'pay',
   '--service',
@@ -51,7 +51,7 @@ const cases: [ForeignPaymentBehaviour, string, string][] = [
 
 describe('a gateway with its own codes and no code settings', () => {
   it.each(cases)(
-    '%s: pay exits 3, never "failed"; the journal keeps it open; reconcile settles it once the gateway says 10',
+    '%s: pay exits 3, never "failed"; the ledger keeps it open; reconcile settles it once the gateway says 10',
     async (behaviour, code, message) => {
       gateway = await startForeignGateway(behaviour);
       const env = envAt(gateway.baseUrl);
@@ -71,7 +71,7 @@ describe('a gateway with its own codes and no code settings', () => {
       expect(new Set(gateway.received.map((form) => form.get('TransactionID')))).toEqual(new Set(['424242001']));
       expect(gateway.received.filter((form) => form.get('RequestType') === 'Payment')).toHaveLength(1);
 
-      const journal = journalOf(env);
+      const journal = await recordsOf(env);
       expect(journal.map((record) => record.kind)).toEqual(['intent', 'outcome']);
       expect((journal[1]!.view as { state: string }).state).toBe('unknown');
 
@@ -94,9 +94,9 @@ describe('a gateway with its own codes and no code settings', () => {
       expect(jsonLines(history.stdout)).toEqual([
         expect.objectContaining({ transactionId: '424242001', state: 'success' }),
       ]);
-      expect(journalOf(env).some((record) => (record.view as { state?: string } | undefined)?.state === 'failed')).toBe(
-        false,
-      );
+      expect(
+        (await recordsOf(env)).some((record) => (record.view as { state?: string } | undefined)?.state === 'failed'),
+      ).toBe(false);
     },
   );
 
@@ -152,9 +152,9 @@ describe('a retry that cannot reach the gateway', () => {
     gateway = undefined;
     const retry = await runCli(pay('424242009'), { env });
     expect(retry.code).toBe(4);
-    expect(journalOf(env).some((record) => (record.view as { state?: string } | undefined)?.state === 'failed')).toBe(
-      false,
-    );
+    expect(
+      (await recordsOf(env)).some((record) => (record.view as { state?: string } | undefined)?.state === 'failed'),
+    ).toBe(false);
     const history = await runCli(['--json', 'history'], { env });
     expect(jsonLines(history.stdout)).toEqual([
       expect.objectContaining({ transactionId: '424242009', state: 'unknown' }),
@@ -163,14 +163,14 @@ describe('a retry that cannot reach the gateway', () => {
 });
 
 describe('the same gateway once its code table is configured', () => {
-  it('a failedCodes answer is final: failed, exit 1, closed in the journal', async () => {
+  it('a failedCodes answer is final: failed, exit 1, closed in the ledger', async () => {
     gateway = await startForeignGateway('refused');
     const env = envAt(gateway.baseUrl, { AGENTPAY_FAILED_CODES: '115' });
     const result = await runCli(pay('424242005'), { env });
     expect(result.code).toBe(1);
     expect(result.stdout).toContain('✗ Payment failed');
     expect(gateway.received.filter((form) => form.get('RequestType') === 'Status')).toHaveLength(0);
-    expect((journalOf(env)[1]!.view as { state: string }).state).toBe('failed');
+    expect(((await recordsOf(env))[1]!.view as { state: string }).state).toBe('failed');
     const reconcile = await runCli(['reconcile'], { env });
     expect(reconcile.code).toBe(0);
     expect(reconcile.stderr).toContain('nothing to reconcile');
@@ -205,7 +205,7 @@ describe('the same gateway once its code table is configured', () => {
 
   it('reconcile closes a payment the gateway never answered for as never made, only after --grace', async () => {
     gateway = await startForeignGateway('lagging');
-    // Every look-up while paying is lost too, so nothing but the intent and a lost answer is journaled.
+    // Every look-up while paying is lost too, so nothing but the intent and a lost answer is recorded.
     const env = envAt(gateway.baseUrl, { AGENTPAY_NOT_FOUND_CODES: '2', AGENTPAY_SETTLE_ATTEMPTS: '0' });
     expect((await runCli(pay('424242008'), { env })).code).toBe(3);
     const young = await runCli(['reconcile'], { env });

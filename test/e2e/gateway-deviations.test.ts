@@ -1,8 +1,7 @@
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { isolatedEnv, jsonLines, runCli } from '../helpers/cli.js';
 import { answer, envelopeText, type FakeGateway, type FakeHandler, startFakeGateway } from '../helpers/fake-gateway.js';
+import { defaultLedger, ledgerRecords } from '../helpers/ledger-file.js';
 import { paymentAcceptedKoi8r, windows1251 } from '../helpers/legacy-charsets.js';
 
 /**
@@ -23,8 +22,7 @@ async function gatewayAt(handler: FakeHandler): Promise<{ fake: FakeGateway; env
   };
 }
 
-const journalOf = (env: Record<string, string>) =>
-  jsonLines(readFileSync(join(env.XDG_STATE_HOME!, 'agentpay', 'journal.jsonl'), 'utf8'));
+const recordsOf = (env: Record<string, string>) => ledgerRecords(defaultLedger(env));
 
 describe('an answer in the charset its Content-Type declares', () => {
   const refusal = 'Ошибка: счёт не найден';
@@ -60,7 +58,7 @@ describe('an answer in the charset its Content-Type declares', () => {
     expect(result.stderr).toContain(`the gateway refused the account check: ${refusal} (ResponseStatus 20)`);
   });
 
-  it('pay: a koi8-r Message is shown and journaled as written', async () => {
+  it('pay: a koi8-r Message is shown and recorded as written', async () => {
     const { env } = await gatewayAt((form, _req, res) => {
       const envelope = `{"TransactinID":${form.get('TransactionID')},"RequestID":77,"ResponseType":"Payment","ResponseStatus":10,"Message":"`;
       answer(
@@ -75,7 +73,7 @@ describe('an answer in the charset its Content-Type declares', () => {
     });
     expect(result.code).toBe(0);
     expect(result.stdout).toMatch(new RegExp(`Message\\s+${paymentAcceptedKoi8r.text}\\n?$`));
-    const outcome = journalOf(env).find((record) => record.kind === 'outcome');
+    const outcome = (await recordsOf(env)).find((record) => record.kind === 'outcome');
     expect(outcome).toMatchObject({
       transactionId: '5150',
       view: { state: 'success', message: paymentAcceptedKoi8r.text },
@@ -115,7 +113,7 @@ describe('an error envelope that echoes TransactinID 0', () => {
     ]);
   });
 
-  it('pay --amount: a success echoing 0 is a success under our TransactionID, in the receipt, --json and the journal', async () => {
+  it('pay --amount: a success echoing 0 is a success under our TransactionID, in the receipt, --json and the ledger', async () => {
     const { fake, env } = await gatewayAt(zeroEcho(10, 'OK'));
     const human = await runCli(['pay', '--service', '201', '--account', 'a', '--amount', '5'], { env });
     expect(human.code).toBe(0);
@@ -123,7 +121,7 @@ describe('an error envelope that echoes TransactinID 0', () => {
     expect(ours).toMatch(/^[1-9]\d+$/);
     expect(human.stdout).toContain('Payment succeeded');
     expect(human.stdout).toMatch(new RegExp(`TransactionID\\s+${ours}\\n`));
-    expect(journalOf(env).filter((record) => record.kind === 'outcome')).toEqual([
+    expect((await recordsOf(env)).filter((record) => record.kind === 'outcome')).toEqual([
       expect.objectContaining({
         transactionId: ours,
         view: expect.objectContaining({ transactionId: ours, state: 'success' }),

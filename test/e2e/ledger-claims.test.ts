@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Intent, IntentGuard, Ledger } from '../../src/ledger/ledger.js';
+import type { ClaimedBatch, Intent, IntentGuard, Ledger } from '../../src/ledger/ledger.js';
 import { parseLedgerLocation } from '../../src/ledger/location.js';
 import { PostgresLedger } from '../../src/ledger/postgres/postgres-ledger.js';
 import { SqliteLedger } from '../../src/ledger/sqlite/sqlite-ledger.js';
@@ -162,8 +162,8 @@ describe.each(stores)('check-and-record in one step, with $name', ({ pair }) => 
     for (const id of ['4001', '4002', '4003']) await anna.recordIntent(intent(id, `777${id}`), { checkReplay: false });
     const owner = { gateway: 'https://gateway.test', agentId: '5120' };
     const first = anna.claimOpen(owner, {})[Symbol.asyncIterator]();
-    const held = await first.next();
-    expect(held.value!.entries.map((entry) => entry.intent.transactionId)).toEqual(['4001', '4002', '4003']);
+    const held = (await first.next()) as IteratorYieldResult<ClaimedBatch>;
+    expect(held.value.entries.map((entry) => entry.intent.transactionId)).toEqual(['4001', '4002', '4003']);
     const idsOf = async (ledger: Ledger) => {
       const ids: string[] = [];
       for await (const batch of ledger.claimOpen(owner, {})) {
@@ -174,7 +174,7 @@ describe.each(stores)('check-and-record in one step, with $name', ({ pair }) => 
     };
     expect(await idsOf(boris)).toEqual([]);
     const success = { ...unknownView({ transactionId: '4002' }, 'Status', 'success'), state: 'success' as const };
-    void held.value!.record({
+    void held.value.record({
       kind: 'outcome',
       ...owner,
       transactionId: '4002',
@@ -182,7 +182,7 @@ describe.each(stores)('check-and-record in one step, with $name', ({ pair }) => 
       source: 'reconcile',
       view: success,
     });
-    expect(await held.value!.done()).toEqual({ unrecorded: 0 });
+    expect(await held.value.done()).toEqual({ unrecorded: 0 });
     await first.return?.();
     expect(await idsOf(boris)).toEqual(['4001', '4003']);
   });

@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { sandboxCredentials } from '../../src/sandbox/catalogue.js';
@@ -6,6 +6,7 @@ import type { RunningSandbox } from '../../src/sandbox/server.js';
 import { isolatedEnv, jsonLines, runCli } from '../helpers/cli.js';
 import { closedPortUrl } from '../helpers/fake-gateway.js';
 import { paymentsReceived, sandboxCodeEnv, sandboxWithEnv } from '../helpers/gateway-env.js';
+import { defaultLedger, ledgerRecords } from '../helpers/ledger-file.js';
 
 /**
  * The live guard through the bin (docs/desk-safety.md "A live profile"): a config file whose
@@ -38,9 +39,11 @@ function envWithProfiles(
 
 const pay = ['pay', '--service', '201', '--account', '7011234567', '--amount', '150.00'];
 
-function journalIntents(env: Record<string, string>): Record<string, unknown>[] {
-  const path = join(env.XDG_STATE_HOME!, 'agentpay', 'journal.jsonl');
-  return existsSync(path) ? jsonLines(readFileSync(path, 'utf8')).filter((record) => record.kind === 'intent') : [];
+/** The intents (each attempt's) the ledger holds; none when no ledger was made. */
+async function ledgerIntents(env: Record<string, string>): Promise<Record<string, unknown>[]> {
+  const path = defaultLedger(env);
+  if (!existsSync(path)) return [];
+  return (await ledgerRecords(path)).filter((record) => record.kind === 'intent').map((record) => ({ ...record }));
 }
 
 describe('pay through a live profile, from a script', () => {
@@ -57,17 +60,17 @@ describe('pay through a live profile, from a script', () => {
     expect(result.stderr).toContain('add --yes');
     expect(result.stdout).toBe('');
     expect(sandbox.received).toHaveLength(0);
-    expect(journalIntents(env)).toHaveLength(0);
+    expect(await ledgerIntents(env)).toHaveLength(0);
   });
 
-  it('with --yes: paid, and the intent in the journal records the lifted guard', async () => {
+  it('with --yes: paid, and the intent in the ledger records the lifted guard', async () => {
     const { sandbox, host } = await liveSandbox();
     const env = envWithProfiles({ default: { baseUrl: sandbox.baseUrl, ...credentials, live: true } });
     const result = await runCli([...pay, '--yes'], { env });
     expect(result.code).toBe(0);
     expect(result.stderr.split('\n')[0]).toBe(`LIVE  default · ${host} · agent ${credentials.agentId}`);
     expect(paymentsReceived(sandbox)).toHaveLength(1);
-    const [intent, ...more] = journalIntents(env);
+    const [intent, ...more] = await ledgerIntents(env);
     expect(more).toHaveLength(0);
     expect(intent).toMatchObject({ service: '201', amount: '150.00', overrides: ['yes'] });
   });
@@ -134,7 +137,7 @@ describe('a profile that is not live', () => {
     expect(result.code).toBe(0);
     expect(result.stderr).not.toContain('LIVE');
     expect(paymentsReceived(sandbox)).toHaveLength(1);
-    expect(journalIntents(env)[0]).not.toHaveProperty('overrides');
+    expect((await ledgerIntents(env))[0]).not.toHaveProperty('overrides');
   });
 });
 
@@ -154,6 +157,6 @@ describe('scenario through a live profile', () => {
     expect(ran.code).toBe(0);
     expect(ran.stderr.split('\n')[0]).toBe(`LIVE  default · ${host} · agent ${credentials.agentId}`);
     expect(paymentsReceived(sandbox)).toHaveLength(1);
-    expect(journalIntents(env)).toEqual([expect.objectContaining({ overrides: ['yes'] })]);
+    expect(await ledgerIntents(env)).toEqual([expect.objectContaining({ overrides: ['yes'] })]);
   });
 });

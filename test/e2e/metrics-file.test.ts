@@ -1,12 +1,12 @@
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { closeBulkSandbox, folder, ordersFile, setUp } from '../helpers/bulk-orders.js';
 import { binPath, isolatedEnv, runCli } from '../helpers/cli.js';
 import { startFakeGateway } from '../helpers/fake-gateway.js';
 import { paymentsReceived } from '../helpers/gateway-env.js';
-import { linesOf } from '../helpers/journal-lines.js';
+import { defaultLedger, seedLedger } from '../helpers/ledger-file.js';
 import { readMetrics } from '../helpers/metrics-file.js';
 import { listed, registryLedger } from '../helpers/registry-ledger.js';
 
@@ -148,11 +148,10 @@ describe('a run stopped by SIGTERM', () => {
         AGENTPAY_AGENT_ID: '7',
         AGENTPAY_PASSWORD: 'secret',
       });
-      mkdirSync(join(env.XDG_STATE_HOME!, 'agentpay'), { recursive: true });
       const at = new Date(Date.now() - 600_000).toISOString();
       const intent = { kind: 'intent' as const, gateway: gateway.baseUrl, agentId: '7', transactionId: '880000009' };
       const payment = { service: '101', account: 'a-1', amount: '499.00', currency: 'KZT', invoiceId: null, at };
-      writeFileSync(join(env.XDG_STATE_HOME!, 'agentpay', 'journal.jsonl'), linesOf([{ ...intent, ...payment }]));
+      await seedLedger(defaultLedger(env), [{ ...intent, ...payment }]);
       const metrics = join(folder(), 'agentpay-reconcile.prom');
       const child = spawn(process.execPath, [binPath, 'reconcile', '--metrics-file', metrics], {
         env,

@@ -1,21 +1,23 @@
-// No payment lost when agentpay is interrupted: killed at random points, appending beside
-// another process, stopped by Ctrl+C or SIGTERM, or unable to write its journal.
+// No payment lost when agentpay is interrupted: killed at random points, recording beside
+// other processes, stopped by Ctrl+C or SIGTERM. (A ledger it cannot write: local-storage.test.ts.)
 
 import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { journalRecords } from '../../src/ledger/file/record-stream.js';
+import { afterEach, describe, expect, it, onTestFailed } from 'vitest';
 import { binPath, isolatedEnv, jsonLines, runCli } from '../helpers/cli.js';
 import { paymentsReceived } from '../helpers/gateway-env.js';
 import { payKilledAtRandomPoints } from '../helpers/kill-trials.js';
-import { closeSandbox, journalOf, payDynamic, setUp } from '../helpers/sandbox-per-test.js';
+import { defaultLedger, ledgerRecords } from '../helpers/ledger-file.js';
+import { closeSandbox, payDynamic, setUp } from '../helpers/sandbox-per-test.js';
+import { seededRandom } from '../helpers/seeded-random.js';
 import { formsOfType, startSpecServer } from '../helpers/spec-server.js';
 
 afterEach(closeSandbox);
 
 describe('killed at random points', () => {
-  it('every payment the sandbox committed is journaled and settled by reconcile; none twice', async () => {
+  it('every payment the sandbox committed is recorded and settled by reconcile; none twice', async () => {
     const { sandbox, env } = await setUp({ faults: { latencyMs: 40 } });
     const pay = (account: string) =>
       spawn(process.execPath, [binPath, 'pay', '--service', '201', '--account', account, '--amount', '100.00'], {
@@ -27,13 +29,13 @@ describe('killed at random points', () => {
     expect(reconcile.code).toBe(0);
 
     const committed = sandbox.store.all();
-    const journal = jsonLines(readFileSync(journalOf(env), 'utf8'));
-    const intents = new Map(journal.filter((r) => r.kind === 'intent').map((r) => [r.transactionId, r]));
+    const records = await ledgerRecords(defaultLedger(env));
+    const intents = new Map(records.filter((r) => r.kind === 'intent').map((r) => [r.transactionId, r]));
     for (const transaction of committed) expect(intents.has(transaction.transactionId)).toBe(true);
     // One purchase (account) never holds two payments.
     const accounts = committed.map((t) => t.account);
     expect(new Set(accounts).size).toBe(accounts.length);
-    // After reconcile, every journaled payment has a final state and the committed ones are successes.
+    // After reconcile, every recorded payment has a final state and the committed ones are successes.
     const history = jsonLines((await runCli(['history', '--json'], { env })).stdout);
     expect(history.every((h) => h.state === 'success' || h.state === 'failed')).toBe(true);
     const succeeded = new Set(history.filter((h) => h.state === 'success').map((h) => h.transactionId));
@@ -41,72 +43,84 @@ describe('killed at random points', () => {
   }, 60_000);
 });
 
-/** Every record is on a whole line of its own, once, and the journal's reader reads them all without a warning; a blank line may sit between them. */
-async function expectEveryRecordOnceAndWhole(path: string, records: number): Promise<void> {
-  const lines = readFileSync(path, 'utf8')
-    .trimEnd()
-    .split('\n')
-    .filter((line) => line !== '');
-  expect(lines).toHaveLength(records);
-  const ids = lines.map((line) => (JSON.parse(line) as { transactionId: string }).transactionId);
-  expect(new Set(ids).size).toBe(records);
-  const warnings: string[] = [];
-  let read = 0;
-  for await (const _record of journalRecords(path, (warning) => warnings.push(warning))) read++;
-  expect(warnings).toEqual([]);
-  expect(read).toBe(records);
+/**
+ * A process that records intents one after another in the SQLite ledger at argv[1] (made by the
+ * built ledger, as agentpay makes them), printing each TransactionID once its intent is committed.
+ */
+const recorderScript = `
+  import { SqliteLedger } from ${JSON.stringify(new URL('../../dist/ledger/sqlite/sqlite-ledger.js', import.meta.url).href)};
+  const [path, prefix, count, width] = process.argv.slice(1);
+  const ledger = await SqliteLedger.open({ kind: 'file', path, shown: path }, { by: { operator: 'o', host: 'h' }, note() {} });
+  for (let i = 0; i < Number(count); i++) {
+    const transactionId = prefix + i;
+    await ledger.recordIntent({ transactionId, gateway: 'g'.repeat(Number(width)), agentId: '1', service: 's', account: 'a', amount: '1', currency: 'KZT', invoiceId: null }, { checkReplay: true });
+    process.stdout.write(transactionId + '\\n');
+  }
+  await ledger.close();
+`;
+
+/** Runs the recorder; resolves with how it ended and the TransactionIDs it was told were committed. */
+function record(path: string, prefix: string, count: number, width: number, killAfterMs?: number) {
+  const child = spawn(
+    process.execPath,
+    ['--input-type=module', '-e', recorderScript, path, prefix, `${count}`, `${width}`],
+    {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    },
+  );
+  let stdout = '';
+  child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+  if (killAfterMs !== undefined) setTimeout(() => child.kill('SIGKILL'), killAfterMs);
+  return new Promise<{ code: number | null; committed: string[] }>((resolve) =>
+    child.once('close', (code) => resolve({ code, committed: stdout.split('\n').filter((id) => id !== '') })),
+  );
 }
 
-describe('the journal under concurrent writers', () => {
-  it('two processes appending at once leave only whole lines', async () => {
-    const { mkdtempSync } = await import('node:fs');
-    const { tmpdir } = await import('node:os');
-    const path = join(mkdtempSync(join(tmpdir(), 'agentpay-concurrent-')), 'journal.jsonl');
-    const writerScript = `
-      import { JournalWriter } from ${JSON.stringify(new URL('../../dist/ledger/file/writer.js', import.meta.url).href)};
-      const w = new JournalWriter(process.argv[1]);
-      for (let i = 0; i < 300; i++) w.append({ kind: 'intent', transactionId: process.argv[2] + i, gateway: 'g'.repeat(2000), agentId: '1', service: 's', account: 'a', amount: '1', currency: 'KZT', invoiceId: null, at: new Date().toISOString() });
-    `;
-    const run = (prefix: string) =>
-      new Promise<number | null>((resolve) => {
-        const child = spawn(process.execPath, ['--input-type=module', '-e', writerScript, path, prefix], {
-          stdio: 'inherit',
-        });
-        child.once('close', resolve);
-      });
-    expect(await Promise.all([run('1'), run('2'), run('3')])).toEqual([0, 0, 0]);
-    await expectEveryRecordOnceAndWhole(path, 900);
-  }, 30_000);
+const intentIds = async (path: string) =>
+  (await ledgerRecords(path)).filter((r) => r.kind === 'intent').map((r) => r.transactionId);
 
-  it('a writer that opens the journal while a long line is being copied in glues nothing to it', async () => {
-    // A megabyte line is copied in a folio at a time, its size ahead of its bytes: the opener
-    // cannot tell it from a line torn by a crash, and ends it (writer.ts endsTorn).
-    const { mkdtempSync } = await import('node:fs');
-    const { tmpdir } = await import('node:os');
-    const path = join(mkdtempSync(join(tmpdir(), 'agentpay-concurrent-')), 'journal.jsonl');
-    const writerScript = `
-      import { JournalWriter } from ${JSON.stringify(new URL('../../dist/ledger/file/writer.js', import.meta.url).href)};
-      const [path, prefix, count, width, reopen] = process.argv.slice(1);
-      let w = new JournalWriter(path);
-      for (let i = 0; i < Number(count); i++) {
-        if (reopen === 'yes') { w.close(); w = new JournalWriter(path); }
-        w.append({ kind: 'intent', transactionId: prefix + i, gateway: 'g'.repeat(Number(width)), agentId: '1', service: 's', account: 'a', amount: '1', currency: 'KZT', invoiceId: null, at: new Date().toISOString() });
-      }
-    `;
-    const run = (...args: string[]) =>
-      new Promise<number | null>((resolve) => {
-        const child = spawn(process.execPath, ['--input-type=module', '-e', writerScript, path, ...args], {
-          stdio: 'inherit',
-        });
-        child.once('close', resolve);
-      });
-    expect(await Promise.all([run('long', '40', '1000000', 'no'), run('short', '200', '10', 'yes')])).toEqual([0, 0]);
-    await expectEveryRecordOnceAndWhole(path, 240);
-  }, 30_000);
+describe('the SQLite ledger under concurrent writers', () => {
+  it('three processes recording at once: every intent once and whole, the long ones too', async () => {
+    const path = join(mkdtempSync(join(tmpdir(), 'agentpay-concurrent-')), 'ledger.sqlite');
+    const runs = await Promise.all([
+      record(path, '1', 300, 2000),
+      record(path, '2', 300, 10),
+      record(path, '3', 20, 1_000_000),
+    ]);
+    expect(runs.map((run) => [run.code, run.committed.length])).toEqual([
+      [0, 300],
+      [0, 300],
+      [0, 20],
+    ]);
+    const records = await ledgerRecords(path);
+    const ids = records.map((r) => r.transactionId);
+    expect(new Set(ids).size).toBe(620);
+    expect(ids.sort()).toEqual(runs.flatMap((run) => run.committed).sort());
+    expect(records.filter((r) => r.transactionId.startsWith('3')).every((r) => r.gateway.length === 1_000_000)).toBe(
+      true,
+    );
+  }, 60_000);
+
+  it('a recorder SIGKILLed mid-write loses nothing it was told was committed, and leaves the ledger readable', async () => {
+    const path = join(mkdtempSync(join(tmpdir(), 'agentpay-killed-')), 'ledger.sqlite');
+    const seed = Number(process.env.AGENTPAY_TEST_SEED ?? Math.floor(Math.random() * 2 ** 32));
+    onTestFailed(() => console.error(`kill trials: AGENTPAY_TEST_SEED=${seed}`));
+    const random = seededRandom(seed);
+    const committed: string[] = [];
+    for (let trial = 0; trial < 6; trial++) {
+      const run = await record(path, `${trial}-`, 100_000, 200, 150 + Math.floor(random() * 400));
+      expect(run.code).toBe(null);
+      committed.push(...run.committed);
+    }
+    const held = new Set(await intentIds(path));
+    expect(committed.filter((id) => !held.has(id))).toEqual([]);
+    // Each trial got past its start: the kills fell among the writes.
+    expect(committed.length).toBeGreaterThan(0);
+  }, 60_000);
 });
 
 describe('Ctrl+C while the payment is out', () => {
-  it('never pretends it did not happen: exit 3 with the TransactionID, journal holds it', async () => {
+  it('never pretends it did not happen: exit 3 with the TransactionID, the ledger holds it', async () => {
     const { sandbox, env } = await setUp({ faults: { latencyMs: 2_000 } });
     const child = spawn(process.execPath, [binPath, ...payDynamic], { env, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
@@ -122,13 +136,13 @@ describe('Ctrl+C while the payment is out', () => {
     const id = paymentsReceived(sandbox)[0]!.get('TransactionID')!;
     expect(jsonLines(stdout)[0]).toMatchObject({ transactionId: id, state: 'unknown' });
     expect(stderr).toContain(`agentpay status ${id}`);
-    const journal = jsonLines(readFileSync(journalOf(env), 'utf8'));
-    expect(journal.filter((r) => r.transactionId === id).map((r) => r.kind)).toEqual(['intent', 'outcome']);
+    const records = await ledgerRecords(defaultLedger(env));
+    expect(records.filter((r) => r.transactionId === id).map((r) => r.kind)).toEqual(['intent', 'outcome']);
   });
 });
 
 describe('SIGTERM while the payment is out (cron, a service manager stopping it)', () => {
-  it('ends as Ctrl+C does: exit 3, the TransactionID and how to look it up; the journal keeps it open', async () => {
+  it('ends as Ctrl+C does: exit 3, the TransactionID and how to look it up; the ledger keeps it open', async () => {
     // A gateway that received the Payment and never answers it.
     const server = await startSpecServer({ hold: ['Payment'] });
     try {
@@ -161,8 +175,8 @@ describe('SIGTERM while the payment is out (cron, a service manager stopping it)
       expect(stdout).not.toMatch(/fail/i);
       expect(stderr).toContain(`the outcome of payment ${id} is unknown: interrupted before the answer arrived`);
       expect(stderr).toContain(`agentpay status ${id}`);
-      const journal = jsonLines(readFileSync(journalOf(env), 'utf8')).filter((r) => r.transactionId === id);
-      expect(journal.map((r) => [r.kind, (r.view as { state?: string } | undefined)?.state])).toEqual([
+      const records = (await ledgerRecords(defaultLedger(env))).filter((r) => r.transactionId === id);
+      expect(records.map((r) => [r.kind, r.kind === 'outcome' ? r.view.state : undefined])).toEqual([
         ['intent', undefined],
         ['outcome', 'unknown'],
       ]);
@@ -175,20 +189,5 @@ describe('SIGTERM while the payment is out (cron, a service manager stopping it)
     } finally {
       await server.close();
     }
-  });
-});
-
-describe('a journal that cannot be written', () => {
-  it('sends no payment at all: exit 6 (a local failure), and the reason', async () => {
-    const { sandbox, env } = await setUp();
-    // /dev/full accepts the open and refuses every write (ENOSPC).
-    const result = await runCli([...payDynamic, '--journal', '/dev/full'], { env });
-    expect(result.code).toBe(6);
-    expect(jsonLines(result.stderr).at(-1)).toEqual({
-      error: expect.objectContaining({
-        message: expect.stringContaining('cannot write the journal /dev/full (ENOSPC); no payment was sent'),
-      }),
-    });
-    expect(paymentsReceived(sandbox)).toHaveLength(0);
   });
 });

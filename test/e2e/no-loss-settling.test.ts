@@ -1,11 +1,12 @@
 // No payment lost when its answer is: settled inside pay, left pending, guarded against
 // replay, reconciled later.
 
-import { readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { jsonLines, runCli } from '../helpers/cli.js';
 import { paymentsReceived } from '../helpers/gateway-env.js';
-import { closeSandbox, journalOf, payDynamic, setUp } from '../helpers/sandbox-per-test.js';
+import { defaultLedger, ledgerRecords, seedLedger } from '../helpers/ledger-file.js';
+import { storedTexts } from '../helpers/ledger-text.js';
+import { closeSandbox, payDynamic, setUp } from '../helpers/sandbox-per-test.js';
 
 afterEach(closeSandbox);
 
@@ -21,9 +22,10 @@ describe('settling a lost answer inside pay', () => {
     expect(new Set(paymentsReceived(sandbox).map((f) => f.get('TransactionID')))).toEqual(
       new Set([line!.transactionId]),
     );
-    const journal = jsonLines(readFileSync(journalOf(env), 'utf8'));
-    expect(journal.map((r) => r.kind)).toEqual(['intent', 'outcome']);
-    expect(JSON.stringify(journal)).not.toContain('sandbox-demo-password');
+    const records = await ledgerRecords(defaultLedger(env));
+    expect(records.map((r) => r.kind)).toEqual(['intent', 'outcome']);
+    const stored = storedTexts(defaultLedger(env)).map(({ value }) => value);
+    expect(stored.filter((text) => text.includes('sandbox-demo-password'))).toEqual([]);
   });
 
   it('an HTTP 500 after commit settles to success through Status', async () => {
@@ -46,7 +48,7 @@ describe('settling a lost answer inside pay', () => {
     expect(result.stderr).toContain('agentpay reconcile');
     expect(sandbox.store.all()).toHaveLength(1);
 
-    // reconcile then settles it from the journal.
+    // reconcile then settles it from the ledger.
     const reconcile = await runCli(['reconcile', '--json'], { env });
     expect(reconcile.code).toBe(0);
     expect(jsonLines(reconcile.stdout)).toEqual([
@@ -87,7 +89,7 @@ describe('pending payments', () => {
 });
 
 describe('the replay guard', () => {
-  it('refuses a journaled TransactionID reused for another purchase, and retries the same one safely', async () => {
+  it('refuses a recorded TransactionID reused for another purchase, and retries the same one safely', async () => {
     const { sandbox, env } = await setUp();
     const first = await runCli([...payDynamic, '--txn-id', '777001'], { env });
     expect(first.code).toBe(0);
@@ -124,22 +126,21 @@ describe('reconcile', () => {
 
   it('declares a payment the gateway never saw "never made" only after the grace period', async () => {
     const { sandbox, env } = await setUp();
-    // A journal intent whose Payment never left (the process died first).
-    const { JournalWriter } = await import('../../src/ledger/file/writer.js');
-    const writer = new JournalWriter(journalOf(env));
-    writer.append({
-      kind: 'intent',
-      transactionId: '555',
-      gateway: sandbox.baseUrl,
-      agentId: '1001',
-      service: '201',
-      account: 'a',
-      amount: '10',
-      currency: 'KZT',
-      invoiceId: null,
-      at: new Date().toISOString(),
-    });
-    writer.close();
+    // An intent on record whose Payment never left (the process died first).
+    await seedLedger(defaultLedger(env), [
+      {
+        kind: 'intent',
+        transactionId: '555',
+        gateway: sandbox.baseUrl,
+        agentId: '1001',
+        service: '201',
+        account: 'a',
+        amount: '10',
+        currency: 'KZT',
+        invoiceId: null,
+        at: new Date().toISOString(),
+      },
+    ]);
     const young = await runCli(['reconcile', '--json'], { env });
     expect(young.code).toBe(3);
     expect(jsonLines(young.stdout)[0]).toMatchObject({ state: 'unknown' });

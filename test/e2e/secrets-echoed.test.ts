@@ -5,6 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type CliResult, isolatedEnv, jsonLines, runCli } from '../helpers/cli.js';
 import { startEchoingGateway, storedSpellings } from '../helpers/echoing-gateway.js';
 import type { FakeGateway } from '../helpers/fake-gateway.js';
+import { defaultLedger } from '../helpers/ledger-file.js';
+import { storedTexts } from '../helpers/ledger-text.js';
 import { freshDatabase, type PostgresServer, sql, startPostgres } from '../helpers/postgres.js';
 
 // A gateway that echoes the agent password in every spelling (test/helpers/echoing-gateway.ts):
@@ -97,14 +99,14 @@ async function payAndRead(env: Record<string, string>, cassettes: string) {
 }
 
 describe('a gateway that echoes the password in every spelling', () => {
-  it('leaves none in the journal, the cassettes, receipt or history --json', async () => {
+  it('leaves none in any cell or page of the SQLite ledger, the cassettes, receipt or history --json', async () => {
     const env = gatewayEnv();
     const cassettes = mkdtempSync(join(tmpdir(), 'agentpay-echoed-'));
     const { results, expectKeptRedacted } = await payAndRead(env, cassettes);
-    const journal = readFileSync(join(env.XDG_STATE_HOME!, 'agentpay', 'journal.jsonl'), 'utf8');
-    expectNoSpelling('the journal', journal);
+    const stored = storedTexts(defaultLedger(env));
+    for (const { where, value } of stored) expectNoSpelling(where, value);
     expectNoSpellingIn(results, cassettes);
-    expect(journal).toContain('Coins 5002 ***');
+    expect(stored.map(({ value }) => value).join('\n')).toContain('Coins 5002 ***');
     expectKeptRedacted();
   });
 

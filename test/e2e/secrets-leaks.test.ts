@@ -1,4 +1,3 @@
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { md5Hex } from '../../src/protocol/password.js';
@@ -6,6 +5,8 @@ import { sandboxCredentials } from '../../src/sandbox/catalogue.js';
 import type { RunningSandbox } from '../../src/sandbox/server.js';
 import { type CliResult, isolatedEnv, jsonLines, runCli } from '../helpers/cli.js';
 import { sandboxWithEnv } from '../helpers/gateway-env.js';
+import { defaultLedger, ledgerRecords, sandboxLedger } from '../helpers/ledger-file.js';
+import { storedTexts } from '../helpers/ledger-text.js';
 import { answerWith, type Responder, type ScriptedServer, startScriptedServer } from '../helpers/misbehaving-server.js';
 import { embeddedStateOf, stateFileBytes, storedTransactions } from '../helpers/sandbox-state.js';
 
@@ -44,7 +45,7 @@ describe('the password and its MD5 appear nowhere', () => {
   });
   afterAll(() => sandbox.close());
 
-  it('in stdout, stderr, --verbose traces, --dry-run, errors, stack traces, the journal and the sandbox state', async () => {
+  it('in stdout, stderr, --verbose traces, --dry-run, errors, stack traces, both ledgers and the sandbox state', async () => {
     const password = sandboxCredentials.password;
     const results: CliResult[] = [];
     const run = async (args: string[], code: number, extra: Record<string, string> = {}) => {
@@ -83,14 +84,14 @@ describe('the password and its MD5 appear nowhere', () => {
     const sent = sandbox.received.map((form) => form.get('AgentPassword'));
     expect(sent).toContain(password);
     expect(sent).toContain(md5Hex(password));
-    const journal = readFileSync(join(env.XDG_STATE_HOME!, 'agentpay', 'journal.jsonl'), 'utf8');
+    // Both ledgers hold what was paid (or this would prove nothing), and no cell nor page the password.
+    expect(await ledgerRecords(defaultLedger(env))).not.toEqual([]);
+    expect(await ledgerRecords(sandboxLedger(env))).not.toEqual([]);
+    const ledgers = [...storedTexts(defaultLedger(env)), ...storedTexts(sandboxLedger(env))].map(({ value }) => value);
     const embeddedState = stateFileBytes(embeddedStateOf(env));
-    const playJournal = readFileSync(join(env.XDG_STATE_HOME!, 'agentpay', 'sandbox-journal.jsonl'), 'utf8');
-    expect(journal).not.toBe('');
-    expect(playJournal).not.toBe('');
     expect(storedTransactions(statePath)).not.toEqual([]);
     expect(storedTransactions(embeddedStateOf(env))).toHaveLength(1);
-    expectNoSecret([...outputs(results), journal, playJournal, stateFileBytes(statePath), embeddedState], password);
+    expectNoSecret([...outputs(results), ...ledgers, stateFileBytes(statePath), embeddedState], password);
     // And --verbose did trace the exchanges, with the password masked.
     expect(results[0]!.stderr).toContain('"AgentPassword":"***"');
   });

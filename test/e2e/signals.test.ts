@@ -1,12 +1,14 @@
 import { spawn } from 'node:child_process';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { IntentRecord } from '../../src/ledger/records.js';
 import { binPath, type CliResult, isolatedEnv, jsonLines, runCli } from '../helpers/cli.js';
 import { addOperator, asRole } from '../helpers/desk-roles.js';
 import { answer, envelopeText, type FakeGateway, startFakeGateway } from '../helpers/fake-gateway.js';
 import { linesOf } from '../helpers/journal-lines.js';
+import { defaultLedger, ledgerRecords, seedLedger } from '../helpers/ledger-file.js';
 import { freshDatabase, type PostgresServer, sql, startPostgres } from '../helpers/postgres.js';
 
 // SIGINT and SIGTERM while a command waits on a gateway that holds its answer (127.0.0.1):
@@ -51,23 +53,21 @@ async function stoppedWhile(
   return { code, signal: by, stdout, stderr };
 }
 
-/** Open transactions of the gateway at `baseUrl`, agent 7, made ten minutes ago, as journal lines. */
-function openJournal(baseUrl: string, ids: readonly string[]): string {
+/** Open transactions of the gateway at `baseUrl`, agent 7, made ten minutes ago, as journal records. */
+function openIntents(baseUrl: string, ids: readonly string[]): IntentRecord[] {
   const at = new Date(Date.now() - 600_000).toISOString();
-  return linesOf(
-    ids.map((transactionId) => ({
-      kind: 'intent' as const,
-      gateway: baseUrl,
-      agentId: '7',
-      transactionId,
-      service: '101',
-      account: 'a-1',
-      amount: '499.00',
-      currency: 'KZT',
-      invoiceId: null,
-      at,
-    })),
-  );
+  return ids.map((transactionId) => ({
+    kind: 'intent' as const,
+    gateway: baseUrl,
+    agentId: '7',
+    transactionId,
+    service: '101',
+    account: 'a-1',
+    amount: '499.00',
+    currency: 'KZT',
+    invoiceId: null,
+    at,
+  }));
 }
 
 const cases = [
@@ -139,23 +139,22 @@ describe.each(cases)(
     const reconcileStopped = (count: number) =>
       `agentpay: stopped by ${named}: ${count} outcomes learned so far recorded in the ledger and printed above; run \`agentpay reconcile\` again for the rest\n`;
 
-    it('reconcile on the journal file: what it printed is what the journal recorded', async () => {
+    it('reconcile on the SQLite file: what it printed is what the ledger recorded', async () => {
       const gateway = await holdingGateway();
       try {
         const env = envAt(gateway.baseUrl);
-        const journal = join(env.XDG_STATE_HOME!, 'agentpay', 'journal.jsonl');
-        mkdirSync(join(env.XDG_STATE_HOME!, 'agentpay'), { recursive: true });
-        writeFileSync(journal, openJournal(gateway.baseUrl, ids));
+        const ledger = defaultLedger(env);
+        await seedLedger(ledger, openIntents(gateway.baseUrl, ids));
         // Once every look-up is out (and the three answers had time to arrive), the signal.
         let out = 0;
         const ready = () =>
           requestsOf(gateway, 'Status').length === ids.length ? (out ||= Date.now()) + 300 < Date.now() : false;
         const result = await stoppedWhile(['--json', 'reconcile', '--concurrency', '10'], env, ready, signal);
-        expect([result.code, result.signal]).toEqual([exitCode, null]);
+        expect([result.code, result.signal], result.stderr).toEqual([exitCode, null]);
         const printed = jsonLines(result.stdout).map((line) => [line.transactionId, line.state]);
-        const recorded = jsonLines(readFileSync(journal, 'utf8'))
-          .filter((record) => record.kind === 'outcome')
-          .map((record) => [record.transactionId, (record.view as { state: string }).state]);
+        const recorded = (await ledgerRecords(ledger)).flatMap((record) =>
+          record.kind === 'outcome' ? [[record.transactionId, record.view.state]] : [],
+        );
         expect(printed.sort()).toEqual(recorded.sort());
         expect(printed).toEqual([...answered].map((id) => [id, 'success']));
         expect(result.stderr).toBe(
@@ -175,7 +174,7 @@ describe.each(cases)(
         const ledger = await freshDatabase(postgres);
         const env = envAt(gateway.baseUrl, { AGENTPAY_LEDGER: ledger });
         const journal = join(env.HOME!, 'open.jsonl');
-        writeFileSync(journal, openJournal(gateway.baseUrl, ids));
+        writeFileSync(journal, linesOf(openIntents(gateway.baseUrl, ids)));
         expect((await runCli(['ledger', 'import', journal], { env })).code).toBe(0);
         let out = 0;
         const ready = () =>

@@ -1,9 +1,8 @@
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { sandboxCredentials } from '../../src/sandbox/catalogue.js';
 import { isolatedEnv, jsonLines, runCli } from '../helpers/cli.js';
 import { answer, envelopeText, type FakeGateway, type FakeHandler, startFakeGateway } from '../helpers/fake-gateway.js';
+import { defaultLedger, ledgerRecords } from '../helpers/ledger-file.js';
 import { startSpecServer } from '../helpers/spec-server.js';
 
 /**
@@ -30,11 +29,7 @@ async function gatewayWith(handler: FakeHandler): Promise<{ gateway: FakeGateway
 
 const ofType = (received: readonly URLSearchParams[], type: string) =>
   received.filter((form) => form.get('RequestType') === type);
-const journalOf = (env: Record<string, string>) =>
-  readFileSync(join(env.XDG_STATE_HOME!, 'agentpay', 'journal.jsonl'), 'utf8')
-    .split('\n')
-    .filter((line) => line !== '')
-    .map((line) => JSON.parse(line) as { kind: string; view?: Record<string, unknown> });
+const recordsOf = (env: Record<string, string>) => ledgerRecords(defaultLedger(env));
 
 /** A success answer to every Payment, its Amount written as `reported` (raw JSON). */
 const reportingAmount =
@@ -61,9 +56,9 @@ describe('a reported Amount that is not the decimal sent', () => {
     expect(result.stdout).toMatch(
       /Warning +! the gateway reports Amount 24970, not the 2497\.00 that was sent: ask the gateway which amount was charged\n?$/,
     );
-    // The journal keeps it with the outcome, for history and for whoever looks later.
-    const outcome = journalOf(env).find((record) => record.kind === 'outcome');
-    expect(outcome?.view).toMatchObject({
+    // The ledger keeps it with the outcome, for history and for whoever looks later.
+    const outcome = (await recordsOf(env)).find((record) => record.kind === 'outcome');
+    expect(outcome?.kind === 'outcome' ? outcome.view : undefined).toMatchObject({
       state: 'success',
       amount: '24970',
       warnings: [expect.stringContaining('Amount 24970, not the 2497.00')],

@@ -1,15 +1,10 @@
-// Preloaded by tests with `node --require` in front of bin/agentpay.js: every read of a file
-// through a stream or fs.read throws a plain TypeError, a bug no error class of agentpay
-// describes, so the test sees what an internal error looks like (`history` reads the journal
-// so: fs.read on the descriptor it reads twice).
+// Preloaded by tests with `node --require` in front of bin/agentpay.js: every read of the
+// ledger's rows (node:sqlite's StatementSync#all) throws a plain TypeError, a bug no error class
+// of agentpay describes, so the test sees what an internal error looks like (`history` reads so).
 'use strict';
 
-const fs = require('node:fs');
+const { StatementSync } = require('node:sqlite');
 
-fs.createReadStream = () => {
-  throw new TypeError('injected fault: createReadStream is broken');
-};
-
-fs.read = () => {
+StatementSync.prototype.all = () => {
   throw new TypeError('injected fault: read is broken');
 };

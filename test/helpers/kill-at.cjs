@@ -1,8 +1,9 @@
 // Preloaded by tests with `node --require` in front of bin/agentpay.js: SIGKILLs the process
-// at its AGENTPAY_TEST_KILL_AT-th call that changes files (a write, an fsync, sync or not, a name made,
-// moved or removed), before the call does anything, so a test can stop `ledger compact` at
-// any point of its work, as a crash would. Without a number it only counts, and writes the
-// count to AGENTPAY_TEST_KILL_COUNT_FILE on exit.
+// at its AGENTPAY_TEST_KILL_AT-th call that changes files through node:fs (a write, an fsync,
+// sync or not, a name made, moved or removed), before the call does anything, so a test can
+// stop a run at any point of that work (a bulk run's results file), as a crash would. The
+// SQLite ledger writes through SQLite, not node:fs: those writes are not counted. Without a
+// number it only counts, and writes the count to AGENTPAY_TEST_KILL_COUNT_FILE on exit.
 'use strict';
 
 const fs = require('node:fs');

@@ -59,13 +59,23 @@ export async function entriesOf({ query, sql }: SqlReader, filter: LedgerHistory
   const gatewaysFor = async (operatorFilter: string | null, gateway: string | null) =>
     (await query(sql.gatewaysOf, [since, operatorFilter, gateway])).map((row) => text(row.gateway));
   const allGateways = await gatewaysFor(null, null);
-  // The same query when nothing but --since filters: asked once.
+  // The same query when nothing but --since filters: asked once. The latest state is known only
+  // row by row: with --state, the rows are read once first for the gateways of those shown.
   const gateways =
-    operator === null && filter.gateway === undefined
-      ? allGateways
-      : await gatewaysFor(operator, filter.gateway ?? null);
+    filter.state !== undefined
+      ? await gatewaysShown({ query, sql }, filter)
+      : operator === null && filter.gateway === undefined
+        ? allGateways
+        : await gatewaysFor(operator, filter.gateway ?? null);
   const pages = entryPages({ query, sql }, filter);
   return { gateways, allGateways, [Symbol.asyncIterator]: () => pages };
+}
+
+/** The gateways of the entries a filter shows, in order of first appearance, read as the entries are. */
+async function gatewaysShown(db: SqlReader, filter: LedgerHistoryFilter): Promise<string[]> {
+  const seen = new Set<string>();
+  for await (const { intent } of entryPages(db, filter)) seen.add(intent.gateway);
+  return [...seen];
 }
 
 /** Transactions a page at a time (keyset on their seq), each with its latest state: memory follows the page. */

@@ -1,6 +1,7 @@
 import { closeSync, mkdirSync, openSync, readSync, statfsSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
+import { makeDirectory } from '../../durable.js';
 import { errnoCodeOf, LocalStorageError, UsageError } from '../../errors.js';
 import { t } from '../../i18n/current.js';
 import type { StorageAction } from '../../i18n/en.js';
@@ -46,7 +47,12 @@ function kindOfFile(path: string): 'none' | 'sqlite' | 'journal' | 'other' {
   }
   try {
     const head = Buffer.alloc(16);
-    const read = readSync(fd, head, 0, 16, 0);
+    let read: number;
+    try {
+      read = readSync(fd, head, 0, 16, 0);
+    } catch (error) {
+      throw new LocalStorageError('read the ledger', path, error);
+    }
     if (read === 0) return 'none';
     if (head.toString('latin1', 0, read) === sqliteHeader) return 'sqlite';
     return head.toString('utf8', 0, read).trimStart().startsWith('{') ? 'journal' : 'other';
@@ -78,7 +84,8 @@ const busyTimeoutMs = 20;
 
 export function openDatabase(path: string): DatabaseSync {
   try {
-    mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+    // Not mkdirSync's recursive mode: it says ENOENT where a read-only file system is the cause.
+    makeDirectory(dirname(path));
   } catch (error) {
     throw new LocalStorageError('open the ledger', path, error);
   }
@@ -96,14 +103,18 @@ export function openDatabase(path: string): DatabaseSync {
   }
 }
 
-/** SQLite's result codes (the primary ones) that mean what an errno would say. */
-const errnoOfSqlite: Record<number, string> = { 8: 'EROFS', 13: 'ENOSPC', 23: 'EACCES' };
+/**
+ * SQLite's result codes that mean what an errno would say: primary ones, and SQLITE_IOERR_SHMSIZE
+ * (4874, extended, looked up first), the -shm file that cannot grow on a full disk.
+ */
+const errnoOfSqlite: Record<number, string> = { 8: 'EROFS', 13: 'ENOSPC', 23: 'EACCES', 4874: 'ENOSPC' };
 
 /** A SQLite or file system failure as LocalStorageError, its errno said where SQLite's code means one. */
 export function storageError(what: StorageAction, path: string, error: unknown, consequence?: string): unknown {
   if (error instanceof UsageError || error instanceof LocalStorageError) return error;
   const sqliteCode = (error as { errcode?: unknown }).errcode;
-  const errno = typeof sqliteCode === 'number' ? errnoOfSqlite[sqliteCode & 0xff] : undefined;
+  const errno =
+    typeof sqliteCode === 'number' ? (errnoOfSqlite[sqliteCode] ?? errnoOfSqlite[sqliteCode & 0xff]) : undefined;
   const cause = errno === undefined ? error : Object.assign(new Error((error as Error).message), { code: errno });
   return new LocalStorageError(what, path, cause, consequence === undefined ? {} : { consequence });
 }

@@ -55,7 +55,10 @@ export class Statements {
     try {
       return this.all(text, values);
     } catch (error) {
-      throw storageError('read the ledger', this.path, error, consequence);
+      // SQLite's failures are the storage's; any other error is a bug, an internal error (exit 70).
+      throw error instanceof Error && 'errcode' in error
+        ? storageError('read the ledger', this.path, error, consequence)
+        : error;
     }
   };
 }

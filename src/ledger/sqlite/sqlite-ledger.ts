@@ -93,9 +93,13 @@ export class SqliteLedger implements Ledger {
     return new SqliteLedger(location, place, options);
   }
 
-  /** Work in this process's turn, in a write transaction of its own. */
-  private write<T>(work: () => T | Promise<T>, consequence?: string): Promise<T> {
-    const run = this.tail.then(() => inWriteTurn(this.place, work, consequence));
+  /**
+   * Work in this process's turn, in a write transaction of its own. An answer already learned is
+   * written even after SIGINT or SIGTERM (`unstoppable`): a stop ends waits, never loses an outcome.
+   */
+  private write<T>(work: () => T | Promise<T>, consequence?: string, unstoppable = false): Promise<T> {
+    const place = unstoppable ? { ...this.place, stop: undefined } : this.place;
+    const run = this.tail.then(() => inWriteTurn(place, work, consequence));
     this.tail = run.catch(() => undefined);
     return run;
   }
@@ -150,7 +154,7 @@ export class SqliteLedger implements Ledger {
   }
 
   async recordOutcome(outcome: OutcomeRecord, answers?: AttemptRef): Promise<void> {
-    await this.write(() => insertOutcome(this.db, this.waiting(outcome, answers)));
+    await this.write(() => insertOutcome(this.db, this.waiting(outcome, answers)), undefined, true);
   }
 
   private waiting(record: OutcomeRecord, answers: AttemptRef) {
@@ -200,10 +204,14 @@ export class SqliteLedger implements Ledger {
       },
       done: async () => {
         try {
-          await this.write(() => {
-            for (const outcome of learned) insertOutcome(this.db, outcome);
-            this.db.run(sql.releaseLeases, [this.holder]);
-          });
+          await this.write(
+            () => {
+              for (const outcome of learned) insertOutcome(this.db, outcome);
+              this.db.run(sql.releaseLeases, [this.holder]);
+            },
+            undefined,
+            true,
+          );
           return { unrecorded: 0 };
         } catch (failure) {
           if (learned.length === 0) throw failure;
