@@ -19,7 +19,12 @@ export interface ImportStore {
 }
 
 /** Records committed at once while importing: a stop between two keeps what was committed. */
-const perTransaction = 500;
+const perTransaction = 5_000;
+/**
+ * How far back a line is remembered to tell its repeat from it (two identical outcomes): a
+ * repeat further back is taken for the same record, as the same rule decides on every import.
+ */
+const repeatsWithin = 10_000;
 
 /**
  * Loads a journal's records (an earlier agentpay's, ledger/journal-import), in their order, as
@@ -36,7 +41,10 @@ export async function importJournalRecords(
   const idOf = (record: JournalRecord) => {
     const line = lineOf(record);
     const occurrence = (seen.get(line) ?? 0) + 1;
+    seen.delete(line);
     seen.set(line, occurrence);
+    // A Map iterates in insertion order: the first key is the line seen longest ago.
+    if (seen.size > repeatsWithin) seen.delete(seen.keys().next().value!);
     return uuidOf(`${occurrence} ${line}`);
   };
   const conflicts: string[] = [];
