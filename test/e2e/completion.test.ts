@@ -109,7 +109,7 @@ describe.skipIf(skipped)('completion in fish', () => {
   it('completes commands and service ids with their names', async () => {
     expect(await fishCompletes(env, 'rec')).toEqual([
       'receipt\tprint the receipt of a transaction in the ledger: what pay printed, with the voucher, the operator and the time',
-      'reconcile\tsettle every journaled payment not yet final with Status',
+      'reconcile\tsettle every recorded payment not yet final with Status',
     ]);
     expect(await fishCompletes(env, '--sandbox check --service 10')).toEqual([
       '101\tGameCoins top-up',
