@@ -10,10 +10,14 @@ const transactionColumns =
   't.seq, t.gateway, t.agent_id, t.transaction_id, t.service, t.account, t.amount, t.currency, t.invoice_id, t.at, t.operator, t.host, t.voucher';
 const recordFields = 'seq, transaction_seq, kind, at, source, view, answers_attempt, operator, host, overrides';
 
-/** $1..$11 the intent and who made it, $12 the voucher's name; its seq, none when the TransactionID is taken. */
+/**
+ * The parameters of PostgreSQL's insertIntent (sql/rows.ts intentValues) up to $13: $1..$11 the
+ * intent and who made it, $13 the voucher's name ($12, the record id, is the attempt's). Its seq,
+ * none when the TransactionID is taken.
+ */
 export const insertTransaction = `
 INSERT INTO agentpay_transactions (gateway, agent_id, transaction_id, service, account, amount, currency, invoice_id, at, operator, host, voucher)
-VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)
+VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $13)
 ON CONFLICT (gateway, agent_id, transaction_id) DO NOTHING
 RETURNING seq`;
 

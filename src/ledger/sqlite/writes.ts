@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Intent, IntentResult, RecordedBy } from '../ledger.js';
 import { differingParameters } from '../records.js';
 import type { ImportStore } from '../sql/import-records.js';
-import { intentOfRow, type WaitingOutcome } from '../sql/rows.js';
+import { intentOfRow, intentValues, type WaitingOutcome } from '../sql/rows.js';
 import * as sql from './queries.js';
 import type { Statements } from './query.js';
 
@@ -16,21 +16,7 @@ const overridesOf = (intent: Intent) => (intent.overrides === undefined ? null :
 
 /** A new transaction's row and first attempt; its attempt's seq, undefined when the TransactionID is taken. */
 function insertNew(db: Statements, intent: Intent, at: string, by: RecordedBy, recordId: string): string | undefined {
-  const { gateway, agentId, transactionId, service, account, amount, currency, invoiceId } = intent;
-  const made = db.get(sql.insertTransaction, [
-    gateway,
-    agentId,
-    transactionId,
-    service,
-    account,
-    amount,
-    currency,
-    invoiceId,
-    at,
-    by.operator,
-    by.host,
-    intent.voucher ?? null,
-  ]);
+  const made = db.get(sql.insertTransaction, intentValues(intent, at, by).slice(0, 13));
   if (made === undefined) return undefined;
   return insertAttempt(db, made.seq, intent, at, by, recordId);
 }
