@@ -5,6 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { RunningSandbox } from '../../src/sandbox/server.js';
 import { jsonLines, runCli } from '../helpers/cli.js';
 import { paymentsReceived, sandboxWithEnv } from '../helpers/gateway-env.js';
+import { defaultLedger, ledgerRecords } from '../helpers/ledger-file.js';
 import { windows1251 } from '../helpers/legacy-charsets.js';
 
 // An order file as Excel writes "CSV (semicolon delimited)" in a Russian locale: windows-1251,
@@ -30,7 +31,6 @@ const excelBytes = (rows: string[]) =>
       ]),
     ),
   );
-const journalOf = (env: Record<string, string>) => join(env.XDG_STATE_HOME!, 'agentpay', 'journal.jsonl');
 
 describe('pay --from-file with a spreadsheet export', () => {
   it('windows-1251 with semicolons and decimal commas: the exact amounts planned and sent, the Cyrillic intact in the results file and the ledger', async () => {
@@ -68,13 +68,13 @@ describe('pay --from-file with a spreadsheet export', () => {
       /^line;key;service;account;currency;invoice-id;invoice;amount;transaction-id;paid-amount;/,
     );
     expect(results).toMatch(/\r\n3;Заказ-2;201;Счёт-8;KZT;;;1234,5;\d+;1234,5;;;success;/);
-    const intents = jsonLines(readFileSync(journalOf(env), 'utf8')).filter((record) => record.kind === 'intent');
+    const intents = (await ledgerRecords(defaultLedger(env))).filter((record) => record.kind === 'intent');
     expect(intents.map((intent) => [intent.account, intent.amount]).sort()).toEqual([
       ['Ёлка-7', '1500.00'],
       ['Счёт-8', '1234.5'],
     ]);
 
-    // The results file read back in its decimal-comma notation: every row final, nothing sent again.
+    // Run again: every row final by the ledger's word, nothing sent again.
     const again = await runCli(['pay', '--from-file', orders, '--encoding', 'windows-1251', '--yes', '--json'], {
       env,
     });
