@@ -58,8 +58,8 @@ export interface BulkRun {
   resume(runKey: string): Promise<ChangedBulkRow[]>;
   /** How many rows the file has. */
   count(): Promise<number>;
-  /** The rows after `afterLine`, at most `limit`, in file order, with the ledger's entries. */
-  page(afterLine: number, limit: number): Promise<PlannedRow[]>;
+  /** The rows after `afterLine`, at most `limit`, in file order, with the ledger's entries unless `entries` is false. */
+  page(afterLine: number, limit: number, entries?: boolean): Promise<PlannedRow[]>;
   /** What planning learned of these rows. */
   update(rows: readonly (BulkPlan & { line: number })[]): Promise<void>;
   /** The accounts of the rows not final, each once, after `after` in their order, at most `limit`. */

@@ -112,10 +112,10 @@ export async function openBulkRun(db: BulkDatabase, owner: Owner): Promise<BulkR
       return changed;
     },
     count: async () => Number((await query(sql.count, []))[0]?.count ?? 0),
-    page: async (afterLine, limit) => {
+    page: async (afterLine, limit, withEntries = true) => {
       const rows = await query(sql.page, [afterLine, limit]);
       const entries = await entriesOf(
-        rows.flatMap((row) => (row.transaction_id === null ? [] : [text(row.transaction_id)])),
+        !withEntries ? [] : rows.flatMap((row) => (row.transaction_id === null ? [] : [text(row.transaction_id)])),
       );
       return rows.map((row): PlannedRow => {
         const transactionId = optional(row.transaction_id);

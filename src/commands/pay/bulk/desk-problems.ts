@@ -80,7 +80,8 @@ export async function deskProblems(
     state: undefined,
   });
   const writes = new PlanWrites(run);
-  for await (const row of rowsOf(run)) {
+  for await (const row of rowsOf(run, 0, false)) {
+    const before = row.lifted.join();
     row.lifted = [];
     const first = repeats.get(row.line);
     if (first === undefined) {
@@ -93,7 +94,7 @@ export async function deskProblems(
         message: `the same purchase as line ${first} (give --allow-duplicate if both are meant)`,
       });
     weighRow(row);
-    await writes.put(row);
+    if (row.lifted.join() !== before) await writes.put(row);
   }
   await writes.flush();
   return problems;

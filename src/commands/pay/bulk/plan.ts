@@ -1,7 +1,7 @@
 import { AgentpayError, VoucherChoiceError } from '../../../errors.js';
 import type { GatewayClient } from '../../../gateway/client.js';
 import type { BulkRun, PlannedRow } from '../../../ledger/bulk-run.js';
-import type { Ledger, Owner, RecentPayment } from '../../../ledger/ledger.js';
+import type { JournalEntry, Ledger, Owner, RecentPayment } from '../../../ledger/ledger.js';
 import { type CodeTable, classifyCode } from '../../../protocol/codes.js';
 import { checkPurchase } from '../../../purchase/account-check.js';
 import { type LookBack, lookBackOf } from '../../../purchase/desk-rules.js';
@@ -25,10 +25,10 @@ export interface BulkRow extends PlannedRow {
 /** Rows read, or written back, at once. */
 export const pageRows = 500;
 
-/** Every row of the file in its order, a page at a time. */
-export async function* rowsOf(run: BulkRun, afterLine = 0): AsyncGenerator<BulkRow> {
+/** Every row of the file in its order, a page at a time (with the ledger's entries of their TransactionIDs, unless `entries` is false). */
+export async function* rowsOf(run: BulkRun, afterLine = 0, entries = true): AsyncGenerator<BulkRow> {
   for (let after = afterLine; ; ) {
-    const page = await run.page(after, pageRows);
+    const page = await run.page(after, pageRows, entries);
     for (const row of page) yield { ...row, start: row.start ?? 'new' };
     if (page.length < pageRows) return;
     after = page.at(-1)!.line;
@@ -42,12 +42,17 @@ export async function* rowsOf(run: BulkRun, afterLine = 0): AsyncGenerator<BulkR
 export const isGatewaysFailure = (state: string | undefined, status: string | null, codes: CodeTable): boolean =>
   state === 'failed' && status !== null && classifyCode(status, codes) !== 'notFound';
 
-/** Where a row starts, by the ledger's entry for its TransactionID, and what it pays then. */
-function started(row: PlannedRow, codes: CodeTable): BulkRow {
-  const { entry } = row;
+/** Where a row starts by the ledger's entry for its TransactionID: none is a row never sent. */
+export function startOf(entry: JournalEntry | undefined, codes: CodeTable): BulkRow['start'] {
   const view = entry?.outcome?.view;
   const final = view?.state === 'success' || (view !== undefined && isGatewaysFailure(view.state, view.status, codes));
-  const start = final ? 'final' : entry !== undefined ? 'open' : 'new';
+  return final ? 'final' : entry !== undefined ? 'open' : 'new';
+}
+
+/** Where a row starts, and what it pays then. */
+function started(row: PlannedRow, codes: CodeTable): BulkRow {
+  const { entry } = row;
+  const start = startOf(entry, codes);
   if (entry === undefined) return { ...row, start, paidAmount: row.amount, paidInvoiceId: row.invoiceId };
   const { amount, invoiceId, voucher } = entry.intent;
   return { ...row, start, paidAmount: amount, paidInvoiceId: invoiceId ?? undefined, voucher };
@@ -156,7 +161,7 @@ export async function resolveVouchers(
   const writes = new PlanWrites(run);
   await forEachOrdered(
     (async function* () {
-      for await (const row of rowsOf(run)) {
+      for await (const row of rowsOf(run, 0, false)) {
         if (stopped()) return;
         if (row.start === 'new' && namesVoucher(row)) yield row;
       }

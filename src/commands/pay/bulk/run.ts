@@ -34,7 +34,7 @@ import { listenForInterrupts } from './run-interrupts.js';
  * desk's ledger is shared). A renamed copy has results of its own, so a run of its own: its rows
  * meet the first run's in the ledger, where the duplicate check and the intent are one step.
  */
-const runKeyOf = (resultsPath: string) => `${hostname()}:${resolve(resultsPath)}`;
+export const runKeyOf = (resultsPath: string) => `${hostname()}:${resolve(resultsPath)}`;
 
 /** Refuses a file whose rows differ from what an earlier run kept of them. */
 function refuseChanged(input: string, resultsPath: string, changed: readonly ChangedBulkRow[]): void {
