@@ -1,5 +1,6 @@
 import type { BulkStatements } from '../sql/bulk-runs.js';
 import * as shared from '../sql/bulk-statements.js';
+import type { Query } from '../sql/rows.js';
 import { reads } from './queries.js';
 
 /** A bulk run's statements in PostgreSQL's spelling (sql/bulk-statements.ts has those of both): lists as JSON. */
@@ -16,7 +17,7 @@ const planned = ['start', 'paid_amount', 'paid_invoice_id', 'voucher', 'lifted']
 const orderFields = shared.orderColumnNames.map((name) => (name === 'row_key' ? 'key' : name));
 
 export const bulkStatements: BulkStatements = {
-  ...shared,
+  ...shared.sharedBulkStatements,
   createPlan: [
     'DROP TABLE IF EXISTS pg_temp.agentpay_bulk_plan',
     `CREATE TEMP TABLE agentpay_bulk_plan (${shared.planColumns(typeOf)})`,
@@ -43,3 +44,15 @@ SELECT $1, ${shared.orderColumnNames.map((name) => `p.${name}`).join(', ')}, p.t
 FROM agentpay_bulk_plan p
 WHERE p.earlier = 0 AND p.line IN (SELECT line FROM ${recordset('$2', ['line'])})`,
 };
+
+/** Statements in one transaction, in a turn of the connection held already; rolled back whole if one fails. */
+export async function inTransaction(queryNow: Query, statements: readonly [string, unknown[]][]): Promise<void> {
+  await queryNow('BEGIN', []);
+  try {
+    for (const [text, values] of statements) await queryNow(text, values);
+    await queryNow('COMMIT', []);
+  } catch (error) {
+    await queryNow('ROLLBACK', []).catch(() => undefined);
+    throw error;
+  }
+}

@@ -31,7 +31,7 @@ import { openBulkRun } from '../sql/bulk-runs.js';
 import { importJournalRecords } from '../sql/import-records.js';
 import * as reads from '../sql/reads.js';
 import { claimedEntriesOf, outcomeColumns, type Query, type Row, text } from '../sql/rows.js';
-import { bulkStatements } from './bulk-queries.js';
+import { bulkStatements, inTransaction } from './bulk-queries.js';
 import { type IntentRecorder, insertOrRetry, settleClaims } from './claims.js';
 import { connectLedger, type LedgerConnection, letGo, reasonOf } from './connect.js';
 import { deliverFallback } from './deliver-fallback.js';
@@ -302,16 +302,7 @@ export class PostgresLedger implements Ledger {
 
   bulkRun(owner: Owner): Promise<BulkRun> {
     const transaction = (statements: readonly [string, unknown[]][]) =>
-      this.inTurn(async () => {
-        await this.queryNow('BEGIN', []);
-        try {
-          for (const [text, values] of statements) await this.queryNow(text, values);
-          await this.queryNow('COMMIT', []);
-        } catch (error) {
-          await this.connection.client.query('ROLLBACK').catch(() => undefined);
-          throw error;
-        }
-      });
+      this.inTurn(() => inTransaction(this.queryNow, statements));
     return openBulkRun({ query: this.query, transaction, sql: bulkStatements }, owner);
   }
 

@@ -21,14 +21,14 @@ export const planColumns = (type: (name: string) => string) =>
 export const orderColumnNames = order;
 export const keptColumns = `run_key, ${order.join(', ')}, transaction_id, at`;
 
-export const keysTwice = `
+const keysTwice = `
 WITH firsts AS (
   SELECT row_key, min(line) AS first FROM agentpay_bulk_plan WHERE row_key IS NOT NULL GROUP BY row_key HAVING count(*) > 1
 )
 SELECT p.line, p.row_key, f.first FROM agentpay_bulk_plan p JOIN firsts f ON f.row_key = p.row_key
 WHERE p.line > f.first ORDER BY p.line`;
 
-export const purchasesTwice = `
+const purchasesTwice = `
 WITH firsts AS (
   SELECT ${purchase.join(', ')}, min(line) AS first FROM agentpay_bulk_plan
   GROUP BY ${purchase.join(', ')} HAVING count(*) > 1
@@ -38,7 +38,7 @@ SELECT p.line, f.first FROM agentpay_bulk_plan p JOIN firsts f ON ${purchase
   .join(' AND ')}
 WHERE p.line > f.first ORDER BY p.line`;
 
-export const changed = `
+const changed = `
 SELECT ${order.map((name) => `r.${name}`).join(', ')}, ${order.map((name) => `p.${name} AS now_${name}`).join(', ')}
 FROM agentpay_bulk_rows r LEFT JOIN agentpay_bulk_plan p ON p.line = r.line
 WHERE r.run_key = $1 AND (p.line IS NULL OR ${order
@@ -47,14 +47,17 @@ WHERE r.run_key = $1 AND (p.line IS NULL OR ${order
   .join(' OR ')})
 ORDER BY r.line`;
 
-export const takeEarlier = `
+const takeEarlier = `
 UPDATE agentpay_bulk_plan SET transaction_id = r.transaction_id, earlier = 1
 FROM agentpay_bulk_rows r WHERE r.run_key = $1 AND r.line = agentpay_bulk_plan.line`;
 
-export const count = 'SELECT count(*) AS count FROM agentpay_bulk_plan';
+const count = 'SELECT count(*) AS count FROM agentpay_bulk_plan';
 
-export const page = `SELECT ${plan.join(', ')} FROM agentpay_bulk_plan WHERE line > $1 ORDER BY line LIMIT $2`;
+const page = `SELECT ${plan.join(', ')} FROM agentpay_bulk_plan WHERE line > $1 ORDER BY line LIMIT $2`;
 
-export const accounts = `
+const accounts = `
 SELECT DISTINCT account FROM agentpay_bulk_plan
 WHERE (start IS NULL OR start <> 'final') AND account > $1 ORDER BY account LIMIT $2`;
+
+/** The statements of both dialects, as sql/bulk-runs.ts names them. */
+export const sharedBulkStatements = { keysTwice, purchasesTwice, changed, takeEarlier, count, page, accounts };

@@ -11,7 +11,7 @@ const transactionColumns =
   't.seq, t.gateway, t.agent_id, t.transaction_id, t.service, t.account, t.amount, t.currency, t.invoice_id, t.at, t.operator, t.host, t.voucher';
 
 export const bulkStatements: BulkStatements = {
-  ...shared,
+  ...shared.sharedBulkStatements,
   createPlan: [
     'DROP TABLE IF EXISTS temp.agentpay_bulk_plan',
     `CREATE TEMP TABLE agentpay_bulk_plan (${shared.planColumns((name) => (integers.has(name) ? 'INTEGER' : 'TEXT'))})`,

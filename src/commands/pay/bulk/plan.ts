@@ -23,7 +23,7 @@ export interface BulkRow extends PlannedRow {
 }
 
 /** Rows read, or written back, at once. */
-export const pageRows = 500;
+const pageRows = 500;
 
 /** Every row of the file in its order, a page at a time (with the ledger's entries of their TransactionIDs, unless `entries` is false). */
 export async function* rowsOf(run: BulkRun, afterLine = 0, entries = true): AsyncGenerator<BulkRow> {
@@ -39,7 +39,7 @@ export async function* rowsOf(run: BulkRun, afterLine = 0, entries = true): Asyn
  * A failure that is the gateway's word on the payment: final. A "not sent" (no status) or "never
  * made" (a notFound code) was never taken, so it is paid again under its TransactionID (spec 3 rule 2).
  */
-export const isGatewaysFailure = (state: string | undefined, status: string | null, codes: CodeTable): boolean =>
+const isGatewaysFailure = (state: string | undefined, status: string | null, codes: CodeTable): boolean =>
   state === 'failed' && status !== null && classifyCode(status, codes) !== 'notFound';
 
 /** Where a row starts by the ledger's entry for its TransactionID: none is a row never sent. */

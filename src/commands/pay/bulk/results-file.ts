@@ -5,7 +5,6 @@ import { errnoCodeOf, LocalStorageError } from '../../../errors.js';
 import { t } from '../../../i18n/current.js';
 import type { TransactionState } from '../../../protocol/transaction-view.js';
 import { type CsvColumn, type CsvNotation, csvHeader, csvRow } from '../../../render/csv.js';
-import { wholeNumberText } from '../../../whole-number-text.js';
 import type { OrderRow } from './order-row.js';
 
 /**
@@ -38,9 +37,8 @@ export interface ResultRow {
   message: string | undefined;
 }
 
-/** A number's cell made afresh, not through V8's cache of number texts (whole-number-text.ts). */
 const cell = (value: string | number | undefined | null) =>
-  value === undefined || value === null ? '' : typeof value === 'number' ? wholeNumberText(value) : value;
+  value === undefined || value === null ? '' : String(value);
 
 const columns: CsvColumn<ResultRow>[] = [
   { header: 'line', kind: 'number', value: (row) => cell(row.line) },
