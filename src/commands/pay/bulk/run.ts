@@ -116,7 +116,7 @@ async function showPlan(out: Output, run: BulkRun): Promise<void> {
 /** Each row's TransactionID, and the rows no earlier run had kept as this run's: before any Payment leaves. */
 async function keepRows(run: BulkRun, runKey: string): Promise<void> {
   let batch: { line: number; transactionId: string }[] = [];
-  for await (const row of rowsOf(run)) {
+  for await (const row of rowsOf(run, 0, false)) {
     if (row.earlier) continue;
     batch.push({ line: row.line, transactionId: generateTransactionId() });
     if (batch.length < 500) continue;
