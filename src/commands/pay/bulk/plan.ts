@@ -1,3 +1,4 @@
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import { AgentpayError, VoucherChoiceError } from '../../../errors.js';
 import type { GatewayClient } from '../../../gateway/client.js';
 import type { BulkRun, PlannedRow } from '../../../ledger/bulk-run.js';
@@ -29,6 +30,8 @@ const pageRows = 500;
 export async function* rowsOf(run: BulkRun, afterLine = 0, entries = true): AsyncGenerator<BulkRow> {
   for (let after = afterLine; ; ) {
     const page = await run.page(after, pageRows, entries);
+    // A turn of the event loop a page: Ctrl+C is heard while a step reads every row.
+    await nextTurn();
     for (const row of page) yield { ...row, start: row.start ?? 'new' };
     if (page.length < pageRows) return;
     after = page.at(-1)!.line;

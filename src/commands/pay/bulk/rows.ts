@@ -41,7 +41,7 @@ function headerColumns(header: readonly string[], line: number, problems: BadRow
 
 /**
  * The records of CSV text, each with the line it starts on, handed to `each` one at a time (a
- * file of 1,000,000 rows is never held as cells), with `drain` awaited between pieces. Without
+ * file of 1,000,000 rows is never held as cells), with `drain` awaited after each. Without
  * a quote or a lone CR, a line is its record and splitting it at commas is all there is (as the
  * registry reader does, registry/records.ts); otherwise csv-parse reads it as a stream of the
  * pieces, a record at a time. Empty lines are passed over.
@@ -59,10 +59,12 @@ async function csvRecords(
         const newline = text.indexOf('\n', start);
         const end = newline === -1 ? text.length : newline;
         const bare = text.slice(start, end > start && text.charCodeAt(end - 1) === 13 ? end - 1 : end);
-        if (bare !== '') each(bare.split(delimiter), line);
+        if (bare !== '') {
+          each(bare.split(delimiter), line);
+          await drain();
+        }
         start = end + 1;
       }
-      await drain();
     }
     return;
   }
@@ -180,8 +182,8 @@ async function readJsonLines(
       }
       const row = orderOf(line, cells, problems, decimalComma);
       if (row) rows.push(row);
+      await rows.drain();
     }
-    await rows.drain();
   }
 }
 
@@ -212,9 +214,12 @@ class OrderBatches {
     this.count++;
   }
 
-  /** Sends what was read so far, `batchRows` at a time. */
-  async drain(): Promise<void> {
-    while (this.batch.length > 0) await this.run.add(this.batch.splice(0, batchRows));
+  /** Sends a batch once `batchRows` are read (all that is left, with `all`). */
+  async drain(all = false): Promise<void> {
+    if (this.batch.length < (all ? 1 : batchRows)) return;
+    const batch = this.batch;
+    this.batch = [];
+    await this.run.add(batch);
   }
 }
 
@@ -250,7 +255,7 @@ export async function readOrders(
   const written = { delimiter, decimalComma: notation.decimalComma || delimiter !== ',' };
   if (format === 'csv') await readCsv(text, written, rows, problems);
   else await readJsonLines(text, notation.decimalComma, rows, problems);
-  await rows.drain();
+  await rows.drain(true);
   await checkKeys(run, problems);
   if (problems.length === 0 && rows.count === 0)
     problems.push({ line: 1, column: undefined, message: t().bulk.cell.noOrders });
