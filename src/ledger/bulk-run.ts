@@ -44,6 +44,11 @@ export interface ChangedBulkRow {
   now: BulkOrder | undefined;
 }
 
+export interface PageOptions {
+  entries?: boolean;
+  only?: 'earlier' | 'vouchers';
+}
+
 export interface BulkRun {
   /** Orders of the file, in its order, a batch at a time. */
   add(orders: readonly BulkOrder[]): Promise<void>;
@@ -58,8 +63,16 @@ export interface BulkRun {
   resume(runKey: string): Promise<ChangedBulkRow[]>;
   /** How many rows the file has. */
   count(): Promise<number>;
-  /** The rows after `afterLine`, at most `limit`, in file order, with the ledger's entries unless `entries` is false. */
-  page(afterLine: number, limit: number, entries?: boolean): Promise<PlannedRow[]>;
+  /** The currencies of its rows, each once. */
+  currencies(): Promise<string[]>;
+  /**
+   * The rows after `afterLine`, at most `limit`, in file order, with the ledger's entries unless
+   * `entries` is false; `only` the rows an earlier run had, or the rows to pay whose voucher a
+   * check must find (an InvoiceId or a position given).
+   */
+  page(afterLine: number, limit: number, options?: PageOptions): Promise<PlannedRow[]>;
+  /** The rows no earlier run had start new, paying what their orders say. */
+  startNew(): Promise<void>;
   /** What planning learned of these rows. */
   update(rows: readonly (BulkPlan & { line: number })[]): Promise<void>;
   /** The accounts of the rows not final, each once, after `after` in their order, at most `limit`. */

@@ -20,8 +20,13 @@ export interface BulkStatements {
   /** $1 run key: the file's rows an earlier run kept take its TransactionIDs. */
   takeEarlier: string;
   count: string;
-  /** $1 after line, $2 limit. */
+  currencies: string;
+  /** $1 after line, $2 limit: every row, an earlier run's, the rows whose voucher a check finds. */
   page: string;
+  earlierPage: string;
+  voucherPage: string;
+  /** The rows no earlier run had: new, paying what their orders say. */
+  startNew: string;
   /** $1 gateway, $2 agent, $3 TransactionIDs: their transactions. */
   transactionsOf: string;
   /** $1 seqs of transactions: their records in order (sql/reads.ts recordsOf). */
@@ -112,8 +117,10 @@ export async function openBulkRun(db: BulkDatabase, owner: Owner): Promise<BulkR
       return changed;
     },
     count: async () => Number((await query(sql.count, []))[0]?.count ?? 0),
-    page: async (afterLine, limit, withEntries = true) => {
-      const rows = await query(sql.page, [afterLine, limit]);
+    currencies: async () => (await query(sql.currencies, [])).map((row) => text(row.currency)),
+    page: async (afterLine, limit, { entries: withEntries = true, only } = {}) => {
+      const statement = only === 'earlier' ? sql.earlierPage : only === 'vouchers' ? sql.voucherPage : sql.page;
+      const rows = await query(statement, [afterLine, limit]);
       const entries = await entriesOf(
         !withEntries ? [] : rows.flatMap((row) => (row.transaction_id === null ? [] : [text(row.transaction_id)])),
       );
@@ -133,6 +140,7 @@ export async function openBulkRun(db: BulkDatabase, owner: Owner): Promise<BulkR
         };
       });
     },
+    startNew: () => db.transaction([[sql.startNew, []]]),
     update: (rows) => db.transaction([[sql.update, [JSON.stringify(rows.map(planOf))]]]),
     accounts: async (after, limit) => (await query(sql.accounts, [after, limit])).map((row) => text(row.account)),
     keep: (runKey, rows) => {

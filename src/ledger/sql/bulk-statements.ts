@@ -52,12 +52,33 @@ UPDATE agentpay_bulk_plan SET transaction_id = r.transaction_id, earlier = 1
 FROM agentpay_bulk_rows r WHERE r.run_key = $1 AND r.line = agentpay_bulk_plan.line`;
 
 const count = 'SELECT count(*) AS count FROM agentpay_bulk_plan';
+const currencies = 'SELECT DISTINCT currency FROM agentpay_bulk_plan';
 
-const page = `SELECT ${plan.join(', ')} FROM agentpay_bulk_plan WHERE line > $1 ORDER BY line LIMIT $2`;
+const pageOf = (where: string) =>
+  `SELECT ${plan.join(', ')} FROM agentpay_bulk_plan WHERE line > $1${where} ORDER BY line LIMIT $2`;
+const page = pageOf('');
+const earlierPage = pageOf(' AND earlier = 1');
+const voucherPage = pageOf(" AND start = 'new' AND (invoice_id IS NOT NULL OR invoice_position IS NOT NULL)");
+
+const startNew = `
+UPDATE agentpay_bulk_plan SET start = 'new', paid_amount = amount, paid_invoice_id = invoice_id, voucher = NULL
+WHERE earlier = 0`;
 
 const accounts = `
 SELECT DISTINCT account FROM agentpay_bulk_plan
 WHERE (start IS NULL OR start <> 'final') AND account > $1 ORDER BY account LIMIT $2`;
 
 /** The statements of both dialects, as sql/bulk-runs.ts names them. */
-export const sharedBulkStatements = { keysTwice, purchasesTwice, changed, takeEarlier, count, page, accounts };
+export const sharedBulkStatements = {
+  keysTwice,
+  purchasesTwice,
+  changed,
+  takeEarlier,
+  count,
+  currencies,
+  page,
+  earlierPage,
+  voucherPage,
+  startNew,
+  accounts,
+};

@@ -27,6 +27,25 @@ function byAccountOf(payments: readonly RecentPayment[]): Map<string, RecentPaym
 const noPayments: readonly RecentPayment[] = [];
 
 /**
+ * Whether the desk's rules have anything to weigh in the file: a row repeating another's
+ * purchase, a recent payment to one of its accounts or by the operator, a limit on one of its
+ * currencies. When none, no row is read for them.
+ */
+export function deskWeighs(
+  context: DeskContext,
+  currencies: ReadonlySet<string>,
+  repeats: ReadonlyMap<number, number>,
+  recent: readonly RecentPayment[],
+): boolean {
+  const { desk } = context.settings;
+  const limited = (currency: string) =>
+    (['maxAmount', 'dailyLimit', 'accountDailyLimit'] as const).some(
+      (kind) => desk.limit(kind, currency) !== undefined,
+    );
+  return repeats.size > 0 || recent.length > 0 || [...currencies].some(limited);
+}
+
+/**
  * The desk's rules over the rows to pay, in file order, each weighed with the ledger's payments
  * and the file's rows before it (rows whose amount is not known yet are left for the second
  * pass, after the AccountChecks); `repeats` names the rows that repeat an earlier row's purchase
@@ -80,7 +99,7 @@ export async function deskProblems(
     state: undefined,
   });
   const writes = new PlanWrites(run);
-  for await (const row of rowsOf(run, 0, false)) {
+  for await (const row of rowsOf(run, 0, { entries: false })) {
     const before = row.lifted.join();
     row.lifted = [];
     const first = repeats.get(row.line);

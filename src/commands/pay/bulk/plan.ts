@@ -1,7 +1,7 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { AgentpayError, VoucherChoiceError } from '../../../errors.js';
 import type { GatewayClient } from '../../../gateway/client.js';
-import type { BulkRun, PlannedRow } from '../../../ledger/bulk-run.js';
+import type { BulkRun, PageOptions, PlannedRow } from '../../../ledger/bulk-run.js';
 import type { JournalEntry, Ledger, Owner, RecentPayment } from '../../../ledger/ledger.js';
 import { type CodeTable, classifyCode } from '../../../protocol/codes.js';
 import { checkPurchase } from '../../../purchase/account-check.js';
@@ -26,10 +26,10 @@ export interface BulkRow extends PlannedRow {
 /** Rows read, or written back, at once. */
 const pageRows = 500;
 
-/** Every row of the file in its order, a page at a time (with the ledger's entries of their TransactionIDs, unless `entries` is false). */
-export async function* rowsOf(run: BulkRun, afterLine = 0, entries = true): AsyncGenerator<BulkRow> {
+/** The rows of the file in its order, a page at a time (PageOptions: with the ledger's entries, or some of them only). */
+export async function* rowsOf(run: BulkRun, afterLine = 0, options: PageOptions = {}): AsyncGenerator<BulkRow> {
   for (let after = afterLine; ; ) {
-    const page = await run.page(after, pageRows, entries);
+    const page = await run.page(after, pageRows, options);
     // A turn of the event loop a page: Ctrl+C is heard while a step reads every row.
     await nextTurn();
     for (const row of page) yield { ...row, start: row.start ?? 'new' };
@@ -71,19 +71,23 @@ export interface Starts {
   currencies: Set<string>;
 }
 
-/** Each row's start, and what it pays as far as that is known before its AccountCheck. */
+/**
+ * Each row's start, and what it pays as far as that is known before its AccountCheck: a row no
+ * earlier run had is new (one statement for all of them); an earlier run's starts by its entry.
+ */
 export async function settleStarts(run: BulkRun, codes: CodeTable): Promise<Starts> {
-  const starts: Starts = { rows: 0, final: 0, open: 0, new: 0, earlier: 0, currencies: new Set() };
+  await run.startNew();
+  const rows = await run.count();
+  const starts: Starts = { rows, final: 0, open: 0, new: 0, earlier: 0, currencies: new Set(await run.currencies()) };
   const batch = new PlanWrites(run);
-  for await (const row of rowsOf(run)) {
+  for await (const row of rowsOf(run, 0, { only: 'earlier' })) {
     const planned = started(row, codes);
-    starts.rows++;
     starts[planned.start]++;
-    if (row.earlier) starts.earlier++;
-    starts.currencies.add(row.currency);
+    starts.earlier++;
     await batch.put(planned);
   }
   await batch.flush();
+  starts.new = rows - starts.final - starts.open;
   return starts;
 }
 
@@ -144,11 +148,9 @@ export function lookBackFor(
   return lookBackOf(settings.desk, settings.operator.value, currencies, settings.desk.duplicateWindowMs.value, now);
 }
 
-/** Whether the row names a dynamic voucher (an InvoiceId or a position in the list): its amount comes from a check. */
-const namesVoucher = (row: BulkRow) => row.invoiceId !== undefined || row.invoicePosition !== undefined;
-
 /**
- * spec 4.1: a fresh AccountCheck for every dynamic row to pay, `concurrency` at a time; each gets
+ * spec 4.1: a fresh AccountCheck for every dynamic row to pay (one naming an InvoiceId or a
+ * position in the list), `concurrency` at a time; each gets
  * its voucher passed whole (InvoiceId, OrderAmount, name). A refused check, an InvoiceId not in
  * the list or an amount that is not its OrderAmount makes the row bad. A gateway that cannot be
  * reached (or answers what cannot be read) ends the run: nothing was paid.
@@ -164,9 +166,9 @@ export async function resolveVouchers(
   const writes = new PlanWrites(run);
   await forEachOrdered(
     (async function* () {
-      for await (const row of rowsOf(run, 0, false)) {
+      for await (const row of rowsOf(run, 0, { entries: false, only: 'vouchers' })) {
         if (stopped()) return;
-        if (row.start === 'new' && namesVoucher(row)) yield row;
+        yield row;
       }
     })(),
     concurrency,

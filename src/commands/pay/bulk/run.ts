@@ -14,7 +14,7 @@ import { passwordReadsStdin } from '../../../settings/password.js';
 import type { CommandContext, GatewaySession } from '../../context.js';
 import { announceLive } from '../../live-guard.js';
 import { measured } from '../../measured-run.js';
-import { deskProblems } from './desk-problems.js';
+import { deskProblems, deskWeighs } from './desk-problems.js';
 import { type BulkOptions, bulkOptions } from './options.js';
 import { bulkRowsOf, payRows } from './pay-rows.js';
 import { lookBackFor, recentToAccounts, resolveVouchers, rowsOf, type Starts, settleStarts } from './plan.js';
@@ -80,10 +80,12 @@ async function planRows(
   const where = options.fromFile === '-' ? 'stdin' : options.fromFile;
   const repeats = await run.purchasesTwice();
   const policy = { overLimit: options.overLimit, allowDuplicate: options.allowDuplicate };
+  const weighs = deskWeighs(context, starts.currencies, repeats, recent);
+  const desk = async () => (weighs ? await deskProblems(context, owner, run, repeats, recent, policy, now) : []);
   // Rows whose amount is known now (static, or an amount given) before any AccountCheck; all of them after.
-  refuseBadRows(where, await deskProblems(context, owner, run, repeats, recent, policy, now));
+  refuseBadRows(where, await desk());
   refuseBadRows(where, await resolveVouchers(session.client, run, options.concurrency, stopped));
-  refuseBadRows(where, await deskProblems(context, owner, run, repeats, recent, policy, now));
+  refuseBadRows(where, await desk());
   return starts;
 }
 
@@ -116,7 +118,7 @@ async function showPlan(out: Output, run: BulkRun): Promise<void> {
 /** Each row's TransactionID, and the rows no earlier run had kept as this run's: before any Payment leaves. */
 async function keepRows(run: BulkRun, runKey: string): Promise<void> {
   let batch: { line: number; transactionId: string }[] = [];
-  for await (const row of rowsOf(run, 0, false)) {
+  for await (const row of rowsOf(run, 0, { entries: false })) {
     if (row.earlier) continue;
     batch.push({ line: row.line, transactionId: generateTransactionId() });
     if (batch.length < 500) continue;
