@@ -68,7 +68,8 @@ CREATE TRIGGER agentpay_records_close_open AFTER INSERT ON agentpay_records
       WHERE a.transaction_seq = NEW.transaction_seq AND a.kind = 'attempt' AND a.seq > NEW.answers_attempt))))
   BEGIN DELETE FROM agentpay_open WHERE transaction_seq = NEW.transaction_seq; END;
 `,
-  // The rows each bulk run keeps (postgres/bulk-runs-schema.ts), append-only as the records are.
+  // The rows each bulk run keeps (postgres/bulk-runs-schema.ts), append-only as the records are; and
+  // the payments to an account found by an index, so a look-back reads those, not the window's.
   `
 CREATE TABLE agentpay_bulk_rows (
   run_key TEXT NOT NULL,
@@ -84,6 +85,7 @@ CREATE TABLE agentpay_bulk_rows (
   at TEXT NOT NULL,
   PRIMARY KEY (run_key, line)
 ) STRICT, WITHOUT ROWID;
+CREATE INDEX agentpay_transactions_by_account ON agentpay_transactions (gateway, agent_id, account);
 CREATE TRIGGER agentpay_bulk_rows_no_update BEFORE UPDATE ON agentpay_bulk_rows
   BEGIN SELECT RAISE(ABORT, 'agentpay ledger records are append-only: UPDATE on agentpay_bulk_rows refused'); END;
 CREATE TRIGGER agentpay_bulk_rows_no_delete BEFORE DELETE ON agentpay_bulk_rows
