@@ -14,7 +14,7 @@ import { freshDatabase, type PostgresServer, startPostgres } from '../helpers/po
 // TransactionID the earlier run kept for it: final (skipped, the ledger's word shown), open
 // (settled by Status first) or new (paid again, same TransactionID). Rows built so that a reading
 // that got any of the ledger's rules wrong would decide one of them otherwise, on the SQLite
-// ledger and on PostgreSQL (the same journal imported into each).
+// ledger and on PostgreSQL (the same journal of an earlier agentpay imported into each).
 let sandbox: RunningSandbox;
 let server: PostgresServer;
 

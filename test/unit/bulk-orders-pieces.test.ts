@@ -9,7 +9,7 @@ import { rejection } from '../helpers/thrown.js';
  * An order file is read from disk 1 MiB of lines at a time (order-text.ts), twice: rows that
  * straddle the pieces' edges, two-byte characters and a byte order mark must come out exactly as
  * a file read whole gives them, each with its line; a key given twice in different pieces is
- * still found (order-store.ts reads the key cell alone).
+ * still found (the ledger's table of the file holds every row).
  */
 const folder = mkdtempSync(join(tmpdir(), 'agentpay-pieces-'));
 const rows = 40_000;
