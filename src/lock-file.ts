@@ -6,8 +6,8 @@ import { makeDirectory, publish, removeFile, removeLeftover } from './durable.js
 import { errnoCodeOf } from './errors.js';
 
 /**
- * A lock file: who holds a file (the journal around a check-and-append, an order file's results
- * for a bulk run's length), as a file created with O_EXCL next to it. It names its holder (pid,
+ * A lock file: who holds an order file's results for a bulk run's length, as a file created
+ * with O_EXCL next to it. It names its holder (pid,
  * host, since), so a refusal can say who, and a lock left by a process that died (kill -9, a
  * power cut) is taken over: on this host, its pid is gone, or is another process now (its start
  * time differs, or the machine booted since).
@@ -185,7 +185,7 @@ function placeLock(path: string, holder: LockHolder): boolean {
     writeLock(temporary, holder);
   } catch (error) {
     if (errnoCodeOf(error) !== 'ENOENT') throw error;
-    // The first lock of a new state directory (the journal's writer makes it the same way).
+    // The results file's directory, made as the results file would be.
     makeDirectory(dirname(path));
     writeLock(temporary, holder);
   }

@@ -969,10 +969,6 @@ const en = {
     goesWithFromFile: (flag: string) => `${flag} goes with --from-file <orders.csv|.jsonl|->`,
     notWithFromFile: (flag: string) => `${flag} does not go with --from-file: each row of the file names its own`,
     notWithFromFileHint: 'put it in a column of the file (docs/commands.md "pay --from-file")',
-    resultsUnreadable: (path: string, reason: string) =>
-      `the results file ${path} cannot be read as CSV (${reason}); nothing was sent`,
-    resultsUnreadableHint:
-      'give another --results path, or move the damaged file away once its TransactionIDs are settled (`agentpay reconcile`)',
     cannotRead: (path: string, reason: string) => `cannot read --from-file ${path}: ${reason}`,
     changedWhileRead: (path: string) =>
       `--from-file ${path} changed while it was read: run again once it is written in whole; nothing was sent`,

@@ -1012,10 +1012,6 @@ const ru: Catalogue = {
     goesWithFromFile: (flag) => `${flag} работает только вместе с --from-file <заказы.csv|.jsonl|->`,
     notWithFromFile: (flag) => `${flag} не сочетается с --from-file: каждая строка файла называет своё`,
     notWithFromFileHint: 'вынесите это в столбец файла (docs/commands.md, раздел про pay --from-file)',
-    resultsUnreadable: (path, reason) =>
-      `файл результатов ${path} не читается как CSV (${reason}); ничего не отправлялось`,
-    resultsUnreadableHint:
-      'укажите другой путь --results или уберите повреждённый файл, когда его TransactionID будут доведены (`agentpay reconcile`)',
     cannotRead: (path, reason) => `не удаётся прочитать --from-file ${path}: ${reason}`,
     changedWhileRead: (path) =>
       `файл --from-file ${path} изменился, пока его читали: запустите снова, когда он будет записан целиком; ничего не отправлено`,

@@ -1,4 +1,5 @@
 import type { TransactionState } from '../protocol/transaction-view.js';
+import type { BulkRun } from './bulk-run.js';
 import type { LedgerLocation } from './location.js';
 import type { IntentRecord, JournalRecord, OutcomeRecord } from './records.js';
 
@@ -46,6 +47,11 @@ export interface Ledger {
    * of the transactions not chosen.
    */
   chosenEntries(owner: Owner, chosen: ChosenTransactions): Promise<void>;
+  /**
+   * A bulk run of one gateway and agent (bulk-run.ts): the file's rows in a table of this
+   * connection's own while they are planned, and the rows each paid run keeps.
+   */
+  bulkRun(owner: Owner): Promise<BulkRun>;
   /**
    * The payments of one gateway and agent whose latest attempt is at or after `since`, to this
    * account or by this operator, with their state: what the desk's limits and duplicate check

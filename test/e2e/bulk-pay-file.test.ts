@@ -5,7 +5,7 @@ import type { RunningSandbox } from '../../src/sandbox/server.js';
 import { closeBulkSandbox, dynamicRows, folder, ordersFile, resultsOf, setUp } from '../helpers/bulk-orders.js';
 import { jsonLines, runCli } from '../helpers/cli.js';
 import { paymentsReceived } from '../helpers/gateway-env.js';
-import { journalOf } from '../helpers/sandbox-per-test.js';
+import { defaultLedger, ledgerRecords } from '../helpers/ledger-file.js';
 
 // `pay --from-file` (bulk top-ups), through the bin against the sandbox: what a file pays, what
 // refuses it whole (bad rows, limits, duplicates, a changed file), --dry-run, the batch's exit.
@@ -52,7 +52,7 @@ describe('pay --from-file', () => {
     expect(paymentsReceived(sandbox)).toHaveLength(4);
     const results = readFileSync(resultsOf(orders), 'utf8');
     for (const line of lines) expect(results).toContain(`${line.transactionId},`);
-    const intents = jsonLines(readFileSync(journalOf(env), 'utf8')).filter((record) => record.kind === 'intent');
+    const intents = (await ledgerRecords(defaultLedger(env))).filter((record) => record.kind === 'intent');
     expect(new Set(intents.map((intent) => intent.transactionId))).toEqual(
       new Set(lines.map((line) => line.transactionId)),
     );
@@ -124,7 +124,7 @@ describe('pay --from-file', () => {
     const over = await runCli(['pay', '--from-file', orders, '--yes', '--json', '--over-limit', ...limits], { env });
     expect(over.code).toBe(0);
     expect(paymentsReceived(sandbox)).toHaveLength(4);
-    const intents = jsonLines(readFileSync(journalOf(env), 'utf8')).filter((record) => record.kind === 'intent');
+    const intents = (await ledgerRecords(defaultLedger(env))).filter((record) => record.kind === 'intent');
     expect(
       intents
         .filter((intent) => (intent.overrides as string[] | undefined)?.includes('over-limit'))

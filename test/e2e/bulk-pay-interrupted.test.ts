@@ -15,7 +15,7 @@ import {
 import { jsonLines, runCli } from '../helpers/cli.js';
 import { answer, envelopeText, type FakeGateway, startFakeGateway } from '../helpers/fake-gateway.js';
 import { envFor } from '../helpers/gateway-env.js';
-import { journalOf } from '../helpers/sandbox-per-test.js';
+import { defaultLedger, ledgerRecords } from '../helpers/ledger-file.js';
 import { seededRandom } from '../helpers/seeded-random.js';
 
 // `pay --from-file` interrupted, through the bin: Ctrl+C, a gateway that loses answers, SIGKILL
@@ -42,7 +42,7 @@ describe('Ctrl+C', () => {
     expect(paidFirst.length).toBeLessThan(12);
     expect(sandbox.store.all()).toHaveLength(paidFirst.length);
     // Intents written ahead of rows that never started are closed as not sent: no intent is left open.
-    const records = jsonLines(readFileSync(journalOf(env), 'utf8'));
+    const records = await ledgerRecords(defaultLedger(env));
     const answered = new Set(
       records.filter((record) => record.kind === 'outcome').map((record) => record.transactionId),
     );

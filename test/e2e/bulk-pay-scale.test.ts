@@ -1,18 +1,20 @@
 import { spawn } from 'node:child_process';
-import { createWriteStream, mkdirSync } from 'node:fs';
+import { createWriteStream } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import type { JournalRecord } from '../../src/ledger/records.js';
+import { keepEarlierRun, staticOrder } from '../helpers/bulk-run-seed.js';
 import { binPath, isolatedEnv } from '../helpers/cli.js';
+import { sandboxLedger, seedLedger } from '../helpers/ledger-file.js';
 import { measuredRun } from '../helpers/measured-run.js';
 
 /**
- * pay --from-file holds a file of 300,000 rows in bounded memory (peak RSS under 200 MB) through
- * every check made before a Payment: cells, keys twice, the same purchase twice, the desk's
- * look-back and limits, the plan row by row. The rows are packed (order-store.ts) and their
- * state kept in typed arrays (bulk-rows.ts); with an object and strings a row the same run
- * peaked near 480 MB (it peaks near 160 MB now). 1,000,000 rows stay under 200 MB too.
+ * pay --from-file over a file of many rows, through every check made before a Payment (cells,
+ * keys twice, the same purchase twice, the desk's look-back and limits, the plan row by row),
+ * the rows streamed into the ledger and read back a page at a time. How much memory that takes
+ * is the bench's to say (scripts/bench), not this test's.
  */
-const rows = 300_000;
+const rows = 100_000;
 
 /** Writes `count` lines, made one at a time, to `path` in pieces of ~1 MiB. */
 async function writeLines(path: string, first: string, count: number, line: (i: number) => string): Promise<void> {
@@ -32,11 +34,11 @@ const writeOrders = (path: string, count = rows) =>
   writeLines(path, 'key,service,account,amount\n', count, (i) => `order-${i},202,${7_000_000_000 + i},1500.00\n`);
 
 describe('pay --from-file at scale', () => {
-  it(`checks and plans ${rows.toLocaleString('en')} rows (--dry-run) in under 200 MB, every row in file order`, async () => {
+  it(`checks and plans ${rows.toLocaleString('en')} rows (--dry-run), every row in file order`, async () => {
     const env = isolatedEnv();
     const orders = join(env.HOME!, 'orders.csv');
     await writeOrders(orders);
-    const { code, lines, first, last, stderr, peakMb } = await measuredRun(env, [
+    const { code, lines, first, last, stderr } = await measuredRun(env, [
       '--sandbox',
       '--json',
       'pay',
@@ -51,65 +53,65 @@ describe('pay --from-file at scale', () => {
       new RegExp(`"line":${rows + 1},.*"key":"order-${rows - 1}".*"account":"${7_000_000_000 + rows - 1}"`),
     );
     expect(stderr).toContain(`${rows} payments would be sent`);
-    expect(peakMb()).toBeLessThan(200);
-  }, 60_000);
+  }, 90_000);
 });
 
-/**
- * A finished run resumed against its own journal: the same file run again (planned: --dry-run),
- * every row final in the ledger. The ledger's entry of each row is kept packed by row
- * (resume-ledger.ts), and the recent payments only to accounts still to pay (a hundred here); with an
- * entry object a row and every payment of the look-back's window held, this case peaked near
- * 230 MB on Node 20 and 380 MB on Node 24 (it peaks near 125 MB on Node 20 now).
- */
-const finished = 100_000;
+/** A finished run resumed: the same file run again, every row final in the ledger (--sandbox's). */
+const finished = 20_000;
 const firstId = 1_795_798_738_946_608_922n;
 
-/** Every 1,000th row's word did not reach the results file (a kill between the ledger and it) unless `lagging` says which. */
-async function writeFinishedRun(home: string, lagging = (i: number) => i % 1000 === 999): Promise<string> {
+/** The order file, its earlier run's rows kept in the ledger, and each row's payment there, a moment ago. */
+async function writeFinishedRun(home: string, env: Record<string, string>): Promise<string> {
   const orders = join(home, 'orders.csv');
   await writeOrders(orders, finished);
-  const header =
-    'line,key,service,account,currency,invoice-id,invoice,amount,transaction-id,paid-amount,paid-invoice-id,voucher,state,status,message\n';
-  await writeLines(
-    join(home, 'orders.results.csv'),
-    header,
-    finished,
-    // A lagging row's word is the ledger's: its success makes the row final.
-    (i) =>
-      `${i + 2},order-${i},202,${7_000_000_000 + i},KZT,,,1500.00,${firstId + BigInt(i)},1500.00,,,${lagging(i) ? 'pending,,' : 'success,10,Успех'}\n`,
-  );
-  mkdirSync(join(home, 'state', 'agentpay'), { recursive: true });
-  // Paid a moment ago, inside the duplicate window: each is a recent payment to the file's accounts.
+  const ledger = sandboxLedger(env);
   const start = Date.now() - finished;
-  await writeLines(join(home, 'state', 'agentpay', 'sandbox-journal.jsonl'), '', finished, (i) => {
+  const records: JournalRecord[] = [];
+  for (let i = 0; i < finished; i++) {
     const owner = { transactionId: (firstId + BigInt(i)).toString(), gateway: 'sandbox', agentId: '1001' };
     const [account, at] = [`${7_000_000_000 + i}`, new Date(start + i).toISOString()];
-    const intent = { kind: 'intent', ...owner, service: '202', account, amount: '1500.00', currency: 'KZT' };
-    const view = {
-      transactionId: owner.transactionId,
-      requestId: `${9_007_199_254_740_993n + BigInt(i)}`,
-      type: 'Payment',
-      status: '10',
-      state: 'success',
-      message: 'Успех',
-      service: '202',
-      account,
-      amount: '1500.00',
-      currency: 'KZT',
-      exchangeRate: '1',
-      serviceCurrency: 'KZT',
-    };
-    return `${JSON.stringify({ ...intent, invoiceId: null, operator: 'root', host: 'vm', at })}\n${JSON.stringify({ kind: 'outcome', ...owner, at, source: 'payment', view })}\n`;
-  });
+    records.push(
+      { kind: 'intent', ...owner, service: '202', account, amount: '1500.00', currency: 'KZT', invoiceId: null, at },
+      {
+        kind: 'outcome',
+        ...owner,
+        at,
+        source: 'payment',
+        view: {
+          transactionId: owner.transactionId,
+          requestId: `${9_007_199_254_740_993n + BigInt(i)}`,
+          type: 'Payment',
+          status: '10',
+          state: 'success',
+          message: 'Успех',
+          service: '202',
+          account,
+          amount: '1500.00',
+          currency: 'KZT',
+          exchangeRate: '1',
+          serviceCurrency: 'KZT',
+        },
+      },
+    );
+  }
+  await seedLedger(ledger, records);
+  await keepEarlierRun(
+    ledger,
+    { gateway: 'sandbox', agentId: '1001' },
+    join(home, 'orders.results.csv'),
+    Array.from({ length: finished }, (_, i) => ({
+      order: staticOrder(i + 2, `order-${i}`, '202', `${7_000_000_000 + i}`, '1500.00'),
+      transactionId: (firstId + BigInt(i)).toString(),
+    })),
+  );
   return orders;
 }
 
 describe('pay --from-file resumed at scale', () => {
-  it(`plans the resume of a finished run of ${finished.toLocaleString('en')} rows against its own journal in under 180 MB, every row final by the ledger's word`, async () => {
+  it(`plans the resume of a finished run of ${finished.toLocaleString('en')} rows, every row final by the ledger's word`, async () => {
     const env = isolatedEnv();
-    const orders = await writeFinishedRun(env.HOME!);
-    const { code, lines, first, last, stderr, peakMb } = await measuredRun(env, [
+    const orders = await writeFinishedRun(env.HOME!, env);
+    const { code, lines, first, last, stderr } = await measuredRun(env, [
       '--sandbox',
       '--json',
       'pay',
@@ -120,30 +122,26 @@ describe('pay --from-file resumed at scale', () => {
     expect(code, stderr).toBe(0);
     expect(lines).toBe(finished);
     expect(first).toMatch(/^\{"dryRun":true,"line":2,"key":"order-0",.*"done":"success"\}/);
-    // The last row's word is the ledger's alone: without it the row would be paid again.
     expect(last).toMatch(new RegExp(`"line":${finished + 1},"key":"order-${finished - 1}",.*"done":"success"\\}\\n$`));
     expect(stderr).toContain(`0 payments would be sent (nothing); ${finished} already final, skipped`);
-    expect(peakMb()).toBeLessThan(180);
   }, 90_000);
 
-  it('pays (--yes) the same resume to a reader that waits: the result lines wait for it, not in memory', async () => {
+  it('pays (--yes) the same resume to a reader that waits: every result line reaches it', async () => {
     const env = isolatedEnv();
-    const orders = await writeFinishedRun(env.HOME!);
-    // Written without waiting, the 100,000 lines queued in memory while the reader waited: ~275 MB on Node 20.
-    const { code, lines, last, stderr, peakMb } = await measuredRun(
+    const orders = await writeFinishedRun(env.HOME!, env);
+    const { code, lines, last, stderr } = await measuredRun(
       env,
       ['--sandbox', '--json', 'pay', '--from-file', orders, '--yes'],
-      { readerWaitsMs: 12_000 },
+      { readerWaitsMs: 3_000 },
     );
     expect(code, stderr).toBe(0);
     expect(lines).toBe(finished);
     expect(last).toMatch(new RegExp(`"line":${finished + 1},"key":"order-${finished - 1}",`));
-    expect(peakMb()).toBeLessThan(180);
   }, 120_000);
 
-  it('stops at Ctrl+C within a stretch of rows that end at once (a resume whose results lag the ledger on every row)', async () => {
+  it('stops at Ctrl+C within a stretch of rows that end at once (a resume of a finished run)', async () => {
     const env = isolatedEnv();
-    const orders = await writeFinishedRun(env.HOME!, () => true);
+    const orders = await writeFinishedRun(env.HOME!, env);
     const child = spawn(process.execPath, [binPath, '--sandbox', '--json', 'pay', '--from-file', orders, '--yes'], {
       env,
       stdio: ['ignore', 'pipe', 'pipe'],

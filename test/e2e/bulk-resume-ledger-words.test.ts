@@ -1,20 +1,20 @@
-import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sandboxCredentials } from '../../src/sandbox/catalogue.js';
 import { type RunningSandbox, startSandbox } from '../../src/sandbox/server.js';
-import { ordersFile, resultsOf } from '../helpers/bulk-orders.js';
+import { folder, ordersFile, resultsOf } from '../helpers/bulk-orders.js';
+import { keepEarlierRun, staticOrder } from '../helpers/bulk-run-seed.js';
 import { jsonLines, runCli } from '../helpers/cli.js';
 import { envFor } from '../helpers/gateway-env.js';
+import { defaultLedger } from '../helpers/ledger-file.js';
 import { freshDatabase, type PostgresServer, startPostgres } from '../helpers/postgres.js';
-import { journalOf } from '../helpers/sandbox-per-test.js';
 
-// A bulk run resumed against its ledger decides each row from the ledger's latest word on its
-// TransactionID, over what the results file says: final (skipped, the ledger's word shown), open
+// A bulk run resumed against its ledger decides each row from the ledger's latest word on the
+// TransactionID the earlier run kept for it: final (skipped, the ledger's word shown), open
 // (settled by Status first) or new (paid again, same TransactionID). Rows built so that a reading
-// that got any of the ledger's rules wrong would decide one of them otherwise, on the journal
-// file (compacted: archive, open records and the journal after them; a torn last line) and on
-// PostgreSQL (the same journal imported).
+// that got any of the ledger's rules wrong would decide one of them otherwise, on the SQLite
+// ledger and on PostgreSQL (the same journal of an earlier agentpay imported into each).
 let sandbox: RunningSandbox;
 let server: PostgresServer;
 
@@ -28,18 +28,18 @@ afterAll(async () => {
 
 const agentId: string = sandboxCredentials.agentId;
 const firstId = 4_000_000_000_000_000_000n;
-/** The rows: what the results file says, and how the run must start each (the ledger's word decides). */
+/** The rows, and how the run must start each (the ledger's word decides). */
 const rows = [
-  { name: 'A', results: 'unknown', start: 'final' }, // the ledger says success
-  { name: 'B', results: 'failed', start: 'open' }, // failed, status null: not sent, paid again
-  { name: 'C', results: 'failed', start: 'final' }, // the gateway's failure
-  { name: 'D', results: 'failed', start: 'open' }, // the gateway's failure, then a new attempt (after compaction)
-  { name: 'E', results: 'unknown', start: 'final' }, // success, then a stale failure
-  { name: 'F', results: 'unknown', start: 'new' }, // only another agent's records under the same TransactionID
-  { name: 'G', results: 'success', start: 'open' }, // an intent without an answer
-  { name: 'H', results: 'unknown', start: 'open' }, // pending, then a torn success as the journal's last line
-  { name: 'I', results: 'unknown', start: 'new' }, // nothing in the ledger
-  { name: 'J', results: 'unknown', start: 'final' }, // success, thousands of lines after its intent
+  { name: 'A', start: 'final' }, // the ledger says success
+  { name: 'B', start: 'open' }, // failed, status null: not sent, paid again
+  { name: 'C', start: 'final' }, // the gateway's failure
+  { name: 'D', start: 'open' }, // the gateway's failure, then a new attempt
+  { name: 'E', start: 'final' }, // success, then a stale failure
+  { name: 'F', start: 'new' }, // only another agent's records under the same TransactionID
+  { name: 'G', start: 'open' }, // an intent without an answer
+  { name: 'H', start: 'open' }, // pending
+  { name: 'I', start: 'new' }, // nothing in the ledger
+  { name: 'J', start: 'final' }, // success, many records after its intent
 ] as const;
 const idOf = (name: string) => (firstId + BigInt(name.charCodeAt(0) - 65)).toString();
 const accountOf = (name: string) => `acc-${name}`;
@@ -83,56 +83,59 @@ const outcome = (gateway: string, name: string, day: string, word: Record<string
     },
   });
 
-/** The journal before compaction, and what is appended after it (the torn line last). */
-function journalRecords(gateway: string, fillers: number): { before: string[]; after: string[]; torn: string } {
+/** The journal an earlier agentpay wrote, in its order. */
+function journalRecords(gateway: string, fillers: number): string[] {
   const [i, o] = [(name: string) => intent(gateway, name, '2026-01-05'), outcome.bind(null, gateway)];
   const day = '2026-01-05';
-  // Another agent's payments, each answered at once: on the journal file, J's answer comes 4,200 lines after its intent.
+  // Another agent's payments, each answered at once: J's answer comes long after its intent.
   const filler = Array.from({ length: fillers }, (_, n) =>
     [intent(gateway, 'A', day, '999'), outcome(gateway, 'A', day, { state: 'success' }, '999')]
       .map((line) => line.replaceAll(idOf('A'), `${9_000_000 + n}`))
       .join('\n'),
   );
-  return {
-    before: [
-      i('A'),
-      o('A', day, { state: 'success', status: '10', requestId: '9001', message: 'ledger: paid' }),
-      i('B'),
-      o('B', day, { state: 'failed', message: 'not sent' }),
-      i('C'),
-      o('C', day, { state: 'failed', status: '20', requestId: '9003', message: 'ledger: refused' }),
-      i('D'),
-      o('D', day, { state: 'failed', status: '20', requestId: '9004', message: 'ledger: refused' }),
-      i('E'),
-      o('E', day, { state: 'success', status: '10', requestId: '9005', message: 'ledger: paid E' }),
-      o('E', '2026-01-06', { state: 'failed', message: 'not sent (late)' }),
-      intent(gateway, 'F', day, '999'),
-      outcome(gateway, 'F', day, { state: 'success', status: '10', message: 'another agent' }, '999'),
-      i('G'),
-      i('H'),
-      o('H', day, { state: 'pending', status: '1', message: 'ledger: pending' }),
-      i('J'),
-      ...filler,
-      o('J', day, { state: 'success', status: '10', requestId: '9010', message: 'ledger: paid J' }),
-    ],
-    after: [intent(gateway, 'D', '2026-01-07')],
-    torn: o('H', '2026-01-07', { state: 'success', status: '10', message: 'torn' }).slice(0, 120),
-  };
+  return [
+    i('A'),
+    o('A', day, { state: 'success', status: '10', requestId: '9001', message: 'ledger: paid' }),
+    i('B'),
+    o('B', day, { state: 'failed', message: 'not sent' }),
+    i('C'),
+    o('C', day, { state: 'failed', status: '20', requestId: '9003', message: 'ledger: refused' }),
+    i('D'),
+    o('D', day, { state: 'failed', status: '20', requestId: '9004', message: 'ledger: refused' }),
+    i('E'),
+    o('E', day, { state: 'success', status: '10', requestId: '9005', message: 'ledger: paid E' }),
+    o('E', '2026-01-06', { state: 'failed', message: 'not sent (late)' }),
+    intent(gateway, 'F', day, '999'),
+    outcome(gateway, 'F', day, { state: 'success', status: '10', message: 'another agent' }, '999'),
+    i('G'),
+    i('H'),
+    o('H', day, { state: 'pending', status: '1', message: 'ledger: pending' }),
+    i('J'),
+    ...filler,
+    o('J', day, { state: 'success', status: '10', requestId: '9010', message: 'ledger: paid J' }),
+    intent(gateway, 'D', '2026-01-07'),
+  ];
 }
 
-function resumeFiles(): string {
+/**
+ * The order file, its earlier run's rows kept in the ledger at `ledger` with the TransactionIDs
+ * of the journal, and the journal imported there.
+ */
+async function resumeFiles(env: Record<string, string>, ledger: string, fillers: number): Promise<string> {
+  const gateway = sandbox.baseUrl.replace(/\/+$/, '');
+  const journal = join(folder(), 'journal.jsonl');
+  writeFileSync(journal, `${journalRecords(gateway, fillers).join('\n')}\n`);
+  const imported = await runCli(['ledger', 'import', journal], { env });
+  expect(imported.code, imported.stderr).toBe(0);
   const orders = ordersFile([
     'key,service,account,amount',
     ...rows.map(({ name }) => `k-${name},202,${accountOf(name)},1500.00`),
   ]);
-  const header =
-    'line,key,service,account,currency,invoice-id,invoice,amount,transaction-id,paid-amount,paid-invoice-id,voucher,state,status,message';
-  const said = { unknown: ',', failed: ',not sent', success: '10,Успех' } as const;
-  const lines = rows.map(
-    ({ name, results }, n) =>
-      `${n + 2},k-${name},202,${accountOf(name)},KZT,,,1500.00,${idOf(name)},1500.00,,,${results},${said[results]}`,
-  );
-  writeFileSync(resultsOf(orders), `${[header, ...lines].join('\n')}\n`);
+  const kept = rows.map(({ name }, n) => ({
+    order: staticOrder(n + 2, `k-${name}`, '202', accountOf(name), '1500.00'),
+    transactionId: idOf(name),
+  }));
+  await keepEarlierRun(ledger, { gateway, agentId }, resultsOf(orders), kept);
   return orders;
 }
 
@@ -173,31 +176,15 @@ async function expectStarts(env: Record<string, string>, orders: string) {
 }
 
 describe('a resumed run decides each row by the ledger', () => {
-  it('on a compacted journal file with a torn last line', async () => {
+  it('on the SQLite ledger', async () => {
     const env = envFor(sandbox, { AGENTPAY_SETTLE_DELAY: '20' });
-    const gateway = sandbox.baseUrl.replace(/\/+$/, '');
-    const journal = journalOf(env);
-    const { before, after, torn } = journalRecords(gateway, 2100);
-    mkdirSync(dirname(journal), { recursive: true });
-    writeFileSync(journal, `${before.join('\n')}\n`);
-    const compacted = await runCli(['ledger', 'compact', '--json'], { env });
-    expect(compacted.code, compacted.stderr).toBe(0);
-    expect(JSON.parse(compacted.stdout)).toMatchObject({ archived: { transactions: 2107 }, open: { transactions: 2 } });
-    appendFileSync(journal, `${after.join('\n')}\n${torn}`);
-    await expectStarts(env, resumeFiles());
+    await expectStarts(env, await resumeFiles(env, defaultLedger(env), 2100));
   });
 
-  it('on PostgreSQL, the same journal imported', { timeout: 120_000 }, async () => {
+  it('on PostgreSQL', { timeout: 120_000 }, async () => {
     const ledger = await freshDatabase(server);
     const env = envFor(sandbox, { AGENTPAY_LEDGER: ledger, AGENTPAY_OPERATOR: 'ann', AGENTPAY_SETTLE_DELAY: '20' });
-    const gateway = sandbox.baseUrl.replace(/\/+$/, '');
-    const { before, after } = journalRecords(gateway, 10);
-    const journal = journalOf(envFor(sandbox));
-    mkdirSync(dirname(journal), { recursive: true });
-    writeFileSync(journal, `${[...before, ...after].join('\n')}\n`);
-    const imported = await runCli(['ledger', 'import', journal], { env });
-    expect(imported.code, imported.stderr).toBe(0);
-    await expectStarts(env, resumeFiles());
+    await expectStarts(env, await resumeFiles(env, ledger, 10));
   });
 });
 
@@ -207,17 +194,19 @@ describe("a resumed run weighs the ledger's recent payments", () => {
     const earlier = await runCli(['pay', '--service', '201', '--account', 'r-1', '--amount', '10.00'], { env });
     expect(earlier.code, earlier.stderr).toBe(0);
     const orders = ordersFile(['key,service,account,amount', 'k-1,201,r-1,10.00', 'k-2,201,r-2,20.00']);
-    const header =
-      'line,key,service,account,currency,invoice-id,invoice,amount,transaction-id,paid-amount,paid-invoice-id,voucher,state,status,message';
-    writeFileSync(
-      resultsOf(orders),
-      [
-        header,
-        `2,k-1,201,r-1,KZT,,,10.00,${idOf('R')},10.00,,,unknown,,`,
-        `3,k-2,201,r-2,KZT,,,20.00,${idOf('S')},20.00,,,success,10,Успех`,
-        '',
-      ].join('\n'),
+    // The earlier run: k-1 never sent, k-2 paid.
+    const gateway = sandbox.baseUrl.replace(/\/+$/, '');
+    await keepEarlierRun(defaultLedger(env), { gateway, agentId }, resultsOf(orders), [
+      { order: staticOrder(2, 'k-1', '201', 'r-1', '10.00'), transactionId: idOf('R') },
+      { order: staticOrder(3, 'k-2', '201', 'r-2', '20.00'), transactionId: idOf('S') },
+    ]);
+    const paidS = await runCli(
+      ['pay', '--service', '201', '--account', 'r-2', '--amount', '20.00', '--txn-id', idOf('S')],
+      {
+        env,
+      },
     );
+    expect(paidS.code, paidS.stderr).toBe(0);
     const refused = await runCli(['pay', '--from-file', orders, '--yes'], { env });
     expect(refused.code).toBe(2);
     expect(refused.stderr).toContain('line 2: repeats transaction');

@@ -94,7 +94,7 @@ async function killReconcileResume(ledger: Record<string, string>) {
 }
 
 describe('a resume after a kill and a reconcile that closed rows as "never made"', () => {
-  it('pays them with their same TransactionIDs, once each, on the journal', async () => {
+  it('pays them with their same TransactionIDs, once each, on the SQLite ledger', async () => {
     await killReconcileResume({});
   }, 60_000);
 

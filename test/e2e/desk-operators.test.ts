@@ -160,6 +160,8 @@ describe('operators are database roles', { timeout: 60_000 }, () => {
        DROP FUNCTION agentpay_recorded_by(), agentpay_approved_attempt(), agentpay_is_operator(name),
          agentpay_is_supervisor(name), agentpay_request_approval(text, text, text, text, text, text, text, text, text, text[], integer),
          agentpay_use_approval(text, text, text, uuid, text);
+       DROP TABLE agentpay_bulk_rows;
+       DROP INDEX agentpay_transactions_by_account;
        DELETE FROM agentpay_schema_migrations WHERE version > 2`,
     );
     expect(await sql(admin, 'SELECT max(version) AS v FROM agentpay_schema_migrations')).toEqual([{ v: 2 }]);

@@ -107,7 +107,7 @@ describe('a team ledger written with old spellings', () => {
         ledger,
         `ALTER TABLE agentpay_transactions DROP CONSTRAINT IF EXISTS agentpay_transactions_one_spelling;
          ALTER TABLE agentpay_approvals DROP CONSTRAINT IF EXISTS agentpay_approvals_one_spelling;
-         DELETE FROM agentpay_schema_migrations WHERE version = 8`,
+         DELETE FROM agentpay_schema_migrations WHERE version >= 8`,
       );
     const respell = async (account: string, spelling: string) => {
       await withoutSpellingChecks();
@@ -138,7 +138,7 @@ describe('a team ledger written with old spellings', () => {
     );
     await sql(
       ledger,
-      'DROP TABLE agentpay_gateway_spellings; DELETE FROM agentpay_schema_migrations WHERE version = 7',
+      'DROP TABLE agentpay_gateway_spellings; DELETE FROM agentpay_schema_migrations WHERE version >= 7',
     );
     const records = await sql(ledger, 'SELECT count(*)::int AS n FROM agentpay_records');
 

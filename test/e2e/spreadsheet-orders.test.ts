@@ -68,15 +68,13 @@ describe('pay --from-file with a spreadsheet export', () => {
       /^line;key;service;account;currency;invoice-id;invoice;amount;transaction-id;paid-amount;/,
     );
     expect(results).toMatch(/\r\n3;Заказ-2;201;Счёт-8;KZT;;;1234,5;\d+;1234,5;;;success;/);
-    const intents = (await ledgerRecords(defaultLedger(env))).flatMap((record) =>
-      record.kind === 'intent' ? [[record.account, record.amount]] : [],
-    );
-    expect(intents.sort()).toEqual([
+    const intents = (await ledgerRecords(defaultLedger(env))).filter((record) => record.kind === 'intent');
+    expect(intents.map((intent) => [intent.account, intent.amount]).sort()).toEqual([
       ['Ёлка-7', '1500.00'],
       ['Счёт-8', '1234.5'],
     ]);
 
-    // The results file read back in its decimal-comma notation: every row final, nothing sent again.
+    // Run again: every row final by the ledger's word, nothing sent again.
     const again = await runCli(['pay', '--from-file', orders, '--encoding', 'windows-1251', '--yes', '--json'], {
       env,
     });

@@ -6,13 +6,16 @@ import { LockBusy, lockNow } from '../../dist/lock-file.js';
 
 const { LOCK_PATH: path, LOCK_LOG: log, LOCK_ROUNDS: rounds = '20', LOCK_HANG: hang } = process.env;
 const pause = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
-for (let round = 0; round < Number(rounds); round++) {
-  // A bulk run refuses a busy lock; to take turns, this one asks again until it gets it.
-  let lock = lockNow(path);
-  for (const until = Date.now() + 20_000; lock instanceof LockBusy; lock = lockNow(path)) {
-    if (Date.now() > until) throw new Error(`lock busy: ${JSON.stringify(lock.holder)}`);
-    await pause(1 + Math.random() * 2);
+/** The lock, tried again every few ms for up to 20 s: the turns of a queue of processes. */
+async function lockSoon() {
+  for (const until = Date.now() + 20_000; ; await pause(2)) {
+    const lock = lockNow(path);
+    if (!(lock instanceof LockBusy) || Date.now() > until) return lock;
   }
+}
+for (let round = 0; round < Number(rounds); round++) {
+  const lock = await lockSoon();
+  if (!('release' in lock)) throw new Error(`lock busy: ${JSON.stringify(lock.holder)}`);
   appendFileSync(log, `in ${process.pid}\n`);
   if (hang) {
     process.stdout.write('held\n');

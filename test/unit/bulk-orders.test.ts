@@ -3,9 +3,9 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { readOrders } from '../../src/commands/pay/bulk/rows.js';
 import { UsageError } from '../../src/errors.js';
 import { notUtf8 } from '../../src/not-utf8.js';
+import { readOrderFile } from '../helpers/order-file.js';
 import { seededRandom } from '../helpers/seeded-random.js';
 import { rejection } from '../helpers/thrown.js';
 
@@ -14,12 +14,14 @@ let files = 0;
 const ordersOf = async (text: string | Buffer, extension = 'csv') => {
   const path = join(folder, `orders-${++files}.${extension}`);
   writeFileSync(path, text);
-  return [...(await readOrders(path, undefined, () => process.stdin)).rows].map(({ line, key, account, amount }) => ({
-    line,
-    key,
-    account,
-    amount,
-  }));
+  return [...(await readOrderFile(path, undefined, () => process.stdin)).rows].map(
+    ({ line, key, account, amount }) => ({
+      line,
+      key,
+      account,
+      amount,
+    }),
+  );
 };
 
 describe('reading a CSV order file', () => {
@@ -67,8 +69,8 @@ describe('reading a JSON-lines order file', () => {
   });
 
   it('a file that cannot be read is refused with its reason', async () => {
-    await expect(readOrders(join(folder, 'missing.csv'), undefined, () => process.stdin)).rejects.toThrow(/ENOENT/);
-    await expect(readOrders(folder, undefined, () => process.stdin)).rejects.toThrow(/EISDIR/);
+    await expect(readOrderFile(join(folder, 'missing.csv'), undefined, () => process.stdin)).rejects.toThrow(/ENOENT/);
+    await expect(readOrderFile(folder, undefined, () => process.stdin)).rejects.toThrow(/EISDIR/);
   });
 });
 

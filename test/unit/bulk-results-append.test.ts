@@ -28,7 +28,7 @@ describe('the results file while a run appends to it', () => {
     // held every line in one string until it ended (~1 GB peak RSS on Node 20).
     const path = join(mkdtempSync(join(tmpdir(), 'agentpay-results-')), 'orders.results.csv');
     const writer = new ResultsWriter(path);
-    writer.rewrite([]);
+    writer.start();
     const header = statSync(path).size;
     for (let line = 2; line < 10_002; line++) writer.append(row(line));
     // Still in the same turn: most of the lines are on disk already, whole.

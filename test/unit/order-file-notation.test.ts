@@ -2,11 +2,12 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { type OrderNotation, readOrders } from '../../src/commands/pay/bulk/rows.js';
+import type { OrderNotation } from '../../src/commands/pay/bulk/rows.js';
 import { delimiterOption, encodingOption } from '../../src/commands/spreadsheet-options.js';
 import { UsageError } from '../../src/errors.js';
 import { fromDecimalComma, toDecimalComma } from '../../src/protocol/decimal-comma.js';
 import { windows1251 } from '../helpers/legacy-charsets.js';
+import { readOrderFile } from '../helpers/order-file.js';
 import { rejection } from '../helpers/thrown.js';
 
 const folder = mkdtempSync(join(tmpdir(), 'agentpay-notation-'));
@@ -15,7 +16,7 @@ const none: OrderNotation = { delimiter: undefined, decimalComma: false, encodin
 const read = async (bytes: string | Buffer, notation: Partial<OrderNotation> = {}, extension = 'csv') => {
   const path = join(folder, `orders-${++files}.${extension}`);
   writeFileSync(path, bytes);
-  const { rows, written } = await readOrders(path, undefined, () => process.stdin, { ...none, ...notation });
+  const { rows, written } = await readOrderFile(path, undefined, () => process.stdin, { ...none, ...notation });
   return { rows: [...rows].map(({ line, key, account, amount }) => ({ line, key, account, amount })), written };
 };
 

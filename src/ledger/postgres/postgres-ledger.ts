@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import { LedgerUnreachableError, LocalStorageError, noPaymentSent } from '../../errors.js';
+import type { BulkRun } from '../bulk-run.js';
 import { ClaimQueue } from '../claim-queue.js';
 import type {
   AttemptRef,
@@ -26,9 +27,11 @@ import type {
 } from '../ledger.js';
 import type { LedgerLocation } from '../location.js';
 import type { JournalRecord, OutcomeRecord } from '../records.js';
+import { openBulkRun } from '../sql/bulk-runs.js';
 import { importJournalRecords } from '../sql/import-records.js';
 import * as reads from '../sql/reads.js';
 import { claimedEntriesOf, outcomeColumns, type Query, type Row, text } from '../sql/rows.js';
+import { bulkStatements, inTransaction } from './bulk-queries.js';
 import { type IntentRecorder, insertOrRetry, settleClaims } from './claims.js';
 import { connectLedger, type LedgerConnection, letGo, reasonOf } from './connect.js';
 import { deliverFallback } from './deliver-fallback.js';
@@ -295,6 +298,12 @@ export class PostgresLedger implements Ledger {
 
   recentPayments(query: LookBackQuery | SetLookBackQuery): Promise<RecentPayment[]> {
     return this.inTurn(() => reads.recentPaymentsOf({ query: this.queryNow, sql: sql.reads }, query));
+  }
+
+  bulkRun(owner: Owner): Promise<BulkRun> {
+    const transaction = (statements: readonly [string, unknown[]][]) =>
+      this.inTurn(() => inTransaction(this.queryNow, statements));
+    return openBulkRun({ query: this.query, transaction, sql: bulkStatements }, owner);
   }
 
   transaction(transactionId: string, owner?: Owner): Promise<JournalEntry[]> {

@@ -154,10 +154,14 @@ WHERE r.seq > $1 ORDER BY r.seq LIMIT $2`;
  * records (recordsOf) by the ledger's own rules, as for a receipt.
  */
 const recentTransactions = `
-WITH latest AS (
+WITH chosen AS (
+  SELECT t.seq FROM agentpay_transactions t WHERE t.gateway = $1 AND t.agent_id = $2 AND t.account = ANY($5::text[])
+  UNION SELECT a.transaction_seq FROM agentpay_records a
+  WHERE $4::text IS NOT NULL AND a.kind = 'attempt' AND a.at >= $3 AND a.operator = $4
+), latest AS (
   SELECT DISTINCT ON (a.transaction_seq) a.transaction_seq, a.seq AS attempt_seq, a.operator AS record_operator
   FROM agentpay_records a
-  WHERE a.kind = 'attempt' AND a.at >= $3
+  WHERE a.kind = 'attempt' AND a.at >= $3 AND a.transaction_seq IN (SELECT seq FROM chosen)
   ORDER BY a.transaction_seq, a.seq DESC
 )
 SELECT ${transactionColumns}, (

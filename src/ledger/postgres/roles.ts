@@ -64,6 +64,8 @@ const operatorRights = [
   `GRANT EXECUTE ON FUNCTION agentpay_open_shift(), agentpay_close_shift(bigint, text, text) TO ${operatorGroup}`,
   // The desk's policy: the administrator's to set (ledger policy), everyone's to read.
   `GRANT SELECT ON agentpay_approval_thresholds, agentpay_desk_policy TO ${operatorGroup}`,
+  // A bulk run's rows: kept before its Payments leave, read by its resume, never changed.
+  `GRANT SELECT, INSERT ON agentpay_bulk_rows TO ${operatorGroup}`,
 ];
 
 /** Whether the cluster has the operator groups. */

@@ -1,6 +1,7 @@
 import type pg from 'pg';
 import { LedgerUnreachableError } from '../../errors.js';
 import { approvalsMigration } from './approvals-schema.js';
+import { bulkRunsMigration } from './bulk-runs-schema.js';
 import { reasonOf } from './connect.js';
 import { deskRulesMigration } from './desk-rules-schema.js';
 import { migrateGatewaySpellings } from './gateway-spellings-schema.js';
@@ -80,6 +81,7 @@ CREATE INDEX agentpay_attempts_by_time ON agentpay_records (at) WHERE kind = 'at
   { version: 6, name: "the desk's rules kept by the database", sql: deskRulesMigration },
   { version: 7, name: 'one name for one gateway', sql: migrateGatewaySpellings },
   { version: 8, name: 'one spelling for a gateway, an agent, a TransactionID', sql: spellingsCheckedMigration },
+  { version: 9, name: 'the rows of each bulk run', sql: bulkRunsMigration },
 ];
 
 export const schemaVersion = migrations.at(-1)!.version;

@@ -105,9 +105,15 @@ SELECT r.seq AS record_seq, r.kind, r.at AS record_at, r.source, r.view, r.opera
 FROM agentpay_records r JOIN agentpay_transactions t ON t.seq = r.transaction_seq
 WHERE r.seq > $1 ORDER BY r.seq LIMIT $2`,
   recentTransactions: `
-WITH latest AS (
-  SELECT a.transaction_seq, max(a.seq) AS attempt_seq FROM agentpay_records a
-  WHERE a.kind = 'attempt' AND a.at >= $3 GROUP BY a.transaction_seq
+WITH chosen AS (
+  SELECT t.seq FROM agentpay_transactions t
+  WHERE t.gateway = $1 AND t.agent_id = $2 AND t.account IN (SELECT value FROM json_each($5))
+  UNION SELECT a.transaction_seq FROM agentpay_records a INDEXED BY agentpay_attempts_by_time
+  WHERE $4 IS NOT NULL AND a.kind = 'attempt' AND a.at >= $3 AND a.operator = $4
+), latest AS (
+  SELECT c.seq AS transaction_seq, (SELECT max(a.seq) FROM agentpay_records a
+    WHERE a.transaction_seq = c.seq AND a.kind = 'attempt' AND a.at >= $3) AS attempt_seq
+  FROM chosen c
 )
 SELECT ${transactionColumns}, (
   SELECT json_group_array(json_object('seq', r.seq, 'transaction_seq', r.transaction_seq, 'kind', r.kind, 'at', r.at,
@@ -115,7 +121,7 @@ SELECT ${transactionColumns}, (
     'host', r.host, 'overrides', json(r.overrides)))
   FROM (SELECT * FROM agentpay_records WHERE transaction_seq = t.seq ORDER BY seq) r
 ) AS records
-FROM latest l JOIN agentpay_records la ON la.seq = l.attempt_seq JOIN agentpay_transactions t ON t.seq = l.transaction_seq
+FROM latest l CROSS JOIN agentpay_records la ON la.seq = l.attempt_seq CROSS JOIN agentpay_transactions t ON t.seq = l.transaction_seq
 WHERE t.gateway = $1 AND t.agent_id = $2 AND (la.operator = $4 OR t.account IN (SELECT value FROM json_each($5)))
 ORDER BY l.attempt_seq`,
   transactionsById: `

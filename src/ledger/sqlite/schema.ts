@@ -73,6 +73,29 @@ CREATE TRIGGER agentpay_records_close_open AFTER INSERT ON agentpay_records
       WHERE a.transaction_seq = NEW.transaction_seq AND a.kind = 'attempt' AND a.seq > NEW.answers_attempt))))
   BEGIN DELETE FROM agentpay_open WHERE transaction_seq = NEW.transaction_seq; END;
 `,
+  // The rows each bulk run keeps (postgres/bulk-runs-schema.ts), append-only as the records are; and
+  // the payments to an account found by an index, so a look-back reads those, not the window's.
+  `
+CREATE TABLE agentpay_bulk_rows (
+  run_key TEXT NOT NULL,
+  line INTEGER NOT NULL,
+  row_key TEXT,
+  service TEXT NOT NULL,
+  account TEXT NOT NULL,
+  currency TEXT NOT NULL,
+  invoice_id TEXT,
+  invoice_position INTEGER,
+  amount TEXT,
+  transaction_id TEXT NOT NULL,
+  at TEXT NOT NULL,
+  PRIMARY KEY (run_key, line)
+) STRICT, WITHOUT ROWID;
+CREATE INDEX agentpay_transactions_by_account ON agentpay_transactions (gateway, agent_id, account);
+CREATE TRIGGER agentpay_bulk_rows_no_update BEFORE UPDATE ON agentpay_bulk_rows
+  BEGIN SELECT RAISE(ABORT, 'agentpay ledger records are append-only: UPDATE on agentpay_bulk_rows refused'); END;
+CREATE TRIGGER agentpay_bulk_rows_no_delete BEFORE DELETE ON agentpay_bulk_rows
+  BEGIN SELECT RAISE(ABORT, 'agentpay ledger records are append-only: DELETE on agentpay_bulk_rows refused'); END;
+`,
 ];
 
 const sqliteSchemaVersion = migrations.length;

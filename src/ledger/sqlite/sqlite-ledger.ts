@@ -3,6 +3,7 @@ import { realpathSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { noPaymentSent } from '../../errors.js';
+import type { BulkRun } from '../bulk-run.js';
 import { type Claim, ClaimQueue, groupedByOwner, lookBackOfClaims } from '../claim-queue.js';
 import type {
   AttemptRef,
@@ -27,9 +28,11 @@ import type {
 } from '../ledger.js';
 import type { LedgerLocation } from '../location.js';
 import type { JournalRecord, OutcomeRecord } from '../records.js';
+import { openBulkRun } from '../sql/bulk-runs.js';
 import { importJournalRecords } from '../sql/import-records.js';
 import * as reads from '../sql/reads.js';
 import { claimedEntriesOf, type Row, text } from '../sql/rows.js';
+import { bulkStatements } from './bulk-queries.js';
 import { openDatabase } from './database.js';
 import * as sql from './queries.js';
 import { Statements } from './query.js';
@@ -233,6 +236,14 @@ export class SqliteLedger implements Ledger {
 
   recentPayments(query: LookBackQuery | SetLookBackQuery): Promise<RecentPayment[]> {
     return reads.recentPaymentsOf(this.reader, query);
+  }
+
+  bulkRun(owner: Owner): Promise<BulkRun> {
+    const transaction = (statements: readonly [string, unknown[]][]) =>
+      this.write(() => {
+        for (const [text, values] of statements) this.db.run(text, values);
+      });
+    return openBulkRun({ query: this.db.query, transaction, sql: bulkStatements }, owner);
   }
 
   payments(query: PaymentsQuery): AsyncIterable<readonly PaymentRow[]> {

@@ -27,13 +27,14 @@ export async function whenFree(place: WriteTurnPlace, work: () => void, conseque
   const started = Date.now();
   let said = false;
   for (let pause = 2; ; pause = Math.min(pause * 2, 50)) {
-    if (place.stop?.aborted) throw new InterruptedError(place.stop.reason as StopSignal);
     try {
       work();
       return;
     } catch (error) {
       if (!isBusy(error)) throw storageError('write the ledger', place.path, error, consequence);
     }
+    // Only a wait is cut short: a write the lock lets through at once (an outcome after Ctrl+C) is made.
+    if (place.stop?.aborted) throw new InterruptedError(place.stop.reason as StopSignal);
     const waited = Date.now() - started;
     if (waited >= giveUpAfterMs)
       throw new LocalStorageError('write the ledger', place.path, new Error(t().lock.ledgerBusy(place.path)), {

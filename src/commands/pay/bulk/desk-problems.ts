@@ -1,14 +1,11 @@
 import { t } from '../../../i18n/current.js';
+import type { BulkRun } from '../../../ledger/bulk-run.js';
 import type { Intent, Owner, RecentPayment } from '../../../ledger/ledger.js';
 import { addDecimals } from '../../../protocol/money.js';
 import { breachText, duplicatesOf, duplicateText, limitBreaches } from '../../../purchase/desk-rules.js';
 import type { BadRow } from '../../../render/bulk.js';
 import type { Settings } from '../../../settings/resolve.js';
-import type { BulkRows } from './bulk-rows.js';
-import { FirstSeen } from './first-seen.js';
-import type { OrderStore } from './order-store.js';
-import { PaymentsByAccount } from './payments-by-account.js';
-import type { BulkRow } from './plan.js';
+import { type BulkRow, PlanWrites, rowsOf } from './plan.js';
 
 type DeskContext = { settings: Pick<Settings, 'desk' | 'operator'> };
 interface FilePolicy {
@@ -16,38 +13,59 @@ interface FilePolicy {
   allowDuplicate: boolean;
 }
 
-/** The rows that repeat an earlier row's purchase, each with the line of the first: few, so kept in a Map. */
-export function repeatedPurchases(orders: OrderStore): Map<number, number> {
-  const firstOf = new FirstSeen((index) => orders.purchaseOf(index), orders.length);
-  const repeats = new Map<number, number>();
-  for (let index = 0; index < orders.length; index++) {
-    const first = firstOf.firstOrAdd(index, orders.purchaseOf(index));
-    if (first !== -1) repeats.set(index, orders.lineOf(first));
+/** The ledger's recent payments by account, asked once for each row of a file. */
+function byAccountOf(payments: readonly RecentPayment[]): Map<string, RecentPayment[]> {
+  const byAccount = new Map<string, RecentPayment[]>();
+  for (const payment of payments) {
+    const mine = byAccount.get(payment.intent.account);
+    if (mine) mine.push(payment);
+    else byAccount.set(payment.intent.account, [payment]);
   }
-  firstOf.release();
-  return repeats;
+  return byAccount;
+}
+
+const noPayments: readonly RecentPayment[] = [];
+
+/**
+ * Whether the desk's rules have anything to weigh in the file: a row repeating another's
+ * purchase, a recent payment to one of its accounts or by the operator, a limit on one of its
+ * currencies. When none, no row is read for them.
+ */
+export function deskWeighs(
+  context: DeskContext,
+  currencies: ReadonlySet<string>,
+  repeats: ReadonlyMap<number, number>,
+  recent: readonly RecentPayment[],
+): boolean {
+  const { desk } = context.settings;
+  const limited = (currency: string) =>
+    (['maxAmount', 'dailyLimit', 'accountDailyLimit'] as const).some(
+      (kind) => desk.limit(kind, currency) !== undefined,
+    );
+  return repeats.size > 0 || recent.length > 0 || [...currencies].some(limited);
 }
 
 /**
  * The desk's rules over the rows to pay, in file order, each weighed with the ledger's payments
  * and the file's rows before it (rows whose amount is not known yet are left for the second
- * pass, after the AccountChecks). Sets each row's lifted guards; returns the rows refused.
+ * pass, after the AccountChecks); `repeats` names the rows that repeat an earlier row's purchase
+ * (by line, the first one's line). Sets each row's lifted guards; returns the rows refused.
  */
-export function deskProblems(
+export async function deskProblems(
   context: DeskContext,
   owner: Owner,
-  rows: BulkRows,
+  run: BulkRun,
   repeats: ReadonlyMap<number, number>,
   recent: readonly RecentPayment[],
   policy: FilePolicy,
   now: Date,
-): BadRow[] {
+): Promise<BadRow[]> {
   const { desk } = context.settings;
   const operator = context.settings.operator.value;
   const problems: BadRow[] = [];
   const windowMs = desk.duplicateWindowMs.value;
   const windowStart = new Date(now.getTime() - windowMs);
-  const byAccount = new PaymentsByAccount(recent);
+  const byAccount = byAccountOf(recent);
   const byOperator = recent.filter((payment) => payment.intent.operator === operator);
   // The file's rows so far, per currency: all of them, and per account.
   const sums = new Map<string, { all: string; byAccount: Map<string, string> }>();
@@ -80,10 +98,11 @@ export function deskProblems(
     },
     state: undefined,
   });
-  for (let index = 0; index < rows.length; index++) {
-    const row = rows.get(index);
+  const writes = new PlanWrites(run);
+  for await (const row of rowsOf(run, 0, { entries: false })) {
+    const before = row.lifted.join();
     row.lifted = [];
-    const first = repeats.get(index);
+    const first = repeats.get(row.line);
     if (first === undefined) {
       // The first row of its purchase.
     } else if (policy.allowDuplicate) row.lifted.push('allow-duplicate');
@@ -94,17 +113,16 @@ export function deskProblems(
         message: `the same purchase as line ${first} (give --allow-duplicate if both are meant)`,
       });
     weighRow(row);
-    rows.put(index, row);
+    if (row.lifted.join() !== before) await writes.put(row);
   }
+  await writes.flush();
   return problems;
 
   function weighRow(row: BulkRow): void {
     if (row.start !== 'new' || row.paidAmount === undefined) return;
-    const mine = byAccount.of(row.account);
+    const mine = byAccount.get(row.account) ?? noPayments;
     const { limited, daily } = rulesOf(row.currency);
-    // Nothing to weigh (no limit, no recent payment to the account): no intent made. Its
-    // `line N` text went through V8's number-to-string cache, which lives in the old generation,
-    // so a text a row survived the young one's collections until V8 doubled it, twice.
+    // Nothing to weigh (no limit, no recent payment to the account): no intent made.
     if (!limited && mine.length === 0) return;
     const intent: Intent = {
       transactionId: row.transactionId ?? `line ${row.line}`,

@@ -1,4 +1,5 @@
 import { t } from '../../../i18n/current.js';
+import type { BulkOrder } from '../../../ledger/bulk-run.js';
 import { defaultCurrency } from '../../../options/purchase.js';
 import { fromDecimalComma } from '../../../protocol/decimal-comma.js';
 import {
@@ -15,21 +16,11 @@ import { cellTextProblem, type OrderColumn, orderColumns } from './order-cells.j
 /**
  * The orders of `pay --from-file` (docs/commands.md "pay --from-file"): CSV with a header or
  * JSON Lines, every row checked on its own before anything is sent. A row is known by the line
- * of the file it starts on.
+ * of the file it starts on; a dynamic voucher by InvoiceId (spec 4.2) or by its position in the
+ * list (`Invoice-<n>`, spec 2.4), and/or an amount: a static one (spec 4.3), or the OrderAmount
+ * the voucher must have.
  */
-export interface OrderRow {
-  line: number;
-  key: string | undefined;
-  service: string;
-  account: string;
-  currency: string;
-  /** A dynamic voucher by InvoiceId (spec 4.2) ... */
-  invoiceId: string | undefined;
-  /** ... or by its position in the list (`Invoice-<n>`, spec 2.4) ... */
-  invoicePosition: number | undefined;
-  /** ... and/or an amount: a static one (spec 4.3), or the OrderAmount the voucher must have. */
-  amount: string | undefined;
-}
+export type OrderRow = BulkOrder;
 
 /**
  * One row's cells by column name, checked into an order, or the problems found in it. With

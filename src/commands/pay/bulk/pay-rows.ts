@@ -1,14 +1,14 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { AgentpayError, ExitCode, type ExitCodeValue, mostSevere } from '../../../errors.js';
 import { t } from '../../../i18n/current.js';
+import type { BulkRun } from '../../../ledger/bulk-run.js';
 import type { BulkRowState, JobFigures } from '../../../metrics/exposition.js';
 import type { Output } from '../../../output.js';
 import { addDecimals } from '../../../protocol/money.js';
 import * as text from '../../../render/bulk.js';
 import { shownText } from '../../../render/sanitize.js';
 import { forEachOrdered } from '../../ordered-pool.js';
-import type { BulkRows } from './bulk-rows.js';
-import type { BulkRow } from './plan.js';
+import { type BulkRow, rowsOf } from './plan.js';
 import { startProgress } from './progress.js';
 import type { ResultsWriter } from './results-file.js';
 import { IntentsAhead, resultRowOf, stopsTheRunCode, workOnRow } from './row-work.js';
@@ -27,29 +27,75 @@ export function bulkRowsOf(totals: Totals, notStarted: number): Record<BulkRowSt
   return { ...figures, not_started: notStarted, refused: 0 };
 }
 
+/**
+ * The rows of the plan read ahead of the row being started, a page at a time: the intents of the
+ * rows about to start are written ahead of them (row-work.ts IntentsAhead). Rows far behind are let go.
+ */
+class RowsAhead {
+  private rows: BulkRow[] = [];
+  private first = 0;
+  private readonly source: AsyncGenerator<BulkRow>;
+  private ended = false;
+
+  constructor(run: BulkRun) {
+    this.source = rowsOf(run);
+  }
+
+  /** Reads on until the row numbered `until` - 1 is read, or the file ended. */
+  async readTo(until: number): Promise<void> {
+    while (!this.ended && this.first + this.rows.length < until) {
+      const next = await this.source.next();
+      if (next.done) this.ended = true;
+      else this.rows.push(next.value);
+    }
+    const behind = until - keptBehind - this.first;
+    if (behind > keptBehind) {
+      this.rows.splice(0, behind);
+      this.first += behind;
+    }
+  }
+
+  at(index: number): BulkRow | undefined {
+    return this.rows[index - this.first];
+  }
+}
+
+/** Rows kept behind the one read last: more than a run's rows in flight and ahead ever reach back. */
+const keptBehind = 4096;
+
+/**
+ * The rows of the plan paid, settled or skipped, `concurrency` at a time, each row's line
+ * written to the results file in the file's order as it ends; then the rows not started (a
+ * stop, Ctrl+C), as the ledger has them.
+ */
 export async function payRows(
   out: Output,
-  rows: BulkRows,
+  run: { rows: BulkRun; count: number },
   work: Parameters<typeof workOnRow>[0],
   writer: ResultsWriter,
   concurrency: number,
   interrupts: ReturnType<typeof listenForInterrupts>,
   figures: JobFigures,
 ): Promise<void> {
-  const progress = startProgress(out, rows.length);
+  const progress = startProgress(out, run.count);
   let stopReason: AgentpayError | undefined;
   const codes = new Set<ExitCodeValue>();
   const totals: Totals = new Map();
   let done = 0;
   let open = 0;
   let notSent = 0;
-  const source = function* () {
-    for (let index = 0; index < rows.length; index++) {
+  let lastLine = 0;
+  const rows = new RowsAhead(run.rows);
+  const ahead = new IntentsAhead(work, rows, concurrency);
+  const source = async function* () {
+    for (let index = 0; ; index++) {
       if (interrupts.soft.aborted || stopReason !== undefined) return;
-      yield { row: rows.get(index), index };
+      await rows.readTo(index + 2 + 2 * concurrency);
+      const row = rows.at(index);
+      if (row === undefined) return;
+      yield { row, index };
     }
   };
-  const ahead = new IntentsAhead(work, rows, concurrency);
   const work1 = async ({ row, index }: { row: BulkRow; index: number }) => {
     // Every 1,024 rows: result lines wait for a slow reader, as the plan's do, rather than queue in
     // memory; and the event loop gets a turn. Rows that end without waiting on anything (a resume's
@@ -60,22 +106,18 @@ export async function payRows(
       stopReason = new AgentpayError(result.message, result.exitCode as ExitCodeValue);
       out.warn(t().bulk.stoppedStarting(shownText(result.message)));
     }
-    const latest = resultRowOf(row, result);
-    rows.setWord(index, latest);
-    // A skipped row is written again only when the results file lagged behind the ledger (a kill between the two).
-    if (!result.skipped || row.prior?.state !== result.state) {
-      try {
-        writer.append(latest);
-      } catch (error) {
-        if (!(error instanceof AgentpayError)) throw error;
-        stopReason ??= error;
-      }
-    }
     progress.rowDone(result.state === 'failed' || result.state === 'not-sent');
-    return result;
+    return { row, result };
   };
-  const emit = (result: text.RowResult) => {
+  const emit = ({ row, result }: { row: BulkRow; result: text.RowResult }) => {
     done++;
+    lastLine = row.line;
+    try {
+      writer.append(resultRowOf(row, result));
+    } catch (error) {
+      if (!(error instanceof AgentpayError)) throw error;
+      stopReason ??= error;
+    }
     codes.add(result.exitCode as ExitCodeValue);
     if (result.state === 'pending' || result.state === 'unknown') open++;
     if (result.state === 'not-sent') notSent++;
@@ -93,11 +135,17 @@ export async function payRows(
     await ahead.closeUnstarted();
     await work.outcomes.settled();
   }
+  try {
+    await writeNotStarted(run.rows, lastLine, writer);
+  } catch (error) {
+    if (!(error instanceof AgentpayError)) throw error;
+    stopReason ??= error;
+  }
   const interruptedBy = interrupts.by();
-  const notStarted = rows.length - done;
+  const notStarted = run.count - done;
   figures.bulkRows = bulkRowsOf(totals, notStarted);
   figures.openPayments = { pending: figures.bulkRows.pending, unknown: figures.bulkRows.unknown };
-  const summary = text.summaryText(totals, { rows: rows.length, notStarted, interrupted: interruptedBy }, t());
+  const summary = text.summaryText(totals, { rows: run.count, notStarted, interrupted: interruptedBy }, t());
   out.note(t().bulk.results(writer.path));
   const exitCode: ExitCodeValue =
     interruptedBy !== undefined
@@ -108,4 +156,9 @@ export async function payRows(
   if (exitCode === ExitCode.success) return out.note(out.errorStyle.dim(summary));
   const hint = text.summaryHint({ open, notSent, notStarted }, t());
   throw new AgentpayError(summary, exitCode, hint === undefined ? {} : { hint });
+}
+
+/** The rows after `lastLine`, not started this run, in the results file as the ledger has them. */
+async function writeNotStarted(run: BulkRun, lastLine: number, writer: ResultsWriter): Promise<void> {
+  for await (const row of rowsOf(run, lastLine)) writer.append(resultRowOf(row));
 }

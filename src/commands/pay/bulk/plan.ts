@@ -1,160 +1,185 @@
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import { AgentpayError, VoucherChoiceError } from '../../../errors.js';
 import type { GatewayClient } from '../../../gateway/client.js';
-import type { Ledger, Owner, RecentPayment } from '../../../ledger/ledger.js';
-import type { CodeTable } from '../../../protocol/codes.js';
+import type { BulkRun, PageOptions, PlannedRow } from '../../../ledger/bulk-run.js';
+import type { JournalEntry, Ledger, Owner, RecentPayment } from '../../../ledger/ledger.js';
+import { type CodeTable, classifyCode } from '../../../protocol/codes.js';
 import { checkPurchase } from '../../../purchase/account-check.js';
 import { type LookBack, lookBackOf } from '../../../purchase/desk-rules.js';
 import { voucherOf } from '../../../purchase/voucher-choice.js';
 import type { BadRow } from '../../../render/bulk.js';
 import type { Settings } from '../../../settings/resolve.js';
 import { forEachOrdered } from '../../ordered-pool.js';
-import type { BulkRows } from './bulk-rows.js';
-import { FileAccounts } from './file-accounts.js';
-import type { OrderRow } from './order-row.js';
-import type { OrderStore } from './order-store.js';
-import type { ResultRow } from './results-file.js';
-import type { PriorRows } from './results-read.js';
-import { isGatewaysFailure, LedgerRows, type LedgerWord, mayBePaid, readResumeLedger } from './resume-ledger.js';
 
 /**
- * The plan of a bulk run, made before any Payment leaves: where each row stands after an earlier
- * run (final, open, or to pay), each row's voucher from a fresh AccountCheck, and the desk's
- * limits and duplicate check over the whole file (purchase/desk-rules.ts, the rules `pay` keeps
- * for one payment, applied to the file's rows in order on top of the ledger's).
+ * The plan of a bulk run, made before any Payment leaves and kept in the ledger's table of the
+ * file (ledger/bulk-run.ts): where each row stands after an earlier run (final, open, or to pay),
+ * each row's voucher from a fresh AccountCheck, and the desk's limits and duplicate check over
+ * the whole file (purchase/desk-rules.ts, the rules `pay` keeps for one payment, applied to the
+ * file's rows in order on top of the ledger's). Every step reads the rows a page at a time.
  */
-export interface BulkRow extends OrderRow {
-  /** From the results file of an earlier run, or given before any Payment leaves. */
-  transactionId: string | undefined;
+export interface BulkRow extends PlannedRow {
   /** final: skipped; open: an intent in the ledger without a final word (settled by Status); new: to pay. */
   start: 'final' | 'open' | 'new';
-  prior: ResultRow | undefined;
-  /** The ledger's entry for the TransactionID, when it has one (what the run reads of it: resume-ledger.ts). */
-  entry: LedgerWord | undefined;
-  paidAmount: string | undefined;
-  paidInvoiceId: string | undefined;
-  voucher: string | undefined;
-  /** The desk's guards lifted for this row: "over-limit", "allow-duplicate". */
-  lifted: string[];
 }
 
-export function bulkRowOf(
-  order: OrderRow,
-  prior: ResultRow | undefined,
-  entry: LedgerWord | undefined,
-  codes: CodeTable,
-): BulkRow {
-  const view = entry?.outcome?.view;
-  const final =
-    view?.state === 'success' ||
-    (view !== undefined && isGatewaysFailure(view.state, view.status, codes)) ||
-    (entry === undefined &&
-      (prior?.state === 'success' || isGatewaysFailure(prior?.state, prior?.status ?? null, codes)));
-  const start = final ? 'final' : entry !== undefined ? 'open' : 'new';
-  // Spelled out, not spread: a file of many rows makes one of these per row, mostly before V8 has optimised anything.
-  return {
-    line: order.line,
-    key: order.key,
-    service: order.service,
-    account: order.account,
-    currency: order.currency,
-    invoiceId: order.invoiceId,
-    invoicePosition: order.invoicePosition,
-    amount: order.amount,
-    transactionId: prior?.transactionId,
-    start,
-    prior,
-    entry,
-    paidAmount: start === 'new' ? order.amount : (entry?.intent.amount ?? prior?.paidAmount),
-    paidInvoiceId: start === 'new' ? order.invoiceId : (entry?.intent.invoiceId ?? prior?.paidInvoiceId ?? undefined),
-    voucher: entry?.intent.voucher ?? prior?.voucher,
-    lifted: [],
-  };
-}
+/** Rows read, or written back, at once. */
+const pageRows = 500;
 
-/**
- * What the run reads of the ledger for the whole file. Resuming: the entries of the earlier
- * run's TransactionIDs, of any age (resume-ledger.ts). Then only what the desk's rules weigh
- * (desk-rules.ts lookBackOf), read from the journal's end back: the recent payments to the
- * accounts of the rows that may still be paid (all of a new file's; none of a finished run's),
- * and the operator's when a daily limit is set on them.
- */
-export async function readLedger(
-  ledger: Ledger,
-  owner: Owner,
-  prior: PriorRows | undefined,
-  look: LookBack | undefined,
-  orders: OrderStore,
-  codes: CodeTable,
-): Promise<{ held: LedgerRows; recent: RecentPayment[] }> {
-  const resumed = prior !== undefined && prior.size > 0 ? prior : undefined;
-  const held =
-    resumed === undefined ? new LedgerRows(orders, 0) : await readResumeLedger(ledger, owner, resumed, orders);
-  const toPay = resumed === undefined ? undefined : (index: number) => mayBePaid(resumed, index, codes);
-  const recent = look === undefined ? [] : await recentToAccounts(ledger, owner, look, orders, toPay);
-  return { held, recent };
-}
-
-/**
- * The recent payments to the accounts of the file's rows (those `rows` chooses), and the
- * operator's when a daily limit is set on them, in one look-back: the ledger asks the file's
- * own packed rows whether an account is one of them (file-accounts.ts), rather than being
- * handed lists of them.
- */
-async function recentToAccounts(
-  ledger: Ledger,
-  owner: Owner,
-  look: LookBack,
-  orders: OrderStore,
-  rows: ((index: number) => boolean) | undefined,
-): Promise<RecentPayment[]> {
-  const accounts = new FileAccounts(orders, rows);
-  try {
-    return await ledger.recentPayments({ ...owner, since: look.since, accounts, operator: look.operator });
-  } finally {
-    accounts.release();
+/** The rows of the file in its order, a page at a time (PageOptions: with the ledger's entries, or some of them only). */
+export async function* rowsOf(run: BulkRun, afterLine = 0, options: PageOptions = {}): AsyncGenerator<BulkRow> {
+  for (let after = afterLine; ; ) {
+    const page = await run.page(after, pageRows, options);
+    // A turn of the event loop a page: Ctrl+C is heard while a step reads every row.
+    await nextTurn();
+    for (const row of page) yield { ...row, start: row.start ?? 'new' };
+    if (page.length < pageRows) return;
+    after = page.at(-1)!.line;
   }
 }
 
-/** What the desk's rules read of the ledger for these rows (desk-rules.ts lookBackOf). */
+/**
+ * A failure that is the gateway's word on the payment: final. A "not sent" (no status) or "never
+ * made" (a notFound code) was never taken, so it is paid again under its TransactionID (spec 3 rule 2).
+ */
+const isGatewaysFailure = (state: string | undefined, status: string | null, codes: CodeTable): boolean =>
+  state === 'failed' && status !== null && classifyCode(status, codes) !== 'notFound';
+
+/** Where a row starts by the ledger's entry for its TransactionID: none is a row never sent. */
+export function startOf(entry: JournalEntry | undefined, codes: CodeTable): BulkRow['start'] {
+  const view = entry?.outcome?.view;
+  const final = view?.state === 'success' || (view !== undefined && isGatewaysFailure(view.state, view.status, codes));
+  return final ? 'final' : entry !== undefined ? 'open' : 'new';
+}
+
+/** Where a row starts, and what it pays then. */
+function started(row: PlannedRow, codes: CodeTable): BulkRow {
+  const { entry } = row;
+  const start = startOf(entry, codes);
+  if (entry === undefined) return { ...row, start, paidAmount: row.amount, paidInvoiceId: row.invoiceId };
+  const { amount, invoiceId, voucher } = entry.intent;
+  return { ...row, start, paidAmount: amount, paidInvoiceId: invoiceId ?? undefined, voucher };
+}
+
+/** What the first pass over the rows learned: how many start where, and the currencies the desk's rules weigh. */
+export interface Starts {
+  rows: number;
+  final: number;
+  open: number;
+  new: number;
+  earlier: number;
+  currencies: Set<string>;
+}
+
+/**
+ * Each row's start, and what it pays as far as that is known before its AccountCheck: a row no
+ * earlier run had is new (one statement for all of them); an earlier run's starts by its entry.
+ */
+export async function settleStarts(run: BulkRun, codes: CodeTable): Promise<Starts> {
+  await run.startNew();
+  const rows = await run.count();
+  const starts: Starts = { rows, final: 0, open: 0, new: 0, earlier: 0, currencies: new Set(await run.currencies()) };
+  const batch = new PlanWrites(run);
+  for await (const row of rowsOf(run, 0, { only: 'earlier' })) {
+    const planned = started(row, codes);
+    starts[planned.start]++;
+    starts.earlier++;
+    await batch.put(planned);
+  }
+  await batch.flush();
+  starts.new = rows - starts.final - starts.open;
+  return starts;
+}
+
+/** What steps learned of rows, written back to the ledger's table `pageRows` at a time. */
+export class PlanWrites {
+  private rows: BulkRow[] = [];
+
+  constructor(private readonly run: BulkRun) {}
+
+  async put(row: BulkRow): Promise<void> {
+    this.rows.push(row);
+    if (this.rows.length >= pageRows) await this.flush();
+  }
+
+  async flush(): Promise<void> {
+    const rows = this.rows.splice(0);
+    if (rows.length > 0) await this.run.update(rows);
+  }
+}
+
+/** How many accounts one look-back asks for: a list the server holds as a query's parameter. */
+const accountsAsked = 10_000;
+
+/**
+ * The recent payments to the accounts of the rows that may still be paid (all of a new file's;
+ * none of a finished run's), and the operator's when a daily limit is set on them: what the
+ * desk's rules weigh (desk-rules.ts lookBackOf), the accounts asked a slice at a time.
+ */
+export async function recentToAccounts(
+  ledger: Ledger,
+  owner: Owner,
+  look: LookBack | undefined,
+  run: BulkRun,
+): Promise<RecentPayment[]> {
+  if (look === undefined) return [];
+  const found = new Map<string, RecentPayment>();
+  const ask = async (accounts: string[]) => {
+    const query = { ...owner, since: look.since, accounts, operator: look.operator };
+    for (const payment of await ledger.recentPayments(query)) found.set(payment.intent.transactionId, payment);
+  };
+  let after = '';
+  for (;;) {
+    const accounts = await run.accounts(after, accountsAsked);
+    // No account at all: the operator's payments are still asked for.
+    if (accounts.length > 0 || after === '') await ask(accounts);
+    if (accounts.length < accountsAsked) break;
+    after = accounts.at(-1)!;
+  }
+  return [...found.values()].sort((a, b) => Date.parse(a.intent.at) - Date.parse(b.intent.at));
+}
+
+/** What the desk's rules read of the ledger for rows of these currencies (desk-rules.ts lookBackOf). */
 export function lookBackFor(
   settings: Pick<Settings, 'desk' | 'operator'>,
-  rows: OrderStore,
+  currencies: ReadonlySet<string>,
   now: Date,
 ): LookBack | undefined {
-  const currencies = new Set<string>();
-  for (let index = 0; index < rows.length; index++) currencies.add(rows.currencyOf(index));
   return lookBackOf(settings.desk, settings.operator.value, currencies, settings.desk.duplicateWindowMs.value, now);
 }
 
 /**
- * spec 4.1: a fresh AccountCheck for every dynamic row to pay, `concurrency` at a time; each gets
+ * spec 4.1: a fresh AccountCheck for every dynamic row to pay (one naming an InvoiceId or a
+ * position in the list), `concurrency` at a time; each gets
  * its voucher passed whole (InvoiceId, OrderAmount, name). A refused check, an InvoiceId not in
  * the list or an amount that is not its OrderAmount makes the row bad. A gateway that cannot be
  * reached (or answers what cannot be read) ends the run: nothing was paid.
  */
 export async function resolveVouchers(
   client: GatewayClient,
-  rows: BulkRows,
+  run: BulkRun,
   concurrency: number,
   stopped: () => boolean,
 ): Promise<BadRow[]> {
   const problems: BadRow[] = [];
   const column = (row: BulkRow) => (row.invoiceId === undefined ? 'invoice' : 'invoice-id');
+  const writes = new PlanWrites(run);
   await forEachOrdered(
-    (function* () {
-      for (let index = 0; index < rows.length && !stopped(); index++) {
-        if (rows.startOf(index) === 'new' && rows.orders.namesVoucher(index)) yield { row: rows.get(index), index };
+    (async function* () {
+      for await (const row of rowsOf(run, 0, { entries: false, only: 'vouchers' })) {
+        if (stopped()) return;
+        yield row;
       }
     })(),
     concurrency,
-    async ({ row, index }) => {
+    async (row) => {
       try {
         const { vouchers } = await checkPurchase(client, row);
         const voucher = voucherOf(vouchers, row);
         row.paidAmount = voucher.orderAmount;
         row.paidInvoiceId = voucher.invoiceId;
         row.voucher = voucher.name;
-        rows.put(index, row);
+        await writes.put(row);
       } catch (error) {
         if (!(error instanceof AgentpayError) || error.exitCode > 2) throw error;
         // Said for the row, under its column: the reason alone ("nothing was sent" is the file's, once).
@@ -168,5 +193,6 @@ export async function resolveVouchers(
     },
     () => undefined,
   );
+  await writes.flush();
   return problems;
 }

@@ -1,25 +1,19 @@
-import { closeSync, fsyncSync, openSync, renameSync } from 'node:fs';
+import { closeSync, fsyncSync, openSync } from 'node:fs';
 import { basename, dirname, extname, join } from 'node:path';
 import { removeLeftover, syncDirectory, writeAll } from '../../../durable.js';
 import { errnoCodeOf, LocalStorageError } from '../../../errors.js';
 import { t } from '../../../i18n/current.js';
 import type { TransactionState } from '../../../protocol/transaction-view.js';
 import { type CsvColumn, type CsvNotation, csvHeader, csvRow } from '../../../render/csv.js';
-import { wholeNumberText } from '../../../whole-number-text.js';
 import type { OrderRow } from './order-row.js';
 
 /**
- * The results file of a bulk run (`orders.results.csv` beside the input, or --results): one
- * line per row with its TransactionID, written before any Payment leaves, then a line appended
- * for each row as it ends. The last line of a row is its word. It is written whole to a
- * temporary file, fsynced and renamed over the old one (at the start and the end of a run), and
- * appended to in between (the lines of rows that end together in one write(2)), so a SIGKILL at
- * any point leaves every row's TransactionID on disk; a line cut short by the kill is the last
- * one and is passed over. A row's word a kill kept from the file is in the ledger, and the next
- * run takes it from there. It is written in the order file's notation (its delimiter, and a
- * decimal comma when the order file's amounts have one); a later run reads the delimiter from
- * its header line and either decimal mark in its amounts, so a resume reads back the exact
- * amounts whatever notation wrote them.
+ * The results file of a bulk run (`orders.results.csv` beside the input, or --results): an
+ * output for the user, written afresh by each run (its header before any Payment leaves), a
+ * line for each row as it ends, in the file's order, and one for each row the run did not reach,
+ * as the ledger has it. agentpay never reads it back: a run's state is the ledger's
+ * (ledger/bulk-run.ts). It is written in the order file's notation (its delimiter, and a
+ * decimal comma when the order file's amounts have one).
  */
 type ResultState = 'planned' | TransactionState;
 
@@ -43,9 +37,8 @@ export interface ResultRow {
   message: string | undefined;
 }
 
-/** A number's cell made afresh, not through V8's cache of number texts (whole-number-text.ts). */
 const cell = (value: string | number | undefined | null) =>
-  value === undefined || value === null ? '' : typeof value === 'number' ? wholeNumberText(value) : value;
+  value === undefined || value === null ? '' : String(value);
 
 const columns: CsvColumn<ResultRow>[] = [
   { header: 'line', kind: 'number', value: (row) => cell(row.line) },
@@ -86,14 +79,7 @@ export function orderCells(
   };
 }
 
-/**
- * Text as UTF-8 in one buffer, used again for each piece written: with a Buffer a piece, the
- * rewrite of a file of 1,000,000 rows made some 2,300 of 64 KiB in one go, freed only when V8
- * next swept them (~35 MB held at once, at the start of a run and at its end). A row's line goes
- * into the buffer as soon as it is made: joined to the lines before it as a string first, the
- * rewrite at the start of a paid run of 200,000 rows peaked ~16 MB higher (Node 20), the whole
- * run ~17 MB.
- */
+/** Text as UTF-8 in one buffer, used again for each piece written. */
 class Encoder {
   private buffer = Buffer.allocUnsafeSlow(256 * 1024);
   private used = 0;
@@ -144,37 +130,27 @@ export class ResultsWriter {
     private readonly notation: CsvNotation = {},
   ) {}
 
-  /** Writes every row whole (temporary file, fsync, rename, directory fsync), then appends from there. */
-  rewrite(rows: Iterable<ResultRow>): void {
-    const temporary = `${this.path}.${process.pid}.tmp`;
+  /** Starts the file afresh with its header, synced: before any Payment leaves. A file it could not write is not left. */
+  start(): void {
     try {
-      // Every word still waiting (and one whose write failed) is in the rows written now.
-      this.closeFile();
-      const fd = openSync(temporary, 'w');
-      try {
-        this.encoder.add(fd, csvHeader(columns, this.notation));
-        for (const row of rows) this.encoder.add(fd, csvRow(columns, row, this.notation));
-        this.encoder.flush(fd);
-        fsyncSync(fd);
-      } finally {
-        closeSync(fd);
-      }
-      renameSync(temporary, this.path);
+      this.fd = openSync(this.path, 'w');
+      this.encoder.add(this.fd, csvHeader(columns, this.notation));
+      this.encoder.flush(this.fd);
+      fsyncSync(this.fd);
       syncDirectory(dirname(this.path));
-      this.fd = openSync(this.path, 'a');
     } catch (error) {
-      // A temporary file a full disk cut short is no results file: nothing of it is left behind.
-      removeLeftover(temporary);
+      const made = this.fd !== undefined;
+      this.closeFile();
+      if (made) removeLeftover(this.path);
       if (errnoCodeOf(error) === undefined) throw error;
       throw resultsFileError(this.path, error);
     }
   }
 
   /**
-   * A row's new word. The lines of rows ending together go out in one write(2), made once the
-   * rows of this turn of the event loop are done: a kill leaves them whole or the last one cut
-   * short, which a later run passes over (and the ledger holds every row's word anyway). A write
-   * that failed is thrown by the next append, or by rewrite or close.
+   * A row's line. The lines of rows ending together go out in one write(2), made once the rows
+   * of this turn of the event loop are done. A write that failed is thrown by the next append,
+   * or by close.
    */
   append(row: ResultRow): void {
     if (this.fd === undefined) return;
@@ -194,7 +170,7 @@ export class ResultsWriter {
     if (fd !== undefined) this.writing(() => this.encoder.flush(fd));
   }
 
-  /** A write of appended lines; one that failed is kept for the next append, rewrite or close to throw. */
+  /** A write of appended lines; one that failed is kept for the next append or close to throw. */
   private writing(write: () => void): void {
     try {
       write();
@@ -213,6 +189,7 @@ export class ResultsWriter {
 
   close(): void {
     this.flush();
+    if (this.fd !== undefined) this.writing(() => fsyncSync(this.fd!));
     const failure = this.failure;
     this.closeFile();
     if (failure !== undefined) throw failure;

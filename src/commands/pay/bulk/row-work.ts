@@ -71,7 +71,6 @@ export const stopsTheRunCode = (code: number) => code === ExitCode.unreachable |
 
 function resultOf(row: BulkRow, view: TransactionView | undefined, skipped: boolean, error?: AgentpayError): RowResult {
   const state: RowState = error === undefined && view !== undefined ? view.state : 'not-sent';
-  const prior = row.prior;
   return {
     line: row.line,
     key: row.key,
@@ -83,19 +82,19 @@ function resultOf(row: BulkRow, view: TransactionView | undefined, skipped: bool
     amount: row.paidAmount ?? row.amount ?? '',
     invoiceId: row.paidInvoiceId,
     voucher: row.voucher,
-    status: view?.status ?? (skipped ? (prior?.status ?? null) : null),
+    status: view?.status ?? null,
     requestId: view?.requestId ?? null,
-    message: error?.message ?? view?.message ?? (skipped ? (prior?.message ?? '') : ''),
+    message: error?.message ?? view?.message ?? '',
     skipped,
     paidAgain: row.start === 'open' && row.entry?.outcome?.view.state === 'failed',
     exitCode: error === undefined ? exitCodeOfState[state as Exclude<RowState, 'not-sent'>] : error.exitCode,
   };
 }
 
-/** The row as the results file keeps it, with its latest word. */
+/** The row as the results file keeps it: its word this run, else the ledger's latest (none yet: planned). */
 export function resultRowOf(row: BulkRow, result?: RowResult): ResultRow {
-  const state = result === undefined || result.state === 'not-sent' ? (row.prior?.state ?? 'planned') : result.state;
-  const said = result !== undefined && result.state !== 'not-sent';
+  const said = result !== undefined && result.state !== 'not-sent' ? { ...result, state: result.state } : undefined;
+  const ledgers = row.entry?.outcome?.view;
   return {
     line: row.line,
     key: row.key,
@@ -109,29 +108,9 @@ export function resultRowOf(row: BulkRow, result?: RowResult): ResultRow {
     paidAmount: row.paidAmount,
     paidInvoiceId: row.paidInvoiceId,
     voucher: row.voucher,
-    state,
-    status: said ? (result.status ?? undefined) : row.prior?.status,
-    message: said ? result.message : row.prior?.message,
-  };
-}
-
-/** A final row the ledger does not hold (another ledger then): its word as the results file kept it. */
-function priorView(row: BulkRow): TransactionView {
-  const prior = row.prior!;
-  return {
-    ...unknownView(
-      {
-        transactionId: prior.transactionId,
-        service: row.service,
-        account: row.account,
-        amount: prior.paidAmount ?? '',
-        currency: row.currency,
-      },
-      'Payment',
-      prior.message ?? '',
-    ),
-    status: prior.status ?? null,
-    state: prior.state === 'planned' ? 'unknown' : prior.state,
+    state: said?.state ?? ledgers?.state ?? 'planned',
+    status: (said === undefined ? ledgers?.status : said.status) ?? undefined,
+    message: said === undefined ? ledgers?.message : said.message,
   };
 }
 
@@ -171,9 +150,9 @@ async function pay(
 
 /**
  * The intents of the rows about to start, written ahead of them: a row's Payment then leaves
- * without waiting for its own fsync, which ran while the rows before it were paid. Only new
- * rows of a fresh run (a row of an earlier run is checked against the journal's TransactionIDs
- * first), and none when payments need an open shift. A row written ahead that the run never
+ * without waiting for its own fsync, which ran while the rows before it were paid. Only rows
+ * no earlier run had (one that had is checked against the ledger's TransactionIDs first), and
+ * none when payments need an open shift. A row written ahead that the run never
  * started (Ctrl+C, a stop) is closed in the ledger as not sent; after a SIGKILL it stays open,
  * and running the file again settles it by Status like any open row.
  */
@@ -184,7 +163,7 @@ export class IntentsAhead {
 
   constructor(
     private readonly work: RowWork,
-    private readonly rows: { readonly length: number; get(index: number): BulkRow },
+    private readonly rows: { at(index: number): BulkRow | undefined },
     private readonly window: number,
   ) {}
 
@@ -198,10 +177,11 @@ export class IntentsAhead {
     // With shifts, a row's intent waits for its own shift check (executePayment): one written
     // ahead would outlive a refusal, an intent open ("unknown") for a payment never sent.
     if (work.context.settings.desk.shifts) return undefined;
-    const until = this.next > index + this.window ? this.next : Math.min(rows.length, index + 1 + 2 * this.window);
+    const until = this.next > index + this.window ? this.next : index + 1 + 2 * this.window;
     for (; this.next < until; this.next++) {
-      const row = rows.get(this.next);
-      if (row.start !== 'new' || row.prior !== undefined) continue;
+      const row = rows.at(this.next);
+      if (row === undefined) break;
+      if (row.start !== 'new' || row.earlier) continue;
       const intent = intentOf(work.session, paymentInputOf(row), notesOf(work, row));
       const recorded = work.ledger.recordIntent(intent, {
         checkReplay: false,
@@ -279,10 +259,9 @@ async function settleOpen(work: RowWork, row: BulkRow): Promise<TransactionView>
 
 /** Does the row's work; an error that proves nothing was sent becomes a "not sent" result (a bug is thrown). */
 export async function workOnRow(work: RowWork, row: BulkRow, recorded?: Promise<IntentResult>): Promise<RowResult> {
-  if (row.start === 'final') return resultOf(row, row.entry?.outcome?.view ?? priorView(row), true);
+  if (row.start === 'final') return resultOf(row, row.entry?.outcome?.view, true);
   try {
-    const view =
-      row.start === 'open' ? await settleOpen(work, row) : await pay(work, row, row.prior !== undefined, recorded);
+    const view = row.start === 'open' ? await settleOpen(work, row) : await pay(work, row, row.earlier, recorded);
     return resultOf(row, view, false);
   } catch (error) {
     if (!(error instanceof AgentpayError)) throw error;

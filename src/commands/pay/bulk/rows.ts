@@ -3,17 +3,16 @@ import { Readable } from 'node:stream';
 import { parse } from 'csv-parse';
 import { UsageError } from '../../../errors.js';
 import { t } from '../../../i18n/current.js';
+import type { BulkRun } from '../../../ledger/bulk-run.js';
 import { forbiddenCharacterText } from '../../../options/purchase.js';
 import { forbiddenCharacterIn } from '../../../protocol/field-bounds.js';
 import { type BadRow, badRowsText } from '../../../render/bulk.js';
 import type { CsvDelimiter } from '../../../render/csv.js';
 import { linesOf } from '../../../text-lines.js';
-import { FirstSeen } from './first-seen.js';
 import { parseJsonRow } from './json-row.js';
 import type { OrderFormat } from './options.js';
 import { type OrderColumn, orderColumns, shownName } from './order-cells.js';
-import { orderOf } from './order-row.js';
-import { OrderStore } from './order-store.js';
+import { type OrderRow, orderOf } from './order-row.js';
 import { type OrderText, orderText } from './order-text.js';
 
 /** The format of the input: --from-format, else the file's extension, else its first character (`{`: JSON Lines). */
@@ -42,15 +41,16 @@ function headerColumns(header: readonly string[], line: number, problems: BadRow
 
 /**
  * The records of CSV text, each with the line it starts on, handed to `each` one at a time (a
- * file of 1,000,000 rows is never held as cells). Without a quote or a lone CR, a line is its
- * record and splitting it at commas is all there is (as the registry reader does,
- * registry/records.ts); otherwise csv-parse reads it as a stream of the pieces, a record at a
- * time (the text is not held whole either). Empty lines are passed over.
+ * file of 1,000,000 rows is never held as cells), with `drain` awaited after each. Without
+ * a quote or a lone CR, a line is its record and splitting it at commas is all there is (as the
+ * registry reader does, registry/records.ts); otherwise csv-parse reads it as a stream of the
+ * pieces, a record at a time. Empty lines are passed over.
  */
 async function csvRecords(
   input: OrderText,
   delimiter: CsvDelimiter,
   each: (cells: string[], line: number) => void,
+  drain: () => Promise<void>,
 ): Promise<void> {
   if (input.plain) {
     let line = 1;
@@ -59,7 +59,10 @@ async function csvRecords(
         const newline = text.indexOf('\n', start);
         const end = newline === -1 ? text.length : newline;
         const bare = text.slice(start, end > start && text.charCodeAt(end - 1) === 13 ? end - 1 : end);
-        if (bare !== '') each(bare.split(delimiter), line);
+        if (bare !== '') {
+          each(bare.split(delimiter), line);
+          await drain();
+        }
         start = end + 1;
       }
     }
@@ -70,14 +73,15 @@ async function csvRecords(
       delimiter,
       relax_column_count: true,
       skip_empty_lines: true,
-      // The line each record starts on; nothing is kept (null passes nothing on).
-      on_record: (record: string[], context) => {
-        each(record, context.lines - (record.join('').match(/\n/g)?.length ?? 0));
-        return null;
-      },
+      // The line each record starts on.
+      on_record: (record: string[], context) =>
+        [record, context.lines - (record.join('').match(/\n/g)?.length ?? 0)] as unknown as string[],
     }),
   );
-  for await (const _ of parser);
+  for await (const [record, line] of parser as AsyncIterable<[string[], number]>) {
+    each(record, line);
+    await drain();
+  }
 }
 
 /** How an order file was written: its delimiter, and whether its amounts have a decimal comma. */
@@ -102,7 +106,12 @@ function headerDelimiter(input: OrderText): CsvDelimiter {
   return found ?? ',';
 }
 
-async function readCsv(input: OrderText, notation: FileNotation, rows: OrderStore, problems: BadRow[]): Promise<void> {
+async function readCsv(
+  input: OrderText,
+  notation: FileNotation,
+  rows: OrderBatches,
+  problems: BadRow[],
+): Promise<void> {
   let columns: (OrderColumn | undefined)[] | undefined;
   const take = (record: string[], line: number) => {
     if (columns === undefined) {
@@ -124,7 +133,7 @@ async function readCsv(input: OrderText, notation: FileNotation, rows: OrderStor
     if (row) rows.push(row);
   };
   try {
-    await csvRecords(input, notation.delimiter, take);
+    await csvRecords(input, notation.delimiter, take, () => rows.drain());
   } catch (error) {
     const { lines, message } = error as { lines?: number; message: string };
     problems.push({ line: lines ?? 0, column: undefined, message: t().bulk.cell.notCsv(message) });
@@ -136,7 +145,7 @@ async function readCsv(input: OrderText, notation: FileNotation, rows: OrderStor
 async function readJsonLines(
   input: OrderText,
   decimalComma: boolean,
-  rows: OrderStore,
+  rows: OrderBatches,
   problems: BadRow[],
 ): Promise<void> {
   let line = 0;
@@ -173,6 +182,7 @@ async function readJsonLines(
       }
       const row = orderOf(line, cells, problems, decimalComma);
       if (row) rows.push(row);
+      await rows.drain();
     }
   }
 }
@@ -187,22 +197,34 @@ function notJsonMessage(text: string): string {
 }
 
 /** Rows that repeat another's key: which order is which would be a guess. */
-function checkKeys(rows: OrderStore, problems: BadRow[]): void {
-  let keys: FirstSeen | undefined;
-  for (let index = 0; index < rows.length; index++) {
-    const key = rows.keyOf(index);
-    if (key === undefined) continue;
-    keys ??= new FirstSeen((other) => rows.keyOf(other) ?? '', rows.length);
-    const first = keys.firstOrAdd(index, key);
-    if (first !== -1)
-      problems.push({
-        line: rows.lineOf(index),
-        column: 'key',
-        message: t().bulk.cell.keyTwice(key, rows.lineOf(first)),
-      });
-  }
-  keys?.release();
+async function checkKeys(run: BulkRun, problems: BadRow[]): Promise<void> {
+  for (const { line, key, first } of await run.keysTwice())
+    problems.push({ line, column: 'key', message: t().bulk.cell.keyTwice(key, first) });
 }
+
+/** The orders read, on their way into the ledger's table of the file a batch at a time. */
+class OrderBatches {
+  private batch: OrderRow[] = [];
+  count = 0;
+
+  constructor(private readonly run: BulkRun) {}
+
+  push(row: OrderRow): void {
+    this.batch.push(row);
+    this.count++;
+  }
+
+  /** Sends a batch once `batchRows` are read (all that is left, with `all`). */
+  async drain(all = false): Promise<void> {
+    if (this.batch.length < (all ? 1 : batchRows)) return;
+    const batch = this.batch;
+    this.batch = [];
+    await this.run.add(batch);
+  }
+}
+
+/** Orders sent to the ledger in one statement. */
+const batchRows = 500;
 
 /** How the order file is written, as --delimiter, --decimal-comma and --encoding give it (each may be left out). */
 export interface OrderNotation {
@@ -212,30 +234,33 @@ export interface OrderNotation {
 }
 
 /**
- * Every order of the file, or exit 2 naming every bad row's line (and column): nothing sent.
- * With it, the notation the file was read in (the delimiter given or found, and a decimal comma
- * when given or when the delimiter is not a comma): the results file is written in it.
+ * Every order of the file into the ledger's table of it (`run`), or exit 2 naming every bad
+ * row's line (and column): nothing sent. With it, the notation the file was read in (the
+ * delimiter given or found, and a decimal comma when given or when the delimiter is not a
+ * comma): the results file is written in it.
  */
 export async function readOrders(
   path: string,
   given: OrderFormat | undefined,
   stdin: () => NodeJS.ReadableStream,
-  notation: OrderNotation = { delimiter: undefined, decimalComma: false, encoding: undefined },
-): Promise<{ rows: OrderStore; format: OrderFormat; written: FileNotation }> {
+  notation: OrderNotation,
+  run: BulkRun,
+): Promise<{ format: OrderFormat; written: FileNotation }> {
   const { text, problems: notUtf8 } = await orderText(path, stdin, notation.encoding);
   refuseBadRows(path, notUtf8, t().bulk.notUtf8Hint);
   const format = formatOf(path, given, firstCharacter(text));
-  const rows = new OrderStore();
+  const rows = new OrderBatches(run);
   const problems: BadRow[] = [];
   const delimiter = notation.delimiter ?? (format === 'csv' ? headerDelimiter(text) : ',');
   const written = { delimiter, decimalComma: notation.decimalComma || delimiter !== ',' };
   if (format === 'csv') await readCsv(text, written, rows, problems);
   else await readJsonLines(text, notation.decimalComma, rows, problems);
-  checkKeys(rows, problems);
-  if (problems.length === 0 && rows.length === 0)
+  await rows.drain(true);
+  await checkKeys(run, problems);
+  if (problems.length === 0 && rows.count === 0)
     problems.push({ line: 1, column: undefined, message: t().bulk.cell.noOrders });
   refuseBadRows(path, problems);
-  return { rows, format, written };
+  return { format, written };
 }
 
 /** The first character that is not white space, if any. */

@@ -1,5 +1,8 @@
+import { hostname } from 'node:os';
+import { resolve } from 'node:path';
 import { errnoCodeOf, noPaymentSent, UsageError } from '../../../errors.js';
 import { t } from '../../../i18n/current.js';
+import type { BulkRun, ChangedBulkRow } from '../../../ledger/bulk-run.js';
 import type { Ledger } from '../../../ledger/ledger.js';
 import { type HeldLock, LockBusy, lockNow } from '../../../lock-file.js';
 import type { JobFigures } from '../../../metrics/exposition.js';
@@ -11,36 +14,42 @@ import { passwordReadsStdin } from '../../../settings/password.js';
 import type { CommandContext, GatewaySession } from '../../context.js';
 import { announceLive } from '../../live-guard.js';
 import { measured } from '../../measured-run.js';
-import { BulkRows } from './bulk-rows.js';
-import { deskProblems, repeatedPurchases } from './desk-problems.js';
+import { deskProblems, deskWeighs } from './desk-problems.js';
 import { type BulkOptions, bulkOptions } from './options.js';
-import type { OrderStore } from './order-store.js';
 import { bulkRowsOf, payRows } from './pay-rows.js';
-import { type BulkRow, lookBackFor, readLedger, resolveVouchers } from './plan.js';
-import { type ResultRow, ResultsWriter, resultsFileError, resultsPathOf } from './results-file.js';
-import { type PriorRows, readResults } from './results-read.js';
-import { OutcomeWrites, resultRowOf } from './row-work.js';
+import { lookBackFor, recentToAccounts, resolveVouchers, rowsOf, type Starts, settleStarts } from './plan.js';
+import { orderCells, ResultsWriter, resultsFileError, resultsPathOf } from './results-file.js';
+import { OutcomeWrites } from './row-work.js';
 import { BadRowsError, readOrders, refuseBadRows } from './rows.js';
 import { listenForInterrupts } from './run-interrupts.js';
 
 /**
  * `agentpay pay --from-file`: bulk top-ups (docs/commands.md "pay --from-file"). The whole file
- * is checked before anything is sent; each row gets its TransactionID, kept in the results file,
- * before any Payment leaves; running the same file again resumes it.
+ * is checked before anything is sent; each row gets its TransactionID, kept in the ledger with
+ * the row (ledger/bulk-run.ts), before any Payment leaves; running the same file again resumes it.
  */
 
-/** Refuses a file whose rows differ from what the results file recorded of them (results-read.ts finds them). */
-function refuseChanged(input: string, resultsPath: string, changed: text.ChangedRow[]): void {
+/**
+ * The run a file's rows are kept under: its results file, by absolute path, on this host (a
+ * desk's ledger is shared). A renamed copy has results of its own, so a run of its own: its rows
+ * meet the first run's in the ledger, where the duplicate check and the intent are one step.
+ */
+export const runKeyOf = (resultsPath: string) => `${hostname()}:${resolve(resultsPath)}`;
+
+/** Refuses a file whose rows differ from what an earlier run kept of them. */
+function refuseChanged(input: string, resultsPath: string, changed: readonly ChangedBulkRow[]): void {
   if (changed.length === 0) return;
-  throw new UsageError(
-    text.changedRowsText(
-      input,
-      resultsPath,
-      changed.sort((a, b) => a.line - b.line),
-      t(),
-    ),
-    { hint: t().bulk.changedRowsHint(resultsPath) },
-  );
+  const rows = changed.map(({ was, now }) => {
+    if (now === undefined) return { line: was.line, changes: [] };
+    const [before, after] = [orderCells(was), orderCells(now)];
+    const changes = Object.keys(after)
+      .filter((column) => after[column] !== before[column])
+      .map((column) => ({ column, was: before[column]!, now: after[column]! }));
+    return { line: was.line, changes };
+  });
+  throw new UsageError(text.changedRowsText(input, resultsPath, rows, t()), {
+    hint: t().bulk.changedRowsHint(resultsPath),
+  });
 }
 
 function checkModes(options: BulkOptions, context: CommandContext): { dryRun: boolean } {
@@ -61,34 +70,30 @@ async function planRows(
   session: GatewaySession,
   ledger: Ledger,
   options: BulkOptions,
-  orders: OrderStore,
-  prior: PriorRows | undefined,
+  run: BulkRun,
   stopped: () => boolean,
-) {
+): Promise<Starts> {
   const owner = { gateway: session.gateway, agentId: session.agentId };
   const now = new Date();
-  const codes = context.settings.codes.table;
-  const look = lookBackFor(context.settings, orders, now);
-  const { held, recent } = await readLedger(ledger, owner, prior, look, orders, codes);
-  const rows = new BulkRows(orders, prior, held, codes);
+  const starts = await settleStarts(run, context.settings.codes.table);
+  const recent = await recentToAccounts(ledger, owner, lookBackFor(context.settings, starts.currencies, now), run);
   const where = options.fromFile === '-' ? 'stdin' : options.fromFile;
-  const repeats = repeatedPurchases(orders);
+  const repeats = await run.purchasesTwice();
   const policy = { overLimit: options.overLimit, allowDuplicate: options.allowDuplicate };
+  const weighs = deskWeighs(context, starts.currencies, repeats, recent);
+  const desk = async () => (weighs ? await deskProblems(context, owner, run, repeats, recent, policy, now) : []);
   // Rows whose amount is known now (static, or an amount given) before any AccountCheck; all of them after.
-  refuseBadRows(where, deskProblems(context, owner, rows, repeats, recent, policy, now));
-  refuseBadRows(where, await resolveVouchers(session.client, rows, options.concurrency, stopped));
-  refuseBadRows(where, deskProblems(context, owner, rows, repeats, recent, policy, now));
-  return rows;
+  refuseBadRows(where, await desk());
+  refuseBadRows(where, await resolveVouchers(session.client, run, options.concurrency, stopped));
+  refuseBadRows(where, await desk());
+  return starts;
 }
 
 /** The plan on stdout, a row at a time (waiting for a slow reader every 1,024 rows), and its sums on stderr. */
-async function showPlan(out: Output, rows: BulkRows): Promise<void> {
+async function showPlan(out: Output, run: BulkRun): Promise<void> {
   const totals = new Map<string, { rows: number; sum: string }>();
-  let toPay = 0;
-  for (let index = 0; index < rows.length; index++) {
-    const row = rows.get(index);
-    // Spelled out, not spread: spreading a row into another object here promoted ~20% of what the
-    // loop made to the old generation, per row (V8 made it through a path that is no fast clone).
+  let [toPay, rows] = [0, 0];
+  for await (const row of rowsOf(run)) {
     const plan: text.PlanRow = {
       line: row.line,
       key: row.key,
@@ -98,21 +103,29 @@ async function showPlan(out: Output, rows: BulkRows): Promise<void> {
       voucher: row.voucher,
       invoiceId: row.paidInvoiceId,
       amount: row.paidAmount ?? '',
-      done: row.start === 'final' ? (row.entry?.outcome?.view.state ?? row.prior?.state) : undefined,
+      done: row.start === 'final' ? row.entry?.outcome?.view.state : undefined,
     };
     out.data(out.json ? text.planJson(plan) : text.planLine(plan, out.style, t()));
-    if (index % 1024 === 1023) await out.drained();
+    if (++rows % 1024 === 0) await out.drained();
     if (row.start === 'final') continue;
     toPay++;
     const total = totals.get(row.currency) ?? { rows: 0, sum: '0' };
     totals.set(row.currency, { rows: total.rows + 1, sum: addDecimals(total.sum, row.paidAmount ?? '0') });
   }
-  out.note(text.planSummary(totals, toPay, rows.length - toPay, t()));
+  out.note(text.planSummary(totals, toPay, rows - toPay, t()));
 }
 
-/** Every row as the results file keeps it now, made a row at a time as the file is written. */
-function* latestRows(rows: BulkRows): Generator<ResultRow> {
-  for (let index = 0; index < rows.length; index++) yield rows.latest(index, resultRowOf(rows.get(index)));
+/** Each row's TransactionID, and the rows no earlier run had kept as this run's: before any Payment leaves. */
+async function keepRows(run: BulkRun, runKey: string): Promise<void> {
+  let batch: { line: number; transactionId: string }[] = [];
+  for await (const row of rowsOf(run, 0, { entries: false })) {
+    if (row.earlier) continue;
+    batch.push({ line: row.line, transactionId: generateTransactionId() });
+    if (batch.length < 500) continue;
+    await run.keep(runKey, batch);
+    batch = [];
+  }
+  if (batch.length > 0) await run.keep(runKey, batch);
 }
 
 async function payFile(rawOptions: unknown, context: CommandContext, figures: JobFigures): Promise<void> {
@@ -124,68 +137,72 @@ async function payFile(rawOptions: unknown, context: CommandContext, figures: Jo
   const live = announceLive(context);
   const resultsPath = options.results ?? (options.fromFile === '-' ? undefined : resultsPathOf(options.fromFile));
   const interrupts = listenForInterrupts(out, context.interrupts);
-  // One run of a file at a time: a second (cron overlapping itself, two operators) is refused
-  // before it reads anything. A renamed copy has results of its own: its rows meet the first
-  // run's in the ledger, where the duplicate check and the intent are one step.
+  // One run of a file at a time: a second (cron overlapping itself, two operators) is refused before it reads anything.
   let runLock: HeldLock | undefined;
-  let read: Awaited<ReturnType<typeof readResults>>;
   try {
     runLock = dryRun || resultsPath === undefined ? undefined : lockRun(options.fromFile, resultsPath);
-    const { rows: orders, written } = await readOrders(
-      options.fromFile,
-      options.fromFormat,
-      () => out.stdin,
-      options.notation,
-    );
-    read = resultsPath === undefined ? undefined : await readResults(resultsPath, orders);
-    if (read !== undefined && resultsPath !== undefined)
-      refuseChanged(options.fromFile === '-' ? 'stdin' : options.fromFile, resultsPath, read.changed);
-    const prior = read?.prior;
     // The first signal lets the rows in flight settle: only the second cuts their look-ups short.
     const session = await context.openGateway({ connections: options.concurrency, batch: true, stop: interrupts.hard });
     try {
       const ledger = await context.openLedger();
-      const rows = await planRows(context, session, ledger, options, orders, prior, () => interrupts.soft.aborted);
-      interrupts.check();
-      if (dryRun) return await showPlan(out, rows);
-      for (let index = 0; index < rows.length; index++) {
-        const row = rows.get(index);
-        if (row.transactionId !== undefined) continue;
-        row.transactionId = generateTransactionId();
-        rows.put(index, row);
-      }
-      const writer = new ResultsWriter(resultsPath!, written);
-      writer.rewrite(latestRows(rows));
-      const count = (start: BulkRow['start']) => {
-        let found = 0;
-        for (let index = 0; index < rows.length; index++) if (rows.startOf(index) === start) found++;
-        return found;
-      };
-      if (prior !== undefined) out.note(t().bulk.resume(resultsPath!, count('final'), count('open'), count('new')));
-      const desk = { overLimit: options.overLimit, duplicates: options.allowDuplicate ? 'allow' : 'refuse' } as const;
-      const work = {
-        context,
-        session,
-        ledger,
-        hardStop: interrupts.hard,
-        overrides: live === undefined ? [] : ['yes'],
-        outcomes: new OutcomeWrites(),
-        desk,
-      };
+      const run = await ledger.bulkRun({ gateway: session.gateway, agentId: session.agentId });
       try {
-        await payRows(out, rows, work, writer, options.concurrency, interrupts, figures);
+        await runFile(context, session, ledger, run, options, { dryRun, resultsPath, live, interrupts, figures });
       } finally {
-        // Left as appended when the rows' words were too many to keep (bulk-rows.ts wordsKeptAtMost).
-        if (rows.keepsWords) writer.rewrite(latestRows(rows));
-        writer.close();
+        await run.close();
       }
     } finally {
       await session.close({ abort: interrupts.hard.aborted });
     }
   } finally {
-    read?.prior.release();
     runLock?.release();
     interrupts.release();
+  }
+}
+
+interface RunOf {
+  dryRun: boolean;
+  resultsPath: string | undefined;
+  live: ReturnType<typeof announceLive>;
+  interrupts: ReturnType<typeof listenForInterrupts>;
+  figures: JobFigures;
+}
+
+/** The file read into the ledger's table of it, planned, then shown (a dry run) or paid. */
+async function runFile(
+  context: CommandContext,
+  session: GatewaySession,
+  ledger: Ledger,
+  run: BulkRun,
+  options: BulkOptions,
+  { dryRun, resultsPath, live, interrupts, figures }: RunOf,
+): Promise<void> {
+  const { out } = context;
+  const input = options.fromFile === '-' ? 'stdin' : options.fromFile;
+  const { written } = await readOrders(options.fromFile, options.fromFormat, () => out.stdin, options.notation, run);
+  const runKey = resultsPath === undefined ? undefined : runKeyOf(resultsPath);
+  if (runKey !== undefined) refuseChanged(input, resultsPath!, await run.resume(runKey));
+  const starts = await planRows(context, session, ledger, options, run, () => interrupts.soft.aborted);
+  interrupts.check();
+  if (dryRun || runKey === undefined) return await showPlan(out, run);
+  const writer = new ResultsWriter(resultsPath!, written);
+  writer.start();
+  try {
+    await keepRows(run, runKey);
+    if (starts.earlier > 0) out.note(t().bulk.resume(resultsPath!, starts.final, starts.open, starts.new));
+    const desk = { overLimit: options.overLimit, duplicates: options.allowDuplicate ? 'allow' : 'refuse' } as const;
+    const work = {
+      context,
+      session,
+      ledger,
+      hardStop: interrupts.hard,
+      overrides: live === undefined ? [] : ['yes'],
+      outcomes: new OutcomeWrites(),
+      desk,
+    };
+    await payRows(out, { rows: run, count: starts.rows }, work, writer, options.concurrency, interrupts, figures);
+  } finally {
+    writer.close();
   }
 }
 
