@@ -41,13 +41,6 @@ export interface Ledger {
   /** Every transaction with its latest state, in order of first intent, streamed (iterated once). */
   entries(filter: LedgerHistoryFilter): Promise<LedgerHistory>;
   /**
-   * The entries of chosen TransactionIDs of one gateway and agent (a resumed bulk run's rows), of
-   * any age, in one reading of the whole ledger, told to `chosen` by the number it gives each:
-   * the same entries as `entries` gives (the first intent, the latest word), and nothing kept
-   * of the transactions not chosen.
-   */
-  chosenEntries(owner: Owner, chosen: ChosenTransactions): Promise<void>;
-  /**
    * A bulk run of one gateway and agent (bulk-run.ts): the file's rows in a table of this
    * connection's own while they are planned, and the rows each paid run keeps.
    */
@@ -57,7 +50,7 @@ export interface Ledger {
    * account or by this operator, with their state: what the desk's limits and duplicate check
    * weigh (purchase/desk-guard.ts).
    */
-  recentPayments(query: LookBackQuery | SetLookBackQuery): Promise<RecentPayment[]>;
+  recentPayments(query: LookBackQuery): Promise<RecentPayment[]>;
   /**
    * The payments whose first intent falls in [since, until), of this gateway and agent when
    * given, light (TransactionID, account, amount, time, latest state), in order of first
@@ -200,21 +193,6 @@ export interface JournalEntry {
   outcome: OutcomeRecord | undefined;
 }
 
-/**
- * TransactionIDs a reader of the ledger asks for, each by a number of its own (a row's index).
- * Each chosen transaction is told its first intent once, then each outcome that becomes its
- * latest word as the ledger reads on (records.ts replacesOutcome), and undefined when a later
- * attempt reopens it (attemptReopens): what it was told last is its entry's outcome.
- */
-export interface ChosenTransactions {
-  /** The number of this TransactionID, or -1 when it is not chosen. */
-  numberOf(transactionId: string): number;
-  /** Numbers are from 0 to below this. */
-  readonly count: number;
-  intent(number: number, intent: IntentRecord): void;
-  outcome(number: number, outcome: OutcomeRecord | undefined): void;
-}
-
 export interface LedgerFilter {
   /** Only transactions whose intent was written at or after this instant. */
   since?: Date | undefined;
@@ -240,21 +218,6 @@ export interface LookBackQuery {
   accounts: readonly string[];
   /** ...or made by this operator (what the operator's daily limit weighs; none when no such limit is set). */
   operator: string | undefined;
-}
-
-/** A look-back over the accounts of a set rather than a list: a bulk file's. */
-export interface SetLookBackQuery extends Omit<LookBackQuery, 'accounts'> {
-  accounts: AccountSet;
-}
-
-/**
- * Accounts a look-back weighs, asked one at a time rather than listed: a bulk file's, read from
- * its packed rows (commands/pay/bulk/file-accounts.ts), so that no list of 1,000,000 of them is made.
- */
-export interface AccountSet {
-  has(account: string): boolean;
-  /** Every account once, `size` at a time: what a database is sent as a query's parameter. */
-  slices(size: number): Iterable<readonly string[]>;
 }
 
 /** The payments of a span of time, light: what registry reconciliation compares (file/payments.ts reads them in one pass). */

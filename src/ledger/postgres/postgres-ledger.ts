@@ -5,7 +5,6 @@ import type { BulkRun } from '../bulk-run.js';
 import { ClaimQueue } from '../claim-queue.js';
 import type {
   AttemptRef,
-  ChosenTransactions,
   ClaimedBatch,
   Intent,
   IntentOptions,
@@ -23,7 +22,6 @@ import type {
   PaymentsQuery,
   RecentPayment,
   RecordedBy,
-  SetLookBackQuery,
 } from '../ledger.js';
 import type { LedgerLocation } from '../location.js';
 import type { JournalRecord, OutcomeRecord } from '../records.js';
@@ -280,10 +278,6 @@ export class PostgresLedger implements Ledger {
     return reads.entriesOf(this.reader, filter);
   }
 
-  chosenEntries(owner: Owner, chosen: ChosenTransactions): Promise<void> {
-    return reads.chosenEntriesOf(this.reader, owner, chosen);
-  }
-
   importRecords(records: AsyncIterable<JournalRecord>): Promise<{ added: number; conflicts: string[] }> {
     return importJournalRecords(importStoreOf(this.query), this.by, records);
   }
@@ -296,7 +290,7 @@ export class PostgresLedger implements Ledger {
     return reads.paymentsOf(this.reader, query);
   }
 
-  recentPayments(query: LookBackQuery | SetLookBackQuery): Promise<RecentPayment[]> {
+  recentPayments(query: LookBackQuery): Promise<RecentPayment[]> {
     return this.inTurn(() => reads.recentPaymentsOf({ query: this.queryNow, sql: sql.reads }, query));
   }
 

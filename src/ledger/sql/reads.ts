@@ -1,7 +1,5 @@
 import { noPaymentSent } from '../../errors.js';
 import type {
-  AccountSet,
-  ChosenTransactions,
   JournalEntry,
   LedgerEntry,
   LedgerFilter,
@@ -13,7 +11,6 @@ import type {
   PaymentRow,
   PaymentsQuery,
   RecentPayment,
-  SetLookBackQuery,
 } from '../ledger.js';
 import type { JournalRecord } from '../records.js';
 import {
@@ -117,19 +114,6 @@ async function* entryPages({ query, sql }: SqlReader, filter: LedgerHistoryFilte
   }
 }
 
-/**
- * The entries of chosen TransactionIDs (ledger.ts chosenEntries): the gateway's transactions as
- * history pages them, the agent's chosen ones told; memory follows the page.
- */
-export async function chosenEntriesOf(db: SqlReader, owner: Owner, chosen: ChosenTransactions): Promise<void> {
-  for await (const { intent, outcome } of entryPages(db, { gateway: owner.gateway })) {
-    const number = intent.agentId === owner.agentId ? chosen.numberOf(intent.transactionId) : -1;
-    if (number === -1) continue;
-    chosen.intent(number, intent);
-    chosen.outcome(number, outcome);
-  }
-}
-
 /** Every record, in the order it was recorded, as journal records (an attempt as an intent line). */
 export async function* exportedRecords({ query, sql }: SqlReader): AsyncGenerator<JournalRecord> {
   let after = '0';
@@ -178,28 +162,21 @@ export async function transactionsById(
   return latestWordOf(rows, await query(sql.recordsOf, [rows.map((row) => row.seq)]));
 }
 
-/** A set of accounts is sent this many at a time: a query's parameter is a list the server holds. */
+/** Accounts are sent this many at a time: a query's parameter is a list the server holds. */
 const accountsSent = 10_000;
 
 /**
  * The payments a look-back weighs; `queryNow` in a turn held already (a claim's, or one of its
- * own). A set of accounts (a bulk file's) is sent a slice at a time, and what two slices both
- * return (the operator's payments) is kept once, oldest first as one query gives them.
+ * own). A long list of accounts (a bulk file's) is sent a slice at a time, and what two slices
+ * both return (the operator's payments) is kept once, oldest first as one query gives them.
  */
-export async function recentPaymentsOf(
-  now: SqlReader,
-  query: LookBackQuery | SetLookBackQuery,
-): Promise<RecentPayment[]> {
+export async function recentPaymentsOf(now: SqlReader, query: LookBackQuery): Promise<RecentPayment[]> {
   const { accounts } = query;
-  if (Array.isArray(accounts)) return recentOf(now, query, accounts);
+  if (accounts.length <= accountsSent) return recentOf(now, query, accounts);
   const found = new Map<string, RecentPayment>();
-  let asked = false;
-  for (const slice of (accounts as AccountSet).slices(accountsSent)) {
-    asked = true;
-    for (const payment of await recentOf(now, query, slice)) found.set(payment.intent.transactionId, payment);
-  }
-  // No account at all: the operator's payments are still asked for.
-  if (!asked) for (const payment of await recentOf(now, query, [])) found.set(payment.intent.transactionId, payment);
+  for (let start = 0; start < accounts.length; start += accountsSent)
+    for (const payment of await recentOf(now, query, accounts.slice(start, start + accountsSent)))
+      found.set(payment.intent.transactionId, payment);
   return [...found.values()].sort((a, b) => Date.parse(a.intent.at) - Date.parse(b.intent.at));
 }
 

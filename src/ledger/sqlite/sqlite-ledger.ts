@@ -7,7 +7,6 @@ import type { BulkRun } from '../bulk-run.js';
 import { type Claim, ClaimQueue, groupedByOwner, lookBackOfClaims } from '../claim-queue.js';
 import type {
   AttemptRef,
-  ChosenTransactions,
   ClaimedBatch,
   Intent,
   IntentOptions,
@@ -24,7 +23,6 @@ import type {
   PaymentsQuery,
   RecentPayment,
   RecordedBy,
-  SetLookBackQuery,
 } from '../ledger.js';
 import type { LedgerLocation } from '../location.js';
 import type { JournalRecord, OutcomeRecord } from '../records.js';
@@ -230,11 +228,7 @@ export class SqliteLedger implements Ledger {
     return reads.entriesOf(this.reader, filter);
   }
 
-  chosenEntries(owner: Owner, chosen: ChosenTransactions): Promise<void> {
-    return reads.chosenEntriesOf(this.reader, owner, chosen);
-  }
-
-  recentPayments(query: LookBackQuery | SetLookBackQuery): Promise<RecentPayment[]> {
+  recentPayments(query: LookBackQuery): Promise<RecentPayment[]> {
     return reads.recentPaymentsOf(this.reader, query);
   }
 
