@@ -769,6 +769,11 @@ const en = {
       `load it into the ledger once with \`agentpay ledger import ${path}\`, then use the ledger (the default, or --ledger <file>.sqlite)`,
     oldJournalFound: (path: string) =>
       `${path} holds payments of an earlier agentpay: load them once with \`agentpay ledger import ${path}\``,
+    leasedElsewhere: (count: number) =>
+      `${count === 1 ? '1 open transaction is' : `${count} open transactions are`} being reconciled by another agentpay right now: left to it`,
+    notAJournal: (path: string) => `${path} is not a journal of an earlier agentpay (JSON Lines): nothing was imported`,
+    notAJournalHint:
+      'give the journal file (journal.jsonl); a ledger database is moved with `agentpay ledger export > file.jsonl`, then `ledger import file.jsonl`',
     notADatabase: (path: string) => `${path} is neither an agentpay ledger database nor a journal`,
     notADatabaseHint: 'give --ledger a new file name (agentpay creates it) or the ledger file itself',
     onNetworkFileSystem: (path: string, kind: string) =>

@@ -818,6 +818,11 @@ const ru: Catalogue = {
       `загрузите его в журнал один раз: \`agentpay ledger import ${path}\`, затем работайте с журналом (по умолчанию или --ledger <файл>.sqlite)`,
     oldJournalFound: (path) =>
       `в ${path} есть платежи прежней версии agentpay: загрузите их один раз командой \`agentpay ledger import ${path}\``,
+    leasedElsewhere: (count) =>
+      `${counted(count, { one: 'открытую транзакцию', few: 'открытые транзакции', many: 'открытых транзакций', other: 'открытой транзакции' })} сейчас сверяет другой процесс agentpay: они оставлены ему`,
+    notAJournal: (path) => `${path} — не журнал прежней версии agentpay (JSON Lines): ничего не загружено`,
+    notAJournalHint:
+      'укажите файл журнала (journal.jsonl); базу журнала переносят так: `agentpay ledger export > file.jsonl`, затем `ledger import file.jsonl`',
     notADatabase: (path) => `${path} — не база журнала agentpay и не журнал`,
     notADatabaseHint: 'укажите в --ledger новое имя файла (agentpay создаст его) или сам файл журнала',
     onNetworkFileSystem: (path, kind) =>

@@ -61,12 +61,10 @@ export interface Ledger {
   /**
    * Records of an earlier agentpay's journal loaded in their order (`ledger import`): each once,
    * however often the journal is loaded; a TransactionID held for another purchase is left out.
-   * `journal`, the file they came from, is remembered once all were loaded (sqlite-ledger.ts).
    */
-  importRecords(
-    records: AsyncIterable<JournalRecord>,
-    journal?: string,
-  ): Promise<{ added: number; conflicts: string[] }>;
+  importRecords(records: AsyncIterable<JournalRecord>): Promise<{ added: number; conflicts: string[] }>;
+  /** That the journal at `path` was loaded whole (SQLite: open-ledger.ts then stops naming it). */
+  rememberImported?(path: string): Promise<void>;
   /** Every record in the order it was recorded, as journal records (`ledger export`). */
   exportRecords(): AsyncIterable<JournalRecord>;
   /**

@@ -9,7 +9,7 @@ import type { RunningSandbox } from '../../src/sandbox/server.js';
 import { binPath, type CliResult, collectOutput, runCli } from '../helpers/cli.js';
 import { envFor, paymentsReceived, sandboxWithEnv } from '../helpers/gateway-env.js';
 import { intent } from '../helpers/journal-lines.js';
-import { defaultLedger, ledgerRecords, seedLedger } from '../helpers/ledger-file.js';
+import { defaultLedger, ledgerRecords, sandboxLedger, seedLedger } from '../helpers/ledger-file.js';
 
 // The local ledger's file as a user meets it (docs/reliability.md): private, one writer at a
 // time with the wait said and Ctrl+C heard, and refused where SQLite cannot keep it.
@@ -124,5 +124,53 @@ describe('the SQLite ledger file', () => {
     }
     await next.close();
     expect(taken).toEqual(['5001', '5002']);
+  });
+
+  it("another program's SQLite file is refused and left as it was; a ledger file made 0644 is made private", async () => {
+    const env = envFor(sandbox);
+    mkdirSync(env.HOME!, { recursive: true });
+    const other = join(env.HOME!, 'notes.db');
+    const notes = new DatabaseSync(other);
+    notes.exec("CREATE TABLE notes (x TEXT); INSERT INTO notes VALUES ('mine')");
+    notes.close();
+    const refused = await runCli(['--ledger', other, 'history'], { env });
+    expect([refused.code, refused.stderr]).toEqual([2, expect.stringContaining('neither an agentpay ledger')]);
+    const after = new DatabaseSync(other);
+    expect(after.prepare("SELECT name FROM sqlite_schema WHERE type = 'table'").all()).toEqual([{ name: 'notes' }]);
+    expect(after.prepare('PRAGMA journal_mode').get()).toEqual({ journal_mode: 'delete' });
+    after.close();
+
+    const touched = join(env.HOME!, 'touched.sqlite');
+    writeFileSync(touched, '', { mode: 0o644 });
+    expect((await runCli(['--ledger', touched, ...pay], { env })).code).toBe(0);
+    expect(statSync(touched).mode & 0o777).toBe(0o600);
+  });
+
+  it('ledger import refuses a file that is no journal (a ledger database), and the old journal stays named', async () => {
+    const env = envFor(sandbox);
+    expect((await runCli(pay, { env })).code).toBe(0);
+    const oldJournal = join(env.XDG_STATE_HOME!, 'agentpay', 'journal.jsonl');
+    writeFileSync(oldJournal, `${JSON.stringify(intent('6001'))}\n`);
+    const refused = await runCli(['ledger', 'import', defaultLedger(env)], { env });
+    expect([refused.code, refused.stderr]).toEqual([
+      2,
+      expect.stringContaining('is not a journal of an earlier agentpay'),
+    ]);
+    expect((await runCli(['history'], { env })).stderr).toContain(`agentpay ledger import ${oldJournal}`);
+  });
+
+  it('reconcile says what another reconciler holds, and leaves it', async () => {
+    const env = envFor(sandbox);
+    const path = sandboxLedger(env);
+    await seedLedger(path, [intent('7001'), intent('7002')]);
+    const other = new DatabaseSync(path);
+    const until = new Date(Date.now() + 5 * 60_000).toISOString();
+    other
+      .prepare("INSERT INTO agentpay_leases SELECT transaction_seq, 'elsewhere x', 1, ? FROM agentpay_open")
+      .run(until);
+    other.close();
+    const result = await runCli(['--sandbox', 'reconcile'], { env });
+    expect(result.stderr).toContain('2 open transactions are being reconciled by another agentpay right now');
+    expect((await ledgerRecords(path)).filter((record) => record.kind === 'outcome')).toEqual([]);
   });
 });

@@ -41,6 +41,8 @@ export async function runImport(raw: unknown, context: CommandContext): Promise<
   try {
     if (!statSync(path).isFile())
       throw new UsageError(t().commands.notAFile(path), { hint: t().commands.notAFileHint });
+    // A ledger database, or another program's file, read as journal lines would be all "damaged".
+    if (!isLegacyJournal(path)) throw new UsageError(t().ledger.notAJournal(path), { hint: t().ledger.notAJournalHint });
   } catch (error) {
     if (error instanceof UsageError) throw error;
     // A compaction killed once it had cut the journal may have left no J: its other files are read.
@@ -48,14 +50,17 @@ export async function runImport(raw: unknown, context: CommandContext): Promise<
       throw new LocalStorageError('read the journal', path, error);
   }
   const ledger = await context.openLedger();
+  let skipped = 0;
+  const warn = (message: string) => {
+    skipped++;
+    out.warn(message);
+  };
   // Stopped between two records: what was committed stays, and importing again adds only the rest.
+  // Only a journal read whole is remembered as imported: one with damaged lines is named again.
   const { added, conflicts } = await ledger.importRecords(
-    untilInterrupted(
-      legacyJournalRecords(path, (message) => out.warn(message)),
-      context.interrupts,
-    ),
-    path,
+    untilInterrupted(legacyJournalRecords(path, warn), context.interrupts),
   );
+  if (skipped === 0) await ledger.rememberImported?.(path);
   for (const transactionId of conflicts) {
     out.warn(t().ledger.otherPurchase(transactionId, path));
   }

@@ -1,10 +1,11 @@
-import { closeSync, mkdirSync, openSync, readSync, statfsSync } from 'node:fs';
+import { chmodSync, closeSync, mkdirSync, openSync, readSync, type Stats, statfsSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { makeDirectory } from '../../durable.js';
 import { errnoCodeOf, LocalStorageError, UsageError } from '../../errors.js';
 import { t } from '../../i18n/current.js';
 import type { StorageAction } from '../../i18n/en.js';
+import { isLegacyJournal } from '../journal-import/journal-files.js';
 
 /**
  * Opening the local ledger's SQLite file: created 0600 in a 0700 directory (SQLite gives its
@@ -55,7 +56,7 @@ function kindOfFile(path: string): 'none' | 'sqlite' | 'journal' | 'other' {
     }
     if (read === 0) return 'none';
     if (head.toString('latin1', 0, read) === sqliteHeader) return 'sqlite';
-    return head.toString('utf8', 0, read).trimStart().startsWith('{') ? 'journal' : 'other';
+    return isLegacyJournal(path) ? 'journal' : 'other';
   } finally {
     closeSync(fd);
   }
@@ -77,6 +78,19 @@ function refuseUnfit(path: string): void {
 function createPrivately(path: string): void {
   mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
   closeSync(openSync(path, 'a', 0o600));
+  // A file made by other means (touch, a copy) is made private too, with its -wal and -shm.
+  for (const file of [path, `${path}-wal`, `${path}-shm`]) {
+    const stat = statIfThere(file);
+    if (stat !== undefined && stat.uid === process.getuid?.() && (stat.mode & 0o077) !== 0) chmodSync(file, 0o600);
+  }
+}
+
+function statIfThere(path: string): Stats | undefined {
+  try {
+    return statSync(path);
+  } catch {
+    return undefined;
+  }
 }
 
 /** How long SQLite itself waits for a lock before it says SQLITE_BUSY (write-turn.ts waits on). */

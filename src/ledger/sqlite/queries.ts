@@ -48,8 +48,8 @@ const attemptedSince = (since: string) => `(${since} IS NULL OR EXISTS (
   SELECT 1 FROM agentpay_records a WHERE a.transaction_seq = t.seq AND a.kind = 'attempt' AND a.at >= ${since}))`;
 
 /**
- * The next open transactions of $1 gateway, $2 agent after $3 seq, at most $4, $5 since, that
- * no live reconciler holds ($6 now): each with its latest attempt and its latest outcome since
+ * The next open transactions of $1 gateway, $2 agent after $3 seq, at most $4, $5 since, that no
+ * reconciler holds from $6 (now) to no later than $7 (a lease's longest; a later one is no lease): each with its latest attempt and its latest outcome since
  * it was last final, as PostgreSQL's claimOpen gives them.
  */
 export const claimOpen = `
@@ -65,7 +65,7 @@ LEFT JOIN agentpay_records last ON last.seq = (
   WHERE r.transaction_seq = t.seq AND r.kind = 'outcome' AND r.seq > COALESCE((
     SELECT max(f.seq) FROM agentpay_records f WHERE f.transaction_seq = t.seq AND f.kind = 'outcome' AND f.state IN ('success', 'failed')), 0))
 WHERE t.gateway = $1 AND t.agent_id = $2 AND o.transaction_seq > $3 AND ${attemptedSince('$5')}
-  AND (l.until IS NULL OR l.until < $6)
+  AND (l.until IS NULL OR l.until < $6 OR l.until > $7)
 ORDER BY o.transaction_seq
 LIMIT $4`;
 
@@ -80,6 +80,11 @@ export const journalImported =
 export const importedJournal = 'SELECT at FROM agentpay_imports WHERE journal = $1';
 
 export const releaseLeases = 'DELETE FROM agentpay_leases WHERE holder = $1';
+/** How many open transactions of $1 gateway, $2 agent another holder than $3 leases, from $4 to no later than $5. */
+export const leasedElsewhere = `
+SELECT count(*) AS held FROM agentpay_leases l
+JOIN agentpay_open o ON o.transaction_seq = l.transaction_seq JOIN agentpay_transactions t ON t.seq = l.transaction_seq
+WHERE t.gateway = $1 AND t.agent_id = $2 AND l.holder <> $3 AND l.until >= $4 AND l.until <= $5`;
 export const leaseHolders = 'SELECT DISTINCT holder, pid FROM agentpay_leases';
 
 export const reads: ReadStatements = {

@@ -99,6 +99,20 @@ CREATE TRIGGER agentpay_bulk_rows_no_delete BEFORE DELETE ON agentpay_bulk_rows
 ];
 
 const sqliteSchemaVersion = migrations.length;
+/** `PRAGMA application_id` of an agentpay ledger ("APLG"): another program's SQLite file is not one. */
+const agentpayApplicationId = 0x41504c47;
+
+/** Refuses a SQLite file that is not an agentpay ledger, before anything of it is changed. */
+function refuseForeign(place: WriteTurnPlace): void {
+  const { database } = place;
+  const id = Number((database.prepare('PRAGMA application_id').get() as { application_id: number }).application_id);
+  if (id === agentpayApplicationId) return;
+  const tables = database.prepare("SELECT count(*) AS n FROM sqlite_schema WHERE type = 'table'").get() as {
+    n: number;
+  };
+  if (id === 0 && Number(tables.n) === 0) return;
+  throw new UsageError(t().ledger.notADatabase(place.path), { hint: t().ledger.notADatabaseHint });
+}
 
 /**
  * Applies what is missing in one write transaction (a second process opening a new file waits,
@@ -107,6 +121,7 @@ const sqliteSchemaVersion = migrations.length;
  */
 export async function ensureSqliteSchema(place: WriteTurnPlace, shown: string): Promise<void> {
   const { database } = place;
+  refuseForeign(place);
   // WAL is the file's own setting, kept once set: set when the file is new.
   const mode = database.prepare('PRAGMA journal_mode').get() as { journal_mode: string };
   if (mode.journal_mode !== 'wal') await whenFree(place, () => database.exec('PRAGMA journal_mode = WAL'));
@@ -122,6 +137,7 @@ export async function ensureSqliteSchema(place: WriteTurnPlace, shown: string): 
       });
     for (const [index, sql] of migrations.entries()) if (index + 1 > version) database.exec(sql);
     database.exec(`PRAGMA user_version = ${sqliteSchemaVersion}`);
+    database.exec(`PRAGMA application_id = ${agentpayApplicationId}`);
     database.exec('COMMIT');
   } catch (error) {
     if (database.isTransaction) database.exec('ROLLBACK');

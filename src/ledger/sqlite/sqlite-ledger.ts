@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { realpathSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { hostname } from 'node:os';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { noPaymentSent } from '../../errors.js';
+import { t } from '../../i18n/current.js';
 import type { BulkRun } from '../bulk-run.js';
 import { type Claim, ClaimQueue, groupedByOwner, lookBackOfClaims } from '../claim-queue.js';
 import type {
@@ -35,6 +35,7 @@ import { openDatabase } from './database.js';
 import * as sql from './queries.js';
 import { Statements } from './query.js';
 import { ensureSqliteSchema } from './schema.js';
+import { journalIdentity, processAlive } from './this-machine.js';
 import { beginWrite, inWriteTurn, type WriteTurnPlace } from './write-turn.js';
 import { importStoreOf, insertOrRetry, insertOutcome } from './writes.js';
 
@@ -67,8 +68,8 @@ export class SqliteLedger implements Ledger {
     () => nextTurn(),
   );
   private readonly reader: reads.SqlReader;
-  /** This process's name on the leases it holds (reconcile's claims). */
-  private readonly holder = randomUUID();
+  /** This process's name on the leases it holds (reconcile's claims): its host, then its own id. */
+  private readonly holder = `${hostname()} ${randomUUID()}`;
 
   private constructor(
     location: LedgerLocation & { kind: 'file' },
@@ -175,7 +176,7 @@ export class SqliteLedger implements Ledger {
     let after = 0;
     for (;;) {
       const rows = await this.write(() => this.lease(owner, filter, after));
-      if (rows.length === 0) return;
+      if (rows.length === 0) return this.sayLeasedElsewhere(owner);
       after = Number(rows.at(-1)!.seq);
       const attempts = new Map(rows.map((row) => [text(row.transaction_id), text(row.attempt_seq)]));
       yield this.claimedBatch(claimedEntriesOf(rows), attempts);
@@ -183,13 +184,25 @@ export class SqliteLedger implements Ledger {
   }
 
   private lease(owner: Owner, filter: LedgerFilter, after: number): Row[] {
+    // Only a process of this host can be asked whether it is alive (another pid namespace cannot).
+    const here = `${hostname()} `;
     for (const { holder, pid } of this.db.all(sql.leaseHolders))
-      if (holder !== this.holder && !processAlive(Number(pid))) this.db.run(sql.releaseLeases, [holder]);
+      if (holder !== this.holder && String(holder).startsWith(here) && !processAlive(Number(pid)))
+        this.db.run(sql.releaseLeases, [holder]);
     const now = new Date();
-    const rows = this.db.all(sql.claimOpen, [owner.gateway, owner.agentId, after, claimSize, filter.since, now]);
     const until = new Date(now.getTime() + leaseMs);
+    const values = [owner.gateway, owner.agentId, after, claimSize, filter.since, now, until];
+    const rows = this.db.all(sql.claimOpen, values);
     if (rows.length > 0) this.db.run(sql.takeLeases, [rows.map((row) => row.seq), this.holder, process.pid, until]);
     return rows;
+  }
+
+  /** Open transactions another reconciler works now are left to it, and said: reconcile counts none of them. */
+  private sayLeasedElsewhere(owner: Owner): void {
+    const now = new Date();
+    const values = [owner.gateway, owner.agentId, this.holder, now, new Date(now.getTime() + leaseMs)];
+    const held = Number(this.db.get(sql.leasedElsewhere, values)?.held ?? 0);
+    if (held > 0) this.place.note(t().ledger.leasedElsewhere(held));
   }
 
   /** A claimed batch: its outcomes written together at done(), with its leases let go. */
@@ -248,23 +261,21 @@ export class SqliteLedger implements Ledger {
     return reads.transactionsById(this.reader, transactionId, owner);
   }
 
-  async importRecords(
-    records: AsyncIterable<JournalRecord>,
-    journal?: string,
-  ): Promise<{ added: number; conflicts: string[] }> {
+  async importRecords(records: AsyncIterable<JournalRecord>): Promise<{ added: number; conflicts: string[] }> {
     const transaction = {
       begin: () => beginWrite(this.place),
       commit: async () => this.place.database.exec('COMMIT'),
     };
     try {
-      const imported = await importJournalRecords(importStoreOf(this.db, transaction), this.by, records);
-      if (journal !== undefined)
-        await this.write(() => this.db.run(sql.journalImported, [journalIdentity(journal), new Date()]));
-      return imported;
+      return await importJournalRecords(importStoreOf(this.db, transaction), this.by, records);
     } catch (error) {
       if (this.place.database.isTransaction) this.place.database.exec('ROLLBACK');
       throw error;
     }
+  }
+
+  async rememberImported(path: string): Promise<void> {
+    await this.write(() => this.db.run(sql.journalImported, [journalIdentity(path), new Date()]));
   }
 
   /** Whether the journal at `path` (an earlier agentpay's) was loaded whole into this ledger. */
@@ -279,24 +290,5 @@ export class SqliteLedger implements Ledger {
   async close(): Promise<void> {
     await this.tail;
     if (this.place.database.isOpen) this.place.database.close();
-  }
-}
-
-/** Whether a process of this machine is running (signal 0 asks without sending one). */
-function processAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as { code?: unknown }).code === 'EPERM';
-  }
-}
-
-/** A journal's name wherever it was reached from: its real path, or (a compacted one whose J is gone) its absolute one. */
-function journalIdentity(path: string): string {
-  try {
-    return realpathSync(path);
-  } catch {
-    return resolve(path);
   }
 }
