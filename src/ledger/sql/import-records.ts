@@ -27,10 +27,8 @@ const perTransaction = 5_000;
 const repeatsWithin = 10_000;
 
 /**
- * Loads a journal's records (an earlier agentpay's, ledger/journal-import), in their order, as
- * if they had been recorded here by `by`: each gets an id from its content, so loading the same
- * journal twice adds nothing. Open transactions stay open for reconcile. A TransactionID the
- * ledger holds for another purchase is left out, counted in `conflicts`.
+ * Loads a journal's records in order, as recorded here by `by`: each id comes from its content,
+ * so loading twice adds nothing. A TransactionID held for another purchase is left out, counted.
  */
 export async function importJournalRecords(
   store: ImportStore,

@@ -25,10 +25,8 @@ import {
 } from './rows.js';
 
 /**
- * A ledger's reading side, in either database: history, export, the payments of a span, one
- * transaction, the owners with open transactions, and the look-back a claim weighs. Each takes
- * the dialect's statements and the query to send them with (PostgreSQL: one that waits for the
- * connection's turn, or, in a turn held already, one sent now).
+ * A ledger's reads, in either database (history, export, a span's payments, one transaction, the
+ * open owners, the look-back), each given the dialect's statements and the query to send them with.
  */
 
 /** The statements the reads send, in a dialect's spelling ($1.. placeholders in both). */

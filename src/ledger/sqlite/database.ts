@@ -8,10 +8,8 @@ import type { StorageAction } from '../../i18n/en.js';
 import { isLegacyJournal } from '../journal-import/journal-files.js';
 
 /**
- * Opening the local ledger's SQLite file: created 0600 in a 0700 directory (SQLite gives its
- * -wal and -shm files the database's mode), synchronous=FULL so a committed intent survives a
- * crash of the machine, and a short busy timeout: a wait for another process's lock is the
- * ledger's own loop (write-turn.ts), so Ctrl+C is heard while it waits. WAL is set with the schema.
+ * Opening the ledger's file: 0600 (its -wal and -shm take its mode), synchronous=FULL so a commit
+ * survives a crash, and a short busy timeout: longer waits are write-turn.ts's, which hear Ctrl+C.
  */
 
 /** The first bytes of every SQLite database file. */

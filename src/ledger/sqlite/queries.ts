@@ -7,7 +7,8 @@ import type { ReadStatements } from '../sql/reads.js';
  */
 
 const transactionColumns =
-  't.seq, t.gateway, t.agent_id, t.transaction_id, t.service, t.account, t.amount, t.currency, t.invoice_id, t.at, t.operator, t.host, t.voucher';
+  't.seq, t.gateway, t.agent_id, t.transaction_id, t.service, t.account, t.amount, t.currency, t.invoice_id, ' +
+  't.at, t.operator, t.host, t.voucher';
 const recordFields = 'seq, transaction_seq, kind, at, source, view, answers_attempt, operator, host, overrides';
 
 /**
@@ -16,12 +17,13 @@ const recordFields = 'seq, transaction_seq, kind, at, source, view, answers_atte
  * none when the TransactionID is taken.
  */
 export const insertTransaction = `
-INSERT INTO agentpay_transactions (gateway, agent_id, transaction_id, service, account, amount, currency, invoice_id, at, operator, host, voucher)
+INSERT INTO agentpay_transactions
+  (gateway, agent_id, transaction_id, service, account, amount, currency, invoice_id, at, operator, host, voucher)
 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $13)
 ON CONFLICT (gateway, agent_id, transaction_id) DO NOTHING
 RETURNING seq`;
 
-/** An attempt: $1 record id, $2 transaction seq, $3 at, $4 operator, $5 host, $6 the guards lifted (JSON). Its seq; none when the record id was there. */
+/** An attempt: $1 record id, $2 transaction seq, $3 at, $4 operator, $5 host, $6 the guards lifted (JSON); its seq. */
 export const insertAttempt = `
 INSERT INTO agentpay_records (record_id, transaction_seq, kind, at, operator, host, overrides)
 VALUES ($1, $2, 'attempt', $3, $4, $5, $6)
@@ -32,14 +34,16 @@ RETURNING seq`;
 export const openTransaction = 'INSERT INTO agentpay_open (transaction_seq) VALUES ($1) ON CONFLICT DO NOTHING';
 
 /** The intent recorded for $1 gateway, $2 agent, $3 TransactionID. */
-export const selectIntent = `SELECT ${transactionColumns} FROM agentpay_transactions t WHERE t.gateway = $1 AND t.agent_id = $2 AND t.transaction_id = $3`;
+export const selectIntent = `SELECT ${transactionColumns} FROM agentpay_transactions t
+WHERE t.gateway = $1 AND t.agent_id = $2 AND t.transaction_id = $3`;
 
 /**
  * One outcome: $1 record id, $2 gateway, $3 agent, $4 TransactionID, $5 at, $6 source, $7 state,
  * $8 view (JSON), $9 operator, $10 host, $11 the attempt it answers. A record id already there is skipped.
  */
 export const insertOutcome = `
-INSERT INTO agentpay_records (record_id, transaction_seq, kind, at, source, state, view, answers_attempt, operator, host)
+INSERT INTO agentpay_records
+  (record_id, transaction_seq, kind, at, source, state, view, answers_attempt, operator, host)
 SELECT $1, t.seq, 'outcome', $5, $6, $7, $8, $11, $9, $10 FROM agentpay_transactions t
 WHERE t.gateway = $2 AND t.agent_id = $3 AND t.transaction_id = $4
 ON CONFLICT (record_id) DO NOTHING`;
@@ -48,9 +52,8 @@ const attemptedSince = (since: string) => `(${since} IS NULL OR EXISTS (
   SELECT 1 FROM agentpay_records a WHERE a.transaction_seq = t.seq AND a.kind = 'attempt' AND a.at >= ${since}))`;
 
 /**
- * The next open transactions of $1 gateway, $2 agent after $3 seq, at most $4, $5 since, that no
- * reconciler holds from $6 (now) to no later than $7 (a lease's longest; a later one is no lease): each with its latest attempt and its latest outcome since
- * it was last final, as PostgreSQL's claimOpen gives them.
+ * The next open transactions of $1 gateway, $2 agent after $3 seq, at most $4, $5 since, leased
+ * by no one from $6 (now) to $7 (a lease's longest): as PostgreSQL's claimOpen gives them.
  */
 export const claimOpen = `
 SELECT ${transactionColumns},
@@ -63,7 +66,8 @@ LEFT JOIN agentpay_leases l ON l.transaction_seq = o.transaction_seq
 LEFT JOIN agentpay_records last ON last.seq = (
   SELECT max(r.seq) FROM agentpay_records r
   WHERE r.transaction_seq = t.seq AND r.kind = 'outcome' AND r.seq > COALESCE((
-    SELECT max(f.seq) FROM agentpay_records f WHERE f.transaction_seq = t.seq AND f.kind = 'outcome' AND f.state IN ('success', 'failed')), 0))
+    SELECT max(f.seq) FROM agentpay_records f
+    WHERE f.transaction_seq = t.seq AND f.kind = 'outcome' AND f.state IN ('success', 'failed')), 0))
 WHERE t.gateway = $1 AND t.agent_id = $2 AND o.transaction_seq > $3 AND ${attemptedSince('$5')}
   AND (l.until IS NULL OR l.until < $6 OR l.until > $7)
 ORDER BY o.transaction_seq
@@ -106,7 +110,8 @@ GROUP BY t.gateway ORDER BY min(t.seq)`,
 SELECT ${recordFields} FROM agentpay_records
 WHERE transaction_seq IN (SELECT value FROM json_each($1)) ORDER BY transaction_seq, seq`,
   recordPage: `
-SELECT r.seq AS record_seq, r.kind, r.at AS record_at, r.source, r.view, r.operator AS record_operator, r.host AS record_host, r.overrides, ${transactionColumns}
+SELECT r.seq AS record_seq, r.kind, r.at AS record_at, r.source, r.view, r.operator AS record_operator,
+  r.host AS record_host, r.overrides, ${transactionColumns}
 FROM agentpay_records r JOIN agentpay_transactions t ON t.seq = r.transaction_seq
 WHERE r.seq > $1 ORDER BY r.seq LIMIT $2`,
   recentTransactions: `
@@ -126,7 +131,8 @@ SELECT ${transactionColumns}, (
     'host', r.host, 'overrides', json(r.overrides)))
   FROM (SELECT * FROM agentpay_records WHERE transaction_seq = t.seq ORDER BY seq) r
 ) AS records
-FROM latest l CROSS JOIN agentpay_records la ON la.seq = l.attempt_seq CROSS JOIN agentpay_transactions t ON t.seq = l.transaction_seq
+FROM latest l CROSS JOIN agentpay_records la ON la.seq = l.attempt_seq
+  CROSS JOIN agentpay_transactions t ON t.seq = l.transaction_seq
 WHERE t.gateway = $1 AND t.agent_id = $2 AND (la.operator = $4 OR t.account IN (SELECT value FROM json_each($5)))
 ORDER BY l.attempt_seq`,
   transactionsById: `

@@ -3,11 +3,9 @@ import { t } from '../../i18n/current.js';
 import { beginWrite, type WriteTurnPlace, whenFree } from './write-turn.js';
 
 /**
- * The local ledger's schema: the team ledger's tables, columns and names (postgres/schema.ts)
- * in SQLite's spelling, numbered by `PRAGMA user_version`. Records are append-only and a
- * final outcome closes its transaction, by triggers as in PostgreSQL. SQLite's own tables:
- * `agentpay_leases`, what PostgreSQL's row locks do for two reconcilers (queries.ts claimOpen),
- * and `agentpay_imports`, the earlier journals loaded whole (open-ledger.ts stops naming them).
+ * The team ledger's tables (postgres/schema.ts) in SQLite's spelling, by `PRAGMA user_version`,
+ * its triggers too. SQLite's own: `agentpay_leases` (PostgreSQL's row locks for reconcilers) and
+ * `agentpay_imports` (earlier journals loaded whole, open-ledger.ts).
  */
 const migrations: readonly string[] = [
   `

@@ -50,10 +50,9 @@ export async function whenFree(place: WriteTurnPlace, work: () => void, conseque
 }
 
 /**
- * `body` in one `BEGIN IMMEDIATE` transaction, committed before this resolves. Another process's
- * write lock is waited for here, a few ms at a time between which the event loop runs: Ctrl+C
- * is heard, and a wait past a second says another agentpay holds the ledger. The caller keeps
- * one turn at a time on its connection (sqlite-ledger.ts), so nothing comes between check and write.
+ * `body` in one `BEGIN IMMEDIATE` transaction, committed before this resolves; another process's
+ * lock waited for a few ms at a time, so Ctrl+C is heard. One turn at a time per connection
+ * (sqlite-ledger.ts): nothing comes between check and write.
  */
 export async function inWriteTurn<T>(
   place: WriteTurnPlace,
