@@ -3,8 +3,9 @@
 // orders against the sandbox (some answers lost after commit), SIGKILLed at seeded random points
 // `--kills` times, then run again until it finishes; checks that every row was paid exactly once,
 // that every committed payment is in the ledger, and that the results file and the ledger agree.
-// Loopback only; bounded. Usage:
-//   npm run trials:bulk -- [--files 20] [--rows 20] [--kills 3] [--seed 1]
+// The ledger is read back with `agentpay ledger export`; with --ledger postgres it is a real
+// PostgreSQL server started here (scripts/postgres-server.mjs). Loopback only; bounded. Usage:
+//   npm run trials:bulk -- [--files 20] [--rows 20] [--kills 3] [--seed 1] [--ledger sqlite|postgres]
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -19,8 +20,10 @@ const { values } = parseArgs({
     rows: { type: 'string', default: '20' },
     kills: { type: 'string', default: '3' },
     seed: { type: 'string', default: '1' },
+    ledger: { type: 'string', default: 'sqlite' },
   },
 });
+if (!['sqlite', 'file', 'postgres'].includes(values.ledger)) throw new Error('--ledger takes sqlite or postgres');
 const [files, rows, kills] = [Number(values.files), Number(values.rows), Number(values.kills)];
 const random = seededRandom(Number(values.seed));
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -32,6 +35,8 @@ const { codeTableEnvironment } = await import(join(root, 'dist/settings/code-lis
 
 const home = mkdtempSync(join(tmpdir(), 'agentpay-trials-bulk-'));
 const sandbox = await startSandbox({ faults: { failRate: 0.2, latencyMs: 5 } });
+const postgres =
+  values.ledger === 'postgres' ? await (await import('./postgres-server.mjs')).startPostgres() : undefined;
 const env = {
   PATH: process.env.PATH,
   HOME: home,
@@ -42,16 +47,15 @@ const env = {
   AGENTPAY_AGENT_ID: sandboxCredentials.agentId,
   AGENTPAY_PASSWORD: sandboxCredentials.password,
   AGENTPAY_SETTLE_DELAY: '20',
+  ...(postgres === undefined ? {} : { AGENTPAY_LEDGER: postgres.url() }),
   ...codeTableEnvironment(sandboxCodeTable),
 };
 
-function run(orders, killAfterMs) {
+const payArgs = (orders) => ['pay', '--from-file', orders, '--yes', '--json', '--concurrency', '4'];
+
+function run(args, killAfterMs) {
   return new Promise((resolve) => {
-    const child = spawn(
-      process.execPath,
-      [bin, 'pay', '--from-file', orders, '--yes', '--json', '--concurrency', '4'],
-      { env, stdio: ['ignore', 'pipe', 'ignore'] },
-    );
+    const child = spawn(process.execPath, [bin, ...args], { env, stdio: ['ignore', 'pipe', 'ignore'] });
     let stdout = '';
     child.stdout.on('data', (chunk) => (stdout += chunk));
     const timer = killAfterMs === undefined ? undefined : setTimeout(() => child.kill('SIGKILL'), killAfterMs);
@@ -73,7 +77,7 @@ const ordersOf = (name) => {
 const fullRuns = [];
 for (let i = 0; i < 3; i++) {
   const started = performance.now();
-  await run(ordersOf(`full-${i}`));
+  await run(payArgs(ordersOf(`full-${i}`)));
   fullRuns.push(performance.now() - started);
 }
 const windowMs = Math.round(fullRuns.sort((a, b) => a - b)[1] * 1.25);
@@ -83,16 +87,18 @@ let unfinished = 0;
 for (let file = 0; file < files; file++) {
   const orders = ordersOf(`f${file}`);
   for (let kill = 0; kill < kills; kill++) {
-    const result = await run(orders, Math.floor(random() * windowMs));
+    const result = await run(payArgs(orders), Math.floor(random() * windowMs));
     count(`killed run: ${result.signal ?? `exit ${result.code}`}`);
   }
   let finished;
-  for (let attempt = 0; attempt < 5 && finished?.code !== 0; attempt++) finished = await run(orders);
+  for (let attempt = 0; attempt < 5 && finished?.code !== 0; attempt++) finished = await run(payArgs(orders));
   count(`finishing run: exit ${finished.code}`);
   if (finished.code !== 0) unfinished++;
 }
 
-const journal = readFileSync(join(home, 'state', 'agentpay', 'journal.jsonl'), 'utf8')
+const exported = await run(['ledger', 'export']);
+if (exported.code !== 0) throw new Error(`ledger export: exit ${exported.code ?? exported.signal}`);
+const journal = exported.stdout
   .trim()
   .split('\n')
   .map((line) => JSON.parse(line));
@@ -112,7 +118,7 @@ for (let file = 0; file < files; file++) {
   notFinalInResults += lines.filter((line) => !/,(success|failed),/.test(line)).length + (rows - lines.length);
 }
 const rowsOut = [
-  `bulk trials: ${files} files of ${rows} rows, each SIGKILLed ${kills} times at random, then run to the end; seed ${values.seed}`,
+  `bulk trials, ${postgres ? 'PostgreSQL' : 'SQLite ledger'}: ${files} files of ${rows} rows, each SIGKILLed ${kills} times at random, then run to the end; seed ${values.seed}`,
   `full run (median of 3, 5 ms latency, 20% of Payment answers lost after commit): ${Math.round(windowMs / 1.25)} ms; kills drawn across [0, ${windowMs}] ms`,
   ...[...exits].sort().map(([key, n]) => `  ${key.padEnd(24)} ${n}`),
   `${paidTwice === 0 ? 'ok  ' : 'FAIL'} rows paid twice: ${paidTwice}`,
@@ -122,5 +128,6 @@ const rowsOut = [
 ];
 process.stdout.write(`${rowsOut.join('\n')}\n`);
 await sandbox.close();
+await postgres?.remove();
 rmSync(home, { recursive: true, force: true });
 process.exitCode = paidTwice + lost + unpaid + notFinalInResults + unfinished === 0 ? 0 : 1;

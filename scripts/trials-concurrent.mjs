@@ -1,14 +1,15 @@
 #!/usr/bin/env node
 // Concurrency trials (docs/reliability.md "Trials of runs at once"): the same order file run
 // 2-3 times 0-1.5 s apart, with a renamed copy of it now and then; pairs of single `pay`s of one
-// top-up started at the same instant; some of every kind SIGKILLed at random. On the journal
-// file (one home, as processes of one machine) and on a real PostgreSQL (three homes, as three
+// top-up started at the same instant; some of every kind SIGKILLed at random. On the SQLite
+// ledger (one home, as processes of one machine) and on a real PostgreSQL (three homes, as three
 // terminals). Then each file is run to its end, and the sandbox's committed payments are held
 // against the ledger: no account paid twice, no payment missing from the ledger, no row of a
 // finished file unpaid. Loopback only; bounded. Usage:
-//   npm run trials:concurrent -- [--files 10] [--pairs 15] [--rows 8] [--seed 1] [--ledger file|postgres|both]
+//   npm run trials:concurrent -- [--files 10] [--pairs 15] [--rows 8] [--seed 1] [--ledger sqlite|postgres|both]
+// (`--ledger file` is an older name for sqlite.)
 import { spawn } from 'node:child_process';
-import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -129,7 +130,7 @@ async function trial(kind) {
   count(`reconcile: exit ${(await run(terminal(), ['reconcile'])).code}`);
 
   const committed = sandbox.store.all().filter((payment) => payment.account.startsWith(`${kind}-`));
-  const intents = await intentIds(homes, postgres);
+  const intents = await intentIds(envOf(homes[0]), postgres);
   const perAccount = new Map();
   for (const payment of committed) perAccount.set(payment.account, (perAccount.get(payment.account) ?? 0) + 1);
   const result = {
@@ -150,13 +151,16 @@ async function trial(kind) {
 }
 
 /** Every TransactionID the ledger holds an intent for. */
-async function intentIds(homes, postgres) {
+async function intentIds(env, postgres) {
   if (postgres === undefined) {
-    const lines = readFileSync(join(homes[0], 'state', 'agentpay', 'journal.jsonl'), 'utf8')
-      .trim()
-      .split('\n');
+    const exported = await run(env, ['ledger', 'export']);
+    if (exported.code !== 0)
+      throw new Error(`ledger export: exit ${exported.code ?? exported.signal}\n${exported.stderr}`);
     return new Set(
-      lines
+      exported.stdout
+        .trim()
+        .split('\n')
+        .filter(Boolean)
         .map((line) => JSON.parse(line))
         .filter((record) => record.kind === 'intent')
         .map((record) => record.transactionId),
@@ -174,14 +178,16 @@ async function intentIds(homes, postgres) {
   }
 }
 
-const kinds = values.ledger === 'both' ? ['file', 'postgres'] : [values.ledger];
+if (!['sqlite', 'file', 'postgres', 'both'].includes(values.ledger))
+  throw new Error('--ledger takes sqlite, postgres or both');
+const kinds = values.ledger === 'both' ? ['sqlite', 'postgres'] : [values.ledger === 'file' ? 'sqlite' : values.ledger];
 let failures = 0;
 for (const kind of kinds) {
   const r = await trial(kind);
   const ok = (n) => (n === 0 ? 'ok  ' : 'FAIL');
   failures += r.paidTwice + r.lost + r.unpaidRows;
   const lines = [
-    `concurrent trials, ${kind === 'file' ? 'journal file' : 'PostgreSQL'}: ${files} files of ${rows} rows run 2-3 times 0-1.5 s apart (half with a renamed copy), ${pairs} pairs of single pays at one instant, 3 in 10 file runs and 1 in 5 pays SIGKILLed; seed ${values.seed}`,
+    `concurrent trials, ${kind === 'sqlite' ? 'SQLite ledger' : 'PostgreSQL'}: ${files} files of ${rows} rows run 2-3 times 0-1.5 s apart (half with a renamed copy), ${pairs} pairs of single pays at one instant, 3 in 10 file runs and 1 in 5 pays SIGKILLed; seed ${values.seed}`,
     `${r.runs} runs in ${r.seconds} s; kills drawn across [0, ${r.killWindowMs}] ms of a file run, [0, 600] ms of a pay`,
     ...[...r.exits].sort().map(([key, n]) => `  ${key.padEnd(28)} ${n}`),
     `${ok(r.paidTwice)} accounts paid twice: ${r.paidTwice}`,

@@ -2,11 +2,12 @@
 // No-loss trials (docs/reliability.md): pays against the sandbox while
 // killing the process at random points, dropping answers after commit, and timing requests
 // out; then runs `reconcile` and checks the promise. Loopback only. Usage:
-//   npm run trials -- [--kills 200] [--drops 100] [--timeouts 100] [--seed 1] [--ledger file|postgres]
+//   npm run trials -- [--kills 200] [--drops 100] [--timeouts 100] [--seed 1] [--ledger sqlite|postgres]
+// The ledger is read back with `agentpay ledger export` (`--ledger file` is an older name for sqlite).
 // With --ledger postgres the ledger is a real PostgreSQL server started here (scripts/postgres-server.mjs)
 // and the payers are two terminals (two HOMEs) sharing it.
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -19,10 +20,10 @@ const { values } = parseArgs({
     drops: { type: 'string', default: '100' },
     timeouts: { type: 'string', default: '100' },
     seed: { type: 'string', default: '1' },
-    ledger: { type: 'string', default: 'file' },
+    ledger: { type: 'string', default: 'sqlite' },
   },
 });
-if (!['file', 'postgres'].includes(values.ledger)) throw new Error('--ledger takes file or postgres');
+if (!['sqlite', 'file', 'postgres'].includes(values.ledger)) throw new Error('--ledger takes sqlite or postgres');
 
 // The kill delays from --seed, so a run can be repeated.
 const random = seededRandom(Number(values.seed));
@@ -50,7 +51,6 @@ const env = {
   // The sandbox reached by URL, with its code table given as a user would (README "Connecting to a real gateway").
   ...codeTableEnvironment(sandboxCodeTable),
 };
-const journal = join(home, 'state', 'agentpay', 'journal.jsonl');
 if (postgres) env.AGENTPAY_LEDGER = postgres.url();
 /** The second terminal of a team ledger: its own HOME and state, the same ledger. */
 const otherTerminal = {
@@ -125,13 +125,16 @@ for (let i = 0; i < Number(values.timeouts); i++)
   count('timeout', await run(pay(['--timeout', '150', '--settle-attempts', '1'])));
 sandbox.faults.latencyMs = 0;
 
-/** Every record of the ledger as journal lines: the file, or `ledger export` of the team ledger. */
-const readJournal = async () =>
-  (postgres ? (await run(['ledger', 'export'])).stdout : readFileSync(journal, 'utf8'))
+/** Every record of the ledger, as `ledger export` writes it (journal lines), whichever the backend. */
+async function readJournal() {
+  const exported = await run(['ledger', 'export']);
+  if (exported.code !== 0) throw new Error(`ledger export: exit ${exported.code ?? exported.signal}`);
+  return exported.stdout
     .trim()
     .split('\n')
     .filter(Boolean)
     .map((line) => JSON.parse(line));
+}
 const before = await readJournal();
 const final = new Set(
   before
@@ -161,7 +164,7 @@ const checks = {
     .length,
   'purchases charged twice': accounts.length - new Set(accounts).size,
 };
-console.log(`ledger: ${postgres ? 'PostgreSQL (two terminals)' : 'journal file'}; seed ${values.seed}`);
+console.log(`ledger: ${postgres ? 'PostgreSQL (two terminals)' : 'SQLite ledger'}; seed ${values.seed}`);
 console.log(
   `trials: ${purchase} purchases (${fullRuns.length} full runs, ${values.kills} killed, ${values.drops} dropped, ${values.timeouts} timed out); reconcile exit ${reconcile.code}`,
 );
