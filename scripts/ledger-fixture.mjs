@@ -17,8 +17,11 @@ if (!path || !/^\d+$/.test(count ?? '')) {
 const paths = { node: process.execPath, bin: fileURLToPath(new URL('../bin/agentpay.js', import.meta.url)) };
 const home = mkdtempSync(join(tmpdir(), 'agentpay-ledger-fixture-'));
 const env = { PATH: process.env.PATH ?? '', HOME: home, XDG_STATE_HOME: join(home, 'state'), NO_COLOR: '1' };
-const open = await importedLedger(paths, env, path, (journal) =>
-  writeJournal(journal, 'sandbox', Number(count), { firstId: 1795289214527958198n, unknownToGateway: 1_000_000_000 }),
-);
-rmSync(home, { recursive: true, force: true });
-console.log(JSON.stringify({ path, transactions: Number(count), open }));
+try {
+  const open = await importedLedger(paths, env, path, (journal) =>
+    writeJournal(journal, 'sandbox', Number(count), { firstId: 1795289214527958198n, unknownToGateway: 1_000_000_000 }),
+  );
+  console.log(JSON.stringify({ path, transactions: Number(count), open }));
+} finally {
+  rmSync(home, { recursive: true, force: true });
+}
