@@ -46,10 +46,11 @@ const firstId = 1795289214527958198n;
 const batchSize = 5_000;
 const memoryBatchSize = 100_000;
 const historyEntries = 1_000_000;
-const journalEntries = 100_000;
+/** Transactions of the SQLite ledger `reconcile` reads. */
+const ledgerEntries = 100_000;
 /** Open transactions for reconcile with each ledger (target 10). */
 const openEntries = 100_000;
-/** Rows of the registry, and payments of the journal, `reconcile --registry` compares (target 11). */
+/** Rows of the registry, and payments of the ledger, `reconcile --registry` compares (target 11). */
 const registryEntries = 200_000;
 /** Payments in the `--sandbox` state a Status batch is answered from. */
 const sandboxEntries = 200_000;
@@ -70,7 +71,7 @@ const bench = {
   firstId,
   concurrency,
   purchase,
-  sizes: { batchSize, memoryBatchSize, historyEntries, journalEntries, openEntries, registryEntries, sandboxEntries },
+  sizes: { batchSize, memoryBatchSize, historyEntries, ledgerEntries, openEntries, registryEntries, sandboxEntries },
   /** The team ledger's server, started by the first comparison that needs it. */
   ledgerServerFor: async (env) => (ledgerServer ??= await startLedgerServer(paths, env)),
 };

@@ -2,7 +2,7 @@
 // Floor for `pay --from-file` (target 12): bare node:http makes the same exchanges agentpay
 // makes for a file of dynamic-voucher orders, `concurrency` at a time on keep-alive
 // connections: an AccountCheck per row (spec 4.1), then each row's Payment of its voucher's
-// OrderAmount (spec 4.2). No journal, no results file, no checks. Prints one JSON line a row.
+// OrderAmount (spec 4.2). No ledger, no results file, no checks. Prints one JSON line a row.
 // Usage: node scripts/bench/bulk-pay.mjs <base-url> <orders.csv> <concurrency>
 import { readFileSync } from 'node:fs';
 import { Agent } from 'node:http';

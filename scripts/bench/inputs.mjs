@@ -1,9 +1,9 @@
 // The bench's inputs (scripts/bench.mjs): its gateway in a process of its own, files of ids,
-// a journal as agentpay writes it, and the state of `--sandbox`.
+// SQLite ledgers loaded from journals as an earlier agentpay wrote them, and the state of `--sandbox`.
 import { spawn } from 'node:child_process';
-import { createWriteStream } from 'node:fs';
-import { join } from 'node:path';
-import { children } from './measure.mjs';
+import { copyFileSync, createWriteStream, existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { children, run } from './measure.mjs';
 
 /** The sandbox of scripts/bench/sandbox.mjs, its store holding `count` paid transactions from `firstId`, answering after `latencyMs`. */
 export async function startGateway({ node, floors }, firstId, count, latencyMs = 0) {
@@ -46,8 +46,39 @@ export async function writeSandboxState(path, firstId, count) {
 }
 
 /**
- * A journal of `entries` transactions for this gateway and agent, as agentpay writes it: an
- * intent and a final outcome for most; every 5,000th is still open (half of them known to
+ * A SQLite ledger at `path` holding the journal `write(journal)` writes, loaded once by
+ * `agentpay ledger import`; resolves to what `write` does. Built in a tmpfs when there is one
+ * (the import's fsyncs are not what the bench measures), then copied beside the other inputs.
+ */
+export async function importedLedger({ node, bin }, env, path, write) {
+  const scratch = mkdtempSync(join(existsSync('/dev/shm') ? '/dev/shm' : dirname(path), 'agentpay-bench-ledger-'));
+  try {
+    const journal = join(scratch, 'journal.jsonl');
+    const written = await write(journal);
+    const built = join(scratch, 'ledger.sqlite');
+    const imported = await run(node, [bin, 'ledger', 'import', journal], {
+      env: { ...env, AGENTPAY_LEDGER: built },
+      timeoutMs: 3_600_000,
+    });
+    if (imported.code !== 0)
+      throw new Error(`ledger import: exit ${imported.code ?? imported.signal}\n${imported.stderr}`);
+    copyLedger(built, path);
+    return written;
+  } finally {
+    rmSync(scratch, { recursive: true, force: true });
+  }
+}
+
+/** A copy of a closed SQLite ledger (its -wal too, if one was left); a stale -wal or -shm at `to` goes first. */
+export function copyLedger(from, to) {
+  for (const suffix of ['-wal', '-shm']) rmSync(`${to}${suffix}`, { force: true });
+  copyFileSync(from, to);
+  if (existsSync(`${from}-wal`)) copyFileSync(`${from}-wal`, `${to}-wal`);
+}
+
+/**
+ * A journal of `entries` transactions for this gateway and agent, as an earlier agentpay wrote
+ * it: an intent and a final outcome for most; every 5,000th is still open (half of them known to
  * the sandbox, so they settle as success; half never arrived, old enough to close as failed),
  * and every 10,000th has a lost answer (an "unknown" outcome) on record.
  */

@@ -1,9 +1,8 @@
 // The bench's look-up comparisons (scripts/bench.mjs): one `status`, a batch of them, and
-// `reconcile` of a journal, against bare node:http floors and a single read of the file.
-import { copyFileSync } from 'node:fs';
+// `reconcile` of a SQLite ledger, against bare node:http floors and a single read of the ledger.
 import { join } from 'node:path';
 import { expectAnswer, ok } from './checks.mjs';
-import { writeJournal } from './inputs.mjs';
+import { copyLedger, importedLedger, writeJournal } from './inputs.mjs';
 import { compare } from './measure.mjs';
 
 /** `bench` (scripts/bench.mjs): the run's paths, `runsFor(standard)`, its sizes and ids. */
@@ -12,7 +11,7 @@ export function lookupComparisons({
   runsFor,
   firstId,
   concurrency,
-  sizes: { batchSize, journalEntries, memoryBatchSize },
+  sizes: { batchSize, ledgerEntries, memoryBatchSize },
 }) {
   const { node, bin, floors, work } = paths;
   return {
@@ -79,15 +78,14 @@ export function lookupComparisons({
     },
 
     async reconcile({ env, gateway }) {
-      const journal = join(work, 'journal.jsonl');
-      const journalCopy = join(work, 'journal-run.jsonl');
-      const openEntries = await writeJournal(journal, gateway.baseUrl, journalEntries, {
-        firstId,
-        unknownToGateway: memoryBatchSize,
-      });
+      const ledger = join(work, 'ledger.sqlite');
+      const ledgerCopy = join(work, 'ledger-run.sqlite');
+      const openEntries = await importedLedger(paths, env, ledger, (journal) =>
+        writeJournal(journal, gateway.baseUrl, ledgerEntries, { firstId, unknownToGateway: memoryBatchSize }),
+      );
       const [floor, reconcile] = await compare({
         runs: runsFor(7),
-        floor: { label: 'read once', command: [node, [join(floors, 'read-journal.mjs'), journal], { env }] },
+        floor: { label: 'read once', command: [node, [join(floors, 'read-ledger.mjs'), ledger], { env }] },
         // The bench gateway is not the embedded sandbox: its "not found" code is given, as for any gateway.
         candidates: [
           {
@@ -95,20 +93,20 @@ export function lookupComparisons({
             command: [
               node,
               [bin, 'reconcile', '--not-found-codes', '25', '--json'],
-              { env: { ...env, AGENTPAY_JOURNAL: journalCopy } },
+              { env: { ...env, AGENTPAY_LEDGER: ledgerCopy } },
             ],
           },
         ],
-        // Each reconcile starts from the same journal: the last run's outcomes are not in it.
-        before: (side) => side.label === 'agentpay' && copyFileSync(journal, journalCopy),
+        // Each reconcile starts from the same ledger: the last run's outcomes are not in it.
+        before: (side) => side.label === 'agentpay' && copyLedger(ledger, ledgerCopy),
         check: (side, result) => ok(side.label === 'agentpay' ? openEntries : 1)(side, result),
       });
-      const what = `\`reconcile\`, journal of ${journalEntries.toLocaleString('en')} transactions (${openEntries} open)`;
+      const what = `\`reconcile\`, SQLite ledger of ${ledgerEntries.toLocaleString('en')} transactions (${openEntries} open)`;
       return [
         {
           target: 'reconcile',
           what,
-          floorLabel: 'read the file once (stream, split lines)',
+          floorLabel: 'read every record of the ledger once (node:sqlite)',
           floor,
           value: reconcile,
           limit: 2,

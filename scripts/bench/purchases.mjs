@@ -84,8 +84,8 @@ export function purchaseComparisons({ paths, runsFor, concurrency }) {
       check: expectAnswer('"status":"10"'),
     });
     const what =
-      '`agentpay pay --invoice-id --json` (AccountCheck, the duplicate check, Payment, two journal lines fsynced)';
-    return [{ target, what, floorLabel: 'bare `node:http`, same two exchanges, no journal', floor, value: pay, limit }];
+      '`agentpay pay --invoice-id --json` (AccountCheck, the duplicate check, Payment, two SQLite commits fsynced)';
+    return [{ target, what, floorLabel: 'bare `node:http`, same two exchanges, no ledger', floor, value: pay, limit }];
   }
 
   async function bulkRowsOf(env, gateway, { target, limit, memory = false }) {
@@ -114,12 +114,12 @@ export function purchaseComparisons({ paths, runsFor, concurrency }) {
       candidates: [{ label: 'agentpay', command: [node, [bin, ...bulkArgs], { env: bulkEnv }] }],
       check: ok(bulkRows),
     });
-    const what = `\`pay --from-file\` ${bulkRows.toLocaleString('en')} rows, --concurrency ${concurrency} (AccountCheck + Payment a row, intents and outcomes fsynced, results file)`;
+    const what = `\`pay --from-file\` ${bulkRows.toLocaleString('en')} rows, --concurrency ${concurrency} (AccountCheck + Payment a row, intents and outcomes committed in SQLite, results file)`;
     const rows = [
       {
         target,
         what,
-        floorLabel: `bare \`node:http\`, same exchanges, ${concurrency} at a time, no journal`,
+        floorLabel: `bare \`node:http\`, same exchanges, ${concurrency} at a time, no ledger`,
         floor,
         value: bulk,
         limit,

@@ -3,7 +3,7 @@
 import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { ok } from './checks.mjs';
-import { writeIds, writeJournal, writeRegistry, writeSandboxState } from './inputs.mjs';
+import { importedLedger, writeIds, writeJournal, writeRegistry, writeSandboxState } from './inputs.mjs';
 import { compare, peakRss } from './measure.mjs';
 
 /**
@@ -56,22 +56,24 @@ export function scaleComparisons({
     },
 
     async history({ env }) {
-      // A journal of 1,000,000 transactions (~630 MB), each in the table: peak RSS must not follow it.
-      const journal = join(work, 'journal-history.jsonl');
-      await writeJournal(journal, 'sandbox', historyEntries, { firstId, unknownToGateway: memoryBatchSize });
+      // A SQLite ledger of 1,000,000 transactions, each in the table: peak RSS must not follow it.
+      const ledger = join(work, 'ledger-history.sqlite');
+      await importedLedger(paths, env, ledger, (journal) =>
+        writeJournal(journal, 'sandbox', historyEntries, { firstId, unknownToGateway: memoryBatchSize }),
+      );
       const rows = [];
       for (const json of [true, false]) {
-        const args = [...(json ? ['--json'] : []), 'history', '--journal', journal];
+        const args = [...(json ? ['--json'] : []), 'history', '--ledger', ledger];
         const memory = await peakRss(paths, args, env);
         const seconds = memory.result.ms / 1000;
         // A line per transaction; the table adds its top border, its heading and its bottom border.
         const { code, lines } = memory.result;
         if (code !== 0 || lines !== historyEntries + (json ? 0 : 3))
           throw new Error(`history run: exit ${code}, ${lines} lines\n${memory.result.stderr}`);
-        const what = `peak RSS, \`history${json ? ' --json' : ''}\` of ${historyEntries.toLocaleString('en')} records (${seconds.toFixed(1)} s)`;
+        const what = `peak RSS, \`history${json ? ' --json' : ''}\` of ${historyEntries.toLocaleString('en')} transactions in SQLite (${seconds.toFixed(1)} s)`;
         rows.push({ target: 'memory', what, floorLabel: memory.how, megabytes: memory.kilobytes / 1024, limitMb: 150 });
       }
-      rmSync(journal);
+      rmSync(ledger);
       // The same in a PostgreSQL ledger: the rows stream a page at a time.
       const ledgerServer = await ledgerServerFor(env);
       const teamLedger = await ledgerServer.template('bench_history', {
@@ -91,15 +93,15 @@ export function scaleComparisons({
     },
 
     async registry({ env }) {
-      // The provider's registry of a busy day (200,000 rows) against a journal of the same
+      // The provider's registry of a busy day (200,000 rows) against a ledger of the same
       // payments; the ledger's days are UTC days here, as the registry's are written.
-      // The journal --sandbox reads is its own, in its state directory (docs/sandbox.md).
+      // The ledger --sandbox reads is its own, in its state directory (docs/sandbox.md).
       const registryState = join(work, 'registry-state');
       mkdirSync(join(registryState, 'agentpay'), { recursive: true });
-      const journal = join(registryState, 'agentpay', 'sandbox-journal.jsonl');
+      const ledger = join(registryState, 'agentpay', 'sandbox-ledger.sqlite');
       const registry = join(work, 'registry.tsv');
       const inputs = { firstId, unknownToGateway: 1_000_000_000 };
-      await writeJournal(journal, 'sandbox', registryEntries, inputs);
+      await importedLedger(paths, env, ledger, (journal) => writeJournal(journal, 'sandbox', registryEntries, inputs));
       const different = await writeRegistry(registry, registryEntries, inputs);
       const registryEnv = { ...env, TZ: 'UTC', XDG_STATE_HOME: registryState };
       const args = ['--sandbox', '--json', 'reconcile', '--registry', registry];
@@ -116,7 +118,7 @@ export function scaleComparisons({
         runs: runsFor(5),
         floor: {
           label: 'floor',
-          command: [node, [join(floors, 'read-registry.mjs'), registry, journal], { env: registryEnv }],
+          command: [node, [join(floors, 'read-registry.mjs'), registry, ledger], { env: registryEnv }],
         },
         candidates: [{ label: 'agentpay', command: [node, [bin, ...args], { env: registryEnv }] }],
         check: agrees,
@@ -129,8 +131,8 @@ export function scaleComparisons({
       return [
         {
           target: 'registry',
-          what: `\`reconcile --registry\`, a ${count}-row registry against a journal of ${count} payments (${different} differ)`,
-          floorLabel: 'read the registry and the journal once (stream, split lines)',
+          what: `\`reconcile --registry\`, a ${count}-row registry against a SQLite ledger of ${count} payments (${different} differ)`,
+          floorLabel: 'read the registry once (stream, split lines) and every record of the ledger (node:sqlite)',
           floor,
           value: reconcile,
           limit: 2,

@@ -1,9 +1,8 @@
 // The bench's team-ledger comparisons (scripts/bench.mjs): `pay` and `reconcile` with the
-// ledger in PostgreSQL on loopback, against the same commands with the journal file.
-import { copyFileSync } from 'node:fs';
+// ledger in PostgreSQL on loopback, against the same commands with the SQLite ledger.
 import { join } from 'node:path';
 import { expectAnswer, ok } from './checks.mjs';
-import { writeOpenJournal } from './inputs.mjs';
+import { copyLedger, importedLedger, writeOpenJournal } from './inputs.mjs';
 import { compare } from './measure.mjs';
 
 /**
@@ -17,11 +16,11 @@ export function teamComparisons({ paths, runsFor, firstId, purchase, ledgerServe
       const ledgerServer = await ledgerServerFor(env);
       const { payArgs } = purchase;
       const teamLedger = await ledgerServer.migrated('bench_pay');
-      const [file, team] = await compare({
+      const [local, team] = await compare({
         runs: runsFor(15),
         floor: {
-          label: 'file',
-          command: [node, [bin, ...payArgs], { env: { ...env, AGENTPAY_LEDGER: join(work, 'pay-journal.jsonl') } }],
+          label: 'sqlite',
+          command: [node, [bin, ...payArgs], { env: { ...env, AGENTPAY_LEDGER: join(work, 'pay-ledger.sqlite') } }],
         },
         candidates: [
           { label: 'postgres', command: [node, [bin, ...payArgs], { env: { ...env, AGENTPAY_LEDGER: teamLedger } }] },
@@ -32,8 +31,8 @@ export function teamComparisons({ paths, runsFor, firstId, purchase, ledgerServe
         {
           target: 'team',
           what: '`pay --invoice-id --json`, the ledger in PostgreSQL on loopback',
-          floorLabel: 'the same `pay`, the journal file',
-          floor: file,
+          floorLabel: 'the same `pay`, the SQLite ledger',
+          floor: local,
           value: team,
           limit: 1.3,
         },
@@ -43,9 +42,11 @@ export function teamComparisons({ paths, runsFor, firstId, purchase, ledgerServe
     async teamReconcile({ env, gateway }) {
       const ledgerServer = await ledgerServerFor(env);
       // 100,000 open transactions the bench gateway holds as paid: each run settles them all, from a fresh copy.
-      const journal = join(work, 'open-journal.jsonl');
-      const journalCopy = join(work, 'open-journal-run.jsonl');
-      await writeOpenJournal(journal, gateway.baseUrl, openEntries, firstId);
+      const ledger = join(work, 'open-ledger.sqlite');
+      const ledgerCopy = join(work, 'open-ledger-run.sqlite');
+      await importedLedger(paths, env, ledger, (journal) =>
+        writeOpenJournal(journal, gateway.baseUrl, openEntries, firstId),
+      );
       await ledgerServer.template('bench_open_template', {
         gateway: gateway.baseUrl,
         firstId,
@@ -54,17 +55,17 @@ export function teamComparisons({ paths, runsFor, firstId, purchase, ledgerServe
       });
       const reconcileArgs = ['reconcile', '--not-found-codes', '25', '--json'];
       const teamEnv = { ...env, AGENTPAY_LEDGER: ledgerServer.url('bench_open') };
-      const [fileReconcile, teamReconcile] = await compare({
+      const [localReconcile, teamReconcile] = await compare({
         runs: runsFor(3),
         warmUp: 0,
         floor: {
-          label: 'file',
-          command: [node, [bin, ...reconcileArgs], { env: { ...env, AGENTPAY_LEDGER: journalCopy } }],
+          label: 'sqlite',
+          command: [node, [bin, ...reconcileArgs], { env: { ...env, AGENTPAY_LEDGER: ledgerCopy } }],
         },
         candidates: [{ label: 'postgres', command: [node, [bin, ...reconcileArgs], { env: teamEnv }] }],
         before: async (side) =>
-          side.label === 'file'
-            ? copyFileSync(journal, journalCopy)
+          side.label === 'sqlite'
+            ? copyLedger(ledger, ledgerCopy)
             : await ledgerServer.copy('bench_open_template', 'bench_open'),
         check: ok(openEntries),
       });
@@ -73,8 +74,8 @@ export function teamComparisons({ paths, runsFor, firstId, purchase, ledgerServe
         {
           target: 'team',
           what,
-          floorLabel: 'the same `reconcile`, the journal file',
-          floor: fileReconcile,
+          floorLabel: 'the same `reconcile`, the SQLite ledger',
+          floor: localReconcile,
           value: teamReconcile,
           limit: 1.5,
         },
