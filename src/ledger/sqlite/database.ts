@@ -53,7 +53,8 @@ function kindOfFile(path: string): 'none' | 'sqlite' | 'journal' | 'other' {
       throw new LocalStorageError('read the ledger', path, error);
     }
     if (read === 0) return 'none';
-    if (head.toString('latin1', 0, read) === sqliteHeader) return 'sqlite';
+    // A header still being written (another process making the file now) is read as SQLite's.
+    if (sqliteHeader.startsWith(head.toString('latin1', 0, read))) return 'sqlite';
     return isLegacyJournal(path) ? 'journal' : 'other';
   } finally {
     closeSync(fd);

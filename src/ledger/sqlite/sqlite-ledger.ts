@@ -32,11 +32,12 @@ import * as reads from '../sql/reads.js';
 import { claimedEntriesOf, type Row, text } from '../sql/rows.js';
 import { bulkStatements } from './bulk-queries.js';
 import { openDatabase } from './database.js';
+import { GroupCommit } from './group-commit.js';
 import * as sql from './queries.js';
 import { Statements } from './query.js';
 import { ensureSqliteSchema } from './schema.js';
 import { journalIdentity, processAlive } from './this-machine.js';
-import { beginWrite, inWriteTurn, type WriteTurnPlace } from './write-turn.js';
+import { beginWrite, type WriteTurnPlace } from './write-turn.js';
 import { importStoreOf, insertOrRetry, insertOutcome } from './writes.js';
 
 /** How many open transactions one claim takes, and how long its lease lasts if its holder says nothing. */
@@ -60,8 +61,8 @@ export class SqliteLedger implements Ledger {
   private readonly db: Statements;
   private readonly place: WriteTurnPlace;
   private readonly by: RecordedBy;
-  /** One write transaction of this process at a time on the connection. */
-  private tail: Promise<unknown> = Promise.resolve();
+  /** This connection's writes: one transaction at a time, those asked for meanwhile together. */
+  private readonly writes: GroupCommit;
   /** Claims made in the same turn of the event loop (a bulk run's rows in flight) share a transaction. */
   private readonly claims = new ClaimQueue(
     (batch) => this.settleClaims(batch),
@@ -79,6 +80,7 @@ export class SqliteLedger implements Ledger {
     this.location = location;
     this.db = new Statements(place.database, location.path);
     this.place = place;
+    this.writes = new GroupCommit(place);
     this.by = options.by;
     this.reader = { query: this.db.query, sql: sql.reads };
   }
@@ -96,14 +98,11 @@ export class SqliteLedger implements Ledger {
   }
 
   /**
-   * Work in this process's turn, in a write transaction of its own. An answer already learned is
-   * written even after SIGINT or SIGTERM (`unstoppable`): a stop ends waits, never loses an outcome.
+   * Work in a write transaction (group-commit.ts). An answer already learned is written even after
+   * SIGINT or SIGTERM (`unstoppable`): a stop ends waits, never loses an outcome.
    */
   private write<T>(work: () => T | Promise<T>, consequence?: string, unstoppable = false): Promise<T> {
-    const place = unstoppable ? { ...this.place, stop: undefined } : this.place;
-    const run = this.tail.then(() => inWriteTurn(place, work, consequence));
-    this.tail = run.catch(() => undefined);
-    return run;
+    return this.writes.write(work, consequence, unstoppable);
   }
 
   recordIntent(intent: Intent, options: IntentOptions): Promise<IntentResult> {
@@ -288,7 +287,7 @@ export class SqliteLedger implements Ledger {
   }
 
   async close(): Promise<void> {
-    await this.tail;
+    await this.writes.idle();
     if (this.place.database.isOpen) this.place.database.close();
   }
 }
