@@ -1,3 +1,4 @@
+import type { TransactionState } from '../../protocol/transaction-view.js';
 import type { Intent, JournalEntry, RecordedBy } from '../ledger.js';
 import { readRecord } from '../record-format.js';
 import { attemptReopens, type IntentRecord, type OutcomeRecord, replacesOutcome } from '../records.js';
@@ -112,20 +113,21 @@ export function inWindow(records: readonly Row[], since: Date | undefined): read
  * older than the latest is stale (a retry went out since) and changes nothing but a success.
  */
 export function latestOutcome(intent: IntentRecord, records: readonly Row[]): OutcomeRecord | undefined {
-  let latest: OutcomeRecord | undefined;
+  let latest: { row: Row; state: TransactionState } | undefined;
   let latestAttempt = 0n;
   for (const record of records) {
     if (record.kind === 'attempt') {
       latestAttempt = BigInt(text(record.seq));
-      if (attemptReopens(latest?.view.state)) latest = undefined;
+      if (attemptReopens(latest?.state)) latest = undefined;
       continue;
     }
-    const outcome = outcomeOfRow(intent, record.at, record.source, record.view);
+    // The state alone decides; the one outcome kept is read whole (readRecord) at the end.
+    const state = (record.view as { state: TransactionState }).state;
     const stale = record.answers_attempt !== null && BigInt(text(record.answers_attempt)) < latestAttempt;
-    if (stale && outcome.view.state !== 'success') continue;
-    if (replacesOutcome(latest?.view.state, outcome.view.state)) latest = outcome;
+    if (stale && state !== 'success') continue;
+    if (replacesOutcome(latest?.state, state)) latest = { row: record, state };
   }
-  return latest;
+  return latest === undefined ? undefined : outcomeOfRow(intent, latest.row.at, latest.row.source, latest.row.view);
 }
 
 /** Transactions (rows) with their latest attempt's intent and latest word, from their records in order. */

@@ -105,10 +105,13 @@ function refuseForeign(place: WriteTurnPlace): void {
   const { database } = place;
   const id = Number((database.prepare('PRAGMA application_id').get() as { application_id: number }).application_id);
   if (id === agentpayApplicationId) return;
-  const tables = database.prepare("SELECT count(*) AS n FROM sqlite_schema WHERE type = 'table'").get() as {
-    n: number;
-  };
-  if (id === 0 && Number(tables.n) === 0) return;
+  // Unmarked: a new file, or one with agentpay's tables (made before ledgers were marked).
+  const tables = database
+    .prepare(
+      "SELECT count(*) AS n, count(*) FILTER (WHERE name = 'agentpay_transactions') AS ours FROM sqlite_schema WHERE type = 'table'",
+    )
+    .get() as { n: number; ours: number };
+  if (id === 0 && (Number(tables.n) === 0 || Number(tables.ours) === 1)) return;
   throw new UsageError(t().ledger.notADatabase(place.path), { hint: t().ledger.notADatabaseHint });
 }
 
