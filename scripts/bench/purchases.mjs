@@ -89,8 +89,10 @@ export function purchaseComparisons({ paths, runsFor, concurrency }) {
   }
 
   async function bulkRowsOf(env, gateway, { target, limit, memory = false }) {
-    const bulkEnv = { ...env, AGENTPAY_BASE_URL: gateway.baseUrl };
-    // Each run a file of new accounts (a rerun of the same file would only skip its rows), and its own results file.
+    const ledger = join(work, 'bulk-ledger.sqlite');
+    const bulkEnv = { ...env, AGENTPAY_BASE_URL: gateway.baseUrl, AGENTPAY_LEDGER: ledger };
+    // Each run a file of new accounts, its own results file and a new ledger: the ledger keeps a
+    // run's rows, so the same file changed would be refused, and a rerun would only skip its rows.
     let round = 0;
     const orders = join(work, 'orders.csv');
     const writeOrders = (rows) => {
@@ -100,7 +102,8 @@ export function purchaseComparisons({ paths, runsFor, concurrency }) {
         (_, i) => `K${i + 1},${service},bulk-${target}-${round}-${i + 1},${invoiceId}`,
       );
       writeFileSync(orders, `key,service,account,invoice-id\n${lines.join('\n')}\n`);
-      rmSync(join(work, 'orders.results.csv'), { force: true });
+      for (const file of ['orders.results.csv', 'bulk-ledger.sqlite', 'bulk-ledger.sqlite-wal', 'bulk-ledger.sqlite-shm'])
+        rmSync(join(work, file), { force: true });
     };
     const bulkArgs = ['pay', '--from-file', orders, '--yes', '--json', '--concurrency', String(concurrency)];
     const [floor, bulk] = await compare({
