@@ -1,29 +1,23 @@
 import { spawn } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { binPath, isolatedEnv } from '../helpers/cli.js';
 import { listenOnLoopback, onForm } from '../helpers/loopback.js';
 
 /**
- * status --from-file keeps its memory flat however long the file: the ids are streamed, the
- * lines printed in order as they come, and nothing made for one look-up outlives it. A Set of
- * the requests in flight, and a listener an exchange on the stop signal, each made the young
- * collections keep every finished look-up alive once one had been promoted: this batch then
- * peaked at 146, 156, 250 and 189 MB on Node 20, 22, 24 and 26; it peaks at 105, 109, 123 and
- * 122 MB now (V8 13 and later size the young generation from the machine's memory).
+ * status --from-file streams a long file of ids: every line printed, in input order, as the
+ * look-ups come back 8 at a time. Its memory is the bench's (docs/performance.md, the memory row).
  */
 const count = 30_000;
 const firstId = 1795289214527958198n;
-const maxRssScript = fileURLToPath(new URL('../../scripts/bench/max-rss.mjs', import.meta.url));
 
 let close: (() => Promise<void>) | undefined;
 afterEach(() => close?.());
 
 describe('status --from-file at scale', () => {
-  it(`looks up ${count.toLocaleString('en')} ids in under 140 MB, every line in input order`, async () => {
+  it(`looks up ${count.toLocaleString('en')} ids, every line in input order`, async () => {
     // A gateway that answers every Status at once, each about the transaction asked for.
     const server = createServer((request, response) =>
       onForm(request, (form) => {
@@ -41,14 +35,13 @@ describe('status --from-file at scale', () => {
       AGENTPAY_AGENT_ID: '1',
       AGENTPAY_PASSWORD: 'pw',
     });
-    const [ids, rssFile] = [join(env.HOME!, 'ids.txt'), join(env.HOME!, 'rss.txt')];
+    const ids = join(env.HOME!, 'ids.txt');
     writeFileSync(ids, Array.from({ length: count }, (_, i) => `${firstId + BigInt(i)}\n`).join(''));
 
-    const child = spawn(
-      process.execPath,
-      ['--import', maxRssScript, binPath, 'status', '--from-file', ids, '--concurrency', '8', '--json'],
-      { env: { ...env, AGENTPAY_BENCH_RSS_FILE: rssFile }, stdio: ['ignore', 'pipe', 'pipe'] },
-    );
+    const child = spawn(process.execPath, [binPath, 'status', '--from-file', ids, '--concurrency', '8', '--json'], {
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let lines = 0;
     let outOfOrder = 0;
     let rest = '';
@@ -67,7 +60,5 @@ describe('status --from-file at scale', () => {
     expect(lines).toBe(count);
     expect(outOfOrder).toBe(0);
     expect(stderr).toContain(`${count} looked up: ${count} success`);
-    const peakMb = Number(readFileSync(rssFile, 'utf8').trim()) / 1024;
-    expect(peakMb).toBeLessThan(140);
   }, 60_000);
 });
