@@ -102,7 +102,12 @@ export function purchaseComparisons({ paths, runsFor, concurrency }) {
         (_, i) => `K${i + 1},${service},bulk-${target}-${round}-${i + 1},${invoiceId}`,
       );
       writeFileSync(orders, `key,service,account,invoice-id\n${lines.join('\n')}\n`);
-      for (const file of ['orders.results.csv', 'bulk-ledger.sqlite', 'bulk-ledger.sqlite-wal', 'bulk-ledger.sqlite-shm'])
+      for (const file of [
+        'orders.results.csv',
+        'bulk-ledger.sqlite',
+        'bulk-ledger.sqlite-wal',
+        'bulk-ledger.sqlite-shm',
+      ])
         rmSync(join(work, file), { force: true });
     };
     const bulkArgs = ['pay', '--from-file', orders, '--yes', '--json', '--concurrency', String(concurrency)];

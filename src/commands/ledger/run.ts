@@ -42,7 +42,8 @@ export async function runImport(raw: unknown, context: CommandContext): Promise<
     if (!statSync(path).isFile())
       throw new UsageError(t().commands.notAFile(path), { hint: t().commands.notAFileHint });
     // A ledger database, or another program's file, read as journal lines would be all "damaged".
-    if (!isLegacyJournal(path)) throw new UsageError(t().ledger.notAJournal(path), { hint: t().ledger.notAJournalHint });
+    if (!isLegacyJournal(path))
+      throw new UsageError(t().ledger.notAJournal(path), { hint: t().ledger.notAJournalHint });
   } catch (error) {
     if (error instanceof UsageError) throw error;
     // A compaction killed once it had cut the journal may have left no J: its other files are read.
