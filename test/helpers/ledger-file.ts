@@ -13,7 +13,8 @@ export const defaultLedger = (env: NodeJS.ProcessEnv) => join(env.XDG_STATE_HOME
 /** The ledger --sandbox records in. */
 export const sandboxLedger = (env: NodeJS.ProcessEnv) => join(env.XDG_STATE_HOME!, 'agentpay', 'sandbox-ledger.sqlite');
 
-async function opened<T>(path: string, work: (ledger: SqliteLedger) => Promise<T>): Promise<T> {
+/** The ledger at `path` (made if absent), opened for `work`, closed after. */
+export async function opened<T>(path: string, work: (ledger: SqliteLedger) => Promise<T>): Promise<T> {
   const ledger = await SqliteLedger.open(
     { kind: 'file', path, shown: path },
     { by: { operator: 'test', host: 'test-host' }, note: () => undefined },

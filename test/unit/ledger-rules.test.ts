@@ -4,10 +4,10 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { JournalEntry, LedgerFilter } from '../../src/ledger/ledger.js';
 import type { IntentRecord, JournalRecord, OutcomeRecord } from '../../src/ledger/records.js';
-import { SqliteLedger } from '../../src/ledger/sqlite/sqlite-ledger.js';
+import type { SqliteLedger } from '../../src/ledger/sqlite/sqlite-ledger.js';
 import { gathered } from '../helpers/gathered.js';
 import { intent, outcome, owner } from '../helpers/journal-lines.js';
-import { seedLedger } from '../helpers/ledger-file.js';
+import { opened, seedLedger } from '../helpers/ledger-file.js';
 
 /**
  * The ledger's rules for a transaction's latest word and for what is open (ledger/records.ts
@@ -21,15 +21,7 @@ const ledgerPath = () => join(mkdtempSync(join(tmpdir(), 'agentpay-ledger-rules-
 async function withLedger<T>(records: readonly JournalRecord[], work: (ledger: SqliteLedger) => Promise<T>) {
   const path = ledgerPath();
   if (records.length > 0) await seedLedger(path, records);
-  const ledger = await SqliteLedger.open(
-    { kind: 'file', path, shown: path },
-    { by: { operator: 'test', host: 'test-host' }, note: () => undefined },
-  );
-  try {
-    return await work(ledger);
-  } finally {
-    await ledger.close();
-  }
+  return opened(path, work);
 }
 
 /** The open transactions of `owner`, as reconcile claims them (each batch let go at once). */

@@ -21,6 +21,7 @@ import {
   outcomeOfRow,
   type Query,
   type Row,
+  recordsByTransaction,
   text,
 } from './rows.js';
 
@@ -88,13 +89,7 @@ async function* entryPages({ query, sql }: SqlReader, filter: LedgerHistoryFilte
     if (page.length === 0) return;
     after = text(page.at(-1)!.seq);
     const records = await query(sql.recordsOf, [page.map((row) => row.seq)]);
-    const bySeq = new Map<string, Row[]>();
-    for (const record of records) {
-      const key = text(record.transaction_seq);
-      const list = bySeq.get(key);
-      if (list) list.push(record);
-      else bySeq.set(key, [record]);
-    }
+    const bySeq = recordsByTransaction(records);
     for (const row of page) {
       const records = inWindow(bySeq.get(text(row.seq)) ?? [], filter.since);
       // As the journal shows it: from its first attempt in the window, at that attempt's time.

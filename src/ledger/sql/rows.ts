@@ -130,13 +130,21 @@ export function latestOutcome(intent: IntentRecord, records: readonly Row[]): Ou
   return latest === undefined ? undefined : outcomeOfRow(intent, latest.row.at, latest.row.source, latest.row.view);
 }
 
-/** Transactions (rows) with their latest attempt's intent and latest word, from their records in order. */
-export function latestWordOf(rows: Row[], records: Row[]): JournalEntry[] {
+/** Records, in their order, by the seq of their transaction. */
+export function recordsByTransaction(records: readonly Row[]): Map<string, Row[]> {
   const bySeq = new Map<string, Row[]>();
   for (const record of records) {
-    const seq = text(record.transaction_seq);
-    bySeq.set(seq, [...(bySeq.get(seq) ?? []), record]);
+    const key = text(record.transaction_seq);
+    const list = bySeq.get(key);
+    if (list) list.push(record);
+    else bySeq.set(key, [record]);
   }
+  return bySeq;
+}
+
+/** Transactions (rows) with their latest attempt's intent and latest word, from their records in order. */
+export function latestWordOf(rows: Row[], records: Row[]): JournalEntry[] {
+  const bySeq = recordsByTransaction(records);
   return rows.map((row) => {
     const own = bySeq.get(text(row.seq)) ?? [];
     // The latest attempt: who made it, when, and the guards lifted for it.

@@ -3,6 +3,7 @@ import { basename, dirname, extname, join } from 'node:path';
 import { removeLeftover, syncDirectory, writeAll } from '../../../durable.js';
 import { errnoCodeOf, LocalStorageError } from '../../../errors.js';
 import { t } from '../../../i18n/current.js';
+import type { BulkOrder, BulkPlan } from '../../../ledger/bulk-run.js';
 import type { TransactionState } from '../../../protocol/transaction-view.js';
 import { type CsvColumn, type CsvNotation, csvHeader, csvRow } from '../../../render/csv.js';
 import type { OrderRow } from './order-row.js';
@@ -17,21 +18,9 @@ import type { OrderRow } from './order-row.js';
  */
 type ResultState = 'planned' | TransactionState;
 
-export interface ResultRow {
-  line: number;
-  key: string | undefined;
-  service: string;
-  account: string;
-  currency: string;
-  invoiceId: string | undefined;
-  invoicePosition: number | undefined;
-  /** The amount as the input gave it, an exact decimal with a point (a decimal comma read as one). */
-  amount: string | undefined;
+/** A row's order, what it pays (the voucher's OrderAmount or the static amount; empty until known), and how it ended. */
+export interface ResultRow extends BulkOrder, Pick<BulkPlan, 'paidAmount' | 'paidInvoiceId' | 'voucher'> {
   transactionId: string;
-  /** What the Payment carries: the voucher's OrderAmount or the static amount; empty until known. */
-  paidAmount: string | undefined;
-  paidInvoiceId: string | undefined;
-  voucher: string | undefined;
   state: ResultState;
   status: string | undefined;
   message: string | undefined;
