@@ -1,10 +1,8 @@
 import type { JournalEntry } from './ledger.js';
 
 /**
- * A bulk run's rows in the ledger (`pay --from-file`, commands/pay/bulk/): the file's rows while
- * they are planned, in a table of this connection's own (made afresh, gone with it), and the rows
- * each paid run keeps (`agentpay_bulk_rows`: its order cells and TransactionID by line), written
- * before any of its Payments leaves. A resume is a query over them; nothing is held a row in memory.
+ * A bulk run's rows in the ledger: while planned, in a table of the connection's own; once paid,
+ * in `agentpay_bulk_rows` (cells and TransactionID by line, before any Payment). A resume is a query.
  */
 
 /** One order of the file, known by the line it starts on. */

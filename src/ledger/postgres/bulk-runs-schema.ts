@@ -1,9 +1,6 @@
 /**
- * Migration 9: the rows each bulk run keeps (`pay --from-file`, sql/bulk-runs.ts): the order's
- * cells and its TransactionID by line, written before any of the run's Payments leaves, so a
- * resume is a query. Append-only, as the records are. And the payments to an account by an
- * index: a look-back reads those, not every attempt of its window (a bulk run's own). Applied
- * again, it changes nothing.
+ * Migration 9: each bulk run's rows (sql/bulk-runs.ts), append-only, written before its Payments
+ * leave; and an index of payments by account, so a look-back reads only those. Safe to apply twice.
  */
 export const bulkRunsMigration = `
 CREATE TABLE IF NOT EXISTS agentpay_bulk_rows (
