@@ -29,7 +29,7 @@ export async function openLedger(
     });
     const oldJournal = join(dirname(location.path), oldJournalName);
     // After an upgrade: the payments of the old journal are named, a line a command, until imported.
-    if (settings.ledger.source === 'default' && existsSync(oldJournal) && !ledger.hasImported(oldJournal))
+    if (settings.ledger.source === 'default' && existsSync(oldJournal) && !(await ledger.hasImported(oldJournal)))
       out.warn(t().ledger.oldJournalFound(oldJournal));
     return ledger;
   }

@@ -70,6 +70,25 @@ describe('the SQLite ledger file', () => {
     expect(await ledgerRecords(defaultLedger(env))).toEqual([]);
   });
 
+  it('a ledger another process is making now: the next command waits for it, then pays', async () => {
+    const env = envFor(sandbox);
+    const path = defaultLedger(env);
+    mkdirSync(join(path, '..'), { recursive: true, mode: 0o700 });
+    // What a first agentpay holds while it makes the file (rollback journal, before WAL): every lock.
+    const maker = new DatabaseSync(path);
+    maker.exec('BEGIN EXCLUSIVE');
+    const child = spawn(process.execPath, [binPath, ...pay], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const done = new Promise<CliResult>((resolve, reject) => collectOutput(child, resolve, reject));
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString();
+      if (stderr.includes('another agentpay is writing')) maker.exec('COMMIT');
+    });
+    const result = await done;
+    maker.close();
+    expect(result.code, result.stderr).toBe(0);
+    expect(await ledgerRecords(path)).toHaveLength(2);
+  });
   it('a file that is not a ledger is refused (exit 2), never overwritten', async () => {
     const env = envFor(sandbox);
     const path = join(env.HOME!, 'notes.txt');

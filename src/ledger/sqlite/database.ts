@@ -106,14 +106,19 @@ export function openDatabase(path: string): DatabaseSync {
   let database: DatabaseSync | undefined;
   try {
     createPrivately(path);
+    // Reads nothing yet: the first statements (configure) may meet another process's lock.
     database = new DatabaseSync(path, { timeout: busyTimeoutMs });
-    database.exec('PRAGMA synchronous = FULL');
-    database.exec('PRAGMA foreign_keys = ON');
     return database;
   } catch (error) {
     database?.close();
     throw storageError('open the ledger', path, error);
   }
+}
+
+/** The connection's settings; each reads the schema, so it runs by whenFree (write-turn.ts). */
+export function configure(database: DatabaseSync): void {
+  database.exec('PRAGMA synchronous = FULL');
+  database.exec('PRAGMA foreign_keys = ON');
 }
 
 /**
@@ -130,6 +135,11 @@ export function storageError(what: StorageAction, path: string, error: unknown, 
     typeof sqliteCode === 'number' ? (errnoOfSqlite[sqliteCode] ?? errnoOfSqlite[sqliteCode & 0xff]) : undefined;
   const cause = errno === undefined ? error : Object.assign(new Error((error as Error).message), { code: errno });
   return new LocalStorageError(what, path, cause, consequence === undefined ? {} : { consequence });
+}
+
+/** SQLite's failures are the storage's; any other error is a bug (an internal error, exit 70). */
+export function isSqliteError(error: unknown): boolean {
+  return error instanceof Error && 'errcode' in error;
 }
 
 /** Whether SQLite said another connection holds the lock (SQLITE_BUSY, SQLITE_LOCKED). */

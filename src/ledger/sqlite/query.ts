@@ -1,6 +1,6 @@
-import type { DatabaseSync, SQLInputValue, StatementSync } from 'node:sqlite';
+import type { SQLInputValue, StatementSync } from 'node:sqlite';
 import type { Query, Row } from '../sql/rows.js';
-import { storageError } from './database.js';
+import { type WriteTurnPlace, whenFree } from './write-turn.js';
 
 /** Columns SQLite keeps as JSON text that the shared reads (sql/rows.ts) take as values. */
 const jsonColumns = ['view', 'outcome_view', 'overrides', 'records'] as const;
@@ -23,15 +23,12 @@ function parsed(row: Row): Row {
 export class Statements {
   private readonly prepared = new Map<string, StatementSync>();
 
-  constructor(
-    private readonly database: DatabaseSync,
-    private readonly path: string,
-  ) {}
+  constructor(private readonly place: WriteTurnPlace) {}
 
   private statement(text: string): StatementSync {
     let statement = this.prepared.get(text);
     if (statement === undefined) {
-      statement = this.database.prepare(text.replaceAll(/\$(\d+)/g, '?$1'));
+      statement = this.place.database.prepare(text.replaceAll(/\$(\d+)/g, '?$1'));
       this.prepared.set(text, statement);
     }
     return statement;
@@ -50,15 +47,10 @@ export class Statements {
     return Number(this.statement(text).run(...values.map(bound)).changes);
   }
 
-  /** The shared reads' query: what SQLite cannot read is the ledger's storage failing (exit 5). */
-  readonly query: Query = async (text, values, consequence) => {
-    try {
-      return this.all(text, values);
-    } catch (error) {
-      // SQLite's failures are the storage's; any other error is a bug, an internal error (exit 70).
-      throw error instanceof Error && 'errcode' in error
-        ? storageError('read the ledger', this.path, error, consequence)
-        : error;
-    }
-  };
+  /**
+   * The shared reads' query, waiting out another process's lock (a migration, a checkpoint on
+   * close); what SQLite cannot read is the ledger's storage failing (exit 5).
+   */
+  readonly query: Query = (text, values, consequence) =>
+    whenFree(this.place, () => this.all(text, values), { action: 'read the ledger', consequence });
 }

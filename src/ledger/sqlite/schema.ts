@@ -122,13 +122,15 @@ function refuseForeign(place: WriteTurnPlace): void {
  */
 export async function ensureSqliteSchema(place: WriteTurnPlace, shown: string): Promise<void> {
   const { database } = place;
-  refuseForeign(place);
+  const read = { action: 'open the ledger' } as const;
+  await whenFree(place, () => refuseForeign(place), read);
   // WAL is the file's own setting, kept once set: set when the file is new.
-  const mode = database.prepare('PRAGMA journal_mode').get() as { journal_mode: string };
-  if (mode.journal_mode !== 'wal') await whenFree(place, () => database.exec('PRAGMA journal_mode = WAL'));
+  const mode = await whenFree(place, () => database.prepare('PRAGMA journal_mode').get(), read);
+  if ((mode as { journal_mode: string }).journal_mode !== 'wal')
+    await whenFree(place, () => database.exec('PRAGMA journal_mode = WAL'));
   const versionOf = () =>
     Number((database.prepare('PRAGMA user_version').get() as { user_version: number }).user_version);
-  if (versionOf() === sqliteSchemaVersion) return;
+  if ((await whenFree(place, versionOf, read)) === sqliteSchemaVersion) return;
   await beginWrite(place);
   try {
     const version = versionOf();

@@ -31,13 +31,13 @@ import { importJournalRecords } from '../sql/import-records.js';
 import * as reads from '../sql/reads.js';
 import { claimedEntriesOf, type Row, text } from '../sql/rows.js';
 import { bulkStatements } from './bulk-queries.js';
-import { openDatabase } from './database.js';
+import { configure, openDatabase } from './database.js';
 import { GroupCommit } from './group-commit.js';
 import * as sql from './queries.js';
 import { Statements } from './query.js';
 import { ensureSqliteSchema } from './schema.js';
 import { journalIdentity, processAlive } from './this-machine.js';
-import { beginWrite, type WriteTurnPlace } from './write-turn.js';
+import { beginWrite, type WriteTurnPlace, whenFree } from './write-turn.js';
 import { importStoreOf, insertOrRetry, insertOutcome } from './writes.js';
 
 /** How many open transactions one claim takes, and how long its lease lasts if its holder says nothing. */
@@ -78,7 +78,7 @@ export class SqliteLedger implements Ledger {
     options: SqliteLedgerOptions,
   ) {
     this.location = location;
-    this.db = new Statements(place.database, location.path);
+    this.db = new Statements(place);
     this.place = place;
     this.writes = new GroupCommit(place);
     this.by = options.by;
@@ -89,6 +89,7 @@ export class SqliteLedger implements Ledger {
     const database = openDatabase(location.path);
     const place = { database, path: location.path, note: options.note, stop: options.stop };
     try {
+      await whenFree(place, () => configure(database), { action: 'open the ledger' });
       await ensureSqliteSchema(place, location.shown);
     } catch (error) {
       database.close();
@@ -175,7 +176,7 @@ export class SqliteLedger implements Ledger {
     let after = 0;
     for (;;) {
       const rows = await this.write(() => this.lease(owner, filter, after));
-      if (rows.length === 0) return this.sayLeasedElsewhere(owner);
+      if (rows.length === 0) return await this.sayLeasedElsewhere(owner);
       after = Number(rows.at(-1)!.seq);
       const attempts = new Map(rows.map((row) => [text(row.transaction_id), text(row.attempt_seq)]));
       yield this.claimedBatch(claimedEntriesOf(rows), attempts);
@@ -197,10 +198,10 @@ export class SqliteLedger implements Ledger {
   }
 
   /** Open transactions another reconciler works now are left to it, and said: reconcile counts none of them. */
-  private sayLeasedElsewhere(owner: Owner): void {
+  private async sayLeasedElsewhere(owner: Owner): Promise<void> {
     const now = new Date();
     const values = [owner.gateway, owner.agentId, this.holder, now, new Date(now.getTime() + leaseMs)];
-    const held = Number(this.db.get(sql.leasedElsewhere, values)?.held ?? 0);
+    const held = Number((await this.db.query(sql.leasedElsewhere, values))[0]?.held ?? 0);
     if (held > 0) this.place.note(t().ledger.leasedElsewhere(held));
   }
 
@@ -278,8 +279,8 @@ export class SqliteLedger implements Ledger {
   }
 
   /** Whether the journal at `path` (an earlier agentpay's) was loaded whole into this ledger. */
-  hasImported(path: string): boolean {
-    return this.db.get(sql.importedJournal, [journalIdentity(path)]) !== undefined;
+  async hasImported(path: string): Promise<boolean> {
+    return (await this.db.query(sql.importedJournal, [journalIdentity(path)])).length > 0;
   }
 
   exportRecords(): AsyncGenerator<JournalRecord> {

@@ -2,7 +2,8 @@ import type { DatabaseSync } from 'node:sqlite';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { InterruptedError, LocalStorageError, type StopSignal } from '../../errors.js';
 import { t } from '../../i18n/current.js';
-import { isBusy, storageError } from './database.js';
+import type { StorageAction } from '../../i18n/en.js';
+import { isBusy, isSqliteError, storageError } from './database.js';
 
 /** Where a write transaction runs, and whom it tells of a long wait. */
 export interface WriteTurnPlace {
@@ -19,25 +20,37 @@ const giveUpAfterMs = 30_000;
 
 /** Takes the write lock (`BEGIN IMMEDIATE`), waiting for another process's as inWriteTurn says. */
 export function beginWrite(place: WriteTurnPlace, consequence?: string): Promise<void> {
-  return whenFree(place, () => place.database.exec('BEGIN IMMEDIATE'), consequence);
+  return whenFree(place, () => place.database.exec('BEGIN IMMEDIATE'), { consequence });
 }
 
-/** `work` (a statement that takes a lock), tried again while another process holds the lock. */
-export async function whenFree(place: WriteTurnPlace, work: () => void, consequence?: string): Promise<void> {
+/** What a statement run by whenFree does (said if it fails), and what its failure means. */
+export interface Attempt {
+  action?: StorageAction;
+  consequence?: string | undefined;
+}
+
+/**
+ * `work` (statements that may meet another process's lock: a write, or a read while another
+ * process migrates or checkpoints), tried again while that lock is held.
+ */
+export async function whenFree<T>(
+  place: WriteTurnPlace,
+  work: () => T,
+  { action = 'write the ledger', consequence }: Attempt = {},
+): Promise<T> {
   const started = Date.now();
   let said = false;
   for (let pause = 2; ; pause = Math.min(pause * 2, 50)) {
     try {
-      work();
-      return;
+      return work();
     } catch (error) {
-      if (!isBusy(error)) throw storageError('write the ledger', place.path, error, consequence);
+      if (!isBusy(error)) throw isSqliteError(error) ? storageError(action, place.path, error, consequence) : error;
     }
     // Only a wait is cut short: a write the lock lets through at once (an outcome after Ctrl+C) is made.
     if (place.stop?.aborted) throw new InterruptedError(place.stop.reason as StopSignal);
     const waited = Date.now() - started;
     if (waited >= giveUpAfterMs)
-      throw new LocalStorageError('write the ledger', place.path, new Error(t().lock.ledgerBusy(place.path)), {
+      throw new LocalStorageError(action, place.path, new Error(t().lock.ledgerBusy(place.path)), {
         hint: t().lock.ledgerBusyHint,
         ...(consequence === undefined ? {} : { consequence }),
       });
@@ -66,6 +79,6 @@ export async function inWriteTurn<T>(
     return result;
   } catch (error) {
     if (place.database.isTransaction) place.database.exec('ROLLBACK');
-    throw error instanceof Error && 'errcode' in error ? storageError('write the ledger', place.path, error) : error;
+    throw isSqliteError(error) ? storageError('write the ledger', place.path, error) : error;
   }
 }
