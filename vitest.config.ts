@@ -17,7 +17,14 @@ export default defineConfig({
         // language: useLanguage('en') in a finally).
         test: { name: 'unit', include: ['test/unit/**/*.test.ts'], isolate: false },
       },
-      { extends: true, test: { name: 'system', include: ['test/{e2e,gateway,tty}/**/*.test.ts'] } },
+      {
+        extends: true,
+        test: {
+          name: 'system',
+          include: ['test/{e2e,gateway,tty}/**/*.test.ts'],
+          setupFiles: ['./test/helpers/ended-runs.ts'],
+        },
+      },
     ],
   },
 });

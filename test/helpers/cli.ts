@@ -53,10 +53,17 @@ export function runCli(
       env: options.env ?? isolatedEnv(),
       stdio: ['pipe', 'pipe', 'pipe'],
     });
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    runsInFlight.set(child, { args, stderr: () => stderr });
+    child.on('close', () => runsInFlight.delete(child));
     collectOutput(child, resolve, reject);
     child.stdin.end(options.input ?? '');
   });
 }
+
+/** Runs not ended yet: one a timed-out test left is ended by ended-runs.ts, before it pays in the next test. */
+export const runsInFlight = new Map<ChildProcess, { args: readonly string[]; stderr: () => string }>();
 
 export function jsonLines(text: string): Record<string, unknown>[] {
   return text
