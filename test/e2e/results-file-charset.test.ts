@@ -109,14 +109,15 @@ describe('the results file of pay --from-file, as its order file came', () => {
     expect(readdirSync(dirname(orders)).sort()).toEqual(['orders.csv', 'orders.results.csv']);
   });
 
-  it('UTF-8 with a BOM in (Excel\'s "CSV UTF-8"): UTF-8 with one BOM out, semicolons and decimal commas', async () => {
+  it('UTF-8 with a BOM in (Excel\'s "CSV UTF-8"): UTF-8 with one BOM out at --results, semicolons and decimal commas', async () => {
     const { env } = await setUp();
     const orders = writeOrders(Buffer.concat([utf8Bom, Buffer.from(`${excelRows.join('\r\n')}\r\n`)]));
-    const paid = await runCli(['pay', '--from-file', orders, '--yes', '--json'], { env });
+    const results = join(folder(), 'desk.csv');
+    const paid = await runCli(['pay', '--from-file', orders, '--results', results, '--yes', '--json'], { env });
     expect(paid.code, paid.stderr).toBe(0);
     const ids = jsonLines(paid.stdout).map((line) => line.transactionId as string);
 
-    const bytes = readFileSync(resultsOf(orders));
+    const bytes = readFileSync(results);
     expect(bytes.subarray(0, 3).equals(utf8Bom)).toBe(true);
     expect(bytes.indexOf(utf8Bom, 3)).toBe(-1);
     expect(bytes.toString('utf8', 3)).toMatch(/^line;key;service;account;.*\r\n2;Заказ-1;201;Ёлка-7;KZT;;;1500,00;/s);

@@ -82,5 +82,8 @@ describe('pay --from-file with a spreadsheet export', () => {
     expect(again.code, again.stderr).toBe(0);
     expect(jsonLines(again.stdout).map((line) => line.skipped)).toEqual([true, true]);
     expect(paymentsReceived(sandbox)).toHaveLength(2);
+    // The resume writes the results file afresh, in windows-1251 again.
+    const resumed = readFileSync(orders.replace(/\.csv$/, '.results.csv'));
+    expect(resumed.includes(windows1251(';Заказ-2;201;Счёт-8;KZT;;;1234,5;'))).toBe(true);
   });
 });
