@@ -277,6 +277,8 @@ const en = {
       `transaction ${id} is in the ledger for this purchase: asking the gateway again (a repeat pays nothing twice)`,
     outcomeNotRecorded: (message: string, id: string) =>
       `${message}: the outcome of ${id} is not recorded; \`agentpay reconcile\` will settle it from the gateway`,
+    lookUpsNotRecorded: (message: string) =>
+      `${message}: what the look-ups learn is not recorded; \`agentpay reconcile\` will settle the ledger's payments`,
   },
 
   desk: {

@@ -351,6 +351,8 @@ const ru: Catalogue = {
       `транзакция ${id} уже есть в журнале для этой покупки: спрашиваю шлюз снова (повтор не платит дважды)`,
     outcomeNotRecorded: (message, id) =>
       `${message}: исход ${id} не записан; \`agentpay reconcile\` получит его у шлюза`,
+    lookUpsNotRecorded: (message) =>
+      `${message}: то, что покажут запросы, не записывается в журнал; \`agentpay reconcile\` доведёт платежи журнала до конца`,
   },
 
   desk: {
