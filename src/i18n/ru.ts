@@ -899,6 +899,16 @@ const ru: Catalogue = {
     emptyHint: 'запишите их с --record <dir> или добавьте --replay-fallback, чтобы отвечала песочница',
     cannotRecord: (directory, code) => `не удалось вести запись в ${directory}: ${code}`,
     nothingSent: 'ничего не отправлено',
+    noRecording: (asked, meaning) =>
+      `в записях нет ответа на ${asked}: ${
+        meaning === 'payment'
+          ? 'ничего не отправлено и ничего не оплачено'
+          : meaning === 'neverMade'
+            ? 'на его Payment записи тоже не было, так что платёж не проводился'
+            : 'ответить нечем'
+      }`,
+    noRecordingHint:
+      'запишите этот обмен со шлюзом с --record <dir> или добавьте --replay-fallback, чтобы отвечала песочница',
     notRecorded: (problem) =>
       `не удалось записать обмен (${problem}); обмены продолжились, но следующие уже не записывались`,
     listening: 'воспроизводимый шлюз слушает',

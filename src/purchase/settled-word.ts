@@ -1,4 +1,5 @@
 import { type AgentpayError, ExitCode, type ExitCodeValue } from '../errors.js';
+import { ReplayMissError } from '../gateway/replay-miss.js';
 import { t } from '../i18n/current.js';
 import type { JournalEntry } from '../ledger/ledger.js';
 import { type CodeTable, classifyCode } from '../protocol/codes.js';
@@ -53,6 +54,7 @@ function sentFieldsOf(entry: JournalEntry) {
  * notFoundCodes code once the intent is older than the grace period (a Payment still on its way
  * may yet arrive) and the gateway never answered about it (a lagging gateway may lose sight of
  * a payment it took). A code the table does not classify, or a refused look-up, leaves it open.
+ * A replay that answered the Payment with no recording knows it was never made.
  */
 export function settledWord(
   entry: JournalEntry,
@@ -97,7 +99,14 @@ export function settledWord(
   };
 }
 
-/** A look-up that got no answer learns nothing. */
+/** A look-up that got no answer learns nothing, unless a replay says its Payment was answered by no recording. */
 function failedLookUp(entry: JournalEntry, error: AgentpayError): SettledWord {
-  return { view: unknownView(sentFieldsOf(entry), 'Status', error.message), exitCode: error.exitCode, learned: false };
+  const sent = sentFieldsOf(entry);
+  if (error instanceof ReplayMissError && error.paymentUnanswered) {
+    // The ledger is data: its words in English, whatever language this run speaks.
+    const message = 'never made: the replay answered its Payment with no recording';
+    const neverMade: TransactionView = { ...unknownView(sent, 'Status', message), state: 'failed' };
+    return { view: neverMade, exitCode: ExitCode.success, learned: true };
+  }
+  return { view: unknownView(sent, 'Status', error.message), exitCode: error.exitCode, learned: false };
 }
