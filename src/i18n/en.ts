@@ -1,3 +1,4 @@
+import type { AmountNotation } from '../protocol/money.js';
 import type { InvalidFieldError } from '../protocol/problems.js';
 import type { Found, Wanted } from '../scenario/assertions.js';
 import type { Absence } from '../scenario/path.js';
@@ -41,6 +42,8 @@ const en = {
   locale: 'en' as Language,
   /** An amount for a person: the decimal string exactly as sent. */
   amount: (decimal: string) => decimal,
+  /** How a person of this language types an amount (`1500,50` in Russian): read by --amount and buy's prompt. */
+  amountNotation: 'point' as AmountNotation,
   /** Any other decimal shown to a person (an exchange rate, a count's sum): exactly as given. */
   number: (decimal: string) => decimal,
   /** A local time for a person: `2025-03-04 18:05:06 +03:00`, from its parts. */

@@ -62,6 +62,9 @@ const commanderErrors: [RegExp, Replacement][] = [
   [/^error: /m, 'ошибка: '],
 ];
 
+/** The fields the protocol core names in words rather than as a flag (`--amount`), in Russian. */
+const fieldNames: Record<string, string> = { 'transaction id': 'TransactionID', 'the amount': 'сумма' };
+
 /** A field the protocol core refused, said in Russian from its problem; its English message when it has none. */
 function fieldProblem({ field, problem, message }: InvalidFieldError): string {
   if (problem === undefined) return message;
@@ -69,6 +72,9 @@ function fieldProblem({ field, problem, message }: InvalidFieldError): string {
   const says: Record<FieldProblem['kind'], string> = {
     empty: 'пусто: укажите простое десятичное число, например 2497.00',
     comma: `${shown} с запятой: пишите через точку, как ${problem.value.replace(',', '.')}`,
+    ambiguousGrouping: `${shown}: запятая здесь может отделять и тысячи, и дробную часть; напишите ${problem.value.replace(',', '')} или ${problem.value.replace(',', '.')}`,
+    bothSeparators: `${shown}: в сумме и точка, и запятая; оставьте один десятичный разделитель, как в 1500,50`,
+    badGrouping: `${shown}: цифры сгруппированы неровно; пишите 1500,50 или 1 500,50 (группы по три цифры)`,
     negative: `${shown} отрицательно: суммы — простые неотрицательные десятичные числа`,
     spaces: `${shown} с пробелами вокруг: укажите только цифры`,
     leadingZero: `${shown} с ведущим нулём: пишите без него, как ${problem.value.replace(/^0+(?=\d)/, '')}`,
@@ -77,7 +83,7 @@ function fieldProblem({ field, problem, message }: InvalidFieldError): string {
     tooLarge: `${shown} слишком велик: TransactionID должен помещаться в знаковый 64-битный Long`,
     notTransactionId: `${shown} недопустим: TransactionID — только цифры, без знака, точки и ведущего нуля`,
   };
-  return `${field} ${says[problem.kind]}`;
+  return `${fieldNames[field] ?? field} ${says[problem.kind]}`;
 }
 
 /** What could not be done with a local file, as LocalStorageError names it. */
@@ -101,6 +107,7 @@ const localStorageActions: Record<StorageAction, string> = {
 const ru: Catalogue = {
   locale: 'ru',
   amount,
+  amountNotation: 'comma',
   number: amount,
   localTime: (date) => `${date.day}.${date.month}.${date.year} ${date.time} ${date.offset}`,
   yes: 'да',
