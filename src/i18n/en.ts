@@ -38,6 +38,17 @@ const signalText = (signal: 'SIGINT' | 'SIGTERM') => (signal === 'SIGINT' ? 'Ctr
  * they are given (ids, codes, the gateway's own Messages) is put in as it is. Never used for
  * --json output, field names, the ledger or scenario reports' keys.
  */
+/** A local time as its parts, each as written: `2025`, `03`, `04`, `18:05:06`, `+03:00` (none in a table). */
+export interface LocalTimeParts {
+  year: string;
+  month: string;
+  day: string;
+  time: string;
+  offset?: string | undefined;
+}
+
+const localDay = (date: { year: string; month: string; day: string }) => `${date.year}-${date.month}-${date.day}`;
+
 const en = {
   locale: 'en' as Language,
   /** An amount for a person: the decimal string exactly as sent. */
@@ -46,9 +57,11 @@ const en = {
   amountNotation: 'point' as AmountNotation,
   /** Any other decimal shown to a person (an exchange rate, a count's sum): exactly as given. */
   number: (decimal: string) => decimal,
-  /** A local time for a person: `2025-03-04 18:05:06 +03:00`, from its parts. */
-  localTime: (date: { year: string; month: string; day: string; time: string; offset: string }) =>
-    `${date.year}-${date.month}-${date.day} ${date.time} ${date.offset}`,
+  /** A local day for a person: `2025-03-04`, from its parts. */
+  localDay: localDay,
+  /** A local time for a person: `2025-03-04 18:05:06 +03:00` (a table's, without the offset), from its parts. */
+  localTime: (date: LocalTimeParts) =>
+    `${localDay(date)} ${date.time}${date.offset === undefined ? '' : ` ${date.offset}`}`,
   yes: 'yes',
   no: 'no',
 

@@ -11,6 +11,9 @@ import { type PluralForms, plural } from './plural.js';
 
 const nbsp = '\u00a0';
 
+/** `04.03.2025`: a day as a Russian receipt, history and report write it. */
+const localDay = (date: { year: string; month: string; day: string }) => `${date.day}.${date.month}.${date.year}`;
+
 /** `1500.00` -> `1 500,00`: digits grouped by threes, a decimal comma; every digit kept. */
 function amount(decimal: string): string {
   const match = /^(-?)(\d+)(?:\.(\d+))?$/.exec(decimal);
@@ -58,6 +61,7 @@ const commanderErrors: [RegExp, Replacement][] = [
     (_, value: string, name: string, allowed: string) =>
       `ошибка: недопустимое значение '${value}' аргумента '${argumentName(name)}'; допустимы: ${allowed}`,
   ],
+  [/\(Did you mean one of (.+?)\?\)/, '(Может быть, имелось в виду одно из: $1?)'],
   [/\(Did you mean (.+?)\?\)/, '(Может быть, $1?)'],
   [/^error: /m, 'ошибка: '],
 ];
@@ -109,7 +113,8 @@ const ru: Catalogue = {
   amount,
   amountNotation: 'comma',
   number: amount,
-  localTime: (date) => `${date.day}.${date.month}.${date.year} ${date.time} ${date.offset}`,
+  localDay,
+  localTime: (date) => `${localDay(date)} ${date.time}${date.offset === undefined ? '' : ` ${date.offset}`}`,
   yes: 'да',
   no: 'нет',
 
@@ -152,12 +157,15 @@ const ru: Catalogue = {
       account: 'счёт',
       char: 'символ',
       code: 'код',
+      column: 'столбец',
       columns: 'столбцы',
+      currencies: 'валюты',
       date: 'дата',
       day: 'день',
       decimal: 'сумма',
       digits: 'цифры',
       dimension: 'измерение',
+      dir: 'каталог',
       file: 'файл',
       format: 'формат',
       host: 'хост',
@@ -165,16 +173,21 @@ const ru: Catalogue = {
       label: 'метка',
       lang: 'язык',
       limits: 'лимиты',
+      list: 'список',
       ms: 'мс',
       name: 'имя',
+      number: 'номер',
       path: 'путь',
+      pem: 'PEM',
       port: 'порт',
       rows: 'строки',
       rule: 'правило',
       seconds: 'секунды',
       span: 'промежуток',
       state: 'состояние',
+      text: 'текст',
       time: 'время',
+      'txn-id': 'id',
       url: 'URL',
       'base-url': 'базовый-URL',
       value: 'значение',
@@ -409,9 +422,9 @@ const ru: Catalogue = {
     notACurrencyCode:
       'общий журнал сравнивает пороги одобрения по коду валюты: валюта — три заглавные латинские буквы, сумма — обычное десятичное число; ничего не отправлено',
     heldByRequest:
-      'этот TransactionID занят запросом на одобрение: отправляется только его покупка, когда её одобрят, командой `agentpay pay --approved <txn-id>`; ничего не отправлено',
+      'этот TransactionID занят запросом на одобрение: отправляется только его покупка, когда её одобрят, командой `agentpay pay --approved <id>`; ничего не отправлено',
     neededHint:
-      'попросите старшего кассира: повторите с --request-approval; после одобрения платёж отправит `agentpay pay --approved <txn>`',
+      'попросите старшего кассира: повторите с --request-approval; после одобрения платёж отправит `agentpay pay --approved <id>`',
     teamLedgerOnly:
       'одобрение вторым человеком требует общего журнала в PostgreSQL: файл журнала не отличает одного человека от другого; ничего не отправлено',
     teamLedgerOnlyHint: 'укажите --ledger postgres://<роль>@<хост>/<база> (docs/desk-safety.md, «Approval»)',
@@ -663,7 +676,8 @@ const ru: Catalogue = {
     },
     total: 'Итого',
     day: (day) => `${day} (местные сутки)`,
-    span: (from, until) => (from === null ? `с начала до ${until}` : `с ${from} до ${until}`),
+    // After «за»: «платежи за время с … до …».
+    span: (from, until) => (from === null ? `время с начала до ${until}` : `время с ${from} до ${until}`),
     none: (ledger, range) => `в ${ledger} нет платежей за ${range}`,
     paymentsFor: (range) => `платежи за ${range}`,
   },
