@@ -879,6 +879,8 @@ const en = {
   /** doctor: render/doctor.ts. Setting keys, flags, codes and the gateway's Message stay as they are. */
   doctor: {
     settings: 'Settings (flag > env > profile > default)',
+    /** A setting's name for a person, by its key; the key itself (the config file's word) where none. */
+    settingNames: {} as Record<string, string>,
     sources: {
       flag: 'flag',
       env: 'env',
