@@ -37,6 +37,8 @@ const characters = (count: number) =>
 /** Commander's error lines (English in commander 14), said in Russian; anything else as it came. */
 /** An argument as help names it (`<оболочка>`), by its definition's name. */
 const argumentName = (name: string) => ru.help.argumentNames[name] ?? name;
+/** A flag's value as help names it (`<счёт>`), word by word. */
+const valueName = (value: string) => value.replace(/[\w-]+/g, (word) => ru.help.valueNames[word] ?? word);
 type Replacement = string | ((match: string, ...groups: string[]) => string);
 const commanderErrors: [RegExp, Replacement][] = [
   [/^error: unknown option '(.+?)'/m, "ошибка: неизвестный флаг '$1'"],
@@ -197,11 +199,14 @@ const ru: Catalogue = {
     usageAfterError: (command, usage) =>
       `использование: agentpay ${command} ${usage}  (подробнее: agentpay ${command} --help)`,
     commanderError: (text) =>
-      commanderErrors.reduce(
-        (said, [pattern, replacement]) =>
-          typeof replacement === 'string' ? said.replace(pattern, replacement) : said.replace(pattern, replacement),
-        text,
-      ),
+      commanderErrors
+        .reduce(
+          (said, [pattern, replacement]) =>
+            typeof replacement === 'string' ? said.replace(pattern, replacement) : said.replace(pattern, replacement),
+          text,
+        )
+        // A flag as commander quotes it, `'--account <account>'`: its value named as help names it.
+        .replace(/'(--[\w-]+) <([^>]+)>'/g, (_, flag: string, value: string) => `'${flag} <${valueName(value)}>'`),
   },
 
   errors: {

@@ -80,6 +80,12 @@ describe('agentpay --lang ru: help, scenario, the sandbox and errors', () => {
     }
   });
 
+  it("commander's errors name a flag's value as help does: '--account <счёт>'", async () => {
+    expect((await ru(['pay', '--service', '201'])).stderr).toContain("не задан обязательный флаг '--account <счёт>'");
+    expect((await ru(['pay', '--amount'])).stderr).toContain("у флага '--amount <сумма>' нет значения");
+    expect((await ru(['history', '--state', 'x'])).stderr).toContain("флага '--state <состояние>'");
+  });
+
   it('scenario: step lines, failures, errors and the summary; its counts and times as Russian writes them', async () => {
     const file = join(work, 'смоук.yaml');
     writeFileSync(
