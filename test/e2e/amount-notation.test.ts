@@ -40,6 +40,14 @@ describe('--amount with a decimal comma', () => {
     expect(sandbox.received.length).toBe(before);
   });
 
+  it('--lang ru --json: the notation of a script is English, whatever the language; nothing sent', async () => {
+    const before = sandbox.received.length;
+    const result = await runCli(['--lang', 'ru', ...pay, '--amount', '1500,50', '--json'], { env });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('uses a comma: use a dot, as in 1500.50');
+    expect(sandbox.received.length).toBe(before);
+  });
+
   it('English: 1,50 is refused as before, 1,500 named as a possible thousands comma', async () => {
     const before = sandbox.received.length;
     const comma = await runCli([...pay, '--amount', '1,50'], { env });
