@@ -39,7 +39,7 @@ const signalText = (signal: 'SIGINT' | 'SIGTERM') => (signal === 'SIGINT' ? 'Ctr
  * --json output, field names, the ledger or scenario reports' keys.
  */
 /** A local time as its parts, each as written: `2025`, `03`, `04`, `18:05:06`, `+03:00` (none in a table). */
-export interface LocalTimeParts {
+interface LocalTimeParts {
   year: string;
   month: string;
   day: string;
