@@ -205,7 +205,7 @@ const ru: Catalogue = {
             typeof replacement === 'string' ? said.replace(pattern, replacement) : said.replace(pattern, replacement),
           text,
         )
-        // A flag as commander quotes it, `'--account <account>'`: its value named as help names it.
+        // A flag as commander quotes it, `'--account <account>'` (`<счёт>` in help): its value named as help names it.
         .replace(/'(--[\w-]+) <([^>]+)>'/g, (_, flag: string, value: string) => `'${flag} <${valueName(value)}>'`),
   },
 
@@ -252,7 +252,7 @@ const ru: Catalogue = {
 
   settings: {
     noGateway: 'шлюз не задан',
-    noGatewayHint: 'укажите --base-url <url> или AGENTPAY_BASE_URL, выберите --profile или попробуйте --sandbox',
+    noGatewayHint: 'укажите --base-url <URL> или AGENTPAY_BASE_URL, выберите --profile или попробуйте --sandbox',
     noAgentId: 'id агента не задан',
     noAgentIdHint: 'укажите --agent-id <id> или AGENTPAY_AGENT_ID, или выберите --profile',
     sandboxAndBaseUrl: '--sandbox и --base-url нельзя указывать вместе',
@@ -306,7 +306,7 @@ const ru: Catalogue = {
     unreachable: (endpoint, reason) => `не удалось связаться со шлюзом ${endpoint}: ${reason}`,
     timedOut: (endpoint, reason) => `шлюз ${endpoint} не ответил вовремя: ${reason}`,
     noPaymentSentSuffix: '; платёж не отправлялся',
-    caHint: 'если у шлюза частный CA, укажите его сертификат через --ca-file <pem> (или AGENTPAY_CA_FILE)',
+    caHint: 'если у шлюза частный CA, укажите его сертификат через --ca-file <PEM> (или AGENTPAY_CA_FILE)',
     timeoutHint: 'попробуйте позже или дайте больше времени через --timeout <мс>',
     networkHint: (route) => `проверьте --base-url${route ? `, прокси (${route})` : ''} и сеть, затем попробуйте снова`,
     unavailable: (status) => `шлюз недоступен (HTTP ${status})`,
@@ -777,9 +777,9 @@ const ru: Catalogue = {
     anotherDayHint: (day) =>
       `строки с другой датой не относятся к ${day}: сверьте их с --date их дня или спросите провайдера, почему они в этом реестре`,
     settleHint: 'запустите команду снова с --settle, когда шлюз будет отвечать',
-    goesWithRegistry: (flag) => `${flag} используется только вместе с --registry <file>`,
+    goesWithRegistry: (flag) => `${flag} используется только вместе с --registry <файл>`,
     sinceWithRegistry: '--since не сочетается с --registry',
-    sinceWithRegistryHint: 'дни сверки задаёт реестр; чтобы выбрать день, укажите --date <day>',
+    sinceWithRegistryHint: 'дни сверки задаёт реестр; чтобы выбрать день, укажите --date <день>',
 
     line: (registry, line) => `реестр ${registry}, строка ${line}`,
     cell: (where, column, field) => `${where}, столбец ${column} (${field})`,
@@ -913,14 +913,14 @@ const ru: Catalogue = {
 
   replay: {
     andBaseUrl: '--replay и --base-url нельзя указывать вместе',
-    fallbackAlone: '--replay-fallback работает только вместе с --replay <dir>',
+    fallbackAlone: '--replay-fallback работает только вместе с --replay <каталог>',
     fallbackAloneHint: 'укажите каталог записей в --replay или уберите --replay-fallback',
     cannotRead: (directory, code) => `не удалось прочитать записи в ${directory}: ${code}`,
     badCassette: (directory, problem) => `одну из записей в ${directory} нельзя прочитать: ${problem}`,
     cutShort: (directory, problem) =>
       `одна из записей в ${directory} оборвалась при записи (${problem}): пропущена; если этот обмен нужен, запишите его заново`,
     empty: (directory) => `в ${directory} нет ни одной записи`,
-    emptyHint: 'запишите их с --record <dir> или добавьте --replay-fallback, чтобы отвечала песочница',
+    emptyHint: 'запишите их с --record <каталог> или добавьте --replay-fallback, чтобы отвечала песочница',
     cannotRecord: (directory, code) => `не удалось вести запись в ${directory}: ${code}`,
     nothingSent: 'ничего не отправлено',
     notRecorded: (problem) =>
@@ -1251,9 +1251,9 @@ const ru: Catalogue = {
     stdinTwice: 'в stdin не поместятся и пароль, и id (--password-file - и --from-file -)',
     stdinTwiceHint: 'положите id в файл для --from-file, а пароль — в AGENTPAY_PASSWORD или в отдельный файл',
     cannotReadFromFile: (path, reason) => `не удаётся прочитать --from-file ${path}: ${reason}`,
-    receiptWhich: 'укажите TransactionID чека: agentpay receipt <txn-id>',
+    receiptWhich: 'укажите TransactionID чека: agentpay receipt <id>',
     owner: (gateway, agentId) => (agentId === undefined ? gateway : `${gateway}, агент ${agentId}`),
-    chooseGatewayHint: 'укажите шлюз: --base-url <url> --agent-id <id> (или --profile) либо --sandbox',
+    chooseGatewayHint: 'укажите шлюз: --base-url <URL> --agent-id <id> (или --profile) либо --sandbox',
     inLedgerForMany: (id, count, owners) =>
       `транзакция ${id} есть в журнале для ${plural('ru', count, { one: 'шлюза', few: 'шлюзов', many: 'шлюзов', other: 'шлюза' })} (${owners}): о каком из них речь?`,
     inLedgerForOther: (id, owner, held) => `транзакции ${id} нет в журнале для ${owner}; она есть для ${held}`,
@@ -1268,7 +1268,8 @@ const ru: Catalogue = {
     notAFile: (path) => `${path} — не файл`,
     notAFileHint: 'укажите сам файл журнала',
     postgresOnly: (what, journal) => `ledger ${what} — для журнала в PostgreSQL, а здесь журнал — файл ${journal}`,
-    postgresOnlyHint: 'укажите --ledger `postgres://user@host/database` (или AGENTPAY_LEDGER, или ключ профиля ledger)',
+    postgresOnlyHint:
+      'укажите --ledger `postgres://<роль>@<хост>/<база>` (или AGENTPAY_LEDGER, или ключ профиля ledger)',
     compactNothingLost: 'ничего не потеряно: начатое доделает следующий запуск `agentpay ledger compact`',
     caUnreadable: (path, where, reason) => `не удаётся прочитать файл CA ${path} (${where}): ${reason}`,
     caNoCertificate: (path, where) => `в файле CA ${path} (${where}) нет сертификата PEM`,
