@@ -1,4 +1,5 @@
 import type { GatewayFault, NotUnderstoodFault, UnreachableFault } from './gateway/fault.js';
+import { askedText, type ReplayMiss } from './gateway/replay-miss.js';
 import { t } from './i18n/current.js';
 import type { StorageAction } from './i18n/en.js';
 import { gatewayFaultHint, gatewayFaultMessage, lostAnswerReason } from './render/gateway-fault.js';
@@ -53,6 +54,26 @@ export class UsageError extends AgentpayError {
   override name = 'UsageError';
   constructor(message: string, options: { cause?: unknown; hint?: string } = {}) {
     super(message, ExitCode.usage, options);
+  }
+}
+
+/**
+ * A request no recording of the replay answers: nothing left this machine and nothing was
+ * made, so it is exit 2, as for input that lacks a piece (the recordings are the command's
+ * input), never an unknown outcome.
+ */
+export class ReplayMissError extends UsageError {
+  override name = 'ReplayMissError';
+  /** What had no recording (askedText). */
+  readonly asked: string;
+  readonly paymentUnanswered: boolean;
+  constructor(miss: ReplayMiss) {
+    const said = t().replay;
+    const asked = askedText(miss);
+    const meaning = miss.operation === 'Payment' ? 'payment' : miss.paymentUnanswered ? 'neverMade' : 'lookUp';
+    super(said.noRecording(asked, meaning), { hint: said.noRecordingHint });
+    this.asked = asked;
+    this.paymentUnanswered = miss.paymentUnanswered;
   }
 }
 

@@ -1,4 +1,9 @@
-import { GatewayProtocolError, GatewayUnreachableError, PaymentOutcomeUnknownError } from '../errors.js';
+import {
+  GatewayProtocolError,
+  GatewayUnreachableError,
+  PaymentOutcomeUnknownError,
+  ReplayMissError,
+} from '../errors.js';
 import type { RecordedExchange } from '../protocol/cassette.js';
 import { type GatewayAnswer, parseEnvelope, redactedAnswer } from '../protocol/envelope.js';
 import {
@@ -22,7 +27,7 @@ import { ExchangeFailure } from './exchange-failure.js';
 import type { ExchangeProblem } from './fault.js';
 import type { HttpAnswer, Transport } from './http.js';
 import { BodyTooLargeError, maxAnswerBytes } from './read-answer.js';
-import { ReplayMissError, type ReplayMisses } from './replay-miss.js';
+import type { ReplayMisses } from './replay-miss.js';
 
 export type Operation = 'AccountCheck' | 'Payment' | 'Status';
 

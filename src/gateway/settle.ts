@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { AgentpayError, GatewayUnreachableError, PaymentOutcomeUnknownError } from '../errors.js';
+import { AgentpayError, GatewayUnreachableError, PaymentOutcomeUnknownError, ReplayMissError } from '../errors.js';
 import { type CodeTable, classifyCode } from '../protocol/codes.js';
 import {
   describesTransaction,
@@ -11,7 +11,6 @@ import {
   viewOfStatusAnswer,
 } from '../protocol/transaction-view.js';
 import type { GatewayClient, PaymentInput } from './client.js';
-import { ReplayMissError } from './replay-miss.js';
 
 export interface SettlePolicy {
   /** Status look-ups after an answer that is not final, before leaving it open. */

@@ -4,10 +4,10 @@ import {
   LedgerUnreachableError,
   LocalStorageError,
   noPaymentSent,
+  ReplayMissError,
   UsageError,
 } from '../errors.js';
 import type { PaymentInput } from '../gateway/client.js';
-import { ReplayMissError } from '../gateway/replay-miss.js';
 import { payAndSettle, type SettleEvent } from '../gateway/settle.js';
 import { t } from '../i18n/current.js';
 import { en } from '../i18n/en.js';

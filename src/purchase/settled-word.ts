@@ -1,5 +1,4 @@
-import { type AgentpayError, ExitCode, type ExitCodeValue } from '../errors.js';
-import { ReplayMissError } from '../gateway/replay-miss.js';
+import { type AgentpayError, ExitCode, type ExitCodeValue, ReplayMissError } from '../errors.js';
 import { t } from '../i18n/current.js';
 import type { JournalEntry } from '../ledger/ledger.js';
 import { type CodeTable, classifyCode } from '../protocol/codes.js';
