@@ -1,0 +1,112 @@
+import { spawn } from 'node:child_process';
+import { chmodSync, cpSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { binPath } from '../helpers/cli.js';
+import {
+  commandLanguages,
+  documentedPages,
+  type FencedBlock,
+  fencedBlocks,
+  type WalkStep,
+  walkSteps,
+} from '../helpers/doc-examples.js';
+import { type IdMap, matchOutput, newIdMap, withActualIds } from '../helpers/doc-output.js';
+
+/**
+ * Every walk-through of README.md and docs/*.md (a ```console block) runs word for word, in the
+ * order printed, from a fresh HOME and a directory holding a copy of examples/, and prints what
+ * the page shows (docs/development.md#examples-in-the-docs); `agentpay` is this clone's
+ * bin/agentpay.js. Each other block of commands says why it is not run, and they are counted here.
+ */
+const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
+const blocks = documentedPages(repoRoot).flatMap((page) => fencedBlocks(repoRoot, page));
+const walkThroughs = blocks.filter((block) => block.language === 'console' && block.notRun === undefined);
+
+/** The blocks of commands not run, by page: a new one is counted here on purpose, never by accident. */
+const notRunByPage: Record<string, number> = {
+  'README.md': 4,
+  'docs/commands.md': 4,
+  'docs/completion.md': 1,
+  'docs/desk-safety.md': 5,
+  'docs/development.md': 1,
+  'docs/metrics.md': 1,
+  'docs/performance.md': 1,
+  'docs/replay.md': 1,
+  'docs/scenarios.md': 1,
+  'docs/team-ledger.md': 1,
+};
+
+/** A fresh HOME, a working directory with the examples, and `agentpay` on PATH. */
+function freshDesk(): { cwd: string; env: Record<string, string> } {
+  const home = mkdtempSync(join(tmpdir(), 'agentpay-docs-'));
+  const bin = join(home, 'bin');
+  mkdirSync(bin);
+  writeFileSync(join(bin, 'agentpay'), `#!/bin/sh\nexec '${process.execPath}' '${binPath}' "$@"\n`);
+  chmodSync(join(bin, 'agentpay'), 0o755);
+  const cwd = join(home, 'desk');
+  const written = (path: string) => path.endsWith('.results.csv');
+  cpSync(join(repoRoot, 'examples'), join(cwd, 'examples'), { recursive: true, filter: (path) => !written(path) });
+  const env = { PATH: `${bin}:${process.env.PATH ?? ''}`, HOME: home, LANG: 'C.UTF-8', NO_COLOR: '1' };
+  return { cwd, env };
+}
+
+/** One typed line through sh, stdout and stderr in one stream as a terminal shows them. */
+function typed(command: string, desk: { cwd: string; env: Record<string, string> }): Promise<string[]> {
+  return new Promise((resolve, reject) => {
+    const child = spawn('sh', ['-c', `exec 2>&1\n${command}`], { ...desk, stdio: ['ignore', 'pipe', 'inherit'] });
+    let printed = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (printed += chunk));
+    child.on('error', reject);
+    child.on('close', () => {
+      const text = printed.replace(/\n$/, '');
+      resolve(text === '' ? [] : text.split('\n'));
+    });
+  });
+}
+
+async function runStep(step: WalkStep, desk: ReturnType<typeof freshDesk>, ids: IdMap): Promise<IdMap> {
+  const command = withActualIds(step.command, ids);
+  const printed = await typed(command, desk);
+  const bound = matchOutput(step.expected, printed, ids);
+  if (!bound) {
+    const shown = ['shown:', ...step.expected, 'printed:', ...printed].join('\n  ');
+    expect.fail(`${step.at}: \`${command}\` does not print what the page shows\n  ${shown}`);
+  }
+  return bound;
+}
+
+const pagesWalked = [...new Set(walkThroughs.map((block) => block.page))];
+
+describe.each(pagesWalked)('the walk-throughs of %s', (page) => {
+  it('run in order from a fresh HOME and print what the page shows', { timeout: 180_000 }, async () => {
+    const desk = freshDesk();
+    let ids = newIdMap();
+    for (const block of walkThroughs.filter((walk) => walk.page === page))
+      for (const step of walkSteps(block)) ids = await runStep(step, desk, ids);
+  });
+});
+
+describe('the blocks of commands in the docs', () => {
+  const ofCommands = blocks.filter((block) => commandLanguages.has(block.language));
+  const where = (block: FencedBlock) => `${block.page}:${block.line}`;
+
+  it('are walk-throughs, or say why they are not run; those not run are counted', () => {
+    const unexplained = ofCommands.filter((block) => block.language !== 'console' && !block.notRun);
+    expect(unexplained.map(where)).toEqual([]);
+    const counted: Record<string, number> = {};
+    for (const block of ofCommands.filter((command) => command.notRun !== undefined))
+      counted[block.page] = (counted[block.page] ?? 0) + 1;
+    expect(counted).toEqual(notRunByPage);
+    expect(walkThroughs.length).toBeGreaterThan(5);
+  });
+
+  it('type their commands only in console blocks', () => {
+    const prompted = blocks.filter(
+      (block) => block.language !== 'console' && block.lines.some((line) => line.startsWith('$ ')),
+    );
+    expect(prompted.map(where)).toEqual([]);
+  });
+});
