@@ -4,6 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { sandboxCredentials } from '../../src/sandbox/catalogue.js';
+import { startSandbox } from '../../src/sandbox/server.js';
 import { binPath } from '../helpers/cli.js';
 import {
   commandLanguages,
@@ -14,6 +16,8 @@ import {
   walkSteps,
 } from '../helpers/doc-examples.js';
 import { type IdMap, matchOutput, newIdMap, withActualIds } from '../helpers/doc-output.js';
+import { sandboxCodeEnv } from '../helpers/gateway-env.js';
+import { freshDatabase, startPostgres } from '../helpers/postgres.js';
 
 /**
  * Every walk-through of README.md and docs/*.md (a ```console block) runs word for word, in the
@@ -80,12 +84,38 @@ async function runStep(step: WalkStep, desk: ReturnType<typeof freshDesk>, ids: 
 
 const pagesWalked = [...new Set(walkThroughs.map((block) => block.page))];
 
+/** A team ledger's walk-through: a fresh PostgreSQL database, and the sandbox reached by URL. */
+async function withTeamLedger<T>(run: (env: Record<string, string>) => Promise<T>): Promise<T> {
+  const [server, sandbox] = await Promise.all([startPostgres(), startSandbox()]);
+  try {
+    const gateway = {
+      AGENTPAY_BASE_URL: sandbox.baseUrl,
+      AGENTPAY_AGENT_ID: sandboxCredentials.agentId,
+      AGENTPAY_PASSWORD: sandboxCredentials.password,
+      ...sandboxCodeEnv,
+    };
+    return await run({ ...gateway, AGENTPAY_LEDGER: await freshDatabase(server) });
+  } finally {
+    await Promise.all([server.remove(), sandbox.close()]);
+  }
+}
+
+async function walkBlock(block: FencedBlock, desk: ReturnType<typeof freshDesk>, ids: IdMap): Promise<IdMap> {
+  let bound = ids;
+  for (const step of walkSteps(block)) bound = await runStep(step, desk, bound);
+  return bound;
+}
+
 describe.each(pagesWalked)('the walk-throughs of %s', (page) => {
   it('run in order from a fresh HOME and print what the page shows', { timeout: 180_000 }, async () => {
     const desk = freshDesk();
     let ids = newIdMap();
-    for (const block of walkThroughs.filter((walk) => walk.page === page))
-      for (const step of walkSteps(block)) ids = await runStep(step, desk, ids);
+    for (const block of walkThroughs.filter((walk) => walk.page === page)) {
+      if (block.runWith === undefined) ids = await walkBlock(block, desk, ids);
+      else if (block.runWith === 'a team ledger')
+        ids = await withTeamLedger((env) => walkBlock(block, { ...desk, env: { ...desk.env, ...env } }, ids));
+      else expect.fail(`${block.page}:${block.line}: "run with: ${block.runWith}" is not known (a team ledger is)`);
+    }
   });
 });
 

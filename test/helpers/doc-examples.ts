@@ -4,7 +4,8 @@ import { join } from 'node:path';
 /*
  * The examples of README.md and docs/*.md, as docs/development.md#examples-in-the-docs describes
  * them: a ```console block is a walk-through (`$ ` lines are typed, the lines under them are what
- * the terminal shows); any block of commands that is not run says why, in `<!-- not run: why -->`.
+ * the terminal shows), `<!-- run with: a team ledger -->` above it when it needs one; any block of
+ * commands that is not run says why, in `<!-- not run: why -->`.
  */
 
 export interface FencedBlock {
@@ -14,6 +15,8 @@ export interface FencedBlock {
   language: string;
   /** The reason of a `<!-- not run: ... -->` comment right above the fence, if any. */
   notRun: string | undefined;
+  /** What a walk-through runs with, from a `<!-- run with: ... -->` comment above it (a team ledger). */
+  runWith: string | undefined;
   lines: string[];
 }
 
@@ -35,7 +38,7 @@ export const documentedPages = (root: string): string[] => [
     .map((name) => `docs/${name}`),
 ];
 
-const notRunComment = /^\s*<!--\s*not run:\s*(.*?)\s*-->\s*$/;
+const comment = /^\s*<!--\s*(not run|run with):\s*(.*?)\s*-->\s*$/;
 
 /** Every fenced block of a page, its indentation (a block in a list item) taken off. */
 export function fencedBlocks(root: string, page: string): FencedBlock[] {
@@ -45,11 +48,19 @@ export function fencedBlocks(root: string, page: string): FencedBlock[] {
     const opening = /^(\s*)(```+)\s*(\S*)/.exec(source[index]!);
     if (!opening) continue;
     const [, indent, fence, language] = opening;
-    const above = index > 0 ? notRunComment.exec(source[index - 1]!) : null;
+    const above = index > 0 ? comment.exec(source[index - 1]!) : null;
+    const said = (kind: string) => (above?.[1] === kind ? above[2] : undefined);
     const lines: string[] = [];
     let end = index + 1;
     while (end < source.length && source[end]!.trim() !== fence) lines.push(source[end++]!.slice(indent!.length));
-    blocks.push({ page, line: index + 1, language: language!, notRun: above?.[1], lines });
+    blocks.push({
+      page,
+      line: index + 1,
+      language: language!,
+      notRun: said('not run'),
+      runWith: said('run with'),
+      lines,
+    });
     index = end;
   }
   return blocks;
