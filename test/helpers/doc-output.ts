@@ -14,6 +14,11 @@ export interface IdMap {
 
 export const newIdMap = (): IdMap => ({ actual: new Map(), documented: new Map() });
 
+/** `requestIds`: a RequestID (16 digits) stands for any; the sandbox's count on across the pages of one HOME. */
+export interface Loose {
+  requestIds?: boolean;
+}
+
 const loosePart = new RegExp(
   [
     '(?<!\\d)(\\d{19})(?!\\d)',
@@ -27,7 +32,7 @@ const loosePart = new RegExp(
 const escaped = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /** A shown line as a pattern: its TransactionIDs captured in order, dates and times any. */
-function linePattern(shown: string): { pattern: RegExp; ids: string[] } {
+function linePattern(shown: string, loose: Loose): { pattern: RegExp; ids: string[] } {
   const ids: string[] = [];
   let source = '';
   let from = 0;
@@ -44,12 +49,13 @@ function linePattern(shown: string): { pattern: RegExp; ids: string[] } {
     from = match.index + match[0].length;
   }
   source += escaped(shown.slice(from));
+  if (loose.requestIds) source = source.replace(/(?<!\d)\d{16}(?!\d)/g, '\\d{16,19}');
   return { pattern: new RegExp(`^${source}$`), ids };
 }
 
 /** The ids a line binds, or undefined when it does not match (or contradicts an earlier binding). */
-function matchLine(shown: string, printed: string, ids: IdMap): IdMap | undefined {
-  const { pattern, ids: documented } = linePattern(shown.trimEnd());
+function matchLine(shown: string, printed: string, ids: IdMap, loose: Loose): IdMap | undefined {
+  const { pattern, ids: documented } = linePattern(shown.trimEnd(), loose);
   const found = pattern.exec(printed.trimEnd());
   if (!found) return undefined;
   const next: IdMap = { actual: new Map(ids.actual), documented: new Map(ids.documented) };
@@ -66,7 +72,12 @@ function matchLine(shown: string, printed: string, ids: IdMap): IdMap | undefine
 const isEllipsis = (line: string) => line.trim() === '...' || line.trim() === '…';
 
 /** The bindings after the shown lines matched the printed ones, whole; undefined if they do not. */
-export function matchOutput(shown: readonly string[], printed: readonly string[], ids: IdMap): IdMap | undefined {
+export function matchOutput(
+  shown: readonly string[],
+  printed: readonly string[],
+  ids: IdMap,
+  loose: Loose = {},
+): IdMap | undefined {
   const from = (s: number, p: number, bound: IdMap): IdMap | undefined => {
     if (s === shown.length) return p === printed.length ? bound : undefined;
     if (isEllipsis(shown[s]!)) {
@@ -77,7 +88,7 @@ export function matchOutput(shown: readonly string[], printed: readonly string[]
       return undefined;
     }
     if (p === printed.length) return undefined;
-    const next = matchLine(shown[s]!, printed[p]!, bound);
+    const next = matchLine(shown[s]!, printed[p]!, bound, loose);
     return next && from(s + 1, p + 1, next);
   };
   return from(0, 0, ids);

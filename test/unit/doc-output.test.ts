@@ -27,6 +27,13 @@ describe('matchOutput', () => {
     expect(matchOutput(['RequestID 9007199254740993'], ['RequestID 9007199254740994'], newIdMap())).toBeUndefined();
   });
 
+  it('takes any RequestID only when told to (pages run one after another in one HOME)', () => {
+    const shown = ['  RequestID      9007199254740993'];
+    const printed = ['  RequestID      9007199254741002'];
+    expect(matchOutput(shown, printed, newIdMap())).toBeUndefined();
+    expect(matchOutput(shown, printed, newIdMap(), { requestIds: true })).toBeDefined();
+  });
+
   it('lets a `...` line stand for any number of lines, and nothing else', () => {
     expect(matchOutput(['a', '...', 'd'], ['a', 'b', 'c', 'd'], newIdMap())).toBeDefined();
     expect(matchOutput(['a', '...'], ['a'], newIdMap())).toBeDefined();
