@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { sandboxCredentials } from '../../src/sandbox/catalogue.js';
 import { startSandbox } from '../../src/sandbox/server.js';
 import { binPath } from '../helpers/cli.js';
+import { passwordOf, roleUrl } from '../helpers/desk-roles.js';
 import {
   commandLanguages,
   documentedPages,
@@ -97,8 +98,30 @@ async function runStep(step: WalkStep, desk: Desk, ids: IdMap): Promise<IdMap> {
 
 const pagesWalked = [...new Set(walkThroughs.map((block) => block.page))];
 
-/** A team ledger's walk-through: a fresh PostgreSQL database, and the sandbox reached by URL. */
-async function withTeamLedger<T>(run: (env: Record<string, string>) => Promise<T>): Promise<T> {
+/** A desk of two operators, anna and boris (a supervisor), whose passwords are in the HOME's ~/.pgpass. */
+function deskOfOperators(adminUrl: string, home: string): Record<string, string> {
+  const { port } = new URL(adminUrl);
+  const roles = ['anna', 'boris'];
+  const pgpass = roles.map((role) => `127.0.0.1:${port}:*:${role}:${passwordOf(role)}\n`).join('');
+  writeFileSync(join(home, '.pgpass'), pgpass, { mode: 0o600 });
+  return {
+    ADMIN_LEDGER: adminUrl,
+    ANNA_LEDGER: roleUrl(adminUrl, 'anna'),
+    BORIS_LEDGER: roleUrl(adminUrl, 'boris'),
+    ANNA_PASSWORD: passwordOf('anna'),
+    BORIS_PASSWORD: passwordOf('boris'),
+  };
+}
+
+/**
+ * What a team ledger's walk-through runs with: a fresh PostgreSQL database (in AGENTPAY_LEDGER, or
+ * for a desk of operators its administrator's and each role's URLs), and the sandbox reached by URL.
+ */
+async function withTeamLedger<T>(
+  kind: 'a team ledger' | 'a desk of operators',
+  home: string,
+  run: (env: Record<string, string>) => Promise<T>,
+): Promise<T> {
   const [server, sandbox] = await Promise.all([startPostgres(), startSandbox()]);
   try {
     const gateway = {
@@ -107,7 +130,9 @@ async function withTeamLedger<T>(run: (env: Record<string, string>) => Promise<T
       AGENTPAY_PASSWORD: sandboxCredentials.password,
       ...sandboxCodeEnv,
     };
-    return await run({ ...gateway, AGENTPAY_LEDGER: await freshDatabase(server) });
+    const ledger = await freshDatabase(server);
+    const people = kind === 'a team ledger' ? { AGENTPAY_LEDGER: ledger } : deskOfOperators(ledger, home);
+    return await run({ ...gateway, ...people });
   } finally {
     await Promise.all([server.remove(), sandbox.close()]);
   }
@@ -123,10 +148,12 @@ async function walkBlock(block: FencedBlock, desk: Desk, ids: IdMap): Promise<Id
 async function walkPage(page: string, desk: Desk): Promise<void> {
   let ids = newIdMap();
   for (const block of walkThroughs.filter((walk) => walk.page === page)) {
-    if (block.runWith === undefined) ids = await walkBlock(block, desk, ids);
-    else if (block.runWith === 'a team ledger')
-      ids = await withTeamLedger((env) => walkBlock(block, { ...desk, env: { ...desk.env, ...env } }, ids));
-    else expect.fail(`${block.page}:${block.line}: "run with: ${block.runWith}" is not known (a team ledger is)`);
+    const kind = block.runWith;
+    if (kind === undefined) ids = await walkBlock(block, desk, ids);
+    else if (kind === 'a team ledger' || kind === 'a desk of operators') {
+      const home = desk.env.HOME!;
+      ids = await withTeamLedger(kind, home, (env) => walkBlock(block, { ...desk, env: { ...desk.env, ...env } }, ids));
+    } else expect.fail(`${block.page}:${block.line}: "run with: ${kind}" is not known`);
   }
 }
 

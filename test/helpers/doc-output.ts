@@ -1,7 +1,7 @@
 /*
  * What a walk-through shows against what the command printed. Only what must differ from run to
  * run is loose: a TransactionID (19 digits) stands for the one the run made, the same one wherever
- * the page repeats it; a date (2026-11-21, 21.11.2026), a time (09:14:03) or a duration (349 ms,
+ * the page repeats it; a date (2026-11-21, 21.11.2026), a time (09:14:03, 15:30:00 +05:00) or a duration (349 ms,
  * 0.46 s) stands for any.
  * A line `...` stands for any number of lines. Everything else is compared as written.
  */
@@ -24,7 +24,7 @@ const loosePart = new RegExp(
     '(?<!\\d)(\\d{19})(?!\\d)',
     '\\d{4}-\\d{2}-\\d{2}',
     '\\d{2}\\.\\d{2}\\.\\d{4}',
-    '\\d{2}:\\d{2}:\\d{2}(?:\\.\\d+)?',
+    '\\d{2}:\\d{2}:\\d{2}(?:\\.\\d+)?(?: [+-]\\d{2}:\\d{2})?',
     '(?<![\\d.])\\d+(?:\\.\\d+)? m?s(?!\\w)',
   ].join('|'),
   'g',
@@ -42,9 +42,10 @@ function linePattern(shown: string, loose: Loose): { pattern: RegExp; ids: strin
       ids.push(match[1]);
       source += '(\\d{19})';
     } else {
-      // A duration (349 ms, 0.46 s) is any number of its unit; a date or a time keeps its shape.
+      // A duration (349 ms, 0.46 s) is any number of its unit; a date or a time (and zone) keeps its shape.
       const duration = /^[\d.]+ (m?s)$/.exec(match[0]);
-      source += duration ? `\\d+(?:\\.\\d+)? ${duration[1]}` : match[0].replace(/\./g, '\\.').replace(/\d/g, '\\d');
+      const shape = match[0].replace(/\./g, '\\.').replace(/\d/g, '\\d').replace(/ [+-]/, ' [+-]');
+      source += duration ? `\\d+(?:\\.\\d+)? ${duration[1]}` : shape;
     }
     from = match.index + match[0].length;
   }

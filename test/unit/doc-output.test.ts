@@ -23,6 +23,9 @@ describe('matchOutput', () => {
     expect(
       matchOutput(shown, ['payments for 2026-12-02 at 23:59:01 (local day)', '  ✓ 1 pay  7 ms'], newIdMap()),
     ).toBeDefined();
+    expect(
+      matchOutput(['until 2026-11-27 15:30:00 +05:00'], ['until 2026-12-02 03:55:37 -03:00'], newIdMap()),
+    ).toBeDefined();
     expect(matchOutput(['2497.00 KZT'], ['2497.01 KZT'], newIdMap())).toBeUndefined();
     expect(matchOutput(['RequestID 9007199254740993'], ['RequestID 9007199254740994'], newIdMap())).toBeUndefined();
   });
