@@ -7,7 +7,8 @@ import type { CsvDelimiter } from '../render/csv.js';
 /**
  * The notation of CSV as a spreadsheet reads and writes it, defined once: `--delimiter` and
  * `--decimal-comma` for every CSV the program reads or writes, `--encoding` for the files it
- * reads (the order files of `pay --from-file`). Data stays exact: only how it is written changes.
+ * reads (the order files of `pay --from-file`, whose results files go back in it, csv-charset.ts).
+ * Data stays exact: only how it is written changes.
  */
 
 /** `,` `;` or a tab (`tab`, or a tab character as given). */
@@ -56,8 +57,8 @@ export const encodingDefinitions = {
   encoding: {
     flags: '--encoding <label>',
     help: {
-      en: "with --from-file: the file's encoding, these or another WHATWG label (default: UTF-8; a BOM is dropped)",
-      ru: 'с --from-file: кодировка файла, одна из этих или другая метка WHATWG (по умолчанию UTF-8; BOM отбрасывается)',
+      en: "with --from-file: the file's encoding, these or another WHATWG label (default: UTF-8; a BOM is dropped); the results file is written in it too",
+      ru: 'с --from-file: кодировка файла, одна из этих или другая метка WHATWG (по умолчанию UTF-8; BOM отбрасывается); в ней же пишется файл результатов',
     },
     // The labels a desk meets, offered by completion; any other label TextDecoder knows is taken too.
     choices: ['utf-8', 'windows-1251', 'koi8-r', 'ibm866', 'utf-16le', 'utf-16be'],

@@ -962,6 +962,8 @@ const en = {
     resume: (results: string, final: number, open: number, toPay: number) =>
       `resuming from ${results}: ${final} row${final === 1 ? '' : 's'} already final (skipped), ${open} open (settled by Status), ${toPay} to pay`,
     results: (path: string) => `results: ${path}`,
+    resultsInUtf8: (path: string, charset: string) =>
+      `${path} is written in UTF-8 with a BOM: the gateway's text holds characters ${charset} has not (kept whole)`,
     interrupt: (by: string) =>
       `${by}: no new rows start; the rows in flight settle (${by} again stops settling them, leaving them unknown)`,
     scriptNeedsYes: 'pay --from-file from a script pays only with --yes (stdin is not a terminal); nothing was sent',

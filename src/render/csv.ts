@@ -2,10 +2,11 @@ import { toDecimalComma } from '../protocol/decimal-comma.js';
 
 /**
  * CSV as every command writes it (history, report, reconcile --registry, a bulk run's results),
- * defined once: RFC 4180 quoting, a header row, CRLF line ends (what spreadsheet programs expect),
- * a comma between cells or the delimiter asked for (`--delimiter ';'`), amounts with a decimal
+ * defined once: RFC 4180 quoting, a header row, CRLF line ends (what spreadsheet programs expect;
+ * LF asked for, as a bulk run's results file does for an order file with LF), a comma between cells or the delimiter asked for (`--delimiter ';'`), amounts with a decimal
  * point or, asked for (`--decimal-comma`), a comma: the same exact decimal in another notation,
- * UTF-8 with an optional BOM (`--bom`, for programs that need it to read Cyrillic), and
+ * UTF-8 with an optional BOM (`--bom`, for programs that need it to read Cyrillic; a results file
+ * goes back in its order file's charset, csv-charset.ts), and
  * spreadsheet safety: a text cell that a spreadsheet would run as a formula is written as text.
  */
 
@@ -31,27 +32,30 @@ const byteOrderMark = '\uFEFF';
 
 export type CsvDelimiter = ',' | ';' | '\t';
 
-/** How cells are written: the delimiter between them, and the decimal mark of `number` cells. */
+export type CsvLineEnd = '\r\n' | '\n';
+
+/** How cells are written: the delimiter between them, the decimal mark of `number` cells, and each line's end (CRLF). */
 export interface CsvNotation {
   delimiter?: CsvDelimiter | undefined;
   decimalComma?: boolean | undefined;
+  lineEnd?: CsvLineEnd | undefined;
 }
 
 // RFC 4180: a cell holding the delimiter, a quote or a line break is quoted, its quotes doubled.
 const needsQuotes: Record<CsvDelimiter, RegExp> = { ',': /[",\r\n]/, ';': /[";\r\n]/, '\t': /["\t\r\n]/ };
 
 /**
- * One record and its CRLF. By hand, not with csv-stringify, which sets itself up on every call
+ * One record and its line end. By hand, not with csv-stringify, which sets itself up on every call
  * while a bulk run writes a line per row; a test holds the two equal.
  */
-function line(cells: readonly string[], delimiter: CsvDelimiter = ','): string {
+function line(cells: readonly string[], delimiter: CsvDelimiter = ',', lineEnd: CsvLineEnd = '\r\n'): string {
   const quoted = needsQuotes[delimiter];
   let text = '';
   for (let i = 0; i < cells.length; i++) {
     const cell = cells[i]!;
     text += `${i === 0 ? '' : delimiter}${quoted.test(cell) ? `"${cell.replaceAll('"', '""')}"` : cell}`;
   }
-  return `${text}\r\n`;
+  return `${text}${lineEnd}`;
 }
 
 /** The header row (after a BOM when asked), one line with its line end. */
@@ -62,6 +66,7 @@ export function csvHeader<Row>(
   return `${options.bom ? byteOrderMark : ''}${line(
     columns.map((column) => column.header),
     options.delimiter,
+    options.lineEnd,
   )}`;
 }
 
@@ -77,5 +82,6 @@ export function csvRow<Row>(columns: readonly CsvColumn<Row>[], row: Row, notati
       return column.kind === 'number' && notation.decimalComma ? toDecimalComma(value) : value;
     }),
     notation.delimiter,
+    notation.lineEnd,
   );
 }

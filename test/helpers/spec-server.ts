@@ -35,6 +35,8 @@ export interface SpecServerOptions {
    * and `charset=windows-1251` in its Content-Type (UTF-8 JSON by default).
    */
   windows1251?: boolean;
+  /** The Message of the Payment answer to these accounts (`Success` to the others), in UTF-8 JSON. */
+  paymentMessages?: Readonly<Record<string, string>>;
 }
 
 /** What the gateway says when it refuses the AccountCheck of a static service. */
@@ -109,7 +111,9 @@ export async function startSpecServer(options: SpecServerOptions = {}): Promise<
           }),
         }));
       }
-      answer(response, envelope(form, { TransactionContent: content }), options);
+      const message = type === 'Payment' ? options.paymentMessages?.[form.get('Account') ?? ''] : undefined;
+      const said = message === undefined ? {} : { Message: message };
+      answer(response, envelope(form, { ...said, TransactionContent: content }), options);
     });
   });
   const listener = await listenOnLoopback(server);

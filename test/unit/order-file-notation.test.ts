@@ -26,7 +26,8 @@ describe('an order file as a spreadsheet writes it', () => {
       '\uFEFFkey;service;account;amount\r\nK1;201;a-1;1500,00\r\nK2;201;a-2;1 500,5\r\nK3;201;a-3;1\u00a0234\u00a0567,01\r\nK4;201;a-4;7\r\n',
     );
     expect(rows.map((row) => row.amount)).toEqual(['1500.00', '1500.5', '1234567.01', '7']);
-    expect(written).toEqual({ delimiter: ';', decimalComma: true });
+    // How the file came is how its results file goes back.
+    expect(written).toEqual({ delimiter: ';', decimalComma: true, lineEnd: '\r\n', encoding: 'utf-8', bom: true });
   });
 
   it('a tab-separated file, and --delimiter given over what the header holds', async () => {
@@ -39,7 +40,13 @@ describe('an order file as a spreadsheet writes it', () => {
   it('a comma file keeps the decimal point; --decimal-comma reads a quoted "1,50" there', async () => {
     const plain = await read('service,account,amount\n201,a-1,1.50\n');
     expect(plain.rows[0]!.amount).toBe('1.50');
-    expect(plain.written).toEqual({ delimiter: ',', decimalComma: false });
+    expect(plain.written).toEqual({
+      delimiter: ',',
+      decimalComma: false,
+      lineEnd: '\n',
+      encoding: 'utf-8',
+      bom: false,
+    });
     await expect(read('service,account,amount\n201,a-1,"1,50"\n')).rejects.toThrow(/"1,50" is not a plain decimal/);
     expect((await read('service,account,amount\n201,a-1,"1,50"\n', { decimalComma: true })).rows[0]!.amount).toBe(
       '1.50',
@@ -56,18 +63,18 @@ describe('an order file as a spreadsheet writes it', () => {
 
   it('windows-1251 bytes with --encoding windows-1251: the Cyrillic key intact; without it, refused', async () => {
     const bytes = windows1251('key;service;account;amount\r\nЗаказ-1;201;Ёлка-7;1500,00\r\n');
-    expect((await read(bytes, { encoding: 'windows-1251' })).rows).toEqual([
-      { line: 2, key: 'Заказ-1', account: 'Ёлка-7', amount: '1500.00' },
-    ]);
+    const { rows, written } = await read(bytes, { encoding: 'windows-1251' });
+    expect(rows).toEqual([{ line: 2, key: 'Заказ-1', account: 'Ёлка-7', amount: '1500.00' }]);
+    expect(written).toMatchObject({ delimiter: ';', decimalComma: true, lineEnd: '\r\n', encoding: 'windows-1251' });
     const error = await rejection(() => read(bytes));
     expect(error.message).toContain('line 2: byte 0xC7 at column 1 is not UTF-8');
     expect((error as UsageError).hint).toContain('--encoding windows-1251');
   });
 
   it('a UTF-8 BOM is dropped with --encoding utf-8 too; bytes with no character in the encoding refuse the file', async () => {
-    expect((await read('\uFEFFservice;account;amount\n201;a;1,00\n', { encoding: 'utf-8' })).rows[0]!.amount).toBe(
-      '1.00',
-    );
+    const withBom = await read('\uFEFFservice;account;amount\n201;a;1,00\n', { encoding: 'utf-8' });
+    expect(withBom.rows[0]!.amount).toBe('1.00');
+    expect(withBom.written).toMatchObject({ lineEnd: '\n', encoding: 'utf-8', bom: true });
     // An odd byte left over is half a UTF-16 code unit.
     const error = await rejection(() =>
       read(Buffer.concat([Buffer.from('service;account;amount\n201;a;1,00\n', 'utf16le'), Buffer.from([0x41])]), {

@@ -4,6 +4,7 @@ import { UsageError } from '../../../errors.js';
 import { t } from '../../../i18n/current.js';
 import { notUtf8 } from '../../../not-utf8.js';
 import type { BadRow } from '../../../render/bulk.js';
+import type { CsvLineEnd } from '../../../render/csv.js';
 
 /**
  * The input of `pay --from-file`, text that is UTF-8 (a byte order mark dropped), read again by
@@ -21,7 +22,11 @@ export interface OrderText {
   pieces(): Generator<string>;
   /** No quote and no lone CR anywhere: each line is a record, split at its delimiter. */
   readonly plain: boolean;
+  /** The file started with a UTF-8 byte order mark (dropped from the text). */
+  readonly bom: boolean;
 }
+
+const startsWithBom = (bytes: Buffer) => bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf;
 
 export async function orderText(
   path: string,
@@ -31,7 +36,7 @@ export async function orderText(
   const utf8 = encoding === undefined || encoding === 'utf-8';
   if (path !== '-' && utf8) {
     const scan = scanFile(path);
-    if (scan.utf8) return { text: { pieces: () => filePieces(path), plain: scan.plain }, problems: [] };
+    if (scan.utf8) return { text: { pieces: () => filePieces(path), plain: scan.plain, bom: scan.bom }, problems: [] };
   }
   const bytes = await bytesOf(path, stdin);
   if (!utf8) return decoded(bytes, encoding);
@@ -44,9 +49,19 @@ export async function orderText(
   return { text: textOfBytes(Buffer.alloc(0)), problems };
 }
 
+/** The line end of the text's first line (CRLF when it has none, or a lone CR): its results file's. */
+export function lineEndOf(text: OrderText): CsvLineEnd {
+  for (const piece of text.pieces()) {
+    const newline = piece.indexOf('\n');
+    return newline !== -1 && piece[newline - 1] !== '\r' ? '\n' : '\r\n';
+  }
+  return '\r\n';
+}
+
 const textOfBytes = (bytes: Buffer): OrderText => ({
   pieces: () => textPieces(bytes),
   plain: bytes.indexOf(0x22) === -1 && !hasLoneCr(bytes),
+  bom: startsWithBom(bytes),
 });
 
 /** Bytes in `encoding` as UTF-8 bytes; TextDecoder drops the encoding's own byte order mark. */
@@ -71,14 +86,16 @@ function hasLoneCr(bytes: Buffer): boolean {
   return false;
 }
 
-/** One reading of a file before its rows are: whether it is all UTF-8, and plain (hasLoneCr). */
-function scanFile(path: string): { utf8: boolean; plain: boolean } {
+/** One reading of a file before its rows are: whether it is all UTF-8, plain (hasLoneCr), and starts with a BOM. */
+function scanFile(path: string): { utf8: boolean; plain: boolean; bom: boolean } {
   let plain = true;
+  let bom: boolean | undefined;
   for (const chunk of fileChunks(path)) {
-    if (!isUtf8(chunk)) return { utf8: false, plain };
+    bom ??= startsWithBom(chunk);
+    if (!isUtf8(chunk)) return { utf8: false, plain, bom };
     plain &&= chunk.indexOf(0x22) === -1 && !hasLoneCr(chunk);
   }
-  return { utf8: true, plain };
+  return { utf8: true, plain, bom: bom ?? false };
 }
 
 /** The text of a file scanned before: a file changed since (no longer UTF-8) is refused rather than read wrong. */
@@ -86,7 +103,7 @@ function* filePieces(path: string): Generator<string> {
   let first = true;
   for (const chunk of fileChunks(path)) {
     if (!isUtf8(chunk)) throw new UsageError(t().bulk.changedWhileRead(path));
-    const bom = first && chunk[0] === 0xef && chunk[1] === 0xbb && chunk[2] === 0xbf ? 3 : 0;
+    const bom = first && startsWithBom(chunk) ? 3 : 0;
     first = false;
     yield chunk.toString('utf8', bom);
   }
@@ -152,7 +169,7 @@ function readPiece(path: string, fd: number, buffer: Buffer, held: number): numb
  * at a line end ("\n" is never a byte of a longer character), so a line is never cut.
  */
 function* textPieces(bytes: Buffer): Generator<string> {
-  let start = bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0;
+  let start = startsWithBom(bytes) ? 3 : 0;
   while (start < bytes.length) {
     let end = bytes.length;
     if (start + pieceBytes < bytes.length) {

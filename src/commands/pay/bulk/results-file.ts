@@ -1,4 +1,4 @@
-import { closeSync, fsyncSync, openSync } from 'node:fs';
+import { closeSync, fsyncSync, openSync, readSync, renameSync } from 'node:fs';
 import { basename, dirname, extname, join } from 'node:path';
 import { removeLeftover, syncDirectory, writeAll } from '../../../durable.js';
 import { errnoCodeOf, LocalStorageError } from '../../../errors.js';
@@ -6,6 +6,7 @@ import { t } from '../../../i18n/current.js';
 import type { BulkOrder, BulkPlan } from '../../../ledger/bulk-run.js';
 import type { TransactionState } from '../../../protocol/transaction-view.js';
 import { type CsvColumn, type CsvNotation, csvHeader, csvRow } from '../../../render/csv.js';
+import { type CharsetEncoder, replyCharset } from '../../../render/csv-charset.js';
 import type { OrderRow } from './order-row.js';
 
 /**
@@ -13,8 +14,8 @@ import type { OrderRow } from './order-row.js';
  * output for the user, written afresh by each run (its header before any Payment leaves), a
  * line for each row as it ends, in the file's order, and one for each row the run did not reach,
  * as the ledger has it. agentpay never reads it back: a run's state is the ledger's
- * (ledger/bulk-run.ts). It is written in the order file's notation (its delimiter, and a
- * decimal comma when the order file's amounts have one).
+ * (ledger/bulk-run.ts). It goes back as the order file came: its delimiter, a decimal comma
+ * when its amounts have one, its line end and its charset (ResultsWriter).
  */
 type ResultState = 'planned' | TransactionState;
 
@@ -68,17 +69,25 @@ export function orderCells(
   };
 }
 
-/** Text as UTF-8 in one buffer, used again for each piece written. */
+/** Text in a charset in one buffer, used again for each piece written. */
 class Encoder {
   private buffer = Buffer.allocUnsafeSlow(256 * 1024);
   private used = 0;
 
-  /** Adds `text` to the piece for `fd`, writing the piece out first when `text` may not fit. */
-  add(fd: number, text: string): void {
-    // Three bytes at most a UTF-16 unit (a surrogate pair is four for two).
-    if (this.used + text.length * 3 > this.buffer.length) this.flush(fd);
-    if (text.length * 3 > this.buffer.length) this.buffer = Buffer.allocUnsafeSlow(text.length * 3);
-    this.used += this.buffer.write(text, this.used, 'utf8');
+  constructor(readonly charset: CharsetEncoder) {}
+
+  /**
+   * Adds `text` to the piece for `fd`, writing the piece out first when `text` may not fit;
+   * false, and nothing added, when a character of it has no bytes in the charset.
+   */
+  add(fd: number, text: string): boolean {
+    const most = text.length * this.charset.maxBytesPerUnit;
+    if (this.used + most > this.buffer.length) this.flush(fd);
+    if (most > this.buffer.length) this.buffer = Buffer.allocUnsafeSlow(most);
+    const length = this.charset.encodeInto(text, this.buffer, this.used);
+    if (length === undefined) return false;
+    this.used += length;
+    return true;
   }
 
   /** Bytes added and not written yet. */
@@ -98,6 +107,22 @@ class Encoder {
   }
 }
 
+const byteOrderMark = '\uFEFF';
+
+/** The text of the file at `path`, in `encoding`, appended to `fd` as UTF-8, a piece at a time. */
+function transcodeToUtf8(path: string, encoding: string, fd: number): void {
+  const decoder = new TextDecoder(encoding);
+  const source = openSync(path, 'r');
+  try {
+    const piece = Buffer.allocUnsafeSlow(1 << 20);
+    for (let read = readSync(source, piece); read > 0; read = readSync(source, piece))
+      writeAll(fd, Buffer.from(decoder.decode(piece.subarray(0, read), { stream: true }), 'utf8'));
+    writeAll(fd, Buffer.from(decoder.decode(), 'utf8'));
+  } finally {
+    closeSync(source);
+  }
+}
+
 /** The results file (or its lock beside it) cannot be written: exit 6, with a hint that names --results. */
 export function resultsFileError(path: string, cause: unknown, consequence?: string): LocalStorageError {
   const hint = t().bulk.resultsFileHint;
@@ -107,23 +132,41 @@ export function resultsFileError(path: string, cause: unknown, consequence?: str
 /** Bytes of appended lines that are written at once, whether or not the turn of the event loop ended. */
 const pendingLimit = 64 * 1024;
 
-/** The results file while a run writes it. */
+/** How a results file is written: the order file's notation and line end, and the charset it came in. */
+export interface ResultsNotation extends CsvNotation {
+  /** The order file's encoding, canonical (`utf-8`, `windows-1251`). */
+  encoding: string;
+  /** The order file started with a UTF-8 byte order mark. */
+  bom: boolean;
+}
+
+const plainUtf8: ResultsNotation = { encoding: 'utf-8', bom: false };
+
+/** The results file while a run writes it, in the charset its order file came in (csv-charset.ts replyCharset). */
 export class ResultsWriter {
   private fd: number | undefined;
   /** Holds the lines appended in this turn of the event loop, written together once it ends. */
-  private readonly encoder = new Encoder();
+  private encoder: Encoder;
+  private readonly bom: boolean;
   private flushing: NodeJS.Immediate | undefined;
   private failure: LocalStorageError | undefined;
   constructor(
     readonly path: string,
-    private readonly notation: CsvNotation = {},
-  ) {}
+    private readonly notation: ResultsNotation = plainUtf8,
+    /** Told the charset left when a cell it cannot hold turns the file into UTF-8 with a BOM. */
+    private readonly turnedUtf8: (left: string) => void = () => undefined,
+  ) {
+    const charset = replyCharset(notation.encoding, notation.bom);
+    this.encoder = new Encoder(charset.encoder);
+    this.bom = charset.bom;
+  }
 
   /** Starts the file afresh with its header, synced: before any Payment leaves. A file it could not write is not left. */
   start(): void {
     try {
       this.fd = openSync(this.path, 'w');
-      this.encoder.add(this.fd, csvHeader(columns, this.notation));
+      // The header is ASCII (and a BOM only in a Unicode charset): every charset holds it.
+      this.encoder.add(this.fd, csvHeader(columns, { ...this.notation, bom: this.bom }));
       this.encoder.flush(this.fd);
       fsyncSync(this.fd);
       syncDirectory(dirname(this.path));
@@ -144,12 +187,45 @@ export class ResultsWriter {
   append(row: ResultRow): void {
     if (this.fd === undefined) return;
     this.throwFailure();
-    const fd = this.fd;
-    this.writing(() => this.encoder.add(fd, csvRow(columns, row, this.notation)));
+    this.writing(() => this.add(csvRow(columns, row, this.notation)));
     // Rows that end without waiting on anything (a resume's skipped rows) may all end in one
     // turn of the event loop: their lines go out every 64 KiB, not all at its end.
     if (this.encoder.held >= pendingLimit) this.flush();
     else this.flushing ??= setImmediate(() => this.flush());
+  }
+
+  /** A line in the file's charset, or in UTF-8 with a BOM from now on, the file so far too, if it has a character the charset lacks. */
+  private add(line: string): void {
+    if (this.encoder.add(this.fd!, line)) return;
+    this.turnUtf8();
+    this.encoder.add(this.fd!, line);
+  }
+
+  /**
+   * The file so far written again as UTF-8 with a BOM, under a temporary name renamed over it
+   * (a reader, or a SIGKILL, finds the old file or the new one whole), so that a gateway's text a
+   * single-byte charset cannot hold (an emoji, Kazakh letters in windows-1251) is kept whole.
+   */
+  private turnUtf8(): void {
+    const left = this.encoder.charset.encoding;
+    this.encoder.flush(this.fd!);
+    const temporary = `${this.path}.${process.pid}.tmp`;
+    const fd = openSync(temporary, 'w');
+    try {
+      writeAll(fd, Buffer.from(byteOrderMark, 'utf8'));
+      transcodeToUtf8(this.path, left, fd);
+      fsyncSync(fd);
+      renameSync(temporary, this.path);
+    } catch (error) {
+      closeSync(fd);
+      removeLeftover(temporary);
+      throw error;
+    }
+    closeSync(this.fd!);
+    this.fd = fd;
+    syncDirectory(dirname(this.path));
+    this.encoder = new Encoder(replyCharset('utf-8', true).encoder);
+    this.turnedUtf8(left);
   }
 
   private flush(): void {

@@ -13,7 +13,8 @@ import { parseJsonRow } from './json-row.js';
 import type { OrderFormat } from './options.js';
 import { type OrderColumn, orderColumns, shownName } from './order-cells.js';
 import { type OrderRow, orderOf } from './order-row.js';
-import { type OrderText, orderText } from './order-text.js';
+import { lineEndOf, type OrderText, orderText } from './order-text.js';
+import type { ResultsNotation } from './results-file.js';
 
 /** The format of the input: --from-format, else the file's extension, else its first character (`{`: JSON Lines). */
 function formatOf(path: string, given: OrderFormat | undefined, firstChar: string | undefined): OrderFormat {
@@ -235,9 +236,9 @@ export interface OrderNotation {
 
 /**
  * Every order of the file into the ledger's table of it (`run`), or exit 2 naming every bad
- * row's line (and column): nothing sent. With it, the notation the file was read in (the
- * delimiter given or found, and a decimal comma when given or when the delimiter is not a
- * comma): the results file is written in it.
+ * row's line (and column): nothing sent. With it, how the file came (the delimiter given or
+ * found, a decimal comma when given or when the delimiter is not a comma, its line end and
+ * charset): the results file goes back so.
  */
 export async function readOrders(
   path: string,
@@ -245,7 +246,7 @@ export async function readOrders(
   stdin: () => NodeJS.ReadableStream,
   notation: OrderNotation,
   run: BulkRun,
-): Promise<{ format: OrderFormat; written: FileNotation }> {
+): Promise<{ format: OrderFormat; written: ResultsNotation }> {
   const { text, problems: notUtf8 } = await orderText(path, stdin, notation.encoding);
   refuseBadRows(path, notUtf8, t().bulk.notUtf8Hint);
   const format = formatOf(path, given, firstCharacter(text));
@@ -260,7 +261,10 @@ export async function readOrders(
   if (problems.length === 0 && rows.count === 0)
     problems.push({ line: 1, column: undefined, message: t().bulk.cell.noOrders });
   refuseBadRows(path, problems);
-  return { format, written };
+  return {
+    format,
+    written: { ...written, lineEnd: lineEndOf(text), encoding: notation.encoding ?? 'utf-8', bom: text.bom },
+  };
 }
 
 /** The first character that is not white space, if any. */

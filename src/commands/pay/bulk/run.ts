@@ -185,7 +185,9 @@ async function runFile(
   const starts = await planRows(context, session, ledger, options, run, () => interrupts.soft.aborted);
   interrupts.check();
   if (dryRun || runKey === undefined) return await showPlan(out, run);
-  const writer = new ResultsWriter(resultsPath!, written);
+  const writer = new ResultsWriter(resultsPath!, written, (left) =>
+    out.note(t().bulk.resultsInUtf8(resultsPath!, left)),
+  );
   writer.start();
   try {
     await keepRows(run, runKey);
