@@ -251,6 +251,7 @@ async function openGateway(settings: Settings, out: Output, options: OpenGateway
     dateFormat: settings.dateFormat.value,
     transport,
     ...(recorder === undefined ? {} : { recorder }),
+    ...(endpoint.replayMisses === undefined ? {} : { replayMisses: endpoint.replayMisses }),
     ...(options.stop === undefined ? {} : { stop: options.stop }),
     ...(network.route.kind === 'direct' ? {} : { routeDescription: network.description }),
     ...(listeners.length > 0

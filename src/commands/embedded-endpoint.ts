@@ -2,8 +2,10 @@ import { join } from 'node:path';
 import { UsageError } from '../errors.js';
 import type { ProxyRoute } from '../gateway/http.js';
 import type { CassetteRecorder } from '../gateway/recorder.js';
+import type { ReplayMisses } from '../gateway/replay-miss.js';
 import { t } from '../i18n/current.js';
 import type { Output } from '../output.js';
+import type { Replay } from '../sandbox/replay.js';
 import { redactSecrets, registerSecret } from '../secrets.js';
 import { stateDirectory } from '../settings/definition.js';
 import type { ReplaySettings, Settings } from '../settings/resolve.js';
@@ -17,11 +19,17 @@ export interface Endpoint {
   passwordSource: { source: SettingSource; origin?: string | undefined };
   network: { route: ProxyRoute; description: string };
   ca: string | undefined;
+  /** --replay: which requests the replay in this process refused, with no recording for them. */
+  replayMisses?: ReplayMisses;
   stop?: () => Promise<void>;
 }
 
 /** The recordings of --replay, checked whole before anything is sent (docs/replay.md). */
-export async function loadReplay(replay: ReplaySettings, statePath: string | undefined, warn: (text: string) => void) {
+export async function loadReplay(
+  replay: ReplaySettings,
+  statePath: string | undefined,
+  warn: (text: string) => void,
+): Promise<Replay> {
   const [{ Replay }, { loadCassettes }, { CassetteError }] = await Promise.all([
     import('../sandbox/replay.js'),
     import('../sandbox/cassette-files.js'),
@@ -41,7 +49,8 @@ export async function loadReplay(replay: ReplaySettings, statePath: string | und
   }
   if (cassettes.length === 0 && !replay.fallback)
     throw new UsageError(said.empty(replay.directory), { hint: said.emptyHint });
-  return new Replay(cassettes, replay.fallback, { directory: replay.directory, statePath });
+  // In this process (a state path: --replay) the client asks which of its requests were refused.
+  return new Replay(cassettes, replay.fallback, { directory: replay.directory, statePath, keepMisses: !!statePath });
 }
 
 /**
@@ -76,6 +85,7 @@ export async function embeddedEndpoint(settings: Settings, out: Output): Promise
     passwordSource: { source: 'sandbox' },
     network: { route: { kind: 'direct' }, description: 'direct' },
     ca: undefined,
+    ...(replay ? { replayMisses: (type: string, id: string) => replay.takeMiss(type, id) } : {}),
     stop: sandbox.close,
   };
 }

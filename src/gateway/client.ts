@@ -22,6 +22,7 @@ import { ExchangeFailure } from './exchange-failure.js';
 import type { ExchangeProblem } from './fault.js';
 import type { HttpAnswer, Transport } from './http.js';
 import { BodyTooLargeError, maxAnswerBytes } from './read-answer.js';
+import { ReplayMissError, type ReplayMisses } from './replay-miss.js';
 
 export type Operation = 'AccountCheck' | 'Payment' | 'Status';
 
@@ -55,6 +56,8 @@ export interface GatewayClientOptions {
   onExchange?: (event: ExchangeEvent) => void;
   /** --record: each answered exchange, as sent and as it arrived (recorder.ts); never fails one. */
   recorder?: { record(exchange: RecordedExchange): void };
+  /** --replay: asks the replay in this process whether it refused a request, which is then a ReplayMissError. */
+  replayMisses?: ReplayMisses;
   now?: () => Date;
 }
 
@@ -167,6 +170,7 @@ export class GatewayClient {
         bodySample: this.errors.sampleOf(error),
       });
     }
+    this.refuseReplayMiss('Payment', input.transactionId, http);
     if (http.statusCode >= 500) {
       throw new PaymentOutcomeUnknownError(
         input.transactionId,
@@ -204,6 +208,7 @@ export class GatewayClient {
         });
       throw this.errors.unreachable(error, { noPaymentSent: false });
     }
+    this.refuseReplayMiss(operation, transactionId, http);
     if (http.statusCode >= 500) {
       // An error page from the gateway or a proxy in front of it: down for now, not broken.
       throw new GatewayUnreachableError(
@@ -216,6 +221,13 @@ export class GatewayClient {
     } catch (error) {
       throw this.errors.notUnderstood(error, http);
     }
+  }
+
+  /** The replay's refusal (HTTP 404) of a request it has no recording for: nothing was made, said so at once. */
+  private refuseReplayMiss(operation: Operation, transactionId: string, http: HttpAnswer): void {
+    if (http.statusCode !== 404 || this.options.replayMisses === undefined) return;
+    const miss = this.options.replayMisses(operation, transactionId);
+    if (miss !== undefined) throw new ReplayMissError(miss);
   }
 
   /**

@@ -11,6 +11,7 @@ import {
   viewOfStatusAnswer,
 } from '../protocol/transaction-view.js';
 import type { GatewayClient, PaymentInput } from './client.js';
+import { ReplayMissError } from './replay-miss.js';
 
 export interface SettlePolicy {
   /** Status look-ups after an answer that is not final, before leaving it open. */
@@ -133,6 +134,8 @@ export async function payAndSettle(
     } catch (error) {
       if (!(error instanceof AgentpayError)) throw error;
       settledBy = 'settle';
+      // A replay with no recording of this Status will not have one on the next poll either.
+      if (error instanceof ReplayMissError) break;
       // A re-send that provably never left is no re-send: it may be tried again.
       if (resending && error instanceof GatewayUnreachableError) resent = false;
       // The look-up failed: what the gateway said last still stands; a lost answer stays lost.

@@ -277,6 +277,8 @@ const en = {
       `transaction ${id} is in the ledger for this purchase: asking the gateway again (a repeat pays nothing twice)`,
     outcomeNotRecorded: (message: string, id: string) =>
       `${message}: the outcome of ${id} is not recorded; \`agentpay reconcile\` will settle it from the gateway`,
+    lookUpsNotRecorded: (message: string) =>
+      `${message}: what the look-ups learn is not recorded; \`agentpay reconcile\` will settle the ledger's payments`,
   },
 
   desk: {
@@ -849,6 +851,17 @@ const en = {
     emptyHint: 'record some with --record <dir>, or add --replay-fallback to let the sandbox answer',
     cannotRecord: (directory: string, code: string) => `cannot record into ${directory}: ${code}`,
     nothingSent: 'nothing was sent',
+    /** A request no recording answers (gateway/replay-miss.ts): what it means for the payment or look-up. */
+    noRecording: (asked: string, meaning: 'payment' | 'lookUp' | 'neverMade') =>
+      `the replay has no recording of ${asked}: ${
+        meaning === 'payment'
+          ? 'nothing was sent, nothing paid'
+          : meaning === 'neverMade'
+            ? 'its Payment had none either, so it was never made'
+            : 'nothing to answer it with'
+      }`,
+    noRecordingHint:
+      'record it against the gateway with --record <dir>, or add --replay-fallback to let the sandbox answer',
     notRecorded: (problem: string) =>
       `a recording could not be written (${problem}); the exchanges went on, later ones were not recorded`,
     listening: 'replayed gateway listening on',

@@ -351,6 +351,8 @@ const ru: Catalogue = {
       `транзакция ${id} уже есть в журнале для этой покупки: спрашиваю шлюз снова (повтор не платит дважды)`,
     outcomeNotRecorded: (message, id) =>
       `${message}: исход ${id} не записан; \`agentpay reconcile\` получит его у шлюза`,
+    lookUpsNotRecorded: (message) =>
+      `${message}: то, что покажут запросы, не записывается в журнал; \`agentpay reconcile\` доведёт платежи журнала до конца`,
   },
 
   desk: {
@@ -897,6 +899,16 @@ const ru: Catalogue = {
     emptyHint: 'запишите их с --record <dir> или добавьте --replay-fallback, чтобы отвечала песочница',
     cannotRecord: (directory, code) => `не удалось вести запись в ${directory}: ${code}`,
     nothingSent: 'ничего не отправлено',
+    noRecording: (asked, meaning) =>
+      `в записях нет ответа на ${asked}: ${
+        meaning === 'payment'
+          ? 'ничего не отправлено и ничего не оплачено'
+          : meaning === 'neverMade'
+            ? 'на его Payment записи тоже не было, так что платёж не проводился'
+            : 'ответить нечем'
+      }`,
+    noRecordingHint:
+      'запишите этот обмен со шлюзом с --record <dir> или добавьте --replay-fallback, чтобы отвечала песочница',
     notRecorded: (problem) =>
       `не удалось записать обмен (${problem}); обмены продолжились, но следующие уже не записывались`,
     listening: 'воспроизводимый шлюз слушает',

@@ -68,11 +68,11 @@ export interface Ledger {
   /** Every record in the order it was recorded, as journal records (`ledger export`). */
   exportRecords(): AsyncIterable<JournalRecord>;
   /**
-   * One TransactionID as the ledger holds it (a receipt reprinted): for each gateway and agent
-   * that used it (only `owner`'s, when given), its latest attempt's intent and its latest word
-   * (ledger/records.ts replacesOutcome). Empty when no one did.
+   * One TransactionID as the ledger holds it (a receipt reprinted, a look-up to record): for each
+   * gateway and agent that used it (only `owner`'s, when given), its latest attempt's intent and
+   * its latest word (ledger/records.ts replacesOutcome). Empty when no one did.
    */
-  transaction(transactionId: string, owner?: Owner): Promise<JournalEntry[]>;
+  transaction(transactionId: string, owner?: Owner): Promise<HeldTransaction[]>;
   /** The rules a team ledger's database applies to every intent (postgres/policy.ts); a file keeps none. */
   ledgerPolicy?(): Promise<LedgerPolicy>;
 }
@@ -189,6 +189,11 @@ export interface ClaimedBatch {
 export interface JournalEntry {
   intent: IntentRecord;
   outcome: OutcomeRecord | undefined;
+}
+
+/** A transaction as transaction() gives it: with its latest attempt, the one an answer asked for now is for. */
+export interface HeldTransaction extends JournalEntry {
+  attempt: AttemptRef;
 }
 
 export interface LedgerFilter {

@@ -111,6 +111,12 @@ export function transactionIdOption(raw: unknown): string | undefined {
   return text === undefined ? undefined : parseTransactionId(text, '--txn-id');
 }
 
+/**
+ * How old a payment must be before the gateway's "not found" makes it final ("never made"):
+ * reconcile's --grace by default, and what `status` and `shift close --settle` go by.
+ */
+export const defaultGraceSeconds = 120;
+
 /** --wait: seconds to poll a transaction that is not final (status, and a scenario's status and wait steps). */
 export const waitOption = (raw: unknown): number =>
   wholeNumberOption(raw, { fallback: '0', maxDigits: 6, flag: '--wait', unit: 'seconds' });

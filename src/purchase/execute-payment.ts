@@ -7,6 +7,7 @@ import {
   UsageError,
 } from '../errors.js';
 import type { PaymentInput } from '../gateway/client.js';
+import { ReplayMissError } from '../gateway/replay-miss.js';
 import { payAndSettle, type SettleEvent } from '../gateway/settle.js';
 import { t } from '../i18n/current.js';
 import { en } from '../i18n/en.js';
@@ -148,6 +149,16 @@ function outcomeRecorder(ledger: Ledger, intent: Intent, attempt: AttemptRef, ou
   };
 }
 
+/**
+ * Why a Payment provably never left, for the ledger (its words in English, whatever language
+ * this run speaks): the gateway could not be reached, or the replay had no recording for it.
+ */
+function notSentReason(error: unknown): string | undefined {
+  if (error instanceof GatewayUnreachableError) return gatewayFaultMessage(error.fault, en);
+  if (error instanceof ReplayMissError) return `the replay has no recording of ${error.asked}`;
+  return undefined;
+}
+
 /** What settling reports while it asks the gateway, as notes for the person. */
 function settleNotes(context: PurchaseContext, transactionId: string) {
   const { out, settings } = context;
@@ -247,12 +258,9 @@ export async function executePayment(
   } catch (error) {
     // Proven not sent (e.g. connection refused): closed in the journal as failed, unless an
     // earlier attempt with this TransactionID may have been paid; then it stays open for reconcile.
-    if (error instanceof GatewayUnreachableError && attempt === 'new') {
-      await recordOutcome(
-        // The ledger is data: its words in English, whatever language this run speaks.
-        { ...unknownView(input, 'Payment', `not sent: ${gatewayFaultMessage(error.fault, en)}`), state: 'failed' },
-        'payment',
-      );
+    const notSent = notSentReason(error);
+    if (notSent !== undefined && attempt === 'new') {
+      await recordOutcome({ ...unknownView(input, 'Payment', `not sent: ${notSent}`), state: 'failed' }, 'payment');
     }
     throw error;
   } finally {

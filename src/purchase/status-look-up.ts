@@ -1,10 +1,13 @@
 import { AgentpayError, ExitCode, type ExitCodeValue } from '../errors.js';
 import type { GatewayClient } from '../gateway/client.js';
 import type { CodeTable } from '../protocol/codes.js';
+import type { GatewayAnswer } from '../protocol/envelope.js';
 import { isFinalState, type TransactionView, unknownView, viewOfStatusAnswer } from '../protocol/transaction-view.js';
 
 export interface LookUpResult {
   view: TransactionView;
+  /** The gateway's last answer the view was made of; none when the look-up failed. */
+  answer?: GatewayAnswer;
   exitCode: ExitCodeValue;
   /** Set when the look-up itself failed (unreachable, not understood, bad input line). */
   error?: AgentpayError;
@@ -59,15 +62,16 @@ export async function lookUpStatus(
     pollWhile === 'pending' ? view.state === 'pending' : !isFinalState(view.state);
   let delayMs = 500;
   for (;;) {
-    let view: TransactionView;
+    let answer: GatewayAnswer;
     try {
-      view = viewOfStatusAnswer(await client.status(transactionId), { transactionId }, codes);
+      answer = await client.status(transactionId);
     } catch (error) {
       if (!(error instanceof AgentpayError)) throw error;
       return { view: unknownView({ transactionId }, 'Status', error.message), exitCode: error.exitCode, error };
     }
+    const view = viewOfStatusAnswer(answer, { transactionId }, codes);
     const remaining = waitUntil - Date.now();
-    const done = { view, exitCode: lookUpExitCodeOfState[view.state] };
+    const done = { view, answer, exitCode: lookUpExitCodeOfState[view.state] };
     if (!polling(view) || remaining <= 0 || signal?.aborted) return done;
     if (!(await pause(Math.min(delayMs, remaining), signal))) return done;
     delayMs = Math.min(delayMs * 1.6, 5_000);

@@ -1,6 +1,7 @@
 import { appendFileSync, mkdirSync, readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { charsetOf } from '../gateway/answer-charset.js';
+import type { ReplayMiss } from '../gateway/replay-miss.js';
 import type { Cassette } from '../protocol/cassette.js';
 
 /** A recorded answer as it goes back on the wire. */
@@ -103,12 +104,15 @@ export class Replay {
   private readonly transactions: ReplayedTransactions;
   /** How many recordings it holds. */
   readonly size: number;
+  /** The requests refused, until the client of this process takes them (--replay): none kept for one by URL. */
+  private readonly misses: Map<string, ReplayMiss> | undefined;
 
   constructor(
     cassettes: readonly Cassette[],
     readonly fallback: boolean,
-    options: { directory: string; statePath?: string | undefined },
+    options: { directory: string; statePath?: string | undefined; keepMisses?: boolean },
   ) {
+    this.misses = options.keepMisses ? new Map() : undefined;
     for (const cassette of cassettes) {
       const type = cassette.request.RequestType ?? '';
       const key = keyOf(
@@ -150,13 +154,23 @@ export class Replay {
     };
   }
 
-  /** The refusal's text: what was asked, and that it was never recorded. */
+  /** The refusal's text: what was asked, and that it was never recorded. Kept for takeMiss when asked to. */
   refusal(form: URLSearchParams): string {
     const type = form.get('RequestType') ?? '(no RequestType)';
-    const asked = identifyingFields(type, (name) => form.get(name) ?? undefined)
-      .map(([name, value]) => `${name}=${value}`)
-      .join(', ');
+    const transactionId = form.get('TransactionID') ?? '';
+    const fields = identifyingFields(type, (name) => form.get(name) ?? undefined);
+    const paymentUnanswered = type === 'Status' && this.transactions.get(transactionId) === unanswered;
+    this.misses?.set(keyOf(type, [['TransactionID', transactionId]]), { operation: type, fields, paymentUnanswered });
+    const asked = fields.map(([name, value]) => `${name}=${value}`).join(', ');
     return `No recording of ${type}${asked === '' ? '' : ` with ${asked}`}: record it with --record, or replay with --replay-fallback\n`;
+  }
+
+  /** Whether the request of this type and TransactionID was just refused, and what it asked: told once. */
+  takeMiss(type: string, transactionId: string): ReplayMiss | undefined {
+    const key = keyOf(type, [['TransactionID', transactionId]]);
+    const miss = this.misses?.get(key);
+    this.misses?.delete(key);
+    return miss;
   }
 
   private next(type: string, key: string, transactionId: string): Cassette | undefined {

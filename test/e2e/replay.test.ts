@@ -185,30 +185,31 @@ describe('--replay', () => {
     const result = await runCli(['--replay', cassettes, '-v', 'check', '--service', '999', '--account', account], {
       env: isolatedEnv(codes),
     });
-    // An answer agentpay does not understand: exit 5, the refusal under --verbose.
-    expect(result.code).toBe(5);
+    // Nothing to answer it with: exit 2 at once, the refusal under --verbose.
+    expect(result.code).toBe(2);
     expect(result.stderr).toContain('← HTTP 404');
     expect(result.stderr).toContain(`No recording of AccountCheck with Service=999, Account=${account}`);
   });
 
-  it('says what the refusal says without --verbose, in the message', async () => {
+  it('says what had no recording without --verbose, in the message', async () => {
     const args = ['--replay', cassettes, 'check', '--service', '999', '--account', account];
     const result = await runCli(args, { env: isolatedEnv(codes) });
-    expect(result.code).toBe(5);
+    expect(result.code).toBe(2);
     expect(result.stderr).toContain(
-      `agentpay: the gateway answered HTTP 404 instead of a protocol answer: "No recording of AccountCheck with Service=999, Account=${account}, Currency=KZT: record it with --record, or replay with --replay-fallback"\n`,
+      `agentpay: the replay has no recording of AccountCheck (Service=999, Account=${account}, Currency=KZT): nothing to answer it with\n`,
     );
   });
 
-  it('an unrecorded Payment is never taken for failed: unknown, exit 3', async () => {
+  it('an unrecorded Payment was never sent: exit 2 at once, closed in the replay ledger as not sent', async () => {
     // A static payment: no AccountCheck first, the Payment itself is what was never recorded.
     const args = ['pay', '--service', service, '--account', account, '--amount', '10.00'];
-    // One Status to settle it, at once: its answer is a refusal too.
-    const env = isolatedEnv({ ...codes, AGENTPAY_SETTLE_ATTEMPTS: '1', AGENTPAY_SETTLE_DELAY: '0' });
+    const env = isolatedEnv(codes);
     const result = await runCli(['--replay', cassettes, ...args], { env });
-    expect(result.stderr).toContain('is unknown');
-    expect(result.stderr).toContain('HTTP 404 instead of a protocol answer: "No recording of Payment with Service=');
-    expect(result.code).toBe(3);
+    expect(result.stderr).toContain(`the replay has no recording of Payment (Service=${service}, Account=${account}`);
+    expect(result.stderr).toContain('nothing was sent, nothing paid');
+    expect(result.code).toBe(2);
+    const history = jsonLines((await runCli(['--replay', cassettes, 'history', '--json'], { env })).stdout);
+    expect(history.map((line) => line.state)).toEqual(['failed']);
   });
 
   it('--replay-fallback: the sandbox answers what was not recorded, the recordings the rest', async () => {

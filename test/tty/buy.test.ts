@@ -1,7 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { RunningSandbox } from '../../src/sandbox/server.js';
-import { isolatedEnv } from '../helpers/cli.js';
+import { isolatedEnv, jsonLines, runCli } from '../helpers/cli.js';
 import { paymentsReceived, sandboxWithEnv } from '../helpers/gateway-env.js';
 import { embeddedStateOf, storedTransactions } from '../helpers/sandbox-state.js';
 import { formsOfType, startSpecServer } from '../helpers/spec-server.js';
@@ -278,6 +278,24 @@ describe.skipIf(skipped)('buy in a terminal, the other edges', () => {
     expect(paymentsReceived(gateway)).toHaveLength(1);
     expect(last).toContain(`stopped following transaction ${id}`);
     expect(last).toContain(`agentpay status ${id}`);
+  });
+
+  it('follows a pending payment to success and records it: history agrees without reconcile', async () => {
+    // In progress for three polls: one while paying, the rest while buy follows it.
+    const { sandbox: gateway, env } = await sandbox({ behaviour: { pendingPolls: 3 } });
+    const screen = await terminal({
+      command: agentpayCommand(['buy', '--service', '101', '--account', '7011234567', '--currency', 'KZT']),
+      env: { ...env, AGENTPAY_SETTLE_ATTEMPTS: '1', AGENTPAY_SETTLE_DELAY: '10' },
+    });
+    await screen.waitFor('? Voucher');
+    await screen.press('Down', 'Enter');
+    await screen.waitFor('now?');
+    await screen.press('y');
+    await screen.waitFor(/^EXIT=\d+$/m);
+    expect(await finish(screen)).toBe(0);
+    const id = paymentsReceived(gateway)[0]?.get('TransactionID');
+    const history = jsonLines((await runCli(['history', '--json'], { env })).stdout);
+    expect(history.map((line) => [line.transactionId, line.state])).toEqual([[id, 'success']]);
   });
 
   it.each([

@@ -17,6 +17,8 @@ export async function followPending(
   const said = t();
   const lookItUp = said.buy.lookItUp(id);
   out.note(out.errorStyle.dim(said.buy.following));
+  // Read before the Status leaves: what it learns is recorded as reconcile would (look-up-record.ts).
+  const held = await deps.lookUpBook?.held(id);
   const spinner = out.startSpinner(said.buy.waiting(id));
   let result;
   try {
@@ -35,6 +37,7 @@ export async function followPending(
   } finally {
     spinner.stop();
   }
+  if (held !== undefined) await deps.lookUpBook?.record(held, result);
   if (result.error) {
     throw new TransactionPendingError(said.buy.couldNotFollow(id, result.error.message), { hint: lookItUp });
   }

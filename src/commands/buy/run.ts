@@ -7,6 +7,7 @@ import type { Output } from '../../output.js';
 import { parseCurrency } from '../../protocol/money.js';
 import { deskFindings } from '../../purchase/desk-guard.js';
 import { executePayment, intentOf, nothingSent } from '../../purchase/execute-payment.js';
+import { lookUpBook } from '../../purchase/look-up-record.js';
 import type { ServiceEntries } from '../../settings/services.js';
 import type { CommandContext } from '../context.js';
 import { writeReceiptFile } from '../ledger-receipt.js';
@@ -112,6 +113,12 @@ export async function runBuy(rawOptions: unknown, context: CommandContext): Prom
           ? undefined
           : (input, view) =>
               writeReceiptFile(context, receiptFile, { gateway: paying.gateway, agentId: paying.agentId }, input, view),
+      lookUpBook: lookUpBook(
+        () => context.openLedger(),
+        { gateway: paying.gateway, agentId: paying.agentId },
+        settings.codes.table,
+        out,
+      ),
       prompter: terminalPrompter({ stdin: out.stdin, stderr: out.stderr, color: out.errorStyle.enabled }),
       out,
       codes: settings.codes.table,

@@ -5,6 +5,7 @@ import type { CodeTable } from '../../protocol/codes.js';
 import type { TransactionView } from '../../protocol/transaction-view.js';
 import type { DeskFindings, DeskPolicy } from '../../purchase/desk-guard.js';
 import type { PurchaseNotes } from '../../purchase/execute-payment.js';
+import type { LookUpBook } from '../../purchase/look-up-record.js';
 import type { PaymentOutcome } from '../../purchase/outcome.js';
 import type { LiveLine } from '../../render/live-line.js';
 
@@ -66,6 +67,8 @@ export interface BuyDependencies {
    * a pending one becomes final); `view` undefined when paying threw. Never throws.
    */
   writeReceipt?: ((input: PaymentInput, view: TransactionView | undefined) => Promise<void>) | undefined;
+  /** Where following a pending payment records what it learned, as reconcile would (status does too). */
+  lookUpBook?: LookUpBook | undefined;
   prompter: Prompter;
   out: Output;
   /** The gateway's code table: what is final, in progress or not found. */

@@ -1,6 +1,7 @@
 import { Command } from 'commander';
 import type { Language, Said } from '../../i18n/language.js';
 import type { OptionDefinitions } from '../../options/definition.js';
+import { defaultGraceSeconds } from '../../options/purchase.js';
 import {
   choiceOption,
   lookupConcurrencyDefinition,
@@ -36,7 +37,7 @@ export const reconcileOptions = {
       ru: '«не найдено» становится окончательным («не проводился») только после такого возраста (по умолчанию 120)',
     },
     parse: (raw: unknown) =>
-      wholeNumberOption(raw, { fallback: '120', maxDigits: 6, flag: '--grace', unit: 'seconds' }),
+      wholeNumberOption(raw, { fallback: String(defaultGraceSeconds), maxDigits: 6, flag: '--grace', unit: 'seconds' }),
   },
   concurrency: lookupConcurrencyDefinition,
   /** Compare the ledger with the provider's registry (registry.ts) instead. */

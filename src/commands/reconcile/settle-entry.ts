@@ -1,15 +1,8 @@
-import { AgentpayError, ExitCode, type ExitCodeValue, LocalStorageError } from '../../errors.js';
-import { t } from '../../i18n/current.js';
+import { AgentpayError, type ExitCodeValue, LocalStorageError } from '../../errors.js';
 import type { JournalEntry, Ledger } from '../../ledger/ledger.js';
-import { type CodeTable, classifyCode } from '../../protocol/codes.js';
-import {
-  isRefusedLookUp,
-  speaksOfPayment,
-  type TransactionView,
-  unknownView,
-  viewOfStatusAnswer,
-} from '../../protocol/transaction-view.js';
-import { answerText } from '../../purchase/outcome.js';
+import type { CodeTable } from '../../protocol/codes.js';
+import type { TransactionView } from '../../protocol/transaction-view.js';
+import { settledWord } from '../../purchase/settled-word.js';
 import type { GatewaySession } from '../context.js';
 
 /** Settling one open ledger entry by Status, as `reconcile` does it (and `reconcile --registry --settle`). */
@@ -24,81 +17,21 @@ export interface Settled {
   unclassified?: string;
 }
 
-/**
- * The exit code of a settled payment, as `reconcile` reports it: a refusal closes the entry
- * and is work done, success (status, whose refusal is "declined", has its own table).
- */
-const reconcileExitCodeOfState = {
-  success: ExitCode.success,
-  failed: ExitCode.success,
-  pending: ExitCode.pendingOrUnknown,
-  unknown: ExitCode.pendingOrUnknown,
-};
-
-function sentFieldsOf(entry: JournalEntry) {
-  const { intent } = entry;
-  return {
-    transactionId: intent.transactionId,
-    service: intent.service,
-    account: intent.account,
-    amount: intent.amount,
-    currency: intent.currency,
-  };
-}
-
-/**
- * Asks Status about one open journal entry. Only a final code closes it: 10, a failedCodes
- * code about the transaction, or a notFoundCodes code once the intent is older than the grace
- * period (a Payment still on its way may yet arrive) and the gateway never answered about it
- * (a lagging gateway may lose sight of a payment it took). A code the table does not classify,
- * or a refused look-up, leaves it open.
- */
+/** Asks Status about one open journal entry; what the answer settles is purchase/settled-word.ts's rule. */
 export async function settleEntry(
   session: GatewaySession,
   entry: JournalEntry,
   codes: CodeTable,
   graceMs: number,
 ): Promise<Settled> {
-  const sent = sentFieldsOf(entry);
   let answer;
   try {
     answer = await session.client.status(entry.intent.transactionId);
   } catch (error) {
     if (!(error instanceof AgentpayError)) throw error;
-    return { entry, view: unknownView(sent, 'Status', error.message), exitCode: error.exitCode, learned: false };
+    return { entry, ...settledWord(entry, { error }, codes, graceMs) };
   }
-  const view = viewOfStatusAnswer(answer, sent, codes);
-  const codeClass = classifyCode(answer.status, codes);
-  if (isRefusedLookUp(view, codes)) {
-    const refused = unknownView(sent, 'Status', t().reconcile.lookUpRefused(answerText(view)));
-    return { entry, view: refused, exitCode: ExitCode.pendingOrUnknown, learned: false };
-  }
-  if (codeClass === 'notFound') {
-    const age = Date.now() - Date.parse(entry.intent.at);
-    const earlier = entry.outcome?.view;
-    if (earlier !== undefined && speaksOfPayment(earlier, codes)) {
-      const lost = unknownView(sent, 'Status', t().reconcile.lostNow(answerText(earlier)));
-      return { entry, view: lost, exitCode: ExitCode.pendingOrUnknown, learned: false };
-    }
-    if (age < graceMs) {
-      const waiting = unknownView(sent, 'Status', t().reconcile.notFoundYet(Math.round(age / 1000), graceMs / 1000));
-      return { entry, view: waiting, exitCode: ExitCode.pendingOrUnknown, learned: false };
-    }
-    const neverMade: TransactionView = {
-      ...view,
-      state: 'failed',
-      message: `never made: the gateway has no such transaction (${answer.message || `ResponseStatus ${answer.status}`})`,
-    };
-    return { entry, view: neverMade, exitCode: ExitCode.success, learned: true };
-  }
-  const learned = view.state !== entry.outcome?.view.state || view.status !== entry.outcome.view.status;
-  return {
-    entry,
-    view,
-    exitCode: reconcileExitCodeOfState[view.state],
-    learned,
-    ...(codeClass === 'unclassified' ? { unclassified: answer.status } : {}),
-  };
+  return { entry, ...settledWord(entry, { answer }, codes, graceMs) };
 }
 
 /** The error to end with when some outcome learned was recorded nowhere: they were printed `where`. */

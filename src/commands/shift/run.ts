@@ -5,6 +5,7 @@ import type { LedgerEntry } from '../../ledger/ledger.js';
 import type { PostgresLedger } from '../../ledger/postgres/postgres-ledger.js';
 import type { Shift } from '../../ledger/postgres/shifts.js';
 import { firstPreviousHash, type ShiftSummary, shiftSummary, type ZReportContent } from '../../ledger/z-report.js';
+import { defaultGraceSeconds } from '../../options/purchase.js';
 import { optionRecord, switchOption } from '../../options/values.js';
 import { shiftLedgerOf } from '../../purchase/shift-guard.js';
 import type { CommandContext } from '../context.js';
@@ -45,9 +46,6 @@ async function summaryOf(ledger: PostgresLedger, shift: Shift, until: string): P
   return shiftSummary({ operator: shift.operator, openedAt: shift.openedAt, until }, entries, awaiting);
 }
 
-/** How long a payment the gateway does not know yet may still be on its way (reconcile's default --grace). */
-const settleGraceMs = 120_000;
-
 /**
  * `shift close --settle`: the shift's payments not final asked about by Status first, as
  * `reconcile` asks (commands/reconcile/settle-entry.ts), each answer recorded; those of another
@@ -66,7 +64,7 @@ async function settleOpen(context: CommandContext, ledger: PostgresLedger, shift
       // A signal cuts the look-up in flight short: the rest are not asked (runShiftClose says so).
       if (stoppedBy(context.interrupts) !== undefined) break;
       if (entry.intent.gateway !== session.gateway || entry.intent.agentId !== session.agentId) continue;
-      const settled = await settleEntry(session, entry, context.settings.codes.table, settleGraceMs);
+      const settled = await settleEntry(session, entry, context.settings.codes.table, defaultGraceSeconds * 1000);
       if (!settled.learned) continue;
       const { transactionId, gateway, agentId } = entry.intent;
       const at = new Date().toISOString();

@@ -1,9 +1,12 @@
+import { existsSync } from 'node:fs';
 import { UsageError } from '../../errors.js';
 import { t } from '../../i18n/current.js';
+import type { Ledger } from '../../ledger/ledger.js';
 import { parseOptions } from '../../options/definition.js';
 import { optionRecord } from '../../options/values.js';
 import { parseTransactionId } from '../../protocol/transaction-id.js';
 import { type TransactionView, unknownView } from '../../protocol/transaction-view.js';
+import { lookUpBook } from '../../purchase/look-up-record.js';
 import { errorOfView } from '../../purchase/outcome.js';
 import { type LookUpResult, lookUpStatus } from '../../purchase/status-look-up.js';
 import { shownText } from '../../render/sanitize.js';
@@ -46,7 +49,17 @@ function commandLineIds(options: StatusOptions, settings: Settings): string[] {
   return ids;
 }
 
-/** `agentpay status`: Status for each id (spec 4.4), streamed in input order. */
+/** The ledger the settings name; none when it is a file not made yet (it holds no payment; a look-up makes none). */
+function ledgerIfMade(context: CommandContext): Promise<Ledger | undefined> {
+  const location = context.settings.ledger.value;
+  if (location.kind === 'file' && !existsSync(location.path)) return Promise.resolve(undefined);
+  return context.openLedger();
+}
+
+/**
+ * `agentpay status`: Status for each id (spec 4.4), streamed in input order. What it learns of a
+ * transaction the ledger holds is recorded there, as reconcile would (purchase/look-up-record.ts).
+ */
 export async function runStatus(rawOptions: unknown, context: CommandContext): Promise<void> {
   const options = parseStatusOptions(rawOptions);
   const { out, settings } = context;
@@ -61,6 +74,8 @@ export async function runStatus(rawOptions: unknown, context: CommandContext): P
   ]);
   const tally = new BatchTally();
   const waitMs = options.wait * 1000;
+  const owner = { gateway: session.gateway, agentId: session.agentId };
+  const book = lookUpBook(() => ledgerIfMade(context), owner, settings.codes.table, out);
 
   const lookUp = async (entry: IdEntry): Promise<LookUpResult> => {
     if ('invalid' in entry) {
@@ -72,7 +87,11 @@ export async function runStatus(rawOptions: unknown, context: CommandContext): P
         notAnId: true,
       };
     }
-    return lookUpStatus(session.client, entry.id, settings.codes.table, Date.now() + waitMs);
+    // Read before the Status leaves: the answer is for the attempt the ledger held then.
+    const held = await book.held(entry.id);
+    const result = await lookUpStatus(session.client, entry.id, settings.codes.table, Date.now() + waitMs);
+    if (held !== undefined) await book.record(held, result);
+    return result;
   };
 
   let lastView: TransactionView | undefined;

@@ -6,6 +6,7 @@ import { ClaimQueue } from '../claim-queue.js';
 import type {
   AttemptRef,
   ClaimedBatch,
+  HeldTransaction,
   Intent,
   IntentOptions,
   IntentResult,
@@ -300,7 +301,7 @@ export class PostgresLedger implements Ledger {
     return openBulkRun({ query: this.query, transaction, sql: bulkStatements }, owner);
   }
 
-  transaction(transactionId: string, owner?: Owner): Promise<JournalEntry[]> {
+  transaction(transactionId: string, owner?: Owner): Promise<HeldTransaction[]> {
     return reads.transactionsById(this.reader, transactionId, owner);
   }
 

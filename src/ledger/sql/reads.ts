@@ -1,6 +1,6 @@
 import { noPaymentSent } from '../../errors.js';
 import type {
-  JournalEntry,
+  HeldTransaction,
   LedgerEntry,
   LedgerFilter,
   LedgerHistory,
@@ -149,7 +149,7 @@ export async function transactionsById(
   { query, sql }: SqlReader,
   transactionId: string,
   owner: Owner | undefined,
-): Promise<JournalEntry[]> {
+): Promise<HeldTransaction[]> {
   const rows = await query(sql.transactionsById, [transactionId, owner?.gateway ?? null, owner?.agentId ?? null]);
   if (rows.length === 0) return [];
   return latestWordOf(rows, await query(sql.recordsOf, [rows.map((row) => row.seq)]));

@@ -1,5 +1,5 @@
 import type { TransactionState } from '../../protocol/transaction-view.js';
-import type { Intent, JournalEntry, RecordedBy } from '../ledger.js';
+import type { HeldTransaction, Intent, JournalEntry, RecordedBy } from '../ledger.js';
 import { readRecord } from '../record-format.js';
 import { attemptReopens, type IntentRecord, type OutcomeRecord, replacesOutcome } from '../records.js';
 
@@ -143,7 +143,7 @@ export function recordsByTransaction(records: readonly Row[]): Map<string, Row[]
 }
 
 /** Transactions (rows) with their latest attempt's intent and latest word, from their records in order. */
-export function latestWordOf(rows: Row[], records: Row[]): JournalEntry[] {
+export function latestWordOf(rows: Row[], records: Row[]): HeldTransaction[] {
   const bySeq = recordsByTransaction(records);
   return rows.map((row) => {
     const own = bySeq.get(text(row.seq)) ?? [];
@@ -156,7 +156,11 @@ export function latestWordOf(rows: Row[], records: Row[]): JournalEntry[] {
             { ...row, record_operator: attempt.operator, record_host: attempt.host, overrides: attempt.overrides },
             attempt.at,
           );
-    return { intent, outcome: latestOutcome(intent, own) };
+    return {
+      intent,
+      outcome: latestOutcome(intent, own),
+      attempt: attempt === undefined ? undefined : text(attempt.seq),
+    };
   });
 }
 

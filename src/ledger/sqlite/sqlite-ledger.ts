@@ -8,6 +8,7 @@ import { type Claim, ClaimQueue, groupedByOwner, lookBackOfClaims } from '../cla
 import type {
   AttemptRef,
   ClaimedBatch,
+  HeldTransaction,
   Intent,
   IntentOptions,
   IntentResult,
@@ -257,7 +258,7 @@ export class SqliteLedger implements Ledger {
     return reads.paymentsOf(this.reader, query);
   }
 
-  transaction(transactionId: string, owner?: Owner): Promise<JournalEntry[]> {
+  transaction(transactionId: string, owner?: Owner): Promise<HeldTransaction[]> {
     return reads.transactionsById(this.reader, transactionId, owner);
   }
 

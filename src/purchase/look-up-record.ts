@@ -1,0 +1,74 @@
+import { AgentpayError } from '../errors.js';
+import { t } from '../i18n/current.js';
+import type { HeldTransaction, Ledger, Owner } from '../ledger/ledger.js';
+import { replacesOutcome } from '../ledger/records.js';
+import { defaultGraceSeconds } from '../options/purchase.js';
+import type { Output } from '../output.js';
+import type { CodeTable } from '../protocol/codes.js';
+import { isFinalState } from '../protocol/transaction-view.js';
+import { settledWord } from './settled-word.js';
+import type { LookUpResult } from './status-look-up.js';
+
+/**
+ * The ledger a look-up (status, buy following a pending payment) records what it learned in, as
+ * reconcile would record it: the same word (settled-word.ts), source "reconcile", answering the
+ * attempt the ledger held before the Status left. An id the ledger does not hold records nothing:
+ * it is not our payment, or another ledger's.
+ */
+export interface LookUpBook {
+  /** The transaction as the ledger holds it, read before its Status leaves; undefined when it holds none. */
+  held(transactionId: string): Promise<HeldTransaction | undefined>;
+  /** Records what `result` learned of `held`, if anything; a failure to is told, never thrown. */
+  record(held: HeldTransaction, result: LookUpResult): Promise<void>;
+}
+
+/**
+ * The book of `owner` (the session's gateway and agent) in the ledger `openLedger` opens, once,
+ * when first asked; undefined from it: no ledger to record in (a file not made yet). A ledger
+ * that cannot be opened is told once, and the look-ups go on without it.
+ */
+export function lookUpBook(
+  openLedger: () => Promise<Ledger | undefined>,
+  owner: Owner,
+  codes: CodeTable,
+  out: Pick<Output, 'warn'>,
+): LookUpBook {
+  let opened: Promise<Ledger | undefined> | undefined;
+  const ledger = () =>
+    (opened ??= openLedger().catch((error: unknown) => {
+      if (!(error instanceof AgentpayError)) throw error;
+      out.warn(t().purchase.lookUpsNotRecorded(error.message));
+      return undefined;
+    }));
+  return {
+    held: async (transactionId) => {
+      const book = await ledger();
+      if (book === undefined) return undefined;
+      try {
+        return (await book.transaction(transactionId, owner))[0];
+      } catch (error) {
+        if (!(error instanceof AgentpayError)) throw error;
+        out.warn(t().purchase.outcomeNotRecorded(error.message, transactionId));
+        return undefined;
+      }
+    },
+    record: async (held, result) => {
+      const book = await ledger();
+      const asked = result.answer !== undefined ? { answer: result.answer } : result.error;
+      if (book === undefined || asked === undefined || result.notAnId) return;
+      const word = settledWord(held, 'answer' in asked ? asked : { error: asked }, codes, defaultGraceSeconds * 1000);
+      const current = held.outcome?.view.state;
+      // A final word stands (records.ts); the same final word again adds nothing.
+      if (!word.learned || !replacesOutcome(current, word.view.state)) return;
+      if (current !== undefined && isFinalState(current) && current === word.view.state) return;
+      const { transactionId, gateway, agentId } = held.intent;
+      const outcome = { kind: 'outcome', transactionId, gateway, agentId, source: 'reconcile' } as const;
+      try {
+        await book.recordOutcome({ ...outcome, at: new Date().toISOString(), view: word.view }, held.attempt);
+      } catch (error) {
+        if (!(error instanceof AgentpayError)) throw error;
+        out.warn(t().purchase.outcomeNotRecorded(error.message, transactionId));
+      }
+    },
+  };
+}
