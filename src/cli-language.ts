@@ -37,7 +37,8 @@ function localiseCommand(command: Command, t: Catalogue): void {
       argumentTerm(argument, t),
     );
   }
-  command.usage(usage);
+  // A usage written out by its command (`report [--date <day> | …]`) names flags' values too.
+  command.usage(valueTerms(usage, t));
   command.helpOption('-h, --help', t.help.help);
   // A command with subcommands (ledger) has commander's own `help [command]` among them.
   if (command.commands.length > 0 && command.parent !== null)
@@ -52,6 +53,13 @@ function argumentTerm(argument: Argument, t: Catalogue): string {
   const text = `${name}${argument.variadic ? '...' : ''}`;
   return argument.required ? `<${text}>` : `[${text}]`;
 }
+
+/** `--from-file <path>`: each value's words (`<…>`) in the catalogue's, the flag as typed. */
+const valueTerms = (text: string, t: Catalogue) =>
+  text.replace(
+    /<([^>]+)>/g,
+    (_, value: string) => `<${value.replace(/[\w-]+/g, (word) => t.help.valueNames[word] ?? word)}>`,
+  );
 
 /** Commander's own words: section titles and the "(choices: …, default: …)" of an option. */
 function helpConfiguration(t: Catalogue): Partial<Help> {
@@ -70,12 +78,7 @@ function helpConfiguration(t: Catalogue): Partial<Help> {
       const choices = argument.argChoices ? ` (${t.help.choices}: ${argument.argChoices.join(', ')})` : '';
       return `${argument.description}${choices}`;
     },
-    // `--from-file <path>`: the value's words in the catalogue's, the flag as typed.
-    optionTerm: (option: Option) =>
-      option.flags.replace(
-        /<([^>]+)>/g,
-        (_, value: string) => `<${value.replace(/[\w-]+/g, (word) => t.help.valueNames[word] ?? word)}>`,
-      ),
+    optionTerm: (option: Option) => valueTerms(option.flags, t),
     optionDescription(option: Option) {
       const extra = [
         ...(option.argChoices ? [`${t.help.choices}: ${option.argChoices.map(t.help.choice).join(', ')}`] : []),

@@ -80,8 +80,20 @@ function filterPromptClass(enquirer: EnquirerModule): EnquirerPromptClass {
   return filterPrompt;
 }
 
+/**
+ * Ctrl+U clears the line up to the cursor, as readline and a shell do: enquirer names the key
+ * `undo` and looks the action up among a prompt's options first; its text prompts have none.
+ */
+const lineKeys = {
+  undo(this: { input: string; cursor: number; render(): unknown }) {
+    this.input = this.input.slice(this.cursor);
+    this.cursor = 0;
+    return this.render();
+  },
+};
+
 export function askPassword(message: string, streams: PromptStreams): Promise<string> {
-  return runPrompt<string>('Password', { name: 'password', message }, streams);
+  return runPrompt<string>('Password', { name: 'password', message, ...lineKeys }, streams);
 }
 
 /** One choice of a select: `value` comes back, `label` is shown (one line, already fitted). */
@@ -193,6 +205,7 @@ export function terminalPrompter(streams: PromptStreams & { color: boolean }): P
         'Input',
         {
           ...common(question.message),
+          ...lineKeys,
           ...(question.initial === undefined ? {} : { initial: question.initial }),
           ...(validate ? { validate: (value: string) => validate(value) ?? true } : {}),
         },

@@ -1,3 +1,4 @@
+import type { AmountNotation } from '../protocol/money.js';
 import type { InvalidFieldError } from '../protocol/problems.js';
 import type { Found, Wanted } from '../scenario/assertions.js';
 import type { Absence } from '../scenario/path.js';
@@ -37,15 +38,30 @@ const signalText = (signal: 'SIGINT' | 'SIGTERM') => (signal === 'SIGINT' ? 'Ctr
  * they are given (ids, codes, the gateway's own Messages) is put in as it is. Never used for
  * --json output, field names, the ledger or scenario reports' keys.
  */
+/** A local time as its parts, each as written: `2025`, `03`, `04`, `18:05:06`, `+03:00` (none in a table). */
+interface LocalTimeParts {
+  year: string;
+  month: string;
+  day: string;
+  time: string;
+  offset?: string | undefined;
+}
+
+const localDay = (date: { year: string; month: string; day: string }) => `${date.year}-${date.month}-${date.day}`;
+
 const en = {
   locale: 'en' as Language,
   /** An amount for a person: the decimal string exactly as sent. */
   amount: (decimal: string) => decimal,
+  /** How a person of this language types an amount (`1500,50` in Russian): read by --amount and buy's prompt. */
+  amountNotation: 'point' as AmountNotation,
   /** Any other decimal shown to a person (an exchange rate, a count's sum): exactly as given. */
   number: (decimal: string) => decimal,
-  /** A local time for a person: `2025-03-04 18:05:06 +03:00`, from its parts. */
-  localTime: (date: { year: string; month: string; day: string; time: string; offset: string }) =>
-    `${date.year}-${date.month}-${date.day} ${date.time} ${date.offset}`,
+  /** A local day for a person: `2025-03-04`, from its parts. */
+  localDay: localDay,
+  /** A local time for a person: `2025-03-04 18:05:06 +03:00` (a table's, without the offset), from its parts. */
+  localTime: (date: LocalTimeParts) =>
+    `${localDay(date)} ${date.time}${date.offset === undefined ? '' : ` ${date.offset}`}`,
   yes: 'yes',
   no: 'no',
 
@@ -876,6 +892,8 @@ const en = {
   /** doctor: render/doctor.ts. Setting keys, flags, codes and the gateway's Message stay as they are. */
   doctor: {
     settings: 'Settings (flag > env > profile > default)',
+    /** A setting's name for a person, by its key; the key itself (the config file's word) where none. */
+    settingNames: {} as Record<string, string>,
     sources: {
       flag: 'flag',
       env: 'env',

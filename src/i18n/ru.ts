@@ -11,6 +11,9 @@ import { type PluralForms, plural } from './plural.js';
 
 const nbsp = '\u00a0';
 
+/** `04.03.2025`: a day as a Russian receipt, history and report write it. */
+const localDay = (date: { year: string; month: string; day: string }) => `${date.day}.${date.month}.${date.year}`;
+
 /** `1500.00` -> `1 500,00`: digits grouped by threes, a decimal comma; every digit kept. */
 function amount(decimal: string): string {
   const match = /^(-?)(\d+)(?:\.(\d+))?$/.exec(decimal);
@@ -34,6 +37,8 @@ const characters = (count: number) =>
 /** Commander's error lines (English in commander 14), said in Russian; anything else as it came. */
 /** An argument as help names it (`<оболочка>`), by its definition's name. */
 const argumentName = (name: string) => ru.help.argumentNames[name] ?? name;
+/** A flag's value as help names it (`<счёт>`), word by word. */
+const valueName = (value: string) => value.replace(/[\w-]+/g, (word) => ru.help.valueNames[word] ?? word);
 type Replacement = string | ((match: string, ...groups: string[]) => string);
 const commanderErrors: [RegExp, Replacement][] = [
   [/^error: unknown option '(.+?)'/m, "ошибка: неизвестный флаг '$1'"],
@@ -58,9 +63,13 @@ const commanderErrors: [RegExp, Replacement][] = [
     (_, value: string, name: string, allowed: string) =>
       `ошибка: недопустимое значение '${value}' аргумента '${argumentName(name)}'; допустимы: ${allowed}`,
   ],
+  [/\(Did you mean one of (.+?)\?\)/, '(Может быть, имелось в виду одно из: $1?)'],
   [/\(Did you mean (.+?)\?\)/, '(Может быть, $1?)'],
   [/^error: /m, 'ошибка: '],
 ];
+
+/** The fields the protocol core names in words rather than as a flag (`--amount`), in Russian. */
+const fieldNames: Record<string, string> = { 'transaction id': 'TransactionID', 'the amount': 'сумма' };
 
 /** A field the protocol core refused, said in Russian from its problem; its English message when it has none. */
 function fieldProblem({ field, problem, message }: InvalidFieldError): string {
@@ -69,6 +78,9 @@ function fieldProblem({ field, problem, message }: InvalidFieldError): string {
   const says: Record<FieldProblem['kind'], string> = {
     empty: 'пусто: укажите простое десятичное число, например 2497.00',
     comma: `${shown} с запятой: пишите через точку, как ${problem.value.replace(',', '.')}`,
+    ambiguousGrouping: `${shown}: запятая здесь может отделять и тысячи, и дробную часть; напишите ${problem.value.replace(',', '')} или ${problem.value.replace(',', '.')}`,
+    bothSeparators: `${shown}: в сумме и точка, и запятая; оставьте один десятичный разделитель, как в 1500,50`,
+    badGrouping: `${shown}: цифры сгруппированы неровно; пишите 1500,50 или 1 500,50 (группы по три цифры)`,
     negative: `${shown} отрицательно: суммы — простые неотрицательные десятичные числа`,
     spaces: `${shown} с пробелами вокруг: укажите только цифры`,
     leadingZero: `${shown} с ведущим нулём: пишите без него, как ${problem.value.replace(/^0+(?=\d)/, '')}`,
@@ -77,7 +89,7 @@ function fieldProblem({ field, problem, message }: InvalidFieldError): string {
     tooLarge: `${shown} слишком велик: TransactionID должен помещаться в знаковый 64-битный Long`,
     notTransactionId: `${shown} недопустим: TransactionID — только цифры, без знака, точки и ведущего нуля`,
   };
-  return `${field} ${says[problem.kind]}`;
+  return `${fieldNames[field] ?? field} ${says[problem.kind]}`;
 }
 
 /** What could not be done with a local file, as LocalStorageError names it. */
@@ -101,8 +113,10 @@ const localStorageActions: Record<StorageAction, string> = {
 const ru: Catalogue = {
   locale: 'ru',
   amount,
+  amountNotation: 'comma',
   number: amount,
-  localTime: (date) => `${date.day}.${date.month}.${date.year} ${date.time} ${date.offset}`,
+  localDay,
+  localTime: (date) => `${localDay(date)} ${date.time}${date.offset === undefined ? '' : ` ${date.offset}`}`,
   yes: 'да',
   no: 'нет',
 
@@ -145,12 +159,15 @@ const ru: Catalogue = {
       account: 'счёт',
       char: 'символ',
       code: 'код',
+      column: 'столбец',
       columns: 'столбцы',
+      currencies: 'валюты',
       date: 'дата',
       day: 'день',
       decimal: 'сумма',
       digits: 'цифры',
       dimension: 'измерение',
+      dir: 'каталог',
       file: 'файл',
       format: 'формат',
       host: 'хост',
@@ -158,16 +175,21 @@ const ru: Catalogue = {
       label: 'метка',
       lang: 'язык',
       limits: 'лимиты',
+      list: 'список',
       ms: 'мс',
       name: 'имя',
+      number: 'номер',
       path: 'путь',
+      pem: 'PEM',
       port: 'порт',
       rows: 'строки',
       rule: 'правило',
       seconds: 'секунды',
       span: 'промежуток',
       state: 'состояние',
+      text: 'текст',
       time: 'время',
+      'txn-id': 'id',
       url: 'URL',
       'base-url': 'базовый-URL',
       value: 'значение',
@@ -177,11 +199,14 @@ const ru: Catalogue = {
     usageAfterError: (command, usage) =>
       `использование: agentpay ${command} ${usage}  (подробнее: agentpay ${command} --help)`,
     commanderError: (text) =>
-      commanderErrors.reduce(
-        (said, [pattern, replacement]) =>
-          typeof replacement === 'string' ? said.replace(pattern, replacement) : said.replace(pattern, replacement),
-        text,
-      ),
+      commanderErrors
+        .reduce(
+          (said, [pattern, replacement]) =>
+            typeof replacement === 'string' ? said.replace(pattern, replacement) : said.replace(pattern, replacement),
+          text,
+        )
+        // A flag as commander quotes it, `'--account <account>'` (`<счёт>` in help): its value named as help names it.
+        .replace(/'(--[\w-]+) <([^>]+)>'/g, (_, flag: string, value: string) => `'${flag} <${valueName(value)}>'`),
   },
 
   errors: {
@@ -227,7 +252,7 @@ const ru: Catalogue = {
 
   settings: {
     noGateway: 'шлюз не задан',
-    noGatewayHint: 'укажите --base-url <url> или AGENTPAY_BASE_URL, выберите --profile или попробуйте --sandbox',
+    noGatewayHint: 'укажите --base-url <URL> или AGENTPAY_BASE_URL, выберите --profile или попробуйте --sandbox',
     noAgentId: 'id агента не задан',
     noAgentIdHint: 'укажите --agent-id <id> или AGENTPAY_AGENT_ID, или выберите --profile',
     sandboxAndBaseUrl: '--sandbox и --base-url нельзя указывать вместе',
@@ -281,7 +306,7 @@ const ru: Catalogue = {
     unreachable: (endpoint, reason) => `не удалось связаться со шлюзом ${endpoint}: ${reason}`,
     timedOut: (endpoint, reason) => `шлюз ${endpoint} не ответил вовремя: ${reason}`,
     noPaymentSentSuffix: '; платёж не отправлялся',
-    caHint: 'если у шлюза частный CA, укажите его сертификат через --ca-file <pem> (или AGENTPAY_CA_FILE)',
+    caHint: 'если у шлюза частный CA, укажите его сертификат через --ca-file <PEM> (или AGENTPAY_CA_FILE)',
     timeoutHint: 'попробуйте позже или дайте больше времени через --timeout <мс>',
     networkHint: (route) => `проверьте --base-url${route ? `, прокси (${route})` : ''} и сеть, затем попробуйте снова`,
     unavailable: (status) => `шлюз недоступен (HTTP ${status})`,
@@ -404,9 +429,9 @@ const ru: Catalogue = {
     notACurrencyCode:
       'общий журнал сравнивает пороги одобрения по коду валюты: валюта — три заглавные латинские буквы, сумма — обычное десятичное число; ничего не отправлено',
     heldByRequest:
-      'этот TransactionID занят запросом на одобрение: отправляется только его покупка, когда её одобрят, командой `agentpay pay --approved <txn-id>`; ничего не отправлено',
+      'этот TransactionID занят запросом на одобрение: отправляется только его покупка, когда её одобрят, командой `agentpay pay --approved <id>`; ничего не отправлено',
     neededHint:
-      'попросите старшего кассира: повторите с --request-approval; после одобрения платёж отправит `agentpay pay --approved <txn>`',
+      'попросите старшего кассира: повторите с --request-approval; после одобрения платёж отправит `agentpay pay --approved <id>`',
     teamLedgerOnly:
       'одобрение вторым человеком требует общего журнала в PostgreSQL: файл журнала не отличает одного человека от другого; ничего не отправлено',
     teamLedgerOnlyHint: 'укажите --ledger postgres://<роль>@<хост>/<база> (docs/desk-safety.md, «Approval»)',
@@ -658,7 +683,8 @@ const ru: Catalogue = {
     },
     total: 'Итого',
     day: (day) => `${day} (местные сутки)`,
-    span: (from, until) => (from === null ? `с начала до ${until}` : `с ${from} до ${until}`),
+    // After «за»: «платежи за время с … до …».
+    span: (from, until) => (from === null ? `время с начала до ${until}` : `время с ${from} до ${until}`),
     none: (ledger, range) => `в ${ledger} нет платежей за ${range}`,
     paymentsFor: (range) => `платежи за ${range}`,
   },
@@ -753,9 +779,9 @@ const ru: Catalogue = {
     anotherDayHint: (day) =>
       `строки с другой датой не относятся к ${day}: сверьте их с --date их дня или спросите провайдера, почему они в этом реестре`,
     settleHint: 'запустите команду снова с --settle, когда шлюз будет отвечать',
-    goesWithRegistry: (flag) => `${flag} используется только вместе с --registry <file>`,
+    goesWithRegistry: (flag) => `${flag} используется только вместе с --registry <файл>`,
     sinceWithRegistry: '--since не сочетается с --registry',
-    sinceWithRegistryHint: 'дни сверки задаёт реестр; чтобы выбрать день, укажите --date <day>',
+    sinceWithRegistryHint: 'дни сверки задаёт реестр; чтобы выбрать день, укажите --date <день>',
 
     line: (registry, line) => `реестр ${registry}, строка ${line}`,
     cell: (where, column, field) => `${where}, столбец ${column} (${field})`,
@@ -889,14 +915,14 @@ const ru: Catalogue = {
 
   replay: {
     andBaseUrl: '--replay и --base-url нельзя указывать вместе',
-    fallbackAlone: '--replay-fallback работает только вместе с --replay <dir>',
+    fallbackAlone: '--replay-fallback работает только вместе с --replay <каталог>',
     fallbackAloneHint: 'укажите каталог записей в --replay или уберите --replay-fallback',
     cannotRead: (directory, code) => `не удалось прочитать записи в ${directory}: ${code}`,
     badCassette: (directory, problem) => `одну из записей в ${directory} нельзя прочитать: ${problem}`,
     cutShort: (directory, problem) =>
       `одна из записей в ${directory} оборвалась при записи (${problem}): пропущена; если этот обмен нужен, запишите его заново`,
     empty: (directory) => `в ${directory} нет ни одной записи`,
-    emptyHint: 'запишите их с --record <dir> или добавьте --replay-fallback, чтобы отвечала песочница',
+    emptyHint: 'запишите их с --record <каталог> или добавьте --replay-fallback, чтобы отвечала песочница',
     cannotRecord: (directory, code) => `не удалось вести запись в ${directory}: ${code}`,
     nothingSent: 'ничего не отправлено',
     noRecording: (asked, meaning) =>
@@ -922,6 +948,40 @@ const ru: Catalogue = {
 
   doctor: {
     settings: 'Настройки (флаг > переменная окружения > профиль > по умолчанию)',
+    // Each followed by its key in the table: the word the config file and --json use.
+    settingNames: {
+      profile: 'профиль',
+      configFile: 'файл настроек',
+      baseUrl: 'адрес шлюза',
+      agentId: 'id агента',
+      password: 'пароль',
+      passwordFormat: 'вид пароля',
+      timeoutMs: 'ожидание ответа, мс',
+      pendingCodes: 'коды «в обработке»',
+      notFoundCodes: 'коды «не найдена»',
+      failedCodes: 'коды отказа',
+      dateFormat: 'формат RequestDate',
+      ledger: 'журнал',
+      operator: 'оператор',
+      live: 'настоящие деньги',
+      maxAmount: 'наибольшая сумма',
+      dailyLimit: 'лимит за сутки',
+      accountDailyLimit: 'лимит счёта за сутки',
+      approvalOver: 'порог одобрения',
+      approvalTtlMs: 'срок одобрения, мс',
+      shifts: 'смены',
+      duplicateWindowMs: 'окно дублей, мс',
+      settleAttempts: 'запросов Status',
+      settleDelayMs: 'пауза до Status, мс',
+      proxy: 'прокси',
+      httpsProxy: 'прокси для HTTPS',
+      httpProxy: 'прокси для HTTP',
+      noProxy: 'без прокси',
+      caFile: 'файл CA',
+      lang: 'язык',
+      record: 'запись обменов',
+      replay: 'воспроизведение',
+    },
     sources: {
       flag: 'флаг',
       env: 'переменная',
@@ -939,6 +999,8 @@ const ru: Catalogue = {
       '(the embedded replay)': '(встроенное воспроизведение)',
       '(asked for)': '(запрошен)',
       direct: 'напрямую',
+      true: 'да',
+      false: 'нет',
     },
     notFoundSuffix: ' (не найден)',
     gateway: 'Шлюз',
@@ -1203,9 +1265,9 @@ const ru: Catalogue = {
     stdinTwice: 'в stdin не поместятся и пароль, и id (--password-file - и --from-file -)',
     stdinTwiceHint: 'положите id в файл для --from-file, а пароль — в AGENTPAY_PASSWORD или в отдельный файл',
     cannotReadFromFile: (path, reason) => `не удаётся прочитать --from-file ${path}: ${reason}`,
-    receiptWhich: 'укажите TransactionID чека: agentpay receipt <txn-id>',
+    receiptWhich: 'укажите TransactionID чека: agentpay receipt <id>',
     owner: (gateway, agentId) => (agentId === undefined ? gateway : `${gateway}, агент ${agentId}`),
-    chooseGatewayHint: 'укажите шлюз: --base-url <url> --agent-id <id> (или --profile) либо --sandbox',
+    chooseGatewayHint: 'укажите шлюз: --base-url <URL> --agent-id <id> (или --profile) либо --sandbox',
     inLedgerForMany: (id, count, owners) =>
       `транзакция ${id} есть в журнале для ${plural('ru', count, { one: 'шлюза', few: 'шлюзов', many: 'шлюзов', other: 'шлюза' })} (${owners}): о каком из них речь?`,
     inLedgerForOther: (id, owner, held) => `транзакции ${id} нет в журнале для ${owner}; она есть для ${held}`,
@@ -1220,7 +1282,8 @@ const ru: Catalogue = {
     notAFile: (path) => `${path} — не файл`,
     notAFileHint: 'укажите сам файл журнала',
     postgresOnly: (what, journal) => `ledger ${what} — для журнала в PostgreSQL, а здесь журнал — файл ${journal}`,
-    postgresOnlyHint: 'укажите --ledger `postgres://user@host/database` (или AGENTPAY_LEDGER, или ключ профиля ledger)',
+    postgresOnlyHint:
+      'укажите --ledger `postgres://<роль>@<хост>/<база>` (или AGENTPAY_LEDGER, или ключ профиля ledger)',
     compactNothingLost: 'ничего не потеряно: начатое доделает следующий запуск `agentpay ledger compact`',
     caUnreadable: (path, where, reason) => `не удаётся прочитать файл CA ${path} (${where}): ${reason}`,
     caNoCertificate: (path, where) => `в файле CA ${path} (${where}) нет сертификата PEM`,

@@ -2,7 +2,7 @@ import { UsageError } from '../errors.js';
 import type { PurchaseInput } from '../gateway/client.js';
 import { t } from '../i18n/current.js';
 import { accountMaxCharacters, charactersUpTo, forbiddenCharacterIn } from '../protocol/field-bounds.js';
-import { parseAmount, parseCurrency } from '../protocol/money.js';
+import { type AmountNotation, parseAmount, parseCurrency } from '../protocol/money.js';
 import { parseTransactionId } from '../protocol/transaction-id.js';
 import type { OptionDefinition } from './definition.js';
 import {
@@ -92,11 +92,17 @@ export function purchaseOptions(options: Record<string, unknown>): PurchaseOptio
   };
 }
 
-/** --amount: a plain decimal string, kept byte for byte (spec 2.2). */
-export function amountOption(raw: unknown, field = '--amount'): string | undefined {
+/**
+ * --amount: a plain decimal string, kept byte for byte (spec 2.2). On the command line it is
+ * typed in the language's notation (`1500,50` in Russian); a scenario file's always has a point.
+ */
+export function amountOption(raw: unknown, field = '--amount', notation: AmountNotation = 'point'): string | undefined {
   const text = optionalText(raw, field);
-  return text === undefined ? undefined : parseAmount(text, field);
+  return text === undefined ? undefined : parseAmount(text, field, notation);
 }
+
+/** An amount typed by a person (a flag, a prompt): in the notation of the language spoken. */
+export const typedAmountNotation = (): AmountNotation => t().amountNotation;
 
 /** --invoice-id: an InvoiceId as the check list shows it (a Long, so digits kept as text). */
 export function invoiceIdOption(raw: unknown): string | undefined {
@@ -122,10 +128,10 @@ export const waitOption = (raw: unknown): number =>
   wholeNumberOption(raw, { fallback: '0', maxDigits: 6, flag: '--wait', unit: 'seconds' });
 
 /** check's options (and a scenario's check step): the purchase, and the Amount sent with the check (0). */
-export function checkOptions(raw: unknown): PurchaseInput {
+export function checkOptions(raw: unknown, notation: AmountNotation = 'point'): PurchaseInput {
   const options = optionRecord(raw);
   const purchase = purchaseOptions(options);
-  return { ...purchase, amount: amountOption(options.amount) ?? '0' };
+  return { ...purchase, amount: amountOption(options.amount, '--amount', notation) ?? '0' };
 }
 
 /** --over-limit and --allow-duplicate: the desk's guards a person lifts for one run (recorded in the ledger when they lift anything). */
@@ -182,7 +188,7 @@ export function payOptions(raw: unknown): PayOptions {
   const options = optionRecord(raw);
   const parsed = {
     ...purchaseOptions(options),
-    amount: amountOption(options.amount),
+    amount: amountOption(options.amount, '--amount', typedAmountNotation()),
     invoiceId: invoiceIdOption(options.invoiceId),
     txnId: transactionIdOption(options.txnId),
     dryRun: switchOption(options.dryRun, '--dry-run'),

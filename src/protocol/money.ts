@@ -1,3 +1,4 @@
+import { fromDecimalComma } from './decimal-comma.js';
 import { type FieldProblem, InvalidFieldError } from './problems.js';
 
 /**
@@ -11,16 +12,50 @@ export function isPlainDecimal(text: string): boolean {
   return plainDecimal.test(text);
 }
 
-/** Validates a user-typed amount and returns it unchanged. */
-export function parseAmount(text: string, field = '--amount'): string {
+/**
+ * How a person writes an amount: with a decimal point, or a decimal comma (Russian). In the
+ * comma notation `1500,50` and `1 500,50` are `1500.50`, and a point is still read as one.
+ */
+export type AmountNotation = 'point' | 'comma';
+
+/**
+ * Validates a user-typed amount and returns it as the plain decimal sent byte for byte: unchanged,
+ * or in the comma notation with its comma turned into a point and its group spaces dropped.
+ */
+export function parseAmount(text: string, field = '--amount', notation: AmountNotation = 'point'): string {
   if (isPlainDecimal(text)) return text;
-  const [kind, description] = describeBadAmount(text);
+  const [kind, description] = notation === 'comma' ? describeCommaAmount(text) : describeBadAmount(text);
+  if (kind === undefined) return description;
   throw new InvalidFieldError(field, `${field} ${description}`, { kind, value: text });
+}
+
+// `1,500` reads as a thousands comma as well as a decimal one.
+const commaGrouping = /^\d{1,3},\d{3}$/;
+const groupSpace = /[ \u00a0\u202f]/;
+
+/** The comma notation: the plain decimal it means (no kind), or what is wrong with it. */
+function describeCommaAmount(text: string): [FieldProblem['kind'] | undefined, string] {
+  const shown = JSON.stringify(text);
+  if (text.includes(',') && text.includes('.'))
+    return ['bothSeparators', `${shown} has both a point and a comma: write one decimal separator, as in 1500,50`];
+  const plain = commaGrouping.test(text) ? text : fromDecimalComma(text);
+  if (isPlainDecimal(plain)) return [undefined, plain];
+  if (/^\d[\d \u00a0\u202f]*\d(?:,\d+)?$/.test(text) && groupSpace.test(text))
+    return ['badGrouping', `${shown} groups its digits unevenly: write 1500,50 or 1 500,50 (groups of three)`];
+  // What is left is said of the amount with a point (a leading zero, a sign); the problem keeps the text as typed.
+  return describeBadAmount(plain);
 }
 
 function describeBadAmount(text: string): [FieldProblem['kind'], string] {
   const shown = JSON.stringify(text);
   if (text.trim() === '') return ['empty', 'is empty: give a plain decimal such as 2497.00'];
+  if (commaGrouping.test(text)) {
+    const [thousands, decimal] = [text.replace(',', ''), text.replace(',', '.')];
+    return [
+      'ambiguousGrouping',
+      `${shown} could be a thousands comma or a decimal one: write ${thousands} or ${decimal}`,
+    ];
+  }
   if (/^\d+,\d+$/.test(text)) return ['comma', `${shown} uses a comma: use a dot, as in ${text.replace(',', '.')}`];
   if (text.startsWith('-')) return ['negative', `${shown} is negative: amounts are plain non-negative decimals`];
   if (text !== text.trim()) return ['spaces', `${shown} has spaces around it: give the digits only`];

@@ -8,6 +8,9 @@ export interface FieldProblem {
   kind:
     | 'empty'
     | 'comma'
+    | 'ambiguousGrouping'
+    | 'bothSeparators'
+    | 'badGrouping'
     | 'negative'
     | 'spaces'
     | 'leadingZero'

@@ -116,7 +116,8 @@ function gatewayLines(check: GatewayCheck, style: Style, said: Catalogue['doctor
 /** The report for a person: one line a setting, then the gateway check; values from settings and the gateway through shownText. */
 export function renderDoctorReport(report: DoctorReport, style: Style, catalogue: Catalogue = en): string {
   const said = catalogue.doctor;
-  const width = Math.max(...report.settings.map((s) => s.key.length));
+  const named = (key: string) => (said.settingNames[key] === undefined ? key : `${said.settingNames[key]} (${key})`);
+  const width = Math.max(...report.settings.map((s) => named(s.key).length));
   // An empty code list is a value (nothing classified yet), not an unset setting.
   const shown = (setting: SettingReport) =>
     setting.value === null ? '-' : setting.value === '' ? said.none : shownText(valueText(setting.value, said));
@@ -124,7 +125,7 @@ export function renderDoctorReport(report: DoctorReport, style: Style, catalogue
   const lines = [said.settings];
   for (const setting of report.settings) {
     lines.push(
-      `  ${setting.key.padEnd(width)}  ${shown(setting).padEnd(valueWidth)}  ${style.dim(sourceText(setting, said))}`,
+      `  ${named(setting.key).padEnd(width)}  ${shown(setting).padEnd(valueWidth)}  ${style.dim(sourceText(setting, said))}`,
     );
   }
   lines.push(...gatewayLines(report.gateway, style, said), ...ledgerLines(report.ledger, style, said));

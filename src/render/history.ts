@@ -1,6 +1,7 @@
 import { type Catalogue, en } from '../i18n/en.js';
 import type { ApprovalMarks } from '../ledger/approval-marks.js';
 import type { TransactionView } from '../protocol/transaction-view.js';
+import { machineLocalTimeText } from './receipt.js';
 import { shownText } from './sanitize.js';
 import type { Style } from './style.js';
 import { stateMark } from './transaction.js';
@@ -56,7 +57,7 @@ export function historyTable(sample: readonly HistoryRow[], options: HistoryTabl
   const head = said.history.head;
   // The ledger's fields came from gateways and other operators' machines: each shown through shownText.
   const cellsOf = ({ at, gateway, view, recordedBy, approval }: HistoryRow): string[] => [
-    shownText(at.replace('T', ' ').slice(0, 19)),
+    shownText(machineLocalTimeText(at, said, false)),
     ...(showGateway ? [shownText(gateway)] : []),
     ...(showRecordedBy
       ? [

@@ -30,8 +30,11 @@ interface ReceiptLayout {
 
 const twoDigits = (value: number) => String(value).padStart(2, '0');
 
-/** `2025-03-04 18:05:06 +03:00` (`04.03.2025 …` in Russian): the instant `iso` at a UTC offset of `offsetMinutes`. */
-export function localTimeText(iso: string, offsetMinutes: number, said: Catalogue): string {
+/**
+ * `2025-03-04 18:05:06 +03:00` (`04.03.2025 …` in Russian): the instant `iso` at a UTC offset of
+ * `offsetMinutes`; a table's column (history) leaves the offset out.
+ */
+export function localTimeText(iso: string, offsetMinutes: number, said: Catalogue, withOffset = true): string {
   const instant = Date.parse(iso);
   if (Number.isNaN(instant)) return iso;
   const shifted = new Date(instant + offsetMinutes * 60_000).toISOString();
@@ -42,9 +45,13 @@ export function localTimeText(iso: string, offsetMinutes: number, said: Catalogu
     month: shifted.slice(5, 7),
     day: shifted.slice(8, 10),
     time: shifted.slice(11, 19),
-    offset: `${sign}${twoDigits(Math.floor(offset / 60))}:${twoDigits(offset % 60)}`,
+    offset: withOffset ? `${sign}${twoDigits(Math.floor(offset / 60))}:${twoDigits(offset % 60)}` : undefined,
   });
 }
+
+/** The instant `iso` in this machine's local time, as localTimeText writes it. */
+export const machineLocalTimeText = (iso: string, said: Catalogue, withOffset = true): string =>
+  localTimeText(iso, -new Date(iso).getTimezoneOffset(), said, withOffset);
 
 export function renderLedgerReceipt(
   receipt: LedgerReceipt,

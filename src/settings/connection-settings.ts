@@ -63,7 +63,7 @@ export const connectionSettings = {
     underSandbox: 'embedded',
     help: {
       en: 'gateway base URL; requests go to POST <url>/home/index',
-      ru: 'базовый URL шлюза; запросы идут на POST <url>/home/index',
+      ru: 'базовый URL шлюза; запросы идут на POST <URL>/home/index',
     },
     docs: 'requests go to `POST <url>/home/index`',
   },

@@ -71,6 +71,21 @@ describe('agentpay --lang ru: help, scenario, the sandbox and errors', () => {
     }
   });
 
+  it('the values flags and arguments take are named in Russian in help: <список>, never <list>', async () => {
+    // englishLeft passes over placeholders as typed; here each one's words are read, backticks included.
+    for (const command of [[], ...everyCommand]) {
+      const help = await ru([...command, '--help']);
+      const named = [...help.stdout.matchAll(/<([^<>]+)>/g)].map(([, words]) => words).join(' ');
+      expect(englishLeft(named.replace(/[|:]/g, ' '), typedValues), command.join(' ')).toEqual([]);
+    }
+  });
+
+  it("commander's errors name a flag's value as help does: '--account <счёт>'", async () => {
+    expect((await ru(['pay', '--service', '201'])).stderr).toContain("не задан обязательный флаг '--account <счёт>'");
+    expect((await ru(['pay', '--amount'])).stderr).toContain("у флага '--amount <сумма>' нет значения");
+    expect((await ru(['history', '--state', 'x'])).stderr).toContain("флага '--state <состояние>'");
+  });
+
   it('scenario: step lines, failures, errors and the summary; its counts and times as Russian writes them', async () => {
     const file = join(work, 'смоук.yaml');
     writeFileSync(
@@ -204,12 +219,17 @@ describe('agentpay --lang ru: help, scenario, the sandbox and errors', () => {
       ['receipt'],
       ['status', '--from-file', join(work, 'none.txt')],
       ['check', '--service', '101', '--account', '7011234567', '--ca-file', join(work, 'none.pem')],
+      // Commander's suggestion among several flags, and a TransactionID the protocol core refuses.
+      ['pay', '--acount', '7011234567'],
+      ['status', '123abc'],
+      ['receipt', '123abc'],
     ];
     for (const args of runs) {
       const result = await ru(args);
       expect(result.code, args.join(' ')).not.toBe(0);
       expect(result.stderr).toMatch(/[А-Яа-яЁё]/);
-      expectRussian(result, ['pdf', 'xml', 'nothing', 'none', 'pem', 'tmp', 'yaml', 'tcsh', ...typedValues]); // as typed
+      // As typed: the values and files given.
+      expectRussian(result, ['pdf', 'xml', 'nothing', 'none', 'pem', 'tmp', 'yaml', 'tcsh', 'abc', ...typedValues]);
     }
   });
 

@@ -96,9 +96,10 @@ describe('agentpay --lang ru', () => {
     expect(typo.code).toBe(2);
     expect(typo.stderr).toContain("ошибка: неизвестный флаг '--servce'");
     expectRussian(typo);
-    const comma = await ru(['pay', '--service', '202', '--account', '1', '--amount', '1500,00']);
+    // A decimal comma is read in Russian (amount-notation.test.ts); an ambiguous one is refused.
+    const comma = await ru(['pay', '--service', '202', '--account', '1', '--amount', '1,500']);
     expect(comma.code).toBe(2);
-    expect(comma.stderr).toContain('с запятой');
+    expect(comma.stderr).toContain('запятая здесь может отделять и тысячи, и дробную часть');
     expectRussian(comma);
     const bare = await runCli(['--lang', 'ru', 'check', '--service', '1', '--account', '2'], {
       env: { PATH: base.PATH ?? '', HOME: base.HOME ?? '' },

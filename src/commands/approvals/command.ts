@@ -12,7 +12,7 @@ const descriptions = {
   },
   approve: {
     en: "approve another operator's request (a supervisor role, never your own); then `pay --approved <txn-id>` sends it",
-    ru: 'одобрить запрос другого оператора (роль старшего кассира, никогда не свой); затем его отправит `pay --approved <txn-id>`',
+    ru: 'одобрить запрос другого оператора (роль старшего кассира, никогда не свой); затем его отправит `pay --approved <id>`',
   },
   decline: {
     en: "decline another operator's request (a supervisor role, never your own): it is never sent",

@@ -1,6 +1,11 @@
 import { type EmptyVoucherListError, type GatewayRefusedError, UsageError } from '../../errors.js';
 import { t } from '../../i18n/current.js';
-import { defaultCurrency, type PurchaseOptions, purchaseTextProblem } from '../../options/purchase.js';
+import {
+  defaultCurrency,
+  type PurchaseOptions,
+  purchaseTextProblem,
+  typedAmountNotation,
+} from '../../options/purchase.js';
 import type { PromptChoice } from '../../prompts.js';
 import { parseAmount, parseCurrency } from '../../protocol/money.js';
 import { InvalidFieldError } from '../../protocol/problems.js';
@@ -111,16 +116,16 @@ export async function askStaticAmount(scope: BuyScope, purchase: PurchaseOptions
   out.note(said.staticService(purchase.service));
   const listed = scope.offerOf(purchase.service)?.amounts ?? [];
   if (listed.length > 0) return { kind: 'amount', amount: await pickListedAmount(scope, purchase, listed) };
-  const amount =
-    scope.options.amount ??
-    (await deps.prompter.input({
-      message: said.amount(purchase.currency),
-      initial: scope.offerOf(purchase.service)?.denomination,
-      validate: (value) =>
-        fieldProblem(() => parseAmount(value, 'the amount')) ??
-        (/^0(\.0+)?$/.test(value) ? said.moreThanZero : undefined),
-    }));
-  return { kind: 'amount', amount };
+  if (scope.options.amount !== undefined) return { kind: 'amount', amount: scope.options.amount };
+  // Typed in the language's notation (`1500,50` in Russian); the amount sent is the plain decimal it means.
+  const typedAmount = (value: string) => parseAmount(value, 'the amount', typedAmountNotation());
+  const typed = await deps.prompter.input({
+    message: said.amount(purchase.currency),
+    initial: scope.offerOf(purchase.service)?.denomination,
+    validate: (value) =>
+      fieldProblem(() => typedAmount(value)) ?? (/^0(\.0+)?$/.test(typedAmount(value)) ? said.moreThanZero : undefined),
+  });
+  return { kind: 'amount', amount: typedAmount(typed) };
 }
 
 /**

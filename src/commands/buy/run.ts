@@ -1,7 +1,7 @@
 import { InterruptedError, type StopSignal, UsageError } from '../../errors.js';
 import { t } from '../../i18n/current.js';
 import { stoppedBy } from '../../interrupts.js';
-import { amountOption, checkedPurchaseText } from '../../options/purchase.js';
+import { amountOption, checkedPurchaseText, typedAmountNotation } from '../../options/purchase.js';
 import { optionalNonBlankText, optionalText, optionRecord, switchOption } from '../../options/values.js';
 import type { Output } from '../../output.js';
 import { parseCurrency } from '../../protocol/money.js';
@@ -25,7 +25,7 @@ function buyOptions(raw: unknown): BuyOptions {
     service: service === undefined ? undefined : checkedPurchaseText('service', service),
     account: account === undefined ? undefined : checkedPurchaseText('account', account),
     currency: currency === undefined ? undefined : parseCurrency(currency),
-    amount: amountOption(options.amount),
+    amount: amountOption(options.amount, '--amount', typedAmountNotation()),
     overLimit: switchOption(options.overLimit, '--over-limit'),
     requestApproval: switchOption(options.requestApproval, '--request-approval'),
   };

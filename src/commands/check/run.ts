@@ -1,6 +1,6 @@
 import { GatewayRefusedError } from '../../errors.js';
 import { t } from '../../i18n/current.js';
-import { checkOptions } from '../../options/purchase.js';
+import { checkOptions, typedAmountNotation } from '../../options/purchase.js';
 import { successStatus } from '../../protocol/codes.js';
 import { foreignExchangeOf } from '../../protocol/exchange-rate.js';
 import { stringifyLosslessJson } from '../../protocol/lossless.js';
@@ -14,7 +14,7 @@ const payCommand = (purchase: { service: string; account: string; currency: stri
 
 /** `agentpay check`: AccountCheck, and the voucher list (spec 4.1). */
 export async function runCheck(rawOptions: unknown, context: CommandContext): Promise<void> {
-  const purchase = checkOptions(rawOptions);
+  const purchase = checkOptions(rawOptions, typedAmountNotation());
   const { out } = context;
   const said = t();
   const session = await context.openGateway();

@@ -70,10 +70,17 @@ async function countEntries(
   }
 }
 
-const shownRange = (range: ReportRange) =>
-  range.day === undefined
-    ? t().report.span(range.from === null ? null : range.from.toISOString(), range.until.toISOString())
-    : t().report.day(range.day);
+/** The range as a receipt writes a day and a time, in the language (`01.12.2026` in Russian). */
+async function shownRange(range: ReportRange): Promise<string> {
+  const said = t();
+  if (range.day !== undefined) {
+    const [year = '', month = '', day = ''] = range.day.split('-');
+    return said.report.day(said.localDay({ year, month, day }));
+  }
+  const { machineLocalTimeText } = await import('../../render/receipt.js');
+  const from = range.from === null ? null : machineLocalTimeText(range.from.toISOString(), said);
+  return said.report.span(from, machineLocalTimeText(range.until.toISOString(), said));
+}
 
 async function show(
   report: ReportLines,
@@ -119,9 +126,9 @@ async function reportLedger(rawOptions: unknown, context: CommandContext, figure
   figures.openPayments = open;
   const report = { groups: counted.results(), totals: counted.totals(), dimensions };
   if (report.groups.length === 0) {
-    out.note(t().report.none(ledger.location.shown, shownRange(range)));
+    out.note(t().report.none(ledger.location.shown, await shownRange(range)));
     if (output.format !== 'csv') return;
-  } else if (output.format === 'table') out.note(out.errorStyle.dim(t().report.paymentsFor(shownRange(range))));
+  } else if (output.format === 'table') out.note(out.errorStyle.dim(t().report.paymentsFor(await shownRange(range))));
   await show(report, range, out, output);
 }
 

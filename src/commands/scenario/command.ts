@@ -28,7 +28,7 @@ export const scenarioOptions = {
     flags: '--var <name=value>',
     help: {
       en: 'fill ${var.name} in the files (repeatable; or env AGENTPAY_VAR_<NAME>)',
-      ru: 'подставить ${var.name} в файлы (можно повторять; или переменная AGENTPAY_VAR_<NAME>)',
+      ru: 'подставить ${var.<имя>} в файлы (можно повторять; или переменная AGENTPAY_VAR_<ИМЯ>)',
     },
     repeatable: true,
   },
@@ -45,7 +45,7 @@ export const scenarioOptions = {
     flags: '--data <rows>',
     help: {
       en: 'a CSV, JSON or YAML table: each case that uses ${row.<column>} runs once per row',
-      ru: 'таблица CSV, JSON или YAML: каждый случай, где есть ${row.<column>}, выполняется по разу на строку',
+      ru: 'таблица CSV, JSON или YAML: каждый случай, где есть ${row.<столбец>}, выполняется по разу на строку',
     },
   },
   jobs: {
