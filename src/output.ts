@@ -101,6 +101,11 @@ export class Output {
     if (lines % 1024 === 0) await this.drained();
   }
 
+  /** Both streams are a terminal: a person watches, and a line drawn over itself (a spinner) is read, not logged. */
+  get interactive(): boolean {
+    return this.io.stdout.isTTY === true && this.io.stderr.isTTY === true;
+  }
+
   /** A spinner on stderr while `text` is in progress; messages written meanwhile get lines of their own. */
   startSpinner(text: string): Spinner {
     const spinner = startSpinner(this.stderr, text, this.errorStyle);

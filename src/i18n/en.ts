@@ -271,6 +271,8 @@ const en = {
       `the answer to payment ${id} was lost (${reason}); asking the gateway with Status`,
     notFinal: (id: string, answer: string) =>
       `payment ${id} is not final yet (${answer}); asking the gateway with Status`,
+    lookingUp: (id: string, lookUp?: { attempt: number; of: number }) =>
+      `Waiting for the gateway's word on payment ${id}${lookUp === undefined ? '' : ` (Status ${lookUp.attempt} of ${lookUp.of})`}…`,
     resending:
       'the gateway does not know it: sending the same payment again (same TransactionID, so it cannot pay twice)',
     retrying: (id: string) =>

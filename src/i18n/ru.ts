@@ -346,6 +346,8 @@ const ru: Catalogue = {
     meaning: { pending: 'в обработке', notFound: 'не найдена', unclassified: 'не классифицирован' },
     answerLost: (id, reason) => `ответ на платёж ${id} потерян (${reason}); спрашиваю шлюз через Status`,
     notFinal: (id, answer) => `платёж ${id} ещё не окончателен (${answer}); спрашиваю шлюз через Status`,
+    lookingUp: (id, lookUp) =>
+      `Жду ответа шлюза о платеже ${id}${lookUp === undefined ? '' : ` (Status ${lookUp.attempt} из ${lookUp.of})`}…`,
     resending: 'шлюз о нём не знает: отправляю тот же платёж снова (тот же TransactionID, дважды он не пройдёт)',
     retrying: (id) =>
       `транзакция ${id} уже есть в журнале для этой покупки: спрашиваю шлюз снова (повтор не платит дважды)`,
