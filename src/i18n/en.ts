@@ -469,6 +469,9 @@ const en = {
     'success' | 'failed' | 'pending' | 'unknown',
     string
   >,
+  /** Under a table whose columns did not all fit the terminal's width. */
+  hiddenColumns: (headings: string) =>
+    `not shown for want of width: ${headings} (a wider window, --format csv or --json shows every column)`,
 
   receipt: {
     /** The whole heading per noun and state, so a language agrees its noun and verb (Платёж прошёл, Транзакция прошла). */

@@ -516,6 +516,8 @@ const ru: Catalogue = {
   },
 
   states: { success: 'успех', failed: 'отказ', pending: 'в обработке', unknown: 'неизвестно' },
+  hiddenColumns: (headings) =>
+    `не поместились по ширине: ${headings} (все столбцы покажут окно шире, --format csv или --json)`,
 
   receipt: {
     heading: (noun, state) =>
