@@ -1079,6 +1079,9 @@ const en = {
     failure: (path: string, expected: string, actual: string) => `${path}: expected ${expected}, actual ${actual}`,
     stepError: (reason: string, type: string, exitCode: number) => `${reason} (${type}, exit ${exitCode})`,
     failures: 'Failures:',
+    /** How many of a data-driven case's runs failed so, and their rows (the first ten). */
+    ofRuns: (count: number, runs: number, rows: readonly number[]) =>
+      `${count} of ${plural('en', runs, { one: 'run', other: 'runs' })} (${count === 1 ? 'row' : 'rows'} ${rows.slice(0, 10).join(', ')}${count > 10 ? '…' : ''})`,
     summary: (
       cases: string,
       counts: { passed: number; failed: number; errors: number; skipped: number },

@@ -1114,6 +1114,8 @@ const ru: Catalogue = {
     failure: (path, expected, actual) => `${path}: ожидалось — ${expected}, получено — ${actual}`,
     stepError: (reason, type, exitCode) => `${reason} (${type}, код выхода ${exitCode})`,
     failures: 'Не прошло:',
+    ofRuns: (count, runs, rows) =>
+      `${count} из ${plural('ru', runs, { one: 'прогона', few: 'прогонов', many: 'прогонов', other: 'прогона' })} (${count === 1 ? 'строка' : 'строки'} ${rows.slice(0, 10).join(', ')}${count > 10 ? '…' : ''})`,
     summary: (cases, counts, time) =>
       `${cases}: пройдено — ${counts.passed}, не пройдено — ${counts.failed}, с ошибкой — ${counts.errors}, пропущено — ${counts.skipped} (${time})`,
     interrupted: 'прервано: шаги после Ctrl+C не выполнялись',
