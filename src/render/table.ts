@@ -45,7 +45,7 @@ const boxBorders = { top: ['┌', '─', '┬', '┐'], bottom: ['└', '─', '
 /** Columns a row of these widths takes: a space either side of each cell, and a border between and around. */
 const tableWidth = (widths: readonly number[]) => widths.reduce((sum, width) => sum + width + 3, 1);
 
-/** Per column: as wide as its widest cell or heading, its widest cell with the heading wrapped, its widest word and unit. */
+/** Per column: its widest cell or heading; its widest cell or heading word; its widest word; its widest unit. */
 interface Measured {
   natural: number[];
   whole: number[];
@@ -63,10 +63,15 @@ interface Fitted {
  * needed are left out until the rest can fit at a readable width, then the widest are narrowed,
  * one column of text at a time, first to a readable width, then to their widest unit, whole ones last.
  */
-function fitColumns(columns: readonly TableColumn[], measured: Measured, width?: number): Fitted {
-  const { natural, whole, units, words } = measured;
+function fitColumns(
+  columns: readonly TableColumn[],
+  natural: number[],
+  measure: () => Measured,
+  width?: number,
+): Fitted {
   let kept = columns.map((_, index) => index);
   if (width === undefined || tableWidth(natural) <= width) return { kept, widths: natural };
+  const { whole, units, words } = measure();
   const readable = (index: number) =>
     columns[index]!.whole
       ? whole[index]!
@@ -105,14 +110,18 @@ export function tableLayout(
   const natural = columns.map((column, index) =>
     Math.max(displayWidth(column.heading), ...sample.map((cells) => displayWidth(cells[index] ?? ''))),
   );
-  const words = columns.map((column, index) =>
-    Math.max(widestWord(column.heading), ...sample.map((cells) => widestWord(cells[index] ?? ''))),
-  );
-  const whole = columns.map((column, index) =>
-    Math.max(widestWord(column.heading), ...sample.map((cells) => displayWidth(cells[index] ?? ''))),
-  );
-  const units = columns.map((_, index) => Math.max(1, ...sample.map((cells) => widestUnit(cells[index] ?? ''))));
-  const { kept, widths } = fitColumns(columns, { natural, whole, words, units }, options.width);
+  // Words and units only when the cells do not fit: a table that fits is measured once.
+  const measured = (): Measured => ({
+    natural,
+    words: columns.map((column, index) =>
+      Math.max(widestWord(column.heading), ...sample.map((cells) => widestWord(cells[index] ?? ''))),
+    ),
+    whole: columns.map((column, index) =>
+      Math.max(widestWord(column.heading), ...sample.map((cells) => displayWidth(cells[index] ?? ''))),
+    ),
+    units: columns.map((_, index) => Math.max(1, ...sample.map((cells) => widestUnit(cells[index] ?? '')))),
+  });
+  const { kept, widths } = fitColumns(columns, natural, measured, options.width);
   const borders = style.enabled ? boxBorders : asciiBorders;
   const rule = ([left, line, middle, right]: readonly string[]) =>
     `${left}${widths.map((width) => line!.repeat(width + 2)).join(middle)}${right}`;
