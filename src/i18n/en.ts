@@ -88,7 +88,7 @@ const en = {
     examples: {
       buy: 'pick and pay, in the sandbox',
       check: 'the vouchers',
-      pay: 'your profile',
+      pay: 'a payment',
       status: 'ask the gateway',
       help: "a command's options",
     },

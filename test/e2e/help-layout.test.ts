@@ -29,6 +29,7 @@ describe.each([
     expect(help.code).toBe(0);
     const lines = help.stdout.trimEnd().split('\n');
     expect(lines.length).toBeLessThan(50);
+    for (const line of lines) expect(line.length, line).toBeLessThanOrEqual(80);
     const firstOption = lines.findIndex((line) => /^ {2}-/.test(line));
     expect(firstOption).toBeGreaterThan(0);
     for (const command of commands) {
