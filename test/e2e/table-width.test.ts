@@ -4,7 +4,8 @@ import { sandboxCredentials } from '../../src/sandbox/catalogue.js';
 import type { RunningSandbox } from '../../src/sandbox/server.js';
 import { isolatedEnv, runCli } from '../helpers/cli.js';
 import { sandboxWithEnv } from '../helpers/gateway-env.js';
-import { type SpecServer, startSpecServer } from '../helpers/spec-server.js';
+import { shownLongVoucherName, startLongNamesGateway } from '../helpers/long-names-gateway.js';
+import type { SpecServer } from '../helpers/spec-server.js';
 
 /**
  * Tables fit the width they are given (the terminal's; COLUMNS off a terminal; every column
@@ -16,16 +17,8 @@ afterAll(async () => {
   for (const close of closers.splice(0)) await close();
 });
 
-const longName = 'Battle-pass-season-bundle-with-the-legendary-skin-and\u2028на 60 UC';
-const shownName = 'Battle-pass-season-bundle-with-the-legendary-skin-and\\u2028на 60 UC';
-
 async function longNamesGateway(): Promise<SpecServer> {
-  const server = await startSpecServer({
-    vouchers: [
-      { invoiceId: '7001', orderAmount: '499.00', name: longName },
-      { invoiceId: '7002', orderAmount: '12500.50', name: 'Подарочная карта на 120 UC' },
-    ],
-  });
+  const server = await startLongNamesGateway();
   closers.push(() => server.close());
   return server;
 }
@@ -55,7 +48,7 @@ describe('check: long voucher names', () => {
       expect(result.code).toBe(0);
       expect(widest(result.stdout)).toBeLessThanOrEqual(Number(width));
       expect(result.stdout).not.toContain('…');
-      expect(nameColumn(result.stdout)).toContain(shownName.replaceAll(' ', ''));
+      expect(nameColumn(result.stdout)).toContain(shownLongVoucherName.replaceAll(' ', ''));
       expect(result.stdout).toContain('12500.50');
     },
   );

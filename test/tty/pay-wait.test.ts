@@ -54,6 +54,23 @@ describe.skipIf(skipped)('pay waiting on Status at a terminal', () => {
   });
 });
 
+describe.skipIf(skipped)('pay --json waiting on Status at a terminal', () => {
+  it('draws no spinner: stdout carries JSON lines, stderr its notes as JSON', async () => {
+    const { env } = await pendingSandbox();
+    const screen = await terminals.run(['--json', ...pay], env);
+    // Every screen while it waits, not only the last (a spinner is wiped when it stops).
+    const screens: string[] = [];
+    while (!/^EXIT=\d+$/m.test(screens.at(-1) ?? '')) {
+      screens.push(await screen.screen());
+      await new Promise((resolve) => setTimeout(resolve, 30));
+    }
+    expect(await terminals.finish(screen)).toBe(0);
+    expect(screens.length).toBeGreaterThan(10);
+    expect(screens.at(-1)).toContain('"note":');
+    for (const shown of screens) expect(shown).not.toContain("Waiting for the gateway's word");
+  });
+});
+
 describe('pay waiting on Status off a terminal', () => {
   it('writes the notes and no spinner (no escapes, no frames)', async () => {
     const { env } = await pendingSandbox();
