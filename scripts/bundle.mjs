@@ -22,7 +22,7 @@ const result = await build({
   // Required from node_modules through their public entry points, and only on the paths that
   // need them: schemas that must decide, tables, scenario files, a batch's or a proxy's HTTP
   // client, a PostgreSQL ledger. Everything else loads with every command and is in the bundle.
-  external: ['zod', 'yaml', 'cli-table3', 'undici', 'pg', 'pgpass'],
+  external: ['zod', 'yaml', 'undici', 'pg', 'pgpass'],
   // A CommonJS file has no import.meta; cli.ts finds ../package.json from import.meta.dirname.
   define: { 'import.meta.dirname': '__dirname' },
   // tsc's maps are chained: with --enable-source-maps, stack traces point into src/*.ts.

@@ -19,6 +19,7 @@ import { scenarioCommand } from './commands/scenario/command.js';
 import { shiftCommand } from './commands/shift/command.js';
 import { statusCommand } from './commands/status/command.js';
 import { commandsNeeded } from './commands-needed.js';
+import { layOutHelp, optionsHelpCommand } from './help-layout.js';
 import { type Catalogue, en } from './i18n/en.js';
 import type { Language } from './i18n/language.js';
 import type { ProcessIo } from './output.js';
@@ -123,8 +124,10 @@ export function buildProgram(
     program.addCommand(command);
   }
   if (built('completion')) program.addCommand(completionCommand(io.stdout, t.locale).copyInheritedSettings(program));
+  if ('all' in needed) program.addCommand(optionsHelpCommand(t).copyInheritedSettings(program), { hidden: true });
 
   localiseProgram(program, t);
+  layOutHelp(program, t);
   if (!options.jsonErrors) for (const command of program.commands) showUsageAfterErrors(command, t);
   return program;
 }

@@ -36,6 +36,8 @@ export class Output {
   readonly style: Style;
   readonly errorStyle: Style;
   readonly columns: number;
+  /** The columns a table may take: the terminal's; off a terminal COLUMNS when set, else none (every column whole). */
+  readonly tableWidth: number | undefined;
   private readonly io: ProcessIo;
   private pendingData = '';
   /** A spinner is drawing on stderr's last line: a message first clears it (the spinner redraws below). */
@@ -58,6 +60,8 @@ export class Output {
     this.style = options.style;
     this.errorStyle = options.errorStyle;
     this.columns = io.stdout.columns || Number(io.env.COLUMNS) || 80;
+    const given = /^[1-9]\d{0,4}$/.test(io.env.COLUMNS ?? '') ? Number(io.env.COLUMNS) : undefined;
+    this.tableWidth = io.stdout.isTTY === true ? io.stdout.columns || given || 80 : given;
   }
 
   /** A line of data on stdout. */
@@ -99,6 +103,11 @@ export class Output {
   /** drained(), every 1,024 lines a command has written: a long stream waits for its reader now and then. */
   async drainedNowAndThen(lines: number): Promise<void> {
     if (lines % 1024 === 0) await this.drained();
+  }
+
+  /** Both streams are a terminal: a person watches, and a line drawn over itself (a spinner) is read, not logged. */
+  get interactive(): boolean {
+    return this.io.stdout.isTTY === true && this.io.stderr.isTTY === true;
   }
 
   /** A spinner on stderr while `text` is in progress; messages written meanwhile get lines of their own. */

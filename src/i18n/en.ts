@@ -79,6 +79,37 @@ const en = {
     version: 'output the version number',
     help: 'display help for command',
     helpCommand: 'display help for command',
+    /** Each command in one line, for the main help's list (its own help says the whole of it). */
+    summaries: {
+      check: "list a service's vouchers for an account (AccountCheck)",
+      pay: 'pay a voucher or an amount, once',
+      buy: 'interactive top-up at a terminal',
+      status: 'look transactions up by TransactionID (Status)',
+      reconcile: "settle open payments; compare with a provider's registry",
+      history: 'the ledger: the latest state of each payment',
+      report: 'counts and exact sums over a day or a range',
+      receipt: 'print the receipt of a transaction in the ledger',
+      approvals: "the purchases awaiting a supervisor's approval",
+      approve: "approve another operator's request (a supervisor)",
+      decline: "decline another operator's request (a supervisor)",
+      shift: 'open and close your shift, X- and Z-reports (team ledger)',
+      ledger: 'look after the ledger: import, export, a team ledger',
+      doctor: 'show each setting and its source, then check the gateway',
+      scenario: 'run scenario files against the gateway',
+      sandbox: 'run the sandbox gateway in the foreground',
+      completion: 'print the shell completion script (bash, zsh, fish)',
+    } as Record<string, string>,
+    commonOptions: 'Common options:',
+    examplesTitle: 'Examples:',
+    examples: {
+      buy: 'pick and pay, in the sandbox',
+      check: 'the vouchers',
+      pay: 'a payment',
+      status: 'ask the gateway',
+      help: "a command's options",
+    },
+    moreOptions: 'Every global option (gateway, ledger, limits, network): agentpay help options',
+    optionsCommand: 'every global option, with its environment variable and default',
     titles: {
       'Usage:': 'Usage:',
       'Options:': 'Options:',
@@ -287,6 +318,8 @@ const en = {
       `the answer to payment ${id} was lost (${reason}); asking the gateway with Status`,
     notFinal: (id: string, answer: string) =>
       `payment ${id} is not final yet (${answer}); asking the gateway with Status`,
+    lookingUp: (id: string, lookUp?: { attempt: number; of: number }) =>
+      `Waiting for the gateway's word on payment ${id}${lookUp === undefined ? '' : ` (Status ${lookUp.attempt} of ${lookUp.of})`}…`,
     resending:
       'the gateway does not know it: sending the same payment again (same TransactionID, so it cannot pay twice)',
     retrying: (id: string) =>
@@ -485,6 +518,9 @@ const en = {
     'success' | 'failed' | 'pending' | 'unknown',
     string
   >,
+  /** Under a table whose columns did not all fit the terminal's width. */
+  hiddenColumns: (headings: string) =>
+    `not shown for want of width: ${headings} (a wider window, --format csv or --json shows every column)`,
 
   receipt: {
     /** The whole heading per noun and state, so a language agrees its noun and verb (Платёж прошёл, Транзакция прошла). */
@@ -1076,6 +1112,9 @@ const en = {
     failure: (path: string, expected: string, actual: string) => `${path}: expected ${expected}, actual ${actual}`,
     stepError: (reason: string, type: string, exitCode: number) => `${reason} (${type}, exit ${exitCode})`,
     failures: 'Failures:',
+    /** How many of a data-driven case's runs failed so, and their rows (the first ten). */
+    ofRuns: (count: number, runs: number, rows: readonly number[]) =>
+      `${count} of ${plural('en', runs, { one: 'run', other: 'runs' })} (${count === 1 ? 'row' : 'rows'} ${rows.slice(0, 10).join(', ')}${count > 10 ? '…' : ''})`,
     summary: (
       cases: string,
       counts: { passed: number; failed: number; errors: number; skipped: number },

@@ -134,6 +134,36 @@ const ru: Catalogue = {
     version: 'показать номер версии',
     help: 'показать справку по команде',
     helpCommand: 'показать справку по команде',
+    summaries: {
+      check: 'ваучеры услуги для счёта (AccountCheck)',
+      pay: 'оплатить ваучер или сумму, один раз',
+      buy: 'пополнение в диалоге в терминале',
+      status: 'найти транзакции по TransactionID (Status)',
+      reconcile: 'довести открытые платежи; сверить с реестром провайдера',
+      history: 'журнал: последнее состояние каждого платежа',
+      report: 'число и точные суммы за день или период',
+      receipt: 'напечатать чек транзакции из журнала',
+      approvals: 'покупки, которые ждут одобрения старшего кассира',
+      approve: 'одобрить запрос другого оператора (старший кассир)',
+      decline: 'отклонить запрос другого оператора (старший кассир)',
+      shift: 'открыть и закрыть смену, X- и Z-отчёты (общий журнал)',
+      ledger: 'обслуживание журнала: загрузка, выгрузка, общий журнал',
+      doctor: 'показать настройки и их источники, затем проверить шлюз',
+      scenario: 'выполнить файлы сценариев против шлюза',
+      sandbox: 'запустить шлюз-песочницу на переднем плане',
+      completion: 'напечатать скрипт дополнения по Tab (bash, zsh, fish)',
+    },
+    commonOptions: 'Частые флаги:',
+    examplesTitle: 'Примеры:',
+    examples: {
+      buy: 'выбрать и оплатить в песочнице',
+      check: 'ваучеры',
+      pay: 'платёж',
+      status: 'спросить шлюз',
+      help: 'флаги команды',
+    },
+    moreOptions: 'Все общие флаги (шлюз, журнал, лимиты, сеть): agentpay help options',
+    optionsCommand: 'все общие флаги, с переменными окружения и значениями по умолчанию',
     titles: {
       'Usage:': 'Использование:',
       'Options:': 'Флаги:',
@@ -371,6 +401,8 @@ const ru: Catalogue = {
     meaning: { pending: 'в обработке', notFound: 'не найдена', unclassified: 'не классифицирован' },
     answerLost: (id, reason) => `ответ на платёж ${id} потерян (${reason}); спрашиваю шлюз через Status`,
     notFinal: (id, answer) => `платёж ${id} ещё не окончателен (${answer}); спрашиваю шлюз через Status`,
+    lookingUp: (id, lookUp) =>
+      `Жду ответа шлюза о платеже ${id}${lookUp === undefined ? '' : ` (Status ${lookUp.attempt} из ${lookUp.of})`}…`,
     resending: 'шлюз о нём не знает: отправляю тот же платёж снова (тот же TransactionID, дважды он не пройдёт)',
     retrying: (id) =>
       `транзакция ${id} уже есть в журнале для этой покупки: спрашиваю шлюз снова (повтор не платит дважды)`,
@@ -541,6 +573,8 @@ const ru: Catalogue = {
   },
 
   states: { success: 'успех', failed: 'отказ', pending: 'в обработке', unknown: 'неизвестно' },
+  hiddenColumns: (headings) =>
+    `не поместились по ширине: ${headings} (все столбцы покажут окно шире, --format csv или --json)`,
 
   receipt: {
     heading: (noun, state) =>
@@ -1156,6 +1190,8 @@ const ru: Catalogue = {
     failure: (path, expected, actual) => `${path}: ожидалось — ${expected}, получено — ${actual}`,
     stepError: (reason, type, exitCode) => `${reason} (${type}, код выхода ${exitCode})`,
     failures: 'Не прошло:',
+    ofRuns: (count, runs, rows) =>
+      `${count} из ${plural('ru', runs, { one: 'прогона', few: 'прогонов', many: 'прогонов', other: 'прогона' })} (${count === 1 ? 'строка' : 'строки'} ${rows.slice(0, 10).join(', ')}${count > 10 ? '…' : ''})`,
     summary: (cases, counts, time) =>
       `${cases}: пройдено — ${counts.passed}, не пройдено — ${counts.failed}, с ошибкой — ${counts.errors}, пропущено — ${counts.skipped} (${time})`,
     interrupted: 'прервано: шаги после Ctrl+C не выполнялись',

@@ -16,6 +16,7 @@ import { differingParameters, type IntentRecord } from '../ledger/records.js';
 import { type CodeTable, classifyCode } from '../protocol/codes.js';
 import { type TransactionView, unknownView } from '../protocol/transaction-view.js';
 import { gatewayFaultMessage } from '../render/gateway-fault.js';
+import type { Spinner } from '../spinner.js';
 import { type DeskPolicy, deskFindings, deskGuard, enforceDesk, enforceDeskAlone } from './desk-guard.js';
 import { answerText, errorOfView, type PaymentOutcome } from './outcome.js';
 import type { PaymentSession, PurchaseContext } from './session.js';
@@ -159,16 +160,27 @@ function notSentReason(error: unknown): string | undefined {
   return undefined;
 }
 
-/** What settling reports while it asks the gateway, as notes for the person. */
-function settleNotes(context: PurchaseContext, transactionId: string) {
+/**
+ * What settling reports while it asks the gateway, as notes for the person; with `spinner`, at a
+ * terminal (stdout and stderr, not --json), a spinner says which look-up it waits on until it ends.
+ */
+function settleNotes(context: PurchaseContext, transactionId: string, spinner: boolean) {
   const { out, settings } = context;
-  return (event: SettleEvent) => {
+  const live = spinner && !out.json && out.interactive;
+  let waiting: Spinner | undefined;
+  const wait = (text: string) => {
+    waiting?.stop();
+    waiting = live ? out.startSpinner(text) : undefined;
+  };
+  const onEvent = (event: SettleEvent) => {
     const said = t().purchase;
     if (event.kind === 'lost') out.note(out.errorStyle.pending(said.answerLost(transactionId, event.reason)));
     else if (event.kind === 'open')
       out.note(out.errorStyle.pending(said.notFinal(transactionId, openAnswerText(event.view, settings.codes.table))));
     else if (event.kind === 'not-found-resend') out.note(out.errorStyle.pending(said.resending));
+    wait(said.lookingUp(transactionId, event.kind === 'lookup' ? event : undefined));
   };
+  return { onEvent, stop: () => waiting?.stop() };
 }
 
 /**
@@ -209,6 +221,8 @@ export async function executePayment(
      * made): the Payment leaves once it is on disk. Its parameters are intentOf's for this input.
      */
     recorded?: Promise<IntentResult> | undefined;
+    /** A spinner at a terminal while settling waits on Status (one payment at a time: pay, not a bulk run). */
+    spinner?: boolean;
   },
 ): Promise<PaymentOutcome> {
   const { settings, out } = context;
@@ -243,14 +257,15 @@ export async function executePayment(
     options.signal?.addEventListener('abort', onInterrupt, { once: true });
     if (options.signal?.aborted || interrupts?.signal.aborted) onInterrupt();
   }
+  const notes = settleNotes(context, input.transactionId, options.spinner ?? false);
   try {
     const settled = await payAndSettle(session.client, input, {
       attempts: settings.settle.attempts.value,
       delayMs: settings.settle.delayMs.value,
       codes: settings.codes.table,
       signal: interrupt?.signal ?? options.signal,
-      onEvent: settleNotes(context, input.transactionId),
-    });
+      onEvent: notes.onEvent,
+    }).finally(notes.stop);
     const recorded = recordOutcome(settled.view, settled.settledBy);
     if (options.deferOutcome === undefined) await recorded;
     else options.deferOutcome(recorded);

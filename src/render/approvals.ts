@@ -1,10 +1,9 @@
-import Table from 'cli-table3';
 import { type Catalogue, en } from '../i18n/en.js';
 import type { ApprovalRequest } from '../ledger/postgres/approvals.js';
 import { localTimeText } from './receipt.js';
 import { shownText } from './sanitize.js';
 import type { Style } from './style.js';
-import { tableChars } from './table-chars.js';
+import { renderTable } from './table.js';
 
 /** What a request would pay, and where: its amount, account, service, voucher, gateway and agent. */
 function purchaseOf(request: ApprovalRequest, said: Catalogue): string {
@@ -23,15 +22,15 @@ export function requestText(request: ApprovalRequest, said: Catalogue = en): str
 }
 
 /** `agentpay approvals` as a table: a request a row, what it would pay and where, why it needs a second person, who asked. */
-export function approvalsTable(requests: readonly ApprovalRequest[], style: Style, said: Catalogue = en): string {
+export function approvalsTable(
+  requests: readonly ApprovalRequest[],
+  style: Style,
+  said: Catalogue = en,
+  width?: number,
+): string {
   const head = said.approvals.columns;
-  const table = new Table({
-    head: [head.transactionId, head.purchase, head.where, head.needs, head.requestedBy, head.expires].map((text) =>
-      style.heading(text),
-    ),
-    style: { head: [], border: [] },
-    chars: tableChars(style.enabled),
-  });
+  const headings = [head.transactionId, head.purchase, head.where, head.needs, head.requestedBy, head.expires];
+  const table: string[][] = [];
   for (const request of requests) {
     const expires = localTimeText(request.expiresAt, -new Date(request.expiresAt).getTimezoneOffset(), said);
     // The account, the service and who asked came from people: shown through the one sanitizer.
@@ -44,5 +43,6 @@ export function approvalsTable(requests: readonly ApprovalRequest[], style: Styl
       expires,
     ]);
   }
-  return table.toString();
+  const columns = headings.map((heading, index) => ({ heading, whole: index === 0 }));
+  return renderTable(columns, table, { style, width }).lines.join('\n');
 }

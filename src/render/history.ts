@@ -4,6 +4,7 @@ import type { TransactionView } from '../protocol/transaction-view.js';
 import { machineLocalTimeText } from './receipt.js';
 import { shownText } from './sanitize.js';
 import type { Style } from './style.js';
+import { type TableColumn, tableLayout } from './table.js';
 import { stateMark } from './transaction.js';
 
 export interface HistoryRow {
@@ -25,6 +26,10 @@ export interface HistoryTableOptions {
   showRecordedBy?: boolean;
   /** The catalogue the headings and states are said in (English by default). */
   said?: Catalogue;
+  /** The columns the table may take (Output.tableWidth); undefined: as wide as its cells. */
+  width?: number | undefined;
+  /** Told, once the widths are set, which columns were left out for want of width. */
+  onHidden?: ((headings: readonly string[]) => void) | undefined;
 }
 
 /** The history table line by line, so that a journal of any size streams (history/run.ts). */
@@ -34,26 +39,22 @@ export interface HistoryTable {
   row(row: HistoryRow): string;
   /** The bottom border. */
   foot: string;
+  /** The headings of the columns left out for want of width. */
+  hidden: string[];
 }
 
-/** Rows the widths are taken from: the first ones; later rows wider than their column stick out, never cut. */
+/** Rows the widths are taken from: the first ones; later rows wider than their column wrap in it, never cut. */
 const historyTableSample = 1000;
 
-const asciiBorders = { top: ['+', '-', '+', '+'], bottom: ['+', '-', '+', '+'], side: '|' };
-const boxBorders = { top: ['┌', '─', '┬', '┐'], bottom: ['└', '─', '┴', '┘'], side: '│' };
-
-/** Width on a terminal: escapes take none, every other code point one. */
-const widthOf = (text: string) => [...text.replace(/\u001b\[[0-9;]*m/g, '')].length;
-
 /**
- * The journal as a table, one row per transaction, latest state: bordered (ASCII without
- * colour), a heading row, no rule between rows. When the rows come from more than one gateway
- * a Gateway column says which: the same TransactionID means nothing across them. Column widths
- * fit the heading and the `sample` (the first rows, historyTableSample), so a table of up to
- * that many rows looks as a table built whole would.
+ * The journal as a table (render/table.ts), one row per transaction, latest state. When the rows
+ * come from more than one gateway a Gateway column says which: the same TransactionID means
+ * nothing across them. Column widths fit the heading and the `sample` (the first rows,
+ * historyTableSample), so a table of up to that many rows looks as a table built whole would.
+ * Too narrow a width leaves out RequestID first, then the team's columns, Service, Gateway and When.
  */
 export function historyTable(sample: readonly HistoryRow[], options: HistoryTableOptions): HistoryTable {
-  const { style, showGateway, showRecordedBy = false, said = en } = options;
+  const { style, showGateway, showRecordedBy = false, said = en, width } = options;
   const head = said.history.head;
   // The ledger's fields came from gateways and other operators' machines: each shown through shownText.
   const cellsOf = ({ at, gateway, view, recordedBy, approval }: HistoryRow): string[] => [
@@ -73,29 +74,29 @@ export function historyTable(sample: readonly HistoryRow[], options: HistoryTabl
     shownText(view.amount === null ? '-' : `${said.amount(view.amount)} ${view.currency ?? ''}`.trim()),
     shownText(view.requestId ?? '-'),
   ];
-  const heading = [
-    head.when,
-    ...(showGateway ? [head.gateway] : []),
-    ...(showRecordedBy ? [head.operator, head.host, head.approvedBy] : []),
-    head.transactionId,
-    head.state,
-    head.service,
-    head.account,
-    head.amount,
-    head.requestId,
+  const columns: TableColumn[] = [
+    { heading: head.when, dropOrder: 6 },
+    ...(showGateway ? [{ heading: head.gateway, dropOrder: 5 }] : []),
+    ...(showRecordedBy
+      ? [
+          { heading: head.operator, dropOrder: 3 },
+          { heading: head.host, dropOrder: 1 },
+          { heading: head.approvedBy, dropOrder: 2 },
+        ]
+      : []),
+    { heading: head.transactionId, whole: true },
+    { heading: head.state },
+    { heading: head.service, dropOrder: 4 },
+    { heading: head.account },
+    { heading: head.amount, whole: true },
+    { heading: head.requestId, dropOrder: 0 },
   ];
-  const widths = heading.map((text) => widthOf(text));
-  for (const row of sample)
-    cellsOf(row).forEach((cell, column) => (widths[column] = Math.max(widths[column]!, widthOf(cell))));
-  const borders = style.enabled ? boxBorders : asciiBorders;
-  const rule = ([left, line, middle, right]: string[]) =>
-    `${left}${widths.map((width) => line!.repeat(width + 2)).join(middle)}${right}`;
-  const line = (cells: string[]) =>
-    `${borders.side}${cells.map((cell, column) => ` ${cell}${' '.repeat(Math.max(0, widths[column]! - widthOf(cell)))} `).join(borders.side)}${borders.side}`;
+  const layout = tableLayout(columns, sample.map(cellsOf), { style, width });
   return {
-    head: `${rule(borders.top)}\n${line(heading.map((text) => style.heading(text)))}`,
-    row: (row) => line(cellsOf(row)),
-    foot: rule(borders.bottom),
+    head: layout.head.join('\n'),
+    row: (row) => layout.row(cellsOf(row)).join('\n'),
+    foot: layout.foot,
+    hidden: layout.hidden,
   };
 }
 
@@ -118,12 +119,14 @@ export async function* historyTableLines(
     sample.push(row);
     if (sample.length < historyTableSample) continue;
     table = historyTable(sample, options);
+    options.onHidden?.(table.hidden);
     yield table.head;
     for (const held of sample.splice(0)) yield table.row(held);
   }
   if (table === undefined) {
     if (sample.length === 0) return;
     table = historyTable(sample, options);
+    options.onHidden?.(table.hidden);
     yield table.head;
     for (const held of sample) yield table.row(held);
   }

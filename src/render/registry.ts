@@ -3,7 +3,7 @@ import type { Finding, FindingList, ListTally } from '../registry/compare.js';
 import type { CsvColumn } from './csv.js';
 import { shownText } from './sanitize.js';
 import type { Style } from './style.js';
-import { displayWidth } from './text-width.js';
+import { renderTable, type TableColumn } from './table.js';
 
 /** `reconcile --registry`'s lists as a table, CSV columns or JSON lines, and its summary: pure string builders. */
 
@@ -21,23 +21,32 @@ const cellsOf = (finding: Finding, said: Catalogue): string[] => [
   ].map(shownText),
 ];
 
-const asciiBorders = { top: ['+', '-', '+', '+'], bottom: ['+', '-', '+', '+'], side: '|' };
-const boxBorders = { top: ['┌', '─', '┬', '┐'], bottom: ['└', '─', '┴', '┘'], side: '│' };
-
-/** The findings as a bordered table (ASCII without colour), one row each, in the order given. Nothing for none. */
-export function registryTableLines(findings: readonly Finding[], style: Style, said: Catalogue): string[] {
-  if (findings.length === 0) return [];
-  const rows = findings.map((finding) => cellsOf(finding, said));
-  const heading = Object.values(said.registry.head);
-  const widths = heading.map((text, column) =>
-    Math.max(displayWidth(text), ...rows.map((cells) => displayWidth(cells[column]!))),
+/**
+ * The findings as a table (render/table.ts), one row each, in the order given, fit to `width`:
+ * the states go first when it is narrow, then the date. No lines for none.
+ */
+export function registryTableLines(
+  findings: readonly Finding[],
+  options: { style: Style; width?: number | undefined },
+  said: Catalogue,
+): { lines: string[]; hidden: string[] } {
+  if (findings.length === 0) return { lines: [], hidden: [] };
+  const head = said.registry.head;
+  const columns: TableColumn[] = [
+    { heading: head.list },
+    { heading: head.transactionId, whole: true },
+    { heading: head.date, dropOrder: 2 },
+    { heading: head.account },
+    { heading: head.registryAmount, whole: true },
+    { heading: head.ledgerAmount, whole: true },
+    { heading: head.registryState, dropOrder: 0 },
+    { heading: head.ledgerState, dropOrder: 1 },
+  ];
+  return renderTable(
+    columns,
+    findings.map((finding) => cellsOf(finding, said)),
+    options,
   );
-  const borders = style.enabled ? boxBorders : asciiBorders;
-  const rule = ([left, line, middle, right]: string[]) =>
-    `${left}${widths.map((width) => line!.repeat(width + 2)).join(middle)}${right}`;
-  const line = (cells: string[]) =>
-    `${borders.side}${cells.map((cell, column) => ` ${cell}${' '.repeat(Math.max(0, widths[column]! - displayWidth(cell)))} `).join(borders.side)}${borders.side}`;
-  return [rule(borders.top), line(heading.map((text) => style.heading(text))), ...rows.map(line), rule(borders.bottom)];
 }
 
 /** The CSV columns (render/csv.ts writes them): ids and amounts plain, the account as text a spreadsheet never runs. */

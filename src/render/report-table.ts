@@ -1,4 +1,3 @@
-import Table from 'cli-table3';
 import { type Catalogue, en } from '../i18n/en.js';
 import {
   keyColumns,
@@ -11,10 +10,10 @@ import {
 } from './report.js';
 import { shownText } from './sanitize.js';
 import type { Style } from './style.js';
-import { tableChars } from './table-chars.js';
+import { renderTable } from './table.js';
 
 /** The report as a table: a row per group, then a Total row per currency (totalLabelColumn says Total). */
-export function reportTable(report: ReportLines, style: Style, said: Catalogue = en): string {
+export function reportTable(report: ReportLines, style: Style, said: Catalogue = en, width?: number): string {
   const { dimensions } = report;
   const head = said.report.head;
   // A state is a word of the catalogue; the other keys are data (ids, names, codes) shown as they are.
@@ -24,12 +23,7 @@ export function reportTable(report: ReportLines, style: Style, said: Catalogue =
     return dimension === 'state' ? (said.states[key as keyof Catalogue['states']] ?? key) : key;
   };
   const columns = keyColumns(dimensions);
-  const table = new Table({
-    head: [...columns.map((dimension) => head[dimension]), head.count, head.sum].map((text) => style.heading(text)),
-    colAligns: [...columns.map(() => 'left' as const), 'right', 'right'],
-    style: { head: [], border: [] },
-    chars: tableChars(style.enabled),
-  });
+  const table: string[][] = [];
   for (const line of reportLines(report, { labelledTotals: true })) {
     if (line.kind === 'group') {
       const { group } = line;
@@ -47,5 +41,10 @@ export function reportTable(report: ReportLines, style: Style, said: Catalogue =
       );
     }
   }
-  return table.toString();
+  const headings = [
+    ...columns.map((dimension) => ({ heading: head[dimension] })),
+    { heading: head.count, align: 'right' as const, whole: true },
+    { heading: head.sum, align: 'right' as const, whole: true },
+  ];
+  return renderTable(headings, table, { style, width }).lines.join('\n');
 }

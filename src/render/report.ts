@@ -2,8 +2,8 @@ import type { CsvColumn } from './csv.js';
 
 /**
  * The report (commands/report) in its three formats, pure: a table for a person, CSV for a
- * spreadsheet (here), JSON lines for a script (here); the table in report-table.ts, which loads
- * cli-table3. Each shows the groups, then one total line per currency.
+ * spreadsheet (here), JSON lines for a script (here); the table in report-table.ts (render/table.ts).
+ * Each shows the groups, then one total line per currency.
  */
 
 /** What a report can group by (`--by`); currency is a key whether asked for or not. */

@@ -1,15 +1,15 @@
-import Table from 'cli-table3';
 import { type Catalogue, en } from '../i18n/en.js';
 import type { Voucher } from '../protocol/vouchers.js';
-import { wrapWords } from './purchase.js';
 import { shownText } from './sanitize.js';
 import type { Style } from './style.js';
-import { tableChars } from './table-chars.js';
+import { renderTable, type TableColumn } from './table.js';
+import { wrapCell } from './table-cells.js';
+import { displayWidth } from './text-width.js';
 
 export interface VoucherTableOptions {
   currency: string;
-  /** Terminal width; the name column shrinks (and wraps) to fit. */
-  columns: number;
+  /** Terminal width; the name column shrinks (and wraps) to fit. Undefined: as wide as the names. */
+  columns: number | undefined;
   style: Style;
   /** The language of the headings and the amounts; English when not given. */
   said?: Catalogue | undefined;
@@ -32,8 +32,9 @@ function shownVouchers(vouchers: readonly Voucher[], currency: string): { vouche
 }
 
 /**
- * The voucher list as a table: #, InvoiceId, name, OrderAmount, currency. The amount is
- * shown exactly as the gateway wrote it (its controls as escapes, as every text of it).
+ * The voucher list as a table (render/table.ts): #, InvoiceId, name, OrderAmount, currency. The
+ * amount is shown exactly as the gateway wrote it (its controls as escapes, as every text of it);
+ * a long name wraps within its column, never cut.
  */
 export function renderVoucherTable(given: readonly Voucher[], givenOptions: VoucherTableOptions): string {
   const { vouchers, currency: shownCurrency } = shownVouchers(given, givenOptions.currency);
@@ -41,41 +42,32 @@ export function renderVoucherTable(given: readonly Voucher[], givenOptions: Vouc
   const { style } = options;
   const said = options.said ?? en;
   const { position, invoiceId, name, orderAmount, currency } = said.check.head;
-  const head = [position, invoiceId, name, orderAmount, currency];
   const amounts = vouchers.map((v) => said.amount(v.orderAmount));
-  const fixed = [
-    Math.max(3, ...vouchers.map((v) => String(v.position).length + 2)),
-    Math.max(invoiceId.length + 2, ...vouchers.map((v) => v.invoiceId.length + 2)),
-    0,
-    Math.max(orderAmount.length + 2, ...amounts.map((amount) => amount.length + 2)),
-    Math.max(currency.length + 2, options.currency.length + 2),
+  const columns: TableColumn[] = [
+    { heading: position, align: 'right', whole: true },
+    { heading: invoiceId, align: 'right', whole: true },
+    { heading: name },
+    { heading: orderAmount, align: 'right', whole: true },
+    { heading: currency, whole: true },
   ];
-  // Borders take one column per cell plus one.
-  const spare = options.columns - fixed.reduce((sum, w) => sum + w, 0) - (head.length + 1);
-  // Too narrow for the table's fixed columns and a readable name (a split pane, a small
+  const rows = vouchers.map((voucher, index) => [
+    String(voucher.position),
+    voucher.invoiceId,
+    voucher.name,
+    style.strong(amounts[index] ?? voucher.orderAmount),
+    options.currency,
+  ]);
+  // Too narrow for the table's whole columns and a readable name (a split pane, a small
   // window): one voucher per few lines instead, still every digit of its amount.
-  if (spare < minimumNameWidth) return renderVoucherList(vouchers, options);
-  const longestName = Math.max(6, ...vouchers.map((v) => v.name.length + 2));
-  fixed[2] = Math.min(longestName, spare);
-  const table = new Table({
-    head: head.map((h) => style.heading(h)),
-    colWidths: fixed,
-    colAligns: ['right', 'right', 'left', 'right', 'left'],
-    wordWrap: true,
-    wrapOnWordBoundary: true,
-    style: { head: [], border: [] },
-    chars: tableChars(style.enabled),
-  });
-  for (const [index, voucher] of vouchers.entries()) {
-    table.push([
-      String(voucher.position),
-      voucher.invoiceId,
-      voucher.name,
-      style.strong(amounts[index] ?? voucher.orderAmount),
-      options.currency,
-    ]);
+  if (options.columns !== undefined) {
+    const whole = columns.map((column, index) =>
+      index === 2
+        ? minimumNameWidth
+        : Math.max(displayWidth(column.heading), ...rows.map((row) => displayWidth(row[index]!))),
+    );
+    if (whole.reduce((sum, width) => sum + width + 3, 1) > options.columns) return renderVoucherList(vouchers, options);
   }
-  return table.toString();
+  return renderTable(columns, rows, { style, width: options.columns }).lines.join('\n');
 }
 
 /**
@@ -90,9 +82,9 @@ function renderVoucherList(vouchers: readonly Voucher[], options: VoucherTableOp
   const said = options.said ?? en;
   const numberWidth = Math.max(...vouchers.map((v) => String(v.position).length)) + 2;
   const indent = ' '.repeat(numberWidth);
-  const nameWidth = Math.max(10, options.columns - numberWidth);
+  const nameWidth = Math.max(10, (options.columns ?? 80) - numberWidth);
   const blocks = vouchers.map((voucher) => {
-    const [first = '', ...rest] = wrapWords(voucher.name || said.receipt.noName, nameWidth);
+    const [first = '', ...rest] = wrapCell(voucher.name || said.receipt.noName, nameWidth);
     return [
       `${`${voucher.position}.`.padEnd(numberWidth)}${first}`,
       ...rest.map((line) => `${indent}${line}`),

@@ -55,19 +55,55 @@ export function skippedCaseLine(outcome: CaseOutcome, why: string, style: Style,
   return `  ${marks(style).skipped} ${shownText(outcome.name)}  ${style.dim(said.scenario.skippedCase(why))}`;
 }
 
+/** One failure (or error) of the summary: where, what, and which iterations of its case had it. */
+interface Problem {
+  where: string;
+  text: string;
+  /** The iterations' rows that had it, under --data; none for a case that runs once. */
+  rows: number[];
+  /** How many times its case ran (its iterations). */
+  runs: number;
+}
+
+/**
+ * The run's failures, each once: the same failure of the same step in every iteration of a
+ * data-driven case is one line with how many of its runs had it (and their rows).
+ */
+function problemsOf(result: RunResult, said: Catalogue): Problem[] {
+  const words = said.scenario;
+  const problems = new Map<string, Problem>();
+  for (const [suiteIndex, suite] of result.suites.entries()) {
+    const runs = new Map<string, number>();
+    for (const c of suite.cases) runs.set(c.definition, (runs.get(c.definition) ?? 0) + 1);
+    for (const c of suite.cases)
+      for (const step of c.steps) {
+        const iterated = c.row !== undefined;
+        const where = words.where(iterated ? c.definition : c.name, step.number, step.kind, step.id);
+        const texts = [
+          ...step.failures.map((failure) => failureText(failure, said)),
+          ...(step.error ? [step.error.reason] : []),
+        ];
+        for (const text of texts) {
+          const key = JSON.stringify([suiteIndex, iterated ? c.definition : c.name, where, text]);
+          const problem = problems.get(key) ?? { where, text, rows: [], runs: runs.get(c.definition) ?? 1 };
+          if (c.row !== undefined) problem.rows.push(c.row.number);
+          problems.set(key, problem);
+        }
+      }
+  }
+  return [...problems.values()];
+}
+
+function problemLine({ where, text, rows, runs }: Problem, said: Catalogue): string {
+  const line = `${where}: ${text}`;
+  return rows.length === 0 ? line : `${line} — ${said.scenario.ofRuns(rows.length, runs, rows)}`;
+}
+
 export function summaryLines(result: RunResult, ms: number, style: Style, said: Catalogue): string {
   const words = said.scenario;
   const cases = result.suites.flatMap((suite) => suite.cases);
   const counts = countCases(cases);
-  const problems = cases.flatMap((c) =>
-    c.steps.flatMap((step) => {
-      const where = words.where(c.name, step.number, step.kind, step.id);
-      return [
-        ...step.failures.map((failure) => `${where}: ${failureText(failure, said)}`),
-        ...(step.error ? [`${where}: ${step.error.reason}`] : []),
-      ];
-    }),
-  );
+  const problems = problemsOf(result, said).map((problem) => problemLine(problem, said));
   const colour = counts.failed + counts.errors > 0 ? style.failure : style.success;
   const lines = [colour(words.summary(words.cases(counts.cases), counts, words.seconds(ms)))];
   if (problems.length > 0)

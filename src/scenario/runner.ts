@@ -94,6 +94,8 @@ interface IterationRow {
 export interface CaseOutcome {
   /** The case's name, or for an iteration `case [row 3: 502/7]` (data.ts iterationName). */
   name: string;
+  /** The case's name as the file gives it: every iteration of a case has the same. */
+  definition: string;
   outcome: Outcome;
   ms: number;
   steps: StepOutcome[];
@@ -218,6 +220,7 @@ async function runCase(unit: Unit, run: CaseRun): Promise<CaseOutcome> {
   const worst = (['error', 'failed'] as const).find((o) => steps.some((s) => s.outcome === o));
   const outcome: CaseOutcome = {
     name,
+    definition: definition.name,
     outcome: worst ?? (steps.every((s) => s.outcome === 'skipped') ? 'skipped' : 'passed'),
     ms: elapsed(caseStarted),
     steps,

@@ -45,6 +45,19 @@ describe('reconcile --registry', () => {
     expect(result.stderr).toContain('disagree on 5 payments');
   });
 
+  it('the lists as a table fit COLUMNS=60 (the states left out, named on stderr); without COLUMNS every column', async () => {
+    const registry = fixture.registryFile('narrow.tsv', fixture.tsvOf(listed(), 'Total: 5 2147.50'));
+    const narrow = await runCli(['reconcile', '--registry', registry], { env: { ...fixture.env, COLUMNS: '60' } });
+    expect(narrow.code, narrow.stderr).toBe(1);
+    const lines = narrow.stdout.trimEnd().split('\n');
+    expect(Math.max(...lines.map((line) => line.length))).toBeLessThanOrEqual(60);
+    for (const [, txnId] of expectedBeforeSettle()) expect(narrow.stdout).toContain(`| ${txnId} `);
+    expect(narrow.stderr).toContain('not shown for want of width: ');
+    const whole = await runCli(['reconcile', '--registry', registry], { env: fixture.env });
+    expect(whole.stdout.split('\n')[1]).toContain('Registry state');
+    expect(whole.stderr).not.toContain('for want of width');
+  });
+
   it('the lists as CSV with --delimiter ";" --decimal-comma: the same findings, amounts with a decimal comma', async () => {
     const registry = fixture.registryFile('fixture.day-sheet.tsv', fixture.tsvOf(listed(), 'Total: 5 2147.50'));
     const result = await runCli(

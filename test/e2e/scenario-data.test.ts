@@ -74,6 +74,27 @@ describe('agentpay scenario --data --jobs', () => {
     expect(paymentsReceived(started.sandbox).map((form) => form.get('Account'))).toEqual(['7011234567']);
   });
 
+  it('the same failure in several runs of a case is one line of the summary, with its runs and rows (en, ru)', async () => {
+    const started = await sandboxWithEnv();
+    sandbox = started.sandbox;
+    const file = join(started.env.HOME!, 'expects-success.yaml');
+    writeFileSync(
+      file,
+      'cases:\n  - name: a top-up\n    steps:\n      - check: { service: "101", account: "7011234567" }\n      - pay: { service: "101", account: "${row.account}", currency: KZT, invoice: "1" }\n        expect: { state: success }\n',
+    );
+    const rows = join(started.env.HOME!, 'accounts.csv');
+    writeFileSync(rows, `account\n${refusedAccount}\n${refusedAccount}\n7011234567\n${refusedAccount}\n`);
+    const result = await runCli(['scenario', file, '--data', rows], { env: started.env });
+    expect(result.code).toBe(1);
+    const summary = result.stdout.slice(result.stdout.indexOf('Failures:'));
+    const failures = summary.split('\n').filter((line) => line.startsWith('  ✗ '));
+    expect(failures).toEqual([
+      '  ✗ case "a top-up", step 2 (pay): state: expected "success", actual "failed" — 3 of 4 runs (rows 1, 2, 4)',
+    ]);
+    const russian = await runCli(['--lang', 'ru', 'scenario', file, '--data', rows], { env: started.env });
+    expect(russian.stdout).toContain('— 3 из 4 прогонов (строки 1, 2, 4)');
+  });
+
   it('a data file without a column a case uses is refused naming its line and column, and nothing is sent (exit 2)', async () => {
     const started = await sandboxWithEnv();
     sandbox = started.sandbox;

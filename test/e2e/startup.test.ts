@@ -58,7 +58,7 @@ describe('start-up of a command: the bundle, and only the packages its path need
       const run = await runProbed(['status', '404404', '--json'], env);
       expect(run.code).toBe(3); // not found (unknown): a real exchange with the gateway took place
       expect(jsonLines(run.stdout)).toEqual([expect.objectContaining({ transactionId: '404404', state: 'unknown' })]);
-      // commander, lossless-json and chalk are in the bundle; zod, yaml, cli-table3, undici and pg stay unloaded.
+      // commander, lossless-json and chalk are in the bundle; zod, yaml, undici and pg stay unloaded.
       expect(run.packages).toEqual([]);
       expect(run.builtins).toContain('http');
     } finally {

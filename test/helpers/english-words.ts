@@ -50,6 +50,7 @@ const allowed = new Set([
     'scenario',
     'sandbox',
     'help',
+    'options',
     'completion',
     'approvals',
     'approve',

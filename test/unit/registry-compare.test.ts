@@ -100,7 +100,7 @@ describe('comparing a registry with the ledger', () => {
       different: { count: 3, registrySum: '1498.00', ledgerSum: '1497.00' },
       'dated-another-day': { count: 0, registrySum: '0', ledgerSum: '0' },
     });
-    expect(registryTableLines([findings[0]!, findings[3]!], plainStyle, en)).toMatchInlineSnapshot(`
+    expect(registryTableLines([findings[0]!, findings[3]!], { style: plainStyle }, en).lines).toMatchInlineSnapshot(`
       [
         "+----------------------+---------------+------------+---------+-----------------+---------------+----------------+--------------+",
         "| List                 | TransactionID | Date       | Account | Registry amount | Ledger amount | Registry state | Ledger state |",
@@ -143,7 +143,7 @@ describe('comparing a registry with the ledger', () => {
     expect(findings[2]).toMatchObject({ ledgerAmount: null, ledgerState: null, registryAmount: '7.50' });
     expect(agreed).toBe(1);
     expect(tallies['dated-another-day']).toEqual({ count: 2, registrySum: '506.50', ledgerSum: '499.00' });
-    expect(registryTableLines([findings[1]!], plainStyle, ru)[2]).toBe(
+    expect(registryTableLines([findings[1]!], { style: plainStyle }, ru).lines[2]).toBe(
       '| за другой день | 2             | 2026-11-20 | acct-2 | 499,00          | 499,00          | оплачен             | успех               |',
     );
   });

@@ -21,7 +21,7 @@ export async function runApprovals(_raw: unknown, context: CommandContext): Prom
   }
   if (requests.length === 0) return out.note(t().approvals.noneOpen);
   const { approvalsTable } = await import('../../render/approvals.js');
-  out.data(approvalsTable(requests, out.style, t()));
+  out.data(approvalsTable(requests, out.style, t(), out.tableWidth));
 }
 
 /**

@@ -57,7 +57,7 @@ export async function runCheck(rawOptions: unknown, context: CommandContext): Pr
     }
     const { renderVoucherTable } = await import('../../render/vouchers.js');
     out.note(out.errorStyle.dim(said.check.count(vouchers.length, subject)));
-    out.data(renderVoucherTable(vouchers, { currency, columns: out.columns, style: out.style, said }));
+    out.data(renderVoucherTable(vouchers, { currency, columns: out.tableWidth, style: out.style, said }));
     out.note(out.errorStyle.dim(said.check.payOne(payCommand(purchase))));
   } finally {
     await session.close();

@@ -103,17 +103,21 @@ async function showEntries(
   if (format === 'json') return showJson(entries, out);
   if (format === 'csv') return showCsv(entries, out, output);
   const { historyTableLines } = await import('../../render/history.js');
+  let hidden: readonly string[] = [];
   const options = {
     style: out.style,
     showGateway: entries.gateways.length > 1,
     showRecordedBy: ledger.location.kind === 'postgres',
     said: t(),
+    width: out.tableWidth,
+    onHidden: (headings: readonly string[]) => void (hidden = headings),
   };
   let lines = 0;
   for await (const line of historyTableLines(rowsOf(entries), options)) {
     out.data(line);
     await out.drainedNowAndThen(++lines);
   }
+  if (hidden.length > 0) out.note(out.errorStyle.dim(t().hiddenColumns(hidden.join(', '))));
   return lines;
 }
 

@@ -83,7 +83,7 @@ export async function runOperators(_raw: unknown, context: CommandContext): Prom
     } else if (list.length === 0) out.note(t().ledger.noOperators(location.shown));
     else {
       const { operatorsTable } = await import('../../render/operators.js');
-      out.data(operatorsTable(list, out.style, t()));
+      out.data(operatorsTable(list, out.style, t(), out.tableWidth));
     }
   } finally {
     await client.end().catch(() => undefined);

@@ -63,6 +63,7 @@ export async function runApprovedPay(rawOptions: unknown, context: CommandContex
       checkReplay: false,
       notes: { voucher: intent.voucher, overrides: intent.overrides },
       recorded: Promise.resolve({ kind: 'new', attempt: approved.attempt }),
+      spinner: true,
     });
     const { renderReceipt, transactionJson } = await import('../../render/transaction.js');
     out.data(

@@ -86,6 +86,7 @@ export async function runPay(rawOptions: unknown, context: CommandContext): Prom
         notes,
         desk,
         confirm,
+        spinner: true,
       });
     } catch (error) {
       // A Payment proven not sent, or whose outcome could not be recorded: the ledger's receipt, if it has one.

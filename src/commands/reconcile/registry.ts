@@ -129,7 +129,9 @@ async function writeFindings(findings: Iterable<Finding>, options: RegistryRun, 
     // A table's widths need every row: a person's table is short, a long list asks for --format.
     const rows: Finding[] = [];
     for await (const finding of findings) rows.push(finding);
-    for (const line of render.registryTableLines(rows, out.style, t())) out.data(line);
+    const table = render.registryTableLines(rows, { style: out.style, width: out.tableWidth }, t());
+    for (const line of table.lines) out.data(line);
+    if (table.hidden.length > 0) out.note(out.errorStyle.dim(t().hiddenColumns(table.hidden.join(', '))));
   }
 }
 

@@ -90,7 +90,7 @@ async function show(
 ): Promise<void> {
   if (format === 'table') {
     const { reportTable } = await import('../../render/report-table.js');
-    out.data(reportTable(report, out.style, t()));
+    out.data(reportTable(report, out.style, t(), out.tableWidth));
     return;
   }
   const { reportCsvColumns, reportJsonLine, reportLines } = await import('../../render/report.js');
