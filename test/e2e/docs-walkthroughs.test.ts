@@ -60,7 +60,8 @@ function freshDesk(loose: Loose = {}): Desk {
   const cwd = join(home, 'desk');
   const written = (path: string) => path.endsWith('.results.csv');
   cpSync(join(repoRoot, 'examples'), join(cwd, 'examples'), { recursive: true, filter: (path) => !written(path) });
-  const env = { PATH: `${bin}:${process.env.PATH ?? ''}`, HOME: home, LANG: 'C.UTF-8', NO_COLOR: '1' };
+  // A reader's terminal: 80 columns, as the pages' tables are drawn.
+  const env = { PATH: `${bin}:${process.env.PATH ?? ''}`, HOME: home, LANG: 'C.UTF-8', NO_COLOR: '1', COLUMNS: '80' };
   return { cwd, env, loose };
 }
 
