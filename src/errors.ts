@@ -179,6 +179,15 @@ export class CancelledError extends AgentpayError {
   }
 }
 
+/**
+ * A question about paying cancelled (Ctrl+C or Esc at it): said as what it means, that nothing
+ * was paid (`message`), rather than a bare "cancelled". Any other error passes as it is.
+ */
+export function cancelledBeforePaying(error: unknown, message = t().errors.cancelledNothingPaid): unknown {
+  const bare = error instanceof CancelledError && !(error instanceof InterruptedError);
+  return bare && error.message === t().errors.cancelled ? new CancelledError(message) : error;
+}
+
 /** The signals that stop a command (main.ts listens for them); every other one keeps Node's default. */
 export type StopSignal = 'SIGINT' | 'SIGTERM';
 

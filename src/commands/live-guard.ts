@@ -1,4 +1,4 @@
-import { CancelledError, UsageError } from '../errors.js';
+import { CancelledError, cancelledBeforePaying, UsageError } from '../errors.js';
 import type { PurchaseInput } from '../gateway/client.js';
 import { t } from '../i18n/current.js';
 import { optionRecord, switchOption } from '../options/values.js';
@@ -72,8 +72,12 @@ export function guardLivePay(
       const prompter = terminalPrompter({ stdin: out.stdin, stderr: out.stderr, color: out.errorStyle.enabled });
       const { amount, currency, account, service } = payment;
       const message = t().desk.live.confirm({ amount, currency, account, service, profile: line.profile });
-      if (!(await prompter.confirm({ message, initial: false, answers: { yes: t().yes, no: t().no } })))
-        throw new CancelledError(t().errors.cancelledNothingPaid);
+      const go = await prompter
+        .confirm({ message, initial: false, answers: { yes: t().yes, no: t().no } })
+        .catch((error: unknown) => {
+          throw cancelledBeforePaying(error);
+        });
+      if (!go) throw new CancelledError(t().errors.cancelledNothingPaid);
     },
   };
 }
