@@ -16,6 +16,8 @@ export const ExitCode = {
   notUnderstood: 5,
   /** The journal (or another local file agentpay keeps) cannot be read or written. */
   localStorage: 6,
+  /** Refused by one of the desk's rules (a duplicate, a limit, an approval needed, no open shift): nothing was sent. */
+  deskRule: 7,
   /** A bug: an error no class here describes (EX_SOFTWARE of sysexits.h). */
   internal: 70,
   /** Stopped by SIGINT (Ctrl+C), as a shell reports a process that signal ended (128 + 2). */
@@ -53,6 +55,22 @@ export class UsageError extends AgentpayError {
   override name = 'UsageError';
   constructor(message: string, options: { cause?: unknown; hint?: string } = {}) {
     super(message, ExitCode.usage, options);
+  }
+}
+
+/** The desk's rules a purchase can be refused by, as --json names them (docs/desk-safety.md). */
+export type DeskRule = 'duplicate' | 'limit' | 'approval' | 'shift';
+
+/**
+ * A purchase the desk's rules refused, before anything was sent (exit 7): a script can tell it
+ * from a typo (2). The same in both ledgers, whether the profile's rule or the database's.
+ */
+export class DeskRuleRefusedError extends AgentpayError {
+  override name = 'DeskRuleRefusedError';
+  readonly rule: DeskRule;
+  constructor(rule: DeskRule, message: string, options: { cause?: unknown; hint?: string } = {}) {
+    super(message, ExitCode.deskRule, options);
+    this.rule = rule;
   }
 }
 
@@ -287,9 +305,9 @@ function localStorageHint(code: string | undefined): string {
   return t().errors.localStorageHints[key];
 }
 
-/** A batch's exit code: the most severe of its items (70 > 6 > 5 > 4 > 3 > 2 > 1 > 143 > 130 > 0). */
+/** A batch's exit code: the most severe of its items (70 > 6 > 5 > 4 > 3 > 7 > 2 > 1 > 143 > 130 > 0). */
 export function mostSevere(codes: Iterable<ExitCodeValue>): ExitCodeValue {
-  const order: readonly ExitCodeValue[] = [0, 130, 143, 1, 2, 3, 4, 5, 6, 70];
+  const order: readonly ExitCodeValue[] = [0, 130, 143, 1, 2, 7, 3, 4, 5, 6, 70];
   const rank = (code: ExitCodeValue) => order.indexOf(code);
   let worst: ExitCodeValue = ExitCode.success;
   for (const code of codes) if (rank(code) > rank(worst)) worst = code;

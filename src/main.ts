@@ -20,7 +20,7 @@ async function report(
 ): Promise<ExitCodeValue> {
   const [
     { CommanderError },
-    { AgentpayError, ExitCode, InterruptedError },
+    { AgentpayError, DeskRuleRefusedError, ExitCode, InterruptedError },
     { InvalidFieldError },
     { redactSecrets },
     { t },
@@ -69,7 +69,10 @@ async function report(
   const hint = error instanceof AgentpayError ? error.hint : known ? undefined : said.boundary.internalErrorHint;
   if (argv.includes('--json')) {
     const type = known ? (error as Error).name : 'InternalError';
-    write(`${terminalSafeJson(JSON.stringify({ error: { exitCode, type, message, ...(hint ? { hint } : {}) } }))}\n`);
+    // A desk rule's refusal names the rule (duplicate, limit, approval, shift) for a script.
+    const rule = error instanceof DeskRuleRefusedError ? { rule: error.rule } : {};
+    const json = { error: { exitCode, type, ...rule, message, ...(hint ? { hint } : {}) } };
+    write(`${terminalSafeJson(JSON.stringify(json))}\n`);
   } else {
     write(`agentpay: ${known ? '' : said.boundary.internalError}${shown(message)}\n`);
     if (hint) write(`  ${shown(hint)}\n`);

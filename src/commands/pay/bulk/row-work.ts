@@ -1,4 +1,4 @@
-import { AgentpayError, ExitCode, type ExitCodeValue } from '../../../errors.js';
+import { AgentpayError, DeskRuleRefusedError, ExitCode, type ExitCodeValue } from '../../../errors.js';
 import type { PaymentInput } from '../../../gateway/client.js';
 import { t } from '../../../i18n/current.js';
 import type { IntentResult, Ledger } from '../../../ledger/ledger.js';
@@ -88,6 +88,7 @@ function resultOf(row: BulkRow, view: TransactionView | undefined, skipped: bool
     skipped,
     paidAgain: row.start === 'open' && row.entry?.outcome?.view.state === 'failed',
     exitCode: error === undefined ? exitCodeOfState[state as Exclude<RowState, 'not-sent'>] : error.exitCode,
+    rule: error instanceof DeskRuleRefusedError ? error.rule : undefined,
   };
 }
 
