@@ -58,22 +58,6 @@ export class UsageError extends AgentpayError {
   }
 }
 
-/** The desk's rules a purchase can be refused by, as --json names them (docs/desk-safety.md). */
-export type DeskRule = 'duplicate' | 'limit' | 'approval' | 'shift';
-
-/**
- * A purchase the desk's rules refused, before anything was sent (exit 7): a script can tell it
- * from a typo (2). The same in both ledgers, whether the profile's rule or the database's.
- */
-export class DeskRuleRefusedError extends AgentpayError {
-  override name = 'DeskRuleRefusedError';
-  readonly rule: DeskRule;
-  constructor(rule: DeskRule, message: string, options: { cause?: unknown; hint?: string } = {}) {
-    super(message, ExitCode.deskRule, options);
-    this.rule = rule;
-  }
-}
-
 /**
  * The voucher a purchase names cannot be had, found before anything is sent: the reason alone
  * (a bulk row states it under its column) and the field it is about; the message adds that
@@ -172,20 +156,30 @@ export class PaymentOutcomeUnknownError extends AgentpayError {
   readonly reason: string;
   /** The gateway's fault behind it, when the Payment's own exchange went wrong (the client's). */
   readonly fault: GatewayFault | undefined;
+  /** Whether its hint is the general one, which a command can complete with the command that retries it. */
+  private readonly retryable: boolean;
   /** `why`: the words of the purchase layer, or the gateway's fault, said here in the chosen language. */
   constructor(
     transactionId: string,
     why: string | GatewayFault,
-    options: { cause?: unknown; bodySample?: string | undefined; hint?: string } = {},
+    options: { cause?: unknown; bodySample?: string | undefined; hint?: string; retry?: string } = {},
   ) {
     const reason = typeof why === 'string' ? why : lostAnswerReason(why, t());
     super(t().errors.outcomeUnknown(transactionId, reason), ExitCode.pendingOrUnknown, {
       ...options,
-      hint: options.hint ?? t().errors.outcomeUnknownHint(transactionId),
+      hint: options.hint ?? t().errors.outcomeUnknownHint(transactionId, options.retry),
     });
     this.transactionId = transactionId;
     this.reason = reason;
     this.fault = typeof why === 'string' ? undefined : why;
+    this.retryable = options.hint === undefined;
+  }
+
+  /** The same error, its hint naming `command`: the whole command line that sends this Payment again. */
+  withRetry(command: string): PaymentOutcomeUnknownError {
+    if (!this.retryable) return this;
+    const options = { cause: this.cause, bodySample: this.bodySample, retry: command };
+    return new PaymentOutcomeUnknownError(this.transactionId, this.fault ?? this.reason, options);
   }
 }
 
@@ -195,15 +189,6 @@ export class CancelledError extends AgentpayError {
   constructor(message = t().errors.cancelled, exitCode: ExitCodeValue = ExitCode.interrupted) {
     super(message, exitCode);
   }
-}
-
-/**
- * A question about paying cancelled (Ctrl+C or Esc at it): said as what it means, that nothing
- * was paid (`message`), rather than a bare "cancelled". Any other error passes as it is.
- */
-export function cancelledBeforePaying(error: unknown, message = t().errors.cancelledNothingPaid): unknown {
-  const bare = error instanceof CancelledError && !(error instanceof InterruptedError);
-  return bare && error.message === t().errors.cancelled ? new CancelledError(message) : error;
 }
 
 /** The signals that stop a command (main.ts listens for them); every other one keeps Node's default. */

@@ -20,16 +20,18 @@ async function report(
 ): Promise<ExitCodeValue> {
   const [
     { CommanderError },
-    { AgentpayError, DeskRuleRefusedError, ExitCode, InterruptedError },
+    { AgentpayError, ExitCode, InterruptedError },
     { InvalidFieldError },
     { redactSecrets },
     { t },
+    { DeskRuleRefusedError },
   ] = await Promise.all([
     import('commander'),
     import('./errors.js'),
     import('./protocol/problems.js'),
     import('./secrets.js'),
     import('./i18n/current.js'),
+    import('./desk-rule-error.js'),
   ]);
   // The language chosen at start-up (cli.ts); English when it failed before choosing.
   const said = t();

@@ -1,4 +1,4 @@
-import { CancelledError, cancelledBeforePaying, UsageError } from '../errors.js';
+import { CancelledError, InterruptedError, UsageError } from '../errors.js';
 import type { PurchaseInput } from '../gateway/client.js';
 import { t } from '../i18n/current.js';
 import { optionRecord, switchOption } from '../options/values.js';
@@ -36,6 +36,15 @@ export function announceLive({ settings, out }: Pick<CommandContext, 'settings' 
   const line = liveLineOf(settings);
   if (line !== undefined) out.note(renderLiveLine(line, out.errorStyle, t()));
   return line;
+}
+
+/**
+ * A question about paying cancelled (Ctrl+C or Esc at it): said as what it means, that nothing
+ * was paid (`message`), rather than a bare "cancelled". Any other error passes as it is.
+ */
+export function cancelledBeforePaying(error: unknown, message = t().errors.cancelledNothingPaid): unknown {
+  const bare = error instanceof CancelledError && !(error instanceof InterruptedError);
+  return bare && error.message === t().errors.cancelled ? new CancelledError(message) : error;
 }
 
 /** What pay does about a live profile once the voucher is known. */

@@ -1,4 +1,4 @@
-import { DeskRuleRefusedError } from '../errors.js';
+import { DeskRuleRefusedError } from '../desk-rule-error.js';
 import { t } from '../i18n/current.js';
 import type { Intent, IntentGuard, Ledger, RecentPayment } from '../ledger/ledger.js';
 import type { Settings } from '../settings/resolve.js';

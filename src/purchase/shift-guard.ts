@@ -1,4 +1,5 @@
-import { DeskRuleRefusedError, UsageError } from '../errors.js';
+import { DeskRuleRefusedError } from '../desk-rule-error.js';
+import { UsageError } from '../errors.js';
 import { t } from '../i18n/current.js';
 import type { PostgresLedger } from '../ledger/postgres/postgres-ledger.js';
 import type { PurchaseContext } from './session.js';

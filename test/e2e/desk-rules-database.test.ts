@@ -82,6 +82,8 @@ describe("the desk's rules, kept by the database", { timeout: 90_000 }, () => {
     writeFileSync(journal, linesOf([record]));
     const imported = await runCli(['ledger', 'import', journal], { env: anna });
     expect([imported.code, imported.stderr]).toEqual([7, expect.stringContaining('approval threshold')]);
+    // The payment's hint (--request-approval) is no step an import can take: it has none.
+    expect(imported.stderr).not.toContain('--request-approval');
     const retry = await runCli(payStatic('thr-2', ['--txn-id', txn]), { env: anna });
     expect([retry.code, retry.stderr]).toEqual([7, expect.stringContaining('approval threshold')]);
     expect([...paymentsFor('thr-1'), ...paymentsFor('thr-2')]).toEqual([]);

@@ -1,4 +1,4 @@
-import { CancelledError, cancelledBeforePaying, EmptyVoucherListError, GatewayRefusedError } from '../../errors.js';
+import { CancelledError, EmptyVoucherListError, GatewayRefusedError } from '../../errors.js';
 import type { PaymentInput } from '../../gateway/client.js';
 import { t } from '../../i18n/current.js';
 import type { PurchaseOptions } from '../../options/purchase.js';
@@ -13,6 +13,7 @@ import { type PurchaseChoice, paymentInputOf } from '../../purchase/voucher-choi
 import { renderPurchaseSummary } from '../../render/purchase.js';
 import { shownText } from '../../render/sanitize.js';
 import { renderReceipt } from '../../render/transaction.js';
+import { cancelledBeforePaying } from '../live-guard.js';
 import { followPending } from './follow.js';
 import { Interrupted, untilInterrupted } from './interrupt.js';
 import { pickVoucher } from './pick-voucher.js';

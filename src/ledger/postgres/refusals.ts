@@ -1,10 +1,11 @@
-import { type AgentpayError, DeskRuleRefusedError, UsageError } from '../../errors.js';
+import { DeskRuleRefusedError } from '../../desk-rule-error.js';
+import { type AgentpayError, UsageError } from '../../errors.js';
 import { t } from '../../i18n/current.js';
 
 /**
  * The refusals the database's own rules raise where an intent is written (desk-rules-schema.ts),
- * worded for a person (exit 7, nothing sent; a currency no threshold can weigh: exit 2). The server's error stays the cause: its SQLSTATE
- * is what approvals.ts reads for the approval functions' own refusals.
+ * worded for a person (exit 7, nothing sent; a currency no threshold can weigh: exit 2). The
+ * server's error stays the cause: its SQLSTATE is what approvals.ts reads for its own refusals.
  */
 
 /** The SQLSTATE of a server's error, or of the one behind a ledger error. */

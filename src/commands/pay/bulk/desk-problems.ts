@@ -1,4 +1,4 @@
-import { type DeskRule, DeskRuleRefusedError } from '../../../errors.js';
+import { type DeskRule, DeskRuleRefusedError } from '../../../desk-rule-error.js';
 import { t } from '../../../i18n/current.js';
 import type { BulkRun } from '../../../ledger/bulk-run.js';
 import type { Intent, Owner, RecentPayment } from '../../../ledger/ledger.js';

@@ -1,4 +1,5 @@
-import { AgentpayError, DeskRuleRefusedError, ExitCode, type ExitCodeValue } from '../../../errors.js';
+import { DeskRuleRefusedError } from '../../../desk-rule-error.js';
+import { AgentpayError, ExitCode, type ExitCodeValue } from '../../../errors.js';
 import type { PaymentInput } from '../../../gateway/client.js';
 import { t } from '../../../i18n/current.js';
 import type { IntentResult, Ledger } from '../../../ledger/ledger.js';
