@@ -17,6 +17,8 @@ export const ExitCode = {
   notUnderstood: 5,
   /** The journal (or another local file agentpay keeps) cannot be read or written. */
   localStorage: 6,
+  /** Refused by one of the desk's rules (a duplicate, a limit, an approval needed, no open shift): nothing was sent. */
+  deskRule: 7,
   /** A bug: an error no class here describes (EX_SOFTWARE of sysexits.h). */
   internal: 70,
   /** Stopped by SIGINT (Ctrl+C), as a shell reports a process that signal ended (128 + 2). */
@@ -175,20 +177,30 @@ export class PaymentOutcomeUnknownError extends AgentpayError {
   readonly reason: string;
   /** The gateway's fault behind it, when the Payment's own exchange went wrong (the client's). */
   readonly fault: GatewayFault | undefined;
+  /** Whether its hint is the general one, which a command can complete with the command that retries it. */
+  private readonly retryable: boolean;
   /** `why`: the words of the purchase layer, or the gateway's fault, said here in the chosen language. */
   constructor(
     transactionId: string,
     why: string | GatewayFault,
-    options: { cause?: unknown; bodySample?: string | undefined; hint?: string } = {},
+    options: { cause?: unknown; bodySample?: string | undefined; hint?: string; retry?: string } = {},
   ) {
     const reason = typeof why === 'string' ? why : lostAnswerReason(why, t());
     super(t().errors.outcomeUnknown(transactionId, reason), ExitCode.pendingOrUnknown, {
       ...options,
-      hint: options.hint ?? t().errors.outcomeUnknownHint(transactionId),
+      hint: options.hint ?? t().errors.outcomeUnknownHint(transactionId, options.retry),
     });
     this.transactionId = transactionId;
     this.reason = reason;
     this.fault = typeof why === 'string' ? undefined : why;
+    this.retryable = options.hint === undefined;
+  }
+
+  /** The same error, its hint naming `command`: the whole command line that sends this Payment again. */
+  withRetry(command: string): PaymentOutcomeUnknownError {
+    if (!this.retryable) return this;
+    const options = { cause: this.cause, bodySample: this.bodySample, retry: command };
+    return new PaymentOutcomeUnknownError(this.transactionId, this.fault ?? this.reason, options);
   }
 }
 
@@ -299,9 +311,9 @@ function localStorageHint(code: string | undefined): string {
   return t().errors.localStorageHints[key];
 }
 
-/** A batch's exit code: the most severe of its items (70 > 6 > 5 > 4 > 3 > 2 > 1 > 143 > 130 > 0). */
+/** A batch's exit code: the most severe of its items (70 > 6 > 5 > 4 > 3 > 7 > 2 > 1 > 143 > 130 > 0). */
 export function mostSevere(codes: Iterable<ExitCodeValue>): ExitCodeValue {
-  const order: readonly ExitCodeValue[] = [0, 130, 143, 1, 2, 3, 4, 5, 6, 70];
+  const order: readonly ExitCodeValue[] = [0, 130, 143, 1, 2, 7, 3, 4, 5, 6, 70];
   const rank = (code: ExitCodeValue) => order.indexOf(code);
   let worst: ExitCodeValue = ExitCode.success;
   for (const code of codes) if (rank(code) > rank(worst)) worst = code;

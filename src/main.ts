@@ -24,12 +24,14 @@ async function report(
     { InvalidFieldError },
     { redactSecrets },
     { t },
+    { DeskRuleRefusedError },
   ] = await Promise.all([
     import('commander'),
     import('./errors.js'),
     import('./protocol/problems.js'),
     import('./secrets.js'),
     import('./i18n/current.js'),
+    import('./desk-rule-error.js'),
   ]);
   // The language chosen at start-up (cli.ts); English when it failed before choosing.
   const said = t();
@@ -69,7 +71,10 @@ async function report(
   const hint = error instanceof AgentpayError ? error.hint : known ? undefined : said.boundary.internalErrorHint;
   if (argv.includes('--json')) {
     const type = known ? (error as Error).name : 'InternalError';
-    write(`${terminalSafeJson(JSON.stringify({ error: { exitCode, type, message, ...(hint ? { hint } : {}) } }))}\n`);
+    // A desk rule's refusal names the rule (duplicate, limit, approval, shift) for a script.
+    const rule = error instanceof DeskRuleRefusedError ? { rule: error.rule } : {};
+    const json = { error: { exitCode, type, ...rule, message, ...(hint ? { hint } : {}) } };
+    write(`${terminalSafeJson(JSON.stringify(json))}\n`);
   } else {
     write(`agentpay: ${known ? '' : said.boundary.internalError}${shown(message)}\n`);
     if (hint) write(`  ${shown(hint)}\n`);

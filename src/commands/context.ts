@@ -22,6 +22,8 @@ import { type Endpoint, embeddedEndpoint, openRecorder, warnUnrecorded } from '.
 export interface CommandContext {
   settings: Settings;
   out: Output;
+  /** The global options as the command line gave them, for a hint that names a command to run again. */
+  flags?: GlobalFlags;
   /**
    * SIGINT and SIGTERM (main.ts): the first aborts `interrupts.signal`, which stops the
    * sessions' look-ups at once; a command ends with a line saying so (errors.ts InterruptedError).
@@ -97,6 +99,7 @@ export async function createContext(flags: GlobalFlags, io: ProcessIo): Promise<
   return {
     settings,
     out,
+    flags,
     interrupts,
     openGateway: (options) => openGateway(settings, out, { stop: interrupts.signal, ...options }),
     openLedger: () => {

@@ -1,4 +1,4 @@
-import { CancelledError, UsageError } from '../errors.js';
+import { CancelledError, InterruptedError, UsageError } from '../errors.js';
 import type { PurchaseInput } from '../gateway/client.js';
 import { t } from '../i18n/current.js';
 import { optionRecord, switchOption } from '../options/values.js';
@@ -38,6 +38,15 @@ export function announceLive({ settings, out }: Pick<CommandContext, 'settings' 
   return line;
 }
 
+/**
+ * A question about paying cancelled (Ctrl+C or Esc at it): said as what it means, that nothing
+ * was paid (`message`), rather than a bare "cancelled". Any other error passes as it is.
+ */
+export function cancelledBeforePaying(error: unknown, message = t().errors.cancelledNothingPaid): unknown {
+  const bare = error instanceof CancelledError && !(error instanceof InterruptedError);
+  return bare && error.message === t().errors.cancelled ? new CancelledError(message) : error;
+}
+
 /** What pay does about a live profile once the voucher is known. */
 export interface PayLiveGuard {
   /** The guards lifted for the ledger: ["yes"] when --yes paid through a live profile. */
@@ -72,8 +81,12 @@ export function guardLivePay(
       const prompter = terminalPrompter({ stdin: out.stdin, stderr: out.stderr, color: out.errorStyle.enabled });
       const { amount, currency, account, service } = payment;
       const message = t().desk.live.confirm({ amount, currency, account, service, profile: line.profile });
-      if (!(await prompter.confirm({ message, initial: false, answers: { yes: t().yes, no: t().no } })))
-        throw new CancelledError(t().errors.cancelledNothingPaid);
+      const go = await prompter
+        .confirm({ message, initial: false, answers: { yes: t().yes, no: t().no } })
+        .catch((error: unknown) => {
+          throw cancelledBeforePaying(error);
+        });
+      if (!go) throw new CancelledError(t().errors.cancelledNothingPaid);
     },
   };
 }

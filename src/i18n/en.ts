@@ -141,8 +141,9 @@ const en = {
     cancelledDuplicate: 'cancelled: nothing was paid (the same top-up was made recently)',
     noPaymentSent: 'no payment was sent',
     outcomeUnknown: (id: string, reason: string) => `the outcome of payment ${id} is unknown: ${reason}`,
-    outcomeUnknownHint: (id: string) =>
-      `it may have been made and is kept in the ledger; look it up with \`agentpay status ${id}\` or settle it with \`agentpay reconcile\`; to try again without paying twice, repeat the same command with --txn-id ${id}`,
+    /** `retry`: the whole command that sends the same Payment again (commands/retry-command.ts), where there is one. */
+    outcomeUnknownHint: (id: string, retry?: string) =>
+      `it may have been made and is kept in the ledger; look it up with \`agentpay status ${id}\` or settle it with \`agentpay reconcile\`${retry === undefined ? '' : `; to try again without paying twice: \`${retry}\``}`,
     ledgerUnreachable: (ledger: string, reason: string) => `the ledger ${ledger} cannot be reached (${reason})`,
     ledgerUnreachableHint:
       'check that the database server is up and the URL, user and password are right (`agentpay doctor` shows them, the password as ***)',
@@ -621,7 +622,7 @@ const en = {
       `buy is interactive and needs a person at a terminal (${missing}); nothing was sent`,
     missing: { stdin: 'stdin is not a terminal', stdout: 'stdout is not a terminal', ci: 'CI is set' },
     scriptsHint:
-      'scripts use `agentpay check` to list the vouchers, then `agentpay pay --invoice-id <id>` (or --amount)',
+      'scripts list the vouchers with `agentpay check --service <id> --account <account>`, then pay one with `agentpay pay --service <id> --account <account> --invoice-id <id>` (or --amount)',
   },
 
   /** history: render/history.ts and commands/history (its CSV and --json are data, in English). */
@@ -856,7 +857,7 @@ const en = {
     passwordStdinHint:
       'give the password on stdin: printf %s "$PASSWORD" | agentpay ledger add-operator <role> --password-stdin',
     roleExists: (role: string) => `the database already has a role ${role}: nothing was changed`,
-    roleExistsHint: 'choose another name, or remove the operator first with `agentpay ledger remove-operator`',
+    roleExistsHint: 'choose another name, or remove the operator first with `agentpay ledger remove-operator <role>`',
     notAnOperator: (role: string) => `${role} is not an operator role of agentpay: nothing was removed`,
     notAnOperatorHint: 'see the operator roles with `agentpay ledger operators`',
     refusedByDatabase: (what: string, reason: string) => `the database refused to ${what}: ${reason}`,
@@ -1260,7 +1261,6 @@ const en = {
     postgresOnly: (what: string, journal: string) =>
       `ledger ${what} is for a PostgreSQL ledger; the ledger here is the file ${journal}`,
     postgresOnlyHint: 'give --ledger postgres://user@host/database (or AGENTPAY_LEDGER, or the profile key ledger)',
-    compactNothingLost: 'nothing is lost: what it did is finished by the next `agentpay ledger compact`',
     caUnreadable: (path: string, where: string, reason: string) =>
       `cannot read the CA file ${path} (${where}): ${reason}`,
     caNoCertificate: (path: string, where: string) => `the CA file ${path} (${where}) holds no PEM certificate`,

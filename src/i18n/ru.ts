@@ -245,8 +245,8 @@ const ru: Catalogue = {
     cancelledDuplicate: 'отменено: ничего не оплачено (такое же пополнение было недавно)',
     noPaymentSent: 'платёж не отправлялся',
     outcomeUnknown: (id, reason) => `исход платежа ${id} неизвестен: ${reason}`,
-    outcomeUnknownHint: (id) =>
-      `он мог пройти и сохранён в журнале; узнайте его через \`agentpay status ${id}\` или доведите через \`agentpay reconcile\`; чтобы повторить без двойной оплаты, запустите ту же команду с --txn-id ${id}`,
+    outcomeUnknownHint: (id, retry) =>
+      `он мог пройти и сохранён в журнале; узнайте его через \`agentpay status ${id}\` или доведите через \`agentpay reconcile\`${retry === undefined ? '' : `; чтобы повторить без двойной оплаты: \`${retry}\``}`,
     ledgerUnreachable: (ledger, reason) => `журнал ${ledger} недоступен (${reason})`,
     ledgerUnreachableHint:
       'проверьте, что сервер базы данных работает, а URL, пользователь и пароль верны (`agentpay doctor` покажет их, пароль как ***)',
@@ -684,7 +684,7 @@ const ru: Catalogue = {
       `buy работает в диалоге, за терминалом нужен человек (${missing}); ничего не отправлялось`,
     missing: { stdin: 'stdin — не терминал', stdout: 'stdout — не терминал', ci: 'задана переменная CI' },
     scriptsHint:
-      'скрипты получают ваучеры через `agentpay check`, затем платят через `agentpay pay --invoice-id <id>` (или --amount)',
+      'скрипты получают ваучеры через `agentpay check --service <id> --account <счёт>`, затем платят через `agentpay pay --service <id> --account <счёт> --invoice-id <id>` (или --amount)',
   },
 
   history: {
@@ -913,7 +913,8 @@ const ru: Catalogue = {
     passwordStdinHint:
       'передайте пароль через stdin: printf %s "$PASSWORD" | agentpay ledger add-operator <роль> --password-stdin',
     roleExists: (role) => `в базе данных уже есть роль ${role}: ничего не изменено`,
-    roleExistsHint: 'выберите другое имя или сначала удалите оператора командой `agentpay ledger remove-operator`',
+    roleExistsHint:
+      'выберите другое имя или сначала удалите оператора командой `agentpay ledger remove-operator <роль>`',
     notAnOperator: (role) => `${role} не является ролью оператора agentpay: ничего не удалено`,
     notAnOperatorHint: 'роли операторов показывает `agentpay ledger operators`',
     refusedByDatabase: (what, reason) => `база данных отказалась ${what}: ${reason}`,
@@ -1320,7 +1321,6 @@ const ru: Catalogue = {
     postgresOnly: (what, journal) => `ledger ${what} — для журнала в PostgreSQL, а здесь журнал — файл ${journal}`,
     postgresOnlyHint:
       'укажите --ledger `postgres://<роль>@<хост>/<база>` (или AGENTPAY_LEDGER, или ключ профиля ledger)',
-    compactNothingLost: 'ничего не потеряно: начатое доделает следующий запуск `agentpay ledger compact`',
     caUnreadable: (path, where, reason) => `не удаётся прочитать файл CA ${path} (${where}): ${reason}`,
     caNoCertificate: (path, where) => `в файле CA ${path} (${where}) нет сертификата PEM`,
     caHint: 'укажите файл с блоками -----BEGIN CERTIFICATE-----',

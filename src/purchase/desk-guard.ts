@@ -1,4 +1,4 @@
-import { UsageError } from '../errors.js';
+import { DeskRuleRefusedError } from '../desk-rule-error.js';
 import { t } from '../i18n/current.js';
 import type { Intent, IntentGuard, Ledger, RecentPayment } from '../ledger/ledger.js';
 import type { Settings } from '../settings/resolve.js';
@@ -127,26 +127,28 @@ export function enforceDeskAlone(context: DeskContext, intent: Intent, policy: D
 }
 
 /**
- * Refuses what the policy does not let through (exit 2, nothing sent); otherwise the guards
+ * Refuses what the policy does not let through (exit 7, nothing sent); otherwise the guards
  * lifted for this payment, for its intent: "over-limit", "allow-duplicate".
  */
 export function enforceDesk(findings: DeskFindings, policy: DeskPolicy, now = new Date()): string[] {
   const lifted: string[] = [];
   if (findings.approval !== undefined) {
-    throw new UsageError(t().approvals.needed(breachText(findings.approval)), { hint: t().approvals.neededHint });
+    throw new DeskRuleRefusedError('approval', t().approvals.needed(breachText(findings.approval)), {
+      hint: t().approvals.neededHint,
+    });
   }
   if (findings.breaches.length > 0) {
     if (!policy.overLimit) {
-      throw new UsageError(t().desk.refusedLimits(findings.breaches.map((breach) => breachText(breach)).join('; ')), {
-        hint: t().desk.refusedLimitsHint,
-      });
+      const breaches = findings.breaches.map((breach) => breachText(breach)).join('; ');
+      throw new DeskRuleRefusedError('limit', t().desk.refusedLimits(breaches), { hint: t().desk.refusedLimitsHint });
     }
     lifted.push('over-limit');
   }
   if (findings.duplicates.length > 0 && policy.duplicates !== 'skip') {
     if (policy.duplicates === 'refuse') {
       const [latest] = findings.duplicates.slice(-1);
-      throw new UsageError(
+      throw new DeskRuleRefusedError(
+        'duplicate',
         t().desk.refusedDuplicate(
           findings.duplicates.length,
           findings.duplicates.map((payment) => duplicateText(payment, now)).join('; '),

@@ -1,3 +1,4 @@
+import { DeskRuleRefusedError } from '../desk-rule-error.js';
 import { UsageError } from '../errors.js';
 import { t } from '../i18n/current.js';
 import type { PostgresLedger } from '../ledger/postgres/postgres-ledger.js';
@@ -19,7 +20,7 @@ export async function shiftLedgerOf(context: Pick<PurchaseContext, 'openLedger'>
 /**
  * With the profile's `shifts: true`, or the team ledger's policy, a payment needs the operator
  * role's open shift (docs/desk-safety.md, Shifts): refused before anything is recorded or sent
- * (exit 2). The database checks it again where the intent is written.
+ * (exit 7). The database checks it again where the intent is written.
  */
 export async function requireOpenShift(context: Pick<PurchaseContext, 'openLedger' | 'settings'>): Promise<void> {
   const byProfile = context.settings.desk.shifts;
@@ -28,7 +29,7 @@ export async function requireOpenShift(context: Pick<PurchaseContext, 'openLedge
   const { openShiftOf } = await import('../ledger/postgres/shifts.js');
   if ((await openShiftOf(ledger)) !== undefined) return;
   const role = ledger.recordsAs ?? context.settings.operator.value;
-  throw new UsageError(byProfile ? t().shifts.outside(role) : t().shifts.outsideByLedger(role), {
+  throw new DeskRuleRefusedError('shift', byProfile ? t().shifts.outside(role) : t().shifts.outsideByLedger(role), {
     hint: t().shifts.noShiftHint,
   });
 }

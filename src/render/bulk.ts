@@ -135,6 +135,8 @@ export interface RowResult {
   /** Closed earlier as failed without the gateway's word ("never made", "not sent"), and paid again this run. */
   paidAgain: boolean;
   exitCode: number;
+  /** Not sent because a desk rule refused it where its intent was written: which rule. */
+  rule?: string | undefined;
 }
 
 const stateColour = (state: RowState, style: Style) =>
@@ -173,6 +175,7 @@ export function resultJson(result: RowResult): string {
     status: result.status,
     requestId: result.requestId,
     message: result.message,
+    ...(result.rule === undefined ? {} : { rule: result.rule }),
     skipped: result.skipped,
   });
 }

@@ -117,7 +117,7 @@ export const deskSettings = {
       en: "a payment needs the operator's open shift (`agentpay shift open`; team ledger)",
       ru: 'для платежа нужна открытая смена оператора (`agentpay shift open`; общий журнал)',
     },
-    docs: "a payment (pay, buy, a bulk run's rows, pay --approved) needs the operator role's open shift on the team ledger (`agentpay shift open`, docs/desk-safety.md, Shifts); refused otherwise (exit 2)",
+    docs: "a payment (pay, buy, a bulk run's rows, pay --approved) needs the operator role's open shift on the team ledger (`agentpay shift open`, docs/desk-safety.md, Shifts); refused otherwise (exit 7)",
   },
   duplicateWindow: {
     flag: '--duplicate-window <span>',

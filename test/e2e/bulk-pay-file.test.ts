@@ -107,14 +107,14 @@ describe('pay --from-file', () => {
     expect(sandbox.store.all()).toHaveLength(1);
   });
 
-  it('limits hold across the file: the daily limit over the sums of the rows and the ledger, exit 2 naming the row, nothing sent', async () => {
+  it('limits hold across the file: the daily limit over the sums of the rows and the ledger, exit 7 naming the row, nothing sent', async () => {
     const { sandbox, env } = await setUp();
     const earlier = await runCli(['pay', '--service', '201', '--account', 'l-0', '--amount', '500.00'], { env });
     expect(earlier.code).toBe(0);
     const orders = ordersFile(['service,account,amount', '201,l-1,300.00', '201,l-2,300.00', '201,l-1,100.00']);
     const limits = ['--daily-limit', 'KZT=1000', '--account-daily-limit', 'KZT=350'];
     const refused = await runCli(['pay', '--from-file', orders, '--yes', ...limits], { env });
-    expect(refused.code).toBe(2);
+    expect(refused.code).toBe(7);
     // 500 (ledger) + 300 + 300 = 1100 > 1000 at line 3; l-1: 300 + 100 > 350 at line 4.
     expect(refused.stderr).toContain('line 3, amount: 300.00 KZT would take');
     expect(refused.stderr).toContain('from 800.00 to 1100.00 KZT');
@@ -143,7 +143,7 @@ describe('pay --from-file', () => {
     ).toBe(0);
     const orders = ordersFile(['service,account,amount', '201,m-2,240.00', '201,m-1,100.00']);
     const refused = await runCli(['pay', '--from-file', orders, '--yes', '--account-daily-limit', 'KZT=250'], { env });
-    expect(refused.code).toBe(2);
+    expect(refused.code).toBe(7);
     expect(refused.stderr).toContain(
       "line 3, amount: 100.00 KZT would take account m-1's payments today from 200.00 to 300.00 KZT",
     );
@@ -156,7 +156,7 @@ describe('pay --from-file', () => {
     expect((await runCli(['pay', '--service', '201', '--account', 'd-1', '--amount', '10.00'], { env })).code).toBe(0);
     const orders = ordersFile(['service,account,amount', '201,d-1,10.00', '201,d-2,20.00', '201,d-2,20.00']);
     const refused = await runCli(['pay', '--from-file', orders, '--yes'], { env });
-    expect(refused.code).toBe(2);
+    expect(refused.code).toBe(7);
     expect(refused.stderr).toContain('line 2: repeats transaction');
     expect(refused.stderr).toContain('line 4: the same purchase as line 3');
     expect(paymentsReceived(sandbox)).toHaveLength(1);

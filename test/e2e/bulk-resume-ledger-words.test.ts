@@ -208,7 +208,7 @@ describe("a resumed run weighs the ledger's recent payments", () => {
     );
     expect(paidS.code, paidS.stderr).toBe(0);
     const refused = await runCli(['pay', '--from-file', orders, '--yes'], { env });
-    expect(refused.code).toBe(2);
+    expect(refused.code).toBe(7);
     expect(refused.stderr).toContain('line 2: repeats transaction');
     const before = sandbox.received.length;
     const paid = await runCli(['pay', '--from-file', orders, '--yes', '--json', '--allow-duplicate'], { env });

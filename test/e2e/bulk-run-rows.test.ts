@@ -56,7 +56,7 @@ describe.each(backends)('a bulk run on $name', ({ env: envOf }) => {
       'k-3,201,t-2,20.00',
     ]);
     const purchaseTwice = await runCli(['pay', '--from-file', purchases, '--yes'], { env });
-    expect(purchaseTwice.code).toBe(2);
+    expect(purchaseTwice.code).toBe(7);
     expect(purchaseTwice.stderr).toContain('line 4: the same purchase as line 3');
     expect(sandbox.received.length).toBe(before);
   });

@@ -44,7 +44,7 @@ describe('the two-person rule, enforced by the database', { timeout: 60_000 }, (
   it('refuses a payment over the threshold, records a request, pays it once a supervisor approves, never twice', async () => {
     const { anna, boris, names } = await desk('a');
     const refused = await runCli(payStatic('approve-1', over), { env: anna });
-    expect([refused.code, refused.stderr]).toEqual([2, expect.stringContaining('--request-approval')]);
+    expect([refused.code, refused.stderr]).toEqual([7, expect.stringContaining('--request-approval')]);
     const id = await requested(anna, 'approve-1');
     expect(paymentsFor('approve-1')).toHaveLength(0);
 
@@ -143,7 +143,7 @@ describe('the two-person rule, enforced by the database', { timeout: 60_000 }, (
     const onFile = await runCli(payStatic('file-1', [...over, '--request-approval']), { env: fileEnv });
     expect([onFile.code, onFile.stderr]).toEqual([2, expect.stringContaining('needs the team ledger on PostgreSQL')]);
     const overOnFile = await runCli(payStatic('file-1', over), { env: fileEnv });
-    expect([overOnFile.code, overOnFile.stderr]).toEqual([2, expect.stringContaining('needs a second person')]);
+    expect([overOnFile.code, overOnFile.stderr]).toEqual([7, expect.stringContaining('needs a second person')]);
     expect(paymentsFor('file-1')).toEqual([]);
     const mixed = await runCli(['pay', '--approved', '1234', '--amount', '1.00'], { env: anna });
     expect([mixed.code, mixed.stderr]).toEqual([2, expect.stringContaining('--amount cannot change it')]);

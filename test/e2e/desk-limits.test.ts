@@ -64,7 +64,7 @@ describe('limits, with the local ledger', () => {
   it('maxAmount: refused with the limit and the amount, a flag cannot raise it, --over-limit pays and is recorded with the operator', async () => {
     const env = deskTerminal({ maxAmount: { KZT: '100.00' }, operator: 'ann' });
     const refused = await runCli(payStatic('max-1', '150.00', ['--max-amount', 'KZT=1000']), { env });
-    expect(refused.code).toBe(2);
+    expect(refused.code).toBe(7);
     expect(refused.stderr).toContain(
       '150.00 KZT is over the limit for one payment of 100.00 KZT (profile "default"); nothing was sent',
     );
@@ -92,7 +92,7 @@ describe('limits, with the local ledger', () => {
     expect((await runCli(payStatic('0000000000', '150.00', limit), { env })).code).toBe(1);
     expect((await runCli(payStatic('day-2', '150', limit), { env })).code).toBe(0);
     const third = await runCli(payStatic('day-3', '0.01', limit), { env });
-    expect(third.code).toBe(2);
+    expect(third.code).toBe(7);
     expect(third.stderr).toContain(
       "0.01 KZT would take ann's payments today from 300.00 to 300.01 KZT, over the daily limit of 300.00 KZT (--daily-limit)",
     );
@@ -112,7 +112,7 @@ describe('duplicate top-ups, with the local ledger', () => {
     const earlier = String(jsonLines(first.stdout)[0]?.transactionId);
 
     const again = await runCli(payStatic('dup-1', '150'), { env });
-    expect(again.code).toBe(2);
+    expect(again.code).toBe(7);
     expect(again.stderr).toContain(
       `refused as a duplicate top-up: the same payment was made once recently (transaction ${earlier}, 150.00 KZT to account dup-1 on service 201`,
     );
@@ -122,7 +122,7 @@ describe('duplicate top-ups, with the local ledger', () => {
 
     expect((await runCli(payStatic('dup-1', '150.00', ['--txn-id', earlier]), { env })).code).toBe(0);
     // A flag only lengthens the window: shortening it is the desk's decision, in the profile.
-    expect((await runCli(payStatic('dup-1', '150.00', ['--duplicate-window', '0']), { env })).code).toBe(2);
+    expect((await runCli(payStatic('dup-1', '150.00', ['--duplicate-window', '0']), { env })).code).toBe(7);
     const allowed = await runCli(payStatic('dup-1', '150.00', ['--allow-duplicate']), { env });
     expect(allowed.code).toBe(0);
     // Two payments: the retry sent the first one's TransactionID again, which pays nothing twice.
@@ -146,7 +146,7 @@ describe('duplicate top-ups, with the local ledger', () => {
     const unclassified = isolatedEnv(base);
     expect((await runCli(payStatic('f-2', '10.00'), { env: unclassified })).code).toBe(3);
     const again = await runCli(payStatic('f-2', '10.00'), { env: unclassified });
-    expect(again.code).toBe(2);
+    expect(again.code).toBe(7);
     expect(again.stderr).toContain('unknown); nothing was sent');
     expect(
       foreign.received.filter((form) => form.get('RequestType') === 'Payment' && form.get('Account') === 'f-2'),
@@ -165,10 +165,10 @@ describe('with a PostgreSQL ledger, across the desk', () => {
     expect((await runCli(payStatic('pg-1', '150.00'), { env: ann })).code).toBe(0);
 
     const duplicate = await runCli(payStatic('pg-1', '150.00'), { env: bob });
-    expect(duplicate.code).toBe(2);
+    expect(duplicate.code).toBe(7);
     expect(duplicate.stderr).toContain('by ann, success); nothing was sent');
     const overAccount = await runCli(payStatic('pg-1', '60.00', ['--account-daily-limit', 'KZT=200']), { env: bob });
-    expect(overAccount.code).toBe(2);
+    expect(overAccount.code).toBe(7);
     expect(overAccount.stderr).toContain(
       "60.00 KZT would take account pg-1's payments today from 150.00 to 210.00 KZT",
     );
@@ -179,8 +179,8 @@ describe('with a PostgreSQL ledger, across the desk', () => {
         .code,
     ).toBe(0);
     // bob's own day: 150.00 so far; one more is over his limit, not ann's.
-    expect((await runCli(payStatic('pg-2', '1', ['--daily-limit', 'KZT=150.00']), { env: bob })).code).toBe(2);
-    expect((await runCli(payStatic('pg-2', '1', ['--daily-limit', 'KZT=150.00']), { env: ann })).code).toBe(2);
+    expect((await runCli(payStatic('pg-2', '1', ['--daily-limit', 'KZT=150.00']), { env: bob })).code).toBe(7);
+    expect((await runCli(payStatic('pg-2', '1', ['--daily-limit', 'KZT=150.00']), { env: ann })).code).toBe(7);
     expect((await runCli(payStatic('pg-3', '1', ['--daily-limit', 'KZT=151.00']), { env: ann })).code).toBe(0);
     const rows = await sql(
       ledger,
@@ -204,7 +204,7 @@ describe('with a PostgreSQL ledger, across the desk', () => {
       runCli(['pay', '--from-file', orders, '--yes', '--json', '--account-daily-limit', limit], { env: bob });
 
     const refused = await bulk('KZT=150');
-    expect(refused.code).toBe(2);
+    expect(refused.code).toBe(7);
     expect(refused.stderr).toContain(
       "line 2, amount: 60.00 KZT would take account pb-1's payments today from 100.00 to 160.00 KZT",
     );

@@ -59,10 +59,10 @@ describe("the desk's rules, kept by the database", { timeout: 90_000 }, () => {
 
     // The client tells it before anything (its question included); the database refuses it anyway.
     const plain = await runCli(payStatic('thr-1'), { env: anna });
-    expect([plain.code, plain.stderr]).toEqual([2, expect.stringMatching(/needs a second person: .*team ledger/)]);
+    expect([plain.code, plain.stderr]).toEqual([7, expect.stringMatching(/needs a second person: .*team ledger/)]);
     // An operator's own threshold may only be lower: a higher one in the flags changes nothing.
     const higher = await runCli(payStatic('thr-1', ['--approval-over', 'KZT=1000000']), { env: anna });
-    expect(higher.code).toBe(2);
+    expect(higher.code).toBe(7);
 
     // A journal line holding the intent, imported, then the "safe retry" of it.
     const journal = join(anna.HOME!, 'old.jsonl');
@@ -81,9 +81,11 @@ describe("the desk's rules, kept by the database", { timeout: 90_000 }, () => {
     };
     writeFileSync(journal, linesOf([record]));
     const imported = await runCli(['ledger', 'import', journal], { env: anna });
-    expect([imported.code, imported.stderr]).toEqual([2, expect.stringContaining('approval threshold')]);
+    expect([imported.code, imported.stderr]).toEqual([7, expect.stringContaining('approval threshold')]);
+    // The payment's hint (--request-approval) is no step an import can take: it has none.
+    expect(imported.stderr).not.toContain('--request-approval');
     const retry = await runCli(payStatic('thr-2', ['--txn-id', txn]), { env: anna });
-    expect([retry.code, retry.stderr]).toEqual([2, expect.stringContaining('approval threshold')]);
+    expect([retry.code, retry.stderr]).toEqual([7, expect.stringContaining('approval threshold')]);
     expect([...paymentsFor('thr-1'), ...paymentsFor('thr-2')]).toEqual([]);
 
     const client = await sessionAs(admin, names.anna);
@@ -111,7 +113,7 @@ describe("the desk's rules, kept by the database", { timeout: 90_000 }, () => {
       'key,service,account,currency,invoice-id,amount\nR1,201,thr-5,KZT,,150.00\nR2,201,thr-6,KZT,,50.00\n',
     );
     const bulk = await runCli(['--json', 'pay', '--from-file', orders, '--yes'], { env: anna });
-    expect(bulk.code, bulk.stderr).toBe(2);
+    expect(bulk.code, bulk.stderr).toBe(7);
     const rows = jsonLines(bulk.stdout).filter((line) => line.key !== undefined);
     expect(rows.map((row) => [row.key, row.state])).toEqual([
       ['R1', 'not-sent'],
@@ -199,7 +201,7 @@ describe("the desk's rules, kept by the database", { timeout: 90_000 }, () => {
   it('puts every payment in its shift by the database: none outside one, none missed by the close', async () => {
     const { admin, anna, names } = await desk('s', ['--shifts', 'required']);
     const outside = await runCli(payStatic('sh-0'), { env: anna });
-    expect([outside.code, outside.stderr]).toEqual([2, expect.stringContaining('open shift on this team ledger')]);
+    expect([outside.code, outside.stderr]).toEqual([7, expect.stringContaining('open shift on this team ledger')]);
     expect(paymentsFor('sh-0')).toEqual([]);
     expect(await sql(admin, 'SELECT count(*)::int AS n FROM agentpay_transactions')).toEqual([{ n: 0 }]);
 

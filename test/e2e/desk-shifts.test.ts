@@ -32,7 +32,7 @@ describe('shifts and their Z-reports', { timeout: 90_000 }, () => {
     const boris = shiftTerminal(admin, 'boris_s');
 
     const outside = await runCli(payStatic('shift-0'), { env: anna });
-    expect([outside.code, outside.stderr]).toEqual([2, expect.stringContaining('need an open shift')]);
+    expect([outside.code, outside.stderr]).toEqual([7, expect.stringContaining('need an open shift')]);
     expect(paymentsFor('shift-0')).toEqual([]);
     expect((await runCli(['shift', 'open'], { env: anna })).code).toBe(0);
     const twice = await runCli(['shift', 'open'], { env: anna });
@@ -73,7 +73,7 @@ describe('shifts and their Z-reports', { timeout: 90_000 }, () => {
     });
     expect(first.hash).toMatch(/^[0-9a-f]{64}$/);
     const afterClose = await runCli(payStatic('shift-3'), { env: anna });
-    expect([afterClose.code, afterClose.stderr]).toEqual([2, expect.stringContaining('need an open shift')]);
+    expect([afterClose.code, afterClose.stderr]).toEqual([7, expect.stringContaining('need an open shift')]);
 
     // --carry-over closes over a payment not final, and lists it as carried.
     expect((await runCli(['shift', 'open'], { env: boris })).code).toBe(0);

@@ -117,6 +117,11 @@ describe('exit 3: pending, or a payment whose outcome is unknown', () => {
       expect(result.stderr).toContain(
         'it may have been made and is kept in the ledger; look it up with `agentpay status 987`',
       );
+      // The retry is named whole, as it is typed: this purchase under its TransactionID.
+      expect(result.stderr).toContain(
+        'to try again without paying twice: ' +
+          '`agentpay pay --service 201 --account a --currency KZT --amount 5 --txn-id 987`',
+      );
     } finally {
       await fake.close();
     }

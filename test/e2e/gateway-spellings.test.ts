@@ -41,7 +41,7 @@ describe.each([
     expect((await runCli(payStatic(account), { env: terminal(first!) })).code).toBe(0);
     for (const spelling of others) {
       const again = await runCli(payStatic(account), { env: terminal(spelling) });
-      expect(again.code, spelling).toBe(2);
+      expect(again.code, spelling).toBe(7);
       expect(again.stderr.replaceAll('\n', ' ')).toContain('refused as a duplicate top-up');
     }
     expect(rig.paymentsFor(account)).toHaveLength(1);
@@ -81,7 +81,7 @@ describe('a journal written with old spellings', () => {
     const imported = await runCli(['ledger', 'import', journal], { env: terminal(third!) });
     expect(imported.code, imported.stderr).toBe(0);
     const again = await runCli(payStatic(account), { env: terminal(third!) });
-    expect(again.code).toBe(2);
+    expect(again.code).toBe(7);
     expect(again.stderr.replaceAll('\n', ' ')).toContain('refused as a duplicate top-up');
     expect(rig.paymentsFor(account)).toHaveLength(1);
     const history = await runCli(['--json', 'history', '--gateway', third!], { env: terminal(first!) });
@@ -159,7 +159,7 @@ describe('a team ledger written with old spellings', () => {
 
     // The migrated payments weigh in the duplicate check under any spelling.
     const again = await runCli(payStatic('mig-upper'), { env: terminal(localhost!) });
-    expect(again.code).toBe(2);
+    expect(again.code).toBe(7);
     expect(again.stderr.replaceAll('\n', ' ')).toContain('refused as a duplicate top-up');
     expect(rig.paymentsFor('mig-upper')).toHaveLength(1);
   });

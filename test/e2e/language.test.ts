@@ -74,7 +74,7 @@ describe('agentpay --lang ru', () => {
     const args = ['pay', '--service', '202', '--account', '7011234568', '--amount', '1500.00'];
     expect((await ru(args, env)).code).toBe(0);
     const duplicate = await ru(args, env);
-    expect(duplicate.code).toBe(2);
+    expect(duplicate.code).toBe(7);
     expect(duplicate.stderr).toContain('отказано как дубль пополнения: такой же платёж недавно прошёл 1 раз');
     expectRussian(duplicate);
   });

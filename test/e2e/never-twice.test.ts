@@ -99,8 +99,8 @@ describe.each(ledgers)('never twice, with $name', ({ terminals }) => {
       gateway.holdChecks(0);
       const paid = paidTo(account);
       expect(paid).toHaveLength(1);
-      expect(results.map((result) => result.code).sort()).toEqual([0, 2]);
-      const refused = results.find((result) => result.code === 2)!;
+      expect(results.map((result) => result.code).sort()).toEqual([0, 7]);
+      const refused = results.find((result) => result.code === 7)!;
       expect(refused.stderr).toContain('refused as a duplicate top-up');
       expect(refused.stderr).toContain(`transaction ${paid[0]!.get('TransactionID')}`);
     }

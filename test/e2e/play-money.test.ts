@@ -94,7 +94,7 @@ describe('a bulk run refused for want of an open shift', { timeout: 90_000 }, ()
     );
     const orders = ordersFile(['service,account,amount', ...[1, 2, 3, 4, 5, 6].map((i) => `201,shiftless-${i},10.00`)]);
     const run = await runCli(['pay', '--from-file', orders, '--yes', '--json'], { env });
-    expect(run.code).toBe(2);
+    expect(run.code).toBe(7);
     expect(jsonLines(run.stdout).map((line) => line.state)).toEqual(Array(6).fill('not-sent'));
     expect(rig.paymentsFor('shiftless-1')).toEqual([]);
     expect(await sql(admin, 'SELECT count(*)::int AS n FROM agentpay_transactions')).toEqual([{ n: 0 }]);

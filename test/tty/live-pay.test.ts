@@ -131,7 +131,7 @@ describe.skipIf(skipped)('pay through a live profile, while the person decides',
     expect(meanwhile.code).toBe(0);
     await screen.press('y');
     const last = await screen.waitFor(/^EXIT=\d+$/m);
-    expect(await finish(screen)).toBe(2);
+    expect(await finish(screen)).toBe(7);
     expect(last.replaceAll('\n', '')).toContain('refused as a duplicate top-up');
     expect(paymentsReceived(sandbox)).toHaveLength(1);
   });

@@ -92,6 +92,9 @@ describe('mostSevere (a batch exit code)', () => {
     [[0, 1], 1],
     [[1, 2, 0], 2],
     [[2, 3, 1], 3],
+    // A row a desk rule refused (7) outranks a bad one (2); a payment left open (3) outranks both.
+    [[2, 7, 1, 0], 7],
+    [[7, 3], 3],
     [[3, 4, 0], 4],
     [[4, 3], 4],
     [[3, 5], 5],

@@ -13,6 +13,7 @@ import { type PurchaseChoice, paymentInputOf } from '../../purchase/voucher-choi
 import { renderPurchaseSummary } from '../../render/purchase.js';
 import { shownText } from '../../render/sanitize.js';
 import { renderReceipt } from '../../render/transaction.js';
+import { cancelledBeforePaying } from '../live-guard.js';
 import { followPending } from './follow.js';
 import { Interrupted, untilInterrupted } from './interrupt.js';
 import { pickVoucher } from './pick-voucher.js';
@@ -81,8 +82,8 @@ async function confirmDuplicate(
   // The ledger's account and operator may come from other machines: shown through shownText.
   for (const payment of findings.duplicates) out.note(`  ${shownText(duplicateText(payment, new Date()))}`);
   const digits = input.account.slice(-4);
-  const typed = await deps.prompter.input({
-    message: said.buy.typeDigits(digits.length),
+  const typed = await deps.prompter.input({ message: said.buy.typeDigits(digits.length) }).catch((error: unknown) => {
+    throw cancelledBeforePaying(error, said.errors.cancelledDuplicate);
   });
   if (typed.trim() !== digits) throw new CancelledError(said.errors.cancelledDuplicate);
   if (deps.signal.aborted) throw new CancelledError();
@@ -167,11 +168,15 @@ async function confirm(
   out.note('');
   const said = t();
   out.note(renderPurchaseSummary(summary, out.errorStyle, columns, said));
-  const go = await deps.prompter.confirm({
-    message: said.buy.payNow(input.amount, input.currency),
-    initial: false,
-    answers: { yes: said.yes, no: said.no },
-  });
+  const go = await deps.prompter
+    .confirm({
+      message: said.buy.payNow(input.amount, input.currency),
+      initial: false,
+      answers: { yes: said.yes, no: said.no },
+    })
+    .catch((error: unknown) => {
+      throw cancelledBeforePaying(error);
+    });
   if (!go) throw new CancelledError(said.errors.cancelledNothingPaid);
   if (deps.signal.aborted) throw new CancelledError();
 }

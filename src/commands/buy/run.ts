@@ -12,6 +12,7 @@ import type { ServiceEntries } from '../../settings/services.js';
 import type { CommandContext } from '../context.js';
 import { writeReceiptFile } from '../ledger-receipt.js';
 import { announceLive } from '../live-guard.js';
+import { outcomeWithRetry, withRetryHint } from '../retry-command.js';
 import { runBuyFlow } from './flow.js';
 import type { BuyOptions, ServiceCatalogue } from './types.js';
 
@@ -98,7 +99,17 @@ export async function runBuy(rawOptions: unknown, context: CommandContext): Prom
           return requestPurchaseApproval(context, intentOf(paying, input, notes), desk, () => undefined);
         }
         terminated.paymentStarts();
-        return executePayment(context, paying, input, { checkReplay: false, signal, notes, desk });
+        // buy has no --txn-id: an unknown outcome's hint names the `pay` that retries this purchase.
+        const retry = [
+          ...(receiptFile === undefined ? [] : ['--receipt', receiptFile]),
+          ...(options.overLimit ? ['--over-limit'] : []),
+        ];
+        try {
+          const outcome = await executePayment(context, paying, input, { checkReplay: false, signal, notes, desk });
+          return outcomeWithRetry(outcome, context, input, retry);
+        } catch (error) {
+          throw withRetryHint(error, context, input, retry);
+        }
       },
       deskFindings: (input) =>
         deskFindings(context, () => context.openLedger(), intentOf(paying, input), {

@@ -1,4 +1,5 @@
 import { statSync } from 'node:fs';
+import { DeskRuleRefusedError } from '../../desk-rule-error.js';
 import { errnoCodeOf, LocalStorageError, UsageError } from '../../errors.js';
 import { t } from '../../i18n/current.js';
 import { untilInterrupted } from '../../interrupts.js';
@@ -58,9 +59,13 @@ export async function runImport(raw: unknown, context: CommandContext): Promise<
   };
   // Stopped between two records: what was committed stays, and importing again adds only the rest.
   // Only a journal read whole is remembered as imported: one with damaged lines is named again.
-  const { added, conflicts } = await ledger.importRecords(
-    untilInterrupted(legacyJournalRecords(path, warn), context.interrupts),
-  );
+  const { added, conflicts } = await ledger
+    .importRecords(untilInterrupted(legacyJournalRecords(path, warn), context.interrupts))
+    .catch((error: unknown) => {
+      // The rule's hint is a payment's (--request-approval, `shift open`): an import has none to give.
+      if (!(error instanceof DeskRuleRefusedError)) throw error;
+      throw new DeskRuleRefusedError(error.rule, error.message, { cause: error.cause });
+    });
   if (skipped === 0) await ledger.rememberImported?.(path);
   for (const transactionId of conflicts) {
     out.warn(t().ledger.otherPurchase(transactionId, path));

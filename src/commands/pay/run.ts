@@ -11,6 +11,7 @@ import { paymentInputOf, resolvePurchase } from '../../purchase/voucher-choice.j
 import { shownText } from '../../render/sanitize.js';
 import type { CommandContext } from '../context.js';
 import { guardLivePay, yesOption } from '../live-guard.js';
+import { outcomeWithRetry, withRetryHint } from '../retry-command.js';
 
 /** The ledger's receipt, loaded only for --receipt (its renderer measures text widths). */
 const receiptWriter = () => import('../ledger-receipt.js');
@@ -79,16 +80,28 @@ export async function runPay(rawOptions: unknown, context: CommandContext): Prom
     }
     const receiptFile = options.receipt;
     const owner = { gateway: session.gateway, agentId: session.agentId };
+    // An unknown outcome's hint names the whole command that retries it (this purchase, its TransactionID).
+    const retry = [
+      ...(receiptFile === undefined ? [] : ['--receipt', receiptFile]),
+      ...(options.overLimit ? ['--over-limit'] : []),
+      ...(live.overrides.includes('yes') ? ['--yes'] : []),
+    ];
     let outcome: PaymentOutcome;
     try {
-      outcome = await executePayment(context, session, input, {
-        checkReplay: options.txnId !== undefined,
-        notes,
-        desk,
-        confirm,
-        spinner: true,
-      });
-    } catch (error) {
+      outcome = outcomeWithRetry(
+        await executePayment(context, session, input, {
+          checkReplay: options.txnId !== undefined,
+          notes,
+          desk,
+          confirm,
+          spinner: true,
+        }),
+        context,
+        input,
+        retry,
+      );
+    } catch (caught) {
+      const error = withRetryHint(caught, context, input, retry);
       // A Payment proven not sent, or whose outcome could not be recorded: the ledger's receipt, if it has one.
       if (receiptFile !== undefined)
         await (await receiptWriter()).writeReceiptFile(context, receiptFile, owner, input, undefined);

@@ -1,10 +1,11 @@
-import { UsageError } from '../../errors.js';
+import { DeskRuleRefusedError } from '../../desk-rule-error.js';
+import { type AgentpayError, UsageError } from '../../errors.js';
 import { t } from '../../i18n/current.js';
 
 /**
  * The refusals the database's own rules raise where an intent is written (desk-rules-schema.ts),
- * worded for a person (exit 2, nothing sent). The server's error stays the cause: its SQLSTATE
- * is what approvals.ts reads for the approval functions' own refusals.
+ * worded for a person (exit 7, nothing sent; a currency no threshold can weigh: exit 2). The
+ * server's error stays the cause: its SQLSTATE is what approvals.ts reads for its own refusals.
  */
 
 /** The SQLSTATE of a server's error, or of the one behind a ledger error. */
@@ -18,20 +19,23 @@ export function sqlStateOf(error: unknown): string | undefined {
 /** What the database's function put in DETAIL: the threshold, or the role (desk-rules-schema.ts). */
 const detailOf = (error: unknown) => String((error as { detail?: unknown }).detail ?? '');
 
-/** The database's refusal of an intent as a UsageError; undefined for any other error. */
-export function intentRefusalOf(error: unknown): UsageError | undefined {
+/** The database's refusal of an intent as the error a person sees; undefined for any other error. */
+export function intentRefusalOf(error: unknown): AgentpayError | undefined {
   switch (sqlStateOf(error)) {
     case 'APTHR':
-      return new UsageError(t().approvals.neededByLedger(detailOf(error)), {
+      return new DeskRuleRefusedError('approval', t().approvals.neededByLedger(detailOf(error)), {
         cause: error,
         hint: t().approvals.neededHint,
       });
     case 'APREQ':
-      return new UsageError(t().approvals.heldByRequest, { cause: error, hint: t().approvals.reasonHint });
+      return new DeskRuleRefusedError('approval', t().approvals.heldByRequest, {
+        cause: error,
+        hint: t().approvals.reasonHint,
+      });
     case 'APCUR':
       return new UsageError(t().approvals.notACurrencyCode, { cause: error });
     case 'APSHF':
-      return new UsageError(t().shifts.outsideByLedger(detailOf(error)), {
+      return new DeskRuleRefusedError('shift', t().shifts.outsideByLedger(detailOf(error)), {
         cause: error,
         hint: t().shifts.noShiftHint,
       });

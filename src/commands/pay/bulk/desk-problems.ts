@@ -1,9 +1,10 @@
+import { type DeskRule, DeskRuleRefusedError } from '../../../desk-rule-error.js';
 import { t } from '../../../i18n/current.js';
 import type { BulkRun } from '../../../ledger/bulk-run.js';
 import type { Intent, Owner, RecentPayment } from '../../../ledger/ledger.js';
 import { addDecimals } from '../../../protocol/money.js';
 import { breachText, duplicatesOf, duplicateText, limitBreaches } from '../../../purchase/desk-rules.js';
-import type { BadRow } from '../../../render/bulk.js';
+import { type BadRow, badRowsText } from '../../../render/bulk.js';
 import type { Settings } from '../../../settings/resolve.js';
 import { type BulkRow, PlanWrites, rowsOf } from './plan.js';
 
@@ -25,6 +26,31 @@ function byAccountOf(payments: readonly RecentPayment[]): Map<string, RecentPaym
 }
 
 const noPayments: readonly RecentPayment[] = [];
+
+/** A row the desk's rules refuse, and which rule. */
+export interface DeskRowProblem extends BadRow {
+  rule: DeskRule;
+}
+
+/** A file refused whole by the desk's rules (exit 7, nothing sent): how many rows, for the run's metrics. */
+export class DeskRowsRefusedError extends DeskRuleRefusedError {
+  override name = 'DeskRuleRefusedError';
+  constructor(
+    rule: DeskRule,
+    message: string,
+    readonly rows: number,
+  ) {
+    super(rule, message, { hint: t().bulk.badRowsHint });
+  }
+}
+
+/** Each refused row on a line of its own, as for bad rows (rows.ts); --json names the first row's rule. */
+export function refuseDeskRows(path: string, problems: readonly DeskRowProblem[]): void {
+  const [first] = problems;
+  if (first === undefined) return;
+  const rows = new Set(problems.map((problem) => problem.line)).size;
+  throw new DeskRowsRefusedError(first.rule, badRowsText(path === '-' ? 'stdin' : path, problems, t()), rows);
+}
 
 /**
  * Whether the desk's rules have anything to weigh in the file: a row repeating another's
@@ -59,10 +85,10 @@ export async function deskProblems(
   recent: readonly RecentPayment[],
   policy: FilePolicy,
   now: Date,
-): Promise<BadRow[]> {
+): Promise<DeskRowProblem[]> {
   const { desk } = context.settings;
   const operator = context.settings.operator.value;
-  const problems: BadRow[] = [];
+  const problems: DeskRowProblem[] = [];
   const windowMs = desk.duplicateWindowMs.value;
   const windowStart = new Date(now.getTime() - windowMs);
   const byAccount = byAccountOf(recent);
@@ -111,6 +137,7 @@ export async function deskProblems(
         line: row.line,
         column: undefined,
         message: `the same purchase as line ${first} (give --allow-duplicate if both are meant)`,
+        rule: 'duplicate',
       });
     weighRow(row);
     if (row.lifted.join() !== before) await writes.put(row);
@@ -151,6 +178,7 @@ export async function deskProblems(
           line: row.line,
           column: 'amount',
           message: t().bulk.cell.overLimit(breaches.map((breach) => breachText(breach)).join('; ')),
+          rule: 'limit',
         });
       else if (breaches.length > 0) row.lifted.push('over-limit');
     }
@@ -162,6 +190,7 @@ export async function deskProblems(
         message: t().bulk.cell.duplicate(
           duplicates.map((payment) => duplicateText(payment, now, t(), 'object')).join('; '),
         ),
+        rule: 'duplicate',
       });
     } else if (duplicates.length > 0 && !row.lifted.includes('allow-duplicate')) row.lifted.push('allow-duplicate');
     // The file's sums so far weigh only against a daily limit.

@@ -1,3 +1,4 @@
+import { DeskRuleRefusedError } from '../../../desk-rule-error.js';
 import { AgentpayError, ExitCode, type ExitCodeValue } from '../../../errors.js';
 import type { PaymentInput } from '../../../gateway/client.js';
 import { t } from '../../../i18n/current.js';
@@ -88,6 +89,7 @@ function resultOf(row: BulkRow, view: TransactionView | undefined, skipped: bool
     skipped,
     paidAgain: row.start === 'open' && row.entry?.outcome?.view.state === 'failed',
     exitCode: error === undefined ? exitCodeOfState[state as Exclude<RowState, 'not-sent'>] : error.exitCode,
+    rule: error instanceof DeskRuleRefusedError ? error.rule : undefined,
   };
 }
 

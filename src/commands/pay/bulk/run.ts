@@ -14,7 +14,7 @@ import { passwordReadsStdin } from '../../../settings/password.js';
 import type { CommandContext, GatewaySession } from '../../context.js';
 import { announceLive } from '../../live-guard.js';
 import { measured } from '../../measured-run.js';
-import { deskProblems, deskWeighs } from './desk-problems.js';
+import { DeskRowsRefusedError, deskProblems, deskWeighs, refuseDeskRows } from './desk-problems.js';
 import { type BulkOptions, bulkOptions } from './options.js';
 import { bulkRowsOf, payRows } from './pay-rows.js';
 import { lookBackFor, recentToAccounts, resolveVouchers, rowsOf, type Starts, settleStarts } from './plan.js';
@@ -64,7 +64,7 @@ function checkModes(options: BulkOptions, context: CommandContext): { dryRun: bo
   return { dryRun };
 }
 
-/** The rows, checked against the ledger and the desk's rules, each with its voucher: exit 2 if any is bad. */
+/** The rows, checked against the ledger and the desk's rules, each with its voucher: exit 2 if any is bad, 7 if refused by a rule. */
 async function planRows(
   context: CommandContext,
   session: GatewaySession,
@@ -83,9 +83,9 @@ async function planRows(
   const weighs = deskWeighs(context, starts.currencies, repeats, recent);
   const desk = async () => (weighs ? await deskProblems(context, owner, run, repeats, recent, policy, now) : []);
   // Rows whose amount is known now (static, or an amount given) before any AccountCheck; all of them after.
-  refuseBadRows(where, await desk());
+  refuseDeskRows(where, await desk());
   refuseBadRows(where, await resolveVouchers(session.client, run, options.concurrency, stopped));
-  refuseBadRows(where, await desk());
+  refuseDeskRows(where, await desk());
   return starts;
 }
 
@@ -215,7 +215,8 @@ export const runBulkPay = measured(
     try {
       await payFile(rawOptions, context, figures);
     } catch (error) {
-      if (error instanceof BadRowsError) figures.bulkRows = { ...bulkRowsOf(new Map(), 0), refused: error.rows };
+      if (error instanceof BadRowsError || error instanceof DeskRowsRefusedError)
+        figures.bulkRows = { ...bulkRowsOf(new Map(), 0), refused: error.rows };
       throw error;
     }
   },
