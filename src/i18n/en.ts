@@ -26,6 +26,9 @@ export type StorageAction =
   | 'write the results file'
   | 'write the metrics file';
 
+/** What a command needs to reach a real gateway (settings/connection-set.ts). */
+export type ConnectionPart = 'gateway' | 'agentId' | 'password';
+
 /** What a whole-number option counts, as its message names it. */
 export type NumberUnit = 'milliseconds' | 'payments' | 'polls' | 'seconds' | 'columns';
 
@@ -138,6 +141,17 @@ const en = {
     noGatewayHint: 'give --base-url <url> or AGENTPAY_BASE_URL, use a --profile, or try --sandbox',
     noAgentId: 'no agent id is set',
     noAgentIdHint: 'give --agent-id <id> or AGENTPAY_AGENT_ID, or use a --profile',
+    /** Two or more of the gateway, the agent id and the password missing: all named in one error. */
+    notSet: (parts: readonly ConnectionPart[]) => {
+      const named = {
+        gateway: 'the gateway (--base-url <url> or AGENTPAY_BASE_URL)',
+        agentId: 'the agent id (--agent-id <id> or AGENTPAY_AGENT_ID)',
+        password: 'the agent password (AGENTPAY_PASSWORD, or --password-file <path>)',
+      };
+      const words = parts.map((part) => named[part]);
+      return `not set: ${words.slice(0, -1).join(', ')} and ${words.at(-1)}`;
+    },
+    notSetHint: 'set each as shown, or use a --profile that holds them; or try --sandbox',
     sandboxAndBaseUrl: '--sandbox and --base-url cannot be used together',
     dropOne: 'drop one of them',
     playLedgerFlag: (mode: string) => `${mode} records in a ledger of its own: --ledger (--journal) cannot go with it`,

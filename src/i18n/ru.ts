@@ -230,6 +230,16 @@ const ru: Catalogue = {
     noGatewayHint: 'укажите --base-url <url> или AGENTPAY_BASE_URL, выберите --profile или попробуйте --sandbox',
     noAgentId: 'id агента не задан',
     noAgentIdHint: 'укажите --agent-id <id> или AGENTPAY_AGENT_ID, или выберите --profile',
+    notSet: (parts) => {
+      const named = {
+        gateway: 'шлюз (--base-url <url> или AGENTPAY_BASE_URL)',
+        agentId: 'id агента (--agent-id <id> или AGENTPAY_AGENT_ID)',
+        password: 'пароль агента (AGENTPAY_PASSWORD или --password-file <путь>)',
+      };
+      const words = parts.map((part) => named[part]);
+      return `не заданы: ${words.slice(0, -1).join(', ')} и ${words.at(-1)}`;
+    },
+    notSetHint: 'задайте каждое, как показано, или выберите --profile, где они есть; или попробуйте --sandbox',
     sandboxAndBaseUrl: '--sandbox и --base-url нельзя указывать вместе',
     dropOne: 'уберите один из них',
     playLedgerFlag: (mode) => `${mode} ведёт свой собственный журнал: --ledger (--journal) с ним указать нельзя`,
