@@ -196,6 +196,16 @@ const ru: Catalogue = {
     ledgerUnreachableHint:
       'проверьте, что сервер базы данных работает, а URL, пользователь и пароль верны (`agentpay doctor` покажет их, пароль как ***)',
     localStorage: (what, path, reason) => `не удалось ${localStorageActions[what]} ${path} (${reason})`,
+    fileReason: (code) => {
+      const words: Readonly<Record<string, string>> = {
+        ENOENT: 'нет такого файла',
+        EACCES: 'доступ запрещён',
+        EPERM: 'доступ запрещён',
+        EISDIR: 'это каталог',
+        ENOTDIR: 'часть пути — не каталог',
+      };
+      return Object.hasOwn(words, code) ? `${words[code]} (${code})` : code;
+    },
     localStorageHints: {
       EROFS:
         'файловая система смонтирована только для чтения: перемонтируйте её на запись или выберите другой журнал через --ledger',
@@ -976,6 +986,13 @@ const ru: Catalogue = {
     badRows: (where, count, named) =>
       `в ${where} ${plural('ru', count, { one: 'плохая строка', few: 'плохие строки', many: 'плохих строк', other: 'плохой строки' })}, ничего не отправлялось:${named}`,
     badRowsHint: 'исправьте названные строки и запустите ту же команду снова; платежи не отправлялись',
+    unknownColumns: (where, columns) =>
+      `${where}: ${columns
+        .map(
+          ({ name, meant }) => `неизвестный столбец «${name}»${meant === undefined ? '' : `: может быть, «${meant}»?`}`,
+        )
+        .join('; ')}; ничего не отправлялось`,
+    unknownColumnsHint: (columns) => `столбцы заказа: ${columns}; исправьте заголовок и запустите ту же команду снова`,
     resultsFileHint:
       'освободите место на диске или исправьте права на каталог файла результатов и запустите ту же команду снова: она продолжит с того же места и ничего не оплатит дважды',
     notUtf8Hint:
@@ -1039,14 +1056,14 @@ const ru: Catalogue = {
       invoiceBoth: 'укажите invoice-id или invoice (номер), но не оба',
       amount: (value) => `${JSON.stringify(value)} — не десятичное число вроде 2497.00`,
       nothingToPay: 'укажите invoice-id (или invoice) для динамического ваучера или amount для статического',
-      unknownColumn: (columns) => `— не столбец заказа (столбцы: ${columns})`,
       namedTwice: 'назван дважды',
       headerNeeds: 'в заголовке нужны столбцы service и account',
       cellCount: (cells, header) => `ячеек ${cells}, а в заголовке ${header}`,
       notCsv: (reason) => `не читается как CSV: ${reason}`,
       noHeader: 'нет заголовка: первая строка называет столбцы (service,account,invoice-id,...)',
       notObject: '— не объект JSON',
-      unknownField: (fields) => `— не поле заказа (поля: ${fields})`,
+      unknownField: (fields, meant) =>
+        `— не поле заказа${meant === undefined ? '' : `: может быть, «${meant}»?`} (поля: ${fields})`,
       notString: 'значение должно быть строкой (число JSON теряет цифры: пишите "2497.00")',
       keyTwice: (key, first) => `${JSON.stringify(key)} — это ещё и ключ строки ${first}`,
       noOrders: 'в файле нет заказов',
