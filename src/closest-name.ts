@@ -8,7 +8,9 @@ export function closestName(typed: string, names: readonly string[]): string | u
   // A third of the word at most, and never more than 2: `key` is no typo of `amount`.
   const furthest = Math.min(2, Math.floor(word.length / 3));
   // As near, the one that begins as the word does (`acount`: account, not amount) is meant.
+  // Lengths further apart than that are further apart in edits too: never measured (a 10 MB header cell).
   const ranked = names
+    .filter((name) => Math.abs(name.length - word.length) <= furthest)
     .map((name) => ({ name, distance: editDistance(word, name.toLowerCase()), prefix: sharedPrefix(word, name) }))
     .filter(({ distance }) => distance <= furthest)
     .sort((a, b) => a.distance - b.distance || b.prefix - a.prefix);

@@ -30,7 +30,7 @@ export type StorageAction =
 export type ConnectionPart = 'gateway' | 'agentId' | 'password';
 
 /** A name an order file gives that no order has, and the one it most likely meant (closest-name.ts). */
-export interface UnknownName {
+interface UnknownName {
   name: string;
   meant: string | undefined;
 }
