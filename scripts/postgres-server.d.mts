@@ -9,3 +9,5 @@ export interface PostgresServer {
   remove(): Promise<void>;
 }
 export function startPostgres(): Promise<PostgresServer>;
+/** Copies what is inside `from` into the directory `to`, modes and links kept, files hard-linked where they can be. */
+export function copyTree(from: string, to: string): void;

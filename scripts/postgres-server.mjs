@@ -3,13 +3,30 @@
 // 127.0.0.1 on a free port, its data in a fresh temporary directory. Never a mock.
 //
 // PostgreSQL refuses to run as root; as root the server runs as `nobody`, so its directory is
-// made writable by anyone (mode 777: a fresh temporary directory of the test run).
+// made writable by anyone (mode 777: a fresh temporary directory of the test run), and its
+// binaries are linked or copied there when `nobody` cannot reach node_modules (a clone in /root).
 import { spawn, spawnSync } from 'node:child_process';
-import { chmodSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  copyFileSync,
+  linkSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  readlinkSync,
+  realpathSync,
+  renameSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 
 const user = 'agentpay';
 
@@ -32,7 +49,77 @@ function freePort() {
   });
 }
 
-const asServerUser = () => (process.getuid?.() === 0 ? { uid: 65534, gid: 65534 } : {});
+const runsAsRoot = () => process.getuid?.() === 0;
+const asServerUser = () => (runsAsRoot() ? { uid: 65534, gid: 65534 } : {});
+
+/** The first directory on the way to `path` (itself included) that a user of no group of its owner cannot pass. */
+function closedToOthers(path) {
+  for (let directory = realpathSync(path); ; directory = dirname(directory)) {
+    if ((statSync(directory).mode & 0o001) === 0) return directory;
+    if (directory === dirname(directory)) return undefined;
+  }
+}
+
+const mode = (directory) => (statSync(directory).mode & 0o777).toString(8).padStart(4, '0');
+
+/** What is inside `from`, into the directory `to`: modes and links kept, files hard-linked where they can be. */
+export function copyTree(from, to) {
+  for (const entry of readdirSync(from)) {
+    const source = join(from, entry);
+    const target = join(to, entry);
+    const stats = lstatSync(source);
+    if (stats.isSymbolicLink()) symlinkSync(readlinkSync(source), target);
+    else if (stats.isDirectory()) {
+      mkdirSync(target, { mode: stats.mode & 0o777 });
+      copyTree(source, target);
+    } else {
+      try {
+        linkSync(source, target);
+      } catch {
+        copyFileSync(source, target);
+      }
+    }
+  }
+}
+
+/**
+ * The binaries where the server's user can run them: where npm put them, or else (a checkout
+ * under a 0700 home) a copy made once per package version in the temporary root, shared by the
+ * workers: each builds its own and renames it into place, and the first rename wins.
+ */
+function reachableBinaries({ initdb, postgres }) {
+  const native = dirname(dirname(initdb));
+  if (!runsAsRoot() || closedToOthers(native) === undefined) return { initdb, postgres };
+  const { name, version } = JSON.parse(readFileSync(join(native, '..', 'package.json'), 'utf8'));
+  const copy = join(tmpdir(), `agentpay-pg-${name.replace(/\W+/g, '-')}-${version}`);
+  try {
+    statSync(join(copy, 'bin'));
+  } catch {
+    const staging = mkdtempSync(`${copy}-`);
+    chmodSync(staging, 0o755);
+    copyTree(native, staging);
+    try {
+      renameSync(staging, copy);
+    } catch (error) {
+      rmSync(staging, { recursive: true, force: true });
+      if (error.code !== 'ENOTEMPTY' && error.code !== 'EEXIST') throw error;
+    }
+  }
+  return { initdb: join(copy, 'bin', 'initdb'), postgres: join(copy, 'bin', 'postgres') };
+}
+
+/** As root, the temporary root must be one `nobody` can pass through: else the exact reason and the fix. */
+function checkTemporaryRoot() {
+  if (!runsAsRoot()) return;
+  // A test run's own temporary root is 0700: opened to others for passing through only.
+  chmodSync(tmpdir(), statSync(tmpdir()).mode | 0o001);
+  const closed = closedToOthers(tmpdir());
+  if (closed === undefined) return;
+  throw new Error(
+    `PostgreSQL runs as nobody under root, who cannot pass through ${closed} (mode ${mode(closed)}) ` +
+      `to the temporary directory ${tmpdir()}: set TMPDIR to a directory every user can pass through, e.g. TMPDIR=/tmp`,
+  );
+}
 
 /**
  * Starts a server; resolves { url(database), port, password, stop(), start(), remove() }.
@@ -40,9 +127,8 @@ const asServerUser = () => (process.getuid?.() === 0 ? { uid: 65534, gid: 65534 
  * stops it and deletes its data. `url('name')` is a postgres:// URL of that database.
  */
 export async function startPostgres() {
-  const { initdb, postgres } = await binaries();
-  // The server's user must be able to pass through the temporary root (a test run's own is 0700).
-  if (process.getuid?.() === 0) chmodSync(tmpdir(), statSync(tmpdir()).mode | 0o001);
+  checkTemporaryRoot();
+  const { initdb, postgres } = reachableBinaries(await binaries());
   const directory = mkdtempSync(join(tmpdir(), 'agentpay-pg-'));
   chmodSync(directory, 0o777);
   const data = join(directory, 'data');
@@ -57,7 +143,8 @@ export async function startPostgres() {
       encoding: 'utf8',
     },
   );
-  if (init.status !== 0) throw new Error(`initdb failed (${init.status}): ${init.stderr}`);
+  if (init.status !== 0)
+    throw new Error(`initdb failed (${init.status ?? init.error?.code}): ${init.stderr ?? init.error}`);
   const port = await freePort();
   let server;
   let log = '';

@@ -5,9 +5,9 @@ import type { Interrupts } from './interrupts.js';
 /**
  * The one error boundary: runs the program, prints a one-line message for any error, and sets
  * the exit code. An error no class of errors.ts describes is a bug: "internal error", exit 70,
- * and only such an error shows its stack, under --verbose (an expected refusal is not a crash). Nothing else exits. Whatever it
- * prints passes through redactSecrets: no message, hint, answer sample or stack trace can
- * carry the password.
+ * and only such an error shows its stack, under --verbose (an expected refusal is not a crash).
+ * Nothing else exits. A known error's text is ours, what came from outside in it blanked where
+ * it came in (gateway/client.ts); a bug's message and stack are not, so they pass redactSecrets.
  *
  * Nothing is imported up front: commander and everything else load when the command line asks
  * for them, and cli.ts builds only the commands the command line needs.
@@ -57,8 +57,8 @@ async function report(
   // it: a payment left unknown (3), an outcome recorded nowhere (6), the gateway's refusal.
   if (signal !== undefined && error instanceof AgentpayError && error.exitCode === ExitCode.unreachable)
     error = new InterruptedError(signal);
-  const write = (text: string) => stderr.write(redactSecrets(text));
   const known = error instanceof AgentpayError || error instanceof InvalidFieldError;
+  const write = (text: string) => stderr.write(known ? text : redactSecrets(text));
   const exitCode: ExitCodeValue =
     error instanceof AgentpayError ? error.exitCode : known ? ExitCode.usage : ExitCode.internal;
   const verbose = argv.includes('-v') || argv.includes('--verbose');

@@ -2,7 +2,6 @@ import { t } from './i18n/current.js';
 import type { Interrupts } from './interrupts.js';
 import { shownMessage, terminalSafeJson } from './render/sanitize.js';
 import { colorLevelFor, loadStyle, type Style } from './render/style.js';
-import { redactSecrets } from './secrets.js';
 import type { GlobalFlags } from './settings/table.js';
 import { type Spinner, startSpinner } from './spinner.js';
 
@@ -21,9 +20,9 @@ const maxPendingData = 16 * 1024;
 
 /**
  * Where everything a command says goes: data on stdout (JSON lines under --json), every
- * message on stderr, each stream with its own colour decision. Every line is scrubbed of the
- * process's secrets on its way out (a gateway may echo the password in a Message); a data line
- * is scrubbed before it is gathered, so nothing waiting in the buffer holds a secret.
+ * message on stderr, each stream with its own colour decision. No line is searched for the
+ * password (a short one would be found in ordinary words): it is masked where it is sent (the
+ * form's field) and blanked where a gateway may echo it (gateway/client.ts), before any of this.
  *
  * Data lines are gathered for a few milliseconds (or 16 KiB) and written together, so a batch
  * of thousands of lines costs a few hundred writes rather than one each, while its lines still
@@ -67,7 +66,7 @@ export class Output {
   /** A line of data on stdout. */
   data(text: string): void {
     const line = this.json && text.startsWith('{') ? terminalSafeJson(text) : text;
-    this.pendingData += `${redactSecrets(line)}\n`;
+    this.pendingData += `${line}\n`;
     if (this.pendingData.length >= maxPendingData) this.flush();
     else this.flushTimer ??= setTimeout(() => this.flush(), maxDataDelayMs);
   }
@@ -143,9 +142,7 @@ export class Output {
   note(text: string): void {
     this.flush();
     this.clearSpinnerLine();
-    this.io.stderr.write(
-      this.json ? `${terminalSafeJson(JSON.stringify({ note: redactSecrets(text) }))}\n` : `${this.shown(text)}\n`,
-    );
+    this.io.stderr.write(this.json ? `${terminalSafeJson(JSON.stringify({ note: text }))}\n` : `${this.shown(text)}\n`);
   }
 
   warn(text: string): void {
@@ -153,14 +150,14 @@ export class Output {
     this.clearSpinnerLine();
     this.io.stderr.write(
       this.json
-        ? `${terminalSafeJson(JSON.stringify({ warning: redactSecrets(text) }))}\n`
+        ? `${terminalSafeJson(JSON.stringify({ warning: text }))}\n`
         : `${this.errorStyle.pending(t().boundary.warning)} ${this.shown(text)}\n`,
     );
   }
 
-  /** A message as stderr shows it: no secret, no control but line breaks and (on a colour stream) our colour. */
+  /** A message as stderr shows it: no control but line breaks and (on a colour stream) our colour. */
   private shown(text: string): string {
-    return shownMessage(redactSecrets(text), this.errorStyle.enabled);
+    return shownMessage(text, this.errorStyle.enabled);
   }
 
   get stdin(): NodeJS.ReadStream {

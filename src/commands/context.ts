@@ -13,6 +13,7 @@ import { md5Hex, passwordOnWire } from '../protocol/password.js';
 import { exchangeProblemText } from '../render/gateway-fault.js';
 import { shownText } from '../render/sanitize.js';
 import { redactUrlCredentials, registerSecret } from '../secrets.js';
+import { checkConnectionSet } from '../settings/connection-set.js';
 import { type NetworkSettings, resolveSettings, type Settings } from '../settings/resolve.js';
 import type { SettingSource } from '../settings/sources.js';
 import type { GlobalFlags } from '../settings/table.js';
@@ -186,12 +187,7 @@ function readCaFile(network: NetworkSettings): string | undefined {
 }
 
 async function configuredEndpoint(settings: Settings, out: Output): Promise<Endpoint> {
-  if (!settings.baseUrl) {
-    throw new UsageError(t().settings.noGateway, { hint: t().settings.noGatewayHint });
-  }
-  if (!settings.agentId) {
-    throw new UsageError(t().settings.noAgentId, { hint: t().settings.noAgentIdHint });
-  }
+  checkConnectionSet(settings, out.stdin.isTTY === true);
   const network = proxyRouteOf(settings.network);
   const ca = readCaFile(settings.network);
   const { resolvePassword } = await import('../password-source.js');

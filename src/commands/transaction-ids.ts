@@ -1,5 +1,5 @@
 import { createReadStream } from 'node:fs';
-import { UsageError } from '../errors.js';
+import { errnoCodeOf, UsageError } from '../errors.js';
 import { t } from '../i18n/current.js';
 import { isLongId, parseTransactionId } from '../protocol/transaction-id.js';
 import { linesOf } from '../text-lines.js';
@@ -19,6 +19,11 @@ export async function* transactionIdsFrom(
   const checked = positional.map((id) => parseTransactionId(id));
   yield* checked.map((id) => ({ id }));
   if (fromFile === undefined) return;
+  const unreadable = (error: unknown) => {
+    const code = errnoCodeOf(error);
+    const reason = code ? t().errors.fileReason(code) : (error as Error).message;
+    return new UsageError(t().commands.cannotReadFromFile(fromFile, reason));
+  };
   let input: NodeJS.ReadableStream;
   if (fromFile === '-') input = stdin();
   else {
@@ -27,23 +32,27 @@ export async function* transactionIdsFrom(
     const stream = createReadStream(fromFile, { encoding: 'utf8', highWaterMark: 4096 });
     await new Promise<void>((resolve, reject) => {
       stream.once('open', () => resolve());
-      stream.once('error', (error: NodeJS.ErrnoException) =>
-        reject(new UsageError(t().commands.cannotReadFromFile(fromFile, error.code ?? error.message))),
-      );
+      stream.once('error', (error) => reject(unreadable(error)));
     });
     input = stream;
   }
   let lineNumber = 0;
-  for await (const lines of linesOf(input as AsyncIterable<string | Buffer>, 'utf8')) {
-    for (const rawLine of lines) {
-      lineNumber++;
-      const line = rawLine.trim();
-      if (line === '' || line.startsWith('#')) continue;
-      if (isLongId(line)) yield { id: line };
-      else
-        yield {
-          invalid: `${fromFile === '-' ? 'stdin' : fromFile} line ${lineNumber}: ${JSON.stringify(line)} is not a transaction id`,
-        };
+  try {
+    for await (const lines of linesOf(input as AsyncIterable<string | Buffer>, 'utf8')) {
+      for (const rawLine of lines) {
+        lineNumber++;
+        const line = rawLine.trim();
+        if (line === '' || line.startsWith('#')) continue;
+        if (isLongId(line)) yield { id: line };
+        else
+          yield {
+            invalid: `${fromFile === '-' ? 'stdin' : fromFile} line ${lineNumber}: ${JSON.stringify(line)} is not a transaction id`,
+          };
+      }
     }
+  } catch (error) {
+    // A directory opens, and fails only at its first read (EISDIR).
+    if (errnoCodeOf(error) !== undefined) throw unreadable(error);
+    throw error;
   }
 }

@@ -27,6 +27,15 @@ export type StorageAction =
   | 'write the results file'
   | 'write the metrics file';
 
+/** What a command needs to reach a real gateway (settings/connection-set.ts). */
+export type ConnectionPart = 'gateway' | 'agentId' | 'password';
+
+/** A name an order file gives that no order has, and the one it most likely meant (closest-name.ts). */
+interface UnknownName {
+  name: string;
+  meant: string | undefined;
+}
+
 /** What a whole-number option counts, as its message names it. */
 export type NumberUnit = 'milliseconds' | 'payments' | 'polls' | 'seconds' | 'columns';
 
@@ -148,6 +157,17 @@ const en = {
     ledgerUnreachableHint:
       'check that the database server is up and the URL, user and password are right (`agentpay doctor` shows them, the password as ***)',
     localStorage: (what: StorageAction, path: string, reason: string) => `cannot ${what} ${path} (${reason})`,
+    /** Why a file could not be opened, in words, then its errno code for scripts: "no such file (ENOENT)". */
+    fileReason: (code: string) => {
+      const words: Readonly<Record<string, string>> = {
+        ENOENT: 'no such file',
+        EACCES: 'permission denied',
+        EPERM: 'permission denied',
+        EISDIR: 'it is a directory',
+        ENOTDIR: 'a part of the path is not a directory',
+      };
+      return Object.hasOwn(words, code) ? `${words[code]} (${code})` : code;
+    },
     localStorageHints: {
       EROFS: 'the file system is mounted read-only: remount it read-write, or choose another ledger file with --ledger',
       ENOSPC: 'the disk (or your quota) is full: free some space, or choose another ledger file with --ledger',
@@ -186,6 +206,17 @@ const en = {
     noGatewayHint: 'give --base-url <url> or AGENTPAY_BASE_URL, use a --profile, or try --sandbox',
     noAgentId: 'no agent id is set',
     noAgentIdHint: 'give --agent-id <id> or AGENTPAY_AGENT_ID, or use a --profile',
+    /** Two or more of the gateway, the agent id and the password missing: all named in one error. */
+    notSet: (parts: readonly ConnectionPart[]) => {
+      const named = {
+        gateway: 'the gateway (--base-url <url> or AGENTPAY_BASE_URL)',
+        agentId: 'the agent id (--agent-id <id> or AGENTPAY_AGENT_ID)',
+        password: 'the agent password (AGENTPAY_PASSWORD, or --password-file <path>)',
+      };
+      const words = parts.map((part) => named[part]);
+      return `not set: ${words.slice(0, -1).join(', ')} and ${words.at(-1)}`;
+    },
+    notSetHint: 'set each as shown, or use a --profile that holds them; or try --sandbox',
     sandboxAndBaseUrl: '--sandbox and --base-url cannot be used together',
     dropOne: 'drop one of them',
     playLedgerFlag: (mode: string) => `${mode} records in a ledger of its own: --ledger (--journal) cannot go with it`,
@@ -991,6 +1022,16 @@ const en = {
     badRows: (where: string, count: number, named: string) =>
       `${where} has ${count === 1 ? '1 bad row' : `${count} bad rows`}, nothing was sent:${named}`,
     badRowsHint: 'fix the rows named and run the same command again; no payment was sent',
+    /** A header naming a column no order has: the file refused for it alone, its rows unread. */
+    unknownColumns: (where: string, columns: readonly UnknownName[]) =>
+      `${where}: ${columns
+        .map(
+          ({ name, meant }) =>
+            `unknown column ${JSON.stringify(name)}${meant === undefined ? '' : `: did you mean ${JSON.stringify(meant)}?`}`,
+        )
+        .join('; ')}; nothing was sent`,
+    unknownColumnsHint: (columns: string) =>
+      `the columns of an order are ${columns}: fix the header and run the same command again`,
     resultsFileHint:
       "free some space or fix the permissions of the results file's directory, then run the same command again: it resumes, and pays nothing twice",
     notUtf8Hint:
@@ -1057,14 +1098,14 @@ const en = {
       invoiceBoth: 'give invoice-id or invoice (a position), not both',
       amount: (value: string) => `${JSON.stringify(value)} is not a plain decimal such as 2497.00`,
       nothingToPay: 'give invoice-id (or invoice) for a dynamic voucher, or amount for a static one',
-      unknownColumn: (columns: string) => `is not a column of an order (columns: ${columns})`,
       namedTwice: 'is named twice',
       headerNeeds: 'the header needs the columns service and account',
       cellCount: (cells: number, header: number) => `has ${cells} cells, the header ${header}`,
       notCsv: (reason: string) => `cannot be read as CSV: ${reason}`,
       noHeader: 'no header: the first line names the columns (service,account,invoice-id,...)',
       notObject: 'is not a JSON object',
-      unknownField: (fields: string) => `is not a field of an order (fields: ${fields})`,
+      unknownField: (fields: string, meant: string | undefined) =>
+        `is not a field of an order${meant === undefined ? '' : `: did you mean ${JSON.stringify(meant)}?`} (fields: ${fields})`,
       notString: 'must be a string (a JSON number loses digits: write "2497.00")',
       keyTwice: (key: string, first: number) => `${JSON.stringify(key)} is the key of line ${first} too`,
       noOrders: 'the file holds no orders',

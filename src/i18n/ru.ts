@@ -251,6 +251,16 @@ const ru: Catalogue = {
     ledgerUnreachableHint:
       'проверьте, что сервер базы данных работает, а URL, пользователь и пароль верны (`agentpay doctor` покажет их, пароль как ***)',
     localStorage: (what, path, reason) => `не удалось ${localStorageActions[what]} ${path} (${reason})`,
+    fileReason: (code) => {
+      const words: Readonly<Record<string, string>> = {
+        ENOENT: 'нет такого файла',
+        EACCES: 'доступ запрещён',
+        EPERM: 'доступ запрещён',
+        EISDIR: 'это каталог',
+        ENOTDIR: 'часть пути — не каталог',
+      };
+      return Object.hasOwn(words, code) ? `${words[code]} (${code})` : code;
+    },
     localStorageHints: {
       EROFS:
         'файловая система смонтирована только для чтения: перемонтируйте её на запись или выберите другой журнал через --ledger',
@@ -285,6 +295,16 @@ const ru: Catalogue = {
     noGatewayHint: 'укажите --base-url <URL> или AGENTPAY_BASE_URL, выберите --profile или попробуйте --sandbox',
     noAgentId: 'id агента не задан',
     noAgentIdHint: 'укажите --agent-id <id> или AGENTPAY_AGENT_ID, или выберите --profile',
+    notSet: (parts) => {
+      const named = {
+        gateway: 'шлюз (--base-url <url> или AGENTPAY_BASE_URL)',
+        agentId: 'id агента (--agent-id <id> или AGENTPAY_AGENT_ID)',
+        password: 'пароль агента (AGENTPAY_PASSWORD или --password-file <путь>)',
+      };
+      const words = parts.map((part) => named[part]);
+      return `не заданы: ${words.slice(0, -1).join(', ')} и ${words.at(-1)}`;
+    },
+    notSetHint: 'задайте каждое, как показано, или выберите --profile, где они есть; или попробуйте --sandbox',
     sandboxAndBaseUrl: '--sandbox и --base-url нельзя указывать вместе',
     dropOne: 'уберите один из них',
     playLedgerFlag: (mode) => `${mode} ведёт свой собственный журнал: --ledger (--journal) с ним указать нельзя`,
@@ -1075,6 +1095,13 @@ const ru: Catalogue = {
     badRows: (where, count, named) =>
       `в ${where} ${plural('ru', count, { one: 'плохая строка', few: 'плохие строки', many: 'плохих строк', other: 'плохой строки' })}, ничего не отправлялось:${named}`,
     badRowsHint: 'исправьте названные строки и запустите ту же команду снова; платежи не отправлялись',
+    unknownColumns: (where, columns) =>
+      `${where}: ${columns
+        .map(
+          ({ name, meant }) => `неизвестный столбец «${name}»${meant === undefined ? '' : `: может быть, «${meant}»?`}`,
+        )
+        .join('; ')}; ничего не отправлялось`,
+    unknownColumnsHint: (columns) => `столбцы заказа: ${columns}; исправьте заголовок и запустите ту же команду снова`,
     resultsFileHint:
       'освободите место на диске или исправьте права на каталог файла результатов и запустите ту же команду снова: она продолжит с того же места и ничего не оплатит дважды',
     notUtf8Hint:
@@ -1140,14 +1167,14 @@ const ru: Catalogue = {
       invoiceBoth: 'укажите invoice-id или invoice (номер), но не оба',
       amount: (value) => `${JSON.stringify(value)} — не десятичное число вроде 2497.00`,
       nothingToPay: 'укажите invoice-id (или invoice) для динамического ваучера или amount для статического',
-      unknownColumn: (columns) => `— не столбец заказа (столбцы: ${columns})`,
       namedTwice: 'назван дважды',
       headerNeeds: 'в заголовке нужны столбцы service и account',
       cellCount: (cells, header) => `ячеек ${cells}, а в заголовке ${header}`,
       notCsv: (reason) => `не читается как CSV: ${reason}`,
       noHeader: 'нет заголовка: первая строка называет столбцы (service,account,invoice-id,...)',
       notObject: '— не объект JSON',
-      unknownField: (fields) => `— не поле заказа (поля: ${fields})`,
+      unknownField: (fields, meant) =>
+        `— не поле заказа${meant === undefined ? '' : `: может быть, «${meant}»?`} (поля: ${fields})`,
       notString: 'значение должно быть строкой (число JSON теряет цифры: пишите "2497.00")',
       keyTwice: (key, first) => `${JSON.stringify(key)} — это ещё и ключ строки ${first}`,
       noOrders: 'в файле нет заказов',

@@ -176,9 +176,22 @@ describe('exit 2: invalid input or usage, nothing sent', () => {
     expect(paymentsReceived(sandbox).length).toBe(before);
   });
 
-  it('no gateway configured', async () => {
-    const result = await runCli(['check', '--service', '101', '--account', 'a'], { env: isolatedEnv() });
+  it('nothing configured: the gateway, the agent id and the password named in one error, each with how to set it', async () => {
+    const check = ['check', '--service', '101', '--account', 'a'];
+    const result = await runCli(check, { env: isolatedEnv() });
     expect(result.code).toBe(2);
-    expect(result.stderr).toMatch(/no gateway is set/);
+    expect(result.stderr).toBe(
+      'agentpay: not set: the gateway (--base-url <url> or AGENTPAY_BASE_URL), the agent id (--agent-id <id> or ' +
+        'AGENTPAY_AGENT_ID) and the agent password (AGENTPAY_PASSWORD, or --password-file <path>)\n' +
+        '  set each as shown, or use a --profile that holds them; or try --sandbox\n',
+    );
+    const russian = await runCli(['--lang', 'ru', ...check], { env: isolatedEnv({ AGENTPAY_PASSWORD: 'pw-1234' }) });
+    expect(russian.code).toBe(2);
+    expect(russian.stderr).toContain(
+      'agentpay: не заданы: шлюз (--base-url <url> или AGENTPAY_BASE_URL) и id агента (--agent-id <id> или AGENTPAY_AGENT_ID)\n',
+    );
+    // One missing keeps its own message.
+    const gatewayOnly = await runCli(check, { env: isolatedEnv({ AGENTPAY_AGENT_ID: '7', AGENTPAY_PASSWORD: 'pw' }) });
+    expect(gatewayOnly.stderr).toContain('agentpay: no gateway is set\n');
   });
 });

@@ -105,7 +105,7 @@ describe('agentpay --lang ru', () => {
       env: { PATH: base.PATH ?? '', HOME: base.HOME ?? '' },
     });
     expect(bare.code).toBe(2);
-    expect(bare.stderr).toContain('шлюз не задан');
+    expect(bare.stderr).toContain('не заданы: шлюз (');
     expectRussian(bare);
   });
 

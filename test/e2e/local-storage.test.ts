@@ -7,6 +7,7 @@ import { mountTinyDisk, skipWithoutRoot, type TinyDisk } from '../helpers/full-d
 import { paymentsReceived, sandboxWithEnv } from '../helpers/gateway-env.js';
 import { defaultLedger, ledgerRecords } from '../helpers/ledger-file.js';
 import { runCliReadOnly } from '../helpers/read-only-mount.js';
+import { skipWithout } from '../helpers/system-tools.js';
 
 /**
  * A ledger this machine cannot read or write is a local failure, never a refusal: exit 6,
@@ -31,7 +32,10 @@ const statusesReceived = (gateway: RunningSandbox) =>
   gateway.received.filter((form) => form.get('RequestType') === 'Status');
 const payStatic = ['pay', '--service', '201', '--account', 'player-42', '--amount', '150.50', '--json'];
 
-describe('reconcile with a ledger on a read-only file system', () => {
+/** A read-only mount in a mount namespace of its own (test/helpers/read-only-mount.ts) takes unshare. */
+const noUnshare = skipWithout('unshare');
+
+describe.skipIf(noUnshare)('reconcile with a ledger on a read-only file system (needs unshare)', () => {
   it('ends with EROFS and exit 6 before asking the gateway (SQLite cannot open it); a later run records it', async () => {
     const { sandbox, env } = await setUp({ faults: { failRate: 1 } });
     // An answer lost for good: the ledger holds the intent, open.
@@ -69,7 +73,7 @@ describe('reconcile with a ledger on a read-only file system', () => {
   });
 });
 
-describe('pay with a ledger it cannot write', () => {
+describe.skipIf(noUnshare)('pay with a ledger it cannot write (needs unshare)', () => {
   it('a directory to be made on a read-only file system: EROFS (not ENOENT), exit 6, nothing sent', async () => {
     const { sandbox, env } = await setUp();
     const mountPoint = join(env.HOME!, 'read-only');

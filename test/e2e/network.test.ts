@@ -69,7 +69,7 @@ describe('proxies', () => {
   });
 
   it('HTTPS_PROXY tunnels to an https gateway with CONNECT, its certificate still verified', async () => {
-    const certificate = selfSignedCertificate();
+    const certificate = await selfSignedCertificate();
     const gateway = await startScriptedServer(sandboxResponder(), certificate);
     try {
       const httpsEnv = { ...env, AGENTPAY_BASE_URL: gateway.baseUrl, HTTPS_PROXY: proxy.url };

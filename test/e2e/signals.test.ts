@@ -286,7 +286,7 @@ describe('a signal after the command has settled', () => {
     child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
     const ended = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
     for (let waited = 0; !stderr.includes('\n') && waited < 10_000; waited += 20) await sleep(20);
-    expect(stderr).toContain('agentpay: no gateway is set');
+    expect(stderr).toContain('agentpay: not set: the gateway');
     child.kill('SIGTERM');
     // Before, the first two signals were taken for the settled command's and the process stayed.
     const code = await Promise.race([ended, sleep(5_000).then(() => 'still running')]);

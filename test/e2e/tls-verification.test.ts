@@ -11,7 +11,7 @@ describe('TLS is verified', () => {
   let certPath: string;
   let env: Record<string, string>;
   beforeAll(async () => {
-    const certificate = selfSignedCertificate();
+    const certificate = await selfSignedCertificate();
     certPath = certificate.certPath;
     server = await startScriptedServer(sandboxResponder(), certificate);
     env = isolatedEnv({

@@ -180,7 +180,7 @@ describe('the direct transport (node:http)', () => {
   });
 
   it('https with the CA given: verified and answered; without it: not sent', async () => {
-    const certificate = selfSignedCertificate();
+    const certificate = await selfSignedCertificate();
     const { url } = await countingServer(echo, certificate);
     expect((await transport({ timeoutMs: 5000, ca: certificate.cert }).post(url, 'n=7', post)).body).toBe('{"n":7}');
     const refused = await failureOf(transport().post(url, 'n=8', post));

@@ -2,6 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { closeSync, fstatSync, ftruncateSync, mkdtempSync, openSync, rmdirSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { skipWithout } from './system-tools.js';
 
 /**
  * A real full file system for the tests of a full disk: a tmpfs of its own, mounted on a fresh
@@ -19,9 +20,9 @@ export interface TinyDisk {
 
 const page = 4096;
 
-/** Whether the tests of a full disk are to be skipped here: true outside CI without root; under CI=true, never. */
+/** Whether the tests of a full disk are to be skipped: outside CI, without root or mount; under CI=true, never. */
 export function skipWithoutRoot(): boolean {
-  if (process.getuid?.() === 0) return false;
+  if (process.getuid?.() === 0) return skipWithout('mount');
   if (process.env.CI === 'true') throw new Error('these tests mount a tmpfs to fill it: run them as root (CI does)');
   return true;
 }

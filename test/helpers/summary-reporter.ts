@@ -7,15 +7,19 @@ import { installCommand, missingTools, type SystemTool, systemTools } from './sy
  * before it names the system tools whose tests were skipped and the command that installs them.
  */
 export default class SummaryReporter implements Reporter {
-  onTestRunEnd(testModules: ReadonlyArray<TestModule>): void {
-    const counts = { passed: 0, failed: 0, skipped: 0 };
+  onTestRunEnd(testModules: ReadonlyArray<TestModule>, unhandledErrors: ReadonlyArray<unknown> = []): void {
+    // An error outside any test (a file whose beforeAll could not start its server) is a failure
+    // too: its tests are only skipped, and "0 failed" would read as a pass.
+    const counts = { passed: 0, failed: unhandledErrors.length, skipped: 0 };
     for (const testModule of testModules) {
+      let failedHere = 0;
       for (const test of testModule.children.allTests()) {
         const state = test.result().state;
         if (state === 'passed') counts.passed++;
-        else if (state === 'failed') counts.failed++;
+        else if (state === 'failed') failedHere++;
         else counts.skipped++;
       }
+      counts.failed += failedHere === 0 && testModule.state() === 'failed' ? 1 : failedHere;
     }
     const missing = process.env.CI === 'true' ? [] : missingTools(Object.keys(systemTools) as SystemTool[]);
     const tools =

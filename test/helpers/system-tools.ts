@@ -4,22 +4,25 @@ import { delimiter, join } from 'node:path';
 /**
  * The system tools some tests drive, from Debian's packages (`.ci/run` installs them when
  * missing): a real terminal (tmux), real shells for completion, a real browser for the HTML
- * report. On a machine with only Node, `npm test` skips the tests that need a missing one and
- * its closing line says which and how to install them (summary-reporter.ts); under `CI=true` a
- * missing tool fails the run instead, so CI never passes by skipping.
+ * report, a mount namespace (unshare) and a tmpfs (mount) for a read-only or a full disk. On a
+ * machine with only Node, `npm test` skips the tests that need a missing one and its closing
+ * line says which and how to install them (summary-reporter.ts); under `CI=true` a missing tool
+ * fails the run instead, so CI never passes by skipping.
  */
 export const systemTools = {
-  tmux: ['tmux'],
-  bash: ['bash'],
-  zsh: ['zsh'],
-  fish: ['fish'],
-  chromium: ['chromium', 'chromium-browser'],
+  tmux: { names: ['tmux'], package: 'tmux' },
+  bash: { names: ['bash'], package: 'bash' },
+  zsh: { names: ['zsh'], package: 'zsh' },
+  fish: { names: ['fish'], package: 'fish' },
+  chromium: { names: ['chromium', 'chromium-browser'], package: 'chromium' },
+  unshare: { names: ['unshare'], package: 'util-linux' },
+  mount: { names: ['mount'], package: 'mount' },
 } as const;
 export type SystemTool = keyof typeof systemTools;
 
 /** The executable a tool is known by on PATH, if any. */
 export function toolPath(tool: SystemTool): string | undefined {
-  for (const name of systemTools[tool]) {
+  for (const name of systemTools[tool].names) {
     for (const directory of (process.env.PATH ?? '').split(delimiter)) {
       const candidate = join(directory, name);
       try {
@@ -36,8 +39,9 @@ export function toolPath(tool: SystemTool): string | undefined {
 export const missingTools = (tools: readonly SystemTool[]): SystemTool[] =>
   tools.filter((tool) => toolPath(tool) === undefined);
 
-/** What installs the tools (Debian's package names are the tools' own). */
-export const installCommand = (tools: readonly SystemTool[]) => `apt-get install -y ${tools.join(' ')}`;
+/** What installs the tools: Debian's packages that hold them. */
+export const installCommand = (tools: readonly SystemTool[]) =>
+  `apt-get install -y ${[...new Set(tools.map((tool) => systemTools[tool].package))].join(' ')}`;
 
 /**
  * Whether a test file that needs these tools is to be skipped: true outside CI when one is

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import pg from 'pg';
 import pgPass from 'pgpass';
 import { LedgerUnreachableError } from '../../errors.js';
+import { redactSecrets } from '../../secrets.js';
 import type { LedgerLocation } from '../location.js';
 
 /**
@@ -71,11 +72,14 @@ function passwordFile(parameters: {
   return new Promise((resolve) => pgPass(parameters, resolve));
 }
 
-/** Why a connection failed, in a few words: the errno code, the server's refusal, or pg's message. */
+/**
+ * Why a connection failed, in a few words: the errno code, the server's refusal, or pg's message,
+ * with the database password blanked should the driver's words quote it (nothing later looks).
+ */
 export function reasonOf(error: unknown): string {
   const { code, message } = (error ?? {}) as { code?: unknown; message?: unknown };
   if (typeof code === 'string' && /^E[A-Z]+$/.test(code)) return code;
-  return typeof message === 'string' && message !== '' ? message : String(error);
+  return redactSecrets(typeof message === 'string' && message !== '' ? message : String(error));
 }
 
 export interface LedgerConnection {

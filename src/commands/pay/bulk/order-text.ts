@@ -1,6 +1,6 @@
 import { isUtf8 } from 'node:buffer';
 import { closeSync, openSync, readFileSync, readSync } from 'node:fs';
-import { UsageError } from '../../../errors.js';
+import { errnoCodeOf, UsageError } from '../../../errors.js';
 import { t } from '../../../i18n/current.js';
 import { notUtf8 } from '../../../not-utf8.js';
 import type { BadRow } from '../../../render/bulk.js';
@@ -144,8 +144,8 @@ function* fileChunks(path: string): Generator<Buffer> {
 }
 
 const cannotRead = (path: string, error: unknown) => {
-  const { code, message } = error as NodeJS.ErrnoException;
-  return new UsageError(t().bulk.cannotRead(path, code ?? message));
+  const code = errnoCodeOf(error);
+  return new UsageError(t().bulk.cannotRead(path, code ? t().errors.fileReason(code) : (error as Error).message));
 };
 
 function opened(path: string): number {

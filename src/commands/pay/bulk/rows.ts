@@ -1,6 +1,7 @@
 import { extname } from 'node:path';
 import { Readable } from 'node:stream';
 import { parse } from 'csv-parse';
+import { closestName } from '../../../closest-name.js';
 import { UsageError } from '../../../errors.js';
 import { t } from '../../../i18n/current.js';
 import type { BulkRun } from '../../../ledger/bulk-run.js';
@@ -25,19 +26,30 @@ function formatOf(path: string, given: OrderFormat | undefined, firstChar: strin
   return firstChar === '{' ? 'jsonl' : 'csv';
 }
 
-/** The header's columns, each known and named once; the unknown ones are problems of line 1. */
-function headerColumns(header: readonly string[], line: number, problems: BadRow[]): (OrderColumn | undefined)[] {
+/**
+ * The header's columns, each known and named once, with service and account, or the file is
+ * refused for its header alone, its rows unread: every row would be wrong for it. A name no
+ * order has is named with the column it most likely meant (`acount`: "account").
+ */
+function headerColumns(header: readonly string[], line: number, path: string): OrderColumn[] {
+  const unknown = header.filter((raw) => !(orderColumns as readonly string[]).includes(raw.trim().toLowerCase()));
+  if (unknown.length > 0) {
+    const named = unknown.map((raw) => ({ name: shownName(raw.trim()), meant: closestName(raw, orderColumns) }));
+    throw new UsageError(t().bulk.unknownColumns(path === '-' ? 'stdin' : path, named), {
+      hint: t().bulk.unknownColumnsHint(orderColumns.join(', ')),
+    });
+  }
+  const problems: BadRow[] = [];
+  const columns = header.map((raw) => raw.trim().toLowerCase() as OrderColumn);
   const seen = new Set<string>();
-  return header.map((raw) => {
-    const name = raw.trim().toLowerCase();
-    if (!(orderColumns as readonly string[]).includes(name)) {
-      problems.push({ line, column: shownName(raw), message: t().bulk.cell.unknownColumn(orderColumns.join(', ')) });
-      return undefined;
-    }
+  for (const name of columns) {
     if (seen.has(name)) problems.push({ line, column: name, message: t().bulk.cell.namedTwice });
     seen.add(name);
-    return name as OrderColumn;
-  });
+  }
+  if (!seen.has('service') || !seen.has('account'))
+    problems.push({ line, column: undefined, message: t().bulk.cell.headerNeeds });
+  refuseBadRows(path, problems);
+  return columns;
 }
 
 /**
@@ -109,16 +121,14 @@ function headerDelimiter(input: OrderText): CsvDelimiter {
 
 async function readCsv(
   input: OrderText,
-  notation: FileNotation,
+  notation: FileNotation & { path: string },
   rows: OrderBatches,
   problems: BadRow[],
 ): Promise<void> {
-  let columns: (OrderColumn | undefined)[] | undefined;
+  let columns: OrderColumn[] | undefined;
   const take = (record: string[], line: number) => {
     if (columns === undefined) {
-      columns = headerColumns(record, line, problems);
-      if (!columns.includes('service') || !columns.includes('account'))
-        problems.push({ line, column: undefined, message: t().bulk.cell.headerNeeds });
+      columns = headerColumns(record, line, notation.path);
       return;
     }
     if (record.length !== columns.length) {
@@ -126,16 +136,14 @@ async function readCsv(
       return;
     }
     const cells: Partial<Record<OrderColumn, string>> = {};
-    for (let index = 0; index < record.length; index++) {
-      const column = columns[index];
-      if (column !== undefined) cells[column] = record[index]!;
-    }
+    for (let index = 0; index < record.length; index++) cells[columns[index]!] = record[index]!;
     const row = orderOf(line, cells, problems, notation.decimalComma);
     if (row) rows.push(row);
   };
   try {
     await csvRecords(input, notation.delimiter, take, () => rows.drain());
   } catch (error) {
+    if (error instanceof UsageError) throw error;
     const { lines, message } = error as { lines?: number; message: string };
     problems.push({ line: lines ?? 0, column: undefined, message: t().bulk.cell.notCsv(message) });
     return;
@@ -176,7 +184,7 @@ async function readJsonLines(
           problems.push({
             line,
             column: shownName(name),
-            message: t().bulk.cell.unknownField(orderColumns.join(', ')),
+            message: t().bulk.cell.unknownField(orderColumns.join(', '), closestName(name, orderColumns)),
           });
         else if (typeof cell !== 'string') problems.push({ line, column: name, message: t().bulk.cell.notString });
         else cells[name as OrderColumn] = cell;
@@ -254,7 +262,7 @@ export async function readOrders(
   const problems: BadRow[] = [];
   const delimiter = notation.delimiter ?? (format === 'csv' ? headerDelimiter(text) : ',');
   const written = { delimiter, decimalComma: notation.decimalComma || delimiter !== ',' };
-  if (format === 'csv') await readCsv(text, written, rows, problems);
+  if (format === 'csv') await readCsv(text, { ...written, path }, rows, problems);
   else await readJsonLines(text, notation.decimalComma, rows, problems);
   await rows.drain(true);
   await checkKeys(run, problems);
