@@ -112,6 +112,6 @@ describe('agentpay --replay doctor', () => {
     const russian = await runCli(['--replay', cassettes, '--lang', 'ru', 'doctor'], { env: isolatedEnv() });
     expect(russian.code, russian.stderr).toBe(0);
     expect(russian.stdout).toContain(`✓ 1 запись из ${cassettes}; шлюз не спрошен: у выдуманного id нет записи`);
-    expect(russian.stdout).toMatch(/baseUrl +\(встроенное воспроизведение\) +воспроизведение\n/);
+    expect(russian.stdout).toMatch(/\(baseUrl\) +\(встроенное воспроизведение\) +воспроизведение\n/);
   });
 });
