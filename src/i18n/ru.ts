@@ -297,7 +297,7 @@ const ru: Catalogue = {
     noAgentIdHint: 'укажите --agent-id <id> или AGENTPAY_AGENT_ID, или выберите --profile',
     notSet: (parts) => {
       const named = {
-        gateway: 'шлюз (--base-url <url> или AGENTPAY_BASE_URL)',
+        gateway: 'шлюз (--base-url <URL> или AGENTPAY_BASE_URL)',
         agentId: 'id агента (--agent-id <id> или AGENTPAY_AGENT_ID)',
         password: 'пароль агента (AGENTPAY_PASSWORD или --password-file <путь>)',
       };

@@ -188,7 +188,7 @@ describe('exit 2: invalid input or usage, nothing sent', () => {
     const russian = await runCli(['--lang', 'ru', ...check], { env: isolatedEnv({ AGENTPAY_PASSWORD: 'pw-1234' }) });
     expect(russian.code).toBe(2);
     expect(russian.stderr).toContain(
-      'agentpay: не заданы: шлюз (--base-url <url> или AGENTPAY_BASE_URL) и id агента (--agent-id <id> или AGENTPAY_AGENT_ID)\n',
+      'agentpay: не заданы: шлюз (--base-url <URL> или AGENTPAY_BASE_URL) и id агента (--agent-id <id> или AGENTPAY_AGENT_ID)\n',
     );
     // One missing keeps its own message.
     const gatewayOnly = await runCli(check, { env: isolatedEnv({ AGENTPAY_AGENT_ID: '7', AGENTPAY_PASSWORD: 'pw' }) });
