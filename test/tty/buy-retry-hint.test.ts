@@ -2,14 +2,13 @@ import { execFile } from 'node:child_process';
 import { mkdirSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { afterAll, describe, expect, it } from 'vitest';
-import type { RunningSandbox } from '../../src/sandbox/server.js';
+import { describe, expect, it } from 'vitest';
 import { binPath } from '../helpers/cli.js';
-import { paymentsReceived, sandboxWithEnv } from '../helpers/gateway-env.js';
+import { paymentsReceived } from '../helpers/gateway-env.js';
 import { skipWithout } from '../helpers/system-tools.js';
-import { shellQuote, Terminals } from '../helpers/tmux.js';
+import { terminalDesk } from '../helpers/terminal-desk.js';
+import { shellQuote } from '../helpers/tmux.js';
 
 /** Skipped, named, without tmux outside CI; failed under CI=true (system-tools.ts). */
 const skipped = skipWithout('tmux');
@@ -20,16 +19,10 @@ const skipped = skipWithout('tmux');
  * the global options buy was given. Run as printed, in a shell, it sends the same TransactionID
  * again (which pays nothing twice) and settles the payment.
  */
-const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
 // Wide: the hint's command stays on one line of the screen.
-const terminals = new Terminals({ cwd: repoRoot, columns: 400, rows: 40 });
-const sandboxes: RunningSandbox[] = [];
+const desk = terminalDesk({ columns: 400, rows: 40 });
+const { terminals } = desk;
 const run = promisify(execFile);
-
-afterAll(async () => {
-  await terminals.killAll();
-  for (const sandbox of sandboxes.splice(0)) await sandbox.close();
-});
 
 /** `command` run by bash as a person would paste it, `agentpay` being this build's bin. */
 function inShell(command: string, env: Record<string, string>) {
@@ -42,8 +35,7 @@ function inShell(command: string, env: Record<string, string>) {
 
 describe.skipIf(skipped)("Ctrl+C during buy's payment", () => {
   it('names a pay command that works as printed and pays nothing twice', async () => {
-    const { sandbox: gateway, env } = await sandboxWithEnv();
-    sandboxes.push(gateway);
+    const { sandbox: gateway, env } = await desk.sandbox();
     // A ledger whose path needs quoting for the shell: the retry must name it, quoted.
     const dir = join(mkdtempSync(join(tmpdir(), 'agentpay-retry-')), "desk's books");
     mkdirSync(dir);

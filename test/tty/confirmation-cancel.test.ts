@@ -1,13 +1,9 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { afterAll, describe, expect, it } from 'vitest';
-import { sandboxCredentials } from '../../src/sandbox/catalogue.js';
+import { describe, expect, it } from 'vitest';
 import type { RunningSandbox } from '../../src/sandbox/server.js';
-import { isolatedEnv } from '../helpers/cli.js';
-import { paymentsReceived, sandboxCodeEnv, sandboxWithEnv } from '../helpers/gateway-env.js';
+import { paymentsReceived } from '../helpers/gateway-env.js';
 import { skipWithout } from '../helpers/system-tools.js';
-import { type TerminalSession, Terminals } from '../helpers/tmux.js';
+import { liveProfileEnv, terminalDesk } from '../helpers/terminal-desk.js';
+import type { TerminalSession } from '../helpers/tmux.js';
 
 /** Skipped, named, without tmux outside CI; failed under CI=true (system-tools.ts). */
 const skipped = skipWithout('tmux');
@@ -17,35 +13,12 @@ const skipped = skipWithout('tmux');
  * profile) says plainly that nothing was paid, in the person's language, and exits 130 with
  * no Payment sent. What counts: the last line on the screen, the exit code, the sandbox.
  */
-const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
-const terminals = new Terminals({ cwd: repoRoot, columns: 120, rows: 40 });
-const sandboxes: RunningSandbox[] = [];
-
-afterAll(async () => {
-  await terminals.killAll();
-  for (const sandbox of sandboxes.splice(0)) await sandbox.close();
-});
+const desk = terminalDesk();
+const { terminals } = desk;
 
 async function sandbox(): Promise<{ gateway: RunningSandbox; env: Record<string, string> }> {
-  const { sandbox: gateway, env } = await sandboxWithEnv();
-  sandboxes.push(gateway);
+  const { sandbox: gateway, env } = await desk.sandbox();
   return { gateway, env };
-}
-
-/** An env whose only profile is live and points at the sandbox: pay asks y/N at a terminal. */
-function liveEnv(gateway: RunningSandbox, extra: Record<string, string>): Record<string, string> {
-  const env = isolatedEnv({ ...sandboxCodeEnv, ...extra });
-  mkdirSync(join(env.XDG_CONFIG_HOME!, 'agentpay'), { recursive: true });
-  const { agentId, password } = sandboxCredentials;
-  const profile = { baseUrl: gateway.baseUrl, agentId, password, live: true };
-  writeFileSync(
-    join(env.XDG_CONFIG_HOME!, 'agentpay', 'config.json'),
-    JSON.stringify({ profiles: { default: profile } }),
-    {
-      mode: 0o600,
-    },
-  );
-  return env;
 }
 
 const lastLines = (screen: string) =>
@@ -87,7 +60,7 @@ describe.skipIf(skipped)('a cancel at a question about paying says nothing was p
 
   it.each(cases)('pay through a live profile: $key at y/N ($lang): exit 130, no Payment', async ({ key, lang }) => {
     const { gateway } = await sandbox();
-    const env = liveEnv(gateway, { AGENTPAY_LANG: lang });
+    const env = liveProfileEnv(gateway, { AGENTPAY_LANG: lang });
     const screen = await terminals.run(
       ['pay', '--service', '201', '--account', '7011234567', '--amount', '150.00'],
       env,

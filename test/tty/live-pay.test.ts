@@ -1,14 +1,13 @@
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { afterAll, describe, expect, it } from 'vitest';
+import { existsSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
 import { sandboxCredentials } from '../../src/sandbox/catalogue.js';
 import type { RunningSandbox } from '../../src/sandbox/server.js';
-import { isolatedEnv, runCli } from '../helpers/cli.js';
-import { paymentsReceived, sandboxCodeEnv, sandboxWithEnv } from '../helpers/gateway-env.js';
+import { runCli } from '../helpers/cli.js';
+import { paymentsReceived } from '../helpers/gateway-env.js';
 import { defaultLedger, ledgerRecords } from '../helpers/ledger-file.js';
 import { skipWithout } from '../helpers/system-tools.js';
-import { type TerminalSession, Terminals } from '../helpers/tmux.js';
+import { liveProfileEnv, terminalDesk } from '../helpers/terminal-desk.js';
+import type { TerminalSession } from '../helpers/tmux.js';
 
 /** Skipped, named, without tmux outside CI; failed under CI=true (system-tools.ts). */
 const skipped = skipWithout('tmux');
@@ -18,32 +17,12 @@ const skipped = skipWithout('tmux');
  * before the Payment would leave; `buy` names the profile before its first question and in its
  * summary. What counts: the screen, the exit code, what the sandbox received, the ledger.
  */
-const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
-const terminals = new Terminals({ cwd: repoRoot, columns: 120, rows: 40 });
-const sandboxes: RunningSandbox[] = [];
-
-afterAll(async () => {
-  await terminals.killAll();
-  for (const sandbox of sandboxes.splice(0)) await sandbox.close();
-});
+const { terminals, sandbox: startSandbox } = terminalDesk();
 
 /** A sandbox, and an env whose only (default) profile is live and points at it. */
 async function liveProfile(): Promise<{ sandbox: RunningSandbox; env: Record<string, string>; line: string }> {
-  const { sandbox } = await sandboxWithEnv();
-  sandboxes.push(sandbox);
-  const env = isolatedEnv(sandboxCodeEnv);
-  mkdirSync(join(env.XDG_CONFIG_HOME!, 'agentpay'), { recursive: true });
-  const profile = {
-    baseUrl: sandbox.baseUrl,
-    agentId: sandboxCredentials.agentId,
-    password: sandboxCredentials.password,
-    live: true,
-  };
-  writeFileSync(
-    join(env.XDG_CONFIG_HOME!, 'agentpay', 'config.json'),
-    JSON.stringify({ profiles: { default: profile } }),
-    { mode: 0o600 },
-  );
+  const { sandbox } = await startSandbox();
+  const env = liveProfileEnv(sandbox);
   return {
     sandbox,
     env,

@@ -1,10 +1,9 @@
-import { fileURLToPath } from 'node:url';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { RunningSandbox } from '../../src/sandbox/server.js';
 import { runCli } from '../helpers/cli.js';
-import { paymentsReceived, sandboxWithEnv } from '../helpers/gateway-env.js';
+import { paymentsReceived } from '../helpers/gateway-env.js';
 import { skipWithout } from '../helpers/system-tools.js';
-import { Terminals } from '../helpers/tmux.js';
+import { terminalDesk } from '../helpers/terminal-desk.js';
 
 /** Skipped, named, without tmux outside CI; failed under CI=true (system-tools.ts). */
 const skipped = skipWithout('tmux');
@@ -13,19 +12,12 @@ const skipped = skipWithout('tmux');
  * `pay` waiting on Status at a terminal (tmux): a spinner says which look-up it waits on and
  * moves while it waits, as buy's does; off a terminal only the notes are written.
  */
-const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
-const terminals = new Terminals({ cwd: repoRoot, columns: 120, rows: 40 });
-const sandboxes: RunningSandbox[] = [];
-
-afterAll(async () => {
-  await terminals.killAll();
-  for (const sandbox of sandboxes.splice(0)) await sandbox.close();
-});
+const desk = terminalDesk();
+const { terminals } = desk;
 
 /** A sandbox that answers "in progress" to the Payment and its first two look-ups, with short waits between them. */
 async function pendingSandbox(): Promise<{ sandbox: RunningSandbox; env: Record<string, string> }> {
-  const started = await sandboxWithEnv({ behaviour: { pendingPolls: 2 } });
-  sandboxes.push(started.sandbox);
+  const started = await desk.sandbox({ behaviour: { pendingPolls: 2 } });
   return { ...started, env: { ...started.env, AGENTPAY_SETTLE_DELAY: '400', AGENTPAY_SETTLE_ATTEMPTS: '4' } };
 }
 
