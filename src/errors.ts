@@ -166,6 +166,12 @@ export class GatewayProtocolError extends AgentpayError {
   }
 }
 
+/** The command that sends a Payment again; `masked`: a secret typed in it is shown as ***, to be typed back. */
+export interface RetryCommand {
+  command: string;
+  masked: boolean;
+}
+
 /**
  * A Payment may have reached the gateway but its answer was lost. It may have been made:
  * this is never reported as a failure (spec 1: use Status when no response was received).
@@ -183,7 +189,7 @@ export class PaymentOutcomeUnknownError extends AgentpayError {
   constructor(
     transactionId: string,
     why: string | GatewayFault,
-    options: { cause?: unknown; bodySample?: string | undefined; hint?: string; retry?: string } = {},
+    options: { cause?: unknown; bodySample?: string | undefined; hint?: string; retry?: RetryCommand } = {},
   ) {
     const reason = typeof why === 'string' ? why : lostAnswerReason(why, t());
     super(t().errors.outcomeUnknown(transactionId, reason), ExitCode.pendingOrUnknown, {
@@ -197,7 +203,7 @@ export class PaymentOutcomeUnknownError extends AgentpayError {
   }
 
   /** The same error, its hint naming `command`: the whole command line that sends this Payment again. */
-  withRetry(command: string): PaymentOutcomeUnknownError {
+  withRetry(command: RetryCommand): PaymentOutcomeUnknownError {
     if (!this.retryable) return this;
     const options = { cause: this.cause, bodySample: this.bodySample, retry: command };
     return new PaymentOutcomeUnknownError(this.transactionId, this.fault ?? this.reason, options);

@@ -1,7 +1,8 @@
 import { Option } from 'commander';
-import { PaymentOutcomeUnknownError } from '../errors.js';
+import { PaymentOutcomeUnknownError, type RetryCommand } from '../errors.js';
 import type { PaymentInput } from '../gateway/client.js';
 import type { PaymentOutcome } from '../purchase/outcome.js';
+import { redactSecrets } from '../secrets.js';
 import { settingEntries } from '../settings/table.js';
 import type { CommandContext } from './context.js';
 
@@ -9,7 +10,8 @@ import type { CommandContext } from './context.js';
  * The command that sends a Payment whose outcome is unknown again, under its TransactionID (the
  * same id never pays twice, spec 3): `agentpay pay` with the purchase's exact values and the
  * global options the command line gave (the same gateway, profile and ledger), quoted for a POSIX
- * shell. `buy` has no --txn-id, so its retry is this `pay` too (README "Exit codes").
+ * shell. `buy` has no --txn-id, so its retry is this `pay` too (README "Exit codes"). A secret
+ * typed among them (a ledger's or proxy's password) is shown as ***: a hint reaches logs.
  */
 
 /** A word as a shell reads it back: bare when it holds nothing the shell treats specially, else in single quotes. */
@@ -41,13 +43,15 @@ export function retryPayCommand(
   flags: Readonly<Record<string, unknown>>,
   input: PaymentInput,
   extra: readonly string[] = [],
-): string {
+): RetryCommand {
   const purchase = [
     ...['--service', input.service, '--account', input.account, '--currency', input.currency],
     ...(input.invoiceId === undefined ? [] : ['--invoice-id', input.invoiceId]),
     ...['--amount', input.amount, '--txn-id', input.transactionId],
   ];
-  return ['agentpay', ...globalArguments(flags), 'pay', ...purchase, ...extra].map(shellWord).join(' ');
+  const typed = ['agentpay', ...globalArguments(flags), 'pay', ...purchase, ...extra].map(shellWord).join(' ');
+  const command = redactSecrets(typed);
+  return { command, masked: command !== typed };
 }
 
 /** An unknown outcome's error, its hint naming the retry; any other error as it is. */

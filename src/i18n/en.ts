@@ -151,8 +151,8 @@ const en = {
     noPaymentSent: 'no payment was sent',
     outcomeUnknown: (id: string, reason: string) => `the outcome of payment ${id} is unknown: ${reason}`,
     /** `retry`: the whole command that sends the same Payment again (commands/retry-command.ts), where there is one. */
-    outcomeUnknownHint: (id: string, retry?: string) =>
-      `it may have been made and is kept in the ledger; look it up with \`agentpay status ${id}\` or settle it with \`agentpay reconcile\`${retry === undefined ? '' : `; to try again without paying twice: \`${retry}\``}`,
+    outcomeUnknownHint: (id: string, retry?: { command: string; masked: boolean }) =>
+      `it may have been made and is kept in the ledger; look it up with \`agentpay status ${id}\` or settle it with \`agentpay reconcile\`${retry === undefined ? '' : `; to try again without paying twice: \`${retry.command}\`${retry.masked ? ' (type your password back where it shows ***)' : ''}`}`,
     ledgerUnreachable: (ledger: string, reason: string) => `the ledger ${ledger} cannot be reached (${reason})`,
     ledgerUnreachableHint:
       'check that the database server is up and the URL, user and password are right (`agentpay doctor` shows them, the password as ***)',

@@ -246,7 +246,7 @@ const ru: Catalogue = {
     noPaymentSent: 'платёж не отправлялся',
     outcomeUnknown: (id, reason) => `исход платежа ${id} неизвестен: ${reason}`,
     outcomeUnknownHint: (id, retry) =>
-      `он мог пройти и сохранён в журнале; узнайте его через \`agentpay status ${id}\` или доведите через \`agentpay reconcile\`${retry === undefined ? '' : `; чтобы повторить без двойной оплаты: \`${retry}\``}`,
+      `он мог пройти и сохранён в журнале; узнайте его через \`agentpay status ${id}\` или доведите через \`agentpay reconcile\`${retry === undefined ? '' : `; чтобы повторить без двойной оплаты: \`${retry.command}\`${retry.masked ? ' (впишите пароль вместо ***)' : ''}`}`,
     ledgerUnreachable: (ledger, reason) => `журнал ${ledger} недоступен (${reason})`,
     ledgerUnreachableHint:
       'проверьте, что сервер базы данных работает, а URL, пользователь и пароль верны (`agentpay doctor` покажет их, пароль как ***)',

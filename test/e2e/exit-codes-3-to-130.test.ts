@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningSandbox } from '../../src/sandbox/server.js';
 import { binPath, isolatedEnv, jsonLines, runCli } from '../helpers/cli.js';
 import { answer, closedPortUrl, type FakeGateway, startFakeGateway } from '../helpers/fake-gateway.js';
+import { startForwardProxy } from '../helpers/forward-proxy.js';
 import { sandboxWithEnv } from '../helpers/gateway-env.js';
 
 /** The contract's exit codes when the outcome is open or the run is cut short: 3, 4, 5 and 130, through the real bin. */
@@ -124,6 +125,38 @@ describe('exit 3: pending, or a payment whose outcome is unknown', () => {
       );
     } finally {
       await fake.close();
+    }
+  });
+
+  it("the retry it names shows a proxy's password as ***, never as typed (a hint reaches logs)", async () => {
+    const fake = await startFakeGateway((_form, _request, response) =>
+      answer(response, 502, 'Bad Gateway', 'text/plain'),
+    );
+    const proxy = await startForwardProxy();
+    try {
+      const env = { ...envAt(fake.baseUrl), AGENTPAY_SETTLE_ATTEMPTS: '1', AGENTPAY_SETTLE_DELAY: '10' };
+      const proxyUrl = proxy.url.replace('http://', 'http://desk:Pr0xyS3cret@');
+      const pay = [
+        '--proxy',
+        proxyUrl,
+        'pay',
+        '--service',
+        '201',
+        '--account',
+        'a',
+        '--amount',
+        '5',
+        '--txn-id',
+        '988',
+      ];
+      const result = await runCli(pay, { env });
+      expect(result.code).toBe(3);
+      expect(proxy.forwarded.length).toBeGreaterThan(0);
+      expect(result.stderr).toContain(`\`agentpay --proxy ${proxyUrl.replace('Pr0xyS3cret', '***')} pay --service 201`);
+      expect(result.stderr).toContain('(type your password back where it shows ***)');
+      expect(result.stdout + result.stderr).not.toContain('Pr0xyS3cret');
+    } finally {
+      await Promise.all([fake.close(), proxy.close()]);
     }
   });
 });

@@ -134,7 +134,8 @@ describe('the retry of a payment whose outcome is unknown', () => {
       invoiceId: '5002',
     };
     const flags = { ledger: '/srv/desk books/ledger.sqlite', sandbox: true, color: false, lang: 'ru' };
-    const command = retryPayCommand(flags, input, ['--receipt', 'receipt 1.txt', '--over-limit']);
+    const { command, masked } = retryPayCommand(flags, input, ['--receipt', 'receipt 1.txt', '--over-limit']);
+    expect(masked).toBe(false);
     expect(
       command.startsWith("agentpay --ledger '/srv/desk books/ledger.sqlite' --sandbox --no-color --lang ru pay "),
     ).toBe(true);
@@ -155,7 +156,7 @@ describe('the retry of a payment whose outcome is unknown', () => {
 
   it('a static purchase has no --invoice-id; a word needing no quotes has none', async () => {
     const input = { service: '201', account: '7011234567', currency: 'KZT', transactionId: '42', amount: '150.00' };
-    expect(retryPayCommand({}, { ...input, invoiceId: undefined })).toBe(
+    expect(retryPayCommand({}, { ...input, invoiceId: undefined }).command).toBe(
       'agentpay pay --service 201 --account 7011234567 --currency KZT --amount 150.00 --txn-id 42',
     );
     expect(shellWord("it's")).toBe(`'it'\\''s'`);
