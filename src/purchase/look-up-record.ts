@@ -2,7 +2,6 @@ import { AgentpayError } from '../errors.js';
 import { t } from '../i18n/current.js';
 import type { HeldTransaction, Ledger, Owner } from '../ledger/ledger.js';
 import { replacesOutcome } from '../ledger/records.js';
-import { defaultGraceSeconds } from '../options/purchase.js';
 import type { Output } from '../output.js';
 import type { CodeTable } from '../protocol/codes.js';
 import { isFinalState } from '../protocol/transaction-view.js';
@@ -56,7 +55,9 @@ export function lookUpBook(
       const book = await ledger();
       const asked = result.answer !== undefined ? { answer: result.answer } : result.error;
       if (book === undefined || asked === undefined || result.notAnId) return;
-      const word = settledWord(held, 'answer' in asked ? asked : { error: asked }, codes, defaultGraceSeconds * 1000);
+      // "Not found" never closes a payment here: whether it is "never made" is reconcile's to say,
+      // by its --grace (a slow gateway may show the payment yet).
+      const word = settledWord(held, 'answer' in asked ? asked : { error: asked }, codes, Number.POSITIVE_INFINITY);
       const current = held.outcome?.view.state;
       // A final word stands (records.ts); the same final word again adds nothing.
       if (!word.learned || !replacesOutcome(current, word.view.state)) return;

@@ -149,4 +149,20 @@ describe('reconcile', () => {
     expect(jsonLines(old.stdout)[0]).toMatchObject({ state: 'failed', status: '25' });
     expect(paymentsReceived(sandbox)).toHaveLength(0);
   });
+
+  it('a status of a payment the gateway does not know leaves it open: only reconcile, by its --grace, says never made', async () => {
+    const { sandbox, env } = await setUp();
+    // A payment an hour old whose answer was lost: a slow gateway may show it yet (reconcile --grace).
+    const at = new Date(Date.now() - 3_600_000).toISOString();
+    const intent = { kind: 'intent', transactionId: '556', gateway: sandbox.baseUrl, agentId: '1001' } as const;
+    const held = { service: '201', account: 'a', amount: '10', currency: 'KZT', invoiceId: null, at };
+    await seedLedger(defaultLedger(env), [{ ...intent, ...held }]);
+    expect((await runCli(['status', '556'], { env })).code).not.toBe(0);
+    const history = jsonLines((await runCli(['history', '--json'], { env })).stdout);
+    expect(history.map((line) => [line.transactionId, line.state])).toEqual([['556', 'unknown']]);
+    const waited = await runCli(['reconcile', '--json', '--grace', '7200'], { env });
+    expect(jsonLines(waited.stdout)[0]).toMatchObject({ state: 'unknown' });
+    const closed = await runCli(['reconcile', '--json', '--grace', '60'], { env });
+    expect(jsonLines(closed.stdout)[0]).toMatchObject({ state: 'failed', status: '25' });
+  });
 });
