@@ -6,6 +6,7 @@ import { optionRecord } from '../../options/values.js';
 import { type FormField, formToObject, maskForm } from '../../protocol/form.js';
 import { generateTransactionId } from '../../protocol/transaction-id.js';
 import { executePayment, intentOf } from '../../purchase/execute-payment.js';
+import { heldVoucher } from '../../purchase/held-retry.js';
 import type { PaymentOutcome } from '../../purchase/outcome.js';
 import { paymentInputOf, resolvePurchase } from '../../purchase/voucher-choice.js';
 import { shownText } from '../../render/sanitize.js';
@@ -52,7 +53,9 @@ export async function runPay(rawOptions: unknown, context: CommandContext): Prom
   const session = await context.openGateway();
   try {
     const { client } = session;
-    const choice = await resolvePurchase(client, options);
+    const owner = { gateway: session.gateway, agentId: session.agentId };
+    const held = options.dryRun ? undefined : await heldVoucher(() => context.openLedger(), owner, options);
+    const choice = held ?? (await resolvePurchase(client, options));
     const input = paymentInputOf(options, choice, options.txnId ?? generateTransactionId());
 
     if (options.dryRun) {
@@ -79,7 +82,6 @@ export async function runPay(rawOptions: unknown, context: CommandContext): Prom
       });
     }
     const receiptFile = options.receipt;
-    const owner = { gateway: session.gateway, agentId: session.agentId };
     // An unknown outcome's hint names the whole command that retries it (this purchase, its TransactionID).
     const retry = [
       ...(receiptFile === undefined ? [] : ['--receipt', receiptFile]),

@@ -1,0 +1,29 @@
+import type { Ledger, Owner } from '../ledger/ledger.js';
+import type { PurchaseChoice, PurchaseRequest } from './voucher-choice.js';
+
+/**
+ * The voucher a safe retry (`pay --invoice-id … --amount … --txn-id …`) pays, when the ledger
+ * holds that TransactionID for the same purchase: taken from the ledger, not a fresh AccountCheck,
+ * as the gateway may have taken the first Payment and no longer list its voucher. The intent's own
+ * check (same purchase, same id) still refuses any difference, and the id never pays twice.
+ */
+export async function heldVoucher(
+  openLedger: () => Promise<Ledger>,
+  owner: Owner,
+  request: PurchaseRequest & { txnId?: string | undefined },
+): Promise<PurchaseChoice | undefined> {
+  const { txnId, invoiceId, amount } = request;
+  if (txnId === undefined || invoiceId === undefined || amount === undefined) return undefined;
+  const [held] = await (await openLedger()).transaction(txnId, owner);
+  const intent = held?.intent;
+  const same =
+    intent !== undefined &&
+    intent.service === request.service &&
+    intent.account === request.account &&
+    intent.currency === request.currency &&
+    intent.invoiceId === invoiceId &&
+    intent.amount === amount;
+  if (!same) return undefined;
+  const voucher = { position: 0, fieldName: '', invoiceId, orderAmount: amount, name: intent.voucher ?? '' };
+  return { kind: 'voucher', voucher };
+}
