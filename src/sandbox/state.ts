@@ -153,8 +153,10 @@ function openDatabase(path: string | undefined): DatabaseSync {
   let db: DatabaseSync | undefined;
   try {
     db = new DatabaseSync(path === undefined ? ':memory:' : createdPrivate(path));
-    db.exec('PRAGMA busy_timeout = 10000; PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL;');
+    db.exec('PRAGMA busy_timeout = 10000');
     const opened = db;
+    whileSwitchBusy(() => opened.exec('PRAGMA journal_mode = WAL'));
+    opened.exec('PRAGMA synchronous = FULL');
     inWriteTransaction(opened, () => {
       opened.exec(schema);
       opened
@@ -166,6 +168,23 @@ function openDatabase(path: string | undefined): DatabaseSync {
     if (db?.isOpen) db.close();
     if (path === undefined) throw error;
     throw new SandboxStateError(path, (error as Error).message);
+  }
+}
+
+/**
+ * Two processes making the file switch it to WAL at once: SQLite answers one of them BUSY at
+ * once, without its busy timeout (waiting could deadlock), so that one tries again, a while.
+ */
+function whileSwitchBusy(work: () => void): void {
+  const until = Date.now() + 10_000;
+  for (;;) {
+    try {
+      return work();
+    } catch (error) {
+      const busy = ((error as { errcode?: number }).errcode ?? 0) % 256 === 5;
+      if (!busy || Date.now() > until) throw error;
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 10);
+    }
   }
 }
 

@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
 import { describe, expect, it } from 'vitest';
 import { GatewayClient } from '../../src/gateway/client.js';
 import { binPath, isolatedEnv, jsonLines, runCli } from '../helpers/cli.js';
@@ -19,12 +20,14 @@ async function sandboxProcess(statePath: string) {
   });
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
   let stdout = '';
+  let stderr = '';
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
   const firstLine = await new Promise<string>((resolve, reject) => {
     child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
       stdout += chunk;
       if (stdout.includes('\n')) resolve(stdout.slice(0, stdout.indexOf('\n')));
     });
-    child.on('exit', () => reject(new Error(`exited before its first line: ${stdout}`)));
+    child.on('exit', () => reject(new Error(`exited before its first line: ${stdout}${stderr}`)));
   });
   const info = JSON.parse(firstLine) as { baseUrl: string; agentId: string; password: string };
   return {
@@ -87,6 +90,21 @@ describe('two sandbox processes on one state file', () => {
       expect(await Promise.all([one.stop(), two.stop()])).toEqual([0, 0]);
     }
   }, 60_000);
+});
+
+describe('a state file another process is making', () => {
+  it('the sandbox waits for its lock (SQLite says busy at once to a switch to WAL), then serves', async () => {
+    const statePath = join(isolatedEnv().HOME!, 'made-now.sqlite');
+    mkdirSync(dirname(statePath), { recursive: true });
+    // What the first of two sandboxes holds while it makes the file: the write lock, before WAL.
+    const maker = new DatabaseSync(statePath);
+    maker.exec('BEGIN IMMEDIATE');
+    setTimeout(() => maker.exec('COMMIT'), 300);
+    const waited = await sandboxProcess(statePath);
+    maker.close();
+    await waited.client.close();
+    expect(await waited.stop()).toBe(0);
+  });
 });
 
 describe('--sandbox in several processes at once', () => {
