@@ -1,4 +1,5 @@
 import type { Ledger, Owner } from '../ledger/ledger.js';
+import { differingParameters } from '../ledger/records.js';
 import type { PurchaseChoice, PurchaseRequest } from './voucher-choice.js';
 
 /**
@@ -16,14 +17,9 @@ export async function heldVoucher(
   if (txnId === undefined || invoiceId === undefined || amount === undefined) return undefined;
   const [held] = await (await openLedger()).transaction(txnId, owner);
   const intent = held?.intent;
-  const same =
-    intent !== undefined &&
-    intent.service === request.service &&
-    intent.account === request.account &&
-    intent.currency === request.currency &&
-    intent.invoiceId === invoiceId &&
-    intent.amount === amount;
-  if (!same) return undefined;
+  const { service, account, currency } = request;
+  const asked = { ...owner, transactionId: txnId, service, account, currency, invoiceId, amount };
+  if (intent === undefined || differingParameters(intent, asked).length > 0) return undefined;
   const voucher = { position: 0, fieldName: '', invoiceId, orderAmount: amount, name: intent.voucher ?? '' };
   return { kind: 'voucher', voucher };
 }

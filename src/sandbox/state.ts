@@ -1,6 +1,7 @@
 import { closeSync, mkdirSync, openSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { DatabaseSync, type SQLInputValue, type StatementSync } from 'node:sqlite';
+import { isBusy } from '../sqlite-busy.js';
 
 /** One transaction as the sandbox remembers it. No credential is ever stored. */
 export interface StoredTransaction {
@@ -181,8 +182,7 @@ function whileSwitchBusy(work: () => void): void {
     try {
       return work();
     } catch (error) {
-      const busy = ((error as { errcode?: number }).errcode ?? 0) % 256 === 5;
-      if (!busy || Date.now() > until) throw error;
+      if (!isBusy(error) || Date.now() > until) throw error;
       Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 10);
     }
   }

@@ -141,9 +141,3 @@ export function storageError(what: StorageAction, path: string, error: unknown, 
 export function isSqliteError(error: unknown): boolean {
   return error instanceof Error && 'errcode' in error;
 }
-
-/** Whether SQLite said another connection holds the lock (SQLITE_BUSY, SQLITE_LOCKED). */
-export function isBusy(error: unknown): boolean {
-  const code = (error as { errcode?: unknown }).errcode;
-  return typeof code === 'number' && ((code & 0xff) === 5 || (code & 0xff) === 6);
-}

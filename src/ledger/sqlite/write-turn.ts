@@ -3,7 +3,8 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { InterruptedError, LocalStorageError, type StopSignal } from '../../errors.js';
 import { t } from '../../i18n/current.js';
 import type { StorageAction } from '../../i18n/en.js';
-import { isBusy, isSqliteError, storageError } from './database.js';
+import { isBusy } from '../../sqlite-busy.js';
+import { isSqliteError, storageError } from './database.js';
 
 /** Where a write transaction runs, and whom it tells of a long wait. */
 export interface WriteTurnPlace {
