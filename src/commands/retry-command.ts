@@ -7,11 +7,9 @@ import { settingEntries } from '../settings/table.js';
 import type { CommandContext } from './context.js';
 
 /**
- * The command that sends a Payment whose outcome is unknown again, under its TransactionID (the
- * same id never pays twice, spec 3): `agentpay pay` with the purchase's exact values and the
- * global options the command line gave (the same gateway, profile and ledger), quoted for a POSIX
- * shell. `buy` has no --txn-id, so its retry is this `pay` too (README "Exit codes"). A secret
- * typed among them (a ledger's or proxy's password) is shown as ***: a hint reaches logs.
+ * An unknown Payment sent again under its TransactionID (never paid twice, spec 3): `agentpay pay`
+ * with its exact values and the global options typed, quoted for a POSIX shell (`buy` has none of
+ * --txn-id). A password typed among them shows as ***: a hint reaches logs.
  */
 
 /** A word as a shell reads it back: bare when it holds nothing the shell treats specially, else in single quotes. */

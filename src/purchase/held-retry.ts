@@ -3,10 +3,9 @@ import { differingParameters } from '../ledger/records.js';
 import type { PurchaseChoice, PurchaseRequest } from './voucher-choice.js';
 
 /**
- * The voucher a safe retry (`pay --invoice-id … --amount … --txn-id …`) pays, when the ledger
- * holds that TransactionID for the same purchase: taken from the ledger, not a fresh AccountCheck,
- * as the gateway may have taken the first Payment and no longer list its voucher. The intent's own
- * check (same purchase, same id) still refuses any difference, and the id never pays twice.
+ * A safe retry's voucher from the ledger, which holds that TransactionID for the same purchase:
+ * no AccountCheck, as the gateway may have sold it with the first Payment and list it no more.
+ * The intent's own check still refuses any difference; the same id never pays twice.
  */
 export async function heldVoucher(
   openLedger: () => Promise<Ledger>,
