@@ -6,6 +6,9 @@
 /** Regular expressions for files at the root of src/ (or deeper, `render/sanitize.ts`). */
 const files = (...names) => names.map((name) => `^src/${name.replaceAll('.', '\\.')}$`);
 
+/** For a layer on top of the others: it may use every layer listed before it. */
+const everythingBelow = 'every layer listed before it';
+
 /**
  * Lowest first. Each layer imports itself and the layers its `uses` names, nothing else of ours;
  * `rule` is the name a failure shows. A file of src/ in no layer fails `every-file-has-a-layer`.
@@ -121,46 +124,13 @@ const layers = {
   },
   commands: {
     paths: ['^src/commands/'],
-    uses: [
-      'protocol',
-      'text',
-      'i18n',
-      'utilities',
-      'metrics',
-      'gateway',
-      'ledger',
-      'settings',
-      'sandbox',
-      'registry',
-      'render',
-      'terminal',
-      'purchase',
-      'scenario',
-      'completion',
-    ],
+    uses: everythingBelow,
     rule: 'commands-import-no-program',
     why: 'a command is options and an action; cli.ts assembles the commands, main.ts runs them',
   },
   program: {
     paths: files('cli.ts', 'cli-language.ts', 'commands-needed.ts', 'help-layout.ts'),
-    uses: [
-      'protocol',
-      'text',
-      'i18n',
-      'utilities',
-      'metrics',
-      'gateway',
-      'ledger',
-      'settings',
-      'sandbox',
-      'registry',
-      'render',
-      'terminal',
-      'purchase',
-      'scenario',
-      'completion',
-      'commands',
-    ],
+    uses: everythingBelow,
     rule: 'program-imports-no-main',
     why: 'the program (commander, help, the commands) is assembled here and run by main.ts',
   },
@@ -175,14 +145,18 @@ const layers = {
 
 const everyLayer = Object.values(layers).flatMap((layer) => layer.paths);
 
-const layerRules = Object.values(layers)
-  .filter((layer) => layer.rule !== undefined)
-  .map((layer) => ({
+const layerNames = Object.keys(layers);
+const usedBy = (name) =>
+  layers[name].uses === everythingBelow ? layerNames.slice(0, layerNames.indexOf(name)) : layers[name].uses;
+
+const layerRules = Object.entries(layers)
+  .filter(([, layer]) => layer.rule !== undefined)
+  .map(([name, layer]) => ({
     name: layer.rule,
     comment: layer.why,
     severity: 'error',
     from: { path: layer.paths },
-    to: { path: '^src/', pathNot: [...layer.paths, ...layer.uses.flatMap((name) => layers[name].paths)] },
+    to: { path: '^src/', pathNot: [...layer.paths, ...usedBy(name).flatMap((used) => layers[used].paths)] },
   }));
 
 /** What may print or prompt: never imported by the gateway or the ledger. */
