@@ -3,7 +3,7 @@ import { hostname } from 'node:os';
 import { UsageError } from '../../errors.js';
 import { t } from '../../i18n/current.js';
 import { intentOfRow, type Query, type Row, text } from '../sql/rows.js';
-import type { ApprovalRequest, Approvals, ApprovedPurchase } from '../team-ledger.js';
+import type { ApprovalKey, ApprovalRequest, Approvals, ApprovedPurchase } from '../team-ledger.js';
 import { sqlStateOf } from './refusals.js';
 
 /** The two-person rule's calls (approvals-schema.ts holds the SQL that enforces it). */
@@ -90,7 +90,7 @@ export function approvalsOf(run: Query): Approvals {
 }
 
 /** Turns an approved request into its intent, in one statement of the database's: it cannot be used twice. */
-async function useApproval(run: Query, request: Parameters<Approvals['use']>[0]): Promise<ApprovedPurchase | 'used'> {
+async function useApproval(run: Query, request: ApprovalKey): Promise<ApprovedPurchase | 'used'> {
   const { transactionId, ...owner } = request;
   let rows: Row[];
   try {
