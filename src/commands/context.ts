@@ -14,6 +14,7 @@ import { md5Hex, passwordOnWire } from '../protocol/password.js';
 import { shownText } from '../render/sanitize.js';
 import { redactUrlCredentials, registerSecret } from '../secrets.js';
 import { checkConnectionSet } from '../settings/connection-set.js';
+import { stateDirectory } from '../settings/definition.js';
 import { type NetworkSettings, resolveSettings, type Settings } from '../settings/resolve.js';
 import type { SettingSource } from '../settings/sources.js';
 import type { GlobalFlags } from '../settings/table.js';
@@ -105,7 +106,16 @@ export async function createContext(flags: GlobalFlags, io: ProcessIo): Promise<
     openGateway: (options) => openGateway(settings, out, { stop: interrupts.signal, ...options }),
     openLedger: () => {
       ledger ??= import('../ledger/open-ledger.js')
-        .then(({ openLedger }) => openLedger(settings, out, interrupts.signal))
+        .then(({ openLedger }) =>
+          openLedger(settings.ledger.value, {
+            operator: settings.operator.value,
+            env: settings.env,
+            stateDirectory: stateDirectory(settings.env),
+            byDefault: settings.ledger.source === 'default',
+            note: (message) => out.warn(message),
+            stop: interrupts.signal,
+          }),
+        )
         .then((opened) => {
           // An operator role is who the ledger records, so it is who the desk's rules weigh.
           if (opened.recordsAs !== undefined) settings.operator = { ...settings.operator, value: opened.recordsAs };

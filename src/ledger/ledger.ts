@@ -2,28 +2,20 @@ import type { LedgerLocation } from '../ledger-location.js';
 import type { TransactionState } from '../protocol/transaction-view.js';
 import type { BulkRun } from './bulk-run.js';
 import type { IntentRecord, JournalRecord, OutcomeRecord } from './records.js';
+import type { TeamLedger } from './team-ledger.js';
 
 /**
- * The ledger: where every payment is recorded before it leaves and every answer after. Two
- * backends keep the same promises with one schema (docs/team-ledger.md): a SQLite file on this
- * machine (sqlite/sqlite-ledger.ts) and a PostgreSQL database a desk shares
- * (postgres/postgres-ledger.ts). Commands and the purchase layer see only this interface.
+ * Where every payment is recorded before it leaves and every answer after: a SQLite file or a
+ * desk's PostgreSQL, one schema (docs/team-ledger.md). Outside ledger/ only this is seen.
  */
 export interface Ledger {
   readonly location: LedgerLocation;
-  /**
-   * Who the ledger records as the operator whatever the profile says, where the backend decides
-   * it: the PostgreSQL operator role the connection logged in as (postgres/roles.ts). The desk's
-   * rules weigh that name's payments.
-   */
+  /** Who the ledger records as operator whatever the profile says (PostgreSQL: the role logged in as). */
   readonly recordsAs?: string | undefined;
   /**
-   * The intent, recorded before a Payment may leave; throws when it cannot be (nothing may be
-   * sent then). A TransactionID already recorded for another purchase is a conflict, and
-   * nothing is recorded; for the same purchase it is a retry (the safe retry, `--txn-id`).
-   * With a guard, the desk's rules weigh the ledger's recent payments first. The checks and the
-   * write are one atomic step in both backends (SQLite's BEGIN IMMEDIATE, PostgreSQL's advisory
-   * locks): two processes recording the same purchase at once cannot both pass.
+   * The intent, recorded before a Payment may leave (throws: nothing may be sent). A TransactionID
+   * held for another purchase is a conflict, for the same one a retry. The desk's rules and the
+   * write are one atomic step in both backends: two processes at once cannot both pass.
    */
   recordIntent(intent: Intent, options: IntentOptions): Promise<IntentResult>;
   /**
@@ -73,15 +65,8 @@ export interface Ledger {
    * its latest word (ledger/records.ts replacesOutcome). Empty when no one did.
    */
   transaction(transactionId: string, owner?: Owner): Promise<HeldTransaction[]>;
-  /** The rules a team ledger's database applies to every intent (postgres/policy.ts); a file keeps none. */
-  ledgerPolicy?(): Promise<LedgerPolicy>;
-}
-
-/** A team ledger's policy, set by its administrator (`ledger policy`). */
-export interface LedgerPolicy {
-  /** A payment above this, by currency, needs a supervisor's approval. */
-  approvalOver: { currency: string; over: string; setBy: string; setAt: string }[];
-  shiftsRequired: boolean;
+  /** Approvals, shifts and the desk's policy (team-ledger.ts): a PostgreSQL ledger's; a file has none. */
+  readonly team?: TeamLedger | undefined;
 }
 
 export interface IntentOptions {

@@ -2,10 +2,8 @@ import { isFinalState, type TransactionState } from '../protocol/transaction-vie
 import type { IntentRecord } from './record-format.js';
 
 /**
- * The journal's two records. An intent is written (and fsynced) before a Payment may leave;
- * an outcome after every answer or settlement. The last outcome of a transaction is its
- * state. No record ever holds the password, in any form. Their format, and the types, are
- * defined once in record-format.ts.
+ * An intent is written before a Payment may leave, an outcome after every answer; no record
+ * holds the password in any form. Their format is record-format.ts.
  */
 export type { IntentRecord, JournalRecord, OutcomeRecord } from './record-format.js';
 
@@ -28,10 +26,8 @@ export function differingParameters(
 }
 
 /**
- * The ledger's rules for a transaction's latest word, one place for every reader (the journal's
- * and PostgreSQL's): a success is the gateway's word that it took the money, never replaced (a
- * "not sent" or "never made" arriving late, from a retry elsewhere or a reconcile that asked too
- * early, is stale); a failure only by another final state; a state in progress by anything.
+ * A transaction's latest word, for every reader: a success is never replaced (a late "not sent"
+ * is stale), a failure only by another final state, a state in progress by anything.
  */
 export function replacesOutcome(current: TransactionState | undefined, next: TransactionState): boolean {
   if (current === undefined) return true;
