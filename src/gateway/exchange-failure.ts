@@ -71,8 +71,7 @@ function errorCode(error: unknown): string | undefined {
 }
 
 /** A proxy that refused to open a tunnel or asked for credentials (407) never passed the request on. */
-function proxyRefusal(error: unknown): ExchangeProblem | undefined {
-  if (errorCode(error) !== 'ERR_PROXY_TUNNEL') return undefined;
+function proxyRefusal(error: unknown): ExchangeProblem {
   const status = (error as { statusCode?: unknown }).statusCode;
   if (status === 407) return { kind: 'proxyAuth' };
   if (typeof status === 'number') return { kind: 'proxyTunnel', status: String(status) };
@@ -96,7 +95,7 @@ function problemOf(error: unknown, timeoutMs: number, connected: boolean): Excha
     };
   switch (code) {
     case 'ERR_PROXY_TUNNEL':
-      return proxyRefusal(error)!;
+      return proxyRefusal(error);
     case 'ECONNREFUSED':
       return { kind: 'refused' };
     case 'ENOTFOUND':
