@@ -40,8 +40,6 @@ export interface CommandContext {
 
 interface OpenGatewayOptions {
   connections?: number;
-  /** Many exchanges to come (ids from a file or stdin): a pool that costs more to load, less per exchange. */
-  batch?: boolean;
   /** Sees every exchange (forms masked, bodies redacted), as --verbose does. */
   onExchange?: (event: ExchangeEvent) => void;
   /**
@@ -221,9 +219,9 @@ async function configuredEndpoint(settings: Settings, out: Output): Promise<Endp
 }
 
 async function openGateway(settings: Settings, out: Output, options: OpenGatewayOptions): Promise<GatewaySession> {
-  const [{ GatewayClient }, { openTransport }] = await Promise.all([
+  const [{ GatewayClient }, { HttpTransport }] = await Promise.all([
     import('../gateway/client.js'),
-    import('../gateway/open-transport.js'),
+    import('../gateway/transport.js'),
   ]);
   const endpoint = settings.sandbox ? await embeddedEndpoint(settings, out) : await configuredEndpoint(settings, out);
   const { baseUrl, agentId, password, network } = endpoint;
@@ -232,12 +230,11 @@ async function openGateway(settings: Settings, out: Output, options: OpenGateway
   let transport: Transport;
   try {
     recorder = settings.record === undefined ? undefined : await openRecorder(settings.record, password);
-    transport = await openTransport({
+    transport = new HttpTransport({
       timeoutMs,
       connections: options.connections,
       ca: endpoint.ca,
       proxy: network.route,
-      batch: options.batch,
     });
   } catch (error) {
     // The embedded sandbox listens in this process: left open, it would keep the process alive
