@@ -1,7 +1,18 @@
 import type { LedgerLocation } from '../ledger-location.js';
 import type { TransactionState } from '../protocol/transaction-view.js';
 import type { BulkRun } from './bulk-run.js';
-import type { IntentRecord, JournalRecord, OutcomeRecord } from './records.js';
+import type {
+  Intent,
+  IntentRecord,
+  JournalEntry,
+  JournalRecord,
+  LedgerEntry,
+  OutcomeRecord,
+  Owner,
+} from './records.js';
+
+export type { Intent, JournalEntry, LedgerEntry, Owner, RecordedBy } from './records.js';
+
 import type { TeamLedger } from './team-ledger.js';
 
 /**
@@ -98,9 +109,6 @@ export interface IntentGuard {
   sums: boolean;
 }
 
-/** What a purchase records before its Payment: the intent without its time, and without who made it (the ledger knows). */
-export type Intent = Omit<IntentRecord, 'kind' | 'at' | 'operator' | 'host'>;
-
 /**
  * The attempt an intent recorded, where the backend names attempts (PostgreSQL: its record's
  * seq). An outcome that says which attempt it answers is known stale once a newer one went out.
@@ -112,24 +120,8 @@ export type IntentResult =
   | { kind: 'retry'; attempt?: AttemptRef }
   | { kind: 'conflict'; earlier: IntentRecord };
 
-export interface Owner {
-  /** The gateway's identity (protocol/gateway-identity.ts), as commands/context.ts journalGatewayOf gives it. */
-  gateway: string;
-  agentId: string;
-}
-
 export interface OwnerCount extends Owner {
   count: number;
-}
-
-/** Who made a record, where the backend keeps it (PostgreSQL: always). */
-export interface RecordedBy {
-  operator: string;
-  host: string;
-}
-
-export interface LedgerEntry extends JournalEntry {
-  recordedBy?: RecordedBy | undefined;
 }
 
 /** What history asks of a ledger: LedgerFilter, and the latest state, gateway, operator and shift shown. */
@@ -168,12 +160,6 @@ export interface ClaimedBatch {
    * how many outcomes could be kept nowhere, with the first reason.
    */
   done(): Promise<{ unrecorded: number; failure?: unknown }>;
-}
-
-/** What the ledger knows of one transaction: what was meant, and the last word on it. */
-export interface JournalEntry {
-  intent: IntentRecord;
-  outcome: OutcomeRecord | undefined;
 }
 
 /** A transaction as transaction() gives it: with its latest attempt, the one an answer asked for now is for. */

@@ -1,5 +1,5 @@
 import { isFinalState, type TransactionState } from '../protocol/transaction-view.js';
-import type { IntentRecord } from './record-format.js';
+import type { IntentRecord, OutcomeRecord } from './record-format.js';
 
 /**
  * An intent is written before a Payment may leave, an outcome after every answer; no record
@@ -40,4 +40,29 @@ export const attemptReopens = (current: TransactionState | undefined): boolean =
 
 export function ownerKey(record: { gateway: string; agentId: string; transactionId: string }): string {
   return `${record.gateway} ${record.agentId} ${record.transactionId}`;
+}
+
+/** What a purchase records before its Payment: the intent without its time, and without who made it (the ledger knows). */
+export type Intent = Omit<IntentRecord, 'kind' | 'at' | 'operator' | 'host'>;
+
+export interface Owner {
+  /** The gateway's identity (protocol/gateway-identity.ts), as commands/context.ts journalGatewayOf gives it. */
+  gateway: string;
+  agentId: string;
+}
+
+/** What the ledger knows of one transaction: what was meant, and the last word on it. */
+export interface JournalEntry {
+  intent: IntentRecord;
+  outcome: OutcomeRecord | undefined;
+}
+
+/** Who made a record, where the backend keeps it (PostgreSQL: always). */
+export interface RecordedBy {
+  operator: string;
+  host: string;
+}
+
+export interface LedgerEntry extends JournalEntry {
+  recordedBy?: RecordedBy | undefined;
 }

@@ -1,4 +1,4 @@
-import type { Intent, Owner } from './ledger.js';
+import type { Intent, Owner } from './records.js';
 import type { StoredZReport, ZReportContent } from './z-report.js';
 
 /**

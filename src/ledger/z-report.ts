@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { addDecimals } from '../protocol/money.js';
 import { approvalMarksOf } from './approval-marks.js';
-import type { LedgerEntry } from './ledger.js';
+import type { LedgerEntry } from './records.js';
 
 /**
  * A shift's report, pure: totals by currency and state, who approved what, what is still open.
