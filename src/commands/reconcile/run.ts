@@ -10,7 +10,7 @@ import { BatchTally } from '../batch-tally.js';
 import { type CommandContext, journalGatewayOf } from '../context.js';
 import { measured } from '../measured-run.js';
 import { parseSince } from '../since.js';
-import { reconcileOptions } from './command.js';
+import { reconcileOptions } from './options.js';
 import { batchSettling, settleBatch } from './settle-batch.js';
 import { unrecordedFailure } from './settle-entry.js';
 
