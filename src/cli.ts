@@ -1,12 +1,12 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Command } from 'commander';
-import { localiseProgram } from './cli-language.js';
+import { speakInHelp, usageIn } from './cli-language.js';
 import { approvalsCommand, approveCommand, declineCommand } from './commands/approvals/command.js';
 import { buyCommand } from './commands/buy/command.js';
 import { checkCommand } from './commands/check/command.js';
 import { completionCommand } from './commands/completion/command.js';
-import { checkRequiredOptions, type LazyAction } from './commands/define.js';
+import type { LazyAction } from './commands/define.js';
 import { doctorCommand } from './commands/doctor/command.js';
 import { historyCommand } from './commands/history/command.js';
 import { ledgerCommand } from './commands/ledger/command.js';
@@ -22,9 +22,9 @@ import { commandsNeeded } from './commands-needed.js';
 import { layOutHelp, optionsHelpCommand } from './help-layout.js';
 import { type Catalogue, en } from './i18n/en.js';
 import type { Language } from './i18n/language.js';
+import { addOptions } from './options/commander.js';
 import type { ProcessIo } from './output.js';
-import { addGlobalOptions } from './settings/options.js';
-import type { GlobalFlags } from './settings/table.js';
+import { type GlobalFlags, settingsTable } from './settings/table.js';
 
 /**
  * argv -> typed options -> a command. Each command defines its own options in
@@ -55,7 +55,7 @@ const commandNames = [...Object.keys(commandDefinitions), 'completion'];
 
 /** After any usage error of a command: its usage line, so the fix is in sight. */
 function showUsageAfterErrors(command: Command, t: Catalogue): Command {
-  return command.showHelpAfterError(t.help.usageAfterError(command.name(), command.usage()));
+  return command.showHelpAfterError(t.help.usageAfterError(command.name(), usageIn(command, t)));
 }
 
 /** A mistyped `--password=…` is echoed by commander's "unknown option"; it is a secret. */
@@ -75,9 +75,10 @@ export function buildProgram(
   options: { jsonErrors?: boolean; t?: Catalogue; argv?: readonly string[] } = {},
 ): Command {
   const t = options.t ?? en;
-  const program = addGlobalOptions(
-    new Command('agentpay').description(t.help.program).version(version(), '-V, --version'),
-  )
+  const program = speakInHelp(new Command('agentpay'), t)
+    .description(t.help.program)
+    .version(version(), '-V, --version', t.help.version);
+  addOptions(program, t.locale, settingsTable)
     .usage(t.help.programUsage)
     .showSuggestionAfterError(true)
     // Under --json the error boundary's one JSON line is the whole story: no usage text.
@@ -90,8 +91,7 @@ export function buildProgram(
       outputError: (text, write) => {
         if (!options.jsonErrors) write(scrubPasswordLikeOptions(t.help.commanderError(text)));
       },
-    })
-    .hook('preAction', checkRequiredOptions);
+    });
 
   const run: LazyAction =
     (load, positionalName = 'ids') =>
@@ -126,7 +126,6 @@ export function buildProgram(
   if (built('completion')) program.addCommand(completionCommand(io.stdout, t.locale).copyInheritedSettings(program));
   if ('all' in needed) program.addCommand(optionsHelpCommand(t).copyInheritedSettings(program), { hidden: true });
 
-  localiseProgram(program, t);
   layOutHelp(program, t);
   if (!options.jsonErrors) for (const command of program.commands) showUsageAfterErrors(command, t);
   return program;

@@ -3,7 +3,7 @@ import { hostname } from 'node:os';
 import { dirname, join } from 'node:path';
 import { t } from '../i18n/current.js';
 import type { Output } from '../output.js';
-import { stateDirectory } from '../settings/definition.js';
+import { stateDirectory } from '../settings/directories.js';
 import type { Settings } from '../settings/resolve.js';
 import type { Ledger } from './ledger.js';
 

@@ -40,7 +40,7 @@ export function concurrencyOption(raw: unknown): number {
 
 /** --concurrency of status and reconcile: Status look-ups. */
 export const lookupConcurrencyDefinition = {
-  flags: '--concurrency <n>',
+  flag: '--concurrency <n>',
   help: {
     en: `look-ups in flight at once (default ${defaultConcurrency})`,
     ru: `сколько запросов одновременно (по умолчанию ${defaultConcurrency})`,

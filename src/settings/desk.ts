@@ -1,6 +1,6 @@
+import { longFlag } from '../options/definition.js';
 import { gatewayIdentity } from '../protocol/gateway-identity.js';
 import { compareDecimals } from '../protocol/money.js';
-import { flagName } from './definition.js';
 import type * as parse from './parsers.js';
 import { pickSourced, type Sourced, type SourceInputs } from './sources.js';
 import { type Profile, settingsTable } from './table.js';
@@ -117,7 +117,7 @@ function limitOf(kind: LimitKind, inputs: SourceInputs, sources: readonly RuleSo
     }
     const flagAmount = fromFlag?.get(currency) ?? fromFlag?.get('*');
     if (flagAmount !== undefined)
-      rules.push({ amount: flagAmount, currency, setBy: { flag: flagName(setting) ?? kind } });
+      rules.push({ amount: flagAmount, currency, setBy: { flag: longFlag(setting) ?? kind } });
     return rules.reduce<LimitRule | undefined>(
       (lowest, rule) => (lowest === undefined || compareDecimals(rule.amount, lowest.amount) < 0 ? rule : lowest),
       undefined,

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import type { Language } from '../i18n/language.js';
 import { readConfigFile } from './config-file.js';
-import { configDirectory } from './definition.js';
+import { configDirectory } from './directories.js';
 import { resolveSourced } from './sources.js';
 import { type GlobalFlags, settingsTable } from './table.js';
 

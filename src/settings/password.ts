@@ -1,4 +1,4 @@
-import { flagName } from './definition.js';
+import { longFlag } from '../options/definition.js';
 import type { Settings } from './resolve.js';
 import { rawAt, type SettingSource, sourceLevels } from './sources.js';
 import { settingsTable } from './table.js';
@@ -28,7 +28,7 @@ export function locatePassword(settings: Pick<Settings, 'sources'>, stdinIsTermi
       // An empty password (or path) in a profile is no password: the next source is asked.
       if (raw === undefined || (raw.source === 'profile' && raw.value === '')) continue;
       const origin =
-        raw.origin ?? (level === 'flag' ? flagName(setting) : undefined) ?? `profile ${setting.profile.key}`;
+        raw.origin ?? (level === 'flag' ? longFlag(setting) : undefined) ?? `profile ${setting.profile.key}`;
       const value = String(raw.value);
       return kind === 'file'
         ? { kind, path: value, source: raw.source, origin }

@@ -1,7 +1,7 @@
 import { Command } from 'commander';
 import type { Language, Said } from '../../i18n/language.js';
+import { addOptions } from '../../options/commander.js';
 import type { LazyAction } from '../define.js';
-import { addOptions } from '../option.js';
 import { dataFormatDefinitions } from '../output-format.js';
 import { historyFilterOptions } from './options.js';
 

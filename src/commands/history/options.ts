@@ -15,21 +15,21 @@ function gatewayOption(raw: unknown): string | undefined {
 /** Which payments history lists; --format and --bom say how (output-format.ts). */
 export const historyFilterOptions = {
   since: {
-    flags: '--since <date>',
+    flag: '--since <date>',
     help: {
       en: 'only payments recorded since a date, time or age (30m, 12h, 7d)',
       ru: 'только платежи, записанные в журнал с даты, времени или за срок (30m, 12h, 7d)',
     },
   },
   state: {
-    flags: '--state <state>',
+    flag: '--state <state>',
     help: { en: 'only payments in this state', ru: 'только платежи в этом состоянии' },
     choices: transactionStates,
     parse: (raw: unknown) =>
       choiceOption(raw, transactionStates, `--state must be one of: ${transactionStates.join(', ')}`),
   },
   gateway: {
-    flags: '--gateway <base-url|sandbox>',
+    flag: '--gateway <base-url|sandbox>',
     help: {
       en: 'only payments made through this gateway (a Gateway column shows when several are listed)',
       ru: 'только платежи через этот шлюз (когда в списке их несколько, появляется столбец «Шлюз»)',
@@ -37,7 +37,7 @@ export const historyFilterOptions = {
     parse: gatewayOption,
   },
   operator: {
-    flags: '--operator <name>',
+    flag: '--operator <name>',
     help: {
       en: 'only payments made by this operator (a team ledger records who made each)',
       ru: 'только платежи этого оператора (общий журнал команды записывает, кто провёл каждый)',

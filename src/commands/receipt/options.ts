@@ -3,7 +3,7 @@ import { wholeNumberOption } from '../../options/values.js';
 
 export const receiptOptions = {
   width: {
-    flags: '--width <columns>',
+    flag: '--width <columns>',
     help: {
       en: 'fit a receipt printer: no line wider than this (20 to 1000; 32 and 48 are usual)',
       ru: 'под чековый принтер: ни одной строки шире этого (от 20 до 1000; обычно 32 или 48)',

@@ -1,8 +1,8 @@
 import { Command } from 'commander';
 import type { Language, Said } from '../../i18n/language.js';
+import { addOptions } from '../../options/commander.js';
 import type { LazyAction } from '../define.js';
 import { metricsOptions } from '../metrics-options.js';
-import { addOptions } from '../option.js';
 import { dataFormatDefinitions } from '../output-format.js';
 import { reportOptions } from './options.js';
 

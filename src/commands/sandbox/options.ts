@@ -24,12 +24,12 @@ const countOption = (flag: string, unit: 'milliseconds' | 'payments' | 'polls') 
 /** The sandbox's options; --break's rules are checked by run.ts against the sandbox's own list. */
 export const sandboxOptions = {
   host: {
-    flags: '--host <host>',
+    flag: '--host <host>',
     help: { en: 'address to listen on (default 127.0.0.1)', ru: 'адрес, на котором слушать (по умолчанию 127.0.0.1)' },
     parse: (raw: unknown) => optionalText(raw, '--host') ?? '127.0.0.1',
   },
   port: {
-    flags: '--port <port>',
+    flag: '--port <port>',
     help: {
       en: 'port to listen on, 0 for a free one (default 8080)',
       ru: 'порт, на котором слушать, 0 — любой свободный (по умолчанию 8080)',
@@ -44,14 +44,14 @@ export const sandboxOptions = {
       ),
   },
   state: {
-    flags: '--state <path>',
+    flag: '--state <path>',
     help: {
       en: 'keep transactions in this SQLite file (default: in memory)',
       ru: 'хранить транзакции в этом файле базы данных (по умолчанию: в памяти)',
     },
   },
   pending: {
-    flags: '--pending <n>',
+    flag: '--pending <n>',
     help: {
       en: 'payments stay in progress for n Status polls (default 0)',
       ru: 'платежи остаются в обработке n опросов Status (по умолчанию 0)',
@@ -59,12 +59,12 @@ export const sandboxOptions = {
     parse: countOption('--pending', 'polls'),
   },
   latency: {
-    flags: '--latency <ms>',
+    flag: '--latency <ms>',
     help: { en: 'fault: wait this long before each answer', ru: 'сбой: ждать столько перед каждым ответом' },
     parse: countOption('--latency', 'milliseconds'),
   },
   dropAfterCommit: {
-    flags: '--drop-after-commit <n>',
+    flag: '--drop-after-commit <n>',
     help: {
       en: 'fault: commit the next n payments, then cut the connection instead of answering',
       ru: 'сбой: провести следующие n платежей, а затем оборвать соединение вместо ответа',
@@ -72,7 +72,7 @@ export const sandboxOptions = {
     parse: countOption('--drop-after-commit', 'payments'),
   },
   failRate: {
-    flags: '--fail-rate <0..1>',
+    flag: '--fail-rate <0..1>',
     help: {
       en: 'fault: answer this share of committed payments with HTTP 500',
       ru: 'сбой: отвечать HTTP 500 на такую долю проведённых платежей',
@@ -87,7 +87,7 @@ export const sandboxOptions = {
       ),
   },
   garbage: {
-    flags: '--garbage <kind>',
+    flag: '--garbage <kind>',
     help: {
       en: 'fault: answer every request (after processing it) with a broken answer',
       ru: 'сбой: отвечать на каждый запрос (после его обработки) испорченным ответом',
@@ -96,7 +96,7 @@ export const sandboxOptions = {
     parse: (raw: unknown) => choiceOption(raw, garbageKinds, t().commands.oneOf('--garbage', garbageKinds.join(', '))),
   },
   break: {
-    flags: '--break <rule>',
+    flag: '--break <rule>',
     help: {
       en: 'break a spec rule on purpose, to test a conformance suite: idempotency, amount-check or echo (repeatable)',
       ru: 'нарочно нарушить правило спецификации, чтобы проверить набор на соответствие: idempotency, amount-check или echo (можно повторять)',

@@ -16,7 +16,7 @@ function reportsOption(raw: unknown): { format: 'junit' | 'html'; path: string }
 
 export const scenarioOptions = {
   var: {
-    flags: '--var <name=value>',
+    flag: '--var <name=value>',
     help: {
       en: 'fill ${var.name} in the files (repeatable; or env AGENTPAY_VAR_<NAME>)',
       ru: 'подставить ${var.<имя>} в файлы (можно повторять; или переменная AGENTPAY_VAR_<ИМЯ>)',
@@ -24,7 +24,7 @@ export const scenarioOptions = {
     repeatable: true,
   },
   report: {
-    flags: '--report <junit:path|html:path>',
+    flag: '--report <junit:path|html:path>',
     help: {
       en: 'also write a JUnit XML or a self-contained HTML report to path; - prints it on stdout and moves the live lines to stderr (repeatable)',
       ru: 'записать ещё и отчёт JUnit XML или самодостаточный HTML в файл, названный после двоеточия; - печатает его в stdout, а текущие строки переносит в stderr (можно повторять)',
@@ -33,14 +33,14 @@ export const scenarioOptions = {
     parse: reportsOption,
   },
   data: {
-    flags: '--data <rows>',
+    flag: '--data <rows>',
     help: {
       en: 'a CSV, JSON or YAML table: each case that uses ${row.<column>} runs once per row',
       ru: 'таблица CSV, JSON или YAML: каждый случай, где есть ${row.<столбец>}, выполняется по разу на строку',
     },
   },
   jobs: {
-    flags: '--jobs <n>',
+    flag: '--jobs <n>',
     help: {
       en: 'cases and iterations run n at a time (default 1); reports stay in file order',
       ru: 'случаи и итерации выполняются по n одновременно (по умолчанию 1); отчёты сохраняют порядок файлов',
@@ -55,7 +55,7 @@ export const scenarioOptions = {
       }),
   },
   retry: {
-    flags: '--retry <n>',
+    flag: '--retry <n>',
     help: {
       en: 'try a step that could not do its job (unreachable, not understood) again up to n times; a payment with the same TransactionID',
       ru: 'повторить шаг, который не смог сделать своё (шлюз недоступен, ответ не понят), до n раз; платёж — с тем же TransactionID',
@@ -70,14 +70,14 @@ export const scenarioOptions = {
       }),
   },
   yes: {
-    flags: '--yes',
+    flag: '--yes',
     help: {
       en: 'through a live profile: run its payments (always needed there)',
       ru: 'через боевой профиль: выполнить его платежи (там нужен всегда)',
     },
   },
   bail: {
-    flags: '--bail',
+    flag: '--bail',
     help: { en: 'stop at the first case that does not pass', ru: 'остановиться на первом непройденном случае' },
   },
 } as const satisfies OptionDefinitions;

@@ -1,7 +1,7 @@
 import { Command } from 'commander';
 import type { Language, Said } from '../../i18n/language.js';
+import { addArgument, addOptions } from '../../options/commander.js';
 import type { LazyAction } from '../define.js';
-import { addArgument, addOptions } from '../option.js';
 import { statusOptions } from './options.js';
 
 const description: Said = {

@@ -4,14 +4,14 @@ import { lookupConcurrencyDefinition } from '../../options/values.js';
 
 export const statusOptions = {
   fromFile: {
-    flags: '--from-file <path>',
+    flag: '--from-file <path>',
     help: {
       en: 'read ids from a file, one a line; - reads stdin',
       ru: 'читать id из файла, по одному в строке; - читает stdin',
     },
   },
   wait: {
-    flags: '--wait <seconds>',
+    flag: '--wait <seconds>',
     help: {
       en: 'poll a pending transaction until final or this many seconds pass',
       ru: 'опрашивать незавершённую транзакцию, пока она не станет окончательной или не пройдёт столько секунд',
