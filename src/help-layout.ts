@@ -2,10 +2,9 @@ import { Command, type Help, type Option } from 'commander';
 import type { Catalogue } from './i18n/en.js';
 
 /**
- * The program's help laid out as gh's and git's are: the commands first, then the few options a
- * person reaches for, then examples; every global option under `agentpay help options` (a hidden
- * command, so that `agentpay options --help` says the same). The options are the ones the
- * settings table defines (settings/options.ts): this file only chooses where each is shown.
+ * The program's help laid out as gh's and git's: the commands, the few options a person reaches
+ * for, examples; every global option under `agentpay help options` (a hidden command, so that
+ * `agentpay options --help` says the same). This file only chooses where each option is shown.
  */
 
 /** The global options the main help shows, by their long flag; the rest are under `help options`. */

@@ -5,10 +5,8 @@ import { optionalText, switchOption } from '../options/values.js';
 import type { CsvDelimiter } from '../render/csv.js';
 
 /**
- * The notation of CSV as a spreadsheet reads and writes it, defined once: `--delimiter` and
- * `--decimal-comma` for every CSV the program reads or writes, `--encoding` for the files it
- * reads (the order files of `pay --from-file`, whose results files go back in it, csv-charset.ts).
- * Data stays exact: only how it is written changes.
+ * CSV as a spreadsheet writes it, for every CSV read or written: `--delimiter`, `--decimal-comma`,
+ * and `--encoding` for the files read (csv-charset.ts). Data stays exact: only its notation changes.
  */
 
 /** `,` `;` or a tab (`tab`, or a tab character as given). */

@@ -4,10 +4,9 @@ import type { NumberUnit } from '../i18n/en.js';
 import type { OptionDefinition } from './definition.js';
 
 /*
- * Option values as commander hands them over: a string (a boolean for a switch, a list for a
- * repeatable option), or undefined when not given. Commands and scenario steps parse their
- * options with these small parsers, one per option, rather than with a schema library:
- * loading zod costs about as much as starting Node does (docs: performance).
+ * Option values as commander hands them over (text, a switch's boolean, a repeatable option's
+ * list, undefined when not given), read by small parsers rather than a schema library, which
+ * would weigh on every start-up (docs/performance.md).
  */
 
 /** A whole number within bounds, or a UsageError with the rule's message. */

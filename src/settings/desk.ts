@@ -54,10 +54,9 @@ interface RuleSource {
 }
 
 /**
- * Live when the chosen profile says `"live": true`, or when the base URL in use (from the
- * environment or a flag) is a live profile's, however it is spelled (`LOCALHOST`, `:443`, `/./`):
- * an environment variable never points a command at the live gateway without the line that says
- * so. Never under --sandbox.
+ * Live when the chosen profile says `"live": true`, or the base URL in use is a live profile's
+ * however spelled (`LOCALHOST`, `:443`): an environment variable never points a command at the
+ * live gateway unsaid. Never under --sandbox.
  */
 function liveTarget({
   inputs,

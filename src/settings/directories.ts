@@ -5,7 +5,7 @@ export function stateDirectory(env: NodeJS.ProcessEnv): string {
   return join(env.XDG_STATE_HOME || join(homedir(), '.local', 'state'), 'agentpay');
 }
 
-/** The system user name, as `whoami` gives it; "unknown" where the system has none (a container's uid without a passwd entry). */
+/** The system user name, as `whoami` gives it; "unknown" where there is none (a uid without a passwd entry). */
 export function defaultOperator(): string {
   try {
     return userInfo().username || 'unknown';

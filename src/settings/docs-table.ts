@@ -20,7 +20,7 @@ function flagCell(setting: OptionDefinition): string {
 function row(setting: OptionDefinition): string {
   const env = setting.docsEnv ?? (setting.env ?? []).map(code).join(', ');
   const profileKey = setting.profile ? code(setting.profile.key) : '';
-  const cells = [flagCell(setting), env, profileKey, setting.defaultText, setting.docs ?? setting.help.en];
+  const cells = [flagCell(setting), env, profileKey, setting.defaultText ?? 'none', setting.docs ?? setting.help.en];
   return `|${cells.map((cell) => (cell === '' ? ' ' : ` ${cell} `)).join('|')}|`;
 }
 

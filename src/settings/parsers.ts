@@ -8,7 +8,7 @@ import { isPlainDecimal } from '../protocol/money.js';
 import { redactUrlCredentials, registerSecret } from '../secrets.js';
 import { codeListSettings } from './code-lists.js';
 
-/** A setting's raw value to what the program uses; `where` names the source in messages ("flag", a variable, "profile"). */
+/** A raw value to what the program uses; `where` names its source in messages ("flag", a variable, "profile"). */
 export type Parse<T> = (raw: RawValue, where: string) => T;
 
 export const text: Parse<string> = (raw) => String(raw);

@@ -4,11 +4,9 @@ import { rawAt, type SettingSource, sourceLevels } from './sources.js';
 import { settingsTable } from './table.js';
 
 /**
- * Where the agent password will be read from, found without reading it. The one rule:
- * flag > env > profile as for every setting, the password itself before a password file at
- * each level (--password-file, AGENTPAY_PASSWORD, AGENTPAY_PASSWORD_FILE, the profile's
- * password, the profile's passwordFile), and last a hidden prompt when stdin is a terminal.
- * There is no flag for the password itself: it would show in ps.
+ * Where the agent password will be read from, found without reading it: flag > env > profile,
+ * the password before a password file at each level, last a hidden prompt on a terminal. No flag
+ * holds the password itself: it would show in ps.
  */
 type PasswordLocation =
   | { kind: 'file'; path: string; source: SettingSource; origin: string }
