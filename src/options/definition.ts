@@ -82,9 +82,11 @@ type ValueOf<D extends OptionDefinition> = D extends { parse(raw: never, where: 
   ? T
   : D extends { repeatable: true }
     ? string[]
-    : D['flag'] extends `${string}<${string}`
-      ? string | undefined
-      : boolean;
+    : D extends { choices: readonly (infer C)[]; open?: never }
+      ? C | undefined
+      : D['flag'] extends `${string}<${string}`
+        ? string | undefined
+        : boolean;
 
 /** What parseOptions gives for the definitions: each option's value by its name. */
 export type OptionValues<D extends OptionDefinitions> = { -readonly [K in keyof D]: ValueOf<D[K]> };

@@ -1,7 +1,7 @@
 import { UsageError } from '../../errors.js';
 import { t } from '../../i18n/current.js';
 import type { OptionDefinitions } from '../../options/definition.js';
-import { choiceOption, optionalText } from '../../options/values.js';
+import { optionalText } from '../../options/values.js';
 import { gatewayIdentity } from '../../protocol/gateway-identity.js';
 import { transactionStates } from '../../protocol/transaction-view.js';
 
@@ -25,8 +25,6 @@ export const historyFilterOptions = {
     flag: '--state <state>',
     help: { en: 'only payments in this state', ru: 'только платежи в этом состоянии' },
     choices: transactionStates,
-    parse: (raw: unknown) =>
-      choiceOption(raw, transactionStates, `--state must be one of: ${transactionStates.join(', ')}`),
   },
   gateway: {
     flag: '--gateway <base-url|sandbox>',

@@ -1,11 +1,6 @@
 import type { OptionDefinitions } from '../../options/definition.js';
 import { defaultGraceSeconds } from '../../options/purchase.js';
-import {
-  choiceOption,
-  lookupConcurrencyDefinition,
-  optionalNonBlankText,
-  wholeNumberOption,
-} from '../../options/values.js';
+import { lookupConcurrencyDefinition, optionalNonBlankText, wholeNumberOption } from '../../options/values.js';
 import { builtInLayouts } from '../../registry/layout.js';
 import { metricsOptions } from '../metrics-options.js';
 import { delimiterDefinitions } from '../spreadsheet-options.js';
@@ -72,8 +67,6 @@ export const reconcileOptions = {
       ru: 'списки как table (по умолчанию), csv или json (по объекту в строке)',
     },
     choices: registryOutputFormats,
-    parse: (raw: unknown) =>
-      choiceOption(raw, registryOutputFormats, `--format must be one of: ${registryOutputFormats.join(', ')}`),
   },
   bom: {
     flag: '--bom',

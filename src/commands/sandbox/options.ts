@@ -1,7 +1,7 @@
 import { UsageError } from '../../errors.js';
 import { t } from '../../i18n/current.js';
 import type { OptionDefinitions } from '../../options/definition.js';
-import { choiceOption, optionalText } from '../../options/values.js';
+import { optionalText } from '../../options/values.js';
 import { garbageKinds } from '../../sandbox/garbage.js';
 import { sandboxBreaks } from '../../sandbox/gateway-logic.js';
 
@@ -93,7 +93,6 @@ export const sandboxOptions = {
       ru: 'сбой: отвечать на каждый запрос (после его обработки) испорченным ответом',
     },
     choices: garbageKinds,
-    parse: (raw: unknown) => choiceOption(raw, garbageKinds, t().commands.oneOf('--garbage', garbageKinds.join(', '))),
   },
   break: {
     flag: '--break <rule>',
