@@ -1,7 +1,6 @@
 import { UsageError } from '../errors.js';
 import { t } from '../i18n/current.js';
 import type { NumberUnit } from '../i18n/en.js';
-import type { OptionDefinition } from './definition.js';
 
 /*
  * Option values as commander hands them over (text, a switch's boolean, a repeatable option's
@@ -45,7 +44,7 @@ export const lookupConcurrencyDefinition = {
     ru: `сколько запросов одновременно (по умолчанию ${defaultConcurrency})`,
   },
   parse: concurrencyOption,
-} as const satisfies OptionDefinition;
+} as const;
 
 export function optionalText(raw: unknown, flag: string): string | undefined {
   if (raw === undefined || typeof raw === 'string') return raw;

@@ -1,4 +1,4 @@
-import type { OptionDefinitions } from '../../options/definition.js';
+import type { OptionDefinitions, OptionValues } from '../../options/definition.js';
 import { defaultGraceSeconds } from '../../options/purchase.js';
 import { lookupConcurrencyDefinition, optionalNonBlankText, wholeNumberOption } from '../../options/values.js';
 import { builtInLayouts } from '../../registry/layout.js';
@@ -78,3 +78,6 @@ export const reconcileOptions = {
   ...delimiterDefinitions,
   ...metricsOptions,
 } as const satisfies OptionDefinitions;
+
+/** reconcile's options struct, as parseOptions reads it from the definitions above. */
+export type ReconcileOptions = OptionValues<typeof reconcileOptions>;

@@ -18,7 +18,7 @@ import { type AnotherDay, loadRegistry } from '../../registry/load-registry.js';
 import { RegistryFileError, type RegistrySummary } from '../../registry/read.js';
 import { shownText } from '../../render/sanitize.js';
 import { type CommandContext, journalGatewayOf } from '../context.js';
-import type { ReconcileOptions } from './run.js';
+import type { ReconcileOptions } from './options.js';
 import { batchSettling, settleBatch } from './settle-batch.js';
 import { unrecordedFailure } from './settle-entry.js';
 

@@ -15,10 +15,7 @@ import {
   encodingDefinitions,
   encodingOption,
 } from '../../spreadsheet-options.js';
-import type { OrderNotation } from './rows.js';
-
-const orderFormats = ['csv', 'jsonl'] as const;
-export type OrderFormat = (typeof orderFormats)[number];
+import { type OrderFormat, type OrderNotation, orderFormats } from './rows.js';
 
 /** --from-file: bulk top-ups, the option that makes pay a bulk run. */
 export const fromFileDefinition = {
