@@ -1,8 +1,8 @@
-import type { GatewayFault, NotUnderstoodFault, UnreachableFault } from './gateway/fault.js';
-import { askedText, type ReplayMiss } from './gateway/replay-miss.js';
 import { t } from './i18n/current.js';
 import type { StorageAction } from './i18n/en.js';
-import { gatewayFaultHint, gatewayFaultMessage, lostAnswerReason } from './render/gateway-fault.js';
+import { gatewayFaultHint, gatewayFaultMessage, lostAnswerReason } from './i18n/gateway-fault-words.js';
+import type { GatewayFault, NotUnderstoodFault, UnreachableFault } from './protocol/gateway-fault.js';
+import { askedText, type ReplayMiss } from './protocol/replay-miss.js';
 
 /**
  * Every failure the user can see is one of these classes; the error boundary in main.ts maps

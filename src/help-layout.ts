@@ -81,7 +81,7 @@ export function optionsHelpCommand(t: Catalogue): Command {
   return command.action(() => command.help());
 }
 
-/** Lays the program's help out; after localiseProgram, whose words it keeps. */
+/** Lays the program's help out, in the words the program was built with (cli-language.ts). */
 export function layOutHelp(program: Command, t: Catalogue): void {
   program.configureHelp({ ...program.configureHelp(), formatHelp: mainHelp(t) });
   const options = program.commands.find((command) => command.name() === 'options');

@@ -7,6 +7,7 @@ import {
   type OptionDefinition,
   type OptionDefinitions,
 } from './definition.js';
+import { collect } from './repeatable.js';
 
 /** The note after a required option's help: `(required)`, `(required without --from-file)`. */
 const requiredNote: Record<Language, (unless: readonly string[]) => string> = {
@@ -38,15 +39,6 @@ function helpLine(definition: OptionDefinition, language: Language): string {
   const notes = settingNote[language]((definition.env ?? []).join(', '), definition.defaultText);
   return notes.length === 0 ? help : `${help} (${notes.join('; ')})`;
 }
-
-/**
- * A repeatable option's parser: each use adds its value. No default list is set, so --help
- * shows no `(default: [])`; parseOptions reads "not given" as the empty list.
- */
-const collect = (value: string, previous: string[] | undefined) => [...(previous ?? []), value];
-
-/** Whether each use of the option adds a value (completion offers it again). */
-export const isRepeatable = (option: Option): boolean => option.variadic || option.parseArg === collect;
 
 function optionOf(flag: string, definition: OptionDefinition, language: Language): Option {
   const option = new Option(flag, helpLine(definition, language));

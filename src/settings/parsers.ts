@@ -1,6 +1,6 @@
 import { UsageError } from '../errors.js';
 import { t } from '../i18n/current.js';
-import { type LedgerLocation, parseLedgerLocation } from '../ledger/location.js';
+import { type LedgerLocation, parseLedgerLocation } from '../ledger-location.js';
 import type { RawValue } from '../options/definition.js';
 import type { CodeList } from '../protocol/codes.js';
 import { baseUrlForm } from '../protocol/gateway-identity.js';

@@ -1,6 +1,6 @@
 import { UsageError } from '../../errors.js';
 import { t } from '../../i18n/current.js';
-import type { LedgerLocation } from '../../ledger/location.js';
+import type { LedgerLocation } from '../../ledger-location.js';
 import { optionRecord } from '../../options/values.js';
 import { registerSecret } from '../../secrets.js';
 import type { CommandContext } from '../context.js';

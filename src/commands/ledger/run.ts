@@ -4,8 +4,8 @@ import { errnoCodeOf, LocalStorageError, UsageError } from '../../errors.js';
 import { t } from '../../i18n/current.js';
 import { untilInterrupted } from '../../interrupts.js';
 import { isLegacyJournal, legacyJournalRecords } from '../../ledger/journal-import/journal-records.js';
-import type { LedgerLocation } from '../../ledger/location.js';
 import { lineOf } from '../../ledger/record-format.js';
+import type { LedgerLocation } from '../../ledger-location.js';
 import { optionRecord } from '../../options/values.js';
 import type { CommandContext } from '../context.js';
 

@@ -13,8 +13,8 @@ import { dayOption, localDay, startOfDay } from '../../local-day.js';
 import type { JobFigures } from '../../metrics/exposition.js';
 import type { Output } from '../../output.js';
 import { type Finding, RegistryComparison } from '../../registry/compare.js';
-import { type RegistryLayout, registryLayoutOf } from '../../registry/layout.js';
-import { type AnotherDay, loadRegistry } from '../../registry/load-registry.js';
+import type { RegistryLayout } from '../../registry/layout.js';
+import { type AnotherDay, loadRegistry, registryLayoutOf } from '../../registry/load-registry.js';
 import { RegistryFileError, type RegistrySummary } from '../../registry/read.js';
 import { shownText } from '../../render/sanitize.js';
 import { type CommandContext, journalGatewayOf } from '../context.js';
@@ -48,6 +48,7 @@ async function ownerOf(context: CommandContext): Promise<{ gateway: string | und
   return { gateway: journalGatewayOf(settings, settings.baseUrl?.value), agentId };
 }
 
+/** The options of `reconcile --registry` (run.ts checks which go together). */
 type RegistryRun = ReconcileOptions & { registry: string };
 
 /**

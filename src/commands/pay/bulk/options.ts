@@ -15,7 +15,10 @@ import {
   encodingDefinitions,
   encodingOption,
 } from '../../spreadsheet-options.js';
-import { type OrderFormat, type OrderNotation, orderFormats } from './rows.js';
+import type { OrderNotation } from './order-text.js';
+
+const orderFormats = ['csv', 'jsonl'] as const;
+export type OrderFormat = (typeof orderFormats)[number];
 
 /** --from-file: bulk top-ups, the option that makes pay a bulk run. */
 export const fromFileDefinition = {

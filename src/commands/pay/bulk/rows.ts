@@ -11,9 +11,10 @@ import { type BadRow, badRowsText } from '../../../render/bulk.js';
 import type { CsvDelimiter } from '../../../render/csv.js';
 import { linesOf } from '../../../text-lines.js';
 import { parseJsonRow } from './json-row.js';
+import type { OrderFormat } from './options.js';
 import { type OrderColumn, orderColumns, shownName } from './order-cells.js';
 import { type OrderRow, orderOf } from './order-row.js';
-import { lineEndOf, type OrderText, orderText } from './order-text.js';
+import { lineEndOf, type OrderNotation, type OrderText, orderText } from './order-text.js';
 import type { ResultsNotation } from './results-file.js';
 
 /** The format of the input: --from-format, else the file's extension, else its first character (`{`: JSON Lines). */
@@ -233,17 +234,6 @@ class OrderBatches {
 
 /** Orders sent to the ledger in one statement. */
 const batchRows = 500;
-
-/** What --from-format names: an order file's format when its extension does not say. */
-export const orderFormats = ['csv', 'jsonl'] as const;
-export type OrderFormat = (typeof orderFormats)[number];
-
-/** How the order file is written, as --delimiter, --decimal-comma and --encoding give it (each may be left out). */
-export interface OrderNotation {
-  delimiter: CsvDelimiter | undefined;
-  decimalComma: boolean;
-  encoding: string | undefined;
-}
 
 /**
  * Every order of the file into the ledger's table of it (`run`), or exit 2 naming every bad

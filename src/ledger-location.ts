@@ -1,5 +1,5 @@
-import { UsageError } from '../errors.js';
-import { redactedText, registerSecret } from '../secrets.js';
+import { UsageError } from './errors.js';
+import { redactedText, registerSecret } from './secrets.js';
 
 /**
  * Where payments are recorded (the `ledger` setting): a SQLite file on this machine, or a
