@@ -14,7 +14,7 @@ import { md5Hex, passwordOnWire } from '../protocol/password.js';
 import { shownText } from '../render/sanitize.js';
 import { redactUrlCredentials, registerSecret } from '../secrets.js';
 import { checkConnectionSet } from '../settings/connection-set.js';
-import { stateDirectory } from '../settings/definition.js';
+import { stateDirectory } from '../settings/directories.js';
 import { type NetworkSettings, resolveSettings, type Settings } from '../settings/resolve.js';
 import type { SettingSource } from '../settings/sources.js';
 import type { GlobalFlags } from '../settings/table.js';

@@ -7,7 +7,7 @@ import type { Output } from '../output.js';
 import type { ReplayMisses } from '../protocol/replay-miss.js';
 import type { Replay } from '../sandbox/replay.js';
 import { redactSecrets, registerSecret } from '../secrets.js';
-import { stateDirectory } from '../settings/definition.js';
+import { stateDirectory } from '../settings/directories.js';
 import type { ReplaySettings, Settings } from '../settings/resolve.js';
 import type { SettingSource } from '../settings/sources.js';
 

@@ -5,7 +5,7 @@ import { type CodeTable, classifyCode } from '../../protocol/codes.js';
 import { generateTransactionId } from '../../protocol/transaction-id.js';
 import { doctorJson, type GatewayCheck, type LedgerCheck, renderDoctorReport } from '../../render/doctor.js';
 import { codeListSettings } from '../../settings/code-lists.js';
-import { stateDirectory } from '../../settings/definition.js';
+import { stateDirectory } from '../../settings/directories.js';
 import { describeSettings } from '../../settings/report.js';
 import type { Settings } from '../../settings/resolve.js';
 import type { CommandContext, GatewaySession } from '../context.js';

@@ -10,7 +10,7 @@ import type { HistoryRow } from '../../render/history.js';
 import type { CommandContext } from '../context.js';
 import { type DataFormatChoice, dataFormatOption, writeCsvLine } from '../output-format.js';
 import { parseSince } from '../since.js';
-import { historyFilterOptions } from './command.js';
+import { historyFilterOptions } from './options.js';
 
 function historyOptions(raw: unknown, out: CommandContext['out']) {
   return { ...parseOptions(raw, historyFilterOptions), output: dataFormatOption(optionRecord(raw), out) };

@@ -7,7 +7,7 @@ import { parseTransactionId } from '../../protocol/transaction-id.js';
 import type { Settings } from '../../settings/resolve.js';
 import { type CommandContext, journalGatewayOf } from '../context.js';
 import { receiptOf, utcOffsetAt } from '../ledger-receipt.js';
-import { receiptOptions } from './command.js';
+import { receiptOptions } from './options.js';
 
 interface ReceiptOptions {
   txnId: string;

@@ -16,9 +16,9 @@ import { type Finding, RegistryComparison } from '../../registry/compare.js';
 import type { RegistryLayout } from '../../registry/layout.js';
 import { type AnotherDay, loadRegistry, registryLayoutOf } from '../../registry/load-registry.js';
 import { RegistryFileError, type RegistrySummary } from '../../registry/read.js';
-import type { CsvDelimiter } from '../../render/csv.js';
 import { shownText } from '../../render/sanitize.js';
 import { type CommandContext, journalGatewayOf } from '../context.js';
+import type { ReconcileOptions } from './options.js';
 import { batchSettling, settleBatch } from './settle-batch.js';
 import { unrecordedFailure } from './settle-entry.js';
 
@@ -48,19 +48,8 @@ async function ownerOf(context: CommandContext): Promise<{ gateway: string | und
   return { gateway: journalGatewayOf(settings, settings.baseUrl?.value), agentId };
 }
 
-/** The options of `reconcile --registry` read here (run.ts checks which go together). */
-interface RegistryRun {
-  registry: string;
-  registryFormat: string | undefined;
-  date: string | undefined;
-  settle: boolean;
-  format: 'table' | 'csv' | 'json' | undefined;
-  bom: boolean;
-  delimiter: CsvDelimiter | undefined;
-  decimalComma: boolean;
-  grace: number;
-  concurrency: number;
-}
+/** The options of `reconcile --registry` (run.ts checks which go together). */
+type RegistryRun = ReconcileOptions & { registry: string };
 
 /**
  * `--settle`: Status for the open ledger transactions of the window that the registry lists or

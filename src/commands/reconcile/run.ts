@@ -3,18 +3,16 @@ import { t } from '../../i18n/current.js';
 import { stoppedBy } from '../../interrupts.js';
 import type { Owner, OwnerCount } from '../../ledger/ledger.js';
 import type { JobFigures } from '../../metrics/exposition.js';
-import { type OptionValues, parseOptions } from '../../options/definition.js';
+import { parseOptions } from '../../options/definition.js';
 import { optionRecord } from '../../options/values.js';
 import { classifyHint } from '../../settings/code-lists.js';
 import { BatchTally } from '../batch-tally.js';
 import { type CommandContext, journalGatewayOf } from '../context.js';
 import { measured } from '../measured-run.js';
 import { parseSince } from '../since.js';
-import { reconcileOptions } from './command.js';
+import { type ReconcileOptions, reconcileOptions } from './options.js';
 import { batchSettling, settleBatch } from './settle-batch.js';
 import { unrecordedFailure } from './settle-entry.js';
-
-export type ReconcileOptions = OptionValues<typeof reconcileOptions>;
 
 /** Options that mean something only with --registry, or only without it. */
 function checkOptionsGoTogether(options: ReconcileOptions): void {

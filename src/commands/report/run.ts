@@ -11,7 +11,7 @@ import type { ReportLines } from '../../render/report.js';
 import type { CommandContext } from '../context.js';
 import { measured } from '../measured-run.js';
 import { type DataFormatChoice, dataFormatOption, writeCsvLine } from '../output-format.js';
-import { reportOptions } from './command.js';
+import { reportOptions } from './options.js';
 import { type ReportRange, reportRange } from './range.js';
 import { type ReportPayment, ReportTally } from './tally.js';
 

@@ -8,7 +8,7 @@ import { sandboxBreaks } from '../../sandbox/gateway-logic.js';
 import { codeListSettings, codeLists, codeTableEnvironment } from '../../settings/code-lists.js';
 import type { CommandContext } from '../context.js';
 import { loadReplay } from '../embedded-endpoint.js';
-import { sandboxOptions } from './command.js';
+import { sandboxOptions } from './options.js';
 
 function parseSandboxOptions(raw: unknown) {
   const options = parseOptions(raw, sandboxOptions);

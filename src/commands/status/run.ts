@@ -16,7 +16,7 @@ import { BatchTally } from '../batch-tally.js';
 import type { CommandContext } from '../context.js';
 import { forEachOrdered } from '../ordered-pool.js';
 import { type IdEntry, transactionIdsFrom } from '../transaction-ids.js';
-import { statusOptions } from './command.js';
+import { statusOptions } from './options.js';
 
 interface StatusOptions {
   ids: string[];
