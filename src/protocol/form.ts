@@ -128,3 +128,11 @@ export function maskForm(fields: readonly FormField[]): FormField[] {
 export function formToObject(fields: readonly FormField[]): Record<string, string> {
   return Object.fromEntries(fields);
 }
+
+/** What a person buys: the service, its account, the amount as typed and its currency. */
+export interface PurchaseInput {
+  service: string;
+  account: string;
+  amount: string;
+  currency: string;
+}
