@@ -6,10 +6,8 @@ import { elapsed, type RetryPolicy, runStep, skippedStep } from './run-step.js';
 import { inFileOrder, runPool } from './schedule.js';
 import type { Outcome, StepExecutor, StepOutcome, StepPlace } from './step-outcome.js';
 
-/*
- * Runs suites case by case, step by step, through an executor (steps.ts), and never prints: a
- * listener hears of each step in file order. --bail, --data (an iteration a row) and --jobs act here.
- */
+// Runs suites case by case, step by step, through an executor (steps.ts), never printing: a listener hears of
+// each step in file order. --bail, --data (an iteration a row) and --jobs act here (docs/scenarios.md).
 
 /** The row an iteration ran with: its number, line, and the values of the columns the case uses. */
 interface IterationRow {
