@@ -35,11 +35,8 @@ export function answerText(view: Pick<TransactionView, 'status' | 'message'>): s
   return `ResponseStatus ${view.status ?? '-'}${view.message ? ` ${JSON.stringify(view.message)}` : ''}`;
 }
 
-/**
- * An open transaction the gateway did answer about: "not found" (it may not have caught up),
- * a refused look-up (wrong credentials: nothing learned), or a code its table does not
- * classify. Its code and Message are shown as sent.
- */
+// An open transaction the gateway answered about: "not found", a refused look-up, or an unclassified code; its
+// code and Message are shown as sent.
 function unknownOutcomeError(view: TransactionView, codes: CodeTable): PaymentOutcomeUnknownError {
   const id = view.transactionId;
   if (view.status === null) return new PaymentOutcomeUnknownError(id, view.message);

@@ -15,10 +15,7 @@ export interface LookUpResult {
   notAnId?: true;
 }
 
-/**
- * The exit code of a looked-up transaction, as `status` reports it: a refusal is the
- * payment's outcome, "declined". (reconcile's own table counts a refusal as settled work.)
- */
+// A looked-up transaction's exit code as status reports it: a refusal is the payment's outcome, "declined".
 const lookUpExitCodeOfState: Record<TransactionView['state'], ExitCodeValue> = {
   success: ExitCode.success,
   failed: ExitCode.declined,
@@ -29,7 +26,7 @@ const lookUpExitCodeOfState: Record<TransactionView['state'], ExitCodeValue> = {
 /** Polling goes on while a transaction is not final (status --wait), or only while in progress (buy). */
 type PollWhile = 'open' | 'pending';
 
-/** Waits `ms`; false when `signal` aborted first. A plain timer: node:timers/promises is not loaded for it. */
+/** Waits `ms`; false when `signal` aborted first. */
 function pause(ms: number, signal: AbortSignal | undefined): Promise<boolean> {
   if (signal?.aborted) return Promise.resolve(false);
   return new Promise((resolve) => {
@@ -45,11 +42,8 @@ function pause(ms: number, signal: AbortSignal | undefined): Promise<boolean> {
   });
 }
 
-/**
- * Status for one id (spec 4.4); with a wait, polls one that is not final (or, with `pollWhile`
- * 'pending', one in progress) with backoff until it is, out of time, or `signal` aborts (buy:
- * Ctrl+C while following; a scenario's Ctrl+C): then the last answer stands, still open.
- */
+// Status for one id (spec 4.4); with a wait, polls one not final (or in progress, `pollWhile`) with backoff until
+// it is, time is out, or `signal` aborts: then the last answer stands.
 export async function lookUpStatus(
   client: GatewayClient,
   transactionId: string,
