@@ -26,11 +26,8 @@ function formatOf(path: string, given: OrderFormat | undefined, firstChar: strin
   return firstChar === '{' ? 'jsonl' : 'csv';
 }
 
-/**
- * The header's columns, each known and named once, with service and account, or the file is
- * refused for its header alone, its rows unread: every row would be wrong for it. A name no
- * order has is named with the column it most likely meant (`acount`: "account").
- */
+// The header's columns, each known and named once, with service and account, or the file is refused for its
+// header alone. An unknown name is told with the column it most likely meant.
 function headerColumns(header: readonly string[], line: number, path: string): OrderColumn[] {
   const unknown = header.filter((raw) => !(orderColumns as readonly string[]).includes(raw.trim().toLowerCase()));
   if (unknown.length > 0) {
@@ -52,13 +49,9 @@ function headerColumns(header: readonly string[], line: number, path: string): O
   return columns;
 }
 
-/**
- * The records of CSV text, each with the line it starts on, handed to `each` one at a time (a
- * file of 1,000,000 rows is never held as cells), with `drain` awaited after each. Without
- * a quote or a lone CR, a line is its record and splitting it at commas is all there is (as the
- * registry reader does, registry/records.ts); otherwise csv-parse reads it as a stream of the
- * pieces, a record at a time. Empty lines are passed over.
- */
+// CSV records with the line each starts on, handed to `each` one at a time, `drain` awaited after each. Without a
+// quote or lone CR a line is its record, split by hand (as registry/records.ts); else csv-parse streams it.
+// Empty lines are passed over.
 async function csvRecords(
   input: OrderText,
   delimiter: CsvDelimiter,
@@ -103,10 +96,7 @@ interface FileNotation {
   decimalComma: boolean;
 }
 
-/**
- * The delimiter of a CSV order file: the one the header line holds most of, of a comma, a
- * semicolon and a tab (a column's name holds none of them); a comma when it holds none.
- */
+// A CSV order file's delimiter: the one its header holds most of, of comma, semicolon and tab; else a comma.
 function headerDelimiter(input: OrderText): CsvDelimiter {
   let first = '';
   for (const piece of input.pieces()) {
@@ -235,12 +225,8 @@ class OrderBatches {
 /** Orders sent to the ledger in one statement. */
 const batchRows = 500;
 
-/**
- * Every order of the file into the ledger's table of it (`run`), or exit 2 naming every bad
- * row's line (and column): nothing sent. With it, how the file came (the delimiter given or
- * found, a decimal comma when given or when the delimiter is not a comma, its line end and
- * charset): the results file goes back so.
- */
+// Every order of the file into the ledger's table (`run`), or exit 2 naming every bad row: nothing sent. With it
+// how the file came (delimiter, decimal comma, line end, charset), for the results file.
 export async function readOrders(
   path: string,
   given: OrderFormat | undefined,
