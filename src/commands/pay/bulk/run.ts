@@ -14,13 +14,14 @@ import { passwordReadsStdin } from '../../../settings/password.js';
 import type { CommandContext, GatewaySession } from '../../context.js';
 import { announceLive } from '../../live-guard.js';
 import { measured } from '../../measured-run.js';
+import { BadRowsError, refuseBadRows } from './bad-rows.js';
 import { DeskRowsRefusedError, deskProblems, deskWeighs, refuseDeskRows } from './desk-problems.js';
 import { type BulkOptions, bulkOptions } from './options.js';
 import { bulkRowsOf, payRows } from './pay-rows.js';
 import { lookBackFor, recentToAccounts, resolveVouchers, rowsOf, type Starts, settleStarts } from './plan.js';
 import { orderCells, ResultsWriter, resultsFileError, resultsPathOf } from './results-file.js';
 import { OutcomeWrites } from './row-work.js';
-import { BadRowsError, readOrders, refuseBadRows } from './rows.js';
+import { readOrders } from './rows.js';
 import { listenForInterrupts } from './run-interrupts.js';
 
 // `agentpay pay --from-file` (docs/commands.md): the file checked whole before anything is sent, each row's
