@@ -65,7 +65,8 @@ function processStart(pid: number): string | undefined {
   return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19];
 }
 
-function processAlive(pid: number): boolean {
+/** Whether a process of this machine is running (signal 0 asks without sending one). */
+export function processAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;

@@ -4,6 +4,7 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
 import { noPaymentSent } from '../../errors.js';
 import { t } from '../../i18n/current.js';
 import type { LedgerLocation } from '../../ledger-location.js';
+import { processAlive } from '../../lock-file.js';
 import type { BulkRun } from '../bulk-run.js';
 import { type Claim, ClaimQueue, groupedByOwner, lookBackOfClaims } from '../claim-queue.js';
 import { claimedBatchOf } from '../claimed-batch.js';
@@ -38,7 +39,7 @@ import { GroupCommit } from './group-commit.js';
 import * as sql from './queries.js';
 import { Statements } from './query.js';
 import { ensureSqliteSchema } from './schema.js';
-import { journalIdentity, processAlive } from './this-machine.js';
+import { journalIdentity } from './this-machine.js';
 import { beginWrite, type WriteTurnPlace, whenFree } from './write-turn.js';
 import { importStoreOf, insertOrRetry, insertOutcome } from './writes.js';
 
