@@ -1,3 +1,4 @@
+import { escapeHtml } from './report-html.js';
 import { type CaseOutcome, countCases, type RunResult } from './runner.js';
 
 // `--report junit:<path>`: a testsuite per file, a testcase per case or row; a failed assertion is <failure>,
@@ -5,15 +6,8 @@ import { type CaseOutcome, countCases, type RunResult } from './runner.js';
 // XML 1.0 allows tab, newline, carriage return and the ranges below; anything else is dropped.
 const invalidXmlChars = /[^\t\n\r\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu;
 
-function xmlEscape(text: string): string {
-  return text
-    .replace(invalidXmlChars, '')
-    .replace(/&/g, '&amp;')
-    .replace(/</g, '&lt;')
-    .replace(/>/g, '&gt;')
-    .replace(/"/g, '&quot;')
-    .replace(/'/g, '&apos;');
-}
+// HTML's escapes are XML's too (`&#39;` for `'`).
+const xmlEscape = (text: string) => escapeHtml(text.replace(invalidXmlChars, ''));
 
 const seconds = (ms: number) => (ms / 1000).toFixed(3);
 
