@@ -1,8 +1,22 @@
-import { GatewayRefusedError, PaymentOutcomeUnknownError, TransactionPendingError } from '../errors.js';
+import {
+  ExitCode,
+  type ExitCodeValue,
+  GatewayRefusedError,
+  PaymentOutcomeUnknownError,
+  TransactionPendingError,
+} from '../errors.js';
 import { t } from '../i18n/current.js';
 import { type CodeTable, classifyCode } from '../protocol/codes.js';
 import { isRefusedLookUp, type TransactionView } from '../protocol/transaction-view.js';
 import { classifyHint } from '../settings/code-lists.js';
+
+// A transaction's exit code as status and a bulk run's rows report it: a refusal is the payment's outcome.
+export const exitCodeOfState: Record<TransactionView['state'], ExitCodeValue> = {
+  success: ExitCode.success,
+  failed: ExitCode.declined,
+  pending: ExitCode.pendingOrUnknown,
+  unknown: ExitCode.pendingOrUnknown,
+};
 
 /** A settled payment: what the gateway said of it, and the error to end the command with. */
 export interface PaymentOutcome {

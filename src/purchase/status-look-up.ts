@@ -1,8 +1,9 @@
-import { AgentpayError, ExitCode, type ExitCodeValue } from '../errors.js';
+import { AgentpayError, type ExitCodeValue } from '../errors.js';
 import type { GatewayClient } from '../gateway/client.js';
 import type { CodeTable } from '../protocol/codes.js';
 import type { GatewayAnswer } from '../protocol/envelope.js';
 import { isFinalState, type TransactionView, unknownView, viewOfStatusAnswer } from '../protocol/transaction-view.js';
+import { exitCodeOfState } from './outcome.js';
 
 export interface LookUpResult {
   view: TransactionView;
@@ -14,14 +15,6 @@ export interface LookUpResult {
   /** A line of the file that is not a transaction id: nothing was looked up. */
   notAnId?: true;
 }
-
-// A looked-up transaction's exit code as status reports it: a refusal is the payment's outcome, "declined".
-const lookUpExitCodeOfState: Record<TransactionView['state'], ExitCodeValue> = {
-  success: ExitCode.success,
-  failed: ExitCode.declined,
-  pending: ExitCode.pendingOrUnknown,
-  unknown: ExitCode.pendingOrUnknown,
-};
 
 /** Polling goes on while a transaction is not final (status --wait), or only while in progress (buy). */
 type PollWhile = 'open' | 'pending';
@@ -65,7 +58,7 @@ export async function lookUpStatus(
     }
     const view = viewOfStatusAnswer(answer, { transactionId }, codes);
     const remaining = waitUntil - Date.now();
-    const done = { view, answer, exitCode: lookUpExitCodeOfState[view.state] };
+    const done = { view, answer, exitCode: exitCodeOfState[view.state] };
     if (!polling(view) || remaining <= 0 || signal?.aborted) return done;
     if (!(await pause(Math.min(delayMs, remaining), signal))) return done;
     delayMs = Math.min(delayMs * 1.6, 5_000);

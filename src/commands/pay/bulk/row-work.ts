@@ -1,11 +1,12 @@
 import { DeskRuleRefusedError } from '../../../desk-rule-error.js';
-import { AgentpayError, ExitCode, type ExitCodeValue } from '../../../errors.js';
+import { AgentpayError, ExitCode } from '../../../errors.js';
 import type { PaymentInput } from '../../../gateway/client.js';
 import { t } from '../../../i18n/current.js';
 import type { IntentResult, Ledger } from '../../../ledger/ledger.js';
 import { type TransactionView, unknownView } from '../../../protocol/transaction-view.js';
 import { type DeskPolicy, deskGuard } from '../../../purchase/desk-guard.js';
 import { executePayment, intentOf, type PurchaseNotes } from '../../../purchase/execute-payment.js';
+import { exitCodeOfState } from '../../../purchase/outcome.js';
 import type { PaymentSession, PurchaseContext } from '../../../purchase/session.js';
 import { lookUpStatus } from '../../../purchase/status-look-up.js';
 import type { RowResult, RowState } from '../../../render/bulk.js';
@@ -14,13 +15,6 @@ import type { ResultRow } from './results-file.js';
 
 // One row of a bulk run paid, settled or skipped through pay's purchase layer (execute-payment.ts: the intent
 // first, one TransactionID for every attempt); the desk's rules were applied to the whole file before.
-const exitCodeOfState: Record<Exclude<RowState, 'not-sent'>, ExitCodeValue> = {
-  success: ExitCode.success,
-  failed: ExitCode.declined,
-  pending: ExitCode.pendingOrUnknown,
-  unknown: ExitCode.pendingOrUnknown,
-};
-
 export interface RowWork {
   context: PurchaseContext;
   session: PaymentSession;
