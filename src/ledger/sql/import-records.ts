@@ -77,7 +77,7 @@ export async function importJournalRecords(
   return { added, conflicts };
 }
 
-/** A UUID (its version bits set as v8, "custom") from the SHA-256 of `text`: the same text, the same id. */
+/** A UUID (RFC 9562 version 8, "custom") from the SHA-256 of `text`: the same text, the same id. */
 function uuidOf(text: string): string {
   const hex = createHash('sha256').update(text).digest('hex');
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-8${hex.slice(13, 16)}-${((Number.parseInt(hex[16]!, 16) & 0x3) | 0x8).toString(16)}${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
