@@ -51,7 +51,7 @@ export interface RunOptions {
   jobs?: number;
   /** Tries again for a step that could not do its job (--retry, default 0). */
   retries?: number;
-  /** The wait before the first retry, doubling after (default 500 ms). */
+  /** The wait before the first retry, doubling after (half a second unless a test sets it). */
   retryDelayMs?: number;
 }
 
