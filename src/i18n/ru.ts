@@ -224,7 +224,6 @@ const ru: Catalogue = {
       'base-url': 'базовый-URL',
       value: 'значение',
     },
-    olderName: (flag) => `прежнее имя ${flag}`,
     afterError: '(agentpay --help покажет команды и флаги)',
     usageAfterError: (command, usage) =>
       `использование: agentpay ${command} ${usage}  (подробнее: agentpay ${command} --help)`,
@@ -269,8 +268,6 @@ const ru: Catalogue = {
       EISDIR: 'этот путь — каталог: укажите сам файл журнала через --ledger',
       other: 'исправьте файл или выберите другой журнал через --ledger',
     },
-    stoppedEarly:
-      'команда остановилась, не закончив (ждать было больше нечего); если шла оплата, выполните `agentpay reconcile`',
     stopped: (signal) => `остановлено по ${signalText(signal)}, команда не закончена`,
     stoppedNothingPaid: (signal) => `остановлено по ${signalText(signal)} до платежа: ничего не оплачено`,
     stoppedReconcile: (signal, recorded) =>

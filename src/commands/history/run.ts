@@ -89,10 +89,7 @@ async function showCsv(
   return lines;
 }
 
-/**
- * The entries in the format asked for, each written as it comes: nothing here holds them,
- * whichever ledger streams them. Returns how many transactions it wrote.
- */
+// The entries in the format asked for, each written as it comes (nothing holds them); how many it wrote.
 async function showEntries(
   entries: LedgerHistory,
   ledger: Ledger,
