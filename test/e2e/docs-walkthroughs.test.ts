@@ -33,7 +33,7 @@ const walkThroughs = blocks.filter((block) => block.language === 'console' && bl
 
 /** The blocks of commands not run, by page: a new one is counted here on purpose, never by accident. */
 const notRunByPage: Record<string, number> = {
-  'README.md': 4,
+  'README.md': 5,
   'docs/commands.md': 4,
   'docs/completion.md': 1,
   'docs/desk-safety.md': 5,
