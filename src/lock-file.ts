@@ -4,6 +4,7 @@ import { hostname } from 'node:os';
 import { dirname } from 'node:path';
 import { makeDirectory, publish, removeFile, removeLeftover } from './durable.js';
 import { errnoCodeOf } from './errors.js';
+import { knowsProcessStart } from './platform.js';
 
 /**
  * A lock file: who holds an order file's results for a bulk run's length, as a file created
@@ -87,7 +88,9 @@ function processAlive(pid: number): boolean {
 let processFacts: { boot: string | undefined; start: string | undefined; namespace: string | undefined } | undefined;
 
 function thisHolder(): LockHolder {
-  processFacts ??= { boot: bootId(), start: processStart(process.pid), namespace: pidNamespace() };
+  processFacts ??= knowsProcessStart(process.platform)
+    ? { boot: bootId(), start: processStart(process.pid), namespace: pidNamespace() }
+    : { boot: undefined, start: undefined, namespace: undefined };
   const { boot, start, namespace } = processFacts;
   return {
     pid: process.pid,

@@ -1,3 +1,4 @@
+import { deskFileLineEnd } from '../platform.js';
 import { toDecimalComma } from '../protocol/decimal-comma.js';
 
 /**
@@ -48,7 +49,7 @@ const needsQuotes: Record<CsvDelimiter, RegExp> = { ',': /[",\r\n]/, ';': /[";\r
  * One record and its line end. By hand, not with csv-stringify, which sets itself up on every call
  * while a bulk run writes a line per row; a test holds the two equal.
  */
-function line(cells: readonly string[], delimiter: CsvDelimiter = ',', lineEnd: CsvLineEnd = '\r\n'): string {
+function line(cells: readonly string[], delimiter: CsvDelimiter = ',', lineEnd: CsvLineEnd = deskFileLineEnd): string {
   const quoted = needsQuotes[delimiter];
   let text = '';
   for (let i = 0; i < cells.length; i++) {

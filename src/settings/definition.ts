@@ -1,6 +1,6 @@
 import { homedir, userInfo } from 'node:os';
-import { join } from 'node:path';
 import type { Said } from '../i18n/language.js';
+import { configDirectory as platformConfigDirectory, stateDirectory as platformStateDirectory } from '../platform.js';
 import type { Parse } from './parsers.js';
 
 /** What a config file may hold for a profile key (settings/config-file.ts checks it). */
@@ -58,7 +58,7 @@ export interface SettingDefinition {
 }
 
 export function stateDirectory(env: NodeJS.ProcessEnv): string {
-  return join(env.XDG_STATE_HOME || join(homedir(), '.local', 'state'), 'agentpay');
+  return platformStateDirectory(env, process.platform, homedir());
 }
 
 /** The system user name, as `whoami` gives it; "unknown" where the system has none (a container's uid without a passwd entry). */
@@ -71,7 +71,7 @@ export function defaultOperator(): string {
 }
 
 export function configDirectory(env: NodeJS.ProcessEnv): string {
-  return join(env.XDG_CONFIG_HOME || join(homedir(), '.config'), 'agentpay');
+  return platformConfigDirectory(env, process.platform, homedir());
 }
 
 /** A setting's long flag, as messages name it: `--base-url`. */
