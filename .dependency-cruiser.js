@@ -50,6 +50,7 @@ const layers = {
       'secrets.ts',
       'sqlite-busy.ts',
       'ledger-location.ts',
+      'platform.ts',
     ),
     uses: ['protocol', 'text', 'i18n'],
     rule: 'utilities-import-only-i18n-and-below',

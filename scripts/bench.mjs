@@ -8,7 +8,7 @@
 //   npm run bench -- --runs 5            # fewer runs per comparison (quicker, noisier)
 //   npm run bench -- --only check,pay    # some comparisons: startup completion status batch reconcile check pay bulk
 //                                        #   slowCheck slowPay slowBulk teamPay teamReconcile memory sandboxState
-//                                        #   history registry
+//                                        #   history registry binary (binary: after `npm run package`)
 //
 // The slow* comparisons talk to a second bench gateway that answers after `latencyMs`, as one
 // across a network does: what a user waits on is then mostly the gateway, and agentpay's share
@@ -25,6 +25,7 @@ import { children } from './bench/measure.mjs';
 import { purchaseComparisons } from './bench/purchases.mjs';
 import { report } from './bench/report.mjs';
 import { scaleComparisons } from './bench/scale.mjs';
+import { singleExecutableComparisons } from './bench/single-executable.mjs';
 import { startupComparisons } from './bench/start-up.mjs';
 import { teamComparisons } from './bench/team.mjs';
 
@@ -79,6 +80,7 @@ const { startup, completion } = startupComparisons(bench);
 const { status, batch, reconcile } = lookupComparisons(bench);
 const { memory, sandboxState, history, registry } = scaleComparisons(bench);
 const { teamPay, teamReconcile } = teamComparisons(bench);
+const binary = singleExecutableComparisons(bench, slowGateway, latencyMs);
 
 // ---------------------------------------------------------------- the comparisons, in the table's order
 
@@ -90,6 +92,7 @@ const comparisons = {
   reconcile,
   check: ({ env, gateway }) => checkRows(env, gateway, { target: 'single', limit: 1.6 }),
   slowCheck: async ({ env }) => checkRows(env, await slowGateway(), { target: `${latencyMs} ms`, limit: 1.3 }),
+  binary,
   pay: ({ env, gateway }) => payRows(env, gateway, { target: 'single', limit: 1.6 }),
   slowPay: async ({ env }) => payRows(env, await slowGateway(), { target: `${latencyMs} ms`, limit: 1.3 }),
   bulk: ({ env, gateway }) => bulkRows(env, gateway, { target: '(bulk)', memory: true }),
@@ -136,7 +139,8 @@ try {
   };
   const rows = [];
   for (const [name, comparison] of Object.entries(comparisons)) {
-    if (only !== undefined && !only.has(name)) continue;
+    // The single executable's rows need `npm run package` first: only when --only names them.
+    if (only === undefined ? name === 'binary' : !only.has(name)) continue;
     process.stderr.write(`bench: ${name}\n`);
     rows.push(...(await comparison({ env, gateway, ids })));
   }

@@ -58,7 +58,11 @@ function scrubPasswordLikeOptions(text: string): string {
   return text.replace(/(--[\w-]*(?:password|passwd|secret)[\w-]*=)[^'\s]*/gi, '$1***');
 }
 
+/** Written in by the single executable's bundle (scripts/package.mjs): it has no package.json beside it. */
+declare const AGENTPAY_VERSION: string | undefined;
+
 function version(): string {
+  if (typeof AGENTPAY_VERSION === 'string') return AGENTPAY_VERSION;
   // import.meta.dirname is a plain path (the bundle defines it as __dirname): no URL to build.
   const pkg = JSON.parse(readFileSync(join(import.meta.dirname, '..', 'package.json'), 'utf8')) as { version: string };
   return pkg.version;

@@ -4,6 +4,7 @@ import { hostname } from 'node:os';
 import { dirname } from 'node:path';
 import { makeDirectory, publish, removeFile, removeLeftover } from './durable.js';
 import { errnoCodeOf } from './errors.js';
+import { knowsProcessStart } from './platform.js';
 
 // A lock file: who holds an order file's results for a bulk run, named beside it (pid, host, since) so a
 // refusal says who. Written whole, then link(2)ed to its path, which fails when taken (Node has no flock);
@@ -80,7 +81,9 @@ export function processAlive(pid: number): boolean {
 let processFacts: { boot: string | undefined; start: string | undefined; namespace: string | undefined } | undefined;
 
 function thisHolder(): LockHolder {
-  processFacts ??= { boot: bootId(), start: processStart(process.pid), namespace: pidNamespace() };
+  processFacts ??= knowsProcessStart(process.platform)
+    ? { boot: bootId(), start: processStart(process.pid), namespace: pidNamespace() }
+    : { boot: undefined, start: undefined, namespace: undefined };
   const { boot, start, namespace } = processFacts;
   return {
     pid: process.pid,

@@ -1,6 +1,7 @@
 import { setMaxListeners } from 'node:events';
 import type { ExitCodeValue, StopSignal } from './errors.js';
 import type { Interrupts } from './interrupts.js';
+import { stopSignals } from './platform.js';
 
 /**
  * The one error boundary: runs the program, prints a one-line message for any error, and sets
@@ -111,8 +112,7 @@ function listenForSignals(argv: readonly string[]): Interrupts {
     for (const listener of [...listeners]) listener(signal);
     if (heard >= 3) void stopAtOnce(signal, argv);
   };
-  process.on('SIGINT', on('SIGINT'));
-  process.on('SIGTERM', on('SIGTERM'));
+  for (const { heard: name, as } of stopSignals(process.platform)) process.on(name, on(as));
   return {
     signal: stop.signal,
     listen: (listener) => {

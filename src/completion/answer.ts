@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
+import { configDirectory } from '../platform.js';
 import type { CommandNode, CompletionData, OptionNode } from './types.js';
 
 /*
@@ -152,7 +153,7 @@ function completeWords(data: CompletionData, words: readonly string[], env: Node
  * leniently: one missing or not valid gives no values; the next command says what is wrong.
  */
 function readProfiles(env: NodeJS.ProcessEnv): Record<string, unknown> {
-  const file = join(env.XDG_CONFIG_HOME || join(homedir(), '.config'), 'agentpay', 'config.json');
+  const file = join(configDirectory(env, process.platform, homedir()), 'config.json');
   try {
     const profiles = (JSON.parse(readFileSync(file, 'utf8')) as { profiles?: unknown }).profiles;
     return isObject(profiles) ? profiles : {};

@@ -1,3 +1,4 @@
+import { deskFileLineEnd } from '../platform.js';
 import { toDecimalComma } from '../protocol/decimal-comma.js';
 
 // CSV as every command writes it, defined once (docs/commands.md): RFC 4180 quoting, a header, CRLF (or LF as
@@ -39,7 +40,7 @@ export interface CsvNotation {
 const needsQuotes: Record<CsvDelimiter, RegExp> = { ',': /[",\r\n]/, ';': /[";\r\n]/, '\t': /["\t\r\n]/ };
 
 // One record and its line end, by hand: csv-stringify sets itself up per call; a test holds the two equal.
-function line(cells: readonly string[], delimiter: CsvDelimiter = ',', lineEnd: CsvLineEnd = '\r\n'): string {
+function line(cells: readonly string[], delimiter: CsvDelimiter = ',', lineEnd: CsvLineEnd = deskFileLineEnd): string {
   const quoted = needsQuotes[delimiter];
   let text = '';
   for (let i = 0; i < cells.length; i++) {

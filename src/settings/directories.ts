@@ -1,8 +1,8 @@
 import { homedir, userInfo } from 'node:os';
-import { join } from 'node:path';
+import { configDirectory as platformConfigDirectory, stateDirectory as platformStateDirectory } from '../platform.js';
 
 export function stateDirectory(env: NodeJS.ProcessEnv): string {
-  return join(env.XDG_STATE_HOME || join(homedir(), '.local', 'state'), 'agentpay');
+  return platformStateDirectory(env, process.platform, homedir());
 }
 
 /** The system user name, as `whoami` gives it; "unknown" where there is none (a uid without a passwd entry). */
@@ -15,5 +15,5 @@ export function defaultOperator(): string {
 }
 
 export function configDirectory(env: NodeJS.ProcessEnv): string {
-  return join(env.XDG_CONFIG_HOME || join(homedir(), '.config'), 'agentpay');
+  return platformConfigDirectory(env, process.platform, homedir());
 }

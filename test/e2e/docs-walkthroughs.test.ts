@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { sandboxCredentials } from '../../src/sandbox/catalogue.js';
 import { startSandbox } from '../../src/sandbox/server.js';
-import { binPath } from '../helpers/cli.js';
+import { testPath } from '../helpers/cli.js';
 import { passwordOf, roleUrl } from '../helpers/desk-roles.js';
 import {
   commandLanguages,
@@ -19,6 +19,7 @@ import {
 import { type IdMap, type Loose, matchOutput, newIdMap, withActualIds } from '../helpers/doc-output.js';
 import { sandboxCodeEnv } from '../helpers/gateway-env.js';
 import { freshDatabase, startPostgres } from '../helpers/postgres.js';
+import { agentpayCommand } from '../helpers/tmux.js';
 
 /**
  * Every walk-through of README.md and docs/*.md (a ```console block) runs word for word, in the
@@ -32,7 +33,7 @@ const walkThroughs = blocks.filter((block) => block.language === 'console' && bl
 
 /** The blocks of commands not run, by page: a new one is counted here on purpose, never by accident. */
 const notRunByPage: Record<string, number> = {
-  'README.md': 4,
+  'README.md': 5,
   'docs/commands.md': 4,
   'docs/completion.md': 1,
   'docs/desk-safety.md': 5,
@@ -55,13 +56,13 @@ function freshDesk(loose: Loose = {}): Desk {
   const home = mkdtempSync(join(tmpdir(), 'agentpay-docs-'));
   const bin = join(home, 'bin');
   mkdirSync(bin);
-  writeFileSync(join(bin, 'agentpay'), `#!/bin/sh\nexec '${process.execPath}' '${binPath}' "$@"\n`);
+  writeFileSync(join(bin, 'agentpay'), `#!/bin/sh\nexec ${agentpayCommand([])} "$@"\n`);
   chmodSync(join(bin, 'agentpay'), 0o755);
   const cwd = join(home, 'desk');
   const written = (path: string) => path.endsWith('.results.csv');
   cpSync(join(repoRoot, 'examples'), join(cwd, 'examples'), { recursive: true, filter: (path) => !written(path) });
   // A reader's terminal: 80 columns, as the pages' tables are drawn.
-  const env = { PATH: `${bin}:${process.env.PATH ?? ''}`, HOME: home, LANG: 'C.UTF-8', NO_COLOR: '1', COLUMNS: '80' };
+  const env = { PATH: `${bin}:${testPath()}`, HOME: home, LANG: 'C.UTF-8', NO_COLOR: '1', COLUMNS: '80' };
   return { cwd, env, loose };
 }
 

@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -10,7 +9,7 @@ import { garbageKinds } from '../../src/sandbox/garbage.js';
 import { sandboxBreaks } from '../../src/sandbox/gateway-logic.js';
 import type { RunningSandbox } from '../../src/sandbox/server.js';
 import { settingEntries } from '../../src/settings/table.js';
-import { binPath, type CliResult, isolatedEnv, runCli } from '../helpers/cli.js';
+import { type CliResult, isolatedEnv, runCli, spawnAgentpay } from '../helpers/cli.js';
 import { englishLeft } from '../helpers/english-words.js';
 import { envFor, sandboxWithEnv } from '../helpers/gateway-env.js';
 import { defaultLedger, ledgerRecords } from '../helpers/ledger-file.js';
@@ -146,7 +145,7 @@ describe('agentpay --lang ru: help, scenario, the sandbox and errors', () => {
 
   it('the sandbox: its banner, its accounts and the faults it was asked for', async () => {
     const args = ['--lang', 'ru', 'sandbox', '--port', '0', '--latency', '5', '--drop-after-commit', '2'];
-    const child = spawn(process.execPath, [binPath, ...args, '--fail-rate', '0.25', '--break', 'echo'], {
+    const child = spawnAgentpay([...args, '--fail-rate', '0.25', '--break', 'echo'], {
       env: isolatedEnv(),
       stdio: ['ignore', 'pipe', 'pipe'],
     });

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { networkFileSystemOf } from '../../src/ledger/sqlite/database.js';
 import { SqliteLedger } from '../../src/ledger/sqlite/sqlite-ledger.js';
 import type { RunningSandbox } from '../../src/sandbox/server.js';
-import { binPath, type CliResult, collectOutput, runCli } from '../helpers/cli.js';
+import { type CliResult, collectOutput, runCli, spawnAgentpay } from '../helpers/cli.js';
 import { envFor, paymentsReceived, sandboxWithEnv } from '../helpers/gateway-env.js';
 import { intent } from '../helpers/journal-lines.js';
 import { defaultLedger, ledgerRecords, sandboxLedger, seedLedger } from '../helpers/ledger-file.js';
@@ -54,7 +54,7 @@ describe('the SQLite ledger file', () => {
     const holder = new DatabaseSync(defaultLedger(env));
     holder.exec('BEGIN IMMEDIATE');
     const before = paymentsReceived(sandbox).length;
-    const child = spawn(process.execPath, [binPath, ...pay], { env, stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawnAgentpay(pay, { env });
     const done = new Promise<CliResult>((resolve, reject) => collectOutput(child, resolve, reject));
     let stderr = '';
     child.stderr.on('data', (chunk: Buffer) => {
@@ -77,7 +77,7 @@ describe('the SQLite ledger file', () => {
     // What a first agentpay holds while it makes the file (rollback journal, before WAL): every lock.
     const maker = new DatabaseSync(path);
     maker.exec('BEGIN EXCLUSIVE');
-    const child = spawn(process.execPath, [binPath, ...pay], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawnAgentpay(pay, { env, stdio: ['ignore', 'pipe', 'pipe'] });
     const done = new Promise<CliResult>((resolve, reject) => collectOutput(child, resolve, reject));
     let stderr = '';
     child.stderr.on('data', (chunk: Buffer) => {

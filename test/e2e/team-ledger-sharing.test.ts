@@ -1,8 +1,7 @@
-import { spawn } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { schemaVersion } from '../../src/ledger/postgres/schema.js';
 import { startSandbox } from '../../src/sandbox/server.js';
-import { binPath, isolatedEnv, jsonLines, runCli } from '../helpers/cli.js';
+import { isolatedEnv, jsonLines, runCli, spawnAgentpay } from '../helpers/cli.js';
 import { foreignCodes, startForeignGateway } from '../helpers/foreign-gateway.js';
 import { envFor } from '../helpers/gateway-env.js';
 import { payKilledAtRandomPoints } from '../helpers/kill-trials.js';
@@ -103,7 +102,7 @@ describe('a team ledger on PostgreSQL shared by several terminals', () => {
         envFor(own, { AGENTPAY_LEDGER: ledger, AGENTPAY_OPERATOR: 'bob' }),
       ];
       const pay = (account: string, index: number) =>
-        spawn(process.execPath, [binPath, ...payStatic(account)], {
+        spawnAgentpay(payStatic(account), {
           env: terminals[index % 2 === 0 ? 0 : 1],
           stdio: 'ignore',
         });

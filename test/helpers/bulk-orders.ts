@@ -1,9 +1,8 @@
-import { spawn } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { RunningSandbox } from '../../src/sandbox/server.js';
-import { binPath, type CliResult, collectOutput } from './cli.js';
+import { type CliResult, collectOutput, spawnAgentpay } from './cli.js';
 import { sandboxWithEnv } from './gateway-env.js';
 
 /*
@@ -40,12 +39,8 @@ export const resultsOf = (orders: string) => orders.replace(/\.csv$/, '.results.
 
 /** Starts the bin paying `orders`; resolves with its output once it closes. */
 export function startBulk(orders: string, env: Record<string, string>, extra: string[] = [], nodeArgs: string[] = []) {
-  const child = spawn(
-    process.execPath,
-    [...nodeArgs, binPath, 'pay', '--from-file', orders, '--yes', '--json', ...extra],
-    { env, stdio: ['pipe', 'pipe', 'pipe'] },
-  );
-  child.stdin.end();
+  const child = spawnAgentpay(['pay', '--from-file', orders, '--yes', '--json', ...extra], { env, nodeArgs });
+  child.stdin?.end();
   const done = new Promise<CliResult>((resolve, reject) => collectOutput(child, resolve, reject));
   return { child, done };
 }

@@ -1,10 +1,65 @@
-import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { type ChildProcess, type ChildProcessByStdio, type SpawnOptions, spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { Readable, Writable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 
 export const binPath = fileURLToPath(new URL('../../bin/agentpay.js', import.meta.url));
+
+/**
+ * AGENTPAY_TEST_BINARY=<file>: the tests run that single executable (npm run package) instead of
+ * `node bin/agentpay.js`, with a PATH that holds no node (.ci/run, README "Install").
+ */
+export const testBinary = process.env.AGENTPAY_TEST_BINARY || undefined;
+
+/** What a shell or PATH runs as `agentpay`: the shebang bin, or the single executable. */
+export const agentpayExecutable = testBinary ?? binPath;
+
+/** The file to spawn and its first arguments; a single executable takes node's options from NODE_OPTIONS. */
+export function agentpayProcess(
+  args: readonly string[],
+  nodeArgs: readonly string[] = [],
+): { file: string; args: string[]; nodeOptions: string | undefined } {
+  if (testBinary === undefined)
+    return { file: process.execPath, args: [...nodeArgs, binPath, ...args], nodeOptions: undefined };
+  return { file: testBinary, args: [...args], nodeOptions: nodeArgs.length > 0 ? nodeArgs.join(' ') : undefined };
+}
+
+/** Spawns agentpay as agentpayProcess says; `nodeArgs` go to node (`--require`, `--enable-source-maps`). */
+export function spawnAgentpay(
+  args: readonly string[],
+  options: SpawnOptions & { env: Record<string, string>; nodeArgs?: readonly string[] },
+): ChildProcessByStdio<Writable | null, Readable, Readable> {
+  const started = agentpayProcess(args, options.nodeArgs);
+  const env = started.nodeOptions === undefined ? options.env : { ...options.env, NODE_OPTIONS: started.nodeOptions };
+  return spawn(started.file, started.args, { stdio: ['pipe', 'pipe', 'pipe'], ...options, env }) as ChildProcessByStdio<
+    Writable | null,
+    Readable,
+    Readable
+  >;
+}
+
+let nodelessPath: string | undefined;
+
+/** In binary mode, PATH's programs but node (links in a directory of their own), as on a desk without Node. */
+export function testPath(): string {
+  const path = process.env.PATH ?? '';
+  if (testBinary === undefined) return path;
+  if (nodelessPath !== undefined) return nodelessPath;
+  const dir = mkdtempSync(join(tmpdir(), 'agentpay-nodeless-path-'));
+  // The first directory holding a name wins, as in a PATH look-up.
+  const taken = new Set(['node', 'nodejs', 'npm', 'npx', 'corepack']);
+  for (const from of path.split(':').filter((entry) => entry !== '' && existsSync(entry))) {
+    for (const name of readdirSync(from)) {
+      if (taken.has(name)) continue;
+      taken.add(name);
+      symlinkSync(join(from, name), join(dir, name));
+    }
+  }
+  nodelessPath = dir;
+  return dir;
+}
 
 export interface CliResult {
   code: number | null;
@@ -16,7 +71,7 @@ export interface CliResult {
 export function isolatedEnv(extra: Record<string, string> = {}): Record<string, string> {
   const home = mkdtempSync(join(tmpdir(), 'agentpay-test-'));
   const env: Record<string, string> = {
-    PATH: process.env.PATH ?? '',
+    PATH: testPath(),
     HOME: home,
     XDG_CONFIG_HOME: join(home, 'config'),
     XDG_STATE_HOME: join(home, 'state'),
@@ -49,16 +104,13 @@ export function runCli(
   options: { env?: Record<string, string>; input?: string; nodeArgs?: readonly string[] } = {},
 ): Promise<CliResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [...(options.nodeArgs ?? []), binPath, ...args], {
-      env: options.env ?? isolatedEnv(),
-      stdio: ['pipe', 'pipe', 'pipe'],
-    });
+    const child = spawnAgentpay(args, { env: options.env ?? isolatedEnv(), nodeArgs: options.nodeArgs ?? [] });
     let stderr = '';
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
     runsInFlight.set(child, { args, stderr: () => stderr });
     child.on('close', () => runsInFlight.delete(child));
     collectOutput(child, resolve, reject);
-    child.stdin.end(options.input ?? '');
+    child.stdin?.end(options.input ?? '');
   });
 }
 

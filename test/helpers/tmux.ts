@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { binPath } from './cli.js';
+import { agentpayProcess } from './cli.js';
 
 /**
  * A real pseudo-terminal for end-to-end tests: a detached tmux session on a socket of its
@@ -19,9 +19,10 @@ export function shellQuote(value: string): string {
   return `'${value.replace(/'/g, `'\\''`)}'`;
 }
 
-/** `node bin/agentpay.js <args>` as a shell command. */
+/** `node bin/agentpay.js <args>` (or the single executable, test/helpers/cli.ts) as a shell command. */
 export function agentpayCommand(args: readonly string[]): string {
-  return [process.execPath, binPath, ...args].map(shellQuote).join(' ');
+  const { file, args: all } = agentpayProcess(args);
+  return [file, ...all].map(shellQuote).join(' ');
 }
 
 export interface TerminalOptions {

@@ -1,7 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { RunningSandbox } from '../../src/sandbox/server.js';
-import { isolatedEnv, jsonLines, runCli } from '../helpers/cli.js';
+import { isolatedEnv, jsonLines, runCli, testBinary } from '../helpers/cli.js';
 import { paymentsReceived, sandboxWithEnv } from '../helpers/gateway-env.js';
 import { embeddedStateOf, storedTransactions } from '../helpers/sandbox-state.js';
 import { formsOfType, startSpecServer } from '../helpers/spec-server.js';
@@ -161,7 +161,9 @@ describe.skipIf(skipped)('npm start: the sandbox, nothing configured', () => {
     // No update check: npm would ask its registry, and these tests talk to 127.0.0.1 only.
     const env = isolatedEnv({ NPM_CONFIG_UPDATE_NOTIFIER: 'false' });
     delete env.NO_COLOR;
-    const screen = await terminal({ command: 'npm start --silent', env, columns: 80 });
+    // A desk's single executable has no npm: the command `npm start` runs (package.json).
+    const command = testBinary === undefined ? 'npm start --silent' : agentpayCommand(['--sandbox', 'buy']);
+    const screen = await terminal({ command, env, columns: 80 });
     await screen.waitFor('? Service');
     await screen.press('Enter');
     await screen.waitFor('? Customer account');

@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { binPath, isolatedEnv } from '../helpers/cli.js';
+import { agentpayExecutable, isolatedEnv } from '../helpers/cli.js';
 import { skipWithout } from '../helpers/system-tools.js';
 import { type TerminalSession, Terminals } from '../helpers/tmux.js';
 
@@ -22,7 +22,7 @@ afterAll(async () => {
 
 async function zshWithCompletion(): Promise<TerminalSession> {
   const bin = mkdtempSync(join(tmpdir(), 'agentpay-path-'));
-  symlinkSync(binPath, join(bin, 'agentpay'));
+  symlinkSync(agentpayExecutable, join(bin, 'agentpay'));
   const env = isolatedEnv();
   mkdirSync(join(env.XDG_CONFIG_HOME!, 'agentpay'), { recursive: true });
   writeFileSync(
