@@ -1,5 +1,5 @@
 import { UsageError } from './errors.js';
-import { t } from './i18n/current.js';
+import { t } from './run-scope.js';
 
 /**
  * Local days (this machine's time zone, `TZ`), as `YYYY-MM-DD`: what `--date` names for

@@ -1,7 +1,7 @@
-import { t } from './i18n/current.js';
 import type { Interrupts } from './interrupts.js';
 import { shownMessage, terminalSafeJson } from './render/sanitize.js';
 import { colorLevelFor, loadStyle, type Style } from './render/style.js';
+import { t } from './run-scope.js';
 import type { GlobalFlags } from './settings/table.js';
 import { type Spinner, startSpinner } from './spinner.js';
 

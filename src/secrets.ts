@@ -133,4 +133,3 @@ export function redactUrlCredentials(url: string): string {
     return url;
   }
 }
-export { redactSecrets, registerSecret } from './run-scope.js';

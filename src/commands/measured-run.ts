@@ -1,9 +1,9 @@
-import { ExitCode, type ExitCodeValue, errnoCodeOf, LocalStorageError, UsageError } from '../errors.js';
 import { exitCodeOfError } from '../errors/failure.js';
-import { t } from '../i18n/current.js';
+import { ExitCode, type ExitCodeValue, errnoCodeOf, LocalStorageError, UsageError } from '../errors.js';
 import { stoppedBy } from '../interrupts.js';
 import type { JobFigures } from '../metrics/exposition.js';
 import { parseOptions } from '../options/definition.js';
+import { t } from '../run-scope.js';
 import type { CommandContext } from './context.js';
 import { metricsOptions } from './metrics-options.js';
 

@@ -1,4 +1,4 @@
-import { t } from '../i18n/current.js';
+import { t } from '../run-scope.js';
 import { ExitCode, type ExitCodeValue, exitCodeOfSignal, type StopSignal } from './exit-codes.js';
 
 export interface AgentpayErrorOptions {

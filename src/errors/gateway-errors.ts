@@ -1,7 +1,7 @@
 import type { GatewayFault, NotUnderstoodFault, UnreachableFault } from '../gateway/fault.js';
 import { askedText, type ReplayMiss } from '../gateway/replay-miss.js';
-import { t } from '../i18n/current.js';
 import { gatewayFaultHint, gatewayFaultMessage, lostAnswerReason } from '../render/gateway-fault.js';
+import { t } from '../run-scope.js';
 import { AgentpayError, type AgentpayErrorOptions, UsageError } from './agentpay-error.js';
 import { ExitCode } from './exit-codes.js';
 

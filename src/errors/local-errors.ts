@@ -1,5 +1,5 @@
-import { t } from '../i18n/current.js';
 import type { StorageAction } from '../i18n/en.js';
+import { t } from '../run-scope.js';
 import { AgentpayError } from './agentpay-error.js';
 import { ExitCode } from './exit-codes.js';
 

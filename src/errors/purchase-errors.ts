@@ -1,4 +1,4 @@
-import { t } from '../i18n/current.js';
+import { t } from '../run-scope.js';
 import { UsageError } from './agentpay-error.js';
 
 /** The consequence a failure before a Payment could leave states: what execute-payment looks for. */

@@ -20,7 +20,7 @@ import { MalformedAnswerError } from '../protocol/problems.js';
 import { formatRequestDate, type RequestDateFormat } from '../protocol/request-date.js';
 import { generateTransactionId, namesNoTransaction } from '../protocol/transaction-id.js';
 import { parseVoucherList, redactedVoucherList, type VoucherList } from '../protocol/vouchers.js';
-import { redactSecrets } from '../secrets.js';
+import { redactSecrets } from '../run-scope.js';
 import { DirectTransport } from './direct-transport.js';
 import { ExchangeErrors, problemOf } from './exchange-errors.js';
 import { ExchangeFailure } from './exchange-failure.js';

@@ -1,8 +1,8 @@
 import { existsSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { dirname, join } from 'node:path';
-import { t } from '../i18n/current.js';
 import type { Output } from '../output.js';
+import { t } from '../run-scope.js';
 import { stateDirectory } from '../settings/definition.js';
 import type { Settings } from '../settings/resolve.js';
 import type { Ledger } from './ledger.js';

@@ -1,7 +1,7 @@
 import { GatewayRefusedError, PaymentOutcomeUnknownError, TransactionPendingError } from '../errors.js';
-import { t } from '../i18n/current.js';
 import { type CodeTable, classifyCode } from '../protocol/codes.js';
 import { isRefusedLookUp, type TransactionView } from '../protocol/transaction-view.js';
+import { t } from '../run-scope.js';
 import { classifyHint } from '../settings/code-lists.js';
 
 /** A settled payment: what the gateway said of it, and the error to end the command with. */

@@ -1,7 +1,7 @@
 import { DeskRuleRefusedError } from '../desk-rule-error.js';
 import { UsageError } from '../errors.js';
-import { t } from '../i18n/current.js';
 import type { PostgresLedger } from '../ledger/postgres/postgres-ledger.js';
+import { t } from '../run-scope.js';
 import type { PurchaseContext } from './session.js';
 
 /** The team ledger shifts are kept in; a journal file is told it has none (exit 2). */

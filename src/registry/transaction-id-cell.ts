@@ -1,5 +1,5 @@
-import { t } from '../i18n/current.js';
 import { longMax, transactionIdFault } from '../protocol/transaction-id.js';
+import { t } from '../run-scope.js';
 
 /**
  * Why a TransactionID cell is not one of ours, or undefined when it is: a Long (spec 2.1,

@@ -1,7 +1,7 @@
 import { readFileSync, statSync } from 'node:fs';
 import { UsageError } from '../errors.js';
-import { t } from '../i18n/current.js';
 import type { Catalogue } from '../i18n/en.js';
+import { t } from '../run-scope.js';
 import type { FileShape } from './definition.js';
 import type { RawValue } from './parsers.js';
 import { type Profile, settingEntries } from './table.js';

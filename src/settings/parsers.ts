@@ -1,10 +1,10 @@
 import { UsageError } from '../errors.js';
-import { t } from '../i18n/current.js';
 import { type LedgerLocation, parseLedgerLocation } from '../ledger/location.js';
 import type { CodeList } from '../protocol/codes.js';
 import { baseUrlForm } from '../protocol/gateway-identity.js';
 import { isPlainDecimal } from '../protocol/money.js';
-import { redactUrlCredentials, registerSecret } from '../secrets.js';
+import { registerSecret, t } from '../run-scope.js';
+import { redactUrlCredentials } from '../secrets.js';
 import { codeListSettings } from './code-lists.js';
 
 /**

@@ -13,7 +13,7 @@ import {
 } from '../../src/ledger/postgres/fallback.js';
 import type { OutcomeRecord } from '../../src/ledger/records.js';
 import { unknownView } from '../../src/protocol/transaction-view.js';
-import { redactSecrets } from '../../src/secrets.js';
+import { redactSecrets } from '../../src/run-scope.js';
 import { inRun } from '../helpers/in-run.js';
 
 describe('the ledger setting', () => {

@@ -1,10 +1,10 @@
 import { CancelledError, UsageError } from '../../errors.js';
-import { t } from '../../i18n/current.js';
 import type { ApprovalRequest } from '../../ledger/postgres/approvals.js';
 import type { PostgresLedger } from '../../ledger/postgres/postgres-ledger.js';
 import { optionalText, optionRecord, switchOption } from '../../options/values.js';
 import { parseTransactionId } from '../../protocol/transaction-id.js';
 import { teamLedgerOf } from '../../purchase/approval.js';
+import { t } from '../../run-scope.js';
 import type { CommandContext } from '../context.js';
 import { journalGatewayOf } from '../context.js';
 

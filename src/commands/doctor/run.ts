@@ -1,9 +1,9 @@
 import { existsSync } from 'node:fs';
 import { AgentpayError, LedgerUnreachableError } from '../../errors.js';
-import { t } from '../../i18n/current.js';
 import { type CodeTable, classifyCode } from '../../protocol/codes.js';
 import { generateTransactionId } from '../../protocol/transaction-id.js';
 import { doctorJson, type GatewayCheck, type LedgerCheck, renderDoctorReport } from '../../render/doctor.js';
+import { t } from '../../run-scope.js';
 import { stateDirectory } from '../../settings/definition.js';
 import { describeSettings } from '../../settings/report.js';
 import type { Settings } from '../../settings/resolve.js';

@@ -1,11 +1,11 @@
 import { Command } from 'commander';
 import { UsageError } from '../../errors.js';
-import { t } from '../../i18n/current.js';
 import type { Language, Said } from '../../i18n/language.js';
 import type { OptionDefinitions } from '../../options/definition.js';
 import { choiceOption, optionalText } from '../../options/values.js';
 import { gatewayIdentity } from '../../protocol/gateway-identity.js';
 import { transactionStates } from '../../protocol/transaction-view.js';
+import { t } from '../../run-scope.js';
 import type { LazyAction } from '../define.js';
 import { addOptions } from '../option.js';
 import { dataFormatDefinitions } from '../output-format.js';

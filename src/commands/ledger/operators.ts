@@ -1,8 +1,7 @@
 import { UsageError } from '../../errors.js';
-import { t } from '../../i18n/current.js';
 import type { LedgerLocation } from '../../ledger/location.js';
 import { optionRecord } from '../../options/values.js';
-import { registerSecret } from '../../secrets.js';
+import { registerSecret, t } from '../../run-scope.js';
 import type { CommandContext } from '../context.js';
 import { postgresLocation } from './run.js';
 

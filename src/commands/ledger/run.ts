@@ -1,12 +1,12 @@
 import { statSync } from 'node:fs';
 import { DeskRuleRefusedError } from '../../desk-rule-error.js';
 import { errnoCodeOf, LocalStorageError, UsageError } from '../../errors.js';
-import { t } from '../../i18n/current.js';
 import { untilInterrupted } from '../../interrupts.js';
 import { isLegacyJournal, legacyJournalRecords } from '../../ledger/journal-import/journal-records.js';
 import type { LedgerLocation } from '../../ledger/location.js';
 import { lineOf } from '../../ledger/record-format.js';
 import { optionRecord } from '../../options/values.js';
+import { t } from '../../run-scope.js';
 import type { CommandContext } from '../context.js';
 
 /** The PostgreSQL ledger the settings name; a journal file is told these subcommands are for a team ledger. */

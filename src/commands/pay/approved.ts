@@ -1,5 +1,4 @@
 import { TransactionPendingError, UsageError } from '../../errors.js';
-import { t } from '../../i18n/current.js';
 import type { Owner } from '../../ledger/ledger.js';
 import type { PostgresLedger } from '../../ledger/postgres/postgres-ledger.js';
 import { optionRecord } from '../../options/values.js';
@@ -8,6 +7,7 @@ import { teamLedgerOf } from '../../purchase/approval.js';
 import { executePayment, nothingSent } from '../../purchase/execute-payment.js';
 import { errorOfView } from '../../purchase/outcome.js';
 import { requireOpenShift } from '../../purchase/shift-guard.js';
+import { t } from '../../run-scope.js';
 import type { CommandContext } from '../context.js';
 import { guardLivePay, yesOption } from '../live-guard.js';
 

@@ -1,9 +1,9 @@
 import { UsageError } from '../../errors.js';
-import { t } from '../../i18n/current.js';
 import type { JournalEntry } from '../../ledger/ledger.js';
 import { parseOptions } from '../../options/definition.js';
 import { optionRecord } from '../../options/values.js';
 import { parseTransactionId } from '../../protocol/transaction-id.js';
+import { t } from '../../run-scope.js';
 import type { Settings } from '../../settings/resolve.js';
 import { type CommandContext, journalGatewayOf } from '../context.js';
 import { receiptOf, utcOffsetAt } from '../ledger-receipt.js';

@@ -6,7 +6,6 @@ import {
   type LocalStorageError,
   mostSevere,
 } from '../../errors.js';
-import { t } from '../../i18n/current.js';
 import { stoppedBy } from '../../interrupts.js';
 import type { JournalEntry, Ledger } from '../../ledger/ledger.js';
 import { dayOption, localDay, startOfDay } from '../../local-day.js';
@@ -17,6 +16,7 @@ import { type RegistryLayout, registryLayoutOf } from '../../registry/layout.js'
 import { type AnotherDay, loadRegistry } from '../../registry/load-registry.js';
 import { RegistryFileError, type RegistrySummary } from '../../registry/read.js';
 import { shownText } from '../../render/sanitize.js';
+import { t } from '../../run-scope.js';
 import { type CommandContext, journalGatewayOf } from '../context.js';
 import type { ReconcileOptions } from './run.js';
 import { batchSettling, settleBatch } from './settle-batch.js';

@@ -1,10 +1,10 @@
 import { InterruptedError, UsageError } from '../../errors.js';
-import { t } from '../../i18n/current.js';
 import { stoppedBy } from '../../interrupts.js';
 import type { Owner, OwnerCount } from '../../ledger/ledger.js';
 import type { JobFigures } from '../../metrics/exposition.js';
 import { type OptionValues, parseOptions } from '../../options/definition.js';
 import { optionRecord } from '../../options/values.js';
+import { t } from '../../run-scope.js';
 import { classifyHint } from '../../settings/code-lists.js';
 import { BatchTally } from '../batch-tally.js';
 import { type CommandContext, journalGatewayOf } from '../context.js';

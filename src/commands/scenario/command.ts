@@ -1,9 +1,9 @@
 import { Command } from 'commander';
 import { UsageError } from '../../errors.js';
-import { t } from '../../i18n/current.js';
 import type { Language, Said } from '../../i18n/language.js';
 import type { OptionDefinitions } from '../../options/definition.js';
 import { textListOption, wholeNumberOption } from '../../options/values.js';
+import { t } from '../../run-scope.js';
 import type { LazyAction } from '../define.js';
 import { addArgument, addOptions } from '../option.js';
 

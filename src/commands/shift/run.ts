@@ -1,5 +1,4 @@
 import { AgentpayError, ExitCode, InterruptedError, TransactionPendingError, UsageError } from '../../errors.js';
-import { t } from '../../i18n/current.js';
 import { stoppedBy } from '../../interrupts.js';
 import type { LedgerEntry } from '../../ledger/ledger.js';
 import type { PostgresLedger } from '../../ledger/postgres/postgres-ledger.js';
@@ -8,6 +7,7 @@ import { firstPreviousHash, type ShiftSummary, shiftSummary, type ZReportContent
 import { defaultGraceSeconds } from '../../options/purchase.js';
 import { optionRecord, switchOption } from '../../options/values.js';
 import { shiftLedgerOf } from '../../purchase/shift-guard.js';
+import { t } from '../../run-scope.js';
 import type { CommandContext } from '../context.js';
 import { dataFormatOption, writeCsvLine } from '../output-format.js';
 

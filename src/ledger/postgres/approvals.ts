@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import { UsageError } from '../../errors.js';
-import { t } from '../../i18n/current.js';
+import { t } from '../../run-scope.js';
 import type { Intent, Owner } from '../ledger.js';
 import type { Row } from '../sql/rows.js';
 import type { PostgresLedger } from './postgres-ledger.js';

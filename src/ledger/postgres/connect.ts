@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import pg from 'pg';
 import pgPass from 'pgpass';
 import { LedgerUnreachableError } from '../../errors.js';
-import { redactSecrets } from '../../secrets.js';
+import { redactSecrets } from '../../run-scope.js';
 import type { LedgerLocation } from '../location.js';
 
 /**

@@ -1,5 +1,5 @@
 import { UsageError } from '../../errors.js';
-import { t } from '../../i18n/current.js';
+import { t } from '../../run-scope.js';
 import { iso } from '../sql/rows.js';
 import type { StoredZReport, ZReportContent } from '../z-report.js';
 import { canonicalJson, sha256Hex } from '../z-report.js';

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { noPaymentSent } from '../../errors.js';
-import { t } from '../../i18n/current.js';
+import { t } from '../../run-scope.js';
 import type { BulkRun } from '../bulk-run.js';
 import { type Claim, ClaimQueue, groupedByOwner, lookBackOfClaims } from '../claim-queue.js';
 import type {

@@ -1,7 +1,6 @@
 import { hostname } from 'node:os';
 import { resolve } from 'node:path';
 import { errnoCodeOf, noPaymentSent, UsageError } from '../../../errors.js';
-import { t } from '../../../i18n/current.js';
 import type { BulkRun, ChangedBulkRow } from '../../../ledger/bulk-run.js';
 import type { Ledger } from '../../../ledger/ledger.js';
 import { type HeldLock, LockBusy, lockNow } from '../../../lock-file.js';
@@ -10,6 +9,7 @@ import type { Output } from '../../../output.js';
 import { addDecimals } from '../../../protocol/money.js';
 import { generateTransactionId } from '../../../protocol/transaction-id.js';
 import * as text from '../../../render/bulk.js';
+import { t } from '../../../run-scope.js';
 import { passwordReadsStdin } from '../../../settings/password.js';
 import type { CommandContext, GatewaySession } from '../../context.js';
 import { announceLive } from '../../live-guard.js';

@@ -1,1 +1,0 @@
-export { t } from '../run-scope.js';
