@@ -47,7 +47,3 @@ export async function createContext(flags: GlobalFlags, io: ProcessIo): Promise<
     },
   };
 }
-
-export { proxyRouteOf } from '../purchase/endpoint.js';
-// Moved to purchase/ (the call-site script rewrites their imports).
-export { type GatewaySession, journalGatewayOf } from '../purchase/session.js';

@@ -4,9 +4,9 @@ import type { PostgresLedger } from '../../ledger/postgres/postgres-ledger.js';
 import { optionalText, optionRecord, switchOption } from '../../options/values.js';
 import { parseTransactionId } from '../../protocol/transaction-id.js';
 import { teamLedgerOf } from '../../purchase/approval.js';
+import { journalGatewayOf } from '../../purchase/session.js';
 import { t } from '../../run-scope.js';
 import type { CommandContext } from '../context.js';
-import { journalGatewayOf } from '../context.js';
 
 const approvals = () => import('../../ledger/postgres/approvals.js');
 

@@ -2,8 +2,8 @@ import { AgentpayError, type ExitCodeValue, LocalStorageError } from '../../erro
 import type { JournalEntry, Ledger } from '../../ledger/ledger.js';
 import type { CodeTable } from '../../protocol/codes.js';
 import type { TransactionView } from '../../protocol/transaction-view.js';
+import type { GatewaySession } from '../../purchase/session.js';
 import { settledWord } from '../../purchase/settled-word.js';
-import type { GatewaySession } from '../context.js';
 
 /** Settling one open ledger entry by Status, as `reconcile` does it (and `reconcile --registry --settle`). */
 
