@@ -4,7 +4,7 @@ import { isWholeToken, secretPattern, wordCharacter } from './secret-spellings.j
 /** What a secret is replaced with wherever agentpay writes or keeps text. */
 export const redactedText = '***';
 
-/** Shorter than this, a secret as typed is not looked for (its MD5 always is): too common in text (docs/security.md). */
+/** Shorter than this, a secret as typed is not looked for (its MD5 always is): too common (docs/security.md). */
 const shortestRedacted = 4;
 /** Shorter than this, a secret is found only as a whole token, not inside a word or number; longer, anywhere. */
 const shortestFoundAnywhere = 8;

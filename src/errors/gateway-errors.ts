@@ -28,7 +28,7 @@ export class GatewayProtocolError extends AgentpayError {
   }
 }
 
-/** The gateway answered with a final refusal: a failedCodes code for a payment, anything but 10 for an account check. */
+/** A final refusal by the gateway: a failedCodes code for a payment, anything but 10 for an account check. */
 export class GatewayRefusedError extends AgentpayError {
   override name = 'GatewayRefusedError';
   readonly status: string;

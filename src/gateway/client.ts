@@ -44,7 +44,7 @@ export interface GatewayClientOptions {
   dateFormat: RequestDateFormat;
   /**
    * Secrets to blank out of anything traced or put in an error, in every spelling (see
-   * secrets.ts); the wire password by default. Registered process secrets are blanked too.
+   * secrets.ts); the wire password by default. The run's registered secrets are blanked too.
    */
   secrets?: readonly string[];
   /** Answers larger than this are refused as not understood (default maxAnswerBytes, 1 MiB). */
@@ -92,7 +92,7 @@ export class GatewayClient {
   private readonly transport: Transport;
   private readonly ownsTransport: boolean;
   private readonly errors: ExchangeErrors;
-  /** Blanks this client's secrets (and the process's) in every spelling: secrets.ts. */
+  /** Blanks this client's secrets (and the run's) in every spelling: secrets.ts. */
   private readonly redactor = (text: string) => this.redact(text);
 
   constructor(options: GatewayClientOptions) {

@@ -128,7 +128,7 @@ export type IntentResult =
   | { kind: 'conflict'; earlier: IntentRecord };
 
 export interface Owner {
-  /** The gateway's identity (protocol/gateway-identity.ts), as commands/context.ts journalGatewayOf gives it. */
+  /** The gateway's identity (protocol/gateway-identity.ts), as purchase/session.ts journalGatewayOf gives it. */
   gateway: string;
   agentId: string;
 }

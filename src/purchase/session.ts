@@ -38,7 +38,7 @@ export interface OpenGatewayOptions {
   batch?: boolean;
   /** Sees every exchange (forms masked, bodies redacted), as --verbose does. */
   onExchange?: (event: ExchangeEvent) => void;
-  /** What cuts AccountChecks and Statuses short: the first signal; a bulk run, whose rows settle after it, its second. */
+  /** What cuts AccountChecks and Statuses short: the first signal; a bulk run (its rows settle after it) its second. */
   stop?: AbortSignal;
 }
 
