@@ -13,13 +13,14 @@ const verbose = argv.includes('-v') || argv.includes('--verbose');
 let settled = false;
 
 async function main(): Promise<void> {
-  const [{ languageOfCommandLine }, { inRunScope, openRunScope }] = await Promise.all([
+  const [{ languageOfCommandLine }, { inRunScope, openRunScope }, { stoppedBy }] = await Promise.all([
     import('./settings/language.js'),
     import('./run-scope.js'),
+    import('./interrupts.js'),
   ]);
   const run = await openRunScope(languageOfCommandLine(argv, process.env));
   const interrupts = listenForSignals(run, (body) => inRunScope(run, body));
-  process.on('exit', () => endUnsettled(run, signalOf(interrupts)));
+  process.on('exit', () => endUnsettled(run, stoppedBy(interrupts)));
   await inRunScope(run, async () => {
     try {
       const { runCli } = await import('./cli.js');
@@ -35,12 +36,12 @@ async function main(): Promise<void> {
       };
       await runCli(argv, io, run.said);
     } catch (error) {
-      process.exitCode = await report(error, run, signalOf(interrupts));
+      process.exitCode = await report(error, run, stoppedBy(interrupts));
     }
   });
   settled = true;
   // Stopped by a signal and told so: nothing left behind (a prompt, a connection's goodbye) keeps the process.
-  if (signalOf(interrupts) !== undefined) process.exit();
+  if (stoppedBy(interrupts) !== undefined) process.exit();
 }
 
 /** The event loop ran dry before the command settled: a prompt a signal ended, or a bug (exit 70). */
@@ -84,9 +85,6 @@ function commanderExit(error: { code: string; message: string }): ExitCodeValue 
   }
   return ExitCode.usage;
 }
-
-const signalOf = (interrupts: Interrupts) =>
-  interrupts.signal.aborted ? (interrupts.signal.reason as StopSignal) : undefined;
 
 /**
  * SIGINT and SIGTERM, heard here alone: the first aborts the signal the commands get (they stop,
