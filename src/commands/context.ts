@@ -1,9 +1,11 @@
 import { type Interrupts, noInterrupts } from '../interrupts.js';
 import type { Ledger } from '../ledger/ledger.js';
 import { Output, type ProcessIo } from '../output.js';
+import { configuredEndpoint } from '../purchase/endpoint.js';
 import { type GatewaySession, type OpenGatewayOptions, openGatewaySession } from '../purchase/session.js';
 import { resolveSettings, type Settings } from '../settings/resolve.js';
 import type { GlobalFlags } from '../settings/table.js';
+import { embeddedEndpoint } from './embedded-endpoint.js';
 
 /** What every command gets: validated settings, the output streams, and a way to the gateway and the ledger. */
 export interface CommandContext {
@@ -30,7 +32,13 @@ export async function createContext(flags: GlobalFlags, io: ProcessIo): Promise<
     out,
     flags,
     interrupts,
-    openGateway: (options) => openGatewaySession(settings, out, { stop: interrupts.signal, ...options }),
+    openGateway: async (options) => {
+      // Play money (--sandbox, --replay) is served in this process by the embedded sandbox.
+      const endpoint = settings.sandbox
+        ? await embeddedEndpoint(settings, out)
+        : await configuredEndpoint(settings, out);
+      return openGatewaySession(settings, out, endpoint, { stop: interrupts.signal, ...options });
+    },
     openLedger: () => {
       ledger ??= import('../ledger/open-ledger.js')
         .then(({ openLedger }) => openLedger(settings, out, interrupts.signal))

@@ -922,7 +922,7 @@ const en = {
     stop: '  Ctrl+C stops it.',
   },
 
-  /** --record and --replay: gateway/recorder.ts, sandbox/replay.ts, purchase/embedded-endpoint.ts (docs/replay.md). */
+  /** --record and --replay: gateway/recorder.ts, sandbox/replay.ts, commands/embedded-endpoint.ts (docs/replay.md). */
   replay: {
     andBaseUrl: '--replay and --base-url cannot be used together',
     fallbackAlone: '--replay-fallback needs --replay <dir>',

@@ -1,9 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { UsageError } from '../errors.js';
 import type { ProxyRoute } from '../gateway/http.js';
+import type { CassetteRecorder } from '../gateway/recorder.js';
 import type { ReplayMisses } from '../gateway/replay-miss.js';
 import type { Output } from '../output.js';
-import { t } from '../run-scope.js';
+import { redactSecrets, t } from '../run-scope.js';
 import { redactUrlCredentials } from '../secrets.js';
 import { checkConnectionSet } from '../settings/connection-set.js';
 import type { NetworkSettings, Settings } from '../settings/resolve.js';
@@ -90,4 +91,24 @@ export async function configuredEndpoint(settings: Settings, out: Output): Promi
     network,
     ca,
   };
+}
+
+/**
+ * --record's directory, made and proved writable before anything is sent: a payment is never
+ * made unrecorded because the directory turned out unwritable after it (docs/replay.md).
+ */
+export async function openRecorder(directory: string, password: string): Promise<CassetteRecorder> {
+  const { CassetteRecorder, RecordDirectoryError } = await import('../gateway/recorder.js');
+  try {
+    return CassetteRecorder.open(directory, (text) => redactSecrets(text, [password]));
+  } catch (error) {
+    if (error instanceof RecordDirectoryError)
+      throw new UsageError(t().replay.cannotRecord(error.directory, error.code), { hint: t().replay.nothingSent });
+    throw error;
+  }
+}
+
+/** A cassette that could not be written is told once the command is done: the exchange itself went on. */
+export function warnUnrecorded(recorder: CassetteRecorder | undefined, out: Output): void {
+  if (recorder?.failure !== undefined) out.warn(t().replay.notRecorded(recorder.failure));
 }

@@ -12,8 +12,7 @@ import { shownText } from '../render/sanitize.js';
 import { registerSecret, t } from '../run-scope.js';
 import type { Settings } from '../settings/resolve.js';
 import type { SettingSource } from '../settings/sources.js';
-import { embeddedEndpoint, openRecorder, warnUnrecorded } from './embedded-endpoint.js';
-import { configuredEndpoint } from './endpoint.js';
+import { type Endpoint, openRecorder, warnUnrecorded } from './endpoint.js';
 
 /** What the purchase layer needs of a command's context: commands/context.ts and scenario steps give it. */
 export interface PurchaseContext {
@@ -90,17 +89,17 @@ function traceExchange(out: Output) {
   };
 }
 
-/** The gateway the settings name (or the embedded one), its transport, recorder and client, as one session. */
+/** The gateway at `endpoint` (configuredEndpoint, or the embedded one), with its transport, recorder and client. */
 export async function openGatewaySession(
   settings: Settings,
   out: Output,
+  endpoint: Endpoint,
   options: OpenGatewayOptions,
 ): Promise<GatewaySession> {
   const [{ GatewayClient }, { openTransport }] = await Promise.all([
     import('../gateway/client.js'),
     import('../gateway/open-transport.js'),
   ]);
-  const endpoint = settings.sandbox ? await embeddedEndpoint(settings, out) : await configuredEndpoint(settings, out);
   const { baseUrl, agentId, password, network } = endpoint;
   const timeoutMs = settings.timeoutMs.value;
   let recorder: CassetteRecorder | undefined;

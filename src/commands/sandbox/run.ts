@@ -3,11 +3,11 @@ import type { Said } from '../../i18n/language.js';
 import { parseOptions } from '../../options/definition.js';
 import { choiceOption } from '../../options/values.js';
 import type { Output } from '../../output.js';
-import { loadReplay } from '../../purchase/embedded-endpoint.js';
 import { t } from '../../run-scope.js';
 import { sandboxBreaks } from '../../sandbox/gateway-logic.js';
 import { codeListSettings, codeLists, codeTableEnvironment } from '../../settings/code-lists.js';
 import type { CommandContext } from '../context.js';
+import { loadReplay } from '../embedded-endpoint.js';
 import { sandboxOptions } from './command.js';
 
 function parseSandboxOptions(raw: unknown) {

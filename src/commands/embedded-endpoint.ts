@@ -1,12 +1,11 @@
 import { join } from 'node:path';
 import { UsageError } from '../errors.js';
-import type { CassetteRecorder } from '../gateway/recorder.js';
 import type { Output } from '../output.js';
-import { redactSecrets, registerSecret, t } from '../run-scope.js';
+import type { Endpoint } from '../purchase/endpoint.js';
+import { registerSecret, t } from '../run-scope.js';
 import type { Replay } from '../sandbox/replay.js';
 import { stateDirectory } from '../settings/definition.js';
 import type { ReplaySettings, Settings } from '../settings/resolve.js';
-import type { Endpoint } from './endpoint.js';
 
 /** The recordings of --replay, checked whole before anything is sent (docs/replay.md). */
 export async function loadReplay(
@@ -72,24 +71,4 @@ export async function embeddedEndpoint(settings: Settings, out: Output): Promise
     ...(replay ? { replayMisses: (type: string, id: string) => replay.takeMiss(type, id) } : {}),
     stop: sandbox.close,
   };
-}
-
-/**
- * --record's directory, made and proved writable before anything is sent: a payment is never
- * made unrecorded because the directory turned out unwritable after it (docs/replay.md).
- */
-export async function openRecorder(directory: string, password: string): Promise<CassetteRecorder> {
-  const { CassetteRecorder, RecordDirectoryError } = await import('../gateway/recorder.js');
-  try {
-    return CassetteRecorder.open(directory, (text) => redactSecrets(text, [password]));
-  } catch (error) {
-    if (error instanceof RecordDirectoryError)
-      throw new UsageError(t().replay.cannotRecord(error.directory, error.code), { hint: t().replay.nothingSent });
-    throw error;
-  }
-}
-
-/** A cassette that could not be written is told once the command is done: the exchange itself went on. */
-export function warnUnrecorded(recorder: CassetteRecorder | undefined, out: Output): void {
-  if (recorder?.failure !== undefined) out.warn(t().replay.notRecorded(recorder.failure));
 }
