@@ -31,7 +31,7 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 const bin = join(root, 'bin/agentpay.js');
 const { startSandbox } = await import(join(root, 'dist/sandbox/server.js'));
 const { sandboxCredentials } = await import(join(root, 'dist/sandbox/catalogue.js'));
-const { sandboxCodeTable } = await import(join(root, 'dist/sandbox/codes.js'));
+const { sandboxCodeTable } = await import(join(root, 'dist/protocol/sandbox-codes.js'));
 const { codeTableEnvironment } = await import(join(root, 'dist/settings/code-lists.js'));
 
 const home = mkdtempSync(join(tmpdir(), 'agentpay-trials-'));

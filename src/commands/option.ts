@@ -1,6 +1,7 @@
 import { Argument, type Command, Option } from 'commander';
 import type { Language } from '../i18n/language.js';
 import type { ArgumentDefinition, OptionDefinition, OptionDefinitions } from '../options/definition.js';
+import { collect } from '../options/repeatable.js';
 import { requireOption } from './define.js';
 
 /**
@@ -21,15 +22,6 @@ function unlessOptions(definition: OptionDefinition): Option[] {
   const unless = Array.isArray(required.unless) ? required.unless : [required.unless as OptionDefinition];
   return unless.map((other) => new Option(other.flags));
 }
-
-/**
- * A repeatable option's parser: each use adds its value. No default list is set, so --help
- * shows no `(default: [])`; parseOptions reads "not given" as the empty list.
- */
-const collect = (value: string, previous: string[] | undefined) => [...(previous ?? []), value];
-
-/** Whether each use of the option adds a value (completion offers it again). */
-export const isRepeatable = (option: Option): boolean => option.variadic || option.parseArg === collect;
 
 function optionOf(definition: OptionDefinition, language: Language): Option {
   const unless = unlessOptions(definition).map((other) => other.long ?? other.flags);

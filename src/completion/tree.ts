@@ -1,5 +1,5 @@
 import type { Command, Option } from 'commander';
-import { isRepeatable } from '../commands/option.js';
+import { isRepeatable } from '../options/repeatable.js';
 import { sandboxServices } from '../sandbox/catalogue.js';
 import type { CommandNode, CompletionData, OptionNode } from './types.js';
 

@@ -1,6 +1,6 @@
-import type { GatewayFault, NotUnderstoodFault, UnreachableFault } from '../gateway/fault.js';
-import { askedText, type ReplayMiss } from '../gateway/replay-miss.js';
-import { gatewayFaultHint, gatewayFaultMessage, lostAnswerReason } from '../render/gateway-fault.js';
+import { gatewayFaultHint, gatewayFaultMessage, lostAnswerReason } from '../i18n/gateway-fault-words.js';
+import type { GatewayFault, NotUnderstoodFault, UnreachableFault } from '../protocol/gateway-fault.js';
+import { askedText, type ReplayMiss } from '../protocol/replay-miss.js';
 import { t } from '../run-scope.js';
 import { AgentpayError, type AgentpayErrorOptions, UsageError } from './agentpay-error.js';
 import { ExitCode } from './exit-codes.js';

@@ -16,7 +16,9 @@ import {
   maskForm,
   type PaymentRequest,
 } from '../protocol/form.js';
+import type { ExchangeProblem } from '../protocol/gateway-fault.js';
 import { MalformedAnswerError } from '../protocol/problems.js';
+import type { ReplayMisses } from '../protocol/replay-miss.js';
 import { formatRequestDate, type RequestDateFormat } from '../protocol/request-date.js';
 import { generateTransactionId, namesNoTransaction } from '../protocol/transaction-id.js';
 import { parseVoucherList, redactedVoucherList, type VoucherList } from '../protocol/vouchers.js';
@@ -24,10 +26,8 @@ import { redactSecrets } from '../run-scope.js';
 import { DirectTransport } from './direct-transport.js';
 import { ExchangeErrors, problemOf } from './exchange-errors.js';
 import { ExchangeFailure } from './exchange-failure.js';
-import type { ExchangeProblem } from './fault.js';
 import type { HttpAnswer, Transport } from './http.js';
 import { BodyTooLargeError, maxAnswerBytes } from './read-answer.js';
-import type { ReplayMisses } from './replay-miss.js';
 
 export type Operation = 'AccountCheck' | 'Payment' | 'Status';
 

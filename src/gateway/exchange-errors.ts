@@ -1,6 +1,6 @@
 import { GatewayProtocolError, GatewayUnreachableError } from '../errors.js';
+import type { ExchangeProblem, GatewayFault, NotUnderstoodFault } from '../protocol/gateway-fault.js';
 import { ExchangeFailure } from './exchange-failure.js';
-import type { ExchangeProblem, GatewayFault, NotUnderstoodFault } from './fault.js';
 import type { HttpAnswer } from './http.js';
 import { answerSampleBytes, BodyTooLargeError } from './read-answer.js';
 

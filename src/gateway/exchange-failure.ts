@@ -3,7 +3,7 @@
  * left, or it may have reached the gateway. Both transports classify their errors here.
  */
 
-import type { ExchangeProblem } from './fault.js';
+import type { ExchangeProblem } from '../protocol/gateway-fault.js';
 import { BodyTooLargeError, sampleOf } from './read-answer.js';
 
 /**
@@ -15,7 +15,7 @@ export type ExchangeFailureKind = 'notSent' | 'maybeSent';
 
 export class ExchangeFailure extends Error {
   readonly kind: ExchangeFailureKind;
-  /** What broke, as data (render/gateway-fault.ts says it in words). */
+  /** What broke, as data (i18n/gateway-fault-words.ts says it in words). */
   readonly problem: ExchangeProblem;
   /** The first bytes of a body that began to arrive before the failure, if any. */
   readonly bodySample: string | undefined;

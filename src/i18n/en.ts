@@ -1,10 +1,9 @@
 import type { AmountNotation } from '../protocol/money.js';
 import type { InvalidFieldError } from '../protocol/problems.js';
-import type { Found, Wanted } from '../scenario/assertions.js';
-import type { Absence } from '../scenario/path.js';
 import { wholeNumberText } from '../whole-number-text.js';
 import type { Language } from './language.js';
 import { plural } from './plural.js';
+import type { Absence, Found, Wanted } from './scenario-checks.js';
 
 /** How a message names the signal that stopped a command. */
 /** A count and its noun, the count grouped as English writes it (1,234 records). */
@@ -935,7 +934,7 @@ const en = {
     emptyHint: 'record some with --record <dir>, or add --replay-fallback to let the sandbox answer',
     cannotRecord: (directory: string, code: string) => `cannot record into ${directory}: ${code}`,
     nothingSent: 'nothing was sent',
-    /** A request no recording answers (gateway/replay-miss.ts): what it means for the payment or look-up. */
+    /** A request no recording answers (protocol/replay-miss.ts): what it means for the payment or look-up. */
     noRecording: (asked: string, meaning: 'payment' | 'lookUp' | 'neverMade') =>
       `the replay has no recording of ${asked}: ${
         meaning === 'payment'

@@ -1,6 +1,6 @@
+import type { LedgerLocation } from '../ledger-location.js';
 import type { TransactionState } from '../protocol/transaction-view.js';
 import type { BulkRun } from './bulk-run.js';
-import type { LedgerLocation } from './location.js';
 import type { IntentRecord, JournalRecord, OutcomeRecord } from './records.js';
 
 /**

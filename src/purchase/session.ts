@@ -1,13 +1,13 @@
 import type { ExchangeEvent, GatewayClient } from '../gateway/client.js';
 import type { Transport } from '../gateway/http.js';
 import type { CassetteRecorder } from '../gateway/recorder.js';
+import { exchangeProblemText } from '../i18n/gateway-fault-words.js';
 import type { Interrupts } from '../interrupts.js';
 import type { Ledger } from '../ledger/ledger.js';
 import type { Output } from '../output.js';
 import { formToObject } from '../protocol/form.js';
 import { gatewayIdentity } from '../protocol/gateway-identity.js';
 import { md5Hex, passwordOnWire } from '../protocol/password.js';
-import { exchangeProblemText } from '../render/gateway-fault.js';
 import { shownText } from '../render/sanitize.js';
 import { registerSecret, t } from '../run-scope.js';
 import type { Settings } from '../settings/resolve.js';

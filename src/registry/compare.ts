@@ -1,10 +1,9 @@
-import type { StatementSync } from 'node:sqlite';
 import type { PaymentRow } from '../ledger/ledger.js';
 import { localDay } from '../local-day.js';
 import { addDecimals, isPlainDecimal, sameDecimal } from '../protocol/money.js';
 import type { TransactionState } from '../protocol/transaction-view.js';
 import type { RegistryRow } from './read.js';
-import { openScratchDatabase, type ScratchDatabase } from './scratch-database.js';
+import { openScratchDatabase, type ScratchDatabase, type ScratchStatement } from './scratch-database.js';
 
 /**
  * Registry reconciliation, headless: the registry's rows and the ledger's payments of the span
@@ -109,7 +108,7 @@ export class RegistryComparison {
   };
   /** Ledger payments that matched a row of a compared day and agree (known once `compare` is called). */
   agreed = 0;
-  private readonly statements: Record<'row' | 'day' | 'firstLine' | 'has' | 'payment', StatementSync>;
+  private readonly statements: Record<'row' | 'day' | 'firstLine' | 'has' | 'payment', ScratchStatement>;
   private inTransaction = 0;
   private lastDay: string | undefined;
 

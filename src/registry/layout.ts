@@ -61,12 +61,3 @@ export const builtInLayouts: Record<string, RegistryLayout> = {
     columns: { transactionId: 'TransactionID', date: 'Date', time: 'Time', account: 'Account', amount: 'Amount' },
   },
 };
-
-/** The layout --registry-format names: a built-in one, or a mapping file (JSON or YAML), read and validated. */
-export async function registryLayoutOf(format: string | undefined, registryPath: string): Promise<RegistryLayout> {
-  if (format === undefined) return builtInLayouts[registryPath.toLowerCase().endsWith('.csv') ? 'csv' : 'tsv']!;
-  const builtIn = builtInLayouts[format];
-  if (builtIn !== undefined) return builtIn;
-  const { readMappingFile } = await import('./mapping-file.js');
-  return readMappingFile(format);
-}

@@ -1,6 +1,6 @@
 import { t } from '../run-scope.js';
 import type { RegistryComparison } from './compare.js';
-import type { RegistryLayout } from './layout.js';
+import { builtInLayouts, type RegistryLayout } from './layout.js';
 import { RegistryFileError, type RegistryRow, type RegistrySummary, readRegistry } from './read.js';
 
 /** How many rows are dated another day than the one compared (`--date`), and the first of them. */
@@ -34,4 +34,13 @@ export async function loadRegistry(
     anotherDay.first ??= { line: row.line, date: row.date };
   };
   return { read: await readRegistry(path, layout, add), anotherDay };
+}
+
+/** The layout --registry-format names: a built-in one, or a mapping file (JSON or YAML), read and validated. */
+export async function registryLayoutOf(format: string | undefined, registryPath: string): Promise<RegistryLayout> {
+  if (format === undefined) return builtInLayouts[registryPath.toLowerCase().endsWith('.csv') ? 'csv' : 'tsv']!;
+  const builtIn = builtInLayouts[format];
+  if (builtIn !== undefined) return builtIn;
+  const { readMappingFile } = await import('./mapping-file.js');
+  return readMappingFile(format);
 }

@@ -13,6 +13,9 @@ export interface ScratchDatabase {
   remove(): void;
 }
 
+/** A prepared statement of it: the one file that opens SQLite for a registry is this one. */
+export type ScratchStatement = ReturnType<DatabaseSync['prepare']>;
+
 export function openScratchDatabase(prefix: string): ScratchDatabase {
   const directory = mkdtempSync(join(tmpdir(), prefix));
   try {

@@ -1,7 +1,5 @@
 import { type Catalogue, en } from '../i18n/en.js';
 import type { CodeClass } from '../protocol/codes.js';
-import { codeListSettings } from '../settings/code-lists.js';
-import type { SettingReport } from '../settings/report.js';
 import { shownText } from './sanitize.js';
 import type { Style } from './style.js';
 
@@ -39,8 +37,18 @@ export type LedgerCheck =
   | { kind: 'postgres'; where: string; ok: true; schemaVersion: number; waiting: number }
   | { kind: 'postgres'; where: string; ok: false; message: string; waiting: number };
 
+/** A setting's line: its value and where it came from (settings/report.ts describes them so). */
+interface SettingLine {
+  key: string;
+  value: string | null;
+  source: string;
+  origin?: string;
+}
+
 export interface DoctorReport {
-  settings: SettingReport[];
+  settings: SettingLine[];
+  /** How the notFoundCodes setting is named, for the suggestion to add a code to it (not in --json). */
+  notFoundCodes: { key: string; flag: string; env: string };
   gateway: GatewayCheck;
   ledger: LedgerCheck;
 }
@@ -60,7 +68,7 @@ function ledgerLines(check: LedgerCheck, style: Style, said: Catalogue['doctor']
 }
 
 /** Where a setting came from, in words; a profile's origin is its JSON-quoted name and the config file (settings/report.ts). */
-function sourceText(setting: SettingReport, said: Catalogue['doctor']): string {
+function sourceText(setting: SettingLine, said: Catalogue['doctor']): string {
   if (setting.source === 'unset') return said.sources.unset ?? 'not set';
   const source = said.sources[setting.source] ?? setting.source;
   if (setting.origin === undefined) return shownText(source);
@@ -78,7 +86,8 @@ function valueText(value: string, said: Catalogue['doctor']): string {
 }
 
 /** The gateway's lines: how it was reached, and what a Status for a made-up id drew. */
-function gatewayLines(check: GatewayCheck, style: Style, said: Catalogue['doctor']): string[] {
+function gatewayLines(report: DoctorReport, style: Style, said: Catalogue['doctor']): string[] {
+  const check = report.gateway;
   const labelWidth = Math.max(said.route.length, said.endpoint.length);
   const lines = [said.gateway];
   if (check.route !== null)
@@ -102,7 +111,7 @@ function gatewayLines(check: GatewayCheck, style: Style, said: Catalogue['doctor
   if (check.codeClass !== 'notFound') lines.push(style.dim(`    ${said.credentialsHint}`));
   if (check.suggest) {
     const list = check.suggest.notFoundCodes;
-    const { key, flag, env } = codeListSettings.notFound;
+    const { key, flag, env } = report.notFoundCodes;
     const codes = shownText(list.join(','));
     const width = Math.max(said.suggestProfile.length, said.suggestFlag.length) + 2;
     lines.push(`  ${style.pending('!')} ${said.suggest(status, key)}`);
@@ -119,7 +128,7 @@ export function renderDoctorReport(report: DoctorReport, style: Style, catalogue
   const named = (key: string) => (said.settingNames[key] === undefined ? key : `${said.settingNames[key]} (${key})`);
   const width = Math.max(...report.settings.map((s) => named(s.key).length));
   // An empty code list is a value (nothing classified yet), not an unset setting.
-  const shown = (setting: SettingReport) =>
+  const shown = (setting: SettingLine) =>
     setting.value === null ? '-' : setting.value === '' ? said.none : shownText(valueText(setting.value, said));
   const valueWidth = Math.min(72, Math.max(...report.settings.map((s) => shown(s).length)));
   const lines = [said.settings];
@@ -128,7 +137,7 @@ export function renderDoctorReport(report: DoctorReport, style: Style, catalogue
       `  ${named(setting.key).padEnd(width)}  ${shown(setting).padEnd(valueWidth)}  ${style.dim(sourceText(setting, said))}`,
     );
   }
-  lines.push(...gatewayLines(report.gateway, style, said), ...ledgerLines(report.ledger, style, said));
+  lines.push(...gatewayLines(report, style, said), ...ledgerLines(report.ledger, style, said));
   return lines.join('\n');
 }
 

@@ -1,9 +1,9 @@
 import { LosslessNumber } from '../protocol/lossless.js';
 import { isPlainDecimal } from '../protocol/money.js';
 import { md5Hex } from '../protocol/password.js';
+import { sandboxCodes } from '../protocol/sandbox-codes.js';
 import { isLongId } from '../protocol/transaction-id.js';
 import { findService, refusedAccount, type SandboxService, sandboxCredentials } from './catalogue.js';
-import { sandboxCodes } from './codes.js';
 import type { StoredTransaction, TransactionStore } from './state.js';
 
 /**

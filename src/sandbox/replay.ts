@@ -1,8 +1,8 @@
 import { appendFileSync, mkdirSync, readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { charsetOf } from '../gateway/answer-charset.js';
-import type { ReplayMiss } from '../gateway/replay-miss.js';
 import type { Cassette } from '../protocol/cassette.js';
+import type { ReplayMiss } from '../protocol/replay-miss.js';
 
 /** A recorded answer as it goes back on the wire. */
 export interface ReplayedAnswer {

@@ -1,17 +1,9 @@
 import { z } from 'zod';
 import { en } from '../i18n/en.js';
+import type { Found, Wanted } from '../i18n/scenario-checks.js';
 import { isLosslessNumber } from '../protocol/lossless.js';
 import { sameDecimal } from '../protocol/money.js';
-import {
-  type Absence,
-  type PathSegment,
-  type PathValue,
-  resolvePath,
-  showValue,
-  typeOfValue,
-  type ValueType,
-  valueText,
-} from './path.js';
+import { type PathSegment, type PathValue, resolvePath, showValue, typeOfValue, valueText } from './path.js';
 import { interpolate, PlaceholderError, type PlaceholderScope } from './placeholders.js';
 
 /**
@@ -58,22 +50,6 @@ export interface Expectation {
   segments: PathSegment[];
   matcher: Matcher;
 }
-
-/** What a check wanted, for the catalogue to word (`scenario.expected`); values shown as the file or record has them. */
-export type Wanted =
-  | { check: 'equals' | 'not-equals' | 'decimal-equals'; value: string }
-  | { check: 'one-of'; values: string[] }
-  | { check: 'type'; type: string }
-  | { check: 'matches'; pattern: string; error?: string }
-  | { check: 'contains'; value: string; inList: boolean }
-  | { check: 'exists'; present: boolean }
-  | { check: 'same-as'; other: Found; path: string; step: string }
-  | { check: 'placeholder'; problem: string }
-  /** A repeat-pay with no payment to repeat (run-step.ts), before anything runs. */
-  | { check: 'repeat'; of: string };
-
-/** What was there: a value as text (with its type, for a type check), or why there was none. */
-export type Found = { value: string; type?: ValueType } | { absence: Absence };
 
 export interface AssertionResult {
   /** The concrete path checked (`[*]` resolved to each index). */

@@ -1,4 +1,4 @@
-import type { StepExecutor, StepRun } from './runner.js';
+import type { StepExecutor, StepRun } from './step-outcome.js';
 import type { StepDefinition } from './step-schema.js';
 
 interface Replay {

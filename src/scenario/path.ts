@@ -1,3 +1,4 @@
+import type { Absence, ValueType } from '../i18n/scenario-checks.js';
 import { isLosslessNumber, parseLosslessJson, stringifyLosslessJson } from '../protocol/lossless.js';
 
 /**
@@ -64,15 +65,6 @@ export function formatPath(segments: readonly PathSegment[]): string {
     .join('');
 }
 
-/** Why a path leads to nothing (worded by the catalogue's `scenario.absence`). */
-export interface Absence {
-  why: 'missing' | 'null' | 'listHas' | 'notList' | 'eachNotList' | 'emptyList' | 'notJsonString' | 'notJson';
-  /** listHas: how long the list is. */
-  length?: number;
-  /** notJsonString: what is there instead of a string. */
-  type?: ValueType;
-}
-
 /** One value a path leads to: where exactly, what is there (or why nothing is), and for `[*]` which element. */
 export interface PathValue {
   /** The concrete path (`[*]` resolved to an index), and as text. */
@@ -131,8 +123,6 @@ export function resolvePath(root: unknown, segments: readonly PathSegment[]): Pa
   walk(root, 0, [], undefined);
   return results;
 }
-
-export type ValueType = 'string' | 'number' | 'boolean' | 'null' | 'list' | 'object';
 
 export function typeOfValue(value: unknown): ValueType {
   if (value === null || value === undefined) return 'null';

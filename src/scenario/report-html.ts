@@ -1,5 +1,6 @@
 import { stringifyLosslessJson } from '../protocol/lossless.js';
-import { type CaseOutcome, countCases, type Outcome, type RunResult, type StepOutcome } from './runner.js';
+import { type CaseOutcome, countCases, type RunResult } from './runner.js';
+import type { Outcome, StepOutcome } from './step-outcome.js';
 
 /**
  * `--report html:<path>`: one self-contained page (inline CSS, no script, nothing fetched) a

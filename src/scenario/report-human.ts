@@ -3,7 +3,8 @@ import { shownText } from '../render/sanitize.js';
 import type { Style } from '../render/style.js';
 import type { Suite } from './file.js';
 import { describeStep } from './run-step.js';
-import { type CaseOutcome, countCases, type Failure, type RunResult, type StepOutcome } from './runner.js';
+import { type CaseOutcome, countCases, type RunResult } from './runner.js';
+import type { Failure, StepOutcome } from './step-outcome.js';
 
 /**
  * What a person reads while a scenario runs: a heading per suite and case, a line per step

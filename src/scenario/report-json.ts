@@ -1,6 +1,7 @@
 import { stringifyLosslessJson } from '../protocol/lossless.js';
 import type { Suite } from './file.js';
-import { type CaseOutcome, countCases, type RunResult, type StepOutcome } from './runner.js';
+import { type CaseOutcome, countCases, type RunResult } from './runner.js';
+import type { StepOutcome } from './step-outcome.js';
 
 /**
  * --json: one line per step as it ends, one per case, and a summary last, each with a

@@ -1,11 +1,12 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { ExitCode, type ExitCodeValue, mostSevere } from '../errors.js';
 import { type Catalogue, en } from '../i18n/en.js';
+import type { Wanted } from '../i18n/scenario-checks.js';
 import { t } from '../run-scope.js';
-import { type AssertionResult, evaluateExpectation, type Wanted } from './assertions.js';
+import { type AssertionResult, evaluateExpectation } from './assertions.js';
 import { type CaseScope, remember, scopeOf } from './case-scope.js';
 import { interpolate, PlaceholderError } from './placeholders.js';
-import type { Failure, Outcome, StepExecutor, StepOutcome, StepPlace, StepRun } from './runner.js';
+import type { Failure, Outcome, StepExecutor, StepOutcome, StepPlace, StepRun } from './step-outcome.js';
 import type { StepDefinition, StepKind, StepOptions } from './step-schema.js';
 
 /**

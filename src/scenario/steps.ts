@@ -22,7 +22,7 @@ import type { PaymentSession, PurchaseContext } from '../purchase/session.js';
 import { lookUpStatus } from '../purchase/status-look-up.js';
 import { type PurchaseRequest, paymentInputOf, resolvePurchase, voucherOf } from '../purchase/voucher-choice.js';
 import { t } from '../run-scope.js';
-import type { StepError, StepExecutor, StepResult, StepRun } from './runner.js';
+import type { StepError, StepExecutor, StepResult, StepRun } from './step-outcome.js';
 
 /**
  * Scenario steps against the gateway, through the purchase layer and option parsers the

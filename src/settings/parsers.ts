@@ -1,5 +1,5 @@
 import { UsageError } from '../errors.js';
-import { type LedgerLocation, parseLedgerLocation } from '../ledger/location.js';
+import { type LedgerLocation, parseLedgerLocation } from '../ledger-location.js';
 import type { CodeList } from '../protocol/codes.js';
 import { baseUrlForm } from '../protocol/gateway-identity.js';
 import { isPlainDecimal } from '../protocol/money.js';

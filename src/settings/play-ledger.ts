@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { UsageError } from '../errors.js';
-import type { LedgerLocation } from '../ledger/location.js';
+import type { LedgerLocation } from '../ledger-location.js';
 import { t } from '../run-scope.js';
 import { stateDirectory } from './definition.js';
 import { rawAt, type Sourced, type SourceInputs } from './sources.js';

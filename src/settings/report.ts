@@ -28,7 +28,7 @@ function shown(value: unknown): string {
     return [...(value as Map<string, string>)]
       .map(([currency, amount]) => (currency === '*' ? amount : `${currency}=${amount}`))
       .join(',');
-  // A ledger location names itself without its password (ledger/location.ts).
+  // A ledger location names itself without its password (ledger-location.ts).
   if (typeof value === 'object' && value !== null && 'shown' in value) return String(value.shown);
   return redactUrlCredentials(String(value));
 }

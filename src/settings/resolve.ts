@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { UsageError } from '../errors.js';
-import type { LedgerLocation } from '../ledger/location.js';
+import type { LedgerLocation } from '../ledger-location.js';
 import type { CodeList, CodeTable } from '../protocol/codes.js';
 import type { PasswordFormat } from '../protocol/password.js';
 import type { RequestDateFormat } from '../protocol/request-date.js';
@@ -58,7 +58,7 @@ export interface Settings {
    */
   codes: CodeSettings;
   dateFormat: Sourced<RequestDateFormat>;
-  /** Where payments are recorded: a journal file, or a PostgreSQL team ledger (ledger/location.ts). */
+  /** Where payments are recorded: a journal file, or a PostgreSQL team ledger (ledger-location.ts). */
   ledger: Sourced<LedgerLocation>;
   /** Who is recorded as making each payment: the profile's `operator`, else the user name. */
   operator: Sourced<string>;
@@ -192,7 +192,7 @@ export async function resolveSettings(flags: GlobalFlags, env: NodeJS.ProcessEnv
   // are a real gateway's: its codes are the ones configured for it.
   const codes = resolveCodes(
     inputs,
-    sandbox && !replay ? (await import('../sandbox/codes.js')).sandboxCodeTable : undefined,
+    sandbox && !replay ? (await import('../protocol/sandbox-codes.js')).sandboxCodeTable : undefined,
   );
   const baseUrlInUse = sandbox ? undefined : resolveOne('baseUrl', inputs);
   const desk = resolveDesk({ inputs, sandbox, profileName, baseUrl: baseUrlInUse, profiles: read?.file.profiles });

@@ -1,9 +1,9 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ClaimedBatch, Intent, IntentGuard, Ledger } from '../../src/ledger/ledger.js';
-import { parseLedgerLocation } from '../../src/ledger/location.js';
 import { PostgresLedger } from '../../src/ledger/postgres/postgres-ledger.js';
 import { SqliteLedger } from '../../src/ledger/sqlite/sqlite-ledger.js';
+import { parseLedgerLocation } from '../../src/ledger-location.js';
 import { unknownView } from '../../src/protocol/transaction-view.js';
 import { isolatedEnv } from '../helpers/cli.js';
 import { freshDatabase, type PostgresServer, sql, startPostgres } from '../helpers/postgres.js';

@@ -7,7 +7,7 @@ import type { ProcessIo } from '../../src/output.js';
 import type { GatewaySession } from '../../src/purchase/session.js';
 import { refusedAccount } from '../../src/sandbox/catalogue.js';
 import type { RunningSandbox, SandboxOptions } from '../../src/sandbox/server.js';
-import type { StepExecutor, StepRun } from '../../src/scenario/runner.js';
+import type { StepExecutor, StepRun } from '../../src/scenario/step-outcome.js';
 import { exchangeRecorder, gatewayStepExecutor } from '../../src/scenario/steps.js';
 import { paymentsReceived, sandboxWithEnv } from '../helpers/gateway-env.js';
 import { defaultLedger, ledgerRecords } from '../helpers/ledger-file.js';

@@ -4,9 +4,9 @@ import { join } from 'node:path';
 import type { OrderRow } from '../../src/commands/pay/bulk/order-row.js';
 import { runKeyOf } from '../../src/commands/pay/bulk/run.js';
 import type { Ledger, Owner } from '../../src/ledger/ledger.js';
-import { parseLedgerLocation } from '../../src/ledger/location.js';
 import { PostgresLedger } from '../../src/ledger/postgres/postgres-ledger.js';
 import { SqliteLedger } from '../../src/ledger/sqlite/sqlite-ledger.js';
+import { parseLedgerLocation } from '../../src/ledger-location.js';
 
 /**
  * The rows an earlier run of an order file kept in the ledger (a SQLite file or a postgres://

@@ -1,5 +1,5 @@
+import { sandboxCodeTable } from '../../src/protocol/sandbox-codes.js';
 import { sandboxCredentials } from '../../src/sandbox/catalogue.js';
-import { sandboxCodeTable } from '../../src/sandbox/codes.js';
 import { type RunningSandbox, type SandboxOptions, startSandbox } from '../../src/sandbox/server.js';
 import { codeTableEnvironment } from '../../src/settings/code-lists.js';
 import { isolatedEnv } from './cli.js';

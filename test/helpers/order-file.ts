@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { OrderFormat } from '../../src/commands/pay/bulk/options.js';
 import type { OrderRow } from '../../src/commands/pay/bulk/order-row.js';
-import { type OrderNotation, readOrders } from '../../src/commands/pay/bulk/rows.js';
+import type { OrderNotation } from '../../src/commands/pay/bulk/order-text.js';
+import { readOrders } from '../../src/commands/pay/bulk/rows.js';
 import { SqliteLedger } from '../../src/ledger/sqlite/sqlite-ledger.js';
 
 const plain: OrderNotation = { delimiter: undefined, decimalComma: false, encoding: undefined };

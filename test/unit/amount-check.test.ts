@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { amountWarnings } from '../../src/protocol/amount-check.js';
 import { parseEnvelope } from '../../src/protocol/envelope.js';
+import { sandboxCodeTable } from '../../src/protocol/sandbox-codes.js';
 import { viewOfAnswer } from '../../src/protocol/transaction-view.js';
 import { plainStyle } from '../../src/render/style.js';
 import { renderReceipt, transactionJson } from '../../src/render/transaction.js';
-import { sandboxCodeTable } from '../../src/sandbox/codes.js';
 
 /** A gateway answer as text, so its Amount keeps the digits it was written with. */
 function answerOf(fields: { type?: string | null; status?: number; amount?: string | null }) {

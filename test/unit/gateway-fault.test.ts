@@ -1,14 +1,14 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import type { ExchangeProblem, GatewayFault } from '../../src/gateway/fault.js';
 import { en } from '../../src/i18n/en.js';
-import { ru } from '../../src/i18n/ru.js';
 import {
   exchangeProblemText,
   gatewayFaultHint,
   gatewayFaultMessage,
   lostAnswerReason,
-} from '../../src/render/gateway-fault.js';
+} from '../../src/i18n/gateway-fault-words.js';
+import { ru } from '../../src/i18n/ru.js';
+import type { ExchangeProblem, GatewayFault } from '../../src/protocol/gateway-fault.js';
 
 const endpoint = 'http://127.0.0.1:9/home/index';
 const broken = (problem: ExchangeProblem, more: Partial<Extract<GatewayFault, { problem: ExchangeProblem }>> = {}) =>

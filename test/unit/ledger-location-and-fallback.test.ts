@@ -3,7 +3,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { UsageError } from '../../src/errors.js';
-import { parseLedgerLocation } from '../../src/ledger/location.js';
 import {
   countWaiting,
   deliverWaiting,
@@ -12,6 +11,7 @@ import {
   type WaitingOutcome,
 } from '../../src/ledger/postgres/fallback.js';
 import type { OutcomeRecord } from '../../src/ledger/records.js';
+import { parseLedgerLocation } from '../../src/ledger-location.js';
 import { unknownView } from '../../src/protocol/transaction-view.js';
 import { redactSecrets } from '../../src/run-scope.js';
 import { inRun } from '../helpers/in-run.js';

@@ -2,7 +2,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { OrderNotation } from '../../src/commands/pay/bulk/rows.js';
+import type { OrderNotation } from '../../src/commands/pay/bulk/order-text.js';
 import { delimiterOption, encodingOption } from '../../src/commands/spreadsheet-options.js';
 import { UsageError } from '../../src/errors.js';
 import { fromDecimalComma, toDecimalComma } from '../../src/protocol/decimal-comma.js';

@@ -6,7 +6,8 @@ import { parseScenario } from '../../src/scenario/file.js';
 import { escapeHtml, htmlReport } from '../../src/scenario/report-html.js';
 import { caseJson, stepJson } from '../../src/scenario/report-json.js';
 import { junitXml } from '../../src/scenario/report-junit.js';
-import { runSuites, type StepExecutor, type StepRun } from '../../src/scenario/runner.js';
+import { runSuites } from '../../src/scenario/runner.js';
+import type { StepExecutor, StepRun } from '../../src/scenario/step-outcome.js';
 
 const data = parseScenarioData('service,account,wait\n501,1,30\n502,2,0\n503,3,15\n504,4,0\n', 'rows.csv');
 const suite = parseScenario(

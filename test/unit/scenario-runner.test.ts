@@ -8,7 +8,8 @@ import { parseScenario } from '../../src/scenario/file.js';
 import { stepLines, summaryLines } from '../../src/scenario/report-human.js';
 import { caseJson, stepJson, summaryJson } from '../../src/scenario/report-json.js';
 import { junitXml } from '../../src/scenario/report-junit.js';
-import { runSuites, type StepExecutor, type StepRun } from '../../src/scenario/runner.js';
+import { runSuites } from '../../src/scenario/runner.js';
+import type { StepExecutor, StepRun } from '../../src/scenario/step-outcome.js';
 
 /** A gateway in a few lines: payments get RequestIDs by TransactionID, service "down" is unreachable. */
 function fakeGateway() {

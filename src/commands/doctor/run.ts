@@ -5,6 +5,7 @@ import { generateTransactionId } from '../../protocol/transaction-id.js';
 import type { GatewaySession } from '../../purchase/session.js';
 import { doctorJson, type GatewayCheck, type LedgerCheck, renderDoctorReport } from '../../render/doctor.js';
 import { t } from '../../run-scope.js';
+import { codeListSettings } from '../../settings/code-lists.js';
 import { stateDirectory } from '../../settings/definition.js';
 import { describeSettings } from '../../settings/report.js';
 import type { Settings } from '../../settings/resolve.js';
@@ -127,7 +128,7 @@ export async function runDoctor(_rawOptions: unknown, context: CommandContext): 
     wasAsked: session?.passwordSource.source === 'prompt',
   });
   const ledger = await checkLedger(settings);
-  const report = { settings: shown, gateway, ledger: ledger.check };
+  const report = { settings: shown, notFoundCodes: codeListSettings.notFound, gateway, ledger: ledger.check };
   out.data(out.json ? doctorJson(report) : renderDoctorReport(report, out.style, t()));
   if (failure) throw failure;
   if (ledger.failure) throw ledger.failure;

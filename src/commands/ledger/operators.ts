@@ -1,5 +1,5 @@
 import { UsageError } from '../../errors.js';
-import type { LedgerLocation } from '../../ledger/location.js';
+import type { LedgerLocation } from '../../ledger-location.js';
 import { optionRecord } from '../../options/values.js';
 import { registerSecret, t } from '../../run-scope.js';
 import type { CommandContext } from '../context.js';

@@ -13,13 +13,13 @@ import type { JobFigures } from '../../metrics/exposition.js';
 import type { Output } from '../../output.js';
 import { journalGatewayOf } from '../../purchase/session.js';
 import { type Finding, RegistryComparison } from '../../registry/compare.js';
-import { type RegistryLayout, registryLayoutOf } from '../../registry/layout.js';
-import { type AnotherDay, loadRegistry } from '../../registry/load-registry.js';
+import type { RegistryLayout } from '../../registry/layout.js';
+import { type AnotherDay, loadRegistry, registryLayoutOf } from '../../registry/load-registry.js';
 import { RegistryFileError, type RegistrySummary } from '../../registry/read.js';
+import type { CsvDelimiter } from '../../render/csv.js';
 import { shownText } from '../../render/sanitize.js';
 import { t } from '../../run-scope.js';
 import type { CommandContext } from '../context.js';
-import type { ReconcileOptions } from './run.js';
 import { batchSettling, settleBatch } from './settle-batch.js';
 import { unrecordedFailure } from './settle-entry.js';
 
@@ -49,7 +49,19 @@ async function ownerOf(context: CommandContext): Promise<{ gateway: string | und
   return { gateway: journalGatewayOf(settings, settings.baseUrl?.value), agentId };
 }
 
-type RegistryRun = ReconcileOptions & { registry: string };
+/** The options of `reconcile --registry` read here (run.ts checks which go together). */
+interface RegistryRun {
+  registry: string;
+  registryFormat: string | undefined;
+  date: string | undefined;
+  settle: boolean;
+  format: 'table' | 'csv' | 'json' | undefined;
+  bom: boolean;
+  delimiter: CsvDelimiter | undefined;
+  decimalComma: boolean;
+  grace: number;
+  concurrency: number;
+}
 
 /**
  * `--settle`: Status for the open ledger transactions of the window that the registry lists or

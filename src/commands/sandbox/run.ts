@@ -21,7 +21,7 @@ function parseSandboxOptions(raw: unknown) {
 async function describeSandbox(baseUrl: string, breaks: readonly string[]) {
   const [{ sandboxAccounts, sandboxCredentials, sandboxServices }, { sandboxCodeTable }] = await Promise.all([
     import('../../sandbox/catalogue.js'),
-    import('../../sandbox/codes.js'),
+    import('../../protocol/sandbox-codes.js'),
   ]);
   return {
     baseUrl,

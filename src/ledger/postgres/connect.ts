@@ -4,8 +4,8 @@ import { join } from 'node:path';
 import pg from 'pg';
 import pgPass from 'pgpass';
 import { LedgerUnreachableError } from '../../errors.js';
+import type { LedgerLocation } from '../../ledger-location.js';
 import { redactSecrets } from '../../run-scope.js';
-import type { LedgerLocation } from '../location.js';
 
 /**
  * A connection to the team ledger with node-postgres (docs/team-ledger.md says why that

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import { LedgerUnreachableError, LocalStorageError, noPaymentSent } from '../../errors.js';
+import type { LedgerLocation } from '../../ledger-location.js';
 import type { BulkRun } from '../bulk-run.js';
 import { ClaimQueue } from '../claim-queue.js';
 import type {
@@ -24,7 +25,6 @@ import type {
   RecentPayment,
   RecordedBy,
 } from '../ledger.js';
-import type { LedgerLocation } from '../location.js';
 import type { JournalRecord, OutcomeRecord } from '../records.js';
 import { openBulkRun } from '../sql/bulk-runs.js';
 import { importJournalRecords } from '../sql/import-records.js';

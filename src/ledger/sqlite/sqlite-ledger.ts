@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { noPaymentSent } from '../../errors.js';
+import type { LedgerLocation } from '../../ledger-location.js';
 import { t } from '../../run-scope.js';
 import type { BulkRun } from '../bulk-run.js';
 import { type Claim, ClaimQueue, groupedByOwner, lookBackOfClaims } from '../claim-queue.js';
@@ -25,7 +26,6 @@ import type {
   RecentPayment,
   RecordedBy,
 } from '../ledger.js';
-import type { LedgerLocation } from '../location.js';
 import type { JournalRecord, OutcomeRecord } from '../records.js';
 import { openBulkRun } from '../sql/bulk-runs.js';
 import { importJournalRecords } from '../sql/import-records.js';

@@ -15,7 +15,7 @@ import {
   encodingDefinitions,
   encodingOption,
 } from '../../spreadsheet-options.js';
-import type { OrderNotation } from './rows.js';
+import type { OrderNotation } from './order-text.js';
 
 const orderFormats = ['csv', 'jsonl'] as const;
 export type OrderFormat = (typeof orderFormats)[number];

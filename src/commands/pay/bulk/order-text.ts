@@ -3,22 +3,23 @@ import { closeSync, openSync, readFileSync, readSync } from 'node:fs';
 import { errnoCodeOf, UsageError } from '../../../errors.js';
 import { notUtf8 } from '../../../not-utf8.js';
 import type { BadRow } from '../../../render/bulk.js';
-import type { CsvLineEnd } from '../../../render/csv.js';
+import type { CsvDelimiter, CsvLineEnd } from '../../../render/csv.js';
 import { t } from '../../../run-scope.js';
 
+/** How the order file is written, as --delimiter, --decimal-comma and --encoding give it (each may be left out). */
+export interface OrderNotation {
+  delimiter: CsvDelimiter | undefined;
+  decimalComma: boolean;
+  encoding: string | undefined;
+}
+
 /**
- * The input of `pay --from-file`, text that is UTF-8 (a byte order mark dropped), read again by
- * each step that needs it, a piece at a time (`pieces`): a file is read from disk in pieces of
- * about 1 MiB each time and never held whole, so memory does not follow its size. Stdin is read
- * to its end and held as bytes (every row is checked before any is paid, and stdin cannot be
- * read twice), as is a file given with `encoding` (--encoding windows-1251): decoded from it
- * strictly (a byte with no character in it refuses the file) and held as UTF-8. Without it,
- * bytes that are not UTF-8 are not guessed at: each line holding some is a problem, named by its
- * line and column, and the text is not read further (every cell of a file in another encoding
- * would be read wrong, and an account read wrong is paid wrong).
+ * The input of `pay --from-file` as UTF-8 text, read again in pieces by each step that needs it.
+ * Stdin and a file given with --encoding are held whole; bytes that are not UTF-8 are never
+ * guessed at: each line holding some is a problem (an account read wrong is paid wrong).
  */
 export interface OrderText {
-  /** The text in pieces of about 1 MiB, each ending at a line end ("\n" is never a byte of a longer character). */
+  /** The text in pieces, each ending at a line end ("\n" is never a byte of a longer character). */
   pieces(): Generator<string>;
   /** No quote and no lone CR anywhere: each line is a record, split at its delimiter. */
   readonly plain: boolean;

@@ -14,7 +14,7 @@ import { parseJsonRow } from './json-row.js';
 import type { OrderFormat } from './options.js';
 import { type OrderColumn, orderColumns, shownName } from './order-cells.js';
 import { type OrderRow, orderOf } from './order-row.js';
-import { lineEndOf, type OrderText, orderText } from './order-text.js';
+import { lineEndOf, type OrderNotation, type OrderText, orderText } from './order-text.js';
 import type { ResultsNotation } from './results-file.js';
 
 /** The format of the input: --from-format, else the file's extension, else its first character (`{`: JSON Lines). */
@@ -234,13 +234,6 @@ class OrderBatches {
 
 /** Orders sent to the ledger in one statement. */
 const batchRows = 500;
-
-/** How the order file is written, as --delimiter, --decimal-comma and --encoding give it (each may be left out). */
-export interface OrderNotation {
-  delimiter: CsvDelimiter | undefined;
-  decimalComma: boolean;
-  encoding: string | undefined;
-}
 
 /**
  * Every order of the file into the ledger's table of it (`run`), or exit 2 naming every bad

@@ -1,8 +1,8 @@
-import type { CodeTable } from '../protocol/codes.js';
+import type { CodeTable } from './codes.js';
 
 /**
- * The sandbox's ResponseStatus codes. The spec lists only 10; these are the sandbox's own,
- * documented in docs/sandbox.md; under --sandbox the client classifies them with sandboxCodeTable.
+ * The sandbox's ResponseStatus codes (docs/sandbox.md; the spec lists only 10): its server
+ * answers with them, the client's settings classify them with sandboxCodeTable under --sandbox.
  */
 export const sandboxCodes = {
   success: 10,

@@ -1,7 +1,6 @@
 /*
- * What went wrong with the gateway, as data. The gateway layer says what happened; the words
- * for a person are made from it in the chosen language (render/gateway-fault.ts), by the
- * error classes of errors.ts and the --verbose trace.
+ * What went wrong with an exchange with the gateway, as data: the gateway client makes it, the
+ * error classes carry it, i18n/gateway-fault-words.ts says it in the chosen language.
  */
 
 /** Why an exchange broke, at the lowest level (exchange-failure.ts sorts the transports' errors into these). */

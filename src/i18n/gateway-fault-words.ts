@@ -4,13 +4,13 @@ import type {
   HttpStatusAnswer,
   NotUnderstoodFault,
   UnreachableFault,
-} from '../gateway/fault.js';
-import type { Catalogue } from '../i18n/en.js';
-import { shownText } from './sanitize.js';
+} from '../protocol/gateway-fault.js';
+import { shownText } from '../render/sanitize.js';
+import type { Catalogue } from './en.js';
 
 /*
- * The gateway's faults (gateway/fault.ts) in words, in the catalogue's language: what the error
- * classes of errors.ts say, and the --verbose trace.
+ * The gateway's faults (protocol/gateway-fault.ts) in words, in the catalogue's language: what
+ * the error classes of errors.ts say, and the --verbose trace.
  */
 
 /** Why an exchange broke: "connection refused", "no complete answer within 300 ms". */

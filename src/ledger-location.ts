@@ -1,6 +1,6 @@
-import { UsageError } from '../errors.js';
-import { registerSecret } from '../run-scope.js';
-import { redactedText } from '../secrets.js';
+import { UsageError } from './errors.js';
+import { registerSecret } from './run-scope.js';
+import { redactedText } from './secrets.js';
 
 /**
  * Where payments are recorded (the `ledger` setting): a SQLite file on this machine, or a
