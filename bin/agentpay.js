@@ -6,9 +6,11 @@
 'use strict';
 
 const [major, minor] = process.versions.node.split('.').map(Number);
-if (major < 22 || (major === 22 && minor < 19)) {
+if (major < 22 || (major === 22 && minor < 21) || (major === 24 && minor < 5)) {
   // The range of package.json "engines"; the catalogues are in the bundle, so this line is English.
-  process.stderr.write(`agentpay: needs Node.js 22 (22.19 or later), 24 or 26; this is Node.js ${process.version}\n`);
+  process.stderr.write(
+    `agentpay: needs Node.js 22 (22.21 or later), 24 (24.5 or later) or 26; this is Node.js ${process.version}\n`,
+  );
   process.exitCode = 2;
 } else {
   require('node:module').enableCompileCache();

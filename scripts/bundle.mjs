@@ -20,9 +20,9 @@ const result = await build({
   platform: 'node',
   target: 'node22.19',
   // Required from node_modules through their public entry points, and only on the paths that
-  // need them: schemas that must decide, tables, scenario files, a batch's or a proxy's HTTP
-  // client, a PostgreSQL ledger. Everything else loads with every command and is in the bundle.
-  external: ['zod', 'yaml', 'undici', 'pg', 'pgpass'],
+  // need them: schemas that must decide, tables, scenario files, a PostgreSQL ledger.
+  // Everything else loads with every command and is in the bundle.
+  external: ['zod', 'yaml', 'pg', 'pgpass'],
   // A CommonJS file has no import.meta; cli.ts finds ../package.json from import.meta.dirname.
   define: { 'import.meta.dirname': '__dirname' },
   // tsc's maps are chained: with --enable-source-maps, stack traces point into src/*.ts.

@@ -1,8 +1,6 @@
 #!/usr/bin/env node
-// Build step after tsc: writes dist/completion.json, the commander definition of dist/cli.js as
-// shell completion reads it (src/completion/tree.ts). A shell runs `agentpay __complete ...` at
-// every Tab, and bin/agentpay.js answers it from this file without loading the program; a test
-// keeps the file equal to the live definition.
+// Build step after tsc: dist/completion.json, the definition of dist/cli.js as the shell's Tab
+// reads it (src/completion/tree.ts), so bin/agentpay.js answers without loading the program.
 import { writeFileSync } from 'node:fs';
 
 const dist = new URL('../dist/', import.meta.url);

@@ -3,10 +3,8 @@ import { registerSecret } from './run-scope.js';
 import { redactedText } from './secrets.js';
 
 /**
- * Where payments are recorded (the `ledger` setting): a SQLite file on this machine, or a
- * PostgreSQL database the whole desk shares. `shown` is how messages and
- * `doctor` name it: a path, or the URL with its password as ***. `play`: the ledger of
- * --sandbox or --replay (settings/play-ledger.ts).
+ * Where payments are recorded (the `ledger` setting): a SQLite file or a desk's PostgreSQL. `shown`
+ * names it in messages, a password as ***; `play` marks --sandbox's or --replay's own ledger.
  */
 export type LedgerLocation =
   | { kind: 'file'; path: string; shown: string; play?: '--sandbox' | '--replay' }

@@ -3,6 +3,7 @@ import type { Ledger } from '../ledger/ledger.js';
 import { Output, type ProcessIo } from '../output.js';
 import { configuredEndpoint } from '../purchase/endpoint.js';
 import { type GatewaySession, type OpenGatewayOptions, openGatewaySession } from '../purchase/session.js';
+import { stateDirectory } from '../settings/definition.js';
 import { resolveSettings, type Settings } from '../settings/resolve.js';
 import type { GlobalFlags } from '../settings/table.js';
 import { embeddedEndpoint } from './embedded-endpoint.js';
@@ -41,7 +42,16 @@ export async function createContext(flags: GlobalFlags, io: ProcessIo): Promise<
     },
     openLedger: () => {
       ledger ??= import('../ledger/open-ledger.js')
-        .then(({ openLedger }) => openLedger(settings, out, interrupts.signal))
+        .then(({ openLedger }) =>
+          openLedger(settings.ledger.value, {
+            operator: settings.operator.value,
+            env: settings.env,
+            stateDirectory: stateDirectory(settings.env),
+            byDefault: settings.ledger.source === 'default',
+            note: (message) => out.warn(message),
+            stop: interrupts.signal,
+          }),
+        )
         .then((opened) => {
           // An operator role is who the ledger records, so it is who the desk's rules weigh.
           if (opened.recordsAs !== undefined) settings.operator = { ...settings.operator, value: opened.recordsAs };

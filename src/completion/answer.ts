@@ -4,15 +4,9 @@ import { join } from 'node:path';
 import type { CommandNode, CompletionData, OptionNode } from './types.js';
 
 /*
- * The answer to a shell's Tab: `agentpay __complete <words...>` (the scripts of
- * completion/scripts.ts run it), worked out from commander's definition of the program as
- * completion/tree.ts describes it: commands, subcommands, options (hidden ones left out) and
- * their `choices`; nothing here lists a command or a value a second time. Values no definition
- * holds come from the config file (profile names, a profile's `services`) and the sandbox's
- * catalogue (under --sandbox). It imports nothing but Node's built-ins: the build also packs it
- * alone into dist/completion.cjs (scripts/bundle.mjs), which the bin shim runs with the build's
- * dist/completion.json without loading the program, since a person waits on every Tab. Without
- * that file the program answers with this same code from the live definition (cli.ts).
+ * The answer to a shell's Tab (`agentpay __complete <words...>`) from commander's definition as
+ * tree.ts writes it, the config file and the sandbox's catalogue. Node's built-ins only: the bin
+ * runs it alone from dist/completion.cjs, without the program (docs/completion.md).
  */
 
 interface Candidate {
@@ -153,12 +147,9 @@ function completeWords(data: CompletionData, words: readonly string[], env: Node
   return startingWith(operandValues(position), current);
 }
 
-// ---------------------------------------------------------------- the config file
-
 /**
- * The config file's profiles, read leniently: a file that is missing, unreadable or not what
- * settings/config-file.ts accepts gives no values (completion never prints an error; the next
- * command says what is wrong). Its place as settings/definition.ts's configDirectory gives it.
+ * The config file's profiles (where settings/definition.ts's configDirectory puts it), read
+ * leniently: one missing or not valid gives no values; the next command says what is wrong.
  */
 function readProfiles(env: NodeJS.ProcessEnv): Record<string, unknown> {
   const file = join(env.XDG_CONFIG_HOME || join(homedir(), '.config'), 'agentpay', 'config.json');
@@ -173,10 +164,7 @@ function readProfiles(env: NodeJS.ProcessEnv): Record<string, unknown> {
 const isObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
-/**
- * The chosen profile's `services` ({"101": "GameCoins top-up"}, or {"601": {"name": …}}): --profile
- * on the line, AGENTPAY_PROFILE, or "default". Read as it is, not checked: completion never fails.
- */
+/** The `services` of the profile the line, AGENTPAY_PROFILE or "default" names, read unchecked. */
 function profileServices(env: NodeJS.ProcessEnv, given: Position['given']): Candidate[] {
   const chosen = given.get('profile');
   const name = typeof chosen === 'string' ? chosen : env.AGENTPAY_PROFILE || 'default';
@@ -189,8 +177,6 @@ function profileServices(env: NodeJS.ProcessEnv, given: Position['given']): Cand
     return typeof serviceName === 'string' ? [{ value: id, description: serviceName }] : [];
   });
 }
-
-// ---------------------------------------------------------------- the answer
 
 /**
  * Writes the answer: one candidate a line, `value<TAB>description` (the description may be
@@ -209,8 +195,7 @@ export function writeCompletion(
 }
 
 /**
- * For `agentpay __complete ...`: answers from the build's completion.json and returns true;
- * false without that file. bin/agentpay.js calls it, in dist/completion.cjs.
+ * bin/agentpay.js's answer from the build's completion.json; false without that file.
  * @public
  */
 export function answerFromBuild(

@@ -1,17 +1,14 @@
 import type { Language } from '../i18n/language.js';
 /**
- * The completion scripts `agentpay completion <shell>` prints. Each is a thin shim: it passes
- * the words before the cursor to `agentpay __complete` (request.ts) and hands the answer to the
- * shell, so the program itself answers and the script never goes stale. Why not a library's
- * scripts: docs/completion.md.
+ * The scripts `agentpay completion <shell>` prints: each passes the words before the cursor to
+ * `agentpay __complete` and hands the answer to the shell. Why not a library's: docs/completion.md.
  */
 export const completionShells = ['bash', 'zsh', 'fish'] as const;
 export type CompletionShell = (typeof completionShells)[number];
 
-// bash splits `--format=csv` at '=' (COMP_WORDBREAKS): the words are joined again before they
-// are sent, and what bash sees as the word being completed is cut from each answer; a value is
-// quoted as bash would need it (a profile "kassa 2"), and the words sent without their quotes. Without bash-completion's helpers, which
-// not every system has.
+// bash splits `--format=csv` at '=': the words are joined again before they are sent, and each
+// answer is cut to what bash takes as the word and quoted as it needs ("kassa 2"). No
+// bash-completion helpers: not every system has them.
 const bash = `# bash completion for agentpay: source <(agentpay completion bash)
 # A word as typed, without its quotes: 'kassa 2', "kassa 2", kassa\\ 2. Never eval'd: Tab must run nothing the line holds.
 _agentpay_unquote() {

@@ -4,10 +4,8 @@ import { sandboxServices } from '../sandbox/catalogue.js';
 import type { CommandNode, CompletionData, OptionNode } from './types.js';
 
 /**
- * Commander's definition of the program as completion reads it (completion/answer.ts): the
- * commands and options `--help` shows, the hidden options too (taken, never offered), each
- * option's value placeholder and choices. The build writes it to dist/completion.json
- * (scripts/completion-data.mjs), and a test keeps that file equal to this.
+ * Commander's definition as answer.ts reads it: what `--help` shows, hidden options too (taken,
+ * never offered), placeholders and choices. The build writes it to dist/completion.json.
  */
 
 /** A description on one short line: the help text up to its first aside. */

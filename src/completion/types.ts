@@ -1,7 +1,4 @@
-/**
- * Commander's definition of the program as shell completion reads it: completion/tree.ts makes
- * it, completion/answer.ts answers from it (the build keeps a copy in dist/completion.json).
- */
+/** Commander's definition as shell completion reads it: tree.ts makes it, answer.ts reads it. */
 
 /** An option as completion needs it (completion/tree.ts makes it from commander's Option). */
 export interface OptionNode {

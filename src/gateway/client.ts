@@ -11,31 +11,23 @@ import {
   buildPaymentForm,
   buildStatusForm,
   type Credentials,
-  encodeForm,
   type FormField,
-  maskForm,
   type PaymentRequest,
 } from '../protocol/form.js';
-import type { ExchangeProblem } from '../protocol/gateway-fault.js';
 import { MalformedAnswerError } from '../protocol/problems.js';
 import type { ReplayMisses } from '../protocol/replay-miss.js';
 import { formatRequestDate, type RequestDateFormat } from '../protocol/request-date.js';
 import { generateTransactionId, namesNoTransaction } from '../protocol/transaction-id.js';
 import { parseVoucherList, redactedVoucherList, type VoucherList } from '../protocol/vouchers.js';
 import { redactSecrets } from '../run-scope.js';
-import { DirectTransport } from './direct-transport.js';
-import { ExchangeErrors, problemOf } from './exchange-errors.js';
+import { ExchangeErrors } from './exchange-errors.js';
 import { ExchangeFailure } from './exchange-failure.js';
 import type { HttpAnswer, Transport } from './http.js';
 import { BodyTooLargeError, maxAnswerBytes } from './read-answer.js';
+import { type ExchangeEvent, type Operation, sendForm } from './send-form.js';
+import { HttpTransport } from './transport.js';
 
-export type Operation = 'AccountCheck' | 'Payment' | 'Status';
-
-/** What --verbose shows; the password never reaches it (forms are masked, bodies redacted). */
-export type ExchangeEvent =
-  | { direction: 'request'; operation: Operation; url: string; form: FormField[] }
-  | { direction: 'response'; operation: Operation; statusCode: number; body: string; elapsedMs: number }
-  | { direction: 'failure'; operation: Operation; problem: ExchangeProblem; elapsedMs: number };
+export type { ExchangeEvent } from './send-form.js';
 
 export interface GatewayClientOptions {
   baseUrl: string;
@@ -51,7 +43,7 @@ export interface GatewayClientOptions {
   maxBodyBytes?: number;
   /** How requests travel, for hints when the gateway cannot be reached ("through proxy …"). */
   routeDescription?: string;
-  /** How requests travel (openTransport); a direct transport of its own when unset. */
+  /** How requests travel; a direct HttpTransport of its own when unset. */
   transport?: Transport;
   /**
    * Cuts every AccountCheck and Status in flight short (Ctrl+C, SIGTERM): they change nothing.
@@ -99,7 +91,7 @@ export class GatewayClient {
     this.options = options;
     this.endpoint = `${options.baseUrl.replace(/\/+$/, '')}/home/index`;
     this.ownsTransport = options.transport === undefined;
-    this.transport = options.transport ?? new DirectTransport({ timeoutMs: options.timeoutMs });
+    this.transport = options.transport ?? new HttpTransport({ timeoutMs: options.timeoutMs });
     this.errors = new ExchangeErrors({
       endpoint: this.endpoint,
       routeDescription: options.routeDescription,
@@ -257,44 +249,16 @@ export class GatewayClient {
     return answer;
   }
 
-  private async send(operation: Operation, form: FormField[], signal?: AbortSignal) {
-    // Timed only for a listener (--verbose): the first touch of `performance` loads Node's perf_hooks.
-    const started = this.options.onExchange === undefined ? 0 : performance.now();
-    const elapsed = () => Math.round(performance.now() - started);
-    this.options.onExchange?.({ direction: 'request', operation, url: this.endpoint, form: maskForm(form) });
-    try {
-      const answer = await this.transport.post(this.endpoint, encodeForm(form), {
-        timeoutMs: this.options.timeoutMs,
-        maxBodyBytes: this.options.maxBodyBytes ?? maxAnswerBytes,
-        ...(signal ? { signal } : {}),
-      });
-      this.options.recorder?.record({
-        form,
-        status: answer.statusCode,
-        contentType: answer.contentType,
-        bytes: answer.bytes,
-        text: answer.body,
-      });
-      this.options.onExchange?.({
-        direction: 'response',
-        operation,
-        statusCode: answer.statusCode,
-        body: this.redact(answer.body),
-        elapsedMs: elapsed(),
-      });
-      return answer;
-    } catch (error) {
-      if (this.options.onExchange !== undefined) {
-        const problem = problemOf(error);
-        this.options.onExchange({
-          direction: 'failure',
-          operation,
-          problem: problem.kind === 'other' ? { kind: 'other', message: this.redact(problem.message) } : problem,
-          elapsedMs: elapsed(),
-        });
-      }
-      throw error;
-    }
+  private send(operation: Operation, form: FormField[], signal?: AbortSignal): Promise<HttpAnswer> {
+    const { timeoutMs, maxBodyBytes = maxAnswerBytes, onExchange, recorder } = this.options;
+    const route = {
+      transport: this.transport,
+      endpoint: this.endpoint,
+      timeoutMs,
+      maxBodyBytes,
+      redact: this.redactor,
+    };
+    return sendForm({ ...route, onExchange, recorder }, operation, form, signal);
   }
 
   private redact(text: string): string {

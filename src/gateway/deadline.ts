@@ -5,7 +5,7 @@ import { EventEmitter } from 'node:events';
  * per exchange. An AbortSignal keeps its listeners in a linked list whose removed entries
  * still point to their neighbours: with a listener per exchange, once one removed entry was
  * promoted the young collections kept every exchange after it alive, and a batch's memory
- * grew with its length. Arrays, not Sets, for the same reason (direct-transport.ts).
+ * grew with its length. Arrays, not Sets, for the same reason (transport.ts).
  */
 const stoppable = new WeakMap<AbortSignal, Deadline[]>();
 
@@ -36,10 +36,9 @@ export function removeFrom<T>(items: T[], item: T): void {
 
 /**
  * One deadline for a whole exchange (connect, headers and body: a body that trickles forever
- * is ended only by this), or an earlier stop (Ctrl+C), as an emitter of 'abort' (undici takes
- * it as its signal). A batch sets thousands of these; AbortSignal.timeout costs several times
- * as much. Its reason is what AbortSignal.timeout would give (a TimeoutError), or the
- * caller's reason.
+ * is ended only by this), or an earlier stop (Ctrl+C), as an emitter of 'abort': a batch
+ * sets thousands of these, cheaper than AbortSignal.timeout. Its reason is what
+ * AbortSignal.timeout would give (a TimeoutError), or the caller's reason.
  */
 export class Deadline extends EventEmitter {
   aborted = false;

@@ -1,6 +1,6 @@
 /*
  * Every way an exchange can fail, sorted by what it means for money: the request surely never
- * left, or it may have reached the gateway. Both transports classify their errors here.
+ * left, or it may have reached the gateway.
  */
 
 import type { ExchangeProblem } from '../protocol/gateway-fault.js';
@@ -56,116 +56,79 @@ const certificateCodes = new Set([
   'HOSTNAME_MISMATCH',
 ]);
 
-/** Errors raised before a byte of the request could have reached the server. */
-const connectPhaseCodes = new Set([
-  'ECONNREFUSED',
-  'ENOTFOUND',
-  'EAI_AGAIN',
-  'EHOSTUNREACH',
-  'ENETUNREACH',
-  'EADDRNOTAVAIL',
-  'UND_ERR_CONNECT_TIMEOUT',
-  'UND_ERR_PRX_TLS',
-  ...certificateCodes,
-]);
-
-/** Every `code` along the error's cause chain (undici wraps socket and TLS errors). */
-function errorCodes(error: unknown): string[] {
-  const codes: string[] = [];
-  let current: unknown = error;
-  for (let depth = 0; depth < 5 && current instanceof Error; depth++) {
-    const code = (current as { code?: unknown }).code;
-    if (typeof code === 'string') codes.push(code);
-    current = current.cause;
+/** A proxy's refusal of an absolute-URI request (407); a refused tunnel is Node's ERR_PROXY_TUNNEL. */
+export class ProxyRefusalError extends Error {
+  readonly code = 'ERR_PROXY_TUNNEL';
+  constructor(readonly statusCode: number) {
+    super(`the proxy answered ${statusCode}`);
+    this.name = 'ProxyRefusalError';
   }
-  return codes;
 }
 
-/**
- * A proxy that refused to open a tunnel (CONNECT answered with other than 200) or asked for
- * credentials (407) never passed the request on. undici says so only in the message.
- */
-function proxyRefusal(error: unknown): ExchangeProblem | undefined {
-  const message = error instanceof Error ? error.message : '';
-  const tunnel = /^Proxy response \((\d+)\) !== 200/.exec(message);
-  if (tunnel) return { kind: 'proxyTunnel', status: tunnel[1] ?? '' };
-  if (message.includes('Proxy Authentication Required (407)')) return { kind: 'proxyAuth' };
-  return undefined;
+function errorCode(error: unknown): string | undefined {
+  const code = (error as { code?: unknown } | undefined)?.code;
+  return typeof code === 'string' ? code : undefined;
 }
 
-/** Whether the failure is the time-out running out: the hint then offers more time. */
-function isTimeOut(error: unknown): boolean {
-  if (error instanceof Error && error.name === 'TimeoutError') return true;
-  return ['UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT'].includes(
-    errorCodes(error)[0] ?? '',
-  );
+/** A proxy that refused to open a tunnel or asked for credentials (407) never passed the request on. */
+function proxyRefusal(error: unknown): ExchangeProblem {
+  const status = (error as { statusCode?: unknown }).statusCode;
+  if (status === 407) return { kind: 'proxyAuth' };
+  if (typeof status === 'number') return { kind: 'proxyTunnel', status: String(status) };
+  // The tunnel timed out or was closed before it opened.
+  return (error as { proxyTunnelTimeout?: unknown }).proxyTunnelTimeout
+    ? { kind: 'timedOutConnecting' }
+    : { kind: 'closed' };
 }
 
 function problemOf(error: unknown, timeoutMs: number, connected: boolean): ExchangeProblem {
-  const codes = errorCodes(error);
   if (error instanceof Error && error.name === 'TimeoutError') {
     return connected ? { kind: 'noAnswerWithin', ms: timeoutMs } : { kind: 'couldNotConnectWithin', ms: timeoutMs };
   }
-  const refusal = proxyRefusal(error);
-  if (refusal) return refusal;
   if (error instanceof Error && error.name === 'AbortError') return { kind: 'interrupted' };
-  const certificate = codes.find((code) => certificateCodes.has(code));
-  if (certificate)
+  const code = errorCode(error);
+  if (code !== undefined && certificateCodes.has(code))
     return {
       kind: 'certificate',
-      otherHost: certificate === 'ERR_TLS_CERT_ALTNAME_INVALID' || certificate === 'HOSTNAME_MISMATCH',
-      code: certificate,
+      otherHost: code === 'ERR_TLS_CERT_ALTNAME_INVALID' || code === 'HOSTNAME_MISMATCH',
+      code,
     };
-  switch (codes[0]) {
+  switch (code) {
+    case 'ERR_PROXY_TUNNEL':
+      return proxyRefusal(error);
     case 'ECONNREFUSED':
       return { kind: 'refused' };
     case 'ENOTFOUND':
     case 'EAI_AGAIN':
       return { kind: 'hostNotFound' };
-    case 'UND_ERR_CONNECT_TIMEOUT':
-      return { kind: 'couldNotConnectWithin', ms: timeoutMs };
-    case 'UND_ERR_HEADERS_TIMEOUT':
-    case 'UND_ERR_BODY_TIMEOUT':
-      return { kind: 'noAnswerWithin', ms: timeoutMs };
-    case 'UND_ERR_SOCKET':
     case 'ECONNRESET':
     case 'EPIPE':
       return { kind: 'closed' };
     case 'ETIMEDOUT':
       return { kind: connected ? 'timedOutConnected' : 'timedOutConnecting' };
     default:
-      if (codes[0]?.startsWith('HPE_')) return { kind: 'notHttp', code: codes[0] };
+      if (code?.startsWith('HPE_')) return { kind: 'notHttp', code };
       return { kind: 'other', message: error instanceof Error ? error.message : String(error) };
   }
 }
 
 /**
- * What a failed exchange means. `connected` says whether the request could have left: false
- * while the connection (and its TLS handshake) was still being made, so nothing was sent;
- * undefined when the transport cannot tell, and the error's codes decide. `contentType` is
- * the answer's, when its headers arrived, to decode the sample by.
+ * What a failed exchange means, decided here alone: `connected` says whether the request could
+ * have left (its socket connected, and for TLS verified); until then nothing was sent, from then
+ * on it may have been. `contentType` is the answer's, when its head arrived, to decode the sample by.
  */
 export function exchangeFailureOf(
   error: unknown,
-  options: {
-    timeoutMs: number;
-    connected?: boolean | undefined;
-    chunks: readonly Buffer[];
-    contentType?: string | undefined;
-  },
+  options: { timeoutMs: number; connected: boolean; chunks: readonly Buffer[]; contentType?: string | undefined },
 ): Error {
   if (error instanceof BodyTooLargeError) return error;
-  const notSent =
-    options.connected === false ||
-    errorCodes(error).some((code) => connectPhaseCodes.has(code)) ||
-    proxyRefusal(error) !== undefined;
   return new ExchangeFailure(
-    notSent ? 'notSent' : 'maybeSent',
-    problemOf(error, options.timeoutMs, options.connected ?? true),
+    options.connected ? 'maybeSent' : 'notSent',
+    problemOf(error, options.timeoutMs, options.connected),
     {
       cause: error,
       bodySample: options.chunks.length > 0 ? sampleOf(options.chunks, options.contentType) : undefined,
-      timedOut: isTimeOut(error),
+      timedOut: error instanceof Error && error.name === 'TimeoutError',
     },
   );
 }

@@ -1,9 +1,7 @@
 /*
- * The HTTP contract every transport keeps: one form POST, its answer read whole up to a size
- * limit (read-answer.ts) within one deadline (deadline.ts), and every failure sorted by what it
- * means for money (exchange-failure.ts). open-transport.ts picks one per route: node:http and
- * node:https for a direct connection (direct-transport.ts), undici's proxy agents for a proxy
- * (proxy-transport.ts).
+ * The HTTP contract of the transport (transport.ts; --replay and tests may bring their own): one
+ * form POST, its answer read whole up to a size limit (read-answer.ts) within one deadline
+ * (deadline.ts), and every failure sorted by what it means for money (exchange-failure.ts).
  */
 
 export interface HttpAnswer {
@@ -35,11 +33,10 @@ export interface Transport {
   destroy(): Promise<void>;
 }
 
-/** Where a request to a URL goes, in the forms node:http (hostname, port) and undici (origin) take. */
-export interface Target {
+/** Where a request to a URL goes, as node:http takes it. */
+interface Target {
   url: string;
   protocol: string;
-  origin: string;
   /** Without the brackets of an IPv6 address's URL form, as node:http wants it. */
   hostname: string;
   port: string;
@@ -56,7 +53,6 @@ export class Targets {
       this.last = {
         url,
         protocol: parsed.protocol,
-        origin: parsed.origin,
         hostname: parsed.hostname.replace(/^\[(.*)\]$/, '$1'),
         port: parsed.port,
         path: `${parsed.pathname}${parsed.search}`,

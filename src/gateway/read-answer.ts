@@ -39,12 +39,7 @@ export interface AnswerHead {
   contentType: string | undefined;
 }
 
-/** The Content-Type as node:http (a string) or undici (a string, or several) gives it; the last counts, as in fetch. */
-export function contentTypeOf(header: string | string[] | undefined): string | undefined {
-  return Array.isArray(header) ? header.at(-1) : header;
-}
-
-/** The readable side of an answer, as node:http and undici both give it. */
+/** The readable side of an answer (node:http's IncomingMessage). */
 interface AnswerBody {
   on(event: 'data', listener: (chunk: Buffer) => void): unknown;
   on(event: 'error', listener: (error: Error) => void): unknown;
@@ -54,40 +49,9 @@ interface AnswerBody {
 }
 
 /**
- * An answer's body as it arrives: its chunks kept up to maxBytes, counted in bytes before
- * decoding, then the text decoded by the charset its head declares (answer-charset.ts). What
- * arrived stays in `chunks` for a failure's sample. Both transports read bodies with it.
- */
-export class BodyCollector {
-  private size = 0;
-
-  constructor(
-    readonly head: AnswerHead,
-    private readonly maxBytes: number,
-    readonly chunks: Buffer[],
-  ) {}
-
-  /** Takes a chunk; the refusal once the body has grown past the limit. */
-  add(chunk: Buffer): BodyTooLargeError | undefined {
-    this.size += chunk.length;
-    if (this.size <= this.maxBytes) {
-      this.chunks.push(chunk);
-      return undefined;
-    }
-    if (this.chunks.length === 0) this.chunks.push(chunk);
-    return new BodyTooLargeError(this.maxBytes, this.head.statusCode, sampleOf(this.chunks, this.head.contentType));
-  }
-
-  /** The body whole: its bytes, and its text decoded by the charset its head declares. */
-  answer(): { bytes: Buffer; text: string } {
-    const bytes = Buffer.concat(this.chunks, this.size);
-    return { bytes, text: decodeAnswer(bytes, this.head.contentType) };
-  }
-}
-
-/**
- * The body of a readable answer (node:http's), its bytes and its text, refused past maxBytes (BodyCollector).
- * Events, not an async iterator: a batch reads thousands.
+ * The body of an answer (node:http's), its bytes counted before decoding and kept in `chunks`
+ * (a failure's sample), then its text decoded by its charset (answer-charset.ts); refused past
+ * maxBytes. Events, not an async iterator: a batch reads thousands.
  */
 export function readLimited(
   body: AnswerBody,
@@ -96,15 +60,19 @@ export function readLimited(
   chunks: Buffer[],
 ): Promise<{ bytes: Buffer; text: string }> {
   return new Promise((resolve, reject) => {
-    const collector = new BodyCollector(head, maxBytes, chunks);
+    let size = 0;
     body.on('data', (chunk: Buffer) => {
       if (body.destroyed) return;
-      const tooLarge = collector.add(chunk);
-      if (tooLarge === undefined) return;
+      size += chunk.length;
+      if (size <= maxBytes || chunks.length === 0) chunks.push(chunk);
+      if (size <= maxBytes) return;
       body.destroy();
-      reject(tooLarge);
+      reject(new BodyTooLargeError(maxBytes, head.statusCode, sampleOf(chunks, head.contentType)));
     });
-    body.once('end', () => resolve(collector.answer()));
+    body.once('end', () => {
+      const bytes = Buffer.concat(chunks, size);
+      resolve({ bytes, text: decodeAnswer(bytes, head.contentType) });
+    });
     body.on('error', reject);
   });
 }

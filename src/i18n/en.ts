@@ -430,9 +430,8 @@ const en = {
     neededHint:
       'ask a supervisor: repeat it with --request-approval; once approved, `agentpay pay --approved <txn>` sends it',
     teamLedgerOnly:
-      "a second person's approval needs the team ledger on PostgreSQL: a ledger file on this machine cannot tell one person from another; nothing was sent",
-    teamLedgerOnlyHint: 'give --ledger postgres://<role>@<host>/<database> (docs/desk-safety.md, "Approval")',
-    playMoneyHint: (mode: string) =>
+      "a second person's approval needs the team ledger on PostgreSQL (--ledger postgres://<role>@<host>/<database>): a ledger file on this machine cannot tell one person from another; nothing was sent",
+    playMoney: (mode: string) =>
       `${mode} is play money, kept in a ledger of its own: approvals and shifts are a team ledger's, for a real gateway (docs/sandbox.md)`,
     requested: (id: string, expires: string) =>
       `transaction ${id} awaits a supervisor's approval until ${expires}; nothing was sent`,
@@ -491,7 +490,7 @@ const en = {
   /** Shifts and their X and Z reports (docs/desk-safety.md, Shifts). */
   shifts: {
     teamLedgerOnly:
-      'shifts are kept by the team ledger on PostgreSQL: a ledger file on this machine has none; nothing was changed',
+      'shifts are kept by the team ledger on PostgreSQL (--ledger postgres://<role>@<host>/<database>): a ledger file on this machine has none; nothing was changed',
     opened: (role: string, at: string) => `shift of ${role} open since ${at}`,
     alreadyOpen: 'your role has a shift open already: nothing was changed',
     alreadyOpenHint: '`agentpay shift x` shows it; `agentpay shift close` closes it',
@@ -1299,8 +1298,7 @@ const en = {
     notAFile: (path: string) => `${path} is not a file`,
     notAFileHint: 'give the journal file itself (journal.jsonl)',
     postgresOnly: (what: string, journal: string) =>
-      `ledger ${what} is for a PostgreSQL ledger; the ledger here is the file ${journal}`,
-    postgresOnlyHint: 'give --ledger postgres://user@host/database (or AGENTPAY_LEDGER, or the profile key ledger)',
+      `ledger ${what} is for a PostgreSQL ledger (--ledger postgres://user@host/database, AGENTPAY_LEDGER or the profile key ledger); the ledger here is the file ${journal}`,
     caUnreadable: (path: string, where: string, reason: string) =>
       `cannot read the CA file ${path} (${where}): ${reason}`,
     caNoCertificate: (path: string, where: string) => `the CA file ${path} (${where}) holds no PEM certificate`,

@@ -485,9 +485,8 @@ const ru: Catalogue = {
     neededHint:
       'попросите старшего кассира: повторите с --request-approval; после одобрения платёж отправит `agentpay pay --approved <id>`',
     teamLedgerOnly:
-      'одобрение вторым человеком требует общего журнала в PostgreSQL: файл журнала не отличает одного человека от другого; ничего не отправлено',
-    teamLedgerOnlyHint: 'укажите --ledger postgres://<роль>@<хост>/<база> (docs/desk-safety.md, «Approval»)',
-    playMoneyHint: (mode) =>
+      'одобрение вторым человеком требует общего журнала в PostgreSQL (--ledger postgres://<роль>@<хост>/<база>): файл журнала не отличает одного человека от другого; ничего не отправлено',
+    playMoney: (mode) =>
       `${mode} — игровые деньги со своим журналом: одобрения и смены ведёт общий журнал, для настоящего шлюза (docs/sandbox.md)`,
     requested: (id, expires) => `транзакция ${id} ждёт одобрения старшего кассира до ${expires}; ничего не отправлено`,
     requestedHint: (id) =>
@@ -539,7 +538,8 @@ const ru: Catalogue = {
   },
 
   shifts: {
-    teamLedgerOnly: 'смены ведёт общий журнал в PostgreSQL: у файла журнала их нет; ничего не изменено',
+    teamLedgerOnly:
+      'смены ведёт общий журнал в PostgreSQL (--ledger postgres://<роль>@<хост>/<база>): у файла журнала их нет; ничего не изменено',
     opened: (role, at) => `смена ${role} открыта с ${at}`,
     alreadyOpen: 'у вашей роли уже открыта смена: ничего не изменено',
     alreadyOpenHint: '`agentpay shift x` покажет её; `agentpay shift close` закроет',
@@ -1345,9 +1345,8 @@ const ru: Catalogue = {
     byChoices: (given, choices) => `--by ${JSON.stringify(given)} — не одно из: ${choices}`,
     notAFile: (path) => `${path} — не файл`,
     notAFileHint: 'укажите сам файл журнала',
-    postgresOnly: (what, journal) => `ledger ${what} — для журнала в PostgreSQL, а здесь журнал — файл ${journal}`,
-    postgresOnlyHint:
-      'укажите --ledger `postgres://<роль>@<хост>/<база>` (или AGENTPAY_LEDGER, или ключ профиля ledger)',
+    postgresOnly: (what, journal) =>
+      `ledger ${what} — для журнала в PostgreSQL (--ledger postgres://<роль>@<хост>/<база>, AGENTPAY_LEDGER или ключ профиля ledger), а здесь журнал — файл ${journal}`,
     caUnreadable: (path, where, reason) => `не удаётся прочитать файл CA ${path} (${where}): ${reason}`,
     caNoCertificate: (path, where) => `в файле CA ${path} (${where}) нет сертификата PEM`,
     caHint: 'укажите файл с блоками -----BEGIN CERTIFICATE-----',

@@ -1,10 +1,8 @@
 import type { IntentRecord } from './records.js';
 
 /**
- * Who asked for a payment and who approved it, as its attempt records them: the marks
- * `requested-by:<role>` and `approved-by:<role>` among the guards lifted, written by the team
- * ledger's database when `pay --approved` takes an approval (postgres/approvals-schema.ts), and
- * refused there on an attempt no supervisor approved.
+ * Who asked for a payment and who approved it: the marks `requested-by:` and `approved-by:` among
+ * its guards lifted, which only the database writes, when `pay --approved` takes an approval.
  */
 export interface ApprovalMarks {
   requestedBy: string;

@@ -1,4 +1,4 @@
-import type { JournalEntry } from './ledger.js';
+import type { JournalEntry } from './records.js';
 
 /**
  * A bulk run's rows in the ledger: while planned, in a table of the connection's own; once paid,

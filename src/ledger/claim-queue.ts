@@ -9,11 +9,8 @@ export interface Claim {
 }
 
 /**
- * Intents that must be checked and recorded in one step (the replay guard, the desk's rules),
- * taken a batch at a time: the claims made while a batch holds the ledger's lock wait, then go
- * together under the next hold, with one reading of the ledger for all of them. A bulk run's
- * intents written ahead share a lock and a look-back, as they share an fsync; a single `pay`
- * is a batch of one.
+ * Intents checked and recorded in one step, a batch at a time: claims made while a batch holds
+ * the ledger's lock go together under the next hold, with one reading of the ledger for all.
  */
 export class ClaimQueue {
   private waiting: Claim[] = [];

@@ -1,29 +1,32 @@
 import type { LedgerLocation } from '../ledger-location.js';
 import type { TransactionState } from '../protocol/transaction-view.js';
 import type { BulkRun } from './bulk-run.js';
-import type { IntentRecord, JournalRecord, OutcomeRecord } from './records.js';
+import type {
+  Intent,
+  IntentRecord,
+  JournalEntry,
+  JournalRecord,
+  LedgerEntry,
+  OutcomeRecord,
+  Owner,
+} from './records.js';
+
+export type { Intent, JournalEntry, LedgerEntry, Owner, RecordedBy } from './records.js';
+
+import type { TeamLedger } from './team-ledger.js';
 
 /**
- * The ledger: where every payment is recorded before it leaves and every answer after. Two
- * backends keep the same promises with one schema (docs/team-ledger.md): a SQLite file on this
- * machine (sqlite/sqlite-ledger.ts) and a PostgreSQL database a desk shares
- * (postgres/postgres-ledger.ts). Commands and the purchase layer see only this interface.
+ * Where every payment is recorded before it leaves and every answer after: a SQLite file or a
+ * desk's PostgreSQL, one schema (docs/team-ledger.md). Outside ledger/ only this is seen.
  */
 export interface Ledger {
   readonly location: LedgerLocation;
-  /**
-   * Who the ledger records as the operator whatever the profile says, where the backend decides
-   * it: the PostgreSQL operator role the connection logged in as (postgres/roles.ts). The desk's
-   * rules weigh that name's payments.
-   */
+  /** Who the ledger records as operator whatever the profile says (PostgreSQL: the role logged in as). */
   readonly recordsAs?: string | undefined;
   /**
-   * The intent, recorded before a Payment may leave; throws when it cannot be (nothing may be
-   * sent then). A TransactionID already recorded for another purchase is a conflict, and
-   * nothing is recorded; for the same purchase it is a retry (the safe retry, `--txn-id`).
-   * With a guard, the desk's rules weigh the ledger's recent payments first. The checks and the
-   * write are one atomic step in both backends (SQLite's BEGIN IMMEDIATE, PostgreSQL's advisory
-   * locks): two processes recording the same purchase at once cannot both pass.
+   * The intent, recorded before a Payment may leave (throws: nothing may be sent). A TransactionID
+   * held for another purchase is a conflict, for the same one a retry. The desk's rules and the
+   * write are one atomic step in both backends: two processes at once cannot both pass.
    */
   recordIntent(intent: Intent, options: IntentOptions): Promise<IntentResult>;
   /**
@@ -73,15 +76,8 @@ export interface Ledger {
    * its latest word (ledger/records.ts replacesOutcome). Empty when no one did.
    */
   transaction(transactionId: string, owner?: Owner): Promise<HeldTransaction[]>;
-  /** The rules a team ledger's database applies to every intent (postgres/policy.ts); a file keeps none. */
-  ledgerPolicy?(): Promise<LedgerPolicy>;
-}
-
-/** A team ledger's policy, set by its administrator (`ledger policy`). */
-export interface LedgerPolicy {
-  /** A payment above this, by currency, needs a supervisor's approval. */
-  approvalOver: { currency: string; over: string; setBy: string; setAt: string }[];
-  shiftsRequired: boolean;
+  /** Approvals, shifts and the desk's policy (team-ledger.ts): a PostgreSQL ledger's; a file has none. */
+  readonly team?: TeamLedger | undefined;
 }
 
 export interface IntentOptions {
@@ -113,9 +109,6 @@ export interface IntentGuard {
   sums: boolean;
 }
 
-/** What a purchase records before its Payment: the intent without its time, and without who made it (the ledger knows). */
-export type Intent = Omit<IntentRecord, 'kind' | 'at' | 'operator' | 'host'>;
-
 /**
  * The attempt an intent recorded, where the backend names attempts (PostgreSQL: its record's
  * seq). An outcome that says which attempt it answers is known stale once a newer one went out.
@@ -127,24 +120,8 @@ export type IntentResult =
   | { kind: 'retry'; attempt?: AttemptRef }
   | { kind: 'conflict'; earlier: IntentRecord };
 
-export interface Owner {
-  /** The gateway's identity (protocol/gateway-identity.ts), as purchase/session.ts journalGatewayOf gives it. */
-  gateway: string;
-  agentId: string;
-}
-
 export interface OwnerCount extends Owner {
   count: number;
-}
-
-/** Who made a record, where the backend keeps it (PostgreSQL: always). */
-export interface RecordedBy {
-  operator: string;
-  host: string;
-}
-
-export interface LedgerEntry extends JournalEntry {
-  recordedBy?: RecordedBy | undefined;
 }
 
 /** What history asks of a ledger: LedgerFilter, and the latest state, gateway, operator and shift shown. */
@@ -183,12 +160,6 @@ export interface ClaimedBatch {
    * how many outcomes could be kept nowhere, with the first reason.
    */
   done(): Promise<{ unrecorded: number; failure?: unknown }>;
-}
-
-/** What the ledger knows of one transaction: what was meant, and the last word on it. */
-export interface JournalEntry {
-  intent: IntentRecord;
-  outcome: OutcomeRecord | undefined;
 }
 
 /** A transaction as transaction() gives it: with its latest attempt, the one an answer asked for now is for. */

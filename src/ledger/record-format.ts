@@ -3,10 +3,8 @@ import { memberOf, pathOf, ShapeError } from '../protocol/json-shape.js';
 import { transactionStates } from '../protocol/transaction-view.js';
 
 /**
- * The ledger's two records, defined once: a table of each record's fields, in order. The record
- * types (records.ts), readRecord (the checker of any parsed record, whose errors name the field
- * and what was expected) and lineOf (a record as a journal line: `ledger export`, an earlier
- * agentpay's journal) come from it. Hand-written rather than zod: docs/performance.md, "Validators".
+ * The ledger's two records, defined once as tables of fields: the types, readRecord (its errors
+ * name the field) and lineOf (a journal line) come from them. Not zod: docs/performance.md.
  */
 type FieldFormat =
   | { kind: 'text' }
@@ -44,12 +42,9 @@ const viewFields = {
 } as const;
 
 /**
- * Every record starts with kind, transactionId, gateway, agentId (the owner: TransactionIDs are
- * unique per gateway and agent; gateway is the base URL, or "sandbox").
- *
- * An intent may say which voucher it buys (its name, for the receipt), who made it and where
- * (the operator and host), and which of the desk's guards a person lifted for it (`overrides`:
- * "yes", "over-limit", "allow-duplicate"; docs/desk-safety.md). Older journals lack them.
+ * A record starts with its owner (TransactionIDs are unique per gateway and agent). An intent may
+ * name its voucher, operator, host and the guards lifted for it (docs/desk-safety.md), which older
+ * journals lack.
  */
 const intentFields = {
   kind: oneOf('intent'),

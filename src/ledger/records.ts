@@ -1,11 +1,9 @@
 import { isFinalState, type TransactionState } from '../protocol/transaction-view.js';
-import type { IntentRecord } from './record-format.js';
+import type { IntentRecord, OutcomeRecord } from './record-format.js';
 
 /**
- * The journal's two records. An intent is written (and fsynced) before a Payment may leave;
- * an outcome after every answer or settlement. The last outcome of a transaction is its
- * state. No record ever holds the password, in any form. Their format, and the types, are
- * defined once in record-format.ts.
+ * An intent is written before a Payment may leave, an outcome after every answer; no record
+ * holds the password in any form. Their format is record-format.ts.
  */
 export type { IntentRecord, JournalRecord, OutcomeRecord } from './record-format.js';
 
@@ -28,10 +26,8 @@ export function differingParameters(
 }
 
 /**
- * The ledger's rules for a transaction's latest word, one place for every reader (the journal's
- * and PostgreSQL's): a success is the gateway's word that it took the money, never replaced (a
- * "not sent" or "never made" arriving late, from a retry elsewhere or a reconcile that asked too
- * early, is stale); a failure only by another final state; a state in progress by anything.
+ * A transaction's latest word, for every reader: a success is never replaced (a late "not sent"
+ * is stale), a failure only by another final state, a state in progress by anything.
  */
 export function replacesOutcome(current: TransactionState | undefined, next: TransactionState): boolean {
   if (current === undefined) return true;
@@ -44,4 +40,29 @@ export const attemptReopens = (current: TransactionState | undefined): boolean =
 
 export function ownerKey(record: { gateway: string; agentId: string; transactionId: string }): string {
   return `${record.gateway} ${record.agentId} ${record.transactionId}`;
+}
+
+/** What a purchase records before its Payment: the intent without its time, and without who made it (the ledger knows). */
+export type Intent = Omit<IntentRecord, 'kind' | 'at' | 'operator' | 'host'>;
+
+export interface Owner {
+  /** The gateway's identity (protocol/gateway-identity.ts), as commands/context.ts journalGatewayOf gives it. */
+  gateway: string;
+  agentId: string;
+}
+
+/** What the ledger knows of one transaction: what was meant, and the last word on it. */
+export interface JournalEntry {
+  intent: IntentRecord;
+  outcome: OutcomeRecord | undefined;
+}
+
+/** Who made a record, where the backend keeps it (PostgreSQL: always). */
+export interface RecordedBy {
+  operator: string;
+  host: string;
+}
+
+export interface LedgerEntry extends JournalEntry {
+  recordedBy?: RecordedBy | undefined;
 }

@@ -1,18 +1,12 @@
 import { createHash } from 'node:crypto';
 import { addDecimals } from '../protocol/money.js';
 import { approvalMarksOf } from './approval-marks.js';
-import type { LedgerEntry } from './ledger.js';
+import type { LedgerEntry } from './records.js';
 
 /**
- * A shift's report (docs/desk-safety.md, "Shifts"), pure: its totals by currency and state, who
- * approved what, and what is still open. A Z-report's content is stored as canonical JSON and
- * chained by SHA-256, so anyone can check the chain without agentpay:
- *
- * - canonical JSON: objects' keys sorted by their UTF-16 code units, no whitespace, strings as
- *   JSON.stringify writes them, counts and numbers as integers, amounts as decimal strings;
- * - `hash` = lower-case hex SHA-256 of that text's UTF-8 bytes;
- * - the content holds its `number` and the `previousHash` (the hash of report number - 1, or 64
- *   zeros for the first), so each hash covers the chain before it.
+ * A shift's report, pure: totals by currency and state, who approved what, what is still open.
+ * Z-reports are canonical JSON chained by SHA-256, as docs/desk-safety.md ("Shifts") defines them,
+ * so anyone can check the chain without agentpay.
  */
 
 export const firstPreviousHash = '0'.repeat(64);

@@ -24,7 +24,7 @@ export type ExchangeProblem =
   /** Our own time-out (--timeout) ran out while connecting, or while waiting for the answer. */
   | { kind: 'couldNotConnectWithin'; ms: number }
   | { kind: 'noAnswerWithin'; ms: number }
-  /** Anything else, in the words of the error behind it (Node's, undici's, the transport's). */
+  /** Anything else, in the words of the error behind it (Node's, or the transport's). */
   | { kind: 'other'; message: string };
 
 /**

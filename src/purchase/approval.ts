@@ -1,10 +1,10 @@
-import { AgentpayError, ExitCode, UsageError } from '../errors.js';
+import { AgentpayError, ExitCode } from '../errors.js';
 import type { Intent } from '../ledger/ledger.js';
-import type { PostgresLedger } from '../ledger/postgres/postgres-ledger.js';
 import { t } from '../run-scope.js';
 import { type DeskPolicy, deskFindings, enforceDesk } from './desk-guard.js';
 import { nothingSent } from './execute-payment.js';
 import type { PurchaseContext } from './session.js';
+import { teamLedgerOf } from './team-ledger.js';
 
 /** A purchase recorded for a supervisor's approval: nothing was sent yet (exit 3, as a payment not final). */
 export class AwaitingApprovalError extends AgentpayError {
@@ -15,22 +15,9 @@ export class AwaitingApprovalError extends AgentpayError {
 }
 
 /**
- * The two-person rule in the purchase layer (docs/desk-safety.md, Approval): a purchase over the
- * approval threshold (or a duplicate top-up) recorded frozen for a supervisor, nothing sent. The
- * database decides who may approve (ledger/postgres/approvals-schema.ts); the journal file cannot
- * tell people apart, so there a rule that needs a second person is refused.
+ * The two-person rule (docs/desk-safety.md, Approval): a purchase over the threshold, or a
+ * duplicate top-up, recorded frozen for a supervisor; nothing sent. Only a team ledger can.
  */
-
-/** The team ledger, or a refusal naming why the journal file cannot do this (exit 2, nothing sent). */
-export async function teamLedgerOf(context: Pick<PurchaseContext, 'openLedger'>): Promise<PostgresLedger> {
-  const ledger = await context.openLedger();
-  if (ledger.location.kind !== 'postgres') {
-    const { play } = ledger.location;
-    const hint = play === undefined ? t().approvals.teamLedgerOnlyHint : t().approvals.playMoneyHint(play);
-    throw new UsageError(t().approvals.teamLedgerOnly, { hint });
-  }
-  return ledger as PostgresLedger;
-}
 
 export interface ApprovalRequested {
   needs: string[];
@@ -50,7 +37,7 @@ export async function requestPurchaseApproval(
 ): Promise<never> {
   let request: ApprovalRequested;
   try {
-    const ledger = await teamLedgerOf(context);
+    const ledger = await teamLedgerOf(context, 'approvals');
     const findings = await deskFindings(context, async () => ledger, intent, { ...policy, duplicates: 'allow' });
     enforceDesk({ breaches: findings.breaches, duplicates: [] }, policy);
     const needs = [
@@ -58,8 +45,7 @@ export async function requestPurchaseApproval(
       ...(findings.duplicates.length === 0 ? [] : ['duplicate']),
     ];
     if (needs.length === 0) needs.push('asked');
-    const { requestApproval } = await import('../ledger/postgres/approvals.js');
-    const expiresAt = await requestApproval(ledger, intent, needs, context.settings.desk.approvalTtlMs);
+    const expiresAt = await ledger.team.approvals.request(intent, needs, context.settings.desk.approvalTtlMs);
     request = { needs, expiresAt };
   } catch (error) {
     throw nothingSent(error);

@@ -62,11 +62,11 @@ function findingsOf(
 }
 
 /**
- * The team ledger's own threshold (ledger.ts ledgerPolicy), which its database applies at the
+ * The team ledger's own threshold (ledger.ts team), which its database applies at the
  * intent whatever the profile says: found here too, so a person is told before a question.
  */
 async function ledgerApprovalBreach(ledger: Ledger, intent: Intent): Promise<LimitBreach | undefined> {
-  const threshold = (await ledger.ledgerPolicy?.())?.approvalOver.find(({ currency }) => currency === intent.currency);
+  const threshold = (await ledger.team?.policy())?.approvalOver.find(({ currency }) => currency === intent.currency);
   if (threshold === undefined) return undefined;
   return thresholdBreach(
     { amount: threshold.over, currency: intent.currency, setBy: { ledger: threshold.setBy } },

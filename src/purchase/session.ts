@@ -33,8 +33,6 @@ export interface PaymentSession {
 
 export interface OpenGatewayOptions {
   connections?: number;
-  /** Many exchanges to come (ids from a file or stdin): a pool that costs more to load, less per exchange. */
-  batch?: boolean;
   /** Sees every exchange (forms masked, bodies redacted), as --verbose does. */
   onExchange?: (event: ExchangeEvent) => void;
   /** What cuts AccountChecks and Statuses short: the first signal; a bulk run (its rows settle after it) its second. */
@@ -96,9 +94,9 @@ export async function openGatewaySession(
   endpoint: Endpoint,
   options: OpenGatewayOptions,
 ): Promise<GatewaySession> {
-  const [{ GatewayClient }, { openTransport }] = await Promise.all([
+  const [{ GatewayClient }, { HttpTransport }] = await Promise.all([
     import('../gateway/client.js'),
-    import('../gateway/open-transport.js'),
+    import('../gateway/transport.js'),
   ]);
   const { baseUrl, agentId, password, network } = endpoint;
   const timeoutMs = settings.timeoutMs.value;
@@ -106,8 +104,12 @@ export async function openGatewaySession(
   let transport: Transport;
   try {
     recorder = settings.record === undefined ? undefined : await openRecorder(settings.record, password);
-    const { connections, batch } = options;
-    transport = await openTransport({ timeoutMs, connections, ca: endpoint.ca, proxy: network.route, batch });
+    transport = new HttpTransport({
+      timeoutMs,
+      connections: options.connections,
+      ca: endpoint.ca,
+      proxy: network.route,
+    });
   } catch (error) {
     // The embedded sandbox listens in this process: left open, it would keep the process alive.
     await endpoint.stop?.();

@@ -1,5 +1,5 @@
 import { type Catalogue, en } from '../i18n/en.js';
-import type { ApprovalRequest } from '../ledger/postgres/approvals.js';
+import type { ApprovalRequest } from '../ledger/team-ledger.js';
 import { localTimeText } from './receipt.js';
 import { shownText } from './sanitize.js';
 import type { Style } from './style.js';

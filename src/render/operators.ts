@@ -1,5 +1,5 @@
 import { type Catalogue, en } from '../i18n/en.js';
-import type { OperatorRole } from '../ledger/postgres/roles.js';
+import type { OperatorRole } from '../ledger/team-ledger.js';
 import { shownText } from './sanitize.js';
 import type { Style } from './style.js';
 import { renderTable } from './table.js';

@@ -1,5 +1,5 @@
 import { type Catalogue, en } from '../i18n/en.js';
-import type { LedgerPolicy } from '../ledger/ledger.js';
+import type { LedgerPolicy } from '../ledger/team-ledger.js';
 import { shownText } from './sanitize.js';
 
 /** `agentpay ledger policy`: the team ledger's rules, a line each. */

@@ -22,14 +22,13 @@ describe('the bundle, dist/agentpay.cjs', () => {
     expect(result.stderr).toMatch(/at Statements\.all \(\S*src\/ledger\/sqlite\/query\.ts:\d+:\d+\)/);
   });
 
-  it('leaves zod, yaml, undici and pg to require from node_modules; holds commander, lossless-json, chalk and enquirer', () => {
+  it('leaves zod, yaml and pg to require from node_modules; holds commander, lossless-json, chalk and enquirer', () => {
     // esbuild names each file it wraps by its path, so a bundled package shows as node_modules/<name>/.
     const bundled = (name: string) => code.includes(`node_modules/${name}/`);
-    const names = ['zod', 'yaml', 'undici', 'pg', 'commander', 'lossless-json', 'chalk', 'enquirer'];
+    const names = ['zod', 'yaml', 'pg', 'commander', 'lossless-json', 'chalk', 'enquirer'];
     expect(Object.fromEntries(names.map((name) => [name, bundled(name)]))).toEqual({
       zod: false,
       yaml: false,
-      undici: false,
       pg: false,
       commander: true,
       'lossless-json': true,

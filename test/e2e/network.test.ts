@@ -88,6 +88,59 @@ describe('proxies', () => {
   });
 });
 
+describe('a proxy that asks for credentials', () => {
+  let guarded: ForwardProxy;
+  beforeAll(async () => {
+    guarded = await startForwardProxy('clerk:proxy-pass');
+  });
+  afterAll(() => guarded.close());
+  const withLogin = () => guarded.url.replace('http://', 'http://clerk:proxy-pass@');
+
+  it('an http:// gateway: without them exit 4, no payment sent; with them in the URL it goes through', async () => {
+    const before = paymentsReceived(sandbox).length;
+    const refused = await runCli(pay('proxy-login-http'), { env: { ...env, HTTP_PROXY: guarded.url } });
+    expect(refused.code).toBe(4);
+    expect(refused.stderr).toContain('the proxy asks for credentials (HTTP 407)');
+    expect(refused.stderr).toContain('no payment was sent');
+    expect(paymentsReceived(sandbox).length).toBe(before);
+    const paid = await runCli(pay('proxy-login-http'), { env: { ...env, HTTP_PROXY: withLogin() } });
+    expect(paid.code).toBe(0);
+    expect(guarded.forwarded).toEqual([`${sandbox.baseUrl}/home/index`]);
+    expect(paymentsReceived(sandbox).map((form) => form.get('Account'))).toContain('proxy-login-http');
+  });
+
+  it('an https:// gateway through CONNECT: the same, said as credentials, not as a refused tunnel', async () => {
+    const certificate = await selfSignedCertificate();
+    const gateway = await startScriptedServer(sandboxResponder(), certificate);
+    try {
+      const httpsEnv = { ...env, AGENTPAY_BASE_URL: gateway.baseUrl, AGENTPAY_CA_FILE: certificate.certPath };
+      const refused = await runCli(pay('proxy-login-https'), { env: { ...httpsEnv, HTTPS_PROXY: guarded.url } });
+      expect(refused.code).toBe(4);
+      expect(refused.stderr).toContain('the proxy asks for credentials (HTTP 407)');
+      expect(refused.stderr).toContain('no payment was sent');
+      expect(gateway.received).toHaveLength(0);
+      const paid = await runCli(pay('proxy-login-https'), { env: { ...httpsEnv, HTTPS_PROXY: withLogin() } });
+      expect(paid.code).toBe(0);
+      expect(gateway.received.map((form) => form.get('RequestType'))).toEqual(['Payment']);
+    } finally {
+      await gateway.close();
+    }
+  });
+
+  it('a batch of look-ups goes through it too, on its kept-alive connections', async () => {
+    const ids = join(env.HOME!, 'proxy-ids.txt');
+    writeFileSync(ids, `${Array.from({ length: 20 }, (_, n) => 404400 + n).join('\n')}\n`);
+    guarded.forwarded.length = 0;
+    const run = await runCli(['status', '--from-file', ids, '--concurrency', '4', '--json'], {
+      env: { ...env, HTTP_PROXY: withLogin() },
+    });
+    expect(run.code).toBe(3); // not found, every one: each an answer through the proxy
+    expect(jsonLines(run.stdout)).toHaveLength(20);
+    expect(guarded.forwarded).toHaveLength(20);
+    expect(guarded.connections.mostOpen).toBeLessThanOrEqual(4);
+  });
+});
+
 describe('agentpay doctor', () => {
   it('shows where each setting came from, the password masked, and that the gateway answers', async () => {
     const configHome = join(env.HOME!, 'doctor-config');

@@ -24,21 +24,21 @@ function olderNode(): { path: string; version: string } | undefined {
     }
     const version = execFileSync(candidate, ['--version'], { encoding: 'utf8' }).trim();
     const [major = 0, minor = 0] = version.slice(1).split('.').map(Number);
-    if (major < 22 || (major === 22 && minor < 19)) return { path: candidate, version };
+    if (major < 22 || (major === 22 && minor < 21)) return { path: candidate, version };
   }
-  if (process.env.CI === 'true') throw new Error('no Node older than 22.19 on PATH: CI runs on Debian, whose is 20');
+  if (process.env.CI === 'true') throw new Error('no Node older than 22.21 on PATH: CI runs on Debian, whose is 20');
   return undefined;
 }
 const older = olderNode();
 
-describe.skipIf(older === undefined)('started by an older Node (skipped: no Node older than 22.19 on PATH)', () => {
+describe.skipIf(older === undefined)('started by an older Node (skipped: no Node older than 22.21 on PATH)', () => {
   it('prints one line naming the supported lines, nothing on stdout, and exits 2', () => {
     const command = ['--sandbox', 'check', '--service', '101', '--account', '7011234567'];
     for (const args of [command, ['__complete', 'bash', 'agentpay', 'ch']]) {
       const run = spawnSync(older!.path, [binPath, ...args], { env: isolatedEnv(), encoding: 'utf8' });
       expect(run.stdout).toBe('');
       expect(run.stderr).toBe(
-        `agentpay: needs Node.js 22 (22.19 or later), 24 or 26; this is Node.js ${older!.version}\n`,
+        `agentpay: needs Node.js 22 (22.21 or later), 24 (24.5 or later) or 26; this is Node.js ${older!.version}\n`,
       );
       expect(run.status).toBe(2);
     }

@@ -116,7 +116,7 @@ describe('--record', () => {
     expect(readdirSync(other)).toEqual([`0001-AccountCheck-${service}.json`, `0002-Payment-${service}.json`]);
   });
 
-  it("records a batch too (undici's pool): status --from-file", async () => {
+  it('records a batch too: status --from-file', async () => {
     const batch = join(mkdtempSync(join(tmpdir(), 'agentpay-replay-')), 'batch');
     const ids = ['1795000000000000011', '1795000000000000012'];
     const result = await runCli(['--record', batch, 'status', '--from-file', '-'], {

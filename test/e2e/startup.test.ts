@@ -58,7 +58,7 @@ describe('start-up of a command: the bundle, and only the packages its path need
       const run = await runProbed(['status', '404404', '--json'], env);
       expect(run.code).toBe(3); // not found (unknown): a real exchange with the gateway took place
       expect(jsonLines(run.stdout)).toEqual([expect.objectContaining({ transactionId: '404404', state: 'unknown' })]);
-      // commander, lossless-json and chalk are in the bundle; zod, yaml, undici and pg stay unloaded.
+      // commander, lossless-json and chalk are in the bundle; zod, yaml and pg stay unloaded.
       expect(run.packages).toEqual([]);
       expect(run.builtins).toContain('http');
     } finally {
@@ -66,7 +66,7 @@ describe('start-up of a command: the bundle, and only the packages its path need
     }
   });
 
-  it('`status --from-file` (a batch) requires undici through its public entry point', async () => {
+  it('`status --from-file` (a batch): the same transport, no npm package required either', async () => {
     const { sandbox, env } = await sandboxWithEnv();
     try {
       const ids = join(env.HOME!, 'ids.txt');
@@ -74,7 +74,8 @@ describe('start-up of a command: the bundle, and only the packages its path need
       const run = await runProbed(['status', '--from-file', ids, '--json'], env);
       expect(run.code).toBe(3);
       expect(jsonLines(run.stdout)).toHaveLength(2);
-      expect(run.packages).toEqual(['undici']);
+      expect(run.packages).toEqual([]);
+      expect(run.builtins).toContain('http');
     } finally {
       await sandbox.close();
     }

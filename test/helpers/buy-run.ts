@@ -114,7 +114,13 @@ function journaledPay(
   const session = { client, gateway: baseUrl, agentId: sandboxCredentials.agentId };
   const contextOf = async (): Promise<CommandContext> => {
     const resolved = await settings;
-    const ledger = openLedger(resolved, out);
+    const ledger = openLedger(resolved.ledger.value, {
+      operator: resolved.operator.value,
+      env: resolved.env,
+      stateDirectory: join(home, 'state', 'agentpay'),
+      byDefault: false,
+      note: (message) => out.warn(message),
+    });
     return {
       settings: resolved,
       out,

@@ -1,11 +1,12 @@
-import { createServer, request as httpRequest, type Server } from 'node:http';
+import { createServer, request as httpRequest, type IncomingHttpHeaders, type Server } from 'node:http';
 import { type AddressInfo, connect, type Socket } from 'node:net';
 
 /**
  * A tiny forward proxy on 127.0.0.1 that counts what passes: absolute-URI requests for
  * http:// targets, CONNECT tunnels for https:// ones. It forwards to loopback only, and passes
  * a connection the gateway cut on as a cut connection, so a client sees through it what it
- * would see directly.
+ * would see directly. Given `credentials` ('user:pass'), it answers 407 to any request or
+ * CONNECT without them in Proxy-Authorization, as a proxy that wants a login does.
  */
 export interface ForwardProxy {
   url: string;
@@ -20,11 +21,18 @@ export interface ForwardProxy {
 
 const loopback = (host: string) => host === '127.0.0.1' || host.startsWith('127.0.0.1:');
 
-export function startForwardProxy(): Promise<ForwardProxy> {
+export function startForwardProxy(credentials?: string): Promise<ForwardProxy> {
   const forwarded: string[] = [];
   const tunnels: string[] = [];
   const sockets = new Set<Socket>();
+  const expected = credentials === undefined ? undefined : `Basic ${Buffer.from(credentials).toString('base64')}`;
+  const refused = (headers: IncomingHttpHeaders) =>
+    expected !== undefined && headers['proxy-authorization'] !== expected;
   const server: Server = createServer((request, response) => {
+    if (refused(request.headers)) {
+      response.writeHead(407, { 'proxy-authenticate': 'Basic realm="proxy"' }).end('login first');
+      return;
+    }
     const target = new URL(request.url ?? '/');
     if (!loopback(target.host)) {
       response.writeHead(403).end('loopback only');
@@ -61,6 +69,10 @@ export function startForwardProxy(): Promise<ForwardProxy> {
   });
   server.on('connect', (request, client: Socket, head: Buffer) => {
     const target = request.url ?? '';
+    if (refused(request.headers)) {
+      client.end('HTTP/1.1 407 Proxy Authentication Required\r\nProxy-Authenticate: Basic realm="proxy"\r\n\r\n');
+      return;
+    }
     if (!loopback(target)) {
       client.end('HTTP/1.1 403 Forbidden\r\n\r\n');
       return;

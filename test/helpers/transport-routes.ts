@@ -1,9 +1,8 @@
 import { afterAll, afterEach, beforeAll, expect } from 'vitest';
 import { AgentpayError } from '../../src/errors.js';
 import { GatewayClient, type GatewayClientOptions } from '../../src/gateway/client.js';
-import { DirectTransport } from '../../src/gateway/direct-transport.js';
 import type { Transport } from '../../src/gateway/http.js';
-import { undiciTransport } from '../../src/gateway/undici-transport.js';
+import { HttpTransport } from '../../src/gateway/transport.js';
 import { closedPortUrl, type FakeGateway, type FakeHandler, startFakeGateway } from './fake-gateway.js';
 import { type ForwardProxy, startForwardProxy } from './forward-proxy.js';
 
@@ -15,7 +14,7 @@ export interface Route {
 
 /**
  * Every transport keeps one contract, so every case runs over each: the routes, fake gateways and
- * clients closed after each test, and the forward proxy the third route goes through (started
+ * clients closed after each test, and the forward proxy the proxy routes go through (started
  * before the file's tests, closed after them). Called once, at the top of a test file.
  */
 export function transportRoutes() {
@@ -38,33 +37,34 @@ export function transportRoutes() {
 
   const routes: [string, Route][] = [
     [
-      'a direct connection (node:http)',
+      'a direct connection',
       {
-        transport: (timeoutMs) => new DirectTransport({ timeoutMs }),
-        refused: async (timeoutMs) => ({
-          baseUrl: await closedPortUrl(),
-          transport: new DirectTransport({ timeoutMs }),
-        }),
+        transport: (timeoutMs) => new HttpTransport({ timeoutMs }),
+        refused: async (timeoutMs) => ({ baseUrl: await closedPortUrl(), transport: new HttpTransport({ timeoutMs }) }),
       },
     ],
     [
-      'a direct connection, in a batch (undici)',
+      'a proxy (--proxy)',
       {
-        transport: (timeoutMs) => undiciTransport({ timeoutMs }, { kind: 'direct' }),
-        refused: async (timeoutMs) => ({
-          baseUrl: await closedPortUrl(),
-          transport: undiciTransport({ timeoutMs }, { kind: 'direct' }),
-        }),
-      },
-    ],
-    [
-      'a proxy (undici)',
-      {
-        transport: (timeoutMs) => undiciTransport({ timeoutMs }, { kind: 'explicit', url: proxy.url }),
+        transport: (timeoutMs) => new HttpTransport({ timeoutMs, proxy: { kind: 'explicit', url: proxy.url } }),
         // The proxy itself refuses: the request never left this machine.
         refused: async (timeoutMs) => ({
           baseUrl: 'http://127.0.0.1:9',
-          transport: undiciTransport({ timeoutMs }, { kind: 'explicit', url: await closedPortUrl() }),
+          transport: new HttpTransport({ timeoutMs, proxy: { kind: 'explicit', url: await closedPortUrl() } }),
+        }),
+      },
+    ],
+    [
+      'the proxies of the environment (HTTP_PROXY)',
+      {
+        transport: (timeoutMs) =>
+          new HttpTransport({ timeoutMs, proxy: { kind: 'env', httpProxy: proxy.url, httpsProxy: '', noProxy: '' } }),
+        refused: async (timeoutMs) => ({
+          baseUrl: 'http://127.0.0.1:9',
+          transport: new HttpTransport({
+            timeoutMs,
+            proxy: { kind: 'env', httpProxy: await closedPortUrl(), httpsProxy: '', noProxy: '' },
+          }),
         }),
       },
     ],

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { ApprovalRequest } from '../../src/ledger/postgres/approvals.js';
+import type { ApprovalRequest } from '../../src/ledger/team-ledger.js';
 import { approvalsTable } from '../../src/render/approvals.js';
 import { plainStyle } from '../../src/render/style.js';
 

@@ -1,20 +1,16 @@
 import { CancelledError, UsageError } from '../../errors.js';
-import type { ApprovalRequest } from '../../ledger/postgres/approvals.js';
-import type { PostgresLedger } from '../../ledger/postgres/postgres-ledger.js';
+import type { ApprovalRequest, Approvals } from '../../ledger/team-ledger.js';
 import { optionalText, optionRecord, switchOption } from '../../options/values.js';
 import { parseTransactionId } from '../../protocol/transaction-id.js';
-import { teamLedgerOf } from '../../purchase/approval.js';
 import { journalGatewayOf } from '../../purchase/session.js';
+import { teamLedgerOf } from '../../purchase/team-ledger.js';
 import { t } from '../../run-scope.js';
 import type { CommandContext } from '../context.js';
-
-const approvals = () => import('../../ledger/postgres/approvals.js');
 
 /** `agentpay approvals`: the open requests, oldest first (a JSON object a line under --json). */
 export async function runApprovals(_raw: unknown, context: CommandContext): Promise<void> {
   const { out } = context;
-  const ledger = await teamLedgerOf(context);
-  const requests = await (await approvals()).openApprovals(ledger);
+  const requests = await (await teamLedgerOf(context, 'approvals')).team.approvals.open();
   if (out.json) {
     for (const request of requests) out.data(JSON.stringify(request));
     return;
@@ -28,8 +24,8 @@ export async function runApprovals(_raw: unknown, context: CommandContext): Prom
  * The one request a decision means. A TransactionID is an agent's on one gateway, so two may
  * share it: the settings' gateway and agent choose (else the only one); none or two are named (exit 2).
  */
-async function requestMeant(context: CommandContext, ledger: PostgresLedger, id: string): Promise<ApprovalRequest> {
-  const candidates = await (await approvals()).requestsById(ledger, id);
+async function requestMeant(context: CommandContext, approvals: Approvals, id: string): Promise<ApprovalRequest> {
+  const candidates = await approvals.byTransactionId(id);
   if (candidates.length === 0)
     throw new UsageError(t().approvals.refused(t().approvals.reasons.none(id), false), {
       hint: t().approvals.reasonHint,
@@ -67,10 +63,10 @@ async function decide(raw: unknown, context: CommandContext, decision: 'approved
   const reason = optionalText(options.reason, '--reason');
   const yes = switchOption(options.yes, '--yes');
   const { out } = context;
-  const ledger = await teamLedgerOf(context);
-  const meant = await requestMeant(context, ledger, transactionId);
+  const { approvals } = (await teamLedgerOf(context, 'approvals')).team;
+  const meant = await requestMeant(context, approvals, transactionId);
   await confirmDecision(context, meant, decision, yes);
-  const request = await (await approvals()).decideApproval(ledger, meant, decision, reason);
+  const request = await approvals.decide(meant, decision, reason);
   if (out.json) out.data(JSON.stringify(request));
   else {
     const said = decision === 'approved' ? t().approvals.approved : t().approvals.declined;

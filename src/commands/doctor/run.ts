@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { AgentpayError, LedgerUnreachableError } from '../../errors.js';
+import { AgentpayError } from '../../errors.js';
 import { type CodeTable, classifyCode } from '../../protocol/codes.js';
 import { generateTransactionId } from '../../protocol/transaction-id.js';
 import type { GatewaySession } from '../../purchase/session.js';
@@ -36,30 +36,16 @@ async function checkLedger(settings: Settings): Promise<{ check: LedgerCheck; fa
   const location = settings.ledger.value;
   if (location.kind === 'file')
     return { check: { kind: 'file', where: location.shown, exists: existsSync(location.path) } };
-  const [{ connectLedger, reasonOf }, { versionOf }, { countWaiting, fallbackOf }] = await Promise.all([
-    import('../../ledger/postgres/connect.js'),
-    import('../../ledger/postgres/schema.js'),
-    import('../../ledger/postgres/fallback.js'),
-  ]);
-  const waiting = countWaiting(fallbackOf(stateDirectory(settings.env), location.shown));
-  try {
-    const { client } = await connectLedger(location, settings.env);
-    try {
-      return {
-        check: { kind: 'postgres', where: location.shown, ok: true, schemaVersion: await versionOf(client), waiting },
-      };
-    } catch (error) {
-      throw new LedgerUnreachableError(location.shown, reasonOf(error), { cause: error });
-    } finally {
-      await client.end().catch(() => undefined);
-    }
-  } catch (error) {
-    if (!(error instanceof AgentpayError)) throw error;
-    return {
-      check: { kind: 'postgres', where: location.shown, ok: false, message: error.message, waiting },
-      failure: error,
-    };
-  }
+  const { inspectTeamLedger } = await import('../../ledger/open-ledger.js');
+  const { waiting, schemaVersion, failure } = await inspectTeamLedger(
+    location,
+    settings.env,
+    stateDirectory(settings.env),
+  );
+  const where = location.shown;
+  if (schemaVersion !== undefined) return { check: { kind: 'postgres', where, ok: true, schemaVersion, waiting } };
+  if (!(failure instanceof AgentpayError)) throw failure;
+  return { check: { kind: 'postgres', where, ok: false, message: failure.message, waiting }, failure };
 }
 
 /**
@@ -96,10 +82,8 @@ async function checkGateway(session: GatewaySession, settings: Settings): Promis
 }
 
 /**
- * `agentpay doctor`: each setting and where it came from, then a Status for a made-up id to
- * see that the gateway answers. Any understood envelope is healthy (a made-up id is
- * normally "not found"). Exit 0, or the usual codes: 2 a setting is missing or wrong,
- * 4 the gateway cannot be reached, 5 its answer is not understood.
+ * `agentpay doctor`: each setting and its source, then a Status for a made-up id: any understood
+ * envelope is healthy. Exit 0, or 2 (a setting), 4 (gateway unreachable), 5 (answer not understood).
  */
 export async function runDoctor(_rawOptions: unknown, context: CommandContext): Promise<void> {
   const { settings, out } = context;

@@ -3,7 +3,8 @@ import { optionRecord } from '../../options/values.js';
 import { t } from '../../run-scope.js';
 import { amountsPerCurrency } from '../../settings/parsers.js';
 import type { CommandContext } from '../context.js';
-import { adminConnection, refused } from './operators.js';
+import { refused } from './operators.js';
+import { administration } from './run.js';
 
 /**
  * `agentpay ledger policy`: shows, or with the administrator's URL sets, the rules the database
@@ -23,22 +24,17 @@ export async function runPolicy(raw: unknown, context: CommandContext): Promise<
     .filter((code) => code !== '');
   const shiftsRequired = options.shifts === undefined ? undefined : options.shifts === 'required';
   const { out } = context;
-  const { client, location } = await adminConnection(context, 'policy');
+  const admin = await administration(context, 'policy');
   try {
-    const [{ ensureSchema }, policy] = await Promise.all([
-      import('../../ledger/postgres/schema.js'),
-      import('../../ledger/postgres/policy.js'),
-    ]);
-    await ensureSchema(client, location.shown);
     if (approvalOver.size > 0 || clearApprovalOver.length > 0 || shiftsRequired !== undefined)
-      await policy
-        .changeDeskPolicy(client, { approvalOver, clearApprovalOver, shiftsRequired })
+      await admin
+        .changePolicy({ approvalOver, clearApprovalOver, shiftsRequired })
         .catch((error) => refused(error, 'policy'));
-    const now = await policy.ledgerPolicyOf(async (text) => (await client.query(text)).rows);
-    if (out.json) return out.data(JSON.stringify({ ledger: location.shown, ...now }));
+    const now = await admin.policy();
+    if (out.json) return out.data(JSON.stringify({ ledger: admin.shown, ...now }));
     const { policyText } = await import('../../render/policy.js');
     out.data(policyText(now, t()));
   } finally {
-    await client.end().catch(() => undefined);
+    await admin.close();
   }
 }

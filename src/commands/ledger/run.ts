@@ -4,34 +4,31 @@ import { errnoCodeOf, LocalStorageError, UsageError } from '../../errors.js';
 import { untilInterrupted } from '../../interrupts.js';
 import { isLegacyJournal, legacyJournalRecords } from '../../ledger/journal-import/journal-records.js';
 import { lineOf } from '../../ledger/record-format.js';
-import type { LedgerLocation } from '../../ledger-location.js';
+import type { LedgerAdministration } from '../../ledger/team-ledger.js';
 import { optionRecord } from '../../options/values.js';
 import { t } from '../../run-scope.js';
 import type { CommandContext } from '../context.js';
 
-/** The PostgreSQL ledger the settings name; a journal file is told these subcommands are for a team ledger. */
-export function postgresLocation(context: CommandContext, what: string): LedgerLocation & { kind: 'postgres' } {
+/** The team ledger the settings name, as its administrator reaches it; a file is told in one line it has none. */
+export async function administration(context: CommandContext, what: string): Promise<LedgerAdministration> {
   const location = context.settings.ledger.value;
-  if (location.kind === 'postgres') return location;
-  throw new UsageError(t().commands.postgresOnly(what, location.shown), { hint: t().commands.postgresOnlyHint });
+  if (location.kind !== 'postgres') throw new UsageError(t().commands.postgresOnly(what, location.shown));
+  const { openLedgerAdministration } = await import('../../ledger/open-ledger.js');
+  return openLedgerAdministration(location, context.settings.env);
 }
 
 /** `agentpay ledger migrate`: the schema migrations not yet applied, under the same advisory lock as on first use. */
 export async function runMigrate(_raw: unknown, context: CommandContext): Promise<void> {
-  const location = postgresLocation(context, 'migrate');
-  const { out, settings } = context;
-  const [{ connectLedger }, { migrate, schemaVersion }] = await Promise.all([
-    import('../../ledger/postgres/connect.js'),
-    import('../../ledger/postgres/schema.js'),
-  ]);
-  const { client } = await connectLedger(location, settings.env);
+  const { out } = context;
+  const admin = await administration(context, 'migrate');
   try {
-    const applied = await migrate(client);
-    if (out.json) out.data(JSON.stringify({ ledger: location.shown, version: schemaVersion, applied }));
-    else if (applied.length === 0) out.note(t().ledger.upToDate(location.shown, schemaVersion));
-    else for (const { version, name } of applied) out.note(t().ledger.applied(location.shown, version, name));
+    const applied = await admin.migrate();
+    const { shown, schemaVersion } = admin;
+    if (out.json) out.data(JSON.stringify({ ledger: shown, version: schemaVersion, applied }));
+    else if (applied.length === 0) out.note(t().ledger.upToDate(shown, schemaVersion));
+    else for (const { version, name } of applied) out.note(t().ledger.applied(shown, version, name));
   } finally {
-    await client.end().catch(() => undefined);
+    await admin.close();
   }
 }
 

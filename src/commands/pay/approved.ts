@@ -1,21 +1,15 @@
 import { TransactionPendingError, UsageError } from '../../errors.js';
-import type { Owner } from '../../ledger/ledger.js';
-import type { PostgresLedger } from '../../ledger/postgres/postgres-ledger.js';
+import type { Ledger, Owner } from '../../ledger/ledger.js';
 import { optionRecord } from '../../options/values.js';
 import { parseTransactionId } from '../../protocol/transaction-id.js';
-import { teamLedgerOf } from '../../purchase/approval.js';
 import { executePayment, nothingSent } from '../../purchase/execute-payment.js';
 import { errorOfView } from '../../purchase/outcome.js';
 import { requireOpenShift } from '../../purchase/shift-guard.js';
+import { teamLedgerOf } from '../../purchase/team-ledger.js';
 import { t } from '../../run-scope.js';
 import type { CommandContext } from '../context.js';
 import { guardLivePay, yesOption } from '../live-guard.js';
 
-/**
- * `agentpay pay --approved <txn>`: the purchase a supervisor approved, sent exactly as it was
- * frozen, under its TransactionID. The database turns the approval into the intent in one
- * statement, so a second run finds it sent and sends nothing (docs/desk-safety.md, Approval).
- */
 /** What --approved leaves to the frozen purchase: given with it, the command is refused whole. */
 const frozen = [
   ['service', '--service'],
@@ -30,6 +24,10 @@ const frozen = [
   ['allowDuplicate', '--allow-duplicate'],
 ] as const;
 
+/**
+ * `agentpay pay --approved <txn>`: the approved purchase sent as it was frozen. The database turns
+ * the approval into the intent once, so a second run sends nothing (docs/desk-safety.md, Approval).
+ */
 export async function runApprovedPay(rawOptions: unknown, context: CommandContext): Promise<void> {
   const options = optionRecord(rawOptions);
   const given = frozen.find(([name]) => options[name] !== undefined && options[name] !== false);
@@ -37,23 +35,23 @@ export async function runApprovedPay(rawOptions: unknown, context: CommandContex
   const transactionId = parseTransactionId(String(options.approved), '--approved');
   const { out } = context;
   const live = guardLivePay(context, { yes: yesOption(rawOptions), dryRun: false });
-  const ledger = await teamLedgerOf(context).catch((error: unknown) => {
+  const ledger = await teamLedgerOf(context, 'approvals').catch((error: unknown) => {
     throw nothingSent(error);
   });
   const session = await context.openGateway();
   try {
     const owner = { gateway: session.gateway, agentId: session.agentId };
-    const approvals = await import('../../ledger/postgres/approvals.js');
+    const { approvals } = ledger.team;
     if (live.confirm !== undefined) {
       // At a terminal through a live profile: asked about the frozen purchase before it is taken.
-      const request = await approvals.approvalRequest(ledger, owner, transactionId);
+      const request = await approvals.find({ ...owner, transactionId });
       if (request !== undefined) await live.confirm(request);
     }
     // Before the approval is taken: taken, it is the intent, and the payment must then go.
     await requireOpenShift(context).catch((error: unknown) => {
       throw nothingSent(error);
     });
-    const approved = await approvals.useApproval(ledger, owner, transactionId).catch((error: unknown) => {
+    const approved = await approvals.use({ ...owner, transactionId }).catch((error: unknown) => {
       throw nothingSent(error);
     });
     if (approved === 'used') return await showSentAlready(context, ledger, owner, transactionId);
@@ -80,7 +78,7 @@ export async function runApprovedPay(rawOptions: unknown, context: CommandContex
 /** A second `--approved`: what the ledger knows of the payment the first one sent; nothing is sent again. */
 async function showSentAlready(
   context: CommandContext,
-  ledger: PostgresLedger,
+  ledger: Ledger,
   owner: Owner,
   transactionId: string,
 ): Promise<void> {

@@ -5,7 +5,7 @@ import type { LedgerEntry, LedgerHistory } from '../../ledger/ledger.js';
 import type { JobFigures } from '../../metrics/exposition.js';
 import { parseOptions } from '../../options/definition.js';
 import { optionRecord } from '../../options/values.js';
-import { shiftLedgerOf } from '../../purchase/shift-guard.js';
+import { teamLedgerOf } from '../../purchase/team-ledger.js';
 import type { ReportLines } from '../../render/report.js';
 import { t } from '../../run-scope.js';
 import type { CommandContext } from '../context.js';
@@ -28,8 +28,7 @@ function parseReportOptions(raw: unknown, out: CommandContext['out']) {
 
 /** `--shift N`: the range the shift Z-report N closed was open, and its role's payments only. */
 async function shiftRange(context: CommandContext, number: number): Promise<{ range: ReportRange; operator: string }> {
-  const ledger = await shiftLedgerOf(context);
-  const shift = await (await import('../../ledger/postgres/shifts.js')).shiftOfZReport(ledger, number);
+  const shift = await (await teamLedgerOf(context, 'shifts')).team.shifts.ofZReport(number);
   if (shift === undefined) throw new UsageError(t().shifts.noSuchReport(number), { hint: t().shifts.noSuchReportHint });
   return { range: { from: shift.openedAt, until: shift.closedAt }, operator: shift.operator };
 }

@@ -1,12 +1,17 @@
 import { AgentpayError, ExitCode, InterruptedError, TransactionPendingError, UsageError } from '../../errors.js';
 import { stoppedBy } from '../../interrupts.js';
 import type { LedgerEntry } from '../../ledger/ledger.js';
-import type { PostgresLedger } from '../../ledger/postgres/postgres-ledger.js';
-import type { Shift } from '../../ledger/postgres/shifts.js';
-import { firstPreviousHash, type ShiftSummary, shiftSummary, type ZReportContent } from '../../ledger/z-report.js';
+import type { Shift } from '../../ledger/team-ledger.js';
+import {
+  chainBreak,
+  firstPreviousHash,
+  type ShiftSummary,
+  shiftSummary,
+  type ZReportContent,
+} from '../../ledger/z-report.js';
 import { defaultGraceSeconds } from '../../options/purchase.js';
 import { optionRecord, switchOption } from '../../options/values.js';
-import { shiftLedgerOf } from '../../purchase/shift-guard.js';
+import { teamLedgerOf, type WithTeam } from '../../purchase/team-ledger.js';
 import { t } from '../../run-scope.js';
 import type { CommandContext } from '../context.js';
 import { dataFormatOption, writeCsvLine } from '../output-format.js';
@@ -19,13 +24,13 @@ export class ZReportChainError extends AgentpayError {
   }
 }
 
-/** `agentpay shift open|x|close|verify` (docs/desk-safety.md, Shifts): thin, over ledger/postgres/shifts.ts. */
+/** `agentpay shift open|x|close|verify` (docs/desk-safety.md, Shifts): thin, over the ledger's team.shifts. */
 
-const shifts = () => import('../../ledger/postgres/shifts.js');
+const shiftLedgerOf = (context: CommandContext) => teamLedgerOf(context, 'shifts');
 
 /** This role's open shift, or a refusal naming how to open one (exit 2). */
-async function currentShift(context: CommandContext, ledger: PostgresLedger): Promise<Shift> {
-  const shift = await (await shifts()).openShiftOf(ledger);
+async function currentShift(context: CommandContext, ledger: WithTeam): Promise<Shift> {
+  const shift = await ledger.team.shifts.current();
   if (shift !== undefined) return shift;
   throw new UsageError(t().shifts.noShift(ledger.recordsAs ?? context.settings.operator.value), {
     hint: t().shifts.noShiftHint,
@@ -33,16 +38,16 @@ async function currentShift(context: CommandContext, ledger: PostgresLedger): Pr
 }
 
 /** The shift's payments: those the database made members of it as their intents were written. */
-async function shiftEntries(ledger: PostgresLedger, shift: Shift): Promise<LedgerEntry[]> {
+async function shiftEntries(ledger: WithTeam, shift: Shift): Promise<LedgerEntry[]> {
   const entries: LedgerEntry[] = [];
   for await (const entry of await ledger.entries({ shift: shift.seq })) entries.push(entry);
   return entries;
 }
 
 /** The shift's payments and its open requests, summed. */
-async function summaryOf(ledger: PostgresLedger, shift: Shift, until: string): Promise<ShiftSummary> {
+async function summaryOf(ledger: WithTeam, shift: Shift, until: string): Promise<ShiftSummary> {
   const entries = await shiftEntries(ledger, shift);
-  const awaiting = await (await shifts()).awaitingRequests(ledger, shift);
+  const awaiting = await ledger.team.shifts.awaitingRequests(shift);
   return shiftSummary({ operator: shift.operator, openedAt: shift.openedAt, until }, entries, awaiting);
 }
 
@@ -51,7 +56,7 @@ async function summaryOf(ledger: PostgresLedger, shift: Shift, until: string): P
  * `reconcile` asks (commands/reconcile/settle-entry.ts), each answer recorded; those of another
  * gateway than the settings name are left as they are.
  */
-async function settleOpen(context: CommandContext, ledger: PostgresLedger, shift: Shift): Promise<void> {
+async function settleOpen(context: CommandContext, ledger: WithTeam, shift: Shift): Promise<void> {
   const open = (await shiftEntries(ledger, shift)).filter(
     (entry) =>
       entry.outcome === undefined || entry.outcome.view.state === 'pending' || entry.outcome.view.state === 'unknown',
@@ -98,7 +103,7 @@ async function show(
 
 export async function runShiftOpen(_raw: unknown, context: CommandContext): Promise<void> {
   const ledger = await shiftLedgerOf(context);
-  const shift = await (await shifts()).openShift(ledger);
+  const shift = await ledger.team.shifts.open();
   const { out } = context;
   if (out.json) out.data(JSON.stringify({ operator: shift.operator, openedAt: shift.openedAt }));
   else {
@@ -111,39 +116,38 @@ export async function runShiftOpen(_raw: unknown, context: CommandContext): Prom
 export async function runShiftX(raw: unknown, context: CommandContext): Promise<void> {
   const ledger = await shiftLedgerOf(context);
   const shift = await currentShift(context, ledger);
-  await show(context, await summaryOf(ledger, shift, await (await shifts()).databaseNow(ledger)), raw);
+  await show(context, await summaryOf(ledger, shift, await ledger.team.shifts.now()), raw);
 }
 
 /**
- * Closes the shift with the next Z-report: refused (exit 3, naming them) while any of its
- * payments is not final or a request of it awaits approval, unless --carry-over lists them as
- * carried; --settle asks the gateway about them first. The database numbers the report and checks its link to the last one.
+ * Closes the shift with the next Z-report: refused (exit 3) while a payment of it is not final or
+ * a request awaits approval, unless --carry-over carries them; --settle asks the gateway first.
  */
 export async function runShiftClose(raw: unknown, context: CommandContext): Promise<void> {
   const carryOver = switchOption(optionRecord(raw).carryOver, '--carry-over');
   const settle = switchOption(optionRecord(raw).settle, '--settle');
   const ledger = await shiftLedgerOf(context);
   const shift = await currentShift(context, ledger);
-  const store = await shifts();
+  const store = ledger.team.shifts;
   if (settle) await settleOpen(context, ledger, shift);
   // Stopped while settling: what was learned is recorded, the shift stays open (exit 130 or 143).
   const signal = stoppedBy(context.interrupts);
   if (signal !== undefined) throw new InterruptedError(signal);
   // A payment that joins the shift while its report is made fails the database's count: made again.
   for (let attempt = 1; ; attempt++) {
-    const summary = await summaryOf(ledger, shift, await store.databaseNow(ledger));
+    const summary = await summaryOf(ledger, shift, await store.now());
     if (summary.open.length > 0 && !carryOver) {
       const items = summary.open.map((item) => t().shifts.openItem(item.transactionId, item.state)).join(', ');
       throw new TransactionPendingError(t().shifts.closeRefused(items), { hint: t().shifts.closeRefusedHint });
     }
-    const last = await store.lastZReport(ledger);
+    const last = await store.lastZReport();
     const content: ZReportContent = {
       number: (last?.number ?? 0) + 1,
       previousHash: last?.hash ?? firstPreviousHash,
       ...summary,
       carried: summary.open,
     };
-    const closed = await store.closeShift(ledger, shift, content, attempt === 3);
+    const closed = await store.close(shift, content, attempt === 3);
     if (closed === 'raced') continue;
     if (!context.out.json) context.out.note(t().shifts.closed(content.number, closed.hash));
     return show(context, { ...content, hash: closed.hash }, raw);
@@ -152,8 +156,7 @@ export async function runShiftClose(raw: unknown, context: CommandContext): Prom
 
 export async function runShiftVerify(_raw: unknown, context: CommandContext): Promise<void> {
   const ledger = await shiftLedgerOf(context);
-  const reports = await (await shifts()).zReports(ledger);
-  const { chainBreak } = await import('../../ledger/z-report.js');
+  const reports = await ledger.team.shifts.zReports();
   const broken = chainBreak(reports);
   const { out } = context;
   if (out.json)

@@ -69,7 +69,7 @@ export async function runStatus(rawOptions: unknown, context: CommandContext): P
   const single = options.ids.length === 1 && options.fromFile === undefined;
   const [session, { renderReceipt, renderTransactionLine, transactionJson }] = await Promise.all([
     // Ids from a file or stdin are a batch of unknown size: many exchanges to come.
-    context.openGateway({ connections: options.concurrency, batch: options.fromFile !== undefined }),
+    context.openGateway({ connections: options.concurrency }),
     import('../../render/transaction.js'),
   ]);
   const tally = new BatchTally();

@@ -1,13 +1,7 @@
 /**
- * Migration 4: the two-person rule, kept by the database (docs/desk-safety.md, "Approval"). A
- * request is a frozen purchase: what `pay --approved` sends, byte for byte, under its
- * TransactionID. Operators only read `agentpay_approvals`; they change it through the SECURITY
- * DEFINER functions below, which compare `session_user` (the role that logged in, which no SET
- * ROLE changes) with the requester, and take the time from the database's clock. A CHECK keeps
- * even the tables' owner from recording a request approved by its own requester. `pay --approved`
- * turns an approved request into its intent in one statement (agentpay_use_approval), so the same
- * approval never sends two Payments. Each refusal has
- * a SQLSTATE of its own (AP…), which the client words (postgres/approvals.ts).
+ * Migration 4: the two-person rule (docs/desk-safety.md, "Approval"). Requests change only through
+ * SECURITY DEFINER functions that compare session_user with the requester, on the database's
+ * clock; each refusal has a SQLSTATE of its own (AP…), worded by approvals.ts.
  */
 export const approvalsMigration = `
 CREATE TABLE agentpay_approvals (

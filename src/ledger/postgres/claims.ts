@@ -10,10 +10,9 @@ import type { LedgerConnection } from './connect.js';
 import * as sql from './queries.js';
 
 /**
- * Recording intents in the team ledger: the TransactionID checked and taken in one statement,
- * and claims (an intent the desk's rules weigh) checked and recorded in one database
- * transaction under advisory locks, so two terminals never both pass a rule one payment would
- * break. Everything here runs in a turn of the connection held already.
+ * Intents recorded in the team ledger: the TransactionID taken in one statement; claims weighed
+ * and recorded in one transaction under advisory locks, so two terminals never both pass a rule.
+ * Everything here runs in a turn of the connection held already.
  */
 
 /** What recording an intent needs of the ledger it is recorded in. */
@@ -69,10 +68,8 @@ export async function insertOrRetry(
 }
 
 /**
- * A batch of claims in one database transaction, in the connection's turn: advisory locks on
- * the accounts (and the operator, when a daily limit weighs theirs), so another terminal's
- * claim on them waits for this commit; then one look-back, each claim weighed with those
- * accepted before it, and the intents inserted. The callers hear once it is committed.
+ * A batch of claims in one transaction: advisory locks on its accounts (and operator) make other
+ * terminals wait for the commit; one look-back weighs each claim with those accepted before it.
  */
 export async function settleClaims(ledger: IntentRecorder, batch: readonly Claim[]): Promise<void> {
   const { queryNow } = ledger;

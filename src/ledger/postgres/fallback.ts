@@ -18,11 +18,9 @@ import { readRecord } from '../record-format.js';
 import type { WaitingOutcome } from '../sql/rows.js';
 
 /**
- * Outcomes the team ledger could not take after their Payment had left (the database went
- * away mid-payment) wait here, on this machine, one file per ledger: JSON lines, each fsynced
- * before the command goes on. The next command that reaches that ledger delivers them
- * (postgres/deliver-fallback.ts), each once: a record's id is unique in the ledger, so a delivery cut
- * short and repeated adds nothing twice.
+ * Outcomes the team ledger could not take after their Payment left wait here, a file of fsynced
+ * JSON lines per ledger. The next command delivers them (deliver-fallback.ts); a record's unique
+ * id makes a repeated delivery add nothing twice.
  */
 export type { WaitingOutcome } from '../sql/rows.js';
 

@@ -1,11 +1,10 @@
 import type pg from 'pg';
+import type { OperatorRole } from '../team-ledger.js';
 
 /**
- * Operators as database roles (docs/desk-safety.md, "Operators are database roles"): one login
- * role per person, a member of `agentpay_operator`, or of `agentpay_supervisor` (itself an
- * operator) for one who may approve. The groups hold the rights; the ledger's triggers record
- * `session_user` as the operator of every row an operator role writes, whatever the client sends.
- * The groups are the cluster's (roles are); their rights are each ledger database's.
+ * Operators as database roles (docs/desk-safety.md): a login role a person, in `agentpay_operator`
+ * or `agentpay_supervisor`. The cluster's groups hold each database's rights; the triggers record
+ * `session_user` as the operator of every row an operator role writes.
  */
 
 const operatorGroup = 'agentpay_operator';
@@ -90,12 +89,6 @@ async function ensureGroups(client: pg.Client): Promise<void> {
       `DO $$ BEGIN ${statement}; EXCEPTION WHEN duplicate_object OR unique_violation THEN NULL; END $$`,
     );
   }
-}
-
-export interface OperatorRole {
-  role: string;
-  supervisor: boolean;
-  canLogin: boolean;
 }
 
 const membersQuery = `

@@ -10,12 +10,9 @@ import { shiftsMigration } from './shifts-schema.js';
 import { spellingsCheckedMigration } from './spellings-checked-schema.js';
 
 /**
- * The team ledger's schema, as numbered migrations applied in order, each once. Records are
- * append-only (a trigger refuses UPDATE and DELETE on them): the history of every transaction
- * is kept. `agentpay_open` is the one table rows leave: the index of transactions not final
- * yet, which reconcile claims with FOR UPDATE SKIP LOCKED. An outcome names the attempt it
- * answers (`answers_attempt`, the attempt's seq): one that answers an attempt older than the
- * latest is stale (a retry has gone out since) and closes nothing.
+ * The team ledger's schema as numbered migrations, each applied once. Records are append-only;
+ * rows leave only `agentpay_open`, the transactions not final that reconcile claims. An outcome
+ * for an attempt older than the latest is stale and closes nothing (docs/team-ledger.md).
  */
 const migrations: readonly { version: number; name: string; sql: string | ((client: pg.Client) => Promise<void>) }[] = [
   {

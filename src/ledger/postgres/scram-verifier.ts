@@ -1,10 +1,8 @@
 import { createHash, createHmac, pbkdf2Sync, randomBytes } from 'node:crypto';
 
 /**
- * The SCRAM-SHA-256 verifier PostgreSQL stores for a password (RFC 5802, RFC 7677; the form of
- * pg_authid.rolpassword): `SCRAM-SHA-256$<iterations>:<salt>$<StoredKey>:<ServerKey>`, base64.
- * Sent instead of the password, as psql's \password does, so the password never reaches the
- * server's logs. The password is taken as its UTF-8 bytes (SASLprep leaves ASCII as it is).
+ * The SCRAM-SHA-256 verifier PostgreSQL stores for a password (RFC 5802, RFC 7677), sent instead
+ * of it as psql's \password does, so no server log holds the password. UTF-8 bytes, no SASLprep.
  */
 export function scramVerifier(password: string, iterations = 4096, salt = randomBytes(16)): string {
   const salted = pbkdf2Sync(Buffer.from(password.normalize('NFKC'), 'utf8'), salt, iterations, 32, 'sha256');

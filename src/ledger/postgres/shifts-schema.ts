@@ -1,10 +1,7 @@
 /**
- * Migration 5: cashier shifts and their Z-reports (docs/desk-safety.md, "Shifts"). A shift is an
- * operator role's (session_user), at most one open per role (a partial unique index); it is
- * opened and closed only through the functions below. A Z-report is stored as the canonical JSON
- * text of its content (ledger/z-report.ts) with its SHA-256; the function that stores it numbers
- * it after the ledger's last one, under a lock, and checks that the content names that number and
- * the last report's hash, and that the hash is the content's. Operators only read the tables.
+ * Migration 5: shifts and Z-reports (docs/desk-safety.md, "Shifts"): one open shift a role, opened
+ * and closed through the functions below; closing numbers the Z-report under a lock and checks its
+ * chain (z-report.ts). Operators only read the tables.
  */
 export const shiftsMigration = `
 CREATE TABLE agentpay_shifts (

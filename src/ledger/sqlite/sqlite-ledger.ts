@@ -6,6 +6,7 @@ import type { LedgerLocation } from '../../ledger-location.js';
 import { t } from '../../run-scope.js';
 import type { BulkRun } from '../bulk-run.js';
 import { type Claim, ClaimQueue, groupedByOwner, lookBackOfClaims } from '../claim-queue.js';
+import { claimedBatchOf } from '../claimed-batch.js';
 import type {
   AttemptRef,
   ClaimedBatch,
@@ -208,34 +209,20 @@ export class SqliteLedger implements Ledger {
 
   /** A claimed batch: its outcomes written together at done(), with its leases let go. */
   private claimedBatch(entries: JournalEntry[], attempts: ReadonlyMap<string, string>): ClaimedBatch {
-    const learned: ReturnType<SqliteLedger['waiting']>[] = [];
-    let written = () => undefined as void;
-    const committed = new Promise<void>((resolve) => (written = resolve));
-    return {
-      entries,
-      record: (outcome) => {
-        learned.push(this.waiting(outcome, attempts.get(outcome.transactionId)));
-        return committed;
-      },
-      done: async () => {
-        try {
-          await this.write(
-            () => {
-              for (const outcome of learned) insertOutcome(this.db, outcome);
-              this.db.run(sql.releaseLeases, [this.holder]);
-            },
-            undefined,
-            true,
-          );
-          return { unrecorded: 0 };
-        } catch (failure) {
-          if (learned.length === 0) throw failure;
-          return { unrecorded: learned.length, failure };
-        } finally {
-          written();
-        }
-      },
-    };
+    const waitingOf = (outcome: OutcomeRecord) => this.waiting(outcome, attempts.get(outcome.transactionId));
+    return claimedBatchOf(entries, waitingOf, async (learned) => {
+      const writeAll = () => {
+        for (const outcome of learned) insertOutcome(this.db, outcome);
+        this.db.run(sql.releaseLeases, [this.holder]);
+      };
+      try {
+        await this.write(writeAll, undefined, true);
+        return { unrecorded: 0 };
+      } catch (failure) {
+        if (learned.length === 0) throw failure;
+        return { unrecorded: learned.length, failure };
+      }
+    });
   }
 
   entries(filter: LedgerHistoryFilter): Promise<LedgerHistory> {

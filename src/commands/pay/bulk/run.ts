@@ -143,7 +143,7 @@ async function payFile(rawOptions: unknown, context: CommandContext, figures: Jo
   try {
     runLock = dryRun || resultsPath === undefined ? undefined : lockRun(options.fromFile, resultsPath);
     // The first signal lets the rows in flight settle: only the second cuts their look-ups short.
-    const session = await context.openGateway({ connections: options.concurrency, batch: true, stop: interrupts.hard });
+    const session = await context.openGateway({ connections: options.concurrency, stop: interrupts.hard });
     try {
       const ledger = await context.openLedger();
       const run = await ledger.bulkRun({ gateway: session.gateway, agentId: session.agentId });

@@ -3,11 +3,12 @@ import type * as Https from 'node:https';
 import type { Socket } from 'node:net';
 import type { TLSSocket } from 'node:tls';
 import { Deadline, removeFrom } from './deadline.js';
-import { ExchangeFailure, exchangeFailureOf } from './exchange-failure.js';
+import { ExchangeFailure, exchangeFailureOf, ProxyRefusalError } from './exchange-failure.js';
 import {
   formHeaders,
   type HttpAnswer,
   type PostOptions,
+  type ProxyRoute,
   Targets,
   type Transport,
   type TransportOptions,
@@ -15,37 +16,49 @@ import {
 import { readLimited } from './read-answer.js';
 
 /**
- * How long an idle pooled connection is kept (the agent closes it then; a request in flight
- * has its own deadline). A payment after a long prompt (`buy`) then opens a fresh connection
- * rather than writing into one a NAT or load balancer may have dropped without a word.
+ * Idle pooled connections are closed after this: a payment after a long prompt (`buy`) opens a
+ * fresh one rather than writing into one a NAT may have dropped. A request has its own deadline.
  */
 const idleSocketMs = 10_000;
 
 /** Connected, and for TLS with its certificate verified: a request written now may arrive. */
-function isEstablished(socket: Socket, tls: boolean): boolean {
-  return tls ? (socket as TLSSocket).authorized === true : !socket.connecting && !socket.pending;
+function isEstablished(socket: Socket): boolean {
+  if ((socket as TLSSocket).encrypted) return (socket as TLSSocket).authorized === true;
+  return !socket.connecting && !socket.pending;
 }
 
 /**
- * Direct connections, one exchange or a batch, on node:http and node:https: one keep-alive
- * agent per scheme, at most `connections` sockets open at once. node:https (and with it TLS)
- * is loaded only for an https gateway.
- *
- * Whether a request may have reached the gateway is told by its socket, not guessed from
- * error codes: until a new socket is connected (and, for https, its certificate verified)
- * nothing was written, so any failure then is `notSent`; from then on it is `maybeSent`.
+ * Node's own proxy support (http.Agent proxyEnv): HTTP_PROXY for http:// gateways, asked with an
+ * absolute URI; HTTPS_PROXY for https:// ones, through a CONNECT tunnel. Always an object, so Node
+ * never reads process.env for it (NODE_USE_ENV_PROXY): the settings decided the route.
  */
-export class DirectTransport implements Transport {
-  private readonly options: Omit<TransportOptions, 'proxy'>;
+export function proxyEnvOf(route: ProxyRoute): Record<string, string> {
+  if (route.kind === 'explicit') return { HTTP_PROXY: route.url, HTTPS_PROXY: route.url };
+  if (route.kind === 'direct') return {};
+  const noProxy = route.noProxy
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter((entry) => entry !== '');
+  return {
+    HTTP_PROXY: route.httpProxy,
+    HTTPS_PROXY: route.httpsProxy || route.httpProxy,
+    // As curl reads it, `example.com` covers its subdomains too: Node's list says that as `.example.com`.
+    NO_PROXY: noProxy
+      .flatMap((entry) => (/^[\w-]*[a-z][\w.-]*$/i.test(entry) ? [entry, `.${entry}`] : [entry]))
+      .join(','),
+  };
+}
+
+/**
+ * Every exchange, one or a batch, direct or through a proxy, on node:http and node:https (loaded
+ * for an https gateway only): one keep-alive agent per scheme, at most `connections` sockets.
+ * Whether a request was sent is told by its socket: exchange-failure.ts.
+ */
+export class HttpTransport implements Transport {
+  private readonly options: TransportOptions;
   private httpAgent: http.Agent | undefined;
   private httpsAgent: Https.Agent | undefined;
-  /**
-   * The requests in flight (for destroy), and a count of the exchanges not yet settled (for
-   * close). An array and a count, not Sets: a Set that churns through thousands of requests
-   * replaces its table again and again, and each discarded table still points to the next one
-   * and to the requests it held; once one is promoted, the young collections keep every
-   * request after it alive, and a batch's memory follows its length.
-   */
+  /** The requests in flight (for destroy); arrays and counts, not Sets: deadline.ts says why. */
   private readonly inFlight: http.ClientRequest[] = [];
   private unsettled = 0;
   /** Settles when the last exchange in flight does (for close). */
@@ -53,7 +66,7 @@ export class DirectTransport implements Transport {
   private settleAll: (() => void) | undefined;
   private readonly targets = new Targets();
 
-  constructor(options: Omit<TransportOptions, 'proxy'>) {
+  constructor(options: TransportOptions) {
     this.options = options;
   }
 
@@ -84,18 +97,12 @@ export class DirectTransport implements Transport {
     await this.close();
   }
 
-  private exchange(
-    url: string,
-    formBody: string,
-    { timeoutMs, maxBodyBytes, signal }: PostOptions,
-  ): Promise<HttpAnswer> {
-    return new Promise((resolve, reject) => {
-      const target = this.targets.of(url);
-      if (target.protocol !== 'http:' && target.protocol !== 'https:') {
-        throw new ExchangeFailure('notSent', {
-          kind: 'other',
-          message: `cannot send to a ${target.protocol} URL: the gateway is reached over http or https`,
-        });
+  private exchange(url: string, formBody: string, { timeoutMs, maxBodyBytes, signal }: PostOptions) {
+    return new Promise<HttpAnswer>((resolve, reject) => {
+      const target = URL.canParse(url) ? this.targets.of(url) : undefined;
+      if (target?.protocol !== 'http:' && target?.protocol !== 'https:') {
+        const message = `cannot send to ${target ? `a ${target.protocol} URL` : url}: the gateway is reached over http or https`;
+        throw new ExchangeFailure('notSent', { kind: 'other', message });
       }
       const secure = target.protocol === 'https:';
       const deadline = new Deadline(timeoutMs, signal);
@@ -129,12 +136,18 @@ export class DirectTransport implements Transport {
       request.on('socket', (socket: Socket) => {
         // The socket's own state, not request.reusedSocket: a pooled socket handed on to a
         // queued request is not marked reused. Only a new one is waited for.
-        if (isEstablished(socket, secure)) connected = true;
-        else socket.once(secure ? 'secureConnect' : 'connect', () => (connected = true));
+        if (isEstablished(socket)) connected = true;
+        else socket.once((socket as TLSSocket).encrypted ? 'secureConnect' : 'connect', () => (connected = true));
       });
       request.on('response', (response) => {
         const statusCode = response.statusCode ?? 0;
         contentType = response.headers['content-type'];
+        // An http:// gateway is asked for through its proxy with an absolute URI: a 407 is the
+        // proxy's, and it passed nothing on.
+        if (statusCode === 407 && /^https?:/.test(request.path)) {
+          connected = false;
+          return finish(new ProxyRefusalError(statusCode));
+        }
         readLimited(response, { statusCode, contentType }, maxBodyBytes, chunks).then(
           ({ bytes, text }) => finish(undefined, { statusCode, body: text, bytes, contentType }),
           (error: unknown) => finish(error),
@@ -155,14 +168,14 @@ export class DirectTransport implements Transport {
       keepAlive: true,
       maxSockets: this.options.connections ?? Infinity,
       timeout: idleSocketMs,
+      proxyEnv: proxyEnvOf(this.options.proxy ?? { kind: 'direct' }),
     });
     return this.httpAgent;
   }
 
   /**
    * Certificates are always verified: `rejectUnauthorized` is set here so that not even
-   * NODE_TLS_REJECT_UNAUTHORIZED=0 in the environment can turn verification off. A CA file
-   * replaces the built-in CAs, as curl's --cacert does.
+   * NODE_TLS_REJECT_UNAUTHORIZED=0 can turn it off. A CA file replaces the built-in CAs, as curl's --cacert.
    */
   private agentForHttps(): Https.Agent {
     this.httpsAgent ??= new (this.https().Agent)({
@@ -170,6 +183,7 @@ export class DirectTransport implements Transport {
       maxSockets: this.options.connections ?? Infinity,
       timeout: idleSocketMs,
       rejectUnauthorized: true,
+      proxyEnv: proxyEnvOf(this.options.proxy ?? { kind: 'direct' }),
       ...(this.options.ca === undefined ? {} : { ca: this.options.ca }),
     });
     return this.httpsAgent;

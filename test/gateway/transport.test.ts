@@ -3,9 +3,9 @@ import { createServer as createHttpServer, type IncomingMessage, type Server, ty
 import { createServer as createHttpsServer } from 'node:https';
 import { createServer as createTcpServer, type Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { DirectTransport } from '../../src/gateway/direct-transport.js';
 import { ExchangeFailure } from '../../src/gateway/exchange-failure.js';
 import type { PostOptions } from '../../src/gateway/http.js';
+import { HttpTransport } from '../../src/gateway/transport.js';
 import { listenOnLoopback, onForm } from '../helpers/loopback.js';
 import { selfSignedCertificate } from '../helpers/tls.js';
 
@@ -52,8 +52,8 @@ async function silentTcpServer() {
   return { port, sockets };
 }
 
-function transport(options: ConstructorParameters<typeof DirectTransport>[0] = { timeoutMs: 5000 }): DirectTransport {
-  const made = new DirectTransport(options);
+function transport(options: ConstructorParameters<typeof HttpTransport>[0] = { timeoutMs: 5000 }): HttpTransport {
+  const made = new HttpTransport(options);
   cleanups.push(() => made.destroy());
   return made;
 }
@@ -78,7 +78,7 @@ async function failureOf(promise: Promise<unknown>): Promise<ExchangeFailure> {
   return error as ExchangeFailure;
 }
 
-describe('the direct transport (node:http)', () => {
+describe('the transport (node:http), direct', () => {
   it('sends the form as it is and reads the answer', async () => {
     let received = '';
     const { url } = await countingServer((form, response, request) => {
