@@ -1,12 +1,12 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Command } from 'commander';
-import { localiseProgram } from './cli-language.js';
+import { speakInHelp, usageIn } from './cli-language.js';
 import { approvalsCommand, approveCommand, declineCommand } from './commands/approvals/command.js';
 import { buyCommand } from './commands/buy/command.js';
 import { checkCommand } from './commands/check/command.js';
 import { completionCommand } from './commands/completion/command.js';
-import { checkRequiredOptions, type LazyAction } from './commands/define.js';
+import type { LazyAction } from './commands/define.js';
 import { doctorCommand } from './commands/doctor/command.js';
 import { historyCommand } from './commands/history/command.js';
 import { ledgerCommand } from './commands/ledger/command.js';
@@ -18,20 +18,16 @@ import { sandboxCommand } from './commands/sandbox/command.js';
 import { scenarioCommand } from './commands/scenario/command.js';
 import { shiftCommand } from './commands/shift/command.js';
 import { statusCommand } from './commands/status/command.js';
-import { commandsNeeded } from './commands-needed.js';
 import { layOutHelp, optionsHelpCommand } from './help-layout.js';
 import { type Catalogue, en } from './i18n/en.js';
 import type { Language } from './i18n/language.js';
+import { addOptions } from './options/commander.js';
 import type { ProcessIo } from './output.js';
-import { addGlobalOptions } from './settings/options.js';
-import type { GlobalFlags } from './settings/table.js';
+import { type GlobalFlags, settingsTable } from './settings/table.js';
 
 /**
- * argv -> typed options -> a command. Each command defines its own options in
- * commands/<name>/command.ts, with their help in every language, and is built in the one this
- * process speaks; this file adds the global options and assembles them. Command
- * actions are imported only when their command runs, and only the commands a command line
- * needs are built (commands-needed.ts). In the order `--help` lists them.
+ * The commands in the order `--help` lists them. Each defines its own options in
+ * commands/<name>/, and its action's module is imported only when it runs.
  */
 const commandDefinitions = {
   check: checkCommand,
@@ -51,11 +47,10 @@ const commandDefinitions = {
   scenario: scenarioCommand,
   sandbox: sandboxCommand,
 } satisfies Record<string, (run: LazyAction, language: Language) => Command>;
-const commandNames = [...Object.keys(commandDefinitions), 'completion'];
 
 /** After any usage error of a command: its usage line, so the fix is in sight. */
 function showUsageAfterErrors(command: Command, t: Catalogue): Command {
-  return command.showHelpAfterError(t.help.usageAfterError(command.name(), command.usage()));
+  return command.showHelpAfterError(t.help.usageAfterError(command.name(), usageIn(command, t)));
 }
 
 /** A mistyped `--password=…` is echoed by commander's "unknown option"; it is a secret. */
@@ -69,15 +64,19 @@ function version(): string {
   return pkg.version;
 }
 
-/** `argv`: build only the commands it needs; every command without it (help, completion data, tests). */
+/**
+ * The program, its help in `t`'s language; `jsonErrors`: commander's errors left to main.ts.
+ * `versionOnly`: no commands, for `agentpay --version` alone (the start-up budget, docs/performance.md).
+ */
 export function buildProgram(
   io: ProcessIo,
-  options: { jsonErrors?: boolean; t?: Catalogue; argv?: readonly string[] } = {},
+  options: { jsonErrors?: boolean; t?: Catalogue; versionOnly?: boolean } = {},
 ): Command {
   const t = options.t ?? en;
-  const program = addGlobalOptions(
-    new Command('agentpay').description(t.help.program).version(version(), '-V, --version'),
-  )
+  const program = speakInHelp(new Command('agentpay'), t)
+    .description(t.help.program)
+    .version(version(), '-V, --version', t.help.version);
+  addOptions(program, t.locale, settingsTable)
     .usage(t.help.programUsage)
     .showSuggestionAfterError(true)
     // Under --json the error boundary's one JSON line is the whole story: no usage text.
@@ -90,8 +89,7 @@ export function buildProgram(
       outputError: (text, write) => {
         if (!options.jsonErrors) write(scrubPasswordLikeOptions(t.help.commanderError(text)));
       },
-    })
-    .hook('preAction', checkRequiredOptions);
+    });
 
   const run: LazyAction =
     (load, positionalName = 'ids') =>
@@ -114,19 +112,16 @@ export function buildProgram(
       }
     };
 
-  const needed = options.argv === undefined ? { all: true } : commandsNeeded(program, options.argv, commandNames);
-  const built = (name: string) => 'all' in needed || ('only' in needed && needed.only === name);
-  for (const [name, define] of Object.entries(commandDefinitions)) {
-    if (!built(name)) continue;
+  if (options.versionOnly) return program;
+  for (const define of Object.values(commandDefinitions)) {
     const command = define(run, t.locale).copyInheritedSettings(program);
     // A command's own subcommands (ledger migrate, import, ...) behave as the command does.
     for (const sub of command.commands) sub.copyInheritedSettings(command);
     program.addCommand(command);
   }
-  if (built('completion')) program.addCommand(completionCommand(io.stdout, t.locale).copyInheritedSettings(program));
-  if ('all' in needed) program.addCommand(optionsHelpCommand(t).copyInheritedSettings(program), { hidden: true });
+  program.addCommand(completionCommand(io.stdout, t.locale).copyInheritedSettings(program));
+  program.addCommand(optionsHelpCommand(t).copyInheritedSettings(program), { hidden: true });
 
-  localiseProgram(program, t);
   layOutHelp(program, t);
   if (!options.jsonErrors) for (const command of program.commands) showUsageAfterErrors(command, t);
   return program;
@@ -144,7 +139,8 @@ export async function runCli(argv: readonly string[], io: ProcessIo, said: Catal
     writeCompletion(completionData(buildProgram(io)), argv.slice(1), io.stdout, io.env);
     return;
   }
-  await buildProgram(io, { jsonErrors: argv.includes('--json'), t: said, argv }).parseAsync([...argv], {
+  const versionOnly = argv.length === 1 && ['--version', '-V'].includes(argv[0]!);
+  await buildProgram(io, { jsonErrors: argv.includes('--json'), t: said, versionOnly }).parseAsync([...argv], {
     from: 'user',
   });
 }

@@ -1,14 +1,11 @@
-/**
- * The name of `names` a typo most likely meant: the nearest by optimal string alignment (a
- * swap of two neighbours is one edit, as in `acocunt`), if it is near enough to be a typo and
- * no other is as likely. Undefined when none is.
- */
+// The name a typo most likely meant: the nearest by optimal string alignment (a swap of neighbours is one edit,
+// `acocunt`), if near enough and no other is as likely; else undefined.
 export function closestName(typed: string, names: readonly string[]): string | undefined {
   const word = typed.trim().toLowerCase();
   // A third of the word at most, and never more than 2: `key` is no typo of `amount`.
   const furthest = Math.min(2, Math.floor(word.length / 3));
   // As near, the one that begins as the word does (`acount`: account, not amount) is meant.
-  // Lengths further apart than that are further apart in edits too: never measured (a 10 MB header cell).
+  // Lengths further apart than that are further apart in edits too, so they are never measured.
   const ranked = names
     .filter((name) => Math.abs(name.length - word.length) <= furthest)
     .map((name) => ({ name, distance: editDistance(word, name.toLowerCase()), prefix: sharedPrefix(word, name) }))

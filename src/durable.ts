@@ -2,10 +2,7 @@ import { closeSync, fsyncSync, linkSync, mkdirSync, openSync, renameSync, unlink
 import { dirname } from 'node:path';
 import { errnoCodeOf } from './errors.js';
 
-/**
- * Making names last: a file's data is fsynced by its writer, but a name made, moved or removed
- * in a directory lasts a crash of the machine only once the directory itself is fsynced.
- */
+// A name made, moved or removed in a directory lasts a crash only once the directory itself is fsynced.
 export function syncDirectory(directory: string): void {
   const fd = openSync(directory, 'r');
   try {
@@ -24,11 +21,8 @@ export function writeAll(fd: number, bytes: Buffer): void {
   while (written < bytes.length) written += writeSync(fd, bytes, written, bytes.length - written);
 }
 
-/**
- * Writes a file whole under its name, replacing what was there: a temporary file beside it
- * (`<name>.<pid>.tmp`), fsynced, renamed over the name, the directory fsynced. A reader sees
- * the old file or the new one, never part of either; a failed write leaves the old one.
- */
+// Writes a file whole, replacing what was there: a fsynced `<name>.<pid>.tmp` renamed over it, the directory
+// fsynced. A reader sees the old file or the new, never part; a failed write leaves the old one.
 export function replaceFile(path: string, bytes: Buffer, mode = 0o644): void {
   const temporary = `${path}.${process.pid}.tmp`;
   try {
@@ -47,11 +41,8 @@ export function replaceFile(path: string, bytes: Buffer, mode = 0o644): void {
   syncDirectory(dirname(path));
 }
 
-/**
- * Gives a finished, fsynced file its final name, unless that name is taken: link(2) fails with
- * EEXIST rather than replace. False when it was taken (another process published it first).
- * The temporary name is removed either way; the caller fsyncs the directory.
- */
+// Gives a finished, fsynced file its final name unless taken (link(2) fails with EEXIST rather than replace):
+// false when another process published first. The temporary name goes either way; the caller syncs the directory.
 export function publish(temporary: string, final: string): boolean {
   try {
     linkSync(temporary, final);
@@ -82,10 +73,7 @@ export function removeLeftover(path: string): void {
   }
 }
 
-/**
- * mkdir -p (0700), failing with the real cause: Node's recursive mkdir reports ENOENT when a
- * missing directory cannot be made on a read-only file system, where EROFS is the truth.
- */
+// mkdir -p (0700) failing with the real cause: recursive mkdir says ENOENT on a read-only file system, not EROFS.
 export function makeDirectory(directory: string): void {
   try {
     mkdirSync(directory, { recursive: true, mode: 0o700 });

@@ -2,10 +2,9 @@ import { Command, type Help, type Option } from 'commander';
 import type { Catalogue } from './i18n/en.js';
 
 /**
- * The program's help laid out as gh's and git's are: the commands first, then the few options a
- * person reaches for, then examples; every global option under `agentpay help options` (a hidden
- * command, so that `agentpay options --help` says the same). The options are the ones the
- * settings table defines (settings/options.ts): this file only chooses where each is shown.
+ * The program's help laid out as gh's and git's: the commands, the few options a person reaches
+ * for, examples; every global option under `agentpay help options` (a hidden command, so that
+ * `agentpay options --help` says the same). This file only chooses where each option is shown.
  */
 
 /** The global options the main help shows, by their long flag; the rest are under `help options`. */
@@ -82,7 +81,7 @@ export function optionsHelpCommand(t: Catalogue): Command {
   return command.action(() => command.help());
 }
 
-/** Lays the program's help out; after localiseProgram, whose words it keeps. */
+/** Lays the program's help out, in the words the program was built with (cli-language.ts). */
 export function layOutHelp(program: Command, t: Catalogue): void {
   program.configureHelp({ ...program.configureHelp(), formatHelp: mainHelp(t) });
   const options = program.commands.find((command) => command.name() === 'options');

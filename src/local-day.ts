@@ -1,11 +1,8 @@
 import { UsageError } from './errors.js';
 import { t } from './run-scope.js';
 
-/**
- * Local days (this machine's time zone, `TZ`), as `YYYY-MM-DD`: what `--date` names for
- * `report` and `reconcile --registry`, and the days a registry's rows are compared on. A day is
- * given as `YYYY-MM-DD` or, as the desk and its registries write it, `DD.MM.YYYY`.
- */
+// Local days (`TZ`) as `YYYY-MM-DD`: what `--date` names for report and reconcile --registry, and what registry
+// rows are compared on. Given as `YYYY-MM-DD` or, as a desk writes it, `DD.MM.YYYY`.
 
 const pad = (value: number) => String(value).padStart(2, '0');
 

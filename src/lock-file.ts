@@ -5,17 +5,9 @@ import { dirname } from 'node:path';
 import { makeDirectory, publish, removeFile, removeLeftover } from './durable.js';
 import { errnoCodeOf } from './errors.js';
 
-/**
- * A lock file: who holds an order file's results for a bulk run's length, as a file created
- * with O_EXCL next to it. It names its holder (pid,
- * host, since), so a refusal can say who, and a lock left by a process that died (kill -9, a
- * power cut) is taken over: on this host, its pid is gone, or is another process now (its start
- * time differs, or the machine booted since).
- *
- * Node has no flock(2). A lock is written whole to a file of its own, then link(2)ed to the
- * lock's path, which fails when the path is taken: as atomic as git's O_EXCL `index.lock`, and
- * never read half written. A stale lock is removed only under `<lock>.break`, one taker at a time.
- */
+// A lock file: who holds an order file's results for a bulk run, named beside it (pid, host, since) so a
+// refusal says who. Written whole, then link(2)ed to its path, which fails when taken (Node has no flock);
+// a dead holder's lock is taken over under `<lock>.break`, one taker at a time.
 export interface LockHolder {
   pid: number;
   host: string;
@@ -73,7 +65,8 @@ function processStart(pid: number): string | undefined {
   return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19];
 }
 
-function processAlive(pid: number): boolean {
+/** Whether a process of this machine is running (signal 0 asks without sending one). */
+export function processAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;
@@ -116,11 +109,8 @@ function parseHolder(text: string): LockHolder | undefined {
   }
 }
 
-/**
- * Whether a holder is gone for sure. One on another host, or in another pid namespace (a
- * container sharing the volume and the host name), cannot be judged from here: it is taken as
- * alive, and its lock is removed by hand once that process is known to be gone.
- */
+// Whether a holder is gone for sure. One on another host or pid namespace cannot be judged from here: it is
+// taken as alive, and its lock removed by hand once it is known gone.
 function holderIsGone(holder: LockHolder): boolean {
   if (holder.host !== hostname()) return false;
   const namespace = pidNamespace();
@@ -154,12 +144,8 @@ function look(path: string): Seen {
   return { kind: holderIsGone(holder) ? 'stale' : 'held', holder };
 }
 
-/**
- * Removes a stale lock, one taker at a time: under `<lock>.break` (a lock of its own, naming its
- * taker), the lock is read again and removed only if it is still the stale one judged, never a
- * lock another process took meanwhile. A live lock is never moved or removed. A break whose
- * taker died in the middle of it (killed there) is stale the same way, and cleared for the next try.
- */
+// Removes a stale lock under `<lock>.break`: read again and removed only if still the stale one judged, never
+// a lock taken meanwhile. A break whose taker died midway is stale the same way.
 function takeOver(path: string, stale: LockHolder | undefined, mine: LockHolder): void {
   const breaker = `${path}.break`;
   if (!placeLock(breaker, { ...mine, since: new Date().toISOString() })) {
@@ -174,11 +160,8 @@ function takeOver(path: string, stale: LockHolder | undefined, mine: LockHolder)
   }
 }
 
-/**
- * Makes the lock whole, then names it: written to a file of this process's own, then linked to
- * the lock's path, which fails if the path is taken (link(2) never replaces). Nobody ever reads
- * a lock half written. False when another process holds the path.
- */
+// Writes the lock whole to a file of its own, then links it to the lock's path (link(2) never replaces), so no
+// lock is read half written. False when another process holds the path.
 function placeLock(path: string, holder: LockHolder): boolean {
   const temporary = `${path}.${holder.token}.tmp`;
   try {

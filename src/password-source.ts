@@ -5,11 +5,8 @@ import { locatePassword } from './settings/password.js';
 import type { Settings } from './settings/resolve.js';
 import type { Sourced } from './settings/sources.js';
 
-/**
- * Reads the agent password from where settings/password.ts locates it (the order is decided
- * there), or asks for it. Whatever it is, it is registered as a secret (secrets.ts) the
- * moment it is known.
- */
+// Reads the agent password from where settings/password.ts locates it, or asks for it; registered as a secret
+// (secrets.ts) the moment it is known.
 export interface PasswordIo {
   stdin: NodeJS.ReadStream;
   stderr: NodeJS.WriteStream;
@@ -26,12 +23,8 @@ function stripFinalNewline(value: string): string {
 const modeOf = (mode: number) => (mode & 0o777).toString(8).padStart(4, '0');
 const reasonOf = (error: unknown) => (error as NodeJS.ErrnoException).code ?? (error as Error).message;
 
-/**
- * Reads a password file. One that anyone on the machine may read holds no secret, so it is
- * refused unless --insecure-password-file says the user knows; one its group may read draws a
- * warning. The mode is read from the
- * opened file itself, so it is the file that was checked that is read.
- */
+// A password file anyone may read holds no secret: refused unless --insecure-password-file; group-readable
+// draws a warning. The mode is read from the opened file, so the file checked is the file read.
 function readProtectedFile(
   path: string,
   where: string,

@@ -1,13 +1,8 @@
 import { CancelledError } from './errors.js';
 import { shownText } from './render/sanitize.js';
 
-/**
- * The only file that touches enquirer. Prompts draw on stderr so stdout stays data.
- * Enquirer rejects a cancelled prompt (Ctrl+C, Esc) with an empty string rather than an
- * Error; that becomes a CancelledError here, and never a process exit. A question and its
- * choices may name a gateway's voucher or an account: they are drawn through shownText, so no
- * control in them runs while the person decides.
- */
+// The only file that touches enquirer; prompts draw on stderr so stdout stays data. A cancel (enquirer rejects
+// with '') becomes a CancelledError; questions and choices are drawn through shownText.
 export interface PromptStreams {
   stdin: NodeJS.ReadStream;
   stderr: NodeJS.WriteStream;
@@ -36,12 +31,9 @@ async function runPrompt<T>(kind: string, options: Record<string, unknown>, stre
   }
 }
 
-/**
- * Since Node 24.2 readline throws ERR_USE_AFTER_CLOSE from pause() on an interface already
- * closed, and Ctrl+C closes enquirer's (2.4.1) before its clean-up pauses it: the throw would
- * escape from the prompt's 'close' event as an unhandled rejection instead of a cancel. The
- * clean-up has restored the terminal by then; only the throw is dropped (enquirer issue 483).
- */
+// Node 24.2+ readline throws ERR_USE_AFTER_CLOSE from pause() on a closed interface, and Ctrl+C closes
+// enquirer's before its clean-up pauses it; the terminal is restored by then, so only the throw is dropped
+// (enquirer issue 483).
 function toleratePauseAfterClose(prompt: EnquirerPrompt): void {
   const target = prompt as unknown as { emit(event: string, ...args: unknown[]): boolean };
   const emit = target.emit.bind(target);
@@ -55,12 +47,8 @@ function toleratePauseAfterClose(prompt: EnquirerPrompt): void {
   };
 }
 
-/**
- * Enquirer's AutoComplete highlights matches with `new RegExp(<typed text>)`, so typing
- * `(` or `+` throws inside a key handler; and it draws no pointer, so without colour the
- * focused choice cannot be told from the others. This subclass draws the list the way
- * Select does (pointer, no highlight); filtering stays a plain substring match.
- */
+// Enquirer's AutoComplete highlights with `new RegExp(<typed>)` (so `(` throws) and draws no pointer: this
+// subclass draws the list as Select does; filtering stays a substring match.
 type SelectMethods = { render(): Promise<void>; pointer(...args: unknown[]): unknown };
 let filterPrompt: EnquirerPromptClass | undefined;
 function filterPromptClass(enquirer: EnquirerModule): EnquirerPromptClass {
@@ -80,10 +68,8 @@ function filterPromptClass(enquirer: EnquirerModule): EnquirerPromptClass {
   return filterPrompt;
 }
 
-/**
- * Ctrl+U clears the line up to the cursor, as readline and a shell do: enquirer names the key
- * `undo` and looks the action up among a prompt's options first; its text prompts have none.
- */
+// Ctrl+U clears the line up to the cursor, as readline does: enquirer calls the key `undo` and looks it up in a
+// prompt's options first.
 const lineKeys = {
   undo(this: { input: string; cursor: number; render(): unknown }) {
     this.input = this.input.slice(this.cursor);
@@ -129,10 +115,8 @@ export interface ConfirmQuestion {
   answers?: { yes: string; no: string } | undefined;
 }
 
-/**
- * The questions an interactive command asks, as an interface so that a command's flow can
- * be driven by a script in tests. Each rejects with CancelledError on Ctrl+C or Esc.
- */
+// The questions an interactive command asks, an interface so tests can drive a flow; each rejects with
+// CancelledError on Ctrl+C or Esc.
 export interface Prompter {
   select(question: SelectQuestion): Promise<string>;
   input(question: InputQuestion): Promise<string>;

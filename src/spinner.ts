@@ -1,11 +1,8 @@
 import { shownText } from './render/sanitize.js';
 import type { Style } from './render/style.js';
 
-/**
- * A one-line spinner on stderr while a request is out. Drawn only on a terminal; elsewhere
- * only its final line is written. It installs no signal handler (what Ctrl+C means depends
- * on whether money has moved, and the command decides that) and never touches stdout.
- */
+// A one-line spinner on stderr while a request is out, drawn only on a terminal (else only its final line). No
+// signal handler (what Ctrl+C means is the command's) and never stdout.
 export interface Spinner {
   /** Stops and replaces the spinner with `finalLine` (or with nothing). */
   stop(finalLine?: string): void;

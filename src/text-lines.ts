@@ -1,10 +1,7 @@
 import { StringDecoder } from 'node:string_decoder';
 
-/**
- * Text split into lines as node:readline splits it (with crlfDelay Infinity): at "\n", "\r\n"
- * or a lone "\r". For the long inputs of batches (an ids file, the journal), where readline's
- * event and promise per line cost more than the work done with the line.
- */
+// Text split into lines as readline splits it (crlfDelay Infinity): "\n", "\r\n" or a lone "\r", for long batch
+// inputs where readline's event and promise per line cost more than the work.
 function splitLines(text: string): LineBatch & { rest: string } {
   if (!text.includes('\r')) {
     const lines = text.split('\n');
@@ -31,10 +28,8 @@ interface LineBatch {
   breaks: number[] | undefined;
 }
 
-/**
- * The lines of a stream, a chunk's worth at a time, as readline would give them one by one.
- * Chunks of bytes are read as UTF-8 (split characters joined), or as latin1 "byte text".
- */
+// A stream's lines, a chunk at a time, as readline gives them one by one: UTF-8 (split characters joined) or
+// latin1 "byte text".
 export async function* linesOf(
   chunks: AsyncIterable<string | Buffer> | Iterable<string | Buffer>,
   bytesAs: 'utf8' | 'latin1',

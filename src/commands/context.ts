@@ -3,7 +3,7 @@ import type { Ledger } from '../ledger/ledger.js';
 import { Output, type ProcessIo } from '../output.js';
 import { configuredEndpoint } from '../purchase/endpoint.js';
 import { type GatewaySession, type OpenGatewayOptions, openGatewaySession } from '../purchase/session.js';
-import { stateDirectory } from '../settings/definition.js';
+import { stateDirectory } from '../settings/directories.js';
 import { resolveSettings, type Settings } from '../settings/resolve.js';
 import type { GlobalFlags } from '../settings/table.js';
 import { embeddedEndpoint } from './embedded-endpoint.js';

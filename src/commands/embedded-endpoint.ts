@@ -4,7 +4,7 @@ import type { Output } from '../output.js';
 import type { Endpoint } from '../purchase/endpoint.js';
 import { registerSecret, t } from '../run-scope.js';
 import type { Replay } from '../sandbox/replay.js';
-import { stateDirectory } from '../settings/definition.js';
+import { stateDirectory } from '../settings/directories.js';
 import type { ReplaySettings, Settings } from '../settings/resolve.js';
 
 /** The recordings of --replay, checked whole before anything is sent (docs/replay.md). */

@@ -12,7 +12,7 @@ const jobLabel = /^[a-z][a-z0-9_]{0,63}$/;
  */
 export const metricsOptions = {
   metricsFile: {
-    flags: '--metrics-file <path>',
+    flag: '--metrics-file <path>',
     help: {
       en: "write the run's metrics for Prometheus (node_exporter's textfile collector) to this file, whole, also when it fails (docs/metrics.md)",
       ru: 'записать метрики запуска для Prometheus (сборщик текстовых файлов `node_exporter`) в этот файл целиком, и при неудаче тоже (docs/metrics.md)',
@@ -20,7 +20,7 @@ export const metricsOptions = {
     parse: (raw: unknown) => optionalNonBlankText(raw, '--metrics-file'),
   },
   metricsJob: {
-    flags: '--metrics-job <name>',
+    flag: '--metrics-job <name>',
     help: {
       en: "with --metrics-file: the job label (default: the command's, such as reconcile); one for each cron job",
       ru: 'с --metrics-file: метка «job» (по умолчанию — по команде, например reconcile); своя для каждого задания cron',

@@ -13,7 +13,7 @@ type DataFormat = (typeof dataFormats)[number];
 /** history's and report's `--format`, `--bom`, `--delimiter` and `--decimal-comma`, which dataFormatOption reads. */
 export const dataFormatDefinitions = {
   format: {
-    flags: '--format <format>',
+    flag: '--format <format>',
     help: {
       en: 'table (the default), csv (a header row, for spreadsheets) or json (one object a line, as --json)',
       ru: 'table (по умолчанию), csv (со строкой заголовков, для электронных таблиц) или json (по объекту в строке, как --json)',
@@ -21,7 +21,7 @@ export const dataFormatDefinitions = {
     choices: dataFormats,
   },
   bom: {
-    flags: '--bom',
+    flag: '--bom',
     help: {
       en: 'with --format csv: start with a byte order mark, for spreadsheet programs that need it to read UTF-8 (Cyrillic)',
       ru: 'с --format csv: начать с метки порядка байтов (BOM), для табличных программ, которым она нужна, чтобы прочесть UTF-8 (кириллицу)',

@@ -5,10 +5,8 @@ import type { CsvDelimiter } from '../render/csv.js';
 import { t } from '../run-scope.js';
 
 /**
- * The notation of CSV as a spreadsheet reads and writes it, defined once: `--delimiter` and
- * `--decimal-comma` for every CSV the program reads or writes, `--encoding` for the files it
- * reads (the order files of `pay --from-file`, whose results files go back in it, csv-charset.ts).
- * Data stays exact: only how it is written changes.
+ * CSV as a spreadsheet writes it, for every CSV read or written: `--delimiter`, `--decimal-comma`,
+ * and `--encoding` for the files read (csv-charset.ts). Data stays exact: only its notation changes.
  */
 
 /** `,` `;` or a tab (`tab`, or a tab character as given). */
@@ -33,7 +31,7 @@ export function encodingOption(raw: unknown): string | undefined {
 
 export const delimiterDefinitions = {
   delimiter: {
-    flags: '--delimiter <char>',
+    flag: '--delimiter <char>',
     help: {
       en: 'CSV delimiter (default: a comma out; in, what the header line uses)',
       ru: 'разделитель CSV (по умолчанию: запятая на выходе; на входе — тот, что в строке заголовков)',
@@ -44,7 +42,7 @@ export const delimiterDefinitions = {
     parse: delimiterOption,
   },
   decimalComma: {
-    flags: '--decimal-comma',
+    flag: '--decimal-comma',
     help: {
       en: 'CSV amounts with a decimal comma (1500,00), as a Russian spreadsheet writes them (default: with a delimiter other than a comma, in)',
       ru: 'суммы в CSV с десятичной запятой (1500,00), как пишет русская электронная таблица (по умолчанию — на входе при разделителе, отличном от запятой)',
@@ -55,7 +53,7 @@ export const delimiterDefinitions = {
 
 export const encodingDefinitions = {
   encoding: {
-    flags: '--encoding <label>',
+    flag: '--encoding <label>',
     help: {
       en: "with --from-file: the file's encoding, these or another WHATWG label (default: UTF-8; a BOM is dropped); the results file is written in it too",
       ru: 'с --from-file: кодировка файла, одна из этих или другая метка WHATWG (по умолчанию UTF-8; BOM отбрасывается); в ней же пишется файл результатов',

@@ -148,7 +148,7 @@ function completeWords(data: CompletionData, words: readonly string[], env: Node
 }
 
 /**
- * The config file's profiles (where settings/definition.ts's configDirectory puts it), read
+ * The config file's profiles (where settings/directories.ts's configDirectory puts it), read
  * leniently: one missing or not valid gives no values; the next command says what is wrong.
  */
 function readProfiles(env: NodeJS.ProcessEnv): Record<string, unknown> {

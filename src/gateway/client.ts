@@ -13,6 +13,7 @@ import {
   type Credentials,
   type FormField,
   type PaymentRequest,
+  type PurchaseInput,
 } from '../protocol/form.js';
 import { MalformedAnswerError } from '../protocol/problems.js';
 import type { ReplayMisses } from '../protocol/replay-miss.js';
@@ -58,12 +59,7 @@ export interface GatewayClientOptions {
   now?: () => Date;
 }
 
-export interface PurchaseInput {
-  service: string;
-  account: string;
-  amount: string;
-  currency: string;
-}
+export type { PurchaseInput } from '../protocol/form.js';
 
 export interface AccountCheckResult {
   transactionId: string;

@@ -135,7 +135,6 @@ const en = {
     argumentNames: {} as Record<string, string>,
     /** The words of an option's value in the list of options (`--from-file <path>`), by the definition's word. */
     valueNames: {} as Record<string, string>,
-    olderName: (flag: string) => `older name of ${flag}`,
     afterError: '(agentpay --help lists the commands and options)',
     usageAfterError: (command: string, usage: string) =>
       `usage: agentpay ${command} ${usage}  (agentpay ${command} --help for more)`,
@@ -174,6 +173,7 @@ const en = {
       EISDIR: 'that path is a directory: give the ledger file itself with --ledger',
       other: 'fix the file, or choose another ledger file with --ledger',
     },
+    /** The event loop ran dry before the command settled (a bug): main.ts. */
     stoppedEarly:
       'the command stopped before it finished (nothing was left to wait for); if it was paying, run `agentpay reconcile`',
     /** SIGINT or SIGTERM stopped the command (errors.ts InterruptedError); one line, no hint. */

@@ -224,7 +224,6 @@ const ru: Catalogue = {
       'base-url': 'базовый-URL',
       value: 'значение',
     },
-    olderName: (flag) => `прежнее имя ${flag}`,
     afterError: '(agentpay --help покажет команды и флаги)',
     usageAfterError: (command, usage) =>
       `использование: agentpay ${command} ${usage}  (подробнее: agentpay ${command} --help)`,

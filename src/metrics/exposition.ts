@@ -1,13 +1,7 @@
-/**
- * A job's metrics in Prometheus's text exposition format (version 0.0.4), pure: the figures in,
- * the file's text out (docs/metrics.md). Names follow Prometheus's conventions: the agentpay_
- * prefix, base units (seconds), no _total on a gauge; label names in snake_case.
- */
+// A job's metrics in Prometheus's text exposition format 0.0.4, pure (docs/metrics.md): the agentpay_ prefix,
+// base units (seconds), no _total on a gauge, snake_case label names.
 
-/**
- * The states an open payment can be left in. A payment awaiting a person's approval joins them
- * once such a state exists (issue 21): a new value here, and a line in docs/metrics.md.
- */
+/** The states an open payment can be left in; a new one needs a line in docs/metrics.md too. */
 export const openPaymentStates = ['pending', 'unknown'] as const;
 type OpenPaymentState = (typeof openPaymentStates)[number];
 
@@ -15,11 +9,8 @@ type OpenPaymentState = (typeof openPaymentStates)[number];
 const registryLists = ['only_in_registry', 'only_in_ledger', 'different', 'dated_another_day', 'agreeing'] as const;
 type RegistryList = (typeof registryLists)[number];
 
-/**
- * The rows of a bulk run by what became of them, as its summary counts them: a row's state, or
- * skipped (final in an earlier run), not started (the run stopped first), refused (a bad row:
- * the whole file was refused and nothing sent).
- */
+// A bulk run's rows as its summary counts them: a row's state, skipped (final in an earlier run), not started
+// (the run stopped first), refused (a bad row: the whole file refused, nothing sent).
 export const bulkRowStates = [
   'success',
   'failed',
@@ -125,11 +116,8 @@ export function renderMetrics(metrics: JobMetrics): string {
     .join('');
 }
 
-/**
- * The last success an earlier file recorded for `job`, in milliseconds, kept when this run did
- * not succeed. Anything else the file holds (another job's line, a line this code did not
- * write, no such line) gives undefined: the sample is then left out rather than made up.
- */
+// The last success an earlier file recorded for `job`, kept when this run did not succeed. Anything else (another
+// job's line, a line not ours, none) gives undefined: the sample is left out rather than made up.
 export function lastSuccessIn(text: string, job: string): number | undefined {
   const wanted = `${lastSuccessName}{job="${labelValue(job)}"} `;
   const line = text.split('\n').find((candidate) => candidate.startsWith(wanted));

@@ -3,12 +3,8 @@ import { dirname, resolve } from 'node:path';
 import { replaceFile } from '../durable.js';
 import { type JobMetrics, lastSuccessIn, renderMetrics } from './exposition.js';
 
-/**
- * The metrics file of `--metrics-file` on disk: written whole (durable.ts replaceFile), so a
- * scraper never reads half of one. Its temporary name ends in `.tmp`, which node_exporter's
- * textfile collector (it reads `*.prom`) passes over. Readable by all (0644): the collector
- * often runs as another user, and the file holds counts and times, nothing secret.
- */
+// The --metrics-file on disk, written whole (durable.ts replaceFile) so a scraper never reads half; its `.tmp`
+// name is passed over by node_exporter (it reads `*.prom`). 0644: the collector often runs as another user.
 
 /** Throws the system's error when the file's directory is missing or not writable: checked before the job runs. */
 export function checkMetricsDirectory(path: string): void {

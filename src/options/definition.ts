@@ -2,36 +2,64 @@ import type { Said } from '../i18n/language.js';
 import { optionalText, optionRecord, switchOption, textListOption } from './values.js';
 
 /**
- * An option or argument of a command, defined once: its flags, how commander takes it, its
- * help in every language (commands/option.ts turns it into commander's), and how its value is
- * read (parseOptions). The help is a record over the languages, so an option without its
- * Russian fails the type-check instead of showing English in the middle of a Russian --help.
+ * A value as a source gives it: text from a flag or the environment, a switch's true, a
+ * repeatable option's list, or what the config file holds (settings/config-file.ts checks it).
+ */
+export type RawValue = string | number | boolean | readonly (string | number)[] | Readonly<Record<string, unknown>>;
+
+/** What a config file may hold for a profile key (settings/config-file.ts checks it). */
+export type FileShape =
+  | 'text'
+  | 'text or number'
+  | 'code list'
+  | 'true or false'
+  | 'amounts per currency'
+  | 'services by id'
+  | readonly string[];
+
+/**
+ * One option, defined once, whether a global setting or a command's own. Commander's option and
+ * its --help in each language (options/commander.ts), the value's reading, and for a setting its
+ * resolution, doctor's row, the config file's keys and the docs' table all come from it.
  */
 export interface OptionDefinition {
-  /** Commander's flags: `--currency <code>`, `--yes`. */
-  readonly flags: string;
+  /** Commander's flags: `--currency <code>`, `--yes`; none for a setting never given as a flag. */
+  readonly flag?: string;
+  /** One line for --help in every language: a missing translation fails the type-check. */
   readonly help: Said;
-  /**
-   * The fixed values it takes: --help lists them and completion offers them. Commander refuses
-   * any other, except for a repeatable option (a use may list several: its parse checks them)
-   * or one that is `open`.
-   */
+  /** The values it takes (commander refuses others unless `repeatable` or `open`). */
   readonly choices?: readonly string[];
-  /** With `choices`: another value is taken too, such as a file's path, and parse reads it. */
+  /** With `choices`: another value is taken too, such as a file's path. */
   readonly open?: true;
   /** Each use adds a value: `--var a=1 --var b=2` gives ['a=1', 'b=2'], none gives []. */
   readonly repeatable?: true;
-  /** It must be given; `unless`: another option that, given, makes this one not required. */
-  readonly required?: true | { readonly unless: OptionDefinition | readonly OptionDefinition[] };
-  /**
-   * The value the command gets from what commander gave (undefined when not given): checked,
-   * its default filled in. Without it: the text as given, a switch's true or false, a
-   * repeatable option's list.
-   */
-  readonly parse?: (raw: unknown) => unknown;
+  /** It must be given (commander's own check); `unless`: options that, any given, lift that. */
+  readonly required?: true | { readonly unless: readonly OptionDefinition[] };
+  /** The value used, from what a source gave (undefined: not given); errors name `where`. */
+  parse?(raw: RawValue | undefined, where: string): unknown;
+  /** Environment variables, the first set and not empty wins (lower-case proxy names first, as curl). */
+  readonly env?: readonly string[];
+  /** The key of a profile in the config file, and what the file may hold there. */
+  readonly profile?: { readonly key: string; readonly shape: FileShape };
+  /** An older name still taken when the new one is not given: a hidden flag and a profile key. */
+  readonly alias?: { readonly flag: string; readonly profileKey: string };
+  /** The value when no source gives one, worked out when first read. */
+  readonly fallback?: (env: NodeJS.ProcessEnv) => unknown;
+  /** The default as the docs and --help say it (markdown). */
+  readonly defaultText?: string;
+  /** Never shown: doctor prints *** and where it is read from (settings/password.ts). */
+  readonly secret?: boolean;
+  /** Under --sandbox: the sandbox supplies it, or its code table replaces env and profile. */
+  readonly underSandbox?: 'embedded' | 'code table';
+  /** The key in doctor's report when not the option's name; false: not shown. */
+  readonly report?: string | false;
+  /** The docs table's description, when it says more than --help. */
+  readonly docs?: string;
+  /** The docs table's environment column, when other code reads those variables. */
+  readonly docsEnv?: string;
 }
 
-/** A command's options by commander's attribute name (`--txn-id` is `txnId`), in --help's order. */
+/** Options by commander's attribute name (`--txn-id` is `txnId`), in --help's order. */
 export type OptionDefinitions = Readonly<Record<string, OptionDefinition>>;
 
 export interface ArgumentDefinition {
@@ -41,32 +69,38 @@ export interface ArgumentDefinition {
   readonly choices?: readonly string[];
 }
 
-type ValueOf<D extends OptionDefinition> = D extends { parse: (raw: unknown) => infer T }
+/** A flag without a value (`--yes`): true or false, never from env or profile. */
+export const isSwitch = (definition: OptionDefinition): boolean =>
+  definition.flag !== undefined && !/[<[]/.test(definition.flag);
+
+/** `--txn-id <digits>` -> `--txn-id`: the flag a message names. */
+export function longFlag(definition: OptionDefinition): string | undefined {
+  return definition.flag === undefined ? undefined : /--[\w-]+/.exec(definition.flag)?.[0];
+}
+
+type ValueOf<D extends OptionDefinition> = D extends { parse(raw: never, where: string): infer T }
   ? T
   : D extends { repeatable: true }
     ? string[]
-    : D['flags'] extends `${string}<${string}`
-      ? string | undefined
-      : boolean;
+    : D extends { choices: readonly (infer C)[]; open?: never }
+      ? C | undefined
+      : D['flag'] extends `${string}<${string}`
+        ? string | undefined
+        : boolean;
 
 /** What parseOptions gives for the definitions: each option's value by its name. */
 export type OptionValues<D extends OptionDefinitions> = { -readonly [K in keyof D]: ValueOf<D[K]> };
 
-/** `--txn-id <digits>` -> `--txn-id`: the flag a message names. */
-function longFlag(flags: string): string {
-  return flags.split(/[\s,]+/).find((part) => part.startsWith('--')) ?? flags;
-}
-
-/** The command's options as commander gave them, each read by its definition. */
+/** The command's options as commander gave them, each read by its definition: the options struct. */
 export function parseOptions<D extends OptionDefinitions>(raw: unknown, definitions: D): OptionValues<D> {
   const given = optionRecord(raw);
   const values: Record<string, unknown> = {};
   for (const [name, definition] of Object.entries(definitions)) {
-    const value = given[name];
-    const flag = longFlag(definition.flags);
-    if (definition.parse !== undefined) values[name] = definition.parse(value);
+    const value = given[name] as RawValue | undefined;
+    const flag = longFlag(definition) ?? name;
+    if (definition.parse !== undefined) values[name] = definition.parse(value, 'flag');
     else if (definition.repeatable) values[name] = textListOption(value, flag);
-    else values[name] = definition.flags.includes('<') ? optionalText(value, flag) : switchOption(value, flag);
+    else values[name] = isSwitch(definition) ? switchOption(value, flag) : optionalText(value, flag);
   }
   return values as OptionValues<D>;
 }

@@ -1,6 +1,6 @@
 import { UsageError } from '../errors.js';
-import type { PurchaseInput } from '../gateway/client.js';
 import { accountMaxCharacters, charactersUpTo, forbiddenCharacterIn } from '../protocol/field-bounds.js';
+import type { PurchaseInput } from '../protocol/form.js';
 import { type AmountNotation, parseAmount, parseCurrency } from '../protocol/money.js';
 import { parseTransactionId } from '../protocol/transaction-id.js';
 import { t } from '../run-scope.js';
@@ -31,19 +31,19 @@ export const defaultCurrency = 'KZT';
 
 /** --service of check and pay; each says whether it is required (buy's is asked when not given: its own). */
 export const serviceDefinition = {
-  flags: '--service <id>',
+  flag: '--service <id>',
   help: { en: 'service id', ru: 'id услуги' },
 } as const satisfies OptionDefinition;
 
 /** --account of check and pay. */
 export const accountDefinition = {
-  flags: '--account <account>',
+  flag: '--account <account>',
   help: { en: 'customer account', ru: 'счёт клиента' },
 } as const satisfies OptionDefinition;
 
 /** --currency of check and pay. */
 export const currencyDefinition = {
-  flags: '--currency <code>',
+  flag: '--currency <code>',
   help: { en: `currency code (default ${defaultCurrency})`, ru: `код валюты (по умолчанию ${defaultCurrency})` },
 } as const satisfies OptionDefinition;
 
@@ -142,7 +142,7 @@ interface DeskOverrides {
 
 /** --over-limit of pay and buy. */
 export const overLimitDefinition = {
-  flags: '--over-limit',
+  flag: '--over-limit',
   help: {
     en: 'pay even over a limit (maxAmount, dailyLimit, accountDailyLimit); the ledger records it',
     ru: 'платить даже сверх лимита (maxAmount, dailyLimit, accountDailyLimit); журнал это запишет',
@@ -151,7 +151,7 @@ export const overLimitDefinition = {
 
 /** --request-approval of pay and buy: a purchase that needs a second person is recorded for a supervisor (purchase/approval.ts). */
 export const requestApprovalDefinition = {
-  flags: '--request-approval',
+  flag: '--request-approval',
   help: {
     en: "over the approval threshold, or a duplicate: record the purchase for a supervisor's approval and send nothing (exit 3; team ledger)",
     ru: 'выше порога одобрения или дубль: записать покупку на одобрение старшему кассиру и ничего не отправлять (код 3; общий журнал)',
@@ -160,7 +160,7 @@ export const requestApprovalDefinition = {
 
 /** --receipt of pay and buy: a file the receipt is written to as well. */
 export const receiptFileDefinition = {
-  flags: '--receipt <file>',
+  flag: '--receipt <file>',
   help: {
     en: 'write the receipt to this file as well, as plain text (agentpay receipt prints it again later)',
     ru: 'записать чек ещё и в этот файл, простым текстом (agentpay receipt напечатает его снова)',

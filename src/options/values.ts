@@ -1,13 +1,11 @@
 import { UsageError } from '../errors.js';
 import type { NumberUnit } from '../i18n/en.js';
 import { t } from '../run-scope.js';
-import type { OptionDefinition } from './definition.js';
 
 /*
- * Option values as commander hands them over: a string (a boolean for a switch, a list for a
- * repeatable option), or undefined when not given. Commands and scenario steps parse their
- * options with these small parsers, one per option, rather than with a schema library:
- * loading zod costs about as much as starting Node does (docs: performance).
+ * Option values as commander hands them over (text, a switch's boolean, a repeatable option's
+ * list, undefined when not given), read by small parsers rather than a schema library, which
+ * would weigh on every start-up (docs/performance.md).
  */
 
 /** A whole number within bounds, or a UsageError with the rule's message. */
@@ -40,13 +38,13 @@ export function concurrencyOption(raw: unknown): number {
 
 /** --concurrency of status and reconcile: Status look-ups. */
 export const lookupConcurrencyDefinition = {
-  flags: '--concurrency <n>',
+  flag: '--concurrency <n>',
   help: {
     en: `look-ups in flight at once (default ${defaultConcurrency})`,
     ru: `сколько запросов одновременно (по умолчанию ${defaultConcurrency})`,
   },
   parse: concurrencyOption,
-} as const satisfies OptionDefinition;
+} as const;
 
 export function optionalText(raw: unknown, flag: string): string | undefined {
   if (raw === undefined || typeof raw === 'string') return raw;

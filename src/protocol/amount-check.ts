@@ -2,15 +2,9 @@ import { successStatus } from './codes.js';
 import type { GatewayAnswer } from './envelope.js';
 import { sameDecimal } from './money.js';
 
-/**
- * A success answer whose reported Amount is not the decimal that was sent. Spec 2.3 types the
- * reported Amount as a number, so `1500` for the `1500.00` sent is the same amount; `24970`
- * for `2497.00` is not, and a person should look before trusting the receipt. The state stays
- * what the gateway said: the warning never makes a payment failed or unknown.
- *
- * Only Payment and Status answers carry an amount that was paid; an AccountCheck moves no
- * money. A Payment answer that leaves ResponseType out is still checked.
- */
+// A success answer whose Amount is not the decimal sent: spec 2.3 types it as a number, so `1500` for `1500.00`
+// matches and `24970` for `2497.00` does not. Only Payment and Status answers are checked; the state stays
+// what the gateway said (a warning never makes a payment failed or unknown).
 export function amountWarnings(answer: GatewayAnswer, sent: { amount?: string | undefined }): string[] {
   if (answer.status !== successStatus || answer.type === 'AccountCheck') return [];
   if (answer.amount === undefined || sent.amount === undefined || sameDecimal(answer.amount, sent.amount)) return [];

@@ -1,11 +1,5 @@
-/*
- * A cassette: one exchange with a gateway as --record keeps it and `--replay` serves it
- * (docs/replay.md). The request's form without the password (spec 5: no other field is derived
- * from it), and the answer as it arrived: its HTTP status, its Content-Type (the charset its
- * bytes are in) and its body's bytes, in base64 so that a windows-1251 body survives JSON.
- * This file is the format's one definition: what writes cassettes builds them here, what
- * reads them checks them here.
- */
+// A cassette: one exchange as --record keeps it and --replay serves it (docs/replay.md), the one definition of
+// the format. The form without the password (spec 5); the answer's status, Content-Type and body in base64.
 import type { FormField } from './form.js';
 
 const cassetteFormat = 'agentpay-cassette/1';
@@ -39,10 +33,7 @@ export interface RecordedExchange {
   text: string;
 }
 
-/**
- * A cassette of an exchange. `redact` blanks the password in every spelling (secrets.ts): a
- * field or an answer that holds it is kept with *** in its place, never as it was.
- */
+/** A cassette of an exchange; `redact` (secrets.ts) puts *** wherever the password stood. */
 export function cassetteOf(exchange: RecordedExchange, redact: (text: string) => string): Cassette {
   const request: Record<string, string> = {};
   for (const [name, value] of exchange.form) if (name !== passwordField) request[name] = redact(value);
@@ -79,10 +70,7 @@ function safeNamePart(text: string): string {
   return text.replace(/[^\w-]/g, '_').slice(0, 40) || '_';
 }
 
-/**
- * The largest cassette read, in bytes (8 MiB): an answer is at most 1 MiB (gateway/read-answer.ts),
- * kept as base64 (4/3 of it) beside its text, whose JSON escapes take at most 6 bytes a character.
- */
+/** The largest cassette read: an answer's cap (gateway/read-answer.ts) as base64 beside its escaped text. */
 export const cassetteBytesAtMost = 8 * 1024 * 1024;
 
 export class CassetteError extends Error {
@@ -95,10 +83,8 @@ export class CassetteError extends Error {
   }
 }
 
-/**
- * Whether text that is not JSON is the start of some: empty, or it ends inside a string or with
- * brackets left open, and never closes one it did not open. A cassette a crash cut short reads so.
- */
+// Whether non-JSON text is the start of some (empty, or cut inside a string or open brackets): a cassette a
+// crash cut short reads so.
 function endsEarly(text: string): boolean {
   let depth = 0;
   let inString = false;
@@ -114,10 +100,7 @@ function endsEarly(text: string): boolean {
   return text.trim() === '' || inString || depth > 0;
 }
 
-/**
- * A cassette file's text checked whole; the error names the file and what was expected, and
- * never quotes the text (a file that is not a cassette may be anything).
- */
+// A cassette file's text checked whole; the error names the file and what was expected, never quoting the text.
 export function parseCassette(text: string, file: string): Cassette {
   let parsed: unknown;
   try {

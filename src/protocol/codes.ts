@@ -1,9 +1,5 @@
-/**
- * What a ResponseStatus means. spec 7 names one code, 10 (success); every gateway picks its
- * own codes for "in progress", "no such transaction" and its final refusals. A code nobody
- * told us about proves nothing: for a payment it is "unknown", never "failed", because the
- * money may have moved (spec 1: use Status to learn the final state).
- */
+// What a ResponseStatus means: spec 7 names only 10 (success); each gateway picks its own other codes. An
+// unlisted code proves nothing: for a payment it is "unknown", never "failed" (spec 1: ask Status).
 export const successStatus = '10';
 
 /** One gateway's codes, each list from its own setting (README "Connecting to a real gateway"). */

@@ -8,12 +8,8 @@ export interface ExtraItem {
   FieldValue: string;
 }
 
-/**
- * A gateway answer (spec 2.2-2.4) as the rest of the program reads it. readAnswer below is the
- * one definition of what an answer may hold: a hand-written reader, not a zod schema, because
- * every command that talks to the gateway reads answers, and loading zod would cost those
- * commands more than the whole exchange (docs/performance.md, "Validators").
- */
+// A gateway answer (spec 2.2-2.4) as the program reads it. readAnswer is its one definition, hand-written
+// rather than zod so that commands talking to the gateway do not load zod (docs/performance.md "Validators").
 export interface GatewayAnswer {
   transactionId: string | undefined;
   requestId: string | undefined;
@@ -27,10 +23,7 @@ export interface GatewayAnswer {
   currency: string | undefined;
   exchangeRate: string | undefined;
   serviceCurrency: string | undefined;
-  /**
-   * The voucher list (spec 4.1) as sent; null when the answer has no Extras at all (absent or
-   * null: a static service, spec 4.3). An empty list is not that: see vouchers.ts.
-   */
+  /** The voucher list (spec 4.1); null when Extras is absent or null (a static service, spec 4.3). */
   extras: ExtraItem[] | null;
   /** The whole answer as parsed, numbers kept exact, for --json. */
   raw: unknown;
@@ -63,12 +56,9 @@ function readStatus(envelope: object): string {
   return status;
 }
 
-/**
- * spec 2.2-2.3, every field but ResponseStatus optional. `TransactinID` is spelled without the
- * second "o"; a gateway that spells it correctly is understood too. `account` is lower-case in
- * answers; `Account` is read too. ExchangeRate and ServiceCurrency may sit in the envelope
- * instead of the content (spec 4.4). Keys not named here are kept in `raw` only.
- */
+// spec 2.2-2.3, every field but ResponseStatus optional. `TransactinID` (sic) and `TransactionID`, `account` and
+// `Account` are both read; ExchangeRate and ServiceCurrency may sit in the envelope (spec 4.4). Other keys
+// stay in `raw` only.
 function readAnswer(raw: unknown): GatewayAnswer {
   const envelope = objectAt(raw, 'the body');
   const status = readStatus(envelope);
@@ -125,10 +115,8 @@ export async function parseEnvelope(body: string): Promise<GatewayAnswer> {
 // A whole number or a plain decimal, as ids, amounts and rates are written: kept byte for byte.
 const numberText = /^-?\d+(?:\.\d+)?$/;
 
-/**
- * The answer with every text the gateway chose passed through `redact` (secrets.ts); codes, ids,
- * amounts and rates stay byte for byte, and an answer with nothing to blank is not copied.
- */
+// The answer with every text the gateway chose passed through `redact`; codes, ids, amounts and rates stay
+// byte for byte. An answer with nothing to blank is not copied.
 export function redactedAnswer(answer: GatewayAnswer, redact: (text: string) => string): GatewayAnswer {
   let changed = false;
   const text = (value: string | undefined) => {

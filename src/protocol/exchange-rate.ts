@@ -13,11 +13,8 @@ export interface ForeignExchange {
 
 const given = (text: string | undefined) => (text === undefined || text.trim() === '' ? undefined : text);
 
-/**
- * What a person must see before saying yes: an AccountCheck whose ExchangeRate is not 1 as a
- * decimal (`1`, `1.0` and `1.00` are all 1), or whose ServiceCurrency, when given, is not the
- * Currency paid. Undefined when neither: a plain purchase in one currency.
- */
+// What a person must see before saying yes: an ExchangeRate that is not 1 as a decimal, or a ServiceCurrency
+// that is not the Currency paid (spec 4.4). Undefined for a plain purchase in one currency.
 export function foreignExchangeOf(
   answer: Pick<GatewayAnswer, 'exchangeRate' | 'serviceCurrency' | 'currency'>,
   sentCurrency: string,

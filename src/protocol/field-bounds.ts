@@ -1,11 +1,5 @@
-/**
- * The bounds of what a purchase sends, where the spec leaves them open (spec 2.1: "Length and
- * format bounds of Account, Service and TransactionID: not shown"; spec 5: "amount bounds,
- * field length limits: not shown"). They are ours: wide enough for any real account (a phone
- * or contract number, an e-mail address, a login) and service id, narrow enough that a cell gone
- * wrong (a column shifted, a file pasted into one cell) is refused before it is sent.
- * docs/commands.md "pay --from-file" lists them.
- */
+// Our bounds on what a purchase sends, where the spec leaves them open (spec 2.1, spec 5): wide enough for any
+// real account and service id, narrow enough to refuse a cell gone wrong. docs/commands.md "pay --from-file".
 
 /** Account is a String (spec 2.1): at most this many characters. */
 export const accountMaxCharacters = 64;
@@ -39,11 +33,8 @@ export function charactersUpTo(text: string, limit: number): number {
   return count;
 }
 
-/**
- * The first character in `text` that no field may hold, and its position (in characters, from
- * 1), or undefined: a control character (C0, DEL, C1; a NUL the team ledger's PostgreSQL cannot
- * even store), or half of a UTF-16 surrogate pair (JSON's "\ud800" escape): no character at all.
- */
+// The first character no field may hold (a control character, which PostgreSQL cannot always store, or half a
+// surrogate pair) and its position from 1, or undefined.
 export function forbiddenCharacterIn(
   text: string,
 ): { position: number; code: number; kind: 'control' | 'loneSurrogate' } | undefined {

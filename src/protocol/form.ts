@@ -1,8 +1,5 @@
-/**
- * The request forms of spec 4, as ordered name/value pairs. Values are sent exactly as
- * given: the form encoding alone escapes `&`, `=`, `+`, spaces and non-ASCII, so a value
- * can never split into other fields.
- */
+// The request forms of spec 4 as ordered name/value pairs, sent as given: the form encoding escapes `&`, `=`,
+// `+`, spaces and non-ASCII, so a value can never split into other fields.
 export type FormField = readonly [name: string, value: string];
 
 export interface Credentials {
@@ -57,10 +54,7 @@ export function buildAccountCheckForm(credentials: Credentials, request: Account
   return [...credentialFields(credentials), ['RequestType', 'AccountCheck'], ...purchaseFields(request)];
 }
 
-/**
- * spec 4.2 / 4.3. RequestType is `Payment`: the parameter tables say `Pay` but every
- * example sends `Payment` (spec 2.1).
- */
+// spec 4.2 / 4.3. RequestType is `Payment`: the tables say `Pay` but every example sends `Payment` (spec 2.1).
 export function buildPaymentForm(credentials: Credentials, request: PaymentRequest): FormField[] {
   const fields: FormField[] = [
     ...credentialFields(credentials),
@@ -83,10 +77,7 @@ export function buildStatusForm(credentials: Credentials, request: StatusRequest
   ];
 }
 
-/**
- * application/x-www-form-urlencoded: byte for byte what URLSearchParams writes (the WHATWG
- * form serializer), without making one for every request of a batch.
- */
+// application/x-www-form-urlencoded, as URLSearchParams writes it, without making one per request.
 export function encodeForm(fields: readonly FormField[]): string {
   return fields.map(([name, value]) => `${formEncode(name)}=${formEncode(value)}`).join('&');
 }
@@ -127,4 +118,12 @@ export function maskForm(fields: readonly FormField[]): FormField[] {
 
 export function formToObject(fields: readonly FormField[]): Record<string, string> {
   return Object.fromEntries(fields);
+}
+
+/** What a person buys: the service, its account, the amount as typed and its currency. */
+export interface PurchaseInput {
+  service: string;
+  account: string;
+  amount: string;
+  currency: string;
 }

@@ -1,7 +1,5 @@
-/*
- * What went wrong with an exchange with the gateway, as data: the gateway client makes it, the
- * error classes carry it, i18n/gateway-fault-words.ts says it in the chosen language.
- */
+// What went wrong with an exchange with the gateway, as data: the client makes it, the error classes carry it,
+// i18n/gateway-fault-words.ts says it in the chosen language.
 
 /** Why an exchange broke, at the lowest level (exchange-failure.ts sorts the transports' errors into these). */
 export type ExchangeProblem =
@@ -27,13 +25,9 @@ export type ExchangeProblem =
   /** Anything else, in the words of the error behind it (Node's, or the transport's). */
   | { kind: 'other'; message: string };
 
-/**
- * Why the gateway gave no usable answer. `unreachable` and `timedOut`: the exchange broke
- * (`problem`), `noPaymentSent` when it was a Payment that provably never left; `unavailable`:
- * an HTTP 5xx page instead of an answer; `notUnderstood`: an answer that is not the envelope,
- * or not about our transaction; `tooLarge`: an answer over the size limit. `detail` is the
- * protocol's or the transport's own account of it.
- */
+// Why the gateway gave no usable answer: `unreachable`/`timedOut` (the exchange broke; `noPaymentSent` when a
+// Payment provably never left), `unavailable` (an HTTP 5xx page), `notUnderstood` (not the envelope, or not
+// about our transaction), `tooLarge` (over the size limit). `detail` is the protocol's or transport's account.
 export type GatewayFault =
   | {
       kind: 'unreachable' | 'timedOut';
@@ -45,11 +39,8 @@ export type GatewayFault =
   | { kind: 'unavailable'; status: number }
   | { kind: 'notUnderstood' | 'tooLarge'; detail: string; http?: HttpStatusAnswer };
 
-/**
- * An answer not understood that came with an HTTP status other than 2xx (a proxy's or a
- * replay's refusal, a gateway's error page): its status, and its first line when it is plain
- * text (secrets blanked), which says more than the envelope's absence does.
- */
+// An answer not understood that came with a non-2xx HTTP status (a proxy's, a replay's, an error page): its
+// status, and its first line when plain text (secrets blanked), which says more than the missing envelope.
 export interface HttpStatusAnswer {
   status: number;
   text: string | undefined;

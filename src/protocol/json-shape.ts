@@ -1,10 +1,7 @@
 import { exactTextOf } from './lossless.js';
 
-/**
- * Small pieces for the hand-written readers of parsed JSON (the gateway envelope, a voucher's
- * FieldValue, a journal record): each refusal is a ShapeError naming where it is and what was
- * expected there, so every reader's messages read alike.
- */
+// Pieces for the hand-written readers of parsed JSON: each refusal is a ShapeError naming where it is and what
+// was expected, so every reader's messages read alike.
 export class ShapeError extends Error {
   constructor(
     readonly path: string,
@@ -31,10 +28,7 @@ function describeValue(value: unknown): string {
 /** `at` and `key` joined as a path: `TransactionContent.Extras.0`. */
 export const pathOf = (at: string, key: string | number): string => (at === '' ? String(key) : `${at}.${key}`);
 
-/**
- * An object's own member (a "__proto__" key or an inherited one is not a member), or undefined.
- * JSON objects only: a list or a plain value has none.
- */
+/** An object's own member (not "__proto__", not inherited), or undefined; a list or plain value has none. */
 export function memberOf(object: object, key: string): unknown {
   return Object.hasOwn(object, key) ? (object as Record<string, unknown>)[key] : undefined;
 }

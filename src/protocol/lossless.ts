@@ -1,12 +1,7 @@
 import { isLosslessNumber, LosslessNumber, parse, stringify } from 'lossless-json';
 
-/**
- * Gateway JSON is parsed losslessly: RequestID and TransactinID are Longs (spec 2.2) that
- * may exceed 2^53, and amounts must keep every digit (`10.630` stays `10.630`).
- *
- * Everything of ours (the sandbox too) takes it from here. The CLI runs it bundled into
- * dist/agentpay.cjs, so its ten ES modules cost no module loads there (docs/performance.md).
- */
+// Gateway JSON is parsed losslessly: RequestID and TransactinID are Longs (spec 2.2) that may exceed 2^53, and
+// amounts keep every digit (`10.630` stays `10.630`). Everything of ours takes it from here.
 export function parseLosslessJson(text: string): unknown {
   return parsedNatively(text) ?? parse(text);
 }
@@ -18,15 +13,9 @@ const stringOrNumber = /"[^"\\]*(?:\\.[^"\\]*)*"|-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[e
 const mark = '\u0001';
 const markEscaped = '\\u0001';
 
-/**
- * lossless-json's answer, by JSON.parse: each number's text is put in a marked string first
- * and made a LosslessNumber after. JSON.parse is native; lossless-json reads a character at a
- * time in JavaScript, and a bulk run of a thousand rows parses thousands of answers and
- * vouchers, mostly before V8 has optimised anything. Undefined leaves the text to lossless-json,
- * which then decides, with its own errors: text JSON.parse refuses, a string that holds the
- * mark, and duplicate keys (JSON.parse keeps the last; lossless-json refuses differing ones),
- * told by counting: every string and number of the text must be a key or value of the result.
- */
+// lossless-json's answer through the native JSON.parse, each number's text carried in a marked string.
+// Undefined leaves the text to lossless-json and its own errors: text JSON.parse refuses, a string holding
+// the mark, duplicate keys (told by counting every string and number of the text in the result).
 function parsedNatively(text: string): unknown {
   if (text.includes(markEscaped)) return undefined;
   let tokens = 0;

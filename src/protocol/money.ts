@@ -1,27 +1,19 @@
 import { fromDecimalComma } from './decimal-comma.js';
 import { type FieldProblem, InvalidFieldError } from './problems.js';
 
-/**
- * Amounts are decimal strings end to end and sent byte for byte (spec 4.2: Amount must
- * equal OrderAmount "to the last decimal digit"), so `2497` and `2497.00` are different
- * amounts here. Nothing in this file turns an amount into a JS number.
- */
+// Amounts are decimal strings sent byte for byte (spec 4.2: Amount equals OrderAmount "to the last decimal
+// digit"), so `2497` and `2497.00` differ here. Nothing in this file turns an amount into a JS number.
 const plainDecimal = /^(0|[1-9]\d*)(\.\d+)?$/;
 
 export function isPlainDecimal(text: string): boolean {
   return plainDecimal.test(text);
 }
 
-/**
- * How a person writes an amount: with a decimal point, or a decimal comma (Russian). In the
- * comma notation `1500,50` and `1 500,50` are `1500.50`, and a point is still read as one.
- */
+/** How a person writes an amount: a decimal point, or a decimal comma where `1 500,50` is `1500.50`. */
 export type AmountNotation = 'point' | 'comma';
 
-/**
- * Validates a user-typed amount and returns it as the plain decimal sent byte for byte: unchanged,
- * or in the comma notation with its comma turned into a point and its group spaces dropped.
- */
+// A typed amount as the plain decimal sent byte for byte: unchanged, or in the comma notation with its comma
+// made a point and its group spaces dropped.
 export function parseAmount(text: string, field = '--amount', notation: AmountNotation = 'point'): string {
   if (isPlainDecimal(text)) return text;
   const [kind, description] = notation === 'comma' ? describeCommaAmount(text) : describeBadAmount(text);
@@ -77,13 +69,9 @@ export function parseCurrency(text: string): string {
   );
 }
 
-/**
- * A decimal in a canonical form, compared as text: sign, significant digits and the power of
- * ten of the last one. `1500`, `1500.00`, `01500` and `1.5e3` all give `+15e2`; every zero
- * gives `0`. Undefined for anything that is not a decimal. Spec 2.3 types a reported Amount
- * as a number, so a gateway may write it as JSON writes numbers (an exponent included); the
- * exponent is read with BigInt, so no size of it turns into Infinity.
- */
+// A decimal's canonical form for comparing as text: `1500`, `1500.00` and `1.5e3` all give `+15e2`, every zero
+// `0`; undefined for a non-decimal. Spec 2.3 lets a gateway write Amount as JSON writes numbers, so the
+// exponent is read with BigInt and never becomes Infinity.
 const decimalText = /^([+-]?)(\d*)(?:\.(\d*))?(?:[eE]([+-]?\d+))?$/;
 
 function canonicalDecimal(text: string): string | undefined {
@@ -123,10 +111,7 @@ function scaleOf(text: string): number {
   return dot === -1 ? 0 : text.length - dot - 1;
 }
 
-/**
- * The exact sum of plain decimals, with as many decimals as the most precise of them (`1500` + `0.50` = `1500.50`).
- * Loops, not spread and reduce: a bulk run adds up every row it ends.
- */
+/** The exact sum of plain decimals, as precise as the most precise (`1500` + `0.50` = `1500.50`). */
 export function addDecimals(...amounts: readonly string[]): string {
   let scale = 0;
   for (const amount of amounts) scale = Math.max(scale, scaleOf(amount));

@@ -1,8 +1,5 @@
-/**
- * The protocol core throws only these two, so that it depends on nothing else of ours;
- * the error boundary maps InvalidFieldError to exit 2 and the gateway client wraps
- * MalformedAnswerError into GatewayProtocolError (exit 5).
- */
+// The protocol core throws only these two, so it depends on nothing else of ours: the error boundary maps
+// InvalidFieldError to exit 2, the gateway client wraps MalformedAnswerError into GatewayProtocolError.
 /** What is wrong with a field, for a message in another language than `message`'s English. */
 export interface FieldProblem {
   kind:

@@ -1,7 +1,4 @@
-/**
- * The spec does not show RequestDate's format (spec 2.1). The default is local time
- * `YYYY-MM-DD HH:mm:ss`, the form such gateways commonly take; `iso` sends UTC ISO 8601.
- */
+// spec 2.1 does not show RequestDate's format: the default is local `YYYY-MM-DD HH:mm:ss`, `iso` sends UTC.
 export const requestDateFormats = ['local', 'iso'] as const;
 export type RequestDateFormat = (typeof requestDateFormats)[number];
 

@@ -1,9 +1,7 @@
 import type { CodeTable } from './codes.js';
 
-/**
- * The sandbox's ResponseStatus codes (docs/sandbox.md; the spec lists only 10): its server
- * answers with them, the client's settings classify them with sandboxCodeTable under --sandbox.
- */
+// The sandbox's own ResponseStatus codes (docs/sandbox.md; the spec lists only 10): its server answers
+// with them, and sandboxCodeTable classifies them under --sandbox.
 export const sandboxCodes = {
   success: 10,
   inProgress: 11,
@@ -21,10 +19,8 @@ export const sandboxCodes = {
 
 const { success: _success, inProgress, transactionNotFound, ...refusals } = sandboxCodes;
 
-/**
- * The client's code table under --sandbox (and for the sandbox command): every refusal is
- * final. Only here: a real gateway's table starts empty (README "Connecting to a real gateway").
- */
+// The code table under --sandbox: every refusal is final. Only here: a real gateway's table starts empty
+// (README "Connecting to a real gateway").
 export const sandboxCodeTable: CodeTable = {
   pending: new Set([String(inProgress)]),
   notFound: new Set([String(transactionNotFound)]),

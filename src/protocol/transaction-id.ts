@@ -37,12 +37,8 @@ export function parseTransactionId(text: string, field = 'transaction id'): stri
   );
 }
 
-/**
- * An echoed TransactinID that names no transaction: zero however written (`0`, `"0"`, `00`,
- * `0.0`) or empty text. Some gateways put it in their error envelopes where spec 2.2 has them
- * echo ours; it claims nothing about which transaction the answer is for. (null and a missing
- * echo say nothing either; the envelope parser gives both as no echo at all.)
- */
+// An echoed TransactinID that names no transaction: zero however written, or empty. Some gateways echo it in
+// error envelopes where spec 2.2 has ours; it claims nothing about which transaction the answer is for.
 export function namesNoTransaction(echo: string): boolean {
   const text = echo.trim();
   return text === '' || /^[-+]?0+(?:\.0*)?$/.test(text);
@@ -50,13 +46,9 @@ export function namesNoTransaction(echo: string): boolean {
 
 let lastIssued = 0n;
 
-/**
- * A fresh TransactionID: milliseconds since the epoch times 10^6 plus a random part. Unique
- * across restarts because time moves on, across concurrent processes because the random
- * part makes a clash within one millisecond a one-in-a-million event (and the journal's
- * replay guard refuses a clash with a different purchase), and within this process because
- * ids only ever increase. The value stays below 2^63 until the year 2262.
- */
+// A fresh TransactionID: epoch milliseconds times 10^6 plus a random part; unique across restarts (time),
+// processes (the random part, and the journal's replay guard) and within one (ids only increase). Below 2^63
+// until 2262.
 export function generateTransactionId(now: number = Date.now()): string {
   // node:crypto is loaded when an id is made: a Status look-up makes none.
   const { randomInt } = process.getBuiltinModule('node:crypto');

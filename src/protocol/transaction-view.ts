@@ -2,12 +2,9 @@ import { warningsField } from './amount-check.js';
 import { type CodeClass, type CodeTable, classifyCode } from './codes.js';
 import type { GatewayAnswer } from './envelope.js';
 
-/**
- * The one JSON shape of a transaction, printed by pay and status. Ids and amounts are
- * strings exactly as sent or received. "unknown" means the answer was lost, or came with a code
- * this gateway's table does not classify: the payment may have been made (spec 1: use Status
- * when no response to Payment was received). Only success and failed are final.
- */
+// The one JSON shape of a transaction (pay, status); ids and amounts as sent or received. "unknown": the answer
+// was lost or its code is unclassified, so the payment may have been made (spec 1). Only success and failed
+// are final.
 export const transactionStates = ['success', 'pending', 'failed', 'unknown'] as const;
 export type TransactionState = (typeof transactionStates)[number];
 
@@ -71,11 +68,8 @@ export function viewOfAnswer(answer: GatewayAnswer, sent: SentFields, codes: Cod
   };
 }
 
-/**
- * A Status answer that speaks of the transaction: its RequestID or its content (spec 4.4). A
- * refusal without either refuses the look-up itself (a wrong password, a malformed request)
- * and says nothing about the payment.
- */
+// A Status answer that speaks of the transaction: its RequestID or content (spec 4.4). A refusal with neither
+// refuses the look-up itself and says nothing about the payment.
 export function describesTransaction(answer: GatewayAnswer): boolean {
   const requestId = answer.requestId;
   return (
@@ -86,10 +80,7 @@ export function describesTransaction(answer: GatewayAnswer): boolean {
   );
 }
 
-/**
- * viewOfAnswer for a Status answer: a failedCodes code closes the payment only when the answer
- * describes the transaction; a refused look-up leaves it unknown (isRefusedLookUp).
- */
+// viewOfAnswer for Status: a failed code closes the payment only when the answer describes it (isRefusedLookUp).
 export function viewOfStatusAnswer(answer: GatewayAnswer, sent: SentFields, codes: CodeTable): TransactionView {
   const view = viewOfAnswer(answer, sent, codes);
   return view.state === 'failed' && !describesTransaction(answer) ? { ...view, state: 'unknown' } : view;
@@ -100,11 +91,8 @@ export function isRefusedLookUp(view: TransactionView, codes: CodeTable): boolea
   return view.state === 'unknown' && view.status !== null && classifyCode(view.status, codes) === 'failed';
 }
 
-/**
- * Whether a view is the gateway's word on the payment itself: not a lost answer, not "not
- * found" (it may not have caught up), not a refused look-up. Such a word is never replaced by
- * a later one of those.
- */
+// Whether a view is the gateway's word on the payment: not a lost answer, not "not found", not a refused
+// look-up. Such a word is never replaced by one of those later.
 export function speaksOfPayment(view: TransactionView, codes: CodeTable): boolean {
   return view.status !== null && classifyCode(view.status, codes) !== 'notFound' && !isRefusedLookUp(view, codes);
 }

@@ -13,12 +13,8 @@ export interface Voucher {
   name: string;
 }
 
-/**
- * What an AccountCheck says about vouchers: null when its answer has no Extras at all, a
- * static service paid with an amount (spec 4.3); otherwise the list (spec 4.1). An empty list
- * is a dynamic service with nothing for this account now: never a static one, so nothing
- * falls back to paying a free amount.
- */
+// An AccountCheck's vouchers: null when there are no Extras, a static service (spec 4.3); else the list (spec
+// 4.1). An empty list is a dynamic service with nothing for this account, never a static one.
 export type VoucherList = Voucher[] | null;
 
 /** `Invoice-<n>` where n is the position number (spec 2.4). */
@@ -27,11 +23,8 @@ function positionOf(fieldName: string, index: number): number {
   return match?.[1] ? Number(match[1]) : index + 1;
 }
 
-/**
- * spec 2.4: the parsed FieldValue of an Extras item, the one definition of what it may hold
- * (hand-written, like the envelope's reader: docs/performance.md, "Validators"). InvoiceId and
- * OrderAmount are kept as the exact text the gateway wrote: OrderAmount goes back byte for byte.
- */
+// spec 2.4: the parsed FieldValue of an Extras item, its one definition (hand-written like the envelope's).
+// InvoiceId and OrderAmount stay the exact text the gateway wrote: OrderAmount goes back byte for byte.
 function readVoucherValue(value: unknown): { invoiceId: string; orderAmount: string; name: string | undefined } {
   const object = objectAt(value, 'FieldValue');
   const invoiceIdValue = memberOf(object, 'InvoiceId');
@@ -43,11 +36,8 @@ function readVoucherValue(value: unknown): { invoiceId: string; orderAmount: str
   return { invoiceId, orderAmount, name: optionalTextAt(memberOf(object, 'InvoiceName'), 'InvoiceName') };
 }
 
-/**
- * Vouchers read before, by their Extras item: a gateway sends the same list to every account of
- * a service, and a bulk run checks a thousand accounts. A voucher is a pure function of its item
- * (and position), so one read is as good as another; kept frozen, shared, and at most this many.
- */
+// Vouchers read before, by Extras item: a gateway sends one list to every account of a service. A voucher
+// is a pure function of its item and position, so one read serves all (frozen, and at most this many).
 const readBefore = new Map<string, Readonly<Voucher>>();
 const readBeforeLimit = 256;
 
@@ -88,11 +78,8 @@ function readVoucher(item: ExtraItem, index: number): Voucher {
   };
 }
 
-/**
- * The list with each voucher's name and field name passed through `redact` (secrets.ts): a
- * voucher is kept (its name in the ledger) and shown. InvoiceId and OrderAmount are numbers,
- * never touched; a voucher with nothing to blank is the same object.
- */
+// The list with each voucher's name and field name passed through `redact`; InvoiceId and OrderAmount are
+// never touched, and a voucher with nothing to blank stays the same object.
 export function redactedVoucherList(list: VoucherList, redact: (text: string) => string): VoucherList {
   if (list === null) return null;
   return list.map((voucher) => {

@@ -7,15 +7,9 @@ import { viewOfAnswer } from '../protocol/transaction-view.js';
 import type { VoucherList } from '../protocol/vouchers.js';
 import { t } from '../run-scope.js';
 
-/**
- * spec 4.1, for a purchase: the service's vouchers for this account, from a fresh
- * AccountCheck. A refused check is a GatewayRefusedError: nothing is paid after it.
- *
- * Except for a service the desk declares static (a profile's `"kind": "static"`): spec 4.1
- * describes the check for dynamic vouchers only, and a real gateway may refuse it for a static
- * service ("Service has no voucher list"). Its refusal, and an empty list, mean no voucher
- * list (`vouchers` null, `refused` true after a refusal, to be shown); the Payment decides.
- */
+// spec 4.1 for a purchase: the vouchers from a fresh AccountCheck; a refusal is a GatewayRefusedError. For a
+// service the desk declares static, a refusal or an empty list means no list (`vouchers` null, `refused` set
+// after a refusal): spec 4.1 covers dynamic vouchers only, and the Payment decides.
 export async function checkPurchase(
   client: GatewayClient,
   purchase: PurchaseOptions,
@@ -44,11 +38,8 @@ export function emptyVoucherListError(purchase: Pick<PurchaseOptions, 'service' 
   });
 }
 
-/**
- * The `check --json` line (and a scenario's check record) without its `envelope`: the
- * transaction shape (no serviceCurrency, spec 2.3) and the vouchers. AccountCheck moves no
- * money: anything but 10 is a refusal, whatever the code table says.
- */
+// The `check --json` line (and a scenario's check record) without `envelope`: the transaction shape (no
+// serviceCurrency, spec 2.3) and the vouchers. AccountCheck moves no money: anything but 10 is a refusal.
 export function accountCheckLine({ answer, vouchers, transactionId }: AccountCheckResult, purchase: PurchaseInput) {
   const { serviceCurrency: _notInAccountCheck, ...view } = viewOfAnswer(
     answer,

@@ -13,19 +13,14 @@ import {
   thresholdBreach,
 } from './desk-rules.js';
 
-/**
- * The desk's limits and duplicate check, before anything is sent (docs/desk-safety.md). They
- * read whichever ledger is configured: with PostgreSQL they hold across the desk.
- */
+// The desk's limits and duplicate check before anything is sent (docs/desk-safety.md), read from whichever
+// ledger is configured: with PostgreSQL they hold across the desk.
 
 /** What a command lets through. */
 export interface DeskPolicy {
   /** --over-limit: a payment over a limit goes, and the ledger records that it did. */
   overLimit: boolean;
-  /**
-   * 'refuse' (pay), 'allow' (--allow-duplicate, or buy once the person has said so: recorded
-   * when there was one), 'skip' (a scenario's payments are test payments, made on purpose).
-   */
+  /** 'refuse' (pay), 'allow' (--allow-duplicate, or buy once told), 'skip' (a scenario's test payments). */
   duplicates: 'refuse' | 'allow' | 'skip';
 }
 
@@ -61,10 +56,8 @@ function findingsOf(
   };
 }
 
-/**
- * The team ledger's own threshold (ledger.ts team), which its database applies at the
- * intent whatever the profile says: found here too, so a person is told before a question.
- */
+// The team ledger's own threshold (ledger.ts team), applied by its database at the intent whatever the
+// profile says: found here too, so a person is told before a question.
 async function ledgerApprovalBreach(ledger: Ledger, intent: Intent): Promise<LimitBreach | undefined> {
   const threshold = (await ledger.team?.policy())?.approvalOver.find(({ currency }) => currency === intent.currency);
   if (threshold === undefined) return undefined;
@@ -97,11 +90,8 @@ export async function deskFindings(
   return findings;
 }
 
-/**
- * The desk's rules for this purchase, for the ledger to apply where the intent is written, in
- * one step with it (ledger.ts IntentGuard): two terminals paying the same at once cannot both
- * pass. Undefined when no rule reads the ledger; then `enforceDeskAlone` applies them now.
- */
+// The desk's rules for this purchase, applied by the ledger in one step with the intent (ledger.ts IntentGuard)
+// so two terminals paying the same cannot both pass. Undefined when no rule reads the ledger.
 export function deskGuard(
   context: DeskContext,
   intent: Intent,
@@ -126,10 +116,8 @@ export function enforceDeskAlone(context: DeskContext, intent: Intent, policy: D
   return enforceDesk(findingsOf(context, intent, policy, [], now), policy, now);
 }
 
-/**
- * Refuses what the policy does not let through (exit 7, nothing sent); otherwise the guards
- * lifted for this payment, for its intent: "over-limit", "allow-duplicate".
- */
+// Refuses what the policy does not let through (exit 7, nothing sent); otherwise the guards lifted for this
+// payment's intent: "over-limit", "allow-duplicate".
 export function enforceDesk(findings: DeskFindings, policy: DeskPolicy, now = new Date()): string[] {
   const lifted: string[] = [];
   if (findings.approval !== undefined) {

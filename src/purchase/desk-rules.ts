@@ -4,13 +4,8 @@ import { addDecimals, compareDecimals, sameDecimal } from '../protocol/money.js'
 import { t } from '../run-scope.js';
 import type { DeskSettings, LimitKind, LimitRule } from '../settings/desk.js';
 
-/**
- * The desk's rules as pure functions over the ledger's recent payments (docs/desk-safety.md):
- * the limits a payment would break, and the earlier payments it would repeat. A failed payment
- * moved no money and counts for neither; success, in progress, unknown and one without an
- * answer yet all count. The same TransactionID again is the safe retry: never its own duplicate,
- * never counted twice.
- */
+// The desk's rules as pure functions over recent payments (docs/desk-safety.md). A failed payment moved no money
+// and counts for none; the same TransactionID again is the safe retry, never its own duplicate.
 
 /** A limit this payment would go over, with the sum it would make. */
 export interface LimitBreach {
@@ -37,10 +32,8 @@ export interface LookBack {
   operator: string | undefined;
 }
 
-/**
- * What the rules need of the ledger for payments in these currencies: the duplicate window, or
- * the whole day when a daily limit is set; undefined when no rule needs anything.
- */
+// What the rules need of the ledger for these currencies: the duplicate window, or the whole day for a daily
+// limit; undefined when no rule needs anything.
 export function lookBackOf(
   desk: DeskSettings,
   operator: string,
@@ -104,10 +97,8 @@ export function thresholdBreach(rule: LimitRule | undefined, intent: Intent): Li
   return { kind: 'approvalOver', rule, sumSoFar: '0', amount: intent.amount, whose: undefined };
 }
 
-/**
- * Earlier payments this one would repeat: the same service, account and amount (`1500` =
- * `1500.00`), and the same InvoiceId (none for a static amount), at or after `since`, not failed.
- */
+// Earlier payments this one would repeat: the same service, account, amount (`1500` = `1500.00`) and InvoiceId,
+// at or after `since`, not failed.
 export function duplicatesOf(intent: Intent, payments: readonly RecentPayment[], since: Date): RecentPayment[] {
   return payments.filter(
     ({ intent: earlier, state }) =>

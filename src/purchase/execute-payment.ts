@@ -30,13 +30,9 @@ function replayRefusal(intent: Intent, earlier: IntentRecord): UsageError {
   });
 }
 
-/**
- * The intent in the ledger, or an error that says no payment was sent. The desk's limits and
- * duplicate check (desk-guard.ts) and the replay guard are applied by the ledger where it writes
- * the intent, in one atomic step: another terminal's payment of the same, recorded a moment
- * before, is seen. A TransactionID already recorded for another purchase is refused; the same
- * purchase again is the intended safe retry, which no desk rule refuses (it cannot pay twice).
- */
+// The intent in the ledger, or an error that says no payment was sent. The desk's checks and the replay guard
+// run where the ledger writes it, in one atomic step; the same purchase again is the safe retry (it cannot pay
+// twice), a TransactionID held for another purchase is refused.
 async function recordIntent(
   context: PurchaseContext,
   intent: Intent,
@@ -72,10 +68,7 @@ async function isSafeRetry(ledger: Ledger, intent: Intent): Promise<boolean> {
   return entries.some((entry) => differingParameters(entry.intent, intent).length === 0);
 }
 
-/**
- * An intent the caller recorded already (a bulk run writes its next rows' intents ahead): the
- * same answers as recordIntent once it is on disk, or an error that says no payment was sent.
- */
+// An intent the caller recorded already (a bulk run writes ahead): recordIntent's answers once it is on disk.
 async function recordedAhead(
   context: PurchaseContext,
   intent: Intent,
@@ -134,10 +127,8 @@ export function intentOf(session: PaymentSession, input: PaymentInput, notes: Pu
   };
 }
 
-/**
- * Appends an outcome. The intent is recorded already; an outcome that cannot be written must
- * not turn a known answer into an error (exit 1 would read as "declined"): reconcile will ask the gateway.
- */
+// Appends an outcome. An outcome that cannot be written must not turn a known answer into an error (exit 1
+// reads as "declined"): reconcile will ask the gateway.
 function outcomeRecorder(ledger: Ledger, intent: Intent, attempt: AttemptRef, out: PurchaseContext['out']) {
   const owner = { transactionId: intent.transactionId, gateway: intent.gateway, agentId: intent.agentId };
   return async (view: TransactionView, source: 'payment' | 'settle') => {
@@ -150,20 +141,14 @@ function outcomeRecorder(ledger: Ledger, intent: Intent, attempt: AttemptRef, ou
   };
 }
 
-/**
- * Why a Payment provably never left, for the ledger (its words in English, whatever language
- * this run speaks): the gateway could not be reached, or the replay had no recording for it.
- */
+// Why a Payment provably never left, for the ledger in English: the gateway unreachable, or no recording.
 function notSentReason(error: unknown): string | undefined {
   if (error instanceof GatewayUnreachableError) return gatewayFaultMessage(error.fault, en);
   if (error instanceof ReplayMissError) return `the replay has no recording of ${error.asked}`;
   return undefined;
 }
 
-/**
- * What settling reports while it asks the gateway, as notes for the person; with `spinner`, at a
- * terminal (stdout and stderr, not --json), a spinner says which look-up it waits on until it ends.
- */
+// What settling reports as notes for the person; with `spinner` at a terminal, a spinner names the look-up.
 function settleNotes(context: PurchaseContext, transactionId: string, spinner: boolean) {
   const { out, settings } = context;
   const live = spinner && !out.json && out.interactive;
@@ -183,11 +168,8 @@ function settleNotes(context: PurchaseContext, transactionId: string, spinner: b
   return { onEvent, stop: () => waiting?.stop() };
 }
 
-/**
- * Pays and settles one purchase with the journal's promise kept: the intent is on disk
- * before the Payment may leave, and every outcome is appended. Ctrl+C or SIGTERM while the
- * payment is out stops settling and leaves it "unknown" (exit 3), never "failed".
- */
+// Pays and settles one purchase: the intent is on disk before the Payment may leave and every outcome is
+// appended. Ctrl+C or SIGTERM while it is out leaves it "unknown" (exit 3), never "failed".
 export async function executePayment(
   context: PurchaseContext,
   session: PaymentSession,
@@ -200,26 +182,14 @@ export async function executePayment(
     desk?: DeskPolicy | undefined;
     /** A last question for the person, once the checks have passed; throwing ends with nothing sent. */
     confirm?: (() => Promise<void>) | undefined;
-    /**
-     * false: Ctrl+C and SIGTERM are the caller's to handle, through `signal` (a bulk run lets the
-     * payments in flight settle on the first Ctrl+C); true by default.
-     */
+    /** false: the caller handles Ctrl+C and SIGTERM through `signal` (a bulk run settles its in-flight rows). */
     ownSignals?: boolean;
-    /**
-     * Runs the desk's checks and the intent's record one purchase at a time, so that payments
-     * made side by side in one process (scenario --jobs) are weighed against each other's limits.
-     */
+    /** Checks and records one purchase at a time, so side-by-side payments (scenario --jobs) see each other. */
     exclusive?: (<T>(work: () => Promise<T>) => Promise<T>) | undefined;
-    /**
-     * Takes the outcome's record, on its way to disk, instead of waiting for it: a bulk run
-     * starts its next row meanwhile and waits for them all before it ends. The intent is on
-     * disk before the Payment left, so an outcome a crash loses costs a Status, never a payment.
-     */
+    // Takes the outcome's record on its way to disk instead of waiting (a bulk run waits for all at its end).
+    // The intent is on disk before the Payment left, so a lost outcome costs a Status, never a payment.
     deferOutcome?: ((recorded: Promise<void>) => void) | undefined;
-    /**
-     * The intent, recorded by the caller already (without the desk's checks, which the caller
-     * made): the Payment leaves once it is on disk. Its parameters are intentOf's for this input.
-     */
+    /** The intent recorded by the caller already (with its own desk checks); the Payment leaves once on disk. */
     recorded?: Promise<IntentResult> | undefined;
     /** A spinner at a terminal while settling waits on Status (one payment at a time: pay, not a bulk run). */
     spinner?: boolean;

@@ -2,11 +2,8 @@ import type { Ledger, Owner } from '../ledger/ledger.js';
 import { differingParameters } from '../ledger/records.js';
 import type { PurchaseChoice, PurchaseRequest } from './voucher-choice.js';
 
-/**
- * A safe retry's voucher from the ledger, which holds that TransactionID for the same purchase:
- * no AccountCheck, as the gateway may have sold it with the first Payment and list it no more.
- * The intent's own check still refuses any difference; the same id never pays twice.
- */
+// A safe retry's voucher from the ledger, which holds that TransactionID for the same purchase: no AccountCheck,
+// as the gateway may list it no more. The intent's own check still refuses any difference.
 export async function heldVoucher(
   openLedger: () => Promise<Ledger>,
   owner: Owner,

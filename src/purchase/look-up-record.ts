@@ -8,12 +8,8 @@ import { t } from '../run-scope.js';
 import { settledWord } from './settled-word.js';
 import type { LookUpResult } from './status-look-up.js';
 
-/**
- * The ledger a look-up (status, buy following a pending payment) records what it learned in, as
- * reconcile would record it: the same word (settled-word.ts), source "reconcile", answering the
- * attempt the ledger held before the Status left. An id the ledger does not hold records nothing:
- * it is not our payment, or another ledger's.
- */
+// Where a look-up (status, buy following a payment) records what it learned, as reconcile would: the same word
+// (settled-word.ts), source "reconcile". An id the ledger does not hold records nothing.
 export interface LookUpBook {
   /** The transaction as the ledger holds it, read before its Status leaves; undefined when it holds none. */
   held(transactionId: string): Promise<HeldTransaction | undefined>;
@@ -21,11 +17,8 @@ export interface LookUpBook {
   record(held: HeldTransaction, result: LookUpResult): Promise<void>;
 }
 
-/**
- * The book of `owner` (the session's gateway and agent) in the ledger `openLedger` opens, once,
- * when first asked; undefined from it: no ledger to record in (a file not made yet). A ledger
- * that cannot be opened is told once, and the look-ups go on without it.
- */
+// The book of `owner` in the ledger `openLedger` opens once, when first asked (undefined: no ledger file yet).
+// A ledger that cannot be opened is told once, and the look-ups go on without it.
 export function lookUpBook(
   openLedger: () => Promise<Ledger | undefined>,
   owner: Owner,

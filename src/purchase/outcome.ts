@@ -1,8 +1,22 @@
-import { GatewayRefusedError, PaymentOutcomeUnknownError, TransactionPendingError } from '../errors.js';
+import {
+  ExitCode,
+  type ExitCodeValue,
+  GatewayRefusedError,
+  PaymentOutcomeUnknownError,
+  TransactionPendingError,
+} from '../errors.js';
 import { type CodeTable, classifyCode } from '../protocol/codes.js';
 import { isRefusedLookUp, type TransactionView } from '../protocol/transaction-view.js';
 import { t } from '../run-scope.js';
 import { classifyHint } from '../settings/code-lists.js';
+
+// A transaction's exit code as status and a bulk run's rows report it: a refusal is the payment's outcome.
+export const exitCodeOfState: Record<TransactionView['state'], ExitCodeValue> = {
+  success: ExitCode.success,
+  failed: ExitCode.declined,
+  pending: ExitCode.pendingOrUnknown,
+  unknown: ExitCode.pendingOrUnknown,
+};
 
 /** A settled payment: what the gateway said of it, and the error to end the command with. */
 export interface PaymentOutcome {
@@ -35,11 +49,8 @@ export function answerText(view: Pick<TransactionView, 'status' | 'message'>): s
   return `ResponseStatus ${view.status ?? '-'}${view.message ? ` ${JSON.stringify(view.message)}` : ''}`;
 }
 
-/**
- * An open transaction the gateway did answer about: "not found" (it may not have caught up),
- * a refused look-up (wrong credentials: nothing learned), or a code its table does not
- * classify. Its code and Message are shown as sent.
- */
+// An open transaction the gateway answered about: "not found", a refused look-up, or an unclassified code; its
+// code and Message are shown as sent.
 function unknownOutcomeError(view: TransactionView, codes: CodeTable): PaymentOutcomeUnknownError {
   const id = view.transactionId;
   if (view.status === null) return new PaymentOutcomeUnknownError(id, view.message);

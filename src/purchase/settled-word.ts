@@ -12,11 +12,8 @@ import {
 import { t } from '../run-scope.js';
 import { answerText } from './outcome.js';
 
-/**
- * What a Status answer (or the error instead of one) tells of a transaction the ledger holds,
- * by reconcile's rules: one place for `reconcile`, `shift close --settle`, `status` and `buy`,
- * so each records the same word for the same answer.
- */
+// What a Status answer (or the error instead) tells of a transaction the ledger holds, by reconcile's rules:
+// one place for reconcile, shift close --settle, status and buy, so each records the same word.
 export interface SettledWord {
   view: TransactionView;
   exitCode: ExitCodeValue;
@@ -26,10 +23,7 @@ export interface SettledWord {
   unclassified?: string;
 }
 
-/**
- * The exit code of a settled payment, as `reconcile` reports it: a refusal closes the entry
- * and is work done, success (status, whose refusal is "declined", has its own table).
- */
+// A settled payment's exit code as reconcile reports it: a refusal closes the entry and is work done.
 const reconcileExitCodeOfState = {
   success: ExitCode.success,
   failed: ExitCode.success,
@@ -48,13 +42,9 @@ function sentFieldsOf(entry: JournalEntry) {
   };
 }
 
-/**
- * Only a final code closes an entry: 10, a failedCodes code about the transaction, or a
- * notFoundCodes code once the intent is older than the grace period (a Payment still on its way
- * may yet arrive) and the gateway never answered about it (a lagging gateway may lose sight of
- * a payment it took). A code the table does not classify, or a refused look-up, leaves it open.
- * A replay that answered the Payment with no recording knows it was never made.
- */
+// Only a final code closes an entry: 10, a failedCodes code about the transaction, or a notFoundCodes code past
+// the grace period for a payment the gateway never answered about (docs/reliability.md). An unclassified
+// code or a refused look-up leaves it open; a replay without a recording knows it was never made.
 export function settledWord(
   entry: JournalEntry,
   asked: { answer: GatewayAnswer } | { error: AgentpayError },

@@ -1,8 +1,9 @@
-import { AgentpayError, ExitCode, type ExitCodeValue } from '../errors.js';
+import { AgentpayError, type ExitCodeValue } from '../errors.js';
 import type { GatewayClient } from '../gateway/client.js';
 import type { CodeTable } from '../protocol/codes.js';
 import type { GatewayAnswer } from '../protocol/envelope.js';
 import { isFinalState, type TransactionView, unknownView, viewOfStatusAnswer } from '../protocol/transaction-view.js';
+import { exitCodeOfState } from './outcome.js';
 
 export interface LookUpResult {
   view: TransactionView;
@@ -15,21 +16,10 @@ export interface LookUpResult {
   notAnId?: true;
 }
 
-/**
- * The exit code of a looked-up transaction, as `status` reports it: a refusal is the
- * payment's outcome, "declined". (reconcile's own table counts a refusal as settled work.)
- */
-const lookUpExitCodeOfState: Record<TransactionView['state'], ExitCodeValue> = {
-  success: ExitCode.success,
-  failed: ExitCode.declined,
-  pending: ExitCode.pendingOrUnknown,
-  unknown: ExitCode.pendingOrUnknown,
-};
-
 /** Polling goes on while a transaction is not final (status --wait), or only while in progress (buy). */
 type PollWhile = 'open' | 'pending';
 
-/** Waits `ms`; false when `signal` aborted first. A plain timer: node:timers/promises is not loaded for it. */
+/** Waits `ms`; false when `signal` aborted first. */
 function pause(ms: number, signal: AbortSignal | undefined): Promise<boolean> {
   if (signal?.aborted) return Promise.resolve(false);
   return new Promise((resolve) => {
@@ -45,11 +35,8 @@ function pause(ms: number, signal: AbortSignal | undefined): Promise<boolean> {
   });
 }
 
-/**
- * Status for one id (spec 4.4); with a wait, polls one that is not final (or, with `pollWhile`
- * 'pending', one in progress) with backoff until it is, out of time, or `signal` aborts (buy:
- * Ctrl+C while following; a scenario's Ctrl+C): then the last answer stands, still open.
- */
+// Status for one id (spec 4.4); with a wait, polls one not final (or in progress, `pollWhile`) with backoff until
+// it is, time is out, or `signal` aborts: then the last answer stands.
 export async function lookUpStatus(
   client: GatewayClient,
   transactionId: string,
@@ -71,7 +58,7 @@ export async function lookUpStatus(
     }
     const view = viewOfStatusAnswer(answer, { transactionId }, codes);
     const remaining = waitUntil - Date.now();
-    const done = { view, answer, exitCode: lookUpExitCodeOfState[view.state] };
+    const done = { view, answer, exitCode: exitCodeOfState[view.state] };
     if (!polling(view) || remaining <= 0 || signal?.aborted) return done;
     if (!(await pause(Math.min(delayMs, remaining), signal))) return done;
     delayMs = Math.min(delayMs * 1.6, 5_000);

@@ -5,10 +5,8 @@ import type { Voucher, VoucherList } from '../protocol/vouchers.js';
 import { t } from '../run-scope.js';
 import { checkPurchase, emptyVoucherListError } from './account-check.js';
 
-/**
- * What is paid for: a voucher from the list, passed whole so its InvoiceId and OrderAmount
- * cannot part (spec 4.2), or an amount for a static service (spec 4.3).
- */
+// What is paid for: a voucher passed whole so its InvoiceId and OrderAmount cannot part (spec 4.2), or an
+// amount for a static service (spec 4.3).
 export type PurchaseChoice = { kind: 'voucher'; voucher: Voucher } | { kind: 'amount'; amount: string };
 
 /** A purchase as asked for: the voucher by InvoiceId or by position, and/or an amount. */
@@ -19,10 +17,8 @@ export interface PurchaseRequest extends PurchaseOptions {
   amount?: string | undefined;
 }
 
-/**
- * spec 4.2: the voucher `request.invoiceId` (or `invoicePosition`) names in the list; a typed
- * amount must be its OrderAmount as the same string (2497 is not 2497.00).
- */
+// spec 4.2: the voucher `request.invoiceId` (or `invoicePosition`) names; a typed amount must be its
+// OrderAmount as the same string (2497 is not 2497.00).
 export function voucherOf(vouchers: VoucherList, request: PurchaseRequest): Voucher {
   if (vouchers?.length === 0) throw emptyVoucherListError(request);
   const voucher = vouchers?.find((v) =>
@@ -48,10 +44,7 @@ export function voucherOf(vouchers: VoucherList, request: PurchaseRequest): Vouc
   return voucher;
 }
 
-/**
- * The choice a request makes: a dynamic voucher from a fresh AccountCheck (spec 4.2), a static
- * amount as given (spec 4.3). `buy` has already made the check and calls voucherOf itself.
- */
+// A request's choice: a dynamic voucher from a fresh AccountCheck (spec 4.2), a static amount as given (4.3).
 export async function resolvePurchase(client: GatewayClient, request: PurchaseRequest): Promise<PurchaseChoice> {
   if (request.invoiceId === undefined && request.invoicePosition === undefined) {
     if (request.amount === undefined) {

@@ -1,10 +1,7 @@
 import { isPlainDecimal } from '../protocol/money.js';
 import type { RegistryLayout } from './layout.js';
 
-/*
- * A registry's amounts: each cell read as a plain decimal in the layout's notation, and the
- * rows' amounts summed exactly, fast enough for a registry of millions of rows.
- */
+// A registry's amounts: each cell read as a plain decimal in the layout's notation, the rows summed exactly.
 
 /** A cell's amount as a plain decimal (`1 500,00` with a decimal comma is `1500.00`), or undefined. */
 export function readAmount(cell: string, decimal: RegistryLayout['decimal']): string | undefined {
@@ -17,12 +14,8 @@ export function readAmount(cell: string, decimal: RegistryLayout['decimal']): st
   return isPlainDecimal(plain) ? plain : undefined;
 }
 
-/**
- * The exact sum of many plain decimals as whole units of the finest scale seen (money.ts
- * addDecimals, without reading the running sum back from text for every row). An amount of a
- * few digits is turned into units as a double, exactly (well inside 2^53, and rounded from a
- * relative error of 2^-53) and summed as one until the sum nears 2^53; BigInt takes the rest.
- */
+// The exact sum of many plain decimals in whole units of the finest scale seen (money.ts addDecimals without
+// re-reading the sum as text): short amounts are summed as doubles while exact (below 2^53), BigInt after.
 export class DecimalSum {
   private units = 0n;
   private small = 0;

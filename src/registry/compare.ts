@@ -5,19 +5,9 @@ import type { TransactionState } from '../protocol/transaction-view.js';
 import type { RegistryRow } from './read.js';
 import { openScratchDatabase, type ScratchDatabase, type ScratchStatement } from './scratch-database.js';
 
-/**
- * Registry reconciliation, headless: the registry's rows and the ledger's payments of the span
- * are loaded into two tables of a scratch database (scratch-database.ts), and SQL pairs them by
- * TransactionID; the lists are read back from it as they are written out.
- *
- * A registry lists what the provider counts as paid. So: a ledger success it lists at the same
- * amount (as exact decimals) agrees; at another amount, or a ledger failure or open transaction
- * it lists, is "different"; a ledger success or open transaction of the compared days it does
- * not list is "only in the ledger"; a ledger failure it does not list agrees; a row matching no
- * ledger entry is "only in the registry". A row dated outside the compared days (`--date`) is
- * never compared: it is "dated another day", with the ledger's side when the ledger has it.
- * A TransactionID the ledger gives twice (two gateways') is matched by its first payment only.
- */
+// Registry reconciliation, headless: registry rows and the span's payments go into a scratch database and SQL
+// pairs them by TransactionID. The rules (what "agrees", "different", "only in the ledger/registry" and "dated
+// another day" mean) are in docs/registries.md; a TransactionID of two gateways matches its first payment.
 const schema = `
 CREATE TABLE registry_row (
   line INTEGER PRIMARY KEY,
@@ -173,10 +163,8 @@ export class RegistryComparison {
     return rows.map((row) => row.day as string);
   }
 
-  /**
-   * Fixes the days compared, once every payment is in: the ledger's payments of other days count
-   * only when the registry lists them; the registry's rows of other days are listed apart.
-   */
+  // Fixes the days compared once every payment is in: the ledger's other days count only when the registry
+  // lists them; the registry's other days are listed apart.
   compare(days: readonly string[]): void {
     this.commit();
     const { database } = this.scratch;
@@ -187,11 +175,8 @@ export class RegistryComparison {
     this.agreed = Number(agreed?.n);
   }
 
-  /**
-   * The lists, counted as they go: only in the registry (the registry's order), only in the
-   * ledger, different, then the rows of another day a payment matched (the ledger's order) and
-   * those none did (the registry's).
-   */
+  // The lists, counted as they go: only in the registry, only in the ledger, different, then rows of another
+  // day a payment matched and those none did.
   *findings(): Generator<Finding> {
     const { database } = this.scratch;
     const unmatched = database.prepare('SELECT * FROM unmatched_row WHERE compared = ?1 ORDER BY line');

@@ -1,8 +1,5 @@
-/**
- * Dates in a registry, as its layout spells them: a pattern of YYYY, MM, DD (and HH, mm, ss
- * when the date cell holds the time too) between literal characters, such as `DD.MM.YYYY` or
- * `YYYY-MM-DD HH:mm:ss`. A date is kept as `YYYY-MM-DD`, the form the ledger's days take.
- */
+// Registry dates as the layout spells them: YYYY, MM, DD (and HH, mm, ss) between literals, as `DD.MM.YYYY`;
+// kept as `YYYY-MM-DD`, the form the ledger's days take.
 const tokens = {
   YYYY: '(\\d{4})',
   MM: '(\\d{2})',

@@ -1,10 +1,5 @@
-/**
- * How a provider's registry (реестр) of payments is laid out: what separates its cells, whether
- * a header row names the columns, which column holds what, how dates and amounts are written,
- * its character set, and the closing total line if it has one (docs/registries.md). The two
- * built-in layouts are written here in this shape; any other comes from a mapping file, which
- * mapping-file.ts alone validates into it.
- */
+// How a provider's registry (реестр) is laid out (docs/registries.md): delimiter, header, columns, dates,
+// amounts, character set, total line. The built-in layouts are written here; mapping-file.ts validates others.
 export type ColumnRef = number | string;
 
 export interface RegistryLayout {

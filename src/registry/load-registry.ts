@@ -9,11 +9,8 @@ export interface AnotherDay {
   first: { line: number; date: string } | undefined;
 }
 
-/**
- * The registry at `path` read into the comparison's table, with its count and sum of rows;
- * given the day compared, also how many rows are dated another day, and the first such (counted
- * as they come, nothing held a row). A TransactionID listed twice ends the reading.
- */
+// The registry at `path` read into the comparison's table with its count and sum; given the day compared, how
+// many rows are dated another day and the first such. A TransactionID listed twice ends the reading.
 export async function loadRegistry(
   comparison: RegistryComparison,
   path: string,

@@ -6,12 +6,8 @@ import { t } from '../run-scope.js';
 import { compileDatePattern } from './dates.js';
 import type { RegistryLayout } from './layout.js';
 
-/**
- * A registry mapping file (JSON or YAML; docs/registries.md): the layout of any registry the
- * built-in `tsv` and `csv` do not describe. This schema is the one place it is checked; each
- * refusal names the key and what was expected there, in the language chosen (each message a
- * function, so it is worded when a file is checked, not when this module loads).
- */
+// A registry mapping file (JSON or YAML; docs/registries.md), checked here alone: each refusal names the key
+// and what was expected, in the chosen language (messages are functions, worded when a file is checked).
 const said = () => t().registry.mapping;
 const columnRef = z.union([
   z

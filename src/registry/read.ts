@@ -8,12 +8,8 @@ import type { ColumnRef, RegistryLayout } from './layout.js';
 import { RegistryNotEncodedError, registryRecords } from './records.js';
 import { transactionIdProblem } from './transaction-id-cell.js';
 
-/**
- * A provider's registry read as a stream (records.ts: split by hand while nothing is quoted,
- * csv-parse's streaming parser from the first quote on), one row at a time. Every row is checked as it comes;
- * the first that cannot be read ends the reading with a RegistryFileError naming its line and
- * column. A closing total line, where the layout has one, is checked against the rows.
- */
+// A registry read as a stream, a row at a time, each checked as it comes: the first that cannot be read ends
+// the reading with a RegistryFileError naming its line and column; a total line is checked against the rows.
 export interface RegistryRow {
   transactionId: string;
   /** `YYYY-MM-DD`. */

@@ -11,14 +11,9 @@ export interface RecordBatch {
   lines: number[];
 }
 
-/**
- * A registry's records (arrays of cells), with the line each ends on, in batches. Quoting is csv-parse's job. But most registries hold no quote at all (the
- * tab-separated layout has none by definition): while the text read so far has no quote
- * character and its lines end in "\n" or "\r\n", a line is its record and splitting it at the
- * delimiter is all there is to do, some six times faster than csv-parse (docs/performance.md,
- * the registry row). From the first quote or lone "\r" on, the rest of the file, from the first line
- * not yet read, goes to csv-parse with the same settings; its line numbers carry on from there.
- */
+// A registry's records with the line each ends on, in batches. While no quote or lone "\r" has been seen, a line
+// is its record, split at the delimiter by hand (docs/performance.md, the registry row); from then on the rest
+// goes to csv-parse with the same settings, its line numbers carrying on.
 export async function* registryRecords(path: string, layout: RegistryLayout): AsyncGenerator<RecordBatch> {
   const chunks = createReadStream(path, { highWaterMark: longPassChunkBytes })[
     Symbol.asyncIterator
@@ -78,11 +73,8 @@ export class RegistryNotEncodedError extends Error {
   }
 }
 
-/**
- * The first byte of the file at `path` that is not UTF-8, and where (not-utf8.ts, as an order
- * file's are found), read again in pieces: each ends after its last ASCII byte but "\r", so no
- * character, and no "\r\n", is cut in two.
- */
+// The first byte of `path` that is not UTF-8, and where (not-utf8.ts), read in pieces each ending after its
+// last ASCII byte but "\r", so no character and no "\r\n" is cut in two.
 async function firstNotUtf8(path: string): Promise<{ line: number; column: number; byte: number } | undefined> {
   const at: TextPosition = { line: 1, column: 1 };
   let held: Buffer = Buffer.alloc(0);

@@ -3,11 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 
-/**
- * A SQLite database for one run's work, in a directory of its own (0700; the file 0600: it holds
- * accounts) under the system's temporary directory, gone once `remove` is called. On disk, not in
- * memory: a registry may have a million rows. Nothing in it outlives the run, so nothing is synced.
- */
+// A SQLite database for one run's work, in its own 0700 directory under the system's temporary one (the file
+// 0600: it holds accounts), gone on `remove`. On disk since a registry may be large; never synced.
 export interface ScratchDatabase {
   database: DatabaseSync;
   remove(): void;

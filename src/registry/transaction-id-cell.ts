@@ -1,11 +1,8 @@
 import { longMax, transactionIdFault } from '../protocol/transaction-id.js';
 import { t } from '../run-scope.js';
 
-/**
- * Why a TransactionID cell is not one of ours, or undefined when it is: a Long (spec 2.1,
- * protocol/transaction-id.ts) above zero, written without leading zeros, so that `00001` is
- * never a second row for the ledger's `1`.
- */
+// Why a TransactionID cell is not one of ours, or undefined: a Long above zero (spec 2.1) without leading
+// zeros, so `00001` is never a second row for the ledger's `1`.
 export function transactionIdProblem(cell: string): string | undefined {
   const fault = transactionIdFault(cell);
   if (fault === undefined && cell !== '0') return undefined;

@@ -2,12 +2,8 @@ import { type Catalogue, en } from '../i18n/en.js';
 import { shownText } from './sanitize.js';
 import type { Style } from './style.js';
 
-/**
- * Every human-facing string of `pay --from-file` (bulk top-ups), pure: the bad rows, the plan,
- * a row's result line, the progress bar and the summary. --json lines are built here too, and
- * are never translated. The order file's cells and the gateway's texts reach a person through
- * shownText; the JSON lines keep them exact.
- */
+// Every human string of `pay --from-file`, pure: bad rows, the plan, a row's line, progress and the summary, and
+// the --json lines (never translated). Cells and gateway texts reach a person through shownText.
 
 /** A row that cannot be paid as written: its line, the column when one is at fault, and why. */
 export interface BadRow {
@@ -19,10 +15,8 @@ export interface BadRow {
 /** How many bad rows a message names before "and N more". */
 const shownBadRows = 20;
 
-/**
- * `orders.csv has 2 bad rows, nothing was sent:` and each bad row on a line of its own below it,
- * indented, in file order: the first 20, then how many more.
- */
+// `orders.csv has 2 bad rows, nothing was sent:` then each bad row indented below, in file order: the first 20,
+// then how many more.
 export function badRowsText(where: string, problems: readonly BadRow[], said: Catalogue = en): string {
   const sorted = [...problems].sort((a, b) => a.line - b.line);
   const named = sorted
@@ -202,11 +196,8 @@ export function progressBar(progress: Progress, width: number, said: Catalogue =
   return `[${'#'.repeat(filled)}${'-'.repeat(barWidth - filled)}]${tail}`.slice(0, Math.max(10, width - 1));
 }
 
-/**
- * What the summary counts a row as: its state this run; a skipped row by the state it had, and a
- * row paid again (closed earlier without the gateway's word) apart, so that no failure hides in a
- * count of skipped rows and no second Payment in a count of successes.
- */
+// What the summary counts a row as: its state this run; skipped rows by the state they had, rows paid again
+// apart, so no failure hides among skipped rows and no second Payment among successes.
 export type SummaryKey = RowState | `skipped:${RowState}` | `again:${RowState}`;
 
 export function summaryKeyOf(result: RowResult): SummaryKey {

@@ -1,9 +1,5 @@
-/**
- * Text as the bytes of a charset, so a file goes back to a desk in the charset its own file came
- * in: UTF-8, UTF-16 in either byte order, or a single-byte charset of the WHATWG Encoding Standard
- * (windows-1251, koi8-r, ibm866...). Node writes only UTF-8 and UTF-16LE; a single-byte charset's
- * encoder is the inverse of its TextDecoder, so what is written decodes back to the same text.
- */
+// Text as a charset's bytes, so a file goes back to a desk in its own file's charset: UTF-8, UTF-16 either way,
+// or a WHATWG single-byte charset (windows-1251...), encoded as the inverse of its TextDecoder.
 export interface CharsetEncoder {
   /** The charset's canonical WHATWG name (`utf-8`, `windows-1251`). */
   readonly encoding: string;
@@ -93,11 +89,8 @@ export interface ReplyCharset {
   bom: boolean;
 }
 
-/**
- * The charset a file is written in for a desk whose file came in `encoding` (with a UTF-8 BOM or
- * not): the same one where it can be written, UTF-8 with a BOM as it came, UTF-16 always with its
- * BOM (how a spreadsheet knows it); UTF-8 with a BOM for a charset Node cannot write (gb18030...).
- */
+// The charset written for a desk whose file came in `encoding`: the same where it can be written (UTF-16
+// always with its BOM), else UTF-8 with a BOM (gb18030...).
 export function replyCharset(encoding: string, bom: boolean): ReplyCharset {
   if (encoding === 'utf-8') return { encoder: utf8, bom };
   if (encoding === 'utf-16le' || encoding === 'utf-16be') return { encoder: utf16(encoding), bom: true };

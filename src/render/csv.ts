@@ -1,14 +1,8 @@
 import { toDecimalComma } from '../protocol/decimal-comma.js';
 
-/**
- * CSV as every command writes it (history, report, reconcile --registry, a bulk run's results),
- * defined once: RFC 4180 quoting, a header row, CRLF line ends (what spreadsheet programs expect;
- * LF asked for, as a bulk run's results file does for an order file with LF), a comma between cells or the delimiter asked for (`--delimiter ';'`), amounts with a decimal
- * point or, asked for (`--decimal-comma`), a comma: the same exact decimal in another notation,
- * UTF-8 with an optional BOM (`--bom`, for programs that need it to read Cyrillic; a results file
- * goes back in its order file's charset, csv-charset.ts), and
- * spreadsheet safety: a text cell that a spreadsheet would run as a formula is written as text.
- */
+// CSV as every command writes it, defined once (docs/commands.md): RFC 4180 quoting, a header, CRLF (or LF as
+// asked), the delimiter asked for, amounts with a point or `--decimal-comma`, UTF-8 with `--bom`, and a text
+// cell a spreadsheet would run as a formula written as text.
 
 /** What a column holds: `text` may come from a gateway or a person; `number` (amounts, counts) and `id` are ours and stay as they are. */
 type CsvCellKind = 'text' | 'number' | 'id';
@@ -44,10 +38,7 @@ export interface CsvNotation {
 // RFC 4180: a cell holding the delimiter, a quote or a line break is quoted, its quotes doubled.
 const needsQuotes: Record<CsvDelimiter, RegExp> = { ',': /[",\r\n]/, ';': /[";\r\n]/, '\t': /["\t\r\n]/ };
 
-/**
- * One record and its line end. By hand, not with csv-stringify, which sets itself up on every call
- * while a bulk run writes a line per row; a test holds the two equal.
- */
+// One record and its line end, by hand: csv-stringify sets itself up per call; a test holds the two equal.
 function line(cells: readonly string[], delimiter: CsvDelimiter = ',', lineEnd: CsvLineEnd = '\r\n'): string {
   const quoted = needsQuotes[delimiter];
   let text = '';
@@ -70,10 +61,8 @@ export function csvHeader<Row>(
   )}`;
 }
 
-/**
- * One row, one line with its line end; a missing value is an empty cell, a text cell made
- * spreadsheet-safe, a number cell with a decimal comma when asked for.
- */
+// One row, one line: a missing value an empty cell, text made spreadsheet-safe, a number with a decimal comma
+// when asked.
 export function csvRow<Row>(columns: readonly CsvColumn<Row>[], row: Row, notation: CsvNotation = {}): string {
   return line(
     columns.map((column) => {

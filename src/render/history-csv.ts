@@ -10,20 +10,12 @@ export interface HistoryCsvRow extends HistoryRow {
   invoiceId: string | null;
 }
 
-/**
- * An amount as written, plain, so a spreadsheet sums it; one that is not a decimal (a gateway's
- * answer can hold anything) is text, made safe like any other.
- */
+// An amount as written, plain, so a spreadsheet sums it; one that is not a decimal is made-safe text.
 const amountCell = (amount: string | null) =>
   amount === null || isDecimalNumber(amount) ? amount : spreadsheetSafe(amount);
 
-/**
- * history's CSV columns (`history --format csv`), one row per transaction, latest state. Every
- * column is there whatever the ledger (no Gateway or Operator columns coming and going), so a
- * spreadsheet's formulas keep their places. Ids are written as they are; what came from a
- * gateway or a person (account, voucher, message, a gateway's echo of service or ids) is text,
- * made spreadsheet-safe (csv.ts). The TransactionID and agent id are ours.
- */
+// `history --format csv`: a row per transaction, every column whatever the ledger, so formulas keep their
+// places. What came from a gateway or a person is spreadsheet-safe text (csv.ts).
 export const historyCsvColumns: readonly CsvColumn<HistoryCsvRow>[] = [
   { header: 'When', kind: 'id', value: (row) => row.at },
   { header: 'Gateway', kind: 'text', value: (row) => row.gateway },

@@ -46,13 +46,9 @@ export interface HistoryTable {
 /** Rows the widths are taken from: the first ones; later rows wider than their column wrap in it, never cut. */
 const historyTableSample = 1000;
 
-/**
- * The journal as a table (render/table.ts), one row per transaction, latest state. When the rows
- * come from more than one gateway a Gateway column says which: the same TransactionID means
- * nothing across them. Column widths fit the heading and the `sample` (the first rows,
- * historyTableSample), so a table of up to that many rows looks as a table built whole would.
- * Too narrow a width leaves out RequestID first, then the team's columns, Service, Gateway and When.
- */
+// The journal as a table, a row per transaction; a Gateway column when rows come from several (a TransactionID
+// means nothing across them). Widths fit the heading and `sample`; too narrow drops RequestID, the team's
+// columns, Service, Gateway and When, in that order.
 export function historyTable(sample: readonly HistoryRow[], options: HistoryTableOptions): HistoryTable {
   const { style, showGateway, showRecordedBy = false, said = en, width } = options;
   const head = said.history.head;
@@ -100,11 +96,8 @@ export function historyTable(sample: readonly HistoryRow[], options: HistoryTabl
   };
 }
 
-/**
- * The history table of rows that come one at a time (a journal read in a stream, a database
- * cursor), line by line: the first historyTableSample rows are held to set the widths, the
- * rest go out as they come. Nothing for no rows.
- */
+// The history table of rows that come one at a time: the first historyTableSample rows set the widths, the rest
+// go out as they come. Nothing for no rows.
 export async function* historyTableLines(
   rows: AsyncIterable<HistoryRow>,
   options: HistoryTableOptions,

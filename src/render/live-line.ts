@@ -12,10 +12,8 @@ export interface LiveLine {
   chosenBy: string | undefined;
 }
 
-/**
- * `LIVE  prod · pay.example.kz · agent 1001 · chosen by AGENTPAY_PROFILE=prod`: shown on stderr
- * before a command that can move money sends anything through a live profile (docs/desk-safety.md).
- */
+// `LIVE  prod · pay.example.kz · agent 1001 · chosen by AGENTPAY_PROFILE=prod` on stderr before a command that
+// can move money sends through a live profile (docs/desk-safety.md).
 export function renderLiveLine(line: LiveLine, style: Style, said: Catalogue = en): string {
   const words = said.desk.live;
   // A profile's name and values came from a config file or the environment: shown through shownText.

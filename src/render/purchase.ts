@@ -37,11 +37,8 @@ export function wrapWords(text: string, width: number): string[] {
   return lines;
 }
 
-/**
- * The one-line labels of a voucher picker: position, name, exact OrderAmount and currency,
- * in aligned columns. Long names are cut so that every label fits `width` (a wrapped line
- * would make the picker redraw in the wrong place).
- */
+// A voucher picker's one-line labels (position, name, OrderAmount, currency) aligned, names cut to fit `width`:
+// a wrapped line would make the picker redraw in the wrong place.
 export function voucherChoiceLabels(
   given: readonly Voucher[],
   givenCurrency: string,
@@ -94,10 +91,7 @@ export interface PurchaseSummary {
   live?: LiveLine | undefined;
 }
 
-/**
- * What is about to be paid, shown before the confirmation: every value exactly as it will
- * be sent. Values too long for the terminal wrap under themselves.
- */
+// What is about to be paid, before the confirmation: every value as it will be sent, wrapped under itself.
 export function renderPurchaseSummary(
   summary: PurchaseSummary,
   style: Style,

@@ -2,12 +2,8 @@ import { shownText } from './sanitize.js';
 import type { Style } from './style.js';
 import { displayWidth, wrapToWidth } from './text-width.js';
 
-/**
- * A receipt's lines: a heading, then labelled rows, values beside their labels. Values are
- * kept as pieces of plain text with their colour, so that they can be wrapped to a narrow
- * receipt printer's width (the colour follows the words) and still print unchanged when there
- * is no width to keep.
- */
+// A receipt's lines: a heading, then labelled rows. Values are pieces of text with their colour, so they wrap to
+// a receipt printer's width with the colour following the words.
 
 /** Some plain text, and the colour it is shown in. */
 export interface Piece {
@@ -22,10 +18,8 @@ const narrowestBeside = 16;
 
 const painted = (pieces: readonly Piece[]) => pieces.map(({ text, paint }) => (paint ? paint(text) : text)).join('');
 
-/**
- * The pieces wrapped to `width` columns (wrapToWidth), each word in its piece's colour. Wrapping
- * keeps every character but spaces, in order, so the colours are taken back by position.
- */
+// The pieces wrapped to `width`, each word in its piece's colour: wrapping keeps every character but spaces in
+// order, so colours are taken back by position.
 function wrapPieces(pieces: readonly Piece[], width: number): string[] {
   if (width === Number.POSITIVE_INFINITY) return [painted(pieces)];
   const paints: Piece['paint'][] = [];
@@ -43,11 +37,8 @@ function wrapPieces(pieces: readonly Piece[], width: number): string[] {
   });
 }
 
-/**
- * The receipt's lines, none wider than `width` columns (Infinity: each value on one line).
- * A value that does not fit beside its label wraps under itself; where the label column leaves
- * too little room, it goes on the lines under its label instead.
- */
+// The receipt's lines, none wider than `width` (Infinity: a value a line). A value wraps under itself, or under
+// its label where the label column leaves too little room.
 export function layoutReceipt(
   heading: readonly Piece[],
   rows: readonly ReceiptRow[],

@@ -4,11 +4,8 @@ import { layoutReceipt, type ReceiptRow } from './receipt-layout.js';
 import type { Style } from './style.js';
 import { receiptHeading, receiptRows, transactionJson } from './transaction.js';
 
-/**
- * The receipt of a transaction as the ledger keeps it (`agentpay receipt`, `--receipt <file>`):
- * the receipt `pay` prints, with the voucher bought, who made the payment and when. Older
- * ledger records lack some of these: what is not known is left out.
- */
+// A transaction's receipt as the ledger keeps it (`agentpay receipt`, `--receipt`): pay's receipt with the
+// voucher, who paid and when. What older records lack is left out.
 export interface LedgerReceipt {
   view: TransactionView;
   /** The voucher's name (a dynamic voucher's InvoiceName). */
@@ -30,10 +27,7 @@ interface ReceiptLayout {
 
 const twoDigits = (value: number) => String(value).padStart(2, '0');
 
-/**
- * `2025-03-04 18:05:06 +03:00` (`04.03.2025 …` in Russian): the instant `iso` at a UTC offset of
- * `offsetMinutes`; a table's column (history) leaves the offset out.
- */
+// `2025-03-04 18:05:06 +03:00` (`04.03.2025 …` in Russian) at `offsetMinutes`; a table leaves the offset out.
 export function localTimeText(iso: string, offsetMinutes: number, said: Catalogue, withOffset = true): string {
   const instant = Date.parse(iso);
   if (Number.isNaN(instant)) return iso;

@@ -21,10 +21,7 @@ const cellsOf = (finding: Finding, said: Catalogue): string[] => [
   ].map(shownText),
 ];
 
-/**
- * The findings as a table (render/table.ts), one row each, in the order given, fit to `width`:
- * the states go first when it is narrow, then the date. No lines for none.
- */
+// The findings as a table in the order given, fit to `width`: when narrow the states go first, then the date.
 export function registryTableLines(
   findings: readonly Finding[],
   options: { style: Style; width?: number | undefined },

@@ -1,10 +1,7 @@
 import type { CsvColumn } from './csv.js';
 
-/**
- * The report (commands/report) in its three formats, pure: a table for a person, CSV for a
- * spreadsheet (here), JSON lines for a script (here); the table in report-table.ts (render/table.ts).
- * Each shows the groups, then one total line per currency.
- */
+// The report in its formats, pure: CSV and JSON lines here, the table in report-table.ts. Each shows the
+// groups, then a total line per currency.
 
 /** What a report can group by (`--by`); currency is a key whether asked for or not. */
 export const reportDimensions = ['service', 'operator', 'approvedBy', 'currency', 'state'] as const;
@@ -50,11 +47,8 @@ export const keyOf = (group: ReportGroup, dimension: ReportDimension) =>
 /** A report line as CSV and JSON write it: a group, or a currency's total. */
 export type ReportLine = { kind: 'group'; group: ReportGroup } | { kind: 'total'; total: ReportTotal };
 
-/**
- * Where a total row says "Total" in a table or CSV: its first key column other than Currency.
- * Grouped by currency alone there is none, and each group row is its currency's total already:
- * the table and CSV then show no total rows (JSON always does).
- */
+// The column where a total row says "Total": the first key column other than Currency. Grouped by currency
+// alone there is none, and the table and CSV show no total rows (JSON always does).
 const totalLabelColumn = (columns: readonly ReportDimension[]): number =>
   columns.findIndex((dimension) => dimension !== 'currency');
 
@@ -81,11 +75,8 @@ export function totalKeyCell(
   return index === totalLabelColumn(columns) ? label : '';
 }
 
-/**
- * The CSV columns: the key columns, Count and Sum. A total row has "Total" in its label column
- * (totalLabelColumn), its currency in Currency and nothing in the other key columns. Service and Operator came from
- * a gateway or a person: text, made spreadsheet-safe.
- */
+// The CSV columns: keys, Count, Sum. A total row has "Total" in its label column and its currency; Service and
+// Operator are spreadsheet-safe text.
 export function reportCsvColumns(dimensions: readonly ReportDimension[]): CsvColumn<ReportLine>[] {
   const columns = keyColumns(dimensions);
   return [
@@ -106,12 +97,8 @@ export function reportCsvColumns(dimensions: readonly ReportDimension[]): CsvCol
   ];
 }
 
-/**
- * A report line as one JSON object (docs/commands.md#report): `{"kind":"group", <each
- * dimension asked for>, "currency", "count", "sum", "from", "until"}`, or `{"kind":"total",
- * "currency", "count", "sum", "from", "until"}`. Sums are strings, exact; from and until are
- * ISO 8601 instants (from null: since the ledger began).
- */
+// A report line as one JSON object (docs/commands.md#report): kind group or total, the dimensions asked for,
+// currency, count, exact sum, and from/until as ISO instants (from null: since the ledger began).
 export function reportJsonLine(line: ReportLine, range: { from: Date | null; until: Date }): string {
   const bounds = { from: range.from?.toISOString() ?? null, until: range.until.toISOString() };
   if (line.kind === 'total')

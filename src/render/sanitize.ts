@@ -1,19 +1,6 @@
-/**
- * Text from outside (a gateway's Message, a voucher's name, an account, an order file's cell, a
- * ledger's operator) as a person is shown it: every character a terminal would act on rather
- * than draw is written as a visible escape, so a gateway cannot retitle the window (`ESC ] 0;`),
- * clear the screen (`ESC [2J`), colour or hide text, ring the bell, or reorder a line with a
- * bidi override before a person answers y/N, and no character drawn as nothing (a zero-width
- * space, a line separator) makes one account look like another. C0 controls, DEL and C1 controls
- * become `\x1b` (`\n`, `\r`, `\t` for the usual three); every format character (Unicode's Cf:
- * bidi controls, zero-width characters, the BOM, the soft hyphen, tags) and the line and paragraph
- * separators `\u200b`, `\u2028`, `\u{e0041}`. An escape sequence needs its ESC (or a C1 CSI), so
- * it is shown whole as text.
- *
- * A backslash is left as it is: text already shown passes again unchanged, so a value escaped
- * in a renderer and again at the output's edge reads the same (docs/security.md). Data output
- * (--json, CSV) never passes here: it keeps the exact text, escaped only by its format.
- */
+// Outside text as a person is shown it (docs/security.md): every character a terminal would act on (C0, DEL, C1)
+// or draw as nothing (Unicode Cf, line and paragraph separators) becomes a visible escape, so no answer can
+// retitle, clear, recolour or reorder a line. A backslash is kept, so shown text passes again unchanged.
 
 // What is drawn as nothing, or moves the text around: Unicode's format characters (Cf: bidi
 // controls, LRM, RLM, the Arabic letter mark, U+200B..U+200D, U+2060, U+FEFF...) and U+2028, U+2029.
@@ -46,13 +33,8 @@ const messageControls = new RegExp(
 );
 const messageControl = new RegExp(messageControls.source, 'u');
 
-/**
- * A whole message about to be written for a person (a note, a warning, an error): the same
- * escapes as shownText, but its line breaks kept, and its colour (SGR sequences only) when the
- * stream has colour, since then our Style wrote it. The last guard at the output's edge: outside
- * text in it should have passed shownText already, in the renderer that put it there (a colour
- * sequence from outside is caught only there).
- */
+// A whole message about to be written for a person: shownText's escapes, its line breaks kept, and its SGR
+// colour when the stream has colour. The last guard at the output's edge; outside text passed shownText already.
 export function shownMessage(text: string, colour: boolean): string {
   if (!messageControl.test(text)) return text;
   return text.replace(messageControls, (match) =>
@@ -72,11 +54,8 @@ function jsonEscapeOf(character: string): string {
   return escaped;
 }
 
-/**
- * A JSON line (--json) with DEL, C1 and the invisible written as `\uXXXX` escapes: the same
- * JSON, parsed to the same exact text, but safe on a terminal, where --json often lands. Such
- * characters only occur inside JSON strings, so every one of them is replaced.
- */
+// A --json line with DEL, C1 and the invisible as `\uXXXX`: the same JSON, safe on a terminal. Such
+// characters only occur inside JSON strings.
 export function terminalSafeJson(line: string): string {
   jsonRaw.lastIndex = 0;
   return jsonRaw.test(line) ? line.replace(jsonRaw, jsonEscapeOf) : line;

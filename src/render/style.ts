@@ -1,8 +1,5 @@
-/**
- * Colour is decided once per stream: --no-color and NO_COLOR switch it off (chalk 5 does
- * not read NO_COLOR itself), FORCE_COLOR switches it on, and otherwise only a terminal gets it.
- * Chalk is loaded only when some stream gets colour: pipes, files and --json never load it.
- */
+// Colour decided once per stream: --no-color and NO_COLOR off (chalk does not read NO_COLOR), FORCE_COLOR on,
+// else a terminal gets it. Chalk is loaded only when some stream has colour.
 export type ColorLevel = 0 | 1 | 2 | 3;
 
 export function colorLevelFor(

@@ -1,10 +1,7 @@
 import { displayWidth } from './text-width.js';
 
-/**
- * A table cell's text in the units it may be broken between: a colour sequence (no width), an
- * escape the sanitizer wrote (`\u2028`, `\x1b`, `\u{e0041}`, `\n`: one unit, never split), a
- * space, or a grapheme. Nothing is dropped: the units put together are the text.
- */
+// A cell's text in units it may break between: a colour sequence, an escape the sanitizer wrote (one unit,
+// never split), a space, or a grapheme. Put together, the units are the text.
 const unitPattern = /\u001b\[[0-9;]*m|\\(?:u\{[0-9a-f]+\}|u[0-9a-f]{4}|x[0-9a-f]{2}|[nrt])|\s/gu;
 
 let segmenter: Intl.Segmenter | undefined;
@@ -65,12 +62,8 @@ function wordsOf(units: readonly Unit[]): Word[] {
   return words;
 }
 
-/**
- * A cell's text in lines of at most `width` columns: broken at spaces where it can, inside a
- * word (between units) only when the word alone is wider; every unit kept, none cut. A colour
- * open at a break is closed at the line's end and opened again on the next, so a border never
- * takes it. Text that fits comes back as it is.
- */
+// A cell in lines of at most `width`: broken at spaces, inside a word only when it alone is wider, nothing cut.
+// A colour open at a break is closed at the line's end and reopened on the next, so a border never takes it.
 export function wrapCell(text: string, width: number): string[] {
   if (displayWidth(text) <= width) return [text];
   const lines: Unit[][] = [[]];

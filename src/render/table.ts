@@ -2,13 +2,8 @@ import type { Style } from './style.js';
 import { widestUnit, widestWord, wrapCell } from './table-cells.js';
 import { displayWidth } from './text-width.js';
 
-/**
- * The one table renderer every table a person reads goes through (history, registry lists,
- * vouchers, reports, approvals, operators): bordered (ASCII without colour), a heading row, no
- * rule between rows. It fits a width: a long cell wraps within its column, never cut and never
- * split inside an escape; when the columns cannot all fit, the least needed go (dropOrder), so
- * no line is wider than the width and no row is broken by the terminal mid-cell.
- */
+// The one table renderer for what a person reads: bordered, a heading row, fit to a width: a long cell wraps in
+// its column, never cut or split inside an escape; when columns cannot fit, the least needed go (dropOrder).
 export interface TableColumn {
   heading: string;
   align?: 'left' | 'right';
@@ -58,11 +53,8 @@ interface Fitted {
   widths: number[];
 }
 
-/**
- * Which columns are kept, and how wide: as wide as their cells when that fits; else the least
- * needed are left out until the rest can fit at a readable width, then the widest are narrowed,
- * one column of text at a time, first to a readable width, then to their widest unit, whole ones last.
- */
+// Which columns are kept and how wide: as wide as their cells when that fits; else the least needed go until
+// the rest fit readably, then the widest are narrowed a column at a time.
 function fitColumns(
   columns: readonly TableColumn[],
   natural: number[],
@@ -97,10 +89,7 @@ function fitColumns(
   return { kept, widths };
 }
 
-/**
- * The table's layout from the headings and a sample of its rows (all of them, or the first ones
- * of a stream); rows after the sample wrap into the same widths.
- */
+// The layout from the headings and a sample of rows (all, or a stream's first); later rows wrap to its widths.
 export function tableLayout(
   columns: readonly TableColumn[],
   sample: readonly (readonly string[])[],

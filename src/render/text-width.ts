@@ -1,12 +1,7 @@
-/**
- * How many columns text takes on a terminal or a receipt printer, and text wrapped to a width.
- * A grapheme (a letter with its accents, an emoji with its modifiers) takes one column, or two
- * when East Asian wide (CJK, Hangul, full-width forms, pictographic emoji); Cyrillic, Latin and
- * Greek letters one each; escapes (colour) and control characters none.
- */
+// Columns text takes on a terminal or receipt printer: a grapheme takes one, two when East Asian wide;
+// escapes and control characters none.
 
-// Made when first needed: building one loads ICU's break rules (milliseconds), which a receipt
-// of plain letters never needs.
+// Made when first needed: it loads ICU's break rules, which a receipt of plain letters never needs.
 let segmenter: Intl.Segmenter | undefined;
 const graphemes = (text: string) =>
   (segmenter ??= new Intl.Segmenter(undefined, { granularity: 'grapheme' })).segment(text);
@@ -16,11 +11,8 @@ const oneColumnEach = /^[\u0020-\u007e\u00a0-\u02ff\u0370-\u03ff\u0400-\u0482\u0
 
 const escapes = /\u001b\[[0-9;]*[A-Za-z]/g;
 
-/**
- * The East Asian wide and full-width blocks (Unicode UAX #11, W and F), and anything pictographic
- * (emoji, flags): some of those a terminal draws in one column, but counting them as two only
- * wraps a line early, never lets one run past the width.
- */
+// UAX #11's W and F blocks and anything pictographic: a terminal may draw some in one column, but counting two
+// only wraps early, never runs past the width.
 const wide =
   /^(?:[\u1100-\u115f\u2e80-\u303e\u3041-\u33ff\u3400-\u4dbf\u4e00-\u9fff\ua000-\ua4cf\uac00-\ud7a3\uf900-\ufaff\ufe30-\ufe4f\uff00-\uff60\uffe0-\uffe6]|[\u{1f1e6}-\u{1f1ff}\u{20000}-\u{3fffd}]|\p{Extended_Pictographic})/u;
 const zeroWidth = /^(?:[\u0000-\u001f\u007f-\u009f\u200b-\u200f\u2028-\u202e\u2060-\u206f]|\p{M})/u;
@@ -59,10 +51,8 @@ function breakWord(word: string, width: number): string[] {
   return pieces;
 }
 
-/**
- * Plain text (no escapes) in lines of at most `width` columns, broken at spaces where it can,
- * inside a word only when the word alone is wider. Runs of spaces become one.
- */
+// Plain text in lines of at most `width`, broken at spaces, inside a word only when it alone is wider; runs of
+// spaces become one.
 export function wrapToWidth(text: string, width: number): string[] {
   const lines: string[] = [];
   let line = '';

@@ -31,11 +31,8 @@ function shownVouchers(vouchers: readonly Voucher[], currency: string): { vouche
   };
 }
 
-/**
- * The voucher list as a table (render/table.ts): #, InvoiceId, name, OrderAmount, currency. The
- * amount is shown exactly as the gateway wrote it (its controls as escapes, as every text of it);
- * a long name wraps within its column, never cut.
- */
+// The voucher table (#, InvoiceId, name, OrderAmount, currency), the amount exactly as the gateway wrote it;
+// a long name wraps in its column.
 export function renderVoucherTable(given: readonly Voucher[], givenOptions: VoucherTableOptions): string {
   const { vouchers, currency: shownCurrency } = shownVouchers(given, givenOptions.currency);
   const options = { ...givenOptions, currency: shownCurrency };
@@ -70,13 +67,8 @@ export function renderVoucherTable(given: readonly Voucher[], givenOptions: Vouc
   return renderTable(columns, rows, { style, width: options.columns }).lines.join('\n');
 }
 
-/**
- * The vouchers for a terminal too narrow for the table: per voucher, its number and name
- * (wrapped under itself), then InvoiceId and amount on a line of their own, never cut.
- *
- *   1. 100 GameCoins
- *      InvoiceId 5001  499.00 KZT
- */
+// The vouchers for a terminal too narrow for the table: number and name (wrapped under itself), then
+// InvoiceId and amount on a line of their own.
 function renderVoucherList(vouchers: readonly Voucher[], options: VoucherTableOptions): string {
   const { style } = options;
   const said = options.said ?? en;

@@ -9,11 +9,8 @@ export interface LoadedCassettes {
   cutShort: string[];
 }
 
-/**
- * The cassettes of a directory, in the order they were recorded; each checked whole
- * (protocol/cassette.ts). One cut short (a recording a crash or a full disk stopped) is named and
- * skipped; any other file named as a cassette that is not one refuses the directory (CassetteError).
- */
+// A directory's cassettes in recording order, each checked whole (protocol/cassette.ts). One cut short is named
+// and skipped; any other file named as a cassette that is not one refuses the directory (CassetteError).
 export function loadCassettes(directory: string): LoadedCassettes {
   const loaded: LoadedCassettes = { cassettes: [], cutShort: [] };
   const names = readdirSync(directory)
@@ -35,10 +32,8 @@ export function loadCassettes(directory: string): LoadedCassettes {
 // directory's own file, never one a link points at. O_NONBLOCK: a FIFO opens at once, to be refused.
 const readOnly = constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0);
 
-/**
- * A cassette's text: a regular file of the directory (its entry neither a link nor a device),
- * at most cassetteBytesAtMost bytes, judged on the file opened (fstat), not on its name.
- */
+// A cassette's text: a regular file of the directory (not a link or device), at most cassetteBytesAtMost,
+// judged on the file opened (fstat), not its name.
 function readCassetteFile(directory: string, name: string): string {
   let fd: number;
   try {

@@ -1,8 +1,6 @@
 import type { Said } from '../i18n/language.js';
-/**
- * What the sandbox sells. Two dynamic services (one billed in USD with three-decimal
- * amounts and an exchange rate), two static ones, and one account that is always refused.
- */
+// What the sandbox sells: two dynamic services (one in USD with three decimals and an exchange rate), two
+// static ones, and one account that is always refused.
 export const sandboxCredentials = { agentId: '1001', password: 'sandbox-demo-password' } as const;
 
 export interface SandboxVoucher {

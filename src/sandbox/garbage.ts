@@ -1,17 +1,11 @@
 import type { ServerResponse } from 'node:http';
 
-/**
- * Broken answers, for testing what a client does with them (`agentpay sandbox --garbage`).
- * Each replaces the answer to a request the sandbox has already processed, so a Payment
- * answered with garbage was committed: a client that calls it "failed" is wrong.
- */
+// Broken answers for testing a client (`agentpay sandbox --garbage`), each replacing the answer to a request
+// already processed: a Payment answered with garbage was committed, so calling it "failed" is wrong.
 export const garbageKinds = ['html500', 'badjson', 'shape', 'huge', 'slow'] as const;
 export type GarbageKind = (typeof garbageKinds)[number];
 
-/**
- * Size of a `huge` answer: 4 MiB, well over agentpay's 1 MiB limit (maxAnswerBytes in
- * src/gateway/http.ts) and any sane envelope.
- */
+/** A `huge` answer: well over agentpay's answer cap (maxAnswerBytes, gateway/http.ts). */
 export const hugeAnswerBytes = 4 * 1024 * 1024;
 
 /** How often a `slow` answer trickles out one more byte. It never ends. */

@@ -6,13 +6,9 @@ import { isLongId } from '../protocol/transaction-id.js';
 import { findService, refusedAccount, type SandboxService, sandboxCredentials } from './catalogue.js';
 import type { StoredTransaction, TransactionStore } from './state.js';
 
-/**
- * Spec rules the sandbox can be told to break, so that a conformance suite can be seen to
- * catch each one (`agentpay sandbox --break`):
- * - idempotency: a repeated TransactionID creates a new payment with a new RequestID (spec 3, rule 2);
- * - amount-check: a dynamic voucher is paid whatever the Amount (spec 4.2);
- * - echo: answers leave TransactinID out (spec 2.2).
- */
+// Spec rules the sandbox breaks on `--break`, so a conformance suite is seen to catch each: idempotency (a
+// repeated TransactionID pays again, spec 3 rule 2), amount-check (any Amount, spec 4.2), echo (no
+// TransactinID, spec 2.2).
 export const sandboxBreaks = ['idempotency', 'amount-check', 'echo'] as const;
 type SandboxBreak = (typeof sandboxBreaks)[number];
 

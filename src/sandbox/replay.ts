@@ -14,10 +14,8 @@ export interface ReplayedAnswer {
 /** What a request reads like, from a form that arrived or from a cassette's recorded request. */
 type Fields = (name: string) => string | undefined;
 
-/**
- * The fields that identify a request (docs/replay.md): never TransactionID or RequestDate,
- * which are new on every run, except for a Status, which names a transaction and nothing else.
- */
+// The fields that identify a request (docs/replay.md): never TransactionID or RequestDate, new on every run,
+// except for a Status, which names a transaction and nothing else.
 function identifyingFields(type: string, field: Fields): [string, string][] {
   const named = (...names: string[]) => names.map((name): [string, string] => [name, field(name) ?? '']);
   // Currency too: a gateway refuses a service's wrong currency, and another's list is not this one.
@@ -41,11 +39,8 @@ const keyOf = (type: string, fields: [string, string][]) => JSON.stringify([type
 /** What a TransactionID of a Payment no recording answered stands for: no recorded TransactionID. */
 const unanswered = '';
 
-/**
- * Which recorded transaction each new TransactionID stands for, so a Status of a payment
- * made in a replay gets the recorded Status of the recorded payment. Kept in a JSON Lines file
- * when given (each `--replay` run starts its own server, and a `status` follows a `pay`).
- */
+// Which recorded transaction each new TransactionID stands for, so a replayed payment's Status gets the
+// recorded one; kept in a JSON Lines file when given (a `status` may follow a `pay` in another run).
 class ReplayedTransactions {
   private readonly recorded = new Map<string, string>();
 
@@ -92,12 +87,8 @@ function entryOf(line: string): { replay: string; transactionId: string; recorde
   return undefined;
 }
 
-/**
- * The recordings of a directory, answering requests like the ones recorded. Requests that
- * match the same recordings get them in the order they were recorded, the last one again
- * once all were served (a Status polled until final replays its polls). An answer's
- * TransactionID is rewritten to the new request's.
- */
+// A directory's recordings answering requests like those recorded: matches are served in recording order, the
+// last again once all were (a polled Status replays its polls), the TransactionID rewritten to the new one.
 export class Replay {
   private readonly byKey = new Map<string, Cassette[]>();
   private readonly served = new Map<string, number>();
@@ -186,12 +177,8 @@ export class Replay {
   }
 }
 
-/**
- * The recorded TransactionID, wherever it stands whole in the body, made the new one. Bytes
- * are changed only there: for a charset that writes ASCII as ASCII (UTF-8, windows-1251,
- * KOI8-R…) byte for byte, through latin1, which maps every byte to one character; UTF-16 is
- * decoded and encoded again.
- */
+// The recorded TransactionID, wherever it stands whole, made the new one; only those bytes change: through
+// latin1 for a charset that writes ASCII as ASCII, by decoding and encoding for UTF-16.
 function rewriteId(bytes: Buffer, contentType: string | undefined, from: string, to: string): Buffer {
   if (from === to || !/^\d+$/.test(from)) return bytes;
   const whole = new RegExp(`(?<!\\d)${from}(?!\\d)`, 'g');

@@ -7,11 +7,8 @@ import { answerRequest, type SandboxBehaviour } from './gateway-logic.js';
 import type { Replay, ReplayedAnswer } from './replay.js';
 import { TransactionStore } from './state.js';
 
-/**
- * Faults for tests and QA, applied after the request was processed (a Payment is committed
- * before any of them strikes), so each one leaves a payment whose answer was lost. Garbage
- * (a broken answer to every request) comes first, then the Payment-only faults.
- */
+// Faults for tests and QA, applied after the request was processed (a Payment is committed first), so each
+// leaves a payment whose answer was lost. Garbage comes first, then the Payment-only faults.
 interface SandboxFaults {
   /** Wait this long before answering each request. */
   latencyMs: number;

@@ -71,12 +71,8 @@ const replace = `${insert} ON CONFLICT (agent_id, transaction_id) DO UPDATE SET 
   exchange_rate = excluded.exchange_rate, service_currency = excluded.service_currency,
   created_at = excluded.created_at, pending_polls_left = excluded.pending_polls_left`;
 
-/**
- * The sandbox's transactions, in a SQLite database: a file shared by processes (each
- * `--sandbox` run starts its own server, and a `status` follows a `pay`), or in memory. A
- * change is one transaction under SQLite's write lock, so two processes never both create
- * one TransactionID; a process waits for the other's (busy_timeout) rather than failing.
- */
+// The sandbox's transactions in SQLite, a file shared by processes (each --sandbox run starts its own server)
+// or in memory. A change is one transaction under the write lock, so no TransactionID is created twice.
 export class TransactionStore {
   private readonly db: DatabaseSync;
   private readonly statements: Record<'find' | 'insert' | 'replace' | 'nextRequestId', StatementSync>;
@@ -118,10 +114,7 @@ export class TransactionStore {
     });
   }
 
-  /**
-   * Creates a transaction with a new RequestID even when the id exists, replacing the one
-   * known by it: what a gateway that breaks spec 3, rule 2 does (`--break idempotency`).
-   */
+  // A new transaction with a new RequestID even when the id exists: what `--break idempotency` does (spec 3).
   createAgain(make: (requestId: string) => StoredTransaction): { transaction: StoredTransaction; created: boolean } {
     return inWriteTransaction(this.db, () => {
       const transaction = make(this.nextRequestId());
@@ -172,10 +165,8 @@ function openDatabase(path: string | undefined): DatabaseSync {
   }
 }
 
-/**
- * Two processes making the file switch it to WAL at once: SQLite answers one of them BUSY at
- * once, without its busy timeout (waiting could deadlock), so that one tries again, a while.
- */
+// Two processes making the file switch it to WAL at once: SQLite answers one BUSY without its busy timeout
+// (waiting could deadlock), so that one tries again a while.
 function whileSwitchBusy(work: () => void): void {
   const until = Date.now() + 10_000;
   for (;;) {
@@ -228,11 +219,7 @@ function valuesOf(transaction: StoredTransaction): SQLInputValue[] {
   ];
 }
 
-/**
- * Files a paid, final transaction (100.00 KZT to static service 201, success) as a Payment
- * would, without one: what the bench looks up (scripts/bench/sandbox.mjs, from dist/).
- * @public
- */
+/** Files a paid, final transaction (100.00 KZT, service 201) for the bench (scripts/bench/sandbox.mjs). @public */
 export function seedPaidTransaction(
   store: TransactionStore,
   agentId: string,

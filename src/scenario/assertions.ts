@@ -6,18 +6,9 @@ import { sameDecimal } from '../protocol/money.js';
 import { type PathSegment, type PathValue, resolvePath, showValue, typeOfValue, valueText } from './path.js';
 import { interpolate, PlaceholderError, type PlaceholderScope } from './placeholders.js';
 
-/**
- * What a step may expect of its record, one path at a time:
- *   state: success                       (a plain value means equals)
- *   message: { contains: Успех }
- *   requestId: { same-as: first }        (the same path in the record of step `first`)
- *   envelope.TransactinID: { exists: true }
- *   amount: { decimal-equals: 1500 }     (the same number: 1500.00 passes, 24970 does not)
- * Values compare by their text, so `status: 10` and `status: "10"` are the same, and a
- * gateway's 10.630 stays 10.630; decimal-equals is for what spec 2.3 types as a number
- * (TransactionContent.Amount), never for OrderAmount, which is exact text (spec 2.4).
- * A missing value fails every check but `exists: false`.
- */
+// What a step may expect of its record, a path at a time (docs/scenarios.md "Assertions"). Values compare as
+// text (`10` and `"10"` alike, 10.630 stays 10.630); decimal-equals is for what spec 2.3 types as a number,
+// never OrderAmount (spec 2.4). A missing value fails every check but `exists: false`.
 const valueTypes = ['string', 'number', 'boolean', 'null', 'list', 'object'] as const;
 
 const matcherObjectSchema = z

@@ -3,13 +3,8 @@ import { parse as parseCsv } from 'csv-parse/sync';
 import { isMap, isScalar, isSeq, LineCounter, parseDocument } from 'yaml';
 import type { Suite } from './file.js';
 
-/**
- * `--data <rows.csv|.json|.yaml>`: the table a data-driven scenario runs over. A case that
- * uses `${row.<column>}` runs once per row; every value is text exactly as written (an
- * amount of 10.630 stays "10.630", a long id keeps its digits). The whole table is read and
- * checked against the cases before anything is sent; every error names the file, the line
- * and the column.
- */
+// `--data <rows.csv|.json|.yaml>`: the table a case using `${row.<column>}` runs over, once a row, each value
+// text as written. It is read and checked whole before anything is sent; errors name file, line and column.
 export class ScenarioDataError extends Error {
   constructor(message: string) {
     super(message);
@@ -151,11 +146,8 @@ export function checkDataFor(suites: readonly Suite[], data: ScenarioData | unde
 const labelValueLength = 24;
 const labelLength = 60;
 
-/**
- * How an iteration is named in every report: `case [row 3: 502/7]`: the row's number (from 1,
- * the header not counted) and the values of the columns the case uses, in the file's column
- * order, joined by "/", each cut at 24 characters and the whole at 60.
- */
+// An iteration's name in every report, `case [row 3: 502/7]`: the row's number and the values of the columns
+// the case uses, in file order, joined by "/", each cut at 24 characters and the whole at 60.
 export function iterationName(caseName: string, row: DataRow, columns: readonly string[]): string {
   const cut = (text: string, max: number) => (text.length > max ? `${text.slice(0, max - 1)}…` : text);
   const values = columns.map((column) => cut(row.values[column] ?? '', labelValueLength)).join('/');

@@ -16,13 +16,8 @@ import {
   text,
 } from './step-schema.js';
 
-/**
- * A scenario file, YAML or JSON (JSON is YAML too): named cases, each a list of steps.
- * Every number in the file is read as the exact text it was written with, so an amount of
- * 10.630 stays "10.630" and a TransactionID keeps all its digits. Everything that can be
- * checked before a request is sent is checked here: keys, step references, placeholder
- * names, paths and patterns.
- */
+// A scenario file, YAML or JSON: named cases of steps, numbers read as their exact text. What can be checked
+// before a request is sent is checked here: keys, step references, placeholders, paths and patterns.
 export class ScenarioFileError extends Error {
   constructor(message: string) {
     super(message);

@@ -1,16 +1,9 @@
 import type { Absence, ValueType } from '../i18n/scenario-checks.js';
 import { isLosslessNumber, parseLosslessJson, stringifyLosslessJson } from '../protocol/lossless.js';
 
-/**
- * Paths into a step's record, shared by placeholders (`${check.vouchers[0].orderAmount}`)
- * and assertions (`envelope.TransactionContent.Extras[*].FieldValue@json.InvoiceId`):
- * - `.name` a field (`["Extra[0].Name"]` for a name with dots or brackets),
- * - `[n]` the n-th element, counted from 0 as in jq,
- * - `[*]` every element (assertions only; there must be at least one),
- * - `@json` the JSON document held in a string (spec 2.4: FieldValue), parsed losslessly,
- * - `.length` of a list or a string.
- * Numbers from the gateway stay exact: they are compared and shown by their text.
- */
+// Paths into a step's record, for placeholders and assertions (docs/scenarios.md "Paths"): `.name`,
+// `["a.b"]`, `[n]`, `[*]` (assertions only), `@json` (spec 2.4 FieldValue, parsed losslessly), `.length`.
+// Numbers from the gateway stay exact: compared and shown by their text.
 export type PathSegment =
   | { kind: 'field'; name: string }
   | { kind: 'index'; index: number }

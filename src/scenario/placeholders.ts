@@ -2,12 +2,8 @@ import { isLosslessNumber } from '../protocol/lossless.js';
 import { t } from '../run-scope.js';
 import { type PathSegment, parsePath, resolvePath, valueText } from './path.js';
 
-/**
- * `${...}` placeholders in scenario values: `${var.service}`, `${pay.transactionId}`,
- * `${check.vouchers[0].orderAmount}`, `${self.request.TransactionID}`. `$${` stands for a
- * literal `${`. A value that is one placeholder and nothing else takes the value itself
- * (a list or object stays one, for `equals`); inside longer text it is its text.
- */
+// `${...}` placeholders (`${var.service}`, `${pay.transactionId}`), `$${` a literal `${`. A value that is one
+// placeholder takes the value itself (a list stays one); inside longer text it is its text.
 export class PlaceholderError extends Error {
   constructor(message: string) {
     super(message);

@@ -2,14 +2,8 @@ import { stringifyLosslessJson } from '../protocol/lossless.js';
 import { type CaseOutcome, countCases, type RunResult } from './runner.js';
 import type { Outcome, StepOutcome } from './step-outcome.js';
 
-/**
- * `--report html:<path>`: one self-contained page (inline CSS, no script, nothing fetched) a
- * person opens from CI: the counts, then the cases, failures first, each with its steps, what
- * was expected and what came, the request sent (AgentPassword *** as in every record) and the
- * gateway's answer. Everything that came from a gateway or a scenario file goes through
- * `escapeHtml`; the page's Content-Security-Policy also forbids scripts and loads, should
- * anything ever slip through.
- */
+// `--report html:<path>`: one self-contained page (inline CSS, no script) with counts, then cases, failures
+// first. What came from a gateway or a file passes `escapeHtml`; the page's CSP also forbids scripts and loads.
 export function escapeHtml(text: string): string {
   return text
     .replace(/&/g, '&amp;')

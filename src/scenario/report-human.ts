@@ -6,13 +6,8 @@ import { describeStep } from './run-step.js';
 import { type CaseOutcome, countCases, type RunResult } from './runner.js';
 import type { Failure, StepOutcome } from './step-outcome.js';
 
-/**
- * What a person reads while a scenario runs: a heading per suite and case, a line per step
- * as it ends (✓ or ✗ and its time), what went wrong under a step that failed, and at the
- * end a summary with every failure again, each naming its case and step. Worded by the
- * catalogue (the reports and --json keep the English words: they are data). Names come
- * from the scenario file, values and reasons from the gateway: each shown through shownText.
- */
+// What a person reads while a scenario runs: headings, a line per step as it ends, what went wrong, a summary.
+// Worded by the catalogue (reports and --json keep English: data); outside text shown through shownText.
 export function suiteHeading(suite: Suite, style: Style, said: Catalogue): string {
   const cases = said.scenario.cases(suite.cases.length);
   return style.heading(
@@ -66,10 +61,8 @@ interface Problem {
   runs: number;
 }
 
-/**
- * The run's failures, each once: the same failure of the same step in every iteration of a
- * data-driven case is one line with how many of its runs had it (and their rows).
- */
+// The run's failures, each once: the same failure in every iteration of a data-driven case is one line with
+// how many runs had it.
 function problemsOf(result: RunResult, said: Catalogue): Problem[] {
   const words = said.scenario;
   const problems = new Map<string, Problem>();

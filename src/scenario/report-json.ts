@@ -3,11 +3,8 @@ import type { Suite } from './file.js';
 import { type CaseOutcome, countCases, type RunResult } from './runner.js';
 import type { StepOutcome } from './step-outcome.js';
 
-/**
- * --json: one line per step as it ends, one per case, and a summary last, each with a
- * `type`. A step's `record` holds the gateway's `envelope` with its numbers exact. An
- * iteration's case is named with its row (`case [row 3: 502/7]`) and its case line holds the row.
- */
+// --json: a line per step as it ends, one per case, a summary last, each with a `type`; a step's `record`
+// holds the gateway's `envelope` with its numbers exact.
 export function stepJson(suite: Suite, caseName: string, step: StepOutcome): string {
   return stringifyLosslessJson({
     type: 'step',

@@ -1,22 +1,13 @@
+import { escapeHtml } from './report-html.js';
 import { type CaseOutcome, countCases, type RunResult } from './runner.js';
 
-/**
- * `--report junit:<path>`: JUnit XML as CI servers read it: a testsuite per file, a
- * testcase per case (per row for a data-driven case, named `case [row 3: 502/7]`). An assertion that failed is a <failure>, a step that could not run
- * (unreachable, not understood, refused input) an <error>, a case --bail left out <skipped/>.
- */
+// `--report junit:<path>`: a testsuite per file, a testcase per case or row; a failed assertion is <failure>,
+// a step that could not run <error>, a case --bail left out <skipped/>.
 // XML 1.0 allows tab, newline, carriage return and the ranges below; anything else is dropped.
 const invalidXmlChars = /[^\t\n\r\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu;
 
-function xmlEscape(text: string): string {
-  return text
-    .replace(invalidXmlChars, '')
-    .replace(/&/g, '&amp;')
-    .replace(/</g, '&lt;')
-    .replace(/>/g, '&gt;')
-    .replace(/"/g, '&quot;')
-    .replace(/'/g, '&apos;');
-}
+// HTML's escapes are XML's too (`&#39;` for `'`).
+const xmlEscape = (text: string) => escapeHtml(text.replace(invalidXmlChars, ''));
 
 const seconds = (ms: number) => (ms / 1000).toFixed(3);
 

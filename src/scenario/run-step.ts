@@ -9,20 +9,14 @@ import { interpolate, PlaceholderError } from './placeholders.js';
 import type { Failure, Outcome, StepExecutor, StepOutcome, StepPlace, StepRun } from './step-outcome.js';
 import type { StepDefinition, StepKind, StepOptions } from './step-schema.js';
 
-/**
- * One step of a case: its placeholders filled from the vars and earlier records, run by the
- * executor, its expectations judged, and what it leaves for later steps remembered.
- */
+// One step of a case: placeholders filled, run by the executor, expectations judged, what it leaves remembered.
 export const elapsed = (since: number) => Math.round(performance.now() - since);
 
 function stepLabel(step: Pick<StepDefinition, 'number' | 'kind' | 'id'>): string {
   return `step ${step.number} (${step.kind}${step.id === undefined ? '' : ` ${JSON.stringify(step.id)}`})`;
 }
 
-/**
- * A name for a step that has none, from its options once filled in, in the catalogue's words:
- * English for the reports and --json (data), the chosen language on the screen.
- */
+// A name for a step that has none, from its filled options: English for reports and --json, else the language.
 export function describeStep(
   kind: StepKind,
   options: StepOptions,
@@ -159,12 +153,8 @@ export interface RetryPolicy {
   onRetry?(step: StepPlace, attempt: number, reason: string): void;
 }
 
-/**
- * Why the step could not do its job, when a retry may help: the gateway unreachable (4) or
- * not understood (5), or a payment whose outcome is unknown (3: sent again with the same
- * TransactionID it is the safe retry). Never a gateway's answer (a "no" is data), never
- * input refused before sending (2), never an error the step expects.
- */
+// Why a step could not do its job, when a retry may help: unreachable (4), not understood (5), or an unknown
+// outcome (3: the same TransactionID again is the safe retry). Never an answer, never refused input (2).
 function retryReason(step: StepDefinition, result: Awaited<ReturnType<StepExecutor>>): string | undefined {
   if (errorIsDataFor(step)) return undefined;
   if (result.error !== undefined) {

@@ -6,10 +6,8 @@ import { elapsed, type RetryPolicy, runStep, skippedStep } from './run-step.js';
 import { inFileOrder, runPool } from './schedule.js';
 import type { Outcome, StepExecutor, StepOutcome, StepPlace } from './step-outcome.js';
 
-/*
- * Runs suites case by case, step by step, through an executor (steps.ts), and never prints: a
- * listener hears of each step in file order. --bail, --data (an iteration a row) and --jobs act here.
- */
+// Runs suites case by case, step by step, through an executor (steps.ts), never printing: a listener hears of
+// each step in file order. --bail, --data (an iteration a row) and --jobs act here (docs/scenarios.md).
 
 /** The row an iteration ran with: its number, line, and the values of the columns the case uses. */
 interface IterationRow {
@@ -53,7 +51,7 @@ export interface RunOptions {
   jobs?: number;
   /** Tries again for a step that could not do its job (--retry, default 0). */
   retries?: number;
-  /** The wait before the first retry, doubling after (default 500 ms). */
+  /** The wait before the first retry, doubling after (half a second unless a test sets it). */
   retryDelayMs?: number;
 }
 

@@ -1,8 +1,5 @@
-/**
- * How --jobs runs a scenario's cases and iterations: `count` units, at most `jobs` at once,
- * taken in file order; and the listener's calls for each unit released in file order, the
- * first unfinished one's as they happen and later ones' once every unit before them is done.
- */
+// How --jobs runs cases and iterations: `count` units, at most `jobs` at once in file order; the listener's
+// calls for each released in file order, the first unfinished one's live and later ones' once it is done.
 export async function runPool(count: number, jobs: number, work: (index: number) => Promise<void>): Promise<void> {
   let next = 0;
   const lane = async () => {

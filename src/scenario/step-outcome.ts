@@ -12,10 +12,7 @@ export interface StepRun {
   replay: unknown;
   /** From 1; more when --retry tries the step again. */
   attempt?: number;
-  /**
-   * Kept across the attempts of one step: a pay step keeps its TransactionID and Payment here,
-   * so a retry sends the same Payment again (the safe retry), never a new one.
-   */
+  /** Kept across attempts of one step: a pay step's TransactionID, so a retry is the safe retry. */
   kept?: Record<string, unknown>;
 }
 

@@ -24,20 +24,12 @@ import { type PurchaseRequest, paymentInputOf, resolvePurchase, voucherOf } from
 import { t } from '../run-scope.js';
 import type { StepError, StepExecutor, StepResult, StepRun } from './step-outcome.js';
 
-/**
- * Scenario steps against the gateway, through the purchase layer and option parsers the
- * commands use: check is `agentpay check`, pay resolves the voucher as `agentpay pay` does
- * and pays through the journal (intent on disk first, settled if the answer is lost), status
- * and wait poll as `agentpay status --wait` does. A gateway's answer, refusals included, is data for the
- * step's expectations; only a step that could not do its job (unreachable, not understood,
- * input refused before sending) carries an error.
- */
+// Scenario steps through the purchase layer and the commands' parsers: check, pay (journaled, settled if lost),
+// status and wait as their commands do. A gateway's answer is data for the expectations; only a step that
+// could not do its job carries an error.
 
-/**
- * The last request and answer of each step as they went over the wire (password masked).
- * Steps of different cases run at once under --jobs on one gateway session: each step's
- * exchanges are told apart by the async context the step runs in.
- */
+// The last request and answer of each step as sent (password masked); steps of cases run at once under --jobs
+// are told apart by their async context.
 export function exchangeRecorder() {
   interface Seen {
     request: FormField[] | undefined;
@@ -53,10 +45,7 @@ export function exchangeRecorder() {
         seen.body = undefined;
       } else if (event.direction === 'response') seen.body = event.body;
     },
-    /**
-     * Runs a step's work with its own record of exchanges; `raw()` then gives `envelope`, the last
-     * answer as received (numbers exact), and `request`, the last form sent.
-     */
+    /** A step's work with its own record; `raw()` gives `envelope` (exact) and `request`, the last form. */
     async recording<T>(
       work: () => Promise<T>,
     ): Promise<{ value: T; raw: () => { envelope: unknown; request: Record<string, string> | null } }> {
@@ -131,12 +120,8 @@ function payStepOptions(step: StepRun): PayStep {
   };
 }
 
-/**
- * The Payment of a pay step: the voucher resolved as `agentpay pay` does, or with `raw` the
- * fields exactly as written (no AccountCheck, no amount check; still journaled). A refused
- * AccountCheck is the gateway's answer, data for the step's expectations as a check step's
- * (docs/scenarios.md): its record, and no Payment.
- */
+// A pay step's Payment: the voucher resolved as `pay` does, or with `raw` the fields as written (no checks,
+// still journaled). A refused AccountCheck is data for the expectations (docs/scenarios.md): no Payment.
 async function paymentOfStep(
   options: PayStep,
   client: PaymentSession['client'],

@@ -1,10 +1,7 @@
 import { type Suite, varNamePattern } from './file.js';
 
-/**
- * `${var.name}` is filled from, in order: `--var name=value`, the environment variable
- * AGENTPAY_VAR_<NAME> (the name in upper case), the file's own `vars:` defaults. So one
- * suite runs against the sandbox and against a test gateway without being edited.
- */
+// `${var.name}` from `--var name=value`, then AGENTPAY_VAR_<NAME>, then the file's `vars:`, so one suite runs
+// against the sandbox and a test gateway unedited.
 const varEnvPrefix = 'AGENTPAY_VAR_';
 
 export class VarError extends Error {

@@ -1,16 +1,14 @@
 import { readFileSync, statSync } from 'node:fs';
 import { UsageError } from '../errors.js';
 import type { Catalogue } from '../i18n/en.js';
+import type { FileShape, RawValue } from '../options/definition.js';
 import { t } from '../run-scope.js';
-import type { FileShape } from './definition.js';
-import type { RawValue } from './parsers.js';
 import { type Profile, settingEntries } from './table.js';
 
 /**
- * The config file, `$XDG_CONFIG_HOME/agentpay/config.json`: `{"profiles": {"<name>": {<key>:
- * <value>}}}`, the keys and what each may hold taken from the settings table. Read on every
- * command, so checked by hand here rather than with a schema library (docs/configuration.md).
- * The values' content (a URL, digits) is checked when a setting is resolved, naming its source.
+ * `$XDG_CONFIG_HOME/agentpay/config.json` (docs/configuration.md): each profile's keys and their
+ * JSON types come from the settings table; read on every command, so checked by hand. A value's
+ * content (a URL, digits) is checked when its setting is resolved, naming its source.
  */
 interface ConfigFile {
   profiles: Readonly<Record<string, Profile>>;

@@ -1,9 +1,9 @@
 import type { Said } from '../i18n/language.js';
+import type { OptionDefinition } from '../options/definition.js';
 import type { CodeList } from '../protocol/codes.js';
 import { passwordFormats } from '../protocol/password.js';
 import { requestDateFormats } from '../protocol/request-date.js';
 import { codeListSettings } from './code-lists.js';
-import type { SettingDefinition } from './definition.js';
 import * as parse from './parsers.js';
 
 const sandboxDefaults: Record<CodeList, string> = {
@@ -37,7 +37,7 @@ function codeListSetting(list: CodeList) {
     defaultText: `none (${sandboxDefaults[list]})`,
     underSandbox: 'code table',
     help: codeHelp[list],
-  } as const satisfies SettingDefinition;
+  } as const satisfies OptionDefinition;
 }
 
 /** Which gateway, as whom, and how its answers read: the connection and the protocol's dialect. */
@@ -141,4 +141,4 @@ export const connectionSettings = {
     },
     docs: 'RequestDate as local `YYYY-MM-DD HH:mm:ss`, or UTC ISO 8601',
   },
-} as const satisfies Record<string, SettingDefinition>;
+} as const satisfies Record<string, OptionDefinition>;

@@ -1,5 +1,6 @@
 import { join } from 'node:path';
-import { defaultOperator, type SettingDefinition, stateDirectory } from './definition.js';
+import type { OptionDefinition } from '../options/definition.js';
+import { defaultOperator, stateDirectory } from './directories.js';
 import * as parse from './parsers.js';
 import { serviceEntries } from './services.js';
 
@@ -155,4 +156,4 @@ export const deskSettings = {
       ru: 'первая пауза перед таким запросом, удваивается до 10 с',
     },
   },
-} as const satisfies Record<string, SettingDefinition>;
+} as const satisfies Record<string, OptionDefinition>;

@@ -1,6 +1,6 @@
+import { longFlag } from '../options/definition.js';
 import { gatewayIdentity } from '../protocol/gateway-identity.js';
 import { compareDecimals } from '../protocol/money.js';
-import { flagName } from './definition.js';
 import type * as parse from './parsers.js';
 import { pickSourced, type Sourced, type SourceInputs } from './sources.js';
 import { type Profile, settingsTable } from './table.js';
@@ -54,10 +54,9 @@ interface RuleSource {
 }
 
 /**
- * Live when the chosen profile says `"live": true`, or when the base URL in use (from the
- * environment or a flag) is a live profile's, however it is spelled (`LOCALHOST`, `:443`, `/./`):
- * an environment variable never points a command at the live gateway without the line that says
- * so. Never under --sandbox.
+ * Live when the chosen profile says `"live": true`, or the base URL in use is a live profile's
+ * however spelled (`LOCALHOST`, `:443`): an environment variable never points a command at the
+ * live gateway unsaid. Never under --sandbox.
  */
 function liveTarget({
   inputs,
@@ -117,7 +116,7 @@ function limitOf(kind: LimitKind, inputs: SourceInputs, sources: readonly RuleSo
     }
     const flagAmount = fromFlag?.get(currency) ?? fromFlag?.get('*');
     if (flagAmount !== undefined)
-      rules.push({ amount: flagAmount, currency, setBy: { flag: flagName(setting) ?? kind } });
+      rules.push({ amount: flagAmount, currency, setBy: { flag: longFlag(setting) ?? kind } });
     return rules.reduce<LimitRule | undefined>(
       (lowest, rule) => (lowest === undefined || compareDecimals(rule.amount, lowest.amount) < 0 ? rule : lowest),
       undefined,

@@ -1,4 +1,4 @@
-import type { SettingDefinition } from './definition.js';
+import type { OptionDefinition } from '../options/definition.js';
 import { settingEntries } from './table.js';
 
 /**
@@ -10,17 +10,17 @@ const settingsBlockMarkers = { start: '<!-- settings-table:start -->', end: '<!-
 
 const code = (text: string) => `\`${text}\``;
 
-function flagCell(setting: SettingDefinition): string {
+function flagCell(setting: OptionDefinition): string {
   if (setting.flag === undefined) return '(none)';
   // `--date-format local|iso` says more than `--date-format <format>`; the pipe is escaped for the table.
   const flag = setting.choices ? setting.flag.replace(/<[^>]+>/, setting.choices.join('|')) : setting.flag;
   return code(flag).replaceAll('|', '\\|');
 }
 
-function row(setting: SettingDefinition): string {
+function row(setting: OptionDefinition): string {
   const env = setting.docsEnv ?? (setting.env ?? []).map(code).join(', ');
   const profileKey = setting.profile ? code(setting.profile.key) : '';
-  const cells = [flagCell(setting), env, profileKey, setting.defaultText, setting.docs ?? setting.help.en];
+  const cells = [flagCell(setting), env, profileKey, setting.defaultText ?? 'none', setting.docs ?? setting.help.en];
   return `|${cells.map((cell) => (cell === '' ? ' ' : ` ${cell} `)).join('|')}|`;
 }
 

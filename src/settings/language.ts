@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import type { Language } from '../i18n/language.js';
 import { readConfigFile } from './config-file.js';
-import { configDirectory } from './definition.js';
+import { configDirectory } from './directories.js';
 import { resolveSourced } from './sources.js';
 import { type GlobalFlags, settingsTable } from './table.js';
 
@@ -18,11 +18,9 @@ function flagValue(argv: readonly string[], flag: string): string | undefined {
 }
 
 /**
- * The language to speak from the very start (help, commander's errors, settings' errors): the
- * `lang` setting of the table, read as resolveSettings reads it (--lang > AGENTPAY_LANG >
- * the profile's `lang` > the locale). Under --json it is English: whatever a script reads stays
- * stable (docs/language.md). A setting that cannot be read here is reported later by
- * resolveSettings, in English.
+ * The language from the very start (help, commander's errors): the `lang` setting, read as
+ * resolveSettings reads it; English under --json, so scripts read stable text (docs/language.md).
+ * A setting unreadable here is reported later by resolveSettings, in English.
  */
 export function languageOfCommandLine(argv: readonly string[], env: NodeJS.ProcessEnv): Language {
   if (argv.includes('--json')) return 'en';

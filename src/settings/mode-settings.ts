@@ -1,12 +1,11 @@
 import { languageOfLocale, languages } from '../i18n/language.js';
-import type { SettingDefinition } from './definition.js';
+import type { OptionDefinition } from '../options/definition.js';
 import * as parse from './parsers.js';
 
 /** How a run behaves and speaks: the sandbox, JSON, verbosity, colour, language. */
 export const modeSettings = {
   sandbox: {
     flag: '--sandbox',
-    switch: true,
     defaultText: 'off',
     help: {
       en: 'talk to the embedded sandbox gateway with its demo credentials',
@@ -16,7 +15,6 @@ export const modeSettings = {
   },
   json: {
     flag: '--json',
-    switch: true,
     defaultText: 'off',
     help: {
       en: 'print JSON on stdout, one object a line; messages stay on stderr',
@@ -26,7 +24,6 @@ export const modeSettings = {
   },
   verbose: {
     flag: '-v, --verbose',
-    switch: true,
     defaultText: 'off',
     help: {
       en: 'show each request and response on stderr (the password as ***)',
@@ -36,7 +33,6 @@ export const modeSettings = {
   },
   color: {
     flag: '--no-color',
-    switch: true,
     defaultText: 'colour on a terminal only',
     docsEnv: '`NO_COLOR`, `FORCE_COLOR`',
     help: {
@@ -59,4 +55,4 @@ export const modeSettings = {
     },
     docs: "language of what a person reads: prompts, tables, receipts, errors, help (docs/language.md); an explicit setting wins over the locale; `--json` output, the ledger and the gateway's own Messages are never translated",
   },
-} as const satisfies Record<string, SettingDefinition>;
+} as const satisfies Record<string, OptionDefinition>;

@@ -1,4 +1,4 @@
-import type { SettingDefinition } from './definition.js';
+import type { OptionDefinition } from '../options/definition.js';
 import * as parse from './parsers.js';
 
 /** How requests reach the gateway and what is trusted on the way: proxies, CA certificates, the password file. */
@@ -49,7 +49,6 @@ export const networkSettings = {
   },
   insecurePasswordFile: {
     flag: '--insecure-password-file',
-    switch: true,
     defaultText: 'off',
     help: {
       en: 'accept a password file that anyone on the machine can read',
@@ -57,4 +56,4 @@ export const networkSettings = {
     },
     docs: 'accept a password file that anyone on the machine can read (refused otherwise)',
   },
-} as const satisfies Record<string, SettingDefinition>;
+} as const satisfies Record<string, OptionDefinition>;

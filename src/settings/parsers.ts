@@ -1,5 +1,6 @@
 import { UsageError } from '../errors.js';
 import { type LedgerLocation, parseLedgerLocation } from '../ledger-location.js';
+import type { RawValue } from '../options/definition.js';
 import type { CodeList } from '../protocol/codes.js';
 import { baseUrlForm } from '../protocol/gateway-identity.js';
 import { isPlainDecimal } from '../protocol/money.js';
@@ -7,12 +8,7 @@ import { registerSecret, t } from '../run-scope.js';
 import { redactUrlCredentials } from '../secrets.js';
 import { codeListSettings } from './code-lists.js';
 
-/**
- * A setting's raw value: text from a flag or the environment, or what the config file holds
- * (its reader has checked the JSON type, settings/config-file.ts). `where` names the source in
- * messages: "flag", an environment variable, "profile".
- */
-export type RawValue = string | number | boolean | readonly (string | number)[] | Readonly<Record<string, unknown>>;
+/** A raw value to what the program uses; `where` names its source in messages ("flag", a variable, "profile"). */
 export type Parse<T> = (raw: RawValue, where: string) => T;
 
 export const text: Parse<string> = (raw) => String(raw);

@@ -1,14 +1,12 @@
-import { flagName } from './definition.js';
+import { longFlag } from '../options/definition.js';
 import type { Settings } from './resolve.js';
 import { rawAt, type SettingSource, sourceLevels } from './sources.js';
 import { settingsTable } from './table.js';
 
 /**
- * Where the agent password will be read from, found without reading it. The one rule:
- * flag > env > profile as for every setting, the password itself before a password file at
- * each level (--password-file, AGENTPAY_PASSWORD, AGENTPAY_PASSWORD_FILE, the profile's
- * password, the profile's passwordFile), and last a hidden prompt when stdin is a terminal.
- * There is no flag for the password itself: it would show in ps.
+ * Where the agent password will be read from, found without reading it: flag > env > profile,
+ * the password before a password file at each level, last a hidden prompt on a terminal. No flag
+ * holds the password itself: it would show in ps.
  */
 type PasswordLocation =
   | { kind: 'file'; path: string; source: SettingSource; origin: string }
@@ -28,7 +26,7 @@ export function locatePassword(settings: Pick<Settings, 'sources'>, stdinIsTermi
       // An empty password (or path) in a profile is no password: the next source is asked.
       if (raw === undefined || (raw.source === 'profile' && raw.value === '')) continue;
       const origin =
-        raw.origin ?? (level === 'flag' ? flagName(setting) : undefined) ?? `profile ${setting.profile.key}`;
+        raw.origin ?? (level === 'flag' ? longFlag(setting) : undefined) ?? `profile ${setting.profile.key}`;
       const value = String(raw.value);
       return kind === 'file'
         ? { kind, path: value, source: raw.source, origin }

@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { UsageError } from '../errors.js';
 import type { LedgerLocation } from '../ledger-location.js';
 import { t } from '../run-scope.js';
-import { stateDirectory } from './definition.js';
+import { stateDirectory } from './directories.js';
 import { rawAt, type Sourced, type SourceInputs } from './sources.js';
 import { settingsTable } from './table.js';
 

@@ -1,4 +1,4 @@
-import type { SettingDefinition } from './definition.js';
+import type { OptionDefinition } from '../options/definition.js';
 import * as parse from './parsers.js';
 
 /** Recording a gateway's answers and replaying them (docs/replay.md). Flags only: a run records or replays because it was asked to. */
@@ -25,7 +25,6 @@ export const recordingSettings = {
   },
   replayFallback: {
     flag: '--replay-fallback',
-    switch: true,
     defaultText: 'off',
     help: {
       en: 'with --replay: the sandbox answers what was not recorded',
@@ -33,4 +32,4 @@ export const recordingSettings = {
     },
     docs: 'with `--replay`: a request with no recording is answered by the embedded sandbox instead of refused',
   },
-} as const satisfies Record<string, SettingDefinition>;
+} as const satisfies Record<string, OptionDefinition>;

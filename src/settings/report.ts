@@ -1,5 +1,5 @@
+import { isSwitch, longFlag } from '../options/definition.js';
 import { redactedText, redactUrlCredentials } from '../secrets.js';
-import { flagName } from './definition.js';
 import { locatePassword } from './password.js';
 import type { Settings } from './resolve.js';
 import type { SettingSource, Sourced } from './sources.js';
@@ -76,11 +76,11 @@ export function describeSettings(
 ): SettingReport[] {
   const rows: SettingReport[] = [];
   for (const [name, setting] of settingEntries) {
-    if (setting.report === false || setting.switch) continue;
+    if (setting.report === false || isSwitch(setting)) continue;
     const key = setting.report ?? name;
     if (setting.secret) rows.push(passwordReport(settings, stdin));
     else if (settings.sandbox && setting.underSandbox === 'embedded') rows.push({ key, ...embeddedOf(settings) });
-    else rows.push(reportOf(key, flagName(setting), settings.resolved[name], settings));
+    else rows.push(reportOf(key, longFlag(setting), settings.resolved[name], settings));
     if (name === 'profile') rows.push(configFileReport(settings));
   }
   return rows;

@@ -3,10 +3,8 @@ import { isPlainDecimal } from '../protocol/money.js';
 import type { Parse } from './parsers.js';
 
 /**
- * A profile's `services`: what the desk knows of each service id, offered by `buy` as a
- * picker and by shell completion after `--service`. An entry is a name (`"101": "GameCoins"`)
- * or an object that may also say the service is static (spec 4.3) and list its amounts:
- * `"601": {"name": "Cinema voucher", "kind": "static", "amounts": ["1500.00", "3000.00"]}`.
+ * A profile's `services`, offered by `buy`'s picker and the Tab after `--service`: a name
+ * (`"101": "GameCoins"`), or `{"name", "kind": "static", "amounts": [...]}` for a static one (spec 4.3).
  */
 interface ServiceEntry {
   id: string;

@@ -1,5 +1,4 @@
-import type { SettingDefinition } from './definition.js';
-import type { RawValue } from './parsers.js';
+import type { OptionDefinition, RawValue } from '../options/definition.js';
 import type { GlobalFlags, Profile, SettingName } from './table.js';
 
 /** Where a value came from; 'sandbox' and 'prompt' are a setting's special sources. */
@@ -26,7 +25,7 @@ type SourceLevel = (typeof sourceLevels)[number];
 /** A raw value found at one level, before parsing; undefined when that level says nothing. */
 export function rawAt(
   name: SettingName,
-  setting: SettingDefinition,
+  setting: OptionDefinition,
   level: SourceLevel,
   inputs: SourceInputs,
 ): Sourced<RawValue> | undefined {
@@ -62,7 +61,7 @@ export function attributeOf(flag: string): string {
 /** flag > env > profile, parsed, remembering which one won; undefined when none is set. */
 export function pickSourced(
   name: SettingName,
-  setting: SettingDefinition,
+  setting: OptionDefinition,
   inputs: SourceInputs,
   levels: readonly SourceLevel[] = sourceLevels,
 ): Sourced<unknown> | undefined {
@@ -82,7 +81,7 @@ export function pickSourced(
  */
 export function resolveSourced(
   name: SettingName,
-  setting: SettingDefinition,
+  setting: OptionDefinition,
   inputs: SourceInputs,
 ): Sourced<unknown> | undefined {
   const picked = pickSourced(name, setting, inputs);

@@ -151,6 +151,15 @@ describe('usage errors', () => {
     expect(stderr).toContain('usage: agentpay check --service <id> --account <account>');
   });
 
+  it.each([
+    [['history', '--state', 'gone'], "option '--state <state>' argument 'gone' is invalid"],
+    [['sandbox', '--garbage', 'mud'], "option '--garbage <kind>' argument 'mud' is invalid"],
+  ])('%j: a value outside the choices is refused by commander, naming them', async (args, message) => {
+    const { stderr } = await refused(args);
+    expect(stderr).toContain(message);
+    expect(stderr).toContain('Allowed choices are');
+  });
+
   it('pay without --invoice-id or --amount says which to give', async () => {
     const { stderr } = await refused(pay);
     expect(stderr).toContain('give --invoice-id <id> for a dynamic voucher, or --amount <decimal> for a static one');

@@ -13,7 +13,7 @@ const commands = [
   ...['check', 'pay', 'buy', 'status', 'reconcile', 'history', 'report', 'receipt'],
   ...['approvals', 'approve', 'decline', 'shift', 'ledger', 'doctor', 'scenario', 'sandbox', 'completion'],
 ];
-/** Every global option's long flag, as settings/definition.ts defines it (older names are hidden aliases). */
+/** Every global option's long flag, as the settings table defines it (older names are hidden aliases). */
 const globalFlags = settingEntries.flatMap(([, setting]) =>
   'flag' in setting && setting.flag !== undefined ? [/--[\w-]+/.exec(setting.flag)![0]] : [],
 );

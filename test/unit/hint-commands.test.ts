@@ -64,7 +64,7 @@ const quietIo = { ...io, stdout: sink, stderr: sink };
 
 /** The real program for `words`, every action replaced so that nothing runs: what it parsed. */
 async function parsed(words: readonly string[]): Promise<{ opts: Record<string, unknown> } | { problem: string }> {
-  const program = buildProgram(quietIo, { argv: words });
+  const program = buildProgram(quietIo);
   let opts: Record<string, unknown> = {};
   const quiet = (command: Command): void => {
     command.action((...args: unknown[]) => {

@@ -1,19 +1,19 @@
 import { Command } from 'commander';
 import { describe, expect, it } from 'vitest';
-import { addOptions } from '../../src/commands/option.js';
+import { addOptions } from '../../src/options/commander.js';
 import { type OptionDefinitions, parseOptions } from '../../src/options/definition.js';
 import { thrown } from '../helpers/thrown.js';
 
 /** An option defined once (options/definition.ts): commander's option and the value's reading come from one definition. */
 describe('option definitions', () => {
-  const from = { flags: '--from <path>', help: { en: 'read from here', ru: 'читать отсюда' } };
+  const from = { flag: '--from <path>', help: { en: 'read from here', ru: 'читать отсюда' } };
   const options = {
     from,
-    name: { flags: '--name <text>', help: { en: 'the name', ru: 'имя' }, required: { unless: from } },
-    tag: { flags: '--tag <tag>', help: { en: 'a tag', ru: 'метка' }, repeatable: true },
-    dryRun: { flags: '--dry-run', help: { en: 'send nothing', ru: 'ничего не отправлять' } },
+    name: { flag: '--name <text>', help: { en: 'the name', ru: 'имя' }, required: { unless: [from] } },
+    tag: { flag: '--tag <tag>', help: { en: 'a tag', ru: 'метка' }, repeatable: true },
+    dryRun: { flag: '--dry-run', help: { en: 'send nothing', ru: 'ничего не отправлять' } },
     size: {
-      flags: '--size <n>',
+      flag: '--size <n>',
       help: { en: 'how many', ru: 'сколько' },
       parse: (raw: unknown) => (raw === undefined ? 4 : Number(raw)),
     },
@@ -50,9 +50,27 @@ describe('option definitions', () => {
     ]);
   });
 
+  it('builds a global setting as it builds a command option: its sources in the help, commander checks required', () => {
+    const setting = {
+      flag: '--base-url <url>',
+      env: ['AGENTPAY_BASE_URL'],
+      defaultText: '`none`',
+      help: { en: 'gateway base URL', ru: 'базовый URL шлюза' },
+    };
+    const program = (language: 'en' | 'ru') =>
+      addOptions(new Command('x'), language, { baseUrl: setting, dryRun: { ...options.dryRun, required: true } });
+    expect(program('en').options.map((option) => option.description)[0]).toBe(
+      'gateway base URL (env AGENTPAY_BASE_URL; default "none")',
+    );
+    expect(program('ru').options.map((option) => option.description)[0]).toBe(
+      'базовый URL шлюза (переменная AGENTPAY_BASE_URL; по умолчанию none)',
+    );
+    expect(program('en').options.map((option) => option.mandatory)).toEqual([false, true]);
+  });
+
   it('refuses a definition named other than its attribute, which parseOptions would never find', () => {
     expect(() =>
-      addOptions(new Command('x'), 'en', { txnid: { flags: '--txn-id <id>', help: { en: 'id', ru: 'id' } } }),
+      addOptions(new Command('x'), 'en', { txnid: { flag: '--txn-id <id>', help: { en: 'id', ru: 'id' } } }),
     ).toThrow(/--txn-id <id> is defined as txnid, not txnId/);
   });
 });

@@ -4,12 +4,12 @@ import { join } from 'node:path';
 import { Command } from 'commander';
 import { describe, expect, it } from 'vitest';
 import { UsageError } from '../../src/errors.js';
+import { addOptions } from '../../src/options/commander.js';
 import { withSettingsTable } from '../../src/settings/docs-table.js';
-import { addGlobalOptions } from '../../src/settings/options.js';
 import { locatePassword, passwordReadsStdin } from '../../src/settings/password.js';
 import { resolveSettings } from '../../src/settings/resolve.js';
 import { attributeOf } from '../../src/settings/sources.js';
-import { settingEntries } from '../../src/settings/table.js';
+import { settingEntries, settingsTable } from '../../src/settings/table.js';
 
 function envWithConfig(text: string): NodeJS.ProcessEnv {
   const home = mkdtempSync(join(tmpdir(), 'agentpay-settings-'));
@@ -34,7 +34,7 @@ describe('the settings table', () => {
   });
 
   it("names each flag's setting by the attribute commander gives it, so GlobalFlags is what commander hands over", () => {
-    const program = addGlobalOptions(new Command());
+    const program = addOptions(new Command(), 'en', settingsTable);
     const flagged = settingEntries.flatMap(([name, setting]) =>
       setting.flag === undefined ? [] : [name, ...(setting.alias ? [attributeOf(setting.alias.flag)] : [])],
     );

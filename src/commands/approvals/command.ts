@@ -1,8 +1,8 @@
 import { Command } from 'commander';
 import type { Language, Said } from '../../i18n/language.js';
+import { addArgument, addOptions } from '../../options/commander.js';
 import type { OptionDefinitions } from '../../options/definition.js';
 import type { LazyAction } from '../define.js';
-import { addArgument, addOptions } from '../option.js';
 
 /** `approvals`, `approve`, `decline`: the two-person rule on the team ledger (docs/desk-safety.md, Approval). */
 const descriptions = {
@@ -27,7 +27,7 @@ const transactionArgument = {
 
 const approveOptions = {
   yes: {
-    flags: '--yes',
+    flag: '--yes',
     help: {
       en: 'decide without asking at a terminal (the purchase is still shown)',
       ru: 'решить без вопроса в терминале (покупка всё равно показывается)',
@@ -38,7 +38,7 @@ const approveOptions = {
 const declineOptions = {
   ...approveOptions,
   reason: {
-    flags: '--reason <text>',
+    flag: '--reason <text>',
     help: { en: 'why, kept with the decision', ru: 'почему; сохраняется вместе с решением' },
   },
 } as const satisfies OptionDefinitions;

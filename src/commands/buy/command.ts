@@ -1,5 +1,6 @@
 import { Command } from 'commander';
 import type { Language, Said } from '../../i18n/language.js';
+import { addOptions } from '../../options/commander.js';
 import type { OptionDefinitions } from '../../options/definition.js';
 import {
   defaultCurrency,
@@ -8,7 +9,6 @@ import {
   requestApprovalDefinition,
 } from '../../options/purchase.js';
 import type { LazyAction } from '../define.js';
-import { addOptions } from '../option.js';
 
 const description: Said = {
   en: 'interactive top-up at a terminal: pick a service, an account and a voucher, confirm, pay',
@@ -18,22 +18,22 @@ const description: Said = {
 /** buy asks for what is not given, so its purchase options say so. */
 const options: OptionDefinitions = {
   service: {
-    flags: '--service <id>',
+    flag: '--service <id>',
     help: { en: 'service id (asked when not given)', ru: 'id услуги (спросит, если не задан)' },
   },
   account: {
-    flags: '--account <account>',
+    flag: '--account <account>',
     help: { en: 'customer account (asked when not given)', ru: 'счёт клиента (спросит, если не задан)' },
   },
   currency: {
-    flags: '--currency <code>',
+    flag: '--currency <code>',
     help: {
       en: `currency code (asked when not given; default ${defaultCurrency})`,
       ru: `код валюты (спросит, если не задан; по умолчанию ${defaultCurrency})`,
     },
   },
   amount: {
-    flags: '--amount <decimal>',
+    flag: '--amount <decimal>',
     help: {
       en: 'amount of a static voucher; for a dynamic one, starts the list on the voucher that costs exactly this',
       ru: 'сумма статического ваучера; для динамического список начнётся с ваучера ровно этой цены',

@@ -20,11 +20,8 @@ import { pickVoucher } from './pick-voucher.js';
 import { askAgain, askPurchase, askStaticAmount } from './questions.js';
 import { type BuyDependencies, type BuyOptions, type BuyScope, buyScope } from './types.js';
 
-/**
- * `agentpay buy`: the interactive top-up for a person at a terminal. Asks for what the flags
- * did not give, checks the account (spec 4.1), lets the person pick a voucher, shows exactly
- * what will be sent, and pays only after a yes, through the same purchase layer as `pay`.
- */
+// `agentpay buy`, the interactive top-up: asks for what flags did not give, checks the account (spec 4.1),
+// lets the person pick, shows what will be sent and pays after a yes, through pay's purchase layer.
 export async function runBuyFlow(options: BuyOptions, deps: BuyDependencies): Promise<void> {
   const scope = buyScope(options, deps);
   const { purchase, checked } = await checkUntilAccepted(scope);
@@ -41,11 +38,8 @@ export async function runBuyFlow(options: BuyOptions, deps: BuyDependencies): Pr
   await payConfirmed(scope, input, choice, { overLimit, duplicates });
 }
 
-/**
- * The voucher or amount, with what the desk's rules find for it. A voucher over a limit sends
- * the person back to the list with the reason, unless --over-limit lifts the limits; an amount
- * over one is refused below, as pay refuses it.
- */
+// The voucher or amount with what the desk's rules find for it: a voucher over a limit sends the person back
+// to the list with the reason unless --over-limit; an amount over one is refused as pay refuses it.
 async function chooseWithinLimits(
   scope: BuyScope,
   purchase: PurchaseOptions,
@@ -65,11 +59,8 @@ async function chooseWithinLimits(
   }
 }
 
-/**
- * A like payment made recently (desk-rules.ts duplicatesOf): what it was, then a second, explicit
- * question, the last four digits of the account typed; anything else sends nothing. 'allow' when
- * the person said so (the ledger records it), 'refuse' when there was nothing to ask about.
- */
+// A like payment made recently: what it was, then a second question answered by typing the account's last
+// four digits. 'allow' when the person said so (recorded), 'refuse' when there was nothing to ask.
 async function confirmDuplicate(
   { out, deps }: BuyScope,
   input: PaymentInput,
@@ -113,10 +104,8 @@ async function checkUntilAccepted(scope: BuyScope): Promise<{ purchase: Purchase
   }
 }
 
-/**
- * AccountCheck with a spinner; a refusal comes back as a GatewayRefusedError, except for a
- * service the profile declares static, where it is a warning and no voucher list (account-check.ts).
- */
+// AccountCheck with a spinner; a refusal is a GatewayRefusedError, but a warning for a service the profile
+// declares static (account-check.ts).
 async function check(scope: BuyScope, purchase: PurchaseOptions): Promise<Checked> {
   const { out, deps } = scope;
   if (deps.signal.aborted) throw new CancelledError();

@@ -1,10 +1,8 @@
 /** Thrown by untilInterrupted; each caller turns it into what Ctrl+C means at that point. */
 export class Interrupted extends Error {}
 
-/**
- * Waits for `work` unless the person presses Ctrl+C first. The work is left to finish on its
- * own (its failure handled here); the command then closes the connection under it.
- */
+// Waits for `work` unless Ctrl+C comes first; the work finishes on its own (its failure handled here) and the
+// command closes the connection under it.
 export function untilInterrupted<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
   return new Promise<T>((resolve, reject) => {
     const onAbort = () => reject(new Interrupted());

@@ -128,11 +128,8 @@ export async function askStaticAmount(scope: BuyScope, purchase: PurchaseOptions
   return { kind: 'amount', amount: typedAmount(typed) };
 }
 
-/**
- * The profile lists the static service's amounts: a pick among them, or --amount, which must be
- * one of them as written (`1500` is not `1500.00`: the amount is sent byte for byte). A desk
- * that lists its denominations sells no other; a typo is refused before anything is paid.
- */
+// A static service's listed amounts: a pick, or --amount as written (`1500` is not `1500.00`, sent byte for
+// byte). A desk that lists its denominations sells no other.
 async function pickListedAmount(
   { options, deps }: BuyScope,
   purchase: PurchaseOptions,

@@ -144,12 +144,8 @@ export async function runBuy(rawOptions: unknown, context: CommandContext): Prom
   }
 }
 
-/**
- * The signals as buy hears them (main.ts): Ctrl+C is the flow's to give meaning at each point.
- * SIGTERM (a service manager stopping it) ends as Ctrl+C does once the payment may be out, with
- * the TransactionID and how to look it up; before that it ends the command at once, a prompt
- * and all, with nothing sent.
- */
+// The signals as buy hears them: Ctrl+C is the flow's to give meaning. SIGTERM once the payment may be out ends
+// as Ctrl+C does, with the TransactionID to look up; before that it ends at once, nothing sent.
 function terminationBeforePayment(context: CommandContext, interrupt: AbortController) {
   let paying = false;
   let stop: (error: InterruptedError) => void = () => undefined;

@@ -38,34 +38,24 @@ export interface ServiceCatalogue {
   services: readonly ServiceOffer[];
   /** Offered as the default account. */
   defaultAccount?: string | undefined;
-  /**
-   * 'profile': the desk's own word on its services, so a refused AccountCheck of a service it
-   * declares static means "no voucher list" (a real gateway may refuse it so, docs/commands.md).
-   * 'sandbox': the sandbox checks static services, so its refusals stay refusals.
-   */
+  // 'profile': the desk's word on its services, so a refused AccountCheck of a static one means "no voucher
+  // list" (docs/commands.md); 'sandbox': the sandbox checks static services, so refusals stay refusals.
   from: 'sandbox' | 'profile';
 }
 
 export interface BuyDependencies {
   client: GatewayClient;
-  /**
-   * Pays and settles, journaled: `pay`'s own executePayment. It stops settling at once when
-   * `signal` aborts and reports the payment as unknown, never as not made. `notes` go into
-   * the ledger with the intent (the voucher's name).
-   */
   /** The desk's limits and earlier like payments for this purchase, from the ledger (purchase/desk-guard.ts). */
   deskFindings: (input: PaymentInput) => Promise<DeskFindings>;
   /** The desk's limit for one payment in a currency (maxAmount), to mark the vouchers over it in the list. */
   maxAmount?: ((currency: string) => string | undefined) | undefined;
+  /** Pays and settles, journaled (executePayment); on `signal` it says unknown, never not made. */
   pay: (
     input: PaymentInput,
     signal: AbortSignal,
     purchase: { notes: PurchaseNotes; desk: DeskPolicy },
   ) => Promise<PaymentOutcome>;
-  /**
-   * `--receipt <file>`: writes the receipt of the payment once its outcome is known (again when
-   * a pending one becomes final); `view` undefined when paying threw. Never throws.
-   */
+  /** `--receipt <file>` once the outcome is known (again when pending turns final); view undefined on a throw. */
   writeReceipt?: ((input: PaymentInput, view: TransactionView | undefined) => Promise<void>) | undefined;
   /** Where following a pending payment records what it learned, as reconcile would (status does too). */
   lookUpBook?: LookUpBook | undefined;

@@ -1,9 +1,9 @@
 import { Command } from 'commander';
 import type { Language, Said } from '../../i18n/language.js';
+import { addOptions } from '../../options/commander.js';
 import type { OptionDefinitions } from '../../options/definition.js';
 import { accountDefinition, currencyDefinition, serviceDefinition } from '../../options/purchase.js';
 import type { LazyAction } from '../define.js';
-import { addOptions } from '../option.js';
 
 const description: Said = {
   en: 'list the vouchers of a service for an account (AccountCheck)',
@@ -18,7 +18,7 @@ const options: OptionDefinitions = {
   service: { ...serviceDefinition, required: true },
   account: { ...accountDefinition, required: true },
   amount: {
-    flags: '--amount <decimal>',
+    flag: '--amount <decimal>',
     help: { en: 'Amount sent with the check (default 0)', ru: 'Amount, передаваемый с проверкой (по умолчанию 0)' },
   },
   currency: currencyDefinition,

@@ -1,7 +1,7 @@
 import { Command } from 'commander';
 import { completionInstallLines, completionScripts, completionShells } from '../../completion/scripts.js';
 import type { Language, Said } from '../../i18n/language.js';
-import { addArgument } from '../option.js';
+import { addArgument } from '../../options/commander.js';
 
 const loadOnce: Said = { en: 'Load it once per shell:', ru: 'Подключите его один раз в каждой оболочке:' };
 

@@ -6,7 +6,7 @@ import type { GatewaySession } from '../../purchase/session.js';
 import { doctorJson, type GatewayCheck, type LedgerCheck, renderDoctorReport } from '../../render/doctor.js';
 import { t } from '../../run-scope.js';
 import { codeListSettings } from '../../settings/code-lists.js';
-import { stateDirectory } from '../../settings/definition.js';
+import { stateDirectory } from '../../settings/directories.js';
 import { describeSettings } from '../../settings/report.js';
 import type { Settings } from '../../settings/resolve.js';
 import type { CommandContext } from '../context.js';

@@ -10,7 +10,7 @@ import { t } from '../../run-scope.js';
 import type { CommandContext } from '../context.js';
 import { type DataFormatChoice, dataFormatOption, writeCsvLine } from '../output-format.js';
 import { parseSince } from '../since.js';
-import { historyFilterOptions } from './command.js';
+import { historyFilterOptions } from './options.js';
 
 function historyOptions(raw: unknown, out: CommandContext['out']) {
   return { ...parseOptions(raw, historyFilterOptions), output: dataFormatOption(optionRecord(raw), out) };
@@ -89,10 +89,7 @@ async function showCsv(
   return lines;
 }
 
-/**
- * The entries in the format asked for, each written as it comes: nothing here holds them,
- * whichever ledger streams them. Returns how many transactions it wrote.
- */
+// The entries in the format asked for, each written as it comes (nothing holds them); how many it wrote.
 async function showEntries(
   entries: LedgerHistory,
   ledger: Ledger,

@@ -1,8 +1,8 @@
 import { Command } from 'commander';
 import type { Language, Said } from '../../i18n/language.js';
+import { addArgument, addOptions } from '../../options/commander.js';
 import type { OptionDefinitions } from '../../options/definition.js';
 import type { LazyAction } from '../define.js';
-import { addArgument, addOptions } from '../option.js';
 
 const descriptions = {
   ledger: {
@@ -49,14 +49,14 @@ const roleArgument = {
 
 const addOperatorOptions = {
   supervisor: {
-    flags: '--supervisor',
+    flag: '--supervisor',
     help: {
       en: "the role may also approve another operator's request (never its own)",
       ru: 'роль может ещё и одобрять запросы других операторов (но не свои)',
     },
   },
   passwordStdin: {
-    flags: '--password-stdin',
+    flag: '--password-stdin',
     help: {
       en: "read the role's password from stdin (one trailing newline is dropped); only its SCRAM verifier is sent",
       ru: 'прочитать пароль роли из stdin (один перевод строки в конце отбрасывается); отправляется только его SCRAM-хеш',
@@ -67,18 +67,18 @@ const addOperatorOptions = {
 
 const policyOptions = {
   approvalThreshold: {
-    flags: '--approval-threshold <limits>',
+    flag: '--approval-threshold <limits>',
     help: {
       en: "per currency, a payment above this needs a supervisor's approval: KZT=150000.00,USD=500",
       ru: 'для каждой валюты: платёж выше этой суммы требует одобрения старшего кассира: KZT=150000.00,USD=500',
     },
   },
   clearApprovalThreshold: {
-    flags: '--clear-approval-threshold <currencies>',
+    flag: '--clear-approval-threshold <currencies>',
     help: { en: 'drop the thresholds of these currencies: KZT,USD', ru: 'убрать пороги этих валют: KZT,USD' },
   },
   shifts: {
-    flags: '--shifts <rule>',
+    flag: '--shifts <rule>',
     choices: ['required', 'optional'],
     help: {
       en: 'whether every payment needs its operator role to have an open shift',

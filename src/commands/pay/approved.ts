@@ -24,10 +24,8 @@ const frozen = [
   ['allowDuplicate', '--allow-duplicate'],
 ] as const;
 
-/**
- * `agentpay pay --approved <txn>`: the approved purchase sent as it was frozen. The database turns
- * the approval into the intent once, so a second run sends nothing (docs/desk-safety.md, Approval).
- */
+// `agentpay pay --approved <txn>`: the approved purchase sent as it was frozen. The database turns the approval
+// into the intent once, so a second run sends nothing (docs/desk-safety.md, Approval).
 export async function runApprovedPay(rawOptions: unknown, context: CommandContext): Promise<void> {
   const options = optionRecord(rawOptions);
   const given = frozen.find(([name]) => options[name] !== undefined && options[name] !== false);

@@ -1,5 +1,6 @@
 import { Command } from 'commander';
 import type { Language, Said } from '../../i18n/language.js';
+import { addOptions } from '../../options/commander.js';
 import type { OptionDefinitions } from '../../options/definition.js';
 import {
   accountDefinition,
@@ -11,7 +12,6 @@ import {
 } from '../../options/purchase.js';
 import type { LazyAction } from '../define.js';
 import { metricsOptions } from '../metrics-options.js';
-import { addOptions } from '../option.js';
 import { bulkOnlyDefinitions, fromFileDefinition } from './bulk/options.js';
 
 const description: Said = {
@@ -24,7 +24,7 @@ const usage: Said = {
 };
 
 const approvedDefinition = {
-  flags: '--approved <txn-id>',
+  flag: '--approved <txn-id>',
   help: {
     en: 'send the purchase a supervisor approved, exactly as it was asked for, under its TransactionID; a repeat sends nothing',
     ru: 'отправить покупку, одобренную старшим кассиром, ровно в том виде, в каком её запросили, с её TransactionID; повтор ничего не отправит',
@@ -37,28 +37,28 @@ const options: OptionDefinitions = {
   account: { ...accountDefinition, required: { unless: [fromFileDefinition, approvedDefinition] } },
   currency: currencyDefinition,
   invoiceId: {
-    flags: '--invoice-id <id>',
+    flag: '--invoice-id <id>',
     help: {
       en: 'InvoiceId from `agentpay check` (dynamic voucher)',
       ru: 'InvoiceId из `agentpay check` (динамический ваучер)',
     },
   },
   amount: {
-    flags: '--amount <decimal>',
+    flag: '--amount <decimal>',
     help: {
       en: 'amount of a static voucher; with --invoice-id it must equal the OrderAmount exactly',
       ru: 'сумма статического ваучера; вместе с --invoice-id должна в точности совпасть с OrderAmount',
     },
   },
   txnId: {
-    flags: '--txn-id <digits>',
+    flag: '--txn-id <digits>',
     help: {
       en: 'TransactionID to use (default: a fresh unique one); the same id never pays twice',
       ru: 'TransactionID платежа (по умолчанию новый уникальный); один и тот же id никогда не платит дважды',
     },
   },
   yes: {
-    flags: '--yes',
+    flag: '--yes',
     help: {
       en: 'through a live profile: pay without asking (a script must say it); with --from-file: pay the file (without it: a dry run)',
       ru: 'через боевой профиль: платить без вопроса (скрипт обязан это указать); с --from-file: оплатить файл (без него: пробный прогон)',
@@ -66,7 +66,7 @@ const options: OptionDefinitions = {
   },
   receipt: receiptFileDefinition,
   dryRun: {
-    flags: '--dry-run',
+    flag: '--dry-run',
     help: {
       en: 'print the Payment form that would be sent, and send nothing (with --from-file: the plan, after the AccountChecks)',
       ru: 'показать форму Payment, которая была бы отправлена, и ничего не отправлять (с --from-file: план, после AccountCheck)',
@@ -74,7 +74,7 @@ const options: OptionDefinitions = {
   },
   overLimit: overLimitDefinition,
   allowDuplicate: {
-    flags: '--allow-duplicate',
+    flag: '--allow-duplicate',
     help: {
       en: 'pay even when the same payment was made within the duplicate window; the ledger records it',
       ru: 'платить даже если такой же платёж был в окне дублей; журнал это запишет',

@@ -25,10 +25,7 @@ function dryRunLines(endpoint: string, form: readonly FormField[]): string[] {
   ];
 }
 
-/**
- * After SIGINT or SIGTERM, a failure with nothing sent (the account check cut short, the
- * Payment stopped before it left) is said as what it is: stopped, nothing paid.
- */
+// After SIGINT or SIGTERM, a failure with nothing sent is said as what it is: stopped, nothing paid.
 function stoppedBeforePayment(error: unknown, context: CommandContext): unknown {
   const signal = stoppedBy(context.interrupts);
   if (signal === undefined || !(error instanceof AgentpayError) || error.exitCode !== ExitCode.unreachable)

@@ -8,7 +8,7 @@ import { t } from '../../run-scope.js';
 import type { Settings } from '../../settings/resolve.js';
 import type { CommandContext } from '../context.js';
 import { receiptOf, utcOffsetAt } from '../ledger-receipt.js';
-import { receiptOptions } from './command.js';
+import { receiptOptions } from './options.js';
 
 interface ReceiptOptions {
   txnId: string;

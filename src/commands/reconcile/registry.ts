@@ -16,18 +16,15 @@ import { type Finding, RegistryComparison } from '../../registry/compare.js';
 import type { RegistryLayout } from '../../registry/layout.js';
 import { type AnotherDay, loadRegistry, registryLayoutOf } from '../../registry/load-registry.js';
 import { RegistryFileError, type RegistrySummary } from '../../registry/read.js';
-import type { CsvDelimiter } from '../../render/csv.js';
 import { shownText } from '../../render/sanitize.js';
 import { t } from '../../run-scope.js';
 import type { CommandContext } from '../context.js';
+import type { ReconcileOptions } from './options.js';
 import { batchSettling, settleBatch } from './settle-batch.js';
 import { unrecordedFailure } from './settle-entry.js';
 
-/**
- * The ledger's entries looked at: from the day before the first day compared to the day after
- * the last, so a payment made just before midnight that the provider dates the next day still
- * matches its row. Entries outside the compared days count only when the registry lists them.
- */
+// The ledger's window: the day before the first compared to the day after the last, so a payment just before
+// midnight dated the next day still matches; outside days count only when the registry lists them.
 interface LedgerWindow {
   days: ReadonlySet<string>;
   since: Date;
@@ -49,26 +46,11 @@ async function ownerOf(context: CommandContext): Promise<{ gateway: string | und
   return { gateway: journalGatewayOf(settings, settings.baseUrl?.value), agentId };
 }
 
-/** The options of `reconcile --registry` read here (run.ts checks which go together). */
-interface RegistryRun {
-  registry: string;
-  registryFormat: string | undefined;
-  date: string | undefined;
-  settle: boolean;
-  format: 'table' | 'csv' | 'json' | undefined;
-  bom: boolean;
-  delimiter: CsvDelimiter | undefined;
-  decimalComma: boolean;
-  grace: number;
-  concurrency: number;
-}
+/** The options of `reconcile --registry` (run.ts checks which go together). */
+type RegistryRun = ReconcileOptions & { registry: string };
 
-/**
- * `--settle`: Status for the open ledger transactions of the window that the registry lists or
- * that fall on a compared day, the answers recorded as `reconcile` records them (claimed in
- * batches, so another reconciler skips them meanwhile). Returns the exit codes of gateway
- * trouble met, and the failure to end with if an answer could be recorded nowhere.
- */
+// `--settle`: Status for the window's open transactions the registry lists or that fall on a compared day,
+// recorded as reconcile does (claimed in batches). The exit codes of gateway trouble, and any unrecorded failure.
 async function settleOpen(
   options: RegistryRun,
   context: CommandContext,
@@ -148,11 +130,7 @@ async function writeFindings(findings: Iterable<Finding>, options: RegistryRun, 
   }
 }
 
-/**
- * A registry whose every row is dated another day than `--date`: said in one line, exit 2,
- * before the ledger is opened (a registry of the wrong day, or the wrong --date, is not a list of
- * thousands of differences).
- */
+// A registry dated wholly another day than `--date`: one line and exit 2, before the ledger is opened.
 function refuseWhollyAnotherDay(
   registry: string,
   read: RegistrySummary,
@@ -233,11 +211,8 @@ async function compareRegistry(
   finish(comparison, settled, day);
 }
 
-/**
- * The exit code: 0 when the two sides agree, 1 when a list is not empty (rows dated another day
- * too: a person must look); gateway trouble while settling (4, 5) or an answer recorded nowhere
- * (6) weighs more.
- */
+// The exit code: 0 when the sides agree, 1 when a list is not empty; gateway trouble (4, 5) or an answer recorded
+// nowhere (6) weighs more.
 function finish(
   comparison: RegistryComparison,
   settled: { troubles: ExitCodeValue[]; failure: LocalStorageError | undefined },

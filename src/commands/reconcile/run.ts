@@ -2,7 +2,7 @@ import { InterruptedError, UsageError } from '../../errors.js';
 import { stoppedBy } from '../../interrupts.js';
 import type { Owner, OwnerCount } from '../../ledger/ledger.js';
 import type { JobFigures } from '../../metrics/exposition.js';
-import { type OptionValues, parseOptions } from '../../options/definition.js';
+import { parseOptions } from '../../options/definition.js';
 import { optionRecord } from '../../options/values.js';
 import { journalGatewayOf } from '../../purchase/session.js';
 import { t } from '../../run-scope.js';
@@ -11,11 +11,9 @@ import { BatchTally } from '../batch-tally.js';
 import type { CommandContext } from '../context.js';
 import { measured } from '../measured-run.js';
 import { parseSince } from '../since.js';
-import { reconcileOptions } from './command.js';
+import { type ReconcileOptions, reconcileOptions } from './options.js';
 import { batchSettling, settleBatch } from './settle-batch.js';
 import { unrecordedFailure } from './settle-entry.js';
-
-export type ReconcileOptions = OptionValues<typeof reconcileOptions>;
 
 /** Options that mean something only with --registry, or only without it. */
 function checkOptionsGoTogether(options: ReconcileOptions): void {

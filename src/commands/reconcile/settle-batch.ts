@@ -37,14 +37,9 @@ export interface BatchSettled {
   failure?: unknown;
 }
 
-/**
- * Status for a claimed batch's entries, `concurrency` at a time, each result shown in the
- * batch's order only once what it learned is in the ledger: a line never tells of an outcome
- * the ledger lacks. The journal file takes each outcome as it comes; PostgreSQL takes them at
- * done(), with the commit that lets the claim go, so its lines wait for that. After a stop
- * only the results that learned something are shown (they are recorded), and the batch is
- * ended all the same: its claim let go, its outcomes written (or kept in the fallback).
- */
+// Status for a claimed batch, `concurrency` at a time, each result shown in batch order only once in the ledger
+// (PostgreSQL records at done(), with the commit). After a stop only results that learned something are shown,
+// and the batch is ended all the same.
 export async function settleBatch(
   batch: ClaimedBatch,
   entries: Iterable<ClaimedBatch['entries'][number]>,

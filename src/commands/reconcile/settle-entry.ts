@@ -1,21 +1,12 @@
-import { AgentpayError, type ExitCodeValue, LocalStorageError } from '../../errors.js';
+import { AgentpayError, LocalStorageError } from '../../errors.js';
 import type { JournalEntry, Ledger } from '../../ledger/ledger.js';
 import type { CodeTable } from '../../protocol/codes.js';
-import type { TransactionView } from '../../protocol/transaction-view.js';
 import type { GatewaySession } from '../../purchase/session.js';
-import { settledWord } from '../../purchase/settled-word.js';
+import { type SettledWord, settledWord } from '../../purchase/settled-word.js';
 
 /** Settling one open ledger entry by Status, as `reconcile` does it (and `reconcile --registry --settle`). */
 
-export interface Settled {
-  entry: JournalEntry;
-  view: TransactionView;
-  exitCode: ExitCodeValue;
-  /** Whether the answer told us something worth a journal line. */
-  learned: boolean;
-  /** The gateway's code when the table does not classify it, to list at the end. */
-  unclassified?: string;
-}
+export type Settled = SettledWord & { entry: JournalEntry };
 
 /** Asks Status about one open journal entry; what the answer settles is purchase/settled-word.ts's rule. */
 export async function settleEntry(

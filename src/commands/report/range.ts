@@ -17,10 +17,8 @@ function parseDay(text: string, now: Date): ReportRange {
   return { from: startOfDay(day), until: startOfDay(day, 1), day };
 }
 
-/**
- * The report's range from its options: `--date` (a local day), `--since` and `--until` (as
- * history's --since reads them; `--until` defaults to now), or by default yesterday (local).
- */
+// The report's range: `--date` (a local day), `--since`/`--until` (as history reads them, until defaults to now),
+// or yesterday.
 export function reportRange(
   options: { date?: string | undefined; since?: string | undefined; until?: string | undefined },
   now: Date = new Date(),

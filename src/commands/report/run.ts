@@ -11,7 +11,7 @@ import { t } from '../../run-scope.js';
 import type { CommandContext } from '../context.js';
 import { measured } from '../measured-run.js';
 import { type DataFormatChoice, dataFormatOption, writeCsvLine } from '../output-format.js';
-import { reportOptions } from './command.js';
+import { reportOptions } from './options.js';
 import { type ReportRange, reportRange } from './range.js';
 import { type ReportPayment, ReportTally } from './tally.js';
 
@@ -33,11 +33,8 @@ async function shiftRange(context: CommandContext, number: number): Promise<{ ra
   return { range: { from: shift.openedAt, until: shift.closedAt }, operator: shift.operator };
 }
 
-/**
- * A ledger entry as the report counts it: the ledger's latest state (unknown when no answer is
- * recorded), and the service, account, amount and currency of the payment as sent (the intent:
- * always a plain decimal in the currency the agent pays in).
- */
+// A ledger entry as the report counts it: the latest state (unknown without an answer) and the intent's
+// service, account, amount and currency.
 function paymentOf({ intent, outcome, recordedBy }: LedgerEntry): ReportPayment {
   return {
     transactionId: intent.transactionId,
@@ -50,10 +47,8 @@ function paymentOf({ intent, outcome, recordedBy }: LedgerEntry): ReportPayment 
   };
 }
 
-/**
- * The entries of the range, counted as they stream: the ledger is asked from the range's start
- * (a payment's time is its attempt's, entry.intent.at), and the end is filtered here.
- */
+// The range's entries counted as they stream: asked from the range's start (an attempt's time), the end
+// filtered here.
 async function countEntries(
   entries: LedgerHistory,
   range: ReportRange,

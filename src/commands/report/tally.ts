@@ -3,11 +3,8 @@ import { addDecimals, isPlainDecimal } from '../../protocol/money.js';
 import { type TransactionState, transactionStates } from '../../protocol/transaction-view.js';
 import { type ReportDimension, type ReportGroup, type ReportTotal, reportDimensions } from '../../render/report.js';
 
-/**
- * The report's arithmetic, pure: payments counted and summed into groups as they stream by.
- * Only the groups are held, never the payments (a busy agent's day is 200,000 of them).
- * Currency is always part of a group's key, so no sum ever adds two currencies.
- */
+// The report's arithmetic, pure: payments summed into groups as they stream, only the groups held. Currency is
+// always in a group's key, so no sum adds two currencies.
 
 /** The grouping when `--by` is not given. */
 const defaultDimensions: readonly ReportDimension[] = ['service', 'state'];
@@ -25,11 +22,7 @@ export interface ReportPayment {
   state: TransactionState;
 }
 
-/**
- * A payment whose amount the report cannot add: the ledger holds something that is not a plain
- * decimal (pay never records one). A report with a wrong sum is worse than none: exit 6, as
- * for a ledger that cannot be read.
- */
+// An amount the report cannot add (not a plain decimal): a wrong sum is worse than none, so exit 6.
 export class UnsummableAmountError extends AgentpayError {
   override name = 'UnsummableAmountError';
   constructor(transactionId: string, amount: string) {
@@ -44,8 +37,8 @@ export class UnsummableAmountError extends AgentpayError {
 }
 
 const stateRank = (state: string | null | undefined) => transactionStates.indexOf(state as TransactionState);
-// Made on first use: building an ICU collator costs milliseconds, and every command's start-up
-// loads this module through report's option parser, while only a report sorts.
+// Made on first use: every command's start-up loads this module through report's option parser,
+// while only a report sorts (docs/performance.md).
 let collator: Intl.Collator | undefined;
 const compareText = (left: string, right: string) =>
   (collator ??= new Intl.Collator('en', { numeric: true })).compare(left, right);

@@ -8,7 +8,7 @@ import { sandboxBreaks } from '../../sandbox/gateway-logic.js';
 import { codeListSettings, codeLists, codeTableEnvironment } from '../../settings/code-lists.js';
 import type { CommandContext } from '../context.js';
 import { loadReplay } from '../embedded-endpoint.js';
-import { sandboxOptions } from './command.js';
+import { sandboxOptions } from './options.js';
 
 function parseSandboxOptions(raw: unknown) {
   const options = parseOptions(raw, sandboxOptions);
@@ -104,10 +104,8 @@ function jsonLine(info: Awaited<ReturnType<typeof describeSandbox>>, replay: Rep
   return replay.fallback ? { ...info, replay } : { baseUrl: info.baseUrl, replay };
 }
 
-/**
- * Without --replay-fallback only the recordings answer, as recorded: the sandbox's faults would
- * break nothing, though its banner said they were on. --latency delays the recordings too.
- */
+// Without --replay-fallback only recordings answer, so faults would break nothing: refused. --latency still
+// delays them.
 function refuseFaultsOfNothing(options: ReturnType<typeof parseSandboxOptions>): void {
   const given = [
     ['--garbage', options.garbage !== undefined],

@@ -11,7 +11,7 @@ import type { Suite } from '../../scenario/file.js';
 import type { RunResult } from '../../scenario/runner.js';
 import type { CommandContext } from '../context.js';
 import { guardLiveScenario } from '../live-guard.js';
-import { scenarioOptions } from './command.js';
+import { scenarioOptions } from './options.js';
 
 function parseScenarioOptions(raw: unknown) {
   const files = textListOption(optionRecord(raw).files, 'scenario files');

@@ -1,8 +1,8 @@
 import { Command } from 'commander';
 import type { Language, Said } from '../../i18n/language.js';
+import { addOptions } from '../../options/commander.js';
 import type { OptionDefinitions } from '../../options/definition.js';
 import type { LazyAction } from '../define.js';
-import { addOptions } from '../option.js';
 import { dataFormatDefinitions } from '../output-format.js';
 
 /** `agentpay shift open|x|close|verify`: an operator role's shift on the team ledger (docs/desk-safety.md, Shifts). */
@@ -28,14 +28,14 @@ const descriptions = {
 
 const closeOptions = {
   settle: {
-    flags: '--settle',
+    flag: '--settle',
     help: {
       en: "first ask the gateway (Status) about the shift's payments not final, as reconcile does, and record the answers",
       ru: 'сначала спросить шлюз (Status) о неокончательных платежах смены, как это делает reconcile, и записать ответы',
     },
   },
   carryOver: {
-    flags: '--carry-over',
+    flag: '--carry-over',
     help: {
       en: 'close even with payments not final or requests awaiting approval: the report lists them as carried',
       ru: 'закрыть, даже если есть неокончательные платежи или запросы на одобрение: отчёт перечислит их как перенесённые',

@@ -1,10 +1,8 @@
 import { Command } from 'commander';
 import type { Language, Said } from '../../i18n/language.js';
-import type { OptionDefinitions } from '../../options/definition.js';
-import { waitOption } from '../../options/purchase.js';
-import { lookupConcurrencyDefinition } from '../../options/values.js';
+import { addArgument, addOptions } from '../../options/commander.js';
 import type { LazyAction } from '../define.js';
-import { addArgument, addOptions } from '../option.js';
+import { statusOptions } from './options.js';
 
 const description: Said = {
   en: 'look transactions up by TransactionID (Status)',
@@ -14,25 +12,6 @@ const usage: Said = {
   en: '[options] <txn-id...>  (or --from-file <path|->)',
   ru: '[флаги] <txn-id...>  (или --from-file <путь|->)',
 };
-
-export const statusOptions = {
-  fromFile: {
-    flags: '--from-file <path>',
-    help: {
-      en: 'read ids from a file, one a line; - reads stdin',
-      ru: 'читать id из файла, по одному в строке; - читает stdin',
-    },
-  },
-  wait: {
-    flags: '--wait <seconds>',
-    help: {
-      en: 'poll a pending transaction until final or this many seconds pass',
-      ru: 'опрашивать незавершённую транзакцию, пока она не станет окончательной или не пройдёт столько секунд',
-    },
-    parse: waitOption,
-  },
-  concurrency: lookupConcurrencyDefinition,
-} as const satisfies OptionDefinitions;
 
 export function statusCommand(lazyAction: LazyAction, language: Language): Command {
   const status = new Command('status').description(description[language]).usage(usage[language]);

@@ -16,7 +16,7 @@ import { BatchTally } from '../batch-tally.js';
 import type { CommandContext } from '../context.js';
 import { forEachOrdered } from '../ordered-pool.js';
 import { type IdEntry, transactionIdsFrom } from '../transaction-ids.js';
-import { statusOptions } from './command.js';
+import { statusOptions } from './options.js';
 
 interface StatusOptions {
   ids: string[];
@@ -33,10 +33,7 @@ function parseStatusOptions(raw: unknown): StatusOptions {
   return { ids, ...parseOptions(raw, statusOptions) };
 }
 
-/**
- * The ids given on the command line, checked before anything else (a typo sends nothing),
- * once it is clear where the ids and the password are to come from.
- */
+// The ids on the command line checked before anything else (a typo sends nothing).
 function commandLineIds(options: StatusOptions, settings: Settings): string[] {
   if (options.ids.length === 0 && options.fromFile === undefined) {
     throw new UsageError(t().commands.noIds);
@@ -56,10 +53,8 @@ function ledgerIfMade(context: CommandContext): Promise<Ledger | undefined> {
   return context.openLedger();
 }
 
-/**
- * `agentpay status`: Status for each id (spec 4.4), streamed in input order. What it learns of a
- * transaction the ledger holds is recorded there, as reconcile would (purchase/look-up-record.ts).
- */
+// `agentpay status`: Status for each id (spec 4.4) in input order; what it learns of a ledger transaction is
+// recorded as reconcile would (purchase/look-up-record.ts).
 export async function runStatus(rawOptions: unknown, context: CommandContext): Promise<void> {
   const options = parseStatusOptions(rawOptions);
   const { out, settings } = context;

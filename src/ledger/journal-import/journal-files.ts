@@ -3,10 +3,8 @@ import { basename, dirname, join } from 'node:path';
 import { errnoCodeOf, LocalStorageError } from '../../errors.js';
 import type { StorageAction } from '../../i18n/en.js';
 
-/**
- * A journal `J` of earlier versions, compacted or not, as files in the order they were written
- * (docs/reliability.md of 42b0cb5, "Compacting the journal"). Read as they are: none is written any more.
- */
+// A journal `J` of earlier versions, compacted or not, as its files in the order written (docs/reliability.md
+// of 42b0cb5, "Compacting the journal"); read as they are, none is written any more.
 
 /** A file to read, up to `end` bytes when only a fixed length of it counts. */
 export interface JournalFile {
@@ -43,10 +41,8 @@ function archiveFiles(journal: string, throughCut: number): JournalFile[] {
     .map(({ path }) => ({ path }));
 }
 
-/**
- * The bytes of cut n that count: its length file for the cut's inode, else its only length
- * file (a journal copied from elsewhere has other inodes); without one, all of it.
- */
+// The bytes of cut n that count: its length file for the cut's inode, else its only length file (a copied
+// journal has other inodes); without one, all of it.
 function cutEnd(journal: string, generation: number, path: string): number | undefined {
   const prefix = `cut-${generation}.`;
   const lengths = namesIn(`${journal}.archive`, "read the journal's archive").filter(
@@ -104,10 +100,8 @@ function startsWithBrace(path: string): boolean {
   }
 }
 
-/**
- * Whether `path` looks like a journal of an earlier version: a file that starts with `{`, or a
- * path beside which `ledger compact` left its archive, open records or a cut.
- */
+// Whether `path` looks like an earlier version's journal: it starts with `{`, or `ledger compact` left its
+// archive, open records or a cut beside it.
 export function isLegacyJournal(path: string): boolean {
   if (startsWithBrace(path)) return true;
   try {

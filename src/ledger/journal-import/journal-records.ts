@@ -29,11 +29,8 @@ function recordOn(line: string): JournalRecord | string {
   }
 }
 
-/**
- * Every record of a journal written by an earlier version (plain, or compacted: journal-files.ts
- * says which files, in which order), one line at a time, for `ledger import`. A line that is
- * not a record (torn by a crash mid-write) is skipped with a warning, as the journal always was.
- */
+// Every record of an earlier version's journal (journal-files.ts says which files, in which order), a line at
+// a time, for `ledger import`. A line torn by a crash mid-write is skipped with a warning.
 export async function* legacyJournalRecords(
   journal: string,
   warn: (message: string) => void,

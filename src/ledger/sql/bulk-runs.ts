@@ -2,11 +2,8 @@ import type { BulkOrder, BulkPlan, BulkRun, ChangedBulkRow, PlannedRow } from '.
 import type { JournalEntry, Owner } from '../ledger.js';
 import { latestWordOf, type Query, type Row, text } from './rows.js';
 
-/**
- * A bulk run's rows (bulk-run.ts) in either database: the statements differ by dialect (a list
- * sent as JSON is read with json_each in SQLite, json_to_recordset in PostgreSQL); what they
- * mean, and how rows become orders and plans again, is written once here.
- */
+// A bulk run's rows (bulk-run.ts) in either database: the statements differ by dialect (json_each in SQLite,
+// json_to_recordset in PostgreSQL); what they mean, and how rows become orders and plans, is written here.
 export interface BulkStatements {
   /** Make the file's table afresh (this connection's own), one statement each. */
   createPlan: readonly string[];

@@ -1,8 +1,5 @@
-/**
- * The statements of a bulk run's rows (bulk-runs.ts) that read the same in both dialects: the
- * file's table (`agentpay_bulk_plan`, this connection's own) and the rows runs kept
- * (`agentpay_bulk_rows`). A cell left out is NULL, and compared as one (IS DISTINCT FROM).
- */
+// Bulk statements that read alike in both dialects: the file's table (`agentpay_bulk_plan`, this connection's)
+// and the rows runs kept (`agentpay_bulk_rows`). A cell left out is NULL, compared with IS DISTINCT FROM.
 
 const purchase = ['service', 'account', 'currency', 'invoice_id', 'invoice_position', 'amount'];
 const order = ['line', 'row_key', ...purchase];

@@ -20,16 +20,12 @@ export interface ImportStore {
 
 /** Records committed at once while importing: a stop between two keeps what was committed. */
 const perTransaction = 5_000;
-/**
- * How far back a line is remembered to tell its repeat from it (two identical outcomes): a
- * repeat further back is taken for the same record, as the same rule decides on every import.
- */
+// How far back a line is remembered to tell a repeat (two identical outcomes) from it; one further back is
+// taken for the same record, by the same rule on every import.
 const repeatsWithin = 10_000;
 
-/**
- * Loads a journal's records in order, as recorded here by `by`: each id comes from its content,
- * so loading twice adds nothing. A TransactionID held for another purchase is left out, counted.
- */
+// Loads a journal's records in order as recorded by `by`; ids come from content, so loading twice adds nothing.
+// A TransactionID held for another purchase is left out, counted.
 export async function importJournalRecords(
   store: ImportStore,
   by: RecordedBy,
@@ -81,7 +77,7 @@ export async function importJournalRecords(
   return { added, conflicts };
 }
 
-/** A UUID (its version bits set as v8, "custom") from the SHA-256 of `text`: the same text, the same id. */
+/** A UUID (RFC 9562 version 8, "custom") from the SHA-256 of `text`: the same text, the same id. */
 function uuidOf(text: string): string {
   const hex = createHash('sha256').update(text).digest('hex');
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-8${hex.slice(13, 16)}-${((Number.parseInt(hex[16]!, 16) & 0x3) | 0x8).toString(16)}${hex.slice(17, 20)}-${hex.slice(20, 32)}`;

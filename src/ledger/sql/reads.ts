@@ -25,10 +25,8 @@ import {
   text,
 } from './rows.js';
 
-/**
- * A ledger's reads, in either database (history, export, a span's payments, one transaction, the
- * open owners, the look-back), each given the dialect's statements and the query to send them with.
- */
+// A ledger's reads in either database (history, export, a span, one transaction, open owners, the look-back),
+// each given the dialect's statements and the query to send them with.
 
 /** The statements the reads send, in a dialect's spelling ($1.. placeholders in both). */
 export interface ReadStatements {
@@ -158,11 +156,8 @@ export async function transactionsById(
 /** Accounts are sent this many at a time: a query's parameter is a list the server holds. */
 const accountsSent = 10_000;
 
-/**
- * The payments a look-back weighs; `queryNow` in a turn held already (a claim's, or one of its
- * own). A long list of accounts (a bulk file's) is sent a slice at a time, and what two slices
- * both return (the operator's payments) is kept once, oldest first as one query gives them.
- */
+// The payments a look-back weighs, `queryNow` in a turn held already. A long list of accounts is sent a slice at
+// a time, and what two slices both return is kept once, oldest first.
 export async function recentPaymentsOf(now: SqlReader, query: LookBackQuery): Promise<RecentPayment[]> {
   const { accounts } = query;
   if (accounts.length <= accountsSent) return recentOf(now, query, accounts);

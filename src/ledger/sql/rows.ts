@@ -3,11 +3,8 @@ import type { HeldTransaction, Intent, JournalEntry, RecordedBy } from '../ledge
 import { readRecord } from '../record-format.js';
 import { attemptReopens, type IntentRecord, type OutcomeRecord, replacesOutcome } from '../records.js';
 
-/**
- * The team ledger's rows (postgres/queries.ts) as the journal's records, and records as the
- * parameters its statements take: both backends answer with the same records, by the same
- * rules (ledger/records.ts).
- */
+// The ledger's rows as the journal's records, and records as statement parameters: both backends answer with
+// the same records, by the same rules (ledger/records.ts).
 
 export type Row = Record<string, unknown>;
 
@@ -107,11 +104,8 @@ export function inWindow(records: readonly Row[], since: Date | undefined): read
   return first === -1 ? [] : records.slice(first);
 }
 
-/**
- * The latest word on a transaction, by the ledger's rules (ledger/records.ts replacesOutcome,
- * as the journal's readers apply them): a success stands; an outcome that answers an attempt
- * older than the latest is stale (a retry went out since) and changes nothing but a success.
- */
+// The latest word on a transaction (ledger/records.ts replacesOutcome): a success stands; an outcome answering
+// an attempt older than the latest is stale (a retry went out since) and changes nothing but a success.
 export function latestOutcome(intent: IntentRecord, records: readonly Row[]): OutcomeRecord | undefined {
   let latest: { row: Row; state: TransactionState } | undefined;
   let latestAttempt = 0n;

@@ -7,18 +7,14 @@ import type { StorageAction } from '../../i18n/en.js';
 import { t } from '../../run-scope.js';
 import { isLegacyJournal } from '../journal-import/journal-files.js';
 
-/**
- * Opening the ledger's file: 0600 (its -wal and -shm take its mode), synchronous=FULL so a commit
- * survives a crash, and a short busy timeout: longer waits are write-turn.ts's, which hear Ctrl+C.
- */
+// The ledger's file: 0600 (its -wal and -shm take its mode), synchronous=FULL so a commit survives a crash, a
+// short busy timeout: longer waits are write-turn.ts's, which hear Ctrl+C.
 
 /** The first bytes of every SQLite database file. */
 const sqliteHeader = 'SQLite format 3\u0000';
 
-/**
- * statfs(2) types of network file systems, where WAL's shared memory cannot work across hosts:
- * NFS, SMB/CIFS (three), 9p, Ceph, AFS, Lustre, GlusterFS/sshfs ride on FUSE and are let through.
- */
+// statfs(2) types of network file systems, where WAL's shared memory cannot work across hosts. FUSE
+// (GlusterFS, sshfs) is let through.
 const networkFileSystems = new Map<number, string>([
   [0x6969, 'NFS'],
   [0xff534d42, 'CIFS'],
@@ -121,10 +117,8 @@ export function configure(database: DatabaseSync): void {
   database.exec('PRAGMA foreign_keys = ON');
 }
 
-/**
- * SQLite's result codes that mean what an errno would say: primary ones, and SQLITE_IOERR_SHMSIZE
- * (4874, extended, looked up first), the -shm file that cannot grow on a full disk.
- */
+// SQLite result codes that mean what an errno says: primary ones, and SQLITE_IOERR_SHMSIZE (extended, looked
+// up first), the -shm file that cannot grow on a full disk.
 const errnoOfSqlite: Record<number, string> = { 8: 'EROFS', 13: 'ENOSPC', 23: 'EACCES', 4874: 'ENOSPC' };
 
 /** A SQLite or file system failure as LocalStorageError, its errno said where SQLite's code means one. */

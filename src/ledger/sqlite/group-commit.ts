@@ -10,11 +10,8 @@ interface Asked {
   consequence: string | undefined;
 }
 
-/**
- * The writes of one connection, one transaction at a time, and those asked for while the last
- * one committed (its sync blocks the event loop) all in the next: one sync for a bulk run's rows
- * in flight. Each caller hears once its transaction is committed; a failed one fails them all.
- */
+// One connection's writes, a transaction at a time; those asked for while one commits go together in the next,
+// so a bulk run's rows in flight share one sync. Each caller hears once committed; a failure fails them all.
 export class GroupCommit {
   private asked: Asked[] = [];
   private running: Promise<void> | undefined;

@@ -1,21 +1,15 @@
 import type { ReadStatements } from '../sql/reads.js';
 
-/**
- * The local ledger's SQL, in SQLite's spelling of the team ledger's statements
- * (postgres/queries.ts): the same names and parameters, $n as in PostgreSQL (the query turns
- * them into ?n), a list as JSON text read with json_each, times as ISO text.
- */
+// The local ledger's SQL: postgres/queries.ts in SQLite's spelling, the same names and $n parameters (the query
+// makes them ?n), a list as JSON text read with json_each, times as ISO text.
 
 const transactionColumns =
   't.seq, t.gateway, t.agent_id, t.transaction_id, t.service, t.account, t.amount, t.currency, t.invoice_id, ' +
   't.at, t.operator, t.host, t.voucher';
 const recordFields = 'seq, transaction_seq, kind, at, source, view, answers_attempt, operator, host, overrides';
 
-/**
- * The parameters of PostgreSQL's insertIntent (sql/rows.ts intentValues) up to $13: $1..$11 the
- * intent and who made it, $13 the voucher's name ($12, the record id, is the attempt's). Its seq,
- * none when the TransactionID is taken.
- */
+// insertIntent's parameters (sql/rows.ts intentValues) up to $13: $1..$11 the intent and who made it, $13 the
+// voucher's name ($12 is the attempt's record id). Its seq, none when the TransactionID is taken.
 export const insertTransaction = `
 INSERT INTO agentpay_transactions
   (gateway, agent_id, transaction_id, service, account, amount, currency, invoice_id, at, operator, host, voucher)
@@ -37,10 +31,8 @@ export const openTransaction = 'INSERT INTO agentpay_open (transaction_seq) VALU
 export const selectIntent = `SELECT ${transactionColumns} FROM agentpay_transactions t
 WHERE t.gateway = $1 AND t.agent_id = $2 AND t.transaction_id = $3`;
 
-/**
- * One outcome: $1 record id, $2 gateway, $3 agent, $4 TransactionID, $5 at, $6 source, $7 state,
- * $8 view (JSON), $9 operator, $10 host, $11 the attempt it answers. A record id already there is skipped.
- */
+// One outcome: $1 record id, $2 gateway, $3 agent, $4 TransactionID, $5 at, $6 source, $7 state, $8 view
+// (JSON), $9 operator, $10 host, $11 the attempt it answers. A record id already there is skipped.
 export const insertOutcome = `
 INSERT INTO agentpay_records
   (record_id, transaction_seq, kind, at, source, state, view, answers_attempt, operator, host)
@@ -51,10 +43,8 @@ ON CONFLICT (record_id) DO NOTHING`;
 const attemptedSince = (since: string) => `(${since} IS NULL OR EXISTS (
   SELECT 1 FROM agentpay_records a WHERE a.transaction_seq = t.seq AND a.kind = 'attempt' AND a.at >= ${since}))`;
 
-/**
- * The next open transactions of $1 gateway, $2 agent after $3 seq, at most $4, $5 since, leased
- * by no one from $6 (now) to $7 (a lease's longest): as PostgreSQL's claimOpen gives them.
- */
+// The next open transactions of $1 gateway, $2 agent after $3 seq, at most $4, $5 since, leased by no one from
+// $6 (now) to $7 (a lease's longest), as PostgreSQL's claimOpen gives them.
 export const claimOpen = `
 SELECT ${transactionColumns},
   (SELECT max(a.at) FROM agentpay_records a WHERE a.transaction_seq = t.seq AND a.kind = 'attempt') AS attempted_at,

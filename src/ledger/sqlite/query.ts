@@ -47,10 +47,7 @@ export class Statements {
     return Number(this.statement(text).run(...values.map(bound)).changes);
   }
 
-  /**
-   * The shared reads' query, waiting out another process's lock (a migration, a checkpoint on
-   * close); what SQLite cannot read is the ledger's storage failing (exit 5).
-   */
+  // The shared reads' query, waiting out another process's lock; what SQLite cannot read is the storage failing.
   readonly query: Query = (text, values, consequence) =>
     whenFree(this.place, () => this.all(text, values), { action: 'read the ledger', consequence });
 }

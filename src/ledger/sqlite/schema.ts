@@ -2,11 +2,8 @@ import { UsageError } from '../../errors.js';
 import { t } from '../../run-scope.js';
 import { beginWrite, type WriteTurnPlace, whenFree } from './write-turn.js';
 
-/**
- * The team ledger's tables (postgres/schema.ts) in SQLite's spelling, by `PRAGMA user_version`,
- * its triggers too. SQLite's own: `agentpay_leases` (PostgreSQL's row locks for reconcilers) and
- * `agentpay_imports` (earlier journals loaded whole, open-ledger.ts).
- */
+// postgres/schema.ts in SQLite's spelling, by `PRAGMA user_version`, triggers too. SQLite's own tables:
+// `agentpay_leases` (PostgreSQL's row locks) and `agentpay_imports` (earlier journals loaded, open-ledger.ts).
 const migrations: readonly string[] = [
   `
 CREATE TABLE agentpay_transactions (
@@ -115,11 +112,8 @@ function refuseForeign(place: WriteTurnPlace): void {
   throw new UsageError(t().ledger.notADatabase(place.path), { hint: t().ledger.notADatabaseHint });
 }
 
-/**
- * Applies what is missing in one write transaction (a second process opening a new file waits,
- * then finds it done); a file a later agentpay migrated is refused rather than written in a
- * shape this one does not know.
- */
+// Applies what is missing in one write transaction (a second process waits, then finds it done); a file a
+// later agentpay migrated is refused rather than written in a shape this one does not know.
 export async function ensureSqliteSchema(place: WriteTurnPlace, shown: string): Promise<void> {
   const { database } = place;
   const read = { action: 'open the ledger' } as const;

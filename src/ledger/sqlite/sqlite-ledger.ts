@@ -3,6 +3,7 @@ import { hostname } from 'node:os';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { noPaymentSent } from '../../errors.js';
 import type { LedgerLocation } from '../../ledger-location.js';
+import { processAlive } from '../../lock-file.js';
 import { t } from '../../run-scope.js';
 import type { BulkRun } from '../bulk-run.js';
 import { type Claim, ClaimQueue, groupedByOwner, lookBackOfClaims } from '../claim-queue.js';
@@ -38,7 +39,7 @@ import { GroupCommit } from './group-commit.js';
 import * as sql from './queries.js';
 import { Statements } from './query.js';
 import { ensureSqliteSchema } from './schema.js';
-import { journalIdentity, processAlive } from './this-machine.js';
+import { journalIdentity } from './this-machine.js';
 import { beginWrite, type WriteTurnPlace, whenFree } from './write-turn.js';
 import { importStoreOf, insertOrRetry, insertOutcome } from './writes.js';
 
@@ -53,11 +54,8 @@ export interface SqliteLedgerOptions {
   stop?: AbortSignal | undefined;
 }
 
-/**
- * The ledger as a SQLite database on this machine (docs/reliability.md): the team ledger's
- * schema, its reads (sql/reads.ts), and every check-and-record in one `BEGIN IMMEDIATE`
- * transaction, so two processes on this machine never both pass a rule one payment would break.
- */
+// The ledger as a SQLite file on this machine (docs/reliability.md): the team schema, the shared reads, and
+// each check-and-record in one `BEGIN IMMEDIATE`, so two processes never both pass a rule one payment breaks.
 export class SqliteLedger implements Ledger {
   readonly location: LedgerLocation & { kind: 'file' };
   private readonly db: Statements;
@@ -100,10 +98,8 @@ export class SqliteLedger implements Ledger {
     return new SqliteLedger(location, place, options);
   }
 
-  /**
-   * Work in a write transaction (group-commit.ts). An answer already learned is written even after
-   * SIGINT or SIGTERM (`unstoppable`): a stop ends waits, never loses an outcome.
-   */
+  // Work in a write transaction (group-commit.ts). An answer already learned is written even after SIGINT or
+  // SIGTERM (`unstoppable`): a stop ends waits, never loses an outcome.
   private write<T>(work: () => T | Promise<T>, consequence?: string, unstoppable = false): Promise<T> {
     return this.writes.write(work, consequence, unstoppable);
   }
@@ -112,10 +108,8 @@ export class SqliteLedger implements Ledger {
     return this.claims.submit(intent, options);
   }
 
-  /**
-   * A batch of claims in one write transaction: one look-back for each owner's, each claim
-   * weighed with those accepted before it, then recorded; the callers hear once it is committed.
-   */
+  // A batch of claims in one write transaction: one look-back per owner, each claim weighed with those
+  // accepted before it, then recorded.
   private async settleClaims(batch: readonly Claim[]): Promise<void> {
     const notSent = noPaymentSent();
     const answered = await this.write(async () => {
@@ -169,11 +163,8 @@ export class SqliteLedger implements Ledger {
     return reads.openOwnersOf(this.reader, filter);
   }
 
-  /**
-   * Open transactions a batch at a time, each leased to this process until done(): another
-   * reconciler skips them. A lease whose holder died on this machine (WAL keeps the ledger to
-   * one machine) is free at once; any other after leaseMs.
-   */
+  // Open transactions a batch at a time, leased to this process until done(). A lease whose holder died on
+  // this machine is free at once (WAL keeps the ledger to one machine); any other after leaseMs.
   async *claimOpen(owner: Owner, filter: LedgerFilter): AsyncIterable<ClaimedBatch> {
     let after = 0;
     for (;;) {

@@ -30,10 +30,7 @@ export interface Attempt {
   consequence?: string | undefined;
 }
 
-/**
- * `work` (statements that may meet another process's lock: a write, or a read while another
- * process migrates or checkpoints), tried again while that lock is held.
- */
+// `work` (statements that may meet another process's lock), tried again while that lock is held.
 export async function whenFree<T>(
   place: WriteTurnPlace,
   work: () => T,
@@ -63,11 +60,8 @@ export async function whenFree<T>(
   }
 }
 
-/**
- * `body` in one `BEGIN IMMEDIATE` transaction, committed before this resolves; another process's
- * lock waited for a few ms at a time, so Ctrl+C is heard. One turn at a time per connection
- * (sqlite-ledger.ts): nothing comes between check and write.
- */
+// `body` in one `BEGIN IMMEDIATE` transaction, committed before this resolves; a lock is waited for in short
+// steps so Ctrl+C is heard. One turn at a time per connection: nothing comes between check and write.
 export async function inWriteTurn<T>(
   place: WriteTurnPlace,
   body: () => T | Promise<T>,

@@ -6,11 +6,8 @@ import { intentOfRow, intentValues, type WaitingOutcome } from '../sql/rows.js';
 import * as sql from './queries.js';
 import type { Statements } from './query.js';
 
-/**
- * The local ledger's writes, each inside a write transaction held already (write-turn.ts):
- * an intent with its first attempt and its place among the open ones, another attempt at a
- * recorded purchase, an outcome (a final one closes its transaction, by the schema's trigger).
- */
+// The local ledger's writes, inside a write transaction held already (write-turn.ts): an intent with its first
+// attempt, another attempt, an outcome (a final one closes its transaction by the schema's trigger).
 
 const overridesOf = (intent: Intent) => (intent.overrides === undefined ? null : JSON.stringify(intent.overrides));
 

@@ -52,11 +52,8 @@ export function refuseDeskRows(path: string, problems: readonly DeskRowProblem[]
   throw new DeskRowsRefusedError(first.rule, badRowsText(path === '-' ? 'stdin' : path, problems, t()), rows);
 }
 
-/**
- * Whether the desk's rules have anything to weigh in the file: a row repeating another's
- * purchase, a recent payment to one of its accounts or by the operator, a limit on one of its
- * currencies. When none, no row is read for them.
- */
+// Whether the desk's rules have anything to weigh in the file (a repeated row, a recent payment, a limit on one
+// of its currencies); when not, no row is read for them.
 export function deskWeighs(
   context: DeskContext,
   currencies: ReadonlySet<string>,
@@ -71,12 +68,9 @@ export function deskWeighs(
   return repeats.size > 0 || recent.length > 0 || [...currencies].some(limited);
 }
 
-/**
- * The desk's rules over the rows to pay, in file order, each weighed with the ledger's payments
- * and the file's rows before it (rows whose amount is not known yet are left for the second
- * pass, after the AccountChecks); `repeats` names the rows that repeat an earlier row's purchase
- * (by line, the first one's line). Sets each row's lifted guards; returns the rows refused.
- */
+// The desk's rules over the rows to pay in file order, each weighed with the ledger's and earlier rows' payments
+// (rows of unknown amount wait for the pass after the AccountChecks); `repeats` maps a repeating row to the
+// first one's line. Sets each row's lifted guards; returns the rows refused.
 export async function deskProblems(
   context: DeskContext,
   owner: Owner,

@@ -1,10 +1,5 @@
-/**
- * A line of a JSON-lines order file, strictly. JSON.parse keeps the last of a key given twice
- * (`{"account":"1","account":"2"}` would pay account 2), and which one the writer meant is a
- * guess, so a key given twice at the top of the object is named instead. lossless-json refuses
- * only duplicates whose values differ; this refuses all, after JSON.parse has said the text is
- * JSON (so every string is whole, and a key is a string followed by a colon).
- */
+// A JSON-lines order row, strictly: JSON.parse keeps the last of a key given twice (which would pay the second
+// account) and lossless-json refuses only differing ones, so any top-level key given twice is named.
 export function parseJsonRow(text: string): { value: unknown; givenTwice: string | undefined } {
   const value: unknown = JSON.parse(text);
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return { value, givenTwice: undefined };

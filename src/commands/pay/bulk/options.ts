@@ -22,7 +22,7 @@ export type OrderFormat = (typeof orderFormats)[number];
 
 /** --from-file: bulk top-ups, the option that makes pay a bulk run. */
 export const fromFileDefinition = {
-  flags: '--from-file <path>',
+  flag: '--from-file <path>',
   help: {
     en: 'bulk top-ups: one payment per row of a CSV (with a header) or JSON Lines file, - for stdin (docs/commands.md)',
     ru: 'массовое пополнение: по платежу на строку файла CSV (с заголовком) или JSON Lines, - для stdin (docs/commands.md)',
@@ -32,7 +32,7 @@ export const fromFileDefinition = {
 /** The options only a bulk run takes, as bulkOptions reads them. */
 export const bulkOnlyDefinitions = {
   fromFormat: {
-    flags: '--from-format <format>',
+    flag: '--from-format <format>',
     help: {
       en: 'with --from-file: csv or jsonl (default: by the extension, else by the first character)',
       ru: 'с --from-file: csv или jsonl (по умолчанию по расширению, иначе по первому символу)',
@@ -40,14 +40,14 @@ export const bulkOnlyDefinitions = {
     choices: orderFormats,
   },
   results: {
-    flags: '--results <path>',
+    flag: '--results <path>',
     help: {
       en: 'with --from-file: the results file (default: beside the input, orders.results.csv; required with -)',
       ru: 'с --from-file: файл результатов (по умолчанию рядом с входным, заказы.results.csv; обязателен при -)',
     },
   },
   concurrency: {
-    flags: '--concurrency <n>',
+    flag: '--concurrency <n>',
     help: {
       en: `with --from-file: rows in flight at once (default ${defaultConcurrency})`,
       ru: `с --from-file: сколько строк в работе одновременно (по умолчанию ${defaultConcurrency})`,

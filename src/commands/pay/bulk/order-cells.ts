@@ -15,12 +15,8 @@ export type OrderColumn = (typeof orderColumns)[number];
 /** The key is the order's own reference (the results file, --json): at most this many characters. */
 const orderKeyMaxCharacters = 128;
 
-/**
- * The most characters a cell of each column may hold, checked before anything else reads the
- * cell, so that a cell gone wrong is never quoted whole in a message nor sent. Service, account
- * and amount are bounded as the protocol's fields are (protocol/field-bounds.ts); currency,
- * invoice-id and invoice by their own rules, narrower still (three letters, 19 digits, 6).
- */
+// The most characters a cell of each column may hold, checked first so a cell gone wrong is never quoted or
+// sent: protocol/field-bounds.ts for service, account and amount, narrower own rules for the rest.
 const cellMaxCharacters: Record<OrderColumn, number> = {
   service: serviceIdMaxDigits,
   account: accountMaxCharacters,
@@ -31,11 +27,8 @@ const cellMaxCharacters: Record<OrderColumn, number> = {
   invoice: orderKeyMaxCharacters,
 };
 
-/**
- * What is wrong with a cell's text whatever its column: longer than its column allows, or
- * holding a character no field may hold (a control character, a NUL above all, or half a
- * surrogate pair). Undefined when the cell's own rule may read it.
- */
+// What is wrong with a cell whatever its column: too long, or a character no field may hold. Undefined when
+// the cell's own rule may read it.
 export function cellTextProblem(column: OrderColumn, value: string): string | undefined {
   const max = cellMaxCharacters[column];
   if (charactersUpTo(value, max) > max) return t().bulk.cell.tooLong(max);

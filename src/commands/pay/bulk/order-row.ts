@@ -13,19 +13,11 @@ import type { BadRow } from '../../../render/bulk.js';
 import { t } from '../../../run-scope.js';
 import { cellTextProblem, type OrderColumn, orderColumns } from './order-cells.js';
 
-/**
- * The orders of `pay --from-file` (docs/commands.md "pay --from-file"): CSV with a header or
- * JSON Lines, every row checked on its own before anything is sent. A row is known by the line
- * of the file it starts on; a dynamic voucher by InvoiceId (spec 4.2) or by its position in the
- * list (`Invoice-<n>`, spec 2.4), and/or an amount: a static one (spec 4.3), or the OrderAmount
- * the voucher must have.
- */
+// The orders of `pay --from-file` (docs/commands.md), each row checked before anything is sent and known by its
+// first line; a voucher by InvoiceId (spec 4.2) or position (`Invoice-<n>`, spec 2.4), and/or an amount.
 export type OrderRow = BulkOrder;
 
-/**
- * One row's cells by column name, checked into an order, or the problems found in it. With
- * `decimalComma`, an amount written `1500,00` or `1 500,00` is the amount `1500.00`.
- */
+// One row's cells by column checked into an order, or its problems; with `decimalComma`, `1 500,00` is 1500.00.
 export function orderOf(
   line: number,
   cells: Partial<Record<OrderColumn, string>>,

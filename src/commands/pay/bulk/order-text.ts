@@ -13,11 +13,9 @@ export interface OrderNotation {
   encoding: string | undefined;
 }
 
-/**
- * The input of `pay --from-file` as UTF-8 text, read again in pieces by each step that needs it.
- * Stdin and a file given with --encoding are held whole; bytes that are not UTF-8 are never
- * guessed at: each line holding some is a problem (an account read wrong is paid wrong).
- */
+// The input of `pay --from-file` as UTF-8 text read again by each step, a piece at a time: a file is never held
+// whole; stdin, or a file with --encoding (decoded strictly), is held as UTF-8 bytes. Bytes that are not UTF-8
+// are not guessed at: each such line is a problem by line and column (docs/commands.md "pay --from-file").
 export interface OrderText {
   /** The text in pieces, each ending at a line end ("\n" is never a byte of a longer character). */
   pieces(): Generator<string>;
@@ -112,10 +110,8 @@ function* filePieces(path: string): Generator<string> {
 
 const pieceBytes = 1 << 20;
 
-/**
- * A file's bytes in pieces of about 1 MiB, each ending after a "\n" (the last one where the file
- * ends): one buffer, reused, so a piece is good until the next is asked for.
- */
+// A file in pieces, each ending after a "\n" (the last where the file ends), in one reused buffer: a piece is
+// good until the next is asked for.
 function* fileChunks(path: string): Generator<Buffer> {
   const fd = opened(path);
   try {
@@ -165,10 +161,7 @@ function readPiece(path: string, fd: number, buffer: Buffer, held: number): numb
   }
 }
 
-/**
- * The text of UTF-8 bytes, the byte order mark dropped, in pieces of about 1 MiB, each ending
- * at a line end ("\n" is never a byte of a longer character), so a line is never cut.
- */
+// UTF-8 bytes as text pieces (the BOM dropped), each ending at a "\n", never a byte of a longer character.
 function* textPieces(bytes: Buffer): Generator<string> {
   let start = startsWithBom(bytes) ? 3 : 0;
   while (start < bytes.length) {

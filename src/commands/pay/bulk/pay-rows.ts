@@ -27,10 +27,8 @@ export function bulkRowsOf(totals: Totals, notStarted: number): Record<BulkRowSt
   return { ...figures, not_started: notStarted, refused: 0 };
 }
 
-/**
- * The rows of the plan read ahead of the row being started, a page at a time: the intents of the
- * rows about to start are written ahead of them (row-work.ts IntentsAhead). Rows far behind are let go.
- */
+// The plan's rows read ahead of the row being started, a page at a time, for the intents written ahead of them
+// (row-work.ts IntentsAhead); rows far behind are let go.
 class RowsAhead {
   private rows: BulkRow[] = [];
   private first = 0;
@@ -63,11 +61,8 @@ class RowsAhead {
 /** Rows kept behind the one read last: more than a run's rows in flight and ahead ever reach back. */
 const keptBehind = 4096;
 
-/**
- * The rows of the plan paid, settled or skipped, `concurrency` at a time, each row's line
- * written to the results file in the file's order as it ends; then the rows not started (a
- * stop, Ctrl+C), as the ledger has them.
- */
+// The plan's rows paid, settled or skipped `concurrency` at a time, each line written to the results in file
+// order as it ends; then the rows not started (a stop), as the ledger has them.
 export async function payRows(
   out: Output,
   run: { rows: BulkRun; count: number },

@@ -11,13 +11,9 @@ import type { BadRow } from '../../../render/bulk.js';
 import type { Settings } from '../../../settings/resolve.js';
 import { forEachOrdered } from '../../ordered-pool.js';
 
-/**
- * The plan of a bulk run, made before any Payment leaves and kept in the ledger's table of the
- * file (ledger/bulk-run.ts): where each row stands after an earlier run (final, open, or to pay),
- * each row's voucher from a fresh AccountCheck, and the desk's limits and duplicate check over
- * the whole file (purchase/desk-rules.ts, the rules `pay` keeps for one payment, applied to the
- * file's rows in order on top of the ledger's). Every step reads the rows a page at a time.
- */
+// A bulk run's plan, made before any Payment and kept in the ledger's table of the file: where each row stands
+// after earlier runs, its voucher from a fresh AccountCheck, and the desk's rules over the file in order on
+// top of the ledger's (purchase/desk-rules.ts). Each step reads the rows a page at a time.
 export interface BulkRow extends PlannedRow {
   /** final: skipped; open: an intent in the ledger without a final word (settled by Status); new: to pay. */
   start: 'final' | 'open' | 'new';
@@ -38,10 +34,8 @@ export async function* rowsOf(run: BulkRun, afterLine = 0, options: PageOptions 
   }
 }
 
-/**
- * A failure that is the gateway's word on the payment: final. A "not sent" (no status) or "never
- * made" (a notFound code) was never taken, so it is paid again under its TransactionID (spec 3 rule 2).
- */
+// A failure that is the gateway's word on the payment, final. "Not sent" or "never made" (a notFound code) was
+// never taken, so it is paid again under its TransactionID (spec 3 rule 2).
 const isGatewaysFailure = (state: string | undefined, status: string | null, codes: CodeTable): boolean =>
   state === 'failed' && status !== null && classifyCode(status, codes) !== 'notFound';
 
@@ -71,10 +65,8 @@ export interface Starts {
   currencies: Set<string>;
 }
 
-/**
- * Each row's start, and what it pays as far as that is known before its AccountCheck: a row no
- * earlier run had is new (one statement for all of them); an earlier run's starts by its entry.
- */
+// Each row's start and what it pays as far as known before its AccountCheck: a row no earlier run had is new
+// (one statement for all); an earlier run's starts by its entry.
 export async function settleStarts(run: BulkRun, codes: CodeTable): Promise<Starts> {
   await run.startNew();
   const rows = await run.count();
@@ -111,11 +103,8 @@ export class PlanWrites {
 /** How many accounts one look-back asks for: a list the server holds as a query's parameter. */
 const accountsAsked = 10_000;
 
-/**
- * The recent payments to the accounts of the rows that may still be paid (all of a new file's;
- * none of a finished run's), and the operator's when a daily limit is set on them: what the
- * desk's rules weigh (desk-rules.ts lookBackOf), the accounts asked a slice at a time.
- */
+// The recent payments to the accounts of rows that may still be paid, and the operator's under a daily limit:
+// what the desk's rules weigh (desk-rules.ts lookBackOf), asked a slice of accounts at a time.
 export async function recentToAccounts(
   ledger: Ledger,
   owner: Owner,
@@ -148,13 +137,9 @@ export function lookBackFor(
   return lookBackOf(settings.desk, settings.operator.value, currencies, settings.desk.duplicateWindowMs.value, now);
 }
 
-/**
- * spec 4.1: a fresh AccountCheck for every dynamic row to pay (one naming an InvoiceId or a
- * position in the list), `concurrency` at a time; each gets
- * its voucher passed whole (InvoiceId, OrderAmount, name). A refused check, an InvoiceId not in
- * the list or an amount that is not its OrderAmount makes the row bad. A gateway that cannot be
- * reached (or answers what cannot be read) ends the run: nothing was paid.
- */
+// spec 4.1: a fresh AccountCheck for each dynamic row to pay, `concurrency` at a time, its voucher passed whole.
+// A refusal, an InvoiceId not listed or an amount not its OrderAmount makes the row bad; an unreachable or
+// unreadable gateway ends the run, nothing paid.
 export async function resolveVouchers(
   client: GatewayClient,
   run: BulkRun,

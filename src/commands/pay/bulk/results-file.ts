@@ -9,14 +9,9 @@ import { type CharsetEncoder, replyCharset } from '../../../render/csv-charset.j
 import { t } from '../../../run-scope.js';
 import type { OrderRow } from './order-row.js';
 
-/**
- * The results file of a bulk run (`orders.results.csv` beside the input, or --results): an
- * output for the user, written afresh by each run (its header before any Payment leaves), a
- * line for each row as it ends, in the file's order, and one for each row the run did not reach,
- * as the ledger has it. agentpay never reads it back: a run's state is the ledger's
- * (ledger/bulk-run.ts). It goes back as the order file came: its delimiter, a decimal comma
- * when its amounts have one, its line end and its charset (ResultsWriter).
- */
+// The results file (`orders.results.csv` or --results): for the user, written afresh each run, a line per row
+// as it ends, then the rows not reached. Never read back (the run's state is the ledger's); written as the
+// order file came: delimiter, decimal comma, line end, charset.
 type ResultState = 'planned' | TransactionState;
 
 /** A row's order, what it pays (the voucher's OrderAmount or the static amount; empty until known), and how it ended. */
@@ -76,10 +71,8 @@ class Encoder {
 
   constructor(readonly charset: CharsetEncoder) {}
 
-  /**
-   * Adds `text` to the piece for `fd`, writing the piece out first when `text` may not fit;
-   * false, and nothing added, when a character of it has no bytes in the charset.
-   */
+  // Adds `text` to `fd`'s piece, writing the piece first when `text` may not fit; false, nothing added, when a
+  // character of it has no bytes in the charset.
   add(fd: number, text: string): boolean {
     const most = text.length * this.charset.maxBytesPerUnit;
     if (this.used + most > this.buffer.length) this.flush(fd);
@@ -179,17 +172,14 @@ export class ResultsWriter {
     }
   }
 
-  /**
-   * A row's line. The lines of rows ending together go out in one write(2), made once the rows
-   * of this turn of the event loop are done. A write that failed is thrown by the next append,
-   * or by close.
-   */
+  // A row's line. Rows ending in the same turn of the event loop go out in one write(2); a failed write is thrown
+  // by the next append, or by close.
   append(row: ResultRow): void {
     if (this.fd === undefined) return;
     this.throwFailure();
     this.writing(() => this.add(csvRow(columns, row, this.notation)));
-    // Rows that end without waiting on anything (a resume's skipped rows) may all end in one
-    // turn of the event loop: their lines go out every 64 KiB, not all at its end.
+    // Rows that end without waiting (a resume's skipped rows) may all end in one turn of the event
+    // loop: their lines go out every pendingLimit, not all at its end.
     if (this.encoder.held >= pendingLimit) this.flush();
     else this.flushing ??= setImmediate(() => this.flush());
   }
@@ -201,11 +191,8 @@ export class ResultsWriter {
     this.encoder.add(this.fd!, line);
   }
 
-  /**
-   * The file so far written again as UTF-8 with a BOM, under a temporary name renamed over it
-   * (a reader, or a SIGKILL, finds the old file or the new one whole), so that a gateway's text a
-   * single-byte charset cannot hold (an emoji, Kazakh letters in windows-1251) is kept whole.
-   */
+  // The file so far rewritten as UTF-8 with a BOM (a temporary renamed over it, so it is always whole), so a
+  // gateway text the single-byte charset cannot hold is kept whole.
   private turnUtf8(): void {
     const left = this.encoder.charset.encoding;
     this.encoder.flush(this.fd!);

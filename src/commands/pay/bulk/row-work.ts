@@ -1,10 +1,11 @@
 import { DeskRuleRefusedError } from '../../../desk-rule-error.js';
-import { AgentpayError, ExitCode, type ExitCodeValue } from '../../../errors.js';
+import { AgentpayError, ExitCode } from '../../../errors.js';
 import type { PaymentInput } from '../../../gateway/client.js';
 import type { IntentResult, Ledger } from '../../../ledger/ledger.js';
 import { type TransactionView, unknownView } from '../../../protocol/transaction-view.js';
 import { type DeskPolicy, deskGuard } from '../../../purchase/desk-guard.js';
 import { executePayment, intentOf, type PurchaseNotes } from '../../../purchase/execute-payment.js';
+import { exitCodeOfState } from '../../../purchase/outcome.js';
 import type { PaymentSession, PurchaseContext } from '../../../purchase/session.js';
 import { lookUpStatus } from '../../../purchase/status-look-up.js';
 import type { RowResult, RowState } from '../../../render/bulk.js';
@@ -12,18 +13,8 @@ import { t } from '../../../run-scope.js';
 import type { BulkRow } from './plan.js';
 import type { ResultRow } from './results-file.js';
 
-/**
- * One row of a bulk run paid, settled or skipped, through the purchase layer `pay` uses
- * (execute-payment.ts: the intent in the ledger before the Payment leaves, the same
- * TransactionID on every attempt). The desk's rules were applied to the whole file before.
- */
-const exitCodeOfState: Record<Exclude<RowState, 'not-sent'>, ExitCodeValue> = {
-  success: ExitCode.success,
-  failed: ExitCode.declined,
-  pending: ExitCode.pendingOrUnknown,
-  unknown: ExitCode.pendingOrUnknown,
-};
-
+// One row of a bulk run paid, settled or skipped through pay's purchase layer (execute-payment.ts: the intent
+// first, one TransactionID for every attempt); the desk's rules were applied to the whole file before.
 export interface RowWork {
   context: PurchaseContext;
   session: PaymentSession;
@@ -34,19 +25,13 @@ export interface RowWork {
   overrides: readonly string[];
   /** Where the rows' outcomes go while they are written, so that a row's slot goes on to the next. */
   outcomes: OutcomeWrites;
-  /**
-   * The desk's rules once more where each intent is written, in one step with it: the plan
-   * weighed the file against the ledger as it was; another run or terminal may have paid the
-   * same since (a renamed copy of the file started a moment later).
-   */
+  // The desk's rules again where each intent is written, in one step with it: another run or terminal may have
+  // paid the same since the plan weighed the file.
   desk: DeskPolicy;
 }
 
-/**
- * The outcomes the rows handed over (executePayment's deferOutcome), each on its way into the
- * ledger: a row's slot starts the next row meanwhile, and its outcome shares that row's fsync.
- * The run waits for all of them before it sums up and ends.
- */
+// The outcomes rows handed over (executePayment's deferOutcome) on their way into the ledger: the next row starts
+// meanwhile and shares the fsync. The run waits for all before it sums up.
 export class OutcomeWrites {
   private readonly pending = new Set<Promise<void>>();
   private failure: { error: unknown } | undefined;
@@ -150,14 +135,9 @@ async function pay(
   return outcome.view;
 }
 
-/**
- * The intents of the rows about to start, written ahead of them: a row's Payment then leaves
- * without waiting for its own fsync, which ran while the rows before it were paid. Only rows
- * no earlier run had (one that had is checked against the ledger's TransactionIDs first), and
- * none when payments need an open shift. A row written ahead that the run never
- * started (Ctrl+C, a stop) is closed in the ledger as not sent; after a SIGKILL it stays open,
- * and running the file again settles it by Status like any open row.
- */
+// The intents of rows about to start, written ahead so a row's Payment does not wait for its own fsync: only new
+// rows, none when payments need an open shift. One never started is closed as not sent (after a SIGKILL it stays
+// open, and the next run settles it by Status).
 export class IntentsAhead {
   /** Written ahead, not started yet. */
   private readonly recorded = new Map<number, { row: BulkRow; recorded: Promise<IntentResult> }>();
@@ -169,11 +149,8 @@ export class IntentsAhead {
     private readonly window: number,
   ) {}
 
-  /**
-   * The row at `index` starts: the intents of the rows after it are on their way; its own, if
-   * written ahead. They are written a window's worth at a time, when fewer than a window remain
-   * ahead: claims made together share one hold of the ledger's lock and one look-back.
-   */
+  // The row at `index` starts: its own intent if written ahead, and the next window's on its way once fewer than
+  // a window remain; claims made together share one lock and one look-back.
   start(index: number): Promise<IntentResult> | undefined {
     const { work, rows } = this;
     // With shifts, a row's intent waits for its own shift check (executePayment): one written
@@ -229,11 +206,8 @@ export class IntentsAhead {
   }
 }
 
-/**
- * An open row (an intent in the ledger, no final word): Status first (spec 1: use Status when
- * no answer was received). A final or in-progress answer is recorded and stands; "not found"
- * or no answer sends the same Payment again (spec 3 rule 2: the same TransactionID pays once).
- */
+// An open row: Status first (spec 1); a final or in-progress answer is recorded and stands, "not found" or none
+// sends the same Payment again (spec 3 rule 2: one TransactionID pays once).
 async function settleOpen(work: RowWork, row: BulkRow): Promise<TransactionView> {
   const { context, session, ledger } = work;
   const codes = context.settings.codes.table;

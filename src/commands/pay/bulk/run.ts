@@ -15,26 +15,21 @@ import { passwordReadsStdin } from '../../../settings/password.js';
 import type { CommandContext } from '../../context.js';
 import { announceLive } from '../../live-guard.js';
 import { measured } from '../../measured-run.js';
+import { BadRowsError, refuseBadRows } from './bad-rows.js';
 import { DeskRowsRefusedError, deskProblems, deskWeighs, refuseDeskRows } from './desk-problems.js';
 import { type BulkOptions, bulkOptions } from './options.js';
 import { bulkRowsOf, payRows } from './pay-rows.js';
 import { lookBackFor, recentToAccounts, resolveVouchers, rowsOf, type Starts, settleStarts } from './plan.js';
 import { orderCells, ResultsWriter, resultsFileError, resultsPathOf } from './results-file.js';
 import { OutcomeWrites } from './row-work.js';
-import { BadRowsError, readOrders, refuseBadRows } from './rows.js';
+import { readOrders } from './rows.js';
 import { listenForInterrupts } from './run-interrupts.js';
 
-/**
- * `agentpay pay --from-file`: bulk top-ups (docs/commands.md "pay --from-file"). The whole file
- * is checked before anything is sent; each row gets its TransactionID, kept in the ledger with
- * the row (ledger/bulk-run.ts), before any Payment leaves; running the same file again resumes it.
- */
+// `agentpay pay --from-file` (docs/commands.md): the file checked whole before anything is sent, each row's
+// TransactionID in the ledger before any Payment leaves; running the same file again resumes it.
 
-/**
- * The run a file's rows are kept under: its results file, by absolute path, on this host (a
- * desk's ledger is shared). A renamed copy has results of its own, so a run of its own: its rows
- * meet the first run's in the ledger, where the duplicate check and the intent are one step.
- */
+// The run a file's rows are kept under: its results file's absolute path on this host. A renamed copy is a run
+// of its own, whose rows meet the first's in the ledger's duplicate check.
 export const runKeyOf = (resultsPath: string) => `${hostname()}:${resolve(resultsPath)}`;
 
 /** Refuses a file whose rows differ from what an earlier run kept of them. */
