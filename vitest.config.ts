@@ -13,8 +13,8 @@ export default defineConfig({
       {
         extends: true,
         // Unit tests share one module graph per worker: importing src again for each file was
-        // most of their time. So a unit test puts back any process-wide state it changes (the
-        // language: useLanguage('en') in a finally).
+        // most of their time. src keeps no process-wide state (a run's language and secrets are
+        // scoped: test/helpers/in-run.ts), so nothing leaks from one file to the next.
         test: { name: 'unit', include: ['test/unit/**/*.test.ts'], isolate: false },
       },
       {

@@ -131,10 +131,10 @@ export function buildProgram(
   return program;
 }
 
-export async function runCli(argv: readonly string[], io: ProcessIo): Promise<void> {
-  // The shell's Tab (completion/scripts.ts): answered from the program's definition, before
-  // commander parses anything, and without settings, gateway or ledger.
-  // (bin/agentpay.js answers it from the build's dist/completion.json when it has one.)
+/** `said`: the catalogue of the language main.ts chose for this run. */
+export async function runCli(argv: readonly string[], io: ProcessIo, said: Catalogue): Promise<void> {
+  // The shell's Tab (completion/scripts.ts), when bin/agentpay.js had no dist/completion.json:
+  // answered from the program's definition, without settings, gateway or ledger.
   if (argv[0] === '__complete') {
     const [{ completionData }, { writeCompletion }] = await Promise.all([
       import('./completion/tree.js'),
@@ -143,13 +143,8 @@ export async function runCli(argv: readonly string[], io: ProcessIo): Promise<vo
     writeCompletion(completionData(buildProgram(io)), argv.slice(1), io.stdout, io.env);
     return;
   }
-  const [{ languageOfCommandLine }, { useLanguage }] = await Promise.all([
-    import('./settings/language.js'),
-    import('./i18n/current.js'),
-  ]);
-  const t = await useLanguage(languageOfCommandLine(argv, io.env));
   const versionOnly = argv.length === 1 && ['--version', '-V'].includes(argv[0]!);
-  await buildProgram(io, { jsonErrors: argv.includes('--json'), t, versionOnly }).parseAsync([...argv], {
+  await buildProgram(io, { jsonErrors: argv.includes('--json'), t: said, versionOnly }).parseAsync([...argv], {
     from: 'user',
   });
 }

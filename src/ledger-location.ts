@@ -1,5 +1,6 @@
 import { UsageError } from './errors.js';
-import { redactedText, registerSecret } from './secrets.js';
+import { registerSecret } from './run-scope.js';
+import { redactedText } from './secrets.js';
 
 /**
  * Where payments are recorded (the `ledger` setting): a SQLite file or a desk's PostgreSQL. `shown`

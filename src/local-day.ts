@@ -1,5 +1,5 @@
 import { UsageError } from './errors.js';
-import { t } from './i18n/current.js';
+import { t } from './run-scope.js';
 
 // Local days (`TZ`) as `YYYY-MM-DD`: what `--date` names for report and reconcile --registry, and what registry
 // rows are compared on. Given as `YYYY-MM-DD` or, as a desk writes it, `DD.MM.YYYY`.

@@ -1,118 +1,112 @@
 import { setMaxListeners } from 'node:events';
-import type { ExitCodeValue, StopSignal } from './errors.js';
+import { type ErrorLine, errorLines } from './errors/error-line.js';
+import { ExitCode, type ExitCodeValue, exitCodeOfSignal, type StopSignal } from './errors/exit-codes.js';
 import type { Interrupts } from './interrupts.js';
 import { stopSignals } from './platform.js';
+import type { RunScope } from './run-scope.js';
 
-/**
- * The one error boundary: runs the program, prints a one-line message for any error, and sets
- * the exit code. An error no class of errors.ts describes is a bug: "internal error", exit 70,
- * and only such an error shows its stack, under --verbose (an expected refusal is not a crash).
- * Nothing else exits. A known error's text is ours, what came from outside in it blanked where
- * it came in (gateway/client.ts); a bug's message and stack are not, so they pass redactSecrets.
- *
- * Nothing is imported up front: commander and everything else load when the command line asks
- * for them, and cli.ts builds only the commands the command line needs.
- */
-async function report(
-  error: unknown,
-  argv: readonly string[],
-  stderr: NodeJS.WriteStream,
-  signal: StopSignal | undefined,
-): Promise<ExitCodeValue> {
-  const [
-    { CommanderError },
-    { AgentpayError, ExitCode, InterruptedError },
-    { InvalidFieldError },
-    { redactSecrets },
-    { t },
-    { DeskRuleRefusedError },
-  ] = await Promise.all([
-    import('commander'),
-    import('./errors.js'),
-    import('./protocol/problems.js'),
-    import('./secrets.js'),
-    import('./i18n/current.js'),
-    import('./desk-rule-error.js'),
+// The one error boundary and the only process-wide state: the run (language, secrets), the
+// signals, the exit code. Nothing else exits. The rest loads when the command line asks for it.
+const argv = process.argv.slice(2);
+const json = argv.includes('--json');
+const verbose = argv.includes('-v') || argv.includes('--verbose');
+/** The command has settled and said how it ended. */
+let settled = false;
+
+async function main(): Promise<void> {
+  const [{ languageOfCommandLine }, { inRunScope, openRunScope }, { stoppedBy }] = await Promise.all([
+    import('./settings/language.js'),
+    import('./run-scope.js'),
+    import('./interrupts.js'),
   ]);
-  // The language chosen at start-up (cli.ts); English when it failed before choosing.
-  const said = t();
-  // A message may quote a gateway's Message or an order file's cell: its controls are shown, never run.
-  const { shownMessage, terminalSafeJson } = await import('./render/sanitize.js');
+  const run = await openRunScope(languageOfCommandLine(argv, process.env));
+  const interrupts = listenForSignals(run, (body) => inRunScope(run, body));
+  process.on('exit', () => endUnsettled(run, stoppedBy(interrupts)));
+  await inRunScope(run, async () => {
+    try {
+      const { runCli } = await import('./cli.js');
+      // stdin made on first use: most commands never read it.
+      const io = {
+        get stdin() {
+          return process.stdin;
+        },
+        stdout: process.stdout,
+        stderr: process.stderr,
+        env: process.env,
+        interrupts,
+      };
+      await runCli(argv, io, run.said);
+    } catch (error) {
+      process.exitCode = await report(error, run, stoppedBy(interrupts));
+    }
+  });
+  settled = true;
+  // Stopped by a signal and told so: nothing left behind (a prompt, a connection's goodbye) keeps the process.
+  if (stoppedBy(interrupts) !== undefined) process.exit();
+}
+
+/** The event loop ran dry before the command settled: a prompt a signal ended, or a bug (exit 70). */
+function endUnsettled(run: RunScope, signal: StopSignal | undefined): void {
+  if (settled) return;
+  const said = run.said;
+  const line: ErrorLine =
+    signal === undefined
+      ? { exitCode: ExitCode.internal, type: 'InternalError', message: said.errors.stoppedEarly }
+      : { exitCode: exitCodeOfSignal(signal), type: 'InterruptedError', message: said.errors.stopped(signal) };
+  process.stderr.write(errorLines(line, { json, prefix: signal === undefined ? said.boundary.internalError : '' }));
+  process.exitCode = line.exitCode;
+}
+
+/** Prints the one-line message (and hint) for `error`; a bug's text is not ours, so it is redacted. */
+async function report(error: unknown, run: RunScope, signal: StopSignal | undefined): Promise<ExitCodeValue> {
+  const [{ CommanderError }, { failureOf }, { shownMessage }] = await Promise.all([
+    import('commander'),
+    import('./errors/failure.js'),
+    import('./render/sanitize.js'),
+  ]);
+  if (error instanceof CommanderError) return commanderExit(error);
+  const failure = failureOf(error, run.said, signal);
   const shown = (text: string) => shownMessage(text, false);
-  if (error instanceof CommanderError) {
-    // Commander printed its own message (not under --json: see cli.ts); help and version are not failures.
-    const ok = ['commander.helpDisplayed', 'commander.version', 'commander.help'].includes(error.code);
-    if (ok) return ExitCode.success;
-    if (argv.includes('--json')) {
-      // "error: unknown command 'chek'\n(Did you mean check?)" -> message and hint.
-      const [message = '', ...rest] = error.message.replace(/^error: /, '').split('\n');
-      const hint = rest.join(' ').trim();
-      stderr.write(
-        `${JSON.stringify({ error: { exitCode: ExitCode.usage, type: 'UsageError', message, ...(hint ? { hint } : {}) } })}\n`,
-      );
-    }
-    return ExitCode.usage;
+  let text = errorLines(failure, { json, prefix: failure.known ? '' : run.said.boundary.internalError });
+  if (verbose && failure.bodySample !== undefined)
+    text += `  ${run.said.boundary.firstBytes} ${shown(JSON.stringify(failure.bodySample))}\n`;
+  if (verbose && failure.stack !== undefined) text += `${shown(failure.stack)}\n`;
+  process.stderr.write(failure.known ? text : run.secrets.redact(text));
+  return failure.exitCode;
+}
+
+/** Commander printed its own message (not under --json: cli.ts); help and version are no failures. */
+function commanderExit(error: { code: string; message: string }): ExitCodeValue {
+  if (['commander.helpDisplayed', 'commander.version', 'commander.help'].includes(error.code)) return ExitCode.success;
+  if (json) {
+    // "error: unknown command 'chek'\n(Did you mean check?)" -> message and hint.
+    const [message = '', ...rest] = error.message.replace(/^error: /, '').split('\n');
+    const line = { exitCode: ExitCode.usage, type: 'UsageError', message, hint: rest.join(' ').trim() };
+    process.stderr.write(errorLines(line, { json }));
   }
-  // After SIGINT or SIGTERM, "cannot reach the gateway" is what the signal did (it cut the
-  // exchange short): the signal's one line instead. Anything else stands as the command said
-  // it: a payment left unknown (3), an outcome recorded nowhere (6), the gateway's refusal.
-  if (signal !== undefined && error instanceof AgentpayError && error.exitCode === ExitCode.unreachable)
-    error = new InterruptedError(signal);
-  const known = error instanceof AgentpayError || error instanceof InvalidFieldError;
-  const write = (text: string) => stderr.write(known ? text : redactSecrets(text));
-  const exitCode: ExitCodeValue =
-    error instanceof AgentpayError ? error.exitCode : known ? ExitCode.usage : ExitCode.internal;
-  const verbose = argv.includes('-v') || argv.includes('--verbose');
-  const message =
-    error instanceof InvalidFieldError
-      ? said.options.field(error)
-      : error instanceof Error
-        ? error.message
-        : String(error);
-  const hint = error instanceof AgentpayError ? error.hint : known ? undefined : said.boundary.internalErrorHint;
-  if (argv.includes('--json')) {
-    const type = known ? (error as Error).name : 'InternalError';
-    // A desk rule's refusal names the rule (duplicate, limit, approval, shift) for a script.
-    const rule = error instanceof DeskRuleRefusedError ? { rule: error.rule } : {};
-    const json = { error: { exitCode, type, ...rule, message, ...(hint ? { hint } : {}) } };
-    write(`${terminalSafeJson(JSON.stringify(json))}\n`);
-  } else {
-    write(`agentpay: ${known ? '' : said.boundary.internalError}${shown(message)}\n`);
-    if (hint) write(`  ${shown(hint)}\n`);
-  }
-  if (verbose) {
-    if (error instanceof AgentpayError && error.bodySample !== undefined) {
-      write(`  ${said.boundary.firstBytes} ${shown(JSON.stringify(error.bodySample))}\n`);
-    }
-    if (!known && error instanceof Error && error.stack) write(`${shown(error.stack)}\n`);
-  }
-  return exitCode;
+  return ExitCode.usage;
 }
 
 /**
- * SIGINT (Ctrl+C) and SIGTERM (cron, a service manager, `kill`), heard here alone for every
- * command: Node's default would end the process at once, without a word, whatever was in
- * flight. The first aborts the signal the command context hands down (commands stop their
- * look-ups, record what they learned, and end with a line and exit 130 or 143); each is told
- * to the commands that listen (a bulk run's second Ctrl+C stops its settling). A third ends the
- * process without waiting: the ledger's records are written ahead, so that costs a reconcile.
+ * SIGINT and SIGTERM, heard here alone: the first aborts the signal the commands get (they stop,
+ * record what they learned, and end with a line), each is told to the commands that listen (a
+ * bulk run's second Ctrl+C), a third ends the process at once (the ledger was written ahead).
  */
-function listenForSignals(argv: readonly string[]): Interrupts {
+function listenForSignals(run: RunScope, inRun: (body: () => void) => void): Interrupts {
   const stop = new AbortController();
   // Every exchange in flight listens to it: a bulk run at --concurrency 16 has more than Node's 10.
   setMaxListeners(0, stop.signal);
   const listeners = new Set<(signal: StopSignal) => void>();
   let heard = 0;
   const on = (signal: StopSignal) => () => {
-    // The command has settled and said how it ended: whatever still keeps the process alive
-    // (a bug: a server or timer left open) must not outlast a signal. Its exit code stands.
-    if (finished) process.exit();
+    // Settled and told: whatever still keeps the process alive (a bug) must not outlast a signal.
+    if (settled) process.exit();
     heard++;
     if (!stop.signal.aborted) stop.abort(signal);
     for (const listener of [...listeners]) listener(signal);
-    if (heard >= 3) void stopAtOnce(signal, argv);
+    if (heard >= 3) stopAtOnce(signal, run);
   };
-  for (const { heard: name, as } of stopSignals(process.platform)) process.on(name, on(as));
+  for (const { heard: name, as } of stopSignals(process.platform)) process.on(name, () => inRun(on(as)));
   return {
     signal: stop.signal,
     listen: (listener) => {
@@ -122,55 +116,15 @@ function listenForSignals(argv: readonly string[]): Interrupts {
   };
 }
 
-async function stopAtOnce(signal: StopSignal, argv: readonly string[]): Promise<void> {
-  const [{ exitCodeOfSignal }, { t }] = await Promise.all([import('./errors.js'), import('./i18n/current.js')]);
+function stopAtOnce(signal: StopSignal, run: RunScope): void {
   const exitCode = exitCodeOfSignal(signal);
-  const message = t().errors.stoppedAtOnce(signal);
-  process.stderr.write(
-    argv.includes('--json')
-      ? `${JSON.stringify({ error: { exitCode, type: 'InterruptedError', message } })}\n`
-      : `agentpay: ${message}\n`,
-  );
-  finished = true;
+  const message = run.said.errors.stoppedAtOnce(signal);
+  process.stderr.write(errorLines({ exitCode, type: 'InterruptedError', message }, { json }));
+  settled = true;
   process.exit(exitCode);
 }
 
-/** Runs the command line; every error ends here, in report(), as an exit code. */
-async function main(argv: readonly string[]): Promise<void> {
-  const interrupts = listenForSignals(argv);
-  const signalled = () => (interrupts.signal.aborted ? (interrupts.signal.reason as StopSignal) : undefined);
-  try {
-    const [{ runCli }, { t }] = await Promise.all([import('./cli.js'), import('./i18n/current.js')]);
-    stoppedBeforeSettling = () => {
-      const signal = signalled();
-      return signal === undefined ? undefined : { signal, message: t().errors.stopped(signal) };
-    };
-    await runCli(argv, {
-      // Made on first use: most commands never read stdin, and making it costs a few ms.
-      get stdin() {
-        return process.stdin;
-      },
-      stdout: process.stdout,
-      stderr: process.stderr,
-      env: process.env,
-      interrupts,
-    });
-  } catch (error) {
-    process.exitCode = await report(error, argv, process.stderr, signalled());
-  }
-  // Stopped by a signal and told so: nothing the command left behind (a prompt waiting on the
-  // terminal, a connection's last goodbye) may keep the process.
-  if (signalled() !== undefined) {
-    finished = true;
-    process.exit();
-  }
-}
-
-/**
- * Node 22 warns on stderr, once a process, that node:sqlite (the embedded ledger) is experimental:
- * a user can do nothing about it. Node's own printer stays the 'warning' listener for every other
- * warning (and keeps --no-warnings, --trace-warnings, --redirect-warnings); no flag is needed.
- */
+/** Node 22 warns once that node:sqlite is experimental: a user can do nothing about it. Other warnings stand. */
 function hideSqliteExperimentalWarning(): void {
   for (const printWarning of process.listeners('warning')) {
     process.removeListener('warning', printWarning);
@@ -187,42 +141,5 @@ process.stdout.on('error', (error: NodeJS.ErrnoException) => {
   if (error.code !== 'EPIPE') throw error;
 });
 
-/**
- * The signal that stopped the process before its command settled, and its line: a prompt
- * (enquirer) ends the process itself on SIGINT or SIGTERM. Set once the catalogues are loaded.
- */
-let stoppedBeforeSettling: () => { signal: StopSignal; message: string } | undefined = () => undefined;
-// Called, not awaited at the top level: the bundle bin/agentpay.js runs (dist/agentpay.cjs) is
-// CommonJS, which has no top-level await (scripts/bundle.mjs).
-let finished = false;
-const argv = process.argv.slice(2);
-void main(argv).finally(() => (finished = true));
-// What a top-level await gave for free: a process whose event loop ran dry before the command
-// settled (a bug: nothing left to wait on) must not exit 0. It is an internal error like any
-// other bug (exit 70, as report() gives one); if it was paying, the journal holds the intent.
-// The code is written out: errors.js is not loaded up front (see above).
-process.on('exit', () => {
-  if (finished) return;
-  const stopped = stoppedBeforeSettling();
-  if (stopped !== undefined) {
-    // Written out, as below: 130 for SIGINT, 143 for SIGTERM (errors.ts exitCodeOfSignal).
-    const exitCode: ExitCodeValue = stopped.signal === 'SIGTERM' ? 143 : 130;
-    const { message } = stopped;
-    process.stderr.write(
-      argv.includes('--json')
-        ? `${JSON.stringify({ error: { exitCode, type: 'InterruptedError', message } })}\n`
-        : `agentpay: ${message}\n`,
-    );
-    process.exitCode = exitCode;
-    return;
-  }
-  const message =
-    'the command stopped before it finished (nothing was left to wait for); if it was paying, run `agentpay reconcile`';
-  const internal: ExitCodeValue = 70;
-  process.stderr.write(
-    argv.includes('--json')
-      ? `${JSON.stringify({ error: { exitCode: internal, type: 'InternalError', message } })}\n`
-      : `agentpay: internal error: ${message}\n`,
-  );
-  process.exitCode = internal;
-});
+// Called, not awaited: the bundle is CommonJS, which has no top-level await (scripts/bundle.mjs).
+void main().finally(() => (settled = true));

@@ -1,7 +1,7 @@
-import { t } from './i18n/current.js';
 import type { Interrupts } from './interrupts.js';
 import { shownMessage, terminalSafeJson } from './render/sanitize.js';
 import { colorLevelFor, loadStyle, type Style } from './render/style.js';
+import { t } from './run-scope.js';
 import type { GlobalFlags } from './settings/table.js';
 import { type Spinner, startSpinner } from './spinner.js';
 
@@ -14,21 +14,14 @@ export interface ProcessIo {
   interrupts?: Interrupts;
 }
 
-/** Data lines wait at most this long, or until there are this many bytes of them. */
+/** Data lines wait at most this long, or until this many characters of them are gathered. */
 const maxDataDelayMs = 5;
 const maxPendingData = 16 * 1024;
 
 /**
- * Where everything a command says goes: data on stdout (JSON lines under --json), every
- * message on stderr, each stream with its own colour decision. No line is searched for the
- * password (a short one would be found in ordinary words): it is masked where it is sent (the
- * form's field) and blanked where a gateway may echo it (gateway/client.ts), before any of this.
- *
- * Data lines are gathered for a few milliseconds (or 16 KiB) and written together, so a batch
- * of thousands of lines costs a few hundred writes rather than one each, while its lines still
- * stream as answers arrive. A message on stderr first writes the data before it, so the two
- * keep their order on a terminal; the command runner flushes what is left when a command ends
- * (cli.ts), so a single answer is not kept waiting.
+ * Data on stdout (JSON lines under --json), messages on stderr, each stream with its own colour.
+ * Data lines are gathered briefly and written together; a message writes the data before it
+ * first, so the two keep their order. Secrets are blanked where they come in (gateway/client.ts).
  */
 export class Output {
   readonly json: boolean;
@@ -81,11 +74,7 @@ export class Output {
     this.io.stdout.write(chunk);
   }
 
-  /**
-   * Resolves once stdout has taken the data written so far (or has closed). A command writing
-   * many lines in one go awaits it now and then, so that a slow reader (a pipe into a script,
-   * `less`) holds the rest back rather than every line queueing in memory.
-   */
+  /** Resolves once stdout has taken the data so far (or closed): a slow reader holds a long stream back. */
   async drained(): Promise<void> {
     this.flush();
     const { stdout } = this.io;

@@ -1,7 +1,6 @@
 import { closeSync, fstatSync, openSync, readFileSync } from 'node:fs';
 import { UsageError } from './errors.js';
-import { t } from './i18n/current.js';
-import { registerSecret } from './secrets.js';
+import { registerSecret, t } from './run-scope.js';
 import { locatePassword } from './settings/password.js';
 import type { Settings } from './settings/resolve.js';
 import type { Sourced } from './settings/sources.js';

@@ -1,24 +1,15 @@
 import { md5Hex } from './protocol/password.js';
 import { isWholeToken, secretPattern, wordCharacter } from './secret-spellings.js';
 
-/**
- * The secrets of this process (the agent password, and credentials in a proxy or ledger URL),
- * kept so that everything agentpay writes or keeps can be scrubbed of them: Output, the error
- * boundary, the --verbose trace, the gateway client's answers (and so the ledger) and --record
- * cassettes all pass their text through redactSecrets. A secret is found as typed and as its
- * MD5 (spec 5), in every spelling secret-spellings.ts knows; a short one as a whole token only.
- */
+/** What a secret is replaced with wherever agentpay writes or keeps text. */
 export const redactedText = '***';
 
-/**
- * Shorter than this, a secret as typed is not looked for (its MD5 always is): a word of two or
- * three characters is found in ordinary text and numbers far too often (docs/security.md).
- */
+/** Shorter than this, a secret as typed is not looked for (its MD5 always is): too common (docs/security.md). */
 const shortestRedacted = 4;
 /** Shorter than this, a secret is found only as a whole token, not inside a word or number; longer, anywhere. */
 const shortestFoundAnywhere = 8;
-
-const registered = new Set<string>();
+/** How many sets of extra secrets keep their made matchers. */
+const matchersKept = 16;
 
 /** A text looked for, in every spelling: a secret as typed, or an MD5 (its letters in either case). */
 interface LookedFor {
@@ -26,32 +17,16 @@ interface LookedFor {
   caseless: boolean;
 }
 
-/**
- * One secret's expression. A short one (4 to 7 characters) is taken only as a whole token: its
- * first and last characters say whether a letter or digit may not stand before and after it.
- */
+/** One secret's expression; a short one (4 to 7 characters) matches only as a whole token. */
 interface SecretMatcher {
   matcher: RegExp;
   token: { startsWord: boolean; endsWord: boolean } | undefined;
 }
 
-/**
- * All the secrets of one redactSecrets call: `mayHold`, a cheap test whether a text may hold one
- * at all (most texts hold no escape), then the full expressions, longest first, made on first need.
- */
+/** `mayHold`: a cheap test whether a text may hold a secret at all; the full expressions made on first need. */
 interface Matchers {
   mayHold: RegExp;
   full: () => SecretMatcher[];
-}
-
-/** Matchers by the extra secrets they were made with ('' for none), made once each; cleared by registerSecret. */
-const matchers = new Map<string, Matchers | null>();
-const matchersKept = 16;
-
-export function registerSecret(secret: string): void {
-  if (secret === '' || registered.has(secret)) return;
-  registered.add(secret);
-  matchers.clear();
 }
 
 const lengthOf = (text: string) => [...text].length;
@@ -82,25 +57,6 @@ function matcherOf({ text, caseless }: LookedFor): SecretMatcher {
   return { matcher: new RegExp(secretPattern(text, caseless), 'g'), token };
 }
 
-function matchersOf(extra: readonly string[]): Matchers | null {
-  const key = extra.join('\u0000');
-  const known = matchers.get(key);
-  if (known !== undefined) return known;
-  const looked = lookedFor([...new Set([...registered, ...extra])].filter((secret) => secret !== ''));
-  const literals = looked.flatMap(({ text }) => [text, text.replaceAll(' ', '+')]).map(escapedForPattern);
-  let full: SecretMatcher[] | undefined;
-  const made =
-    looked.length === 0
-      ? null
-      : {
-          mayHold: new RegExp([String.raw`\\[\\u"/bfnrt]|%[0-9a-fA-F]{2}`, ...literals].join('|'), 'i'),
-          full: () => (full ??= looked.map(matcherOf)),
-        };
-  if (matchers.size >= matchersKept) matchers.clear();
-  matchers.set(key, made);
-  return made;
-}
-
 /** Every match of a short secret that is a whole token, replaced; one that is not is passed over by a character. */
 function redactTokens(text: string, matcher: RegExp, token: { startsWord: boolean; endsWord: boolean }): string {
   let redacted = '';
@@ -119,14 +75,50 @@ function redactTokens(text: string, matcher: RegExp, token: { startsWord: boolea
   return copied === 0 ? text : redacted + text.slice(copied);
 }
 
-/** Replaces every registered secret (and every one of `extra`), in every spelling, with ***. */
-export function redactSecrets(text: string, extra: readonly string[] = []): string {
-  const matchers = text === '' ? null : matchersOf(extra);
-  if (matchers === null || !matchers.mayHold.test(text)) return text;
-  let redacted = text;
-  for (const { matcher, token } of matchers.full())
-    redacted = token === undefined ? redacted.replace(matcher, redactedText) : redactTokens(redacted, matcher, token);
-  return redacted;
+/**
+ * The secrets of one run (the agent password, credentials in a proxy or ledger URL), found as
+ * typed and as their MD5 (spec 5) in every spelling secret-spellings.ts knows, so that output,
+ * errors, the gateway's answers (and so the ledger) and --record cassettes can be scrubbed of them.
+ */
+export class SecretRegistry {
+  private readonly registered = new Set<string>();
+  /** Matchers by the extra secrets they were made with ('' for none); cleared by register. */
+  private readonly matchers = new Map<string, Matchers | null>();
+
+  register(secret: string): void {
+    if (secret === '' || this.registered.has(secret)) return;
+    this.registered.add(secret);
+    this.matchers.clear();
+  }
+
+  /** `text` with every registered secret (and every one of `extra`), in every spelling, replaced by ***. */
+  redact(text: string, extra: readonly string[] = []): string {
+    const matchers = text === '' ? null : this.matchersOf(extra);
+    if (matchers === null || !matchers.mayHold.test(text)) return text;
+    let redacted = text;
+    for (const { matcher, token } of matchers.full())
+      redacted = token === undefined ? redacted.replace(matcher, redactedText) : redactTokens(redacted, matcher, token);
+    return redacted;
+  }
+
+  private matchersOf(extra: readonly string[]): Matchers | null {
+    const key = extra.join('\u0000');
+    const known = this.matchers.get(key);
+    if (known !== undefined) return known;
+    const looked = lookedFor([...new Set([...this.registered, ...extra])].filter((secret) => secret !== ''));
+    const literals = looked.flatMap(({ text }) => [text, text.replaceAll(' ', '+')]).map(escapedForPattern);
+    let full: SecretMatcher[] | undefined;
+    const made =
+      looked.length === 0
+        ? null
+        : {
+            mayHold: new RegExp([String.raw`\\[\\u"/bfnrt]|%[0-9a-fA-F]{2}`, ...literals].join('|'), 'i'),
+            full: () => (full ??= looked.map(matcherOf)),
+          };
+    if (this.matchers.size >= matchersKept) this.matchers.clear();
+    this.matchers.set(key, made);
+    return made;
+  }
 }
 
 /** A URL with its user name and password (if any) replaced, for messages and `doctor`. */

@@ -1,7 +1,7 @@
 import { AgentpayError, ExitCode, type ExitCodeValue, mostSevere } from '../errors.js';
-import { t } from '../i18n/current.js';
 import type { Output } from '../output.js';
 import type { TransactionState } from '../protocol/transaction-view.js';
+import { t } from '../run-scope.js';
 
 /**
  * The tally of a batch (status of many ids, reconcile): how many ended in each state, and

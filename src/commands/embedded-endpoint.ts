@@ -1,28 +1,11 @@
 import { join } from 'node:path';
 import { UsageError } from '../errors.js';
-import type { ProxyRoute } from '../gateway/http.js';
-import type { CassetteRecorder } from '../gateway/recorder.js';
-import { t } from '../i18n/current.js';
 import type { Output } from '../output.js';
-import type { ReplayMisses } from '../protocol/replay-miss.js';
+import type { Endpoint } from '../purchase/endpoint.js';
+import { registerSecret, t } from '../run-scope.js';
 import type { Replay } from '../sandbox/replay.js';
-import { redactSecrets, registerSecret } from '../secrets.js';
 import { stateDirectory } from '../settings/directories.js';
 import type { ReplaySettings, Settings } from '../settings/resolve.js';
-import type { SettingSource } from '../settings/sources.js';
-
-/** Where requests go and as whom: the embedded sandbox or replay, or the configured gateway. */
-export interface Endpoint {
-  baseUrl: string;
-  agentId: string;
-  password: string;
-  passwordSource: { source: SettingSource; origin?: string | undefined };
-  network: { route: ProxyRoute; description: string };
-  ca: string | undefined;
-  /** --replay: which requests the replay in this process refused, with no recording for them. */
-  replayMisses?: ReplayMisses;
-  stop?: () => Promise<void>;
-}
 
 /** The recordings of --replay, checked whole before anything is sent (docs/replay.md). */
 export async function loadReplay(
@@ -88,24 +71,4 @@ export async function embeddedEndpoint(settings: Settings, out: Output): Promise
     ...(replay ? { replayMisses: (type: string, id: string) => replay.takeMiss(type, id) } : {}),
     stop: sandbox.close,
   };
-}
-
-/**
- * --record's directory, made and proved writable before anything is sent: a payment is never
- * made unrecorded because the directory turned out unwritable after it (docs/replay.md).
- */
-export async function openRecorder(directory: string, password: string): Promise<CassetteRecorder> {
-  const { CassetteRecorder, RecordDirectoryError } = await import('../gateway/recorder.js');
-  try {
-    return CassetteRecorder.open(directory, (text) => redactSecrets(text, [password]));
-  } catch (error) {
-    if (error instanceof RecordDirectoryError)
-      throw new UsageError(t().replay.cannotRecord(error.directory, error.code), { hint: t().replay.nothingSent });
-    throw error;
-  }
-}
-
-/** A cassette that could not be written is told once the command is done: the exchange itself went on. */
-export function warnUnrecorded(recorder: CassetteRecorder | undefined, out: Output): void {
-  if (recorder?.failure !== undefined) out.warn(t().replay.notRecorded(recorder.failure));
 }

@@ -1,13 +1,13 @@
 import { writeFile } from 'node:fs/promises';
 import { errnoCodeOf } from '../errors.js';
 import type { PaymentInput } from '../gateway/client.js';
-import { t } from '../i18n/current.js';
 import { approvalMarksOf } from '../ledger/approval-marks.js';
 import type { JournalEntry, Owner } from '../ledger/ledger.js';
 import { differingParameters } from '../ledger/records.js';
 import { type TransactionView, unknownView } from '../protocol/transaction-view.js';
 import type { LedgerReceipt } from '../render/receipt.js';
 import { plainStyle } from '../render/style.js';
+import { t } from '../run-scope.js';
 import type { CommandContext } from './context.js';
 
 /** The latest word on a transaction; one with no outcome on record is unknown, never failed. */

@@ -1,8 +1,8 @@
 import { CancelledError, InterruptedError, UsageError } from '../errors.js';
 import type { PurchaseInput } from '../gateway/client.js';
-import { t } from '../i18n/current.js';
 import { optionRecord, switchOption } from '../options/values.js';
 import { type LiveLine, renderLiveLine } from '../render/live-line.js';
+import { t } from '../run-scope.js';
 import type { Settings } from '../settings/resolve.js';
 import type { CommandContext } from './context.js';
 

@@ -1,18 +1,9 @@
-import {
-  AgentpayError,
-  ExitCode,
-  type ExitCodeValue,
-  errnoCodeOf,
-  exitCodeOfSignal,
-  LocalStorageError,
-  type StopSignal,
-  UsageError,
-} from '../errors.js';
-import { t } from '../i18n/current.js';
+import { exitCodeOfError } from '../errors/failure.js';
+import { ExitCode, type ExitCodeValue, errnoCodeOf, LocalStorageError, UsageError } from '../errors.js';
 import { stoppedBy } from '../interrupts.js';
 import type { JobFigures } from '../metrics/exposition.js';
 import { parseOptions } from '../options/definition.js';
-import { InvalidFieldError } from '../protocol/problems.js';
+import { t } from '../run-scope.js';
 import type { CommandContext } from './context.js';
 import { metricsOptions } from './metrics-options.js';
 
@@ -20,10 +11,8 @@ import { metricsOptions } from './metrics-options.js';
 export type MeasuredRunner = (rawOptions: unknown, context: CommandContext, figures: JobFigures) => Promise<void>;
 
 /**
- * The exit codes of a job that ran to its end: 0, 1 (a person must look: refused rows,
- * differences with a registry) and 3 (payments left open). The metrics say what it found; any
- * other code (usage, an unreachable gateway, an unreadable ledger, a bug) or a signal means the
- * job did not do its work, and its last success stays where it was.
+ * A job that ran to its end: 0, 1 (refused rows, differences with a registry: a person must look)
+ * or 3 (payments left open). Any other code, or a signal, leaves its last success where it was.
  */
 const ranThrough: ReadonlySet<ExitCodeValue> = new Set([
   ExitCode.success,
@@ -31,24 +20,14 @@ const ranThrough: ReadonlySet<ExitCodeValue> = new Set([
   ExitCode.pendingOrUnknown,
 ]);
 
-/** The exit code main.ts will give for what the run threw (nothing: 0). */
-function exitCodeOf(error: unknown, signal: StopSignal | undefined): ExitCodeValue {
-  if (error === undefined) return ExitCode.success;
-  if (!(error instanceof AgentpayError)) return error instanceof InvalidFieldError ? ExitCode.usage : ExitCode.internal;
-  // As main.ts says it: after a signal, "cannot reach the gateway" is what the signal did.
-  if (signal !== undefined && error.exitCode === ExitCode.unreachable) return exitCodeOfSignal(signal);
-  return error.exitCode;
-}
-
 function storageError(path: string, error: unknown): unknown {
   if (errnoCodeOf(error) === undefined) return error;
   return new LocalStorageError('write the metrics file', path, error, { hint: t().metrics.writeHint });
 }
 
 /**
- * A command's runner with `--metrics-file`: the run timed, and its metrics file written once it
- * ends, whether it succeeded, failed or was stopped by SIGINT or SIGTERM (docs/metrics.md).
- * `jobOf` gives the job label when `--metrics-job` does not.
+ * A command's runner with `--metrics-file`: the run timed, its metrics file written once it ends,
+ * however it ended (docs/metrics.md). `jobOf` gives the job label when `--metrics-job` does not.
  */
 export function measured(jobOf: (rawOptions: unknown) => string, run: MeasuredRunner) {
   return async (rawOptions: unknown, context: CommandContext): Promise<void> => {
@@ -80,7 +59,7 @@ export function measured(jobOf: (rawOptions: unknown) => string, run: MeasuredRu
     const durationMs = performance.now() - started;
     const endedAt = Date.now();
     const signal = stoppedBy(context.interrupts);
-    const exitCode = exitCodeOf(failure?.error, signal);
+    const exitCode = exitCodeOfError(failure?.error, signal);
     const succeeded = signal === undefined && ranThrough.has(exitCode);
     const lastSuccessAt = succeeded ? endedAt : file.previousLastSuccess(path, job);
     try {

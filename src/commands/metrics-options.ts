@@ -1,7 +1,7 @@
 import { UsageError } from '../errors.js';
-import { t } from '../i18n/current.js';
 import type { OptionDefinitions } from '../options/definition.js';
 import { optionalNonBlankText } from '../options/values.js';
+import { t } from '../run-scope.js';
 
 /** A job label: what Prometheus and a person both read without quoting (docs/metrics.md). */
 const jobLabel = /^[a-z][a-z0-9_]{0,63}$/;

@@ -1,9 +1,9 @@
 import { UsageError } from '../errors.js';
-import { t } from '../i18n/current.js';
 import type { OptionDefinitions } from '../options/definition.js';
 import { choiceOption, switchOption } from '../options/values.js';
 import type { Output } from '../output.js';
 import type { CsvNotation } from '../render/csv.js';
+import { t } from '../run-scope.js';
 import { delimiterDefinitions, delimiterOption } from './spreadsheet-options.js';
 
 /** How history and report write their data: `--format table|csv|json` (`--json` is `--format json`), `--bom` for CSV. */

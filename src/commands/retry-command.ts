@@ -2,7 +2,7 @@ import { Option } from 'commander';
 import { PaymentOutcomeUnknownError, type RetryCommand } from '../errors.js';
 import type { PaymentInput } from '../gateway/client.js';
 import type { PaymentOutcome } from '../purchase/outcome.js';
-import { redactSecrets } from '../secrets.js';
+import { redactSecrets } from '../run-scope.js';
 import { settingEntries } from '../settings/table.js';
 import type { CommandContext } from './context.js';
 

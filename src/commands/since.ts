@@ -1,6 +1,6 @@
 import { UsageError } from '../errors.js';
-import { t } from '../i18n/current.js';
 import { givenDay, startOfDay } from '../local-day.js';
+import { t } from '../run-scope.js';
 
 const units: Record<string, number> = { m: 60_000, h: 3_600_000, d: 86_400_000 };
 

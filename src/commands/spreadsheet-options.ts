@@ -1,8 +1,8 @@
 import { UsageError } from '../errors.js';
-import { t } from '../i18n/current.js';
 import type { OptionDefinitions } from '../options/definition.js';
 import { optionalText, switchOption } from '../options/values.js';
 import type { CsvDelimiter } from '../render/csv.js';
+import { t } from '../run-scope.js';
 
 /**
  * CSV as a spreadsheet writes it, for every CSV read or written: `--delimiter`, `--decimal-comma`,

@@ -1,7 +1,7 @@
 import { createReadStream } from 'node:fs';
 import { errnoCodeOf, UsageError } from '../errors.js';
-import { t } from '../i18n/current.js';
 import { isLongId, parseTransactionId } from '../protocol/transaction-id.js';
+import { t } from '../run-scope.js';
 import { linesOf } from '../text-lines.js';
 
 export type IdEntry = { id: string } | { invalid: string };

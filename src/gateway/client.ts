@@ -20,7 +20,7 @@ import type { ReplayMisses } from '../protocol/replay-miss.js';
 import { formatRequestDate, type RequestDateFormat } from '../protocol/request-date.js';
 import { generateTransactionId, namesNoTransaction } from '../protocol/transaction-id.js';
 import { parseVoucherList, redactedVoucherList, type VoucherList } from '../protocol/vouchers.js';
-import { redactSecrets } from '../secrets.js';
+import { redactSecrets } from '../run-scope.js';
 import { ExchangeErrors } from './exchange-errors.js';
 import { ExchangeFailure } from './exchange-failure.js';
 import type { HttpAnswer, Transport } from './http.js';
@@ -37,7 +37,7 @@ export interface GatewayClientOptions {
   dateFormat: RequestDateFormat;
   /**
    * Secrets to blank out of anything traced or put in an error, in every spelling (see
-   * secrets.ts); the wire password by default. Registered process secrets are blanked too.
+   * secrets.ts); the wire password by default. The run's registered secrets are blanked too.
    */
   secrets?: readonly string[];
   /** Answers larger than this are refused as not understood (default maxAnswerBytes, 1 MiB). */
@@ -80,7 +80,7 @@ export class GatewayClient {
   private readonly transport: Transport;
   private readonly ownsTransport: boolean;
   private readonly errors: ExchangeErrors;
-  /** Blanks this client's secrets (and the process's) in every spelling: secrets.ts. */
+  /** Blanks this client's secrets (and the run's) in every spelling: secrets.ts. */
   private readonly redactor = (text: string) => this.redact(text);
 
   constructor(options: GatewayClientOptions) {

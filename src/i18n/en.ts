@@ -173,6 +173,9 @@ const en = {
       EISDIR: 'that path is a directory: give the ledger file itself with --ledger',
       other: 'fix the file, or choose another ledger file with --ledger',
     },
+    /** The event loop ran dry before the command settled (a bug): main.ts. */
+    stoppedEarly:
+      'the command stopped before it finished (nothing was left to wait for); if it was paying, run `agentpay reconcile`',
     /** SIGINT or SIGTERM stopped the command (errors.ts InterruptedError); one line, no hint. */
     stopped: (signal: 'SIGINT' | 'SIGTERM') => `stopped by ${signalText(signal)} before it finished`,
     stoppedNothingPaid: (signal: 'SIGINT' | 'SIGTERM') =>

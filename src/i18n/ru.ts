@@ -268,6 +268,8 @@ const ru: Catalogue = {
       EISDIR: 'этот путь — каталог: укажите сам файл журнала через --ledger',
       other: 'исправьте файл или выберите другой журнал через --ledger',
     },
+    stoppedEarly:
+      'команда остановилась, не закончив (ждать было больше нечего); если шла оплата, выполните `agentpay reconcile`',
     stopped: (signal) => `остановлено по ${signalText(signal)}, команда не закончена`,
     stoppedNothingPaid: (signal) => `остановлено по ${signalText(signal)} до платежа: ничего не оплачено`,
     stoppedReconcile: (signal, recorded) =>

@@ -1,8 +1,8 @@
 import { existsSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { dirname, join } from 'node:path';
-import { t } from '../i18n/current.js';
 import type { LedgerLocation } from '../ledger-location.js';
+import { t } from '../run-scope.js';
 import type { Ledger } from './ledger.js';
 import type { LedgerAdministration } from './team-ledger.js';
 

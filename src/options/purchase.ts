@@ -1,9 +1,9 @@
 import { UsageError } from '../errors.js';
-import { t } from '../i18n/current.js';
 import { accountMaxCharacters, charactersUpTo, forbiddenCharacterIn } from '../protocol/field-bounds.js';
 import type { PurchaseInput } from '../protocol/form.js';
 import { type AmountNotation, parseAmount, parseCurrency } from '../protocol/money.js';
 import { parseTransactionId } from '../protocol/transaction-id.js';
+import { t } from '../run-scope.js';
 import type { OptionDefinition } from './definition.js';
 import {
   optionalNonBlankText,

@@ -1,6 +1,6 @@
 import { UsageError } from '../errors.js';
-import { t } from '../i18n/current.js';
 import type { NumberUnit } from '../i18n/en.js';
+import { t } from '../run-scope.js';
 
 /*
  * Option values as commander hands them over (text, a switch's boolean, a repeatable option's

@@ -1,11 +1,11 @@
 import { EmptyVoucherListError, GatewayRefusedError } from '../errors.js';
 import type { AccountCheckResult, GatewayClient, PurchaseInput } from '../gateway/client.js';
-import { t } from '../i18n/current.js';
 import type { PurchaseOptions } from '../options/purchase.js';
 import { emptyCodeTable, successStatus } from '../protocol/codes.js';
 import type { GatewayAnswer } from '../protocol/envelope.js';
 import { viewOfAnswer } from '../protocol/transaction-view.js';
 import type { VoucherList } from '../protocol/vouchers.js';
+import { t } from '../run-scope.js';
 
 // spec 4.1 for a purchase: the vouchers from a fresh AccountCheck; a refusal is a GatewayRefusedError. For a
 // service the desk declares static, a refusal or an empty list means no list (`vouchers` null, `refused` set

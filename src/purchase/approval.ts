@@ -1,6 +1,6 @@
 import { AgentpayError, ExitCode } from '../errors.js';
-import { t } from '../i18n/current.js';
 import type { Intent } from '../ledger/ledger.js';
+import { t } from '../run-scope.js';
 import { type DeskPolicy, deskFindings, enforceDesk } from './desk-guard.js';
 import { nothingSent } from './execute-payment.js';
 import type { PurchaseContext } from './session.js';

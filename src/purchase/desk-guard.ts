@@ -1,6 +1,6 @@
 import { DeskRuleRefusedError } from '../desk-rule-error.js';
-import { t } from '../i18n/current.js';
 import type { Intent, IntentGuard, Ledger, RecentPayment } from '../ledger/ledger.js';
+import { t } from '../run-scope.js';
 import type { Settings } from '../settings/resolve.js';
 import {
   approvalBreach,

@@ -1,7 +1,7 @@
-import { t } from '../i18n/current.js';
 import type { Catalogue } from '../i18n/en.js';
 import type { Intent, RecentPayment } from '../ledger/ledger.js';
 import { addDecimals, compareDecimals, sameDecimal } from '../protocol/money.js';
+import { t } from '../run-scope.js';
 import type { DeskSettings, LimitKind, LimitRule } from '../settings/desk.js';
 
 // The desk's rules as pure functions over recent payments (docs/desk-safety.md). A failed payment moved no money

@@ -9,13 +9,13 @@ import {
 } from '../errors.js';
 import type { PaymentInput } from '../gateway/client.js';
 import { payAndSettle, type SettleEvent } from '../gateway/settle.js';
-import { t } from '../i18n/current.js';
 import { en } from '../i18n/en.js';
 import { gatewayFaultMessage } from '../i18n/gateway-fault-words.js';
 import type { AttemptRef, Intent, IntentResult, Ledger } from '../ledger/ledger.js';
 import { differingParameters, type IntentRecord } from '../ledger/records.js';
 import { type CodeTable, classifyCode } from '../protocol/codes.js';
 import { type TransactionView, unknownView } from '../protocol/transaction-view.js';
+import { t } from '../run-scope.js';
 import type { Spinner } from '../spinner.js';
 import { type DeskPolicy, deskFindings, deskGuard, enforceDesk, enforceDeskAlone } from './desk-guard.js';
 import { answerText, errorOfView, type PaymentOutcome } from './outcome.js';

@@ -1,10 +1,10 @@
 import { AgentpayError } from '../errors.js';
-import { t } from '../i18n/current.js';
 import type { HeldTransaction, Ledger, Owner } from '../ledger/ledger.js';
 import { replacesOutcome } from '../ledger/records.js';
 import type { Output } from '../output.js';
 import type { CodeTable } from '../protocol/codes.js';
 import { isFinalState } from '../protocol/transaction-view.js';
+import { t } from '../run-scope.js';
 import { settledWord } from './settled-word.js';
 import type { LookUpResult } from './status-look-up.js';
 

@@ -5,9 +5,9 @@ import {
   PaymentOutcomeUnknownError,
   TransactionPendingError,
 } from '../errors.js';
-import { t } from '../i18n/current.js';
 import { type CodeTable, classifyCode } from '../protocol/codes.js';
 import { isRefusedLookUp, type TransactionView } from '../protocol/transaction-view.js';
+import { t } from '../run-scope.js';
 import { classifyHint } from '../settings/code-lists.js';
 
 // A transaction's exit code as status and a bulk run's rows report it: a refusal is the payment's outcome.

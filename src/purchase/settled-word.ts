@@ -1,5 +1,4 @@
 import { type AgentpayError, ExitCode, type ExitCodeValue, ReplayMissError } from '../errors.js';
-import { t } from '../i18n/current.js';
 import type { JournalEntry } from '../ledger/ledger.js';
 import { type CodeTable, classifyCode } from '../protocol/codes.js';
 import type { GatewayAnswer } from '../protocol/envelope.js';
@@ -10,6 +9,7 @@ import {
   unknownView,
   viewOfStatusAnswer,
 } from '../protocol/transaction-view.js';
+import { t } from '../run-scope.js';
 import { answerText } from './outcome.js';
 
 // What a Status answer (or the error instead) tells of a transaction the ledger holds, by reconcile's rules:

@@ -1,5 +1,5 @@
 import { DeskRuleRefusedError } from '../desk-rule-error.js';
-import { t } from '../i18n/current.js';
+import { t } from '../run-scope.js';
 import type { PurchaseContext } from './session.js';
 import { teamLedgerOf } from './team-ledger.js';
 

@@ -1,7 +1,7 @@
 import { UsageError } from '../errors.js';
-import { t } from '../i18n/current.js';
 import type { Ledger } from '../ledger/ledger.js';
 import type { TeamLedger } from '../ledger/team-ledger.js';
+import { t } from '../run-scope.js';
 import type { PurchaseContext } from './session.js';
 
 /** The ledger with its team capabilities (ledger/team-ledger.ts), asked for by what a command needs. */

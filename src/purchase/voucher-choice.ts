@@ -1,8 +1,8 @@
 import { UsageError, VoucherChoiceError } from '../errors.js';
 import type { GatewayClient, PaymentInput } from '../gateway/client.js';
-import { t } from '../i18n/current.js';
 import type { PurchaseOptions } from '../options/purchase.js';
 import type { Voucher, VoucherList } from '../protocol/vouchers.js';
+import { t } from '../run-scope.js';
 import { checkPurchase, emptyVoucherListError } from './account-check.js';
 
 // What is paid for: a voucher passed whole so its InvoiceId and OrderAmount cannot part (spec 4.2), or an

@@ -1,4 +1,4 @@
-import { t } from '../i18n/current.js';
+import { t } from '../run-scope.js';
 import type { RegistryComparison } from './compare.js';
 import { builtInLayouts, type RegistryLayout } from './layout.js';
 import { RegistryFileError, type RegistryRow, type RegistrySummary, readRegistry } from './read.js';

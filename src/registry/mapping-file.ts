@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
 import { UsageError } from '../errors.js';
-import { t } from '../i18n/current.js';
+import { t } from '../run-scope.js';
 import { compileDatePattern } from './dates.js';
 import type { RegistryLayout } from './layout.js';
 

@@ -1,7 +1,7 @@
 import type { CsvError } from 'csv-parse';
 import { UsageError } from '../errors.js';
-import { t } from '../i18n/current.js';
 import { sameDecimal } from '../protocol/money.js';
+import { t } from '../run-scope.js';
 import { DecimalSum, readAmount } from './amounts.js';
 import { compileDatePattern, type DatePattern, isTimeOfDay, readDate } from './dates.js';
 import type { ColumnRef, RegistryLayout } from './layout.js';

@@ -1,5 +1,5 @@
-import { t } from '../i18n/current.js';
 import { longMax, transactionIdFault } from '../protocol/transaction-id.js';
+import { t } from '../run-scope.js';
 
 // Why a TransactionID cell is not one of ours, or undefined: a Long above zero (spec 2.1) without leading
 // zeros, so `00001` is never a second row for the ledger's `1`.

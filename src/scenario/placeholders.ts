@@ -1,5 +1,5 @@
-import { t } from '../i18n/current.js';
 import { isLosslessNumber } from '../protocol/lossless.js';
+import { t } from '../run-scope.js';
 import { type PathSegment, parsePath, resolvePath, valueText } from './path.js';
 
 // `${...}` placeholders (`${var.service}`, `${pay.transactionId}`), `$${` a literal `${`. A value that is one

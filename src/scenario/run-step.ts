@@ -1,8 +1,8 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { ExitCode, type ExitCodeValue, mostSevere } from '../errors.js';
-import { t } from '../i18n/current.js';
 import { type Catalogue, en } from '../i18n/en.js';
 import type { Wanted } from '../i18n/scenario-checks.js';
+import { t } from '../run-scope.js';
 import { type AssertionResult, evaluateExpectation } from './assertions.js';
 import { type CaseScope, remember, scopeOf } from './case-scope.js';
 import { interpolate, PlaceholderError } from './placeholders.js';

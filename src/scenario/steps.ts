@@ -1,7 +1,6 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { AgentpayError, ExitCode, UsageError } from '../errors.js';
 import type { ExchangeEvent, PaymentInput } from '../gateway/client.js';
-import { t } from '../i18n/current.js';
 import {
   amountOption,
   checkOptions,
@@ -22,6 +21,7 @@ import { errorOfView } from '../purchase/outcome.js';
 import type { PaymentSession, PurchaseContext } from '../purchase/session.js';
 import { lookUpStatus } from '../purchase/status-look-up.js';
 import { type PurchaseRequest, paymentInputOf, resolvePurchase, voucherOf } from '../purchase/voucher-choice.js';
+import { t } from '../run-scope.js';
 import type { StepError, StepExecutor, StepResult, StepRun } from './step-outcome.js';
 
 // Scenario steps through the purchase layer and the commands' parsers: check, pay (journaled, settled if lost),

@@ -1,6 +1,6 @@
-import { t } from '../i18n/current.js';
 import type { Catalogue } from '../i18n/en.js';
 import type { CodeList, CodeTable } from '../protocol/codes.js';
+import { t } from '../run-scope.js';
 
 /**
  * The settings that hold a gateway's code table (protocol/codes.ts), by list: their names in

@@ -1,8 +1,8 @@
 import { readFileSync, statSync } from 'node:fs';
 import { UsageError } from '../errors.js';
-import { t } from '../i18n/current.js';
 import type { Catalogue } from '../i18n/en.js';
 import type { FileShape, RawValue } from '../options/definition.js';
+import { t } from '../run-scope.js';
 import { type Profile, settingEntries } from './table.js';
 
 /**

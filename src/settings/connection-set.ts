@@ -1,6 +1,6 @@
 import { UsageError } from '../errors.js';
-import { t } from '../i18n/current.js';
 import type { ConnectionPart } from '../i18n/en.js';
+import { t } from '../run-scope.js';
 import { locatePassword } from './password.js';
 import type { Settings } from './resolve.js';
 import type { Sourced } from './sources.js';

@@ -1,11 +1,11 @@
 import { UsageError } from '../errors.js';
-import { t } from '../i18n/current.js';
 import { type LedgerLocation, parseLedgerLocation } from '../ledger-location.js';
 import type { RawValue } from '../options/definition.js';
 import type { CodeList } from '../protocol/codes.js';
 import { baseUrlForm } from '../protocol/gateway-identity.js';
 import { isPlainDecimal } from '../protocol/money.js';
-import { redactUrlCredentials, registerSecret } from '../secrets.js';
+import { registerSecret, t } from '../run-scope.js';
+import { redactUrlCredentials } from '../secrets.js';
 import { codeListSettings } from './code-lists.js';
 
 /** A raw value to what the program uses; `where` names its source in messages ("flag", a variable, "profile"). */

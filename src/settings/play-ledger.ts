@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { UsageError } from '../errors.js';
-import { t } from '../i18n/current.js';
 import type { LedgerLocation } from '../ledger-location.js';
+import { t } from '../run-scope.js';
 import { stateDirectory } from './directories.js';
 import { rawAt, type Sourced, type SourceInputs } from './sources.js';
 import { settingsTable } from './table.js';

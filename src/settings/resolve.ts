@@ -1,10 +1,10 @@
 import { join } from 'node:path';
 import { UsageError } from '../errors.js';
-import { t } from '../i18n/current.js';
 import type { LedgerLocation } from '../ledger-location.js';
 import type { CodeList, CodeTable } from '../protocol/codes.js';
 import type { PasswordFormat } from '../protocol/password.js';
 import type { RequestDateFormat } from '../protocol/request-date.js';
+import { t } from '../run-scope.js';
 import { codeListSettings, codeLists } from './code-lists.js';
 import { readConfigFile } from './config-file.js';
 import { type DeskSettings, resolveDesk } from './desk.js';

@@ -6,6 +6,7 @@ import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { buildProgram, runCli as runInProcess } from '../../src/cli.js';
 import { completionData } from '../../src/completion/tree.js';
+import { en } from '../../src/i18n/en.js';
 import { agentpayExecutable, isolatedEnv, runCli, testBinary } from '../helpers/cli.js';
 import { skipWithout } from '../helpers/system-tools.js';
 
@@ -173,7 +174,7 @@ describe.skipIf(skipped)("the build's completion data", () => {
     ]) {
       let text = '';
       const stdout = { write: (chunk: string) => ((text += chunk), true) } as unknown as NodeJS.WriteStream;
-      await runInProcess(['__complete', ...words], { stdin: process.stdin, stdout, stderr: process.stderr, env });
+      await runInProcess(['__complete', ...words], { stdin: process.stdin, stdout, stderr: process.stderr, env }, en);
       expect(text).toBe((await runCli(['__complete', ...words], { env })).stdout);
     }
   });

@@ -1,9 +1,10 @@
 import { PassThrough } from 'node:stream';
 import { isLosslessNumber } from 'lossless-json';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createContext, type GatewaySession } from '../../src/commands/context.js';
+import { createContext } from '../../src/commands/context.js';
 import type { JournalRecord } from '../../src/ledger/records.js';
 import type { ProcessIo } from '../../src/output.js';
+import type { GatewaySession } from '../../src/purchase/session.js';
 import { refusedAccount } from '../../src/sandbox/catalogue.js';
 import type { RunningSandbox, SandboxOptions } from '../../src/sandbox/server.js';
 import type { StepExecutor, StepRun } from '../../src/scenario/step-outcome.js';

@@ -2,7 +2,7 @@ import { createServer } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import { GatewayClient } from '../../src/gateway/client.js';
 import { payAndSettle } from '../../src/gateway/settle.js';
-import { useLanguage } from '../../src/i18n/current.js';
+import { inRun } from '../helpers/in-run.js';
 import { listenOnLoopback, onForm } from '../helpers/loopback.js';
 
 /** A gateway that loses the first Payment before committing it, then behaves. */
@@ -97,22 +97,22 @@ describe('payAndSettle', () => {
       ['en', 'interrupted before the answer arrived'],
       ['ru', 'прервано до прихода ответа'],
     ] as const) {
-      await useLanguage(language);
-      const client = new GatewayClient({
-        baseUrl: `http://127.0.0.1:${listener.port}`,
-        credentials: { agentId: '1', wirePassword: 'pw' },
-        timeoutMs: 5000,
-        dateFormat: 'local',
+      await inRun(language, async () => {
+        const client = new GatewayClient({
+          baseUrl: `http://127.0.0.1:${listener.port}`,
+          credentials: { agentId: '1', wirePassword: 'pw' },
+          timeoutMs: 5000,
+          dateFormat: 'local',
+        });
+        const stop = new AbortController();
+        const settling = payAndSettle(client, input, { attempts: 3, delayMs: 10, codes, signal: stop.signal });
+        const before = held.length;
+        while (held.length === before) await new Promise((resolve) => setTimeout(resolve, 10));
+        stop.abort();
+        const settled = await settling.finally(() => client.close());
+        expect(settled.view).toMatchObject({ state: 'unknown', message: said });
       });
-      const stop = new AbortController();
-      const settling = payAndSettle(client, input, { attempts: 3, delayMs: 10, codes, signal: stop.signal });
-      const before = held.length;
-      while (held.length === before) await new Promise((resolve) => setTimeout(resolve, 10));
-      stop.abort();
-      const settled = await settling.finally(() => client.close());
-      expect(settled.view).toMatchObject({ state: 'unknown', message: said });
     }
-    await useLanguage('en');
   });
 });
 

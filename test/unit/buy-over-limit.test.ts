@@ -3,11 +3,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { CancelledError } from '../../src/errors.js';
-import { useLanguage } from '../../src/i18n/current.js';
 import type { Intent } from '../../src/ledger/ledger.js';
 import { limitBreaches } from '../../src/purchase/desk-rules.js';
 import { resolveSettings } from '../../src/settings/resolve.js';
 import { buy, closeBuyServers, gameCoins, payments, sandbox, txnId } from '../helpers/buy-run.js';
+import { inRun } from '../helpers/in-run.js';
 
 // The buy flow, scripted, against a gateway on 127.0.0.1 (test/helpers/buy-run.ts).
 // A voucher over the desk limit for one payment, in English and Russian.
@@ -63,8 +63,7 @@ describe('buy: a voucher over the desk limit for one payment', () => {
   });
 
   it('in Russian too', async () => {
-    await useLanguage('ru');
-    try {
+    await inRun('ru', async () => {
       const gateway = await sandbox();
       const run = await buy(
         gateway.baseUrl,
@@ -77,9 +76,7 @@ describe('buy: a voucher over the desk limit for one payment', () => {
       expect(first!.choices.filter((choice) => choice.label.endsWith('(сверх лимита)'))).toHaveLength(2);
       expect(run.stderr).toMatch(/выберите другой ваучер или запустите buy снова с --over-limit/);
       expect(payments(gateway.received)).toEqual([]);
-    } finally {
-      await useLanguage('en');
-    }
+    });
   });
 
   it('is paid as chosen with --over-limit', async () => {

@@ -1,9 +1,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { profileCatalogue } from '../../src/commands/buy/run.js';
 import { GatewayRefusedError, UsageError } from '../../src/errors.js';
-import { useLanguage } from '../../src/i18n/current.js';
 import { serviceEntries } from '../../src/settings/services.js';
 import { buy, closeBuyServers, payments, sandbox, specServer } from '../helpers/buy-run.js';
+import { inRun } from '../helpers/in-run.js';
 import { formsOfType, noVoucherListRefusal } from '../helpers/spec-server.js';
 
 // The buy flow, scripted, against a gateway on 127.0.0.1 (test/helpers/buy-run.ts).
@@ -121,8 +121,7 @@ describe('buy: a static service the profile declares, on a gateway that refuses 
 
   it('in Russian: the warning and the refusal of an unlisted --amount', async () => {
     const server = await gateway();
-    await useLanguage('ru');
-    try {
+    await inRun('ru', async () => {
       const run = await buy(server.baseUrl, { ...flags, amount: '1500' }, [], { catalogue: profile(cinema) });
       expect(run.stderr).toContain(
         `шлюз отказал в проверке счёта для услуги 601 (${noVoucherListRefusal.message}, ResponseStatus 115); в профиле она объявлена статической, поэтому оплачивается суммой`,
@@ -131,9 +130,7 @@ describe('buy: a static service the profile declares, on a gateway that refuses 
         '--amount 1500 нет среди сумм, указанных в профиле для услуги 601; ничего не оплачено',
       );
       expect((run.error as UsageError).hint).toBe('укажите одну из них точно так, как она записана: 1500.00, 3000.00');
-    } finally {
-      await useLanguage('en');
-    }
+    });
   });
 
   it('without listed amounts asks for one, checked by the amount rules', async () => {

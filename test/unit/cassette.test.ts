@@ -6,8 +6,8 @@ import {
   cassetteOf,
   parseCassette,
 } from '../../src/protocol/cassette.js';
+import { redactSecrets } from '../../src/run-scope.js';
 import { Replay } from '../../src/sandbox/replay.js';
-import { redactSecrets } from '../../src/secrets.js';
 import { utf16be, windows1251 } from '../helpers/legacy-charsets.js';
 
 const password = 'hunter2-secret';

@@ -2,17 +2,19 @@ import { chmodSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { proxyRouteOf } from '../../src/commands/context.js';
 import { UsageError } from '../../src/errors.js';
 import { buildPaymentForm, encodeForm } from '../../src/protocol/form.js';
 import { parseAmount } from '../../src/protocol/money.js';
 import { md5Hex } from '../../src/protocol/password.js';
 import { InvalidFieldError } from '../../src/protocol/problems.js';
 import { parseTransactionId } from '../../src/protocol/transaction-id.js';
-import { redactSecrets, redactUrlCredentials, registerSecret } from '../../src/secrets.js';
+import { proxyRouteOf } from '../../src/purchase/endpoint.js';
+import { redactSecrets, registerSecret } from '../../src/run-scope.js';
+import { redactUrlCredentials } from '../../src/secrets.js';
 import { locatePassword } from '../../src/settings/password.js';
 import { describeSettings } from '../../src/settings/report.js';
 import { resolveSettings } from '../../src/settings/resolve.js';
+import { inRun } from '../helpers/in-run.js';
 import { rejection } from '../helpers/thrown.js';
 
 /** The validation behind the CLI's exit-2 cases, exhaustively and in-process. */
@@ -79,21 +81,23 @@ describe('form encoding keeps every value one field', () => {
 describe('secrets', () => {
   const password = 'p@ss &=+ wörd"\\';
 
-  it('every spelling of a registered secret is blanked: typed, MD5, form-, URI- and JSON-encoded', () => {
-    registerSecret(password);
-    const spelled = [
-      password,
-      md5Hex(password),
-      md5Hex(password).toUpperCase(),
-      new URLSearchParams({ p: password }).toString().slice(2),
-      encodeURIComponent(password),
-      JSON.stringify(password).slice(1, -1),
-      // JSON that escapes all but ASCII, in either case of hex digits (PHP, Python).
-      JSON.stringify(password).slice(1, -1).replace('ö', '\\u00f6'),
-      JSON.stringify(password).slice(1, -1).replace('ö', '\\u00F6'),
-    ];
-    expect(redactSecrets('ab\\/cd', ['ab/cd'])).toBe('***');
-    for (const spelling of spelled) expect(redactSecrets(`before ${spelling} after`)).toBe('before *** after');
+  it('every spelling of a registered secret is blanked: typed, MD5, form-, URI- and JSON-encoded', async () => {
+    await inRun('en', async () => {
+      registerSecret(password);
+      const spelled = [
+        password,
+        md5Hex(password),
+        md5Hex(password).toUpperCase(),
+        new URLSearchParams({ p: password }).toString().slice(2),
+        encodeURIComponent(password),
+        JSON.stringify(password).slice(1, -1),
+        // JSON that escapes all but ASCII, in either case of hex digits (PHP, Python).
+        JSON.stringify(password).slice(1, -1).replace('ö', '\\u00f6'),
+        JSON.stringify(password).slice(1, -1).replace('ö', '\\u00F6'),
+      ];
+      expect(redactSecrets('ab\\/cd', ['ab/cd'])).toBe('***');
+      for (const spelling of spelled) expect(redactSecrets(`before ${spelling} after`)).toBe('before *** after');
+    });
   });
 
   it('an unregistered secret passed along is blanked too; other text is left alone', () => {
@@ -199,24 +203,31 @@ describe('settings', () => {
   });
 
   it('doctor sees each setting with its source; proxy credentials never', async () => {
-    const env = {
-      ...home({ timeout: 1234, dateFormat: 'iso' }),
-      AGENTPAY_AGENT_ID: '77',
-      HTTP_PROXY: 'http://me:proxy-pass@p:1',
-    };
-    const shown = Object.fromEntries(
-      describeSettings(await resolveSettings({ baseUrl: 'https://g.example' }, env), {
-        isTerminal: false,
-        wasAsked: false,
-      }).map((s) => [s.key, s]),
-    );
-    expect(shown.baseUrl).toEqual({ key: 'baseUrl', value: 'https://g.example', source: 'flag', origin: '--base-url' });
-    expect(shown.agentId).toEqual({ key: 'agentId', value: '77', source: 'env', origin: 'AGENTPAY_AGENT_ID' });
-    expect(shown.timeoutMs).toMatchObject({ value: '1234', source: 'profile' });
-    expect(shown.dateFormat).toMatchObject({ value: 'iso', source: 'profile' });
-    expect(shown.passwordFormat).toMatchObject({ value: 'plain', source: 'default' });
-    expect(shown.httpProxy).toMatchObject({ value: 'http://***:***@p:1/', source: 'env', origin: 'HTTP_PROXY' });
-    expect(JSON.stringify(shown)).not.toContain('proxy-pass');
-    expect(redactSecrets('proxy-pass')).toBe('***');
+    await inRun('en', async () => {
+      const env = {
+        ...home({ timeout: 1234, dateFormat: 'iso' }),
+        AGENTPAY_AGENT_ID: '77',
+        HTTP_PROXY: 'http://me:proxy-pass@p:1',
+      };
+      const shown = Object.fromEntries(
+        describeSettings(await resolveSettings({ baseUrl: 'https://g.example' }, env), {
+          isTerminal: false,
+          wasAsked: false,
+        }).map((s) => [s.key, s]),
+      );
+      expect(shown.baseUrl).toEqual({
+        key: 'baseUrl',
+        value: 'https://g.example',
+        source: 'flag',
+        origin: '--base-url',
+      });
+      expect(shown.agentId).toEqual({ key: 'agentId', value: '77', source: 'env', origin: 'AGENTPAY_AGENT_ID' });
+      expect(shown.timeoutMs).toMatchObject({ value: '1234', source: 'profile' });
+      expect(shown.dateFormat).toMatchObject({ value: 'iso', source: 'profile' });
+      expect(shown.passwordFormat).toMatchObject({ value: 'plain', source: 'default' });
+      expect(shown.httpProxy).toMatchObject({ value: 'http://***:***@p:1/', source: 'env', origin: 'HTTP_PROXY' });
+      expect(JSON.stringify(shown)).not.toContain('proxy-pass');
+      expect(redactSecrets('proxy-pass')).toBe('***');
+    });
   });
 });

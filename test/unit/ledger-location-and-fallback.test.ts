@@ -13,7 +13,8 @@ import {
 import type { OutcomeRecord } from '../../src/ledger/records.js';
 import { parseLedgerLocation } from '../../src/ledger-location.js';
 import { unknownView } from '../../src/protocol/transaction-view.js';
-import { redactSecrets } from '../../src/secrets.js';
+import { redactSecrets } from '../../src/run-scope.js';
+import { inRun } from '../helpers/in-run.js';
 
 describe('the ledger setting', () => {
   it('is a SQLite file unless it is a postgres:// URL', () => {
@@ -28,19 +29,21 @@ describe('the ledger setting', () => {
     });
   });
 
-  it('names a postgres ledger with its password as *** and keeps that password out of every message', () => {
-    const location = parseLedgerLocation(
-      'postgres://desk:p%40ss-w0rd-7731@db.example:5433/ledger?sslmode=require',
-      'env AGENTPAY_LEDGER',
-    );
-    expect(location.shown).toBe('postgres://desk:***@db.example:5433/ledger?sslmode=require');
-    expect(redactSecrets('connecting with p@ss-w0rd-7731 and p%40ss-w0rd-7731')).toBe('connecting with *** and ***');
-    const asParameter = parseLedgerLocation(
-      'postgres://db.example/ledger?user=desk&password=other-secret-9921',
-      'flag',
-    );
-    expect(asParameter.shown).toBe('postgres://db.example/ledger?user=desk&password=***');
-    expect(redactSecrets('other-secret-9921')).toBe('***');
+  it('names a postgres ledger with its password as *** and keeps that password out of every message', async () => {
+    await inRun('en', async () => {
+      const location = parseLedgerLocation(
+        'postgres://desk:p%40ss-w0rd-7731@db.example:5433/ledger?sslmode=require',
+        'env AGENTPAY_LEDGER',
+      );
+      expect(location.shown).toBe('postgres://desk:***@db.example:5433/ledger?sslmode=require');
+      expect(redactSecrets('connecting with p@ss-w0rd-7731 and p%40ss-w0rd-7731')).toBe('connecting with *** and ***');
+      const asParameter = parseLedgerLocation(
+        'postgres://db.example/ledger?user=desk&password=other-secret-9921',
+        'flag',
+      );
+      expect(asParameter.shown).toBe('postgres://db.example/ledger?user=desk&password=***');
+      expect(redactSecrets('other-secret-9921')).toBe('***');
+    });
   });
 
   it('refuses another scheme or nothing, naming the source', () => {

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { type GatewayAnswer, redactedAnswer } from '../../src/protocol/envelope.js';
 import { md5Hex } from '../../src/protocol/password.js';
 import { redactedVoucherList } from '../../src/protocol/vouchers.js';
-import { redactSecrets } from '../../src/secrets.js';
+import { redactSecrets } from '../../src/run-scope.js';
 import { echoedSpellings } from '../helpers/echoing-gateway.js';
 
 const password = 'Ech#o wörd&"/+%x9';

@@ -1,11 +1,11 @@
 import { CancelledError, UsageError } from '../../errors.js';
-import { t } from '../../i18n/current.js';
 import type { ApprovalRequest, Approvals } from '../../ledger/team-ledger.js';
 import { optionalText, optionRecord, switchOption } from '../../options/values.js';
 import { parseTransactionId } from '../../protocol/transaction-id.js';
+import { journalGatewayOf } from '../../purchase/session.js';
 import { teamLedgerOf } from '../../purchase/team-ledger.js';
+import { t } from '../../run-scope.js';
 import type { CommandContext } from '../context.js';
-import { journalGatewayOf } from '../context.js';
 
 /** `agentpay approvals`: the open requests, oldest first (a JSON object a line under --json). */
 export async function runApprovals(_raw: unknown, context: CommandContext): Promise<void> {

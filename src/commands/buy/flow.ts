@@ -1,6 +1,5 @@
 import { CancelledError, EmptyVoucherListError, GatewayRefusedError } from '../../errors.js';
 import type { PaymentInput } from '../../gateway/client.js';
-import { t } from '../../i18n/current.js';
 import type { PurchaseOptions } from '../../options/purchase.js';
 import { type ForeignExchange, foreignExchangeOf } from '../../protocol/exchange-rate.js';
 import { generateTransactionId } from '../../protocol/transaction-id.js';
@@ -13,6 +12,7 @@ import { type PurchaseChoice, paymentInputOf } from '../../purchase/voucher-choi
 import { renderPurchaseSummary } from '../../render/purchase.js';
 import { shownText } from '../../render/sanitize.js';
 import { renderReceipt } from '../../render/transaction.js';
+import { t } from '../../run-scope.js';
 import { cancelledBeforePaying } from '../live-guard.js';
 import { followPending } from './follow.js';
 import { Interrupted, untilInterrupted } from './interrupt.js';

@@ -1,9 +1,9 @@
 import { TransactionPendingError } from '../../errors.js';
-import { t } from '../../i18n/current.js';
 import type { TransactionView } from '../../protocol/transaction-view.js';
 import { errorOfView } from '../../purchase/outcome.js';
 import { lookUpStatus } from '../../purchase/status-look-up.js';
 import { renderReceipt } from '../../render/transaction.js';
+import { t } from '../../run-scope.js';
 import { Interrupted, untilInterrupted } from './interrupt.js';
 import type { BuyScope } from './types.js';
 

@@ -1,11 +1,11 @@
 import { UsageError } from '../../errors.js';
-import { t } from '../../i18n/current.js';
 import type { PurchaseOptions } from '../../options/purchase.js';
 import { compareDecimals } from '../../protocol/money.js';
 import type { Voucher } from '../../protocol/vouchers.js';
 import type { PurchaseChoice } from '../../purchase/voucher-choice.js';
 import { voucherChoiceLabels } from '../../render/purchase.js';
 import { renderVoucherTable } from '../../render/vouchers.js';
+import { t } from '../../run-scope.js';
 import type { BuyScope } from './types.js';
 
 /** More vouchers than this and typing filters the list. */

@@ -1,5 +1,4 @@
 import { type EmptyVoucherListError, type GatewayRefusedError, UsageError } from '../../errors.js';
-import { t } from '../../i18n/current.js';
 import {
   defaultCurrency,
   type PurchaseOptions,
@@ -12,6 +11,7 @@ import { InvalidFieldError } from '../../protocol/problems.js';
 import type { PurchaseChoice } from '../../purchase/voucher-choice.js';
 import { truncate } from '../../render/purchase.js';
 import { shownText } from '../../render/sanitize.js';
+import { t } from '../../run-scope.js';
 import type { BuyScope } from './types.js';
 
 /** The questions of `buy`: what the flags did not give, and what to change after a refusal. */

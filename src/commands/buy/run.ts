@@ -1,5 +1,4 @@
 import { InterruptedError, type StopSignal, UsageError } from '../../errors.js';
-import { t } from '../../i18n/current.js';
 import { stoppedBy } from '../../interrupts.js';
 import { amountOption, checkedPurchaseText, typedAmountNotation } from '../../options/purchase.js';
 import { optionalNonBlankText, optionalText, optionRecord, switchOption } from '../../options/values.js';
@@ -8,6 +7,7 @@ import { parseCurrency } from '../../protocol/money.js';
 import { deskFindings } from '../../purchase/desk-guard.js';
 import { executePayment, intentOf, nothingSent } from '../../purchase/execute-payment.js';
 import { lookUpBook } from '../../purchase/look-up-record.js';
+import { t } from '../../run-scope.js';
 import type { ServiceEntries } from '../../settings/services.js';
 import type { CommandContext } from '../context.js';
 import { writeReceiptFile } from '../ledger-receipt.js';

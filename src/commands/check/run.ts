@@ -1,11 +1,11 @@
 import { GatewayRefusedError } from '../../errors.js';
-import { t } from '../../i18n/current.js';
 import { checkOptions, typedAmountNotation } from '../../options/purchase.js';
 import { successStatus } from '../../protocol/codes.js';
 import { foreignExchangeOf } from '../../protocol/exchange-rate.js';
 import { stringifyLosslessJson } from '../../protocol/lossless.js';
 import { accountCheckLine } from '../../purchase/account-check.js';
 import { shownText } from '../../render/sanitize.js';
+import { t } from '../../run-scope.js';
 import type { CommandContext } from '../context.js';
 
 /** The pay command for what was checked, currency included: the gateway refuses another one. */

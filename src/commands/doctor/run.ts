@@ -1,14 +1,15 @@
 import { existsSync } from 'node:fs';
 import { AgentpayError } from '../../errors.js';
-import { t } from '../../i18n/current.js';
 import { type CodeTable, classifyCode } from '../../protocol/codes.js';
 import { generateTransactionId } from '../../protocol/transaction-id.js';
+import type { GatewaySession } from '../../purchase/session.js';
 import { doctorJson, type GatewayCheck, type LedgerCheck, renderDoctorReport } from '../../render/doctor.js';
+import { t } from '../../run-scope.js';
 import { codeListSettings } from '../../settings/code-lists.js';
 import { stateDirectory } from '../../settings/directories.js';
 import { describeSettings } from '../../settings/report.js';
 import type { Settings } from '../../settings/resolve.js';
-import type { CommandContext, GatewaySession } from '../context.js';
+import type { CommandContext } from '../context.js';
 
 /**
  * A made-up TransactionID is one the gateway cannot know: its answer is the gateway's

@@ -1,9 +1,9 @@
 import { UsageError } from '../../errors.js';
-import { t } from '../../i18n/current.js';
 import type { OptionDefinitions } from '../../options/definition.js';
 import { optionalText } from '../../options/values.js';
 import { gatewayIdentity } from '../../protocol/gateway-identity.js';
 import { transactionStates } from '../../protocol/transaction-view.js';
+import { t } from '../../run-scope.js';
 
 /** --gateway as the ledger names gateways: the base URL's identity, however spelled (protocol/gateway-identity.ts), or "sandbox". */
 function gatewayOption(raw: unknown): string | undefined {

@@ -1,4 +1,3 @@
-import { t } from '../../i18n/current.js';
 import { en } from '../../i18n/en.js';
 import { untilInterrupted } from '../../interrupts.js';
 import { approvalMarksOf } from '../../ledger/approval-marks.js';
@@ -7,6 +6,7 @@ import { parseOptions } from '../../options/definition.js';
 import { optionRecord } from '../../options/values.js';
 import { type TransactionView, unknownView } from '../../protocol/transaction-view.js';
 import type { HistoryRow } from '../../render/history.js';
+import { t } from '../../run-scope.js';
 import type { CommandContext } from '../context.js';
 import { type DataFormatChoice, dataFormatOption, writeCsvLine } from '../output-format.js';
 import { parseSince } from '../since.js';

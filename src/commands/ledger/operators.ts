@@ -1,7 +1,6 @@
 import { UsageError } from '../../errors.js';
-import { t } from '../../i18n/current.js';
 import { optionRecord } from '../../options/values.js';
-import { registerSecret } from '../../secrets.js';
+import { registerSecret, t } from '../../run-scope.js';
 import type { CommandContext } from '../context.js';
 import { administration } from './run.js';
 

@@ -1,6 +1,6 @@
 import { UsageError } from '../../errors.js';
-import { t } from '../../i18n/current.js';
 import { optionRecord } from '../../options/values.js';
+import { t } from '../../run-scope.js';
 import { amountsPerCurrency } from '../../settings/parsers.js';
 import type { CommandContext } from '../context.js';
 import { refused } from './operators.js';

@@ -1,12 +1,12 @@
 import { statSync } from 'node:fs';
 import { DeskRuleRefusedError } from '../../desk-rule-error.js';
 import { errnoCodeOf, LocalStorageError, UsageError } from '../../errors.js';
-import { t } from '../../i18n/current.js';
 import { untilInterrupted } from '../../interrupts.js';
 import { isLegacyJournal, legacyJournalRecords } from '../../ledger/journal-import/journal-records.js';
 import { lineOf } from '../../ledger/record-format.js';
 import type { LedgerAdministration } from '../../ledger/team-ledger.js';
 import { optionRecord } from '../../options/values.js';
+import { t } from '../../run-scope.js';
 import type { CommandContext } from '../context.js';
 
 /** The team ledger the settings name, as its administrator reaches it; a file is told in one line it has none. */

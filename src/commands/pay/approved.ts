@@ -1,5 +1,4 @@
 import { TransactionPendingError, UsageError } from '../../errors.js';
-import { t } from '../../i18n/current.js';
 import type { Ledger, Owner } from '../../ledger/ledger.js';
 import { optionRecord } from '../../options/values.js';
 import { parseTransactionId } from '../../protocol/transaction-id.js';
@@ -7,6 +6,7 @@ import { executePayment, nothingSent } from '../../purchase/execute-payment.js';
 import { errorOfView } from '../../purchase/outcome.js';
 import { requireOpenShift } from '../../purchase/shift-guard.js';
 import { teamLedgerOf } from '../../purchase/team-ledger.js';
+import { t } from '../../run-scope.js';
 import type { CommandContext } from '../context.js';
 import { guardLivePay, yesOption } from '../live-guard.js';
 

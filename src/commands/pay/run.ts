@@ -1,5 +1,4 @@
 import { AgentpayError, ExitCode, InterruptedError } from '../../errors.js';
-import { t } from '../../i18n/current.js';
 import { stoppedBy } from '../../interrupts.js';
 import { payOptions } from '../../options/purchase.js';
 import { optionRecord } from '../../options/values.js';
@@ -10,6 +9,7 @@ import { heldVoucher } from '../../purchase/held-retry.js';
 import type { PaymentOutcome } from '../../purchase/outcome.js';
 import { paymentInputOf, resolvePurchase } from '../../purchase/voucher-choice.js';
 import { shownText } from '../../render/sanitize.js';
+import { t } from '../../run-scope.js';
 import type { CommandContext } from '../context.js';
 import { guardLivePay, yesOption } from '../live-guard.js';
 import { outcomeWithRetry, withRetryHint } from '../retry-command.js';

@@ -1,11 +1,12 @@
 import { UsageError } from '../../errors.js';
-import { t } from '../../i18n/current.js';
 import type { JournalEntry } from '../../ledger/ledger.js';
 import { parseOptions } from '../../options/definition.js';
 import { optionRecord } from '../../options/values.js';
 import { parseTransactionId } from '../../protocol/transaction-id.js';
+import { journalGatewayOf } from '../../purchase/session.js';
+import { t } from '../../run-scope.js';
 import type { Settings } from '../../settings/resolve.js';
-import { type CommandContext, journalGatewayOf } from '../context.js';
+import type { CommandContext } from '../context.js';
 import { receiptOf, utcOffsetAt } from '../ledger-receipt.js';
 import { receiptOptions } from './options.js';
 

@@ -6,18 +6,19 @@ import {
   type LocalStorageError,
   mostSevere,
 } from '../../errors.js';
-import { t } from '../../i18n/current.js';
 import { stoppedBy } from '../../interrupts.js';
 import type { JournalEntry, Ledger } from '../../ledger/ledger.js';
 import { dayOption, localDay, startOfDay } from '../../local-day.js';
 import type { JobFigures } from '../../metrics/exposition.js';
 import type { Output } from '../../output.js';
+import { journalGatewayOf } from '../../purchase/session.js';
 import { type Finding, RegistryComparison } from '../../registry/compare.js';
 import type { RegistryLayout } from '../../registry/layout.js';
 import { type AnotherDay, loadRegistry, registryLayoutOf } from '../../registry/load-registry.js';
 import { RegistryFileError, type RegistrySummary } from '../../registry/read.js';
 import { shownText } from '../../render/sanitize.js';
-import { type CommandContext, journalGatewayOf } from '../context.js';
+import { t } from '../../run-scope.js';
+import type { CommandContext } from '../context.js';
 import type { ReconcileOptions } from './options.js';
 import { batchSettling, settleBatch } from './settle-batch.js';
 import { unrecordedFailure } from './settle-entry.js';

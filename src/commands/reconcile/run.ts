@@ -1,13 +1,14 @@
 import { InterruptedError, UsageError } from '../../errors.js';
-import { t } from '../../i18n/current.js';
 import { stoppedBy } from '../../interrupts.js';
 import type { Owner, OwnerCount } from '../../ledger/ledger.js';
 import type { JobFigures } from '../../metrics/exposition.js';
 import { parseOptions } from '../../options/definition.js';
 import { optionRecord } from '../../options/values.js';
+import { journalGatewayOf } from '../../purchase/session.js';
+import { t } from '../../run-scope.js';
 import { classifyHint } from '../../settings/code-lists.js';
 import { BatchTally } from '../batch-tally.js';
-import { type CommandContext, journalGatewayOf } from '../context.js';
+import type { CommandContext } from '../context.js';
 import { measured } from '../measured-run.js';
 import { parseSince } from '../since.js';
 import { type ReconcileOptions, reconcileOptions } from './options.js';

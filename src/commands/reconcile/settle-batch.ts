@@ -1,6 +1,7 @@
 import type { ClaimedBatch } from '../../ledger/ledger.js';
 import type { CodeTable } from '../../protocol/codes.js';
-import type { CommandContext, GatewaySession } from '../context.js';
+import type { GatewaySession } from '../../purchase/session.js';
+import type { CommandContext } from '../context.js';
 import { forEachOrdered } from '../ordered-pool.js';
 import { type Settled, settleEntry } from './settle-entry.js';
 

@@ -1,8 +1,8 @@
 import { AgentpayError, LocalStorageError } from '../../errors.js';
 import type { JournalEntry, Ledger } from '../../ledger/ledger.js';
 import type { CodeTable } from '../../protocol/codes.js';
+import type { GatewaySession } from '../../purchase/session.js';
 import { type SettledWord, settledWord } from '../../purchase/settled-word.js';
-import type { GatewaySession } from '../context.js';
 
 /** Settling one open ledger entry by Status, as `reconcile` does it (and `reconcile --registry --settle`). */
 

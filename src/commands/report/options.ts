@@ -1,8 +1,8 @@
 import { UsageError } from '../../errors.js';
-import { t } from '../../i18n/current.js';
 import type { OptionDefinitions } from '../../options/definition.js';
 import { textListOption, wholeNumberOption } from '../../options/values.js';
 import { type ReportDimension, reportDimensions } from '../../render/report.js';
+import { t } from '../../run-scope.js';
 import { parseDimensions } from './tally.js';
 
 /** --by: the dimensions to group by, in the order given, the default when none. */

@@ -1,6 +1,6 @@
 import { UsageError } from '../../errors.js';
-import { t } from '../../i18n/current.js';
 import { dayOption, startOfDay } from '../../local-day.js';
+import { t } from '../../run-scope.js';
 import { parseSince } from '../since.js';
 
 /** The payments a report covers: intents at or after `from` (every one when null) and before `until`. */

@@ -1,5 +1,4 @@
 import { UsageError } from '../../errors.js';
-import { t } from '../../i18n/current.js';
 import { untilInterrupted } from '../../interrupts.js';
 import { approvalMarksOf } from '../../ledger/approval-marks.js';
 import type { LedgerEntry, LedgerHistory } from '../../ledger/ledger.js';
@@ -8,6 +7,7 @@ import { parseOptions } from '../../options/definition.js';
 import { optionRecord } from '../../options/values.js';
 import { teamLedgerOf } from '../../purchase/team-ledger.js';
 import type { ReportLines } from '../../render/report.js';
+import { t } from '../../run-scope.js';
 import type { CommandContext } from '../context.js';
 import { measured } from '../measured-run.js';
 import { type DataFormatChoice, dataFormatOption, writeCsvLine } from '../output-format.js';

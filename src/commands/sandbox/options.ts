@@ -1,7 +1,7 @@
 import { UsageError } from '../../errors.js';
-import { t } from '../../i18n/current.js';
 import type { OptionDefinitions } from '../../options/definition.js';
 import { optionalText } from '../../options/values.js';
+import { t } from '../../run-scope.js';
 import { garbageKinds } from '../../sandbox/garbage.js';
 import { sandboxBreaks } from '../../sandbox/gateway-logic.js';
 

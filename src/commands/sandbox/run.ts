@@ -1,9 +1,9 @@
 import { UsageError } from '../../errors.js';
-import { t } from '../../i18n/current.js';
 import type { Said } from '../../i18n/language.js';
 import { parseOptions } from '../../options/definition.js';
 import { choiceOption } from '../../options/values.js';
 import type { Output } from '../../output.js';
+import { t } from '../../run-scope.js';
 import { sandboxBreaks } from '../../sandbox/gateway-logic.js';
 import { codeListSettings, codeLists, codeTableEnvironment } from '../../settings/code-lists.js';
 import type { CommandContext } from '../context.js';

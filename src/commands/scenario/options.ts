@@ -1,7 +1,7 @@
 import { UsageError } from '../../errors.js';
-import { t } from '../../i18n/current.js';
 import type { OptionDefinitions } from '../../options/definition.js';
 import { textListOption, wholeNumberOption } from '../../options/values.js';
+import { t } from '../../run-scope.js';
 
 /** --report: where each report goes, at most one of them to stdout (-). */
 function reportsOption(raw: unknown): { format: 'junit' | 'html'; path: string }[] {

@@ -1,5 +1,4 @@
 import { AgentpayError, ExitCode, InterruptedError, TransactionPendingError, UsageError } from '../../errors.js';
-import { t } from '../../i18n/current.js';
 import { stoppedBy } from '../../interrupts.js';
 import type { LedgerEntry } from '../../ledger/ledger.js';
 import type { Shift } from '../../ledger/team-ledger.js';
@@ -13,6 +12,7 @@ import {
 import { defaultGraceSeconds } from '../../options/purchase.js';
 import { optionRecord, switchOption } from '../../options/values.js';
 import { teamLedgerOf, type WithTeam } from '../../purchase/team-ledger.js';
+import { t } from '../../run-scope.js';
 import type { CommandContext } from '../context.js';
 import { dataFormatOption, writeCsvLine } from '../output-format.js';
 

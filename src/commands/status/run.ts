@@ -1,6 +1,5 @@
 import { existsSync } from 'node:fs';
 import { UsageError } from '../../errors.js';
-import { t } from '../../i18n/current.js';
 import type { Ledger } from '../../ledger/ledger.js';
 import { parseOptions } from '../../options/definition.js';
 import { optionRecord } from '../../options/values.js';
@@ -10,6 +9,7 @@ import { lookUpBook } from '../../purchase/look-up-record.js';
 import { errorOfView } from '../../purchase/outcome.js';
 import { type LookUpResult, lookUpStatus } from '../../purchase/status-look-up.js';
 import { shownText } from '../../render/sanitize.js';
+import { t } from '../../run-scope.js';
 import { passwordReadsStdin } from '../../settings/password.js';
 import type { Settings } from '../../settings/resolve.js';
 import { BatchTally } from '../batch-tally.js';

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import { UsageError } from '../../errors.js';
-import { t } from '../../i18n/current.js';
+import { t } from '../../run-scope.js';
 import { intentOfRow, type Query, type Row, text } from '../sql/rows.js';
 import type { ApprovalKey, ApprovalRequest, Approvals, ApprovedPurchase } from '../team-ledger.js';
 import { sqlStateOf } from './refusals.js';

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { LedgerUnreachableError, noPaymentSent } from '../../errors.js';
-import { t } from '../../i18n/current.js';
+import { t } from '../../run-scope.js';
 import { type Claim, groupedByOwner, lookBackOfClaims } from '../claim-queue.js';
 import type { Intent, IntentResult, RecentPayment, RecordedBy } from '../ledger.js';
 import { differingParameters } from '../records.js';

@@ -5,7 +5,7 @@ import pg from 'pg';
 import pgPass from 'pgpass';
 import { LedgerUnreachableError } from '../../errors.js';
 import type { LedgerLocation } from '../../ledger-location.js';
-import { redactSecrets } from '../../secrets.js';
+import { redactSecrets } from '../../run-scope.js';
 
 /**
  * A connection to the team ledger with node-postgres (docs/team-ledger.md says why that

@@ -1,6 +1,6 @@
 import { DeskRuleRefusedError } from '../../desk-rule-error.js';
 import { type AgentpayError, UsageError } from '../../errors.js';
-import { t } from '../../i18n/current.js';
+import { t } from '../../run-scope.js';
 
 /**
  * The refusals the database's own rules raise where an intent is written (desk-rules-schema.ts),

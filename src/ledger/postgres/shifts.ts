@@ -1,5 +1,5 @@
 import { UsageError } from '../../errors.js';
-import { t } from '../../i18n/current.js';
+import { t } from '../../run-scope.js';
 import { iso, type Query, type Row, text } from '../sql/rows.js';
 import type { Shift, Shifts } from '../team-ledger.js';
 import { canonicalJson, sha256Hex } from '../z-report.js';

@@ -3,8 +3,8 @@ import { dirname } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { makeDirectory } from '../../durable.js';
 import { errnoCodeOf, LocalStorageError, UsageError } from '../../errors.js';
-import { t } from '../../i18n/current.js';
 import type { StorageAction } from '../../i18n/en.js';
+import { t } from '../../run-scope.js';
 import { isLegacyJournal } from '../journal-import/journal-files.js';
 
 // The ledger's file: 0600 (its -wal and -shm take its mode), synchronous=FULL so a commit survives a crash, a

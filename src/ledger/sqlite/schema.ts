@@ -1,5 +1,5 @@
 import { UsageError } from '../../errors.js';
-import { t } from '../../i18n/current.js';
+import { t } from '../../run-scope.js';
 import { beginWrite, type WriteTurnPlace, whenFree } from './write-turn.js';
 
 // postgres/schema.ts in SQLite's spelling, by `PRAGMA user_version`, triggers too. SQLite's own tables:

@@ -1,8 +1,8 @@
 import type { DatabaseSync } from 'node:sqlite';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { InterruptedError, LocalStorageError, type StopSignal } from '../../errors.js';
-import { t } from '../../i18n/current.js';
 import type { StorageAction } from '../../i18n/en.js';
+import { t } from '../../run-scope.js';
 import { isBusy } from '../../sqlite-busy.js';
 import { isSqliteError, storageError } from './database.js';
 

@@ -1,6 +1,6 @@
 import { UsageError } from '../../../errors.js';
-import { t } from '../../../i18n/current.js';
 import { type BadRow, badRowsText } from '../../../render/bulk.js';
+import { t } from '../../../run-scope.js';
 
 /** A file refused whole for its bad rows (exit 2): how many rows were bad, for the run's metrics. */
 export class BadRowsError extends UsageError {

@@ -1,10 +1,10 @@
 import { type DeskRule, DeskRuleRefusedError } from '../../../desk-rule-error.js';
-import { t } from '../../../i18n/current.js';
 import type { BulkRun } from '../../../ledger/bulk-run.js';
 import type { Intent, Owner, RecentPayment } from '../../../ledger/ledger.js';
 import { addDecimals } from '../../../protocol/money.js';
 import { breachText, duplicatesOf, duplicateText, limitBreaches } from '../../../purchase/desk-rules.js';
 import { type BadRow, badRowsText } from '../../../render/bulk.js';
+import { t } from '../../../run-scope.js';
 import type { Settings } from '../../../settings/resolve.js';
 import { type BulkRow, PlanWrites, rowsOf } from './plan.js';
 

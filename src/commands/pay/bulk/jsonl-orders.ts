@@ -1,8 +1,8 @@
 import { closestName } from '../../../closest-name.js';
-import { t } from '../../../i18n/current.js';
 import { forbiddenCharacterText } from '../../../options/purchase.js';
 import { forbiddenCharacterIn } from '../../../protocol/field-bounds.js';
 import type { BadRow } from '../../../render/bulk.js';
+import { t } from '../../../run-scope.js';
 import { linesOf } from '../../../text-lines.js';
 import { parseJsonRow } from './json-row.js';
 import type { OrderBatches } from './order-batches.js';

@@ -1,5 +1,4 @@
 import { UsageError } from '../../../errors.js';
-import { t } from '../../../i18n/current.js';
 import type { OptionDefinition, OptionDefinitions } from '../../../options/definition.js';
 import {
   choiceOption,
@@ -9,6 +8,7 @@ import {
   optionRecord,
   switchOption,
 } from '../../../options/values.js';
+import { t } from '../../../run-scope.js';
 import {
   delimiterDefinitions,
   delimiterOption,

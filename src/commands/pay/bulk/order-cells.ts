@@ -1,4 +1,3 @@
-import { t } from '../../../i18n/current.js';
 import { forbiddenCharacterText } from '../../../options/purchase.js';
 import {
   accountMaxCharacters,
@@ -7,6 +6,7 @@ import {
   forbiddenCharacterIn,
   serviceIdMaxDigits,
 } from '../../../protocol/field-bounds.js';
+import { t } from '../../../run-scope.js';
 
 /** The columns of an order (docs/commands.md "pay --from-file"), in the order messages list them. */
 export const orderColumns = ['service', 'account', 'currency', 'invoice-id', 'invoice', 'amount', 'key'] as const;

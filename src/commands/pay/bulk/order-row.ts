@@ -1,4 +1,3 @@
-import { t } from '../../../i18n/current.js';
 import type { BulkOrder } from '../../../ledger/bulk-run.js';
 import { defaultCurrency } from '../../../options/purchase.js';
 import { fromDecimalComma } from '../../../protocol/decimal-comma.js';
@@ -11,6 +10,7 @@ import {
 import { isPlainDecimal, parseCurrency } from '../../../protocol/money.js';
 import { InvalidFieldError } from '../../../protocol/problems.js';
 import type { BadRow } from '../../../render/bulk.js';
+import { t } from '../../../run-scope.js';
 import { cellTextProblem, type OrderColumn, orderColumns } from './order-cells.js';
 
 // The orders of `pay --from-file` (docs/commands.md), each row checked before anything is sent and known by its

@@ -1,10 +1,10 @@
 import { isUtf8 } from 'node:buffer';
 import { closeSync, openSync, readFileSync, readSync } from 'node:fs';
 import { errnoCodeOf, UsageError } from '../../../errors.js';
-import { t } from '../../../i18n/current.js';
 import { notUtf8 } from '../../../not-utf8.js';
 import type { BadRow } from '../../../render/bulk.js';
 import type { CsvDelimiter, CsvLineEnd } from '../../../render/csv.js';
+import { t } from '../../../run-scope.js';
 
 /** How the order file is written, as --delimiter, --decimal-comma and --encoding give it (each may be left out). */
 export interface OrderNotation {

@@ -1,12 +1,12 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { AgentpayError, ExitCode, type ExitCodeValue, mostSevere } from '../../../errors.js';
-import { t } from '../../../i18n/current.js';
 import type { BulkRun } from '../../../ledger/bulk-run.js';
 import type { BulkRowState, JobFigures } from '../../../metrics/exposition.js';
 import type { Output } from '../../../output.js';
 import { addDecimals } from '../../../protocol/money.js';
 import * as text from '../../../render/bulk.js';
 import { shownText } from '../../../render/sanitize.js';
+import { t } from '../../../run-scope.js';
 import { forEachOrdered } from '../../ordered-pool.js';
 import { type BulkRow, rowsOf } from './plan.js';
 import { startProgress } from './progress.js';

@@ -1,6 +1,6 @@
-import { t } from '../../../i18n/current.js';
 import type { Output } from '../../../output.js';
 import { type Progress, progressBar } from '../../../render/bulk.js';
+import { t } from '../../../run-scope.js';
 
 /** The progress bar of a bulk run on a terminal's stderr: rows done of all, failures, elapsed, an estimate. */
 export interface ProgressBar {

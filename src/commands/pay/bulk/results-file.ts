@@ -2,11 +2,11 @@ import { closeSync, fsyncSync, openSync, readSync, renameSync } from 'node:fs';
 import { basename, dirname, extname, join } from 'node:path';
 import { removeLeftover, syncDirectory, writeAll } from '../../../durable.js';
 import { errnoCodeOf, LocalStorageError } from '../../../errors.js';
-import { t } from '../../../i18n/current.js';
 import type { BulkOrder, BulkPlan } from '../../../ledger/bulk-run.js';
 import type { TransactionState } from '../../../protocol/transaction-view.js';
 import { type CsvColumn, type CsvNotation, csvHeader, csvRow } from '../../../render/csv.js';
 import { type CharsetEncoder, replyCharset } from '../../../render/csv-charset.js';
+import { t } from '../../../run-scope.js';
 import type { OrderRow } from './order-row.js';
 
 // The results file (`orders.results.csv` or --results): for the user, written afresh each run, a line per row

@@ -1,7 +1,6 @@
 import { DeskRuleRefusedError } from '../../../desk-rule-error.js';
 import { AgentpayError, ExitCode } from '../../../errors.js';
 import type { PaymentInput } from '../../../gateway/client.js';
-import { t } from '../../../i18n/current.js';
 import type { IntentResult, Ledger } from '../../../ledger/ledger.js';
 import { type TransactionView, unknownView } from '../../../protocol/transaction-view.js';
 import { type DeskPolicy, deskGuard } from '../../../purchase/desk-guard.js';
@@ -10,6 +9,7 @@ import { exitCodeOfState } from '../../../purchase/outcome.js';
 import type { PaymentSession, PurchaseContext } from '../../../purchase/session.js';
 import { lookUpStatus } from '../../../purchase/status-look-up.js';
 import type { RowResult, RowState } from '../../../render/bulk.js';
+import { t } from '../../../run-scope.js';
 import type { BulkRow } from './plan.js';
 import type { ResultRow } from './results-file.js';
 

@@ -1,7 +1,7 @@
 import { extname } from 'node:path';
-import { t } from '../../../i18n/current.js';
 import type { BulkRun } from '../../../ledger/bulk-run.js';
 import type { BadRow } from '../../../render/bulk.js';
+import { t } from '../../../run-scope.js';
 import { refuseBadRows } from './bad-rows.js';
 import { headerDelimiter, readCsv } from './csv-orders.js';
 import { readJsonLines } from './jsonl-orders.js';

@@ -1,8 +1,8 @@
 import { setMaxListeners } from 'node:events';
 import { CancelledError, exitCodeOfSignal, type StopSignal } from '../../../errors.js';
-import { t } from '../../../i18n/current.js';
 import { type Interrupts, stoppedBy } from '../../../interrupts.js';
 import type { Output } from '../../../output.js';
+import { t } from '../../../run-scope.js';
 
 /** Ctrl+C (or SIGTERM) once: no new rows start; twice: the rows in flight stop settling. */
 export function listenForInterrupts(out: Output, signals: Interrupts) {
