@@ -131,7 +131,7 @@ const layers = {
     why: 'a command is options and an action; cli.ts assembles the commands, main.ts runs them',
   },
   program: {
-    paths: files('cli.ts', 'cli-language.ts', 'commands-needed.ts', 'help-layout.ts'),
+    paths: files('cli.ts', 'cli-language.ts', 'help-layout.ts'),
     uses: everythingBelow,
     rule: 'program-imports-no-main',
     why: 'the program (commander, help, the commands) is assembled here and run by main.ts',
