@@ -19,9 +19,21 @@ export default defineConfig({
       },
       {
         extends: true,
+        // These files mostly spawn the CLI; a fresh worker per file was much of a small file's cost.
+        // They share a worker's modules, so a file ends what it starts (servers, runs: ended-runs.ts).
         test: {
           name: 'system',
-          include: ['test/{e2e,gateway,tty}/**/*.test.ts'],
+          include: ['test/{e2e,tty}/**/*.test.ts'],
+          setupFiles: ['./test/helpers/ended-runs.ts'],
+          isolate: false,
+        },
+      },
+      {
+        extends: true,
+        // The gateway client in-process: the process's secrets and language are its own per file.
+        test: {
+          name: 'gateway',
+          include: ['test/gateway/**/*.test.ts'],
           setupFiles: ['./test/helpers/ended-runs.ts'],
         },
       },

@@ -8,6 +8,7 @@ export interface PostgresServer {
   stop(): Promise<void>;
   remove(): Promise<void>;
 }
-export function startPostgres(): Promise<PostgresServer>;
+/** `keptCluster`: where the first server's initdb cluster is kept, copied by the next ones. */
+export function startPostgres(options?: { keptCluster?: string }): Promise<PostgresServer>;
 /** Copies what is inside `from` into the directory `to`, modes and links kept, files hard-linked where they can be. */
 export function copyTree(from: string, to: string): void;

@@ -121,20 +121,8 @@ function checkTemporaryRoot() {
   );
 }
 
-/**
- * Starts a server; resolves { url(database), port, password, stop(), start(), remove() }.
- * `stop()` stops it (its data stays), `start()` starts it again on the same port, `remove()`
- * stops it and deletes its data. `url('name')` is a postgres:// URL of that database.
- */
-export async function startPostgres() {
-  checkTemporaryRoot();
-  const { initdb, postgres } = reachableBinaries(await binaries());
-  const directory = mkdtempSync(join(tmpdir(), 'agentpay-pg-'));
-  chmodSync(directory, 0o777);
-  const data = join(directory, 'data');
-  const password = 'test-password';
-  const passwordFile = join(directory, 'password');
-  writeFileSync(passwordFile, `${password}\n`, { mode: 0o644 });
+/** A fresh cluster in `data`, made by initdb as the server's user. */
+function initialise(initdb, data, passwordFile) {
   const init = spawnSync(
     initdb,
     ['-D', data, '-U', user, '--pwfile', passwordFile, '-A', 'scram-sha-256', '--no-sync', '-E', 'UTF8', '--locale=C'],
@@ -145,6 +133,53 @@ export async function startPostgres() {
   );
   if (init.status !== 0)
     throw new Error(`initdb failed (${init.status ?? init.error?.code}): ${init.stderr ?? init.error}`);
+}
+
+/** `cp -a`: the copy keeps the files' owner (the server's user) and the data directory's mode. */
+function copyCluster(from, to) {
+  const copy = spawnSync('cp', ['-a', from, to], { encoding: 'utf8' });
+  if (copy.status !== 0) throw new Error(`cp -a ${from} failed (${copy.status ?? copy.error?.code}): ${copy.stderr}`);
+}
+
+/**
+ * The cluster made once in `kept` (a directory of the test run's temporary root) and copied for
+ * each server: copying is cheaper than initdb. Workers racing to make it each stage their own
+ * and rename it into place; the first rename wins.
+ */
+function initialiseFromKept(initdb, data, passwordFile, kept) {
+  try {
+    statSync(join(kept, 'PG_VERSION'));
+  } catch {
+    const staging = mkdtempSync(`${kept}-`);
+    chmodSync(staging, 0o777);
+    initialise(initdb, join(staging, 'data'), passwordFile);
+    try {
+      renameSync(join(staging, 'data'), kept);
+    } catch (error) {
+      if (error.code !== 'ENOTEMPTY' && error.code !== 'EEXIST') throw error;
+    }
+    rmSync(staging, { recursive: true, force: true });
+  }
+  copyCluster(kept, data);
+}
+
+/**
+ * Starts a server; resolves { url(database), port, password, stop(), start(), remove() }.
+ * `stop()` stops it (its data stays), `start()` starts it again on the same port, `remove()`
+ * stops it and deletes its data. `url('name')` is a postgres:// URL of that database.
+ * `keptCluster`: where a cluster made by initdb is kept to be copied by the next servers.
+ */
+export async function startPostgres({ keptCluster } = {}) {
+  checkTemporaryRoot();
+  const { initdb, postgres } = reachableBinaries(await binaries());
+  const directory = mkdtempSync(join(tmpdir(), 'agentpay-pg-'));
+  chmodSync(directory, 0o777);
+  const data = join(directory, 'data');
+  const password = 'test-password';
+  const passwordFile = join(directory, 'password');
+  writeFileSync(passwordFile, `${password}\n`, { mode: 0o644 });
+  if (keptCluster === undefined) initialise(initdb, data, passwordFile);
+  else initialiseFromKept(initdb, data, passwordFile, keptCluster);
   const port = await freePort();
   let server;
   let log = '';

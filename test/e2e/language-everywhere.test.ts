@@ -59,11 +59,21 @@ const everyCommand = commandLines(buildProgram(io));
 const commandWords = [...new Set(everyCommand.flat().flatMap((name) => name.split('-')))];
 typedValues.push(...commandWords);
 
+/** The help of every command, run once and read by the two tests on help. */
+let helps: Promise<{ command: string[]; help: Awaited<ReturnType<typeof ru>> }[]> | undefined;
+const helpOfEveryCommand = () => {
+  helps ??= (async () => {
+    const all = [];
+    for (const command of [[], ...everyCommand]) all.push({ command, help: await ru([...command, '--help']) });
+    return all;
+  })();
+  return helps;
+};
+
 describe('agentpay --lang ru: help, scenario, the sandbox and errors', () => {
   it('the help of every command and subcommand', async () => {
     expect(everyCommand).toContainEqual(['ledger', 'migrate']);
-    for (const command of [[], ...everyCommand]) {
-      const help = await ru([...command, '--help']);
+    for (const { help } of await helpOfEveryCommand()) {
       expect(help.code).toBe(0);
       expect(help.stdout).toMatch(/^Использование: agentpay/);
       expectRussian(help, typedValues);
@@ -72,8 +82,7 @@ describe('agentpay --lang ru: help, scenario, the sandbox and errors', () => {
 
   it('the values flags and arguments take are named in Russian in help: <список>, never <list>', async () => {
     // englishLeft passes over placeholders as typed; here each one's words are read, backticks included.
-    for (const command of [[], ...everyCommand]) {
-      const help = await ru([...command, '--help']);
+    for (const { command, help } of await helpOfEveryCommand()) {
       const named = [...help.stdout.matchAll(/<([^<>]+)>/g)].map(([, words]) => words).join(' ');
       expect(englishLeft(named.replace(/[|:]/g, ' '), typedValues), command.join(' ')).toEqual([]);
     }

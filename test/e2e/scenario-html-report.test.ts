@@ -1,8 +1,8 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { afterEach, describe, expect, it } from 'vitest';
-import { openInChromium } from '../helpers/chromium.js';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { type Browser, launchChromium } from '../helpers/chromium.js';
 import { isolatedEnv, runCli } from '../helpers/cli.js';
 import { formsOfType, type SpecServer, startSpecServer } from '../helpers/spec-server.js';
 import { skipWithout } from '../helpers/system-tools.js';
@@ -18,7 +18,14 @@ const injected = '<img src=x onerror=alert(1)>';
 const retitling = `<img src=y onerror="document.title='ran'">`;
 
 let server: SpecServer | undefined;
+let browser: Browser | undefined;
 let closePage: (() => Promise<void>) | undefined;
+beforeAll(() => {
+  if (!skipped) browser = launchChromium();
+});
+afterAll(async () => {
+  await browser?.close();
+});
 afterEach(async () => {
   await closePage?.();
   await server?.close();
@@ -49,7 +56,7 @@ interface PageFacts {
 }
 
 async function open(path: string): Promise<{ facts: PageFacts; dialogs: string[] }> {
-  const page = await openInChromium(pathToFileURL(path).href);
+  const page = await browser!.open(pathToFileURL(path).href);
   closePage = page.close;
   const facts = (await page.evaluate(pageFacts)) as PageFacts;
   return { facts, dialogs: page.dialogs };

@@ -28,6 +28,12 @@ interface Page {
   close(): Promise<void>;
 }
 
+export interface Browser {
+  /** A new tab at `url`, once its load event fired. */
+  open(url: string): Promise<Page>;
+  close(): Promise<void>;
+}
+
 type Message = {
   id?: number;
   method?: string;
@@ -37,7 +43,10 @@ type Message = {
   sessionId?: string;
 };
 
-export async function openInChromium(url: string): Promise<Page> {
+type Send = (method: string, params?: Record<string, unknown>, sessionId?: string) => Promise<Message>;
+
+/** One browser for a file's tests (a launch costs more than a tab): each test opens its own tab. */
+export function launchChromium(): Browser {
   const profile = mkdtempSync(join(tmpdir(), 'agentpay-chromium-'));
   const args = [
     '--headless',
@@ -72,7 +81,7 @@ export async function openInChromium(url: string): Promise<Page> {
     }
   });
   let nextId = 1;
-  const send = (method: string, params: Record<string, unknown> = {}, sessionId?: string): Promise<Message> =>
+  const send: Send = (method, params = {}, sessionId) =>
     new Promise((resolve, reject) => {
       const id = nextId++;
       waiting.set(id, { resolve, reject });
@@ -85,9 +94,17 @@ export async function openInChromium(url: string): Promise<Page> {
     clearTimeout(killer);
     rmSync(profile, { recursive: true, force: true });
   };
+  return { open: (url) => openTab(send, listeners, url), close };
+}
+
+async function openTab(send: Send, listeners: ((m: Message) => void)[], url: string): Promise<Page> {
+  const target = await send('Target.createTarget', { url: 'about:blank' });
+  const targetId = target.result!.targetId as string;
+  const close = async () => {
+    await send('Target.closeTarget', { targetId }).catch(() => undefined);
+  };
   try {
-    const target = await send('Target.createTarget', { url: 'about:blank' });
-    const attached = await send('Target.attachToTarget', { targetId: target.result!.targetId, flatten: true });
+    const attached = await send('Target.attachToTarget', { targetId, flatten: true });
     const sessionId = attached.result!.sessionId as string;
     const dialogs: string[] = [];
     const loaded = new Promise<void>((resolve) =>

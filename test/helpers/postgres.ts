@@ -1,8 +1,13 @@
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import pg from 'pg';
-import { type PostgresServer, startPostgres } from '../../scripts/postgres-server.mjs';
+import { type PostgresServer, startPostgres as startServer } from '../../scripts/postgres-server.mjs';
 
 export type { PostgresServer };
-export { startPostgres };
+
+/** A server of its own, its cluster copied from one initdb made once in the run's temporary root. */
+export const startPostgres = (): Promise<PostgresServer> =>
+  startServer({ keptCluster: join(tmpdir(), 'agentpay-pg-cluster') });
 
 let databases = 0;
 
