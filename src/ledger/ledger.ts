@@ -21,9 +21,9 @@ export interface Ledger {
   readonly location: LedgerLocation;
   /** Who the ledger records as operator whatever the profile says (PostgreSQL: the role logged in as). */
   readonly recordsAs?: string | undefined;
-  /** The intent, recorded before a Payment may leave (throws: nothing may be sent). A TransactionID
-   * held for another purchase is a conflict, for the same one a retry. The desk's rules and the
-   * write are one atomic step in both backends: two processes at once cannot both pass. */
+  /** The intent, recorded before a Payment may leave (throws: nothing may be sent). A TransactionID held for
+   * another purchase is a conflict, for the same one a retry (spec 3 rule 2). The desk's rules and the write
+   * are one atomic step in both backends: two processes at once cannot both pass. */
   recordIntent(intent: Intent, options: IntentOptions): Promise<IntentResult>;
   /** An outcome, appended. With PostgreSQL an outcome the database cannot take goes to a local
    * fallback file, delivered later; throws only when it could be kept nowhere. */
@@ -42,9 +42,8 @@ export interface Ledger {
    * account or by this operator, with their state: what the desk's limits and duplicate check
    * weigh (purchase/desk-guard.ts). */
   recentPayments(query: LookBackQuery): Promise<RecentPayment[]>;
-  /** The payments whose first intent falls in [since, until), of this gateway and agent when
-   * given, light (TransactionID, account, amount, time, latest state), in order of first
-   * intent: what `reconcile --registry` compares. */
+  /** The payments whose first intent falls in [since, until), light (PaymentRow), in order of first intent:
+   * what `reconcile --registry` compares. */
   payments(query: PaymentsQuery): AsyncIterable<readonly PaymentRow[]>;
   close(): Promise<void>;
   /** Records of an earlier agentpay's journal loaded in their order (`ledger import`): each once,
@@ -66,7 +65,7 @@ export interface IntentOptions {
   /** Whether the TransactionID may be in the ledger already (--txn-id, a resumed row): the replay guard. */
   checkReplay: boolean;
   /** The desk's rules, applied where the intent is written. A retry of a TransactionID the ledger
-   * holds for the same purchase passes without them: it can never pay twice. */
+   * holds for the same purchase passes without them: it can never pay twice (spec 3 rule 2). */
   guard?: IntentGuard | undefined;
 }
 

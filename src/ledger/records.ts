@@ -23,7 +23,7 @@ export function differingParameters(
   return purchaseParameters.filter((key) => a[key] !== b[key]);
 }
 
-/** A transaction's latest word, for every reader: a success is never replaced (a late "not sent"
+/** A transaction's latest word, for every reader (spec 3): a success is never replaced (a late "not sent"
  * is stale), a failure only by another final state, a state in progress by anything. */
 export function replacesOutcome(current: TransactionState | undefined, next: TransactionState): boolean {
   if (current === undefined) return true;
