@@ -75,7 +75,7 @@ async function checkGateway(session: GatewaySession, settings: Settings): Promis
   };
 }
 
-/** `agentpay doctor`: each setting and its source, then a Status for a made-up id: any understood
+/** `agentpay doctor`: each setting and its source, then a Status (spec 4.4) for a made-up id: any understood
  * envelope is healthy. Exit 0, or 2 (a setting), 4 (gateway unreachable), 5 (answer not understood). */
 export async function runDoctor(_rawOptions: unknown, context: CommandContext): Promise<void> {
   const { settings, out } = context;
