@@ -1,11 +1,9 @@
 import type { Argument, Command, Help, Option } from 'commander';
 import type { Catalogue } from './i18n/en.js';
 
-/**
- * Commander's own words (Usage:, Options:, [options], its help option) in the chosen language,
+/** Commander's own words (Usage:, Options:, [options], its help option) in the chosen language,
  * set on the program before its commands are added: each command copies them. The options'
- * words come from their definitions, built in that language (options/commander.ts).
- */
+ * words come from their definitions, built in that language (options/commander.ts). */
 
 /** `<txn-id>`, `[txn-id...]`: an argument as the usage shows it, in the catalogue's words where it has them. */
 function argumentTerm(argument: Argument, t: Catalogue): string {

@@ -25,10 +25,8 @@ import { addOptions } from './options/commander.js';
 import type { ProcessIo } from './output.js';
 import { type GlobalFlags, settingsTable } from './settings/table.js';
 
-/**
- * The commands in the order `--help` lists them. Each defines its own options in
- * commands/<name>/, and its action's module is imported only when it runs.
- */
+/** The commands in the order `--help` lists them. Each defines its own options in
+ * commands/<name>/, and its action's module is imported only when it runs. */
 const commandDefinitions = {
   check: checkCommand,
   pay: payCommand,
@@ -68,10 +66,8 @@ function version(): string {
   return pkg.version;
 }
 
-/**
- * The program, its help in `t`'s language; `jsonErrors`: commander's errors left to main.ts.
- * `versionOnly`: no commands, for `agentpay --version` alone (the start-up budget, docs/performance.md).
- */
+/** The program, its help in `t`'s language; `jsonErrors`: commander's errors left to main.ts.
+ * `versionOnly`: no commands, for `agentpay --version` alone (the start-up budget, docs/performance.md). */
 export function buildProgram(
   io: ProcessIo,
   options: { jsonErrors?: boolean; t?: Catalogue; versionOnly?: boolean } = {},

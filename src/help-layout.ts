@@ -1,11 +1,9 @@
 import { Command, type Help, type Option } from 'commander';
 import type { Catalogue } from './i18n/en.js';
 
-/**
- * The program's help laid out as gh's and git's: the commands, the few options a person reaches
+/** The program's help laid out as gh's and git's: the commands, the few options a person reaches
  * for, examples; every global option under `agentpay help options` (a hidden command, so that
- * `agentpay options --help` says the same). This file only chooses where each option is shown.
- */
+ * `agentpay options --help` says the same). This file only chooses where each option is shown. */
 
 /** The global options the main help shows, by their long flag; the rest are under `help options`. */
 const commonOptions = ['--sandbox', '--profile', '--json', '--lang', '--verbose', '--help'];

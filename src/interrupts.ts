@@ -1,9 +1,7 @@
 import { InterruptedError, type StopSignal } from './errors.js';
 
-/**
- * SIGINT (Ctrl+C) and SIGTERM as a command hears them. main.ts alone listens to the process
- * (a signal handler belongs there) and hands one of these down through the command context.
- */
+/** SIGINT (Ctrl+C) and SIGTERM as a command hears them. main.ts alone listens to the process
+ * (a signal handler belongs there) and hands one of these down through the command context. */
 export interface Interrupts {
   /** Aborted at the first SIGINT or SIGTERM; its reason is the signal's name. */
   readonly signal: AbortSignal;
@@ -25,10 +23,8 @@ function throwIfInterrupted(interrupts: Interrupts): void {
   if (signal !== undefined) throw new InterruptedError(signal);
 }
 
-/**
- * The items of `source` until SIGINT or SIGTERM, then InterruptedError: a reading command
- * (history, report, ledger export and import) stops between two items, wherever it reads from.
- */
+/** The items of `source` until SIGINT or SIGTERM, then InterruptedError: a reading command
+ * (history, report, ledger export and import) stops between two items, wherever it reads from. */
 export async function* untilInterrupted<T>(source: AsyncIterable<T>, interrupts: Interrupts): AsyncGenerator<T> {
   for await (const item of source) {
     throwIfInterrupted(interrupts);

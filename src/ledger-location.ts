@@ -2,10 +2,8 @@ import { UsageError } from './errors.js';
 import { registerSecret } from './run-scope.js';
 import { redactedText } from './secrets.js';
 
-/**
- * Where payments are recorded (the `ledger` setting): a SQLite file or a desk's PostgreSQL. `shown`
- * names it in messages, a password as ***; `play` marks --sandbox's or --replay's own ledger.
- */
+/** Where payments are recorded (the `ledger` setting): a SQLite file or a desk's PostgreSQL. `shown`
+ * names it in messages, a password as ***; `play` marks --sandbox's or --replay's own ledger. */
 export type LedgerLocation =
   | { kind: 'file'; path: string; shown: string; play?: '--sandbox' | '--replay' }
   | { kind: 'postgres'; url: string; shown: string };

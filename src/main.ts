@@ -87,11 +87,9 @@ function commanderExit(error: { code: string; message: string }): ExitCodeValue 
   return ExitCode.usage;
 }
 
-/**
- * SIGINT and SIGTERM, heard here alone: the first aborts the signal the commands get (they stop,
+/** SIGINT and SIGTERM, heard here alone: the first aborts the signal the commands get (they stop,
  * record what they learned, and end with a line), each is told to the commands that listen (a
- * bulk run's second Ctrl+C), a third ends the process at once (the ledger was written ahead).
- */
+ * bulk run's second Ctrl+C), a third ends the process at once (the ledger was written ahead). */
 function listenForSignals(run: RunScope, inRun: (body: () => void) => void): Interrupts {
   const stop = new AbortController();
   // Every exchange in flight listens to it: a bulk run at --concurrency 16 has more than Node's 10.

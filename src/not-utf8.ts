@@ -1,7 +1,5 @@
-/*
- * Where bytes stop being UTF-8, line by line: what `pay --from-file` and `reconcile --registry`
- * name when a file is not UTF-8, rather than reading it with U+FFFD in place of what was there.
- */
+// Where bytes stop being UTF-8, line by line: what `pay --from-file` and `reconcile --registry` name for a file
+// that is not UTF-8, rather than reading it with U+FFFD in place of what was there.
 
 /** Where a reading of bytes is: the line and the column (characters, from 1) the next byte is at. */
 export interface TextPosition {
@@ -9,10 +7,8 @@ export interface TextPosition {
   column: number;
 }
 
-/**
- * The first byte of each line that is not UTF-8 (RFC 3629), with its line and column. A file read
- * in pieces passes one `at` to each, each ending after an ASCII byte other than "\r".
- */
+/** The first byte of each line that is not UTF-8 (RFC 3629), with its line and column. A file read
+ * in pieces passes one `at` to each, each ending after an ASCII byte other than "\r". */
 export function notUtf8(
   bytes: Uint8Array,
   at: TextPosition = { line: 1, column: 1 },

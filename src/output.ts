@@ -18,11 +18,9 @@ export interface ProcessIo {
 const maxDataDelayMs = 5;
 const maxPendingData = 16 * 1024;
 
-/**
- * Data on stdout (JSON lines under --json), messages on stderr, each stream with its own colour.
+/** Data on stdout (JSON lines under --json), messages on stderr, each stream with its own colour.
  * Data lines are gathered briefly and written together; a message writes the data before it
- * first, so the two keep their order. Secrets are blanked where they come in (gateway/client.ts).
- */
+ * first, so the two keep their order. Secrets are blanked where they come in (gateway/client.ts). */
 export class Output {
   readonly json: boolean;
   readonly style: Style;
@@ -110,10 +108,8 @@ export class Output {
     };
   }
 
-  /**
-   * A line kept at the foot of stderr on a terminal (a batch's progress bar), drawn over itself;
-   * a message clears it first, and the caller draws it again. undefined clears it. Nothing elsewhere.
-   */
+  /** A line kept at the foot of stderr on a terminal (a batch's progress bar), drawn over itself;
+   * a message clears it first, and the caller draws it again. undefined clears it. Nothing elsewhere. */
   statusLine(text: string | undefined): void {
     if (this.io.stderr.isTTY !== true) return;
     this.io.stderr.write(`\r\x1b[2K${text ?? ''}`);
@@ -124,10 +120,8 @@ export class Output {
     if (this.spinning) this.io.stderr.write('\r\x1b[2K');
   }
 
-  /**
-   * A message for the person, on stderr; under --json a JSON line too, so stderr parses. A message
-   * for a person passes shownMessage last: whatever control a renderer let through is shown, not run.
-   */
+  /** A message for the person, on stderr; under --json a JSON line too, so stderr parses. A message
+   * for a person passes shownMessage last: whatever control a renderer let through is shown, not run. */
   note(text: string): void {
     this.flush();
     this.clearSpinnerLine();

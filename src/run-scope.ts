@@ -3,11 +3,9 @@ import { type Catalogue, en } from './i18n/en.js';
 import type { Language } from './i18n/language.js';
 import { SecretRegistry } from './secrets.js';
 
-/**
- * What one run of the program speaks and keeps secret, made once by main.ts. Layers deep below
+/** What one run of the program speaks and keeps secret, made once by main.ts. Layers deep below
  * it (a settings parser, the gateway client, the ledger) read it from the async call chain it
- * runs in rather than through every signature; nothing outside a run is ever set.
- */
+ * runs in rather than through every signature; nothing outside a run is ever set. */
 export interface RunScope {
   readonly said: Catalogue;
   readonly secrets: SecretRegistry;

@@ -1,7 +1,5 @@
-/*
- * A secret as a regular expression that finds it in every spelling, mixed character by character:
- * typed, form- or URI-encoded, JSON-escaped as deep as JSON nests (spec 2.4); docs/security.md lists them.
- */
+// A secret as a regular expression that finds it in every spelling, mixed character by character: typed,
+// form- or URI-encoded, JSON-escaped as deep as JSON nests (spec 2.4); docs/security.md lists them.
 
 /** What goes on a word or a number: no short secret is found next to one. */
 export const wordCharacter = /[\p{L}\p{N}]/u;
@@ -11,10 +9,8 @@ const escapeBefore = /(?:\\[bfnrt]|\\u[0-9a-fA-F]{4}|%[0-9a-fA-F]{2})$/;
 const wordBefore = /(?:[\p{L}\p{N}]|\p{N}[.,])$/u;
 const wordAfter = /^(?:[\p{L}\p{N}]|[.,]\p{N})/u;
 
-/**
- * Whether a short secret's match is a whole token: no letter, digit or `5.`-like decimal on either
- * side (-1 skips a side). Checked per match, not in the expression, which stays cheap to compile.
- */
+/** Whether a short secret's match is a whole token: no letter, digit or `5.`-like decimal on either
+ * side (-1 skips a side). Checked per match, not in the expression, which stays cheap to compile. */
 export function isWholeToken(text: string, start: number, end: number): boolean {
   if (end >= 0 && wordAfter.test(text.slice(end, end + 3))) return false;
   if (start <= 0 || escapeBefore.test(text.slice(Math.max(0, start - 6), start))) return true;
@@ -32,11 +28,9 @@ const shortEscapes: Readonly<Record<string, string>> = {
   '\t': 't',
 };
 
-/**
- * The backslash that starts an escape, as deep as JSON goes: `\` in a JSON string, `\\` in a
+/** The backslash that starts an escape, as deep as JSON goes: `\` in a JSON string, `\\` in a
  * JSON document inside one (an Extras FieldValue), `\\\\` a level deeper, or `\u005c`. Each
- * unit starts with its own character, so the run is matched without backtracking in it.
- */
+ * unit starts with its own character, so the run is matched without backtracking in it. */
 const escapeStart = String.raw`\\(?:\\|u005[cC])*`;
 
 const hexDigits = (code: number, width: number) =>
@@ -44,10 +38,8 @@ const hexDigits = (code: number, width: number) =>
 
 const unitsOf = (character: string) => [...Array(character.length).keys()].map((index) => character.charCodeAt(index));
 
-/**
- * The character itself; a letter in both cases when `caseless` (an MD5's or an escape's hex
- * digit). Any other character as `\uXXXX` (each half of a pair past U+FFFF): no syntax to escape.
- */
+/** The character itself; a letter in both cases when `caseless` (an MD5's or an escape's hex
+ * digit). Any other character as `\uXXXX` (each half of a pair past U+FFFF): no syntax to escape. */
 function literal(character: string, caseless: boolean): string {
   if (!wordCharacter.test(character))
     return unitsOf(character)
@@ -63,7 +55,7 @@ function jsonSpelled(character: string, caseless: boolean): string {
   if (character === '\\') return escapeStart;
   const [first, second] = unitsOf(character).map((unit) => `u${hexDigits(unit, 4)}`);
   const short = shortEscapes[character];
-  // One run of backslashes for both escapes of a character: each run costs V8 a loop to compile.
+  // One run of backslashes for both escapes of a character: each run costs the regex engine a loop.
   const escaped =
     second !== undefined
       ? `${escapeStart}${first}${escapeStart}${second}`
@@ -85,10 +77,8 @@ function spelled(character: string, caseless: boolean): string {
   return `(?:${ways.join('|')})`;
 }
 
-/**
- * The pattern of `secret` in every spelling (an expression without flag `u`). `caseless`: its
- * letters in either case (an MD5 in hex is the same in either case).
- */
+/** The pattern of `secret` in every spelling (an expression without flag `u`). `caseless`: its
+ * letters in either case (an MD5 in hex is the same in either case). */
 export function secretPattern(secret: string, caseless: boolean): string {
   return [...secret].map((character) => spelled(character, caseless)).join('');
 }

@@ -33,10 +33,8 @@ const lengthOf = (text: string) => [...text].length;
 const goesOnWord = (character: string | undefined) => character !== undefined && wordCharacter.test(character);
 const escapedForPattern = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
-/**
- * Each secret as typed (unless too short to tell from ordinary text, or an MD5 itself, then in
- * either case) and always its MD5: a password of 32 hex digits is sent as its own MD5 too.
- */
+/** Each secret as typed (unless too short to tell from ordinary text, or an MD5 itself, then in
+ * either case) and always its MD5: a password of 32 hex digits is sent as its own MD5 too. */
 function lookedFor(secrets: readonly string[]): LookedFor[] {
   const found = new Map<string, LookedFor>();
   const add = (text: string, caseless: boolean) => found.set(caseless ? text.toLowerCase() : text, { text, caseless });
@@ -75,11 +73,9 @@ function redactTokens(text: string, matcher: RegExp, token: { startsWord: boolea
   return copied === 0 ? text : redacted + text.slice(copied);
 }
 
-/**
- * The secrets of one run (the agent password, credentials in a proxy or ledger URL), found as
+/** The secrets of one run (the agent password, credentials in a proxy or ledger URL), found as
  * typed and as their MD5 (spec 5) in every spelling secret-spellings.ts knows, so that output,
- * errors, the gateway's answers (and so the ledger) and --record cassettes can be scrubbed of them.
- */
+ * errors, the gateway's answers (and so the ledger) and --record cassettes can be scrubbed of them. */
 export class SecretRegistry {
   private readonly registered = new Set<string>();
   /** Matchers by the extra secrets they were made with ('' for none); cleared by register. */

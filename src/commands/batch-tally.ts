@@ -3,10 +3,8 @@ import type { Output } from '../output.js';
 import type { TransactionState } from '../protocol/transaction-view.js';
 import { t } from '../run-scope.js';
 
-/**
- * The tally of a batch (status of many ids, reconcile): how many ended in each state, and
- * the batch's exit code, the most severe of its items.
- */
+/** The tally of a batch (status of many ids, reconcile): how many ended in each state, and
+ * the batch's exit code, the most severe of its items. */
 export class BatchTally {
   readonly counts: Record<TransactionState, number> = { success: 0, failed: 0, pending: 0, unknown: 0 };
   total = 0;
@@ -29,10 +27,8 @@ export class BatchTally {
     return mostSevere(this.exitCodes);
   }
 
-  /**
-   * Ends the batch: the summary on stderr, or as the error when an item was not a success.
-   * A local failure (the journal could not record the outcomes) ends it instead, after the summary.
-   */
+  /** Ends the batch: the summary on stderr, or as the error when an item was not a success.
+   * A local failure (the journal could not record the outcomes) ends it instead, after the summary. */
   finish(heading: string, out: Output, localFailure?: AgentpayError): void {
     const { success, failed, pending, unknown } = this.counts;
     const summary = t().batch.summary(heading, { success, failed, pending, unknown });

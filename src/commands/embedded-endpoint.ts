@@ -36,11 +36,9 @@ export async function loadReplay(
   return new Replay(cassettes, replay.fallback, { directory: replay.directory, statePath, keepMisses: !!statePath });
 }
 
-/**
- * The embedded gateway of --sandbox, or of --replay: its recordings, and the sandbox behind
+/** The embedded gateway of --sandbox, or of --replay: its recordings, and the sandbox behind
  * them for --replay-fallback. State on disk, so `pay` and a later `status` in another process
- * agree. On loopback in this process: no proxy, no TLS.
- */
+ * agree. On loopback in this process: no proxy, no TLS. */
 export async function embeddedEndpoint(settings: Settings, out: Output): Promise<Endpoint> {
   const [{ startSandbox }, { sandboxCredentials }, { SandboxStateError }] = await Promise.all([
     import('../sandbox/server.js'),

@@ -27,11 +27,9 @@ export const utcOffsetAt = (iso: string | undefined): number =>
 
 const reasonOf = (error: unknown) => errnoCodeOf(error) ?? (error instanceof Error ? error.message : String(error));
 
-/**
- * The receipt of a purchase, its Payment sent or maybe sent, as the ledger has it: the entry of
+/** The receipt of a purchase, its Payment sent or maybe sent, as the ledger has it: the entry of
  * this purchase (a TransactionID the ledger holds for another purchase is not this one's), with
- * `view`, the answer, when there is one.
- */
+ * `view`, the answer, when there is one. */
 async function purchaseReceipt(
   context: CommandContext,
   owner: Owner,
@@ -51,11 +49,9 @@ async function purchaseReceipt(
   return view && { view };
 }
 
-/**
- * `--receipt <file>`: the receipt written as plain text, once the outcome is known. Never throws:
+/** `--receipt <file>`: the receipt written as plain text, once the outcome is known. Never throws:
  * the payment happened whatever becomes of its receipt, so its exit code stands; a file that
- * cannot be written is a warning.
- */
+ * cannot be written is a warning. */
 export async function writeReceiptFile(
   context: CommandContext,
   path: string,

@@ -6,12 +6,9 @@ import { t } from '../run-scope.js';
 import type { Settings } from '../settings/resolve.js';
 import type { CommandContext } from './context.js';
 
-/**
- * The live guard (docs/desk-safety.md "A live profile"): a command that can move money through
- * a profile marked `"live": true` names it on stderr before anything is sent; `pay` asks at a
- * terminal or needs --yes from a script, `scenario` always needs --yes. Which profile is live,
- * and what chose it, is settled in settings/desk.ts.
- */
+/** The live guard (docs/desk-safety.md "A live profile"): a live profile is named on stderr before anything is
+ * sent; `pay` asks at a terminal or needs --yes from a script, `scenario` always needs --yes.
+ * Which profile is live is settled in settings/desk.ts. */
 
 /** --yes: pay through a live profile without asking. */
 export function yesOption(raw: unknown): boolean {
@@ -38,10 +35,8 @@ export function announceLive({ settings, out }: Pick<CommandContext, 'settings' 
   return line;
 }
 
-/**
- * A question about paying cancelled (Ctrl+C or Esc at it): said as what it means, that nothing
- * was paid (`message`), rather than a bare "cancelled". Any other error passes as it is.
- */
+/** A question about paying cancelled (Ctrl+C or Esc at it): said as what it means, that nothing
+ * was paid (`message`), rather than a bare "cancelled". Any other error passes as it is. */
 export function cancelledBeforePaying(error: unknown, message = t().errors.cancelledNothingPaid): unknown {
   const bare = error instanceof CancelledError && !(error instanceof InterruptedError);
   return bare && error.message === t().errors.cancelled ? new CancelledError(message) : error;
@@ -57,10 +52,8 @@ export interface PayLiveGuard {
 
 const unguarded: PayLiveGuard = { overrides: [] };
 
-/**
- * pay's guard, before anything is sent (not even the AccountCheck): the LIVE line, then from a
- * script a refusal without --yes. A dry run sends nothing, so it only shows the line.
- */
+/** pay's guard, before anything is sent (not even the AccountCheck): the LIVE line, then from a
+ * script a refusal without --yes. A dry run sends nothing, so it only shows the line. */
 export function guardLivePay(
   context: Pick<CommandContext, 'settings' | 'out'>,
   options: { yes: boolean; dryRun: boolean },
@@ -91,10 +84,8 @@ export function guardLivePay(
   };
 }
 
-/**
- * scenario pays unattended, so through a live profile it needs --yes, at a terminal too. Returns
- * the guards lifted for its payments: ["yes"] when --yes let it pay through a live profile.
- */
+/** scenario pays unattended, so through a live profile it needs --yes, at a terminal too. Returns
+ * the guards lifted for its payments: ["yes"] when --yes let it pay through a live profile. */
 export function guardLiveScenario(context: Pick<CommandContext, 'settings' | 'out'>, yes: boolean): string[] {
   const line = announceLive(context);
   if (line === undefined) return [];

@@ -10,10 +10,8 @@ import { metricsOptions } from './metrics-options.js';
 /** A command's run that counts what a monitor watches into `figures` as it goes. */
 export type MeasuredRunner = (rawOptions: unknown, context: CommandContext, figures: JobFigures) => Promise<void>;
 
-/**
- * A job that ran to its end: 0, 1 (refused rows, differences with a registry: a person must look)
- * or 3 (payments left open). Any other code, or a signal, leaves its last success where it was.
- */
+/** A job that ran to its end: 0, 1 (refused rows, differences with a registry: a person must look)
+ * or 3 (payments left open). Any other code, or a signal, leaves its last success where it was. */
 const ranThrough: ReadonlySet<ExitCodeValue> = new Set([
   ExitCode.success,
   ExitCode.declined,
@@ -25,10 +23,8 @@ function storageError(path: string, error: unknown): unknown {
   return new LocalStorageError('write the metrics file', path, error, { hint: t().metrics.writeHint });
 }
 
-/**
- * A command's runner with `--metrics-file`: the run timed, its metrics file written once it ends,
- * however it ended (docs/metrics.md). `jobOf` gives the job label when `--metrics-job` does not.
- */
+/** A command's runner with `--metrics-file`: the run timed, its metrics file written once it ends,
+ * however it ended (docs/metrics.md). `jobOf` gives the job label when `--metrics-job` does not. */
 export function measured(jobOf: (rawOptions: unknown) => string, run: MeasuredRunner) {
   return async (rawOptions: unknown, context: CommandContext): Promise<void> => {
     const { metricsFile: path, metricsJob } = parseOptions(rawOptions, metricsOptions);

@@ -6,10 +6,8 @@ import { t } from '../run-scope.js';
 /** A job label: what Prometheus and a person both read without quoting (docs/metrics.md). */
 const jobLabel = /^[a-z][a-z0-9_]{0,63}$/;
 
-/**
- * `--metrics-file` and `--metrics-job`, defined once for the commands a cron runs: reconcile
- * (with --registry too), report and pay --from-file (measured-run.ts reads them).
- */
+/** `--metrics-file` and `--metrics-job`, defined once for the commands a cron runs: reconcile
+ * (with --registry too), report and pay --from-file (measured-run.ts reads them). */
 export const metricsOptions = {
   metricsFile: {
     flag: '--metrics-file <path>',

@@ -1,9 +1,6 @@
-/**
- * Runs `work` over a stream of items with at most `concurrency` in flight, and hands the
- * results to `emit` in input order as soon as each one's predecessors are done. Neither the
- * input nor the results are ever held whole: at most `concurrency * 4` results wait for a
- * slow predecessor, which keeps memory flat for batches of any size.
- */
+/** Runs `work` with at most `concurrency` in flight and hands results to `emit` in input order. Neither input
+ * nor results are held whole: at most `concurrency * 4` results wait for a slow predecessor, so memory stays
+ * flat for a batch of any size. */
 export async function forEachOrdered<T, R>(
   source: AsyncIterable<T> | Iterable<T>,
   concurrency: number,

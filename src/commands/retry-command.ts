@@ -6,11 +6,8 @@ import { redactSecrets } from '../run-scope.js';
 import { settingEntries } from '../settings/table.js';
 import type { CommandContext } from './context.js';
 
-/**
- * An unknown Payment sent again under its TransactionID (never paid twice, spec 3): `agentpay pay`
- * with its exact values and the global options typed, quoted for a POSIX shell (`buy` has none of
- * --txn-id). A password typed among them shows as ***: a hint reaches logs.
- */
+/** An unknown Payment sent again under its TransactionID (never paid twice, spec 3): `agentpay pay` with its
+ * exact values and global options, quoted for a POSIX shell. A typed password shows as ***: a hint reaches logs. */
 
 /** A word as a shell reads it back: bare when it holds nothing the shell treats specially, else in single quotes. */
 export function shellWord(word: string): string {

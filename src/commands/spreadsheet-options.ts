@@ -4,10 +4,8 @@ import { optionalText, switchOption } from '../options/values.js';
 import type { CsvDelimiter } from '../render/csv.js';
 import { t } from '../run-scope.js';
 
-/**
- * CSV as a spreadsheet writes it, for every CSV read or written: `--delimiter`, `--decimal-comma`,
- * and `--encoding` for the files read (csv-charset.ts). Data stays exact: only its notation changes.
- */
+/** CSV as a spreadsheet writes it, for every CSV read or written: `--delimiter`, `--decimal-comma`,
+ * and `--encoding` for the files read (csv-charset.ts). Data stays exact: only its notation changes. */
 
 /** `,` `;` or a tab (`tab`, or a tab character as given). */
 export function delimiterOption(raw: unknown): CsvDelimiter | undefined {

@@ -6,11 +6,9 @@ import { linesOf } from '../text-lines.js';
 
 export type IdEntry = { id: string } | { invalid: string };
 
-/**
- * The ids to look up: those on the command line (checked up front: a typo sends nothing),
+/** The ids to look up: those on the command line (checked up front: a typo sends nothing),
  * then those in --from-file, one a line, read as a stream. Blank lines and `#` comments
- * are skipped; a bad line is reported in its place and does not stop the batch.
- */
+ * are skipped; a bad line is reported in its place and does not stop the batch. */
 export async function* transactionIdsFrom(
   positional: readonly string[],
   fromFile: string | undefined,
@@ -27,8 +25,8 @@ export async function* transactionIdsFrom(
   let input: NodeJS.ReadableStream;
   if (fromFile === '-') input = stdin();
   else {
-    // Small reads: a chunk's ids wait in memory until each is looked up, and 64 KiB of them
-    // (3,000 ids) lived through young collections and were promoted, growing the heap.
+    // Small reads: a chunk's ids wait in memory until each is looked up, and large chunks
+    // lived long enough to grow the heap.
     const stream = createReadStream(fromFile, { encoding: 'utf8', highWaterMark: 4096 });
     await new Promise<void>((resolve, reject) => {
       stream.once('open', () => resolve());

@@ -4,11 +4,9 @@ import { join } from 'node:path';
 import { configDirectory } from '../platform.js';
 import type { CommandNode, CompletionData, OptionNode } from './types.js';
 
-/*
- * The answer to a shell's Tab (`agentpay __complete <words...>`) from commander's definition as
- * tree.ts writes it, the config file and the sandbox's catalogue. Node's built-ins only: the bin
- * runs it alone from dist/completion.cjs, without the program (docs/completion.md).
- */
+// The answer to a shell's Tab (`agentpay __complete <words...>`) from the definition tree.ts writes, the config
+// file and the sandbox's catalogue. Node's built-ins only: the bin runs it alone from dist/completion.cjs,
+// without the program (docs/completion.md).
 
 interface Candidate {
   value: string;
@@ -148,10 +146,8 @@ function completeWords(data: CompletionData, words: readonly string[], env: Node
   return startingWith(operandValues(position), current);
 }
 
-/**
- * The config file's profiles (where settings/directories.ts's configDirectory puts it), read
- * leniently: one missing or not valid gives no values; the next command says what is wrong.
- */
+/** The config file's profiles (where settings/directories.ts's configDirectory puts it), read
+ * leniently: one missing or not valid gives no values; the next command says what is wrong. */
 function readProfiles(env: NodeJS.ProcessEnv): Record<string, unknown> {
   const file = join(configDirectory(env, process.platform, homedir()), 'config.json');
   try {
@@ -179,10 +175,8 @@ function profileServices(env: NodeJS.ProcessEnv, given: Position['given']): Cand
   });
 }
 
-/**
- * Writes the answer: one candidate a line, `value<TAB>description` (the description may be
- * empty), or the one line `:files`. Values never start with ':'.
- */
+/** Writes the answer: one candidate a line, `value<TAB>description` (the description may be
+ * empty), or the one line `:files`. Values never start with ':'. */
 export function writeCompletion(
   data: CompletionData,
   words: readonly string[],
@@ -195,10 +189,7 @@ export function writeCompletion(
     stdout.write(answer.map(({ value, description }) => `${value}\t${description.replace(/[\t\n]/g, ' ')}\n`).join(''));
 }
 
-/**
- * bin/agentpay.js's answer from the build's completion.json; false without that file.
- * @public
- */
+/** bin/agentpay.js's answer from the build's completion.json; false without that file. @public */
 export function answerFromBuild(
   dataPath: string,
   argv: readonly string[],

@@ -1,8 +1,6 @@
 import type { Language } from '../i18n/language.js';
-/**
- * The scripts `agentpay completion <shell>` prints: each passes the words before the cursor to
- * `agentpay __complete` and hands the answer to the shell. Why not a library's: docs/completion.md.
- */
+/** The scripts `agentpay completion <shell>` prints: each passes the words before the cursor to
+ * `agentpay __complete` and hands the answer to the shell. Why not a library's: docs/completion.md. */
 export const completionShells = ['bash', 'zsh', 'fish'] as const;
 export type CompletionShell = (typeof completionShells)[number];
 

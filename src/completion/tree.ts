@@ -3,10 +3,8 @@ import { isRepeatable } from '../options/repeatable.js';
 import { sandboxServices } from '../sandbox/catalogue.js';
 import type { CommandNode, CompletionData, OptionNode } from './types.js';
 
-/**
- * Commander's definition as answer.ts reads it: what `--help` shows, hidden options too (taken,
- * never offered), placeholders and choices. The build writes it to dist/completion.json.
- */
+/** Commander's definition as answer.ts reads it: what `--help` shows, hidden options too (taken,
+ * never offered), placeholders and choices. The build writes it to dist/completion.json. */
 
 /** A description on one short line: the help text up to its first aside. */
 function shortDescription(text: string): string {

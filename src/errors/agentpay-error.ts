@@ -40,10 +40,8 @@ export class CancelledError extends AgentpayError {
   }
 }
 
-/**
- * SIGINT or SIGTERM stopped the command with nothing left unknown (exit 130 or 143). A payment
- * the signal caught on its way is PaymentOutcomeUnknownError instead (exit 3): it may have been made.
- */
+/** SIGINT or SIGTERM stopped the command with nothing left unknown (exit 130 or 143). A payment
+ * the signal caught on its way is PaymentOutcomeUnknownError instead (exit 3): it may have been made. */
 export class InterruptedError extends CancelledError {
   override name = 'InterruptedError';
   readonly signal: StopSignal;

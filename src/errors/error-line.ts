@@ -12,10 +12,8 @@ export interface ErrorLine {
   hint?: string | undefined;
 }
 
-/**
- * The one JSON line `{"error":{exitCode,type,rule?,message,hint?}}` under --json, else
- * `agentpay: <prefix><message>` and the hint indented below it. Controls in a message are shown, never run.
- */
+/** The one JSON line `{"error":{exitCode,type,rule?,message,hint?}}` under --json, else
+ * `agentpay: <prefix><message>` and the hint indented below it. Controls in a message are shown, never run. */
 export function errorLines(error: ErrorLine, options: { json: boolean; prefix?: string }): string {
   const { exitCode, type, rule, message, hint } = error;
   if (options.json) {

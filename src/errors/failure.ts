@@ -12,10 +12,8 @@ export interface Failure extends ErrorLine {
   stack: string | undefined;
 }
 
-/**
- * After SIGINT or SIGTERM, "cannot reach the gateway" is what the signal did (it cut the exchange
- * short). Anything else stands: a payment left unknown (3), an outcome recorded nowhere (6), a refusal.
- */
+/** After SIGINT or SIGTERM, "cannot reach the gateway" is what the signal did (it cut the exchange
+ * short). Anything else stands: a payment left unknown (3), an outcome recorded nowhere (6), a refusal. */
 function asSignalled(error: unknown, signal: StopSignal | undefined, said: Catalogue): unknown {
   if (signal === undefined || !(error instanceof AgentpayError) || error.exitCode !== ExitCode.unreachable)
     return error;

@@ -52,10 +52,8 @@ export interface RetryCommand {
   masked: boolean;
 }
 
-/**
- * A Payment may have reached the gateway but its answer was lost, so it may have been made:
- * never reported as a failure (spec 1: use Status when no response was received).
- */
+/** A Payment may have reached the gateway but its answer was lost, so it may have been made:
+ * never reported as a failure (spec 1: use Status when no response was received). */
 export class PaymentOutcomeUnknownError extends AgentpayError {
   override name = 'PaymentOutcomeUnknownError';
   readonly transactionId: string;
@@ -90,10 +88,8 @@ export class PaymentOutcomeUnknownError extends AgentpayError {
   }
 }
 
-/**
- * A request no recording of the replay answers: nothing left this machine and nothing was made,
- * so exit 2 as for input that lacks a piece (the recordings are the command's input).
- */
+/** A request no recording of the replay answers: nothing left this machine and nothing was made,
+ * so exit 2 as for input that lacks a piece (the recordings are the command's input). */
 export class ReplayMissError extends UsageError {
   override name = 'ReplayMissError';
   /** What had no recording (askedText). */

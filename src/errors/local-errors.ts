@@ -3,10 +3,8 @@ import { t } from '../run-scope.js';
 import { AgentpayError } from './agentpay-error.js';
 import { ExitCode } from './exit-codes.js';
 
-/**
- * A file agentpay keeps on this machine (the journal) cannot be read or written: a full disk, a
- * read-only file system, permissions, a directory in its place. Not the gateway's doing: never exit 1.
- */
+/** A file agentpay keeps on this machine (the journal) cannot be read or written: a full disk, a
+ * read-only file system, permissions, a directory in its place. Not the gateway's doing: never exit 1. */
 export class LocalStorageError extends AgentpayError {
   override name = 'LocalStorageError';
   /** What could not be done: "write the journal", "read the journal". */
@@ -58,10 +56,8 @@ function localStorageHint(code: string | undefined): string {
   return t().errors.localStorageHints[key];
 }
 
-/**
- * The team ledger (a PostgreSQL database) cannot be reached, or refused what was asked of it:
- * a payment whose intent it cannot take is never sent (exit 4, as for an unreachable gateway).
- */
+/** The team ledger (a PostgreSQL database) cannot be reached, or refused what was asked of it:
+ * a payment whose intent it cannot take is never sent (exit 4, as for an unreachable gateway). */
 export class LedgerUnreachableError extends AgentpayError {
   override name = 'LedgerUnreachableError';
   readonly ledger: string;

@@ -1,11 +1,6 @@
-/*
- * The text of a gateway's answer. The spec says the body is JSON (spec 2) but not in which
- * charset, and gateways declare their own: `application/json; charset=windows-1251`,
- * `koi8-r`, `utf-16`. Both transports decode every body (and every sample kept for
- * --verbose) here, by the rule browsers follow (the WHATWG Encoding Standard's "decode"): a
- * byte order mark decides first; then the declared charset, when TextDecoder knows its label;
- * else UTF-8. The body-size limit is counted in bytes before any of this.
- */
+// A gateway's answer as text: the body is JSON (spec 2) in a charset each gateway declares. Decoded as browsers
+// do (WHATWG Encoding "decode"): a byte order mark first, then the declared charset if TextDecoder knows it,
+// else UTF-8. The size limit counts bytes before any decoding.
 
 /** The value of the first `charset` parameter of a Content-Type, unquoted; undefined without one. */
 export function charsetOf(contentType: string | undefined): string | undefined {
@@ -20,10 +15,8 @@ type Decoder = InstanceType<typeof TextDecoder>;
 
 const utf8 = new TextDecoder('utf-8');
 
-/**
- * Decoders by lower-cased label. Only labels TextDecoder accepts are kept, and there are a
- * couple of hundred of them, so a gateway cannot grow this; a batch reuses one decoder.
- */
+/** Decoders by lower-cased label. Only labels TextDecoder accepts are kept, and there are a
+ * couple of hundred of them, so a gateway cannot grow this; a batch reuses one decoder. */
 const decoders = new Map<string, Decoder>([['utf-8', utf8]]);
 
 /** The decoder for a declared charset; UTF-8 for a label TextDecoder does not know. */
@@ -51,11 +44,9 @@ function byteOrderMark(body: Uint8Array): string | undefined {
   return undefined;
 }
 
-/**
- * A body as text, by its Content-Type's charset. Bytes the charset cannot map become U+FFFD
+/** A body as text, by its Content-Type's charset. Bytes the charset cannot map become U+FFFD
  * rather than an error: the envelope parser then judges what is left. The mark itself is
- * dropped (JSON parsers refuse it).
- */
+ * dropped (JSON parsers refuse it). */
 export function decodeAnswer(body: Uint8Array, contentType: string | undefined): string {
   return decoderFor(byteOrderMark(body) ?? charsetOf(contentType)).decode(body);
 }

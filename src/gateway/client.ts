@@ -35,21 +35,17 @@ export interface GatewayClientOptions {
   credentials: Credentials;
   timeoutMs: number;
   dateFormat: RequestDateFormat;
-  /**
-   * Secrets to blank out of anything traced or put in an error, in every spelling (see
-   * secrets.ts); the wire password by default. The run's registered secrets are blanked too.
-   */
+  /** Secrets to blank out of anything traced or put in an error, in every spelling (see
+   * secrets.ts); the wire password by default. The run's registered secrets are blanked too. */
   secrets?: readonly string[];
-  /** Answers larger than this are refused as not understood (default maxAnswerBytes, 1 MiB). */
+  /** Answers larger than this are refused as not understood (default maxAnswerBytes). */
   maxBodyBytes?: number;
   /** How requests travel, for hints when the gateway cannot be reached ("through proxy …"). */
   routeDescription?: string;
   /** How requests travel; a direct HttpTransport of its own when unset. */
   transport?: Transport;
-  /**
-   * Cuts every AccountCheck and Status in flight short (Ctrl+C, SIGTERM): they change nothing.
-   * A Payment is stopped only by the signal its caller gives (execute-payment.ts).
-   */
+  /** Cuts every AccountCheck and Status in flight short (Ctrl+C, SIGTERM): they change nothing.
+   * A Payment is stopped only by the signal its caller gives (execute-payment.ts). */
   stop?: AbortSignal;
   onExchange?: (event: ExchangeEvent) => void;
   /** --record: each answered exchange, as sent and as it arrived (recorder.ts); never fails one. */
@@ -70,10 +66,8 @@ export interface AccountCheckResult {
 
 export type PaymentInput = Omit<PaymentRequest, 'requestDate'>;
 
-/**
- * The gateway client: builds the forms of spec 4, sends them, and returns parsed answers
- * or throws a typed error. It never prints and never exits.
- */
+/** The gateway client: builds the forms of spec 4, sends them, and returns parsed answers
+ * or throws a typed error. It never prints and never exits. */
 export class GatewayClient {
   readonly endpoint: string;
   private readonly options: GatewayClientOptions;
@@ -95,10 +89,8 @@ export class GatewayClient {
     });
   }
 
-  /**
-   * The same gateway and connection pool with other credentials: for a scenario step that
-   * checks the gateway refuses them. `secrets` are blanked out of traces as well.
-   */
+  /** The same gateway and connection pool with other credentials: for a scenario step that
+   * checks the gateway refuses them. `secrets` are blanked out of traces as well. */
   withCredentials(credentials: Credentials, secrets: readonly string[]): GatewayClient {
     return new GatewayClient({
       ...this.options,
@@ -139,10 +131,8 @@ export class GatewayClient {
     return buildPaymentForm(this.options.credentials, { ...input, requestDate: this.requestDate() });
   }
 
-  /**
-   * spec 4.2 / 4.3. Any failure after the request may have left is a
-   * PaymentOutcomeUnknownError, never a failure: the payment may have been made.
-   */
+  /** spec 4.2 / 4.3. Any failure after the request may have left is a
+   * PaymentOutcomeUnknownError, never a failure: the payment may have been made. */
   async payment(input: PaymentInput, signal?: AbortSignal): Promise<GatewayAnswer> {
     const form = this.paymentForm(input);
     let http: HttpAnswer;
@@ -223,19 +213,15 @@ export class GatewayClient {
     if (miss !== undefined) throw new ReplayMissError(miss);
   }
 
-  /**
-   * An answer as the rest of the program gets it: about our transaction, and with every secret
-   * the gateway echoed blanked (redactedAnswer), here once, so nothing kept or shown holds one.
-   */
+  /** An answer as the rest of the program gets it: about our transaction, and with every secret
+   * the gateway echoed blanked (redactedAnswer), here once, so nothing kept or shown holds one. */
   private understood(answer: GatewayAnswer, transactionId: string): GatewayAnswer {
     return redactedAnswer(this.checkEcho(answer, transactionId), this.redactor);
   }
 
-  /**
-   * spec 2.2: TransactinID echoes ours; an answer about another transaction is not ours to
+  /** spec 2.2: TransactinID echoes ours; an answer about another transaction is not ours to
    * trust. An echo of 0, null or none (error envelopes of some gateways) names no transaction:
-   * the answer stands, and the echo is dropped so that nothing takes 0 for our TransactionID.
-   */
+   * the answer stands, and the echo is dropped so that nothing takes 0 for our TransactionID. */
   private checkEcho(answer: GatewayAnswer, transactionId: string): GatewayAnswer {
     if (answer.transactionId !== undefined && namesNoTransaction(answer.transactionId))
       return { ...answer, transactionId: undefined };

@@ -1,12 +1,8 @@
 import { EventEmitter } from 'node:events';
 
-/**
- * The deadlines each stop signal would end, behind one 'abort' listener per signal, not one
- * per exchange. An AbortSignal keeps its listeners in a linked list whose removed entries
- * still point to their neighbours: with a listener per exchange, once one removed entry was
- * promoted the young collections kept every exchange after it alive, and a batch's memory
- * grew with its length. Arrays, not Sets, for the same reason (transport.ts).
- */
+/** The deadlines each stop signal would end, behind one 'abort' listener per signal rather than one per exchange:
+ * a listener per exchange kept every later exchange reachable, so a batch's memory grew with its length. Arrays,
+ * not Sets, for the same reason (transport.ts). */
 const stoppable = new WeakMap<AbortSignal, Deadline[]>();
 
 function stopOn(signal: AbortSignal, deadline: Deadline): void {
@@ -34,12 +30,9 @@ export function removeFrom<T>(items: T[], item: T): void {
   items.pop();
 }
 
-/**
- * One deadline for a whole exchange (connect, headers and body: a body that trickles forever
- * is ended only by this), or an earlier stop (Ctrl+C), as an emitter of 'abort': a batch
- * sets thousands of these, cheaper than AbortSignal.timeout. Its reason is what
- * AbortSignal.timeout would give (a TimeoutError), or the caller's reason.
- */
+/** One deadline for a whole exchange (connect, head and body: only this ends a body that trickles forever) or an
+ * earlier stop (Ctrl+C), as an emitter of 'abort': a batch sets many, cheaper than AbortSignal.timeout.
+ * Its reason is a TimeoutError as AbortSignal.timeout gives, or the caller's reason. */
 export class Deadline extends EventEmitter {
   aborted = false;
   reason: unknown = undefined;

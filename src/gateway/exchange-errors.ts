@@ -11,10 +11,8 @@ export interface ExchangeErrorContext {
   redact: (text: string) => string;
 }
 
-/**
- * The typed errors of a failed or not understood exchange, as the gateway client throws them:
- * each names the endpoint and route, and every body sample in them is redacted first.
- */
+/** The typed errors of a failed or not understood exchange, as the gateway client throws them:
+ * each names the endpoint and route, and every body sample in them is redacted first. */
 export class ExchangeErrors {
   private readonly context: ExchangeErrorContext;
 
@@ -59,10 +57,8 @@ export class ExchangeErrors {
     });
   }
 
-  /**
-   * Why an answer is not understood; with its HTTP status (and plain text) when that is not 2xx.
-   * Redacted: the reason quotes what the answer held, and an unknown payment's reason is kept.
-   */
+  /** Why an answer is not understood; with its HTTP status (and plain text) when that is not 2xx.
+   * Redacted: the reason quotes what the answer held, and an unknown payment's reason is kept. */
   notUnderstoodFault(error: unknown, answer: HttpAnswer): NotUnderstoodFault {
     const detail = this.context.redact((error as Error).message);
     if (answer.statusCode >= 200 && answer.statusCode < 300) return { kind: 'notUnderstood', detail };

@@ -1,16 +1,12 @@
-/*
- * Every way an exchange can fail, sorted by what it means for money: the request surely never
- * left, or it may have reached the gateway.
- */
+// Every way an exchange can fail, sorted by what it means for money: the request surely never left,
+// or it may have reached the gateway.
 
 import type { ExchangeProblem } from '../protocol/gateway-fault.js';
 import { BodyTooLargeError, sampleOf } from './read-answer.js';
 
-/**
- * One form POST and its answer, with every way it can go wrong sorted into two kinds that
+/** One form POST and its answer, with every way it can go wrong sorted into two kinds that
  * matter for money: the request surely never left (`notSent`), or it may have reached the
- * gateway (`maybeSent`). The caller decides what each means for its operation.
- */
+ * gateway (`maybeSent`). The caller decides what each means for its operation. */
 export type ExchangeFailureKind = 'notSent' | 'maybeSent';
 
 export class ExchangeFailure extends Error {
@@ -112,11 +108,9 @@ function problemOf(error: unknown, timeoutMs: number, connected: boolean): Excha
   }
 }
 
-/**
- * What a failed exchange means, decided here alone: `connected` says whether the request could
+/** What a failed exchange means, decided here alone: `connected` says whether the request could
  * have left (its socket connected, and for TLS verified); until then nothing was sent, from then
- * on it may have been. `contentType` is the answer's, when its head arrived, to decode the sample by.
- */
+ * on it may have been. `contentType` is the answer's, when its head arrived, to decode the sample by. */
 export function exchangeFailureOf(
   error: unknown,
   options: { timeoutMs: number; connected: boolean; chunks: readonly Buffer[]; contentType?: string | undefined },

@@ -1,8 +1,6 @@
-/*
- * The HTTP contract of the transport (transport.ts; --replay and tests may bring their own): one
- * form POST, its answer read whole up to a size limit (read-answer.ts) within one deadline
- * (deadline.ts), and every failure sorted by what it means for money (exchange-failure.ts).
- */
+// The transport's HTTP contract (--replay and tests may bring their own): one form POST, its answer read whole
+// up to a size limit (read-answer.ts) within one deadline (deadline.ts), each failure sorted by what it means
+// for money (exchange-failure.ts).
 
 export interface HttpAnswer {
   statusCode: number;
@@ -20,11 +18,9 @@ export interface PostOptions {
   signal?: AbortSignal;
 }
 
-/**
- * How form POSTs reach the gateway. `post` resolves with any HTTP answer that arrived whole
+/** How form POSTs reach the gateway. `post` resolves with any HTTP answer that arrived whole
  * (the caller judges status codes) and rejects with ExchangeFailure when none did, or with
- * BodyTooLargeError.
- */
+ * BodyTooLargeError. */
 export interface Transport {
   post(url: string, formBody: string, options: PostOptions): Promise<HttpAnswer>;
   /** Lets the exchanges in flight finish, then closes every connection. */
@@ -64,10 +60,8 @@ export class Targets {
 
 export const formHeaders = { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' } as const;
 
-/**
- * How requests reach the gateway: directly, through one explicit proxy (--proxy), or through
- * the proxies the environment names (HTTP_PROXY, HTTPS_PROXY, NO_PROXY).
- */
+/** How requests reach the gateway: directly, through one explicit proxy (--proxy), or through
+ * the proxies the environment names (HTTP_PROXY, HTTPS_PROXY, NO_PROXY). */
 export type ProxyRoute =
   | { kind: 'direct' }
   | { kind: 'explicit'; url: string }

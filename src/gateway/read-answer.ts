@@ -1,14 +1,9 @@
-/*
- * Reading an answer's body: whole, up to a size limit counted in bytes, decoded by the charset
- * its head declares (answer-charset.ts).
- */
+// An answer's body: read whole, up to a size limit counted in bytes, decoded by the charset its head declares
+// (answer-charset.ts).
 import { decodeAnswer } from './answer-charset.js';
 
-/**
- * The largest answer read, in bytes (1 MiB). A gateway envelope is a few hundred bytes and a
- * long voucher list a few kilobytes; anything bigger is not an answer we understand, and
- * reading it whole would let a broken gateway fill memory.
- */
+/** The largest answer read, in bytes: far above any envelope or voucher list a gateway sends (spec 2);
+ * anything bigger is not an answer we understand, and reading it whole would let a broken gateway fill memory. */
 export const maxAnswerBytes = 1024 * 1024;
 
 /** How much of a body a failure keeps, for `--verbose` ("the first bytes of the answer"). */
@@ -48,11 +43,9 @@ interface AnswerBody {
   readonly destroyed: boolean;
 }
 
-/**
- * The body of an answer (node:http's), its bytes counted before decoding and kept in `chunks`
+/** The body of an answer (node:http's), its bytes counted before decoding and kept in `chunks`
  * (a failure's sample), then its text decoded by its charset (answer-charset.ts); refused past
- * maxBytes. Events, not an async iterator: a batch reads thousands.
- */
+ * maxBytes. Events, not an async iterator: a batch reads thousands. */
 export function readLimited(
   body: AnswerBody,
   head: AnswerHead,

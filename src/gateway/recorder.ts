@@ -17,15 +17,9 @@ export class RecordDirectoryError extends Error {
   }
 }
 
-/**
- * --record: every answered exchange written as one cassette file (protocol/cassette.ts) in a
- * directory, numbered on from the highest number already there, so a second run adds to the
- * first. A file is written whole under a temporary name, once the answer is in and before the
- * client reads it, then linked to its own, never over another's (two runs recording into one
- * directory each take the next free number): a cassette is there whole or not at all.
- * A write that fails does not fail the exchange: a payment made is never reported otherwise
- * because its cassette could not be kept. The first such failure is kept for the command to tell.
- */
+/** --record: each answered exchange as one cassette file (protocol/cassette.ts), numbered after the highest there,
+ * written whole under a temporary name and linked, never over another's: a cassette is whole or absent. A failed
+ * write never fails the exchange (a payment made stays reported as made); the first failure is kept to tell. */
 export class CassetteRecorder {
   private next: number;
   private failed: string | undefined;

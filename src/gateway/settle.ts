@@ -38,10 +38,8 @@ export interface SettledPayment {
   settledBy: 'payment' | 'settle';
 }
 
-/**
- * The Payment's answer as a view; a lost answer is an unknown view with the reason. A view of a
- * Payment that Ctrl+C or SIGTERM cut short joins `cutShort`: it says so already.
- */
+/** The Payment's answer as a view; a lost answer is an unknown view with the reason. A view of a
+ * Payment that Ctrl+C or SIGTERM cut short joins `cutShort`: it says so already. */
 async function sendPayment(
   client: GatewayClient,
   input: PaymentInput,
@@ -67,16 +65,9 @@ function failureReason(error: AgentpayError, resending: boolean): string {
   return error instanceof PaymentOutcomeUnknownError ? error.reason : error.message;
 }
 
-/**
- * Sends a Payment and settles it until the gateway gives a final answer: Status for the same
- * TransactionID with backoff, whenever the answer was lost, in progress, or a code this
- * gateway's table does not classify. If Status says "not found" (a notFoundCodes code) and the
- * gateway never answered about the payment, the first one may never have arrived: the same
- * Payment is sent once more (spec 3 rule 2: a repeated TransactionID creates nothing new).
- * Never a new TransactionID. Success or failure only when the gateway said so; otherwise its
- * last word on the payment stands (pending, unknown), never replaced by a later "not found"
- * or a refused look-up. Errors that prove the first Payment never left are thrown.
- */
+/** Sends a Payment and asks Status (same TransactionID, backoff) while the answer is lost, in progress or
+ * unclassified; "not found" before any answer sends the same Payment again (spec 3 rule 2), never a new id.
+ * Final only when the gateway says so, else its last word stands; errors proving nothing left are thrown. */
 export async function payAndSettle(
   client: GatewayClient,
   input: PaymentInput,

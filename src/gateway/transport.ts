@@ -15,10 +15,8 @@ import {
 } from './http.js';
 import { readLimited } from './read-answer.js';
 
-/**
- * Idle pooled connections are closed after this: a payment after a long prompt (`buy`) opens a
- * fresh one rather than writing into one a NAT may have dropped. A request has its own deadline.
- */
+/** Idle pooled connections are closed after this: a payment after a long prompt (`buy`) opens a
+ * fresh one rather than writing into one a NAT may have dropped. A request has its own deadline. */
 const idleSocketMs = 10_000;
 
 /** Connected, and for TLS with its certificate verified: a request written now may arrive. */
@@ -27,11 +25,9 @@ function isEstablished(socket: Socket): boolean {
   return !socket.connecting && !socket.pending;
 }
 
-/**
- * Node's own proxy support (http.Agent proxyEnv): HTTP_PROXY for http:// gateways, asked with an
+/** Node's own proxy support (http.Agent proxyEnv): HTTP_PROXY for http:// gateways, asked with an
  * absolute URI; HTTPS_PROXY for https:// ones, through a CONNECT tunnel. Always an object, so Node
- * never reads process.env for it (NODE_USE_ENV_PROXY): the settings decided the route.
- */
+ * never reads process.env for it (NODE_USE_ENV_PROXY): the settings decided the route. */
 export function proxyEnvOf(route: ProxyRoute): Record<string, string> {
   if (route.kind === 'explicit') return { HTTP_PROXY: route.url, HTTPS_PROXY: route.url };
   if (route.kind === 'direct') return {};
@@ -49,11 +45,9 @@ export function proxyEnvOf(route: ProxyRoute): Record<string, string> {
   };
 }
 
-/**
- * Every exchange, one or a batch, direct or through a proxy, on node:http and node:https (loaded
+/** Every exchange, one or a batch, direct or through a proxy, on node:http and node:https (loaded
  * for an https gateway only): one keep-alive agent per scheme, at most `connections` sockets.
- * Whether a request was sent is told by its socket: exchange-failure.ts.
- */
+ * Whether a request was sent is told by its socket: exchange-failure.ts. */
 export class HttpTransport implements Transport {
   private readonly options: TransportOptions;
   private httpAgent: http.Agent | undefined;
@@ -173,10 +167,8 @@ export class HttpTransport implements Transport {
     return this.httpAgent;
   }
 
-  /**
-   * Certificates are always verified: `rejectUnauthorized` is set here so that not even
-   * NODE_TLS_REJECT_UNAUTHORIZED=0 can turn it off. A CA file replaces the built-in CAs, as curl's --cacert.
-   */
+  /** Certificates are always verified: `rejectUnauthorized` is set here so that not even
+   * NODE_TLS_REJECT_UNAUTHORIZED=0 can turn it off. A CA file replaces the built-in CAs, as curl's --cacert. */
   private agentForHttps(): Https.Agent {
     this.httpsAgent ??= new (this.https().Agent)({
       keepAlive: true,

@@ -5,7 +5,6 @@ import type { Language } from './language.js';
 import { plural } from './plural.js';
 import type { Absence, Found, Wanted } from './scenario-checks.js';
 
-/** How a message names the signal that stopped a command. */
 /** A count and its noun, the count grouped as English writes it (1,234 records). */
 const count = (n: number, word: string) => `${n.toLocaleString('en-US')} ${word}${n === 1 ? '' : 's'}`;
 
@@ -38,14 +37,9 @@ interface UnknownName {
 /** What a whole-number option counts, as its message names it. */
 export type NumberUnit = 'milliseconds' | 'payments' | 'polls' | 'seconds' | 'columns';
 
+/** How a message names the signal that stopped a command. */
 const signalText = (signal: 'SIGINT' | 'SIGTERM') => (signal === 'SIGINT' ? 'Ctrl+C (SIGINT)' : 'SIGTERM');
 
-/**
- * The human text in English: the source of the catalogue's keys. ru.ts is typed by this
- * object, so a key it lacks fails the type-check. Messages with parameters are functions; what
- * they are given (ids, codes, the gateway's own Messages) is put in as it is. Never used for
- * --json output, field names, the ledger or scenario reports' keys.
- */
 /** A local time as its parts, each as written: `2025`, `03`, `04`, `18:05:06`, `+03:00` (none in a table). */
 interface LocalTimeParts {
   year: string;
@@ -57,6 +51,8 @@ interface LocalTimeParts {
 
 const localDay = (date: { year: string; month: string; day: string }) => `${date.year}-${date.month}-${date.day}`;
 
+/** The human text in English, the source of the catalogue's keys: ru.ts is typed by it, so a missing key fails
+ * tsc. Parameters are put in as given; never used for --json, field names, the ledger or report keys. */
 const en = {
   locale: 'en' as Language,
   /** An amount for a person: the decimal string exactly as sent. */
@@ -1134,11 +1130,9 @@ const en = {
     notADate: (flag: string, given: string) => `${flag} ${JSON.stringify(given)} is not a date`,
     dateHint: 'give 2026-11-21, 21.11.2026, 2026-11-21T08:00:00Z, or an age such as 30m, 12h, 7d',
   },
-  /**
-   * scenario's human output: scenario/report-human.ts and commands/scenario. The English
+  /** scenario's human output: scenario/report-human.ts and commands/scenario. The English
    * forms of `expected`, `actual` and a step's made-up name are also what the report files
-   * and --json keep (data: the same in every language).
-   */
+   * and --json keep (data: the same in every language). */
   scenario: {
     cases: (count: number) => plural('en', count, { one: 'case', other: 'cases' }),
     attempts: (count: number) => `, ${count} attempts`,

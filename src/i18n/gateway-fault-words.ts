@@ -8,12 +8,10 @@ import type {
 import { shownText } from '../render/sanitize.js';
 import type { Catalogue } from './en.js';
 
-/*
- * The gateway's faults (protocol/gateway-fault.ts) in words, in the catalogue's language: what
- * the error classes of errors.ts say, and the --verbose trace.
- */
+// The gateway's faults (protocol/gateway-fault.ts) in the catalogue's language: what the error classes of
+// errors.ts say, and the --verbose trace.
 
-/** Why an exchange broke: "connection refused", "no complete answer within 300 ms". */
+/** Why an exchange broke, in words: "connection refused", or no complete answer within the deadline. */
 export function exchangeProblemText(problem: ExchangeProblem, t: Catalogue): string {
   const said = t.gateway.failures;
   switch (problem.kind) {

@@ -3,11 +3,9 @@ import { wholeNumberText } from '../whole-number-text.js';
 import type { Catalogue, StorageAction } from './en.js';
 import { type PluralForms, plural } from './plural.js';
 
-/**
- * The human text in Russian, typed by en.ts: a key it lacks fails the type-check. Names the
+/** The human text in Russian, typed by en.ts: a key it lacks fails the type-check. Names the
  * spec gives (TransactionID, InvoiceId, ResponseStatus, Status, AccountCheck), flags, codes and
- * the gateway's own Messages stay as they are.
- */
+ * the gateway's own Messages stay as they are. */
 
 const nbsp = '\u00a0';
 

@@ -1,7 +1,5 @@
-/*
- * What a scenario check wanted and what it found, as data: scenario/assertions.ts makes these,
- * each catalogue words them (`scenario.expected`, `actual`, `absence`), so they live below both.
- */
+// What a scenario check wanted and found, as data: scenario/assertions.ts makes these, each catalogue words
+// them (`scenario.expected`, `actual`, `absence`), so they live below both.
 
 /** A JSON value's type, as a type check names it. */
 export type ValueType = 'string' | 'number' | 'boolean' | 'null' | 'list' | 'object';

@@ -1,9 +1,7 @@
 import type { IntentRecord } from './records.js';
 
-/**
- * Who asked for a payment and who approved it: the marks `requested-by:` and `approved-by:` among
- * its guards lifted, which only the database writes, when `pay --approved` takes an approval.
- */
+/** Who asked for a payment and who approved it: the marks `requested-by:` and `approved-by:` among
+ * its guards lifted, which only the database writes, when `pay --approved` takes an approval. */
 export interface ApprovalMarks {
   requestedBy: string;
   approvedBy: string;

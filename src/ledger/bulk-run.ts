@@ -1,9 +1,7 @@
 import type { JournalEntry } from './records.js';
 
-/**
- * A bulk run's rows in the ledger: while planned, in a table of the connection's own; once paid,
- * in `agentpay_bulk_rows` (cells and TransactionID by line, before any Payment). A resume is a query.
- */
+/** A bulk run's rows in the ledger: while planned, in a table of the connection's own; once paid,
+ * in `agentpay_bulk_rows` (cells and TransactionID by line, before any Payment). A resume is a query. */
 
 /** One order of the file, known by the line it starts on. */
 export interface BulkOrder {
@@ -54,20 +52,16 @@ export interface BulkRun {
   keysTwice(): Promise<{ line: number; key: string; first: number }[]>;
   /** The rows that repeat an earlier row's purchase (every cell but the key): line → the first one's line. */
   purchasesTwice(): Promise<Map<number, number>>;
-  /**
-   * The rows the earlier runs under `runKey` kept that the file changed or lost; when none, each
-   * row of the file an earlier run had takes that run's TransactionID and counts as `earlier`.
-   */
+  /** The rows the earlier runs under `runKey` kept that the file changed or lost; when none, each
+   * row of the file an earlier run had takes that run's TransactionID and counts as `earlier`. */
   resume(runKey: string): Promise<ChangedBulkRow[]>;
   /** How many rows the file has. */
   count(): Promise<number>;
   /** The currencies of its rows, each once. */
   currencies(): Promise<string[]>;
-  /**
-   * The rows after `afterLine`, at most `limit`, in file order, with the ledger's entries unless
+  /** The rows after `afterLine`, at most `limit`, in file order, with the ledger's entries unless
    * `entries` is false; `only` the rows an earlier run had, or the rows to pay whose voucher a
-   * check must find (an InvoiceId or a position given).
-   */
+   * check must find (an InvoiceId or a position given). */
   page(afterLine: number, limit: number, options?: PageOptions): Promise<PlannedRow[]>;
   /** The rows no earlier run had start new, paying what their orders say. */
   startNew(): Promise<void>;
@@ -75,10 +69,8 @@ export interface BulkRun {
   update(rows: readonly (BulkPlan & { line: number })[]): Promise<void>;
   /** The accounts of the rows not final, each once, after `after` in their order, at most `limit`. */
   accounts(after: string, limit: number): Promise<string[]>;
-  /**
-   * These rows' TransactionIDs, and the rows an earlier run did not have kept as the run's under
-   * `runKey`, in one transaction: before any of their Payments may leave.
-   */
+  /** These rows' TransactionIDs, and the rows an earlier run did not have kept as the run's under
+   * `runKey`, in one transaction: before any of their Payments may leave. */
   keep(runKey: string, rows: readonly { line: number; transactionId: string }[]): Promise<void>;
   /** The file's rows let go (a run's kept rows stay). */
   close(): Promise<void>;

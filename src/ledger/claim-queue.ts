@@ -8,18 +8,14 @@ export interface Claim {
   reject(error: unknown): void;
 }
 
-/**
- * Intents checked and recorded in one step, a batch at a time: claims made while a batch holds
- * the ledger's lock go together under the next hold, with one reading of the ledger for all.
- */
+/** Intents checked and recorded in one step, a batch at a time: claims made while a batch holds
+ * the ledger's lock go together under the next hold, with one reading of the ledger for all. */
 export class ClaimQueue {
   private waiting: Claim[] = [];
   private running = false;
 
-  /**
-   * `settle` answers every claim of the batch; a claim it leaves unanswered gets its error.
-   * `gather`, when given, is awaited before a batch is taken, so claims made meanwhile join it.
-   */
+  /** `settle` answers every claim of the batch; a claim it leaves unanswered gets its error.
+   * `gather`, when given, is awaited before a batch is taken, so claims made meanwhile join it. */
   constructor(
     private readonly settle: (batch: readonly Claim[]) => Promise<void>,
     private readonly gather?: () => Promise<void>,

@@ -1,10 +1,8 @@
 import type { ClaimedBatch, JournalEntry } from './ledger.js';
 import type { OutcomeRecord } from './records.js';
 
-/**
- * A batch of open transactions claimed by this process: its outcomes gathered, then written by
- * `end` at done(). record() settles only once `end` ran: until then the ledger holds none.
- */
+/** A batch of open transactions claimed by this process: its outcomes gathered, then written by
+ * `end` at done(). record() settles only once `end` ran: until then the ledger holds none. */
 export function claimedBatchOf<Waiting>(
   entries: readonly JournalEntry[],
   waitingOf: (outcome: OutcomeRecord) => Waiting,

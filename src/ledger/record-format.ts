@@ -2,10 +2,8 @@ import { gatewayIdentity } from '../protocol/gateway-identity.js';
 import { memberOf, pathOf, ShapeError } from '../protocol/json-shape.js';
 import { transactionStates } from '../protocol/transaction-view.js';
 
-/**
- * The ledger's two records, defined once as tables of fields: the types, readRecord (its errors
- * name the field) and lineOf (a journal line) come from them. Not zod: docs/performance.md.
- */
+/** The ledger's two records, defined once as tables of fields: the types, readRecord (its errors
+ * name the field) and lineOf (a journal line) come from them. Not zod: docs/performance.md. */
 type FieldFormat =
   | { kind: 'text' }
   /** The gateway: text, read as its identity (protocol/gateway-identity.ts), however it was spelled. */
@@ -41,11 +39,9 @@ const viewFields = {
   warnings: { kind: 'optionalTextList' },
 } as const;
 
-/**
- * A record starts with its owner (TransactionIDs are unique per gateway and agent). An intent may
+/** A record starts with its owner (TransactionIDs are unique per gateway and agent). An intent may
  * name its voucher, operator, host and the guards lifted for it (docs/desk-safety.md), which older
- * journals lack.
- */
+ * journals lack. */
 const intentFields = {
   kind: oneOf('intent'),
   transactionId: text,

@@ -1,10 +1,8 @@
 import { isFinalState, type TransactionState } from '../protocol/transaction-view.js';
 import type { IntentRecord, OutcomeRecord } from './record-format.js';
 
-/**
- * An intent is written before a Payment may leave, an outcome after every answer; no record
- * holds the password in any form. Their format is record-format.ts.
- */
+/** An intent is written before a Payment may leave, an outcome after every answer; no record
+ * holds the password in any form. Their format is record-format.ts. */
 export type { IntentRecord, JournalRecord, OutcomeRecord } from './record-format.js';
 
 /** The parameters that make a purchase: a TransactionID reused with others is refused. */
@@ -25,10 +23,8 @@ export function differingParameters(
   return purchaseParameters.filter((key) => a[key] !== b[key]);
 }
 
-/**
- * A transaction's latest word, for every reader: a success is never replaced (a late "not sent"
- * is stale), a failure only by another final state, a state in progress by anything.
- */
+/** A transaction's latest word, for every reader (spec 3): a success is never replaced (a late "not sent"
+ * is stale), a failure only by another final state, a state in progress by anything. */
 export function replacesOutcome(current: TransactionState | undefined, next: TransactionState): boolean {
   if (current === undefined) return true;
   if (current === 'success') return false;

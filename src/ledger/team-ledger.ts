@@ -1,10 +1,8 @@
 import type { Intent, Owner } from './records.js';
 import type { StoredZReport, ZReportContent } from './z-report.js';
 
-/**
- * What only a ledger that tells people apart can do (docs/desk-safety.md): approvals, shifts and
- * the desk's policy. The PostgreSQL ledger offers it as `ledger.team`; a ledger file has none.
- */
+/** What only a ledger that tells people apart can do (docs/desk-safety.md): approvals, shifts and
+ * the desk's policy. The PostgreSQL ledger offers it as `ledger.team`; a ledger file has none. */
 export interface TeamLedger {
   readonly approvals: Approvals;
   readonly shifts: Shifts;
@@ -103,11 +101,9 @@ export interface OperatorRole {
   canLogin: boolean;
 }
 
-/**
- * The team ledger as its administrator reaches it (`ledger migrate`, `policy`, the operators):
+/** The team ledger as its administrator reaches it (`ledger migrate`, `policy`, the operators):
  * a connection of its own, with the administrator's URL. Each refusal of the server is thrown as
- * it came, its SQLSTATE in `code` (42501: not allowed).
- */
+ * it came, its SQLSTATE in `code` (42501: not allowed). */
 export interface LedgerAdministration {
   readonly shown: string;
   /** The migrations not yet applied, under the lock of a first use; what was applied. */

@@ -3,11 +3,9 @@ import { addDecimals } from '../protocol/money.js';
 import { approvalMarksOf } from './approval-marks.js';
 import type { LedgerEntry } from './records.js';
 
-/**
- * A shift's report, pure: totals by currency and state, who approved what, what is still open.
+/** A shift's report, pure: totals by currency and state, who approved what, what is still open.
  * Z-reports are canonical JSON chained by SHA-256, as docs/desk-safety.md ("Shifts") defines them,
- * so anyone can check the chain without agentpay.
- */
+ * so anyone can check the chain without agentpay. */
 
 export const firstPreviousHash = '0'.repeat(64);
 

@@ -49,10 +49,8 @@ function optionOf(flag: string, definition: OptionDefinition, language: Language
   return option.makeOptionMandatory(definition.required === true);
 }
 
-/**
- * Commander has no "required unless": a hook of the command's own, after commander's check of
- * unknown options, refuses a run without the option and without any option that lifts it.
- */
+/** Commander has no "required unless": a hook of the command's own, after commander's check of
+ * unknown options, refuses a run without the option and without any option that lifts it. */
 function requireUnless(command: Command, option: Option, unless: readonly OptionDefinition[]): void {
   const lifting = unless.map((other) => new Option(other.flag ?? '').attributeName());
   command.hook('preAction', (_command, action) => {
@@ -65,10 +63,8 @@ function requireUnless(command: Command, option: Option, unless: readonly Option
   });
 }
 
-/**
- * Adds the options, in order, with their help in `language`. Each is named by commander's
- * attribute name, under which its value is read: another name is a mistake, said on first run.
- */
+/** Adds the options, in order, with their help in `language`. Each is named by commander's
+ * attribute name, under which its value is read: another name is a mistake, said on first run. */
 export function addOptions(command: Command, language: Language, definitions: OptionDefinitions): Command {
   for (const [name, definition] of Object.entries(definitions)) {
     if (definition.flag === undefined) continue;

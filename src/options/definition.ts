@@ -1,10 +1,8 @@
 import type { Said } from '../i18n/language.js';
 import { optionalText, optionRecord, switchOption, textListOption } from './values.js';
 
-/**
- * A value as a source gives it: text from a flag or the environment, a switch's true, a
- * repeatable option's list, or what the config file holds (settings/config-file.ts checks it).
- */
+/** A value as a source gives it: text from a flag or the environment, a switch's true, a
+ * repeatable option's list, or what the config file holds (settings/config-file.ts checks it). */
 export type RawValue = string | number | boolean | readonly (string | number)[] | Readonly<Record<string, unknown>>;
 
 /** What a config file may hold for a profile key (settings/config-file.ts checks it). */
@@ -17,11 +15,9 @@ export type FileShape =
   | 'services by id'
   | readonly string[];
 
-/**
- * One option, defined once, whether a global setting or a command's own. Commander's option and
+/** One option, defined once, whether a global setting or a command's own. Commander's option and
  * its --help in each language (options/commander.ts), the value's reading, and for a setting its
- * resolution, doctor's row, the config file's keys and the docs' table all come from it.
- */
+ * resolution, doctor's row, the config file's keys and the docs' table all come from it. */
 export interface OptionDefinition {
   /** Commander's flags: `--currency <code>`, `--yes`; none for a setting never given as a flag. */
   readonly flag?: string;

@@ -14,10 +14,8 @@ import {
   wholeNumberOption,
 } from './values.js';
 
-/**
- * The options of a purchase, shared by check, pay, buy and a scenario's steps: one parser per
- * option over the field rules in protocol/, each raising the message a person sees.
- */
+/** The options of a purchase, shared by check, pay, buy and a scenario's steps: one parser per
+ * option over the field rules in protocol/, each raising the message a person sees. */
 
 /** What to buy from whom: a service, a customer account and a currency. */
 export interface PurchaseOptions {
@@ -64,10 +62,8 @@ export function forbiddenCharacterText({
     : t().bulk.cell.loneSurrogate(codePoint, position);
 }
 
-/**
- * What is wrong with a service or account from the command line, as with an order file's cell
- * (order-cells.ts): a control character, half a surrogate pair, an account too long; else undefined.
- */
+/** What is wrong with a service or account from the command line, as with an order file's cell
+ * (order-cells.ts): a control character, half a surrogate pair, an account too long; else undefined. */
 export function purchaseTextProblem(field: 'service' | 'account', text: string): string | undefined {
   const forbidden = forbiddenCharacterIn(text);
   if (forbidden !== undefined) return forbiddenCharacterText(forbidden);
@@ -92,10 +88,8 @@ export function purchaseOptions(options: Record<string, unknown>): PurchaseOptio
   };
 }
 
-/**
- * --amount: a plain decimal string, kept byte for byte (spec 2.2). On the command line it is
- * typed in the language's notation (`1500,50` in Russian); a scenario file's always has a point.
- */
+/** --amount: a plain decimal string, kept byte for byte (spec 2.2). Typed in the language's notation on the
+ * command line (`1500,50` in Russian); a scenario file's always has a point. */
 export function amountOption(raw: unknown, field = '--amount', notation: AmountNotation = 'point'): string | undefined {
   const text = optionalText(raw, field);
   return text === undefined ? undefined : parseAmount(text, field, notation);
@@ -117,10 +111,8 @@ export function transactionIdOption(raw: unknown): string | undefined {
   return text === undefined ? undefined : parseTransactionId(text, '--txn-id');
 }
 
-/**
- * How old a payment must be before the gateway's "not found" makes it final ("never made"):
- * reconcile's --grace by default, and what `status` and `shift close --settle` go by.
- */
+/** How old a payment must be before the gateway's "not found" makes it final ("never made"):
+ * reconcile's --grace by default, and what `status` and `shift close --settle` go by. */
 export const defaultGraceSeconds = 120;
 
 /** --wait: seconds to poll a transaction that is not final (status, and a scenario's status and wait steps). */

@@ -2,11 +2,8 @@ import { UsageError } from '../errors.js';
 import type { NumberUnit } from '../i18n/en.js';
 import { t } from '../run-scope.js';
 
-/*
- * Option values as commander hands them over (text, a switch's boolean, a repeatable option's
- * list, undefined when not given), read by small parsers rather than a schema library, which
- * would weigh on every start-up (docs/performance.md).
- */
+// Option values as commander hands them over (text, a switch's boolean, a repeatable option's list, undefined),
+// read by small parsers: a schema library would weigh on every start-up (docs/performance.md).
 
 /** A whole number within bounds, or a UsageError with the rule's message. */
 export function wholeNumberOption(

@@ -14,21 +14,17 @@ export class AwaitingApprovalError extends AgentpayError {
   }
 }
 
-/**
- * The two-person rule (docs/desk-safety.md, Approval): a purchase over the threshold, or a
- * duplicate top-up, recorded frozen for a supervisor; nothing sent. Only a team ledger can.
- */
+/** The two-person rule (docs/desk-safety.md, Approval): a purchase over the threshold, or a
+ * duplicate top-up, recorded frozen for a supervisor; nothing sent. Only a team ledger can. */
 
 export interface ApprovalRequested {
   needs: string[];
   expiresAt: string;
 }
 
-/**
- * Records the purchase for approval; throws AwaitingApprovalError (exit 3) once it is recorded.
+/** Records the purchase for approval; throws AwaitingApprovalError (exit 3) once it is recorded.
  * The desk's other limits hold as for a payment (a supervisor approves a threshold or a
- * duplicate, not a breach of the desk's limits, which --over-limit is for).
- */
+ * duplicate, not a breach of the desk's limits, which --over-limit is for). */
 export async function requestPurchaseApproval(
   context: PurchaseContext,
   intent: Intent,

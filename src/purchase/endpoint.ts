@@ -93,10 +93,8 @@ export async function configuredEndpoint(settings: Settings, out: Output): Promi
   };
 }
 
-/**
- * --record's directory, made and proved writable before anything is sent: a payment is never
- * made unrecorded because the directory turned out unwritable after it (docs/replay.md).
- */
+/** --record's directory, made and proved writable before anything is sent: a payment is never made unrecorded
+ * because the directory turned out unwritable (docs/replay.md). */
 export async function openRecorder(directory: string, password: string): Promise<CassetteRecorder> {
   const { CassetteRecorder, RecordDirectoryError } = await import('../gateway/recorder.js');
   try {

@@ -51,10 +51,8 @@ export interface GatewaySession extends PaymentSession {
   close(options?: { abort?: boolean }): Promise<void>;
 }
 
-/**
- * The name the ledger files transactions under: the base URL's identity (protocol/gateway-identity.ts),
- * or "sandbox" and "replay" for the embedded ones (their port changes every run). reconcile matches it.
- */
+/** The name the ledger files transactions under: the base URL's identity (protocol/gateway-identity.ts),
+ * or "sandbox" and "replay" for the embedded ones (their port changes every run). reconcile matches it. */
 export function journalGatewayOf(settings: Pick<Settings, 'sandbox' | 'replay'>, baseUrl: string): string;
 export function journalGatewayOf(
   settings: Pick<Settings, 'sandbox' | 'replay'>,

@@ -3,11 +3,9 @@ import { t } from '../run-scope.js';
 import type { PurchaseContext } from './session.js';
 import { teamLedgerOf } from './team-ledger.js';
 
-/**
- * With the profile's `shifts: true`, or the team ledger's policy, a payment needs the role's open
+/** With the profile's `shifts: true`, or the team ledger's policy, a payment needs the role's open
  * shift (docs/desk-safety.md, Shifts): refused before anything is recorded or sent (exit 7). The
- * database checks it again where the intent is written.
- */
+ * database checks it again where the intent is written. */
 export async function requireOpenShift(context: Pick<PurchaseContext, 'openLedger' | 'settings'>): Promise<void> {
   const byProfile = context.settings.desk.shifts;
   if (!byProfile && !(await (await context.openLedger()).team?.policy())?.shiftsRequired) return;

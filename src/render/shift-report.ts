@@ -4,11 +4,9 @@ import { type CsvColumn, type CsvNotation, csvHeader, csvRow } from './csv.js';
 import { localTimeText } from './receipt.js';
 import { shownText } from './sanitize.js';
 
-/**
- * A shift's X or Z report for a person, at receipt width (short lines, one fact each: 48 columns
+/** A shift's X or Z report for a person, at receipt width (short lines, one fact each: 48 columns
  * with the times, whose offset makes them 26; 32 with the rest), and its
- * totals as CSV. Names and ids came from the ledger: shown through the one sanitizer.
- */
+ * totals as CSV. Names and ids came from the ledger: shown through the one sanitizer. */
 
 const localTime = (iso: string, said: Catalogue) => localTimeText(iso, -new Date(iso).getTimezoneOffset(), said);
 

@@ -2,10 +2,8 @@ import type { Catalogue } from '../i18n/en.js';
 import type { CodeList, CodeTable } from '../protocol/codes.js';
 import { t } from '../run-scope.js';
 
-/**
- * The settings that hold a gateway's code table (protocol/codes.ts), by list: their names in
- * the settings table, and the hints that tell a person which one classifies a code.
- */
+/** The settings that hold a gateway's code table (protocol/codes.ts), by list: their names in
+ * the settings table, and the hints that tell a person which one classifies a code. */
 export const codeListSettings = {
   pending: { key: 'pendingCodes', flag: '--pending-codes', env: 'AGENTPAY_PENDING_CODES', meaning: 'in progress' },
   notFound: {
@@ -24,10 +22,8 @@ export function codeTableEnvironment(table: CodeTable): Record<string, string> {
   return Object.fromEntries(codeLists.map((list) => [codeListSettings[list].env, [...table[list]].join(',')]));
 }
 
-/**
- * The hint for a code the table does not hold: which setting classifies it, flag and profile
- * key alike, so a person can copy either.
- */
+/** The hint for a code the table does not hold: which setting classifies it, flag and profile
+ * key alike, so a person can copy either. */
 export function classifyHint(status: string, said: Catalogue = t()): string {
   const lists = (['failed', 'pending', 'notFound'] as const).map((list) => [list, codeListSettings[list]] as const);
   const flags = lists

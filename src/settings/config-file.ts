@@ -5,11 +5,9 @@ import type { FileShape, RawValue } from '../options/definition.js';
 import { t } from '../run-scope.js';
 import { type Profile, settingEntries } from './table.js';
 
-/**
- * `$XDG_CONFIG_HOME/agentpay/config.json` (docs/configuration.md): each profile's keys and their
+/** `$XDG_CONFIG_HOME/agentpay/config.json` (docs/configuration.md): each profile's keys and their
  * JSON types come from the settings table; read on every command, so checked by hand. A value's
- * content (a URL, digits) is checked when its setting is resolved, naming its source.
- */
+ * content (a URL, digits) is checked when its setting is resolved, naming its source. */
 interface ConfigFile {
   profiles: Readonly<Record<string, Profile>>;
 }
@@ -136,7 +134,7 @@ export function readConfigFile(path: string): { file: ConfigFile; warnings: stri
   try {
     json = JSON.parse(text);
   } catch (error) {
-    // V8's message quotes the text around the fault, which may be the password: say where only.
+    // JSON.parse's message quotes the text around the fault, which may be the password: say where only.
     throw new UsageError(t().config.notJson(path, jsonErrorPlace(text, error)), { hint: t().config.notJsonHint(path) });
   }
   try {

@@ -5,11 +5,9 @@ import { locatePassword } from './password.js';
 import type { Settings } from './resolve.js';
 import type { Sourced } from './sources.js';
 
-/**
- * Refuses a real gateway's command when its gateway, agent id or password is not set, naming
+/** Refuses a real gateway's command when its gateway, agent id or password is not set, naming
  * every one missing in one error (not one a run). One alone keeps its own message. A password
- * asked for at a terminal is not missing; it is asked only once the others are set.
- */
+ * asked for at a terminal is not missing; it is asked only once the others are set. */
 export function checkConnectionSet<Given extends Pick<Settings, 'baseUrl' | 'agentId' | 'sources'>>(
   settings: Given,
   stdinIsTerminal: boolean,

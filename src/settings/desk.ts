@@ -5,10 +5,8 @@ import type * as parse from './parsers.js';
 import { pickSourced, type Sourced, type SourceInputs } from './sources.js';
 import { type Profile, settingsTable } from './table.js';
 
-/**
- * The desk's guards as settings (docs/desk-safety.md): which live profile a command would pay
- * through, the limits, the duplicate window. The rules that apply them are purchase/desk-guard.ts.
- */
+/** The desk's guards as settings (docs/desk-safety.md): which live profile a command would pay
+ * through, the limits, the duplicate window. The rules that apply them are purchase/desk-guard.ts. */
 
 export type LimitKind = 'maxAmount' | 'dailyLimit' | 'accountDailyLimit' | 'approvalOver';
 
@@ -53,11 +51,9 @@ interface RuleSource {
   profile: Profile;
 }
 
-/**
- * Live when the chosen profile says `"live": true`, or the base URL in use is a live profile's
+/** Live when the chosen profile says `"live": true`, or the base URL in use is a live profile's
  * however spelled (`LOCALHOST`, `:443`): an environment variable never points a command at the
- * live gateway unsaid. Never under --sandbox.
- */
+ * live gateway unsaid. Never under --sandbox. */
 function liveTarget({
   inputs,
   sandbox,
@@ -124,11 +120,8 @@ function limitOf(kind: LimitKind, inputs: SourceInputs, sources: readonly RuleSo
   };
 }
 
-/**
- * The duplicate window: the profiles' (the longest), else the default; a flag only lengthens it.
- * Shortening it, or 0, is the desk's decision in its profile: a person goes past a duplicate with
- * --allow-duplicate, which the ledger records.
- */
+/** The duplicate window: the profiles' longest, else the default; a flag only lengthens it. Shortening it is the
+ * desk's decision in its profile; a person passes a duplicate with --allow-duplicate, which the ledger records. */
 function duplicateWindowOf(inputs: SourceInputs, sources: readonly RuleSource[]): Sourced<number> {
   const setting = settingsTable.duplicateWindow;
   const profiles = fromProfiles<number>('duplicateWindow', sources);

@@ -1,11 +1,9 @@
 import type { OptionDefinition } from '../options/definition.js';
 import { settingEntries } from './table.js';
 
-/**
- * The settings table of docs/configuration.md, written from the settings table so the two
+/** The settings table of docs/configuration.md, written from the settings table so the two
  * cannot differ: `npm run docs:settings` rewrites the block between the markers, and a unit
- * test fails when the file's block is not what this gives.
- */
+ * test fails when the file's block is not what this gives. */
 const settingsBlockMarkers = { start: '<!-- settings-table:start -->', end: '<!-- settings-table:end -->' } as const;
 
 const code = (text: string) => `\`${text}\``;

@@ -17,11 +17,9 @@ function flagValue(argv: readonly string[], flag: string): string | undefined {
   return value;
 }
 
-/**
- * The language from the very start (help, commander's errors): the `lang` setting, read as
+/** The language from the very start (help, commander's errors): the `lang` setting, read as
  * resolveSettings reads it; English under --json, so scripts read stable text (docs/language.md).
- * A setting unreadable here is reported later by resolveSettings, in English.
- */
+ * A setting unreadable here is reported later by resolveSettings, in English. */
 export function languageOfCommandLine(argv: readonly string[], env: NodeJS.ProcessEnv): Language {
   if (argv.includes('--json')) return 'en';
   try {

@@ -23,11 +23,8 @@ export const yesOrNo: Parse<boolean> = (raw, where) => {
   throw new UsageError(said().yesOrNo(JSON.stringify(raw), from(where)));
 };
 
-/**
- * Amounts per currency: a profile's `{"KZT": "50000.00"}`, or a flag's `KZT=50000.00,USD=100`;
- * a flag's bare `50000.00` holds for any currency (the key `*`). Amounts are plain decimals, as
- * --amount takes them (a JSON number is refused: 50000.1 would not survive it).
- */
+/** Amounts per currency: a profile's `{"KZT": "50000.00"}` or a flag's `KZT=50000.00,USD=100`; a flag's bare
+ * `50000.00` holds for any currency (key `*`). Plain decimals as --amount takes them; a JSON number is refused. */
 export function amountsPerCurrency(name: string): Parse<AmountsPerCurrency> {
   return (raw, where) => {
     const fail = (what: string): never => {

@@ -3,11 +3,9 @@ import type { Settings } from './resolve.js';
 import { rawAt, type SettingSource, sourceLevels } from './sources.js';
 import { settingsTable } from './table.js';
 
-/**
- * Where the agent password will be read from, found without reading it: flag > env > profile,
+/** Where the agent password will be read from, found without reading it: flag > env > profile,
  * the password before a password file at each level, last a hidden prompt on a terminal. No flag
- * holds the password itself: it would show in ps.
- */
+ * holds the password itself: it would show in ps. */
 type PasswordLocation =
   | { kind: 'file'; path: string; source: SettingSource; origin: string }
   | { kind: 'value'; value: string; source: SettingSource; origin: string }

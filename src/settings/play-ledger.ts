@@ -6,10 +6,8 @@ import { stateDirectory } from './directories.js';
 import { rawAt, type Sourced, type SourceInputs } from './sources.js';
 import { settingsTable } from './table.js';
 
-/**
- * Play money's own ledger (--sandbox, --replay), never the ledger real payments go to; a --ledger
- * or --journal flag with them is refused: which books were meant would be a guess (docs/sandbox.md).
- */
+/** Play money's own ledger (--sandbox, --replay), never the ledger real payments go to; a --ledger
+ * or --journal flag with them is refused: which books were meant would be a guess (docs/sandbox.md). */
 export function playLedgerOf(inputs: SourceInputs, replay: boolean): Sourced<LedgerLocation> {
   const mode = replay ? '--replay' : '--sandbox';
   if (rawAt('ledger', settingsTable.ledger, 'flag', inputs) !== undefined)

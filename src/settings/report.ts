@@ -66,10 +66,8 @@ function embeddedOf(settings: Settings) {
     : { value: '(the embedded sandbox)', source: 'sandbox' as const };
 }
 
-/**
- * Every setting of the table with its source, for `doctor`, in the table's order; the config
- * file after the profile. Secrets are masked; proxy URLs shown without credentials.
- */
+/** Every setting of the table with its source, for `doctor`, in the table's order; the config
+ * file after the profile. Secrets are masked; proxy URLs shown without credentials. */
 export function describeSettings(
   settings: Settings,
   stdin: { isTerminal: boolean; wasAsked: boolean },

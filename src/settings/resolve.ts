@@ -52,10 +52,8 @@ export interface Settings {
   agentId: Sourced<string> | undefined;
   passwordFormat: Sourced<PasswordFormat>;
   timeoutMs: Sourced<number>;
-  /**
-   * This gateway's ResponseStatus codes besides 10 (protocol/codes.ts): empty until configured,
-   * the sandbox's own under --sandbox. An unclassified code never makes a payment final.
-   */
+  /** This gateway's ResponseStatus codes besides 10 (protocol/codes.ts): empty until configured,
+   * the sandbox's own under --sandbox. An unclassified code never makes a payment final. */
   codes: CodeSettings;
   dateFormat: Sourced<RequestDateFormat>;
   /** Where payments are recorded: a journal file, or a PostgreSQL team ledger (ledger-location.ts). */
@@ -91,11 +89,9 @@ function resolveWithDefault<K extends SettingName>(name: K, inputs: SourceInputs
   return resolveOne(name, inputs)!;
 }
 
-/**
- * The code table: flag > env > profile > nothing, except under --sandbox, where the sandbox's
+/** The code table: flag > env > profile > nothing, except under --sandbox, where the sandbox's
  * own table stands in for env and profile (they describe a real gateway). A code in two lists
- * would make its meaning depend on the order of checks: refused.
- */
+ * would make its meaning depend on the order of checks: refused. */
 function resolveCodes(inputs: SourceInputs, sandboxTable: CodeTable | undefined): CodeSettings {
   const resolveList = (list: CodeList): Sourced<ReadonlySet<string>> => {
     const name = codeListSettings[list].key;
@@ -148,11 +144,9 @@ function chooseProfile(
   return profile;
 }
 
-/**
- * A database password in a ledger URL given as a flag is in the process's command line, which
+/** A database password in a ledger URL given as a flag is in the process's command line, which
  * any user of the machine can read (`ps`): a warning naming the places that keep it out of
- * sight. Not for AGENTPAY_LEDGER or a profile, which are such places; the password is never named.
- */
+ * sight. Not for AGENTPAY_LEDGER or a profile, which are such places; the password is never named. */
 function ledgerPasswordWarning(ledger: Sourced<LedgerLocation>, flags: GlobalFlags): string[] {
   if (ledger.source !== 'flag' || ledger.value.kind !== 'postgres') return [];
   let url: URL;

@@ -2,10 +2,8 @@ import { UsageError } from '../errors.js';
 import { isPlainDecimal } from '../protocol/money.js';
 import type { Parse } from './parsers.js';
 
-/**
- * A profile's `services`, offered by `buy`'s picker and the Tab after `--service`: a name
- * (`"101": "GameCoins"`), or `{"name", "kind": "static", "amounts": [...]}` for a static one (spec 4.3).
- */
+/** A profile's `services`, offered by `buy`'s picker and the Tab after `--service`: a name
+ * (`"101": "GameCoins"`), or `{"name", "kind": "static", "amounts": [...]}` for a static one (spec 4.3). */
 interface ServiceEntry {
   id: string;
   name: string | undefined;

@@ -74,11 +74,9 @@ export function pickSourced(
   return undefined;
 }
 
-/**
- * As pickSourced, falling back to the setting's default, worked out when first read: some
+/** As pickSourced, falling back to the setting's default, worked out when first read: some
  * defaults ask the system (the operator is the user name, a passwd look-up), and most commands
- * never read them.
- */
+ * never read them. */
 export function resolveSourced(
   name: SettingName,
   setting: OptionDefinition,

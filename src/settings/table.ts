@@ -5,10 +5,8 @@ import { modeSettings } from './mode-settings.js';
 import { networkSettings } from './network-settings.js';
 import { recordingSettings } from './recording-settings.js';
 
-/**
- * Every setting, in the order --help, doctor and the docs list them. Each group declares its
- * own settings; this is the one place that lists the groups, and their order is the table's.
- */
+/** Every setting, in the order --help, doctor and the docs list them. Each group declares its
+ * own settings; this is the one place that lists the groups, and their order is the table's. */
 export const settingsTable = {
   ...connectionSettings,
   ...deskSettings,

@@ -20,10 +20,8 @@ export async function runApprovals(_raw: unknown, context: CommandContext): Prom
   out.data(approvalsTable(requests, out.style, t(), out.tableWidth));
 }
 
-/**
- * The one request a decision means. A TransactionID is an agent's on one gateway, so two may
- * share it: the settings' gateway and agent choose (else the only one); none or two are named (exit 2).
- */
+/** The one request a decision means. A TransactionID is an agent's on one gateway, so two may
+ * share it: the settings' gateway and agent choose (else the only one); none or two are named (exit 2). */
 async function requestMeant(context: CommandContext, approvals: Approvals, id: string): Promise<ApprovalRequest> {
   const candidates = await approvals.byTransactionId(id);
   if (candidates.length === 0)

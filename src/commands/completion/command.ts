@@ -10,11 +10,9 @@ const description: Said = {
   ru: 'напечатать скрипт дополнения по Tab для bash, zsh или fish (как подключить: agentpay completion --help)',
 };
 
-/**
- * `agentpay completion bash|zsh|fish`: prints the shell's completion script. It needs no
+/** `agentpay completion bash|zsh|fish`: prints the shell's completion script. It needs no
  * settings, gateway or ledger, so its action writes straight to stdout (cli.ts gives it the
- * stream) rather than going through a command context.
- */
+ * stream) rather than going through a command context. */
 export function completionCommand(stdout: { write(text: string): unknown }, language: Language): Command {
   const completion = new Command('completion').description(description[language]);
   return addArgument(completion, language, {

@@ -11,11 +11,9 @@ import { describeSettings } from '../../settings/report.js';
 import type { Settings } from '../../settings/resolve.js';
 import type { CommandContext } from '../context.js';
 
-/**
- * A made-up TransactionID is one the gateway cannot know: its answer is the gateway's
+/** A made-up TransactionID is one the gateway cannot know: its answer is the gateway's
  * "not found" code (or a credentials refusal, which the Message tells). An unclassified code
- * is suggested for notFoundCodes; one already in another list is left to the person.
- */
+ * is suggested for notFoundCodes; one already in another list is left to the person. */
 function suggestionFor(
   status: string,
   codes: CodeTable,
@@ -28,10 +26,8 @@ function suggestionFor(
 
 const suggestionCondition = 'its Message says the transaction is unknown, not that the agent id or password is refused';
 
-/**
- * The ledger, looked at without changing it: a team ledger is reached and its schema version
- * read (nothing migrated, nothing delivered), and the outcomes waiting for it on this machine counted.
- */
+/** The ledger, looked at without changing it: a team ledger is reached and its schema version
+ * read (nothing migrated, nothing delivered), and the outcomes waiting for it on this machine counted. */
 async function checkLedger(settings: Settings): Promise<{ check: LedgerCheck; failure?: AgentpayError }> {
   const location = settings.ledger.value;
   if (location.kind === 'file')
@@ -48,10 +44,8 @@ async function checkLedger(settings: Settings): Promise<{ check: LedgerCheck; fa
   return { check: { kind: 'postgres', where, ok: false, message: failure.message, waiting }, failure };
 }
 
-/**
- * A Status for a made-up id. Under --replay without its fallback a made-up id has no recording
- * (HTTP 404, exit 5 for a replay that works): the recordings that answer are named instead.
- */
+/** A Status for a made-up id. Under --replay without its fallback a made-up id has no recording
+ * (HTTP 404, exit 5 for a replay that works): the recordings that answer are named instead. */
 async function checkGateway(session: GatewaySession, settings: Settings): Promise<GatewayCheck> {
   const { endpoint } = session.client;
   if (settings.replay && !settings.replay.fallback) {
@@ -81,10 +75,8 @@ async function checkGateway(session: GatewaySession, settings: Settings): Promis
   };
 }
 
-/**
- * `agentpay doctor`: each setting and its source, then a Status for a made-up id: any understood
- * envelope is healthy. Exit 0, or 2 (a setting), 4 (gateway unreachable), 5 (answer not understood).
- */
+/** `agentpay doctor`: each setting and its source, then a Status (spec 4.4) for a made-up id: any understood
+ * envelope is healthy. Exit 0, or 2 (a setting), 4 (gateway unreachable), 5 (answer not understood). */
 export async function runDoctor(_rawOptions: unknown, context: CommandContext): Promise<void> {
   const { settings, out } = context;
   let session: GatewaySession | undefined;

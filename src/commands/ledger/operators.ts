@@ -4,10 +4,8 @@ import { registerSecret, t } from '../../run-scope.js';
 import type { CommandContext } from '../context.js';
 import { administration } from './run.js';
 
-/**
- * `ledger add-operator`, `operators`, `remove-operator`: operators as database roles, with an
- * administrator's URL. What the database refuses is said as its refusal, exit 2: nothing changed.
- */
+/** `ledger add-operator`, `operators`, `remove-operator`: operators as database roles, with an
+ * administrator's URL. What the database refuses is said as its refusal, exit 2: nothing changed. */
 
 /** A plain identifier, so the role is the same name in psql, ~/.pgpass and the ledger's rows. */
 const roleName = /^(?!pg_)[a-z_][a-z0-9_]{0,62}$/;

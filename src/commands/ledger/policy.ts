@@ -6,10 +6,8 @@ import type { CommandContext } from '../context.js';
 import { refused } from './operators.js';
 import { administration } from './run.js';
 
-/**
- * `agentpay ledger policy`: shows, or with the administrator's URL sets, the rules the database
- * applies to every intent (docs/desk-safety.md). Not --approval-over: that global flag is one run's.
- */
+/** `agentpay ledger policy`: shows, or with the administrator's URL sets, the rules the database
+ * applies to every intent (docs/desk-safety.md). Not --approval-over: that global flag is one run's. */
 export async function runPolicy(raw: unknown, context: CommandContext): Promise<void> {
   const options = optionRecord(raw);
   const approvalOver =

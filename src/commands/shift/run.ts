@@ -51,11 +51,9 @@ async function summaryOf(ledger: WithTeam, shift: Shift, until: string): Promise
   return shiftSummary({ operator: shift.operator, openedAt: shift.openedAt, until }, entries, awaiting);
 }
 
-/**
- * `shift close --settle`: the shift's payments not final asked about by Status first, as
+/** `shift close --settle`: the shift's payments not final asked about by Status first, as
  * `reconcile` asks (commands/reconcile/settle-entry.ts), each answer recorded; those of another
- * gateway than the settings name are left as they are.
- */
+ * gateway than the settings name are left as they are. */
 async function settleOpen(context: CommandContext, ledger: WithTeam, shift: Shift): Promise<void> {
   const open = (await shiftEntries(ledger, shift)).filter(
     (entry) =>
@@ -119,10 +117,8 @@ export async function runShiftX(raw: unknown, context: CommandContext): Promise<
   await show(context, await summaryOf(ledger, shift, await ledger.team.shifts.now()), raw);
 }
 
-/**
- * Closes the shift with the next Z-report: refused (exit 3) while a payment of it is not final or
- * a request awaits approval, unless --carry-over carries them; --settle asks the gateway first.
- */
+/** Closes the shift with the next Z-report: refused (exit 3) while a payment of it is not final or
+ * a request awaits approval, unless --carry-over carries them; --settle asks the gateway first. */
 export async function runShiftClose(raw: unknown, context: CommandContext): Promise<void> {
   const carryOver = switchOption(optionRecord(raw).carryOver, '--carry-over');
   const settle = switchOption(optionRecord(raw).settle, '--settle');

@@ -43,10 +43,8 @@ export async function openAdministration(
   };
 }
 
-/**
- * The team ledger looked at without changing it (`doctor`): the outcomes waiting on this machine
- * for it, and its schema version, or why it cannot be reached.
- */
+/** The team ledger looked at without changing it (`doctor`): the outcomes waiting on this machine
+ * for it, and its schema version, or why it cannot be reached. */
 export async function inspectTeamLedger(
   location: TeamLocation,
   env: NodeJS.ProcessEnv,

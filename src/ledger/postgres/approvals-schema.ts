@@ -1,8 +1,6 @@
-/**
- * Migration 4: the two-person rule (docs/desk-safety.md, "Approval"). Requests change only through
+/** Migration 4: the two-person rule (docs/desk-safety.md, "Approval"). Requests change only through
  * SECURITY DEFINER functions that compare session_user with the requester, on the database's
- * clock; each refusal has a SQLSTATE of its own (AP…), worded by approvals.ts.
- */
+ * clock; each refusal has a SQLSTATE of its own (AP…), worded by approvals.ts. */
 export const approvalsMigration = `
 CREATE TABLE agentpay_approvals (
   seq bigserial PRIMARY KEY,

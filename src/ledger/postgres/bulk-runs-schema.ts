@@ -1,7 +1,5 @@
-/**
- * Migration 9: each bulk run's rows (sql/bulk-runs.ts), append-only, written before its Payments
- * leave; and an index of payments by account, so a look-back reads only those. Safe to apply twice.
- */
+/** Migration 9: each bulk run's rows (sql/bulk-runs.ts), append-only, written before its Payments
+ * leave; and an index of payments by account, so a look-back reads only those. Safe to apply twice. */
 export const bulkRunsMigration = `
 CREATE TABLE IF NOT EXISTS agentpay_bulk_rows (
   run_key text NOT NULL,

@@ -9,11 +9,9 @@ import { intentOfRow, intentValues, type Query, text } from '../sql/rows.js';
 import type { LedgerConnection } from './connect.js';
 import * as sql from './queries.js';
 
-/**
- * Intents recorded in the team ledger: the TransactionID taken in one statement; claims weighed
+/** Intents recorded in the team ledger: the TransactionID taken in one statement; claims weighed
  * and recorded in one transaction under advisory locks, so two terminals never both pass a rule.
- * Everything here runs in a turn of the connection held already.
- */
+ * Everything here runs in a turn of the connection held already. */
 
 /** What recording an intent needs of the ledger it is recorded in. */
 export interface IntentRecorder {
@@ -32,11 +30,9 @@ const claimLockTimeoutMs = 30_000;
 /** PostgreSQL's lock_not_available: lock_timeout ran out. */
 const lockTimedOut = (error: unknown) => (error as { cause?: { code?: unknown } } | undefined)?.cause?.code === '55P03';
 
-/**
- * The TransactionID checked and taken in one statement: two terminals cannot both take it; a
+/** The TransactionID checked and taken in one statement: two terminals cannot both take it; a
  * taken one is a retry of the same purchase, or a conflict. One written by a transaction not
- * yet committed is found by the next look. In a turn held already.
- */
+ * yet committed is found by the next look. In a turn held already. */
 export async function insertOrRetry(
   ledger: IntentRecorder,
   intent: Intent,
@@ -67,10 +63,8 @@ export async function insertOrRetry(
   );
 }
 
-/**
- * A batch of claims in one transaction: advisory locks on its accounts (and operator) make other
- * terminals wait for the commit; one look-back weighs each claim with those accepted before it.
- */
+/** A batch of claims in one transaction: advisory locks on its accounts (and operator) make other
+ * terminals wait for the commit; one look-back weighs each claim with those accepted before it. */
 export async function settleClaims(ledger: IntentRecorder, batch: readonly Claim[]): Promise<void> {
   const { queryNow } = ledger;
   const notSent = noPaymentSent();
@@ -114,10 +108,8 @@ export async function settleClaims(ledger: IntentRecorder, batch: readonly Claim
   for (const [claim, result] of answered) claim.resolve(result);
 }
 
-/**
- * One claim inside the batch's transaction, under a savepoint of its own: a claim the rules
- * refuse, or whose insert fails, is answered alone (undefined) and the others go on.
- */
+/** One claim inside the batch's transaction, under a savepoint of its own: a claim the rules
+ * refuse, or whose insert fails, is answered alone (undefined) and the others go on. */
 async function settleClaim(
   ledger: IntentRecorder,
   claim: Claim,
@@ -149,11 +141,9 @@ async function settleClaim(
   }
 }
 
-/**
- * What a batch of claims locks (sql.lockPurchases): each purchase's account, and the operator
+/** What a batch of claims locks (sql.lockPurchases): each purchase's account, and the operator
  * when a daily limit weighs their payments; the TransactionID of a replay. Any two claims that
- * could weigh each other share a key.
- */
+ * could weigh each other share a key. */
 function lockKeysOf(claims: readonly Claim[]): string[] {
   const keys = new Set<string>();
   for (const { intent, options } of claims) {

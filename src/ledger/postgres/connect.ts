@@ -7,11 +7,9 @@ import { LedgerUnreachableError } from '../../errors.js';
 import type { LedgerLocation } from '../../ledger-location.js';
 import { redactSecrets } from '../../run-scope.js';
 
-/**
- * A connection to the team ledger with node-postgres (docs/team-ledger.md says why that
+/** A connection to the team ledger with node-postgres (docs/team-ledger.md says why that
  * driver). What the URL leaves out comes from the standard PG* variables and the password
- * file (~/.pgpass, or PGPASSFILE), as for psql; TLS as `sslmode` says (libpq's meanings).
- */
+ * file (~/.pgpass, or PGPASSFILE), as for psql; TLS as `sslmode` says (libpq's meanings). */
 
 /** libpq's sslmode values; pg's own reading of them differs (it verifies for "require"). */
 const sslModes = ['disable', 'allow', 'prefer', 'require', 'verify-ca', 'verify-full'] as const;
@@ -51,10 +49,9 @@ function tlsOf(
     file('sslkey', 'PGSSLKEY', 'postgresql.key'),
   ];
   const files = { ...(ca ? { ca } : {}), ...(cert ? { cert } : {}), ...(key ? { key } : {}) };
-  // prefer and require: encrypted, the certificate not checked, except that require checks it
-  // against a root certificate when there is one (libpq); verify-ca: checked against the CA, not
-  // the host name; verify-full: both. Without a root certificate file, verify-ca and verify-full
-  // check against Node's public CAs, where libpq would refuse to connect.
+  // libpq's meanings: prefer, require: encrypted, unchecked (require checks against a root certificate if any);
+  // verify-ca: the CA, not the host name; verify-full: both. Without a root certificate file verify-* check
+  // against Node's public CAs, where libpq would refuse to connect.
   if (mode === 'prefer' || (mode === 'require' && !ca))
     return { ssl: { ...files, rejectUnauthorized: false }, mode, connectionString };
   if (mode === 'verify-ca' || mode === 'require')
@@ -72,10 +69,8 @@ function passwordFile(parameters: {
   return new Promise((resolve) => pgPass(parameters, resolve));
 }
 
-/**
- * Why a connection failed, in a few words: the errno code, the server's refusal, or pg's message,
- * with the database password blanked should the driver's words quote it (nothing later looks).
- */
+/** Why a connection failed, in a few words: the errno code, the server's refusal, or pg's message,
+ * with the database password blanked should the driver's words quote it (nothing later looks). */
 export function reasonOf(error: unknown): string {
   const { code, message } = (error ?? {}) as { code?: unknown; message?: unknown };
   if (typeof code === 'string' && /^E[A-Z]+$/.test(code)) return code;
@@ -146,10 +141,8 @@ export async function connectLedger(
   }
 }
 
-/**
- * Sends the server its Terminate and lets the process go: every write was awaited before, so
- * waiting for the server to close the socket would only hold the command's exit.
- */
+/** Sends the server its Terminate and lets the process go: every write was awaited before, so
+ * waiting for the server to close the socket would only hold the command's exit. */
 export function letGo(connection: LedgerConnection): void {
   void connection.client.end().catch(() => undefined);
   (connection.client as unknown as { connection?: { stream?: { unref?: () => void } } }).connection?.stream?.unref?.();

@@ -13,11 +13,9 @@ export interface FallbackDelivery {
   lost: { readonly error?: unknown };
 }
 
-/**
- * The outcomes this machine kept while the ledger was away, delivered. Never fatal: a
+/** The outcomes this machine kept while the ledger was away, delivered. Never fatal: a
  * delivery the database cannot take now stays for the next command; an outcome it refuses for
- * what it holds is set aside (postgres/fallback.ts), so it cannot hold up the others.
- */
+ * what it holds is set aside (postgres/fallback.ts), so it cannot hold up the others. */
 export async function deliverFallback({ fallback, insertOutcomes, note, lost }: FallbackDelivery): Promise<void> {
   const deliver = async (outcomes: WaitingOutcome[]): Promise<number> => {
     try {

@@ -1,7 +1,5 @@
-/**
- * Migration 6: the desk's rules kept by the database itself, so neither a modified client nor
- * plain SQL as an operator gets past them (docs/desk-safety.md, "What the database enforces").
- */
+/** Migration 6: the desk's rules kept by the database itself, so neither a modified client nor
+ * plain SQL as an operator gets past them (docs/desk-safety.md, "What the database enforces"). */
 export const deskRulesMigration = `
 CREATE TABLE agentpay_approval_thresholds (
   currency text PRIMARY KEY,

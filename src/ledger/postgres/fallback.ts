@@ -17,11 +17,9 @@ import { errnoCodeOf, LocalStorageError } from '../../errors.js';
 import { readRecord } from '../record-format.js';
 import type { WaitingOutcome } from '../sql/rows.js';
 
-/**
- * Outcomes the team ledger could not take after their Payment left wait here, a file of fsynced
+/** Outcomes the team ledger could not take after their Payment left wait here, a file of fsynced
  * JSON lines per ledger. The next command delivers them (deliver-fallback.ts); a record's unique
- * id makes a repeated delivery add nothing twice.
- */
+ * id makes a repeated delivery add nothing twice. */
 export type { WaitingOutcome } from '../sql/rows.js';
 
 /** The fallback of one ledger: a directory and the name its files start with (from the URL without its password). */
@@ -38,10 +36,8 @@ const livePath = ({ directory, stem }: Fallback) => join(directory, `${stem}.jso
 const linesOf = (outcomes: readonly WaitingOutcome[]) =>
   Buffer.from(outcomes.map((outcome) => `${JSON.stringify(outcome)}\n`).join(''), 'utf8');
 
-/**
- * Appends the bytes to `path` (0600, in the fallback's 0700 directory) and fsyncs them; then
- * asks `landed` about the file, still open (so its inode number is still its own).
- */
+/** Appends the bytes to `path` (0600, in the fallback's 0700 directory) and fsyncs them; then
+ * asks `landed` about the file, still open (so its inode number is still its own). */
 function appendFsynced(
   fallback: Fallback,
   path: string,
@@ -69,11 +65,9 @@ function writingFallback<T>(path: string, write: () => T): T {
   }
 }
 
-/**
- * Appends and fsyncs; then, if a delivery renamed the file away meanwhile (its inode is no
+/** Appends and fsyncs; then, if a delivery renamed the file away meanwhile (its inode is no
  * longer the path's), appends again to the new file: a line is always in a file a delivery
- * will read. A line delivered twice is harmless (its record id).
- */
+ * will read. A line delivered twice is harmless (its record id). */
 export function keepWaiting(fallback: Fallback, outcomes: readonly WaitingOutcome[]): void {
   const path = livePath(fallback);
   const bytes = linesOf(outcomes);
@@ -140,10 +134,8 @@ function readWaiting(path: string): { outcomes: WaitingOutcome[]; damaged: numbe
   return { outcomes, damaged };
 }
 
-/**
- * Outcomes the ledger refused for what they hold (not for being unreachable): set aside in a
- * file of their own, so they stop holding up the others; a person can look at them.
- */
+/** Outcomes the ledger refused for what they hold (not for being unreachable): set aside in a
+ * file of their own, so they stop holding up the others; a person can look at them. */
 export function setAside(fallback: Fallback, outcomes: readonly WaitingOutcome[]): string {
   const path = join(fallback.directory, `${fallback.stem}.undeliverable.jsonl`);
   writingFallback(path, () => appendFsynced(fallback, path, linesOf(outcomes)));
@@ -155,11 +147,9 @@ export function countWaiting(fallback: Fallback): number {
   return filesOf(fallback).reduce((sum, path) => sum + readWaiting(path).outcomes.length, 0);
 }
 
-/**
- * Hands every waiting outcome to `deliver`, file by file. The live file is first renamed to a
+/** Hands every waiting outcome to `deliver`, file by file. The live file is first renamed to a
  * name of this process's own, so appenders start a new one (keepWaiting); a file is removed
- * only once delivered. Returns how many were delivered (`deliver` may say how many it took).
- */
+ * only once delivered. Returns how many were delivered (`deliver` may say how many it took). */
 export async function deliverWaiting(
   fallback: Fallback,
   deliver: (outcomes: WaitingOutcome[]) => Promise<number | void>,

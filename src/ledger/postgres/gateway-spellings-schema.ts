@@ -1,11 +1,9 @@
 import type pg from 'pg';
 import { gatewayIdentity } from '../../protocol/gateway-identity.js';
 
-/**
- * Migration 7: each old spelling of a gateway rewritten to its identity (protocol/gateway-identity.ts),
+/** Migration 7: each old spelling of a gateway rewritten to its identity (protocol/gateway-identity.ts),
  * except a TransactionID the identity holds already: it may be another purchase, so it is kept
- * apart and listed (docs/team-ledger.md "Gateway spellings").
- */
+ * apart and listed (docs/team-ledger.md "Gateway spellings"). */
 const createSpellings = `
 CREATE TABLE agentpay_gateway_spellings (
   spelling text NOT NULL,

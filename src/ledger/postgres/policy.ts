@@ -2,11 +2,9 @@ import type pg from 'pg';
 import { iso, type Row } from '../sql/rows.js';
 import type { LedgerPolicy, PolicyChange } from '../team-ledger.js';
 
-/**
- * The desk's policy on the team ledger (desk-rules-schema.ts): approval thresholds per currency
+/** The desk's policy on the team ledger (desk-rules-schema.ts): approval thresholds per currency
  * and whether payments need an open shift. Set by the administrator (operators may only read
- * it); the database's trigger applies it to every intent, whoever writes it.
- */
+ * it); the database's trigger applies it to every intent, whoever writes it. */
 
 /** The policy as it stands, read with `query` (a ledger's turn, or the administrator's client). */
 export async function ledgerPolicyOf(query: (text: string) => Promise<Row[]>): Promise<LedgerPolicy> {

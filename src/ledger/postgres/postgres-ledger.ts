@@ -53,10 +53,8 @@ export interface PostgresLedgerOptions {
   note(message: string): void;
 }
 
-/**
- * The team ledger in PostgreSQL (docs/team-ledger.md), one connection a command. Opening it
- * applies missing migrations and delivers what this machine kept while the database was away.
- */
+/** The team ledger in PostgreSQL (docs/team-ledger.md), one connection a command. Opening it
+ * applies missing migrations and delivers what this machine kept while the database was away. */
 export class PostgresLedger implements Ledger {
   readonly location: LedgerLocation & { kind: 'postgres' };
   private readonly turn: ConnectionTurn;
@@ -116,10 +114,8 @@ export class PostgresLedger implements Ledger {
       }));
   }
 
-  /**
-   * An operator role (roles.ts) is what the database records as the operator of every row, so
-   * the ledger says so: the desk's rules weigh that role's payments, not a profile's name.
-   */
+  /** An operator role (roles.ts) is what the database records as the operator of every row, so
+   * the ledger says so: the desk's rules weigh that role's payments, not a profile's name. */
   private async learnRole(): Promise<void> {
     const [row] = await this.turn.query(
       'SELECT session_user AS role, agentpay_is_operator(session_user) AS operator',

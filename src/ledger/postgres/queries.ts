@@ -1,10 +1,8 @@
 import type { ReadStatements } from '../sql/reads.js';
 
-/**
- * The SQL of the team ledger, in one place (schema.ts makes the tables). Every write is one
+/** The SQL of the team ledger, in one place (schema.ts makes the tables). Every write is one
  * statement, so it is whole or absent: an intent with its first attempt and its place among
- * the open transactions; an outcome with, when final, the end of that place.
- */
+ * the open transactions; an outcome with, when final, the end of that place. */
 
 /** What the ledger reads of a record (recordsOf, and recentTransactions' aggregate of them). */
 const recordFields = [
@@ -24,11 +22,9 @@ const bigints = new Set<string>(['seq', 'transaction_seq', 'answers_attempt']);
 const transactionColumns =
   't.seq, t.gateway, t.agent_id, t.transaction_id, t.service, t.account, t.amount, t.currency, t.invoice_id, t.at, t.operator, t.host, t.voucher';
 
-/**
- * $1..$11 the intent and who made it, $12 the attempt's record id, $13 the voucher's name, $14
+/** $1..$11 the intent and who made it, $12 the attempt's record id, $13 the voucher's name, $14
  * the guards lifted for this attempt. One row (the attempt's seq) when it is new, none when the
- * TransactionID is taken.
- */
+ * TransactionID is taken. */
 export const insertIntent = `
 WITH t AS (
   INSERT INTO agentpay_transactions (gateway, agent_id, transaction_id, service, account, amount, currency, invoice_id, at, operator, host, voucher)
@@ -44,21 +40,17 @@ WITH t AS (
 )
 SELECT seq AS attempt_seq FROM a`;
 
-/**
- * Transaction-level advisory locks on $1 (keys: claims.ts lockKeysOf), taken in one
- * order so two batches never wait on each other in a cycle; let go at COMMIT or ROLLBACK.
- */
+/** Transaction-level advisory locks on $1 (keys: claims.ts lockKeysOf), taken in one
+ * order so two batches never wait on each other in a cycle; let go at COMMIT or ROLLBACK. */
 export const lockPurchases = `
 SELECT count(pg_advisory_xact_lock(k)) FROM (SELECT DISTINCT hashtextextended(key, 0) AS k FROM unnest($1::text[]) AS key ORDER BY 1) keys`;
 
 /** The intent recorded for $1 gateway, $2 agent, $3 TransactionID. */
 export const selectIntent = `SELECT ${transactionColumns} FROM agentpay_transactions t WHERE t.gateway = $1 AND t.agent_id = $2 AND t.transaction_id = $3`;
 
-/**
- * Another attempt at a recorded purchase (the safe retry): open again. $1 record id, $2
+/** Another attempt at a recorded purchase (the safe retry): open again. $1 record id, $2
  * transaction seq, $3 at, $4 operator, $5 host, $6 the guards lifted for it. Gives the attempt's
- * seq, none when that record id was there already (an import repeated).
- */
+ * seq, none when that record id was there already (an import repeated). */
 export const insertAttempt = `
 WITH a AS (
   INSERT INTO agentpay_records (record_id, transaction_seq, kind, at, operator, host, overrides)
@@ -70,11 +62,9 @@ WITH a AS (
 )
 SELECT seq AS attempt_seq FROM a`;
 
-/**
- * Outcomes, as parallel arrays ($1 record ids … $10 hosts, $11 the attempts they answer),
+/** Outcomes, as parallel arrays ($1 record ids … $10 hosts, $11 the attempts they answer),
  * appended in order; a record id already there is skipped (a fallback delivered twice). A final
- * one closes its transaction, by the database's trigger (desk-rules-schema.ts).
- */
+ * one closes its transaction, by the database's trigger (desk-rules-schema.ts). */
 export const insertOutcomes = `
 WITH input AS (
   SELECT * FROM unnest($1::uuid[], $2::text[], $3::text[], $4::text[], $5::timestamptz[], $6::text[], $7::text[], $8::jsonb[], $9::text[], $10::text[], $11::bigint[])
@@ -101,11 +91,9 @@ FROM agentpay_open o JOIN agentpay_transactions t ON t.seq = o.transaction_seq
 WHERE ${since('$1')}
 GROUP BY t.gateway, t.agent_id ORDER BY t.gateway, t.agent_id`;
 
-/**
- * The next open transactions of $1 gateway, $2 agent after $3 seq, at most $4, $5 since,
+/** The next open transactions of $1 gateway, $2 agent after $3 seq, at most $4, $5 since,
  * locked for this reconciler's transaction: rows another one holds are skipped. Each with its
- * latest attempt's time and its latest outcome since it was last final.
- */
+ * latest attempt's time and its latest outcome since it was last final. */
 export const claimOpen = `
 SELECT ${transactionColumns},
   (SELECT max(a.at) FROM agentpay_records a WHERE a.transaction_seq = t.seq AND a.kind = 'attempt') AS attempted_at,
@@ -148,11 +136,9 @@ SELECT r.seq AS record_seq, r.kind, r.at AS record_at, r.source, r.view, r.opera
 FROM agentpay_records r JOIN agentpay_transactions t ON t.seq = r.transaction_seq
 WHERE r.seq > $1 ORDER BY r.seq LIMIT $2`;
 
-/**
- * The transactions of $1 gateway, $2 agent whose latest attempt is at or after $3, made by $4
+/** The transactions of $1 gateway, $2 agent whose latest attempt is at or after $3, made by $4
  * operator (that attempt's; null: none) or to one of $5 accounts, oldest first. Their state is worked out from their
- * records (recordsOf) by the ledger's own rules, as for a receipt.
- */
+ * records (recordsOf) by the ledger's own rules, as for a receipt. */
 const recentTransactions = `
 WITH chosen AS (
   SELECT t.seq FROM agentpay_transactions t WHERE t.gateway = $1 AND t.agent_id = $2 AND t.account = ANY($5::text[])

@@ -2,11 +2,9 @@ import { DeskRuleRefusedError } from '../../desk-rule-error.js';
 import { type AgentpayError, UsageError } from '../../errors.js';
 import { t } from '../../run-scope.js';
 
-/**
- * The refusals the database's own rules raise where an intent is written (desk-rules-schema.ts),
+/** The refusals the database's own rules raise where an intent is written (desk-rules-schema.ts),
  * worded for a person (exit 7, nothing sent; a currency no threshold can weigh: exit 2). The
- * server's error stays the cause: its SQLSTATE is what approvals.ts reads for its own refusals.
- */
+ * server's error stays the cause: its SQLSTATE is what approvals.ts reads for its own refusals. */
 
 /** The SQLSTATE of a server's error, or of the one behind a ledger error. */
 export function sqlStateOf(error: unknown): string | undefined {

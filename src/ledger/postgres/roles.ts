@@ -1,19 +1,15 @@
 import type pg from 'pg';
 import type { OperatorRole } from '../team-ledger.js';
 
-/**
- * Operators as database roles (docs/desk-safety.md): a login role a person, in `agentpay_operator`
+/** Operators as database roles (docs/desk-safety.md): a login role a person, in `agentpay_operator`
  * or `agentpay_supervisor`. The cluster's groups hold each database's rights; the triggers record
- * `session_user` as the operator of every row an operator role writes.
- */
+ * `session_user` as the operator of every row an operator role writes. */
 
 const operatorGroup = 'agentpay_operator';
 const supervisorGroup = 'agentpay_supervisor';
 
-/**
- * Migration 3: the trigger that writes who made a row. Schema-qualified, with its search_path
- * fixed: a temporary table named pg_roles in an operator's session cannot answer for it.
- */
+/** Migration 3: the trigger that writes who made a row. Schema-qualified, with its search_path
+ * fixed: a temporary table named pg_roles in an operator's session cannot answer for it. */
 export const operatorRolesMigration = `
 CREATE FUNCTION agentpay_is_operator(who name) RETURNS boolean LANGUAGE sql STABLE
 SET search_path = pg_catalog, pg_temp AS $$
@@ -35,11 +31,9 @@ CREATE TRIGGER agentpay_records_recorded_by BEFORE INSERT ON agentpay_records
   FOR EACH ROW EXECUTE FUNCTION agentpay_recorded_by();
 `;
 
-/**
- * What an operator may do, and nothing more: read the ledger, add intents and outcomes (never
+/** What an operator may do, and nothing more: read the ledger, add intents and outcomes (never
  * change or remove them: no UPDATE or DELETE on them, and the append-only trigger besides), and
- * keep the index of open transactions (reconcile's FOR UPDATE needs UPDATE on it).
- */
+ * keep the index of open transactions (reconcile's FOR UPDATE needs UPDATE on it). */
 const operatorRights = [
   // INSERT of the columns a record is made of, never its seq (the order others' records are told by).
   `REVOKE INSERT ON agentpay_transactions, agentpay_records FROM ${operatorGroup}`,
@@ -108,11 +102,9 @@ export async function operatorRoles(client: pg.Client, role?: string): Promise<O
   return rows.map((row) => ({ role: row.role, supervisor: row.supervisor, canLogin: row.can_login }));
 }
 
-/**
- * A login role for one person, with the SCRAM verifier of its password (the password itself is
+/** A login role for one person, with the SCRAM verifier of its password (the password itself is
  * never sent, so no server log can hold it). The role name was checked by the caller (its
- * characters are a plain identifier's). Throws the server's error (42710: it exists).
- */
+ * characters are a plain identifier's). Throws the server's error (42710: it exists). */
 export async function createOperator(
   client: pg.Client,
   role: string,

@@ -9,11 +9,9 @@ import { grantOperatorRights, operatorRolesMigration } from './roles.js';
 import { shiftsMigration } from './shifts-schema.js';
 import { spellingsCheckedMigration } from './spellings-checked-schema.js';
 
-/**
- * The team ledger's schema as numbered migrations, each applied once. Records are append-only;
+/** The team ledger's schema as numbered migrations, each applied once. Records are append-only;
  * rows leave only `agentpay_open`, the transactions not final that reconcile claims. An outcome
- * for an attempt older than the latest is stale and closes nothing (docs/team-ledger.md).
- */
+ * for an attempt older than the latest is stale and closes nothing (docs/team-ledger.md). */
 const migrations: readonly { version: number; name: string; sql: string | ((client: pg.Client) => Promise<void>) }[] = [
   {
     version: 1,
@@ -100,11 +98,9 @@ export async function versionOf(client: pg.Client): Promise<number> {
   }
 }
 
-/**
- * Applies what is missing, under an advisory lock: two processes starting at once on an empty
+/** Applies what is missing, under an advisory lock: two processes starting at once on an empty
  * database run each migration once (the second waits, then finds nothing to do). Returns the
- * migrations applied.
- */
+ * migrations applied. */
 export async function migrate(client: pg.Client): Promise<{ version: number; name: string }[]> {
   const applied: { version: number; name: string }[] = [];
   await client.query('BEGIN');
@@ -136,10 +132,8 @@ export async function migrate(client: pg.Client): Promise<{ version: number; nam
   return applied;
 }
 
-/**
- * The schema this agentpay writes, applied on first use; a newer one (a later agentpay
- * migrated it) is refused rather than written in a shape it does not know.
- */
+/** The schema this agentpay writes, applied on first use; a newer one (a later agentpay
+ * migrated it) is refused rather than written in a shape it does not know. */
 export async function ensureSchema(client: pg.Client, shown: string): Promise<void> {
   const version = await versionOf(client);
   if (version > schemaVersion) {

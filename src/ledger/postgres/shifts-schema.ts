@@ -1,8 +1,6 @@
-/**
- * Migration 5: shifts and Z-reports (docs/desk-safety.md, "Shifts"): one open shift a role, opened
+/** Migration 5: shifts and Z-reports (docs/desk-safety.md, "Shifts"): one open shift a role, opened
  * and closed through the functions below; closing numbers the Z-report under a lock and checks its
- * chain (z-report.ts). Operators only read the tables.
- */
+ * chain (z-report.ts). Operators only read the tables. */
 export const shiftsMigration = `
 CREATE TABLE agentpay_shifts (
   seq bigserial PRIMARY KEY,

@@ -1,7 +1,5 @@
-/**
- * Migration 8: one spelling of a payment's key (gateway, agent), so no request's TransactionID is
- * written under another; NOT VALID keeps migration 7's rows apart; "sandbox"/"replay" stay importable.
- */
+/** Migration 8: one spelling of a payment's key (gateway, agent), so no request's TransactionID is
+ * written under another; NOT VALID keeps migration 7's rows apart; "sandbox"/"replay" stay importable. */
 export const spellingsCheckedMigration = ['agentpay_transactions', 'agentpay_approvals']
   .map(
     (table) => `

@@ -3,11 +3,9 @@ import type { Query, Row } from '../sql/rows.js';
 import { type LedgerConnection, reasonOf } from './connect.js';
 import { intentRefusalOf } from './refusals.js';
 
-/**
- * The connection's turn: a query is sent only once the one before was answered. node-postgres
+/** The connection's turn: a query is sent only once the one before was answered. node-postgres
  * would queue them itself, but its next major refuses overlapping queries, and a transaction
- * must not take in another caller's statement.
- */
+ * must not take in another caller's statement. */
 export class ConnectionTurn {
   private tail: Promise<unknown> = Promise.resolve();
 
