@@ -6,8 +6,10 @@ let segmenter: Intl.Segmenter | undefined;
 const graphemes = (text: string) =>
   (segmenter ??= new Intl.Segmenter(undefined, { granularity: 'grapheme' })).segment(text);
 
-/** Text whose every character is one column and one grapheme: printable Latin, Greek and Cyrillic, nothing combining. */
-const oneColumnEach = /^[\u0020-\u007e\u00a0-\u02ff\u0370-\u03ff\u0400-\u0482\u048a-\u052f]*$/;
+/** Text whose every character is one column and one grapheme: printable Latin, Greek and Cyrillic, nothing
+ * combining, and the dashes, quotes, currency signs, №, arrows, box lines, ✓ and ✗ that tables and notes use. */
+const oneColumnEach =
+  /^[\u0020-\u007e\u00a0-\u02ff\u0370-\u03ff\u0400-\u0482\u048a-\u052f\u2010-\u2027\u2030-\u203b\u20a0-\u20c0\u2116\u2190-\u2193\u2500-\u257f\u2713\u2717]*$/;
 
 const escapes = /\u001b\[[0-9;]*[A-Za-z]/g;
 

@@ -142,3 +142,12 @@ describe('a long word in a cell', () => {
     expect(lines[2]).toBe('| a very long name indeed |');
   });
 });
+
+describe('the width of text', () => {
+  it('counts the symbols tables and notes use as graphemes would: one column each', () => {
+    const symbols = '✓ success ✗ failed — № 5 → ← ↑ ↓ “a” ‹b› ₸ ₽ € ‰ ┌─┬─┐│└┴┘…';
+    // A wide character sends the text through the grapheme count; it takes two columns of its own.
+    expect(displayWidth(symbols)).toBe([...symbols].length);
+    expect(displayWidth(`${symbols}中`)).toBe([...symbols].length + 2);
+  });
+});
