@@ -4,11 +4,13 @@
 // compile cache) instead of ~35 ES modules resolved one by one; and dist/completion.cjs, the
 // answer to a shell's Tab alone (src/completion/answer.ts, Node's built-ins only). tsc still
 // builds and type-checks; esbuild only packs what tsc wrote, so the bundle is the checked code.
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build, formatMessages } from 'esbuild';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
+const { version } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
 
 const result = await build({
   entryPoints: { agentpay: join(root, 'dist/main.js'), completion: join(root, 'dist/completion/answer.js') },
@@ -23,8 +25,9 @@ const result = await build({
   // need them: schemas that must decide, tables, scenario files, a PostgreSQL ledger.
   // Everything else loads with every command and is in the bundle.
   external: ['zod', 'yaml', 'pg', 'pgpass'],
-  // A CommonJS file has no import.meta; cli.ts finds ../package.json from import.meta.dirname.
-  define: { 'import.meta.dirname': '__dirname' },
+  // The version is written in: a run reads no package.json (one broken by hand would stop every command).
+  // A CommonJS file has no import.meta: import.meta.dirname is __dirname.
+  define: { AGENTPAY_VERSION: JSON.stringify(version), 'import.meta.dirname': '__dirname' },
   // tsc's maps are chained: with --enable-source-maps, stack traces point into src/*.ts.
   sourcemap: 'linked',
   // Without indentation and comments the file is ~30% smaller to read and compile. Names stay.

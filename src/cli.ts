@@ -56,7 +56,7 @@ function scrubPasswordLikeOptions(text: string): string {
   return text.replace(/(--[\w-]*(?:password|passwd|secret)[\w-]*=)[^'\s]*/gi, '$1***');
 }
 
-/** Written in by the single executable's bundle (scripts/package.mjs): it has no package.json beside it. */
+/** Written in by the bundles (scripts/bundle.mjs, package.mjs); src run unbundled (the unit tests) reads package.json. */
 declare const AGENTPAY_VERSION: string | undefined;
 
 function version(): string {

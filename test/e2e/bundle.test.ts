@@ -1,11 +1,14 @@
-import { readFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { cpSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { isolatedEnv, runCli } from '../helpers/cli.js';
 import { intent } from '../helpers/journal-lines.js';
 import { defaultLedger, seedLedger } from '../helpers/ledger-file.js';
 
-const code = readFileSync(fileURLToPath(new URL('../../dist/agentpay.cjs', import.meta.url)), 'utf8');
+const root = fileURLToPath(new URL('../..', import.meta.url));
+const code = readFileSync(join(root, 'dist/agentpay.cjs'), 'utf8');
 
 describe('the bundle, dist/agentpay.cjs', () => {
   it('under --enable-source-maps stack traces point into src/*.ts', async () => {
@@ -35,5 +38,21 @@ describe('the bundle, dist/agentpay.cjs', () => {
       chalk: true,
       enquirer: true,
     });
+  });
+
+  it('reads no package.json when it runs: one broken beside the install stops no command', () => {
+    const env = isolatedEnv();
+    const install = join(env.HOME!, 'install');
+    cpSync(join(root, 'bin'), join(install, 'bin'), { recursive: true });
+    for (const file of ['agentpay.cjs', 'completion.cjs', 'completion.json'])
+      cpSync(join(root, 'dist', file), join(install, 'dist', file));
+    symlinkSync(join(root, 'node_modules'), join(install, 'node_modules'));
+    writeFileSync(join(install, 'package.json'), '{"name": "agentpay", "version": ');
+    const run = (...args: string[]) =>
+      spawnSync(process.execPath, [join(install, 'bin/agentpay.js'), ...args], { env, encoding: 'utf8' });
+    const { version } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version: string };
+    expect(run('--version')).toMatchObject({ status: 0, stdout: `${version}\n` });
+    const check = run('--sandbox', 'check', '--service', '101', '--account', '7011234567', '--currency', 'KZT');
+    expect([check.status, check.stderr]).toEqual([0, expect.stringContaining('4 vouchers for service 101')]);
   });
 });
