@@ -35,19 +35,19 @@ function pause(ms: number, signal: AbortSignal | undefined): Promise<boolean> {
   });
 }
 
-// Status for one id (spec 4.4); with a wait, polls one not final (or in progress, `pollWhile`) with backoff until
-// it is, time is out, or `signal` aborts: then the last answer stands.
+// Status for one id (spec 4.4); with a wait, polls one not final (or in progress, `pollWhile`) with backoff from
+// `firstDelayMs` (the settle delay) until it is, time is out, or `signal` aborts: then the last answer stands.
 export async function lookUpStatus(
   client: GatewayClient,
   transactionId: string,
   codes: CodeTable,
   waitUntil: number,
-  options: { signal?: AbortSignal | undefined; pollWhile?: PollWhile } = {},
+  options: { signal?: AbortSignal | undefined; pollWhile?: PollWhile; firstDelayMs?: number | undefined } = {},
 ): Promise<LookUpResult> {
-  const { signal, pollWhile = 'open' } = options;
+  const { signal, pollWhile = 'open', firstDelayMs = 500 } = options;
   const polling = (view: TransactionView) =>
     pollWhile === 'pending' ? view.state === 'pending' : !isFinalState(view.state);
-  let delayMs = 500;
+  let delayMs = firstDelayMs;
   for (;;) {
     let answer: GatewayAnswer;
     try {

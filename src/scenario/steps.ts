@@ -243,7 +243,10 @@ export function gatewayStepExecutor({
     // status's own --wait rule (a whole number of seconds), with its message.
     const seconds = waitOption(wait);
     const transactionId = txnId === 'fresh' ? generateTransactionId() : transactionIdOption(txnId)!;
-    const result = await lookUpStatus(active.client, transactionId, codes, Date.now() + seconds * 1000, { signal });
+    const result = await lookUpStatus(active.client, transactionId, codes, Date.now() + seconds * 1000, {
+      signal,
+      firstDelayMs: settings.settle.delayMs.value,
+    });
     if (result.error) throw result.error;
     return { record: { ...result.view } };
   };

@@ -152,8 +152,8 @@ export const deskSettings = {
     defaultText: '`500`',
     report: 'settleDelayMs',
     help: {
-      en: 'first wait before such a look-up, doubling each time up to 10 s',
-      ru: 'первая пауза перед таким запросом, удваивается до 10 с',
+      en: 'first wait before such a look-up, doubling each time up to 10 s; also the first between the Status polls of status --wait and buy',
+      ru: 'первая пауза перед таким запросом, удваивается до 10 с; и первая между запросами Status у status --wait и buy',
     },
   },
 } as const satisfies Record<string, OptionDefinition>;

@@ -25,6 +25,9 @@ afterAll(async () => {
   await Promise.all([sandbox?.close(), server?.remove()]);
 });
 
+/** status --wait's polls begin at the settle delay: 20 ms instead of 500. */
+const quickPolls = { AGENTPAY_SETTLE_DELAY: '20' };
+
 /** Roles are the cluster's: each terminal's its own. */
 let roles = 0;
 
@@ -33,7 +36,7 @@ async function operatorTerminal(): Promise<Record<string, string>> {
   const admin = await freshDatabase(server);
   const role = `cora_l${++roles}`;
   await addOperator(envFor(sandbox, { AGENTPAY_LEDGER: admin }), role);
-  const env = asRole(envFor(sandbox, { AGENTPAY_SETTLE_ATTEMPTS: '0' }), admin, role);
+  const env = asRole(envFor(sandbox, { AGENTPAY_SETTLE_ATTEMPTS: '0', ...quickPolls }), admin, role);
   mkdirSync(join(env.XDG_CONFIG_HOME!, 'agentpay'), { recursive: true });
   writeFileSync(
     join(env.XDG_CONFIG_HOME!, 'agentpay', 'config.json'),
@@ -44,7 +47,11 @@ async function operatorTerminal(): Promise<Record<string, string>> {
 }
 
 const backends = [
-  { name: 'the SQLite ledger', shifts: false, env: async () => envFor(sandbox, { AGENTPAY_SETTLE_ATTEMPTS: '0' }) },
+  {
+    name: 'the SQLite ledger',
+    shifts: false,
+    env: async () => envFor(sandbox, { AGENTPAY_SETTLE_ATTEMPTS: '0', ...quickPolls }),
+  },
   { name: 'PostgreSQL, as an operator role', shifts: true, env: operatorTerminal },
 ];
 
@@ -101,7 +108,9 @@ describe.each(backends)('a look-up on $name', { timeout: 60_000 }, ({ env: envOf
     const exported = async () => (await runCli(['ledger', 'export'], { env })).stdout.trim().split('\n');
     const records = await exported();
     // Another agent's payment at the same gateway: not in this ledger.
-    const foreign = await runCli(pay('look-3'), { env: envFor(sandbox, { AGENTPAY_SETTLE_ATTEMPTS: '0' }) });
+    const foreign = await runCli(pay('look-3'), {
+      env: envFor(sandbox, { AGENTPAY_SETTLE_ATTEMPTS: '0', ...quickPolls }),
+    });
     const foreignId = String(jsonLines(foreign.stdout)[0]!.transactionId);
     expect((await runCli(['status', foreignId], { env })).code).toBe(3);
     expect(await exported()).toEqual(records);

@@ -26,6 +26,7 @@ export async function followPending(
       lookUpStatus(deps.client, id, deps.codes, Number.POSITIVE_INFINITY, {
         signal: deps.signal,
         pollWhile: 'pending',
+        firstDelayMs: deps.firstDelayMs,
       }),
       deps.signal,
     );

@@ -136,6 +136,7 @@ export async function runBuy(rawOptions: unknown, context: CommandContext): Prom
       catalogue,
       live,
       signal: interrupt.signal,
+      firstDelayMs: settings.settle.delayMs.value,
     });
     await Promise.race([flow, terminated.stopped]);
   } finally {

@@ -69,6 +69,8 @@ export interface BuyDependencies {
   live?: LiveLine | undefined;
   /** Aborted on Ctrl+C outside a prompt (a prompt turns Ctrl+C into a CancelledError itself). */
   signal: AbortSignal;
+  /** The first wait between Status polls of a pending payment (--settle-delay). */
+  firstDelayMs?: number;
   newTransactionId?: () => string;
 }
 

@@ -84,7 +84,9 @@ export async function runStatus(rawOptions: unknown, context: CommandContext): P
     }
     // Read before the Status leaves: the answer is for the attempt the ledger held then.
     const held = await book.held(entry.id);
-    const result = await lookUpStatus(session.client, entry.id, settings.codes.table, Date.now() + waitMs);
+    const result = await lookUpStatus(session.client, entry.id, settings.codes.table, Date.now() + waitMs, {
+      firstDelayMs: settings.settle.delayMs.value,
+    });
     if (held !== undefined) await book.record(held, result);
     return result;
   };
