@@ -4,8 +4,8 @@ export default defineConfig({
   test: {
     testTimeout: 20_000,
     hookTimeout: 20_000,
-    // e2e tests spawn the CLI; two workers match the CI machine's two cores.
-    maxWorkers: 2,
+    // Most files wait on the processes they spawn: a third worker keeps CI's two cores busy.
+    maxWorkers: 3,
     reporters: ['default', './test/helpers/summary-reporter.ts'],
     // Every temporary file of the run under one directory, removed at the end.
     globalSetup: ['./test/helpers/temp-root.ts'],
