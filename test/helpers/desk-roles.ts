@@ -2,9 +2,10 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import pg from 'pg';
 import { expect } from 'vitest';
-import { openLedgerAdministration } from '../../src/ledger/open-ledger.js';
+import { openLedger, openLedgerAdministration } from '../../src/ledger/open-ledger.js';
 import type { LedgerAdministration } from '../../src/ledger/team-ledger.js';
 import { parseLedgerLocation } from '../../src/ledger-location.js';
+import { stateDirectory } from '../../src/settings/directories.js';
 import { amountsPerCurrency } from '../../src/settings/parsers.js';
 import { runCli } from './cli.js';
 
@@ -88,6 +89,23 @@ export function asRole(env: Record<string, string>, adminUrl: string, role: stri
     mode: 0o600,
   });
   return { ...env, AGENTPAY_LEDGER: roleUrl(adminUrl, role) };
+}
+
+/** Opens the shift of the role `env` reaches the ledger as (asRole), as `shift open` does; that
+ * command runs through the bin in desk-shifts.test.ts. In-process ~/.pgpass is this process's:
+ * the role's password goes in the URL. */
+export async function openShift(env: Record<string, string>): Promise<void> {
+  const url = new URL(env.AGENTPAY_LEDGER!);
+  url.password = passwordOf(decodeURIComponent(url.username));
+  const location = parseLedgerLocation(url.href, 'AGENTPAY_LEDGER');
+  if (location.kind !== 'postgres') throw new Error(`not a team ledger: ${location.shown}`);
+  const opening = { operator: env.AGENTPAY_OPERATOR ?? '', env, stateDirectory: stateDirectory(env), byDefault: false };
+  const ledger = await openLedger(location, { ...opening, note: () => undefined });
+  try {
+    expect((await ledger.team!.shifts.open()).operator).toBe(decodeURIComponent(url.username));
+  } finally {
+    await ledger.close();
+  }
 }
 
 /** A plain SQL session as the role, as psql or a modified client would have it. */
