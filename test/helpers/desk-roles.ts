@@ -66,6 +66,11 @@ export async function addOperator(adminEnv: Record<string, string>, role: string
   });
 }
 
+/** Applies the schema's migrations as `ledger migrate` does (team-ledger-sharing.test.ts runs that command). */
+export async function migrateLedger(adminEnv: Record<string, string>): Promise<void> {
+  await withAdministration(adminEnv, (admin) => admin.migrate());
+}
+
 /** Sets the policy `ledger policy <flags>` would (--approval-threshold, --shifts), read as that command reads them. */
 export async function setPolicy(adminEnv: Record<string, string>, flags: readonly string[]): Promise<void> {
   const given = new Map<string, string>();
