@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { schemaVersion } from '../../src/ledger/postgres/schema.js';
 import { jsonLines, runCli } from '../helpers/cli.js';
-import { addOperator, asRole, sessionAs } from '../helpers/desk-roles.js';
+import { addOperatorByBin, asRole, sessionAs } from '../helpers/desk-roles.js';
 import { freshDatabase, sql } from '../helpers/postgres.js';
 import { teamLedgerRig } from '../helpers/team-ledger.js';
 
@@ -21,8 +21,8 @@ describe('operators are database roles', { timeout: 60_000 }, () => {
   it('records the role the database saw, not the name the profile claims', async () => {
     const admin = await freshDatabase(rig.server);
     const adminEnv = terminal(admin, 'root');
-    await addOperator(adminEnv, 'anna_1');
-    await addOperator(adminEnv, 'boris_1', true);
+    await addOperatorByBin(adminEnv, 'anna_1');
+    await addOperatorByBin(adminEnv, 'boris_1', true);
     const listed = await runCli(['--json', 'ledger', 'operators'], { env: adminEnv });
     expect(jsonLines(listed.stdout).filter((line) => String(line.role).endsWith('_1'))).toEqual([
       { role: 'anna_1', supervisor: false, canLogin: true },
@@ -52,7 +52,7 @@ describe('operators are database roles', { timeout: 60_000 }, () => {
   it('gives a role only what an operator needs: the database refuses the rest', async () => {
     const admin = await freshDatabase(rig.server);
     const adminEnv = terminal(admin, 'root');
-    await addOperator(adminEnv, 'anna_2');
+    await addOperatorByBin(adminEnv, 'anna_2');
     expect((await runCli(payStatic('rights-1'), { env: asRole(terminal('', 'anna_2'), admin, 'anna_2') })).code).toBe(
       0,
     );
@@ -96,7 +96,7 @@ describe('operators are database roles', { timeout: 60_000 }, () => {
   it('is added and removed only by an administrator, and only as an operator role', async () => {
     const admin = await freshDatabase(rig.server);
     const adminEnv = terminal(admin, 'root');
-    await addOperator(adminEnv, 'anna_3');
+    await addOperatorByBin(adminEnv, 'anna_3');
     const anna = asRole(terminal('', 'anna_3'), admin, 'anna_3');
     const byAnna = await runCli(['ledger', 'add-operator', 'eve_3', '--password-stdin'], {
       env: anna,
@@ -165,7 +165,7 @@ describe('operators are database roles', { timeout: 60_000 }, () => {
        DELETE FROM agentpay_schema_migrations WHERE version > 2`,
     );
     expect(await sql(admin, 'SELECT max(version) AS v FROM agentpay_schema_migrations')).toEqual([{ v: 2 }]);
-    await addOperator(adminEnv, 'anna_4');
+    await addOperatorByBin(adminEnv, 'anna_4');
     expect(await sql(admin, 'SELECT max(version) AS v FROM agentpay_schema_migrations')).toEqual([
       { v: schemaVersion },
     ]);

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningSandbox, startSandbox } from '../../src/sandbox/server.js';
 import { jsonLines, runCli } from '../helpers/cli.js';
 import { codeOf } from '../helpers/desk-attacks.js';
-import { addOperator, asRole, sessionAs } from '../helpers/desk-roles.js';
+import { addOperator, asRole, openShift, sessionAs, setPolicy } from '../helpers/desk-roles.js';
 import { linesOf } from '../helpers/journal-lines.js';
 import { freshDatabase, sql } from '../helpers/postgres.js';
 import { teamLedgerRig } from '../helpers/team-ledger.js';
@@ -27,10 +27,7 @@ async function desk(tag: string, policy: string[]) {
   const names = { anna: `anna_${tag}`, boris: `boris_${tag}` };
   await addOperator(adminEnv, names.anna);
   await addOperator(adminEnv, names.boris, true);
-  if (policy.length > 0) {
-    const set = await runCli(['ledger', 'policy', ...policy], { env: adminEnv });
-    expect(set.code, set.stderr).toBe(0);
-  }
+  if (policy.length > 0) await setPolicy(adminEnv, policy);
   return {
     admin,
     adminEnv,
@@ -205,7 +202,7 @@ describe("the desk's rules, kept by the database", { timeout: 90_000 }, () => {
     expect(paymentsFor('sh-0')).toEqual([]);
     expect(await sql(admin, 'SELECT count(*)::int AS n FROM agentpay_transactions')).toEqual([{ n: 0 }]);
 
-    expect((await runCli(['shift', 'open'], { env: anna })).code).toBe(0);
+    await openShift(anna);
     const client = await sessionAs(admin, names.anna);
     try {
       // An intent in flight when the close begins: the close waits for it, and its report counts it.

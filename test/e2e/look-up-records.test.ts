@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningSandbox, startSandbox } from '../../src/sandbox/server.js';
 import { jsonLines, runCli } from '../helpers/cli.js';
-import { addOperator, asRole } from '../helpers/desk-roles.js';
+import { addOperator, asRole, openShift } from '../helpers/desk-roles.js';
 import { envFor } from '../helpers/gateway-env.js';
 import { freshDatabase, type PostgresServer, sql, startPostgres } from '../helpers/postgres.js';
 
@@ -42,7 +42,7 @@ async function operatorTerminal(): Promise<Record<string, string>> {
     join(env.XDG_CONFIG_HOME!, 'agentpay', 'config.json'),
     JSON.stringify({ profiles: { default: { shifts: true } } }),
   );
-  expect((await runCli(['shift', 'open'], { env })).code).toBe(0);
+  await openShift(env);
   return { ...env, ADMIN_URL: admin };
 }
 

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningSandbox, startSandbox } from '../../src/sandbox/server.js';
 import { runCli } from '../helpers/cli.js';
+import { migrateLedger } from '../helpers/desk-roles.js';
 import { envFor } from '../helpers/gateway-env.js';
 import { freshDatabase, type PostgresServer, sql, startPostgres } from '../helpers/postgres.js';
 
@@ -76,7 +77,7 @@ describe('pay --from-file refuses input that is not what it claims', () => {
     server = await startPostgres();
     const ledger = await freshDatabase(server);
     const env = envFor(sandbox, { AGENTPAY_LEDGER: ledger, AGENTPAY_OPERATOR: 'ann' });
-    expect((await runCli(['ledger', 'migrate'], { env })).code).toBe(0);
+    await migrateLedger(env);
     const orders = ordersFile('service,account,amount\n201,nul-1,10.00\n201,12\u000034,10.00\n', 'orders.csv');
     const received = sandbox.received.length;
     const result = await runCli(['pay', '--from-file', orders, '--yes'], { env });

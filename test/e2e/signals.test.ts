@@ -5,7 +5,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { IntentRecord } from '../../src/ledger/records.js';
 import { binPath, type CliResult, isolatedEnv, jsonLines, runCli } from '../helpers/cli.js';
-import { addOperator, asRole } from '../helpers/desk-roles.js';
+import { addOperator, asRole, migrateLedger, openShift } from '../helpers/desk-roles.js';
 import { answer, envelopeText, type FakeGateway, startFakeGateway } from '../helpers/fake-gateway.js';
 import { linesOf } from '../helpers/journal-lines.js';
 import { defaultLedger, ledgerRecords, seedLedger } from '../helpers/ledger-file.js';
@@ -117,7 +117,7 @@ describe.each(cases)(
       try {
         const ledger = await freshDatabase(postgres);
         const env = envAt(gateway.baseUrl, { AGENTPAY_LEDGER: ledger });
-        expect((await runCli(['ledger', 'migrate'], { env })).code).toBe(0);
+        await migrateLedger(env);
         const pay = ['pay', '--service', '101', '--account', 'a-1', '--invoice-id', '1'];
         const result = await stoppedWhile(pay, env, () => requestsOf(gateway, 'AccountCheck').length === 1, signal);
         expect([result.code, result.signal]).toEqual([exitCode, null]);
@@ -223,7 +223,7 @@ describe.each(cases)('$signal while shift close --settle waits on a Status', ({ 
           join(anna.XDG_CONFIG_HOME!, 'agentpay', 'config.json'),
           JSON.stringify({ profiles: { default: { shifts: true } } }),
         );
-        expect((await runCli(['shift', 'open'], { env: anna })).code).toBe(0);
+        await openShift(anna);
         const pay = ['pay', '--service', '201', '--account', 'a-1', '--amount', '150.00', '--currency', 'KZT'];
         const paid = await runCli(pay, { env: anna });
         expect(paid.code, paid.stderr).toBe(3);

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { schemaVersion } from '../../src/ledger/postgres/schema.js';
 import { jsonLines, runCli } from '../helpers/cli.js';
+import { migrateLedger } from '../helpers/desk-roles.js';
 import { freshDatabase, sql } from '../helpers/postgres.js';
 import { teamLedgerRig } from '../helpers/team-ledger.js';
 
@@ -36,7 +37,7 @@ describe('a team ledger on PostgreSQL when its database goes away', () => {
   it('keeps an outcome on this machine when the database goes away mid-payment, and the next command delivers it', async () => {
     const ledger = await freshDatabase(rig.server);
     const env = terminal(ledger, 'ann');
-    expect((await runCli(['ledger', 'migrate'], { env })).code).toBe(0);
+    await migrateLedger(env);
     rig.sandbox.faults.latencyMs = 1000;
     let paying: Promise<Awaited<ReturnType<typeof runCli>>> | undefined;
     try {

@@ -1,7 +1,5 @@
 import type pg from 'pg';
-import { expect } from 'vitest';
-import { runCli } from './cli.js';
-import { addOperator, sessionAs } from './desk-roles.js';
+import { addOperator, sessionAs, setPolicy } from './desk-roles.js';
 import { freshDatabase } from './postgres.js';
 import type { teamLedgerRig } from './team-ledger.js';
 
@@ -32,8 +30,7 @@ export async function attackedDesk(
   await addOperator(adminEnv, names.anna);
   await addOperator(adminEnv, names.boris, true);
   await addOperator(adminEnv, names.carl, true);
-  const set = await runCli(['ledger', 'policy', ...policy], { env: adminEnv });
-  expect(set.code, set.stderr).toBe(0);
+  await setPolicy(adminEnv, policy);
   const connect = async (role: string) => {
     const client = await sessionAs(admin, role);
     opened.push(client);
