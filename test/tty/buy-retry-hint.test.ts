@@ -20,7 +20,7 @@ const skipped = skipWithout('tmux');
  * again (which pays nothing twice) and settles the payment.
  */
 // Wide: the hint's command stays on one line of the screen.
-const desk = terminalDesk({ columns: 400, rows: 40 });
+const desk = terminalDesk({ columns: 600, rows: 40 });
 const { terminals } = desk;
 const run = promisify(execFile);
 
