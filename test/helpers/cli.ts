@@ -76,6 +76,8 @@ export function isolatedEnv(extra: Record<string, string> = {}): Record<string, 
     XDG_CONFIG_HOME: join(home, 'config'),
     XDG_STATE_HOME: join(home, 'state'),
     NO_COLOR: '1',
+    // The run's temporary directory (temp-root.ts): a command's scratch files go there too.
+    TMPDIR: tmpdir(),
     ...extra,
   };
   return env;
