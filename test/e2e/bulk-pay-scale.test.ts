@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
-import { createWriteStream } from 'node:fs';
+import { cpSync, createWriteStream, mkdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { JournalRecord } from '../../src/ledger/records.js';
@@ -108,10 +109,34 @@ async function writeFinishedRun(home: string, env: Record<string, string>): Prom
   return orders;
 }
 
+// The finished run is made once and copied to the same HOME for each test: its rows are kept under the results
+// file's absolute path (run.ts runKeyOf), so that a copy elsewhere would be another run.
+const runHome = join(tmpdir(), `agentpay-finished-run-${process.pid}`);
+let template: Promise<string> | undefined;
+
+/** A HOME holding the finished run, as writeFinishedRun left it; its order file. */
+async function finishedRun(): Promise<{ env: Record<string, string>; orders: string }> {
+  const env: Record<string, string> = { ...isolatedEnv(), HOME: runHome };
+  Object.assign(env, { XDG_CONFIG_HOME: join(runHome, 'config'), XDG_STATE_HOME: join(runHome, 'state') });
+  const orders = join(runHome, 'orders.csv');
+  const made = `${runHome}-made`;
+  if (template === undefined) {
+    mkdirSync(runHome, { recursive: true });
+    template = writeFinishedRun(runHome, env).then(() => {
+      cpSync(runHome, made, { recursive: true });
+      return made;
+    });
+    await template;
+    return { env, orders };
+  }
+  rmSync(runHome, { recursive: true, force: true });
+  cpSync(await template, runHome, { recursive: true });
+  return { env, orders };
+}
+
 describe('pay --from-file resumed at scale', () => {
   it(`plans the resume of a finished run of ${finished.toLocaleString('en')} rows, every row final by the ledger's word`, async () => {
-    const env = isolatedEnv();
-    const orders = await writeFinishedRun(env.HOME!, env);
+    const { env, orders } = await finishedRun();
     const { code, lines, first, last, stderr } = await measuredRun(env, [
       '--sandbox',
       '--json',
@@ -128,8 +153,7 @@ describe('pay --from-file resumed at scale', () => {
   }, 90_000);
 
   it('pays (--yes) the same resume to a reader that waits: every result line reaches it', async () => {
-    const env = isolatedEnv();
-    const orders = await writeFinishedRun(env.HOME!, env);
+    const { env, orders } = await finishedRun();
     const { code, lines, last, stderr } = await measuredRun(
       env,
       ['--sandbox', '--json', 'pay', '--from-file', orders, '--yes'],
@@ -141,8 +165,7 @@ describe('pay --from-file resumed at scale', () => {
   }, 120_000);
 
   it('stops at Ctrl+C within a stretch of rows that end at once (a resume of a finished run)', async () => {
-    const env = isolatedEnv();
-    const orders = await writeFinishedRun(env.HOME!, env);
+    const { env, orders } = await finishedRun();
     const child = spawn(process.execPath, [binPath, '--sandbox', '--json', 'pay', '--from-file', orders, '--yes'], {
       env,
       stdio: ['ignore', 'pipe', 'pipe'],
