@@ -1,64 +1,54 @@
 #!/usr/bin/env node
 // `npm test`: lint and typecheck read only the sources, so they run beside the build and vitest
-// rather than before them. A check that fails stops the suite: its output is printed, exit 1.
+// rather than before them; the run fails if any of them fails, a failed check's output last.
 // Arguments go to vitest (`npm test -- test/e2e/receipt.test.ts`).
 import { spawn } from 'node:child_process';
 
-/** A command in a process group of its own (so that it can be stopped whole); its exit code. */
-function start(command, args, { quiet }) {
-  const child = spawn(command, args, { stdio: quiet ? ['ignore', 'pipe', 'pipe'] : 'inherit', detached: true });
-  let output = '';
-  if (quiet) for (const stream of [child.stdout, child.stderr]) stream.on('data', (chunk) => (output += chunk));
-  const ended = new Promise((resolve) => {
-    child.on('error', (error) => resolve({ code: 1, output: `${command}: ${error.message}\n` }));
-    child.on('close', (code, signal) => resolve({ code: code ?? (signal ? 1 : 0), output }));
-  });
-  return { ended, stop: () => child.exitCode === null && process.kill(-child.pid, 'SIGTERM') };
-}
+const children = new Set();
 
-const running = new Set();
-const stopAll = () => {
-  for (const run of running) run.stop();
-};
-for (const signal of ['SIGINT', 'SIGTERM']) {
-  process.on(signal, () => {
-    stopAll();
-    process.exit(130);
-  });
-}
-
-/** Runs the steps one after another; the first that fails ends the sequence. */
-async function sequence(steps, options) {
+/** Runs the steps one after another (`quiet`: their output kept for a failure); the first that fails ends them. */
+async function sequence(steps, { quiet }) {
   for (const [command, args] of steps) {
-    const run = start(command, args, options);
-    running.add(run);
-    const result = await run.ended;
-    running.delete(run);
-    if (result.code !== 0) return { ...result, step: [command, ...args].join(' ') };
+    const child = spawn(command, args, { stdio: quiet ? ['ignore', 'pipe', 'pipe'] : 'inherit' });
+    children.add(child);
+    let output = '';
+    if (quiet)
+      for (const stream of [child.stdout, child.stderr])
+        stream.setEncoding('utf8').on('data', (text) => (output += text));
+    const code = await new Promise((resolve) => {
+      child.on('error', (error) => {
+        output += `${command}: ${error.message}\n`;
+        resolve(1);
+      });
+      child.on('close', (status, signal) => resolve(status ?? (signal ? 1 : 0)));
+    });
+    children.delete(child);
+    if (code !== 0) return { code, output: quiet ? output : undefined, step: [command, ...args].join(' ') };
   }
-  return { code: 0, output: '' };
+  return { code: 0 };
 }
 
-const checks = [
+// Ctrl+C reaches every child from the terminal, and each ends its own way (vitest removes its files): this
+// process waits for them. A SIGTERM or SIGHUP sent to this process alone is passed on to them.
+process.on('SIGINT', () => undefined);
+for (const signal of ['SIGTERM', 'SIGHUP']) {
+  process.on(signal, () => {
+    for (const child of children) child.kill(signal);
+  });
+}
+
+const results = await Promise.all([
   sequence([['npm', ['run', '--silent', 'lint']]], { quiet: true }),
   sequence([['npm', ['run', '--silent', 'typecheck']]], { quiet: true }),
-];
-const suite = sequence(
-  [
-    ['tsc', ['-p', 'tsconfig.build.json', '--noCheck', '--incremental', '--tsBuildInfoFile', 'dist/.tsbuildinfo']],
-    ['npm', ['run', '--silent', 'bundle']],
-    ['vitest', ['run', ...process.argv.slice(2)]],
-  ],
-  { quiet: false },
-);
-let stopped = false;
-for (const check of checks) {
-  check.then((result) => {
-    if (result.code === 0 || stopped) return;
-    stopped = true;
-    process.stderr.write(`\nnpm test: ${result.step} failed; the suite is stopped\n${result.output}`);
-    stopAll();
-  });
-}
-const results = await Promise.all([...checks, suite]);
+  sequence(
+    [
+      ['tsc', ['-p', 'tsconfig.build.json', '--noCheck', '--incremental', '--tsBuildInfoFile', 'dist/.tsbuildinfo']],
+      ['npm', ['run', '--silent', 'bundle']],
+      ['vitest', ['run', ...process.argv.slice(2)]],
+    ],
+    { quiet: false },
+  ),
+]);
+for (const failed of results.filter((result) => result.output !== undefined))
+  process.stderr.write(`\nnpm test: \`${failed.step}\` failed:\n${failed.output}`);
 process.exitCode = results.some((result) => result.code !== 0) ? 1 : 0;

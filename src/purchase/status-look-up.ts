@@ -47,7 +47,8 @@ export async function lookUpStatus(
   const { signal, pollWhile = 'open', firstDelayMs = 500 } = options;
   const polling = (view: TransactionView) =>
     pollWhile === 'pending' ? view.state === 'pending' : !isFinalState(view.state);
-  let delayMs = firstDelayMs;
+  // Never back to back (a settle delay of 0), never a first wait longer than the longest.
+  let delayMs = Math.min(Math.max(firstDelayMs, 10), 5_000);
   for (;;) {
     let answer: GatewayAnswer;
     try {

@@ -152,8 +152,8 @@ export const deskSettings = {
     defaultText: '`500`',
     report: 'settleDelayMs',
     help: {
-      en: 'first wait before such a look-up, doubling each time up to 10 s; also the first between the Status polls of status --wait and buy',
-      ru: 'первая пауза перед таким запросом, удваивается до 10 с; и первая между запросами Status у status --wait и buy',
+      en: 'first wait before such a look-up, doubling each time up to 10 s; also the first wait (10 ms to 5 s) between the polls of status --wait, buy and a scenario, which grow 1.6 times up to 5 s',
+      ru: 'первая пауза перед таким запросом, удваивается до 10 с; и первая пауза (от 10 мс до 5 с) между опросами status --wait, buy и сценария, растущими в 1,6 раза до 5 с',
     },
   },
 } as const satisfies Record<string, OptionDefinition>;

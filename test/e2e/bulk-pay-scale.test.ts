@@ -9,12 +9,9 @@ import { binPath, isolatedEnv } from '../helpers/cli.js';
 import { sandboxLedger, seedLedger } from '../helpers/ledger-file.js';
 import { measuredRun } from '../helpers/measured-run.js';
 
-/**
- * pay --from-file over a file of many rows, through every check made before a Payment (cells,
- * keys twice, the same purchase twice, the desk's look-back and limits, the plan row by row),
- * the rows streamed into the ledger and read back a page at a time: 25,000 rows are pages of
- * 10,000 accounts asked (plan.ts, sql/reads.ts) and a bit. Memory is the bench's (scripts/bench).
- */
+/** pay --from-file through every check made before a Payment (cells, keys and purchases twice, the desk's
+ * look-back and limits, the plan row by row), the rows streamed through the ledger: 25,000 rows are pages of
+ * 10,000 accounts asked (plan.ts, sql/reads.ts) and a half. Memory is the bench's (scripts/bench). */
 const rows = 25_000;
 
 /** Writes `count` lines, made one at a time, to `path` in pieces of ~1 MiB. */

@@ -40,7 +40,7 @@ describe('the bundle, dist/agentpay.cjs', () => {
     });
   });
 
-  it('reads no package.json when it runs: one broken beside the install stops no command', () => {
+  it('--version and check read no package.json: one broken beside the install stops neither', () => {
     const env = isolatedEnv();
     const install = join(env.HOME!, 'install');
     cpSync(join(root, 'bin'), join(install, 'bin'), { recursive: true });

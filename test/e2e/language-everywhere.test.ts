@@ -1,7 +1,7 @@
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import type { Command } from 'commander';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildProgram } from '../../src/cli.js';
@@ -24,8 +24,8 @@ import { defaultLedger, ledgerRecords } from '../helpers/ledger-file.js';
 let sandbox: RunningSandbox;
 let env: Record<string, string>;
 let work: string;
-/** The Latin words of the temporary directory's path, which messages quote as given (tmp; dev, shm). */
-const pathWords = tmpdir().match(/[A-Za-z]+/g) ?? [];
+/** The Latin words of the path the run's temporary directory is in (tmp; dev, shm), which messages quote as given. */
+const pathWords = dirname(tmpdir()).match(/[A-Za-z]+/g) ?? [];
 beforeAll(async () => {
   ({ sandbox } = await sandboxWithEnv());
   env = envFor(sandbox, { AGENTPAY_OPERATOR: 'кассир' });

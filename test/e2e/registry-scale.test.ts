@@ -7,21 +7,20 @@ import { isolatedEnv } from '../helpers/cli.js';
 import { sandboxLedger, seedLedger } from '../helpers/ledger-file.js';
 import { measuredRun } from '../helpers/measured-run.js';
 
-/**
- * reconcile --registry of a long registry against an empty ledger: every row is listed "only in
- * the registry", read back from the comparison's table exactly, in the registry's order. 50,000
- * rows are a dozen of the comparison's transactions (registry/compare.ts); 1,000,000 with
- * AGENTPAY_TEST_LARGE=1. Its memory is the bench's (scripts/bench.mjs, the registry row).
- */
+/** reconcile --registry of a long registry against an empty ledger: every row "only in the registry", in its
+ * order, over a dozen days; 50,000 rows are a dozen of compare.ts's transactions (1,000,000 with
+ * AGENTPAY_TEST_LARGE=1). Memory is the bench's (scripts/bench.mjs, the registry row). */
 const rows = process.env.AGENTPAY_TEST_LARGE === '1' ? 1_000_000 : 50_000;
-const dayOf = (i: number) => new Date(Date.UTC(2026, 0, 1) + i * 1000).toISOString().slice(0, 10);
+/** Rows this far apart span a dozen days whatever their count. */
+const stepMs = Math.round((12 * 86_400_000) / rows);
+const dayOf = (i: number) => new Date(Date.UTC(2026, 0, 1) + i * stepMs).toISOString().slice(0, 10);
 const firstId = 1795289214527958198n;
 
 async function writeRegistry(path: string): Promise<void> {
   const stream = createWriteStream(path);
   let chunk = '';
   for (let i = 0; i < rows; i++) {
-    const at = new Date(Date.UTC(2026, 0, 1) + i * 1000).toISOString();
+    const at = new Date(Date.UTC(2026, 0, 1) + i * stepMs).toISOString();
     chunk += `${firstId + BigInt(i)}\t${at.slice(0, 10)}\t${at.slice(11, 19)}\tсчёт-${i}\t${i % 100}.${String(i % 97).padStart(2, '0')}\n`;
     if (chunk.length > 1 << 20) {
       stream.write(chunk);

@@ -6,11 +6,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { binPath, isolatedEnv } from '../helpers/cli.js';
 import { listenOnLoopback, onForm } from '../helpers/loopback.js';
 
-/**
- * status --from-file streams a long file of ids: every line printed, in input order, as the
- * look-ups come back 8 at a time; 10,000 ids are a dozen of the reader's chunks (text-lines.ts).
- * Its memory is the bench's (docs/performance.md, the memory row).
- */
+/** status --from-file streams a long file of ids: every line printed, in input order, as the look-ups come back
+ * 8 at a time; 10,000 ids are some 50 of the reader's chunks (transaction-ids.ts). Memory is the bench's. */
 const count = 10_000;
 const firstId = 1795289214527958198n;
 

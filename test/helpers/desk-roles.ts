@@ -54,9 +54,9 @@ async function withAdministration<T>(
   }
 }
 
-// Set-up, in-process with the code `ledger add-operator` and `ledger policy` run: those commands
-// themselves run through the bin in desk-operators.test.ts, desk-rules-database.test.ts and
-// desk-rule-refusals.test.ts.
+// Set-up in-process with the code `ledger add-operator` and `ledger policy` run, without their checks of the
+// flags (a role's name, a threshold's currency): those run through the bin in desk-operators.test.ts,
+// desk-rules-database.test.ts and desk-rule-refusals.test.ts.
 
 /** Adds an operator role as `ledger add-operator` does: the schema made, the role new, then made. */
 export async function addOperator(adminEnv: Record<string, string>, role: string, supervisor = false): Promise<void> {
