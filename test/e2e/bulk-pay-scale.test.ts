@@ -109,26 +109,23 @@ async function writeFinishedRun(home: string, env: Record<string, string>): Prom
 // The finished run is made once and copied to the same HOME for each test: its rows are kept under the results
 // file's absolute path (run.ts runKeyOf), so that a copy elsewhere would be another run.
 const runHome = join(tmpdir(), `agentpay-finished-run-${process.pid}`);
-let template: Promise<string> | undefined;
+const template = `${runHome}-made`;
+let made = false;
 
 /** A HOME holding the finished run, as writeFinishedRun left it; its order file. */
 async function finishedRun(): Promise<{ env: Record<string, string>; orders: string }> {
   const env: Record<string, string> = { ...isolatedEnv(), HOME: runHome };
   Object.assign(env, { XDG_CONFIG_HOME: join(runHome, 'config'), XDG_STATE_HOME: join(runHome, 'state') });
-  const orders = join(runHome, 'orders.csv');
-  const made = `${runHome}-made`;
-  if (template === undefined) {
+  if (made) {
+    rmSync(runHome, { recursive: true, force: true });
+    cpSync(template, runHome, { recursive: true });
+  } else {
     mkdirSync(runHome, { recursive: true });
-    template = writeFinishedRun(runHome, env).then(() => {
-      cpSync(runHome, made, { recursive: true });
-      return made;
-    });
-    await template;
-    return { env, orders };
+    await writeFinishedRun(runHome, env);
+    cpSync(runHome, template, { recursive: true });
+    made = true;
   }
-  rmSync(runHome, { recursive: true, force: true });
-  cpSync(await template, runHome, { recursive: true });
-  return { env, orders };
+  return { env, orders: join(runHome, 'orders.csv') };
 }
 
 describe('pay --from-file resumed at scale', () => {

@@ -25,8 +25,8 @@ afterAll(async () => {
   await Promise.all([sandbox?.close(), server?.remove()]);
 });
 
-/** status --wait's polls begin at the settle delay: 20 ms instead of 500. */
-const quickPolls = { AGENTPAY_SETTLE_DELAY: '20' };
+/** No settling after a payment; status --wait's polls begin at the settle delay, 20 ms instead of 500. */
+const lookUps = { AGENTPAY_SETTLE_ATTEMPTS: '0', AGENTPAY_SETTLE_DELAY: '20' };
 
 /** Roles are the cluster's: each terminal's its own. */
 let roles = 0;
@@ -36,7 +36,7 @@ async function operatorTerminal(): Promise<Record<string, string>> {
   const admin = await freshDatabase(server);
   const role = `cora_l${++roles}`;
   await addOperator(envFor(sandbox, { AGENTPAY_LEDGER: admin }), role);
-  const env = asRole(envFor(sandbox, { AGENTPAY_SETTLE_ATTEMPTS: '0', ...quickPolls }), admin, role);
+  const env = asRole(envFor(sandbox, lookUps), admin, role);
   mkdirSync(join(env.XDG_CONFIG_HOME!, 'agentpay'), { recursive: true });
   writeFileSync(
     join(env.XDG_CONFIG_HOME!, 'agentpay', 'config.json'),
@@ -50,7 +50,7 @@ const backends = [
   {
     name: 'the SQLite ledger',
     shifts: false,
-    env: async () => envFor(sandbox, { AGENTPAY_SETTLE_ATTEMPTS: '0', ...quickPolls }),
+    env: async () => envFor(sandbox, lookUps),
   },
   { name: 'PostgreSQL, as an operator role', shifts: true, env: operatorTerminal },
 ];
@@ -109,7 +109,7 @@ describe.each(backends)('a look-up on $name', { timeout: 60_000 }, ({ env: envOf
     const records = await exported();
     // Another agent's payment at the same gateway: not in this ledger.
     const foreign = await runCli(pay('look-3'), {
-      env: envFor(sandbox, { AGENTPAY_SETTLE_ATTEMPTS: '0', ...quickPolls }),
+      env: envFor(sandbox, lookUps),
     });
     const foreignId = String(jsonLines(foreign.stdout)[0]!.transactionId);
     expect((await runCli(['status', foreignId], { env })).code).toBe(3);

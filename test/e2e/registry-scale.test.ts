@@ -13,14 +13,14 @@ import { measuredRun } from '../helpers/measured-run.js';
 const rows = process.env.AGENTPAY_TEST_LARGE === '1' ? 1_000_000 : 50_000;
 /** Rows this far apart span a dozen days whatever their count. */
 const stepMs = Math.round((12 * 86_400_000) / rows);
-const dayOf = (i: number) => new Date(Date.UTC(2026, 0, 1) + i * stepMs).toISOString().slice(0, 10);
+const rowAt = (i: number) => new Date(Date.UTC(2026, 0, 1) + i * stepMs).toISOString();
 const firstId = 1795289214527958198n;
 
 async function writeRegistry(path: string): Promise<void> {
   const stream = createWriteStream(path);
   let chunk = '';
   for (let i = 0; i < rows; i++) {
-    const at = new Date(Date.UTC(2026, 0, 1) + i * stepMs).toISOString();
+    const at = rowAt(i);
     chunk += `${firstId + BigInt(i)}\t${at.slice(0, 10)}\t${at.slice(11, 19)}\tсчёт-${i}\t${i % 100}.${String(i % 97).padStart(2, '0')}\n`;
     if (chunk.length > 1 << 20) {
       stream.write(chunk);
@@ -49,18 +49,14 @@ describe('reconcile --registry at scale', () => {
     );
     const lastId = firstId + BigInt(rows - 1);
     expect(last).toContain(
-      `"transactionId":"${lastId}","date":"${dayOf(rows - 1)}","account":"счёт-${rows - 1}","registryAmount":"99.${String((rows - 1) % 97).padStart(2, '0')}"`,
+      `"transactionId":"${lastId}","date":"${rowAt(rows - 1).slice(0, 10)}","account":"счёт-${rows - 1}","registryAmount":"99.${String((rows - 1) % 97).padStart(2, '0')}"`,
     );
   }, 90_000);
 });
 
-/**
- * reconcile --registry of a registry against a ledger holding the same payments (the ledger
- * --sandbox records in): the lists must be exactly what they were, the ledger's in the order of
- * first intent (a retried payment keeps its first place). 5,000 payments (5 of each kind, past
- * one 4,096-row transaction) run always; 1,000,000 only with AGENTPAY_TEST_LARGE=1, as seeding
- * its ledger takes minutes (the bench's registry row measures the scale).
- */
+/** reconcile --registry against a ledger of the same payments (--sandbox's): the lists exactly, the ledger's in
+ * order of first intent (a retried payment keeps its place). 5,000 payments (5 of each kind, past one 4,096-row
+ * transaction); 1,000,000 with AGENTPAY_TEST_LARGE=1, as seeding takes minutes (the bench measures the scale). */
 const owner = { gateway: 'sandbox', agentId: '1001' };
 const startMs = Date.UTC(2026, 0, 1);
 const idOf = (i: number) => `${firstId + BigInt(i)}`;

@@ -1,6 +1,7 @@
 import { accessSync, constants, mkdtempSync, readdirSync, readFileSync, rmSync, statfsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { processAlive } from '../../src/lock-file.js';
 
 /** Space the run's files take at most, with room: several PostgreSQL clusters, the scale tests' files. */
 const neededBytes = 4 * 2 ** 30;
@@ -30,20 +31,11 @@ function memoryBacked(): string | undefined {
   }
 }
 
-const alive = (pid: number) => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-};
-
 /** The directories of earlier runs whose process is gone (a run killed before its teardown), removed. */
 function sweep(base: string): void {
   for (const name of readdirSync(base)) {
     const pid = /^agentpay-tests-(\d+)-/.exec(name)?.[1];
-    if (pid !== undefined && !alive(Number(pid))) rmSync(join(base, name), { recursive: true, force: true });
+    if (pid !== undefined && !processAlive(Number(pid))) rmSync(join(base, name), { recursive: true, force: true });
   }
 }
 
