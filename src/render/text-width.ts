@@ -13,10 +13,10 @@ const oneColumnEach =
 
 const escapes = /\u001b\[[0-9;]*[A-Za-z]/g;
 
-// UAX #11's W and F blocks and anything pictographic: a terminal may draw some in one column, but counting two
-// only wraps early, never runs past the width.
+// UAX #11's W and F blocks and emoji drawn as pictures (emoji presentation, or asked for by U+FE0F). A symbol
+// drawn as text (©, ®, ™, ❤ without U+FE0F) takes one column, as terminals draw it and as the quick count does.
 const wide =
-  /^(?:[\u1100-\u115f\u2e80-\u303e\u3041-\u33ff\u3400-\u4dbf\u4e00-\u9fff\ua000-\ua4cf\uac00-\ud7a3\uf900-\ufaff\ufe30-\ufe4f\uff00-\uff60\uffe0-\uffe6]|[\u{1f1e6}-\u{1f1ff}\u{20000}-\u{3fffd}]|\p{Extended_Pictographic})/u;
+  /^(?:[\u1100-\u115f\u2e80-\u303e\u3041-\u33ff\u3400-\u4dbf\u4e00-\u9fff\ua000-\ua4cf\uac00-\ud7a3\uf900-\ufaff\ufe30-\ufe4f\uff00-\uff60\uffe0-\uffe6]|[\u{1f1e6}-\u{1f1ff}\u{20000}-\u{3fffd}]|\p{Emoji_Presentation}|\p{Extended_Pictographic}\ufe0f|[#*0-9]\ufe0f?\u20e3)/u;
 const zeroWidth = /^(?:[\u0000-\u001f\u007f-\u009f\u200b-\u200f\u2028-\u202e\u2060-\u206f]|\p{M})/u;
 
 /** The columns one grapheme takes. */

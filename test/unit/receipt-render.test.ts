@@ -44,6 +44,16 @@ describe('displayWidth and wrapToWidth', () => {
     expect(wrapToWidth('🚀'.repeat(17), 32)).toHaveLength(2);
   });
 
+  it('counts a symbol drawn as text (™, ®, ©, ❤) as one column, beside wide text too; with U+FE0F, two', () => {
+    expect(displayWidth('GameCoins™')).toBe(10);
+    for (const text of ['™', '®', '©', '❤', '↔']) {
+      expect(displayWidth(text), text).toBe(1);
+      expect(displayWidth(`${text}金`), `${text}金`).toBe(3);
+    }
+    expect(displayWidth('❤\ufe0f')).toBe(2);
+    expect(displayWidth('1\ufe0f\u20e3')).toBe(2);
+  });
+
   it('breaks at spaces, and inside a word only when the word alone is wider', () => {
     expect(wrapToWidth('Всадник дракона и набор', 10)).toEqual(['Всадник', 'дракона и', 'набор']);
     expect(wrapToWidth('17952892145279581981', 8)).toEqual(['17952892', '14527958', '1981']);
