@@ -42,9 +42,9 @@ export async function lookUpStatus(
   transactionId: string,
   codes: CodeTable,
   waitUntil: number,
-  options: { signal?: AbortSignal | undefined; pollWhile?: PollWhile; firstDelayMs?: number | undefined } = {},
+  options: { signal?: AbortSignal | undefined; pollWhile?: PollWhile; firstDelayMs: number },
 ): Promise<LookUpResult> {
-  const { signal, pollWhile = 'open', firstDelayMs = 500 } = options;
+  const { signal, pollWhile = 'open', firstDelayMs } = options;
   const polling = (view: TransactionView) =>
     pollWhile === 'pending' ? view.state === 'pending' : !isFinalState(view.state);
   // Never back to back (a settle delay of 0), never a first wait longer than the longest.

@@ -14,6 +14,7 @@ import { sandboxCodeTable } from '../../src/protocol/sandbox-codes.js';
 import { executePayment } from '../../src/purchase/execute-payment.js';
 import { sandboxCredentials } from '../../src/sandbox/catalogue.js';
 import { type SandboxOptions, startSandbox } from '../../src/sandbox/server.js';
+import { deskSettings } from '../../src/settings/desk-settings.js';
 import { resolveSettings } from '../../src/settings/resolve.js';
 import { type AskedQuestion, capturedOutput, type ScriptedAnswer, scriptedPrompter } from './scripted-prompter.js';
 import { formsOfType, type SpecServerOptions, startSpecServer } from './spec-server.js';
@@ -85,6 +86,7 @@ export function startBuy(
     codes: sandboxCodeTable,
     signal: controller.signal,
     newTransactionId: () => txnId,
+    firstDelayMs: deskSettings.settleDelay.fallback(),
     ...deps,
   }).then(
     () => undefined,

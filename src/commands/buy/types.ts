@@ -70,7 +70,7 @@ export interface BuyDependencies {
   /** Aborted on Ctrl+C outside a prompt (a prompt turns Ctrl+C into a CancelledError itself). */
   signal: AbortSignal;
   /** The first wait between Status polls of a pending payment (--settle-delay). */
-  firstDelayMs?: number;
+  firstDelayMs: number;
   newTransactionId?: () => string;
 }
 

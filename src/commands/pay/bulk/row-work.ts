@@ -211,7 +211,10 @@ export class IntentsAhead {
 async function settleOpen(work: RowWork, row: BulkRow): Promise<TransactionView> {
   const { context, session, ledger } = work;
   const codes = context.settings.codes.table;
-  const { view } = await lookUpStatus(session.client, row.transactionId!, codes, Date.now(), { signal: work.hardStop });
+  const { view } = await lookUpStatus(session.client, row.transactionId!, codes, Date.now(), {
+    signal: work.hardStop,
+    firstDelayMs: context.settings.settle.delayMs.value,
+  });
   if (view.state === 'success' || view.state === 'failed' || view.state === 'pending') {
     const owner = { transactionId: row.transactionId!, gateway: session.gateway, agentId: session.agentId };
     const full = {
