@@ -8,11 +8,13 @@ import { isolatedEnv, jsonLines, runCli } from '../helpers/cli.js';
 import { type ForeignGateway, foreignCodes, startForeignGateway } from '../helpers/foreign-gateway.js';
 import { envFor, paymentsReceived, sandboxCodeEnv } from '../helpers/gateway-env.js';
 import { defaultLedger, ledgerRecords } from '../helpers/ledger-file.js';
+import { runInProcess } from '../helpers/pay-in-process.js';
 import { freshDatabase, type PostgresServer, sql, startPostgres } from '../helpers/postgres.js';
 
 // Limits and duplicate top-ups (docs/desk-safety.md), through the bin, against the sandbox reached
 // by URL and a gateway with other codes, with the local ledger and with a PostgreSQL ledger
-// that several terminals share. Every refusal sends nothing.
+// that several terminals share. Every refusal sends nothing. A payment made only so that a later one is
+// weighed against it is paid in-process (pay-in-process.ts), through the same pay command.
 let server: PostgresServer;
 let sandbox: RunningSandbox;
 let foreign: ForeignGateway;
@@ -87,9 +89,9 @@ describe('limits, with the local ledger', () => {
   it("dailyLimit: the operator's payments of the day, exactly; a failed one does not count", async () => {
     const env = deskTerminal({ operator: 'ann' });
     const limit = ['--daily-limit', 'KZT=300.00'];
-    expect((await runCli(payStatic('day-1', '150.00', limit), { env })).code).toBe(0);
+    expect((await runInProcess(payStatic('day-1', '150.00', limit), env)).code).toBe(0);
     // The sandbox refuses this account: no money moved, so it counts for nothing.
-    expect((await runCli(payStatic('0000000000', '150.00', limit), { env })).code).toBe(1);
+    expect((await runInProcess(payStatic('0000000000', '150.00', limit), env)).code).toBe(1);
     expect((await runCli(payStatic('day-2', '150', limit), { env })).code).toBe(0);
     const third = await runCli(payStatic('day-3', '0.01', limit), { env });
     expect(third.code).toBe(7);
@@ -107,7 +109,7 @@ describe('limits, with the local ledger', () => {
 describe('duplicate top-ups, with the local ledger', () => {
   it('refused with the earlier transaction named; the same TransactionID is the safe retry; --allow-duplicate pays and is recorded', async () => {
     const env = envFor(sandbox, { AGENTPAY_OPERATOR: 'ann' });
-    const first = await runCli(['--json', ...payStatic('dup-1', '150.00')], { env });
+    const first = await runInProcess(['--json', ...payStatic('dup-1', '150.00')], env);
     expect(first.code).toBe(0);
     const earlier = String(jsonLines(first.stdout)[0]?.transactionId);
 
@@ -141,7 +143,7 @@ describe('duplicate top-ups, with the local ledger', () => {
       AGENTPAY_SETTLE_ATTEMPTS: '0',
     };
     const classified = isolatedEnv({ ...base, AGENTPAY_FAILED_CODES: String(foreignCodes.refused) });
-    expect((await runCli(payStatic('f-1', '10.00'), { env: classified })).code).toBe(1);
+    expect((await runInProcess(payStatic('f-1', '10.00'), classified)).code).toBe(1);
     expect((await runCli(payStatic('f-1', '10.00'), { env: classified })).code).toBe(1);
     const unclassified = isolatedEnv(base);
     expect((await runCli(payStatic('f-2', '10.00'), { env: unclassified })).code).toBe(3);
@@ -162,7 +164,7 @@ describe('with a PostgreSQL ledger, across the desk', () => {
     const ledger = await freshDatabase(server);
     const ann = terminal(ledger, 'ann');
     const bob = terminal(ledger, 'bob');
-    expect((await runCli(payStatic('pg-1', '150.00'), { env: ann })).code).toBe(0);
+    expect((await runInProcess(payStatic('pg-1', '150.00'), ann)).code).toBe(0);
 
     const duplicate = await runCli(payStatic('pg-1', '150.00'), { env: bob });
     expect(duplicate.code).toBe(7);
@@ -197,7 +199,7 @@ describe('with a PostgreSQL ledger, across the desk', () => {
     const ledger = await freshDatabase(server);
     const ann = terminal(ledger, 'ann');
     const bob = terminal(ledger, 'bob');
-    expect((await runCli(payStatic('pb-1', '100.00'), { env: ann })).code).toBe(0);
+    expect((await runInProcess(payStatic('pb-1', '100.00'), ann)).code).toBe(0);
     const orders = join(bob.HOME!, 'orders.csv');
     writeFileSync(orders, 'service,account,amount\n201,pb-1,60.00\n201,pb-2,70.00\n201,pb-3,80.00\n');
     const bulk = (limit: string) =>

@@ -3,13 +3,16 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { jsonLines, runCli } from '../helpers/cli.js';
 import { envFor } from '../helpers/gateway-env.js';
+import { runInProcess } from '../helpers/pay-in-process.js';
 import { freshDatabase, sql } from '../helpers/postgres.js';
 import { teamLedgerRig } from '../helpers/team-ledger.js';
 
 // One gateway, one name (protocol/gateway-identity.ts): `http://127.0.0.1:P`, `HTTP://127.0.0.1:P/`
 // and `http://LOCALHOST:P` are one gateway to the ledger, SQLite and PostgreSQL alike, so
 // the duplicate check and the replay guard see every payment made through it; old spellings
-// are read under the one name when a journal is imported, or migrated (PostgreSQL).
+// are read under the one name when a journal is imported, or migrated (PostgreSQL). The payment each test
+// starts from, made under the one name, is paid in-process (pay-in-process.ts); every other spelling's
+// run goes through the bin.
 const rig = teamLedgerRig();
 const { payStatic } = rig;
 
@@ -38,7 +41,7 @@ describe.each([
     const terminal = await ledgerOf();
     const account = `spelled-${Math.random().toString(36).slice(2, 10)}`;
     const [first, ...others] = spellingsOf(rig.sandbox.baseUrl);
-    expect((await runCli(payStatic(account), { env: terminal(first!) })).code).toBe(0);
+    expect((await runInProcess(payStatic(account), terminal(first!))).code).toBe(0);
     for (const spelling of others) {
       const again = await runCli(payStatic(account), { env: terminal(spelling) });
       expect(again.code, spelling).toBe(7);
@@ -51,7 +54,7 @@ describe.each([
     const terminal = await ledgerOf();
     const [first, second, third] = spellingsOf(rig.sandbox.baseUrl);
     const account = `replayed-${Math.random().toString(36).slice(2, 10)}`;
-    const paid = await runCli(['--json', ...payStatic(account)], { env: terminal(first!) });
+    const paid = await runInProcess(['--json', ...payStatic(account)], terminal(first!));
     expect(paid.code, paid.stderr).toBe(0);
     const transactionId = String(jsonLines(paid.stdout)[0]!.transactionId);
     for (const spelling of [second!, third!]) {
@@ -70,9 +73,9 @@ describe('a journal written with old spellings', () => {
     const [first, second, third] = spellingsOf(rig.sandbox.baseUrl);
     const account = `old-journal-${Math.random().toString(36).slice(2, 10)}`;
     const earlier = onLocal();
-    expect((await runCli(payStatic(account), { env: earlier(first!) })).code).toBe(0);
+    expect((await runInProcess(payStatic(account), earlier(first!))).code).toBe(0);
     // As an older agentpay wrote it: the base URL as it was typed, in a journal file.
-    const exported = await runCli(['ledger', 'export'], { env: earlier(first!) });
+    const exported = await runInProcess(['ledger', 'export'], earlier(first!));
     expect(exported.code, exported.stderr).toBe(0);
     const journal = join(earlier(first!).HOME!, 'journal.jsonl');
     writeFileSync(journal, exported.stdout.replaceAll(`"gateway":"${first}"`, `"gateway":"${second}"`));
@@ -95,7 +98,7 @@ describe('a team ledger written with old spellings', () => {
     const terminal = (baseUrl: string) => rig.terminal(ledger, 'ann', { AGENTPAY_BASE_URL: baseUrl });
     const [identity, upper, localhost] = spellingsOf(rig.sandbox.baseUrl);
     const pay = async (account: string, extra: string[] = []) => {
-      const paid = await runCli(['--json', ...payStatic(account, extra)], { env: terminal(identity!) });
+      const paid = await runInProcess(['--json', ...payStatic(account, extra)], terminal(identity!));
       expect(paid.code, paid.stderr).toBe(0);
       return String(jsonLines(paid.stdout)[0]!.transactionId);
     };

@@ -3,11 +3,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { isolatedEnv, jsonLines, runCli } from '../helpers/cli.js';
+import { runInProcess } from '../helpers/pay-in-process.js';
 import { freshDatabase } from '../helpers/postgres.js';
 import { teamLedgerRig } from '../helpers/team-ledger.js';
 
 // `ledger import` of journals an earlier version wrote (test/fixtures/journals/README.md): every
-// transaction reaches the team ledger with the state that version reported, once.
+// transaction reaches the team ledger with the state that version reported, once. `ledger import` runs
+// through the bin; what it brought is read back by `history` in-process (pay-in-process.ts), whose bin
+// is tested in report.test.ts and in the last test here.
 const rig = teamLedgerRig();
 const fixtures = join(import.meta.dirname, '..', 'fixtures', 'journals');
 
@@ -41,7 +44,7 @@ describe.each(backends)('ledger import of journals written by earlier versions, 
       const second = await runCli(['--json', 'ledger', 'import', journal], { env });
       expect(jsonLines(second.stdout)[0]).toMatchObject({ added: 0, conflicts: [] });
 
-      const history = await runCli(['--json', 'history'], { env });
+      const history = await runInProcess(['--json', 'history'], env);
       expect(history.code, history.stderr).toBe(0);
       const expected = JSON.parse(readFileSync(join(fixtures, name, 'expected.json'), 'utf8'));
       expect(latestOf(jsonLines(history.stdout))).toEqual(latestOf(expected));
@@ -57,7 +60,7 @@ describe.each(backends)('ledger import of journals written by earlier versions, 
     const imported = await runCli(['--json', 'ledger', 'import', journal], { env });
     expect(imported.code, imported.stderr).toBe(0);
     rmSync(directory, { recursive: true, force: true });
-    const history = await runCli(['--json', 'history', '--state', 'pending'], { env });
+    const history = await runInProcess(['--json', 'history', '--state', 'pending'], env);
     expect(
       jsonLines(history.stdout)
         .map(({ amount }) => amount)

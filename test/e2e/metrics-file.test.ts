@@ -8,6 +8,7 @@ import { startFakeGateway } from '../helpers/fake-gateway.js';
 import { paymentsReceived } from '../helpers/gateway-env.js';
 import { defaultLedger, seedLedger } from '../helpers/ledger-file.js';
 import { readMetrics } from '../helpers/metrics-file.js';
+import { runInProcess } from '../helpers/pay-in-process.js';
 import { listed, registryLedger } from '../helpers/registry-ledger.js';
 
 // --metrics-file through the bin (docs/metrics.md): each file parsed by a real Prometheus text
@@ -69,7 +70,8 @@ describe('pay --from-file --metrics-file', () => {
 describe('reconcile --metrics-file', () => {
   it('counts the payment left pending under the job named by --metrics-job; unreachable, it keeps the last success', async () => {
     const { sandbox, env } = await setUp({ behaviour: { pendingPolls: 50 } });
-    const paid = await runCli(payDynamic, { env: { ...env, AGENTPAY_SETTLE_ATTEMPTS: '1' } });
+    // Set-up in-process (pay-in-process.ts): a payment left pending for the job to count.
+    const paid = await runInProcess(payDynamic, { ...env, AGENTPAY_SETTLE_ATTEMPTS: '1' });
     expect(paid.code).toBe(3);
     const metrics = join(folder(), 'agentpay-reconcile.prom');
     const options = ['--metrics-file', metrics, '--metrics-job', 'reconcile_nightly'];
@@ -99,7 +101,8 @@ describe('reconcile --metrics-file', () => {
 
   it('report counts the open payments of its day; a directory that is not there is refused before the job', async () => {
     const { env } = await setUp({ behaviour: { pendingPolls: 50 } });
-    const paid = await runCli(payDynamic, { env: { ...env, AGENTPAY_SETTLE_ATTEMPTS: '1' } });
+    // Set-up in-process (pay-in-process.ts): a payment left pending for the job to count.
+    const paid = await runInProcess(payDynamic, { ...env, AGENTPAY_SETTLE_ATTEMPTS: '1' });
     expect(paid.code).toBe(3);
     const metrics = join(folder(), 'agentpay-report.prom');
     const report = await runCli(['report', '--date', 'today', '--metrics-file', metrics], { env });

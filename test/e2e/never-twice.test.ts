@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type BarrierGateway, barrierVoucher, startBarrierGateway } from '../helpers/barrier-gateway.js';
 import { type CliResult, isolatedEnv, jsonLines, runCli } from '../helpers/cli.js';
+import { runInProcess } from '../helpers/pay-in-process.js';
 import { freshDatabase, type PostgresServer, startPostgres } from '../helpers/postgres.js';
 
 // Two processes paying the same purchase at the same moment, against a gateway of its own that
@@ -149,10 +150,11 @@ describe.each(ledgers)('never twice, with $name', ({ terminals }) => {
   it('after a deliberate second payment, a retry of the first with --txn-id is the safe retry, not a duplicate', async () => {
     const [anna] = await terminals();
     const account = freshAccount();
-    const first = await runCli(['--json', ...payArgs(account)], { env: anna });
+    // The two payments before the retry are set-up, paid in-process; the retry runs through the bin.
+    const first = await runInProcess(['--json', ...payArgs(account)], anna);
     expect(first.code).toBe(0);
     const firstId = String(jsonLines(first.stdout)[0]!.transactionId);
-    expect((await runCli([...payArgs(account), '--allow-duplicate'], { env: anna })).code).toBe(0);
+    expect((await runInProcess([...payArgs(account), '--allow-duplicate'], anna)).code).toBe(0);
     const retry = await runCli([...payArgs(account), '--txn-id', firstId], { env: anna });
     expect(retry.stderr).not.toContain('duplicate');
     expect(retry.code).toBe(0);

@@ -8,11 +8,13 @@ import { type RunningSandbox, startSandbox } from '../../src/sandbox/server.js';
 import { ansiEscape, isolatedEnv, jsonLines, runCli } from '../helpers/cli.js';
 import { closedPortUrl } from '../helpers/fake-gateway.js';
 import { envFor, paymentsReceived } from '../helpers/gateway-env.js';
+import { runInProcess } from '../helpers/pay-in-process.js';
 import { freshDatabase, type PostgresServer, startPostgres } from '../helpers/postgres.js';
 import { formsOfType, type SpecServer, startSpecServer } from '../helpers/spec-server.js';
 
 // The sandbox reached by URL, and a purpose-built gateway whose voucher has a long Cyrillic
-// name (the sandbox sells none), both on loopback; receipts read back from the file ledger.
+// name (the sandbox sells none), both on loopback; receipts read back from the file ledger. Payments that
+// exist only for `receipt` to read are paid in-process (pay-in-process.ts); `pay --receipt` runs through the bin.
 let sandbox: RunningSandbox;
 let cyrillic: SpecServer;
 const voucherName = 'Пополнение игрового счёта: 1200 монет и бонусный набор «Всадник дракона»';
@@ -83,7 +85,7 @@ describe('agentpay receipt (file ledger)', () => {
 
   it('--width 32 and --width 48 hold their width with a long Cyrillic voucher name, wrapping it', async () => {
     const env = cyrillicEnv(isolatedEnv({ AGENTPAY_OPERATOR: 'Александра Константиновна' }));
-    const paid = await runCli(['pay', '--service', '301', '--account', 'игрок-42', '--invoice-id', '9001'], { env });
+    const paid = await runInProcess(['pay', '--service', '301', '--account', 'игрок-42', '--invoice-id', '9001'], env);
     expect(paid.code).toBe(0);
     const id = transactionIdOf(paid.stdout);
     for (const width of ['32', '48']) {
@@ -113,20 +115,18 @@ describe('agentpay receipt (file ledger)', () => {
   it('an id two gateways hold: exit 2 naming both unless the settings name one', async () => {
     const home = isolatedEnv({ AGENTPAY_SETTLE_DELAY: '20' });
     const id = '8800000000000001';
-    const viaSandbox = await runCli(
+    const viaSandbox = await runInProcess(
       ['pay', '--service', '201', '--account', 'player-42', '--amount', '150.00', '--txn-id', id],
       {
-        env: {
-          ...home,
-          AGENTPAY_BASE_URL: sandbox.baseUrl,
-          AGENTPAY_AGENT_ID: sandboxCredentials.agentId,
-          AGENTPAY_PASSWORD: sandboxCredentials.password,
-        },
+        ...home,
+        AGENTPAY_BASE_URL: sandbox.baseUrl,
+        AGENTPAY_AGENT_ID: sandboxCredentials.agentId,
+        AGENTPAY_PASSWORD: sandboxCredentials.password,
       },
     );
-    const viaOther = await runCli(
+    const viaOther = await runInProcess(
       ['pay', '--service', '301', '--account', 'игрок-42', '--invoice-id', '9001', '--txn-id', id],
-      { env: cyrillicEnv(home) },
+      cyrillicEnv(home),
     );
     expect([viaSandbox.code, viaOther.code]).toEqual([0, 0]);
 
@@ -253,8 +253,8 @@ describe('agentpay receipt (PostgreSQL ledger)', () => {
       envFor(sandbox, { AGENTPAY_LEDGER: ledger, AGENTPAY_OPERATOR: operator, AGENTPAY_SETTLE_DELAY: '20' });
     const id = '8800000000000002';
     const pay = ['pay', '--service', '101', '--account', 'player-42', '--invoice-id', '5001', '--txn-id', id];
-    expect((await runCli(pay, { env: terminal('ann') })).code).toBe(0);
-    // The safe retry from another terminal: pays nothing twice, and is the latest attempt.
+    expect((await runInProcess(pay, terminal('ann'))).code).toBe(0);
+    // The safe retry from another terminal, through the bin: pays nothing twice, and is the latest attempt.
     const file = receiptPath();
     expect((await runCli([...pay, '--receipt', file], { env: terminal('bob') })).code).toBe(0);
     expect(paymentsReceived(sandbox).filter((form) => form.get('TransactionID') === id)).toHaveLength(2);

@@ -3,12 +3,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningSandbox, startSandbox } from '../../src/sandbox/server.js';
 import { isolatedEnv, jsonLines, runCli } from '../helpers/cli.js';
 import { envFor, sandboxWithEnv } from '../helpers/gateway-env.js';
+import { runInProcess } from '../helpers/pay-in-process.js';
 import { freshDatabase, type PostgresServer, startPostgres } from '../helpers/postgres.js';
 import { type SpecServer, startSpecServer } from '../helpers/spec-server.js';
 
-// `agentpay report` and `history --format` through the bin: payments made by real `pay` runs on
-// the sandbox (two services, two currencies, two operators, a refused one, an account a person
-// typed as a formula) and on a purpose-built gateway whose voucher name is a formula.
+// `agentpay report` and `history --format` through the bin: payments made by `pay`, run in-process
+// for set-up (pay-in-process.ts), on the sandbox (two services, two currencies, two operators, a refused
+// one, an account a person typed as a formula) and on a purpose-built gateway whose voucher name is a formula.
 let sandbox: RunningSandbox;
 let formulaGateway: SpecServer;
 let env: Record<string, string>;
@@ -21,7 +22,11 @@ const localDayOf = (iso: string) => {
 };
 
 const pay = (operator: string, args: string[]) =>
-  runCli(['pay', ...args], { env: { ...env, AGENTPAY_OPERATOR: operator } });
+  runInProcess(['pay', ...args], { ...env, AGENTPAY_OPERATOR: operator });
+
+/** `--json history` of the file's ledger, run once: nothing pays after beforeAll. */
+let historyOnce: Promise<string> | undefined;
+const jsonHistory = () => (historyOnce ??= runCli(['--json', 'history'], { env }).then((result) => result.stdout));
 
 beforeAll(async () => {
   [{ sandbox, env }, formulaGateway] = await Promise.all([
@@ -47,7 +52,7 @@ beforeAll(async () => {
     AGENTPAY_OPERATOR: 'ann',
   };
   expect(
-    (await runCli(['pay', '--service', '101', '--account', 'player-42', '--invoice-id', '9001'], { env: other })).code,
+    (await runInProcess(['pay', '--service', '101', '--account', 'player-42', '--invoice-id', '9001'], other)).code,
   ).toBe(0);
 }, 60_000);
 
@@ -68,7 +73,7 @@ const cells = (table: string) =>
     );
 
 async function paymentDay(): Promise<string> {
-  const history = jsonLines((await runCli(['--json', 'history'], { env })).stdout);
+  const history = jsonLines(await jsonHistory());
   const days = new Set(history.map((line) => localDayOf(String(line.recordedAt))));
   expect(days.size, 'the test paid within one local day').toBe(1);
   return [...days][0]!;
@@ -121,7 +126,7 @@ describe('agentpay report (journal file)', () => {
   });
 
   it('--since and --until bound the range; by default yesterday, which holds none of today’s payments', async () => {
-    const history = jsonLines((await runCli(['--json', 'history'], { env })).stdout);
+    const history = jsonLines(await jsonHistory());
     const third = String(history[2]!.recordedAt);
     const before = jsonLines(
       (await runCli(['--json', 'report', '--since', '1d', '--until', third, '--by', 'currency'], { env })).stdout,
@@ -163,7 +168,7 @@ describe('agentpay history --format', () => {
     const result = await runCli(['history', '--format', 'csv'], { env });
     expect(result.code).toBe(0);
     const rows = parse(result.stdout, { columns: true }) as Record<string, string>[];
-    const json = jsonLines((await runCli(['--json', 'history'], { env })).stdout);
+    const json = jsonLines(await jsonHistory());
     expect(rows.map((row) => [row.TransactionID, row.State, row.Amount, row.Currency, row.Operator])).toEqual(
       json.map((line) => [line.transactionId, line.state, line.amount, line.currency, line.operator]),
     );
@@ -176,9 +181,7 @@ describe('agentpay history --format', () => {
   it('--bom starts the CSV with a byte order mark; --format json is --json; --bom alone is refused', async () => {
     const plain = await runCli(['history', '--format', 'csv'], { env });
     expect((await runCli(['history', '--format', 'csv', '--bom'], { env })).stdout).toBe(`\uFEFF${plain.stdout}`);
-    expect((await runCli(['history', '--format', 'json'], { env })).stdout).toBe(
-      (await runCli(['--json', 'history'], { env })).stdout,
-    );
+    expect((await runCli(['history', '--format', 'json'], { env })).stdout).toBe(await jsonHistory());
     const table = await runCli(['history', '--format', 'table'], { env });
     expect(table.stdout).toBe((await runCli(['history'], { env })).stdout);
     const refused = await runCli(['history', '--bom'], { env });
@@ -208,14 +211,16 @@ describe('agentpay report (PostgreSQL ledger)', () => {
     const ledger = await freshDatabase(server);
     const terminal = (operator: string) =>
       envFor(shared, { AGENTPAY_LEDGER: ledger, AGENTPAY_OPERATOR: operator, AGENTPAY_SETTLE_DELAY: '20' });
-    const results = await Promise.all([
-      runCli(['pay', '--service', '201', '--account', '7011234567', '--amount', '150.00'], { env: terminal('ann') }),
-      runCli(['pay', '--service', '201', '--account', 'player-42', '--amount', '0.75'], { env: terminal('bob') }),
-      runCli(['pay', '--service', '102', '--account', 'player-42', '--invoice-id', '7050', '--currency', 'USD'], {
-        env: terminal('bob'),
-      }),
-      runCli(['pay', '--service', '201', '--account', '0000000000', '--amount', '5'], { env: terminal('ann') }),
-    ]);
+    // Set-up in-process, one terminal after another (team-ledger-sharing.test.ts pays from several at once).
+    const results = [
+      await runInProcess(['pay', '--service', '201', '--account', '7011234567', '--amount', '150.00'], terminal('ann')),
+      await runInProcess(['pay', '--service', '201', '--account', 'player-42', '--amount', '0.75'], terminal('bob')),
+      await runInProcess(
+        ['pay', '--service', '102', '--account', 'player-42', '--invoice-id', '7050', '--currency', 'USD'],
+        terminal('bob'),
+      ),
+      await runInProcess(['pay', '--service', '201', '--account', '0000000000', '--amount', '5'], terminal('ann')),
+    ];
     expect(results.map((result) => result.code)).toEqual([0, 0, 0, 1]);
     const result = await runCli(['report', '--since', '1d', '--by', 'operator', '--by', 'state', '--format', 'csv'], {
       env: terminal('cid'),
