@@ -3,15 +3,16 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect } from 'vitest';
 import type { RunningSandbox } from '../../src/sandbox/server.js';
-import { jsonLines, runCli } from './cli.js';
+import { jsonLines } from './cli.js';
 import { sandboxWithEnv } from './gateway-env.js';
 import { intent, outcome } from './journal-lines.js';
 import { seedLedger } from './ledger-file.js';
+import { runInProcess } from './pay-in-process.js';
 
 /*
- * For the test/e2e/registry-reconcile-*.test.ts files: a ledger (a SQLite file) made by real
- * `pay` runs on the sandbox, plus records imported to disagree in each way, and registries to
- * hold against it. Days are UTC days (TZ=UTC), the day of the payments.
+ * For the test/e2e/registry-reconcile-*.test.ts files: a ledger (a SQLite file) made by `pay` runs
+ * on the sandbox (in-process: pay-in-process.ts), plus records imported to disagree in each way,
+ * and registries to hold against it. Days are UTC days (TZ=UTC), the day of the payments.
  */
 
 /** TransactionIDs: paid on the sandbox (p), imported as failed (f), one only in the registry (x). */
@@ -55,9 +56,9 @@ export function registryLedger() {
     const ledger = join(work, 'ledger.sqlite');
     env = { ...env, AGENTPAY_LEDGER: ledger, TZ: 'UTC' };
     const pay = async (txnId: string, amount: string, payLedger = ledger) => {
-      const paid = await runCli(
+      const paid = await runInProcess(
         ['pay', '--service', '201', '--account', `reg-${txnId}`, '--amount', amount, '--txn-id', txnId],
-        { env: { ...env, AGENTPAY_LEDGER: payLedger } },
+        { ...env, AGENTPAY_LEDGER: payLedger },
       );
       expect(paid.code, paid.stderr).toBe(0);
     };
@@ -66,7 +67,7 @@ export function registryLedger() {
     await pay(id.notListed, '700');
     // Paid on the sandbox, but with its answer recorded in another ledger: this ledger holds only the intent (open).
     await pay(id.open, '300.00', join(work, 'elsewhere.sqlite'));
-    const [first] = jsonLines((await runCli(['history', '--json'], { env })).stdout);
+    const [first] = jsonLines((await runInProcess(['history', '--json'], env)).stdout);
     const at = String(first?.recordedAt);
     const owner = { gateway: sandbox.baseUrl, agentId: '1001' };
     const failed = (txnId: string) => [
