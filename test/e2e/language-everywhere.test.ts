@@ -12,6 +12,7 @@ import { settingEntries } from '../../src/settings/table.js';
 import { type CliResult, isolatedEnv, runCli, spawnAgentpay } from '../helpers/cli.js';
 import { englishLeft } from '../helpers/english-words.js';
 import { envFor, sandboxWithEnv } from '../helpers/gateway-env.js';
+import { helpInProcess } from '../helpers/help-in-process.js';
 import { defaultLedger, ledgerRecords } from '../helpers/ledger-file.js';
 
 /**
@@ -61,12 +62,13 @@ const everyCommand = commandLines(buildProgram(io));
 const commandWords = [...new Set(everyCommand.flat().flatMap((name) => name.split('-')))];
 typedValues.push(...commandWords);
 
-/** The help of every command, run once and read by the two tests on help. */
-let helps: Promise<{ command: string[]; help: Awaited<ReturnType<typeof ru>> }[]> | undefined;
+/** The help of every command, made in-process (help-in-process.ts) once and read by the tests on help. */
+let helps: Promise<{ command: string[]; help: CliResult }[]> | undefined;
 const helpOfEveryCommand = () => {
   helps ??= (async () => {
     const all = [];
-    for (const command of [[], ...everyCommand]) all.push({ command, help: await ru([...command, '--help']) });
+    for (const command of [[], ...everyCommand])
+      all.push({ command, help: await helpInProcess(['--lang', 'ru', ...command, '--help'], env) });
     return all;
   })();
   return helps;
@@ -77,8 +79,17 @@ describe('agentpay --lang ru: help, scenario, the sandbox and errors', () => {
     expect(everyCommand).toContainEqual(['ledger', 'migrate']);
     for (const { help } of await helpOfEveryCommand()) {
       expect(help.code).toBe(0);
+      expect(help.stderr).toBe('');
       expect(help.stdout).toMatch(/^Использование: agentpay/);
       expectRussian(help, typedValues);
+    }
+  });
+
+  it('the help made in-process is what the bin prints: the program, a command, a subcommand', async () => {
+    const all = await helpOfEveryCommand();
+    for (const command of [[], ['pay'], ['ledger', 'migrate']]) {
+      const { help } = all.find((each) => each.command.join(' ') === command.join(' '))!;
+      expect(await ru([...command, '--help']), command.join(' ')).toEqual(help);
     }
   });
 

@@ -7,6 +7,7 @@ import type { RunningSandbox } from '../../src/sandbox/server.js';
 import { type CliResult, jsonLines, runCli } from '../helpers/cli.js';
 import { englishLeft } from '../helpers/english-words.js';
 import { envFor, paymentsReceived, sandboxWithEnv } from '../helpers/gateway-env.js';
+import { helpInProcess } from '../helpers/help-in-process.js';
 
 /**
  * `--lang ru` end to end: check, pay (paid, refused, an unreachable gateway, a bad flag),
@@ -109,9 +110,10 @@ describe('agentpay --lang ru', () => {
     expectRussian(bare);
   });
 
+  // In-process: language-everywhere.test.ts shows such help is the bin's, byte for byte.
   it('help: the program, check, pay and buy', async () => {
     for (const args of [['--help'], ['check', '--help'], ['pay', '--help'], ['buy', '--help']]) {
-      const help = await ru(args);
+      const help = await helpInProcess(['--lang', 'ru', ...args], base);
       expect(help.code).toBe(0);
       expect(help.stdout).toContain('Использование:');
       expectRussian(help);
