@@ -8,6 +8,7 @@ import { type CliResult, jsonLines, runCli } from '../helpers/cli.js';
 import { englishLeft } from '../helpers/english-words.js';
 import { envFor, paymentsReceived, sandboxWithEnv } from '../helpers/gateway-env.js';
 import { helpInProcess } from '../helpers/help-in-process.js';
+import { defaultLedger, ledgerRecords } from '../helpers/ledger-file.js';
 
 /**
  * `--lang ru` end to end: check, pay (paid, refused, an unreachable gateway, a bad flag),
@@ -93,6 +94,12 @@ describe('agentpay --lang ru', () => {
     expect(unreachable.stderr).toContain('не удалось связаться со шлюзом');
     expect(unreachable.stderr).toContain('платёж не отправлялся');
     expectRussian(unreachable);
+    // The ledger is data: what it recorded stays in English.
+    const records = await ledgerRecords(defaultLedger(env));
+    expect(records.map((record) => record.kind)).toEqual(['intent', 'outcome']);
+    const recorded = JSON.stringify(records);
+    expect(recorded).toContain('not sent: cannot reach the gateway at');
+    expect(recorded).not.toMatch(/[А-Яа-яЁё]/);
     const typo = await ru(['pay', '--servce', '202']);
     expect(typo.code).toBe(2);
     expect(typo.stderr).toContain("ошибка: неизвестный флаг '--servce'");

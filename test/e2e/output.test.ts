@@ -187,17 +187,7 @@ describe('--verbose', () => {
     expect(result.stderr).not.toContain(password);
   });
 
-  it('an answer not understood under --verbose shows its first bytes, no stack', async () => {
-    sandbox.faults.garbage = 'shape';
-    try {
-      const result = await runCli(['--verbose', 'status', '42'], { env });
-      expect(result.code).toBe(5);
-      expect(result.stderr).toContain('first bytes of the answer: ');
-      expect(result.stderr).not.toMatch(/\n\s+at /);
-    } finally {
-      sandbox.faults.garbage = undefined;
-    }
-  });
+  // An answer not understood under --verbose (first bytes, no stack): broken-answers.test.ts, for each kind.
 
   it('an internal error (a bug) is exit 70, never 1; its stack only under --verbose', async () => {
     const fault = ['--require', fileURLToPath(new URL('../helpers/internal-fault.cjs', import.meta.url))];
