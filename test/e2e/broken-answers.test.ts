@@ -10,6 +10,7 @@ import { binPath, isolatedEnv, jsonLines, runCli } from '../helpers/cli.js';
 import { sandboxWithEnv } from '../helpers/gateway-env.js';
 import { defaultLedger, ledgerRecords } from '../helpers/ledger-file.js';
 import { answerWith, envelopeAnswer, type ScriptedServer, startScriptedServer } from '../helpers/misbehaving-server.js';
+import { runInProcess } from '../helpers/pay-in-process.js';
 
 /**
  * Broken answers: a 5xx page is "unavailable" (exit 4), a 2xx/4xx answer that is not the
@@ -107,9 +108,10 @@ describe('pay with a broken answer: unknown, settled by Status, never failed', (
 
   it('once the gateway answers again, status and reconcile see the payment made', async () => {
     sandbox.faults.garbage = 'badjson';
-    const paid = await runCli(
+    // In-process (pay-in-process.ts): the bin's pay against badjson is the case above.
+    const paid = await runInProcess(
       ['pay', '--service', '201', '--account', 'garbage-then-fine', '--amount', '7.00', '--json'],
-      { env },
+      env,
     );
     expect(paid.code).toBe(3);
     sandbox.faults.garbage = undefined;

@@ -7,11 +7,14 @@ import {
   startForeignGateway,
 } from '../helpers/foreign-gateway.js';
 import { defaultLedger, ledgerRecords } from '../helpers/ledger-file.js';
+import { runInProcess } from '../helpers/pay-in-process.js';
 
 /**
  * A gateway whose codes are not the sandbox's, reached as a new user would: no code settings.
  * Whatever it answers that is not 10, no payment it made is ever reported or recorded as
- * failed, and nothing exits 1; reconcile settles each once the gateway says 10.
+ * failed, and nothing exits 1; reconcile settles each once the gateway says 10. A payment made only
+ * so that status, a retry or reconcile has one to look up, and history reading the ledger back, run
+ * in-process (pay-in-process.ts): the bin's pay is the cases' own, its history report.test.ts's.
  */
 let gateway: ForeignGateway | undefined;
 afterEach(async () => {
@@ -90,7 +93,7 @@ describe('a gateway with its own codes and no code settings', () => {
       expect(jsonLines(settled.stdout)).toEqual([
         expect.objectContaining({ transactionId: '424242001', state: 'success', status: '10' }),
       ]);
-      const history = await runCli(['--json', 'history'], { env });
+      const history = await runInProcess(['--json', 'history'], env);
       expect(jsonLines(history.stdout)).toEqual([
         expect.objectContaining({ transactionId: '424242001', state: 'success' }),
       ]);
@@ -135,7 +138,7 @@ describe('a gateway with its own codes and no code settings', () => {
   it('status of an unclassified code says the code is not classified, exit 3', async () => {
     gateway = await startForeignGateway('refused');
     const env = envAt(gateway.baseUrl, { AGENTPAY_SETTLE_ATTEMPTS: '0' });
-    await runCli(pay('424242004'), { env });
+    await runInProcess(pay('424242004'), env);
     const result = await runCli(['status', '424242004'], { env });
     expect(result.code).toBe(3);
     expect(result.stderr).toContain('a code not classified for this gateway');
@@ -147,7 +150,7 @@ describe('a retry that cannot reach the gateway', () => {
   it('leaves the earlier attempt open: never closed as "not sent" over a payment that may have been made', async () => {
     gateway = await startForeignGateway('refused');
     const env = envAt(gateway.baseUrl, { AGENTPAY_SETTLE_ATTEMPTS: '0' });
-    expect((await runCli(pay('424242009'), { env })).code).toBe(3);
+    expect((await runInProcess(pay('424242009'), env)).code).toBe(3);
     await gateway.close();
     gateway = undefined;
     const retry = await runCli(pay('424242009'), { env });
@@ -155,7 +158,7 @@ describe('a retry that cannot reach the gateway', () => {
     expect(
       (await recordsOf(env)).some((record) => (record.view as { state?: string } | undefined)?.state === 'failed'),
     ).toBe(false);
-    const history = await runCli(['--json', 'history'], { env });
+    const history = await runInProcess(['--json', 'history'], env);
     expect(jsonLines(history.stdout)).toEqual([
       expect.objectContaining({ transactionId: '424242009', state: 'unknown' }),
     ]);
@@ -207,7 +210,7 @@ describe('the same gateway once its code table is configured', () => {
     gateway = await startForeignGateway('lagging');
     // Every look-up while paying is lost too, so nothing but the intent and a lost answer is recorded.
     const env = envAt(gateway.baseUrl, { AGENTPAY_NOT_FOUND_CODES: '2', AGENTPAY_SETTLE_ATTEMPTS: '0' });
-    expect((await runCli(pay('424242008'), { env })).code).toBe(3);
+    expect((await runInProcess(pay('424242008'), env)).code).toBe(3);
     const young = await runCli(['reconcile'], { env });
     expect(young.code).toBe(3);
     expect(young.stdout).toContain('not found at the gateway yet');
