@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { isolatedEnv, jsonLines, runCli } from '../helpers/cli.js';
 import { addOperator, asRole, sessionAs } from '../helpers/desk-roles.js';
 import { foreignCodes, startForeignGateway } from '../helpers/foreign-gateway.js';
+import { setUpRun } from '../helpers/in-process-cli.js';
 import { freshDatabase, sql } from '../helpers/postgres.js';
 import { teamLedgerRig } from '../helpers/team-ledger.js';
 
@@ -30,9 +31,11 @@ async function desk(tag: string) {
 
 const over = ['--approval-over', 'KZT=100'];
 
-/** Asks for approval of a 150.00 KZT top-up of `account`: its TransactionID. */
-async function requested(env: Record<string, string>, account: string): Promise<string> {
-  const result = await runCli(['--json', ...payStatic(account, [...over, '--request-approval'])], { env });
+/** Asks for approval of a 150.00 KZT top-up of `account`: its TransactionID. Through the bin in the
+ * first test; where the request is set-up, in-process (setUpRun), its code and line checked the same. */
+async function requested(env: Record<string, string>, account: string, byBin = false): Promise<string> {
+  const args = ['--json', ...payStatic(account, [...over, '--request-approval'])];
+  const result = byBin ? await runCli(args, { env }) : await setUpRun(args, env);
   expect([result.code, result.stderr]).toEqual([3, expect.stringContaining("awaits a supervisor's approval")]);
   const [line] = jsonLines(result.stdout);
   expect(line).toMatchObject({ state: 'awaiting-approval', account, amount: '150.00', needs: ['approval-over'] });
@@ -45,7 +48,7 @@ describe('the two-person rule, enforced by the database', { timeout: 60_000 }, (
     const { anna, boris, names } = await desk('a');
     const refused = await runCli(payStatic('approve-1', over), { env: anna });
     expect([refused.code, refused.stderr]).toEqual([7, expect.stringContaining('--request-approval')]);
-    const id = await requested(anna, 'approve-1');
+    const id = await requested(anna, 'approve-1', true);
     expect(paymentsFor('approve-1')).toHaveLength(0);
 
     const listed = jsonLines((await runCli(['--json', 'approvals'], { env: boris })).stdout);
@@ -117,7 +120,7 @@ describe('the two-person rule, enforced by the database', { timeout: 60_000 }, (
     expect([late.code, late.stderr]).toEqual([2, expect.stringContaining('has expired')]);
 
     const approvedThenExpired = await requested(anna, 'expired-2');
-    expect((await runCli(['approve', approvedThenExpired], { env: boris })).code).toBe(0);
+    expect((await setUpRun(['approve', approvedThenExpired], boris)).code).toBe(0);
     await sql(
       admin,
       "UPDATE agentpay_approvals SET expires_at = now() - interval '1 second' WHERE transaction_id = $1",
@@ -130,12 +133,12 @@ describe('the two-person rule, enforced by the database', { timeout: 60_000 }, (
 
   it('asks for approval of a duplicate top-up, and explains on the journal file that it cannot', async () => {
     const { anna, boris } = await desk('d');
-    expect((await runCli(payStatic('dup-1'), { env: anna })).code).toBe(0);
+    expect((await setUpRun(payStatic('dup-1'), anna)).code).toBe(0);
     const result = await runCli(['--json', ...payStatic('dup-1', ['--request-approval'])], { env: anna });
     expect(result.code, result.stderr).toBe(3);
     const [line] = jsonLines(result.stdout);
     expect(line).toMatchObject({ needs: ['duplicate'] });
-    expect((await runCli(['approve', String(line!.transactionId)], { env: boris })).code).toBe(0);
+    expect((await setUpRun(['approve', String(line!.transactionId)], boris)).code).toBe(0);
     expect((await runCli(['pay', '--approved', String(line!.transactionId)], { env: anna })).code).toBe(0);
     expect(paymentsFor('dup-1')).toHaveLength(2);
 
@@ -230,7 +233,7 @@ describe('the two-person rule, enforced by the database', { timeout: 60_000 }, (
   it('sends one Payment when the same approval is used twice at the same moment', async () => {
     const { anna, boris } = await desk('f');
     const id = await requested(anna, 'twice-1');
-    expect((await runCli(['approve', id], { env: boris })).code).toBe(0);
+    expect((await setUpRun(['approve', id], boris)).code).toBe(0);
     const results = await Promise.all([1, 2].map(() => runCli(['pay', '--approved', id], { env: anna })));
     // One pays; the other finds it sent: paid (0), or still without an answer when it looked (3).
     expect(results.map((result) => result.code).sort()).toEqual([0, expect.toBeOneOf([0, 3])]);
@@ -256,9 +259,9 @@ describe('the two-person rule, enforced by the database', { timeout: 60_000 }, (
           role,
         );
       const purchase = ['pay', '--service', '5', '--account', 'foreign-9', '--amount', '500.00', '--txn-id', '990001'];
-      const asked = await runCli([...purchase, ...over, '--request-approval'], { env: env(names.anna) });
+      const asked = await setUpRun([...purchase, ...over, '--request-approval'], env(names.anna));
       expect(asked.code, asked.stderr).toBe(3);
-      expect((await runCli(['approve', '990001'], { env: env(names.boris) })).code).toBe(0);
+      expect((await setUpRun(['approve', '990001'], env(names.boris))).code).toBe(0);
       const first = await runCli(['pay', '--approved', '990001'], { env: env(names.anna) });
       const second = await runCli(['pay', '--approved', '990001'], { env: env(names.anna) });
       expect([first.code, second.code]).toEqual([3, 3]);

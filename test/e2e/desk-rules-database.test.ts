@@ -5,6 +5,7 @@ import { type RunningSandbox, startSandbox } from '../../src/sandbox/server.js';
 import { jsonLines, runCli } from '../helpers/cli.js';
 import { codeOf } from '../helpers/desk-attacks.js';
 import { addOperator, asRole, openShift, sessionAs, setPolicy } from '../helpers/desk-roles.js';
+import { setUpRun } from '../helpers/in-process-cli.js';
 import { linesOf } from '../helpers/journal-lines.js';
 import { freshDatabase, sql } from '../helpers/postgres.js';
 import { teamLedgerRig } from '../helpers/team-ledger.js';
@@ -47,8 +48,8 @@ const intentSql = `INSERT INTO agentpay_transactions (gateway, agent_id, transac
 describe("the desk's rules, kept by the database", { timeout: 90_000 }, () => {
   it("refuses an intent over the ledger's threshold from the CLI, an import, a retry and plain SQL", async () => {
     const { admin, adminEnv, anna, names } = await desk('t', []);
-    // Paid before the threshold was set: its safe retry stays possible after.
-    const before = jsonLines((await runCli(['--json', ...payStatic('thr-0')], { env: anna })).stdout)[0]!;
+    // Paid (in-process: set-up) before the threshold was set: its safe retry stays possible after.
+    const before = jsonLines((await setUpRun(['--json', ...payStatic('thr-0')], anna)).stdout)[0]!;
     expect(before.state).toBe('success');
     expect((await runCli(['ledger', 'policy', '--approval-threshold', 'KZT=100'], { env: adminEnv })).code).toBe(0);
     const shown = await runCli(['--json', 'ledger', 'policy'], { env: anna });
@@ -123,11 +124,12 @@ describe("the desk's rules, kept by the database", { timeout: 90_000 }, () => {
   it('decides the request of the gateway meant, and refuses an ambiguous TransactionID', async () => {
     const { anna, boris, names } = await desk('g', ['--approval-threshold', 'KZT=100']);
     const txn = '1796000000000000011';
-    const big = await runCli(payStatic('amb-big', ['--txn-id', txn, '--request-approval']), { env: anna });
+    // The two requests are set-up, in-process (desk-approvals.test.ts requests through the bin).
+    const big = await setUpRun(payStatic('amb-big', ['--txn-id', txn, '--request-approval']), anna);
     expect([big.code, big.stderr]).toEqual([3, expect.stringContaining('awaits')]);
     const onSecond = ['--base-url', second!.baseUrl];
     const small = withAmount(payStatic('amb-small', ['--txn-id', txn, '--request-approval']), '10.00');
-    expect((await runCli([...onSecond, ...small], { env: anna })).code).toBe(3);
+    expect((await setUpRun([...onSecond, ...small], anna)).code).toBe(3);
 
     const listed = await runCli(['approvals'], { env: boris });
     expect(listed.stdout).toContain(second!.baseUrl.replace(/\/+$/, ''));
@@ -154,8 +156,9 @@ describe("the desk's rules, kept by the database", { timeout: 90_000 }, () => {
     const { admin, anna, boris, names } = await desk('f', []);
     const gateway = rig.sandbox.baseUrl.replace(/\/+$/, '');
     const txn = '1796000000000000021';
-    expect((await runCli(payStatic('forge-0', ['--txn-id', txn, '--request-approval']), { env: anna })).code).toBe(3);
-    expect((await runCli(['approve', txn], { env: boris })).code).toBe(0);
+    // An approved request, set up in-process (desk-approvals.test.ts runs both through the bin).
+    expect((await setUpRun(payStatic('forge-0', ['--txn-id', txn, '--request-approval']), anna)).code).toBe(3);
+    expect((await setUpRun(['approve', txn], boris)).code).toBe(0);
     const client = await sessionAs(admin, names.anna);
     const forge = (id: string, account: string) =>
       codeOf(

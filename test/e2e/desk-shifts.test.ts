@@ -2,7 +2,8 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { jsonLines, runCli } from '../helpers/cli.js';
-import { addOperator, asRole, sessionAs } from '../helpers/desk-roles.js';
+import { addOperator, asRole, openShift, sessionAs } from '../helpers/desk-roles.js';
+import { setUpRun } from '../helpers/in-process-cli.js';
 import { freshDatabase, sql } from '../helpers/postgres.js';
 import { teamLedgerRig } from '../helpers/team-ledger.js';
 
@@ -40,7 +41,8 @@ describe('shifts and their Z-reports', { timeout: 90_000 }, () => {
 
     expect((await runCli(payStatic('shift-1'), { env: anna })).code).toBe(0);
     rig.sandbox.faults.dropAfterCommit = 1;
-    const lost = await runCli(payStatic('shift-2'), { env: { ...anna, AGENTPAY_SETTLE_ATTEMPTS: '0' } });
+    // Payments whose answer was lost are set-up, in-process (through the bin: no-loss-settling.test.ts).
+    const lost = await setUpRun(payStatic('shift-2'), { ...anna, AGENTPAY_SETTLE_ATTEMPTS: '0' });
     expect(lost.code).toBe(3);
     const pendingId = String(
       (await sql(admin, "SELECT transaction_id FROM agentpay_transactions WHERE account = 'shift-2'"))[0]!
@@ -76,9 +78,9 @@ describe('shifts and their Z-reports', { timeout: 90_000 }, () => {
     expect([afterClose.code, afterClose.stderr]).toEqual([7, expect.stringContaining('need an open shift')]);
 
     // --carry-over closes over a payment not final, and lists it as carried.
-    expect((await runCli(['shift', 'open'], { env: boris })).code).toBe(0);
+    await openShift(boris);
     rig.sandbox.faults.dropAfterCommit = 1;
-    expect((await runCli(payStatic('shift-4'), { env: { ...boris, AGENTPAY_SETTLE_ATTEMPTS: '0' } })).code).toBe(3);
+    expect((await setUpRun(payStatic('shift-4'), { ...boris, AGENTPAY_SETTLE_ATTEMPTS: '0' })).code).toBe(3);
     const carriedId = String(
       (await sql(admin, "SELECT transaction_id FROM agentpay_transactions WHERE account = 'shift-4'"))[0]!
         .transaction_id,
