@@ -6,7 +6,7 @@ import { jsonLines, runCli } from '../helpers/cli.js';
 import { addOperator, asRole, setPolicy } from '../helpers/desk-roles.js';
 import { envFor } from '../helpers/gateway-env.js';
 import { setUpRun } from '../helpers/in-process-cli.js';
-import { freshDatabase } from '../helpers/postgres.js';
+import { migratedDatabase } from '../helpers/migrated-copy.js';
 import { teamLedgerRig } from '../helpers/team-ledger.js';
 
 // A refusal by the desk's rules (a duplicate, a limit, an approval needed, no open shift) is
@@ -18,7 +18,7 @@ const { payStatic, paymentsFor } = rig;
 
 const backends = [
   { name: 'the SQLite ledger', env: async () => envFor(rig.sandbox, { AGENTPAY_SETTLE_DELAY: '20' }) },
-  { name: 'PostgreSQL', env: async () => rig.terminal(await freshDatabase(rig.server), 'ann') },
+  { name: 'PostgreSQL', env: async () => rig.terminal(await migratedDatabase(rig.server), 'ann') },
 ];
 
 /** The one JSON line of a refusal on stderr. */
@@ -60,7 +60,7 @@ describe.each(backends)("the desk's rules on $name: exit 7, DeskRuleRefusedError
 
 describe('the team ledger alone: approvals and shifts', { timeout: 60_000 }, () => {
   async function operator(tag: string) {
-    const admin = await freshDatabase(rig.server);
+    const admin = await migratedDatabase(rig.server);
     const adminEnv = rig.terminal(admin, 'root');
     await addOperator(adminEnv, `anna_${tag}`);
     return { admin, adminEnv, anna: asRole(rig.terminal('', 'whoever'), admin, `anna_${tag}`) };

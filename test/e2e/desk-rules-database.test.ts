@@ -7,7 +7,8 @@ import { codeOf } from '../helpers/desk-attacks.js';
 import { addOperator, asRole, openShift, sessionAs, setPolicy } from '../helpers/desk-roles.js';
 import { setUpRun } from '../helpers/in-process-cli.js';
 import { linesOf } from '../helpers/journal-lines.js';
-import { freshDatabase, sql } from '../helpers/postgres.js';
+import { migratedDatabase } from '../helpers/migrated-copy.js';
+import { sql } from '../helpers/postgres.js';
 import { teamLedgerRig } from '../helpers/team-ledger.js';
 
 // Issue 38, attacks 1 to 5: the desk's rules kept by the database (desk-rules-schema.ts), tried
@@ -23,7 +24,7 @@ afterAll(() => second?.close());
 
 /** An administrator, an operator and a supervisor on a database of their own; the policy as given. */
 async function desk(tag: string, policy: string[]) {
-  const admin = await freshDatabase(rig.server);
+  const admin = await migratedDatabase(rig.server);
   const adminEnv = terminal(admin, 'root');
   const names = { anna: `anna_${tag}`, boris: `boris_${tag}` };
   await addOperator(adminEnv, names.anna);
