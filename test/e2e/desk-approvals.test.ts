@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { isolatedEnv, jsonLines, runCli } from '../helpers/cli.js';
-import { addOperator, asRole, sessionAs } from '../helpers/desk-roles.js';
+import { addOperators } from '../helpers/desk-people.js';
+import { asRole, sessionAs } from '../helpers/desk-roles.js';
 import { foreignCodes, startForeignGateway } from '../helpers/foreign-gateway.js';
 import { setUpRun } from '../helpers/in-process-cli.js';
 import { migratedDatabase } from '../helpers/migrated-copy.js';
@@ -17,9 +18,11 @@ async function desk(tag: string) {
   const admin = await migratedDatabase(rig.server);
   const adminEnv = terminal(admin, 'root');
   const names = { anna: `anna_${tag}`, boris: `boris_${tag}`, carl: `carl_${tag}` };
-  await addOperator(adminEnv, names.anna);
-  await addOperator(adminEnv, names.boris, true);
-  await addOperator(adminEnv, names.carl, true);
+  await addOperators(adminEnv, [
+    { role: names.anna },
+    { role: names.boris, supervisor: true },
+    { role: names.carl, supervisor: true },
+  ]);
   const threshold = { AGENTPAY_OPERATOR: 'whoever' };
   return {
     admin,

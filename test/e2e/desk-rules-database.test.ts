@@ -4,7 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningSandbox, startSandbox } from '../../src/sandbox/server.js';
 import { jsonLines, runCli } from '../helpers/cli.js';
 import { codeOf } from '../helpers/desk-attacks.js';
-import { addOperator, asRole, openShift, sessionAs, setPolicy } from '../helpers/desk-roles.js';
+import { addOperators } from '../helpers/desk-people.js';
+import { asRole, openShift, sessionAs, setPolicy } from '../helpers/desk-roles.js';
 import { setUpRun } from '../helpers/in-process-cli.js';
 import { linesOf } from '../helpers/journal-lines.js';
 import { migratedDatabase } from '../helpers/migrated-copy.js';
@@ -27,8 +28,7 @@ async function desk(tag: string, policy: string[]) {
   const admin = await migratedDatabase(rig.server);
   const adminEnv = terminal(admin, 'root');
   const names = { anna: `anna_${tag}`, boris: `boris_${tag}` };
-  await addOperator(adminEnv, names.anna);
-  await addOperator(adminEnv, names.boris, true);
+  await addOperators(adminEnv, [{ role: names.anna }, { role: names.boris, supervisor: true }]);
   if (policy.length > 0) await setPolicy(adminEnv, policy);
   return {
     admin,

@@ -2,7 +2,8 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { jsonLines, runCli } from '../helpers/cli.js';
-import { addOperator, asRole, openShift, sessionAs } from '../helpers/desk-roles.js';
+import { addOperators } from '../helpers/desk-people.js';
+import { asRole, openShift, sessionAs } from '../helpers/desk-roles.js';
 import { setUpRun } from '../helpers/in-process-cli.js';
 import { freshDatabase, sql } from '../helpers/postgres.js';
 import { teamLedgerRig } from '../helpers/team-ledger.js';
@@ -27,8 +28,7 @@ describe('shifts and their Z-reports', { timeout: 90_000 }, () => {
   it('needs an open shift to pay, will not close over a payment not final, chains the Z-reports', async () => {
     const admin = await freshDatabase(rig.server);
     const adminEnv = terminal(admin, 'root');
-    await addOperator(adminEnv, 'anna_s');
-    await addOperator(adminEnv, 'boris_s', true);
+    await addOperators(adminEnv, [{ role: 'anna_s' }, { role: 'boris_s', supervisor: true }]);
     const anna = shiftTerminal(admin, 'anna_s');
     const boris = shiftTerminal(admin, 'boris_s');
 
