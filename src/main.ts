@@ -1,6 +1,12 @@
 import { setMaxListeners } from 'node:events';
 import { type ErrorLine, errorLines } from './errors/error-line.js';
-import { ExitCode, type ExitCodeValue, exitCodeOfSignal, type StopSignal } from './errors/exit-codes.js';
+import {
+  commanderDoneCodes,
+  ExitCode,
+  type ExitCodeValue,
+  exitCodeOfSignal,
+  type StopSignal,
+} from './errors/exit-codes.js';
 import type { Interrupts } from './interrupts.js';
 import { stopSignals } from './platform.js';
 import type { RunScope } from './run-scope.js';
@@ -77,7 +83,7 @@ async function report(error: unknown, run: RunScope, signal: StopSignal | undefi
 
 /** Commander printed its own message (not under --json: cli.ts); help and version are no failures. */
 function commanderExit(error: { code: string; message: string }): ExitCodeValue {
-  if (['commander.helpDisplayed', 'commander.version', 'commander.help'].includes(error.code)) return ExitCode.success;
+  if (commanderDoneCodes.has(error.code)) return ExitCode.success;
   if (json) {
     // "error: unknown command 'chek'\n(Did you mean check?)" -> message and hint.
     const [message = '', ...rest] = error.message.replace(/^error: /, '').split('\n');

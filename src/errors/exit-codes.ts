@@ -19,6 +19,13 @@ export const ExitCode = {
 } as const;
 export type ExitCodeValue = (typeof ExitCode)[keyof typeof ExitCode];
 
+/** How commander ends a run that showed help or the version, with nothing wrong (main.ts exits 0). */
+export const commanderDoneCodes: ReadonlySet<string> = new Set([
+  'commander.helpDisplayed',
+  'commander.version',
+  'commander.help',
+]);
+
 /** The signals that stop a command (main.ts listens for them); every other one keeps Node's default. */
 export type StopSignal = 'SIGINT' | 'SIGTERM';
 

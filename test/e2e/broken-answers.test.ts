@@ -8,9 +8,9 @@ import { type GarbageKind, hugeAnswerBytes } from '../../src/sandbox/garbage.js'
 import type { RunningSandbox } from '../../src/sandbox/server.js';
 import { binPath, isolatedEnv, jsonLines, runCli } from '../helpers/cli.js';
 import { sandboxWithEnv } from '../helpers/gateway-env.js';
+import { runInProcess } from '../helpers/in-process-run.js';
 import { defaultLedger, ledgerRecords } from '../helpers/ledger-file.js';
 import { answerWith, envelopeAnswer, type ScriptedServer, startScriptedServer } from '../helpers/misbehaving-server.js';
-import { runInProcess } from '../helpers/pay-in-process.js';
 
 /**
  * Broken answers: a 5xx page is "unavailable" (exit 4), a 2xx/4xx answer that is not the
@@ -108,7 +108,7 @@ describe('pay with a broken answer: unknown, settled by Status, never failed', (
 
   it('once the gateway answers again, status and reconcile see the payment made', async () => {
     sandbox.faults.garbage = 'badjson';
-    // In-process (pay-in-process.ts): the bin's pay against badjson is the case above.
+    // In-process (in-process-run.ts): the bin's pay against badjson is the case above.
     const paid = await runInProcess(
       ['pay', '--service', '201', '--account', 'garbage-then-fine', '--amount', '7.00', '--json'],
       env,

@@ -1,9 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { isolatedEnv, jsonLines, runCli } from '../helpers/cli.js';
-import { addOperators } from '../helpers/desk-people.js';
-import { asRole, sessionAs } from '../helpers/desk-roles.js';
+import { addOperators, asRole, sessionAs } from '../helpers/desk-roles.js';
 import { foreignCodes, startForeignGateway } from '../helpers/foreign-gateway.js';
-import { setUpRun } from '../helpers/in-process-cli.js';
+import { runInProcess } from '../helpers/in-process-run.js';
 import { migratedDatabase } from '../helpers/migrated-copy.js';
 import { sql } from '../helpers/postgres.js';
 import { teamLedgerRig } from '../helpers/team-ledger.js';
@@ -39,7 +38,7 @@ const over = ['--approval-over', 'KZT=100'];
  * first test; where the request is set-up, in-process (setUpRun), its code and line checked the same. */
 async function requested(env: Record<string, string>, account: string, byBin = false): Promise<string> {
   const args = ['--json', ...payStatic(account, [...over, '--request-approval'])];
-  const result = byBin ? await runCli(args, { env }) : await setUpRun(args, env);
+  const result = byBin ? await runCli(args, { env }) : await runInProcess(args, env);
   expect([result.code, result.stderr]).toEqual([3, expect.stringContaining("awaits a supervisor's approval")]);
   const [line] = jsonLines(result.stdout);
   expect(line).toMatchObject({ state: 'awaiting-approval', account, amount: '150.00', needs: ['approval-over'] });
@@ -124,7 +123,7 @@ describe('the two-person rule, enforced by the database', { timeout: 60_000 }, (
     expect([late.code, late.stderr]).toEqual([2, expect.stringContaining('has expired')]);
 
     const approvedThenExpired = await requested(anna, 'expired-2');
-    expect((await setUpRun(['approve', approvedThenExpired], boris)).code).toBe(0);
+    expect((await runInProcess(['approve', approvedThenExpired], boris)).code).toBe(0);
     await sql(
       admin,
       "UPDATE agentpay_approvals SET expires_at = now() - interval '1 second' WHERE transaction_id = $1",
@@ -137,12 +136,12 @@ describe('the two-person rule, enforced by the database', { timeout: 60_000 }, (
 
   it('asks for approval of a duplicate top-up, and explains on the journal file that it cannot', async () => {
     const { anna, boris } = await desk('d');
-    expect((await setUpRun(payStatic('dup-1'), anna)).code).toBe(0);
+    expect((await runInProcess(payStatic('dup-1'), anna)).code).toBe(0);
     const result = await runCli(['--json', ...payStatic('dup-1', ['--request-approval'])], { env: anna });
     expect(result.code, result.stderr).toBe(3);
     const [line] = jsonLines(result.stdout);
     expect(line).toMatchObject({ needs: ['duplicate'] });
-    expect((await setUpRun(['approve', String(line!.transactionId)], boris)).code).toBe(0);
+    expect((await runInProcess(['approve', String(line!.transactionId)], boris)).code).toBe(0);
     expect((await runCli(['pay', '--approved', String(line!.transactionId)], { env: anna })).code).toBe(0);
     expect(paymentsFor('dup-1')).toHaveLength(2);
 
@@ -231,14 +230,14 @@ describe('the two-person rule, enforced by the database', { timeout: 60_000 }, (
     );
     expect(byOwner).toBe('23514');
     // The request came through whole: another supervisor still approves it (in-process; the bin's: 'b').
-    expect((await setUpRun(['approve', id], carl)).code).toBe(0);
+    expect((await runInProcess(['approve', id], carl)).code).toBe(0);
     expect(paymentsFor('bypass-1')).toEqual([]);
   });
 
   it('sends one Payment when the same approval is used twice at the same moment', async () => {
     const { anna, boris } = await desk('f');
     const id = await requested(anna, 'twice-1');
-    expect((await setUpRun(['approve', id], boris)).code).toBe(0);
+    expect((await runInProcess(['approve', id], boris)).code).toBe(0);
     const results = await Promise.all([1, 2].map(() => runCli(['pay', '--approved', id], { env: anna })));
     // One pays; the other finds it sent: paid (0), or still without an answer when it looked (3).
     expect(results.map((result) => result.code).sort()).toEqual([0, expect.toBeOneOf([0, 3])]);
@@ -264,9 +263,9 @@ describe('the two-person rule, enforced by the database', { timeout: 60_000 }, (
           role,
         );
       const purchase = ['pay', '--service', '5', '--account', 'foreign-9', '--amount', '500.00', '--txn-id', '990001'];
-      const asked = await setUpRun([...purchase, ...over, '--request-approval'], env(names.anna));
+      const asked = await runInProcess([...purchase, ...over, '--request-approval'], env(names.anna));
       expect(asked.code, asked.stderr).toBe(3);
-      expect((await setUpRun(['approve', '990001'], env(names.boris))).code).toBe(0);
+      expect((await runInProcess(['approve', '990001'], env(names.boris))).code).toBe(0);
       const first = await runCli(['pay', '--approved', '990001'], { env: env(names.anna) });
       const second = await runCli(['pay', '--approved', '990001'], { env: env(names.anna) });
       expect([first.code, second.code]).toEqual([3, 3]);

@@ -7,14 +7,14 @@ import { startSandbox } from '../../src/sandbox/server.js';
 import { isolatedEnv, jsonLines, runCli } from '../helpers/cli.js';
 import { type ForeignGateway, foreignCodes, startForeignGateway } from '../helpers/foreign-gateway.js';
 import { envFor, paymentsReceived, sandboxCodeEnv } from '../helpers/gateway-env.js';
+import { runInProcess } from '../helpers/in-process-run.js';
 import { defaultLedger, ledgerRecords } from '../helpers/ledger-file.js';
-import { runInProcess } from '../helpers/pay-in-process.js';
 import { freshDatabase, type PostgresServer, sql, startPostgres } from '../helpers/postgres.js';
 
 // Limits and duplicate top-ups (docs/desk-safety.md), through the bin, against the sandbox reached
 // by URL and a gateway with other codes, with the local ledger and with a PostgreSQL ledger
 // that several terminals share. Every refusal sends nothing. A payment made only so that a later one is
-// weighed against it is paid in-process (pay-in-process.ts), through the same pay command.
+// weighed against it is paid in-process (in-process-run.ts), through the same pay command.
 let server: PostgresServer;
 let sandbox: RunningSandbox;
 let foreign: ForeignGateway;

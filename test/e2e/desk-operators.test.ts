@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { schemaVersion } from '../../src/ledger/postgres/schema.js';
 import { jsonLines, runCli } from '../helpers/cli.js';
 import { addOperator, addOperatorByBin, asRole, sessionAs } from '../helpers/desk-roles.js';
-import { setUpRun } from '../helpers/in-process-cli.js';
+import { runInProcess } from '../helpers/in-process-run.js';
 import { freshDatabase, sql } from '../helpers/postgres.js';
 import { teamLedgerRig } from '../helpers/team-ledger.js';
 
@@ -55,7 +55,7 @@ describe('operators are database roles', { timeout: 60_000 }, () => {
     const adminEnv = terminal(admin, 'root');
     // Set-up in-process: the role and a payment of its own to attack (the first test adds and pays through the bin).
     await addOperator(adminEnv, 'anna_2');
-    expect((await setUpRun(payStatic('rights-1'), asRole(terminal('', 'anna_2'), admin, 'anna_2'))).code).toBe(0);
+    expect((await runInProcess(payStatic('rights-1'), asRole(terminal('', 'anna_2'), admin, 'anna_2'))).code).toBe(0);
     const client = await sessionAs(admin, 'anna_2');
     try {
       const attempts = {
@@ -139,7 +139,7 @@ describe('operators are database roles', { timeout: 60_000 }, () => {
   it('upgrades a ledger made before roles, approvals and shifts, its payments kept', async () => {
     const admin = await freshDatabase(rig.server);
     const adminEnv = terminal(admin, 'root');
-    expect((await setUpRun(payStatic('before-upgrade'), adminEnv)).code).toBe(0);
+    expect((await runInProcess(payStatic('before-upgrade'), adminEnv)).code).toBe(0);
     // Back to schema version 2, as an agentpay before issue 28 left it, its payment in it.
     await sql(
       admin,

@@ -5,7 +5,7 @@ import { ordersFile } from '../helpers/bulk-orders.js';
 import { jsonLines, runCli } from '../helpers/cli.js';
 import { addOperator, asRole, setPolicy } from '../helpers/desk-roles.js';
 import { envFor } from '../helpers/gateway-env.js';
-import { setUpRun } from '../helpers/in-process-cli.js';
+import { runInProcess } from '../helpers/in-process-run.js';
 import { migratedDatabase } from '../helpers/migrated-copy.js';
 import { teamLedgerRig } from '../helpers/team-ledger.js';
 
@@ -36,7 +36,7 @@ describe.each(backends)("the desk's rules on $name: exit 7, DeskRuleRefusedError
     const env = await envOf();
     const account = `dup-${Math.random().toString(36).slice(2, 8)}`;
     // The first top-up is set-up, in-process; the refusal of the second is the bin's.
-    expect((await setUpRun(payStatic(account), env)).code).toBe(0);
+    expect((await runInProcess(payStatic(account), env)).code).toBe(0);
     const refused = await refusedBy('duplicate', payStatic(account), env);
     expect(errorOf(refused.stderr).message).toContain('duplicate top-up');
     const orders = ordersFile(['service,account,amount', `201,${account},150.00`]);

@@ -4,9 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningSandbox, startSandbox } from '../../src/sandbox/server.js';
 import { jsonLines, runCli } from '../helpers/cli.js';
 import { codeOf } from '../helpers/desk-attacks.js';
-import { addOperators } from '../helpers/desk-people.js';
-import { asRole, openShift, sessionAs, setPolicy } from '../helpers/desk-roles.js';
-import { setUpRun } from '../helpers/in-process-cli.js';
+import { addOperators, asRole, openShift, sessionAs, setPolicy } from '../helpers/desk-roles.js';
+import { runInProcess } from '../helpers/in-process-run.js';
 import { linesOf } from '../helpers/journal-lines.js';
 import { migratedDatabase } from '../helpers/migrated-copy.js';
 import { sql } from '../helpers/postgres.js';
@@ -50,7 +49,7 @@ describe("the desk's rules, kept by the database", { timeout: 90_000 }, () => {
   it("refuses an intent over the ledger's threshold from the CLI, an import, a retry and plain SQL", async () => {
     const { admin, adminEnv, anna, names } = await desk('t', []);
     // Paid (in-process: set-up) before the threshold was set: its safe retry stays possible after.
-    const before = jsonLines((await setUpRun(['--json', ...payStatic('thr-0')], anna)).stdout)[0]!;
+    const before = jsonLines((await runInProcess(['--json', ...payStatic('thr-0')], anna)).stdout)[0]!;
     expect(before.state).toBe('success');
     expect((await runCli(['ledger', 'policy', '--approval-threshold', 'KZT=100'], { env: adminEnv })).code).toBe(0);
     const shown = await runCli(['--json', 'ledger', 'policy'], { env: anna });
@@ -126,11 +125,11 @@ describe("the desk's rules, kept by the database", { timeout: 90_000 }, () => {
     const { anna, boris, names } = await desk('g', ['--approval-threshold', 'KZT=100']);
     const txn = '1796000000000000011';
     // The two requests are set-up, in-process (desk-approvals.test.ts requests through the bin).
-    const big = await setUpRun(payStatic('amb-big', ['--txn-id', txn, '--request-approval']), anna);
+    const big = await runInProcess(payStatic('amb-big', ['--txn-id', txn, '--request-approval']), anna);
     expect([big.code, big.stderr]).toEqual([3, expect.stringContaining('awaits')]);
     const onSecond = ['--base-url', second!.baseUrl];
     const small = withAmount(payStatic('amb-small', ['--txn-id', txn, '--request-approval']), '10.00');
-    expect((await setUpRun([...onSecond, ...small], anna)).code).toBe(3);
+    expect((await runInProcess([...onSecond, ...small], anna)).code).toBe(3);
 
     const listed = await runCli(['approvals'], { env: boris });
     expect(listed.stdout).toContain(second!.baseUrl.replace(/\/+$/, ''));
@@ -158,8 +157,8 @@ describe("the desk's rules, kept by the database", { timeout: 90_000 }, () => {
     const gateway = rig.sandbox.baseUrl.replace(/\/+$/, '');
     const txn = '1796000000000000021';
     // An approved request, set up in-process (desk-approvals.test.ts runs both through the bin).
-    expect((await setUpRun(payStatic('forge-0', ['--txn-id', txn, '--request-approval']), anna)).code).toBe(3);
-    expect((await setUpRun(['approve', txn], boris)).code).toBe(0);
+    expect((await runInProcess(payStatic('forge-0', ['--txn-id', txn, '--request-approval']), anna)).code).toBe(3);
+    expect((await runInProcess(['approve', txn], boris)).code).toBe(0);
     const client = await sessionAs(admin, names.anna);
     const forge = (id: string, account: string) =>
       codeOf(

@@ -2,9 +2,8 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { jsonLines, runCli } from '../helpers/cli.js';
-import { addOperators } from '../helpers/desk-people.js';
-import { asRole, openShift, sessionAs } from '../helpers/desk-roles.js';
-import { setUpRun } from '../helpers/in-process-cli.js';
+import { addOperators, asRole, openShift, sessionAs } from '../helpers/desk-roles.js';
+import { runInProcess } from '../helpers/in-process-run.js';
 import { freshDatabase, sql } from '../helpers/postgres.js';
 import { teamLedgerRig } from '../helpers/team-ledger.js';
 
@@ -42,7 +41,7 @@ describe('shifts and their Z-reports', { timeout: 90_000 }, () => {
     expect((await runCli(payStatic('shift-1'), { env: anna })).code).toBe(0);
     rig.sandbox.faults.dropAfterCommit = 1;
     // Payments whose answer was lost are set-up, in-process (through the bin: no-loss-settling.test.ts).
-    const lost = await setUpRun(payStatic('shift-2'), { ...anna, AGENTPAY_SETTLE_ATTEMPTS: '0' });
+    const lost = await runInProcess(payStatic('shift-2'), { ...anna, AGENTPAY_SETTLE_ATTEMPTS: '0' });
     expect(lost.code).toBe(3);
     const pendingId = String(
       (await sql(admin, "SELECT transaction_id FROM agentpay_transactions WHERE account = 'shift-2'"))[0]!
@@ -80,7 +79,7 @@ describe('shifts and their Z-reports', { timeout: 90_000 }, () => {
     // --carry-over closes over a payment not final (a plain close refuses: anna's, above), and lists it as carried.
     await openShift(boris);
     rig.sandbox.faults.dropAfterCommit = 1;
-    expect((await setUpRun(payStatic('shift-4'), { ...boris, AGENTPAY_SETTLE_ATTEMPTS: '0' })).code).toBe(3);
+    expect((await runInProcess(payStatic('shift-4'), { ...boris, AGENTPAY_SETTLE_ATTEMPTS: '0' })).code).toBe(3);
     const carriedId = String(
       (await sql(admin, "SELECT transaction_id FROM agentpay_transactions WHERE account = 'shift-4'"))[0]!
         .transaction_id,

@@ -6,15 +6,15 @@ import {
   foreignCodes,
   startForeignGateway,
 } from '../helpers/foreign-gateway.js';
+import { runInProcess } from '../helpers/in-process-run.js';
 import { defaultLedger, ledgerRecords } from '../helpers/ledger-file.js';
-import { runInProcess } from '../helpers/pay-in-process.js';
 
 /**
  * A gateway whose codes are not the sandbox's, reached as a new user would: no code settings.
  * Whatever it answers that is not 10, no payment it made is ever reported or recorded as
  * failed, and nothing exits 1; reconcile settles each once the gateway says 10. A payment made only
  * so that status, a retry or reconcile has one to look up, and history reading the ledger back, run
- * in-process (pay-in-process.ts): the bin's pay is the cases' own, its history report.test.ts's.
+ * in-process (in-process-run.ts): the bin's pay is the cases' own, its history report.test.ts's.
  */
 let gateway: ForeignGateway | undefined;
 afterEach(async () => {

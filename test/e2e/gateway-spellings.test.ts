@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { jsonLines, runCli } from '../helpers/cli.js';
 import { envFor } from '../helpers/gateway-env.js';
-import { runInProcess } from '../helpers/pay-in-process.js';
+import { runInProcess } from '../helpers/in-process-run.js';
 import { freshDatabase, sql } from '../helpers/postgres.js';
 import { teamLedgerRig } from '../helpers/team-ledger.js';
 
@@ -11,7 +11,7 @@ import { teamLedgerRig } from '../helpers/team-ledger.js';
 // and `http://LOCALHOST:P` are one gateway to the ledger, SQLite and PostgreSQL alike, so
 // the duplicate check and the replay guard see every payment made through it; old spellings
 // are read under the one name when a journal is imported, or migrated (PostgreSQL). The payment each test
-// starts from, made under the one name, is paid in-process (pay-in-process.ts); every other spelling's
+// starts from, made under the one name, is paid in-process (in-process-run.ts); every other spelling's
 // run goes through the bin.
 const rig = teamLedgerRig();
 const { payStatic } = rig;

@@ -11,7 +11,7 @@ import { settingEntries } from '../../src/settings/table.js';
 import { type CliResult, isolatedEnv, runCli, spawnAgentpay } from '../helpers/cli.js';
 import { englishLeft } from '../helpers/english-words.js';
 import { envFor, sandboxWithEnv } from '../helpers/gateway-env.js';
-import { helpInProcess } from '../helpers/help-in-process.js';
+import { runInProcess } from '../helpers/in-process-run.js';
 
 /**
  * `--lang ru` over what the other language tests leave out: the help of every command and
@@ -60,13 +60,13 @@ const everyCommand = commandLines(buildProgram(io));
 const commandWords = [...new Set(everyCommand.flat().flatMap((name) => name.split('-')))];
 typedValues.push(...commandWords);
 
-/** The help of every command, made in-process (help-in-process.ts) once and read by the tests on help. */
+/** The help of every command, made in-process (in-process-run.ts) once and read by the tests on help. */
 let helps: Promise<{ command: string[]; help: CliResult }[]> | undefined;
 const helpOfEveryCommand = () => {
   helps ??= (async () => {
     const all = [];
     for (const command of [[], ...everyCommand])
-      all.push({ command, help: await helpInProcess(['--lang', 'ru', ...command, '--help'], env) });
+      all.push({ command, help: await runInProcess(['--lang', 'ru', ...command, '--help'], env) });
     return all;
   })();
   return helps;

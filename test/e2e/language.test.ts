@@ -7,9 +7,8 @@ import type { RunningSandbox } from '../../src/sandbox/server.js';
 import { type CliResult, jsonLines, runCli } from '../helpers/cli.js';
 import { englishLeft } from '../helpers/english-words.js';
 import { envFor, paymentsReceived, sandboxWithEnv } from '../helpers/gateway-env.js';
-import { helpInProcess } from '../helpers/help-in-process.js';
+import { runInProcess } from '../helpers/in-process-run.js';
 import { defaultLedger, ledgerRecords } from '../helpers/ledger-file.js';
-import { runInProcess } from '../helpers/pay-in-process.js';
 
 /**
  * `--lang ru` end to end: check, pay (paid, refused, an unreachable gateway, a bad flag),
@@ -75,7 +74,7 @@ describe('agentpay --lang ru', () => {
     expect(refused.stderr).toContain('account 0000000000 is refused by the provider');
     expectRussian(refused);
     const args = ['pay', '--service', '202', '--account', '7011234568', '--amount', '1500.00'];
-    // The payment the guard weighs, made in-process (pay-in-process.ts); the bin's is the test above.
+    // The payment the guard weighs, made in-process (in-process-run.ts); the bin's is the test above.
     expect((await runInProcess(['--lang', 'ru', ...args], env)).code).toBe(0);
     const duplicate = await ru(args, env);
     expect(duplicate.code).toBe(7);
@@ -122,7 +121,7 @@ describe('agentpay --lang ru', () => {
   // In-process: language-everywhere.test.ts shows such help is the bin's, byte for byte.
   it('help: the program, check, pay and buy', async () => {
     for (const args of [['--help'], ['check', '--help'], ['pay', '--help'], ['buy', '--help']]) {
-      const help = await helpInProcess(['--lang', 'ru', ...args], base);
+      const help = await runInProcess(['--lang', 'ru', ...args], base);
       expect(help.code).toBe(0);
       expect(help.stdout).toContain('Использование:');
       expectRussian(help);

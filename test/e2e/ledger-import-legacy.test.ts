@@ -3,13 +3,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { isolatedEnv, jsonLines, runCli } from '../helpers/cli.js';
-import { runInProcess } from '../helpers/pay-in-process.js';
+import { runInProcess } from '../helpers/in-process-run.js';
 import { freshDatabase } from '../helpers/postgres.js';
 import { teamLedgerRig } from '../helpers/team-ledger.js';
 
 // `ledger import` of journals an earlier version wrote (test/fixtures/journals/README.md): every
 // transaction reaches the team ledger with the state that version reported, once. `ledger import` runs
-// through the bin; what it brought is read back by `history` in-process (pay-in-process.ts), whose bin
+// through the bin; what it brought is read back by `history` in-process (in-process-run.ts), whose bin
 // is tested in report.test.ts and in the last test here.
 const rig = teamLedgerRig();
 const fixtures = join(import.meta.dirname, '..', 'fixtures', 'journals');

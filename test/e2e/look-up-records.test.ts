@@ -3,9 +3,9 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningSandbox, startSandbox } from '../../src/sandbox/server.js';
 import { jsonLines, runCli } from '../helpers/cli.js';
-import { addOperator, asRole, openShift, passwordOf } from '../helpers/desk-roles.js';
+import { addOperator, asRole, openShift } from '../helpers/desk-roles.js';
 import { envFor } from '../helpers/gateway-env.js';
-import { runInProcess } from '../helpers/pay-in-process.js';
+import { runInProcess } from '../helpers/in-process-run.js';
 import { freshDatabase, type PostgresServer, sql, startPostgres } from '../helpers/postgres.js';
 
 // A look-up records what it learned of a transaction the ledger holds, as reconcile would
@@ -57,24 +57,15 @@ const backends = [
   { name: 'PostgreSQL, as an operator role', shifts: true, env: operatorTerminal },
 ];
 
-/** A run in-process (pay-in-process.ts) as `env`'s terminal; this process's ~/.pgpass is not the role's:
- * the password goes in the URL, as desk-roles.ts's openShift does. */
-function inProcess(args: string[], env: Record<string, string>) {
-  if (env.ADMIN_URL === undefined) return runInProcess(args, env);
-  const url = new URL(env.AGENTPAY_LEDGER!);
-  url.password = passwordOf(decodeURIComponent(url.username));
-  return runInProcess(args, { ...env, AGENTPAY_LEDGER: url.href });
-}
-
 const pay = (account: string) => ['pay', '--service', '201', '--account', account, '--amount', '150.00', '--json'];
 
 describe.each(backends)('a look-up on $name', { timeout: 60_000 }, ({ env: envOf, shifts }) => {
   it('status --wait records the success it saw: history, report and shift close agree without reconcile', async () => {
     const env = await envOf();
-    const paid = await inProcess(pay('look-1'), env);
+    const paid = await runInProcess(pay('look-1'), env);
     expect(paid.code, paid.stderr).toBe(3);
     const id = String(jsonLines(paid.stdout)[0]!.transactionId);
-    const before = jsonLines((await inProcess(['history', '--json'], env)).stdout);
+    const before = jsonLines((await runInProcess(['history', '--json'], env)).stdout);
     expect(before.map((line) => [line.transactionId, line.state])).toEqual([[id, 'pending']]);
 
     const looked = await runCli(['status', id, '--wait', '30'], { env });
@@ -114,9 +105,9 @@ describe.each(backends)('a look-up on $name', { timeout: 60_000 }, ({ env: envOf
 
   it('an id the ledger does not hold records nothing; a look-up that learns nothing new adds no record', async () => {
     const env = await envOf();
-    const paid = await inProcess(pay('look-2'), env);
+    const paid = await runInProcess(pay('look-2'), env);
     const id = String(jsonLines(paid.stdout)[0]!.transactionId);
-    const exported = async () => (await inProcess(['ledger', 'export'], env)).stdout.trim().split('\n');
+    const exported = async () => (await runInProcess(['ledger', 'export'], env)).stdout.trim().split('\n');
     const records = await exported();
     // Another agent's payment at the same gateway: not in this ledger.
     const foreign = await runInProcess(pay('look-3'), envFor(sandbox, lookUps));

@@ -6,9 +6,9 @@ import { closeBulkSandbox, folder, ordersFile, setUp } from '../helpers/bulk-ord
 import { binPath, isolatedEnv, runCli } from '../helpers/cli.js';
 import { startFakeGateway } from '../helpers/fake-gateway.js';
 import { paymentsReceived } from '../helpers/gateway-env.js';
+import { runInProcess } from '../helpers/in-process-run.js';
 import { defaultLedger, seedLedger } from '../helpers/ledger-file.js';
 import { readMetrics } from '../helpers/metrics-file.js';
-import { runInProcess } from '../helpers/pay-in-process.js';
 import { listed, registryLedger } from '../helpers/registry-ledger.js';
 
 // --metrics-file through the bin (docs/metrics.md): each file parsed by a real Prometheus text
@@ -70,7 +70,7 @@ describe('pay --from-file --metrics-file', () => {
 describe('reconcile --metrics-file', () => {
   it('counts the payment left pending under the job named by --metrics-job; unreachable, it keeps the last success', async () => {
     const { sandbox, env } = await setUp({ behaviour: { pendingPolls: 50 } });
-    // Set-up in-process (pay-in-process.ts): a payment left pending for the job to count.
+    // Set-up in-process (in-process-run.ts): a payment left pending for the job to count.
     const paid = await runInProcess(payDynamic, { ...env, AGENTPAY_SETTLE_ATTEMPTS: '1' });
     expect(paid.code).toBe(3);
     const metrics = join(folder(), 'agentpay-reconcile.prom');
@@ -101,7 +101,7 @@ describe('reconcile --metrics-file', () => {
 
   it('report counts the open payments of its day; a directory that is not there is refused before the job', async () => {
     const { env } = await setUp({ behaviour: { pendingPolls: 50 } });
-    // Set-up in-process (pay-in-process.ts): a payment left pending for the job to count.
+    // Set-up in-process (in-process-run.ts): a payment left pending for the job to count.
     const paid = await runInProcess(payDynamic, { ...env, AGENTPAY_SETTLE_ATTEMPTS: '1' });
     expect(paid.code).toBe(3);
     const metrics = join(folder(), 'agentpay-report.prom');

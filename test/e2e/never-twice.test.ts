@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type BarrierGateway, barrierVoucher, startBarrierGateway } from '../helpers/barrier-gateway.js';
 import { type CliResult, isolatedEnv, jsonLines, runCli } from '../helpers/cli.js';
-import { runInProcess } from '../helpers/pay-in-process.js';
+import { runInProcess } from '../helpers/in-process-run.js';
 import { freshDatabase, type PostgresServer, startPostgres } from '../helpers/postgres.js';
 
 // Two processes paying the same purchase at the same moment, against a gateway of its own that

@@ -8,13 +8,13 @@ import { type RunningSandbox, startSandbox } from '../../src/sandbox/server.js';
 import { ansiEscape, isolatedEnv, jsonLines, runCli } from '../helpers/cli.js';
 import { closedPortUrl } from '../helpers/fake-gateway.js';
 import { envFor, paymentsReceived } from '../helpers/gateway-env.js';
-import { runInProcess } from '../helpers/pay-in-process.js';
+import { runInProcess } from '../helpers/in-process-run.js';
 import { freshDatabase, type PostgresServer, startPostgres } from '../helpers/postgres.js';
 import { formsOfType, type SpecServer, startSpecServer } from '../helpers/spec-server.js';
 
 // The sandbox reached by URL, and a purpose-built gateway whose voucher has a long Cyrillic
 // name (the sandbox sells none), both on loopback; receipts read back from the file ledger. Payments that
-// exist only for `receipt` to read are paid in-process (pay-in-process.ts); `pay --receipt` runs through the bin.
+// exist only for `receipt` to read are paid in-process (in-process-run.ts); `pay --receipt` runs through the bin.
 let sandbox: RunningSandbox;
 let cyrillic: SpecServer;
 const voucherName = 'Пополнение игрового счёта: 1200 монет и бонусный набор «Всадник дракона»';

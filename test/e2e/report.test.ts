@@ -3,12 +3,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningSandbox, startSandbox } from '../../src/sandbox/server.js';
 import { isolatedEnv, jsonLines, runCli } from '../helpers/cli.js';
 import { envFor, sandboxWithEnv } from '../helpers/gateway-env.js';
-import { runInProcess } from '../helpers/pay-in-process.js';
+import { runInProcess } from '../helpers/in-process-run.js';
 import { freshDatabase, type PostgresServer, startPostgres } from '../helpers/postgres.js';
 import { type SpecServer, startSpecServer } from '../helpers/spec-server.js';
 
 // `agentpay report` and `history --format` through the bin: payments made by `pay`, run in-process
-// for set-up (pay-in-process.ts), on the sandbox (two services, two currencies, two operators, a refused
+// for set-up (in-process-run.ts), on the sandbox (two services, two currencies, two operators, a refused
 // one, an account a person typed as a formula) and on a purpose-built gateway whose voucher name is a formula.
 let sandbox: RunningSandbox;
 let formulaGateway: SpecServer;

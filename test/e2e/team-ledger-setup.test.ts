@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { jsonLines, runCli } from '../helpers/cli.js';
 import { envFor } from '../helpers/gateway-env.js';
-import { setUpRun } from '../helpers/in-process-cli.js';
+import { runInProcess } from '../helpers/in-process-run.js';
 import { defaultLedger, ledgerRecords, sandboxLedger } from '../helpers/ledger-file.js';
 import { freshDatabase, sql } from '../helpers/postgres.js';
 import { teamLedgerRig } from '../helpers/team-ledger.js';
@@ -18,9 +18,9 @@ describe('a team ledger on PostgreSQL: moving in, choosing it, its password', ()
     const ledger = await freshDatabase(rig.server);
     const local = envFor(rig.sandbox, { AGENTPAY_SETTLE_DELAY: '20' });
     // The terminal's payments are set-up, in-process; `ledger export` and `import` are the bin's.
-    expect((await setUpRun(payStatic('moving-in-1'), local)).code).toBe(0);
+    expect((await runInProcess(payStatic('moving-in-1'), local)).code).toBe(0);
     rig.sandbox.faults.dropAfterCommit = 1;
-    expect((await setUpRun(payStatic('moving-in-2'), { ...local, AGENTPAY_SETTLE_ATTEMPTS: '0' })).code).toBe(3);
+    expect((await runInProcess(payStatic('moving-in-2'), { ...local, AGENTPAY_SETTLE_ATTEMPTS: '0' })).code).toBe(3);
     // The terminal's SQLite ledger goes out as journal lines, and in to the team's.
     const journal = join(local.HOME!, 'terminal.jsonl');
     const out = await runCli(['ledger', 'export'], { env: local });

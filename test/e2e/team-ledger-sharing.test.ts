@@ -4,7 +4,7 @@ import { startSandbox } from '../../src/sandbox/server.js';
 import { isolatedEnv, jsonLines, runCli, spawnAgentpay } from '../helpers/cli.js';
 import { foreignCodes, startForeignGateway } from '../helpers/foreign-gateway.js';
 import { envFor } from '../helpers/gateway-env.js';
-import { setUpRun } from '../helpers/in-process-cli.js';
+import { runInProcess } from '../helpers/in-process-run.js';
 import { payKilledAtRandomPoints } from '../helpers/kill-trials.js';
 import { freshDatabase, sql } from '../helpers/postgres.js';
 import { teamLedgerRig } from '../helpers/team-ledger.js';
@@ -73,7 +73,7 @@ describe('a team ledger on PostgreSQL shared by several terminals', () => {
     // paid in-process (setUpRun): pays at once through the bin are the test above.
     rig.sandbox.faults.dropAfterCommit = 12;
     const env = terminal(ledger, 'ann', { AGENTPAY_SETTLE_ATTEMPTS: '0' });
-    const paid = await Promise.all(Array.from({ length: 12 }, (_, i) => setUpRun(payStatic(`rec-${i}`), env)));
+    const paid = await Promise.all(Array.from({ length: 12 }, (_, i) => runInProcess(payStatic(`rec-${i}`), env)));
     rig.sandbox.faults.dropAfterCommit = 0;
     expect(paid.map((result) => result.code)).toEqual(Array(12).fill(3));
     expect(await sql(ledger, 'SELECT count(*)::int AS n FROM agentpay_open')).toEqual([{ n: 12 }]);
@@ -131,7 +131,7 @@ describe('a team ledger on PostgreSQL shared by several terminals', () => {
 
   it('refuses to update or delete a record: outcomes are appended, never rewritten', async () => {
     const ledger = await freshDatabase(rig.server);
-    expect((await setUpRun(payStatic('append-only'), terminal(ledger, 'ann'))).code).toBe(0);
+    expect((await runInProcess(payStatic('append-only'), terminal(ledger, 'ann'))).code).toBe(0);
     await expect(sql(ledger, "UPDATE agentpay_records SET state = 'failed'")).rejects.toThrow(/append-only/);
     await expect(sql(ledger, 'DELETE FROM agentpay_transactions')).rejects.toThrow(/append-only/);
   });

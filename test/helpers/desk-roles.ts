@@ -60,9 +60,19 @@ async function withAdministration<T>(
 
 /** Adds an operator role as `ledger add-operator` does: the schema made, the role new, then made. */
 export async function addOperator(adminEnv: Record<string, string>, role: string, supervisor = false): Promise<void> {
+  await addOperators(adminEnv, [{ role, supervisor }]);
+}
+
+/** A desk's people added as addOperator adds each, all in one administrator's session. */
+export async function addOperators(
+  adminEnv: Record<string, string>,
+  people: readonly { role: string; supervisor?: boolean }[],
+): Promise<void> {
   await withAdministration(adminEnv, async (admin) => {
-    expect(await admin.roleExists(role), role).toBe(false);
-    await admin.addOperator(role, supervisor, passwordOf(role));
+    for (const { role, supervisor = false } of people) {
+      expect(await admin.roleExists(role), role).toBe(false);
+      await admin.addOperator(role, supervisor, passwordOf(role));
+    }
   });
 }
 

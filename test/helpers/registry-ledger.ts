@@ -5,13 +5,13 @@ import { afterAll, beforeAll, expect } from 'vitest';
 import type { RunningSandbox } from '../../src/sandbox/server.js';
 import { jsonLines } from './cli.js';
 import { sandboxWithEnv } from './gateway-env.js';
+import { runInProcess } from './in-process-run.js';
 import { intent, outcome } from './journal-lines.js';
 import { seedLedger } from './ledger-file.js';
-import { runInProcess } from './pay-in-process.js';
 
 /*
  * For the test/e2e/registry-reconcile-*.test.ts files: a ledger (a SQLite file) made by `pay` runs
- * on the sandbox (in-process: pay-in-process.ts), plus records imported to disagree in each way,
+ * on the sandbox (in-process: in-process-run.ts), plus records imported to disagree in each way,
  * and registries to hold against it. Days are UTC days (TZ=UTC), the day of the payments.
  */
 

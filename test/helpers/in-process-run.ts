@@ -1,0 +1,75 @@
+import { Readable, Writable } from 'node:stream';
+import { CommanderError } from 'commander';
+import { runCli } from '../../src/cli.js';
+import { errorLines } from '../../src/errors/error-line.js';
+import { commanderDoneCodes, ExitCode } from '../../src/errors/exit-codes.js';
+import { failureOf } from '../../src/errors/failure.js';
+import type { ProcessIo } from '../../src/output.js';
+import { inRunScope, openRunScope } from '../../src/run-scope.js';
+import { languageOfCommandLine } from '../../src/settings/language.js';
+import type { CliResult } from './cli.js';
+import { passwordOf } from './desk-roles.js';
+
+/** A stream that keeps what is written to it, as the pipe a spawned run writes to. */
+function kept(): { stream: NodeJS.WriteStream; text: () => string } {
+  let text = '';
+  const stream = new Writable({
+    write(chunk: Buffer | string, _encoding, done) {
+      text += chunk.toString();
+      done();
+    },
+  });
+  return { stream: Object.assign(stream, { isTTY: false }) as unknown as NodeJS.WriteStream, text: () => text };
+}
+
+/** ~/.pgpass is read from this process's HOME in-process: a desk role's password (desk-roles.ts) goes in its URL. */
+function withRolePassword(ledger: string): string {
+  if (!ledger.startsWith('postgres')) return ledger;
+  const url = new URL(ledger);
+  if (url.password === '') url.password = passwordOf(decodeURIComponent(url.username));
+  return url.href;
+}
+
+/**
+ * `agentpay <args>` in this process through src/cli.ts, as main.ts runs it (its language, run scope, exit code
+ * and error lines), for set-up, read-backs and help screens; each caller names the test that still runs the
+ * command through the bin. What only the bin does (its start, a signal, its exit) is not run here.
+ */
+export async function runInProcess(args: readonly string[], env: Record<string, string>): Promise<CliResult> {
+  const [stdout, stderr] = [kept(), kept()];
+  const ledger = env.AGENTPAY_LEDGER;
+  const io: ProcessIo = {
+    stdin: Object.assign(Readable.from([]), { isTTY: false }) as unknown as NodeJS.ReadStream,
+    stdout: stdout.stream,
+    stderr: stderr.stream,
+    env: ledger === undefined ? env : { ...env, AGENTPAY_LEDGER: withRolePassword(ledger) },
+  };
+  const run = await openRunScope(languageOfCommandLine(args, io.env));
+  // Commander lays help out for process.stdout's width when it is a terminal: a pipe's (80) is the bin's here.
+  const tty = Object.getOwnPropertyDescriptor(process.stdout, 'isTTY');
+  Object.defineProperty(process.stdout, 'isTTY', { value: false, configurable: true });
+  try {
+    const code = await inRunScope(run, async () => {
+      try {
+        await runCli(args, io, run.said);
+        return ExitCode.success;
+      } catch (error) {
+        // Commander wrote its own message to io.stderr (cli.ts).
+        if (error instanceof CommanderError)
+          return commanderDoneCodes.has(error.code) ? ExitCode.success : ExitCode.usage;
+        const failure = failureOf(error, run.said, undefined);
+        io.stderr.write(
+          errorLines(failure, {
+            json: args.includes('--json'),
+            prefix: failure.known ? '' : run.said.boundary.internalError,
+          }),
+        );
+        return failure.exitCode;
+      }
+    });
+    return { code, stdout: stdout.text(), stderr: stderr.text() };
+  } finally {
+    if (tty) Object.defineProperty(process.stdout, 'isTTY', tty);
+    else delete (process.stdout as { isTTY?: boolean }).isTTY;
+  }
+}
