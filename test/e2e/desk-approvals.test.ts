@@ -35,7 +35,7 @@ async function desk(tag: string) {
 const over = ['--approval-over', 'KZT=100'];
 
 /** Asks for approval of a 150.00 KZT top-up of `account`: its TransactionID. Through the bin in the
- * first test; where the request is set-up, in-process (setUpRun), its code and line checked the same. */
+ * first test; where the request is set-up, in-process (in-process-run.ts), its code and line checked the same. */
 async function requested(env: Record<string, string>, account: string, byBin = false): Promise<string> {
   const args = ['--json', ...payStatic(account, [...over, '--request-approval'])];
   const result = byBin ? await runCli(args, { env }) : await runInProcess(args, env);

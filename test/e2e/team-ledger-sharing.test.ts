@@ -70,7 +70,7 @@ describe('a team ledger on PostgreSQL shared by several terminals', () => {
   it('two reconcilers at once work each open transaction once and close them all', async () => {
     const ledger = await freshDatabase(rig.server);
     // Open transactions the gateway made: payments whose answers were lost (the connection cut after commit),
-    // paid in-process (setUpRun): pays at once through the bin are the test above.
+    // paid in-process (in-process-run.ts): pays at once through the bin are the test above.
     rig.sandbox.faults.dropAfterCommit = 12;
     const env = terminal(ledger, 'ann', { AGENTPAY_SETTLE_ATTEMPTS: '0' });
     const paid = await Promise.all(Array.from({ length: 12 }, (_, i) => runInProcess(payStatic(`rec-${i}`), env)));
