@@ -106,12 +106,18 @@ export function asRole(env: Record<string, string>, adminUrl: string, role: stri
   return { ...env, AGENTPAY_LEDGER: roleUrl(adminUrl, role) };
 }
 
+/** A ledger location for use in this process, whose ~/.pgpass is not the role's: a role's password in its URL. */
+export function withRolePassword(ledger: string): string {
+  if (!ledger.startsWith('postgres')) return ledger;
+  const url = new URL(ledger);
+  if (url.password === '') url.password = passwordOf(decodeURIComponent(url.username));
+  return url.href;
+}
+
 /** Opens the shift of the role `env` reaches the ledger as (asRole), as `shift open` does; that
- * command runs through the bin in desk-shifts.test.ts. In-process ~/.pgpass is this process's:
- * the role's password goes in the URL. */
+ * command runs through the bin in desk-shifts.test.ts. */
 export async function openShift(env: Record<string, string>): Promise<void> {
-  const url = new URL(env.AGENTPAY_LEDGER!);
-  url.password = passwordOf(decodeURIComponent(url.username));
+  const url = new URL(withRolePassword(env.AGENTPAY_LEDGER!));
   const location = parseLedgerLocation(url.href, 'AGENTPAY_LEDGER');
   if (location.kind !== 'postgres') throw new Error(`not a team ledger: ${location.shown}`);
   const opening = { operator: env.AGENTPAY_OPERATOR ?? '', env, stateDirectory: stateDirectory(env), byDefault: false };

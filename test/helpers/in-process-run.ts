@@ -1,4 +1,4 @@
-import { Readable, Writable } from 'node:stream';
+import { Readable } from 'node:stream';
 import { CommanderError } from 'commander';
 import { runCli } from '../../src/cli.js';
 import { errorLines } from '../../src/errors/error-line.js';
@@ -8,27 +8,8 @@ import type { ProcessIo } from '../../src/output.js';
 import { inRunScope, openRunScope } from '../../src/run-scope.js';
 import { languageOfCommandLine } from '../../src/settings/language.js';
 import type { CliResult } from './cli.js';
-import { passwordOf } from './desk-roles.js';
-
-/** A stream that keeps what is written to it, as the pipe a spawned run writes to. */
-function kept(): { stream: NodeJS.WriteStream; text: () => string } {
-  let text = '';
-  const stream = new Writable({
-    write(chunk: Buffer | string, _encoding, done) {
-      text += chunk.toString();
-      done();
-    },
-  });
-  return { stream: Object.assign(stream, { isTTY: false }) as unknown as NodeJS.WriteStream, text: () => text };
-}
-
-/** ~/.pgpass is read from this process's HOME in-process: a desk role's password (desk-roles.ts) goes in its URL. */
-function withRolePassword(ledger: string): string {
-  if (!ledger.startsWith('postgres')) return ledger;
-  const url = new URL(ledger);
-  if (url.password === '') url.password = passwordOf(decodeURIComponent(url.username));
-  return url.href;
-}
+import { withRolePassword } from './desk-roles.js';
+import { keptStream } from './scripted-prompter.js';
 
 /**
  * `agentpay <args>` in this process through src/cli.ts, as main.ts runs it (its language, run scope, exit code
@@ -36,7 +17,7 @@ function withRolePassword(ledger: string): string {
  * command through the bin. What only the bin does (its start, a signal, its exit) is not run here.
  */
 export async function runInProcess(args: readonly string[], env: Record<string, string>): Promise<CliResult> {
-  const [stdout, stderr] = [kept(), kept()];
+  const [stdout, stderr] = [keptStream(), keptStream()];
   const ledger = env.AGENTPAY_LEDGER;
   const io: ProcessIo = {
     stdin: Object.assign(Readable.from([]), { isTTY: false }) as unknown as NodeJS.ReadStream,

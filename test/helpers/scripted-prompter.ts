@@ -82,24 +82,31 @@ export function scriptedPrompter(
 /** Styles for each colour level, loaded once: capturedOutput stays synchronous. */
 const styles = await Promise.all(([0, 1, 2, 3] as const).map((level) => loadStyle(level)));
 
+/** A stream that keeps what is written to it, as a pipe a run writes to (isTTY false, no columns). */
+export function keptStream(): { stream: NodeJS.WriteStream; text: () => string } {
+  let text = '';
+  const stream = new Writable({
+    write(chunk: Buffer | string, _encoding, done) {
+      text += chunk.toString();
+      done();
+    },
+  });
+  return { stream: Object.assign(stream, { isTTY: false }) as unknown as NodeJS.WriteStream, text: () => text };
+}
+
 /**
  * An Output over in-memory streams, `columns` wide, without colour unless asked. Reading
  * stdout first writes the data lines Output gathers (as the command runner does at the end).
  */
 export function capturedOutput(options: { columns?: number; color?: boolean } = {}) {
-  const text = { stdout: '', stderr: '' };
-  const sink = (name: 'stdout' | 'stderr') => {
-    const stream = new Writable({
-      write(chunk: Buffer, _encoding, callback) {
-        text[name] += chunk.toString('utf8');
-        callback();
-      },
-    }) as unknown as NodeJS.WriteStream;
-    stream.columns = options.columns ?? 80;
-    return stream;
+  const sink = () => {
+    const kept = keptStream();
+    kept.stream.columns = options.columns ?? 80;
+    return kept;
   };
   const env: NodeJS.ProcessEnv = options.color ? { FORCE_COLOR: '1' } : { NO_COLOR: '1' };
-  const [stdout, stderr] = [sink('stdout'), sink('stderr')];
+  const [keptOut, keptErr] = [sink(), sink()];
+  const [stdout, stderr] = [keptOut.stream, keptErr.stream];
   const out = new Output(
     { stdin: new PassThrough() as unknown as NodeJS.ReadStream, stdout, stderr, env },
     {
@@ -110,7 +117,7 @@ export function capturedOutput(options: { columns?: number; color?: boolean } = 
   );
   const flushed = () => {
     out.flush();
-    return text.stdout;
+    return keptOut.text();
   };
-  return { out, stdout: flushed, stderr: () => text.stderr };
+  return { out, stdout: flushed, stderr: keptErr.text };
 }
