@@ -85,6 +85,9 @@ export function buildProgram(
     .configureOutput({
       writeOut: (text) => io.stdout.write(text),
       writeErr: (text) => io.stderr.write(text),
+      // Help is laid out for the streams it is written to (off a terminal, commander's 80 columns), not the process's.
+      getOutHelpWidth: () => (io.stdout.isTTY ? io.stdout.columns : 80),
+      getErrHelpWidth: () => (io.stderr.isTTY ? io.stderr.columns : 80),
       // Under --json the error boundary prints commander's errors as one JSON line instead.
       outputError: (text, write) => {
         if (!options.jsonErrors) write(scrubPasswordLikeOptions(t.help.commanderError(text)));

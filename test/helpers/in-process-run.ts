@@ -26,31 +26,23 @@ export async function runInProcess(args: readonly string[], env: Record<string, 
     env: ledger === undefined ? env : { ...env, AGENTPAY_LEDGER: withRolePassword(ledger) },
   };
   const run = await openRunScope(languageOfCommandLine(args, io.env));
-  // Commander lays help out for process.stdout's width when it is a terminal: a pipe's (80) is the bin's here.
-  const tty = Object.getOwnPropertyDescriptor(process.stdout, 'isTTY');
-  Object.defineProperty(process.stdout, 'isTTY', { value: false, configurable: true });
-  try {
-    const code = await inRunScope(run, async () => {
-      try {
-        await runCli(args, io, run.said);
-        return ExitCode.success;
-      } catch (error) {
-        // Commander wrote its own message to io.stderr (cli.ts).
-        if (error instanceof CommanderError)
-          return commanderDoneCodes.has(error.code) ? ExitCode.success : ExitCode.usage;
-        const failure = failureOf(error, run.said, undefined);
-        io.stderr.write(
-          errorLines(failure, {
-            json: args.includes('--json'),
-            prefix: failure.known ? '' : run.said.boundary.internalError,
-          }),
-        );
-        return failure.exitCode;
-      }
-    });
-    return { code, stdout: stdout.text(), stderr: stderr.text() };
-  } finally {
-    if (tty) Object.defineProperty(process.stdout, 'isTTY', tty);
-    else delete (process.stdout as { isTTY?: boolean }).isTTY;
-  }
+  const code = await inRunScope(run, async () => {
+    try {
+      await runCli(args, io, run.said);
+      return ExitCode.success;
+    } catch (error) {
+      // Commander wrote its own message to io.stderr (cli.ts).
+      if (error instanceof CommanderError)
+        return commanderDoneCodes.has(error.code) ? ExitCode.success : ExitCode.usage;
+      const failure = failureOf(error, run.said, undefined);
+      io.stderr.write(
+        errorLines(failure, {
+          json: args.includes('--json'),
+          prefix: failure.known ? '' : run.said.boundary.internalError,
+        }),
+      );
+      return failure.exitCode;
+    }
+  });
+  return { code, stdout: stdout.text(), stderr: stderr.text() };
 }
