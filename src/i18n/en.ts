@@ -34,6 +34,15 @@ interface UnknownName {
   meant: string | undefined;
 }
 
+/** A bulk row whose kept TransactionID the ledger holds for another purchase: that purchase. */
+interface OtherPurchaseRow {
+  line: number;
+  transactionId: string;
+  account: string;
+  amount: string;
+  currency: string;
+}
+
 /** What a whole-number option counts, as its message names it. */
 export type NumberUnit = 'milliseconds' | 'payments' | 'polls' | 'seconds' | 'columns';
 
@@ -867,6 +876,8 @@ const en = {
     applied: (ledger: string, version: number, name: string) => `${ledger}: applied migration ${version} (${name})`,
     otherPurchase: (id: string, path: string) =>
       `transaction ${id} is in the ledger for another purchase: its records in ${path} were left out`,
+    playMoneyLeftOut: (records: number, path: string) =>
+      `${count(records, 'record')} of play money (the gateways sandbox and replay) in ${path} left out: play money never enters these books`,
     imported: (path: string, ledger: string, added: number) =>
       `${path} → ${ledger}: ${added} record${added === 1 ? '' : 's'} added${added === 0 ? ' (all were there already)' : ''}`,
     operatorAdded: (role: string, supervisor: boolean, ledger: string) =>
@@ -1033,6 +1044,14 @@ const en = {
     lineGone: (line: number) => `line ${line} is gone`,
     changedRows: (input: string, results: string, named: string) =>
       `${input} changed since ${results} was written (${named}); refusing to guess which payments are which, nothing was sent`,
+    otherPurchaseRows: (input: string, rows: readonly OtherPurchaseRow[]) =>
+      `the ledger keeps TransactionIDs for this run of ${input} that it holds for other purchases (${rows
+        .map(
+          (row) => `line ${row.line}: ${row.transactionId} paid account ${row.account}, ${row.amount} ${row.currency}`,
+        )
+        .join('; ')}); someone wrote them there by hand: refusing, nothing was sent`,
+    otherPurchaseRowsHint:
+      "ask the ledger's administrator to look into those rows (agentpay_bulk_rows, agentpay_transactions) before this file is paid",
     changedRowsHint: (results: string) =>
       `run the original file again to finish it, or give the changed one a new --results file (the rows in ${results} may have been paid)`,
     planAmount: 'amount',

@@ -915,6 +915,8 @@ const ru: Catalogue = {
     applied: (ledger, version, name) => `${ledger}: применена миграция ${version} (${name})`,
     otherPurchase: (id, path) =>
       `транзакция ${id} уже есть в журнале для другой покупки: её записи из ${path} пропущены`,
+    playMoneyLeftOut: (records, path) =>
+      `${path}: пропущено записей игровых денег (шлюзы sandbox и replay): ${records}; игровые деньги в эти книги не попадают`,
     imported: (path, ledger, added) =>
       `${path} → ${ledger}: ${added === 0 ? 'ничего не добавлено (всё уже было там)' : `добавлено: ${counted(added, { one: 'запись', few: 'записи', many: 'записей', other: 'записи' })}`}`,
     operatorAdded: (role, supervisor, ledger) =>
@@ -1106,6 +1108,15 @@ const ru: Catalogue = {
     lineGone: (line) => `строки ${line} больше нет`,
     changedRows: (input, results, named) =>
       `${input} изменился с тех пор, как записан ${results} (${named}); угадывать, какой платёж чей, не буду, ничего не отправлялось`,
+    otherPurchaseRows: (input, rows) =>
+      `журнал хранит для этого запуска ${input} TransactionID, под которыми у него записаны другие покупки (${rows
+        .map(
+          (row) =>
+            `строка ${row.line}: ${row.transactionId} оплатил счёт ${row.account}, ${amount(row.amount)} ${row.currency}`,
+        )
+        .join('; ')}); их записали туда вручную: отказ, ничего не отправлено`,
+    otherPurchaseRowsHint:
+      'попросите администратора журнала разобраться с этими строками (agentpay_bulk_rows, agentpay_transactions), прежде чем оплачивать этот файл',
     changedRowsHint: (results) =>
       `запустите исходный файл снова, чтобы его закончить, или дайте изменённому новый файл --results (строки из ${results} могли быть оплачены)`,
     planAmount: 'сумма',

@@ -29,3 +29,6 @@ export function gatewayIdentity(gateway: string): string {
   last = { gateway, identity };
   return identity;
 }
+
+/** The ledger's names of play money (--sandbox, --replay): never a gateway of the real books (docs/desk-safety.md). */
+export const playMoneyGateways: ReadonlySet<string> = new Set(['sandbox', 'replay']);

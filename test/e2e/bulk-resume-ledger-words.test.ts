@@ -7,6 +7,7 @@ import { folder, ordersFile, resultsOf } from '../helpers/bulk-orders.js';
 import { keepEarlierRun, staticOrder } from '../helpers/bulk-run-seed.js';
 import { jsonLines, runCli } from '../helpers/cli.js';
 import { envFor } from '../helpers/gateway-env.js';
+import { runInProcess } from '../helpers/in-process-run.js';
 import { defaultLedger } from '../helpers/ledger-file.js';
 import { freshDatabase, type PostgresServer, startPostgres } from '../helpers/postgres.js';
 
@@ -123,10 +124,6 @@ function journalRecords(gateway: string, fillers: number): string[] {
  */
 async function resumeFiles(env: Record<string, string>, ledger: string, fillers: number): Promise<string> {
   const gateway = sandbox.baseUrl.replace(/\/+$/, '');
-  const journal = join(folder(), 'journal.jsonl');
-  writeFileSync(journal, `${journalRecords(gateway, fillers).join('\n')}\n`);
-  const imported = await runCli(['ledger', 'import', journal], { env });
-  expect(imported.code, imported.stderr).toBe(0);
   const orders = ordersFile([
     'key,service,account,amount',
     ...rows.map(({ name }) => `k-${name},202,${accountOf(name)},1500.00`),
@@ -135,7 +132,13 @@ async function resumeFiles(env: Record<string, string>, ledger: string, fillers:
     order: staticOrder(n + 2, `k-${name}`, '202', accountOf(name), '1500.00'),
     transactionId: idOf(name),
   }));
+  // As a run keeps them: the rows before any payment under their TransactionIDs (the team ledger refuses
+  // a row kept after).
   await keepEarlierRun(ledger, { gateway, agentId }, resultsOf(orders), kept);
+  const journal = join(folder(), 'journal.jsonl');
+  writeFileSync(journal, `${journalRecords(gateway, fillers).join('\n')}\n`);
+  const imported = await runCli(['ledger', 'import', journal], { env });
+  expect(imported.code, imported.stderr).toBe(0);
   return orders;
 }
 
@@ -215,5 +218,32 @@ describe("a resumed run weighs the ledger's recent payments", () => {
     expect(paid.code, paid.stderr).toBe(0);
     const payments = sandbox.received.slice(before).filter((form) => form.get('RequestType') === 'Payment');
     expect(payments.map((form) => form.get('TransactionID'))).toEqual([idOf('R')]);
+  });
+});
+
+describe('a resumed run whose ledger was written by hand', () => {
+  it('refuses a row whose kept TransactionID the ledger holds for another purchase, and pays nothing', async () => {
+    const env = envFor(sandbox, { AGENTPAY_SETTLE_DELAY: '20' });
+    // Set-up in-process; a payment through the bin is bulk-run-rows.test.ts's.
+    const other = await runInProcess(
+      ['--json', 'pay', '--service', '201', '--account', 'mis-0', '--amount', '700.00'],
+      env,
+    );
+    expect(other.code, other.stderr).toBe(0);
+    const paid = String(jsonLines(other.stdout)[0]!.transactionId);
+    const orders = ordersFile(['key,service,account,amount', 'm-1,201,mis-1,900.00', 'm-2,201,mis-2,5.00']);
+    // What plain SQL could write into a team ledger before migration 10: line 2 pointed at that payment.
+    const gateway = sandbox.baseUrl.replace(/\/+$/, '');
+    await keepEarlierRun(defaultLedger(env), { gateway, agentId }, resultsOf(orders), [
+      { order: staticOrder(2, 'm-1', '201', 'mis-1', '900.00'), transactionId: paid },
+    ]);
+    const before = sandbox.received.length;
+    const run = await runCli(['pay', '--from-file', orders, '--yes'], { env });
+    expect([run.code, run.stderr]).toEqual([
+      2,
+      expect.stringContaining(`line 2: ${paid} paid account mis-0, 700.00 KZT`),
+    ]);
+    expect(run.stderr).toContain('nothing was sent');
+    expect(sandbox.received.slice(before)).toEqual([]);
   });
 });

@@ -42,9 +42,12 @@ async function terminal(
   return ledger;
 }
 
+/** A gateway by URL in its one form: the team ledger takes no play money (closed-gaps-schema.ts). */
+const gateway = 'http://127.0.0.1:9';
+
 const intent = (transactionId: string, account = '7011234567'): Intent => ({
   transactionId,
-  gateway: 'sandbox',
+  gateway,
   agentId: '1001',
   service: '201',
   account,
@@ -67,7 +70,7 @@ function outcome(
     ),
     state,
   };
-  return { kind: 'outcome', transactionId, gateway: 'sandbox', agentId: '1001', at, source: 'payment', view };
+  return { kind: 'outcome', transactionId, gateway, agentId: '1001', at, source: 'payment', view };
 }
 
 async function stateOf(ledger: Ledger, transactionId: string): Promise<string | undefined> {
@@ -117,7 +120,7 @@ describe('the team ledger when answers arrive out of order', () => {
     const url = await freshDatabase(server);
     const [ann, cron] = [await terminal(url, 'ann'), await terminal(url, 'cron')];
     const made = await ann.recordIntent(intent('900003'), { checkReplay: true });
-    const batches = cron.claimOpen({ gateway: 'sandbox', agentId: '1001' }, {})[Symbol.asyncIterator]();
+    const batches = cron.claimOpen({ gateway, agentId: '1001' }, {})[Symbol.asyncIterator]();
     const claimed = await batches.next();
     expect(claimed.done).toBe(false);
     // Were it to wait for the claim, this would never return before done() below.

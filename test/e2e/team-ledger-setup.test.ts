@@ -63,6 +63,14 @@ describe('a team ledger on PostgreSQL: moving in, choosing it, its password', ()
     const intentsIn = async (path: string) =>
       (await ledgerRecords(path)).flatMap((record) => (record.kind === 'intent' ? [record.account] : []));
     expect(await intentsIn(sandboxLedger(env))).toEqual(['embedded']);
+    // Nor does play money come in by `ledger import` of the sandbox's books.
+    const played = join(env.HOME!, 'played.jsonl');
+    writeFileSync(played, (await runInProcess(['--sandbox', 'ledger', 'export'], env)).stdout);
+    const imported = await runCli(['--json', 'ledger', 'import', played], { env });
+    expect(imported.code, imported.stderr).toBe(0);
+    expect(jsonLines(imported.stdout)[0]).toMatchObject({ added: 0, playMoney: 2 });
+    expect(imported.stderr).toContain('2 records of play money (the gateways sandbox and replay)');
+    expect(await sql(ledger, 'SELECT count(*)::int AS n FROM agentpay_transactions')).toEqual([{ n: 0 }]);
     expect(existsSync(defaultLedger(env))).toBe(false);
     const { AGENTPAY_LEDGER: _ledger, ...fileEnv } = env;
     expect((await runCli(payStatic('file'), { env: fileEnv })).code).toBe(0);

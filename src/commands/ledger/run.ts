@@ -3,9 +3,10 @@ import { DeskRuleRefusedError } from '../../desk-rule-error.js';
 import { errnoCodeOf, LocalStorageError, UsageError } from '../../errors.js';
 import { untilInterrupted } from '../../interrupts.js';
 import { isLegacyJournal, legacyJournalRecords } from '../../ledger/journal-import/journal-records.js';
-import { lineOf } from '../../ledger/record-format.js';
+import { type JournalRecord, lineOf } from '../../ledger/record-format.js';
 import type { LedgerAdministration } from '../../ledger/team-ledger.js';
 import { optionRecord } from '../../options/values.js';
+import { playMoneyGateways } from '../../protocol/gateway-identity.js';
 import { t } from '../../run-scope.js';
 import type { CommandContext } from '../context.js';
 
@@ -54,10 +55,15 @@ export async function runImport(raw: unknown, context: CommandContext): Promise<
     skipped++;
     out.warn(message);
   };
+  // Play money stays out of the real books: only a play ledger (--sandbox, --replay) takes it.
+  const left = { playMoney: 0 };
+  const records = context.settings.sandbox
+    ? legacyJournalRecords(path, warn)
+    : withoutPlayMoney(legacyJournalRecords(path, warn), left);
   // Stopped between two records: what was committed stays, and importing again adds only the rest.
   // Only a journal read whole is remembered as imported: one with damaged lines is named again.
   const { added, conflicts } = await ledger
-    .importRecords(untilInterrupted(legacyJournalRecords(path, warn), context.interrupts))
+    .importRecords(untilInterrupted(records, context.interrupts))
     .catch((error: unknown) => {
       // The rule's hint is a payment's (--request-approval, `shift open`): an import has none to give.
       if (!(error instanceof DeskRuleRefusedError)) throw error;
@@ -67,8 +73,21 @@ export async function runImport(raw: unknown, context: CommandContext): Promise<
   for (const transactionId of conflicts) {
     out.warn(t().ledger.otherPurchase(transactionId, path));
   }
-  if (out.json) out.data(JSON.stringify({ journal: path, ledger: ledger.location.shown, added, conflicts }));
+  if (left.playMoney > 0) out.warn(t().ledger.playMoneyLeftOut(left.playMoney, path));
+  const { playMoney } = left;
+  if (out.json) out.data(JSON.stringify({ journal: path, ledger: ledger.location.shown, added, conflicts, playMoney }));
   else out.note(t().ledger.imported(path, ledger.location.shown, added));
+}
+
+/** The records of real gateways, counting those of play money passed over. */
+async function* withoutPlayMoney(
+  records: AsyncIterable<JournalRecord>,
+  left: { playMoney: number },
+): AsyncGenerator<JournalRecord> {
+  for await (const record of records) {
+    if (playMoneyGateways.has(record.gateway)) left.playMoney++;
+    else yield record;
+  }
 }
 
 /** `agentpay ledger export`: the ledger as journal lines on stdout. */

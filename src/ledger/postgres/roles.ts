@@ -46,7 +46,7 @@ const operatorRights = [
   // lets reconcile's FOR UPDATE lock its rows, and no LOCK TABLE of the whole set.
   `REVOKE UPDATE, DELETE, TRUNCATE ON agentpay_open FROM ${operatorGroup}`,
   `GRANT SELECT, INSERT, UPDATE (transaction_seq) ON agentpay_open TO ${operatorGroup}`,
-  `GRANT SELECT ON agentpay_schema_migrations TO ${operatorGroup}`,
+  `GRANT SELECT ON agentpay_schema_migrations, agentpay_gateway_spellings TO ${operatorGroup}`,
   `GRANT USAGE ON SEQUENCE agentpay_transactions_seq_seq, agentpay_records_seq_seq TO ${operatorGroup}`,
   // Approvals: read, and changed only through the functions that check who is asking.
   `GRANT SELECT ON agentpay_approvals TO ${operatorGroup}`,

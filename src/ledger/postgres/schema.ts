@@ -2,6 +2,7 @@ import type pg from 'pg';
 import { LedgerUnreachableError } from '../../errors.js';
 import { approvalsMigration } from './approvals-schema.js';
 import { bulkRunsMigration } from './bulk-runs-schema.js';
+import { closedGapsMigration } from './closed-gaps-schema.js';
 import { reasonOf } from './connect.js';
 import { deskRulesMigration } from './desk-rules-schema.js';
 import { migrateGatewaySpellings } from './gateway-spellings-schema.js';
@@ -77,6 +78,11 @@ CREATE INDEX agentpay_attempts_by_time ON agentpay_records (at) WHERE kind = 'at
   { version: 7, name: 'one name for one gateway', sql: migrateGatewaySpellings },
   { version: 8, name: 'one spelling for a gateway, an agent, a TransactionID', sql: spellingsCheckedMigration },
   { version: 9, name: 'the rows of each bulk run', sql: bulkRunsMigration },
+  {
+    version: 10,
+    name: 'a gateway in its one form only, bulk rows bound to their purchases, shifts by the clock',
+    sql: closedGapsMigration,
+  },
 ];
 
 export const schemaVersion = migrations.at(-1)!.version;

@@ -4,6 +4,7 @@ import type { GatewayClient } from '../../../gateway/client.js';
 import type { BulkRun, PageOptions, PlannedRow } from '../../../ledger/bulk-run.js';
 import type { JournalEntry, Ledger, Owner, RecentPayment } from '../../../ledger/ledger.js';
 import { type CodeTable, classifyCode } from '../../../protocol/codes.js';
+import { sameDecimal } from '../../../protocol/money.js';
 import { checkPurchase } from '../../../purchase/account-check.js';
 import { type LookBack, lookBackOf } from '../../../purchase/desk-rules.js';
 import { voucherOf } from '../../../purchase/voucher-choice.js';
@@ -63,6 +64,22 @@ export interface Starts {
   new: number;
   earlier: number;
   currencies: Set<string>;
+  /** Rows whose kept TransactionID the ledger holds for another purchase: written there by someone else. */
+  misplaced: PlannedRow[];
+}
+
+// A row's TransactionID is kept before its Payment, so the ledger's transaction under it is the row's purchase,
+// unless someone wrote the row or the transaction by hand (the team ledger refuses both since migration 10).
+function isOtherPurchase(row: PlannedRow): boolean {
+  const intent = row.entry?.intent;
+  if (intent === undefined) return false;
+  return (
+    intent.service !== row.service ||
+    intent.account !== row.account ||
+    intent.currency !== row.currency ||
+    (row.invoiceId !== undefined && intent.invoiceId !== row.invoiceId) ||
+    (row.amount !== undefined && !sameDecimal(intent.amount, row.amount))
+  );
 }
 
 // Each row's start and what it pays as far as known before its AccountCheck: a row no earlier run had is new
@@ -70,9 +87,11 @@ export interface Starts {
 export async function settleStarts(run: BulkRun, codes: CodeTable): Promise<Starts> {
   await run.startNew();
   const rows = await run.count();
-  const starts: Starts = { rows, final: 0, open: 0, new: 0, earlier: 0, currencies: new Set(await run.currencies()) };
+  const currencies = new Set(await run.currencies());
+  const starts: Starts = { rows, final: 0, open: 0, new: 0, earlier: 0, currencies, misplaced: [] };
   const batch = new PlanWrites(run);
   for await (const row of rowsOf(run, 0, { only: 'earlier' })) {
+    if (isOtherPurchase(row)) starts.misplaced.push(row);
     const planned = started(row, codes);
     starts[planned.start]++;
     starts.earlier++;

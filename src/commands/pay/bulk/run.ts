@@ -72,8 +72,16 @@ async function planRows(
   const owner = { gateway: session.gateway, agentId: session.agentId };
   const now = new Date();
   const starts = await settleStarts(run, context.settings.codes.table);
-  const recent = await recentToAccounts(ledger, owner, lookBackFor(context.settings, starts.currencies, now), run);
   const where = options.fromFile === '-' ? 'stdin' : options.fromFile;
+  if (starts.misplaced.length > 0)
+    throw new UsageError(
+      t().bulk.otherPurchaseRows(
+        where,
+        starts.misplaced.map(({ line, entry }) => ({ line, ...entry!.intent })),
+      ),
+      { hint: t().bulk.otherPurchaseRowsHint },
+    );
+  const recent = await recentToAccounts(ledger, owner, lookBackFor(context.settings, starts.currencies, now), run);
   const repeats = await run.purchasesTwice();
   const policy = { overLimit: options.overLimit, allowDuplicate: options.allowDuplicate };
   const weighs = deskWeighs(context, starts.currencies, repeats, recent);
