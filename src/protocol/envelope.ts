@@ -1,5 +1,5 @@
 import { exactTextAt, memberOf, objectAt, optionalTextAt, pathOf, ShapeError } from './json-shape.js';
-import { parseLosslessJson } from './lossless.js';
+import { isLosslessNumber, parseLosslessJson } from './lossless.js';
 import { MalformedAnswerError } from './problems.js';
 
 /** spec 2.4: an Extras item; FieldValue is itself a JSON document held in a string (vouchers.ts). */
@@ -137,8 +137,21 @@ export function redactedAnswer(answer: GatewayAnswer, redact: (text: string) => 
     currency: text(answer.currency),
     exchangeRate: number(answer.exchangeRate),
     serviceCurrency: text(answer.serviceCurrency),
-    extras: answer.extras,
-    raw: answer.raw,
+    extras: answer.extras === null ? null : (blanked(answer.extras, text) as ExtraItem[]),
+    raw: blanked(answer.raw, text),
   };
   return changed ? redacted : answer;
+}
+
+// A parsed answer with each string blanked by `text`, keys and numbers too (a password of digits echoed as a
+// number): `check --json` prints the envelope whole, vouchers and all (docs/security.md).
+function blanked(value: unknown, text: (value: string) => string | undefined): unknown {
+  if (typeof value === 'string') return text(value);
+  if (isLosslessNumber(value)) {
+    const shown = text(value.value);
+    return shown === value.value ? value : shown;
+  }
+  if (Array.isArray(value)) return value.map((item) => blanked(item, text));
+  if (value === null || typeof value !== 'object') return value;
+  return Object.fromEntries(Object.entries(value).map(([key, item]) => [text(key), blanked(item, text)]));
 }

@@ -84,7 +84,9 @@ async function payAndRead(env: Record<string, string>, cassettes: string) {
   delete reader.AGENTPAY_PASSWORD;
   const receipt = await run(['receipt', transactionId], reader);
   const history = await run(['--json', 'history'], reader);
-  results.push(receipt, history, await run(['--json', 'receipt', transactionId], reader));
+  // check --json prints the gateway's envelope whole, besides the vouchers.
+  const checked = await run(['--json', 'check', '--service', '101', '--account', 'player-1']);
+  results.push(receipt, history, await run(['--json', 'receipt', transactionId], reader), checked);
   return {
     results,
     /** What was paid is all there, with *** where the password was: redacted, not left out. */
@@ -92,6 +94,7 @@ async function payAndRead(env: Record<string, string>, cassettes: string) {
       expect(results[0]!.stderr, 'the --verbose trace of the answer').toContain('Coins 5001 ***');
       expect(receipt.stdout).toContain('wrong password? ***');
       expect(receipt.stdout).toContain('Coins 5002 ***');
+      expect(jsonLines(checked.stdout)[0]).toMatchObject({ envelope: { Message: expect.stringContaining('***') } });
       expect(jsonLines(history.stdout)).toMatchObject([{ transactionId, amount: '250.50', state: 'success' }]);
       expect(gateway.received.at(-1)?.get('AgentPassword')).toBe(password);
     },
