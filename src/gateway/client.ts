@@ -162,7 +162,7 @@ export class GatewayClient {
       );
     }
     try {
-      return this.understood(await parseEnvelope(http.body), input.transactionId);
+      return this.understood(await parseEnvelope(http.body), 'Payment', input.transactionId);
     } catch (error) {
       throw new PaymentOutcomeUnknownError(input.transactionId, this.errors.notUnderstoodFault(error, http), {
         cause: error,
@@ -200,7 +200,7 @@ export class GatewayClient {
       );
     }
     try {
-      return this.understood(await parseEnvelope(http.body), transactionId);
+      return this.understood(await parseEnvelope(http.body), operation, transactionId);
     } catch (error) {
       throw this.errors.notUnderstood(error, http);
     }
@@ -215,7 +215,8 @@ export class GatewayClient {
 
   /** An answer as the rest of the program gets it: about our transaction, and with every secret
    * the gateway echoed blanked (redactedAnswer), here once, so nothing kept or shown holds one. */
-  private understood(answer: GatewayAnswer, transactionId: string): GatewayAnswer {
+  private understood(answer: GatewayAnswer, operation: Operation, transactionId: string): GatewayAnswer {
+    checkType(answer, operation);
     return redactedAnswer(this.checkEcho(answer, transactionId), this.redactor);
   }
 
@@ -246,4 +247,22 @@ export class GatewayClient {
   private redact(text: string): string {
     return redactSecrets(text, this.options.secrets ?? [this.options.credentials.wirePassword]);
   }
+}
+
+// spec 2.2: ResponseType echoes the operation ("Pay" is the tables' name for Payment). One naming another of
+// them answers another request (a gateway that read RequestType otherwise): for a payment, it proves nothing.
+// Any other word is a gateway's own spelling and passes.
+const operationNames = new Map<string, Operation>([
+  ['accountcheck', 'AccountCheck'],
+  ['payment', 'Payment'],
+  ['pay', 'Payment'],
+  ['status', 'Status'],
+]);
+
+function checkType(answer: GatewayAnswer, operation: Operation): void {
+  const named = answer.type === undefined ? undefined : operationNames.get(answer.type.trim().toLowerCase());
+  if (named !== undefined && named !== operation)
+    throw new MalformedAnswerError(
+      `its ResponseType ${JSON.stringify(answer.type)} answers ${named}, not ${operation}`,
+    );
 }

@@ -208,6 +208,32 @@ describe.each(routes)('over %s', (_name, route) => {
       expect(paymentError).toBeInstanceOf(PaymentOutcomeUnknownError);
       expect(paymentError.message).toMatch(/not 4242/);
     });
+
+    it("an answer whose ResponseType names another operation proves nothing: a payment's is unknown", async () => {
+      // A gateway that read RequestType otherwise: it answers every request as an AccountCheck, with success.
+      const fake = await gateway((form, _req, res) =>
+        answer(res, 200, envelopeText(form).replace(/"ResponseType":"[^"]*"/, '"ResponseType":"accountcheck "')),
+      );
+      const c = client(fake.baseUrl);
+      const paymentError = await failure(c.payment(payment));
+      expect(paymentError).toBeInstanceOf(PaymentOutcomeUnknownError);
+      expect(paymentError.message).toContain('its ResponseType "accountcheck " answers AccountCheck, not Payment');
+      expect(await failure(c.status('4242'))).toBeInstanceOf(GatewayProtocolError);
+      expect((await c.accountCheck({ service: '101', account: 'a', amount: '0', currency: 'KZT' })).answer.status).toBe(
+        '10',
+      );
+    });
+
+    it.each(['Pay', 'PAYMENT', 'PaymentResult', ''])('a ResponseType of %j for a Payment is its own', async (type) => {
+      const fake = await gateway((form, _req, res) =>
+        answer(
+          res,
+          200,
+          envelopeText(form).replace(/"ResponseType":"[^"]*"/, `"ResponseType":${JSON.stringify(type)}`),
+        ),
+      );
+      expect(await client(fake.baseUrl).payment(payment)).toMatchObject({ status: '10', transactionId: '4242' });
+    });
   });
 });
 
