@@ -323,6 +323,9 @@ const en = {
     invoiceNotInList: (wanted: { invoiceId: string } | { position: number }, service: string) =>
       `invoice ${'invoiceId' in wanted ? wanted.invoiceId : `#${wanted.position}`} is not in the voucher list of service ${service}`,
     invoiceIdsThere: (known: string) => `InvoiceIds there: ${known}`,
+    invoiceTwice: (invoiceId: string, service: string, amounts: string) =>
+      `invoice ${invoiceId} stands for more than one voucher in the list of service ${service} (${amounts})`,
+    invoiceTwiceHint: 'give --amount with the OrderAmount of the one to pay (a bulk row: its amount column)',
     noListPayWithAmount: 'the service has no voucher list: pay it with --amount',
     /** `flag`: --amount as typed; none in a bulk row, whose column names it. */
     amountNotOrderAmount: (amount: string, invoiceId: string, orderAmount: string, flag?: string) =>

@@ -393,6 +393,9 @@ const ru: Catalogue = {
     invoiceNotInList: (wanted, service) =>
       `${'invoiceId' in wanted ? `ваучера с InvoiceId ${wanted.invoiceId}` : `ваучера №${wanted.position}`} нет в списке ваучеров услуги ${service}`,
     invoiceIdsThere: (known) => `InvoiceId в списке: ${known}`,
+    invoiceTwice: (invoiceId, service, amounts) =>
+      `InvoiceId ${invoiceId} в списке ваучеров услуги ${service} у нескольких ваучеров (${amounts})`,
+    invoiceTwiceHint: 'укажите --amount с OrderAmount нужного ваучера (в строке файла — столбец amount)',
     noListPayWithAmount: 'у услуги нет списка ваучеров: оплатите её через --amount',
     amountNotOrderAmount: (given, invoiceId, orderAmount, flag) =>
       `${flag === undefined ? '' : `${flag} `}${given} не совпадает с OrderAmount ваучера с InvoiceId ${invoiceId}, ${orderAmount}`,

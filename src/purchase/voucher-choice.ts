@@ -21,9 +21,18 @@ export interface PurchaseRequest extends PurchaseOptions {
 // OrderAmount as the same string (2497 is not 2497.00).
 export function voucherOf(vouchers: VoucherList, request: PurchaseRequest): Voucher {
   if (vouchers?.length === 0) throw emptyVoucherListError(request);
-  const voucher = vouchers?.find((v) =>
+  const named = (vouchers ?? []).filter((v) =>
     request.invoiceId === undefined ? v.position === request.invoicePosition : v.invoiceId === request.invoiceId,
   );
+  // One InvoiceId for two vouchers (some gateways list a service's amounts so): the Payment tells them apart
+  // by Amount, so --amount names one; without it, the first would be a guess.
+  const voucher = named.length > 1 ? named.find((v) => v.orderAmount === request.amount) : named[0];
+  if (named.length > 1 && voucher === undefined) {
+    const amounts = named.map((v) => `${v.orderAmount} ${v.name}`).join('; ');
+    throw new VoucherChoiceError(t().purchase.invoiceTwice(named[0]!.invoiceId, request.service, amounts), 'invoice', {
+      hint: t().purchase.invoiceTwiceHint,
+    });
+  }
   if (!voucher) {
     const known = vouchers?.map((v) => v.invoiceId).join(', ');
     const wanted =

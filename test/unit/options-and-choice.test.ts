@@ -109,4 +109,16 @@ describe('a chosen purchase', () => {
       '--amount 2497 is not the OrderAmount of invoice 5002, 2497.00; no payment was sent',
     );
   });
+
+  it('one InvoiceId for two vouchers: --amount names one, and without it the choice is refused', () => {
+    const cheap = { position: 1, fieldName: 'Invoice-1', invoiceId: '5001', orderAmount: '499.00', name: 'A' };
+    const dear = { ...cheap, position: 2, fieldName: 'Invoice-2', orderAmount: '4990.00', name: 'B' };
+    expect(voucherOf([cheap, dear], { ...purchase, invoiceId: '5001', amount: '4990.00' })).toBe(dear);
+    expect(voucherOf([cheap, dear], { ...purchase, invoiceId: '5001', amount: '499.00' })).toBe(cheap);
+    const twice = 'invoice 5001 stands for more than one voucher in the list of service 101 (499.00 A; 4990.00 B)';
+    for (const amount of [undefined, '4990'])
+      expect(thrown(() => voucherOf([cheap, dear], { ...purchase, invoiceId: '5001', amount })).message).toBe(
+        `${twice}; no payment was sent`,
+      );
+  });
 });
