@@ -107,11 +107,12 @@ export function codeList(list: CodeList): Parse<ReadonlySet<string>> {
   return (raw, where) => {
     const items = typeof raw === 'string' ? raw.split(',') : Array.isArray(raw) ? raw.map(String) : [String(raw)];
     const codes = items.map((item) => item.trim()).filter((item) => item !== '');
-    for (const code of codes) {
+    for (const code of codes)
       if (!/^-?\d+$/.test(code)) throw new UsageError(said().codeNotInteger(key, code, from(where)));
-      if (code === '10') throw new UsageError(said().codeTen(key, from(where)));
-    }
-    return new Set(codes);
+    // As a JSON number's text, which is how ResponseStatus comes: `01` is 1, never a code of its own.
+    const numbers = codes.map((code) => BigInt(code).toString());
+    if (numbers.includes('10')) throw new UsageError(said().codeTen(key, from(where)));
+    return new Set(numbers);
   };
 }
 

@@ -129,6 +129,9 @@ describe('resolveSettings: flag > env > profile > default', () => {
     expect(fromFlags.passwordFormat).toEqual({ value: 'md5', source: 'flag' });
     expect(fromFlags.timeoutMs).toEqual({ value: 300, source: 'flag' });
     expect([...fromFlags.codes.pending.value]).toEqual(['14', '15']);
+    // As ResponseStatus comes, a JSON number: 01 is 1, -0 is 0.
+    const padded = await resolveSettings({ ...flags, pendingCodes: '01, -0, 0016' }, env);
+    expect([...padded.codes.pending.value]).toEqual(['1', '0', '16']);
   });
 
   it('an empty env var does not count as set', async () => {
@@ -204,6 +207,7 @@ describe('resolveSettings: flag > env > profile > default', () => {
     [{}, { AGENTPAY_TIMEOUT: 'soon' }, /timeout "soon" \(AGENTPAY_TIMEOUT\)/],
     [{ pendingCodes: '11,x' }, {}, /pendingCodes: code "x"/],
     [{ pendingCodes: '10' }, {}, /^pendingCodes \(flag\) cannot include 10/],
+    [{ pendingCodes: '11, 010' }, {}, /^pendingCodes \(flag\) cannot include 10/],
     [{ notFoundCodes: '10' }, {}, /^notFoundCodes \(flag\) cannot include 10/],
     [{}, { AGENTPAY_FAILED_CODES: '20,10' }, /^failedCodes \(AGENTPAY_FAILED_CODES\) cannot include 10/],
     [
