@@ -201,6 +201,7 @@ const en = {
     isSwitch: (flag: string) => `${flag} is a switch and takes no value`,
     invoiceIdDigits: '--invoice-id must be digits, as in the check list',
     invoiceOrAmount: 'give --invoice-id <id> for a dynamic voucher, or --amount <decimal> for a static one',
+    zeroAmount: '--amount of zero pays nothing: a static payment is more than zero; nothing was sent',
     /** A field the protocol core refused (protocol/problems.ts): its own English message. */
     field: (error: InvalidFieldError) => error.message,
   },
@@ -1114,6 +1115,7 @@ const en = {
       invoiceBoth: 'give invoice-id or invoice (a position), not both',
       amount: (value: string) => `${JSON.stringify(value)} is not a plain decimal such as 2497.00`,
       nothingToPay: 'give invoice-id (or invoice) for a dynamic voucher, or amount for a static one',
+      zeroAmount: 'an amount of zero pays nothing: a static payment is more than zero',
       namedTwice: 'is named twice',
       headerNeeds: 'the header needs the columns service and account',
       cellCount: (cells: number, header: number) => `has ${cells} cells, the header ${header}`,

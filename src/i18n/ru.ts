@@ -284,6 +284,7 @@ const ru: Catalogue = {
     isSwitch: (flag) => `${flag} — переключатель, значение ему не нужно`,
     invoiceIdDigits: '--invoice-id должен состоять из цифр, как в списке check',
     invoiceOrAmount: 'укажите --invoice-id <id> для динамического ваучера или --amount <сумма> для статического',
+    zeroAmount: '--amount, равный нулю, ничего не оплачивает: статический платёж больше нуля; ничего не отправлено',
     field: fieldProblem,
   },
 
@@ -1178,6 +1179,7 @@ const ru: Catalogue = {
       invoiceBoth: 'укажите invoice-id или invoice (номер), но не оба',
       amount: (value) => `${JSON.stringify(value)} — не десятичное число вроде 2497.00`,
       nothingToPay: 'укажите invoice-id (или invoice) для динамического ваучера или amount для статического',
+      zeroAmount: 'сумма, равная нулю, ничего не оплачивает: статический платёж больше нуля',
       namedTwice: 'назван дважды',
       headerNeeds: 'в заголовке нужны столбцы service и account',
       cellCount: (cells, header) => `ячеек ${cells}, а в заголовке ${header}`,

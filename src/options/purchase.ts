@@ -1,7 +1,7 @@
 import { UsageError } from '../errors.js';
 import { accountMaxCharacters, charactersUpTo, forbiddenCharacterIn } from '../protocol/field-bounds.js';
 import type { PurchaseInput } from '../protocol/form.js';
-import { type AmountNotation, parseAmount, parseCurrency } from '../protocol/money.js';
+import { type AmountNotation, isZeroDecimal, parseAmount, parseCurrency } from '../protocol/money.js';
 import { parseTransactionId } from '../protocol/transaction-id.js';
 import { t } from '../run-scope.js';
 import type { OptionDefinition } from './definition.js';
@@ -190,5 +190,6 @@ export function payOptions(raw: unknown): PayOptions {
   if (parsed.invoiceId === undefined && parsed.amount === undefined) {
     throw new UsageError(t().options.invoiceOrAmount);
   }
+  if (parsed.invoiceId === undefined && isZeroDecimal(parsed.amount!)) throw new UsageError(t().options.zeroAmount);
   return parsed;
 }

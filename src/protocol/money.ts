@@ -9,6 +9,11 @@ export function isPlainDecimal(text: string): boolean {
   return plainDecimal.test(text);
 }
 
+/** A plain decimal that is zero (`0`, `0.00`): a static payment of it pays nothing. */
+export function isZeroDecimal(text: string): boolean {
+  return /^0(\.0+)?$/.test(text);
+}
+
 /** How a person writes an amount: a decimal point, or a decimal comma where `1 500,50` is `1500.50`. */
 export type AmountNotation = 'point' | 'comma';
 

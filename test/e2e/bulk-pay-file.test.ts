@@ -75,13 +75,15 @@ describe('pay --from-file', () => {
       '201,ok-2,"1,5",',
       '101,ok-3,,x1',
       '201,ok-4,100.00,',
+      '201,ok-5,0.00,',
     ]);
     const result = await runCli(['pay', '--from-file', orders, '--yes'], { env });
     expect(result.code).toBe(2);
     expect(result.stderr).toContain(
-      'has 3 bad rows, nothing was sent:\n  line 3, account: is empty\n  line 4, amount: "1,5" is not a plain decimal',
+      'has 4 bad rows, nothing was sent:\n  line 3, account: is empty\n  line 4, amount: "1,5" is not a plain decimal',
     );
     expect(result.stderr).toContain('line 5, invoice-id: "x1" is not an InvoiceId');
+    expect(result.stderr).toContain('line 7, amount: an amount of zero pays nothing');
     expect(result.stdout).toBe('');
     expect(sandbox.received).toHaveLength(0);
   });

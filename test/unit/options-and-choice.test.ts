@@ -53,6 +53,12 @@ describe('option parsers', () => {
     expect(thrown(() => payOptions(purchase)).message).toBe(
       'give --invoice-id <id> for a dynamic voucher, or --amount <decimal> for a static one',
     );
+    for (const amount of ['0', '0.00'])
+      expect(thrown(() => payOptions({ ...purchase, amount })).message).toBe(
+        '--amount of zero pays nothing: a static payment is more than zero; nothing was sent',
+      );
+    // A voucher's OrderAmount is the gateway's to set, zero included.
+    expect(payOptions({ ...purchase, amount: '0', invoiceId: '5002' })).toMatchObject({ amount: '0' });
   });
 
   it('the first bad option in the order the options are listed is the one reported', () => {

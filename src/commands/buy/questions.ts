@@ -6,7 +6,7 @@ import {
   typedAmountNotation,
 } from '../../options/purchase.js';
 import type { PromptChoice } from '../../prompts.js';
-import { parseAmount, parseCurrency } from '../../protocol/money.js';
+import { isZeroDecimal, parseAmount, parseCurrency } from '../../protocol/money.js';
 import { InvalidFieldError } from '../../protocol/problems.js';
 import type { PurchaseChoice } from '../../purchase/voucher-choice.js';
 import { truncate } from '../../render/purchase.js';
@@ -123,7 +123,7 @@ export async function askStaticAmount(scope: BuyScope, purchase: PurchaseOptions
     message: said.amount(purchase.currency),
     initial: scope.offerOf(purchase.service)?.denomination,
     validate: (value) =>
-      fieldProblem(() => typedAmount(value)) ?? (/^0(\.0+)?$/.test(typedAmount(value)) ? said.moreThanZero : undefined),
+      fieldProblem(() => typedAmount(value)) ?? (isZeroDecimal(typedAmount(value)) ? said.moreThanZero : undefined),
   });
   return { kind: 'amount', amount: typedAmount(typed) };
 }

@@ -7,7 +7,7 @@ import {
   isServiceId,
   serviceIdMaxDigits,
 } from '../../../protocol/field-bounds.js';
-import { isPlainDecimal, parseCurrency } from '../../../protocol/money.js';
+import { isPlainDecimal, isZeroDecimal, parseCurrency } from '../../../protocol/money.js';
 import { InvalidFieldError } from '../../../protocol/problems.js';
 import type { BadRow } from '../../../render/bulk.js';
 import { t } from '../../../run-scope.js';
@@ -63,6 +63,8 @@ export function orderOf(
     bad('amount', t().bulk.cell.amountDigits(amount, amountMaxDigits.whole, amountMaxDigits.fraction));
   if (invoiceId === undefined && position === undefined && amount === undefined)
     bad(undefined, t().bulk.cell.nothingToPay);
+  else if (invoiceId === undefined && position === undefined && amount !== undefined && isZeroDecimal(amount))
+    bad('amount', t().bulk.cell.zeroAmount);
   const key = cells.key || undefined;
   if (problems.length > before) return undefined;
   return {
