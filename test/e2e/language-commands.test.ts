@@ -83,7 +83,12 @@ describe('agentpay --lang ru: every command a desk reads', () => {
 
   it('ledger import: the summary in Russian, its count in its plural form; again, nothing added', async () => {
     const journal = join(env.HOME ?? '', 'earlier.jsonl');
-    writeFileSync(journal, linesOf([intent('1795000000000000101'), outcome('1795000000000000101', 'success')]));
+    // A real gateway's records: play money (journal-lines.ts's own gateway) stays out of these books.
+    const real = [intent('1795000000000000101'), outcome('1795000000000000101', 'success')].map((record) => ({
+      ...record,
+      gateway: 'http://127.0.0.1:9',
+    }));
+    writeFileSync(journal, linesOf(real));
     const ledger = join(env.HOME ?? '', 'imported.sqlite');
     const imported = await ru(['--ledger', ledger, 'ledger', 'import', journal]);
     expect(imported.code, imported.stderr).toBe(0);
